@@ -1,0 +1,248 @@
+package config
+
+import (
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+	"time"
+)
+
+// writeConfig writes body as nl2sql.yaml in a temporary directory.
+func writeConfig(t *testing.T, body string) string {
+	t.Helper()
+	p := filepath.Join(t.TempDir(), "nl2sql.yaml")
+	if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+// lookupIn looks names up in vars.
+func lookupIn(vars map[string]string) func(string) (string, bool) {
+	return func(k string) (string, bool) { v, ok := vars[k]; return v, ok }
+}
+
+const sample = `
+storage: {path: .nl2sql}
+datasources:
+  - {id: chinook, engine: sqlite, path: chinook.sqlite, description: "Music store", row_limit: 500}
+  - id: shop
+    engine: postgres
+    dsn: "${env:SHOP_DSN}"
+  - {id: lake, engine: duckdb, path: /data/lake.duckdb, timeout_seconds: 5}
+llm:
+  default: {provider: replay, recordings: recordings/}
+  answer: {provider: ollama, host: "http://localhost:11434", model: llama3.1, temperature: 0.2}
+`
+
+func TestLoad(t *testing.T) {
+	p := writeConfig(t, sample)
+	dir := filepath.Dir(p)
+	c, err := load(p, nil, lookupIn(map[string]string{"SHOP_DSN": "postgres://u@h/db"}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	temp := 0.2
+	want := &Config{
+		File:    p,
+		Storage: Storage{Path: filepath.Join(dir, ".nl2sql"), PathAsWritten: ".nl2sql"},
+		Datasources: []Datasource{
+			{ID: "chinook", Engine: "sqlite", Path: filepath.Join(dir, "chinook.sqlite"), PathAsWritten: "chinook.sqlite",
+				Description: "Music store", RowLimit: 500, TimeoutSeconds: 30},
+			{ID: "shop", Engine: "postgres", DSN: "postgres://u@h/db", RowLimit: 1000, TimeoutSeconds: 30},
+			{ID: "lake", Engine: "duckdb", Path: "/data/lake.duckdb", PathAsWritten: "/data/lake.duckdb", RowLimit: 1000, TimeoutSeconds: 5},
+		},
+		LLM: map[string]LLMConfig{
+			"default": {Provider: "replay", Recordings: filepath.Join(dir, "recordings"), RecordingsAsWritten: "recordings/"},
+			"answer":  {Provider: "ollama", Host: "http://localhost:11434", Model: "llama3.1", Temperature: &temp},
+		},
+	}
+	if !reflect.DeepEqual(c, want) {
+		t.Errorf("Load =\n%+v\nwant\n%+v", c, want)
+	}
+	if got := c.LLMFor("answer").Provider; got != "ollama" {
+		t.Errorf("LLMFor(answer) = %q", got)
+	}
+	if got := c.LLMFor("plan").Provider; got != "replay" {
+		t.Errorf("LLMFor(plan) = %q, want the default", got)
+	}
+	if d, ok := c.Datasource("lake"); !ok || d.Timeout() != 5*time.Second {
+		t.Errorf("Datasource(lake) = %+v, %v", d, ok)
+	}
+	if _, ok := c.Datasource("nope"); ok {
+		t.Error("Datasource(nope) found")
+	}
+}
+
+func TestLoadDefaults(t *testing.T) {
+	p := writeConfig(t, "datasources:\n  - {id: a, engine: sqlite, path: a.db}\n")
+	c, err := load(p, nil, lookupIn(nil))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.Storage.PathAsWritten != ".nl2sql" || c.Storage.Path != filepath.Join(filepath.Dir(p), ".nl2sql") {
+		t.Errorf("storage %+v", c.Storage)
+	}
+	if d := c.Datasources[0]; d.RowLimit != 1000 || d.TimeoutSeconds != 30 {
+		t.Errorf("defaults %+v", d)
+	}
+	if l := c.LLMFor("plan"); l != (LLMConfig{}) {
+		t.Errorf("LLMFor without llm = %+v", l)
+	}
+	// An empty file is an empty config.
+	if _, err := load(writeConfig(t, ""), nil, lookupIn(nil)); err != nil {
+		t.Errorf("empty file: %v", err)
+	}
+	// Relative config paths resolve against the working directory first.
+	wd, _ := os.Getwd()
+	rel, err := filepath.Rel(wd, p)
+	if err == nil {
+		c, err := load(rel, nil, lookupIn(nil))
+		if err != nil || c.File != p {
+			t.Errorf("relative path: %+v, %v", c, err)
+		}
+	}
+}
+
+func TestLoadEnvOverrides(t *testing.T) {
+	p := writeConfig(t, sample)
+	dir := filepath.Dir(p)
+	environ := []string{
+		"NL2SQL_STORAGE__PATH=/var/lib/nl2sql",
+		"NL2SQL_DATASOURCES__0__ROW_LIMIT=50",
+		"NL2SQL_DATASOURCES__SHOP__DSN=postgres://other",
+		"NL2SQL_DATASOURCES__LAKE__PATH=lake2.duckdb",
+		"NL2SQL_LLM__DEFAULT__RECORDINGS=${env:REC_DIR}",
+		"NL2SQL_LLM__PLAN__PROVIDER=openai",
+		"NL2SQL_LLM__PLAN__TEMPERATURE=0.5",
+		"NL2SQL_CONFIG=/somewhere/nl2sql.yaml", // no "__": not an override
+		"NL2SQL_LOG_LEVEL=debug",
+		"OTHER__STORAGE__PATH=/nope",
+	}
+	c, err := load(p, environ, lookupIn(map[string]string{"REC_DIR": "rec2", "SHOP_DSN": "x"}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.Storage.Path != "/var/lib/nl2sql" || c.Storage.PathAsWritten != "/var/lib/nl2sql" {
+		t.Errorf("storage %+v", c.Storage)
+	}
+	if c.Datasources[0].RowLimit != 50 {
+		t.Errorf("row_limit %d", c.Datasources[0].RowLimit)
+	}
+	if c.Datasources[1].DSN != "postgres://other" {
+		t.Errorf("dsn %q", c.Datasources[1].DSN)
+	}
+	if c.Datasources[2].Path != filepath.Join(dir, "lake2.duckdb") {
+		t.Errorf("lake path %q", c.Datasources[2].Path)
+	}
+	if l := c.LLM["default"]; l.Recordings != filepath.Join(dir, "rec2") || l.RecordingsAsWritten != "rec2" {
+		t.Errorf("recordings %+v", l)
+	}
+	if l := c.LLMFor("plan"); l.Provider != "openai" || l.Temperature == nil || *l.Temperature != 0.5 {
+		t.Errorf("plan %+v", l)
+	}
+}
+
+func TestLoadErrors(t *testing.T) {
+	ds := func(s string) string { return "datasources:\n  - " + s + "\n" }
+	tests := []struct {
+		name    string
+		body    string
+		environ []string
+		want    []string // substrings of the error besides the file name
+	}{
+		{"unknown top key", "storage: {path: x}\nbogus: 1\n", nil, []string{"unknown key bogus"}},
+		{"unknown nested key", "storage: {path: x, size: 3}\n", nil, []string{"unknown key storage.size"}},
+		{"wrong case key", "Storage: {path: x}\n", nil, []string{"unknown key Storage"}},
+		{"unknown datasource key", ds("{id: a, engine: sqlite, path: a.db, rowlimit: 5}"), nil, []string{"unknown key datasources[0].rowlimit"}},
+		{"unknown llm key", "llm:\n  default: {provider: replay, recordings: r, temp: 1}\n", nil, []string{"unknown key llm.default.temp"}},
+		{"unknown engine", ds("{id: a, engine: mysql, path: a.db}"), nil, []string{"datasources[0].engine", `unknown engine "mysql"`}},
+		{"missing engine", ds("{id: a, path: a.db}"), nil, []string{"datasources[0].engine: missing"}},
+		{"duplicate id", "datasources:\n  - {id: a, engine: sqlite, path: a.db}\n  - {id: a, engine: sqlite, path: b.db}\n", nil,
+			[]string{"datasources[1].id", "already the id of datasources[0]"}},
+		{"bad id", ds("{id: Chinook, engine: sqlite, path: a.db}"), nil, []string{"datasources[0].id", `"Chinook" must match`}},
+		{"id with dash", ds("{id: a-b, engine: sqlite, path: a.db}"), nil, []string{"datasources[0].id"}},
+		{"missing id", ds("{engine: sqlite, path: a.db}"), nil, []string{"datasources[0].id: missing"}},
+		{"zero row_limit", ds("{id: a, engine: sqlite, path: a.db, row_limit: 0}"), nil, []string{"datasources[0].row_limit", "greater than 0"}},
+		{"negative row_limit", ds("{id: a, engine: sqlite, path: a.db, row_limit: -5}"), nil, []string{"datasources[0].row_limit"}},
+		{"fractional row_limit", ds("{id: a, engine: sqlite, path: a.db, row_limit: 10.5}"), nil, []string{"row_limit", "not a whole number"}},
+		{"text row_limit", ds("{id: a, engine: sqlite, path: a.db, row_limit: many}"), nil, []string{"row_limit", "not a whole number"}},
+		{"bool row_limit", ds("{id: a, engine: sqlite, path: a.db, row_limit: true}"), nil, []string{"row_limit"}},
+		{"zero timeout", ds("{id: a, engine: sqlite, path: a.db, timeout_seconds: 0}"), nil, []string{"datasources[0].timeout_seconds"}},
+		{"missing path", ds("{id: a, engine: sqlite}"), nil, []string{"datasources[0].path: missing"}},
+		{"missing dsn", ds("{id: a, engine: postgres}"), nil, []string{"datasources[0].dsn: missing"}},
+		{"datasources not a list", "datasources: {id: a}\n", nil, []string{"datasources"}},
+		{"unknown provider", "llm:\n  default: {provider: gpt}\n", nil, []string{"llm.default.provider", `unknown provider "gpt"`}},
+		{"replay without recordings", "llm:\n  default: {provider: replay}\n", nil, []string{"llm.default.recordings: missing"}},
+		{"temperature out of range", "llm:\n  default: {provider: ollama, temperature: 3}\n", nil, []string{"llm.default.temperature"}},
+		{"missing env var", ds(`{id: a, engine: postgres, dsn: "${env:NOPE_DSN}"}`), nil,
+			[]string{"datasources[0].dsn", "NOPE_DSN", "not set"}},
+		{"bad env var name", "storage: {path: \"${env:1X}\"}\n", nil, []string{"storage.path", "not a valid variable name"}},
+		{"env unknown key", "", []string{"NL2SQL_STORAGE__SIZE=3"}, []string{"NL2SQL_STORAGE__SIZE", "unknown config key storage.size"}},
+		{"env unknown section", "", []string{"NL2SQL_FOO__BAR=1"}, []string{"NL2SQL_FOO__BAR", "unknown config key foo"}},
+		{"env section as value", "", []string{"NL2SQL_LLM__DEFAULT=x"}, []string{"NL2SQL_LLM__DEFAULT", "is a section"}},
+		{"env no such datasource", ds("{id: a, engine: sqlite, path: a.db}"), []string{"NL2SQL_DATASOURCES__B__PATH=x"},
+			[]string{"NL2SQL_DATASOURCES__B__PATH", `no element with id "b"`}},
+		{"env index out of range", ds("{id: a, engine: sqlite, path: a.db}"), []string{"NL2SQL_DATASOURCES__3__PATH=x"},
+			[]string{"NL2SQL_DATASOURCES__3__PATH", "no element 3"}},
+		{"env bad number", ds("{id: a, engine: sqlite, path: a.db}"), []string{"NL2SQL_DATASOURCES__A__ROW_LIMIT=lots"},
+			[]string{"row_limit", "not a whole number"}},
+		{"env bad value", ds("{id: a, engine: sqlite, path: a.db}"), []string{"NL2SQL_DATASOURCES__A__ROW_LIMIT=0"},
+			[]string{"datasources[0].row_limit", "greater than 0"}},
+		{"bad yaml", "datasources: [\n", nil, []string{"yaml"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			p := writeConfig(t, tt.body)
+			_, err := load(p, tt.environ, lookupIn(nil))
+			if err == nil {
+				t.Fatal("loaded")
+			}
+			msg := err.Error()
+			if !strings.Contains(msg, p) {
+				t.Errorf("error does not name the file: %v", msg)
+			}
+			for _, w := range tt.want {
+				if !strings.Contains(msg, w) {
+					t.Errorf("error %q lacks %q", msg, w)
+				}
+			}
+		})
+	}
+}
+
+func TestLoadReportsEveryProblem(t *testing.T) {
+	p := writeConfig(t, "datasources:\n  - {id: A, engine: sqlite}\n  - {id: b, engine: nosql, path: x, row_limit: 0}\n")
+	_, err := load(p, nil, lookupIn(nil))
+	if err == nil {
+		t.Fatal("loaded")
+	}
+	for _, w := range []string{"datasources[0].id", "datasources[0].path", "datasources[1].engine", "datasources[1].row_limit"} {
+		if !strings.Contains(err.Error(), w) {
+			t.Errorf("error lacks %s: %v", w, err)
+		}
+	}
+}
+
+func TestLoadMissingFile(t *testing.T) {
+	p := filepath.Join(t.TempDir(), "nope.yaml")
+	_, err := Load(p)
+	if err == nil || !strings.Contains(err.Error(), p) {
+		t.Errorf("Load(missing) = %v", err)
+	}
+}
+
+func TestLoadRealEnv(t *testing.T) {
+	p := writeConfig(t, "storage: {path: \"${env:NL2SQL_TEST_STORE}\"}\nllm:\n  default: {provider: replay, recordings: r}\n")
+	t.Setenv("NL2SQL_TEST_STORE", "st")
+	t.Setenv("NL2SQL_LLM__DEFAULT__MODEL", "m1")
+	c, err := Load(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.Storage.PathAsWritten != "st" || c.LLMFor("x").Model != "m1" {
+		t.Errorf("storage %+v, llm %+v", c.Storage, c.LLMFor("x"))
+	}
+}

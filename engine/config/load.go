@@ -1,0 +1,245 @@
+package config
+
+import (
+	"errors"
+	"fmt"
+	"maps"
+	"os"
+	"path/filepath"
+	"reflect"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/go-viper/mapstructure/v2"
+	"github.com/knadh/koanf/parsers/yaml"
+	"github.com/knadh/koanf/providers/file"
+	"github.com/knadh/koanf/v2"
+)
+
+// Load reads the config file at path: the YAML, then the environment
+// overrides (see applyEnv), then ${env:VAR} expansion (see expandEnv), then
+// strict decoding and validation. Every error names the file and the key
+// (or the environment variable); all problems are reported together.
+func Load(path string) (*Config, error) {
+	return load(path, os.Environ(), os.LookupEnv)
+}
+
+// load is Load with the environment passed in (tests).
+func load(path string, environ []string, lookup func(string) (string, bool)) (*Config, error) {
+	abs, err := filepath.Abs(path)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	k := koanf.New(".")
+	if err := k.Load(file.Provider(abs), yaml.Parser()); err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	raw := k.Raw()
+	if err := applyEnv(raw, environ); err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	if err := expandEnv(raw, "", lookup); err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	var fc fileConfig
+	if err := decode(raw, &fc); err != nil {
+		return nil, perFile(path, err)
+	}
+	return build(path, abs, &fc)
+}
+
+// perFile prefixes each of err's joined errors (mapstructure joins one per
+// bad key) with the file's name.
+func perFile(path string, err error) error {
+	var joined interface{ Unwrap() []error }
+	if !errors.As(err, &joined) {
+		return fmt.Errorf("%s: %w", path, err)
+	}
+	var errs []error
+	var walk func([]error)
+	walk = func(list []error) {
+		for _, e := range list {
+			if j, ok := e.(interface{ Unwrap() []error }); ok {
+				walk(j.Unwrap())
+				continue
+			}
+			errs = append(errs, fmt.Errorf("%s: %w", path, e))
+		}
+	}
+	walk(joined.Unwrap())
+	return errors.Join(errs...)
+}
+
+// decode decodes raw into fc strictly: keys match field tags exactly
+// (case-sensitive), an unknown key is an error listing every unknown key,
+// and values convert only without loss (see convertHook).
+func decode(raw map[string]any, fc *fileConfig) error {
+	var md mapstructure.Metadata
+	dec, err := mapstructure.NewDecoder(&mapstructure.DecoderConfig{
+		TagName:    "koanf",
+		Result:     fc,
+		Metadata:   &md,
+		DecodeHook: convertHook,
+		MatchName:  func(key, field string) bool { return key == field },
+	})
+	if err != nil {
+		return err
+	}
+	if err := dec.Decode(raw); err != nil {
+		return err
+	}
+	if len(md.Unused) > 0 {
+		keys := make([]string, len(md.Unused))
+		for i, k := range md.Unused {
+			keys[i] = mapKeyIndex.ReplaceAllString(k, ".$1") // llm[default].x → llm.default.x
+		}
+		slices.Sort(keys)
+		return fmt.Errorf("unknown key %s", strings.Join(keys, ", "))
+	}
+	return nil
+}
+
+// mapKeyIndex is a map key in mapstructure's key paths ("[default]", not
+// a list index "[0]").
+var mapKeyIndex = regexp.MustCompile(`\[([^\]0-9][^\]]*)\]`)
+
+// convertHook converts values that are not of the field's type where that
+// loses nothing: numbers and booleans to strings ("path: 2024"), whole
+// floats and decimal strings (environment values) to ints, numbers and
+// numeric strings to floats. Anything else reaches mapstructure unchanged
+// and fails there with the key's name.
+func convertHook(from, to reflect.Type, data any) (any, error) {
+	switch to.Kind() {
+	case reflect.String:
+		switch v := data.(type) {
+		case int, int64, uint64, float64, bool:
+			return fmt.Sprint(v), nil
+		}
+	case reflect.Int:
+		switch v := data.(type) {
+		case float64:
+			if v != float64(int(v)) {
+				return nil, fmt.Errorf("%v is not a whole number", v)
+			}
+			return int(v), nil
+		case string:
+			n, err := strconv.Atoi(strings.TrimSpace(v))
+			if err != nil {
+				return nil, fmt.Errorf("%q is not a whole number", v)
+			}
+			return n, nil
+		}
+	case reflect.Float64:
+		switch v := data.(type) {
+		case int:
+			return float64(v), nil
+		case string:
+			f, err := strconv.ParseFloat(strings.TrimSpace(v), 64)
+			if err != nil {
+				return nil, fmt.Errorf("%q is not a number", v)
+			}
+			return f, nil
+		}
+	}
+	return data, nil
+}
+
+// idPattern is what a datasource id must look like.
+var idPattern = regexp.MustCompile(`^[a-z][a-z0-9_]*$`)
+
+// build validates fc and resolves its paths against the file's directory.
+func build(path, abs string, fc *fileConfig) (*Config, error) {
+	dir := filepath.Dir(abs)
+	var errs []error
+	bad := func(key, format string, args ...any) { errs = append(errs, keyError(path, key, format, args...)) }
+
+	c := &Config{File: abs, LLM: map[string]LLMConfig{}}
+	sp := fc.Storage.Path
+	if sp == "" {
+		sp = DefaultStoragePath
+	}
+	c.Storage = Storage{Path: resolve(dir, sp), PathAsWritten: sp}
+
+	seen := map[string]int{}
+	for i, d := range fc.Datasources {
+		key := fmt.Sprintf("datasources[%d]", i)
+		ds := Datasource{ID: d.ID, Engine: d.Engine, DSN: d.DSN, Description: d.Description,
+			RowLimit: DefaultRowLimit, TimeoutSeconds: DefaultTimeoutSeconds}
+		switch {
+		case d.ID == "":
+			bad(key+".id", "missing")
+		case !idPattern.MatchString(d.ID):
+			bad(key+".id", "%q must match %s (lower-case letters, digits, _)", d.ID, idPattern)
+		default:
+			if j, dup := seen[d.ID]; dup {
+				bad(key+".id", "%q is already the id of datasources[%d]", d.ID, j)
+			}
+			seen[d.ID] = i
+		}
+		switch {
+		case d.Engine == "":
+			bad(key+".engine", "missing (one of %s)", strings.Join(Engines, ", "))
+		case !slices.Contains(Engines, d.Engine):
+			bad(key+".engine", "unknown engine %q (one of %s)", d.Engine, strings.Join(Engines, ", "))
+		case d.Engine == "postgres":
+			if d.DSN == "" {
+				bad(key+".dsn", "missing (postgres needs a connection string)")
+			}
+		default:
+			if d.Path == "" {
+				bad(key+".path", "missing (%s needs a database file)", d.Engine)
+			}
+		}
+		if d.Path != "" {
+			ds.Path, ds.PathAsWritten = resolve(dir, d.Path), d.Path
+		}
+		if d.RowLimit != nil {
+			if *d.RowLimit <= 0 {
+				bad(key+".row_limit", "%d must be greater than 0", *d.RowLimit)
+			}
+			ds.RowLimit = *d.RowLimit
+		}
+		if d.TimeoutSeconds != nil {
+			if *d.TimeoutSeconds <= 0 {
+				bad(key+".timeout_seconds", "%d must be greater than 0", *d.TimeoutSeconds)
+			}
+			ds.TimeoutSeconds = *d.TimeoutSeconds
+		}
+		c.Datasources = append(c.Datasources, ds)
+	}
+
+	for _, step := range slices.Sorted(maps.Keys(fc.LLM)) {
+		l := fc.LLM[step]
+		key := "llm." + step
+		lc := LLMConfig{Provider: l.Provider, BaseURL: l.BaseURL, APIKey: l.APIKey, Model: l.Model, Host: l.Host, Temperature: l.Temperature}
+		switch {
+		case l.Provider == "":
+			bad(key+".provider", "missing (one of %s)", strings.Join(Providers, ", "))
+		case !slices.Contains(Providers, l.Provider):
+			bad(key+".provider", "unknown provider %q (one of %s)", l.Provider, strings.Join(Providers, ", "))
+		case l.Provider == "replay" && l.Recordings == "":
+			bad(key+".recordings", "missing (replay needs a recordings directory)")
+		}
+		if l.Recordings != "" {
+			lc.Recordings, lc.RecordingsAsWritten = resolve(dir, l.Recordings), l.Recordings
+		}
+		if t := l.Temperature; t != nil && (*t < 0 || *t > 2) {
+			bad(key+".temperature", "%v must be between 0 and 2", *t)
+		}
+		c.LLM[step] = lc
+	}
+	if len(errs) > 0 {
+		return nil, errors.Join(errs...)
+	}
+	return c, nil
+}
+
+// resolve makes p absolute against dir (a ~ is not expanded).
+func resolve(dir, p string) string {
+	if filepath.IsAbs(p) {
+		return filepath.Clean(p)
+	}
+	return filepath.Join(dir, p)
+}

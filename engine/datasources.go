@@ -1,0 +1,36 @@
+package engine
+
+import "context"
+
+// DatasourceInfo describes one configured datasource for listing.
+type DatasourceInfo struct {
+	ID          string `json:"id"`
+	Engine      string `json:"engine"`
+	Description string `json:"description"`
+	// Tables is the number of tables and views; 0 when unavailable.
+	Tables int `json:"tables"`
+	// Status is "ready" or "unavailable"; Error says why when unavailable.
+	Status string `json:"status"`
+	Error  string `json:"error,omitempty"`
+}
+
+// ListDatasources describes every configured datasource, sorted by id.
+// A datasource that cannot be opened is listed as unavailable, not an error.
+func (e *Engine) ListDatasources(ctx context.Context) []DatasourceInfo {
+	var out []DatasourceInfo
+	for _, id := range e.DatasourceIDs() {
+		spec := e.specs[id]
+		info := DatasourceInfo{ID: id, Engine: spec.Engine, Description: spec.Description, Status: "ready"}
+		ds, err := e.datasource(ctx, id)
+		if err != nil {
+			info.Status, info.Error = "unavailable", AsError(err).Msg
+		} else {
+			info.Tables = len(ds.snap.Tables)
+		}
+		out = append(out, info)
+	}
+	if out == nil {
+		out = []DatasourceInfo{}
+	}
+	return out
+}

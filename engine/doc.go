@@ -1,0 +1,35 @@
+// Package engine answers natural-language questions over SQL datasources.
+//
+// One question walks an ordered list of steps, each in its own file and
+// each reading the previous step's output value:
+//
+//	resolve   (resolve.go)   which datasource: the one named, or the only one; no model call
+//	retrieve  (retrieve.go)  the schema context the planner sees
+//	plan      (plan.go)      the planner's typed plan (planast), never SQL
+//	validate  (plan.go)      planast.Validate against the snapshot; typed issues go back
+//	                         to the planner at most Options.MaxRepairs times
+//	render    (render.go)    render.SQL for the datasource's dialect, LIMIT = row limit + 1
+//	execute   (execute.go)   read-only, streamed, stopped at the row limit (truncated)
+//	answer    (answer.go)    a short summary drawn from the first rows only
+//
+// Worked example, with the bundled Chinook recordings:
+//
+//	rp, _ := llm.OpenReplay("examples/chinook/recordings")
+//	e, _ := engine.New(engine.Options{
+//		Datasources: []engine.DatasourceSpec{{ID: "chinook", Engine: "sqlite", Path: "/abs/chinook.sqlite"}},
+//		Planner:     rp,
+//	})
+//	res, err := e.Ask(ctx, engine.AskRequest{Question: "Which artist has released the most albums?"})
+//	// res.Columns = ["Artist", "AlbumCount"], res.Rows = [["Iron Maiden", 21]]
+//	// res.SQL =
+//	//   SELECT "ar"."Name" AS "Artist", COUNT(*) AS "AlbumCount"
+//	//   FROM "main"."Artist" AS "ar"
+//	//   INNER JOIN "main"."Album" AS "al" ON "ar"."ArtistId" = "al"."ArtistId"
+//	//   GROUP BY "ar"."ArtistId", "ar"."Name"
+//	//   ORDER BY "AlbumCount" DESC NULLS LAST, 1 ASC NULLS LAST, 2 ASC NULLS LAST
+//	//   LIMIT 1
+//	// res.Answer = "Artist Iron Maiden, AlbumCount 21."
+//
+// Every error that leaves the package is an *Error with a Code, a message
+// safe to show, a hint and, for refused plans, the typed issues.
+package engine

@@ -1,0 +1,193 @@
+package engine
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"sort"
+	"sync"
+	"time"
+
+	"github.com/nl2sql/nl2sql/engine/llm"
+	"github.com/nl2sql/nl2sql/engine/schema"
+	"github.com/nl2sql/nl2sql/engine/source"
+)
+
+// Planner answers the engine's structured model calls. *llm.Replay and the
+// live providers implement it.
+type Planner interface {
+	Complete(ctx context.Context, req llm.Request) (*llm.Response, error)
+}
+
+// Source is what the engine needs of a datasource adapter (engine/source).
+type Source interface {
+	ID() string
+	Dialect() string
+	Snapshot(ctx context.Context) (*schema.Snapshot, error)
+	Profile(ctx context.Context, snap *schema.Snapshot) error
+	Query(ctx context.Context, sql string, args []any, maxRows int) (*source.Result, error)
+	Close() error
+}
+
+// DatasourceSpec configures one datasource.
+type DatasourceSpec struct {
+	ID          string
+	Engine      string // "sqlite" (DuckDB and PostgreSQL follow)
+	Path        string // absolute path of a database file
+	DSN         string
+	Description string
+	RowLimit    int           // rows returned at most; 0 means 1000
+	Timeout     time.Duration // per query; 0 means 30s
+}
+
+// Options configure an Engine.
+type Options struct {
+	Datasources []DatasourceSpec
+	Planner     Planner
+	// Today returns the run date as YYYY-MM-DD; nil means the UTC date.
+	Today func() string
+	// MaxRepairs bounds how often an invalid plan goes back to the planner.
+	MaxRepairs int
+	Logger     *slog.Logger
+	// Open opens a datasource; nil means OpenSource.
+	Open func(ctx context.Context, spec DatasourceSpec) (Source, error)
+}
+
+// Engine answers questions over the configured datasources. It is safe for
+// concurrent use.
+type Engine struct {
+	opts  Options
+	log   *slog.Logger
+	mu    sync.Mutex
+	specs map[string]DatasourceSpec
+	open  map[string]*datasource
+}
+
+// datasource is an opened source with its schema snapshot.
+type datasource struct {
+	spec DatasourceSpec
+	src  Source
+	snap *schema.Snapshot
+}
+
+// New builds an Engine. Datasources are opened on first use.
+func New(opts Options) (*Engine, error) {
+	if opts.Planner == nil {
+		return nil, errors.New("engine: a planner is required")
+	}
+	if opts.Today == nil {
+		opts.Today = func() string { return time.Now().UTC().Format("2006-01-02") }
+	}
+	if opts.MaxRepairs == 0 {
+		opts.MaxRepairs = 2
+	}
+	if opts.Logger == nil {
+		opts.Logger = slog.Default()
+	}
+	if opts.Open == nil {
+		opts.Open = OpenSource
+	}
+	e := &Engine{opts: opts, log: opts.Logger, specs: map[string]DatasourceSpec{}, open: map[string]*datasource{}}
+	for _, s := range opts.Datasources {
+		if s.RowLimit <= 0 {
+			s.RowLimit = 1000
+		}
+		if s.Timeout <= 0 {
+			s.Timeout = 30 * time.Second
+		}
+		if _, dup := e.specs[s.ID]; dup {
+			return nil, fmt.Errorf("engine: datasource %q configured twice", s.ID)
+		}
+		e.specs[s.ID] = s
+	}
+	return e, nil
+}
+
+// OpenSource opens a datasource with the adapter for its engine.
+func OpenSource(ctx context.Context, spec DatasourceSpec) (Source, error) {
+	switch spec.Engine {
+	case "sqlite":
+		return source.OpenSQLite(ctx, spec.ID, spec.Path, source.Options{RowLimit: spec.RowLimit, Timeout: spec.Timeout})
+	}
+	return nil, fmt.Errorf("engine %q is not supported", spec.Engine)
+}
+
+// DatasourceIDs lists the configured datasource ids in order.
+func (e *Engine) DatasourceIDs() []string {
+	ids := make([]string, 0, len(e.specs))
+	for id := range e.specs {
+		ids = append(ids, id)
+	}
+	sort.Strings(ids)
+	return ids
+}
+
+// datasource opens (once) and returns the datasource id with its snapshot.
+func (e *Engine) datasource(ctx context.Context, id string) (*datasource, error) {
+	spec, ok := e.specs[id]
+	if !ok {
+		return nil, &Error{Code: CodeDatasourceNotFound, Msg: fmt.Sprintf("there is no datasource %q", id), Hint: "list_datasources shows the ids you can use"}
+	}
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if ds, ok := e.open[id]; ok {
+		return ds, nil
+	}
+	src, err := e.opts.Open(ctx, spec)
+	if err != nil {
+		return nil, sourceError(err, id)
+	}
+	snap, err := src.Snapshot(ctx)
+	if err != nil {
+		src.Close()
+		return nil, sourceError(err, id)
+	}
+	if err := src.Profile(ctx, snap); err != nil {
+		e.log.Warn("profiling failed; continuing without samples", "datasource", id, "err", err)
+	}
+	ds := &datasource{spec: spec, src: src, snap: snap}
+	e.open[id] = ds
+	return ds, nil
+}
+
+// Close closes every opened datasource.
+func (e *Engine) Close() error {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	var errs []error
+	for id, ds := range e.open {
+		if err := ds.src.Close(); err != nil {
+			errs = append(errs, fmt.Errorf("close %s: %w", id, err))
+		}
+		delete(e.open, id)
+	}
+	return errors.Join(errs...)
+}
+
+// sourceError maps an adapter error onto the boundary error type.
+func sourceError(err error, id string) *Error {
+	var se *source.Error
+	if errors.As(err, &se) {
+		code := CodeQueryFailed
+		retry := false
+		switch se.Code {
+		case "READ_ONLY_VIOLATION":
+			code = CodeReadOnly
+		case "TIMEOUT":
+			code, retry = CodeTimeout, true
+		case "CANCELLED":
+			code = CodeCancelled
+		case "DATASOURCE_UNAVAILABLE":
+			code, retry = CodeDatasourceDown, true
+		}
+		return &Error{Code: code, Msg: fmt.Sprintf("datasource %q: %s", id, se.Msg), Hint: se.Hint, Retryable: retry, Err: err}
+	}
+	if errors.Is(err, context.Canceled) {
+		return &Error{Code: CodeCancelled, Msg: "the request was cancelled", Err: err}
+	}
+	if errors.Is(err, context.DeadlineExceeded) {
+		return &Error{Code: CodeTimeout, Msg: fmt.Sprintf("datasource %q: the query ran past its time limit", id), Retryable: true, Err: err}
+	}
+	return &Error{Code: CodeQueryFailed, Msg: fmt.Sprintf("datasource %q: %v", id, err), Err: err}
+}

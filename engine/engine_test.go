@@ -1,0 +1,228 @@
+package engine
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"flag"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/nl2sql/nl2sql/engine/llm"
+)
+
+var updatePromptHashes = flag.Bool("update-prompt-hashes", false, "rewrite the prompt_sha256 of every Chinook recording")
+
+const chinookDir = "../examples/chinook"
+
+func chinookEngine(t *testing.T, recordings string) *Engine {
+	t.Helper()
+	if recordings == "" {
+		recordings = filepath.Join(chinookDir, "recordings")
+	}
+	rp, err := llm.OpenReplay(recordings)
+	if err != nil {
+		t.Fatal(err)
+	}
+	abs, err := filepath.Abs(filepath.Join(chinookDir, "chinook.sqlite"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	e, err := New(Options{
+		Datasources: []DatasourceSpec{{ID: "chinook", Engine: "sqlite", Path: abs, RowLimit: 1000}},
+		Planner:     rp,
+		Today:       func() string { return "2026-01-15" },
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { e.Close() })
+	return e
+}
+
+func questions(t *testing.T) []string {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join(chinookDir, "questions.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var qs []struct {
+		Question string `json:"question"`
+	}
+	if err := json.Unmarshal(b, &qs); err != nil {
+		t.Fatal(err)
+	}
+	out := make([]string, len(qs))
+	for i, q := range qs {
+		out[i] = q.Question
+	}
+	return out
+}
+
+// Same inputs and recordings give byte-identical results, across engines.
+func TestAskDeterministic(t *testing.T) {
+	ctx := context.Background()
+	e1, e2 := chinookEngine(t, ""), chinookEngine(t, "")
+	for _, q := range questions(t) {
+		r1, err := e1.Ask(ctx, AskRequest{Question: q})
+		if err != nil {
+			t.Fatalf("%q: %v", q, err)
+		}
+		r2, err := e2.Ask(ctx, AskRequest{Question: q})
+		if err != nil {
+			t.Fatalf("%q: %v", q, err)
+		}
+		b1, _ := json.Marshal(r1)
+		b2, _ := json.Marshal(r2)
+		if !bytes.Equal(b1, b2) {
+			t.Errorf("%q: results differ:\n%s\n%s", q, b1, b2)
+		}
+		if r1.SubQueries[0].PlanSource != "llm" || r1.SubQueries[0].Attempts != 1 || r1.SQL == "" || len(r1.Columns) == 0 {
+			t.Errorf("%q: unexpected result shape: %s", q, b1)
+		}
+		if bytes.Contains(b1, []byte(string(filepath.Separator)+"work")) || bytes.Contains(b1, []byte("chinook.sqlite")) {
+			t.Errorf("%q: result leaks a path: %s", q, b1)
+		}
+	}
+}
+
+func TestAskIronMaiden(t *testing.T) {
+	r, err := chinookEngine(t, "").Ask(context.Background(), AskRequest{Question: "which artist has released the most albums"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(r.Rows) != 1 || r.Rows[0][0] != "Iron Maiden" || r.Rows[0][1] != int64(21) {
+		t.Fatalf("rows = %v", r.Rows)
+	}
+	if r.Answer != "Artist Iron Maiden, AlbumCount 21." {
+		t.Errorf("answer = %q", r.Answer)
+	}
+}
+
+func TestAskErrors(t *testing.T) {
+	e := chinookEngine(t, "")
+	ctx := context.Background()
+	cases := []struct {
+		name string
+		req  AskRequest
+		code Code
+		in   string
+	}{
+		{"empty", AskRequest{Question: "  "}, CodeInvalidRequest, "empty"},
+		{"huge", AskRequest{Question: string(bytes.Repeat([]byte("a"), MaxQuestionBytes+1))}, CodeInvalidRequest, "limit"},
+		{"nul", AskRequest{Question: "a\x00b"}, CodeInvalidRequest, "text"},
+		{"unknown datasource", AskRequest{Question: "How many customers are there in each country?", Datasource: "nope"}, CodeDatasourceNotFound, "nope"},
+		{"no recording", AskRequest{Question: "How many customers live in each city?"}, CodeNoRecording, "How many customers are there in each country?"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			_, err := e.Ask(ctx, c.req)
+			var ee *Error
+			if !errors.As(err, &ee) || ee.Code != c.code {
+				t.Fatalf("err = %v, want code %s", err, c.code)
+			}
+			if !bytes.Contains([]byte(ee.Msg+ee.Hint), []byte(c.in)) {
+				t.Errorf("error %q lacks %q", ee.Msg+" / "+ee.Hint, c.in)
+			}
+		})
+	}
+}
+
+func TestMissingDatabase(t *testing.T) {
+	rp, err := llm.OpenReplay(filepath.Join(chinookDir, "recordings"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	e, err := New(Options{Datasources: []DatasourceSpec{{ID: "chinook", Engine: "sqlite", Path: filepath.Join(t.TempDir(), "gone.sqlite")}}, Planner: rp})
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = e.Ask(context.Background(), AskRequest{Question: "Which media type has the most tracks?"})
+	var ee *Error
+	if !errors.As(err, &ee) || ee.Code != CodeDatasourceDown {
+		t.Fatalf("err = %v, want %s", err, CodeDatasourceDown)
+	}
+	if _, statErr := os.Stat(filepath.Join(filepath.Dir(e.specs["chinook"].Path), "gone.sqlite")); statErr == nil {
+		t.Error("opening a missing database created a file")
+	}
+	ds := e.ListDatasources(context.Background())
+	if len(ds) != 1 || ds[0].Status != "unavailable" || ds[0].Error == "" {
+		t.Errorf("ListDatasources = %+v", ds)
+	}
+}
+
+// The repair loop sends the typed errors of the latest attempt back and
+// accepts the repaired plan; a plan still invalid after every attempt is
+// PLAN_INVALID with the issues.
+func TestRepairLoop(t *testing.T) {
+	dir := t.TempDir()
+	q := "How many tracks are there?"
+	bad := `{"reasoning":"count tracks","plan":{"select":[{"expr":{"kind":"func","name":"COUNT","args":[]},"alias":"n"}],"from":[{"table":"Trakc","alias":"t"}]}}`
+	good := `{"reasoning":"count tracks","plan":{"select":[{"expr":{"kind":"func","name":"COUNT","args":[]},"alias":"n"}],"from":[{"table":"Track","alias":"t"}]}}`
+	for _, r := range []llm.Recording{
+		{Step: "plan", Datasource: "chinook", Question: q, Answer: json.RawMessage(bad)},
+		{Step: "plan_repair", Datasource: "chinook", Question: q, Sample: 1, Answer: json.RawMessage(good)},
+		{Step: "plan", Datasource: "chinook", Question: "never valid", Answer: json.RawMessage(bad)},
+		{Step: "plan_repair", Datasource: "chinook", Question: "never valid", Sample: 1, Answer: json.RawMessage(bad)},
+		{Step: "plan_repair", Datasource: "chinook", Question: "never valid", Sample: 2, Answer: json.RawMessage(`{"reasoning":"x","plan":{"select":[],"from":[]},"sql":"DROP TABLE Track"}`)},
+	} {
+		r := r
+		if err := llm.Save(dir, &r); err != nil {
+			t.Fatal(err)
+		}
+	}
+	e := chinookEngine(t, dir)
+	res, err := e.Ask(context.Background(), AskRequest{Question: q})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.SubQueries[0].Attempts != 2 || res.Rows[0][0] != int64(3503) {
+		t.Errorf("attempts = %d rows = %v", res.SubQueries[0].Attempts, res.Rows)
+	}
+	_, err = e.Ask(context.Background(), AskRequest{Question: "never valid"})
+	var ee *Error
+	if !errors.As(err, &ee) || ee.Code != CodePlanInvalid || len(ee.Issues) == 0 {
+		t.Fatalf("err = %v", err)
+	}
+	if ee.Issues[0].Code != "PLAN_MALFORMED" {
+		t.Errorf("last issues = %+v, want the third attempt's (malformed answer)", ee.Issues)
+	}
+}
+
+// TestRecordingPrompts lists recordings whose stored prompt hash no longer
+// matches the prompt the engine builds today; -update-prompt-hashes
+// rewrites them.
+func TestRecordingPrompts(t *testing.T) {
+	dir := filepath.Join(chinookDir, "recordings")
+	e := chinookEngine(t, dir)
+	rp, err := llm.OpenReplay(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ds, err := e.datasource(context.Background(), "chinook")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var stale []string
+	for _, rec := range rp.Recordings() {
+		if rec.Step != "plan" {
+			continue
+		}
+		req := e.planRequest(ds, rec.Question, e.retrieve(ds), e.opts.Today(), nil, 0)
+		if req.PromptHash == rec.PromptSHA256 {
+			continue
+		}
+		stale = append(stale, rec.File)
+		if *updatePromptHashes {
+			rec.PromptSHA256 = req.PromptHash
+			if err := llm.Save(dir, rec); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	if len(stale) > 0 && !*updatePromptHashes {
+		t.Errorf("%d recordings were made for a prompt that has changed since; re-record them or run with -update-prompt-hashes after checking them: %v", len(stale), stale)
+	}
+}

@@ -1,0 +1,67 @@
+package engine
+
+import (
+	"errors"
+	"fmt"
+
+	"github.com/nl2sql/nl2sql/planast"
+)
+
+// Code classifies an error at the product's boundary (CLI exit messages, MCP
+// tool errors). Codes are stable strings clients may switch on.
+type Code string
+
+// Error codes.
+const (
+	CodeInvalidRequest     Code = "INVALID_REQUEST"        // bad arguments: empty question, unknown datasource
+	CodeDatasourceNotFound Code = "DATASOURCE_NOT_FOUND"   // no such datasource (or one the caller may not see)
+	CodeDatasourceDown     Code = "DATASOURCE_UNAVAILABLE" // missing, locked or corrupt database
+	CodePlanInvalid        Code = "PLAN_INVALID"           // the plan failed validation after every repair attempt
+	CodeNoRecording        Code = "NO_RECORDING"           // replay has no recorded answer for this request
+	CodeProvider           Code = "PROVIDER_ERROR"         // the model provider failed
+	CodeReadOnly           Code = "READ_ONLY_VIOLATION"    // the database refused a statement as not read-only
+	CodeTimeout            Code = "TIMEOUT"                // the query or the model call ran past its limit
+	CodeCancelled          Code = "CANCELLED"              // the caller cancelled
+	CodeQueryFailed        Code = "QUERY_FAILED"           // the database rejected the rendered query
+	CodeInternal           Code = "INTERNAL"               // a bug: please report it
+)
+
+// Error is the one error type at the product's boundary. Msg is safe to
+// show to the caller; Hint says what to do next; Retryable says whether the
+// same request may succeed later. Err keeps the cause for errors.Is/As.
+type Error struct {
+	Code      Code
+	Msg       string
+	Hint      string
+	Retryable bool
+	// Issues carries the plan problems for CodePlanInvalid.
+	Issues []planast.Issue
+	Err    error
+}
+
+func (e *Error) Error() string {
+	s := string(e.Code) + ": " + e.Msg
+	if e.Hint != "" {
+		s += " (hint: " + e.Hint + ")"
+	}
+	return s
+}
+
+func (e *Error) Unwrap() error { return e.Err }
+
+// Errorf builds an *Error with a formatted message.
+func Errorf(code Code, hint string, format string, args ...any) *Error {
+	return &Error{Code: code, Hint: hint, Msg: fmt.Sprintf(format, args...)}
+}
+
+// AsError returns err as an *Error, wrapping unknown errors as CodeInternal.
+func AsError(err error) *Error {
+	if err == nil {
+		return nil
+	}
+	var e *Error
+	if errors.As(err, &e) {
+		return e
+	}
+	return &Error{Code: CodeInternal, Msg: err.Error(), Err: err}
+}

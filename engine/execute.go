@@ -1,0 +1,43 @@
+package engine
+
+import (
+	"context"
+	"strconv"
+
+	"github.com/nl2sql/nl2sql/engine/source"
+	"github.com/nl2sql/nl2sql/planast"
+)
+
+// execute runs the rendered SQL read-only, stopping at the row limit.
+func (e *Engine) execute(ctx context.Context, ds *datasource, sql string) (*source.Result, error) {
+	res, err := ds.src.Query(ctx, sql, nil, ds.spec.RowLimit)
+	if err != nil {
+		return nil, sourceError(err, ds.spec.ID)
+	}
+	return res, nil
+}
+
+// applyPlanTypes gives the result the validator's portable column types
+// (they know what an expression computes; the driver often does not), and
+// rounds decimal columns that came back as doubles to the 15 significant
+// digits a double carries: SQLite computes NUMERIC arithmetic in floating
+// point, so SUM over NUMERIC(10,2) values can return 18.810000000000002 where
+// PostgreSQL returns 18.81.
+func applyPlanTypes(res *source.Result, types []planast.Type) {
+	if len(types) != len(res.Columns) {
+		return
+	}
+	res.ColumnTypes = append([]planast.Type(nil), types...)
+	for i, t := range types {
+		if t != planast.TypeDecimal {
+			continue
+		}
+		for _, row := range res.Rows {
+			if f, ok := row[i].(float64); ok {
+				if g, err := strconv.ParseFloat(strconv.FormatFloat(f, 'g', 15, 64), 64); err == nil {
+					row[i] = g
+				}
+			}
+		}
+	}
+}

@@ -1,0 +1,83 @@
+// Package llm holds the model-provider side of the engine: the request and
+// response shapes of one structured call, key normalisation, and the
+// providers (replay now; OpenAI-compatible and Ollama later).
+package llm
+
+import (
+	"context"
+	"encoding/json"
+	"regexp"
+	"strings"
+)
+
+// Message is one chat message. Role is "system" or "user".
+type Message struct {
+	Role    string `json:"role"`
+	Content string `json:"content"`
+}
+
+// Request is one structured call: messages in, a JSON value conforming to
+// Schema out.
+type Request struct {
+	// Step names the pipeline step ("plan", "plan_repair", "answer", ...).
+	Step string
+	// Datasource is the datasource id the call is about ("" for none).
+	Datasource string
+	// Intent is the question or sub-query intent the call answers, as asked;
+	// replay keys on its normalised form (see Normalize).
+	Intent string
+	// Sample is the sample or attempt index (0 for the first call).
+	Sample int
+	// Messages is the prompt: a stable system message, then the per-call part.
+	Messages []Message
+	// SchemaName and Schema give the JSON Schema the answer must satisfy.
+	SchemaName string
+	Schema     json.RawMessage
+	// PromptHash is sha256 of the prompt with per-run parts (the date) masked;
+	// replay stores it beside each answer to notice prompt changes.
+	PromptHash string
+}
+
+// Usage counts tokens. It never holds latency (see the result's timings),
+// so replayed results stay byte-identical.
+type Usage struct {
+	InputTokens  int `json:"input_tokens"`
+	OutputTokens int `json:"output_tokens"`
+}
+
+// Response is a provider's answer: the JSON value, usage, and who answered.
+type Response struct {
+	Content  json.RawMessage
+	Usage    Usage
+	Provider string
+	Model    string
+}
+
+// Provider answers structured calls. Implementations: *Replay.
+type Provider interface {
+	Complete(ctx context.Context, req Request) (*Response, error)
+}
+
+var (
+	spaceRe    = regexp.MustCompile(`\s+`)
+	trailingRe = regexp.MustCompile(`[.?!,;:\s]+$`)
+)
+
+// Normalize is the key form of a question or intent: case-folded, runs of
+// white space collapsed to one space, trimmed, trailing .?!,;: removed.
+func Normalize(s string) string {
+	s = strings.ToLower(strings.TrimSpace(s))
+	s = spaceRe.ReplaceAllString(s, " ")
+	return trailingRe.ReplaceAllString(s, "")
+}
+
+var slugRe = regexp.MustCompile(`[^a-z0-9]+`)
+
+// Slug turns a normalised intent into a file-name part.
+func Slug(s string) string {
+	s = strings.Trim(slugRe.ReplaceAllString(Normalize(s), "-"), "-")
+	if len(s) > 80 {
+		s = strings.TrimRight(s[:80], "-")
+	}
+	return s
+}

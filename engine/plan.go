@@ -1,0 +1,116 @@
+package engine
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+
+	"github.com/nl2sql/nl2sql/engine/llm"
+	"github.com/nl2sql/nl2sql/planast"
+)
+
+// planned is the output of the plan+validate steps.
+type planned struct {
+	plan      *planast.Query // validated and canonicalised
+	columns   []string
+	types     []planast.Type
+	reasoning string
+	source    string
+	attempts  int
+	usage     llm.Usage
+}
+
+// PlanAnswer is what the planner returns: a short explanation and a plan.
+type PlanAnswer struct {
+	Reasoning string          `json:"reasoning"`
+	Plan      json.RawMessage `json:"plan"`
+}
+
+// planValidated asks the planner for a plan and validates it, sending the
+// latest attempt's typed errors back at most MaxRepairs times.
+func (e *Engine) planValidated(ctx context.Context, ds *datasource, question, sctx string) (*planned, error) {
+	var issues []planast.Issue
+	var usage llm.Usage
+	today := e.opts.Today()
+	for attempt := 0; attempt <= e.opts.MaxRepairs; attempt++ {
+		req := e.planRequest(ds, question, sctx, today, issues, attempt)
+		resp, err := e.opts.Planner.Complete(ctx, req)
+		if err != nil {
+			return nil, providerError(err)
+		}
+		usage.InputTokens += resp.Usage.InputTokens
+		usage.OutputTokens += resp.Usage.OutputTokens
+		ans, plan, perr := decodePlanAnswer(resp.Content)
+		if perr == nil {
+			var v *planast.Validated
+			v, perr = planast.Validate(plan, ds.snap, planast.Options{})
+			if perr == nil {
+				return &planned{plan: v.Plan, columns: v.Columns, types: v.Types, reasoning: ans.Reasoning,
+					source: "llm", attempts: attempt + 1, usage: usage}, nil
+			}
+		}
+		var pe *planast.Error
+		if !errors.As(perr, &pe) {
+			return nil, &Error{Code: CodeInternal, Msg: perr.Error(), Err: perr}
+		}
+		issues = pe.Issues
+		e.log.Info("plan refused", "datasource", ds.spec.ID, "attempt", attempt+1, "issues", len(issues), "first", pe.FirstCode())
+	}
+	return nil, &Error{Code: CodePlanInvalid, Issues: issues,
+		Msg:  fmt.Sprintf("the planner gave no valid plan in %d attempts: %s", e.opts.MaxRepairs+1, (&planast.Error{Issues: issues}).Error()),
+		Hint: "rephrase the question with the table or column names you mean, or use explain_plan to see the plan"}
+}
+
+// planRequest builds the structured call for one planning attempt. The
+// first attempt is step "plan"; repairs are "plan_repair" with the attempt
+// number as sample, so replay can hold a recorded repair.
+func (e *Engine) planRequest(ds *datasource, question, sctx, today string, issues []planast.Issue, attempt int) llm.Request {
+	msgs := planPrompt(today, ds.src.Dialect(), sctx, question, issues)
+	step := "plan"
+	if attempt > 0 {
+		step = "plan_repair"
+	}
+	return llm.Request{
+		Step: step, Datasource: ds.spec.ID, Intent: question, Sample: attempt,
+		Messages: msgs, SchemaName: "plan_answer", PromptHash: promptHash(msgs, today),
+	}
+}
+
+// decodePlanAnswer parses {"reasoning", "plan"} strictly.
+func decodePlanAnswer(b json.RawMessage) (*PlanAnswer, *planast.Query, error) {
+	var ans PlanAnswer
+	dec := json.NewDecoder(bytes.NewReader(b))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&ans); err != nil {
+		return nil, nil, &planast.Error{Issues: []planast.Issue{{Code: planast.CodeMalformed,
+			Message: "the answer must be a JSON object {\"reasoning\": string, \"plan\": object}: " + err.Error()}}}
+	}
+	if len(ans.Plan) == 0 || string(ans.Plan) == "null" {
+		return nil, nil, &planast.Error{Issues: []planast.Issue{{Code: planast.CodeMalformed, Path: "plan", Message: "the answer has no plan"}}}
+	}
+	plan, err := planast.Decode(ans.Plan, planast.DefaultLimits)
+	if err != nil {
+		return nil, nil, err
+	}
+	return &ans, plan, nil
+}
+
+func providerError(err error) *Error {
+	var nr *llm.NoRecordingError
+	if errors.As(err, &nr) {
+		hint := "this server replays recorded model answers; configure a live model provider to ask new questions"
+		if nr.Nearest != "" {
+			hint = fmt.Sprintf("the nearest recorded question is %q; %s", nr.Nearest, hint)
+		}
+		return &Error{Code: CodeNoRecording, Msg: nr.Error(), Hint: hint, Err: err}
+	}
+	if errors.Is(err, context.Canceled) {
+		return &Error{Code: CodeCancelled, Msg: "the request was cancelled", Err: err}
+	}
+	if errors.Is(err, context.DeadlineExceeded) {
+		return &Error{Code: CodeTimeout, Msg: "the model call ran past its time limit", Retryable: true, Err: err}
+	}
+	return &Error{Code: CodeProvider, Msg: "the model provider failed: " + err.Error(), Retryable: true, Err: err}
+}

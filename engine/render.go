@@ -1,0 +1,20 @@
+package engine
+
+import (
+	"github.com/nl2sql/nl2sql/render"
+)
+
+// render turns a validated plan into the datasource's SQL. The LIMIT is the
+// row limit plus one probe row, so execution can tell a full result from a
+// truncated one.
+func (e *Engine) render(ds *datasource, p *planned) (string, error) {
+	d, ok := render.Lookup(ds.src.Dialect())
+	if !ok {
+		return "", Errorf(CodeInternal, "", "no renderer for dialect %q", ds.src.Dialect())
+	}
+	sql, err := render.SQL(p.plan, d, render.Options{MaxRows: int64(ds.spec.RowLimit) + 1})
+	if err != nil {
+		return "", &Error{Code: CodeInternal, Msg: "a validated plan failed to render: " + err.Error(), Err: err}
+	}
+	return sql, nil
+}

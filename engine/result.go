@@ -1,0 +1,46 @@
+package engine
+
+import (
+	"github.com/nl2sql/nl2sql/engine/llm"
+	"github.com/nl2sql/nl2sql/planast"
+)
+
+// Result is the answer to one question. Its JSON is the same on every result
+// path (CLI --json, MCP structured content) and byte-identical for the same
+// inputs and recordings: no timings, no absolute paths.
+type Result struct {
+	Question string `json:"question"`
+	// Answer is a short summary written from at most the first 20 rows.
+	Answer string `json:"answer"`
+	// Columns are output column names; ColumnTypes their portable types.
+	Columns     []string `json:"columns"`
+	ColumnTypes []planast.Type `json:"column_types"`
+	// Rows hold values encoded by the value rule of engine/source: JSON
+	// numbers, strings, booleans or null.
+	Rows      [][]any `json:"rows"`
+	RowCount  int     `json:"row_count"`
+	Truncated bool    `json:"truncated"`
+	// SQL and Plan are those of the single sub-query (the common case).
+	SQL        string         `json:"sql"`
+	Plan       *planast.Query `json:"plan"`
+	SubQueries []SubQuery     `json:"sub_queries"`
+	Warnings   []string       `json:"warnings"`
+	Usage      llm.Usage      `json:"usage"`
+}
+
+// SubQuery is one datasource query of a result.
+type SubQuery struct {
+	Datasource string         `json:"datasource"`
+	Dialect    string         `json:"dialect"`
+	Intent     string         `json:"intent"`
+	Plan       *planast.Query `json:"plan"`
+	SQL        string         `json:"sql"`
+	// PlanSource is "llm" (a planner call, live or replayed), "cache",
+	// "verified" or "supplied".
+	PlanSource string `json:"plan_source"`
+	Reasoning  string `json:"reasoning,omitempty"`
+	// Attempts counts planner calls including repairs.
+	Attempts  int  `json:"attempts"`
+	RowCount  int  `json:"row_count"`
+	Truncated bool `json:"truncated"`
+}

@@ -1,0 +1,62 @@
+package source
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+)
+
+// Error codes of *Error. The engine maps them onto the product's codes.
+const (
+	// CodeReadOnly: the text is not exactly one read-only query, or the
+	// query reaches for something the read-only policy denies (a write, DDL,
+	// ATTACH, PRAGMA, a denied function).
+	CodeReadOnly = "READ_ONLY_VIOLATION"
+	// CodeTimeout: the query ran past Options.Timeout or the caller's
+	// deadline.
+	CodeTimeout = "TIMEOUT"
+	// CodeCancelled: the caller cancelled the context.
+	CodeCancelled = "CANCELLED"
+	// CodeUnavailable: the database is missing, not a database, corrupt,
+	// locked or unreadable.
+	CodeUnavailable = "DATASOURCE_UNAVAILABLE"
+	// CodeQueryFailed: the database rejected the statement for another
+	// reason (syntax, unknown name, an empty statement).
+	CodeQueryFailed = "QUERY_FAILED"
+)
+
+// Error is the one error type adapters return. Msg and Hint are safe to show
+// to a client: they never hold a file path (the caller adds the datasource
+// id). Err is the cause, for logs and errors.Is/As; it may name paths.
+type Error struct {
+	Code string // one of the Code* constants
+	Msg  string
+	Hint string
+	Err  error
+}
+
+// Error returns "CODE: Msg".
+func (e *Error) Error() string { return e.Code + ": " + e.Msg }
+
+// Unwrap returns the cause.
+func (e *Error) Unwrap() error { return e.Err }
+
+// errorf builds an *Error with a formatted message.
+func errorf(code string, cause error, hint, format string, args ...any) *Error {
+	return &Error{Code: code, Msg: fmt.Sprintf(format, args...), Hint: hint, Err: cause}
+}
+
+// ctxError returns the TIMEOUT or CANCELLED error for a done ctx, nil while
+// ctx is not done. limit is the time limit reported with TIMEOUT.
+func ctxError(ctx context.Context, limit time.Duration) *Error {
+	switch err := ctx.Err(); {
+	case err == nil:
+		return nil
+	case errors.Is(err, context.DeadlineExceeded):
+		return errorf(CodeTimeout, err, "ask for less data, or raise the datasource's timeout_seconds",
+			"the query ran past its time limit (%s)", limit)
+	default:
+		return errorf(CodeCancelled, err, "", "the query was cancelled")
+	}
+}

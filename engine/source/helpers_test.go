@@ -1,0 +1,142 @@
+package source
+
+import (
+	"context"
+	"crypto/sha256"
+	"database/sql"
+	"encoding/hex"
+	"errors"
+	"io"
+	"os"
+	"path/filepath"
+	"strconv"
+	"testing"
+	"time"
+
+	_ "modernc.org/sqlite" // the writable "sqlite" driver, to build test databases
+)
+
+// sharedPath resolves a file under ../shared beside the repository root
+// (three levels up from this package) and skips the test when it is absent.
+func sharedPath(t *testing.T, rel string) string {
+	t.Helper()
+	p := filepath.Join("..", "..", "..", "shared", rel)
+	if _, err := os.Stat(p); err != nil {
+		t.Skipf("../shared not found: %s (%v)", rel, err)
+	}
+	return p
+}
+
+// copyToTemp copies src into a fresh temporary directory and returns the
+// copy's path.
+func copyToTemp(t *testing.T, src string) string {
+	t.Helper()
+	in, err := os.Open(src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer in.Close()
+	dst := filepath.Join(t.TempDir(), filepath.Base(src))
+	out, err := os.Create(dst)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := io.Copy(out, in); err != nil {
+		t.Fatal(err)
+	}
+	if err := out.Close(); err != nil {
+		t.Fatal(err)
+	}
+	return dst
+}
+
+// execWritable runs statements on path through an ordinary writable
+// connection (creating the file if needed).
+func execWritable(t *testing.T, path string, stmts ...string) {
+	t.Helper()
+	db, err := sql.Open("sqlite", path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	for _, s := range stmts {
+		if _, err := db.Exec(s); err != nil {
+			t.Fatalf("%s: %v", s, err)
+		}
+	}
+}
+
+// tempDB creates a database in a temporary directory from statements.
+func tempDB(t *testing.T, stmts ...string) string {
+	t.Helper()
+	p := filepath.Join(t.TempDir(), "test.db")
+	execWritable(t, p, stmts...)
+	return p
+}
+
+// openTest opens path with the adapter and closes it with the test.
+func openTest(t *testing.T, path string, opts Options) *SQLite {
+	t.Helper()
+	s, err := OpenSQLite(context.Background(), "test", path, opts)
+	if err != nil {
+		t.Fatalf("OpenSQLite: %v", err)
+	}
+	t.Cleanup(func() { s.Close() })
+	return s
+}
+
+// fileSum is the hex sha256 of a file's bytes.
+func fileSum(t *testing.T, path string) string {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sum := sha256.Sum256(b)
+	return hex.EncodeToString(sum[:])
+}
+
+// dirListing names the entries of dir with their sizes and times.
+func dirListing(t *testing.T, dir string) map[string]string {
+	t.Helper()
+	ents, err := os.ReadDir(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := map[string]string{}
+	for _, e := range ents {
+		fi, err := e.Info()
+		if err != nil {
+			t.Fatal(err)
+		}
+		m[e.Name()] = fi.ModTime().Format(time.RFC3339Nano) + " " + fi.Mode().String() + " " + strconv.FormatInt(fi.Size(), 10)
+	}
+	return m
+}
+
+// asError returns err as *Error or fails the test.
+func asError(t *testing.T, err error) *Error {
+	t.Helper()
+	var se *Error
+	if !errors.As(err, &se) {
+		t.Fatalf("error %v (%T) is not a *source.Error", err, err)
+	}
+	return se
+}
+
+// openWritableConn opens one ordinary writable connection to path, closed
+// with the test.
+func openWritableConn(t *testing.T, path string) *sql.Conn {
+	t.Helper()
+	db, err := sql.Open("sqlite", path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { db.Close() })
+	c, err := db.Conn(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { c.Close() })
+	return c
+}

@@ -1,0 +1,319 @@
+// Command nl2sql is an MCP server and CLI that answers natural-language
+// questions over SQL databases through typed, validated query plans.
+//
+//	nl2sql demo                                  answer the bundled Chinook questions
+//	nl2sql ask --config nl2sql.yaml [--json] Q   answer one question
+//	nl2sql serve --config nl2sql.yaml            serve MCP over stdio
+//	nl2sql version
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"syscall"
+
+	"github.com/spf13/cobra"
+
+	"github.com/nl2sql/nl2sql/engine"
+	"github.com/nl2sql/nl2sql/engine/app"
+	"github.com/nl2sql/nl2sql/mcp"
+	"github.com/nl2sql/nl2sql/planast"
+	"github.com/nl2sql/nl2sql/tools"
+)
+
+// version is set at build time with -ldflags "-X main.version=...".
+var version = "0.1.0-dev"
+
+func main() {
+	// Logs go to stderr before anything else: stdout belongs to MCP in stdio mode.
+	logger := slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))
+	slog.SetDefault(logger)
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	root := newRoot(logger, os.Stdout)
+	if err := root.ExecuteContext(ctx); err != nil {
+		fmt.Fprintln(os.Stderr, "nl2sql:", err)
+		os.Exit(1)
+	}
+}
+
+func newRoot(logger *slog.Logger, stdout io.Writer) *cobra.Command {
+	root := &cobra.Command{
+		Use:           "nl2sql",
+		Short:         "Answer natural-language questions over SQL databases, safely, over MCP",
+		SilenceUsage:  true,
+		SilenceErrors: true,
+	}
+	root.SetOut(stdout)
+	root.AddCommand(serveCmd(logger), askCmd(logger), demoCmd(logger), planCmd(logger), schemaCmd(logger), versionCmd())
+	return root
+}
+
+func versionCmd() *cobra.Command {
+	return &cobra.Command{
+		Use:   "version",
+		Short: "Print the version",
+		Args:  cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			fmt.Fprintln(cmd.OutOrStdout(), "nl2sql", version)
+			return nil
+		},
+	}
+}
+
+func serveCmd(logger *slog.Logger) *cobra.Command {
+	var cfgPath, httpAddr string
+	cmd := &cobra.Command{
+		Use:   "serve",
+		Short: "Serve the MCP tools over stdio",
+		Args:  cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			if httpAddr != "" {
+				return errors.New("--http is not available yet; serve over stdio")
+			}
+			a, err := app.Open(cfgPath, logger)
+			if err != nil {
+				return err
+			}
+			defer a.Close()
+			s := mcp.NewServer(a.Engine, version, logger)
+			return mcp.ServeStdio(cmd.Context(), s, os.Stdin, cmd.OutOrStdout(), logger)
+		},
+	}
+	cmd.Flags().StringVar(&cfgPath, "config", "nl2sql.yaml", "path of the config file")
+	cmd.Flags().StringVar(&httpAddr, "http", "", "serve streamable HTTP at ADDR/mcp instead of stdio")
+	return cmd
+}
+
+func askCmd(logger *slog.Logger) *cobra.Command {
+	var cfgPath, ds string
+	var asJSON bool
+	cmd := &cobra.Command{
+		Use:   "ask [flags] QUESTION",
+		Short: "Answer one question",
+		Args:  cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			a, err := app.Open(cfgPath, logger)
+			if err != nil {
+				return err
+			}
+			defer a.Close()
+			res, err := a.Engine.Ask(cmd.Context(), engine.AskRequest{Question: args[0], Datasource: ds})
+			if err != nil {
+				return err
+			}
+			out := cmd.OutOrStdout()
+			if asJSON {
+				enc := json.NewEncoder(out)
+				enc.SetIndent("", "  ")
+				return enc.Encode(res)
+			}
+			fmt.Fprint(out, tools.ResultText(res))
+			return nil
+		},
+	}
+	cmd.Flags().StringVar(&cfgPath, "config", "nl2sql.yaml", "path of the config file")
+	cmd.Flags().StringVar(&ds, "datasource", "", "datasource id (default: the only one configured)")
+	cmd.Flags().BoolVar(&asJSON, "json", false, "print the whole result as JSON")
+	return cmd
+}
+
+func demoCmd(logger *slog.Logger) *cobra.Command {
+	var cfgPath string
+	cmd := &cobra.Command{
+		Use:   "demo",
+		Short: "Answer the bundled Chinook questions from recorded model answers (no key, no network)",
+		Args:  cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			if cfgPath == "" {
+				p, err := findDemoConfig()
+				if err != nil {
+					return err
+				}
+				cfgPath = p
+			}
+			return runDemo(cmd.Context(), cmd.OutOrStdout(), cfgPath, logger)
+		},
+	}
+	cmd.Flags().StringVar(&cfgPath, "config", "", "config file (default: examples/chinook/nl2sql.yaml)")
+	return cmd
+}
+
+// findDemoConfig locates examples/chinook/nl2sql.yaml from the working
+// directory or the directory of the executable.
+func findDemoConfig() (string, error) {
+	rel := filepath.Join("examples", "chinook", "nl2sql.yaml")
+	cands := []string{rel}
+	if exe, err := os.Executable(); err == nil {
+		cands = append(cands, filepath.Join(filepath.Dir(exe), rel))
+	}
+	for _, c := range cands {
+		if _, err := os.Stat(c); err == nil {
+			return c, nil
+		}
+	}
+	return "", fmt.Errorf("cannot find %s: run the demo from the repository root or pass --config", rel)
+}
+
+func runDemo(ctx context.Context, out io.Writer, cfgPath string, logger *slog.Logger) error {
+	a, err := app.Open(cfgPath, logger)
+	if err != nil {
+		return err
+	}
+	defer a.Close()
+	qs, err := demoQuestions(filepath.Join(filepath.Dir(cfgPath), "questions.json"))
+	if err != nil {
+		return err
+	}
+	failed := 0
+	for i, q := range qs {
+		fmt.Fprintf(out, "━━ %d/%d  %s\n\n", i+1, len(qs), q)
+		res, err := a.Engine.Ask(ctx, engine.AskRequest{Question: q})
+		if err != nil {
+			failed++
+			fmt.Fprintf(out, "error: %v\n\n", err)
+			continue
+		}
+		fmt.Fprint(out, tools.ResultText(res))
+		fmt.Fprintln(out)
+	}
+	if failed > 0 {
+		return fmt.Errorf("%d of %d demo questions failed", failed, len(qs))
+	}
+	fmt.Fprintf(out, "All %d questions answered from recorded model answers; every SQL statement was rendered from a validated plan and run read-only.\n", len(qs))
+	return nil
+}
+
+func demoQuestions(path string) ([]string, error) {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return nil, fmt.Errorf("demo questions: %w", err)
+	}
+	var items []struct {
+		Question string `json:"question"`
+	}
+	if err := json.Unmarshal(b, &items); err != nil {
+		return nil, fmt.Errorf("demo questions %s: %w", filepath.Base(path), err)
+	}
+	out := make([]string, len(items))
+	for i, it := range items {
+		out[i] = it.Question
+	}
+	return out, nil
+}
+
+func planCmd(logger *slog.Logger) *cobra.Command {
+	cmd := &cobra.Command{Use: "plan", Short: "Work with plans"}
+	var cfgPath, ds, dialect string
+	check := &cobra.Command{
+		Use:   "check [flags] FILE|-",
+		Short: "Validate a plan and print the SQL it renders, or its typed errors as JSON (exit 1)",
+		Args:  cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			doc, err := readInput(cmd.InOrStdin(), args[0])
+			if err != nil {
+				return err
+			}
+			a, err := app.Open(cfgPath, logger)
+			if err != nil {
+				return err
+			}
+			defer a.Close()
+			res, err := a.Engine.CheckPlan(cmd.Context(), ds, doc, dialect)
+			if err != nil {
+				e := engine.AsError(err)
+				if e.Code != engine.CodePlanInvalid {
+					return err
+				}
+				enc := json.NewEncoder(cmd.OutOrStdout())
+				enc.SetIndent("", "  ")
+				_ = enc.Encode(map[string]any{"valid": false, "issues": e.Issues})
+				return errors.New("the plan is invalid")
+			}
+			fmt.Fprintln(cmd.OutOrStdout(), res.SQL)
+			return nil
+		},
+	}
+	check.Flags().StringVar(&cfgPath, "config", "nl2sql.yaml", "path of the config file")
+	check.Flags().StringVar(&ds, "datasource", "", "datasource id whose schema the plan is checked against")
+	check.Flags().StringVar(&dialect, "dialect", "", "render for this dialect (sqlite, duckdb, postgres); default: the datasource's")
+	_ = check.MarkFlagRequired("datasource")
+	cmd.AddCommand(check)
+	return cmd
+}
+
+func schemaCmd(logger *slog.Logger) *cobra.Command {
+	cmd := &cobra.Command{Use: "schema", Short: "Show schemas: the plan's JSON Schema, or a datasource's tables"}
+	cmd.AddCommand(&cobra.Command{
+		Use:   "plan",
+		Short: "Print the JSON Schema of a plan, as given to models for structured output",
+		Args:  cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			var v any
+			_ = json.Unmarshal(planast.JSONSchema(), &v)
+			enc := json.NewEncoder(cmd.OutOrStdout())
+			enc.SetIndent("", "  ")
+			return enc.Encode(v)
+		},
+	})
+	var cfgPath, ds string
+	var asJSON bool
+	show := &cobra.Command{
+		Use:   "show",
+		Short: "Show a datasource's tables, columns, types, keys and sample values as introspected",
+		Args:  cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			a, err := app.Open(cfgPath, logger)
+			if err != nil {
+				return err
+			}
+			defer a.Close()
+			snap, err := a.Engine.Snapshot(cmd.Context(), ds)
+			if err != nil {
+				return err
+			}
+			out := cmd.OutOrStdout()
+			if asJSON {
+				enc := json.NewEncoder(out)
+				enc.SetIndent("", "  ")
+				return enc.Encode(snap)
+			}
+			fmt.Fprint(out, tools.SnapshotText(snap))
+			return nil
+		},
+	}
+	show.Flags().StringVar(&cfgPath, "config", "nl2sql.yaml", "path of the config file")
+	show.Flags().StringVar(&ds, "datasource", "", "datasource id")
+	show.Flags().BoolVar(&asJSON, "json", false, "print the snapshot as JSON")
+	_ = show.MarkFlagRequired("datasource")
+	cmd.AddCommand(show)
+	return cmd
+}
+
+// readInput reads a file, or standard input for "-", bounded to 4 MiB.
+func readInput(stdin io.Reader, name string) ([]byte, error) {
+	var r io.Reader = stdin
+	if name != "-" {
+		f, err := os.Open(name)
+		if err != nil {
+			return nil, err
+		}
+		defer f.Close()
+		r = f
+	}
+	b, err := io.ReadAll(io.LimitReader(r, 4<<20+1))
+	if err != nil {
+		return nil, err
+	}
+	if len(b) > 4<<20 {
+		return nil, errors.New("input is larger than 4 MiB")
+	}
+	return b, nil
+}

@@ -1,0 +1,114 @@
+package mcp
+
+import (
+	"context"
+	"encoding/json"
+	"io"
+	"log/slog"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/mark3labs/mcp-go/client"
+	mcpgo "github.com/mark3labs/mcp-go/mcp"
+
+	"github.com/nl2sql/nl2sql/engine/app"
+)
+
+func chinookClient(t *testing.T) *client.Client {
+	t.Helper()
+	logger := slog.New(slog.NewTextHandler(io.Discard, nil))
+	a, err := app.Open(filepath.Join("..", "examples", "chinook", "nl2sql.yaml"), logger)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { a.Close() })
+	c, err := client.NewInProcessClient(NewServer(a.Engine, "test", logger))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	if err := c.Start(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := c.Initialize(ctx, mcpgo.InitializeRequest{}); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { c.Close() })
+	return c
+}
+
+func TestToolsListed(t *testing.T) {
+	c := chinookClient(t)
+	res, err := c.ListTools(context.Background(), mcpgo.ListToolsRequest{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := map[string]mcpgo.Tool{}
+	for _, tl := range res.Tools {
+		got[tl.Name] = tl
+	}
+	for _, name := range []string{"ask", "list_datasources"} {
+		tl, ok := got[name]
+		if !ok {
+			t.Fatalf("tool %s missing", name)
+		}
+		if tl.Annotations.ReadOnlyHint == nil || !*tl.Annotations.ReadOnlyHint {
+			t.Errorf("%s is not annotated read-only", name)
+		}
+		if len(tl.RawOutputSchema) == 0 && tl.OutputSchema.Type != "object" {
+			t.Errorf("%s has no output schema", name)
+		}
+	}
+}
+
+func TestAskTool(t *testing.T) {
+	c := chinookClient(t)
+	ctx := context.Background()
+	call := func(args map[string]any) *mcpgo.CallToolResult {
+		res, err := c.CallTool(ctx, mcpgo.CallToolRequest{Params: mcpgo.CallToolParams{Name: "ask", Arguments: args}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return res
+	}
+	res := call(map[string]any{"question": "Which media type has the most tracks?"})
+	if res.IsError {
+		t.Fatalf("error result: %+v", res.Content)
+	}
+	b, _ := json.Marshal(res.StructuredContent)
+	var out struct {
+		Columns []string `json:"columns"`
+		Rows    [][]any  `json:"rows"`
+		SQL     string   `json:"sql"`
+	}
+	if err := json.Unmarshal(b, &out); err != nil {
+		t.Fatal(err)
+	}
+	if len(out.Rows) != 1 || out.Rows[0][0] != "MPEG audio file" || !strings.HasPrefix(out.SQL, "SELECT") {
+		t.Fatalf("structured = %s", b)
+	}
+	text := res.Content[0].(mcpgo.TextContent).Text
+	if !strings.Contains(text, "MPEG audio file") || !strings.Contains(text, "SQL:") {
+		t.Errorf("text = %q", text)
+	}
+	for _, c := range []struct {
+		args map[string]any
+		want string
+	}{
+		{map[string]any{"question": ""}, ""},
+		{map[string]any{"question": "What is the meaning of life?"}, "NO_RECORDING"},
+		{map[string]any{"question": "Which media type has the most tracks?", "datasource": "nope"}, "DATASOURCE_NOT_FOUND"},
+		{map[string]any{"question": "Which media type has the most tracks?", "role": "admin"}, ""},
+	} {
+		res := call(c.args)
+		if !res.IsError {
+			t.Errorf("%v: want an error result", c.args)
+			continue
+		}
+		text := res.Content[0].(mcpgo.TextContent).Text
+		if !strings.Contains(text, c.want) {
+			t.Errorf("%v: text %q lacks %q", c.args, text, c.want)
+		}
+	}
+}

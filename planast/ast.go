@@ -1,0 +1,122 @@
+package planast
+
+// Query is one SELECT (optionally with CTEs and set operations). It is the root
+// of every plan and the body of every subquery, derived table and CTE.
+//
+// JSON shape (every field but select and from is optional; null and omitted mean the same):
+//
+//	{"with": [CTE], "distinct": bool, "select": [SelectItem], "from": [From],
+//	 "joins": [Join], "where": Expr, "group_by": [Expr], "having": Expr,
+//	 "set_ops": [SetOp], "order_by": [OrderItem], "limit": int, "offset": int}
+//
+// When set_ops is present, order_by, limit and offset apply to the whole
+// compound result and may only name output columns (by alias).
+type Query struct {
+	With     []CTE        `json:"with,omitempty"`
+	Distinct bool         `json:"distinct,omitempty"`
+	Select   []SelectItem `json:"select"`
+	From     []From       `json:"from"`
+	Joins    []Join       `json:"joins,omitempty"`
+	Where    Expr         `json:"where,omitempty"`
+	GroupBy  []Expr       `json:"group_by,omitempty"`
+	Having   Expr         `json:"having,omitempty"`
+	SetOps   []SetOp      `json:"set_ops,omitempty"`
+	OrderBy  []OrderItem  `json:"order_by,omitempty"`
+	Limit    *int64       `json:"limit,omitempty"`
+	Offset   *int64       `json:"offset,omitempty"`
+}
+
+// CTE is one named common table expression: WITH name AS (query).
+type CTE struct {
+	Name  string `json:"name"`
+	Query *Query `json:"query"`
+}
+
+// SelectItem is one output column. Alias names the column in the result.
+type SelectItem struct {
+	Expr  Expr   `json:"expr"`
+	Alias string `json:"alias"`
+}
+
+// From is one table source: a stored table (Table, optionally Schema), a CTE
+// (Table naming it), or a derived table (Subquery). Alias is required and
+// unique within its query; columns are referenced through it.
+type From struct {
+	Schema   string `json:"schema,omitempty"`
+	Table    string `json:"table,omitempty"`
+	Subquery *Query `json:"subquery,omitempty"`
+	Alias    string `json:"alias"`
+}
+
+// JoinType is the kind of join.
+type JoinType string
+
+// Join types.
+const (
+	JoinInner JoinType = "inner"
+	JoinLeft  JoinType = "left"
+	JoinRight JoinType = "right"
+	JoinFull  JoinType = "full"
+)
+
+// Join attaches the source aliased Right to the sources before it. On lists
+// equality pairs: each Left column belongs to the alias Left (a source
+// declared earlier), each Right column to Right. Condition is an optional
+// extra predicate ANDed to the equalities.
+type Join struct {
+	Type      JoinType `json:"type"`
+	Left      string   `json:"left"`
+	Right     string   `json:"right"`
+	On        []OnPair `json:"on"`
+	Condition Expr     `json:"condition,omitempty"`
+}
+
+// OnPair is one equality of a join: Left.LeftColumn = Right.RightColumn.
+type OnPair struct {
+	LeftColumn  string `json:"left_column"`
+	RightColumn string `json:"right_column"`
+}
+
+// SetOpKind is a set operation.
+type SetOpKind string
+
+// Set operations.
+const (
+	Union     SetOpKind = "union"
+	UnionAll  SetOpKind = "union_all"
+	Intersect SetOpKind = "intersect"
+	Except    SetOpKind = "except"
+)
+
+// SetOp combines the query so far with Query. The right-hand Query may not
+// carry with, set_ops, order_by, limit or offset.
+type SetOp struct {
+	Op    SetOpKind `json:"op"`
+	Query *Query    `json:"query"`
+}
+
+// Direction of an ORDER BY item.
+type Direction string
+
+// Directions.
+const (
+	Asc  Direction = "asc"
+	Desc Direction = "desc"
+)
+
+// Nulls placement of an ORDER BY item. Empty means last, on every engine.
+type Nulls string
+
+// Nulls placements.
+const (
+	NullsFirst Nulls = "first"
+	NullsLast  Nulls = "last"
+)
+
+// OrderItem is one ORDER BY key. Expr may be a column with an empty table
+// naming an output alias.
+type OrderItem struct {
+	Expr      Expr      `json:"expr"`
+	Direction Direction `json:"direction,omitempty"`
+	Nulls     Nulls     `json:"nulls,omitempty"`
+}

@@ -1,0 +1,86 @@
+package planast
+
+import "strings"
+
+// Type is a portable column or expression type, the same names on every
+// engine. Adapters map declared types onto these (see engine/source).
+type Type string
+
+// Portable types.
+const (
+	TypeInteger   Type = "integer"
+	TypeDecimal   Type = "decimal"
+	TypeFloat     Type = "float"
+	TypeText      Type = "text"
+	TypeBoolean   Type = "boolean"
+	TypeDate      Type = "date"
+	TypeTimestamp Type = "timestamp"
+	TypeBlob      Type = "blob"
+	TypeUnknown   Type = "unknown" // also the type of NULL
+)
+
+// IsNumeric reports whether t is integer, decimal or float.
+func (t Type) IsNumeric() bool { return t == TypeInteger || t == TypeDecimal || t == TypeFloat }
+
+// IsTemporal reports whether t is date or timestamp.
+func (t Type) IsTemporal() bool { return t == TypeDate || t == TypeTimestamp }
+
+// TableInfo is what the validator needs of one table: its exact names and
+// columns. Columns keep the database's order.
+type TableInfo struct {
+	Schema  string
+	Name    string
+	Columns []ColumnInfo
+	// ForeignKeys lists declared foreign keys, used by the join check.
+	ForeignKeys []ForeignKeyInfo
+	// PrimaryKey lists the primary key columns in key order.
+	PrimaryKey []string
+}
+
+// ColumnInfo is one column of a TableInfo.
+type ColumnInfo struct {
+	Name string
+	Type Type
+}
+
+// ForeignKeyInfo is Columns → RefSchema.RefTable(RefColumns).
+type ForeignKeyInfo struct {
+	Columns    []string
+	RefSchema  string
+	RefTable   string
+	RefColumns []string
+}
+
+// Column finds a column by exact name, then by case-insensitive name when
+// exactly one column matches.
+func (t *TableInfo) Column(name string) (ColumnInfo, bool) {
+	for _, c := range t.Columns {
+		if c.Name == name {
+			return c, true
+		}
+	}
+	var hit ColumnInfo
+	n := 0
+	for _, c := range t.Columns {
+		if strings.EqualFold(c.Name, name) {
+			hit, n = c, n+1
+		}
+	}
+	return hit, n == 1
+}
+
+// Catalog is the schema snapshot the validator checks names against.
+// LookupTable resolves schema (may be empty: the default search path) and
+// name exactly, else case-insensitively when that is unambiguous. It is
+// implemented by engine/schema.Snapshot.
+type Catalog interface {
+	LookupTable(schema, name string) (*TableInfo, bool)
+}
+
+// Access is the access checker the validator asks about every table and
+// column a plan touches, inside subqueries and CTEs too. It is implemented by
+// scope.Scope. A nil Access allows everything (single-user mode).
+type Access interface {
+	AllowTable(schema, table string) bool
+	AllowColumn(schema, table, column string) bool
+}

@@ -1,0 +1,182 @@
+package planast
+
+import (
+	"bytes"
+	"encoding/json"
+	"strconv"
+)
+
+// Encoding: every node marshals with "kind" first and its fields in a fixed
+// order, omitting empty optional fields, so equal plans encode to equal bytes
+// (the plan cache and content-hash ids rely on this).
+
+func (n *Column) MarshalJSON() ([]byte, error) {
+	return json.Marshal(struct {
+		Kind   string `json:"kind"`
+		Table  string `json:"table,omitempty"`
+		Column string `json:"column"`
+	}{"column", n.Table, n.Column})
+}
+
+func (n *Literal) MarshalJSON() ([]byte, error) {
+	var b bytes.Buffer
+	b.WriteString(`{"kind":"literal","type":`)
+	t, _ := json.Marshal(string(n.Type))
+	b.Write(t)
+	switch n.Type {
+	case TNull:
+	case TBoolean:
+		b.WriteString(`,"value":` + strconv.FormatBool(n.Bool))
+	case TInteger:
+		b.WriteString(`,"value":` + strconv.FormatInt(n.Int, 10))
+	default:
+		v, _ := json.Marshal(n.Text)
+		b.WriteString(`,"value":`)
+		b.Write(v)
+	}
+	b.WriteByte('}')
+	return b.Bytes(), nil
+}
+
+func (n *Binary) MarshalJSON() ([]byte, error) {
+	return json.Marshal(struct {
+		Kind  string `json:"kind"`
+		Op    string `json:"op"`
+		Left  Expr   `json:"left"`
+		Right Expr   `json:"right"`
+	}{"binary", n.Op, n.Left, n.Right})
+}
+
+func (n *Unary) MarshalJSON() ([]byte, error) {
+	return json.Marshal(struct {
+		Kind string `json:"kind"`
+		Op   string `json:"op"`
+		Expr Expr   `json:"expr"`
+	}{"unary", n.Op, n.Expr})
+}
+
+func (n *In) MarshalJSON() ([]byte, error) {
+	return json.Marshal(struct {
+		Kind     string `json:"kind"`
+		Expr     Expr   `json:"expr"`
+		List     []Expr `json:"list,omitempty"`
+		Subquery *Query `json:"subquery,omitempty"`
+		Negated  bool   `json:"negated,omitempty"`
+	}{"in", n.Expr, n.List, n.Subquery, n.Negated})
+}
+
+func (n *Exists) MarshalJSON() ([]byte, error) {
+	return json.Marshal(struct {
+		Kind     string `json:"kind"`
+		Subquery *Query `json:"subquery"`
+		Negated  bool   `json:"negated,omitempty"`
+	}{"exists", n.Subquery, n.Negated})
+}
+
+func (n *Subquery) MarshalJSON() ([]byte, error) {
+	return json.Marshal(struct {
+		Kind  string `json:"kind"`
+		Query *Query `json:"query"`
+	}{"subquery", n.Query})
+}
+
+func (n *Between) MarshalJSON() ([]byte, error) {
+	return json.Marshal(struct {
+		Kind    string `json:"kind"`
+		Expr    Expr   `json:"expr"`
+		Low     Expr   `json:"low"`
+		High    Expr   `json:"high"`
+		Negated bool   `json:"negated,omitempty"`
+	}{"between", n.Expr, n.Low, n.High, n.Negated})
+}
+
+func (n *Like) MarshalJSON() ([]byte, error) {
+	return json.Marshal(struct {
+		Kind            string `json:"kind"`
+		Expr            Expr   `json:"expr"`
+		Pattern         Expr   `json:"pattern"`
+		CaseInsensitive bool   `json:"case_insensitive,omitempty"`
+		Negated         bool   `json:"negated,omitempty"`
+	}{"like", n.Expr, n.Pattern, n.CaseInsensitive, n.Negated})
+}
+
+func (n *IsNull) MarshalJSON() ([]byte, error) {
+	return json.Marshal(struct {
+		Kind    string `json:"kind"`
+		Expr    Expr   `json:"expr"`
+		Negated bool   `json:"negated,omitempty"`
+	}{"is_null", n.Expr, n.Negated})
+}
+
+type whenJSON struct {
+	When Expr `json:"when"`
+	Then Expr `json:"then"`
+}
+
+func (n *Case) MarshalJSON() ([]byte, error) {
+	ws := make([]whenJSON, len(n.Whens))
+	for i, w := range n.Whens {
+		ws[i] = whenJSON{w.When, w.Then}
+	}
+	return json.Marshal(struct {
+		Kind    string     `json:"kind"`
+		Operand Expr       `json:"operand,omitempty"`
+		Whens   []whenJSON `json:"whens"`
+		Else    Expr       `json:"else,omitempty"`
+	}{"case", n.Operand, ws, n.Else})
+}
+
+func (n *Cast) MarshalJSON() ([]byte, error) {
+	return json.Marshal(struct {
+		Kind string   `json:"kind"`
+		Expr Expr     `json:"expr"`
+		Type CastType `json:"type"`
+	}{"cast", n.Expr, n.Type})
+}
+
+func (n *Func) MarshalJSON() ([]byte, error) {
+	args := n.Args
+	if args == nil {
+		args = []Expr{}
+	}
+	return json.Marshal(struct {
+		Kind     string `json:"kind"`
+		Name     string `json:"name"`
+		Args     []Expr `json:"args"`
+		Distinct bool   `json:"distinct,omitempty"`
+	}{"func", n.Name, args, n.Distinct})
+}
+
+func (n *Window) MarshalJSON() ([]byte, error) {
+	args := n.Args
+	if args == nil {
+		args = []Expr{}
+	}
+	return json.Marshal(struct {
+		Kind        string      `json:"kind"`
+		Name        string      `json:"name"`
+		Args        []Expr      `json:"args"`
+		PartitionBy []Expr      `json:"partition_by,omitempty"`
+		OrderBy     []OrderItem `json:"order_by,omitempty"`
+	}{"window", n.Name, args, n.PartitionBy, n.OrderBy})
+}
+
+// UnmarshalJSON decodes a plan with DefaultLimits, so a Query can sit inside
+// other JSON documents (recordings, tool arguments).
+func (q *Query) UnmarshalJSON(b []byte) error {
+	p, err := Decode(b, DefaultLimits)
+	if err != nil {
+		return err
+	}
+	*q = *p
+	return nil
+}
+
+// Canonical returns the plan's canonical JSON encoding.
+func (q *Query) Canonical() []byte {
+	b, err := json.Marshal(q)
+	if err != nil { // only reachable with a nil Expr inside a list: a programming error
+		panic("planast: cannot encode plan: " + err.Error())
+	}
+	return b
+}

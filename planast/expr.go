@@ -1,0 +1,205 @@
+package planast
+
+// Expr is an expression node. The set of implementations is closed: the
+// types in this file, each marked by the unexported exprNode method, and each
+// visited by Walk. JSON carries the node type in "kind".
+type Expr interface {
+	exprNode()
+	// Kind is the node's JSON discriminator ("column", "literal", ...).
+	Kind() string
+}
+
+// Column references Table.Column where Table is a source alias (or a CTE or
+// derived table alias). An empty Table resolves the name against the single
+// visible source that has it, or, in ORDER BY, against an output alias.
+type Column struct {
+	Table  string `json:"table,omitempty" jsonschema:"description=Source alias; omit only when one source has the column or to name an output alias in order_by"`
+	Column string `json:"column"`
+}
+
+// LiteralType is the portable type of a literal.
+type LiteralType string
+
+// Literal types.
+const (
+	TString    LiteralType = "string"
+	TInteger   LiteralType = "integer"
+	TDecimal   LiteralType = "decimal"
+	TBoolean   LiteralType = "boolean"
+	TDate      LiteralType = "date"      // YYYY-MM-DD
+	TTimestamp LiteralType = "timestamp" // YYYY-MM-DD HH:MM:SS[.fff]
+	TNull      LiteralType = "null"
+)
+
+// Literal is a typed constant. Text holds the canonical text of string,
+// decimal, date and timestamp values; Int and Bool the others.
+type Literal struct {
+	Type LiteralType
+	Text string
+	Int  int64
+	Bool bool
+}
+
+// Binary operators. Arithmetic "/" is true division on every engine and
+// yields NULL on division by zero; "div" is integer division truncating
+// toward zero; "%" is the remainder.
+const (
+	OpAdd  = "+"
+	OpSub  = "-"
+	OpMul  = "*"
+	OpDiv  = "/"
+	OpIDiv = "div"
+	OpMod  = "%"
+	OpEq   = "="
+	OpNe   = "!="
+	OpLt   = "<"
+	OpLe   = "<="
+	OpGt   = ">"
+	OpGe   = ">="
+	OpAnd  = "and"
+	OpOr   = "or"
+)
+
+// Binary is Left Op Right.
+type Binary struct {
+	Op    string `json:"op" jsonschema:"enum=+,enum=-,enum=*,enum=/,enum=div,enum=%,enum==,enum=!=,enum=<,enum=<=,enum=>,enum=>=,enum=and,enum=or"`
+	Left  Expr   `json:"left"`
+	Right Expr   `json:"right"`
+}
+
+// Unary is "not" X or "-" X.
+type Unary struct {
+	Op   string `json:"op" jsonschema:"enum=not,enum=-"`
+	Expr Expr   `json:"expr"`
+}
+
+// In is Expr [NOT] IN (List...) or Expr [NOT] IN (Subquery); exactly one of
+// List and Subquery is set.
+type In struct {
+	Expr     Expr   `json:"expr"`
+	List     []Expr `json:"list,omitempty"`
+	Subquery *Query `json:"subquery,omitempty"`
+	Negated  bool   `json:"negated,omitempty"`
+}
+
+// Exists is [NOT] EXISTS (Subquery).
+type Exists struct {
+	Subquery *Query `json:"subquery"`
+	Negated  bool   `json:"negated,omitempty"`
+}
+
+// Subquery is a scalar subquery: one column, at most one row.
+type Subquery struct {
+	Query *Query `json:"query"`
+}
+
+// Between is Expr [NOT] BETWEEN Low AND High (inclusive).
+type Between struct {
+	Expr    Expr `json:"expr"`
+	Low     Expr `json:"low"`
+	High    Expr `json:"high"`
+	Negated bool `json:"negated,omitempty"`
+}
+
+// Like is Expr [NOT] LIKE Pattern with "%" and "_" wildcards and "\" as the
+// escape character. CaseInsensitive compares after lower-casing both sides;
+// otherwise the match is case-sensitive on every engine.
+type Like struct {
+	Expr            Expr `json:"expr"`
+	Pattern         Expr `json:"pattern"`
+	CaseInsensitive bool `json:"case_insensitive,omitempty"`
+	Negated         bool `json:"negated,omitempty"`
+}
+
+// IsNull is Expr IS [NOT] NULL.
+type IsNull struct {
+	Expr    Expr `json:"expr"`
+	Negated bool `json:"negated,omitempty"`
+}
+
+// When is one WHEN ... THEN ... arm of a Case.
+type When struct {
+	When Expr `json:"when"`
+	Then Expr `json:"then"`
+}
+
+// Case is CASE [Operand] WHEN.. THEN.. [ELSE Else] END.
+type Case struct {
+	Operand Expr   `json:"operand,omitempty"`
+	Whens   []When `json:"whens"`
+	Else    Expr   `json:"else,omitempty"`
+}
+
+// CastType is a portable target type of Cast.
+type CastType string
+
+// Cast types.
+const (
+	CastInteger   CastType = "integer"
+	CastDecimal   CastType = "decimal"
+	CastFloat     CastType = "float"
+	CastText      CastType = "text"
+	CastBoolean   CastType = "boolean"
+	CastDate      CastType = "date"
+	CastTimestamp CastType = "timestamp"
+)
+
+// Cast is CAST(Expr AS Type).
+type Cast struct {
+	Expr Expr     `json:"expr"`
+	Type CastType `json:"type"`
+}
+
+// Func is a call of a function on the allow-list (see Functions): scalar
+// functions and aggregates. COUNT with no arguments is COUNT(*). Distinct
+// applies to aggregates: COUNT(DISTINCT x).
+type Func struct {
+	Name     string `json:"name"`
+	Args     []Expr `json:"args"`
+	Distinct bool   `json:"distinct,omitempty"`
+}
+
+// Window is a window function call: Name(Args) OVER (PARTITION BY ...
+// ORDER BY ...). Name is a ranking function (ROW_NUMBER, RANK, DENSE_RANK),
+// LAG/LEAD, or an aggregate.
+type Window struct {
+	Name        string      `json:"name"`
+	Args        []Expr      `json:"args"`
+	PartitionBy []Expr      `json:"partition_by,omitempty"`
+	OrderBy     []OrderItem `json:"order_by,omitempty"`
+}
+
+func (*Column) exprNode()   {}
+func (*Literal) exprNode()  {}
+func (*Binary) exprNode()   {}
+func (*Unary) exprNode()    {}
+func (*In) exprNode()       {}
+func (*Exists) exprNode()   {}
+func (*Subquery) exprNode() {}
+func (*Between) exprNode()  {}
+func (*Like) exprNode()     {}
+func (*IsNull) exprNode()   {}
+func (*Case) exprNode()     {}
+func (*Cast) exprNode()     {}
+func (*Func) exprNode()     {}
+func (*Window) exprNode()   {}
+
+// Kind implementations: the JSON discriminator of each node.
+func (*Column) Kind() string   { return "column" }
+func (*Literal) Kind() string  { return "literal" }
+func (*Binary) Kind() string   { return "binary" }
+func (*Unary) Kind() string    { return "unary" }
+func (*In) Kind() string       { return "in" }
+func (*Exists) Kind() string   { return "exists" }
+func (*Subquery) Kind() string { return "subquery" }
+func (*Between) Kind() string  { return "between" }
+func (*Like) Kind() string     { return "like" }
+func (*IsNull) Kind() string   { return "is_null" }
+func (*Case) Kind() string     { return "case" }
+func (*Cast) Kind() string     { return "cast" }
+func (*Func) Kind() string     { return "func" }
+func (*Window) Kind() string   { return "window" }
+
+// Kinds lists every expression kind, in a fixed order.
+var Kinds = []string{"column", "literal", "binary", "unary", "in", "exists", "subquery",
+	"between", "like", "is_null", "case", "cast", "func", "window"}

@@ -1,0 +1,71 @@
+package planast
+
+import "strings"
+
+// FuncKind says where a function may appear.
+type FuncKind int
+
+// Function kinds.
+const (
+	Scalar     FuncKind = iota // anywhere an expression may appear
+	Aggregate                  // SELECT, HAVING, ORDER BY, or OVER a window
+	WindowOnly                 // only as a Window node
+)
+
+// FuncSpec describes one allow-listed function. MaxArgs < 0 means variadic.
+// UnitArg is the index of an argument that must be a string literal naming
+// a date unit (year, quarter, month, day), or -1.
+type FuncSpec struct {
+	Name             string
+	Kind             FuncKind
+	MinArgs, MaxArgs int
+	UnitArg          int
+}
+
+// Functions is the allow-list, keyed by upper-case name. Every renderer must
+// render each of them for every dialect (a test enumerates this).
+var Functions = map[string]FuncSpec{
+	"COUNT":          {"COUNT", Aggregate, 0, 1, -1},
+	"SUM":            {"SUM", Aggregate, 1, 1, -1},
+	"AVG":            {"AVG", Aggregate, 1, 1, -1},
+	"MIN":            {"MIN", Aggregate, 1, 1, -1},
+	"MAX":            {"MAX", Aggregate, 1, 1, -1},
+	"ROW_NUMBER":     {"ROW_NUMBER", WindowOnly, 0, 0, -1},
+	"RANK":           {"RANK", WindowOnly, 0, 0, -1},
+	"DENSE_RANK":     {"DENSE_RANK", WindowOnly, 0, 0, -1},
+	"LAG":            {"LAG", WindowOnly, 1, 3, -1},
+	"LEAD":           {"LEAD", WindowOnly, 1, 3, -1},
+	"COALESCE":       {"COALESCE", Scalar, 2, -1, -1},
+	"NULLIF":         {"NULLIF", Scalar, 2, 2, -1},
+	"ABS":            {"ABS", Scalar, 1, 1, -1},
+	"ROUND":          {"ROUND", Scalar, 1, 2, -1},
+	"UPPER":          {"UPPER", Scalar, 1, 1, -1},
+	"LOWER":          {"LOWER", Scalar, 1, 1, -1},
+	"TRIM":           {"TRIM", Scalar, 1, 1, -1},
+	"LENGTH":         {"LENGTH", Scalar, 1, 1, -1},
+	"SUBSTR":         {"SUBSTR", Scalar, 2, 3, -1},
+	"CONCAT":         {"CONCAT", Scalar, 2, -1, -1},
+	"REPLACE":        {"REPLACE", Scalar, 3, 3, -1},
+	"DATE_PART":      {"DATE_PART", Scalar, 2, 2, 0},
+	"DATE_TRUNC":     {"DATE_TRUNC", Scalar, 2, 2, 0},
+	"DATE_ADD":       {"DATE_ADD", Scalar, 3, 3, 0},
+	"DATE_DIFF_DAYS": {"DATE_DIFF_DAYS", Scalar, 2, 2, -1},
+}
+
+// DateUnits are the units DATE_PART, DATE_TRUNC and DATE_ADD take.
+var DateUnits = []string{"year", "quarter", "month", "day"}
+
+// LookupFunc finds an allow-listed function by case-insensitive name.
+func LookupFunc(name string) (FuncSpec, bool) {
+	s, ok := Functions[strings.ToUpper(name)]
+	return s, ok
+}
+
+func isDateUnit(s string) bool {
+	for _, u := range DateUnits {
+		if u == s {
+			return true
+		}
+	}
+	return false
+}

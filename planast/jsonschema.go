@@ -1,0 +1,239 @@
+package planast
+
+import (
+	"encoding/json"
+	"reflect"
+	"sort"
+
+	"github.com/invopop/jsonschema"
+)
+
+// JSONSchema returns the JSON Schema (draft 2020-12) of a plan, as given to
+// models for structured output. It is generated from the Go types of this
+// package (github.com/invopop/jsonschema reflects the structs; the closed
+// expression set becomes an anyOf of one definition per kind), then made
+// strict: every object lists all its properties as required, optional ones
+// are nullable, and no object allows extra properties. Recursion goes
+// through "$defs". Decode accepts every document the schema accepts and also
+// the shorter forms people write (omitted optional fields).
+func JSONSchema() json.RawMessage {
+	return schemaFor(reflect.TypeOf(Query{}), "Query")
+}
+
+// AnswerSchema wraps the plan schema in the planner's answer object
+// {"reasoning": string, "plan": Query}.
+func AnswerSchema() json.RawMessage {
+	type answer struct {
+		Reasoning string `json:"reasoning" jsonschema:"description=One or two sentences on how the plan answers the question"`
+		Plan      Query  `json:"plan"`
+	}
+	return schemaFor(reflect.TypeOf(answer{}), "")
+}
+
+var exprNodes = []struct {
+	kind string
+	typ  reflect.Type
+}{
+	{"column", reflect.TypeOf(Column{})},
+	{"binary", reflect.TypeOf(Binary{})},
+	{"unary", reflect.TypeOf(Unary{})},
+	{"in", reflect.TypeOf(In{})},
+	{"exists", reflect.TypeOf(Exists{})},
+	{"subquery", reflect.TypeOf(Subquery{})},
+	{"between", reflect.TypeOf(Between{})},
+	{"like", reflect.TypeOf(Like{})},
+	{"is_null", reflect.TypeOf(IsNull{})},
+	{"case", reflect.TypeOf(Case{})},
+	{"cast", reflect.TypeOf(Cast{})},
+	{"func", reflect.TypeOf(Func{})},
+	{"window", reflect.TypeOf(Window{})},
+}
+
+var (
+	exprType = reflect.TypeOf((*Expr)(nil)).Elem()
+	enumOf   = map[reflect.Type][]any{
+		reflect.TypeOf(JoinType("")):  {"inner", "left", "right", "full"},
+		reflect.TypeOf(SetOpKind("")): {"union", "union_all", "intersect", "except"},
+		reflect.TypeOf(Direction("")): {"asc", "desc"},
+		reflect.TypeOf(Nulls("")):     {"first", "last"},
+		reflect.TypeOf(CastType("")):  {"integer", "decimal", "float", "text", "boolean", "date", "timestamp"},
+	}
+)
+
+func schemaFor(root reflect.Type, rootName string) json.RawMessage {
+	r := &jsonschema.Reflector{
+		Anonymous: true,
+		Mapper: func(t reflect.Type) *jsonschema.Schema {
+			if t == exprType {
+				return &jsonschema.Schema{Ref: "#/$defs/Expr"}
+			}
+			if vals, ok := enumOf[t]; ok {
+				return &jsonschema.Schema{Type: "string", Enum: vals}
+			}
+			return nil
+		},
+	}
+	s := r.ReflectFromType(root)
+	s.Version = ""
+	defs := s.Definitions
+	if defs == nil {
+		defs = jsonschema.Definitions{}
+	}
+	var variants []*jsonschema.Schema
+	for _, n := range exprNodes {
+		ns := r.ReflectFromType(n.typ)
+		for k, v := range ns.Definitions {
+			defs[k] = v
+		}
+		name := n.typ.Name() + "Expr"
+		body := ns
+		if ns.Ref != "" { // the node itself lives in its own $defs entry
+			body = ns.Definitions[n.typ.Name()]
+			delete(defs, n.typ.Name())
+		}
+		body.Version = ""
+		body.Definitions = nil
+		// "kind" first: the discriminator.
+		props := body.Properties
+		body.Properties = jsonschema.NewProperties()
+		body.Properties.Set("kind", &jsonschema.Schema{Type: "string", Const: n.kind})
+		for p := props.Oldest(); p != nil; p = p.Next() {
+			body.Properties.Set(p.Key, p.Value)
+		}
+		body.Required = append([]string{"kind"}, body.Required...)
+		defs[name] = body
+		variants = append(variants, &jsonschema.Schema{Ref: "#/$defs/" + name})
+	}
+	defs["LiteralExpr"] = literalSchema()
+	variants = append(variants, &jsonschema.Schema{Ref: "#/$defs/LiteralExpr"})
+	defs["Expr"] = &jsonschema.Schema{AnyOf: variants}
+	fn := defs["FuncExpr"].Properties
+	if p, ok := fn.Get("name"); ok {
+		p.Enum = funcNames(func(s FuncSpec) bool { return s.Kind != WindowOnly })
+	}
+	if p, ok := defs["WindowExpr"].Properties.Get("name"); ok {
+		p.Enum = funcNames(func(s FuncSpec) bool { return s.Kind != Scalar })
+	}
+	s.Definitions = defs
+	b, err := json.Marshal(s)
+	if err != nil {
+		panic("planast: plan schema: " + err.Error())
+	}
+	var m map[string]any
+	if err := json.Unmarshal(b, &m); err != nil {
+		panic("planast: plan schema: " + err.Error())
+	}
+	if rootName != "" {
+		if ref, ok := m["$ref"].(string); ok && ref == "#/$defs/"+rootName {
+			// inline the root so the document's top level is an object, as
+			// OpenAI's strict mode requires; recursion points at "#".
+			d := m["$defs"].(map[string]any)
+			body := d[rootName].(map[string]any)
+			delete(d, rootName)
+			delete(m, "$ref")
+			for k, v := range body {
+				m[k] = v
+			}
+			retarget(m, "#/$defs/"+rootName, "#")
+		}
+	}
+	strict(m)
+	out, err := json.Marshal(m)
+	if err != nil {
+		panic("planast: plan schema: " + err.Error())
+	}
+	return out
+}
+
+func literalSchema() *jsonschema.Schema {
+	p := jsonschema.NewProperties()
+	p.Set("kind", &jsonschema.Schema{Type: "string", Const: "literal"})
+	p.Set("type", &jsonschema.Schema{Type: "string", Enum: []any{"string", "integer", "decimal", "boolean", "date", "timestamp", "null"},
+		Description: "The literal's type; dates are YYYY-MM-DD, timestamps YYYY-MM-DD HH:MM:SS, decimals may be strings"})
+	p.Set("value", &jsonschema.Schema{AnyOf: []*jsonschema.Schema{{Type: "string"}, {Type: "number"}, {Type: "boolean"}, {Type: "null"}}})
+	return &jsonschema.Schema{Type: "object", Properties: p, Required: []string{"kind", "type", "value"}}
+}
+
+func funcNames(keep func(FuncSpec) bool) []any {
+	var names []string
+	for n, s := range Functions {
+		if keep(s) {
+			names = append(names, n)
+		}
+	}
+	sort.Strings(names)
+	out := make([]any, len(names))
+	for i, n := range names {
+		out[i] = n
+	}
+	return out
+}
+
+func retarget(v any, from, to string) {
+	switch x := v.(type) {
+	case map[string]any:
+		for k, c := range x {
+			if k == "$ref" && c == from {
+				x[k] = to
+				continue
+			}
+			retarget(c, from, to)
+		}
+	case []any:
+		for _, c := range x {
+			retarget(c, from, to)
+		}
+	}
+}
+
+// strict rewrites every object schema in place: all properties required,
+// those that were optional made nullable, additionalProperties false.
+func strict(v any) {
+	switch x := v.(type) {
+	case map[string]any:
+		if props, ok := x["properties"].(map[string]any); ok {
+			req := map[string]bool{}
+			if r, ok := x["required"].([]any); ok {
+				for _, k := range r {
+					req[k.(string)] = true
+				}
+			}
+			keys := make([]string, 0, len(props))
+			for k := range props {
+				keys = append(keys, k)
+			}
+			sort.Strings(keys)
+			all := make([]any, len(keys))
+			for i, k := range keys {
+				all[i] = k
+				if !req[k] {
+					props[k] = nullable(props[k].(map[string]any))
+				}
+			}
+			x["required"] = all
+			x["additionalProperties"] = false
+		}
+		for _, c := range x {
+			strict(c)
+		}
+	case []any:
+		for _, c := range x {
+			strict(c)
+		}
+	}
+}
+
+func nullable(p map[string]any) map[string]any {
+	if t, ok := p["type"].(string); ok {
+		p["type"] = []any{t, "null"}
+		if e, ok := p["enum"].([]any); ok {
+			p["enum"] = append(e, nil)
+		}
+		return p
+	}
+	out := map[string]any{"anyOf": []any{p, map[string]any{"type": "null"}}}
+	if d, ok := p["description"]; ok {
+		out["description"] = d
+	}
+	return out
+}

@@ -1,0 +1,555 @@
+package planast
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+)
+
+// JoinStrictness sets how much the validator asks of join keys.
+type JoinStrictness string
+
+// Join strictness levels.
+const (
+	// JoinTyped accepts any key pair whose types are comparable (default).
+	JoinTyped JoinStrictness = "typed"
+	// JoinInferable also requires, for two stored tables, a declared foreign
+	// key between them or same-named columns or a primary key on one side.
+	JoinInferable JoinStrictness = "inferable"
+	// JoinDeclared requires a declared foreign key for stored tables.
+	JoinDeclared JoinStrictness = "declared"
+)
+
+// Options tune Validate.
+type Options struct {
+	Access          Access         // nil allows everything
+	Joins           JoinStrictness // "" means JoinTyped
+	ExpectedColumns []string       // when set, the output column names must be exactly these
+	MaxIssues       int            // 0 means 20
+}
+
+// Validated is the result of a successful validation.
+type Validated struct {
+	// Plan is a copy of the input with every table and column name replaced by
+	// the catalog's exact spelling, schemas filled in and aliases completed.
+	Plan *Query
+	// Columns are the output column names and Types their portable types.
+	Columns []string
+	Types   []Type
+}
+
+// Validate checks q against the catalog and the caller's access, before any
+// SQL exists. It never modifies q. On failure it returns *Error listing every
+// issue found (up to Options.MaxIssues), each with a code, a path and a
+// message the planner can act on; messages never name a table or column the
+// Access checker hides. Anything the renderer could refuse, Validate refuses
+// first (render's parity test enumerates this).
+func Validate(q *Query, cat Catalog, opts Options) (*Validated, error) {
+	if q == nil {
+		return nil, issueErr(CodeMalformed, "", "the plan is empty")
+	}
+	cp, err := Decode(q.Canonical(), Limits{MaxBytes: 1 << 30, MaxNodes: 1 << 30, MaxDepth: 1 << 20})
+	if err != nil {
+		return nil, err
+	}
+	if opts.MaxIssues <= 0 {
+		opts.MaxIssues = 20
+	}
+	if opts.Joins == "" {
+		opts.Joins = JoinTyped
+	}
+	v := &validator{cat: cat, opts: opts}
+	out := v.query(cp, "", nil, nil, true)
+	if len(v.issues) > 0 {
+		return nil, &Error{Issues: v.issues}
+	}
+	if len(opts.ExpectedColumns) > 0 {
+		got := out.names()
+		if strings.Join(got, "\x00") != strings.Join(opts.ExpectedColumns, "\x00") {
+			return nil, issueErr(CodeBadValue, "select", "the plan must return exactly the columns %q, it returns %q", opts.ExpectedColumns, got)
+		}
+	}
+	return &Validated{Plan: cp, Columns: out.names(), Types: out.types()}, nil
+}
+
+type validator struct {
+	cat    Catalog
+	opts   Options
+	issues []Issue
+	scopes []scopeFor
+	inAgg  int // > 0 inside an aggregate's arguments
+	inWin  int // > 0 inside a window's arguments
+	// resolved maps each column reference to the scope it resolved in.
+	resolved map[*Column]*scope
+}
+
+func (v *validator) add(code Code, path, format string, args ...any) {
+	if len(v.issues) >= v.opts.MaxIssues {
+		return
+	}
+	v.issues = append(v.issues, Issue{Code: code, Path: path, Message: fmt.Sprintf(format, args...)})
+}
+
+// relation is the shape of a source or a query's output: named, typed columns.
+type relation struct {
+	cols []ColumnInfo
+}
+
+func (r relation) names() []string {
+	out := make([]string, len(r.cols))
+	for i, c := range r.cols {
+		out[i] = c.Name
+	}
+	return out
+}
+
+func (r relation) types() []Type {
+	out := make([]Type, len(r.cols))
+	for i, c := range r.cols {
+		out[i] = c.Type
+	}
+	return out
+}
+
+func (r relation) column(name string) (ColumnInfo, bool) {
+	t := TableInfo{Columns: r.cols}
+	return t.Column(name)
+}
+
+// source is one FROM item in scope.
+type source struct {
+	alias  string
+	rel    relation
+	table  *TableInfo // nil for derived tables and CTEs
+	joined bool
+}
+
+// cteEnv holds the CTEs visible at a point, innermost first.
+type cteEnv struct {
+	parent *cteEnv
+	defs   map[string]cteDef // by lower-cased name
+	// pending holds the names of this WITH's CTEs not yet defined: the one
+	// being checked and those after it. SQLite resolves a CTE body's table
+	// names against them (and reports a self-reference as circular) while
+	// PostgreSQL and DuckDB read the stored table, so the plan is refused.
+	pending map[string]bool
+}
+
+type cteDef struct {
+	name string
+	rel  relation
+}
+
+// cteLookup is the outcome of looking a name up among the CTEs.
+type cteLookup int
+
+const (
+	cteNone    cteLookup = iota // no CTE by that name: a stored table
+	cteFound                    // a CTE defined earlier
+	ctePending                  // a CTE of an enclosing WITH not defined yet
+)
+
+func (e *cteEnv) lookup(name string) (relation, string, cteLookup) {
+	key := strings.ToLower(name)
+	for c := e; c != nil; c = c.parent {
+		if d, ok := c.defs[key]; ok {
+			return d.rel, d.name, cteFound
+		}
+		if c.pending[key] {
+			return relation{}, "", ctePending
+		}
+	}
+	return relation{}, "", cteNone
+}
+
+// scope is the name environment of one SELECT: its sources, its outer scope
+// (for correlated references) and the output aliases ORDER BY may use.
+type scope struct {
+	parent  *scope
+	sources []*source
+	outputs []SelectItem
+	// where tells what clause is being checked, for aggregate placement.
+	clause string
+}
+
+func (s *scope) find(alias string) (*source, bool) {
+	for _, src := range s.sources {
+		if src.alias == alias {
+			return src, true
+		}
+	}
+	for _, src := range s.sources {
+		if strings.EqualFold(src.alias, alias) {
+			return src, true
+		}
+	}
+	return nil, false
+}
+
+// query validates q in a scope whose parent is outer (nil for the root and
+// for derived tables, which cannot be correlated). top is true for the
+// plan's root and for set-operation branches of the root.
+func (v *validator) query(q *Query, path string, outer *scope, ctes *cteEnv, top bool) relation {
+	env := &cteEnv{parent: ctes, defs: map[string]cteDef{}, pending: map[string]bool{}}
+	for _, c := range q.With {
+		env.pending[strings.ToLower(c.Name)] = true
+	}
+	for i := range q.With {
+		c := &q.With[i]
+		p := idx(join(path, "with"), i)
+		if !validName(c.Name) {
+			v.add(CodeBadValue, join(p, "name"), "CTE name %q must be 1-128 characters with no control characters", c.Name)
+			continue
+		}
+		if _, dup := env.defs[strings.ToLower(c.Name)]; dup {
+			v.add(CodeDuplicateAlias, join(p, "name"), "CTE %q is defined twice", c.Name)
+			continue
+		}
+		rel := v.query(c.Query, join(p, "query"), nil, env, false)
+		delete(env.pending, strings.ToLower(c.Name))
+		env.defs[strings.ToLower(c.Name)] = cteDef{c.Name, rel}
+	}
+	rel := v.selectCore(q, path, outer, env)
+	for i := range q.SetOps {
+		s := &q.SetOps[i]
+		p := idx(join(path, "set_ops"), i)
+		r := s.Query
+		if len(r.With) > 0 || len(r.SetOps) > 0 || len(r.OrderBy) > 0 || r.Limit != nil || r.Offset != nil {
+			v.add(CodeSetOp, join(p, "query"), "a set operation's right-hand query may not have with, set_ops, order_by, limit or offset; put order_by and limit on the outer query")
+		}
+		rr := v.selectCore(r, join(p, "query"), outer, env)
+		if len(rr.cols) != len(rel.cols) {
+			v.add(CodeSetOp, join(p, "query.select"), "both sides of %s must select the same number of columns (%d vs %d)", s.Op, len(rel.cols), len(rr.cols))
+			continue
+		}
+		for k := range rel.cols {
+			if !comparable(rel.cols[k].Type, rr.cols[k].Type) {
+				v.add(CodeType, idx(join(p, "query.select"), k), "column %d is %s on the left of %s but %s on the right", k+1, rel.cols[k].Type, s.Op, rr.cols[k].Type)
+			}
+		}
+	}
+	v.orderLimit(q, path, rel, outer, env)
+	_ = top
+	return rel
+}
+
+// selectCore checks one SELECT without its set operations, ORDER BY and LIMIT,
+// and returns its output relation. It leaves the scope it built on q for
+// orderLimit through v.lastScope.
+func (v *validator) selectCore(q *Query, path string, outer *scope, env *cteEnv) relation {
+	sc := &scope{parent: outer}
+	if len(q.From) == 0 {
+		v.add(CodeMalformed, join(path, "from"), "a query needs at least one source in from")
+	}
+	for i := range q.From {
+		f := &q.From[i]
+		p := idx(join(path, "from"), i)
+		src := v.from(f, p, env)
+		if src == nil {
+			continue
+		}
+		if _, dup := sc.find(f.Alias); dup {
+			v.add(CodeDuplicateAlias, join(p, "alias"), "alias %q is used twice in one query; give each source its own alias", f.Alias)
+			continue
+		}
+		sc.sources = append(sc.sources, src)
+	}
+	v.joins(q, path, sc, env)
+	sc.clause = "where"
+	if q.Where != nil {
+		t := v.expr(q.Where, join(path, "where"), sc, env)
+		v.wantBool(t, join(path, "where"))
+	}
+	sc.clause = "group_by"
+	for i, g := range q.GroupBy {
+		if _, ok := g.(*Literal); ok {
+			// engines read GROUP BY 2 as a column position and refuse GROUP BY 'x'
+			v.add(CodeGrouping, idx(join(path, "group_by"), i), "group_by needs a column or expression, not a constant")
+			continue
+		}
+		v.expr(g, idx(join(path, "group_by"), i), sc, env)
+	}
+	sc.clause = "select"
+	var out relation
+	seen := map[string]bool{}
+	if len(q.Select) == 0 {
+		v.add(CodeEmptySelect, join(path, "select"), "a query must select at least one column")
+	}
+	for i := range q.Select {
+		it := &q.Select[i]
+		p := idx(join(path, "select"), i)
+		t := v.expr(it.Expr, join(p, "expr"), sc, env)
+		if it.Alias == "" {
+			if c, ok := it.Expr.(*Column); ok {
+				it.Alias = c.Column
+			} else {
+				v.add(CodeMalformed, join(p, "alias"), "a computed select item needs an alias")
+				it.Alias = fmt.Sprintf("column_%d", i+1)
+			}
+		}
+		if !validName(it.Alias) {
+			v.add(CodeBadValue, join(p, "alias"), "alias %q must be 1-128 characters with no control characters", it.Alias)
+		}
+		if seen[strings.ToLower(it.Alias)] {
+			v.add(CodeDuplicateAlias, join(p, "alias"), "output column %q appears twice; give each select item its own alias", it.Alias)
+		}
+		seen[strings.ToLower(it.Alias)] = true
+		out.cols = append(out.cols, ColumnInfo{Name: it.Alias, Type: t})
+	}
+	sc.clause = "having"
+	if q.Having != nil {
+		t := v.expr(q.Having, join(path, "having"), sc, env)
+		v.wantBool(t, join(path, "having"))
+	}
+	sc.outputs = q.Select
+	v.grouping(q, path, sc)
+	v.scopes = append(v.scopes, scopeFor{q, sc})
+	return out
+}
+
+type scopeFor struct {
+	q  *Query
+	sc *scope
+}
+
+func (v *validator) scopeOf(q *Query) *scope {
+	for i := len(v.scopes) - 1; i >= 0; i-- {
+		if v.scopes[i].q == q {
+			return v.scopes[i].sc
+		}
+	}
+	return &scope{}
+}
+
+func (v *validator) orderLimit(q *Query, path string, rel relation, outer *scope, env *cteEnv) {
+	sc := v.scopeOf(q)
+	compound := len(q.SetOps) > 0
+	for i := range q.OrderBy {
+		o := &q.OrderBy[i]
+		p := join(idx(join(path, "order_by"), i), "expr")
+		if c, ok := o.Expr.(*Column); ok && c.Table == "" {
+			if col, ok := rel.column(c.Column); ok {
+				c.Column = col.Name
+				continue // an output alias
+			}
+		}
+		if compound {
+			v.add(CodeOrder, p, "order_by of a query with set operations may only name output columns by their alias (%s)", strings.Join(rel.names(), ", "))
+			continue
+		}
+		if _, ok := o.Expr.(*Literal); ok {
+			// engines read ORDER BY 2 as a column position and PostgreSQL refuses ORDER BY 'x'
+			v.add(CodeOrder, p, "order_by needs a column, an output alias or an expression, not a constant")
+			continue
+		}
+		sc.clause = "order_by"
+		v.expr(o.Expr, p, sc, env)
+		if q.Distinct && !inSelect(o.Expr, q.Select) {
+			v.add(CodeOrder, p, "with distinct, order_by may only use selected expressions; select it or order by an output alias")
+		}
+		if len(q.GroupBy) > 0 || hasAggregate(q) {
+			v.groupedRef(o.Expr, p, q, sc)
+		}
+	}
+	if q.Limit != nil && *q.Limit < 0 {
+		v.add(CodeLimit, join(path, "limit"), "limit must be zero or more, got %d", *q.Limit)
+	}
+	if q.Offset != nil {
+		if *q.Offset < 0 {
+			v.add(CodeLimit, join(path, "offset"), "offset must be zero or more, got %d", *q.Offset)
+		}
+		if len(q.OrderBy) == 0 {
+			v.add(CodeOrder, join(path, "offset"), "offset needs an order_by, or the rows it skips are arbitrary")
+		}
+	}
+}
+
+func (v *validator) from(f *From, path string, env *cteEnv) *source {
+	if !validName(f.Alias) {
+		v.add(CodeBadValue, join(path, "alias"), "alias %q must be 1-128 characters with no control characters", f.Alias)
+		return nil
+	}
+	if f.Subquery != nil {
+		rel := v.query(f.Subquery, join(path, "subquery"), nil, env, false)
+		return &source{alias: f.Alias, rel: rel}
+	}
+	if f.Schema == "" {
+		switch rel, name, st := env.lookup(f.Table); st {
+		case cteFound:
+			f.Table = name
+			return &source{alias: f.Alias, rel: rel}
+		case ctePending:
+			v.add(CodeTableNotFound, join(path, "table"), "%q names a CTE that is not defined yet here; a CTE may only read CTEs defined before it (recursive CTEs are not supported)", truncate(f.Table, 128))
+			return nil
+		}
+	}
+	if !validName(f.Table) || (f.Schema != "" && !validName(f.Schema)) {
+		v.add(CodeTableNotFound, join(path, "table"), "there is no table named %q", f.Table)
+		return nil
+	}
+	t, ok := v.cat.LookupTable(f.Schema, f.Table)
+	if ok && v.opts.Access != nil && !v.opts.Access.AllowTable(t.Schema, t.Name) {
+		ok = false
+	}
+	if !ok {
+		v.add(CodeTableNotFound, join(path, "table"), "there is no table named %q; use a table from the schema you were given", qualified(f.Schema, f.Table))
+		return nil
+	}
+	f.Schema, f.Table = t.Schema, t.Name
+	var rel relation
+	for _, c := range t.Columns {
+		if v.opts.Access == nil || v.opts.Access.AllowColumn(t.Schema, t.Name, c.Name) {
+			rel.cols = append(rel.cols, c)
+		}
+	}
+	return &source{alias: f.Alias, rel: rel, table: t}
+}
+
+func qualified(schema, name string) string {
+	if schema == "" {
+		return name
+	}
+	return schema + "." + name
+}
+
+// validName accepts names a renderer can always quote: non-empty, at most
+// 128 bytes, no control characters. Quotes are fine: renderers double them.
+func validName(s string) bool {
+	if s == "" || len(s) > 128 {
+		return false
+	}
+	for _, r := range s {
+		if r < 0x20 || r == 0x7f {
+			return false
+		}
+	}
+	return true
+}
+
+func (v *validator) joins(q *Query, path string, sc *scope, env *cteEnv) {
+	if len(sc.sources) == 0 {
+		return
+	}
+	if len(q.From) > 0 {
+		if s, ok := sc.find(q.From[0].Alias); ok {
+			s.joined = true
+		}
+	}
+	for i := range q.Joins {
+		j := &q.Joins[i]
+		p := idx(join(path, "joins"), i)
+		left, lok := sc.find(j.Left)
+		right, rok := sc.find(j.Right)
+		if !lok {
+			v.add(CodeAliasNotFound, join(p, "left"), "join left %q is not an alias declared in from", j.Left)
+		}
+		if !rok {
+			v.add(CodeAliasNotFound, join(p, "right"), "join right %q is not an alias declared in from", j.Right)
+		}
+		if !lok || !rok {
+			continue
+		}
+		j.Left, j.Right = left.alias, right.alias
+		if left == right {
+			v.add(CodeBadJoin, p, "a join needs two different aliases")
+			continue
+		}
+		if !left.joined {
+			v.add(CodeBadJoin, join(p, "left"), "join left %q must be the first from item or the right side of an earlier join", j.Left)
+		}
+		if right.joined {
+			v.add(CodeBadJoin, join(p, "right"), "%q is already part of the join tree; each from item after the first is the right side of exactly one join", j.Right)
+		}
+		right.joined = true
+		if len(j.On) == 0 && j.Condition == nil {
+			v.add(CodeBadJoin, join(p, "on"), "a join needs at least one key pair in on (or a condition)")
+		}
+		for k := range j.On {
+			pair := &j.On[k]
+			pp := idx(join(p, "on"), k)
+			lc, lok := left.rel.column(pair.LeftColumn)
+			rc, rok := right.rel.column(pair.RightColumn)
+			if !lok {
+				v.add(CodeColumnNotFound, join(pp, "left_column"), "%q has no column %q", left.alias, pair.LeftColumn)
+			}
+			if !rok {
+				v.add(CodeColumnNotFound, join(pp, "right_column"), "%q has no column %q", right.alias, pair.RightColumn)
+			}
+			if !lok || !rok {
+				continue
+			}
+			pair.LeftColumn, pair.RightColumn = lc.Name, rc.Name
+			if !comparable(lc.Type, rc.Type) {
+				v.add(CodeType, pp, "cannot join %s.%s (%s) with %s.%s (%s)", left.alias, lc.Name, lc.Type, right.alias, rc.Name, rc.Type)
+				continue
+			}
+			v.joinKeyCheck(left, right, lc.Name, rc.Name, pp)
+		}
+		if j.Condition != nil {
+			// The condition sees the sources joined so far and the outer
+			// scopes, as SQL does: not sources joined later.
+			jsc := &scope{parent: sc.parent, clause: "join"}
+			for _, s := range sc.sources {
+				if s.joined {
+					jsc.sources = append(jsc.sources, s)
+				}
+			}
+			t := v.expr(j.Condition, join(p, "condition"), jsc, env)
+			v.wantBool(t, join(p, "condition"))
+		}
+	}
+	for _, s := range sc.sources {
+		if !s.joined {
+			v.add(CodeNotJoined, join(path, "from"), "%q is declared in from but no join connects it; add a join with key pairs or remove it", s.alias)
+		}
+	}
+}
+
+func (v *validator) joinKeyCheck(left, right *source, lcol, rcol, path string) {
+	if v.opts.Joins == JoinTyped || left.table == nil || right.table == nil {
+		return
+	}
+	if fkBetween(left.table, right.table, lcol, rcol) || fkBetween(right.table, left.table, rcol, lcol) {
+		return
+	}
+	if v.opts.Joins == JoinInferable {
+		if strings.EqualFold(lcol, rcol) || isPK(left.table, lcol) || isPK(right.table, rcol) {
+			return
+		}
+	}
+	v.add(CodeBadJoin, path, "no declared relationship joins %s.%s to %s.%s; join on the foreign keys the schema lists", left.alias, lcol, right.alias, rcol)
+}
+
+func fkBetween(a, b *TableInfo, acol, bcol string) bool {
+	for _, fk := range a.ForeignKeys {
+		if !strings.EqualFold(fk.RefTable, b.Name) {
+			continue
+		}
+		for i := range fk.Columns {
+			if i < len(fk.RefColumns) && fk.Columns[i] == acol && fk.RefColumns[i] == bcol {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+func isPK(t *TableInfo, col string) bool {
+	return len(t.PrimaryKey) == 1 && t.PrimaryKey[0] == col
+}
+
+func (v *validator) wantBool(t Type, path string) {
+	if t != TypeBoolean && t != TypeUnknown && t != TypeInteger {
+		v.add(CodeType, path, "this condition is %s, not a true/false expression", t)
+	}
+}
+
+// sortedKeys returns a map's keys in order, for deterministic messages.
+func sortedKeys[M ~map[string]V, V any](m M) []string {
+	out := make([]string, 0, len(m))
+	for k := range m {
+		out = append(out, k)
+	}
+	sort.Strings(out)
+	return out
+}

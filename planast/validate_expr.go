@@ -1,0 +1,665 @@
+package planast
+
+import (
+	"bytes"
+	"encoding/json"
+	"strings"
+)
+
+// expr checks e in scope sc and returns its portable type (TypeUnknown when
+// it cannot be known, e.g. NULL or after an error already reported).
+func (v *validator) expr(e Expr, path string, sc *scope, env *cteEnv) Type {
+	switch e := e.(type) {
+	case nil:
+		v.add(CodeMalformed, path, "an expression is missing")
+		return TypeUnknown
+	case *Column:
+		return v.column(e, path, sc)
+	case *Literal:
+		switch e.Type {
+		case TString:
+			return TypeText
+		case TInteger:
+			return TypeInteger
+		case TDecimal:
+			return TypeDecimal
+		case TBoolean:
+			return TypeBoolean
+		case TDate:
+			return TypeDate
+		case TTimestamp:
+			return TypeTimestamp
+		}
+		return TypeUnknown
+	case *Binary:
+		l := v.expr(e.Left, join(path, "left"), sc, env)
+		r := v.expr(e.Right, join(path, "right"), sc, env)
+		switch e.Op {
+		case OpAnd, OpOr:
+			v.wantBool(l, join(path, "left"))
+			v.wantBool(r, join(path, "right"))
+			return TypeBoolean
+		case OpEq, OpNe, OpLt, OpLe, OpGt, OpGe:
+			if !comparable(l, r) {
+				v.add(CodeType, path, "cannot compare %s with %s; cast one side or compare with a value of the column's type", l, r)
+			}
+			return TypeBoolean
+		}
+		for _, side := range []struct {
+			t Type
+			p string
+		}{{l, "left"}, {r, "right"}} {
+			switch {
+			case side.t == TypeUnknown:
+			case !side.t.IsNumeric():
+				v.add(CodeType, join(path, side.p), "arithmetic %q needs numbers, this is %s (use DATE_ADD for dates, CAST for text)", e.Op, side.t)
+			case e.Op == OpMod && side.t != TypeInteger:
+				// SQLite truncates both operands to integers, PostgreSQL keeps
+				// the fraction and has no %% for floats: only integers agree.
+				v.add(CodeType, join(path, side.p), "%% needs integers, this is %s; cast it to integer first", side.t)
+			}
+		}
+		switch {
+		case e.Op == OpDiv:
+			return TypeFloat
+		case e.Op == OpIDiv:
+			return TypeInteger
+		case l == TypeInteger && r == TypeInteger:
+			return TypeInteger
+		case l == TypeFloat || r == TypeFloat:
+			return TypeFloat
+		case l == TypeUnknown && r == TypeUnknown:
+			return TypeUnknown
+		}
+		return TypeDecimal
+	case *Unary:
+		t := v.expr(e.Expr, join(path, "expr"), sc, env)
+		if e.Op == "not" {
+			v.wantBool(t, join(path, "expr"))
+			return TypeBoolean
+		}
+		if t != TypeUnknown && !t.IsNumeric() {
+			v.add(CodeType, join(path, "expr"), "unary minus needs a number, this is %s", t)
+		}
+		return t
+	case *In:
+		t := v.expr(e.Expr, join(path, "expr"), sc, env)
+		for i, x := range e.List {
+			xt := v.expr(x, idx(join(path, "list"), i), sc, env)
+			if !comparable(t, xt) {
+				v.add(CodeType, idx(join(path, "list"), i), "cannot compare %s with %s in an IN list", t, xt)
+			}
+		}
+		if e.Subquery != nil {
+			rel := v.subquery(e.Subquery, join(path, "subquery"), sc, env)
+			if len(rel.cols) != 1 {
+				v.add(CodeArity, join(path, "subquery"), "an IN subquery must select exactly one column, it selects %d", len(rel.cols))
+			} else if !comparable(t, rel.cols[0].Type) {
+				v.add(CodeType, join(path, "subquery"), "cannot compare %s with the subquery's %s", t, rel.cols[0].Type)
+			}
+		}
+		return TypeBoolean
+	case *Exists:
+		v.subquery(e.Subquery, join(path, "subquery"), sc, env)
+		return TypeBoolean
+	case *Subquery:
+		rel := v.subquery(e.Query, join(path, "query"), sc, env)
+		if len(rel.cols) != 1 {
+			v.add(CodeArity, join(path, "query"), "a scalar subquery must select exactly one column, it selects %d", len(rel.cols))
+			return TypeUnknown
+		}
+		return rel.cols[0].Type
+	case *Between:
+		t := v.expr(e.Expr, join(path, "expr"), sc, env)
+		lo := v.expr(e.Low, join(path, "low"), sc, env)
+		hi := v.expr(e.High, join(path, "high"), sc, env)
+		if !comparable(t, lo) || !comparable(t, hi) {
+			v.add(CodeType, path, "between needs bounds of the same kind as the value (%s between %s and %s)", t, lo, hi)
+		}
+		return TypeBoolean
+	case *Like:
+		t := v.expr(e.Expr, join(path, "expr"), sc, env)
+		pt := v.expr(e.Pattern, join(path, "pattern"), sc, env)
+		if t != TypeText && t != TypeUnknown {
+			v.add(CodeType, join(path, "expr"), "like needs text, this is %s; cast it to text first", t)
+		}
+		if pt != TypeText && pt != TypeUnknown {
+			v.add(CodeType, join(path, "pattern"), "a like pattern must be text, this is %s", pt)
+		}
+		return TypeBoolean
+	case *IsNull:
+		v.expr(e.Expr, join(path, "expr"), sc, env)
+		return TypeBoolean
+	case *Case:
+		var opT Type = TypeUnknown
+		if e.Operand != nil {
+			opT = v.expr(e.Operand, join(path, "operand"), sc, env)
+		}
+		result := TypeUnknown
+		for i, w := range e.Whens {
+			p := idx(join(path, "whens"), i)
+			wt := v.expr(w.When, join(p, "when"), sc, env)
+			if e.Operand != nil {
+				if !comparable(opT, wt) {
+					v.add(CodeType, join(p, "when"), "cannot compare the case operand (%s) with %s", opT, wt)
+				}
+			} else {
+				v.wantBool(wt, join(p, "when"))
+			}
+			tt := v.expr(w.Then, join(p, "then"), sc, env)
+			result = v.unify(result, tt, join(p, "then"))
+		}
+		if e.Else != nil {
+			result = v.unify(result, v.expr(e.Else, join(path, "else"), sc, env), join(path, "else"))
+		}
+		return result
+	case *Cast:
+		src := v.expr(e.Expr, join(path, "expr"), sc, env)
+		if hint, ok := castAllowed(src, e.Type); !ok {
+			v.add(CodeType, path, "cannot cast %s to %s the same way on every engine%s", src, e.Type, hint)
+		}
+		return castResult(e.Type)
+	case *Func:
+		return v.fn(e, path, sc, env)
+	case *Window:
+		return v.window(e, path, sc, env)
+	}
+	v.add(CodeMalformed, path, "unknown expression node")
+	return TypeUnknown
+}
+
+// castAllowed reports whether every engine casts a src value to t, with one
+// meaning; when not, hint suggests what to write instead.
+func castAllowed(src Type, t CastType) (hint string, ok bool) {
+	switch {
+	case src == TypeUnknown:
+		return "", true
+	case src == TypeBoolean:
+		return "; use a case expression (CASE WHEN x THEN 1 ELSE 0 END)", false
+	case src == TypeBlob:
+		return "", false
+	}
+	switch t {
+	case CastText:
+		return "", true
+	case CastInteger, CastDecimal, CastFloat:
+		return "", src.IsNumeric() || src == TypeText
+	case CastBoolean:
+		return "; compare it instead (x <> 0)", src == TypeInteger
+	case CastDate, CastTimestamp:
+		return "", src.IsTemporal() || src == TypeText
+	}
+	return "", false
+}
+
+func castResult(t CastType) Type {
+	switch t {
+	case CastInteger:
+		return TypeInteger
+	case CastDecimal:
+		return TypeDecimal
+	case CastFloat:
+		return TypeFloat
+	case CastText:
+		return TypeText
+	case CastBoolean:
+		return TypeBoolean
+	case CastDate:
+		return TypeDate
+	case CastTimestamp:
+		return TypeTimestamp
+	}
+	return TypeUnknown
+}
+
+func (v *validator) unify(a, b Type, path string) Type {
+	switch {
+	case a == TypeUnknown:
+		return b
+	case b == TypeUnknown || a == b:
+		return a
+	case a.IsNumeric() && b.IsNumeric():
+		if a == TypeFloat || b == TypeFloat {
+			return TypeFloat
+		}
+		return TypeDecimal
+	}
+	v.add(CodeType, path, "all branches must have one type: %s and %s differ; cast one of them", a, b)
+	return a
+}
+
+// subquery validates a nested query that may reference the enclosing scope.
+func (v *validator) subquery(q *Query, path string, sc *scope, env *cteEnv) relation {
+	if q == nil {
+		v.add(CodeMalformed, path, "a subquery is missing")
+		return relation{}
+	}
+	saveA, saveW := v.inAgg, v.inWin
+	v.inAgg, v.inWin = 0, 0
+	defer func() { v.inAgg, v.inWin = saveA, saveW }()
+	clause := sc.clause
+	rel := v.query(q, path, sc, env, false)
+	sc.clause = clause
+	return rel
+}
+
+func (v *validator) column(c *Column, path string, sc *scope) Type {
+	if c.Table != "" {
+		for s := sc; s != nil; s = s.parent {
+			if src, ok := s.find(c.Table); ok {
+				col, ok := src.rel.column(c.Column)
+				if !ok {
+					v.add(CodeColumnNotFound, join(path, "column"), "%q has no column %q", src.alias, c.Column)
+					return TypeUnknown
+				}
+				c.Table, c.Column = src.alias, col.Name
+				v.resolvedIn(c, s)
+				return col.Type
+			}
+		}
+		v.add(CodeAliasNotFound, join(path, "table"), "%q is not an alias in scope; use the alias given in from", c.Table)
+		return TypeUnknown
+	}
+	for s := sc; s != nil; s = s.parent {
+		var hits []*source
+		var hit ColumnInfo
+		for _, src := range s.sources {
+			if col, ok := src.rel.column(c.Column); ok {
+				hits = append(hits, src)
+				hit = col
+			}
+		}
+		if len(hits) > 1 {
+			v.add(CodeAmbiguous, join(path, "column"), "column %q exists in %q and %q; qualify it with a table alias", c.Column, hits[0].alias, hits[1].alias)
+			return TypeUnknown
+		}
+		if len(hits) == 1 {
+			c.Table, c.Column = hits[0].alias, hit.Name
+			v.resolvedIn(c, s)
+			return hit.Type
+		}
+	}
+	v.add(CodeColumnNotFound, join(path, "column"), "no source in scope has a column %q", c.Column)
+	return TypeUnknown
+}
+
+func (v *validator) fn(f *Func, path string, sc *scope, env *cteEnv) Type {
+	spec, ok := LookupFunc(f.Name)
+	if !ok {
+		v.add(CodeFunction, join(path, "name"), "function %q is not allowed; allowed functions: %s", truncate(f.Name, 40), strings.Join(sortedKeys(Functions), ", "))
+		return TypeUnknown
+	}
+	f.Name = spec.Name
+	if spec.Kind == WindowOnly {
+		v.add(CodeFunction, join(path, "name"), "%s is a window function; use an expression of kind \"window\"", spec.Name)
+		return TypeUnknown
+	}
+	if f.Distinct && spec.Kind != Aggregate {
+		v.add(CodeBadValue, join(path, "distinct"), "distinct applies only to aggregates, not %s", spec.Name)
+	}
+	if f.Distinct && len(f.Args) == 0 {
+		v.add(CodeArity, join(path, "args"), "COUNT(DISTINCT ...) needs an argument")
+	}
+	if !v.arity(spec, len(f.Args), path) {
+		return TypeUnknown
+	}
+	if spec.Kind == Aggregate {
+		switch sc.clause {
+		case "where", "group_by", "join":
+			v.add(CodeGrouping, path, "aggregate %s is not allowed in %s; filter aggregates in having", spec.Name, sc.clause)
+		}
+		if v.inAgg > 0 {
+			v.add(CodeGrouping, path, "aggregate %s may not be nested inside another aggregate", spec.Name)
+		}
+		v.inAgg++
+		defer func() { v.inAgg-- }()
+	}
+	ts := make([]Type, len(f.Args))
+	for i, a := range f.Args {
+		p := idx(join(path, "args"), i)
+		if i == spec.UnitArg {
+			lit, ok := a.(*Literal)
+			if !ok || lit.Type != TString || !isDateUnit(strings.ToLower(lit.Text)) {
+				v.add(CodeBadValue, p, "%s takes a string literal unit first: one of %s", spec.Name, strings.Join(DateUnits, ", "))
+				continue
+			}
+			lit.Text = strings.ToLower(lit.Text)
+			continue
+		}
+		ts[i] = v.expr(a, p, sc, env)
+	}
+	argT := func(i int) Type { return ts[i] }
+	need := func(i int, ok func(Type) bool, what string) {
+		if t := ts[i]; t != TypeUnknown && !ok(t) {
+			v.add(CodeType, idx(join(path, "args"), i), "%s needs %s here, this is %s; cast it first", spec.Name, what, t)
+		}
+	}
+	isText := func(t Type) bool { return t == TypeText }
+	isNum := func(t Type) bool { return t.IsNumeric() }
+	isInt := func(t Type) bool { return t == TypeInteger }
+	isDateish := func(t Type) bool { return t.IsTemporal() || t == TypeText }
+	switch spec.Name {
+	case "COUNT":
+		return TypeInteger
+	case "SUM":
+		need(0, isNum, "a number")
+		if argT(0) == TypeInteger || argT(0) == TypeDecimal {
+			return argT(0)
+		}
+		return TypeFloat
+	case "AVG":
+		need(0, isNum, "a number")
+		return TypeFloat
+	case "MIN", "MAX", "ABS":
+		if spec.Name == "ABS" {
+			need(0, isNum, "a number")
+		}
+		return argT(0)
+	case "ROUND":
+		need(0, isNum, "a number")
+		if len(ts) == 2 {
+			need(1, isInt, "an integer")
+		}
+		if argT(0) == TypeInteger {
+			return TypeInteger
+		}
+		return TypeDecimal
+	case "COALESCE", "NULLIF":
+		t := TypeUnknown
+		for i := range ts {
+			t = v.unify(t, ts[i], idx(join(path, "args"), i))
+		}
+		return t
+	case "UPPER", "LOWER", "TRIM":
+		need(0, isText, "text")
+		return TypeText
+	case "LENGTH":
+		need(0, isText, "text")
+		return TypeInteger
+	case "SUBSTR":
+		need(0, isText, "text")
+		for i := 1; i < len(ts); i++ {
+			need(i, isInt, "an integer")
+		}
+		return TypeText
+	case "CONCAT", "REPLACE":
+		for i := range ts {
+			need(i, isText, "text")
+		}
+		return TypeText
+	case "DATE_PART":
+		need(1, isDateish, "a date or timestamp")
+		return TypeInteger
+	case "DATE_TRUNC":
+		need(1, isDateish, "a date or timestamp")
+		return TypeDate
+	case "DATE_ADD":
+		need(1, isInt, "an integer amount")
+		need(2, isDateish, "a date or timestamp")
+		return TypeDate
+	case "DATE_DIFF_DAYS":
+		need(0, isDateish, "a date or timestamp")
+		need(1, isDateish, "a date or timestamp")
+		return TypeInteger
+	}
+	return TypeUnknown
+}
+
+func (v *validator) arity(spec FuncSpec, n int, path string) bool {
+	if n < spec.MinArgs || (spec.MaxArgs >= 0 && n > spec.MaxArgs) {
+		want := ""
+		switch {
+		case spec.MaxArgs < 0:
+			want = "at least " + itoa(spec.MinArgs)
+		case spec.MinArgs == spec.MaxArgs:
+			want = itoa(spec.MinArgs)
+		default:
+			want = itoa(spec.MinArgs) + " to " + itoa(spec.MaxArgs)
+		}
+		v.add(CodeArity, join(path, "args"), "%s takes %s arguments, got %d", spec.Name, want, n)
+		return false
+	}
+	return true
+}
+
+func (v *validator) window(w *Window, path string, sc *scope, env *cteEnv) Type {
+	spec, ok := LookupFunc(w.Name)
+	if !ok || spec.Kind == Scalar {
+		v.add(CodeFunction, join(path, "name"), "%q is not a window function; use ROW_NUMBER, RANK, DENSE_RANK, LAG, LEAD or an aggregate", truncate(w.Name, 40))
+		return TypeUnknown
+	}
+	w.Name = spec.Name
+	if sc.clause != "select" && sc.clause != "order_by" {
+		v.add(CodeGrouping, path, "window functions are allowed only in select and order_by, not in %s", sc.clause)
+	}
+	if v.inWin > 0 || v.inAgg > 0 {
+		v.add(CodeGrouping, path, "a window function may not be nested in another window function or aggregate")
+	}
+	if !v.arity(spec, len(w.Args), path) {
+		return TypeUnknown
+	}
+	v.inWin++
+	ts := make([]Type, len(w.Args))
+	for i, a := range w.Args {
+		ts[i] = v.expr(a, idx(join(path, "args"), i), sc, env)
+	}
+	for i, p := range w.PartitionBy {
+		v.expr(p, idx(join(path, "partition_by"), i), sc, env)
+	}
+	for i, o := range w.OrderBy {
+		v.expr(o.Expr, join(idx(join(path, "order_by"), i), "expr"), sc, env)
+	}
+	v.inWin--
+	switch spec.Name {
+	case "ROW_NUMBER", "RANK", "DENSE_RANK", "COUNT":
+		return TypeInteger
+	case "LAG", "LEAD":
+		if len(ts) >= 2 {
+			if lit, ok := w.Args[1].(*Literal); !ok || lit.Type != TInteger || lit.Int < 0 {
+				v.add(CodeBadValue, idx(join(path, "args"), 1), "the %s offset must be a non-negative integer literal", spec.Name)
+			}
+		}
+		if len(ts) == 3 {
+			// the default fills in for the value: PostgreSQL needs one type
+			return v.unify(ts[0], ts[2], idx(join(path, "args"), 2))
+		}
+		return ts[0]
+	case "AVG":
+		return TypeFloat
+	}
+	return ts[0]
+}
+
+// resolvedIn records the scope a column reference resolved to, so that the
+// grouping check can tell a correlated reference to a grouped query.
+func (v *validator) resolvedIn(c *Column, s *scope) {
+	if v.resolved == nil {
+		v.resolved = map[*Column]*scope{}
+	}
+	v.resolved[c] = s
+}
+
+// grouping checks that, in an aggregate query, every column outside an
+// aggregate is grouped (or functionally dependent on a grouped primary key).
+func (v *validator) grouping(q *Query, path string, sc *scope) {
+	if len(q.GroupBy) == 0 && !hasAggregate(q) {
+		if q.Having != nil {
+			v.add(CodeGrouping, join(path, "having"), "having needs group_by or an aggregate; filter rows with where")
+		}
+		return
+	}
+	for i, it := range q.Select {
+		v.groupedRef(it.Expr, join(idx(join(path, "select"), i), "expr"), q, sc)
+	}
+	if q.Having != nil {
+		v.groupedRef(q.Having, join(path, "having"), q, sc)
+	}
+}
+
+func (v *validator) groupedRef(e Expr, path string, q *Query, sc *scope) {
+	var bad *Column
+	Inspect(e, func(n Node) bool {
+		if bad != nil {
+			return false
+		}
+		switch n := n.(type) {
+		case *Query:
+			// a subquery is its own scope, but its correlated references
+			// to this query's sources must be grouped too
+			if bad == nil {
+				bad = v.correlatedUngrouped(n, q, sc)
+			}
+			return false
+		case *Func:
+			if spec, ok := LookupFunc(n.Name); ok && spec.Kind == Aggregate {
+				return false
+			}
+		case *Window:
+			if spec, ok := LookupFunc(n.Name); ok && spec.Kind == Aggregate {
+				// an aggregate window over grouped rows: its args must be grouped
+				return true
+			}
+		}
+		if x, ok := n.(Expr); ok && isGroupExpr(x, q.GroupBy) {
+			return false
+		}
+		if c, ok := n.(*Column); ok {
+			if v.resolved[c] != sc || dependsOnGroupedKey(c, q.GroupBy, sc) {
+				return false
+			}
+			bad = c
+			return false
+		}
+		return true
+	})
+	if bad != nil {
+		v.add(CodeGrouping, path, "%s.%s must appear in group_by or be inside an aggregate", bad.Table, bad.Column)
+	}
+}
+
+// correlatedUngrouped returns a column of sub that refers to grouped query
+// q's sources (scope sc) without being grouped, or nil. Aggregates inside
+// sub are not entered: their arguments may aggregate over q's rows.
+func (v *validator) correlatedUngrouped(sub *Query, q *Query, sc *scope) *Column {
+	var bad *Column
+	Inspect(sub, func(n Node) bool {
+		if bad != nil {
+			return false
+		}
+		switch n := n.(type) {
+		case *Func:
+			if spec, ok := LookupFunc(n.Name); ok && spec.Kind == Aggregate {
+				return false
+			}
+		case *Column:
+			if v.resolved[n] == sc && !isGroupExpr(n, q.GroupBy) && !dependsOnGroupedKey(n, q.GroupBy, sc) {
+				bad = n
+			}
+			return false
+		}
+		if x, ok := n.(Expr); ok && isGroupExpr(x, q.GroupBy) {
+			return false
+		}
+		return true
+	})
+	return bad
+}
+
+func isGroupExpr(e Expr, groupBy []Expr) bool {
+	if len(groupBy) == 0 {
+		return false
+	}
+	b := exprKey(e)
+	for _, g := range groupBy {
+		if bytes.Equal(b, exprKey(g)) {
+			return true
+		}
+	}
+	return false
+}
+
+func exprKey(e Expr) []byte {
+	b, _ := json.Marshal(e)
+	return b
+}
+
+// dependsOnGroupedKey reports whether c's table has its whole primary key in
+// group_by, which makes c functionally dependent (as PostgreSQL accepts).
+func dependsOnGroupedKey(c *Column, groupBy []Expr, sc *scope) bool {
+	src, ok := sc.find(c.Table)
+	if !ok || src.table == nil || len(src.table.PrimaryKey) == 0 {
+		return false
+	}
+	for _, pk := range src.table.PrimaryKey {
+		if !isGroupExpr(&Column{Table: c.Table, Column: pk}, groupBy) {
+			return false
+		}
+	}
+	return true
+}
+
+// hasAggregate reports whether q is an aggregate query: an aggregate call in
+// select, having or order_by, including inside a window's arguments (SUM(x)
+// OVER ...'s own aggregate does not count), but not inside subqueries.
+func hasAggregate(q *Query) bool {
+	found := false
+	check := func(e Expr) {
+		Inspect(e, func(n Node) bool {
+			switch n := n.(type) {
+			case *Query:
+				return false
+			case *Func:
+				if spec, ok := LookupFunc(n.Name); ok && spec.Kind == Aggregate {
+					found = true
+				}
+			}
+			return !found
+		})
+	}
+	for _, it := range q.Select {
+		check(it.Expr)
+	}
+	if q.Having != nil {
+		check(q.Having)
+	}
+	for _, o := range q.OrderBy {
+		check(o.Expr)
+	}
+	return found
+}
+
+func inSelect(e Expr, sel []SelectItem) bool {
+	b := exprKey(e)
+	for _, it := range sel {
+		if bytes.Equal(b, exprKey(it.Expr)) {
+			return true
+		}
+	}
+	return false
+}
+
+// comparable reports whether values of types a and b may be compared with
+// the same meaning on every engine. Dates compare with text because SQLite
+// stores them as ISO text.
+func comparable(a, b Type) bool {
+	switch {
+	case a == TypeUnknown || b == TypeUnknown || a == b:
+		return true
+	case a.IsNumeric() && b.IsNumeric():
+		return true
+	case (a.IsTemporal() || a == TypeText) && (b.IsTemporal() || b == TypeText):
+		return true
+	case (a == TypeBoolean && b == TypeInteger) || (a == TypeInteger && b == TypeBoolean):
+		return true
+	}
+	return false
+}
+
+func truncate(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	return s[:n] + "…"
+}
+
+func itoa(n int) string { return strconvItoa(n) }

@@ -1,0 +1,171 @@
+package planast_test
+
+import (
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/nl2sql/nl2sql/planast"
+)
+
+// Expression shorthands for the plan tables.
+func c(table, column string) string {
+	if table == "" {
+		return `{"kind":"column","column":"` + column + `"}`
+	}
+	return `{"kind":"column","table":"` + table + `","column":"` + column + `"}`
+}
+
+func lit(v string) string { return `{"kind":"literal","value":` + v + `}` }
+func bin(op, l, r string) string {
+	return `{"kind":"binary","op":"` + op + `","left":` + l + `,"right":` + r + `}`
+}
+func fn(name string, args ...string) string {
+	return `{"kind":"func","name":"` + name + `","args":[` + strings.Join(args, ",") + `]}`
+}
+func item(e, alias string) string { return `{"expr":` + e + `,"alias":"` + alias + `"}` }
+func from(table, alias string) string {
+	return `{"table":"` + table + `","alias":"` + alias + `"}`
+}
+
+// sel builds a select list; bare expressions (not items) get no alias.
+func sel(items ...string) string {
+	for i, it := range items {
+		if strings.HasPrefix(it, `{"kind"`) {
+			items[i] = `{"expr":` + it + `}`
+		}
+	}
+	return `"select":[` + strings.Join(items, ",") + `]`
+}
+
+func plan(parts ...string) string { return `{` + strings.Join(parts, ",") + `}` }
+func frm(items ...string) string  { return `"from":[` + strings.Join(items, ",") + `]` }
+func joinOn(typ, l, r, lc, rc string) string {
+	return `{"type":"` + typ + `","left":"` + l + `","right":"` + r + `","on":[{"left_column":"` + lc + `","right_column":"` + rc + `"}]}`
+}
+func joins(js ...string) string { return `"joins":[` + strings.Join(js, ",") + `]` }
+func where(e string) string     { return `"where":` + e }
+func orderBy(e, dir string) string {
+	return `"order_by":[{"expr":` + e + `,"direction":"` + dir + `"}]`
+}
+
+// albumArtist is Album al joined to Artist ar.
+var albumArtist = []string{frm(from("Album", "al"), from("Artist", "ar")), joins(joinOn("inner", "al", "ar", "ArtistId", "ArtistId"))}
+
+func TestValidateAccepts(t *testing.T) {
+	cases := []struct {
+		name, plan string
+		opts       planast.Options
+		cols       string // comma-separated output columns, "" = do not check
+	}{
+		{"minimal", minimal, planast.Options{}, "Name"},
+		{"every kind", allKindsPlan, planast.Options{Access: policy}, "id,bucket,big_n,rn,has_first"},
+		{"case-insensitive names", plan(sel(c("", "name")), frm(from("artist", "a"))), planast.Options{}, "Name"},
+		{"schema-qualified table", plan(sel(c("i", "Total")), `"from":[{"schema":"archive","table":"Invoice","alias":"i"}]`), planast.Options{}, "Total"},
+		{"awkward names", plan(sel(item(c("o", "unit price"), "unit price"), c("o", "größe"), c("o", "客户"), c("o", "Group"), c("o", `a\"b`), item(fn("SUM", c("oi", "Qty")), "select")),
+			frm(from("order", "o"), from("Order Items", "oi")), joins(joinOn("left", "o", "oi", "select", "OrderSelect")),
+			`"group_by":[`+c("o", "select")+`]`), planast.Options{Joins: planast.JoinDeclared}, `unit price,größe,客户,Group,a"b,select`},
+		{"uncorrelated scalar subquery", plan(sel(c("t", "Name"), item(`{"kind":"subquery","query":`+plan(sel(item(fn("MAX", c("", "Milliseconds")), "m")), frm(from("Track", "t2")))+`}`, "longest")), frm(from("Track", "t"))), planast.Options{}, "Name,longest"},
+		{"correlated scalar subquery", plan(sel(c("ar", "Name"), item(`{"kind":"subquery","query":`+plan(sel(item(fn("COUNT"), "n")), frm(from("Album", "al")), where(bin("=", c("al", "ArtistId"), c("ar", "ArtistId"))))+`}`, "albums")), frm(from("Artist", "ar"))), planast.Options{}, ""},
+		{"correlated exists, unqualified outer column", plan(sel(c("", "Name")), frm(from("Artist", "ar")),
+			where(`{"kind":"exists","negated":true,"subquery":`+plan(sel(c("", "AlbumId")), frm(from("Album", "al")), where(bin("=", c("al", "ArtistId"), c("ar", "ArtistId"))))+`}`)), planast.Options{}, ""},
+		{"in subquery", plan(sel(c("", "Name")), frm(from("Track", "t")), where(`{"kind":"in","expr":`+c("", "GenreId")+`,"subquery":`+plan(sel(c("", "GenreId")), frm(from("Genre", "g")), where(`{"kind":"like","expr":`+c("", "Name")+`,"pattern":`+lit(`"R%"`)+`}`))+`}`)), planast.Options{}, ""},
+		{"in list negated", plan(sel(c("", "Name")), frm(from("Genre", "g")), where(`{"kind":"in","negated":true,"expr":`+c("", "GenreId")+`,"list":[`+lit("1")+`,`+lit("2")+`]}`)), planast.Options{}, ""},
+		{"derived table", plan(sel(c("d", "ArtistId"), c("d", "n")), `"from":[{"subquery":`+plan(sel(c("", "ArtistId"), item(fn("COUNT"), "n")), frm(from("Album", "al")), `"group_by":[`+c("", "ArtistId")+`]`)+`,"alias":"d"}]`,
+			where(bin(">", c("d", "n"), lit("1")))), planast.Options{}, "ArtistId,n"},
+		{"derived table joined to a table", plan(sel(c("ar", "Name"), c("d", "n")), `"from":[{"table":"Artist","alias":"ar"},{"subquery":`+plan(sel(c("", "ArtistId"), item(fn("COUNT"), "n")), frm(from("Album", "al")), `"group_by":[`+c("", "ArtistId")+`]`)+`,"alias":"d"}]`,
+			joins(joinOn("inner", "ar", "d", "ArtistId", "ArtistId"))), planast.Options{Joins: planast.JoinDeclared}, ""},
+		{"CTE reads an earlier CTE", plan(`"with":[{"name":"rock","query":`+plan(sel(c("", "GenreId")), frm(from("Genre", "g")), where(bin("=", c("", "Name"), lit(`"Rock"`))))+`},`+
+			`{"name":"rock_tracks","query":`+plan(sel(c("t", "TrackId"), c("t", "Name")), frm(from("Track", "t"), from("rock", "r")), joins(joinOn("inner", "t", "r", "GenreId", "GenreId")))+`}]`,
+			sel(item(fn("COUNT", c("", "TrackId")), "n")), frm(from("ROCK_TRACKS", "rt"))), planast.Options{}, "n"},
+		{"CTE shadows a table", plan(`"with":[{"name":"Artist","query":`+plan(sel(item(c("", "Title"), "Name")), frm(from("Album", "al")))+`}]`, sel(c("", "Name")), frm(from("Artist", "a"))), planast.Options{}, "Name"},
+		{"inner WITH shadows a pending CTE name", plan(`"with":[{"name":"Genre","query":`+plan(sel(c("", "GenreId")), frm(from("Track", "t")),
+			where(`{"kind":"exists","subquery":`+plan(`"with":[{"name":"Genre","query":`+plan(sel(c("", "Title")), frm(from("Album", "al")))+`}]`, sel(c("", "Title")), frm(from("Genre", "g")))+`}`))+`}]`,
+			sel(c("", "GenreId")), frm(from("Genre", "g"))), planast.Options{}, ""},
+		{"chained set ops, order by alias", plan(sel(item(c("", "Name"), "n")), frm(from("Artist", "a")),
+			`"set_ops":[{"op":"union","query":`+plan(sel(c("", "Name")), frm(from("Genre", "g")))+`},{"op":"except","query":`+plan(sel(c("", "Name")), frm(from("Track", "t")))+`},`+
+				`{"op":"intersect","query":`+plan(sel(c("", "Title")), frm(from("Album", "al")))+`},{"op":"union_all","query":`+plan(sel(c("", "LastName")), frm(from("Customer", "cu")))+`}]`,
+			orderBy(c("", "N"), "desc"), `"limit":10`), planast.Options{}, "n"},
+		{"windows", plan(sel(c("t", "Name"),
+			item(`{"kind":"window","name":"RANK","args":[],"partition_by":[`+c("t", "AlbumId")+`],"order_by":[{"expr":`+c("t", "Milliseconds")+`,"direction":"desc","nulls":"first"}]}`, "r"),
+			item(`{"kind":"window","name":"LAG","args":[`+c("t", "Milliseconds")+`,`+lit("1")+`,`+lit("0")+`],"order_by":[{"expr":`+c("t", "TrackId")+`}]}`, "prev"),
+			item(`{"kind":"window","name":"SUM","args":[`+c("t", "UnitPrice")+`],"partition_by":[`+c("t", "GenreId")+`]}`, "genre_total"),
+			item(`{"kind":"window","name":"COUNT","args":[]}`, "total")),
+			frm(from("Track", "t")), `"order_by":[{"expr":{"kind":"window","name":"DENSE_RANK","args":[],"order_by":[{"expr":`+c("t", "Name")+`}]}}]`), planast.Options{}, ""},
+		{"window over aggregates in a grouped query", plan(sel(c("", "GenreId"), item(`{"kind":"window","name":"RANK","args":[],"order_by":[{"expr":`+fn("SUM", c("", "Milliseconds"))+`,"direction":"desc"}]}`, "r")),
+			frm(from("Track", "t")), `"group_by":[`+c("", "GenreId")+`]`), planast.Options{}, ""},
+		{"case with operand, cast, between", plan(sel(item(`{"kind":"case","operand":`+c("", "GenreId")+`,"whens":[{"when":`+lit("1")+`,"then":`+lit(`"rock"`)+`}],"else":`+`{"kind":"cast","expr":`+c("", "GenreId")+`,"type":"text"}`+`}`, "g")),
+			frm(from("Track", "t")), where(`{"kind":"between","negated":true,"expr":`+c("", "UnitPrice")+`,"low":`+lit("0.5")+`,"high":`+lit("1")+`}`)), planast.Options{}, ""},
+		{"aggregates with distinct, group by, having", plan(sel(c("", "Country"), item(`{"kind":"func","name":"count","distinct":true,"args":[`+c("", "LastName")+`]}`, "n"), item(fn("AVG", c("", "SupportRepId")), "a")),
+			frm(from("Customer", "cu")), `"group_by":[`+c("", "Country")+`]`, `"having":`+bin(">", fn("COUNT"), lit("1")), orderBy(fn("MAX", c("", "CustomerId")), "desc")), planast.Options{}, ""},
+		{"functional dependency on a grouped primary key", plan(sel(c("ar", "ArtistId"), c("ar", "Name"), item(fn("COUNT"), "albums")), albumArtist[0], albumArtist[1],
+			`"group_by":[`+c("ar", "ArtistId")+`]`, orderBy(c("ar", "Name"), "asc")), planast.Options{}, ""},
+		{"correlated reference to a grouped column", plan(sel(c("al", "ArtistId"), item(`{"kind":"subquery","query":`+plan(sel(c("", "Name")), frm(from("Artist", "ar")), where(bin("=", c("ar", "ArtistId"), c("al", "ArtistId"))))+`}`, "name")),
+			frm(from("Album", "al")), `"group_by":[`+c("al", "ArtistId")+`]`), planast.Options{}, ""},
+		{"aggregate query without group by", plan(sel(item(fn("COUNT"), "n"), item(fn("SUM", c("", "Total")), "s")), frm(from("Invoice", "i")), `"having":`+bin(">", fn("COUNT"), lit("0"))), planast.Options{}, "n,s"},
+		{"order by output alias, offset with order", plan(sel(item(c("", "Name"), "artist")), frm(from("Artist", "a")), orderBy(c("", "artist"), "asc"), `"limit":5,"offset":10`), planast.Options{}, ""},
+		{"distinct with order by a selected expression", plan(`"distinct":true`, sel(item(fn("UPPER", c("", "Name")), "u")), frm(from("Artist", "a")), orderBy(fn("upper", c("", "Name")), "asc")), planast.Options{}, ""},
+		{"joins of every type with a condition", plan(sel(c("t", "Name"), item(c("g", "Name"), "genre"), c("al", "Title")), frm(from("Track", "t"), from("Genre", "g"), from("Album", "al"), from("Artist", "ar")),
+			`"joins":[`+joinOn("left", "t", "g", "GenreId", "GenreId")+`,`+joinOn("right", "t", "al", "AlbumId", "AlbumId")+`,`+
+				`{"type":"full","left":"al","right":"ar","on":[{"left_column":"ArtistId","right_column":"ArtistId"}],"condition":`+bin("!=", c("g", "Name"), c("ar", "Name"))+`}]`), planast.Options{Joins: planast.JoinDeclared}, ""},
+		{"join on a condition only", plan(sel(c("a", "Name")), frm(from("Artist", "a"), from("Genre", "g")), `"joins":[{"left":"a","right":"g","on":[],"condition":`+bin("=", c("a", "Name"), c("g", "Name"))+`}]`), planast.Options{}, ""},
+		{"inferable join on same-named columns", plan(sel(c("a", "Name")), frm(from("Artist", "a"), from("Genre", "g")), joins(joinOn("inner", "a", "g", "Name", "Name"))), planast.Options{Joins: planast.JoinInferable}, ""},
+		{"date functions and literals", plan(sel(item(fn("DATE_PART", lit(`"QUARTER"`), c("", "InvoiceDate")), "q"), item(fn("DATE_TRUNC", lit(`"month"`), c("", "InvoiceDate")), "m"),
+			item(fn("DATE_ADD", lit(`"day"`), lit("-7"), c("", "InvoiceDate")), "d"), item(fn("DATE_DIFF_DAYS", c("", "InvoiceDate"), `{"kind":"literal","type":"date","value":"2020-01-01"}`), "age")),
+			frm(from("Invoice", "i")), where(bin(">=", c("", "InvoiceDate"), `{"kind":"literal","type":"timestamp","value":"2021-01-01T00:00:00"}`))), planast.Options{}, "q,m,d,age"},
+		{"text, number and null functions", plan(sel(item(fn("CONCAT", c("", "FirstName"), lit(`" "`), c("", "LastName")), "full"), item(fn("ROUND", bin("/", c("", "CustomerId"), lit("3")), lit("2")), "r"),
+			item(fn("COALESCE", c("", "Country"), lit(`"?"`)), "co"), item(fn("SUBSTR", fn("TRIM", fn("LOWER", c("", "LastName"))), lit("1"), lit("3")), "s"),
+			item(fn("LENGTH", fn("REPLACE", c("", "FirstName"), lit(`"a"`), lit(`"b"`))), "l"), item(fn("ABS", fn("NULLIF", c("", "SupportRepId"), lit("0"))), "ab"),
+			item(bin("%", c("", "CustomerId"), lit("7")), "m"), item(bin("div", c("", "CustomerId"), lit("7")), "dv")),
+			frm(from("Customer", "cu")), where(bin("and", c("", "Active"), `{"kind":"unary","op":"not","expr":`+bin("=", c("", "Country"), lit(`"USA"`))+`}`))), planast.Options{Access: policy}, ""},
+		{"expected columns", minimal, planast.Options{ExpectedColumns: []string{"Name"}}, "Name"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			q := decode(t, tc.plan)
+			before := string(q.Canonical())
+			v, err := planast.Validate(q, chinook, tc.opts)
+			if err != nil {
+				t.Fatalf("refused: %v\nplan: %s", err, q.Canonical())
+			}
+			if string(q.Canonical()) != before {
+				t.Error("Validate modified its input")
+			}
+			if tc.cols != "" && strings.Join(v.Columns, ",") != tc.cols {
+				t.Errorf("columns %q, want %q", v.Columns, tc.cols)
+			}
+			if len(v.Types) != len(v.Columns) {
+				t.Errorf("%d types for %d columns", len(v.Types), len(v.Columns))
+			}
+			// validating the validated plan again is a fixed point
+			v2, err := planast.Validate(v.Plan, chinook, tc.opts)
+			if err != nil || string(v2.Plan.Canonical()) != string(v.Plan.Canonical()) {
+				t.Errorf("revalidation differs: %v", err)
+			}
+		})
+	}
+}
+
+func TestValidateCanonicalises(t *testing.T) {
+	q := decode(t, plan(sel(c("", "name"), item(fn("count"), "n")), frm(from("ARTIST", "a")), `"group_by":[`+c("A", "NAME")+`]`,
+		`"order_by":[{"expr":`+c("", "N")+`}]`))
+	v, err := planast.Validate(q, chinook, planast.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := `{"select":[{"expr":{"kind":"column","table":"a","column":"Name"},"alias":"Name"},{"expr":{"kind":"func","name":"COUNT","args":[]},"alias":"n"}],` +
+		`"from":[{"table":"Artist","alias":"a"}],"group_by":[{"kind":"column","table":"a","column":"Name"}],` +
+		`"order_by":[{"expr":{"kind":"column","column":"n"},"direction":"asc"}]}`
+	if got := string(v.Plan.Canonical()); got != want {
+		t.Errorf("got  %s\nwant %s", got, want)
+	}
+	if !slices.Equal(v.Types, []planast.Type{planast.TypeText, planast.TypeInteger}) {
+		t.Errorf("types %v", v.Types)
+	}
+}
+
+func TestValidateNil(t *testing.T) {
+	if _, err := planast.Validate(nil, chinook, planast.Options{}); err == nil {
+		t.Fatal("nil plan accepted")
+	}
+}

@@ -1,0 +1,67 @@
+package render
+
+import (
+	"sort"
+	"strings"
+
+	"github.com/nl2sql/nl2sql/planast"
+)
+
+// Dialect is what differs between engines when rendering a plan. Everything
+// else (quoting, clause order, ORDER BY with NULLS, LIMIT/OFFSET, set
+// operations) is shared SQL that SQLite ≥ 3.39, DuckDB ≥ 1.0 and PostgreSQL
+// ≥ 12 all accept.
+type Dialect interface {
+	// Name is "sqlite", "duckdb" or "postgres".
+	Name() string
+	// Cast renders CAST of the rendered expression x to t.
+	Cast(x string, t planast.CastType) string
+	// DateLiteral and TimestampLiteral wrap an already quoted string.
+	DateLiteral(quoted string) string
+	TimestampLiteral(quoted string) string
+	// TrueDiv renders l / r as floating-point division, NULL when r is 0.
+	TrueDiv(l, r string) string
+	// IntDiv renders l div r truncated toward zero, NULL when r is 0.
+	IntDiv(l, r string) string
+	// Func renders a scalar function from the allow-list; unit arguments
+	// arrive as bare lower-case unit names. ok is false when unsupported.
+	Func(name string, args []string) (sql string, ok bool)
+	// ParenthesizeCompound reports whether chained set operations must be
+	// parenthesised to evaluate left to right (PostgreSQL and DuckDB give
+	// INTERSECT precedence; SQLite has none and rejects the parentheses).
+	ParenthesizeCompound() bool
+}
+
+// Lookup returns the dialect registered under name.
+func Lookup(name string) (Dialect, bool) {
+	d, ok := dialects[strings.ToLower(name)]
+	return d, ok
+}
+
+// Names lists the dialect names in order.
+func Names() []string {
+	out := make([]string, 0, len(dialects))
+	for k := range dialects {
+		out = append(out, k)
+	}
+	sort.Strings(out)
+	return out
+}
+
+var dialects = map[string]Dialect{
+	"sqlite":   SQLite{},
+	"postgres": Postgres{},
+	"duckdb":   DuckDB{},
+}
+
+// common renders the functions whose SQL is the same on all three engines.
+func common(name string, args []string) (string, bool) {
+	switch name {
+	case "COALESCE", "NULLIF", "ABS", "UPPER", "LOWER", "TRIM", "LENGTH", "SUBSTR", "REPLACE":
+		return name + "(" + strings.Join(args, ", ") + ")", true
+	case "CONCAT":
+		// NULL in, NULL out on every engine (PostgreSQL's concat() would skip NULLs).
+		return "(" + strings.Join(args, " || ") + ")", true
+	}
+	return "", false
+}

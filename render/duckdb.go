@@ -1,0 +1,57 @@
+package render
+
+import "github.com/nl2sql/nl2sql/planast"
+
+// DuckDB renders for DuckDB 1.x.
+type DuckDB struct{}
+
+func (DuckDB) Name() string { return "duckdb" }
+
+func (DuckDB) Cast(x string, t planast.CastType) string {
+	switch t {
+	case planast.CastInteger:
+		return "CAST(TRUNC(CAST(" + x + " AS DECIMAL(38,10))) AS BIGINT)"
+	case planast.CastDecimal:
+		return "CAST(" + x + " AS DECIMAL(38,10))"
+	case planast.CastFloat:
+		return "CAST(" + x + " AS DOUBLE)"
+	case planast.CastText:
+		return "CAST(" + x + " AS VARCHAR)"
+	case planast.CastBoolean:
+		return "(CAST(" + x + " AS BIGINT) <> 0)"
+	case planast.CastDate:
+		return "CAST(" + x + " AS DATE)"
+	case planast.CastTimestamp:
+		return "CAST(" + x + " AS TIMESTAMP)"
+	}
+	return "CAST(" + x + " AS VARCHAR)"
+}
+
+func (DuckDB) DateLiteral(q string) string      { return "DATE " + q }
+func (DuckDB) TimestampLiteral(q string) string { return "TIMESTAMP " + q }
+
+func (DuckDB) TrueDiv(l, r string) string {
+	return "(CAST(" + l + " AS DOUBLE) / NULLIF(" + r + ", 0))"
+}
+
+func (DuckDB) IntDiv(l, r string) string {
+	return "CAST(TRUNC(CAST(" + l + " AS DOUBLE) / NULLIF(" + r + ", 0)) AS BIGINT)"
+}
+
+func (DuckDB) ParenthesizeCompound() bool { return true }
+
+func (DuckDB) Func(name string, a []string) (string, bool) {
+	return pgLikeFunc(name, a, "DOUBLE", "DECIMAL(38,10)", func(unit, n, ts string) string {
+		switch unit {
+		case "year":
+			return ts + " + to_years(CAST(" + n + " AS INTEGER))"
+		case "quarter":
+			return ts + " + to_months(CAST(" + n + " AS INTEGER) * 3)"
+		case "month":
+			return ts + " + to_months(CAST(" + n + " AS INTEGER))"
+		}
+		return ts + " + to_days(CAST(" + n + " AS INTEGER))"
+	}, func(end, start string) string {
+		return "date_diff('day', CAST(" + start + " AS DATE), CAST(" + end + " AS DATE))"
+	})
+}

@@ -1,0 +1,45 @@
+package render_test
+
+import (
+	"fmt"
+
+	"github.com/nl2sql/nl2sql/planast"
+	"github.com/nl2sql/nl2sql/render"
+)
+
+// The worked example of the package documentation: artists with more than
+// one album, most albums first, capped at 100 rows.
+func ExampleSQL() {
+	plan := `{
+	  "select": [{"expr": {"kind": "column", "table": "ar", "column": "Name"}, "alias": "artist"},
+	             {"expr": {"kind": "func", "name": "COUNT", "args": []}, "alias": "albums"}],
+	  "from": [{"table": "Album", "alias": "al"}, {"table": "Artist", "alias": "ar"}],
+	  "joins": [{"left": "al", "right": "ar", "on": [{"left_column": "ArtistId", "right_column": "ArtistId"}]}],
+	  "where": {"kind": "binary", "op": ">=", "left": {"kind": "func", "name": "LENGTH", "args": [{"kind": "column", "column": "Title"}]},
+	            "right": {"kind": "binary", "op": "/", "left": {"kind": "literal", "value": 7}, "right": {"kind": "literal", "value": 2}}},
+	  "group_by": [{"kind": "column", "table": "ar", "column": "ArtistId"}],
+	  "having": {"kind": "binary", "op": ">", "left": {"kind": "func", "name": "COUNT", "args": []}, "right": {"kind": "literal", "value": 1}},
+	  "order_by": [{"expr": {"kind": "column", "column": "albums"}, "direction": "desc"}],
+	  "limit": 10000
+	}`
+	q, err := planast.Decode([]byte(plan), planast.DefaultLimits)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	v, err := planast.Validate(q, goldenCatalog, planast.Options{})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	for _, name := range []string{"sqlite", "duckdb", "postgres"} {
+		d, _ := render.Lookup(name)
+		sql, err := render.SQL(v.Plan, d, render.Options{MaxRows: 100})
+		if err != nil {
+			fmt.Println(err)
+			return
+		}
+		fmt.Printf("-- %s\n%s\n", name, sql)
+	}
+	// Output:
+}

@@ -1,0 +1,250 @@
+package render
+
+import (
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/nl2sql/nl2sql/planast"
+)
+
+// decimalRe is the shape of a decimal literal the renderer splices into SQL:
+// nothing else may reach the statement text.
+var decimalRe = regexp.MustCompile(`^-?[0-9]+(\.[0-9]+)?$`)
+
+// expr writes e fully parenthesised where precedence could differ between
+// engines, so the rendered SQL means what the tree means.
+func (w *writer) expr(e planast.Expr) {
+	switch e := e.(type) {
+	case *planast.Column:
+		if e.Table != "" {
+			w.str(QuoteIdent(e.Table) + ".")
+		}
+		w.str(QuoteIdent(e.Column))
+	case *planast.Literal:
+		w.str(w.literal(e))
+	case *planast.Binary:
+		l, r := w.exprS(e.Left), w.exprS(e.Right)
+		switch e.Op {
+		case planast.OpDiv:
+			w.str(w.d.TrueDiv(l, r))
+		case planast.OpIDiv:
+			w.str(w.d.IntDiv(l, r))
+		case planast.OpMod:
+			w.str("(" + l + " % NULLIF(" + r + ", 0))")
+		case planast.OpAdd, planast.OpSub, planast.OpMul, planast.OpEq, planast.OpLt, planast.OpLe, planast.OpGt, planast.OpGe:
+			w.str("(" + l + " " + e.Op + " " + r + ")")
+		case planast.OpNe:
+			w.str("(" + l + " <> " + r + ")")
+		case planast.OpAnd:
+			w.str("(" + l + " AND " + r + ")")
+		case planast.OpOr:
+			w.str("(" + l + " OR " + r + ")")
+		default:
+			w.fail("unknown binary operator %q", e.Op)
+		}
+	case *planast.Unary:
+		switch e.Op {
+		case "not":
+			w.str("(NOT " + w.exprS(e.Expr) + ")")
+		case "-":
+			w.str("(- " + w.exprS(e.Expr) + ")")
+		default:
+			w.fail("unknown unary operator %q", e.Op)
+		}
+	case *planast.In:
+		w.str("(" + w.exprS(e.Expr))
+		if e.Negated {
+			w.str(" NOT")
+		}
+		w.str(" IN ")
+		if e.Subquery != nil {
+			w.str(w.subquery(e.Subquery))
+		} else {
+			if len(e.List) == 0 {
+				w.fail("empty IN list")
+			}
+			items := make([]string, len(e.List))
+			for i, x := range e.List {
+				items[i] = w.exprS(x)
+			}
+			w.str("(" + strings.Join(items, ", ") + ")")
+		}
+		w.str(")")
+	case *planast.Exists:
+		if e.Negated {
+			w.str("(NOT EXISTS " + w.subquery(e.Subquery) + ")")
+		} else {
+			w.str("(EXISTS " + w.subquery(e.Subquery) + ")")
+		}
+	case *planast.Subquery:
+		w.str(w.subquery(e.Query))
+	case *planast.Between:
+		not := ""
+		if e.Negated {
+			not = " NOT"
+		}
+		w.str("(" + w.exprS(e.Expr) + not + " BETWEEN " + w.exprS(e.Low) + " AND " + w.exprS(e.High) + ")")
+	case *planast.Like:
+		x, p := w.exprS(e.Expr), w.exprS(e.Pattern)
+		if e.CaseInsensitive {
+			x, p = "LOWER("+x+")", "LOWER("+p+")"
+		}
+		not := ""
+		if e.Negated {
+			not = " NOT"
+		}
+		w.str("(" + x + not + " LIKE " + p + ` ESCAPE '\')`)
+	case *planast.IsNull:
+		if e.Negated {
+			w.str("(" + w.exprS(e.Expr) + " IS NOT NULL)")
+		} else {
+			w.str("(" + w.exprS(e.Expr) + " IS NULL)")
+		}
+	case *planast.Case:
+		w.str("CASE")
+		if e.Operand != nil {
+			w.str(" " + w.exprS(e.Operand))
+		}
+		if len(e.Whens) == 0 {
+			w.fail("case without when")
+		}
+		for _, wh := range e.Whens {
+			w.str(" WHEN " + w.exprS(wh.When) + " THEN " + w.exprS(wh.Then))
+		}
+		if e.Else != nil {
+			w.str(" ELSE " + w.exprS(e.Else))
+		}
+		w.str(" END")
+	case *planast.Cast:
+		w.str(w.d.Cast(w.exprS(e.Expr), e.Type))
+	case *planast.Func:
+		w.fn(e)
+	case *planast.Window:
+		w.window(e)
+	case nil:
+		w.fail("missing expression")
+	default:
+		w.fail("unknown expression %T", e)
+	}
+}
+
+func (w *writer) literal(l *planast.Literal) string {
+	switch l.Type {
+	case planast.TNull:
+		return "NULL"
+	case planast.TInteger:
+		return strconv.FormatInt(l.Int, 10)
+	case planast.TBoolean:
+		if l.Bool {
+			return "TRUE"
+		}
+		return "FALSE"
+	case planast.TDecimal:
+		if !decimalRe.MatchString(l.Text) {
+			w.fail("malformed decimal literal")
+		}
+		return l.Text
+	case planast.TString:
+		if strings.ContainsRune(l.Text, 0) {
+			w.fail("NUL in string literal")
+		}
+		return QuoteString(l.Text)
+	case planast.TDate:
+		return w.d.DateLiteral(QuoteString(l.Text))
+	case planast.TTimestamp:
+		return w.d.TimestampLiteral(QuoteString(l.Text))
+	}
+	w.fail("unknown literal type %q", l.Type)
+	return ""
+}
+
+func (w *writer) fn(f *planast.Func) {
+	spec, ok := planast.LookupFunc(f.Name)
+	if !ok || spec.Kind == planast.WindowOnly {
+		w.fail("function %q is not allowed", f.Name)
+	}
+	args := make([]string, len(f.Args))
+	for i, a := range f.Args {
+		if i == spec.UnitArg {
+			lit, ok := a.(*planast.Literal)
+			if !ok || lit.Type != planast.TString || !slices.Contains(planast.DateUnits, strings.ToLower(lit.Text)) {
+				w.fail("%s needs a unit literal", spec.Name)
+			}
+			args[i] = strings.ToLower(lit.Text)
+			continue
+		}
+		args[i] = w.exprS(a)
+	}
+	if len(args) < spec.MinArgs || (spec.MaxArgs >= 0 && len(args) > spec.MaxArgs) {
+		w.fail("%s: wrong number of arguments", spec.Name)
+	}
+	if spec.Kind == planast.Aggregate {
+		w.str(w.aggregate(spec.Name, args, f.Distinct))
+		return
+	}
+	s, ok := w.d.Func(spec.Name, args)
+	if !ok {
+		w.fail("function %s has no rendering", spec.Name)
+	}
+	w.str(s)
+}
+
+func (w *writer) aggregate(name string, args []string, distinct bool) string {
+	if name == "COUNT" && len(args) == 0 {
+		return "COUNT(*)"
+	}
+	d := ""
+	if distinct {
+		d = "DISTINCT "
+	}
+	if name == "AVG" {
+		return "AVG(" + d + w.d.Cast(args[0], planast.CastFloat) + ")"
+	}
+	return name + "(" + d + args[0] + ")"
+}
+
+func (w *writer) window(win *planast.Window) {
+	spec, ok := planast.LookupFunc(win.Name)
+	if !ok || spec.Kind == planast.Scalar {
+		w.fail("%q is not a window function", win.Name)
+	}
+	args := make([]string, len(win.Args))
+	for i, a := range win.Args {
+		args[i] = w.exprS(a)
+	}
+	var call string
+	if spec.Kind == planast.Aggregate {
+		call = w.aggregate(spec.Name, args, false)
+	} else {
+		call = spec.Name + "(" + strings.Join(args, ", ") + ")"
+	}
+	var parts []string
+	if len(win.PartitionBy) > 0 {
+		ps := make([]string, len(win.PartitionBy))
+		for i, p := range win.PartitionBy {
+			ps[i] = w.exprS(p)
+		}
+		parts = append(parts, "PARTITION BY "+strings.Join(ps, ", "))
+	}
+	if len(win.OrderBy) > 0 {
+		os := make([]string, len(win.OrderBy))
+		for i, o := range win.OrderBy {
+			k := w.exprS(o.Expr)
+			if o.Direction == planast.Desc {
+				k += " DESC"
+			} else {
+				k += " ASC"
+			}
+			if o.Nulls == planast.NullsFirst {
+				k += " NULLS FIRST"
+			} else {
+				k += " NULLS LAST"
+			}
+			os[i] = k
+		}
+		parts = append(parts, "ORDER BY "+strings.Join(os, ", "))
+	}
+	w.str(call + " OVER (" + strings.Join(parts, " ") + ")")
+}

@@ -1,0 +1,88 @@
+package render
+
+import (
+	"strings"
+
+	"github.com/nl2sql/nl2sql/planast"
+)
+
+// Postgres renders for PostgreSQL 12 or newer.
+type Postgres struct{}
+
+func (Postgres) Name() string { return "postgres" }
+
+func (Postgres) Cast(x string, t planast.CastType) string {
+	switch t {
+	case planast.CastInteger:
+		// truncate toward zero as SQLite does; a plain cast would round
+		return "CAST(TRUNC(CAST(" + x + " AS NUMERIC)) AS BIGINT)"
+	case planast.CastDecimal:
+		return "CAST(" + x + " AS NUMERIC)"
+	case planast.CastFloat:
+		return "CAST(" + x + " AS DOUBLE PRECISION)"
+	case planast.CastText:
+		return "CAST(" + x + " AS TEXT)"
+	case planast.CastBoolean:
+		// only integers reach here (planast refuses other sources); PostgreSQL
+		// has no bigint-to-boolean cast
+		return "(CAST(" + x + " AS BIGINT) <> 0)"
+	case planast.CastDate:
+		return "CAST(" + x + " AS DATE)"
+	case planast.CastTimestamp:
+		return "CAST(" + x + " AS TIMESTAMP)"
+	}
+	return "CAST(" + x + " AS TEXT)"
+}
+
+func (Postgres) DateLiteral(q string) string      { return "DATE " + q }
+func (Postgres) TimestampLiteral(q string) string { return "TIMESTAMP " + q }
+
+func (Postgres) TrueDiv(l, r string) string {
+	return "(CAST(" + l + " AS DOUBLE PRECISION) / NULLIF(" + r + ", 0))"
+}
+
+func (Postgres) IntDiv(l, r string) string {
+	return "CAST(TRUNC(CAST(" + l + " AS DOUBLE PRECISION) / NULLIF(" + r + ", 0)) AS BIGINT)"
+}
+
+func (Postgres) ParenthesizeCompound() bool { return true }
+
+func (Postgres) Func(name string, a []string) (string, bool) {
+	return pgLikeFunc(name, a, "DOUBLE PRECISION", "NUMERIC", func(unit, n, ts string) string {
+		switch unit {
+		case "year":
+			return ts + " + make_interval(years => CAST(" + n + " AS INTEGER))"
+		case "quarter":
+			return ts + " + make_interval(months => CAST(" + n + " AS INTEGER) * 3)"
+		case "month":
+			return ts + " + make_interval(months => CAST(" + n + " AS INTEGER))"
+		}
+		return ts + " + make_interval(days => CAST(" + n + " AS INTEGER))"
+	}, func(end, start string) string {
+		return "(CAST(" + end + " AS DATE) - CAST(" + start + " AS DATE))"
+	})
+}
+
+// pgLikeFunc renders the functions PostgreSQL and DuckDB spell alike.
+func pgLikeFunc(name string, a []string, float, numeric string, add func(unit, n, ts string) string, diff func(end, start string) string) (string, bool) {
+	if s, ok := common(name, a); ok {
+		return s, true
+	}
+	switch name {
+	case "ROUND":
+		if len(a) == 1 {
+			return "ROUND(CAST(" + a[0] + " AS " + numeric + "))", true
+		}
+		return "ROUND(CAST(" + a[0] + " AS " + numeric + "), CAST(" + a[1] + " AS INTEGER))", true
+	case "DATE_PART":
+		return "CAST(EXTRACT(" + strings.ToUpper(a[0]) + " FROM CAST(" + a[1] + " AS TIMESTAMP)) AS BIGINT)", true
+	case "DATE_TRUNC":
+		return "CAST(DATE_TRUNC('" + a[0] + "', CAST(" + a[1] + " AS TIMESTAMP)) AS DATE)", true
+	case "DATE_ADD":
+		return "CAST(" + add(a[0], a[1], "CAST("+a[2]+" AS TIMESTAMP)") + " AS DATE)", true
+	case "DATE_DIFF_DAYS":
+		return diff(a[0], a[1]), true
+	}
+	_ = float
+	return "", false
+}

@@ -1,0 +1,253 @@
+package render
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/nl2sql/nl2sql/planast"
+)
+
+// Options tune SQL.
+type Options struct {
+	// MaxRows caps the top-level LIMIT: the rendered LIMIT is the smaller of
+	// the plan's limit and MaxRows. Zero means no cap (the plan's own limit).
+	MaxRows int64
+	// NoTotalOrder skips the tie-breaker ORDER BY on every selected column.
+	// Only combination steps that re-sort anyway set it.
+	NoTotalOrder bool
+}
+
+// Error is returned when a plan cannot be rendered. A validated plan never
+// produces one: the validator refuses everything a renderer could (see the
+// parity test).
+type Error struct {
+	Dialect string
+	Msg     string
+}
+
+func (e *Error) Error() string { return "render " + e.Dialect + ": " + e.Msg }
+
+// SQL renders a validated plan as one SELECT statement in dialect d.
+// Identifiers are always quoted, string literals escaped, the top-level
+// LIMIT capped by opts.MaxRows, and the row order made total: the plan's
+// ORDER BY, then every output column by position. Run it only on plans that
+// passed planast.Validate, which canonicalises names.
+func SQL(q *planast.Query, d Dialect, opts Options) (sql string, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			re, ok := r.(*Error)
+			if !ok {
+				panic(r)
+			}
+			sql, err = "", re
+		}
+	}()
+	w := &writer{d: d}
+	w.query(q, opts, true)
+	return w.b.String(), nil
+}
+
+type writer struct {
+	d Dialect
+	b strings.Builder
+}
+
+func (w *writer) fail(format string, args ...any) {
+	panic(&Error{Dialect: w.d.Name(), Msg: fmt.Sprintf(format, args...)})
+}
+
+func (w *writer) str(s string) { w.b.WriteString(s) }
+
+// QuoteIdent quotes an identifier the SQL-standard way, which all three
+// dialects share: wrapped in double quotes with embedded quotes doubled.
+func QuoteIdent(s string) string { return `"` + strings.ReplaceAll(s, `"`, `""`) + `"` }
+
+// QuoteString quotes a string literal: single quotes, embedded ones doubled.
+// PostgreSQL sessions run with standard_conforming_strings=on (the adapter
+// sets it), so backslashes carry no meaning in any dialect.
+func QuoteString(s string) string { return "'" + strings.ReplaceAll(s, "'", "''") + "'" }
+
+func (w *writer) query(q *planast.Query, opts Options, top bool) {
+	if len(q.With) > 0 {
+		w.str("WITH ")
+		for i, c := range q.With {
+			if i > 0 {
+				w.str(", ")
+			}
+			w.str(QuoteIdent(c.Name) + " AS (")
+			w.query(c.Query, Options{}, false)
+			w.str(")")
+		}
+		w.str("\n")
+	}
+	paren := len(q.SetOps) > 1 && w.d.ParenthesizeCompound()
+	for i := 0; paren && i < len(q.SetOps)-1; i++ {
+		w.str("(")
+	}
+	w.core(q)
+	for i, s := range q.SetOps {
+		if paren && i > 0 {
+			w.str(")")
+		}
+		switch s.Op {
+		case planast.Union:
+			w.str("\nUNION\n")
+		case planast.UnionAll:
+			w.str("\nUNION ALL\n")
+		case planast.Intersect:
+			w.str("\nINTERSECT\n")
+		case planast.Except:
+			w.str("\nEXCEPT\n")
+		default:
+			w.fail("unknown set operation %q", s.Op)
+		}
+		w.core(s.Query)
+	}
+	var keys []string
+	for _, o := range q.OrderBy {
+		k := w.exprS(o.Expr)
+		if o.Direction == planast.Desc {
+			k += " DESC"
+		} else {
+			k += " ASC"
+		}
+		if o.Nulls == planast.NullsFirst {
+			k += " NULLS FIRST"
+		} else {
+			k += " NULLS LAST"
+		}
+		keys = append(keys, k)
+	}
+	if top && !opts.NoTotalOrder {
+		for i := range q.Select {
+			keys = append(keys, strconv.Itoa(i+1)+" ASC NULLS LAST")
+		}
+	}
+	if len(keys) > 0 {
+		w.str("\nORDER BY " + strings.Join(keys, ", "))
+	}
+	limit := q.Limit
+	if top && opts.MaxRows > 0 && (limit == nil || *limit > opts.MaxRows) {
+		limit = &opts.MaxRows
+	}
+	if limit != nil {
+		if *limit < 0 {
+			w.fail("negative limit")
+		}
+		w.str("\nLIMIT " + strconv.FormatInt(*limit, 10))
+	}
+	if q.Offset != nil {
+		if *q.Offset < 0 {
+			w.fail("negative offset")
+		}
+		if limit == nil {
+			w.str("\nLIMIT 9223372036854775807")
+		}
+		w.str(" OFFSET " + strconv.FormatInt(*q.Offset, 10))
+	}
+}
+
+func (w *writer) core(q *planast.Query) {
+	w.str("SELECT ")
+	if q.Distinct {
+		w.str("DISTINCT ")
+	}
+	for i, it := range q.Select {
+		if i > 0 {
+			w.str(", ")
+		}
+		w.expr(it.Expr)
+		w.str(" AS " + QuoteIdent(it.Alias))
+	}
+	if len(q.From) == 0 {
+		w.fail("query has no from")
+	}
+	w.str("\nFROM ")
+	w.source(q.From[0])
+	byAlias := map[string]planast.From{}
+	for _, f := range q.From {
+		byAlias[f.Alias] = f
+	}
+	for _, j := range q.Joins {
+		f, ok := byAlias[j.Right]
+		if !ok {
+			w.fail("join names unknown alias %q", j.Right)
+		}
+		switch j.Type {
+		case planast.JoinInner, "":
+			w.str("\nINNER JOIN ")
+		case planast.JoinLeft:
+			w.str("\nLEFT JOIN ")
+		case planast.JoinRight:
+			w.str("\nRIGHT JOIN ")
+		case planast.JoinFull:
+			w.str("\nFULL JOIN ")
+		default:
+			w.fail("unknown join type %q", j.Type)
+		}
+		w.source(f)
+		w.str(" ON ")
+		var conds []string
+		for _, p := range j.On {
+			conds = append(conds, QuoteIdent(j.Left)+"."+QuoteIdent(p.LeftColumn)+" = "+QuoteIdent(j.Right)+"."+QuoteIdent(p.RightColumn))
+		}
+		if j.Condition != nil {
+			conds = append(conds, "("+w.exprS(j.Condition)+")")
+		}
+		if len(conds) == 0 {
+			w.fail("join without condition")
+		}
+		w.str(strings.Join(conds, " AND "))
+	}
+	if len(q.From) != len(q.Joins)+1 {
+		w.fail("every from item after the first must be joined")
+	}
+	if q.Where != nil {
+		w.str("\nWHERE ")
+		w.expr(q.Where)
+	}
+	if len(q.GroupBy) > 0 {
+		w.str("\nGROUP BY ")
+		for i, g := range q.GroupBy {
+			if i > 0 {
+				w.str(", ")
+			}
+			w.expr(g)
+		}
+	}
+	if q.Having != nil {
+		w.str("\nHAVING ")
+		w.expr(q.Having)
+	}
+}
+
+func (w *writer) source(f planast.From) {
+	if f.Subquery != nil {
+		w.str("(")
+		w.query(f.Subquery, Options{}, false)
+		w.str(")")
+	} else {
+		if f.Table == "" {
+			w.fail("from item without table")
+		}
+		if f.Schema != "" {
+			w.str(QuoteIdent(f.Schema) + ".")
+		}
+		w.str(QuoteIdent(f.Table))
+	}
+	w.str(" AS " + QuoteIdent(f.Alias))
+}
+
+// exprS renders e into a string.
+func (w *writer) exprS(e planast.Expr) string {
+	sub := &writer{d: w.d}
+	sub.expr(e)
+	return sub.b.String()
+}
+
+func (w *writer) subquery(q *planast.Query) string {
+	sub := &writer{d: w.d}
+	sub.query(q, Options{}, false)
+	return "(" + sub.b.String() + ")"
+}

@@ -1,0 +1,97 @@
+package render
+
+import (
+	"github.com/nl2sql/nl2sql/planast"
+)
+
+// SQLite renders for SQLite 3.46 or newer (modernc.org/sqlite embeds one).
+// Dates are ISO-8601 text and date functions go through strftime/date.
+// LIKE is case-sensitive because the adapter sets PRAGMA case_sensitive_like.
+type SQLite struct{}
+
+func (SQLite) Name() string { return "sqlite" }
+
+func (SQLite) Cast(x string, t planast.CastType) string {
+	switch t {
+	case planast.CastInteger:
+		return "CAST(" + x + " AS INTEGER)"
+	case planast.CastDecimal:
+		return "CAST(" + x + " AS NUMERIC)"
+	case planast.CastFloat:
+		return "CAST(" + x + " AS REAL)"
+	case planast.CastText:
+		return "CAST(" + x + " AS TEXT)"
+	case planast.CastBoolean:
+		return "(CAST(" + x + " AS INTEGER) <> 0)"
+	case planast.CastDate:
+		return "date(" + x + ")"
+	case planast.CastTimestamp:
+		return "datetime(" + x + ")"
+	}
+	return "CAST(" + x + " AS TEXT)"
+}
+
+func (SQLite) DateLiteral(q string) string      { return q }
+func (SQLite) TimestampLiteral(q string) string { return q }
+
+func (SQLite) TrueDiv(l, r string) string {
+	return "(CAST(" + l + " AS REAL) / NULLIF(" + r + ", 0))"
+}
+
+func (SQLite) IntDiv(l, r string) string {
+	return "CAST(CAST(" + l + " AS REAL) / NULLIF(" + r + ", 0) AS INTEGER)"
+}
+
+func (SQLite) ParenthesizeCompound() bool { return false }
+
+var sqliteUnitFmt = map[string]string{"year": "%Y", "month": "%m", "day": "%d"}
+
+func (SQLite) Func(name string, a []string) (string, bool) {
+	if s, ok := common(name, a); ok {
+		return s, true
+	}
+	switch name {
+	case "ROUND":
+		if len(a) == 1 {
+			return "ROUND(" + a[0] + ")", true
+		}
+		return "ROUND(" + a[0] + ", " + a[1] + ")", true
+	case "DATE_PART":
+		x := a[1]
+		if a[0] == "quarter" {
+			return "((CAST(strftime('%m', " + x + ") AS INTEGER) + 2) / 3)", true
+		}
+		f, ok := sqliteUnitFmt[a[0]]
+		if !ok {
+			return "", false
+		}
+		return "CAST(strftime('" + f + "', " + x + ") AS INTEGER)", true
+	case "DATE_TRUNC":
+		x := a[1]
+		switch a[0] {
+		case "year":
+			return "date(" + x + ", 'start of year')", true
+		case "month":
+			return "date(" + x + ", 'start of month')", true
+		case "day":
+			return "date(" + x + ")", true
+		case "quarter":
+			return "date(" + x + ", 'start of month', '-' || ((CAST(strftime('%m', " + x + ") AS INTEGER) - 1) % 3) || ' months')", true
+		}
+	case "DATE_ADD":
+		n, x := a[1], a[2]
+		switch a[0] {
+		case "year":
+			return "date(" + x + ", (" + n + ") || ' years', 'floor')", true
+		case "quarter":
+			return "date(" + x + ", ((" + n + ") * 3) || ' months', 'floor')", true
+		case "month":
+			return "date(" + x + ", (" + n + ") || ' months', 'floor')", true
+		case "day":
+			return "date(" + x + ", (" + n + ") || ' days')", true
+		}
+	case "DATE_DIFF_DAYS":
+		return "CAST(julianday(date(" + a[0] + ")) - julianday(date(" + a[1] + ")) AS INTEGER)", true
+	}
+	return "", false
+}

@@ -1,0 +1,5 @@
+SELECT "t"."TrackId" AS "TrackId", CASE "t"."GenreId" WHEN 1 THEN 'rock' WHEN 2 THEN 'jazz' ELSE 'other' END AS "genre", CASE WHEN ("t"."Milliseconds" < 300000) THEN 'short' END AS "len", CAST(TRUNC(CAST("t"."UnitPrice" AS DECIMAL(38,10))) AS BIGINT) AS "ci", CAST("t"."Milliseconds" AS DECIMAL(38,10)) AS "cd", CAST("t"."Milliseconds" AS DOUBLE) AS "cf", CAST("t"."TrackId" AS VARCHAR) AS "ct", (CAST("t"."GenreId" AS BIGINT) <> 0) AS "cb", CAST('2021-02-03' AS DATE) AS "cdate", CAST('2021-02-03 04:05:06' AS TIMESTAMP) AS "cts", (- "t"."Milliseconds") AS "neg", ("t"."Composer" IS NULL) AS "no_composer"
+FROM "Track" AS "t"
+WHERE ((("t"."Milliseconds" BETWEEN 1 AND 400000) AND ("t"."UnitPrice" NOT BETWEEN 5 AND 10)) AND ((("t"."Name" LIKE '%a%' ESCAPE '\') OR (LOWER("t"."Name") LIKE LOWER('W\_%') ESCAPE '\')) AND (("t"."Name" NOT LIKE 'zzz%' ESCAPE '\') AND ((NOT ("t"."Name" IS NULL)) AND ("t"."TrackId" IS NOT NULL)))))
+ORDER BY 1 ASC NULLS LAST, 2 ASC NULLS LAST, 3 ASC NULLS LAST, 4 ASC NULLS LAST, 5 ASC NULLS LAST, 6 ASC NULLS LAST, 7 ASC NULLS LAST, 8 ASC NULLS LAST, 9 ASC NULLS LAST, 10 ASC NULLS LAST, 11 ASC NULLS LAST, 12 ASC NULLS LAST
+LIMIT 1000

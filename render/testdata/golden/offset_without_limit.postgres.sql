@@ -1,0 +1,4 @@
+SELECT "g"."Name" AS "Name"
+FROM "Genre" AS "g"
+ORDER BY "g"."GenreId" DESC NULLS LAST, 1 ASC NULLS LAST
+LIMIT 1000 OFFSET 1

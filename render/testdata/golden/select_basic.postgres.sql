@@ -1,0 +1,4 @@
+SELECT "a"."Name" AS "Name"
+FROM "Artist" AS "a"
+ORDER BY "Name" ASC NULLS LAST, 1 ASC NULLS LAST
+LIMIT 3

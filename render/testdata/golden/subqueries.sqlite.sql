@@ -1,0 +1,13 @@
+SELECT "cu"."LastName" AS "LastName", (SELECT SUM("i"."Total") AS "s"
+FROM "Invoice" AS "i"
+WHERE ("i"."CustomerId" = "cu"."CustomerId")) AS "spent"
+FROM "Customer" AS "cu"
+WHERE ((EXISTS (SELECT "i"."InvoiceId" AS "InvoiceId"
+FROM "Invoice" AS "i"
+WHERE ("i"."CustomerId" = "cu"."CustomerId"))) AND ((NOT EXISTS (SELECT "i"."InvoiceId" AS "InvoiceId"
+FROM "Invoice" AS "i"
+WHERE (("i"."CustomerId" = "cu"."CustomerId") AND ("i"."Total" > 100)))) AND ("cu"."CustomerId" IN (SELECT "i2"."CustomerId" AS "CustomerId"
+FROM "Invoice" AS "i2"
+WHERE ("i2"."Total" > 1.5)))))
+ORDER BY "spent" DESC NULLS LAST, 1 ASC NULLS LAST, 2 ASC NULLS LAST
+LIMIT 1000

@@ -1,0 +1,80 @@
+package tools
+
+import (
+	"context"
+	"encoding/json"
+
+	mcpgo "github.com/mark3labs/mcp-go/mcp"
+	"github.com/mark3labs/mcp-go/server"
+
+	"github.com/nl2sql/nl2sql/engine"
+)
+
+// Asker is what the ask tool needs of the engine.
+type Asker interface {
+	Ask(ctx context.Context, req engine.AskRequest) (*engine.Result, error)
+}
+
+// AskArgs is the ask tool's input.
+type AskArgs struct {
+	Question   string `json:"question"`
+	Datasource string `json:"datasource,omitempty"`
+}
+
+var askInputSchema = json.RawMessage(`{
+  "type": "object",
+  "properties": {
+    "question": {"type": "string", "minLength": 1, "maxLength": 4096, "description": "The question, in natural language."},
+    "datasource": {"type": "string", "maxLength": 128, "description": "Optional datasource id from list_datasources; omit to let the server choose."}
+  },
+  "required": ["question"],
+  "additionalProperties": false
+}`)
+
+var askOutputSchema = json.RawMessage(`{
+  "type": "object",
+  "properties": {
+    "question": {"type": "string"},
+    "answer": {"type": "string", "description": "Short summary drawn from the first rows."},
+    "columns": {"type": "array", "items": {"type": "string"}},
+    "column_types": {"type": "array", "items": {"type": "string"}},
+    "rows": {"type": "array", "items": {"type": "array", "items": {"type": ["string", "number", "boolean", "null"]}}},
+    "row_count": {"type": "integer"},
+    "truncated": {"type": "boolean", "description": "True when rows stop at the row limit."},
+    "sql": {"type": "string", "description": "The SQL that ran, rendered from the validated plan."},
+    "plan": {"type": "object", "description": "The validated plan."},
+    "sub_queries": {"type": "array", "items": {"type": "object"}},
+    "warnings": {"type": "array", "items": {"type": "string"}},
+    "usage": {"type": "object"}
+  },
+  "required": ["answer", "columns", "rows", "truncated", "sql", "plan"]
+}`)
+
+// AskTool describes the ask tool.
+func AskTool() mcpgo.Tool {
+	return mcpgo.NewTool("ask",
+		mcpgo.WithDescription("Answer a question about the configured databases. The server plans a typed query, validates it against the schema, runs it read-only with a row limit and returns the rows, the SQL and a short answer."),
+		mcpgo.WithTitleAnnotation("Ask a question of the data"),
+		rawInput(askInputSchema),
+		mcpgo.WithRawOutputSchema(askOutputSchema),
+		mcpgo.WithReadOnlyHintAnnotation(true),
+		mcpgo.WithDestructiveHintAnnotation(false),
+		mcpgo.WithIdempotentHintAnnotation(true),
+		mcpgo.WithOpenWorldHintAnnotation(false),
+	)
+}
+
+// AskHandler answers ask calls with eng.
+func AskHandler(eng Asker) server.ToolHandlerFunc {
+	return func(ctx context.Context, req mcpgo.CallToolRequest) (*mcpgo.CallToolResult, error) {
+		var args AskArgs
+		if err := req.BindArguments(&args); err != nil {
+			return mcpgo.NewToolResultError("INVALID_REQUEST: arguments must be {\"question\": string, \"datasource\"?: string}"), nil
+		}
+		res, err := eng.Ask(ctx, engine.AskRequest{Question: args.Question, Datasource: args.Datasource})
+		if err != nil {
+			return errorResult(err), nil
+		}
+		return mcpgo.NewToolResultStructured(res, ResultText(res)), nil
+	}
+}

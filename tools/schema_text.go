@@ -1,0 +1,52 @@
+package tools
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/nl2sql/nl2sql/engine/schema"
+)
+
+// SnapshotText renders a schema snapshot for people: one block per table
+// with its columns, types, keys and sample values.
+func SnapshotText(s *schema.Snapshot) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "datasource %s (%s), %d tables\n", s.Datasource, s.Dialect, len(s.Tables))
+	for _, t := range s.Tables {
+		rows := ""
+		if t.RowCount != nil {
+			rows = fmt.Sprintf(", %d rows", *t.RowCount)
+		}
+		fmt.Fprintf(&b, "\n%s.%s (%s%s)\n", t.Schema, t.Name, t.Kind, rows)
+		pk := map[string]bool{}
+		for _, k := range t.PrimaryKey {
+			pk[k] = true
+		}
+		for _, c := range t.Columns {
+			flags := []string{}
+			if pk[c.Name] {
+				flags = append(flags, "pk")
+			}
+			if !c.Nullable {
+				flags = append(flags, "not null")
+			}
+			line := fmt.Sprintf("  %-24s %-10s %-14s %s", c.Name, c.Type, c.DeclaredType, strings.Join(flags, ", "))
+			if p := c.Profile; p != nil && len(p.SampleValues) > 0 {
+				vals := make([]string, 0, len(p.SampleValues))
+				for _, v := range p.SampleValues {
+					vals = append(vals, fmt.Sprint(v))
+				}
+				s := strings.Join(vals, " | ")
+				if r := []rune(s); len(r) > 80 {
+					s = string(r[:79]) + "…"
+				}
+				line += "  e.g. " + s
+			}
+			b.WriteString(strings.TrimRight(line, " ") + "\n")
+		}
+		for _, fk := range t.ForeignKeys {
+			fmt.Fprintf(&b, "  foreign key (%s) → %s(%s)\n", strings.Join(fk.Columns, ", "), fk.RefTable, strings.Join(fk.RefColumns, ", "))
+		}
+	}
+	return b.String()
+}

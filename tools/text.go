@@ -1,0 +1,71 @@
+package tools
+
+import (
+	"fmt"
+	"strings"
+	"text/tabwriter"
+
+	"github.com/nl2sql/nl2sql/engine"
+)
+
+// TextRows is how many rows the text rendering of a result shows.
+const TextRows = 50
+
+// ResultText renders a result for people: the answer, the SQL and the rows
+// as an aligned table (at most TextRows rows). Values come from the
+// result's encoded rows; NULL is shown as NULL.
+func ResultText(r *engine.Result) string {
+	var b strings.Builder
+	b.WriteString(r.Answer + "\n\nSQL:\n" + r.SQL + "\n\n")
+	b.WriteString(Table(r.Columns, r.Rows, TextRows))
+	if len(r.Rows) > TextRows {
+		fmt.Fprintf(&b, "… %d more rows in the structured result\n", len(r.Rows)-TextRows)
+	}
+	if r.Truncated {
+		b.WriteString("(cut at the row limit)\n")
+	}
+	return b.String()
+}
+
+// Table renders columns and up to max rows as an aligned text table.
+func Table(cols []string, rows [][]any, max int) string {
+	var b strings.Builder
+	tw := tabwriter.NewWriter(&b, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, strings.Join(cols, "\t"))
+	seps := make([]string, len(cols))
+	for i, c := range cols {
+		seps[i] = strings.Repeat("-", max1(len([]rune(c)), 3))
+	}
+	fmt.Fprintln(tw, strings.Join(seps, "\t"))
+	for i, row := range rows {
+		if i >= max {
+			break
+		}
+		cells := make([]string, len(row))
+		for j, v := range row {
+			cells[j] = cell(v)
+		}
+		fmt.Fprintln(tw, strings.Join(cells, "\t"))
+	}
+	tw.Flush()
+	return b.String()
+}
+
+func cell(v any) string {
+	if v == nil {
+		return "NULL"
+	}
+	s := fmt.Sprint(v)
+	s = strings.NewReplacer("\t", " ", "\n", " ", "\r", " ").Replace(s)
+	if r := []rune(s); len(r) > 60 {
+		s = string(r[:59]) + "…"
+	}
+	return s
+}
+
+func max1(a, b int) int {
+	if a > b {
+		return a
+	}
+	return b
+}
