@@ -52,7 +52,7 @@ func newRoot(logger *slog.Logger, stdout io.Writer) *cobra.Command {
 		SilenceErrors: true,
 	}
 	root.SetOut(stdout)
-	root.AddCommand(serveCmd(logger), askCmd(logger), demoCmd(logger), planCmd(logger), schemaCmd(logger), versionCmd())
+	root.AddCommand(serveCmd(logger), askCmd(logger), explainCmd(logger), demoCmd(logger), planCmd(logger), schemaCmd(logger), versionCmd())
 	return root
 }
 
@@ -122,6 +122,38 @@ func askCmd(logger *slog.Logger) *cobra.Command {
 	cmd.Flags().StringVar(&cfgPath, "config", "nl2sql.yaml", "path of the config file")
 	cmd.Flags().StringVar(&ds, "datasource", "", "datasource id (default: the only one configured)")
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print the whole result as JSON")
+	return cmd
+}
+
+func explainCmd(logger *slog.Logger) *cobra.Command {
+	var cfgPath, ds string
+	var asJSON bool
+	cmd := &cobra.Command{
+		Use:   "explain [flags] QUESTION",
+		Short: "Show the plan and SQL for a question without running anything",
+		Args:  cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			a, err := app.Open(cfgPath, logger)
+			if err != nil {
+				return err
+			}
+			defer a.Close()
+			ex, err := a.Engine.Explain(cmd.Context(), engine.AskRequest{Question: args[0], Datasource: ds})
+			if err != nil {
+				return err
+			}
+			if asJSON {
+				enc := json.NewEncoder(cmd.OutOrStdout())
+				enc.SetIndent("", "  ")
+				return enc.Encode(ex)
+			}
+			fmt.Fprint(cmd.OutOrStdout(), tools.ExplanationText(ex))
+			return nil
+		},
+	}
+	cmd.Flags().StringVar(&cfgPath, "config", "nl2sql.yaml", "path of the config file")
+	cmd.Flags().StringVar(&ds, "datasource", "", "datasource id (default: the only one configured)")
+	cmd.Flags().BoolVar(&asJSON, "json", false, "print the explanation as JSON")
 	return cmd
 }
 

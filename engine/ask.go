@@ -2,6 +2,8 @@ package engine
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"strings"
 	"unicode/utf8"
 )
@@ -15,37 +17,61 @@ type AskRequest struct {
 	Datasource string
 }
 
-// Ask answers a question: resolve the datasource, build the schema context,
-// plan (with bounded repair), validate, render, execute, summarise. Each
-// step reads the previous step's output value. Errors are *Error.
-func (e *Engine) Ask(ctx context.Context, req AskRequest) (*Result, error) {
-	q := strings.TrimSpace(req.Question)
+// checkQuestion trims and vets a question.
+func checkQuestion(q string) (string, error) {
+	q = strings.TrimSpace(q)
 	switch {
 	case q == "":
-		return nil, Errorf(CodeInvalidRequest, "ask a question in words, e.g. \"How many customers are there in each country?\"", "the question is empty")
+		return "", Errorf(CodeInvalidRequest, "ask a question in words, e.g. \"How many customers are there in each country?\"", "the question is empty")
 	case len(q) > MaxQuestionBytes:
-		return nil, Errorf(CodeInvalidRequest, "shorten the question", "the question is %d bytes; the limit is %d", len(q), MaxQuestionBytes)
+		return "", Errorf(CodeInvalidRequest, "shorten the question", "the question is %d bytes; the limit is %d", len(q), MaxQuestionBytes)
 	case !utf8.ValidString(q) || strings.ContainsRune(q, 0):
-		return nil, Errorf(CodeInvalidRequest, "send the question as UTF-8 text", "the question is not valid text")
+		return "", Errorf(CodeInvalidRequest, "send the question as UTF-8 text", "the question is not valid text")
+	}
+	return q, nil
+}
+
+// withDeadline applies the engine's global request timeout.
+func (e *Engine) withDeadline(ctx context.Context) (context.Context, context.CancelFunc) {
+	return context.WithTimeout(ctx, e.opts.RequestTimeout)
+}
+
+// Ask answers a question: resolve the datasource, build the schema context,
+// plan (with bounded repair), validate, render, execute, summarise. Each
+// step reads the previous step's output value. The whole request is bounded
+// by Options.RequestTimeout, down to the database query. Errors are *Error.
+func (e *Engine) Ask(ctx context.Context, req AskRequest) (*Result, error) {
+	ctx, cancel := e.withDeadline(ctx)
+	defer cancel()
+	sw := newStopwatch()
+	var tm Timings
+	q, err := checkQuestion(req.Question)
+	if err != nil {
+		return nil, err
 	}
 	ds, err := e.resolve(ctx, req.Datasource)
 	if err != nil {
 		return nil, err
 	}
+	tm.Resolve = sw.lap()
 	sctx := e.retrieve(ds)
+	tm.Retrieve = sw.lap()
 	planned, err := e.planValidated(ctx, ds, q, sctx)
 	if err != nil {
-		return nil, err
+		return nil, deadline(ctx, err)
 	}
+	tm.Plan, tm.Model = sw.lap(), planned.modelMS
 	sql, err := e.render(ds, planned)
 	if err != nil {
 		return nil, err
 	}
+	tm.Render = sw.lap()
 	rows, err := e.execute(ctx, ds, sql)
 	if err != nil {
-		return nil, err
+		return nil, deadline(ctx, err)
 	}
 	applyPlanTypes(rows, planned.types)
+	tm.Execute = sw.lap()
 	res := &Result{
 		Question:    q,
 		Columns:     rows.Columns,
@@ -58,10 +84,11 @@ func (e *Engine) Ask(ctx context.Context, req AskRequest) (*Result, error) {
 		Usage:       planned.usage,
 		Warnings:    []string{},
 		SubQueries: []SubQuery{{
-			Datasource: ds.spec.ID, Dialect: ds.src.Dialect(), Intent: q, Plan: planned.plan, SQL: sql,
-			PlanSource: planned.source, Reasoning: planned.reasoning, Attempts: planned.attempts,
-			RowCount: len(rows.Rows), Truncated: rows.Truncated,
+			ID: subQueryID(ds.spec.ID, q), Datasource: ds.spec.ID, Dialect: ds.src.Dialect(), Intent: q,
+			Plan: planned.plan, SQL: sql, PlanSource: planned.source, Reasoning: planned.reasoning,
+			Attempts: planned.attempts, RowCount: len(rows.Rows), Truncated: rows.Truncated,
 		}},
+		TraceID: newTraceID(),
 	}
 	if res.Rows == nil {
 		res.Rows = [][]any{}
@@ -70,5 +97,26 @@ func (e *Engine) Ask(ctx context.Context, req AskRequest) (*Result, error) {
 		res.Warnings = append(res.Warnings, "the result was cut at the row limit; ask for fewer rows or add a filter")
 	}
 	res.Answer = summarise(res)
+	tm.Answer = sw.lap()
+	tm.Total = sw.total()
+	res.Timings = tm
 	return res, nil
 }
+
+// subQueryID is a content hash of the datasource and the normalised intent.
+func subQueryID(datasource, intent string) string {
+	h := sha256.Sum256([]byte(datasource + "\x00" + strings.ToLower(strings.Join(strings.Fields(intent), " "))))
+	return "sq_" + hex.EncodeToString(h[:6])
+}
+
+// deadline turns an error caused by the request's own deadline into TIMEOUT.
+func deadline(ctx context.Context, err error) error {
+	if ctx.Err() == context.DeadlineExceeded {
+		e := AsError(err)
+		if e.Code != CodeTimeout {
+			return &Error{Code: CodeTimeout, Msg: "the request ran past its time limit", Hint: "ask a narrower question or raise the timeout", Retryable: true, Err: err}
+		}
+	}
+	return err
+}
+

@@ -49,6 +49,9 @@ type Options struct {
 	Today func() string
 	// MaxRepairs bounds how often an invalid plan goes back to the planner.
 	MaxRepairs int
+	// RequestTimeout bounds one whole request, down to the database query;
+	// 0 means 2 minutes.
+	RequestTimeout time.Duration
 	Logger     *slog.Logger
 	// Open opens a datasource; nil means OpenSource.
 	Open func(ctx context.Context, spec DatasourceSpec) (Source, error)
@@ -81,6 +84,9 @@ func New(opts Options) (*Engine, error) {
 	}
 	if opts.MaxRepairs == 0 {
 		opts.MaxRepairs = 2
+	}
+	if opts.RequestTimeout <= 0 {
+		opts.RequestTimeout = 2 * time.Minute
 	}
 	if opts.Logger == nil {
 		opts.Logger = slog.Default()

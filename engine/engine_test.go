@@ -74,6 +74,10 @@ func TestAskDeterministic(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%q: %v", q, err)
 		}
+		if r1.TraceID == r2.TraceID || r1.Timings.Total <= 0 {
+			t.Errorf("%q: trace ids %q %q, total %v ms", q, r1.TraceID, r2.TraceID, r1.Timings.Total)
+		}
+		r1.Timings, r2.Timings, r1.TraceID, r2.TraceID = Timings{}, Timings{}, "", ""
 		b1, _ := json.Marshal(r1)
 		b2, _ := json.Marshal(r2)
 		if !bytes.Equal(b1, b2) {

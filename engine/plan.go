@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"time"
 
 	"github.com/nl2sql/nl2sql/engine/llm"
 	"github.com/nl2sql/nl2sql/planast"
@@ -19,7 +20,16 @@ type planned struct {
 	reasoning string
 	source    string
 	attempts  int
-	usage     llm.Usage
+	usage     Usage
+	modelMS   float64
+	// rejected lists, per refused attempt, the issues that sent it back.
+	rejected []Attempt
+}
+
+// Attempt is one refused planning attempt and why.
+type Attempt struct {
+	Attempt int             `json:"attempt"`
+	Issues  []planast.Issue `json:"issues"`
 }
 
 // PlanAnswer is what the planner returns: a short explanation and a plan.
@@ -32,23 +42,33 @@ type PlanAnswer struct {
 // latest attempt's typed errors back at most MaxRepairs times.
 func (e *Engine) planValidated(ctx context.Context, ds *datasource, question, sctx string) (*planned, error) {
 	var issues []planast.Issue
-	var usage llm.Usage
+	out := &planned{source: "llm"}
 	today := e.opts.Today()
 	for attempt := 0; attempt <= e.opts.MaxRepairs; attempt++ {
 		req := e.planRequest(ds, question, sctx, today, issues, attempt)
+		t0 := time.Now()
 		resp, err := e.opts.Planner.Complete(ctx, req)
+		out.modelMS += ms(time.Since(t0))
+		out.usage.ModelCalls++
+		var bad *llm.InvalidOutputError
+		if errors.As(err, &bad) {
+			issues = []planast.Issue{{Code: planast.CodeMalformed, Message: bad.Reason}}
+			out.rejected = append(out.rejected, Attempt{attempt + 1, issues})
+			e.log.Info("model answer invalid", "datasource", ds.spec.ID, "attempt", attempt+1, "reason", bad.Reason)
+			continue
+		}
 		if err != nil {
 			return nil, providerError(err)
 		}
-		usage.InputTokens += resp.Usage.InputTokens
-		usage.OutputTokens += resp.Usage.OutputTokens
+		out.usage.InputTokens += resp.Usage.InputTokens
+		out.usage.OutputTokens += resp.Usage.OutputTokens
 		ans, plan, perr := decodePlanAnswer(resp.Content)
 		if perr == nil {
 			var v *planast.Validated
 			v, perr = planast.Validate(plan, ds.snap, planast.Options{})
 			if perr == nil {
-				return &planned{plan: v.Plan, columns: v.Columns, types: v.Types, reasoning: ans.Reasoning,
-					source: "llm", attempts: attempt + 1, usage: usage}, nil
+				out.plan, out.columns, out.types, out.reasoning, out.attempts = v.Plan, v.Columns, v.Types, ans.Reasoning, attempt+1
+				return out, nil
 			}
 		}
 		var pe *planast.Error
@@ -56,12 +76,16 @@ func (e *Engine) planValidated(ctx context.Context, ds *datasource, question, sc
 			return nil, &Error{Code: CodeInternal, Msg: perr.Error(), Err: perr}
 		}
 		issues = pe.Issues
+		out.rejected = append(out.rejected, Attempt{attempt + 1, issues})
 		e.log.Info("plan refused", "datasource", ds.spec.ID, "attempt", attempt+1, "issues", len(issues), "first", pe.FirstCode())
 	}
 	return nil, &Error{Code: CodePlanInvalid, Issues: issues,
 		Msg:  fmt.Sprintf("the planner gave no valid plan in %d attempts: %s", e.opts.MaxRepairs+1, (&planast.Error{Issues: issues}).Error()),
 		Hint: "rephrase the question with the table or column names you mean, or use explain_plan to see the plan"}
 }
+
+// planAnswerSchema is the JSON Schema of the planner's answer, computed once.
+var planAnswerSchema = planast.AnswerSchema()
 
 // planRequest builds the structured call for one planning attempt. The
 // first attempt is step "plan"; repairs are "plan_repair" with the attempt
@@ -74,7 +98,7 @@ func (e *Engine) planRequest(ds *datasource, question, sctx, today string, issue
 	}
 	return llm.Request{
 		Step: step, Datasource: ds.spec.ID, Intent: question, Sample: attempt,
-		Messages: msgs, SchemaName: "plan_answer", PromptHash: promptHash(msgs, today),
+		Messages: msgs, SchemaName: "plan_answer", Schema: planAnswerSchema, PromptHash: promptHash(msgs, today),
 	}
 }
 

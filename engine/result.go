@@ -1,7 +1,6 @@
 package engine
 
 import (
-	"github.com/nl2sql/nl2sql/engine/llm"
 	"github.com/nl2sql/nl2sql/planast"
 )
 
@@ -25,11 +24,32 @@ type Result struct {
 	Plan       *planast.Query `json:"plan"`
 	SubQueries []SubQuery     `json:"sub_queries"`
 	Warnings   []string       `json:"warnings"`
-	Usage      llm.Usage      `json:"usage"`
+	Usage      Usage          `json:"usage"`
+	// Timings and TraceID differ between runs; everything else is
+	// byte-identical for the same inputs and recordings.
+	Timings Timings `json:"timings"`
+	TraceID string  `json:"trace_id"`
+}
+
+// Usage counts the model work behind a result. It never holds latency.
+type Usage struct {
+	ModelCalls    int `json:"model_calls"`
+	InputTokens   int `json:"input_tokens"`
+	OutputTokens  int `json:"output_tokens"`
+	PlanCacheHits int `json:"plan_cache_hits"`
+}
+
+func (u *Usage) add(o Usage) {
+	u.ModelCalls += o.ModelCalls
+	u.InputTokens += o.InputTokens
+	u.OutputTokens += o.OutputTokens
+	u.PlanCacheHits += o.PlanCacheHits
 }
 
 // SubQuery is one datasource query of a result.
 type SubQuery struct {
+	// ID is a content hash of the datasource and the intent: stable across runs.
+	ID         string         `json:"id"`
 	Datasource string         `json:"datasource"`
 	Dialect    string         `json:"dialect"`
 	Intent     string         `json:"intent"`
@@ -43,4 +63,6 @@ type SubQuery struct {
 	Attempts  int  `json:"attempts"`
 	RowCount  int  `json:"row_count"`
 	Truncated bool `json:"truncated"`
+	// Error is set when this sub-query failed while others answered.
+	Error string `json:"error,omitempty"`
 }

@@ -23,11 +23,13 @@ func JSONSchema() json.RawMessage {
 // AnswerSchema wraps the plan schema in the planner's answer object
 // {"reasoning": string, "plan": Query}.
 func AnswerSchema() json.RawMessage {
-	type answer struct {
-		Reasoning string `json:"reasoning" jsonschema:"description=One or two sentences on how the plan answers the question"`
-		Plan      Query  `json:"plan"`
-	}
-	return schemaFor(reflect.TypeOf(answer{}), "")
+	return schemaFor(reflect.TypeOf(PlanAnswer{}), "PlanAnswer")
+}
+
+// PlanAnswer is the planner's answer: a short explanation, then the plan.
+type PlanAnswer struct {
+	Reasoning string `json:"reasoning" jsonschema:"description=One or two sentences on how the plan answers the question"`
+	Plan      *Query `json:"plan"`
 }
 
 var exprNodes = []struct {
@@ -125,19 +127,20 @@ func schemaFor(root reflect.Type, rootName string) json.RawMessage {
 	}
 	if rootName != "" {
 		if ref, ok := m["$ref"].(string); ok && ref == "#/$defs/"+rootName {
-			// inline the root so the document's top level is an object, as
-			// OpenAI's strict mode requires; recursion points at "#".
+			// Copy the root definition to the top level, as OpenAI's strict
+			// mode wants an object there; recursion keeps pointing at
+			// "#/$defs/Query" (Ollama's grammar converter resolves only
+			// "#/$defs/..." references).
 			d := m["$defs"].(map[string]any)
 			body := d[rootName].(map[string]any)
-			delete(d, rootName)
 			delete(m, "$ref")
 			for k, v := range body {
 				m[k] = v
 			}
-			retarget(m, "#/$defs/"+rootName, "#")
 		}
 	}
 	strict(m)
+	constToEnum(m)
 	out, err := json.Marshal(m)
 	if err != nil {
 		panic("planast: plan schema: " + err.Error())
@@ -169,19 +172,21 @@ func funcNames(keep func(FuncSpec) bool) []any {
 	return out
 }
 
-func retarget(v any, from, to string) {
+// constToEnum writes "const": x as "enum": [x], its equivalent, because
+// not every provider's structured-output subset lists const.
+func constToEnum(v any) {
 	switch x := v.(type) {
 	case map[string]any:
-		for k, c := range x {
-			if k == "$ref" && c == from {
-				x[k] = to
-				continue
-			}
-			retarget(c, from, to)
+		if c, ok := x["const"]; ok {
+			x["enum"] = []any{c}
+			delete(x, "const")
+		}
+		for _, c := range x {
+			constToEnum(c)
 		}
 	case []any:
 		for _, c := range x {
-			retarget(c, from, to)
+			constToEnum(c)
 		}
 	}
 }

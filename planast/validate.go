@@ -32,6 +32,8 @@ type Options struct {
 type Validated struct {
 	// Plan is a copy of the input with every table and column name replaced by
 	// the catalog's exact spelling, schemas filled in and aliases completed.
+	// A column used because it depends on a grouped primary key is added to
+	// group_by, as DuckDB needs; the groups stay the same.
 	Plan *Query
 	// Columns are the output column names and Types their portable types.
 	Columns []string

@@ -524,7 +524,7 @@ func (v *validator) groupedRef(e Expr, path string, q *Query, sc *scope) {
 			return false
 		}
 		if c, ok := n.(*Column); ok {
-			if v.resolved[c] != sc || dependsOnGroupedKey(c, q.GroupBy, sc) {
+			if v.resolved[c] != sc || v.dependent(c, q, sc) {
 				return false
 			}
 			bad = c
@@ -552,7 +552,7 @@ func (v *validator) correlatedUngrouped(sub *Query, q *Query, sc *scope) *Column
 				return false
 			}
 		case *Column:
-			if v.resolved[n] == sc && !isGroupExpr(n, q.GroupBy) && !dependsOnGroupedKey(n, q.GroupBy, sc) {
+			if v.resolved[n] == sc && !isGroupExpr(n, q.GroupBy) && !v.dependent(n, q, sc) {
 				bad = n
 			}
 			return false
@@ -581,6 +581,19 @@ func isGroupExpr(e Expr, groupBy []Expr) bool {
 func exprKey(e Expr) []byte {
 	b, _ := json.Marshal(e)
 	return b
+}
+
+// dependent reports whether c is functionally dependent on q's grouped
+// primary key, and if so adds c to q's group_by: grouping by it too changes
+// no group, and DuckDB (unlike PostgreSQL and SQLite) requires it.
+func (v *validator) dependent(c *Column, q *Query, sc *scope) bool {
+	if !dependsOnGroupedKey(c, q.GroupBy, sc) {
+		return false
+	}
+	g := &Column{Table: c.Table, Column: c.Column}
+	v.resolvedIn(g, sc)
+	q.GroupBy = append(q.GroupBy, g)
+	return true
 }
 
 // dependsOnGroupedKey reports whether c's table has its whole primary key in

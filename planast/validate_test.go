@@ -164,6 +164,28 @@ func TestValidateCanonicalises(t *testing.T) {
 	}
 }
 
+// A column that depends on a grouped primary key is added to group_by in
+// the validated plan (DuckDB needs it), once, wherever it is used.
+func TestValidateGroupsDependentColumns(t *testing.T) {
+	q := decode(t, plan(sel(c("ar", "Name"), item(fn("COUNT"), "n")), albumArtist[0], albumArtist[1], `"group_by":[`+c("ar", "ArtistId")+`]`,
+		`"having":`+bin("!=", c("ar", "Name"), lit(`"x"`)), orderBy(fn("LOWER", c("ar", "Name")), "asc")))
+	v, err := planast.Validate(q, chinook, planast.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, g := range v.Plan.GroupBy {
+		col := g.(*planast.Column)
+		got = append(got, col.Table+"."+col.Column)
+	}
+	if !slices.Equal(got, []string{"ar.ArtistId", "ar.Name"}) {
+		t.Errorf("group_by %v", got)
+	}
+	if len(q.GroupBy) != 1 {
+		t.Error("the input plan was modified")
+	}
+}
+
 func TestValidateNil(t *testing.T) {
 	if _, err := planast.Validate(nil, chinook, planast.Options{}); err == nil {
 		t.Fatal("nil plan accepted")

@@ -50,7 +50,10 @@ func (DuckDB) Func(name string, a []string) (string, bool) {
 		case "month":
 			return ts + " + to_months(CAST(" + n + " AS INTEGER))"
 		}
-		return ts + " + to_days(CAST(" + n + " AS INTEGER))"
+		// days by date arithmetic, not an interval: DuckDB (1.5) treats
+		// INTERVAL 30 DAY as equal to INTERVAL 1 MONTH and merges
+		// x + to_days(30) with x + to_months(1) in one statement
+		return "CAST(" + ts + " AS DATE) + CAST(" + n + " AS INTEGER)"
 	}, func(end, start string) string {
 		return "date_diff('day', CAST(" + start + " AS DATE), CAST(" + end + " AS DATE))"
 	})

@@ -42,4 +42,31 @@ func ExampleSQL() {
 		fmt.Printf("-- %s\n%s\n", name, sql)
 	}
 	// Output:
+	// -- sqlite
+	// SELECT "ar"."Name" AS "artist", COUNT(*) AS "albums"
+	// FROM "Album" AS "al"
+	// INNER JOIN "Artist" AS "ar" ON "al"."ArtistId" = "ar"."ArtistId"
+	// WHERE (LENGTH("al"."Title") >= (CAST(7 AS REAL) / NULLIF(2, 0)))
+	// GROUP BY "ar"."ArtistId", "ar"."Name"
+	// HAVING (COUNT(*) > 1)
+	// ORDER BY "albums" DESC NULLS LAST, 1 ASC NULLS LAST, 2 ASC NULLS LAST
+	// LIMIT 100
+	// -- duckdb
+	// SELECT "ar"."Name" AS "artist", COUNT(*) AS "albums"
+	// FROM "Album" AS "al"
+	// INNER JOIN "Artist" AS "ar" ON "al"."ArtistId" = "ar"."ArtistId"
+	// WHERE (LENGTH("al"."Title") >= (CAST(7 AS DOUBLE) / NULLIF(2, 0)))
+	// GROUP BY "ar"."ArtistId", "ar"."Name"
+	// HAVING (COUNT(*) > 1)
+	// ORDER BY "albums" DESC NULLS LAST, 1 ASC NULLS LAST, 2 ASC NULLS LAST
+	// LIMIT 100
+	// -- postgres
+	// SELECT "ar"."Name" AS "artist", COUNT(*) AS "albums"
+	// FROM "Album" AS "al"
+	// INNER JOIN "Artist" AS "ar" ON "al"."ArtistId" = "ar"."ArtistId"
+	// WHERE (LENGTH("al"."Title") >= (CAST(7 AS DOUBLE PRECISION) / NULLIF(2, 0)))
+	// GROUP BY "ar"."ArtistId", "ar"."Name"
+	// HAVING (COUNT(*) > 1)
+	// ORDER BY "albums" DESC NULLS LAST, 1 ASC NULLS LAST, 2 ASC NULLS LAST
+	// LIMIT 100
 }

@@ -53,6 +53,17 @@ type Response struct {
 	Model    string
 }
 
+// InvalidOutputError is returned by a provider whose model answered with
+// text that is not JSON or does not satisfy the request's schema. The engine
+// treats it as a repairable planning error: the reason goes back to the model
+// on the next attempt.
+type InvalidOutputError struct {
+	Content string // the model's raw answer, truncated to 2 KiB
+	Reason  string
+}
+
+func (e *InvalidOutputError) Error() string { return "the model's answer is invalid: " + e.Reason }
+
 // Provider answers structured calls. Implementations: *Replay.
 type Provider interface {
 	Complete(ctx context.Context, req Request) (*Response, error)

@@ -20,8 +20,8 @@ const BIN = mustEnv("NL2SQL_BIN");
 const CONFIG = mustEnv("NL2SQL_CONFIG");
 const GOLD = JSON.parse(readFileSync(mustEnv("NL2SQL_GOLD"), "utf8"));
 
-const CALL_TIMEOUT_MS = 60_000;
-const TEST_TIMEOUT_MS = 90_000;
+const CALL_TIMEOUT_MS = 20_000; // every call answers in milliseconds; a hang should fail fast
+const TEST_TIMEOUT_MS = 45_000;
 
 function mustEnv(name) {
   const v = process.env[name];
@@ -236,7 +236,7 @@ describe("nl2sql serve (stdio, TypeScript SDK client)", () => {
   it("unexpected argument field -> isError (input validation), then a valid call still works", { timeout: TEST_TIMEOUT_MS }, async () => {
     const res = await call({ question: GOLD[0].question, role: "admin" });
     assert.equal(res.isError, true, `extra field "role" accepted: ${JSON.stringify(res).slice(0, 500)}`);
-    assert.match(textOf(res), /role|additional|unexpected|not allowed/i, "error does not name the bad field");
+    assert.match(textOf(res), /role/, "error does not name the bad field");
     const ok = await call({ question: GOLD[0].question });
     assert.notEqual(ok.isError, true, `valid call after the refused one failed: ${textOf(ok)}`);
     assertSameRows(ok.structuredContent?.rows, GOLD[0].rows, GOLD[0].question);
@@ -331,10 +331,10 @@ describe("nl2sql serve (stdio, raw JSON-RPC lines)", () => {
           },
         }) + "\n",
       );
-      await waitFor(() => parsed().some((m) => m && m.id === 1), 30_000);
+      await waitFor(() => parsed().some((m) => m && m.id === 1), CALL_TIMEOUT_MS);
       child.stdin.write(JSON.stringify({ jsonrpc: "2.0", method: "notifications/initialized" }) + "\n");
       child.stdin.write(JSON.stringify({ jsonrpc: "2.0", id: 2, method: "tools/list", params: {} }) + "\n");
-      await waitFor(() => parsed().some((m) => m && m.id === 2), 30_000);
+      await waitFor(() => parsed().some((m) => m && m.id === 2), CALL_TIMEOUT_MS);
     } finally {
       child.stdin.end();
     }

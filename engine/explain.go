@@ -1,0 +1,73 @@
+package engine
+
+import (
+	"context"
+	"strings"
+
+	"github.com/nl2sql/nl2sql/planast"
+)
+
+// Explanation shows how a question would be answered, with nothing run:
+// the schema context retrieved, every refused planning attempt with its
+// typed issues, the validated plan and the SQL.
+type Explanation struct {
+	Question   string         `json:"question"`
+	Datasource string         `json:"datasource"`
+	Dialect    string         `json:"dialect"`
+	Tables     []string       `json:"tables"` // tables in the schema context, in prompt order
+	Reasoning  string         `json:"reasoning"`
+	Plan       *planast.Query `json:"plan"`
+	Columns    []string       `json:"columns"`
+	Types      []planast.Type `json:"column_types"`
+	SQL        string         `json:"sql"`
+	PlanSource string         `json:"plan_source"`
+	Rejected   []Attempt      `json:"rejected_attempts"`
+	Usage      Usage          `json:"usage"`
+}
+
+// Explain plans, validates and renders a question without executing it.
+func (e *Engine) Explain(ctx context.Context, req AskRequest) (*Explanation, error) {
+	ctx, cancel := e.withDeadline(ctx)
+	defer cancel()
+	q, err := checkQuestion(req.Question)
+	if err != nil {
+		return nil, err
+	}
+	ds, err := e.resolve(ctx, req.Datasource)
+	if err != nil {
+		return nil, err
+	}
+	sctx := e.retrieve(ds)
+	p, err := e.planValidated(ctx, ds, q, sctx)
+	if err != nil {
+		return nil, deadline(ctx, err)
+	}
+	sql, err := e.render(ds, p)
+	if err != nil {
+		return nil, err
+	}
+	rejected := p.rejected
+	if rejected == nil {
+		rejected = []Attempt{}
+	}
+	return &Explanation{
+		Question: q, Datasource: ds.spec.ID, Dialect: ds.src.Dialect(), Tables: contextTables(sctx),
+		Reasoning: p.reasoning, Plan: p.plan, Columns: p.columns, Types: p.types, SQL: sql,
+		PlanSource: p.source, Rejected: rejected, Usage: p.usage,
+	}, nil
+}
+
+// contextTables lists the table names of a rendered schema context.
+func contextTables(sctx string) []string {
+	var out []string
+	for _, line := range strings.Split(sctx, "\n") {
+		const key = `{"table":"`
+		if strings.HasPrefix(line, key) {
+			rest := line[len(key):]
+			if i := strings.IndexByte(rest, '"'); i >= 0 {
+				out = append(out, rest[:i])
+			}
+		}
+	}
+	return out
+}
