@@ -119,4 +119,3 @@ func deadline(ctx context.Context, err error) error {
 	}
 	return err
 }
-

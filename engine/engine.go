@@ -52,7 +52,7 @@ type Options struct {
 	// RequestTimeout bounds one whole request, down to the database query;
 	// 0 means 2 minutes.
 	RequestTimeout time.Duration
-	Logger     *slog.Logger
+	Logger         *slog.Logger
 	// Open opens a datasource; nil means OpenSource.
 	Open func(ctx context.Context, spec DatasourceSpec) (Source, error)
 }

@@ -12,7 +12,7 @@ type Result struct {
 	// Answer is a short summary written from at most the first 20 rows.
 	Answer string `json:"answer"`
 	// Columns are output column names; ColumnTypes their portable types.
-	Columns     []string `json:"columns"`
+	Columns     []string       `json:"columns"`
 	ColumnTypes []planast.Type `json:"column_types"`
 	// Rows hold values encoded by the value rule of engine/source: JSON
 	// numbers, strings, booleans or null.
