@@ -21,10 +21,12 @@ type AskArgs struct {
 	Datasource string `json:"datasource,omitempty"`
 }
 
+const askShape = `{"question": string, "datasource"?: string}`
+
 var askInputSchema = json.RawMessage(`{
   "type": "object",
   "properties": {
-    "question": {"type": "string", "minLength": 1, "maxLength": 4096, "description": "The question, in natural language."},
+    "question": {"type": "string", "maxLength": 4096, "description": "The question, in natural language."},
     "datasource": {"type": "string", "maxLength": 128, "description": "Optional datasource id from list_datasources; omit to let the server choose."}
   },
   "required": ["question"],
@@ -68,8 +70,8 @@ func AskTool() mcpgo.Tool {
 func AskHandler(eng Asker) server.ToolHandlerFunc {
 	return func(ctx context.Context, req mcpgo.CallToolRequest) (*mcpgo.CallToolResult, error) {
 		var args AskArgs
-		if err := req.BindArguments(&args); err != nil {
-			return mcpgo.NewToolResultError("INVALID_REQUEST: arguments must be {\"question\": string, \"datasource\"?: string}"), nil
+		if bad := bindStrict(req, &args, askShape); bad != nil {
+			return bad, nil
 		}
 		res, err := eng.Ask(ctx, engine.AskRequest{Question: args.Question, Datasource: args.Datasource})
 		if err != nil {

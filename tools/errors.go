@@ -1,7 +1,11 @@
 package tools
 
 import (
+	"bytes"
 	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
 
 	mcpgo "github.com/mark3labs/mcp-go/mcp"
 
@@ -31,4 +35,32 @@ func rawInput(schema json.RawMessage) mcpgo.ToolOption {
 		t.InputSchema = mcpgo.ToolInputSchema{}
 		t.RawInputSchema = schema
 	}
+}
+
+// bindStrict decodes a tool call's arguments into v, refusing unknown
+// arguments and wrong types with an INVALID_REQUEST result that names the
+// argument. Identity never comes from arguments: an argument such as "role"
+// or "user" is refused like any other unknown one.
+func bindStrict(req mcpgo.CallToolRequest, v any, shape string) *mcpgo.CallToolResult {
+	raw, err := json.Marshal(req.GetRawArguments())
+	if err != nil {
+		return mcpgo.NewToolResultError("INVALID_REQUEST: arguments are not a JSON object\nhint: send " + shape)
+	}
+	if string(raw) == "null" {
+		raw = []byte("{}")
+	}
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(v); err != nil {
+		msg := err.Error()
+		var te *json.UnmarshalTypeError
+		switch {
+		case errors.As(err, &te):
+			msg = fmt.Sprintf("argument %q must be a %s", te.Field, te.Type.String())
+		case strings.HasPrefix(msg, "json: unknown field "):
+			msg = "unknown argument " + strings.TrimPrefix(msg, "json: unknown field ")
+		}
+		return mcpgo.NewToolResultError("INVALID_REQUEST: " + msg + "\nhint: send " + shape)
+	}
+	return nil
 }

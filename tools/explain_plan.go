@@ -54,8 +54,8 @@ func ExplainPlanTool() mcpgo.Tool {
 func ExplainPlanHandler(eng Explainer) server.ToolHandlerFunc {
 	return func(ctx context.Context, req mcpgo.CallToolRequest) (*mcpgo.CallToolResult, error) {
 		var args AskArgs
-		if err := req.BindArguments(&args); err != nil {
-			return mcpgo.NewToolResultError("INVALID_REQUEST: arguments must be {\"question\": string, \"datasource\"?: string}"), nil
+		if bad := bindStrict(req, &args, askShape); bad != nil {
+			return bad, nil
 		}
 		ex, err := eng.Explain(ctx, engine.AskRequest{Question: args.Question, Datasource: args.Datasource})
 		if err != nil {

@@ -119,6 +119,7 @@ describe("nl2sql serve (stdio, TypeScript SDK client)", () => {
   let stderr = "";
   let closing = false;
   let closedEarly = false;
+  let errorsChecked = 0;
 
   before(async () => {
     transport = new StdioClientTransport({
@@ -131,9 +132,9 @@ describe("nl2sql serve (stdio, TypeScript SDK client)", () => {
       stderr += chunk.toString("utf8");
     });
     // Set before connect: Protocol.connect chains its own handler after ours.
-    transport.onerror = (err) => errors.push(`transport: ${err?.stack ?? err}`);
+    transport.onerror = (err) => errors.push(`transport: ${err?.message ?? err}`);
     client = new Client({ name: "nl2sql-e2e", version: "0.0.0" }, { capabilities: {} });
-    client.onerror = (err) => errors.push(`client: ${err?.stack ?? err}`);
+    client.onerror = (err) => errors.push(`client: ${err?.message ?? err}`);
     client.onclose = () => {
       if (!closing) closedEarly = true;
     };
@@ -146,6 +147,10 @@ describe("nl2sql serve (stdio, TypeScript SDK client)", () => {
     if (stderr.trim() !== "") {
       const tail = stderr.length > 4000 ? "…" + stderr.slice(-4000) : stderr;
       console.log(`# server stderr (${stderr.length} bytes):\n${tail.replace(/^/gm, "#   ")}`);
+    }
+    // Errors that arrived after the last test (e.g. a stray line at exit).
+    if (errors.length > errorsChecked) {
+      throw new Error(`the SDK reported error(s) after the last test: ${JSON.stringify(errors.slice(errorsChecked))}`);
     }
   });
 
@@ -257,7 +262,8 @@ describe("nl2sql serve (stdio, TypeScript SDK client)", () => {
   // parse as JSON-RPC (the SDK reports those through onerror and carries on).
   it("stdout carried only JSON-RPC messages (no SDK/transport errors)", () => {
     assert.equal(closedEarly, false, "the connection closed before the tests ended (server exited?)");
-    assert.deepEqual(errors, [], `the SDK reported ${errors.length} error(s)`);
+    errorsChecked = errors.length;
+    assert.deepEqual(errors, [], `the SDK reported ${errors.length} error(s) (a line on stdout that is not JSON-RPC?)`);
   });
 });
 

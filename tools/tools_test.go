@@ -1,0 +1,52 @@
+package tools
+
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+
+	mcpgo "github.com/mark3labs/mcp-go/mcp"
+)
+
+// Every tool must marshal: mcp-go drops a tools/list answer it cannot
+// encode, and clients then wait until they time out.
+func TestToolsMarshal(t *testing.T) {
+	for _, tl := range []mcpgo.Tool{AskTool(), ExplainPlanTool(), ListDatasourcesTool()} {
+		b, err := json.Marshal(tl)
+		if err != nil {
+			t.Fatalf("%s: %v", tl.Name, err)
+		}
+		var back map[string]any
+		if err := json.Unmarshal(b, &back); err != nil || back["outputSchema"] == nil || back["inputSchema"] == nil {
+			t.Errorf("%s: %s", tl.Name, b)
+		}
+	}
+}
+
+func TestBindStrict(t *testing.T) {
+	cases := []struct {
+		args map[string]any
+		want string
+	}{
+		{map[string]any{"question": "q", "role": "admin"}, `unknown argument "role"`},
+		{map[string]any{"question": 42}, `argument "question" must be a string`},
+		{map[string]any{"question": "q", "datasource": "x"}, ""},
+		{nil, ""},
+	}
+	for _, c := range cases {
+		var args AskArgs
+		res := bindStrict(mcpgo.CallToolRequest{Params: mcpgo.CallToolParams{Arguments: c.args}}, &args, askShape)
+		switch {
+		case c.want == "" && res != nil:
+			t.Errorf("%v: unexpected error %v", c.args, res.Content)
+		case c.want != "":
+			if res == nil || !res.IsError {
+				t.Fatalf("%v: want an error", c.args)
+			}
+			if text := res.Content[0].(mcpgo.TextContent).Text; !strings.Contains(text, c.want) || !strings.Contains(text, "INVALID_REQUEST") {
+				t.Errorf("%v: %q lacks %q", c.args, text, c.want)
+			}
+		}
+	}
+}
+
