@@ -52,7 +52,7 @@ func newRoot(logger *slog.Logger, stdout io.Writer) *cobra.Command {
 		SilenceErrors: true,
 	}
 	root.SetOut(stdout)
-	root.AddCommand(serveCmd(logger), askCmd(logger), explainCmd(logger), demoCmd(logger), planCmd(logger), schemaCmd(logger), versionCmd())
+	root.AddCommand(serveCmd(logger), askCmd(logger), explainCmd(logger), demoCmd(logger), cacheCmd(logger), planCmd(logger), schemaCmd(logger), versionCmd())
 	return root
 }
 
@@ -239,6 +239,33 @@ func demoQuestions(path string) ([]string, error) {
 		out[i] = it.Question
 	}
 	return out, nil
+}
+
+func cacheCmd(logger *slog.Logger) *cobra.Command {
+	cmd := &cobra.Command{Use: "cache", Short: "Manage the plan cache"}
+	var cfgPath, ds string
+	clear := &cobra.Command{
+		Use:   "clear",
+		Short: "Remove cached plans (of one datasource, or all)",
+		Args:  cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			a, err := app.Open(cfgPath, logger)
+			if err != nil {
+				return err
+			}
+			defer a.Close()
+			n, err := a.Engine.ClearPlanCache(cmd.Context(), ds)
+			if err != nil {
+				return err
+			}
+			fmt.Fprintf(cmd.OutOrStdout(), "removed %d cached plans\n", n)
+			return nil
+		},
+	}
+	clear.Flags().StringVar(&cfgPath, "config", "nl2sql.yaml", "path of the config file")
+	clear.Flags().StringVar(&ds, "datasource", "", "only this datasource's plans")
+	cmd.AddCommand(clear)
+	return cmd
 }
 
 func planCmd(logger *slog.Logger) *cobra.Command {

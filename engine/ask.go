@@ -56,7 +56,8 @@ func (e *Engine) Ask(ctx context.Context, req AskRequest) (*Result, error) {
 	tm.Resolve = sw.lap()
 	sctx := e.retrieve(ds)
 	tm.Retrieve = sw.lap()
-	planned, err := e.planValidated(ctx, ds, q, sctx)
+	today := e.opts.Today()
+	planned, err := e.planValidated(ctx, ds, q, sctx, today)
 	if err != nil {
 		return nil, deadline(ctx, err)
 	}
@@ -72,6 +73,7 @@ func (e *Engine) Ask(ctx context.Context, req AskRequest) (*Result, error) {
 	}
 	applyPlanTypes(rows, planned.types)
 	tm.Execute = sw.lap()
+	e.storePlan(ctx, ds, q, today, planned)
 	res := &Result{
 		Question:    q,
 		Columns:     rows.Columns,

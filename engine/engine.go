@@ -55,6 +55,14 @@ type Options struct {
 	Logger         *slog.Logger
 	// Open opens a datasource; nil means OpenSource.
 	Open func(ctx context.Context, spec DatasourceSpec) (Source, error)
+	// Store keeps snapshots and the plan cache; nil disables both.
+	Store StateStore
+	// ProfileMaxAge is how old a stored profile may get before it is
+	// refreshed even when row counts are unchanged; 0 means 24 hours.
+	ProfileMaxAge time.Duration
+	// PlannerID names the planner's provider and model ("replay",
+	// "openai/gpt-4.1"); it is part of the plan cache key.
+	PlannerID string
 }
 
 // Engine answers questions over the configured datasources. It is safe for
@@ -67,11 +75,12 @@ type Engine struct {
 	open  map[string]*datasource
 }
 
-// datasource is an opened source with its schema snapshot.
+// datasource is an opened source with its schema snapshot and version.
 type datasource struct {
-	spec DatasourceSpec
-	src  Source
-	snap *schema.Snapshot
+	spec    DatasourceSpec
+	src     Source
+	snap    *schema.Snapshot
+	version string // content fingerprint of snap
 }
 
 // New builds an Engine. Datasources are opened on first use.
@@ -84,6 +93,9 @@ func New(opts Options) (*Engine, error) {
 	}
 	if opts.MaxRepairs == 0 {
 		opts.MaxRepairs = 2
+	}
+	if opts.ProfileMaxAge <= 0 {
+		opts.ProfileMaxAge = 24 * time.Hour
 	}
 	if opts.RequestTimeout <= 0 {
 		opts.RequestTimeout = 2 * time.Minute
@@ -144,15 +156,12 @@ func (e *Engine) datasource(ctx context.Context, id string) (*datasource, error)
 	if err != nil {
 		return nil, sourceError(err, id)
 	}
-	snap, err := src.Snapshot(ctx)
+	snap, version, err := e.loadSnapshot(ctx, src)
 	if err != nil {
 		src.Close()
 		return nil, sourceError(err, id)
 	}
-	if err := src.Profile(ctx, snap); err != nil {
-		e.log.Warn("profiling failed; continuing without samples", "datasource", id, "err", err)
-	}
-	ds := &datasource{spec: spec, src: src, snap: snap}
+	ds := &datasource{spec: spec, src: src, snap: snap, version: version}
 	e.open[id] = ds
 	return ds, nil
 }

@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/nl2sql/nl2sql/engine/llm"
+	"github.com/nl2sql/nl2sql/engine/store"
 )
 
 var updatePromptHashes = flag.Bool("update-prompt-hashes", false, "rewrite the prompt_sha256 of every Chinook recording")
@@ -228,5 +229,51 @@ func TestRecordingPrompts(t *testing.T) {
 	}
 	if len(stale) > 0 && !*updatePromptHashes {
 		t.Errorf("%d recordings were made for a prompt that has changed since; re-record them or run with -update-prompt-hashes after checking them: %v", len(stale), stale)
+	}
+}
+
+// A repeated question on the same storage makes no planner call, and the
+// cached plan gives the same rows.
+func TestPlanCache(t *testing.T) {
+	st, err := store.Open(context.Background(), t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	rp, err := llm.OpenReplay(filepath.Join(chinookDir, "recordings"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	abs, _ := filepath.Abs(filepath.Join(chinookDir, "chinook.sqlite"))
+	newEngine := func() *Engine {
+		e, err := New(Options{Datasources: []DatasourceSpec{{ID: "chinook", Engine: "sqlite", Path: abs}},
+			Planner: rp, Store: st, PlannerID: "replay", Today: func() string { return "2026-01-15" }})
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { e.Close() })
+		return e
+	}
+	q := "Which genre has sold the most tracks?"
+	first, err := newEngine().Ask(context.Background(), AskRequest{Question: q})
+	if err != nil {
+		t.Fatal(err)
+	}
+	second, err := newEngine().Ask(context.Background(), AskRequest{Question: "  which GENRE has sold the most tracks  "})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if first.Usage.ModelCalls != 1 || second.Usage.ModelCalls != 0 || second.Usage.PlanCacheHits != 1 ||
+		second.SubQueries[0].PlanSource != "cache" {
+		t.Fatalf("usage first %+v second %+v source %s", first.Usage, second.Usage, second.SubQueries[0].PlanSource)
+	}
+	b1, _ := json.Marshal(first.Rows)
+	b2, _ := json.Marshal(second.Rows)
+	if !bytes.Equal(b1, b2) || first.SQL != second.SQL {
+		t.Errorf("cached answer differs: %s vs %s", b1, b2)
+	}
+	n, err := newEngine().ClearPlanCache(context.Background(), "")
+	if err != nil || n != 1 {
+		t.Fatalf("clear = %d, %v", n, err)
 	}
 }

@@ -38,7 +38,7 @@ func (e *Engine) Explain(ctx context.Context, req AskRequest) (*Explanation, err
 		return nil, err
 	}
 	sctx := e.retrieve(ds)
-	p, err := e.planValidated(ctx, ds, q, sctx)
+	p, err := e.planValidated(ctx, ds, q, sctx, e.opts.Today())
 	if err != nil {
 		return nil, deadline(ctx, err)
 	}

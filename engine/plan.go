@@ -40,10 +40,12 @@ type PlanAnswer struct {
 
 // planValidated asks the planner for a plan and validates it, sending the
 // latest attempt's typed errors back at most MaxRepairs times.
-func (e *Engine) planValidated(ctx context.Context, ds *datasource, question, sctx string) (*planned, error) {
+func (e *Engine) planValidated(ctx context.Context, ds *datasource, question, sctx, today string) (*planned, error) {
+	if p := e.cachedPlan(ctx, ds, question, today); p != nil {
+		return p, nil
+	}
 	var issues []planast.Issue
 	out := &planned{source: "llm"}
-	today := e.opts.Today()
 	for attempt := 0; attempt <= e.opts.MaxRepairs; attempt++ {
 		req := e.planRequest(ds, question, sctx, today, issues, attempt)
 		t0 := time.Now()

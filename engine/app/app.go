@@ -12,12 +12,14 @@ import (
 	"github.com/nl2sql/nl2sql/engine"
 	"github.com/nl2sql/nl2sql/engine/config"
 	"github.com/nl2sql/nl2sql/engine/llm"
+	"github.com/nl2sql/nl2sql/engine/store"
 )
 
 // App is an engine built from a config file.
 type App struct {
 	Config *config.Config
 	Engine *engine.Engine
+	Store  *store.Store // nil when storage.path cannot be used
 }
 
 // Open loads the config file at path and builds the engine. Datasources open
@@ -39,17 +41,40 @@ func Open(path string, logger *slog.Logger) (*App, error) {
 			RowLimit: d.RowLimit, Timeout: d.Timeout(),
 		})
 	}
-	opts := engine.Options{Datasources: specs, Planner: planner, Logger: logger}
+	opts := engine.Options{Datasources: specs, Planner: planner, Logger: logger, PlannerID: plannerID(cfg.LLMFor("plan"))}
 	opts.Today = func() string { return time.Now().UTC().Format("2006-01-02") }
+	st := openStore(cfg, logger)
+	if st != nil {
+		opts.Store = st
+	}
 	eng, err := engine.New(opts)
 	if err != nil {
+		if st != nil {
+			st.Close()
+		}
 		return nil, err
 	}
-	return &App{Config: cfg, Engine: eng}, nil
+	return &App{Config: cfg, Engine: eng, Store: st}, nil
 }
 
-// Close releases the engine's datasources.
-func (a *App) Close() error { return a.Engine.Close() }
+// plannerID names the planner for the plan cache key.
+func plannerID(c config.LLMConfig) string {
+	if c.Model == "" {
+		return c.Provider
+	}
+	return c.Provider + "/" + c.Model
+}
+
+// Close releases the engine's datasources and the state store.
+func (a *App) Close() error {
+	err := a.Engine.Close()
+	if a.Store != nil {
+		if serr := a.Store.Close(); err == nil {
+			err = serr
+		}
+	}
+	return err
+}
 
 func provider(c config.LLMConfig) (engine.Planner, error) {
 	switch c.Provider {

@@ -1,0 +1,95 @@
+package engine
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/nl2sql/nl2sql/engine/schema"
+	"github.com/nl2sql/nl2sql/engine/store"
+	"github.com/nl2sql/nl2sql/render"
+)
+
+// StateStore is what the engine needs of the state store (engine/store):
+// schema snapshots with profile freshness, and the plan cache.
+type StateStore interface {
+	PutSnapshot(ctx context.Context, snap *schema.Snapshot) (string, bool, error)
+	LatestSnapshot(ctx context.Context, datasource string) (*schema.Snapshot, *store.SnapshotMeta, error)
+	MarkProfiled(ctx context.Context, datasource, version string, at time.Time) error
+	GetPlan(ctx context.Context, key store.PlanKey) ([]byte, bool, error)
+	PutPlan(ctx context.Context, key store.PlanKey, plan []byte) error
+	ClearPlans(ctx context.Context, datasource string) (int, error)
+}
+
+// loadSnapshot introspects src and returns its profiled snapshot and
+// version. With a state store, an unchanged schema whose row counts are
+// unchanged and whose profile is younger than Options.ProfileMaxAge reuses
+// the stored profile (no profiling); otherwise the source is profiled and
+// the snapshot stored (nothing is written when it is identical).
+func (e *Engine) loadSnapshot(ctx context.Context, src Source) (*schema.Snapshot, string, error) {
+	fresh, err := src.Snapshot(ctx)
+	if err != nil {
+		return nil, "", err
+	}
+	if e.opts.Store == nil {
+		if err := src.Profile(ctx, fresh); err != nil {
+			e.log.Warn("profiling failed; continuing without samples", "datasource", src.ID(), "err", err)
+		}
+		return fresh, fresh.Fingerprint(), nil
+	}
+	stored, meta, err := e.opts.Store.LatestSnapshot(ctx, src.ID())
+	if err != nil && !errors.Is(err, store.ErrNotFound) {
+		e.log.Warn("state store unreadable; profiling afresh", "datasource", src.ID(), "err", err)
+		meta = nil
+	}
+	if meta != nil && meta.SchemaHash == store.SchemaFingerprint(fresh) {
+		counts, cerr := e.rowCounts(ctx, src, fresh)
+		if cerr == nil && !store.NeedsProfile(meta, counts, e.opts.ProfileMaxAge, time.Now()) {
+			return stored, meta.Version, nil
+		}
+	}
+	if err := src.Profile(ctx, fresh); err != nil {
+		e.log.Warn("profiling failed; continuing without samples", "datasource", src.ID(), "err", err)
+		return fresh, fresh.Fingerprint(), nil
+	}
+	version, created, err := e.opts.Store.PutSnapshot(ctx, fresh)
+	if err != nil {
+		e.log.Warn("cannot store the schema snapshot; continuing", "datasource", src.ID(), "err", err)
+		return fresh, fresh.Fingerprint(), nil
+	}
+	if !created && meta != nil && version == meta.Version {
+		if err := e.opts.Store.MarkProfiled(ctx, src.ID(), version, time.Now()); err != nil {
+			e.log.Warn("cannot record the profile time", "datasource", src.ID(), "err", err)
+		}
+	}
+	return fresh, version, nil
+}
+
+// rowCounts counts the rows of every table (not views) through the
+// source's read-only query path.
+func (e *Engine) rowCounts(ctx context.Context, src Source, snap *schema.Snapshot) (map[string]int64, error) {
+	out := map[string]int64{}
+	for _, t := range snap.Tables {
+		if t.Kind == schema.KindView {
+			continue
+		}
+		name := render.QuoteIdent(t.Name)
+		if t.Schema != "" {
+			name = render.QuoteIdent(t.Schema) + "." + name
+		}
+		res, err := src.Query(ctx, "SELECT COUNT(*) FROM "+name, nil, 1)
+		if err != nil {
+			return nil, err
+		}
+		if len(res.Rows) != 1 || len(res.Rows[0]) != 1 {
+			return nil, fmt.Errorf("count of %s returned no row", t.Name)
+		}
+		n, ok := res.Rows[0][0].(int64)
+		if !ok {
+			return nil, fmt.Errorf("count of %s is %T", t.Name, res.Rows[0][0])
+		}
+		out[store.TableKey(t.Schema, t.Name)] = n
+	}
+	return out, nil
+}

@@ -1,0 +1,92 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"time"
+)
+
+// DefaultRecentTraces is how many traces RecentTraces returns for a limit
+// ≤ 0; MaxRecentTraces caps a larger limit.
+const (
+	DefaultRecentTraces = 50
+	MaxRecentTraces     = 10000
+)
+
+// TraceEntry is one row of the traces index.
+type TraceEntry struct {
+	ID        string
+	CreatedAt time.Time // UTC
+	Summary   []byte    // the caller's bytes (typically JSON)
+}
+
+// PutTrace indexes one trace: id, when it was created and a summary (the
+// caller's bytes; the full trace lives in <storage.path>/traces/). Putting
+// an id again replaces its created_at and summary. An empty id is
+// CodeInvalid.
+func (s *Store) PutTrace(ctx context.Context, id string, createdAt time.Time, summary []byte) error {
+	if id == "" {
+		return errorf(CodeInvalid, nil, "cannot index a trace without an id")
+	}
+	if summary == nil {
+		summary = []byte{}
+	}
+	_, err := s.db.ExecContext(ctx, `INSERT INTO traces (id, created_at, summary) VALUES (?, ?, ?)
+		ON CONFLICT (id) DO UPDATE SET created_at = excluded.created_at, summary = excluded.summary`,
+		id, stamp(createdAt), summary)
+	if err != nil {
+		return s.fail("index a trace", err)
+	}
+	return nil
+}
+
+// Trace returns the summary indexed under id; an unknown id is CodeNotFound
+// (errors.Is(err, ErrNotFound)).
+func (s *Store) Trace(ctx context.Context, id string) ([]byte, error) {
+	var summary []byte
+	err := s.db.QueryRowContext(ctx, `SELECT summary FROM traces WHERE id = ?`, id).Scan(&summary)
+	switch {
+	case errors.Is(err, sql.ErrNoRows):
+		return nil, errorf(CodeNotFound, nil, "no trace %q is indexed in %s", id, s.display)
+	case err != nil:
+		return nil, s.fail("read a trace", err)
+	}
+	if summary == nil {
+		summary = []byte{}
+	}
+	return summary, nil
+}
+
+// RecentTraces returns up to limit traces, newest first (ties by id,
+// descending). limit ≤ 0 means DefaultRecentTraces; above MaxRecentTraces it
+// is capped.
+func (s *Store) RecentTraces(ctx context.Context, limit int) ([]TraceEntry, error) {
+	if limit <= 0 {
+		limit = DefaultRecentTraces
+	}
+	limit = min(limit, MaxRecentTraces)
+	rows, err := s.db.QueryContext(ctx, `SELECT id, created_at, summary FROM traces
+		ORDER BY created_at DESC, id DESC LIMIT ?`, limit)
+	if err != nil {
+		return nil, s.fail("list traces", err)
+	}
+	defer rows.Close()
+	var out []TraceEntry
+	for rows.Next() {
+		var e TraceEntry
+		var created sql.NullInt64
+		if err := rows.Scan(&e.ID, &created, &e.Summary); err != nil {
+			return nil, s.fail("list traces", err)
+		}
+		e.CreatedAt = unstamp(created)
+		if e.Summary == nil {
+			e.Summary = []byte{}
+		}
+		out = append(out, e)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, s.fail("list traces", err)
+	}
+	return out, nil
+}
