@@ -5,6 +5,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"strings"
+	"time"
 	"unicode/utf8"
 )
 
@@ -40,7 +41,7 @@ func (e *Engine) withDeadline(ctx context.Context) (context.Context, context.Can
 // plan (with bounded repair), validate, render, execute, summarise. Each
 // step reads the previous step's output value. The whole request is bounded
 // by Options.RequestTimeout, down to the database query. Errors are *Error.
-func (e *Engine) Ask(ctx context.Context, req AskRequest) (*Result, error) {
+func (e *Engine) Ask(ctx context.Context, req AskRequest) (res *Result, err error) {
 	ctx, cancel := e.withDeadline(ctx)
 	defer cancel()
 	sw := newStopwatch()
@@ -49,15 +50,29 @@ func (e *Engine) Ask(ctx context.Context, req AskRequest) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
+	today := e.opts.Today()
+	tr := &traceRec{t: Trace{ID: newTraceID(), CreatedAt: time.Now().UTC(), Question: redact(q), Today: today}}
+	ctx = withTrace(ctx, tr)
+	defer func() {
+		tr.t.Timings = tm
+		if res != nil {
+			tr.t.Timings = res.Timings
+			tr.t.SQL, tr.t.RowCount, tr.t.PlanSource = res.SQL, res.RowCount, res.SubQueries[0].PlanSource
+		}
+		e.writeTrace(tr, err)
+	}()
 	ds, err := e.resolve(ctx, req.Datasource)
 	if err != nil {
 		return nil, err
 	}
+	tr.t.Datasource = ds.spec.ID
 	tm.Resolve = sw.lap()
 	sctx := e.retrieve(ds)
 	tm.Retrieve = sw.lap()
-	today := e.opts.Today()
 	planned, err := e.planValidated(ctx, ds, q, sctx, today)
+	if planned != nil {
+		tr.t.Rejected = planned.rejected
+	}
 	if err != nil {
 		return nil, deadline(ctx, err)
 	}
@@ -74,7 +89,7 @@ func (e *Engine) Ask(ctx context.Context, req AskRequest) (*Result, error) {
 	applyPlanTypes(rows, planned.types)
 	tm.Execute = sw.lap()
 	e.storePlan(ctx, ds, q, today, planned)
-	res := &Result{
+	res = &Result{
 		Question:    q,
 		Columns:     rows.Columns,
 		ColumnTypes: rows.ColumnTypes,
@@ -90,7 +105,7 @@ func (e *Engine) Ask(ctx context.Context, req AskRequest) (*Result, error) {
 			Plan: planned.plan, SQL: sql, PlanSource: planned.source, Reasoning: planned.reasoning,
 			Attempts: planned.attempts, RowCount: len(rows.Rows), Truncated: rows.Truncated,
 		}},
-		TraceID: newTraceID(),
+		TraceID: tr.t.ID,
 	}
 	if res.Rows == nil {
 		res.Rows = [][]any{}

@@ -60,6 +60,9 @@ type Options struct {
 	// ProfileMaxAge is how old a stored profile may get before it is
 	// refreshed even when row counts are unchanged; 0 means 24 hours.
 	ProfileMaxAge time.Duration
+	// TraceDir is where request traces are written (storage.path/traces);
+	// "" disables tracing.
+	TraceDir string
 	// PlannerID names the planner's provider and model ("replay",
 	// "openai/gpt-4.1"); it is part of the plan cache key.
 	PlannerID string

@@ -50,8 +50,10 @@ func (e *Engine) planValidated(ctx context.Context, ds *datasource, question, sc
 		req := e.planRequest(ds, question, sctx, today, issues, attempt)
 		t0 := time.Now()
 		resp, err := e.opts.Planner.Complete(ctx, req)
-		out.modelMS += ms(time.Since(t0))
+		callMS := ms(time.Since(t0))
+		out.modelMS += callMS
 		out.usage.ModelCalls++
+		traceCall(ctx, req, resp, err, callMS)
 		var bad *llm.InvalidOutputError
 		if errors.As(err, &bad) {
 			issues = []planast.Issue{{Code: planast.CodeMalformed, Message: bad.Reason}}
@@ -81,7 +83,7 @@ func (e *Engine) planValidated(ctx context.Context, ds *datasource, question, sc
 		out.rejected = append(out.rejected, Attempt{attempt + 1, issues})
 		e.log.Info("plan refused", "datasource", ds.spec.ID, "attempt", attempt+1, "issues", len(issues), "first", pe.FirstCode())
 	}
-	return nil, &Error{Code: CodePlanInvalid, Issues: issues,
+	return out, &Error{Code: CodePlanInvalid, Issues: issues,
 		Msg:  fmt.Sprintf("the planner gave no valid plan in %d attempts: %s", e.opts.MaxRepairs+1, (&planast.Error{Issues: issues}).Error()),
 		Hint: "rephrase the question with the table or column names you mean, or use explain_plan to see the plan"}
 }
@@ -139,4 +141,21 @@ func providerError(err error) *Error {
 		return &Error{Code: CodeTimeout, Msg: "the model call ran past its time limit", Retryable: true, Err: err}
 	}
 	return &Error{Code: CodeProvider, Msg: "the model provider failed: " + err.Error(), Retryable: true, Err: err}
+}
+
+// traceCall records a model call in the request's trace, if any.
+func traceCall(ctx context.Context, req llm.Request, resp *llm.Response, err error, callMS float64) {
+	tr := traceFrom(ctx)
+	if tr == nil {
+		return
+	}
+	c := ModelCall{Step: req.Step, Datasource: req.Datasource, Intent: req.Intent, Sample: req.Sample,
+		PromptHash: req.PromptHash, Messages: req.Messages, MS: callMS}
+	if resp != nil {
+		c.Answer, c.Provider, c.Model, c.Usage = resp.Content, resp.Provider, resp.Model, resp.Usage
+	}
+	if err != nil {
+		c.Error = err.Error()
+	}
+	tr.call(c)
 }
