@@ -212,6 +212,7 @@ func (v *validator) query(q *Query, path string, outer *scope, ctes *cteEnv, top
 		env.defs[strings.ToLower(c.Name)] = cteDef{c.Name, rel}
 	}
 	rel := v.selectCore(q, path, outer, env)
+	v.typedOutputs(q, path, rel, top)
 	for i := range q.SetOps {
 		s := &q.SetOps[i]
 		p := idx(join(path, "set_ops"), i)
@@ -220,12 +221,13 @@ func (v *validator) query(q *Query, path string, outer *scope, ctes *cteEnv, top
 			v.add(CodeSetOp, join(p, "query"), "a set operation's right-hand query may not have with, set_ops, order_by, limit or offset; put order_by and limit on the outer query")
 		}
 		rr := v.selectCore(r, join(p, "query"), outer, env)
+		v.typedOutputs(r, join(p, "query"), rr, false)
 		if len(rr.cols) != len(rel.cols) {
 			v.add(CodeSetOp, join(p, "query.select"), "both sides of %s must select the same number of columns (%d vs %d)", s.Op, len(rel.cols), len(rr.cols))
 			continue
 		}
 		for k := range rel.cols {
-			if !comparable(rel.cols[k].Type, rr.cols[k].Type) {
+			if _, _, _, ok := v.coerce(nil, rel.cols[k].Type, nil, rr.cols[k].Type); !ok {
 				v.add(CodeType, idx(join(p, "query.select"), k), "column %d is %s on the left of %s but %s on the right", k+1, rel.cols[k].Type, s.Op, rr.cols[k].Type)
 			}
 		}
@@ -233,6 +235,24 @@ func (v *validator) query(q *Query, path string, outer *scope, ctes *cteEnv, top
 	v.orderLimit(q, path, rel, outer, env)
 	_ = top
 	return rel
+}
+
+// typedOutputs refuses output columns that are an untyped NULL in a
+// subquery, CTE, derived table or set operation branch: PostgreSQL makes
+// them text, which then fails against numbers and dates.
+func (v *validator) typedOutputs(q *Query, path string, rel relation, top bool) {
+	if top && len(q.SetOps) == 0 {
+		return
+	}
+	for i, c := range rel.cols {
+		if c.Type != TypeUnknown || i >= len(q.Select) {
+			continue
+		}
+		p := join(idx(join(path, "select"), i), "expr")
+		if lit, ok := q.Select[i].Expr.(*Literal); ok && lit.Type == TNull || !v.hasIssueUnder(p) {
+			v.nullOperand(p, "this output column")
+		}
+	}
 }
 
 // selectCore checks one SELECT without its set operations, ORDER BY and LIMIT,
@@ -264,7 +284,7 @@ func (v *validator) selectCore(q *Query, path string, outer *scope, env *cteEnv)
 	}
 	sc.clause = "group_by"
 	for i, g := range q.GroupBy {
-		if _, ok := g.(*Literal); ok {
+		if constant(g) {
 			// engines read GROUP BY 2 as a column position and refuse GROUP BY 'x'
 			v.add(CodeGrouping, idx(join(path, "group_by"), i), "group_by needs a column or expression, not a constant")
 			continue
@@ -339,9 +359,15 @@ func (v *validator) orderLimit(q *Query, path string, rel relation, outer *scope
 			v.add(CodeOrder, p, "order_by of a query with set operations may only name output columns by their alias (%s)", strings.Join(rel.names(), ", "))
 			continue
 		}
-		if _, ok := o.Expr.(*Literal); ok {
-			// engines read ORDER BY 2 as a column position and PostgreSQL refuses ORDER BY 'x'
+		if constant(o.Expr) {
+			// engines read ORDER BY 2 (and PostgreSQL ORDER BY -2) as a column
+			// position, and PostgreSQL refuses ORDER BY 'x'
 			v.add(CodeOrder, p, "order_by needs a column, an output alias or an expression, not a constant")
+			continue
+		}
+		if !groups(q) && hasAggregate(&Query{OrderBy: []OrderItem{*o}}) {
+			// PostgreSQL would group the whole query; SQLite refuses
+			v.add(CodeGrouping, p, "order_by may use an aggregate only when the query has group_by or an aggregate in select")
 			continue
 		}
 		sc.clause = "order_by"
@@ -466,6 +492,14 @@ func (v *validator) joins(q *Query, path string, sc *scope, env *cteEnv) {
 		if len(j.On) == 0 && j.Condition == nil {
 			v.add(CodeBadJoin, join(p, "on"), "a join needs at least one key pair in on (or a condition)")
 		}
+		if len(j.On) == 0 && j.Type == JoinFull {
+			// PostgreSQL runs a full join only on equality keys
+			v.add(CodeBadJoin, join(p, "on"), "a full join needs at least one key pair in on")
+		}
+		if j.Type != JoinInner && j.Condition != nil && hasSubquery(j.Condition) {
+			// DuckDB: "Cannot perform non-inner join on subquery"
+			v.add(CodeBadJoin, join(p, "condition"), "the condition of a %s join may not hold a subquery; use an inner join or filter in where", j.Type)
+		}
 		for k := range j.On {
 			pair := &j.On[k]
 			pp := idx(join(p, "on"), k)
@@ -481,7 +515,7 @@ func (v *validator) joins(q *Query, path string, sc *scope, env *cteEnv) {
 				continue
 			}
 			pair.LeftColumn, pair.RightColumn = lc.Name, rc.Name
-			if !comparable(lc.Type, rc.Type) {
+			if _, _, _, ok := v.coerce(nil, lc.Type, nil, rc.Type); !ok {
 				v.add(CodeType, pp, "cannot join %s.%s (%s) with %s.%s (%s)", left.alias, lc.Name, lc.Type, right.alias, rc.Name, rc.Type)
 				continue
 			}
@@ -498,6 +532,10 @@ func (v *validator) joins(q *Query, path string, sc *scope, env *cteEnv) {
 			}
 			t := v.expr(j.Condition, join(p, "condition"), jsc, env)
 			v.wantBool(t, join(p, "condition"))
+			if j.Type != JoinInner && v.usesOuter(j.Condition, jsc) {
+				// DuckDB: "Non-inner join on correlated columns not supported"
+				v.add(CodeBadJoin, join(p, "condition"), "the condition of a %s join may use only the joined sources, not columns of an outer query", j.Type)
+			}
 		}
 	}
 	for _, s := range sc.sources {
@@ -505,6 +543,29 @@ func (v *validator) joins(q *Query, path string, sc *scope, env *cteEnv) {
 			v.add(CodeNotJoined, join(path, "from"), "%q is declared in from but no join connects it; add a join with key pairs or remove it", s.alias)
 		}
 	}
+}
+
+// usesOuter reports whether e references a column resolved outside sc.
+func (v *validator) usesOuter(e Expr, sc *scope) bool {
+	outer := false
+	Inspect(e, func(n Node) bool {
+		if c, ok := n.(*Column); ok && v.resolved[c] != nil && v.resolved[c] != sc {
+			outer = true
+		}
+		return !outer
+	})
+	return outer
+}
+
+func hasSubquery(e Expr) bool {
+	found := false
+	Inspect(e, func(n Node) bool {
+		if _, ok := n.(*Query); ok {
+			found = true
+		}
+		return !found
+	})
+	return found
 }
 
 func (v *validator) joinKeyCheck(left, right *source, lcol, rcol, path string) {
@@ -541,8 +602,9 @@ func isPK(t *TableInfo, col string) bool {
 }
 
 func (v *validator) wantBool(t Type, path string) {
-	if t != TypeBoolean && t != TypeUnknown && t != TypeInteger {
-		v.add(CodeType, path, "this condition is %s, not a true/false expression", t)
+	if t != TypeBoolean && t != TypeUnknown {
+		// PostgreSQL and DuckDB take no integer for a condition, SQLite does
+		v.add(CodeType, path, "this condition is %s, not a true/false expression; compare it (x <> 0)", t)
 	}
 }
 

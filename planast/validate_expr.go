@@ -1,10 +1,6 @@
 package planast
 
-import (
-	"bytes"
-	"encoding/json"
-	"strings"
-)
+import "strings"
 
 // expr checks e in scope sc and returns its portable type (TypeUnknown when
 // it cannot be known, e.g. NULL or after an error already reported).
@@ -32,16 +28,18 @@ func (v *validator) expr(e Expr, path string, sc *scope, env *cteEnv) Type {
 		}
 		return TypeUnknown
 	case *Binary:
+		n0 := len(v.issues)
 		l := v.expr(e.Left, join(path, "left"), sc, env)
 		r := v.expr(e.Right, join(path, "right"), sc, env)
+		untyped := len(v.issues) == n0 && l == TypeUnknown && r == TypeUnknown
 		switch e.Op {
 		case OpAnd, OpOr:
 			v.wantBool(l, join(path, "left"))
 			v.wantBool(r, join(path, "right"))
 			return TypeBoolean
 		case OpEq, OpNe, OpLt, OpLe, OpGt, OpGe:
-			if !comparable(l, r) {
-				v.add(CodeType, path, "cannot compare %s with %s; cast one side or compare with a value of the column's type", l, r)
+			if _, _, hint, ok := v.coerce(&e.Left, l, &e.Right, r); !ok {
+				v.add(CodeType, path, "cannot compare %s with %s%s", l, r, orHint(hint, "; cast one side or compare with a value of the column's type"))
 			}
 			return TypeBoolean
 		}
@@ -59,6 +57,9 @@ func (v *validator) expr(e Expr, path string, sc *scope, env *cteEnv) Type {
 				v.add(CodeType, join(path, side.p), "%% needs integers, this is %s; cast it to integer first", side.t)
 			}
 		}
+		if untyped {
+			v.nullOperand(path, e.Op)
+		}
 		switch {
 		case e.Op == OpDiv:
 			return TypeFloat
@@ -73,10 +74,14 @@ func (v *validator) expr(e Expr, path string, sc *scope, env *cteEnv) Type {
 		}
 		return TypeDecimal
 	case *Unary:
+		n0 := len(v.issues)
 		t := v.expr(e.Expr, join(path, "expr"), sc, env)
 		if e.Op == "not" {
 			v.wantBool(t, join(path, "expr"))
 			return TypeBoolean
+		}
+		if t == TypeUnknown && len(v.issues) == n0 {
+			v.nullOperand(path, "unary minus")
 		}
 		if t != TypeUnknown && !t.IsNumeric() {
 			v.add(CodeType, join(path, "expr"), "unary minus needs a number, this is %s", t)
@@ -86,16 +91,18 @@ func (v *validator) expr(e Expr, path string, sc *scope, env *cteEnv) Type {
 		t := v.expr(e.Expr, join(path, "expr"), sc, env)
 		for i, x := range e.List {
 			xt := v.expr(x, idx(join(path, "list"), i), sc, env)
-			if !comparable(t, xt) {
-				v.add(CodeType, idx(join(path, "list"), i), "cannot compare %s with %s in an IN list", t, xt)
+			nt, _, hint, ok := v.coerce(&e.Expr, t, &e.List[i], xt)
+			if !ok {
+				v.add(CodeType, idx(join(path, "list"), i), "cannot compare %s with %s in an IN list%s", t, xt, hint)
 			}
+			t = nt
 		}
 		if e.Subquery != nil {
 			rel := v.subquery(e.Subquery, join(path, "subquery"), sc, env)
 			if len(rel.cols) != 1 {
 				v.add(CodeArity, join(path, "subquery"), "an IN subquery must select exactly one column, it selects %d", len(rel.cols))
-			} else if !comparable(t, rel.cols[0].Type) {
-				v.add(CodeType, join(path, "subquery"), "cannot compare %s with the subquery's %s", t, rel.cols[0].Type)
+			} else if _, _, hint, ok := v.coerce(&e.Expr, t, nil, rel.cols[0].Type); !ok {
+				v.add(CodeType, join(path, "subquery"), "cannot compare %s with the subquery's %s%s", t, rel.cols[0].Type, hint)
 			}
 		}
 		return TypeBoolean
@@ -113,8 +120,11 @@ func (v *validator) expr(e Expr, path string, sc *scope, env *cteEnv) Type {
 		t := v.expr(e.Expr, join(path, "expr"), sc, env)
 		lo := v.expr(e.Low, join(path, "low"), sc, env)
 		hi := v.expr(e.High, join(path, "high"), sc, env)
-		if !comparable(t, lo) || !comparable(t, hi) {
-			v.add(CodeType, path, "between needs bounds of the same kind as the value (%s between %s and %s)", t, lo, hi)
+		t0 := t
+		t, _, hint1, ok1 := v.coerce(&e.Expr, t, &e.Low, lo)
+		_, _, hint2, ok2 := v.coerce(&e.Expr, t, &e.High, hi)
+		if !ok1 || !ok2 {
+			v.add(CodeType, path, "between needs bounds of the same kind as the value (%s between %s and %s)%s", t0, lo, hi, hint1+hint2)
 		}
 		return TypeBoolean
 	case *Like:
@@ -131,18 +141,30 @@ func (v *validator) expr(e Expr, path string, sc *scope, env *cteEnv) Type {
 		v.expr(e.Expr, join(path, "expr"), sc, env)
 		return TypeBoolean
 	case *Case:
+		n0 := len(v.issues)
+		defer func() {
+			if len(v.issues) == n0 && caseUntyped(e, v) {
+				v.nullOperand(path, "case")
+			}
+		}()
 		var opT Type = TypeUnknown
 		if e.Operand != nil {
+			n1 := len(v.issues)
 			opT = v.expr(e.Operand, join(path, "operand"), sc, env)
+			if opT == TypeUnknown && len(v.issues) == n1 {
+				v.nullOperand(join(path, "operand"), "the case operand")
+			}
 		}
 		result := TypeUnknown
 		for i, w := range e.Whens {
 			p := idx(join(path, "whens"), i)
 			wt := v.expr(w.When, join(p, "when"), sc, env)
 			if e.Operand != nil {
-				if !comparable(opT, wt) {
-					v.add(CodeType, join(p, "when"), "cannot compare the case operand (%s) with %s", opT, wt)
+				nt, _, hint, ok := v.coerce(&e.Operand, opT, &e.Whens[i].When, wt)
+				if !ok {
+					v.add(CodeType, join(p, "when"), "cannot compare the case operand (%s) with %s%s", opT, wt, hint)
 				}
+				opT = nt
 			} else {
 				v.wantBool(wt, join(p, "when"))
 			}
@@ -326,7 +348,18 @@ func (v *validator) fn(f *Func, path string, sc *scope, env *cteEnv) Type {
 			lit.Text = strings.ToLower(lit.Text)
 			continue
 		}
+		n0 := len(v.issues)
 		ts[i] = v.expr(a, p, sc, env)
+		if ts[i] == TypeUnknown && len(v.issues) == n0 && spec.Name != "COALESCE" && spec.Name != "NULLIF" && spec.Name != "COUNT" {
+			// PostgreSQL cannot choose SUM(NULL) or ABS(NULL), and the call
+			// is NULL anyway
+			v.nullOperand(p, spec.Name)
+		}
+	}
+	if spec.Kind == Aggregate && v.outerAggregate(f, sc) {
+		// SQL makes such an aggregate part of the outer query, where it is
+		// then misplaced; SQLite and DuckDB refuse it outright
+		v.add(CodeGrouping, path, "%s aggregates only columns of an outer query; aggregate this query's own columns, or move it to the outer query", spec.Name)
 	}
 	argT := func(i int) Type { return ts[i] }
 	need := func(i int, ok func(Type) bool, what string) {
@@ -369,6 +402,9 @@ func (v *validator) fn(f *Func, path string, sc *scope, env *cteEnv) Type {
 		for i := range ts {
 			t = v.unify(t, ts[i], idx(join(path, "args"), i))
 		}
+		if t == TypeUnknown && !v.hasIssueUnder(path) {
+			v.nullOperand(path, spec.Name)
+		}
 		return t
 	case "UPPER", "LOWER", "TRIM":
 		need(0, isText, "text")
@@ -380,6 +416,16 @@ func (v *validator) fn(f *Func, path string, sc *scope, env *cteEnv) Type {
 		need(0, isText, "text")
 		for i := 1; i < len(ts); i++ {
 			need(i, isInt, "an integer")
+		}
+		// SQLite counts a position below 1 from the end and takes a negative
+		// length leftwards; PostgreSQL does neither
+		if lit, ok := f.Args[1].(*Literal); ok && lit.Type == TInteger && lit.Int < 1 {
+			v.add(CodeBadValue, idx(join(path, "args"), 1), "SUBSTR positions start at 1, got %d", lit.Int)
+		}
+		if len(f.Args) == 3 {
+			if lit, ok := f.Args[2].(*Literal); ok && lit.Type == TInteger && lit.Int < 0 {
+				v.add(CodeBadValue, idx(join(path, "args"), 2), "a SUBSTR length may not be negative, got %d", lit.Int)
+			}
 		}
 		return TypeText
 	case "CONCAT", "REPLACE":
@@ -441,7 +487,11 @@ func (v *validator) window(w *Window, path string, sc *scope, env *cteEnv) Type 
 	v.inWin++
 	ts := make([]Type, len(w.Args))
 	for i, a := range w.Args {
+		n0 := len(v.issues)
 		ts[i] = v.expr(a, idx(join(path, "args"), i), sc, env)
+		if ts[i] == TypeUnknown && len(v.issues) == n0 && (i == 0 || i == 2) {
+			v.nullOperand(idx(join(path, "args"), i), spec.Name)
+		}
 	}
 	for i, p := range w.PartitionBy {
 		v.expr(p, idx(join(path, "partition_by"), i), sc, env)
@@ -468,204 +518,6 @@ func (v *validator) window(w *Window, path string, sc *scope, env *cteEnv) Type 
 		return TypeFloat
 	}
 	return ts[0]
-}
-
-// resolvedIn records the scope a column reference resolved to, so that the
-// grouping check can tell a correlated reference to a grouped query.
-func (v *validator) resolvedIn(c *Column, s *scope) {
-	if v.resolved == nil {
-		v.resolved = map[*Column]*scope{}
-	}
-	v.resolved[c] = s
-}
-
-// grouping checks that, in an aggregate query, every column outside an
-// aggregate is grouped (or functionally dependent on a grouped primary key).
-func (v *validator) grouping(q *Query, path string, sc *scope) {
-	if len(q.GroupBy) == 0 && !hasAggregate(q) {
-		if q.Having != nil {
-			v.add(CodeGrouping, join(path, "having"), "having needs group_by or an aggregate; filter rows with where")
-		}
-		return
-	}
-	for i, it := range q.Select {
-		v.groupedRef(it.Expr, join(idx(join(path, "select"), i), "expr"), q, sc)
-	}
-	if q.Having != nil {
-		v.groupedRef(q.Having, join(path, "having"), q, sc)
-	}
-}
-
-func (v *validator) groupedRef(e Expr, path string, q *Query, sc *scope) {
-	var bad *Column
-	Inspect(e, func(n Node) bool {
-		if bad != nil {
-			return false
-		}
-		switch n := n.(type) {
-		case *Query:
-			// a subquery is its own scope, but its correlated references
-			// to this query's sources must be grouped too
-			if bad == nil {
-				bad = v.correlatedUngrouped(n, q, sc)
-			}
-			return false
-		case *Func:
-			if spec, ok := LookupFunc(n.Name); ok && spec.Kind == Aggregate {
-				return false
-			}
-		case *Window:
-			if spec, ok := LookupFunc(n.Name); ok && spec.Kind == Aggregate {
-				// an aggregate window over grouped rows: its args must be grouped
-				return true
-			}
-		}
-		if x, ok := n.(Expr); ok && isGroupExpr(x, q.GroupBy) {
-			return false
-		}
-		if c, ok := n.(*Column); ok {
-			if v.resolved[c] != sc || v.dependent(c, q, sc) {
-				return false
-			}
-			bad = c
-			return false
-		}
-		return true
-	})
-	if bad != nil {
-		v.add(CodeGrouping, path, "%s.%s must appear in group_by or be inside an aggregate", bad.Table, bad.Column)
-	}
-}
-
-// correlatedUngrouped returns a column of sub that refers to grouped query
-// q's sources (scope sc) without being grouped, or nil. Aggregates inside
-// sub are not entered: their arguments may aggregate over q's rows.
-func (v *validator) correlatedUngrouped(sub *Query, q *Query, sc *scope) *Column {
-	var bad *Column
-	Inspect(sub, func(n Node) bool {
-		if bad != nil {
-			return false
-		}
-		switch n := n.(type) {
-		case *Func:
-			if spec, ok := LookupFunc(n.Name); ok && spec.Kind == Aggregate {
-				return false
-			}
-		case *Column:
-			if v.resolved[n] == sc && !isGroupExpr(n, q.GroupBy) && !v.dependent(n, q, sc) {
-				bad = n
-			}
-			return false
-		}
-		if x, ok := n.(Expr); ok && isGroupExpr(x, q.GroupBy) {
-			return false
-		}
-		return true
-	})
-	return bad
-}
-
-func isGroupExpr(e Expr, groupBy []Expr) bool {
-	if len(groupBy) == 0 {
-		return false
-	}
-	b := exprKey(e)
-	for _, g := range groupBy {
-		if bytes.Equal(b, exprKey(g)) {
-			return true
-		}
-	}
-	return false
-}
-
-func exprKey(e Expr) []byte {
-	b, _ := json.Marshal(e)
-	return b
-}
-
-// dependent reports whether c is functionally dependent on q's grouped
-// primary key, and if so adds c to q's group_by: grouping by it too changes
-// no group, and DuckDB (unlike PostgreSQL and SQLite) requires it.
-func (v *validator) dependent(c *Column, q *Query, sc *scope) bool {
-	if !dependsOnGroupedKey(c, q.GroupBy, sc) {
-		return false
-	}
-	g := &Column{Table: c.Table, Column: c.Column}
-	v.resolvedIn(g, sc)
-	q.GroupBy = append(q.GroupBy, g)
-	return true
-}
-
-// dependsOnGroupedKey reports whether c's table has its whole primary key in
-// group_by, which makes c functionally dependent (as PostgreSQL accepts).
-func dependsOnGroupedKey(c *Column, groupBy []Expr, sc *scope) bool {
-	src, ok := sc.find(c.Table)
-	if !ok || src.table == nil || len(src.table.PrimaryKey) == 0 {
-		return false
-	}
-	for _, pk := range src.table.PrimaryKey {
-		if !isGroupExpr(&Column{Table: c.Table, Column: pk}, groupBy) {
-			return false
-		}
-	}
-	return true
-}
-
-// hasAggregate reports whether q is an aggregate query: an aggregate call in
-// select, having or order_by, including inside a window's arguments (SUM(x)
-// OVER ...'s own aggregate does not count), but not inside subqueries.
-func hasAggregate(q *Query) bool {
-	found := false
-	check := func(e Expr) {
-		Inspect(e, func(n Node) bool {
-			switch n := n.(type) {
-			case *Query:
-				return false
-			case *Func:
-				if spec, ok := LookupFunc(n.Name); ok && spec.Kind == Aggregate {
-					found = true
-				}
-			}
-			return !found
-		})
-	}
-	for _, it := range q.Select {
-		check(it.Expr)
-	}
-	if q.Having != nil {
-		check(q.Having)
-	}
-	for _, o := range q.OrderBy {
-		check(o.Expr)
-	}
-	return found
-}
-
-func inSelect(e Expr, sel []SelectItem) bool {
-	b := exprKey(e)
-	for _, it := range sel {
-		if bytes.Equal(b, exprKey(it.Expr)) {
-			return true
-		}
-	}
-	return false
-}
-
-// comparable reports whether values of types a and b may be compared with
-// the same meaning on every engine. Dates compare with text because SQLite
-// stores them as ISO text.
-func comparable(a, b Type) bool {
-	switch {
-	case a == TypeUnknown || b == TypeUnknown || a == b:
-		return true
-	case a.IsNumeric() && b.IsNumeric():
-		return true
-	case (a.IsTemporal() || a == TypeText) && (b.IsTemporal() || b == TypeText):
-		return true
-	case (a == TypeBoolean && b == TypeInteger) || (a == TypeInteger && b == TypeBoolean):
-		return true
-	}
-	return false
 }
 
 func truncate(s string, n int) string {

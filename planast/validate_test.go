@@ -1,6 +1,7 @@
 package planast_test
 
 import (
+	"encoding/json"
 	"slices"
 	"strings"
 	"testing"
@@ -183,6 +184,40 @@ func TestValidateGroupsDependentColumns(t *testing.T) {
 	}
 	if len(q.GroupBy) != 1 {
 		t.Error("the input plan was modified")
+	}
+}
+
+// Comparisons of dates, timestamps and date strings are made explicit in
+// the validated plan so that SQLite (which compares ISO text) agrees with
+// PostgreSQL and DuckDB.
+func TestValidateDateComparisons(t *testing.T) {
+	for _, tc := range []struct{ where, want string }{
+		{bin("=", c("", "InvoiceDate"), `{"kind":"literal","type":"date","value":"2021-01-01"}`),
+			`{"kind":"binary","op":"=","left":{"kind":"column","table":"i","column":"InvoiceDate"},"right":{"kind":"literal","type":"timestamp","value":"2021-01-01 00:00:00"}}`},
+		{bin(">=", c("", "InvoiceDate"), lit(`"2021-01-01"`)),
+			`{"kind":"binary","op":"\u003e=","left":{"kind":"column","table":"i","column":"InvoiceDate"},"right":{"kind":"literal","type":"timestamp","value":"2021-01-01 00:00:00"}}`},
+		{bin("<", lit(`"2021-01-01T10:00:00"`), c("", "InvoiceDate")),
+			`{"kind":"binary","op":"\u003c","left":{"kind":"literal","type":"timestamp","value":"2021-01-01 10:00:00"},"right":{"kind":"column","table":"i","column":"InvoiceDate"}}`},
+		{bin("=", c("cu", "SignupDate"), c("i", "InvoiceDate")),
+			`{"kind":"binary","op":"=","left":{"kind":"cast","expr":{"kind":"column","table":"cu","column":"SignupDate"},"type":"timestamp"},"right":{"kind":"column","table":"i","column":"InvoiceDate"}}`},
+		{`{"kind":"between","expr":` + c("cu", "SignupDate") + `,"low":` + lit(`"2021-01-01"`) + `,"high":` + c("i", "InvoiceDate") + `}`,
+			`{"kind":"between","expr":{"kind":"cast","expr":{"kind":"column","table":"cu","column":"SignupDate"},"type":"timestamp"},"low":{"kind":"literal","type":"date","value":"2021-01-01"},"high":{"kind":"column","table":"i","column":"InvoiceDate"}}`},
+		{`{"kind":"in","expr":` + c("cu", "SignupDate") + `,"list":[` + lit(`"2021-01-31"`) + `]}`,
+			`{"kind":"in","expr":{"kind":"column","table":"cu","column":"SignupDate"},"list":[{"kind":"literal","type":"date","value":"2021-01-31"}]}`},
+	} {
+		q := decode(t, plan(sel(c("i", "Total")), frm(from("Invoice", "i"), from("Customer", "cu")), joins(joinOn("inner", "i", "cu", "CustomerId", "CustomerId")), where(tc.where)))
+		v, err := planast.Validate(q, chinook, planast.Options{})
+		if err != nil {
+			t.Errorf("%s: %v", tc.where, err)
+			continue
+		}
+		got, _ := json.Marshal(v.Plan.Where)
+		if string(got) != tc.want {
+			t.Errorf("got  %s\nwant %s", got, tc.want)
+		}
+		if _, err := planast.Validate(v.Plan, chinook, planast.Options{}); err != nil {
+			t.Errorf("the rewritten plan does not validate: %v", err)
+		}
 	}
 }
 

@@ -54,6 +54,20 @@ var dialects = map[string]Dialect{
 	"duckdb":   DuckDB{},
 }
 
+// substrFromOne renders SUBSTR(x, start[, length]) with the SQL standard's
+// (and PostgreSQL's) meaning for a start below 1: the positions before the
+// first character count but yield nothing. SQLite and DuckDB instead count a
+// negative start from the end of the string.
+func substrFromOne(a []string) string {
+	start := "CASE WHEN " + a[1] + " < 1 THEN 1 ELSE " + a[1] + " END"
+	if len(a) == 2 {
+		return "SUBSTR(" + a[0] + ", " + start + ")"
+	}
+	end := "(" + a[1] + " + " + a[2] + " - 1)" // the last position taken
+	length := "CASE WHEN " + a[1] + " < 1 THEN (CASE WHEN " + end + " < 0 THEN 0 ELSE " + end + " END) ELSE " + a[2] + " END"
+	return "SUBSTR(" + a[0] + ", " + start + ", " + length + ")"
+}
+
 // common renders the functions whose SQL is the same on all three engines.
 func common(name string, args []string) (string, bool) {
 	switch name {

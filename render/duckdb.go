@@ -41,7 +41,16 @@ func (DuckDB) IntDiv(l, r string) string {
 func (DuckDB) ParenthesizeCompound() bool { return true }
 
 func (DuckDB) Func(name string, a []string) (string, bool) {
-	return pgLikeFunc(name, a, "DOUBLE", "DECIMAL(38,10)", func(unit, n, ts string) string {
+	if name == "SUBSTR" {
+		for i := 1; i < len(a); i++ {
+			a[i] = "CAST(" + a[i] + " AS BIGINT)"
+		}
+		return substrFromOne(a), true
+	}
+	// ROUND works on DOUBLE: DuckDB types ROUND of a DECIMAL(38,10) as
+	// DECIMAL(38,0), and a union, CASE or IN that meets it with a DECIMAL of
+	// a larger scale rounds every value to that scale (1.99 becomes 2)
+	return pgLikeFunc(name, a, "DOUBLE", "DOUBLE", func(unit, n, ts string) string {
 		switch unit {
 		case "year":
 			return ts + " + to_years(CAST(" + n + " AS INTEGER))"

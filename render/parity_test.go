@@ -85,7 +85,9 @@ func TestParityValidatorRefusesFirst(t *testing.T) {
 		{"impossible date literal", trackQuery(withItem(&planast.Literal{Type: planast.TDate, Text: "2025-02-30"})), false},
 		{"count distinct of nothing", trackQuery(withItem(&planast.Func{Name: "COUNT", Distinct: true})), false},
 		{"distinct on a scalar function", trackQuery(withItem(&planast.Func{Name: "UPPER", Args: []planast.Expr{pcol("t", "Name")}, Distinct: true})), false},
-		{"unknown order direction", trackQuery(func(q *planast.Query) { q.OrderBy = []planast.OrderItem{{Expr: pcol("t", "Name"), Direction: "sideways"}} }), false},
+		{"unknown order direction", trackQuery(func(q *planast.Query) {
+			q.OrderBy = []planast.OrderItem{{Expr: pcol("t", "Name"), Direction: "sideways"}}
+		}), false},
 		{"order by a constant (a column position)", trackQuery(func(q *planast.Query) { q.OrderBy = []planast.OrderItem{{Expr: pint(2)}} }), false},
 		{"group by a constant (a column position)", trackQuery(func(q *planast.Query) { q.GroupBy = []planast.Expr{pint(1)} }), false},
 		{"offset without order", trackQuery(func(q *planast.Query) { q.Offset = i64(5) }), false},

@@ -63,8 +63,15 @@ func (Postgres) Func(name string, a []string) (string, bool) {
 	})
 }
 
-// pgLikeFunc renders the functions PostgreSQL and DuckDB spell alike.
+// pgLikeFunc renders the functions PostgreSQL and DuckDB spell alike; ROUND
+// rounds in the type numeric.
 func pgLikeFunc(name string, a []string, float, numeric string, add func(unit, n, ts string) string, diff func(end, start string) string) (string, bool) {
+	if name == "SUBSTR" {
+		// substr takes int4 positions in PostgreSQL: a bigint argument fails
+		for i := 1; i < len(a); i++ {
+			a[i] = "CAST(" + a[i] + " AS INTEGER)"
+		}
+	}
 	if s, ok := common(name, a); ok {
 		return s, true
 	}

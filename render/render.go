@@ -119,7 +119,9 @@ func (w *writer) query(q *planast.Query, opts Options, top bool) {
 		}
 		keys = append(keys, k)
 	}
-	if top && !opts.NoTotalOrder {
+	// the top level, and any subquery whose LIMIT or OFFSET picks rows, is
+	// ordered totally so that the same rows come back on every run and engine
+	if (top && !opts.NoTotalOrder) || (!top && (q.Limit != nil || q.Offset != nil)) {
 		for i := range q.Select {
 			keys = append(keys, strconv.Itoa(i+1)+" ASC NULLS LAST")
 		}
@@ -141,10 +143,17 @@ func (w *writer) query(q *planast.Query, opts Options, top bool) {
 		if *q.Offset < 0 {
 			w.fail("negative offset")
 		}
-		if limit == nil {
-			w.str("\nLIMIT 9223372036854775807")
+		switch {
+		case limit != nil:
+			w.str(" OFFSET ")
+		case w.d.Name() == "sqlite":
+			w.str("\nLIMIT -1 OFFSET ") // SQLite has no OFFSET without LIMIT; -1 is no limit
+		default:
+			// not LIMIT 9223372036854775807: DuckDB (1.5) then returns no
+			// rows from a correlated subquery with an offset
+			w.str("\nOFFSET ")
 		}
-		w.str(" OFFSET " + strconv.FormatInt(*q.Offset, 10))
+		w.str(strconv.FormatInt(*q.Offset, 10))
 	}
 }
 

@@ -247,3 +247,13 @@ func TestSemanticsSetOpsLeftToRight(t *testing.T) {
 		}
 	}
 }
+
+// SUBSTR positions before the first character count but yield nothing, as in
+// PostgreSQL; SQLite would count a negative start from the end.
+func TestSemanticsSubstr(t *testing.T) {
+	db := openSQLite(t, semCatalog, semRows)
+	sub := func(args ...string) string { return call("SUBSTR", append([]string{column("s")}, args...)...) }
+	checkRow(t, "substr", semRun(t, db, exprs("1", sub(num("2")), sub(num("2"), num("3")), sub(binary("-", column("b"), num("3")), num("3")),
+		sub(binary("-", column("b"), num("5"))), sub(binary("-", column("b"), num("5")), num("2")), sub(column("a"), num("2"))), render.Options{}),
+		"BCdef", "BCd", "A", "ABCdef", "", "")
+}

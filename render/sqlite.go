@@ -47,6 +47,9 @@ func (SQLite) ParenthesizeCompound() bool { return false }
 var sqliteUnitFmt = map[string]string{"year": "%Y", "month": "%m", "day": "%d"}
 
 func (SQLite) Func(name string, a []string) (string, bool) {
+	if name == "SUBSTR" {
+		return substrFromOne(a), true
+	}
 	if s, ok := common(name, a); ok {
 		return s, true
 	}

@@ -49,4 +49,3 @@ func TestBindStrict(t *testing.T) {
 		}
 	}
 }
-

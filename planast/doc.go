@@ -1,0 +1,73 @@
+// Package planast is the plan language: the typed JSON a model writes
+// instead of SQL, its decoder and its validator.
+//
+// A plan is a Query (see ast.go and expr.go for every field). Decode parses
+// one strictly: unknown fields, wrong JSON types, values outside the
+// language, NUL characters and documents over Limits (bytes, nodes, nesting)
+// are refused with a typed *Error before anything else happens. Validate
+// then checks the plan against a Catalog and an optional Access checker, and
+// returns a Validated copy whose names are spelled as the catalog spells
+// them. Everything a renderer could refuse, or would render with another
+// meaning on SQLite, DuckDB or PostgreSQL, Validate refuses first; render's
+// parity and fuzz tests hold it to that.
+//
+// # Worked example
+//
+// Artists with more than one album, most albums first. The model wrote
+// lower-case names and selected ar.name without grouping it:
+//
+//	{
+//	  "select": [{"expr": {"kind": "column", "table": "ar", "column": "name"}, "alias": "artist"},
+//	             {"expr": {"kind": "func", "name": "count", "args": []}, "alias": "albums"}],
+//	  "from": [{"table": "album", "alias": "al"}, {"table": "artist", "alias": "ar"}],
+//	  "joins": [{"left": "al", "right": "ar", "on": [{"left_column": "artistid", "right_column": "ArtistId"}]}],
+//	  "group_by": [{"kind": "column", "table": "ar", "column": "ArtistId"}],
+//	  "having": {"kind": "binary", "op": ">", "left": {"kind": "func", "name": "COUNT", "args": []},
+//	             "right": {"kind": "literal", "value": 1}},
+//	  "order_by": [{"expr": {"kind": "column", "column": "albums"}, "direction": "desc"}],
+//	  "limit": 10
+//	}
+//
+// Against a catalog with Artist(ArtistId integer primary key, Name text) and
+// Album(AlbumId, Title, ArtistId), Validate accepts it: ar.Name depends on
+// the grouped primary key ar.ArtistId. The validated plan (Validated.Plan,
+// in canonical form) spells every name as the catalog does, fills in the
+// join type, the literal's type and the sort direction, and adds ar.Name to
+// group_by, which changes no group but which DuckDB requires:
+//
+//	{"select":[{"expr":{"kind":"column","table":"ar","column":"Name"},"alias":"artist"},
+//	  {"expr":{"kind":"func","name":"COUNT","args":[]},"alias":"albums"}],
+//	 "from":[{"table":"Album","alias":"al"},{"table":"Artist","alias":"ar"}],
+//	 "joins":[{"type":"inner","left":"al","right":"ar","on":[{"left_column":"ArtistId","right_column":"ArtistId"}]}],
+//	 "group_by":[{"kind":"column","table":"ar","column":"ArtistId"},{"kind":"column","table":"ar","column":"Name"}],
+//	 "having":{"kind":"binary","op":">","left":{"kind":"func","name":"COUNT","args":[]},
+//	   "right":{"kind":"literal","type":"integer","value":1}},
+//	 "order_by":[{"expr":{"kind":"column","column":"albums"},"direction":"desc"}],"limit":10}
+//
+// with Validated.Columns [artist albums] and Validated.Types [text integer].
+// Had the plan named a column "nme", Validate would have answered
+//
+//	invalid plan: COLUMN_NOT_FOUND at select[0].expr.column: "ar" has no column "nme"
+//
+// ExampleValidate runs exactly this; package render shows the SQL it
+// becomes on each engine.
+//
+// # Portability rules the validator enforces
+//
+// Beyond names, types and grouping, Validate makes a plan mean one thing on
+// every engine. Among others: "/" is true division and "div" truncates; "%"
+// takes integers only; a condition must be boolean (no integer flags);
+// comparing a date with a timestamp casts the date, and a string literal
+// compared with a date or timestamp becomes a date or timestamp literal
+// (SQLite compares them as text); constant ORDER BY and GROUP BY keys are
+// refused (engines read ORDER BY 2 as a column position); having and
+// aggregates in order_by need group_by or an aggregate in select; CAST is
+// limited to conversions every engine performs alike; an untyped NULL may
+// not stand where an engine must choose its type; recursive or forward CTE
+// references, subqueries or outer columns in outer-join conditions and full
+// joins without key pairs are refused.
+//
+// Hidden tables and columns (Access) are reported as not found, never as
+// denied, so that a refusal does not reveal that they exist; planast never
+// produces ACCESS_DENIED.
+package planast

@@ -1,0 +1,169 @@
+package lift
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+
+	pg "github.com/pganalyze/pg_query_go/v6"
+	pgparser "github.com/pganalyze/pg_query_go/v6/parser"
+
+	"github.com/nl2sql/nl2sql/planast"
+)
+
+// Dialects Lift reads.
+const (
+	DialectSQLite   = "sqlite"
+	DialectPostgres = "postgres"
+)
+
+// Unsupported is returned when the SQL uses a construct the plan language
+// cannot express with the same meaning. Construct names it ("GROUP_CONCAT",
+// "window frame", "SELECT without FROM", ...); Pos is its byte offset in
+// the SQL text given to Lift, or -1 when unknown.
+type Unsupported struct {
+	Construct string
+	Pos       int
+}
+
+func (e *Unsupported) Error() string {
+	if e.Pos < 0 {
+		return "lift: the plan language cannot express " + e.Construct
+	}
+	return fmt.Sprintf("lift: the plan language cannot express %s (at byte %d)", e.Construct, e.Pos)
+}
+
+// Error is returned for SQL that is not a valid query of the catalog: a
+// syntax error, more than one statement, a statement that is not a SELECT,
+// an unknown table or column, an ambiguous name. Pos is a byte offset in
+// the SQL text given to Lift, or -1.
+type Error struct {
+	Msg string
+	Pos int
+	Err error // the parser's error, when it is one
+}
+
+func (e *Error) Error() string {
+	if e.Pos < 0 {
+		return "lift: " + e.Msg
+	}
+	return fmt.Sprintf("lift: %s (at byte %d)", e.Msg, e.Pos)
+}
+
+func (e *Error) Unwrap() error { return e.Err }
+
+// Lift parses one SELECT statement written for dialect ("sqlite" or
+// "postgres") and returns the plan that means the same on that dialect,
+// with every column qualified by a source alias and every name resolved
+// against cat. The plan has not been validated: run planast.Validate on it
+// (a lifted plan the validator refuses points at a gap between what the SQL
+// does and what the plan language checks).
+//
+// Errors: *Error for SQL that does not parse or names what cat lacks;
+// *Unsupported, naming the construct, for SQL the plan language cannot
+// express faithfully. Lift never approximates.
+func Lift(sql string, dialect string, cat planast.Catalog) (q *planast.Query, err error) {
+	switch dialect {
+	case DialectSQLite, DialectPostgres:
+	default:
+		return nil, &Error{Msg: fmt.Sprintf("unknown dialect %q (want sqlite or postgres)", dialect), Pos: -1}
+	}
+	if cat == nil {
+		return nil, &Error{Msg: "no catalog", Pos: -1}
+	}
+	n := normalize(sql, dialect)
+	tree, perr := pg.Parse(n.sql)
+	if perr != nil {
+		pos := -1
+		var pe *pgparser.Error
+		if errors.As(perr, &pe) && pe.Cursorpos > 0 {
+			pos = n.origPos(pe.Cursorpos - 1)
+		}
+		return nil, &Error{Msg: "syntax error: " + perr.Error(), Pos: pos, Err: perr}
+	}
+	if len(tree.Stmts) != 1 {
+		return nil, &Error{Msg: fmt.Sprintf("want exactly one statement, got %d", len(tree.Stmts)), Pos: -1}
+	}
+	sel := tree.Stmts[0].Stmt.GetSelectStmt()
+	if sel == nil {
+		return nil, &Error{Msg: "only a SELECT statement can be lifted", Pos: -1}
+	}
+	l := &lifter{src: n, dialect: dialect, cat: cat, aliases: map[string]bool{}, outTypes: map[*planast.Query][]planast.Type{}}
+	defer func() {
+		if r := recover(); r != nil {
+			switch e := r.(type) {
+			case *Unsupported:
+				q, err = nil, e
+			case *Error:
+				q, err = nil, e
+			default:
+				panic(r)
+			}
+		}
+	}()
+	q, _ = l.query(sel, nil, nil)
+	return q, nil
+}
+
+// lifter holds the state of one Lift call. Failures panic with *Error or
+// *Unsupported and Lift recovers them.
+type lifter struct {
+	src     *normalized
+	dialect string
+	cat     planast.Catalog
+	// aliases holds every plan alias handed out (lower case): aliases are
+	// unique across the whole plan, so a correlated reference can never be
+	// captured by an inner source of the same name.
+	aliases map[string]bool
+	nextT   int
+	// outTypes records the output column types of each lifted query.
+	outTypes map[*planast.Query][]planast.Type
+	// byAlias finds a source by its plan alias.
+	byAlias map[string]*source
+	// strf marks the DATE_PART calls lifted from strftime: their SQLite
+	// value is text of a fixed width (see strftime).
+	strf map[*planast.Func]string
+}
+
+func (l *lifter) sqlite() bool { return l.dialect == DialectSQLite }
+
+// unsupported aborts the lift with *Unsupported at normalised offset pos.
+func (l *lifter) unsupported(pos int32, format string, args ...any) {
+	panic(&Unsupported{Construct: fmt.Sprintf(format, args...), Pos: l.src.origPos(int(pos))})
+}
+
+// fail aborts the lift with *Error at normalised offset pos.
+func (l *lifter) fail(pos int32, format string, args ...any) {
+	panic(&Error{Msg: fmt.Sprintf(format, args...), Pos: l.src.origPos(int(pos))})
+}
+
+// alias returns a plan alias for the SQL alias want (a fresh tN when want
+// is empty), unique across the plan.
+func (l *lifter) alias(want string) string {
+	if want != "" && !l.aliases[strings.ToLower(want)] && len(want) <= 128 {
+		l.aliases[strings.ToLower(want)] = true
+		return want
+	}
+	for {
+		l.nextT++
+		a := fmt.Sprintf("t%d", l.nextT)
+		if want != "" {
+			a = fmt.Sprintf("%s_%d", truncateName(want, 100), l.nextT)
+		}
+		if !l.aliases[strings.ToLower(a)] {
+			l.aliases[strings.ToLower(a)] = true
+			return a
+		}
+	}
+}
+
+func truncateName(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	return s[:n]
+}
+
+// sameName compares SQL names: case-insensitively, as SQLite does and as
+// PostgreSQL's parser has already folded unquoted names.
+func sameName(a, b string) bool { return strings.EqualFold(a, b) }

@@ -1,0 +1,79 @@
+// Package render turns a validated plan into one SQL statement for SQLite,
+// DuckDB or PostgreSQL. It is the only writer of generated SQL: identifiers
+// are always quoted, string literals escaped, numbers and units checked
+// before they reach the text, the top-level LIMIT capped by Options.MaxRows,
+// and the row order made total (the plan's ORDER BY, then every output
+// column by position; subqueries whose LIMIT or OFFSET picks rows too).
+//
+// Render only plans that passed planast.Validate: the validator refuses
+// everything the renderer would refuse or render with a different meaning
+// (the parity test enumerates this), and canonicalises names.
+//
+// # Worked example
+//
+// The plan
+//
+//	{
+//	  "select": [{"expr": {"kind": "column", "table": "ar", "column": "Name"}, "alias": "artist"},
+//	             {"expr": {"kind": "func", "name": "COUNT", "args": []}, "alias": "albums"}],
+//	  "from": [{"table": "Album", "alias": "al"}, {"table": "Artist", "alias": "ar"}],
+//	  "joins": [{"left": "al", "right": "ar", "on": [{"left_column": "ArtistId", "right_column": "ArtistId"}]}],
+//	  "where": {"kind": "binary", "op": ">=", "left": {"kind": "func", "name": "LENGTH", "args": [{"kind": "column", "column": "Title"}]},
+//	            "right": {"kind": "binary", "op": "/", "left": {"kind": "literal", "value": 7}, "right": {"kind": "literal", "value": 2}}},
+//	  "group_by": [{"kind": "column", "table": "ar", "column": "ArtistId"}],
+//	  "having": {"kind": "binary", "op": ">", "left": {"kind": "func", "name": "COUNT", "args": []}, "right": {"kind": "literal", "value": 1}},
+//	  "order_by": [{"expr": {"kind": "column", "column": "albums"}, "direction": "desc"}],
+//	  "limit": 10000
+//	}
+//
+// validates against a Chinook catalog (Title is qualified, ar.Name is added
+// to group_by because it depends on the grouped primary key) and renders,
+// with Options{MaxRows: 100}, as follows. 7 / 2 is 3.5 everywhere; the limit
+// is capped at 100; NULLs sort last on every engine.
+//
+//	-- sqlite
+//	SELECT "ar"."Name" AS "artist", COUNT(*) AS "albums"
+//	FROM "Album" AS "al"
+//	INNER JOIN "Artist" AS "ar" ON "al"."ArtistId" = "ar"."ArtistId"
+//	WHERE (LENGTH("al"."Title") >= (CAST(7 AS REAL) / NULLIF(2, 0)))
+//	GROUP BY "ar"."ArtistId", "ar"."Name"
+//	HAVING (COUNT(*) > 1)
+//	ORDER BY "albums" DESC NULLS LAST, 1 ASC NULLS LAST, 2 ASC NULLS LAST
+//	LIMIT 100
+//	-- duckdb
+//	SELECT "ar"."Name" AS "artist", COUNT(*) AS "albums"
+//	FROM "Album" AS "al"
+//	INNER JOIN "Artist" AS "ar" ON "al"."ArtistId" = "ar"."ArtistId"
+//	WHERE (LENGTH("al"."Title") >= (CAST(7 AS DOUBLE) / NULLIF(2, 0)))
+//	GROUP BY "ar"."ArtistId", "ar"."Name"
+//	HAVING (COUNT(*) > 1)
+//	ORDER BY "albums" DESC NULLS LAST, 1 ASC NULLS LAST, 2 ASC NULLS LAST
+//	LIMIT 100
+//	-- postgres
+//	SELECT "ar"."Name" AS "artist", COUNT(*) AS "albums"
+//	FROM "Album" AS "al"
+//	INNER JOIN "Artist" AS "ar" ON "al"."ArtistId" = "ar"."ArtistId"
+//	WHERE (LENGTH("al"."Title") >= (CAST(7 AS DOUBLE PRECISION) / NULLIF(2, 0)))
+//	GROUP BY "ar"."ArtistId", "ar"."Name"
+//	HAVING (COUNT(*) > 1)
+//	ORDER BY "albums" DESC NULLS LAST, 1 ASC NULLS LAST, 2 ASC NULLS LAST
+//	LIMIT 100
+//
+// ExampleSQL runs exactly this. The dialects differ only where the engines
+// do: casts, date literals and date functions (SQLite has no date type),
+// division, and the parentheses PostgreSQL and DuckDB need for chained set
+// operations to run left to right as SQLite runs them.
+//
+// # Known gaps
+//
+// Some differences depend on the data, not on the plan, and are not
+// caught: SQLite folds case (UPPER, LOWER, case-insensitive LIKE) for ASCII
+// letters only; SQLite decimals are floating point and numbers cast to text
+// print differently (2.0 against 2); SQLite date functions return NULL
+// beyond year 9999; a text that is no date, cast to date, is NULL on SQLite
+// and an error elsewhere; a scalar subquery returning several rows is an
+// error on PostgreSQL and DuckDB; a negative SUBSTR length computed at run
+// time is an error on PostgreSQL. DuckDB (1.5) rounds a DECIMAL(38,s) (say
+// SUM over a decimal column) met in a union, CASE or COALESCE with a decimal
+// of larger scale to scale s.
+package render
