@@ -26,7 +26,7 @@
 //	//   FROM "main"."Artist" AS "ar"
 //	//   INNER JOIN "main"."Album" AS "al" ON "ar"."ArtistId" = "al"."ArtistId"
 //	//   GROUP BY "ar"."ArtistId", "ar"."Name"
-//	//   ORDER BY "AlbumCount" DESC NULLS LAST, 1 ASC NULLS LAST, 2 ASC NULLS LAST
+//	//   ORDER BY "AlbumCount" DESC NULLS LAST, 1 ASC NULLS LAST
 //	//   LIMIT 1
 //	// res.Answer = "Artist Iron Maiden, AlbumCount 21."
 //

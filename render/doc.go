@@ -38,7 +38,7 @@
 //	WHERE (LENGTH("al"."Title") >= (CAST(7 AS REAL) / NULLIF(2, 0)))
 //	GROUP BY "ar"."ArtistId", "ar"."Name"
 //	HAVING (COUNT(*) > 1)
-//	ORDER BY "albums" DESC NULLS LAST, 1 ASC NULLS LAST, 2 ASC NULLS LAST
+//	ORDER BY "albums" DESC NULLS LAST, 1 ASC NULLS LAST
 //	LIMIT 100
 //	-- duckdb
 //	SELECT "ar"."Name" AS "artist", COUNT(*) AS "albums"
@@ -47,7 +47,7 @@
 //	WHERE (LENGTH("al"."Title") >= (CAST(7 AS DOUBLE) / NULLIF(2, 0)))
 //	GROUP BY "ar"."ArtistId", "ar"."Name"
 //	HAVING (COUNT(*) > 1)
-//	ORDER BY "albums" DESC NULLS LAST, 1 ASC NULLS LAST, 2 ASC NULLS LAST
+//	ORDER BY "albums" DESC NULLS LAST, 1 ASC NULLS LAST
 //	LIMIT 100
 //	-- postgres
 //	SELECT "ar"."Name" AS "artist", COUNT(*) AS "albums"
@@ -56,7 +56,7 @@
 //	WHERE (LENGTH("al"."Title") >= (CAST(7 AS DOUBLE PRECISION) / NULLIF(2, 0)))
 //	GROUP BY "ar"."ArtistId", "ar"."Name"
 //	HAVING (COUNT(*) > 1)
-//	ORDER BY "albums" DESC NULLS LAST, 1 ASC NULLS LAST, 2 ASC NULLS LAST
+//	ORDER BY "albums" DESC NULLS LAST, 1 ASC NULLS LAST
 //	LIMIT 100
 //
 // ExampleSQL runs exactly this. The dialects differ only where the engines

@@ -1,6 +1,7 @@
 package render
 
 import (
+	"encoding/json"
 	"fmt"
 	"strconv"
 	"strings"
@@ -122,8 +123,11 @@ func (w *writer) query(q *planast.Query, opts Options, top bool) {
 	// the top level, and any subquery whose LIMIT or OFFSET picks rows, is
 	// ordered totally so that the same rows come back on every run and engine
 	if (top && !opts.NoTotalOrder) || (!top && (q.Limit != nil || q.Offset != nil)) {
+		covered := orderedOutputs(q)
 		for i := range q.Select {
-			keys = append(keys, strconv.Itoa(i+1)+" ASC NULLS LAST")
+			if !covered[i] { // an output already ordered by adds nothing as a tie-breaker
+				keys = append(keys, strconv.Itoa(i+1)+" ASC NULLS LAST")
+			}
 		}
 	}
 	if len(keys) > 0 {
@@ -259,4 +263,23 @@ func (w *writer) subquery(q *planast.Query) string {
 	sub := &writer{d: w.d}
 	sub.query(q, Options{}, false)
 	return "(" + sub.b.String() + ")"
+}
+
+// orderedOutputs marks the select items that an ORDER BY key already sorts
+// on: a bare reference to the item's alias, or the item's own expression.
+func orderedOutputs(q *planast.Query) map[int]bool {
+	out := map[int]bool{}
+	for _, o := range q.OrderBy {
+		key, _ := json.Marshal(o.Expr)
+		for i, it := range q.Select {
+			if c, ok := o.Expr.(*planast.Column); ok && c.Table == "" && c.Column == it.Alias {
+				out[i] = true
+				continue
+			}
+			if b, _ := json.Marshal(it.Expr); string(b) == string(key) {
+				out[i] = true
+			}
+		}
+	}
+	return out
 }

@@ -1,5 +1,5 @@
 SELECT DISTINCT "cu"."Country" AS "Country"
 FROM "Customer" AS "cu"
 WHERE "cu"."Active"
-ORDER BY "Country" ASC NULLS FIRST, 1 ASC NULLS LAST
+ORDER BY "Country" ASC NULLS FIRST
 LIMIT 2 OFFSET 1

@@ -6,5 +6,5 @@ INNER JOIN "Artist" AS "ar" ON "al"."ArtistId" = "ar"."ArtistId"
 WHERE ("il"."Quantity" > 0)
 GROUP BY "ar"."ArtistId", "ar"."Name"
 HAVING (COUNT(*) >= 1)
-ORDER BY "revenue" DESC NULLS LAST, 1 ASC NULLS LAST, 2 ASC NULLS LAST, 3 ASC NULLS LAST
+ORDER BY "revenue" DESC NULLS LAST, 1 ASC NULLS LAST, 3 ASC NULLS LAST
 LIMIT 10

@@ -14,5 +14,5 @@ UNION ALL
 SELECT "al"."Title" AS "Title"
 FROM "Album" AS "al"
 WHERE ("al"."AlbumId" = 4)
-ORDER BY "name" DESC NULLS FIRST, 1 ASC NULLS LAST
+ORDER BY "name" DESC NULLS FIRST
 LIMIT 20

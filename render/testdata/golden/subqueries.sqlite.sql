@@ -9,5 +9,5 @@ FROM "Invoice" AS "i"
 WHERE (("i"."CustomerId" = "cu"."CustomerId") AND ("i"."Total" > 100)))) AND ("cu"."CustomerId" IN (SELECT "i2"."CustomerId" AS "CustomerId"
 FROM "Invoice" AS "i2"
 WHERE ("i2"."Total" > 1.5)))))
-ORDER BY "spent" DESC NULLS LAST, 1 ASC NULLS LAST, 2 ASC NULLS LAST
+ORDER BY "spent" DESC NULLS LAST, 1 ASC NULLS LAST
 LIMIT 1000
