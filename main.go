@@ -70,25 +70,33 @@ func versionCmd() *cobra.Command {
 
 func serveCmd(logger *slog.Logger) *cobra.Command {
 	var cfgPath, httpAddr string
+	var noAuth bool
+	var origins []string
 	cmd := &cobra.Command{
 		Use:   "serve",
-		Short: "Serve the MCP tools over stdio",
+		Short: "Serve the MCP tools over stdio, or over streamable HTTP with --http",
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			if httpAddr != "" {
-				return errors.New("--http is not available yet; serve over stdio")
-			}
 			a, err := app.Open(cfgPath, logger)
 			if err != nil {
 				return err
 			}
 			defer a.Close()
 			s := mcp.NewServer(a.Engine, version, logger)
-			return mcp.ServeStdio(cmd.Context(), s, os.Stdin, cmd.OutOrStdout(), logger)
+			if httpAddr == "" {
+				return mcp.ServeStdio(cmd.Context(), s, os.Stdin, cmd.OutOrStdout(), logger)
+			}
+			opts := mcp.HTTPOptions{Addr: httpAddr, NoAuth: noAuth, AllowedOrigins: origins, Logger: logger}
+			if auth := a.Authenticator(); auth != nil && !noAuth {
+				opts.Auth = auth
+			}
+			return mcp.ServeHTTP(cmd.Context(), s, opts)
 		},
 	}
 	cmd.Flags().StringVar(&cfgPath, "config", "nl2sql.yaml", "path of the config file")
-	cmd.Flags().StringVar(&httpAddr, "http", "", "serve streamable HTTP at ADDR/mcp instead of stdio")
+	cmd.Flags().StringVar(&httpAddr, "http", "", "serve streamable HTTP on HOST:PORT at /mcp instead of stdio")
+	cmd.Flags().BoolVar(&noAuth, "insecure-no-auth", false, "with --http on a loopback address: serve without authentication, as local_user")
+	cmd.Flags().StringSliceVar(&origins, "allow-origin", nil, "browser origins allowed to call the HTTP endpoint (scheme://host:port)")
 	return cmd
 }
 

@@ -61,14 +61,17 @@ func (e *Engine) Ask(ctx context.Context, req AskRequest) (res *Result, err erro
 		}
 		e.writeTrace(tr, err)
 	}()
+	progress(ctx, "resolve")
 	ds, err := e.resolve(ctx, req.Datasource)
 	if err != nil {
 		return nil, err
 	}
 	tr.t.Datasource = ds.spec.ID
 	tm.Resolve = sw.lap()
+	progress(ctx, "retrieve")
 	sctx := e.retrieve(ds)
 	tm.Retrieve = sw.lap()
+	progress(ctx, "plan")
 	planned, err := e.planValidated(ctx, ds, q, sctx, today)
 	if planned != nil {
 		tr.t.Rejected = planned.rejected
@@ -77,19 +80,28 @@ func (e *Engine) Ask(ctx context.Context, req AskRequest) (res *Result, err erro
 		return nil, deadline(ctx, err)
 	}
 	tm.Plan, tm.Model = sw.lap(), planned.modelMS
+	progress(ctx, "render")
+	return e.finish(ctx, ds, q, today, planned, sw, &tm, tr)
+}
+
+// finish renders, executes and summarises a validated plan; Ask and RunPlan
+// share it.
+func (e *Engine) finish(ctx context.Context, ds *datasource, q, today string, planned *planned, sw *stopwatch, tm *Timings, tr *traceRec) (*Result, error) {
 	sql, err := e.render(ds, planned)
 	if err != nil {
 		return nil, err
 	}
 	tm.Render = sw.lap()
+	progress(ctx, "execute")
 	rows, err := e.execute(ctx, ds, sql)
 	if err != nil {
 		return nil, deadline(ctx, err)
 	}
 	applyPlanTypes(rows, planned.types)
 	tm.Execute = sw.lap()
+	progress(ctx, "answer")
 	e.storePlan(ctx, ds, q, today, planned)
-	res = &Result{
+	res := &Result{
 		Question:    q,
 		Columns:     rows.Columns,
 		ColumnTypes: rows.ColumnTypes,
@@ -116,7 +128,7 @@ func (e *Engine) Ask(ctx context.Context, req AskRequest) (res *Result, err erro
 	res.Answer = summarise(res)
 	tm.Answer = sw.lap()
 	tm.Total = sw.total()
-	res.Timings = tm
+	res.Timings = *tm
 	return res, nil
 }
 

@@ -63,3 +63,12 @@ func (e *Engine) Snapshot(ctx context.Context, datasource string) (*schema.Snaps
 	}
 	return ds.snap, nil
 }
+
+// VisibleSnapshot returns the datasource's snapshot as the caller may see
+// it. (Access filtering by scope is applied here once roles exist.)
+func (e *Engine) VisibleSnapshot(ctx context.Context, datasource string) (*schema.Snapshot, error) {
+	if datasource == "" {
+		return nil, Errorf(CodeInvalidRequest, "name a datasource from list_datasources", "a datasource is required")
+	}
+	return e.Snapshot(ctx, datasource)
+}

@@ -99,7 +99,7 @@ func TestAskTool(t *testing.T) {
 		{map[string]any{"question": ""}, ""},
 		{map[string]any{"question": "What is the meaning of life?"}, "NO_RECORDING"},
 		{map[string]any{"question": "Which media type has the most tracks?", "datasource": "nope"}, "DATASOURCE_NOT_FOUND"},
-		{map[string]any{"question": "Which media type has the most tracks?", "role": "admin"}, ""},
+		{map[string]any{"question": "Which media type has the most tracks?", "datasrc": "chinook"}, "datasrc"},
 	} {
 		res := call(c.args)
 		if !res.IsError {

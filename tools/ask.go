@@ -73,10 +73,29 @@ func AskHandler(eng Asker) server.ToolHandlerFunc {
 		if bad := bindStrict(req, &args, askShape); bad != nil {
 			return bad, nil
 		}
+		ctx = withProgress(ctx, req)
 		res, err := eng.Ask(ctx, engine.AskRequest{Question: args.Question, Datasource: args.Datasource})
 		if err != nil {
 			return errorResult(err), nil
 		}
 		return mcpgo.NewToolResultStructured(res, ResultText(res)), nil
 	}
+}
+
+// withProgress makes the engine's step progress into MCP progress
+// notifications when the call carries a progress token.
+func withProgress(ctx context.Context, req mcpgo.CallToolRequest) context.Context {
+	if req.Params.Meta == nil || req.Params.Meta.ProgressToken == nil {
+		return ctx
+	}
+	token := req.Params.Meta.ProgressToken
+	srv := server.ServerFromContext(ctx)
+	if srv == nil {
+		return ctx
+	}
+	return engine.WithProgress(ctx, func(step string, i, n int) {
+		_ = srv.SendNotificationToClient(ctx, "notifications/progress", map[string]any{
+			"progressToken": token, "progress": i, "total": n, "message": step,
+		})
+	})
 }

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 
 	mcpgo "github.com/mark3labs/mcp-go/mcp"
@@ -37,12 +38,26 @@ func rawInput(schema json.RawMessage) mcpgo.ToolOption {
 	}
 }
 
+// identityArgs are argument names a client might use to claim an identity.
+// Identity comes only from authentication, so they are dropped unread.
+var identityArgs = []string{"role", "roles", "user", "username", "user_id", "identity", "as_user"}
+
 // bindStrict decodes a tool call's arguments into v, refusing unknown
 // arguments and wrong types with an INVALID_REQUEST result that names the
-// argument. Identity never comes from arguments: an argument such as "role"
-// or "user" is refused like any other unknown one.
+// argument. Identity never comes from arguments: the identityArgs are
+// ignored, whatever they say.
 func bindStrict(req mcpgo.CallToolRequest, v any, shape string) *mcpgo.CallToolResult {
-	raw, err := json.Marshal(req.GetRawArguments())
+	args := req.GetRawArguments()
+	if m, ok := args.(map[string]any); ok {
+		clean := make(map[string]any, len(m))
+		for k, val := range m {
+			if !slices.Contains(identityArgs, strings.ToLower(k)) {
+				clean[k] = val
+			}
+		}
+		args = clean
+	}
+	raw, err := json.Marshal(args)
 	if err != nil {
 		return mcpgo.NewToolResultError("INVALID_REQUEST: arguments are not a JSON object\nhint: send " + shape)
 	}

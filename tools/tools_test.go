@@ -28,7 +28,8 @@ func TestBindStrict(t *testing.T) {
 		args map[string]any
 		want string
 	}{
-		{map[string]any{"question": "q", "role": "admin"}, `unknown argument "role"`},
+		{map[string]any{"question": "q", "role": "admin", "User": "root"}, ""},
+		{map[string]any{"question": "q", "datasrc": "x"}, `unknown argument "datasrc"`},
 		{map[string]any{"question": 42}, `argument "question" must be a string`},
 		{map[string]any{"question": "q", "datasource": "x"}, ""},
 		{nil, ""},

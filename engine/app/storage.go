@@ -20,3 +20,14 @@ func openStore(cfg *config.Config, logger *slog.Logger) *store.Store {
 	}
 	return st
 }
+
+// Authenticator returns the bearer-token checker for HTTP serving, or nil
+// when no users are configured.
+func (a *App) Authenticator() mcpAuth {
+	return nil
+}
+
+// mcpAuth is mcp.Authenticator, restated here so app does not import mcp.
+type mcpAuth = interface {
+	Authenticate(token string) (identity any, ok bool)
+}

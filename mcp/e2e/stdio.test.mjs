@@ -238,10 +238,14 @@ describe("nl2sql serve (stdio, TypeScript SDK client)", () => {
     );
   });
 
-  it("unexpected argument field -> isError (input validation), then a valid call still works", { timeout: TEST_TIMEOUT_MS }, async () => {
-    const res = await call({ question: GOLD[0].question, role: "admin" });
-    assert.equal(res.isError, true, `extra field "role" accepted: ${JSON.stringify(res).slice(0, 500)}`);
-    assert.match(textOf(res), /role/, "error does not name the bad field");
+  it("identity arguments are ignored; other unknown arguments are refused by name", { timeout: TEST_TIMEOUT_MS }, async () => {
+    const ignored = await call({ question: GOLD[0].question, role: "admin", user: "root" });
+    assert.notEqual(ignored.isError, true, `role/user arguments were not ignored: ${textOf(ignored)}`);
+    assertSameRows(ignored.structuredContent?.rows, GOLD[0].rows, GOLD[0].question);
+    const res = await call({ question: GOLD[0].question, datasrc: "chinook" });
+    assert.equal(res.isError, true, `extra field "datasrc" accepted: ${JSON.stringify(res).slice(0, 500)}`);
+    assert.match(textOf(res), /INVALID_REQUEST/);
+    assert.match(textOf(res), /datasrc/, "error does not name the bad field");
     const ok = await call({ question: GOLD[0].question });
     assert.notEqual(ok.isError, true, `valid call after the refused one failed: ${textOf(ok)}`);
     assertSameRows(ok.structuredContent?.rows, GOLD[0].rows, GOLD[0].question);

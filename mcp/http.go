@@ -1,0 +1,176 @@
+package mcp
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net"
+	"net/http"
+	"net/url"
+	"strings"
+	"time"
+
+	"github.com/mark3labs/mcp-go/server"
+)
+
+// MaxRequestBytes bounds one HTTP request body (a tool call with a plan).
+const MaxRequestBytes = 1 << 20
+
+// Authenticator maps a bearer token to an identity (whatever the engine's
+// access layer needs). It is implemented by scope.Policy.
+type Authenticator interface {
+	// Authenticate returns the identity for token and true, or false.
+	Authenticate(token string) (identity any, ok bool)
+}
+
+type identityKey struct{}
+
+// IdentityFrom returns the identity the HTTP layer authenticated for this
+// request, or nil (stdio, or serving without authentication). Tools never
+// read identity from their arguments.
+func IdentityFrom(ctx context.Context) any { return ctx.Value(identityKey{}) }
+
+// HTTPOptions configure ServeHTTP.
+type HTTPOptions struct {
+	Addr string
+	// Auth checks bearer tokens; nil requires NoAuth.
+	Auth Authenticator
+	// NoAuth serves without authentication; refused on non-loopback
+	// addresses.
+	NoAuth bool
+	// AllowedOrigins lists browser origins allowed to call (scheme://host:port);
+	// requests with another Origin header get 403. Loopback origins are
+	// always allowed when the server listens on loopback.
+	AllowedOrigins []string
+	Logger         *slog.Logger
+	// Ready, if set, receives the bound address once the listener is up.
+	Ready chan<- string
+}
+
+// ServeHTTP serves s as streamable HTTP at /mcp (both the stateless
+// 2026-07-28 revision and the session-based 2025 revisions, which mcp-go
+// v1.2 negotiates per request; session ids are validated by format only, so
+// they survive a restart and work on any replica), /healthz without
+// authentication, until ctx ends; then it shuts down gracefully.
+func ServeHTTP(ctx context.Context, s *server.MCPServer, o HTTPOptions) error {
+	host, _, err := net.SplitHostPort(o.Addr)
+	if err != nil {
+		return fmt.Errorf("--http %q: want HOST:PORT: %w", o.Addr, err)
+	}
+	loopback := isLoopbackHost(host)
+	if o.NoAuth && !loopback {
+		return fmt.Errorf("--insecure-no-auth serves only on a loopback address (127.0.0.1, ::1, localhost), not %q", host)
+	}
+	if o.Auth == nil && !o.NoAuth {
+		return errors.New("HTTP needs authentication: configure users with tokens_sha256 in nl2sql.yaml, or pass --insecure-no-auth on a loopback address")
+	}
+	if o.Logger == nil {
+		o.Logger = slog.Default()
+	}
+	hs := server.NewStreamableHTTPServer(s,
+		server.WithEndpointPath("/mcp"),
+		server.WithStreamableHTTPLogger(o.Logger),
+		server.WithHTTPContextFunc(func(ctx context.Context, r *http.Request) context.Context {
+			if id := r.Context().Value(identityKey{}); id != nil {
+				return context.WithValue(ctx, identityKey{}, id)
+			}
+			return ctx
+		}),
+	)
+	mux := http.NewServeMux()
+	mux.HandleFunc("/healthz", func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/plain; charset=utf-8")
+		_, _ = w.Write([]byte("ok\n"))
+	})
+	mux.Handle("/mcp", guard(hs, o, loopback))
+	ln, err := net.Listen("tcp", o.Addr)
+	if err != nil {
+		return fmt.Errorf("listen on %s: %w", o.Addr, err)
+	}
+	srv := &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second, IdleTimeout: 120 * time.Second, MaxHeaderBytes: 64 << 10}
+	if o.Ready != nil {
+		o.Ready <- ln.Addr().String()
+	}
+	o.Logger.Info("serving MCP over streamable HTTP", "addr", ln.Addr().String(), "endpoint", "/mcp", "auth", !o.NoAuth)
+	errc := make(chan error, 1)
+	go func() { errc <- srv.Serve(ln) }()
+	select {
+	case err := <-errc:
+		return err
+	case <-ctx.Done():
+		sctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		defer cancel()
+		return srv.Shutdown(sctx)
+	}
+}
+
+// guard applies, in order: the Origin check (DNS rebinding), the body size
+// limit, and bearer authentication; it puts the identity in the request's
+// context.
+func guard(next http.Handler, o HTTPOptions, loopback bool) http.Handler {
+	allowed := map[string]bool{}
+	for _, a := range o.AllowedOrigins {
+		allowed[strings.ToLower(strings.TrimRight(a, "/"))] = true
+	}
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if origin := r.Header.Get("Origin"); origin != "" && !originAllowed(origin, allowed, loopback) {
+			http.Error(w, "origin not allowed", http.StatusForbidden)
+			return
+		}
+		r.Body = http.MaxBytesReader(w, r.Body, MaxRequestBytes)
+		if !o.NoAuth {
+			token, ok := bearer(r)
+			var id any
+			if ok {
+				id, ok = o.Auth.Authenticate(token)
+			}
+			if !ok {
+				w.Header().Set("WWW-Authenticate", `Bearer realm="nl2sql", error="invalid_token"`)
+				http.Error(w, "a valid bearer token is required", http.StatusUnauthorized)
+				return
+			}
+			r = r.WithContext(context.WithValue(r.Context(), identityKey{}, id))
+		}
+		next.ServeHTTP(w, r)
+	})
+}
+
+func bearer(r *http.Request) (string, bool) {
+	h := r.Header.Get("Authorization")
+	const p = "bearer "
+	if len(h) <= len(p) || !strings.EqualFold(h[:len(p)], p) {
+		return "", false
+	}
+	t := strings.TrimSpace(h[len(p):])
+	return t, t != ""
+}
+
+func originAllowed(origin string, allowed map[string]bool, loopback bool) bool {
+	o := strings.ToLower(strings.TrimRight(origin, "/"))
+	if allowed[o] {
+		return true
+	}
+	u, err := url.Parse(o)
+	if err != nil || u.Host == "" {
+		return false
+	}
+	return loopback && isLoopbackHost(u.Hostname())
+}
+
+func isLoopbackHost(h string) bool {
+	if strings.EqualFold(h, "localhost") {
+		return true
+	}
+	ip := net.ParseIP(h)
+	return ip != nil && ip.IsLoopback()
+}
+
+// HashToken returns the hex SHA-256 of a token, the form nl2sql.yaml keeps
+// under tokens_sha256.
+func HashToken(token string) string {
+	h := sha256.Sum256([]byte(token))
+	return hex.EncodeToString(h[:])
+}
