@@ -52,7 +52,7 @@ func newRoot(logger *slog.Logger, stdout io.Writer) *cobra.Command {
 		SilenceErrors: true,
 	}
 	root.SetOut(stdout)
-	root.AddCommand(serveCmd(logger), askCmd(logger), explainCmd(logger), demoCmd(logger), cacheCmd(logger), planCmd(logger), schemaCmd(logger), versionCmd())
+	root.AddCommand(serveCmd(logger), askCmd(logger), explainCmd(logger), demoCmd(logger), doctorCmd(logger), recordingsCmd(logger), cacheCmd(logger), planCmd(logger), schemaCmd(logger), versionCmd())
 	return root
 }
 
@@ -101,14 +101,14 @@ func serveCmd(logger *slog.Logger) *cobra.Command {
 }
 
 func askCmd(logger *slog.Logger) *cobra.Command {
-	var cfgPath, ds string
+	var cfgPath, ds, record string
 	var asJSON bool
 	cmd := &cobra.Command{
 		Use:   "ask [flags] QUESTION",
 		Short: "Answer one question",
 		Args:  cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			a, err := app.Open(cfgPath, logger)
+			a, err := app.OpenWith(cfgPath, logger, app.Options{Record: record})
 			if err != nil {
 				return err
 			}
@@ -130,6 +130,37 @@ func askCmd(logger *slog.Logger) *cobra.Command {
 	cmd.Flags().StringVar(&cfgPath, "config", "nl2sql.yaml", "path of the config file")
 	cmd.Flags().StringVar(&ds, "datasource", "", "datasource id (default: the only one configured)")
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print the whole result as JSON")
+	cmd.Flags().StringVar(&record, "record", "", "record every model answer of this run as a replay recording in DIR")
+	return cmd
+}
+
+func doctorCmd(logger *slog.Logger) *cobra.Command {
+	var cfgPath string
+	cmd := &cobra.Command{
+		Use:   "doctor",
+		Short: "Check the config, every datasource and every model provider (one tiny structured call each)",
+		Args:  cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			return app.Doctor(cmd.Context(), cfgPath, cmd.OutOrStdout())
+		},
+	}
+	cmd.Flags().StringVar(&cfgPath, "config", "nl2sql.yaml", "path of the config file")
+	return cmd
+}
+
+func recordingsCmd(logger *slog.Logger) *cobra.Command {
+	cmd := &cobra.Command{Use: "recordings", Short: "Work with recorded model answers"}
+	var cfgPath string
+	check := &cobra.Command{
+		Use:   "check",
+		Short: "List recordings whose prompt no longer matches what the current code would send",
+		Args:  cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			return app.CheckRecordings(cmd.Context(), cfgPath, cmd.OutOrStdout())
+		},
+	}
+	check.Flags().StringVar(&cfgPath, "config", "nl2sql.yaml", "path of the config file")
+	cmd.AddCommand(check)
 	return cmd
 }
 

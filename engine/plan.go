@@ -134,6 +134,10 @@ func providerError(err error) *Error {
 		}
 		return &Error{Code: CodeNoRecording, Msg: nr.Error(), Hint: hint, Err: err}
 	}
+	var pe *llm.ProviderError
+	if errors.As(err, &pe) {
+		return &Error{Code: Code(pe.Code), Msg: pe.Msg, Hint: pe.Hint, Retryable: pe.Retryable, Err: err}
+	}
 	if errors.Is(err, context.Canceled) {
 		return &Error{Code: CodeCancelled, Msg: "the request was cancelled", Err: err}
 	}

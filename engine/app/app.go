@@ -5,6 +5,7 @@
 package app
 
 import (
+	"context"
 	"fmt"
 	"log/slog"
 	"time"
@@ -22,29 +23,45 @@ type App struct {
 	Store  *store.Store // nil when storage.path cannot be used
 }
 
+// Options change how OpenWith builds the app.
+type Options struct {
+	// Record, when set, is a directory: the planner is wrapped in an
+	// llm.Recorder that saves every answer there as a replay recording
+	// (nl2sql ask --record DIR).
+	Record string
+}
+
 // Open loads the config file at path and builds the engine. Datasources open
 // on first use, so a missing database shows up as an error on the call that
 // needs it, not at start.
 func Open(path string, logger *slog.Logger) (*App, error) {
+	return OpenWith(path, logger, Options{})
+}
+
+// OpenWith is Open with options. The planner is the provider of the llm
+// entry for step "plan" (llm.plan, else llm.default; see Provider).
+func OpenWith(path string, logger *slog.Logger, o Options) (*App, error) {
 	cfg, err := config.Load(path)
 	if err != nil {
 		return nil, err
 	}
-	planner, err := provider(cfg.LLMFor("plan"))
+	label, lc := llmEntry(cfg, "plan")
+	planner, err := providerFor(label, lc, logger)
 	if err != nil {
-		return nil, fmt.Errorf("%s: llm: %w", cfg.File, err)
+		return nil, fmt.Errorf("%s: %w", cfg.File, err)
 	}
-	var specs []engine.DatasourceSpec
-	for _, d := range cfg.Datasources {
-		specs = append(specs, engine.DatasourceSpec{
-			ID: d.ID, Engine: d.Engine, Path: d.Path, DSN: d.DSN, Description: d.Description,
-			RowLimit: d.RowLimit, Timeout: d.Timeout(),
-		})
+	if o.Record != "" {
+		if planner, err = llm.NewRecorder(planner, o.Record, ""); err != nil {
+			return nil, err
+		}
 	}
-	opts := engine.Options{Datasources: specs, Planner: planner, Logger: logger, PlannerID: plannerID(cfg.LLMFor("plan"))}
+	opts := engine.Options{Datasources: datasourceSpecs(cfg), Planner: planner, Logger: logger, PlannerID: plannerID(lc)}
 	opts.Today = func() string { return time.Now().UTC().Format("2006-01-02") }
 	st := openStore(cfg, logger)
-	if st != nil {
+	switch {
+	case st != nil && o.Record != "":
+		opts.Store = recordingStore{st}
+	case st != nil:
 		opts.Store = st
 	}
 	eng, err := engine.New(opts)
@@ -55,6 +72,27 @@ func Open(path string, logger *slog.Logger) (*App, error) {
 		return nil, err
 	}
 	return &App{Config: cfg, Engine: eng, Store: st}, nil
+}
+
+// recordingStore is the state store with plan-cache reads turned off: a
+// recording run must reach the model for every question (a cached plan
+// would leave no recording). Plans it makes are still cached.
+type recordingStore struct{ *store.Store }
+
+func (recordingStore) GetPlan(context.Context, store.PlanKey) ([]byte, bool, error) {
+	return nil, false, nil
+}
+
+// datasourceSpecs turns the configured datasources into engine specs.
+func datasourceSpecs(cfg *config.Config) []engine.DatasourceSpec {
+	var specs []engine.DatasourceSpec
+	for _, d := range cfg.Datasources {
+		specs = append(specs, engine.DatasourceSpec{
+			ID: d.ID, Engine: d.Engine, Path: d.Path, DSN: d.DSN, Description: d.Description,
+			RowLimit: d.RowLimit, Timeout: d.Timeout(),
+		})
+	}
+	return specs
 }
 
 // plannerID names the planner for the plan cache key.
@@ -74,14 +112,4 @@ func (a *App) Close() error {
 		}
 	}
 	return err
-}
-
-func provider(c config.LLMConfig) (engine.Planner, error) {
-	switch c.Provider {
-	case "replay":
-		return llm.OpenReplay(c.Recordings)
-	case "":
-		return nil, fmt.Errorf("no provider configured: set llm.default.provider")
-	}
-	return nil, fmt.Errorf("provider %q is not available yet; use replay", c.Provider)
 }

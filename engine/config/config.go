@@ -10,12 +10,21 @@ const (
 	DefaultStoragePath    = ".nl2sql"
 	DefaultRowLimit       = 1000
 	DefaultTimeoutSeconds = 30
+	// DefaultLLMTimeoutSeconds bounds one model call (one HTTP exchange).
+	// Generous: a local model loads on its first call.
+	DefaultLLMTimeoutSeconds = 120
+	// DefaultLLMMaxRetries is how often a failed model call is retried
+	// (429, 5xx, timeouts, connection errors).
+	DefaultLLMMaxRetries = 4
+	// DefaultLLMRetryMaxSeconds bounds the time one model call may spend
+	// across its retries, waits included.
+	DefaultLLMRetryMaxSeconds = 30
 )
 
 // Engines a datasource may name.
 var Engines = []string{"sqlite", "duckdb", "postgres"}
 
-// Providers an llm entry may name. Only replay is implemented so far.
+// Providers an llm entry may name.
 var Providers = []string{"replay", "openai", "ollama"}
 
 // Config is a loaded nl2sql.yaml.
@@ -26,6 +35,19 @@ type Config struct {
 	Datasources []Datasource
 	// LLM maps a pipeline step ("default", "plan", "answer", …) to its model.
 	LLM map[string]LLMConfig
+	// Roles maps a role name to its patterns (see access.go); nil when the
+	// file has no roles section (single-user), non-nil (maybe empty) when
+	// it has one.
+	Roles map[string]Role
+	// Users are the configured callers, in file order.
+	Users []User
+	// LocalUser is the user stdio and the CLI act as when roles are
+	// configured ("" for none: they then read nothing).
+	LocalUser string
+	// Curated is the absolute path of the verified-queries file ("" when
+	// not configured); CuratedAsWritten the form in the file.
+	Curated          string
+	CuratedAsWritten string
 }
 
 // Storage is where nl2sql keeps its state.
@@ -65,7 +87,39 @@ type LLMConfig struct {
 	APIKey              string
 	Model               string
 	Host                string // ollama
-	Temperature         *float64
+	// Temperature is sent when set; nil omits it from the request (some
+	// models accept only their default).
+	Temperature *float64
+	// Seed asks for reproducible sampling where the server supports it
+	// (OpenAI "seed", Ollama options.seed); nil omits it.
+	Seed *int
+	// MaxOutputTokens caps the answer's tokens (OpenAI
+	// "max_completion_tokens", Ollama options.num_predict); 0 leaves the
+	// server's default.
+	MaxOutputTokens int
+	// TimeoutSeconds bounds one model call (DefaultLLMTimeoutSeconds).
+	TimeoutSeconds int
+	// NumCtx is Ollama's context window in tokens (options.num_ctx); 0
+	// leaves the model's default.
+	NumCtx int
+	// MaxRetries is how often a failed call is retried, 0 for never
+	// (DefaultLLMMaxRetries); RetryMaxSeconds bounds the whole call, retries
+	// and waits included (DefaultLLMRetryMaxSeconds).
+	MaxRetries      int
+	RetryMaxSeconds int
+}
+
+// Timeout is TimeoutSeconds as a duration (the default when unset).
+func (l LLMConfig) Timeout() time.Duration {
+	if l.TimeoutSeconds <= 0 {
+		return DefaultLLMTimeoutSeconds * time.Second
+	}
+	return time.Duration(l.TimeoutSeconds) * time.Second
+}
+
+// RetryMax is RetryMaxSeconds as a duration.
+func (l LLMConfig) RetryMax() time.Duration {
+	return time.Duration(l.RetryMaxSeconds) * time.Second
 }
 
 // LLMFor returns the model configuration of step, or of "default" when the
@@ -90,9 +144,13 @@ func (c *Config) Datasource(id string) (Datasource, bool) {
 // fileConfig is the file's shape, decoded strictly; pointers tell an
 // omitted number from an explicit zero.
 type fileConfig struct {
-	Storage     fileStorage        `koanf:"storage"`
-	Datasources []fileDatasource   `koanf:"datasources"`
-	LLM         map[string]fileLLM `koanf:"llm"`
+	Storage     fileStorage         `koanf:"storage"`
+	Datasources []fileDatasource    `koanf:"datasources"`
+	LLM         map[string]fileLLM  `koanf:"llm"`
+	Roles       map[string]fileRole `koanf:"roles"`
+	Users       []fileUser          `koanf:"users"`
+	LocalUser   string              `koanf:"local_user"`
+	Curated     string              `koanf:"curated"`
 }
 
 type fileStorage struct {
@@ -110,13 +168,19 @@ type fileDatasource struct {
 }
 
 type fileLLM struct {
-	Provider    string   `koanf:"provider"`
-	Recordings  string   `koanf:"recordings"`
-	BaseURL     string   `koanf:"base_url"`
-	APIKey      string   `koanf:"api_key"`
-	Model       string   `koanf:"model"`
-	Host        string   `koanf:"host"`
-	Temperature *float64 `koanf:"temperature"`
+	Provider        string   `koanf:"provider"`
+	Recordings      string   `koanf:"recordings"`
+	BaseURL         string   `koanf:"base_url"`
+	APIKey          string   `koanf:"api_key"`
+	Model           string   `koanf:"model"`
+	Host            string   `koanf:"host"`
+	Temperature     *float64 `koanf:"temperature"`
+	Seed            *int     `koanf:"seed"`
+	MaxOutputTokens *int     `koanf:"max_output_tokens"`
+	TimeoutSeconds  *int     `koanf:"timeout_seconds"`
+	NumCtx          *int     `koanf:"num_ctx"`
+	MaxRetries      *int     `koanf:"max_retries"`
+	RetryMaxSeconds *int     `koanf:"retry_max_seconds"`
 }
 
 // keyError is a problem with one key of the file.

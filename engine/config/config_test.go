@@ -55,8 +55,10 @@ func TestLoad(t *testing.T) {
 			{ID: "lake", Engine: "duckdb", Path: "/data/lake.duckdb", PathAsWritten: "/data/lake.duckdb", RowLimit: 1000, TimeoutSeconds: 5},
 		},
 		LLM: map[string]LLMConfig{
-			"default": {Provider: "replay", Recordings: filepath.Join(dir, "recordings"), RecordingsAsWritten: "recordings/"},
-			"answer":  {Provider: "ollama", Host: "http://localhost:11434", Model: "llama3.1", Temperature: &temp},
+			"default": {Provider: "replay", Recordings: filepath.Join(dir, "recordings"), RecordingsAsWritten: "recordings/",
+				TimeoutSeconds: 120, MaxRetries: 4, RetryMaxSeconds: 30},
+			"answer": {Provider: "ollama", Host: "http://localhost:11434", Model: "llama3.1", Temperature: &temp,
+				TimeoutSeconds: 120, MaxRetries: 4, RetryMaxSeconds: 30},
 		},
 	}
 	if !reflect.DeepEqual(c, want) {
@@ -177,6 +179,13 @@ func TestLoadErrors(t *testing.T) {
 		{"unknown provider", "llm:\n  default: {provider: gpt}\n", nil, []string{"llm.default.provider", `unknown provider "gpt"`}},
 		{"replay without recordings", "llm:\n  default: {provider: replay}\n", nil, []string{"llm.default.recordings: missing"}},
 		{"temperature out of range", "llm:\n  default: {provider: ollama, temperature: 3}\n", nil, []string{"llm.default.temperature"}},
+		{"negative max_output_tokens", "llm:\n  default: {provider: openai, max_output_tokens: -1}\n", nil, []string{"llm.default.max_output_tokens", "0 or more"}},
+		{"zero llm timeout", "llm:\n  default: {provider: openai, timeout_seconds: 0}\n", nil, []string{"llm.default.timeout_seconds", "greater than 0"}},
+		{"negative num_ctx", "llm:\n  default: {provider: ollama, num_ctx: -4096}\n", nil, []string{"llm.default.num_ctx"}},
+		{"negative max_retries", "llm:\n  default: {provider: ollama, max_retries: -1}\n", nil, []string{"llm.default.max_retries"}},
+		{"negative retry_max_seconds", "llm:\n  default: {provider: ollama, retry_max_seconds: -1}\n", nil, []string{"llm.default.retry_max_seconds"}},
+		{"fractional seed", "llm:\n  default: {provider: ollama, seed: 1.5}\n", nil, []string{"seed", "not a whole number"}},
+		{"env bad retries", "llm:\n  default: {provider: ollama}\n", []string{"NL2SQL_LLM__DEFAULT__MAX_RETRIES=some"}, []string{"max_retries", "not a whole number"}},
 		{"missing env var", ds(`{id: a, engine: postgres, dsn: "${env:NOPE_DSN}"}`), nil,
 			[]string{"datasources[0].dsn", "NOPE_DSN", "not set"}},
 		{"bad env var name", "storage: {path: \"${env:1X}\"}\n", nil, []string{"storage.path", "not a valid variable name"}},
@@ -244,5 +253,44 @@ func TestLoadRealEnv(t *testing.T) {
 	}
 	if c.Storage.PathAsWritten != "st" || c.LLMFor("x").Model != "m1" {
 		t.Errorf("storage %+v, llm %+v", c.Storage, c.LLMFor("x"))
+	}
+}
+
+// The model-call settings: explicit values (zero included) win over the
+// defaults, environment overrides reach them, and the durations derive.
+func TestLoadLLMCallSettings(t *testing.T) {
+	p := writeConfig(t, `
+llm:
+  default: {provider: openai, base_url: "http://127.0.0.1:8080/v1", model: m, seed: 7, max_output_tokens: 2048,
+            timeout_seconds: 15, max_retries: 0, retry_max_seconds: 5}
+  plan: {provider: ollama, model: qwen2.5-coder:7b, num_ctx: 8192, seed: 0}
+  answer: {provider: ollama, model: m}
+`)
+	c, err := load(p, []string{"NL2SQL_LLM__ANSWER__NUM_CTX=4096", "NL2SQL_LLM__ANSWER__SEED=3"}, lookupIn(nil))
+	if err != nil {
+		t.Fatal(err)
+	}
+	seven, zero, three := 7, 0, 3
+	tests := []struct {
+		step string
+		want LLMConfig
+	}{
+		{"default", LLMConfig{Provider: "openai", BaseURL: "http://127.0.0.1:8080/v1", Model: "m", Seed: &seven, MaxOutputTokens: 2048,
+			TimeoutSeconds: 15, MaxRetries: 0, RetryMaxSeconds: 5}},
+		{"plan", LLMConfig{Provider: "ollama", Model: "qwen2.5-coder:7b", NumCtx: 8192, Seed: &zero,
+			TimeoutSeconds: DefaultLLMTimeoutSeconds, MaxRetries: DefaultLLMMaxRetries, RetryMaxSeconds: DefaultLLMRetryMaxSeconds}},
+		{"answer", LLMConfig{Provider: "ollama", Model: "m", NumCtx: 4096, Seed: &three,
+			TimeoutSeconds: DefaultLLMTimeoutSeconds, MaxRetries: DefaultLLMMaxRetries, RetryMaxSeconds: DefaultLLMRetryMaxSeconds}},
+	}
+	for _, tt := range tests {
+		if got := c.LLM[tt.step]; !reflect.DeepEqual(got, tt.want) {
+			t.Errorf("llm.%s =\n%+v\nwant\n%+v", tt.step, got, tt.want)
+		}
+	}
+	if d := c.LLM["default"]; d.Timeout() != 15*time.Second || d.RetryMax() != 5*time.Second {
+		t.Errorf("durations %v %v", d.Timeout(), d.RetryMax())
+	}
+	if d := (LLMConfig{}); d.Timeout() != DefaultLLMTimeoutSeconds*time.Second {
+		t.Errorf("zero LLMConfig timeout %v", d.Timeout())
 	}
 }

@@ -7,6 +7,14 @@
 //	llm:
 //	  default: {provider: replay, recordings: recordings/}
 //	  answer: {provider: ollama, host: "http://localhost:11434", model: llama3.1, temperature: 0}
+//	  plan: {provider: openai, base_url: "https://api.openai.com/v1", api_key: "${env:OPENAI_API_KEY}", model: gpt-4.1-mini,
+//	         seed: 7, max_output_tokens: 4096, timeout_seconds: 60, max_retries: 4, retry_max_seconds: 30}
+//
+// An llm entry's call settings: temperature and seed are sent only when
+// set; max_output_tokens (0: the server's default) and num_ctx (Ollama, 0:
+// the model's default) are token counts; timeout_seconds bounds one call
+// (default 120); a failed call is retried at most max_retries times
+// (default 4) within retry_max_seconds (default 30).
 //
 // Load reads the file (koanf, YAML), applies environment overrides
 // (NL2SQL_ + the key path with "__" between levels, e.g.
@@ -16,4 +24,23 @@
 // the key and the file (or the environment variable). Relative paths are
 // resolved against the file's directory; the form as written is kept for
 // display, since results must never show absolute paths.
+//
+// Access control (optional; matching and meaning live in package scope):
+//
+//	roles:
+//	  analyst: {allow: ["chinook"], deny: ["chinook.main.Employee", "chinook.main.Customer.Email"]}
+//	  rep:
+//	    allow: ["chinook.main.Customer", "chinook.main.Invoice"]
+//	    row_filters: [{table: chinook.main.Customer, where: "SupportRepId = :employee_id"}]
+//	users:
+//	  - {name: jane, roles: [rep], attributes: {employee_id: 3}, tokens_sha256: ["<64 hex>"]}
+//	local_user: jane        # who stdio and the CLI act as when roles are configured
+//	curated: curated.yaml   # verified queries (package curated), relative to this file
+//
+// Load checks shapes only: patterns have 1, 3 or 4 dot-separated parts (or
+// are "*") and a literal first part names a datasource; row filter tables
+// are datasource.schema.table without wildcards; user names are unique,
+// token digests are 64 hex characters used once, attributes are scalars;
+// local_user names a user. Config.Roles is nil without a roles section
+// (single-user mode).
 package config

@@ -228,12 +228,31 @@ func build(path, abs string, fc *fileConfig) (*Config, error) {
 		if t := l.Temperature; t != nil && (*t < 0 || *t > 2) {
 			bad(key+".temperature", "%v must be between 0 and 2", *t)
 		}
+		lc.Seed = l.Seed
+		lc.MaxOutputTokens = intSetting(bad, key+".max_output_tokens", l.MaxOutputTokens, 0, 0, "0 or more")
+		lc.TimeoutSeconds = intSetting(bad, key+".timeout_seconds", l.TimeoutSeconds, DefaultLLMTimeoutSeconds, 1, "greater than 0")
+		lc.NumCtx = intSetting(bad, key+".num_ctx", l.NumCtx, 0, 0, "0 or more")
+		lc.MaxRetries = intSetting(bad, key+".max_retries", l.MaxRetries, DefaultLLMMaxRetries, 0, "0 or more")
+		lc.RetryMaxSeconds = intSetting(bad, key+".retry_max_seconds", l.RetryMaxSeconds, DefaultLLMRetryMaxSeconds, 0, "0 or more")
 		c.LLM[step] = lc
 	}
+	buildAccess(fc, c, dir, bad)
 	if len(errs) > 0 {
 		return nil, errors.Join(errs...)
 	}
 	return c, nil
+}
+
+// intSetting returns *v, or def when v is nil; a value below min is
+// reported through bad with the key and "must be <want>".
+func intSetting(bad func(key, format string, args ...any), key string, v *int, def, min int, want string) int {
+	if v == nil {
+		return def
+	}
+	if *v < min {
+		bad(key, "%d must be %s", *v, want)
+	}
+	return *v
 }
 
 // resolve makes p absolute against dir (a ~ is not expanded).

@@ -1,6 +1,9 @@
 // Package llm holds the model-provider side of the engine: the request and
 // response shapes of one structured call, key normalisation, and the
-// providers (replay now; OpenAI-compatible and Ollama later).
+// providers: Replay (recorded answers), OpenAI (OpenAI-compatible chat
+// completions), Ollama, and Recorder, which records any provider's answers
+// for replay. Live providers share one RetryPolicy and report failures as
+// *ProviderError and unusable answers as *InvalidOutputError.
 package llm
 
 import (
@@ -64,7 +67,8 @@ type InvalidOutputError struct {
 
 func (e *InvalidOutputError) Error() string { return "the model's answer is invalid: " + e.Reason }
 
-// Provider answers structured calls. Implementations: *Replay.
+// Provider answers structured calls. Implementations: *Replay, *OpenAI,
+// *Ollama, *Recorder.
 type Provider interface {
 	Complete(ctx context.Context, req Request) (*Response, error)
 }

@@ -24,6 +24,13 @@ type Recording struct {
 	Note         string          `json:"note,omitempty"`
 	PromptSHA256 string          `json:"prompt_sha256"`
 	Answer       json.RawMessage `json:"answer"`
+	// Usage is the token usage the provider reported (recorded runs); replay
+	// returns it so that a replayed result equals the recorded one.
+	Usage *Usage `json:"usage,omitempty"`
+	// Invalid, when set, records an answer the provider found invalid: Answer
+	// is then the raw text as a JSON string and Invalid the reason; replay
+	// returns it as *InvalidOutputError so the engine repairs as it did.
+	Invalid string `json:"invalid,omitempty"`
 	// File is the recording's file name (not serialised).
 	File string `json:"-"`
 }
@@ -110,7 +117,18 @@ func (r *Replay) Complete(ctx context.Context, req Request) (*Response, error) {
 	if !ok {
 		return nil, &NoRecordingError{Step: req.Step, Datasource: req.Datasource, Intent: req.Intent, Sample: req.Sample, Nearest: r.nearest(req)}
 	}
-	return &Response{Content: rec.Answer, Provider: "replay", Model: "recording"}, nil
+	if rec.Invalid != "" {
+		var text string
+		if json.Unmarshal(rec.Answer, &text) != nil {
+			text = string(rec.Answer)
+		}
+		return nil, &InvalidOutputError{Content: text, Reason: rec.Invalid}
+	}
+	resp := &Response{Content: rec.Answer, Provider: "replay", Model: "recording"}
+	if rec.Usage != nil {
+		resp.Usage = *rec.Usage
+	}
+	return resp, nil
 }
 
 // Lookup finds the recording for req.

@@ -1,0 +1,141 @@
+package app
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"strings"
+	"time"
+
+	"github.com/nl2sql/nl2sql/engine"
+	"github.com/nl2sql/nl2sql/engine/config"
+	"github.com/nl2sql/nl2sql/engine/llm"
+)
+
+// DoctorSchema is the tiny strict schema of the doctor's model call: an
+// object with one boolean "ok".
+var DoctorSchema = json.RawMessage(`{"type":"object","properties":{"ok":{"type":"boolean"}},"required":["ok"],"additionalProperties":false}`)
+
+// Doctor checks that the config at cfgPath is usable (nl2sql doctor) and
+// prints one line per check to out, "NAME: ok[ (detail)]" or
+// "NAME: FAILED: reason":
+//
+//	config nl2sql.yaml: ok
+//	datasource chinook (sqlite): ok (11 tables)
+//	llm.default (ollama qwen2.5-coder:7b at http://127.0.0.1:11434): ok (answered in 1.2 s)
+//
+// The checks: the config loads; every datasource opens and its schema
+// snapshot reads; every llm entry answers one tiny structured request
+// (DoctorSchema) — a replay entry loads its recordings instead. Live calls
+// are made once, without retries, within the entry's timeout_seconds. It
+// returns an error naming the failed checks if any failed. API keys are
+// never printed.
+func Doctor(ctx context.Context, cfgPath string, out io.Writer) error {
+	cfg, err := config.Load(cfgPath)
+	if err != nil {
+		fmt.Fprintf(out, "config %s: FAILED: %s\n", cfgPath, oneLine(err))
+		return fmt.Errorf("the config does not load")
+	}
+	fmt.Fprintf(out, "config %s: ok\n", cfgPath)
+	var failed []string
+	check := func(name string, detail string, err error) {
+		if err != nil {
+			fmt.Fprintf(out, "%s: FAILED: %s\n", name, oneLine(err))
+			failed = append(failed, name)
+			return
+		}
+		if detail != "" {
+			detail = " (" + detail + ")"
+		}
+		fmt.Fprintf(out, "%s: ok%s\n", name, detail)
+	}
+	if len(cfg.Datasources) == 0 {
+		check("datasources", "", errors.New("none configured: add one under datasources"))
+	}
+	for _, spec := range datasourceSpecs(cfg) {
+		n, err := checkDatasource(ctx, spec)
+		check(fmt.Sprintf("datasource %s (%s)", spec.ID, spec.Engine), fmt.Sprintf("%d tables", n), err)
+	}
+	if len(cfg.LLM) == 0 {
+		check("llm", "", errors.New("no model configured: add llm.default"))
+	}
+	for _, step := range llmSteps(cfg) {
+		c := cfg.LLM[step]
+		name, detail, err := checkLLM(ctx, "llm."+step, c)
+		check(name, detail, err)
+	}
+	if len(failed) > 0 {
+		return fmt.Errorf("%d check(s) failed: %s", len(failed), strings.Join(failed, ", "))
+	}
+	return nil
+}
+
+// checkDatasource opens the datasource, reads its snapshot and closes it.
+func checkDatasource(ctx context.Context, spec engine.DatasourceSpec) (int, error) {
+	ctx, cancel := context.WithTimeout(ctx, spec.Timeout)
+	defer cancel()
+	src, err := engine.OpenSource(ctx, spec)
+	if err != nil {
+		return 0, err
+	}
+	defer src.Close()
+	snap, err := src.Snapshot(ctx)
+	if err != nil {
+		return 0, err
+	}
+	if len(snap.Tables) == 0 {
+		return 0, errors.New("the database has no tables")
+	}
+	return len(snap.Tables), nil
+}
+
+// checkLLM sends the doctor's request to one llm entry (or loads a replay
+// entry's recordings) and names the check.
+func checkLLM(ctx context.Context, label string, c config.LLMConfig) (name, detail string, err error) {
+	switch c.Provider {
+	case "replay":
+		name = fmt.Sprintf("%s (replay %s)", label, c.RecordingsAsWritten)
+	case "ollama":
+		host := c.Host
+		if host == "" {
+			host = c.BaseURL
+		}
+		if host == "" {
+			host = "http://127.0.0.1:11434"
+		}
+		name = fmt.Sprintf("%s (ollama %s at %s)", label, c.Model, host)
+	default:
+		base := c.BaseURL
+		if base == "" {
+			base = "https://api.openai.com/v1"
+		}
+		name = fmt.Sprintf("%s (%s %s at %s)", label, c.Provider, c.Model, base)
+	}
+	c.MaxRetries = 0 // one call tells whether the entry works
+	p, err := providerFor(label, c, slog.New(slog.DiscardHandler))
+	if err != nil {
+		return name, "", err
+	}
+	if rp, ok := p.(*llm.Replay); ok {
+		return name, fmt.Sprintf("%d recordings", len(rp.Recordings())), nil
+	}
+	req := llm.Request{Step: "doctor", Intent: "doctor", SchemaName: "doctor", Schema: DoctorSchema,
+		Messages: []llm.Message{
+			{Role: "system", Content: "You are a health check. Answer with one JSON object that matches the given schema."},
+			{Role: "user", Content: `Answer {"ok": true}.`},
+		}}
+	start := time.Now()
+	resp, err := p.Complete(ctx, req)
+	if err != nil {
+		return name, "", err
+	}
+	return name, fmt.Sprintf("answered in %.1f s, %d+%d tokens", time.Since(start).Seconds(), resp.Usage.InputTokens, resp.Usage.OutputTokens), nil
+}
+
+// oneLine keeps an error on one line (joined config errors have several).
+func oneLine(err error) string {
+	return strings.Join(strings.Fields(strings.ReplaceAll(err.Error(), "\n", "; ")), " ")
+}

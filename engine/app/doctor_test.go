@@ -1,0 +1,192 @@
+package app
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/nl2sql/nl2sql/engine"
+	"github.com/nl2sql/nl2sql/engine/config"
+	"github.com/nl2sql/nl2sql/engine/llm"
+)
+
+// Doctor against both fake servers prints one ok line per check; with one
+// server down it names that entry, says why, and fails.
+func TestDoctor(t *testing.T) {
+	oa, ol := newModelServer(t), newModelServer(t)
+	rec, _ := filepath.Abs(filepath.Join(chinookDir, "recordings"))
+	cfg := writeConfig(t, fmt.Sprintf(`  default: {provider: openai, base_url: %q, api_key: %q, model: gpt-test, temperature: 0}
+  plan: {provider: ollama, host: %q, model: "qwen2.5-coder:7b", api_key: %q}
+  answer: {provider: replay, recordings: %q}
+`, oa.URL+"/v1", testKey, ol.URL, testKey, rec))
+
+	var out bytes.Buffer
+	if err := Doctor(context.Background(), cfg, &out); err != nil {
+		t.Fatalf("Doctor: %v\n%s", err, out.String())
+	}
+	lines := strings.Split(strings.TrimSpace(out.String()), "\n")
+	want := []string{
+		"config " + cfg + ": ok",
+		"datasource chinook (sqlite): ok (11 tables)",
+		"llm.answer (replay " + rec + "): ok (12 recordings)",
+		"llm.default (openai gpt-test at " + oa.URL + "/v1): ok (answered in ",
+		"llm.plan (ollama qwen2.5-coder:7b at " + ol.URL + "): ok (answered in ",
+	}
+	if len(lines) != len(want) {
+		t.Fatalf("%d lines, want %d:\n%s", len(lines), len(want), out.String())
+	}
+	for i, w := range want {
+		if !strings.HasPrefix(lines[i], w) {
+			t.Errorf("line %d = %q, want prefix %q", i, lines[i], w)
+		}
+	}
+	// The doctor's request is the tiny strict schema, temperature as set.
+	body := oa.calls()[0]
+	rf := body["response_format"].(map[string]any)["json_schema"].(map[string]any)
+	if rf["name"] != "doctor" || rf["strict"] != true || body["temperature"] != 0.0 {
+		t.Errorf("doctor request %v", body)
+	}
+	if _, ok := ol.calls()[0]["format"].(map[string]any); !ok {
+		t.Errorf("ollama doctor request has no schema format: %v", ol.calls()[0])
+	}
+
+	ol.Close()
+	out.Reset()
+	start := time.Now()
+	err := Doctor(context.Background(), cfg, &out)
+	if err == nil || !strings.Contains(err.Error(), "1 check(s) failed: llm.plan") {
+		t.Fatalf("Doctor with ollama down: %v\n%s", err, out.String())
+	}
+	if el := time.Since(start); el > 3*time.Second {
+		t.Errorf("a down server took %s to report", el)
+	}
+	s := out.String()
+	if !strings.Contains(s, "llm.plan (ollama qwen2.5-coder:7b at "+ol.URL+"): FAILED: cannot reach ollama at "+ol.URL+": connection refused") ||
+		!strings.Contains(s, "hint: start Ollama") || !strings.Contains(s, "llm.default (openai gpt-test at "+oa.URL+"/v1): ok") {
+		t.Errorf("output:\n%s", s)
+	}
+	if strings.Contains(s+err.Error(), testKey) {
+		t.Errorf("the key leaked:\n%s", s)
+	}
+}
+
+func TestDoctorFailures(t *testing.T) {
+	dir := t.TempDir()
+	tests := []struct {
+		name string
+		body string
+		want []string
+	}{
+		{"config does not load", "llm:\n  default: {provider: gpt}\n", []string{"FAILED: ", `unknown provider "gpt"`}},
+		{"missing database and model", "datasources:\n  - {id: gone, engine: sqlite, path: nope.sqlite}\nllm:\n  default: {provider: openai}\n",
+			[]string{"datasource gone (sqlite): FAILED: ", "llm.default (openai  at https://api.openai.com/v1): FAILED: llm.default: model: missing"}},
+		{"nothing configured", "storage: {path: .x}\n", []string{"datasources: FAILED: none configured", "llm: FAILED: no model configured"}},
+		{"recordings missing", "llm:\n  default: {provider: replay, recordings: none/}\n", []string{"llm.default (replay none/): FAILED: "}},
+	}
+	for i, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			p := filepath.Join(dir, fmt.Sprintf("c%d.yaml", i))
+			os.WriteFile(p, []byte(tt.body), 0o644)
+			var out bytes.Buffer
+			err := Doctor(context.Background(), p, &out)
+			if err == nil {
+				t.Fatalf("no error:\n%s", out.String())
+			}
+			for _, w := range tt.want {
+				if !strings.Contains(out.String(), w) {
+					t.Errorf("output lacks %q:\n%s", w, out.String())
+				}
+			}
+		})
+	}
+}
+
+// Provider picks the implementation per entry and names bad settings.
+func TestProvider(t *testing.T) {
+	rec, _ := filepath.Abs(filepath.Join(chinookDir, "recordings"))
+	tests := []struct {
+		name string
+		c    config.LLMConfig
+		want string // a type name, or an error substring
+	}{
+		{"replay", config.LLMConfig{Provider: "replay", Recordings: rec}, "*llm.Replay"},
+		{"openai", config.LLMConfig{Provider: "openai", Model: "gpt-test", APIKey: testKey}, "*llm.OpenAI"},
+		{"ollama default host", config.LLMConfig{Provider: "ollama", Model: "m"}, "*llm.Ollama"},
+		{"no provider", config.LLMConfig{}, "no provider configured"},
+		{"unknown", config.LLMConfig{Provider: "claude"}, `unknown provider "claude"`},
+		{"openai without model", config.LLMConfig{Provider: "openai"}, "model: missing"},
+		{"bad base_url", config.LLMConfig{Provider: "openai", Model: "m", BaseURL: "ftp://x", APIKey: testKey}, `base_url: "ftp://x" is not an http(s) URL`},
+		{"bad host", config.LLMConfig{Provider: "ollama", Model: "m", Host: "localhost:11434"}, "host:"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			p, err := Provider(tt.c, quiet)
+			got := fmt.Sprintf("%T", p)
+			if err != nil {
+				got = err.Error()
+			}
+			if !strings.Contains(got, tt.want) {
+				t.Errorf("got %s, want %s", got, tt.want)
+			}
+			if strings.Contains(got, testKey) {
+				t.Errorf("the key leaked: %s", got)
+			}
+		})
+	}
+	var _ llm.Provider = (*llm.Recorder)(nil)
+}
+
+// With the shipped defaults (max_retries 4 within retry_max_seconds 30), a
+// server that answers 500 forever fails the question after 5 calls and
+// about 4–8 s of backoff, with a clear provider error.
+func TestDefaultRetryBound(t *testing.T) {
+	t.Parallel()
+	var mu sync.Mutex
+	calls := 0
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		mu.Lock()
+		calls++
+		mu.Unlock()
+		w.Header().Set("Content-Type", "application/json")
+		w.WriteHeader(500)
+		io.WriteString(w, `{"error":{"message":"The server had an error while processing your request.","type":"server_error"}}`)
+	}))
+	defer srv.Close()
+	cfg := writeConfig(t, fmt.Sprintf("  default: {provider: openai, base_url: %q, api_key: %q, model: m}\n", srv.URL+"/v1", testKey))
+	a, err := Open(cfg, quiet)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer a.Close()
+	start := time.Now()
+	_, err = a.Engine.Ask(context.Background(), engine.AskRequest{Question: "How many customers are there in each country?"})
+	el := time.Since(start)
+	var ee *engine.Error
+	if !errors.As(err, &ee) || ee.Code != engine.CodeProvider || !ee.Retryable {
+		t.Fatalf("err = %v", err)
+	}
+	var pe *llm.ProviderError
+	if !errors.As(err, &pe) || pe.Code != llm.CodeUnavailable || pe.Attempts != 5 {
+		t.Fatalf("provider error %#v", pe)
+	}
+	mu.Lock()
+	n := calls
+	mu.Unlock()
+	if n != 5 || el < 3500*time.Millisecond || el > 9*time.Second {
+		t.Errorf("%d calls in %s; want 5 in 3.75–7.5 s of backoff", n, el)
+	}
+	if !strings.Contains(err.Error(), "500 Internal Server Error") || !strings.Contains(err.Error(), "(5 calls in ") {
+		t.Errorf("error %q", err)
+	}
+	t.Logf("500 forever, default policy: %d calls in %.2f s: %v", n, el.Seconds(), err)
+}
