@@ -130,6 +130,10 @@ func OpenSource(ctx context.Context, spec DatasourceSpec) (Source, error) {
 	switch spec.Engine {
 	case "sqlite":
 		return source.OpenSQLite(ctx, spec.ID, spec.Path, source.Options{RowLimit: spec.RowLimit, Timeout: spec.Timeout})
+	case "duckdb":
+		return source.OpenDuckDB(ctx, spec.ID, spec.Path, source.Options{RowLimit: spec.RowLimit, Timeout: spec.Timeout})
+	case "postgres":
+		return source.OpenPostgres(ctx, spec.ID, spec.DSN, source.Options{RowLimit: spec.RowLimit, Timeout: spec.Timeout})
 	}
 	return nil, fmt.Errorf("engine %q is not supported", spec.Engine)
 }

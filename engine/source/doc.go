@@ -1,5 +1,6 @@
-// Package source holds the datasource adapters: one type per engine
-// (SQLite now; DuckDB and PostgreSQL follow in the same shape) with
+// Package source holds the datasource adapters, one type per engine —
+// *SQLite (OpenSQLite), *DuckDB (OpenDuckDB) and *Postgres (OpenPostgres) —
+// each with
 //
 //	ID() string
 //	Dialect() string
@@ -9,39 +10,56 @@
 //	Close() error
 //
 // The engine declares the interface it needs; this package only provides
-// the types.
+// the types. CopySQLiteToDuckDB and CopySQLiteToPostgres copy an SQLite
+// database into the other engines (tests and evaluation use them).
 //
 // # Read-only, at the engine level
 //
 // An adapter never trusts the SQL it is given to be harmless: generated SQL
 // comes from render, curated SQL from a person, and either may be wrong.
-// The SQLite adapter opens the file with mode=ro, sets PRAGMA query_only=ON
-// on each connection, and installs an authorizer (sqlitePolicy) that lets a
-// statement compile only if it reads: SELECT, READ, an allow-listed FUNCTION,
-// RECURSIVE. Query also refuses text that is not exactly one SELECT, WITH or
-// VALUES statement before SQLite sees it (shapeOf). The hostile tests run
-// the shared hostile cases through Query and, separately, below that lexical
-// gate.
+// Every Query first applies one lexical gate (checkStatementIn): exactly one
+// SELECT, WITH or VALUES statement, split by the engine's own lexical rules.
+// Below it each engine holds on its own:
+//
+//   - SQLite opens the file with mode=ro, sets PRAGMA query_only=ON on each
+//     connection, and installs an authorizer (sqlitePolicy) that lets a
+//     statement compile only if it reads.
+//   - DuckDB opens the file with access_mode=READ_ONLY, external access
+//     (files, network, extensions) off, extension autoloading off and the
+//     configuration locked (duckdbSettings, read back at open), and
+//     prepares each text as exactly one statement.
+//   - PostgreSQL refuses a role that can write at open (unless
+//     Options.AllowWritableRole), runs every statement in a BEGIN READ ONLY
+//     transaction that is always rolled back, over the extended protocol
+//     (one statement per text), with SET LOCAL statement_timeout, in
+//     sessions with standard_conforming_strings=on and a fixed search_path.
+//
+// The hostile tests run the shared hostile cases of each engine through
+// Query and, separately, below the lexical gate.
 //
 // # Bounded
 //
-// Query reads at most maxRows+1 rows (the extra one only sets Truncated),
-// every statement runs under Options.Timeout and the caller's context, and
-// the end of either interrupts SQLite even in the middle of rows.Next (see
-// connHandle for why the adapter calls sqlite3_interrupt itself). One value
-// may not exceed 16 MiB.
+// Query returns at most maxRows rows (the extra one read only sets
+// Truncated), every statement runs under Options.Timeout and the caller's
+// context, and the end of either interrupts the engine (SQLite through
+// sqlite3_interrupt even in the middle of rows.Next, see connHandle; DuckDB
+// through its interrupt; PostgreSQL through statement_timeout and a cancel).
+// One SQLite value may not exceed 16 MiB, one PostgreSQL row 64 MiB.
 //
 // # One value encoding
 //
-// Every result path (Query rows, profile ranges and samples) encodes values
-// the same way (encodeValue): int64 within ±(2^53-1) else a decimal string,
-// float64, decimals as numbers only when exact, text untouched, dates as
-// YYYY-MM-DD, timestamps as "YYYY-MM-DD HH:MM:SS[.f][±HH:MM]", blobs as
-// base64, NULL as nil.
+// Every result path (Query rows, profile ranges and samples) of every
+// adapter encodes values the same way (encodeValue, with each engine's own
+// types converted first): int64 within ±(2^53-1) else a decimal string,
+// float64, DECIMAL/NUMERIC as a number only when a double carries it
+// exactly else its digits, text untouched, dates as YYYY-MM-DD, timestamps
+// as "YYYY-MM-DD HH:MM:SS[.f][±HH:MM]" (with an offset, in UTC, for a
+// timestamp with time zone), blobs as base64, UUIDs, intervals (ISO 8601)
+// and huge integers as strings, NULL as nil.
 //
 // # Errors
 //
 // Adapters return *Error with a Code (READ_ONLY_VIOLATION, TIMEOUT,
 // CANCELLED, DATASOURCE_UNAVAILABLE, QUERY_FAILED), a message and hint safe
-// to show (no file paths), and the cause.
+// to show (no file paths, no DSN), and the cause.
 package source

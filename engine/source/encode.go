@@ -2,7 +2,9 @@ package source
 
 import (
 	"encoding/base64"
+	"fmt"
 	"math"
+	"math/big"
 	"strconv"
 	"strings"
 	"time"
@@ -14,19 +16,54 @@ import (
 const maxExactInt = 1<<53 - 1
 
 // column describes one result column for encoding: its portable type and,
-// for decimals, the declared scale (-1 when not declared).
+// for decimals, the declared scale (-1 when not declared). TZ marks a
+// timestamp-with-time-zone column, whose values always carry an offset.
+// Decl is the engine's type name as reported, upper-cased, for adapters
+// whose driver values need it (a DuckDB UUID arrives as 16 bytes).
 type column struct {
 	Type  planast.Type
 	Scale int
+	TZ    bool
+	Decl  string
+}
+
+// encodeWith applies the result encoding with an adapter's rules: col
+// describes a column from its reported type name, val converts one driver
+// value (the engine's own types first, then encodeValue). A column whose
+// type name is empty or unknown takes its type from its first non-NULL
+// encoded value.
+func (r *rawResult) encodeWith(col func(decl string) column, val func(v any, c column) any) *Result {
+	res := &Result{Columns: r.names, ColumnTypes: make([]planast.Type, len(r.names)), Rows: make([][]any, 0, len(r.rows)), Truncated: r.truncated}
+	cols := make([]column, len(r.names))
+	for i, decl := range r.decls {
+		cols[i] = col(decl)
+	}
+	for _, row := range r.rows {
+		out := make([]any, len(row))
+		for i, v := range row {
+			out[i] = val(v, cols[i])
+		}
+		res.Rows = append(res.Rows, out)
+	}
+	for i, c := range cols {
+		res.ColumnTypes[i] = c.Type
+		if c.Type == planast.TypeUnknown && r.decls[i] == "" {
+			res.ColumnTypes[i] = firstValueType(res.Rows, i)
+		}
+	}
+	return res
 }
 
 // encodeValue applies the result encoding, the one rule every adapter and
 // every result path (rows, profile ranges, samples) uses:
 //
 //   - nil stays nil (JSON null);
-//   - integers are int64 when |v| ≤ 2^53-1, else their decimal digits as a
-//     string; in a boolean column 0 and 1 are false and true;
-//   - floats are float64 (JSON writes the shortest form that round-trips),
+//   - integers (any Go integer type, *big.Int) are int64 when |v| ≤ 2^53-1,
+//     else their decimal digits as a string; in a boolean column 0 and 1 are
+//     false and true;
+//   - floats are float64 (JSON writes the shortest form that round-trips; a
+//     float32 becomes the float64 of its own shortest form, 0.1 not
+//     0.10000000149011612),
 //     ±Inf are the strings "Infinity" and "-Infinity", NaN is nil; in a
 //     decimal column a float stays a number only when it carries the value
 //     exactly at the column's scale (see decimalValue), else it is a string;
@@ -35,7 +72,8 @@ type column struct {
 //   - time.Time is "YYYY-MM-DD" in a date column at midnight UTC, else
 //     "YYYY-MM-DD HH:MM:SS[.fffffffff][±HH:MM]" (ISO 8601 with a space
 //     separator, SQLite's own datetime text, so a value read back compares
-//     equal with stored text); the offset is written unless UTC;
+//     equal with stored text); the offset is written unless UTC, and always
+//     in a TZ column, whose values are written in UTC ("+00:00");
 //   - []byte is standard base64 with padding;
 //   - bool stays bool.
 func encodeValue(v any, col column) any {
@@ -51,6 +89,31 @@ func encodeValue(v any, col column) any {
 		return encodeValue(int64(x), col)
 	case int32:
 		return encodeValue(int64(x), col)
+	case int16:
+		return encodeValue(int64(x), col)
+	case int8:
+		return encodeValue(int64(x), col)
+	case uint8:
+		return encodeValue(int64(x), col)
+	case uint16:
+		return encodeValue(int64(x), col)
+	case uint32:
+		return encodeValue(int64(x), col)
+	case uint64:
+		if x > maxExactInt {
+			return strconv.FormatUint(x, 10)
+		}
+		return encodeValue(int64(x), col)
+	case uint:
+		return encodeValue(uint64(x), col)
+	case *big.Int:
+		if x == nil {
+			return nil
+		}
+		if x.IsInt64() {
+			return encodeValue(x.Int64(), col)
+		}
+		return x.String()
 	case float64:
 		switch {
 		case math.IsNaN(x):
@@ -64,12 +127,19 @@ func encodeValue(v any, col column) any {
 		}
 		return x
 	case float32:
-		return encodeValue(float64(x), col)
+		f, _ := strconv.ParseFloat(strconv.FormatFloat(float64(x), 'g', -1, 32), 64)
+		if math.IsInf(float64(x), 0) || math.IsNaN(float64(x)) {
+			f = float64(x)
+		}
+		return encodeValue(f, col)
 	case string:
 		return x
 	case []byte:
 		return base64.StdEncoding.EncodeToString(x)
 	case time.Time:
+		if col.TZ {
+			return x.UTC().Format("2006-01-02 15:04:05.999999999-07:00")
+		}
 		return formatTime(x, col.Type)
 	case bool:
 		return x
@@ -105,6 +175,108 @@ func decimalValue(x float64, scale int) any {
 	return s
 }
 
+// decimalText encodes an exact decimal read as plain text ("-12.50", "0.10",
+// "12345678901234567.89", at the engine's scale): the number when the text
+// has at most 15 significant digits (trailing zeros of the scale included),
+// so the nearest double carries it exactly at that scale, else the text
+// itself. "NaN" is nil, "Infinity" and "-Infinity" stay strings.
+func decimalText(s string) any {
+	switch s {
+	case "NaN":
+		return nil
+	case "Infinity", "-Infinity":
+		return s
+	}
+	if significantDigits(s) <= 15 {
+		if f, err := strconv.ParseFloat(s, 64); err == nil {
+			return f
+		}
+	}
+	return s
+}
+
+// unscaledText writes the decimal unscaled × 10^-scale as plain text with
+// exactly scale digits after the point ("-0.05" for -5 at scale 2).
+func unscaledText(unscaled *big.Int, scale int) string {
+	digits := new(big.Int).Abs(unscaled).String()
+	sign := ""
+	if unscaled.Sign() < 0 {
+		sign = "-"
+	}
+	if scale <= 0 {
+		return sign + digits + strings.Repeat("0", -scale)
+	}
+	if len(digits) <= scale {
+		digits = strings.Repeat("0", scale-len(digits)+1) + digits
+	}
+	return sign + digits[:len(digits)-scale] + "." + digits[len(digits)-scale:]
+}
+
+// formatInterval writes an interval of months, days and microseconds as an
+// ISO 8601 duration, as PostgreSQL's IntervalStyle iso_8601 does:
+// "P1Y2M3DT4H5M6.5S", "P-3D", "PT0S" for zero. Each part keeps its own sign.
+func formatInterval(months, days int64, micros int64) string {
+	if months == 0 && days == 0 && micros == 0 {
+		return "PT0S"
+	}
+	var b strings.Builder
+	b.WriteByte('P')
+	if y := months / 12; y != 0 {
+		fmt.Fprintf(&b, "%dY", y)
+	}
+	if m := months % 12; m != 0 {
+		fmt.Fprintf(&b, "%dM", m)
+	}
+	if days != 0 {
+		fmt.Fprintf(&b, "%dD", days)
+	}
+	if micros != 0 {
+		b.WriteByte('T')
+		h := micros / 3_600_000_000
+		rest := micros % 3_600_000_000
+		min := rest / 60_000_000
+		us := rest % 60_000_000
+		if h != 0 {
+			fmt.Fprintf(&b, "%dH", h)
+		}
+		if min != 0 {
+			fmt.Fprintf(&b, "%dM", min)
+		}
+		if us != 0 {
+			b.WriteString(unscaledSeconds(us))
+			b.WriteByte('S')
+		}
+	}
+	return b.String()
+}
+
+// unscaledSeconds writes microseconds as seconds without trailing zeros:
+// "6", "6.5", "-0.000001".
+func unscaledSeconds(us int64) string {
+	s := unscaledText(big.NewInt(us), 6)
+	s = strings.TrimRight(s, "0")
+	return strings.TrimSuffix(s, ".")
+}
+
+// formatTimeOfDay writes a time of day given in microseconds since midnight
+// as "HH:MM:SS[.ffffff]" (trailing zeros of the fraction dropped), with
+// offset ("+HH:MM") appended when withOffset, offsetSeconds east of UTC.
+func formatTimeOfDay(micros int64, withOffset bool, offsetSeconds int) string {
+	t := time.Date(2000, 1, 1, 0, 0, 0, 0, time.UTC).Add(time.Duration(micros) * time.Microsecond)
+	s := t.Format("15:04:05.999999")
+	if micros >= 24*3_600_000_000 {
+		s = "24:00:00" // PostgreSQL's time '24:00'
+	}
+	if withOffset {
+		sign := '+'
+		if offsetSeconds < 0 {
+			sign, offsetSeconds = '-', -offsetSeconds
+		}
+		s += fmt.Sprintf("%c%02d:%02d", sign, offsetSeconds/3600, offsetSeconds/60%60)
+	}
+	return s
+}
+
 // significantDigits counts the digits of a plain decimal text from the first
 // non-zero digit on (trailing zeros count: they are part of the scale).
 func significantDigits(s string) int {
@@ -130,7 +302,7 @@ func formatTime(t time.Time, typ planast.Type) string {
 // fallback for result columns without a declared type (expressions).
 func valueType(v any) planast.Type {
 	switch v.(type) {
-	case int64, int, int32:
+	case int64, int, int32, int16, int8, uint64, uint32, uint16, uint8, uint, *big.Int:
 		return planast.TypeInteger
 	case float64, float32:
 		return planast.TypeFloat

@@ -17,14 +17,25 @@ import (
 )
 
 // sharedPath resolves a file under ../shared beside the repository root
-// (three levels up from this package) and skips the test when it is absent.
+// (three levels up from this package) and skips the test when it is absent,
+// or fails it when the environment variable CI is set.
 func sharedPath(t *testing.T, rel string) string {
 	t.Helper()
 	p := filepath.Join("..", "..", "..", "shared", rel)
 	if _, err := os.Stat(p); err != nil {
-		t.Skipf("../shared not found: %s (%v)", rel, err)
+		skipOrFail(t, "../shared not found: %s (%v)", rel, err)
 	}
 	return p
+}
+
+// skipOrFail skips the test for a missing prerequisite, or fails it when the
+// environment variable CI is non-empty (CI provides every prerequisite).
+func skipOrFail(t *testing.T, format string, args ...any) {
+	t.Helper()
+	if os.Getenv("CI") != "" {
+		t.Fatalf("CI is set but "+format, args...)
+	}
+	t.Skipf(format, args...)
 }
 
 // copyToTemp copies src into a fresh temporary directory and returns the

@@ -37,6 +37,10 @@ type Options struct {
 	// Timeout bounds each statement (a Query, each Snapshot and Profile
 	// statement); ≤ 0 means DefaultTimeout.
 	Timeout time.Duration
+	// AllowWritableRole lets OpenPostgres go on, with a logged warning, when
+	// its role can write; read-only transactions are then the only guard.
+	// The other adapters ignore it.
+	AllowWritableRole bool
 }
 
 func (o Options) withDefaults() Options {
@@ -164,21 +168,9 @@ func (s *SQLite) Query(ctx context.Context, sqlText string, args []any, maxRows 
 	return s.run(ctx, s.query, sqlText, args, maxRows)
 }
 
-// readKeywords are the first words of the statements Query accepts.
-var readKeywords = map[string]bool{"SELECT": true, "WITH": true, "VALUES": true}
-
 // checkStatement is the lexical gate of Query (see shapeOf).
 func checkStatement(sqlText string) *Error {
-	shape := shapeOf(sqlText)
-	switch {
-	case shape.Empty:
-		return errorf(CodeQueryFailed, nil, "send one SELECT statement", "the query text holds no statement")
-	case shape.Multiple:
-		return errorf(CodeReadOnly, nil, readOnlyHint, "the query text holds more than one statement")
-	case !readKeywords[shape.Keyword]:
-		return errorf(CodeReadOnly, nil, readOnlyHint, "only SELECT, WITH … SELECT and VALUES statements may run")
-	}
-	return nil
+	return checkStatementIn(schema.DialectSQLite, sqlText)
 }
 
 // run executes sqlText on one connection of p under the timeout and

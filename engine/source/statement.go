@@ -1,6 +1,39 @@
 package source
 
-import "strings"
+import (
+	"strings"
+
+	"github.com/nl2sql/nl2sql/engine/schema"
+)
+
+// readKeywords are the first words of the statements Query accepts.
+var readKeywords = map[string]bool{"SELECT": true, "WITH": true, "VALUES": true}
+
+// checkStatementIn is the lexical gate every adapter's Query applies
+// before the engine sees the text: exactly one statement (shapeOfDialect),
+// starting with SELECT, WITH or VALUES.
+func checkStatementIn(dialect, sqlText string) *Error {
+	shape := shapeOfDialect(dialect, sqlText)
+	switch {
+	case shape.Empty:
+		return errorf(CodeQueryFailed, nil, "send one SELECT statement", "the query text holds no statement")
+	case shape.Multiple:
+		return errorf(CodeReadOnly, nil, readOnlyHint, "the query text holds more than one statement")
+	case !readKeywords[shape.Keyword]:
+		return errorf(CodeReadOnly, nil, readOnlyHint, "only SELECT, WITH … SELECT and VALUES statements may run")
+	}
+	return nil
+}
+
+// shapeOfDialect is shapeOf with dialect's tokenizer: SQLite's (shapeOf),
+// or for PostgreSQL and DuckDB, whose parsers share PostgreSQL's lexical
+// rules, shapeOfPostgres.
+func shapeOfDialect(dialect, sql string) statementShape {
+	if dialect == schema.DialectSQLite {
+		return shapeOf(sql)
+	}
+	return shapeOfPostgres(sql)
+}
 
 // statementShape is what the lexical check learns of a query text.
 type statementShape struct {
@@ -119,4 +152,157 @@ func leadingWord(s string) string {
 		n++
 	}
 	return s[:n]
+}
+
+// shapeOfPostgres splits sql lexically the way PostgreSQL's scanner (and
+// DuckDB's, derived from it) finds the parts that can hide a ';': '…'
+// strings (the quote doubled; backslash is an ordinary character under
+// standard_conforming_strings), E'…' strings (backslash escapes the next
+// byte), $tag$…$tag$ strings (a "$" inside a word, or "$1", starts none),
+// "…" identifiers, -- comments and nested /* comments */. An unterminated
+// string or comment runs to the end. Backticks and brackets are ordinary
+// bytes. \v and text after a NUL are treated as in shapeOf.
+//
+// Where it could misjudge, it errs towards Multiple, and the engines refuse
+// a second statement on their own (PostgreSQL's extended protocol, DuckDB's
+// single-statement Prepare).
+func shapeOfPostgres(sql string) statementShape {
+	if i := strings.IndexByte(sql, 0); i >= 0 {
+		sql = sql[:i]
+	}
+	var s statementShape
+	seenToken := false
+	i := 0
+	for i < len(sql) {
+		c := sql[i]
+		switch {
+		case c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f':
+			i++
+		case c == '-' && i+1 < len(sql) && sql[i+1] == '-':
+			i = lineCommentEnd(sql, i)
+		case c == '/' && i+1 < len(sql) && sql[i+1] == '*':
+			i = nestedCommentEnd(sql, i)
+		case c == ';':
+			if seenToken {
+				s.Multiple = pgHasToken(sql[i+1:])
+				return s
+			}
+			i++
+		default:
+			if !seenToken {
+				seenToken = true
+				s.Keyword = strings.ToUpper(leadingWord(sql[i:]))
+			}
+			i = pgTokenEnd(sql, i)
+		}
+	}
+	s.Empty = !seenToken
+	return s
+}
+
+// pgHasToken is hasToken with PostgreSQL's nested comments.
+func pgHasToken(rest string) bool {
+	i := 0
+	for i < len(rest) {
+		c := rest[i]
+		switch {
+		case c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == ';':
+			i++
+		case c == '-' && i+1 < len(rest) && rest[i+1] == '-':
+			i = lineCommentEnd(rest, i)
+		case c == '/' && i+1 < len(rest) && rest[i+1] == '*':
+			i = nestedCommentEnd(rest, i)
+		default:
+			return true
+		}
+	}
+	return false
+}
+
+// nestedCommentEnd returns the index after the comment opening at i, whose
+// "/*" and "*/" nest; the end of sql when it is not closed.
+func nestedCommentEnd(sql string, i int) int {
+	depth := 0
+	for i < len(sql) {
+		switch {
+		case strings.HasPrefix(sql[i:], "/*"):
+			depth++
+			i += 2
+		case strings.HasPrefix(sql[i:], "*/"):
+			depth--
+			i += 2
+			if depth == 0 {
+				return i
+			}
+		default:
+			i++
+		}
+	}
+	return len(sql)
+}
+
+// pgTokenEnd returns the index after the token starting at i: a word (with
+// the E'…' string it may open), a quoted string or identifier, a
+// dollar-quoted string or parameter, or one other byte.
+func pgTokenEnd(sql string, i int) int {
+	switch c := sql[i]; {
+	case c == '\'' || c == '"':
+		return quotedEnd(sql, i, false)
+	case c == '$':
+		j := i + 1
+		if j < len(sql) && sql[j] >= '0' && sql[j] <= '9' {
+			for j < len(sql) && sql[j] >= '0' && sql[j] <= '9' {
+				j++
+			}
+			return j
+		}
+		for j < len(sql) && isWordByte(sql[j], j > i+1) {
+			j++
+		}
+		if j < len(sql) && sql[j] == '$' {
+			tag := sql[i : j+1]
+			if k := strings.Index(sql[j+1:], tag); k >= 0 {
+				return j + 1 + k + len(tag)
+			}
+			return len(sql)
+		}
+		return i + 1
+	case isWordByte(c, false):
+		j := i + 1
+		for j < len(sql) && (isWordByte(sql[j], true) || sql[j] == '$') {
+			j++
+		}
+		if j == i+1 && (c == 'E' || c == 'e') && j < len(sql) && sql[j] == '\'' {
+			return quotedEnd(sql, j, true)
+		}
+		return j
+	}
+	return i + 1
+}
+
+// quotedEnd returns the index after the string or identifier whose opening
+// quote is at i: the quote doubled escapes it, and with backslash so does a
+// backslash. The end of sql when it is not closed.
+func quotedEnd(sql string, i int, backslash bool) int {
+	q := sql[i]
+	for j := i + 1; j < len(sql); j++ {
+		switch {
+		case backslash && sql[j] == '\\':
+			j++
+		case sql[j] == q:
+			if j+1 < len(sql) && sql[j+1] == q {
+				j++
+				continue
+			}
+			return j + 1
+		}
+	}
+	return len(sql)
+}
+
+// isWordByte reports whether c may appear in an unquoted identifier: a
+// letter, "_" or a byte of a multi-byte character, and after the first byte
+// also a digit.
+func isWordByte(c byte, notFirst bool) bool {
+	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c == '_' || c >= 0x80 || notFirst && c >= '0' && c <= '9'
 }

@@ -1,0 +1,96 @@
+package source
+
+import (
+	"database/sql/driver"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/jackc/pgx/v5/pgtype"
+
+	"github.com/nl2sql/nl2sql/engine/schema"
+	"github.com/nl2sql/nl2sql/planast"
+)
+
+// pgColumn is the encoding column of a result column's type name (see
+// pgTypeName).
+func pgColumn(decl string) column {
+	c := column{Type: schema.NormalizeType(schema.DialectPostgres, decl), Scale: -1, Decl: strings.ToLower(decl)}
+	if sc, ok := schema.DecimalScale(decl); ok && c.Type == planast.TypeDecimal {
+		c.Scale = sc
+	}
+	c.TZ = c.Decl == "timestamptz" || strings.HasSuffix(c.Decl, "with time zone") && c.Type == planast.TypeTimestamp
+	return c
+}
+
+// pgValue encodes one value as pgx returns it:
+//
+//   - numeric (pgtype.Numeric) by its exact digits (decimalText); NaN is
+//     nil, ±Infinity the strings "Infinity" and "-Infinity";
+//   - int2, int4, int8, float4, float8, bool, text, bytea, date, timestamp
+//     and timestamptz by encodeValue (timestamptz in UTC with "+00:00");
+//     infinite dates and timestamps are "infinity" and "-infinity";
+//   - uuid as its canonical text, interval as an ISO 8601 duration, time
+//     as "HH:MM:SS[.ffffff]";
+//   - arrays and other composite values as the JSON text of their encoded
+//     elements; any other type by its text (fmt.Stringer, driver.Valuer).
+func pgValue(v any, c column) any {
+	switch x := v.(type) {
+	case nil:
+		return nil
+	case pgtype.Numeric:
+		if !x.Valid {
+			return nil
+		}
+		t, err := x.Value()
+		if err != nil {
+			return nil
+		}
+		s, _ := t.(string)
+		return decimalText(s)
+	case pgtype.Interval:
+		if !x.Valid {
+			return nil
+		}
+		return formatInterval(int64(x.Months), int64(x.Days), x.Microseconds)
+	case pgtype.Time:
+		if !x.Valid {
+			return nil
+		}
+		return formatTimeOfDay(x.Microseconds, false, 0)
+	case [16]byte:
+		return uuidText(x[:])
+	case pgtype.Date:
+		return infinity(x.Valid, x.InfinityModifier, x.Time, c)
+	case pgtype.Timestamp:
+		return infinity(x.Valid, x.InfinityModifier, x.Time, c)
+	case pgtype.Timestamptz:
+		return infinity(x.Valid, x.InfinityModifier, x.Time, c)
+	case []any, map[string]any:
+		return jsonText(x, pgValue)
+	case int64, int32, int16, int8, int, uint32, uint64, float64, float32, string, []byte, bool, time.Time:
+		return encodeValue(x, c)
+	case fmt.Stringer:
+		return x.String()
+	case driver.Valuer:
+		t, err := x.Value()
+		if err != nil {
+			return fmt.Sprint(v)
+		}
+		return pgValue(t, c)
+	}
+	return encodeValue(v, c)
+}
+
+// infinity encodes a date or timestamp that may be infinite.
+func infinity(valid bool, inf pgtype.InfinityModifier, t time.Time, c column) any {
+	switch {
+	case !valid:
+		return nil
+	case inf == pgtype.Infinity:
+		return "infinity"
+	case inf == pgtype.NegativeInfinity:
+		return "-infinity"
+	}
+	return encodeValue(t, c)
+}

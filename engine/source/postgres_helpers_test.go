@@ -1,0 +1,145 @@
+package source
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"net/url"
+	"os"
+	"strings"
+	"testing"
+
+	"github.com/jackc/pgx/v5"
+)
+
+// pgSuperDSN is the DSN of a PostgreSQL superuser for setting up fixtures,
+// from NL2SQL_TEST_PG_DSN (.ci/pg.sh exports it). Without it the test is
+// skipped, or fails when CI is set.
+func pgSuperDSN(t *testing.T) string {
+	t.Helper()
+	dsn := os.Getenv("NL2SQL_TEST_PG_DSN")
+	if dsn == "" {
+		skipOrFail(t, "NL2SQL_TEST_PG_DSN is not set (source .ci/pg.sh && pg_start)")
+	}
+	return dsn
+}
+
+// pgFixture is a fresh database with a fresh read-only login role, both
+// dropped with the test.
+type pgFixture struct {
+	Super    string // superuser DSN of the database, for setup and checks
+	ReadOnly string // DSN of the role, which may only SELECT
+	DB, Role string
+}
+
+// withDSN returns dsn (URL or key=value form) with user, password and
+// database replaced.
+func withDSN(dsn, user, password, db string) string {
+	if u, err := url.Parse(dsn); err == nil && (u.Scheme == "postgres" || u.Scheme == "postgresql") {
+		if user != "" {
+			u.User = url.UserPassword(user, password)
+		}
+		u.Path = "/" + db
+		return u.String()
+	}
+	s := dsn + " dbname=" + db
+	if user != "" {
+		s += " user=" + user + " password=" + password
+	}
+	return s
+}
+
+// pgExec runs statements through one connection of dsn (simple protocol:
+// a statement may hold several).
+func pgExec(t *testing.T, dsn string, stmts ...string) {
+	t.Helper()
+	ctx := context.Background()
+	c, err := pgx.Connect(ctx, dsn)
+	if err != nil {
+		t.Fatalf("connect: %v", err)
+	}
+	defer c.Close(ctx)
+	for _, s := range stmts {
+		if _, err := c.Exec(ctx, s); err != nil {
+			t.Fatalf("%s: %v", s, err)
+		}
+	}
+}
+
+// pgQueryString runs one query through dsn and returns its first column
+// and row as text.
+func pgQueryString(t *testing.T, dsn, q string) string {
+	t.Helper()
+	ctx := context.Background()
+	c, err := pgx.Connect(ctx, dsn)
+	if err != nil {
+		t.Fatalf("connect: %v", err)
+	}
+	defer c.Close(ctx)
+	var s string
+	if err := c.QueryRow(ctx, q).Scan(&s); err != nil {
+		t.Fatalf("%s: %v", q, err)
+	}
+	return s
+}
+
+// newPGFixture creates a database, runs setup in it as the superuser, and
+// creates a login role with USAGE on every non-system schema and SELECT on
+// every table there.
+func newPGFixture(t *testing.T, setup ...string) *pgFixture {
+	t.Helper()
+	super := pgSuperDSN(t)
+	b := make([]byte, 6)
+	rand.Read(b)
+	suffix := hex.EncodeToString(b)
+	f := &pgFixture{DB: "nl2sql_t_" + suffix, Role: "nl2sql_ro_" + suffix}
+	password := "pw_" + suffix
+	create := "CREATE DATABASE " + f.DB
+	if pgQueryString(t, super, "SELECT current_setting('server_version_num')") >= "150000" {
+		create += " STRATEGY FILE_COPY" // PostgreSQL 15's default, WAL_LOG, takes seconds
+	}
+	pgExec(t, super, create, "CREATE ROLE "+f.Role+" LOGIN PASSWORD '"+password+"'")
+	t.Cleanup(func() {
+		pgExec(t, super, "DROP DATABASE IF EXISTS "+f.DB+" WITH (FORCE)", "DROP ROLE IF EXISTS "+f.Role)
+	})
+	f.Super = withDSN(super, "", "", f.DB)
+	f.ReadOnly = withDSN(super, f.Role, password, f.DB)
+	pgExec(t, f.Super, setup...)
+	pgExec(t, f.Super, `DO $$ DECLARE s text; BEGIN
+		FOR s IN SELECT nspname FROM pg_namespace WHERE nspname NOT LIKE 'pg\_%' AND nspname <> 'information_schema' LOOP
+			EXECUTE format('GRANT USAGE ON SCHEMA %I TO `+f.Role+`', s);
+			EXECUTE format('GRANT SELECT ON ALL TABLES IN SCHEMA %I TO `+f.Role+`', s);
+		END LOOP; END $$`)
+	return f
+}
+
+// openPGTest opens dsn with the adapter and closes it with the test.
+func openPGTest(t *testing.T, dsn string, opts Options) *Postgres {
+	t.Helper()
+	p, err := OpenPostgres(context.Background(), "test", dsn, opts)
+	if err != nil {
+		t.Fatalf("OpenPostgres: %v (%v)", err, errCause(err))
+	}
+	t.Cleanup(func() { p.Close() })
+	return p
+}
+
+// errCause is the cause of an *Error, for test messages.
+func errCause(err error) error {
+	if se, ok := err.(*Error); ok {
+		return se.Err
+	}
+	return nil
+}
+
+// pgFixtureScript is the shared fixture script plus the PostgreSQL-only
+// table its comments ask for.
+func pgFixtureScript(t *testing.T) string {
+	t.Helper()
+	s := fixtureScript(t)
+	extra := `CREATE TABLE "Case" ("Group" INTEGER, "group" INTEGER); INSERT INTO "Case" VALUES (1, 10);`
+	if !strings.Contains(s, `"Case"`) {
+		t.Fatal("the fixture no longer mentions the \"Case\" table")
+	}
+	return s + "\n" + extra
+}
