@@ -17,6 +17,7 @@ import (
 	"os"
 	"os/signal"
 	"path/filepath"
+	"strings"
 	"syscall"
 
 	"github.com/spf13/cobra"
@@ -39,6 +40,9 @@ func main() {
 	defer stop()
 	root := newRoot(logger, os.Stdout)
 	if err := root.ExecuteContext(ctx); err != nil {
+		if ctx.Err() != nil && errors.Is(err, context.Canceled) {
+			return // stopped by SIGINT/SIGTERM: a clean exit
+		}
 		fmt.Fprintln(os.Stderr, "nl2sql:", err)
 		os.Exit(1)
 	}
@@ -105,15 +109,15 @@ func askCmd(logger *slog.Logger) *cobra.Command {
 	var asJSON bool
 	cmd := &cobra.Command{
 		Use:   "ask [flags] QUESTION",
-		Short: "Answer one question",
-		Args:  cobra.ExactArgs(1),
+		Short: "Answer one question (quote it, or its words are joined with spaces)",
+		Args:  cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			a, err := app.OpenWith(cfgPath, logger, app.Options{Record: record})
 			if err != nil {
 				return err
 			}
 			defer a.Close()
-			res, err := a.Engine.Ask(cmd.Context(), engine.AskRequest{Question: args[0], Datasource: ds})
+			res, err := a.Engine.Ask(cmd.Context(), engine.AskRequest{Question: strings.Join(args, " "), Datasource: ds})
 			if err != nil {
 				return err
 			}
@@ -170,14 +174,14 @@ func explainCmd(logger *slog.Logger) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "explain [flags] QUESTION",
 		Short: "Show the plan and SQL for a question without running anything",
-		Args:  cobra.ExactArgs(1),
+		Args:  cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			a, err := app.Open(cfgPath, logger)
 			if err != nil {
 				return err
 			}
 			defer a.Close()
-			ex, err := a.Engine.Explain(cmd.Context(), engine.AskRequest{Question: args[0], Datasource: ds})
+			ex, err := a.Engine.Explain(cmd.Context(), engine.AskRequest{Question: strings.Join(args, " "), Datasource: ds})
 			if err != nil {
 				return err
 			}
@@ -340,9 +344,8 @@ func planCmd(logger *slog.Logger) *cobra.Command {
 		},
 	}
 	check.Flags().StringVar(&cfgPath, "config", "nl2sql.yaml", "path of the config file")
-	check.Flags().StringVar(&ds, "datasource", "", "datasource id whose schema the plan is checked against")
+	check.Flags().StringVar(&ds, "datasource", "", "datasource id whose schema the plan is checked against (default: the only one configured)")
 	check.Flags().StringVar(&dialect, "dialect", "", "render for this dialect (sqlite, duckdb, postgres); default: the datasource's")
-	_ = check.MarkFlagRequired("datasource")
 	cmd.AddCommand(check)
 	return cmd
 }
@@ -388,9 +391,8 @@ func schemaCmd(logger *slog.Logger) *cobra.Command {
 		},
 	}
 	show.Flags().StringVar(&cfgPath, "config", "nl2sql.yaml", "path of the config file")
-	show.Flags().StringVar(&ds, "datasource", "", "datasource id")
+	show.Flags().StringVar(&ds, "datasource", "", "datasource id (default: the only one configured)")
 	show.Flags().BoolVar(&asJSON, "json", false, "print the snapshot as JSON")
-	_ = show.MarkFlagRequired("datasource")
 	cmd.AddCommand(show)
 	return cmd
 }

@@ -25,7 +25,7 @@ type PlanCheck struct {
 // datasource's snapshot, for dialect (empty: the datasource's own). Nothing
 // runs. A refused plan is an *Error with CodePlanInvalid and its Issues.
 func (e *Engine) CheckPlan(ctx context.Context, datasource string, doc []byte, dialect string) (*PlanCheck, error) {
-	ds, err := e.datasource(ctx, datasource)
+	ds, err := e.resolve(ctx, datasource)
 	if err != nil {
 		return nil, err
 	}
@@ -57,7 +57,7 @@ func (e *Engine) CheckPlan(ctx context.Context, datasource string, doc []byte, d
 // Snapshot returns the datasource's schema snapshot (introspected and
 // profiled on first use).
 func (e *Engine) Snapshot(ctx context.Context, datasource string) (*schema.Snapshot, error) {
-	ds, err := e.datasource(ctx, datasource)
+	ds, err := e.resolve(ctx, datasource)
 	if err != nil {
 		return nil, err
 	}

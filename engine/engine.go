@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"log/slog"
 	"sort"
+	"strings"
 	"sync"
 	"time"
 
@@ -152,7 +153,7 @@ func (e *Engine) DatasourceIDs() []string {
 func (e *Engine) datasource(ctx context.Context, id string) (*datasource, error) {
 	spec, ok := e.specs[id]
 	if !ok {
-		return nil, &Error{Code: CodeDatasourceNotFound, Msg: fmt.Sprintf("there is no datasource %q", id), Hint: "list_datasources shows the ids you can use"}
+		return nil, &Error{Code: CodeDatasourceNotFound, Msg: fmt.Sprintf("there is no datasource %q", id), Hint: "use one of: " + strings.Join(e.DatasourceIDs(), ", ")}
 	}
 	e.mu.Lock()
 	defer e.mu.Unlock()
@@ -167,6 +168,11 @@ func (e *Engine) datasource(ctx context.Context, id string) (*datasource, error)
 	if err != nil {
 		src.Close()
 		return nil, sourceError(err, id)
+	}
+	if len(snap.Tables) == 0 {
+		src.Close()
+		return nil, &Error{Code: CodeDatasourceDown, Msg: fmt.Sprintf("datasource %q has no tables", id),
+			Hint: "check that the datasource's path or dsn in the config names the database you mean", Retryable: true}
 	}
 	ds := &datasource{spec: spec, src: src, snap: snap, version: version}
 	e.open[id] = ds

@@ -61,6 +61,13 @@ func (e *Engine) planValidated(ctx context.Context, ds *datasource, question, sc
 			e.log.Info("model answer invalid", "datasource", ds.spec.ID, "attempt", attempt+1, "reason", bad.Reason)
 			continue
 		}
+		var nr *llm.NoRecordingError
+		if attempt > 0 && errors.As(err, &nr) {
+			// replay holds no repair for a refused plan: report the refusal
+			return out, &Error{Code: CodePlanInvalid, Issues: issues,
+				Msg:  "the recorded plan is invalid and no repair is recorded: " + (&planast.Error{Issues: issues}).Error(),
+				Hint: "re-record this question with a live model (nl2sql ask --record DIR)", Err: err}
+		}
 		if err != nil {
 			return nil, providerError(err)
 		}
@@ -128,10 +135,7 @@ func decodePlanAnswer(b json.RawMessage) (*PlanAnswer, *planast.Query, error) {
 func providerError(err error) *Error {
 	var nr *llm.NoRecordingError
 	if errors.As(err, &nr) {
-		hint := "this server replays recorded model answers; configure a live model provider to ask new questions"
-		if nr.Nearest != "" {
-			hint = fmt.Sprintf("the nearest recorded question is %q; %s", nr.Nearest, hint)
-		}
+		hint := "this server replays recorded model answers; ask a recorded question, or configure a live model provider (llm.default in nl2sql.yaml) to ask new ones"
 		return &Error{Code: CodeNoRecording, Msg: nr.Error(), Hint: hint, Err: err}
 	}
 	var pe *llm.ProviderError

@@ -124,6 +124,9 @@ type source struct {
 	rel    relation
 	table  *TableInfo // nil for derived tables and CTEs
 	joined bool
+	// unknown marks a source whose table was not found (already reported):
+	// references through it are not reported again.
+	unknown bool
 }
 
 // cteEnv holds the CTEs visible at a point, innermost first.
@@ -412,16 +415,22 @@ func (v *validator) from(f *From, path string, env *cteEnv) *source {
 		}
 	}
 	if !validName(f.Table) || (f.Schema != "" && !validName(f.Schema)) {
-		v.add(CodeTableNotFound, join(path, "table"), "there is no table named %q", f.Table)
-		return nil
+		v.add(CodeTableNotFound, join(path, "table"), "there is no table named %q", truncate(f.Table, 128))
+		return &source{alias: f.Alias, unknown: true}
 	}
 	t, ok := v.cat.LookupTable(f.Schema, f.Table)
 	if ok && v.opts.Access != nil && !v.opts.Access.AllowTable(t.Schema, t.Name) {
 		ok = false
 	}
 	if !ok {
-		v.add(CodeTableNotFound, join(path, "table"), "there is no table named %q; use a table from the schema you were given", qualified(f.Schema, f.Table))
-		return nil
+		msg := fmt.Sprintf("there is no table named %q", qualified(f.Schema, f.Table))
+		if near := v.nearestTable(f.Table); near != "" {
+			msg += fmt.Sprintf("; did you mean %q?", near)
+		} else {
+			msg += "; use a table from the schema you were given"
+		}
+		v.add(CodeTableNotFound, join(path, "table"), "%s", msg)
+		return &source{alias: f.Alias, unknown: true}
 	}
 	f.Schema, f.Table = t.Schema, t.Name
 	var rel relation
@@ -503,6 +512,9 @@ func (v *validator) joins(q *Query, path string, sc *scope, env *cteEnv) {
 		for k := range j.On {
 			pair := &j.On[k]
 			pp := idx(join(p, "on"), k)
+			if left.unknown || right.unknown {
+				continue // the missing table was reported already
+			}
 			lc, lok := left.rel.column(pair.LeftColumn)
 			rc, rok := right.rel.column(pair.RightColumn)
 			if !lok {
@@ -616,4 +628,54 @@ func sortedKeys[M ~map[string]V, V any](m M) []string {
 	}
 	sort.Strings(out)
 	return out
+}
+
+// TableLister is an optional Catalog extension listing table names, used
+// to suggest the closest table when a plan names a missing one.
+type TableLister interface {
+	TableNames() []string
+}
+
+// nearestTable suggests a visible table whose name is within a small edit
+// distance of name (case-insensitive), or "".
+func (v *validator) nearestTable(name string) string {
+	tl, ok := v.cat.(TableLister)
+	if !ok {
+		return ""
+	}
+	best, bestD := "", 3
+	for _, cand := range tl.TableNames() {
+		if v.opts.Access != nil {
+			if t, ok := v.cat.LookupTable("", cand); !ok || !v.opts.Access.AllowTable(t.Schema, t.Name) {
+				continue
+			}
+		}
+		d := editDistance(strings.ToLower(name), strings.ToLower(cand))
+		if d < bestD || (d == bestD && best != "" && cand < best) {
+			best, bestD = cand, d
+		}
+	}
+	return best
+}
+
+// editDistance is the Levenshtein distance of a and b, in runes.
+func editDistance(a, b string) int {
+	ra, rb := []rune(a), []rune(b)
+	prev := make([]int, len(rb)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(ra); i++ {
+		cur := make([]int, len(rb)+1)
+		cur[0] = i
+		for j := 1; j <= len(rb); j++ {
+			cost := 1
+			if ra[i-1] == rb[j-1] {
+				cost = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+		}
+		prev = cur
+	}
+	return prev[len(rb)]
 }

@@ -269,6 +269,10 @@ func (v *validator) column(c *Column, path string, sc *scope) Type {
 	if c.Table != "" {
 		for s := sc; s != nil; s = s.parent {
 			if src, ok := s.find(c.Table); ok {
+				if src.unknown {
+					c.Table = src.alias
+					return TypeUnknown
+				}
 				col, ok := src.rel.column(c.Column)
 				if !ok {
 					v.add(CodeColumnNotFound, join(path, "column"), "%q has no column %q", src.alias, c.Column)
@@ -299,6 +303,13 @@ func (v *validator) column(c *Column, path string, sc *scope) Type {
 			c.Table, c.Column = hits[0].alias, hit.Name
 			v.resolvedIn(c, s)
 			return hit.Type
+		}
+	}
+	for s := sc; s != nil; s = s.parent {
+		for _, src := range s.sources {
+			if src.unknown {
+				return TypeUnknown // it may be the missing table's: reported already
+			}
 		}
 	}
 	v.add(CodeColumnNotFound, join(path, "column"), "no source in scope has a column %q", c.Column)

@@ -48,11 +48,12 @@ var identityArgs = []string{"role", "roles", "user", "username", "user_id", "ide
 // ignored, whatever they say.
 func bindStrict(req mcpgo.CallToolRequest, v any, shape string) *mcpgo.CallToolResult {
 	args := req.GetRawArguments()
-	if b, err := json.Marshal(args); err == nil {
+	if b, err := json.Marshal(args); err == nil && string(b) != "null" {
 		var m map[string]any
-		if json.Unmarshal(b, &m) == nil && m != nil {
-			args = m
+		if json.Unmarshal(b, &m) != nil {
+			return mcpgo.NewToolResultError("INVALID_REQUEST: arguments must be a JSON object\nhint: send " + shape)
 		}
+		args = m
 	}
 	if m, ok := args.(map[string]any); ok {
 		clean := make(map[string]any, len(m))

@@ -2,6 +2,7 @@ package tools
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
 	"text/tabwriter"
 
@@ -54,6 +55,12 @@ func Table(cols []string, rows [][]any, max int) string {
 func cell(v any) string {
 	if v == nil {
 		return "NULL"
+	}
+	if f, ok := v.(float64); ok {
+		// display only: 12 significant digits hide binary noise such as
+		// 6.659999999999999; the structured result keeps the exact value
+		g, _ := strconv.ParseFloat(strconv.FormatFloat(f, 'g', 12, 64), 64)
+		return strconv.FormatFloat(g, 'f', -1, 64)
 	}
 	s := fmt.Sprint(v)
 	s = strings.NewReplacer("\t", " ", "\n", " ", "\r", " ").Replace(s)

@@ -33,6 +33,7 @@ func TestBindStrict(t *testing.T) {
 		{map[string]any{"question": 42}, `argument "question" must be a string`},
 		{map[string]any{"question": "q", "datasource": "x"}, ""},
 		{nil, ""},
+		{map[string]any{"question": "q", "user_id": 7}, ""},
 	}
 	for _, c := range cases {
 		var args AskArgs

@@ -6,7 +6,9 @@ package app
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"io/fs"
 	"log/slog"
 	"time"
 
@@ -41,7 +43,7 @@ func Open(path string, logger *slog.Logger) (*App, error) {
 // OpenWith is Open with options. The planner is the provider of the llm
 // entry for step "plan" (llm.plan, else llm.default; see Provider).
 func OpenWith(path string, logger *slog.Logger, o Options) (*App, error) {
-	cfg, err := config.Load(path)
+	cfg, err := LoadConfig(path)
 	if err != nil {
 		return nil, err
 	}
@@ -112,4 +114,13 @@ func (a *App) Close() error {
 		}
 	}
 	return err
+}
+
+// LoadConfig loads the config file, adding a hint when it does not exist.
+func LoadConfig(path string) (*config.Config, error) {
+	cfg, err := config.Load(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, fmt.Errorf("%w (hint: pass --config with the path of your nl2sql.yaml; the demo's is examples/chinook/nl2sql.yaml)", err)
+	}
+	return cfg, err
 }

@@ -34,7 +34,7 @@ var DoctorSchema = json.RawMessage(`{"type":"object","properties":{"ok":{"type":
 // returns an error naming the failed checks if any failed. API keys are
 // never printed.
 func Doctor(ctx context.Context, cfgPath string, out io.Writer) error {
-	cfg, err := config.Load(cfgPath)
+	cfg, err := LoadConfig(cfgPath)
 	if err != nil {
 		fmt.Fprintf(out, "config %s: FAILED: %s\n", cfgPath, oneLine(err))
 		return fmt.Errorf("the config does not load")

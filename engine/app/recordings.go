@@ -8,7 +8,6 @@ import (
 	"time"
 
 	"github.com/nl2sql/nl2sql/engine"
-	"github.com/nl2sql/nl2sql/engine/config"
 	"github.com/nl2sql/nl2sql/engine/llm"
 )
 
@@ -24,7 +23,7 @@ import (
 // holds the previous answer's errors, so repair recordings are skipped.
 // The run date is masked in the hash, so the check does not depend on it.
 func CheckRecordings(ctx context.Context, cfgPath string, out io.Writer) error {
-	cfg, err := config.Load(cfgPath)
+	cfg, err := LoadConfig(cfgPath)
 	if err != nil {
 		return err
 	}

@@ -159,3 +159,12 @@ func (t *Table) Column(name string) (*Column, bool) {
 	}
 	return hit, n == 1
 }
+
+// TableNames lists the snapshot's table names in order (planast.TableLister).
+func (s *Snapshot) TableNames() []string {
+	out := make([]string, len(s.Tables))
+	for i, t := range s.Tables {
+		out[i] = t.Name
+	}
+	return out
+}

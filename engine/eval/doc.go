@@ -1,0 +1,35 @@
+// Package eval runs text-to-SQL benchmarks (Spider dev, BIRD mini-dev)
+// through the plan language and measures execution accuracy.
+//
+// The oracle planner (the only one so far) takes each question's gold SQL,
+// lifts it into a plan (planast/lift) against the catalog of the question's
+// SQLite database (source.OpenSQLite → Snapshot), validates it
+// (planast.Validate), renders it for the engine under test (render.SQL) and
+// runs it there — SQLite itself, or DuckDB or PostgreSQL on a copy of the
+// SQLite database made with source.CopySQLiteToDuckDB / CopySQLiteToPostgres.
+// The rows are compared with those of the gold SQL run on SQLite with
+// SQLite's defaults (compareTables): rows as a multiset, in order only when
+// the gold query has ORDER BY at its top level; columns in any order;
+// numbers compared numerically (integers against floats) within 1e-6
+// relative; NULL equal to NULL. Where the ORDER BY keys tie, the rows may
+// come in any order, and a LIMIT cutting through a tie may keep any of the
+// tied rows (tiesExplain): the gold result is then one valid answer among
+// several, and the case passes with that reason.
+//
+// The measurement tells how much of a benchmark the plan language, the
+// validator and the renderers reach, with no model involved: a refusal by
+// the lifter (StatusUnsupported) names a construct the plan language lacks;
+// a validation, rendering or execution failure (StatusError) names a gap in
+// the validator or a renderer; a wrong result (StatusFail) a bug anywhere.
+//
+// Usage (the CLI `nl2sql eval` wires these):
+//
+//	r, err := eval.Run(ctx, eval.Options{Suite: eval.SuiteSpider,
+//		File: "shared/eval/spider/dev.json", DBRoot: "shared/eval/spider/database",
+//		Engine: eval.EngineSQLite, Planner: eval.PlannerOracle})
+//	fmt.Print(r.Summary())        // figures and grouped reasons
+//	json.NewEncoder(os.Stdout).Encode(r) // total, counts, execution_accuracy, timings, cases
+//
+// The full benchmarks run from a test gated by NL2SQL_EVAL_FULL=1 (see
+// TestFullBenchmarks).
+package eval

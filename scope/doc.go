@@ -1,0 +1,92 @@
+// Package scope decides what a caller may read. It is the only package
+// that matches access patterns (an architecture test, arch_test.go, fails
+// when another package does); everything else asks a *Scope.
+//
+// # Configuration (nl2sql.yaml, shapes checked by engine/config)
+//
+//	roles:
+//	  analyst:
+//	    allow: ["chinook"]                                   # a datasource: all its tables
+//	    deny:  ["chinook.main.Employee", "chinook.main.Customer.Email"]
+//	  rep:
+//	    allow: ["chinook.main.Customer", "chinook.main.Invoice"]
+//	    row_filters:
+//	      - {table: chinook.main.Customer, where: "SupportRepId = :employee_id"}
+//	users:
+//	  - {name: alice, roles: [analyst], tokens_sha256: ["<hex sha256 of the token>"]}
+//	  - {name: jane, roles: [rep], attributes: {employee_id: 3}, tokens_sha256: ["..."]}
+//	local_user: alice
+//
+// A pattern is "ds", "ds.schema.table" or "ds.schema.table.column"; each
+// part may use * and ? and matches case-insensitively (glob.go: no regular
+// expressions from configuration); "*" alone matches everything. Within a
+// role deny beats allow; a table is readable when some role allows it and
+// that role does not deny it; a column when, in addition, that role allows
+// and does not deny the column. A column pattern in allow makes its table
+// readable with only those columns. No role, or an unknown one, allows
+// nothing. A name given without a schema is in the datasource engine's
+// default schema (main; public on PostgreSQL).
+//
+// Without a roles section the server is single-user: Policy.Local and
+// every authenticated HTTP caller read everything (SingleUser). HTTP still
+// needs users with tokens unless told to serve a loopback address without
+// authentication (Policy.CheckHTTP).
+//
+// # Worked example
+//
+// With the configuration above, New(cfg) compiles the policy and:
+//
+//	alice, _ := pol.ForUser("alice")
+//	alice.Reaches("chinook")                                  // true
+//	alice.AllowTable("chinook", "", "invoice")                // true: main is the default schema, any case
+//	alice.AllowTable("chinook", "main", "Employee")           // false: denied
+//	alice.AllowColumn("chinook", "main", "Customer", "Email") // false: hidden
+//	jane, _ := pol.Authenticate(janeToken)                    // sha256(token), constant-time compare
+//	jane.AllowTable("chinook", "main", "Track")               // false: rep allows two tables
+//	jane.RowFilters("chinook", "main", "Customer")            // [{Where: "(SupportRepId = :employee_id)"}]
+//
+// Validation asks the same scope through planast.Access:
+//
+//	planast.Validate(plan, snap, planast.Options{Access: alice.Checker("chinook")})
+//
+// refuses a plan reading Employee anywhere (a subquery, a CTE, a set
+// operation) with TABLE_NOT_FOUND, exactly as for a table that does not
+// exist. Before validation, ApplyRowFilters rewrites a plan of jane's,
+//
+//	{"select": [{"expr": {"kind": "func", "name": "count", "args": []}, "alias": "n"}],
+//	 "from": [{"table": "Customer", "alias": "c"}]}
+//
+// into
+//
+//	{"select": [...same...],
+//	 "from": [{"subquery": {"select": [{"expr": {"kind": "column", "table": "Customer", "column": "CustomerId"}, "alias": "CustomerId"}, ...every visible column...],
+//	                        "from": [{"schema": "main", "table": "Customer", "alias": "Customer"}],
+//	                        "where": {"kind": "binary", "op": "=", "left": {"kind": "column", "table": "Customer", "column": "SupportRepId"},
+//	                                  "right": {"kind": "literal", "type": "integer", "value": 3}}},
+//	           "alias": "c"}]}
+//
+// so she counts only her customers, wherever the plan reads Customer.
+//
+// # Row filters
+//
+// A filter's where is parsed once, by New, with a small grammar of its
+// own (filterparse.go: comparisons, AND/OR/NOT, IS [NOT] NULL, [NOT] IN,
+// [NOT] BETWEEN, [NOT] LIKE over the table's columns, literals and :name
+// parameters; planast/lift was not available when this was written). Each
+// :name is bound per caller from users[].attributes as a typed literal. A
+// filter that cannot be applied for a caller (a missing attribute, a
+// filter column missing or hidden from the caller, no visible column)
+// refuses the plan (ErrRowFilter); nothing runs unfiltered.
+//
+// # Where the engine asks
+//
+//   - datasource resolution, before any model call: Reaches (treat an
+//     unreachable datasource as unknown) and Screen (a question about
+//     hidden tables is refused with ErrNotReadable, naming nothing);
+//   - retrieval, prompts, schema description and search, resources:
+//     FilterSnapshot;
+//   - every plan (generated, supplied by a client, from the plan cache):
+//     ApplyRowFilters, then planast.Validate with Checker;
+//   - verified queries: package curated, which uses this package;
+//   - HTTP: Authenticate per request, CheckHTTP at start.
+package scope
