@@ -8,6 +8,7 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -22,10 +23,14 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/nl2sql/nl2sql/curated"
 	"github.com/nl2sql/nl2sql/engine"
 	"github.com/nl2sql/nl2sql/engine/app"
+	"github.com/nl2sql/nl2sql/engine/config"
+	"github.com/nl2sql/nl2sql/engine/eval"
 	"github.com/nl2sql/nl2sql/mcp"
 	"github.com/nl2sql/nl2sql/planast"
+	"github.com/nl2sql/nl2sql/planast/lift"
 	"github.com/nl2sql/nl2sql/tools"
 )
 
@@ -56,7 +61,7 @@ func newRoot(logger *slog.Logger, stdout io.Writer) *cobra.Command {
 		SilenceErrors: true,
 	}
 	root.SetOut(stdout)
-	root.AddCommand(serveCmd(logger), askCmd(logger), explainCmd(logger), demoCmd(logger), doctorCmd(logger), recordingsCmd(logger), cacheCmd(logger), planCmd(logger), schemaCmd(logger), versionCmd())
+	root.AddCommand(serveCmd(logger), askCmd(logger), explainCmd(logger), demoCmd(logger), doctorCmd(logger), recordingsCmd(logger), cacheCmd(logger), curatedCmd(logger), evalCmd(), planCmd(logger), schemaCmd(logger), versionCmd())
 	return root
 }
 
@@ -165,6 +170,65 @@ func recordingsCmd(logger *slog.Logger) *cobra.Command {
 	}
 	check.Flags().StringVar(&cfgPath, "config", "nl2sql.yaml", "path of the config file")
 	cmd.AddCommand(check)
+	return cmd
+}
+
+// defaultDatasource returns id, or the only configured datasource.
+func defaultDatasource(a *app.App, id string) string {
+	if id == "" && len(a.Config.Datasources) == 1 {
+		return a.Config.Datasources[0].ID
+	}
+	return id
+}
+
+func evalCmd() *cobra.Command {
+	var o eval.Options
+	var spider, bird string
+	var asJSON bool
+	cmd := &cobra.Command{
+		Use:   "eval",
+		Short: "Run a text-to-SQL benchmark (Spider or BIRD format) and report execution accuracy",
+		Long:  "With --planner oracle, each gold SQL query is lifted into a plan, validated, rendered for --engine and run; its rows are compared with the gold query's on SQLite by the execution-match rules.",
+		Args:  cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			switch {
+			case spider != "" && bird != "":
+				return errors.New("give --spider or --bird, not both")
+			case spider != "":
+				o.Suite, o.File = eval.SuiteSpider, spider
+			case bird != "":
+				o.Suite, o.File = eval.SuiteBird, bird
+			default:
+				return errors.New("give --spider DEV_JSON or --bird MINI_DEV_JSON")
+			}
+			if !asJSON {
+				o.Progress = func(done, total int, _ eval.Case) {
+					if done%50 == 0 || done == total {
+						fmt.Fprintf(os.Stderr, "  %d/%d\n", done, total)
+					}
+				}
+			}
+			rep, err := eval.Run(cmd.Context(), o)
+			if err != nil {
+				return err
+			}
+			if asJSON {
+				enc := json.NewEncoder(cmd.OutOrStdout())
+				enc.SetIndent("", "  ")
+				return enc.Encode(rep)
+			}
+			fmt.Fprintln(cmd.OutOrStdout(), strings.TrimRight(rep.Summary(), "\n"))
+			return nil
+		},
+	}
+	cmd.Flags().StringVar(&spider, "spider", "", "Spider questions file (dev.json)")
+	cmd.Flags().StringVar(&bird, "bird", "", "BIRD questions file (mini_dev_sqlite.json)")
+	cmd.Flags().StringVar(&o.DBRoot, "db-root", "", "directory holding DB_ID/DB_ID.sqlite")
+	cmd.Flags().StringVar(&o.Planner, "planner", "oracle", "oracle: lift the gold SQL into plans")
+	cmd.Flags().StringVar(&o.Engine, "engine", "sqlite", "run rendered plans on sqlite, duckdb or postgres (copied from the SQLite files)")
+	cmd.Flags().StringVar(&o.PGDSN, "pg-dsn", "", "PostgreSQL connection string for --engine postgres")
+	cmd.Flags().IntVar(&o.Limit, "limit", 0, "evaluate only the first N questions")
+	cmd.Flags().BoolVar(&asJSON, "json", false, "print the whole report as JSON")
 	return cmd
 }
 
@@ -284,6 +348,27 @@ func demoQuestions(path string) ([]string, error) {
 	return out, nil
 }
 
+func curatedCmd(logger *slog.Logger) *cobra.Command {
+	cmd := &cobra.Command{Use: "curated", Short: "Check and test the verified queries (curated: in nl2sql.yaml)"}
+	var cfgPath string
+	run := func(f func(context.Context, *config.Config, io.Writer) error) func(*cobra.Command, []string) error {
+		return func(cmd *cobra.Command, _ []string) error {
+			cfg, err := app.LoadConfig(cfgPath)
+			if err != nil {
+				return err
+			}
+			return f(cmd.Context(), cfg, cmd.OutOrStdout())
+		}
+	}
+	validate := &cobra.Command{Use: "validate", Short: "Check every verified query; exit 1 with the reason for each refused one", Args: cobra.NoArgs, RunE: run(curated.Validate)}
+	test := &cobra.Command{Use: "test", Short: "Run every verified query with its example values", Args: cobra.NoArgs, RunE: run(curated.Test)}
+	for _, c := range []*cobra.Command{validate, test} {
+		c.Flags().StringVar(&cfgPath, "config", "nl2sql.yaml", "path of the config file")
+		cmd.AddCommand(c)
+	}
+	return cmd
+}
+
 func cacheCmd(logger *slog.Logger) *cobra.Command {
 	cmd := &cobra.Command{Use: "cache", Short: "Manage the plan cache"}
 	var cfgPath, ds string
@@ -347,6 +432,41 @@ func planCmd(logger *slog.Logger) *cobra.Command {
 	check.Flags().StringVar(&ds, "datasource", "", "datasource id whose schema the plan is checked against (default: the only one configured)")
 	check.Flags().StringVar(&dialect, "dialect", "", "render for this dialect (sqlite, duckdb, postgres); default: the datasource's")
 	cmd.AddCommand(check)
+	var fsCfg, fsDS string
+	fromSQL := &cobra.Command{
+		Use:   "from-sql [flags] SQL",
+		Short: "Lift SQL (SQLite or PostgreSQL dialect) into a plan; refuses what the plan language cannot express, naming the construct",
+		Args:  cobra.MinimumNArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			a, err := app.Open(fsCfg, logger)
+			if err != nil {
+				return err
+			}
+			defer a.Close()
+			snap, err := a.Engine.VisibleSnapshot(cmd.Context(), defaultDatasource(a, fsDS))
+			if err != nil {
+				return err
+			}
+			if snap.Dialect != lift.DialectSQLite && snap.Dialect != lift.DialectPostgres {
+				return fmt.Errorf("plan from-sql reads SQLite or PostgreSQL SQL; datasource %q is %s", snap.Datasource, snap.Dialect)
+			}
+			plan, err := lift.Lift(strings.Join(args, " "), snap.Dialect, snap)
+			if err != nil {
+				return err
+			}
+			if _, err := planast.Validate(plan, snap, planast.Options{}); err != nil {
+				return fmt.Errorf("the lifted plan does not validate: %w", err)
+			}
+			var buf bytes.Buffer
+			_ = json.Indent(&buf, plan.Canonical(), "", "  ")
+			buf.WriteByte('\n')
+			_, err = cmd.OutOrStdout().Write(buf.Bytes())
+			return err
+		},
+	}
+	fromSQL.Flags().StringVar(&fsCfg, "config", "nl2sql.yaml", "path of the config file")
+	fromSQL.Flags().StringVar(&fsDS, "datasource", "", "datasource whose schema resolves the names (default: the only one configured)")
+	cmd.AddCommand(fromSQL)
 	return cmd
 }
 

@@ -62,14 +62,28 @@ func (e *Engine) Ask(ctx context.Context, req AskRequest) (res *Result, err erro
 		e.writeTrace(tr, err)
 	}()
 	progress(ctx, "resolve")
+	if req.Datasource == "" && len(e.specs) > 1 { // issue 9 hook: several datasources, none named (engine/multi.go)
+		mres, one, work, merr := e.askMulti(ctx, q, today, tr, sw, &tm)
+		if one == "" {
+			return mres, merr
+		}
+		req.Datasource = one // the resolver picked one datasource: answer as usual
+		defer func() { work.add(res) }()
+	}
 	ds, err := e.resolve(ctx, req.Datasource)
 	if err != nil {
 		return nil, err
 	}
 	tr.t.Datasource = ds.spec.ID
+	if err := e.screen(ctx, ds, q); err != nil {
+		return nil, err
+	}
 	tm.Resolve = sw.lap()
+	if res, ok, err := e.verified(ctx, ds, q, today, sw, &tm, tr); ok || err != nil {
+		return res, err
+	}
 	progress(ctx, "retrieve")
-	sctx := e.retrieve(ds)
+	sctx := e.retrieve(ctx, ds)
 	tm.Retrieve = sw.lap()
 	progress(ctx, "plan")
 	planned, err := e.planValidated(ctx, ds, q, sctx, today)

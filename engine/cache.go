@@ -40,13 +40,13 @@ func (e *Engine) cachedPlan(ctx context.Context, ds *datasource, question, today
 		e.log.Warn("cached plan does not decode; asking the planner", "datasource", ds.spec.ID, "err", err)
 		return nil
 	}
-	v, err := planast.Validate(plan, ds.snap, planast.Options{})
+	v, err := e.validateFor(ctx, ds, plan)
 	if err != nil {
-		e.log.Info("cached plan no longer validates; asking the planner", "datasource", ds.spec.ID, "err", err)
+		e.log.Info("cached plan does not validate for this caller; asking the planner", "datasource", ds.spec.ID, "err", err)
 		return nil
 	}
 	return &planned{plan: v.Plan, columns: v.Columns, types: v.Types, source: "cache", attempts: 0,
-		usage: Usage{PlanCacheHits: 1}}
+		usage: Usage{PlanCacheHits: 1}, planner: plan}
 }
 
 // storePlan caches a plan that validated and executed. Only planner plans
@@ -59,7 +59,11 @@ func (e *Engine) storePlan(ctx context.Context, ds *datasource, question, today 
 	if !ok {
 		return
 	}
-	if err := e.opts.Store.PutPlan(ctx, key, p.plan.Canonical()); err != nil {
+	plan := p.planner
+	if plan == nil {
+		plan = p.plan
+	}
+	if err := e.opts.Store.PutPlan(ctx, key, plan.Canonical()); err != nil {
 		e.log.Warn("cannot write the plan cache", "datasource", ds.spec.ID, "err", err)
 	}
 }

@@ -39,7 +39,7 @@ func (e *Engine) CheckPlan(ctx context.Context, datasource string, doc []byte, d
 	plan, err := planast.Decode(doc, planast.DefaultLimits)
 	if err == nil {
 		var v *planast.Validated
-		if v, err = planast.Validate(plan, ds.snap, planast.Options{}); err == nil {
+		if v, err = e.validateFor(ctx, ds, plan); err == nil {
 			sql, rerr := render.SQL(v.Plan, d, render.Options{MaxRows: int64(ds.spec.RowLimit)})
 			if rerr != nil {
 				return nil, &Error{Code: CodeInternal, Msg: "a validated plan failed to render: " + rerr.Error(), Err: rerr}
@@ -65,10 +65,14 @@ func (e *Engine) Snapshot(ctx context.Context, datasource string) (*schema.Snaps
 }
 
 // VisibleSnapshot returns the datasource's snapshot as the caller may see
-// it. (Access filtering by scope is applied here once roles exist.)
+// it: hidden tables and columns (and keys naming them) removed.
 func (e *Engine) VisibleSnapshot(ctx context.Context, datasource string) (*schema.Snapshot, error) {
 	if datasource == "" {
 		return nil, Errorf(CodeInvalidRequest, "name a datasource from list_datasources", "a datasource is required")
 	}
-	return e.Snapshot(ctx, datasource)
+	snap, err := e.Snapshot(ctx, datasource)
+	if err != nil {
+		return nil, err
+	}
+	return e.caller(ctx).FilterSnapshot(snap), nil
 }

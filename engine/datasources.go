@@ -18,14 +18,14 @@ type DatasourceInfo struct {
 // A datasource that cannot be opened is listed as unavailable, not an error.
 func (e *Engine) ListDatasources(ctx context.Context) []DatasourceInfo {
 	var out []DatasourceInfo
-	for _, id := range e.DatasourceIDs() {
+	for _, id := range e.caller(ctx).Datasources(e.DatasourceIDs()) {
 		spec := e.specs[id]
 		info := DatasourceInfo{ID: id, Engine: spec.Engine, Description: spec.Description, Status: "ready"}
 		ds, err := e.datasource(ctx, id)
 		if err != nil {
 			info.Status, info.Error = "unavailable", AsError(err).Msg
 		} else {
-			info.Tables = len(ds.snap.Tables)
+			info.Tables = len(e.caller(ctx).FilterSnapshot(ds.snap).Tables)
 		}
 		out = append(out, info)
 	}

@@ -10,9 +10,11 @@ import (
 	"sync"
 	"time"
 
+	"github.com/nl2sql/nl2sql/curated"
 	"github.com/nl2sql/nl2sql/engine/llm"
 	"github.com/nl2sql/nl2sql/engine/schema"
 	"github.com/nl2sql/nl2sql/engine/source"
+	"github.com/nl2sql/nl2sql/scope"
 )
 
 // Planner answers the engine's structured model calls. *llm.Replay and the
@@ -56,6 +58,10 @@ type Options struct {
 	Logger         *slog.Logger
 	// Open opens a datasource; nil means OpenSource.
 	Open func(ctx context.Context, spec DatasourceSpec) (Source, error)
+	// Policy is the access policy (roles, users); nil means single-user.
+	Policy *scope.Policy
+	// Curated holds the verified queries; nil disables the verified path.
+	Curated *curated.Set
 	// Store keeps snapshots and the plan cache; nil disables both.
 	Store StateStore
 	// ProfileMaxAge is how old a stored profile may get before it is
@@ -153,7 +159,7 @@ func (e *Engine) DatasourceIDs() []string {
 func (e *Engine) datasource(ctx context.Context, id string) (*datasource, error) {
 	spec, ok := e.specs[id]
 	if !ok {
-		return nil, &Error{Code: CodeDatasourceNotFound, Msg: fmt.Sprintf("there is no datasource %q", id), Hint: "use one of: " + strings.Join(e.DatasourceIDs(), ", ")}
+		return nil, &Error{Code: CodeDatasourceNotFound, Msg: fmt.Sprintf("there is no datasource %q", id), Hint: "use one of: " + strings.Join(e.caller(ctx).Datasources(e.DatasourceIDs()), ", ")}
 	}
 	e.mu.Lock()
 	defer e.mu.Unlock()

@@ -13,17 +13,20 @@ type Code string
 
 // Error codes.
 const (
-	CodeInvalidRequest     Code = "INVALID_REQUEST"        // bad arguments: empty question, unknown datasource
-	CodeDatasourceNotFound Code = "DATASOURCE_NOT_FOUND"   // no such datasource (or one the caller may not see)
-	CodeDatasourceDown     Code = "DATASOURCE_UNAVAILABLE" // missing, locked or corrupt database
-	CodePlanInvalid        Code = "PLAN_INVALID"           // the plan failed validation after every repair attempt
-	CodeNoRecording        Code = "NO_RECORDING"           // replay has no recorded answer for this request
-	CodeProvider           Code = "PROVIDER_ERROR"         // the model provider failed
-	CodeReadOnly           Code = "READ_ONLY_VIOLATION"    // the database refused a statement as not read-only
-	CodeTimeout            Code = "TIMEOUT"                // the query or the model call ran past its limit
-	CodeCancelled          Code = "CANCELLED"              // the caller cancelled
-	CodeQueryFailed        Code = "QUERY_FAILED"           // the database rejected the rendered query
-	CodeInternal           Code = "INTERNAL"               // a bug: please report it
+	CodeInvalidRequest     Code = "INVALID_REQUEST"          // bad arguments: empty question, unknown datasource
+	CodeDatasourceNotFound Code = "DATASOURCE_NOT_FOUND"     // no such datasource (or one the caller may not see)
+	CodeDatasourceDown     Code = "DATASOURCE_UNAVAILABLE"   // missing, locked or corrupt database
+	CodePlanInvalid        Code = "PLAN_INVALID"             // the plan failed validation after every repair attempt
+	CodeNoRecording        Code = "NO_RECORDING"             // replay has no recorded answer for this request
+	CodeProvider           Code = "PROVIDER_ERROR"           // the model provider failed
+	CodeReadOnly           Code = "READ_ONLY_VIOLATION"      // the database refused a statement as not read-only
+	CodeAccessDenied       Code = "ACCESS_DENIED"            // the caller may not read what the request needs
+	CodeVerifiedNotFound   Code = "VERIFIED_QUERY_NOT_FOUND" // no such verified query (or one the caller may not run)
+	CodeInvalidParams      Code = "INVALID_PARAMS"           // a verified query's parameter failed its check
+	CodeTimeout            Code = "TIMEOUT"                  // the query or the model call ran past its limit
+	CodeCancelled          Code = "CANCELLED"                // the caller cancelled
+	CodeQueryFailed        Code = "QUERY_FAILED"             // the database rejected the rendered query
+	CodeInternal           Code = "INTERNAL"                 // a bug: please report it
 )
 
 // Error is the one error type at the product's boundary. Msg is safe to

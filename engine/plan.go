@@ -24,6 +24,9 @@ type planned struct {
 	modelMS   float64
 	// rejected lists, per refused attempt, the issues that sent it back.
 	rejected []Attempt
+	// planner is the plan as the planner wrote it, before row filters:
+	// what the plan cache stores, so a hit is filtered for each caller.
+	planner *planast.Query
 }
 
 // Attempt is one refused planning attempt and why.
@@ -76,15 +79,16 @@ func (e *Engine) planValidated(ctx context.Context, ds *datasource, question, sc
 		ans, plan, perr := decodePlanAnswer(resp.Content)
 		if perr == nil {
 			var v *planast.Validated
-			v, perr = planast.Validate(plan, ds.snap, planast.Options{})
+			v, perr = e.validateFor(ctx, ds, plan)
 			if perr == nil {
 				out.plan, out.columns, out.types, out.reasoning, out.attempts = v.Plan, v.Columns, v.Types, ans.Reasoning, attempt+1
+				out.planner = plan
 				return out, nil
 			}
 		}
 		var pe *planast.Error
 		if !errors.As(perr, &pe) {
-			return nil, &Error{Code: CodeInternal, Msg: perr.Error(), Err: perr}
+			return nil, AsError(perr)
 		}
 		issues = pe.Issues
 		out.rejected = append(out.rejected, Attempt{attempt + 1, issues})

@@ -63,6 +63,10 @@ type SubQuery struct {
 	Attempts  int  `json:"attempts"`
 	RowCount  int  `json:"row_count"`
 	Truncated bool `json:"truncated"`
+	// VerifiedQuery and Params name the verified query that answered
+	// (plan_source "verified") and the typed values bound to it.
+	VerifiedQuery string         `json:"verified_query,omitempty"`
+	Params        map[string]any `json:"params,omitempty"`
 	// Error is set when this sub-query failed while others answered.
 	Error string `json:"error,omitempty"`
 }

@@ -38,7 +38,7 @@ func (e *Engine) RunPlan(ctx context.Context, datasource string, doc []byte) (re
 	plan, err := planast.Decode(doc, planast.DefaultLimits)
 	var v *planast.Validated
 	if err == nil {
-		v, err = planast.Validate(plan, ds.snap, planast.Options{})
+		v, err = e.validateFor(ctx, ds, plan)
 	}
 	if err != nil {
 		var pe *planast.Error

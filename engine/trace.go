@@ -27,10 +27,12 @@ type Trace struct {
 	ModelCalls []ModelCall `json:"model_calls"`
 	Rejected   []Attempt   `json:"rejected_attempts"`
 	PlanSource string      `json:"plan_source,omitempty"`
-	SQL        string      `json:"sql,omitempty"`
-	RowCount   int         `json:"row_count"`
-	Timings    Timings     `json:"timings"`
-	Error      *TraceError `json:"error,omitempty"`
+	// VerifiedFallback says why a matching verified query did not answer.
+	VerifiedFallback string      `json:"verified_fallback,omitempty"`
+	SQL              string      `json:"sql,omitempty"`
+	RowCount         int         `json:"row_count"`
+	Timings          Timings     `json:"timings"`
+	Error            *TraceError `json:"error,omitempty"`
 }
 
 // ModelCall is one structured model call of a trace.

@@ -14,6 +14,9 @@ import (
 	"time"
 
 	"github.com/mark3labs/mcp-go/server"
+
+	"github.com/nl2sql/nl2sql/engine"
+	"github.com/nl2sql/nl2sql/scope"
 )
 
 // MaxRequestBytes bounds one HTTP request body (a tool call with a plan).
@@ -72,10 +75,21 @@ func ServeHTTP(ctx context.Context, s *server.MCPServer, o HTTPOptions) error {
 	}
 	hs := server.NewStreamableHTTPServer(s,
 		server.WithEndpointPath("/mcp"),
+		// No standalone GET stream (GET /mcp answers 405, which the spec
+		// allows). With one open, mcp-go v1.2.1 lets the GET stream and the
+		// POST's SSE response drain the same notification channel, so a
+		// call's progress notifications were split between them and arrived
+		// out of order or after the result (mcp/e2e/http.test.mjs, progress).
+		// The server sends nothing outside a request, so nothing is lost;
+		// an open GET stream also held up shutdown for the full 10 s.
+		server.WithDisableStreaming(true),
 		server.WithStreamableHTTPLogger(o.Logger),
 		server.WithHTTPContextFunc(func(ctx context.Context, r *http.Request) context.Context {
 			if id := r.Context().Value(identityKey{}); id != nil {
-				return context.WithValue(ctx, identityKey{}, id)
+				ctx = context.WithValue(ctx, identityKey{}, id)
+				if sc, ok := id.(*scope.Scope); ok {
+					ctx = engine.WithCaller(ctx, sc) // every access decision of the call uses it
+				}
 			}
 			return ctx
 		}),

@@ -22,6 +22,7 @@ type Engine interface {
 	tools.Explainer
 	tools.PlanRunner
 	tools.SchemaDescriber
+	tools.VerifiedRunner
 	DatasourceIDs() []string
 }
 
@@ -48,6 +49,8 @@ func NewServer(eng Engine, version string, logger *slog.Logger) *server.MCPServe
 	s.AddTool(tools.DescribeSchemaTool(), tools.DescribeSchemaHandler(eng))
 	s.AddTool(tools.GetPlanSchemaTool(), tools.GetPlanSchemaHandler())
 	s.AddTool(tools.RunPlanTool(), tools.RunPlanHandler(eng))
+	s.AddTool(tools.ListVerifiedQueriesTool(), tools.ListVerifiedQueriesHandler(eng))
+	s.AddTool(tools.RunVerifiedQueryTool(), tools.RunVerifiedQueryHandler(eng))
 	addResources(s, eng, eng.DatasourceIDs())
 	addPrompts(s)
 	return s

@@ -44,7 +44,7 @@ var askOutputSchema = json.RawMessage(`{
     "row_count": {"type": "integer"},
     "truncated": {"type": "boolean", "description": "True when rows stop at the row limit."},
     "sql": {"type": "string", "description": "The SQL that ran, rendered from the validated plan."},
-    "plan": {"type": "object", "description": "The validated plan."},
+    "plan": {"type": ["object", "null"], "description": "The validated plan (null when a verified query answered)."},
     "sub_queries": {"type": "array", "items": {"type": "object"}},
     "warnings": {"type": "array", "items": {"type": "string"}},
     "usage": {"type": "object"}

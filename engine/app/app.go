@@ -5,9 +5,13 @@
 package app
 
 import (
+	"path/filepath"
+
 	"context"
 	"errors"
 	"fmt"
+	"github.com/nl2sql/nl2sql/curated"
+	"github.com/nl2sql/nl2sql/scope"
 	"io/fs"
 	"log/slog"
 	"time"
@@ -23,6 +27,7 @@ type App struct {
 	Config *config.Config
 	Engine *engine.Engine
 	Store  *store.Store // nil when storage.path cannot be used
+	Policy *scope.Policy
 }
 
 // Options change how OpenWith builds the app.
@@ -57,7 +62,22 @@ func OpenWith(path string, logger *slog.Logger, o Options) (*App, error) {
 			return nil, err
 		}
 	}
-	opts := engine.Options{Datasources: datasourceSpecs(cfg), Planner: planner, Logger: logger, PlannerID: plannerID(lc)}
+	pol, err := scope.New(cfg)
+	if err != nil {
+		return nil, err
+	}
+	for _, w := range pol.Warnings() {
+		logger.Warn("access policy", "warning", w)
+	}
+	set, refused, err := curated.Open(context.Background(), cfg)
+	if err != nil {
+		return nil, fmt.Errorf("%s: verified queries: %w", cfg.File, err)
+	}
+	if len(refused) > 0 {
+		return nil, fmt.Errorf("%s: %d verified queries refused (run nl2sql curated validate for the reasons); first: %v", cfg.File, len(refused), refused[0])
+	}
+	opts := engine.Options{Datasources: datasourceSpecs(cfg), Planner: planner, Logger: logger, PlannerID: plannerID(lc),
+		Policy: pol, Curated: set, TraceDir: filepath.Join(cfg.Storage.Path, "traces")}
 	opts.Today = func() string { return time.Now().UTC().Format("2006-01-02") }
 	st := openStore(cfg, logger)
 	switch {
@@ -73,7 +93,7 @@ func OpenWith(path string, logger *slog.Logger, o Options) (*App, error) {
 		}
 		return nil, err
 	}
-	return &App{Config: cfg, Engine: eng, Store: st}, nil
+	return &App{Config: cfg, Engine: eng, Store: st, Policy: pol}, nil
 }
 
 // recordingStore is the state store with plan-cache reads turned off: a

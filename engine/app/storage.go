@@ -6,6 +6,7 @@ import (
 
 	"github.com/nl2sql/nl2sql/engine/config"
 	"github.com/nl2sql/nl2sql/engine/store"
+	"github.com/nl2sql/nl2sql/scope"
 )
 
 // openStore opens the state store under storage.path. A store that cannot
@@ -22,9 +23,12 @@ func openStore(cfg *config.Config, logger *slog.Logger) *store.Store {
 }
 
 // Authenticator returns the bearer-token checker for HTTP serving, or nil
-// when no users are configured.
+// when no users with tokens are configured.
 func (a *App) Authenticator() mcpAuth {
-	return nil
+	if a.Policy == nil || !a.Policy.HasTokens() {
+		return nil
+	}
+	return scope.HTTPAuth{Policy: a.Policy}
 }
 
 // mcpAuth is mcp.Authenticator, restated here so app does not import mcp.

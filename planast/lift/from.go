@@ -295,6 +295,18 @@ func (l *lifter) pairCrossJoins(q *planast.Query, sc *scope, st *fromState) {
 		}
 		return left, pairs
 	}
+	// condsFor moves the unused conjuncts that link right with joined
+	// sources (and read nothing else) into a condition
+	condsFor := func(right string, joined map[string]bool) planast.Expr {
+		var out []planast.Expr
+		for i, c := range conj {
+			if !used[i] && links(c, right, joined) {
+				out = append(out, c)
+				used[i] = true
+			}
+		}
+		return andAll(out)
+	}
 	allCross := st.pureComma && len(q.Joins) > 0
 	for _, j := range q.Joins {
 		allCross = allCross && st.cross[j.Right]
@@ -324,6 +336,8 @@ func (l *lifter) pairCrossJoins(q *planast.Query, sc *scope, st *fromState) {
 			j := planast.Join{Type: planast.JoinInner, Left: q.From[0].Alias, Right: r}
 			if left, pairs := pairsFor(r, joined); left != "" {
 				j.Left, j.On = left, pairs
+			} else if c := condsFor(r, joined); c != nil {
+				j.Condition = c
 			} else {
 				j.Condition = &planast.Literal{Type: planast.TBoolean, Bool: true}
 			}
@@ -343,6 +357,8 @@ func (l *lifter) pairCrossJoins(q *planast.Query, sc *scope, st *fromState) {
 			if st.cross[j.Right] && isTrue(j.Condition) && len(j.On) == 0 {
 				if left, pairs := pairsFor(j.Right, joined); left != "" {
 					j.Left, j.On, j.Condition = left, pairs, nil
+				} else if c := condsFor(j.Right, joined); c != nil {
+					j.Condition = c
 				}
 			}
 			joined[j.Right] = true
@@ -357,16 +373,37 @@ func (l *lifter) pairCrossJoins(q *planast.Query, sc *scope, st *fromState) {
 	q.Where = andAll(rest)
 }
 
-// linked reports whether an unused conjunct pairs r with a joined source.
+// linked reports whether an unused conjunct links r with a joined source.
 func (l *lifter) linked(conj []planast.Expr, used []bool, r string, joined map[string]bool) bool {
 	for i, c := range conj {
-		if !used[i] {
-			if _, _, _, ok := l.keyPair(c, r, joined); ok {
-				return true
-			}
+		if !used[i] && links(c, r, joined) {
+			return true
 		}
 	}
 	return false
+}
+
+// links reports whether the condition c reads r's columns and some joined
+// source's, nothing else, and holds no subquery.
+func links(c planast.Expr, r string, joined map[string]bool) bool {
+	seenR, seenJ, other := false, false, false
+	planast.Inspect(c, func(n planast.Node) bool {
+		switch x := n.(type) {
+		case *planast.Query:
+			other = true
+		case *planast.Column:
+			switch {
+			case x.Table == r:
+				seenR = true
+			case joined[x.Table]:
+				seenJ = true
+			default:
+				other = true
+			}
+		}
+		return !other
+	})
+	return seenR && seenJ && !other
 }
 
 func isTrue(e planast.Expr) bool {

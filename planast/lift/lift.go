@@ -74,6 +74,9 @@ func Lift(sql string, dialect string, cat planast.Catalog) (q *planast.Query, er
 	n := normalize(sql, dialect)
 	tree, perr := pg.Parse(n.sql)
 	if perr != nil {
+		if t, ok := sqliteOnly(sql); ok {
+			return nil, &Unsupported{Construct: strings.ToUpper(t.text), Pos: t.pos}
+		}
 		pos := -1
 		var pe *pgparser.Error
 		if errors.As(perr, &pe) && pe.Cursorpos > 0 {
@@ -88,7 +91,7 @@ func Lift(sql string, dialect string, cat planast.Catalog) (q *planast.Query, er
 	if sel == nil {
 		return nil, &Error{Msg: "only a SELECT statement can be lifted", Pos: -1}
 	}
-	l := &lifter{src: n, dialect: dialect, cat: cat, aliases: map[string]bool{}, outTypes: map[*planast.Query][]planast.Type{}}
+	l := &lifter{src: n, dialect: dialect, cat: cat, aliases: map[string]bool{}, outCols: map[*planast.Query][]column{}}
 	defer func() {
 		if r := recover(); r != nil {
 			switch e := r.(type) {
@@ -97,11 +100,19 @@ func Lift(sql string, dialect string, cat planast.Catalog) (q *planast.Query, er
 			case *Error:
 				q, err = nil, e
 			default:
-				panic(r)
+				// a bug in the lifter: an error for this SQL, not a crash
+				// of the server that called it
+				q, err = nil, &Error{Msg: fmt.Sprintf("internal error: %v", r), Pos: -1}
 			}
 		}
 	}()
 	q, _ = l.query(sel, nil, nil)
+	// the root returns strftime's text, as SQLite does
+	for _, b := range append([]*planast.Query{q}, setOpQueries(q)...) {
+		for i := range b.Select {
+			b.Select[i].Expr = l.textify(b.Select[i].Expr, -1)
+		}
+	}
 	return q, nil
 }
 
@@ -116,8 +127,8 @@ type lifter struct {
 	// captured by an inner source of the same name.
 	aliases map[string]bool
 	nextT   int
-	// outTypes records the output column types of each lifted query.
-	outTypes map[*planast.Query][]planast.Type
+	// outCols records the output columns of each lifted query.
+	outCols map[*planast.Query][]column
 	// byAlias finds a source by its plan alias.
 	byAlias map[string]*source
 	// strf marks the DATE_PART calls lifted from strftime: their SQLite
@@ -167,3 +178,22 @@ func truncateName(s string, n int) string {
 // sameName compares SQL names: case-insensitively, as SQLite does and as
 // PostgreSQL's parser has already folded unquoted names.
 func sameName(a, b string) bool { return strings.EqualFold(a, b) }
+
+func setOpQueries(q *planast.Query) []*planast.Query {
+	var out []*planast.Query
+	for _, s := range q.SetOps {
+		out = append(out, s.Query)
+	}
+	return out
+}
+
+// sqliteOnly finds an SQLite operator the PostgreSQL parser does not read
+// (GLOB, REGEXP, MATCH), to name it when the parse fails.
+func sqliteOnly(sql string) (token, bool) {
+	for _, t := range lex(sql) {
+		if isWord(t, "GLOB", "REGEXP", "MATCH") {
+			return t, true
+		}
+	}
+	return token{}, false
+}

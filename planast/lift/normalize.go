@@ -17,14 +17,14 @@ type token struct {
 type tokKind int
 
 const (
-	tSpace   tokKind = iota // blanks and comments
-	tWord                   // keyword or bare identifier
-	tQuoted                 // "identifier" (or SQLite double-quoted string)
-	tBacktick               // `identifier` (MySQL/SQLite)
-	tBracket                // [identifier] (SQL Server/SQLite)
-	tString                 // 'string'
-	tNumber                 // 12, 1.5, .5, 1e3
-	tOp                     // punctuation and operators
+	tSpace    tokKind = iota // blanks and comments
+	tWord                    // keyword or bare identifier
+	tQuoted                  // "identifier" (or SQLite double-quoted string)
+	tBacktick                // `identifier` (MySQL/SQLite)
+	tBracket                 // [identifier] (SQL Server/SQLite)
+	tString                  // 'string'
+	tNumber                  // 12, 1.5, .5, 1e3
+	tOp                      // punctuation and operators
 )
 
 // lex splits sql into tokens; it never fails (an unterminated quote runs to

@@ -58,17 +58,12 @@ func (l *lifter) query(s *pg.SelectStmt, outer *scope, env *cteEnv) (*planast.Qu
 	}
 	q.With = with
 	l.orderBy(s.SortClause, q, sc, cols)
-	l.limit(s, q)
-	l.outTypes[q] = colTypes(cols)
-	return q, cols
-}
-
-func colTypes(cols []column) []planast.Type {
-	out := make([]planast.Type, len(cols))
-	for i, c := range cols {
-		out[i] = c.typ
+	if sc != nil {
+		l.grouping(q, sc)
 	}
-	return out
+	l.limit(s, q)
+	l.outCols[q] = cols
+	return q, cols
 }
 
 // renameOutputs applies a column alias list (WITH t(a, b) AS ..., or
@@ -118,7 +113,8 @@ func (l *lifter) compound(s *pg.SelectStmt, outer *scope, env *cteEnv) (*planast
 		if len(b.SortClause) > 0 || b.LimitCount != nil || b.LimitOffset != nil || b.WithClause != nil {
 			l.unsupported(-1, "ORDER BY, LIMIT or WITH inside one branch of a set operation")
 		}
-		bq, _, bcols := l.core(b, outer, env)
+		bq, bsc, bcols := l.core(b, outer, env)
+		l.grouping(bq, bsc)
 		if i == 0 {
 			q, cols = bq, bcols
 			continue
@@ -221,7 +217,7 @@ func (l *lifter) core(s *pg.SelectStmt, outer *scope, env *cteEnv) (*planast.Que
 				if k < 1 || int(k) > len(q.Select) {
 					l.fail(location(g), "GROUP BY %d: the select list has %d columns", k, len(q.Select))
 				}
-				q.GroupBy = append(q.GroupBy, clone(q.Select[k-1].Expr))
+				q.GroupBy = append(q.GroupBy, q.Select[k-1].Expr)
 				continue
 			}
 			q.GroupBy = append(q.GroupBy, l.expr(g, sc))
@@ -237,8 +233,7 @@ func (l *lifter) core(s *pg.SelectStmt, outer *scope, env *cteEnv) (*planast.Que
 		}
 		q.Distinct = true
 	}
-	l.grouping(q, sc)
-	l.outTypes[q] = colTypes(cols)
+	l.outCols[q] = cols
 	return q, sc, cols
 }
 
@@ -295,6 +290,9 @@ func uniqueAlias(alias string, seen map[string]bool) string {
 func (l *lifter) exprName(n *pg.Node, i int) string {
 	if f := n.GetFuncCall(); f != nil && len(f.Funcname) > 0 {
 		name := strings.ToLower(f.Funcname[len(f.Funcname)-1].GetString_().GetSval())
+		if name == "btrim" {
+			name = "trim" // PostgreSQL's grammar turns TRIM(x) into btrim(x)
+		}
 		if len(f.Args) == 1 {
 			if cr := f.Args[0].GetColumnRef(); cr != nil {
 				last := cr.Fields[len(cr.Fields)-1].GetString_().GetSval()
@@ -336,11 +334,26 @@ func (l *lifter) orderBy(items []*pg.Node, q *planast.Query, sc *scope, cols []c
 			e = l.orderName(cr, q, sc, compound)
 		} else if compound {
 			l.unsupported(sb.Location, "ORDER BY an expression over a set operation")
+		} else if x := l.julianKey(sb.Node, sc); x != nil {
+			e = x
 		} else {
 			e = l.expr(sb.Node, sc)
 		}
+		if c, ok := e.(*planast.Column); !ok || c.Table != "" {
+			// an expression that is selected: order by its output column
+			for _, it := range q.Select {
+				if exprKey(it.Expr) == exprKey(e) {
+					e = &planast.Column{Column: it.Alias}
+					break
+				}
+			}
+		}
+		if c, ok := e.(*planast.Column); q.Distinct && (!ok || c.Table != "") {
+			l.unsupported(sb.Location, "ORDER BY a value that is not selected, with DISTINCT (SQLite sorts by an arbitrary row of each distinct group)")
+		}
 		o := planast.OrderItem{Expr: e}
 		desc := sb.SortbyDir == pg.SortByDir_SORTBY_DESC
+		o.Direction = planast.Asc
 		if desc {
 			o.Direction = planast.Desc
 		}
@@ -451,4 +464,19 @@ func firstLocation(s *pg.SelectStmt) int32 {
 		}
 	}
 	return -1
+}
+
+// julianKey lifts ORDER BY julianday(x) for a date or timestamp x as
+// ORDER BY x: julianday grows with the date, so the order is the same.
+func (l *lifter) julianKey(n *pg.Node, sc *scope) planast.Expr {
+	f := n.GetFuncCall()
+	if f == nil || !strings.EqualFold(opName(f.Funcname), "julianday") || len(f.Args) != 1 || f.Over != nil {
+		return nil
+	}
+	l.refuseNow(f.Args[0])
+	x := l.value(f.Args[0], sc)
+	if !l.typeOf(x).IsTemporal() {
+		return nil
+	}
+	return x
 }

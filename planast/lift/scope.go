@@ -179,17 +179,14 @@ func (l *lifter) bareName(name string, pos int32, sc *scope) planast.Expr {
 	return nil
 }
 
-// aliasRef is a reference to an output column by name: in ORDER BY a
-// reference to the alias, elsewhere (SQLite's WHERE, GROUP BY, HAVING) the
-// aliased expression itself.
+// aliasRef is a reference to an output column by a name inside an
+// expression (a bare ORDER BY name is resolved by orderName): the aliased
+// expression itself.
 func (l *lifter) aliasRef(it outItem, pos int32, sc *scope) planast.Expr {
-	if sc.clause == "order_by" {
-		return &planast.Column{Column: it.alias}
-	}
 	if containsWindow(it.expr) || sc.clause == "where" && containsAggregate(it.expr) {
 		l.unsupported(pos, "a reference to an aggregate or window output column in %s", sc.clause)
 	}
-	return clone(it.expr)
+	return it.expr
 }
 
 // doubleQuoted reports whether the token at normalised offset pos was

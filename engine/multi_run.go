@@ -1,0 +1,208 @@
+package engine
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"sync"
+
+	"github.com/nl2sql/nl2sql/duckcompute"
+	"github.com/nl2sql/nl2sql/engine/source"
+	"github.com/nl2sql/nl2sql/planast"
+)
+
+// subRun is the outcome of one sub-query.
+type subRun struct {
+	sq      SubQuery
+	rows    *source.Result
+	usage   Usage
+	modelMS float64
+	err     error
+}
+
+// runDecomposition runs every sub-query, layer by layer, then combines the
+// results in DuckDB and builds the result.
+func (e *Engine) runDecomposition(ctx context.Context, q, today string, dec *decomposition, work multiUsage, sw *stopwatch, tm *Timings, tr *traceRec) (*Result, error) {
+	dss := map[string]*datasource{}
+	rowLimit := 0
+	for _, s := range dec.subs {
+		if !e.reaches(ctx, s.datasource) {
+			return nil, Errorf(CodeDatasourceNotFound, "list_datasources shows the datasources you can use", "there is no datasource %q", s.datasource)
+		}
+		ds, err := e.datasource(ctx, s.datasource)
+		if err != nil {
+			return nil, err
+		}
+		dss[s.datasource] = ds
+		rowLimit = max(rowLimit, ds.spec.RowLimit)
+	}
+	progress(ctx, "retrieve")
+	runs := make([]subRun, len(dec.subs))
+	index := map[string]int{}
+	for i, s := range dec.subs {
+		index[s.id] = i
+	}
+	sem := make(chan struct{}, maxParallel)
+	for _, layer := range dec.layers {
+		var wg sync.WaitGroup
+		for _, id := range layer {
+			i, ok := index[id]
+			if !ok {
+				continue // a combine group: it runs in DuckDB below
+			}
+			wg.Add(1)
+			sem <- struct{}{}
+			go func() {
+				defer wg.Done()
+				defer func() { <-sem }()
+				runs[i] = e.runSub(ctx, dec.subs[i], dss[dec.subs[i].datasource], today)
+			}()
+		}
+		wg.Wait()
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, deadline(ctx, err)
+	}
+	usage := work.usage
+	modelMS := work.modelMS
+	failed := 0
+	var firstErr error
+	for _, r := range runs {
+		usage.add(r.usage)
+		modelMS += r.modelMS
+		if r.err != nil {
+			failed++
+			if firstErr == nil {
+				firstErr = r.err
+			}
+		}
+	}
+	if failed == len(runs) {
+		return nil, deadline(ctx, firstErr)
+	}
+	tm.Execute = sw.lap()
+	progress(ctx, "execute")
+	out, warnings, err := e.combine(ctx, dec, runs, rowLimit)
+	if err != nil {
+		return nil, deadline(ctx, err)
+	}
+	tm.Execute += sw.lap()
+	progress(ctx, "answer")
+	res := &Result{
+		Question: q, Columns: out.Columns, ColumnTypes: out.Types, Rows: out.Rows, RowCount: len(out.Rows),
+		Truncated: out.Truncated, SQL: out.SQL, Plan: out.Plan, Usage: usage, Warnings: warnings, TraceID: tr.t.ID,
+	}
+	for _, r := range runs {
+		res.SubQueries = append(res.SubQueries, r.sq)
+	}
+	if out.Truncated {
+		res.Warnings = append(res.Warnings, "the result was cut at the row limit; ask for fewer rows or add a filter")
+	}
+	res.Answer = summarise(res)
+	if failed > 0 {
+		res.Answer = fmt.Sprintf("Partial answer: %d of %d sub-queries failed (see warnings). %s", failed, len(runs), res.Answer)
+	}
+	tm.Model = modelMS
+	tm.Answer = sw.lap()
+	tm.Total = sw.total()
+	res.Timings = *tm
+	return res, nil
+}
+
+// runSub plans, renders and runs one sub-query on the single-datasource
+// path: its intent is the question, its expected columns are shown to the
+// planner and required of the plan, and its plan is cached under its own
+// intent and datasource.
+func (e *Engine) runSub(ctx context.Context, s subSpec, ds *datasource, today string) (r subRun) {
+	r.sq = SubQuery{ID: s.id, Datasource: s.datasource, Dialect: ds.src.Dialect(), Intent: s.intent}
+	fail := func(err error) subRun {
+		r.err = err
+		r.sq.Error = AsError(err).Error()
+		return r
+	}
+	if err := e.screen(ctx, ds, s.intent); err != nil {
+		return fail(err)
+	}
+	sctx := e.retrieve(ctx, ds) + expectedSection(s.expected)
+	p, err := e.planValidated(withExpected(ctx, s.expected), ds, s.intent, sctx, today)
+	if p != nil {
+		r.usage, r.modelMS = p.usage, p.modelMS
+		r.sq.Attempts = p.attempts
+	}
+	if err != nil {
+		return fail(err)
+	}
+	r.sq.Plan, r.sq.PlanSource, r.sq.Reasoning = p.plan, p.source, p.reasoning
+	if got := strings.Join(p.columns, ","); got != strings.Join(columnNames(s.expected), ",") {
+		return fail(Errorf(CodePlanInvalid, "", "the plan returns the columns %s, not the expected %s", got, strings.Join(columnNames(s.expected), ",")))
+	}
+	sql, err := e.render(ds, p)
+	if err != nil {
+		return fail(err)
+	}
+	r.sq.SQL = sql
+	rows, err := e.execute(ctx, ds, sql)
+	if err != nil {
+		return fail(err)
+	}
+	applyPlanTypes(rows, p.types)
+	e.storePlan(ctx, ds, s.intent, today, p)
+	r.rows = rows
+	r.sq.RowCount, r.sq.Truncated = len(rows.Rows), rows.Truncated
+	return r
+}
+
+func columnNames(cols []duckcompute.Column) []string {
+	out := make([]string, len(cols))
+	for i, c := range cols {
+		out[i] = c.Name
+	}
+	return out
+}
+
+// combine loads every sub-query's rows (none for a failed one) into a
+// DuckDB table named by its id and runs the combination plan. Warnings
+// come in sub-query id order: failures, truncations, unconverted values.
+func (e *Engine) combine(ctx context.Context, dec *decomposition, runs []subRun, rowLimit int) (*duckcompute.Output, []string, error) {
+	timeout := e.opts.RequestTimeout
+	db, err := duckcompute.Open(ctx, duckcompute.Options{Timeout: timeout})
+	if err != nil {
+		return nil, nil, &Error{Code: CodeInternal, Msg: "cannot start the combination database: " + err.Error(), Err: err}
+	}
+	defer db.Close()
+	warnings := []string{}
+	for i, s := range dec.subs {
+		who := fmt.Sprintf("sub-query %s (%q on %s)", s.id, s.ref, s.datasource)
+		var rows [][]any
+		switch r := runs[i]; {
+		case r.err != nil:
+			warnings = append(warnings, fmt.Sprintf("%s failed and was read as empty: %s", who, r.sq.Error))
+		case r.rows.Truncated:
+			warnings = append(warnings, fmt.Sprintf("%s was cut at its row limit of %d rows; the combination saw only those", who, len(r.rows.Rows)))
+			fallthrough
+		default:
+			rows = r.rows.Rows
+		}
+		ws, err := db.Load(ctx, dec.comb.Tables[i], rows)
+		if err != nil {
+			return nil, nil, &Error{Code: CodeInternal, Msg: "cannot load a sub-query's rows for the combination: " + err.Error(), Err: err}
+		}
+		for _, w := range ws {
+			warnings = append(warnings, fmt.Sprintf("%s: %d value(s) of column %s did not convert to %s (first: %s) and were loaded as NULL, so they join and compare as nothing",
+				who, w.Count, w.Column, w.Type, w.Example))
+		}
+	}
+	out, err := db.Run(ctx, dec.comb.Plan, rowLimit)
+	if err != nil {
+		if ctx.Err() != nil {
+			return nil, nil, ctx.Err()
+		}
+		var pe *planast.Error
+		if errors.As(err, &pe) {
+			return nil, nil, &Error{Code: CodeInternal, Msg: "the combination plan no longer validates: " + pe.Error(), Err: err}
+		}
+		return nil, nil, &Error{Code: CodeQueryFailed, Msg: "the combination failed: " + err.Error(), Err: err}
+	}
+	return out, warnings, nil
+}

@@ -1,0 +1,171 @@
+package engine
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+
+	"github.com/nl2sql/nl2sql/curated"
+	"github.com/nl2sql/nl2sql/engine/llm"
+)
+
+// verified is the verified-query step of Ask: when the question matches a
+// verified query the caller may run, the model only fills its parameters
+// (typed and checked by curated) and the human-written SQL runs, with no
+// planner call (plan_source "verified"). Any failure falls back to the
+// generated path: ok is false and the reason goes to the trace and the
+// result's warnings.
+func (e *Engine) verified(ctx context.Context, ds *datasource, q, today string, sw *stopwatch, tm *Timings, tr *traceRec) (*Result, bool, error) {
+	if e.opts.Curated == nil {
+		return nil, false, nil
+	}
+	sc := e.caller(ctx)
+	ans, matched, err := e.opts.Curated.Answer(ctx, nil, paramFiller{e: e, ds: ds.spec.ID, today: today}, ds.src, ds.spec.ID, q, sc, ds.spec.RowLimit)
+	if !matched {
+		return nil, false, nil
+	}
+	if err != nil {
+		if ctx.Err() != nil {
+			return nil, false, deadline(ctx, err)
+		}
+		reason := fmt.Sprintf("a verified query matched but could not answer (%v); the question was planned instead", err)
+		tr.mu.Lock()
+		tr.t.VerifiedFallback = redact(reason)
+		tr.mu.Unlock()
+		e.log.Info("verified path fell back", "datasource", ds.spec.ID, "err", err)
+		return nil, false, nil
+	}
+	res := ans.Result
+	tm.Plan, tm.Execute = 0, sw.lap()
+	out := &Result{
+		Question: q, Columns: res.Columns, ColumnTypes: res.ColumnTypes, Rows: res.Rows,
+		RowCount: len(res.Rows), Truncated: res.Truncated, SQL: ans.SQL, Warnings: []string{},
+		Usage: Usage{ModelCalls: boolInt(len(ans.Query.Params) > 0)},
+		SubQueries: []SubQuery{{
+			ID: subQueryID(ds.spec.ID, q), Datasource: ds.spec.ID, Dialect: ds.src.Dialect(), Intent: q,
+			SQL: ans.SQL, PlanSource: "verified", VerifiedQuery: ans.Query.ID, Params: ans.Params,
+			RowCount: len(res.Rows), Truncated: res.Truncated,
+		}},
+		TraceID: tr.t.ID,
+	}
+	if out.Rows == nil {
+		out.Rows = [][]any{}
+	}
+	if res.Truncated {
+		out.Warnings = append(out.Warnings, "the result was cut at the row limit")
+	}
+	out.Answer = summarise(out)
+	tm.Answer = sw.lap()
+	tm.Total = sw.total()
+	out.Timings = *tm
+	return out, true, nil
+}
+
+func boolInt(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+// paramFiller asks the model (step "verified_params") for a matched
+// verified query's parameter values. The model sees the question, the
+// query's description and its parameters, never the SQL.
+type paramFiller struct {
+	e     *Engine
+	ds    string
+	today string
+}
+
+func (f paramFiller) FillParams(ctx context.Context, req curated.ParamRequest) ([]byte, error) {
+	schema, err := json.Marshal(req.Schema)
+	if err != nil {
+		return nil, err
+	}
+	body, _ := json.MarshalIndent(struct {
+		Today       string          `json:"today"`
+		Question    string          `json:"question"`
+		QueryID     string          `json:"query_id"`
+		Description string          `json:"description"`
+		Params      []curated.Param `json:"params"`
+	}{f.today, req.Question, req.QueryID, req.Description, req.Params}, "", "  ")
+	msgs := []llm.Message{{Role: "system", Content: req.Instructions}, {Role: "user", Content: string(body)}}
+	lreq := llm.Request{Step: "verified_params", Datasource: f.ds, Intent: req.Question, Messages: msgs,
+		SchemaName: "verified_params", Schema: schema, PromptHash: promptHash(msgs, f.today)}
+	resp, err := f.e.opts.Planner.Complete(ctx, lreq)
+	traceCall(ctx, lreq, resp, err, 0)
+	if err != nil {
+		return nil, err
+	}
+	return resp.Content, nil
+}
+
+// ListVerified lists the verified queries the caller may run on a
+// datasource ("" for all), without their SQL.
+func (e *Engine) ListVerified(ctx context.Context, datasource string) []curated.Summary {
+	if e.opts.Curated == nil {
+		return []curated.Summary{}
+	}
+	return e.opts.Curated.List(e.caller(ctx), datasource)
+}
+
+// RunVerified runs a verified query by id with typed parameters, for the
+// caller. An id the caller may not run is answered as unknown.
+func (e *Engine) RunVerified(ctx context.Context, id string, params map[string]any) (res *Result, err error) {
+	ctx, cancel := e.withDeadline(ctx)
+	defer cancel()
+	if e.opts.Curated == nil {
+		return nil, Errorf(CodeInvalidRequest, "add verified queries with curated: in nl2sql.yaml", "no verified queries are configured")
+	}
+	sw := newStopwatch()
+	var tm Timings
+	q, ok := e.opts.Curated.Get(id)
+	sc := e.caller(ctx)
+	if !ok || !sc.Reaches(q.Datasource) {
+		return nil, &Error{Code: CodeVerifiedNotFound, Msg: fmt.Sprintf("there is no verified query %q", id), Hint: "list_verified_queries shows the ones you may run"}
+	}
+	ds, err := e.resolve(ctx, q.Datasource)
+	if err != nil {
+		return nil, err
+	}
+	tm.Resolve = sw.lap()
+	ex, err := e.opts.Curated.RunByID(ctx, ds.src, id, params, sc, ds.spec.RowLimit)
+	if err != nil {
+		return nil, curatedError(err, ds.spec.ID)
+	}
+	tm.Execute = sw.lap()
+	r := ex.Result
+	res = &Result{
+		Question: "(verified query " + id + ")", Columns: r.Columns, ColumnTypes: r.ColumnTypes, Rows: r.Rows,
+		RowCount: len(r.Rows), Truncated: r.Truncated, SQL: ex.SQL, Warnings: []string{},
+		SubQueries: []SubQuery{{ID: subQueryID(ds.spec.ID, id), Datasource: ds.spec.ID, Dialect: ds.src.Dialect(),
+			Intent: q.Description, SQL: ex.SQL, PlanSource: "verified", VerifiedQuery: id, Params: params,
+			RowCount: len(r.Rows), Truncated: r.Truncated}},
+		TraceID: newTraceID(),
+	}
+	if res.Rows == nil {
+		res.Rows = [][]any{}
+	}
+	res.Answer = summarise(res)
+	tm.Total = sw.total()
+	res.Timings = tm
+	return res, nil
+}
+
+// curatedError maps a verified-query error to the boundary error.
+func curatedError(err error, ds string) error {
+	var ce *curated.Error
+	if errors.As(err, &ce) {
+		switch ce.Code {
+		case curated.CodeNotFound:
+			return &Error{Code: CodeVerifiedNotFound, Msg: ce.Msg, Hint: "list_verified_queries shows the ones you may run", Err: err}
+		case curated.CodeParams:
+			return &Error{Code: CodeInvalidParams, Msg: ce.Msg, Hint: "check each parameter against the query's param_schema", Err: err}
+		case curated.CodeNotAllowed, curated.CodeRowFilter:
+			return &Error{Code: CodeAccessDenied, Msg: ce.Msg, Hint: "ask your administrator for access", Err: err}
+		}
+		return &Error{Code: Code(ce.Code), Msg: ce.Msg, Err: err}
+	}
+	return sourceError(err, ds)
+}

@@ -1,0 +1,384 @@
+package lift
+
+import (
+	"strconv"
+	"strings"
+
+	pg "github.com/pganalyze/pg_query_go/v6"
+
+	"github.com/nl2sql/nl2sql/planast"
+)
+
+// funcCall lifts a function call. SQLite functions map onto the plan's
+// allow-list only where the meaning is the same: ifnull → COALESCE, iif →
+// CASE, date(x) → CAST AS date, datetime(x) → CAST AS timestamp,
+// strftime('%Y'|'%m'|'%d', x) → DATE_PART (see strftime), julianday(a) -
+// julianday(b) → DATE_DIFF_DAYS for dates (see julianDiff). Anything else is
+// refused by name.
+func (l *lifter) funcCall(f *pg.FuncCall, sc *scope) planast.Expr {
+	name := strings.ToLower(opName(f.Funcname))
+	if f.Over != nil {
+		return l.window(f, name, sc)
+	}
+	switch {
+	case f.AggFilter != nil:
+		l.unsupported(f.Location, "FILTER on an aggregate")
+	case len(f.AggOrder) > 0 || f.AggWithinGroup:
+		l.unsupported(f.Location, "ORDER BY inside an aggregate")
+	case f.FuncVariadic:
+		l.unsupported(f.Location, "VARIADIC")
+	}
+	args := f.Args
+	nargs := func(min, max int) {
+		if len(args) < min || len(args) > max {
+			l.fail(f.Location, "%s takes %d to %d arguments, got %d", name, min, max, len(args))
+		}
+	}
+	if f.AggDistinct && name != "count" && name != "sum" && name != "avg" && name != "min" && name != "max" {
+		l.unsupported(f.Location, "DISTINCT in %s", name)
+	}
+	call := func(fn string, es ...planast.Expr) *planast.Func {
+		return &planast.Func{Name: fn, Args: es}
+	}
+	switch name {
+	case "count":
+		if f.AggStar {
+			return call("COUNT")
+		}
+		nargs(1, 1)
+		e := l.value(args[0], sc)
+		if lit, ok := e.(*planast.Literal); ok && lit.Type != planast.TNull && !f.AggDistinct {
+			return call("COUNT") // count(1): every row
+		}
+		return &planast.Func{Name: "COUNT", Args: []planast.Expr{e}, Distinct: f.AggDistinct}
+	case "sum", "avg":
+		nargs(1, 1)
+		e := l.numeric(l.expr(args[0], sc), f.Location)
+		return &planast.Func{Name: strings.ToUpper(name), Args: []planast.Expr{e}, Distinct: f.AggDistinct}
+	case "min", "max":
+		if len(args) != 1 {
+			l.unsupported(f.Location, "scalar %s of several values", strings.ToUpper(name))
+		}
+		return &planast.Func{Name: strings.ToUpper(name), Args: []planast.Expr{l.value(args[0], sc)}, Distinct: f.AggDistinct}
+	case "abs":
+		nargs(1, 1)
+		return call("ABS", l.numeric(l.expr(args[0], sc), f.Location))
+	case "round":
+		nargs(1, 2)
+		out := call("ROUND", l.numeric(l.expr(args[0], sc), f.Location))
+		if len(args) == 2 {
+			out.Args = append(out.Args, l.numeric(l.expr(args[1], sc), f.Location))
+		}
+		return out
+	case "upper", "lower", "length":
+		nargs(1, 1)
+		return call(strings.ToUpper(name), l.text(l.value(args[0], sc), f.Location))
+	case "trim", "btrim":
+		if len(args) != 1 {
+			l.unsupported(f.Location, "TRIM of other characters than spaces")
+		}
+		return call("TRIM", l.text(l.value(args[0], sc), f.Location))
+	case "replace":
+		nargs(3, 3)
+		return call("REPLACE", l.text(l.value(args[0], sc), f.Location), l.text(l.value(args[1], sc), f.Location), l.text(l.value(args[2], sc), f.Location))
+	case "substr", "substring":
+		nargs(2, 3)
+		out := call("SUBSTR", l.text(l.value(args[0], sc), f.Location))
+		for i, a := range args[1:] {
+			e := l.numeric(l.expr(a, sc), f.Location)
+			if lit, ok := e.(*planast.Literal); ok && lit.Type == planast.TInteger && (i == 0 && lit.Int < 1 || i == 1 && lit.Int < 0) {
+				l.unsupported(f.Location, "SUBSTR with a start below 1 or a negative length (SQLite counts from the end)")
+			}
+			out.Args = append(out.Args, e)
+		}
+		return out
+	case "ifnull", "coalesce":
+		if len(args) < 2 || name == "ifnull" && len(args) != 2 {
+			l.fail(f.Location, "%s takes two arguments", name)
+		}
+		out := call("COALESCE")
+		for _, a := range args {
+			out.Args = append(out.Args, l.value(a, sc))
+		}
+		return out
+	case "nullif":
+		nargs(2, 2)
+		return call("NULLIF", l.value(args[0], sc), l.value(args[1], sc))
+	case "iif":
+		nargs(3, 3)
+		return &planast.Case{Whens: []planast.When{{When: l.cond(args[0], sc), Then: l.value(args[1], sc)}}, Else: l.value(args[2], sc)}
+	case "date", "datetime":
+		if len(args) != 1 {
+			l.unsupported(f.Location, "%s() with modifiers", name)
+		}
+		l.refuseNow(args[0])
+		t := planast.CastDate
+		if name == "datetime" {
+			t = planast.CastTimestamp
+		}
+		return &planast.Cast{Expr: l.value(args[0], sc), Type: t}
+	case "strftime":
+		return l.strftime(f, sc)
+	case "date_part", "extract", "date_trunc":
+		if l.sqlite() || len(args) != 2 {
+			break
+		}
+		unit, ok := l.expr(args[0], sc).(*planast.Literal)
+		if !ok || unit.Type != planast.TString || !isUnit(strings.ToLower(unit.Text)) {
+			l.unsupported(f.Location, "%s with a unit other than year, quarter, month or day", name)
+		}
+		fn := "DATE_PART"
+		if name == "date_trunc" {
+			fn = "DATE_TRUNC"
+		}
+		return call(fn, &planast.Literal{Type: planast.TString, Text: strings.ToLower(unit.Text)}, l.value(args[1], sc))
+	case "julianday":
+		l.unsupported(f.Location, "JULIANDAY (other than the difference of two dates)")
+	}
+	l.unsupported(f.Location, "function %s", strings.ToUpper(name))
+	return nil
+}
+
+func isUnit(s string) bool {
+	for _, u := range planast.DateUnits {
+		if u == s {
+			return true
+		}
+	}
+	return false
+}
+
+// refuseNow refuses 'now' and the current-time keywords as a date.
+func (l *lifter) refuseNow(n *pg.Node) {
+	if c := n.GetAConst(); c != nil {
+		if s, ok := c.Val.(*pg.A_Const_Sval); ok && strings.EqualFold(strings.TrimSpace(s.Sval.Sval), "now") {
+			l.unsupported(c.Location, "the current date or time ('now')")
+		}
+	}
+	if cr := n.GetColumnRef(); cr != nil && len(cr.Fields) == 1 && strings.EqualFold(cr.Fields[0].GetString_().GetSval(), "now") && l.doubleQuoted(int(cr.Location)) {
+		l.unsupported(cr.Location, "the current date or time ('now')")
+	}
+	if fc := n.GetFuncCall(); fc != nil && len(fc.Args) > 0 {
+		l.refuseNow(fc.Args[0])
+	}
+}
+
+// strftimeUnits maps the strftime formats the plan can express to
+// DATE_PART units; each yields zero-padded digits of a fixed width.
+var strftimeUnits = map[string]struct {
+	unit  string
+	width int
+}{"%Y": {"year", 4}, "%m": {"month", 2}, "%d": {"day", 2}}
+
+// strftime lifts strftime('%Y' | '%m' | '%d', x) as DATE_PART(unit, x)
+// marked with its format. SQLite returns zero-padded text, so the number
+// means the same where SQLite compares it with digits of that width (the
+// literal becomes the number), does arithmetic on it, or casts it; where
+// the text itself is used, textify casts a year back to text and refuses
+// the other units.
+func (l *lifter) strftime(f *pg.FuncCall, sc *scope) planast.Expr {
+	if len(f.Args) != 2 {
+		l.unsupported(f.Location, "strftime with modifiers")
+	}
+	c := f.Args[0].GetAConst()
+	format := ""
+	if c != nil {
+		if s, ok := c.Val.(*pg.A_Const_Sval); ok {
+			format = s.Sval.Sval
+		}
+	} else if cr := f.Args[0].GetColumnRef(); cr != nil && len(cr.Fields) == 1 && l.doubleQuoted(int(cr.Location)) {
+		format = cr.Fields[0].GetString_().GetSval()
+	}
+	u, ok := strftimeUnits[format]
+	if !ok {
+		l.unsupported(f.Location, "strftime format %q", format)
+	}
+	l.refuseNow(f.Args[1])
+	x := l.value(f.Args[1], sc)
+	if t := l.typeOf(x); t != planast.TypeUnknown && t != planast.TypeText && !t.IsTemporal() {
+		l.unsupported(f.Location, "strftime of a %s", t)
+	}
+	fn := &planast.Func{Name: "DATE_PART", Args: []planast.Expr{&planast.Literal{Type: planast.TString, Text: u.unit}, x}}
+	if l.strf == nil {
+		l.strf = map[*planast.Func]string{}
+	}
+	l.strf[fn] = format
+	return fn
+}
+
+// strfOf returns the strftime format e was lifted from ("" when none): a
+// marked DATE_PART, a column of a derived table or CTE that outputs one, or
+// a scalar subquery that does.
+func (l *lifter) strfOf(e planast.Expr) string {
+	switch x := e.(type) {
+	case *planast.Func:
+		return l.strf[x]
+	case *planast.Column:
+		return l.columnInfo(x).strf
+	case *planast.Subquery:
+		if cols := l.outCols[x.Query]; len(cols) == 1 {
+			return cols[0].strf
+		}
+	}
+	return ""
+}
+
+// textify returns SQLite's text for a value lifted from strftime: a year
+// is CAST(DATE_PART(year, x) AS text) (four digits for years 1000-9999);
+// a month or day as text is refused (the plan has no zero-padding).
+func (l *lifter) textify(e planast.Expr, pos int32) planast.Expr {
+	switch l.strfOf(e) {
+	case "":
+		return e
+	case "%Y":
+		return &planast.Cast{Expr: e, Type: planast.CastText}
+	}
+	l.unsupported(pos, "strftime('%s') used as text", l.strfOf(e))
+	return nil
+}
+
+// strfLiteral rewrites the other side *p of a comparison with strftime
+// text of format: a string of exactly that many digits becomes the number.
+func (l *lifter) strfLiteral(p *planast.Expr, format string, pos int32) {
+	lit, ok := (*p).(*planast.Literal)
+	w := strftimeUnits[format].width
+	if ok && lit.Type == planast.TString && len(lit.Text) == w && intRe.MatchString(lit.Text) && !strings.HasPrefix(lit.Text, "-") {
+		k, _ := strconv.ParseInt(lit.Text, 10, 64)
+		*p = &planast.Literal{Type: planast.TInteger, Int: k}
+		return
+	}
+	l.unsupported(pos, "a comparison of strftime('%s') text with something other than a %d-digit string", format, w)
+}
+
+// julianDiff lifts julianday(a) - julianday(b) as DATE_DIFF_DAYS(a, b)
+// when both are dates (a date column, a date literal or a cast to date):
+// then the difference is a whole number of days. It returns nil when the
+// operands are not two julianday calls.
+func (l *lifter) julianDiff(a *pg.A_Expr, sc *scope) planast.Expr {
+	lf, rf := a.Lexpr.GetFuncCall(), a.Rexpr.GetFuncCall()
+	if lf == nil || rf == nil || !strings.EqualFold(opName(lf.Funcname), "julianday") || !strings.EqualFold(opName(rf.Funcname), "julianday") {
+		return nil
+	}
+	if len(lf.Args) != 1 || len(rf.Args) != 1 {
+		l.unsupported(a.Location, "JULIANDAY with modifiers")
+	}
+	l.refuseNow(lf.Args[0])
+	l.refuseNow(rf.Args[0])
+	x, y := l.value(lf.Args[0], sc), l.value(rf.Args[0], sc)
+	for _, e := range []planast.Expr{x, y} {
+		if lit, ok := e.(*planast.Literal); ok && lit.Type == planast.TString && dateRe.MatchString(lit.Text) {
+			continue
+		}
+		if l.typeOf(e) != planast.TypeDate {
+			l.unsupported(a.Location, "JULIANDAY of a value that is not a date (the difference is not whole days)")
+		}
+	}
+	return &planast.Func{Name: "DATE_DIFF_DAYS", Args: []planast.Expr{x, y}}
+}
+
+// window lifts name(args) OVER (PARTITION BY ... ORDER BY ...) with the
+// default frame.
+func (l *lifter) window(f *pg.FuncCall, name string, sc *scope) planast.Expr {
+	over := f.Over
+	if over.Name != "" || over.Refname != "" {
+		l.unsupported(f.Location, "a named window")
+	}
+	if over.FrameOptions&frameNonDefault != 0 {
+		l.unsupported(f.Location, "a window frame")
+	}
+	if f.AggDistinct || f.AggFilter != nil || len(f.AggOrder) > 0 {
+		l.unsupported(f.Location, "DISTINCT, FILTER or ORDER BY in a window function's arguments")
+	}
+	spec, ok := planast.LookupFunc(name)
+	if !ok || spec.Kind == planast.Scalar {
+		l.unsupported(f.Location, "window function %s", strings.ToUpper(name))
+	}
+	w := &planast.Window{Name: spec.Name}
+	if !f.AggStar {
+		for _, a := range f.Args {
+			w.Args = append(w.Args, l.value(a, sc))
+		}
+	}
+	for _, p := range over.PartitionClause {
+		w.PartitionBy = append(w.PartitionBy, l.value(p, sc))
+	}
+	for _, n := range over.OrderClause {
+		sb := n.GetSortBy()
+		o := planast.OrderItem{Expr: l.expr(sb.Node, sc)}
+		desc := sb.SortbyDir == pg.SortByDir_SORTBY_DESC
+		o.Direction = planast.Asc
+		if desc {
+			o.Direction = planast.Desc
+		}
+		switch sb.SortbyNulls {
+		case pg.SortByNulls_SORTBY_NULLS_FIRST:
+			o.Nulls = planast.NullsFirst
+		case pg.SortByNulls_SORTBY_NULLS_LAST:
+			o.Nulls = planast.NullsLast
+		default:
+			if l.sqlite() != desc {
+				o.Nulls = planast.NullsFirst
+			}
+		}
+		w.OrderBy = append(w.OrderBy, o)
+	}
+	return w
+}
+
+// frameNonDefault is PostgreSQL's FRAMEOPTION_NONDEFAULT: the window has
+// an explicit frame.
+const frameNonDefault = 0x1
+
+// cast lifts CAST(x AS type). The target type is read by SQLite's affinity
+// rules for sqlite (a name containing INT is integer; CHAR, CLOB or TEXT
+// text; REAL, FLOA or DOUB float; NUMERIC or DECIMAL decimal) and by its
+// PostgreSQL meaning for postgres. SQLite's CAST AS DATE is a NUMERIC
+// cast (it yields the year), which the plan cannot express.
+func (l *lifter) cast(tc *pg.TypeCast, sc *scope) planast.Expr {
+	var names []string
+	for _, n := range tc.TypeName.Names {
+		names = append(names, strings.ToLower(n.GetString_().GetSval()))
+	}
+	tn := names[len(names)-1]
+	if len(tc.TypeName.ArrayBounds) > 0 {
+		l.unsupported(tc.Location, "a cast to an array")
+	}
+	var t planast.CastType
+	switch tn {
+	case "int2", "int4", "int8", "int", "integer", "smallint", "bigint", "tinyint", "mediumint":
+		t = planast.CastInteger
+	case "float4", "float8", "real", "double", "float":
+		t = planast.CastFloat
+	case "numeric", "decimal", "number":
+		t = planast.CastDecimal
+		if !l.sqlite() && len(tc.TypeName.Typmods) > 0 {
+			l.unsupported(tc.Location, "a cast to NUMERIC with a precision")
+		}
+	case "text", "varchar", "bpchar", "char", "character", "nvarchar", "nchar", "clob", "string":
+		t = planast.CastText
+		if !l.sqlite() && len(tc.TypeName.Typmods) > 0 {
+			l.unsupported(tc.Location, "a cast to %s with a length (PostgreSQL cuts or pads)", strings.ToUpper(tn))
+		}
+	case "date":
+		t = planast.CastDate
+	case "timestamp", "datetime":
+		t = planast.CastTimestamp
+	case "bool", "boolean":
+		t = planast.CastBoolean
+	default:
+		l.unsupported(tc.Location, "a cast to %s", tn)
+	}
+	if l.sqlite() && (t == planast.CastDate || t == planast.CastTimestamp || t == planast.CastBoolean) {
+		l.unsupported(tc.Location, "CAST AS %s (SQLite casts it as NUMERIC)", strings.ToUpper(tn))
+	}
+	var e planast.Expr
+	if t == planast.CastText {
+		e = l.value(tc.Arg, sc)
+	} else {
+		e = l.expr(tc.Arg, sc)
+	}
+	if !l.sqlite() && t == planast.CastInteger && (l.typeOf(e) == planast.TypeFloat || l.typeOf(e) == planast.TypeDecimal) {
+		l.unsupported(tc.Location, "a cast of a fraction to integer (PostgreSQL rounds, the plan truncates)")
+	}
+	return &planast.Cast{Expr: e, Type: t}
+}

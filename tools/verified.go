@@ -1,0 +1,104 @@
+package tools
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"strings"
+
+	mcpgo "github.com/mark3labs/mcp-go/mcp"
+	"github.com/mark3labs/mcp-go/server"
+
+	"github.com/nl2sql/nl2sql/curated"
+	"github.com/nl2sql/nl2sql/engine"
+)
+
+// VerifiedRunner is what the verified-query tools need of the engine.
+type VerifiedRunner interface {
+	ListVerified(ctx context.Context, datasource string) []curated.Summary
+	RunVerified(ctx context.Context, id string, params map[string]any) (*engine.Result, error)
+}
+
+// ListVerifiedArgs is list_verified_queries' input.
+type ListVerifiedArgs struct {
+	Datasource string `json:"datasource,omitempty"`
+}
+
+// VerifiedList is list_verified_queries' output.
+type VerifiedList struct {
+	VerifiedQueries []curated.Summary `json:"verified_queries"`
+}
+
+// ListVerifiedQueriesTool describes list_verified_queries.
+func ListVerifiedQueriesTool() mcpgo.Tool {
+	return mcpgo.NewTool("list_verified_queries",
+		mcpgo.WithDescription("List the verified queries you may run: human-reviewed SQL run by id with typed parameters. Shows id, datasource, description, example questions and each parameter's type and constraints (never the SQL)."),
+		mcpgo.WithTitleAnnotation("List verified queries"),
+		rawInput(json.RawMessage(`{"type": "object", "properties": {"datasource": {"type": "string", "maxLength": 128}}, "additionalProperties": false}`)),
+		mcpgo.WithRawOutputSchema(json.RawMessage(`{"type": "object", "properties": {"verified_queries": {"type": "array", "items": {"type": "object"}}}, "required": ["verified_queries"]}`)),
+		mcpgo.WithReadOnlyHintAnnotation(true),
+		mcpgo.WithDestructiveHintAnnotation(false),
+		mcpgo.WithIdempotentHintAnnotation(true),
+		mcpgo.WithOpenWorldHintAnnotation(false),
+	)
+}
+
+// ListVerifiedQueriesHandler answers list_verified_queries calls.
+func ListVerifiedQueriesHandler(eng VerifiedRunner) server.ToolHandlerFunc {
+	return func(ctx context.Context, req mcpgo.CallToolRequest) (*mcpgo.CallToolResult, error) {
+		var args ListVerifiedArgs
+		if bad := bindStrict(req, &args, `{"datasource"?: string}`); bad != nil {
+			return bad, nil
+		}
+		out := VerifiedList{VerifiedQueries: eng.ListVerified(ctx, args.Datasource)}
+		var b strings.Builder
+		for _, q := range out.VerifiedQueries {
+			names := make([]string, len(q.Params))
+			for i, p := range q.Params {
+				names[i] = p.Name + ":" + p.Type
+			}
+			fmt.Fprintf(&b, "%s (%s): %s [%s]\n", q.ID, q.Datasource, q.Description, strings.Join(names, ", "))
+		}
+		if len(out.VerifiedQueries) == 0 {
+			b.WriteString("no verified queries you may run\n")
+		}
+		return mcpgo.NewToolResultStructured(out, b.String()), nil
+	}
+}
+
+// RunVerifiedArgs is run_verified_query's input.
+type RunVerifiedArgs struct {
+	ID     string         `json:"id"`
+	Params map[string]any `json:"params,omitempty"`
+}
+
+const runVerifiedShape = `{"id": string, "params"?: object}`
+
+// RunVerifiedQueryTool describes run_verified_query.
+func RunVerifiedQueryTool() mcpgo.Tool {
+	return mcpgo.NewTool("run_verified_query",
+		mcpgo.WithDescription("Run a verified query by id with parameter values (see list_verified_queries for ids and parameter types). Values are checked and bound by the database driver, never written into SQL. Returns rows like ask."),
+		mcpgo.WithTitleAnnotation("Run a verified query"),
+		rawInput(json.RawMessage(`{"type": "object", "properties": {"id": {"type": "string", "maxLength": 128}, "params": {"type": "object"}}, "required": ["id"], "additionalProperties": false}`)),
+		mcpgo.WithRawOutputSchema(askOutputSchema),
+		mcpgo.WithReadOnlyHintAnnotation(true),
+		mcpgo.WithDestructiveHintAnnotation(false),
+		mcpgo.WithIdempotentHintAnnotation(true),
+		mcpgo.WithOpenWorldHintAnnotation(false),
+	)
+}
+
+// RunVerifiedQueryHandler answers run_verified_query calls.
+func RunVerifiedQueryHandler(eng VerifiedRunner) server.ToolHandlerFunc {
+	return func(ctx context.Context, req mcpgo.CallToolRequest) (*mcpgo.CallToolResult, error) {
+		var args RunVerifiedArgs
+		if bad := bindStrict(req, &args, runVerifiedShape); bad != nil {
+			return bad, nil
+		}
+		res, err := eng.RunVerified(ctx, args.ID, args.Params)
+		if err != nil {
+			return errorResult(err), nil
+		}
+		return mcpgo.NewToolResultStructured(res, ResultText(res)), nil
+	}
+}
