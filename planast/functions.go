@@ -50,6 +50,14 @@ var Functions = map[string]FuncSpec{
 	"DATE_TRUNC":     {"DATE_TRUNC", Scalar, 2, 2, 0},
 	"DATE_ADD":       {"DATE_ADD", Scalar, 3, 3, 0},
 	"DATE_DIFF_DAYS": {"DATE_DIFF_DAYS", Scalar, 2, 2, -1},
+	// CURRENT_DATE and CURRENT_TIMESTAMP are the UTC date and time (to the
+	// second) when the query runs; planners are told the run date and
+	// write literals instead, so these mostly come from lifted SQL.
+	"CURRENT_DATE":      {"CURRENT_DATE", Scalar, 0, 0, -1},
+	"CURRENT_TIMESTAMP": {"CURRENT_TIMESTAMP", Scalar, 0, 0, -1},
+	// POSITION(text, sub) is the 1-based position of sub in text, 0 when
+	// absent, NULL on NULL (SQLite instr, PostgreSQL/DuckDB strpos).
+	"POSITION": {"POSITION", Scalar, 2, 2, -1},
 }
 
 // DateUnits are the units DATE_PART, DATE_TRUNC and DATE_ADD take.

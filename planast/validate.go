@@ -263,8 +263,8 @@ func (v *validator) typedOutputs(q *Query, path string, rel relation, top bool) 
 // orderLimit through v.lastScope.
 func (v *validator) selectCore(q *Query, path string, outer *scope, env *cteEnv) relation {
 	sc := &scope{parent: outer}
-	if len(q.From) == 0 {
-		v.add(CodeMalformed, join(path, "from"), "a query needs at least one source in from")
+	if len(q.From) == 0 && (len(q.Joins) > 0 || len(q.GroupBy) > 0 || q.Having != nil) {
+		v.add(CodeMalformed, join(path, "from"), "a query without sources may not have joins, group_by or having")
 	}
 	for i := range q.From {
 		f := &q.From[i]

@@ -166,7 +166,7 @@ func refusals() []refusal {
 		{"set op right side with order", plan(sel(c("", "Name")), tracks, `"set_ops":[{"op":"union","query":`+plan(sel(c("", "Name")), frm(from("Genre", "g")), `"limit":3`)+`}]`), none, planast.CodeSetOp, "set_ops[0].query"},
 		// shape
 		{"empty select", plan(`"select":[]`, tracks), none, planast.CodeEmptySelect, "select"},
-		{"no from", plan(sel(item(lit("1"), "one"))), none, planast.CodeMalformed, "from"},
+		{"no from but group_by", plan(sel(item(lit("1"), "one")), `"group_by":[`+lit("1")+`]`), none, planast.CodeMalformed, "from"},
 		{"computed item without alias", plan(sel(fn("UPPER", c("", "Name"))), tracks), none, planast.CodeMalformed, "select[0].alias"},
 	}
 }

@@ -458,6 +458,14 @@ func (v *validator) fn(f *Func, path string, sc *scope, env *cteEnv) Type {
 		need(0, isDateish, "a date or timestamp")
 		need(1, isDateish, "a date or timestamp")
 		return TypeInteger
+	case "CURRENT_DATE":
+		return TypeDate
+	case "CURRENT_TIMESTAMP":
+		return TypeTimestamp
+	case "POSITION":
+		need(0, isText, "text")
+		need(1, isText, "text")
+		return TypeInteger
 	}
 	return TypeUnknown
 }

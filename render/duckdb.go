@@ -41,6 +41,12 @@ func (DuckDB) IntDiv(l, r string) string {
 func (DuckDB) ParenthesizeCompound() bool { return true }
 
 func (DuckDB) Func(name string, a []string) (string, bool) {
+	switch name { // DuckDB without ICU: a timestamptz cast to timestamp is UTC
+	case "CURRENT_DATE":
+		return "CAST(CAST(CURRENT_TIMESTAMP AS TIMESTAMP) AS DATE)", true
+	case "CURRENT_TIMESTAMP":
+		return "DATE_TRUNC('second', CAST(CURRENT_TIMESTAMP AS TIMESTAMP))", true
+	}
 	if name == "SUBSTR" {
 		for i := 1; i < len(a); i++ {
 			a[i] = "CAST(" + a[i] + " AS BIGINT)"

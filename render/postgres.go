@@ -89,6 +89,12 @@ func pgLikeFunc(name string, a []string, float, numeric string, add func(unit, n
 		return "CAST(" + add(a[0], a[1], "CAST("+a[2]+" AS TIMESTAMP)") + " AS DATE)", true
 	case "DATE_DIFF_DAYS":
 		return diff(a[0], a[1]), true
+	case "CURRENT_DATE":
+		return "CAST(CAST(CURRENT_TIMESTAMP AT TIME ZONE 'UTC' AS TIMESTAMP) AS DATE)", true
+	case "CURRENT_TIMESTAMP":
+		return "CAST(DATE_TRUNC('second', CURRENT_TIMESTAMP AT TIME ZONE 'UTC') AS TIMESTAMP)", true
+	case "POSITION":
+		return "strpos(" + a[0] + ", " + a[1] + ")", true
 	}
 	_ = float
 	return "", false

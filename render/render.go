@@ -173,8 +173,15 @@ func (w *writer) core(q *planast.Query) {
 		w.expr(it.Expr)
 		w.str(" AS " + QuoteIdent(it.Alias))
 	}
-	if len(q.From) == 0 {
-		w.fail("query has no from")
+	if len(q.From) == 0 { // a SELECT of constants and scalar subqueries
+		if len(q.Joins) > 0 || len(q.GroupBy) > 0 || q.Having != nil {
+			w.fail("joins, group by or having without a from")
+		}
+		if q.Where != nil {
+			w.str("\nWHERE ")
+			w.expr(q.Where)
+		}
+		return
 	}
 	w.str("\nFROM ")
 	w.source(q.From[0])

@@ -95,6 +95,12 @@ func (SQLite) Func(name string, a []string) (string, bool) {
 		}
 	case "DATE_DIFF_DAYS":
 		return "CAST(julianday(date(" + a[0] + ")) - julianday(date(" + a[1] + ")) AS INTEGER)", true
+	case "CURRENT_DATE":
+		return "date('now')", true
+	case "CURRENT_TIMESTAMP":
+		return "datetime('now')", true
+	case "POSITION":
+		return "instr(" + a[0] + ", " + a[1] + ")", true
 	}
 	return "", false
 }

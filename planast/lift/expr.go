@@ -50,7 +50,13 @@ func (l *lifter) expr(n *pg.Node, sc *scope) planast.Expr {
 	case *pg.Node_MinMaxExpr:
 		l.unsupported(x.MinMaxExpr.Location, "GREATEST/LEAST")
 	case *pg.Node_SqlvalueFunction:
-		l.unsupported(x.SqlvalueFunction.Location, "the current date or time (CURRENT_DATE, CURRENT_TIMESTAMP)")
+		switch x.SqlvalueFunction.Op {
+		case pg.SQLValueFunctionOp_SVFOP_CURRENT_DATE:
+			return call("CURRENT_DATE")
+		case pg.SQLValueFunctionOp_SVFOP_CURRENT_TIMESTAMP, pg.SQLValueFunctionOp_SVFOP_LOCALTIMESTAMP:
+			return call("CURRENT_TIMESTAMP")
+		}
+		l.unsupported(x.SqlvalueFunction.Location, "the current time of day (CURRENT_TIME, LOCALTIME)")
 	case *pg.Node_BooleanTest:
 		l.unsupported(x.BooleanTest.Location, "IS TRUE / IS FALSE")
 	case *pg.Node_CollateClause:

@@ -81,6 +81,9 @@ func (l *lifter) funcCall(f *pg.FuncCall, sc *scope) planast.Expr {
 	case "replace":
 		nargs(3, 3)
 		return call("REPLACE", l.text(l.value(args[0], sc), f.Location), l.text(l.value(args[1], sc), f.Location), l.text(l.value(args[2], sc), f.Location))
+	case "instr":
+		nargs(2, 2)
+		return call("POSITION", l.text(l.value(args[0], sc), f.Location), l.text(l.value(args[1], sc), f.Location))
 	case "substr", "substring":
 		nargs(2, 3)
 		out := call("SUBSTR", l.text(l.value(args[0], sc), f.Location))
@@ -111,12 +114,11 @@ func (l *lifter) funcCall(f *pg.FuncCall, sc *scope) planast.Expr {
 		if len(args) != 1 {
 			l.unsupported(f.Location, "%s() with modifiers", name)
 		}
-		l.refuseNow(args[0])
 		t := planast.CastDate
 		if name == "datetime" {
 			t = planast.CastTimestamp
 		}
-		return &planast.Cast{Expr: l.value(args[0], sc), Type: t}
+		return &planast.Cast{Expr: l.dateValue(args[0], sc), Type: t}
 	case "strftime":
 		return l.strftime(f, sc)
 	case "date_part", "extract", "date_trunc":
@@ -148,19 +150,24 @@ func isUnit(s string) bool {
 	return false
 }
 
-// refuseNow refuses 'now' and the current-time keywords as a date.
-func (l *lifter) refuseNow(n *pg.Node) {
+// call builds a plan function call.
+func call(fn string, es ...planast.Expr) *planast.Func {
+	return &planast.Func{Name: fn, Args: es}
+}
+
+// dateValue lifts a date argument of SQLite's date functions, reading
+// 'now' (a string, or SQLite's double-quoted "now") as CURRENT_TIMESTAMP:
+// the UTC time when the query runs, as SQLite means it.
+func (l *lifter) dateValue(n *pg.Node, sc *scope) planast.Expr {
 	if c := n.GetAConst(); c != nil {
 		if s, ok := c.Val.(*pg.A_Const_Sval); ok && strings.EqualFold(strings.TrimSpace(s.Sval.Sval), "now") {
-			l.unsupported(c.Location, "the current date or time ('now')")
+			return call("CURRENT_TIMESTAMP")
 		}
 	}
 	if cr := n.GetColumnRef(); cr != nil && len(cr.Fields) == 1 && strings.EqualFold(cr.Fields[0].GetString_().GetSval(), "now") && l.doubleQuoted(int(cr.Location)) {
-		l.unsupported(cr.Location, "the current date or time ('now')")
+		return call("CURRENT_TIMESTAMP")
 	}
-	if fc := n.GetFuncCall(); fc != nil && len(fc.Args) > 0 {
-		l.refuseNow(fc.Args[0])
-	}
+	return l.value(n, sc)
 }
 
 // strftimeUnits maps the strftime formats the plan can express to
@@ -193,8 +200,7 @@ func (l *lifter) strftime(f *pg.FuncCall, sc *scope) planast.Expr {
 	if !ok {
 		l.unsupported(f.Location, "strftime format %q", format)
 	}
-	l.refuseNow(f.Args[1])
-	x := l.value(f.Args[1], sc)
+	x := l.dateValue(f.Args[1], sc)
 	if t := l.typeOf(x); t != planast.TypeUnknown && t != planast.TypeText && !t.IsTemporal() {
 		l.unsupported(f.Location, "strftime of a %s", t)
 	}
@@ -262,9 +268,7 @@ func (l *lifter) julianDiff(a *pg.A_Expr, sc *scope) planast.Expr {
 	if len(lf.Args) != 1 || len(rf.Args) != 1 {
 		l.unsupported(a.Location, "JULIANDAY with modifiers")
 	}
-	l.refuseNow(lf.Args[0])
-	l.refuseNow(rf.Args[0])
-	x, y := l.value(lf.Args[0], sc), l.value(rf.Args[0], sc)
+	x, y := l.dateValue(lf.Args[0], sc), l.dateValue(rf.Args[0], sc)
 	for _, e := range []planast.Expr{x, y} {
 		if lit, ok := e.(*planast.Literal); ok && lit.Type == planast.TString && dateRe.MatchString(lit.Text) {
 			continue

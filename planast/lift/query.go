@@ -160,9 +160,6 @@ func (l *lifter) core(s *pg.SelectStmt, outer *scope, env *cteEnv) (*planast.Que
 	}
 	q := &planast.Query{}
 	sc := &scope{parent: outer, env: env}
-	if len(s.FromClause) == 0 {
-		l.unsupported(firstLocation(s), "SELECT without FROM")
-	}
 	fromState := l.from(s.FromClause, q, sc)
 
 	sc.clause = "select"
@@ -473,8 +470,7 @@ func (l *lifter) julianKey(n *pg.Node, sc *scope) planast.Expr {
 	if f == nil || !strings.EqualFold(opName(f.Funcname), "julianday") || len(f.Args) != 1 || f.Over != nil {
 		return nil
 	}
-	l.refuseNow(f.Args[0])
-	x := l.value(f.Args[0], sc)
+	x := l.dateValue(f.Args[0], sc)
 	if !l.typeOf(x).IsTemporal() {
 		return nil
 	}
