@@ -105,6 +105,9 @@ func (v *validator) nullOperand(path, what string) {
 
 // hasIssueUnder reports whether an issue was already reported at or under path.
 func (v *validator) hasIssueUnder(path string) bool {
+	if v.silent > 0 {
+		return true // a missing table was reported; its consequences are not
+	}
 	for _, is := range v.issues {
 		if is.Path == path || strings.HasPrefix(is.Path, path+".") || strings.HasPrefix(is.Path, path+"[") {
 			return true

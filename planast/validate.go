@@ -74,7 +74,13 @@ func Validate(q *Query, cat Catalog, opts Options) (*Validated, error) {
 	return &Validated{Plan: cp, Columns: out.names(), Types: out.types()}, nil
 }
 
+// mark counts the problems found so far, the silent ones (references
+// through a missing table, reported once at the table) included; checks
+// that fire only when an expression raised nothing compare marks.
+func (v *validator) mark() int { return len(v.issues) + v.silent }
+
 type validator struct {
+	silent int // references through a missing table, not reported again
 	cat    Catalog
 	opts   Options
 	issues []Issue

@@ -28,10 +28,10 @@ func (v *validator) expr(e Expr, path string, sc *scope, env *cteEnv) Type {
 		}
 		return TypeUnknown
 	case *Binary:
-		n0 := len(v.issues)
+		n0 := v.mark()
 		l := v.expr(e.Left, join(path, "left"), sc, env)
 		r := v.expr(e.Right, join(path, "right"), sc, env)
-		untyped := len(v.issues) == n0 && l == TypeUnknown && r == TypeUnknown
+		untyped := v.mark() == n0 && l == TypeUnknown && r == TypeUnknown
 		switch e.Op {
 		case OpAnd, OpOr:
 			v.wantBool(l, join(path, "left"))
@@ -74,13 +74,13 @@ func (v *validator) expr(e Expr, path string, sc *scope, env *cteEnv) Type {
 		}
 		return TypeDecimal
 	case *Unary:
-		n0 := len(v.issues)
+		n0 := v.mark()
 		t := v.expr(e.Expr, join(path, "expr"), sc, env)
 		if e.Op == "not" {
 			v.wantBool(t, join(path, "expr"))
 			return TypeBoolean
 		}
-		if t == TypeUnknown && len(v.issues) == n0 {
+		if t == TypeUnknown && v.mark() == n0 {
 			v.nullOperand(path, "unary minus")
 		}
 		if t != TypeUnknown && !t.IsNumeric() {
@@ -141,17 +141,17 @@ func (v *validator) expr(e Expr, path string, sc *scope, env *cteEnv) Type {
 		v.expr(e.Expr, join(path, "expr"), sc, env)
 		return TypeBoolean
 	case *Case:
-		n0 := len(v.issues)
+		n0 := v.mark()
 		defer func() {
-			if len(v.issues) == n0 && caseUntyped(e, v) {
+			if v.mark() == n0 && caseUntyped(e, v) {
 				v.nullOperand(path, "case")
 			}
 		}()
 		var opT Type = TypeUnknown
 		if e.Operand != nil {
-			n1 := len(v.issues)
+			n1 := v.mark()
 			opT = v.expr(e.Operand, join(path, "operand"), sc, env)
-			if opT == TypeUnknown && len(v.issues) == n1 {
+			if opT == TypeUnknown && v.mark() == n1 {
 				v.nullOperand(join(path, "operand"), "the case operand")
 			}
 		}
@@ -271,6 +271,7 @@ func (v *validator) column(c *Column, path string, sc *scope) Type {
 			if src, ok := s.find(c.Table); ok {
 				if src.unknown {
 					c.Table = src.alias
+					v.silent++
 					return TypeUnknown
 				}
 				col, ok := src.rel.column(c.Column)
@@ -308,6 +309,7 @@ func (v *validator) column(c *Column, path string, sc *scope) Type {
 	for s := sc; s != nil; s = s.parent {
 		for _, src := range s.sources {
 			if src.unknown {
+				v.silent++
 				return TypeUnknown // it may be the missing table's: reported already
 			}
 		}
@@ -359,9 +361,9 @@ func (v *validator) fn(f *Func, path string, sc *scope, env *cteEnv) Type {
 			lit.Text = strings.ToLower(lit.Text)
 			continue
 		}
-		n0 := len(v.issues)
+		n0 := v.mark()
 		ts[i] = v.expr(a, p, sc, env)
-		if ts[i] == TypeUnknown && len(v.issues) == n0 && spec.Name != "COALESCE" && spec.Name != "NULLIF" && spec.Name != "COUNT" {
+		if ts[i] == TypeUnknown && v.mark() == n0 && spec.Name != "COALESCE" && spec.Name != "NULLIF" && spec.Name != "COUNT" {
 			// PostgreSQL cannot choose SUM(NULL) or ABS(NULL), and the call
 			// is NULL anyway
 			v.nullOperand(p, spec.Name)
@@ -506,9 +508,9 @@ func (v *validator) window(w *Window, path string, sc *scope, env *cteEnv) Type 
 	v.inWin++
 	ts := make([]Type, len(w.Args))
 	for i, a := range w.Args {
-		n0 := len(v.issues)
+		n0 := v.mark()
 		ts[i] = v.expr(a, idx(join(path, "args"), i), sc, env)
-		if ts[i] == TypeUnknown && len(v.issues) == n0 && (i == 0 || i == 2) {
+		if ts[i] == TypeUnknown && v.mark() == n0 && (i == 0 || i == 2) {
 			v.nullOperand(idx(join(path, "args"), i), spec.Name)
 		}
 	}
