@@ -1,0 +1,243 @@
+// Package cli holds nl2sql's command-line interface (github.com/spf13/cobra):
+// one constructor per command, wired to engine/app. main builds the root
+// with Root and runs it.
+package cli
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/nl2sql/nl2sql/engine"
+	"github.com/nl2sql/nl2sql/engine/app"
+	"github.com/nl2sql/nl2sql/mcp"
+	"github.com/nl2sql/nl2sql/tools"
+)
+
+// version is the binary's version, set by Root.
+var version = "dev"
+
+// Root builds the nl2sql command tree. Output goes to stdout; logs go to
+// logger (stderr), so stdout stays clean for MCP over stdio.
+func Root(logger *slog.Logger, stdout io.Writer, v string) *cobra.Command {
+	version = v
+	return newRoot(logger, stdout)
+}
+
+func newRoot(logger *slog.Logger, stdout io.Writer) *cobra.Command {
+	root := &cobra.Command{
+		Use:           "nl2sql",
+		Short:         "Answer natural-language questions over SQL databases, safely, over MCP",
+		SilenceUsage:  true,
+		SilenceErrors: true,
+	}
+	root.SetOut(stdout)
+	root.AddCommand(serveCmd(logger), askCmd(logger), explainCmd(logger), demoCmd(logger), doctorCmd(logger), recordingsCmd(logger), cacheCmd(logger), curatedCmd(logger), evalCmd(), planCmd(logger), schemaCmd(logger), versionCmd())
+	return root
+}
+
+func versionCmd() *cobra.Command {
+	return &cobra.Command{
+		Use:   "version",
+		Short: "Print the version",
+		Args:  cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			fmt.Fprintln(cmd.OutOrStdout(), "nl2sql", version)
+			return nil
+		},
+	}
+}
+
+func serveCmd(logger *slog.Logger) *cobra.Command {
+	var cfgPath, httpAddr string
+	var noAuth bool
+	var origins []string
+	cmd := &cobra.Command{
+		Use:   "serve",
+		Short: "Serve the MCP tools over stdio, or over streamable HTTP with --http",
+		Args:  cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			a, err := app.Open(cfgPath, logger)
+			if err != nil {
+				return err
+			}
+			defer a.Close()
+			s := mcp.NewServer(a.Engine, version, logger)
+			if httpAddr == "" {
+				return mcp.ServeStdio(cmd.Context(), s, os.Stdin, cmd.OutOrStdout(), logger)
+			}
+			opts := mcp.HTTPOptions{Addr: httpAddr, NoAuth: noAuth, AllowedOrigins: origins, Logger: logger}
+			if auth := a.Authenticator(); auth != nil && !noAuth {
+				opts.Auth = auth
+			}
+			return mcp.ServeHTTP(cmd.Context(), s, opts)
+		},
+	}
+	cmd.Flags().StringVar(&cfgPath, "config", "nl2sql.yaml", "path of the config file")
+	cmd.Flags().StringVar(&httpAddr, "http", "", "serve streamable HTTP on HOST:PORT at /mcp instead of stdio")
+	cmd.Flags().BoolVar(&noAuth, "insecure-no-auth", false, "with --http on a loopback address: serve without authentication, as local_user")
+	cmd.Flags().StringSliceVar(&origins, "allow-origin", nil, "browser origins allowed to call the HTTP endpoint (scheme://host:port)")
+	return cmd
+}
+
+func askCmd(logger *slog.Logger) *cobra.Command {
+	var cfgPath, ds, record string
+	var asJSON bool
+	cmd := &cobra.Command{
+		Use:   "ask [flags] QUESTION",
+		Short: "Answer one question (quote it, or its words are joined with spaces)",
+		Args:  cobra.MinimumNArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			a, err := app.OpenWith(cfgPath, logger, app.Options{Record: record})
+			if err != nil {
+				return err
+			}
+			defer a.Close()
+			res, err := a.Engine.Ask(cmd.Context(), engine.AskRequest{Question: strings.Join(args, " "), Datasource: ds})
+			if err != nil {
+				return err
+			}
+			out := cmd.OutOrStdout()
+			if asJSON {
+				return printJSON(out, res)
+			}
+			fmt.Fprint(out, tools.ResultText(res))
+			return nil
+		},
+	}
+	cmd.Flags().StringVar(&cfgPath, "config", "nl2sql.yaml", "path of the config file")
+	cmd.Flags().StringVar(&ds, "datasource", "", "datasource id (default: the only one configured)")
+	cmd.Flags().BoolVar(&asJSON, "json", false, "print the whole result as JSON")
+	cmd.Flags().StringVar(&record, "record", "", "record every model answer of this run as a replay recording in DIR")
+	return cmd
+}
+
+// defaultDatasource returns id, or the only configured datasource.
+func explainCmd(logger *slog.Logger) *cobra.Command {
+	var cfgPath, ds string
+	var asJSON bool
+	cmd := &cobra.Command{
+		Use:   "explain [flags] QUESTION",
+		Short: "Show the plan and SQL for a question without running anything",
+		Args:  cobra.MinimumNArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			a, err := app.Open(cfgPath, logger)
+			if err != nil {
+				return err
+			}
+			defer a.Close()
+			ex, err := a.Engine.Explain(cmd.Context(), engine.AskRequest{Question: strings.Join(args, " "), Datasource: ds})
+			if err != nil {
+				return err
+			}
+			if asJSON {
+				return printJSON(cmd.OutOrStdout(), ex)
+			}
+			fmt.Fprint(cmd.OutOrStdout(), tools.ExplanationText(ex))
+			return nil
+		},
+	}
+	cmd.Flags().StringVar(&cfgPath, "config", "nl2sql.yaml", "path of the config file")
+	cmd.Flags().StringVar(&ds, "datasource", "", "datasource id (default: the only one configured)")
+	cmd.Flags().BoolVar(&asJSON, "json", false, "print the explanation as JSON")
+	return cmd
+}
+
+func demoCmd(logger *slog.Logger) *cobra.Command {
+	var cfgPath string
+	cmd := &cobra.Command{
+		Use:   "demo",
+		Short: "Answer the bundled Chinook questions from recorded model answers (no key, no network)",
+		Args:  cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			if cfgPath == "" {
+				p, err := findDemoConfig()
+				if err != nil {
+					return err
+				}
+				cfgPath = p
+			}
+			return runDemo(cmd.Context(), cmd.OutOrStdout(), cfgPath, logger)
+		},
+	}
+	cmd.Flags().StringVar(&cfgPath, "config", "", "config file (default: examples/chinook/nl2sql.yaml)")
+	return cmd
+}
+
+// findDemoConfig locates examples/chinook/nl2sql.yaml from the working
+// directory or the directory of the executable.
+func findDemoConfig() (string, error) {
+	rel := filepath.Join("examples", "chinook", "nl2sql.yaml")
+	cands := []string{rel}
+	if exe, err := os.Executable(); err == nil {
+		cands = append(cands, filepath.Join(filepath.Dir(exe), rel))
+	}
+	for _, c := range cands {
+		if _, err := os.Stat(c); err == nil {
+			return c, nil
+		}
+	}
+	return "", fmt.Errorf("cannot find %s: run the demo from the repository root or pass --config", rel)
+}
+
+func runDemo(ctx context.Context, out io.Writer, cfgPath string, logger *slog.Logger) error {
+	a, err := app.Open(cfgPath, logger)
+	if err != nil {
+		return err
+	}
+	defer a.Close()
+	qs, err := demoQuestions(filepath.Join(filepath.Dir(cfgPath), "questions.json"))
+	if err != nil {
+		return err
+	}
+	failed := 0
+	for i, q := range qs {
+		fmt.Fprintf(out, "━━ %d/%d  %s\n\n", i+1, len(qs), q)
+		res, err := a.Engine.Ask(ctx, engine.AskRequest{Question: q})
+		if err != nil {
+			failed++
+			fmt.Fprintf(out, "error: %v\n\n", err)
+			continue
+		}
+		fmt.Fprint(out, tools.ResultText(res))
+		fmt.Fprintln(out)
+	}
+	if failed > 0 {
+		return fmt.Errorf("%d of %d demo questions failed", failed, len(qs))
+	}
+	fmt.Fprintf(out, "All %d questions answered from recorded model answers; every SQL statement was rendered from a validated plan and run read-only.\n", len(qs))
+	return nil
+}
+
+func demoQuestions(path string) ([]string, error) {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return nil, fmt.Errorf("demo questions: %w", err)
+	}
+	var items []struct {
+		Question string `json:"question"`
+	}
+	if err := json.Unmarshal(b, &items); err != nil {
+		return nil, fmt.Errorf("demo questions %s: %w", filepath.Base(path), err)
+	}
+	out := make([]string, len(items))
+	for i, it := range items {
+		out[i] = it.Question
+	}
+	return out, nil
+}
+
+// readInput reads a file, or standard input for "-", bounded to 4 MiB.
+// printJSON writes v as indented JSON.
+func printJSON(out io.Writer, v any) error {
+	enc := json.NewEncoder(out)
+	enc.SetIndent("", "  ")
+	return enc.Encode(v)
+}

@@ -1,0 +1,214 @@
+package cli
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/nl2sql/nl2sql/engine"
+	"github.com/nl2sql/nl2sql/engine/app"
+	"github.com/nl2sql/nl2sql/engine/eval"
+	"github.com/nl2sql/nl2sql/planast"
+	"github.com/nl2sql/nl2sql/planast/lift"
+	"github.com/nl2sql/nl2sql/tools"
+)
+
+func defaultDatasource(a *app.App, id string) string {
+	if id == "" && len(a.Config.Datasources) == 1 {
+		return a.Config.Datasources[0].ID
+	}
+	return id
+}
+
+func evalCmd() *cobra.Command {
+	var o eval.Options
+	var spider, bird string
+	var asJSON bool
+	cmd := &cobra.Command{
+		Use:   "eval",
+		Short: "Run a text-to-SQL benchmark (Spider or BIRD format) and report execution accuracy",
+		Long:  "With --planner oracle, each gold SQL query is lifted into a plan, validated, rendered for --engine and run; its rows are compared with the gold query's on SQLite by the execution-match rules.",
+		Args:  cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			switch {
+			case spider != "" && bird != "":
+				return errors.New("give --spider or --bird, not both")
+			case spider != "":
+				o.Suite, o.File = eval.SuiteSpider, spider
+			case bird != "":
+				o.Suite, o.File = eval.SuiteBird, bird
+			default:
+				return errors.New("give --spider DEV_JSON or --bird MINI_DEV_JSON")
+			}
+			if !asJSON {
+				o.Progress = func(done, total int, _ eval.Case) {
+					if done%50 == 0 || done == total {
+						fmt.Fprintf(os.Stderr, "  %d/%d\n", done, total)
+					}
+				}
+			}
+			rep, err := eval.Run(cmd.Context(), o)
+			if err != nil {
+				return err
+			}
+			if asJSON {
+				return printJSON(cmd.OutOrStdout(), rep)
+			}
+			fmt.Fprintln(cmd.OutOrStdout(), strings.TrimRight(rep.Summary(), "\n"))
+			return nil
+		},
+	}
+	cmd.Flags().StringVar(&spider, "spider", "", "Spider questions file (dev.json)")
+	cmd.Flags().StringVar(&bird, "bird", "", "BIRD questions file (mini_dev_sqlite.json)")
+	cmd.Flags().StringVar(&o.DBRoot, "db-root", "", "directory holding DB_ID/DB_ID.sqlite")
+	cmd.Flags().StringVar(&o.Planner, "planner", "oracle", "oracle: lift the gold SQL into plans")
+	cmd.Flags().StringVar(&o.Engine, "engine", "sqlite", "run rendered plans on sqlite, duckdb or postgres (copied from the SQLite files)")
+	cmd.Flags().StringVar(&o.PGDSN, "pg-dsn", "", "PostgreSQL connection string for --engine postgres")
+	cmd.Flags().IntVar(&o.Limit, "limit", 0, "evaluate only the first N questions")
+	cmd.Flags().BoolVar(&asJSON, "json", false, "print the whole report as JSON")
+	return cmd
+}
+
+func planCmd(logger *slog.Logger) *cobra.Command {
+	cmd := &cobra.Command{Use: "plan", Short: "Work with plans"}
+	var cfgPath, ds, dialect string
+	check := &cobra.Command{
+		Use:   "check [flags] FILE|-",
+		Short: "Validate a plan and print the SQL it renders, or its typed errors as JSON (exit 1)",
+		Args:  cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			doc, err := readInput(cmd.InOrStdin(), args[0])
+			if err != nil {
+				return err
+			}
+			a, err := app.Open(cfgPath, logger)
+			if err != nil {
+				return err
+			}
+			defer a.Close()
+			res, err := a.Engine.CheckPlan(cmd.Context(), ds, doc, dialect)
+			if err != nil {
+				e := engine.AsError(err)
+				if e.Code != engine.CodePlanInvalid {
+					return err
+				}
+				enc := json.NewEncoder(cmd.OutOrStdout())
+				enc.SetIndent("", "  ")
+				_ = enc.Encode(map[string]any{"valid": false, "issues": e.Issues})
+				return errors.New("the plan is invalid")
+			}
+			fmt.Fprintln(cmd.OutOrStdout(), res.SQL)
+			return nil
+		},
+	}
+	check.Flags().StringVar(&cfgPath, "config", "nl2sql.yaml", "path of the config file")
+	check.Flags().StringVar(&ds, "datasource", "", "datasource id whose schema the plan is checked against (default: the only one configured)")
+	check.Flags().StringVar(&dialect, "dialect", "", "render for this dialect (sqlite, duckdb, postgres); default: the datasource's")
+	cmd.AddCommand(check)
+	var fsCfg, fsDS string
+	fromSQL := &cobra.Command{
+		Use:   "from-sql [flags] SQL",
+		Short: "Lift SQL (SQLite or PostgreSQL dialect) into a plan; refuses what the plan language cannot express, naming the construct",
+		Args:  cobra.MinimumNArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			a, err := app.Open(fsCfg, logger)
+			if err != nil {
+				return err
+			}
+			defer a.Close()
+			snap, err := a.Engine.VisibleSnapshot(cmd.Context(), defaultDatasource(a, fsDS))
+			if err != nil {
+				return err
+			}
+			if snap.Dialect != lift.DialectSQLite && snap.Dialect != lift.DialectPostgres {
+				return fmt.Errorf("plan from-sql reads SQLite or PostgreSQL SQL; datasource %q is %s", snap.Datasource, snap.Dialect)
+			}
+			plan, err := lift.Lift(strings.Join(args, " "), snap.Dialect, snap)
+			if err != nil {
+				return err
+			}
+			if _, err := planast.Validate(plan, snap, planast.Options{}); err != nil {
+				return fmt.Errorf("the lifted plan does not validate: %w", err)
+			}
+			var buf bytes.Buffer
+			_ = json.Indent(&buf, plan.Canonical(), "", "  ")
+			buf.WriteByte('\n')
+			_, err = cmd.OutOrStdout().Write(buf.Bytes())
+			return err
+		},
+	}
+	fromSQL.Flags().StringVar(&fsCfg, "config", "nl2sql.yaml", "path of the config file")
+	fromSQL.Flags().StringVar(&fsDS, "datasource", "", "datasource whose schema resolves the names (default: the only one configured)")
+	cmd.AddCommand(fromSQL)
+	return cmd
+}
+
+func schemaCmd(logger *slog.Logger) *cobra.Command {
+	cmd := &cobra.Command{Use: "schema", Short: "Show schemas: the plan's JSON Schema, or a datasource's tables"}
+	cmd.AddCommand(&cobra.Command{
+		Use:   "plan",
+		Short: "Print the JSON Schema of a plan, as given to models for structured output",
+		Args:  cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			var v any
+			_ = json.Unmarshal(planast.JSONSchema(), &v)
+			return printJSON(cmd.OutOrStdout(), v)
+		},
+	})
+	var cfgPath, ds string
+	var asJSON bool
+	show := &cobra.Command{
+		Use:   "show",
+		Short: "Show a datasource's tables, columns, types, keys and sample values as introspected",
+		Args:  cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			a, err := app.Open(cfgPath, logger)
+			if err != nil {
+				return err
+			}
+			defer a.Close()
+			snap, err := a.Engine.Snapshot(cmd.Context(), ds)
+			if err != nil {
+				return err
+			}
+			out := cmd.OutOrStdout()
+			if asJSON {
+				return printJSON(out, snap)
+			}
+			fmt.Fprint(out, tools.SnapshotText(snap))
+			return nil
+		},
+	}
+	show.Flags().StringVar(&cfgPath, "config", "nl2sql.yaml", "path of the config file")
+	show.Flags().StringVar(&ds, "datasource", "", "datasource id (default: the only one configured)")
+	show.Flags().BoolVar(&asJSON, "json", false, "print the snapshot as JSON")
+	cmd.AddCommand(show)
+	return cmd
+}
+
+func readInput(stdin io.Reader, name string) ([]byte, error) {
+	var r io.Reader = stdin
+	if name != "-" {
+		f, err := os.Open(name)
+		if err != nil {
+			return nil, err
+		}
+		defer f.Close()
+		r = f
+	}
+	b, err := io.ReadAll(io.LimitReader(r, 4<<20+1))
+	if err != nil {
+		return nil, err
+	}
+	if len(b) > 4<<20 {
+		return nil, errors.New("input is larger than 4 MiB")
+	}
+	return b, nil
+}
