@@ -83,7 +83,7 @@ func (e *Engine) Ask(ctx context.Context, req AskRequest) (res *Result, err erro
 		return res, err
 	}
 	progress(ctx, "retrieve")
-	sctx := e.retrieve(ctx, ds)
+	sctx := e.retrieve(ctx, ds, q)
 	tm.Retrieve = sw.lap()
 	progress(ctx, "plan")
 	planned, err := e.planValidated(ctx, ds, q, sctx, today)

@@ -14,6 +14,7 @@ import (
 	"github.com/nl2sql/nl2sql/engine/llm"
 	"github.com/nl2sql/nl2sql/engine/schema"
 	"github.com/nl2sql/nl2sql/engine/source"
+	"github.com/nl2sql/nl2sql/index"
 	"github.com/nl2sql/nl2sql/scope"
 )
 
@@ -67,6 +68,9 @@ type Options struct {
 	// ProfileMaxAge is how old a stored profile may get before it is
 	// refreshed even when row counts are unchanged; 0 means 24 hours.
 	ProfileMaxAge time.Duration
+	// Embedder embeds schema text for retrieval; nil means the built-in,
+	// offline index.NGram.
+	Embedder index.Embedder
 	// TraceDir is where request traces are written (storage.path/traces);
 	// "" disables tracing.
 	TraceDir string
@@ -90,7 +94,8 @@ type datasource struct {
 	spec    DatasourceSpec
 	src     Source
 	snap    *schema.Snapshot
-	version string // content fingerprint of snap
+	version string       // content fingerprint of snap
+	idx     *index.Index // retrieval index of snap; nil sends the whole schema
 }
 
 // New builds an Engine. Datasources are opened on first use.
@@ -180,7 +185,7 @@ func (e *Engine) datasource(ctx context.Context, id string) (*datasource, error)
 		return nil, &Error{Code: CodeDatasourceDown, Msg: fmt.Sprintf("datasource %q has no tables", id),
 			Hint: "check that the datasource's path or dsn in the config names the database you mean", Retryable: true}
 	}
-	ds := &datasource{spec: spec, src: src, snap: snap, version: version}
+	ds := &datasource{spec: spec, src: src, snap: snap, version: version, idx: e.buildIndex(ctx, src, snap)}
 	e.open[id] = ds
 	return ds, nil
 }
@@ -191,6 +196,9 @@ func (e *Engine) Close() error {
 	defer e.mu.Unlock()
 	var errs []error
 	for id, ds := range e.open {
+		if ds.idx != nil {
+			ds.idx.Close()
+		}
 		if err := ds.src.Close(); err != nil {
 			errs = append(errs, fmt.Errorf("close %s: %w", id, err))
 		}

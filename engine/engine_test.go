@@ -215,7 +215,7 @@ func TestRecordingPrompts(t *testing.T) {
 		if rec.Step != "plan" {
 			continue
 		}
-		req := e.planRequest(ds, rec.Question, e.retrieve(context.Background(), ds), e.opts.Today(), nil, 0)
+		req := e.planRequest(ds, rec.Question, e.retrieve(context.Background(), ds, rec.Question), e.opts.Today(), nil, 0)
 		if req.PromptHash == rec.PromptSHA256 {
 			continue
 		}

@@ -37,7 +37,7 @@ func (e *Engine) Explain(ctx context.Context, req AskRequest) (*Explanation, err
 	if err != nil {
 		return nil, err
 	}
-	sctx := e.retrieve(ctx, ds)
+	sctx := e.retrieve(ctx, ds, q)
 	p, err := e.planValidated(ctx, ds, q, sctx, e.opts.Today())
 	if err != nil {
 		return nil, deadline(ctx, err)

@@ -18,5 +18,5 @@ func (e *Engine) PlanRequest(ctx context.Context, datasource, question string) (
 		return llm.Request{}, err
 	}
 	q := strings.TrimSpace(question)
-	return e.planRequest(ds, q, e.retrieve(ctx, ds), e.opts.Today(), nil, 0), nil
+	return e.planRequest(ds, q, e.retrieve(ctx, ds, q), e.opts.Today(), nil, 0), nil
 }

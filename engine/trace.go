@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/nl2sql/nl2sql/engine/llm"
+	"github.com/nl2sql/nl2sql/index"
 )
 
 // Trace records one request for later inspection and replay: the steps
@@ -24,6 +25,8 @@ type Trace struct {
 	Question   string      `json:"question"`
 	Datasource string      `json:"datasource,omitempty"`
 	Today      string      `json:"today"`
+	// Retrieved is what retrieval selected for the prompt.
+	Retrieved  *index.Selection `json:"retrieved,omitempty"`
 	ModelCalls []ModelCall `json:"model_calls"`
 	Rejected   []Attempt   `json:"rejected_attempts"`
 	PlanSource string      `json:"plan_source,omitempty"`

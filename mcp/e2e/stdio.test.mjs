@@ -16,97 +16,14 @@ import { readFileSync } from "node:fs";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 
+import { assertSameRows, assertToolError, mustEnv, serverEnv, textOf } from "./helpers.mjs";
+
 const BIN = mustEnv("NL2SQL_BIN");
 const CONFIG = mustEnv("NL2SQL_CONFIG");
 const GOLD = JSON.parse(readFileSync(mustEnv("NL2SQL_GOLD"), "utf8"));
 
 const CALL_TIMEOUT_MS = 20_000; // every call answers in milliseconds; a hang should fail fast
 const TEST_TIMEOUT_MS = 45_000;
-
-function mustEnv(name) {
-  const v = process.env[name];
-  if (!v) {
-    throw new Error(`${name} is not set; run this file through mcp/e2e/e2e_test.go (go test ./mcp/e2e) or set NL2SQL_BIN, NL2SQL_CONFIG and NL2SQL_GOLD`);
-  }
-  return v;
-}
-
-// serverEnv is the environment of the spawned server: ours, minus the test's
-// own NL2SQL_* variables, which are not configuration keys.
-function serverEnv() {
-  const env = { ...process.env };
-  for (const k of ["NL2SQL_BIN", "NL2SQL_CONFIG", "NL2SQL_GOLD", "NL2SQL_TEST_PG_DSN"]) delete env[k];
-  return env;
-}
-
-// ---- result comparison ---------------------------------------------------
-
-// cellKey canonicalises one value: numbers rounded to 2 decimals, strings,
-// booleans and null kept apart by a type tag (so 1 and "1" differ).
-function cellKey(v) {
-  if (v === null || v === undefined) return "null";
-  if (typeof v === "number") {
-    if (!Number.isFinite(v)) return `n:${v}`;
-    let r = Math.round(v * 100) / 100;
-    if (Object.is(r, -0)) r = 0;
-    return `n:${r.toFixed(2)}`;
-  }
-  if (typeof v === "string") return `s:${v}`;
-  if (typeof v === "boolean") return `b:${v}`;
-  return `j:${JSON.stringify(v)}`;
-}
-
-function rowKey(row) {
-  return JSON.stringify(row.map(cellKey));
-}
-
-function multiset(rows) {
-  const m = new Map();
-  for (const r of rows) {
-    const k = rowKey(r);
-    m.set(k, (m.get(k) ?? 0) + 1);
-  }
-  return m;
-}
-
-// assertSameRows compares rows as multisets (order ignored) after rounding
-// numbers to 2 decimals; on a difference it names the missing and extra rows.
-function assertSameRows(got, want, label) {
-  assert.ok(Array.isArray(got), `${label}: rows is not an array`);
-  const g = multiset(got);
-  const w = multiset(want);
-  const missing = [];
-  const extra = [];
-  for (const [k, n] of w) {
-    const d = n - (g.get(k) ?? 0);
-    if (d > 0) missing.push(`${k} x${d}`);
-  }
-  for (const [k, n] of g) {
-    const d = n - (w.get(k) ?? 0);
-    if (d > 0) extra.push(`${k} x${d}`);
-  }
-  if (missing.length || extra.length) {
-    assert.fail(
-      `${label}: rows differ from the gold SQL's (got ${got.length}, want ${want.length})\n` +
-        `  missing (in gold, not returned): ${missing.slice(0, 10).join(", ") || "none"}\n` +
-        `  extra (returned, not in gold): ${extra.slice(0, 10).join(", ") || "none"}`,
-    );
-  }
-}
-
-function textOf(result) {
-  return (result.content ?? [])
-    .filter((c) => c.type === "text")
-    .map((c) => c.text)
-    .join("\n");
-}
-
-function assertToolError(result, re, label) {
-  const text = textOf(result);
-  assert.equal(result.isError, true, `${label}: want isError, got ${JSON.stringify(result).slice(0, 500)}`);
-  assert.match(text, re, `${label}: error text ${JSON.stringify(text)} does not match ${re}`);
-  return text;
-}
 
 // ---- SDK client tests ----------------------------------------------------
 

@@ -1,0 +1,273 @@
+package index
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/blevesearch/bleve/v2"
+	"github.com/blevesearch/bleve/v2/analysis/analyzer/custom"
+	"github.com/blevesearch/bleve/v2/analysis/lang/en"
+	"github.com/blevesearch/bleve/v2/analysis/token/lowercase"
+	"github.com/blevesearch/bleve/v2/analysis/tokenizer/unicode"
+	"github.com/blevesearch/bleve/v2/index/scorch"
+	"github.com/blevesearch/bleve/v2/mapping"
+	bindex "github.com/blevesearch/bleve_index_api"
+
+	"github.com/nl2sql/nl2sql/engine/schema"
+)
+
+// Options configure Build. The zero value indexes names, comments and
+// profile sample values with the defaults below.
+type Options struct {
+	// Values, when set, supplies every distinct value of text columns with
+	// at most MaxDistinctValues distinct values (per the profile; columns
+	// without a profile are asked too, capped at that many), so literals
+	// outside the profile's five most frequent values can be matched. When
+	// nil only the profile's SampleValues are indexed.
+	Values ValueSource
+	// MaxDistinctValues bounds the values fetched per column; ≤ 0 means
+	// DefaultMaxDistinctValues.
+	MaxDistinctValues int
+	// MaxTotalValues bounds the values fetched over all columns, fewest
+	// distinct first; ≤ 0 means DefaultMaxTotalValues. An indexed value
+	// costs about 4 KiB of memory while the index is built.
+	MaxTotalValues int
+	// MaxValueLen skips longer values (in bytes): free text is not a
+	// literal anyone types. ≤ 0 means DefaultMaxValueLen.
+	MaxValueLen int
+	// Tuning is the selection policy; the zero value means DefaultTuning.
+	Tuning Tuning
+	// EmbedBatch is how many texts go to the embedder per call; ≤ 0 means
+	// 128.
+	EmbedBatch int
+}
+
+// Defaults of Options.
+const (
+	DefaultMaxDistinctValues = 10000
+	DefaultMaxTotalValues    = 100000
+	DefaultMaxValueLen       = 80
+)
+
+func (o Options) withDefaults() Options {
+	if o.MaxDistinctValues <= 0 {
+		o.MaxDistinctValues = DefaultMaxDistinctValues
+	}
+	if o.MaxTotalValues <= 0 {
+		o.MaxTotalValues = DefaultMaxTotalValues
+	}
+	if o.MaxValueLen <= 0 {
+		o.MaxValueLen = DefaultMaxValueLen
+	}
+	return o
+}
+
+// Index is the retrieval index of one snapshot: a bleve (scorch, in
+// memory) full-text index over table and column documents, one vector per
+// document, a bleve index over column values, and the join graph. It is
+// immutable after Build and safe for concurrent Retrieve calls. Close
+// releases the bleve indexes.
+type Index struct {
+	snap   *schema.Snapshot
+	emb    Embedder
+	opts   Options
+	docs   []doc       // sorted by id
+	vecs   [][]float32 // vecs[i] embeds docs[i], unit length
+	byID   map[string]int
+	text   bleve.Index // schema documents
+	vals   bleve.Index // value documents
+	values []valueDoc  // value documents by their numeric id
+	graph  [][]edge    // per table (snap order), sorted by (to, columns)
+	keys   [][]int     // per table, its primary-key columns (declared or inferred)
+	refCol [][]bool    // per table and column: joins another table and is not the primary key
+	// inferred is true when the snapshot declares no foreign keys and the
+	// graph holds inferred join keys (see joinGraph).
+	inferred    bool
+	wholeTokens int // ContextTokens(SchemaContext(snap))
+}
+
+// doc is one schema document: a table (col < 0) or a column.
+type doc struct {
+	id    string // "t/<table idx>" or "c/<table idx>/<column idx>", zero-padded
+	table int    // index into snap.Tables
+	col   int    // index into the table's Columns, -1 for the table itself
+	// Fields of the full-text document and the text that is embedded.
+	Name, Table, Text, Cols, Samples string
+	embed                            string
+}
+
+// Build indexes snap (which must not change afterwards: the index keeps
+// it). It embeds one text per table and per column with emb (nil means
+// NGram{}), fetches column values through opts.Values, and renders the
+// whole schema once to count its tokens. Errors: the embedder's, the value
+// source's (wrapped with the column), ctx's.
+func Build(ctx context.Context, snap *schema.Snapshot, emb Embedder, opts Options) (*Index, error) {
+	if snap == nil {
+		return nil, errors.New("index: nil snapshot")
+	}
+	if emb == nil {
+		emb = NGram{}
+	}
+	opts = opts.withDefaults()
+	ix := &Index{snap: snap, emb: emb, opts: opts, byID: map[string]int{}}
+	ix.docs = schemaDocs(snap)
+	for i, d := range ix.docs {
+		ix.byID[d.id] = i
+	}
+	var err error
+	if ix.text, err = newBleve(textMapping()); err != nil {
+		return nil, err
+	}
+	b := ix.text.NewBatch()
+	for _, d := range ix.docs {
+		if err := b.Index(d.id, map[string]any{"name": d.Name, "table": d.Table, "text": d.Text, "cols": d.Cols, "samples": d.Samples}); err != nil {
+			ix.Close()
+			return nil, fmt.Errorf("index: %w", err)
+		}
+	}
+	if err := ix.text.Batch(b); err != nil {
+		ix.Close()
+		return nil, fmt.Errorf("index: %w", err)
+	}
+	texts := make([]string, len(ix.docs))
+	for i, d := range ix.docs {
+		texts[i] = d.embed
+	}
+	if ix.vecs, err = embedAll(ctx, emb, texts, opts.EmbedBatch); err != nil {
+		ix.Close()
+		return nil, err
+	}
+	if err := ix.buildValues(ctx); err != nil {
+		ix.Close()
+		return nil, err
+	}
+	ix.graph, ix.keys, ix.inferred = joinGraph(snap)
+	ix.refCol = referencing(snap, ix.graph, ix.keys)
+	ix.wholeTokens = ContextTokens(SchemaContext(snap))
+	return ix, nil
+}
+
+// Close releases the full-text indexes.
+func (ix *Index) Close() error {
+	var errs []error
+	for _, b := range []bleve.Index{ix.text, ix.vals} {
+		if b != nil {
+			errs = append(errs, b.Close())
+		}
+	}
+	return errors.Join(errs...)
+}
+
+// Snapshot is the snapshot the index was built from.
+func (ix *Index) Snapshot() *schema.Snapshot { return ix.snap }
+
+// Embedder is the embedder's Name.
+func (ix *Index) Embedder() string { return ix.emb.Name() }
+
+// WholeTokens is the token count of the whole snapshot's schema context.
+func (ix *Index) WholeTokens() int { return ix.wholeTokens }
+
+// JoinKeysInferred reports whether the snapshot declares no foreign keys
+// and the join graph holds inferred ones (see joinGraph).
+func (ix *Index) JoinKeysInferred() bool { return ix.inferred }
+
+// Docs is the number of schema documents and of value documents.
+func (ix *Index) Docs() (schemaDocs, valueDocs int) { return len(ix.docs), len(ix.values) }
+
+// newBleve opens an in-memory scorch index.
+func newBleve(m mapping.IndexMapping) (bleve.Index, error) {
+	b, err := bleve.NewUsing("", m, scorch.Name, scorch.Name, nil)
+	if err != nil {
+		return nil, fmt.Errorf("index: open bleve: %w", err)
+	}
+	return b, nil
+}
+
+// textMapping: English analysis (possessives, lower case, stop words,
+// Porter stems) on every field, BM25 scoring.
+func textMapping() mapping.IndexMapping {
+	m := bleve.NewIndexMapping()
+	m.ScoringModel = bindex.BM25Scoring
+	m.DefaultAnalyzer = en.AnalyzerName
+	dm := bleve.NewDocumentStaticMapping()
+	for _, f := range []string{"name", "table", "text", "cols", "samples"} {
+		fm := bleve.NewTextFieldMapping()
+		fm.Analyzer = en.AnalyzerName
+		fm.Store = false
+		fm.IncludeInAll = false
+		fm.IncludeTermVectors = false
+		dm.AddFieldMappingsAt(f, fm)
+	}
+	m.DefaultMapping = dm
+	return m
+}
+
+// valueMapping: values split on Unicode word boundaries and lower-cased,
+// no stop words or stems (values are names), BM25 scoring.
+func valueMapping() mapping.IndexMapping {
+	m := bleve.NewIndexMapping()
+	m.ScoringModel = bindex.BM25Scoring
+	if err := m.AddCustomAnalyzer("value", map[string]any{
+		"type":          custom.Name,
+		"tokenizer":     unicode.Name,
+		"token_filters": []any{lowercase.Name},
+	}); err != nil {
+		panic(err) // static configuration
+	}
+	m.DefaultAnalyzer = "value"
+	dm := bleve.NewDocumentStaticMapping()
+	fm := bleve.NewTextFieldMapping()
+	fm.Analyzer = "value"
+	fm.Store = false
+	fm.IncludeInAll = false
+	dm.AddFieldMappingsAt("v", fm)
+	m.DefaultMapping = dm
+	return m
+}
+
+// schemaDocs builds one document per table and column, sorted by id.
+func schemaDocs(snap *schema.Snapshot) []doc {
+	var docs []doc
+	for ti, t := range snap.Tables {
+		tname := SplitName(t.Name)
+		var cols []string
+		for _, c := range t.Columns {
+			cols = append(cols, SplitName(c.Name))
+		}
+		docs = append(docs, doc{
+			id: fmt.Sprintf("t/%05d", ti), table: ti, col: -1,
+			Name: tname, Text: t.Comment, Cols: strings.Join(cols, " "),
+			embed: joinNonEmpty(". ", "table "+tname, t.Comment),
+		})
+		for ci, c := range t.Columns {
+			samples := sampleStrings(c)
+			if len(samples) > 10 {
+				samples = samples[:10]
+			}
+			docs = append(docs, doc{
+				id: fmt.Sprintf("c/%05d/%05d", ti, ci), table: ti, col: ci,
+				Name: cols[ci], Table: tname, Text: c.Comment, Samples: strings.Join(samples, " "),
+				embed: joinNonEmpty(". ", cols[ci]+" of "+tname, c.Comment),
+			})
+		}
+	}
+	sort.Slice(docs, func(i, j int) bool { return docs[i].id < docs[j].id })
+	return docs
+}
+
+// sampleStrings are the profile's text sample values.
+func sampleStrings(c schema.Column) []string {
+	if c.Profile == nil {
+		return nil
+	}
+	var out []string
+	for _, v := range c.Profile.SampleValues {
+		if s, ok := v.(string); ok && strings.TrimSpace(s) != "" {
+			out = append(out, s)
+		}
+	}
+	return out
+}

@@ -1,0 +1,227 @@
+package index
+
+import (
+	"slices"
+	"strings"
+
+	"github.com/nl2sql/nl2sql/engine/schema"
+	"github.com/nl2sql/nl2sql/planast"
+)
+
+// edge is one join between two tables: columns of the from table equal
+// columns of to.
+type edge struct {
+	to       int
+	cols     []string // in the from table
+	refCols  []string // in the to table
+	inferred bool
+}
+
+// keyWords end the names of key columns ("customer_id", "setCode").
+var keyWords = map[string]bool{"id": true, "uuid": true, "code": true, "key": true, "no": true}
+
+// linkWords may surround a table's name in a column that references it
+// ("link_to_member", "ref_customer").
+var linkWords = map[string]bool{"link": true, "to": true, "ref": true, "fk": true, "of": true}
+
+// joinGraph is the undirected table graph of the snapshot's foreign keys
+// (both directions), and each table's primary-key columns.
+//
+// A snapshot that declares no foreign key at all gets inferred ones, and
+// its tables without a declared primary key an inferred one:
+//
+//   - primary key: the first column named "id", or the table's name
+//     (singular) followed by a key word: "member_id" of member, "driverId"
+//     of drivers;
+//   - same name: two tables' columns of one split name ending in a key word
+//     (id, uuid, code, key, no) join ("raceId" = "raceId"), except bare
+//     "id", "code", "key" and "no", which name each table's own key
+//     ("uuid" is global by design);
+//   - reference by name: a column whose name is another table's name
+//     (singular) plus one key word or link words joins that table's
+//     column of the remaining name, else its primary key: "setCode" →
+//     sets.code, "link_to_member" → member.member_id.
+//
+// Types must be compatible (equal, both numeric, or one unknown). A schema
+// that declares some foreign keys is taken to declare all it means.
+func joinGraph(snap *schema.Snapshot) (g [][]edge, keys [][]int, inferred bool) {
+	n := len(snap.Tables)
+	g = make([][]edge, n)
+	keys = make([][]int, n)
+	pos := map[[2]string]int{}
+	for i, t := range snap.Tables {
+		pos[[2]string{t.Schema, t.Name}] = i
+		for _, k := range t.PrimaryKey {
+			if ci := columnIndex(t, k); ci >= 0 {
+				keys[i] = append(keys[i], ci)
+			}
+		}
+	}
+	declared := false
+	for i, t := range snap.Tables {
+		for _, fk := range t.ForeignKeys {
+			j, ok := pos[[2]string{fk.RefSchema, fk.RefTable}]
+			if !ok {
+				continue
+			}
+			declared = true
+			if i != j {
+				addEdge(g, i, j, fk.Columns, fk.RefColumns, false)
+			}
+		}
+	}
+	if !declared {
+		inferKeys(snap, g, keys)
+	}
+	for i := range g {
+		slices.SortStableFunc(g[i], func(a, b edge) int {
+			if a.to != b.to {
+				return a.to - b.to
+			}
+			return strings.Compare(strings.Join(a.cols, ","), strings.Join(b.cols, ","))
+		})
+	}
+	return g, keys, !declared
+}
+
+// addEdge adds i→j and j→i unless i→j on these columns exists.
+func addEdge(g [][]edge, i, j int, cols, refCols []string, inferred bool) {
+	for _, e := range g[i] {
+		if e.to == j && slices.Equal(e.cols, cols) && slices.Equal(e.refCols, refCols) {
+			return
+		}
+	}
+	g[i] = append(g[i], edge{to: j, cols: cols, refCols: refCols, inferred: inferred})
+	g[j] = append(g[j], edge{to: i, cols: refCols, refCols: cols, inferred: inferred})
+}
+
+func columnIndex(t schema.Table, name string) int {
+	for ci, c := range t.Columns {
+		if c.Name == name {
+			return ci
+		}
+	}
+	return -1
+}
+
+// singular is the table name's words with the last one made singular.
+func singular(name string) []string {
+	w := splitWords(name)
+	if len(w) > 0 {
+		w[len(w)-1] = stem(w[len(w)-1])
+	}
+	return w
+}
+
+func inferKeys(snap *schema.Snapshot, g [][]edge, keys [][]int) {
+	words := make([][][]string, len(snap.Tables))
+	for i, t := range snap.Tables {
+		words[i] = make([][]string, len(t.Columns))
+		for ci, c := range t.Columns {
+			words[i][ci] = splitWords(c.Name)
+		}
+		if len(keys[i]) > 0 {
+			continue
+		}
+		sing := singular(t.Name)
+		for ci, w := range words[i] {
+			if (len(w) == 1 && w[0] == "id") ||
+				(len(w) == len(sing)+1 && keyWords[w[len(w)-1]] && slices.Equal(w[:len(sing)], sing)) {
+				keys[i] = []int{ci}
+				break
+			}
+		}
+	}
+	// Same name.
+	for a, ta := range snap.Tables {
+		for ca, wa := range words[a] {
+			if len(wa) == 0 || !keyWords[wa[len(wa)-1]] || (len(wa) == 1 && wa[0] != "uuid") {
+				continue // a bare "id" or "code" is each table's own
+			}
+			for b := a + 1; b < len(snap.Tables); b++ {
+				for cb, wb := range words[b] {
+					if slices.Equal(wa, wb) && compatible(ta.Columns[ca].Type, snap.Tables[b].Columns[cb].Type) {
+						addEdge(g, a, b, []string{ta.Columns[ca].Name}, []string{snap.Tables[b].Columns[cb].Name}, true)
+					}
+				}
+			}
+		}
+	}
+	// Reference by name.
+	for a, ta := range snap.Tables {
+		for ca, wa := range words[a] {
+			for b, tb := range snap.Tables {
+				if a == b {
+					continue
+				}
+				rest, ok := cut(wa, singular(tb.Name))
+				if !ok {
+					continue
+				}
+				target := -1
+				switch {
+				case len(rest) == 1 && keyWords[rest[0]]:
+					for cb, wb := range words[b] {
+						if slices.Equal(wb, rest) {
+							target = cb
+						}
+					}
+					if target < 0 && len(keys[b]) == 1 {
+						target = keys[b][0]
+					}
+				case allLink(rest) && len(keys[b]) == 1:
+					target = keys[b][0]
+				}
+				if target >= 0 && compatible(ta.Columns[ca].Type, tb.Columns[target].Type) {
+					addEdge(g, a, b, []string{ta.Columns[ca].Name}, []string{tb.Columns[target].Name}, true)
+				}
+			}
+		}
+	}
+}
+
+// cut removes the first contiguous occurrence of sub from w.
+func cut(w, sub []string) ([]string, bool) {
+	if len(sub) == 0 {
+		return nil, false
+	}
+	for i := 0; i+len(sub) <= len(w); i++ {
+		if slices.Equal(w[i:i+len(sub)], sub) {
+			return append(slices.Clone(w[:i]), w[i+len(sub):]...), true
+		}
+	}
+	return nil, false
+}
+
+func allLink(ws []string) bool {
+	for _, w := range ws {
+		if !linkWords[w] {
+			return false
+		}
+	}
+	return true
+}
+
+func compatible(a, b planast.Type) bool {
+	if a == b || a == planast.TypeUnknown || b == planast.TypeUnknown {
+		return true
+	}
+	return a.IsNumeric() && b.IsNumeric()
+}
+
+// referencing marks the columns that join another table and are not their
+// table's primary key: foreign keys, declared or inferred.
+func referencing(snap *schema.Snapshot, g [][]edge, keys [][]int) [][]bool {
+	out := make([][]bool, len(snap.Tables))
+	for t, tb := range snap.Tables {
+		out[t] = make([]bool, len(tb.Columns))
+		for _, e := range g[t] {
+			for _, c := range e.cols {
+				if ci := columnIndex(tb, c); ci >= 0 && !slices.Contains(keys[t], ci) {
+					out[t][ci] = true
+				}
+			}
+		}
+	}
+	return out
+}

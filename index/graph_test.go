@@ -1,0 +1,145 @@
+package index
+
+import (
+	"reflect"
+	"slices"
+	"testing"
+
+	"github.com/nl2sql/nl2sql/engine/schema"
+	"github.com/nl2sql/nl2sql/planast"
+)
+
+// chain builds the graph 0-1-2-3-4 plus 0-5-4 (a second, longer route).
+func chain() [][]edge {
+	g := make([][]edge, 6)
+	for _, p := range [][2]int{{0, 1}, {1, 2}, {2, 3}, {3, 4}, {0, 5}, {5, 4}} {
+		addEdge(g, p[0], p[1], []string{"a"}, []string{"b"}, false)
+	}
+	return g
+}
+
+func allOK(n int) []bool {
+	ok := make([]bool, n)
+	for i := range ok {
+		ok[i] = true
+	}
+	return ok
+}
+
+func TestExpand(t *testing.T) {
+	tests := []struct {
+		name      string
+		seeds     []int
+		ok        []bool
+		max       int
+		kept      []int
+		bridges   []int
+		unbridged []int
+	}{
+		{"adjacent", []int{0, 1}, allOK(6), 8, []int{0, 1}, nil, nil},
+		{"two bridges", []int{1, 3}, allOK(6), 8, []int{1, 3, 2}, []int{2}, nil},
+		{"short route wins", []int{0, 4}, allOK(6), 8, []int{0, 4, 5}, []int{5}, nil},
+		{"denied bridge avoided", []int{0, 4}, []bool{true, true, true, true, true, false}, 8, []int{0, 4}, nil, nil},
+		{"seed already a bridge", []int{0, 4, 5}, allOK(6), 8, []int{0, 4, 5}, nil, []int{5}},
+		{"budget skips a seed", []int{1, 3, 0}, allOK(6), 2, []int{1, 0}, nil, nil},
+	}
+	for _, tt := range tests {
+		kept, bridge := expand(chain(), tt.seeds, tt.ok, tt.max)
+		if !reflect.DeepEqual(kept, tt.kept) {
+			t.Errorf("%s: kept = %v, want %v", tt.name, kept, tt.kept)
+		}
+		for _, b := range tt.bridges {
+			if !bridge[b] {
+				t.Errorf("%s: %d not a bridge", tt.name, b)
+			}
+		}
+		for _, b := range tt.unbridged {
+			if bridge[b] {
+				t.Errorf("%s: seed %d marked bridge", tt.name, b)
+			}
+		}
+	}
+}
+
+// TestExpandChinook: joining Artist and InvoiceLine takes Album and Track
+// (Artist ← Album ← Track ← InvoiceLine).
+func TestExpandChinook(t *testing.T) {
+	ix, snap := chinook(t)
+	pos := map[string]int{}
+	for i, tb := range snap.Tables {
+		pos[tb.Name] = i
+	}
+	kept, bridge := expand(ix.graph, []int{pos["Artist"], pos["InvoiceLine"]}, allOK(len(snap.Tables)), 8)
+	var names []string
+	for _, k := range kept {
+		names = append(names, snap.Tables[k].Name)
+	}
+	slices.Sort(names)
+	if want := []string{"Album", "Artist", "InvoiceLine", "Track"}; !reflect.DeepEqual(names, want) {
+		t.Errorf("kept %v, want %v", names, want)
+	}
+	if !bridge[pos["Album"]] || !bridge[pos["Track"]] || bridge[pos["Artist"]] {
+		t.Errorf("bridges = %v", bridge)
+	}
+}
+
+func TestInferredKeys(t *testing.T) {
+	tb := func(name string, cols ...string) schema.Table {
+		t := schema.Table{Schema: "main", Name: name, Kind: schema.KindTable}
+		for _, c := range cols {
+			typ := planast.TypeInteger
+			if c == "code" || c == "setCode" || c == "name" {
+				typ = planast.TypeText
+			}
+			t.Columns = append(t.Columns, schema.Column{Name: c, Type: typ})
+		}
+		return t
+	}
+	snap := &schema.Snapshot{Tables: []schema.Table{
+		tb("cards", "id", "name", "setCode"),
+		tb("major", "major_id", "name"),
+		tb("member", "member_id", "link_to_major"),
+		tb("races", "raceId", "name"),
+		tb("results", "resultId", "raceId", "driverStandingsId"),
+		tb("sets", "id", "code"),
+	}}
+	g, keys, inferred := joinGraph(snap)
+	if !inferred {
+		t.Fatal("no declared keys, want inferred")
+	}
+	var gotKeys []string
+	for i, ks := range keys {
+		for _, k := range ks {
+			gotKeys = append(gotKeys, snap.Tables[i].Name+"."+snap.Tables[i].Columns[k].Name)
+		}
+	}
+	if want := []string{"cards.id", "major.major_id", "member.member_id", "races.raceId", "results.resultId", "sets.id"}; !reflect.DeepEqual(gotKeys, want) {
+		t.Errorf("keys = %v, want %v", gotKeys, want)
+	}
+	var edges []string
+	for i := range g {
+		for _, e := range g[i] {
+			if i < e.to {
+				edges = append(edges, snap.Tables[i].Name+"."+e.cols[0]+"="+snap.Tables[e.to].Name+"."+e.refCols[0])
+			}
+		}
+	}
+	slices.Sort(edges)
+	want := []string{
+		"cards.setCode=sets.code",             // reference by name, remaining "code"
+		"major.major_id=member.link_to_major", // link words
+		"races.raceId=results.raceId",         // same name
+	}
+	if !reflect.DeepEqual(edges, want) {
+		t.Errorf("edges = %v, want %v", edges, want)
+	}
+	ref := referencing(snap, g, keys)
+	if !ref[4][1] || ref[3][0] || !ref[2][1] {
+		t.Errorf("referencing = %v", ref)
+	}
+	// Declared keys switch inference off.
+	snap.Tables[4].ForeignKeys = []schema.ForeignKey{{Columns: []string{"raceId"}, RefSchema: "main", RefTable: "races", RefColumns: []string{"raceId"}}}
+	if g, _, inferred := joinGraph(snap); inferred || len(g[0]) != 0 || len(g[4]) != 1 {
+		t.Errorf("declared: inferred=%v graph=%v", inferred, g)
+	}
+}

@@ -1,0 +1,275 @@
+package index
+
+import (
+	"fmt"
+	"math"
+	"slices"
+	"sort"
+)
+
+// Tuning holds the selection policy's constants. The zero value means
+// DefaultTuning. Sizes scale with the schema (n allowed tables, d allowed
+// documents: tables plus columns), so one setting serves a five-table and
+// a fifty-table schema.
+type Tuning struct {
+	// RRFK is the reciprocal-rank-fusion constant: a document at rank r
+	// (from 1) of a ranking contributes weight/(RRFK+r). 60 is the value of
+	// Cormack, Clarke and Büttcher (SIGIR 2009); a larger constant flattens
+	// the rankings, a smaller one trusts their heads.
+	RRFK int
+	// Weights of the BM25, vector, value and mention rankings, in that
+	// order.
+	Weights [4]float64
+	// SeedTableShare: the best ⌈SeedTableShare·n⌉ tables, ordered by their
+	// best document, are seeds.
+	SeedTableShare float64
+	// SeedDocScale: the tables of the best SeedDocScale·√d documents are
+	// seeds too.
+	SeedDocScale float64
+	// ColumnDocScale: a non-key column of a kept table is kept when it is
+	// among the best ColumnDocScale·√d documents.
+	ColumnDocScale float64
+	// MinColumns: each seed table keeps at least its best MinColumns
+	// non-key columns.
+	MinColumns int
+	// FillShare: after the seeds and their bridges, further tables (best
+	// first) are kept while the kept columns stay within FillShare of all
+	// allowed columns; FillColumns is MinColumns for them.
+	FillShare   float64
+	FillColumns int
+}
+
+// DefaultTuning is the policy Retrieve uses when Options.Tuning is zero. It
+// was set on the Spider and BIRD development sets through evalret, by
+// sweeping each constant over a grid, never by looking at one database or
+// question; the figures sit on a plateau (neighbouring values change
+// recall by less than a point).
+var DefaultTuning = Tuning{
+	RRFK:           60,
+	Weights:        [4]float64{1, 0.5, 1, 1},
+	SeedTableShare: 0.4,
+	SeedDocScale:   1,
+	ColumnDocScale: 2,
+	MinColumns:     2,
+	FillShare:      0.45,
+	FillColumns:    1,
+}
+
+func (t Tuning) withDefaults() Tuning {
+	if t == (Tuning{}) {
+		return DefaultTuning
+	}
+	return t
+}
+
+func colID(t, c int) string { return fmt.Sprintf("c/%05d/%05d", t, c) }
+
+// plan is the state of one selection.
+type plan struct {
+	ix        *Index
+	acc       access
+	b         Budget
+	tun       Tuning
+	fused     []ranked // every ranked document, best first
+	valueCols map[[2]int]bool
+	named     map[int]bool // tables whose name the question spells (namedTables)
+	// Sizes of the allowed schema.
+	nTables, nDocs, nCols int
+}
+
+func (p *plan) doc(i int) doc { return p.ix.docs[i] }
+
+func (p *plan) count() {
+	for t, ok := range p.acc.table {
+		if ok {
+			p.nTables++
+		}
+		for _, c := range p.acc.col[t] {
+			if c {
+				p.nCols++
+			}
+		}
+	}
+	for _, ok := range p.acc.doc {
+		if ok {
+			p.nDocs++
+		}
+	}
+}
+
+// selection runs the policy: seeds, expansion, columns, fill.
+func (p *plan) selection() *Selection {
+	p.count()
+	columnDocs := int(math.Round(p.tun.ColumnDocScale * math.Sqrt(float64(p.nDocs))))
+	seeds, order := p.seeds()
+	kept, bridge := expand(p.ix.graph, seeds, p.acc.table, p.b.MaxTables)
+	fill := map[int]bool{}
+	keep := p.columns(kept, bridge, fill, columnDocs)
+
+	// Fill: further tables, best first, each only while the kept columns
+	// (its keys and best FillColumns included) stay within the cap.
+	fillCap := min(p.b.MaxColumns, int(p.tun.FillShare*float64(p.nCols)))
+	in := map[int]bool{}
+	for _, t := range kept {
+		in[t] = true
+	}
+	for _, t := range order {
+		if len(kept) >= p.b.MaxTables || len(keep) >= fillCap {
+			break
+		}
+		if in[t] {
+			continue
+		}
+		try := append(slices.Clone(kept), t)
+		fill[t] = true
+		if k := p.columns(try, bridge, fill, columnDocs); len(k) <= fillCap {
+			kept, keep, in[t] = try, k, true
+		} else {
+			delete(fill, t)
+		}
+	}
+
+	sel := &Selection{Datasource: p.ix.snap.Datasource, Tables: []TableSelection{}}
+	sort.Ints(kept)
+	for _, t := range kept {
+		tb := p.ix.snap.Tables[t]
+		ts := TableSelection{Schema: tb.Schema, Name: tb.Name, Columns: []string{}, Bridge: bridge[t]}
+		for ci, c := range tb.Columns {
+			if keep[[2]int{t, ci}] {
+				ts.Columns = append(ts.Columns, c.Name)
+			}
+		}
+		sel.Tables = append(sel.Tables, ts)
+	}
+	return sel
+}
+
+// seeds returns the seed tables, best first, and every allowed table in
+// the order of its best document. A referencing column's document
+// ("driverId" of results) does not rank its own table: it speaks for the
+// table it references. Seeds are the best ⌈SeedTableShare·n⌉ tables, the
+// tables of the best SeedDocScale·√d documents, and the tables the
+// question names.
+func (p *plan) seeds() (seeds, order []int) {
+	seedTables := int(math.Ceil(p.tun.SeedTableShare * float64(p.nTables)))
+	seedDocs := int(math.Round(p.tun.SeedDocScale * math.Sqrt(float64(p.nDocs))))
+	isSeed, seen := map[int]bool{}, map[int]bool{}
+	for i, r := range p.fused {
+		d := p.doc(r.doc)
+		t := d.table
+		if d.col >= 0 && p.ix.refCol[t][d.col] {
+			continue
+		}
+		if !seen[t] {
+			seen[t] = true
+			order = append(order, t)
+		}
+		if !isSeed[t] && (i < seedDocs || len(seeds) < seedTables) {
+			isSeed[t] = true
+			seeds = append(seeds, t)
+		}
+	}
+	for _, t := range order {
+		if !isSeed[t] && p.named[t] {
+			isSeed[t] = true
+			seeds = append(seeds, t)
+		}
+	}
+	return seeds, order
+}
+
+// columns picks the columns of the kept tables: their key columns and the
+// columns holding matched values, then, by fused rank, each column among
+// the best columnDocs documents and each table's best few (MinColumns for
+// a seed, FillColumns for a fill table, none for a bridge), until
+// MaxColumns.
+func (p *plan) columns(kept []int, bridge, fill map[int]bool, columnDocs int) map[[2]int]bool {
+	in := map[int]bool{}
+	for _, t := range kept {
+		in[t] = true
+	}
+	keep := map[[2]int]bool{}
+	for _, t := range kept {
+		for _, ci := range p.keyColumns(t, in) {
+			if p.acc.col[t][ci] {
+				keep[[2]int{t, ci}] = true
+			}
+		}
+	}
+	for k := range p.valueCols {
+		if in[k[0]] {
+			keep[k] = true
+		}
+	}
+	perTable := map[int]int{}
+	for i, r := range p.fused {
+		d := p.doc(r.doc)
+		if d.col < 0 || !in[d.table] {
+			continue
+		}
+		key := [2]int{d.table, d.col}
+		if keep[key] || len(keep) >= p.b.MaxColumns {
+			continue
+		}
+		least := p.tun.MinColumns
+		switch {
+		case bridge[d.table]:
+			least = 0
+		case fill[d.table]:
+			least = p.tun.FillColumns
+		}
+		if i < columnDocs || perTable[d.table] < least {
+			keep[key] = true
+			perTable[d.table]++
+		}
+	}
+	return keep
+}
+
+// keyColumns are table t's primary-key columns (declared or inferred), its
+// declared foreign-key columns, and its columns that join a kept table.
+func (p *plan) keyColumns(t int, kept map[int]bool) []int {
+	tb := p.ix.snap.Tables[t]
+	out := slices.Clone(p.ix.keys[t])
+	add := func(names []string) {
+		for _, n := range names {
+			if ci := columnIndex(tb, n); ci >= 0 {
+				out = append(out, ci)
+			}
+		}
+	}
+	for _, fk := range tb.ForeignKeys {
+		add(fk.Columns)
+	}
+	for _, e := range p.ix.graph[t] {
+		if kept[e.to] && p.acc.table[e.to] {
+			add(e.cols)
+		}
+	}
+	return out
+}
+
+// namedTables are the allowed tables all of whose name's words occur in
+// the question, plural endings aside ("How many courses…" names course,
+// "order details" names "Order Details").
+func (ix *Index) namedTables(question string, acc access) map[int]bool {
+	q := map[string]bool{}
+	for _, w := range words(question) {
+		q[stem(w)] = true
+	}
+	out := map[int]bool{}
+	for t, tb := range ix.snap.Tables {
+		if !acc.table[t] {
+			continue
+		}
+		all := true
+		for _, w := range splitWords(tb.Name) {
+			if !q[stem(w)] {
+				all = false
+				break
+			}
+		}
+		out[t] = all
+	}
+	return out
+}

@@ -1,0 +1,244 @@
+package index
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"slices"
+	"sort"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+
+	"github.com/blevesearch/bleve/v2"
+	"github.com/blevesearch/bleve/v2/search/query"
+)
+
+// Field boosts of the full-text query: a document's own name matters most,
+// the table a column belongs to and its comment next, the sibling column
+// names of a table document and profile samples least.
+var fieldBoosts = []struct {
+	field string
+	boost float64
+}{{"name", 2}, {"table", 1}, {"text", 1}, {"cols", 0.3}, {"samples", 0.5}}
+
+// ranked is one document of a ranking with its score.
+type ranked struct {
+	doc   int // index into ix.docs
+	score float64
+}
+
+// bm25Rank searches the schema documents with the question (an OR of its
+// analysed words over every field, boosted per fieldBoosts) and returns
+// the documents that matched, allowed ones only, best first; equal scores
+// (rounded to 1e-9, so summation order cannot reorder them) by id.
+func (ix *Index) bm25Rank(ctx context.Context, question string, ok []bool) ([]ranked, error) {
+	var qs []query.Query
+	for _, f := range fieldBoosts {
+		m := bleve.NewMatchQuery(question)
+		m.SetField(f.field)
+		m.SetBoost(f.boost)
+		qs = append(qs, m)
+	}
+	req := bleve.NewSearchRequestOptions(bleve.NewDisjunctionQuery(qs...), len(ix.docs), 0, false)
+	res, err := ix.text.SearchInContext(ctx, req)
+	if err != nil {
+		return nil, fmt.Errorf("index: search: %w", err)
+	}
+	var out []ranked
+	for _, h := range res.Hits {
+		i, found := ix.byID[h.ID]
+		if !found || !ok[i] || h.Score <= 0 {
+			continue
+		}
+		out = append(out, ranked{i, round9(h.Score)})
+	}
+	sortRanked(out)
+	return out, nil
+}
+
+// vectorRank embeds the question and ranks every allowed document by exact
+// cosine similarity (a full scan, no approximate index), ties by id.
+func (ix *Index) vectorRank(ctx context.Context, question string, ok []bool) ([]ranked, error) {
+	if len(ix.vecs) == 0 {
+		return nil, nil
+	}
+	qv, err := embedAll(ctx, ix.emb, []string{question}, 1)
+	if err != nil {
+		return nil, err
+	}
+	if len(qv[0]) != len(ix.vecs[0]) {
+		return nil, fmt.Errorf("index: question vector has %d dimensions, documents %d", len(qv[0]), len(ix.vecs[0]))
+	}
+	return cosineRank(qv[0], ix.vecs, ok), nil
+}
+
+// cosineRank scores each allowed vector against q (all unit length) and
+// sorts best first, ties by position (documents are in id order).
+func cosineRank(q []float32, vecs [][]float32, ok []bool) []ranked {
+	out := make([]ranked, 0, len(vecs))
+	for i, v := range vecs {
+		if ok != nil && !ok[i] {
+			continue
+		}
+		out = append(out, ranked{i, round9(dot(q, v))})
+	}
+	sortRanked(out)
+	return out
+}
+
+func sortRanked(rs []ranked) {
+	sort.SliceStable(rs, func(a, b int) bool {
+		if rs[a].score != rs[b].score {
+			return rs[a].score > rs[b].score
+		}
+		return rs[a].doc < rs[b].doc
+	})
+}
+
+func round9(x float64) float64 { return math.Round(x*1e9) / 1e9 }
+
+// rrf fuses rankings: each document's score is the sum over the rankings
+// that hold it of weight/(k + rank), rank from 1 (weights[i] for lists[i]).
+// The result holds every document of any ranking, best first, ties by
+// document order.
+func rrf(k int, weights []float64, lists ...[]ranked) []ranked {
+	score := map[int]float64{}
+	for i, l := range lists {
+		for r, x := range l {
+			score[x.doc] += weights[i] / float64(k+r+1)
+		}
+	}
+	out := make([]ranked, 0, len(score))
+	for d, s := range score {
+		out = append(out, ranked{d, round9(s)})
+	}
+	sortRanked(out)
+	return out
+}
+
+// mentionRank ranks the allowed documents whose name the question spells
+// out: "table.column" (4), an identifier-like name as written
+// ("first_name", "positionOrder", "Free Meal Count (K-12)": any name that
+// is not one plain word; 3), or a name of two or more words as a phrase
+// ("first name", plurals aside; 2). Plain one-word names are left to BM25.
+// Matching is case- and accent-insensitive and needs word boundaries. A
+// column name that several tables share ("raceId") counts for the table
+// whose primary key it is, else only when at most two tables share it.
+func (ix *Index) mentionRank(question string, ok []bool) []ranked {
+	ql := fold(question)
+	qstem := words(question)
+	for i, w := range qstem {
+		qstem[i] = stem(w)
+	}
+	var out []ranked
+	for i, d := range ix.docs {
+		if !ok[i] {
+			continue
+		}
+		t := ix.snap.Tables[d.table]
+		name := t.Name
+		if d.col >= 0 {
+			name = t.Columns[d.col].Name
+		}
+		raw := fold(name)
+		w := splitWords(name)
+		score := 0.0
+		switch {
+		case d.col >= 0 && containsWord(ql, fold(t.Name)+"."+raw):
+			score = 4
+		case !plainWord(name) && containsWord(ql, raw):
+			score = 3
+		case len(w) >= 2:
+			for j := range w {
+				w[j] = stem(w[j])
+			}
+			if containsSeq(qstem, w, func(a, b string) bool { return a == b }) {
+				score = 2
+			}
+		}
+		if score > 0 {
+			out = append(out, ranked{i, score})
+		}
+	}
+	// Resolve shared column names.
+	byName := map[string][]int{}
+	for k, r := range out {
+		if d := ix.docs[r.doc]; d.col >= 0 && r.score < 4 {
+			n := fold(ix.snap.Tables[d.table].Columns[d.col].Name)
+			byName[n] = append(byName[n], k)
+		}
+	}
+	drop := map[int]bool{}
+	for _, ks := range byName {
+		if len(ks) < 2 {
+			continue
+		}
+		var pk []int
+		for _, k := range ks {
+			d := ix.docs[out[k].doc]
+			if slices.Contains(ix.keys[d.table], d.col) {
+				pk = append(pk, k)
+			}
+		}
+		for _, k := range ks {
+			if (len(pk) > 0 && !slices.Contains(pk, k)) || (len(pk) == 0 && len(ks) > 2) {
+				drop[k] = true
+			}
+		}
+	}
+	kept := out[:0]
+	for k, r := range out {
+		if !drop[k] {
+			kept = append(kept, r)
+		}
+	}
+	sortRanked(kept)
+	return kept
+}
+
+// plainWord reports whether name is one lower-case (or capitalised) word
+// of letters: "name", "Name"; not "first_name", "FirstName", "A2".
+func plainWord(name string) bool {
+	for i, r := range name {
+		switch {
+		case r >= 'a' && r <= 'z':
+		case r >= 'A' && r <= 'Z' && i == 0:
+		default:
+			if !unicode.IsLetter(r) || unicode.IsUpper(r) {
+				return false
+			}
+		}
+	}
+	return name != ""
+}
+
+// containsWord reports whether s holds sub with no letter, digit or
+// underscore right before or after it.
+func containsWord(s, sub string) bool {
+	if sub == "" {
+		return false
+	}
+	for from := 0; ; {
+		k := strings.Index(s[from:], sub)
+		if k < 0 {
+			return false
+		}
+		k += from
+		before, after := k == 0, k+len(sub) == len(s)
+		if !before {
+			r, _ := utf8.DecodeLastRuneInString(s[:k])
+			before = !isIdentRune(r)
+		}
+		if !after {
+			r, _ := utf8.DecodeRuneInString(s[k+len(sub):])
+			after = !isIdentRune(r)
+		}
+		if before && after {
+			return true
+		}
+		from = k + 1
+	}
+}
+
+func isIdentRune(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) || r == '_' }

@@ -1,0 +1,215 @@
+package index
+
+import (
+	"context"
+	"errors"
+)
+
+// Budget bounds one retrieval. The zero value means the defaults.
+type Budget struct {
+	// MaxTables caps the tables kept, bridges included; ≤ 0 means 8.
+	MaxTables int
+	// MaxColumns caps the columns kept over all tables; key columns (primary
+	// and foreign keys, join keys) count but are never dropped for it; ≤ 0
+	// means 40.
+	MaxColumns int
+	// MaxValues caps the matched values reported; ≤ 0 means 10.
+	MaxValues int
+	// WholeSchemaTokens is the whole-schema rule's threshold: when the
+	// whole schema context is at most this many tokens, everything allowed
+	// is selected (Selection.Whole). 0 means DefaultWholeSchemaTokens; < 0
+	// turns the rule off (always retrieve).
+	WholeSchemaTokens int
+}
+
+func (b Budget) withDefaults() Budget {
+	if b.MaxTables <= 0 {
+		b.MaxTables = 8
+	}
+	if b.MaxColumns <= 0 {
+		b.MaxColumns = 40
+	}
+	if b.MaxValues <= 0 {
+		b.MaxValues = 10
+	}
+	if b.WholeSchemaTokens == 0 {
+		b.WholeSchemaTokens = DefaultWholeSchemaTokens
+	}
+	return b
+}
+
+// Allow says whether the caller may see a table (column "") or one of its
+// columns. Retrieve never selects, reports a value of, or routes a join
+// through what it denies. nil allows everything.
+type Allow func(schemaName, table, column string) bool
+
+// Selection is what one retrieval keeps. It marshals deterministically:
+// tables in snapshot order (schema, name), columns in table order, values
+// best match first.
+type Selection struct {
+	Datasource string `json:"datasource"`
+	// Whole is true when the whole (allowed) schema was selected because it
+	// is under Budget.WholeSchemaTokens.
+	Whole  bool             `json:"whole,omitempty"`
+	Tables []TableSelection `json:"tables"`
+	Values []Value          `json:"values,omitempty"`
+}
+
+// TableSelection is one kept table and its kept columns.
+type TableSelection struct {
+	Schema  string   `json:"schema"`
+	Name    string   `json:"name"`
+	Columns []string `json:"columns"`
+	// Bridge is true for a table kept only to join two others.
+	Bridge bool `json:"bridge,omitempty"`
+}
+
+// Retrieve selects the tables, columns and stored values that question
+// needs, within budget and what allow permits. The question may carry
+// hints (BIRD's evidence, a user's notes) appended to it.
+//
+//  1. Whole-schema rule: when the whole schema context is at most
+//     Budget.WholeSchemaTokens, everything allowed is selected.
+//  2. Four rankings of the allowed table and column documents: BM25 over
+//     names, comments and samples (bleve); exact cosine of the question's
+//     and the documents' embeddings; the columns holding stored values
+//     found in the question (see Value); and the documents whose name the
+//     question spells out (see mentionRank).
+//  3. Weighted reciprocal rank fusion of the four (Tuning.RRFK, Weights),
+//     ties by document id.
+//  4. Seed tables: the best tables, the tables of the best documents and
+//     the tables the question names (see plan.seeds); then foreign-key
+//     expansion: bridge tables on shortest join paths (declared keys, or
+//     inferred ones in a schema that declares none; see joinGraph).
+//  5. Columns per kept table: keys (primary, foreign, join), value
+//     columns, then the best ranked ones (see plan.columns).
+//  6. Fill: further tables, best first, while the kept columns stay within
+//     Tuning.FillShare of the schema and Budget.MaxColumns.
+//
+// The same index, question, budget and allow give the same Selection.
+// Errors: the embedder's (the question is embedded once), bleve's, ctx's.
+func (ix *Index) Retrieve(ctx context.Context, question string, budget Budget, allow Allow) (*Selection, error) {
+	if ix == nil || ix.text == nil {
+		return nil, errors.New("index: Retrieve on a closed or nil index")
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	b := budget.withDefaults()
+	acc := ix.access(allow)
+	if b.WholeSchemaTokens >= 0 && ix.wholeTokens <= b.WholeSchemaTokens {
+		return ix.whole(acc), nil
+	}
+	r, err := ix.rank(ctx, question, acc)
+	if err != nil {
+		return nil, err
+	}
+	p := plan{ix: ix, acc: acc, b: b, tun: ix.opts.Tuning.withDefaults(), fused: r.fused, valueCols: r.valueCols, named: ix.namedTables(question, acc)}
+	sel := p.selection()
+	sel.Values = ix.reportValues(r.hits, sel, b.MaxValues)
+	return sel, nil
+}
+
+// rankings are the inputs and output of the fusion.
+type rankings struct {
+	lexical, vector, values, mentions, fused []ranked
+	hits                                     []valueHit
+	valueCols                                map[[2]int]bool
+}
+
+func (ix *Index) rank(ctx context.Context, question string, acc access) (*rankings, error) {
+	hits, err := ix.matchValues(ctx, question, func(t, c int) bool { return acc.col[t][c] })
+	if err != nil {
+		return nil, err
+	}
+	lex, err := ix.bm25Rank(ctx, question, acc.doc)
+	if err != nil {
+		return nil, err
+	}
+	vec, err := ix.vectorRank(ctx, question, acc.doc)
+	if err != nil {
+		return nil, err
+	}
+	r := &rankings{lexical: lex, vector: vec, hits: hits, valueCols: map[[2]int]bool{}}
+	for _, h := range hits {
+		v := ix.values[h.doc]
+		key := [2]int{v.table, v.col}
+		if !r.valueCols[key] {
+			r.valueCols[key] = true
+			r.values = append(r.values, ranked{ix.byID[colID(v.table, v.col)], h.quality})
+		}
+	}
+	r.mentions = ix.mentionRank(question, acc.doc)
+	tun := ix.opts.Tuning.withDefaults()
+	r.fused = rrf(tun.RRFK, tun.Weights[:], lex, vec, r.values, r.mentions)
+	return r, nil
+}
+
+// access is allow evaluated once per table, column and document.
+type access struct {
+	table []bool
+	col   [][]bool
+	doc   []bool // per ix.docs
+}
+
+func (ix *Index) access(allow Allow) access {
+	a := access{table: make([]bool, len(ix.snap.Tables)), col: make([][]bool, len(ix.snap.Tables)), doc: make([]bool, len(ix.docs))}
+	for ti, t := range ix.snap.Tables {
+		a.table[ti] = allow == nil || allow(t.Schema, t.Name, "")
+		a.col[ti] = make([]bool, len(t.Columns))
+		for ci, c := range t.Columns {
+			a.col[ti][ci] = a.table[ti] && (allow == nil || allow(t.Schema, t.Name, c.Name))
+		}
+	}
+	for i, d := range ix.docs {
+		if d.col < 0 {
+			a.doc[i] = a.table[d.table]
+		} else {
+			a.doc[i] = a.col[d.table][d.col]
+		}
+	}
+	return a
+}
+
+// whole selects every allowed table and column.
+func (ix *Index) whole(acc access) *Selection {
+	sel := &Selection{Datasource: ix.snap.Datasource, Whole: true, Tables: []TableSelection{}}
+	for ti, t := range ix.snap.Tables {
+		if !acc.table[ti] {
+			continue
+		}
+		ts := TableSelection{Schema: t.Schema, Name: t.Name, Columns: []string{}}
+		for ci, c := range t.Columns {
+			if acc.col[ti][ci] {
+				ts.Columns = append(ts.Columns, c.Name)
+			}
+		}
+		sel.Tables = append(sel.Tables, ts)
+	}
+	return sel
+}
+
+// reportValues lists the matched values of kept columns, best first, at
+// most max of them.
+func (ix *Index) reportValues(hits []valueHit, sel *Selection, max int) []Value {
+	kept := map[[3]string]bool{}
+	for _, t := range sel.Tables {
+		for _, c := range t.Columns {
+			kept[[3]string{t.Schema, t.Name, c}] = true
+		}
+	}
+	var out []Value
+	for _, h := range hits {
+		if len(out) >= max {
+			break
+		}
+		v := ix.values[h.doc]
+		t := ix.snap.Tables[v.table]
+		c := t.Columns[v.col]
+		if !kept[[3]string{t.Schema, t.Name, c.Name}] {
+			continue
+		}
+		out = append(out, Value{Schema: t.Schema, Table: t.Name, Column: c.Name, Value: v.value, Match: h.match})
+	}
+	return out
+}

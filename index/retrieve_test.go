@@ -1,0 +1,253 @@
+package index
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"slices"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/nl2sql/nl2sql/engine/schema"
+)
+
+func TestChinookArtistTracksSold(t *testing.T) {
+	ix, snap := chinook(t)
+	sel, err := ix.Retrieve(context.Background(), "which artist has the most tracks sold", retrieveOnly, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := tableNames(sel)
+	for _, want := range []string{"Artist", "Album", "Track", "InvoiceLine"} {
+		if !slices.Contains(got, want) {
+			t.Errorf("tables %v lack %s", got, want)
+		}
+	}
+	if sel.Whole {
+		t.Error("Whole with the rule off")
+	}
+	// Keys of kept tables are kept; the join path is complete.
+	cols := map[string][]string{}
+	for _, ts := range sel.Tables {
+		cols[ts.Name] = ts.Columns
+	}
+	for tbl, want := range map[string][]string{"Track": {"TrackId", "AlbumId"}, "Album": {"AlbumId", "ArtistId"}, "Artist": {"ArtistId", "Name"}, "InvoiceLine": {"InvoiceLineId", "TrackId", "Quantity"}} {
+		for _, c := range want {
+			if !slices.Contains(cols[tbl], c) {
+				t.Errorf("%s columns %v lack %s", tbl, cols[tbl], c)
+			}
+		}
+	}
+	ctx := SchemaContext(sel.Filter(snap))
+	if n, whole := ContextTokens(ctx), ix.WholeTokens(); n >= whole || n == 0 {
+		t.Errorf("retrieved context %d tokens, whole %d", n, whole)
+	}
+}
+
+func TestWholeSchemaRule(t *testing.T) {
+	ix, snap := chinook(t)
+	ctx := context.Background()
+	if w := ix.WholeTokens(); w < 1000 || w > DefaultWholeSchemaTokens {
+		t.Fatalf("Chinook whole context %d tokens; the test assumes it is under the default threshold", w)
+	}
+	sel, err := ix.Retrieve(ctx, "anything", Budget{}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !sel.Whole || len(sel.Tables) != len(snap.Tables) {
+		t.Errorf("default budget: whole=%v, %d tables", sel.Whole, len(sel.Tables))
+	}
+	if got := SchemaContext(sel.Filter(snap)); got != SchemaContext(snap) {
+		t.Error("whole selection does not render as the whole snapshot")
+	}
+	// Whole still honours access.
+	deny := func(_, table, column string) bool { return table != "Employee" && column != "Email" }
+	sel, _ = ix.Retrieve(ctx, "anything", Budget{}, deny)
+	if slices.Contains(tableNames(sel), "Employee") {
+		t.Error("whole selection kept a denied table")
+	}
+	for _, ts := range sel.Tables {
+		if slices.Contains(ts.Columns, "Email") {
+			t.Errorf("%s kept denied column Email", ts.Name)
+		}
+	}
+	// A threshold below the schema retrieves.
+	sel, _ = ix.Retrieve(ctx, "anything", Budget{WholeSchemaTokens: 100}, nil)
+	if sel.Whole {
+		t.Error("threshold 100 still sent the whole schema")
+	}
+}
+
+func TestAllowNeverLeaks(t *testing.T) {
+	ix, snap := chinook(t)
+	deny := func(_, table, column string) bool {
+		return table != "Album" && table != "InvoiceLine" && !(table == "Customer" && column == "Country")
+	}
+	for _, q := range []string{"which artist has the most tracks sold", "customers in the usa", "albums of AC/DC", "invoice lines per track"} {
+		sel, err := ix.Retrieve(context.Background(), q, retrieveOnly, deny)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, ts := range sel.Tables {
+			if ts.Name == "Album" || ts.Name == "InvoiceLine" {
+				t.Errorf("%q: denied table %s selected", q, ts.Name)
+			}
+			if ts.Name == "Customer" && slices.Contains(ts.Columns, "Country") {
+				t.Errorf("%q: denied column Customer.Country selected", q)
+			}
+		}
+		for _, v := range sel.Values {
+			if v.Table == "Customer" && v.Column == "Country" {
+				t.Errorf("%q: value of a denied column reported: %+v", q, v)
+			}
+		}
+		ctx := SchemaContext(sel.Filter(snap))
+		if strings.Contains(ctx, `"table":"Album"`) || strings.Contains(ctx, "Album(") || strings.Contains(ctx, "InvoiceLine") {
+			t.Errorf("%q: rendered context names a denied table:\n%s", q, ctx)
+		}
+		rs, _ := ix.Explain(context.Background(), q, deny)
+		for _, r := range rs {
+			if r.Table == "Album" || (r.Table == "Customer" && r.Column == "Country") {
+				t.Errorf("%q: Explain ranks denied %s.%s", q, r.Table, r.Column)
+			}
+		}
+	}
+}
+
+// TestDeterminism: two indexes of two snapshots of the same database give
+// byte-identical selections, also when asked concurrently.
+func TestDeterminism(t *testing.T) {
+	ctx := context.Background()
+	build := func() (*Index, *schema.Snapshot) {
+		snap, src := chinookSnapshot(t)
+		ix, err := Build(ctx, snap, nil, Options{Values: sourceValues(src)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { ix.Close() })
+		return ix, snap
+	}
+	a, snapA := build()
+	b, snapB := build()
+	questions := []string{
+		"which artist has the most tracks sold", "How many heavy metal tracks are there?", "customers in the usa",
+		"Which employee supports the most customers?", "total revenue per year", "playlists with more than 100 tracks",
+	}
+	render := func(ix *Index, snap *schema.Snapshot, q string) []byte {
+		sel, err := ix.Retrieve(ctx, q, retrieveOnly, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		j, _ := json.Marshal(sel)
+		return append(j, SchemaContext(sel.Filter(snap))...)
+	}
+	for _, q := range questions {
+		if x, y := render(a, snapA, q), render(b, snapB, q); !bytes.Equal(x, y) {
+			t.Errorf("%q: selections differ:\n%s\n%s", q, x, y)
+		}
+	}
+	var wg sync.WaitGroup
+	want := render(a, snapA, questions[0])
+	for range 8 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			if got := render(a, snapA, questions[0]); !bytes.Equal(got, want) {
+				t.Error("concurrent retrieval differs")
+			}
+		}()
+	}
+	wg.Wait()
+}
+
+func TestFilter(t *testing.T) {
+	snap := smallSnapshot()
+	sel := &Selection{Tables: []TableSelection{
+		{Schema: "main", Name: "customer", Columns: []string{"name", "country"}},
+		{Schema: "main", Name: "orders", Columns: []string{"id", "customer_id", "total"}},
+		{Schema: "main", Name: "product", Columns: []string{"id", "category"}},
+	}, Values: []Value{
+		{Schema: "main", Table: "customer", Column: "country", Value: "Germany"},
+		{Schema: "main", Table: "customer", Column: "country", Value: "USA"},
+		{Schema: "main", Table: "customer", Column: "name", Value: "Ann"},
+	}}
+	before := SchemaContext(snap)
+	sub := sel.Filter(snap)
+	if SchemaContext(snap) != before {
+		t.Fatal("Filter changed its input")
+	}
+	if len(sub.Tables) != 3 || sub.Tables[0].Name != "customer" || sub.Tables[1].Name != "orders" {
+		t.Fatalf("tables = %+v", sub.Tables)
+	}
+	c := sub.Tables[0]
+	if len(c.PrimaryKey) != 0 {
+		t.Error("customer keeps a primary key whose column was dropped")
+	}
+	if got := c.Columns[1].Profile.SampleValues; !slices.Equal(got, []any{"France", "USA", "Germany"}) {
+		t.Errorf("country samples = %v", got)
+	}
+	if got := c.Columns[0].Profile.SampleValues; !slices.Equal(got, []any{"Ann"}) {
+		t.Errorf("name samples = %v (a column without a profile gets one)", got)
+	}
+	// orders → customer(id) is dropped: customer.id is not kept.
+	if fks := sub.Tables[1].ForeignKeys; len(fks) != 0 {
+		t.Errorf("orders foreign keys = %+v", fks)
+	}
+	if pk := sub.Tables[2].PrimaryKey; !slices.Equal(pk, []string{"id"}) {
+		t.Errorf("product primary key = %v", pk)
+	}
+	// With customer.id kept the key survives.
+	sel.Tables[0].Columns = []string{"id", "name", "country"}
+	if fks := sel.Filter(snap).Tables[1].ForeignKeys; len(fks) != 1 {
+		t.Errorf("orders foreign keys = %+v, want the customer key", fks)
+	}
+}
+
+func TestContextTokensOffline(t *testing.T) {
+	if n := ContextTokens("hello world"); n != 2 {
+		t.Errorf("ContextTokens(hello world) = %d, want 2 (o200k_base)", n)
+	}
+	if n := ContextTokens(""); n != 0 {
+		t.Errorf("empty = %d", n)
+	}
+}
+
+// TestSchemaContextFormat pins the engine's prompt format.
+func TestSchemaContextFormat(t *testing.T) {
+	snap := smallSnapshot()
+	n := int64(3)
+	snap.Tables[2].RowCount = &n
+	snap.Tables[2].Columns[2].Profile = &schema.ColumnProfile{Min: 1.5, Max: 99.0}
+	got := SchemaContext(snap)
+	want := `{"table":"customer","columns":[{"name":"id","type":"integer","pk":true},{"name":"name","type":"text"},{"name":"country","type":"text","samples":["France","USA"]}]}
+{"table":"items","columns":[{"name":"id","type":"integer","pk":true},{"name":"order_id","type":"integer"},{"name":"product_id","type":"integer"},{"name":"qty","type":"integer"}],"foreign_keys":[{"columns":["order_id"],"references":"orders(id)"},{"columns":["product_id"],"references":"product(id)"}]}
+{"table":"orders","columns":[{"name":"id","type":"integer","pk":true},{"name":"customer_id","type":"integer"},{"name":"total","type":"decimal","range":[1.5,99]},{"name":"status","type":"text","samples":["open","shipped"]}],"foreign_keys":[{"columns":["customer_id"],"references":"customer(id)"}],"rows":3}
+{"table":"product","columns":[{"name":"id","type":"integer","pk":true},{"name":"name","type":"text"},{"name":"category","type":"text","samples":["Heavy Metal","Jazz"]}]}`
+	if got != want {
+		t.Errorf("SchemaContext =\n%s\nwant\n%s", got, want)
+	}
+}
+
+func TestExplainAndClose(t *testing.T) {
+	ix, err := Build(context.Background(), smallSnapshot(), nil, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	rs, err := ix.Explain(context.Background(), "heavy metal products", nil)
+	if err != nil || len(rs) == 0 {
+		t.Fatalf("Explain = %v, %v", rs, err)
+	}
+	if rs[0].Table != "product" {
+		t.Errorf("best document %+v, want product's", rs[0])
+	}
+	if sd, vd := ix.Docs(); sd != 4+14 || vd != 6 {
+		t.Errorf("Docs = %d, %d", sd, vd)
+	}
+	if err := ix.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := ix.Retrieve(context.Background(), "x", retrieveOnly, nil); err == nil {
+		t.Error("Retrieve after Close succeeded")
+	}
+}

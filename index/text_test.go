@@ -1,0 +1,72 @@
+package index
+
+import (
+	"reflect"
+	"testing"
+)
+
+func TestSplitName(t *testing.T) {
+	tests := []struct{ in, want string }{
+		{"InvoiceLine", "invoice line"},
+		{"song_release_year", "song release year"},
+		{"customerID", "customer id"},
+		{"CustomerId", "customer id"},
+		{"HTTPServer", "http server"},
+		{"address2", "address 2"},
+		{"Free Meal Count (K-12)", "free meal count k 12"},
+		{"A11", "a 11"},
+		{"t_shirt_size", "t shirt size"},
+		{"name", "name"},
+		{"NAME", "name"},
+		{"ÉtatCivil", "état civil"},
+		{"Order Details", "order details"},
+		{"", ""},
+		{"__", ""},
+	}
+	for _, tt := range tests {
+		if got := SplitName(tt.in); got != tt.want {
+			t.Errorf("SplitName(%q) = %q, want %q", tt.in, got, tt.want)
+		}
+	}
+}
+
+func TestWordsFold(t *testing.T) {
+	if got, want := words("Heavy-Metal! Café Ünïcode 2009"), []string{"heavy", "metal", "cafe", "unicode", "2009"}; !reflect.DeepEqual(got, want) {
+		t.Errorf("words = %q, want %q", got, want)
+	}
+}
+
+func TestStem(t *testing.T) {
+	tests := map[string]string{
+		"dogs": "dog", "countries": "country", "classes": "class", "boxes": "box",
+		"matches": "match", "status": "status", "analysis": "analysis", "glass": "glass",
+		"bus": "bus", "cat": "cat", "news": "new", "is": "is",
+	}
+	for in, want := range tests {
+		if got := stem(in); got != want {
+			t.Errorf("stem(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
+
+func TestEditDistanceAtMost(t *testing.T) {
+	tests := []struct {
+		a, b string
+		k    int
+		want bool
+	}{
+		{"carribean", "caribbean", 2, true},
+		{"carribean", "caribbean", 1, false},
+		{"metal", "metal", 0, true},
+		{"metal", "medal", 1, true},
+		{"metal", "petal", 0, false},
+		{"abc", "abcdef", 2, false},
+		{"", "ab", 2, true},
+		{"naïve", "naive", 1, true},
+	}
+	for _, tt := range tests {
+		if got := editDistanceAtMost(tt.a, tt.b, tt.k); got != tt.want {
+			t.Errorf("editDistanceAtMost(%q, %q, %d) = %v", tt.a, tt.b, tt.k, got)
+		}
+	}
+}

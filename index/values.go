@@ -1,0 +1,351 @@
+package index
+
+import (
+	"context"
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/blevesearch/bleve/v2"
+	"github.com/blevesearch/bleve/v2/search/query"
+
+	"github.com/nl2sql/nl2sql/engine/schema"
+	"github.com/nl2sql/nl2sql/planast"
+)
+
+// ValueSource lists the distinct non-NULL values of one column, at most
+// limit of them, in a stable order. Build asks it for text columns only.
+type ValueSource interface {
+	DistinctValues(ctx context.Context, schemaName, table, column string, limit int) ([]string, error)
+}
+
+// QueryFunc runs one read-only SELECT and returns at most maxRows rows and
+// whether more were left (an engine/source adapter's Query, with its
+// Result's Rows and Truncated).
+type QueryFunc func(ctx context.Context, sql string, maxRows int) (rows [][]any, truncated bool, err error)
+
+// ValuesFromQuery is a ValueSource over SQL: it pages through
+//
+//	SELECT DISTINCT "col" FROM "schema"."table" WHERE "col" IS NOT NULL
+//	ORDER BY 1 LIMIT n OFFSET k
+//
+// (double-quoted identifiers: SQLite, DuckDB and PostgreSQL) in pages of
+// 1,000 rows, so an adapter's row cap does not cut the list short. Non-text
+// values are skipped.
+func ValuesFromQuery(q QueryFunc) ValueSource { return queryValues(q) }
+
+type queryValues QueryFunc
+
+func (q queryValues) DistinctValues(ctx context.Context, schemaName, table, column string, limit int) ([]string, error) {
+	const page = 1000
+	col := quote(column)
+	from := quote(table)
+	if schemaName != "" {
+		from = quote(schemaName) + "." + from
+	}
+	var out []string
+	for off := 0; off < limit; {
+		n := min(page, limit-off)
+		sql := fmt.Sprintf("SELECT DISTINCT %s FROM %s WHERE %s IS NOT NULL ORDER BY 1 LIMIT %d OFFSET %d", col, from, col, n, off)
+		rows, truncated, err := q(ctx, sql, n)
+		if err != nil {
+			return nil, err
+		}
+		for _, r := range rows {
+			if len(r) > 0 {
+				if s, ok := r[0].(string); ok {
+					out = append(out, s)
+				}
+			}
+		}
+		off += len(rows)
+		if len(rows) == 0 || (len(rows) < n && !truncated) {
+			break
+		}
+	}
+	return out, nil
+}
+
+func quote(id string) string { return `"` + strings.ReplaceAll(id, `"`, `""`) + `"` }
+
+// valueDoc is one distinct value of one column.
+type valueDoc struct {
+	table, col int
+	value      string
+	words      []string // words(value)
+}
+
+// valueColumns are the columns whose values are indexed: text columns
+// that are not temporal (dates are compared by range, not spelled).
+func valueColumn(c schema.Column) bool {
+	if c.Type != planast.TypeText && c.Type != planast.TypeUnknown {
+		return false
+	}
+	return c.Profile == nil || c.Profile.Temporal == ""
+}
+
+// buildValues collects each text column's values (all of them when the
+// profile lists all or the ValueSource can supply them, else the profile's
+// samples) and indexes them, one bleve document per (column, value).
+// Fetching goes from the columns with the fewest distinct values up and
+// stops at Options.MaxTotalValues, so a wide schema of high-cardinality
+// text cannot exhaust memory.
+func (ix *Index) buildValues(ctx context.Context) error {
+	type colRef struct {
+		t, c     int
+		distinct int64 // -1 when not profiled
+	}
+	var fetch []colRef
+	vals := map[[2]int][]string{}
+	for ti, t := range ix.snap.Tables {
+		for ci, c := range t.Columns {
+			if !valueColumn(c) {
+				continue
+			}
+			vals[[2]int{ti, ci}] = sampleStrings(c)
+			p := c.Profile
+			switch {
+			case ix.opts.Values == nil || t.Kind != schema.KindTable:
+			case p == nil:
+				fetch = append(fetch, colRef{ti, ci, -1})
+			case !p.AllValues && p.DistinctCount > int64(len(p.SampleValues)) && p.DistinctCount <= int64(ix.opts.MaxDistinctValues):
+				fetch = append(fetch, colRef{ti, ci, p.DistinctCount})
+			}
+		}
+	}
+	sort.SliceStable(fetch, func(i, j int) bool { return fetch[i].distinct < fetch[j].distinct })
+	budget := ix.opts.MaxTotalValues
+	for _, f := range fetch {
+		if budget <= 0 {
+			break
+		}
+		t := ix.snap.Tables[f.t]
+		c := t.Columns[f.c]
+		all, err := ix.opts.Values.DistinctValues(ctx, t.Schema, t.Name, c.Name, min(ix.opts.MaxDistinctValues, budget))
+		if err != nil {
+			return fmt.Errorf("index: values of %s.%s: %w", t.Name, c.Name, err)
+		}
+		budget -= len(all)
+		vals[[2]int{f.t, f.c}] = append(vals[[2]int{f.t, f.c}], all...)
+	}
+	seen := map[string]bool{}
+	for ti, t := range ix.snap.Tables {
+		for ci := range t.Columns {
+			clear(seen)
+			for _, v := range vals[[2]int{ti, ci}] {
+				if seen[v] || len(v) > ix.opts.MaxValueLen {
+					continue
+				}
+				seen[v] = true
+				if w := words(v); len(w) > 0 {
+					ix.values = append(ix.values, valueDoc{table: ti, col: ci, value: v, words: w})
+				}
+			}
+		}
+	}
+	var err error
+	if ix.vals, err = newBleve(valueMapping()); err != nil {
+		return err
+	}
+	b := ix.vals.NewBatch()
+	for i, v := range ix.values {
+		if err := b.Index(valueID(i), map[string]any{"v": strings.Join(v.words, " ")}); err != nil {
+			return fmt.Errorf("index: %w", err)
+		}
+	}
+	if err := ix.vals.Batch(b); err != nil {
+		return fmt.Errorf("index: %w", err)
+	}
+	return nil
+}
+
+func valueID(i int) string { return fmt.Sprintf("v/%08d", i) }
+
+// Value is a stored value found in the question: Value is the exact stored
+// spelling of column Schema.Table.Column.
+type Value struct {
+	Schema string `json:"schema"`
+	Table  string `json:"table"`
+	Column string `json:"column"`
+	Value  string `json:"value"`
+	// Match is "exact" (same words, case and accents aside), "stem"
+	// (plural or possessive forms differ), "fuzzy" (a word one or two
+	// edits away) or "prefix" (a stored word begins a longer question word:
+	// "Asia" for "Asian").
+	Match string `json:"match"`
+}
+
+// valueHit is a verified value match with its quality.
+type valueHit struct {
+	doc     int     // index into ix.values
+	quality float64 // 1 exact, 0.9 stem, 0.7 fuzzy, times length weight
+	match   string
+}
+
+// valueCandidates is how many value documents the full-text search
+// proposes for verification.
+const valueCandidates = 400
+
+// matchValues finds stored values whose words occur, in order and
+// contiguously, among the question's words: exactly, after stripping
+// plural endings, with each word of five or more letters one edit away
+// (two from nine letters), or as prefixes (see prefixWord). Values made only of stop words or of one or two
+// characters need an exact match. Candidates come from a fuzzy full-text
+// query over the value index; the verification is done here. Hits are
+// sorted by quality, then value document order.
+func (ix *Index) matchValues(ctx context.Context, question string, allow func(table, col int) bool) ([]valueHit, error) {
+	qw := words(question)
+	if len(qw) == 0 || len(ix.values) == 0 {
+		return nil, nil
+	}
+	var qs []query.Query
+	terms := map[string]bool{}
+	for _, w := range uniq(qw) {
+		if stopwords[w] {
+			continue
+		}
+		terms[w], terms[stem(w)] = true, true
+		rs := []rune(w)
+		for n := max(4, len(rs)-3); n < len(rs); n++ {
+			terms[string(rs[:n])] = true // "asia" for "asian"
+		}
+		if n := len(rs); n >= 5 {
+			f := bleve.NewFuzzyQuery(w)
+			f.SetField("v")
+			f.SetFuzziness(min(2, 1+(n-5)/4)) // 1 from five letters, 2 from nine
+			qs = append(qs, f)
+		}
+	}
+	for _, t := range sortedKeys(terms) {
+		q := bleve.NewTermQuery(t)
+		q.SetField("v")
+		qs = append(qs, q)
+	}
+	if len(qs) == 0 {
+		return nil, nil
+	}
+	req := bleve.NewSearchRequestOptions(bleve.NewDisjunctionQuery(qs...), valueCandidates, 0, false)
+	req.SortBy([]string{"-_score", "_id"})
+	res, err := ix.vals.SearchInContext(ctx, req)
+	if err != nil {
+		return nil, fmt.Errorf("index: value search: %w", err)
+	}
+	qstem := make([]string, len(qw))
+	for i, w := range qw {
+		qstem[i] = stem(w)
+	}
+	var hits []valueHit
+	for _, h := range res.Hits {
+		var i int
+		if _, err := fmt.Sscanf(h.ID, "v/%d", &i); err != nil || i < 0 || i >= len(ix.values) {
+			continue
+		}
+		v := ix.values[i]
+		if !allow(v.table, v.col) {
+			continue
+		}
+		q, how := matchWords(v.words, qw, qstem)
+		if q == 0 {
+			continue
+		}
+		hits = append(hits, valueHit{doc: i, quality: q, match: how})
+	}
+	sort.SliceStable(hits, func(a, b int) bool {
+		if hits[a].quality != hits[b].quality {
+			return hits[a].quality > hits[b].quality
+		}
+		return hits[a].doc < hits[b].doc
+	})
+	return hits, nil
+}
+
+// matchWords scores value words vw against question words: 0 when they do
+// not occur. The score grows with the matched length, so "New York City"
+// outranks "York".
+func matchWords(vw, qw, qstem []string) (float64, string) {
+	trivial := true
+	chars := 0
+	for _, w := range vw {
+		chars += len(w)
+		if !stopwords[w] && len(w) > 2 {
+			trivial = false
+		}
+	}
+	weight := 1 + 0.05*float64(min(chars, 20))
+	if containsSeq(qw, vw, func(a, b string) bool { return a == b }) {
+		return weight, "exact"
+	}
+	if trivial {
+		return 0, ""
+	}
+	if containsSeq(qstem, vw, func(a, b string) bool { return a == stem(b) }) {
+		return 0.9 * weight, "stem"
+	}
+	if containsSeq(qw, vw, fuzzyWord) {
+		return 0.7 * weight, "fuzzy"
+	}
+	if containsSeq(qw, vw, prefixWord) {
+		return 0.6 * weight, "prefix"
+	}
+	return 0, ""
+}
+
+// prefixWord: the value word, of four or more letters, begins the
+// question word, which is at most three letters longer ("asia" in "asian",
+// "europe" in "european").
+func prefixWord(q, v string) bool {
+	n, m := len([]rune(v)), len([]rune(q))
+	return n >= 4 && m > n && m-n <= 3 && strings.HasPrefix(q, v)
+}
+
+func sortedKeys(m map[string]bool) []string {
+	out := make([]string, 0, len(m))
+	for k := range m {
+		out = append(out, k)
+	}
+	sort.Strings(out)
+	return out
+}
+
+func fuzzyWord(q, v string) bool {
+	if q == v {
+		return true
+	}
+	n := len([]rune(v))
+	switch {
+	case n >= 9:
+		return editDistanceAtMost(q, v, 2)
+	case n >= 5:
+		return editDistanceAtMost(q, v, 1)
+	}
+	return false
+}
+
+// containsSeq reports whether needle occurs contiguously in hay under eq.
+func containsSeq(hay, needle []string, eq func(h, n string) bool) bool {
+	for i := 0; i+len(needle) <= len(hay); i++ {
+		ok := true
+		for j, n := range needle {
+			if !eq(hay[i+j], n) {
+				ok = false
+				break
+			}
+		}
+		if ok {
+			return true
+		}
+	}
+	return false
+}
+
+func uniq(ss []string) []string {
+	seen := map[string]bool{}
+	var out []string
+	for _, s := range ss {
+		if !seen[s] {
+			seen[s] = true
+			out = append(out, s)
+		}
+	}
+	return out
+}

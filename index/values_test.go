@@ -1,0 +1,139 @@
+package index
+
+import (
+	"context"
+	"fmt"
+	"reflect"
+	"strings"
+	"testing"
+)
+
+func TestMatchWords(t *testing.T) {
+	tests := []struct {
+		value, question, want string
+	}{
+		{"Heavy Metal", "How many heavy metal tracks?", "exact"},
+		{"USA", "customers in the usa", "exact"},
+		{"dog", "students who own dogs", "stem"},
+		{"Caribbean", "countries in the Carribean", "fuzzy"},
+		{"Asia", "the largest Asian country", "prefix"},
+		{"Metal", "heavy metals", "stem"},
+		{"Metal", "the medal count", "fuzzy"}, // one edit on five letters
+		{"Jazz", "jazzy tunes", "prefix"},     // four letters, one more
+		{"Jazz", "jazziest tunes", ""},        // four more letters: too far
+		{"Rock", "rocks", "stem"},             //
+		{"Pop", "popular songs", ""},          // three letters: no prefix match
+		{"The", "the best", "exact"},          // trivial values match only exactly
+		{"The", "them", ""},                   //
+		{"No", "no", "exact"},
+		{"New York City", "flights from new york", ""},
+	}
+	for _, tt := range tests {
+		q := words(tt.question)
+		qs := make([]string, len(q))
+		for i, w := range q {
+			qs[i] = stem(w)
+		}
+		if _, got := matchWords(words(tt.value), q, qs); got != tt.want {
+			t.Errorf("matchWords(%q in %q) = %q, want %q", tt.value, tt.question, got, tt.want)
+		}
+	}
+}
+
+func TestChinookLiterals(t *testing.T) {
+	ix, _ := chinook(t)
+	tests := []struct {
+		question string
+		want     Value
+	}{
+		{"How many heavy metal tracks are there?", Value{Schema: "main", Table: "Genre", Column: "Name", Value: "Heavy Metal", Match: "exact"}},
+		{"customers in the usa", Value{Schema: "main", Table: "Customer", Column: "Country", Value: "USA", Match: "exact"}},
+		{"invoices billed to customers from germany", Value{Schema: "main", Table: "Customer", Column: "Country", Value: "Germany", Match: "exact"}},
+		{"tracks by AC/DC", Value{Schema: "main", Table: "Artist", Column: "Name", Value: "AC/DC", Match: "exact"}},
+	}
+	for _, tt := range tests {
+		sel, err := ix.Retrieve(context.Background(), tt.question, retrieveOnly, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		found := false
+		for _, v := range sel.Values {
+			if v == tt.want {
+				found = true
+			}
+		}
+		if !found {
+			t.Errorf("%q: values %+v lack %+v", tt.question, sel.Values, tt.want)
+		}
+	}
+}
+
+// TestValuesFromQuery pages through a source whose row cap (3) is below
+// the page, and skips non-text values.
+func TestValuesFromQuery(t *testing.T) {
+	all := []any{"a", "b", int64(3), "d", "e", "f", "g"}
+	var sqls []string
+	q := func(_ context.Context, sql string, maxRows int) ([][]any, bool, error) {
+		sqls = append(sqls, sql)
+		var limit, off int
+		fmt.Sscanf(sql[strings.Index(sql, "LIMIT"):], "LIMIT %d OFFSET %d", &limit, &off)
+		var rows [][]any
+		for i := off; i < len(all) && i < off+limit; i++ {
+			rows = append(rows, []any{all[i]})
+		}
+		if len(rows) > 3 {
+			return rows[:3], true, nil
+		}
+		return rows, false, nil
+	}
+	got, err := ValuesFromQuery(q).DistinctValues(context.Background(), "main", `we"ird`, "col", 100)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := []string{"a", "b", "d", "e", "f", "g"}; !reflect.DeepEqual(got, want) {
+		t.Errorf("values = %v, want %v", got, want)
+	}
+	if !strings.HasPrefix(sqls[0], `SELECT DISTINCT "col" FROM "main"."we""ird" WHERE "col" IS NOT NULL ORDER BY 1 LIMIT 100 OFFSET 0`) {
+		t.Errorf("sql = %s", sqls[0])
+	}
+	if len(sqls) != 3 {
+		t.Errorf("%d queries, want 3 (pages of the cap, then a short one)", len(sqls))
+	}
+	// The limit holds.
+	got, _ = ValuesFromQuery(q).DistinctValues(context.Background(), "", "t", "c", 2)
+	if len(got) != 2 {
+		t.Errorf("limit 2 gave %v", got)
+	}
+}
+
+// countingValues records the columns asked and serves made-up values.
+type countingValues struct{ asked []string }
+
+func (c *countingValues) DistinctValues(_ context.Context, _, table, column string, limit int) ([]string, error) {
+	c.asked = append(c.asked, fmt.Sprintf("%s.%s:%d", table, column, limit))
+	out := make([]string, limit)
+	for i := range out {
+		out[i] = fmt.Sprintf("%s %d", column, i)
+	}
+	return out, nil
+}
+
+// TestMaxTotalValues: columns are fetched fewest distinct values first
+// until the total budget is spent.
+func TestMaxTotalValues(t *testing.T) {
+	snap, _ := chinookSnapshot(t)
+	cv := &countingValues{}
+	ix, err := Build(context.Background(), snap, nil, Options{Values: cv, MaxDistinctValues: 1000, MaxTotalValues: 1500})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ix.Close()
+	if len(cv.asked) < 2 {
+		t.Fatalf("asked %v", cv.asked)
+	}
+	// The first column asked has the fewest distinct values of those the
+	// profile does not list whole; the last gets the remainder.
+	if last := cv.asked[len(cv.asked)-1]; !strings.HasSuffix(last, ":500") {
+		t.Errorf("asked %v; want the last ask limited to the remaining 500", cv.asked)
+	}
+}
