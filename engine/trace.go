@@ -20,16 +20,16 @@ import (
 // refused attempts, the SQL and the outcome. It holds no secrets: prompts
 // carry the schema context and the question, never configuration.
 type Trace struct {
-	ID         string      `json:"id"`
-	CreatedAt  time.Time   `json:"created_at"`
-	Question   string      `json:"question"`
-	Datasource string      `json:"datasource,omitempty"`
-	Today      string      `json:"today"`
+	ID         string    `json:"id"`
+	CreatedAt  time.Time `json:"created_at"`
+	Question   string    `json:"question"`
+	Datasource string    `json:"datasource,omitempty"`
+	Today      string    `json:"today"`
 	// Retrieved is what retrieval selected for the prompt.
 	Retrieved  *index.Selection `json:"retrieved,omitempty"`
-	ModelCalls []ModelCall `json:"model_calls"`
-	Rejected   []Attempt   `json:"rejected_attempts"`
-	PlanSource string      `json:"plan_source,omitempty"`
+	ModelCalls []ModelCall      `json:"model_calls"`
+	Rejected   []Attempt        `json:"rejected_attempts"`
+	PlanSource string           `json:"plan_source,omitempty"`
 	// VerifiedFallback says why a matching verified query did not answer.
 	VerifiedFallback string      `json:"verified_fallback,omitempty"`
 	SQL              string      `json:"sql,omitempty"`

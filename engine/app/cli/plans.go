@@ -15,6 +15,7 @@ import (
 	"github.com/nl2sql/nl2sql/engine"
 	"github.com/nl2sql/nl2sql/engine/app"
 	"github.com/nl2sql/nl2sql/engine/eval"
+	"github.com/nl2sql/nl2sql/index/evalret"
 	"github.com/nl2sql/nl2sql/planast"
 	"github.com/nl2sql/nl2sql/planast/lift"
 	"github.com/nl2sql/nl2sql/tools"
@@ -29,7 +30,7 @@ func defaultDatasource(a *app.App, id string) string {
 
 func evalCmd() *cobra.Command {
 	var o eval.Options
-	var spider, bird string
+	var spider, bird, measure string
 	var asJSON bool
 	cmd := &cobra.Command{
 		Use:   "eval",
@@ -46,6 +47,12 @@ func evalCmd() *cobra.Command {
 				o.Suite, o.File = eval.SuiteBird, bird
 			default:
 				return errors.New("give --spider DEV_JSON or --bird MINI_DEV_JSON")
+			}
+			if measure == "retrieval" {
+				return evalRetrieval(cmd, o.Suite, o.File, o.DBRoot, o.Limit, asJSON)
+			}
+			if measure != "" && measure != "execution" {
+				return fmt.Errorf("--measure is execution or retrieval, not %q", measure)
 			}
 			if !asJSON {
 				o.Progress = func(done, total int, _ eval.Case) {
@@ -73,7 +80,24 @@ func evalCmd() *cobra.Command {
 	cmd.Flags().StringVar(&o.PGDSN, "pg-dsn", "", "PostgreSQL connection string for --engine postgres")
 	cmd.Flags().IntVar(&o.Limit, "limit", 0, "evaluate only the first N questions")
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print the whole report as JSON")
+	cmd.Flags().StringVar(&measure, "measure", "execution", "execution (oracle plans run and compared) or retrieval (recall of the schema context)")
 	return cmd
+}
+
+// evalRetrieval measures retrieval against the tables, columns and values
+// the gold SQL uses (lifted into plans).
+func evalRetrieval(cmd *cobra.Command, suite, file, dbRoot string, limit int, asJSON bool) error {
+	rep, err := evalret.Run(cmd.Context(), evalret.Config{Dataset: suite, Questions: file, DBRoot: dbRoot, Limit: limit, Cases: asJSON})
+	if err != nil {
+		return err
+	}
+	if asJSON {
+		return printJSON(cmd.OutOrStdout(), rep)
+	}
+	fmt.Fprintf(cmd.OutOrStdout(), "%s retrieval (%s embedder), %d questions: table_recall %.3f, column_recall %.3f, column_share %.3f, value_recall %.3f (%d of %d stored literals); median context %d tokens (p95 %d); retrieval %.2f ms median, %.2f ms p95\n",
+		rep.Dataset, rep.Embedder, rep.Questions, rep.TableRecall, rep.ColumnRecall, rep.ColumnShare, rep.ValueRecall,
+		rep.Literals.Found, rep.Literals.Stored, rep.PromptTokens, rep.PromptTokensP95, rep.LatencyMS.Median, rep.LatencyMS.P95)
+	return nil
 }
 
 func planCmd(logger *slog.Logger) *cobra.Command {
