@@ -93,7 +93,7 @@ type subSpec struct {
 // SELECT … FROM, or holds a statement terminator or a comment marker.
 // English words that are SQL keywords ("customers from Brazil") are fine.
 var (
-	sqlRe    = regexp.MustCompile(`(?is)^\W*(select|with)\b.*\bfrom\b`)
+	sqlRe    = regexp.MustCompile(`(?is)^\W*select\b.*\bfrom\b`)
 	sqlMarks = []string{";", "--", "/*", "*/"}
 )
 

@@ -68,6 +68,9 @@ type Options struct {
 	// ProfileMaxAge is how old a stored profile may get before it is
 	// refreshed even when row counts are unchanged; 0 means 24 hours.
 	ProfileMaxAge time.Duration
+	// Retrieval is the retrieval budget (tables, columns, values, and the
+	// whole-schema threshold); the zero value takes index's defaults.
+	Retrieval index.Budget
 	// Embedder embeds schema text for retrieval; nil means the built-in,
 	// offline index.NGram.
 	Embedder index.Embedder

@@ -187,7 +187,7 @@ func (e *Engine) decompose(ctx context.Context, q, today string, picked []*datas
 	blocks := make([]dsBlock, len(picked))
 	offered := make([]string, len(picked))
 	for i, ds := range picked {
-		blocks[i] = dsBlock{ID: ds.spec.ID, Dialect: ds.src.Dialect(), Description: ds.spec.Description, Schema: e.retrieve(ctx, ds)}
+		blocks[i] = dsBlock{ID: ds.spec.ID, Dialect: ds.src.Dialect(), Description: ds.spec.Description, Schema: e.retrieve(ctx, ds, q)}
 		offered[i] = ds.spec.ID
 	}
 	var issues []planast.Issue

@@ -153,7 +153,7 @@ func (e *Engine) candidates(ctx context.Context, question string) ([]candidate, 
 		if !e.reaches(ctx, id) {
 			continue
 		}
-		c := candidate{id: id, description: e.specs[id].Description}
+		c := candidate{id: id, description: e.specs[id].Description, tables: []string{}}
 		if ds, err := e.datasource(ctx, id); err != nil {
 			e.log.Warn("datasource offered to the resolver by its description only", "datasource", id, "err", err)
 		} else {

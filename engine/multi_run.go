@@ -8,6 +8,7 @@ import (
 	"sync"
 
 	"github.com/nl2sql/nl2sql/duckcompute"
+	"github.com/nl2sql/nl2sql/engine/llm"
 	"github.com/nl2sql/nl2sql/engine/source"
 	"github.com/nl2sql/nl2sql/planast"
 )
@@ -124,8 +125,7 @@ func (e *Engine) runSub(ctx context.Context, s subSpec, ds *datasource, today st
 	if err := e.screen(ctx, ds, s.intent); err != nil {
 		return fail(err)
 	}
-	sctx := e.retrieve(ctx, ds) + expectedSection(s.expected)
-	p, err := e.planValidated(withExpected(ctx, s.expected), ds, s.intent, sctx, today)
+	p, err := e.planValidated(withExpected(ctx, s.expected), ds, s.intent, e.subContext(ctx, ds, s), today)
 	if p != nil {
 		r.usage, r.modelMS = p.usage, p.modelMS
 		r.sq.Attempts = p.attempts
@@ -153,6 +153,45 @@ func (e *Engine) runSub(ctx context.Context, s subSpec, ds *datasource, today st
 	return r
 }
 
+// subContext is the schema context a sub-query is planned with: the
+// datasource's, retrieved for its intent, then its expected output.
+func (e *Engine) subContext(ctx context.Context, ds *datasource, s subSpec) string {
+	return e.retrieve(ctx, ds, s.intent) + expectedSection(s.expected)
+}
+
+// SubQueryPlanRequests returns the first planner call of each sub-query of
+// a decomposition (a DecomposeAnswer document, as recorded for step
+// "decompose"), in sub-query id order, without sending any: what a
+// recordings check compares a sub-query plan recording's prompt_sha256
+// with. Errors are *Error.
+func (e *Engine) SubQueryPlanRequests(ctx context.Context, doc []byte) ([]llm.Request, error) {
+	ans, err := decodeDecomposition(doc)
+	if err != nil {
+		return nil, decompositionError(err.(*planast.Error).Issues, "the decomposition is not valid JSON of the expected shape")
+	}
+	var offered []string
+	seen := map[string]bool{}
+	for _, sq := range ans.SubQueries {
+		if !seen[sq.Datasource] {
+			seen[sq.Datasource] = true
+			offered = append(offered, sq.Datasource)
+		}
+	}
+	dec, issues := checkDecomposition(ans, offered)
+	if issues != nil {
+		return nil, decompositionError(issues, "the decomposition is invalid")
+	}
+	var out []llm.Request
+	for _, s := range dec.subs {
+		ds, err := e.resolve(ctx, s.datasource)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, e.planRequest(ds, s.intent, e.subContext(ctx, ds, s), e.opts.Today(), nil, 0))
+	}
+	return out, nil
+}
+
 func columnNames(cols []duckcompute.Column) []string {
 	out := make([]string, len(cols))
 	for i, c := range cols {
@@ -165,8 +204,25 @@ func columnNames(cols []duckcompute.Column) []string {
 // DuckDB table named by its id and runs the combination plan. Warnings
 // come in sub-query id order: failures, truncations, unconverted values.
 func (e *Engine) combine(ctx context.Context, dec *decomposition, runs []subRun, rowLimit int) (*duckcompute.Output, []string, error) {
-	timeout := e.opts.RequestTimeout
-	db, err := duckcompute.Open(ctx, duckcompute.Options{Timeout: timeout})
+	// one decimal scale for every table: the most fraction digits any
+	// decimal value needs (see duckcompute.Options.DecimalScale)
+	scale := 2
+	for i, r := range runs {
+		if r.rows == nil {
+			continue
+		}
+		for k, c := range dec.comb.Tables[i].Columns {
+			if c.Type != planast.TypeDecimal {
+				continue
+			}
+			for _, row := range r.rows.Rows {
+				if k < len(row) {
+					scale = max(scale, duckcompute.FractionDigits(row[k]))
+				}
+			}
+		}
+	}
+	db, err := duckcompute.Open(ctx, duckcompute.Options{Timeout: e.opts.RequestTimeout, DecimalScale: scale})
 	if err != nil {
 		return nil, nil, &Error{Code: CodeInternal, Msg: "cannot start the combination database: " + err.Error(), Err: err}
 	}

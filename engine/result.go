@@ -20,6 +20,10 @@ type Result struct {
 	RowCount  int     `json:"row_count"`
 	Truncated bool    `json:"truncated"`
 	// SQL and Plan are those of the single sub-query (the common case).
+	// For a question across datasources (issue 9, engine/multi.go) they are
+	// the combination's: the validated plan over the sub-query result
+	// tables and the DuckDB SQL that combined them in process; each
+	// sub-query's own plan and SQL are in SubQueries.
 	SQL        string         `json:"sql"`
 	Plan       *planast.Query `json:"plan"`
 	SubQueries []SubQuery     `json:"sub_queries"`

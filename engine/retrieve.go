@@ -28,7 +28,7 @@ func (e *Engine) retrieve(ctx context.Context, ds *datasource, question string) 
 		}
 		return sc.AllowColumn(id, schemaName, table, column)
 	}
-	sel, err := ds.idx.Retrieve(ctx, question, index.Budget{}, allow)
+	sel, err := ds.idx.Retrieve(ctx, question, e.opts.Retrieval, allow)
 	if err != nil {
 		e.log.Warn("retrieval failed; sending the whole visible schema", "datasource", id, "err", err)
 		return schemaContext(visible)
