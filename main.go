@@ -37,4 +37,3 @@ func main() {
 		os.Exit(1)
 	}
 }
-
