@@ -99,6 +99,7 @@ type datasource struct {
 	snap    *schema.Snapshot
 	version string       // content fingerprint of snap
 	idx     *index.Index // retrieval index of snap; nil sends the whole schema
+	status  SnapshotStatus
 }
 
 // New builds an Engine. Datasources are opened on first use.
@@ -178,7 +179,7 @@ func (e *Engine) datasource(ctx context.Context, id string) (*datasource, error)
 	if err != nil {
 		return nil, sourceError(err, id)
 	}
-	snap, version, err := e.loadSnapshot(ctx, src)
+	snap, version, status, err := e.loadSnapshotStatus(ctx, src)
 	if err != nil {
 		src.Close()
 		return nil, sourceError(err, id)
@@ -188,7 +189,7 @@ func (e *Engine) datasource(ctx context.Context, id string) (*datasource, error)
 		return nil, &Error{Code: CodeDatasourceDown, Msg: fmt.Sprintf("datasource %q has no tables", id),
 			Hint: "check that the datasource's path or dsn in the config names the database you mean", Retryable: true}
 	}
-	ds := &datasource{spec: spec, src: src, snap: snap, version: version, idx: e.buildIndex(ctx, src, snap)}
+	ds := &datasource{spec: spec, src: src, snap: snap, version: version, status: status, idx: e.buildIndex(ctx, src, snap)}
 	e.open[id] = ds
 	return ds, nil
 }

@@ -28,15 +28,31 @@ type StateStore interface {
 // the stored profile (no profiling); otherwise the source is profiled and
 // the snapshot stored (nothing is written when it is identical).
 func (e *Engine) loadSnapshot(ctx context.Context, src Source) (*schema.Snapshot, string, error) {
+	snap, version, _, err := e.loadSnapshotStatus(ctx, src)
+	return snap, version, err
+}
+
+// SnapshotStatus says what loading a datasource's snapshot did.
+type SnapshotStatus string
+
+// Snapshot statuses.
+const (
+	SnapshotReused    SnapshotStatus = "reused"    // schema and row counts unchanged, profile young: nothing profiled
+	SnapshotNew       SnapshotStatus = "new"       // profiled and stored as a new version
+	SnapshotRefreshed SnapshotStatus = "refreshed" // profiled again; the data had not changed (nothing new stored)
+	SnapshotUnstored  SnapshotStatus = "unstored"  // profiled; no state store (or it failed)
+)
+
+func (e *Engine) loadSnapshotStatus(ctx context.Context, src Source) (*schema.Snapshot, string, SnapshotStatus, error) {
 	fresh, err := src.Snapshot(ctx)
 	if err != nil {
-		return nil, "", err
+		return nil, "", "", err
 	}
 	if e.opts.Store == nil {
 		if err := src.Profile(ctx, fresh); err != nil {
 			e.log.Warn("profiling failed; continuing without samples", "datasource", src.ID(), "err", err)
 		}
-		return fresh, fresh.Fingerprint(), nil
+		return fresh, fresh.Fingerprint(), SnapshotUnstored, nil
 	}
 	stored, meta, err := e.opts.Store.LatestSnapshot(ctx, src.ID())
 	if err != nil && !errors.Is(err, store.ErrNotFound) {
@@ -46,24 +62,28 @@ func (e *Engine) loadSnapshot(ctx context.Context, src Source) (*schema.Snapshot
 	if meta != nil && meta.SchemaHash == store.SchemaFingerprint(fresh) {
 		counts, cerr := e.rowCounts(ctx, src, fresh)
 		if cerr == nil && !store.NeedsProfile(meta, counts, e.opts.ProfileMaxAge, time.Now()) {
-			return stored, meta.Version, nil
+			return stored, meta.Version, SnapshotReused, nil
 		}
 	}
 	if err := src.Profile(ctx, fresh); err != nil {
 		e.log.Warn("profiling failed; continuing without samples", "datasource", src.ID(), "err", err)
-		return fresh, fresh.Fingerprint(), nil
+		return fresh, fresh.Fingerprint(), SnapshotUnstored, nil
 	}
 	version, created, err := e.opts.Store.PutSnapshot(ctx, fresh)
 	if err != nil {
 		e.log.Warn("cannot store the schema snapshot; continuing", "datasource", src.ID(), "err", err)
-		return fresh, fresh.Fingerprint(), nil
+		return fresh, fresh.Fingerprint(), SnapshotUnstored, nil
+	}
+	status := SnapshotNew
+	if !created {
+		status = SnapshotRefreshed
 	}
 	if !created && meta != nil && version == meta.Version {
 		if err := e.opts.Store.MarkProfiled(ctx, src.ID(), version, time.Now()); err != nil {
 			e.log.Warn("cannot record the profile time", "datasource", src.ID(), "err", err)
 		}
 	}
-	return fresh, version, nil
+	return fresh, version, status, nil
 }
 
 // rowCounts counts the rows of every table (not views) through the

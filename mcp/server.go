@@ -23,6 +23,7 @@ type Engine interface {
 	tools.PlanRunner
 	tools.SchemaDescriber
 	tools.VerifiedRunner
+	tools.Searcher
 	DatasourceIDs() []string
 }
 
@@ -51,6 +52,7 @@ func NewServer(eng Engine, version string, logger *slog.Logger) *server.MCPServe
 	s.AddTool(tools.ExplainPlanTool(), tools.ExplainPlanHandler(eng))
 	s.AddTool(tools.ListDatasourcesTool(), tools.ListDatasourcesHandler(eng))
 	s.AddTool(tools.DescribeSchemaTool(), tools.DescribeSchemaHandler(eng))
+	s.AddTool(tools.SearchSchemaTool(), tools.SearchSchemaHandler(eng))
 	s.AddTool(tools.GetPlanSchemaTool(), tools.GetPlanSchemaHandler())
 	s.AddTool(tools.RunPlanTool(), tools.RunPlanHandler(eng))
 	s.AddTool(tools.ListVerifiedQueriesTool(), tools.ListVerifiedQueriesHandler(eng))

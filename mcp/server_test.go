@@ -112,3 +112,16 @@ func TestAskTool(t *testing.T) {
 		}
 	}
 }
+
+func TestSearchSchema(t *testing.T) {
+	c := chinookClient(t)
+	res, err := c.CallTool(context.Background(), mcpgo.CallToolRequest{Params: mcpgo.CallToolParams{Name: "search_schema",
+		Arguments: map[string]any{"datasource": "chinook", "text": "tracks of the heavy metal genre"}}})
+	if err != nil || res.IsError {
+		t.Fatalf("%v %+v", err, res)
+	}
+	b, _ := json.Marshal(res.StructuredContent)
+	if !strings.Contains(string(b), `"name":"Genre"`) || !strings.Contains(string(b), `"value":"Heavy Metal"`) {
+		t.Errorf("search_schema: %s", b)
+	}
+}

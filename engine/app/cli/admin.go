@@ -3,8 +3,12 @@ package cli
 import (
 	"context"
 	"fmt"
+	"github.com/nl2sql/nl2sql/engine"
+	"github.com/schollz/progressbar/v3"
+	"golang.org/x/term"
 	"io"
 	"log/slog"
+	"os"
 
 	"github.com/spf13/cobra"
 
@@ -89,4 +93,80 @@ func cacheCmd(logger *slog.Logger) *cobra.Command {
 	clear.Flags().StringVar(&ds, "datasource", "", "only this datasource's plans")
 	cmd.AddCommand(clear)
 	return cmd
+}
+
+func indexCmd(logger *slog.Logger) *cobra.Command {
+	var cfgPath, ds string
+	var asJSON bool
+	cmd := &cobra.Command{
+		Use:   "index",
+		Short: "Build or refresh snapshots, profiles and retrieval indexes (nothing changed = no profiling)",
+		Args:  cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			a, err := app.Open(cfgPath, logger)
+			if err != nil {
+				return err
+			}
+			defer a.Close()
+			ids := a.Engine.DatasourceIDs()
+			if ds != "" {
+				ids = []string{ds}
+			}
+			var bar *progressbar.ProgressBar
+			if !asJSON && term.IsTerminal(int(os.Stderr.Fd())) {
+				bar = progressbar.NewOptions(len(ids), progressbar.OptionSetWriter(os.Stderr),
+					progressbar.OptionSetDescription("indexing"), progressbar.OptionShowCount(), progressbar.OptionClearOnFinish())
+			}
+			var reps []engine.IndexReport
+			failed := 0
+			for _, id := range ids {
+				if bar != nil {
+					bar.Describe("indexing " + id)
+				}
+				rep := a.Engine.Refresh(cmd.Context(), id)
+				reps = append(reps, rep)
+				if rep.Error != "" {
+					failed++
+				}
+				if bar != nil {
+					_ = bar.Add(1)
+				} else if !asJSON {
+					printIndexReport(cmd.OutOrStdout(), rep)
+				}
+			}
+			if bar != nil {
+				_ = bar.Finish()
+				for _, rep := range reps {
+					printIndexReport(cmd.OutOrStdout(), rep)
+				}
+			}
+			if asJSON {
+				if err := printJSON(cmd.OutOrStdout(), reps); err != nil {
+					return err
+				}
+			}
+			if failed > 0 {
+				return fmt.Errorf("%d of %d datasources failed", failed, len(ids))
+			}
+			return nil
+		},
+	}
+	cmd.Flags().StringVar(&cfgPath, "config", "nl2sql.yaml", "path of the config file")
+	cmd.Flags().StringVar(&ds, "datasource", "", "only this datasource")
+	cmd.Flags().BoolVar(&asJSON, "json", false, "print the reports as JSON")
+	return cmd
+}
+
+func printIndexReport(out io.Writer, r engine.IndexReport) {
+	if r.Error != "" {
+		fmt.Fprintf(out, "%s: FAILED: %s\n", r.Datasource, r.Error)
+		return
+	}
+	what := map[engine.SnapshotStatus]string{
+		engine.SnapshotReused:    "unchanged (schema and row counts); profile reused",
+		engine.SnapshotNew:       "changed; profiled and stored as a new version",
+		engine.SnapshotRefreshed: "profile refreshed; data unchanged",
+		engine.SnapshotUnstored:  "profiled (no state store)",
+	}[r.Snapshot]
+	fmt.Fprintf(out, "%s: %d tables, version %.12s, %s, index built=%v (%.0f ms)\n", r.Datasource, r.Tables, r.Version, what, r.Indexed, r.MS)
 }

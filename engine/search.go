@@ -1,0 +1,80 @@
+package engine
+
+import (
+	"context"
+	"time"
+
+	"github.com/nl2sql/nl2sql/index"
+)
+
+// Search runs the retrieval index for text on a datasource, for clients
+// that plan themselves (the search_schema tool): the best-matching tables
+// with their kept columns, and stored values matching words of the text,
+// all filtered by the caller's scope.
+func (e *Engine) Search(ctx context.Context, datasource, text string) (*index.Selection, error) {
+	if datasource == "" {
+		return nil, Errorf(CodeInvalidRequest, "name a datasource from list_datasources", "a datasource is required")
+	}
+	if text == "" || len(text) > MaxQuestionBytes {
+		return nil, Errorf(CodeInvalidRequest, "send 1 to 4096 bytes of text, e.g. the question's key words", "the search text is empty or too long")
+	}
+	ds, err := e.resolve(ctx, datasource)
+	if err != nil {
+		return nil, err
+	}
+	if ds.idx == nil {
+		return nil, Errorf(CodeDatasourceDown, "describe_schema lists the whole schema", "datasource %q has no retrieval index", ds.spec.ID)
+	}
+	sc := e.caller(ctx)
+	id := ds.spec.ID
+	allow := func(schemaName, table, column string) bool {
+		if column == "" {
+			return sc.AllowTable(id, schemaName, table)
+		}
+		return sc.AllowColumn(id, schemaName, table, column)
+	}
+	budget := e.opts.Retrieval
+	budget.WholeSchemaTokens = -1 // a search always ranks
+	sel, err := ds.idx.Retrieve(ctx, text, budget, allow)
+	if err != nil {
+		return nil, AsError(err)
+	}
+	sel.Values = filteredValues(sel.Values, sc, id)
+	return sel, nil
+}
+
+// IndexReport says what refreshing one datasource did.
+type IndexReport struct {
+	Datasource string         `json:"datasource"`
+	Tables     int            `json:"tables"`
+	Version    string         `json:"version"`
+	Snapshot   SnapshotStatus `json:"snapshot"`
+	Indexed    bool           `json:"indexed"`
+	MS         float64        `json:"ms"`
+	Error      string         `json:"error,omitempty"`
+}
+
+// Refresh opens a datasource afresh: introspects it, profiles it unless
+// its stored profile is still valid, stores the snapshot and rebuilds the
+// retrieval index. Nothing changed means no profiling and no new version.
+func (e *Engine) Refresh(ctx context.Context, id string) IndexReport {
+	t0 := time.Now()
+	rep := IndexReport{Datasource: id}
+	e.mu.Lock()
+	if old, ok := e.open[id]; ok {
+		if old.idx != nil {
+			old.idx.Close()
+		}
+		old.src.Close()
+		delete(e.open, id)
+	}
+	e.mu.Unlock()
+	ds, err := e.datasource(ctx, id)
+	rep.MS = ms(time.Since(t0))
+	if err != nil {
+		rep.Error = AsError(err).Msg
+		return rep
+	}
+	rep.Tables, rep.Version, rep.Snapshot, rep.Indexed = len(ds.snap.Tables), ds.version, ds.status, ds.idx != nil
+	return rep
+}
