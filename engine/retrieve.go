@@ -19,7 +19,7 @@ func (e *Engine) retrieve(ctx context.Context, ds *datasource, question string) 
 	sc := e.caller(ctx)
 	visible := sc.FilterSnapshot(ds.snap)
 	if ds.idx == nil {
-		return schemaContext(visible)
+		return index.SchemaContext(visible)
 	}
 	id := ds.spec.ID
 	allow := func(schemaName, table, column string) bool {
@@ -31,7 +31,7 @@ func (e *Engine) retrieve(ctx context.Context, ds *datasource, question string) 
 	sel, err := ds.idx.Retrieve(ctx, question, e.opts.Retrieval, allow)
 	if err != nil {
 		e.log.Warn("retrieval failed; sending the whole visible schema", "datasource", id, "err", err)
-		return schemaContext(visible)
+		return index.SchemaContext(visible)
 	}
 	sel.Values = filteredValues(sel.Values, sc, id)
 	if tr := traceFrom(ctx); tr != nil {
