@@ -277,3 +277,41 @@ func TestPlanCache(t *testing.T) {
 		t.Fatalf("clear = %d, %v", n, err)
 	}
 }
+
+// A traced run can be replayed from the trace alone: the trace planner
+// answers with exactly the recorded model calls.
+func TestTraceReplay(t *testing.T) {
+	e := chinookEngine(t, "")
+	e.opts.TraceDir = t.TempDir()
+	q := "Which media type has the most tracks?"
+	first, err := e.Ask(context.Background(), AskRequest{Question: q})
+	if err != nil {
+		t.Fatal(err)
+	}
+	tr, err := ReadTrace(e.opts.TraceDir, first.TraceID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(tr.ModelCalls) != 1 || tr.ModelCalls[0].PromptHash == "" || tr.SQL != first.SQL || tr.Retrieved == nil {
+		t.Fatalf("trace = %+v", tr)
+	}
+	abs, _ := filepath.Abs(filepath.Join(chinookDir, "chinook.sqlite"))
+	e2, err := New(Options{Datasources: []DatasourceSpec{{ID: "chinook", Engine: "sqlite", Path: abs}}, Planner: NewTracePlanner(tr),
+		Today: func() string { return "2026-01-15" }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer e2.Close()
+	again, err := e2.Ask(context.Background(), AskRequest{Question: tr.Question})
+	if err != nil {
+		t.Fatal(err)
+	}
+	b1, _ := json.Marshal(first.Rows)
+	b2, _ := json.Marshal(again.Rows)
+	if !bytes.Equal(b1, b2) || first.SQL != again.SQL {
+		t.Errorf("replay differs: %s vs %s", b1, b2)
+	}
+	if _, err := ReadTrace(e.opts.TraceDir, "../../etc/passwd"); err == nil {
+		t.Error("a path was accepted as a trace id")
+	}
+}

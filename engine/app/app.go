@@ -36,6 +36,9 @@ type Options struct {
 	// llm.Recorder that saves every answer there as a replay recording
 	// (nl2sql ask --record DIR).
 	Record string
+	// Planner, when set, replaces the configured planner (nl2sql trace
+	// replay answers from a trace's recorded model calls).
+	Planner engine.Planner
 }
 
 // Open loads the config file at path and builds the engine. Datasources open
@@ -53,9 +56,13 @@ func OpenWith(path string, logger *slog.Logger, o Options) (*App, error) {
 		return nil, err
 	}
 	label, lc := llmEntry(cfg, "plan")
-	planner, err := providerFor(label, lc, logger)
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w", cfg.File, err)
+	var planner engine.Planner = o.Planner
+	if planner == nil {
+		p, err := providerFor(label, lc, logger)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", cfg.File, err)
+		}
+		planner = p
 	}
 	if o.Record != "" {
 		if planner, err = llm.NewRecorder(planner, o.Record, ""); err != nil {
@@ -81,7 +88,7 @@ func OpenWith(path string, logger *slog.Logger, o Options) (*App, error) {
 	opts.Today = func() string { return time.Now().UTC().Format("2006-01-02") }
 	st := openStore(cfg, logger)
 	switch {
-	case st != nil && o.Record != "":
+	case st != nil && (o.Record != "" || o.Planner != nil):
 		opts.Store = recordingStore{st}
 	case st != nil:
 		opts.Store = st

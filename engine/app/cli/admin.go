@@ -4,11 +4,13 @@ import (
 	"context"
 	"fmt"
 	"github.com/nl2sql/nl2sql/engine"
+	"github.com/nl2sql/nl2sql/tools"
 	"github.com/schollz/progressbar/v3"
 	"golang.org/x/term"
 	"io"
 	"log/slog"
 	"os"
+	"path/filepath"
 
 	"github.com/spf13/cobra"
 
@@ -169,4 +171,60 @@ func printIndexReport(out io.Writer, r engine.IndexReport) {
 		engine.SnapshotUnstored:  "profiled (no state store)",
 	}[r.Snapshot]
 	fmt.Fprintf(out, "%s: %d tables, version %.12s, %s, index built=%v (%.0f ms)\n", r.Datasource, r.Tables, r.Version, what, r.Indexed, r.MS)
+}
+
+func traceCmd(logger *slog.Logger) *cobra.Command {
+	cmd := &cobra.Command{Use: "trace", Short: "Inspect and replay request traces (storage.path/traces)"}
+	var cfgPath string
+	load := func(id string) (*engine.Trace, error) {
+		cfg, err := app.LoadConfig(cfgPath)
+		if err != nil {
+			return nil, err
+		}
+		return engine.ReadTrace(filepath.Join(cfg.Storage.Path, "traces"), id)
+	}
+	show := &cobra.Command{
+		Use:   "show ID",
+		Short: "Print a trace: steps, prompts, model answers, refused attempts, SQL",
+		Args:  cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			t, err := load(args[0])
+			if err != nil {
+				return err
+			}
+			return printJSON(cmd.OutOrStdout(), t)
+		},
+	}
+	var asJSON bool
+	replay := &cobra.Command{
+		Use:   "replay ID",
+		Short: "Rerun a traced question with exactly the model answers it recorded",
+		Args:  cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			t, err := load(args[0])
+			if err != nil {
+				return err
+			}
+			a, err := app.OpenWith(cfgPath, logger, app.Options{Planner: engine.NewTracePlanner(t)})
+			if err != nil {
+				return err
+			}
+			defer a.Close()
+			res, err := a.Engine.Ask(cmd.Context(), engine.AskRequest{Question: t.Question, Datasource: t.Datasource})
+			if err != nil {
+				return err
+			}
+			if asJSON {
+				return printJSON(cmd.OutOrStdout(), res)
+			}
+			fmt.Fprint(cmd.OutOrStdout(), tools.ResultText(res))
+			return nil
+		},
+	}
+	replay.Flags().BoolVar(&asJSON, "json", false, "print the whole result as JSON")
+	for _, c := range []*cobra.Command{show, replay} {
+		c.Flags().StringVar(&cfgPath, "config", "nl2sql.yaml", "path of the config file")
+		cmd.AddCommand(c)
+	}
+	return cmd
 }
