@@ -139,7 +139,7 @@ func (e *Engine) finish(ctx context.Context, ds *datasource, q, today string, pl
 	if rows.Truncated {
 		res.Warnings = append(res.Warnings, "the result was cut at the row limit; ask for fewer rows or add a filter")
 	}
-	res.Answer = summarise(res)
+	res.Answer = e.modelAnswer(ctx, ds.spec.ID, res)
 	tm.Answer = sw.lap()
 	tm.Total = sw.total()
 	res.Timings = *tm

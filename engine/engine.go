@@ -49,6 +49,9 @@ type DatasourceSpec struct {
 type Options struct {
 	Datasources []DatasourceSpec
 	Planner     Planner
+	// Answerer writes the short answer from the first rows (step "answer");
+	// nil means a deterministic summary of the first rows.
+	Answerer Planner
 	// Today returns the run date as YYYY-MM-DD; nil means the UTC date.
 	Today func() string
 	// MaxRepairs bounds how often an invalid plan goes back to the planner.

@@ -8,6 +8,7 @@ import (
 	"flag"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/nl2sql/nl2sql/engine/llm"
@@ -313,5 +314,40 @@ func TestTraceReplay(t *testing.T) {
 	}
 	if _, err := ReadTrace(e.opts.TraceDir, "../../etc/passwd"); err == nil {
 		t.Error("a path was accepted as a trace id")
+	}
+}
+
+// The answer model sees at most 20 rows delimited as data; an answer that
+// quotes a number not in the rows is discarded for the template summary.
+func TestModelAnswer(t *testing.T) {
+	dir := t.TempDir()
+	for _, r := range []llm.Recording{
+		{Step: "answer", Datasource: "chinook", Question: "Which media type has the most tracks?", Answer: json.RawMessage(`{"answer":"MPEG audio file, with 3034 tracks."}`)},
+		{Step: "answer", Datasource: "chinook", Question: "Which artist has released the most albums?", Answer: json.RawMessage(`{"answer":"Iron Maiden, with 25 albums."}`)},
+	} {
+		r := r
+		if err := llm.Save(dir, &r); err != nil {
+			t.Fatal(err)
+		}
+	}
+	ans, err := llm.OpenReplay(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	e := chinookEngine(t, "")
+	e.opts.Answerer = ans
+	res, err := e.Ask(context.Background(), AskRequest{Question: "Which media type has the most tracks?"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Answer != "MPEG audio file, with 3034 tracks." || res.Usage.ModelCalls != 2 {
+		t.Errorf("answer %q, usage %+v", res.Answer, res.Usage)
+	}
+	res, err = e.Ask(context.Background(), AskRequest{Question: "Which artist has released the most albums?"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Answer != "Artist Iron Maiden, AlbumCount 21." || len(res.Warnings) != 1 || !strings.Contains(res.Warnings[0], "25") {
+		t.Errorf("a made-up number got through: %q %v", res.Answer, res.Warnings)
 	}
 }

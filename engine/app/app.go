@@ -69,6 +69,14 @@ func OpenWith(path string, logger *slog.Logger, o Options) (*App, error) {
 			return nil, err
 		}
 	}
+	var answerer engine.Planner
+	if ac, ok := cfg.LLM["answer"]; ok && o.Planner == nil {
+		p, err := providerFor("llm.answer", ac, logger)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", cfg.File, err)
+		}
+		answerer = p
+	}
 	pol, err := scope.New(cfg)
 	if err != nil {
 		return nil, err
@@ -84,7 +92,7 @@ func OpenWith(path string, logger *slog.Logger, o Options) (*App, error) {
 		return nil, fmt.Errorf("%s: %d verified queries refused (run nl2sql curated validate for the reasons); first: %v", cfg.File, len(refused), refused[0])
 	}
 	opts := engine.Options{Datasources: datasourceSpecs(cfg), Planner: planner, Logger: logger, PlannerID: plannerID(lc),
-		Policy: pol, Curated: set, TraceDir: filepath.Join(cfg.Storage.Path, "traces")}
+		Policy: pol, Curated: set, Answerer: answerer, TraceDir: filepath.Join(cfg.Storage.Path, "traces")}
 	opts.Today = func() string { return time.Now().UTC().Format("2006-01-02") }
 	st := openStore(cfg, logger)
 	switch {
