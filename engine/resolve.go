@@ -2,6 +2,7 @@ package engine
 
 import (
 	"context"
+	"github.com/nl2sql/nl2sql/scope"
 	"strings"
 )
 
@@ -20,6 +21,12 @@ func (e *Engine) resolve(ctx context.Context, id string) (*datasource, error) {
 	ids := sc.Datasources(e.DatasourceIDs())
 	switch len(ids) {
 	case 0:
+		if len(e.specs) > 0 {
+			if _, set := ctx.Value(callerKey{}).(*scope.Scope); !set && e.opts.Policy != nil && e.opts.Policy.Secured() {
+				return nil, Errorf(CodeAccessDenied, "set local_user in nl2sql.yaml: with roles configured, the CLI and stdio act as that user", "you may read no datasource")
+			}
+			return nil, Errorf(CodeAccessDenied, "ask an administrator for a role that reaches a datasource", "you may read no datasource")
+		}
 		return nil, Errorf(CodeDatasourceNotFound, "add a datasource to nl2sql.yaml", "no datasource is configured")
 	case 1:
 		return e.datasource(ctx, ids[0])

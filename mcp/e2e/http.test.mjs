@@ -197,6 +197,12 @@ describe("nl2sql serve --http (streamable HTTP, TypeScript SDK client)", () => {
     assertToolError(await call("describe_schema", { datasource: "nope" }), /DATASOURCE_NOT_FOUND/, "unknown datasource");
   });
 
+  it("search_schema: tables, columns and stored values for a question", { timeout: TEST_TIMEOUT_MS }, async () => {
+    const sc = await callOK("search_schema", { datasource: "chinook", text: "tracks of the heavy metal genre" });
+    assert.ok(sc.tables.some((t) => t.name === "Genre"), JSON.stringify(sc).slice(0, 500));
+    assert.ok((sc.values || []).some((v) => v.value === "Heavy Metal"), JSON.stringify(sc.values));
+  });
+
   it("get_plan_schema: guide, example and JSON Schema; the example runs", { timeout: TEST_TIMEOUT_MS }, async () => {
     const sc = await callOK("get_plan_schema", {});
     assert.ok(sc.guide.length > 100, "guide");

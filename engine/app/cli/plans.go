@@ -78,7 +78,7 @@ func evalCmd() *cobra.Command {
 	cmd.Flags().StringVar(&o.Planner, "planner", "oracle", "oracle: lift the gold SQL into plans")
 	cmd.Flags().StringVar(&o.Engine, "engine", "sqlite", "run rendered plans on sqlite, duckdb or postgres (copied from the SQLite files)")
 	cmd.Flags().StringVar(&o.PGDSN, "pg-dsn", "", "PostgreSQL connection string for --engine postgres")
-	cmd.Flags().IntVar(&o.Limit, "limit", 0, "evaluate only the first N questions")
+	cmd.Flags().IntVar(&o.Limit, "limit", 0, "evaluate only the first N questions (with --measure retrieval: the first N of each database)")
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print the whole report as JSON")
 	cmd.Flags().StringVar(&measure, "measure", "execution", "execution (oracle plans run and compared) or retrieval (recall of the schema context)")
 	return cmd
