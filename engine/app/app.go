@@ -69,6 +69,10 @@ func OpenWith(path string, logger *slog.Logger, o Options) (*App, error) {
 			return nil, err
 		}
 	}
+	emb, err := embedder(cfg)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", cfg.File, err)
+	}
 	var answerer engine.Planner
 	if ac, ok := cfg.LLM["answer"]; ok && o.Planner == nil {
 		p, err := providerFor("llm.answer", ac, logger)
@@ -94,7 +98,7 @@ func OpenWith(path string, logger *slog.Logger, o Options) (*App, error) {
 		logger.Warn("verified query left out", "reason", r.String())
 	}
 	opts := engine.Options{Datasources: datasourceSpecs(cfg), Planner: planner, Logger: logger, PlannerID: plannerID(lc),
-		Policy: pol, Curated: set, Answerer: answerer, TraceDir: filepath.Join(cfg.Storage.Path, "traces")}
+		Policy: pol, Curated: set, Answerer: answerer, Embedder: emb, TraceDir: filepath.Join(cfg.Storage.Path, "traces")}
 	opts.Today = func() string { return time.Now().UTC().Format("2006-01-02") }
 	st := openStore(cfg, logger)
 	switch {

@@ -63,6 +63,11 @@ func Doctor(ctx context.Context, cfgPath string, out io.Writer) error {
 		check("llm", "", errors.New("no model configured: add llm.default"))
 	}
 	for _, step := range llmSteps(cfg) {
+		if step == EmbedStep {
+			detail, err := checkEmbedder(ctx, cfg)
+			check("llm.embed", detail, err)
+			continue
+		}
 		c := cfg.LLM[step]
 		name, detail, err := checkLLM(ctx, "llm."+step, c)
 		check(name, detail, err)
