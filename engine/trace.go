@@ -5,10 +5,12 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"regexp"
 	"sync"
+	"syscall"
 	"time"
 
 	"github.com/nl2sql/nl2sql/engine/llm"
@@ -122,10 +124,10 @@ func (e *Engine) writeTrace(tr *traceRec, err error) {
 	if werr := os.MkdirAll(e.opts.TraceDir, 0o755); werr == nil {
 		werr = os.WriteFile(filepath.Join(e.opts.TraceDir, t.ID+".json"), b, 0o644)
 		if werr != nil {
-			e.log.Warn("cannot write trace", "id", t.ID, "err", werr)
+			e.log.Warn("cannot write trace", "code", storageCode(werr), "id", t.ID, "err", werr)
 		}
 	} else {
-		e.log.Warn("cannot create the trace directory", "err", werr)
+		e.log.Warn("cannot create the trace directory", "code", storageCode(werr), "err", werr)
 	}
 }
 
@@ -175,4 +177,16 @@ func (p *TracePlanner) Complete(ctx context.Context, req llm.Request) (*llm.Resp
 		return nil, &llm.NoRecordingError{Step: req.Step, Datasource: req.Datasource, Intent: req.Intent, Sample: req.Sample}
 	}
 	return &llm.Response{Content: c.Answer, Usage: c.Usage, Provider: "trace", Model: c.Model}, nil
+}
+
+// storageCode classifies a file-system error under storage.path with the
+// state store's codes, so every storage warning carries one.
+func storageCode(err error) string {
+	switch {
+	case errors.Is(err, syscall.ENOSPC), errors.Is(err, syscall.EDQUOT):
+		return "STORE_FULL"
+	case errors.Is(err, syscall.EROFS), errors.Is(err, fs.ErrPermission):
+		return "STORE_READ_ONLY"
+	}
+	return "STORE_UNAVAILABLE"
 }

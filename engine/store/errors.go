@@ -101,6 +101,12 @@ func codeOf(err error) string {
 			return CodeCorrupt
 		case sqlite3.SQLITE_INTERRUPT:
 			return CodeCancelled
+		case sqlite3.SQLITE_IOERR:
+			// growing the WAL index (-shm) fails with IOERR_SHMSIZE when the
+			// disk is full; a failed write with ENOSPC surfaces the same way
+			if le.Code() == sqlite3.SQLITE_IOERR_SHMSIZE {
+				return CodeFull
+			}
 		}
 		return CodeUnavailable
 	}

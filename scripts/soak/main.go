@@ -1,0 +1,268 @@
+// Command soak drives a real `nl2sql serve --http` with many concurrent MCP
+// clients for a fixed time and reports failures, latency percentiles,
+// throughput, and the server's RSS and open file descriptors (from /proc)
+// at start, peak and end. It serves and calls on loopback only, bounds
+// every call with a timeout, and stops by itself.
+//
+//	go run ./scripts/soak -duration 10m -clients 100 -addr 127.0.0.1:18080
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"net"
+	"net/http"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"sort"
+	"strconv"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"syscall"
+	"time"
+
+	"github.com/mark3labs/mcp-go/client"
+	mcpgo "github.com/mark3labs/mcp-go/mcp"
+)
+
+type call struct {
+	tool string
+	args map[string]any
+	// isErr is true when the tool is expected to answer with isError (a
+	// typed refusal); such an answer is not a failure.
+	isErr bool
+}
+
+var mix = []call{
+	{"ask", map[string]any{"question": "Which artist has released the most albums?"}, false},
+	{"ask", map[string]any{"question": "How many customers are there in each country?"}, false},
+	{"ask", map[string]any{"question": "How many customers live on the moon?"}, true}, // NO_RECORDING
+	{"explain_plan", map[string]any{"question": "Which genre has sold the most tracks?"}, false},
+	{"list_datasources", map[string]any{}, false},
+	{"describe_schema", map[string]any{"datasource": "chinook", "table": "Track"}, false},
+	{"get_plan_schema", map[string]any{}, false},
+	{"run_plan", map[string]any{"datasource": "chinook", "plan": json.RawMessage(`{"select":[{"expr":{"kind":"column","table":"a","column":"Name"},"alias":"Name"}],"from":[{"table":"Artist","alias":"a"}],"order_by":[{"expr":{"kind":"column","column":"Name"},"direction":"asc"}],"limit":5}`)}, false},
+	{"run_plan", map[string]any{"datasource": "chinook", "plan": json.RawMessage(`{"select":[{"expr":{"kind":"column","table":"a","column":"x\"; DROP TABLE t"},"alias":"x"}],"from":[{"table":"Artist","alias":"a"}]}`)}, true},
+	{"list_verified_queries", map[string]any{}, false},
+	{"run_verified_query", map[string]any{"id": "revenue_by_country", "params": map[string]any{"year": "2024"}}, false},
+	{"run_verified_query", map[string]any{"id": "revenue_by_country", "params": map[string]any{"year": "2024'; --"}}, true},
+}
+
+type proc struct{ rss, fds int64 }
+
+func sample(pid int) proc {
+	var p proc
+	if b, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", pid)); err == nil {
+		for _, l := range strings.Split(string(b), "\n") {
+			if strings.HasPrefix(l, "VmRSS:") {
+				f := strings.Fields(l)
+				if len(f) >= 2 {
+					p.rss, _ = strconv.ParseInt(f[1], 10, 64)
+				}
+			}
+		}
+	}
+	if ents, err := os.ReadDir(fmt.Sprintf("/proc/%d/fd", pid)); err == nil {
+		p.fds = int64(len(ents))
+	}
+	return p
+}
+
+func main() { os.Exit(run()) }
+
+func run() int {
+	duration := flag.Duration("duration", 10*time.Minute, "how long to drive the server")
+	clients := flag.Int("clients", 100, "concurrent MCP clients")
+	addr := flag.String("addr", "127.0.0.1:18080", "loopback address for the server")
+	cfg := flag.String("config", "examples/chinook/nl2sql.yaml", "config file")
+	bin := flag.String("bin", "", "nl2sql binary (default: go build into a temp dir)")
+	callTimeout := flag.Duration("call-timeout", 60*time.Second, "bound on one tool call")
+	flag.Parse()
+
+	host, _, err := net.SplitHostPort(*addr)
+	if err != nil || !(host == "127.0.0.1" || host == "::1" || host == "localhost") {
+		fatal("-addr must be a loopback HOST:PORT, got %q", *addr)
+	}
+	if *bin == "" {
+		dir, err := os.MkdirTemp("", "nl2sql-soak-")
+		if err != nil {
+			fatal("%v", err)
+		}
+		defer os.RemoveAll(dir)
+		*bin = filepath.Join(dir, "nl2sql")
+		if out, err := exec.Command("go", "build", "-o", *bin, ".").CombinedOutput(); err != nil {
+			fatal("go build: %v\n%s", err, out)
+		}
+	}
+	storage, err := os.MkdirTemp("", "nl2sql-soak-store-")
+	if err != nil {
+		fatal("%v", err)
+	}
+	defer os.RemoveAll(storage)
+	srv := exec.Command(*bin, "serve", "--http", *addr, "--insecure-no-auth", "--config", *cfg)
+	srv.Env = append(os.Environ(), "NL2SQL_STORAGE__PATH="+storage)
+	srvLog, _ := os.CreateTemp("", "nl2sql-soak-server-*.log")
+	srv.Stdout, srv.Stderr = srvLog, srvLog
+	if err := srv.Start(); err != nil {
+		fatal("start server: %v", err)
+	}
+	stopServer := func() {
+		srv.Process.Signal(syscall.SIGTERM)
+		done := make(chan struct{})
+		go func() { srv.Wait(); close(done) }()
+		select {
+		case <-done:
+		case <-time.After(15 * time.Second):
+			srv.Process.Kill()
+			<-done
+		}
+	}
+	defer stopServer()
+	base := "http://" + *addr
+	ready := false
+	for i := 0; i < 600 && !ready; i++ {
+		if r, err := http.Get(base + "/healthz"); err == nil {
+			r.Body.Close()
+			ready = r.StatusCode == 200
+		}
+		if !ready {
+			time.Sleep(100 * time.Millisecond)
+		}
+	}
+	if !ready {
+		stopServer()
+		b, _ := os.ReadFile(srvLog.Name())
+		fatal("server did not become healthy; log:\n%s", b)
+	}
+	pid := srv.Process.Pid
+	start := sample(pid)
+	peak := start
+	var mu sync.Mutex
+	var lat []time.Duration
+	failures := map[string]int{}
+	var calls, fails atomic.Int64
+	ctx, cancel := context.WithTimeout(context.Background(), *duration)
+	defer cancel()
+
+	stopSampler := make(chan struct{})
+	go func() {
+		t := time.NewTicker(500 * time.Millisecond)
+		defer t.Stop()
+		for {
+			select {
+			case <-stopSampler:
+				return
+			case <-t.C:
+				s := sample(pid)
+				mu.Lock()
+				peak.rss, peak.fds = max(peak.rss, s.rss), max(peak.fds, s.fds)
+				mu.Unlock()
+			}
+		}
+	}()
+
+	fail := func(what string) {
+		fails.Add(1)
+		mu.Lock()
+		failures[what]++
+		mu.Unlock()
+	}
+	began := time.Now()
+	var wg sync.WaitGroup
+	for i := 0; i < *clients; i++ {
+		wg.Add(1)
+		go func(i int) {
+			defer wg.Done()
+			c, err := client.NewStreamableHttpClient(base + "/mcp")
+			if err != nil {
+				fail("client: " + err.Error())
+				return
+			}
+			defer c.Close()
+			ictx, icancel := context.WithTimeout(context.Background(), *callTimeout)
+			err = c.Start(ictx)
+			if err == nil {
+				_, err = c.Initialize(ictx, mcpgo.InitializeRequest{})
+			}
+			icancel()
+			if err != nil {
+				fail("initialize: " + err.Error())
+				return
+			}
+			for n := i; ctx.Err() == nil; n++ {
+				m := mix[n%len(mix)]
+				cctx, ccancel := context.WithTimeout(context.Background(), *callTimeout)
+				t0 := time.Now()
+				res, err := c.CallTool(cctx, mcpgo.CallToolRequest{Params: mcpgo.CallToolParams{Name: m.tool, Arguments: m.args}})
+				d := time.Since(t0)
+				ccancel()
+				calls.Add(1)
+				mu.Lock()
+				lat = append(lat, d)
+				mu.Unlock()
+				switch {
+				case err != nil:
+					fail(m.tool + ": " + trim(err.Error()))
+				case res.IsError != m.isErr:
+					fail(fmt.Sprintf("%s: isError=%v, want %v", m.tool, res.IsError, m.isErr))
+				}
+			}
+		}(i)
+	}
+	wg.Wait()
+	elapsed := time.Since(began)
+	close(stopSampler)
+	time.Sleep(2 * time.Second) // let the server settle after the clients stop
+	end := sample(pid)
+	alive := true
+	if r, err := http.Get(base + "/healthz"); err != nil || r.StatusCode != 200 {
+		alive = false
+	} else {
+		r.Body.Close()
+	}
+
+	sort.Slice(lat, func(i, j int) bool { return lat[i] < lat[j] })
+	pct := func(p float64) time.Duration {
+		if len(lat) == 0 {
+			return 0
+		}
+		return lat[min(len(lat)-1, int(p*float64(len(lat))))]
+	}
+	fmt.Printf("soak: %d clients for %v against %s (%s)\n", *clients, elapsed.Round(time.Millisecond), base, *cfg)
+	fmt.Printf("calls: %d  failures: %d  calls/s: %.1f\n", calls.Load(), fails.Load(), float64(calls.Load())/elapsed.Seconds())
+	fmt.Printf("latency: p50 %v  p99 %v  max %v\n", pct(0.50).Round(time.Microsecond), pct(0.99).Round(time.Microsecond), pct(1).Round(time.Microsecond))
+	fmt.Printf("server RSS KiB: start %d  peak %d  end %d\n", start.rss, peak.rss, end.rss)
+	fmt.Printf("server open fds: start %d  peak %d  end %d\n", start.fds, peak.fds, end.fds)
+	fmt.Printf("server goroutines: not exposed (no debug endpoint)\n")
+	fmt.Printf("server healthy after the run: %v\n", alive)
+	keys := make([]string, 0, len(failures))
+	for k := range failures {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	for _, k := range keys {
+		fmt.Printf("  failure x%d: %s\n", failures[k], k)
+	}
+	stopServer()
+	os.Remove(srvLog.Name())
+	if fails.Load() > 0 || !alive {
+		return 1
+	}
+	return 0
+}
+
+func trim(s string) string {
+	if len(s) > 160 {
+		return s[:160] + "..."
+	}
+	return s
+}
+
+func fatal(format string, args ...any) {
+	fmt.Fprintf(os.Stderr, "soak: "+format+"\n", args...)
+	os.Exit(2)
+}
