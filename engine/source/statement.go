@@ -53,7 +53,33 @@ type statementShape struct {
 // It is a first gate, not the security boundary: a statement that hides a
 // ';' from it is refused as Multiple (CREATE TRIGGER … BEGIN …; END is), and
 // every statement SQLite compiles still meets the authorizer.
-func shapeOf(sql string) statementShape {
+func shapeOf(sql string) statementShape { return sqliteLex.shape(sql) }
+
+// lexRules are what the SQLite and PostgreSQL scanners differ in: where a
+// block comment opens, where it ends (PostgreSQL's nest), and how far a
+// token reaches (its quoting rules).
+type lexRules struct {
+	opensComment func(sql string, i int) bool // sql[i] is '/'
+	commentEnd   func(sql string, i int) int
+	tokenEnd     func(sql string, i int) int
+}
+
+var (
+	sqliteLex = lexRules{
+		opensComment: func(sql string, i int) bool { return i+2 < len(sql) && sql[i+1] == '*' },
+		commentEnd:   blockCommentEnd,
+		tokenEnd:     tokenEnd,
+	}
+	postgresLex = lexRules{
+		opensComment: func(sql string, i int) bool { return i+1 < len(sql) && sql[i+1] == '*' },
+		commentEnd:   nestedCommentEnd,
+		tokenEnd:     pgTokenEnd,
+	}
+)
+
+// shape splits sql into its first statement's keyword and whether more
+// statements follow, by the rules r.
+func (r lexRules) shape(sql string) statementShape {
 	if i := strings.IndexByte(sql, 0); i >= 0 {
 		sql = sql[:i]
 	}
@@ -67,11 +93,11 @@ func shapeOf(sql string) statementShape {
 			i++
 		case c == '-' && i+1 < len(sql) && sql[i+1] == '-':
 			i = lineCommentEnd(sql, i)
-		case c == '/' && i+2 < len(sql) && sql[i+1] == '*':
-			i = blockCommentEnd(sql, i)
+		case c == '/' && r.opensComment(sql, i):
+			i = r.commentEnd(sql, i)
 		case c == ';':
 			if seenToken {
-				s.Multiple = hasToken(sql[i+1:])
+				s.Multiple = r.hasToken(sql[i+1:])
 				return s
 			}
 			i++
@@ -80,7 +106,7 @@ func shapeOf(sql string) statementShape {
 				seenToken = true
 				s.Keyword = strings.ToUpper(leadingWord(sql[i:]))
 			}
-			i = tokenEnd(sql, i)
+			i = r.tokenEnd(sql, i)
 		}
 	}
 	s.Empty = !seenToken
@@ -89,7 +115,7 @@ func shapeOf(sql string) statementShape {
 
 // hasToken reports whether rest holds anything but whitespace, comments and
 // semicolons.
-func hasToken(rest string) bool {
+func (r lexRules) hasToken(rest string) bool {
 	i := 0
 	for i < len(rest) {
 		c := rest[i]
@@ -98,8 +124,8 @@ func hasToken(rest string) bool {
 			i++
 		case c == '-' && i+1 < len(rest) && rest[i+1] == '-':
 			i = lineCommentEnd(rest, i)
-		case c == '/' && i+2 < len(rest) && rest[i+1] == '*':
-			i = blockCommentEnd(rest, i)
+		case c == '/' && r.opensComment(rest, i):
+			i = r.commentEnd(rest, i)
 		default:
 			return true
 		}
@@ -166,58 +192,7 @@ func leadingWord(s string) string {
 // Where it could misjudge, it errs towards Multiple, and the engines refuse
 // a second statement on their own (PostgreSQL's extended protocol, DuckDB's
 // single-statement Prepare).
-func shapeOfPostgres(sql string) statementShape {
-	if i := strings.IndexByte(sql, 0); i >= 0 {
-		sql = sql[:i]
-	}
-	var s statementShape
-	seenToken := false
-	i := 0
-	for i < len(sql) {
-		c := sql[i]
-		switch {
-		case c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f':
-			i++
-		case c == '-' && i+1 < len(sql) && sql[i+1] == '-':
-			i = lineCommentEnd(sql, i)
-		case c == '/' && i+1 < len(sql) && sql[i+1] == '*':
-			i = nestedCommentEnd(sql, i)
-		case c == ';':
-			if seenToken {
-				s.Multiple = pgHasToken(sql[i+1:])
-				return s
-			}
-			i++
-		default:
-			if !seenToken {
-				seenToken = true
-				s.Keyword = strings.ToUpper(leadingWord(sql[i:]))
-			}
-			i = pgTokenEnd(sql, i)
-		}
-	}
-	s.Empty = !seenToken
-	return s
-}
-
-// pgHasToken is hasToken with PostgreSQL's nested comments.
-func pgHasToken(rest string) bool {
-	i := 0
-	for i < len(rest) {
-		c := rest[i]
-		switch {
-		case c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == ';':
-			i++
-		case c == '-' && i+1 < len(rest) && rest[i+1] == '-':
-			i = lineCommentEnd(rest, i)
-		case c == '/' && i+1 < len(rest) && rest[i+1] == '*':
-			i = nestedCommentEnd(rest, i)
-		default:
-			return true
-		}
-	}
-	return false
-}
+func shapeOfPostgres(sql string) statementShape { return postgresLex.shape(sql) }
 
 // nestedCommentEnd returns the index after the comment opening at i, whose
 // "/*" and "*/" nest; the end of sql when it is not closed.
