@@ -54,16 +54,10 @@ var askOutputSchema = json.RawMessage(`{
 
 // AskTool describes the ask tool.
 func AskTool() mcpgo.Tool {
-	return mcpgo.NewTool("ask",
-		mcpgo.WithDescription("Answer a question about the configured databases. The server plans a typed query, validates it against the schema, runs it read-only with a row limit and returns the rows, the SQL and a short answer."),
-		mcpgo.WithTitleAnnotation("Ask a question of the data"),
-		rawInput(askInputSchema),
-		mcpgo.WithRawOutputSchema(askOutputSchema),
-		mcpgo.WithReadOnlyHintAnnotation(true),
-		mcpgo.WithDestructiveHintAnnotation(false),
-		mcpgo.WithIdempotentHintAnnotation(true),
-		mcpgo.WithOpenWorldHintAnnotation(false),
-	)
+	return readOnlyTool("ask", "Ask a question of the data",
+		"Answer a question about the configured databases. The server plans a typed query, validates it against the schema, runs it read-only with a row limit and returns the rows, the SQL and a short answer.",
+		askInputSchema,
+		askOutputSchema)
 }
 
 // AskHandler answers ask calls with eng.

@@ -46,10 +46,9 @@ const describeShape = `{"datasource": string, "table"?: string, "filter"?: strin
 
 // DescribeSchemaTool describes the describe_schema tool.
 func DescribeSchemaTool() mcpgo.Tool {
-	return mcpgo.NewTool("describe_schema",
-		mcpgo.WithDescription("Describe a datasource's tables: columns with types, keys, foreign keys and sample values, only what you may see. Filter by exact table name or by a substring of table or column names; results come in pages of 25 tables with a next_cursor."),
-		mcpgo.WithTitleAnnotation("Describe a schema"),
-		rawInput(json.RawMessage(`{
+	return readOnlyTool("describe_schema", "Describe a schema",
+		"Describe a datasource's tables: columns with types, keys, foreign keys and sample values, only what you may see. Filter by exact table name or by a substring of table or column names; results come in pages of 25 tables with a next_cursor.",
+		json.RawMessage(`{
   "type": "object",
   "properties": {
     "datasource": {"type": "string", "maxLength": 128},
@@ -59,13 +58,8 @@ func DescribeSchemaTool() mcpgo.Tool {
   },
   "required": ["datasource"],
   "additionalProperties": false
-}`)),
-		mcpgo.WithRawOutputSchema(json.RawMessage(`{"type": "object", "properties": {"datasource": {"type": "string"}, "dialect": {"type": "string"}, "total_tables": {"type": "integer"}, "tables": {"type": "array", "items": {"type": "object"}}, "next_cursor": {"type": "string"}}, "required": ["datasource", "total_tables", "tables"]}`)),
-		mcpgo.WithReadOnlyHintAnnotation(true),
-		mcpgo.WithDestructiveHintAnnotation(false),
-		mcpgo.WithIdempotentHintAnnotation(true),
-		mcpgo.WithOpenWorldHintAnnotation(false),
-	)
+}`),
+		json.RawMessage(`{"type": "object", "properties": {"datasource": {"type": "string"}, "dialect": {"type": "string"}, "total_tables": {"type": "integer"}, "tables": {"type": "array", "items": {"type": "object"}}, "next_cursor": {"type": "string"}}, "required": ["datasource", "total_tables", "tables"]}`))
 }
 
 // DescribeSchemaHandler answers describe_schema calls.

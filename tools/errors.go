@@ -86,3 +86,19 @@ func bindStrict(req mcpgo.CallToolRequest, v any, shape string) *mcpgo.CallToolR
 	}
 	return nil
 }
+
+// readOnlyTool describes a tool with hand-written input and output schemas
+// and the annotations every nl2sql tool carries: read-only, not
+// destructive, idempotent, closed world.
+func readOnlyTool(name, title, description string, input, output json.RawMessage) mcpgo.Tool {
+	return mcpgo.NewTool(name,
+		mcpgo.WithDescription(description),
+		mcpgo.WithTitleAnnotation(title),
+		rawInput(input),
+		mcpgo.WithRawOutputSchema(output),
+		mcpgo.WithReadOnlyHintAnnotation(true),
+		mcpgo.WithDestructiveHintAnnotation(false),
+		mcpgo.WithIdempotentHintAnnotation(true),
+		mcpgo.WithOpenWorldHintAnnotation(false),
+	)
+}

@@ -38,16 +38,10 @@ var explainOutputSchema = json.RawMessage(`{
 
 // ExplainPlanTool describes the explain_plan tool.
 func ExplainPlanTool() mcpgo.Tool {
-	return mcpgo.NewTool("explain_plan",
-		mcpgo.WithDescription("Show how a question would be answered without running anything: the tables retrieved, the validated plan, the SQL it renders to, and any refused attempts with their errors."),
-		mcpgo.WithTitleAnnotation("Explain a question's plan"),
-		rawInput(askInputSchema),
-		mcpgo.WithRawOutputSchema(explainOutputSchema),
-		mcpgo.WithReadOnlyHintAnnotation(true),
-		mcpgo.WithDestructiveHintAnnotation(false),
-		mcpgo.WithIdempotentHintAnnotation(true),
-		mcpgo.WithOpenWorldHintAnnotation(false),
-	)
+	return readOnlyTool("explain_plan", "Explain a question's plan",
+		"Show how a question would be answered without running anything: the tables retrieved, the validated plan, the SQL it renders to, and any refused attempts with their errors.",
+		askInputSchema,
+		explainOutputSchema)
 }
 
 // ExplainPlanHandler answers explain_plan calls.

@@ -37,16 +37,10 @@ type PlanSchemaOutput struct {
 
 // GetPlanSchemaTool describes the get_plan_schema tool.
 func GetPlanSchemaTool() mcpgo.Tool {
-	return mcpgo.NewTool("get_plan_schema",
-		mcpgo.WithDescription("Get the plan language's JSON Schema, a short guide and an example, for writing plans to pass to run_plan."),
-		mcpgo.WithTitleAnnotation("Get the plan language"),
-		rawInput(json.RawMessage(`{"type": "object", "properties": {}, "additionalProperties": false}`)),
-		mcpgo.WithRawOutputSchema(json.RawMessage(`{"type": "object", "properties": {"guide": {"type": "string"}, "example": {"type": "object"}, "schema": {"type": "object"}}, "required": ["guide", "example", "schema"]}`)),
-		mcpgo.WithReadOnlyHintAnnotation(true),
-		mcpgo.WithDestructiveHintAnnotation(false),
-		mcpgo.WithIdempotentHintAnnotation(true),
-		mcpgo.WithOpenWorldHintAnnotation(false),
-	)
+	return readOnlyTool("get_plan_schema", "Get the plan language",
+		"Get the plan language's JSON Schema, a short guide and an example, for writing plans to pass to run_plan.",
+		json.RawMessage(`{"type": "object", "properties": {}, "additionalProperties": false}`),
+		json.RawMessage(`{"type": "object", "properties": {"guide": {"type": "string"}, "example": {"type": "object"}, "schema": {"type": "object"}}, "required": ["guide", "example", "schema"]}`))
 }
 
 // GetPlanSchemaHandler answers get_plan_schema calls.

@@ -40,16 +40,10 @@ var listOutputSchema = json.RawMessage(`{
 
 // ListDatasourcesTool describes the list_datasources tool.
 func ListDatasourcesTool() mcpgo.Tool {
-	return mcpgo.NewTool("list_datasources",
-		mcpgo.WithDescription("List the datasources this server can answer questions about: id, engine, description and table count."),
-		mcpgo.WithTitleAnnotation("List datasources"),
-		rawInput(json.RawMessage(`{"type": "object", "properties": {}, "additionalProperties": false}`)),
-		mcpgo.WithRawOutputSchema(listOutputSchema),
-		mcpgo.WithReadOnlyHintAnnotation(true),
-		mcpgo.WithDestructiveHintAnnotation(false),
-		mcpgo.WithIdempotentHintAnnotation(true),
-		mcpgo.WithOpenWorldHintAnnotation(false),
-	)
+	return readOnlyTool("list_datasources", "List datasources",
+		"List the datasources this server can answer questions about: id, engine, description and table count.",
+		json.RawMessage(`{"type": "object", "properties": {}, "additionalProperties": false}`),
+		listOutputSchema)
 }
 
 // ListDatasourcesHandler answers list_datasources calls.

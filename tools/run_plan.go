@@ -36,16 +36,10 @@ var runPlanInputSchema = json.RawMessage(`{
 
 // RunPlanTool describes the run_plan tool.
 func RunPlanTool() mcpgo.Tool {
-	return mcpgo.NewTool("run_plan",
-		mcpgo.WithDescription("Run a query plan you wrote yourself (plan language, not SQL) on a datasource. The server validates it against the schema and your access, renders SQL for the database, runs it read-only with a row limit and returns the rows, the SQL and a short answer. Validation errors come back with codes, paths and hints so you can fix the plan."),
-		mcpgo.WithTitleAnnotation("Run a plan"),
-		rawInput(runPlanInputSchema),
-		mcpgo.WithRawOutputSchema(askOutputSchema),
-		mcpgo.WithReadOnlyHintAnnotation(true),
-		mcpgo.WithDestructiveHintAnnotation(false),
-		mcpgo.WithIdempotentHintAnnotation(true),
-		mcpgo.WithOpenWorldHintAnnotation(false),
-	)
+	return readOnlyTool("run_plan", "Run a plan",
+		"Run a query plan you wrote yourself (plan language, not SQL) on a datasource. The server validates it against the schema and your access, renders SQL for the database, runs it read-only with a row limit and returns the rows, the SQL and a short answer. Validation errors come back with codes, paths and hints so you can fix the plan.",
+		runPlanInputSchema,
+		askOutputSchema)
 }
 
 // RunPlanHandler answers run_plan calls.

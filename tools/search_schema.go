@@ -25,16 +25,10 @@ type SearchArgs struct {
 
 // SearchSchemaTool describes search_schema.
 func SearchSchemaTool() mcpgo.Tool {
-	return mcpgo.NewTool("search_schema",
-		mcpgo.WithDescription("Search a datasource's schema for a question or key words: the best-matching tables with their relevant columns (joined through foreign keys), and stored values that match words of the text with their exact spelling (e.g. 'Heavy Metal' for \"heavy metal\"). For clients that write plans themselves (run_plan)."),
-		mcpgo.WithTitleAnnotation("Search a schema"),
-		rawInput(json.RawMessage(`{"type": "object", "properties": {"datasource": {"type": "string", "maxLength": 128}, "text": {"type": "string", "maxLength": 4096}}, "required": ["datasource", "text"], "additionalProperties": false}`)),
-		mcpgo.WithRawOutputSchema(json.RawMessage(`{"type": "object", "properties": {"datasource": {"type": "string"}, "tables": {"type": "array", "items": {"type": "object"}}, "values": {"type": "array", "items": {"type": "object"}}}, "required": ["datasource", "tables"]}`)),
-		mcpgo.WithReadOnlyHintAnnotation(true),
-		mcpgo.WithDestructiveHintAnnotation(false),
-		mcpgo.WithIdempotentHintAnnotation(true),
-		mcpgo.WithOpenWorldHintAnnotation(false),
-	)
+	return readOnlyTool("search_schema", "Search a schema",
+		"Search a datasource's schema for a question or key words: the best-matching tables with their relevant columns (joined through foreign keys), and stored values that match words of the text with their exact spelling (e.g. 'Heavy Metal' for \"heavy metal\"). For clients that write plans themselves (run_plan).",
+		json.RawMessage(`{"type": "object", "properties": {"datasource": {"type": "string", "maxLength": 128}, "text": {"type": "string", "maxLength": 4096}}, "required": ["datasource", "text"], "additionalProperties": false}`),
+		json.RawMessage(`{"type": "object", "properties": {"datasource": {"type": "string"}, "tables": {"type": "array", "items": {"type": "object"}}, "values": {"type": "array", "items": {"type": "object"}}}, "required": ["datasource", "tables"]}`))
 }
 
 // SearchSchemaHandler answers search_schema calls.

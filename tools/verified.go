@@ -31,16 +31,10 @@ type VerifiedList struct {
 
 // ListVerifiedQueriesTool describes list_verified_queries.
 func ListVerifiedQueriesTool() mcpgo.Tool {
-	return mcpgo.NewTool("list_verified_queries",
-		mcpgo.WithDescription("List the verified queries you may run: human-reviewed SQL run by id with typed parameters. Shows id, datasource, description, example questions and each parameter's type and constraints (never the SQL)."),
-		mcpgo.WithTitleAnnotation("List verified queries"),
-		rawInput(json.RawMessage(`{"type": "object", "properties": {"datasource": {"type": "string", "maxLength": 128}}, "additionalProperties": false}`)),
-		mcpgo.WithRawOutputSchema(json.RawMessage(`{"type": "object", "properties": {"verified_queries": {"type": "array", "items": {"type": "object"}}}, "required": ["verified_queries"]}`)),
-		mcpgo.WithReadOnlyHintAnnotation(true),
-		mcpgo.WithDestructiveHintAnnotation(false),
-		mcpgo.WithIdempotentHintAnnotation(true),
-		mcpgo.WithOpenWorldHintAnnotation(false),
-	)
+	return readOnlyTool("list_verified_queries", "List verified queries",
+		"List the verified queries you may run: human-reviewed SQL run by id with typed parameters. Shows id, datasource, description, example questions and each parameter's type and constraints (never the SQL).",
+		json.RawMessage(`{"type": "object", "properties": {"datasource": {"type": "string", "maxLength": 128}}, "additionalProperties": false}`),
+		json.RawMessage(`{"type": "object", "properties": {"verified_queries": {"type": "array", "items": {"type": "object"}}}, "required": ["verified_queries"]}`))
 }
 
 // ListVerifiedQueriesHandler answers list_verified_queries calls.
@@ -76,16 +70,10 @@ const runVerifiedShape = `{"id": string, "params"?: object}`
 
 // RunVerifiedQueryTool describes run_verified_query.
 func RunVerifiedQueryTool() mcpgo.Tool {
-	return mcpgo.NewTool("run_verified_query",
-		mcpgo.WithDescription("Run a verified query by id with parameter values (see list_verified_queries for ids and parameter types). Values are checked and bound by the database driver, never written into SQL. Returns rows like ask."),
-		mcpgo.WithTitleAnnotation("Run a verified query"),
-		rawInput(json.RawMessage(`{"type": "object", "properties": {"id": {"type": "string", "maxLength": 128}, "params": {"type": "object"}}, "required": ["id"], "additionalProperties": false}`)),
-		mcpgo.WithRawOutputSchema(askOutputSchema),
-		mcpgo.WithReadOnlyHintAnnotation(true),
-		mcpgo.WithDestructiveHintAnnotation(false),
-		mcpgo.WithIdempotentHintAnnotation(true),
-		mcpgo.WithOpenWorldHintAnnotation(false),
-	)
+	return readOnlyTool("run_verified_query", "Run a verified query",
+		"Run a verified query by id with parameter values (see list_verified_queries for ids and parameter types). Values are checked and bound by the database driver, never written into SQL. Returns rows like ask.",
+		json.RawMessage(`{"type": "object", "properties": {"id": {"type": "string", "maxLength": 128}, "params": {"type": "object"}}, "required": ["id"], "additionalProperties": false}`),
+		askOutputSchema)
 }
 
 // RunVerifiedQueryHandler answers run_verified_query calls.
