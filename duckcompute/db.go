@@ -18,21 +18,10 @@ import (
 	"github.com/nl2sql/nl2sql/render"
 )
 
-// settings are the DSN options every compute database opens with, and the
-// value current_setting reports for each. Seal adds lock_configuration.
-//
-//   - enable_external_access=false: no file and no network: read_csv, COPY,
-//     ATTACH, INSTALL and LOAD are refused;
-//   - autoinstall/autoload_known_extensions=false,
-//     allow_community_extensions=false: no extension arrives or loads;
-//   - max_temp_directory_size=0B: nothing spills to disk.
-var settings = []struct{ name, value, want string }{
-	{"enable_external_access", "false", "false"},
-	{"autoinstall_known_extensions", "false", "false"},
-	{"autoload_known_extensions", "false", "false"},
-	{"allow_community_extensions", "false", "false"},
-	{"max_temp_directory_size", "0B", "0 bytes"},
-}
+// settings are the DSN options every compute database opens with:
+// source.DuckDBSandbox (no files, network or extensions, no spilling).
+// Seal adds lock_configuration.
+var settings = source.DuckDBSandbox
 
 // Options tune a DB.
 type Options struct {
@@ -69,7 +58,7 @@ func Open(ctx context.Context, opts Options) (*DB, error) {
 	opts.DecimalScale = min(opts.DecimalScale, MaxScale)
 	q := url.Values{}
 	for _, s := range settings {
-		q.Set(s.name, s.value)
+		q.Set(s.Name, s.Value)
 	}
 	if opts.MemoryLimit != "" {
 		q.Set("memory_limit", opts.MemoryLimit)
@@ -211,26 +200,20 @@ func (d *DB) seal(ctx context.Context) error {
 
 // checkSettings reads every setting back (and lock_configuration when locked).
 func (d *DB) checkSettings(ctx context.Context, locked bool) error {
-	all := append([]struct{ name, value, want string }{}, settings...)
+	all := append([]source.DuckDBSetting{}, settings...)
 	if locked {
-		all = append(all, struct{ name, value, want string }{"lock_configuration", "true", "true"})
-	}
-	sel := make([]string, len(all))
-	for i, s := range all {
-		sel[i] = fmt.Sprintf("CAST(current_setting('%s') AS VARCHAR)", s.name)
+		all = append(all, source.DuckDBSetting{Name: "lock_configuration", Value: "true", Want: "true"})
 	}
 	got := make([]string, len(all))
 	ptrs := make([]any, len(all))
 	for i := range got {
 		ptrs[i] = &got[i]
 	}
-	if err := d.db.QueryRowContext(ctx, "SELECT "+strings.Join(sel, ", ")).Scan(ptrs...); err != nil {
+	if err := d.db.QueryRowContext(ctx, source.DuckDBSettingsQuery(all)).Scan(ptrs...); err != nil {
 		return fmt.Errorf("duckcompute: read settings: %w", err)
 	}
-	for i, s := range all {
-		if !strings.EqualFold(got[i], s.want) {
-			return fmt.Errorf("duckcompute: setting %s is %q, want %q", s.name, got[i], s.want)
-		}
+	if err := source.DuckDBSettingsMismatch(all, got); err != nil {
+		return fmt.Errorf("duckcompute: %w", err)
 	}
 	return nil
 }

@@ -33,14 +33,47 @@ import (
 //     no file appears beside the database;
 //   - lock_configuration=true: SET, RESET and PRAGMA cannot change any of
 //     this afterwards.
-var duckdbSettings = []struct{ name, value, want string }{
-	{"access_mode", "READ_ONLY", "read_only"},
+var duckdbSettings = append(append([]DuckDBSetting{{"access_mode", "READ_ONLY", "read_only"}},
+	DuckDBSandbox...), DuckDBSetting{"lock_configuration", "true", "true"})
+
+// DuckDBSetting is one DuckDB setting: the value given in the DSN and the
+// value current_setting reports once it holds.
+type DuckDBSetting struct{ Name, Value, Want string }
+
+// DuckDBSandbox are the settings that keep any DuckDB database of ours
+// (datasources, and duckcompute's scratch databases) away from files, the
+// network and extensions, and from spilling to disk.
+var DuckDBSandbox = []DuckDBSetting{
 	{"enable_external_access", "false", "false"},
 	{"autoinstall_known_extensions", "false", "false"},
 	{"autoload_known_extensions", "false", "false"},
 	{"allow_community_extensions", "false", "false"},
 	{"max_temp_directory_size", "0B", "0 bytes"},
-	{"lock_configuration", "true", "true"},
+}
+
+// DuckDBSettingsQuery is the SELECT that reads the settings back, one
+// VARCHAR column each, in order.
+func DuckDBSettingsQuery(settings []DuckDBSetting) string {
+	sel := make([]string, len(settings))
+	for i, s := range settings {
+		sel[i] = fmt.Sprintf("CAST(current_setting('%s') AS VARCHAR)", s.Name)
+	}
+	return "SELECT " + strings.Join(sel, ", ")
+}
+
+// DuckDBSettingsMismatch compares values read back with what settings
+// want; nil when all hold.
+func DuckDBSettingsMismatch(settings []DuckDBSetting, got []string) error {
+	for i, s := range settings {
+		if i >= len(got) || !strings.EqualFold(got[i], s.Want) {
+			v := ""
+			if i < len(got) {
+				v = got[i]
+			}
+			return fmt.Errorf("duckdb setting %s = %q, want %q", s.Name, v, s.Want)
+		}
+	}
+	return nil
 }
 
 // DuckDB is the adapter for one DuckDB database file, opened read-only at
@@ -112,7 +145,7 @@ func OpenDuckDB(ctx context.Context, id, path string, opts Options) (*DuckDB, er
 func duckdbDSN(absPath string) string {
 	q := url.Values{}
 	for _, s := range duckdbSettings {
-		q.Set(s.name, s.value)
+		q.Set(s.Name, s.Value)
 	}
 	return absPath + "?" + q.Encode()
 }
@@ -122,20 +155,16 @@ func (d *DuckDB) checkSettings(ctx context.Context) error {
 	limit := max(d.opts.Timeout, openCheckTimeout)
 	ctx, cancel := context.WithTimeout(ctx, limit)
 	defer cancel()
-	var sel []string
-	for _, s := range duckdbSettings {
-		sel = append(sel, fmt.Sprintf("CAST(current_setting('%s') AS VARCHAR)", s.name))
-	}
-	raw, err := d.fetch(ctx, "SELECT "+strings.Join(sel, ", "), nil, 1)
+	raw, err := d.fetch(ctx, DuckDBSettingsQuery(duckdbSettings), nil, 1)
 	if err != nil {
 		return err
 	}
-	for i, s := range duckdbSettings {
-		got, _ := raw.rows[0][i].(string)
-		if !strings.EqualFold(got, s.want) {
-			return errorf(CodeUnavailable, fmt.Errorf("duckdb setting %s = %q, want %q", s.name, got, s.want),
-				"see the server log", "the database could not be opened read-only")
-		}
+	got := make([]string, len(duckdbSettings))
+	for i := range got {
+		got[i], _ = raw.rows[0][i].(string)
+	}
+	if err := DuckDBSettingsMismatch(duckdbSettings, got); err != nil {
+		return errorf(CodeUnavailable, err, "see the server log", "the database could not be opened read-only")
 	}
 	return nil
 }
