@@ -14,6 +14,7 @@ import (
 	"github.com/mark3labs/mcp-go/server"
 
 	"github.com/nl2sql/nl2sql/engine/app"
+	"github.com/nl2sql/nl2sql/scope"
 )
 
 var (
@@ -34,7 +35,7 @@ func fuzzServer(t testing.TB) http.Handler {
 		}
 		hs := server.NewStreamableHTTPServer(NewServer(a.Engine, "fuzz", logger),
 			server.WithEndpointPath("/mcp"), server.WithDisableStreaming(true), server.WithStreamableHTTPLogger(logger))
-		fuzzHandler = guard(hs, HTTPOptions{Auth: tokenAuth{HashToken("s3cret"): "alice"}, Logger: logger}, true)
+		fuzzHandler = guard(hs, HTTPOptions{Auth: tokenAuth{scope.TokenDigest("s3cret"): "alice"}, Logger: logger}, true)
 	})
 	if fuzzErr != nil {
 		t.Fatal(fuzzErr)

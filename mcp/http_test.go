@@ -15,12 +15,13 @@ import (
 	mcpgo "github.com/mark3labs/mcp-go/mcp"
 
 	"github.com/nl2sql/nl2sql/engine/app"
+	"github.com/nl2sql/nl2sql/scope"
 )
 
 type tokenAuth map[string]string
 
 func (t tokenAuth) Authenticate(token string) (any, bool) {
-	u, ok := t[HashToken(token)]
+	u, ok := t[scope.TokenDigest(token)]
 	return u, ok
 }
 
@@ -57,7 +58,7 @@ func startHTTP(t *testing.T, o HTTPOptions) string {
 // The 2026-07-28 (stateless) revision through mcp-go's own client, with a
 // bearer token.
 func TestHTTPModernClient(t *testing.T) {
-	base := startHTTP(t, HTTPOptions{Auth: tokenAuth{HashToken("s3cret"): "alice"}})
+	base := startHTTP(t, HTTPOptions{Auth: tokenAuth{scope.TokenDigest("s3cret"): "alice"}})
 	c, err := client.NewStreamableHttpClient(base+"/mcp", transport.WithHTTPHeaders(map[string]string{"Authorization": "Bearer s3cret"}))
 	if err != nil {
 		t.Fatal(err)
@@ -87,7 +88,7 @@ func TestHTTPModernClient(t *testing.T) {
 }
 
 func TestHTTPGuards(t *testing.T) {
-	base := startHTTP(t, HTTPOptions{Auth: tokenAuth{HashToken("s3cret"): "alice"}})
+	base := startHTTP(t, HTTPOptions{Auth: tokenAuth{scope.TokenDigest("s3cret"): "alice"}})
 	body := `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}`
 	cases := []struct {
 		name   string
