@@ -351,3 +351,44 @@ func TestModelAnswer(t *testing.T) {
 		t.Errorf("a made-up number got through: %q %v", res.Answer, res.Warnings)
 	}
 }
+
+// Bad inputs met by hand while trying the product, each with its answer.
+func TestBadInputsFromTrials(t *testing.T) {
+	rp, err := llm.OpenReplay(filepath.Join(chinookDir, "recordings"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	// An empty (0-byte) database file: DATASOURCE_UNAVAILABLE naming the
+	// cause, not a planner error.
+	empty := filepath.Join(t.TempDir(), "empty.sqlite")
+	if err := os.WriteFile(empty, nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	e, err := New(Options{Datasources: []DatasourceSpec{{ID: "chinook", Engine: "sqlite", Path: empty}}, Planner: rp})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer e.Close()
+	_, err = e.Ask(context.Background(), AskRequest{Question: "Which media type has the most tracks?"})
+	var ee *Error
+	if !errors.As(err, &ee) || ee.Code != CodeDatasourceDown || !strings.Contains(ee.Msg, "no tables") {
+		t.Errorf("empty database: %v", err)
+	}
+
+	// A recorded plan that is refused, with no recorded repair: PLAN_INVALID
+	// with the plan's issues, not NO_RECORDING.
+	dir := t.TempDir()
+	bad := llm.Recording{Step: "plan", Datasource: "chinook", Question: "How many tracks are there?",
+		Answer: json.RawMessage(`{"reasoning":"x","plan":{"select":[{"expr":{"kind":"func","name":"COUNT","args":[]},"alias":"n"}],"from":[{"table":"Trakc","alias":"t"}]}}`)}
+	if err := llm.Save(dir, &bad); err != nil {
+		t.Fatal(err)
+	}
+	_, err = chinookEngine(t, dir).Ask(context.Background(), AskRequest{Question: "How many tracks are there?"})
+	if !errors.As(err, &ee) || ee.Code != CodePlanInvalid || len(ee.Issues) == 0 || ee.Issues[0].Code != "TABLE_NOT_FOUND" ||
+		!strings.Contains(ee.Issues[0].Message, `did you mean "Track"`) {
+		t.Errorf("refused plan without a repair: %v", err)
+	}
+	if ee != nil && len(ee.Issues) != 1 {
+		t.Errorf("a missing table gave follow-on issues: %+v", ee.Issues)
+	}
+}

@@ -51,3 +51,17 @@ func TestBindStrict(t *testing.T) {
 		}
 	}
 }
+
+// Arguments that are not a JSON object are refused by name, without Go
+// type names in the message.
+func TestBindStrictNotAnObject(t *testing.T) {
+	var args AskArgs
+	res := bindStrict(mcpgo.CallToolRequest{Params: mcpgo.CallToolParams{Arguments: "a string"}}, &args, askShape)
+	if res == nil || !res.IsError {
+		t.Fatal("a string was accepted as arguments")
+	}
+	text := res.Content[0].(mcpgo.TextContent).Text
+	if !strings.Contains(text, "INVALID_REQUEST: arguments must be a JSON object") || strings.Contains(text, "tools.") {
+		t.Errorf("text = %q", text)
+	}
+}

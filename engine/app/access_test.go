@@ -167,3 +167,33 @@ func TestVerifiedQueryPath(t *testing.T) {
 		t.Errorf("list_verified_queries shows SQL: %s", b)
 	}
 }
+
+// With roles but no local_user, the CLI and stdio act as nobody: the error
+// says to set local_user, not that no datasource is configured.
+func TestRolesWithoutLocalUser(t *testing.T) {
+	p := accessConfig(t, "alice")
+	b, err := os.ReadFile(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(p, []byte(strings.Replace(string(b), "local_user: alice\n", "", 1)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	a, err := Open(p, slog.New(slog.NewTextHandler(io.Discard, nil)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer a.Close()
+	_, err = a.Engine.Ask(context.Background(), engine.AskRequest{Question: "How many customers are there in each country?"})
+	var ee *engine.Error
+	if !errors.As(err, &ee) || ee.Code != engine.CodeAccessDenied || !strings.Contains(ee.Hint, "local_user") {
+		t.Errorf("no local_user: %v", err)
+	}
+}
+
+func TestMissingConfigHint(t *testing.T) {
+	_, err := LoadConfig(filepath.Join(t.TempDir(), "nope.yaml"))
+	if err == nil || !strings.Contains(err.Error(), "pass --config") {
+		t.Errorf("missing config: %v", err)
+	}
+}
