@@ -165,20 +165,24 @@ func (a *analyzer) walk(m protoreflect.Message, env *cteScope) {
 		a.fail(CodeNotSelect, "a data-modifying statement inside the query")
 		return
 	}
-	m.Range(func(fd protoreflect.FieldDescriptor, v protoreflect.Value) bool {
-		if string(fd.Name()) == skip || fd.Kind() != protoreflect.MessageKind {
-			return true
+	// Fields in declaration order: protoreflect's Range order is
+	// deliberately unspecified, and the table list must be deterministic.
+	fds := m.Descriptor().Fields()
+	for i := 0; i < fds.Len() && a.err == nil; i++ {
+		fd := fds.Get(i)
+		if string(fd.Name()) == skip || fd.Kind() != protoreflect.MessageKind || !m.Has(fd) {
+			continue
 		}
+		v := m.Get(fd)
 		if fd.IsList() {
 			l := v.List()
-			for i := 0; i < l.Len(); i++ {
-				a.walk(l.Get(i).Message(), env)
+			for j := 0; j < l.Len(); j++ {
+				a.walk(l.Get(j).Message(), env)
 			}
 		} else {
 			a.walk(v.Message(), env)
 		}
-		return a.err == nil
-	})
+	}
 }
 
 // with checks a WITH clause, walks its CTE bodies in their scopes and
