@@ -853,6 +853,16 @@ func (d *decoder) expr(v any, path string, depth int) (Expr, error) {
 			}
 		}
 		e = n
+	case "metric", "filter":
+		var name, table string
+		if name, err = o.str("name", true); err == nil {
+			table, err = o.str("table", false)
+		}
+		if kind == "metric" {
+			e = &MetricRef{Name: name, Table: table}
+		} else {
+			e = &FilterRef{Name: name, Table: table}
+		}
 	default:
 		return nil, issueErr(CodeBadValue, join(path, "kind"), "expression kind %q is not one of %s", kind, strings.Join(Kinds, ", "))
 	}

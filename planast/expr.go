@@ -202,4 +202,4 @@ func (*Window) Kind() string   { return "window" }
 
 // Kinds lists every expression kind, in a fixed order.
 var Kinds = []string{"column", "literal", "binary", "unary", "in", "exists", "subquery",
-	"between", "like", "is_null", "case", "cast", "func", "window"}
+	"between", "like", "is_null", "case", "cast", "func", "window", "metric", "filter"}

@@ -49,6 +49,8 @@ var exprNodes = []struct {
 	{"cast", reflect.TypeOf(Cast{})},
 	{"func", reflect.TypeOf(Func{})},
 	{"window", reflect.TypeOf(Window{})},
+	{"metric", reflect.TypeOf(MetricRef{})},
+	{"filter", reflect.TypeOf(FilterRef{})},
 }
 
 var (

@@ -185,6 +185,9 @@ func (v *validator) expr(e Expr, path string, sc *scope, env *cteEnv) Type {
 		return v.fn(e, path, sc, env)
 	case *Window:
 		return v.window(e, path, sc, env)
+	case *MetricRef, *FilterRef:
+		v.add(CodeBadValue, path, "a %s reference must be expanded (planast.Expand) before validation", e.Kind())
+		return TypeUnknown
 	}
 	v.add(CodeMalformed, path, "unknown expression node")
 	return TypeUnknown

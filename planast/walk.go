@@ -49,7 +49,7 @@ func inspectExpr(e Expr, f func(Node) bool) {
 		return
 	}
 	switch e := e.(type) {
-	case *Column, *Literal:
+	case *Column, *Literal, *MetricRef, *FilterRef:
 	case *Binary:
 		inspectExpr(e.Left, f)
 		inspectExpr(e.Right, f)

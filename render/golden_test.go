@@ -125,6 +125,9 @@ func TestGoldenCoverage(t *testing.T) {
 	}
 	var want []string
 	for _, k := range planast.Kinds {
+		if k == "metric" || k == "filter" {
+			continue // semantic references: planast.Expand replaces them before validation
+		}
 		want = append(want, "kind "+k)
 	}
 	for name, spec := range planast.Functions {
