@@ -1,5 +1,5 @@
-// Package store is the engine's state store: one SQLite database,
-// <storage.path>/state.db, opened read-write through modernc.org/sqlite
+// Package store is the engine's state store: by default one SQLite database,
+// <storage.path>/state.db (or a PostgreSQL database, see Two backends), opened read-write through modernc.org/sqlite
 // (separate from the datasources, which engine/source opens read-only). It
 // holds
 //
@@ -8,6 +8,25 @@
 //   - the plan cache (PlanKey → the planner's plan bytes, with hit counts);
 //   - the traces index (id, created_at, a summary; the traces themselves
 //     live in <storage.path>/traces/).
+//
+// # Two backends
+//
+// Open keeps the store in SQLite (the default); OpenPostgres keeps the same
+// tables in PostgreSQL through pgx (storage.postgres), for replicas that
+// share one plan cache and one set of snapshots. Both run the same queries
+// (written with ? and rebound to $n), have the same schema history (same
+// versions and names, each backend's own column types) and the same
+// behaviour; the package's behaviour tests run against both
+// (forEachBackend). On PostgreSQL a datasource's snapshot writes and the
+// migrations take transaction-scoped advisory locks, so replicas indexing
+// one datasource at once store one row and migrate once:
+//
+//	st, err := store.OpenPostgres(ctx, "postgres://nl2sql:pw@127.0.0.1:5432/nl2sql?search_path=nl2sql")
+//	if err != nil {
+//		return err // *store.Error: STORE_UNAVAILABLE (unreachable), STORE_INVALID (bad DSN), STORE_TOO_NEW
+//	}
+//	defer st.Close()
+//	err = st.Ping(ctx) // readiness: nil while the shared store answers
 //
 // # Durability and concurrency
 //

@@ -88,6 +88,9 @@ func codeOf(err error) string {
 	if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
 		return CodeCancelled
 	}
+	if code, ok := pgCodeOf(err); ok {
+		return code
+	}
 	var le *sqlite.Error
 	if errors.As(err, &le) {
 		switch le.Code() & 0xff {

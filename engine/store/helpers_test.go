@@ -112,11 +112,11 @@ func open(tb testing.TB, opts ...Option) *Store {
 	return s
 }
 
-// count runs a COUNT query.
+// count runs a COUNT query (? placeholders, rebound for PostgreSQL).
 func count(tb testing.TB, s *Store, query string, args ...any) int {
 	tb.Helper()
 	var n int
-	if err := s.db.QueryRow(query, args...).Scan(&n); err != nil {
+	if err := s.db.QueryRow(s.q(query), args...).Scan(&n); err != nil {
 		tb.Fatal(err)
 	}
 	return n

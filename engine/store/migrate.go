@@ -86,8 +86,8 @@ func (s *Store) migrate(ctx context.Context, migs []migration) error {
 	if err := checkMigrations(migs); err != nil {
 		return errorf(CodeInvalid, err, "the store's migrations are out of order")
 	}
-	if _, err := s.db.ExecContext(ctx, createMigrations); err != nil {
-		return s.fail("create schema_migrations", err)
+	if err := s.createMigrationsTable(ctx); err != nil {
+		return err
 	}
 	cur, err := currentVersion(ctx, s.db)
 	if err != nil {
@@ -101,6 +101,9 @@ func (s *Store) migrate(ctx context.Context, migs []migration) error {
 			continue
 		}
 		err := s.tx(ctx, fmt.Sprintf("apply migration %d (%s)", m.version, m.name), func(tx *sql.Tx) error {
+			if err := s.fl.lock(ctx, tx, "migrate"); err != nil {
+				return err
+			}
 			now, err := currentVersion(ctx, tx)
 			if err != nil {
 				return err
@@ -114,7 +117,7 @@ func (s *Store) migrate(ctx context.Context, migs []migration) error {
 			if _, err := tx.ExecContext(ctx, m.sql); err != nil {
 				return err
 			}
-			_, err = tx.ExecContext(ctx, `INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)`,
+			_, err = tx.ExecContext(ctx, s.q(`INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)`),
 				m.version, m.name, stamp(s.now()))
 			return err
 		})
@@ -142,4 +145,24 @@ func currentVersion(ctx context.Context, q queryRower) (int, error) {
 	var v int
 	err := q.QueryRowContext(ctx, `SELECT coalesce(max(version), 0) FROM schema_migrations`).Scan(&v)
 	return v, err
+}
+
+// createMigrationsTable creates schema_migrations when missing. On
+// PostgreSQL two replicas starting at once would race in CREATE TABLE IF
+// NOT EXISTS (a unique violation in the catalog), so it runs under the
+// migration lock there.
+func (s *Store) createMigrationsTable(ctx context.Context) error {
+	if !s.fl.advisory {
+		if _, err := s.db.ExecContext(ctx, s.fl.createMigrations); err != nil {
+			return s.fail("create schema_migrations", err)
+		}
+		return nil
+	}
+	return s.tx(ctx, "create schema_migrations", func(tx *sql.Tx) error {
+		if err := s.fl.lock(ctx, tx, "migrate"); err != nil {
+			return err
+		}
+		_, err := tx.ExecContext(ctx, s.fl.createMigrations)
+		return err
+	})
 }

@@ -40,8 +40,8 @@ func (s *Store) GetPlan(ctx context.Context, key PlanKey) (plan []byte, ok bool,
 	if key.SchemaVersion == "" {
 		return nil, false, nil
 	}
-	err = s.db.QueryRowContext(ctx, `UPDATE plan_cache SET hits = hits + 1, last_hit_at = ?
-		WHERE key = ? RETURNING plan`, stamp(s.now()), key.Hash()).Scan(&plan)
+	err = s.db.QueryRowContext(ctx, s.q(`UPDATE plan_cache SET hits = hits + 1, last_hit_at = ?
+		WHERE key = ? RETURNING plan`), stamp(s.now()), key.Hash()).Scan(&plan)
 	switch {
 	case errors.Is(err, sql.ErrNoRows):
 		return nil, false, nil
@@ -62,10 +62,10 @@ func (s *Store) PutPlan(ctx context.Context, key PlanKey, plan []byte) error {
 	if len(plan) == 0 {
 		return errorf(CodeInvalid, nil, "cannot cache an empty plan")
 	}
-	_, err := s.db.ExecContext(ctx, `INSERT INTO plan_cache (key, datasource, schema_version, plan, created_at)
+	_, err := s.db.ExecContext(ctx, s.q(`INSERT INTO plan_cache (key, datasource, schema_version, plan, created_at)
 		VALUES (?, ?, ?, ?, ?)
 		ON CONFLICT (key) DO UPDATE SET plan = excluded.plan, created_at = excluded.created_at, hits = 0, last_hit_at = NULL
-		WHERE plan IS NOT excluded.plan`,
+		WHERE plan_cache.plan <> excluded.plan`),
 		key.Hash(), key.Datasource, key.SchemaVersion, plan, stamp(s.now()))
 	if err != nil {
 		return s.fail("write the plan cache", err)
@@ -78,9 +78,9 @@ func (s *Store) PutPlan(ctx context.Context, key PlanKey, plan []byte) error {
 func (s *Store) ClearPlans(ctx context.Context, datasource string) (n int, err error) {
 	var res sql.Result
 	if datasource == "" {
-		res, err = s.db.ExecContext(ctx, `DELETE FROM plan_cache`)
+		res, err = s.db.ExecContext(ctx, s.q(`DELETE FROM plan_cache`))
 	} else {
-		res, err = s.db.ExecContext(ctx, `DELETE FROM plan_cache WHERE datasource = ?`, datasource)
+		res, err = s.db.ExecContext(ctx, s.q(`DELETE FROM plan_cache WHERE datasource = ?`), datasource)
 	}
 	if err != nil {
 		return 0, s.fail("clear the plan cache", err)
@@ -105,8 +105,8 @@ type PlanStats struct {
 // counting a hit. ok is false when nothing is cached there.
 func (s *Store) PlanStats(ctx context.Context, key PlanKey) (stats PlanStats, ok bool, err error) {
 	var created, lastHit sql.NullInt64
-	err = s.db.QueryRowContext(ctx, `SELECT datasource, schema_version, hits, created_at, last_hit_at
-		FROM plan_cache WHERE key = ?`, key.Hash()).
+	err = s.db.QueryRowContext(ctx, s.q(`SELECT datasource, schema_version, hits, created_at, last_hit_at
+		FROM plan_cache WHERE key = ?`), key.Hash()).
 		Scan(&stats.Datasource, &stats.SchemaVersion, &stats.Hits, &created, &lastHit)
 	switch {
 	case errors.Is(err, sql.ErrNoRows):

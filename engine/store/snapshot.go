@@ -58,7 +58,7 @@ func (s *Store) PutSnapshot(ctx context.Context, snap *schema.Snapshot) (version
 	version = hashHex(body)
 	ds := snap.Datasource
 	var head string
-	switch err := s.db.QueryRowContext(ctx, `SELECT version FROM snapshot_heads WHERE datasource = ?`, ds).Scan(&head); {
+	switch err := s.db.QueryRowContext(ctx, s.q(`SELECT version FROM snapshot_heads WHERE datasource = ?`), ds).Scan(&head); {
 	case err == nil && head == version:
 		return version, false, nil
 	case err != nil && !errors.Is(err, sql.ErrNoRows):
@@ -72,17 +72,20 @@ func (s *Store) PutSnapshot(ctx context.Context, snap *schema.Snapshot) (version
 	}
 	err = s.tx(ctx, "store a snapshot of "+strconv.Quote(ds), func(tx *sql.Tx) error {
 		created = false
-		err := tx.QueryRowContext(ctx, `SELECT version FROM snapshot_heads WHERE datasource = ?`, ds).Scan(&head)
+		if err := s.fl.lock(ctx, tx, "snapshot:"+ds); err != nil {
+			return err
+		}
+		err := tx.QueryRowContext(ctx, s.q(`SELECT version FROM snapshot_heads WHERE datasource = ?`), ds).Scan(&head)
 		switch {
 		case err == nil && head == version:
 			return nil // another writer got here first
 		case err != nil && !errors.Is(err, sql.ErrNoRows):
 			return err
 		}
-		res, err := tx.ExecContext(ctx, `INSERT INTO snapshots
+		res, err := tx.ExecContext(ctx, s.q(`INSERT INTO snapshots
 			(datasource, version, schema_hash, row_counts_hash, created_at, profiled_at, body)
 			VALUES (?, ?, ?, ?, ?, ?, ?)
-			ON CONFLICT (datasource, version) DO NOTHING`,
+			ON CONFLICT (datasource, version) DO NOTHING`),
 			ds, version, schemaHash, rowHash, now, profiledAt, body)
 		if err != nil {
 			return err
@@ -93,13 +96,13 @@ func (s *Store) PutSnapshot(ctx context.Context, snap *schema.Snapshot) (version
 		}
 		created = n == 1
 		if !created && profiledAt.Valid {
-			if _, err := tx.ExecContext(ctx, `UPDATE snapshots SET profiled_at = ? WHERE datasource = ? AND version = ?`,
+			if _, err := tx.ExecContext(ctx, s.q(`UPDATE snapshots SET profiled_at = ? WHERE datasource = ? AND version = ?`),
 				now, ds, version); err != nil {
 				return err
 			}
 		}
-		_, err = tx.ExecContext(ctx, `INSERT INTO snapshot_heads (datasource, version, updated_at) VALUES (?, ?, ?)
-			ON CONFLICT (datasource) DO UPDATE SET version = excluded.version, updated_at = excluded.updated_at`,
+		_, err = tx.ExecContext(ctx, s.q(`INSERT INTO snapshot_heads (datasource, version, updated_at) VALUES (?, ?, ?)
+			ON CONFLICT (datasource) DO UPDATE SET version = excluded.version, updated_at = excluded.updated_at`),
 			ds, version, now)
 		return err
 	})
@@ -114,9 +117,9 @@ func (s *Store) PutSnapshot(ctx context.Context, snap *schema.Snapshot) (version
 // with none is CodeNotFound (errors.Is(err, ErrNotFound)); a stored body
 // that no longer hashes to its version is CodeCorrupt.
 func (s *Store) LatestSnapshot(ctx context.Context, datasource string) (*schema.Snapshot, *SnapshotMeta, error) {
-	row := s.db.QueryRowContext(ctx, `SELECT `+snapshotColumns+` FROM snapshot_heads h
+	row := s.db.QueryRowContext(ctx, s.q(`SELECT `+snapshotColumns+` FROM snapshot_heads h
 		JOIN snapshots s ON s.datasource = h.datasource AND s.version = h.version
-		WHERE h.datasource = ?`, datasource)
+		WHERE h.datasource = ?`), datasource)
 	return s.scanSnapshot(row, "read the latest snapshot of "+strconv.Quote(datasource),
 		"no snapshot of datasource %q is stored in %s", datasource)
 }
@@ -124,8 +127,8 @@ func (s *Store) LatestSnapshot(ctx context.Context, datasource string) (*schema.
 // Snapshot returns one stored version of the datasource's snapshot and its
 // meta. Errors as LatestSnapshot.
 func (s *Store) Snapshot(ctx context.Context, datasource, version string) (*schema.Snapshot, *SnapshotMeta, error) {
-	row := s.db.QueryRowContext(ctx, `SELECT `+snapshotColumns+` FROM snapshots s
-		WHERE s.datasource = ? AND s.version = ?`, datasource, version)
+	row := s.db.QueryRowContext(ctx, s.q(`SELECT `+snapshotColumns+` FROM snapshots s
+		WHERE s.datasource = ? AND s.version = ?`), datasource, version)
 	return s.scanSnapshot(row, "read snapshot "+version+" of "+strconv.Quote(datasource),
 		"no snapshot %s of datasource %q is stored in %s", version, datasource)
 }
@@ -135,7 +138,7 @@ func (s *Store) Snapshot(ctx context.Context, datasource, version string) (*sche
 // profile was old) produced the same version, which PutSnapshot does not
 // write. A version not stored is CodeNotFound.
 func (s *Store) MarkProfiled(ctx context.Context, datasource, version string, at time.Time) error {
-	res, err := s.db.ExecContext(ctx, `UPDATE snapshots SET profiled_at = ? WHERE datasource = ? AND version = ?`,
+	res, err := s.db.ExecContext(ctx, s.q(`UPDATE snapshots SET profiled_at = ? WHERE datasource = ? AND version = ?`),
 		stamp(at), datasource, version)
 	if err != nil {
 		return s.fail("mark a snapshot profiled", err)

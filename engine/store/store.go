@@ -31,6 +31,7 @@ const maxConns = 8
 // directory.
 type Store struct {
 	db      *sql.DB
+	fl      *flavor
 	display string // FileName joined to the path as the caller wrote it
 	now     func() time.Time
 }
@@ -78,7 +79,7 @@ func Open(ctx context.Context, dir string, opts ...Option) (*Store, error) {
 	if o.busy <= 0 {
 		o.busy = DefaultBusyTimeout
 	}
-	s := &Store{display: filepath.Join(o.display, FileName), now: o.now}
+	s := &Store{display: filepath.Join(o.display, FileName), now: o.now, fl: sqliteFlavor}
 	if dir == "" {
 		return nil, errorf(CodeInvalid, nil, "the state store directory is empty (set storage.path)")
 	}
@@ -100,7 +101,7 @@ func Open(ctx context.Context, dir string, opts ...Option) (*Store, error) {
 		if err := db.PingContext(ctx); err != nil {
 			return s.fail("open the store", err)
 		}
-		return s.migrate(ctx, migrations)
+		return s.migrate(ctx, s.fl.migrations)
 	})
 	if err != nil {
 		db.Close()
@@ -190,18 +191,29 @@ func (s *Store) Close() error {
 // to the display path.
 func (s *Store) Path() string { return s.display }
 
-// Check verifies the whole store: SQLite's integrity_check and
-// foreign_key_check, and that every stored snapshot still hashes to its
-// version. It reads only. A problem is CodeCorrupt.
+// Check verifies the whole store: on SQLite its integrity_check and
+// foreign_key_check, on both backends that every stored snapshot still
+// hashes to its version. It reads only. A problem is CodeCorrupt.
 func (s *Store) Check(ctx context.Context) error {
+	if s.fl.name == "sqlite" {
+		if err := s.checkSQLite(ctx); err != nil {
+			return err
+		}
+	}
+	return s.checkSnapshots(ctx)
+}
+
+// checkSQLite runs SQLite's integrity_check and foreign_key_check.
+// (PostgreSQL enforces its foreign keys and checksums pages itself.)
+func (s *Store) checkSQLite(ctx context.Context) error {
 	var res string
-	if err := s.db.QueryRowContext(ctx, `PRAGMA integrity_check`).Scan(&res); err != nil {
+	if err := s.db.QueryRowContext(ctx, s.q(`PRAGMA integrity_check`)).Scan(&res); err != nil {
 		return s.fail("check the store", err)
 	}
 	if res != "ok" {
 		return errorf(CodeCorrupt, nil, "%s failed its integrity check: %s", s.display, res)
 	}
-	rows, err := s.db.QueryContext(ctx, `PRAGMA foreign_key_check`)
+	rows, err := s.db.QueryContext(ctx, s.q(`PRAGMA foreign_key_check`))
 	if err != nil {
 		return s.fail("check the store", err)
 	}
@@ -210,7 +222,12 @@ func (s *Store) Check(ctx context.Context) error {
 	if bad {
 		return errorf(CodeCorrupt, nil, "%s has rows whose foreign keys point nowhere", s.display)
 	}
-	rows, err = s.db.QueryContext(ctx, `SELECT datasource, version, body FROM snapshots`)
+	return nil
+}
+
+// checkSnapshots verifies that every stored snapshot hashes to its version.
+func (s *Store) checkSnapshots(ctx context.Context) error {
+	rows, err := s.db.QueryContext(ctx, s.q(`SELECT datasource, version, body FROM snapshots`))
 	if err != nil {
 		return s.fail("check the store", err)
 	}

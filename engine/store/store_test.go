@@ -57,7 +57,7 @@ func bare(t *testing.T, dir string) *Store {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { db.Close() })
-	return &Store{db: db, display: filepath.Join(dir, FileName), now: time.Now}
+	return &Store{db: db, display: filepath.Join(dir, FileName), now: time.Now, fl: sqliteFlavor}
 }
 
 func tables(t *testing.T, s *Store) string {

@@ -32,8 +32,8 @@ func (s *Store) PutTrace(ctx context.Context, id string, createdAt time.Time, su
 	if summary == nil {
 		summary = []byte{}
 	}
-	_, err := s.db.ExecContext(ctx, `INSERT INTO traces (id, created_at, summary) VALUES (?, ?, ?)
-		ON CONFLICT (id) DO UPDATE SET created_at = excluded.created_at, summary = excluded.summary`,
+	_, err := s.db.ExecContext(ctx, s.q(`INSERT INTO traces (id, created_at, summary) VALUES (?, ?, ?)
+		ON CONFLICT (id) DO UPDATE SET created_at = excluded.created_at, summary = excluded.summary`),
 		id, stamp(createdAt), summary)
 	if err != nil {
 		return s.fail("index a trace", err)
@@ -45,7 +45,7 @@ func (s *Store) PutTrace(ctx context.Context, id string, createdAt time.Time, su
 // (errors.Is(err, ErrNotFound)).
 func (s *Store) Trace(ctx context.Context, id string) ([]byte, error) {
 	var summary []byte
-	err := s.db.QueryRowContext(ctx, `SELECT summary FROM traces WHERE id = ?`, id).Scan(&summary)
+	err := s.db.QueryRowContext(ctx, s.q(`SELECT summary FROM traces WHERE id = ?`), id).Scan(&summary)
 	switch {
 	case errors.Is(err, sql.ErrNoRows):
 		return nil, errorf(CodeNotFound, nil, "no trace %q is indexed in %s", id, s.display)
@@ -66,8 +66,8 @@ func (s *Store) RecentTraces(ctx context.Context, limit int) ([]TraceEntry, erro
 		limit = DefaultRecentTraces
 	}
 	limit = min(limit, MaxRecentTraces)
-	rows, err := s.db.QueryContext(ctx, `SELECT id, created_at, summary FROM traces
-		ORDER BY created_at DESC, id DESC LIMIT ?`, limit)
+	rows, err := s.db.QueryContext(ctx, s.q(`SELECT id, created_at, summary FROM traces
+		ORDER BY created_at DESC, id DESC LIMIT ?`), limit)
 	if err != nil {
 		return nil, s.fail("list traces", err)
 	}
