@@ -231,18 +231,7 @@ func (w *writer) window(win *planast.Window) {
 	if len(win.OrderBy) > 0 {
 		os := make([]string, len(win.OrderBy))
 		for i, o := range win.OrderBy {
-			k := w.exprS(o.Expr)
-			if o.Direction == planast.Desc {
-				k += " DESC"
-			} else {
-				k += " ASC"
-			}
-			if o.Nulls == planast.NullsFirst {
-				k += " NULLS FIRST"
-			} else {
-				k += " NULLS LAST"
-			}
-			os[i] = k
+			os[i] = windowOrderKey(w.d, w.exprS(o.Expr), o)
 		}
 		parts = append(parts, "ORDER BY "+strings.Join(os, ", "))
 	}
