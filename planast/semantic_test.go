@@ -10,8 +10,14 @@ import (
 // defs is a planast.Definitions over fixed expressions.
 type defs map[string]planast.Definition
 
-func (d defs) Metric(name string) (planast.Definition, bool) { x, ok := d["metric:"+name]; return x, ok }
-func (d defs) Filter(name string) (planast.Definition, bool) { x, ok := d["filter:"+name]; return x, ok }
+func (d defs) Metric(name string) (planast.Definition, bool) {
+	x, ok := d["metric:"+name]
+	return x, ok
+}
+func (d defs) Filter(name string) (planast.Definition, bool) {
+	x, ok := d["filter:"+name]
+	return x, ok
+}
 
 func mustExpr(t *testing.T, s string) planast.Expr {
 	t.Helper()

@@ -1,0 +1,254 @@
+package semantic
+
+import (
+	"encoding/json"
+	"slices"
+	"strings"
+
+	"github.com/nl2sql/nl2sql/engine/schema"
+	"github.com/nl2sql/nl2sql/planast"
+)
+
+// Layer is a semantic file checked against a snapshot: names spelled as
+// the snapshot spells them, expressions validated and canonical. It
+// implements planast.Definitions. A Layer is read-only after Check and
+// safe for concurrent use.
+type Layer struct {
+	File          string
+	Tables        []Table
+	Metrics       []Definition
+	Filters       []Definition
+	Relationships []Relationship
+	Fiscal        Fiscal
+
+	raw     []byte
+	metrics map[string]*Definition
+	filters map[string]*Definition
+}
+
+// Definition is one checked metric or filter. Expr is the validated
+// expression whose columns are qualified by Table (the plan language's
+// canonical JSON, see planast's encoding). TimeColumn ("Table.Column")
+// and Grain are set for metrics that declare them.
+type Definition struct {
+	Kind        string       `json:"kind"` // "metric" or "filter"
+	Name        string       `json:"name"`
+	Description string       `json:"description,omitempty"`
+	Synonyms    []string     `json:"synonyms,omitempty"`
+	Schema      string       `json:"schema,omitempty"`
+	Table       string       `json:"table"`
+	Expr        planast.Expr `json:"expr"`
+	TimeColumn  string       `json:"time_column,omitempty"`
+	Grain       string       `json:"grain,omitempty"`
+}
+
+var _ planast.Definitions = (*Layer)(nil)
+
+func (l *Layer) index() {
+	l.metrics, l.filters = map[string]*Definition{}, map[string]*Definition{}
+	for i := range l.Metrics {
+		l.metrics[l.Metrics[i].Name] = &l.Metrics[i]
+	}
+	for i := range l.Filters {
+		l.filters[l.Filters[i].Name] = &l.Filters[i]
+	}
+}
+
+// Metric implements planast.Definitions.
+func (l *Layer) Metric(name string) (planast.Definition, bool) { return lookup(l.metrics, name) }
+
+// Filter implements planast.Definitions.
+func (l *Layer) Filter(name string) (planast.Definition, bool) { return lookup(l.filters, name) }
+
+func lookup(m map[string]*Definition, name string) (planast.Definition, bool) {
+	d, ok := m[name]
+	if !ok {
+		return planast.Definition{}, false
+	}
+	return planast.Definition{Schema: d.Schema, Table: d.Table, Expr: d.Expr}, true
+}
+
+// Raw is the file's bytes as loaded (what the MCP resource serves).
+func (l *Layer) Raw() []byte { return l.raw }
+
+// Find returns the metric or filter (kind "metric" or "filter") called name.
+func (l *Layer) Find(kind, name string) (*Definition, bool) {
+	m := l.metrics
+	if kind == "filter" {
+		m = l.filters
+	}
+	d, ok := m[name]
+	return d, ok
+}
+
+// Apply returns a copy of snap enriched for retrieval and display: each
+// described table's and column's Comment gets its description, synonyms
+// and value labels appended ("…. Also called: order, sale. Values: 1 =
+// MPEG audio"), each table's Comment names the metrics and filters that
+// read it, and relationships become foreign keys (unless declared). snap
+// itself is not changed.
+func (l *Layer) Apply(snap *schema.Snapshot) *schema.Snapshot {
+	out := *snap
+	out.Tables = make([]schema.Table, len(snap.Tables))
+	for i, t := range snap.Tables {
+		t.Columns = slices.Clone(t.Columns)
+		t.ForeignKeys = slices.Clone(t.ForeignKeys)
+		out.Tables[i] = t
+	}
+	for _, d := range l.Tables {
+		t, ok := out.Lookup(d.Schema, d.Name)
+		if !ok {
+			continue
+		}
+		t.Comment = joinText(t.Comment, d.Description, also(d.Synonyms))
+		for _, dc := range d.Columns {
+			c, ok := t.Column(dc.Name)
+			if !ok {
+				continue
+			}
+			c.Comment = joinText(c.Comment, dc.Description, also(dc.Synonyms), labels(dc.Values))
+		}
+	}
+	for _, defs := range [][]Definition{l.Metrics, l.Filters} {
+		for _, d := range defs {
+			if t, ok := out.Lookup(d.Schema, d.Table); ok {
+				t.Comment = joinText(t.Comment, d.Kind+" "+strings.ReplaceAll(d.Name, "_", " ")+": "+d.Description, also(d.Synonyms))
+			}
+		}
+	}
+	for _, r := range l.Relationships {
+		ft, fc, _ := strings.Cut(r.From, ".")
+		tt, tc, _ := strings.Cut(r.To, ".")
+		t, ok := out.Lookup("", ft)
+		ref, ok2 := out.Lookup("", tt)
+		if !ok || !ok2 {
+			continue
+		}
+		fk := schema.ForeignKey{Columns: []string{fc}, RefSchema: ref.Schema, RefTable: ref.Name, RefColumns: []string{tc}}
+		if !slices.ContainsFunc(t.ForeignKeys, func(x schema.ForeignKey) bool {
+			return slices.Equal(x.Columns, fk.Columns) && x.RefTable == fk.RefTable && slices.Equal(x.RefColumns, fk.RefColumns)
+		}) {
+			t.ForeignKeys = append(t.ForeignKeys, fk)
+		}
+	}
+	return &out
+}
+
+func also(syn []string) string {
+	if len(syn) == 0 {
+		return ""
+	}
+	return "Also called: " + strings.Join(syn, ", ")
+}
+
+func labels(vs []ValueLabel) string {
+	if len(vs) == 0 {
+		return ""
+	}
+	parts := make([]string, len(vs))
+	for i, v := range vs {
+		parts[i] = v.Code + " = " + v.Label
+	}
+	return "Values: " + strings.Join(parts, "; ")
+}
+
+func joinText(parts ...string) string {
+	var keep []string
+	for _, p := range parts {
+		if p = strings.TrimSpace(p); p != "" {
+			keep = append(keep, strings.TrimSuffix(p, "."))
+		}
+	}
+	if len(keep) == 0 {
+		return ""
+	}
+	return strings.Join(keep, ". ") + "."
+}
+
+// Context renders the definitions that concern tables (names as the
+// snapshot spells them; nil means every table) for the planner's schema
+// context: one compact JSON object per line, after a line saying how to
+// reference metrics and filters,
+//
+//	{"semantic":"reference a metric as {\"kind\":\"metric\",\"name\":N,\"table\":ALIAS} …"}
+//	{"describe":"Invoice","description":"One sale","synonyms":["order"],"columns":[{"name":"Total",…}]}
+//	{"metric":"revenue","table":"InvoiceLine","description":"…","time_column":"Invoice.InvoiceDate","grain":"month"}
+//	{"filter":"usa_customer","table":"Customer","description":"…"}
+//	{"fiscal_year_start_month":7}
+//
+// in file order, so the same layer and tables render the same bytes. It
+// returns "" when nothing concerns tables.
+func (l *Layer) Context(tables []string) string {
+	in := func(name string) bool {
+		return tables == nil || slices.ContainsFunc(tables, func(t string) bool { return strings.EqualFold(t, name) })
+	}
+	type colCtx struct {
+		Name        string            `json:"name"`
+		Description string            `json:"description,omitempty"`
+		Synonyms    []string          `json:"synonyms,omitempty"`
+		Values      map[string]string `json:"values,omitempty"`
+	}
+	type tableCtx struct {
+		Describe    string   `json:"describe"`
+		Description string   `json:"description,omitempty"`
+		Synonyms    []string `json:"synonyms,omitempty"`
+		Columns     []colCtx `json:"columns,omitempty"`
+	}
+	type defCtx struct {
+		Metric      string   `json:"metric,omitempty"`
+		Filter      string   `json:"filter,omitempty"`
+		Table       string   `json:"table"`
+		Description string   `json:"description,omitempty"`
+		Synonyms    []string `json:"synonyms,omitempty"`
+		TimeColumn  string   `json:"time_column,omitempty"`
+		Grain       string   `json:"grain,omitempty"`
+	}
+	var lines []any
+	for _, t := range l.Tables {
+		if !in(t.Name) {
+			continue
+		}
+		tc := tableCtx{Describe: t.Name, Description: t.Description, Synonyms: t.Synonyms}
+		for _, c := range t.Columns {
+			cc := colCtx{Name: c.Name, Description: c.Description, Synonyms: c.Synonyms}
+			for _, v := range c.Values {
+				if cc.Values == nil {
+					cc.Values = map[string]string{}
+				}
+				cc.Values[v.Code] = v.Label
+			}
+			tc.Columns = append(tc.Columns, cc)
+		}
+		lines = append(lines, tc)
+	}
+	defs := 0
+	for _, d := range slices.Concat(l.Metrics, l.Filters) {
+		if !in(d.Table) {
+			continue
+		}
+		dc := defCtx{Table: d.Table, Description: d.Description, Synonyms: d.Synonyms, TimeColumn: d.TimeColumn, Grain: d.Grain}
+		if d.Kind == "metric" {
+			dc.Metric = d.Name
+		} else {
+			dc.Filter = d.Name
+		}
+		lines = append(lines, dc)
+		defs++
+	}
+	if l.Fiscal.YearStartMonth > 1 {
+		lines = append(lines, map[string]int{"fiscal_year_start_month": l.Fiscal.YearStartMonth})
+	}
+	if len(lines) == 0 {
+		return ""
+	}
+	var b strings.Builder
+	if defs > 0 {
+		b.WriteString(`{"semantic":"reference a metric as {\"kind\":\"metric\",\"name\":NAME,\"table\":ALIAS} and a filter as {\"kind\":\"filter\",\"name\":NAME,\"table\":ALIAS}, ALIAS being the from alias of its table; they expand to their definitions"}` + "\n")
+	}
+	for _, x := range lines {
+		line, _ := json.Marshal(x)
+		b.Write(line)
+		b.WriteByte('\n')
+	}
+	return strings.TrimRight(b.String(), "\n")
+}
