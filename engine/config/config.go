@@ -24,6 +24,10 @@ const (
 // Engines a datasource may name.
 var Engines = []string{"sqlite", "duckdb", "postgres"}
 
+// Flavors are the distributed engines a postgres datasource may name
+// (datasource flavor:); render.Flavors renders them.
+var Flavors = []string{"citus", "cockroachdb", "yugabytedb"}
+
 // Providers an llm entry may name.
 var Providers = []string{"replay", "openai", "ollama"}
 
@@ -54,6 +58,11 @@ type Config struct {
 type Storage struct {
 	Path          string // absolute
 	PathAsWritten string // as in the file (or the default); safe to show
+	// Postgres, when set, is the DSN of a PostgreSQL database that holds
+	// the shared state (snapshots, plan cache, traces index) instead of
+	// <Path>/state.db, for replicas behind a load balancer; Path still
+	// holds the trace files. Typically ${env:NL2SQL_STORE_DSN}.
+	Postgres string
 }
 
 // Datasource is one configured database.
@@ -65,7 +74,10 @@ type Datasource struct {
 	Path          string
 	PathAsWritten string
 	DSN           string // connection string (postgres)
-	Description   string
+	// Flavor names the distributed engine behind a postgres DSN (one of
+	// Flavors: citus, cockroachdb, yugabytedb); "" is PostgreSQL itself.
+	Flavor      string
+	Description string
 	RowLimit      int // rows a query returns at most, > 0
 	// TimeoutSeconds bounds each query, > 0.
 	TimeoutSeconds int
@@ -154,7 +166,8 @@ type fileConfig struct {
 }
 
 type fileStorage struct {
-	Path string `koanf:"path"`
+	Path     string `koanf:"path"`
+	Postgres string `koanf:"postgres"`
 }
 
 type fileDatasource struct {
@@ -162,6 +175,7 @@ type fileDatasource struct {
 	Engine         string `koanf:"engine"`
 	Path           string `koanf:"path"`
 	DSN            string `koanf:"dsn"`
+	Flavor         string `koanf:"flavor"`
 	Description    string `koanf:"description"`
 	RowLimit       *int   `koanf:"row_limit"`
 	TimeoutSeconds *int   `koanf:"timeout_seconds"`

@@ -4,6 +4,7 @@
 //	datasources:
 //	  - {id: chinook, engine: sqlite, path: chinook.sqlite, description: "...", row_limit: 1000, timeout_seconds: 30}
 //	  - {id: shop, engine: postgres, dsn: "${env:SHOP_DSN}"}
+//	  - {id: ledger, engine: postgres, dsn: "${env:LEDGER_DSN}", flavor: cockroachdb}
 //	llm:
 //	  default: {provider: replay, recordings: recordings/}
 //	  answer: {provider: ollama, host: "http://localhost:11434", model: llama3.1, temperature: 0}
@@ -15,6 +16,12 @@
 // the model's default) are token counts; timeout_seconds bounds one call
 // (default 120); a failed call is retried at most max_retries times
 // (default 4) within retry_max_seconds (default 30).
+//
+// Replicas sharing state set storage.postgres to a PostgreSQL DSN
+// (storage: {path: .nl2sql, postgres: "${env:NL2SQL_STORE_DSN}"}): snapshots,
+// the plan cache and the traces index live there, trace files stay under
+// path. A postgres datasource's flavor (citus, cockroachdb, yugabytedb)
+// names the distributed engine behind the DSN, for the renderer.
 //
 // Load reads the file (koanf, YAML), applies environment overrides
 // (NL2SQL_ + the key path with "__" between levels, e.g.

@@ -160,12 +160,12 @@ func build(path, abs string, fc *fileConfig) (*Config, error) {
 	if sp == "" {
 		sp = DefaultStoragePath
 	}
-	c.Storage = Storage{Path: resolve(dir, sp), PathAsWritten: sp}
+	c.Storage = Storage{Path: resolve(dir, sp), PathAsWritten: sp, Postgres: fc.Storage.Postgres}
 
 	seen := map[string]int{}
 	for i, d := range fc.Datasources {
 		key := fmt.Sprintf("datasources[%d]", i)
-		ds := Datasource{ID: d.ID, Engine: d.Engine, DSN: d.DSN, Description: d.Description,
+		ds := Datasource{ID: d.ID, Engine: d.Engine, DSN: d.DSN, Flavor: d.Flavor, Description: d.Description,
 			RowLimit: DefaultRowLimit, TimeoutSeconds: DefaultTimeoutSeconds}
 		switch {
 		case d.ID == "":
@@ -191,6 +191,9 @@ func build(path, abs string, fc *fileConfig) (*Config, error) {
 			if d.Path == "" {
 				bad(key+".path", "missing (%s needs a database file)", d.Engine)
 			}
+		}
+		if d.Flavor != "" && (d.Engine != "postgres" || !slices.Contains(Flavors, d.Flavor)) {
+			bad(key+".flavor", "%q needs engine postgres and one of %s", d.Flavor, strings.Join(Flavors, ", "))
 		}
 		if d.Path != "" {
 			ds.Path, ds.PathAsWritten = resolve(dir, d.Path), d.Path
