@@ -78,7 +78,7 @@ type Datasource struct {
 	// Flavors: citus, cockroachdb, yugabytedb); "" is PostgreSQL itself.
 	Flavor      string
 	Description string
-	RowLimit      int // rows a query returns at most, > 0
+	RowLimit    int // rows a query returns at most, > 0
 	// TimeoutSeconds bounds each query, > 0.
 	TimeoutSeconds int
 }
