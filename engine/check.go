@@ -29,10 +29,13 @@ func (e *Engine) CheckPlan(ctx context.Context, datasource string, doc []byte, d
 	if err != nil {
 		return nil, err
 	}
+	d, ok := render.Lookup(dialect)
 	if dialect == "" {
 		dialect = ds.src.Dialect()
+		if d, ok = render.LookupFlavor(dialect, ds.spec.Flavor); ok {
+			dialect = d.Name()
+		}
 	}
-	d, ok := render.Lookup(dialect)
 	if !ok {
 		return nil, Errorf(CodeInvalidRequest, fmt.Sprintf("use one of %v", render.Names()), "unknown dialect %q", dialect)
 	}

@@ -43,6 +43,9 @@ type DatasourceSpec struct {
 	Description string
 	RowLimit    int           // rows returned at most; 0 means 1000
 	Timeout     time.Duration // per query; 0 means 30s
+	// Flavor, for a postgres datasource, names the distributed engine
+	// behind it (render.Flavors); the renderer writes its dialect.
+	Flavor string
 }
 
 // Options configure an Engine.

@@ -8,9 +8,9 @@ import (
 // row limit plus one probe row, so execution can tell a full result from a
 // truncated one.
 func (e *Engine) render(ds *datasource, p *planned) (string, error) {
-	d, ok := render.Lookup(ds.src.Dialect())
+	d, ok := render.LookupFlavor(ds.src.Dialect(), ds.spec.Flavor)
 	if !ok {
-		return "", Errorf(CodeInternal, "", "no renderer for dialect %q", ds.src.Dialect())
+		return "", Errorf(CodeInternal, "", "no renderer for dialect %q (flavor %q)", ds.src.Dialect(), ds.spec.Flavor)
 	}
 	sql, err := render.SQL(p.plan, d, render.Options{MaxRows: int64(ds.spec.RowLimit) + 1})
 	if err != nil {

@@ -100,7 +100,10 @@ func OpenWith(path string, logger *slog.Logger, o Options) (*App, error) {
 	opts := engine.Options{Datasources: datasourceSpecs(cfg), Planner: planner, Logger: logger, PlannerID: plannerID(lc),
 		Policy: pol, Curated: set, Answerer: answerer, Embedder: emb, TraceDir: filepath.Join(cfg.Storage.Path, "traces")}
 	opts.Today = func() string { return time.Now().UTC().Format("2006-01-02") }
-	st := openStore(cfg, logger)
+	st, err := openStore(cfg, logger)
+	if err != nil {
+		return nil, err
+	}
 	switch {
 	case st != nil && (o.Record != "" || o.Planner != nil):
 		opts.Store = recordingStore{st}
@@ -131,8 +134,8 @@ func datasourceSpecs(cfg *config.Config) []engine.DatasourceSpec {
 	var specs []engine.DatasourceSpec
 	for _, d := range cfg.Datasources {
 		specs = append(specs, engine.DatasourceSpec{
-			ID: d.ID, Engine: d.Engine, Path: d.Path, DSN: d.DSN, Description: d.Description,
-			RowLimit: d.RowLimit, Timeout: d.Timeout(),
+			ID: d.ID, Engine: d.Engine, Path: d.Path, DSN: d.DSN, Flavor: d.Flavor, Description: d.Description,
+			RowLimit: d.RowLimit, Timeout: d.Timeout(), Semantic: d.Semantic, SemanticName: d.SemanticAsWritten,
 		})
 	}
 	return specs

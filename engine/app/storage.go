@@ -2,6 +2,7 @@ package app
 
 import (
 	"context"
+	"fmt"
 	"log/slog"
 
 	"github.com/nl2sql/nl2sql/engine/config"
@@ -9,17 +10,27 @@ import (
 	"github.com/nl2sql/nl2sql/scope"
 )
 
-// openStore opens the state store under storage.path. A store that cannot
-// be opened (read-only or full disk, a newer format) is not fatal: the
-// engine runs without snapshots on disk and without a plan cache, and the
-// reason is logged once.
-func openStore(cfg *config.Config, logger *slog.Logger) *store.Store {
+// openStore opens the state store: the shared PostgreSQL store when
+// storage.postgres is set, else SQLite under storage.path. A shared store
+// that cannot be opened is an error (a replica must not serve with state of
+// its own). An SQLite store that cannot be opened (read-only or full disk, a
+// newer format) is not fatal: the engine runs without snapshots on disk and
+// without a plan cache, and the reason is logged once.
+func openStore(cfg *config.Config, logger *slog.Logger) (*store.Store, error) {
+	if cfg.Storage.Postgres != "" {
+		st, err := store.OpenPostgres(context.Background(), cfg.Storage.Postgres)
+		if err != nil {
+			return nil, fmt.Errorf("%s: storage.postgres: %w", cfg.File, err)
+		}
+		logger.Info("state store", "backend", "postgres", "store", st.Path())
+		return st, nil
+	}
 	st, err := store.Open(context.Background(), cfg.Storage.Path, store.WithDisplayPath(cfg.Storage.PathAsWritten))
 	if err != nil {
 		logger.Warn("state store unavailable; running without plan cache and stored snapshots", "err", err)
-		return nil
+		return nil, nil
 	}
-	return st
+	return st, nil
 }
 
 // Authenticator returns the bearer-token checker for HTTP serving, or nil
