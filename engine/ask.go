@@ -7,6 +7,8 @@ import (
 	"strings"
 	"time"
 	"unicode/utf8"
+
+	"github.com/nl2sql/nl2sql/engine/hooks"
 )
 
 // MaxQuestionBytes bounds a question's size.
@@ -60,7 +62,11 @@ func (e *Engine) Ask(ctx context.Context, req AskRequest) (res *Result, err erro
 			tr.t.SQL, tr.t.RowCount, tr.t.PlanSource = res.SQL, res.RowCount, res.SubQueries[0].PlanSource
 		}
 		e.writeTrace(tr, err)
+		e.runFinished(ctx, "ask", tr, res, err)
 	}()
+	if q, err = e.runStarted(ctx, "ask", q, tr); err != nil {
+		return nil, err
+	}
 	progress(ctx, "resolve")
 	if req.Datasource == "" && len(e.specs) > 1 { // issue 9 hook: several datasources, none named (engine/multi.go)
 		mres, one, work, merr := e.askMulti(ctx, q, today, tr, sw, &tm)
@@ -75,6 +81,9 @@ func (e *Engine) Ask(ctx context.Context, req AskRequest) (res *Result, err erro
 		return nil, err
 	}
 	tr.t.Datasource = ds.spec.ID
+	if _, err := e.resolved(ctx, q, []string{ds.spec.ID}, tr); err != nil {
+		return nil, err
+	}
 	if err := e.screen(ctx, ds, q); err != nil {
 		return nil, err
 	}
@@ -86,7 +95,7 @@ func (e *Engine) Ask(ctx context.Context, req AskRequest) (res *Result, err erro
 	sctx := e.retrieve(ctx, ds, q)
 	tm.Retrieve = sw.lap()
 	progress(ctx, "plan")
-	planned, err := e.planValidated(ctx, ds, q, sctx, today)
+	planned, scale, err := e.planMaybeScaled(ctx, ds, q, sctx, today) // issue 15 hook: test-time scaling (engine/scale.go)
 	if planned != nil {
 		tr.t.Rejected = planned.rejected
 	}
@@ -95,17 +104,25 @@ func (e *Engine) Ask(ctx context.Context, req AskRequest) (res *Result, err erro
 	}
 	tm.Plan, tm.Model = sw.lap(), planned.modelMS
 	progress(ctx, "render")
-	return e.finish(ctx, ds, q, today, planned, sw, &tm, tr)
+	res, err = e.finish(ctx, ds, q, today, planned, sw, &tm, tr)
+	return withScaleReport(res, scale), err
 }
 
 // finish renders, executes and summarises a validated plan; Ask and RunPlan
 // share it.
 func (e *Engine) finish(ctx context.Context, ds *datasource, q, today string, planned *planned, sw *stopwatch, tm *Timings, tr *traceRec) (*Result, error) {
+	planned, err := e.afterPlanning(ctx, ds, q, planned, tr)
+	if err != nil {
+		return nil, err
+	}
 	sql, err := e.render(ds, planned)
 	if err != nil {
 		return nil, err
 	}
 	tm.Render = sw.lap()
+	if err := e.beforeExecution(ctx, ds, q, planned, sql, tr); err != nil {
+		return nil, err
+	}
 	progress(ctx, "execute")
 	rows, err := e.execute(ctx, ds, sql)
 	if err != nil {
@@ -113,6 +130,9 @@ func (e *Engine) finish(ctx context.Context, ds *datasource, q, today string, pl
 	}
 	applyPlanTypes(rows, planned.types)
 	tm.Execute = sw.lap()
+	if err := e.resultHook(ctx, hooks.AfterExecution, ds, q, planned, rows.Columns, len(rows.Rows), rows.Truncated, "", tr); err != nil {
+		return nil, err
+	}
 	progress(ctx, "answer")
 	e.storePlan(ctx, ds, q, today, planned)
 	res := &Result{
@@ -130,6 +150,7 @@ func (e *Engine) finish(ctx context.Context, ds *datasource, q, today string, pl
 			ID: subQueryID(ds.spec.ID, q), Datasource: ds.spec.ID, Dialect: ds.src.Dialect(), Intent: q,
 			Plan: planned.plan, SQL: sql, PlanSource: planned.source, Reasoning: planned.reasoning,
 			Attempts: planned.attempts, RowCount: len(rows.Rows), Truncated: rows.Truncated,
+			Definitions: ds.definitionsUsed(planned.planner),
 		}},
 		TraceID: tr.t.ID,
 	}
@@ -140,6 +161,9 @@ func (e *Engine) finish(ctx context.Context, ds *datasource, q, today string, pl
 		res.Warnings = append(res.Warnings, "the result was cut at the row limit; ask for fewer rows or add a filter")
 	}
 	res.Answer = e.modelAnswer(ctx, ds.spec.ID, res)
+	if err := e.resultHook(ctx, hooks.AfterAnswer, ds, q, planned, res.Columns, res.RowCount, res.Truncated, res.Answer, tr); err != nil {
+		return nil, err
+	}
 	tm.Answer = sw.lap()
 	tm.Total = sw.total()
 	res.Timings = *tm

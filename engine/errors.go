@@ -39,7 +39,9 @@ type Error struct {
 	Retryable bool
 	// Issues carries the plan problems for CodePlanInvalid.
 	Issues []planast.Issue
-	Err    error
+	// ApprovalID names the stored run for CodeNeedsApproval.
+	ApprovalID string
+	Err        error
 }
 
 func (e *Error) Error() string {

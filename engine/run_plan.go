@@ -5,6 +5,7 @@ import (
 	"errors"
 	"time"
 
+	"github.com/nl2sql/nl2sql/engine/events"
 	"github.com/nl2sql/nl2sql/planast"
 )
 
@@ -28,18 +29,16 @@ func (e *Engine) RunPlan(ctx context.Context, datasource string, doc []byte) (re
 			tr.t.Timings, tr.t.SQL, tr.t.RowCount = res.Timings, res.SQL, res.RowCount
 		}
 		e.writeTrace(tr, err)
+		e.runFinished(ctx, "run_plan", tr, res, err)
 	}()
+	e.emit(ctx, events.RunStarted{RunID: tr.t.ID, Kind: "run_plan", User: e.caller(ctx).Identity().User})
 	ds, err := e.resolve(ctx, datasource)
 	if err != nil {
 		return nil, err
 	}
 	tr.t.Datasource = ds.spec.ID
 	tm.Resolve = sw.lap()
-	plan, err := planast.Decode(doc, planast.DefaultLimits)
-	var v *planast.Validated
-	if err == nil {
-		v, err = e.validateFor(ctx, ds, plan)
-	}
+	v, err := e.decodeValidate(ctx, ds, doc)
 	if err != nil {
 		var pe *planast.Error
 		if errors.As(err, &pe) {

@@ -62,7 +62,10 @@ func TestNoOtherPackageMatchesAccess(t *testing.T) {
 }
 
 // archExceptions maps a reported "file: finding" to why it is fine.
-var archExceptions = map[string]string{}
+var archExceptions = map[string]string{
+	`engine/hooks/points.go: role key "allow" at line 29`: "a hook decision's name (allow/deny), not a role's patterns; hooks decide nothing about access, validation through scope still runs",
+	`engine/hooks/points.go: role key "deny" at line 30`:  "a hook decision's name (allow/deny), not a role's patterns",
+}
 
 var globImports = []string{"github.com/gobwas/glob", "github.com/bmatcuk/doublestar", "github.com/ryanuber/go-glob", "github.com/IGLOU-EU/go-wildcard"}
 

@@ -55,6 +55,16 @@ CREATE TABLE traces (
 	summary    BLOB    NOT NULL
 );
 CREATE INDEX traces_recent ON traces (created_at DESC, id DESC);`},
+	{4, "approvals", `
+CREATE TABLE approvals (
+	id         TEXT    PRIMARY KEY,
+	state      TEXT    NOT NULL, -- pending, approved, rejected, used
+	body       BLOB     NOT NULL, -- JSON of the request: caller, datasource, question, plan
+	created_at INTEGER NOT NULL,
+	decided_by TEXT,
+	decided_at INTEGER
+);
+CREATE INDEX approvals_state ON approvals (state, created_at);`},
 }
 
 // SchemaVersion is the newest migration this build knows: the version a

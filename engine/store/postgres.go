@@ -52,6 +52,16 @@ CREATE TABLE traces (
 	summary    BYTEA  NOT NULL
 );
 CREATE INDEX traces_recent ON traces (created_at DESC, id DESC);`},
+	{4, "approvals", `
+CREATE TABLE approvals (
+	id         TEXT    PRIMARY KEY,
+	state      TEXT    NOT NULL, -- pending, approved, rejected, used
+	body       BYTEA    NOT NULL, -- JSON of the request: caller, datasource, question, plan
+	created_at BIGINT NOT NULL,
+	decided_by TEXT,
+	decided_at BIGINT
+);
+CREATE INDEX approvals_state ON approvals (state, created_at);`},
 }
 
 const pgCreateMigrations = `CREATE TABLE IF NOT EXISTS schema_migrations (

@@ -1,0 +1,121 @@
+package events
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"sync"
+	"sync/atomic"
+)
+
+// AuditQueue is how many audit lines may wait for the writer; more are
+// dropped and counted (Dropped), never waited for.
+const AuditQueue = 1024
+
+// Audit writes one JSON line per finished run (run.finished) to
+// dir/audit-YYYY-MM-DD.jsonl, from a bounded queue on its own goroutine.
+// The line carries the run.finished fields (never rows) plus "time".
+type Audit struct {
+	dir     string
+	queue   chan Envelope
+	dropped atomic.Int64
+	log     *slog.Logger
+	done    chan struct{}
+	once    sync.Once
+}
+
+// OpenAudit starts an audit writer into dir (created 0700).
+func OpenAudit(dir string, logger *slog.Logger) (*Audit, error) {
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return nil, fmt.Errorf("audit log: %w", err)
+	}
+	if logger == nil {
+		logger = slog.Default()
+	}
+	a := &Audit{dir: dir, queue: make(chan Envelope, AuditQueue), log: logger, done: make(chan struct{})}
+	go a.run()
+	return a, nil
+}
+
+// Observe queues run.finished events; it never blocks.
+func (a *Audit) Observe(_ context.Context, ev Envelope) {
+	if ev.Name != NameRunFinished {
+		return
+	}
+	select {
+	case a.queue <- ev:
+	default:
+		a.dropped.Add(1)
+	}
+}
+
+// Dropped is how many lines were dropped because the queue was full.
+func (a *Audit) Dropped() int64 { return a.dropped.Load() }
+
+// Close flushes the queue and stops the writer.
+func (a *Audit) Close() error {
+	a.once.Do(func() { close(a.queue) })
+	<-a.done
+	if n := a.Dropped(); n > 0 {
+		a.log.Warn("audit lines dropped (queue full)", "dropped", n)
+	}
+	return nil
+}
+
+func (a *Audit) run() {
+	defer close(a.done)
+	var f *os.File
+	var day string
+	defer func() {
+		if f != nil {
+			f.Close()
+		}
+	}()
+	for ev := range a.queue {
+		d := ev.Time.Format("2006-01-02")
+		if d != day {
+			if f != nil {
+				f.Close()
+			}
+			var err error
+			f, err = os.OpenFile(filepath.Join(a.dir, "audit-"+d+".jsonl"), os.O_CREATE|os.O_APPEND|os.O_WRONLY, 0o600)
+			if err != nil {
+				a.log.Warn("audit log unwritable", "err", err)
+				f, day = nil, ""
+				a.dropped.Add(1)
+				continue
+			}
+			day = d
+		}
+		line, err := auditLine(ev)
+		if err == nil {
+			_, err = f.Write(line)
+		}
+		if err != nil {
+			a.log.Warn("audit line not written", "err", err)
+			a.dropped.Add(1)
+		}
+	}
+}
+
+// auditLine is {"time": …, "event": "run.finished", …fields}.
+func auditLine(ev Envelope) ([]byte, error) {
+	b, err := json.Marshal(ev.Event)
+	if err != nil {
+		return nil, err
+	}
+	var m map[string]any
+	if err := json.Unmarshal(b, &m); err != nil {
+		return nil, err
+	}
+	m["time"] = ev.Time.Format("2006-01-02T15:04:05.000Z07:00")
+	m["event"] = ev.Name
+	out, err := json.Marshal(m)
+	if err != nil {
+		return nil, err
+	}
+	return append(out, '\n'), nil
+}

@@ -1,0 +1,193 @@
+package engine
+
+import (
+	"context"
+	"errors"
+	"slices"
+	"time"
+
+	"github.com/nl2sql/nl2sql/engine/events"
+	"github.com/nl2sql/nl2sql/engine/hooks"
+	"github.com/nl2sql/nl2sql/planast"
+)
+
+// Codes of the extension points (engine/hooks, approvals).
+const (
+	CodeRefusedByRule Code = "REFUSED_BY_RULE" // an operator's hook refused the request (or failed closed)
+	CodeNeedsApproval Code = "NEEDS_APPROVAL"  // a hook requires an approver before the query runs; see Error.ApprovalID
+)
+
+// hook runs the hooks of point p with the run's identity and time filled
+// in. Every call site names p as a hooks constant (an architecture test
+// checks it). A deny becomes CodeRefusedByRule naming only the rule; the
+// reason goes to the log and the events, never to the caller.
+func (e *Engine) hook(ctx context.Context, p hooks.Point, tr *traceRec, in hooks.Input) (hooks.Outcome, error) {
+	if !e.opts.Hooks.Has(p) {
+		return hooks.Outcome{Question: in.Question, Datasources: in.Datasources}, nil
+	}
+	id := e.caller(ctx).Identity()
+	in.RunID, in.User, in.Roles = tr.t.ID, id.User, id.Roles
+	in.Time = tr.t.CreatedAt.Format(time.RFC3339Nano)
+	out, err := e.opts.Hooks.Run(ctx, p, in)
+	for _, r := range out.Records {
+		e.emit(ctx, events.HookDecision{RunID: tr.t.ID, Point: string(r.Point), Hook: r.Hook, Decision: string(r.Action), Reason: r.Reason, Failed: r.Failed})
+	}
+	var de *hooks.DeniedError
+	if errors.As(err, &de) {
+		e.log.Info("refused by rule", "run", tr.t.ID, "point", de.Point, "hook", de.Hook, "reason", de.Reason)
+		return out, &Error{Code: CodeRefusedByRule, Msg: de.Error(), Hint: "an operator's rule does not allow this request; ask your administrator", Err: err}
+	}
+	return out, err
+}
+
+// planInput describes a validated plan for the hooks: its canonical JSON
+// and the stored tables and columns it reads ("ds.schema.table[.column]").
+func planInput(ds *datasource, p *planned) hooks.Input {
+	in := hooks.Input{Datasources: []string{ds.spec.ID}, Plan: p.plan.Canonical(), PlanSource: p.source}
+	in.Tables, in.ReadColumns = planReads(ds.spec.ID, p.plan)
+	return in
+}
+
+// planReads lists the stored tables and columns a validated plan reads.
+// A column is attributed to every stored table its alias names anywhere in
+// the plan (over-approximating across subqueries, which only makes rules
+// stricter).
+func planReads(dsID string, q *planast.Query) (tables, columns []string) {
+	aliases := map[string][]string{}
+	planast.Inspect(q, func(n planast.Node) bool {
+		if qq, ok := n.(*planast.Query); ok {
+			for _, f := range qq.From {
+				if f.Subquery == nil && f.Schema != "" {
+					t := dsID + "." + f.Schema + "." + f.Table
+					aliases[f.Alias] = append(aliases[f.Alias], t)
+					tables = append(tables, t)
+				}
+			}
+		}
+		return true
+	})
+	planast.Inspect(q, func(n planast.Node) bool {
+		if c, ok := n.(*planast.Column); ok {
+			for _, t := range aliases[c.Table] {
+				columns = append(columns, t+"."+c.Column)
+			}
+		}
+		return true
+	})
+	slices.Sort(tables)
+	slices.Sort(columns)
+	return slices.Compact(tables), slices.Compact(columns)
+}
+
+// afterPlanning runs the after_planning hooks. A modified plan is decoded
+// and validated for the caller like any other plan; p.planner (what the
+// plan cache stores) keeps the planner's own plan.
+func (e *Engine) afterPlanning(ctx context.Context, ds *datasource, q string, p *planned, tr *traceRec) (*planned, error) {
+	in := planInput(ds, p)
+	in.Question = q
+	out, err := e.hook(ctx, hooks.AfterPlanning, tr, in)
+	if err != nil || out.Plan == nil {
+		return p, err
+	}
+	v, err := e.decodeValidate(ctx, ds, out.Plan)
+	if err != nil {
+		var pe *planast.Error
+		if errors.As(err, &pe) {
+			e.emit(ctx, events.ValidationFailed{RunID: tr.t.ID, Datasource: ds.spec.ID, Attempt: 0, Issues: len(pe.Issues), FirstCode: string(pe.FirstCode())})
+			return nil, &Error{Code: CodeRefusedByRule, Msg: "a rule's change to the plan did not validate", Issues: pe.Issues,
+				Hint: "the operator's after_planning hook produced an invalid plan; ask your administrator", Err: err}
+		}
+		return nil, AsError(err)
+	}
+	mod := *p
+	mod.plan, mod.columns, mod.types = v.Plan, v.Columns, v.Types
+	return &mod, nil
+}
+
+// emit publishes ev to the configured bus and, when it is caller-safe, to
+// the request's event sink (MCP progress).
+func (e *Engine) emit(ctx context.Context, ev events.Event) {
+	e.opts.Events.Publish(ctx, ev)
+	if f, _ := ctx.Value(sinkKey{}).(func(events.Event)); f != nil && events.CallerSafe(ev.EventName()) {
+		f(ev)
+	}
+}
+
+type sinkKey struct{}
+
+// WithEventSink returns a context whose requests hand their caller-safe
+// events (events.CallerSafe) to f. f must not block.
+func WithEventSink(ctx context.Context, f func(events.Event)) context.Context {
+	return context.WithValue(ctx, sinkKey{}, f)
+}
+
+// runStarted emits run.started and runs the before_run hooks; it returns
+// the (possibly rewritten) question.
+func (e *Engine) runStarted(ctx context.Context, kind, q string, tr *traceRec) (string, error) {
+	e.emit(ctx, events.RunStarted{RunID: tr.t.ID, Kind: kind, User: e.caller(ctx).Identity().User})
+	out, err := e.hook(ctx, hooks.BeforeRun, tr, hooks.Input{Question: q})
+	if err != nil {
+		return "", err
+	}
+	return out.Question, nil
+}
+
+// runFinished emits run.finished: the audit log's one line per run.
+func (e *Engine) runFinished(ctx context.Context, kind string, tr *traceRec, res *Result, err error) {
+	id := e.caller(ctx).Identity()
+	ev := events.RunFinished{RunID: tr.t.ID, Kind: kind, User: id.User, Roles: id.Roles, Datasource: tr.t.Datasource,
+		Status: "ok", DurationMS: ms(time.Since(tr.t.CreatedAt))}
+	if res != nil {
+		ev.RowCount, ev.Truncated = res.RowCount, res.Truncated
+		if len(res.SubQueries) > 0 {
+			ev.PlanSource = res.SubQueries[0].PlanSource
+		}
+	}
+	if err != nil {
+		ae := AsError(err)
+		ev.Status, ev.Code, ev.ApprovalID = "error", string(ae.Code), ae.ApprovalID
+		if ae.Code == CodeNeedsApproval {
+			ev.Status = "needs_approval"
+		}
+		if ae.Code == CodeAccessDenied {
+			e.emit(ctx, events.AccessDenied{RunID: tr.t.ID, Datasource: tr.t.Datasource, Stage: "run"})
+		}
+	}
+	e.emit(ctx, ev)
+}
+
+// resolved runs the after_resolution hooks over the candidate set and
+// checks the narrowed set against the caller's scope again.
+func (e *Engine) resolved(ctx context.Context, q string, ids []string, tr *traceRec) ([]string, error) {
+	out, err := e.hook(ctx, hooks.AfterResolution, tr, hooks.Input{Question: q, Datasources: ids})
+	if err != nil {
+		return nil, err
+	}
+	sc := e.caller(ctx)
+	for _, id := range out.Datasources {
+		if !slices.Contains(ids, id) || !sc.Reaches(id) {
+			return nil, Errorf(CodeRefusedByRule, "ask your administrator", "a rule narrowed the datasources to one outside your scope")
+		}
+	}
+	return out.Datasources, nil
+}
+
+// resultHook runs the after_execution or after_answer hooks (allow or deny
+// only) with the result's shape: columns, row count, truncation and the
+// answer text, never the rows.
+func (e *Engine) resultHook(ctx context.Context, p hooks.Point, ds *datasource, q string, pl *planned, cols []string, n int, truncated bool, answer string, tr *traceRec) error {
+	in := planInput(ds, pl)
+	in.Question, in.Columns, in.RowCount, in.Truncated, in.Answer = q, cols, n, truncated, answer
+	_, err := e.hook(ctx, p, tr, in)
+	return err
+}
+
+// decodeValidate decodes a plan document with the language's limits and
+// validates it for the caller (scope, row filters, snapshot).
+func (e *Engine) decodeValidate(ctx context.Context, ds *datasource, doc []byte) (*planast.Validated, error) {
+	plan, err := planast.Decode(doc, planast.DefaultLimits)
+	if err != nil {
+		return nil, err
+	}
+	return e.validateFor(ctx, ds, plan)
+}

@@ -1,0 +1,338 @@
+package engine
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/nl2sql/nl2sql/engine/config"
+	"github.com/nl2sql/nl2sql/engine/events"
+	"github.com/nl2sql/nl2sql/engine/hooks"
+	"github.com/nl2sql/nl2sql/engine/llm"
+	"github.com/nl2sql/nl2sql/engine/store"
+	"github.com/nl2sql/nl2sql/scope"
+)
+
+// hookEngine is the Chinook engine with extra options.
+func hookEngine(t *testing.T, set func(*Options)) *Engine {
+	t.Helper()
+	rp, err := llm.OpenReplay(filepath.Join(chinookDir, "recordings"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	abs, _ := filepath.Abs(filepath.Join(chinookDir, "chinook.sqlite"))
+	o := Options{
+		Datasources: []DatasourceSpec{{ID: "chinook", Engine: "sqlite", Path: abs, RowLimit: 1000}},
+		Planner:     rp,
+		Today:       func() string { return "2026-01-15" },
+	}
+	set(&o)
+	e, err := New(o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { e.Close() })
+	return e
+}
+
+func runner(t *testing.T, entries ...hooks.Entry) *hooks.Runner {
+	t.Helper()
+	r, err := hooks.NewRunner(entries, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return r
+}
+
+// analystPolicy: the local user "ana" reads chinook except Employee.
+func analystPolicy(t *testing.T) *scope.Policy {
+	t.Helper()
+	abs, _ := filepath.Abs(filepath.Join(chinookDir, "chinook.sqlite"))
+	path := filepath.Join(t.TempDir(), "nl2sql.yaml")
+	yaml := `datasources:
+  - {id: chinook, engine: sqlite, path: ` + abs + `}
+roles:
+  analyst:
+    allow: [chinook]
+    deny: [chinook.main.Employee]
+  approver:
+    allow: [chinook]
+users:
+  - {name: ana, roles: [analyst]}
+  - {name: bob, roles: [approver]}
+local_user: ana
+`
+	if err := os.WriteFile(path, []byte(yaml), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	cfg, err := config.Load(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pol, err := scope.New(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return pol
+}
+
+// A built-in rule refuses questions about a table: by the plan's tables
+// (after_planning) and by the question's words (before_run).
+func TestRuleDeniesTable(t *testing.T) {
+	rule := &hooks.Rule{DenyTables: []string{"chinook.main.Invoice"}, QuestionPatterns: []*regexp.Regexp{regexp.MustCompile(`(?i)\bsalar`)}}
+	e := hookEngine(t, func(o *Options) {
+		o.Hooks = runner(t, hooks.Entry{Name: "no_invoices", Points: rule.Points(), Hook: rule})
+	})
+	ctx := context.Background()
+	cases := []struct {
+		q    string
+		code Code
+	}{
+		{"What was the total revenue in each year?", CodeRefusedByRule}, // reads Invoice
+		{"What are the salaries of the employees?", CodeRefusedByRule},  // question pattern
+		{"How many customers are there in each country?", ""},           // allowed
+		{"What is the average invoice total per billing country?", CodeRefusedByRule},
+	}
+	for _, c := range cases {
+		res, err := e.Ask(ctx, AskRequest{Question: c.q})
+		if AsError(err).code() != c.code {
+			t.Errorf("%q: err = %v, want %q", c.q, err, c.code)
+		}
+		if c.code != "" && res != nil {
+			t.Errorf("%q: a refused run returned rows", c.q)
+		}
+		if err != nil && strings.Contains(err.Error(), "Invoice") {
+			t.Errorf("%q: the refusal leaks the rule's reason: %v", c.q, err)
+		}
+	}
+}
+
+func (e *Error) code() Code {
+	if e == nil {
+		return ""
+	}
+	return e.Code
+}
+
+// signedHook is a tiny external hook: it checks the HMAC header and
+// answers with decide(input).
+func signedHook(t *testing.T, secret string, decide func(hooks.Input) hooks.Decision) *httptest.Server {
+	t.Helper()
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		body, _ := io.ReadAll(r.Body)
+		if !hooks.Verify([]byte(secret), body, r.Header.Get(hooks.SignatureHeader)) {
+			http.Error(w, "bad signature", http.StatusUnauthorized)
+			return
+		}
+		var in hooks.Input
+		if err := json.Unmarshal(body, &in); err != nil {
+			http.Error(w, err.Error(), http.StatusBadRequest)
+			return
+		}
+		json.NewEncoder(w).Encode(decide(in))
+	}))
+	t.Cleanup(srv.Close)
+	return srv
+}
+
+// withWhere returns plan with "where" set to w.
+func withWhere(t *testing.T, plan json.RawMessage, w string) json.RawMessage {
+	var m map[string]json.RawMessage
+	if err := json.Unmarshal(plan, &m); err != nil {
+		t.Error(err)
+	}
+	m["where"] = json.RawMessage(w)
+	b, _ := json.Marshal(m)
+	return b
+}
+
+// An external hook adds a filter; the modified plan is validated again, so
+// one that reaches a table the caller may not read is refused; the plan
+// cache keeps the planner's plan.
+func TestHTTPHookModifiesPlan(t *testing.T) {
+	const secret = "s3cret"
+	usaOnly := signedHook(t, secret, func(in hooks.Input) hooks.Decision {
+		return hooks.Decision{Action: hooks.Modify, Reason: "USA only",
+			Plan: withWhere(t, in.Plan, `{"kind":"binary","op":"=","left":{"kind":"column","table":"c","column":"Country"},"right":{"kind":"literal","value":"USA"}}`)}
+	})
+	sneaky := signedHook(t, secret, func(in hooks.Input) hooks.Decision {
+		return hooks.Decision{Action: hooks.Modify, Plan: json.RawMessage(`{"select":[{"expr":{"kind":"column","table":"e","column":"LastName"},"alias":"n"}],"from":[{"table":"Employee","alias":"e"}]}`)}
+	})
+	pol := analystPolicy(t)
+	q := "How many customers are there in each country?"
+	for _, c := range []struct {
+		name   string
+		url    string
+		secret string
+		rows   int
+		code   Code
+	}{
+		{"filter added", usaOnly.URL, secret, 1, ""},
+		{"denied table refused", sneaky.URL, secret, 0, CodeRefusedByRule},
+		{"wrong secret fails closed", usaOnly.URL, "other", 0, CodeRefusedByRule},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			e := hookEngine(t, func(o *Options) {
+				o.Policy = pol
+				o.Hooks = runner(t, hooks.Entry{Name: "tenant", Points: []hooks.Point{hooks.AfterPlanning},
+					Hook: &hooks.HTTP{URL: c.url, Secret: []byte(c.secret)}, Timeout: 5 * time.Second})
+			})
+			res, err := e.Ask(context.Background(), AskRequest{Question: q})
+			if AsError(err).code() != c.code {
+				t.Fatalf("err = %v, want %q", err, c.code)
+			}
+			if c.code != "" {
+				return
+			}
+			if res.RowCount != c.rows || res.Rows[0][0] != "USA" || !strings.Contains(res.SQL, "'USA'") {
+				t.Errorf("rows %v, sql %s", res.Rows, res.SQL)
+			}
+		})
+	}
+}
+
+// The plan cache stores the planner's plan, never a hook's change.
+func TestCacheKeepsPlannerPlan(t *testing.T) {
+	st := openTestStore(t)
+	var calls atomic.Int32
+	hook := signedHook(t, "k", func(in hooks.Input) hooks.Decision {
+		calls.Add(1)
+		return hooks.Decision{Action: hooks.Modify,
+			Plan: withWhere(t, in.Plan, `{"kind":"binary","op":"=","left":{"kind":"column","table":"c","column":"Country"},"right":{"kind":"literal","value":"USA"}}`)}
+	})
+	r := runner(t, hooks.Entry{Name: "usa", Points: []hooks.Point{hooks.AfterPlanning}, Hook: &hooks.HTTP{URL: hook.URL, Secret: []byte("k")}})
+	q := "How many customers are there in each country?"
+	e := hookEngine(t, func(o *Options) { o.Store, o.Hooks = st, r })
+	if _, err := e.Ask(context.Background(), AskRequest{Question: q}); err != nil {
+		t.Fatal(err)
+	}
+	plain := hookEngine(t, func(o *Options) { o.Store = st })
+	res, err := plain.Ask(context.Background(), AskRequest{Question: q})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.SubQueries[0].PlanSource != "cache" || res.RowCount < 10 || strings.Contains(res.SQL, "USA") {
+		t.Errorf("cache hit %s with %d rows: %s", res.SubQueries[0].PlanSource, res.RowCount, res.SQL)
+	}
+}
+
+// A hook that errors, times out or answers a decision its point does not
+// allow denies; on_error: open turns only errors into allow.
+func TestHooksFailClosed(t *testing.T) {
+	slow := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		select {
+		case <-r.Context().Done():
+		case <-time.After(3 * time.Second):
+		}
+	}))
+	defer slow.Close()
+	rewrite := signedHook(t, "k", func(hooks.Input) hooks.Decision { return hooks.Decision{Action: hooks.Rewrite, Question: "x"} })
+	q := "How many customers are there in each country?"
+	for _, c := range []struct {
+		name string
+		e    hooks.Entry
+		code Code
+	}{
+		{"timeout", hooks.Entry{Hook: &hooks.HTTP{URL: slow.URL}, Timeout: 100 * time.Millisecond}, CodeRefusedByRule},
+		{"timeout open", hooks.Entry{Hook: &hooks.HTTP{URL: slow.URL}, Timeout: 100 * time.Millisecond, OnErrorOpen: true}, ""},
+		{"unreachable", hooks.Entry{Hook: &hooks.HTTP{URL: "http://127.0.0.1:1/"}}, CodeRefusedByRule},
+		{"decision not allowed here", hooks.Entry{Hook: &hooks.HTTP{URL: rewrite.URL, Secret: []byte("k")}, OnErrorOpen: true}, CodeRefusedByRule},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			c.e.Name, c.e.Points = "h", []hooks.Point{hooks.AfterExecution}
+			e := hookEngine(t, func(o *Options) { o.Hooks = runner(t, c.e) })
+			_, err := e.Ask(context.Background(), AskRequest{Question: q})
+			if AsError(err).code() != c.code {
+				t.Fatalf("err = %v, want %q", err, c.code)
+			}
+		})
+	}
+}
+
+// An observer that panics on every event never fails a run: 100 questions
+// succeed. The audit log holds one line per run, with no row data.
+func TestObserversFailOpenAndAudit(t *testing.T) {
+	dir := t.TempDir()
+	audit, err := events.OpenAudit(dir, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var seen atomic.Int64
+	bus := events.NewBus(nil,
+		events.ObserverFunc(func(context.Context, events.Envelope) { panic("observer bug") }),
+		audit,
+		events.ObserverFunc(func(context.Context, events.Envelope) { seen.Add(1) }))
+	bus.Strict = true
+	e := hookEngine(t, func(o *Options) { o.Events = bus })
+	qs := questions(t)
+	const runs = 100
+	var answers []string
+	for i := range runs {
+		res, err := e.Ask(context.Background(), AskRequest{Question: qs[i%len(qs)]})
+		if err != nil {
+			t.Fatalf("run %d: %v", i, err)
+		}
+		for _, row := range res.Rows {
+			for _, v := range row {
+				if s, ok := v.(string); ok && len(s) > 3 {
+					answers = append(answers, s)
+				}
+			}
+		}
+	}
+	audit.Close()
+	if seen.Load() < 2*runs || audit.Dropped() != 0 {
+		t.Errorf("later observer saw %d events; %d audit lines dropped", seen.Load(), audit.Dropped())
+	}
+	files, _ := filepath.Glob(filepath.Join(dir, "audit-*.jsonl"))
+	lines := 0
+	allowed := map[string]bool{"time": true, "event": true}
+	for _, f := range events.Catalogue[events.NameRunFinished].Fields {
+		allowed[f] = true
+	}
+	for _, f := range files {
+		fh, _ := os.Open(f)
+		sc := bufio.NewScanner(fh)
+		for sc.Scan() {
+			lines++
+			var m map[string]any
+			if err := json.Unmarshal(sc.Bytes(), &m); err != nil {
+				t.Fatal(err)
+			}
+			for k := range m {
+				if !allowed[k] {
+					t.Errorf("audit line has field %q: %s", k, sc.Text())
+				}
+			}
+			for _, v := range answers {
+				if strings.Contains(sc.Text(), v) {
+					t.Fatalf("audit line holds row value %q: %s", v, sc.Text())
+				}
+			}
+		}
+		fh.Close()
+	}
+	if lines != runs {
+		t.Errorf("%d audit lines for %d runs", lines, runs)
+	}
+}
+
+func openTestStore(t *testing.T) *store.Store {
+	t.Helper()
+	st, err := store.Open(context.Background(), t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { st.Close() })
+	return st
+}
