@@ -95,7 +95,7 @@ func (e *Engine) Ask(ctx context.Context, req AskRequest) (res *Result, err erro
 	sctx := e.retrieve(ctx, ds, q)
 	tm.Retrieve = sw.lap()
 	progress(ctx, "plan")
-	planned, scale, err := e.planMaybeScaled(ctx, ds, q, sctx, today) // issue 15 hook: test-time scaling (engine/scale.go)
+	planned, err := e.planValidated(ctx, ds, q, sctx, today)
 	if planned != nil {
 		tr.t.Rejected = planned.rejected
 	}
@@ -104,8 +104,7 @@ func (e *Engine) Ask(ctx context.Context, req AskRequest) (res *Result, err erro
 	}
 	tm.Plan, tm.Model = sw.lap(), planned.modelMS
 	progress(ctx, "render")
-	res, err = e.finish(ctx, ds, q, today, planned, sw, &tm, tr)
-	return withScaleReport(res, scale), err
+	return e.finish(ctx, ds, q, today, planned, sw, &tm, tr)
 }
 
 // finish renders, executes and summarises a validated plan; Ask and RunPlan
@@ -150,7 +149,6 @@ func (e *Engine) finish(ctx context.Context, ds *datasource, q, today string, pl
 			ID: subQueryID(ds.spec.ID, q), Datasource: ds.spec.ID, Dialect: ds.src.Dialect(), Intent: q,
 			Plan: planned.plan, SQL: sql, PlanSource: planned.source, Reasoning: planned.reasoning,
 			Attempts: planned.attempts, RowCount: len(rows.Rows), Truncated: rows.Truncated,
-			Definitions: ds.definitionsUsed(planned.planner),
 		}},
 		TraceID: tr.t.ID,
 	}
