@@ -29,6 +29,9 @@ type Result struct {
 	SubQueries []SubQuery     `json:"sub_queries"`
 	Warnings   []string       `json:"warnings"`
 	Usage      Usage          `json:"usage"`
+	// Scaling is what test-time scaling did (candidates, buckets, selection,
+	// usage per stage); absent when scaling is off.
+	Scaling *ScaleReport `json:"scaling,omitempty"`
 	// Timings and TraceID differ between runs; everything else is
 	// byte-identical for the same inputs and recordings.
 	Timings Timings `json:"timings"`
@@ -73,4 +76,8 @@ type SubQuery struct {
 	Params        map[string]any `json:"params,omitempty"`
 	// Error is set when this sub-query failed while others answered.
 	Error string `json:"error,omitempty"`
+	// Definitions lists the semantic layer's metrics and filters the plan
+	// referenced by name (engine/semantic), in order of first use; Plan
+	// and SQL hold their expansions.
+	Definitions []planast.Used `json:"definitions,omitempty"`
 }

@@ -33,11 +33,14 @@ type Trace struct {
 	Rejected   []Attempt        `json:"rejected_attempts"`
 	PlanSource string           `json:"plan_source,omitempty"`
 	// VerifiedFallback says why a matching verified query did not answer.
-	VerifiedFallback string      `json:"verified_fallback,omitempty"`
-	SQL              string      `json:"sql,omitempty"`
-	RowCount         int         `json:"row_count"`
-	Timings          Timings     `json:"timings"`
-	Error            *TraceError `json:"error,omitempty"`
+	VerifiedFallback string  `json:"verified_fallback,omitempty"`
+	SQL              string  `json:"sql,omitempty"`
+	RowCount         int     `json:"row_count"`
+	Timings          Timings `json:"timings"`
+	// Scaling is the test-time scaling report: buckets, agreeing
+	// strategies, selection and usage per stage (absent when off).
+	Scaling *ScaleReport `json:"scaling,omitempty"`
+	Error   *TraceError  `json:"error,omitempty"`
 }
 
 // ModelCall is one structured model call of a trace.

@@ -39,6 +39,21 @@ type Request struct {
 	// PromptHash is sha256 of the prompt with per-run parts (the date) masked;
 	// replay stores it beside each answer to notice prompt changes.
 	PromptHash string
+	// Temperature, when set, overrides the provider's configured
+	// temperature for this call (test-time scaling samples at several).
+	Temperature *float64
+	// MaxOutputTokens, when > 0, caps this call's answer in tokens, below
+	// the provider's configured cap if that is lower (see EffectiveMaxOutput).
+	MaxOutputTokens int
+}
+
+// EffectiveMaxOutput is the output cap a call is sent with: the smaller
+// positive one of the request's and the provider's (0 for none).
+func EffectiveMaxOutput(req, configured int) int {
+	if req > 0 && (configured <= 0 || req < configured) {
+		return req
+	}
+	return configured
 }
 
 // Usage counts tokens. It never holds latency (see the result's timings),

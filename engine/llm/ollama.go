@@ -53,7 +53,10 @@ func (p *Ollama) chatRequest(req Request) *api.ChatRequest {
 	} else {
 		cr.Format = json.RawMessage(`"json"`)
 	}
-	if t := p.o.Temperature; t != nil {
+	if t := p.o.Temperature; t != nil || req.Temperature != nil {
+		if req.Temperature != nil {
+			t = req.Temperature
+		}
 		cr.Options["temperature"] = *t
 	}
 	if s := p.o.Seed; s != nil {
@@ -62,7 +65,7 @@ func (p *Ollama) chatRequest(req Request) *api.ChatRequest {
 	if n := p.o.NumCtx; n > 0 {
 		cr.Options["num_ctx"] = n
 	}
-	if n := p.o.MaxOutputTokens; n > 0 {
+	if n := EffectiveMaxOutput(req.MaxOutputTokens, p.o.MaxOutputTokens); n > 0 {
 		cr.Options["num_predict"] = n
 	}
 	return cr

@@ -86,13 +86,16 @@ func (p *OpenAI) params(req Request) openai.ChatCompletionNewParams {
 	} else {
 		params.ResponseFormat = openai.ChatCompletionNewParamsResponseFormatUnion{OfJSONObject: &shared.ResponseFormatJSONObjectParam{}}
 	}
-	if t := p.o.Temperature; t != nil {
+	if t := p.o.Temperature; t != nil || req.Temperature != nil {
+		if req.Temperature != nil {
+			t = req.Temperature
+		}
 		params.Temperature = openai.Float(*t)
 	}
 	if s := p.o.Seed; s != nil {
 		params.Seed = openai.Int(int64(*s))
 	}
-	if n := p.o.MaxOutputTokens; n > 0 {
+	if n := EffectiveMaxOutput(req.MaxOutputTokens, p.o.MaxOutputTokens); n > 0 {
 		params.MaxCompletionTokens = openai.Int(int64(n))
 	}
 	return params

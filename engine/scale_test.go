@@ -1,0 +1,362 @@
+package engine
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/nl2sql/nl2sql/engine/llm"
+	"github.com/nl2sql/nl2sql/index"
+)
+
+// The scaling tests replay engine/testdata/scale/recordings (written by
+// gen.py there): seven candidates for one question that disagree — two
+// count albums (right), three count tracks (wrong), one filters everything
+// away (empty), one names a column that does not exist and has no recorded
+// repair (error) — and the selector's verdicts.
+
+const scaleQ = "Which artist has released the most albums?"
+
+func scaleEngine(t *testing.T, cfg ScaleConfig, selector Planner, traceDir string) *Engine {
+	t.Helper()
+	rp, err := llm.OpenReplay(filepath.Join("testdata", "scale", "recordings"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return scaleEngineWith(t, rp, cfg, selector, traceDir)
+}
+
+func scaleEngineWith(t *testing.T, planner Planner, cfg ScaleConfig, selector Planner, traceDir string) *Engine {
+	t.Helper()
+	abs, err := filepath.Abs(filepath.Join(chinookDir, "chinook.sqlite"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	e, err := New(Options{
+		Datasources: []DatasourceSpec{{ID: "chinook", Engine: "sqlite", Path: abs, RowLimit: 1000}},
+		Planner:     planner, Selector: selector, Scaling: cfg, TraceDir: traceDir,
+		Today: func() string { return "2026-01-15" },
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { e.Close() })
+	return e
+}
+
+// sevenCandidates is plain ×2, reasoning ×2, decompose ×3.
+func sevenCandidates(tournament bool, refinements int) ScaleConfig {
+	return ScaleConfig{Strategies: []StrategySpec{{Name: StrategyPlain, Samples: 2}, {Name: StrategyReasoning, Samples: 2},
+		{Name: StrategyDecompose, Samples: 3}}, Tournament: tournament, MaxRefinements: refinements}
+}
+
+// stable drops the two fields that differ between runs.
+func stable(t *testing.T, r *Result) []byte {
+	t.Helper()
+	c := *r
+	c.Timings, c.TraceID = Timings{}, ""
+	b, err := json.Marshal(&c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
+
+type bucketShape struct {
+	size       int
+	strategies string
+	empty, err bool
+}
+
+func bucketShapes(bs []BucketReport) []bucketShape {
+	var out []bucketShape
+	for _, b := range bs {
+		out = append(out, bucketShape{b.Size, strings.Join(b.Strategies, ","), b.Empty, b.Error})
+	}
+	return out
+}
+
+// Disagreeing candidates: the tournament picks the albums bucket though the
+// tracks bucket is larger; the trace shows the buckets; two runs on two
+// engines are byte-identical.
+func TestScaleReplayDisagreeingCandidates(t *testing.T) {
+	ctx := context.Background()
+	wantBuckets := []bucketShape{{2, "plain,reasoning", false, false}, {3, "plain,reasoning,decompose", false, false},
+		{1, "decompose", true, false}, {1, "decompose", false, true}}
+	cases := []struct {
+		name        string
+		cfg         ScaleConfig
+		selection   string
+		rows        string
+		calls       int
+		wantBuckets []bucketShape
+	}{
+		// 7 candidates + 1 repair attempt (no recording: error) + 3 selector pairs
+		{"tournament", sevenCandidates(true, 0), "tournament", `[["Iron Maiden",21]]`, 11, wantBuckets},
+		{"majority", sevenCandidates(false, 0), "majority", `[["Iron Maiden",213]]`, 8, wantBuckets},
+		// + 3 critiques, 2 revisions (both count albums and join bucket 0)
+		{"critique and revision", sevenCandidates(true, 1), "tournament", `[["Iron Maiden",21]]`, 16,
+			[]bucketShape{{4, "plain,reasoning,revision", false, false}, {3, "plain,reasoning,decompose", false, false},
+				{1, "decompose", true, false}, {1, "decompose", false, true}}},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			dir := t.TempDir()
+			r1, err := scaleEngine(t, tc.cfg, nil, dir).Ask(ctx, AskRequest{Question: scaleQ})
+			if err != nil {
+				t.Fatal(err)
+			}
+			r2, err := scaleEngine(t, tc.cfg, nil, t.TempDir()).Ask(ctx, AskRequest{Question: scaleQ})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if b1, b2 := stable(t, r1), stable(t, r2); !bytes.Equal(b1, b2) {
+				t.Errorf("two runs differ:\n%s\n%s", b1, b2)
+			}
+			rows, _ := json.Marshal(r1.Rows)
+			sc := r1.Scaling
+			if string(rows) != tc.rows || sc == nil || sc.Selection != tc.selection || sc.Degraded {
+				t.Fatalf("rows %s, scaling %+v", rows, sc)
+			}
+			if got := bucketShapes(sc.Buckets); fmt.Sprint(got) != fmt.Sprint(tc.wantBuckets) {
+				t.Errorf("buckets = %v, want %v", got, tc.wantBuckets)
+			}
+			if r1.Usage.ModelCalls != tc.calls {
+				t.Errorf("model calls = %d, want %d (stages %+v)", r1.Usage.ModelCalls, tc.calls, sc.Stages)
+			}
+			tr, err := ReadTrace(dir, r1.TraceID)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if tr.Scaling == nil || fmt.Sprint(bucketShapes(tr.Scaling.Buckets)) != fmt.Sprint(tc.wantBuckets) || tr.Scaling.Selection != tc.selection {
+				t.Errorf("trace scaling = %+v", tr.Scaling)
+			}
+		})
+	}
+}
+
+// A selector that fails (an OpenAI-compatible server answering 500): the
+// largest bucket wins and the result says so.
+func TestScaleSelectorFailsMajorityWins(t *testing.T) {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		w.WriteHeader(http.StatusInternalServerError)
+		io.WriteString(w, `{"error":{"message":"the selector is down","type":"server_error"}}`)
+	}))
+	t.Cleanup(srv.Close)
+	sel, err := llm.NewOpenAI(llm.Options{BaseURL: srv.URL + "/v1", APIKey: "sk-test", Model: "selector-test"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := scaleEngine(t, sevenCandidates(true, 0), sel, "").Ask(context.Background(), AskRequest{Question: scaleQ})
+	if err != nil {
+		t.Fatal(err)
+	}
+	rows, _ := json.Marshal(res.Rows)
+	sc := res.Scaling
+	if string(rows) != `[["Iron Maiden",213]]` || sc.Selection != "majority_selector_failed" || sc.Selected != 1 {
+		t.Fatalf("rows %s selection %q selected %d", rows, sc.Selection, sc.Selected)
+	}
+	if !strings.Contains(sc.SelectorError, "selector is down") || !strings.Contains(strings.Join(res.Warnings, "\n"), "selector failed") {
+		t.Errorf("selector error %q, warnings %q", sc.SelectorError, res.Warnings)
+	}
+}
+
+// Scaling off (the zero config, or one plain sample) is the single-call
+// path: no scaling report, the same bytes as an engine without the field.
+func TestScaleOffIsSingleCall(t *testing.T) {
+	ctx := context.Background()
+	plain := chinookEngine(t, "")
+	want, err := plain.Ask(ctx, AskRequest{Question: scaleQ})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, cfg := range []ScaleConfig{{}, {Strategies: []StrategySpec{{Name: StrategyPlain, Samples: 1}}}} {
+		got, err := scaleEngine(t, cfg, nil, "").Ask(ctx, AskRequest{Question: scaleQ})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got.Scaling != nil || bytes.Contains(stable(t, got), []byte(`"scaling"`)) || got.Usage.ModelCalls != 1 {
+			t.Errorf("config %+v: scaling %+v, usage %+v", cfg, got.Scaling, got.Usage)
+		}
+	}
+	if bytes.Contains(stable(t, want), []byte(`"scaling"`)) {
+		t.Error("the default result has a scaling field")
+	}
+}
+
+// The feature router sends an easy question to the single call.
+func TestScaleRouterFeatures(t *testing.T) {
+	cases := []struct {
+		tables int
+		q      string
+		hard   bool
+	}{
+		{11, "How many customers are there?", false},
+		{11, scaleQ, false},
+		{11, "Which genre has more tracks than the average genre, per media type, compared with last year?", true},
+		{40, "What is the ratio of rock tracks to jazz tracks for each media type?", true},
+		{40, "List the artists", false},
+	}
+	for _, tc := range cases {
+		if hard, why := routeFeatures(tc.tables, tc.q); hard != tc.hard || why == "" {
+			t.Errorf("routeFeatures(%d, %q) = %v (%s), want %v", tc.tables, tc.q, hard, why, tc.hard)
+		}
+	}
+	cfg := sevenCandidates(true, 0)
+	cfg.Router = RouterFeatures
+	res, err := scaleEngine(t, cfg, nil, "").Ask(context.Background(), AskRequest{Question: scaleQ})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Scaling.Route != "single" || res.Usage.ModelCalls != 1 || !strings.Contains(res.Scaling.RouteReason, "easy") {
+		t.Errorf("scaling %+v usage %+v", res.Scaling, res.Usage)
+	}
+}
+
+// planServer is an OpenAI-compatible chat-completions server that answers
+// every call with the same plan, reports usage counted with o200k_base over
+// what it received, and refuses an answer longer than max_completion_tokens
+// (finish_reason "length"). It totals the tokens it reported.
+type planServer struct {
+	*httptest.Server
+	mu          sync.Mutex
+	calls, used int
+	noCap       int
+}
+
+func newPlanServer(t *testing.T, answer string) *planServer {
+	ps := &planServer{}
+	ps.Server = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		var body struct {
+			Messages       []llm.Message `json:"messages"`
+			MaxTokens      int           `json:"max_completion_tokens"`
+			ResponseFormat struct {
+				JSONSchema struct {
+					Schema json.RawMessage `json:"schema"`
+				} `json:"json_schema"`
+			} `json:"response_format"`
+		}
+		if err := json.NewDecoder(r.Body).Decode(&body); err != nil {
+			http.Error(w, `{"error":{"message":"bad json"}}`, 400)
+			return
+		}
+		var compact bytes.Buffer
+		json.Compact(&compact, body.ResponseFormat.JSONSchema.Schema)
+		in := 3 + index.ContextTokens(compact.String())
+		for _, m := range body.Messages {
+			in += 3 + index.ContextTokens(m.Role) + index.ContextTokens(m.Content)
+		}
+		out, content, finish := index.ContextTokens(answer), answer, "stop"
+		if body.MaxTokens <= 0 || out > body.MaxTokens {
+			out, content, finish = body.MaxTokens, "", "length"
+		}
+		ps.mu.Lock()
+		ps.calls++
+		ps.used += in + out
+		if body.MaxTokens <= 0 {
+			ps.noCap++
+		}
+		ps.mu.Unlock()
+		c, _ := json.Marshal(content)
+		w.Header().Set("Content-Type", "application/json")
+		fmt.Fprintf(w, `{"id":"chatcmpl-1","object":"chat.completion","created":1,"model":"plan-test",
+"choices":[{"index":0,"message":{"role":"assistant","content":%s,"refusal":null},"finish_reason":%q}],
+"usage":{"prompt_tokens":%d,"completion_tokens":%d,"total_tokens":%d}}`, c, finish, in, out, in+out)
+	}))
+	t.Cleanup(ps.Close)
+	return ps
+}
+
+// Cost bounds: eight candidates never use more tokens than the budget, as
+// the server counts them; a budget too small for all of them degrades.
+func TestScaleEightCandidatesStayInBudget(t *testing.T) {
+	// a plan in the strict form structured outputs return (every property present)
+	const answer = `{"reasoning":"List one artist.","plan":{"with":null,"distinct":null,` +
+		`"select":[{"expr":{"kind":"column","table":"ar","column":"Name"},"alias":"Artist"}],` +
+		`"from":[{"schema":null,"table":"Artist","alias":"ar","subquery":null}],"joins":null,"where":null,` +
+		`"group_by":null,"having":null,"order_by":null,"limit":1,"offset":null,"set_ops":null}}`
+	eight := ScaleConfig{Strategies: []StrategySpec{{Name: StrategyPlain, Samples: 4}, {Name: StrategyReasoning, Samples: 2},
+		{Name: StrategyDecompose, Samples: 2}}, Tournament: true, MaxOutputTokens: 400}
+	cases := []struct {
+		name     string
+		budget   int
+		calls    int
+		degraded bool
+		fails    bool
+	}{
+		// each call: about 6,100 input tokens (the whole Chinook schema) + 400 reserved for output
+		{"ample", 200000, 8, false, false},
+		{"room for two", 14000, 2, true, false},
+		{"room for one", 7000, 1, true, false},
+		{"room for none", 1000, 0, true, true},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			ps := newPlanServer(t, answer)
+			p, err := llm.NewOpenAI(llm.Options{BaseURL: ps.URL + "/v1", APIKey: "sk-test", Model: "plan-test"})
+			if err != nil {
+				t.Fatal(err)
+			}
+			cfg := eight
+			cfg.TokenBudget = tc.budget
+			res, err := scaleEngineWith(t, p, cfg, nil, "").Ask(context.Background(), AskRequest{Question: scaleQ})
+			if ps.used > tc.budget || ps.noCap > 0 {
+				t.Fatalf("the server counted %d tokens over %d calls (%d without an output cap); budget %d", ps.used, ps.calls, ps.noCap, tc.budget)
+			}
+			if tc.fails {
+				if err == nil || ps.calls != 0 {
+					t.Fatalf("want an error before any call; got %v after %d calls", err, ps.calls)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			sc := res.Scaling
+			t.Logf("budget %d: %d calls, %d tokens used (server), refused %d", tc.budget, ps.calls, ps.used, sc.Budget.Refused)
+			if ps.calls != tc.calls || sc.Budget.Refused != 8-tc.calls {
+				t.Errorf("calls %d, refused %d; want %d calls", ps.calls, sc.Budget.Refused, tc.calls)
+			}
+			if sc.Degraded != tc.degraded || sc.Budget.Used != ps.used || res.Usage.InputTokens+res.Usage.OutputTokens != ps.used {
+				t.Errorf("degraded %v, budget %+v, usage %+v; server used %d", sc.Degraded, sc.Budget, res.Usage, ps.used)
+			}
+			if sc.Selection != "single_bucket" || len(sc.Candidates) != 8 {
+				t.Errorf("selection %q candidates %d", sc.Selection, len(sc.Candidates))
+			}
+			if !tc.degraded && (ps.calls != 8 || sc.Selection != "single_bucket" || len(sc.Candidates) != 8) {
+				t.Errorf("calls %d selection %q candidates %d", ps.calls, sc.Selection, len(sc.Candidates))
+			}
+		})
+	}
+}
+
+func TestScaleConfigCheck(t *testing.T) {
+	neg := -1.0
+	cases := []struct {
+		cfg  ScaleConfig
+		want string
+	}{
+		{sevenCandidates(true, 1), ""},
+		{ScaleConfig{Strategies: []StrategySpec{{Name: "clever", Samples: 2}}}, "not one of plain"},
+		{ScaleConfig{Strategies: []StrategySpec{{Name: "plain", Samples: 2}, {Name: "plain", Samples: 1}}}, "listed twice"},
+		{ScaleConfig{Strategies: []StrategySpec{{Name: "plain", Samples: 33}}}, "the limit is 32"},
+		{ScaleConfig{Strategies: []StrategySpec{{Name: "plain", Samples: 2, Temperature: &neg}}}, "outside [0, 2]"},
+		{ScaleConfig{MaxRefinements: 9}, "max_refinements"},
+		{ScaleConfig{Router: "magic"}, "router"},
+	}
+	for _, tc := range cases {
+		err := tc.cfg.Check()
+		if (err == nil) != (tc.want == "") || (err != nil && !strings.Contains(err.Error(), tc.want)) {
+			t.Errorf("Check(%+v) = %v, want %q", tc.cfg, err, tc.want)
+		}
+	}
+}
