@@ -49,13 +49,19 @@ type HTTPOptions struct {
 	Logger         *slog.Logger
 	// Ready, if set, receives the bound address once the listener is up.
 	Ready chan<- string
+	// Readiness, if set, is /readyz's check (a replica: the shared state
+	// store answers); nil is always ready.
+	Readiness func(context.Context) error
+	// Metrics, if set, are served at /metrics and count /mcp's requests.
+	Metrics *Metrics
 }
 
 // ServeHTTP serves s as streamable HTTP at /mcp (both the stateless
 // 2026-07-28 revision and the session-based 2025 revisions, which mcp-go
 // v1.2 negotiates per request; session ids are validated by format only, so
-// they survive a restart and work on any replica), /healthz without
-// authentication, until ctx ends; then it shuts down gracefully.
+// they survive a restart and work on any replica), and /healthz, /readyz
+// and /metrics without authentication (see addOps), until ctx ends; then it
+// shuts down gracefully.
 func ServeHTTP(ctx context.Context, s *server.MCPServer, o HTTPOptions) error {
 	host, _, err := net.SplitHostPort(o.Addr)
 	if err != nil {
@@ -93,11 +99,7 @@ func ServeHTTP(ctx context.Context, s *server.MCPServer, o HTTPOptions) error {
 		}),
 	)
 	mux := http.NewServeMux()
-	mux.HandleFunc("/healthz", func(w http.ResponseWriter, r *http.Request) {
-		w.Header().Set("Content-Type", "text/plain; charset=utf-8")
-		_, _ = w.Write([]byte("ok\n"))
-	})
-	mux.Handle("/mcp", guard(hs, o, loopback))
+	mux.Handle("/mcp", addOps(mux, o, guard(hs, o, loopback)))
 	ln, err := net.Listen("tcp", o.Addr)
 	if err != nil {
 		return fmt.Errorf("listen on %s: %w", o.Addr, err)

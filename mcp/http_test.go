@@ -10,9 +10,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/mark3labs/mcp-go/client"
 	"github.com/mark3labs/mcp-go/client/transport"
 	mcpgo "github.com/mark3labs/mcp-go/mcp"
+	"github.com/mark3labs/mcp-go/server"
 
 	"github.com/nl2sql/nl2sql/engine/app"
 	"github.com/nl2sql/nl2sql/scope"
@@ -37,7 +37,11 @@ func startHTTP(t *testing.T, o HTTPOptions) string {
 	ready := make(chan string, 1)
 	o.Addr, o.Ready, o.Logger = "127.0.0.1:0", ready, logger
 	done := make(chan error, 1)
-	go func() { done <- ServeHTTP(ctx, NewServer(a.Engine, "test", logger), o) }()
+	var extra []server.ServerOption
+	if o.Metrics != nil {
+		extra = append(extra, o.Metrics.ServerOption())
+	}
+	go func() { done <- ServeHTTP(ctx, NewServer(a.Engine, "test", logger, extra...), o) }()
 	t.Cleanup(func() {
 		cancel()
 		if err := <-done; err != nil {
@@ -59,18 +63,8 @@ func startHTTP(t *testing.T, o HTTPOptions) string {
 // bearer token.
 func TestHTTPModernClient(t *testing.T) {
 	base := startHTTP(t, HTTPOptions{Auth: tokenAuth{scope.TokenDigest("s3cret"): "alice"}})
-	c, err := client.NewStreamableHttpClient(base+"/mcp", transport.WithHTTPHeaders(map[string]string{"Authorization": "Bearer s3cret"}))
-	if err != nil {
-		t.Fatal(err)
-	}
+	c := connect(t, base+"/mcp", transport.WithHTTPHeaders(map[string]string{"Authorization": "Bearer s3cret"}))
 	ctx := context.Background()
-	if err := c.Start(ctx); err != nil {
-		t.Fatal(err)
-	}
-	defer c.Close()
-	if _, err := c.Initialize(ctx, mcpgo.InitializeRequest{}); err != nil {
-		t.Fatal(err)
-	}
 	tl, err := c.ListTools(ctx, mcpgo.ListToolsRequest{})
 	if err != nil {
 		t.Fatal(err)

@@ -34,8 +34,10 @@ const instructions = `nl2sql answers questions about SQL databases. Call list_da
 // INVALID_REQUEST errors that name the argument), not by mcp-go's schema
 // validation, whose messages carry no code; results are checked against
 // each tool's output schema before they leave.
-func NewServer(eng Engine, version string, logger *slog.Logger) *server.MCPServer {
-	s := server.NewMCPServer("nl2sql", version,
+//
+// extra options are applied after the fixed ones (Metrics.ServerOption).
+func NewServer(eng Engine, version string, logger *slog.Logger, extra ...server.ServerOption) *server.MCPServer {
+	opts := append([]server.ServerOption{
 		server.WithToolCapabilities(false),
 		server.WithResourceCapabilities(false, false),
 		server.WithPromptCapabilities(false),
@@ -47,7 +49,8 @@ func NewServer(eng Engine, version string, logger *slog.Logger) *server.MCPServe
 		server.WithRecovery(),
 		server.WithOutputSchemaValidation(),
 		server.WithLogger(logger),
-	)
+	}, extra...)
+	s := server.NewMCPServer("nl2sql", version, opts...)
 	s.AddTool(tools.AskTool(), tools.AskHandler(eng))
 	s.AddTool(tools.ExplainPlanTool(), tools.ExplainPlanHandler(eng))
 	s.AddTool(tools.ListDatasourcesTool(), tools.ListDatasourcesHandler(eng))

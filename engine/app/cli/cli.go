@@ -56,7 +56,7 @@ func versionCmd() *cobra.Command {
 }
 
 func serveCmd(logger *slog.Logger) *cobra.Command {
-	var cfgPath, httpAddr string
+	var cfgPath, httpAddr, logFormat, logLevel string
 	var noAuth bool
 	var origins []string
 	cmd := &cobra.Command{
@@ -64,16 +64,23 @@ func serveCmd(logger *slog.Logger) *cobra.Command {
 		Short: "Serve the MCP tools over stdio, or over streamable HTTP with --http",
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
+			logger, err := newLogger(logger, os.Stderr, logFormat, logLevel)
+			if err != nil {
+				return err
+			}
 			a, err := app.Open(cfgPath, logger)
 			if err != nil {
 				return err
 			}
 			defer a.Close()
-			s := mcp.NewServer(a.Engine, version, logger)
 			if httpAddr == "" {
+				s := mcp.NewServer(a.Engine, version, logger)
 				return mcp.ServeStdio(cmd.Context(), s, os.Stdin, cmd.OutOrStdout(), logger)
 			}
-			opts := mcp.HTTPOptions{Addr: httpAddr, NoAuth: noAuth, AllowedOrigins: origins, Logger: logger}
+			metrics := mcp.NewMetrics()
+			s := mcp.NewServer(a.Engine, version, logger, metrics.ServerOption())
+			opts := mcp.HTTPOptions{Addr: httpAddr, NoAuth: noAuth, AllowedOrigins: origins, Logger: logger,
+				Metrics: metrics, Readiness: readiness(a)}
 			if auth := a.Authenticator(); auth != nil && !noAuth {
 				opts.Auth = auth
 			}
@@ -84,6 +91,8 @@ func serveCmd(logger *slog.Logger) *cobra.Command {
 	cmd.Flags().StringVar(&httpAddr, "http", "", "serve streamable HTTP on HOST:PORT at /mcp instead of stdio")
 	cmd.Flags().BoolVar(&noAuth, "insecure-no-auth", false, "with --http on a loopback address: serve without authentication, as local_user")
 	cmd.Flags().StringSliceVar(&origins, "allow-origin", nil, "browser origins allowed to call the HTTP endpoint (scheme://host:port)")
+	cmd.Flags().StringVar(&logFormat, "log-format", "", "log format on stderr: text (default) or json (one JSON object per line)")
+	cmd.Flags().StringVar(&logLevel, "log-level", "", "log level: debug, info, warn (default) or error")
 	return cmd
 }
 
