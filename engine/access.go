@@ -36,6 +36,10 @@ func (e *Engine) caller(ctx context.Context) *scope.Scope {
 // input plan is not changed.
 func (e *Engine) validateFor(ctx context.Context, ds *datasource, plan *planast.Query) (*planast.Validated, error) {
 	sc := e.caller(ctx)
+	plan, err := ds.expand(plan) // issue 13: metric and filter references (engine/semantic.go)
+	if err != nil {
+		return nil, err
+	}
 	filtered, err := scope.ApplyRowFilters(plan, ds.spec.ID, sc, ds.snap)
 	if err != nil {
 		var pe *planast.Error

@@ -149,6 +149,7 @@ func (e *Engine) finish(ctx context.Context, ds *datasource, q, today string, pl
 			ID: subQueryID(ds.spec.ID, q), Datasource: ds.spec.ID, Dialect: ds.src.Dialect(), Intent: q,
 			Plan: planned.plan, SQL: sql, PlanSource: planned.source, Reasoning: planned.reasoning,
 			Attempts: planned.attempts, RowCount: len(rows.Rows), Truncated: rows.Truncated,
+			Definitions: ds.definitionsUsed(planned.planner),
 		}},
 		TraceID: tr.t.ID,
 	}

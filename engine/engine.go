@@ -15,6 +15,7 @@ import (
 	"github.com/nl2sql/nl2sql/engine/hooks"
 	"github.com/nl2sql/nl2sql/engine/llm"
 	"github.com/nl2sql/nl2sql/engine/schema"
+	"github.com/nl2sql/nl2sql/engine/semantic"
 	"github.com/nl2sql/nl2sql/engine/source"
 	"github.com/nl2sql/nl2sql/index"
 	"github.com/nl2sql/nl2sql/scope"
@@ -45,6 +46,9 @@ type DatasourceSpec struct {
 	Description string
 	RowLimit    int           // rows returned at most; 0 means 1000
 	Timeout     time.Duration // per query; 0 means 30s
+	// Semantic is the absolute path of the datasource's semantic file
+	// (engine/semantic), "" for none; SemanticName is how errors name it.
+	Semantic, SemanticName string
 	// Flavor, for a postgres datasource, names the distributed engine
 	// behind it (render.Flavors); the renderer writes its dialect.
 	Flavor string
@@ -118,6 +122,8 @@ type datasource struct {
 	version string       // content fingerprint of snap
 	idx     *index.Index // retrieval index of snap; nil sends the whole schema
 	status  SnapshotStatus
+	// sem is the semantic layer (nil: none); snap is then enriched by it.
+	sem *semantic.Layer
 }
 
 // New builds an Engine. Datasources are opened on first use.
@@ -207,7 +213,12 @@ func (e *Engine) datasource(ctx context.Context, id string) (*datasource, error)
 		return nil, &Error{Code: CodeDatasourceDown, Msg: fmt.Sprintf("datasource %q has no tables", id),
 			Hint: "check that the datasource's path or dsn in the config names the database you mean", Retryable: true}
 	}
-	ds := &datasource{spec: spec, src: src, snap: snap, version: version, status: status, idx: e.buildIndex(ctx, src, snap)}
+	sem, snap, err := loadSemantic(spec, snap) // issue 13 (engine/semantic.go)
+	if err != nil {
+		src.Close()
+		return nil, err
+	}
+	ds := &datasource{spec: spec, src: src, snap: snap, version: version, status: status, idx: e.buildIndex(ctx, src, snap), sem: sem}
 	e.open[id] = ds
 	return ds, nil
 }

@@ -19,7 +19,7 @@ func (e *Engine) retrieve(ctx context.Context, ds *datasource, question string) 
 	sc := e.caller(ctx)
 	visible := sc.FilterSnapshot(ds.snap)
 	if ds.idx == nil {
-		return index.SchemaContext(visible)
+		return ds.schemaContext(visible)
 	}
 	id := ds.spec.ID
 	allow := func(schemaName, table, column string) bool {
@@ -31,7 +31,7 @@ func (e *Engine) retrieve(ctx context.Context, ds *datasource, question string) 
 	sel, err := ds.idx.Retrieve(ctx, question, e.opts.Retrieval, allow)
 	if err != nil {
 		e.log.Warn("retrieval failed; sending the whole visible schema", "datasource", id, "err", err)
-		return index.SchemaContext(visible)
+		return ds.schemaContext(visible)
 	}
 	sel.Values = filteredValues(sel.Values, sc, id)
 	if tr := traceFrom(ctx); tr != nil {
@@ -39,7 +39,7 @@ func (e *Engine) retrieve(ctx context.Context, ds *datasource, question string) 
 		tr.t.Retrieved = sel
 		tr.mu.Unlock()
 	}
-	return index.SchemaContext(sel.Filter(visible))
+	return ds.schemaContext(sel.Filter(visible))
 }
 
 // filteredValues drops matched values of row-filtered tables.

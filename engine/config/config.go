@@ -81,6 +81,11 @@ type Datasource struct {
 	RowLimit    int // rows a query returns at most, > 0
 	// TimeoutSeconds bounds each query, > 0.
 	TimeoutSeconds int
+	// Semantic is the absolute path of the datasource's semantic layer
+	// (engine/semantic; key "semantic", relative to the config file), ""
+	// for none; SemanticAsWritten is the form in the file.
+	Semantic          string
+	SemanticAsWritten string
 }
 
 // Timeout is TimeoutSeconds as a duration.
@@ -179,6 +184,7 @@ type fileDatasource struct {
 	Description    string `koanf:"description"`
 	RowLimit       *int   `koanf:"row_limit"`
 	TimeoutSeconds *int   `koanf:"timeout_seconds"`
+	Semantic       string `koanf:"semantic"`
 }
 
 type fileLLM struct {

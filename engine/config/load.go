@@ -198,6 +198,9 @@ func build(path, abs string, fc *fileConfig) (*Config, error) {
 		if d.Path != "" {
 			ds.Path, ds.PathAsWritten = resolve(dir, d.Path), d.Path
 		}
+		if d.Semantic != "" {
+			ds.Semantic, ds.SemanticAsWritten = resolve(dir, d.Semantic), d.Semantic
+		}
 		if d.RowLimit != nil {
 			if *d.RowLimit <= 0 {
 				bad(key+".row_limit", "%d must be greater than 0", *d.RowLimit)

@@ -38,7 +38,7 @@
 // qualified by the table, and a plan selecting
 // {"kind":"metric","name":"revenue","table":"il"} from InvoiceLine AS il
 // expands (planast.Expand) to SUM(il.UnitPrice * il.Quantity), which the
-// SQLite renderer writes SUM("il"."UnitPrice" * "il"."Quantity") in every
+// SQLite renderer writes SUM(("il"."UnitPrice" * "il"."Quantity")) in every
 // plan that uses the alias il. Had the metric named a column Discount, Load
 // would have answered
 //
