@@ -52,6 +52,9 @@ type Config struct {
 	// not configured); CuratedAsWritten the form in the file.
 	Curated          string
 	CuratedAsWritten string
+	// Scaling is the global test-time scaling section (scaling.go); nil
+	// when absent.
+	Scaling *Scaling
 }
 
 // Storage is where nl2sql keeps its state.
@@ -81,6 +84,8 @@ type Datasource struct {
 	RowLimit    int // rows a query returns at most, > 0
 	// TimeoutSeconds bounds each query, > 0.
 	TimeoutSeconds int
+	// Scaling replaces the global scaling section for this datasource.
+	Scaling *Scaling
 	// Semantic is the absolute path of the datasource's semantic layer
 	// (engine/semantic; key "semantic", relative to the config file), ""
 	// for none; SemanticAsWritten is the form in the file.
@@ -168,6 +173,7 @@ type fileConfig struct {
 	Users       []fileUser          `koanf:"users"`
 	LocalUser   string              `koanf:"local_user"`
 	Curated     string              `koanf:"curated"`
+	Scaling     *Scaling            `koanf:"scaling"`
 }
 
 type fileStorage struct {
@@ -176,15 +182,16 @@ type fileStorage struct {
 }
 
 type fileDatasource struct {
-	ID             string `koanf:"id"`
-	Engine         string `koanf:"engine"`
-	Path           string `koanf:"path"`
-	DSN            string `koanf:"dsn"`
-	Flavor         string `koanf:"flavor"`
-	Description    string `koanf:"description"`
-	RowLimit       *int   `koanf:"row_limit"`
-	TimeoutSeconds *int   `koanf:"timeout_seconds"`
-	Semantic       string `koanf:"semantic"`
+	ID             string   `koanf:"id"`
+	Engine         string   `koanf:"engine"`
+	Path           string   `koanf:"path"`
+	DSN            string   `koanf:"dsn"`
+	Flavor         string   `koanf:"flavor"`
+	Description    string   `koanf:"description"`
+	RowLimit       *int     `koanf:"row_limit"`
+	TimeoutSeconds *int     `koanf:"timeout_seconds"`
+	Scaling        *Scaling `koanf:"scaling"`
+	Semantic       string   `koanf:"semantic"`
 }
 
 type fileLLM struct {

@@ -213,6 +213,7 @@ func build(path, abs string, fc *fileConfig) (*Config, error) {
 			}
 			ds.TimeoutSeconds = *d.TimeoutSeconds
 		}
+		ds.Scaling = d.Scaling
 		c.Datasources = append(c.Datasources, ds)
 	}
 
@@ -242,6 +243,7 @@ func build(path, abs string, fc *fileConfig) (*Config, error) {
 		lc.RetryMaxSeconds = intSetting(bad, key+".retry_max_seconds", l.RetryMaxSeconds, DefaultLLMRetryMaxSeconds, 0, "0 or more")
 		c.LLM[step] = lc
 	}
+	c.Scaling = fc.Scaling
 	buildAccess(fc, c, dir, bad)
 	if len(errs) > 0 {
 		return nil, errors.Join(errs...)
