@@ -95,7 +95,7 @@ func (e *Engine) Ask(ctx context.Context, req AskRequest) (res *Result, err erro
 	sctx := e.retrieve(ctx, ds, q)
 	tm.Retrieve = sw.lap()
 	progress(ctx, "plan")
-	planned, err := e.planValidated(ctx, ds, q, sctx, today)
+	planned, scale, err := e.planMaybeScaled(ctx, ds, q, sctx, today) // issue 15 hook: test-time scaling (engine/scale.go)
 	if planned != nil {
 		tr.t.Rejected = planned.rejected
 	}
@@ -104,7 +104,8 @@ func (e *Engine) Ask(ctx context.Context, req AskRequest) (res *Result, err erro
 	}
 	tm.Plan, tm.Model = sw.lap(), planned.modelMS
 	progress(ctx, "render")
-	return e.finish(ctx, ds, q, today, planned, sw, &tm, tr)
+	res, err = e.finish(ctx, ds, q, today, planned, sw, &tm, tr)
+	return withScaleReport(res, scale), err
 }
 
 // finish renders, executes and summarises a validated plan; Ask and RunPlan

@@ -52,6 +52,8 @@ type DatasourceSpec struct {
 	// Flavor, for a postgres datasource, names the distributed engine
 	// behind it (render.Flavors); the renderer writes its dialect.
 	Flavor string
+	// Scaling, when set, replaces Options.Scaling for this datasource.
+	Scaling *ScaleConfig
 }
 
 // Options configure an Engine.
@@ -102,6 +104,12 @@ type Options struct {
 	Approvals ApprovalStore
 	// ApproverRoles may decide approvals.
 	ApproverRoles []string
+	// Scaling configures test-time scaling (scale.go); the zero value keeps
+	// the single planner call.
+	Scaling ScaleConfig
+	// Selector compares candidates and critiques them when scaling (steps
+	// "select", "critique"); nil means the Planner.
+	Selector Planner
 }
 
 // Engine answers questions over the configured datasources. It is safe for
