@@ -13,7 +13,6 @@ import (
 	"flag"
 	"fmt"
 	"net"
-	"net/http"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -22,7 +21,6 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
-	"syscall"
 	"time"
 
 	"github.com/mark3labs/mcp-go/client"
@@ -81,11 +79,17 @@ func run() int {
 	cfg := flag.String("config", "examples/chinook/nl2sql.yaml", "config file")
 	bin := flag.String("bin", "", "nl2sql binary (default: go build into a temp dir)")
 	callTimeout := flag.Duration("call-timeout", 60*time.Second, "bound on one tool call")
+	replicas := flag.Int("replicas", 1, "server replicas, on -addr's port, port+1, …; client i calls replica i mod N")
+	storeDSN := flag.String("store-dsn", "", "PostgreSQL DSN of a state store shared by the replicas (storage.postgres); empty: each its own SQLite")
 	flag.Parse()
 
-	host, _, err := net.SplitHostPort(*addr)
+	host, portS, err := net.SplitHostPort(*addr)
 	if err != nil || !(host == "127.0.0.1" || host == "::1" || host == "localhost") {
 		fatal("-addr must be a loopback HOST:PORT, got %q", *addr)
+	}
+	port, err := strconv.Atoi(portS)
+	if err != nil || *replicas < 1 || port+*replicas > 65535 {
+		fatal("-addr %q and -replicas %d: want a numeric port and at least one replica", *addr, *replicas)
 	}
 	if *bin == "" {
 		dir, err := os.MkdirTemp("", "nl2sql-soak-")
@@ -98,48 +102,18 @@ func run() int {
 			fatal("go build: %v\n%s", err, out)
 		}
 	}
-	storage, err := os.MkdirTemp("", "nl2sql-soak-store-")
-	if err != nil {
-		fatal("%v", err)
-	}
-	defer os.RemoveAll(storage)
-	srv := exec.Command(*bin, "serve", "--http", *addr, "--insecure-no-auth", "--config", *cfg)
-	srv.Env = append(os.Environ(), "NL2SQL_STORAGE__PATH="+storage)
-	srvLog, _ := os.CreateTemp("", "nl2sql-soak-server-*.log")
-	srv.Stdout, srv.Stderr = srvLog, srvLog
-	if err := srv.Start(); err != nil {
-		fatal("start server: %v", err)
-	}
-	stopServer := func() {
-		srv.Process.Signal(syscall.SIGTERM)
-		done := make(chan struct{})
-		go func() { srv.Wait(); close(done) }()
-		select {
-		case <-done:
-		case <-time.After(15 * time.Second):
-			srv.Process.Kill()
-			<-done
+	servers := make([]*server, *replicas)
+	for i := range servers {
+		a := net.JoinHostPort(host, strconv.Itoa(port+i))
+		if servers[i], err = startServer(*bin, *cfg, a, *storeDSN); err != nil {
+			for _, sv := range servers[:i] {
+				sv.stop()
+			}
+			fatal("%v", err)
 		}
+		defer servers[i].stop()
 	}
-	defer stopServer()
-	base := "http://" + *addr
-	ready := false
-	for i := 0; i < 600 && !ready; i++ {
-		if r, err := http.Get(base + "/healthz"); err == nil {
-			r.Body.Close()
-			ready = r.StatusCode == 200
-		}
-		if !ready {
-			time.Sleep(100 * time.Millisecond)
-		}
-	}
-	if !ready {
-		stopServer()
-		b, _ := os.ReadFile(srvLog.Name())
-		fatal("server did not become healthy; log:\n%s", b)
-	}
-	pid := srv.Process.Pid
-	start := sample(pid)
+	start := sampleAll(servers)
 	peak := start
 	var mu sync.Mutex
 	var lat []time.Duration
@@ -157,7 +131,7 @@ func run() int {
 			case <-stopSampler:
 				return
 			case <-t.C:
-				s := sample(pid)
+				s := sampleAll(servers)
 				mu.Lock()
 				peak.rss, peak.fds = max(peak.rss, s.rss), max(peak.fds, s.fds)
 				mu.Unlock()
@@ -177,7 +151,7 @@ func run() int {
 		wg.Add(1)
 		go func(i int) {
 			defer wg.Done()
-			c, err := client.NewStreamableHttpClient(base + "/mcp")
+			c, err := client.NewStreamableHttpClient(servers[i%len(servers)].base + "/mcp")
 			if err != nil {
 				fail("client: " + err.Error())
 				return
@@ -217,12 +191,10 @@ func run() int {
 	elapsed := time.Since(began)
 	close(stopSampler)
 	time.Sleep(2 * time.Second) // let the server settle after the clients stop
-	end := sample(pid)
+	end := sampleAll(servers)
 	alive := true
-	if r, err := http.Get(base + "/healthz"); err != nil || r.StatusCode != 200 {
-		alive = false
-	} else {
-		r.Body.Close()
+	for _, sv := range servers {
+		alive = alive && sv.healthy()
 	}
 
 	sort.Slice(lat, func(i, j int) bool { return lat[i] < lat[j] })
@@ -232,11 +204,20 @@ func run() int {
 		}
 		return lat[min(len(lat)-1, int(p*float64(len(lat))))]
 	}
-	fmt.Printf("soak: %d clients for %v against %s (%s)\n", *clients, elapsed.Round(time.Millisecond), base, *cfg)
+	bases := make([]string, len(servers))
+	for i, sv := range servers {
+		bases[i] = sv.base
+	}
+	store := "own SQLite each"
+	if *storeDSN != "" {
+		store = "shared PostgreSQL"
+	}
+	fmt.Printf("soak: %d clients for %v against %d replica(s) %s (%s, store: %s)\n", *clients, elapsed.Round(time.Millisecond),
+		len(servers), strings.Join(bases, " "), *cfg, store)
 	fmt.Printf("calls: %d  failures: %d  calls/s: %.1f\n", calls.Load(), fails.Load(), float64(calls.Load())/elapsed.Seconds())
 	fmt.Printf("latency: p50 %v  p99 %v  max %v\n", pct(0.50).Round(time.Microsecond), pct(0.99).Round(time.Microsecond), pct(1).Round(time.Microsecond))
-	fmt.Printf("server RSS KiB: start %d  peak %d  end %d\n", start.rss, peak.rss, end.rss)
-	fmt.Printf("server open fds: start %d  peak %d  end %d\n", start.fds, peak.fds, end.fds)
+	fmt.Printf("server RSS KiB (all replicas): start %d  peak %d  end %d\n", start.rss, peak.rss, end.rss)
+	fmt.Printf("server open fds (all replicas): start %d  peak %d  end %d\n", start.fds, peak.fds, end.fds)
 	fmt.Printf("server goroutines: not exposed (no debug endpoint)\n")
 	fmt.Printf("server healthy after the run: %v\n", alive)
 	keys := make([]string, 0, len(failures))
@@ -247,8 +228,9 @@ func run() int {
 	for _, k := range keys {
 		fmt.Printf("  failure x%d: %s\n", failures[k], k)
 	}
-	stopServer()
-	os.Remove(srvLog.Name())
+	for _, sv := range servers {
+		sv.stop()
+	}
 	if fails.Load() > 0 || !alive {
 		return 1
 	}
