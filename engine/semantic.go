@@ -78,11 +78,7 @@ func (ds *datasource) schemaContext(snap *schema.Snapshot) string {
 	if ds.sem == nil {
 		return out
 	}
-	tables := make([]string, len(snap.Tables))
-	for i, t := range snap.Tables {
-		tables[i] = t.Name
-	}
-	if extra := ds.sem.Context(tables); extra != "" {
+	if extra := ds.sem.Context(snap); extra != "" {
 		out += "\n" + extra
 	}
 	return out

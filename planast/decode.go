@@ -31,32 +31,34 @@ var DefaultLimits = Limits{MaxBytes: 256 << 10, MaxNodes: 4000, MaxDepth: 64}
 // Errors are *Error with codes PLAN_TOO_LARGE, PLAN_MALFORMED, UNKNOWN_FIELD
 // or INVALID_VALUE.
 func Decode(data []byte, lim Limits) (*Query, error) {
-	if lim.MaxBytes <= 0 {
-		lim.MaxBytes = DefaultLimits.MaxBytes
+	v, d, err := parseDoc(data, lim, "plan")
+	if err != nil {
+		return nil, err
 	}
-	if lim.MaxNodes <= 0 {
-		lim.MaxNodes = DefaultLimits.MaxNodes
-	}
-	if lim.MaxDepth <= 0 {
-		lim.MaxDepth = DefaultLimits.MaxDepth
-	}
+	return d.query(v, "", 0)
+}
+
+// parseDoc checks data against lim (zero fields take DefaultLimits) and
+// parses it as exactly one JSON value, numbers as json.Number; what names
+// the document in errors.
+func parseDoc(data []byte, lim Limits, what string) (any, *decoder, error) {
+	lim = lim.withDefaults()
 	if len(data) > lim.MaxBytes {
-		return nil, issueErr(CodeTooLarge, "", "plan is %d bytes; the limit is %d", len(data), lim.MaxBytes)
+		return nil, nil, issueErr(CodeTooLarge, "", "%s is %d bytes; the limit is %d", what, len(data), lim.MaxBytes)
 	}
 	if err := checkNesting(data, lim.MaxDepth*3+4); err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	jd := json.NewDecoder(bytes.NewReader(data))
 	jd.UseNumber()
 	var v any
 	if err := jd.Decode(&v); err != nil {
-		return nil, issueErr(CodeMalformed, "", "plan is not valid JSON: %v", err)
+		return nil, nil, issueErr(CodeMalformed, "", "%s is not valid JSON: %v", what, err)
 	}
 	if _, err := jd.Token(); err != io.EOF {
-		return nil, issueErr(CodeMalformed, "", "plan must be exactly one JSON object with nothing after it")
+		return nil, nil, issueErr(CodeMalformed, "", "%s must be exactly one JSON object with nothing after it", what)
 	}
-	d := &decoder{lim: lim}
-	return d.query(v, "", 0)
+	return v, &decoder{lim: lim}, nil
 }
 
 // DecodeValue builds a plan from an already parsed JSON value (as produced by

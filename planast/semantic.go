@@ -1,10 +1,8 @@
 package planast
 
 import (
-	"bytes"
 	"encoding/json"
 	"fmt"
-	"io"
 	"strings"
 )
 
@@ -53,23 +51,10 @@ func marshalRef(kind, name, table string) ([]byte, error) {
 // Decode (zero fields of lim take DefaultLimits). Errors are *Error; their
 // paths are relative to the expression ("args[0].column").
 func DecodeExpr(data []byte, lim Limits) (Expr, error) {
-	lim = lim.withDefaults()
-	if len(data) > lim.MaxBytes {
-		return nil, issueErr(CodeTooLarge, "", "expression is %d bytes; the limit is %d", len(data), lim.MaxBytes)
-	}
-	if err := checkNesting(data, lim.MaxDepth*3+4); err != nil {
+	v, d, err := parseDoc(data, lim, "expression")
+	if err != nil {
 		return nil, err
 	}
-	jd := json.NewDecoder(bytes.NewReader(data))
-	jd.UseNumber()
-	var v any
-	if err := jd.Decode(&v); err != nil {
-		return nil, issueErr(CodeMalformed, "", "expression is not valid JSON: %v", err)
-	}
-	if _, err := jd.Token(); err != io.EOF {
-		return nil, issueErr(CodeMalformed, "", "expression must be exactly one JSON object with nothing after it")
-	}
-	d := &decoder{lim: lim}
 	return d.expr(v, "", 0)
 }
 

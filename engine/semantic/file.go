@@ -56,11 +56,10 @@ type ValueLabel struct {
 	Code, Label string
 }
 
-// Metric is a named aggregate expression in the plan language over Table
-// (columns name no table or Table itself). TimeColumn ("Table.Column" or a
-// column of Table) is the default date to slice it by and Grain its
-// default grain (day, week, month, quarter or year).
-type Metric struct {
+// Def is what metrics and filters share: a name plans reference, what it
+// means, and an expression in the plan language over Table (columns name
+// no table or Table itself), kept as its YAML node until Check.
+type Def struct {
 	Pos         Pos
 	Name        string
 	Description string
@@ -68,20 +67,21 @@ type Metric struct {
 	Schema      string
 	Table       string
 	Expr        *yaml.Node
-	TimeColumn  string
-	Grain       string
-	timePos     Pos
+}
+
+// Metric is a named aggregate. TimeColumn ("Table.Column" or a column of
+// Table) is the default date to slice it by and Grain its default grain
+// (day, week, month, quarter or year).
+type Metric struct {
+	Def
+	TimeColumn string
+	Grain      string
+	timePos    Pos
 }
 
 // Filter is a named boolean condition over Table ("active customer").
 type Filter struct {
-	Pos         Pos
-	Name        string
-	Description string
-	Synonyms    []string
-	Schema      string
-	Table       string
-	Expr        *yaml.Node
+	Def
 }
 
 // Relationship is a join the database does not declare: From
@@ -308,48 +308,48 @@ func (p *parser) column(n *yaml.Node) Column {
 var grains = []string{"day", "week", "month", "quarter", "year"}
 
 func (p *parser) metric(n *yaml.Node) {
-	m := Metric{Pos: pos(n)}
-	p.fields(n, "a metric", map[string]func(*yaml.Node){
-		"name":        p.str(&m.Name, "name"),
-		"description": p.str(&m.Description, "description"),
-		"synonyms":    p.strs(&m.Synonyms, "synonyms"),
-		"schema":      p.str(&m.Schema, "schema"),
-		"table":       p.str(&m.Table, "table"),
-		"expr":        func(v *yaml.Node) { m.Expr = v },
-		"time_column": func(v *yaml.Node) { m.timePos = pos(v); p.str(&m.TimeColumn, "time_column")(v) },
-		"grain": func(v *yaml.Node) {
-			p.str(&m.Grain, "grain")(v)
-			if m.Grain != "" && !slices.Contains(grains, m.Grain) {
-				p.addf(v, "grain %q is not one of %s", m.Grain, strings.Join(grains, ", "))
-			}
-		},
-	})
-	p.definition(n, "metric", m.Name, m.Table, m.Expr)
+	m := Metric{}
+	keys := p.defFields(n, &m.Def)
+	keys["time_column"] = func(v *yaml.Node) { m.timePos = pos(v); p.str(&m.TimeColumn, "time_column")(v) }
+	keys["grain"] = func(v *yaml.Node) {
+		p.str(&m.Grain, "grain")(v)
+		if m.Grain != "" && !slices.Contains(grains, m.Grain) {
+			p.addf(v, "grain %q is not one of %s", m.Grain, strings.Join(grains, ", "))
+		}
+	}
+	p.fields(n, "a metric", keys)
+	p.definition(n, "metric", &m.Def)
 	p.f.Metrics = append(p.f.Metrics, m)
 }
 
 func (p *parser) filter(n *yaml.Node) {
-	f := Filter{Pos: pos(n)}
-	p.fields(n, "a filter", map[string]func(*yaml.Node){
-		"name":        p.str(&f.Name, "name"),
-		"description": p.str(&f.Description, "description"),
-		"synonyms":    p.strs(&f.Synonyms, "synonyms"),
-		"schema":      p.str(&f.Schema, "schema"),
-		"table":       p.str(&f.Table, "table"),
-		"expr":        func(v *yaml.Node) { f.Expr = v },
-	})
-	p.definition(n, "filter", f.Name, f.Table, f.Expr)
+	f := Filter{}
+	p.fields(n, "a filter", p.defFields(n, &f.Def))
+	p.definition(n, "filter", &f.Def)
 	p.f.Filters = append(p.f.Filters, f)
 }
 
-func (p *parser) definition(n *yaml.Node, kind, name, table string, expr *yaml.Node) {
+// defFields are the keys metrics and filters share.
+func (p *parser) defFields(n *yaml.Node, d *Def) map[string]func(*yaml.Node) {
+	d.Pos = pos(n)
+	return map[string]func(*yaml.Node){
+		"name":        p.str(&d.Name, "name"),
+		"description": p.str(&d.Description, "description"),
+		"synonyms":    p.strs(&d.Synonyms, "synonyms"),
+		"schema":      p.str(&d.Schema, "schema"),
+		"table":       p.str(&d.Table, "table"),
+		"expr":        func(v *yaml.Node) { d.Expr = v },
+	}
+}
+
+func (p *parser) definition(n *yaml.Node, kind string, d *Def) {
 	switch {
-	case !nameRe.MatchString(name):
-		p.addf(n, "%s name %q must match %s (plans reference it by this name)", kind, name, nameRe)
-	case table == "":
-		p.addf(n, "%s %q needs the table it reads", kind, name)
-	case expr == nil:
-		p.addf(n, "%s %q needs an expr (an expression of the plan language)", kind, name)
+	case !nameRe.MatchString(d.Name):
+		p.addf(n, "%s name %q must match %s (plans reference it by this name)", kind, d.Name, nameRe)
+	case d.Table == "":
+		p.addf(n, "%s %q needs the table it reads", kind, d.Name)
+	case d.Expr == nil:
+		p.addf(n, "%s %q needs an expr (an expression of the plan language)", kind, d.Name)
 	}
 }
 

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/nl2sql/nl2sql/engine/schema"
+	"github.com/nl2sql/nl2sql/index"
 	"github.com/nl2sql/nl2sql/planast"
 )
 
@@ -165,22 +166,38 @@ func joinText(parts ...string) string {
 	return strings.Join(keep, ". ") + "."
 }
 
-// Context renders the definitions that concern tables (names as the
-// snapshot spells them; nil means every table) for the planner's schema
-// context: one compact JSON object per line, after a line saying how to
-// reference metrics and filters,
+// Context renders what concerns sel's tables and columns (sel is the
+// retrieved part of the snapshot; nil means everything) for the planner's
+// schema context: one compact JSON object per line, after a line saying
+// how to reference metrics and filters,
 //
-//	{"semantic":"reference a metric as {\"kind\":\"metric\",\"name\":N,\"table\":ALIAS} …"}
+//	{"semantic":"reference a metric as {\"kind\":\"metric\",\"name\":NAME,\"table\":ALIAS} …"}
 //	{"describe":"Invoice","description":"One sale","synonyms":["order"],"columns":[{"name":"Total",…}]}
 //	{"metric":"revenue","table":"InvoiceLine","description":"…","time_column":"Invoice.InvoiceDate","grain":"month"}
 //	{"filter":"usa_customer","table":"Customer","description":"…"}
 //	{"fiscal_year_start_month":7}
 //
-// in file order, so the same layer and tables render the same bytes. It
-// returns "" when nothing concerns tables.
-func (l *Layer) Context(tables []string) string {
+// in file order, so the same layer and selection render the same bytes.
+// A description that only repeats its name ("airline id" for airline_id)
+// is left out. It returns "" when nothing concerns sel.
+func (l *Layer) Context(sel *schema.Snapshot) string {
 	in := func(name string) bool {
-		return tables == nil || slices.ContainsFunc(tables, func(t string) bool { return strings.EqualFold(t, name) })
+		if sel == nil {
+			return true
+		}
+		_, ok := sel.Lookup("", name)
+		return ok
+	}
+	hasCol := func(table, col string) bool {
+		if sel == nil {
+			return true
+		}
+		t, ok := sel.Lookup("", table)
+		if !ok {
+			return false
+		}
+		_, ok = t.Column(col)
+		return ok
 	}
 	type colCtx struct {
 		Name        string            `json:"name"`
@@ -208,9 +225,12 @@ func (l *Layer) Context(tables []string) string {
 		if !in(t.Name) {
 			continue
 		}
-		tc := tableCtx{Describe: t.Name, Description: t.Description, Synonyms: t.Synonyms}
+		tc := tableCtx{Describe: t.Name, Description: news(t.Name, t.Description), Synonyms: t.Synonyms}
 		for _, c := range t.Columns {
-			cc := colCtx{Name: c.Name, Description: c.Description, Synonyms: c.Synonyms}
+			cc := colCtx{Name: c.Name, Description: news(c.Name, c.Description), Synonyms: c.Synonyms}
+			if !hasCol(t.Name, c.Name) || (cc.Description == "" && len(cc.Synonyms) == 0 && len(c.Values) == 0) {
+				continue
+			}
 			for _, v := range c.Values {
 				if cc.Values == nil {
 					cc.Values = map[string]string{}
@@ -218,6 +238,9 @@ func (l *Layer) Context(tables []string) string {
 				cc.Values[v.Code] = v.Label
 			}
 			tc.Columns = append(tc.Columns, cc)
+		}
+		if tc.Description == "" && len(tc.Synonyms) == 0 && len(tc.Columns) == 0 {
+			continue
 		}
 		lines = append(lines, tc)
 	}
@@ -251,4 +274,12 @@ func (l *Layer) Context(tables []string) string {
 		b.WriteByte('\n')
 	}
 	return strings.TrimRight(b.String(), "\n")
+}
+
+// news is description unless it only repeats name's words.
+func news(name, description string) string {
+	if strings.EqualFold(index.SplitName(name), index.SplitName(description)) {
+		return ""
+	}
+	return description
 }

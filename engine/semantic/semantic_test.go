@@ -139,15 +139,28 @@ func TestApplyAndContext(t *testing.T) {
 	if orig, _ := snap.Lookup("", "Invoice"); orig.Comment != "" {
 		t.Errorf("Apply changed its input: %q", orig.Comment)
 	}
-	ctx := l.Context([]string{"InvoiceLine", "Genre"})
+	only := func(names ...string) *schema.Snapshot {
+		out := &schema.Snapshot{}
+		for _, n := range names {
+			t, _ := snap.Lookup("", n)
+			out.Tables = append(out.Tables, *t)
+		}
+		return out
+	}
+	ctx := l.Context(only("InvoiceLine", "Genre"))
 	if !strings.Contains(ctx, `{"metric":"revenue","table":"InvoiceLine"`) || strings.Contains(ctx, "big_order") || strings.Contains(ctx, `"describe":"Invoice"`) {
 		t.Errorf("context for InvoiceLine, Genre:\n%s", ctx)
 	}
 	if !strings.HasPrefix(ctx, `{"semantic":"reference a metric as`) {
 		t.Errorf("context lacks the usage line:\n%s", ctx)
 	}
-	if l.Context([]string{"Genre"}) != `{"fiscal_year_start_month":7}` {
-		t.Errorf("context for Genre: %q", l.Context([]string{"Genre"}))
+	if got := l.Context(only("Genre")); got != `{"fiscal_year_start_month":7}` {
+		t.Errorf("context for Genre: %q", got)
+	}
+	invSel := only("Invoice")
+	invSel.Tables[0].Columns = invSel.Tables[0].Columns[:1] // InvoiceId only: no column lines
+	if got := l.Context(invSel); strings.Contains(got, "BillingCountry") || !strings.Contains(got, `"describe":"Invoice"`) {
+		t.Errorf("context for Invoice(InvoiceId): %s", got)
 	}
 	if a, b := l.Context(nil), l.Context(nil); a != b {
 		t.Error("Context is not deterministic")

@@ -54,6 +54,11 @@ type Config struct {
 	// NoComments skips reading column comments from the DDL; NoValues
 	// indexes only profile samples (no ValueSource).
 	NoComments, NoValues bool
+	// Semantic, when set, is Spider's tables.json: each database gets the
+	// semantic layer SpiderSemantic drafts from it (descriptions from the
+	// natural-language names), applied to the snapshot before the index
+	// is built, and the prompt tokens count its context lines too.
+	Semantic string
 	// Cases includes the per-question cases in the report; Explain adds
 	// each gold table's and column's rank in the fused ranking to them.
 	Cases, Explain bool
@@ -296,6 +301,21 @@ func runDB(ctx context.Context, cfg Config, emb index.Embedder, db string, qs []
 		return err
 	}
 	defer src.Close()
+	render := index.SchemaContext
+	if cfg.Semantic != "" {
+		l, err := spiderLayer(cfg.Semantic, db, snap)
+		if err != nil {
+			return err
+		}
+		snap = l.Apply(snap)
+		render = func(s *schema.Snapshot) string {
+			out := index.SchemaContext(s)
+			if extra := l.Context(s); extra != "" {
+				out += "\n" + extra
+			}
+			return out
+		}
+	}
 	opts := index.Options{Tuning: cfg.Tuning}
 	if !cfg.NoValues {
 		opts.Values = Values(src)
@@ -329,7 +349,7 @@ func runDB(ctx context.Context, cfg Config, emb index.Embedder, db string, qs []
 		if err != nil {
 			return err
 		}
-		c := score(db, q, gold, sel, snap, nCols, stored, rep, acc)
+		c := score(db, q, gold, sel, snap, nCols, stored, render, rep, acc)
 		c.LatencyMS = lat
 		if cfg.Explain {
 			if c.GoldRanks, c.Ranking, err = goldRanks(ctx, ix, q.Text, gold); err != nil {
@@ -343,7 +363,9 @@ func runDB(ctx context.Context, cfg Config, emb index.Embedder, db string, qs []
 }
 
 // score compares one selection with its gold.
-func score(db string, q question, gold Gold, sel *index.Selection, snap *schema.Snapshot, nCols int, stored func(string) bool, rep *Report, acc *tally) Case {
+// render writes the selection's context, whose tokens are counted.
+func score(db string, q question, gold Gold, sel *index.Selection, snap *schema.Snapshot, nCols int, stored func(string) bool,
+	render func(*schema.Snapshot) string, rep *Report, acc *tally) Case {
 	tables := map[string]bool{}
 	cols := map[string]bool{}
 	var names []string
@@ -386,7 +408,7 @@ func score(db string, q question, gold Gold, sel *index.Selection, snap *schema.
 	if nCols > 0 {
 		c.Share = float64(n) / float64(nCols)
 	}
-	c.Tokens = index.ContextTokens(index.SchemaContext(sel.Filter(snap)))
+	c.Tokens = index.ContextTokens(render(sel.Filter(snap)))
 	acc.questions++
 	if len(c.MissingTables) == 0 {
 		acc.tablesOK++

@@ -30,7 +30,7 @@ func defaultDatasource(a *app.App, id string) string {
 
 func evalCmd() *cobra.Command {
 	var o eval.Options
-	var spider, bird, measure string
+	var spider, bird, measure, semanticTables string
 	var asJSON bool
 	cmd := &cobra.Command{
 		Use:   "eval",
@@ -49,7 +49,7 @@ func evalCmd() *cobra.Command {
 				return errors.New("give --spider DEV_JSON or --bird MINI_DEV_JSON")
 			}
 			if measure == "retrieval" {
-				return evalRetrieval(cmd, o.Suite, o.File, o.DBRoot, o.Limit, asJSON)
+				return evalRetrieval(cmd, evalret.Config{Dataset: o.Suite, Questions: o.File, DBRoot: o.DBRoot, Limit: o.Limit, Cases: asJSON, Semantic: semanticTables}, asJSON)
 			}
 			if measure != "" && measure != "execution" {
 				return fmt.Errorf("--measure is execution or retrieval, not %q", measure)
@@ -80,14 +80,15 @@ func evalCmd() *cobra.Command {
 	cmd.Flags().StringVar(&o.PGDSN, "pg-dsn", "", "PostgreSQL connection string for --engine postgres")
 	cmd.Flags().IntVar(&o.Limit, "limit", 0, "evaluate only the first N questions (with --measure retrieval: the first N of each database)")
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print the whole report as JSON")
+	cmd.Flags().StringVar(&semanticTables, "semantic", "", "with --measure retrieval: Spider tables.json; each database gets the semantic layer drafted from its natural-language names")
 	cmd.Flags().StringVar(&measure, "measure", "execution", "execution (oracle plans run and compared) or retrieval (recall of the schema context)")
 	return cmd
 }
 
 // evalRetrieval measures retrieval against the tables, columns and values
 // the gold SQL uses (lifted into plans).
-func evalRetrieval(cmd *cobra.Command, suite, file, dbRoot string, limit int, asJSON bool) error {
-	rep, err := evalret.Run(cmd.Context(), evalret.Config{Dataset: suite, Questions: file, DBRoot: dbRoot, Limit: limit, Cases: asJSON})
+func evalRetrieval(cmd *cobra.Command, cfg evalret.Config, asJSON bool) error {
+	rep, err := evalret.Run(cmd.Context(), cfg)
 	if err != nil {
 		return err
 	}
