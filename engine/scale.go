@@ -125,14 +125,14 @@ func (s *scaleRun) run(ctx context.Context) (*planned, error) {
 	defer cancel()
 	cands := s.initialCandidates()
 	s.generate(sctx, cands)
-	s.executeAll(sctx, cands)
+	s.executeAll(ctx, cands) // queries keep the request's deadline: the time budget bounds model calls
 	for pass := 1; pass <= s.cfg.MaxRefinements; pass++ {
 		revs := s.refine(sctx, cands, pass)
 		if len(revs) == 0 {
 			break
 		}
 		s.generate(sctx, revs)
-		s.executeAll(sctx, revs)
+		s.executeAll(ctx, revs)
 		cands = append(cands, revs...)
 	}
 	buckets := bucketize(cands)

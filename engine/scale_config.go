@@ -76,8 +76,9 @@ type ScaleConfig struct {
 	// before it is sent and is skipped when the reservation does not fit.
 	// 0 means DefaultScaleTokenBudget.
 	TokenBudget int
-	// TimeBudget bounds the scaling stages of one question; 0 means
-	// DefaultScaleTimeBudget.
+	// TimeBudget bounds the model calls of the scaling stages of one
+	// question (candidates, repairs, critiques, selection; the candidates'
+	// queries keep the request's own timeout); 0 means DefaultScaleTimeBudget.
 	TimeBudget time.Duration
 	// MaxOutputTokens is each call's output cap in tokens, sent with the
 	// call and reserved against the budget; 0 means DefaultScaleMaxOutputTokens.

@@ -12,6 +12,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/nl2sql/nl2sql/engine/llm"
 	"github.com/nl2sql/nl2sql/index"
@@ -358,5 +359,64 @@ func TestScaleConfigCheck(t *testing.T) {
 		if (err == nil) != (tc.want == "") || (err != nil && !strings.Contains(err.Error(), tc.want)) {
 			t.Errorf("Check(%+v) = %v, want %q", tc.cfg, err, tc.want)
 		}
+	}
+}
+
+// The model router (one recorded "route" call) sends the question to the
+// single call; its call is counted in its own stage.
+func TestScaleRouterModel(t *testing.T) {
+	cfg := sevenCandidates(true, 0)
+	cfg.Router = RouterModel
+	res, err := scaleEngine(t, cfg, nil, "").Ask(context.Background(), AskRequest{Question: scaleQ})
+	if err != nil {
+		t.Fatal(err)
+	}
+	sc := res.Scaling
+	if sc.Route != "single" || sc.RouteReason != "model: easy" || res.Usage.ModelCalls != 2 ||
+		len(sc.Stages) != 1 || sc.Stages[0] != (StageUsage{Stage: "route", Calls: 1, InputTokens: 700, OutputTokens: 5}) {
+		t.Errorf("scaling %+v usage %+v", sc, res.Usage)
+	}
+	rows, _ := json.Marshal(res.Rows)
+	if string(rows) != `[["Iron Maiden",21]]` {
+		t.Errorf("rows %s", rows)
+	}
+}
+
+// The time budget cuts slow candidates short: the reasoning prompts hang
+// at the server until the budget ends, the plain ones answer; the answer
+// comes from the plain bucket and the result is marked degraded.
+func TestScaleTimeBudgetDegrades(t *testing.T) {
+	const answer = `{"reasoning":"List one artist.","plan":{"with":null,"distinct":null,` +
+		`"select":[{"expr":{"kind":"column","table":"ar","column":"Name"},"alias":"Artist"}],` +
+		`"from":[{"schema":null,"table":"Artist","alias":"ar","subquery":null}],"joins":null,"where":null,` +
+		`"group_by":null,"having":null,"order_by":null,"limit":1,"offset":null,"set_ops":null}}`
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		b, _ := io.ReadAll(r.Body)
+		if bytes.Contains(b, []byte("[APPROACH]")) {
+			<-r.Context().Done() // hang until the client gives up
+			return
+		}
+		c, _ := json.Marshal(answer)
+		w.Header().Set("Content-Type", "application/json")
+		fmt.Fprintf(w, `{"id":"c","object":"chat.completion","created":1,"model":"m","choices":[{"index":0,"message":{"role":"assistant","content":%s},"finish_reason":"stop"}],"usage":{"prompt_tokens":10,"completion_tokens":5,"total_tokens":15}}`, c)
+	}))
+	t.Cleanup(srv.Close)
+	p, err := llm.NewOpenAI(llm.Options{BaseURL: srv.URL + "/v1", APIKey: "sk-test", Model: "m"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg := ScaleConfig{Strategies: []StrategySpec{{Name: StrategyPlain, Samples: 2}, {Name: StrategyReasoning, Samples: 2}},
+		Tournament: true, TimeBudget: 400 * time.Millisecond}
+	res, err := scaleEngineWith(t, p, cfg, nil, "").Ask(context.Background(), AskRequest{Question: scaleQ})
+	if err != nil {
+		t.Fatal(err)
+	}
+	sc := res.Scaling
+	if !sc.Degraded || !strings.Contains(strings.Join(sc.DegradedReasons, ";"), "time budget") || sc.Selection != "single_bucket" ||
+		sc.Buckets[0].Size != 2 || !sc.Buckets[len(sc.Buckets)-1].Error {
+		t.Fatalf("scaling %+v", sc)
+	}
+	if !strings.Contains(strings.Join(res.Warnings, "\n"), "cut short") {
+		t.Errorf("warnings %q", res.Warnings)
 	}
 }

@@ -55,3 +55,4 @@ for i, (v, c, h) in enumerate(crit):
     rec("critique", i, {"verdict": v, "error_class": c, "fix_hint": h}, (1100, 30))
 for i in range(2):
     rec("plan_revise", i * 100, {"reasoning": "Revised: " + why, "plan": albums("Artist", "Albums")})
+rec("route", 0, {"difficulty": "easy"}, (700, 5))
