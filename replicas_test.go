@@ -9,60 +9,20 @@ import (
 	"bufio"
 	"bytes"
 	"context"
-	"crypto/rand"
-	"encoding/hex"
 	"encoding/json"
 	"io"
 	"net/http"
-	"net/url"
 	"os"
 	"os/exec"
 	"strings"
 	"testing"
 	"time"
 
-	"github.com/jackc/pgx/v5"
 	"github.com/mark3labs/mcp-go/client"
 	mcpgo "github.com/mark3labs/mcp-go/mcp"
-)
 
-// replicaStore returns a DSN of a fresh schema in NL2SQL_TEST_PG_DSN's
-// database, dropped with the test. Without the variable the test skips
-// (fails when CI is set).
-func replicaStore(t *testing.T) string {
-	t.Helper()
-	dsn := os.Getenv("NL2SQL_TEST_PG_DSN")
-	if dsn == "" {
-		if os.Getenv("CI") != "" {
-			t.Fatal("NL2SQL_TEST_PG_DSN is not set")
-		}
-		t.Skip("NL2SQL_TEST_PG_DSN is not set: replicas need a shared PostgreSQL store")
-	}
-	var b [6]byte
-	rand.Read(b[:])
-	schema := "replicas_" + hex.EncodeToString(b[:])
-	exec1 := func(stmt string) {
-		ctx := context.Background()
-		c, err := pgx.Connect(ctx, dsn)
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer c.Close(ctx)
-		if _, err := c.Exec(ctx, stmt); err != nil {
-			t.Fatalf("%s: %v", stmt, err)
-		}
-	}
-	exec1("CREATE SCHEMA " + schema)
-	t.Cleanup(func() { exec1("DROP SCHEMA " + schema + " CASCADE") })
-	u, err := url.Parse(dsn)
-	if err != nil {
-		t.Fatal(err)
-	}
-	q := u.Query()
-	q.Set("search_path", schema)
-	u.RawQuery = q.Encode()
-	return u.String()
-}
+	"github.com/nl2sql/nl2sql/internal/pgtest"
+)
 
 // startReplica runs `nl2sql serve --http 127.0.0.1:0` on the Chinook
 // config with its own storage.path and the shared store, logging JSON at
@@ -139,7 +99,7 @@ func ask(t *testing.T, base, question string) string {
 }
 
 func TestReplicasShareThePlanCache(t *testing.T) {
-	storeDSN := replicaStore(t)
+	storeDSN := pgtest.Schema(t, pgtest.DSN(t))
 	a := startReplica(t, storeDSN)
 	b := startReplica(t, storeDSN)
 

@@ -2,11 +2,8 @@ package render_test
 
 import (
 	"context"
-	"crypto/rand"
 	"database/sql"
-	"encoding/hex"
 	"fmt"
-	"os"
 	"regexp"
 	"slices"
 	"strings"
@@ -15,6 +12,7 @@ import (
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/stdlib"
 
+	"github.com/nl2sql/nl2sql/internal/pgtest"
 	"github.com/nl2sql/nl2sql/planast"
 	"github.com/nl2sql/nl2sql/render"
 )
@@ -99,31 +97,19 @@ var pgTypes = map[planast.Type]string{
 	planast.TypeBoolean: "BOOLEAN", planast.TypeDate: "DATE", planast.TypeTimestamp: "TIMESTAMP", planast.TypeBlob: "BYTEA",
 }
 
-// openPostgres creates a fresh schema in NL2SQL_TEST_PG_DSN's database
-// holding cat's tables and rows (dropped with the test) and returns a
-// pool whose search_path is that schema. Without the variable the test
-// skips (fails when CI is set).
+// openPostgres creates a fresh schema (pgtest.Schema) holding cat's
+// tables and rows and returns a one-connection pool whose search_path is
+// that schema.
 func openPostgres(t *testing.T, cat memCatalog, rows map[string][]string) *sql.DB {
 	t.Helper()
-	dsn := os.Getenv("NL2SQL_TEST_PG_DSN")
-	if dsn == "" {
-		if os.Getenv("CI") != "" {
-			t.Fatal("NL2SQL_TEST_PG_DSN is not set")
-		}
-		t.Skip("NL2SQL_TEST_PG_DSN is not set: flavors not run on PostgreSQL")
-	}
-	cfg, err := pgx.ParseConfig(dsn)
+	cfg, err := pgx.ParseConfig(pgtest.Schema(t, pgtest.DSN(t)))
 	if err != nil {
 		t.Fatal(err)
 	}
-	var b [6]byte
-	rand.Read(b[:])
-	schema := "render_flavor_" + hex.EncodeToString(b[:])
-	cfg.RuntimeParams["search_path"] = schema
 	db := stdlib.OpenDB(*cfg)
 	db.SetMaxOpenConns(1)
 	ctx := context.Background()
-	stmts := []string{"CREATE SCHEMA " + schema}
+	var stmts []string
 	for _, tb := range cat {
 		var cols []string
 		for _, c := range tb.Columns {
@@ -134,10 +120,7 @@ func openPostgres(t *testing.T, cat memCatalog, rows map[string][]string) *sql.D
 			stmts = append(stmts, fmt.Sprintf("INSERT INTO %s VALUES (%s)", render.QuoteIdent(tb.Name), r))
 		}
 	}
-	t.Cleanup(func() {
-		db.ExecContext(ctx, "DROP SCHEMA "+schema+" CASCADE")
-		db.Close()
-	})
+	t.Cleanup(func() { db.Close() })
 	for _, s := range stmts {
 		if _, err := db.ExecContext(ctx, s); err != nil {
 			t.Fatalf("%s: %v", s, err)

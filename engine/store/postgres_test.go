@@ -6,6 +6,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/nl2sql/nl2sql/internal/pgtest"
 )
 
 // TestPostgresMigrationsMatchSQLite: both backends have the same schema
@@ -31,7 +33,7 @@ func TestPostgresMigrationsMatchSQLite(t *testing.T) {
 // is a hit on the other.
 func TestPostgresReplicas(t *testing.T) {
 	ctx := context.Background()
-	dsn := pgSchema(t, pgDSN(t))
+	dsn := pgtest.Schema(t, pgtest.DSN(t))
 	const replicas = 4
 	stores := make([]*Store, replicas)
 	var wg sync.WaitGroup
@@ -103,7 +105,7 @@ func TestPostgresErrors(t *testing.T) {
 		})
 	}
 
-	dsn := pgSchema(t, pgDSN(t))
+	dsn := pgtest.Schema(t, pgtest.DSN(t))
 	s, err := OpenPostgres(ctx, dsn)
 	if err != nil {
 		t.Fatal(err)

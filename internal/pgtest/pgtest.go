@@ -1,0 +1,76 @@
+// Package pgtest gives tests a PostgreSQL schema of their own on the
+// server of NL2SQL_TEST_PG_DSN (a superuser DSN; .ci/pg.sh exports it).
+// Without the variable a test skips with a message, or fails when CI is
+// set.
+//
+//	func TestX(t *testing.T) {
+//		dsn := pgtest.Schema(t, pgtest.DSN(t)) // search_path=pgtest_…, dropped with the test
+//		st, err := store.OpenPostgres(ctx, dsn)
+//		…
+//	}
+package pgtest
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"net/url"
+	"os"
+	"strings"
+	"testing"
+
+	"github.com/jackc/pgx/v5"
+)
+
+// DSN returns NL2SQL_TEST_PG_DSN; without it the test skips (fails when
+// CI is set).
+func DSN(tb testing.TB) string {
+	tb.Helper()
+	dsn := os.Getenv("NL2SQL_TEST_PG_DSN")
+	if dsn == "" {
+		if os.Getenv("CI") != "" {
+			tb.Fatal("NL2SQL_TEST_PG_DSN is not set (source .ci/pg.sh && pg_start)")
+		}
+		tb.Skip("NL2SQL_TEST_PG_DSN is not set: PostgreSQL part not tested")
+	}
+	return dsn
+}
+
+// Schema creates a schema with a unique name (pgtest_ and 12 hex digits)
+// in super's database, drops it (CASCADE) when the test ends, and returns
+// super with search_path set to it.
+func Schema(tb testing.TB, super string) string {
+	tb.Helper()
+	var b [6]byte
+	rand.Read(b[:])
+	name := "pgtest_" + hex.EncodeToString(b[:])
+	Exec(tb, super, `CREATE SCHEMA `+name)
+	tb.Cleanup(func() { Exec(tb, super, `DROP SCHEMA `+name+` CASCADE`) })
+	return WithSearchPath(super, name)
+}
+
+// WithSearchPath adds search_path=schema to a URL or key=value DSN.
+func WithSearchPath(dsn, schema string) string {
+	if u, err := url.Parse(dsn); err == nil && (u.Scheme == "postgres" || u.Scheme == "postgresql") {
+		q := u.Query()
+		q.Set("search_path", schema)
+		u.RawQuery = q.Encode()
+		return u.String()
+	}
+	return strings.TrimSpace(dsn) + " search_path=" + schema
+}
+
+// Exec runs one statement through a fresh connection of dsn; an error
+// fails the test.
+func Exec(tb testing.TB, dsn, stmt string) {
+	tb.Helper()
+	ctx := context.Background()
+	c, err := pgx.Connect(ctx, dsn)
+	if err != nil {
+		tb.Fatalf("connect: %v", err)
+	}
+	defer c.Close(ctx)
+	if _, err := c.Exec(ctx, stmt); err != nil {
+		tb.Fatalf("%s: %v", stmt, err)
+	}
+}
