@@ -185,6 +185,18 @@ func (e *Engine) Approvals(ctx context.Context, state string) ([]Approval, error
 func (e *Engine) RunApproved(ctx context.Context, id string) (res *Result, err error) {
 	ctx, cancel := e.withDeadline(ctx)
 	defer cancel()
+	sw := newStopwatch()
+	var tm Timings
+	today := e.opts.Today()
+	tr := &traceRec{t: Trace{ID: newTraceID(), CreatedAt: time.Now().UTC(), Question: "(approved " + id + ")", Today: today, PlanSource: "approved"}}
+	ctx = withTrace(ctx, tr)
+	defer func() { // every attempt is a run in the audit log, refused ones too
+		if res != nil {
+			tr.t.Timings, tr.t.SQL, tr.t.RowCount = res.Timings, res.SQL, res.RowCount
+		}
+		e.writeTrace(tr, err)
+		e.runFinished(ctx, "approved", tr, res, err)
+	}()
 	a, err := e.loadApproval(ctx, id)
 	if err != nil {
 		return nil, err
@@ -195,18 +207,7 @@ func (e *Engine) RunApproved(ctx context.Context, id string) (res *Result, err e
 	if a.State != store.ApprovalApproved {
 		return nil, Errorf(CodeInvalidRequest, "wait for an approver, or ask again", "approval %s is %s, not approved", id, a.State)
 	}
-	sw := newStopwatch()
-	var tm Timings
-	today := e.opts.Today()
-	tr := &traceRec{t: Trace{ID: newTraceID(), CreatedAt: time.Now().UTC(), Question: redact(a.Question), Today: today, PlanSource: "approved"}}
-	ctx = withTrace(ctx, tr)
-	defer func() {
-		if res != nil {
-			tr.t.Timings, tr.t.SQL, tr.t.RowCount = res.Timings, res.SQL, res.RowCount
-		}
-		e.writeTrace(tr, err)
-		e.runFinished(ctx, "approved", tr, res, err)
-	}()
+	tr.t.Question = redact(a.Question)
 	q, err := e.runStarted(ctx, "approved", a.Question, tr)
 	if err != nil {
 		return nil, err

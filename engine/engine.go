@@ -157,6 +157,7 @@ func New(opts Options) (*Engine, error) {
 	if opts.Open == nil {
 		opts.Open = OpenSource
 	}
+	observeModels(&opts)
 	e := &Engine{opts: opts, log: opts.Logger, specs: map[string]DatasourceSpec{}, open: map[string]*datasource{}}
 	for _, s := range opts.Datasources {
 		if s.RowLimit <= 0 {

@@ -24,6 +24,7 @@ type Engine interface {
 	tools.SchemaDescriber
 	tools.VerifiedRunner
 	tools.Searcher
+	tools.Approver
 	DatasourceIDs() []string
 }
 
@@ -60,6 +61,8 @@ func NewServer(eng Engine, version string, logger *slog.Logger, extra ...server.
 	s.AddTool(tools.RunPlanTool(), tools.RunPlanHandler(eng))
 	s.AddTool(tools.ListVerifiedQueriesTool(), tools.ListVerifiedQueriesHandler(eng))
 	s.AddTool(tools.RunVerifiedQueryTool(), tools.RunVerifiedQueryHandler(eng))
+	s.AddTool(tools.ApproveRunTool(), tools.ApproveRunHandler(eng))
+	s.AddTool(tools.RunApprovedTool(), tools.RunApprovedHandler(eng))
 	addResources(s, eng, eng.DatasourceIDs())
 	addPrompts(s)
 	return s

@@ -26,6 +26,11 @@ func errorResult(err error) *mcpgo.CallToolResult {
 		b, _ := json.Marshal(is)
 		text += "\n" + string(b)
 	}
+	if e.ApprovalID != "" { // NEEDS_APPROVAL: the id is typed, not only in the text
+		res := mcpgo.NewToolResultError(text + "\napproval_id: " + e.ApprovalID)
+		res.StructuredContent = map[string]string{"code": string(e.Code), "approval_id": e.ApprovalID}
+		return res
+	}
 	return mcpgo.NewToolResultError(text)
 }
 

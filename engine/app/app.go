@@ -28,6 +28,7 @@ type App struct {
 	Engine *engine.Engine
 	Store  *store.Store // nil when storage.path cannot be used
 	Policy *scope.Policy
+	ext    *extensions // hooks and observers (extend.go)
 }
 
 // Options change how OpenWith builds the app.
@@ -113,14 +114,18 @@ func OpenWith(path string, logger *slog.Logger, o Options) (*App, error) {
 	case st != nil:
 		opts.Store = st
 	}
-	eng, err := engine.New(opts)
-	if err != nil {
-		if st != nil {
-			st.Close()
+	ext, err := extend(cfg, st, &opts, logger)
+	if err == nil {
+		var eng *engine.Engine
+		if eng, err = engine.New(opts); err == nil {
+			return &App{Config: cfg, Engine: eng, Store: st, Policy: pol, ext: ext}, nil
 		}
-		return nil, err
+		ext.close()
 	}
-	return &App{Config: cfg, Engine: eng, Store: st, Policy: pol}, nil
+	if st != nil {
+		st.Close()
+	}
+	return nil, err
 }
 
 // recordingStore is the state store with plan-cache reads turned off: a
@@ -155,6 +160,9 @@ func plannerID(c config.LLMConfig) string {
 // Close releases the engine's datasources and the state store.
 func (a *App) Close() error {
 	err := a.Engine.Close()
+	if xerr := a.ext.close(); err == nil {
+		err = xerr
+	}
 	if a.Store != nil {
 		if serr := a.Store.Close(); err == nil {
 			err = serr

@@ -55,6 +55,10 @@ type Config struct {
 	// Scaling is the global test-time scaling section (scaling.go); nil
 	// when absent.
 	Scaling *Scaling
+	// Hooks are the operator's rules and external hooks, in file order
+	// (hooks.go); Approvals says who may approve stopped runs.
+	Hooks     []Hook
+	Approvals Approvals
 }
 
 // Storage is where nl2sql keeps its state.
@@ -174,6 +178,8 @@ type fileConfig struct {
 	LocalUser   string              `koanf:"local_user"`
 	Curated     string              `koanf:"curated"`
 	Scaling     *Scaling            `koanf:"scaling"`
+	Hooks       []fileHook          `koanf:"hooks"`
+	Approvals   *fileApprovals      `koanf:"approvals"`
 }
 
 type fileStorage struct {

@@ -245,6 +245,7 @@ func build(path, abs string, fc *fileConfig) (*Config, error) {
 	}
 	c.Scaling = fc.Scaling
 	buildAccess(fc, c, dir, bad)
+	buildHooks(fc, c, bad)
 	if len(errs) > 0 {
 		return nil, errors.Join(errs...)
 	}

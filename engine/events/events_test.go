@@ -1,0 +1,156 @@
+package events
+
+import (
+	"context"
+	"reflect"
+	"regexp"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	sdkmetric "go.opentelemetry.io/otel/sdk/metric"
+	"go.opentelemetry.io/otel/sdk/metric/metricdata"
+	sdktrace "go.opentelemetry.io/otel/sdk/trace"
+	"go.opentelemetry.io/otel/sdk/trace/tracetest"
+)
+
+// Every catalogued type's JSON fields are exactly its catalogue entry and
+// its EventName is its key.
+func TestCatalogueMatchesTypes(t *testing.T) {
+	for name, spec := range Catalogue {
+		if got := JSONFields(spec.Type); !slices.Equal(got, spec.Fields) {
+			t.Errorf("%s: fields %v, catalogue %v", name, got, spec.Fields)
+		}
+		ev := reflect.New(spec.Type).Elem().Interface().(Event)
+		if ev.EventName() != name {
+			t.Errorf("%s: EventName %q", name, ev.EventName())
+		}
+	}
+}
+
+// rowsLike are field names that would carry data values, keys or secrets.
+var rowsLike = regexp.MustCompile(`(?i)^(rows?|values?|samples?|data|args|params|parameters|result|answer|key|secret|token|prompt|messages|sql)$|_(rows|values|key|secret|token)$`)
+
+// No event type has a rows-like field, nor a field of an open type (any,
+// maps, slices of anything but strings) that could smuggle values in.
+func TestNoRowsLikeFields(t *testing.T) {
+	for name, spec := range Catalogue {
+		for f := range spec.Type.Fields() {
+			json := JSONFields(reflect.StructOf([]reflect.StructField{f}))[0]
+			if rowsLike.MatchString(json) {
+				t.Errorf("%s.%s: a rows-like field", name, json)
+			}
+			switch k := f.Type.Kind(); {
+			case k == reflect.Interface, k == reflect.Map:
+				t.Errorf("%s.%s: open type %s", name, json, f.Type)
+			case k == reflect.Slice && f.Type.Elem().Kind() != reflect.String:
+				t.Errorf("%s.%s: slice of %s", name, json, f.Type.Elem())
+			}
+		}
+	}
+}
+
+type uncatalogued struct{ RunID string }
+
+func (uncatalogued) EventName() string { return "run.secret" }
+
+// extraField has a catalogued name but a field the catalogue lacks.
+type extraField struct {
+	RunID string `json:"run_id"`
+	Step  string `json:"step"`
+	Rows  [][]any
+}
+
+func (extraField) EventName() string { return NameStepStarted }
+
+// Publishing an uncatalogued event or one with an extra field fails in
+// strict mode (tests) and is dropped otherwise.
+func TestPublishRefusesUncatalogued(t *testing.T) {
+	for _, ev := range []Event{uncatalogued{"r"}, extraField{RunID: "r"}} {
+		var seen int
+		b := NewBus(nil, ObserverFunc(func(context.Context, Envelope) { seen++ }))
+		b.Strict = true
+		func() {
+			defer func() {
+				if recover() == nil {
+					t.Errorf("%T: strict publish did not fail", ev)
+				}
+			}()
+			b.Publish(context.Background(), ev)
+		}()
+		b.Strict = false
+		b.Publish(context.Background(), ev)
+		if seen != 0 {
+			t.Errorf("%T reached an observer", ev)
+		}
+	}
+}
+
+// An observer that panics is skipped; the next one still sees the event.
+func TestPanickingObserverSkipped(t *testing.T) {
+	var seen int
+	b := NewBus(nil, ObserverFunc(func(context.Context, Envelope) { panic("boom") }), ObserverFunc(func(context.Context, Envelope) { seen++ }))
+	for range 3 {
+		b.Publish(context.Background(), StepStarted{RunID: "r", Step: "plan"})
+	}
+	if seen != 3 {
+		t.Errorf("second observer saw %d of 3", seen)
+	}
+}
+
+// A full audit queue drops and counts lines; it never blocks.
+func TestAuditDropsWhenFull(t *testing.T) {
+	a := &Audit{queue: make(chan Envelope, 1), done: make(chan struct{})}
+	close(a.done)
+	ev := Envelope{Name: NameRunFinished, Time: time.Now(), Event: RunFinished{RunID: "r"}}
+	start := time.Now()
+	for range 10 {
+		a.Observe(context.Background(), ev)
+	}
+	if a.Dropped() != 9 || time.Since(start) > time.Second {
+		t.Errorf("dropped %d in %v", a.Dropped(), time.Since(start))
+	}
+}
+
+// The OpenTelemetry observer records spans and metrics under the MCP and
+// GenAI semantic-convention names.
+func TestOTelNames(t *testing.T) {
+	spans := tracetest.NewSpanRecorder()
+	tp := sdktrace.NewTracerProvider(sdktrace.WithSpanProcessor(spans))
+	reader := sdkmetric.NewManualReader()
+	mp := sdkmetric.NewMeterProvider(sdkmetric.WithReader(reader))
+	o, err := NewOTel(tp, mp)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b := NewBus(nil, o)
+	ctx := context.Background()
+	b.Publish(ctx, ModelCall{RunID: "r", Step: "plan", Provider: "openai", Model: "gpt-4.1", InputTokens: 100, OutputTokens: 20, DurationMS: 12})
+	b.Publish(ctx, RunFinished{RunID: "r", Kind: "ask", Status: "ok", DurationMS: 30, RowCount: 3})
+	var names []string
+	for _, s := range spans.Ended() {
+		names = append(names, s.Name())
+		if s.EndTime().Sub(s.StartTime()) <= 0 {
+			t.Errorf("span %s has no duration", s.Name())
+		}
+	}
+	if strings.Join(names, ",") != "chat gpt-4.1,tools/call ask" {
+		t.Errorf("spans %v", names)
+	}
+	var rm metricdata.ResourceMetrics
+	if err := reader.Collect(ctx, &rm); err != nil {
+		t.Fatal(err)
+	}
+	var metrics []string
+	for _, sm := range rm.ScopeMetrics {
+		for _, m := range sm.Metrics {
+			metrics = append(metrics, m.Name)
+		}
+	}
+	slices.Sort(metrics)
+	want := "gen_ai.client.operation.duration,gen_ai.client.token.usage,mcp.server.operation.duration,nl2sql.runs"
+	if strings.Join(metrics, ",") != want {
+		t.Errorf("metrics %v", metrics)
+	}
+}
