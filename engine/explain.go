@@ -2,8 +2,8 @@ package engine
 
 import (
 	"context"
-	"strings"
 
+	"github.com/nl2sql/nl2sql/index"
 	"github.com/nl2sql/nl2sql/planast"
 )
 
@@ -51,23 +51,8 @@ func (e *Engine) Explain(ctx context.Context, req AskRequest) (*Explanation, err
 		rejected = []Attempt{}
 	}
 	return &Explanation{
-		Question: q, Datasource: ds.spec.ID, Dialect: ds.src.Dialect(), Tables: contextTables(sctx),
+		Question: q, Datasource: ds.spec.ID, Dialect: ds.src.Dialect(), Tables: index.ContextTables(sctx),
 		Reasoning: p.reasoning, Plan: p.plan, Columns: p.columns, Types: p.types, SQL: sql,
 		PlanSource: p.source, Rejected: rejected, Usage: p.usage,
 	}, nil
-}
-
-// contextTables lists the table names of a rendered schema context.
-func contextTables(sctx string) []string {
-	var out []string
-	for _, line := range strings.Split(sctx, "\n") {
-		const key = `{"table":"`
-		if strings.HasPrefix(line, key) {
-			rest := line[len(key):]
-			if i := strings.IndexByte(rest, '"'); i >= 0 {
-				out = append(out, rest[:i])
-			}
-		}
-	}
-	return out
 }

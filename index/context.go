@@ -2,9 +2,11 @@ package index
 
 import (
 	"encoding/json"
+	"fmt"
 	"sort"
 	"strings"
 	"sync"
+	"unicode"
 
 	"github.com/tiktoken-go/tokenizer"
 
@@ -22,16 +24,14 @@ import (
 // needed, and a planner that lacks a table cannot repair its plan. Sending
 // the whole schema has recall 1.0 by construction. Below a few thousand
 // tokens that certainty is cheap: 4,000 tokens is about as much as the
-// planner's system prompt and answer together, and a whole schema is the
-// same bytes for every question, so providers that cache prompt prefixes
-// bill it at their cached rate after the first question. Above it the
+// planner's system prompt and answer together. Above it the
 // schema starts to dominate the prompt and to distract the model, and
-// retrieval's median context (under 300 tokens on Spider and BIRD) wins.
-// Measured whole contexts: Chinook 2,519 tokens (sent whole); Spider's
-// databases 332-1,222 and BIRD mini-dev's schema-only files 523-1,164
-// (sent whole by the engine; the evaluation turns the rule off to measure
-// retrieval). A warehouse of a few hundred columns with profiles passes
-// 4,000 quickly.
+// retrieval's median context wins (142 tokens on the Spider subset:
+// nl2sql eval --spider … --measure retrieval). A whole selection still
+// ranks: its Focus decides which columns come with their values, the rest
+// are listed by name and type (Selection.Filter), so Chinook (1,285 tokens
+// whole) costs 440-710 in the prompt. A warehouse of a few hundred
+// columns with profiles passes 4,000 quickly.
 const DefaultWholeSchemaTokens = 4000
 
 var (
@@ -58,36 +58,41 @@ func ContextTokens(s string) int {
 	return n
 }
 
-// SchemaContext renders a snapshot for the planner's prompt: one compact
-// JSON object per line and table,
+// MaxExamples bounds the sample values shown for a column whose values are
+// not all listed (AllValues false), and MaxExampleBytes the length of each:
+// such samples only show the values' format (or, put first by
+// Selection.Filter, the stored values a question matched), so a few short
+// ones do. A column with at most 50 distinct values is listed whole
+// (engine/source's profiling rule): those lists are what literal matching
+// needs and are never cut.
+const (
+	MaxExamples     = 2
+	MaxExampleBytes = 48
+)
+
+// SchemaContext renders a snapshot for the planner's prompt, one line per
+// table, tables sorted by name then schema:
 //
-//	{"table":"Genre","columns":[{"name":"GenreId","type":"integer","pk":true},
-//	  {"name":"Name","type":"text","samples":["Alternative","Blues",…]}],
-//	  "foreign_keys":[{"columns":["ArtistId"],"references":"Artist(ArtistId)"}],"rows":25}
+//	Album (347 rows): AlbumId integer pk; Title text e.g. ["A Real Dead One"]; ArtistId integer -> Artist.ArtistId
+//	Genre (25 rows): GenreId integer pk; Name text values ["Alternative","Blues",…]
+//	InvoiceLine (2240 rows): …; UnitPrice decimal range [0.99, 1.99]; …
 //
-// tables sorted by name then schema, keys in a fixed order, so the same
-// snapshot renders byte-identically. Of the profile only a text column's
-// sample values and a numeric or temporal non-key column's [min, max]
-// range are sent. It is the format of engine/prompt.go's schemaContext;
-// render Selection.Filter's sub-snapshot with it.
+// A column is its name and normalised type, then "pk" for a primary-key
+// column, "-> T.C" for a single-column foreign key, and of its profile:
+// "values [...]" (every distinct value, when the profile has them all and
+// values repeat or the column is its table's only text column, the label
+// of a lookup table), "e.g. [...]" (at most MaxExamples values of at most
+// MaxExampleBytes bytes, otherwise: names, addresses, e-mails), "range
+// [min, max]" for a text column holding ISO dates, or "range [min, max]" for a numeric or
+// temporal column that is no key. Values are JSON-encoded, so quotes and
+// separators inside them stay unambiguous. A multi-column foreign key ends
+// the line as "fk (A, B) -> T(X, Y)". A name that is not a plain
+// identifier is written as a JSON string ("Order Details"), so everything
+// taken from the data (names, values) is either a plain identifier or
+// inside JSON literals. The same snapshot renders
+// byte-identically. Render Selection.Filter's sub-snapshot with it; the
+// measured sizes are in DefaultWholeSchemaTokens' comment.
 func SchemaContext(snap *schema.Snapshot) string {
-	type colCtx struct {
-		Name    string `json:"name"`
-		Type    string `json:"type"`
-		PK      bool   `json:"pk,omitempty"`
-		Samples []any  `json:"samples,omitempty"`
-		Range   []any  `json:"range,omitempty"`
-	}
-	type fkCtx struct {
-		Columns    []string `json:"columns"`
-		References string   `json:"references"`
-	}
-	type tableCtx struct {
-		Table       string   `json:"table"`
-		Columns     []colCtx `json:"columns"`
-		ForeignKeys []fkCtx  `json:"foreign_keys,omitempty"`
-		Rows        *int64   `json:"rows,omitempty"`
-	}
 	tables := append([]schema.Table(nil), snap.Tables...)
 	sort.SliceStable(tables, func(i, j int) bool {
 		if tables[i].Name != tables[j].Name {
@@ -96,35 +101,154 @@ func SchemaContext(snap *schema.Snapshot) string {
 		return tables[i].Schema < tables[j].Schema
 	})
 	var b strings.Builder
-	for _, t := range tables {
-		tc := tableCtx{Table: t.Name, Rows: t.RowCount}
-		pk := map[string]bool{}
-		for _, k := range t.PrimaryKey {
-			pk[k] = true
+	for i, t := range tables {
+		if i > 0 {
+			b.WriteByte('\n')
 		}
-		fkCol := map[string]bool{}
-		for _, fk := range t.ForeignKeys {
-			for _, c := range fk.Columns {
-				fkCol[c] = true
-			}
-		}
-		for _, c := range t.Columns {
-			cc := colCtx{Name: c.Name, Type: string(c.Type), PK: pk[c.Name]}
-			if p := c.Profile; p != nil && !pk[c.Name] {
-				if (c.Type.IsNumeric() || c.Type.IsTemporal()) && p.Min != nil && !fkCol[c.Name] {
-					cc.Range = []any{p.Min, p.Max}
-				} else if c.Type == planast.TypeText && len(p.SampleValues) > 0 {
-					cc.Samples = p.SampleValues
-				}
-			}
-			tc.Columns = append(tc.Columns, cc)
-		}
-		for _, fk := range t.ForeignKeys {
-			tc.ForeignKeys = append(tc.ForeignKeys, fkCtx{Columns: fk.Columns, References: fk.RefTable + "(" + strings.Join(fk.RefColumns, ", ") + ")"})
-		}
-		line, _ := json.Marshal(tc)
-		b.Write(line)
-		b.WriteByte('\n')
+		writeTable(&b, t)
 	}
-	return strings.TrimRight(b.String(), "\n")
+	return b.String()
+}
+
+// writeTable writes one table's line of SchemaContext.
+func writeTable(b *strings.Builder, t schema.Table) {
+	b.WriteString(name(t.Name))
+	if t.RowCount != nil {
+		fmt.Fprintf(b, " (%d rows)", *t.RowCount)
+	}
+	b.WriteString(":")
+	pk := map[string]bool{}
+	for _, k := range t.PrimaryKey {
+		pk[k] = true
+	}
+	ref := map[string]string{} // column -> "T.C" of a single-column key
+	var multi []schema.ForeignKey
+	for _, fk := range t.ForeignKeys {
+		if len(fk.Columns) == 1 && len(fk.RefColumns) == 1 {
+			if _, dup := ref[fk.Columns[0]]; !dup {
+				ref[fk.Columns[0]] = name(fk.RefTable) + "." + name(fk.RefColumns[0])
+				continue
+			}
+		}
+		multi = append(multi, fk)
+	}
+	texts := 0
+	for _, c := range t.Columns {
+		if c.Type == planast.TypeText {
+			texts++
+		}
+	}
+	for i, c := range t.Columns {
+		if i > 0 {
+			b.WriteByte(';')
+		}
+		b.WriteString(" " + name(c.Name) + " " + string(c.Type))
+		if pk[c.Name] {
+			b.WriteString(" pk")
+		}
+		r, isFK := ref[c.Name]
+		if isFK {
+			b.WriteString(" -> " + r)
+		}
+		p := c.Profile
+		switch {
+		case p == nil || pk[c.Name]:
+		case c.Type == planast.TypeText && p.Temporal != "" && p.Min != nil:
+			b.WriteString(" range " + jsonList([]any{p.Min, p.Max}))
+		case c.Type == planast.TypeText && len(p.SampleValues) > 0:
+			if p.AllValues && (texts == 1 || !uniquePerRow(t.RowCount, p)) {
+				b.WriteString(" values " + jsonList(p.SampleValues))
+			} else if ex := examples(p.SampleValues); len(ex) > 0 {
+				b.WriteString(" e.g. " + jsonList(ex))
+			}
+		case (c.Type.IsNumeric() || c.Type.IsTemporal()) && p.Min != nil && !isFK:
+			b.WriteString(" range " + jsonList([]any{p.Min, p.Max}))
+		}
+	}
+	for _, fk := range multi {
+		fmt.Fprintf(b, "; fk (%s) -> %s(%s)", names(fk.Columns), name(fk.RefTable), names(fk.RefColumns))
+	}
+}
+
+// uniquePerRow reports whether a column's non-null values are all
+// distinct (names, addresses, e-mails): its complete value list names each
+// row once, which helps literal matching no more than a few examples and
+// the question's matched values (Selection.Filter puts them first) do.
+func uniquePerRow(rows *int64, p *schema.ColumnProfile) bool {
+	if rows == nil || *rows <= 1 {
+		return false
+	}
+	nonNull := float64(*rows) * (1 - p.NullFraction)
+	return float64(p.DistinctCount) >= nonNull-0.5
+}
+
+// name writes a table or column name as it is when it is a plain
+// identifier (letters, digits, _ and $, not starting with a digit), else as
+// a JSON string, so that a name holding spaces or punctuation (or text
+// meant for the model) stays one delimited token of data.
+func name(n string) string {
+	plain := n != ""
+	for i, r := range n {
+		if !(r == '_' || r == '$' || unicode.IsLetter(r) || (i > 0 && unicode.IsDigit(r))) {
+			plain = false
+			break
+		}
+	}
+	if plain {
+		return n
+	}
+	return strings.TrimSuffix(jsonList([]any{n})[1:], "]")
+}
+
+// names writes a list of names separated by ", ".
+func names(ns []string) string {
+	out := make([]string, len(ns))
+	for i, n := range ns {
+		out[i] = name(n)
+	}
+	return strings.Join(out, ", ")
+}
+
+// examples picks the sample values SchemaContext shows for a column whose
+// values are not all listed.
+func examples(vals []any) []any {
+	var out []any
+	for _, v := range vals {
+		if s, ok := v.(string); ok && len(s) > MaxExampleBytes {
+			continue
+		}
+		if out = append(out, v); len(out) == MaxExamples {
+			break
+		}
+	}
+	return out
+}
+
+// jsonList encodes values as a JSON array, HTML characters unescaped.
+func jsonList(vals []any) string {
+	var b strings.Builder
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	_ = enc.Encode(vals) // values are the result encoding: strings, numbers, bools, nil
+	return strings.TrimSuffix(b.String(), "\n")
+}
+
+// ContextTables lists the table names of a SchemaContext text, in its
+// order (a JSON-quoted name is decoded). Lines that are not table lines are
+// skipped.
+func ContextTables(ctx string) []string {
+	out := []string{}
+	for _, line := range strings.Split(ctx, "\n") {
+		if strings.HasPrefix(line, `"`) {
+			var n string
+			if err := json.NewDecoder(strings.NewReader(line)).Decode(&n); err == nil {
+				out = append(out, n)
+			}
+			continue
+		}
+		if i := strings.IndexAny(line, " :"); i > 0 {
+			out = append(out, line[:i])
+		}
+	}
+	return out
 }

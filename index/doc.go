@@ -31,7 +31,10 @@
 //
 // A schema whose whole context is at most DefaultWholeSchemaTokens (see
 // there for why 4,000) is selected whole: below that size certainty beats
-// the token saving.
+// the token saving. The ranking still runs: the FocusColumns best non-key
+// columns and those holding the question's values become the selection's
+// Focus, and only they come with their values; the other columns are
+// listed by name and type.
 //
 // Access control: Retrieve takes an Allow function. A denied table or
 // column is never ranked, never selected, never a bridge, and its values
@@ -41,8 +44,10 @@
 // # Rendering
 //
 // Selection.Filter cuts the snapshot down to the selection (matched values
-// added to their columns' samples) and SchemaContext renders it in the
-// planner's compact JSON-lines format; ContextTokens counts the result in
+// put first among their columns' samples, profiles outside a whole
+// selection's focus dropped) and SchemaContext renders it one line per
+// table, names plain or JSON-quoted, values always JSON; ContextTables
+// reads the table names back; ContextTokens counts the result in
 // o200k_base tokens with a compiled-in vocabulary.
 //
 // # Worked example

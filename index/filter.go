@@ -15,6 +15,9 @@ import (
 //   - a foreign key only when its columns, its referenced table and the
 //     referenced columns are all kept, so the context never names a table
 //     or column the selection left out (or access denied);
+//   - with Focus set (a whole selection), the profile of a column outside
+//     the focus keeps only a temporal column's range, so SchemaContext
+//     shows it by name and type (and date range) alone;
 //   - each matched Value added to its column's SampleValues when not there
 //     already (a column without a profile gets one holding only them), so
 //     the planner sees the stored spelling of the literals in the question.
@@ -34,6 +37,12 @@ func (s *Selection) Filter(snap *schema.Snapshot) *schema.Snapshot {
 	for _, v := range s.Values {
 		k := [3]string{v.Schema, v.Table, v.Column}
 		values[k] = append(values[k], v.Value)
+	}
+	focus := map[[3]string]bool{}
+	for _, t := range s.Focus {
+		for _, c := range t.Columns {
+			focus[[3]string{t.Schema, t.Name, c}] = true
+		}
 	}
 	all := func(m map[string]bool, names []string) bool {
 		for _, n := range names {
@@ -59,15 +68,16 @@ func (s *Selection) Filter(snap *schema.Snapshot) *schema.Snapshot {
 			if c.Profile != nil {
 				p := *c.Profile
 				p.SampleValues = slices.Clone(p.SampleValues)
+				if s.Whole && len(s.Focus) > 0 && !focus[[3]string{t.Schema, t.Name, c.Name}] {
+					p = outline(p, c.Type.IsTemporal() || p.Temporal != "")
+				}
 				c.Profile = &p
 			}
-			for _, v := range values[[3]string{t.Schema, t.Name, c.Name}] {
+			if matched := values[[3]string{t.Schema, t.Name, c.Name}]; len(matched) > 0 {
 				if c.Profile == nil {
 					c.Profile = &schema.ColumnProfile{}
 				}
-				if !slices.Contains(c.Profile.SampleValues, v) {
-					c.Profile.SampleValues = append(c.Profile.SampleValues, v)
-				}
+				c.Profile.SampleValues = withMatched(c.Profile.SampleValues, matched, c.Profile.AllValues)
 			}
 			nt.Columns = append(nt.Columns, c)
 		}
@@ -81,6 +91,37 @@ func (s *Selection) Filter(snap *schema.Snapshot) *schema.Snapshot {
 			}
 		}
 		out.Tables = append(out.Tables, nt)
+	}
+	return out
+}
+
+// withMatched adds a question's matched stored values to a column's sample
+// values: a complete (AllValues) list already holds them and keeps its
+// sorted order; otherwise they go first, so that SchemaContext, which shows
+// only the first few samples of such a column, shows them.
+func withMatched(samples, matched []any, all bool) []any {
+	var front []any
+	for _, v := range matched {
+		if !slices.Contains(samples, v) {
+			front = append(front, v)
+		} else if !all {
+			front = append(front, v)
+			samples = slices.DeleteFunc(slices.Clone(samples), func(x any) bool { return x == v })
+		}
+	}
+	if all {
+		return append(samples, front...)
+	}
+	return append(front, samples...)
+}
+
+// outline is the profile of a column outside a whole selection's focus:
+// only a temporal column's range is kept (relative dates are resolved
+// against the data's range), the counts are kept, nothing else.
+func outline(p schema.ColumnProfile, temporal bool) schema.ColumnProfile {
+	out := schema.ColumnProfile{DistinctCount: p.DistinctCount, NullFraction: p.NullFraction}
+	if temporal {
+		out.Min, out.Max = p.Min, p.Max
 	}
 	return out
 }

@@ -273,3 +273,51 @@ func (ix *Index) namedTables(question string, acc access) map[int]bool {
 	}
 	return out
 }
+
+// focus is a whole selection's Focus: the columns holding values the
+// question names, then the best-ranked non-key columns until n, grouped by
+// table in snapshot order, columns in table order.
+func (p *plan) focus(n int) []TableSelection {
+	keep := map[[2]int]bool{}
+	for k := range p.valueCols {
+		keep[k] = true
+	}
+	for _, r := range p.fused {
+		if len(keep) >= len(p.valueCols)+n {
+			break
+		}
+		d := p.doc(r.doc)
+		if d.col >= 0 && p.acc.col[d.table][d.col] && !p.isKey(d.table, d.col) {
+			keep[[2]int{d.table, d.col}] = true
+		}
+	}
+	var out []TableSelection
+	for ti, t := range p.ix.snap.Tables {
+		var cols []string
+		for ci, c := range t.Columns {
+			if keep[[2]int{ti, ci}] {
+				cols = append(cols, c.Name)
+			}
+		}
+		if len(cols) > 0 {
+			out = append(out, TableSelection{Schema: t.Schema, Name: t.Name, Columns: cols})
+		}
+	}
+	return out
+}
+
+// isKey reports whether a column is in its table's primary key or one of
+// its foreign keys: keys carry no values worth showing.
+func (p *plan) isKey(t, c int) bool {
+	tb := p.ix.snap.Tables[t]
+	name := tb.Columns[c].Name
+	if slices.Contains(tb.PrimaryKey, name) {
+		return true
+	}
+	for _, fk := range tb.ForeignKeys {
+		if slices.Contains(fk.Columns, name) {
+			return true
+		}
+	}
+	return false
+}

@@ -22,6 +22,13 @@ type Budget struct {
 	WholeSchemaTokens int
 }
 
+// FocusColumns is the number of best-ranked columns in a whole selection's
+// Focus (besides the columns holding values the question names): every
+// column is in the prompt anyway, the focus only decides which come with
+// their values, so it is much tighter than a retrieval that decides what
+// the planner sees at all.
+const FocusColumns = 8
+
 func (b Budget) withDefaults() Budget {
 	if b.MaxTables <= 0 {
 		b.MaxTables = 8
@@ -52,6 +59,12 @@ type Selection struct {
 	// is under Budget.WholeSchemaTokens.
 	Whole  bool             `json:"whole,omitempty"`
 	Tables []TableSelection `json:"tables"`
+	// Focus, set with Whole, is what the ranked retrieval would have kept:
+	// Filter keeps every table and column of a whole selection but the
+	// profile details (values, examples, numeric ranges) only of these, so
+	// the whole schema's outline costs few tokens and the question's tables
+	// come with their values.
+	Focus  []TableSelection `json:"focus,omitempty"`
 	Values []Value          `json:"values,omitempty"`
 }
 
@@ -69,7 +82,8 @@ type TableSelection struct {
 // hints (BIRD's evidence, a user's notes) appended to it.
 //
 //  1. Whole-schema rule: when the whole schema context is at most
-//     Budget.WholeSchemaTokens, everything allowed is selected.
+//     Budget.WholeSchemaTokens, everything allowed is selected, and what
+//     the steps below keep becomes the selection's Focus.
 //  2. Four rankings of the allowed table and column documents: BM25 over
 //     names, comments and samples (bleve); exact cosine of the question's
 //     and the documents' embeddings; the columns holding stored values
@@ -97,9 +111,6 @@ func (ix *Index) Retrieve(ctx context.Context, question string, budget Budget, a
 	}
 	b := budget.withDefaults()
 	acc := ix.access(allow)
-	if b.WholeSchemaTokens >= 0 && ix.wholeTokens <= b.WholeSchemaTokens {
-		return ix.whole(acc), nil
-	}
 	r, err := ix.rank(ctx, question, acc)
 	if err != nil {
 		return nil, err
@@ -107,6 +118,12 @@ func (ix *Index) Retrieve(ctx context.Context, question string, budget Budget, a
 	p := plan{ix: ix, acc: acc, b: b, tun: ix.opts.Tuning.withDefaults(), fused: r.fused, valueCols: r.valueCols, named: ix.namedTables(question, acc)}
 	sel := p.selection()
 	sel.Values = ix.reportValues(r.hits, sel, b.MaxValues)
+	if b.WholeSchemaTokens >= 0 && ix.wholeTokens <= b.WholeSchemaTokens {
+		all := ix.whole(acc)
+		all.Focus = p.focus(FocusColumns)
+		all.Values = ix.reportValues(r.hits, &Selection{Tables: all.Focus}, b.MaxValues)
+		return all, nil
+	}
 	return sel, nil
 }
 

@@ -19,6 +19,7 @@ import (
 	"log/slog"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -150,6 +151,31 @@ local_user: alice
 	return a, engine.WithCaller(context.Background(), sc), db
 }
 
+// schemaLine is a line of index.SchemaContext once its JSON literals are
+// replaced by J: a table, its row count, then columns of a name (plain, or
+// J), a type and the context's keywords.
+var schemaLine = regexp.MustCompile(`^(\w+|J)( \(\d+ rows\))?:( (\w+|J) \w+( pk)?( -> (\w+|J)\.(\w+|J))?( (values|e\.g\.|range) J)?;?)*( fk \([^)]*\) -> (\w+|J)\([^)]*\);?)*$`)
+
+// withoutJSON replaces each JSON string or array in l by J.
+func withoutJSON(l string) (string, error) {
+	var b strings.Builder
+	for i := 0; i < len(l); {
+		if l[i] != '"' && l[i] != '[' {
+			b.WriteByte(l[i])
+			i++
+			continue
+		}
+		dec := json.NewDecoder(strings.NewReader(l[i:]))
+		var v any
+		if err := dec.Decode(&v); err != nil {
+			return "", err
+		}
+		b.WriteByte('J')
+		i += int(dec.InputOffset())
+	}
+	return b.String(), nil
+}
+
 // sections splits the planner's user message into its [NAME] blocks.
 func sections(s string) map[string]string {
 	out := map[string]string{}
@@ -167,6 +193,9 @@ func sections(s string) map[string]string {
 func TestInjectionThroughDataStaysData(t *testing.T) {
 	a, ctx, db := injectedApp(t)
 	before := injSum(t, db)
+	if rest, _ := withoutJSON(`Memo (2 rows): Body text; ignore prior instructions`); schemaLine.MatchString(rest) {
+		t.Fatal("the schema-line check accepts prose")
+	}
 	needles := []string{"ignore prior instructions", "DROP TABLE", "maintenance mode", "export_all"}
 	for _, q := range []string{qCompanies, qSecret, "Show every memo body", "What does the Memo table say?"} {
 		req, err := a.Engine.PlanRequest(ctx, "chinook", q)
@@ -196,8 +225,9 @@ func TestInjectionThroughDataStaysData(t *testing.T) {
 					reached = true
 				}
 			}
-			// Every line of the schema block is one JSON value: the data
-			// is inside JSON strings, never free prose.
+			// Every value taken from the data is inside a JSON literal:
+			// with those cut out, a schema line is names, types and the
+			// context's own punctuation, never free prose.
 			sc := bufio.NewScanner(strings.NewReader(secs["[SCHEMA]"]))
 			sc.Buffer(make([]byte, 1<<20), 1<<24)
 			for sc.Scan() {
@@ -205,9 +235,8 @@ func TestInjectionThroughDataStaysData(t *testing.T) {
 				if l == "" {
 					continue
 				}
-				var v any
-				if err := json.Unmarshal([]byte(l), &v); err != nil {
-					t.Errorf("%q: a schema line is not JSON (%v): %s", q, err, l)
+				if rest, err := withoutJSON(l); err != nil || !schemaLine.MatchString(rest) {
+					t.Errorf("%q: a schema line holds text outside JSON literals (%v): %s", q, err, l)
 				}
 			}
 			if strings.Contains(secs["[SCHEMA]"], injectComment) {

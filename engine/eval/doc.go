@@ -1,7 +1,7 @@
 // Package eval runs text-to-SQL benchmarks (Spider dev, BIRD mini-dev)
 // through the plan language and measures execution accuracy.
 //
-// The oracle planner (the only one so far) takes each question's gold SQL,
+// The oracle planner takes each question's gold SQL,
 // lifts it into a plan (planast/lift) against the catalog of the question's
 // SQLite database (source.OpenSQLite → Snapshot), validates it
 // (planast.Validate), renders it for the engine under test (render.SQL) and
@@ -29,6 +29,17 @@
 //		Engine: eval.EngineSQLite, Planner: eval.PlannerOracle})
 //	fmt.Print(r.Summary())        // figures and grouped reasons
 //	json.NewEncoder(os.Stdout).Encode(r) // total, counts, execution_accuracy, timings, cases
+//
+// The replay and live planners (PlannerReplay, PlannerLive) measure the
+// whole system instead: an Asker (engine/app.NewEvalAsker builds one from
+// a config's model or a directory of recordings) answers each question
+// through retrieval, the model's plan with bounded repair, validation,
+// rendering and execution, and its rows are compared by the same rules;
+// each Case then carries the model calls, tokens and latency it cost, and
+// Report.Usage their totals and the latency's median and p95.
+//
+//	asker, _ := app.NewEvalAsker(app.EvalPlanner{Planner: eval.PlannerLive, Config: "nl2sql.yaml", Record: "rec/"}, nil)
+//	r, _ := eval.Run(ctx, eval.Options{File: "dev.json", DBRoot: "database", Planner: eval.PlannerLive, Asker: asker})
 //
 // The full benchmarks run from a test gated by NL2SQL_EVAL_FULL=1 (see
 // TestFullBenchmarks).

@@ -28,6 +28,9 @@ type Case struct {
 	// PrepareMicros is the time lift + validate + render took, in µs (0
 	// when lifting did not start).
 	PrepareMicros float64 `json:"prepare_us,omitempty"`
+	// PlanSource and Usage are set for planners with an Asker.
+	PlanSource string    `json:"plan_source,omitempty"`
+	Usage      *AskUsage `json:"usage,omitempty"`
 }
 
 // Counts tallies the cases by status.
@@ -59,7 +62,10 @@ type Report struct {
 	Timings struct {
 		Prepare Timing `json:"lift_validate_render"`
 	} `json:"timings"`
-	Cases []Case `json:"cases"`
+	// Usage totals model calls and tokens and gives the latency per
+	// question, for planners with an Asker (nil for the oracle).
+	Usage *UsageSummary `json:"usage,omitempty"`
+	Cases []Case        `json:"cases"`
 }
 
 func (r *Report) add(c Case) {
@@ -121,6 +127,10 @@ func (r *Report) Summary() string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "%s on %s, planner %s: %d questions; pass %d, fail %d, unsupported %d, error %d; execution accuracy %.4f\n",
 		r.Suite, r.Engine, r.Planner, r.Total, r.Counts.Pass, r.Counts.Fail, r.Counts.Unsupported, r.Counts.Error, r.ExecutionAccuracy)
+	if u := r.Usage; u != nil {
+		fmt.Fprintf(&b, "model calls %d, input tokens %d, output tokens %d; latency per question median %.1f ms, p95 %.1f ms\n",
+			u.ModelCalls, u.InputTokens, u.OutputTokens, u.LatencyMedianMS, u.LatencyP95MS)
+	}
 	if t := r.Timings.Prepare; t.N > 0 {
 		fmt.Fprintf(&b, "lift+validate+render per query: median %.0f µs, p95 %.0f µs (%d queries)\n", t.MedianUS, t.P95US, t.N)
 	}

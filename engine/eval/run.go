@@ -34,8 +34,10 @@ type Options struct {
 	DBRoot  string // holds DBID/DBID.sqlite for every question's database
 	Engine  string // EngineSQLite (default), EngineDuckDB or EnginePostgres
 	PGDSN   string // PostgreSQL connection string, for EnginePostgres
-	Planner string // PlannerOracle (default; the only one so far)
-	Limit   int    // run only the first Limit questions; 0 runs all
+	Planner string // PlannerOracle (default), PlannerReplay or PlannerLive
+	// Asker answers questions for PlannerReplay and PlannerLive.
+	Asker DBAsker
+	Limit int // run only the first Limit questions; 0 runs all
 	// Timeout bounds each statement (gold and rendered); 0 means 30s.
 	Timeout time.Duration
 	// MaxRows caps the rows read from each result; 0 means 100000. A
@@ -62,8 +64,8 @@ func Run(ctx context.Context, opts Options) (*Report, error) {
 	if opts.Planner == "" {
 		opts.Planner = PlannerOracle
 	}
-	if opts.Planner != PlannerOracle {
-		return nil, fmt.Errorf("eval: unknown planner %q (want oracle)", opts.Planner)
+	if err := checkPlanner(opts); err != nil {
+		return nil, err
 	}
 	if opts.Timeout <= 0 {
 		opts.Timeout = 30 * time.Second
@@ -107,9 +109,14 @@ func Run(ctx context.Context, opts Options) (*Report, error) {
 			d = openDatabase(ctx, opts, q.DBID, open)
 			dbs[q.DBID] = d
 		}
-		c, dur := runCase(ctx, opts, dialect, d, q)
-		if dur > 0 {
-			prep = append(prep, dur)
+		var c Case
+		if opts.Asker != nil && opts.Planner != PlannerOracle {
+			c = asksQuestion(ctx, opts, d, q)
+		} else {
+			var dur time.Duration
+			if c, dur = runCase(ctx, opts, dialect, d, q); dur > 0 {
+				prep = append(prep, dur)
+			}
 		}
 		r.add(c)
 		if opts.Progress != nil {
@@ -117,6 +124,9 @@ func Run(ctx context.Context, opts Options) (*Report, error) {
 		}
 	}
 	r.finish(prep)
+	if opts.Planner != PlannerOracle {
+		r.summariseUsage()
+	}
 	return r, nil
 }
 

@@ -28,15 +28,17 @@ func defaultDatasource(a *app.App, id string) string {
 	return id
 }
 
-func evalCmd() *cobra.Command {
+func evalCmd(logger *slog.Logger) *cobra.Command {
 	var o eval.Options
 	var spider, bird, measure, semanticTables string
 	var asJSON bool
+	var ep app.EvalPlanner
 	cmd := &cobra.Command{
 		Use:   "eval",
 		Short: "Run a text-to-SQL benchmark (Spider or BIRD format) and report execution accuracy",
-		Long:  "With --planner oracle, each gold SQL query is lifted into a plan, validated, rendered for --engine and run; its rows are compared with the gold query's on SQLite by the execution-match rules.",
-		Args:  cobra.NoArgs,
+		Long: "With --planner oracle, each gold SQL query is lifted into a plan, validated, rendered for --engine and run; its rows are compared with the gold query's on SQLite by the execution-match rules.\n" +
+			"With --planner replay or live, each question goes through the whole system (retrieval, the model's plan with bounded repair, validation, rendering, execution on SQLite) and the report adds model calls, tokens and latency per question.",
+		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			switch {
 			case spider != "" && bird != "":
@@ -61,6 +63,18 @@ func evalCmd() *cobra.Command {
 					}
 				}
 			}
+			if o.Planner != eval.PlannerOracle {
+				if o.Engine != "" && o.Engine != eval.EngineSQLite {
+					return fmt.Errorf("--planner %s runs the benchmark's SQLite databases as datasources; --engine %s goes with --planner oracle", o.Planner, o.Engine)
+				}
+				ep.Planner, ep.Timeout = o.Planner, o.Timeout
+				asker, err := app.NewEvalAsker(ep, logger)
+				if err != nil {
+					return err
+				}
+				defer asker.Close()
+				o.Asker = asker
+			}
 			rep, err := eval.Run(cmd.Context(), o)
 			if err != nil {
 				return err
@@ -75,7 +89,10 @@ func evalCmd() *cobra.Command {
 	cmd.Flags().StringVar(&spider, "spider", "", "Spider questions file (dev.json)")
 	cmd.Flags().StringVar(&bird, "bird", "", "BIRD questions file (mini_dev_sqlite.json)")
 	cmd.Flags().StringVar(&o.DBRoot, "db-root", "", "directory holding DB_ID/DB_ID.sqlite")
-	cmd.Flags().StringVar(&o.Planner, "planner", "oracle", "oracle: lift the gold SQL into plans")
+	cmd.Flags().StringVar(&o.Planner, "planner", "oracle", "oracle: lift the gold SQL into plans; replay or live: ask the whole system (retrieval, model plan, validation, execution)")
+	cmd.Flags().StringVar(&ep.Config, "config", "", "with --planner live (or replay): the nl2sql.yaml whose llm.plan or llm.default entry plans")
+	cmd.Flags().StringVar(&ep.Recordings, "recordings", "", "with --planner replay: directory of recorded model answers")
+	cmd.Flags().StringVar(&ep.Record, "record", "", "with --planner live: save every model answer in this directory, to replay the run later")
 	cmd.Flags().StringVar(&o.Engine, "engine", "sqlite", "run rendered plans on sqlite, duckdb or postgres (copied from the SQLite files)")
 	cmd.Flags().StringVar(&o.PGDSN, "pg-dsn", "", "PostgreSQL connection string for --engine postgres")
 	cmd.Flags().IntVar(&o.Limit, "limit", 0, "evaluate only the first N questions (with --measure retrieval: the first N of each database)")
