@@ -223,6 +223,23 @@ func TestScaleRouterFeatures(t *testing.T) {
 	}
 }
 
+// strictAnswer is a plan answer in the strict form structured outputs
+// return (every property present).
+const strictAnswer = `{"reasoning":"List one artist.","plan":{"with":null,"distinct":null,` +
+	`"select":[{"expr":{"kind":"column","table":"ar","column":"Name"},"alias":"Artist"}],` +
+	`"from":[{"schema":null,"table":"Artist","alias":"ar","subquery":null}],"joins":null,"where":null,` +
+	`"group_by":null,"having":null,"order_by":null,"limit":1,"offset":null,"set_ops":null}}`
+
+// chatCompletion writes a documented Chat Completions response (OpenAI API
+// reference, "The chat completion object") with the given usage.
+func chatCompletion(w http.ResponseWriter, content, finish string, in, out int) {
+	c, _ := json.Marshal(content)
+	w.Header().Set("Content-Type", "application/json")
+	fmt.Fprintf(w, `{"id":"chatcmpl-1","object":"chat.completion","created":1,"model":"plan-test",
+"choices":[{"index":0,"message":{"role":"assistant","content":%s,"refusal":null},"finish_reason":%q}],
+"usage":{"prompt_tokens":%d,"completion_tokens":%d,"total_tokens":%d}}`, c, finish, in, out, in+out)
+}
+
 // planServer is an OpenAI-compatible chat-completions server that answers
 // every call with the same plan, reports usage counted with o200k_base over
 // what it received, and refuses an answer longer than max_completion_tokens
@@ -267,11 +284,7 @@ func newPlanServer(t *testing.T, answer string) *planServer {
 			ps.noCap++
 		}
 		ps.mu.Unlock()
-		c, _ := json.Marshal(content)
-		w.Header().Set("Content-Type", "application/json")
-		fmt.Fprintf(w, `{"id":"chatcmpl-1","object":"chat.completion","created":1,"model":"plan-test",
-"choices":[{"index":0,"message":{"role":"assistant","content":%s,"refusal":null},"finish_reason":%q}],
-"usage":{"prompt_tokens":%d,"completion_tokens":%d,"total_tokens":%d}}`, c, finish, in, out, in+out)
+		chatCompletion(w, content, finish, in, out)
 	}))
 	t.Cleanup(ps.Close)
 	return ps
@@ -280,11 +293,6 @@ func newPlanServer(t *testing.T, answer string) *planServer {
 // Cost bounds: eight candidates never use more tokens than the budget, as
 // the server counts them; a budget too small for all of them degrades.
 func TestScaleEightCandidatesStayInBudget(t *testing.T) {
-	// a plan in the strict form structured outputs return (every property present)
-	const answer = `{"reasoning":"List one artist.","plan":{"with":null,"distinct":null,` +
-		`"select":[{"expr":{"kind":"column","table":"ar","column":"Name"},"alias":"Artist"}],` +
-		`"from":[{"schema":null,"table":"Artist","alias":"ar","subquery":null}],"joins":null,"where":null,` +
-		`"group_by":null,"having":null,"order_by":null,"limit":1,"offset":null,"set_ops":null}}`
 	eight := ScaleConfig{Strategies: []StrategySpec{{Name: StrategyPlain, Samples: 4}, {Name: StrategyReasoning, Samples: 2},
 		{Name: StrategyDecompose, Samples: 2}}, Tournament: true, MaxOutputTokens: 400}
 	cases := []struct {
@@ -302,7 +310,7 @@ func TestScaleEightCandidatesStayInBudget(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			ps := newPlanServer(t, answer)
+			ps := newPlanServer(t, strictAnswer)
 			p, err := llm.NewOpenAI(llm.Options{BaseURL: ps.URL + "/v1", APIKey: "sk-test", Model: "plan-test"})
 			if err != nil {
 				t.Fatal(err)
@@ -386,19 +394,13 @@ func TestScaleRouterModel(t *testing.T) {
 // at the server until the budget ends, the plain ones answer; the answer
 // comes from the plain bucket and the result is marked degraded.
 func TestScaleTimeBudgetDegrades(t *testing.T) {
-	const answer = `{"reasoning":"List one artist.","plan":{"with":null,"distinct":null,` +
-		`"select":[{"expr":{"kind":"column","table":"ar","column":"Name"},"alias":"Artist"}],` +
-		`"from":[{"schema":null,"table":"Artist","alias":"ar","subquery":null}],"joins":null,"where":null,` +
-		`"group_by":null,"having":null,"order_by":null,"limit":1,"offset":null,"set_ops":null}}`
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		b, _ := io.ReadAll(r.Body)
 		if bytes.Contains(b, []byte("[APPROACH]")) {
 			<-r.Context().Done() // hang until the client gives up
 			return
 		}
-		c, _ := json.Marshal(answer)
-		w.Header().Set("Content-Type", "application/json")
-		fmt.Fprintf(w, `{"id":"c","object":"chat.completion","created":1,"model":"m","choices":[{"index":0,"message":{"role":"assistant","content":%s},"finish_reason":"stop"}],"usage":{"prompt_tokens":10,"completion_tokens":5,"total_tokens":15}}`, c)
+		chatCompletion(w, strictAnswer, "stop", 10, 5)
 	}))
 	t.Cleanup(srv.Close)
 	p, err := llm.NewOpenAI(llm.Options{BaseURL: srv.URL + "/v1", APIKey: "sk-test", Model: "m"})

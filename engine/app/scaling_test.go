@@ -41,18 +41,13 @@ func TestScalingFromConfig(t *testing.T) {
 			}
 			f.WriteString(tc.extra)
 			f.Close()
-			a, err := Open(p, quiet)
+			res, err := askArtist(p)
 			if tc.wantErr != "" {
 				if err == nil || !strings.Contains(err.Error(), tc.wantErr) {
 					t.Fatalf("err = %v, want %q", err, tc.wantErr)
 				}
 				return
 			}
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer a.Close()
-			res, err := a.Engine.Ask(context.Background(), engine.AskRequest{Question: "Which artist has released the most albums?"})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -72,16 +67,22 @@ func TestScalingPerDatasource(t *testing.T) {
 	body := strings.Replace(string(b), "engine: sqlite,", "engine: sqlite, scaling: {strategies: [{name: plain, samples: 2}, {name: reasoning, samples: 2}]},", 1)
 	body += "scaling:\n  strategies: [{name: decompose, samples: 3}]\n"
 	os.WriteFile(p, []byte(body), 0o644)
-	a, err := Open(p, quiet)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer a.Close()
-	res, err := a.Engine.Ask(context.Background(), engine.AskRequest{Question: "Which artist has released the most albums?"})
+	res, err := askArtist(p)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if sc := res.Scaling; sc == nil || len(sc.Candidates) != 4 || sc.Candidates[3].Strategy != "reasoning" {
 		t.Fatalf("scaling %+v", res.Scaling)
 	}
+}
+
+// askArtist opens the config at p and asks the question the scaling
+// recordings answer.
+func askArtist(p string) (*engine.Result, error) {
+	a, err := Open(p, quiet)
+	if err != nil {
+		return nil, err
+	}
+	defer a.Close()
+	return a.Engine.Ask(context.Background(), engine.AskRequest{Question: "Which artist has released the most albums?"})
 }

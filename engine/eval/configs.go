@@ -20,8 +20,9 @@ type ConfigQuestion struct {
 	GoldSQL    string `json:"gold_sql"`
 }
 
-// Asker answers a question end to end; *engine.Engine is one.
-type Asker interface {
+// ResultAsker answers a question end to end with an engine result;
+// *engine.Engine is one.
+type ResultAsker interface {
 	Ask(ctx context.Context, req engine.AskRequest) (*engine.Result, error)
 }
 
@@ -29,7 +30,7 @@ type Asker interface {
 // configuration (single call, a scaling section, another model).
 type Configuration struct {
 	Name   string
-	Engine Asker
+	Engine ResultAsker
 }
 
 // ConfigOptions configure RunConfigs.
@@ -131,7 +132,7 @@ func RunConfigs(ctx context.Context, o ConfigOptions) (*ConfigReport, error) {
 }
 
 // askCase asks one question and judges the answer.
-func askCase(ctx context.Context, a Asker, q ConfigQuestion, gold *table, goldErr error) ConfigCase {
+func askCase(ctx context.Context, a ResultAsker, q ConfigQuestion, gold *table, goldErr error) ConfigCase {
 	cc := ConfigCase{Question: q.Question}
 	t0 := time.Now()
 	res, err := a.Ask(ctx, engine.AskRequest{Question: q.Question, Datasource: q.Datasource})
