@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"context"
 	"errors"
 	"fmt"
 
@@ -83,3 +84,27 @@ func (ds *datasource) schemaContext(snap *schema.Snapshot) string {
 	}
 	return out
 }
+
+// Semantic returns the datasource's semantic layer as the caller may see
+// it (engine/semantic.Layer.Visible through scope), or nil when the
+// datasource has none. Errors are those of opening the datasource.
+func (e *Engine) Semantic(ctx context.Context, datasource string) (*semantic.Layer, error) {
+	ds, err := e.resolve(ctx, datasource)
+	if err != nil {
+		return nil, err
+	}
+	if ds.sem == nil {
+		return nil, nil
+	}
+	sc, id := e.caller(ctx), ds.spec.ID
+	return ds.sem.Visible(func(schemaName, table, column string) bool {
+		if column == "" {
+			return sc.AllowTable(id, schemaName, table)
+		}
+		return sc.AllowColumn(id, schemaName, table, column)
+	}), nil
+}
+
+// HasSemantic reports whether datasource id is configured with a semantic
+// file (without opening it).
+func (e *Engine) HasSemantic(id string) bool { return e.specs[id].Semantic != "" }

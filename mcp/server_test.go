@@ -17,8 +17,14 @@ import (
 
 func chinookClient(t *testing.T) *client.Client {
 	t.Helper()
+	return configClient(t, filepath.Join("..", "examples", "chinook", "nl2sql.yaml"))
+}
+
+// configClient is an in-process MCP client of a server over the config at path.
+func configClient(t *testing.T, path string) *client.Client {
+	t.Helper()
 	logger := slog.New(slog.NewTextHandler(io.Discard, nil))
-	a, err := app.Open(filepath.Join("..", "examples", "chinook", "nl2sql.yaml"), logger)
+	a, err := app.Open(path, logger)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -18,6 +18,7 @@ import (
 // datasource's snapshot as the caller may see it.
 type SchemaDescriber interface {
 	VisibleSnapshot(ctx context.Context, datasource string) (*schema.Snapshot, error)
+	SemanticReader
 }
 
 // DescribePageSize is how many tables one describe_schema page holds: small
@@ -40,6 +41,8 @@ type DescribeOutput struct {
 	TotalTables int            `json:"total_tables"` // tables matching the filter, over all pages
 	Tables      []schema.Table `json:"tables"`
 	NextCursor  string         `json:"next_cursor,omitempty"`
+	// Semantic holds the semantic layer's entries for this page's tables.
+	Semantic *SemanticInfo `json:"semantic,omitempty"`
 }
 
 const describeShape = `{"datasource": string, "table"?: string, "filter"?: string, "cursor"?: string}`
@@ -100,7 +103,10 @@ func DescribeSchemaHandler(eng SchemaDescriber) server.ToolHandlerFunc {
 			}
 		}
 		page := &schema.Snapshot{Datasource: snap.Datasource, Dialect: snap.Dialect, Tables: out.Tables}
-		text := SnapshotText(page)
+		if out.Semantic, err = semanticFor(ctx, eng, args.Datasource, page.TableNames()); err != nil {
+			return errorResult(err), nil
+		}
+		text := SnapshotText(page) + out.Semantic.Text()
 		if out.NextCursor != "" {
 			text += fmt.Sprintf("\n(%d of %d tables; pass cursor %q for more)\n", offset+len(out.Tables), len(match), out.NextCursor)
 		}

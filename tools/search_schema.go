@@ -15,6 +15,14 @@ import (
 // Searcher is what search_schema needs of the engine.
 type Searcher interface {
 	Search(ctx context.Context, datasource, text string) (*index.Selection, error)
+	SemanticReader
+}
+
+// SearchOutput is search_schema's structured output: the selection and
+// the semantic layer's entries for its tables.
+type SearchOutput struct {
+	*index.Selection
+	Semantic *SemanticInfo `json:"semantic,omitempty"`
 }
 
 // SearchArgs is search_schema's input.
@@ -49,6 +57,14 @@ func SearchSchemaHandler(eng Searcher) server.ToolHandlerFunc {
 		for _, v := range sel.Values {
 			fmt.Fprintf(&b, "value %s.%s = %q\n", v.Table, v.Column, v.Value)
 		}
-		return mcpgo.NewToolResultStructured(sel, b.String()), nil
+		names := make([]string, len(sel.Tables))
+		for i, t := range sel.Tables {
+			names[i] = t.Name
+		}
+		info, err := semanticFor(ctx, eng, args.Datasource, names)
+		if err != nil {
+			return errorResult(err), nil
+		}
+		return mcpgo.NewToolResultStructured(SearchOutput{sel, info}, b.String()+info.Text()), nil
 	}
 }

@@ -33,27 +33,28 @@ type Pos struct {
 // Table describes one table: Name (optionally schema-qualified by Schema)
 // names a table of the snapshot.
 type Table struct {
-	Pos         Pos
-	Schema      string
-	Name        string
-	Description string
-	Synonyms    []string
-	Columns     []Column
+	Pos         Pos      `json:"-"`
+	Schema      string   `json:"schema,omitempty"`
+	Name        string   `json:"name"`
+	Description string   `json:"description,omitempty"`
+	Synonyms    []string `json:"synonyms,omitempty"`
+	Columns     []Column `json:"columns,omitempty"`
 }
 
 // Column describes one column of its Table. Values maps stored codes (as
 // written, e.g. "4") to their meaning ("shipped").
 type Column struct {
-	Pos         Pos
-	Name        string
-	Description string
-	Synonyms    []string
-	Values      []ValueLabel
+	Pos         Pos          `json:"-"`
+	Name        string       `json:"name"`
+	Description string       `json:"description,omitempty"`
+	Synonyms    []string     `json:"synonyms,omitempty"`
+	Values      []ValueLabel `json:"values,omitempty"`
 }
 
 // ValueLabel is one code → meaning pair, in file order.
 type ValueLabel struct {
-	Code, Label string
+	Code  string `json:"code"`
+	Label string `json:"label"`
 }
 
 // Def is what metrics and filters share: a name plans reference, what it
