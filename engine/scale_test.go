@@ -241,7 +241,8 @@ func chatCompletion(w http.ResponseWriter, content, finish string, in, out int) 
 }
 
 // planServer is an OpenAI-compatible chat-completions server that answers
-// every call with the same plan, reports usage counted with o200k_base over
+// the plain prompt with answer, the other strategies' prompts with the same
+// plan over Genre, and the selector with "B", reports usage counted with o200k_base over
 // what it received, and refuses an answer longer than max_completion_tokens
 // (finish_reason "length"). It totals the tokens it reported.
 type planServer struct {
@@ -249,6 +250,7 @@ type planServer struct {
 	mu          sync.Mutex
 	calls, used int
 	noCap       int
+	minIn       int // the smallest input of a planner call
 }
 
 func newPlanServer(t *testing.T, answer string) *planServer {
@@ -273,13 +275,23 @@ func newPlanServer(t *testing.T, answer string) *planServer {
 		for _, m := range body.Messages {
 			in += 3 + index.ContextTokens(m.Role) + index.ContextTokens(m.Content)
 		}
-		out, content, finish := index.ContextTokens(answer), answer, "stop"
+		content := answer
+		switch last := body.Messages[len(body.Messages)-1].Content; {
+		case strings.HasPrefix(body.Messages[0].Content, "You compare"):
+			content = `{"winner":"B","reason":"B lists a genre."}`
+		case strings.Contains(last, "[APPROACH]"): // the other strategies disagree with plain
+			content = strings.NewReplacer(`"Artist"`, `"Genre"`, `"ar"`, `"g"`).Replace(answer)
+		}
+		out, finish := index.ContextTokens(content), "stop"
 		if body.MaxTokens <= 0 || out > body.MaxTokens {
 			out, content, finish = body.MaxTokens, "", "length"
 		}
 		ps.mu.Lock()
 		ps.calls++
 		ps.used += in + out
+		if isPlan := content != `{"winner":"B","reason":"B lists a genre."}`; isPlan && (ps.minIn == 0 || in < ps.minIn) {
+			ps.minIn = in
+		}
 		if body.MaxTokens <= 0 {
 			ps.noCap++
 		}
@@ -295,31 +307,39 @@ func newPlanServer(t *testing.T, answer string) *planServer {
 func TestScaleEightCandidatesStayInBudget(t *testing.T) {
 	eight := ScaleConfig{Strategies: []StrategySpec{{Name: StrategyPlain, Samples: 4}, {Name: StrategyReasoning, Samples: 2},
 		{Name: StrategyDecompose, Samples: 2}}, Tournament: true, MaxOutputTokens: 400}
+	// Budgets are in reservations of the plain prompt (its input tokens,
+	// measured by the ample run, + the 400-token output cap) and half one
+	// more: the plain candidates come first and the other prompts are longer,
+	// so k reservations and a half send exactly k calls.
 	cases := []struct {
 		name     string
-		budget   int
+		k        int // budget: k.5 plain reservations; -1: 200,000 tokens
 		calls    int
 		degraded bool
 		fails    bool
 	}{
-		// each call: about 6,100 input tokens (the whole Chinook schema) + 400 reserved for output
-		{"ample", 200000, 8, false, false},
-		{"room for two", 14000, 2, true, false},
-		{"room for one", 7000, 1, true, false},
-		{"room for none", 1000, 0, true, true},
+		{"ample", -1, 9, false, false}, // 8 candidates in two buckets + 1 selector call
+		{"room for two", 2, 2, true, false},
+		{"room for one", 1, 1, true, false},
+		{"room for none", 0, 0, true, true},
 	}
+	plainReservation := 0
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
+			budget := 200000
+			if tc.k >= 0 {
+				budget = tc.k*plainReservation + plainReservation/2
+			}
 			ps := newPlanServer(t, strictAnswer)
 			p, err := llm.NewOpenAI(llm.Options{BaseURL: ps.URL + "/v1", APIKey: "sk-test", Model: "plan-test"})
 			if err != nil {
 				t.Fatal(err)
 			}
 			cfg := eight
-			cfg.TokenBudget = tc.budget
+			cfg.TokenBudget = budget
 			res, err := scaleEngineWith(t, p, cfg, nil, "").Ask(context.Background(), AskRequest{Question: scaleQ})
-			if ps.used > tc.budget || ps.noCap > 0 {
-				t.Fatalf("the server counted %d tokens over %d calls (%d without an output cap); budget %d", ps.used, ps.calls, ps.noCap, tc.budget)
+			if ps.used > budget || ps.noCap > 0 {
+				t.Fatalf("the server counted %d tokens over %d calls (%d without an output cap); budget %d", ps.used, ps.calls, ps.noCap, budget)
 			}
 			if tc.fails {
 				if err == nil || ps.calls != 0 {
@@ -331,18 +351,26 @@ func TestScaleEightCandidatesStayInBudget(t *testing.T) {
 				t.Fatal(err)
 			}
 			sc := res.Scaling
-			t.Logf("budget %d: %d calls, %d tokens used (server), refused %d", tc.budget, ps.calls, ps.used, sc.Budget.Refused)
-			if ps.calls != tc.calls || sc.Budget.Refused != 8-tc.calls {
+			t.Logf("budget %d: %d calls, %d tokens used (server), refused %d", budget, ps.calls, ps.used, sc.Budget.Refused)
+			if plainReservation == 0 {
+				plainReservation = ps.minIn + 400
+				t.Logf("plain reservation: %d tokens", plainReservation)
+			}
+			if ps.calls != tc.calls || sc.Budget.Refused != max(0, 8-tc.calls) {
 				t.Errorf("calls %d, refused %d; want %d calls", ps.calls, sc.Budget.Refused, tc.calls)
 			}
 			if sc.Degraded != tc.degraded || sc.Budget.Used != ps.used || res.Usage.InputTokens+res.Usage.OutputTokens != ps.used {
 				t.Errorf("degraded %v, budget %+v, usage %+v; server used %d", sc.Degraded, sc.Budget, res.Usage, ps.used)
 			}
-			if sc.Selection != "single_bucket" || len(sc.Candidates) != 8 {
-				t.Errorf("selection %q candidates %d", sc.Selection, len(sc.Candidates))
+			want := "single_bucket" // only plain candidates fit
+			if !tc.degraded {
+				want = "tournament"
 			}
-			if !tc.degraded && (ps.calls != 8 || sc.Selection != "single_bucket" || len(sc.Candidates) != 8) {
-				t.Errorf("calls %d selection %q candidates %d", ps.calls, sc.Selection, len(sc.Candidates))
+			if sc.Selection != want || len(sc.Candidates) != 8 {
+				t.Errorf("selection %q candidates %d, want %q", sc.Selection, len(sc.Candidates), want)
+			}
+			if !tc.degraded && (res.Columns[0] != "Genre" || len(sc.Buckets) != 2 || sc.Selected != 1) {
+				t.Errorf("columns %v selected %d buckets %+v", res.Columns, sc.Selected, sc.Buckets)
 			}
 		})
 	}
