@@ -110,12 +110,12 @@ func TestScaleReplayDisagreeingCandidates(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			dir := t.TempDir()
+			dir, dir2 := t.TempDir(), t.TempDir()
 			r1, err := scaleEngine(t, tc.cfg, nil, dir).Ask(ctx, AskRequest{Question: scaleQ})
 			if err != nil {
 				t.Fatal(err)
 			}
-			r2, err := scaleEngine(t, tc.cfg, nil, t.TempDir()).Ask(ctx, AskRequest{Question: scaleQ})
+			r2, err := scaleEngine(t, tc.cfg, nil, dir2).Ask(ctx, AskRequest{Question: scaleQ})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -139,6 +139,15 @@ func TestScaleReplayDisagreeingCandidates(t *testing.T) {
 			}
 			if tr.Scaling == nil || fmt.Sprint(bucketShapes(tr.Scaling.Buckets)) != fmt.Sprint(tc.wantBuckets) || tr.Scaling.Selection != tc.selection {
 				t.Errorf("trace scaling = %+v", tr.Scaling)
+			}
+			tr2, err := ReadTrace(dir2, r2.TraceID)
+			if err != nil {
+				t.Fatal(err)
+			}
+			s1, _ := json.Marshal(tr.Scaling)
+			s2, _ := json.Marshal(tr2.Scaling)
+			if !bytes.Equal(s1, s2) || len(tr.ModelCalls) != tc.calls {
+				t.Errorf("the traces' scaling sections differ or miss calls (%d):\n%s\n%s", len(tr.ModelCalls), s1, s2)
 			}
 		})
 	}
