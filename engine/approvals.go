@@ -208,7 +208,7 @@ func (e *Engine) RunApproved(ctx context.Context, id string) (res *Result, err e
 		return nil, Errorf(CodeInvalidRequest, "wait for an approver, or ask again", "approval %s is %s, not approved", id, a.State)
 	}
 	tr.t.Question = redact(a.Question)
-	q, err := e.runStarted(ctx, "approved", a.Question, tr)
+	ctx, q, err := e.runStarted(ctx, "approved", a.Question, tr)
 	if err != nil {
 		return nil, err
 	}

@@ -64,7 +64,7 @@ func (e *Engine) Ask(ctx context.Context, req AskRequest) (res *Result, err erro
 		e.writeTrace(tr, err)
 		e.runFinished(ctx, "ask", tr, res, err)
 	}()
-	if q, err = e.runStarted(ctx, "ask", q, tr); err != nil {
+	if ctx, q, err = e.runStarted(ctx, "ask", q, tr); err != nil {
 		return nil, err
 	}
 	progress(ctx, "resolve")

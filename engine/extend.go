@@ -122,14 +122,32 @@ func WithEventSink(ctx context.Context, f func(events.Event)) context.Context {
 }
 
 // runStarted emits run.started and runs the before_run hooks; it returns
+// the run's context (whose step progress becomes step.started events) and
 // the (possibly rewritten) question.
-func (e *Engine) runStarted(ctx context.Context, kind, q string, tr *traceRec) (string, error) {
+func (e *Engine) runStarted(ctx context.Context, kind, q string, tr *traceRec) (context.Context, string, error) {
+	ctx = context.WithValue(ctx, runKey{}, &run{e: e, id: tr.t.ID})
 	e.emit(ctx, events.RunStarted{RunID: tr.t.ID, Kind: kind, User: e.caller(ctx).Identity().User})
 	out, err := e.hook(ctx, hooks.BeforeRun, tr, hooks.Input{Question: q})
 	if err != nil {
-		return "", err
+		return ctx, "", err
 	}
-	return out.Question, nil
+	return ctx, out.Question, nil
+}
+
+type runKey struct{}
+
+// run is the engine and id of the run a context belongs to.
+type run struct {
+	e  *Engine
+	id string
+}
+
+// emitStep publishes step.started for a step of the context's run (called
+// from progress).
+func emitStep(ctx context.Context, step string) {
+	if r, _ := ctx.Value(runKey{}).(*run); r != nil {
+		r.e.emit(ctx, events.StepStarted{RunID: r.id, Step: step})
+	}
 }
 
 // runFinished emits run.finished: the audit log's one line per run.

@@ -10,6 +10,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -335,4 +336,48 @@ func openTestStore(t *testing.T) *store.Store {
 	}
 	t.Cleanup(func() { st.Close() })
 	return st
+}
+
+// The caller's stream gets only caller-safe events: no hook decision, no
+// access denial, no reason.
+func TestCallerStreamIsSafe(t *testing.T) {
+	rule := &hooks.Rule{DenyTables: []string{"chinook.main.Invoice"}}
+	var all []string
+	bus := events.NewBus(nil, events.ObserverFunc(func(_ context.Context, ev events.Envelope) { all = append(all, ev.Name) }))
+	bus.Strict = true
+	e := hookEngine(t, func(o *Options) {
+		o.Hooks = runner(t, hooks.Entry{Name: "no_invoices", Points: rule.Points(), Hook: rule})
+		o.Events = bus
+	})
+	for _, c := range []struct {
+		q    string
+		want string
+	}{
+		{"What was the total revenue in each year?", "run.started step.started:resolve step.started:retrieve step.started:plan step.started:render run.finished:REFUSED_BY_RULE"},
+		{"How many customers are there in each country?", "run.started step.started:resolve step.started:retrieve step.started:plan step.started:render step.started:execute step.started:answer run.finished:"},
+	} {
+		var got []string
+		ctx := WithEventSink(context.Background(), func(ev events.Event) {
+			b, _ := json.Marshal(ev)
+			if strings.Contains(string(b), "Invoice") || strings.Contains(string(b), "no_invoices") {
+				t.Errorf("the caller's stream carries a rule's reason: %s", b)
+			}
+			switch x := ev.(type) {
+			case events.StepStarted:
+				got = append(got, ev.EventName()+":"+x.Step)
+			case events.RunFinished:
+				got = append(got, ev.EventName()+":"+x.Code)
+			default:
+				got = append(got, ev.EventName())
+			}
+		})
+		all = nil
+		e.Ask(ctx, AskRequest{Question: c.q})
+		if s := strings.Join(got, " "); s != c.want {
+			t.Errorf("%q: stream %s\nwant %s", c.q, s, c.want)
+		}
+		if c.want[len(c.want)-1] != ':' && !slices.Contains(all, events.NameHookDecision) {
+			t.Errorf("%q: the bus did not get the hook decision: %v", c.q, all)
+		}
+	}
 }

@@ -19,6 +19,7 @@ func WithProgress(ctx context.Context, f ProgressFunc) context.Context {
 }
 
 func progress(ctx context.Context, step string) {
+	emitStep(ctx, step)
 	f, _ := ctx.Value(progressKey{}).(ProgressFunc)
 	if f == nil {
 		return

@@ -109,7 +109,7 @@ func RunApprovedHandler(eng Approver) server.ToolHandlerFunc {
 		if bad := bindStrict(req, &args, runApprovedShape); bad != nil {
 			return bad, nil
 		}
-		res, err := eng.RunApproved(ctx, args.ApprovalID)
+		res, err := eng.RunApproved(withEvents(withProgress(ctx, req)), args.ApprovalID)
 		if err != nil {
 			return errorResult(err), nil
 		}

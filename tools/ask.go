@@ -67,7 +67,7 @@ func AskHandler(eng Asker) server.ToolHandlerFunc {
 		if bad := bindStrict(req, &args, askShape); bad != nil {
 			return bad, nil
 		}
-		ctx = withProgress(ctx, req)
+		ctx = withEvents(withProgress(ctx, req))
 		res, err := eng.Ask(ctx, engine.AskRequest{Question: args.Question, Datasource: args.Datasource})
 		if err != nil {
 			return errorResult(err), nil

@@ -39,7 +39,8 @@ func newRoot(logger *slog.Logger, stdout io.Writer) *cobra.Command {
 		SilenceErrors: true,
 	}
 	root.SetOut(stdout)
-	root.AddCommand(serveCmd(logger), askCmd(logger), explainCmd(logger), demoCmd(logger), doctorCmd(logger), indexCmd(logger), traceCmd(logger), recordingsCmd(logger), cacheCmd(logger), curatedCmd(logger), withEvalCompare(evalCmd(logger), logger), planCmd(logger), schemaCmd(logger), versionCmd())
+	root.AddCommand(serveCmd(logger), askCmd(logger), explainCmd(logger), demoCmd(logger), doctorCmd(logger), indexCmd(logger), traceCmd(logger), recordingsCmd(logger), cacheCmd(logger), curatedCmd(logger), withEvalCompare(evalCmd(logger), logger), planCmd(logger), schemaCmd(logger), approvalsCmd(logger), versionCmd())
+	root.AddCommand(semanticCmd(logger)) // issue 13 (semantic.go)
 	return root
 }
 
