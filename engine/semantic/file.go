@@ -291,8 +291,8 @@ func (p *parser) column(n *yaml.Node) Column {
 			}
 			for i := 0; i+1 < len(v.Content); i += 2 {
 				k, l := v.Content[i], v.Content[i+1]
-				if k.Kind != yaml.ScalarNode || l.Kind != yaml.ScalarNode || l.Value == "" {
-					p.addf(k, "values: each entry must be code: meaning")
+				if k.Kind != yaml.ScalarNode || l.Kind != yaml.ScalarNode {
+					p.addf(k, "values: each entry must be code: meaning (an empty meaning is not yet written)")
 					continue
 				}
 				c.Values = append(c.Values, ValueLabel{Code: k.Value, Label: l.Value})

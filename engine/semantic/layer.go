@@ -146,9 +146,14 @@ func labels(vs []ValueLabel) string {
 	if len(vs) == 0 {
 		return ""
 	}
-	parts := make([]string, len(vs))
-	for i, v := range vs {
-		parts[i] = v.Code + " = " + v.Label
+	var parts []string
+	for _, v := range vs {
+		if v.Label != "" {
+			parts = append(parts, v.Code+" = "+v.Label)
+		}
+	}
+	if len(parts) == 0 {
+		return ""
 	}
 	return "Values: " + strings.Join(parts, "; ")
 }
@@ -228,16 +233,21 @@ func (l *Layer) Context(sel *schema.Snapshot) string {
 		tc := tableCtx{Describe: t.Name, Description: news(t.Name, t.Description), Synonyms: t.Synonyms}
 		for _, c := range t.Columns {
 			cc := colCtx{Name: c.Name, Description: news(c.Name, c.Description), Synonyms: c.Synonyms}
-			if !hasCol(t.Name, c.Name) || (cc.Description == "" && len(cc.Synonyms) == 0 && len(c.Values) == 0) {
+			if !hasCol(t.Name, c.Name) {
 				continue
 			}
 			for _, v := range c.Values {
+				if v.Label == "" {
+					continue
+				}
 				if cc.Values == nil {
 					cc.Values = map[string]string{}
 				}
 				cc.Values[v.Code] = v.Label
 			}
-			tc.Columns = append(tc.Columns, cc)
+			if cc.Description != "" || len(cc.Synonyms) > 0 || len(cc.Values) > 0 {
+				tc.Columns = append(tc.Columns, cc)
+			}
 		}
 		if tc.Description == "" && len(tc.Synonyms) == 0 && len(tc.Columns) == 0 {
 			continue

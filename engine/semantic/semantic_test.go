@@ -191,3 +191,30 @@ func TestRelationshipsBecomeForeignKeys(t *testing.T) {
 		t.Errorf("emp foreign keys %+v", emp.ForeignKeys)
 	}
 }
+
+// What a caller may not read leaves the layer: definitions over hidden
+// columns, descriptions of hidden tables, and the raw file.
+func TestVisible(t *testing.T) {
+	l, err := semantic.Load(chinookFile, "semantic.yaml", chinook(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	all := l.Visible(func(string, string, string) bool { return true })
+	if len(all.Raw()) == 0 || len(all.Metrics) != 3 || len(all.Filters) != 1 {
+		t.Errorf("unrestricted view lost something: raw %d, %d metrics, %d filters", len(all.Raw()), len(all.Metrics), len(all.Filters))
+	}
+	v := l.Visible(func(_, table, column string) bool { return table != "Customer" && !(table == "Invoice" && column == "Total") })
+	if v.Raw() != nil {
+		t.Error("a restricted view keeps the raw file")
+	}
+	if _, ok := v.Filter("big_order"); ok {
+		t.Error("big_order reads the hidden Invoice.Total")
+	}
+	if _, ok := v.Metric("revenue"); !ok {
+		t.Error("revenue reads nothing hidden")
+	}
+	ts, _ := v.For([]string{"Customer", "Invoice"})
+	if len(ts) != 1 || ts[0].Name != "Invoice" {
+		t.Errorf("visible descriptions %+v", ts)
+	}
+}

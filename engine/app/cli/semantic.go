@@ -1,0 +1,107 @@
+package cli
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"log/slog"
+	"os"
+	"path/filepath"
+
+	"github.com/spf13/cobra"
+
+	"github.com/nl2sql/nl2sql/engine"
+	"github.com/nl2sql/nl2sql/engine/app"
+	"github.com/nl2sql/nl2sql/engine/semantic"
+)
+
+// semanticCmd is "nl2sql semantic": the semantic layer's commands.
+func semanticCmd(logger *slog.Logger) *cobra.Command {
+	cmd := &cobra.Command{Use: "semantic", Short: "Work with semantic layers (semantic.yaml per datasource)"}
+	var cfgPath, ds, out string
+	suggest := &cobra.Command{
+		Use:   "suggest",
+		Short: "Draft a semantic file from the schema and profiles (never overwrites a file)",
+		Long: "Introspects and profiles the datasource and writes a draft semantic file: every table and column with an empty description, " +
+			"value labels to fill in for low-cardinality codes, and candidate relationships the database does not declare (from names, " +
+			"kept when their values overlap). The file goes to --out, else to the datasource's semantic path, else to ID.semantic.yaml " +
+			"beside the config; an existing file is never overwritten.",
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			cfg, err := app.LoadConfig(cfgPath)
+			if err != nil {
+				return err
+			}
+			d, ok := cfg.Datasource(ds)
+			if !ok {
+				return fmt.Errorf("there is no datasource %q in %s", ds, cfgPath)
+			}
+			target := out
+			switch {
+			case target != "":
+			case d.Semantic != "":
+				target = d.Semantic
+			default:
+				target = filepath.Join(filepath.Dir(cfgPath), d.ID+".semantic.yaml")
+			}
+			if _, err := os.Stat(target); err == nil {
+				return fmt.Errorf("%s exists; semantic suggest never overwrites a file (give --out NEW_PATH)", target)
+			} else if !errors.Is(err, fs.ErrNotExist) {
+				return err
+			}
+			s, err := suggestFor(cmd.Context(), engine.DatasourceSpec{ID: d.ID, Engine: d.Engine, Path: d.Path, DSN: d.DSN,
+				RowLimit: d.RowLimit, Timeout: d.Timeout()})
+			if err != nil {
+				return err
+			}
+			f, err := os.OpenFile(target, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
+			if err != nil {
+				return fmt.Errorf("semantic suggest: %w", err)
+			}
+			if _, err := f.Write(s.YAML); err != nil {
+				f.Close()
+				return fmt.Errorf("semantic suggest: %w", err)
+			}
+			if err := f.Close(); err != nil {
+				return fmt.Errorf("semantic suggest: %w", err)
+			}
+			fmt.Fprintf(cmd.OutOrStdout(), "wrote %s: %d tables, %d candidate relationships, %d columns with value labels to fill in\n",
+				target, s.Tables, s.Relationships, s.Labelled)
+			if d.Semantic == "" {
+				fmt.Fprintf(cmd.OutOrStdout(), "to use it, add to datasource %s in %s:  semantic: %s\n", d.ID, cfgPath, filepath.Base(target))
+			}
+			return nil
+		},
+	}
+	suggest.Flags().StringVar(&cfgPath, "config", "nl2sql.yaml", "path of the config file")
+	suggest.Flags().StringVar(&ds, "datasource", "", "datasource id")
+	suggest.Flags().StringVar(&out, "out", "", "where to write the draft (default: the datasource's semantic path, else ID.semantic.yaml beside the config)")
+	_ = suggest.MarkFlagRequired("datasource")
+	cmd.AddCommand(suggest)
+	return cmd
+}
+
+// suggestFor opens the datasource read-only, snapshots and profiles it,
+// and drafts its semantic file.
+func suggestFor(ctx context.Context, spec engine.DatasourceSpec) (*semantic.Suggestion, error) {
+	src, err := engine.OpenSource(ctx, spec)
+	if err != nil {
+		return nil, err
+	}
+	defer src.Close()
+	snap, err := src.Snapshot(ctx)
+	if err != nil {
+		return nil, err
+	}
+	if err := src.Profile(ctx, snap); err != nil {
+		return nil, err
+	}
+	return semantic.Suggest(ctx, snap, func(ctx context.Context, sql string) ([][]any, error) {
+		r, err := src.Query(ctx, sql, nil, 10)
+		if err != nil {
+			return nil, err
+		}
+		return r.Rows, nil
+	})
+}

@@ -1,0 +1,51 @@
+package cli
+
+import (
+	"bytes"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// semantic suggest writes a draft that loads as the datasource's semantic
+// file, and never overwrites one.
+func TestSemanticSuggest(t *testing.T) {
+	dir := t.TempDir()
+	db, _ := filepath.Abs(filepath.Join("..", "..", "..", "examples", "chinook", "chinook.sqlite"))
+	cfg := filepath.Join(dir, "nl2sql.yaml")
+	body := "storage:\n  path: .nl2sql\ndatasources:\n  - id: chinook\n    engine: sqlite\n    path: " + db + "\n    semantic: chinook.semantic.yaml\n" +
+		"llm:\n  default:\n    provider: replay\n    recordings: " + dir + "\n"
+	if err := os.WriteFile(cfg, []byte(body), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	run := func(args ...string) (string, error) {
+		var out bytes.Buffer
+		root := newRoot(slog.New(slog.DiscardHandler), &out)
+		root.SetArgs(args)
+		err := root.Execute()
+		return out.String(), err
+	}
+	out, err := run("semantic", "suggest", "--config", cfg, "--datasource", "chinook")
+	if err != nil || !strings.Contains(out, "chinook.semantic.yaml: 11 tables") {
+		t.Fatalf("suggest: %q %v", out, err)
+	}
+	draft, err := os.ReadFile(filepath.Join(dir, "chinook.semantic.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := run("semantic", "suggest", "--config", cfg, "--datasource", "chinook"); err == nil || !strings.Contains(err.Error(), "never overwrites") {
+		t.Errorf("second suggest: %v", err)
+	}
+	if again, _ := os.ReadFile(filepath.Join(dir, "chinook.semantic.yaml")); !bytes.Equal(again, draft) {
+		t.Error("the draft was changed")
+	}
+	// the draft loads: ask for the schema through the configured layer
+	if out, err := run("schema", "show", "--config", cfg, "--datasource", "chinook"); err != nil {
+		t.Errorf("the draft does not load: %v %s", err, out)
+	}
+	if _, err := run("semantic", "suggest", "--config", cfg, "--datasource", "nope"); err == nil {
+		t.Error("unknown datasource accepted")
+	}
+}
