@@ -15,6 +15,7 @@ import (
 	"github.com/nl2sql/nl2sql/engine/schema"
 	"github.com/nl2sql/nl2sql/engine/semantic"
 	"github.com/nl2sql/nl2sql/engine/source"
+	"github.com/nl2sql/nl2sql/planast"
 )
 
 const chinookFile = "../../examples/chinook/semantic/semantic.yaml"
@@ -186,9 +187,24 @@ func TestRelationshipsBecomeForeignKeys(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	emp, _ := l.Apply(snap).Lookup("", "emp")
+	rich := l.Apply(snap)
+	emp, _ := rich.Lookup("", "emp")
 	if len(emp.ForeignKeys) != 1 || emp.ForeignKeys[0].RefTable != "dept" || emp.ForeignKeys[0].Columns[0] != "dept" {
 		t.Errorf("emp foreign keys %+v", emp.ForeignKeys)
+	}
+	// the validator's declared-join check accepts the join through the
+	// relationship, and only through it
+	plan, err := planast.Decode([]byte(`{"select":[{"expr":{"kind":"column","table":"d","column":"name"},"alias":"n"}],
+		"from":[{"table":"emp","alias":"e"},{"table":"dept","alias":"d"}],
+		"joins":[{"left":"e","right":"d","on":[{"left_column":"dept","right_column":"id"}]}]}`), planast.Limits{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := planast.Validate(plan, snap, planast.Options{Joins: planast.JoinDeclared}); err == nil {
+		t.Error("without the relationship the declared-join check accepted the join")
+	}
+	if _, err := planast.Validate(plan, rich, planast.Options{Joins: planast.JoinDeclared}); err != nil {
+		t.Errorf("with the relationship: %v", err)
 	}
 }
 
