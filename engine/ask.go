@@ -69,6 +69,9 @@ func (e *Engine) Ask(ctx context.Context, req AskRequest) (res *Result, err erro
 	}
 	progress(ctx, "resolve")
 	if req.Datasource == "" && len(e.specs) > 1 { // issue 9 hook: several datasources, none named (engine/multi.go)
+		if err := e.multiHooked(); err != nil {
+			return nil, err
+		}
 		mres, one, work, merr := e.askMulti(ctx, q, today, tr, sw, &tm)
 		if one == "" {
 			return mres, merr
@@ -88,7 +91,7 @@ func (e *Engine) Ask(ctx context.Context, req AskRequest) (res *Result, err erro
 		return nil, err
 	}
 	tm.Resolve = sw.lap()
-	if res, ok, err := e.verified(ctx, ds, q, today, sw, &tm, tr); ok || err != nil {
+	if res, ok, err := e.verifiedHooked(ctx, ds, q, today, sw, &tm, tr); ok || err != nil {
 		return res, err
 	}
 	progress(ctx, "retrieve")

@@ -209,3 +209,29 @@ func (e *Engine) decodeValidate(ctx context.Context, ds *datasource, doc []byte)
 	}
 	return e.validateFor(ctx, ds, plan)
 }
+
+// planHooks reports whether hooks run at a point after planning: the
+// points the verified and cross-datasource paths do not pass through yet.
+func (e *Engine) planHooks() bool {
+	return e.opts.Hooks.Has(hooks.AfterPlanning) || e.opts.Hooks.Has(hooks.BeforeExecution) ||
+		e.opts.Hooks.Has(hooks.AfterExecution) || e.opts.Hooks.Has(hooks.AfterAnswer)
+}
+
+// verifiedHooked is the verified step, skipped (the question is planned
+// instead, through every hook) while plan-level hooks are configured.
+func (e *Engine) verifiedHooked(ctx context.Context, ds *datasource, q, today string, sw *stopwatch, tm *Timings, tr *traceRec) (*Result, bool, error) {
+	if e.planHooks() {
+		return nil, false, nil
+	}
+	return e.verified(ctx, ds, q, today, sw, tm, tr)
+}
+
+// multiHooked refuses a question across datasources while plan-level hooks
+// are configured (fail closed: that path does not run them yet).
+func (e *Engine) multiHooked() error {
+	if !e.planHooks() {
+		return nil
+	}
+	return Errorf(CodeRefusedByRule, "name one datasource in the request",
+		"questions across datasources do not pass the configured hooks yet, so they are refused")
+}

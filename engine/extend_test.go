@@ -381,3 +381,20 @@ func TestCallerStreamIsSafe(t *testing.T) {
 		}
 	}
 }
+
+// A question across datasources is refused while plan-level hooks are
+// configured: that path does not run them yet (fail closed).
+func TestMultiRefusedWithPlanHooks(t *testing.T) {
+	rule := &hooks.Rule{DenyTables: []string{"chinook.main.Invoice"}}
+	e := hookEngine(t, func(o *Options) {
+		o.Datasources = append(o.Datasources, DatasourceSpec{ID: "again", Engine: "sqlite", Path: o.Datasources[0].Path})
+		o.Hooks = runner(t, hooks.Entry{Name: "r", Points: rule.Points(), Hook: rule})
+	})
+	_, err := e.Ask(context.Background(), AskRequest{Question: "How many customers are there in each country?"})
+	if AsError(err).code() != CodeRefusedByRule {
+		t.Fatalf("err = %v", err)
+	}
+	if _, err := e.Ask(context.Background(), AskRequest{Question: "How many customers are there in each country?", Datasource: "chinook"}); err != nil {
+		t.Fatalf("named datasource: %v", err)
+	}
+}
