@@ -121,6 +121,7 @@ func (e *Engine) planMaybeScaled(ctx context.Context, ds *datasource, q, sctx, t
 // run generates, executes, refines and selects; the winner's plan is
 // returned for the usual render, execute and answer steps.
 func (s *scaleRun) run(ctx context.Context) (*planned, error) {
+	t0 := time.Now()
 	sctx, cancel := context.WithTimeout(ctx, s.cfg.TimeBudget)
 	defer cancel()
 	cands := s.initialCandidates()
@@ -150,7 +151,9 @@ func (s *scaleRun) run(ctx context.Context) (*planned, error) {
 	rep := win.members[0]
 	p := *rep.plan
 	p.attempts = rep.attempts
-	p.modelMS = s.modelMS
+	// calls overlap: the model time is the summed call time, at most the
+	// stage's wall time, so Timings.Overhead stays the engine's own time
+	p.modelMS = min(s.modelMS, ms(time.Since(t0)))
 	s.addUsage(&p.usage)
 	return &p, nil
 }
