@@ -120,6 +120,8 @@ type Engine struct {
 	mu    sync.Mutex
 	specs map[string]DatasourceSpec
 	open  map[string]*datasource
+	// matcher matches questions to verified queries (verified_match.go).
+	matcher matcherOnce
 }
 
 // datasource is an opened source with its schema snapshot and version.

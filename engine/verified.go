@@ -21,7 +21,7 @@ func (e *Engine) verified(ctx context.Context, ds *datasource, q, today string, 
 		return nil, false, nil
 	}
 	sc := e.caller(ctx)
-	ans, matched, err := e.opts.Curated.Answer(ctx, nil, paramFiller{e: e, ds: ds.spec.ID, today: today}, ds.src, ds.spec.ID, q, sc, ds.spec.RowLimit)
+	ans, matched, err := e.opts.Curated.Answer(ctx, e.verifiedMatcher(ctx, ds, q), paramFiller{e: e, ds: ds.spec.ID, today: today}, ds.src, ds.spec.ID, q, sc, ds.spec.RowLimit)
 	if !matched {
 		return nil, false, nil
 	}

@@ -2,6 +2,7 @@ package index
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"sort"
 	"strings"
@@ -348,4 +349,25 @@ func uniq(ss []string) []string {
 		}
 	}
 	return out
+}
+
+// Values returns the stored values the question names (see matchValues for
+// the matching rules) in the columns allow permits, best match first.
+// Errors: ctx's, bleve's, or a closed index.
+func (ix *Index) Values(ctx context.Context, question string, allow Allow) ([]Value, error) {
+	if ix == nil || ix.text == nil {
+		return nil, errors.New("index: Values on a closed or nil index")
+	}
+	acc := ix.access(allow)
+	hits, err := ix.matchValues(ctx, question, func(t, c int) bool { return acc.col[t][c] })
+	if err != nil {
+		return nil, err
+	}
+	out := []Value{}
+	for _, h := range hits {
+		v := ix.values[h.doc]
+		t := ix.snap.Tables[v.table]
+		out = append(out, Value{Schema: t.Schema, Table: t.Name, Column: t.Columns[v.col].Name, Value: v.value, Match: h.match})
+	}
+	return out, nil
 }

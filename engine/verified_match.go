@@ -1,0 +1,144 @@
+package engine
+
+import (
+	"context"
+	"sync"
+
+	"github.com/nl2sql/nl2sql/curated"
+	"github.com/nl2sql/nl2sql/index"
+)
+
+// phraseMatcher is the verified-query matcher of Ask: the accepted queries'
+// example questions and descriptions in an index.PhraseIndex (the
+// retrieval index's full-text analysis, bounded IDF-weighted similarity;
+// see there), each query scored by its best phrase. It implements
+// curated.Matcher; the threshold is the curated file's min_similarity.
+type phraseMatcher struct {
+	ctx    context.Context
+	ix     *index.PhraseIndex
+	values []string // stored values the question names (index.Index.Values)
+}
+
+// Scores implements curated.Matcher. A search error scores every
+// candidate 0 (the generated path runs).
+func (m phraseMatcher) Scores(question string, candidates []*curated.Query) []float64 {
+	keys := map[string]bool{}
+	for _, c := range candidates {
+		keys[c.ID] = true
+	}
+	out := make([]float64, len(candidates))
+	scores, err := m.ix.Match(m.ctx, question, keys, m.values)
+	if err != nil {
+		return out
+	}
+	byKey := map[string]float64{}
+	for _, s := range scores {
+		byKey[s.Key] = s.Score
+	}
+	for i, c := range candidates {
+		out[i] = byKey[c.ID]
+	}
+	return out
+}
+
+// minPhraseValue is the shortest stored value (bytes) taken as a slot of a
+// verified query's phrase when it is not a parameter's example: short
+// values ("One", a track) are too often ordinary words.
+const minPhraseValue = 4
+
+// verifiedPhrases lists the questions and description of every accepted
+// verified query on datasource ds as phrases keyed by the query id. A
+// phrase's slot values are its parameters' examples and choices and, when
+// ds has a retrieval index, the stored values its text names exactly
+// ("Brazil" in "Which customers are in Brazil?"; see minPhraseValue). The
+// question's fillers are likewise only exact or plural-form matches: a
+// fuzzy one ("released" near a track named "Release") is a word, not a
+// value.
+func verifiedPhrases(ctx context.Context, set *curated.Set, ds *datasource) []index.Phrase {
+	var out []index.Phrase
+	for _, q := range set.Queries() {
+		if q.Datasource != ds.spec.ID {
+			continue
+		}
+		var examples []string
+		for _, p := range q.Params {
+			if s, ok := p.Example.(string); ok && s != "" {
+				examples = append(examples, s)
+			}
+			examples = append(examples, p.Choices...)
+		}
+		for _, text := range append(append([]string(nil), q.Questions...), q.Description) {
+			if text == "" {
+				continue
+			}
+			vals := append([]string(nil), examples...)
+			if ds.idx != nil && len(q.Params) > 0 {
+				found, _ := ds.idx.Values(ctx, text, nil)
+				for _, v := range found {
+					if v.Match == "exact" && len(v.Value) >= minPhraseValue {
+						vals = append(vals, v.Value)
+					}
+				}
+			}
+			out = append(out, index.Phrase{Key: q.ID, Text: text, Values: vals})
+		}
+	}
+	return out
+}
+
+// matcherOnce holds the phrase index of each datasource's verified
+// queries, built on first use and again when the datasource's snapshot
+// changes (its stored values may have).
+type matcherOnce struct {
+	mu   sync.Mutex
+	byDS map[string]phraseEntry
+}
+
+type phraseEntry struct {
+	version string
+	ix      *index.PhraseIndex
+}
+
+// phraseIndex returns ds's phrase index.
+func (e *Engine) phraseIndex(ctx context.Context, ds *datasource) (*index.PhraseIndex, error) {
+	e.matcher.mu.Lock()
+	defer e.matcher.mu.Unlock()
+	if pe, ok := e.matcher.byDS[ds.spec.ID]; ok && pe.version == ds.version {
+		return pe.ix, nil
+	}
+	ix, err := index.BuildPhrases(verifiedPhrases(ctx, e.opts.Curated, ds))
+	if err != nil {
+		return nil, err
+	}
+	if e.matcher.byDS == nil {
+		e.matcher.byDS = map[string]phraseEntry{}
+	}
+	if old, ok := e.matcher.byDS[ds.spec.ID]; ok {
+		old.ix.Close()
+	}
+	e.matcher.byDS[ds.spec.ID] = phraseEntry{version: ds.version, ix: ix}
+	return ix, nil
+}
+
+// verifiedMatcher returns the matcher for one question on ds: ds's phrase
+// index with the stored values the question names (through ds's retrieval
+// index, within the caller's scope) as slot fillers. When the phrase index
+// cannot be built (logged) curated's word-overlap matcher serves.
+func (e *Engine) verifiedMatcher(ctx context.Context, ds *datasource, question string) curated.Matcher {
+	ix, err := e.phraseIndex(ctx, ds)
+	if err != nil {
+		e.log.Warn("cannot index the verified queries; matching by word overlap", "datasource", ds.spec.ID, "err", err)
+		return curated.TokenMatcher{}
+	}
+	m := phraseMatcher{ctx: ctx, ix: ix}
+	if ds.idx != nil {
+		if vals, err := ds.idx.Values(ctx, question, scopeAllow(e.caller(ctx), ds.spec.ID)); err == nil {
+			for _, v := range vals {
+				if v.Match == "exact" || v.Match == "stem" {
+					m.values = append(m.values, v.Value)
+				}
+			}
+		}
+	}
+	return m
+}
