@@ -1,7 +1,7 @@
 // Package store is the engine's state store: by default one SQLite database,
-// <storage.path>/state.db (or a PostgreSQL database, see Two backends), opened read-write through modernc.org/sqlite
-// (separate from the datasources, which engine/source opens read-only). It
-// holds
+// <storage.path>/state.db, opened read-write through modernc.org/sqlite, or a
+// PostgreSQL database shared by replicas (see Two backends); separate from
+// the datasources, which engine/source opens read-only. It holds
 //
 //   - schema snapshots, immutable and keyed by content (version =
 //     schema.Snapshot.Fingerprint), with a head per datasource;
