@@ -20,7 +20,7 @@ import (
 
 const chinookFile = "../../examples/chinook/semantic/semantic.yaml"
 
-func snapshotOf(t *testing.T, path string) *schema.Snapshot {
+func snapshotOf(t testing.TB, path string) *schema.Snapshot {
 	t.Helper()
 	ctx := context.Background()
 	src, err := source.OpenSQLite(ctx, "db", path, source.Options{})
@@ -38,7 +38,9 @@ func snapshotOf(t *testing.T, path string) *schema.Snapshot {
 	return snap
 }
 
-func chinook(t *testing.T) *schema.Snapshot {
+func chinook(t *testing.T) *schema.Snapshot { return chinookSnapshot(t) }
+
+func chinookSnapshot(t testing.TB) *schema.Snapshot {
 	return snapshotOf(t, "../../examples/chinook/chinook.sqlite")
 }
 
