@@ -221,7 +221,9 @@ func TestVisible(t *testing.T) {
 	if len(all.Raw()) == 0 || len(all.Metrics) != 3 || len(all.Filters) != 1 {
 		t.Errorf("unrestricted view lost something: raw %d, %d metrics, %d filters", len(all.Raw()), len(all.Metrics), len(all.Filters))
 	}
-	v := l.Visible(func(_, table, column string) bool { return table != "Customer" && !(table == "Invoice" && column == "Total") })
+	v := l.Visible(func(_, table, column string) bool {
+		return table != "Customer" && !(table == "Invoice" && column == "Total")
+	})
 	if v.Raw() != nil {
 		t.Error("a restricted view keeps the raw file")
 	}
