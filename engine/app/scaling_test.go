@@ -3,6 +3,9 @@ package app
 import (
 	"context"
 	"encoding/json"
+	"io"
+	"net/http"
+	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"strings"
@@ -85,4 +88,27 @@ func askArtist(p string) (*engine.Result, error) {
 	}
 	defer a.Close()
 	return a.Engine.Ask(context.Background(), engine.AskRequest{Question: "Which artist has released the most albums?"})
+}
+
+// llm.select is the selector: an OpenAI-compatible server that fails makes
+// the largest bucket win, and the result says so.
+func TestScalingSelectorEntry(t *testing.T) {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		w.WriteHeader(http.StatusServiceUnavailable)
+		io.WriteString(w, `{"error":{"message":"overloaded","type":"server_error"}}`)
+	}))
+	t.Cleanup(srv.Close)
+	recs, _ := filepath.Abs(filepath.Join("..", "testdata", "scale", "recordings"))
+	p := writeConfig(t, "  default: {provider: replay, recordings: "+recs+"}\n"+
+		"  select: {provider: openai, base_url: "+srv.URL+"/v1, api_key: sk-test, model: sel, max_retries: 0}\n"+
+		"scaling:\n  strategies: [{name: plain, samples: 2}, {name: reasoning, samples: 2}, {name: decompose, samples: 3}]\n  tournament: true\n")
+	res, err := askArtist(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rows, _ := json.Marshal(res.Rows)
+	if sc := res.Scaling; string(rows) != `[["Iron Maiden",213]]` || sc.Selection != "majority_selector_failed" || !strings.Contains(sc.SelectorError, "overloaded") {
+		t.Errorf("rows %s scaling %+v", rows, sc)
+	}
 }
