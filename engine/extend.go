@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"slices"
+	"sync"
 	"time"
 
 	"github.com/nl2sql/nl2sql/engine/events"
@@ -136,22 +137,48 @@ func (e *Engine) runStarted(ctx context.Context, kind, q string, tr *traceRec) (
 
 type runKey struct{}
 
-// run is the engine and id of the run a context belongs to.
+// run is the engine and id of the run a context belongs to, and the step
+// in progress.
 type run struct {
-	e  *Engine
-	id string
+	e    *Engine
+	id   string
+	mu   sync.Mutex
+	step string
+	t0   time.Time
 }
 
-// emitStep publishes step.started for a step of the context's run (called
-// from progress).
+// emitStep publishes step.finished for the step in progress and
+// step.started for step (called from progress); step "" only finishes.
 func emitStep(ctx context.Context, step string) {
-	if r, _ := ctx.Value(runKey{}).(*run); r != nil {
+	r, _ := ctx.Value(runKey{}).(*run)
+	if r == nil {
+		return
+	}
+	r.mu.Lock()
+	prev, t0 := r.step, r.t0
+	r.step, r.t0 = step, time.Now()
+	r.mu.Unlock()
+	if prev != "" {
+		r.e.emit(ctx, events.StepFinished{RunID: r.id, Step: prev, DurationMS: ms(time.Since(t0))})
+	}
+	if step != "" {
 		r.e.emit(ctx, events.StepStarted{RunID: r.id, Step: step})
 	}
 }
 
 // runFinished emits run.finished: the audit log's one line per run.
 func (e *Engine) runFinished(ctx context.Context, kind string, tr *traceRec, res *Result, err error) {
+	emitStep(ctx, "")
+	for _, a := range tr.t.Rejected {
+		first := ""
+		if len(a.Issues) > 0 {
+			first = string(a.Issues[0].Code)
+		}
+		e.emit(ctx, events.ValidationFailed{RunID: tr.t.ID, Datasource: tr.t.Datasource, Attempt: a.Attempt, Issues: len(a.Issues), FirstCode: first})
+	}
+	if res != nil && len(res.SubQueries) > 0 && res.SubQueries[0].PlanSource == "cache" {
+		e.emit(ctx, events.CacheHit{RunID: tr.t.ID, Datasource: tr.t.Datasource})
+	}
 	id := e.caller(ctx).Identity()
 	ev := events.RunFinished{RunID: tr.t.ID, Kind: kind, User: id.User, Roles: id.Roles, Datasource: tr.t.Datasource,
 		Status: "ok", DurationMS: ms(time.Since(tr.t.CreatedAt))}

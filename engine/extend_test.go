@@ -217,13 +217,19 @@ func TestCacheKeepsPlannerPlan(t *testing.T) {
 	if _, err := e.Ask(context.Background(), AskRequest{Question: q}); err != nil {
 		t.Fatal(err)
 	}
-	plain := hookEngine(t, func(o *Options) { o.Store = st })
+	var names []string
+	bus := events.NewBus(nil, events.ObserverFunc(func(_ context.Context, ev events.Envelope) { names = append(names, ev.Name) }))
+	bus.Strict = true
+	plain := hookEngine(t, func(o *Options) { o.Store, o.Events = st, bus })
 	res, err := plain.Ask(context.Background(), AskRequest{Question: q})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if res.SubQueries[0].PlanSource != "cache" || res.RowCount < 10 || strings.Contains(res.SQL, "USA") {
 		t.Errorf("cache hit %s with %d rows: %s", res.SubQueries[0].PlanSource, res.RowCount, res.SQL)
+	}
+	if !slices.Contains(names, events.NameCacheHit) || slices.Contains(names, events.NameModelCall) {
+		t.Errorf("events of a cache hit: %v", names)
 	}
 }
 
@@ -353,8 +359,8 @@ func TestCallerStreamIsSafe(t *testing.T) {
 		q    string
 		want string
 	}{
-		{"What was the total revenue in each year?", "run.started step.started:resolve step.started:retrieve step.started:plan step.started:render run.finished:REFUSED_BY_RULE"},
-		{"How many customers are there in each country?", "run.started step.started:resolve step.started:retrieve step.started:plan step.started:render step.started:execute step.started:answer run.finished:"},
+		{"What was the total revenue in each year?", "run.started step.started:resolve step.finished:resolve step.started:retrieve step.finished:retrieve step.started:plan step.finished:plan step.started:render step.finished:render run.finished:REFUSED_BY_RULE"},
+		{"How many customers are there in each country?", "run.started step.started:resolve step.finished:resolve step.started:retrieve step.finished:retrieve step.started:plan step.finished:plan step.started:render step.finished:render step.started:execute step.finished:execute step.started:answer step.finished:answer run.finished:"},
 	} {
 		var got []string
 		ctx := WithEventSink(context.Background(), func(ev events.Event) {
@@ -364,6 +370,8 @@ func TestCallerStreamIsSafe(t *testing.T) {
 			}
 			switch x := ev.(type) {
 			case events.StepStarted:
+				got = append(got, ev.EventName()+":"+x.Step)
+			case events.StepFinished:
 				got = append(got, ev.EventName()+":"+x.Step)
 			case events.RunFinished:
 				got = append(got, ev.EventName()+":"+x.Code)
