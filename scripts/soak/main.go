@@ -1,7 +1,8 @@
 // Command soak drives a real `nl2sql serve --http` with many concurrent MCP
 // clients for a fixed time and reports failures, latency percentiles,
 // throughput, and the server's RSS and open file descriptors (from /proc)
-// at start, peak and end. It serves and calls on loopback only, bounds
+// and goroutines and heap in use (from its Prometheus /metrics) at start,
+// peak and end (after -settle idle time). It serves and calls on loopback only, bounds
 // every call with a timeout, and stops by itself.
 //
 //	go run ./scripts/soak -duration 10m -clients 100 -addr 127.0.0.1:18080
@@ -74,6 +75,7 @@ func main() { os.Exit(run()) }
 
 func run() int {
 	duration := flag.Duration("duration", 10*time.Minute, "how long to drive the server")
+	settle := flag.Duration("settle", 10*time.Second, "idle time after the clients stop before the end sample")
 	clients := flag.Int("clients", 100, "concurrent MCP clients")
 	addr := flag.String("addr", "127.0.0.1:18080", "loopback address for the server")
 	cfg := flag.String("config", "examples/chinook/nl2sql.yaml", "config file")
@@ -115,6 +117,8 @@ func run() int {
 	}
 	start := sampleAll(servers)
 	peak := start
+	rtStart := scrapeAll(servers)
+	rtPeak := rtStart
 	var mu sync.Mutex
 	var lat []time.Duration
 	failures := map[string]int{}
@@ -132,8 +136,10 @@ func run() int {
 				return
 			case <-t.C:
 				s := sampleAll(servers)
+				rt := scrapeAll(servers)
 				mu.Lock()
 				peak.rss, peak.fds = max(peak.rss, s.rss), max(peak.fds, s.fds)
+				rtPeak.goroutines, rtPeak.heapInuse = max(rtPeak.goroutines, rt.goroutines), max(rtPeak.heapInuse, rt.heapInuse)
 				mu.Unlock()
 			}
 		}
@@ -190,8 +196,9 @@ func run() int {
 	wg.Wait()
 	elapsed := time.Since(began)
 	close(stopSampler)
-	time.Sleep(2 * time.Second) // let the server settle after the clients stop
+	time.Sleep(*settle) // let the server settle after the clients stop (idle connections close, the GC runs)
 	end := sampleAll(servers)
+	rtEnd := scrapeAll(servers)
 	alive := true
 	for _, sv := range servers {
 		alive = alive && sv.healthy()
@@ -218,7 +225,12 @@ func run() int {
 	fmt.Printf("latency: p50 %v  p99 %v  max %v\n", pct(0.50).Round(time.Microsecond), pct(0.99).Round(time.Microsecond), pct(1).Round(time.Microsecond))
 	fmt.Printf("server RSS KiB (all replicas): start %d  peak %d  end %d\n", start.rss, peak.rss, end.rss)
 	fmt.Printf("server open fds (all replicas): start %d  peak %d  end %d\n", start.fds, peak.fds, end.fds)
-	fmt.Printf("server goroutines: not exposed (no debug endpoint)\n")
+	if rtStart.ok && rtEnd.ok {
+		fmt.Printf("server goroutines (all replicas, /metrics go_goroutines): start %d  peak %d  end %d\n", rtStart.goroutines, rtPeak.goroutines, rtEnd.goroutines)
+		fmt.Printf("server heap in use KiB (go_memstats_heap_inuse_bytes): start %d  peak %d  end %d\n", rtStart.heapInuse/1024, rtPeak.heapInuse/1024, rtEnd.heapInuse/1024)
+	} else {
+		fmt.Printf("server goroutines: /metrics could not be read\n")
+	}
 	fmt.Printf("server healthy after the run: %v\n", alive)
 	keys := make([]string, 0, len(failures))
 	for k := range failures {
