@@ -11,15 +11,20 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/nl2sql/nl2sql/engine/config"
 	"github.com/nl2sql/nl2sql/engine/llm"
 	"github.com/nl2sql/nl2sql/planast"
+	"github.com/nl2sql/nl2sql/scope"
 )
 
 var semanticDir = filepath.Join(chinookDir, "semantic")
 
 // semanticEngine is the Chinook engine with examples/chinook/semantic's
 // semantic file (or file, when set) and recordings.
-func semanticEngine(t *testing.T, file string) *Engine {
+func semanticEngine(t *testing.T, file string) *Engine { return semanticEngineFor(t, file, nil) }
+
+// semanticEngineFor is semanticEngine with an access policy.
+func semanticEngineFor(t *testing.T, file string, pol *scope.Policy) *Engine {
 	t.Helper()
 	rp, err := llm.OpenReplay(filepath.Join(semanticDir, "recordings"))
 	if err != nil {
@@ -33,12 +38,57 @@ func semanticEngine(t *testing.T, file string) *Engine {
 		Datasources: []DatasourceSpec{{ID: "chinook", Engine: "sqlite", Path: abs, RowLimit: 1000, Semantic: file, SemanticName: "semantic.yaml"}},
 		Planner:     rp,
 		Today:       func() string { return "2026-01-15" },
+		Policy:      pol,
 	})
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { e.Close() })
 	return e
+}
+
+// Expansion happens before access control: a filter over a column the
+// caller may not read is refused as if the column did not exist, and a
+// metric over readable columns runs.
+func TestSemanticExpansionMeetsScope(t *testing.T) {
+	abs, _ := filepath.Abs(filepath.Join(chinookDir, "chinook.sqlite"))
+	path := filepath.Join(t.TempDir(), "nl2sql.yaml")
+	body := "datasources:\n  - {id: chinook, engine: sqlite, path: " + abs + "}\nroles:\n  analyst:\n    allow: [chinook]\n" +
+		"    deny: [chinook.main.Invoice.Total]\nusers:\n  - {name: ana, roles: [analyst]}\nlocal_user: ana\n"
+	if err := os.WriteFile(path, []byte(body), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	cfg, err := config.Load(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pol, err := scope.New(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	e := semanticEngineFor(t, "", pol)
+	ctx := context.Background()
+	_, err = e.RunPlan(ctx, "chinook", []byte(`{"select":[{"expr":{"kind":"metric","name":"order_count"},"alias":"n"}],
+		"from":[{"table":"Invoice","alias":"i"}],"where":{"kind":"filter","name":"big_order"}}`))
+	var ee *Error
+	if !errors.As(err, &ee) || !strings.Contains(err.Error(), "COLUMN_NOT_FOUND") || strings.Contains(err.Error(), "ACCESS_DENIED") {
+		t.Fatalf("filter over a hidden column: %v", err)
+	}
+	res, err := e.RunPlan(ctx, "chinook", []byte(`{"select":[{"expr":{"kind":"metric","name":"revenue"},"alias":"r"}],
+		"from":[{"table":"InvoiceLine","alias":"il"}]}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if b, _ := json.Marshal(res.SubQueries[0].Definitions); string(b) != `[{"kind":"metric","name":"revenue"}]` {
+		t.Errorf("run_plan definitions %s", b)
+	}
+	l, err := e.Semantic(ctx, "chinook")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, ok := l.Filter("big_order"); ok || l.Raw() != nil {
+		t.Error("the caller's view of the layer shows the filter over a hidden column, or the raw file")
+	}
 }
 
 // The recorded plans name metrics and a filter; the engine expands them,
