@@ -22,7 +22,7 @@ func (e *Engine) retrieve(ctx context.Context, ds *datasource, question string) 
 		return ds.schemaContext(visible)
 	}
 	id := ds.spec.ID
-	sel, err := ds.idx.Retrieve(ctx, question, e.opts.Retrieval, scopeAllow(sc, id))
+	sel, err := ds.idx.Retrieve(ctx, question, e.opts.Retrieval, sc.Reader(id))
 	if err != nil {
 		e.log.Warn("retrieval failed; sending the whole visible schema", "datasource", id, "err", err)
 		return ds.schemaContext(visible)
@@ -34,17 +34,6 @@ func (e *Engine) retrieve(ctx context.Context, ds *datasource, question string) 
 		tr.mu.Unlock()
 	}
 	return ds.schemaContext(sel.Filter(visible))
-}
-
-// scopeAllow is the retrieval index's view of what sc may read on
-// datasource id.
-func scopeAllow(sc *scope.Scope, id string) index.Allow {
-	return func(schemaName, table, column string) bool {
-		if column == "" {
-			return sc.AllowTable(id, schemaName, table)
-		}
-		return sc.AllowColumn(id, schemaName, table, column)
-	}
 }
 
 // filteredValues drops matched values of row-filtered tables.

@@ -132,7 +132,7 @@ func (e *Engine) verifiedMatcher(ctx context.Context, ds *datasource, question s
 	}
 	m := phraseMatcher{ctx: ctx, ix: ix}
 	if ds.idx != nil {
-		if vals, err := ds.idx.Values(ctx, question, scopeAllow(e.caller(ctx), ds.spec.ID)); err == nil {
+		if vals, err := ds.idx.Values(ctx, question, e.caller(ctx).Reader(ds.spec.ID)); err == nil {
 			for _, v := range vals {
 				if v.Match == "exact" || v.Match == "stem" {
 					m.values = append(m.values, v.Value)

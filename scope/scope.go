@@ -109,6 +109,18 @@ func (s *Scope) AllowTable(ds, schema, table string) bool {
 	return false
 }
 
+// Reader returns the caller's read check on datasource ds in the shape the
+// retrieval index takes (index.Allow): column "" asks about the table
+// (AllowTable), else about the column (AllowColumn).
+func (s *Scope) Reader(ds string) func(schema, table, column string) bool {
+	return func(schema, table, column string) bool {
+		if column == "" {
+			return s.AllowTable(ds, schema, table)
+		}
+		return s.AllowColumn(ds, schema, table, column)
+	}
+}
+
 // AllowColumn reports whether the caller may read the column: some role
 // reads its table, allows the column and denies neither. A denied column
 // is hidden from schema output and refused in plans.
