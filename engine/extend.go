@@ -262,3 +262,13 @@ func (e *Engine) multiHooked() error {
 	return Errorf(CodeRefusedByRule, "name one datasource in the request",
 		"questions across datasources do not pass the configured hooks yet, so they are refused")
 }
+
+// verifiedByNameHooked refuses run_verified_query while plan-level hooks
+// are configured (fail closed: verified queries do not pass them yet).
+func (e *Engine) verifiedByNameHooked() error {
+	if !e.planHooks() {
+		return nil
+	}
+	return Errorf(CodeRefusedByRule, "ask the question with ask instead: it passes every configured hook",
+		"verified queries do not pass the configured hooks yet, so they are refused")
+}

@@ -16,6 +16,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/nl2sql/nl2sql/curated"
 	"github.com/nl2sql/nl2sql/engine/config"
 	"github.com/nl2sql/nl2sql/engine/events"
 	"github.com/nl2sql/nl2sql/engine/hooks"
@@ -404,5 +405,27 @@ func TestMultiRefusedWithPlanHooks(t *testing.T) {
 	}
 	if _, err := e.Ask(context.Background(), AskRequest{Question: "How many customers are there in each country?", Datasource: "chinook"}); err != nil {
 		t.Fatalf("named datasource: %v", err)
+	}
+}
+
+// While plan-level hooks exist, a verified query by name is refused and a
+// question its phrase would match is planned instead (through the hooks).
+func TestVerifiedWithPlanHooks(t *testing.T) {
+	cfg, err := config.Load("../examples/chinook/nl2sql.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	set, _, err := curated.Open(context.Background(), cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rule := &hooks.Rule{RowCaps: map[string]int{"analyst": 1}}
+	e := hookEngine(t, func(o *Options) {
+		o.Curated = set
+		o.Hooks = runner(t, hooks.Entry{Name: "cap", Points: rule.Points(), Hook: rule})
+	})
+	id := set.Queries()[0].ID
+	if _, err := e.RunVerified(context.Background(), id, nil); AsError(err).code() != CodeRefusedByRule {
+		t.Errorf("run_verified_query %s: %v", id, err)
 	}
 }

@@ -118,6 +118,9 @@ func (e *Engine) RunVerified(ctx context.Context, id string, params map[string]a
 	if e.opts.Curated == nil {
 		return nil, Errorf(CodeInvalidRequest, "add verified queries with curated: in nl2sql.yaml", "no verified queries are configured")
 	}
+	if err := e.verifiedByNameHooked(); err != nil { // issue 14: fail closed (engine/extend.go)
+		return nil, err
+	}
 	sw := newStopwatch()
 	var tm Timings
 	q, ok := e.opts.Curated.Get(id)
