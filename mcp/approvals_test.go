@@ -164,3 +164,71 @@ func auditLines(t *testing.T, storage string) []string {
 	}
 	return out
 }
+
+type elicitAnswer struct {
+	action  mcpgo.ElicitationResponseAction
+	approve bool
+	asked   int
+}
+
+func (h *elicitAnswer) Elicit(_ context.Context, req mcpgo.ElicitationRequest) (*mcpgo.ElicitationResult, error) {
+	h.asked++
+	return &mcpgo.ElicitationResult{ElicitationResponse: mcpgo.ElicitationResponse{Action: h.action, Content: map[string]any{"approve": h.approve}}}, nil
+}
+
+// With a client that supports elicitation, the single user is asked
+// inline and, on yes, the query runs at once as plan_source "approved"; on
+// no the NEEDS_APPROVAL result stands.
+func TestApprovalInline(t *testing.T) {
+	demo, _ := filepath.Abs(filepath.Join("..", "examples", "chinook"))
+	dir := t.TempDir()
+	cfg := filepath.Join(dir, "nl2sql.yaml")
+	yaml := `storage: {path: ` + filepath.Join(dir, "state") + `}
+datasources:
+  - {id: chinook, engine: sqlite, path: ` + filepath.Join(demo, "chinook.sqlite") + `}
+llm:
+  default: {provider: replay, recordings: ` + filepath.Join(demo, "recordings") + `}
+hooks:
+  - {name: invoices_need_approval, rule: {approval_tables: [chinook.main.Invoice]}}
+`
+	if err := os.WriteFile(cfg, []byte(yaml), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	logger := slog.New(slog.NewTextHandler(io.Discard, nil))
+	a, err := app.Open(cfg, logger)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer a.Close()
+	for _, c := range []struct {
+		h      *elicitAnswer
+		source string
+	}{
+		{&elicitAnswer{action: mcpgo.ElicitationResponseActionAccept, approve: true}, "approved"},
+		{&elicitAnswer{action: mcpgo.ElicitationResponseActionAccept, approve: false}, ""},
+		{&elicitAnswer{action: mcpgo.ElicitationResponseActionDecline}, ""},
+	} {
+		tr := transport.NewInProcessTransportWithOptions(NewServer(a.Engine, "test", logger), transport.WithElicitationHandler(c.h))
+		cl := client.NewClient(tr)
+		ctx := context.Background()
+		if err := cl.Start(ctx); err != nil {
+			t.Fatal(err)
+		}
+		init := mcpgo.InitializeRequest{}
+		init.Params.Capabilities.Elicitation = &mcpgo.ElicitationCapability{}
+		if _, err := cl.Initialize(ctx, init); err != nil {
+			t.Fatal(err)
+		}
+		res := callTool(t, cl, "ask", map[string]any{"question": "What was the total revenue in each year?"})
+		cl.Close()
+		b, _ := json.Marshal(res.StructuredContent)
+		switch {
+		case c.h.asked != 1:
+			t.Errorf("%+v: asked %d times", c.h, c.h.asked)
+		case c.source != "" && (res.IsError || !strings.Contains(string(b), `"plan_source":"approved"`)):
+			t.Errorf("%+v: %s %q", c.h, b, text(res))
+		case c.source == "" && (!res.IsError || !strings.Contains(string(b), "NEEDS_APPROVAL")):
+			t.Errorf("%+v: %s %q", c.h, b, text(res))
+		}
+	}
+}

@@ -116,3 +116,37 @@ func RunApprovedHandler(eng Approver) server.ToolHandlerFunc {
 		return mcpgo.NewToolResultStructured(res, ResultText(res)), nil
 	}
 }
+
+// approvalSchema is the form an inline approval asks for.
+var approvalSchema = map[string]any{
+	"type":       "object",
+	"properties": map[string]any{"approve": map[string]any{"type": "boolean", "title": "Run this query now"}},
+	"required":   []string{"approve"},
+}
+
+// approveInline turns a NEEDS_APPROVAL error into an inline question when
+// the client supports elicitation: if the user accepts and may approve
+// (Decide enforces the approver rules: never one's own request unless
+// single-user), the approved plan runs at once. Otherwise, and whenever
+// elicitation is unavailable, the NEEDS_APPROVAL error stands.
+func approveInline(ctx context.Context, eng Approver, err error) (*engine.Result, error) {
+	e := engine.AsError(err)
+	srv := server.ServerFromContext(ctx)
+	if e.Code != engine.CodeNeedsApproval || e.ApprovalID == "" || srv == nil {
+		return nil, err
+	}
+	ans, eerr := srv.RequestElicitation(ctx, mcpgo.ElicitationRequest{Params: mcpgo.ElicitationParams{
+		Message:         "An operator's rule asks for approval before this query runs (approval " + e.ApprovalID + "). Run it now?",
+		RequestedSchema: approvalSchema,
+	}})
+	if eerr != nil || ans.Action != mcpgo.ElicitationResponseActionAccept {
+		return nil, err
+	}
+	if m, ok := ans.Content.(map[string]any); !ok || m["approve"] != true {
+		return nil, err
+	}
+	if _, derr := eng.Decide(ctx, e.ApprovalID, true); derr != nil {
+		return nil, err // not an approver here: the approval stays pending
+	}
+	return eng.RunApproved(ctx, e.ApprovalID)
+}

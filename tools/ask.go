@@ -69,6 +69,9 @@ func AskHandler(eng Asker) server.ToolHandlerFunc {
 		}
 		ctx = withEvents(withProgress(ctx, req))
 		res, err := eng.Ask(ctx, engine.AskRequest{Question: args.Question, Datasource: args.Datasource})
+		if a, ok := eng.(Approver); ok && err != nil {
+			res, err = approveInline(ctx, a, err) // elicitation (tools/approvals.go)
+		}
 		if err != nil {
 			return errorResult(err), nil
 		}
