@@ -3,6 +3,7 @@ package mcp
 import (
 	"context"
 	"net/http"
+	"regexp"
 	"time"
 
 	mcpgo "github.com/mark3labs/mcp-go/mcp"
@@ -61,7 +62,13 @@ func NewMetrics() *Metrics {
 		}),
 	}
 	m.reg.MustRegister(m.requests, m.duration, m.inFlight, m.toolCalls, m.toolTime, m.ready,
-		collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
+		// The Go collector's defaults plus the live heap after the last GC
+		// (runtime/metrics /gc/heap/live:bytes as go_gc_heap_live_bytes):
+		// the figure that shows whether memory grows, unlike heap in use,
+		// which holds garbage until the next collection.
+		collectors.NewGoCollector(collectors.WithGoCollectorRuntimeMetrics(
+			collectors.GoRuntimeMetricsRule{Matcher: regexp.MustCompile(`^/gc/heap/live:bytes$`)})),
+		collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
 	return m
 }
 

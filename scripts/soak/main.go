@@ -75,6 +75,7 @@ func main() { os.Exit(run()) }
 
 func run() int {
 	duration := flag.Duration("duration", 10*time.Minute, "how long to drive the server")
+	warmup := flag.Duration("warmup", 30*time.Second, "load time before the warm sample (growth is judged from it)")
 	settle := flag.Duration("settle", 10*time.Second, "idle time after the clients stop before the end sample")
 	clients := flag.Int("clients", 100, "concurrent MCP clients")
 	addr := flag.String("addr", "127.0.0.1:18080", "loopback address for the server")
@@ -119,6 +120,12 @@ func run() int {
 	peak := start
 	rtStart := scrapeAll(servers)
 	rtPeak := rtStart
+	// warm is sampled once -warmup into the load: datasources are open,
+	// indexes built, caches filled; growth is judged from there.
+	var warm proc
+	var rtWarm runtimeStats
+	warmed := false
+	began := time.Now()
 	var mu sync.Mutex
 	var lat []time.Duration
 	failures := map[string]int{}
@@ -139,7 +146,10 @@ func run() int {
 				rt := scrapeAll(servers)
 				mu.Lock()
 				peak.rss, peak.fds = max(peak.rss, s.rss), max(peak.fds, s.fds)
-				rtPeak.goroutines, rtPeak.heapInuse = max(rtPeak.goroutines, rt.goroutines), max(rtPeak.heapInuse, rt.heapInuse)
+				rtPeak.goroutines, rtPeak.heapLive = max(rtPeak.goroutines, rt.goroutines), max(rtPeak.heapLive, rt.heapLive)
+				if !warmed && time.Since(began) >= *warmup {
+					warm, rtWarm, warmed = s, rt, true
+				}
 				mu.Unlock()
 			}
 		}
@@ -151,7 +161,6 @@ func run() int {
 		failures[what]++
 		mu.Unlock()
 	}
-	began := time.Now()
 	var wg sync.WaitGroup
 	for i := 0; i < *clients; i++ {
 		wg.Add(1)
@@ -223,11 +232,11 @@ func run() int {
 		len(servers), strings.Join(bases, " "), *cfg, store)
 	fmt.Printf("calls: %d  failures: %d  calls/s: %.1f\n", calls.Load(), fails.Load(), float64(calls.Load())/elapsed.Seconds())
 	fmt.Printf("latency: p50 %v  p99 %v  max %v\n", pct(0.50).Round(time.Microsecond), pct(0.99).Round(time.Microsecond), pct(1).Round(time.Microsecond))
-	fmt.Printf("server RSS KiB (all replicas): start %d  peak %d  end %d\n", start.rss, peak.rss, end.rss)
-	fmt.Printf("server open fds (all replicas): start %d  peak %d  end %d\n", start.fds, peak.fds, end.fds)
+	fmt.Printf("server RSS KiB (all replicas): start %d  warm %d  peak %d  end %d\n", start.rss, warm.rss, peak.rss, end.rss)
+	fmt.Printf("server open fds (all replicas): start %d  warm %d  peak %d  end %d\n", start.fds, warm.fds, peak.fds, end.fds)
 	if rtStart.ok && rtEnd.ok {
-		fmt.Printf("server goroutines (all replicas, /metrics go_goroutines): start %d  peak %d  end %d\n", rtStart.goroutines, rtPeak.goroutines, rtEnd.goroutines)
-		fmt.Printf("server heap in use KiB (go_memstats_heap_inuse_bytes): start %d  peak %d  end %d\n", rtStart.heapInuse/1024, rtPeak.heapInuse/1024, rtEnd.heapInuse/1024)
+		fmt.Printf("server goroutines (all replicas, /metrics go_goroutines): start %d  warm %d  peak %d  end %d\n", rtStart.goroutines, rtWarm.goroutines, rtPeak.goroutines, rtEnd.goroutines)
+		fmt.Printf("server live heap KiB after GC (go_gc_heap_live_bytes): start %d  warm %d  peak %d  end %d\n", rtStart.heapLive/1024, rtWarm.heapLive/1024, rtPeak.heapLive/1024, rtEnd.heapLive/1024)
 	} else {
 		fmt.Printf("server goroutines: /metrics could not be read\n")
 	}

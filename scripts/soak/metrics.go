@@ -9,14 +9,15 @@ import (
 )
 
 // runtimeStats are a replica's Go runtime figures from its /metrics
-// (the Prometheus Go collector): goroutines and heap bytes in use.
+// (the Prometheus Go collector): goroutines and the live heap after the
+// last GC (go_gc_heap_live_bytes, which mcp.NewMetrics exposes).
 type runtimeStats struct {
 	goroutines int64
-	heapInuse  int64
+	heapLive   int64
 	ok         bool
 }
 
-// scrape reads go_goroutines and go_memstats_heap_inuse_bytes from base's
+// scrape reads go_goroutines and go_gc_heap_live_bytes from base's
 // /metrics with prometheus/common's text parser.
 func scrape(base string) runtimeStats {
 	c := http.Client{Timeout: 5 * time.Second}
@@ -41,8 +42,8 @@ func scrape(base string) runtimeStats {
 		return int64(f.GetMetric()[0].GetGauge().GetValue()), true
 	}
 	g, ok1 := gauge("go_goroutines")
-	h, ok2 := gauge("go_memstats_heap_inuse_bytes")
-	return runtimeStats{goroutines: g, heapInuse: h, ok: ok1 && ok2}
+	h, ok2 := gauge("go_gc_heap_live_bytes")
+	return runtimeStats{goroutines: g, heapLive: h, ok: ok1 && ok2}
 }
 
 // scrapeAll sums the runtime figures of the replicas still running.
@@ -54,7 +55,7 @@ func scrapeAll(servers []*server) runtimeStats {
 		}
 		s := scrape(sv.base)
 		sum.goroutines += s.goroutines
-		sum.heapInuse += s.heapInuse
+		sum.heapLive += s.heapLive
 		sum.ok = sum.ok && s.ok
 	}
 	return sum
