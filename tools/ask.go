@@ -47,7 +47,8 @@ var askOutputSchema = json.RawMessage(`{
     "plan": {"type": ["object", "null"], "description": "The validated plan (null when a verified query answered)."},
     "sub_queries": {"type": "array", "items": {"type": "object"}},
     "warnings": {"type": "array", "items": {"type": "string"}},
-    "usage": {"type": "object"}
+    "usage": {"type": "object"},
+    "scaling": {"type": "object", "description": "Present when test-time scaling is configured: candidates, result buckets, selection, degraded, calls and tokens per stage."}
   },
   "required": ["answer", "columns", "rows", "truncated", "sql", "plan"]
 }`)
