@@ -14,6 +14,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/nl2sql/nl2sql/engine/hooks"
 	"github.com/nl2sql/nl2sql/engine/llm"
 	"github.com/nl2sql/nl2sql/index"
 )
@@ -457,5 +458,32 @@ func TestScaleTimeBudgetDegrades(t *testing.T) {
 	}
 	if !strings.Contains(strings.Join(res.Warnings, "\n"), "cut short") {
 		t.Errorf("warnings %q", res.Warnings)
+	}
+}
+
+// Plan-level hooks see every plan that runs: while they are configured the
+// single call answers (candidates would run before the hooks saw them).
+func TestScaleFailsClosedUnderPlanHooks(t *testing.T) {
+	rp, err := llm.OpenReplay(filepath.Join("testdata", "scale", "recordings"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	rule := &hooks.Rule{DenyTables: []string{"chinook.main.Track"}}
+	abs, _ := filepath.Abs(filepath.Join(chinookDir, "chinook.sqlite"))
+	e, err := New(Options{
+		Datasources: []DatasourceSpec{{ID: "chinook", Engine: "sqlite", Path: abs}},
+		Planner:     rp, Scaling: sevenCandidates(true, 0), Today: func() string { return "2026-01-15" },
+		Hooks: runner(t, hooks.Entry{Name: "no_tracks", Points: rule.Points(), Hook: rule}),
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { e.Close() })
+	res, err := e.Ask(context.Background(), AskRequest{Question: scaleQ})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if sc := res.Scaling; sc.Route != "single" || !strings.Contains(sc.RouteReason, "hooks") || res.Usage.ModelCalls != 1 || len(sc.Candidates) != 0 {
+		t.Errorf("scaling %+v usage %+v", sc, res.Usage)
 	}
 }
