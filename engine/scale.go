@@ -98,6 +98,10 @@ func (e *Engine) planMaybeScaled(ctx context.Context, ds *datasource, q, sctx, t
 		p, err := e.planValidated(ctx, ds, q, sctx, today)
 		return p, nil, err
 	}
+	if err := cfg.Check(); err != nil { // engine/app checks the config file's; this guards Options built in code
+		return nil, nil, &Error{Code: CodeInternal, Msg: "the scaling configuration is invalid: " + err.Error(),
+			Hint: "fix Options.Scaling (or the datasource's Scaling)", Err: err}
+	}
 	if p := e.cachedPlan(ctx, ds, q, today); p != nil {
 		return p, nil, nil
 	}

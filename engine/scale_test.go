@@ -487,3 +487,12 @@ func TestScaleFailsClosedUnderPlanHooks(t *testing.T) {
 		t.Errorf("scaling %+v usage %+v", sc, res.Usage)
 	}
 }
+
+// A scaling configuration built in code is checked before it is used.
+func TestScaleInvalidOptionsRefused(t *testing.T) {
+	cfg := ScaleConfig{Strategies: []StrategySpec{{Name: "clever", Samples: 3}}}
+	_, err := scaleEngine(t, cfg, nil, "").Ask(context.Background(), AskRequest{Question: scaleQ})
+	if e := AsError(err); e == nil || e.Code != CodeInternal || !strings.Contains(e.Msg, "clever") || e.Hint == "" {
+		t.Fatalf("err = %v", err)
+	}
+}
