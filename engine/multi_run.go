@@ -134,6 +134,7 @@ func (e *Engine) runSub(ctx context.Context, s subSpec, ds *datasource, today st
 		return fail(err)
 	}
 	r.sq.Plan, r.sq.PlanSource, r.sq.Reasoning = p.plan, p.source, p.reasoning
+	r.sq.Definitions = ds.definitionsUsed(p.planner)
 	if got := strings.Join(p.columns, ","); got != strings.Join(columnNames(s.expected), ",") {
 		return fail(Errorf(CodePlanInvalid, "", "the plan returns the columns %s, not the expected %s", got, strings.Join(columnNames(s.expected), ",")))
 	}
