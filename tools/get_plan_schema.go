@@ -17,7 +17,8 @@ const PlanGuide = `A plan is a JSON query tree, never SQL. The server validates 
 - Expressions have a "kind": column {"table": alias, "column"}, literal {"type", "value"}, binary {"op", "left", "right"} ("/" is true division, "div" integer division), func {"name", "args", "distinct"}, window, case, cast, in, exists, subquery, between, like, is_null, unary.
 - Every computed select item needs an "alias". With aggregates, put every other selected column in "group_by". Filter aggregates in "having".
 - "order_by" may name an output column by alias: {"kind": "column", "column": "<alias>"}. "offset" needs "order_by". Results are capped at the datasource's row limit.
-- Dates: DATE_PART(unit, x), DATE_TRUNC(unit, x), DATE_ADD(unit, n, x), DATE_DIFF_DAYS(end, start); unit is a string literal year|quarter|month|day.`
+- Dates: DATE_PART(unit, x), DATE_TRUNC(unit, x), DATE_ADD(unit, n, x), DATE_DIFF_DAYS(end, start); unit is a string literal year|quarter|month|day.
+- Where describe_schema lists a semantic layer, {"kind": "metric", "name", "table": alias} and {"kind": "filter", "name", "table": alias} use its definitions by name; the server expands them.`
 
 // PlanExample is a complete plan: the artist with the most albums.
 const PlanExample = `{"select": [{"expr": {"kind": "column", "table": "ar", "column": "Name"}, "alias": "artist"},
