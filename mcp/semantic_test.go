@@ -58,6 +58,14 @@ func TestSemanticResourceAndTools(t *testing.T) {
 			t.Errorf("search_schema lacks %s: %s", w, search)
 		}
 	}
+	ask, err := c.CallTool(ctx, mcpgo.CallToolRequest{Params: mcpgo.CallToolParams{Name: "ask",
+		Arguments: map[string]any{"datasource": "chinook", "question": "How many big orders were there in each year?"}}})
+	if err != nil || ask.IsError {
+		t.Fatalf("ask: %v %+v", err, ask)
+	}
+	if text := ask.Content[0].(mcpgo.TextContent).Text; !strings.Contains(text, "definitions used: metric order_count, filter big_order") {
+		t.Errorf("ask text does not name the definitions:\n%s", text)
+	}
 	// the demo without a semantic file lists no semantic resource
 	plain := chinookClient(t)
 	list, err = plain.ListResources(ctx, mcpgo.ListResourcesRequest{})

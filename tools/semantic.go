@@ -3,8 +3,10 @@ package tools
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strings"
 
+	"github.com/nl2sql/nl2sql/engine"
 	"github.com/nl2sql/nl2sql/engine/semantic"
 )
 
@@ -73,4 +75,21 @@ func describeText(desc string, syn []string, vals []semantic.ValueLabel) string 
 		return ""
 	}
 	return ": " + strings.Join(parts, "; ")
+}
+
+// definitionsText is the line naming the semantic definitions a result's
+// plans used ("" when none), e.g. "definitions used: metric revenue, filter big_order".
+func definitionsText(r *engine.Result) string {
+	var names []string
+	for _, sq := range r.SubQueries {
+		for _, d := range sq.Definitions {
+			if n := d.Kind + " " + d.Name; !slices.Contains(names, n) {
+				names = append(names, n)
+			}
+		}
+	}
+	if len(names) == 0 {
+		return ""
+	}
+	return "definitions used: " + strings.Join(names, ", ") + "\n"
 }

@@ -25,6 +25,7 @@ func ResultText(r *engine.Result) string {
 	if r.Truncated {
 		b.WriteString("(cut at the row limit)\n")
 	}
+	b.WriteString(definitionsText(r))
 	return b.String()
 }
 
