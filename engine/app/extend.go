@@ -46,8 +46,8 @@ func extend(cfg *config.Config, st *store.Store, opts *engine.Options, logger *s
 	opts.ApproverRoles = cfg.Approvals.ApproverRoles
 	x := &extensions{}
 	var observers []events.Observer
-	if audit, err := events.OpenAudit(filepath.Join(cfg.Storage.Path, "audit"), logger); err != nil {
-		logger.Warn("audit log unavailable; runs are not audited", "err", err)
+	if audit, err := events.OpenAudit(filepath.Join(cfg.Storage.Path, "audit"), logger, store.CodeOf); err != nil {
+		logger.Warn("audit log unavailable; runs are not audited", "code", store.CodeOf(err), "err", err)
 	} else {
 		x.audit = audit
 		observers = append(observers, audit)

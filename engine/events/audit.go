@@ -25,17 +25,23 @@ type Audit struct {
 	log     *slog.Logger
 	done    chan struct{}
 	once    sync.Once
+	code    func(error) string
 }
 
-// OpenAudit starts an audit writer into dir (created 0700).
-func OpenAudit(dir string, logger *slog.Logger) (*Audit, error) {
+// OpenAudit starts an audit writer into dir (created 0700). code
+// classifies write errors for the warnings (store.CodeOf: STORE_FULL,
+// STORE_READ_ONLY, …); nil reports them as STORE_UNAVAILABLE.
+func OpenAudit(dir string, logger *slog.Logger, code func(error) string) (*Audit, error) {
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return nil, fmt.Errorf("audit log: %w", err)
 	}
 	if logger == nil {
 		logger = slog.Default()
 	}
-	a := &Audit{dir: dir, queue: make(chan Envelope, AuditQueue), log: logger, done: make(chan struct{})}
+	if code == nil {
+		code = func(error) string { return "STORE_UNAVAILABLE" }
+	}
+	a := &Audit{dir: dir, queue: make(chan Envelope, AuditQueue), log: logger, done: make(chan struct{}), code: code}
 	go a.run()
 	return a, nil
 }
@@ -52,7 +58,8 @@ func (a *Audit) Observe(_ context.Context, ev Envelope) {
 	}
 }
 
-// Dropped is how many lines were dropped because the queue was full.
+// Dropped is how many lines were lost: the queue was full or the write
+// failed.
 func (a *Audit) Dropped() int64 { return a.dropped.Load() }
 
 // Close flushes the queue and stops the writer.
@@ -60,7 +67,7 @@ func (a *Audit) Close() error {
 	a.once.Do(func() { close(a.queue) })
 	<-a.done
 	if n := a.Dropped(); n > 0 {
-		a.log.Warn("audit lines dropped (queue full)", "dropped", n)
+		a.log.Warn("audit lines lost (queue full or write failed)", "lost", n)
 	}
 	return nil
 }
@@ -83,7 +90,7 @@ func (a *Audit) run() {
 			var err error
 			f, err = os.OpenFile(filepath.Join(a.dir, "audit-"+d+".jsonl"), os.O_CREATE|os.O_APPEND|os.O_WRONLY, 0o600)
 			if err != nil {
-				a.log.Warn("audit log unwritable", "err", err)
+				a.log.Warn("audit log unwritable", "code", a.code(err), "err", err)
 				f, day = nil, ""
 				a.dropped.Add(1)
 				continue
@@ -95,7 +102,7 @@ func (a *Audit) run() {
 			_, err = f.Write(line)
 		}
 		if err != nil {
-			a.log.Warn("audit line not written", "err", err)
+			a.log.Warn("audit line not written", "code", a.code(err), "err", err)
 			a.dropped.Add(1)
 		}
 	}

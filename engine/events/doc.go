@@ -24,7 +24,7 @@
 //
 // A worked example:
 //
-//	audit, _ := events.OpenAudit(filepath.Join(storagePath, "audit"), logger)
+//	audit, _ := events.OpenAudit(filepath.Join(storagePath, "audit"), logger, store.CodeOf)
 //	defer audit.Close() // flushes the queue
 //	bus := events.NewBus(logger, audit)
 //	bus.Publish(ctx, events.RunFinished{RunID: "r1", Kind: "ask", Status: "ok", RowCount: 3, DurationMS: 41})

@@ -13,7 +13,7 @@ import (
 func Example() {
 	dir, _ := os.MkdirTemp("", "audit")
 	defer os.RemoveAll(dir)
-	audit, _ := events.OpenAudit(dir, nil)
+	audit, _ := events.OpenAudit(dir, nil, nil)
 	bus := events.NewBus(nil, events.ObserverFunc(func(context.Context, events.Envelope) { panic("a broken observer") }), audit)
 	bus.Publish(context.Background(), events.RunFinished{RunID: "r1", Kind: "ask", Status: "ok", RowCount: 3, DurationMS: 41})
 	audit.Close()
