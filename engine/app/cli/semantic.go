@@ -13,6 +13,8 @@ import (
 
 	"github.com/nl2sql/nl2sql/engine"
 	"github.com/nl2sql/nl2sql/engine/app"
+	"github.com/nl2sql/nl2sql/engine/config"
+	"github.com/nl2sql/nl2sql/engine/schema"
 	"github.com/nl2sql/nl2sql/engine/semantic"
 )
 
@@ -50,8 +52,7 @@ func semanticCmd(logger *slog.Logger) *cobra.Command {
 			} else if !errors.Is(err, fs.ErrNotExist) {
 				return err
 			}
-			s, err := suggestFor(cmd.Context(), engine.DatasourceSpec{ID: d.ID, Engine: d.Engine, Path: d.Path, DSN: d.DSN,
-				RowLimit: d.RowLimit, Timeout: d.Timeout()})
+			s, err := suggestFor(cmd.Context(), d)
 			if err != nil {
 				return err
 			}
@@ -78,25 +79,84 @@ func semanticCmd(logger *slog.Logger) *cobra.Command {
 	suggest.Flags().StringVar(&ds, "datasource", "", "datasource id")
 	suggest.Flags().StringVar(&out, "out", "", "where to write the draft (default: the datasource's semantic path, else ID.semantic.yaml beside the config)")
 	_ = suggest.MarkFlagRequired("datasource")
-	cmd.AddCommand(suggest)
+	cmd.AddCommand(suggest, semanticCheckCmd())
 	return cmd
 }
 
-// suggestFor opens the datasource read-only, snapshots and profiles it,
-// and drafts its semantic file.
-func suggestFor(ctx context.Context, spec engine.DatasourceSpec) (*semantic.Suggestion, error) {
-	src, err := engine.OpenSource(ctx, spec)
+// semanticCheckCmd is "nl2sql semantic check": load every configured
+// semantic file against its datasource's schema and report.
+func semanticCheckCmd() *cobra.Command {
+	var cfgPath, ds string
+	cmd := &cobra.Command{
+		Use:   "check",
+		Short: "Check the semantic files against their datasources' schemas (every problem with its line)",
+		Args:  cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			cfg, err := app.LoadConfig(cfgPath)
+			if err != nil {
+				return err
+			}
+			failed, checked := 0, 0
+			for _, d := range cfg.Datasources {
+				if (ds != "" && d.ID != ds) || d.Semantic == "" {
+					continue
+				}
+				checked++
+				src, snap, err := openProfiled(cmd.Context(), d)
+				if err != nil {
+					return err
+				}
+				src.Close()
+				l, err := semantic.Load(d.Semantic, d.SemanticAsWritten, snap)
+				if err != nil {
+					failed++
+					fmt.Fprintf(cmd.OutOrStdout(), "%s: %v\n", d.ID, err)
+					continue
+				}
+				fmt.Fprintf(cmd.OutOrStdout(), "%s: %s ok: %d tables described, %d metrics, %d filters, %d relationships\n",
+					d.ID, d.SemanticAsWritten, len(l.Tables), len(l.Metrics), len(l.Filters), len(l.Relationships))
+			}
+			if checked == 0 {
+				fmt.Fprintln(cmd.OutOrStdout(), "no datasource has a semantic file (key semantic:)")
+			}
+			if failed > 0 {
+				return fmt.Errorf("%d semantic file(s) do not match their schema", failed)
+			}
+			return nil
+		},
+	}
+	cmd.Flags().StringVar(&cfgPath, "config", "nl2sql.yaml", "path of the config file")
+	cmd.Flags().StringVar(&ds, "datasource", "", "only this datasource")
+	return cmd
+}
+
+// openProfiled opens a configured datasource read-only (without its
+// semantic file) and returns it with its profiled snapshot; the caller
+// closes the source.
+func openProfiled(ctx context.Context, d config.Datasource) (engine.Source, *schema.Snapshot, error) {
+	src, err := engine.OpenSource(ctx, engine.DatasourceSpec{ID: d.ID, Engine: d.Engine, Path: d.Path, DSN: d.DSN,
+		RowLimit: d.RowLimit, Timeout: d.Timeout()})
+	if err != nil {
+		return nil, nil, err
+	}
+	snap, err := src.Snapshot(ctx)
+	if err == nil {
+		err = src.Profile(ctx, snap)
+	}
+	if err != nil {
+		src.Close()
+		return nil, nil, err
+	}
+	return src, snap, nil
+}
+
+// suggestFor drafts the semantic file of a configured datasource.
+func suggestFor(ctx context.Context, d config.Datasource) (*semantic.Suggestion, error) {
+	src, snap, err := openProfiled(ctx, d)
 	if err != nil {
 		return nil, err
 	}
 	defer src.Close()
-	snap, err := src.Snapshot(ctx)
-	if err != nil {
-		return nil, err
-	}
-	if err := src.Profile(ctx, snap); err != nil {
-		return nil, err
-	}
 	return semantic.Suggest(ctx, snap, func(ctx context.Context, sql string) ([][]any, error) {
 		r, err := src.Query(ctx, sql, nil, 10)
 		if err != nil {

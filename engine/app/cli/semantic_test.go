@@ -45,6 +45,15 @@ func TestSemanticSuggest(t *testing.T) {
 	if out, err := run("schema", "show", "--config", cfg, "--datasource", "chinook"); err != nil {
 		t.Errorf("the draft does not load: %v %s", err, out)
 	}
+	if out, err := run("semantic", "check", "--config", cfg); err != nil || !strings.Contains(out, "chinook: chinook.semantic.yaml ok: 11 tables described") {
+		t.Errorf("check of the draft: %q %v", out, err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "chinook.semantic.yaml"), []byte("tables:\n  - name: Invoices\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if out, err := run("semantic", "check", "--config", cfg); err == nil || !strings.Contains(out, `chinook.semantic.yaml:2:5: table: datasource "chinook" has no table "Invoices"`) {
+		t.Errorf("check of a bad file: %q %v", out, err)
+	}
 	if _, err := run("semantic", "suggest", "--config", cfg, "--datasource", "nope"); err == nil {
 		t.Error("unknown datasource accepted")
 	}
