@@ -130,8 +130,8 @@ describe("nl2sql serve --http (streamable HTTP, TypeScript SDK client)", () => {
   // callOK calls a tool, asserts a non-error result with structuredContent
   // that validates against the tool's declared outputSchema, and records
   // the tool as covered.
-  async function callOK(name, args, opts = {}) {
-    const res = await client.callTool({ name, arguments: args }, undefined, { timeout: CALL_TIMEOUT_MS, ...opts });
+  async function callOK(name, args, opts = {}, c = client) {
+    const res = await c.callTool({ name, arguments: args }, undefined, { timeout: CALL_TIMEOUT_MS, ...opts });
     assert.notEqual(res.isError, true, `${name} ${JSON.stringify(args).slice(0, 200)} failed: ${textOf(res)}`);
     assert.ok(res.structuredContent && typeof res.structuredContent === "object", `${name}: no structuredContent`);
     assert.ok(textOf(res).trim() !== "", `${name}: no text content beside structuredContent`);
@@ -160,7 +160,9 @@ describe("nl2sql serve --http (streamable HTTP, TypeScript SDK client)", () => {
     for (const t of tools) {
       assert.equal(t.inputSchema?.type, "object", `${t.name}: inputSchema.type`);
       assert.equal(t.outputSchema?.type, "object", `${t.name}: outputSchema`);
-      assert.equal(t.annotations?.readOnlyHint, true, `${t.name}: readOnlyHint`);
+      // approve_run records an approver's decision in the state store (never a database write)
+      assert.equal(t.annotations?.readOnlyHint, t.name !== "approve_run", `${t.name}: readOnlyHint`);
+      assert.equal(t.annotations?.destructiveHint, false, `${t.name}: destructiveHint`);
       assert.ok(t.description, `${t.name}: description`);
       outputSchemas.set(t.name, validator.getValidator(t.outputSchema));
     }
@@ -379,6 +381,42 @@ describe("nl2sql serve --http (streamable HTTP, TypeScript SDK client)", () => {
     assertToolError(await call("ask", { question: GOLD[0].question, datasrc: "chinook" }), /INVALID_REQUEST.*datasrc|datasrc/s, "unknown argument");
     assertToolError(await call("run_plan", { datasource: 7, plan: {} }), /INVALID_REQUEST/, "datasource: 7");
     await assert.rejects(call("no_such_tool", {}), /no_such_tool|not found|-32602|-32601/i, "unknown tool");
+  });
+
+  // Approvals need a hook that stops a run: a second server on a copy of
+  // the demo config whose rule requires approval for queries reading
+  // Invoice (single user: the user may approve).
+  it("approvals: ask stops with NEEDS_APPROVAL, approve_run approves, run_approved runs it once", { timeout: TEST_TIMEOUT_MS }, async () => {
+    const ex = dirname(CONFIG);
+    const dir = mkdtempSync(join(tmpdir(), "nl2sql-approvals-"));
+    const cfg = {
+      storage: { path: join(dir, "storage") },
+      datasources: [{ id: "chinook", engine: "sqlite", path: join(ex, "chinook.sqlite") }],
+      llm: { default: { provider: "replay", recordings: join(ex, "recordings") } },
+      hooks: [{ name: "invoices_need_approval", rule: { approval_tables: ["chinook.main.Invoice"] } }],
+    };
+    writeFileSync(join(dir, "nl2sql.yaml"), JSON.stringify(cfg, null, 2));
+    const s2 = await startHTTPServer({ bin: BIN, config: join(dir, "nl2sql.yaml"), port: await freePort(), extraArgs: ["--insecure-no-auth"], env: { NL2SQL_STORAGE__PATH: join(dir, "storage") } });
+    const { client: c2 } = await connect(s2.url);
+    try {
+      const g = GOLD.find((x) => /revenue in each year/i.test(x.question));
+      assert.ok(g, "the gold revenue-per-year question");
+      const stopped = await c2.callTool({ name: "ask", arguments: { question: g.question } }, undefined, { timeout: CALL_TIMEOUT_MS });
+      assert.equal(stopped.isError, true, textOf(stopped));
+      assert.equal(stopped.structuredContent?.code, "NEEDS_APPROVAL", JSON.stringify(stopped.structuredContent));
+      const id = stopped.structuredContent.approval_id;
+      assert.match(id, /^apr_[0-9a-f]{24}$/);
+      const decided = await callOK("approve_run", { approval_id: id }, {}, c2);
+      assert.equal(decided.state, "approved");
+      const res = await callOK("run_approved", { approval_id: id }, {}, c2);
+      assert.equal(res.sub_queries[0].plan_source, "approved");
+      assertSameRows(res.rows, g.rows, g.question);
+      assertToolError(await c2.callTool({ name: "run_approved", arguments: { approval_id: id } }, undefined, { timeout: CALL_TIMEOUT_MS }), /INVALID_REQUEST.*used/s, "a second run");
+    } finally {
+      await c2.close();
+      await s2.stop();
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it("every tool in tools/list was called with valid arguments and its result validated", () => {
