@@ -29,10 +29,18 @@ func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	root := cli.Root(logger, os.Stdout, version)
-	if err := root.ExecuteContext(ctx); err != nil {
-		if ctx.Err() != nil && errors.Is(err, context.Canceled) {
-			return // stopped by SIGINT/SIGTERM: a clean exit
+	cmd, err := root.ExecuteContextC(ctx)
+	if ctx.Err() != nil {
+		// SIGINT/SIGTERM: the normal way to stop a server; for any other
+		// command the work was cut short, which a script must be able to
+		// tell from success (128 + SIGINT, as shells report it).
+		if cmd != nil && cmd.Name() == "serve" && (err == nil || errors.Is(err, context.Canceled)) {
+			return
 		}
+		fmt.Fprintln(os.Stderr, "nl2sql: interrupted")
+		os.Exit(130)
+	}
+	if err != nil {
 		fmt.Fprintln(os.Stderr, "nl2sql:", err)
 		os.Exit(1)
 	}
