@@ -150,7 +150,8 @@ func providerError(err error) *Error {
 		return &Error{Code: CodeCancelled, Msg: "the request was cancelled", Err: err}
 	}
 	if errors.Is(err, context.DeadlineExceeded) {
-		return &Error{Code: CodeTimeout, Msg: "the model call ran past its time limit", Retryable: true, Err: err}
+		return &Error{Code: CodeTimeout, Msg: "the model call ran past the request's time limit", Retryable: true, Err: err,
+			Hint: "check that the model endpoint answers (nl2sql doctor), use a faster model, or ask again"}
 	}
 	return &Error{Code: CodeProvider, Msg: "the model provider failed: " + err.Error(), Retryable: true, Err: err}
 }

@@ -30,7 +30,8 @@ var DoctorSchema = json.RawMessage(`{"type":"object","properties":{"ok":{"type":
 // The checks: the config loads; every datasource opens and its schema
 // snapshot reads; every llm entry answers one tiny structured request
 // (DoctorSchema) — a replay entry loads its recordings instead. Live calls
-// are made once, without retries, within the entry's timeout_seconds. It
+// are made once, without retries, within the entry's timeout_seconds or
+// 20 s, whichever is shorter. It
 // returns an error naming the failed checks if any failed. API keys are
 // never printed.
 func Doctor(ctx context.Context, cfgPath string, out io.Writer) error {
@@ -120,6 +121,9 @@ func checkLLM(ctx context.Context, label string, c config.LLMConfig) (name, deta
 		name = fmt.Sprintf("%s (%s %s at %s)", label, c.Provider, c.Model, base)
 	}
 	c.MaxRetries = 0 // one call tells whether the entry works
+	if c.TimeoutSeconds <= 0 || c.TimeoutSeconds > doctorTimeoutSeconds {
+		c.TimeoutSeconds = doctorTimeoutSeconds // a health check answers quickly or reports
+	}
 	p, err := providerFor(label, c, slog.New(slog.DiscardHandler))
 	if err != nil {
 		return name, "", err
@@ -139,6 +143,12 @@ func checkLLM(ctx context.Context, label string, c config.LLMConfig) (name, deta
 	}
 	return name, fmt.Sprintf("answered in %.1f s, %d+%d tokens", time.Since(start).Seconds(), resp.Usage.InputTokens, resp.Usage.OutputTokens), nil
 }
+
+// doctorTimeoutSeconds caps doctor's one call per llm entry (an entry's
+// own timeout_seconds applies when shorter): a health check must report a
+// silent endpoint, not wait as long as a planning call may. A variable
+// only so that the test can shorten it.
+var doctorTimeoutSeconds = 20
 
 // oneLine keeps an error on one line (joined config errors have several).
 func oneLine(err error) string {

@@ -199,3 +199,26 @@ func countRecordings(t *testing.T, dir string) int {
 	}
 	return len(m)
 }
+
+// A model endpoint that accepts and never answers fails doctor's check
+// within doctor's cap (not the entry's 120 s planning timeout), with the
+// typed timeout naming the endpoint.
+func TestDoctorSilentEndpoint(t *testing.T) {
+	hang := make(chan struct{})
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { <-hang }))
+	defer srv.Close()
+	defer close(hang)
+	old := doctorTimeoutSeconds
+	doctorTimeoutSeconds = 1
+	defer func() { doctorTimeoutSeconds = old }()
+	cfg := writeConfig(t, fmt.Sprintf("  default: {provider: openai, base_url: %q, api_key: %q, model: m}\n", srv.URL+"/v1", testKey))
+	var out strings.Builder
+	start := time.Now()
+	err := Doctor(context.Background(), cfg, &out)
+	if el := time.Since(start); err == nil || el > 10*time.Second {
+		t.Fatalf("doctor: %v after %s\n%s", err, el, out.String())
+	}
+	if !strings.Contains(out.String(), "did not answer within 1.0 s") || !strings.Contains(out.String(), srv.Listener.Addr().String()) {
+		t.Errorf("doctor output:\n%s", out.String())
+	}
+}
