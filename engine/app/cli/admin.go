@@ -205,6 +205,11 @@ func traceCmd(logger *slog.Logger) *cobra.Command {
 			if err != nil {
 				return err
 			}
+			if len(t.ModelCalls) == 0 && t.PlanSource != "" && t.PlanSource != "llm" {
+				return engine.Errorf(engine.CodeInvalidRequest,
+					fmt.Sprintf("`nl2sql trace show %s` shows its SQL; to record a replayable trace, run `nl2sql cache clear` and ask again", t.ID),
+					"trace %s was answered from %s (plan_source %q) with no model call, so there is nothing to replay", t.ID, sourceWords(t.PlanSource), t.PlanSource)
+			}
 			a, err := app.OpenWith(cfgPath, logger, app.Options{Planner: engine.NewTracePlanner(t)})
 			if err != nil {
 				return err
@@ -227,4 +232,17 @@ func traceCmd(logger *slog.Logger) *cobra.Command {
 		cmd.AddCommand(c)
 	}
 	return cmd
+}
+
+// sourceWords names a plan source for a message.
+func sourceWords(src string) string {
+	switch src {
+	case "cache":
+		return "the plan cache"
+	case "verified":
+		return "a verified query"
+	case "supplied":
+		return "a plan the client supplied"
+	}
+	return src
 }
