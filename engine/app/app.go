@@ -40,6 +40,10 @@ type Options struct {
 	// Planner, when set, replaces the configured planner (nl2sql trace
 	// replay answers from a trace's recorded model calls).
 	Planner engine.Planner
+	// NoCacheReads plans every question (plan-cache reads off, as with
+	// Record and Planner): measurements such as `eval compare` must see
+	// the configuration's own cost, not an earlier run's cached plans.
+	NoCacheReads bool
 }
 
 // Open loads the config file at path and builds the engine. Datasources open
@@ -109,7 +113,7 @@ func OpenWith(path string, logger *slog.Logger, o Options) (*App, error) {
 		return nil, err
 	}
 	switch {
-	case st != nil && (o.Record != "" || o.Planner != nil):
+	case st != nil && (o.Record != "" || o.Planner != nil || o.NoCacheReads):
 		opts.Store = recordingStore{st}
 	case st != nil:
 		opts.Store = st

@@ -47,7 +47,7 @@ func evalCompareCmd(logger *slog.Logger) *cobra.Command {
 				if !ok {
 					name, path = strings.TrimSuffix(filepath.Base(arg), filepath.Ext(arg)), arg
 				}
-				a, err := app.Open(path, logger)
+				a, err := app.OpenWith(path, logger, app.Options{NoCacheReads: true})
 				if err != nil {
 					return err
 				}
