@@ -217,6 +217,9 @@ func (e *Engine) RunApproved(ctx context.Context, id string) (res *Result, err e
 		return nil, err
 	}
 	tr.t.Datasource = ds.spec.ID
+	if _, err := e.resolved(ctx, q, []string{ds.spec.ID}, tr); err != nil {
+		return nil, err
+	}
 	tm.Resolve = sw.lap()
 	v, err := e.decodeValidate(ctx, ds, a.Plan)
 	if err != nil {

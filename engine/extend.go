@@ -253,10 +253,11 @@ func (e *Engine) verifiedHooked(ctx context.Context, ds *datasource, q, today st
 	return e.verified(ctx, ds, q, today, sw, tm, tr)
 }
 
-// multiHooked refuses a question across datasources while plan-level hooks
-// are configured (fail closed: that path does not run them yet).
+// multiHooked refuses a question across datasources while after_resolution
+// or plan-level hooks are configured (fail closed: that path does not run
+// them yet).
 func (e *Engine) multiHooked() error {
-	if !e.planHooks() {
+	if !e.planHooks() && !e.opts.Hooks.Has(hooks.AfterResolution) {
 		return nil
 	}
 	return Errorf(CodeRefusedByRule, "name one datasource in the request",

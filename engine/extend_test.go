@@ -431,3 +431,36 @@ func TestVerifiedWithPlanHooks(t *testing.T) {
 		t.Errorf("run_verified_query %s: %v", id, err)
 	}
 }
+
+// Supplied plans (run_plan) pass the hooks from after_resolution on: a
+// datasource-denying hook and a table rule refuse them.
+func TestRunPlanPassesHooks(t *testing.T) {
+	deny := signedHook(t, "k", func(in hooks.Input) hooks.Decision {
+		if in.Point == hooks.AfterResolution && slices.Contains(in.Datasources, "chinook") {
+			return hooks.Decision{Action: hooks.Deny, Reason: "chinook is closed today"}
+		}
+		return hooks.Decision{Action: hooks.Allow}
+	})
+	rule := &hooks.Rule{DenyTables: []string{"chinook.main.Employee"}}
+	plan := func(table string) []byte {
+		return []byte(`{"select":[{"expr":{"kind":"func","name":"COUNT","args":[]},"alias":"n"}],"from":[{"table":"` + table + `","alias":"t"}]}`)
+	}
+	for _, c := range []struct {
+		name  string
+		entry hooks.Entry
+		table string
+		code  Code
+	}{
+		{"datasource denied", hooks.Entry{Name: "closed", Points: []hooks.Point{hooks.AfterResolution}, Hook: &hooks.HTTP{URL: deny.URL, Secret: []byte("k")}}, "Artist", CodeRefusedByRule},
+		{"table denied", hooks.Entry{Name: "no_employees", Points: rule.Points(), Hook: rule}, "Employee", CodeRefusedByRule},
+		{"table allowed", hooks.Entry{Name: "no_employees", Points: rule.Points(), Hook: rule}, "Artist", ""},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			e := hookEngine(t, func(o *Options) { o.Hooks = runner(t, c.entry) })
+			_, err := e.RunPlan(context.Background(), "chinook", plan(c.table))
+			if AsError(err).code() != c.code {
+				t.Errorf("err = %v, want %q", err, c.code)
+			}
+		})
+	}
+}

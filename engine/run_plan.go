@@ -37,6 +37,9 @@ func (e *Engine) RunPlan(ctx context.Context, datasource string, doc []byte) (re
 		return nil, err
 	}
 	tr.t.Datasource = ds.spec.ID
+	if _, err := e.resolved(ctx, "(supplied plan)", []string{ds.spec.ID}, tr); err != nil {
+		return nil, err
+	}
 	tm.Resolve = sw.lap()
 	v, err := e.decodeValidate(ctx, ds, doc)
 	if err != nil {
