@@ -8,6 +8,7 @@ import (
 	"log/slog"
 	"os"
 	"path/filepath"
+	"strings"
 
 	"github.com/spf13/cobra"
 
@@ -70,7 +71,7 @@ func semanticCmd(logger *slog.Logger) *cobra.Command {
 			fmt.Fprintf(cmd.OutOrStdout(), "wrote %s: %d tables, %d candidate relationships, %d columns with value labels to fill in\n",
 				target, s.Tables, s.Relationships, s.Labelled)
 			if d.Semantic == "" {
-				fmt.Fprintf(cmd.OutOrStdout(), "to use it, add to datasource %s in %s:  semantic: %s\n", d.ID, cfgPath, filepath.Base(target))
+				fmt.Fprintf(cmd.OutOrStdout(), "to use it, add to datasource %s in %s:  semantic: %s\n", d.ID, cfgPath, relToConfig(cfgPath, target))
 			}
 			return nil
 		},
@@ -164,4 +165,21 @@ func suggestFor(ctx context.Context, d config.Datasource) (*semantic.Suggestion,
 		}
 		return r.Rows, nil
 	})
+}
+
+// relToConfig writes path as the config file would name it: relative to
+// the config's directory when it lies below it, else absolute.
+func relToConfig(cfgPath, path string) string {
+	abs, err := filepath.Abs(path)
+	if err != nil {
+		return path
+	}
+	dir, err := filepath.Abs(filepath.Dir(cfgPath))
+	if err != nil {
+		return abs
+	}
+	if rel, err := filepath.Rel(dir, abs); err == nil && !strings.HasPrefix(rel, "..") {
+		return filepath.ToSlash(rel)
+	}
+	return abs
 }
