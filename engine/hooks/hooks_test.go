@@ -80,7 +80,10 @@ func TestRunnerSemantics(t *testing.T) {
 
 // Errors, panics and timeouts deny unless on_error: open.
 func TestFailClosed(t *testing.T) {
-	hang := fn(func(ctx context.Context, _ Input) (Decision, error) { time.Sleep(time.Second); return Decision{Action: Allow}, nil })
+	hang := fn(func(ctx context.Context, _ Input) (Decision, error) {
+		time.Sleep(time.Second)
+		return Decision{Action: Allow}, nil
+	})
 	boom := fn(func(context.Context, Input) (Decision, error) { panic("bug") })
 	bad := fn(func(context.Context, Input) (Decision, error) { return Decision{}, errors.New("down") })
 	for _, h := range []Hook{hang, boom, bad} {
