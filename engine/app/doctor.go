@@ -13,6 +13,7 @@ import (
 	"github.com/nl2sql/nl2sql/engine"
 	"github.com/nl2sql/nl2sql/engine/config"
 	"github.com/nl2sql/nl2sql/engine/llm"
+	"github.com/nl2sql/nl2sql/engine/schema"
 )
 
 // DoctorSchema is the tiny strict schema of the doctor's model call: an
@@ -56,9 +57,19 @@ func Doctor(ctx context.Context, cfgPath string, out io.Writer) error {
 	if len(cfg.Datasources) == 0 {
 		check("datasources", "", errors.New("none configured: add one under datasources"))
 	}
+	snaps := map[string]*schema.Snapshot{}
 	for _, spec := range datasourceSpecs(cfg) {
-		n, err := checkDatasource(ctx, spec)
+		snap, err := checkDatasource(ctx, spec)
+		n := 0
+		if snap != nil {
+			n, snaps[spec.ID] = len(snap.Tables), snap
+		}
 		check(fmt.Sprintf("datasource %s (%s)", spec.ID, spec.Engine), fmt.Sprintf("%d tables", n), err)
+	}
+	for _, h := range cfg.Hooks {
+		if h.Rule != nil {
+			check("hook "+h.Name, "", checkRuleNames(h.Rule, snaps))
+		}
 	}
 	if len(cfg.LLM) == 0 {
 		check("llm", "", errors.New("no model configured: add llm.default"))
@@ -80,22 +91,61 @@ func Doctor(ctx context.Context, cfgPath string, out io.Writer) error {
 }
 
 // checkDatasource opens the datasource, reads its snapshot and closes it.
-func checkDatasource(ctx context.Context, spec engine.DatasourceSpec) (int, error) {
+func checkDatasource(ctx context.Context, spec engine.DatasourceSpec) (*schema.Snapshot, error) {
 	ctx, cancel := context.WithTimeout(ctx, spec.Timeout)
 	defer cancel()
 	src, err := engine.OpenSource(ctx, spec)
 	if err != nil {
-		return 0, err
+		return nil, err
 	}
 	defer src.Close()
 	snap, err := src.Snapshot(ctx)
 	if err != nil {
-		return 0, err
+		return nil, err
 	}
 	if len(snap.Tables) == 0 {
-		return 0, errors.New("the database has no tables")
+		return nil, errors.New("the database has no tables")
 	}
-	return len(snap.Tables), nil
+	return snap, nil
+}
+
+// checkRuleNames reports the tables and columns a rule names that its
+// datasource's snapshot lacks (compared as the rule matches them, case
+// aside): such a name matches nothing, so the rule protects nothing there.
+// Datasources that did not open are left to their own check.
+func checkRuleNames(r *config.HookRule, snaps map[string]*schema.Snapshot) error {
+	var missing []string
+	find := func(n string, column bool) {
+		f := strings.Split(n, ".")
+		snap, ok := snaps[f[0]]
+		if !ok || len(f) < 3 {
+			return
+		}
+		for _, t := range snap.Tables {
+			if !strings.EqualFold(t.Schema, f[1]) || !strings.EqualFold(t.Name, f[2]) {
+				continue
+			}
+			if !column {
+				return
+			}
+			for _, c := range t.Columns {
+				if strings.EqualFold(c.Name, f[3]) {
+					return
+				}
+			}
+		}
+		missing = append(missing, n)
+	}
+	for _, n := range append(append([]string(nil), r.DenyTables...), r.ApprovalTables...) {
+		find(n, false)
+	}
+	for _, n := range r.DenyColumns {
+		find(n, true)
+	}
+	if len(missing) > 0 {
+		return fmt.Errorf("the rule names what no datasource has, so it matches nothing there: %s", strings.Join(missing, ", "))
+	}
+	return nil
 }
 
 // checkLLM sends the doctor's request to one llm entry (or loads a replay

@@ -222,3 +222,29 @@ func TestDoctorSilentEndpoint(t *testing.T) {
 		t.Errorf("doctor output:\n%s", out.String())
 	}
 }
+
+// A hook rule naming a table or column the datasource lacks (a typo) is a
+// failed doctor check; the same rule spelled right passes.
+func TestDoctorHookRuleNames(t *testing.T) {
+	rec, err := filepath.Abs(filepath.Join(chinookDir, "recordings"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		rule string
+		ok   bool
+	}{
+		{"{deny_tables: [chinook.main.Employee], deny_columns: [chinook.main.Customer.Email]}", true},
+		{"{deny_tables: [chinook.main.employee]}", true}, // matched case aside, as the rule does
+		{"{deny_tables: [chinook.main.Employe]}", false},
+		{"{deny_columns: [chinook.main.Customer.Emial]}", false},
+		{"{approval_tables: [chinook.hr.Employee]}", false},
+	} {
+		cfg := writeConfig(t, fmt.Sprintf("  default: {provider: replay, recordings: %q}\nhooks:\n  - {name: r, rule: %s}\n", rec, c.rule))
+		var out strings.Builder
+		err := Doctor(context.Background(), cfg, &out)
+		if (err == nil) != c.ok || (!c.ok && !strings.Contains(out.String(), "hook r: FAILED: the rule names what no datasource has")) {
+			t.Errorf("%s: err %v\n%s", c.rule, err, out.String())
+		}
+	}
+}

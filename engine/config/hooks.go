@@ -5,6 +5,7 @@ import (
 	"net/url"
 	"regexp"
 	"slices"
+	"strings"
 	"time"
 )
 
@@ -120,7 +121,7 @@ func buildHooks(fc *fileConfig, c *Config, bad func(key, format string, args ...
 			}
 			out.HTTP = &HookHTTP{URL: h.HTTP.URL, Secret: h.HTTP.Secret}
 		default:
-			out.Rule = buildRule(key+".rule", h.Rule, bad)
+			out.Rule = buildRule(key+".rule", h.Rule, c.Datasources, bad)
 		}
 		c.Hooks = append(c.Hooks, out)
 	}
@@ -134,7 +135,29 @@ func buildHooks(fc *fileConfig, c *Config, bad func(key, format string, args ...
 	}
 }
 
-func buildRule(key string, r *fileHookRule, bad func(key, format string, args ...any)) *HookRule {
+func buildRule(key string, r *fileHookRule, sources []Datasource, bad func(key, format string, args ...any)) *HookRule {
+	ids := map[string]bool{}
+	for _, d := range sources {
+		ids[d.ID] = true
+	}
+	// A table or column a rule names must be written in full and on a
+	// configured datasource: a rule whose name matches nothing would
+	// protect nothing, silently.
+	names := func(field string, list []string, parts int, shape string) {
+		for i, n := range list {
+			f := strings.Split(n, ".")
+			empty := slices.Contains(f, "")
+			switch {
+			case len(f) != parts || empty:
+				bad(fmt.Sprintf("%s.%s[%d]", key, field, i), "%q must be written %s", n, shape)
+			case !ids[f[0]]:
+				bad(fmt.Sprintf("%s.%s[%d]", key, field, i), "%q: no datasource %q is configured", n, f[0])
+			}
+		}
+	}
+	names("deny_tables", r.DenyTables, 3, "datasource.schema.table (e.g. chinook.main.Employee)")
+	names("approval_tables", r.ApprovalTables, 3, "datasource.schema.table (e.g. chinook.main.Employee)")
+	names("deny_columns", r.DenyColumns, 4, "datasource.schema.table.column (e.g. chinook.main.Customer.Email)")
 	for i, p := range r.QuestionPatterns {
 		if _, err := regexp.Compile(p); err != nil {
 			bad(fmt.Sprintf("%s.question_patterns[%d]", key, i), "%v", err)

@@ -63,6 +63,12 @@ func TestLoadHookErrors(t *testing.T) {
 		{"bad timeout", `hooks: [{name: a, timeout_ms: 0, rule: {}}]`, "hooks[0].timeout_ms"},
 		{"unknown key", `hooks: [{name: a, rule: {deny: [x]}}]`, "unknown key"},
 		{"unknown approver role", `approvals: {approver_roles: [boss]}`, "approvals.approver_roles[0]: unknown role"},
+		// a rule naming a table it cannot match would protect nothing, silently
+		{"bare table", `hooks: [{name: a, rule: {deny_tables: [Employee]}}]`, "hooks[0].rule.deny_tables[0]: \"Employee\" must be written datasource.schema.table"},
+		{"two-part table", `hooks: [{name: a, rule: {approval_tables: [chinook.Employee]}}]`, "hooks[0].rule.approval_tables[0]"},
+		{"empty part", `hooks: [{name: a, rule: {deny_tables: [chinook..Employee]}}]`, "hooks[0].rule.deny_tables[0]"},
+		{"unknown datasource", `hooks: [{name: a, rule: {deny_tables: [shop.main.Employee]}}]`, "no datasource \"shop\" is configured"},
+		{"three-part column", `hooks: [{name: a, rule: {deny_columns: [chinook.Customer.Email]}}]`, "hooks[0].rule.deny_columns[0]: \"chinook.Customer.Email\" must be written datasource.schema.table.column"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
