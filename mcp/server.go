@@ -68,12 +68,15 @@ func NewServer(eng Engine, version string, logger *slog.Logger, extra ...server.
 	return s
 }
 
-// ServeStdio serves s on in/out until ctx ends or in closes. Errors of the
-// transport are logged to logger (stderr), never to out.
+// ServeStdio serves s on in/out until ctx ends or in closes; when in
+// closes, the requests already read are answered first (within
+// StdioDrainTimeout). Errors of the transport are logged to logger
+// (stderr), never to out.
 func ServeStdio(ctx context.Context, s *server.MCPServer, in io.Reader, out io.Writer, logger *slog.Logger) error {
 	std := server.NewStdioServer(s)
 	std.SetErrorLogger(log.New(slogWriter{logger}, "", 0))
-	return std.Listen(ctx, in, out)
+	d := newDrain()
+	return std.Listen(ctx, drainReader{ctx: ctx, r: in, d: d}, drainWriter{w: out, d: d})
 }
 
 type slogWriter struct{ l *slog.Logger }

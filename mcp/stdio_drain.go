@@ -1,0 +1,138 @@
+package mcp
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"io"
+	"sync"
+	"time"
+)
+
+// StdioDrainTimeout bounds how long stdio serving waits, once its input has
+// ended, for the answers to requests it has already read (a client that
+// pipes its requests in and closes stdin still gets every answer; the
+// engine's own request timeout is 2 minutes).
+const StdioDrainTimeout = 3 * time.Minute
+
+// drain pairs the requests read from stdin with the responses written to
+// stdout, so that the end of input can wait for what is still owed. mcp-go's
+// stdio server cancels in-flight handlers as soon as its reader reports
+// EOF; drainReader holds the EOF back until every request read has its
+// response, ctx ends, or StdioDrainTimeout passes.
+type drain struct {
+	mu        sync.Mutex
+	requests  int
+	responses int
+	changed   chan struct{} // closed and replaced on every response
+	inBuf     []byte
+	outBuf    []byte
+}
+
+func newDrain() *drain { return &drain{changed: make(chan struct{})} }
+
+// message is the part of a JSON-RPC message that tells requests from
+// responses: a request has a method and an id; a response an id and no
+// method.
+type message struct {
+	ID     json.RawMessage `json:"id"`
+	Method string          `json:"method"`
+}
+
+func (m message) hasID() bool {
+	id := bytes.TrimSpace(m.ID)
+	return len(id) > 0 && !bytes.Equal(id, []byte("null"))
+}
+
+// lines splits complete lines off buf, returning them and the rest.
+func lines(buf []byte) ([][]byte, []byte) {
+	var out [][]byte
+	for {
+		i := bytes.IndexByte(buf, '\n')
+		if i < 0 {
+			return out, buf
+		}
+		out = append(out, buf[:i])
+		buf = buf[i+1:]
+	}
+}
+
+func (d *drain) sawInput(p []byte) {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	var ls [][]byte
+	ls, d.inBuf = lines(append(d.inBuf, p...))
+	for _, l := range ls {
+		var m message
+		if json.Unmarshal(l, &m) == nil && m.Method != "" && m.hasID() {
+			d.requests++
+		}
+	}
+}
+
+func (d *drain) sawOutput(p []byte) {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	var ls [][]byte
+	ls, d.outBuf = lines(append(d.outBuf, p...))
+	for _, l := range ls {
+		var m message
+		if json.Unmarshal(l, &m) == nil && m.Method == "" && m.hasID() {
+			d.responses++
+			close(d.changed)
+			d.changed = make(chan struct{})
+		}
+	}
+}
+
+// wait returns when every request read has been answered, ctx ends, or
+// the timeout passes.
+func (d *drain) wait(ctx context.Context, timeout time.Duration) {
+	deadline := time.NewTimer(timeout)
+	defer deadline.Stop()
+	for {
+		d.mu.Lock()
+		done, changed := d.responses >= d.requests, d.changed
+		d.mu.Unlock()
+		if done {
+			return
+		}
+		select {
+		case <-changed:
+		case <-ctx.Done():
+			return
+		case <-deadline.C:
+			return
+		}
+	}
+}
+
+type drainReader struct {
+	ctx context.Context
+	r   io.Reader
+	d   *drain
+}
+
+func (r drainReader) Read(p []byte) (int, error) {
+	n, err := r.r.Read(p)
+	if n > 0 {
+		r.d.sawInput(p[:n])
+	}
+	if err == io.EOF {
+		r.d.wait(r.ctx, StdioDrainTimeout)
+	}
+	return n, err
+}
+
+type drainWriter struct {
+	w io.Writer
+	d *drain
+}
+
+func (w drainWriter) Write(p []byte) (int, error) {
+	n, err := w.w.Write(p)
+	if n > 0 {
+		w.d.sawOutput(p[:n])
+	}
+	return n, err
+}
