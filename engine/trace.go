@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/nl2sql/nl2sql/engine/llm"
+	"github.com/nl2sql/nl2sql/engine/store"
 	"github.com/nl2sql/nl2sql/index"
 )
 
@@ -131,6 +132,41 @@ func (e *Engine) writeTrace(tr *traceRec, err error) {
 		}
 	} else {
 		e.log.Warn("cannot create the trace directory", "code", storageCode(werr), "err", werr)
+	}
+	e.indexTrace(t)
+}
+
+// traceIndex is the state store's trace index (engine/store: PutTrace),
+// declared here where it is used; a store without one indexes nothing.
+type traceIndex interface {
+	PutTrace(ctx context.Context, id string, createdAt time.Time, summary []byte) error
+}
+
+// TraceIndexTimeout bounds indexing one trace in the state store.
+const TraceIndexTimeout = 2 * time.Second
+
+// indexTrace puts the whole trace (compact JSON) in the state store's
+// trace index, so that with a shared store (PostgreSQL) any replica finds
+// a trace another served (see app.ReadTrace). A failure is logged with its
+// storage code; the request's result is not affected.
+func (e *Engine) indexTrace(t Trace) {
+	ix, ok := e.opts.Store.(traceIndex)
+	if !ok || ix == nil {
+		return
+	}
+	b, err := json.Marshal(t)
+	if err != nil {
+		return
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), TraceIndexTimeout)
+	defer cancel()
+	if err := ix.PutTrace(ctx, t.ID, t.CreatedAt, b); err != nil {
+		code := "STORE_UNAVAILABLE"
+		var se *store.Error
+		if errors.As(err, &se) {
+			code = se.Code
+		}
+		e.log.Warn("cannot index the trace in the state store", "code", code, "id", t.ID, "err", err)
 	}
 }
 

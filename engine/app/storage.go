@@ -2,9 +2,12 @@ package app
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"log/slog"
+	"path/filepath"
 
+	"github.com/nl2sql/nl2sql/engine"
 	"github.com/nl2sql/nl2sql/engine/config"
 	"github.com/nl2sql/nl2sql/engine/store"
 	"github.com/nl2sql/nl2sql/scope"
@@ -45,4 +48,33 @@ func (a *App) Authenticator() mcpAuth {
 // mcpAuth is mcp.Authenticator, restated here so app does not import mcp.
 type mcpAuth = interface {
 	Authenticate(token string) (identity any, ok bool)
+}
+
+// ReadTrace loads trace id for the config at cfgPath: from this machine's
+// storage.path/traces, else from the state store's trace index (with a
+// shared PostgreSQL store, a trace another replica served). Errors: the
+// config's, engine.ReadTrace's typed ones when neither has it.
+func ReadTrace(ctx context.Context, cfgPath, id string) (*engine.Trace, error) {
+	cfg, err := LoadConfig(cfgPath)
+	if err != nil {
+		return nil, err
+	}
+	t, ferr := engine.ReadTrace(filepath.Join(cfg.Storage.Path, "traces"), id)
+	if ferr == nil || engine.AsError(ferr).Code != engine.CodeInvalidRequest {
+		return t, ferr
+	}
+	st, err := openStore(cfg, slog.New(slog.DiscardHandler))
+	if err != nil || st == nil {
+		return nil, ferr
+	}
+	defer st.Close()
+	b, err := st.Trace(ctx, id)
+	if err != nil {
+		return nil, ferr
+	}
+	var out engine.Trace
+	if err := json.Unmarshal(b, &out); err != nil {
+		return nil, fmt.Errorf("trace %s in the state store is malformed: %w", id, err)
+	}
+	return &out, nil
 }

@@ -10,7 +10,6 @@ import (
 	"io"
 	"log/slog"
 	"os"
-	"path/filepath"
 
 	"github.com/spf13/cobra"
 
@@ -177,11 +176,7 @@ func traceCmd(logger *slog.Logger) *cobra.Command {
 	cmd := &cobra.Command{Use: "trace", Short: "Inspect and replay request traces (storage.path/traces)"}
 	var cfgPath string
 	load := func(id string) (*engine.Trace, error) {
-		cfg, err := app.LoadConfig(cfgPath)
-		if err != nil {
-			return nil, err
-		}
-		return engine.ReadTrace(filepath.Join(cfg.Storage.Path, "traces"), id)
+		return app.ReadTrace(context.Background(), cfgPath, id)
 	}
 	show := &cobra.Command{
 		Use:   "show ID",
