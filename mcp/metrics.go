@@ -11,6 +11,8 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/collectors"
 	"github.com/prometheus/client_golang/prometheus/promhttp"
+
+	"github.com/nl2sql/nl2sql/engine/events"
 )
 
 // Metrics are the server's Prometheus metrics (client_golang), served in
@@ -22,6 +24,8 @@ import (
 //	nl2sql_tool_calls_total{tool,outcome}               counter; outcome ok, tool_error (isError) or failed
 //	nl2sql_tool_call_duration_seconds{tool}             histogram (seconds)
 //	nl2sql_ready                                        gauge: 1 when the last readiness check passed
+//	nl2sql_runs_total{kind,status,plan_source}          counter; from the engine's run.finished events (Observer)
+//	nl2sql_plan_cache_hits_total{datasource}            counter; from cache.hit events (Observer)
 //
 // plus the Go runtime's and the process's collectors (go_*, process_*).
 // Each Metrics has its own registry, so tests and several servers in one
@@ -34,6 +38,8 @@ type Metrics struct {
 	toolCalls *prometheus.CounterVec
 	toolTime  *prometheus.HistogramVec
 	ready     prometheus.Gauge
+	runs      *prometheus.CounterVec
+	cacheHits *prometheus.CounterVec
 }
 
 // NewMetrics builds the metrics and their registry.
@@ -61,7 +67,13 @@ func NewMetrics() *Metrics {
 			Name: "nl2sql_ready", Help: "1 when the last readiness check (/readyz: the state store answers) passed, else 0.",
 		}),
 	}
-	m.reg.MustRegister(m.requests, m.duration, m.inFlight, m.toolCalls, m.toolTime, m.ready,
+	m.runs = prometheus.NewCounterVec(prometheus.CounterOpts{
+		Name: "nl2sql_runs_total", Help: "Engine runs finished, by kind, status (ok, error, needs_approval) and plan source.",
+	}, []string{"kind", "status", "plan_source"})
+	m.cacheHits = prometheus.NewCounterVec(prometheus.CounterOpts{
+		Name: "nl2sql_plan_cache_hits_total", Help: "Planning steps answered by the plan cache, by datasource.",
+	}, []string{"datasource"})
+	m.reg.MustRegister(m.requests, m.duration, m.inFlight, m.toolCalls, m.toolTime, m.ready, m.runs, m.cacheHits,
 		// The Go collector's defaults plus the live heap after the last GC
 		// (runtime/metrics /gc/heap/live:bytes as go_gc_heap_live_bytes):
 		// the figure that shows whether memory grows, unlike heap in use,
@@ -113,4 +125,18 @@ func (m *Metrics) setReady(ok bool) {
 	} else {
 		m.ready.Set(0)
 	}
+}
+
+// Observer counts the engine's run.finished and cache.hit events into
+// nl2sql_runs_total and nl2sql_plan_cache_hits_total; give it to the
+// engine's event bus (app.Options.Observers). It never blocks.
+func (m *Metrics) Observer() events.Observer {
+	return events.ObserverFunc(func(_ context.Context, ev events.Envelope) {
+		switch e := ev.Event.(type) {
+		case events.RunFinished:
+			m.runs.WithLabelValues(e.Kind, e.Status, e.PlanSource).Inc()
+		case events.CacheHit:
+			m.cacheHits.WithLabelValues(e.Datasource).Inc()
+		}
+	})
 }

@@ -18,6 +18,7 @@ import (
 
 	"github.com/nl2sql/nl2sql/engine"
 	"github.com/nl2sql/nl2sql/engine/config"
+	"github.com/nl2sql/nl2sql/engine/events"
 	"github.com/nl2sql/nl2sql/engine/llm"
 	"github.com/nl2sql/nl2sql/engine/store"
 )
@@ -40,6 +41,9 @@ type Options struct {
 	// Planner, when set, replaces the configured planner (nl2sql trace
 	// replay answers from a trace's recorded model calls).
 	Planner engine.Planner
+	// Observers also watch the engine's events (besides the audit log and
+	// OpenTelemetry), e.g. the HTTP server's Prometheus counters.
+	Observers []events.Observer
 	// NoCacheReads plans every question (plan-cache reads off, as with
 	// Record and Planner): measurements such as `eval compare` must see
 	// the configuration's own cost, not an earlier run's cached plans.
@@ -118,7 +122,7 @@ func OpenWith(path string, logger *slog.Logger, o Options) (*App, error) {
 	case st != nil:
 		opts.Store = st
 	}
-	ext, err := extend(cfg, st, &opts, logger)
+	ext, err := extend(cfg, st, &opts, logger, o.Observers...)
 	if err == nil {
 		var eng *engine.Engine
 		if eng, err = engine.New(opts); err == nil {

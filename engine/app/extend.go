@@ -32,7 +32,7 @@ func (x *extensions) close() error {
 // JSONL audit log under storage.path/audit and the OpenTelemetry observer
 // (the global providers; nothing is exported unless a process installs an
 // SDK). st nil means no approvals.
-func extend(cfg *config.Config, st *store.Store, opts *engine.Options, logger *slog.Logger) (*extensions, error) {
+func extend(cfg *config.Config, st *store.Store, opts *engine.Options, logger *slog.Logger, extra ...events.Observer) (*extensions, error) {
 	entries, err := hookEntries(cfg.Hooks)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", cfg.File, err)
@@ -57,7 +57,7 @@ func extend(cfg *config.Config, st *store.Store, opts *engine.Options, logger *s
 	} else {
 		observers = append(observers, o)
 	}
-	opts.Events = events.NewBus(logger, observers...)
+	opts.Events = events.NewBus(logger, append(observers, extra...)...)
 	return x, nil
 }
 

@@ -17,6 +17,7 @@ import (
 
 	"github.com/nl2sql/nl2sql/engine"
 	"github.com/nl2sql/nl2sql/engine/app"
+	"github.com/nl2sql/nl2sql/engine/events"
 	"github.com/nl2sql/nl2sql/mcp"
 	"github.com/nl2sql/nl2sql/tools"
 )
@@ -69,7 +70,8 @@ func serveCmd(logger *slog.Logger) *cobra.Command {
 			if err != nil {
 				return err
 			}
-			a, err := app.Open(cfgPath, logger)
+			metrics := mcp.NewMetrics()
+			a, err := app.OpenWith(cfgPath, logger, app.Options{Observers: []events.Observer{metrics.Observer()}})
 			if err != nil {
 				return err
 			}
@@ -78,7 +80,6 @@ func serveCmd(logger *slog.Logger) *cobra.Command {
 				s := mcp.NewServer(a.Engine, version, logger)
 				return mcp.ServeStdio(cmd.Context(), s, os.Stdin, cmd.OutOrStdout(), logger)
 			}
-			metrics := mcp.NewMetrics()
 			s := mcp.NewServer(a.Engine, version, logger, metrics.ServerOption())
 			opts := mcp.HTTPOptions{Addr: httpAddr, NoAuth: noAuth, AllowedOrigins: origins, Logger: logger,
 				Metrics: metrics, Readiness: readiness(a)}
