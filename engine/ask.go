@@ -69,9 +69,6 @@ func (e *Engine) Ask(ctx context.Context, req AskRequest) (res *Result, err erro
 	}
 	progress(ctx, "resolve")
 	if req.Datasource == "" && len(e.specs) > 1 { // issue 9 hook: several datasources, none named (engine/multi.go)
-		if err := e.multiHooked(); err != nil {
-			return nil, err
-		}
 		mres, one, work, merr := e.askMulti(ctx, q, today, tr, sw, &tm)
 		if one == "" {
 			return mres, merr

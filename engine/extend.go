@@ -238,7 +238,7 @@ func (e *Engine) decodeValidate(ctx context.Context, ds *datasource, doc []byte)
 }
 
 // planHooks reports whether hooks run at a point after planning: the
-// points the verified and cross-datasource paths do not pass through yet.
+// points the verified path does not pass through yet.
 func (e *Engine) planHooks() bool {
 	return e.opts.Hooks.Has(hooks.AfterPlanning) || e.opts.Hooks.Has(hooks.BeforeExecution) ||
 		e.opts.Hooks.Has(hooks.AfterExecution) || e.opts.Hooks.Has(hooks.AfterAnswer)
@@ -251,17 +251,6 @@ func (e *Engine) verifiedHooked(ctx context.Context, ds *datasource, q, today st
 		return nil, false, nil
 	}
 	return e.verified(ctx, ds, q, today, sw, tm, tr)
-}
-
-// multiHooked refuses a question across datasources while after_resolution
-// or plan-level hooks are configured (fail closed: that path does not run
-// them yet).
-func (e *Engine) multiHooked() error {
-	if !e.planHooks() && !e.opts.Hooks.Has(hooks.AfterResolution) {
-		return nil
-	}
-	return Errorf(CodeRefusedByRule, "name one datasource in the request",
-		"questions across datasources do not pass the configured hooks yet, so they are refused")
 }
 
 // verifiedByNameHooked refuses run_verified_query while plan-level hooks

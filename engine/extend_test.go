@@ -393,20 +393,66 @@ func TestCallerStreamIsSafe(t *testing.T) {
 	}
 }
 
-// A question across datasources is refused while plan-level hooks are
-// configured: that path does not run them yet (fail closed).
-func TestMultiRefusedWithPlanHooks(t *testing.T) {
-	rule := &hooks.Rule{DenyTables: []string{"chinook.main.Invoice"}}
-	e := hookEngine(t, func(o *Options) {
-		o.Datasources = append(o.Datasources, DatasourceSpec{ID: "again", Engine: "sqlite", Path: o.Datasources[0].Path})
-		o.Hooks = runner(t, hooks.Entry{Name: "r", Points: rule.Points(), Hook: rule})
+// A question across datasources passes the hooks like any other: the
+// after_resolution hook sees both datasources and may narrow them, every
+// sub-query's plan passes after_planning (a rule on a table it reads
+// refuses the whole run: no partial answer around a rule), and
+// after_answer sees the combined result.
+func TestMultiPassesHooks(t *testing.T) {
+	var seen atomic.Value
+	points := make(chan string, 64)
+	srv := signedHook(t, "k", func(in hooks.Input) hooks.Decision {
+		points <- string(in.Point)
+		if in.Point == hooks.AfterResolution {
+			seen.Store(strings.Join(in.Datasources, ","))
+		}
+		return hooks.Decision{Action: hooks.Allow}
 	})
-	_, err := e.Ask(context.Background(), AskRequest{Question: "How many customers are there in each country?"})
-	if AsError(err).code() != CodeRefusedByRule {
-		t.Fatalf("err = %v", err)
+	watch := hooks.Entry{Name: "watch", Points: []hooks.Point{hooks.AfterResolution, hooks.AfterPlanning, hooks.BeforeExecution, hooks.AfterExecution, hooks.AfterAnswer},
+		Hook: &hooks.HTTP{URL: srv.URL, Secret: []byte("k")}}
+	e, _ := multiEngineWith(t, func(o *Options) { o.Hooks = runner(t, watch) })
+	res, err := e.Ask(context.Background(), AskRequest{Question: q1})
+	if err != nil {
+		t.Fatalf("allowed by every hook: %v", err)
 	}
-	if _, err := e.Ask(context.Background(), AskRequest{Question: "How many customers are there in each country?", Datasource: "chinook"}); err != nil {
-		t.Fatalf("named datasource: %v", err)
+	close(points)
+	count := map[string]int{}
+	for p := range points {
+		count[p]++
+	}
+	n := len(res.SubQueries)
+	if seen.Load() != "chinook,targets" || count["after_resolution"] != 1 || count["after_planning"] != n ||
+		count["before_execution"] != n || count["after_execution"] != n || count["after_answer"] != 1 {
+		t.Errorf("hook calls %v for %d sub-queries (after_resolution saw %v)", count, n, seen.Load())
+	}
+
+	// A rule on a table one sub-query reads refuses the whole run.
+	rule := &hooks.Rule{DenyTables: []string{"chinook.main.Genre"}}
+	e, _ = multiEngineWith(t, func(o *Options) { o.Hooks = runner(t, hooks.Entry{Name: "no-genres", Points: rule.Points(), Hook: rule}) })
+	if _, err := e.Ask(context.Background(), AskRequest{Question: q1}); AsError(err).code() != CodeRefusedByRule {
+		t.Errorf("a sub-query reading Genre: %v", err)
+	}
+	// A rule on a table no sub-query reads changes nothing.
+	rule = &hooks.Rule{DenyTables: []string{"chinook.main.Employee"}}
+	e, _ = multiEngineWith(t, func(o *Options) { o.Hooks = runner(t, hooks.Entry{Name: "no-staff", Points: rule.Points(), Hook: rule}) })
+	if got, err := e.Ask(context.Background(), AskRequest{Question: q1}); err != nil || got.RowCount != res.RowCount {
+		t.Errorf("unrelated rule: %v (%d rows, want %d)", err, got.RowCount, res.RowCount)
+	}
+	// Approval cannot hold a question across datasources: refused.
+	rule = &hooks.Rule{ApprovalTables: []string{"targets.main.genre_targets"}}
+	e, _ = multiEngineWith(t, func(o *Options) { o.Hooks = runner(t, hooks.Entry{Name: "ask-first", Points: rule.Points(), Hook: rule}) })
+	if _, err := e.Ask(context.Background(), AskRequest{Question: q1}); AsError(err).code() != CodeRefusedByRule {
+		t.Errorf("approval across datasources: %v", err)
+	}
+	// Narrowing to a datasource outside the candidates is refused.
+	widen := signedHook(t, "k", func(in hooks.Input) hooks.Decision {
+		return hooks.Decision{Action: hooks.Narrow, Datasources: []string{"elsewhere"}}
+	})
+	e, _ = multiEngineWith(t, func(o *Options) {
+		o.Hooks = runner(t, hooks.Entry{Name: "widen", Points: []hooks.Point{hooks.AfterResolution}, Hook: &hooks.HTTP{URL: widen.URL, Secret: []byte("k")}})
+	})
+	if _, err := e.Ask(context.Background(), AskRequest{Question: q1}); AsError(err).code() != CodeRefusedByRule {
+		t.Errorf("widening narrow: %v", err)
 	}
 }
 

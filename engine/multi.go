@@ -95,6 +95,14 @@ func (e *Engine) askMulti(ctx context.Context, q, today string, tr *traceRec, sw
 	if err != nil {
 		return nil, "", work, deadline(ctx, err)
 	}
+	if len(ids) > 1 { // one datasource: Ask runs after_resolution on it
+		if ids, err = e.resolved(ctx, q, ids, tr); err != nil {
+			return nil, "", work, err
+		}
+		if len(ids) == 0 {
+			return nil, "", work, Errorf(CodeRefusedByRule, "ask your administrator", "a rule left no datasource to answer from")
+		}
+	}
 	tr.t.Datasource = strings.Join(ids, ",")
 	if len(ids) == 1 {
 		return nil, ids[0], work, nil

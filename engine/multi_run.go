@@ -4,10 +4,12 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"sync"
 
 	"github.com/nl2sql/nl2sql/duckcompute"
+	"github.com/nl2sql/nl2sql/engine/hooks"
 	"github.com/nl2sql/nl2sql/engine/llm"
 	"github.com/nl2sql/nl2sql/engine/source"
 	"github.com/nl2sql/nl2sql/planast"
@@ -82,6 +84,11 @@ func (e *Engine) runDecomposition(ctx context.Context, q, today string, dec *dec
 	if failed == len(runs) {
 		return nil, deadline(ctx, firstErr)
 	}
+	for _, r := range runs { // a rule's refusal of any part refuses the whole run: no partial answer around it
+		if r.err != nil && AsError(r.err).Code == CodeRefusedByRule {
+			return nil, r.err
+		}
+	}
 	tm.Execute = sw.lap()
 	progress(ctx, "execute")
 	out, warnings, err := e.combine(ctx, dec, runs, rowLimit)
@@ -103,6 +110,9 @@ func (e *Engine) runDecomposition(ctx context.Context, q, today string, dec *dec
 	res.Answer = summarise(res)
 	if failed > 0 {
 		res.Answer = fmt.Sprintf("Partial answer: %d of %d sub-queries failed (see warnings). %s", failed, len(runs), res.Answer)
+	}
+	if err := e.combinedAnswerHook(ctx, q, dss, runs, res, tr); err != nil {
+		return nil, err
 	}
 	tm.Model = modelMS
 	tm.Answer = sw.lap()
@@ -133,6 +143,10 @@ func (e *Engine) runSub(ctx context.Context, s subSpec, ds *datasource, today st
 	if err != nil {
 		return fail(err)
 	}
+	tr := traceFrom(ctx)
+	if p, err = e.afterPlanning(ctx, ds, s.intent, p, tr); err != nil { // a changed plan is validated again
+		return fail(err)
+	}
 	r.sq.Plan, r.sq.PlanSource, r.sq.Reasoning = p.plan, p.source, p.reasoning
 	r.sq.Definitions = ds.definitionsUsed(p.planner)
 	if got := strings.Join(p.columns, ","); got != strings.Join(columnNames(s.expected), ",") {
@@ -143,11 +157,17 @@ func (e *Engine) runSub(ctx context.Context, s subSpec, ds *datasource, today st
 		return fail(err)
 	}
 	r.sq.SQL = sql
+	if err := e.subBeforeExecution(ctx, ds, s.intent, p, sql, tr); err != nil {
+		return fail(err)
+	}
 	rows, err := e.execute(ctx, ds, sql)
 	if err != nil {
 		return fail(err)
 	}
 	applyPlanTypes(rows, p.types)
+	if err := e.resultHook(ctx, hooks.AfterExecution, ds, s.intent, p, rows.Columns, len(rows.Rows), rows.Truncated, "", tr); err != nil {
+		return fail(err)
+	}
 	e.storePlan(ctx, ds, s.intent, today, p)
 	r.rows = rows
 	r.sq.RowCount, r.sq.Truncated = len(rows.Rows), rows.Truncated
@@ -262,4 +282,43 @@ func (e *Engine) combine(ctx context.Context, dec *decomposition, runs []subRun,
 		return nil, nil, &Error{Code: CodeQueryFailed, Msg: "the combination failed: " + err.Error(), Err: err}
 	}
 	return out, warnings, nil
+}
+
+// subBeforeExecution runs the before_execution hooks for one sub-query. A
+// rule that requires approval refuses it: an approval holds one query over
+// one datasource, so a question across datasources cannot wait for one.
+func (e *Engine) subBeforeExecution(ctx context.Context, ds *datasource, intent string, p *planned, sql string, tr *traceRec) error {
+	in := planInput(ds, p)
+	in.Question, in.SQL = intent, sql
+	out, err := e.hook(ctx, hooks.BeforeExecution, tr, in)
+	if err != nil {
+		return err
+	}
+	if out.NeedsApproval {
+		return Errorf(CodeRefusedByRule, "ask about one datasource: a query over one datasource can be sent for approval",
+			"a rule requires approval for part of this question, and approvals hold questions over one datasource")
+	}
+	return nil
+}
+
+// combinedAnswerHook runs the after_answer hooks over a combined result:
+// every datasource and stored table the sub-queries read, the result's
+// shape and the answer text (never the rows).
+func (e *Engine) combinedAnswerHook(ctx context.Context, q string, dss map[string]*datasource, runs []subRun, res *Result, tr *traceRec) error {
+	in := hooks.Input{Question: q, Columns: res.Columns, RowCount: res.RowCount, Truncated: res.Truncated, Answer: res.Answer}
+	for id := range dss {
+		in.Datasources = append(in.Datasources, id)
+	}
+	for _, r := range runs {
+		if r.sq.Plan != nil {
+			t, c := planReads(r.sq.Datasource, r.sq.Plan)
+			in.Tables, in.ReadColumns = append(in.Tables, t...), append(in.ReadColumns, c...)
+		}
+	}
+	slices.Sort(in.Datasources)
+	slices.Sort(in.Tables)
+	slices.Sort(in.ReadColumns)
+	in.Tables, in.ReadColumns = slices.Compact(in.Tables), slices.Compact(in.ReadColumns)
+	_, err := e.hook(ctx, hooks.AfterAnswer, tr, in)
+	return err
 }

@@ -58,6 +58,12 @@ var targetsOnce struct {
 // database, built once per test binary.
 func multiEngine(t *testing.T) (*Engine, *counting) {
 	t.Helper()
+	return multiEngineWith(t, nil)
+}
+
+// multiEngineWith is multiEngine with options changed by set (nil: none).
+func multiEngineWith(t *testing.T, set func(*Options)) (*Engine, *counting) {
+	t.Helper()
 	targetsOnce.Do(func() {
 		dir, err := os.MkdirTemp("", "nl2sql-engine-multi-")
 		if err != nil {
@@ -76,13 +82,17 @@ func multiEngine(t *testing.T) (*Engine, *counting) {
 	}
 	chinook, _ := filepath.Abs(filepath.Join(chinookDir, "chinook.sqlite"))
 	c := &counting{rp: rp, script: map[string][]json.RawMessage{}}
-	e, err := New(Options{
+	o := Options{
 		Datasources: []DatasourceSpec{
 			{ID: "chinook", Engine: "sqlite", Path: chinook, Description: "Chinook digital music store"},
 			{ID: "targets", Engine: "duckdb", Path: targetsOnce.path, Description: "Sales planning: yearly revenue targets"},
 		},
 		Planner: c, Today: func() string { return "2026-01-15" },
-	})
+	}
+	if set != nil {
+		set(&o)
+	}
+	e, err := New(o)
 	if err != nil {
 		t.Fatal(err)
 	}
