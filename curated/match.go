@@ -156,7 +156,7 @@ type Answer struct {
 // them, and Run executes the verified SQL: no planner call. A match whose
 // parameters fail returns (nil, true, err) with CodeParams: the engine
 // may ask again or fall back to the generated path.
-func (s *Set) Answer(ctx context.Context, m Matcher, f Filler, src Source, ds, question string, sc *scope.Scope, maxRows int) (*Answer, bool, error) {
+func (s *Set) Answer(ctx context.Context, m Matcher, f Filler, src Source, ds, question string, sc *scope.Scope, maxRows int, gates ...Gate) (*Answer, bool, error) {
 	q, score, ok := s.Match(m, question, s.Runnable(sc, ds))
 	if !ok {
 		return nil, false, nil
@@ -171,7 +171,7 @@ func (s *Set) Answer(ctx context.Context, m Matcher, f Filler, src Source, ds, q
 			return nil, true, err
 		}
 	}
-	ex, err := Run(ctx, src, q, params, sc, maxRows)
+	ex, err := Run(ctx, src, q, params, sc, maxRows, gates...)
 	if err != nil {
 		return nil, true, err
 	}

@@ -45,7 +45,11 @@ type Execution struct {
 //     longer parses as one SELECT.
 //
 // Source errors are returned as they come (*source.Error).
-func Run(ctx context.Context, src Source, q *Query, params map[string]any, sc *scope.Scope, maxRows int) (*Execution, error) {
+//
+// Each gate (the engine's extension hooks) is called with q and the text
+// about to run, after every check above and before the database sees it;
+// a gate's error stops the run and is returned as it is.
+func Run(ctx context.Context, src Source, q *Query, params map[string]any, sc *scope.Scope, maxRows int, gates ...Gate) (*Execution, error) {
 	if q == nil || !q.checked {
 		return nil, refusef(CodeNotValidated, "the verified query was not validated")
 	}
@@ -64,11 +68,61 @@ func Run(ctx context.Context, src Source, q *Query, params map[string]any, sc *s
 		return nil, ferr
 	}
 	text = placeholders(text, q.dialect)
+	for _, g := range gates {
+		if err := g(q, text); err != nil {
+			return nil, err
+		}
+	}
 	res, err := src.Query(ctx, text, args, maxRows)
 	if err != nil {
 		return nil, err
 	}
 	return &Execution{QueryID: q.ID, SQL: text, Args: args, Result: res}, nil
+}
+
+// Gate decides, just before a verified query runs, whether it may: q and
+// the statement text that would run (placeholders in the dialect's form,
+// row filters applied). See Run.
+type Gate func(q *Query, sql string) error
+
+// Reads lists the stored tables q reads ("schema.table") and the columns
+// it may read ("schema.table.column"): every column of a read table whose
+// name q mentions, all of them when q uses * or a NATURAL join, so the
+// list over-approximates across tables (a rule keyed on it only gets
+// stricter). Sorted, without duplicates.
+func (q *Query) Reads() (tables, columns []string) {
+	named := map[string]bool{}
+	for _, c := range q.an.columns {
+		if len(c) > 0 {
+			named[strings.ToLower(c[len(c)-1])] = true
+		}
+	}
+	for _, u := range q.an.using {
+		named[strings.ToLower(u)] = true
+	}
+	all := q.an.star || q.an.natural
+	for _, r := range q.tables {
+		t := r.info.Schema + "." + r.info.Name
+		tables = append(tables, t)
+		for _, c := range r.info.Columns {
+			if all || named[strings.ToLower(c.Name)] {
+				columns = append(columns, t+"."+c.Name)
+			}
+		}
+	}
+	sort.Strings(tables)
+	sort.Strings(columns)
+	return compact(tables), compact(columns)
+}
+
+func compact(s []string) []string {
+	out := s[:0]
+	for i, v := range s {
+		if i == 0 || v != s[i-1] {
+			out = append(out, v)
+		}
+	}
+	return out
 }
 
 // access checks that sc may run q (see Run).

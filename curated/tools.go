@@ -31,10 +31,10 @@ func (s *Set) List(sc *scope.Scope, ds string) []Summary {
 // VERIFIED_QUERY_NOT_FOUND, exactly as for an unknown id), with params,
 // on src (the adapter of the query's datasource; see Datasource on the
 // returned query via Get). See Run for the checks.
-func (s *Set) RunByID(ctx context.Context, src Source, id string, params map[string]any, sc *scope.Scope, maxRows int) (*Execution, error) {
+func (s *Set) RunByID(ctx context.Context, src Source, id string, params map[string]any, sc *scope.Scope, maxRows int, gates ...Gate) (*Execution, error) {
 	q, ok := s.Get(id)
 	if !ok || !q.runnable(sc) {
 		return nil, refusef(CodeNotFound, "there is no verified query %q", id)
 	}
-	return Run(ctx, src, q, params, sc, maxRows)
+	return Run(ctx, src, q, params, sc, maxRows, gates...)
 }

@@ -88,7 +88,7 @@ func (e *Engine) Ask(ctx context.Context, req AskRequest) (res *Result, err erro
 		return nil, err
 	}
 	tm.Resolve = sw.lap()
-	if res, ok, err := e.verifiedHooked(ctx, ds, q, today, sw, &tm, tr); ok || err != nil {
+	if res, ok, err := e.verified(ctx, ds, q, today, sw, &tm, tr); ok || err != nil {
 		return res, err
 	}
 	progress(ctx, "retrieve")

@@ -237,28 +237,10 @@ func (e *Engine) decodeValidate(ctx context.Context, ds *datasource, doc []byte)
 	return e.validateFor(ctx, ds, plan)
 }
 
-// planHooks reports whether hooks run at a point after planning: the
-// points the verified path does not pass through yet.
+// planHooks reports whether hooks run at a point after planning; test-time
+// scaling steps aside while they do (its candidates run before those hooks
+// could see them), so every plan that runs passes them.
 func (e *Engine) planHooks() bool {
 	return e.opts.Hooks.Has(hooks.AfterPlanning) || e.opts.Hooks.Has(hooks.BeforeExecution) ||
 		e.opts.Hooks.Has(hooks.AfterExecution) || e.opts.Hooks.Has(hooks.AfterAnswer)
-}
-
-// verifiedHooked is the verified step, skipped (the question is planned
-// instead, through every hook) while plan-level hooks are configured.
-func (e *Engine) verifiedHooked(ctx context.Context, ds *datasource, q, today string, sw *stopwatch, tm *Timings, tr *traceRec) (*Result, bool, error) {
-	if e.planHooks() {
-		return nil, false, nil
-	}
-	return e.verified(ctx, ds, q, today, sw, tm, tr)
-}
-
-// verifiedByNameHooked refuses run_verified_query while plan-level hooks
-// are configured (fail closed: verified queries do not pass them yet).
-func (e *Engine) verifiedByNameHooked() error {
-	if !e.planHooks() {
-		return nil
-	}
-	return Errorf(CodeRefusedByRule, "ask the question with ask instead: it passes every configured hook",
-		"verified queries do not pass the configured hooks yet, so they are refused")
 }

@@ -428,19 +428,25 @@ func TestMultiPassesHooks(t *testing.T) {
 
 	// A rule on a table one sub-query reads refuses the whole run.
 	rule := &hooks.Rule{DenyTables: []string{"chinook.main.Genre"}}
-	e, _ = multiEngineWith(t, func(o *Options) { o.Hooks = runner(t, hooks.Entry{Name: "no-genres", Points: rule.Points(), Hook: rule}) })
+	e, _ = multiEngineWith(t, func(o *Options) {
+		o.Hooks = runner(t, hooks.Entry{Name: "no-genres", Points: rule.Points(), Hook: rule})
+	})
 	if _, err := e.Ask(context.Background(), AskRequest{Question: q1}); AsError(err).code() != CodeRefusedByRule {
 		t.Errorf("a sub-query reading Genre: %v", err)
 	}
 	// A rule on a table no sub-query reads changes nothing.
 	rule = &hooks.Rule{DenyTables: []string{"chinook.main.Employee"}}
-	e, _ = multiEngineWith(t, func(o *Options) { o.Hooks = runner(t, hooks.Entry{Name: "no-staff", Points: rule.Points(), Hook: rule}) })
+	e, _ = multiEngineWith(t, func(o *Options) {
+		o.Hooks = runner(t, hooks.Entry{Name: "no-staff", Points: rule.Points(), Hook: rule})
+	})
 	if got, err := e.Ask(context.Background(), AskRequest{Question: q1}); err != nil || got.RowCount != res.RowCount {
 		t.Errorf("unrelated rule: %v (%d rows, want %d)", err, got.RowCount, res.RowCount)
 	}
 	// Approval cannot hold a question across datasources: refused.
 	rule = &hooks.Rule{ApprovalTables: []string{"targets.main.genre_targets"}}
-	e, _ = multiEngineWith(t, func(o *Options) { o.Hooks = runner(t, hooks.Entry{Name: "ask-first", Points: rule.Points(), Hook: rule}) })
+	e, _ = multiEngineWith(t, func(o *Options) {
+		o.Hooks = runner(t, hooks.Entry{Name: "ask-first", Points: rule.Points(), Hook: rule})
+	})
 	if _, err := e.Ask(context.Background(), AskRequest{Question: q1}); AsError(err).code() != CodeRefusedByRule {
 		t.Errorf("approval across datasources: %v", err)
 	}
@@ -456,9 +462,13 @@ func TestMultiPassesHooks(t *testing.T) {
 	}
 }
 
-// While plan-level hooks exist, a verified query by name is refused and a
-// question its phrase would match is planned instead (through the hooks).
-func TestVerifiedWithPlanHooks(t *testing.T) {
+// Verified queries pass the hooks too: the tables their SQL reads are the
+// input of a table rule (refused by name and through ask, where the rule's
+// refusal is final and never falls back to the generated path); a query
+// reading none of them runs; a hook that would change the plan or require
+// approval refuses a verified query (it has SQL, not a plan), and one that
+// denies after execution withholds its result.
+func TestVerifiedPassesHooks(t *testing.T) {
 	cfg, err := config.Load("../examples/chinook/nl2sql.yaml")
 	if err != nil {
 		t.Fatal(err)
@@ -467,14 +477,55 @@ func TestVerifiedWithPlanHooks(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	rule := &hooks.Rule{RowCaps: map[string]int{"analyst": 1}}
-	e := hookEngine(t, func(o *Options) {
-		o.Curated = set
-		o.Hooks = runner(t, hooks.Entry{Name: "cap", Points: rule.Points(), Hook: rule})
-	})
-	id := set.Queries()[0].ID
-	if _, err := e.RunVerified(context.Background(), id, nil); AsError(err).code() != CodeRefusedByRule {
-		t.Errorf("run_verified_query %s: %v", id, err)
+	withRule := func(r *hooks.Rule) *Engine {
+		return hookEngine(t, func(o *Options) {
+			o.Curated = set
+			o.Hooks = runner(t, hooks.Entry{Name: "rule", Points: r.Points(), Hook: r})
+		})
+	}
+	ctx := context.Background()
+	e := withRule(&hooks.Rule{DenyTables: []string{"chinook.main.Invoice"}})
+	if _, err := e.RunVerified(ctx, "revenue_by_country", map[string]any{"year": "2024"}); AsError(err).code() != CodeRefusedByRule {
+		t.Errorf("revenue_by_country reads Invoice: %v", err)
+	}
+	if _, err := e.Ask(ctx, AskRequest{Question: "What was revenue by country in 2024?"}); AsError(err).code() != CodeRefusedByRule {
+		t.Errorf("ask matching revenue_by_country: %v", err)
+	}
+	res, err := e.RunVerified(ctx, "tracks_of_genre", map[string]any{"genre": "Jazz"})
+	if err != nil || res.RowCount == 0 || res.SubQueries[0].PlanSource != "verified" {
+		t.Fatalf("tracks_of_genre reads no denied table: %v", err)
+	}
+	e = withRule(&hooks.Rule{DenyColumns: []string{"chinook.main.Customer.LastName"}})
+	if _, err := e.RunVerified(ctx, "customers_in_country", map[string]any{"country": "USA"}); AsError(err).code() != CodeRefusedByRule {
+		t.Errorf("customers_in_country reads Customer.LastName: %v", err)
+	}
+	// A hook that changes plans, and one that denies after execution.
+	for _, decide := range []func(hooks.Input) hooks.Decision{
+		func(in hooks.Input) hooks.Decision {
+			if in.Point == hooks.AfterPlanning {
+				return hooks.Decision{Action: hooks.Modify, Plan: json.RawMessage(`{"select":[{"expr":{"kind":"literal","type":"integer","value":1},"alias":"one"}]}`)}
+			}
+			return hooks.Decision{Action: hooks.Allow}
+		},
+		func(in hooks.Input) hooks.Decision {
+			if in.Point == hooks.AfterExecution && in.PlanSource == "verified" && in.RowCount > 0 && in.SQL != "" {
+				return hooks.Decision{Action: hooks.Deny, Reason: "no verified results today"}
+			}
+			return hooks.Decision{Action: hooks.Allow}
+		},
+	} {
+		srv := signedHook(t, "k", decide)
+		e = hookEngine(t, func(o *Options) {
+			o.Curated = set
+			o.Hooks = runner(t, hooks.Entry{Name: "h", Points: []hooks.Point{hooks.AfterPlanning, hooks.AfterExecution}, Hook: &hooks.HTTP{URL: srv.URL, Secret: []byte("k")}})
+		})
+		if _, err := e.RunVerified(ctx, "tracks_of_genre", map[string]any{"genre": "Jazz"}); AsError(err).code() != CodeRefusedByRule {
+			t.Errorf("hook on a verified query: %v", err)
+		}
+	}
+	e = withRule(&hooks.Rule{ApprovalTables: []string{"chinook.main.Track"}})
+	if _, err := e.RunVerified(ctx, "tracks_of_genre", map[string]any{"genre": "Jazz"}); AsError(err).code() != CodeRefusedByRule {
+		t.Errorf("approval of a verified query: %v", err)
 	}
 }
 

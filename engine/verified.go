@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"time"
 
 	"github.com/nl2sql/nl2sql/curated"
 	"github.com/nl2sql/nl2sql/engine/llm"
@@ -21,13 +22,17 @@ func (e *Engine) verified(ctx context.Context, ds *datasource, q, today string, 
 		return nil, false, nil
 	}
 	sc := e.caller(ctx)
-	ans, matched, err := e.opts.Curated.Answer(ctx, e.verifiedMatcher(ctx, ds, q), paramFiller{e: e, ds: ds.spec.ID, today: today}, ds.src, ds.spec.ID, q, sc, ds.spec.RowLimit)
+	ans, matched, err := e.opts.Curated.Answer(ctx, e.verifiedMatcher(ctx, ds, q), paramFiller{e: e, ds: ds.spec.ID, today: today}, ds.src, ds.spec.ID, q, sc, ds.spec.RowLimit,
+		e.verifiedGate(ctx, ds, q, tr))
 	if !matched {
 		return nil, false, nil
 	}
 	if err != nil {
 		if ctx.Err() != nil {
 			return nil, false, deadline(ctx, err)
+		}
+		if refusedByRule(err) {
+			return nil, false, err
 		}
 		reason := fmt.Sprintf("a verified query matched but could not answer (%v); the question was planned instead", err)
 		tr.mu.Lock()
@@ -56,6 +61,9 @@ func (e *Engine) verified(ctx context.Context, ds *datasource, q, today string, 
 		out.Warnings = append(out.Warnings, "the result was cut at the row limit")
 	}
 	out.Answer = summarise(out)
+	if err := e.verifiedResultHooks(ctx, ds, q, ans.Query, out, tr); err != nil {
+		return nil, false, err
+	}
 	tm.Answer = sw.lap()
 	tm.Total = sw.total()
 	out.Timings = *tm
@@ -118,11 +126,14 @@ func (e *Engine) RunVerified(ctx context.Context, id string, params map[string]a
 	if e.opts.Curated == nil {
 		return nil, Errorf(CodeInvalidRequest, "add verified queries with curated: in nl2sql.yaml", "no verified queries are configured")
 	}
-	if err := e.verifiedByNameHooked(); err != nil { // issue 14: fail closed (engine/extend.go)
-		return nil, err
-	}
 	sw := newStopwatch()
 	var tm Timings
+	question := "(verified query " + id + ")"
+	tr := &traceRec{t: Trace{ID: newTraceID(), CreatedAt: time.Now().UTC(), Question: question, Today: e.opts.Today(), PlanSource: "verified"}}
+	defer func() { e.runFinished(ctx, "verified", tr, res, err) }()
+	if ctx, _, err = e.runStarted(ctx, "verified", question, tr); err != nil {
+		return nil, err
+	}
 	q, ok := e.opts.Curated.Get(id)
 	sc := e.caller(ctx)
 	if !ok || !sc.Reaches(q.Datasource) {
@@ -132,9 +143,16 @@ func (e *Engine) RunVerified(ctx context.Context, id string, params map[string]a
 	if err != nil {
 		return nil, err
 	}
+	tr.t.Datasource = ds.spec.ID
+	if _, err := e.resolved(ctx, question, []string{ds.spec.ID}, tr); err != nil {
+		return nil, err
+	}
 	tm.Resolve = sw.lap()
-	ex, err := e.opts.Curated.RunByID(ctx, ds.src, id, params, sc, ds.spec.RowLimit)
+	ex, err := e.opts.Curated.RunByID(ctx, ds.src, id, params, sc, ds.spec.RowLimit, e.verifiedGate(ctx, ds, question, tr))
 	if err != nil {
+		if refusedByRule(err) {
+			return nil, err
+		}
 		return nil, curatedError(err, ds.spec.ID)
 	}
 	tm.Execute = sw.lap()
@@ -145,12 +163,15 @@ func (e *Engine) RunVerified(ctx context.Context, id string, params map[string]a
 		SubQueries: []SubQuery{{ID: subQueryID(ds.spec.ID, id), Datasource: ds.spec.ID, Dialect: ds.src.Dialect(),
 			Intent: q.Description, SQL: ex.SQL, PlanSource: "verified", VerifiedQuery: id, Params: params,
 			RowCount: len(r.Rows), Truncated: r.Truncated}},
-		TraceID: newTraceID(),
+		TraceID: tr.t.ID,
 	}
 	if res.Rows == nil {
 		res.Rows = [][]any{}
 	}
 	res.Answer = summarise(res)
+	if err := e.verifiedResultHooks(ctx, ds, question, q, res, tr); err != nil {
+		return nil, err
+	}
 	tm.Total = sw.total()
 	res.Timings = tm
 	return res, nil
