@@ -113,6 +113,11 @@ func TestSemanticRecordedQuestions(t *testing.T) {
 			[]string{revenue, `"i"."BillingCountry"`},
 			`SELECT i.BillingCountry, SUM(il.UnitPrice * il.Quantity) AS r FROM InvoiceLine il JOIN Invoice i ON i.InvoiceId = il.InvoiceId
 			 GROUP BY i.BillingCountry ORDER BY r DESC, i.BillingCountry`},
+		// a metric over two tables (join_tables): each column qualified by its table's alias in the plan
+		{"What was the average revenue per customer in each market?", `[{"kind":"metric","name":"revenue_per_customer"}]`,
+			[]string{revenue, `NULLIF(COUNT(DISTINCT "i"."CustomerId"), 0)`},
+			`SELECT i.BillingCountry, SUM(il.UnitPrice * il.Quantity) * 1.0 / COUNT(DISTINCT i.CustomerId) AS r FROM InvoiceLine il
+			 JOIN Invoice i ON i.InvoiceId = il.InvoiceId GROUP BY i.BillingCountry ORDER BY r DESC, i.BillingCountry`},
 	}
 	abs, _ := filepath.Abs(filepath.Join(chinookDir, "chinook.sqlite"))
 	db, err := sql.Open("sqlite", "file:"+abs+"?mode=ro")

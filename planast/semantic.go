@@ -72,11 +72,19 @@ func (l Limits) withDefaults() Limits {
 }
 
 // Definition is what Expand needs of one metric or named filter: the table
-// it reads (Schema may be empty) and its expression, whose columns either
-// name no table or name Table itself.
+// it reads (Schema may be empty), any further tables it reads (Joins: a
+// metric such as revenue minus refunds spans two), and its expression,
+// whose columns name no table (Table's), Table itself, or one of Joins by
+// table name.
 type Definition struct {
 	Schema, Table string
+	Joins         []TableRef
 	Expr          Expr
+}
+
+// TableRef names a stored table (Schema may be empty).
+type TableRef struct {
+	Schema, Table string
 }
 
 // Definitions is the semantic layer as Expand sees it. It is implemented
@@ -249,27 +257,37 @@ func (x *expander) resolve(kind, name, alias, path string, q *Query) Expr {
 		x.issues = append(x.issues, Issue{Code: CodeBadValue, Path: join(path, "name"), Message: msg})
 		return &MetricRef{Name: name, Table: alias}
 	}
-	src, msg := sourceFor(q, def, alias)
+	src, msg := sourceFor(q, def.Schema, def.Table, alias)
 	if msg != "" {
 		x.issues = append(x.issues, Issue{Code: CodeAliasNotFound, Path: join(path, "table"),
 			Message: fmt.Sprintf("%s %q reads table %q: %s", kind, name, def.Table, msg)})
 		return &MetricRef{Name: name, Table: alias}
+	}
+	aliases := map[string]string{strings.ToLower(def.Table): src}
+	for _, j := range def.Joins {
+		a, msg := sourceFor(q, j.Schema, j.Table, "")
+		if msg != "" {
+			x.issues = append(x.issues, Issue{Code: CodeAliasNotFound, Path: path,
+				Message: fmt.Sprintf("%s %q also reads table %q: %s (joined to %q)", kind, name, j.Table, msg, def.Table)})
+			return &MetricRef{Name: name, Table: alias}
+		}
+		aliases[strings.ToLower(j.Table)] = a
 	}
 	u := Used{Kind: kind, Name: name}
 	if !x.seen[u] {
 		x.seen[u] = true
 		x.used = append(x.used, u)
 	}
-	return qualify(def, src)
+	return qualify(def, aliases)
 }
 
-// sourceFor finds the alias of q's source that reads def's table: alias
-// itself when given (it must read that table), else the only such source.
-func sourceFor(q *Query, def Definition, alias string) (string, string) {
+// sourceFor finds the alias of q's source that reads table: alias itself
+// when given (it must read that table), else the only such source.
+func sourceFor(q *Query, schema, table, alias string) (string, string) {
 	var hits []string
 	for _, f := range q.From {
-		if f.Subquery != nil || !strings.EqualFold(f.Table, def.Table) ||
-			(def.Schema != "" && f.Schema != "" && !strings.EqualFold(f.Schema, def.Schema)) {
+		if f.Subquery != nil || !strings.EqualFold(f.Table, table) ||
+			(schema != "" && f.Schema != "" && !strings.EqualFold(f.Schema, schema)) {
 			continue
 		}
 		if alias != "" && f.Alias == alias {
@@ -289,8 +307,9 @@ func sourceFor(q *Query, def Definition, alias string) (string, string) {
 }
 
 // qualify copies def.Expr (through its canonical JSON) with every column
-// that names no table, or def's table, qualified by alias.
-func qualify(def Definition, alias string) Expr {
+// qualified by the alias of the table it names (aliases, keyed by lower-
+// case table name; a column that names no table is def.Table's).
+func qualify(def Definition, aliases map[string]string) Expr {
 	raw, _ := json.Marshal(def.Expr)
 	e, err := DecodeExpr(raw, Limits{MaxBytes: len(raw) + 1, MaxNodes: 1 << 30, MaxDepth: 1 << 20})
 	if err != nil {
@@ -300,8 +319,14 @@ func qualify(def Definition, alias string) Expr {
 		if _, ok := n.(*Query); ok {
 			return false // a subquery's columns belong to its own sources
 		}
-		if c, ok := n.(*Column); ok && (c.Table == "" || strings.EqualFold(c.Table, def.Table)) {
-			c.Table = alias
+		if c, ok := n.(*Column); ok {
+			t := c.Table
+			if t == "" {
+				t = def.Table
+			}
+			if a, ok := aliases[strings.ToLower(t)]; ok {
+				c.Table = a
+			}
 		}
 		return true
 	})

@@ -34,6 +34,10 @@ func TestExpand(t *testing.T) {
 			"left":{"kind":"column","column":"UnitPrice"},"right":{"kind":"column","table":"InvoiceLine","column":"Quantity"}}]}`)},
 		"filter:usa": {Table: "Customer", Expr: mustExpr(t, `{"kind":"binary","op":"=","left":{"kind":"column","column":"Country"},
 			"right":{"kind":"literal","value":"USA"}}`)},
+		// two tables: what US customers paid minus what the rest paid
+		"metric:usa_margin": {Table: "InvoiceLine", Joins: []planast.TableRef{{Table: "Customer"}}, Expr: mustExpr(t, `{"kind":"func","name":"SUM","args":[
+			{"kind":"case","whens":[{"when":{"kind":"binary","op":"=","left":{"kind":"column","table":"Customer","column":"Country"},"right":{"kind":"literal","value":"USA"}},
+			"then":{"kind":"column","column":"UnitPrice"}}],"else":{"kind":"unary","op":"-","expr":{"kind":"column","table":"InvoiceLine","column":"UnitPrice"}}}]}`)},
 	}
 	const from = `"from":[{"table":"InvoiceLine","alias":"il"},{"table":"Invoice","alias":"i"},{"table":"Customer","alias":"c"}],
 		"joins":[{"left":"il","right":"i","on":[{"left_column":"InvoiceId","right_column":"InvoiceId"}]},
@@ -52,6 +56,11 @@ func TestExpand(t *testing.T) {
 			plan:       `{"select":[{"expr":{"kind":"metric","name":"revenue"},"alias":"r"},{"expr":{"kind":"binary","op":"*","left":{"kind":"metric","name":"revenue"},"right":{"kind":"literal","value":2}},"alias":"r2"}],` + from + `}`,
 			wantSelect: `{"kind":"func","name":"SUM","args":[{"kind":"binary","op":"*","left":{"kind":"column","table":"il","column":"UnitPrice"},"right":{"kind":"column","table":"il","column":"Quantity"}}]}`,
 			wantUsed:   []planast.Used{{Kind: "metric", Name: "revenue"}}},
+		{name: "metric over two tables",
+			plan:       `{"select":[{"expr":{"kind":"metric","name":"usa_margin"},"alias":"m"}],` + from + `}`,
+			wantSelect: `{"kind":"func","name":"SUM","args":[{"kind":"case","whens":[{"when":{"kind":"binary","op":"=","left":{"kind":"column","table":"c","column":"Country"},"right":{"kind":"literal","type":"string","value":"USA"}},"then":{"kind":"column","table":"il","column":"UnitPrice"}}],"else":{"kind":"unary","op":"-","expr":{"kind":"column","table":"il","column":"UnitPrice"}}}]}`,
+			wantUsed:   []planast.Used{{Kind: "metric", Name: "usa_margin"}}},
+		{name: "metric's second table not in from", plan: `{"select":[{"expr":{"kind":"metric","name":"usa_margin"},"alias":"m"}],"from":[{"table":"InvoiceLine","alias":"il"}]}`, wantCode: planast.CodeAliasNotFound},
 		{name: "unknown metric", plan: `{"select":[{"expr":{"kind":"metric","name":"profit"},"alias":"r"}],` + from + `}`, wantCode: planast.CodeBadValue},
 		{name: "alias reads another table", plan: `{"select":[{"expr":{"kind":"metric","name":"revenue","table":"c"},"alias":"r"}],` + from + `}`, wantCode: planast.CodeAliasNotFound},
 		{name: "table not in from", plan: `{"select":[{"expr":{"kind":"metric","name":"revenue"},"alias":"r"}],"from":[{"table":"Customer","alias":"c"}]}`, wantCode: planast.CodeAliasNotFound},

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -46,14 +47,14 @@ func Check(f *File, snap *schema.Snapshot) (*Layer, error) {
 	for _, t := range f.Tables {
 		c.table(t)
 	}
+	for _, r := range f.Relationships { // first: definitions join through them
+		c.relationship(r)
+	}
 	for _, m := range f.Metrics {
 		c.metric(m)
 	}
 	for _, fl := range f.Filters {
 		c.filter(fl)
-	}
-	for _, r := range f.Relationships {
-		c.relationship(r)
 	}
 	if len(c.problems) > 0 {
 		return nil, &Error{File: f.Path, Problems: c.problems}
@@ -134,7 +135,11 @@ func (c *checker) metric(m Metric) {
 		return
 	}
 	what := fmt.Sprintf("metric %q", m.Name)
-	e, ok := c.expr(what, m.Expr, t, "select[0].expr", func(x planast.Expr) *planast.Query {
+	joins, ok := c.joinTables(m.Def, what, t)
+	if !ok {
+		return
+	}
+	e, ok := c.expr(what, m.Expr, t, joins, "select[0].expr", func(x planast.Expr) *planast.Query {
 		return &planast.Query{Select: []planast.SelectItem{{Expr: x, Alias: "value"}}}
 	})
 	if !ok {
@@ -145,7 +150,7 @@ func (c *checker) metric(m Metric) {
 		return
 	}
 	def := Definition{Kind: "metric", Name: m.Name, Description: m.Description, Synonyms: m.Synonyms,
-		Schema: t.Schema, Table: t.Name, Expr: e, Grain: m.Grain}
+		Schema: t.Schema, Table: t.Name, JoinTables: tableNames(joins), Expr: e, Grain: m.Grain}
 	if m.TimeColumn != "" {
 		tt, col := c.column(m.timePos, what+" time_column", m.TimeColumn, t)
 		if col == nil {
@@ -166,22 +171,27 @@ func (c *checker) filter(f Filter) {
 	if t == nil {
 		return
 	}
+	joins, ok := c.joinTables(f.Def, what, t)
+	if !ok {
+		return
+	}
 	one := &planast.Literal{Type: planast.TInteger, Int: 1}
-	e, ok := c.expr(what, f.Expr, t, "where", func(x planast.Expr) *planast.Query {
+	e, ok := c.expr(what, f.Expr, t, joins, "where", func(x planast.Expr) *planast.Query {
 		return &planast.Query{Select: []planast.SelectItem{{Expr: one, Alias: "one"}}, Where: x}
 	})
 	if !ok {
 		return
 	}
 	c.l.Filters = append(c.l.Filters, Definition{Kind: "filter", Name: f.Name, Description: f.Description,
-		Synonyms: f.Synonyms, Schema: t.Schema, Table: t.Name, Expr: e})
+		Synonyms: f.Synonyms, Schema: t.Schema, Table: t.Name, JoinTables: tableNames(joins), Expr: e})
 }
 
 // expr decodes a definition's expression and validates it inside wrap's
-// query over t alone (aliased by its own name). at is where wrap puts the
-// expression, so that issue paths map back onto the YAML node. It returns
-// the validated expression, names spelled as snap spells them.
-func (c *checker) expr(what string, n *yaml.Node, t *schema.Table, at string, wrap func(planast.Expr) *planast.Query) (planast.Expr, bool) {
+// query over t and its joined tables (each aliased by its own name, joined
+// on the keys joinTables found). at is where wrap puts the expression, so
+// that issue paths map back onto the YAML node. It returns the validated
+// expression, names spelled as snap spells them.
+func (c *checker) expr(what string, n *yaml.Node, t *schema.Table, joins []joinedTable, at string, wrap func(planast.Expr) *planast.Query) (planast.Expr, bool) {
 	var v any
 	if err := n.Decode(&v); err != nil {
 		c.addf(pos(n), "%s: expr: %v", what, err)
@@ -199,6 +209,10 @@ func (c *checker) expr(what string, n *yaml.Node, t *schema.Table, at string, wr
 	}
 	q := wrap(e)
 	q.From = []planast.From{{Schema: t.Schema, Table: t.Name, Alias: t.Name}}
+	for _, j := range joins {
+		q.From = append(q.From, planast.From{Schema: j.t.Schema, Table: j.t.Name, Alias: j.t.Name})
+		q.Joins = append(q.Joins, planast.Join{Type: planast.JoinInner, Left: j.left, Right: j.t.Name, On: j.on})
+	}
 	vd, err := planast.Validate(q, c.snap, planast.Options{})
 	if err != nil {
 		c.planIssues(what, n, at, err)
@@ -302,4 +316,89 @@ func (c *checker) relationship(r Relationship) {
 		rel.From, rel.To, rel.Cardinality = rel.To, rel.From, "many_to_one"
 	}
 	c.l.Relationships = append(c.l.Relationships, rel)
+}
+
+// joinedTable is one of a definition's join_tables, resolved: the table,
+// the earlier table (by name) it joins to and the key pairs.
+type joinedTable struct {
+	t    *schema.Table
+	left string
+	on   []planast.OnPair
+}
+
+// joinTables resolves d's join_tables: each must exist and be joined to the
+// definition's table, or an earlier join table, by a foreign key of the
+// database or a relationship the file declares (in either direction).
+func (c *checker) joinTables(d Def, what string, t *schema.Table) ([]joinedTable, bool) {
+	in := []*schema.Table{t}
+	var out []joinedTable
+	for _, name := range d.JoinTables {
+		jt := c.lookup(d.Pos, what+" join_tables", d.Schema, name)
+		if jt == nil {
+			return nil, false
+		}
+		if slices.ContainsFunc(in, func(x *schema.Table) bool { return x.Name == jt.Name && x.Schema == jt.Schema }) {
+			c.addf(d.Pos, "%s: join_tables names %q twice (or the definition's own table)", what, jt.Name)
+			return nil, false
+		}
+		found := false
+		for _, prev := range in {
+			if on, ok := c.joinKey(prev, jt); ok {
+				out = append(out, joinedTable{t: jt, left: prev.Name, on: on})
+				found = true
+				break
+			}
+		}
+		if !found {
+			c.addf(d.Pos, "%s: join_tables %q has no foreign key or declared relationship to %q (declare one under relationships)", what, jt.Name, t.Name)
+			return nil, false
+		}
+		in = append(in, jt)
+	}
+	return out, true
+}
+
+// joinKey finds the key pairs joining a (left) to b (right): a foreign key
+// of either table referencing the other, else a declared relationship.
+func (c *checker) joinKey(a, b *schema.Table) ([]planast.OnPair, bool) {
+	pairs := func(cols, refs []string, flip bool) []planast.OnPair {
+		var on []planast.OnPair
+		for i := range cols {
+			if flip {
+				on = append(on, planast.OnPair{LeftColumn: refs[i], RightColumn: cols[i]})
+			} else {
+				on = append(on, planast.OnPair{LeftColumn: cols[i], RightColumn: refs[i]})
+			}
+		}
+		return on
+	}
+	for _, fk := range a.ForeignKeys {
+		if fk.RefTable == b.Name && (fk.RefSchema == "" || fk.RefSchema == b.Schema) {
+			return pairs(fk.Columns, fk.RefColumns, false), true
+		}
+	}
+	for _, fk := range b.ForeignKeys {
+		if fk.RefTable == a.Name && (fk.RefSchema == "" || fk.RefSchema == a.Schema) {
+			return pairs(fk.Columns, fk.RefColumns, true), true
+		}
+	}
+	for _, r := range c.l.Relationships {
+		ft, fc, _ := strings.Cut(r.From, ".")
+		tt, tc, _ := strings.Cut(r.To, ".")
+		switch {
+		case ft == a.Name && tt == b.Name:
+			return []planast.OnPair{{LeftColumn: fc, RightColumn: tc}}, true
+		case ft == b.Name && tt == a.Name:
+			return []planast.OnPair{{LeftColumn: tc, RightColumn: fc}}, true
+		}
+	}
+	return nil, false
+}
+
+func tableNames(js []joinedTable) []string {
+	var out []string
+	for _, j := range js {
+		out = append(out, j.t.Name)
+	}
+	return out
 }

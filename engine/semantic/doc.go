@@ -39,7 +39,11 @@
 // {"kind":"metric","name":"revenue","table":"il"} from InvoiceLine AS il
 // expands (planast.Expand) to SUM(il.UnitPrice * il.Quantity), which the
 // SQLite renderer writes SUM(("il"."UnitPrice" * "il"."Quantity")) in every
-// plan that uses the alias il. Had the metric named a column Discount, Load
+// plan that uses the alias il. A definition may read further tables
+// (join_tables: [Invoice], each joined by a foreign key or a declared
+// relationship; its columns name their table): revenue_per_customer's
+// COUNT(DISTINCT Invoice.CustomerId) expands to COUNT(DISTINCT i.CustomerId)
+// in a plan reading Invoice AS i. Had the metric named a column Discount, Load
 // would have answered
 //
 //	semantic layer: semantic.yaml:8:34: metric "revenue": COLUMN_NOT_FOUND: no source in scope has a column "Discount"

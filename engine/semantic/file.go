@@ -67,7 +67,11 @@ type Def struct {
 	Synonyms    []string
 	Schema      string
 	Table       string
-	Expr        *yaml.Node
+	// JoinTables are further tables the expression reads (columns name
+	// them by table name), each joined to Table, or to an earlier one of
+	// them, by a foreign key or a declared relationship.
+	JoinTables []string
+	Expr       *yaml.Node
 }
 
 // Metric is a named aggregate. TimeColumn ("Table.Column" or a column of
@@ -339,6 +343,7 @@ func (p *parser) defFields(n *yaml.Node, d *Def) map[string]func(*yaml.Node) {
 		"synonyms":    p.strs(&d.Synonyms, "synonyms"),
 		"schema":      p.str(&d.Schema, "schema"),
 		"table":       p.str(&d.Table, "table"),
+		"join_tables": p.strs(&d.JoinTables, "join_tables"),
 		"expr":        func(v *yaml.Node) { d.Expr = v },
 	}
 }

@@ -38,6 +38,7 @@ type Definition struct {
 	Synonyms    []string     `json:"synonyms,omitempty"`
 	Schema      string       `json:"schema,omitempty"`
 	Table       string       `json:"table"`
+	JoinTables  []string     `json:"join_tables,omitempty"` // further tables the expression reads (same schema as Table)
 	Expr        planast.Expr `json:"expr"`
 	TimeColumn  string       `json:"time_column,omitempty"`
 	Grain       string       `json:"grain,omitempty"`
@@ -66,7 +67,11 @@ func lookup(m map[string]*Definition, name string) (planast.Definition, bool) {
 	if !ok {
 		return planast.Definition{}, false
 	}
-	return planast.Definition{Schema: d.Schema, Table: d.Table, Expr: d.Expr}, true
+	def := planast.Definition{Schema: d.Schema, Table: d.Table, Expr: d.Expr}
+	for _, j := range d.JoinTables {
+		def.Joins = append(def.Joins, planast.TableRef{Schema: d.Schema, Table: j})
+	}
+	return def, true
 }
 
 // Raw is the file's bytes as loaded (what the MCP resource serves).
@@ -220,6 +225,7 @@ func (l *Layer) Context(sel *schema.Snapshot) string {
 		Metric      string   `json:"metric,omitempty"`
 		Filter      string   `json:"filter,omitempty"`
 		Table       string   `json:"table"`
+		JoinTables  []string `json:"join_tables,omitempty"`
 		Description string   `json:"description,omitempty"`
 		Synonyms    []string `json:"synonyms,omitempty"`
 		TimeColumn  string   `json:"time_column,omitempty"`
@@ -259,7 +265,7 @@ func (l *Layer) Context(sel *schema.Snapshot) string {
 		if !in(d.Table) {
 			continue
 		}
-		dc := defCtx{Table: d.Table, Description: d.Description, Synonyms: d.Synonyms, TimeColumn: d.TimeColumn, Grain: d.Grain}
+		dc := defCtx{Table: d.Table, JoinTables: d.JoinTables, Description: d.Description, Synonyms: d.Synonyms, TimeColumn: d.TimeColumn, Grain: d.Grain}
 		if d.Kind == "metric" {
 			dc.Metric = d.Name
 		} else {

@@ -100,6 +100,15 @@ func TestLoadRefusesWithFileAndLine(t *testing.T) {
 		{"bad yaml", "tables: [\n", `semantic.yaml:`},
 		{"fiscal month", "fiscal: {year_start_month: 13}\n", `year_start_month must be a month number`},
 		{"relationship column", "relationships:\n  - {from: Track.GenreIdx, to: Genre.GenreId}\n", `semantic.yaml:2:5: relationship from: table "Track" has no column "GenreIdx"`},
+		// metrics over several tables
+		{"unknown join table", "metrics:\n  - {name: n, table: InvoiceLine, join_tables: [Invoices], expr: {kind: func, name: COUNT, args: []}}\n",
+			`semantic.yaml:2:5: metric "n" join_tables: datasource "db" has no table "Invoices"`},
+		{"join table without a key", "metrics:\n  - {name: n, table: Genre, join_tables: [Customer], expr: {kind: func, name: COUNT, args: []}}\n",
+			`semantic.yaml:2:5: metric "n": join_tables "Customer" has no foreign key or declared relationship to "Genre"`},
+		{"join table twice", "metrics:\n  - {name: n, table: InvoiceLine, join_tables: [Invoice, Invoice], expr: {kind: func, name: COUNT, args: []}}\n",
+			`join_tables names "Invoice" twice`},
+		{"column of a table not joined", "metrics:\n  - {name: n, table: InvoiceLine, join_tables: [Invoice], expr: {kind: func, name: SUM, args: [{kind: column, table: Track, column: Milliseconds}]}}\n",
+			`metric "n": ALIAS_NOT_FOUND`},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -218,7 +227,7 @@ func TestVisible(t *testing.T) {
 		t.Fatal(err)
 	}
 	all := l.Visible(func(string, string, string) bool { return true })
-	if len(all.Raw()) == 0 || len(all.Metrics) != 3 || len(all.Filters) != 1 {
+	if len(all.Raw()) == 0 || len(all.Metrics) != 4 || len(all.Filters) != 1 {
 		t.Errorf("unrestricted view lost something: raw %d, %d metrics, %d filters", len(all.Raw()), len(all.Metrics), len(all.Filters))
 	}
 	v := l.Visible(func(_, table, column string) bool {
@@ -233,8 +242,41 @@ func TestVisible(t *testing.T) {
 	if _, ok := v.Metric("revenue"); !ok {
 		t.Error("revenue reads nothing hidden")
 	}
+	if _, ok := l.Visible(func(_, table, column string) bool { return !(table == "Invoice" && column == "CustomerId") }).Metric("revenue_per_customer"); ok {
+		t.Error("revenue_per_customer reads the hidden Invoice.CustomerId through its join table")
+	}
 	ts, _ := v.For([]string{"Customer", "Invoice"})
 	if len(ts) != 1 || ts[0].Name != "Invoice" {
 		t.Errorf("visible descriptions %+v", ts)
+	}
+}
+
+// A definition's join_tables join through a database foreign key or a
+// declared relationship, and the layer hands Expand every table.
+func TestJoinTables(t *testing.T) {
+	snap := chinook(t)
+	body := `relationships:
+  - {from: Playlist.Name, to: Genre.Name}
+metrics:
+  - name: paid_per_customer
+    table: InvoiceLine
+    join_tables: [Invoice, Customer]
+    expr: {kind: binary, op: /, left: {kind: func, name: SUM, args: [{kind: column, column: UnitPrice}]}, right: {kind: func, name: COUNT, distinct: true, args: [{kind: column, table: Customer, column: CustomerId}]}}
+filters:
+  - name: genre_playlist
+    table: Genre
+    join_tables: [Playlist]
+    expr: {kind: is_null, expr: {kind: column, table: Playlist, column: PlaylistId}, negated: true}
+`
+	l, err := semantic.Load(writeFile(t, body), "semantic.yaml", snap)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, ok := l.Metric("paid_per_customer")
+	if !ok || len(m.Joins) != 2 || m.Joins[0].Table != "Invoice" || m.Joins[1].Table != "Customer" {
+		t.Fatalf("metric definition %+v", m)
+	}
+	if f, ok := l.Filter("genre_playlist"); !ok || len(f.Joins) != 1 || f.Joins[0].Table != "Playlist" {
+		t.Fatalf("filter definition %+v", f)
 	}
 }

@@ -60,11 +60,27 @@ func (l *Layer) Visible(allow Allow) *Layer {
 	return out
 }
 
-// visible reports whether d's table and every column it reads (of its
-// table; subqueries included) may be read.
+// visible reports whether d's tables (its table and join_tables) and every
+// column it reads of them (subqueries included) may be read.
 func (d *Definition) visible(allow Allow) bool {
 	if !allow(d.Schema, d.Table, "") {
 		return false
+	}
+	for _, j := range d.JoinTables {
+		if !allow(d.Schema, j, "") {
+			return false
+		}
+	}
+	tableOf := func(alias string) (string, bool) { // the definition's tables are aliased by their names
+		if strings.EqualFold(alias, d.Table) {
+			return d.Table, true
+		}
+		for _, j := range d.JoinTables {
+			if strings.EqualFold(alias, j) {
+				return j, true
+			}
+		}
+		return "", false
 	}
 	if d.TimeColumn != "" {
 		t, c, _ := strings.Cut(d.TimeColumn, ".")
@@ -74,8 +90,10 @@ func (d *Definition) visible(allow Allow) bool {
 	}
 	ok := true
 	planast.Inspect(d.Expr, func(n planast.Node) bool {
-		if c, isCol := n.(*planast.Column); isCol && strings.EqualFold(c.Table, d.Table) && !allow(d.Schema, d.Table, c.Column) {
-			ok = false
+		if c, isCol := n.(*planast.Column); isCol {
+			if t, mine := tableOf(c.Table); mine && !allow(d.Schema, t, c.Column) {
+				ok = false
+			}
 		}
 		if q, isQuery := n.(*planast.Query); isQuery {
 			for _, f := range q.From {
