@@ -13,6 +13,7 @@ import (
 
 	"github.com/nl2sql/nl2sql/engine/config"
 	"github.com/nl2sql/nl2sql/engine/llm"
+	"github.com/nl2sql/nl2sql/engine/semantic"
 	"github.com/nl2sql/nl2sql/planast"
 	"github.com/nl2sql/nl2sql/scope"
 )
@@ -263,5 +264,33 @@ func TestMetricWithoutSemanticLayer(t *testing.T) {
 	_, err := e.RunPlan(context.Background(), "chinook", plan)
 	if err == nil || !strings.Contains(err.Error(), "no semantic layer") {
 		t.Fatalf("got %v", err)
+	}
+}
+
+// The fiscal calendar line tells the planner how to write fiscal years with
+// the plan language; written that way (start month 7: DATE_ADD 6 months),
+// the invoices per fiscal year equal SQLite's own month arithmetic.
+func TestFiscalYearAsTheContextSaysToWriteIt(t *testing.T) {
+	e := semanticEngine(t, "")
+	if how := semantic.FiscalHowTo(7); !strings.Contains(how, "DATE_ADD('month', 6, d)") {
+		t.Fatalf("how-to %q", how)
+	}
+	fy := `{"kind":"func","name":"DATE_PART","args":[{"kind":"literal","value":"year"},{"kind":"func","name":"DATE_ADD","args":[{"kind":"literal","value":"month"},{"kind":"literal","value":6},{"kind":"column","table":"i","column":"InvoiceDate"}]}]}`
+	plan := `{"select":[{"expr":` + fy + `,"alias":"fiscal_year"},{"expr":{"kind":"func","name":"COUNT"},"alias":"n"}],
+		"from":[{"table":"Invoice","alias":"i"}],"group_by":[` + fy + `],"order_by":[{"expr":{"kind":"column","column":"fiscal_year"}}]}`
+	res, err := e.RunPlan(context.Background(), "chinook", []byte(plan))
+	if err != nil {
+		t.Fatal(err)
+	}
+	abs, _ := filepath.Abs(filepath.Join(chinookDir, "chinook.sqlite"))
+	db, err := sql.Open("sqlite", "file:"+abs+"?mode=ro")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	want := goldRows(t, db, `SELECT CAST(strftime('%Y', InvoiceDate) AS INTEGER) + (CAST(strftime('%m', InvoiceDate) AS INTEGER) >= 7) AS fy, COUNT(*)
+		FROM Invoice GROUP BY fy ORDER BY fy`)
+	if got := fmt.Sprint(normalize(res.Rows)); got != fmt.Sprint(normalize(want)) || len(want) < 5 {
+		t.Errorf("fiscal years %v, want %v\nSQL: %s", got, normalize(want), res.SQL)
 	}
 }

@@ -2,6 +2,7 @@ package semantic
 
 import (
 	"encoding/json"
+	"fmt"
 	"slices"
 	"strings"
 
@@ -185,7 +186,7 @@ func joinText(parts ...string) string {
 //	{"describe":"Invoice","description":"One sale","synonyms":["order"],"columns":[{"name":"Total",…}]}
 //	{"metric":"revenue","table":"InvoiceLine","description":"…","time_column":"Invoice.InvoiceDate","grain":"month"}
 //	{"filter":"usa_customer","table":"Customer","description":"…"}
-//	{"fiscal_year_start_month":7}
+//	{"fiscal_year_start_month":7,"how":"a fiscal year is named by the calendar year it ends in; …"}
 //
 // in file order, so the same layer and selection render the same bytes.
 // A description that only repeats its name ("airline id" for airline_id)
@@ -274,8 +275,8 @@ func (l *Layer) Context(sel *schema.Snapshot) string {
 		lines = append(lines, dc)
 		defs++
 	}
-	if l.Fiscal.YearStartMonth > 1 {
-		lines = append(lines, map[string]int{"fiscal_year_start_month": l.Fiscal.YearStartMonth})
+	if m := l.Fiscal.YearStartMonth; m > 1 {
+		lines = append(lines, fiscalLine{StartMonth: m, How: FiscalHowTo(m)})
 	}
 	if len(lines) == 0 {
 		return ""
@@ -298,4 +299,21 @@ func news(name, description string) string {
 		return ""
 	}
 	return description
+}
+
+// fiscalLine is the schema context's fiscal calendar line.
+type fiscalLine struct {
+	StartMonth int    `json:"fiscal_year_start_month"`
+	How        string `json:"how"`
+}
+
+// FiscalHowTo tells the planner how to write fiscal periods for a year
+// starting in month m (2-12) with the plan language's date functions: a
+// fiscal year is named by the calendar year it ends in (start month 7:
+// July 2024 – June 2025 is fiscal 2025), so shifting a date forward by
+// 13−m months puts it in its fiscal year's calendar year and quarter.
+func FiscalHowTo(m int) string {
+	shift := 13 - m
+	return fmt.Sprintf("a fiscal year is named by the calendar year it ends in; fiscal year of a date d: "+
+		"DATE_PART('year', DATE_ADD('month', %d, d)); fiscal quarter: DATE_PART('quarter', DATE_ADD('month', %d, d))", shift, shift)
 }

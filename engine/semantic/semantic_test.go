@@ -166,7 +166,7 @@ func TestApplyAndContext(t *testing.T) {
 	if !strings.HasPrefix(ctx, `{"semantic":"reference a metric as`) {
 		t.Errorf("context lacks the usage line:\n%s", ctx)
 	}
-	if got := l.Context(only("Genre")); got != `{"fiscal_year_start_month":7}` {
+	if got := l.Context(only("Genre")); got != `{"fiscal_year_start_month":7,"how":"a fiscal year is named by the calendar year it ends in; fiscal year of a date d: DATE_PART('year', DATE_ADD('month', 6, d)); fiscal quarter: DATE_PART('quarter', DATE_ADD('month', 6, d))"}` {
 		t.Errorf("context for Genre: %q", got)
 	}
 	invSel := only("Invoice")
