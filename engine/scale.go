@@ -252,9 +252,20 @@ func (s *scaleRun) reserve(stage string, req *llm.Request) (int, bool) {
 	return 0, false
 }
 
+// errRetryOverBudget stops a provider's retries when the token budget
+// cannot hold another attempt.
+var errRetryOverBudget = errors.New("the token budget cannot hold a retry")
+
 // send makes one reserved call, traces it, settles its reservation and
 // counts it in its stage.
 func (s *scaleRun) send(ctx context.Context, stage string, req llm.Request, reserved int, p Planner) (*llm.Response, error) {
+	req.BeforeRetry = func(int) error { // a retry re-sends the input: it reserves again, or is not sent
+		if !s.budget.reserve(reserved) {
+			s.degrade("the token budget of %d tokens could not hold a retry of a %s call", s.budget.limit, stage)
+			return errRetryOverBudget
+		}
+		return nil
+	}
 	t0 := time.Now()
 	resp, err := p.Complete(ctx, req)
 	callMS := ms(time.Since(t0))

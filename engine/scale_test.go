@@ -496,3 +496,67 @@ func TestScaleInvalidOptionsRefused(t *testing.T) {
 		t.Fatalf("err = %v", err)
 	}
 }
+
+// A retry re-sends the whole input, so it reserves again: with the first
+// send of every call failing (HTTP 500) and the provider retrying, a
+// budget with room for two sends sends two, never a retry it cannot hold.
+func TestScaleRetriesStayInBudget(t *testing.T) {
+	ps := newPlanServer(t, strictAnswer)
+	var mu sync.Mutex
+	seen := map[string]bool{}
+	failed := 0
+	front := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		body, _ := io.ReadAll(r.Body)
+		mu.Lock()
+		first := !seen[string(body)]
+		seen[string(body)] = true
+		if first {
+			failed++
+		}
+		mu.Unlock()
+		if first {
+			w.Header().Set("Content-Type", "application/json")
+			w.WriteHeader(500)
+			io.WriteString(w, `{"error":{"message":"try again","type":"server_error"}}`)
+			return
+		}
+		resp, err := http.Post(ps.URL+r.URL.Path, "application/json", bytes.NewReader(body))
+		if err != nil {
+			http.Error(w, err.Error(), 502)
+			return
+		}
+		defer resp.Body.Close()
+		w.Header().Set("Content-Type", "application/json")
+		w.WriteHeader(resp.StatusCode)
+		io.Copy(w, resp.Body)
+	}))
+	defer front.Close()
+	p, err := llm.NewOpenAI(llm.Options{BaseURL: front.URL + "/v1", APIKey: "sk-test", Model: "plan-test",
+		Retry: llm.RetryPolicy{MaxRetries: 3, BaseDelay: time.Millisecond, MaxDelay: time.Millisecond}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Measure one plain reservation with an ample budget, then allow 2.5.
+	cfg := ScaleConfig{Strategies: []StrategySpec{{Name: StrategyPlain, Samples: 4}}, MaxOutputTokens: 400, TokenBudget: 200000}
+	if _, err := scaleEngineWith(t, p, cfg, nil, "").Ask(context.Background(), AskRequest{Question: scaleQ}); err != nil {
+		t.Fatal(err)
+	}
+	reservation := ps.minIn + 400
+	mu.Lock()
+	seen, failed = map[string]bool{}, 0
+	mu.Unlock()
+	ps.mu.Lock()
+	ps.calls = 0
+	ps.mu.Unlock()
+	cfg.TokenBudget = 2*reservation + reservation/2
+	res, err := scaleEngineWith(t, p, cfg, nil, "").Ask(context.Background(), AskRequest{Question: scaleQ})
+	if err != nil {
+		t.Fatal(err)
+	}
+	mu.Lock()
+	sends := failed + ps.calls
+	mu.Unlock()
+	if sends > 2 || ps.calls < 1 || !res.Scaling.Degraded {
+		t.Errorf("budget of %d tokens (reservation %d): %d sends (%d failed first), degraded %v", cfg.TokenBudget, reservation, sends, failed, res.Scaling.Degraded)
+	}
+}

@@ -45,6 +45,20 @@ type Request struct {
 	// MaxOutputTokens, when > 0, caps this call's answer in tokens, below
 	// the provider's configured cap if that is lower (see EffectiveMaxOutput).
 	MaxOutputTokens int
+	// BeforeRetry, when set, is called before each retry of the call
+	// (attempt 1, 2, …; never before the first send); an error stops the
+	// retries and is returned as the call's error. Test-time scaling
+	// reserves each retry's tokens in its budget here, since a retry
+	// re-sends the whole input.
+	BeforeRetry func(attempt int) error
+}
+
+// beforeRetry runs BeforeRetry for attempts after the first.
+func (r Request) beforeRetry(attempt int) error {
+	if attempt == 0 || r.BeforeRetry == nil {
+		return nil
+	}
+	return r.BeforeRetry(attempt)
 }
 
 // EffectiveMaxOutput is the output cap a call is sent with: the smaller

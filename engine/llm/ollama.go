@@ -76,7 +76,12 @@ func (p *Ollama) chatRequest(req Request) *api.ChatRequest {
 func (p *Ollama) Complete(ctx context.Context, req Request) (*Response, error) {
 	cr := p.chatRequest(req)
 	var out *Response
+	attempt := 0
 	err := p.o.Retry.Do(ctx, func(ctx context.Context) error {
+		if err := req.beforeRetry(attempt); err != nil {
+			return err
+		}
+		attempt++
 		r, err := p.once(ctx, req, cr)
 		out = r
 		return err

@@ -106,7 +106,12 @@ func (p *OpenAI) params(req Request) openai.ChatCompletionNewParams {
 func (p *OpenAI) Complete(ctx context.Context, req Request) (*Response, error) {
 	params := p.params(req)
 	var out *Response
+	attempt := 0
 	err := p.o.Retry.Do(ctx, func(ctx context.Context) error {
+		if err := req.beforeRetry(attempt); err != nil {
+			return err
+		}
+		attempt++
 		r, err := p.once(ctx, req, params)
 		out = r
 		return err
