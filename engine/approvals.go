@@ -158,6 +158,11 @@ func (e *Engine) Approvals(ctx context.Context, state string) ([]Approval, error
 	if !e.isApprover(ctx) {
 		return nil, Errorf(CodeAccessDenied, "ask a holder of an approver role (approvals.approver_roles)", "you may not list approvals")
 	}
+	switch state {
+	case "", store.ApprovalPending, store.ApprovalApproved, store.ApprovalRejected, store.ApprovalUsed:
+	default:
+		return nil, Errorf(CodeInvalidRequest, "use pending, approved, rejected, used, or \"\" for all", "%q is not an approval state", state)
+	}
 	st, err := e.approvalStore()
 	if err != nil {
 		return nil, err
@@ -205,7 +210,12 @@ func (e *Engine) RunApproved(ctx context.Context, id string) (res *Result, err e
 		return nil, Errorf(CodeAccessDenied, "only the caller who asked may run an approved query", "approval %s is not yours", id)
 	}
 	if a.State != store.ApprovalApproved {
-		return nil, Errorf(CodeInvalidRequest, "wait for an approver, or ask again", "approval %s is %s, not approved", id, a.State)
+		hint := map[string]string{
+			store.ApprovalPending:  "wait for an approver to approve it",
+			store.ApprovalRejected: "an approver rejected it; ask again, or ask an approver why",
+			store.ApprovalUsed:     "an approval runs once and this one has run; ask again for a new one",
+		}[a.State]
+		return nil, Errorf(CodeInvalidRequest, hint, "approval %s is %s, not approved", id, a.State)
 	}
 	tr.t.Question = redact(a.Question)
 	ctx, q, err := e.runStarted(ctx, "approved", a.Question, tr)

@@ -561,3 +561,39 @@ func TestRunPlanPassesHooks(t *testing.T) {
 		})
 	}
 }
+
+// The approval states a caller can meet each come with a fitting hint, and
+// an unknown state to list is a typed error (not an empty list).
+func TestApprovalStatesAndHints(t *testing.T) {
+	st, err := store.Open(context.Background(), t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	rule := &hooks.Rule{ApprovalTables: []string{"chinook.main.Invoice"}}
+	e := hookEngine(t, func(o *Options) {
+		o.Approvals = st
+		o.Hooks = runner(t, hooks.Entry{Name: "ask-first", Points: rule.Points(), Hook: rule})
+	})
+	ctx := context.Background()
+	_, err = e.Ask(ctx, AskRequest{Question: "What was the total revenue in each year?"})
+	ae := AsError(err)
+	if ae.Code != CodeNeedsApproval || ae.ApprovalID == "" {
+		t.Fatalf("ask: %v", err)
+	}
+	if _, err := e.Approvals(ctx, "bogus"); AsError(err).Code != CodeInvalidRequest {
+		t.Errorf("list state bogus: %v", err)
+	}
+	if _, err := e.RunApproved(ctx, ae.ApprovalID); !strings.Contains(AsError(err).Hint, "wait for an approver") {
+		t.Errorf("run while pending: %v", err)
+	}
+	if _, err := e.Decide(ctx, ae.ApprovalID, true); err != nil {
+		t.Fatal(err)
+	}
+	if res, err := e.RunApproved(ctx, ae.ApprovalID); err != nil || res.SubQueries[0].PlanSource != "approved" {
+		t.Fatalf("run approved: %v", err)
+	}
+	if _, err := e.RunApproved(ctx, ae.ApprovalID); !strings.Contains(AsError(err).Hint, "runs once") {
+		t.Errorf("run twice: %v", err)
+	}
+}

@@ -51,7 +51,11 @@ func approvalsCmd(logger *slog.Logger) *cobra.Command {
 				if err != nil {
 					return err
 				}
-				fmt.Fprintf(out, "approval %s is %s (asked by %s: %q)\n", x.ID, x.State, x.User, x.Question)
+				who := x.User
+				if who == "" {
+					who = "the local user"
+				}
+				fmt.Fprintf(out, "approval %s is %s (asked by %s: %q)\n", x.ID, x.State, who, x.Question)
 				return nil
 			})}
 	}
