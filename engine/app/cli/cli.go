@@ -112,10 +112,13 @@ func askCmd(logger *slog.Logger) *cobra.Command {
 			}
 			defer a.Close()
 			res, err := a.Engine.Ask(cmd.Context(), engine.AskRequest{Question: strings.Join(args, " "), Datasource: ds})
+			out := cmd.OutOrStdout()
 			if err != nil {
+				if asJSON && cmd.Context().Err() == nil {
+					_ = printJSON(out, jsonError(err)) // scripts read the code (and an approval id) from stdout too
+				}
 				return err
 			}
-			out := cmd.OutOrStdout()
 			if asJSON {
 				return printJSON(out, res)
 			}
@@ -130,7 +133,23 @@ func askCmd(logger *slog.Logger) *cobra.Command {
 	return cmd
 }
 
-// defaultDatasource returns id, or the only configured datasource.
+// jsonError is the --json form of a failed request:
+// {"error": {"code", "message", "hint", "retryable", "issues", "approval_id"}}.
+func jsonError(err error) map[string]any {
+	e := engine.AsError(err)
+	body := map[string]any{"code": e.Code, "message": e.Msg, "retryable": e.Retryable}
+	if e.Hint != "" {
+		body["hint"] = e.Hint
+	}
+	if len(e.Issues) > 0 {
+		body["issues"] = e.Issues
+	}
+	if e.ApprovalID != "" {
+		body["approval_id"] = e.ApprovalID
+	}
+	return map[string]any{"error": body}
+}
+
 func explainCmd(logger *slog.Logger) *cobra.Command {
 	var cfgPath, ds string
 	var asJSON bool
