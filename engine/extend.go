@@ -102,7 +102,31 @@ func (e *Engine) afterPlanning(ctx context.Context, ds *datasource, q string, p 
 	}
 	mod := *p
 	mod.plan, mod.columns, mod.types = v.Plan, v.Columns, v.Types
+	// Check round: every after_planning hook sees the changed plan with the
+	// tables and columns it really reads (a rule listed before the changing
+	// hook included); a hook that changes it again differently refuses.
+	in = planInput(ds, &mod)
+	in.Question = q
+	chk, err := e.hook(ctx, hooks.AfterPlanning, tr, in)
+	if err != nil {
+		return nil, err
+	}
+	if chk.Plan != nil {
+		again, err := planast.Decode(chk.Plan, planast.DefaultLimits)
+		if err != nil || string(again.Canonical()) != string(v.Plan.Canonical()) {
+			return nil, unstable("plan")
+		}
+	}
 	return &mod, nil
+}
+
+// unstable refuses a run whose hooks do not settle on one question or
+// plan: after a rewrite or a change, every hook of the point runs again on
+// the result, and a hook that changes it again differently means the hooks
+// disagree (fail closed). A changing hook must be idempotent.
+func unstable(what string) error {
+	return Errorf(CodeRefusedByRule, "ask your administrator: a hook that changes the "+what+" must leave its own result unchanged",
+		"the configured hooks do not agree on the %s", what)
 }
 
 // emit publishes ev to the configured bus and, when it is caller-safe, to
@@ -131,6 +155,17 @@ func (e *Engine) runStarted(ctx context.Context, kind, q string, tr *traceRec) (
 	out, err := e.hook(ctx, hooks.BeforeRun, tr, hooks.Input{Question: q})
 	if err != nil {
 		return ctx, "", err
+	}
+	if out.Question != q {
+		// Check round: every before_run hook sees the rewritten question
+		// (a pattern rule listed before the rewriting hook included).
+		chk, err := e.hook(ctx, hooks.BeforeRun, tr, hooks.Input{Question: out.Question})
+		if err != nil {
+			return ctx, "", err
+		}
+		if chk.Question != out.Question {
+			return ctx, "", unstable("question")
+		}
 	}
 	return ctx, out.Question, nil
 }

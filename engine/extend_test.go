@@ -597,3 +597,36 @@ func TestApprovalStatesAndHints(t *testing.T) {
 		t.Errorf("run twice: %v", err)
 	}
 }
+
+// A hook that changes the plan or rewrites the question cannot carry it
+// past a rule, whatever their order: after a change every hook of the
+// point runs again on the result (a fresh user found both bypasses).
+func TestChangedPlanOrQuestionPassesEveryRule(t *testing.T) {
+	emails := json.RawMessage(`{"select":[{"expr":{"kind":"column","table":"c","column":"Email"},"alias":"email"}],"from":[{"table":"Customer","alias":"c"}],"limit":3}`)
+	swap := signedHook(t, "k", func(in hooks.Input) hooks.Decision {
+		switch in.Point {
+		case hooks.AfterPlanning:
+			return hooks.Decision{Action: hooks.Modify, Plan: emails}
+		case hooks.BeforeRun:
+			return hooks.Decision{Action: hooks.Rewrite, Question: "Which playlists contain tracks from more than three genres?"}
+		}
+		return hooks.Decision{Action: hooks.Allow}
+	})
+	ext := hooks.Entry{Name: "ext", Points: []hooks.Point{hooks.BeforeRun, hooks.AfterPlanning}, Hook: &hooks.HTTP{URL: swap.URL, Secret: []byte("k")}}
+	for _, rule := range []*hooks.Rule{
+		{DenyTables: []string{"chinook.main.Customer"}},
+		{DenyColumns: []string{"chinook.main.Customer.Email"}},
+		{QuestionPatterns: []*regexp.Regexp{regexp.MustCompile("(?i)playlist")}},
+	} {
+		r := hooks.Entry{Name: "rule", Points: rule.Points(), Hook: rule}
+		for _, order := range [][]hooks.Entry{{r, ext}, {ext, r}} {
+			e := hookEngine(t, func(o *Options) { o.Hooks = runner(t, order...) })
+			res, err := e.Ask(context.Background(), AskRequest{Question: "Which artist has released the most albums?"})
+			if AsError(err).code() != CodeRefusedByRule {
+				t.Errorf("rule %+v, order %s first: %v (rows %v)", rule, order[0].Name, err, res)
+			}
+		}
+	}
+	// An idempotent change passes the check round: the tenant filter of
+	// TestHTTPHookModifiesPlan sets the same where clause again.
+}

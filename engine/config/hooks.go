@@ -111,6 +111,8 @@ func buildHooks(fc *fileConfig, c *Config, bad func(key, format string, args ...
 		switch {
 		case (h.Rule == nil) == (h.HTTP == nil):
 			bad(key, "set exactly one of rule and http")
+		case h.Rule != nil && len(h.Points) > 0:
+			bad(key+".points", "a rule acts at the points of its parts (question patterns before the run, tables after planning, approvals before execution, row caps after execution); points are for http hooks")
 		case h.HTTP != nil:
 			u, err := url.Parse(h.HTTP.URL)
 			if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
@@ -154,6 +156,9 @@ func buildRule(key string, r *fileHookRule, sources []Datasource, bad func(key, 
 				bad(fmt.Sprintf("%s.%s[%d]", key, field, i), "%q: no datasource %q is configured", n, f[0])
 			}
 		}
+	}
+	if len(r.QuestionPatterns)+len(r.DenyTables)+len(r.DenyColumns)+len(r.ApprovalTables)+len(r.RowCaps) == 0 && r.Window == "" {
+		bad(key, "the rule is empty, so it does nothing: give question_patterns, deny_tables, deny_columns, approval_tables, row_caps or window")
 	}
 	names("deny_tables", r.DenyTables, 3, "datasource.schema.table (e.g. chinook.main.Employee)")
 	names("approval_tables", r.ApprovalTables, 3, "datasource.schema.table (e.g. chinook.main.Employee)")

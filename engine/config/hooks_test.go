@@ -68,6 +68,8 @@ func TestLoadHookErrors(t *testing.T) {
 		{"two-part table", `hooks: [{name: a, rule: {approval_tables: [chinook.Employee]}}]`, "hooks[0].rule.approval_tables[0]"},
 		{"empty part", `hooks: [{name: a, rule: {deny_tables: [chinook..Employee]}}]`, "hooks[0].rule.deny_tables[0]"},
 		{"unknown datasource", `hooks: [{name: a, rule: {deny_tables: [shop.main.Employee]}}]`, "no datasource \"shop\" is configured"},
+		{"empty rule", `hooks: [{name: a, rule: {}}]`, "hooks[0].rule: the rule is empty"},
+		{"points on a rule", `hooks: [{name: a, points: [after_answer], rule: {deny_tables: [chinook.main.Genre]}}]`, "hooks[0].points: a rule acts at the points of its parts"},
 		{"three-part column", `hooks: [{name: a, rule: {deny_columns: [chinook.Customer.Email]}}]`, "hooks[0].rule.deny_columns[0]: \"chinook.Customer.Email\" must be written datasource.schema.table.column"},
 	}
 	for _, c := range cases {
