@@ -2,6 +2,7 @@ package engine
 
 import (
 	"context"
+	"time"
 
 	"github.com/nl2sql/nl2sql/index"
 	"github.com/nl2sql/nl2sql/planast"
@@ -26,21 +27,41 @@ type Explanation struct {
 }
 
 // Explain plans, validates and renders a question without executing it.
-func (e *Engine) Explain(ctx context.Context, req AskRequest) (*Explanation, error) {
+// It passes the same gates as Ask up to rendering: the before_run and
+// after_resolution hooks and the access screen before any model call, the
+// after_planning hooks on the plan (a changed plan is what it shows);
+// nothing runs, so the execution points are not reached.
+func (e *Engine) Explain(ctx context.Context, req AskRequest) (ex *Explanation, err error) {
 	ctx, cancel := e.withDeadline(ctx)
 	defer cancel()
 	q, err := checkQuestion(req.Question)
 	if err != nil {
 		return nil, err
 	}
+	tr := &traceRec{t: Trace{ID: newTraceID(), CreatedAt: time.Now().UTC(), Question: redact(q), Today: e.opts.Today()}}
+	ctx = withTrace(ctx, tr)
+	defer func() { e.runFinished(ctx, "explain", tr, nil, err) }()
+	if ctx, q, err = e.runStarted(ctx, "explain", q, tr); err != nil {
+		return nil, err
+	}
 	ds, err := e.resolve(ctx, req.Datasource)
 	if err != nil {
+		return nil, err
+	}
+	tr.t.Datasource = ds.spec.ID
+	if _, err := e.resolved(ctx, q, []string{ds.spec.ID}, tr); err != nil {
+		return nil, err
+	}
+	if err := e.screen(ctx, ds, q); err != nil {
 		return nil, err
 	}
 	sctx := e.retrieve(ctx, ds, q)
 	p, err := e.planValidated(ctx, ds, q, sctx, e.opts.Today())
 	if err != nil {
 		return nil, deadline(ctx, err)
+	}
+	if p, err = e.afterPlanning(ctx, ds, q, p, tr); err != nil {
+		return nil, err
 	}
 	sql, err := e.render(ds, p)
 	if err != nil {

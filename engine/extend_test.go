@@ -630,3 +630,22 @@ func TestChangedPlanOrQuestionPassesEveryRule(t *testing.T) {
 	// An idempotent change passes the check round: the tenant filter of
 	// TestHTTPHookModifiesPlan sets the same where clause again.
 }
+
+// explain (and the explain_plan tool) passes the hooks up to rendering: a
+// question pattern refuses before any model call, a table rule refuses the
+// plan; nothing denied is shown.
+func TestExplainPassesHooks(t *testing.T) {
+	for _, rule := range []*hooks.Rule{
+		{QuestionPatterns: []*regexp.Regexp{regexp.MustCompile("(?i)revenue")}},
+		{DenyTables: []string{"chinook.main.Invoice"}},
+	} {
+		e := hookEngine(t, func(o *Options) { o.Hooks = runner(t, hooks.Entry{Name: "rule", Points: rule.Points(), Hook: rule}) })
+		ex, err := e.Explain(context.Background(), AskRequest{Question: "What was the total revenue in each year?"})
+		if AsError(err).code() != CodeRefusedByRule || ex != nil {
+			t.Errorf("rule %+v: %v %+v", rule, err, ex)
+		}
+		if _, err := e.Explain(context.Background(), AskRequest{Question: "Which artist has released the most albums?"}); err != nil {
+			t.Errorf("an allowed question: %v", err)
+		}
+	}
+}
