@@ -10,6 +10,7 @@ import (
 	"io"
 	"log/slog"
 	"os"
+	"strings"
 
 	"github.com/spf13/cobra"
 
@@ -210,7 +211,11 @@ func traceCmd(logger *slog.Logger) *cobra.Command {
 				return err
 			}
 			defer a.Close()
-			res, err := a.Engine.Ask(cmd.Context(), engine.AskRequest{Question: t.Question, Datasource: t.Datasource})
+			ds := t.Datasource
+			if strings.Contains(ds, ",") {
+				ds = "" // a question across datasources: resolved again, from the recorded resolver answer
+			}
+			res, err := a.Engine.Ask(cmd.Context(), engine.AskRequest{Question: t.Question, Datasource: ds})
 			if err != nil {
 				return err
 			}
