@@ -4,6 +4,8 @@ import (
 	"context"
 	"net/http"
 	"time"
+
+	"github.com/nl2sql/nl2sql/engine/store"
 )
 
 // ReadyTimeout bounds one readiness check.
@@ -32,7 +34,9 @@ func addOps(mux *http.ServeMux, o HTTPOptions, mcpHandler http.Handler) http.Han
 		if err != nil {
 			o.Logger.Warn("not ready", "err", err)
 			w.WriteHeader(http.StatusServiceUnavailable)
-			_, _ = w.Write([]byte("not ready: " + err.Error() + "\n"))
+			// The body is public (no token): the code only; the log has the
+			// details, which may name the store's host, user and database.
+			_, _ = w.Write([]byte("not ready: the state store does not answer (" + store.CodeOf(err) + "); the server log has the details\n"))
 			return
 		}
 		_, _ = w.Write([]byte("ready\n"))

@@ -67,7 +67,7 @@ func TestReadyzAndMetrics(t *testing.T) {
 	}
 
 	down.Store(true)
-	if code, body := get(t, base+"/readyz"); code != 503 || !strings.Contains(body, "STORE_UNAVAILABLE") {
+	if code, body := get(t, base+"/readyz"); code != 503 || !strings.Contains(body, "STORE_UNAVAILABLE") || strings.Contains(body, "postgres://") || strings.Contains(body, "@") {
 		t.Errorf("/readyz with the store down = %d %q", code, body)
 	}
 	if _, body := get(t, base+"/metrics"); !strings.Contains(body, "nl2sql_ready 0") {
