@@ -240,5 +240,13 @@ func (e *Engine) RunApproved(ctx context.Context, id string) (res *Result, err e
 	}
 	tm.Plan = sw.lap()
 	p := &planned{plan: v.Plan, columns: v.Columns, types: v.Types, source: "approved"}
-	return e.finish(ctx, ds, q, today, p, sw, &tm, tr)
+	res, err = e.finish(ctx, ds, q, today, p, sw, &tm, tr)
+	if err != nil && refusedByRule(err) {
+		// A rule refused it (one added since the approval, say): nothing
+		// reached the caller, so the approval is not spent.
+		if _, merr := e.opts.Approvals.MoveApproval(context.WithoutCancel(ctx), id, store.ApprovalUsed, store.ApprovalApproved, a.DecidedBy); merr != nil {
+			e.log.Warn("cannot restore a refused approval", "approval", id, "err", merr)
+		}
+	}
+	return res, err
 }

@@ -527,6 +527,13 @@ func TestVerifiedPassesHooks(t *testing.T) {
 	if _, err := e.RunVerified(ctx, "tracks_of_genre", map[string]any{"genre": "Jazz"}); AsError(err).code() != CodeRefusedByRule {
 		t.Errorf("approval of a verified query: %v", err)
 	}
+	// In ask, a verified match that needs approval falls back to planning
+	// (whose plan can stop for approval): here the replay has no plan for
+	// the question, so the generated path's NO_RECORDING shows it was taken.
+	e = withRule(&hooks.Rule{ApprovalTables: []string{"chinook.main.Invoice"}})
+	if _, err := e.Ask(ctx, AskRequest{Question: "What was revenue by country in 2024?"}); AsError(err).code() != CodeNoRecording {
+		t.Errorf("ask matching a verified query that needs approval: %v", err)
+	}
 }
 
 // Supplied plans (run_plan) pass the hooks from after_resolution on: a
@@ -589,6 +596,15 @@ func TestApprovalStatesAndHints(t *testing.T) {
 	}
 	if _, err := e.Decide(ctx, ae.ApprovalID, true); err != nil {
 		t.Fatal(err)
+	}
+	// A rule added after the approval refuses the run without spending it.
+	deny := &hooks.Rule{DenyTables: []string{"chinook.main.Invoice"}}
+	stricter := hookEngine(t, func(o *Options) {
+		o.Approvals = st
+		o.Hooks = runner(t, hooks.Entry{Name: "ask-first", Points: rule.Points(), Hook: rule}, hooks.Entry{Name: "no-invoices", Points: deny.Points(), Hook: deny})
+	})
+	if _, err := stricter.RunApproved(ctx, ae.ApprovalID); AsError(err).code() != CodeRefusedByRule {
+		t.Errorf("run under a newer rule: %v", err)
 	}
 	if res, err := e.RunApproved(ctx, ae.ApprovalID); err != nil || res.SubQueries[0].PlanSource != "approved" {
 		t.Fatalf("run approved: %v", err)

@@ -31,7 +31,7 @@ func (e *Engine) verified(ctx context.Context, ds *datasource, q, today string, 
 		if ctx.Err() != nil {
 			return nil, false, deadline(ctx, err)
 		}
-		if refusedByRule(err) {
+		if refusedByRule(err) && !errors.Is(err, errVerifiedNeedsApproval) {
 			return nil, false, err
 		}
 		reason := fmt.Sprintf("a verified query matched but could not answer (%v); the question was planned instead", err)

@@ -44,12 +44,17 @@ func (e *Engine) verifiedGate(ctx context.Context, ds *datasource, question stri
 			return err
 		}
 		if out.NeedsApproval {
-			return Errorf(CodeRefusedByRule, "ask the question in words: a generated plan can be sent for approval",
-				"a rule requires approval for this request, and approvals hold plans, not verified queries")
+			return errVerifiedNeedsApproval
 		}
 		return nil
 	}
 }
+
+// errVerifiedNeedsApproval: a rule requires approval, and approvals hold
+// plans, not verified queries. By name it refuses; in ask the question is
+// planned instead, and that plan stops for approval like any other.
+var errVerifiedNeedsApproval = Errorf(CodeRefusedByRule, "ask the question in words (ask): its plan can be sent for approval",
+	"a rule requires approval for this request, and approvals hold plans, not verified queries")
 
 // verifiedResultHooks runs the after_execution and after_answer hooks
 // (allow or deny) over a verified query's result: its shape and answer,
