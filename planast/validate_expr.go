@@ -186,7 +186,7 @@ func (v *validator) expr(e Expr, path string, sc *scope, env *cteEnv) Type {
 	case *Window:
 		return v.window(e, path, sc, env)
 	case *MetricRef, *FilterRef:
-		v.add(CodeBadValue, path, "a %s reference must be expanded (planast.Expand) before validation", e.Kind())
+		v.add(CodeBadValue, path, "a %s reference is not allowed here: references are expanded before validation, and a definition cannot name another definition (write its expression out)", e.Kind())
 		return TypeUnknown
 	}
 	v.add(CodeMalformed, path, "unknown expression node")

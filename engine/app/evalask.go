@@ -83,7 +83,7 @@ func NewEvalAsker(p EvalPlanner, logger *slog.Logger) (*EvalAsker, error) {
 			return nil, fmt.Errorf("%s: %s.provider is %q, which does not fit --planner %s", cfg.File, label, lc.Provider, p.Planner)
 		}
 	default:
-		return nil, fmt.Errorf("unknown planner %q (want replay or live)", p.Planner)
+		return nil, fmt.Errorf("unknown planner %q (want oracle, replay or live)", p.Planner)
 	}
 	prov, err := providerFor(label, lc, logger)
 	if err != nil {

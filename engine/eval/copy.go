@@ -43,7 +43,7 @@ func copyOpener(opts Options, srcOpts source.Options) (opener, func(), error) {
 		return open, func() { os.RemoveAll(dir) }, nil
 	case EnginePostgres:
 		if opts.PGDSN == "" {
-			return nil, nil, fmt.Errorf("eval: engine postgres needs a PostgreSQL connection string (PGDSN)")
+			return nil, nil, fmt.Errorf("eval: --engine postgres needs a PostgreSQL connection string: give --pg-dsn")
 		}
 		var b [4]byte
 		_, _ = rand.Read(b[:])

@@ -240,7 +240,12 @@ func (c *checker) planIssues(what string, n *yaml.Node, prefix string, err error
 		if ok {
 			at = nodeAt(n, strings.TrimPrefix(rel, "."))
 		}
-		c.addf(pos(at), "%s: %s: %s", what, is.Code, is.Message)
+		msg := is.Message
+		if is.Code == planast.CodeAliasNotFound {
+			// a definition has no from: its tables are table and join_tables
+			msg = "names a table the definition does not read; list it under join_tables (columns name their table by its name)"
+		}
+		c.addf(pos(at), "%s: %s: %s", what, is.Code, msg)
 	}
 }
 
