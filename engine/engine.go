@@ -231,6 +231,7 @@ func (e *Engine) datasource(ctx context.Context, id string) (*datasource, error)
 	}
 	ds := &datasource{spec: spec, src: src, snap: snap, version: version, status: status, idx: e.buildIndex(ctx, src, snap), sem: sem}
 	e.open[id] = ds
+	e.warnUnmatchedRules(ds)
 	return ds, nil
 }
 

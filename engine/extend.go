@@ -4,11 +4,13 @@ import (
 	"context"
 	"errors"
 	"slices"
+	"strings"
 	"sync"
 	"time"
 
 	"github.com/nl2sql/nl2sql/engine/events"
 	"github.com/nl2sql/nl2sql/engine/hooks"
+	"github.com/nl2sql/nl2sql/engine/schema"
 	"github.com/nl2sql/nl2sql/planast"
 )
 
@@ -278,4 +280,48 @@ func (e *Engine) decodeValidate(ctx context.Context, ds *datasource, doc []byte)
 func (e *Engine) planHooks() bool {
 	return e.opts.Hooks.Has(hooks.AfterPlanning) || e.opts.Hooks.Has(hooks.BeforeExecution) ||
 		e.opts.Hooks.Has(hooks.AfterExecution) || e.opts.Hooks.Has(hooks.AfterAnswer)
+}
+
+// warnUnmatchedRules logs, when a datasource opens, each built-in rule's
+// table or column of that datasource that its schema lacks: such a name
+// (a typo, a dropped table) matches nothing, so the rule protects nothing
+// there. `nl2sql doctor` fails on the same names.
+func (e *Engine) warnUnmatchedRules(ds *datasource) {
+	for _, nr := range e.opts.Hooks.Rules() {
+		var missing []string
+		check := func(name string, column bool) {
+			parts := strings.Split(name, ".")
+			if len(parts) < 3 || parts[0] != ds.spec.ID {
+				return
+			}
+			t, ok := lookupFold(ds.snap, parts[1], parts[2])
+			if ok && column {
+				ok = slices.ContainsFunc(t.Columns, func(c schema.Column) bool { return len(parts) == 4 && strings.EqualFold(c.Name, parts[3]) })
+			}
+			if !ok {
+				missing = append(missing, name)
+			}
+		}
+		for _, n := range append(slices.Clone(nr.Rule.DenyTables), nr.Rule.ApprovalTables...) {
+			check(n, false)
+		}
+		for _, n := range nr.Rule.DenyColumns {
+			check(n, true)
+		}
+		if len(missing) > 0 {
+			e.log.Warn("a hook rule names what the datasource lacks, so it matches nothing there (see nl2sql doctor)",
+				"hook", nr.Name, "datasource", ds.spec.ID, "names", strings.Join(missing, ", "))
+		}
+	}
+}
+
+// lookupFold finds a table by schema and name, case aside (as rules match).
+func lookupFold(snap *schema.Snapshot, schemaName, table string) (*schema.Table, bool) {
+	for i := range snap.Tables {
+		t := &snap.Tables[i]
+		if strings.EqualFold(t.Schema, schemaName) && strings.EqualFold(t.Name, table) {
+			return t, true
+		}
+	}
+	return nil, false
 }

@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"io"
+	"log/slog"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -12,6 +13,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -664,4 +666,36 @@ func TestExplainPassesHooks(t *testing.T) {
 			t.Errorf("an allowed question: %v", err)
 		}
 	}
+}
+
+// A rule naming a table or column the datasource lacks is logged when the
+// datasource opens: it would match nothing there.
+func TestUnmatchedRuleWarned(t *testing.T) {
+	var buf strings.Builder
+	var mu sync.Mutex
+	rule := &hooks.Rule{DenyTables: []string{"chinook.main.Employe", "chinook.main.Invoice", "other.main.X"}, DenyColumns: []string{"chinook.main.Customer.Emial"}}
+	e := hookEngine(t, func(o *Options) {
+		o.Logger = slog.New(slog.NewTextHandler(lockedWriter{&mu, &buf}, nil))
+		o.Hooks = runner(t, hooks.Entry{Name: "typo", Points: rule.Points(), Hook: rule})
+	})
+	if _, err := e.Ask(context.Background(), AskRequest{Question: "Which artist has released the most albums?"}); err != nil {
+		t.Fatal(err)
+	}
+	mu.Lock()
+	out := buf.String()
+	mu.Unlock()
+	if !strings.Contains(out, "hook=typo") || !strings.Contains(out, "chinook.main.Employe, chinook.main.Customer.Emial") || strings.Contains(out, "Invoice") || strings.Contains(out, "other.main.X") {
+		t.Errorf("log:\n%s", out)
+	}
+}
+
+type lockedWriter struct {
+	mu *sync.Mutex
+	w  io.Writer
+}
+
+func (l lockedWriter) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.w.Write(p)
 }

@@ -203,3 +203,24 @@ func check(p Point, d Decision, in Input) string {
 	}
 	return ""
 }
+
+// Rules returns the built-in rules among the hooks, by hook name, in
+// configuration order (for checks of the names they match).
+func (r *Runner) Rules() []NamedRule {
+	if r == nil {
+		return nil
+	}
+	var out []NamedRule
+	for _, e := range r.entries {
+		if rule, ok := e.Hook.(*Rule); ok {
+			out = append(out, NamedRule{Name: e.Name, Rule: rule})
+		}
+	}
+	return out
+}
+
+// NamedRule is a built-in rule and its hook's name.
+type NamedRule struct {
+	Name string
+	Rule *Rule
+}
