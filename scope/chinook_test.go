@@ -5,9 +5,11 @@ import (
 	"errors"
 	"fmt"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 
+	"github.com/nl2sql/nl2sql/engine/schema"
 	"github.com/nl2sql/nl2sql/planast"
 	"github.com/nl2sql/nl2sql/render"
 	"github.com/nl2sql/nl2sql/scope"
@@ -286,6 +288,32 @@ func TestFilterSnapshot(t *testing.T) {
 	jane := user(t, p, "jane").FilterSnapshot(snap)
 	if len(jane.Tables) != 2 {
 		t.Errorf("jane sees %d tables", len(jane.Tables))
+	}
+	// Profiles describe every row: a table read through a row filter keeps
+	// none (a fresh user saw other reps' customers' e-mails in jane's
+	// describe_schema), one read whole keeps them.
+	profiled := &schema.Snapshot{Datasource: snap.Datasource, Dialect: snap.Dialect}
+	n := int64(59)
+	for _, tb := range snap.Tables {
+		tb.RowCount = &n
+		tb.Columns = slices.Clone(tb.Columns)
+		for i := range tb.Columns {
+			tb.Columns[i].Profile = &schema.ColumnProfile{DistinctCount: 59, SampleValues: []any{"aaronmitchell@yahoo.ca"}}
+		}
+		profiled.Tables = append(profiled.Tables, tb)
+	}
+	jp, _ := user(t, p, "jane").FilterSnapshot(profiled).Lookup("main", "Customer")
+	if jp.RowCount != nil || slices.ContainsFunc(jp.Columns, func(c schema.Column) bool { return c.Profile != nil }) {
+		t.Errorf("jane's Customer keeps a profile: rows %v", jp.RowCount)
+	}
+	if ji, _ := user(t, p, "jane").FilterSnapshot(profiled).Lookup("main", "Invoice"); ji == nil || ji.RowCount == nil || ji.Columns[0].Profile == nil {
+		t.Error("jane's Invoice (no row filter) lost its profile")
+	}
+	if ap, _ := user(t, p, "alice").FilterSnapshot(profiled).Lookup("main", "Customer"); ap.RowCount == nil || ap.Columns[0].Profile == nil {
+		t.Error("alice's Customer (no row filter) lost its profile")
+	}
+	if profiled.Tables[0].Columns[0].Profile == nil {
+		t.Error("the original lost a profile")
 	}
 	if got := user(t, p, "nobody").FilterSnapshot(snap); len(got.Tables) != 0 {
 		t.Error("nobody sees tables")

@@ -171,7 +171,10 @@ func (s *Scope) Datasources(ids []string) []string {
 // foreign keys that mention anything hidden left out. Use it for schema
 // description, search, retrieval, resources and prompts, so that nothing
 // hidden reaches a client or a model. Profiles of visible columns are
-// kept. A nil snap gives nil; an unrestricted scope gets snap itself.
+// kept, except on tables the caller reads through a row filter: their row
+// count and every column profile (samples, ranges, counts) are dropped,
+// since they describe rows the caller may not see. A nil snap gives nil;
+// an unrestricted scope gets snap itself.
 func (s *Scope) FilterSnapshot(snap *schema.Snapshot) *schema.Snapshot {
 	if snap == nil || s.Unrestricted() {
 		return snap
@@ -187,9 +190,18 @@ func (s *Scope) FilterSnapshot(snap *schema.Snapshot) *schema.Snapshot {
 		}
 		nt := t
 		nt.Columns = nil
+		// A table the caller sees through a row filter keeps no profile:
+		// its row count, sample values and ranges come from every row.
+		filtered := len(s.RowFilters(ds, t.Schema, t.Name)) > 0
+		if filtered {
+			nt.RowCount = nil
+		}
 		visible := map[string]bool{}
 		for _, c := range t.Columns {
 			if s.AllowColumn(ds, t.Schema, t.Name, c.Name) {
+				if filtered {
+					c.Profile = nil
+				}
 				nt.Columns = append(nt.Columns, c)
 				visible[c.Name] = true
 			}
