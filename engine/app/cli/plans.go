@@ -216,7 +216,7 @@ func schemaCmd(logger *slog.Logger) *cobra.Command {
 				return err
 			}
 			defer a.Close()
-			snap, err := a.Engine.Snapshot(cmd.Context(), ds)
+			snap, err := a.Engine.VisibleSnapshot(cmd.Context(), defaultDatasource(a, ds)) // what local_user may see
 			if err != nil {
 				return err
 			}
