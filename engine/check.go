@@ -57,9 +57,10 @@ func (e *Engine) CheckPlan(ctx context.Context, datasource string, doc []byte, d
 	return nil, AsError(err)
 }
 
-// Snapshot returns the datasource's schema snapshot (introspected and
-// profiled on first use).
-func (e *Engine) Snapshot(ctx context.Context, datasource string) (*schema.Snapshot, error) {
+// snapshot returns the datasource's whole schema snapshot (introspected
+// and profiled on first use); callers outside the engine get
+// VisibleSnapshot, filtered for the caller.
+func (e *Engine) snapshot(ctx context.Context, datasource string) (*schema.Snapshot, error) {
 	ds, err := e.resolve(ctx, datasource)
 	if err != nil {
 		return nil, err
@@ -73,7 +74,7 @@ func (e *Engine) VisibleSnapshot(ctx context.Context, datasource string) (*schem
 	if datasource == "" {
 		return nil, Errorf(CodeInvalidRequest, "name a datasource from list_datasources", "a datasource is required")
 	}
-	snap, err := e.Snapshot(ctx, datasource)
+	snap, err := e.snapshot(ctx, datasource)
 	if err != nil {
 		return nil, err
 	}
