@@ -153,6 +153,21 @@ func (e *Engine) Decide(ctx context.Context, id string, approve bool) (*Approval
 	return a, nil
 }
 
+// MayDecide reports whether the caller could decide approval id: an
+// approver, and not its asker (the single user of a server without roles
+// decides their own). It changes nothing; Decide checks again.
+func (e *Engine) MayDecide(ctx context.Context, id string) bool {
+	if !e.isApprover(ctx) {
+		return false
+	}
+	a, err := e.loadApproval(ctx, id)
+	if err != nil {
+		return false
+	}
+	me := e.caller(ctx).Identity().User
+	return me == "" || me != a.User
+}
+
 // Approvals lists approvals in state ("" for all), for approvers.
 func (e *Engine) Approvals(ctx context.Context, state string) ([]Approval, error) {
 	if !e.isApprover(ctx) {

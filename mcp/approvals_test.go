@@ -231,4 +231,21 @@ hooks:
 			t.Errorf("%+v: %s %q", c.h, b, text(res))
 		}
 	}
+	// A client that did not declare elicitation is never asked (the MCP
+	// rule), even with a handler: the NEEDS_APPROVAL result stands.
+	h := &elicitAnswer{action: mcpgo.ElicitationResponseActionAccept, approve: true}
+	tr := transport.NewInProcessTransportWithOptions(NewServer(a.Engine, "test", logger), transport.WithElicitationHandler(h))
+	cl := client.NewClient(tr)
+	ctx := context.Background()
+	if err := cl.Start(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := cl.Initialize(ctx, mcpgo.InitializeRequest{}); err != nil {
+		t.Fatal(err)
+	}
+	res := callTool(t, cl, "ask", map[string]any{"question": "What was the total revenue in each year?"})
+	cl.Close()
+	if b, _ := json.Marshal(res.StructuredContent); h.asked != 0 || !strings.Contains(string(b), "NEEDS_APPROVAL") {
+		t.Errorf("undeclared elicitation: asked %d times, %s", h.asked, b)
+	}
 }

@@ -12,6 +12,7 @@ import (
 
 // Approver is what the approval tools need of the engine.
 type Approver interface {
+	MayDecide(ctx context.Context, id string) bool
 	Decide(ctx context.Context, id string, approve bool) (*engine.Approval, error)
 	RunApproved(ctx context.Context, id string) (*engine.Result, error)
 }
@@ -125,14 +126,20 @@ var approvalSchema = map[string]any{
 }
 
 // approveInline turns a NEEDS_APPROVAL error into an inline question when
-// the client supports elicitation: if the user accepts and may approve
-// (Decide enforces the approver rules: never one's own request unless
-// single-user), the approved plan runs at once. Otherwise, and whenever
-// elicitation is unavailable, the NEEDS_APPROVAL error stands.
+// the client declared elicitation and the caller may approve (an approver,
+// never for their own request unless single-user): on yes the approved
+// plan runs at once. Otherwise the NEEDS_APPROVAL error stands, and an
+// approver decides with approve_run.
 func approveInline(ctx context.Context, eng Approver, err error) (*engine.Result, error) {
 	e := engine.AsError(err)
 	srv := server.ServerFromContext(ctx)
 	if e.Code != engine.CodeNeedsApproval || e.ApprovalID == "" || srv == nil {
+		return nil, err
+	}
+	// Ask only a client that declared elicitation (the MCP rule), and only
+	// a caller who could approve: asking anyone else would mislead.
+	sess, ok := server.ClientSessionFromContext(ctx).(server.SessionWithClientInfo)
+	if !ok || sess.GetClientCapabilities().Elicitation == nil || !eng.MayDecide(ctx, e.ApprovalID) {
 		return nil, err
 	}
 	ans, eerr := srv.RequestElicitation(ctx, mcpgo.ElicitationRequest{Params: mcpgo.ElicitationParams{
