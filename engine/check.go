@@ -6,6 +6,7 @@ import (
 	"fmt"
 
 	"github.com/nl2sql/nl2sql/engine/schema"
+	"github.com/nl2sql/nl2sql/engine/semantic"
 	"github.com/nl2sql/nl2sql/planast"
 	"github.com/nl2sql/nl2sql/render"
 )
@@ -74,9 +75,15 @@ func (e *Engine) VisibleSnapshot(ctx context.Context, datasource string) (*schem
 	if datasource == "" {
 		return nil, Errorf(CodeInvalidRequest, "name a datasource from list_datasources", "a datasource is required")
 	}
-	snap, err := e.snapshot(ctx, datasource)
+	ds, err := e.resolve(ctx, datasource)
 	if err != nil {
 		return nil, err
 	}
-	return e.caller(ctx).FilterSnapshot(snap), nil
+	sc := e.caller(ctx)
+	visible := sc.FilterSnapshot(ds.snap)
+	if ds.sem != nil && !sc.Unrestricted() {
+		// comments name only the definitions the caller may see
+		visible = ds.sem.Describe(visible, semantic.Allow(sc.Reader(ds.spec.ID)))
+	}
+	return visible, nil
 }

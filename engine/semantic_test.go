@@ -90,6 +90,16 @@ func TestSemanticExpansionMeetsScope(t *testing.T) {
 	if _, ok := l.Filter("big_order"); ok || l.Raw() != nil {
 		t.Error("the caller's view of the layer shows the filter over a hidden column, or the raw file")
 	}
+	// describe_schema's comments name only the definitions the caller sees
+	// (a fresh user found a filter over a hidden column named there).
+	snap, err := e.VisibleSnapshot(ctx, "chinook")
+	if err != nil {
+		t.Fatal(err)
+	}
+	inv, _ := snap.Lookup("main", "Invoice")
+	if inv == nil || strings.Contains(inv.Comment, "big order") || !strings.Contains(inv.Comment, "order count") {
+		t.Errorf("Invoice comment for ana: %q", inv.Comment)
+	}
 }
 
 // The recorded plans name metrics and a filter; the engine expands them,

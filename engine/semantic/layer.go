@@ -26,6 +26,7 @@ type Layer struct {
 	raw     []byte
 	metrics map[string]*Definition
 	filters map[string]*Definition
+	base    *schema.Snapshot // the snapshot Apply first enriched (see Describe)
 }
 
 // Definition is one checked metric or filter. Expr is the validated
@@ -75,6 +76,35 @@ func lookup(m map[string]*Definition, name string) (planast.Definition, bool) {
 	return def, true
 }
 
+// Describe returns visible (a caller's filtered copy of the snapshot Apply
+// enriched) with its tables' and columns' comments annotated again from
+// only what allow lets the caller see of the layer: a metric or filter
+// over a column the caller may not read is not named in a table's
+// comment. Without a base (Apply not called) it returns visible.
+func (l *Layer) Describe(visible *schema.Snapshot, allow Allow) *schema.Snapshot {
+	if l.base == nil || visible == nil {
+		return visible
+	}
+	annotated := l.Visible(allow).Apply(l.base)
+	out := *visible
+	out.Tables = make([]schema.Table, len(visible.Tables))
+	for i, t := range visible.Tables {
+		if at, ok := annotated.Lookup(t.Schema, t.Name); ok {
+			t.Comment = at.Comment
+			cols := make([]schema.Column, len(t.Columns))
+			for j, c := range t.Columns {
+				if ac, ok := at.Column(c.Name); ok {
+					c.Comment = ac.Comment
+				}
+				cols[j] = c
+			}
+			t.Columns = cols
+		}
+		out.Tables[i] = t
+	}
+	return &out
+}
+
 // Raw is the file's bytes as loaded (what the MCP resource serves).
 func (l *Layer) Raw() []byte { return l.raw }
 
@@ -95,6 +125,9 @@ func (l *Layer) Find(kind, name string) (*Definition, bool) {
 // read it, and relationships become foreign keys (unless declared). snap
 // itself is not changed.
 func (l *Layer) Apply(snap *schema.Snapshot) *schema.Snapshot {
+	if l.base == nil {
+		l.base = snap // what Describe annotates again for one caller
+	}
 	out := *snap
 	out.Tables = make([]schema.Table, len(snap.Tables))
 	for i, t := range snap.Tables {
@@ -119,7 +152,11 @@ func (l *Layer) Apply(snap *schema.Snapshot) *schema.Snapshot {
 	for _, defs := range [][]Definition{l.Metrics, l.Filters} {
 		for _, d := range defs {
 			if t, ok := out.Lookup(d.Schema, d.Table); ok {
-				t.Comment = joinText(t.Comment, d.Kind+" "+strings.ReplaceAll(d.Name, "_", " ")+": "+d.Description, also(d.Synonyms))
+				label := d.Kind + " " + strings.ReplaceAll(d.Name, "_", " ")
+				if d.Description != "" {
+					label += ": " + d.Description
+				}
+				t.Comment = joinText(t.Comment, label, also(d.Synonyms))
 			}
 		}
 	}
