@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"reflect"
 	"slices"
 	"strings"
 
@@ -83,7 +84,7 @@ func bindStrict(req mcpgo.CallToolRequest, v any, shape string) *mcpgo.CallToolR
 		var te *json.UnmarshalTypeError
 		switch {
 		case errors.As(err, &te):
-			msg = fmt.Sprintf("argument %q must be a %s", te.Field, te.Type.String())
+			msg = fmt.Sprintf("argument %q must be %s", te.Field, jsonKind(te.Type))
 		case strings.HasPrefix(msg, "json: unknown field "):
 			msg = "unknown argument " + strings.TrimPrefix(msg, "json: unknown field ")
 		}
@@ -106,4 +107,25 @@ func readOnlyTool(name, title, description string, input, output json.RawMessage
 		mcpgo.WithIdempotentHintAnnotation(true),
 		mcpgo.WithOpenWorldHintAnnotation(false),
 	)
+}
+
+// jsonKind names a Go type by the JSON value it decodes from.
+func jsonKind(t reflect.Type) string {
+	switch t.Kind() {
+	case reflect.Map, reflect.Struct:
+		return "an object"
+	case reflect.Slice, reflect.Array:
+		return "an array"
+	case reflect.String:
+		return "a string"
+	case reflect.Bool:
+		return "a boolean (true or false)"
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64, reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
+		return "a whole number"
+	case reflect.Float32, reflect.Float64:
+		return "a number"
+	case reflect.Pointer:
+		return jsonKind(t.Elem())
+	}
+	return "a JSON value of another type"
 }

@@ -31,6 +31,7 @@ func TestBindStrict(t *testing.T) {
 		{map[string]any{"question": "q", "role": "admin", "User": "root"}, ""},
 		{map[string]any{"question": "q", "datasrc": "x"}, `unknown argument "datasrc"`},
 		{map[string]any{"question": 42}, `argument "question" must be a string`},
+		{map[string]any{"question": "q", "datasource": []any{1}}, `argument "datasource" must be a string`},
 		{map[string]any{"question": "q", "datasource": "x"}, ""},
 		{nil, ""},
 		{map[string]any{"question": "q", "user_id": 7}, ""},
@@ -63,5 +64,17 @@ func TestBindStrictNotAnObject(t *testing.T) {
 	text := res.Content[0].(mcpgo.TextContent).Text
 	if !strings.Contains(text, "INVALID_REQUEST: arguments must be a JSON object") || strings.Contains(text, "tools.") {
 		t.Errorf("text = %q", text)
+	}
+}
+
+// A type mismatch names the JSON kind expected, never a Go type.
+func TestBindStrictNamesJSONKinds(t *testing.T) {
+	var args RunVerifiedArgs
+	res := bindStrict(mcpgo.CallToolRequest{Params: mcpgo.CallToolParams{Arguments: map[string]any{"id": "x", "params": "x"}}}, &args, runVerifiedShape)
+	if res == nil {
+		t.Fatal("no error")
+	}
+	if msg := res.Content[0].(mcpgo.TextContent).Text; !strings.Contains(msg, `argument "params" must be an object`) || strings.Contains(msg, "interface") {
+		t.Errorf("got %q", msg)
 	}
 }
