@@ -52,10 +52,10 @@ type PhraseScore struct {
 // "in 2024"). Ties are broken by key; the same phrases and question always
 // give the same scores.
 type PhraseIndex struct {
-	b      bleve.Index
-	docs   []phraseDoc
-	df     map[string]int
-	nDocs  int
+	b     bleve.Index
+	docs  []phraseDoc
+	df    map[string]int
+	nDocs int
 }
 
 type phraseDoc struct {
