@@ -5,24 +5,18 @@ import (
 	"crypto/rand"
 	"encoding/hex"
 	"net/url"
-	"os"
 	"strings"
 	"testing"
 
 	"github.com/jackc/pgx/v5"
+
+	"github.com/nl2sql/nl2sql/internal/pgtest"
 )
 
-// pgSuperDSN is the DSN of a PostgreSQL superuser for setting up fixtures,
-// from NL2SQL_TEST_PG_DSN (.ci/pg.sh exports it). Without it the test is
-// skipped, or fails when CI is set.
-func pgSuperDSN(t *testing.T) string {
-	t.Helper()
-	dsn := os.Getenv("NL2SQL_TEST_PG_DSN")
-	if dsn == "" {
-		skipOrFail(t, "NL2SQL_TEST_PG_DSN is not set (source .ci/pg.sh && pg_start)")
-	}
-	return dsn
-}
+// pgSuperDSN is the DSN of a PostgreSQL superuser for setting up fixtures
+// (internal/pgtest: NL2SQL_TEST_PG_DSN, skipped without it, failed when
+// CI is set).
+func pgSuperDSN(t *testing.T) string { return pgtest.DSN(t) }
 
 // pgFixture is a fresh database with a fresh read-only login role, both
 // dropped with the test.
@@ -49,22 +43,8 @@ func withDSN(dsn, user, password, db string) string {
 	return s
 }
 
-// pgExec runs statements through one connection of dsn (simple protocol:
-// a statement may hold several).
-func pgExec(t *testing.T, dsn string, stmts ...string) {
-	t.Helper()
-	ctx := context.Background()
-	c, err := pgx.Connect(ctx, dsn)
-	if err != nil {
-		t.Fatalf("connect: %v", err)
-	}
-	defer c.Close(ctx)
-	for _, s := range stmts {
-		if _, err := c.Exec(ctx, s); err != nil {
-			t.Fatalf("%s: %v", s, err)
-		}
-	}
-}
+// pgExec runs statements through one connection of dsn (internal/pgtest).
+func pgExec(t *testing.T, dsn string, stmts ...string) { pgtest.Exec(t, dsn, stmts...) }
 
 // pgQueryString runs one query through dsn and returns its first column
 // and row as text.

@@ -60,9 +60,9 @@ func WithSearchPath(dsn, schema string) string {
 	return strings.TrimSpace(dsn) + " search_path=" + schema
 }
 
-// Exec runs one statement through a fresh connection of dsn; an error
-// fails the test.
-func Exec(tb testing.TB, dsn, stmt string) {
+// Exec runs statements in order through one fresh connection of dsn (the
+// simple protocol: a statement may hold several); an error fails the test.
+func Exec(tb testing.TB, dsn string, stmts ...string) {
 	tb.Helper()
 	ctx := context.Background()
 	c, err := pgx.Connect(ctx, dsn)
@@ -70,7 +70,9 @@ func Exec(tb testing.TB, dsn, stmt string) {
 		tb.Fatalf("connect: %v", err)
 	}
 	defer c.Close(ctx)
-	if _, err := c.Exec(ctx, stmt); err != nil {
-		tb.Fatalf("%s: %v", stmt, err)
+	for _, stmt := range stmts {
+		if _, err := c.Exec(ctx, stmt); err != nil {
+			tb.Fatalf("%s: %v", stmt, err)
+		}
 	}
 }
