@@ -42,11 +42,16 @@ func evalCompareCmd(logger *slog.Logger) *cobra.Command {
 				return err
 			}
 			o := eval.ConfigOptions{Questions: qs}
+			seen := map[string]bool{}
 			for _, arg := range args {
 				name, path, ok := strings.Cut(arg, "=")
 				if !ok {
 					name, path = strings.TrimSuffix(filepath.Base(arg), filepath.Ext(arg)), arg
 				}
+				if seen[name] {
+					return fmt.Errorf("two configurations are named %q: name them NAME=CONFIG.yaml", name)
+				}
+				seen[name] = true
 				a, err := app.OpenWith(path, logger, app.Options{NoCacheReads: true})
 				if err != nil {
 					return err
@@ -92,6 +97,11 @@ func readConfigQuestions(path string, limit int) ([]eval.ConfigQuestion, error) 
 	}
 	if len(qs) == 0 {
 		return nil, fmt.Errorf("questions %s: the list is empty", filepath.Base(path))
+	}
+	for i, q := range qs {
+		if strings.TrimSpace(q.Question) == "" || strings.TrimSpace(q.GoldSQL) == "" {
+			return nil, fmt.Errorf("questions %s: entry %d needs a question and its gold_sql", filepath.Base(path), i)
+		}
 	}
 	return qs, nil
 }
