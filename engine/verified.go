@@ -111,11 +111,19 @@ func (f paramFiller) FillParams(ctx context.Context, req curated.ParamRequest) (
 
 // ListVerified lists the verified queries the caller may run on a
 // datasource ("" for all), without their SQL.
-func (e *Engine) ListVerified(ctx context.Context, datasource string) []curated.Summary {
-	if e.opts.Curated == nil {
-		return []curated.Summary{}
+//
+// An unknown datasource, or one the caller does not reach, is
+// DATASOURCE_NOT_FOUND (the same answer for both).
+func (e *Engine) ListVerified(ctx context.Context, datasource string) ([]curated.Summary, error) {
+	if datasource != "" {
+		if _, known := e.specs[datasource]; !known || !e.reaches(ctx, datasource) {
+			return nil, Errorf(CodeDatasourceNotFound, "list_datasources shows the datasources you can use", "there is no datasource %q", datasource)
+		}
 	}
-	return e.opts.Curated.List(e.caller(ctx), datasource)
+	if e.opts.Curated == nil {
+		return []curated.Summary{}, nil
+	}
+	return e.opts.Curated.List(e.caller(ctx), datasource), nil
 }
 
 // RunVerified runs a verified query by id with typed parameters, for the

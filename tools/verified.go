@@ -15,7 +15,7 @@ import (
 
 // VerifiedRunner is what the verified-query tools need of the engine.
 type VerifiedRunner interface {
-	ListVerified(ctx context.Context, datasource string) []curated.Summary
+	ListVerified(ctx context.Context, datasource string) ([]curated.Summary, error)
 	RunVerified(ctx context.Context, id string, params map[string]any) (*engine.Result, error)
 }
 
@@ -44,7 +44,11 @@ func ListVerifiedQueriesHandler(eng VerifiedRunner) server.ToolHandlerFunc {
 		if bad := bindStrict(req, &args, `{"datasource"?: string}`); bad != nil {
 			return bad, nil
 		}
-		out := VerifiedList{VerifiedQueries: eng.ListVerified(ctx, args.Datasource)}
+		list, err := eng.ListVerified(ctx, args.Datasource)
+		if err != nil {
+			return errorResult(err), nil
+		}
+		out := VerifiedList{VerifiedQueries: list}
 		var b strings.Builder
 		for _, q := range out.VerifiedQueries {
 			names := make([]string, len(q.Params))

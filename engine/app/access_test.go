@@ -162,7 +162,14 @@ func TestVerifiedQueryPath(t *testing.T) {
 	if err != nil || fmt.Sprint(res.Rows) != "[[412]]" {
 		t.Fatalf("Invoice after the attempt: %v %v", res, err)
 	}
-	b, _ := json.Marshal(a.Engine.ListVerified(ctx, ""))
+	list, err := a.Engine.ListVerified(ctx, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := a.Engine.ListVerified(ctx, "nope"); engine.AsError(err).Code != engine.CodeDatasourceNotFound {
+		t.Errorf("unknown datasource: %v", err)
+	}
+	b, _ := json.Marshal(list)
 	if strings.Contains(string(b), "SELECT") {
 		t.Errorf("list_verified_queries shows SQL: %s", b)
 	}
