@@ -1,6 +1,8 @@
 package app
 
 import (
+	"time"
+	"context"
 	"fmt"
 	"log/slog"
 	"path/filepath"
@@ -18,14 +20,24 @@ import (
 // extensions are the hooks and observers built from the config; close
 // flushes the audit log.
 type extensions struct {
-	audit *events.Audit
+	audit     *events.Audit
+	telemetry *telemetry // nil without telemetry.otlp_endpoint
 }
 
 func (x *extensions) close() error {
-	if x == nil || x.audit == nil {
+	if x == nil {
 		return nil
 	}
-	return x.audit.Close()
+	var err error
+	if x.audit != nil {
+		err = x.audit.Close()
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	if terr := x.telemetry.shutdown(ctx); err == nil {
+		err = terr
+	}
+	return err
 }
 
 // extend wires cfg's hooks and approvals into opts, and the observers: the
@@ -52,7 +64,16 @@ func extend(cfg *config.Config, st *store.Store, opts *engine.Options, logger *s
 		x.audit = audit
 		observers = append(observers, audit)
 	}
-	if o, err := events.NewOTel(otel.GetTracerProvider(), otel.GetMeterProvider()); err != nil {
+	tp, mp := otel.GetTracerProvider(), otel.GetMeterProvider()
+	if cfg.Telemetry.OTLPEndpoint != "" {
+		t, err := newTelemetry(context.Background(), cfg.Telemetry)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", cfg.File, err)
+		}
+		x.telemetry = t
+		tp, mp = t.tracer(), t.meter()
+	}
+	if o, err := events.NewOTel(tp, mp); err != nil {
 		logger.Warn("OpenTelemetry observer unavailable", "err", err)
 	} else {
 		observers = append(observers, o)

@@ -59,6 +59,8 @@ type Config struct {
 	// (hooks.go); Approvals says who may approve stopped runs.
 	Hooks     []Hook
 	Approvals Approvals
+	// Telemetry is where the OpenTelemetry observer exports (telemetry.go).
+	Telemetry Telemetry
 }
 
 // Storage is where nl2sql keeps its state.
@@ -180,6 +182,7 @@ type fileConfig struct {
 	Scaling     *Scaling            `koanf:"scaling"`
 	Hooks       []fileHook          `koanf:"hooks"`
 	Approvals   *fileApprovals      `koanf:"approvals"`
+	Telemetry   *fileTelemetry      `koanf:"telemetry"`
 }
 
 type fileStorage struct {

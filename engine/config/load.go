@@ -246,6 +246,7 @@ func build(path, abs string, fc *fileConfig) (*Config, error) {
 	c.Scaling = fc.Scaling
 	buildAccess(fc, c, dir, bad)
 	buildHooks(fc, c, bad)
+	buildTelemetry(fc.Telemetry, c, bad)
 	if len(errs) > 0 {
 		return nil, errors.Join(errs...)
 	}
