@@ -113,7 +113,8 @@ type Problem struct {
 }
 
 // Error lists the problems of one file; Error() gives one per line as
-// "FILE:LINE:COL: message".
+// "FILE:LINE:COL: message" ("FILE:LINE: message" when the column is not
+// known, as for a YAML syntax error).
 type Error struct {
 	File     string
 	Problems []Problem
@@ -122,7 +123,11 @@ type Error struct {
 func (e *Error) Error() string {
 	lines := make([]string, len(e.Problems))
 	for i, p := range e.Problems {
-		lines[i] = fmt.Sprintf("%s:%d:%d: %s", e.File, p.Pos.Line, p.Pos.Column, p.Msg)
+		if p.Pos.Column > 0 {
+			lines[i] = fmt.Sprintf("%s:%d:%d: %s", e.File, p.Pos.Line, p.Pos.Column, p.Msg)
+		} else { // a YAML syntax error knows its line only
+			lines[i] = fmt.Sprintf("%s:%d: %s", e.File, p.Pos.Line, p.Msg)
+		}
 	}
 	return "semantic layer: " + strings.Join(lines, "\n")
 }

@@ -97,7 +97,7 @@ func TestLoadRefusesWithFileAndLine(t *testing.T) {
 		{"bad name", "metrics:\n  - {name: Net Revenue, table: Invoice, expr: {kind: func, name: COUNT, args: []}}\n", `must match`},
 		{"bad grain", "metrics:\n  - {name: n, table: Invoice, grain: fortnight, expr: {kind: func, name: COUNT, args: []}}\n", `grain "fortnight"`},
 		{"duplicate metric", "metrics:\n  - {name: n, table: Invoice, expr: {kind: func, name: COUNT, args: []}}\n  - {name: n, table: Invoice, expr: {kind: func, name: COUNT, args: []}}\n", `semantic.yaml:3:5: metric "n" is defined twice`},
-		{"bad yaml", "tables: [\n", `semantic.yaml:`},
+		{"bad yaml", "tables: [\n", `semantic.yaml:1: yaml: line 1:`}, // no column 0: YAML gives the line only
 		{"fiscal month", "fiscal: {year_start_month: 13}\n", `year_start_month must be a month number`},
 		{"relationship column", "relationships:\n  - {from: Track.GenreIdx, to: Genre.GenreId}\n", `semantic.yaml:2:5: relationship from: table "Track" has no column "GenreIdx"`},
 		// metrics over several tables
