@@ -1,12 +1,12 @@
 package app
 
 import (
-	"time"
 	"context"
 	"fmt"
 	"log/slog"
 	"path/filepath"
 	"regexp"
+	"time"
 
 	"go.opentelemetry.io/otel"
 
