@@ -75,21 +75,7 @@ func (p *Ollama) chatRequest(req Request) *api.ChatRequest {
 // (the answer), *ProviderError (the server), or the context's error.
 func (p *Ollama) Complete(ctx context.Context, req Request) (*Response, error) {
 	cr := p.chatRequest(req)
-	var out *Response
-	attempt := 0
-	err := p.o.Retry.Do(ctx, func(ctx context.Context) error {
-		if err := req.beforeRetry(attempt); err != nil {
-			return err
-		}
-		attempt++
-		r, err := p.once(ctx, req, cr)
-		out = r
-		return err
-	})
-	if err != nil {
-		return nil, err
-	}
-	return out, nil
+	return p.o.Retry.Complete(ctx, req, func(ctx context.Context) (*Response, error) { return p.once(ctx, req, cr) })
 }
 
 func (p *Ollama) once(ctx context.Context, req Request, cr *api.ChatRequest) (*Response, error) {

@@ -105,21 +105,7 @@ func (p *OpenAI) params(req Request) openai.ChatCompletionNewParams {
 // (the answer), *ProviderError (the server), or the context's error.
 func (p *OpenAI) Complete(ctx context.Context, req Request) (*Response, error) {
 	params := p.params(req)
-	var out *Response
-	attempt := 0
-	err := p.o.Retry.Do(ctx, func(ctx context.Context) error {
-		if err := req.beforeRetry(attempt); err != nil {
-			return err
-		}
-		attempt++
-		r, err := p.once(ctx, req, params)
-		out = r
-		return err
-	})
-	if err != nil {
-		return nil, err
-	}
-	return out, nil
+	return p.o.Retry.Complete(ctx, req, func(ctx context.Context) (*Response, error) { return p.once(ctx, req, params) })
 }
 
 func (p *OpenAI) once(ctx context.Context, req Request, params openai.ChatCompletionNewParams) (*Response, error) {

@@ -165,3 +165,24 @@ func ParseRetryAfter(v string, now time.Time) time.Duration {
 	}
 	return 0
 }
+
+// Complete runs one model call under the policy: once is one attempt, and
+// before every retry req.BeforeRetry (when set) may refuse it, which ends
+// the call with that error. Both providers send their requests through it.
+func (p RetryPolicy) Complete(ctx context.Context, req Request, once func(context.Context) (*Response, error)) (*Response, error) {
+	var out *Response
+	attempt := 0
+	err := p.Do(ctx, func(ctx context.Context) error {
+		if err := req.beforeRetry(attempt); err != nil {
+			return err
+		}
+		attempt++
+		r, err := once(ctx)
+		out = r
+		return err
+	})
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
