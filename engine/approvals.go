@@ -237,12 +237,8 @@ func (e *Engine) RunApproved(ctx context.Context, id string) (res *Result, err e
 	if err != nil {
 		return nil, err
 	}
-	ds, err := e.resolve(ctx, a.Datasource)
+	ds, err := e.resolveOne(ctx, a.Datasource, q, tr)
 	if err != nil {
-		return nil, err
-	}
-	tr.t.Datasource = ds.spec.ID
-	if _, err := e.resolved(ctx, q, []string{ds.spec.ID}, tr); err != nil {
 		return nil, err
 	}
 	tm.Resolve = sw.lap()

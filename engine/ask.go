@@ -76,12 +76,8 @@ func (e *Engine) Ask(ctx context.Context, req AskRequest) (res *Result, err erro
 		req.Datasource = one // the resolver picked one datasource: answer as usual
 		defer func() { work.add(res) }()
 	}
-	ds, err := e.resolve(ctx, req.Datasource)
+	ds, err := e.resolveOne(ctx, req.Datasource, q, tr)
 	if err != nil {
-		return nil, err
-	}
-	tr.t.Datasource = ds.spec.ID
-	if _, err := e.resolved(ctx, q, []string{ds.spec.ID}, tr); err != nil {
 		return nil, err
 	}
 	if err := e.screen(ctx, ds, q); err != nil {

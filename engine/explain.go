@@ -44,12 +44,8 @@ func (e *Engine) Explain(ctx context.Context, req AskRequest) (ex *Explanation, 
 	if ctx, q, err = e.runStarted(ctx, "explain", q, tr); err != nil {
 		return nil, err
 	}
-	ds, err := e.resolve(ctx, req.Datasource)
+	ds, err := e.resolveOne(ctx, req.Datasource, q, tr)
 	if err != nil {
-		return nil, err
-	}
-	tr.t.Datasource = ds.spec.ID
-	if _, err := e.resolved(ctx, q, []string{ds.spec.ID}, tr); err != nil {
 		return nil, err
 	}
 	if err := e.screen(ctx, ds, q); err != nil {

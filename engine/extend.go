@@ -238,6 +238,21 @@ func (e *Engine) runFinished(ctx context.Context, kind string, tr *traceRec, res
 	e.emit(ctx, ev)
 }
 
+// resolveOne resolves a run's single datasource, records it in the trace
+// and runs the after_resolution hooks on it (every path that uses one
+// datasource: ask, explain, run_plan, run_verified_query, approved runs).
+func (e *Engine) resolveOne(ctx context.Context, id, q string, tr *traceRec) (*datasource, error) {
+	ds, err := e.resolve(ctx, id)
+	if err != nil {
+		return nil, err
+	}
+	tr.t.Datasource = ds.spec.ID
+	if _, err := e.resolved(ctx, q, []string{ds.spec.ID}, tr); err != nil {
+		return nil, err
+	}
+	return ds, nil
+}
+
 // resolved runs the after_resolution hooks over the candidate set and
 // checks the narrowed set against the caller's scope again.
 func (e *Engine) resolved(ctx context.Context, q string, ids []string, tr *traceRec) ([]string, error) {

@@ -32,12 +32,8 @@ func (e *Engine) RunPlan(ctx context.Context, datasource string, doc []byte) (re
 		e.runFinished(ctx, "run_plan", tr, res, err)
 	}()
 	e.emit(ctx, events.RunStarted{RunID: tr.t.ID, Kind: "run_plan", User: e.caller(ctx).Identity().User})
-	ds, err := e.resolve(ctx, datasource)
+	ds, err := e.resolveOne(ctx, datasource, "(supplied plan)", tr)
 	if err != nil {
-		return nil, err
-	}
-	tr.t.Datasource = ds.spec.ID
-	if _, err := e.resolved(ctx, "(supplied plan)", []string{ds.spec.ID}, tr); err != nil {
 		return nil, err
 	}
 	tm.Resolve = sw.lap()

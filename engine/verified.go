@@ -147,12 +147,8 @@ func (e *Engine) RunVerified(ctx context.Context, id string, params map[string]a
 	if !ok || !sc.Reaches(q.Datasource) {
 		return nil, &Error{Code: CodeVerifiedNotFound, Msg: fmt.Sprintf("there is no verified query %q", id), Hint: "list_verified_queries shows the ones you may run"}
 	}
-	ds, err := e.resolve(ctx, q.Datasource)
+	ds, err := e.resolveOne(ctx, q.Datasource, question, tr)
 	if err != nil {
-		return nil, err
-	}
-	tr.t.Datasource = ds.spec.ID
-	if _, err := e.resolved(ctx, question, []string{ds.spec.ID}, tr); err != nil {
 		return nil, err
 	}
 	tm.Resolve = sw.lap()
