@@ -153,22 +153,15 @@ func (e *Engine) RunDecomposition(ctx context.Context, question string, doc []by
 		}
 		e.writeTrace(tr, err)
 	}()
-	ans, err := decodeDecomposition(doc)
+	ans, offered, err := suppliedDecomposition(doc)
 	if err != nil {
-		return nil, decompositionError(err.(*planast.Error).Issues, "the decomposition is not valid JSON of the expected shape")
+		return nil, err
 	}
-	var offered []string
-	seen := map[string]bool{}
-	for _, sq := range ans.SubQueries {
-		if seen[sq.Datasource] {
-			continue
-		}
-		seen[sq.Datasource] = true
-		if _, known := e.specs[sq.Datasource]; !known || !e.reaches(ctx, sq.Datasource) {
+	for _, id := range offered {
+		if _, known := e.specs[id]; !known || !e.reaches(ctx, id) {
 			// exactly the answer for an unknown id, before any model call
-			return nil, Errorf(CodeDatasourceNotFound, "list_datasources shows the datasources you can use", "there is no datasource %q", sq.Datasource)
+			return nil, Errorf(CodeDatasourceNotFound, "list_datasources shows the datasources you can use", "there is no datasource %q", id)
 		}
-		offered = append(offered, sq.Datasource)
 	}
 	tr.t.Datasource = strings.Join(offered, ",")
 	tm.Resolve = sw.lap()
@@ -242,4 +235,23 @@ func (e *Engine) decompose(ctx context.Context, q, today string, picked []*datas
 		e.log.Info("decomposition refused", "attempt", attempt+1, "issues", len(issues), "first", issues[0].Code)
 	}
 	return nil, usage, modelMS, decompositionError(issues, "the decomposer gave no valid decomposition")
+}
+
+// suppliedDecomposition decodes a decomposition document supplied from
+// outside (a client, a recording) and lists the datasources its
+// sub-queries name, in first-use order. Errors are *Error.
+func suppliedDecomposition(doc []byte) (*DecomposeAnswer, []string, error) {
+	ans, err := decodeDecomposition(doc)
+	if err != nil {
+		return nil, nil, decompositionError(err.(*planast.Error).Issues, "the decomposition is not valid JSON of the expected shape")
+	}
+	var offered []string
+	seen := map[string]bool{}
+	for _, sq := range ans.SubQueries {
+		if !seen[sq.Datasource] {
+			seen[sq.Datasource] = true
+			offered = append(offered, sq.Datasource)
+		}
+	}
+	return ans, offered, nil
 }

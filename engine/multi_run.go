@@ -186,17 +186,9 @@ func (e *Engine) subContext(ctx context.Context, ds *datasource, s subSpec) stri
 // recordings check compares a sub-query plan recording's prompt_sha256
 // with. Errors are *Error.
 func (e *Engine) SubQueryPlanRequests(ctx context.Context, doc []byte) ([]llm.Request, error) {
-	ans, err := decodeDecomposition(doc)
+	ans, offered, err := suppliedDecomposition(doc)
 	if err != nil {
-		return nil, decompositionError(err.(*planast.Error).Issues, "the decomposition is not valid JSON of the expected shape")
-	}
-	var offered []string
-	seen := map[string]bool{}
-	for _, sq := range ans.SubQueries {
-		if !seen[sq.Datasource] {
-			seen[sq.Datasource] = true
-			offered = append(offered, sq.Datasource)
-		}
+		return nil, err
 	}
 	dec, issues := checkDecomposition(ans, offered)
 	if issues != nil {
