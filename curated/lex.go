@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+
+	"github.com/nl2sql/nl2sql/engine/source"
 )
 
 // prepared is a verified query's SQL after the lexical pass: comments
@@ -45,7 +47,7 @@ func prepare(sql, dialect string) (*prepared, error) {
 			b.WriteByte(' ')
 			i += j
 		case c == '/' && i+1 < len(sql) && sql[i+1] == '*':
-			end, ok := commentEnd(sql, i, !sqlite)
+			end, ok := source.CommentEnd(sql, i, !sqlite)
 			if !ok {
 				return nil, refusef(CodeLexical, "a /* comment */ is not closed")
 			}
@@ -58,7 +60,7 @@ func prepare(sql, dialect string) (*prepared, error) {
 			if c == '"' && i > 0 && sql[i-1] == '&' {
 				return nil, refusef(CodeLexical, "U&\"…\" identifiers are not supported at byte %d", i-1)
 			}
-			end, ok := quoteEnd(sql, i)
+			end, ok := source.QuotedEnd(sql, i, false)
 			if !ok {
 				return nil, refusef(CodeLexical, "a quoted string or identifier starting at byte %d is not closed", i)
 			}
@@ -99,54 +101,8 @@ func prepare(sql, dialect string) (*prepared, error) {
 	return p, nil
 }
 
-// commentEnd returns the index after the comment opening at i.
-func commentEnd(sql string, i int, nested bool) (int, bool) {
-	if !nested {
-		j := strings.Index(sql[i+2:], "*/")
-		if j < 0 {
-			return len(sql), false
-		}
-		return i + 2 + j + 2, true
-	}
-	depth := 0
-	for i < len(sql) {
-		switch {
-		case strings.HasPrefix(sql[i:], "/*"):
-			depth++
-			i += 2
-		case strings.HasPrefix(sql[i:], "*/"):
-			depth--
-			i += 2
-			if depth == 0 {
-				return i, true
-			}
-		default:
-			i++
-		}
-	}
-	return len(sql), false
-}
-
-// quoteEnd returns the index after the quoted token opening at i (the
-// quote doubled is the only escape, in every dialect).
-func quoteEnd(sql string, i int) (int, bool) {
-	q := sql[i]
-	for j := i + 1; j < len(sql); j++ {
-		if sql[j] == q {
-			if j+1 < len(sql) && sql[j+1] == q {
-				j++
-				continue
-			}
-			return j + 1, true
-		}
-	}
-	return len(sql), false
-}
-
-func isWordStart(c byte) bool {
-	return c == '_' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= 0x80
-}
-func isWord(c byte) bool { return isWordStart(c) || c >= '0' && c <= '9' }
+func isWordStart(c byte) bool { return source.IsWordByte(c, false) }
+func isWord(c byte) bool      { return source.IsWordByte(c, true) }
 
 // placeholders converts the $k placeholders of a prepared (and possibly
 // row-filter-wrapped) text into dialect's form: ?k for SQLite (bound by
@@ -162,7 +118,7 @@ func placeholders(text, dialect string) string {
 		c := text[i]
 		switch {
 		case c == '\'' || c == '"' || c == '`':
-			end, _ := quoteEnd(text, i)
+			end, _ := source.QuotedEnd(text, i, false)
 			b.WriteString(text[i:end])
 			i = end
 		case c == '[':
@@ -191,7 +147,7 @@ func nameSpan(text string, i int) (end int, last string, parts int, err error) {
 		start := i
 		switch {
 		case i < len(text) && text[i] == '"':
-			e, ok := quoteEnd(text, i)
+			e, ok := source.QuotedEnd(text, i, false)
 			if !ok {
 				return 0, "", 0, fmt.Errorf("unterminated identifier")
 			}

@@ -67,12 +67,12 @@ type lexRules struct {
 var (
 	sqliteLex = lexRules{
 		opensComment: func(sql string, i int) bool { return i+2 < len(sql) && sql[i+1] == '*' },
-		commentEnd:   blockCommentEnd,
+		commentEnd:   func(sql string, i int) int { end, _ := CommentEnd(sql, i, false); return end },
 		tokenEnd:     tokenEnd,
 	}
 	postgresLex = lexRules{
 		opensComment: func(sql string, i int) bool { return i+1 < len(sql) && sql[i+1] == '*' },
-		commentEnd:   nestedCommentEnd,
+		commentEnd:   func(sql string, i int) int { end, _ := CommentEnd(sql, i, true); return end },
 		tokenEnd:     pgTokenEnd,
 	}
 )
@@ -136,18 +136,10 @@ func (r lexRules) hasToken(rest string) bool {
 // tokenEnd returns the index after the token starting at i: a whole quoted
 // string or identifier, or one other byte.
 func tokenEnd(sql string, i int) int {
-	switch q := sql[i]; q {
+	switch sql[i] {
 	case '\'', '"', '`':
-		for j := i + 1; j < len(sql); j++ {
-			if sql[j] == q {
-				if j+1 < len(sql) && sql[j+1] == q {
-					j++
-					continue
-				}
-				return j + 1
-			}
-		}
-		return len(sql)
+		end, _ := QuotedEnd(sql, i, false)
+		return end
 	case '[':
 		if j := strings.IndexByte(sql[i:], ']'); j >= 0 {
 			return i + j + 1
@@ -160,13 +152,6 @@ func tokenEnd(sql string, i int) int {
 func lineCommentEnd(sql string, i int) int {
 	if j := strings.IndexByte(sql[i:], '\n'); j >= 0 {
 		return i + j + 1
-	}
-	return len(sql)
-}
-
-func blockCommentEnd(sql string, i int) int {
-	if j := strings.Index(sql[i+2:], "*/"); j >= 0 {
-		return i + 2 + j + 2
 	}
 	return len(sql)
 }
@@ -194,35 +179,14 @@ func leadingWord(s string) string {
 // single-statement Prepare).
 func shapeOfPostgres(sql string) statementShape { return postgresLex.shape(sql) }
 
-// nestedCommentEnd returns the index after the comment opening at i, whose
-// "/*" and "*/" nest; the end of sql when it is not closed.
-func nestedCommentEnd(sql string, i int) int {
-	depth := 0
-	for i < len(sql) {
-		switch {
-		case strings.HasPrefix(sql[i:], "/*"):
-			depth++
-			i += 2
-		case strings.HasPrefix(sql[i:], "*/"):
-			depth--
-			i += 2
-			if depth == 0 {
-				return i
-			}
-		default:
-			i++
-		}
-	}
-	return len(sql)
-}
-
 // pgTokenEnd returns the index after the token starting at i: a word (with
 // the E'…' string it may open), a quoted string or identifier, a
 // dollar-quoted string or parameter, or one other byte.
 func pgTokenEnd(sql string, i int) int {
 	switch c := sql[i]; {
 	case c == '\'' || c == '"':
-		return quotedEnd(sql, i, false)
+		end, _ := QuotedEnd(sql, i, false)
+		return end
 	case c == '$':
 		j := i + 1
 		if j < len(sql) && sql[j] >= '0' && sql[j] <= '9' {
@@ -231,7 +195,7 @@ func pgTokenEnd(sql string, i int) int {
 			}
 			return j
 		}
-		for j < len(sql) && isWordByte(sql[j], j > i+1) {
+		for j < len(sql) && IsWordByte(sql[j], j > i+1) {
 			j++
 		}
 		if j < len(sql) && sql[j] == '$' {
@@ -242,42 +206,16 @@ func pgTokenEnd(sql string, i int) int {
 			return len(sql)
 		}
 		return i + 1
-	case isWordByte(c, false):
+	case IsWordByte(c, false):
 		j := i + 1
-		for j < len(sql) && (isWordByte(sql[j], true) || sql[j] == '$') {
+		for j < len(sql) && (IsWordByte(sql[j], true) || sql[j] == '$') {
 			j++
 		}
 		if j == i+1 && (c == 'E' || c == 'e') && j < len(sql) && sql[j] == '\'' {
-			return quotedEnd(sql, j, true)
+			end, _ := QuotedEnd(sql, j, true)
+			return end
 		}
 		return j
 	}
 	return i + 1
-}
-
-// quotedEnd returns the index after the string or identifier whose opening
-// quote is at i: the quote doubled escapes it, and with backslash so does a
-// backslash. The end of sql when it is not closed.
-func quotedEnd(sql string, i int, backslash bool) int {
-	q := sql[i]
-	for j := i + 1; j < len(sql); j++ {
-		switch {
-		case backslash && sql[j] == '\\':
-			j++
-		case sql[j] == q:
-			if j+1 < len(sql) && sql[j+1] == q {
-				j++
-				continue
-			}
-			return j + 1
-		}
-	}
-	return len(sql)
-}
-
-// isWordByte reports whether c may appear in an unquoted identifier: a
-// letter, "_" or a byte of a multi-byte character, and after the first byte
-// also a digit.
-func isWordByte(c byte, notFirst bool) bool {
-	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c == '_' || c >= 0x80 || notFirst && c >= '0' && c <= '9'
 }
