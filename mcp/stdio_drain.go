@@ -57,30 +57,31 @@ func lines(buf []byte) ([][]byte, []byte) {
 	}
 }
 
+// sawInput counts the requests (a method and an id) in p.
 func (d *drain) sawInput(p []byte) {
-	d.mu.Lock()
-	defer d.mu.Unlock()
-	var ls [][]byte
-	ls, d.inBuf = lines(append(d.inBuf, p...))
-	for _, l := range ls {
-		var m message
-		if json.Unmarshal(l, &m) == nil && m.Method != "" && m.hasID() {
-			d.requests++
-		}
-	}
+	d.saw(&d.inBuf, p, func(m message) bool { return m.Method != "" && m.hasID() }, func() { d.requests++ })
 }
 
+// sawOutput counts the responses (an id and no method) in p.
 func (d *drain) sawOutput(p []byte) {
+	d.saw(&d.outBuf, p, func(m message) bool { return m.Method == "" && m.hasID() }, func() {
+		d.responses++
+		close(d.changed)
+		d.changed = make(chan struct{})
+	})
+}
+
+// saw adds p to buf and calls count, under the lock, for each complete
+// line that is a JSON-RPC message matching is.
+func (d *drain) saw(buf *[]byte, p []byte, is func(message) bool, count func()) {
 	d.mu.Lock()
 	defer d.mu.Unlock()
 	var ls [][]byte
-	ls, d.outBuf = lines(append(d.outBuf, p...))
+	ls, *buf = lines(append(*buf, p...))
 	for _, l := range ls {
 		var m message
-		if json.Unmarshal(l, &m) == nil && m.Method == "" && m.hasID() {
-			d.responses++
-			close(d.changed)
-			d.changed = make(chan struct{})
+		if json.Unmarshal(l, &m) == nil && is(m) {
+			count()
 		}
 	}
 }
