@@ -201,10 +201,12 @@ func traceCmd(logger *slog.Logger) *cobra.Command {
 			if err != nil {
 				return err
 			}
-			if len(t.ModelCalls) == 0 && t.PlanSource != "" && t.PlanSource != "llm" {
+			// A plan from the cache, a client or an approval was not planned in
+			// this trace (other calls, like resolving the datasource, may be).
+			if src := t.PlanSource; src == "cache" || src == "supplied" || src == "approved" || (len(t.ModelCalls) == 0 && src != "" && src != "llm") {
 				return engine.Errorf(engine.CodeInvalidRequest,
 					fmt.Sprintf("`nl2sql trace show %s` shows its SQL; to record a replayable trace, run `nl2sql cache clear` and ask again", t.ID),
-					"trace %s was answered from %s (plan_source %q) with no model call, so there is nothing to replay", t.ID, sourceWords(t.PlanSource), t.PlanSource)
+					"trace %s was answered from %s (plan_source %q), not by a planner call, so there is nothing to replay", t.ID, sourceWords(t.PlanSource), t.PlanSource)
 			}
 			a, err := app.OpenWith(cfgPath, logger, app.Options{Planner: engine.NewTracePlanner(t)})
 			if err != nil {
@@ -243,6 +245,8 @@ func sourceWords(src string) string {
 		return "a verified query"
 	case "supplied":
 		return "a plan the client supplied"
+	case "approved":
+		return "an approved plan"
 	}
 	return src
 }

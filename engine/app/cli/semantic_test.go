@@ -38,6 +38,22 @@ func TestSemanticSuggest(t *testing.T) {
 	if _, err := run("semantic", "suggest", "--config", cfg, "--datasource", "chinook"); err == nil || !strings.Contains(err.Error(), "never overwrites") {
 		t.Errorf("second suggest: %v", err)
 	}
+	// The path to add is written as the config would name it: relative
+	// below the config's directory, else absolute (a fresh user was told
+	// "draft.yaml" for /tmp/draft.yaml).
+	plain := strings.Replace(body, "    semantic: chinook.semantic.yaml\n", "", 1)
+	if err := os.WriteFile(filepath.Join(dir, "plain.yaml"), []byte(plain), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	for out, want := range map[string]string{
+		filepath.Join(dir, "sub", "draft.yaml"):  "semantic: sub/draft.yaml",
+		filepath.Join(t.TempDir(), "draft.yaml"): "semantic: /",
+	} {
+		_ = os.MkdirAll(filepath.Dir(out), 0o755)
+		if got, err := run("semantic", "suggest", "--config", filepath.Join(dir, "plain.yaml"), "--datasource", "chinook", "--out", out); err != nil || !strings.Contains(got, want) {
+			t.Errorf("--out %s: %q %v, want %q", out, got, err, want)
+		}
+	}
 	if again, _ := os.ReadFile(filepath.Join(dir, "chinook.semantic.yaml")); !bytes.Equal(again, draft) {
 		t.Error("the draft was changed")
 	}
