@@ -68,3 +68,24 @@ func TestTraceReplay(t *testing.T) {
 		t.Errorf("replay of a cache hit: %v", err)
 	}
 }
+
+// eval compare refuses a question without gold SQL and two configurations
+// with one name, before asking anything (a fresh user found both accepted).
+func TestEvalCompareRefusesBadInput(t *testing.T) {
+	dir := t.TempDir()
+	demo, _ := filepath.Abs(filepath.Join("..", "..", "..", "examples", "chinook", "nl2sql.yaml"))
+	noGold := filepath.Join(dir, "q.json")
+	if err := os.WriteFile(noGold, []byte(`[{"question":"How many customers are there?"}]`), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := runCLI("eval", "compare", "--questions", noGold, demo); err == nil || !strings.Contains(err.Error(), "needs a question and its gold_sql") {
+		t.Errorf("no gold SQL: %v", err)
+	}
+	good := filepath.Join(dir, "g.json")
+	if err := os.WriteFile(good, []byte(`[{"question":"How many customers are there?","gold_sql":"SELECT count(*) FROM Customer"}]`), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := runCLI("eval", "compare", "--questions", good, "a="+demo, "a="+demo); err == nil || !strings.Contains(err.Error(), `two configurations are named "a"`) {
+		t.Errorf("duplicate names: %v", err)
+	}
+}
