@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io/fs"
 	"log/slog"
 	"sort"
 	"strings"
@@ -266,7 +267,8 @@ func sourceError(err error, id string) *Error {
 		case "CANCELLED":
 			code = CodeCancelled
 		case "DATASOURCE_UNAVAILABLE":
-			code, retry = CodeDatasourceDown, true
+			// a server that went away may come back; a missing file will not
+			code, retry = CodeDatasourceDown, !errors.Is(err, fs.ErrNotExist)
 		}
 		return &Error{Code: code, Msg: fmt.Sprintf("datasource %q: %s", id, se.Msg), Hint: se.Hint, Retryable: retry, Err: err}
 	}

@@ -150,6 +150,9 @@ func TestMissingDatabase(t *testing.T) {
 	if !errors.As(err, &ee) || ee.Code != CodeDatasourceDown {
 		t.Fatalf("err = %v, want %s", err, CodeDatasourceDown)
 	}
+	if ee.Retryable {
+		t.Error("a missing database file is marked retryable: asking again will not make it appear")
+	}
 	if _, statErr := os.Stat(filepath.Join(filepath.Dir(e.specs["chinook"].Path), "gone.sqlite")); statErr == nil {
 		t.Error("opening a missing database created a file")
 	}

@@ -6,6 +6,7 @@ package cli
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"log/slog"
@@ -106,13 +107,16 @@ func askCmd(logger *slog.Logger) *cobra.Command {
 		Short: "Answer one question (quote it, or its words are joined with spaces)",
 		Args:  cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
+			out := cmd.OutOrStdout()
 			a, err := app.OpenWith(cfgPath, logger, app.Options{Record: record})
 			if err != nil {
+				if asJSON {
+					_ = printJSON(out, jsonError(err))
+				}
 				return err
 			}
 			defer a.Close()
 			res, err := a.Engine.Ask(cmd.Context(), engine.AskRequest{Question: strings.Join(args, " "), Datasource: ds})
-			out := cmd.OutOrStdout()
 			if err != nil {
 				if asJSON && cmd.Context().Err() == nil {
 					_ = printJSON(out, jsonError(err)) // scripts read the code (and an approval id) from stdout too
@@ -135,8 +139,14 @@ func askCmd(logger *slog.Logger) *cobra.Command {
 
 // jsonError is the --json form of a failed request:
 // {"error": {"code", "message", "hint", "retryable", "issues", "approval_id"}}.
+// An error from before the engine ran (the config does not load) is
+// CONFIG_INVALID with its text, which names the file and key.
 func jsonError(err error) map[string]any {
-	e := engine.AsError(err)
+	var ee *engine.Error
+	if !errors.As(err, &ee) {
+		ee = &engine.Error{Code: "CONFIG_INVALID", Msg: err.Error(), Hint: "fix the config file (the message names the file and key); nl2sql doctor checks it"}
+	}
+	e := ee
 	body := map[string]any{"code": e.Code, "message": e.Msg, "retryable": e.Retryable}
 	if e.Hint != "" {
 		body["hint"] = e.Hint

@@ -2,6 +2,9 @@ package cli
 
 import (
 	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/nl2sql/nl2sql/engine"
@@ -15,5 +18,21 @@ func TestJSONError(t *testing.T) {
 	want := `{"error":{"approval_id":"apr_1","code":"NEEDS_APPROVAL","hint":"ask an approver","message":"a rule requires approval","retryable":false}}`
 	if string(b) != want {
 		t.Errorf("got  %s\nwant %s", b, want)
+	}
+}
+
+// A config that does not load is CONFIG_INVALID on stdout too, with the
+// file and key in the message.
+func TestAskJSONConfigError(t *testing.T) {
+	cfg := filepath.Join(t.TempDir(), "a.yaml")
+	if err := os.WriteFile(cfg, []byte("datasources:\n  - {id: chinook, engine: sqlite, path: x.sqlite, row_limt: 5}\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	out, err := runCLI("ask", "--config", cfg, "--json", "How many customers are there?")
+	var got struct {
+		Error struct{ Code, Message string } `json:"error"`
+	}
+	if err == nil || json.Unmarshal([]byte(out), &got) != nil || got.Error.Code != "CONFIG_INVALID" || !strings.Contains(got.Error.Message, "row_limt") {
+		t.Errorf("err %v, stdout %q", err, out)
 	}
 }
