@@ -433,16 +433,21 @@ func (v *validator) fn(f *Func, path string, sc *scope, env *cteEnv) Type {
 		for i := 1; i < len(ts); i++ {
 			need(i, isInt, "an integer")
 		}
-		// SQLite counts a position below 1 from the end and takes a negative
-		// length leftwards; PostgreSQL does neither
-		if lit, ok := f.Args[1].(*Literal); ok && lit.Type == TInteger && lit.Int < 1 {
-			v.add(CodeBadValue, idx(join(path, "args"), 1), "SUBSTR positions start at 1, got %d", lit.Int)
-		}
+		// a start below 1 has SQLite's meaning everywhere (the renderers
+		// compute it); a negative length takes characters leftwards on
+		// SQLite and is an error on PostgreSQL
 		if len(f.Args) == 3 {
 			if lit, ok := f.Args[2].(*Literal); ok && lit.Type == TInteger && lit.Int < 0 {
-				v.add(CodeBadValue, idx(join(path, "args"), 2), "a SUBSTR length may not be negative, got %d", lit.Int)
+				v.add(CodeBadValue, idx(join(path, "args"), 2), "a SUBSTR length may not be negative, got %d; to take characters from the end use a negative start (SUBSTR(x, -3, 2)) or RIGHT", lit.Int)
 			}
 		}
+		return TypeText
+	case "LEFT", "RIGHT":
+		need(0, isText, "text")
+		need(1, isInt, "an integer count of characters")
+		return TypeText
+	case "PERIOD_LABEL":
+		need(1, isDateish, "a date or timestamp")
 		return TypeText
 	case "CONCAT", "REPLACE":
 		for i := range ts {

@@ -132,7 +132,7 @@ func (l *lifter) funcType(name string, args []planast.Expr) planast.Type {
 			t = unify(t, arg(i))
 		}
 		return t
-	case "UPPER", "LOWER", "TRIM", "SUBSTR", "CONCAT", "REPLACE":
+	case "UPPER", "LOWER", "TRIM", "SUBSTR", "CONCAT", "REPLACE", "LEFT", "RIGHT", "PERIOD_LABEL":
 		return planast.TypeText
 	case "DATE_TRUNC", "DATE_ADD":
 		return planast.TypeDate
