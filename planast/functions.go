@@ -25,24 +25,24 @@ type FuncSpec struct {
 // Functions is the allow-list, keyed by upper-case name. Every renderer must
 // render each of them for every dialect (a test enumerates this).
 var Functions = map[string]FuncSpec{
-	"COUNT":          {"COUNT", Aggregate, 0, 1, -1},
-	"SUM":            {"SUM", Aggregate, 1, 1, -1},
-	"AVG":            {"AVG", Aggregate, 1, 1, -1},
-	"MIN":            {"MIN", Aggregate, 1, 1, -1},
-	"MAX":            {"MAX", Aggregate, 1, 1, -1},
-	"ROW_NUMBER":     {"ROW_NUMBER", WindowOnly, 0, 0, -1},
-	"RANK":           {"RANK", WindowOnly, 0, 0, -1},
-	"DENSE_RANK":     {"DENSE_RANK", WindowOnly, 0, 0, -1},
-	"LAG":            {"LAG", WindowOnly, 1, 3, -1},
-	"LEAD":           {"LEAD", WindowOnly, 1, 3, -1},
-	"COALESCE":       {"COALESCE", Scalar, 2, -1, -1},
-	"NULLIF":         {"NULLIF", Scalar, 2, 2, -1},
-	"ABS":            {"ABS", Scalar, 1, 1, -1},
-	"ROUND":          {"ROUND", Scalar, 1, 2, -1},
-	"UPPER":          {"UPPER", Scalar, 1, 1, -1},
-	"LOWER":          {"LOWER", Scalar, 1, 1, -1},
-	"TRIM":           {"TRIM", Scalar, 1, 1, -1},
-	"LENGTH":         {"LENGTH", Scalar, 1, 1, -1},
+	"COUNT":      {"COUNT", Aggregate, 0, 1, -1},
+	"SUM":        {"SUM", Aggregate, 1, 1, -1},
+	"AVG":        {"AVG", Aggregate, 1, 1, -1},
+	"MIN":        {"MIN", Aggregate, 1, 1, -1},
+	"MAX":        {"MAX", Aggregate, 1, 1, -1},
+	"ROW_NUMBER": {"ROW_NUMBER", WindowOnly, 0, 0, -1},
+	"RANK":       {"RANK", WindowOnly, 0, 0, -1},
+	"DENSE_RANK": {"DENSE_RANK", WindowOnly, 0, 0, -1},
+	"LAG":        {"LAG", WindowOnly, 1, 3, -1},
+	"LEAD":       {"LEAD", WindowOnly, 1, 3, -1},
+	"COALESCE":   {"COALESCE", Scalar, 2, -1, -1},
+	"NULLIF":     {"NULLIF", Scalar, 2, 2, -1},
+	"ABS":        {"ABS", Scalar, 1, 1, -1},
+	"ROUND":      {"ROUND", Scalar, 1, 2, -1},
+	"UPPER":      {"UPPER", Scalar, 1, 1, -1},
+	"LOWER":      {"LOWER", Scalar, 1, 1, -1},
+	"TRIM":       {"TRIM", Scalar, 1, 1, -1},
+	"LENGTH":     {"LENGTH", Scalar, 1, 1, -1},
 	// SUBSTR(text, start[, length]) has SQLite's meaning on every engine:
 	// positions are 1-based, a negative start counts from the end
 	// (SUBSTR('hello', -2) = 'lo', SUBSTR('hello', -3, 2) = 'll'), and
@@ -52,8 +52,8 @@ var Functions = map[string]FuncSpec{
 	// LEFT(text, n) and RIGHT(text, n) are the first and last n characters:
 	// the whole text when n exceeds its length, '' when n is 0 or negative,
 	// NULL when either argument is NULL.
-	"LEFT":  {"LEFT", Scalar, 2, 2, -1},
-	"RIGHT": {"RIGHT", Scalar, 2, 2, -1},
+	"LEFT":           {"LEFT", Scalar, 2, 2, -1},
+	"RIGHT":          {"RIGHT", Scalar, 2, 2, -1},
 	"CONCAT":         {"CONCAT", Scalar, 2, -1, -1},
 	"REPLACE":        {"REPLACE", Scalar, 3, 3, -1},
 	"DATE_PART":      {"DATE_PART", Scalar, 2, 2, 0},
