@@ -60,11 +60,12 @@ func Validate(q *Query, cat Catalog, opts Options) (*Validated, error) {
 	if opts.Joins == "" {
 		opts.Joins = JoinTyped
 	}
-	v := &validator{cat: cat, opts: opts}
+	v := &validator{cat: cat, opts: opts, dayRules: map[Expr]dayRule{}}
 	out := v.query(cp, "", nil, nil, true)
 	if len(v.issues) > 0 {
 		return nil, &Error{Issues: v.issues}
 	}
+	applyDayRules(cp, v.dayRules)
 	if len(opts.ExpectedColumns) > 0 {
 		got := out.names()
 		if strings.Join(got, "\x00") != strings.Join(opts.ExpectedColumns, "\x00") {
@@ -87,6 +88,9 @@ type validator struct {
 	scopes []scopeFor
 	inAgg  int // > 0 inside an aggregate's arguments
 	inWin  int // > 0 inside a window's arguments
+	// dayRules holds the comparisons of a date with a timestamp, rewritten
+	// once the plan is valid (applyDayRules).
+	dayRules map[Expr]dayRule
 	// resolved maps each column reference to the scope it resolved in.
 	resolved map[*Column]*scope
 }
@@ -221,6 +225,9 @@ func (v *validator) query(q *Query, path string, outer *scope, ctes *cteEnv, top
 		env.defs[strings.ToLower(c.Name)] = cteDef{c.Name, rel}
 	}
 	rel := v.selectCore(q, path, outer, env)
+	if q.Qualify != nil || q.WithTies {
+		v.add(CodeBadValue, join(path, "qualify"), "qualify and with_ties are not supported yet")
+	}
 	v.typedOutputs(q, path, rel, top)
 	for i := range q.SetOps {
 		s := &q.SetOps[i]

@@ -38,6 +38,12 @@ func (v *validator) expr(e Expr, path string, sc *scope, env *cteEnv) Type {
 			v.wantBool(r, join(path, "right"))
 			return TypeBoolean
 		case OpEq, OpNe, OpLt, OpLe, OpGt, OpGe:
+			l = dateText(&e.Left, l, r)
+			r = dateText(&e.Right, r, l)
+			if dayPair(l, r) {
+				v.dayRules[e] = dayRule{x: l, items: []Type{r}}
+				return TypeBoolean
+			}
 			if _, _, hint, ok := v.coerce(&e.Left, l, &e.Right, r); !ok {
 				v.add(CodeType, path, "cannot compare %s with %s%s", l, r, orHint(hint, "; cast one side or compare with a value of the column's type"))
 			}
@@ -89,13 +95,21 @@ func (v *validator) expr(e Expr, path string, sc *scope, env *cteEnv) Type {
 		return t
 	case *In:
 		t := v.expr(e.Expr, join(path, "expr"), sc, env)
+		items, mixed := make([]Type, len(e.List)), false
 		for i, x := range e.List {
 			xt := v.expr(x, idx(join(path, "list"), i), sc, env)
-			nt, _, hint, ok := v.coerce(&e.Expr, t, &e.List[i], xt)
+			if xt = dateText(&e.List[i], xt, t); dayPair(t, xt) {
+				items[i], mixed = xt, true
+				continue
+			}
+			nt, xt2, hint, ok := v.coerce(&e.Expr, t, &e.List[i], xt)
 			if !ok {
 				v.add(CodeType, idx(join(path, "list"), i), "cannot compare %s with %s in an IN list%s", t, xt, hint)
 			}
-			t = nt
+			t, items[i] = nt, xt2
+		}
+		if mixed {
+			v.dayRules[e] = dayRule{x: t, items: items}
 		}
 		if e.Subquery != nil {
 			rel := v.subquery(e.Subquery, join(path, "subquery"), sc, env)
@@ -120,11 +134,20 @@ func (v *validator) expr(e Expr, path string, sc *scope, env *cteEnv) Type {
 		t := v.expr(e.Expr, join(path, "expr"), sc, env)
 		lo := v.expr(e.Low, join(path, "low"), sc, env)
 		hi := v.expr(e.High, join(path, "high"), sc, env)
+		lo, hi = dateText(&e.Low, lo, t), dateText(&e.High, hi, t)
 		t0 := t
-		t, _, hint1, ok1 := v.coerce(&e.Expr, t, &e.Low, lo)
-		_, _, hint2, ok2 := v.coerce(&e.Expr, t, &e.High, hi)
+		ok1, ok2 := true, true
+		var hint1, hint2 string
+		if !dayPair(t, lo) {
+			t, lo, hint1, ok1 = v.coerce(&e.Expr, t, &e.Low, lo)
+		}
+		if !dayPair(t, hi) {
+			_, hi, hint2, ok2 = v.coerce(&e.Expr, t, &e.High, hi)
+		}
 		if !ok1 || !ok2 {
 			v.add(CodeType, path, "between needs bounds of the same kind as the value (%s between %s and %s)%s", t0, lo, hi, hint1+hint2)
+		} else if dayPair(t, lo) || dayPair(t, hi) {
+			v.dayRules[e] = dayRule{x: t, items: []Type{lo, hi}}
 		}
 		return TypeBoolean
 	case *Like:

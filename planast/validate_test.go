@@ -189,19 +189,28 @@ func TestValidateGroupsDependentColumns(t *testing.T) {
 
 // Comparisons of dates, timestamps and date strings are made explicit in
 // the validated plan so that SQLite (which compares ISO text) agrees with
-// PostgreSQL and DuckDB.
+// PostgreSQL and DuckDB; a date compared with a timestamp covers its whole
+// day.
 func TestValidateDateComparisons(t *testing.T) {
 	for _, tc := range []struct{ where, want string }{
 		{bin("=", c("", "InvoiceDate"), `{"kind":"literal","type":"date","value":"2021-01-01"}`),
-			`{"kind":"binary","op":"=","left":{"kind":"column","table":"i","column":"InvoiceDate"},"right":{"kind":"literal","type":"timestamp","value":"2021-01-01 00:00:00"}}`},
+			`{"kind":"binary","op":"and","left":{"kind":"binary","op":"\u003e=","left":{"kind":"column","table":"i","column":"InvoiceDate"},"right":{"kind":"literal","type":"timestamp","value":"2021-01-01 00:00:00"}},"right":{"kind":"binary","op":"\u003c","left":{"kind":"column","table":"i","column":"InvoiceDate"},"right":{"kind":"literal","type":"timestamp","value":"2021-01-02 00:00:00"}}}`},
+		{bin("<=", c("", "InvoiceDate"), lit(`"2021-12-31"`)),
+			`{"kind":"binary","op":"\u003c","left":{"kind":"column","table":"i","column":"InvoiceDate"},"right":{"kind":"literal","type":"timestamp","value":"2022-01-01 00:00:00"}}`},
+		{bin("<", `{"kind":"literal","type":"date","value":"2021-02-28"}`, c("", "InvoiceDate")),
+			`{"kind":"binary","op":"\u003e=","left":{"kind":"column","table":"i","column":"InvoiceDate"},"right":{"kind":"literal","type":"timestamp","value":"2021-03-01 00:00:00"}}`},
+		{bin("!=", c("", "InvoiceDate"), `{"kind":"literal","type":"date","value":"2021-01-01"}`),
+			`{"kind":"binary","op":"or","left":{"kind":"binary","op":"\u003c","left":{"kind":"column","table":"i","column":"InvoiceDate"},"right":{"kind":"literal","type":"timestamp","value":"2021-01-01 00:00:00"}},"right":{"kind":"binary","op":"\u003e=","left":{"kind":"column","table":"i","column":"InvoiceDate"},"right":{"kind":"literal","type":"timestamp","value":"2021-01-02 00:00:00"}}}`},
+		{`{"kind":"between","expr":` + c("", "InvoiceDate") + `,"low":` + lit(`"2021-03-01"`) + `,"high":{"kind":"literal","type":"date","value":"2021-03-31"},"negated":true}`,
+			`{"kind":"unary","op":"not","expr":{"kind":"binary","op":"and","left":{"kind":"binary","op":"\u003e=","left":{"kind":"column","table":"i","column":"InvoiceDate"},"right":{"kind":"literal","type":"timestamp","value":"2021-03-01 00:00:00"}},"right":{"kind":"binary","op":"\u003c","left":{"kind":"column","table":"i","column":"InvoiceDate"},"right":{"kind":"literal","type":"timestamp","value":"2021-04-01 00:00:00"}}}}`},
 		{bin(">=", c("", "InvoiceDate"), lit(`"2021-01-01"`)),
 			`{"kind":"binary","op":"\u003e=","left":{"kind":"column","table":"i","column":"InvoiceDate"},"right":{"kind":"literal","type":"timestamp","value":"2021-01-01 00:00:00"}}`},
 		{bin("<", lit(`"2021-01-01T10:00:00"`), c("", "InvoiceDate")),
 			`{"kind":"binary","op":"\u003c","left":{"kind":"literal","type":"timestamp","value":"2021-01-01 10:00:00"},"right":{"kind":"column","table":"i","column":"InvoiceDate"}}`},
 		{bin("=", c("cu", "SignupDate"), c("i", "InvoiceDate")),
-			`{"kind":"binary","op":"=","left":{"kind":"cast","expr":{"kind":"column","table":"cu","column":"SignupDate"},"type":"timestamp"},"right":{"kind":"column","table":"i","column":"InvoiceDate"}}`},
+			`{"kind":"binary","op":"and","left":{"kind":"binary","op":"\u003e=","left":{"kind":"column","table":"i","column":"InvoiceDate"},"right":{"kind":"cast","expr":{"kind":"column","table":"cu","column":"SignupDate"},"type":"timestamp"}},"right":{"kind":"binary","op":"\u003c","left":{"kind":"column","table":"i","column":"InvoiceDate"},"right":{"kind":"cast","expr":{"kind":"func","name":"DATE_ADD","args":[{"kind":"literal","type":"string","value":"day"},{"kind":"literal","type":"integer","value":1},{"kind":"column","table":"cu","column":"SignupDate"}]},"type":"timestamp"}}}`},
 		{`{"kind":"between","expr":` + c("cu", "SignupDate") + `,"low":` + lit(`"2021-01-01"`) + `,"high":` + c("i", "InvoiceDate") + `}`,
-			`{"kind":"between","expr":{"kind":"cast","expr":{"kind":"column","table":"cu","column":"SignupDate"},"type":"timestamp"},"low":{"kind":"literal","type":"date","value":"2021-01-01"},"high":{"kind":"column","table":"i","column":"InvoiceDate"}}`},
+			`{"kind":"binary","op":"and","left":{"kind":"binary","op":"\u003e=","left":{"kind":"column","table":"cu","column":"SignupDate"},"right":{"kind":"literal","type":"date","value":"2021-01-01"}},"right":{"kind":"binary","op":"\u003e=","left":{"kind":"column","table":"i","column":"InvoiceDate"},"right":{"kind":"cast","expr":{"kind":"column","table":"cu","column":"SignupDate"},"type":"timestamp"}}}`},
 		{`{"kind":"in","expr":` + c("cu", "SignupDate") + `,"list":[` + lit(`"2021-01-31"`) + `]}`,
 			`{"kind":"in","expr":{"kind":"column","table":"cu","column":"SignupDate"},"list":[{"kind":"literal","type":"date","value":"2021-01-31"}]}`},
 	} {

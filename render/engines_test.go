@@ -197,3 +197,48 @@ func TestEnginesPeriodLabel(t *testing.T) {
 				to_char(ts, 'YYYY'), to_char(ts, 'YYYY-"Q"Q'), to_char(ts, 'YYYY-MM'), to_char(ts, 'YYYY-MM-DD') FROM w ORDER BY id`}},
 	})
 }
+
+// idsWhere selects the ids of w's rows where cond holds.
+func idsWhere(cond string) string {
+	return `{"select":[{"expr":{"kind":"column","column":"id"},"alias":"id"}],"from":[{"table":"w","alias":"w"}],"where":` + cond + `,"order_by":[{"expr":{"kind":"column","column":"id"}}]}`
+}
+
+func ids(xs ...string) [][]string {
+	out := [][]string{}
+	for _, x := range xs {
+		out = append(out, []string{x})
+	}
+	return out
+}
+
+// TestEnginesDateCoversItsDay: a date compared with a timestamp covers its
+// whole day, so the last second of a month's last day is in the month on
+// every engine.
+func TestEnginesDateCoversItsDay(t *testing.T) {
+	ts := column("ts")
+	between := func(lo, hi string, neg bool) string {
+		return fmt.Sprintf(`{"kind":"between","expr":%s,"low":%s,"high":%s,"negated":%v}`, ts, lo, hi, neg)
+	}
+	hand := func(cond string) map[string]string {
+		pg := strings.NewReplacer("'2024", "TIMESTAMP '2024", "'2023", "TIMESTAMP '2023").Replace(cond)
+		return map[string]string{"sqlite": "SELECT id FROM w WHERE " + cond + " ORDER BY id",
+			"duckdb": "SELECT id FROM w WHERE " + pg + " ORDER BY id", "postgres": "SELECT id FROM w WHERE " + pg + " ORDER BY id"}
+	}
+	runEngineCases(t, textCatalog, textRows, []engineCase{
+		{name: "between dates", plan: idsWhere(between(date("2024-03-01"), date("2024-03-31"), false)), want: ids("1", "5"),
+			sql: hand("ts >= '2024-03-01 00:00:00' AND ts < '2024-04-01 00:00:00'")},
+		{name: "between date strings", plan: idsWhere(between(str("2024-03-01"), str("2024-03-31"), false)), want: ids("1", "5")},
+		{name: "not between", plan: idsWhere(between(date("2024-03-01"), date("2024-03-31"), true)), want: ids("2", "3"),
+			sql: hand("NOT (ts >= '2024-03-01 00:00:00' AND ts < '2024-04-01 00:00:00')")},
+		{name: "equal", plan: idsWhere(binary("=", ts, date("2024-03-31"))), want: ids("1"),
+			sql: hand("ts >= '2024-03-31 00:00:00' AND ts < '2024-04-01 00:00:00'")},
+		{name: "not equal", plan: idsWhere(binary("!=", ts, date("2024-03-31"))), want: ids("2", "3", "5")},
+		{name: "at most", plan: idsWhere(binary("<=", ts, date("2024-03-31"))), want: ids("1", "2", "5"), sql: hand("ts < '2024-04-01 00:00:00'")},
+		{name: "after", plan: idsWhere(binary(">", ts, date("2024-03-31"))), want: ids("3"), sql: hand("ts >= '2024-04-01 00:00:00'")},
+		{name: "before", plan: idsWhere(binary("<", ts, date("2024-04-01"))), want: ids("1", "2", "5"), sql: hand("ts < '2024-04-01 00:00:00'")},
+		{name: "from", plan: idsWhere(binary(">=", ts, date("2024-04-01"))), want: ids("3"), sql: hand("ts >= '2024-04-01 00:00:00'")},
+		{name: "date on the left", plan: idsWhere(binary(">=", date("2024-03-31"), ts)), want: ids("1", "2", "5")},
+		{name: "in a list of days", plan: idsWhere(`{"kind":"in","expr":` + ts + `,"list":[` + date("2024-03-31") + `,` + str("2023-10-01") + `]}`), want: ids("1", "2")},
+		{name: "a date column", plan: idsWhere(binary("<=", ts, column("d"))), want: ids("1", "2")},
+	})
+}

@@ -314,3 +314,21 @@ func TestLiftPeriodLabelSubstr(t *testing.T) {
 		t.Errorf("postgres substr(name, -2): %v, want *Unsupported", err)
 	}
 }
+
+// A date compared with a timestamp is its midnight in SQL; the plan's date
+// would cover its whole day, so the lift makes the midnight explicit.
+func TestLiftDateMeetsTimestamp(t *testing.T) {
+	for _, c := range []struct{ dialect, sql, want string }{
+		{DialectPostgres, "SELECT id FROM invoice WHERE invoicedate <= DATE '2021-03-31'", `"right":{"kind":"cast","expr":{"kind":"cast","expr":{"kind":"literal","type":"string","value":"2021-03-31"},"type":"date"},"type":"timestamp"}`},
+		{DialectPostgres, "SELECT id FROM invoice WHERE invoicedate BETWEEN '2021-03-01' AND '2021-03-31'", `"high":{"kind":"literal","type":"timestamp","value":"2021-03-31 00:00:00"}`},
+		{DialectSQLite, "SELECT id FROM invoice WHERE invoicedate <= duedate", `{"kind":"cast","expr":{"kind":"column","table":"t1","column":"DueDate"},"type":"timestamp"}`},
+	} {
+		q, err := Lift(c.sql, c.dialect, cat)
+		if err != nil {
+			t.Fatalf("Lift(%q): %v", c.sql, err)
+		}
+		if b := string(q.Canonical()); !strings.Contains(b, c.want) {
+			t.Errorf("%q lifted to %s, want %s", c.sql, b, c.want)
+		}
+	}
+}
