@@ -293,6 +293,8 @@ func (v *validator) selectCore(q *Query, path string, outer *scope, env *cteEnv)
 		sc.sources = append(sc.sources, src)
 	}
 	v.joins(q, path, sc, env)
+	v.groupByAliases(q, path, sc)
+	v.havingAliases(q, path, sc)
 	sc.clause = "where"
 	if q.Where != nil {
 		t := v.expr(q.Where, join(path, "where"), sc, env)

@@ -166,6 +166,9 @@ func refusals() []refusal {
 		// shape
 		{"empty select", plan(`"select":[]`, tracks), none, planast.CodeEmptySelect, "select"},
 		{"no from but group_by", plan(sel(item(lit("1"), "one")), `"group_by":[`+lit("1")+`]`), none, planast.CodeMalformed, "from"},
+		// output aliases in group_by and having
+		{"group_by an aggregate alias", plan(sel(c("", "GenreId"), item(fn("COUNT"), "n")), tracks, `"group_by":[`+c("", "n")+`]`), none, planast.CodeGrouping, "group_by[0]"},
+		{"having an alias that is also a column", plan(sel(item(fn("UPPER", c("", "Composer")), "Name"), item(fn("COUNT"), "n")), tracks, `"group_by":[`+fn("UPPER", c("", "Composer"))+`]`, `"having":`+bin("=", c("", "Name"), lit(`"X"`))), none, planast.CodeAmbiguous, "having"},
 		{"computed item without alias", plan(sel(fn("UPPER", c("", "Name"))), tracks), none, planast.CodeMalformed, "select[0].alias"},
 	}
 }

@@ -235,3 +235,29 @@ func TestValidateNil(t *testing.T) {
 		t.Fatal("nil plan accepted")
 	}
 }
+
+// group_by and having may name output aliases: the validated plan holds
+// the aliased expression. In group_by a source column of that name wins.
+func TestValidateOutputAliases(t *testing.T) {
+	upper := fn("UPPER", c("", "Composer"))
+	for _, tc := range []struct{ plan, want string }{
+		{plan(sel(item(upper, "who"), item(fn("COUNT"), "n")), frm(from("Track", "t")), `"group_by":[`+c("", "who")+`]`, `"having":`+bin(">", c("", "n"), lit("1"))),
+			`"group_by":[{"kind":"func","name":"UPPER","args":[{"kind":"column","table":"t","column":"Composer"}]}],"having":{"kind":"binary","op":"\u003e","left":{"kind":"func","name":"COUNT","args":[]},"right":{"kind":"literal","type":"integer","value":1}}`},
+		// "Name" is an alias and a column of Track: group_by means the column
+		{plan(sel(item(c("", "Name"), "Name"), item(fn("COUNT"), "n")), frm(from("Track", "t")), `"group_by":[`+c("", "Name")+`]`),
+			`"group_by":[{"kind":"column","table":"t","column":"Name"}]`},
+	} {
+		v, err := planast.Validate(decode(t, tc.plan), chinook, planast.Options{})
+		if err != nil {
+			t.Fatalf("%s: %v", tc.plan, err)
+		}
+		if got := string(v.Plan.Canonical()); !strings.Contains(got, tc.want) {
+			t.Errorf("got  %s\nwant %s", got, tc.want)
+		}
+	}
+	// the source column wins: grouping by it leaves the alias's expression ungrouped
+	q := decode(t, plan(sel(item(upper, "Name"), item(fn("COUNT"), "n")), frm(from("Track", "t")), `"group_by":[`+c("", "Name")+`]`))
+	if _, err := planast.Validate(q, chinook, planast.Options{}); err == nil || !strings.Contains(err.Error(), "GROUPING") {
+		t.Errorf("group_by Name with an alias Name over UPPER(Composer): %v, want a grouping error (the column wins)", err)
+	}
+}

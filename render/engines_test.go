@@ -242,3 +242,14 @@ func TestEnginesDateCoversItsDay(t *testing.T) {
 		{name: "a date column", plan: idsWhere(binary("<=", ts, column("d"))), want: ids("1", "2")},
 	})
 }
+
+func TestEnginesOutputAliasesInGroupByHaving(t *testing.T) {
+	plan := `{"select":[{"expr":` + call("PERIOD_LABEL", str("year"), column("d")) + `,"alias":"yr"},{"expr":` + call("COUNT") + `,"alias":"cnt"}],
+	 "from":[{"table":"w","alias":"w"}],"group_by":[` + column("yr") + `],"having":` + binary(">", column("cnt"), num("1")) + `,"order_by":[{"expr":` + column("yr") + `}]}`
+	runEngineCases(t, textCatalog, textRows, []engineCase{
+		{name: "group by and having on aliases", plan: plan, want: [][]string{{"2024", "2"}},
+			sql: map[string]string{"sqlite": `SELECT strftime('%Y', d) AS yr, COUNT(*) AS cnt FROM w GROUP BY yr HAVING cnt > 1 ORDER BY yr`,
+				"duckdb":   `SELECT strftime(d, '%Y') AS yr, COUNT(*) AS cnt FROM w GROUP BY yr HAVING cnt > 1 ORDER BY yr`,
+				"postgres": `SELECT to_char(d, 'YYYY') AS yr, COUNT(*) AS cnt FROM w GROUP BY to_char(d, 'YYYY') HAVING COUNT(*) > 1 ORDER BY yr`}},
+	})
+}
