@@ -225,9 +225,6 @@ func (v *validator) query(q *Query, path string, outer *scope, ctes *cteEnv, top
 		env.defs[strings.ToLower(c.Name)] = cteDef{c.Name, rel}
 	}
 	rel := v.selectCore(q, path, outer, env)
-	if q.Qualify != nil || q.WithTies {
-		v.add(CodeBadValue, join(path, "qualify"), "qualify and with_ties are not supported yet")
-	}
 	v.typedOutputs(q, path, rel, top)
 	for i := range q.SetOps {
 		s := &q.SetOps[i]
@@ -249,6 +246,7 @@ func (v *validator) query(q *Query, path string, outer *scope, ctes *cteEnv, top
 		}
 	}
 	v.orderLimit(q, path, rel, outer, env)
+	v.qualifyTies(q, path, rel, outer, env)
 	_ = top
 	return rel
 }

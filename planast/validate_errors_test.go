@@ -166,6 +166,11 @@ func refusals() []refusal {
 		// shape
 		{"empty select", plan(`"select":[]`, tracks), none, planast.CodeEmptySelect, "select"},
 		{"no from but group_by", plan(sel(item(lit("1"), "one")), `"group_by":[`+lit("1")+`]`), none, planast.CodeMalformed, "from"},
+		// qualify and with_ties
+		{"with_ties without limit", plan(sel(c("", "Name")), tracks, orderBy(c("", "Name"), "asc"), `"with_ties":true`), none, planast.CodeLimit, "with_ties"},
+		{"with_ties without order_by", plan(sel(c("", "Name")), tracks, `"limit":3,"with_ties":true`), none, planast.CodeOrder, "with_ties"},
+		{"qualify on a source column", plan(sel(c("", "Name")), tracks, `"qualify":`+bin("=", c("", "GenreId"), lit("1"))), none, planast.CodeColumnNotFound, "qualify"},
+		{"qualify without a window", plan(sel(c("", "Name"), c("", "GenreId")), tracks, `"qualify":`+bin("=", c("", "GenreId"), lit("1"))), none, planast.CodeBadValue, "qualify"},
 		// output aliases in group_by and having
 		{"group_by an aggregate alias", plan(sel(c("", "GenreId"), item(fn("COUNT"), "n")), tracks, `"group_by":[`+c("", "n")+`]`), none, planast.CodeGrouping, "group_by[0]"},
 		{"having an alias that is also a column", plan(sel(item(fn("UPPER", c("", "Composer")), "Name"), item(fn("COUNT"), "n")), tracks, `"group_by":[`+fn("UPPER", c("", "Composer"))+`]`, `"having":`+bin("=", c("", "Name"), lit(`"X"`))), none, planast.CodeAmbiguous, "having"},

@@ -366,7 +366,7 @@ func (v *validator) fn(f *Func, path string, sc *scope, env *cteEnv) Type {
 	}
 	if spec.Kind == Aggregate {
 		switch sc.clause {
-		case "where", "group_by", "join":
+		case "where", "group_by", "join", "qualify":
 			v.add(CodeGrouping, path, "aggregate %s is not allowed in %s; filter aggregates in having", spec.Name, sc.clause)
 		}
 		if v.inAgg > 0 {

@@ -253,3 +253,43 @@ func TestEnginesOutputAliasesInGroupByHaving(t *testing.T) {
 				"postgres": `SELECT to_char(d, 'YYYY') AS yr, COUNT(*) AS cnt FROM w GROUP BY to_char(d, 'YYYY') HAVING COUNT(*) > 1 ORDER BY yr`}},
 	})
 }
+
+// tracksBy selects TrackId and Name of the golden tracks ordered by key
+// (descending) with the extra plan fields.
+func tracksBy(key, extra string) string {
+	return `{"select":[{"expr":{"kind":"column","column":"TrackId"},"alias":"id"},{"expr":{"kind":"column","column":"Name"},"alias":"name"}],
+	 "from":[{"table":"Track","alias":"t"}],"order_by":[{"expr":{"kind":"column","table":"t","column":"` + key + `"},"direction":"desc"}]` + extra + `}`
+}
+
+func TestEnginesWithTiesAndQualify(t *testing.T) {
+	// prices: tracks 4 and 5 cost 1.99, tracks 1, 2 and 3 cost 0.99
+	topPrice := func(n string) map[string]string {
+		return map[string]string{
+			"sqlite":   `SELECT id, name FROM (SELECT TrackId AS id, Name AS name, UnitPrice AS p, RANK() OVER (ORDER BY UnitPrice DESC) AS r FROM Track) WHERE r <= ` + n + ` ORDER BY p DESC, id, name`,
+			"duckdb":   `SELECT TrackId AS id, Name AS name FROM Track QUALIFY RANK() OVER (ORDER BY UnitPrice DESC) <= ` + n + ` ORDER BY UnitPrice DESC, id, name`,
+			"postgres": `SELECT id, name FROM (SELECT "TrackId" AS id, "Name" AS name, "UnitPrice" AS p FROM "Track" ORDER BY "UnitPrice" DESC FETCH FIRST ` + n + ` ROWS WITH TIES) x ORDER BY p DESC, id, name`,
+		}
+	}
+	cap3 := render.Options{MaxRows: 3}
+	rankAlias := `{"expr":{"kind":"window","name":"RANK","args":[],"partition_by":[{"kind":"column","column":"GenreId"}],"order_by":[{"expr":{"kind":"column","column":"Milliseconds"},"direction":"desc"}]},"alias":"r"}`
+	perGenre := `{"select":[{"expr":{"kind":"column","column":"GenreId"},"alias":"genre"},{"expr":{"kind":"column","column":"Name"},"alias":"name"},` + rankAlias + `],
+	 "from":[{"table":"Track","alias":"t"}],"qualify":{"kind":"binary","op":"=","left":{"kind":"column","column":"r"},"right":{"kind":"literal","value":1}},
+	 "order_by":[{"expr":{"kind":"column","column":"genre"}}]}`
+	runEngineCases(t, goldenCatalog, goldenRows, []engineCase{
+		{name: "limit 1 with ties", plan: tracksBy("UnitPrice", `,"limit":1,"with_ties":true`),
+			want: [][]string{{"4", "Walk On Water"}, {"5", "Love In An Elevator"}}, sql: topPrice("1")},
+		{name: "limit 3 with ties keeps every tie of the third row", plan: tracksBy("UnitPrice", `,"limit":3,"with_ties":true`),
+			want: [][]string{{"4", "Walk On Water"}, {"5", "Love In An Elevator"}, {"1", "For Those About To Rock"}, {"2", "Balls to the Wall"}, {"3", "Fast As a Shark"}}, sql: topPrice("3")},
+		{name: "without ties the limit cuts", plan: tracksBy("UnitPrice", `,"limit":3`),
+			want: [][]string{{"4", "Walk On Water"}, {"5", "Love In An Elevator"}, {"1", "For Those About To Rock"}}},
+		// the engine renders with its row cap + 1: rows beyond the cap show the result was cut
+		{name: "the row cap still cuts ties", plan: tracksBy("UnitPrice", `,"limit":3,"with_ties":true`), opts: &cap3,
+			want: [][]string{{"4", "Walk On Water"}, {"5", "Love In An Elevator"}, {"1", "For Those About To Rock"}}},
+		{name: "qualify the first of each genre", plan: perGenre,
+			want: [][]string{{"1", "For Those About To Rock", "1"}, {"2", "Love In An Elevator", "1"}, {"3", "Fast As a Shark", "1"}},
+			sql: map[string]string{
+				"sqlite":   `SELECT * FROM (SELECT GenreId AS genre, Name AS name, RANK() OVER (PARTITION BY GenreId ORDER BY Milliseconds DESC) AS r FROM Track) WHERE r = 1 ORDER BY genre`,
+				"duckdb":   `SELECT GenreId AS genre, Name AS name, RANK() OVER (PARTITION BY GenreId ORDER BY Milliseconds DESC) AS r FROM Track QUALIFY r = 1 ORDER BY genre`,
+				"postgres": `SELECT * FROM (SELECT "GenreId" AS genre, "Name" AS name, RANK() OVER (PARTITION BY "GenreId" ORDER BY "Milliseconds" DESC) AS r FROM "Track") x WHERE r = 1 ORDER BY genre`}},
+	})
+}

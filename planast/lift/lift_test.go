@@ -332,3 +332,28 @@ func TestLiftDateMeetsTimestamp(t *testing.T) {
 		}
 	}
 }
+
+// Top-N with ties lifts from PostgreSQL's FETCH FIRST n ROWS WITH TIES,
+// and the nested form filtering a rank computed in a derived table lifts as
+// it is written.
+func TestLiftTies(t *testing.T) {
+	q, err := Lift("SELECT name FROM singer ORDER BY age DESC FETCH FIRST 2 ROWS WITH TIES", DialectPostgres, cat)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !q.WithTies || q.Limit == nil || *q.Limit != 2 {
+		t.Errorf("lifted %s, want limit 2 with_ties", q.Canonical())
+	}
+	if _, err := planast.Validate(q, cat, planast.Options{}); err != nil {
+		t.Errorf("the lifted plan does not validate: %v", err)
+	}
+	for _, d := range []string{DialectSQLite, DialectPostgres} {
+		q, err := Lift("SELECT name FROM (SELECT name, RANK() OVER (ORDER BY age DESC) AS r FROM singer) AS x WHERE r <= 3", d, cat)
+		if err != nil {
+			t.Fatalf("%s: %v", d, err)
+		}
+		if _, err := planast.Validate(q, cat, planast.Options{}); err != nil {
+			t.Errorf("%s: the lifted plan does not validate: %v", d, err)
+		}
+	}
+}
