@@ -38,6 +38,12 @@ type Validated struct {
 	// Columns are the output column names and Types their portable types.
 	Columns []string
 	Types   []Type
+	// Warnings are findings that do not stop the plan, each prefixed with
+	// its path: a join on key pairs that are no foreign key of the catalog
+	// (in either direction) nor a relationship the semantic layer declares
+	// (which reach the catalog as foreign keys). Under JoinDeclared such a
+	// join is an issue instead.
+	Warnings []string
 }
 
 // Validate checks q against the catalog and the caller's access, before any
@@ -72,7 +78,7 @@ func Validate(q *Query, cat Catalog, opts Options) (*Validated, error) {
 			return nil, issueErr(CodeBadValue, "select", "the plan must return exactly the columns %q, it returns %q", opts.ExpectedColumns, got)
 		}
 	}
-	return &Validated{Plan: cp, Columns: out.names(), Types: out.types()}, nil
+	return &Validated{Plan: cp, Columns: out.names(), Types: out.types(), Warnings: v.warnings}, nil
 }
 
 // mark counts the problems found so far, the silent ones (references
@@ -85,7 +91,9 @@ type validator struct {
 	cat    Catalog
 	opts   Options
 	issues []Issue
-	scopes []scopeFor
+	// warnings are reported with a valid plan (Validated.Warnings).
+	warnings []string
+	scopes   []scopeFor
 	inAgg  int // > 0 inside an aggregate's arguments
 	inWin  int // > 0 inside a window's arguments
 	// dayRules holds the comparisons of a date with a timestamp, rewritten
@@ -594,16 +602,15 @@ func hasSubquery(e Expr) bool {
 }
 
 func (v *validator) joinKeyCheck(left, right *source, lcol, rcol, path string) {
-	if v.opts.Joins == JoinTyped || left.table == nil || right.table == nil {
-		return
+	if left.table == nil || right.table == nil {
+		return // a CTE or derived table declares no keys
 	}
 	if fkBetween(left.table, right.table, lcol, rcol) || fkBetween(right.table, left.table, rcol, lcol) {
 		return
 	}
-	if v.opts.Joins == JoinInferable {
-		if strings.EqualFold(lcol, rcol) || isPK(left.table, lcol) || isPK(right.table, rcol) {
-			return
-		}
+	if v.opts.Joins == JoinTyped || v.opts.Joins == JoinInferable && (strings.EqualFold(lcol, rcol) || isPK(left.table, lcol) || isPK(right.table, rcol)) {
+		v.warnings = append(v.warnings, fmt.Sprintf("%s: no foreign key or declared relationship joins %s.%s to %s.%s; check that these are the keys the tables are related by", path, left.alias, lcol, right.alias, rcol))
+		return
 	}
 	v.add(CodeBadJoin, path, "no declared relationship joins %s.%s to %s.%s; join on the foreign keys the schema lists", left.alias, lcol, right.alias, rcol)
 }

@@ -261,3 +261,34 @@ func TestValidateOutputAliases(t *testing.T) {
 		t.Errorf("group_by Name with an alias Name over UPPER(Composer): %v, want a grouping error (the column wins)", err)
 	}
 }
+
+// A join on keys that are no foreign key (in either direction) is valid
+// but warned about, so that a planner joining Album.AlbumId to
+// Artist.ArtistId hears of it; under JoinDeclared it is refused.
+func TestValidateWarnsUndeclaredJoins(t *testing.T) {
+	for _, tc := range []struct {
+		plan string
+		opts planast.Options
+		want []string
+	}{
+		{plan(sel(c("ar", "Name")), albumArtist[0], albumArtist[1]), planast.Options{}, nil},
+		// the foreign key read the other way round
+		{plan(sel(c("ar", "Name")), frm(from("Artist", "ar"), from("Album", "al")), joins(joinOn("inner", "ar", "al", "ArtistId", "ArtistId"))), planast.Options{}, nil},
+		{plan(sel(c("ar", "Name")), frm(from("Album", "al"), from("Artist", "ar")), joins(joinOn("inner", "al", "ar", "AlbumId", "ArtistId"))), planast.Options{},
+			[]string{"joins[0].on[0]: no foreign key or declared relationship joins al.AlbumId to ar.ArtistId; check that these are the keys the tables are related by"}},
+		{plan(sel(c("ar", "Name")), frm(from("Album", "al"), from("Artist", "ar")), joins(joinOn("inner", "al", "ar", "AlbumId", "ArtistId"))), planast.Options{Joins: planast.JoinInferable},
+			[]string{"joins[0].on[0]: no foreign key or declared relationship joins al.AlbumId to ar.ArtistId; check that these are the keys the tables are related by"}},
+	} {
+		v, err := planast.Validate(decode(t, tc.plan), chinook, tc.opts)
+		if err != nil {
+			t.Fatalf("%s: %v", tc.plan, err)
+		}
+		if !slices.Equal(v.Warnings, tc.want) {
+			t.Errorf("%s: warnings %q, want %q", tc.plan, v.Warnings, tc.want)
+		}
+	}
+	_, err := planast.Validate(decode(t, plan(sel(c("ar", "Name")), frm(from("Album", "al"), from("Artist", "ar")), joins(joinOn("inner", "al", "ar", "AlbumId", "ArtistId")))), chinook, planast.Options{Joins: planast.JoinDeclared})
+	if err == nil || !strings.Contains(err.Error(), "INVALID_JOIN") {
+		t.Errorf("JoinDeclared: %v, want an INVALID_JOIN issue", err)
+	}
+}
