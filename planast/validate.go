@@ -94,8 +94,8 @@ type validator struct {
 	// warnings are reported with a valid plan (Validated.Warnings).
 	warnings []string
 	scopes   []scopeFor
-	inAgg  int // > 0 inside an aggregate's arguments
-	inWin  int // > 0 inside a window's arguments
+	inAgg    int // > 0 inside an aggregate's arguments
+	inWin    int // > 0 inside a window's arguments
 	// dayRules holds the comparisons of a date with a timestamp, rewritten
 	// once the plan is valid (applyDayRules).
 	dayRules map[Expr]dayRule
