@@ -37,13 +37,39 @@ func newRoot(logger *slog.Logger, stdout io.Writer) *cobra.Command {
 	root := &cobra.Command{
 		Use:           "nl2sql",
 		Short:         "Answer natural-language questions over SQL databases, safely, over MCP",
+		Version:       version,
 		SilenceUsage:  true,
 		SilenceErrors: true,
 	}
+	root.SetVersionTemplate("nl2sql {{.Version}}\n")
 	root.SetOut(stdout)
 	root.AddCommand(serveCmd(logger), askCmd(logger), explainCmd(logger), demoCmd(logger), doctorCmd(logger), indexCmd(logger), traceCmd(logger), recordingsCmd(logger), cacheCmd(logger), curatedCmd(logger), withEvalCompare(evalCmd(logger), logger), planCmd(logger), schemaCmd(logger), approvalsCmd(logger), versionCmd())
 	root.AddCommand(semanticCmd(logger)) // issue 13 (semantic.go)
+	usageOnBadArgs(root)
 	return root
+}
+
+// usageOnBadArgs makes every command print its usage on stderr when its
+// arguments or flags are wrong (`nl2sql ask` without a question): errors
+// are otherwise printed without usage (SilenceUsage), so that a failed
+// query does not bury its message under the flag list.
+func usageOnBadArgs(c *cobra.Command) {
+	c.SetFlagErrorFunc(func(cmd *cobra.Command, err error) error {
+		fmt.Fprint(cmd.ErrOrStderr(), cmd.UsageString())
+		return err
+	})
+	if check := c.Args; check != nil {
+		c.Args = func(cmd *cobra.Command, args []string) error {
+			if err := check(cmd, args); err != nil {
+				fmt.Fprint(cmd.ErrOrStderr(), cmd.UsageString())
+				return err
+			}
+			return nil
+		}
+	}
+	for _, sub := range c.Commands() {
+		usageOnBadArgs(sub)
+	}
 }
 
 func versionCmd() *cobra.Command {
@@ -73,11 +99,17 @@ func serveCmd(logger *slog.Logger) *cobra.Command {
 				return err
 			}
 			metrics := mcp.NewMetrics()
-			a, err := src.open(logger, app.Options{Observers: []events.Observer{metrics.Observer()}})
+			cfg, _, err := src.load()
+			if err != nil {
+				return err
+			}
+			a, err := app.OpenConfig(cfg, logger, app.Options{Observers: []events.Observer{metrics.Observer()}})
 			if err != nil {
 				return err
 			}
 			defer a.Close()
+			fmt.Fprintln(os.Stderr, serveBanner(cfg, httpAddr))
+			openInBackground(cmd.Context(), a.Engine, cfg, os.Stderr, nil)
 			if httpAddr == "" {
 				s := mcp.NewServer(a.Engine, version, logger)
 				return mcp.ServeStdio(cmd.Context(), s, os.Stdin, cmd.OutOrStdout(), logger)
