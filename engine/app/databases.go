@@ -233,14 +233,19 @@ func defaultStorage(dss []config.FlagDatasource) (string, error) {
 	return filepath.Join(base, "nl2sql", name+"-"+hex.EncodeToString(h.Sum(nil))[:12]), nil
 }
 
-// redactDSN keeps a password out of an error message.
+// dsnPassword is the password of a URL-form DSN, even one that does not
+// parse (a bad port).
+var dsnPassword = regexp.MustCompile(`(://[^:/@\s]*:)[^@\s]*@`)
+
+// redactDSN keeps a password out of an error message: the URL form's,
+// and the DSN's own (pgx may quote it in its message).
 func redactDSN(msg, dsn string) string {
 	if u, err := url.Parse(dsn); err == nil && u.User != nil {
 		if p, ok := u.User.Password(); ok && p != "" {
 			msg = strings.ReplaceAll(msg, p, "xxxxx")
 		}
 	}
-	return msg
+	return dsnPassword.ReplaceAllString(msg, "${1}xxxxx@")
 }
 
 func dbError(arg, msg, hint string) error {
