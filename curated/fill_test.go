@@ -34,10 +34,10 @@ func TestFillFromQuestion(t *testing.T) {
 		{"Top 5 Rock albums in the United Kingdom in 2023 since 2023-02-01", []string{"Rock"},
 			`{"genre":"Rock","market":"United Kingdom","since":"2023-02-01","top":5,"year":"2023"}`, "[active]"},
 		{"Jazz sales in canada", nil, `{"genre":"Jazz","market":"Canada"}`, "[year active]"},
-		{"Compare 2023 with 2024", nil, `{}`, "[year genre active]"},                          // two years: the host decides
+		{"Compare 2023 with 2024", nil, `{}`, "[year genre active]"},                              // two years: the host decides
 		{"Rock or Blues in 2024", []string{"Rock", "Blues"}, `{"year":"2024"}`, "[genre active]"}, // two values
-		{"Top 500 tracks", nil, `{}`, "[year genre active]"},                                   // out of range
-		{"USAF budget", nil, `{}`, "[year genre active]"},                                      // a choice inside a word
+		{"Top 500 tracks", nil, `{}`, "[year genre active]"},                                      // out of range
+		{"USAF budget", nil, `{}`, "[year genre active]"},                                         // a choice inside a word
 	}
 	for _, c := range cases {
 		filled, missing := q.FillFromQuestion(c.question, c.values)
