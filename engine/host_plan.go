@@ -67,6 +67,11 @@ type HostPlan struct {
 	SchemaContext string   `json:"schema_context"`
 	ContextTables []string `json:"context_tables"`
 	ContextTokens int      `json:"context_tokens"`
+	// VisibleTables counts the tables the caller may read on the
+	// datasource: more than len(ContextTables) when retrieval cut the
+	// schema to its budget (search_schema and describe_schema show the
+	// rest).
+	VisibleTables int `json:"visible_tables"`
 	// Candidates, when several datasources may hold the answer, are the
 	// best-ranked ones with their own contexts.
 	Candidates []HostCandidate `json:"candidates,omitempty"`
@@ -105,6 +110,7 @@ type HostCandidate struct {
 	SchemaContext   string         `json:"schema_context"`
 	ContextTables   []string       `json:"context_tables"`
 	ContextTokens   int            `json:"context_tokens"`
+	VisibleTables   int            `json:"visible_tables"`
 }
 
 // maxHostVerified bounds the verified queries listed per datasource, and
@@ -154,9 +160,10 @@ func (e *Engine) hostPlan(ctx context.Context, ds *datasource, q, today, reason 
 		Kind: KindPlanItYourself, Question: q, Reason: reason, Datasource: ds.spec.ID, Dialect: ds.src.Dialect(), Today: today,
 		VerifiedQueries: e.hostVerified(ctx, ds, q),
 		SchemaContext:   sctx, ContextTables: contextTables(sctx), ContextTokens: index.ContextTokens(sctx),
-		PlanGuide: ToolCall{Tool: "get_plan_schema", Arguments: map[string]any{}},
-		RunPlan:   ToolCall{Tool: "run_plan", Arguments: map[string]any{"datasource": ds.spec.ID}, Missing: []string{"plan"}},
-		TraceID:   tr.t.ID,
+		VisibleTables: len(e.caller(ctx).FilterSnapshot(ds.snap).Tables),
+		PlanGuide:     ToolCall{Tool: "get_plan_schema", Arguments: map[string]any{}},
+		RunPlan:       ToolCall{Tool: "run_plan", Arguments: map[string]any{"datasource": ds.spec.ID}, Missing: []string{"plan"}},
+		TraceID:       tr.t.ID,
 	}
 	hp.Next = hostNext(hp)
 	return &Result{Question: q, HostPlan: hp, TraceID: tr.t.ID, Warnings: []string{}}
@@ -177,7 +184,7 @@ func (e *Engine) hostPlanCandidates(ctx context.Context, q, today, reason string
 		hp.Candidates = append(hp.Candidates, HostCandidate{
 			Datasource: ds.spec.ID, Dialect: ds.src.Dialect(), Description: ds.spec.Description, Score: round3(scores[i]),
 			VerifiedQueries: e.hostVerified(ctx, ds, q), SchemaContext: sctx, ContextTables: contextTables(sctx),
-			ContextTokens: index.ContextTokens(sctx),
+			ContextTokens: index.ContextTokens(sctx), VisibleTables: len(e.caller(ctx).FilterSnapshot(ds.snap).Tables),
 		})
 	}
 	hp.Next = hostNext(hp)
