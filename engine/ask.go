@@ -57,7 +57,9 @@ func (e *Engine) Ask(ctx context.Context, req AskRequest) (res *Result, err erro
 	ctx = withTrace(ctx, tr)
 	defer func() {
 		tr.t.Timings = tm
-		if res != nil {
+		if res != nil && res.HostPlan != nil {
+			tr.t.PlanSource = "host"
+		} else if res != nil {
 			tr.t.Timings = res.Timings
 			tr.t.SQL, tr.t.RowCount, tr.t.PlanSource = res.SQL, res.RowCount, res.SubQueries[0].PlanSource
 		}
@@ -70,6 +72,17 @@ func (e *Engine) Ask(ctx context.Context, req AskRequest) (res *Result, err erro
 	progress(ctx, "resolve")
 	if req.Datasource == "" && len(e.specs) > 1 { // issue 9 hook: several datasources, none named (engine/multi.go)
 		mres, one, work, merr := e.askMulti(ctx, q, today, tr, sw, &tm)
+		if reason, ok := e.handsOver(merr); ok && one == "" {
+			// no resolver model: the ranking picks, or the host does (host_plan.go)
+			pick, cands, scores, herr := e.hostResolve(ctx, q, tr)
+			if herr != nil || pick == "" {
+				if herr != nil {
+					return nil, herr
+				}
+				return e.hostPlanCandidates(ctx, q, today, reason, cands, scores, tr), nil
+			}
+			one, merr = pick, nil
+		}
 		if one == "" {
 			return mres, merr
 		}
@@ -88,12 +101,18 @@ func (e *Engine) Ask(ctx context.Context, req AskRequest) (res *Result, err erro
 		return res, err
 	}
 	progress(ctx, "retrieve")
+	if e.hostMode { // no planner: the host plans (host_plan.go)
+		return e.hostPlan(ctx, ds, q, today, HostReasonNoPlanner, tr), nil
+	}
 	sctx := e.retrieve(ctx, ds, q)
 	tm.Retrieve = sw.lap()
 	progress(ctx, "plan")
 	planned, scale, err := e.planMaybeScaled(ctx, ds, q, sctx, today) // issue 15 hook: test-time scaling (engine/scale.go)
 	if planned != nil {
 		tr.t.Rejected = planned.rejected
+	}
+	if reason, ok := e.handsOver(err); ok && ctx.Err() == nil && (planned == nil || len(planned.rejected) == 0) {
+		return e.hostPlan(ctx, ds, q, today, reason, tr), nil
 	}
 	if err != nil {
 		return nil, deadline(ctx, err)

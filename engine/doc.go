@@ -32,6 +32,17 @@
 //	//   LIMIT 1
 //	// res.Answer = "Artist Iron Maiden, AlbumCount 21."
 //
+// Without a planner (Options.Planner nil: host planning, host_plan.go) the
+// same Ask returns the plan-it-yourself result instead, for the client
+// that plans itself:
+//
+//	e, _ := engine.New(engine.Options{Datasources: …})
+//	res, _ := e.Ask(ctx, engine.AskRequest{Question: "Which artist has released the most albums?"})
+//	// res.HostPlan.Kind = "plan_it_yourself", .Datasource = "chinook", .Dialect = "sqlite",
+//	// .SchemaContext = "Album (347 rows): AlbumId integer pk; …\nArtist (275 rows): …",
+//	// .RunPlan = {Tool: "run_plan", Arguments: {"datasource": "chinook"}, Missing: ["plan"]}
+//	// json.Marshal(res) is the HostPlan's JSON; an answer's starts {"kind":"answer", …}
+//
 // Every error that leaves the package is an *Error with a Code, a message
 // safe to show, a hint and, for refused plans, the typed issues.
 package engine

@@ -60,7 +60,14 @@ type DatasourceSpec struct {
 // Options configure an Engine.
 type Options struct {
 	Datasources []DatasourceSpec
-	Planner     Planner
+	// Planner plans questions; nil means host planning: no model call is
+	// made, and Ask returns the plan-it-yourself result (host_plan.go).
+	Planner Planner
+	// HandOver makes Ask return the plan-it-yourself result, not
+	// NO_RECORDING, when the replay provider has no recording for a
+	// question (set by the CLI and the server; off where a recording is
+	// required: recordings check, replay tests, eval --planner replay).
+	HandOver bool
 	// Answerer writes the short answer from the first rows (step "answer");
 	// nil means a deterministic summary of the first rows.
 	Answerer Planner
@@ -123,6 +130,8 @@ type Engine struct {
 	open  map[string]*datasource
 	// matcher matches questions to verified queries (verified_match.go).
 	matcher matcherOnce
+	// hostMode: no planner is configured; the host plans (host_plan.go).
+	hostMode bool
 }
 
 // datasource is an opened source with its schema snapshot and version.
@@ -139,8 +148,9 @@ type datasource struct {
 
 // New builds an Engine. Datasources are opened on first use.
 func New(opts Options) (*Engine, error) {
-	if opts.Planner == nil {
-		return nil, errors.New("engine: a planner is required")
+	hostMode := opts.Planner == nil
+	if hostMode {
+		opts.Planner = noPlanner{}
 	}
 	if opts.Today == nil {
 		opts.Today = func() string { return time.Now().UTC().Format("2006-01-02") }
@@ -161,7 +171,7 @@ func New(opts Options) (*Engine, error) {
 		opts.Open = OpenSource
 	}
 	observeModels(&opts)
-	e := &Engine{opts: opts, log: opts.Logger, specs: map[string]DatasourceSpec{}, open: map[string]*datasource{}}
+	e := &Engine{opts: opts, log: opts.Logger, specs: map[string]DatasourceSpec{}, open: map[string]*datasource{}, hostMode: hostMode}
 	for _, s := range opts.Datasources {
 		if s.RowLimit <= 0 {
 			s.RowLimit = 1000

@@ -18,6 +18,8 @@ const (
 	CodeDatasourceDown     Code = "DATASOURCE_UNAVAILABLE"   // missing, locked or corrupt database
 	CodePlanInvalid        Code = "PLAN_INVALID"             // the plan failed validation after every repair attempt
 	CodeNoRecording        Code = "NO_RECORDING"             // replay has no recorded answer for this request
+	CodeNoPlanner          Code = "NO_PLANNER"               // no model is configured: the host plans (host_plan.go)
+	CodeInvalidDatabase    Code = "INVALID_DATABASE"         // a --db argument names no usable database
 	CodeProvider           Code = "PROVIDER_ERROR"           // the model provider failed
 	CodeReadOnly           Code = "READ_ONLY_VIOLATION"      // the database refused a statement as not read-only
 	CodeAccessDenied       Code = "ACCESS_DENIED"            // the caller may not read what the request needs

@@ -141,6 +141,10 @@ func decodePlanAnswer(b json.RawMessage) (*PlanAnswer, *planast.Query, error) {
 }
 
 func providerError(err error) *Error {
+	var ee *Error
+	if errors.As(err, &ee) { // already typed (NO_PLANNER)
+		return ee
+	}
 	var nr *llm.NoRecordingError
 	if errors.As(err, &nr) {
 		hint := "this server replays recorded model answers; ask a recorded question, or configure a live model provider (llm.default in nl2sql.yaml) to ask new ones"

@@ -1,6 +1,8 @@
 package engine
 
 import (
+	"encoding/json"
+
 	"github.com/nl2sql/nl2sql/planast"
 )
 
@@ -36,6 +38,24 @@ type Result struct {
 	// byte-identical for the same inputs and recordings.
 	Timings Timings `json:"timings"`
 	TraceID string  `json:"trace_id"`
+	// HostPlan, when set, makes this the plan-it-yourself result of a
+	// question no planner answered (host_plan.go): its JSON is the
+	// HostPlan's, and the fields above other than Question and TraceID
+	// are empty.
+	HostPlan *HostPlan `json:"-"`
+}
+
+// MarshalJSON writes the result with its kind first: "answer", or the
+// HostPlan (kind "plan_it_yourself") when set.
+func (r Result) MarshalJSON() ([]byte, error) {
+	if r.HostPlan != nil {
+		return json.Marshal(r.HostPlan)
+	}
+	type plain Result
+	return json.Marshal(struct {
+		Kind string `json:"kind"`
+		plain
+	}{KindAnswer, plain(r)})
 }
 
 // Usage counts the model work behind a result. It never holds latency.

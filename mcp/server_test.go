@@ -98,12 +98,19 @@ func TestAskTool(t *testing.T) {
 	if !strings.Contains(text, "MPEG audio file") || !strings.Contains(text, "SQL:") {
 		t.Errorf("text = %q", text)
 	}
+	// A question without a recording is handed to the host: a successful
+	// plan-it-yourself result (valid against the output schema, which the
+	// server checks), not an error.
+	host := call(map[string]any{"question": "What is the meaning of life?"})
+	hb, _ := json.Marshal(host.StructuredContent)
+	if host.IsError || !strings.Contains(string(hb), `"kind":"plan_it_yourself"`) || !strings.Contains(string(hb), `"reason":"no_recording"`) {
+		t.Errorf("unrecorded question: isError %v, structured %s", host.IsError, hb)
+	}
 	for _, c := range []struct {
 		args map[string]any
 		want string
 	}{
 		{map[string]any{"question": ""}, ""},
-		{map[string]any{"question": "What is the meaning of life?"}, "NO_RECORDING"},
 		{map[string]any{"question": "Which media type has the most tracks?", "datasource": "nope"}, "DATASOURCE_NOT_FOUND"},
 		{map[string]any{"question": "Which media type has the most tracks?", "datasrc": "chinook"}, "datasrc"},
 	} {

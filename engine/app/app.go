@@ -64,9 +64,25 @@ func OpenWith(path string, logger *slog.Logger, o Options) (*App, error) {
 	if err != nil {
 		return nil, err
 	}
+	return OpenConfig(cfg, logger, o)
+}
+
+// OpenConfig is OpenWith for a loaded configuration (a file's, or
+// ConfigFromDatabases'). A configuration without llm.plan and llm.default
+// has no planner: the engine runs in host-planning mode (engine/host_plan.go),
+// where ask returns the plan-it-yourself result. Unless o replaces the
+// planner, records, or turns cache reads off (trace replay, ask --record,
+// eval compare: runs that need every model answer), a replayed question
+// without a recording is handed over to the host the same way.
+func OpenConfig(cfg *config.Config, logger *slog.Logger, o Options) (*App, error) {
+	var err error
 	label, lc := llmEntry(cfg, "plan")
 	var planner engine.Planner = o.Planner
-	if planner == nil {
+	if planner == nil && HostPlanning(cfg) {
+		if o.Record != "" {
+			return nil, fmt.Errorf("%s: --record needs a model: configure llm.default (see README, Configuration)", cfg.File)
+		}
+	} else if planner == nil {
 		p, err := providerFor(label, lc, logger)
 		if err != nil {
 			return nil, fmt.Errorf("%s: %w", cfg.File, err)
@@ -107,7 +123,8 @@ func OpenWith(path string, logger *slog.Logger, o Options) (*App, error) {
 		logger.Warn("verified query left out", "reason", r.String())
 	}
 	opts := engine.Options{Datasources: datasourceSpecs(cfg), Planner: planner, Logger: logger, PlannerID: plannerID(lc),
-		Policy: pol, Curated: set, Answerer: answerer, Embedder: emb, TraceDir: filepath.Join(cfg.Storage.Path, "traces")}
+		Policy: pol, Curated: set, Answerer: answerer, Embedder: emb, TraceDir: filepath.Join(cfg.Storage.Path, "traces"),
+		HandOver: o.Planner == nil && o.Record == "" && !o.NoCacheReads}
 	opts.Today = func() string { return time.Now().UTC().Format("2006-01-02") }
 	if err := applyScaling(cfg, &opts, logger, o); err != nil { // issue 15: test-time scaling (scaling.go)
 		return nil, fmt.Errorf("%s: %w", cfg.File, err)
@@ -134,6 +151,25 @@ func OpenWith(path string, logger *slog.Logger, o Options) (*App, error) {
 		st.Close()
 	}
 	return nil, err
+}
+
+// HostPlanning reports whether cfg configures no planner (neither
+// llm.plan nor llm.default): the host plans through get_plan_schema and
+// run_plan.
+func HostPlanning(cfg *config.Config) bool {
+	_, plan := cfg.LLM["plan"]
+	_, def := cfg.LLM["default"]
+	return !plan && !def
+}
+
+// PlanningMode names who plans: "host", or the planner's provider and
+// model ("replay", "openai/gpt-4.1").
+func PlanningMode(cfg *config.Config) string {
+	if HostPlanning(cfg) {
+		return "host"
+	}
+	_, lc := llmEntry(cfg, "plan")
+	return plannerID(lc)
 }
 
 // recordingStore is the state store with plan-cache reads turned off: a
@@ -183,7 +219,7 @@ func (a *App) Close() error {
 func LoadConfig(path string) (*config.Config, error) {
 	cfg, err := config.Load(path)
 	if errors.Is(err, fs.ErrNotExist) {
-		return nil, fmt.Errorf("%w (hint: pass --config with the path of your nl2sql.yaml; the demo's is examples/chinook/nl2sql.yaml)", err)
+		return nil, fmt.Errorf("%w (hint: pass --config with the path of your nl2sql.yaml (the demo's is examples/chinook/nl2sql.yaml), or --db with a SQLite or DuckDB file or a postgres:// DSN)", err)
 	}
 	return cfg, err
 }

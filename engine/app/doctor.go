@@ -41,7 +41,14 @@ func Doctor(ctx context.Context, cfgPath string, out io.Writer) error {
 		fmt.Fprintf(out, "config %s: FAILED: %s\n", cfgPath, oneLine(err))
 		return fmt.Errorf("the config does not load")
 	}
-	fmt.Fprintf(out, "config %s: ok\n", cfgPath)
+	return DoctorConfig(ctx, cfg, cfgPath, out)
+}
+
+// DoctorConfig is Doctor for a loaded configuration (a file's, shown as
+// label, or ConfigFromDatabases'). Without llm.plan and llm.default the
+// planning check says the host plans, and passes.
+func DoctorConfig(ctx context.Context, cfg *config.Config, label string, out io.Writer) error {
+	fmt.Fprintf(out, "config %s: ok\n", label)
 	var failed []string
 	check := func(name string, detail string, err error) {
 		if err != nil {
@@ -71,8 +78,8 @@ func Doctor(ctx context.Context, cfgPath string, out io.Writer) error {
 			check("hook "+h.Name, "", checkRuleNames(h.Rule, snaps))
 		}
 	}
-	if len(cfg.LLM) == 0 {
-		check("llm", "", errors.New("no model configured: add llm.default"))
+	if HostPlanning(cfg) {
+		check("planning", "host: no llm section, so the assistant plans through get_plan_schema and run_plan; ask returns the schema context", nil)
 	}
 	for _, step := range llmSteps(cfg) {
 		if step == EmbedStep {

@@ -90,7 +90,7 @@ func TestDoctorFailures(t *testing.T) {
 		{"config does not load", "llm:\n  default: {provider: gpt}\n", []string{"FAILED: ", `unknown provider "gpt"`}},
 		{"missing database and model", "datasources:\n  - {id: gone, engine: sqlite, path: nope.sqlite}\nllm:\n  default: {provider: openai}\n",
 			[]string{"datasource gone (sqlite): FAILED: ", "llm.default (openai  at https://api.openai.com/v1): FAILED: llm.default: model: missing"}},
-		{"nothing configured", "storage: {path: .x}\n", []string{"datasources: FAILED: none configured", "llm: FAILED: no model configured"}},
+		{"nothing configured", "storage: {path: .x}\n", []string{"datasources: FAILED: none configured", "planning: ok (host: no llm section"}},
 		{"recordings missing", "llm:\n  default: {provider: replay, recordings: none/}\n", []string{"llm.default (replay none/): FAILED: "}},
 	}
 	for i, tt := range tests {

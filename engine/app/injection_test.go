@@ -279,9 +279,9 @@ func TestInjectionThroughDataStaysData(t *testing.T) {
 	}
 }
 
-// Every hostile question ends in a typed error (no recording, or a
-// refusal), runs no SQL taken from its text, and leaves the database
-// unchanged.
+// Every hostile question ends in a typed error (a refusal) or in the
+// plan-it-yourself result (no recording: nothing ran), runs no SQL taken
+// from its text, and leaves the database unchanged.
 func TestHostileQuestions(t *testing.T) {
 	b, err := os.ReadFile(filepath.Join("..", "..", "..", "shared", "hostile", "questions.txt"))
 	if err != nil {
@@ -299,6 +299,9 @@ func TestHostileQuestions(t *testing.T) {
 		}
 		n++
 		res, err := a.Engine.Ask(ctx, engine.AskRequest{Question: q})
+		if err == nil && res.HostPlan != nil && res.SQL == "" && res.RowCount == 0 {
+			continue // handed to the host: nothing was planned or run
+		}
 		if err == nil {
 			t.Errorf("%q answered: sql %s", q, res.SQL)
 			continue

@@ -174,6 +174,15 @@ func TestStdioWithTypeScriptSDK(t *testing.T) {
 	run(ctx, t, f.root, f.env(filepath.Join(t.TempDir(), "storage")), f.node, "--test", "--test-reporter=spec", filepath.Join("mcp", "e2e", "stdio.test.mjs"))
 }
 
+// TestHostPlanningWithTypeScriptSDK: serve --db without YAML, and the
+// plan-it-yourself result (hostplan.test.mjs).
+func TestHostPlanningWithTypeScriptSDK(t *testing.T) {
+	f := setup(t)
+	ctx, cancel := context.WithTimeout(context.Background(), overallTimeout)
+	defer cancel()
+	run(ctx, t, f.root, f.env(filepath.Join(t.TempDir(), "storage")), f.node, "--test", "--test-reporter=spec", filepath.Join("mcp", "e2e", "hostplan.test.mjs"))
+}
+
 func TestHTTPWithTypeScriptSDK(t *testing.T) {
 	f := setup(t)
 	ctx, cancel := context.WithTimeout(context.Background(), overallTimeout)

@@ -2,6 +2,7 @@ package cli
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"github.com/nl2sql/nl2sql/engine"
 	"github.com/nl2sql/nl2sql/tools"
@@ -20,16 +21,23 @@ import (
 )
 
 func doctorCmd(logger *slog.Logger) *cobra.Command {
-	var cfgPath string
+	var src *configSource
 	cmd := &cobra.Command{
 		Use:   "doctor",
 		Short: "Check the config, every datasource and every model provider (one tiny structured call each)",
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			return app.Doctor(cmd.Context(), cfgPath, cmd.OutOrStdout())
+			cfg, label, err := src.load()
+			if err != nil {
+				if len(src.dbs) == 0 && !errors.Is(err, errDBAndConfig) {
+					return app.Doctor(cmd.Context(), src.path, cmd.OutOrStdout()) // prints the FAILED line
+				}
+				return err
+			}
+			return app.DoctorConfig(cmd.Context(), cfg, label, cmd.OutOrStdout())
 		},
 	}
-	cmd.Flags().StringVar(&cfgPath, "config", "nl2sql.yaml", "path of the config file")
+	src = configFlags(cmd)
 	return cmd
 }
 
@@ -72,13 +80,14 @@ func curatedCmd(logger *slog.Logger) *cobra.Command {
 
 func cacheCmd(logger *slog.Logger) *cobra.Command {
 	cmd := &cobra.Command{Use: "cache", Short: "Manage the plan cache"}
-	var cfgPath, ds string
+	var ds string
+	var src *configSource
 	clear := &cobra.Command{
 		Use:   "clear",
 		Short: "Remove cached plans (of one datasource, or all)",
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			a, err := app.Open(cfgPath, logger)
+			a, err := src.open(logger, app.Options{})
 			if err != nil {
 				return err
 			}
@@ -91,21 +100,22 @@ func cacheCmd(logger *slog.Logger) *cobra.Command {
 			return nil
 		},
 	}
-	clear.Flags().StringVar(&cfgPath, "config", "nl2sql.yaml", "path of the config file")
+	src = configFlags(clear)
 	clear.Flags().StringVar(&ds, "datasource", "", "only this datasource's plans")
 	cmd.AddCommand(clear)
 	return cmd
 }
 
 func indexCmd(logger *slog.Logger) *cobra.Command {
-	var cfgPath, ds string
+	var ds string
 	var asJSON bool
+	var src *configSource
 	cmd := &cobra.Command{
 		Use:   "index",
 		Short: "Build or refresh snapshots, profiles and retrieval indexes (nothing changed = no profiling)",
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			a, err := app.Open(cfgPath, logger)
+			a, err := src.open(logger, app.Options{})
 			if err != nil {
 				return err
 			}
@@ -153,7 +163,7 @@ func indexCmd(logger *slog.Logger) *cobra.Command {
 			return nil
 		},
 	}
-	cmd.Flags().StringVar(&cfgPath, "config", "nl2sql.yaml", "path of the config file")
+	src = configFlags(cmd)
 	cmd.Flags().StringVar(&ds, "datasource", "", "only this datasource")
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print the reports as JSON")
 	return cmd

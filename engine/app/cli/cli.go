@@ -37,13 +37,39 @@ func newRoot(logger *slog.Logger, stdout io.Writer) *cobra.Command {
 	root := &cobra.Command{
 		Use:           "nl2sql",
 		Short:         "Answer natural-language questions over SQL databases, safely, over MCP",
+		Version:       version,
 		SilenceUsage:  true,
 		SilenceErrors: true,
 	}
+	root.SetVersionTemplate("nl2sql {{.Version}}\n")
 	root.SetOut(stdout)
 	root.AddCommand(serveCmd(logger), askCmd(logger), explainCmd(logger), demoCmd(logger), doctorCmd(logger), indexCmd(logger), traceCmd(logger), recordingsCmd(logger), cacheCmd(logger), curatedCmd(logger), withEvalCompare(evalCmd(logger), logger), planCmd(logger), schemaCmd(logger), approvalsCmd(logger), versionCmd())
 	root.AddCommand(semanticCmd(logger)) // issue 13 (semantic.go)
+	usageOnBadArgs(root)
 	return root
+}
+
+// usageOnBadArgs makes every command print its usage on stderr when its
+// arguments or flags are wrong (`nl2sql ask` without a question): errors
+// are otherwise printed without usage (SilenceUsage), so that a failed
+// query does not bury its message under the flag list.
+func usageOnBadArgs(c *cobra.Command) {
+	c.SetFlagErrorFunc(func(cmd *cobra.Command, err error) error {
+		fmt.Fprint(cmd.ErrOrStderr(), cmd.UsageString())
+		return err
+	})
+	if check := c.Args; check != nil {
+		c.Args = func(cmd *cobra.Command, args []string) error {
+			if err := check(cmd, args); err != nil {
+				fmt.Fprint(cmd.ErrOrStderr(), cmd.UsageString())
+				return err
+			}
+			return nil
+		}
+	}
+	for _, sub := range c.Commands() {
+		usageOnBadArgs(sub)
+	}
 }
 
 func versionCmd() *cobra.Command {
@@ -59,9 +85,10 @@ func versionCmd() *cobra.Command {
 }
 
 func serveCmd(logger *slog.Logger) *cobra.Command {
-	var cfgPath, httpAddr, logFormat, logLevel string
+	var httpAddr, logFormat, logLevel string
 	var noAuth bool
 	var origins []string
+	var src *configSource
 	cmd := &cobra.Command{
 		Use:   "serve",
 		Short: "Serve the MCP tools over stdio, or over streamable HTTP with --http",
@@ -72,11 +99,17 @@ func serveCmd(logger *slog.Logger) *cobra.Command {
 				return err
 			}
 			metrics := mcp.NewMetrics()
-			a, err := app.OpenWith(cfgPath, logger, app.Options{Observers: []events.Observer{metrics.Observer()}})
+			cfg, _, err := src.load()
+			if err != nil {
+				return err
+			}
+			a, err := app.OpenConfig(cfg, logger, app.Options{Observers: []events.Observer{metrics.Observer()}})
 			if err != nil {
 				return err
 			}
 			defer a.Close()
+			fmt.Fprintln(os.Stderr, serveBanner(cfg, httpAddr))
+			openInBackground(cmd.Context(), a.Engine, cfg, os.Stderr, nil)
 			if httpAddr == "" {
 				s := mcp.NewServer(a.Engine, version, logger)
 				return mcp.ServeStdio(cmd.Context(), s, os.Stdin, cmd.OutOrStdout(), logger)
@@ -90,7 +123,7 @@ func serveCmd(logger *slog.Logger) *cobra.Command {
 			return mcp.ServeHTTP(cmd.Context(), s, opts)
 		},
 	}
-	cmd.Flags().StringVar(&cfgPath, "config", "nl2sql.yaml", "path of the config file")
+	src = configFlags(cmd)
 	cmd.Flags().StringVar(&httpAddr, "http", "", "serve streamable HTTP on HOST:PORT at /mcp instead of stdio")
 	cmd.Flags().BoolVar(&noAuth, "insecure-no-auth", false, "with --http on a loopback address: serve without authentication, as local_user")
 	cmd.Flags().StringSliceVar(&origins, "allow-origin", nil, "browser origins allowed to call the HTTP endpoint (scheme://host:port)")
@@ -100,15 +133,16 @@ func serveCmd(logger *slog.Logger) *cobra.Command {
 }
 
 func askCmd(logger *slog.Logger) *cobra.Command {
-	var cfgPath, ds, record string
+	var ds, record string
 	var asJSON bool
+	var src *configSource
 	cmd := &cobra.Command{
 		Use:   "ask [flags] QUESTION",
 		Short: "Answer one question (quote it, or its words are joined with spaces)",
 		Args:  cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			out := cmd.OutOrStdout()
-			a, err := app.OpenWith(cfgPath, logger, app.Options{Record: record})
+			a, err := src.open(logger, app.Options{Record: record})
 			if err != nil {
 				if asJSON {
 					_ = printJSON(out, jsonError(err))
@@ -126,11 +160,11 @@ func askCmd(logger *slog.Logger) *cobra.Command {
 			if asJSON {
 				return printJSON(out, res)
 			}
-			fmt.Fprint(out, tools.ResultText(res))
+			fmt.Fprint(out, tools.AskText(res))
 			return nil
 		},
 	}
-	cmd.Flags().StringVar(&cfgPath, "config", "nl2sql.yaml", "path of the config file")
+	src = configFlags(cmd)
 	cmd.Flags().StringVar(&ds, "datasource", "", "datasource id (default: the only one configured)")
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print the whole result as JSON")
 	cmd.Flags().StringVar(&record, "record", "", "record every model answer of this run as a replay recording in DIR")
@@ -161,14 +195,15 @@ func jsonError(err error) map[string]any {
 }
 
 func explainCmd(logger *slog.Logger) *cobra.Command {
-	var cfgPath, ds string
+	var ds string
 	var asJSON bool
+	var src *configSource
 	cmd := &cobra.Command{
 		Use:   "explain [flags] QUESTION",
 		Short: "Show the plan and SQL for a question without running anything",
 		Args:  cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			a, err := app.Open(cfgPath, logger)
+			a, err := src.open(logger, app.Options{})
 			if err != nil {
 				return err
 			}
@@ -184,7 +219,7 @@ func explainCmd(logger *slog.Logger) *cobra.Command {
 			return nil
 		},
 	}
-	cmd.Flags().StringVar(&cfgPath, "config", "nl2sql.yaml", "path of the config file")
+	src = configFlags(cmd)
 	cmd.Flags().StringVar(&ds, "datasource", "", "datasource id (default: the only one configured)")
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print the explanation as JSON")
 	return cmd
@@ -246,7 +281,7 @@ func runDemo(ctx context.Context, out io.Writer, cfgPath string, logger *slog.Lo
 			fmt.Fprintf(out, "error: %v\n\n", err)
 			continue
 		}
-		fmt.Fprint(out, tools.ResultText(res))
+		fmt.Fprint(out, tools.AskText(res))
 		fmt.Fprintln(out)
 	}
 	if failed > 0 {

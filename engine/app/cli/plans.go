@@ -120,7 +120,8 @@ func evalRetrieval(cmd *cobra.Command, cfg evalret.Config, asJSON bool) error {
 
 func planCmd(logger *slog.Logger) *cobra.Command {
 	cmd := &cobra.Command{Use: "plan", Short: "Work with plans"}
-	var cfgPath, ds, dialect string
+	var ds, dialect string
+	var checkSrc *configSource
 	check := &cobra.Command{
 		Use:   "check [flags] FILE|-",
 		Short: "Validate a plan and print the SQL it renders, or its typed errors as JSON (exit 1)",
@@ -130,7 +131,7 @@ func planCmd(logger *slog.Logger) *cobra.Command {
 			if err != nil {
 				return err
 			}
-			a, err := app.Open(cfgPath, logger)
+			a, err := checkSrc.open(logger, app.Options{})
 			if err != nil {
 				return err
 			}
@@ -150,17 +151,18 @@ func planCmd(logger *slog.Logger) *cobra.Command {
 			return nil
 		},
 	}
-	check.Flags().StringVar(&cfgPath, "config", "nl2sql.yaml", "path of the config file")
+	checkSrc = configFlags(check)
 	check.Flags().StringVar(&ds, "datasource", "", "datasource id whose schema the plan is checked against (default: the only one configured)")
 	check.Flags().StringVar(&dialect, "dialect", "", "render for this dialect (sqlite, duckdb, postgres); default: the datasource's")
 	cmd.AddCommand(check)
-	var fsCfg, fsDS string
+	var fsDS string
+	var fsSrc *configSource
 	fromSQL := &cobra.Command{
 		Use:   "from-sql [flags] SQL",
 		Short: "Lift SQL (SQLite or PostgreSQL dialect) into a plan; refuses what the plan language cannot express, naming the construct",
 		Args:  cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			a, err := app.Open(fsCfg, logger)
+			a, err := fsSrc.open(logger, app.Options{})
 			if err != nil {
 				return err
 			}
@@ -186,7 +188,7 @@ func planCmd(logger *slog.Logger) *cobra.Command {
 			return err
 		},
 	}
-	fromSQL.Flags().StringVar(&fsCfg, "config", "nl2sql.yaml", "path of the config file")
+	fsSrc = configFlags(fromSQL)
 	fromSQL.Flags().StringVar(&fsDS, "datasource", "", "datasource whose schema resolves the names (default: the only one configured)")
 	cmd.AddCommand(fromSQL)
 	return cmd
@@ -204,14 +206,15 @@ func schemaCmd(logger *slog.Logger) *cobra.Command {
 			return printJSON(cmd.OutOrStdout(), v)
 		},
 	})
-	var cfgPath, ds string
+	var ds string
 	var asJSON bool
+	var showSrc *configSource
 	show := &cobra.Command{
 		Use:   "show",
 		Short: "Show a datasource's tables, columns, types, keys and sample values as introspected",
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			a, err := app.Open(cfgPath, logger)
+			a, err := showSrc.open(logger, app.Options{})
 			if err != nil {
 				return err
 			}
@@ -228,7 +231,7 @@ func schemaCmd(logger *slog.Logger) *cobra.Command {
 			return nil
 		},
 	}
-	show.Flags().StringVar(&cfgPath, "config", "nl2sql.yaml", "path of the config file")
+	showSrc = configFlags(show)
 	show.Flags().StringVar(&ds, "datasource", "", "datasource id (default: the only one configured)")
 	show.Flags().BoolVar(&asJSON, "json", false, "print the snapshot as JSON")
 	cmd.AddCommand(show)

@@ -1,0 +1,212 @@
+package app
+
+import (
+	"context"
+	"crypto/rand"
+	"database/sql"
+	"encoding/hex"
+	"errors"
+	"io"
+	"log/slog"
+	"net/url"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/nl2sql/nl2sql/engine"
+	"github.com/nl2sql/nl2sql/internal/pgtest"
+)
+
+// makeDB creates a real database file of driver ("sqlite" or "duckdb")
+// with one table.
+func makeDB(t *testing.T, driver, path string) string {
+	t.Helper()
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	db, err := sql.Open(driver, path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	for _, s := range []string{"CREATE TABLE sales (id INTEGER PRIMARY KEY, region TEXT, amount DOUBLE)", "INSERT INTO sales VALUES (1, 'north', 10.5), (2, 'south', 3)"} {
+		if _, err := db.Exec(s); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return path
+}
+
+// The threat: a user points --db at a file and gets the wrong engine (a
+// DuckDB file named .db opened as SQLite), a panic, or a message that does
+// not say what is wrong. Detection reads the file's header, not its name.
+func TestDatabaseDetection(t *testing.T) {
+	dir := t.TempDir()
+	sqlitePath := makeDB(t, "sqlite", filepath.Join(dir, "shop.duckdb")) // a misleading extension
+	duckPath := makeDB(t, "duckdb", filepath.Join(dir, "Warehouse 2024.db"))
+	text := filepath.Join(dir, "notes.sqlite")
+	os.WriteFile(text, []byte("this is not a database, just some text long enough\n"), 0o644)
+	empty := filepath.Join(dir, "empty.sqlite")
+	os.WriteFile(empty, nil, 0o644)
+	unreadable := filepath.Join(dir, "locked.sqlite")
+	os.WriteFile(unreadable, []byte("SQLite format 3\x00"), 0o000)
+	cases := []struct {
+		name, arg        string
+		engine, id, path string
+		err              string
+	}{
+		{"sqlite by header", sqlitePath, "sqlite", "shop", sqlitePath, ""},
+		{"duckdb by header", duckPath, "duckdb", "warehouse_2024", duckPath, ""},
+		{"explicit id", "sales=" + sqlitePath, "sqlite", "sales", sqlitePath, ""},
+		{"text file", text, "", "", "", "is neither a SQLite nor a DuckDB database"},
+		{"empty file", empty, "", "", "", "is empty"},
+		{"missing file", filepath.Join(dir, "nope.sqlite"), "", "", "", "there is no file"},
+		{"directory", dir, "", "", "", "is a directory"},
+		{"bad id", "Sales!=" + sqlitePath, "", "", "", "must match"},
+		{"malformed dsn", "postgres://u:hunter2@host:notaport/db", "", "", "", "DSN is malformed"},
+		{"dsn", "postgres://reader@db.example:5432/warehouse?sslmode=disable", "postgres", "warehouse", "", ""},
+		{"dsn without database", "postgresql://reader@db.example", "postgres", "db_example", "", ""},
+	}
+	if os.Geteuid() != 0 { // root reads every file
+		cases = append(cases, struct {
+			name, arg        string
+			engine, id, path string
+			err              string
+		}{"unreadable file", unreadable, "", "", "", "cannot be read"})
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			cfg, err := ConfigFromDatabases([]string{c.arg}, filepath.Join(dir, "state"))
+			if c.err != "" {
+				var ee *engine.Error
+				if !errors.As(err, &ee) || ee.Code != engine.CodeInvalidDatabase || !strings.Contains(ee.Msg, c.err) || ee.Hint == "" {
+					t.Fatalf("want INVALID_DATABASE %q with a hint, got %v", c.err, err)
+				}
+				if strings.Contains(err.Error(), "hunter2") {
+					t.Errorf("the error shows the password: %v", err)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			d := cfg.Datasources[0]
+			if d.Engine != c.engine || d.ID != c.id || d.Path != c.path || len(cfg.LLM) != 0 || !HostPlanning(cfg) {
+				t.Errorf("got %+v (llm %v)", d, cfg.LLM)
+			}
+		})
+	}
+}
+
+// Ids are derived from file names, sanitised, unique and deterministic;
+// explicit ids win and derived ones step around them.
+func TestDatabaseIDs(t *testing.T) {
+	dir := t.TempDir()
+	a := makeDB(t, "sqlite", filepath.Join(dir, "a", "Sales-Data.v2.sqlite"))
+	b := makeDB(t, "sqlite", filepath.Join(dir, "b", "sales_data.sqlite"))
+	c := makeDB(t, "sqlite", filepath.Join(dir, "2024.sqlite"))
+	d := makeDB(t, "sqlite", filepath.Join(dir, "d.sqlite"))
+	args := []string{a, b, c, "sales_data_2=" + d}
+	var first []string
+	for range 2 {
+		cfg, err := ConfigFromDatabases(args, "")
+		if err != nil {
+			t.Fatal(err)
+		}
+		var ids []string
+		for _, ds := range cfg.Datasources {
+			ids = append(ids, ds.ID)
+		}
+		got := strings.Join(ids, ",") + " " + cfg.Storage.Path
+		if first != nil && got != first[0] {
+			t.Errorf("not deterministic: %s then %s", first[0], got)
+		}
+		first = []string{got}
+		if want := "sales_data,sales_data_3,db_2024,sales_data_2"; strings.Join(ids, ",") != want {
+			t.Errorf("ids %v, want %s", ids, want)
+		}
+	}
+	for _, bad := range [][]string{{"x=" + a, "x=" + b}, {a, a}} {
+		if _, err := ConfigFromDatabases(bad, t.TempDir()); engine.AsError(err).Code != engine.CodeInvalidDatabase {
+			t.Errorf("%v: want INVALID_DATABASE, got %v", bad, err)
+		}
+	}
+}
+
+// State goes to the user's cache directory, one directory per set of
+// datasources, unless --storage says otherwise.
+func TestDatabaseStorage(t *testing.T) {
+	cache := t.TempDir()
+	t.Setenv("XDG_CACHE_HOME", cache) // os.UserCacheDir on Linux
+	t.Setenv("HOME", cache)           // and on macOS
+	base, err := os.UserCacheDir()
+	if err != nil {
+		t.Skip(err)
+	}
+	dir := t.TempDir()
+	one := makeDB(t, "sqlite", filepath.Join(dir, "one.sqlite"))
+	two := makeDB(t, "sqlite", filepath.Join(dir, "two.sqlite"))
+	c1, _ := ConfigFromDatabases([]string{one}, "")
+	c2, _ := ConfigFromDatabases([]string{one, two}, "")
+	if !strings.HasPrefix(c1.Storage.Path, filepath.Join(base, "nl2sql")+string(filepath.Separator)) || c1.Storage.Path == c2.Storage.Path {
+		t.Errorf("storage %s and %s (cache %s)", c1.Storage.Path, c2.Storage.Path, base)
+	}
+	own := filepath.Join(dir, "mine")
+	c3, _ := ConfigFromDatabases([]string{one}, own)
+	if c3.Storage.Path != own {
+		t.Errorf("--storage: %s", c3.Storage.Path)
+	}
+	a, err := OpenConfig(c1, slog.New(slog.NewTextHandler(io.Discard, nil)), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer a.Close()
+	res, err := a.Engine.Ask(context.Background(), engine.AskRequest{Question: "What is the total amount per region?"})
+	if err != nil || res.HostPlan == nil {
+		t.Fatalf("ask: %v %+v", err, res)
+	}
+	if _, err := os.Stat(filepath.Join(c1.Storage.Path, "traces")); err != nil {
+		t.Errorf("no state under %s: %v", c1.Storage.Path, err)
+	}
+}
+
+// A PostgreSQL DSN given with --db opens through the real server, as a
+// role that may only read, and ask without a model hands over its schema.
+func TestDatabasePostgresDSN(t *testing.T) {
+	super := pgtest.DSN(t)
+	schemaDSN := pgtest.Schema(t, super)
+	u, err := url.Parse(schemaDSN)
+	if err != nil || u.Scheme == "" {
+		t.Skipf("NL2SQL_TEST_PG_DSN is not a postgres:// URL: %v", err)
+	}
+	schema := u.Query().Get("search_path")
+	var b [6]byte
+	rand.Read(b[:])
+	role := "hostdb_" + hex.EncodeToString(b[:])
+	pgtest.Exec(t, schemaDSN, `CREATE TABLE shipments (id BIGINT PRIMARY KEY, destination TEXT NOT NULL, shipped DATE)`)
+	pgtest.Exec(t, super, `CREATE ROLE `+role+` LOGIN PASSWORD 'pw'`)
+	t.Cleanup(func() { pgtest.Exec(t, super, `DROP OWNED BY `+role+`; DROP ROLE `+role) })
+	pgtest.Exec(t, super, `GRANT USAGE ON SCHEMA `+schema+` TO `+role+`; GRANT SELECT ON `+schema+`.shipments TO `+role)
+	u.User = url.UserPassword(role, "pw")
+	cfg, err := ConfigFromDatabases([]string{"ship=" + u.String()}, t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d := cfg.Datasources[0]; d.Engine != "postgres" || d.ID != "ship" || d.DSN != u.String() {
+		t.Fatalf("datasource %+v", d)
+	}
+	a, err := OpenConfig(cfg, slog.New(slog.NewTextHandler(io.Discard, nil)), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer a.Close()
+	res, err := a.Engine.Ask(context.Background(), engine.AskRequest{Question: "How many shipments went to each destination?"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	hp := res.HostPlan
+	if hp == nil || hp.Dialect != "postgres" || hp.Datasource != "ship" || !strings.Contains(hp.SchemaContext, "shipments") {
+		t.Errorf("host plan %+v", hp)
+	}
+}

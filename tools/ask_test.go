@@ -1,0 +1,65 @@
+package tools
+
+import (
+	"bytes"
+	"encoding/json"
+	"strings"
+	"testing"
+
+	"github.com/santhosh-tekuri/jsonschema/v6"
+
+	"github.com/nl2sql/nl2sql/curated"
+	"github.com/nl2sql/nl2sql/engine"
+	"github.com/nl2sql/nl2sql/planast"
+)
+
+// The threat: the TypeScript SDK client validates structuredContent
+// against outputSchema and refuses a result that does not fit, so a host
+// would see an error where the server handed it the schema context. Both
+// kinds must validate, each against exactly one branch.
+func TestAskOutputSchemaKinds(t *testing.T) {
+	c := jsonschema.NewCompiler()
+	doc, err := jsonschema.UnmarshalJSON(bytes.NewReader(askToolOutputSchema))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := c.AddResource("ask.json", doc); err != nil {
+		t.Fatal(err)
+	}
+	sch, err := c.Compile("ask.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	answer := &engine.Result{Question: "q", Answer: "1 row", Columns: []string{"n"}, Rows: [][]any{{1}}, RowCount: 1, SQL: "SELECT 1", ColumnTypes: []planast.Type{"integer"}, Warnings: []string{}, SubQueries: []engine.SubQuery{}}
+	hp := &engine.HostPlan{Kind: engine.KindPlanItYourself, Question: "q", Reason: engine.HostReasonNoPlanner, Next: "write a plan",
+		Datasource: "chinook", Dialect: "sqlite", Today: "2026-01-02", SchemaContext: "Artist (1 rows): ArtistId integer pk",
+		ContextTables: []string{"Artist"}, VerifiedQueries: []engine.HostVerified{{ID: "v", Params: []curated.Param{}, Call: engine.ToolCall{Tool: "run_verified_query", Arguments: map[string]any{"id": "v"}}}},
+		PlanGuide: engine.ToolCall{Tool: "get_plan_schema", Arguments: map[string]any{}},
+		RunPlan:   engine.ToolCall{Tool: "run_plan", Arguments: map[string]any{"datasource": "chinook"}, Missing: []string{"plan"}}}
+	host := &engine.Result{Question: "q", HostPlan: hp}
+	for name, r := range map[string]*engine.Result{"answer": answer, "plan_it_yourself": host} {
+		if err := sch.Validate(asJSON(t, r)); err != nil {
+			t.Errorf("%s does not validate: %v", name, err)
+		}
+	}
+	broken := asJSON(t, host).(map[string]any)
+	delete(broken, "schema_context")
+	if sch.Validate(broken) == nil {
+		t.Error("a plan-it-yourself result without schema_context validates")
+	}
+	if text := AskText(host); !strings.HasPrefix(text, "write a plan\n") || !strings.Contains(text, "ArtistId integer pk") || !strings.Contains(text, `run_verified_query {"id":"v"}`) {
+		t.Errorf("text:\n%s", text)
+	}
+}
+
+func asJSON(t *testing.T, v any) any {
+	b, err := json.Marshal(v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, err := jsonschema.UnmarshalJSON(bytes.NewReader(b))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
