@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"sort"
 	"strings"
+
+	"github.com/agnivade/levenshtein"
 )
 
 // JoinStrictness sets how much the validator asks of join keys.
@@ -656,32 +658,10 @@ func (v *validator) nearestTable(name string) string {
 				continue
 			}
 		}
-		d := editDistance(strings.ToLower(name), strings.ToLower(cand))
+		d := levenshtein.ComputeDistance(strings.ToLower(name), strings.ToLower(cand))
 		if d < bestD || (d == bestD && best != "" && cand < best) {
 			best, bestD = cand, d
 		}
 	}
 	return best
-}
-
-// editDistance is the Levenshtein distance of a and b, in runes.
-func editDistance(a, b string) int {
-	ra, rb := []rune(a), []rune(b)
-	prev := make([]int, len(rb)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(ra); i++ {
-		cur := make([]int, len(rb)+1)
-		cur[0] = i
-		for j := 1; j <= len(rb); j++ {
-			cost := 1
-			if ra[i-1] == rb[j-1] {
-				cost = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-		}
-		prev = cur
-	}
-	return prev[len(rb)]
 }
