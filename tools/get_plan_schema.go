@@ -33,28 +33,45 @@ const PlanExample = `{"select": [{"expr": {"kind": "column", "table": "ar", "col
 type PlanSchemaOutput struct {
 	Guide   string          `json:"guide"`
 	Example json.RawMessage `json:"example"`
+	Form    string          `json:"form"`
 	Schema  json.RawMessage `json:"schema"`
 }
+
+// PlanSchemaArgs is get_plan_schema's input: which form of the schema.
+type PlanSchemaArgs struct {
+	Form string `json:"form,omitempty"`
+}
+
+const planSchemaShape = `{"form": "host" | "strict"} (both optional)`
 
 // GetPlanSchemaTool describes the get_plan_schema tool.
 func GetPlanSchemaTool() mcpgo.Tool {
 	return readOnlyTool("get_plan_schema", "Get the plan language",
-		"Get the plan language's JSON Schema, a short guide and an example, for writing plans to pass to run_plan.",
-		json.RawMessage(`{"type": "object", "properties": {}, "additionalProperties": false}`),
-		json.RawMessage(`{"type": "object", "properties": {"guide": {"type": "string"}, "example": {"type": "object"}, "schema": {"type": "object"}}, "required": ["guide", "example", "schema"]}`))
+		"Get the plan language's JSON Schema, a short guide and an example, for writing plans to pass to run_plan. "+
+			"The default host form requires only the fields a plan needs (optional ones may be omitted or null): a plan it accepts is never refused for its shape. "+
+			"form \"strict\" gives the same language with every property required and optional ones nullable, as OpenAI strict structured output needs.",
+		json.RawMessage(`{"type": "object", "properties": {"form": {"type": "string", "enum": ["host", "strict"], "description": "Schema form; default host."}}, "additionalProperties": false}`),
+		json.RawMessage(`{"type": "object", "properties": {"guide": {"type": "string"}, "example": {"type": "object"}, "form": {"type": "string"}, "schema": {"type": "object"}}, "required": ["guide", "example", "form", "schema"]}`))
 }
 
 // GetPlanSchemaHandler answers get_plan_schema calls.
 func GetPlanSchemaHandler() server.ToolHandlerFunc {
 	return func(ctx context.Context, req mcpgo.CallToolRequest) (*mcpgo.CallToolResult, error) {
-		var none struct{}
-		if bad := bindStrict(req, &none, "{}"); bad != nil {
+		var args PlanSchemaArgs
+		if bad := bindStrict(req, &args, planSchemaShape); bad != nil {
 			return bad, nil
+		}
+		out := PlanSchemaOutput{Guide: PlanGuide, Form: "host", Schema: planast.HostJSONSchema()}
+		switch args.Form {
+		case "", "host":
+		case "strict":
+			out.Form, out.Schema = "strict", planast.JSONSchema()
+		default:
+			return mcpgo.NewToolResultError("INVALID_REQUEST: form must be \"host\" or \"strict\"\nhint: send " + planSchemaShape), nil
 		}
 		var ex json.RawMessage
 		_ = json.Unmarshal([]byte(PlanExample), &ex)
-		compact, _ := json.Marshal(ex)
-		out := PlanSchemaOutput{Guide: PlanGuide, Example: compact, Schema: planast.JSONSchema()}
-		return mcpgo.NewToolResultStructured(out, PlanGuide+"\n\nExample:\n"+PlanExample+"\n\nJSON Schema:\n"+string(out.Schema)), nil
+		out.Example, _ = json.Marshal(ex)
+		return mcpgo.NewToolResultStructured(out, PlanGuide+"\n\nExample:\n"+PlanExample+"\n\nJSON Schema ("+out.Form+" form):\n"+string(out.Schema)), nil
 	}
 }
