@@ -4,9 +4,11 @@ import (
 	"bufio"
 	"encoding/json"
 	"fmt"
+	"math"
 	"math/rand/v2"
 	"os"
 	"sort"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -27,7 +29,9 @@ func TestHostSchemaShapeEquivalence(t *testing.T) {
 	_, doc := hostSchema(t)
 	g := &gen{r: rand.New(rand.NewPCG(7, 11)), defs: doc["$defs"].(map[string]any), seen: map[string]bool{}, turn: map[string]int{}}
 	var seeds []any
-	for name, raw := range goldenPlanFiles(t) {
+	golden := goldenPlanFiles(t)
+	for _, name := range sortedKeys(golden) {
+		raw := golden[name]
 		var v any
 		if err := decodeJSON([]byte(raw), &v); err != nil {
 			t.Fatalf("%s: %v", name, err)
@@ -342,6 +346,15 @@ func asStrings(v any) []string {
 	return out
 }
 
+func sortedKeys[V any](m map[string]V) []string {
+	out := make([]string, 0, len(m))
+	for k := range m {
+		out = append(out, k)
+	}
+	sort.Strings(out)
+	return out
+}
+
 func sortedProps(m map[string]any) []string {
 	out := make([]string, 0, len(m))
 	for k := range m {
@@ -568,10 +581,17 @@ func leniency(m mutation) string {
 		return "enum values in another case"
 	case m.op == "replace" && nv == "" && (m.key == "direction" || m.key == "nulls" || m.key == "type" && (m.def == "Join" || m.def == "LiteralExpr")):
 		return "an empty enum value means the default"
-	case m.op == "replace" && m.def == "LiteralExpr" && m.key == "value" && (nv == "1e5" || nv == ".5" || nv == "12345678901234567890"):
+	case m.op == "replace" && m.def == "LiteralExpr" && m.key == "value" && readsAsNumber(nv):
 		return "numeric text in forms strconv reads (decimal or integer literal)"
 	}
 	return ""
+}
+
+// readsAsNumber: Decode reads a decimal literal's text with strconv when it
+// is not plain digits (+5, 1e5, .5), and 19-digit integer text.
+func readsAsNumber(s string) bool {
+	f, err := strconv.ParseFloat(s, 64)
+	return err == nil && !math.IsInf(f, 0) && !math.IsNaN(f)
 }
 
 func isEmptyObject(v any) bool {
