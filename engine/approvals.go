@@ -250,7 +250,7 @@ func (e *Engine) RunApproved(ctx context.Context, id string) (res *Result, err e
 		return nil, Errorf(CodeInvalidRequest, "ask the question again", "approval %s was already used", id)
 	}
 	tm.Plan = sw.lap()
-	p := &planned{plan: v.Plan, columns: v.Columns, types: v.Types, source: "approved"}
+	p := &planned{plan: v.Plan, columns: v.Columns, types: v.Types, source: "approved", warnings: v.Warnings}
 	res, err = e.finish(ctx, ds, q, today, p, sw, &tm, tr)
 	if err != nil && refusedByRule(err) {
 		// A rule refused it (one added since the approval, say): nothing

@@ -141,7 +141,7 @@ func (e *Engine) finish(ctx context.Context, ds *datasource, q, today string, pl
 		SQL:         sql,
 		Plan:        planned.plan,
 		Usage:       planned.usage,
-		Warnings:    []string{},
+		Warnings:    append([]string{}, planned.warnings...),
 		SubQueries: []SubQuery{{
 			ID: subQueryID(ds.spec.ID, q), Datasource: ds.spec.ID, Dialect: ds.src.Dialect(), Intent: q,
 			Plan: planned.plan, SQL: sql, PlanSource: planned.source, Reasoning: planned.reasoning,

@@ -45,7 +45,7 @@ func (e *Engine) cachedPlan(ctx context.Context, ds *datasource, question, today
 		e.log.Info("cached plan does not validate for this caller; asking the planner", "datasource", ds.spec.ID, "err", err)
 		return nil
 	}
-	return &planned{plan: v.Plan, columns: v.Columns, types: v.Types, source: "cache", attempts: 0,
+	return &planned{plan: v.Plan, columns: v.Columns, types: v.Types, source: "cache", attempts: 0, warnings: v.Warnings,
 		usage: Usage{PlanCacheHits: 1}, planner: plan}
 }
 

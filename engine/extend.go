@@ -103,7 +103,7 @@ func (e *Engine) afterPlanning(ctx context.Context, ds *datasource, q string, p 
 		return nil, AsError(err)
 	}
 	mod := *p
-	mod.plan, mod.columns, mod.types = v.Plan, v.Columns, v.Types
+	mod.plan, mod.columns, mod.types, mod.warnings = v.Plan, v.Columns, v.Types, v.Warnings
 	// Check round: every after_planning hook sees the changed plan with the
 	// tables and columns it really reads (a rule listed before the changing
 	// hook included); a hook that changes it again differently refuses.

@@ -24,6 +24,9 @@ type planned struct {
 	modelMS   float64
 	// rejected lists, per refused attempt, the issues that sent it back.
 	rejected []Attempt
+	// warnings are the validator's findings that did not stop the plan
+	// (planast.Validated.Warnings); they reach Result.Warnings.
+	warnings []string
 	// planner is the plan as the planner wrote it, before row filters:
 	// what the plan cache stores, so a hit is filtered for each caller.
 	planner *planast.Query
@@ -82,6 +85,7 @@ func (e *Engine) planValidated(ctx context.Context, ds *datasource, question, sc
 			v, perr = e.validateFor(ctx, ds, plan)
 			if perr == nil {
 				out.plan, out.columns, out.types, out.reasoning, out.attempts = v.Plan, v.Columns, v.Types, ans.Reasoning, attempt+1
+				out.warnings = v.Warnings
 				out.planner = plan
 				return out, nil
 			}

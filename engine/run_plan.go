@@ -48,7 +48,7 @@ func (e *Engine) RunPlan(ctx context.Context, datasource string, doc []byte) (re
 		return nil, AsError(err)
 	}
 	tm.Plan = sw.lap()
-	p := &planned{plan: v.Plan, columns: v.Columns, types: v.Types, source: "supplied", attempts: 0}
+	p := &planned{plan: v.Plan, columns: v.Columns, types: v.Types, source: "supplied", attempts: 0, warnings: v.Warnings}
 	p.planner, _ = planast.Decode(doc, planast.DefaultLimits) // decoded above; what it names of the semantic layer is reported
 	return e.finish(ctx, ds, "(supplied plan)", today, p, sw, &tm, tr)
 }

@@ -153,7 +153,7 @@ func (s *scaleRun) accept(ctx context.Context, c *scaleCand, resp *llm.Response,
 		var v *planast.Validated
 		if v, perr = s.e.validateFor(ctx, s.ds, plan); perr == nil {
 			c.done = true
-			c.plan = &planned{plan: v.Plan, columns: v.Columns, types: v.Types, reasoning: ans.Reasoning,
+			c.plan = &planned{plan: v.Plan, columns: v.Columns, types: v.Types, warnings: v.Warnings, reasoning: ans.Reasoning,
 				source: "llm", planner: plan}
 			return
 		}

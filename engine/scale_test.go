@@ -238,7 +238,7 @@ func TestScaleRouterFeatures(t *testing.T) {
 const strictAnswer = `{"reasoning":"List one artist.","plan":{"with":null,"distinct":null,` +
 	`"select":[{"expr":{"kind":"column","table":"ar","column":"Name"},"alias":"Artist"}],` +
 	`"from":[{"schema":null,"table":"Artist","alias":"ar","subquery":null}],"joins":null,"where":null,` +
-	`"group_by":null,"having":null,"order_by":null,"limit":1,"offset":null,"set_ops":null}}`
+	`"group_by":null,"having":null,"qualify":null,"with_ties":null,"order_by":null,"limit":1,"offset":null,"set_ops":null}}`
 
 // chatCompletion writes a documented Chat Completions response (OpenAI API
 // reference, "The chat completion object") with the given usage.

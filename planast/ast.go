@@ -7,10 +7,26 @@ package planast
 //
 //	{"with": [CTE], "distinct": bool, "select": [SelectItem], "from": [From],
 //	 "joins": [Join], "where": Expr, "group_by": [Expr], "having": Expr,
-//	 "set_ops": [SetOp], "order_by": [OrderItem], "limit": int, "offset": int}
+//	 "qualify": Expr, "set_ops": [SetOp], "order_by": [OrderItem],
+//	 "limit": int, "with_ties": bool, "offset": int}
 //
 // When set_ops is present, order_by, limit and offset apply to the whole
 // compound result and may only name output columns (by alias).
+//
+// group_by and having may name a select item by its alias (a column with no
+// table), as order_by may: the item's expression is meant. When the name is
+// also a column of a visible source, the source column wins in group_by (as
+// in SQL) and the alias is refused as ambiguous in having. An alias whose
+// expression holds an aggregate or a window may not be grouped by.
+//
+// qualify filters the rows after window functions are computed (DuckDB's
+// QUALIFY): a condition on output aliases only, at least one of whose
+// select items holds a window function; e.g. {"kind": "binary", "op": "<=",
+// "left": {"kind": "column", "column": "rank_in_genre"}, "right": 3}.
+//
+// with_ties (with limit and order_by, no offset) keeps, beyond the first
+// limit rows, every row that ties with the last of them on all order_by
+// keys (FETCH FIRST n ROWS WITH TIES).
 type Query struct {
 	With     []CTE        `json:"with,omitempty"`
 	Distinct bool         `json:"distinct,omitempty"`
@@ -20,9 +36,11 @@ type Query struct {
 	Where    Expr         `json:"where,omitempty"`
 	GroupBy  []Expr       `json:"group_by,omitempty"`
 	Having   Expr         `json:"having,omitempty"`
+	Qualify  Expr         `json:"qualify,omitempty" jsonschema:"description=Filter on output aliases of window results (kept rows only)"`
 	SetOps   []SetOp      `json:"set_ops,omitempty"`
 	OrderBy  []OrderItem  `json:"order_by,omitempty"`
 	Limit    *int64       `json:"limit,omitempty"`
+	WithTies bool         `json:"with_ties,omitempty" jsonschema:"description=With limit and order_by: also keep the rows tying with the last one on every order_by key"`
 	Offset   *int64       `json:"offset,omitempty"`
 }
 

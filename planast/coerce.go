@@ -1,6 +1,10 @@
 package planast
 
-import "strings"
+import (
+	"encoding/json"
+	"strings"
+	"time"
+)
 
 // Comparisons between dates, timestamps and text. SQLite stores both as ISO
 // text and compares them as text, so DATE '2021-01-01' and TIMESTAMP
@@ -9,12 +13,16 @@ import "strings"
 // validator therefore makes such comparisons explicit in the validated plan,
 // where it can, so that the SQL means the same everywhere:
 //
-//   - a date compared with a timestamp is cast to timestamp (a date literal
-//     becomes a timestamp literal at midnight);
+//   - a date compared with a timestamp (=, !=, <, <=, >, >=, BETWEEN, an IN
+//     list) covers its whole day: ts <= d and ts BETWEEN a AND d include all
+//     of day d, ts = d is the whole day, ts > d starts the next day, ts < d
+//     and ts >= d start at midnight (see dayCompare); a string literal that
+//     is a date counts as a date here;
 //   - a string literal compared with a date or timestamp becomes a date or
 //     timestamp literal when it is one, and is refused when it is not;
-//   - anything else (a text column against a date, a date against a
-//     timestamp where no side can be rewritten) is refused with a hint.
+//   - anything else (a text column against a date, a date meeting a
+//     timestamp in a CASE operand, an IN subquery, a join key or a set
+//     operation) is refused with a hint.
 
 // comparable reports whether values of types a and b compare with one
 // meaning on every engine as they are: equal types, two numbers, or an
@@ -32,12 +40,8 @@ func (v *validator) coerce(a *Expr, at Type, b *Expr, bt Type) (Type, Type, stri
 		return at, bt, "", true
 	}
 	switch {
-	case at == TypeDate && bt == TypeTimestamp && a != nil:
-		toTimestamp(a)
-		return TypeTimestamp, bt, "", true
-	case at == TypeTimestamp && bt == TypeDate && b != nil:
-		toTimestamp(b)
-		return at, TypeTimestamp, "", true
+	case dayPair(at, bt):
+		return at, bt, "; a date meets a timestamp only in a comparison, BETWEEN or an IN list (where the date covers its whole day); cast one side: CAST(x AS timestamp)", false
 	case at.IsTemporal() && bt == TypeText:
 		hint, ok := literalAs(b, at)
 		if ok {
@@ -50,8 +54,6 @@ func (v *validator) coerce(a *Expr, at Type, b *Expr, bt Type) (Type, Type, stri
 			return bt, bt, "", true
 		}
 		return at, bt, hint, false
-	case at.IsTemporal() && bt.IsTemporal():
-		return at, bt, "; cast the date side: CAST(x AS timestamp)", false
 	}
 	return at, bt, "", false
 }
@@ -135,4 +137,143 @@ func orHint(hint, otherwise string) string {
 		return hint
 	}
 	return otherwise
+}
+
+// dayPair reports whether a and b are a date and a timestamp, in either
+// order: a comparison of them follows the whole-day rule.
+func dayPair(a, b Type) bool {
+	return a == TypeDate && b == TypeTimestamp || a == TypeTimestamp && b == TypeDate
+}
+
+// dateText turns the string literal *p, compared with a timestamp, into a
+// date literal when it is a date (YYYY-MM-DD), so that it covers its day.
+func dateText(p *Expr, t, other Type) Type {
+	if t != TypeText || other != TypeTimestamp {
+		return t
+	}
+	if lit, ok := (*p).(*Literal); ok && lit.Type == TString && dateRe.MatchString(lit.Text) && validCalendar("2006-01-02", lit.Text) {
+		lit.Type = TDate
+		return TypeDate
+	}
+	return t
+}
+
+// dayRule records the operand types of a comparison, BETWEEN or IN list
+// that mixes dates and timestamps; Validate rewrites it (applyDayRules).
+type dayRule struct {
+	x     Type   // the compared value (Binary: the left operand)
+	items []Type // Binary: the right operand; Between: low, high; In: the list
+}
+
+// comparison builds a op b where a has type at and b type bt, applying the
+// whole-day rule when they are a date and a timestamp.
+func comparison(op string, a Expr, at Type, b Expr, bt Type) Expr {
+	if !dayPair(at, bt) {
+		return &Binary{Op: op, Left: a, Right: b}
+	}
+	if at == TypeDate { // d op ts is ts flipped(op) d
+		a, b = b, a
+		switch op {
+		case OpLt:
+			op = OpGt
+		case OpLe:
+			op = OpGe
+		case OpGt:
+			op = OpLt
+		case OpGe:
+			op = OpLe
+		}
+	}
+	return dayCompare(op, a, b)
+}
+
+// dayCompare compares the timestamp ts with the day of the date d: d's
+// midnight and the next day's midnight bound it.
+func dayCompare(op string, ts, d Expr) Expr {
+	start, next := midnight(d), nextMidnight(d)
+	switch op {
+	case OpLt:
+		return &Binary{Op: OpLt, Left: ts, Right: start}
+	case OpGe:
+		return &Binary{Op: OpGe, Left: ts, Right: start}
+	case OpLe:
+		return &Binary{Op: OpLt, Left: ts, Right: next}
+	case OpGt:
+		return &Binary{Op: OpGe, Left: ts, Right: next}
+	case OpEq:
+		return &Binary{Op: OpAnd, Left: &Binary{Op: OpGe, Left: ts, Right: start}, Right: &Binary{Op: OpLt, Left: cloneExpr(ts), Right: next}}
+	}
+	return &Binary{Op: OpOr, Left: &Binary{Op: OpLt, Left: ts, Right: start}, Right: &Binary{Op: OpGe, Left: cloneExpr(ts), Right: next}}
+}
+
+func midnight(d Expr) Expr {
+	d = cloneExpr(d)
+	toTimestamp(&d)
+	return d
+}
+
+func nextMidnight(d Expr) Expr {
+	if lit, ok := d.(*Literal); ok && lit.Type == TDate {
+		if t, err := time.Parse("2006-01-02", lit.Text); err == nil {
+			return &Literal{Type: TTimestamp, Text: t.AddDate(0, 0, 1).Format("2006-01-02") + " 00:00:00"}
+		}
+	}
+	return &Cast{Expr: &Func{Name: "DATE_ADD", Args: []Expr{&Literal{Type: TString, Text: "day"}, &Literal{Type: TInteger, Int: 1}, cloneExpr(d)}}, Type: CastTimestamp}
+}
+
+// cloneExpr copies e through its canonical JSON, so that a rewrite that
+// uses an operand twice holds two distinct nodes.
+func cloneExpr(e Expr) Expr {
+	b, err := json.Marshal(&Query{Select: []SelectItem{{Expr: e, Alias: "x"}}, From: []From{}})
+	if err != nil {
+		panic("planast: cloneExpr: " + err.Error()) // every node encodes
+	}
+	q, err := Decode(b, Limits{MaxBytes: 1 << 30, MaxNodes: 1 << 30, MaxDepth: 1 << 20})
+	if err != nil {
+		panic("planast: cloneExpr: " + err.Error()) // the canonical form decodes
+	}
+	return q.Select[0].Expr
+}
+
+// applyDayRules rewrites the comparisons recorded in rules, innermost
+// first, into comparisons of timestamps.
+func applyDayRules(q *Query, rules map[Expr]dayRule) {
+	if len(rules) == 0 {
+		return
+	}
+	mapQuery(q, func(e Expr) Expr {
+		r, ok := rules[e]
+		if !ok {
+			return e
+		}
+		switch n := e.(type) {
+		case *Binary:
+			return comparison(n.Op, n.Left, r.x, n.Right, r.items[0])
+		case *Between:
+			var out Expr = &Binary{Op: OpAnd, Left: comparison(OpGe, n.Expr, r.x, n.Low, r.items[0]), Right: comparison(OpLe, cloneExpr(n.Expr), r.x, n.High, r.items[1])}
+			if n.Negated {
+				out = &Unary{Op: "not", Expr: out}
+			}
+			return out
+		case *In:
+			var out Expr
+			for i, it := range n.List {
+				x := n.Expr
+				if i > 0 {
+					x = cloneExpr(n.Expr)
+				}
+				c := comparison(OpEq, x, r.x, it, r.items[i])
+				if out == nil {
+					out = c
+				} else {
+					out = &Binary{Op: OpOr, Left: out, Right: c}
+				}
+			}
+			if n.Negated {
+				out = &Unary{Op: "not", Expr: out}
+			}
+			return out
+		}
+		return e
+	})
 }

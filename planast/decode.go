@@ -343,6 +343,9 @@ func (d *decoder) query(v any, path string, depth int) (*Query, error) {
 	if q.Having, err = d.optExpr(o, "having", depth+1); err != nil {
 		return nil, err
 	}
+	if q.Qualify, err = d.optExpr(o, "qualify", depth+1); err != nil {
+		return nil, err
+	}
 	sops, err := o.array("set_ops")
 	if err != nil {
 		return nil, err
@@ -380,6 +383,9 @@ func (d *decoder) query(v any, path string, depth int) (*Query, error) {
 		return nil, err
 	}
 	if q.Limit, err = o.intp("limit"); err != nil {
+		return nil, err
+	}
+	if q.WithTies, err = o.boolean("with_ties"); err != nil {
 		return nil, err
 	}
 	if q.Offset, err = o.intp("offset"); err != nil {

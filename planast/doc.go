@@ -56,10 +56,16 @@
 //
 // Beyond names, types and grouping, Validate makes a plan mean one thing on
 // every engine. Among others: "/" is true division and "div" truncates; "%"
-// takes integers only; a condition must be boolean (no integer flags);
-// comparing a date with a timestamp casts the date, and a string literal
-// compared with a date or timestamp becomes a date or timestamp literal
-// (SQLite compares them as text); constant ORDER BY and GROUP BY keys are
+// takes integers only; a condition must be boolean (no integer flags); a
+// date compared with a timestamp (=, !=, <, <=, >, >=, BETWEEN, IN lists)
+// covers its whole day: ts BETWEEN DATE '2024-03-01' AND DATE '2024-03-31'
+// is ts >= '2024-03-01 00:00:00' AND ts < '2024-04-01 00:00:00', ts = d is
+// all of day d, ts <= d includes day d, ts > d starts the next day, ts < d
+// and ts >= d start at d's midnight (a date-shaped string literal counts as
+// a date; elsewhere a date meeting a timestamp is refused); a string
+// literal compared with a date or timestamp becomes a date or timestamp
+// literal (SQLite compares them as text); SUBSTR counts a negative start
+// from the end as SQLite does; constant ORDER BY and GROUP BY keys are
 // refused (engines read ORDER BY 2 as a column position); having and
 // aggregates in order_by need group_by or an aggregate in select; CAST is
 // limited to conversions every engine performs alike; an untyped NULL may

@@ -11,9 +11,13 @@ type Expr interface {
 
 // Column references Table.Column where Table is a source alias (or a CTE or
 // derived table alias). An empty Table resolves the name against the single
-// visible source that has it, or, in ORDER BY, against an output alias.
+// visible source that has it, or, in order_by, group_by, having and
+// qualify, against an output alias (the aliased expression is meant). A
+// name that is both a source column and an alias is the source column in
+// group_by (as in SQL), the alias in order_by, and refused as ambiguous in
+// having; an alias of an aggregate or window may not be grouped by.
 type Column struct {
-	Table  string `json:"table,omitempty" jsonschema:"description=Source alias; omit only when one source has the column or to name an output alias in order_by"`
+	Table  string `json:"table,omitempty" jsonschema:"description=Source alias; omit only when one source has the column or to name an output alias in order_by/group_by/having/qualify"`
 	Column string `json:"column"`
 }
 

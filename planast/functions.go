@@ -25,31 +25,46 @@ type FuncSpec struct {
 // Functions is the allow-list, keyed by upper-case name. Every renderer must
 // render each of them for every dialect (a test enumerates this).
 var Functions = map[string]FuncSpec{
-	"COUNT":          {"COUNT", Aggregate, 0, 1, -1},
-	"SUM":            {"SUM", Aggregate, 1, 1, -1},
-	"AVG":            {"AVG", Aggregate, 1, 1, -1},
-	"MIN":            {"MIN", Aggregate, 1, 1, -1},
-	"MAX":            {"MAX", Aggregate, 1, 1, -1},
-	"ROW_NUMBER":     {"ROW_NUMBER", WindowOnly, 0, 0, -1},
-	"RANK":           {"RANK", WindowOnly, 0, 0, -1},
-	"DENSE_RANK":     {"DENSE_RANK", WindowOnly, 0, 0, -1},
-	"LAG":            {"LAG", WindowOnly, 1, 3, -1},
-	"LEAD":           {"LEAD", WindowOnly, 1, 3, -1},
-	"COALESCE":       {"COALESCE", Scalar, 2, -1, -1},
-	"NULLIF":         {"NULLIF", Scalar, 2, 2, -1},
-	"ABS":            {"ABS", Scalar, 1, 1, -1},
-	"ROUND":          {"ROUND", Scalar, 1, 2, -1},
-	"UPPER":          {"UPPER", Scalar, 1, 1, -1},
-	"LOWER":          {"LOWER", Scalar, 1, 1, -1},
-	"TRIM":           {"TRIM", Scalar, 1, 1, -1},
-	"LENGTH":         {"LENGTH", Scalar, 1, 1, -1},
-	"SUBSTR":         {"SUBSTR", Scalar, 2, 3, -1},
+	"COUNT":      {"COUNT", Aggregate, 0, 1, -1},
+	"SUM":        {"SUM", Aggregate, 1, 1, -1},
+	"AVG":        {"AVG", Aggregate, 1, 1, -1},
+	"MIN":        {"MIN", Aggregate, 1, 1, -1},
+	"MAX":        {"MAX", Aggregate, 1, 1, -1},
+	"ROW_NUMBER": {"ROW_NUMBER", WindowOnly, 0, 0, -1},
+	"RANK":       {"RANK", WindowOnly, 0, 0, -1},
+	"DENSE_RANK": {"DENSE_RANK", WindowOnly, 0, 0, -1},
+	"LAG":        {"LAG", WindowOnly, 1, 3, -1},
+	"LEAD":       {"LEAD", WindowOnly, 1, 3, -1},
+	"COALESCE":   {"COALESCE", Scalar, 2, -1, -1},
+	"NULLIF":     {"NULLIF", Scalar, 2, 2, -1},
+	"ABS":        {"ABS", Scalar, 1, 1, -1},
+	"ROUND":      {"ROUND", Scalar, 1, 2, -1},
+	"UPPER":      {"UPPER", Scalar, 1, 1, -1},
+	"LOWER":      {"LOWER", Scalar, 1, 1, -1},
+	"TRIM":       {"TRIM", Scalar, 1, 1, -1},
+	"LENGTH":     {"LENGTH", Scalar, 1, 1, -1},
+	// SUBSTR(text, start[, length]) has SQLite's meaning on every engine:
+	// positions are 1-based, a negative start counts from the end
+	// (SUBSTR('hello', -2) = 'lo', SUBSTR('hello', -3, 2) = 'll'), and
+	// positions before the first character count but yield nothing
+	// (SUBSTR('hello', 0, 2) = 'h'). A literal negative length is refused.
+	"SUBSTR": {"SUBSTR", Scalar, 2, 3, -1},
+	// LEFT(text, n) and RIGHT(text, n) are the first and last n characters:
+	// the whole text when n exceeds its length, '' when n is 0 or negative,
+	// NULL when either argument is NULL.
+	"LEFT":           {"LEFT", Scalar, 2, 2, -1},
+	"RIGHT":          {"RIGHT", Scalar, 2, 2, -1},
 	"CONCAT":         {"CONCAT", Scalar, 2, -1, -1},
 	"REPLACE":        {"REPLACE", Scalar, 3, 3, -1},
 	"DATE_PART":      {"DATE_PART", Scalar, 2, 2, 0},
 	"DATE_TRUNC":     {"DATE_TRUNC", Scalar, 2, 2, 0},
 	"DATE_ADD":       {"DATE_ADD", Scalar, 3, 3, 0},
 	"DATE_DIFF_DAYS": {"DATE_DIFF_DAYS", Scalar, 2, 2, -1},
+	// PERIOD_LABEL(unit, x) is the text naming the period of the date or
+	// timestamp x, identical on every engine: year 'YYYY', quarter
+	// 'YYYY-Qn', month 'YYYY-MM', day 'YYYY-MM-DD'; NULL on NULL. Years
+	// 1000-9999 (SQLite's date functions stop at 9999).
+	"PERIOD_LABEL": {"PERIOD_LABEL", Scalar, 2, 2, 0},
 	// CURRENT_DATE and CURRENT_TIMESTAMP are the UTC date and time (to the
 	// second) when the query runs; planners are told the run date and
 	// write literals instead, so these mostly come from lifted SQL.
@@ -60,7 +75,7 @@ var Functions = map[string]FuncSpec{
 	"POSITION": {"POSITION", Scalar, 2, 2, -1},
 }
 
-// DateUnits are the units DATE_PART, DATE_TRUNC and DATE_ADD take.
+// DateUnits are the units DATE_PART, DATE_TRUNC, DATE_ADD and PERIOD_LABEL take.
 var DateUnits = []string{"year", "quarter", "month", "day"}
 
 // LookupFunc finds an allow-listed function by case-insensitive name.

@@ -40,6 +40,12 @@ type Validated struct {
 	// Columns are the output column names and Types their portable types.
 	Columns []string
 	Types   []Type
+	// Warnings are findings that do not stop the plan, each prefixed with
+	// its path: a join on key pairs that are no foreign key of the catalog
+	// (in either direction) nor a relationship the semantic layer declares
+	// (which reach the catalog as foreign keys). Under JoinDeclared such a
+	// join is an issue instead.
+	Warnings []string
 }
 
 // Validate checks q against the catalog and the caller's access, before any
@@ -62,18 +68,19 @@ func Validate(q *Query, cat Catalog, opts Options) (*Validated, error) {
 	if opts.Joins == "" {
 		opts.Joins = JoinTyped
 	}
-	v := &validator{cat: cat, opts: opts}
+	v := &validator{cat: cat, opts: opts, dayRules: map[Expr]dayRule{}}
 	out := v.query(cp, "", nil, nil, true)
 	if len(v.issues) > 0 {
 		return nil, &Error{Issues: v.issues}
 	}
+	applyDayRules(cp, v.dayRules)
 	if len(opts.ExpectedColumns) > 0 {
 		got := out.names()
 		if strings.Join(got, "\x00") != strings.Join(opts.ExpectedColumns, "\x00") {
 			return nil, issueErr(CodeBadValue, "select", "the plan must return exactly the columns %q, it returns %q", opts.ExpectedColumns, got)
 		}
 	}
-	return &Validated{Plan: cp, Columns: out.names(), Types: out.types()}, nil
+	return &Validated{Plan: cp, Columns: out.names(), Types: out.types(), Warnings: v.warnings}, nil
 }
 
 // mark counts the problems found so far, the silent ones (references
@@ -86,9 +93,14 @@ type validator struct {
 	cat    Catalog
 	opts   Options
 	issues []Issue
-	scopes []scopeFor
-	inAgg  int // > 0 inside an aggregate's arguments
-	inWin  int // > 0 inside a window's arguments
+	// warnings are reported with a valid plan (Validated.Warnings).
+	warnings []string
+	scopes   []scopeFor
+	inAgg    int // > 0 inside an aggregate's arguments
+	inWin    int // > 0 inside a window's arguments
+	// dayRules holds the comparisons of a date with a timestamp, rewritten
+	// once the plan is valid (applyDayRules).
+	dayRules map[Expr]dayRule
 	// resolved maps each column reference to the scope it resolved in.
 	resolved map[*Column]*scope
 }
@@ -249,6 +261,7 @@ func (v *validator) query(q *Query, path string, outer *scope, ctes *cteEnv, top
 		}
 	}
 	v.orderLimit(q, path, rel, outer, env)
+	v.qualifyTies(q, path, rel, outer, env)
 	_ = top
 	return rel
 }
@@ -293,6 +306,8 @@ func (v *validator) selectCore(q *Query, path string, outer *scope, env *cteEnv)
 		sc.sources = append(sc.sources, src)
 	}
 	v.joins(q, path, sc, env)
+	v.groupByAliases(q, path, sc)
+	v.havingAliases(q, path, sc)
 	sc.clause = "where"
 	if q.Where != nil {
 		t := v.expr(q.Where, join(path, "where"), sc, env)
@@ -594,16 +609,15 @@ func hasSubquery(e Expr) bool {
 }
 
 func (v *validator) joinKeyCheck(left, right *source, lcol, rcol, path string) {
-	if v.opts.Joins == JoinTyped || left.table == nil || right.table == nil {
-		return
+	if left.table == nil || right.table == nil {
+		return // a CTE or derived table declares no keys
 	}
 	if fkBetween(left.table, right.table, lcol, rcol) || fkBetween(right.table, left.table, rcol, lcol) {
 		return
 	}
-	if v.opts.Joins == JoinInferable {
-		if strings.EqualFold(lcol, rcol) || isPK(left.table, lcol) || isPK(right.table, rcol) {
-			return
-		}
+	if v.opts.Joins == JoinTyped || v.opts.Joins == JoinInferable && (strings.EqualFold(lcol, rcol) || isPK(left.table, lcol) || isPK(right.table, rcol)) {
+		v.warnings = append(v.warnings, fmt.Sprintf("%s: no foreign key or declared relationship joins %s.%s to %s.%s; check that these are the keys the tables are related by", path, left.alias, lcol, right.alias, rcol))
+		return
 	}
 	v.add(CodeBadJoin, path, "no declared relationship joins %s.%s to %s.%s; join on the foreign keys the schema lists", left.alias, lcol, right.alias, rcol)
 }

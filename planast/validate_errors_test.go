@@ -120,7 +120,6 @@ func refusals() []refusal {
 		{"coalesce of NULLs only", plan(sel(item(fn("COALESCE", lit("null"), lit("null")), "x")), tracks), none, planast.CodeType, "select[0].expr"},
 		{"NULL column of a derived table", plan(sel(c("d", "x")), `"from":[{"subquery":`+plan(sel(item(lit("null"), "x")), tracks)+`,"alias":"d"}]`), none, planast.CodeType, "from[0].subquery.select[0].expr"},
 		{"NULL column of a set operation", plan(`"distinct":true`, sel(item(lit("null"), "x")), tracks, `"set_ops":[{"op":"union","query":`+plan(sel(c("", "UnitPrice")), tracks)+`}]`), none, planast.CodeType, "select[0].expr"},
-		{"substr from position 0", plan(sel(item(fn("SUBSTR", c("", "Name"), lit("0")), "x")), tracks), none, planast.CodeBadValue, "select[0].expr.args[1]"},
 		{"substr with a negative length", plan(sel(item(fn("SUBSTR", c("", "Name"), lit("2"), lit("-1")), "x")), tracks), none, planast.CodeBadValue, "select[0].expr.args[2]"},
 		{"like on a number", plan(sel(c("", "Name")), tracks, where(`{"kind":"like","expr":`+c("", "Milliseconds")+`,"pattern":`+lit(`"1%"`)+`}`)), none, planast.CodeType, "where.expr"},
 		{"arithmetic on text", plan(sel(item(bin("+", c("", "Name"), lit("1")), "x")), tracks), none, planast.CodeType, "select[0].expr.left"},
@@ -167,6 +166,14 @@ func refusals() []refusal {
 		// shape
 		{"empty select", plan(`"select":[]`, tracks), none, planast.CodeEmptySelect, "select"},
 		{"no from but group_by", plan(sel(item(lit("1"), "one")), `"group_by":[`+lit("1")+`]`), none, planast.CodeMalformed, "from"},
+		// qualify and with_ties
+		{"with_ties without limit", plan(sel(c("", "Name")), tracks, orderBy(c("", "Name"), "asc"), `"with_ties":true`), none, planast.CodeLimit, "with_ties"},
+		{"with_ties without order_by", plan(sel(c("", "Name")), tracks, `"limit":3,"with_ties":true`), none, planast.CodeOrder, "with_ties"},
+		{"qualify on a source column", plan(sel(c("", "Name")), tracks, `"qualify":`+bin("=", c("", "GenreId"), lit("1"))), none, planast.CodeColumnNotFound, "qualify"},
+		{"qualify without a window", plan(sel(c("", "Name"), c("", "GenreId")), tracks, `"qualify":`+bin("=", c("", "GenreId"), lit("1"))), none, planast.CodeBadValue, "qualify"},
+		// output aliases in group_by and having
+		{"group_by an aggregate alias", plan(sel(c("", "GenreId"), item(fn("COUNT"), "n")), tracks, `"group_by":[`+c("", "n")+`]`), none, planast.CodeGrouping, "group_by[0]"},
+		{"having an alias that is also a column", plan(sel(item(fn("UPPER", c("", "Composer")), "Name"), item(fn("COUNT"), "n")), tracks, `"group_by":[`+fn("UPPER", c("", "Composer"))+`]`, `"having":`+bin("=", c("", "Name"), lit(`"X"`))), none, planast.CodeAmbiguous, "having"},
 		{"computed item without alias", plan(sel(fn("UPPER", c("", "Name"))), tracks), none, planast.CodeMalformed, "select[0].alias"},
 	}
 }

@@ -38,6 +38,12 @@ func (v *validator) expr(e Expr, path string, sc *scope, env *cteEnv) Type {
 			v.wantBool(r, join(path, "right"))
 			return TypeBoolean
 		case OpEq, OpNe, OpLt, OpLe, OpGt, OpGe:
+			l = dateText(&e.Left, l, r)
+			r = dateText(&e.Right, r, l)
+			if dayPair(l, r) {
+				v.dayRules[e] = dayRule{x: l, items: []Type{r}}
+				return TypeBoolean
+			}
 			if _, _, hint, ok := v.coerce(&e.Left, l, &e.Right, r); !ok {
 				v.add(CodeType, path, "cannot compare %s with %s%s", l, r, orHint(hint, "; cast one side or compare with a value of the column's type"))
 			}
@@ -89,13 +95,21 @@ func (v *validator) expr(e Expr, path string, sc *scope, env *cteEnv) Type {
 		return t
 	case *In:
 		t := v.expr(e.Expr, join(path, "expr"), sc, env)
+		items, mixed := make([]Type, len(e.List)), false
 		for i, x := range e.List {
 			xt := v.expr(x, idx(join(path, "list"), i), sc, env)
-			nt, _, hint, ok := v.coerce(&e.Expr, t, &e.List[i], xt)
+			if xt = dateText(&e.List[i], xt, t); dayPair(t, xt) {
+				items[i], mixed = xt, true
+				continue
+			}
+			nt, xt2, hint, ok := v.coerce(&e.Expr, t, &e.List[i], xt)
 			if !ok {
 				v.add(CodeType, idx(join(path, "list"), i), "cannot compare %s with %s in an IN list%s", t, xt, hint)
 			}
-			t = nt
+			t, items[i] = nt, xt2
+		}
+		if mixed {
+			v.dayRules[e] = dayRule{x: t, items: items}
 		}
 		if e.Subquery != nil {
 			rel := v.subquery(e.Subquery, join(path, "subquery"), sc, env)
@@ -120,11 +134,20 @@ func (v *validator) expr(e Expr, path string, sc *scope, env *cteEnv) Type {
 		t := v.expr(e.Expr, join(path, "expr"), sc, env)
 		lo := v.expr(e.Low, join(path, "low"), sc, env)
 		hi := v.expr(e.High, join(path, "high"), sc, env)
+		lo, hi = dateText(&e.Low, lo, t), dateText(&e.High, hi, t)
 		t0 := t
-		t, _, hint1, ok1 := v.coerce(&e.Expr, t, &e.Low, lo)
-		_, _, hint2, ok2 := v.coerce(&e.Expr, t, &e.High, hi)
+		ok1, ok2 := true, true
+		var hint1, hint2 string
+		if !dayPair(t, lo) {
+			t, lo, hint1, ok1 = v.coerce(&e.Expr, t, &e.Low, lo)
+		}
+		if !dayPair(t, hi) {
+			_, hi, hint2, ok2 = v.coerce(&e.Expr, t, &e.High, hi)
+		}
 		if !ok1 || !ok2 {
 			v.add(CodeType, path, "between needs bounds of the same kind as the value (%s between %s and %s)%s", t0, lo, hi, hint1+hint2)
+		} else if dayPair(t, lo) || dayPair(t, hi) {
+			v.dayRules[e] = dayRule{x: t, items: []Type{lo, hi}}
 		}
 		return TypeBoolean
 	case *Like:
@@ -380,7 +403,7 @@ func (v *validator) fn(f *Func, path string, sc *scope, env *cteEnv) Type {
 	}
 	if spec.Kind == Aggregate {
 		switch sc.clause {
-		case "where", "group_by", "join":
+		case "where", "group_by", "join", "qualify":
 			v.add(CodeGrouping, path, "aggregate %s is not allowed in %s; filter aggregates in having", spec.Name, sc.clause)
 		}
 		if v.inAgg > 0 {
@@ -470,16 +493,21 @@ func (v *validator) fn(f *Func, path string, sc *scope, env *cteEnv) Type {
 		for i := 1; i < len(ts); i++ {
 			need(i, isInt, "an integer")
 		}
-		// SQLite counts a position below 1 from the end and takes a negative
-		// length leftwards; PostgreSQL does neither
-		if lit, ok := f.Args[1].(*Literal); ok && lit.Type == TInteger && lit.Int < 1 {
-			v.add(CodeBadValue, idx(join(path, "args"), 1), "SUBSTR positions start at 1, got %d", lit.Int)
-		}
+		// a start below 1 has SQLite's meaning everywhere (the renderers
+		// compute it); a negative length takes characters leftwards on
+		// SQLite and is an error on PostgreSQL
 		if len(f.Args) == 3 {
 			if lit, ok := f.Args[2].(*Literal); ok && lit.Type == TInteger && lit.Int < 0 {
-				v.add(CodeBadValue, idx(join(path, "args"), 2), "a SUBSTR length may not be negative, got %d", lit.Int)
+				v.add(CodeBadValue, idx(join(path, "args"), 2), "a SUBSTR length may not be negative, got %d; to take characters from the end use a negative start (SUBSTR(x, -3, 2)) or RIGHT", lit.Int)
 			}
 		}
+		return TypeText
+	case "LEFT", "RIGHT":
+		need(0, isText, "text")
+		need(1, isInt, "an integer count of characters")
+		return TypeText
+	case "PERIOD_LABEL":
+		need(1, isDateish, "a date or timestamp")
 		return TypeText
 	case "CONCAT", "REPLACE":
 		for i := range ts {

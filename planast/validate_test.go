@@ -190,19 +190,28 @@ func TestValidateGroupsDependentColumns(t *testing.T) {
 
 // Comparisons of dates, timestamps and date strings are made explicit in
 // the validated plan so that SQLite (which compares ISO text) agrees with
-// PostgreSQL and DuckDB.
+// PostgreSQL and DuckDB; a date compared with a timestamp covers its whole
+// day.
 func TestValidateDateComparisons(t *testing.T) {
 	for _, tc := range []struct{ where, want string }{
 		{bin("=", c("", "InvoiceDate"), `{"kind":"literal","type":"date","value":"2021-01-01"}`),
-			`{"kind":"binary","op":"=","left":{"kind":"column","table":"i","column":"InvoiceDate"},"right":{"kind":"literal","type":"timestamp","value":"2021-01-01 00:00:00"}}`},
+			`{"kind":"binary","op":"and","left":{"kind":"binary","op":"\u003e=","left":{"kind":"column","table":"i","column":"InvoiceDate"},"right":{"kind":"literal","type":"timestamp","value":"2021-01-01 00:00:00"}},"right":{"kind":"binary","op":"\u003c","left":{"kind":"column","table":"i","column":"InvoiceDate"},"right":{"kind":"literal","type":"timestamp","value":"2021-01-02 00:00:00"}}}`},
+		{bin("<=", c("", "InvoiceDate"), lit(`"2021-12-31"`)),
+			`{"kind":"binary","op":"\u003c","left":{"kind":"column","table":"i","column":"InvoiceDate"},"right":{"kind":"literal","type":"timestamp","value":"2022-01-01 00:00:00"}}`},
+		{bin("<", `{"kind":"literal","type":"date","value":"2021-02-28"}`, c("", "InvoiceDate")),
+			`{"kind":"binary","op":"\u003e=","left":{"kind":"column","table":"i","column":"InvoiceDate"},"right":{"kind":"literal","type":"timestamp","value":"2021-03-01 00:00:00"}}`},
+		{bin("!=", c("", "InvoiceDate"), `{"kind":"literal","type":"date","value":"2021-01-01"}`),
+			`{"kind":"binary","op":"or","left":{"kind":"binary","op":"\u003c","left":{"kind":"column","table":"i","column":"InvoiceDate"},"right":{"kind":"literal","type":"timestamp","value":"2021-01-01 00:00:00"}},"right":{"kind":"binary","op":"\u003e=","left":{"kind":"column","table":"i","column":"InvoiceDate"},"right":{"kind":"literal","type":"timestamp","value":"2021-01-02 00:00:00"}}}`},
+		{`{"kind":"between","expr":` + c("", "InvoiceDate") + `,"low":` + lit(`"2021-03-01"`) + `,"high":{"kind":"literal","type":"date","value":"2021-03-31"},"negated":true}`,
+			`{"kind":"unary","op":"not","expr":{"kind":"binary","op":"and","left":{"kind":"binary","op":"\u003e=","left":{"kind":"column","table":"i","column":"InvoiceDate"},"right":{"kind":"literal","type":"timestamp","value":"2021-03-01 00:00:00"}},"right":{"kind":"binary","op":"\u003c","left":{"kind":"column","table":"i","column":"InvoiceDate"},"right":{"kind":"literal","type":"timestamp","value":"2021-04-01 00:00:00"}}}}`},
 		{bin(">=", c("", "InvoiceDate"), lit(`"2021-01-01"`)),
 			`{"kind":"binary","op":"\u003e=","left":{"kind":"column","table":"i","column":"InvoiceDate"},"right":{"kind":"literal","type":"timestamp","value":"2021-01-01 00:00:00"}}`},
 		{bin("<", lit(`"2021-01-01T10:00:00"`), c("", "InvoiceDate")),
 			`{"kind":"binary","op":"\u003c","left":{"kind":"literal","type":"timestamp","value":"2021-01-01 10:00:00"},"right":{"kind":"column","table":"i","column":"InvoiceDate"}}`},
 		{bin("=", c("cu", "SignupDate"), c("i", "InvoiceDate")),
-			`{"kind":"binary","op":"=","left":{"kind":"cast","expr":{"kind":"column","table":"cu","column":"SignupDate"},"type":"timestamp"},"right":{"kind":"column","table":"i","column":"InvoiceDate"}}`},
+			`{"kind":"binary","op":"and","left":{"kind":"binary","op":"\u003e=","left":{"kind":"column","table":"i","column":"InvoiceDate"},"right":{"kind":"cast","expr":{"kind":"column","table":"cu","column":"SignupDate"},"type":"timestamp"}},"right":{"kind":"binary","op":"\u003c","left":{"kind":"column","table":"i","column":"InvoiceDate"},"right":{"kind":"cast","expr":{"kind":"func","name":"DATE_ADD","args":[{"kind":"literal","type":"string","value":"day"},{"kind":"literal","type":"integer","value":1},{"kind":"column","table":"cu","column":"SignupDate"}]},"type":"timestamp"}}}`},
 		{`{"kind":"between","expr":` + c("cu", "SignupDate") + `,"low":` + lit(`"2021-01-01"`) + `,"high":` + c("i", "InvoiceDate") + `}`,
-			`{"kind":"between","expr":{"kind":"cast","expr":{"kind":"column","table":"cu","column":"SignupDate"},"type":"timestamp"},"low":{"kind":"literal","type":"date","value":"2021-01-01"},"high":{"kind":"column","table":"i","column":"InvoiceDate"}}`},
+			`{"kind":"binary","op":"and","left":{"kind":"binary","op":"\u003e=","left":{"kind":"column","table":"cu","column":"SignupDate"},"right":{"kind":"literal","type":"date","value":"2021-01-01"}},"right":{"kind":"binary","op":"\u003e=","left":{"kind":"column","table":"i","column":"InvoiceDate"},"right":{"kind":"cast","expr":{"kind":"column","table":"cu","column":"SignupDate"},"type":"timestamp"}}}`},
 		{`{"kind":"in","expr":` + c("cu", "SignupDate") + `,"list":[` + lit(`"2021-01-31"`) + `]}`,
 			`{"kind":"in","expr":{"kind":"column","table":"cu","column":"SignupDate"},"list":[{"kind":"literal","type":"date","value":"2021-01-31"}]}`},
 	} {
@@ -225,5 +234,62 @@ func TestValidateDateComparisons(t *testing.T) {
 func TestValidateNil(t *testing.T) {
 	if _, err := planast.Validate(nil, chinook, planast.Options{}); err == nil {
 		t.Fatal("nil plan accepted")
+	}
+}
+
+// group_by and having may name output aliases: the validated plan holds
+// the aliased expression. In group_by a source column of that name wins.
+func TestValidateOutputAliases(t *testing.T) {
+	upper := fn("UPPER", c("", "Composer"))
+	for _, tc := range []struct{ plan, want string }{
+		{plan(sel(item(upper, "who"), item(fn("COUNT"), "n")), frm(from("Track", "t")), `"group_by":[`+c("", "who")+`]`, `"having":`+bin(">", c("", "n"), lit("1"))),
+			`"group_by":[{"kind":"func","name":"UPPER","args":[{"kind":"column","table":"t","column":"Composer"}]}],"having":{"kind":"binary","op":"\u003e","left":{"kind":"func","name":"COUNT","args":[]},"right":{"kind":"literal","type":"integer","value":1}}`},
+		// "Name" is an alias and a column of Track: group_by means the column
+		{plan(sel(item(c("", "Name"), "Name"), item(fn("COUNT"), "n")), frm(from("Track", "t")), `"group_by":[`+c("", "Name")+`]`),
+			`"group_by":[{"kind":"column","table":"t","column":"Name"}]`},
+	} {
+		v, err := planast.Validate(decode(t, tc.plan), chinook, planast.Options{})
+		if err != nil {
+			t.Fatalf("%s: %v", tc.plan, err)
+		}
+		if got := string(v.Plan.Canonical()); !strings.Contains(got, tc.want) {
+			t.Errorf("got  %s\nwant %s", got, tc.want)
+		}
+	}
+	// the source column wins: grouping by it leaves the alias's expression ungrouped
+	q := decode(t, plan(sel(item(upper, "Name"), item(fn("COUNT"), "n")), frm(from("Track", "t")), `"group_by":[`+c("", "Name")+`]`))
+	if _, err := planast.Validate(q, chinook, planast.Options{}); err == nil || !strings.Contains(err.Error(), "GROUPING") {
+		t.Errorf("group_by Name with an alias Name over UPPER(Composer): %v, want a grouping error (the column wins)", err)
+	}
+}
+
+// A join on keys that are no foreign key (in either direction) is valid
+// but warned about, so that a planner joining Album.AlbumId to
+// Artist.ArtistId hears of it; under JoinDeclared it is refused.
+func TestValidateWarnsUndeclaredJoins(t *testing.T) {
+	for _, tc := range []struct {
+		plan string
+		opts planast.Options
+		want []string
+	}{
+		{plan(sel(c("ar", "Name")), albumArtist[0], albumArtist[1]), planast.Options{}, nil},
+		// the foreign key read the other way round
+		{plan(sel(c("ar", "Name")), frm(from("Artist", "ar"), from("Album", "al")), joins(joinOn("inner", "ar", "al", "ArtistId", "ArtistId"))), planast.Options{}, nil},
+		{plan(sel(c("ar", "Name")), frm(from("Album", "al"), from("Artist", "ar")), joins(joinOn("inner", "al", "ar", "AlbumId", "ArtistId"))), planast.Options{},
+			[]string{"joins[0].on[0]: no foreign key or declared relationship joins al.AlbumId to ar.ArtistId; check that these are the keys the tables are related by"}},
+		{plan(sel(c("ar", "Name")), frm(from("Album", "al"), from("Artist", "ar")), joins(joinOn("inner", "al", "ar", "AlbumId", "ArtistId"))), planast.Options{Joins: planast.JoinInferable},
+			[]string{"joins[0].on[0]: no foreign key or declared relationship joins al.AlbumId to ar.ArtistId; check that these are the keys the tables are related by"}},
+	} {
+		v, err := planast.Validate(decode(t, tc.plan), chinook, tc.opts)
+		if err != nil {
+			t.Fatalf("%s: %v", tc.plan, err)
+		}
+		if !slices.Equal(v.Warnings, tc.want) {
+			t.Errorf("%s: warnings %q, want %q", tc.plan, v.Warnings, tc.want)
+		}
+	}
+	_, err := planast.Validate(decode(t, plan(sel(c("ar", "Name")), frm(from("Album", "al"), from("Artist", "ar")), joins(joinOn("inner", "al", "ar", "AlbumId", "ArtistId")))), chinook, planast.Options{Joins: planast.JoinDeclared})
+	if err == nil || !strings.Contains(err.Error(), "INVALID_JOIN") {
+		t.Errorf("JoinDeclared: %v, want an INVALID_JOIN issue", err)
 	}
 }

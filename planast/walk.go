@@ -33,6 +33,7 @@ func Inspect(n Node, f func(Node) bool) {
 			inspectExpr(g, f)
 		}
 		inspectExpr(n.Having, f)
+		inspectExpr(n.Qualify, f)
 		for _, s := range n.SetOps {
 			Inspect(s.Query, f)
 		}
@@ -102,4 +103,91 @@ func inspectExpr(e Expr, f func(Node) bool) {
 	default:
 		panic("planast: Inspect: unhandled expression type") // the node set is closed; a test covers every kind
 	}
+}
+
+// mapQuery replaces every expression of q (and of its nested queries) by
+// f's result, children before parents, in place. Like Inspect it covers
+// every node type; f returns its argument to keep a node.
+func mapQuery(q *Query, f func(Expr) Expr) {
+	if q == nil {
+		return
+	}
+	for i := range q.With {
+		mapQuery(q.With[i].Query, f)
+	}
+	for i := range q.Select {
+		q.Select[i].Expr = mapExpr(q.Select[i].Expr, f)
+	}
+	for i := range q.From {
+		mapQuery(q.From[i].Subquery, f)
+	}
+	for i := range q.Joins {
+		q.Joins[i].Condition = mapExpr(q.Joins[i].Condition, f)
+	}
+	q.Where = mapExpr(q.Where, f)
+	for i := range q.GroupBy {
+		q.GroupBy[i] = mapExpr(q.GroupBy[i], f)
+	}
+	q.Having = mapExpr(q.Having, f)
+	q.Qualify = mapExpr(q.Qualify, f)
+	for i := range q.SetOps {
+		mapQuery(q.SetOps[i].Query, f)
+	}
+	for i := range q.OrderBy {
+		q.OrderBy[i].Expr = mapExpr(q.OrderBy[i].Expr, f)
+	}
+}
+
+func mapExpr(e Expr, f func(Expr) Expr) Expr {
+	if e == nil {
+		return nil
+	}
+	switch e := e.(type) {
+	case *Column, *Literal, *MetricRef, *FilterRef:
+	case *Binary:
+		e.Left, e.Right = mapExpr(e.Left, f), mapExpr(e.Right, f)
+	case *Unary:
+		e.Expr = mapExpr(e.Expr, f)
+	case *In:
+		e.Expr = mapExpr(e.Expr, f)
+		for i := range e.List {
+			e.List[i] = mapExpr(e.List[i], f)
+		}
+		mapQuery(e.Subquery, f)
+	case *Exists:
+		mapQuery(e.Subquery, f)
+	case *Subquery:
+		mapQuery(e.Query, f)
+	case *Between:
+		e.Expr, e.Low, e.High = mapExpr(e.Expr, f), mapExpr(e.Low, f), mapExpr(e.High, f)
+	case *Like:
+		e.Expr, e.Pattern = mapExpr(e.Expr, f), mapExpr(e.Pattern, f)
+	case *IsNull:
+		e.Expr = mapExpr(e.Expr, f)
+	case *Case:
+		e.Operand = mapExpr(e.Operand, f)
+		for i := range e.Whens {
+			e.Whens[i].When, e.Whens[i].Then = mapExpr(e.Whens[i].When, f), mapExpr(e.Whens[i].Then, f)
+		}
+		e.Else = mapExpr(e.Else, f)
+	case *Cast:
+		e.Expr = mapExpr(e.Expr, f)
+	case *Func:
+		for i := range e.Args {
+			e.Args[i] = mapExpr(e.Args[i], f)
+		}
+	case *Window:
+		for i := range e.Args {
+			e.Args[i] = mapExpr(e.Args[i], f)
+		}
+		for i := range e.PartitionBy {
+			e.PartitionBy[i] = mapExpr(e.PartitionBy[i], f)
+		}
+		for i := range e.OrderBy {
+			e.OrderBy[i].Expr = mapExpr(e.OrderBy[i].Expr, f)
+		}
+	default:
+		panic("planast: mapExpr: unhandled expression type") // the node set is closed
+	}
+	return f(e)
 }

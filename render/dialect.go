@@ -2,6 +2,7 @@ package render
 
 import (
 	"sort"
+	"strconv"
 	"strings"
 
 	"github.com/nl2sql/nl2sql/planast"
@@ -54,9 +55,9 @@ var dialects = map[string]Dialect{
 	"duckdb":   DuckDB{},
 }
 
-// substrFromOne renders SUBSTR(x, start[, length]) with the SQL standard's
-// (and PostgreSQL's) meaning for a start below 1: the positions before the
-// first character count but yield nothing. SQLite and DuckDB instead count a
+// substrFromOne renders SUBSTR(x, start[, length]) for a start counted
+// from the first character: the positions before it count but yield
+// nothing. PostgreSQL's substr works so; SQLite and DuckDB instead count a
 // negative start from the end of the string.
 func substrFromOne(a []string) string {
 	start := "CASE WHEN " + a[1] + " < 1 THEN 1 ELSE " + a[1] + " END"
@@ -66,6 +67,41 @@ func substrFromOne(a []string) string {
 	end := "(" + a[1] + " + " + a[2] + " - 1)" // the last position taken
 	length := "CASE WHEN " + a[1] + " < 1 THEN (CASE WHEN " + end + " < 0 THEN 0 ELSE " + end + " END) ELSE " + a[2] + " END"
 	return "SUBSTR(" + a[0] + ", " + start + ", " + length + ")"
+}
+
+// substrSQLite renders the plan's SUBSTR (SQLite's meaning: a negative
+// start counts from the end, positions before the first character yield
+// nothing) with substrFromOne, for engines whose substr differs: a
+// negative start becomes the position LENGTH(x) + start + 1 first. cast
+// wraps the integer arguments as the engine's substr needs them. A literal
+// start of 1 or more needs neither.
+func substrSQLite(a []string, cast func(string) string) string {
+	b := append([]string(nil), a...)
+	for i := 1; i < len(b); i++ {
+		b[i] = cast(b[i])
+	}
+	n, err := strconv.ParseInt(a[1], 10, 64)
+	switch {
+	case err == nil && n >= 1:
+		return "SUBSTR(" + strings.Join(b, ", ") + ")"
+	case err == nil && n < 0:
+		b[1] = cast("(LENGTH(" + a[0] + ") + " + strconv.FormatInt(n+1, 10) + ")")
+	case err != nil:
+		b[1] = "(CASE WHEN " + b[1] + " < 0 THEN " + cast("LENGTH("+a[0]+")") + " + " + b[1] + " + 1 ELSE " + b[1] + " END)"
+	}
+	return substrFromOne(b)
+}
+
+// leftRight renders LEFT(x, n) and RIGHT(x, n) as a SUBSTR whose start is
+// at least 1 and length at least 0, where every engine agrees; cast wraps
+// the integer arguments as the engine's substr needs them.
+func leftRight(name string, a []string, cast func(string) string) string {
+	n := "(CASE WHEN " + a[1] + " < 0 THEN 0 ELSE " + a[1] + " END)"
+	if name == "LEFT" {
+		return "SUBSTR(" + a[0] + ", 1, " + cast(n) + ")"
+	}
+	start := "(CASE WHEN " + a[1] + " >= LENGTH(" + a[0] + ") THEN 1 ELSE LENGTH(" + a[0] + ") - " + a[1] + " + 1 END)"
+	return "SUBSTR(" + a[0] + ", " + cast(start) + ", " + cast(n) + ")"
 }
 
 // common renders the functions whose SQL is the same on all three engines.

@@ -59,6 +59,14 @@
 //	ORDER BY "albums" DESC NULLS LAST, 1 ASC NULLS LAST
 //	LIMIT 100
 //
+// A plan with qualify or with_ties renders as three nested SELECTs (see
+// wrapped): the query with its order_by keys as extra columns, a level
+// that filters on qualify and ranks the rows by the order_by keys with
+// RANK(), and the outer level that keeps the rows ranked within the limit,
+// orders them totally and applies the row cap as its only LIMIT. So a cap
+// that cuts a tie still returns more rows than the engine's cap allows,
+// and the result says it was cut.
+//
 // ExampleSQL runs exactly this. The dialects differ only where the engines
 // do: casts, date literals and date functions (SQLite has no date type),
 // division, and the parentheses PostgreSQL and DuckDB need for chained set

@@ -47,11 +47,20 @@ func (DuckDB) Func(name string, a []string) (string, bool) {
 	case "CURRENT_TIMESTAMP":
 		return "DATE_TRUNC('second', CAST(CURRENT_TIMESTAMP AS TIMESTAMP))", true
 	}
-	if name == "SUBSTR" {
-		for i := 1; i < len(a); i++ {
-			a[i] = "CAST(" + a[i] + " AS BIGINT)"
+	switch name {
+	case "PERIOD_LABEL":
+		ts := "CAST(" + a[1] + " AS TIMESTAMP)"
+		switch a[0] {
+		case "year":
+			return "strftime(" + ts + ", '%Y')", true
+		case "month":
+			return "strftime(" + ts + ", '%Y-%m')", true
+		case "day":
+			return "strftime(" + ts + ", '%Y-%m-%d')", true
+		case "quarter":
+			return "(strftime(" + ts + ", '%Y') || '-Q' || CAST(quarter(" + ts + ") AS VARCHAR))", true
 		}
-		return substrFromOne(a), true
+		return "", false
 	}
 	// ROUND works on DOUBLE: DuckDB types ROUND of a DECIMAL(38,10) as
 	// DECIMAL(38,0), and a union, CASE or IN that meets it with a DECIMAL of

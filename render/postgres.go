@@ -66,11 +66,27 @@ func (Postgres) Func(name string, a []string) (string, bool) {
 // pgLikeFunc renders the functions PostgreSQL and DuckDB spell alike; ROUND
 // rounds in the type numeric.
 func pgLikeFunc(name string, a []string, float, numeric string, add func(unit, n, ts string) string, diff func(end, start string) string) (string, bool) {
-	if name == "SUBSTR" {
-		// substr takes int4 positions in PostgreSQL: a bigint argument fails
-		for i := 1; i < len(a); i++ {
-			a[i] = "CAST(" + a[i] + " AS INTEGER)"
+	switch name {
+	case "PERIOD_LABEL": // DuckDB renders its own
+		f, ok := map[string]string{"year": "YYYY", "quarter": `YYYY-"Q"Q`, "month": "YYYY-MM", "day": "YYYY-MM-DD"}[a[0]]
+		if !ok {
+			return "", false
 		}
+		return "to_char(CAST(" + a[1] + " AS TIMESTAMP), '" + f + "')", true
+	case "SUBSTR":
+		// substr takes int4 positions in PostgreSQL: a bigint argument
+		// fails; DuckDB's take BIGINT
+		t := "INTEGER"
+		if float == "DOUBLE" {
+			t = "BIGINT"
+		}
+		return substrSQLite(a, func(x string) string { return "CAST(" + x + " AS " + t + ")" }), true
+	case "LEFT", "RIGHT":
+		t := "INTEGER"
+		if float == "DOUBLE" {
+			t = "BIGINT"
+		}
+		return leftRight(name, a, func(x string) string { return "CAST(" + x + " AS " + t + ")" }), true
 	}
 	if s, ok := common(name, a); ok {
 		return s, true

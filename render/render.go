@@ -70,17 +70,10 @@ func QuoteIdent(s string) string { return `"` + strings.ReplaceAll(s, `"`, `""`)
 func QuoteString(s string) string { return "'" + strings.ReplaceAll(s, "'", "''") + "'" }
 
 func (w *writer) query(q *planast.Query, opts Options, top bool) {
-	if len(q.With) > 0 {
-		w.str("WITH ")
-		for i, c := range q.With {
-			if i > 0 {
-				w.str(", ")
-			}
-			w.str(QuoteIdent(c.Name) + " AS (")
-			w.query(c.Query, Options{}, false)
-			w.str(")")
-		}
-		w.str("\n")
+	w.with(q)
+	if q.Qualify != nil || q.WithTies {
+		w.wrapped(q, opts, top)
+		return
 	}
 	paren := len(q.SetOps) > 1 && w.d.ParenthesizeCompound()
 	for i := 0; paren && i < len(q.SetOps)-1; i++ {
@@ -107,19 +100,48 @@ func (w *writer) query(q *planast.Query, opts Options, top bool) {
 	}
 	var keys []string
 	for _, o := range q.OrderBy {
-		k := w.exprS(o.Expr)
-		if o.Direction == planast.Desc {
-			k += " DESC"
-		} else {
-			k += " ASC"
-		}
-		if o.Nulls == planast.NullsFirst {
-			k += " NULLS FIRST"
-		} else {
-			k += " NULLS LAST"
-		}
-		keys = append(keys, k)
+		keys = append(keys, orderKey(w.exprS(o.Expr), o))
 	}
+	w.orderLimit(q, keys, q.Limit, opts, top)
+}
+
+func (w *writer) with(q *planast.Query) {
+	if len(q.With) == 0 {
+		return
+	}
+	w.str("WITH ")
+	for i, c := range q.With {
+		if i > 0 {
+			w.str(", ")
+		}
+		w.str(QuoteIdent(c.Name) + " AS (")
+		w.query(c.Query, Options{}, false)
+		w.str(")")
+	}
+	w.str("\n")
+}
+
+// orderKey renders one ORDER BY key: x, its direction and where NULLs go
+// (last unless the plan says first, on every engine).
+func orderKey(x string, o planast.OrderItem) string {
+	k := x
+	if o.Direction == planast.Desc {
+		k += " DESC"
+	} else {
+		k += " ASC"
+	}
+	if o.Nulls == planast.NullsFirst {
+		k += " NULLS FIRST"
+	} else {
+		k += " NULLS LAST"
+	}
+	return k
+}
+
+// orderLimit writes the ORDER BY keys, the tie-breakers that make the
+// order total, and LIMIT (limit, capped by opts.MaxRows at the top) and
+// OFFSET.
+func (w *writer) orderLimit(q *planast.Query, keys []string, limit *int64, opts Options, top bool) {
 	// the top level, and any subquery whose LIMIT or OFFSET picks rows, is
 	// ordered totally so that the same rows come back on every run and engine
 	if (top && !opts.NoTotalOrder) || (!top && (q.Limit != nil || q.Offset != nil)) {
@@ -133,7 +155,6 @@ func (w *writer) query(q *planast.Query, opts Options, top bool) {
 	if len(keys) > 0 {
 		w.str("\nORDER BY " + strings.Join(keys, ", "))
 	}
-	limit := q.Limit
 	if top && opts.MaxRows > 0 && (limit == nil || *limit > opts.MaxRows) {
 		limit = &opts.MaxRows
 	}

@@ -1,6 +1,8 @@
 package render
 
 import (
+	"strings"
+
 	"github.com/nl2sql/nl2sql/planast"
 )
 
@@ -47,8 +49,24 @@ func (SQLite) ParenthesizeCompound() bool { return false }
 var sqliteUnitFmt = map[string]string{"year": "%Y", "month": "%m", "day": "%d"}
 
 func (SQLite) Func(name string, a []string) (string, bool) {
-	if name == "SUBSTR" {
-		return substrFromOne(a), true
+	switch name {
+	case "SUBSTR": // the plan's SUBSTR means what SQLite's does
+		return "SUBSTR(" + strings.Join(a, ", ") + ")", true
+	case "LEFT", "RIGHT":
+		return leftRight(name, a, func(x string) string { return x }), true
+	case "PERIOD_LABEL":
+		x := a[1]
+		switch a[0] {
+		case "year":
+			return "strftime('%Y', " + x + ")", true
+		case "month":
+			return "strftime('%Y-%m', " + x + ")", true
+		case "day":
+			return "strftime('%Y-%m-%d', " + x + ")", true
+		case "quarter":
+			return "(strftime('%Y', " + x + ") || '-Q' || ((CAST(strftime('%m', " + x + ") AS INTEGER) + 2) / 3))", true
+		}
+		return "", false
 	}
 	if s, ok := common(name, a); ok {
 		return s, true

@@ -43,7 +43,12 @@
 // means its dynamic typing: double-quoted tokens that resolve to nothing
 // are strings; a literal compared with a column takes the column's
 // affinity; integer / integer is the plan's div; strftime('%Y', x) is
-// DATE_PART compared as a number but returned as text; LIKE ignores case;
+// DATE_PART compared as a number but returned as text; strftime('%Y-%m' or
+// '%Y-%m-%d', x), DuckDB's strftime(x, format) and PostgreSQL's to_char(x,
+// 'YYYY' | 'YYYY-MM' | 'YYYY-MM-DD') are PERIOD_LABEL (other formats are
+// refused naming the format); substr(x, -n) counts from the end as the
+// plan's SUBSTR does (PostgreSQL's substr with a start below 1 is refused);
+// left and right are LEFT and RIGHT; LIKE ignores case;
 // NULLs sort first; a bare column of an aggregate query is accepted only
 // where its value is determined (its table's primary key grouped, directly
 // or through a join equality). What cannot be said in the plan language is

@@ -89,12 +89,30 @@ func (l *lifter) funcCall(f *pg.FuncCall, sc *scope) planast.Expr {
 		out := call("SUBSTR", l.text(l.value(args[0], sc), f.Location))
 		for i, a := range args[1:] {
 			e := l.numeric(l.expr(a, sc), f.Location)
-			if lit, ok := e.(*planast.Literal); ok && lit.Type == planast.TInteger && (i == 0 && lit.Int < 1 || i == 1 && lit.Int < 0) {
-				l.unsupported(f.Location, "SUBSTR with a start below 1 or a negative length (SQLite counts from the end)")
+			if lit, ok := e.(*planast.Literal); ok && lit.Type == planast.TInteger {
+				switch {
+				case i == 1 && lit.Int < 0:
+					l.unsupported(f.Location, "SUBSTR with a negative length")
+				case i == 0 && lit.Int < 1 && !l.sqlite():
+					// PostgreSQL counts positions before the first
+					// character; the plan's SUBSTR counts a negative start
+					// from the end, as SQLite does
+					l.unsupported(f.Location, "PostgreSQL SUBSTR with a start below 1")
+				}
 			}
 			out.Args = append(out.Args, e)
 		}
 		return out
+	case "left", "right":
+		nargs(2, 2)
+		n := l.numeric(l.expr(args[1], sc), f.Location)
+		if lit, ok := n.(*planast.Literal); ok && lit.Type == planast.TInteger && lit.Int < 0 {
+			// PostgreSQL's left(x, -n) drops the last n characters
+			l.unsupported(f.Location, "%s with a negative count", strings.ToUpper(name))
+		}
+		return call(strings.ToUpper(name), l.text(l.value(args[0], sc), f.Location), n)
+	case "to_char":
+		return l.toChar(f, sc)
 	case "ifnull", "coalesce":
 		if len(args) < 2 || name == "ifnull" && len(args) != 2 {
 			l.fail(f.Location, "%s takes two arguments", name)
@@ -187,14 +205,15 @@ func (l *lifter) strftime(f *pg.FuncCall, sc *scope) planast.Expr {
 	if len(f.Args) != 2 {
 		l.unsupported(f.Location, "strftime with modifiers")
 	}
-	c := f.Args[0].GetAConst()
-	format := ""
-	if c != nil {
-		if s, ok := c.Val.(*pg.A_Const_Sval); ok {
-			format = s.Sval.Sval
+	format, ok := l.stringArg(f.Args[0])
+	if !ok {
+		// DuckDB's strftime(x, format)
+		if format, ok = l.stringArg(f.Args[1]); ok {
+			return l.periodLabel(f, "strftime format", format, strftimeLabels, f.Args[0], sc)
 		}
-	} else if cr := f.Args[0].GetColumnRef(); cr != nil && len(cr.Fields) == 1 && l.doubleQuoted(int(cr.Location)) {
-		format = cr.Fields[0].GetString_().GetSval()
+	}
+	if _, ok := strftimeLabels[format]; ok && format != "%Y" {
+		return l.periodLabel(f, "strftime format", format, strftimeLabels, f.Args[1], sc)
 	}
 	u, ok := strftimeUnits[format]
 	if !ok {
@@ -210,6 +229,55 @@ func (l *lifter) strftime(f *pg.FuncCall, sc *scope) planast.Expr {
 	}
 	l.strf[fn] = format
 	return fn
+}
+
+// strftimeLabels and toCharLabels map the formats that name a period onto
+// PERIOD_LABEL units: the text is the same.
+var (
+	strftimeLabels = map[string]string{"%Y": "year", "%Y-%m": "month", "%Y-%m-%d": "day"}
+	toCharLabels   = map[string]string{"YYYY": "year", "YYYY-MM": "month", "YYYY-MM-DD": "day", `YYYY-"Q"Q`: "quarter"}
+)
+
+// stringArg returns the text of a string constant (or SQLite's
+// double-quoted string) argument.
+func (l *lifter) stringArg(n *pg.Node) (string, bool) {
+	if c := n.GetAConst(); c != nil {
+		if s, ok := c.Val.(*pg.A_Const_Sval); ok {
+			return s.Sval.Sval, true
+		}
+		return "", false
+	}
+	if cr := n.GetColumnRef(); cr != nil && len(cr.Fields) == 1 && l.sqlite() && l.doubleQuoted(int(cr.Location)) {
+		return cr.Fields[0].GetString_().GetSval(), true
+	}
+	return "", false
+}
+
+// periodLabel lifts a formatting call whose format names a period as
+// PERIOD_LABEL(unit, x), refusing other formats by name.
+func (l *lifter) periodLabel(f *pg.FuncCall, what, format string, units map[string]string, x *pg.Node, sc *scope) planast.Expr {
+	u, ok := units[format]
+	if !ok {
+		l.unsupported(f.Location, "%s %q", what, format)
+	}
+	e := l.dateValue(x, sc)
+	if t := l.typeOf(e); t != planast.TypeUnknown && t != planast.TypeText && !t.IsTemporal() {
+		l.unsupported(f.Location, "%s of a %s", what, t)
+	}
+	return call("PERIOD_LABEL", &planast.Literal{Type: planast.TString, Text: u}, e)
+}
+
+// toChar lifts PostgreSQL's to_char(x, 'YYYY' | 'YYYY-MM' | 'YYYY-MM-DD')
+// of a date or timestamp as PERIOD_LABEL.
+func (l *lifter) toChar(f *pg.FuncCall, sc *scope) planast.Expr {
+	if len(f.Args) != 2 {
+		l.fail(f.Location, "to_char takes two arguments, got %d", len(f.Args))
+	}
+	format, ok := l.stringArg(f.Args[1])
+	if !ok {
+		l.unsupported(f.Location, "to_char with a computed format")
+	}
+	return l.periodLabel(f, "to_char format", format, toCharLabels, f.Args[0], sc)
 }
 
 // strfOf returns the strftime format e was lifted from ("" when none): a
@@ -237,6 +305,7 @@ func (l *lifter) textify(e planast.Expr, pos int32) planast.Expr {
 	case "":
 		return e
 	case "%Y":
+		// not PERIOD_LABEL: the same DATE_PART may be grouped by
 		return &planast.Cast{Expr: e, Type: planast.CastText}
 	}
 	l.unsupported(pos, "strftime('%s') used as text", l.strfOf(e))

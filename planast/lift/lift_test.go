@@ -214,7 +214,11 @@ func TestLiftRefuses(t *testing.T) {
 		{"bare column max", "SELECT name, max(age) FROM singer", "next to MIN/MAX"},
 		{"scalar max", "SELECT max(age, 3) FROM singer", "scalar MAX"},
 		{"cast as date", "SELECT CAST(duedate AS DATE) FROM invoice", "CAST AS DATE"},
-		{"substr from end", "SELECT substr(name, -2) FROM singer", "SUBSTR with a start below 1"},
+		{"substr negative length", "SELECT substr(name, 2, -1) FROM singer", "SUBSTR with a negative length"},
+		{"left negative", "SELECT left(name, -1) FROM singer", "LEFT with a negative count"},
+		{"strftime other format", "SELECT strftime('%Y/%m', invoicedate) FROM invoice", "strftime format \"%Y/%m\""},
+		{"duckdb strftime other format", "SELECT strftime(invoicedate, '%d.%m.%Y') FROM invoice", "strftime format \"%d.%m.%Y\""},
+		{"to_char other format", "SELECT to_char(invoicedate, 'Mon YYYY') FROM invoice", "to_char format \"Mon YYYY\""},
 		{"null-safe is", "SELECT name FROM singer WHERE age IS 3", "IS [NOT] DISTINCT FROM"},
 		{"window frame", "SELECT sum(age) OVER (ORDER BY age ROWS BETWEEN 1 PRECEDING AND CURRENT ROW) FROM singer", "a window frame"},
 		{"strftime format", "SELECT strftime('%H', invoicedate) FROM invoice", "strftime format \"%H\""},
@@ -274,6 +278,82 @@ func TestLiftNowPositionNoFrom(t *testing.T) {
 		}
 		if _, err := planast.Validate(q, cat, planast.Options{}); err != nil {
 			t.Errorf("%q: the lifted plan does not validate: %v", c.sql, err)
+		}
+	}
+}
+
+// Period labels, substrings from the end and LEFT/RIGHT lift from the
+// forms SQLite, DuckDB and PostgreSQL spell them in.
+func TestLiftPeriodLabelSubstr(t *testing.T) {
+	cases := []struct{ dialect, sql, want string }{
+		{DialectSQLite, "SELECT strftime('%Y-%m', invoicedate) AS m, count(*) FROM invoice GROUP BY m", `{"kind":"func","name":"PERIOD_LABEL","args":[{"kind":"literal","type":"string","value":"month"},{"kind":"column","table":"t1","column":"InvoiceDate"}]}`},
+		{DialectSQLite, "SELECT id FROM invoice WHERE strftime('%Y-%m-%d', invoicedate) = '2021-01-01'", `"value":"day"`},
+		{DialectSQLite, "SELECT strftime(invoicedate, '%Y-%m') FROM invoice", `"value":"month"`},
+		{DialectSQLite, "SELECT strftime(invoicedate, '%Y') FROM invoice", `"name":"PERIOD_LABEL","args":[{"kind":"literal","type":"string","value":"year"}`},
+		{DialectPostgres, "SELECT to_char(invoicedate, 'YYYY-MM') FROM invoice", `"value":"month"`},
+		{DialectPostgres, "SELECT to_char(invoicedate, 'YYYY') FROM invoice", `"value":"year"`},
+		{DialectSQLite, "SELECT substr(name, -2), substr(name, -3, 2) FROM singer", `{"kind":"func","name":"SUBSTR","args":[{"kind":"column","table":"t1","column":"Name"},{"kind":"literal","type":"integer","value":-2}]}`},
+		{DialectSQLite, "SELECT left(name, 2), right(name, 3) FROM singer", `{"kind":"func","name":"RIGHT","args":[{"kind":"column","table":"t1","column":"Name"},{"kind":"literal","type":"integer","value":3}]}`},
+		{DialectPostgres, "SELECT left(name, 2) FROM singer", `"name":"LEFT"`},
+	}
+	for _, c := range cases {
+		q, err := Lift(c.sql, c.dialect, cat)
+		if err != nil {
+			t.Fatalf("Lift(%q): %v", c.sql, err)
+		}
+		if b := string(q.Canonical()); !strings.Contains(b, c.want) {
+			t.Errorf("%q lifted to %s, want %s", c.sql, b, c.want)
+		}
+		if _, err := planast.Validate(q, cat, planast.Options{}); err != nil {
+			t.Errorf("%q: the lifted plan does not validate: %v", c.sql, err)
+		}
+	}
+	// PostgreSQL's substr counts a start below 1 differently: refused
+	var un *Unsupported
+	if _, err := Lift("SELECT substr(name, -2) FROM singer", DialectPostgres, cat); !errors.As(err, &un) {
+		t.Errorf("postgres substr(name, -2): %v, want *Unsupported", err)
+	}
+}
+
+// A date compared with a timestamp is its midnight in SQL; the plan's date
+// would cover its whole day, so the lift makes the midnight explicit.
+func TestLiftDateMeetsTimestamp(t *testing.T) {
+	for _, c := range []struct{ dialect, sql, want string }{
+		{DialectPostgres, "SELECT id FROM invoice WHERE invoicedate <= DATE '2021-03-31'", `"right":{"kind":"cast","expr":{"kind":"cast","expr":{"kind":"literal","type":"string","value":"2021-03-31"},"type":"date"},"type":"timestamp"}`},
+		{DialectPostgres, "SELECT id FROM invoice WHERE invoicedate BETWEEN '2021-03-01' AND '2021-03-31'", `"high":{"kind":"literal","type":"timestamp","value":"2021-03-31 00:00:00"}`},
+		{DialectSQLite, "SELECT id FROM invoice WHERE invoicedate <= duedate", `{"kind":"cast","expr":{"kind":"column","table":"t1","column":"DueDate"},"type":"timestamp"}`},
+	} {
+		q, err := Lift(c.sql, c.dialect, cat)
+		if err != nil {
+			t.Fatalf("Lift(%q): %v", c.sql, err)
+		}
+		if b := string(q.Canonical()); !strings.Contains(b, c.want) {
+			t.Errorf("%q lifted to %s, want %s", c.sql, b, c.want)
+		}
+	}
+}
+
+// Top-N with ties lifts from PostgreSQL's FETCH FIRST n ROWS WITH TIES,
+// and the nested form filtering a rank computed in a derived table lifts as
+// it is written.
+func TestLiftTies(t *testing.T) {
+	q, err := Lift("SELECT name FROM singer ORDER BY age DESC FETCH FIRST 2 ROWS WITH TIES", DialectPostgres, cat)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !q.WithTies || q.Limit == nil || *q.Limit != 2 {
+		t.Errorf("lifted %s, want limit 2 with_ties", q.Canonical())
+	}
+	if _, err := planast.Validate(q, cat, planast.Options{}); err != nil {
+		t.Errorf("the lifted plan does not validate: %v", err)
+	}
+	for _, d := range []string{DialectSQLite, DialectPostgres} {
+		q, err := Lift("SELECT name FROM (SELECT name, RANK() OVER (ORDER BY age DESC) AS r FROM singer) AS x WHERE r <= 3", d, cat)
+		if err != nil {
+			t.Fatalf("%s: %v", d, err)
+		}
+		if _, err := planast.Validate(q, cat, planast.Options{}); err != nil {
+			t.Errorf("%s: the lifted plan does not validate: %v", d, err)
 		}
 	}
 }

@@ -408,7 +408,12 @@ func (l *lifter) orderName(cr *pg.ColumnRef, q *planast.Query, sc *scope, compou
 // limit lifts LIMIT and OFFSET, which must be integer constants.
 func (l *lifter) limit(s *pg.SelectStmt, q *planast.Query) {
 	if s.LimitOption == pg.LimitOption_LIMIT_OPTION_WITH_TIES {
-		l.unsupported(-1, "FETCH ... WITH TIES")
+		// the plan's with_ties: the rows ranked within the limit by the
+		// ORDER BY keys, which PostgreSQL requires
+		if s.LimitOffset != nil {
+			l.unsupported(location(s.LimitOffset), "FETCH ... WITH TIES with an OFFSET")
+		}
+		q.WithTies = true
 	}
 	if s.LimitCount != nil {
 		if c := s.LimitCount.GetAConst(); c != nil && c.Isnull {

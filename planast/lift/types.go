@@ -132,7 +132,7 @@ func (l *lifter) funcType(name string, args []planast.Expr) planast.Type {
 			t = unify(t, arg(i))
 		}
 		return t
-	case "UPPER", "LOWER", "TRIM", "SUBSTR", "CONCAT", "REPLACE":
+	case "UPPER", "LOWER", "TRIM", "SUBSTR", "CONCAT", "REPLACE", "LEFT", "RIGHT", "PERIOD_LABEL":
 		return planast.TypeText
 	case "DATE_TRUNC", "DATE_ADD":
 		return planast.TypeDate
@@ -203,6 +203,12 @@ func (l *lifter) coercePair(a, b *planast.Expr, pos int32) {
 		return
 	}
 	at, bt := l.typeOf(*a), l.typeOf(*b)
+	switch {
+	case at == planast.TypeTimestamp:
+		bt = l.midnight(b, bt)
+	case bt == planast.TypeTimestamp:
+		at = l.midnight(a, at)
+	}
 	if comparableTypes(at, bt) {
 		return
 	}
@@ -215,6 +221,22 @@ func (l *lifter) coercePair(a, b *planast.Expr, pos int32) {
 	case at == planast.TypeText && bt.IsNumeric():
 		l.numberVsText(b, a, pos)
 	}
+}
+
+// midnight makes *p, of type t and compared with a timestamp, the
+// timestamp the source SQL compares with: a date is its midnight (a plan's
+// date would cover its whole day), and so, on PostgreSQL, is a date string.
+func (l *lifter) midnight(p *planast.Expr, t planast.Type) planast.Type {
+	lit, _ := (*p).(*planast.Literal)
+	switch {
+	case lit != nil && (lit.Type == planast.TDate || lit.Type == planast.TString && !l.sqlite() && validDate(lit.Text)):
+		*p = &planast.Literal{Type: planast.TTimestamp, Text: lit.Text + " 00:00:00"}
+		return planast.TypeTimestamp
+	case t == planast.TypeDate:
+		*p = &planast.Cast{Expr: *p, Type: planast.CastTimestamp}
+		return planast.TypeTimestamp
+	}
+	return t
 }
 
 // numberVsText applies SQLite's affinity to a comparison of the number

@@ -1,0 +1,125 @@
+package planast
+
+import "strings"
+
+// Output aliases in group_by and having. A column with no table that names
+// no column of the query's own sources but a select item's alias means
+// that item's expression; the validator substitutes a copy of it, so every
+// engine gets the expression (PostgreSQL takes no output alias in HAVING).
+// When the name is both a source column and an alias, group_by uses the
+// source column, as SQL does, and having refuses it as ambiguous: SQLite
+// would read the alias there and PostgreSQL the column.
+
+// outputAlias returns the select item of q whose alias is name
+// (case-insensitive), or nil.
+func outputAlias(q *Query, name string) *SelectItem {
+	for i := range q.Select {
+		if q.Select[i].Alias != "" && strings.EqualFold(q.Select[i].Alias, name) {
+			return &q.Select[i]
+		}
+	}
+	return nil
+}
+
+// ownColumn reports whether a source of sc itself (not an outer scope) has
+// the column name.
+func ownColumn(sc *scope, name string) bool {
+	for _, src := range sc.sources {
+		if _, ok := src.rel.column(name); ok || src.unknown {
+			return true
+		}
+	}
+	return false
+}
+
+// hasWindow reports whether e holds a window function outside subqueries.
+func hasWindow(e Expr) bool {
+	found := false
+	Inspect(e, func(n Node) bool {
+		switch n.(type) {
+		case *Query:
+			return false
+		case *Window:
+			found = true
+		}
+		return !found
+	})
+	return found
+}
+
+// groupByAliases replaces each group_by item naming an output alias by the
+// aliased expression.
+func (v *validator) groupByAliases(q *Query, path string, sc *scope) {
+	for i, g := range q.GroupBy {
+		c, ok := g.(*Column)
+		if !ok || c.Table != "" || ownColumn(sc, c.Column) {
+			continue
+		}
+		it := outputAlias(q, c.Column)
+		if it == nil {
+			continue
+		}
+		p := idx(join(path, "group_by"), i)
+		switch {
+		case hasAggregate(&Query{Select: []SelectItem{*it}}):
+			v.add(CodeGrouping, p, "output column %q is an aggregate; group_by cannot use it: group by the columns it aggregates over, and filter on it in having", it.Alias)
+		case hasWindow(it.Expr):
+			v.add(CodeGrouping, p, "output column %q is a window function; group_by cannot use it", it.Alias)
+		default:
+			q.GroupBy[i] = cloneExpr(it.Expr)
+		}
+	}
+}
+
+// havingAliases replaces the output aliases the having condition names
+// (outside subqueries) by the aliased expressions.
+func (v *validator) havingAliases(q *Query, path string, sc *scope) {
+	if q.Having == nil {
+		return
+	}
+	top := map[*Column]bool{}
+	Inspect(q.Having, func(n Node) bool {
+		switch n := n.(type) {
+		case *Query:
+			return false
+		case *Column:
+			if n.Table == "" {
+				top[n] = true
+			}
+		}
+		return true
+	})
+	bad := false
+	q.Having = mapExpr(q.Having, func(e Expr) Expr {
+		c, ok := e.(*Column)
+		if !ok || !top[c] {
+			return e
+		}
+		it := outputAlias(q, c.Column)
+		switch {
+		case it == nil:
+			return e
+		case ownColumn(sc, c.Column):
+			if col, isCol := it.Expr.(*Column); isCol && strings.EqualFold(col.Column, c.Column) && (col.Table == "" || sc.hasSource(col.Table)) {
+				return e // the alias names the column itself
+			}
+			if !bad {
+				v.add(CodeAmbiguous, join(path, "having"), "%q is both an output alias and a column of a source; qualify the column with its table alias, or write the aliased expression out", c.Column)
+			}
+			bad = true
+			return e
+		case hasWindow(it.Expr):
+			if !bad {
+				v.add(CodeGrouping, join(path, "having"), "output column %q is a window function; filter on it with qualify, not having", it.Alias)
+			}
+			bad = true
+			return e
+		}
+		return cloneExpr(it.Expr)
+	})
+}
+
+func (s *scope) hasSource(alias string) bool {
+	_, ok := s.find(alias)
+	return ok
+}
