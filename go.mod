@@ -3,6 +3,7 @@ module github.com/nl2sql/nl2sql
 go 1.26.0
 
 require (
+	github.com/agnivade/levenshtein v1.2.2
 	github.com/blevesearch/bleve/v2 v2.6.3
 	github.com/blevesearch/bleve_index_api v1.4.1
 	github.com/duckdb/duckdb-go/v2 v2.10506.0

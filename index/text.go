@@ -3,6 +3,9 @@ package index
 import (
 	"strings"
 	"unicode"
+	"unicode/utf8"
+
+	"github.com/agnivade/levenshtein"
 
 	"golang.org/x/text/unicode/norm"
 )
@@ -105,33 +108,11 @@ func stem(w string) string {
 }
 
 // editDistanceAtMost reports whether the Levenshtein distance of a and b is
-// at most k (k small), in O(len·k).
+// at most k, in runes. Strings whose lengths differ by more than k are
+// refused before any distance is computed.
 func editDistanceAtMost(a, b string, k int) bool {
-	ra, rb := []rune(a), []rune(b)
-	if d := len(ra) - len(rb); d > k || -d > k {
+	if d := utf8.RuneCountInString(a) - utf8.RuneCountInString(b); d > k || -d > k {
 		return false
 	}
-	prev := make([]int, len(rb)+1)
-	cur := make([]int, len(rb)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(ra); i++ {
-		cur[0] = i
-		best := cur[0]
-		for j := 1; j <= len(rb); j++ {
-			c := prev[j-1]
-			if ra[i-1] != rb[j-1] {
-				c++
-			}
-			c = min(c, prev[j]+1, cur[j-1]+1)
-			cur[j] = c
-			best = min(best, c)
-		}
-		if best > k {
-			return false
-		}
-		prev, cur = cur, prev
-	}
-	return prev[len(rb)] <= k
+	return levenshtein.ComputeDistance(a, b) <= k
 }

@@ -207,8 +207,8 @@ func (o *obj) intp(key string) (*int64, error) {
 	if !ok {
 		return nil, issueErr(CodeMalformed, join(o.path, key), "field %q must be an integer, got %s", key, typeName(v))
 	}
-	i, err := strconv.ParseInt(n.String(), 10, 64)
-	if err != nil {
+	i, ok := jsonInt(n.String())
+	if !ok {
 		return nil, issueErr(CodeBadValue, join(o.path, key), "field %q must be a 64-bit integer, got %s", key, n)
 	}
 	return &i, nil
@@ -627,6 +627,9 @@ func (d *decoder) literal(o *obj, path string) (*Literal, error) {
 		switch x := v.(type) {
 		case json.Number:
 			s = x.String()
+			if n, ok := jsonInt(s); ok {
+				s = strconv.FormatInt(n, 10)
+			}
 		case string:
 			s = x
 		default:

@@ -47,7 +47,7 @@
 // with Validated.Columns [artist albums] and Validated.Types [text integer].
 // Had the plan named a column "nme", Validate would have answered
 //
-//	invalid plan: COLUMN_NOT_FOUND at select[0].expr.column: "ar" has no column "nme"
+//	invalid plan: COLUMN_NOT_FOUND at select[0].expr.column: "ar" has no column "nme"; did you mean "Name"?
 //
 // ExampleValidate runs exactly this; package render shows the SQL it
 // becomes on each engine.

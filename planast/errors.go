@@ -36,10 +36,15 @@ const (
 // Issue is one problem found in a plan. Path locates it in the plan's JSON
 // ("select[1].expr.args[0]"); Message is written for the model that has to fix
 // it and names nothing the caller may not see.
+//
+// Hint, when set, says what the planner may write instead (the functions
+// allowed at that position, say); like Message it names only what the
+// caller may see.
 type Issue struct {
 	Code    Code   `json:"code"`
 	Path    string `json:"path"`
 	Message string `json:"message"`
+	Hint    string `json:"hint,omitempty"`
 }
 
 // Error is the error returned by Decode and Validate: one or more Issues,
@@ -51,11 +56,14 @@ type Error struct {
 func (e *Error) Error() string {
 	parts := make([]string, 0, len(e.Issues))
 	for _, is := range e.Issues {
+		part := fmt.Sprintf("%s: %s", is.Code, is.Message)
 		if is.Path != "" {
-			parts = append(parts, fmt.Sprintf("%s at %s: %s", is.Code, is.Path, is.Message))
-		} else {
-			parts = append(parts, fmt.Sprintf("%s: %s", is.Code, is.Message))
+			part = fmt.Sprintf("%s at %s: %s", is.Code, is.Path, is.Message)
 		}
+		if is.Hint != "" {
+			part += " (" + is.Hint + ")"
+		}
+		parts = append(parts, part)
 	}
 	return "invalid plan: " + strings.Join(parts, "; ")
 }

@@ -61,5 +61,5 @@ func ExampleValidate() {
 	// Output:
 	// {"select":[{"expr":{"kind":"column","table":"ar","column":"Name"},"alias":"artist"},{"expr":{"kind":"func","name":"COUNT","args":[]},"alias":"albums"}],"from":[{"table":"Album","alias":"al"},{"table":"Artist","alias":"ar"}],"joins":[{"type":"inner","left":"al","right":"ar","on":[{"left_column":"ArtistId","right_column":"ArtistId"}]}],"group_by":[{"kind":"column","table":"ar","column":"ArtistId"},{"kind":"column","table":"ar","column":"Name"}],"having":{"kind":"binary","op":"\u003e","left":{"kind":"func","name":"COUNT","args":[]},"right":{"kind":"literal","type":"integer","value":1}},"order_by":[{"expr":{"kind":"column","column":"albums"},"direction":"desc"}],"limit":10}
 	// [artist albums] [text integer]
-	// invalid plan: COLUMN_NOT_FOUND at select[0].expr.column: "ar" has no column "nme"
+	// invalid plan: COLUMN_NOT_FOUND at select[0].expr.column: "ar" has no column "nme"; did you mean "Name"?
 }

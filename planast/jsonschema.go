@@ -65,6 +65,20 @@ var (
 )
 
 func schemaFor(root reflect.Type, rootName string) json.RawMessage {
+	m := reflectPlan(root)
+	hoist(m, rootName)
+	strict(m)
+	constToEnum(m)
+	out, err := json.Marshal(m)
+	if err != nil {
+		panic("planast: plan schema: " + err.Error())
+	}
+	return out
+}
+
+// reflectPlan reflects root and the expression nodes into one schema whose
+// root is a "$ref" into "$defs", before either form's rules are applied.
+func reflectPlan(root reflect.Type) map[string]any {
 	r := &jsonschema.Reflector{
 		Anonymous: true,
 		Mapper: func(t reflect.Type) *jsonschema.Schema {
@@ -127,12 +141,15 @@ func schemaFor(root reflect.Type, rootName string) json.RawMessage {
 	if err := json.Unmarshal(b, &m); err != nil {
 		panic("planast: plan schema: " + err.Error())
 	}
+	return m
+}
+
+// hoist copies the root definition to the top level, as OpenAI's strict
+// mode wants an object there; recursion keeps pointing at "#/$defs/Query"
+// (Ollama's grammar converter resolves only "#/$defs/..." references).
+func hoist(m map[string]any, rootName string) {
 	if rootName != "" {
 		if ref, ok := m["$ref"].(string); ok && ref == "#/$defs/"+rootName {
-			// Copy the root definition to the top level, as OpenAI's strict
-			// mode wants an object there; recursion keeps pointing at
-			// "#/$defs/Query" (Ollama's grammar converter resolves only
-			// "#/$defs/..." references).
 			d := m["$defs"].(map[string]any)
 			body := d[rootName].(map[string]any)
 			delete(m, "$ref")
@@ -141,13 +158,6 @@ func schemaFor(root reflect.Type, rootName string) json.RawMessage {
 			}
 		}
 	}
-	strict(m)
-	constToEnum(m)
-	out, err := json.Marshal(m)
-	if err != nil {
-		panic("planast: plan schema: " + err.Error())
-	}
-	return out
 }
 
 func literalSchema() *jsonschema.Schema {

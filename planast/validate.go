@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"sort"
 	"strings"
+
+	"github.com/agnivade/levenshtein"
 )
 
 // JoinStrictness sets how much the validator asks of join keys.
@@ -104,10 +106,15 @@ type validator struct {
 }
 
 func (v *validator) add(code Code, path, format string, args ...any) {
+	v.addHint(code, path, "", format, args...)
+}
+
+// addHint adds an issue with a hint: what the planner may write instead.
+func (v *validator) addHint(code Code, path, hint, format string, args ...any) {
 	if len(v.issues) >= v.opts.MaxIssues {
 		return
 	}
-	v.issues = append(v.issues, Issue{Code: code, Path: path, Message: fmt.Sprintf(format, args...)})
+	v.issues = append(v.issues, Issue{Code: code, Path: path, Message: fmt.Sprintf(format, args...), Hint: hint})
 }
 
 // relation is the shape of a source or a query's output: named, typed columns.
@@ -539,10 +546,10 @@ func (v *validator) joins(q *Query, path string, sc *scope, env *cteEnv) {
 			lc, lok := left.rel.column(pair.LeftColumn)
 			rc, rok := right.rel.column(pair.RightColumn)
 			if !lok {
-				v.add(CodeColumnNotFound, join(pp, "left_column"), "%q has no column %q", left.alias, pair.LeftColumn)
+				v.noColumn(join(pp, "left_column"), left, pair.LeftColumn)
 			}
 			if !rok {
-				v.add(CodeColumnNotFound, join(pp, "right_column"), "%q has no column %q", right.alias, pair.RightColumn)
+				v.noColumn(join(pp, "right_column"), right, pair.RightColumn)
 			}
 			if !lok || !rok {
 				continue
@@ -663,39 +670,33 @@ func (v *validator) nearestTable(name string) string {
 	if !ok {
 		return ""
 	}
-	best, bestD := "", 3
+	var visible []string
 	for _, cand := range tl.TableNames() {
 		if v.opts.Access != nil {
 			if t, ok := v.cat.LookupTable("", cand); !ok || !v.opts.Access.AllowTable(t.Schema, t.Name) {
 				continue
 			}
 		}
-		d := editDistance(strings.ToLower(name), strings.ToLower(cand))
+		visible = append(visible, cand)
+	}
+	return nearest(name, visible, 2)
+}
+
+// nearest returns the candidate closest to name by Levenshtein distance,
+// case-insensitive, if it is at most maxD edits away and the edits are
+// under half of name (so "x" suggests nothing); ties go to the
+// alphabetically first. The caller passes only names the caller may see.
+func nearest(name string, cands []string, maxD int) string {
+	best, bestD := "", maxD+1
+	lname := strings.ToLower(name)
+	for _, cand := range cands {
+		d := levenshtein.ComputeDistance(lname, strings.ToLower(cand))
 		if d < bestD || (d == bestD && best != "" && cand < best) {
 			best, bestD = cand, d
 		}
 	}
+	if best == "" || 2*bestD >= len([]rune(name))+1 {
+		return ""
+	}
 	return best
-}
-
-// editDistance is the Levenshtein distance of a and b, in runes.
-func editDistance(a, b string) int {
-	ra, rb := []rune(a), []rune(b)
-	prev := make([]int, len(rb)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(ra); i++ {
-		cur := make([]int, len(rb)+1)
-		cur[0] = i
-		for j := 1; j <= len(rb); j++ {
-			cost := 1
-			if ra[i-1] == rb[j-1] {
-				cost = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-		}
-		prev = cur
-	}
-	return prev[len(rb)]
 }

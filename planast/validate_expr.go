@@ -302,7 +302,7 @@ func (v *validator) column(c *Column, path string, sc *scope) Type {
 				}
 				col, ok := src.rel.column(c.Column)
 				if !ok {
-					v.add(CodeColumnNotFound, join(path, "column"), "%q has no column %q", src.alias, c.Column)
+					v.noColumn(join(path, "column"), src, c.Column)
 					return TypeUnknown
 				}
 				c.Table, c.Column = src.alias, col.Name
@@ -340,19 +340,56 @@ func (v *validator) column(c *Column, path string, sc *scope) Type {
 			}
 		}
 	}
-	v.add(CodeColumnNotFound, join(path, "column"), "no source in scope has a column %q", c.Column)
+	// suggest the nearest column any source in scope shows (the relations
+	// hold only the columns the caller may see)
+	var cands []string
+	owner := map[string]string{}
+	for s := sc; s != nil; s = s.parent {
+		for _, src := range s.sources {
+			for _, col := range src.rel.cols {
+				if _, dup := owner[col.Name]; !dup {
+					owner[col.Name] = src.alias
+					cands = append(cands, col.Name)
+				}
+			}
+		}
+	}
+	if near := nearest(c.Column, cands, 2); near != "" {
+		v.add(CodeColumnNotFound, join(path, "column"), "no source in scope has a column %q; did you mean %q of %q?", c.Column, near, owner[near])
+	} else {
+		v.add(CodeColumnNotFound, join(path, "column"), "no source in scope has a column %q", c.Column)
+	}
 	return TypeUnknown
+}
+
+// noColumn reports a column src does not show, with the nearest one it
+// does. src.rel holds only the columns the caller may see, so a hidden
+// column is neither suggested nor told apart from a missing one.
+func (v *validator) noColumn(path string, src *source, name string) {
+	if near := nearest(name, src.rel.names(), 2); near != "" {
+		v.add(CodeColumnNotFound, path, "%q has no column %q; did you mean %q?", src.alias, name, near)
+		return
+	}
+	v.add(CodeColumnNotFound, path, "%q has no column %q", src.alias, name)
 }
 
 func (v *validator) fn(f *Func, path string, sc *scope, env *cteEnv) Type {
 	spec, ok := LookupFunc(f.Name)
 	if !ok {
-		v.add(CodeFunction, join(path, "name"), "function %q is not allowed; allowed functions: %s", truncate(f.Name, 40), strings.Join(sortedKeys(Functions), ", "))
+		msg := "function %q is not allowed"
+		if near := nearest(f.Name, funcsWhere(func(FuncSpec) bool { return true }), 3); near != "" {
+			msg += "; did you mean " + near + "?"
+		}
+		v.addHint(CodeFunction, join(path, "name"), v.allowedHere(sc), msg, truncate(f.Name, 40))
 		return TypeUnknown
 	}
 	f.Name = spec.Name
 	if spec.Kind == WindowOnly {
-		v.add(CodeFunction, join(path, "name"), "%s is a window function; use an expression of kind \"window\"", spec.Name)
+		if v.windowHere(sc) {
+			v.add(CodeFunction, join(path, "name"), "%s is a window function; use an expression of kind \"window\"", spec.Name)
+		} else {
+			v.addHint(CodeFunction, join(path, "name"), v.allowedHere(sc), "%s is a window function, and window functions are allowed only in select and order_by, outside aggregates", spec.Name)
+		}
 		return TypeUnknown
 	}
 	if f.Distinct && spec.Kind != Aggregate {
@@ -523,7 +560,12 @@ func (v *validator) arity(spec FuncSpec, n int, path string) bool {
 func (v *validator) window(w *Window, path string, sc *scope, env *cteEnv) Type {
 	spec, ok := LookupFunc(w.Name)
 	if !ok || spec.Kind == Scalar {
-		v.add(CodeFunction, join(path, "name"), "%q is not a window function; use ROW_NUMBER, RANK, DENSE_RANK, LAG, LEAD or an aggregate", truncate(w.Name, 40))
+		windowed := funcsWhere(func(s FuncSpec) bool { return s.Kind != Scalar })
+		msg := "%q is not a window function"
+		if near := nearest(w.Name, windowed, 3); !ok && near != "" {
+			msg += "; did you mean " + near + "?"
+		}
+		v.addHint(CodeFunction, join(path, "name"), "a window takes one of: "+strings.Join(windowed, ", "), msg, truncate(w.Name, 40))
 		return TypeUnknown
 	}
 	w.Name = spec.Name
@@ -570,6 +612,38 @@ func (v *validator) window(w *Window, path string, sc *scope, env *cteEnv) Type 
 		return TypeFloat
 	}
 	return ts[0]
+}
+
+// windowHere reports whether a window node may stand at this position:
+// in select or order_by, not inside an aggregate or another window.
+func (v *validator) windowHere(sc *scope) bool {
+	return (sc.clause == "select" || sc.clause == "order_by") && v.inAgg == 0 && v.inWin == 0
+}
+
+// allowedHere lists the functions a func node may call at this position,
+// and says where window functions go when a window may stand here.
+func (v *validator) allowedHere(sc *scope) string {
+	aggOK := v.inAgg == 0 && (sc.clause == "select" || sc.clause == "having" || sc.clause == "order_by")
+	out := "scalar functions allowed here: " + strings.Join(funcsWhere(func(s FuncSpec) bool { return s.Kind == Scalar }), ", ")
+	if aggOK {
+		out += "; aggregates: " + strings.Join(funcsWhere(func(s FuncSpec) bool { return s.Kind == Aggregate }), ", ")
+	}
+	if v.windowHere(sc) {
+		out += "; window functions (" + strings.Join(funcsWhere(func(s FuncSpec) bool { return s.Kind == WindowOnly }), ", ") +
+			", or an aggregate) as an expression of kind \"window\""
+	}
+	return out
+}
+
+// funcsWhere lists the allow-listed functions keep accepts, sorted.
+func funcsWhere(keep func(FuncSpec) bool) []string {
+	var out []string
+	for _, name := range sortedKeys(Functions) {
+		if keep(Functions[name]) {
+			out = append(out, name)
+		}
+	}
+	return out
 }
 
 func truncate(s string, n int) string {

@@ -124,6 +124,7 @@ func TestValidateAccepts(t *testing.T) {
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			q := decode(t, tc.plan)
+			assertHostAccepts(t, tc.plan)
 			before := string(q.Canonical())
 			v, err := planast.Validate(q, chinook, tc.opts)
 			if err != nil {

@@ -3,6 +3,7 @@ package tools
 import (
 	"context"
 	"encoding/json"
+	"strings"
 
 	mcpgo "github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
@@ -10,15 +11,55 @@ import (
 	"github.com/nl2sql/nl2sql/planast"
 )
 
-// PlanGuide is the short guide get_plan_schema returns beside the schema.
-const PlanGuide = `A plan is a JSON query tree, never SQL. The server validates it against the schema and your access, renders SQL for the database and runs it read-only.
+// planRules is the guide's text part: what a host cannot read off the
+// schema (how rows are capped and ordered, how dates compare).
+const planRules = `A plan is a JSON query tree, never SQL. The server validates it against the schema and your access, renders SQL for the database and runs it read-only. Omit optional fields.
 
-- "from" lists sources, each with an "alias"; the first is the base. Every later source is the "right" of exactly one join whose "left" is an alias already joined; "on" pairs a column of left with a column of right (use the foreign keys describe_schema lists).
-- Expressions have a "kind": column {"table": alias, "column"}, literal {"type", "value"}, binary {"op", "left", "right"} ("/" is true division, "div" integer division), func {"name", "args", "distinct"}, window, case, cast, in, exists, subquery, between, like, is_null, unary.
-- Every computed select item needs an "alias". With aggregates, put every other selected column in "group_by". Filter aggregates in "having".
-- "order_by" may name an output column by alias: {"kind": "column", "column": "<alias>"}. "offset" needs "order_by". Results are capped at the datasource's row limit.
-- Dates: DATE_PART(unit, x), DATE_TRUNC(unit, x), DATE_ADD(unit, n, x), DATE_DIFF_DAYS(end, start); unit is a string literal year|quarter|month|day.
-- Where describe_schema lists a semantic layer, {"kind": "metric", "name", "table": alias} and {"kind": "filter", "name", "table": alias} use its definitions by name; the server expands them.`
+- "from" lists sources, each with an "alias"; the first is the base. Every later source is the "right" of exactly one join whose "left" is an alias already joined; "on" pairs a column of left with one of right. Join on the foreign keys describe_schema lists; other joins come back with a warning.
+- Expression kinds: column {"table": alias, "column"}, literal {"type", "value"}, binary {"op", "left", "right"} ("/" true division, "div" integer division), func {"name", "args", "distinct"}, window {"name", "args", "partition_by", "order_by"}, case, cast, in, exists, subquery, between, like, is_null, unary, metric, filter.
+- A computed select item needs an "alias". With aggregates, group_by every other selected column; filter aggregates in "having". order_by, group_by and having may name a select item by alias: {"kind": "column", "column": "<alias>"}. "qualify" filters window results by alias.
+- Rows: at most the datasource's row_limit (default 1000). The SQL's LIMIT is row_limit+1 (or your "limit" when smaller): an extra row marks the result truncated, and a larger "limit" is capped. After your order_by the SQL sorts by every select column not already a key, by position, ascending, nulls last, so rows and limits are the same on every run and engine; order by what you mean. "with_ties": true (with limit and order_by) keeps rows tying with the last; "offset" needs order_by.
+- Dates: write literals {"type": "date", "value": "YYYY-MM-DD"} or timestamp "YYYY-MM-DD HH:MM:SS", not CURRENT_DATE. A date compared with a timestamp covers its whole day: ts <= 2010-03-31 and BETWEEN dates include all of March 31. DATE_PART, DATE_TRUNC, PERIOD_LABEL (text 2010, 2010-Q1, 2010-03, 2010-03-31) take (unit, x); DATE_ADD(unit, n, x); DATE_DIFF_DAYS(end, start); unit is year|quarter|month|day. SUBSTR(x, start, len) counts a negative start from the end; LEFT(x, n), RIGHT(x, n).
+- Where describe_schema lists a semantic layer, {"kind": "metric"|"filter", "name", "table": alias} uses its definitions.
+- A refusal lists issues with code, path, message and often a hint (did you mean, what is allowed there).`
+
+// PlanShape is one short example of a plan shape hosts need, on Chinook.
+type PlanShape struct {
+	Shapes   string // the shapes it shows
+	Question string
+	Plan     string
+}
+
+// PlanShapes are the guide's examples. Each is decoded, validated,
+// rendered and run on examples/chinook/chinook.sqlite by a test.
+var PlanShapes = []PlanShape{
+	{"derived table", "average number of invoices per customer",
+		`{"select":[{"expr":{"kind":"func","name":"AVG","args":[{"kind":"column","table":"d","column":"n"}]},"alias":"avg_invoices"}],"from":[{"alias":"d","subquery":{"select":[{"expr":{"kind":"column","table":"i","column":"CustomerId"},"alias":"cid"},{"expr":{"kind":"func","name":"COUNT","args":[]},"alias":"n"}],"from":[{"table":"Invoice","alias":"i"}],"group_by":[{"kind":"column","table":"i","column":"CustomerId"}]}}]}`},
+	{"correlated subquery", "tracks longer than their album's average",
+		`{"select":[{"expr":{"kind":"column","table":"t","column":"Name"},"alias":"track"}],"from":[{"table":"Track","alias":"t"}],"where":{"kind":"binary","op":">","left":{"kind":"column","table":"t","column":"Milliseconds"},"right":{"kind":"subquery","query":{"select":[{"expr":{"kind":"func","name":"AVG","args":[{"kind":"column","table":"t2","column":"Milliseconds"}]},"alias":"avg_ms"}],"from":[{"table":"Track","alias":"t2"}],"where":{"kind":"binary","op":"=","left":{"kind":"column","table":"t2","column":"AlbumId"},"right":{"kind":"column","table":"t","column":"AlbumId"}}}}},"limit":5}`},
+	{"window function, window filter (qualify)", "the two longest tracks of each genre",
+		`{"select":[{"expr":{"kind":"column","table":"g","column":"Name"},"alias":"genre"},{"expr":{"kind":"column","table":"t","column":"Name"},"alias":"track"},{"expr":{"kind":"window","name":"RANK","partition_by":[{"kind":"column","table":"g","column":"GenreId"}],"order_by":[{"expr":{"kind":"column","table":"t","column":"Milliseconds"},"direction":"desc"}]},"alias":"rank_in_genre"}],"from":[{"table":"Track","alias":"t"},{"table":"Genre","alias":"g"}],"joins":[{"left":"t","right":"g","on":[{"left_column":"GenreId","right_column":"GenreId"}]}],"qualify":{"kind":"binary","op":"<=","left":{"kind":"column","column":"rank_in_genre"},"right":{"kind":"literal","value":2}},"order_by":[{"expr":{"kind":"column","column":"genre"}},{"expr":{"kind":"column","column":"rank_in_genre"}}]}`},
+	{"top-N with ties", "the 3 customers who spent most, ties included",
+		`{"select":[{"expr":{"kind":"column","table":"c","column":"LastName"},"alias":"customer"},{"expr":{"kind":"func","name":"SUM","args":[{"kind":"column","table":"i","column":"Total"}]},"alias":"spent"}],"from":[{"table":"Invoice","alias":"i"},{"table":"Customer","alias":"c"}],"joins":[{"left":"i","right":"c","on":[{"left_column":"CustomerId","right_column":"CustomerId"}]}],"group_by":[{"kind":"column","table":"c","column":"CustomerId"}],"order_by":[{"expr":{"kind":"column","column":"spent"},"direction":"desc"}],"limit":3,"with_ties":true}`},
+	{"date range filter, period label, alias in group_by and having", "monthly revenue in the first half of 2021, months over 37",
+		`{"select":[{"expr":{"kind":"func","name":"PERIOD_LABEL","args":[{"kind":"literal","value":"month"},{"kind":"column","table":"i","column":"InvoiceDate"}]},"alias":"month"},{"expr":{"kind":"func","name":"SUM","args":[{"kind":"column","table":"i","column":"Total"}]},"alias":"revenue"}],"from":[{"table":"Invoice","alias":"i"}],"where":{"kind":"between","expr":{"kind":"column","table":"i","column":"InvoiceDate"},"low":{"kind":"literal","type":"date","value":"2021-01-01"},"high":{"kind":"literal","type":"date","value":"2021-06-30"}},"group_by":[{"kind":"column","column":"month"}],"having":{"kind":"binary","op":">","left":{"kind":"column","column":"revenue"},"right":{"kind":"literal","value":37}},"order_by":[{"expr":{"kind":"column","column":"month"}}]}`},
+	{"CASE", "tracks under and over three minutes",
+		`{"select":[{"expr":{"kind":"case","whens":[{"when":{"kind":"binary","op":"<","left":{"kind":"column","table":"t","column":"Milliseconds"},"right":{"kind":"literal","value":180000}},"then":{"kind":"literal","value":"short"}}],"else":{"kind":"literal","value":"long"}},"alias":"length"},{"expr":{"kind":"func","name":"COUNT","args":[]},"alias":"tracks"}],"from":[{"table":"Track","alias":"t"}],"group_by":[{"kind":"column","column":"length"}]}`},
+	{"semantic metric", "revenue by billing country, top 5",
+		`{"select":[{"expr":{"kind":"column","table":"i","column":"BillingCountry"},"alias":"country"},{"expr":{"kind":"metric","name":"revenue","table":"il"},"alias":"revenue"}],"from":[{"table":"InvoiceLine","alias":"il"},{"table":"Invoice","alias":"i"}],"joins":[{"left":"il","right":"i","on":[{"left_column":"InvoiceId","right_column":"InvoiceId"}]}],"group_by":[{"kind":"column","table":"i","column":"BillingCountry"}],"order_by":[{"expr":{"kind":"column","column":"revenue"},"direction":"desc"}],"limit":5}`},
+}
+
+// PlanGuide is the short guide get_plan_schema returns beside the schema:
+// the rules, then one line per shape.
+var PlanGuide = func() string {
+	var b strings.Builder
+	b.WriteString(planRules)
+	b.WriteString("\n\nShapes, on Chinook:")
+	for _, s := range PlanShapes {
+		b.WriteString("\n- " + s.Shapes + " (" + s.Question + "): " + s.Plan)
+	}
+	return b.String()
+}()
 
 // PlanExample is a complete plan: the artist with the most albums.
 const PlanExample = `{"select": [{"expr": {"kind": "column", "table": "ar", "column": "Name"}, "alias": "artist"},
@@ -33,28 +74,45 @@ const PlanExample = `{"select": [{"expr": {"kind": "column", "table": "ar", "col
 type PlanSchemaOutput struct {
 	Guide   string          `json:"guide"`
 	Example json.RawMessage `json:"example"`
+	Form    string          `json:"form"`
 	Schema  json.RawMessage `json:"schema"`
 }
+
+// PlanSchemaArgs is get_plan_schema's input: which form of the schema.
+type PlanSchemaArgs struct {
+	Form string `json:"form,omitempty"`
+}
+
+const planSchemaShape = `{"form": "host" | "strict"} (both optional)`
 
 // GetPlanSchemaTool describes the get_plan_schema tool.
 func GetPlanSchemaTool() mcpgo.Tool {
 	return readOnlyTool("get_plan_schema", "Get the plan language",
-		"Get the plan language's JSON Schema, a short guide and an example, for writing plans to pass to run_plan.",
-		json.RawMessage(`{"type": "object", "properties": {}, "additionalProperties": false}`),
-		json.RawMessage(`{"type": "object", "properties": {"guide": {"type": "string"}, "example": {"type": "object"}, "schema": {"type": "object"}}, "required": ["guide", "example", "schema"]}`))
+		"Get the plan language's JSON Schema, a short guide and an example, for writing plans to pass to run_plan. "+
+			"The default host form requires only the fields a plan needs (optional ones may be omitted or null): a plan it accepts is never refused for its shape. "+
+			"form \"strict\" gives the same language with every property required and optional ones nullable, as OpenAI strict structured output needs.",
+		json.RawMessage(`{"type": "object", "properties": {"form": {"type": "string", "enum": ["host", "strict"], "description": "Schema form; default host."}}, "additionalProperties": false}`),
+		json.RawMessage(`{"type": "object", "properties": {"guide": {"type": "string"}, "example": {"type": "object"}, "form": {"type": "string"}, "schema": {"type": "object"}}, "required": ["guide", "example", "form", "schema"]}`))
 }
 
 // GetPlanSchemaHandler answers get_plan_schema calls.
 func GetPlanSchemaHandler() server.ToolHandlerFunc {
 	return func(ctx context.Context, req mcpgo.CallToolRequest) (*mcpgo.CallToolResult, error) {
-		var none struct{}
-		if bad := bindStrict(req, &none, "{}"); bad != nil {
+		var args PlanSchemaArgs
+		if bad := bindStrict(req, &args, planSchemaShape); bad != nil {
 			return bad, nil
+		}
+		out := PlanSchemaOutput{Guide: PlanGuide, Form: "host", Schema: planast.HostJSONSchema()}
+		switch args.Form {
+		case "", "host":
+		case "strict":
+			out.Form, out.Schema = "strict", planast.JSONSchema()
+		default:
+			return mcpgo.NewToolResultError("INVALID_REQUEST: form must be \"host\" or \"strict\"\nhint: send " + planSchemaShape), nil
 		}
 		var ex json.RawMessage
 		_ = json.Unmarshal([]byte(PlanExample), &ex)
-		compact, _ := json.Marshal(ex)
-		out := PlanSchemaOutput{Guide: PlanGuide, Example: compact, Schema: planast.JSONSchema()}
-		return mcpgo.NewToolResultStructured(out, PlanGuide+"\n\nExample:\n"+PlanExample+"\n\nJSON Schema:\n"+string(out.Schema)), nil
+		out.Example, _ = json.Marshal(ex)
+		return mcpgo.NewToolResultStructured(out, PlanGuide+"\n\nExample:\n"+PlanExample+"\n\nJSON Schema ("+out.Form+" form):\n"+string(out.Schema)), nil
 	}
 }

@@ -196,16 +196,23 @@ func planCmd(logger *slog.Logger) *cobra.Command {
 
 func schemaCmd(logger *slog.Logger) *cobra.Command {
 	cmd := &cobra.Command{Use: "schema", Short: "Show schemas: the plan's JSON Schema, or a datasource's tables"}
-	cmd.AddCommand(&cobra.Command{
+	var strictForm bool
+	planSchema := &cobra.Command{
 		Use:   "plan",
-		Short: "Print the JSON Schema of a plan, as given to models for structured output",
+		Short: "Print the JSON Schema of a plan in the host form get_plan_schema serves (--strict: the form for OpenAI strict structured output)",
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
+			raw := planast.HostJSONSchema()
+			if strictForm {
+				raw = planast.JSONSchema()
+			}
 			var v any
-			_ = json.Unmarshal(planast.JSONSchema(), &v)
+			_ = json.Unmarshal(raw, &v)
 			return printJSON(cmd.OutOrStdout(), v)
 		},
-	})
+	}
+	planSchema.Flags().BoolVar(&strictForm, "strict", false, "print the strict form: every property required, optional ones nullable")
+	cmd.AddCommand(planSchema)
 	var ds string
 	var asJSON bool
 	var showSrc *configSource

@@ -1,0 +1,196 @@
+package tools
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"os"
+	"strings"
+	"testing"
+
+	mcpgo "github.com/mark3labs/mcp-go/mcp"
+	"github.com/santhosh-tekuri/jsonschema/v6"
+	"github.com/tiktoken-go/tokenizer"
+
+	"github.com/nl2sql/nl2sql/engine/semantic"
+	"github.com/nl2sql/nl2sql/engine/source"
+	"github.com/nl2sql/nl2sql/planast"
+	"github.com/nl2sql/nl2sql/render"
+)
+
+// guideTokenBudget bounds the guide (rules and shapes) in o200k_base
+// tokens: it is sent to a model with every get_plan_schema call.
+const guideTokenBudget = 2000
+
+func TestPlanGuideTokens(t *testing.T) {
+	codec, err := tokenizer.Get(tokenizer.O200kBase)
+	if err != nil {
+		t.Fatal(err)
+	}
+	n, err := codec.Count(PlanGuide)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rules, _ := codec.Count(planRules)
+	t.Logf("PlanGuide: %d o200k_base tokens (%d rules, %d shapes), %d bytes", n, rules, n-rules, len(PlanGuide))
+	if n > guideTokenBudget {
+		t.Errorf("PlanGuide is %d tokens; the budget is %d", n, guideTokenBudget)
+	}
+}
+
+// The guide shows every shape a host needs, each example using it.
+func TestPlanGuideShowsEveryShape(t *testing.T) {
+	need := map[string]string{ // shape → what its example must hold
+		"derived table":       `"subquery":{"select"`,
+		"correlated subquery": `"kind":"subquery"`,
+		"window function":     `"kind":"window"`,
+		"window filter":       `"qualify":`,
+		"top-N with ties":     `"with_ties":true`,
+		"period label":        `"PERIOD_LABEL"`,
+		"alias in group_by":   `"group_by":[{"kind":"column","column":`,
+		"having":              `"having":{"kind":"binary","op":">","left":{"kind":"column","column":`,
+		"CASE":                `"kind":"case"`,
+		"date range filter":   `"type":"date"`,
+		"semantic metric":     `"kind":"metric"`,
+	}
+	for shape, must := range need {
+		found := false
+		for _, s := range PlanShapes {
+			if strings.Contains(s.Shapes, shape) {
+				found = true
+				if !strings.Contains(s.Plan, must) {
+					t.Errorf("%s: the example does not show it (no %s)", shape, must)
+				}
+			}
+		}
+		if !found {
+			t.Errorf("the guide shows no %s", shape)
+		}
+	}
+	for _, rule := range []string{"row_limit (default 1000)", "row_limit+1", "truncated", "is capped",
+		"by position, ascending, nulls last", "covers its whole day"} {
+		if !strings.Contains(PlanGuide, rule) {
+			t.Errorf("the guide does not state %q", rule)
+		}
+	}
+}
+
+// Every example in the guide is a plan the server runs: it satisfies the
+// host schema, decodes, validates against Chinook (its semantic layer
+// expanding metrics), renders on every dialect and returns rows from
+// examples/chinook/chinook.sqlite.
+func TestPlanGuideShapesRunOnChinook(t *testing.T) {
+	const db = "../examples/chinook/chinook.sqlite"
+	if _, err := os.Stat(db); err != nil {
+		t.Skipf("no Chinook database: %v", err)
+	}
+	ctx := context.Background()
+	src, err := source.OpenSQLite(ctx, "chinook", db, source.Options{RowLimit: 1000})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer src.Close()
+	snap, err := src.Snapshot(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	layer, err := semantic.Load("../examples/chinook/semantic/semantic.yaml", "semantic.yaml", snap)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sch := compileHostSchema(t)
+	plans := append([]PlanShape{{"example", "the artist with the most albums", PlanExample}}, PlanShapes...)
+	for _, s := range plans {
+		t.Run(s.Shapes, func(t *testing.T) {
+			inst, err := jsonschema.UnmarshalJSON(strings.NewReader(s.Plan))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := sch.Validate(inst); err != nil {
+				t.Errorf("the host schema refuses it: %v", err)
+			}
+			q, err := planast.Decode([]byte(s.Plan), planast.DefaultLimits)
+			if err != nil {
+				t.Fatal(err)
+			}
+			q, _, err = planast.Expand(q, layer)
+			if err != nil {
+				t.Fatal(err)
+			}
+			v, err := planast.Validate(q, snap, planast.Options{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(v.Warnings) > 0 {
+				t.Errorf("warnings: %v", v.Warnings)
+			}
+			var sqlite string
+			for _, name := range []string{"sqlite", "duckdb", "postgres"} {
+				d, ok := render.Lookup(name)
+				if !ok {
+					t.Fatalf("no dialect %s", name)
+				}
+				sql, err := render.SQL(v.Plan, d, render.Options{MaxRows: 1001})
+				if err != nil {
+					t.Fatalf("%s: %v", name, err)
+				}
+				if name == "sqlite" {
+					sqlite = sql
+				}
+			}
+			res, err := src.Query(ctx, sqlite, nil, 1000)
+			if err != nil {
+				t.Fatalf("%v\n%s", err, sqlite)
+			}
+			if len(res.Rows) == 0 || res.Truncated {
+				t.Errorf("%d rows (truncated %v) for %q\n%s", len(res.Rows), res.Truncated, s.Question, sqlite)
+			}
+		})
+	}
+}
+
+func compileHostSchema(t *testing.T) *jsonschema.Schema {
+	t.Helper()
+	doc, err := jsonschema.UnmarshalJSON(bytes.NewReader(planast.HostJSONSchema()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := jsonschema.NewCompiler()
+	c.DefaultDraft(jsonschema.Draft2020)
+	if err := c.AddResource("plan.json", doc); err != nil {
+		t.Fatal(err)
+	}
+	sch, err := c.Compile("plan.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return sch
+}
+
+// get_plan_schema serves the host form by default and the strict one on
+// request; anything else is refused with a hint.
+func TestGetPlanSchemaForms(t *testing.T) {
+	h := GetPlanSchemaHandler()
+	for form, want := range map[string]json.RawMessage{"": planast.HostJSONSchema(), "host": planast.HostJSONSchema(), "strict": planast.JSONSchema()} {
+		req := mcpCall(map[string]any{})
+		if form != "" {
+			req = mcpCall(map[string]any{"form": form})
+		}
+		res, err := h(context.Background(), req)
+		if err != nil || res.IsError {
+			t.Fatalf("form %q: %v %+v", form, err, res)
+		}
+		out := res.StructuredContent.(PlanSchemaOutput)
+		if !bytes.Equal(out.Schema, want) {
+			t.Errorf("form %q: served the wrong schema (form %q)", form, out.Form)
+		}
+	}
+	res, _ := h(context.Background(), mcpCall(map[string]any{"form": "loose"}))
+	if !res.IsError {
+		t.Error("an unknown form is accepted")
+	}
+}
+
+func mcpCall(args map[string]any) mcpgo.CallToolRequest {
+	return mcpgo.CallToolRequest{Params: mcpgo.CallToolParams{Arguments: args}}
+}
