@@ -8,6 +8,8 @@ import (
 	"sync"
 	"time"
 
+	"golang.org/x/sync/errgroup"
+
 	"github.com/nl2sql/nl2sql/engine/llm"
 )
 
@@ -291,17 +293,12 @@ func (s *scaleRun) send(ctx context.Context, stage string, req llm.Request, rese
 // parallel runs f(i) for i in [0, n) with at most the configured number in
 // flight, and waits for all of them.
 func (s *scaleRun) parallel(n int, f func(i int)) {
-	sem := make(chan struct{}, s.cfg.Concurrency)
-	var wg sync.WaitGroup
+	var g errgroup.Group
+	g.SetLimit(s.cfg.Concurrency)
 	for i := range n {
-		wg.Add(1)
-		sem <- struct{}{}
-		go func() {
-			defer func() { <-sem; wg.Done() }()
-			f(i)
-		}()
+		g.Go(func() error { f(i); return nil })
 	}
-	wg.Wait()
+	_ = g.Wait() // f reports through the candidates, never an error
 }
 
 // withScaleReport puts the scaling report into the result, with a warning

@@ -59,7 +59,8 @@ type HTTPOptions struct {
 // ServeHTTP serves s as streamable HTTP at /mcp (both the stateless
 // 2026-07-28 revision and the session-based 2025 revisions, which mcp-go
 // v1.2 negotiates per request; session ids are validated by format only, so
-// they survive a restart and work on any replica), and /healthz, /readyz
+// they survive a restart and work on any replica, and DELETE answers 405: see
+// lifecycle.go), and /healthz, /readyz
 // and /metrics without authentication (see addOps), until ctx ends; then it
 // shuts down gracefully.
 func ServeHTTP(ctx context.Context, s *server.MCPServer, o HTTPOptions) error {
@@ -87,6 +88,8 @@ func ServeHTTP(ctx context.Context, s *server.MCPServer, o HTTPOptions) error {
 		// The server sends nothing outside a request, so nothing is lost;
 		// an open GET stream also held up shutdown for the full 10 s.
 		server.WithDisableStreaming(true),
+		// Ids by format, termination refused with 405 (lifecycle.go).
+		server.WithSessionIdManager(&sessionIDs{}),
 		server.WithStreamableHTTPLogger(o.Logger),
 		server.WithHTTPContextFunc(func(ctx context.Context, r *http.Request) context.Context {
 			if id := r.Context().Value(identityKey{}); id != nil {
@@ -99,7 +102,7 @@ func ServeHTTP(ctx context.Context, s *server.MCPServer, o HTTPOptions) error {
 		}),
 	)
 	mux := http.NewServeMux()
-	mux.Handle("/mcp", addOps(mux, o, guard(hs, o, loopback)))
+	mux.Handle("/mcp", addOps(mux, o, guard(lifecycle(hs), o, loopback)))
 	ln, err := net.Listen("tcp", o.Addr)
 	if err != nil {
 		return fmt.Errorf("listen on %s: %w", o.Addr, err)

@@ -31,8 +31,11 @@ var DoctorSchema = json.RawMessage(`{"type":"object","properties":{"ok":{"type":
 // The checks: the config loads; every datasource opens and its schema
 // snapshot reads; every llm entry answers one tiny structured request
 // (DoctorSchema) — a replay entry loads its recordings instead. Live calls
-// are made once, without retries, within the entry's timeout_seconds or
-// 20 s, whichever is shorter. It
+// follow the entry's retry policy, as real calls do (max_retries; 429, 5xx,
+// timeouts and connection errors retried, Retry-After honoured), each call
+// and the retries together within the entry's timeout_seconds and
+// retry_max_seconds or 20 s, whichever is shorter; the detail says how many
+// retries it took ("answered in 0.2 s, 31+4 tokens, after 1 retry"). It
 // returns an error naming the failed checks if any failed. API keys are
 // never printed.
 func Doctor(ctx context.Context, cfgPath string, out io.Writer) error {
@@ -177,9 +180,16 @@ func checkLLM(ctx context.Context, label string, c config.LLMConfig) (name, deta
 		}
 		name = fmt.Sprintf("%s (%s %s at %s)", label, c.Provider, c.Model, base)
 	}
-	c.MaxRetries = 0 // one call tells whether the entry works
+	// The entry's own retry policy, as real calls use it, so that a 429 or
+	// a 5xx that a retry would get past does not fail the check; its time
+	// budget and each call's timeout are capped at doctor's, since a health
+	// check answers quickly or reports.
+	realBudget := c.RetryMaxSeconds
 	if c.TimeoutSeconds <= 0 || c.TimeoutSeconds > doctorTimeoutSeconds {
-		c.TimeoutSeconds = doctorTimeoutSeconds // a health check answers quickly or reports
+		c.TimeoutSeconds = doctorTimeoutSeconds
+	}
+	if c.RetryMaxSeconds <= 0 || c.RetryMaxSeconds > doctorTimeoutSeconds {
+		c.RetryMaxSeconds = doctorTimeoutSeconds
 	}
 	p, err := providerFor(label, c, slog.New(slog.DiscardHandler))
 	if err != nil {
@@ -193,16 +203,32 @@ func checkLLM(ctx context.Context, label string, c config.LLMConfig) (name, deta
 			{Role: "system", Content: "You are a health check. Answer with one JSON object that matches the given schema."},
 			{Role: "user", Content: `Answer {"ok": true}.`},
 		}}
+	retries := 0
+	req.BeforeRetry = func(int) error { retries++; return nil }
 	start := time.Now()
 	resp, err := p.Complete(ctx, req)
 	if err != nil {
+		// Retries left but the time budget spent: real calls, with a
+		// longer budget, might still have got through.
+		if retries < c.MaxRetries && realBudget > c.RetryMaxSeconds && retryable(err) {
+			return name, "", fmt.Errorf("%w (doctor retries for at most %d s; real calls for %d s)", err, c.RetryMaxSeconds, realBudget)
+		}
 		return name, "", err
 	}
-	return name, fmt.Sprintf("answered in %.1f s, %d+%d tokens", time.Since(start).Seconds(), resp.Usage.InputTokens, resp.Usage.OutputTokens), nil
+	detail = fmt.Sprintf("answered in %.1f s, %d+%d tokens", time.Since(start).Seconds(), resp.Usage.InputTokens, resp.Usage.OutputTokens)
+	switch retries {
+	case 0:
+	case 1:
+		detail += ", after 1 retry"
+	default:
+		detail += fmt.Sprintf(", after %d retries", retries)
+	}
+	return name, detail, nil
 }
 
-// doctorTimeoutSeconds caps doctor's one call per llm entry (an entry's
-// own timeout_seconds applies when shorter): a health check must report a
+// doctorTimeoutSeconds caps each call of doctor's check of an llm entry and
+// the time its retries may take (an entry's own timeout_seconds and
+// retry_max_seconds apply when shorter): a health check must report a
 // silent endpoint, not wait as long as a planning call may. A variable
 // only so that the test can shorten it.
 var doctorTimeoutSeconds = 20
@@ -210,4 +236,11 @@ var doctorTimeoutSeconds = 20
 // oneLine keeps an error on one line (joined config errors have several).
 func oneLine(err error) string {
 	return strings.Join(strings.Fields(strings.ReplaceAll(err.Error(), "\n", "; ")), " ")
+}
+
+// retryable reports whether err is a provider error the retry policy
+// would retry.
+func retryable(err error) bool {
+	var pe *llm.ProviderError
+	return errors.As(err, &pe) && pe.Retryable
 }

@@ -68,7 +68,7 @@ type UsageSummary struct {
 // evidence) goes through the system, the rows are compared with the gold
 // SQL's on SQLite by the same rules as the oracle's.
 func asksQuestion(ctx context.Context, opts Options, d *database, q Question) Case {
-	c := Case{ID: q.ID, DBID: q.DBID}
+	c := Case{ID: q.ID, DBID: q.DBID, Question: q.Question, GoldSQL: q.Gold, Rowless: d.rowless}
 	if d.err != nil {
 		c.Status, c.Reason = StatusError, "database: "+d.err.Error()
 		return c
@@ -97,11 +97,15 @@ func asksQuestion(ctx context.Context, opts Options, d *database, q Question) Ca
 		c.Status, c.Reason = StatusError, "gold SQL fails on SQLite: "+err.Error()
 	case gold.truncated || ans.Truncated:
 		c.Status, c.Reason = StatusError, fmt.Sprintf("result over %d rows", opts.MaxRows)
+	case d.rowless:
+		c.Status, c.Reason = StatusRuns, "ran on a database with no rows: nothing to compare"
 	default:
+		// No tie allowance here: the system's plan is not re-run with
+		// its keys, so a pass is always exact.
 		if why := compareTables(gold, &table{cols: ans.Columns, rows: ans.Rows}, ans.Ordered); why != "" {
 			c.Status, c.Reason = StatusFail, "result: "+why
 		} else {
-			c.Status = StatusPass
+			c.Status, c.Match = StatusPass, MatchExact
 		}
 	}
 	return c

@@ -13,8 +13,13 @@
 // numbers compared numerically (integers against floats) within 1e-6
 // relative; NULL equal to NULL. Where the ORDER BY keys tie, the rows may
 // come in any order, and a LIMIT cutting through a tie may keep any of the
-// tied rows (tiesExplain): the gold result is then one valid answer among
-// several, and the case passes with that reason.
+// tied rows (tiesExplain at the top level, tiesInSubqueries for a subquery
+// or CTE with ORDER BY and LIMIT): the gold result is then one valid answer
+// among several, and the case passes with Match "tie". The report keeps
+// these apart: Counts.Exact and Counts.TieAccepted, ExecutionAccuracy
+// (exact passes only, as the official evaluators count) beside
+// AccuracyWithTies. A question whose database has no rows (BIRD's
+// schema-only files) gets StatusRuns and stays out of both accuracies.
 //
 // The measurement tells how much of a benchmark the plan language, the
 // validator and the renderers reach, with no model involved: a refusal by
@@ -28,7 +33,7 @@
 //		File: "shared/eval/spider/dev.json", DBRoot: "shared/eval/spider/database",
 //		Engine: eval.EngineSQLite, Planner: eval.PlannerOracle})
 //	fmt.Print(r.Summary())        // figures and grouped reasons
-//	json.NewEncoder(os.Stdout).Encode(r) // total, counts, execution_accuracy, timings, cases
+//	json.NewEncoder(os.Stdout).Encode(r) // total, counts, execution_accuracy, accuracy_with_ties, timings, cases
 //
 // The replay and live planners (PlannerReplay, PlannerLive) measure the
 // whole system instead: an Asker (engine/app.NewEvalAsker builds one from

@@ -139,8 +139,8 @@ func TestRunSlicesPostgres(t *testing.T) {
 	runSlices(t, EnginePostgres, dsn)
 }
 
-// TestReportJSON checks the report's JSON shape and that no case carries
-// the gold SQL.
+// TestReportJSON checks the report's JSON shape and that a case's predicted
+// SQL is the rendered plan, not the gold SQL (which it carries beside).
 func TestReportJSON(t *testing.T) {
 	r, err := Run(context.Background(), Options{Suite: SuiteSpider, File: "testdata/spider_slice.json", DBRoot: testRoot(t), Limit: 3})
 	if err != nil {
@@ -154,13 +154,13 @@ func TestReportJSON(t *testing.T) {
 	if err := json.Unmarshal(b, &m); err != nil {
 		t.Fatal(err)
 	}
-	for _, k := range []string{"total", "counts", "execution_accuracy", "cases", "timings"} {
+	for _, k := range []string{"total", "counts", "compared", "execution_accuracy", "accuracy_with_ties", "cases", "timings"} {
 		if _, ok := m[k]; !ok {
 			t.Errorf("report JSON lacks %q", k)
 		}
 	}
 	c := m["cases"].([]any)[0].(map[string]any)
-	for _, k := range []string{"id", "db_id", "status", "plan", "sql"} {
+	for _, k := range []string{"id", "db_id", "question", "gold_sql", "status", "match", "plan", "sql"} {
 		if _, ok := c[k]; !ok {
 			t.Errorf("case JSON lacks %q", k)
 		}

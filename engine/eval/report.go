@@ -14,17 +14,37 @@ const (
 	StatusFail        = "fail"        // it ran, and the results differ
 	StatusUnsupported = "unsupported" // the lifter refused a construct the plan language lacks
 	StatusError       = "error"       // lifting, validation, rendering or a run failed
+	// StatusRuns: it ran on a database with no rows (BIRD's schema-only
+	// files), so both results are empty and say nothing about accuracy.
+	StatusRuns = "runs"
+)
+
+// Match kinds of a passing case.
+const (
+	MatchExact = "exact" // the rows match by the comparison rules, no tie allowance
+	// MatchTie: the rows differ, but the gold rows are another valid answer
+	// of the plan because ORDER BY keys tie (at any depth) or a LIMIT
+	// without ORDER BY may keep any rows. The field's official evaluators
+	// count these as failures.
+	MatchTie = "tie"
 )
 
 // Case is the outcome of one question. SQL is the renderer's output for
 // the engine (never the gold text); Plan the lifted plan (canonical JSON).
 type Case struct {
-	ID     string `json:"id"`
-	DBID   string `json:"db_id"`
-	Status string `json:"status"`
+	ID       string `json:"id"`
+	DBID     string `json:"db_id"`
+	Question string `json:"question"`
+	GoldSQL  string `json:"gold_sql"`
+	Status   string `json:"status"`
+	// Match is MatchExact or MatchTie for a passing case.
+	Match  string `json:"match,omitempty"`
 	Reason string `json:"reason,omitempty"`
 	Plan   any    `json:"plan,omitempty"`
-	SQL    string `json:"sql,omitempty"`
+	// SQL is the predicted SQL: what ran on the engine.
+	SQL string `json:"sql,omitempty"`
+	// Rowless: the question's database has no rows (see StatusRuns).
+	Rowless bool `json:"rowless,omitempty"`
 	// PrepareMicros is the time lift + validate + render took, in µs (0
 	// when lifting did not start).
 	PrepareMicros float64 `json:"prepare_us,omitempty"`
@@ -35,10 +55,13 @@ type Case struct {
 
 // Counts tallies the cases by status.
 type Counts struct {
-	Pass        int `json:"pass"`
+	Pass        int `json:"pass"`         // Exact + TieAccepted
+	Exact       int `json:"exact"`        // passes with no tie allowance
+	TieAccepted int `json:"tie_accepted"` // passes only because ORDER BY keys tie
 	Fail        int `json:"fail"`
 	Unsupported int `json:"unsupported"`
 	Error       int `json:"error"`
+	Runs        int `json:"runs"` // ran on a database with no rows
 }
 
 // Timing summarises lift + validate + render time per query, in µs.
@@ -55,8 +78,17 @@ type Report struct {
 	Planner string `json:"planner"`
 	Total   int    `json:"total"`
 	Counts  Counts `json:"counts"`
-	// ExecutionAccuracy is Counts.Pass / Total (0 for no questions).
-	ExecutionAccuracy float64 `json:"execution_accuracy"`
+	// Compared counts the questions whose database has rows: the
+	// denominator of the accuracies. Questions on a database with no rows
+	// (Rowless) are reported as runs.
+	Compared int `json:"compared"`
+	Rowless  int `json:"rowless"`
+	// ExecutionAccuracy is Counts.Exact / Compared, with no tie allowance
+	// (comparable with the benchmarks' official evaluators);
+	// AccuracyWithTies is Counts.Pass / Compared. Both are null when no
+	// question could be compared.
+	ExecutionAccuracy *float64 `json:"execution_accuracy"`
+	AccuracyWithTies  *float64 `json:"accuracy_with_ties"`
 	// Timings.Prepare covers lift + validate + render of every case that
 	// got that far (a refused lift counts up to the refusal).
 	Timings struct {
@@ -71,9 +103,21 @@ type Report struct {
 func (r *Report) add(c Case) {
 	r.Cases = append(r.Cases, c)
 	r.Total++
+	if c.Status == StatusRuns || c.Rowless {
+		r.Rowless++
+	} else {
+		r.Compared++
+	}
 	switch c.Status {
 	case StatusPass:
 		r.Counts.Pass++
+		if c.Match == MatchTie {
+			r.Counts.TieAccepted++
+		} else {
+			r.Counts.Exact++
+		}
+	case StatusRuns:
+		r.Counts.Runs++
 	case StatusFail:
 		r.Counts.Fail++
 	case StatusUnsupported:
@@ -84,8 +128,10 @@ func (r *Report) add(c Case) {
 }
 
 func (r *Report) finish(prep []time.Duration) {
-	if r.Total > 0 {
-		r.ExecutionAccuracy = float64(r.Counts.Pass) / float64(r.Total)
+	if r.Compared > 0 {
+		ea := float64(r.Counts.Exact) / float64(r.Compared)
+		wt := float64(r.Counts.Pass) / float64(r.Compared)
+		r.ExecutionAccuracy, r.AccuracyWithTies = &ea, &wt
 	}
 	if len(prep) == 0 {
 		return
@@ -125,8 +171,17 @@ func reasonGroup(status, reason string) string {
 // case's reason grouped (largest group first) with up to five case ids.
 func (r *Report) Summary() string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "%s on %s, planner %s: %d questions; pass %d, fail %d, unsupported %d, error %d; execution accuracy %.4f\n",
-		r.Suite, r.Engine, r.Planner, r.Total, r.Counts.Pass, r.Counts.Fail, r.Counts.Unsupported, r.Counts.Error, r.ExecutionAccuracy)
+	fmt.Fprintf(&b, "%s on %s, planner %s: %d questions; pass %d (exact %d, tie-accepted %d), fail %d, unsupported %d, error %d\n",
+		r.Suite, r.Engine, r.Planner, r.Total, r.Counts.Pass, r.Counts.Exact, r.Counts.TieAccepted, r.Counts.Fail, r.Counts.Unsupported, r.Counts.Error)
+	if r.ExecutionAccuracy != nil {
+		fmt.Fprintf(&b, "execution accuracy %.4f (exact passes %d / %d, no tie allowance: comparable with the official evaluator); with tie allowance %.4f (%d / %d)\n",
+			*r.ExecutionAccuracy, r.Counts.Exact, r.Compared, *r.AccuracyWithTies, r.Counts.Pass, r.Compared)
+	} else {
+		b.WriteString("execution accuracy n/a: no question has a database with rows\n")
+	}
+	if r.Rowless > 0 {
+		fmt.Fprintf(&b, "%d questions on databases with no rows (schema only): %d ran; reported as runs, not execution accuracy\n", r.Rowless, r.Counts.Runs)
+	}
 	if u := r.Usage; u != nil {
 		fmt.Fprintf(&b, "model calls %d, input tokens %d, output tokens %d; latency per question median %.1f ms, p95 %.1f ms\n",
 			u.ModelCalls, u.InputTokens, u.OutputTokens, u.LatencyMedianMS, u.LatencyP95MS)
@@ -141,7 +196,7 @@ func (r *Report) Summary() string {
 	idx := map[string]*group{}
 	var groups []*group
 	for _, c := range r.Cases {
-		if c.Status == StatusPass {
+		if c.Status == StatusPass || c.Status == StatusRuns {
 			continue
 		}
 		k := reasonGroup(c.Status, c.Reason)

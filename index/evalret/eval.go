@@ -79,8 +79,10 @@ type Report struct {
 	// averaged over questions.
 	ColumnShare float64 `json:"column_share"`
 	// ValueRecall is the share of gold string literals that are stored
-	// values of the database and were reported with their exact spelling.
-	ValueRecall float64 `json:"value_recall"`
+	// values of the database and were reported with their exact spelling;
+	// null (n/a) when no gold literal is stored (schema-only databases),
+	// since 0 would read as "none found".
+	ValueRecall *float64 `json:"value_recall"`
 	// Literals counts gold string literals: all, those stored in some text
 	// column (ValueRecall's denominator), and those found.
 	Literals struct {
@@ -243,7 +245,8 @@ func (t *tally) finish(rep *Report) {
 		rep.ColumnRecall = float64(t.foundCols) / float64(t.goldCols)
 	}
 	if rep.Literals.Stored > 0 {
-		rep.ValueRecall = float64(rep.Literals.Found) / float64(rep.Literals.Stored)
+		vr := float64(rep.Literals.Found) / float64(rep.Literals.Stored)
+		rep.ValueRecall = &vr
 	}
 	sort.Ints(t.tokens)
 	sort.Float64s(t.latency)

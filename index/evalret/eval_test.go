@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"strings"
 	"testing"
 
 	"github.com/nl2sql/nl2sql/engine/schema"
@@ -111,8 +112,11 @@ func TestSpiderSlice(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	if rep.ValueRecall == nil || rep.Literals.Stored == 0 {
+		t.Fatalf("spider has stored values, yet value_recall is n/a: %+v", rep.Literals)
+	}
 	t.Logf("spider slice: %d questions, table %.3f column %.3f share %.3f value %.3f tokens %d, gold %v",
-		rep.Questions, rep.TableRecall, rep.ColumnRecall, rep.ColumnShare, rep.ValueRecall, rep.PromptTokens, rep.Gold)
+		rep.Questions, rep.TableRecall, rep.ColumnRecall, rep.ColumnShare, *rep.ValueRecall, rep.PromptTokens, rep.Gold)
 	if rep.Questions < 50 || len(rep.Builds) != 11 {
 		t.Fatalf("%d questions over %d databases, want about 55 over 11", rep.Questions, len(rep.Builds))
 	}
@@ -134,6 +138,14 @@ func TestBIRDSlice(t *testing.T) {
 		rep.Questions, rep.TableRecall, rep.ColumnRecall, rep.ColumnShare, rep.PromptTokens, rep.Gold)
 	if rep.TableRecall < 0.9 || rep.ColumnRecall < 0.88 || rep.ColumnShare > 0.4 {
 		t.Errorf("bird slice below its floor: %+v", rep)
+	}
+	// Nothing is stored in a schema-only database: the value figure is
+	// n/a, not 0 (which would read as "no literal found").
+	if rep.Literals.Stored != 0 || rep.ValueRecall != nil {
+		t.Errorf("bird: %d stored literals, value_recall %v; want 0 and n/a", rep.Literals.Stored, rep.ValueRecall)
+	}
+	if b, _ := json.Marshal(rep); !strings.Contains(string(b), `"value_recall":null`) {
+		t.Errorf("bird JSON: value_recall is not null")
 	}
 }
 

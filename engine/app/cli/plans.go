@@ -112,8 +112,12 @@ func evalRetrieval(cmd *cobra.Command, cfg evalret.Config, asJSON bool) error {
 	if asJSON {
 		return printJSON(cmd.OutOrStdout(), rep)
 	}
-	fmt.Fprintf(cmd.OutOrStdout(), "%s retrieval (%s embedder), %d questions: table_recall %.3f, column_recall %.3f, column_share %.3f, value_recall %.3f (%d of %d stored literals); median context %d tokens (p95 %d); retrieval %.2f ms median, %.2f ms p95\n",
-		rep.Dataset, rep.Embedder, rep.Questions, rep.TableRecall, rep.ColumnRecall, rep.ColumnShare, rep.ValueRecall,
+	vr := "n/a"
+	if rep.ValueRecall != nil {
+		vr = fmt.Sprintf("%.3f", *rep.ValueRecall)
+	}
+	fmt.Fprintf(cmd.OutOrStdout(), "%s retrieval (%s embedder), %d questions: table_recall %.3f, column_recall %.3f, column_share %.3f, value_recall %s (%d of %d stored literals); median context %d tokens (p95 %d); retrieval %.2f ms median, %.2f ms p95\n",
+		rep.Dataset, rep.Embedder, rep.Questions, rep.TableRecall, rep.ColumnRecall, rep.ColumnShare, vr,
 		rep.Literals.Found, rep.Literals.Stored, rep.PromptTokens, rep.PromptTokensP95, rep.LatencyMS.Median, rep.LatencyMS.P95)
 	return nil
 }
