@@ -107,7 +107,8 @@ func OpenWith(path string, logger *slog.Logger, o Options) (*App, error) {
 		logger.Warn("verified query left out", "reason", r.String())
 	}
 	opts := engine.Options{Datasources: datasourceSpecs(cfg), Planner: planner, Logger: logger, PlannerID: plannerID(lc),
-		Policy: pol, Curated: set, Answerer: answerer, Embedder: emb, TraceDir: filepath.Join(cfg.Storage.Path, "traces")}
+		Policy: pol, Curated: set, Answerer: answerer, Embedder: emb, TraceDir: filepath.Join(cfg.Storage.Path, "traces"),
+		ResultTokens: cfg.Results.TokenBudget}
 	opts.Today = func() string { return time.Now().UTC().Format("2006-01-02") }
 	if err := applyScaling(cfg, &opts, logger, o); err != nil { // issue 15: test-time scaling (scaling.go)
 		return nil, fmt.Errorf("%s: %w", cfg.File, err)

@@ -403,8 +403,8 @@ describe("nl2sql serve --http (streamable HTTP, TypeScript SDK client)", () => {
       assert.ok(g, "the gold revenue-per-year question");
       const stopped = await c2.callTool({ name: "ask", arguments: { question: g.question } }, undefined, { timeout: CALL_TIMEOUT_MS });
       assert.equal(stopped.isError, true, textOf(stopped));
-      assert.equal(stopped.structuredContent?.code, "NEEDS_APPROVAL", JSON.stringify(stopped.structuredContent));
-      const id = stopped.structuredContent.approval_id;
+      assert.equal(stopped.structuredContent?.error?.code, "NEEDS_APPROVAL", JSON.stringify(stopped.structuredContent));
+      const id = stopped.structuredContent.error.approval_id;
       assert.match(id, /^apr_[0-9a-f]{24}$/);
       const decided = await callOK("approve_run", { approval_id: id }, {}, c2);
       assert.equal(decided.state, "approved");
@@ -481,7 +481,7 @@ describe("describe_schema pagination (a 60-table datasource)", () => {
     if (storage) rmSync(storage, { recursive: true, force: true });
   });
 
-  it("pages of 25 tables follow next_cursor to the end, each table once", { timeout: TEST_TIMEOUT_MS }, async (t) => {
+  it("pages cut by the token budget follow next_cursor to the end, each table once", { timeout: TEST_TIMEOUT_MS }, async (t) => {
     if (!WIDE_CONFIG) return t.skip("NL2SQL_WIDE_CONFIG is not set");
     const seen = [];
     let cursor;
@@ -492,14 +492,17 @@ describe("describe_schema pagination (a 60-table datasource)", () => {
       assert.notEqual(res.isError, true, textOf(res));
       const sc = res.structuredContent;
       assert.equal(sc.total_tables, 60);
-      assert.ok(sc.tables.length <= 25, `page of ${sc.tables.length}`);
+      assert.ok(sc.tables.length >= 1 && sc.tables.length < 60, `page of ${sc.tables.length}`);
+      // a token is at least one byte: 4 bytes a token on average leaves a 20k-token page far below 200 kB
+      assert.ok(JSON.stringify(res).length < 200000, `page of ${JSON.stringify(res).length} bytes`);
       seen.push(...sc.tables.map((x) => x.name));
       cursor = sc.next_cursor;
       if (cursor) assert.ok(textOf(res).includes(cursor), "the text does not carry the cursor");
       pages++;
       assert.ok(pages <= 5, "pagination does not end");
     } while (cursor);
-    assert.equal(pages, 3);
+    assert.ok(pages >= 2, `60 wide tables in ${pages} page(s)`);
+    assert.equal(seen.length, 60, "a table was repeated");
     assert.equal(new Set(seen).size, 60, "a table was repeated or skipped");
     const filtered = await client.callTool({ name: "describe_schema", arguments: { datasource: "wide", filter: "t0" } }, undefined, { timeout: CALL_TIMEOUT_MS });
     assert.equal(filtered.structuredContent.total_tables, 10, "filter t0 matches t00..t09");
