@@ -97,11 +97,8 @@ func (e *Engine) CheckPlan(ctx context.Context, datasource string, doc []byte, d
 		if own, ok := render.LookupFlavor(dialect, ds.spec.Flavor); ok {
 			dialect = own.Name()
 		}
-	} else {
-		var rerr error
-		if sql, rerr = render.SQL(p.plan, d, render.Options{MaxRows: int64(ds.spec.RowLimit) + 1}); rerr != nil {
-			return nil, &Error{Code: CodeInternal, Msg: "a validated plan failed to render: " + rerr.Error(), Err: rerr}
-		}
+	} else if sql, err = e.renderIn(ds, p, d); err != nil {
+		return nil, err
 	}
 	warnings := []string{fmt.Sprintf("a run returns at most %d rows (the datasource's row limit); the SQL reads one more to tell a full result from a cut one", ds.spec.RowLimit)}
 	if e.opts.Hooks.Has(hooks.BeforeExecution) || e.opts.Hooks.Has(hooks.AfterExecution) || e.opts.Hooks.Has(hooks.AfterAnswer) {
