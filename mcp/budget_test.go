@@ -8,6 +8,8 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
+	"io"
+	"log/slog"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
@@ -18,6 +20,8 @@ import (
 	mcpgo "github.com/mark3labs/mcp-go/mcp"
 	_ "modernc.org/sqlite" // the writable "sqlite" driver, to build test databases
 
+	"github.com/nl2sql/nl2sql/engine/app"
+	"github.com/nl2sql/nl2sql/engine/schema"
 	"github.com/nl2sql/nl2sql/index"
 	"github.com/nl2sql/nl2sql/tools"
 )
@@ -461,4 +465,57 @@ func TestSchemaResourceFitsBudget(t *testing.T) {
 	if n > 20000 || !out.Truncated || out.Reason != "token_budget" || out.Total != 60 || len(out.Tables) == 0 {
 		t.Errorf("resource: %d tokens, %+v", n, out)
 	}
+}
+
+// TestBudgetFigures prints what the budget changes (go test ./mcp -run
+// TestBudgetFigures -v): each result as the tools sent it before (the
+// engine result with its text, unbudgeted; describe_schema's fixed page
+// of 25 tables) and as they send it now, in characters of JSON and
+// o200k_base tokens.
+func TestBudgetFigures(t *testing.T) {
+	f := newBudgetFixture(t)
+	c := f.client(t, "figures", f.big, true, "")
+	a, err := app.Open(filepath.Join(f.dir, "figures.yaml"), slog.New(slog.NewTextHandler(io.Discard, nil)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer a.Close()
+	ctx := context.Background()
+	size := func(v any) (int, int) {
+		b, _ := json.Marshal(v)
+		return len(b), index.ContextTokens(string(b))
+	}
+	for _, q := range []struct {
+		name string
+		plan map[string]any
+	}{
+		{"run_plan wide (1,000 rows × 24 columns)", allColumnsPlan("wide", wideColumns()...)},
+		{"run_plan blobs (8 rows, 20 KB blobs)", allColumnsPlan("blobs", "id", "name", "payload")},
+	} {
+		doc, _ := json.Marshal(q.plan)
+		res, err := a.Engine.RunPlan(ctx, "big", doc)
+		if err != nil {
+			t.Fatal(err)
+		}
+		bc, bt := size(mcpgo.NewToolResultStructured(res, tools.ResultText(res)))
+		now := callTool(t, c, "run_plan", map[string]any{"datasource": "big", "plan": q.plan})
+		ac, at := size(now)
+		var out rowsOut
+		structured(t, now, &out)
+		t.Logf("%s: before %d characters, %d tokens, %d rows; after %d characters, %d tokens, %d rows", q.name, bc, bt, len(res.Rows), ac, at, len(out.Rows))
+	}
+	snap, err := a.Engine.VisibleSnapshot(ctx, "wide")
+	if err != nil {
+		t.Fatal(err)
+	}
+	page := &schema.Snapshot{Datasource: snap.Datasource, Dialect: snap.Dialect, Tables: snap.Tables[:25]}
+	bc, bt := size(mcpgo.NewToolResultStructured(tools.DescribeOutput{Datasource: snap.Datasource, Dialect: snap.Dialect, TotalTables: 60, Tables: page.Tables, NextCursor: "x"}, tools.SnapshotText(page)))
+	wc, wt := size(mcpgo.NewToolResultStructured(tools.DescribeOutput{Datasource: snap.Datasource, Dialect: snap.Dialect, TotalTables: 60, Tables: snap.Tables}, tools.SnapshotText(snap)))
+	first := callTool(t, c, "describe_schema", map[string]any{"datasource": "wide"})
+	ac, at := size(first)
+	var out struct {
+		Tables []any `json:"tables"`
+	}
+	structured(t, first, &out)
+	t.Logf("describe_schema wide (60 tables × 24 columns): all 60 in one result %d characters, %d tokens; before, a fixed page of 25 tables %d characters, %d tokens; after, the first page %d tables, %d characters, %d tokens", wc, wt, bc, bt, len(out.Tables), ac, at)
 }
