@@ -4,15 +4,19 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"time"
 
+	"github.com/nl2sql/nl2sql/engine/events"
+	"github.com/nl2sql/nl2sql/engine/hooks"
 	"github.com/nl2sql/nl2sql/engine/schema"
 	"github.com/nl2sql/nl2sql/engine/semantic"
 	"github.com/nl2sql/nl2sql/planast"
 	"github.com/nl2sql/nl2sql/render"
 )
 
-// PlanCheck is the outcome of checking a supplied plan: the validated plan,
-// its output columns, and the SQL it renders to.
+// PlanCheck is the outcome of checking a supplied plan without running it:
+// the validated plan, its output columns and types, and the SQL run_plan
+// would run for it.
 type PlanCheck struct {
 	Datasource string         `json:"datasource"`
 	Dialect    string         `json:"dialect"`
@@ -20,42 +24,89 @@ type PlanCheck struct {
 	Columns    []string       `json:"columns"`
 	Types      []planast.Type `json:"column_types"`
 	SQL        string         `json:"sql"`
+	// Definitions lists the semantic layer's metrics and filters the plan
+	// named; Plan and SQL hold their expansions.
+	Definitions []planast.Used `json:"definitions,omitempty"`
+	// Warnings say what a run could still do differently: the execution
+	// hooks, which only a run reaches, and the row limit.
+	Warnings []string `json:"warnings"`
 }
 
-// CheckPlan decodes, validates and renders a plan document against the
-// datasource's snapshot, for dialect (empty: the datasource's own). Nothing
-// runs. A refused plan is an *Error with CodePlanInvalid and its Issues.
-func (e *Engine) CheckPlan(ctx context.Context, datasource string, doc []byte, dialect string) (*PlanCheck, error) {
-	ds, err := e.resolve(ctx, datasource)
+// suppliedQuestion stands for the question of a run over a supplied plan in
+// traces, hooks and events.
+const suppliedQuestion = "(supplied plan)"
+
+// supplied resolves the datasource of a supplied plan (with the
+// after_resolution hooks) and decodes and validates the plan for the
+// caller. RunPlan and CheckPlan share it, so a plan check answers exactly
+// what a run would up to execution. A refused plan is an *Error with
+// CodePlanInvalid and typed issues.
+func (e *Engine) supplied(ctx context.Context, datasource string, doc []byte, tr *traceRec) (*datasource, *planned, error) {
+	ds, err := e.resolveOne(ctx, datasource, suppliedQuestion, tr)
+	if err != nil {
+		return nil, nil, err
+	}
+	v, err := e.decodeValidate(ctx, ds, doc)
+	if err != nil {
+		var pe *planast.Error
+		if errors.As(err, &pe) {
+			tr.t.Rejected = []Attempt{{Attempt: 1, Issues: pe.Issues}}
+			return nil, nil, &Error{Code: CodePlanInvalid, Msg: pe.Error(), Issues: pe.Issues,
+				Hint: "fix the listed issues (each names its path in the plan); get_plan_schema describes the language", Err: err}
+		}
+		return nil, nil, AsError(err)
+	}
+	p := &planned{plan: v.Plan, columns: v.Columns, types: v.Types, source: "supplied", attempts: 0, warnings: v.Warnings}
+	p.planner, _ = planast.Decode(doc, planast.DefaultLimits) // decoded above; what it names of the semantic layer is reported
+	return ds, p, nil
+}
+
+// CheckPlan decodes, validates and renders a supplied plan exactly as
+// RunPlan would — the caller's access and row filters, the
+// after_resolution and after_planning hooks (a changed plan is what it
+// shows) — and runs nothing: like Explain it stops after rendering. dialect
+// renders for another dialect (empty: the datasource's own, giving the SQL
+// a run would execute). A refused plan is an *Error with CodePlanInvalid
+// and its Issues.
+func (e *Engine) CheckPlan(ctx context.Context, datasource string, doc []byte, dialect string) (pc *PlanCheck, err error) {
+	ctx, cancel := e.withDeadline(ctx)
+	defer cancel()
+	tr := &traceRec{t: Trace{ID: newTraceID(), CreatedAt: time.Now().UTC(), Question: suppliedQuestion, Today: e.opts.Today(), PlanSource: "supplied"}}
+	defer func() { e.runFinished(ctx, "check_plan", tr, nil, err) }()
+	e.emit(ctx, events.RunStarted{RunID: tr.t.ID, Kind: "check_plan", User: e.caller(ctx).Identity().User})
+	var d render.Dialect
+	if dialect != "" {
+		var ok bool
+		if d, ok = render.Lookup(dialect); !ok {
+			return nil, Errorf(CodeInvalidRequest, fmt.Sprintf("use one of %v", render.Names()), "unknown dialect %q", dialect)
+		}
+	}
+	ds, p, err := e.supplied(ctx, datasource, doc, tr)
 	if err != nil {
 		return nil, err
 	}
-	d, ok := render.Lookup(dialect)
-	if dialect == "" {
+	if p, err = e.afterPlanning(ctx, ds, suppliedQuestion, p, tr); err != nil {
+		return nil, err
+	}
+	var sql string
+	if d == nil {
+		if sql, err = e.render(ds, p); err != nil {
+			return nil, err
+		}
 		dialect = ds.src.Dialect()
-		if d, ok = render.LookupFlavor(dialect, ds.spec.Flavor); ok {
-			dialect = d.Name()
+		if own, ok := render.LookupFlavor(dialect, ds.spec.Flavor); ok {
+			dialect = own.Name()
 		}
+	} else if sql, err = e.renderIn(ds, p, d); err != nil {
+		return nil, err
 	}
-	if !ok {
-		return nil, Errorf(CodeInvalidRequest, fmt.Sprintf("use one of %v", render.Names()), "unknown dialect %q", dialect)
+	warnings := []string{fmt.Sprintf("a run returns at most %d rows (the datasource's row limit); the SQL reads one more to tell a full result from a cut one", ds.spec.RowLimit)}
+	warnings = append(warnings, p.warnings...)
+	if e.opts.Hooks.Has(hooks.BeforeExecution) || e.opts.Hooks.Has(hooks.AfterExecution) || e.opts.Hooks.Has(hooks.AfterAnswer) {
+		warnings = append(warnings, "rules that act when a plan runs (before_execution, after_execution, after_answer) were not consulted: a run may still be refused or need approval")
 	}
-	plan, err := planast.Decode(doc, planast.DefaultLimits)
-	if err == nil {
-		var v *planast.Validated
-		if v, err = e.validateFor(ctx, ds, plan); err == nil {
-			sql, rerr := render.SQL(v.Plan, d, render.Options{MaxRows: int64(ds.spec.RowLimit)})
-			if rerr != nil {
-				return nil, &Error{Code: CodeInternal, Msg: "a validated plan failed to render: " + rerr.Error(), Err: rerr}
-			}
-			return &PlanCheck{Datasource: ds.spec.ID, Dialect: dialect, Plan: v.Plan, Columns: v.Columns, Types: v.Types, SQL: sql}, nil
-		}
-	}
-	var pe *planast.Error
-	if errors.As(err, &pe) {
-		return nil, &Error{Code: CodePlanInvalid, Msg: pe.Error(), Issues: pe.Issues, Hint: "fix the listed issues; each names the path in the plan", Err: err}
-	}
-	return nil, AsError(err)
+	return &PlanCheck{Datasource: ds.spec.ID, Dialect: dialect, Plan: p.plan, Columns: p.columns, Types: p.types, SQL: sql,
+		Definitions: ds.definitionsUsed(p.planner), Warnings: warnings}, nil
 }
 
 // snapshot returns the datasource's whole schema snapshot (introspected

@@ -118,6 +118,9 @@ type Options struct {
 	// Selector compares candidates and critiques them when scaling (steps
 	// "select", "critique"); nil means the Planner.
 	Selector Planner
+	// ResultTokens is the token budget of one MCP tool result (config
+	// results.token_budget); 0 means the tools' default.
+	ResultTokens int
 }
 
 // Engine answers questions over the configured datasources. It is safe for
@@ -145,6 +148,11 @@ type datasource struct {
 	// sem is the semantic layer (nil: none); snap is then enriched by it.
 	sem *semantic.Layer
 }
+
+// ResultTokenBudget is the configured token budget of one tool result
+// (0: the tools' default). The MCP tools read it; the engine itself never
+// cuts a result.
+func (e *Engine) ResultTokenBudget() int { return e.opts.ResultTokens }
 
 // New builds an Engine. Datasources are opened on first use.
 func New(opts Options) (*Engine, error) {

@@ -72,3 +72,21 @@ func AsError(err error) *Error {
 	}
 	return &Error{Code: CodeInternal, Msg: err.Error(), Err: err}
 }
+
+// ErrorBody is an error as a caller's program reads it: the CLI's --json
+// failure ({"error": ErrorBody}) and the structured content of an MCP tool
+// error result carry exactly this.
+type ErrorBody struct {
+	Code      Code            `json:"code"`
+	Message   string          `json:"message"`
+	Hint      string          `json:"hint,omitempty"`
+	Retryable bool            `json:"retryable"`
+	Issues    []planast.Issue `json:"issues,omitempty"`
+	// ApprovalID names the stopped run of a NEEDS_APPROVAL error.
+	ApprovalID string `json:"approval_id,omitempty"`
+}
+
+// Body is e as an ErrorBody.
+func (e *Error) Body() ErrorBody {
+	return ErrorBody{Code: e.Code, Message: e.Msg, Hint: e.Hint, Retryable: e.Retryable, Issues: e.Issues, ApprovalID: e.ApprovalID}
+}

@@ -12,6 +12,13 @@ func (e *Engine) render(ds *datasource, p *planned) (string, error) {
 	if !ok {
 		return "", Errorf(CodeInternal, "", "no renderer for dialect %q (flavor %q)", ds.src.Dialect(), ds.spec.Flavor)
 	}
+	return e.renderIn(ds, p, d)
+}
+
+// renderIn renders a validated plan in dialect d with the datasource's
+// row limit (plan checks may ask for another dialect than the
+// datasource's).
+func (e *Engine) renderIn(ds *datasource, p *planned, d render.Dialect) (string, error) {
 	sql, err := render.SQL(p.plan, d, render.Options{MaxRows: int64(ds.spec.RowLimit) + 1})
 	if err != nil {
 		return "", &Error{Code: CodeInternal, Msg: "a validated plan failed to render: " + err.Error(), Err: err}

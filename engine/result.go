@@ -21,6 +21,13 @@ type Result struct {
 	Rows      [][]any `json:"rows"`
 	RowCount  int     `json:"row_count"`
 	Truncated bool    `json:"truncated"`
+	// TruncatedReason says what cut the rows when Truncated: "row_limit"
+	// (the query stopped at the datasource's row limit) or "token_budget"
+	// (an MCP tool result kept only the rows that fit its token budget;
+	// tools/budget.go). QueryRowCount is then how many rows the query
+	// returned, RowCount how many the result holds.
+	TruncatedReason string `json:"truncated_reason,omitempty"`
+	QueryRowCount   int    `json:"query_row_count,omitempty"`
 	// SQL and Plan are those of the single sub-query (the common case).
 	// For a question across datasources (issue 9, engine/multi.go) they are
 	// the combination's: the validated plan over the sub-query result

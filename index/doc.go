@@ -29,6 +29,13 @@
 // breaks ties by document id, so the same index and question always give
 // the same Selection, byte for byte as JSON.
 //
+// Each ranked table carries its Score (its best document's fused score)
+// and its Evidence: "text" (a BM25 hit), "value", "mention", or "vector"
+// for a similarity more than four standard deviations above the mean over
+// all documents (relevance.go). Selection.Relevant is false when no table
+// has any: search_schema then answers that nothing matched instead of
+// listing the top of a ranking of unrelated tables.
+//
 // A schema whose whole context is at most DefaultWholeSchemaTokens (see
 // there for why 4,000) is selected whole: below that size certainty beats
 // the token saving. The ranking still runs: the FocusColumns best non-key

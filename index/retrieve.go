@@ -75,6 +75,12 @@ type TableSelection struct {
 	Columns []string `json:"columns"`
 	// Bridge is true for a table kept only to join two others.
 	Bridge bool `json:"bridge,omitempty"`
+	// Score is the fused retrieval score of the table's best document
+	// (relative: comparable within one selection only); Evidence lists
+	// what ties it to the question (relevance.go), empty for a table kept
+	// by rank alone.
+	Score    float64  `json:"score,omitempty"`
+	Evidence []string `json:"evidence,omitempty"`
 }
 
 // Retrieve selects the tables, columns and stored values that question
@@ -118,6 +124,7 @@ func (ix *Index) Retrieve(ctx context.Context, question string, budget Budget, a
 	p := plan{ix: ix, acc: acc, b: b, tun: ix.opts.Tuning.withDefaults(), fused: r.fused, valueCols: r.valueCols, named: ix.namedTables(question, acc)}
 	sel := p.selection()
 	sel.Values = ix.reportValues(r.hits, sel, b.MaxValues)
+	ix.annotate(sel, r)
 	if b.WholeSchemaTokens >= 0 && ix.wholeTokens <= b.WholeSchemaTokens {
 		all := ix.whole(acc)
 		all.Focus = p.focus(FocusColumns)

@@ -98,7 +98,8 @@ func TestApprovalRoundTrip(t *testing.T) {
 	ana, bob := as("tok-ana"), as("tok-bob")
 
 	res := callTool(t, ana, "ask", map[string]any{"question": "What was the total revenue in each year?"})
-	sc, _ := res.StructuredContent.(map[string]any)
+	env, _ := res.StructuredContent.(map[string]any)
+	sc, _ := env["error"].(map[string]any) // tools.ErrorOutput
 	id, _ := sc["approval_id"].(string)
 	if !res.IsError || sc["code"] != "NEEDS_APPROVAL" || !strings.HasPrefix(id, "apr_") {
 		t.Fatalf("ask: %+v %q", res.StructuredContent, text(res))

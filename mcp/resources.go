@@ -2,7 +2,6 @@ package mcp
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"strings"
 
@@ -43,11 +42,11 @@ func schemaResource(eng Engine) server.ResourceHandlerFunc {
 		if err != nil {
 			return nil, err
 		}
-		b, err := json.Marshal(snap)
+		body, err := tools.FitSchemaJSON(eng, snap)
 		if err != nil {
 			return nil, err
 		}
-		return []mcpgo.ResourceContents{mcpgo.TextResourceContents{URI: uri, MIMEType: "application/json", Text: string(b)}}, nil
+		return []mcpgo.ResourceContents{mcpgo.TextResourceContents{URI: uri, MIMEType: "application/json", Text: body}}, nil
 	}
 }
 

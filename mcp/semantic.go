@@ -53,6 +53,6 @@ func semanticResource(eng semanticSource) server.ResourceHandlerFunc {
 		if l.Raw() == nil {
 			return nil, fmt.Errorf("ACCESS_DENIED: the semantic file of %q names tables or columns you may not read; describe_schema shows the definitions you may see", ds)
 		}
-		return []mcpgo.ResourceContents{mcpgo.TextResourceContents{URI: uri, MIMEType: "application/yaml", Text: string(l.Raw())}}, nil
+		return []mcpgo.ResourceContents{mcpgo.TextResourceContents{URI: uri, MIMEType: "application/yaml", Text: tools.FitText(eng, string(l.Raw()), "#")}}, nil
 	}
 }

@@ -21,6 +21,7 @@ type Engine interface {
 	tools.Lister
 	tools.Explainer
 	tools.PlanRunner
+	tools.PlanChecker
 	tools.SchemaDescriber
 	tools.VerifiedRunner
 	tools.Searcher
@@ -50,6 +51,7 @@ func NewServer(eng Engine, version string, logger *slog.Logger, extra ...server.
 		server.WithRecovery(),
 		server.WithOutputSchemaValidation(),
 		server.WithLogger(logger),
+		server.WithToolHandlerMiddleware(tools.BudgetGuard(eng)),
 	}, extra...)
 	s := server.NewMCPServer("nl2sql", version, opts...)
 	s.AddTool(tools.AskTool(), tools.AskHandler(eng))
@@ -59,6 +61,7 @@ func NewServer(eng Engine, version string, logger *slog.Logger, extra ...server.
 	s.AddTool(tools.SearchSchemaTool(), tools.SearchSchemaHandler(eng))
 	s.AddTool(tools.GetPlanSchemaTool(), tools.GetPlanSchemaHandler())
 	s.AddTool(tools.RunPlanTool(), tools.RunPlanHandler(eng))
+	s.AddTool(tools.CheckPlanTool(), tools.CheckPlanHandler(eng))
 	s.AddTool(tools.ListVerifiedQueriesTool(), tools.ListVerifiedQueriesHandler(eng))
 	s.AddTool(tools.RunVerifiedQueryTool(), tools.RunVerifiedQueryHandler(eng))
 	s.AddTool(tools.ApproveRunTool(), tools.ApproveRunHandler(eng))

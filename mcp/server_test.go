@@ -6,6 +6,7 @@ import (
 	"io"
 	"log/slog"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -136,5 +137,45 @@ func TestSearchSchema(t *testing.T) {
 	b, _ := json.Marshal(res.StructuredContent)
 	if !strings.Contains(string(b), `"name":"Genre"`) || !strings.Contains(string(b), `"value":"Heavy Metal"`) {
 		t.Errorf("search_schema: %s", b)
+	}
+	var hit struct {
+		Tables []struct {
+			Name     string   `json:"name"`
+			Score    float64  `json:"score"`
+			Evidence []string `json:"evidence"`
+		} `json:"tables"`
+	}
+	_ = json.Unmarshal(b, &hit)
+	for _, tb := range hit.Tables {
+		if tb.Name == "Genre" && (tb.Score <= 0 || !slices.Contains(tb.Evidence, "value")) {
+			t.Errorf("Genre: score %v evidence %v", tb.Score, tb.Evidence)
+		}
+	}
+}
+
+// A text nothing in the schema or its stored values relates to gets an
+// empty list and a message saying so, not the top of a ranking of
+// unrelated tables.
+func TestSearchSchemaNothingRelevant(t *testing.T) {
+	c := chinookClient(t)
+	for _, q := range []string{"how tall is mount everest", "quarterly GDP growth of Japan", "zzzz qqqq"} {
+		res, err := c.CallTool(context.Background(), mcpgo.CallToolRequest{Params: mcpgo.CallToolParams{Name: "search_schema",
+			Arguments: map[string]any{"datasource": "chinook", "text": q}}})
+		if err != nil || res.IsError {
+			t.Fatalf("%q: %v %+v", q, err, res)
+		}
+		b, _ := json.Marshal(res.StructuredContent)
+		var out struct {
+			Tables  []any  `json:"tables"`
+			Values  []any  `json:"values"`
+			Message string `json:"message"`
+		}
+		_ = json.Unmarshal(b, &out)
+		if len(out.Tables) != 0 || len(out.Values) != 0 || !strings.Contains(out.Message, "nothing") {
+			t.Errorf("%q: %s", q, b)
+		}
+		if tx := res.Content[0].(mcpgo.TextContent).Text; !strings.Contains(tx, "nothing in this datasource matched") {
+			t.Errorf("%q: text %q", q, tx)
+		}
 	}
 }

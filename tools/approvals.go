@@ -72,7 +72,7 @@ func ApproveRunTool() mcpgo.Tool {
 		mcpgo.WithDescription("Approve (or reject) a query that an operator's rule stopped with NEEDS_APPROVAL. Only callers holding an approver role may, and never for their own request. The asker then runs it with run_approved."),
 		mcpgo.WithTitleAnnotation("Approve a stopped query"),
 		rawInput(approveRunInput),
-		mcpgo.WithRawOutputSchema(approveRunOutput),
+		mcpgo.WithRawOutputSchema(withErrorShape(approveRunOutput)),
 		mcpgo.WithReadOnlyHintAnnotation(false),
 		mcpgo.WithDestructiveHintAnnotation(false),
 		mcpgo.WithIdempotentHintAnnotation(false),
@@ -92,7 +92,7 @@ func ApproveRunHandler(eng Approver) server.ToolHandlerFunc {
 		if err != nil {
 			return errorResult(err), nil
 		}
-		return mcpgo.NewToolResultStructured(a, "approval "+a.ID+" is "+a.State), nil
+		return FitStructured(eng, a, "approval "+a.ID+" is "+a.State), nil
 	}
 }
 
@@ -114,7 +114,7 @@ func RunApprovedHandler(eng Approver) server.ToolHandlerFunc {
 		if err != nil {
 			return errorResult(err), nil
 		}
-		return mcpgo.NewToolResultStructured(res, ResultText(res)), nil
+		return FitResult(eng, res, BinaryPlaceholder), nil
 	}
 }
 

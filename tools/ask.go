@@ -47,7 +47,9 @@ var askOutputSchema = json.RawMessage(`{
     "column_types": {"type": "array", "items": {"type": "string"}},
     "rows": {"type": "array", "items": {"type": "array", "items": {"type": ["string", "number", "boolean", "null"]}}},
     "row_count": {"type": "integer"},
-    "truncated": {"type": "boolean", "description": "True when rows stop at the row limit."},
+    "truncated": {"type": "boolean", "description": "True when rows were cut: see truncated_reason."},
+    "truncated_reason": {"type": "string", "enum": ["row_limit", "token_budget"], "description": "row_limit: the query stopped at the datasource's row limit; token_budget: this result holds only the leading rows that fit the result's token budget (query_row_count says how many the query returned)."},
+    "query_row_count": {"type": "integer", "description": "Rows the query returned, when the result holds fewer (truncated_reason token_budget)."},
     "sql": {"type": "string", "description": "The SQL that ran, rendered from the validated plan."},
     "plan": {"type": ["object", "null"], "description": "The validated plan (null when a verified query answered)."},
     "sub_queries": {"type": "array", "items": {"type": "object"}},
@@ -136,7 +138,10 @@ func AskHandler(eng Asker) server.ToolHandlerFunc {
 		if err != nil {
 			return errorResult(err), nil
 		}
-		return mcpgo.NewToolResultStructured(res, AskText(res)), nil
+		if res.HostPlan != nil {
+			return FitStructured(eng, res, AskText(res)), nil
+		}
+		return FitResult(eng, res, BinaryPlaceholder), nil
 	}
 }
 

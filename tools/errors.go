@@ -14,25 +14,55 @@ import (
 	"github.com/nl2sql/nl2sql/engine"
 )
 
-// errorResult turns an engine error into an MCP tool error (isError: true),
-// so the calling model sees the code, the message and the hint and can
-// correct itself. Plan issues are listed one JSON object per line.
+// ErrorOutput is the structured content of every tool error result
+// (isError: true): {"error": {code, message, hint, retryable, issues,
+// approval_id}}, the same body as the CLI's --json failures, so a host can
+// switch on the code, retry when retryable, fix each issue at its path and
+// pass approval_id on without parsing text. The text part says the same
+// for people and older clients.
+type ErrorOutput struct {
+	Error engine.ErrorBody `json:"error"`
+}
+
+// errorResult turns an engine error into an MCP tool error result.
 func errorResult(err error) *mcpgo.CallToolResult {
 	e := engine.AsError(err)
 	text := string(e.Code) + ": " + e.Msg
 	if e.Hint != "" {
 		text += "\nhint: " + e.Hint
 	}
+	if e.Retryable {
+		text += "\nretryable: the same request may succeed later"
+	}
 	for _, is := range e.Issues {
 		b, _ := json.Marshal(is)
 		text += "\n" + string(b)
 	}
-	if e.ApprovalID != "" { // NEEDS_APPROVAL: the id is typed, not only in the text
-		res := mcpgo.NewToolResultError(text + "\napproval_id: " + e.ApprovalID)
-		res.StructuredContent = map[string]string{"code": string(e.Code), "approval_id": e.ApprovalID}
-		return res
+	if e.ApprovalID != "" {
+		text += "\napproval_id: " + e.ApprovalID
 	}
-	return mcpgo.NewToolResultError(text)
+	res := mcpgo.NewToolResultError(text)
+	res.StructuredContent = ErrorOutput{Error: e.Body()}
+	return res
+}
+
+// invalidRequest is an INVALID_REQUEST error result.
+func invalidRequest(msg, hint string) *mcpgo.CallToolResult {
+	return errorResult(&engine.Error{Code: engine.CodeInvalidRequest, Msg: msg, Hint: hint})
+}
+
+// errorSchema is the JSON Schema of ErrorOutput.
+const errorSchema = `{"type": "object", "properties": {"error": {"type": "object", "properties": {
+  "code": {"type": "string"}, "message": {"type": "string"}, "hint": {"type": "string"}, "retryable": {"type": "boolean"},
+  "issues": {"type": "array", "items": {"type": "object", "properties": {"code": {"type": "string"}, "path": {"type": "string"}, "message": {"type": "string"}}, "required": ["code", "path", "message"]}},
+  "approval_id": {"type": "string"}}, "required": ["code", "message", "retryable"]}}, "required": ["error"]}`
+
+// withErrorShape makes a tool's output schema accept its error results
+// too. MCP clients validate structuredContent against the output schema
+// even when isError is set (the TypeScript SDK's Client.callTool throws on
+// a mismatch), so the schema is "the success shape or ErrorOutput".
+func withErrorShape(success json.RawMessage) json.RawMessage {
+	return json.RawMessage(`{"type": "object", "anyOf": [` + string(success) + `, ` + errorSchema + `]}`)
 }
 
 // rawInput sets a hand-written input schema, clearing the default one that
@@ -57,7 +87,7 @@ func bindStrict(req mcpgo.CallToolRequest, v any, shape string) *mcpgo.CallToolR
 	if b, err := json.Marshal(args); err == nil && string(b) != "null" {
 		var m map[string]any
 		if json.Unmarshal(b, &m) != nil {
-			return mcpgo.NewToolResultError("INVALID_REQUEST: arguments must be a JSON object\nhint: send " + shape)
+			return invalidRequest("arguments must be a JSON object", "send "+shape)
 		}
 		args = m
 	}
@@ -72,7 +102,7 @@ func bindStrict(req mcpgo.CallToolRequest, v any, shape string) *mcpgo.CallToolR
 	}
 	raw, err := json.Marshal(args)
 	if err != nil {
-		return mcpgo.NewToolResultError("INVALID_REQUEST: arguments are not a JSON object\nhint: send " + shape)
+		return invalidRequest("arguments are not a JSON object", "send "+shape)
 	}
 	if string(raw) == "null" {
 		raw = []byte("{}")
@@ -88,20 +118,21 @@ func bindStrict(req mcpgo.CallToolRequest, v any, shape string) *mcpgo.CallToolR
 		case strings.HasPrefix(msg, "json: unknown field "):
 			msg = "unknown argument " + strings.TrimPrefix(msg, "json: unknown field ")
 		}
-		return mcpgo.NewToolResultError("INVALID_REQUEST: " + msg + "\nhint: send " + shape)
+		return invalidRequest(msg, "send "+shape)
 	}
 	return nil
 }
 
 // readOnlyTool describes a tool with hand-written input and output schemas
-// and the annotations every nl2sql tool carries: read-only, not
+// (the output schema accepting the tool's error results as well) and the
+// annotations every nl2sql tool carries: read-only, not
 // destructive, idempotent, closed world.
 func readOnlyTool(name, title, description string, input, output json.RawMessage) mcpgo.Tool {
 	return mcpgo.NewTool(name,
 		mcpgo.WithDescription(description),
 		mcpgo.WithTitleAnnotation(title),
 		rawInput(input),
-		mcpgo.WithRawOutputSchema(output),
+		mcpgo.WithRawOutputSchema(withErrorShape(output)),
 		mcpgo.WithReadOnlyHintAnnotation(true),
 		mcpgo.WithDestructiveHintAnnotation(false),
 		mcpgo.WithIdempotentHintAnnotation(true),

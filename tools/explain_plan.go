@@ -55,7 +55,7 @@ func ExplainPlanHandler(eng Explainer) server.ToolHandlerFunc {
 		if err != nil {
 			return errorResult(err), nil
 		}
-		return mcpgo.NewToolResultStructured(ex, ExplanationText(ex)), nil
+		return FitStructured(eng, ex, ExplanationText(ex)), nil
 	}
 }
 

@@ -57,6 +57,6 @@ func ListDatasourcesHandler(eng Lister) server.ToolHandlerFunc {
 				fmt.Fprintf(&b, "  error: %s\n", d.Error)
 			}
 		}
-		return mcpgo.NewToolResultStructured(list, b.String()), nil
+		return FitStructured(eng, list, b.String()), nil
 	}
 }

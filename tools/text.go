@@ -22,7 +22,10 @@ func ResultText(r *engine.Result) string {
 	if len(r.Rows) > TextRows {
 		fmt.Fprintf(&b, "… %d more rows in the structured result\n", len(r.Rows)-TextRows)
 	}
-	if r.Truncated {
+	switch {
+	case r.TruncatedReason == "token_budget":
+		fmt.Fprintf(&b, "(the structured result holds %d of the %d rows the query returned: cut to fit the result's token budget)\n", len(r.Rows), r.QueryRowCount)
+	case r.Truncated:
 		b.WriteString("(cut at the row limit)\n")
 	}
 	b.WriteString(definitionsText(r))

@@ -60,7 +60,7 @@ func ListVerifiedQueriesHandler(eng VerifiedRunner) server.ToolHandlerFunc {
 		if len(out.VerifiedQueries) == 0 {
 			b.WriteString("no verified queries you may run\n")
 		}
-		return mcpgo.NewToolResultStructured(out, b.String()), nil
+		return FitStructured(eng, out, b.String()), nil
 	}
 }
 
@@ -68,15 +68,16 @@ func ListVerifiedQueriesHandler(eng VerifiedRunner) server.ToolHandlerFunc {
 type RunVerifiedArgs struct {
 	ID     string         `json:"id"`
 	Params map[string]any `json:"params,omitempty"`
+	Binary Binary         `json:"binary,omitempty"`
 }
 
-const runVerifiedShape = `{"id": string, "params"?: object}`
+const runVerifiedShape = `{"id": string, "params"?: object, "binary"?: "placeholder" | "base64"}`
 
 // RunVerifiedQueryTool describes run_verified_query.
 func RunVerifiedQueryTool() mcpgo.Tool {
 	return readOnlyTool("run_verified_query", "Run a verified query",
 		"Run a verified query by id with parameter values (see list_verified_queries for ids and parameter types). Values are checked and bound by the database driver, never written into SQL. Returns rows like ask.",
-		json.RawMessage(`{"type": "object", "properties": {"id": {"type": "string", "maxLength": 128}, "params": {"type": "object"}}, "required": ["id"], "additionalProperties": false}`),
+		json.RawMessage(`{"type": "object", "properties": {"id": {"type": "string", "maxLength": 128}, "params": {"type": "object"}, `+binaryArg+`}, "required": ["id"], "additionalProperties": false}`),
 		askOutputSchema)
 }
 
@@ -87,10 +88,13 @@ func RunVerifiedQueryHandler(eng VerifiedRunner) server.ToolHandlerFunc {
 		if bad := bindStrict(req, &args, runVerifiedShape); bad != nil {
 			return bad, nil
 		}
+		if bad := args.Binary.check(); bad != nil {
+			return bad, nil
+		}
 		res, err := eng.RunVerified(ctx, args.ID, args.Params)
 		if err != nil {
 			return errorResult(err), nil
 		}
-		return mcpgo.NewToolResultStructured(res, ResultText(res)), nil
+		return FitResult(eng, res, args.Binary), nil
 	}
 }

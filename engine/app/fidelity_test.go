@@ -342,7 +342,9 @@ func TestValueFidelityEndToEnd(t *testing.T) {
 			// client would receive it
 			var req mcpgo.CallToolRequest
 			req.Params.Name = "run_plan"
-			req.Params.Arguments = map[string]any{"datasource": e.id, "plan": json.RawMessage(fidelityPlan())}
+			// binary base64: the exact bytes (the default shows placeholders,
+			// tools/budget_test.go)
+			req.Params.Arguments = map[string]any{"datasource": e.id, "plan": json.RawMessage(fidelityPlan()), "binary": "base64"}
 			out, err := c.CallTool(ctx, req)
 			if err != nil {
 				t.Fatal(err)

@@ -61,6 +61,9 @@ type Config struct {
 	Approvals Approvals
 	// Telemetry is where the OpenTelemetry observer exports (telemetry.go).
 	Telemetry Telemetry
+	// Results bounds what one MCP tool result or resource may hold
+	// (results.go).
+	Results Results
 }
 
 // Storage is where nl2sql keeps its state.
@@ -183,6 +186,7 @@ type fileConfig struct {
 	Hooks       []fileHook          `koanf:"hooks"`
 	Approvals   *fileApprovals      `koanf:"approvals"`
 	Telemetry   *fileTelemetry      `koanf:"telemetry"`
+	Results     *fileResults        `koanf:"results"`
 }
 
 type fileStorage struct {

@@ -60,6 +60,7 @@ func TestLoad(t *testing.T) {
 			"answer": {Provider: "ollama", Host: "http://localhost:11434", Model: "llama3.1", Temperature: &temp,
 				TimeoutSeconds: 120, MaxRetries: 4, RetryMaxSeconds: 30},
 		},
+		Results: Results{TokenBudget: DefaultResultTokens},
 	}
 	if !reflect.DeepEqual(c, want) {
 		t.Errorf("Load =\n%+v\nwant\n%+v", c, want)
@@ -92,6 +93,12 @@ func TestLoadDefaults(t *testing.T) {
 	}
 	if l := c.LLMFor("plan"); l != (LLMConfig{}) {
 		t.Errorf("LLMFor without llm = %+v", l)
+	}
+	if c.Results.TokenBudget != DefaultResultTokens {
+		t.Errorf("results default %+v", c.Results)
+	}
+	if c, err := load(writeConfig(t, "results: {token_budget: 8000}\n"), nil, lookupIn(nil)); err != nil || c.Results.TokenBudget != 8000 {
+		t.Errorf("results.token_budget 8000: %+v, %v", c, err)
 	}
 	// An empty file is an empty config.
 	if _, err := load(writeConfig(t, ""), nil, lookupIn(nil)); err != nil {
@@ -156,6 +163,9 @@ func TestLoadErrors(t *testing.T) {
 		want    []string // substrings of the error besides the file name
 	}{
 		{"unknown top key", "storage: {path: x}\nbogus: 1\n", nil, []string{"unknown key bogus"}},
+		{"unknown results key", "results: {max_tokens: 5000}\n", nil, []string{"unknown key results.max_tokens"}},
+		{"small token_budget", "results: {token_budget: 10}\n", nil, []string{"results.token_budget", "at least 1000"}},
+		{"text token_budget", "results: {token_budget: lots}\n", nil, []string{"results.token_budget", "not a whole number"}},
 		{"unknown nested key", "storage: {path: x, size: 3}\n", nil, []string{"unknown key storage.size"}},
 		{"wrong case key", "Storage: {path: x}\n", nil, []string{"unknown key Storage"}},
 		{"unknown datasource key", ds("{id: a, engine: sqlite, path: a.db, rowlimit: 5}"), nil, []string{"unknown key datasources[0].rowlimit"}},

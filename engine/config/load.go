@@ -247,6 +247,7 @@ func build(path, abs string, fc *fileConfig) (*Config, error) {
 	buildAccess(fc, c, dir, bad)
 	buildHooks(fc, c, bad)
 	buildTelemetry(fc.Telemetry, c, bad)
+	buildResults(fc.Results, c, bad)
 	if len(errs) > 0 {
 		return nil, errors.Join(errs...)
 	}

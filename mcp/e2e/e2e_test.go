@@ -633,7 +633,7 @@ func writeGold(questionsFile, dbFile, out string) error {
 	return os.WriteFile(out, b, 0o644)
 }
 
-// writeWide creates wide.sqlite with 60 small tables (t00..t59) and a
+// writeWide creates wide.sqlite with 60 tables (t00..t59, 24 columns) and a
 // config serving it as datasource "wide", for describe_schema pagination.
 // It returns the config's path.
 func writeWide(dir, chinook string) (string, error) {
@@ -643,9 +643,24 @@ func writeWide(dir, chinook string) (string, error) {
 		return "", err
 	}
 	defer db.Close()
+	// 24 columns and a few rows each: profiled sample values make the
+	// 60 tables pass one result's token budget, so describe_schema pages
 	for i := 0; i < 60; i++ {
-		if _, err := db.Exec(fmt.Sprintf("CREATE TABLE t%02d (id INTEGER PRIMARY KEY, name TEXT NOT NULL)", i)); err != nil {
+		cols := []string{"id INTEGER PRIMARY KEY", "name TEXT NOT NULL"}
+		for c := 2; c < 24; c++ {
+			cols = append(cols, fmt.Sprintf("attribute_%02d TEXT", c))
+		}
+		if _, err := db.Exec(fmt.Sprintf("CREATE TABLE t%02d (%s)", i, strings.Join(cols, ", "))); err != nil {
 			return "", err
+		}
+		for r := 0; r < 3; r++ {
+			vals := []string{fmt.Sprint(r), fmt.Sprintf("'row %d of t%02d'", r, i)}
+			for c := 2; c < 24; c++ {
+				vals = append(vals, fmt.Sprintf("'value %d-%d of table %02d'", r, c, i))
+			}
+			if _, err := db.Exec(fmt.Sprintf("INSERT INTO t%02d VALUES (%s)", i, strings.Join(vals, ", "))); err != nil {
+				return "", err
+			}
 		}
 	}
 	if err := db.Close(); err != nil {
@@ -653,7 +668,7 @@ func writeWide(dir, chinook string) (string, error) {
 	}
 	// JSON is YAML; paths are absolute.
 	cfg := map[string]any{
-		"datasources": []any{map[string]any{"id": "wide", "engine": "sqlite", "path": dbPath, "description": "60 empty tables (e2e pagination)"}},
+		"datasources": []any{map[string]any{"id": "wide", "engine": "sqlite", "path": dbPath, "description": "60 tables of 24 columns (e2e pagination)"}},
 		"llm":         map[string]any{"default": map[string]any{"provider": "replay", "recordings": filepath.Join(chinook, "recordings")}},
 	}
 	b, err := json.MarshalIndent(cfg, "", "  ")

@@ -180,18 +180,7 @@ func jsonError(err error) map[string]any {
 	if !errors.As(err, &ee) {
 		ee = &engine.Error{Code: "CONFIG_INVALID", Msg: err.Error(), Hint: "fix the config file (the message names the file and key); nl2sql doctor checks it"}
 	}
-	e := ee
-	body := map[string]any{"code": e.Code, "message": e.Msg, "retryable": e.Retryable}
-	if e.Hint != "" {
-		body["hint"] = e.Hint
-	}
-	if len(e.Issues) > 0 {
-		body["issues"] = e.Issues
-	}
-	if e.ApprovalID != "" {
-		body["approval_id"] = e.ApprovalID
-	}
-	return map[string]any{"error": body}
+	return map[string]any{"error": ee.Body()}
 }
 
 func explainCmd(logger *slog.Logger) *cobra.Command {

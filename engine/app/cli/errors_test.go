@@ -15,7 +15,7 @@ import (
 func TestJSONError(t *testing.T) {
 	err := &engine.Error{Code: engine.CodeNeedsApproval, Msg: "a rule requires approval", Hint: "ask an approver", ApprovalID: "apr_1"}
 	b, _ := json.Marshal(jsonError(err))
-	want := `{"error":{"approval_id":"apr_1","code":"NEEDS_APPROVAL","hint":"ask an approver","message":"a rule requires approval","retryable":false}}`
+	want := `{"error":{"code":"NEEDS_APPROVAL","message":"a rule requires approval","hint":"ask an approver","retryable":false,"approval_id":"apr_1"}}`
 	if string(b) != want {
 		t.Errorf("got  %s\nwant %s", b, want)
 	}

@@ -1,0 +1,78 @@
+package engine
+
+import (
+	"context"
+	"path/filepath"
+	"strings"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/nl2sql/nl2sql/engine/llm"
+	"github.com/nl2sql/nl2sql/engine/source"
+)
+
+// countingSource counts the queries a datasource runs.
+type countingSource struct {
+	Source
+	queries *atomic.Int64
+}
+
+func (c countingSource) Query(ctx context.Context, sql string, args []any, maxRows int) (*source.Result, error) {
+	c.queries.Add(1)
+	return c.Source.Query(ctx, sql, args, maxRows)
+}
+
+// A plan check renders what a run would run and runs nothing: a plan that
+// would take hours (three InvoiceLine tables joined on Quantity, which
+// is 1 on every line: 11 billion rows) comes back at once, with no query sent to the database.
+func TestCheckPlanRunsNothing(t *testing.T) {
+	var queries atomic.Int64
+	rp, err := llm.OpenReplay(filepath.Join(chinookDir, "recordings"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	abs, _ := filepath.Abs(filepath.Join(chinookDir, "chinook.sqlite"))
+	e, err := New(Options{
+		Datasources: []DatasourceSpec{{ID: "chinook", Engine: "sqlite", Path: abs, RowLimit: 1000}},
+		Planner:     rp,
+		Open: func(ctx context.Context, spec DatasourceSpec) (Source, error) {
+			src, err := OpenSource(ctx, spec)
+			return countingSource{src, &queries}, err
+		},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { e.Close() })
+	ctx := context.Background()
+	if _, err := e.VisibleSnapshot(ctx, "chinook"); err != nil { // opening profiles the tables
+		t.Fatal(err)
+	}
+	before := queries.Load()
+	plan := `{"select": [{"expr": {"kind": "func", "name": "COUNT", "args": []}, "alias": "n"}],
+	  "from": [{"table": "InvoiceLine", "alias": "a"}, {"table": "InvoiceLine", "alias": "b"}, {"table": "InvoiceLine", "alias": "c"}],
+	  "joins": [{"type": "inner", "left": "a", "right": "b", "on": [{"left_column": "Quantity", "right_column": "Quantity"}]},
+	            {"type": "inner", "left": "b", "right": "c", "on": [{"left_column": "Quantity", "right_column": "Quantity"}]}]}`
+	start := time.Now()
+	pc, err := e.CheckPlan(ctx, "", []byte(plan), "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if took := time.Since(start); took > 5*time.Second {
+		t.Errorf("check took %v", took)
+	}
+	if n := queries.Load() - before; n != 0 {
+		t.Errorf("CheckPlan ran %d queries", n)
+	}
+	if !strings.HasPrefix(pc.SQL, "SELECT") || len(pc.Columns) != 1 || pc.Columns[0] != "n" || pc.Types[0] != "integer" || pc.Dialect != "sqlite" {
+		t.Errorf("check = %+v", pc)
+	}
+	// the SQL is the one a run executes (row limit plus the probe row)
+	if !strings.Contains(pc.SQL, "LIMIT 1001") {
+		t.Errorf("SQL %q is not the run's", pc.SQL)
+	}
+	if len(pc.Warnings) == 0 {
+		t.Error("no warnings")
+	}
+}

@@ -1,0 +1,310 @@
+package tools
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/base64"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"strings"
+	"unicode/utf8"
+
+	mcpgo "github.com/mark3labs/mcp-go/mcp"
+	"github.com/mark3labs/mcp-go/server"
+	"golang.org/x/text/language"
+	"golang.org/x/text/message"
+
+	"github.com/nl2sql/nl2sql/engine"
+	"github.com/nl2sql/nl2sql/engine/config"
+	"github.com/nl2sql/nl2sql/index"
+)
+
+// A host caps what one tool result may hold (Claude Code: about 25,000
+// tokens); a result over its cap is dropped whole, so the caller loses the
+// answer rather than a tail of rows. Every nl2sql tool result and resource
+// therefore fits a token budget, counted in o200k_base tokens
+// (index.ContextTokens, the project's one tokenizer) over the result as
+// sent: its JSON, structured content and text part together.
+//
+// Rows are what grows: FitResult keeps the leading rows that fit and says
+// so (truncated, truncated_reason "token_budget", query_row_count, and a
+// line in the text). Anything else that would not fit (a huge list) is
+// refused by FitStructured with RESULT_TOO_LARGE and a hint rather than
+// sent to be dropped.
+
+// Truncation reasons of engine.Result.TruncatedReason.
+const (
+	TruncatedRowLimit    = "row_limit"
+	TruncatedTokenBudget = "token_budget"
+)
+
+// CodeResultTooLarge refuses a result that cannot be cut to its budget.
+const CodeResultTooLarge engine.Code = "RESULT_TOO_LARGE"
+
+// Budgeter is an engine with a configured result budget
+// (engine.Engine.ResultTokenBudget, config results.token_budget).
+type Budgeter interface {
+	ResultTokenBudget() int
+}
+
+// BudgetOf is eng's result budget in tokens: its configured one, else
+// config.DefaultResultTokens.
+func BudgetOf(eng any) int {
+	if b, ok := eng.(Budgeter); ok && b.ResultTokenBudget() > 0 {
+		return b.ResultTokenBudget()
+	}
+	return config.DefaultResultTokens
+}
+
+// Tokens counts s in o200k_base. A token is at least one byte, so a
+// string of at most n bytes counts at most n tokens: callers skip the
+// tokenizer when the byte length already fits.
+func Tokens(s string) int { return index.ContextTokens(s) }
+
+// target is what a result is cut to: 3% under the budget, for what the
+// count cannot see — the JSON-RPC envelope around the result, and a client
+// that re-encodes the JSON with its keys in another order before counting.
+func target(budget int) int { return budget - budget*3/100 }
+
+// MaxAnswerBytes caps the answer text of a result with rows: the answer
+// is a short summary, and one drawn from long values (the engine's
+// summary quotes the first rows' values as stored) would otherwise crowd
+// the rows out of the budget.
+const MaxAnswerBytes = 4000
+
+func capAnswer(a string) string {
+	if len(a) <= MaxAnswerBytes {
+		return a
+	}
+	cut := MaxAnswerBytes
+	for cut > 0 && !utf8.RuneStart(a[cut]) {
+		cut--
+	}
+	return a[:cut] + "… (answer cut: it passed " + thousands.Sprintf("%d", MaxAnswerBytes) + " bytes)"
+}
+
+// answerPlaceholders replaces, in an answer drawn from the first rows, each
+// blob value those rows carry (old) by its placeholder (now).
+func answerPlaceholders(answer string, old, now [][]any) string {
+	for r := 0; r < len(old) && r < 20; r++ {
+		for i, v := range old[r] {
+			if s, ok := v.(string); ok && len(s) >= 16 && now[r][i] != v && strings.Contains(answer, s) {
+				answer = strings.ReplaceAll(answer, s, now[r][i].(string))
+			}
+		}
+	}
+	return answer
+}
+
+// sentTokens counts a tool result as it goes on the wire (its JSON).
+func sentTokens(r *mcpgo.CallToolResult) int {
+	b, err := json.Marshal(r)
+	if err != nil {
+		return 0
+	}
+	return Tokens(string(b))
+}
+
+// fits reports whether r fits budget, tokenizing only when its bytes do
+// not already prove it.
+func fits(r *mcpgo.CallToolResult, budget int) (bool, int) {
+	b, err := json.Marshal(r)
+	if err != nil {
+		return false, 0
+	}
+	if len(b) <= budget {
+		return true, len(b)
+	}
+	n := Tokens(string(b))
+	return n <= budget, n
+}
+
+// FitStructured is the result of a tool whose output has no rows to cut
+// (lists, search hits, a plan check, an answer kind without rows): v as
+// structured content with text, when it fits eng's budget; else a
+// RESULT_TOO_LARGE error result naming the size and the budget.
+func FitStructured(eng any, v any, text string) *mcpgo.CallToolResult {
+	res := mcpgo.NewToolResultStructured(v, text)
+	budget := target(BudgetOf(eng))
+	if ok, n := fits(res, budget); !ok {
+		return tooLarge(n, budget)
+	}
+	return res
+}
+
+func tooLarge(n, budget int) *mcpgo.CallToolResult {
+	return errorResult(&engine.Error{Code: CodeResultTooLarge,
+		Msg:  fmt.Sprintf("the result would be %d tokens, over this server's %d-token result budget", n, budget),
+		Hint: "narrow the request (a filter, a datasource, fewer columns); the operator sets results.token_budget in nl2sql.yaml"})
+}
+
+// Binary says how blob values appear in a tool result.
+type Binary string
+
+// Binary modes: a placeholder with the size and a short hash (the
+// default: base64 of a few kilobytes of bytes is thousands of tokens a
+// model cannot read), or the exact bytes as standard base64.
+const (
+	BinaryPlaceholder Binary = "placeholder"
+	BinaryBase64      Binary = "base64"
+)
+
+// FitResult is the tool result of a result with rows (ask, run_plan,
+// run_verified_query, run_approved): blob values shown as placeholders
+// unless binary is BinaryBase64, then the leading rows that fit eng's
+// token budget, with truncated, truncated_reason and query_row_count set
+// when rows were cut and the text saying how many rows it holds of how
+// many the query returned. res is not changed.
+//
+// Counting is linear in the rows kept: the result without rows is counted
+// once, then each row's JSON (and its text line, for the rows the text
+// shows) once, stopping at the first row past the budget; the assembled
+// result is then counted once to verify, and cut further in the rare case
+// the estimate was short (JSON escaping of the text part).
+func FitResult(eng any, res *engine.Result, binary Binary) *mcpgo.CallToolResult {
+	out := *res
+	if binary != BinaryBase64 {
+		out.Rows = withPlaceholders(res)
+		out.Answer = answerPlaceholders(res.Answer, res.Rows, out.Rows)
+	}
+	out.Answer = capAnswer(out.Answer)
+	if out.Truncated && out.TruncatedReason == "" {
+		out.TruncatedReason = TruncatedRowLimit
+	}
+	budget := target(BudgetOf(eng))
+	full := mcpgo.NewToolResultStructured(&out, ResultText(&out))
+	if ok, _ := fits(full, budget); ok {
+		return full
+	}
+	all := out.Rows
+	n := estimateRows(&out, all, budget)
+	for range 6 {
+		cut := cutRows(&out, all, n, budget)
+		r := mcpgo.NewToolResultStructured(cut, ResultText(cut))
+		ok, got := fits(r, budget)
+		if ok || n == 0 {
+			if !ok {
+				return tooLarge(got, budget)
+			}
+			return r
+		}
+		// over by an estimate's error: shrink in proportion, at least one row
+		next := n * budget / got
+		if next >= n {
+			next = n - 1
+		}
+		n = max(next, 0)
+	}
+	return tooLarge(sentTokens(mcpgo.NewToolResultStructured(cutRows(&out, all, 0, budget), "")), budget)
+}
+
+// cutRows is out holding only the first n of rows, marked as cut by the
+// token budget when n < len(rows).
+func cutRows(out *engine.Result, rows [][]any, n, budget int) *engine.Result {
+	c := *out
+	c.Rows = rows[:n]
+	if n < len(rows) {
+		c.QueryRowCount = len(rows)
+		c.RowCount = n
+		c.Truncated = true
+		c.TruncatedReason = TruncatedTokenBudget
+		c.Warnings = append(append([]string{}, out.Warnings...), fmt.Sprintf(
+			"the result holds the first %d of the %d rows the query returned: the rest would pass the %d-token result budget; add a filter or an aggregate, or select fewer columns",
+			n, len(rows), budget))
+	}
+	return &c
+}
+
+// estimateRows counts how many leading rows fit budget: the result
+// without rows (and its text) once, then row by row.
+func estimateRows(out *engine.Result, rows [][]any, budget int) int {
+	base := sentTokens(mcpgo.NewToolResultStructured(cutRows(out, rows, 0, budget), ResultText(cutRows(out, rows, 0, budget))))
+	used := base
+	for i, row := range rows {
+		b, _ := json.Marshal(row)
+		cost := Tokens(string(b)) + 1
+		if i < TextRows {
+			cost += Tokens(textLine(row)) + 1
+		}
+		if used+cost > budget {
+			return i
+		}
+		used += cost
+	}
+	return len(rows)
+}
+
+// textLine approximates a row's line in the text table (tabwriter pads
+// cells; the padding is spaces, which o200k_base merges cheaply).
+func textLine(row []any) string {
+	s := ""
+	for _, v := range row {
+		s += cell(v) + "  "
+	}
+	return s
+}
+
+// withPlaceholders returns res's rows with each value of a blob column
+// replaced by BinaryPlaceholderText of its bytes; rows without blob columns
+// are shared, not copied.
+func withPlaceholders(res *engine.Result) [][]any {
+	var blobs []int
+	for i, t := range res.ColumnTypes {
+		if t == "blob" {
+			blobs = append(blobs, i)
+		}
+	}
+	if len(blobs) == 0 {
+		return res.Rows
+	}
+	rows := make([][]any, len(res.Rows))
+	for r, row := range res.Rows {
+		c := append([]any(nil), row...)
+		for _, i := range blobs {
+			if i >= len(c) {
+				continue
+			}
+			if s, ok := c[i].(string); ok {
+				// engine/source encodes bytes as standard base64 (its value rule)
+				if b, err := base64.StdEncoding.DecodeString(s); err == nil {
+					c[i] = BinaryPlaceholderText(b)
+				}
+			}
+		}
+		rows[r] = c
+	}
+	return rows
+}
+
+// BinaryPlaceholderText is how a binary value appears in a tool result:
+// its size and the first 8 hex digits of its SHA-256, e.g.
+// "<binary 2,048 bytes sha256:1a2b3c4d>" — enough to tell values apart and
+// to compare them with a file, in a few tokens.
+func BinaryPlaceholderText(b []byte) string {
+	h := sha256.Sum256(b)
+	return thousands.Sprintf("<binary %d bytes sha256:%s>", len(b), hex.EncodeToString(h[:4]))
+}
+
+var thousands = message.NewPrinter(language.English)
+
+// BudgetGuard is the last check every tool result passes on its way out
+// (mcp.NewServer installs it): a result over eng's budget that its tool
+// did not cut — a tool added without FitResult or FitStructured — becomes
+// RESULT_TOO_LARGE instead of a result the host would drop. Results that
+// already fit pass unchanged; the check is one byte count for most.
+func BudgetGuard(eng any) server.ToolHandlerMiddleware {
+	return func(next server.ToolHandlerFunc) server.ToolHandlerFunc {
+		return func(ctx context.Context, req mcpgo.CallToolRequest) (*mcpgo.CallToolResult, error) {
+			res, err := next(ctx, req)
+			if err != nil || res == nil {
+				return res, err
+			}
+			budget := BudgetOf(eng)
+			if ok, n := fits(res, budget); !ok {
+				return tooLarge(n, budget), nil
+			}
+			return res, nil
+		}
+	}
+}

@@ -1,0 +1,102 @@
+package tools
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"strings"
+
+	mcpgo "github.com/mark3labs/mcp-go/mcp"
+	"github.com/mark3labs/mcp-go/server"
+
+	"github.com/nl2sql/nl2sql/engine"
+	"github.com/nl2sql/nl2sql/planast"
+)
+
+// PlanChecker is what check_plan needs of the engine.
+type PlanChecker interface {
+	CheckPlan(ctx context.Context, datasource string, plan []byte, dialect string) (*engine.PlanCheck, error)
+}
+
+// CheckPlanOutput is check_plan's structured output. An invalid plan is a
+// successful check: valid is false and issues lists what to fix, so a
+// client can loop on check_plan without treating its own draft as a tool
+// failure.
+type CheckPlanOutput struct {
+	Valid bool `json:"valid"`
+	*engine.PlanCheck
+	Issues []planast.Issue `json:"issues"`
+}
+
+var checkPlanOutputSchema = json.RawMessage(`{
+  "type": "object",
+  "properties": {
+    "valid": {"type": "boolean", "description": "True when the plan validated and rendered; false when issues lists why not."},
+    "datasource": {"type": "string"},
+    "dialect": {"type": "string"},
+    "plan": {"type": ["object", "null"], "description": "The validated plan, names in the catalog's spelling (row filters of your role applied)."},
+    "columns": {"type": "array", "items": {"type": "string"}},
+    "column_types": {"type": "array", "items": {"type": "string"}},
+    "sql": {"type": "string", "description": "The SQL run_plan would run for this plan (nothing was run)."},
+    "definitions": {"type": "array", "items": {"type": "object"}},
+    "issues": {"type": "array", "items": {"type": "object", "properties": {"code": {"type": "string"}, "path": {"type": "string"}, "message": {"type": "string"}}, "required": ["code", "path", "message"]}},
+    "warnings": {"type": "array", "items": {"type": "string"}}
+  },
+  "required": ["valid", "issues"]
+}`)
+
+// CheckPlanTool describes check_plan.
+func CheckPlanTool() mcpgo.Tool {
+	return readOnlyTool("check_plan", "Check a plan without running it",
+		"Dry run of run_plan: decode and validate a query plan against the schema and your access, and render its SQL, without executing anything. Returns valid, the SQL, the output columns and types, and typed issues (code, path, message) to fix when the plan is refused.",
+		runPlanInputSchema, checkPlanOutputSchema)
+}
+
+// CheckPlanHandler answers check_plan calls.
+func CheckPlanHandler(eng PlanChecker) server.ToolHandlerFunc {
+	return func(ctx context.Context, req mcpgo.CallToolRequest) (*mcpgo.CallToolResult, error) {
+		var args RunPlanArgs
+		if bad := bindStrict(req, &args, runPlanShape); bad != nil {
+			return bad, nil
+		}
+		if len(args.Plan) == 0 || string(args.Plan) == "null" {
+			return invalidRequest("the plan is missing", "send "+runPlanShape), nil
+		}
+		if args.Binary != "" {
+			return invalidRequest(`check_plan takes no "binary" argument (it returns no rows)`, "send "+runPlanShape), nil
+		}
+		pc, err := eng.CheckPlan(ctx, args.Datasource, args.Plan, "")
+		if err != nil {
+			e := engine.AsError(err)
+			if e.Code != engine.CodePlanInvalid {
+				return errorResult(err), nil
+			}
+			out := CheckPlanOutput{Valid: false, PlanCheck: &engine.PlanCheck{Columns: []string{}, Types: []planast.Type{}, Warnings: []string{}}, Issues: e.Issues}
+			return FitStructured(eng, out, checkText(out, e.Hint)), nil
+		}
+		out := CheckPlanOutput{Valid: true, PlanCheck: pc, Issues: []planast.Issue{}}
+		return FitStructured(eng, out, checkText(out, "")), nil
+	}
+}
+
+func checkText(out CheckPlanOutput, hint string) string {
+	var b strings.Builder
+	if !out.Valid {
+		fmt.Fprintf(&b, "the plan is invalid (%d issues); nothing was run\n", len(out.Issues))
+		for _, is := range out.Issues {
+			fmt.Fprintf(&b, "  %s at %s: %s\n", is.Code, is.Path, is.Message)
+		}
+		if hint != "" {
+			b.WriteString("hint: " + hint + "\n")
+		}
+		return b.String()
+	}
+	fmt.Fprintf(&b, "the plan is valid for %s (%s); nothing was run\n\nSQL:\n%s\n\ncolumns:\n", out.Datasource, out.Dialect, out.SQL)
+	for i, c := range out.Columns {
+		fmt.Fprintf(&b, "  %s %s\n", c, out.Types[i])
+	}
+	for _, w := range out.Warnings {
+		b.WriteString("warning: " + w + "\n")
+	}
+	return b.String()
+}
