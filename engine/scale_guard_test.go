@@ -82,7 +82,7 @@ func planAnswer(table, alias, column string) string {
 	return `{"reasoning":"List them.","plan":{"with":null,"distinct":null,` +
 		`"select":[{"expr":{"kind":"column","table":"` + alias + `","column":"` + column + `"},"alias":"id"}],` +
 		`"from":[{"schema":null,"table":"` + table + `","alias":"` + alias + `","subquery":null}],"joins":null,"where":null,` +
-		`"group_by":null,"having":null,"order_by":null,"limit":null,"offset":null,"set_ops":null}}`
+		`"group_by":null,"having":null,"qualify":null,"with_ties":null,"order_by":null,"limit":null,"offset":null,"set_ops":null}}`
 }
 
 // repPolicy: jane (rep) reads Customer and Invoice, row-filtered to her 21
