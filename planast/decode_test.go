@@ -101,6 +101,8 @@ func TestDecodeRejects(t *testing.T) {
 		{"select not array", `{"select":"*","from":[{"table":"Artist","alias":"a"}]}`, planast.Limits{}, planast.CodeMalformed, "select"},
 		{"limit as string", `{` + sel + `,"limit":"10"}`, planast.Limits{}, planast.CodeMalformed, "limit"},
 		{"distinct as string", `{` + sel + `,"distinct":"yes"}`, planast.Limits{}, planast.CodeMalformed, "distinct"},
+		{"with_ties as string", `{` + sel + `,"with_ties":"yes"}`, planast.Limits{}, planast.CodeMalformed, "with_ties"},
+		{"qualify not an expression", `{` + sel + `,"qualify":[1]}`, planast.Limits{}, planast.CodeMalformed, "qualify"},
 		{"expr as array", withItem(`[1]`), planast.Limits{}, planast.CodeMalformed, "select[0].expr"},
 		{"alias as number", `{"select":[{"expr":` + col + `,"alias":5}],"from":[{"table":"Artist","alias":"a"}]}`, planast.Limits{}, planast.CodeMalformed, "select[0].alias"},
 		{"negated as number", withWhere(`{"kind":"is_null","expr":` + col + `,"negated":1}`), planast.Limits{}, planast.CodeMalformed, "where.negated"},
@@ -259,4 +261,18 @@ func ExampleDecode_error() {
 	_, err := planast.Decode([]byte(`{"select":[],"from":[],"raw_sql":"DROP TABLE t"}`), planast.Limits{})
 	fmt.Println(err)
 	// Output: invalid plan: UNKNOWN_FIELD at raw_sql: unknown field "raw_sql"; the plan language has no such field
+}
+
+// qualify and with_ties survive the canonical encoding.
+func TestCanonicalQualifyWithTies(t *testing.T) {
+	in := `{"select":[{"expr":{"kind":"window","name":"RANK","args":[],"order_by":[{"expr":{"kind":"column","column":"Name"},"direction":"asc"}]},"alias":"r"}],` +
+		`"from":[{"table":"Track","alias":"t"}],"qualify":{"kind":"binary","op":"\u003c=","left":{"kind":"column","column":"r"},"right":{"kind":"literal","type":"integer","value":3}},` +
+		`"order_by":[{"expr":{"kind":"column","column":"r"},"direction":"asc"}],"limit":3,"with_ties":true}`
+	q, err := planast.Decode([]byte(in), planast.DefaultLimits)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := string(q.Canonical()); got != in {
+		t.Errorf("canonical\n got %s\nwant %s", got, in)
+	}
 }

@@ -79,7 +79,7 @@
 // letters only; SQLite decimals are floating point and numbers cast to text
 // print differently (2.0 against 2); SQLite date functions return NULL
 // beyond year 9999; a text that is no date, cast to date, is NULL on SQLite
-// and an error elsewhere; a scalar subquery returning several rows is an
+// and an error elsewhere (so is PERIOD_LABEL of such text); a scalar subquery returning several rows is an
 // error on PostgreSQL and DuckDB; a negative SUBSTR length computed at run
 // time is an error on PostgreSQL. DuckDB (1.5) rounds a DECIMAL(38,s) (say
 // SUM over a decimal column) met in a union, CASE or COALESCE with a decimal

@@ -293,3 +293,17 @@ func TestEnginesWithTiesAndQualify(t *testing.T) {
 				"postgres": `SELECT * FROM (SELECT "GenreId" AS genre, "Name" AS name, RANK() OVER (PARTITION BY "GenreId" ORDER BY "Milliseconds" DESC) AS r FROM "Track") x WHERE r = 1 ORDER BY genre`}},
 	})
 }
+
+// The golden plan joining Invoice to Customer on the billing country, a
+// pair no foreign key declares, validates with exactly that warning.
+func TestGoldenUndeclaredJoinWarns(t *testing.T) {
+	for _, g := range goldenPlans(t) {
+		if g.name == "undeclared_join" {
+			if len(g.v.Warnings) != 1 || !strings.HasPrefix(g.v.Warnings[0], "joins[0].on[0]: no foreign key or declared relationship joins i.BillingCountry to c.Country") {
+				t.Errorf("warnings %q", g.v.Warnings)
+			}
+			return
+		}
+	}
+	t.Fatal("no undeclared_join golden plan")
+}

@@ -76,6 +76,21 @@ func TestParityValidatorRefusesFirst(t *testing.T) {
 		{"no from but a column reference", trackQuery(func(q *planast.Query) { q.From = nil }), false},
 		{"from item without table", trackQuery(func(q *planast.Query) { q.From[0].Table = "" }), true},
 		{"negative limit", trackQuery(func(q *planast.Query) { q.Limit = i64(-1) }), true},
+		{"with_ties with a negative limit", trackQuery(func(q *planast.Query) {
+			q.Limit, q.WithTies, q.OrderBy = i64(-1), true, []planast.OrderItem{{Expr: pcol("t", "Name")}}
+		}), true},
+		{"with_ties without a limit", trackQuery(func(q *planast.Query) {
+			q.WithTies, q.OrderBy = true, []planast.OrderItem{{Expr: pcol("t", "Name")}}
+		}), true},
+		{"qualify on a query with set operations", trackQuery(func(q *planast.Query) {
+			q.Select = append(q.Select, planast.SelectItem{Expr: &planast.Window{Name: "RANK", OrderBy: []planast.OrderItem{{Expr: pcol("t", "Name")}}}, Alias: "r"})
+			q.Qualify = &planast.Binary{Op: "=", Left: pcol("", "r"), Right: pint(1)}
+			q.SetOps = []planast.SetOp{{Op: planast.Union, Query: &planast.Query{Select: q.Select, From: q.From}}}
+		}), true},
+		{"with_ties without order_by", trackQuery(func(q *planast.Query) { q.Limit, q.WithTies = i64(2), true }), false},
+		{"qualify naming a source column", trackQuery(func(q *planast.Query) {
+			q.Qualify = &planast.Binary{Op: "=", Left: pcol("t", "GenreId"), Right: pint(1)}
+		}), false},
 		{"negative offset", trackQuery(func(q *planast.Query) {
 			q.Offset = i64(-1)
 			q.OrderBy = []planast.OrderItem{{Expr: pcol("t", "Name")}}

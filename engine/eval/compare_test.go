@@ -86,7 +86,7 @@ func TestSummaryGroups(t *testing.T) {
 
 func TestLoadQuestions(t *testing.T) {
 	qs, err := LoadQuestions(SuiteBird, "testdata/bird_slice.json")
-	if err != nil || len(qs) != 16 || qs[0].ID != "bird-1" || qs[0].Evidence == "" || qs[0].Gold == "" {
+	if err != nil || len(qs) != 22 || qs[0].ID != "bird-1" || qs[0].Evidence == "" || qs[0].Gold == "" {
 		t.Fatalf("LoadQuestions = %+v, %v", qs, err)
 	}
 	dir := t.TempDir()

@@ -104,7 +104,7 @@ func runSlices(t *testing.T, engine, dsn string) {
 		n           int
 	}{
 		{SuiteSpider, "spider_slice.json", 25},
-		{SuiteBird, "bird_slice.json", 16},
+		{SuiteBird, "bird_slice.json", 22},
 	} {
 		t.Run(s.suite, func(t *testing.T) {
 			r, err := Run(context.Background(), Options{Suite: s.suite, File: filepath.Join("testdata", s.file), DBRoot: root, Engine: engine, PGDSN: dsn})

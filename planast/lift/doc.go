@@ -48,7 +48,9 @@
 // 'YYYY' | 'YYYY-MM' | 'YYYY-MM-DD') are PERIOD_LABEL (other formats are
 // refused naming the format); substr(x, -n) counts from the end as the
 // plan's SUBSTR does (PostgreSQL's substr with a start below 1 is refused);
-// left and right are LEFT and RIGHT; LIKE ignores case;
+// left and right are LEFT and RIGHT; PostgreSQL's FETCH FIRST n ROWS WITH
+// TIES is the plan's with_ties, and DuckDB's QUALIFY on output aliases
+// lifts as the filter over a derived table it means; LIKE ignores case;
 // NULLs sort first; a bare column of an aggregate query is accepted only
 // where its value is determined (its table's primary key grouped, directly
 // or through a join equality). What cannot be said in the plan language is

@@ -74,6 +74,9 @@ func Lift(sql string, dialect string, cat planast.Catalog) (q *planast.Query, er
 	n := normalize(sql, dialect)
 	tree, perr := pg.Parse(n.sql)
 	if perr != nil {
+		if nested, ok := qualifyNested(sql); ok {
+			return Lift(nested, dialect, cat)
+		}
 		if t, ok := sqliteOnly(sql); ok {
 			return nil, &Unsupported{Construct: strings.ToUpper(t.text), Pos: t.pos}
 		}
@@ -185,6 +188,43 @@ func setOpQueries(q *planast.Query) []*planast.Query {
 		out = append(out, s.Query)
 	}
 	return out
+}
+
+// qualifyNested rewrites DuckDB's SELECT ... QUALIFY cond [ORDER BY ...]
+// [LIMIT ...] (at the top level of the statement) as the nested form
+// SELECT * FROM (SELECT ...) AS qualified WHERE cond [ORDER BY ...]
+// [LIMIT ...], which the parser reads and which means the same when cond
+// and the ORDER BY name output columns, as they usually do (QUALIFY r = 1).
+// A condition holding a window itself then fails to lift (a window in
+// WHERE) rather than lifting with another meaning.
+func qualifyNested(sql string) (string, bool) {
+	toks := lex(sql)
+	depth, at, end := 0, -1, len(sql)
+	for _, t := range toks {
+		switch {
+		case t.kind == tOp && t.text == "(":
+			depth++
+		case t.kind == tOp && t.text == ")":
+			depth--
+		case depth != 0 || t.kind != tWord:
+		case at < 0 && isWord(t, "QUALIFY"):
+			at = t.pos
+		case at >= 0 && end == len(sql) && isWord(t, "ORDER", "LIMIT", "OFFSET", "FETCH", "WINDOW"):
+			end = t.pos
+		case isWord(t, "UNION", "INTERSECT", "EXCEPT"):
+			return "", false
+		}
+	}
+	if at < 0 {
+		return "", false
+	}
+	body := sql[:at]
+	cond := strings.TrimSpace(sql[at+len("QUALIFY") : end])
+	rest := strings.TrimSuffix(strings.TrimSpace(sql[end:]), ";")
+	if cond == "" {
+		return "", false
+	}
+	return "SELECT * FROM (" + body + ") AS qualified WHERE " + cond + " " + rest, true
 }
 
 // sqliteOnly finds an SQLite operator the PostgreSQL parser does not read

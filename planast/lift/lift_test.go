@@ -357,3 +357,21 @@ func TestLiftTies(t *testing.T) {
 		}
 	}
 }
+
+// DuckDB's QUALIFY on an output alias lifts as the nested form it means.
+func TestLiftQualify(t *testing.T) {
+	q, err := Lift("SELECT name, RANK() OVER (ORDER BY age DESC) AS r FROM singer QUALIFY r <= 2 ORDER BY r", DialectSQLite, cat)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(q.From) != 1 || q.From[0].Subquery == nil || q.Where == nil {
+		t.Errorf("lifted %s, want a filter over a derived table", q.Canonical())
+	}
+	if _, err := planast.Validate(q, cat, planast.Options{}); err != nil {
+		t.Errorf("the lifted plan does not validate: %v", err)
+	}
+	// a window in the condition itself is refused, not lifted differently
+	if _, err := Lift("SELECT name FROM singer QUALIFY RANK() OVER (ORDER BY age DESC) <= 2", DialectSQLite, cat); err == nil {
+		t.Error("QUALIFY over a window expression lifted")
+	}
+}
