@@ -52,6 +52,15 @@
 // ExampleValidate runs exactly this; package render shows the SQL it
 // becomes on each engine.
 //
+// # JSON Schema, two forms
+//
+// JSONSchema is the strict form models get for structured output: every
+// property required, optional ones nullable (OpenAI's strict mode).
+// HostJSONSchema is the form get_plan_schema serves to host assistants:
+// only what Decode needs is required, optional fields may be omitted or
+// null, and a document it accepts is never refused by Decode for its shape
+// (size limits aside).
+//
 // # Portability rules the validator enforces
 //
 // Beyond names, types and grouping, Validate makes a plan mean one thing on
