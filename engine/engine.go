@@ -55,6 +55,10 @@ type DatasourceSpec struct {
 	Flavor string
 	// Scaling, when set, replaces Options.Scaling for this datasource.
 	Scaling *ScaleConfig
+	// AllowWritableRole opens a postgres datasource whose role can write,
+	// with a warning, instead of refusing it (source.Options); queries still
+	// run READ ONLY.
+	AllowWritableRole bool
 }
 
 // Options configure an Engine.
@@ -203,7 +207,8 @@ func OpenSource(ctx context.Context, spec DatasourceSpec) (Source, error) {
 	case "duckdb":
 		return source.OpenDuckDB(ctx, spec.ID, spec.Path, source.Options{RowLimit: spec.RowLimit, Timeout: spec.Timeout})
 	case "postgres":
-		return source.OpenPostgres(ctx, spec.ID, spec.DSN, source.Options{RowLimit: spec.RowLimit, Timeout: spec.Timeout})
+		return source.OpenPostgres(ctx, spec.ID, spec.DSN, source.Options{RowLimit: spec.RowLimit, Timeout: spec.Timeout,
+			AllowWritableRole: spec.AllowWritableRole})
 	}
 	return nil, fmt.Errorf("engine %q is not supported", spec.Engine)
 }

@@ -189,6 +189,7 @@ func datasourceSpecs(cfg *config.Config) []engine.DatasourceSpec {
 		specs = append(specs, engine.DatasourceSpec{
 			ID: d.ID, Engine: d.Engine, Path: d.Path, DSN: d.DSN, Flavor: d.Flavor, Description: d.Description,
 			RowLimit: d.RowLimit, Timeout: d.Timeout(), Semantic: d.Semantic, SemanticName: d.SemanticAsWritten,
+			AllowWritableRole: d.AllowWritableRole,
 		})
 	}
 	return specs

@@ -48,10 +48,22 @@ var (
 	notIDRun    = regexp.MustCompile(`[^a-z0-9]+`)
 )
 
+// DatabaseOptions are the flags that go with --db.
+type DatabaseOptions struct {
+	// Storage is the state directory (--storage); "" is the user's cache
+	// directory.
+	Storage string
+	// AllowWritableRole (--allow-writable-role) sets allow_writable_role on
+	// every postgres datasource: a role that can write (a superuser on a
+	// development database) opens with a warning instead of being refused;
+	// queries still run READ ONLY. Files are unaffected.
+	AllowWritableRole bool
+}
+
 // ConfigFromDatabases builds the configuration of `--db` arguments (see
-// above) with state under storage, or the user's cache directory when
-// storage is "".
-func ConfigFromDatabases(args []string, storage string) (*config.Config, error) {
+// above) with the options of o.
+func ConfigFromDatabases(args []string, o DatabaseOptions) (*config.Config, error) {
+	storage := o.Storage
 	if len(args) == 0 {
 		return nil, dbError("", "no database given", "")
 	}
@@ -74,6 +86,7 @@ func ConfigFromDatabases(args []string, storage string) (*config.Config, error) 
 			}
 			explicit[d.ID] = true
 		}
+		d.AllowWritableRole = o.AllowWritableRole && d.Engine == "postgres"
 		dss = append(dss, d)
 	}
 	used := map[string]bool{}

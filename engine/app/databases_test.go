@@ -77,7 +77,7 @@ func TestDatabaseDetection(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			cfg, err := ConfigFromDatabases([]string{c.arg}, filepath.Join(dir, "state"))
+			cfg, err := ConfigFromDatabases([]string{c.arg}, DatabaseOptions{Storage: filepath.Join(dir, "state")})
 			if c.err != "" {
 				var ee *engine.Error
 				if !errors.As(err, &ee) || ee.Code != engine.CodeInvalidDatabase || !strings.Contains(ee.Msg, c.err) || ee.Hint == "" {
@@ -110,7 +110,7 @@ func TestDatabaseIDs(t *testing.T) {
 	args := []string{a, b, c, "sales_data_2=" + d}
 	var first []string
 	for range 2 {
-		cfg, err := ConfigFromDatabases(args, "")
+		cfg, err := ConfigFromDatabases(args, DatabaseOptions{})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -128,7 +128,7 @@ func TestDatabaseIDs(t *testing.T) {
 		}
 	}
 	for _, bad := range [][]string{{"x=" + a, "x=" + b}, {a, a}} {
-		if _, err := ConfigFromDatabases(bad, t.TempDir()); engine.AsError(err).Code != engine.CodeInvalidDatabase {
+		if _, err := ConfigFromDatabases(bad, DatabaseOptions{Storage: t.TempDir()}); engine.AsError(err).Code != engine.CodeInvalidDatabase {
 			t.Errorf("%v: want INVALID_DATABASE, got %v", bad, err)
 		}
 	}
@@ -147,13 +147,13 @@ func TestDatabaseStorage(t *testing.T) {
 	dir := t.TempDir()
 	one := makeDB(t, "sqlite", filepath.Join(dir, "one.sqlite"))
 	two := makeDB(t, "sqlite", filepath.Join(dir, "two.sqlite"))
-	c1, _ := ConfigFromDatabases([]string{one}, "")
-	c2, _ := ConfigFromDatabases([]string{one, two}, "")
+	c1, _ := ConfigFromDatabases([]string{one}, DatabaseOptions{})
+	c2, _ := ConfigFromDatabases([]string{one, two}, DatabaseOptions{})
 	if !strings.HasPrefix(c1.Storage.Path, filepath.Join(base, "nl2sql")+string(filepath.Separator)) || c1.Storage.Path == c2.Storage.Path {
 		t.Errorf("storage %s and %s (cache %s)", c1.Storage.Path, c2.Storage.Path, base)
 	}
 	own := filepath.Join(dir, "mine")
-	c3, _ := ConfigFromDatabases([]string{one}, own)
+	c3, _ := ConfigFromDatabases([]string{one}, DatabaseOptions{Storage: own})
 	if c3.Storage.Path != own {
 		t.Errorf("--storage: %s", c3.Storage.Path)
 	}
@@ -189,7 +189,7 @@ func TestDatabasePostgresDSN(t *testing.T) {
 	t.Cleanup(func() { pgtest.Exec(t, super, `DROP OWNED BY `+role+`; DROP ROLE `+role) })
 	pgtest.Exec(t, super, `GRANT USAGE ON SCHEMA `+schema+` TO `+role+`; GRANT SELECT ON `+schema+`.shipments TO `+role)
 	u.User = url.UserPassword(role, "pw")
-	cfg, err := ConfigFromDatabases([]string{"ship=" + u.String()}, t.TempDir())
+	cfg, err := ConfigFromDatabases([]string{"ship=" + u.String()}, DatabaseOptions{Storage: t.TempDir()})
 	if err != nil {
 		t.Fatal(err)
 	}

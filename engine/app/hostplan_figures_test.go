@@ -88,7 +88,7 @@ func TestHostPlanFigures(t *testing.T) {
 	}
 	t.Logf("%-8s | %-66s | %10s | %10s | %7s | %9s | %9s", "db", "question", "json tok", "text tok", "ctx tok", "cold ms", "median ms")
 	for _, set := range sets {
-		cfg, err := ConfigFromDatabases([]string{set.db}, filepath.Join(t.TempDir(), "state"))
+		cfg, err := ConfigFromDatabases([]string{set.db}, DatabaseOptions{Storage: filepath.Join(t.TempDir(), "state")})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -230,7 +230,7 @@ func TestHostPlanSeveralDatasources(t *testing.T) {
 	db, _ := filepath.Abs(filepath.Join(chinookDir, "chinook.sqlite"))
 	dir := t.TempDir()
 	sales := makeDB(t, "duckdb", filepath.Join(dir, "sales.duckdb"))
-	cfg, err := ConfigFromDatabases([]string{db, sales}, filepath.Join(dir, "state"))
+	cfg, err := ConfigFromDatabases([]string{db, sales}, DatabaseOptions{Storage: filepath.Join(dir, "state")})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -247,7 +247,7 @@ func TestHostPlanSeveralDatasources(t *testing.T) {
 	twin := filepath.Join(dir, "twin.sqlite")
 	b, _ := os.ReadFile(db)
 	os.WriteFile(twin, b, 0o644)
-	cfg, _ = ConfigFromDatabases([]string{db, twin}, filepath.Join(dir, "state2"))
+	cfg, _ = ConfigFromDatabases([]string{db, twin}, DatabaseOptions{Storage: filepath.Join(dir, "state2")})
 	a2, err := OpenConfig(cfg, quiet, Options{})
 	if err != nil {
 		t.Fatal(err)

@@ -100,6 +100,11 @@ type Datasource struct {
 	// for none; SemanticAsWritten is the form in the file.
 	Semantic          string
 	SemanticAsWritten string
+	// AllowWritableRole (key allow_writable_role, postgres only) opens a
+	// datasource whose role can write (a superuser on a dev database) with
+	// a warning on stderr instead of refusing it; every query still runs in
+	// a READ ONLY transaction, so writes stay refused.
+	AllowWritableRole bool
 }
 
 // Timeout is TimeoutSeconds as a duration.
@@ -205,6 +210,8 @@ type fileDatasource struct {
 	TimeoutSeconds *int     `koanf:"timeout_seconds"`
 	Scaling        *Scaling `koanf:"scaling"`
 	Semantic       string   `koanf:"semantic"`
+	// AllowWritableRole is a plain bool: omitted and false mean the same.
+	AllowWritableRole bool `koanf:"allow_writable_role"`
 }
 
 type fileLLM struct {

@@ -210,6 +210,13 @@ func TestLoadErrors(t *testing.T) {
 			[]string{"row_limit", "not a whole number"}},
 		{"env bad value", ds("{id: a, engine: sqlite, path: a.db}"), []string{"NL2SQL_DATASOURCES__A__ROW_LIMIT=0"},
 			[]string{"datasources[0].row_limit", "greater than 0"}},
+		{"allow_writable_role on a file", ds("{id: a, engine: sqlite, path: a.db, allow_writable_role: true}"), nil,
+			[]string{"datasources[0].allow_writable_role", "needs engine postgres"}},
+		{"allow_writable_role not a bool", ds("{id: a, engine: postgres, dsn: x, allow_writable_role: [yes]}"), nil, []string{"allow_writable_role"}},
+		{"allow_writable_role misspelt", ds("{id: a, engine: postgres, dsn: x, allow_writable_roles: true}"), nil,
+			[]string{"unknown key datasources[0].allow_writable_roles"}},
+		{"env bad allow_writable_role", ds("{id: a, engine: postgres, dsn: x}"), []string{"NL2SQL_DATASOURCES__A__ALLOW_WRITABLE_ROLE=maybe"},
+			[]string{"allow_writable_role", "not true or false"}},
 		{"bad yaml", "datasources: [\n", nil, []string{"yaml"}},
 	}
 	for _, tt := range tests {
@@ -229,6 +236,31 @@ func TestLoadErrors(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestLoadAllowWritableRole: allow_writable_role is a real key of a
+// postgres datasource, from the file, an environment override or --db
+// (FromFlags), and off unless given; the hint of the writable-role refusal
+// (engine/source) tells users to set it.
+func TestLoadAllowWritableRole(t *testing.T) {
+	body := "datasources:\n  - {id: dev, engine: postgres, dsn: x, allow_writable_role: true}\n  - {id: prod, engine: postgres, dsn: y}\n" +
+		"  - {id: off, engine: postgres, dsn: z, allow_writable_role: false}\n"
+	c, err := load(writeConfig(t, body), nil, lookupIn(nil))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := []bool{c.Datasources[0].AllowWritableRole, c.Datasources[1].AllowWritableRole, c.Datasources[2].AllowWritableRole}; !reflect.DeepEqual(got, []bool{true, false, false}) {
+		t.Errorf("allow_writable_role of dev, prod, off: %v", got)
+	}
+	c, err = load(writeConfig(t, body), []string{"NL2SQL_DATASOURCES__PROD__ALLOW_WRITABLE_ROLE=true"}, lookupIn(nil))
+	if err != nil || !c.Datasources[1].AllowWritableRole {
+		t.Errorf("environment override: %v", err)
+	}
+	c, err = fromFlags([]FlagDatasource{{ID: "dev", Engine: "postgres", DSN: "x", AllowWritableRole: true}, {ID: "prod", Engine: "postgres", DSN: "y"}},
+		t.TempDir(), nil, lookupIn(nil))
+	if err != nil || !c.Datasources[0].AllowWritableRole || c.Datasources[1].AllowWritableRole {
+		t.Errorf("from flags: %+v %v", c, err)
 	}
 }
 

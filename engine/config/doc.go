@@ -4,6 +4,7 @@
 //	datasources:
 //	  - {id: chinook, engine: sqlite, path: chinook.sqlite, description: "...", row_limit: 1000, timeout_seconds: 30}
 //	  - {id: shop, engine: postgres, dsn: "${env:SHOP_DSN}"}
+//	  - {id: dev, engine: postgres, dsn: "postgres://postgres@localhost/dev", allow_writable_role: true}
 //	  - {id: ledger, engine: postgres, dsn: "${env:LEDGER_DSN}", flavor: cockroachdb}
 //	llm:
 //	  default: {provider: replay, recordings: recordings/}
@@ -22,6 +23,11 @@
 // the plan cache and the traces index live there, trace files stay under
 // path. A postgres datasource's flavor (citus, cockroachdb, yugabytedb)
 // names the distributed engine behind the DSN, for the renderer.
+// A postgres datasource whose role can write (a superuser, a table owner,
+// CREATE rights) is refused at startup unless allow_writable_role: true
+// (postgres only; --db's form is --allow-writable-role): it then opens
+// with a warning on stderr, and every query still runs in a READ ONLY
+// transaction.
 //
 // Load reads the file (koanf, YAML), applies environment overrides
 // (NL2SQL_ + the key path with "__" between levels, e.g.

@@ -17,6 +17,9 @@ type FlagDatasource struct {
 	Engine string // one of Engines
 	Path   string // absolute database file (sqlite, duckdb)
 	DSN    string // postgres
+	// AllowWritableRole sets allow_writable_role (postgres only; see
+	// Datasource.AllowWritableRole).
+	AllowWritableRole bool
 }
 
 // FromFlags builds a configuration from databases named on the command
@@ -38,6 +41,9 @@ func fromFlags(dss []FlagDatasource, storagePath string, environ []string, looku
 		}
 		if d.DSN != "" {
 			m["dsn"] = d.DSN
+		}
+		if d.AllowWritableRole {
+			m["allow_writable_role"] = true
 		}
 		list[i] = m
 	}

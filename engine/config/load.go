@@ -108,7 +108,8 @@ var mapKeyIndex = regexp.MustCompile(`\[([^\]0-9][^\]]*)\]`)
 // convertHook converts values that are not of the field's type where that
 // loses nothing: numbers and booleans to strings ("path: 2024"), whole
 // floats and decimal strings (environment values) to ints, numbers and
-// numeric strings to floats. Anything else reaches mapstructure unchanged
+// numeric strings to floats, "true"/"false" strings (environment values)
+// to booleans. Anything else reaches mapstructure unchanged
 // and fails there with the key's name.
 func convertHook(from, to reflect.Type, data any) (any, error) {
 	switch to.Kind() {
@@ -130,6 +131,14 @@ func convertHook(from, to reflect.Type, data any) (any, error) {
 				return nil, fmt.Errorf("%q is not a whole number", v)
 			}
 			return n, nil
+		}
+	case reflect.Bool:
+		if v, ok := data.(string); ok {
+			b, err := strconv.ParseBool(strings.TrimSpace(v))
+			if err != nil {
+				return nil, fmt.Errorf("%q is not true or false", v)
+			}
+			return b, nil
 		}
 	case reflect.Float64:
 		switch v := data.(type) {
@@ -195,6 +204,10 @@ func build(path, abs string, fc *fileConfig) (*Config, error) {
 		if d.Flavor != "" && (d.Engine != "postgres" || !slices.Contains(Flavors, d.Flavor)) {
 			bad(key+".flavor", "%q needs engine postgres and one of %s", d.Flavor, strings.Join(Flavors, ", "))
 		}
+		if d.AllowWritableRole && d.Engine != "postgres" {
+			bad(key+".allow_writable_role", "needs engine postgres (a %s file is opened read-only)", d.Engine)
+		}
+		ds.AllowWritableRole = d.AllowWritableRole
 		if d.Path != "" {
 			ds.Path, ds.PathAsWritten = resolve(dir, d.Path), d.Path
 		}

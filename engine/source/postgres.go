@@ -299,6 +299,12 @@ func pgError(err error, timeout time.Duration) *Error {
 	return errorf(CodeQueryFailed, err, "", "the query failed: %v", err)
 }
 
+// WritableRoleHint is the hint of the writable-role refusal; it names the
+// config key and the --db flag that map to Options.AllowWritableRole.
+const WritableRoleHint = "connect as a role with only SELECT (and USAGE on its schemas); or, for a development database, " +
+	"accept it with allow_writable_role: true on the datasource in nl2sql.yaml (with --db: --allow-writable-role); " +
+	"queries still run in READ ONLY transactions"
+
 const dsnHint = "check the datasource's dsn in nl2sql.yaml"
 
 // checkRole refuses a role that can write (see OpenPostgres), or logs it
@@ -338,7 +344,7 @@ func (p *Postgres) checkRole(ctx context.Context) error {
 		return nil
 	}
 	return errorf(CodeUnavailable, fmt.Errorf("writable role: %s", why),
-		"connect as a role with only SELECT (and USAGE on its schemas), or set allow_writable_role",
+		WritableRoleHint,
 		"the database role can write (%s)", why)
 }
 

@@ -39,7 +39,8 @@ type Options struct {
 	Timeout time.Duration
 	// AllowWritableRole lets OpenPostgres go on, with a logged warning, when
 	// its role can write; read-only transactions are then the only guard.
-	// The other adapters ignore it.
+	// The other adapters ignore it. A datasource's allow_writable_role
+	// (engine/config) and --allow-writable-role with --db set it.
 	AllowWritableRole bool
 }
 

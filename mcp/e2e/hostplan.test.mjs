@@ -3,8 +3,8 @@
 // tool's outputSchema): the assistant plans, the server hands it what it
 // needs in one round trip and runs its plan.
 //
-//   - `nl2sql serve --db chinook.sqlite`, no YAML: tools listed, one start
-//     line on stderr, an unrecorded question answered with the
+//   - `nl2sql serve --db chinook.sqlite`, no YAML: tools listed, the
+//     instructions say how the host plans, one start line on stderr, an unrecorded question answered with the
 //     plan-it-yourself result, and a plan written from it answered by
 //     run_plan;
 //   - the Chinook config (verified queries, replay recordings): a question
@@ -69,6 +69,12 @@ describe("nl2sql serve --db chinook.sqlite (no YAML, host planning)", () => {
     const names = tools.map((t) => t.name);
     for (const n of ["ask", "get_plan_schema", "run_plan", "run_verified_query", "describe_schema"]) {
       assert.ok(names.includes(n), `tool ${n} missing (got ${names.join(", ")})`);
+    }
+    // What the SDK got at initialize and a host shows its model: how to
+    // plan without a server model, naming tools that exist.
+    const instructions = s.client.getInstructions() ?? "";
+    for (const w of ['"plan_it_yourself"', "get_plan_schema", "run_plan"]) {
+      assert.ok(instructions.includes(w), `instructions lack ${w}: ${JSON.stringify(instructions)}`);
     }
     const start = s.stderr.split("\n").filter((l) => l.includes("serving MCP"));
     assert.equal(start.length, 1, `start lines on stderr: ${JSON.stringify(s.stderr)}`);

@@ -20,15 +20,18 @@ type configSource struct {
 	path    string
 	dbs     []string
 	storage string
-	cmd     *cobra.Command
+	// allowWritable is --allow-writable-role (DatabaseOptions).
+	allowWritable bool
+	cmd           *cobra.Command
 }
 
-// configFlags adds --config, --db and --storage to cmd.
+// configFlags adds --config, --db, --storage and --allow-writable-role to cmd.
 func configFlags(cmd *cobra.Command) *configSource {
 	s := &configSource{cmd: cmd}
 	cmd.Flags().StringVar(&s.path, "config", "nl2sql.yaml", "path of the config file")
 	cmd.Flags().StringArrayVar(&s.dbs, "db", nil, "a SQLite or DuckDB file or a postgres:// DSN to serve without a config file, as [id=]FILE_OR_DSN (repeatable)")
 	cmd.Flags().StringVar(&s.storage, "storage", "", "with --db: the directory for snapshots, plan cache and traces (default: the user cache directory)")
+	cmd.Flags().BoolVar(&s.allowWritable, "allow-writable-role", false, "with --db: open a postgres:// DSN whose role can write (e.g. a superuser on a development database) with a warning instead of refusing it; queries still run READ ONLY")
 	return s
 }
 
@@ -41,13 +44,16 @@ func (s *configSource) load() (*config.Config, string, error) {
 		if s.storage != "" {
 			return nil, "", errors.New("--storage goes with --db; with a config file set storage.path (or NL2SQL_STORAGE__PATH)")
 		}
+		if s.allowWritable {
+			return nil, "", errors.New("--allow-writable-role goes with --db; with a config file set allow_writable_role: true on the postgres datasource")
+		}
 		cfg, err := app.LoadConfig(s.path)
 		return cfg, s.path, err
 	}
 	if s.cmd.Flags().Changed("config") {
 		return nil, "", errDBAndConfig
 	}
-	cfg, err := app.ConfigFromDatabases(s.dbs, s.storage)
+	cfg, err := app.ConfigFromDatabases(s.dbs, app.DatabaseOptions{Storage: s.storage, AllowWritableRole: s.allowWritable})
 	return cfg, config.FlagsLabel, err
 }
 

@@ -1,0 +1,41 @@
+package engine
+
+import (
+	"context"
+	"testing"
+
+	"github.com/nl2sql/nl2sql/internal/pgtest"
+)
+
+// TestWritableRoleStillReadOnly: a datasource opened with
+// AllowWritableRole (a superuser) still runs what the engine executes in a
+// READ ONLY transaction, so SQL that writes is refused and the rows stay.
+// allow_writable_role must only relax the startup check, never the
+// read-only guarantee a user relies on when pointing nl2sql at a database
+// that a superuser can change.
+func TestWritableRoleStillReadOnly(t *testing.T) {
+	super := pgtest.Schema(t, pgtest.DSN(t))
+	pgtest.Exec(t, super, `CREATE TABLE crates (id BIGINT PRIMARY KEY)`, `INSERT INTO crates VALUES (1), (2)`)
+	e, err := New(Options{Datasources: []DatasourceSpec{{ID: "dev", Engine: "postgres", DSN: super, AllowWritableRole: true}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer e.Close()
+	ctx := context.Background()
+	ds, err := e.datasource(ctx, "dev")
+	if err != nil {
+		t.Fatalf("a superuser with AllowWritableRole: %v", err)
+	}
+	for _, sql := range []string{
+		"WITH d AS (DELETE FROM crates RETURNING 1) SELECT count(*) FROM d",
+		"WITH d AS (INSERT INTO crates VALUES (3) RETURNING 1) SELECT count(*) FROM d",
+	} {
+		if _, err := e.execute(ctx, ds, sql); err == nil || AsError(err).Code != CodeReadOnly {
+			t.Errorf("%s: %v, want %s", sql, err, CodeReadOnly)
+		}
+	}
+	res, err := e.execute(ctx, ds, "SELECT count(*)::text FROM crates")
+	if err != nil || len(res.Rows) != 1 || res.Rows[0][0] != "2" {
+		t.Errorf("crates after the attempts: %v %v, want 2 rows", res, err)
+	}
+}
