@@ -123,10 +123,20 @@ func apply(dir string, m mutation, timeout time.Duration) (verdict, detail strin
 	if err == nil {
 		return "SURVIVED", "go " + strings.Join(args, " ")
 	}
-	return "killed", "by " + failing(out)
+	if by := failing(out); by != "" {
+		return "killed", "by " + by
+	}
+	// A mutation that does not compile proves nothing about the tests.
+	return "BROKEN", "no test failed (the build or the test binary did): " + lastLines(out, 3)
 }
 
-// failing names the failed tests in go test output (or the build failure).
+// lastLines is the end of out on one line.
+func lastLines(out []byte, n int) string {
+	ls := strings.Split(strings.TrimSpace(string(out)), "\n")
+	return strings.Join(ls[max(0, len(ls)-n):], " | ")
+}
+
+// failing names the failed tests in go test output ("" for none).
 func failing(out []byte) string {
 	var names []string
 	seen := map[string]bool{}
@@ -142,12 +152,6 @@ func failing(out []byte) string {
 				names = append(names, n)
 			}
 		}
-	}
-	if len(names) == 0 {
-		if bytes.Contains(out, []byte("[build failed]")) || bytes.Contains(out, []byte("setup failed")) {
-			return "the build (the mutation does not compile)"
-		}
-		return "a failing test binary (no --- FAIL line)"
 	}
 	return strings.Join(names, ", ")
 }

@@ -63,7 +63,7 @@ var mutations = []mutation{
 		Name: "audit-no-user-roles",
 		File: "engine/extend.go",
 		Old:  "User: id.User, Roles: id.Roles, Datasource: tr.t.Datasource,",
-		New:  "Datasource: tr.t.Datasource,",
+		New:  "User: id.User[:0], Roles: nil, Datasource: tr.t.Datasource,",
 		Pkgs: []string{"./engine/app"}, Run: "TestAuditLinesCarryUserAndRoles",
 	},
 	{
