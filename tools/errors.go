@@ -61,8 +61,21 @@ const errorSchema = `{"type": "object", "properties": {"error": {"type": "object
 // too. MCP clients validate structuredContent against the output schema
 // even when isError is set (the TypeScript SDK's Client.callTool throws on
 // a mismatch), so the schema is "the success shape or ErrorOutput".
+// The success shape's "$defs" move to the root: its "#/$defs/…" references
+// resolve against the document root, which is now the wrapper.
 func withErrorShape(success json.RawMessage) json.RawMessage {
-	return json.RawMessage(`{"type": "object", "anyOf": [` + string(success) + `, ` + errorSchema + `]}`)
+	var s map[string]json.RawMessage
+	if err := json.Unmarshal(success, &s); err != nil {
+		panic("tools: output schema is not a JSON object: " + err.Error()) // a constant of this package
+	}
+	defs, hasDefs := s["$defs"]
+	delete(s, "$defs")
+	inner, _ := json.Marshal(s)
+	root := `{"type": "object", "anyOf": [` + string(inner) + `, ` + errorSchema + `]`
+	if hasDefs {
+		root += `, "$defs": ` + string(defs)
+	}
+	return json.RawMessage(root + `}`)
 }
 
 // rawInput sets a hand-written input schema, clearing the default one that
