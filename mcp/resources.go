@@ -3,6 +3,7 @@ package mcp
 import (
 	"context"
 	"fmt"
+	"strconv"
 	"strings"
 
 	mcpgo "github.com/mark3labs/mcp-go/mcp"
@@ -62,8 +63,9 @@ func addPrompts(s *server.MCPServer) {
 		if q == "" {
 			return nil, fmt.Errorf("the prompt needs a question")
 		}
-		ds := req.Params.Arguments["datasource"]
-		if ds == "" {
+		// the arguments are the client's text: quoted, so they read as data
+		ds := strconv.Quote(req.Params.Arguments["datasource"])
+		if req.Params.Arguments["datasource"] == "" {
 			ds = "(pick one with list_datasources)"
 		}
 		text := fmt.Sprintf(`Answer this question from the database: %q
