@@ -137,6 +137,12 @@ func parseDatabase(arg string) (config.FlagDatasource, error) {
 		d.Engine, d.DSN = "postgres", s
 		return d, nil
 	}
+	if scheme, _, ok := strings.Cut(s, "://"); ok && urlScheme.MatchString(scheme) && !exists(s) {
+		// mysql://, sqlite:///x, duckdb://…: a URL nl2sql does not read,
+		// not a file name with a colon in it
+		return d, dbError(arg, fmt.Sprintf("%s:// URLs are not supported", strings.ToLower(scheme)),
+			"give a SQLite or DuckDB file by its path (no sqlite:// prefix), or a PostgreSQL server as postgres://user@host:5432/dbname")
+	}
 	abs, err := filepath.Abs(s)
 	if err != nil {
 		return d, dbError(arg, "the path is not usable: "+err.Error(), "")
@@ -189,6 +195,9 @@ func unwrapPath(err error) error {
 	}
 	return err
 }
+
+// urlScheme is a URL scheme as RFC 3986 spells it.
+var urlScheme = regexp.MustCompile(`^[A-Za-z][A-Za-z0-9+.-]*$`)
 
 func isDSN(s string) bool {
 	l := strings.ToLower(s)

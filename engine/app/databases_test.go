@@ -67,6 +67,8 @@ func TestDatabaseDetection(t *testing.T) {
 		{"malformed dsn", "postgres://u:hunter2@host:notaport/db", "", "", "", "DSN is malformed"},
 		{"dsn", "postgres://reader@db.example:5432/warehouse?sslmode=disable", "postgres", "warehouse", "", ""},
 		{"dsn without database", "postgresql://reader@db.example", "postgres", "db_example", "", ""},
+		{"another database's url", "mysql://u@h/db", "", "", "", "mysql:// URLs are not supported"},
+		{"sqlite url", "sqlite:///" + sqlitePath, "", "", "", "sqlite:// URLs are not supported"},
 	}
 	if os.Geteuid() != 0 { // root reads every file
 		cases = append(cases, struct {

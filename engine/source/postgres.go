@@ -305,7 +305,7 @@ const WritableRoleHint = "connect as a role with only SELECT (and USAGE on its s
 	"accept it with allow_writable_role: true on the datasource in nl2sql.yaml (with --db: --allow-writable-role); " +
 	"queries still run in READ ONLY transactions"
 
-const dsnHint = "check the datasource's dsn in nl2sql.yaml"
+const dsnHint = "check the datasource's dsn (its --db argument, or dsn: in nl2sql.yaml)"
 
 // checkRole refuses a role that can write (see OpenPostgres), or logs it
 // when Options.AllowWritableRole is set. It is also the first query, so a

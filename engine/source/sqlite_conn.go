@@ -259,5 +259,5 @@ func sqliteError(err error, denied string) *Error {
 
 const (
 	readOnlyHint = "send exactly one SELECT (or WITH … SELECT); writes, schema changes, ATTACH, PRAGMA, transactions and file or extension functions are refused"
-	pathHint     = "check the datasource's path in nl2sql.yaml"
+	pathHint     = "check the datasource's file (its --db argument, or path: in nl2sql.yaml)"
 )

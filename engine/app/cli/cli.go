@@ -161,6 +161,10 @@ func askCmd(logger *slog.Logger) *cobra.Command {
 				return printJSON(out, res)
 			}
 			fmt.Fprint(out, tools.AskText(res))
+			if res.HostPlan != nil {
+				// run_plan is an MCP tool; here the same path is a command
+				fmt.Fprintln(out, "\nFrom the command line: write the plan to a file and run it with `nl2sql plan run FILE` (with the same --db or --config).")
+			}
 			return nil
 		},
 	}

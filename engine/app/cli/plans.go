@@ -159,6 +159,7 @@ func planCmd(logger *slog.Logger) *cobra.Command {
 	check.Flags().StringVar(&ds, "datasource", "", "datasource id whose schema the plan is checked against (default: the only one configured)")
 	check.Flags().StringVar(&dialect, "dialect", "", "render for this dialect (sqlite, duckdb, postgres); default: the datasource's")
 	cmd.AddCommand(check)
+	cmd.AddCommand(planRunCmd(logger))
 	var fsDS string
 	var fsSrc *configSource
 	fromSQL := &cobra.Command{
@@ -267,4 +268,49 @@ func readInput(stdin io.Reader, name string) ([]byte, error) {
 		return nil, errors.New("input is larger than 4 MiB")
 	}
 	return b, nil
+}
+
+// planRunCmd runs a plan from the command line, as the MCP tool run_plan
+// does: without a model of its own, this is how a person (or a script)
+// answers what `ask` handed over.
+func planRunCmd(logger *slog.Logger) *cobra.Command {
+	var ds string
+	var asJSON bool
+	var src *configSource
+	cmd := &cobra.Command{
+		Use:   "run [flags] FILE|-",
+		Short: "Validate a plan, run it read-only and print the rows, the SQL and the answer (the run_plan tool's path)",
+		Args:  cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			out := cmd.OutOrStdout()
+			doc, err := readInput(cmd.InOrStdin(), args[0])
+			if err != nil {
+				return err
+			}
+			a, err := src.open(logger, app.Options{})
+			if err != nil {
+				if asJSON {
+					_ = printJSON(out, jsonError(err))
+				}
+				return err
+			}
+			defer a.Close()
+			res, err := a.Engine.RunPlan(cmd.Context(), ds, doc)
+			if err != nil {
+				if asJSON && cmd.Context().Err() == nil {
+					_ = printJSON(out, jsonError(err))
+				}
+				return err
+			}
+			if asJSON {
+				return printJSON(out, res)
+			}
+			fmt.Fprint(out, tools.ResultText(res))
+			return nil
+		},
+	}
+	src = configFlags(cmd)
+	cmd.Flags().StringVar(&ds, "datasource", "", "datasource id (default: the only one configured)")
+	cmd.Flags().BoolVar(&asJSON, "json", false, "print the whole result as JSON")
+	return cmd
 }

@@ -1,0 +1,48 @@
+package cli
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// Threat: without a model, a person at the command line gets a
+// plan-it-yourself result that says "call run_plan", an MCP tool, and has
+// no way to run the plan they wrote. `plan run` runs it read-only through
+// the same engine path, and a plan naming a hidden or missing table is
+// refused with the plan's issues, not run.
+func TestPlanRun(t *testing.T) {
+	dir := t.TempDir()
+	db, _ := filepath.Abs(filepath.Join("..", "..", "..", "examples", "chinook", "chinook.sqlite"))
+	plan := filepath.Join(dir, "plan.json")
+	os.WriteFile(plan, []byte(`{"select":[{"expr":{"kind":"column","table":"g","column":"Name"},"alias":"genre"},
+	  {"expr":{"kind":"func","name":"COUNT","args":[]},"alias":"tracks"}],
+	 "from":[{"table":"Genre","alias":"g"},{"table":"Track","alias":"t"}],
+	 "joins":[{"left":"g","right":"t","on":[{"left_column":"GenreId","right_column":"GenreId"}]}],
+	 "group_by":[{"kind":"column","column":"genre"}],
+	 "order_by":[{"expr":{"kind":"column","column":"tracks"},"direction":"desc"}],"limit":1}`), 0o600)
+	out, err := runCLI("plan", "run", "--db", db, "--storage", filepath.Join(dir, "state"), "--json", plan)
+	if err != nil {
+		t.Fatalf("plan run: %v\n%s", err, out)
+	}
+	var res struct {
+		Rows       [][]any `json:"rows"`
+		SubQueries []struct {
+			PlanSource string `json:"plan_source"`
+		} `json:"sub_queries"`
+	}
+	if err := json.Unmarshal([]byte(out), &res); err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Rows) != 1 || res.Rows[0][0] != "Rock" || res.Rows[0][1] != float64(1297) || res.SubQueries[0].PlanSource != "supplied" {
+		t.Errorf("got %s", out)
+	}
+	bad := filepath.Join(dir, "bad.json")
+	os.WriteFile(bad, []byte(`{"select":[{"expr":{"kind":"column","table":"x","column":"a"},"alias":"a"}],"from":[{"table":"Salaries","alias":"x"}]}`), 0o600)
+	out, err = runCLI("plan", "run", "--db", db, "--storage", filepath.Join(dir, "state"), "--json", bad)
+	if err == nil || !strings.Contains(out, `"PLAN_INVALID"`) || !strings.Contains(out, "TABLE_NOT_FOUND") {
+		t.Errorf("a plan over a missing table: err %v, out %s", err, out)
+	}
+}
