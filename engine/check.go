@@ -1,9 +1,13 @@
 package engine
 
 import (
+	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
+	"regexp"
+	"strings"
 	"time"
 
 	"github.com/nl2sql/nl2sql/engine/events"
@@ -51,8 +55,7 @@ func (e *Engine) supplied(ctx context.Context, datasource string, doc []byte, tr
 		var pe *planast.Error
 		if errors.As(err, &pe) {
 			tr.t.Rejected = []Attempt{{Attempt: 1, Issues: pe.Issues}}
-			return nil, nil, &Error{Code: CodePlanInvalid, Msg: pe.Error(), Issues: pe.Issues,
-				Hint: "fix the listed issues (each names its path in the plan); get_plan_schema describes the language", Err: err}
+			return nil, nil, &Error{Code: CodePlanInvalid, Msg: pe.Error(), Issues: pe.Issues, Hint: suppliedHint(doc), Err: err}
 		}
 		return nil, nil, AsError(err)
 	}
@@ -138,3 +141,23 @@ func (e *Engine) VisibleSnapshot(ctx context.Context, datasource string) (*schem
 	}
 	return visible, nil
 }
+
+// suppliedHint says what to do about a refused supplied plan, naming the
+// two wrong forms a plan most often arrives in: the plan as a JSON string
+// (serialised twice) and SQL text.
+func suppliedHint(doc []byte) string {
+	trimmed := bytes.TrimSpace(doc)
+	var inner string
+	if json.Unmarshal(trimmed, &inner) == nil && strings.HasPrefix(strings.TrimSpace(inner), "{") {
+		return "the plan arrived as a JSON string holding JSON: send the object itself, not its text"
+	}
+	if !json.Valid(trimmed) || inner != "" {
+		if sqlStart.Match(trimmed) || sqlStart.MatchString(inner) {
+			return "a plan is a JSON query tree, never SQL text: get_plan_schema describes it (from the command line, `nl2sql plan from-sql SQL` lifts SQL into a plan)"
+		}
+	}
+	return "fix the listed issues (each names its path in the plan); get_plan_schema describes the language"
+}
+
+// sqlStart matches text that opens like a SQL statement.
+var sqlStart = regexp.MustCompile(`(?i)^\s*(select|with|insert|update|delete|create|drop|pragma|explain)\b`)

@@ -1,0 +1,23 @@
+package engine
+
+import (
+	"strings"
+	"testing"
+)
+
+// Threat: a host (or a person) who sends the plan as a string of JSON, or
+// SQL instead of a plan, is told only "a query must be a JSON object" and
+// keeps retrying the same wrong form.
+func TestSuppliedHintNamesTheWrongForm(t *testing.T) {
+	cases := []struct{ doc, want string }{
+		{`"{\"select\": []}"`, "JSON string holding JSON"},
+		{`SELECT * FROM Album`, "never SQL text"},
+		{`"select name from artist"`, "never SQL text"},
+		{`{"select": 1}`, "fix the listed issues"},
+	}
+	for _, c := range cases {
+		if got := suppliedHint([]byte(c.doc)); !strings.Contains(got, c.want) {
+			t.Errorf("%s: hint %q, want it to say %q", c.doc, got, c.want)
+		}
+	}
+}
