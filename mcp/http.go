@@ -102,7 +102,7 @@ func ServeHTTP(ctx context.Context, s *server.MCPServer, o HTTPOptions) error {
 		}),
 	)
 	mux := http.NewServeMux()
-	mux.Handle("/mcp", addOps(mux, o, guard(lifecycle(hs), o, loopback)))
+	mux.Handle("/mcp", addOps(mux, o, guard(lifecycle(withInvalidParams(hs)), o, loopback)))
 	ln, err := net.Listen("tcp", o.Addr)
 	if err != nil {
 		return fmt.Errorf("listen on %s: %w", o.Addr, err)

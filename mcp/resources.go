@@ -37,11 +37,11 @@ func schemaResource(eng Engine) server.ResourceHandlerFunc {
 		ds, ok := strings.CutPrefix(uri, "nl2sql://")
 		ds, ok2 := strings.CutSuffix(ds, "/schema")
 		if !ok || !ok2 || ds == "" || strings.Contains(ds, "/") {
-			return nil, fmt.Errorf("unknown resource %q: schema resources are nl2sql://{datasource}/schema", uri)
+			return nil, invalidParams("unknown resource %q: schema resources are nl2sql://{datasource}/schema", uri)
 		}
 		snap, err := eng.VisibleSnapshot(ctx, ds)
 		if err != nil {
-			return nil, err
+			return nil, asInvalidParams(err)
 		}
 		body, err := tools.FitSchemaJSON(eng, snap)
 		if err != nil {
@@ -61,7 +61,7 @@ func addPrompts(s *server.MCPServer) {
 	), func(ctx context.Context, req mcpgo.GetPromptRequest) (*mcpgo.GetPromptResult, error) {
 		q := strings.TrimSpace(req.Params.Arguments["question"])
 		if q == "" {
-			return nil, fmt.Errorf("the prompt needs a question")
+			return nil, invalidParams("the prompt needs a question (argument \"question\")")
 		}
 		// the arguments are the client's text: quoted, so they read as data
 		ds := strconv.Quote(req.Params.Arguments["datasource"])

@@ -41,14 +41,14 @@ func semanticResource(eng semanticSource) server.ResourceHandlerFunc {
 		ds, ok := strings.CutPrefix(uri, "nl2sql://")
 		ds, ok2 := strings.CutSuffix(ds, "/semantic")
 		if !ok || !ok2 || ds == "" || strings.Contains(ds, "/") {
-			return nil, fmt.Errorf("unknown resource %q: semantic resources are nl2sql://{datasource}/semantic", uri)
+			return nil, invalidParams("unknown resource %q: semantic resources are nl2sql://{datasource}/semantic", uri)
 		}
 		l, err := eng.Semantic(ctx, ds)
 		if err != nil {
-			return nil, err
+			return nil, asInvalidParams(err)
 		}
 		if l == nil {
-			return nil, fmt.Errorf("datasource %q has no semantic file", ds)
+			return nil, invalidParams("datasource %q has no semantic file", ds)
 		}
 		if l.Raw() == nil {
 			return nil, fmt.Errorf("ACCESS_DENIED: the semantic file of %q names tables or columns you may not read; describe_schema shows the definitions you may see", ds)

@@ -131,7 +131,7 @@ type drainWriter struct {
 }
 
 func (w drainWriter) Write(p []byte) (int, error) {
-	n, err := w.w.Write(p)
+	n, err := w.w.Write(fixInvalidParams(p))
 	if n > 0 {
 		w.d.sawOutput(p[:n])
 	}
