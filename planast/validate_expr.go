@@ -28,6 +28,7 @@ func (v *validator) expr(e Expr, path string, sc *scope, env *cteEnv) Type {
 		}
 		return TypeUnknown
 	case *Binary:
+		e.Temporal = "" // the validator's mark alone counts (temporalOf)
 		n0 := v.mark()
 		l := v.expr(e.Left, join(path, "left"), sc, env)
 		r := v.expr(e.Right, join(path, "right"), sc, env)
@@ -44,8 +45,10 @@ func (v *validator) expr(e Expr, path string, sc *scope, env *cteEnv) Type {
 				v.dayRules[e] = dayRule{x: l, items: []Type{r}}
 				return TypeBoolean
 			}
-			if _, _, hint, ok := v.coerce(&e.Left, l, &e.Right, r); !ok {
+			if l2, r2, hint, ok := v.coerce(&e.Left, l, &e.Right, r); !ok {
 				v.add(CodeType, path, "cannot compare %s with %s%s", l, r, orHint(hint, "; cast one side or compare with a value of the column's type"))
+			} else {
+				e.Temporal = temporalOf(l2, r2)
 			}
 			return TypeBoolean
 		}
@@ -108,8 +111,15 @@ func (v *validator) expr(e Expr, path string, sc *scope, env *cteEnv) Type {
 			}
 			t, items[i] = nt, xt2
 		}
+		e.Temporal = ""
 		if mixed {
 			v.dayRules[e] = dayRule{x: t, items: items}
+		} else if e.List != nil {
+			for _, it := range items {
+				if e.Temporal = temporalOf(t, it); e.Temporal == "" {
+					break
+				}
+			}
 		}
 		if e.Subquery != nil {
 			rel := v.subquery(e.Subquery, join(path, "subquery"), sc, env)
@@ -131,6 +141,7 @@ func (v *validator) expr(e Expr, path string, sc *scope, env *cteEnv) Type {
 		}
 		return rel.cols[0].Type
 	case *Between:
+		e.Temporal = ""
 		t := v.expr(e.Expr, join(path, "expr"), sc, env)
 		lo := v.expr(e.Low, join(path, "low"), sc, env)
 		hi := v.expr(e.High, join(path, "high"), sc, env)
@@ -148,6 +159,8 @@ func (v *validator) expr(e Expr, path string, sc *scope, env *cteEnv) Type {
 			v.add(CodeType, path, "between needs bounds of the same kind as the value (%s between %s and %s)%s", t0, lo, hi, hint1+hint2)
 		} else if dayPair(t, lo) || dayPair(t, hi) {
 			v.dayRules[e] = dayRule{x: t, items: []Type{lo, hi}}
+		} else if x := temporalOf(t, lo); x != "" && x == temporalOf(t, hi) {
+			e.Temporal = x
 		}
 		return TypeBoolean
 	case *Like:
