@@ -2,6 +2,7 @@ package planast
 
 import (
 	"encoding/json"
+	"fmt"
 	"strings"
 	"time"
 )
@@ -120,6 +121,22 @@ func quoteShort(s string) string { return `"` + truncate(s, 40) + `"` }
 // NULL + NULL and -NULL, and reads an all-NULL CASE as text).
 func (v *validator) nullOperand(path, what string) {
 	v.add(CodeType, path, "%s gets only NULL here, which has no type; cast it, e.g. CAST(NULL AS integer), or leave it out", what)
+}
+
+// untypedOperand reports an operand of what whose type is unknown: a
+// column of unknown type (SQLite views declare no types for computed
+// columns) gets its own message naming it; anything else is an untyped
+// NULL (nullOperand). Such a column is refused rather than guessed: SUM of
+// text, integers or decimals means different things on each engine.
+func (v *validator) untypedOperand(path, what string, operands ...Expr) {
+	for _, e := range operands {
+		if c, ok := e.(*Column); ok {
+			hint := fmt.Sprintf("cast it, e.g. CAST(%s AS decimal)", c.Column)
+			v.addHint(CodeType, path, hint, "%s gets column %q, which has no declared type (a computed view column); %s", what, c.Column, hint)
+			return
+		}
+	}
+	v.nullOperand(path, what)
 }
 
 // hasIssueUnder reports whether an issue was already reported at or under path.

@@ -80,7 +80,9 @@
 // refused (engines read ORDER BY 2 as a column position); having and
 // aggregates in order_by need group_by or an aggregate in select; CAST is
 // limited to conversions every engine performs alike; an untyped NULL may
-// not stand where an engine must choose its type; recursive or forward CTE
+// not stand where an engine must choose its type, nor a column of unknown
+// type (a SQLite view's computed column: the refusal names it and the
+// cast to write); recursive or forward CTE
 // references, subqueries or outer columns in outer-join conditions and full
 // joins without key pairs are refused.
 //
