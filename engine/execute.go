@@ -22,13 +22,24 @@ func (e *Engine) execute(ctx context.Context, ds *datasource, sql string) (*sour
 // rounds decimal columns that came back as doubles to the 15 significant
 // digits a double carries: SQLite computes NUMERIC arithmetic in floating
 // point, so SUM over NUMERIC(10,2) values can return 18.810000000000002 where
-// PostgreSQL returns 18.81.
+// PostgreSQL returns 18.81. Date and timestamp columns that came back as
+// ISO text are written as the driver writes times (source.TemporalText).
 func applyPlanTypes(res *source.Result, types []planast.Type) {
 	if len(types) != len(res.Columns) {
 		return
 	}
 	res.ColumnTypes = append([]planast.Type(nil), types...)
 	for i, t := range types {
+		if t == planast.TypeDate || t == planast.TypeTimestamp {
+			// an expression over dates (MIN, MAX, CASE) comes back from
+			// SQLite as stored text: shown as the column itself is
+			for _, row := range res.Rows {
+				if s, ok := row[i].(string); ok {
+					row[i] = source.TemporalText(s, t)
+				}
+			}
+			continue
+		}
 		if t != planast.TypeDecimal {
 			continue
 		}

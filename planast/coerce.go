@@ -2,6 +2,7 @@ package planast
 
 import (
 	"encoding/json"
+	"fmt"
 	"strings"
 	"time"
 )
@@ -58,6 +59,23 @@ func (v *validator) coerce(a *Expr, at Type, b *Expr, bt Type) (Type, Type, stri
 	return at, bt, "", false
 }
 
+// temporalOf is the type a comparison of a (type at) with b (type bt)
+// compares when it compares dates or timestamps, after coerce: both the
+// same temporal type, or one of them and an untyped NULL or column of
+// unknown type. Validate marks such comparisons (Binary.Temporal and
+// others) so that SQLite, which stores them as ISO text of several shapes
+// ('2024-03-01', '2024-03-01 00:00:00', '2024-03-01T00:00:00.000'), can
+// compare both sides in one shape; "" otherwise.
+func temporalOf(at, bt Type) Type {
+	switch {
+	case at.IsTemporal() && (bt == at || bt == TypeUnknown):
+		return at
+	case bt.IsTemporal() && at == TypeUnknown:
+		return bt
+	}
+	return ""
+}
+
 // toTimestamp rewrites the date expression *p into a timestamp.
 func toTimestamp(p *Expr) {
 	if lit, ok := (*p).(*Literal); ok && lit.Type == TDate {
@@ -103,6 +121,22 @@ func quoteShort(s string) string { return `"` + truncate(s, 40) + `"` }
 // NULL + NULL and -NULL, and reads an all-NULL CASE as text).
 func (v *validator) nullOperand(path, what string) {
 	v.add(CodeType, path, "%s gets only NULL here, which has no type; cast it, e.g. CAST(NULL AS integer), or leave it out", what)
+}
+
+// untypedOperand reports an operand of what whose type is unknown: a
+// column of unknown type (SQLite views declare no types for computed
+// columns) gets its own message naming it; anything else is an untyped
+// NULL (nullOperand). Such a column is refused rather than guessed: SUM of
+// text, integers or decimals means different things on each engine.
+func (v *validator) untypedOperand(path, what string, operands ...Expr) {
+	for _, e := range operands {
+		if c, ok := e.(*Column); ok {
+			hint := fmt.Sprintf("cast it, e.g. CAST(%s AS decimal)", c.Column)
+			v.addHint(CodeType, path, hint, "%s gets column %q, which has no declared type (a computed view column); %s", what, c.Column, hint)
+			return
+		}
+	}
+	v.nullOperand(path, what)
 }
 
 // hasIssueUnder reports whether an issue was already reported at or under path.
@@ -169,7 +203,7 @@ type dayRule struct {
 // whole-day rule when they are a date and a timestamp.
 func comparison(op string, a Expr, at Type, b Expr, bt Type) Expr {
 	if !dayPair(at, bt) {
-		return &Binary{Op: op, Left: a, Right: b}
+		return &Binary{Op: op, Left: a, Right: b, Temporal: temporalOf(at, bt)}
 	}
 	if at == TypeDate { // d op ts is ts flipped(op) d
 		a, b = b, a
@@ -191,19 +225,20 @@ func comparison(op string, a Expr, at Type, b Expr, bt Type) Expr {
 // midnight and the next day's midnight bound it.
 func dayCompare(op string, ts, d Expr) Expr {
 	start, next := midnight(d), nextMidnight(d)
+	cmp := func(op string, a, b Expr) Expr { return &Binary{Op: op, Left: a, Right: b, Temporal: TypeTimestamp} }
 	switch op {
 	case OpLt:
-		return &Binary{Op: OpLt, Left: ts, Right: start}
+		return cmp(OpLt, ts, start)
 	case OpGe:
-		return &Binary{Op: OpGe, Left: ts, Right: start}
+		return cmp(OpGe, ts, start)
 	case OpLe:
-		return &Binary{Op: OpLt, Left: ts, Right: next}
+		return cmp(OpLt, ts, next)
 	case OpGt:
-		return &Binary{Op: OpGe, Left: ts, Right: next}
+		return cmp(OpGe, ts, next)
 	case OpEq:
-		return &Binary{Op: OpAnd, Left: &Binary{Op: OpGe, Left: ts, Right: start}, Right: &Binary{Op: OpLt, Left: cloneExpr(ts), Right: next}}
+		return &Binary{Op: OpAnd, Left: cmp(OpGe, ts, start), Right: cmp(OpLt, cloneExpr(ts), next)}
 	}
-	return &Binary{Op: OpOr, Left: &Binary{Op: OpLt, Left: ts, Right: start}, Right: &Binary{Op: OpGe, Left: cloneExpr(ts), Right: next}}
+	return &Binary{Op: OpOr, Left: cmp(OpLt, ts, start), Right: cmp(OpGe, cloneExpr(ts), next)}
 }
 
 func midnight(d Expr) Expr {

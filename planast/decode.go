@@ -682,6 +682,20 @@ func (d *decoder) literal(o *obj, path string) (*Literal, error) {
 	return l, nil
 }
 
+// temporalMark reads the "temporal" mark of a comparison, which only the
+// canonical form of a validated plan carries (Validate sets it afresh, so
+// what an author writes there changes nothing): "date" or "timestamp".
+func temporalMark(o *obj, path string) (Type, error) {
+	s, err := o.str("temporal", false)
+	if err != nil || s == "" {
+		return "", err
+	}
+	if t := Type(s); t == TypeDate || t == TypeTimestamp {
+		return t, nil
+	}
+	return "", issueErr(CodeBadValue, join(path, "temporal"), "temporal is \"date\" or \"timestamp\", got %q", truncate(s, 40))
+}
+
 // validCalendar reports whether s (already shaped by a regexp) names a real
 // date or time, year 1 or later: every engine but SQLite refuses the others
 // at run time, and SQLite would silently compare them as text.
@@ -724,6 +738,9 @@ func (d *decoder) expr(v any, path string, depth int) (Expr, error) {
 		if err == nil {
 			b.Right, err = d.reqExpr(o, "right", depth+1)
 		}
+		if err == nil {
+			b.Temporal, err = temporalMark(o, path)
+		}
 		e = b
 	case "unary":
 		u := &Unary{}
@@ -763,6 +780,9 @@ func (d *decoder) expr(v any, path string, depth int) (Expr, error) {
 		if err == nil {
 			n.Negated, err = o.boolean("negated")
 		}
+		if err == nil {
+			n.Temporal, err = temporalMark(o, path)
+		}
 		o.used["list"] = true
 		e = n
 	case "exists":
@@ -780,7 +800,9 @@ func (d *decoder) expr(v any, path string, depth int) (Expr, error) {
 		if n.Expr, err = d.reqExpr(o, "expr", depth+1); err == nil {
 			if n.Low, err = d.reqExpr(o, "low", depth+1); err == nil {
 				if n.High, err = d.reqExpr(o, "high", depth+1); err == nil {
-					n.Negated, err = o.boolean("negated")
+					if n.Negated, err = o.boolean("negated"); err == nil {
+						n.Temporal, err = temporalMark(o, path)
+					}
 				}
 			}
 		}

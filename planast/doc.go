@@ -73,12 +73,16 @@
 // and ts >= d start at d's midnight (a date-shaped string literal counts as
 // a date; elsewhere a date meeting a timestamp is refused); a string
 // literal compared with a date or timestamp becomes a date or timestamp
-// literal (SQLite compares them as text); SUBSTR counts a negative start
+// literal; every comparison of dates or timestamps is marked "temporal" in
+// the validated plan, and SQLite, which stores them as ISO text of several
+// shapes, compares both sides in one shape there (see render); SUBSTR counts a negative start
 // from the end as SQLite does; constant ORDER BY and GROUP BY keys are
 // refused (engines read ORDER BY 2 as a column position); having and
 // aggregates in order_by need group_by or an aggregate in select; CAST is
 // limited to conversions every engine performs alike; an untyped NULL may
-// not stand where an engine must choose its type; recursive or forward CTE
+// not stand where an engine must choose its type, nor a column of unknown
+// type (a SQLite view's computed column: the refusal names it and the
+// cast to write); recursive or forward CTE
 // references, subqueries or outer columns in outer-join conditions and full
 // joins without key pairs are refused.
 //

@@ -40,11 +40,12 @@ func (n *Literal) MarshalJSON() ([]byte, error) {
 
 func (n *Binary) MarshalJSON() ([]byte, error) {
 	return json.Marshal(struct {
-		Kind  string `json:"kind"`
-		Op    string `json:"op"`
-		Left  Expr   `json:"left"`
-		Right Expr   `json:"right"`
-	}{"binary", n.Op, n.Left, n.Right})
+		Kind     string `json:"kind"`
+		Op       string `json:"op"`
+		Left     Expr   `json:"left"`
+		Right    Expr   `json:"right"`
+		Temporal Type   `json:"temporal,omitempty"`
+	}{"binary", n.Op, n.Left, n.Right, n.Temporal})
 }
 
 func (n *Unary) MarshalJSON() ([]byte, error) {
@@ -62,7 +63,8 @@ func (n *In) MarshalJSON() ([]byte, error) {
 		List     []Expr `json:"list,omitempty"`
 		Subquery *Query `json:"subquery,omitempty"`
 		Negated  bool   `json:"negated,omitempty"`
-	}{"in", n.Expr, n.List, n.Subquery, n.Negated})
+		Temporal Type   `json:"temporal,omitempty"`
+	}{"in", n.Expr, n.List, n.Subquery, n.Negated, n.Temporal})
 }
 
 func (n *Exists) MarshalJSON() ([]byte, error) {
@@ -82,12 +84,13 @@ func (n *Subquery) MarshalJSON() ([]byte, error) {
 
 func (n *Between) MarshalJSON() ([]byte, error) {
 	return json.Marshal(struct {
-		Kind    string `json:"kind"`
-		Expr    Expr   `json:"expr"`
-		Low     Expr   `json:"low"`
-		High    Expr   `json:"high"`
-		Negated bool   `json:"negated,omitempty"`
-	}{"between", n.Expr, n.Low, n.High, n.Negated})
+		Kind     string `json:"kind"`
+		Expr     Expr   `json:"expr"`
+		Low      Expr   `json:"low"`
+		High     Expr   `json:"high"`
+		Negated  bool   `json:"negated,omitempty"`
+		Temporal Type   `json:"temporal,omitempty"`
+	}{"between", n.Expr, n.Low, n.High, n.Negated, n.Temporal})
 }
 
 func (n *Like) MarshalJSON() ([]byte, error) {

@@ -69,6 +69,10 @@ type Binary struct {
 	Op    string `json:"op" jsonschema:"enum=+,enum=-,enum=*,enum=/,enum=div,enum=%,enum==,enum=!=,enum=<,enum=<=,enum=>,enum=>=,enum=and,enum=or"`
 	Left  Expr   `json:"left"`
 	Right Expr   `json:"right"`
+	// Temporal is set by Validate, never by the plan's author: the type
+	// (date or timestamp) that a comparison compares, so that a renderer
+	// can compare SQLite's ISO text by its meaning (see TemporalCompare).
+	Temporal Type `json:"-"`
 }
 
 // Unary is "not" X or "-" X.
@@ -84,6 +88,8 @@ type In struct {
 	List     []Expr `json:"list,omitempty"`
 	Subquery *Query `json:"subquery,omitempty"`
 	Negated  bool   `json:"negated,omitempty"`
+	// Temporal: as Binary's, for an IN list.
+	Temporal Type `json:"-"`
 }
 
 // Exists is [NOT] EXISTS (Subquery).
@@ -103,6 +109,8 @@ type Between struct {
 	Low     Expr `json:"low"`
 	High    Expr `json:"high"`
 	Negated bool `json:"negated,omitempty"`
+	// Temporal: as Binary's.
+	Temporal Type `json:"-"`
 }
 
 // Like is Expr [NOT] LIKE Pattern with "%" and "_" wildcards and "\" as the

@@ -52,13 +52,16 @@ var Functions = map[string]FuncSpec{
 	// LEFT(text, n) and RIGHT(text, n) are the first and last n characters:
 	// the whole text when n exceeds its length, '' when n is 0 or negative,
 	// NULL when either argument is NULL.
-	"LEFT":           {"LEFT", Scalar, 2, 2, -1},
-	"RIGHT":          {"RIGHT", Scalar, 2, 2, -1},
-	"CONCAT":         {"CONCAT", Scalar, 2, -1, -1},
-	"REPLACE":        {"REPLACE", Scalar, 3, 3, -1},
-	"DATE_PART":      {"DATE_PART", Scalar, 2, 2, 0},
-	"DATE_TRUNC":     {"DATE_TRUNC", Scalar, 2, 2, 0},
-	"DATE_ADD":       {"DATE_ADD", Scalar, 3, 3, 0},
+	"LEFT":       {"LEFT", Scalar, 2, 2, -1},
+	"RIGHT":      {"RIGHT", Scalar, 2, 2, -1},
+	"CONCAT":     {"CONCAT", Scalar, 2, -1, -1},
+	"REPLACE":    {"REPLACE", Scalar, 3, 3, -1},
+	"DATE_PART":  {"DATE_PART", Scalar, 2, 2, 0},
+	"DATE_TRUNC": {"DATE_TRUNC", Scalar, 2, 2, 0},
+	"DATE_ADD":   {"DATE_ADD", Scalar, 3, 3, 0},
+	// DATE_DIFF_DAYS(end, start) counts calendar-day boundaries, the days
+	// from date(start) to date(end), not elapsed time: 23:00 to 01:00 the
+	// next day is 1, 00:00 to 23:59 the same day is 0.
 	"DATE_DIFF_DAYS": {"DATE_DIFF_DAYS", Scalar, 2, 2, -1},
 	// PERIOD_LABEL(unit, x) is the text naming the period of the date or
 	// timestamp x, identical on every engine: year 'YYYY', quarter

@@ -198,6 +198,10 @@ type scope struct {
 	parent  *scope
 	sources []*source
 	outputs []SelectItem
+	// selecting holds the select items of the scope's own query, set
+	// before they are checked, only so that a reference to one of their
+	// aliases where none may stand is told so (column).
+	selecting []SelectItem
 	// where tells what clause is being checked, for aggregate placement.
 	clause string
 }
@@ -308,6 +312,7 @@ func (v *validator) selectCore(q *Query, path string, outer *scope, env *cteEnv)
 	v.joins(q, path, sc, env)
 	v.groupByAliases(q, path, sc)
 	v.havingAliases(q, path, sc)
+	sc.selecting = q.Select
 	sc.clause = "where"
 	if q.Where != nil {
 		t := v.expr(q.Where, join(path, "where"), sc, env)

@@ -28,6 +28,7 @@ func (v *validator) expr(e Expr, path string, sc *scope, env *cteEnv) Type {
 		}
 		return TypeUnknown
 	case *Binary:
+		e.Temporal = "" // the validator's mark alone counts (temporalOf)
 		n0 := v.mark()
 		l := v.expr(e.Left, join(path, "left"), sc, env)
 		r := v.expr(e.Right, join(path, "right"), sc, env)
@@ -44,8 +45,10 @@ func (v *validator) expr(e Expr, path string, sc *scope, env *cteEnv) Type {
 				v.dayRules[e] = dayRule{x: l, items: []Type{r}}
 				return TypeBoolean
 			}
-			if _, _, hint, ok := v.coerce(&e.Left, l, &e.Right, r); !ok {
+			if l2, r2, hint, ok := v.coerce(&e.Left, l, &e.Right, r); !ok {
 				v.add(CodeType, path, "cannot compare %s with %s%s", l, r, orHint(hint, "; cast one side or compare with a value of the column's type"))
+			} else {
+				e.Temporal = temporalOf(l2, r2)
 			}
 			return TypeBoolean
 		}
@@ -64,7 +67,7 @@ func (v *validator) expr(e Expr, path string, sc *scope, env *cteEnv) Type {
 			}
 		}
 		if untyped {
-			v.nullOperand(path, e.Op)
+			v.untypedOperand(path, e.Op, e.Left, e.Right)
 		}
 		switch {
 		case e.Op == OpDiv:
@@ -87,7 +90,7 @@ func (v *validator) expr(e Expr, path string, sc *scope, env *cteEnv) Type {
 			return TypeBoolean
 		}
 		if t == TypeUnknown && v.mark() == n0 {
-			v.nullOperand(path, "unary minus")
+			v.untypedOperand(path, "unary minus", e.Expr)
 		}
 		if t != TypeUnknown && !t.IsNumeric() {
 			v.add(CodeType, join(path, "expr"), "unary minus needs a number, this is %s", t)
@@ -108,8 +111,15 @@ func (v *validator) expr(e Expr, path string, sc *scope, env *cteEnv) Type {
 			}
 			t, items[i] = nt, xt2
 		}
+		e.Temporal = ""
 		if mixed {
 			v.dayRules[e] = dayRule{x: t, items: items}
+		} else if e.List != nil {
+			for _, it := range items {
+				if e.Temporal = temporalOf(t, it); e.Temporal == "" {
+					break
+				}
+			}
 		}
 		if e.Subquery != nil {
 			rel := v.subquery(e.Subquery, join(path, "subquery"), sc, env)
@@ -131,6 +141,7 @@ func (v *validator) expr(e Expr, path string, sc *scope, env *cteEnv) Type {
 		}
 		return rel.cols[0].Type
 	case *Between:
+		e.Temporal = ""
 		t := v.expr(e.Expr, join(path, "expr"), sc, env)
 		lo := v.expr(e.Low, join(path, "low"), sc, env)
 		hi := v.expr(e.High, join(path, "high"), sc, env)
@@ -148,6 +159,8 @@ func (v *validator) expr(e Expr, path string, sc *scope, env *cteEnv) Type {
 			v.add(CodeType, path, "between needs bounds of the same kind as the value (%s between %s and %s)%s", t0, lo, hi, hint1+hint2)
 		} else if dayPair(t, lo) || dayPair(t, hi) {
 			v.dayRules[e] = dayRule{x: t, items: []Type{lo, hi}}
+		} else if x := temporalOf(t, lo); x != "" && x == temporalOf(t, hi) {
+			e.Temporal = x
 		}
 		return TypeBoolean
 	case *Like:
@@ -354,12 +367,31 @@ func (v *validator) column(c *Column, path string, sc *scope) Type {
 			}
 		}
 	}
+	for _, it := range sc.selecting {
+		if it.Alias != "" && strings.EqualFold(it.Alias, c.Column) {
+			v.addHint(CodeColumnNotFound, join(path, "column"), aliasHint,
+				"no source in scope has a column %q; it is an alias of this query's select, which %s cannot name", c.Column, sc.clauseName())
+			return TypeUnknown
+		}
+	}
 	if near := nearest(c.Column, cands, 2); near != "" {
 		v.add(CodeColumnNotFound, join(path, "column"), "no source in scope has a column %q; did you mean %q of %q?", c.Column, near, owner[near])
 	} else {
 		v.add(CodeColumnNotFound, join(path, "column"), "no source in scope has a column %q", c.Column)
 	}
 	return TypeUnknown
+}
+
+// aliasHint is the hint for a select alias named where only source columns
+// count: SQL computes select items from the sources, all at once.
+const aliasHint = "select aliases may be used in order_by, group_by, having and qualify; to reuse one in another select item, a window or where, wrap the query in a derived table or a CTE and select from it"
+
+// clauseName names the clause being checked, for messages.
+func (s *scope) clauseName() string {
+	if s.clause == "" {
+		return "this clause"
+	}
+	return s.clause
 }
 
 // noColumn reports a column src does not show, with the nearest one it
@@ -429,7 +461,7 @@ func (v *validator) fn(f *Func, path string, sc *scope, env *cteEnv) Type {
 		if ts[i] == TypeUnknown && v.mark() == n0 && spec.Name != "COALESCE" && spec.Name != "NULLIF" && spec.Name != "COUNT" {
 			// PostgreSQL cannot choose SUM(NULL) or ABS(NULL), and the call
 			// is NULL anyway
-			v.nullOperand(p, spec.Name)
+			v.untypedOperand(p, spec.Name, a)
 		}
 	}
 	if spec.Kind == Aggregate && v.outerAggregate(f, sc) {
@@ -584,7 +616,7 @@ func (v *validator) window(w *Window, path string, sc *scope, env *cteEnv) Type 
 		n0 := v.mark()
 		ts[i] = v.expr(a, idx(join(path, "args"), i), sc, env)
 		if ts[i] == TypeUnknown && v.mark() == n0 && (i == 0 || i == 2) {
-			v.nullOperand(idx(join(path, "args"), i), spec.Name)
+			v.untypedOperand(idx(join(path, "args"), i), spec.Name, a)
 		}
 	}
 	for i, p := range w.PartitionBy {

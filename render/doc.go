@@ -72,6 +72,30 @@
 // division, and the parentheses PostgreSQL and DuckDB need for chained set
 // operations to run left to right as SQLite runs them.
 //
+// # Dates and timestamps on SQLite
+//
+// SQLite stores dates and timestamps as ISO text of whatever shape the
+// data was loaded with ('2017-01-01', '2017-01-01 00:00:00',
+// '2017-01-01T00:00:00.5'), and text order is not time order across shapes
+// ('2017-01-01' < '2017-01-01 00:00:00'). So every comparison Validate
+// marked temporal (=, !=, <, <=, >, >=, BETWEEN, IN lists, the whole-day
+// bounds) normalises both sides on SQLite: a date as date(x), a timestamp
+// as strftime('%Y-%m-%d %H:%M:%f', x), literals written in that shape:
+//
+//	OrderDate BETWEEN DATE '2017-01-01' AND DATE '2017-12-31'   (OrderDate a timestamp)
+//	-- sqlite
+//	((strftime('%Y-%m-%d %H:%M:%f', "o"."OrderDate") >= '2017-01-01 00:00:00.000')
+//	 AND (strftime('%Y-%m-%d %H:%M:%f', "o"."OrderDate") < '2018-01-01 00:00:00.000'))
+//	-- duckdb, postgres: typed columns, unchanged
+//	(("o"."OrderDate" >= TIMESTAMP '2017-01-01 00:00:00') AND ("o"."OrderDate" < TIMESTAMP '2018-01-01 00:00:00'))
+//
+// SQLite compares to the millisecond (it keeps time so); NULL stays NULL;
+// a stored value its date functions cannot read (text that is no ISO date)
+// is NULL there, so it matches neither = nor !=, and a number is read as a
+// Julian day number. An IN subquery, a CASE operand and join keys on dates
+// compare the stored text as it is; so do ORDER BY, MIN and MAX (they order
+// correctly whenever the column holds one shape).
+//
 // # Known gaps
 //
 // Some differences depend on the data, not on the plan, and are not

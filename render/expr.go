@@ -25,7 +25,7 @@ func (w *writer) expr(e planast.Expr) {
 	case *planast.Literal:
 		w.str(w.literal(e))
 	case *planast.Binary:
-		l, r := w.exprS(e.Left), w.exprS(e.Right)
+		l, r := w.operand(e.Left, e.Temporal), w.operand(e.Right, e.Temporal)
 		switch e.Op {
 		case planast.OpDiv:
 			w.str(w.d.TrueDiv(l, r))
@@ -54,7 +54,7 @@ func (w *writer) expr(e planast.Expr) {
 			w.fail("unknown unary operator %q", e.Op)
 		}
 	case *planast.In:
-		w.str("(" + w.exprS(e.Expr))
+		w.str("(" + w.operand(e.Expr, e.Temporal))
 		if e.Negated {
 			w.str(" NOT")
 		}
@@ -67,7 +67,7 @@ func (w *writer) expr(e planast.Expr) {
 			}
 			items := make([]string, len(e.List))
 			for i, x := range e.List {
-				items[i] = w.exprS(x)
+				items[i] = w.operand(x, e.Temporal)
 			}
 			w.str("(" + strings.Join(items, ", ") + ")")
 		}
@@ -85,7 +85,7 @@ func (w *writer) expr(e planast.Expr) {
 		if e.Negated {
 			not = " NOT"
 		}
-		w.str("(" + w.exprS(e.Expr) + not + " BETWEEN " + w.exprS(e.Low) + " AND " + w.exprS(e.High) + ")")
+		w.str("(" + w.operand(e.Expr, e.Temporal) + not + " BETWEEN " + w.operand(e.Low, e.Temporal) + " AND " + w.operand(e.High, e.Temporal) + ")")
 	case *planast.Like:
 		x, p := w.exprS(e.Expr), w.exprS(e.Pattern)
 		if e.CaseInsensitive {
@@ -128,6 +128,24 @@ func (w *writer) expr(e planast.Expr) {
 	default:
 		w.fail("unknown expression %T", e)
 	}
+}
+
+// temporalOperands is implemented by dialects whose dates and timestamps
+// are text of several shapes (SQLite): an operand of a comparison that
+// Validate marked temporal (Binary.Temporal and others) is rendered in one
+// shape, so that the text comparison orders by time.
+type temporalOperands interface {
+	TemporalOperand(sql string, e planast.Expr, t planast.Type) string
+}
+
+// operand renders e as an operand of a comparison of type t ("" when the
+// comparison compares no dates or timestamps).
+func (w *writer) operand(e planast.Expr, t planast.Type) string {
+	s := w.exprS(e)
+	if n, ok := w.d.(temporalOperands); ok && t != "" {
+		return n.TemporalOperand(s, e, t)
+	}
+	return s
 }
 
 func (w *writer) literal(l *planast.Literal) string {

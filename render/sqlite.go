@@ -33,6 +33,64 @@ func (SQLite) Cast(x string, t planast.CastType) string {
 	return "CAST(" + x + " AS TEXT)"
 }
 
+// TemporalOperand puts an operand of a date or timestamp comparison in one
+// shape: SQLite stores both as ISO text of several shapes ('2024-03-01',
+// '2024-03-01 10:00:00', '2024-03-01T10:00:00.5'), and as text
+// '2024-03-01' < '2024-03-01 00:00:00'. A date becomes date(x)
+// ('YYYY-MM-DD'), a timestamp strftime('%Y-%m-%d %H:%M:%f', x)
+// ('YYYY-MM-DD HH:MM:SS.SSS', to the millisecond, as SQLite keeps time).
+// A literal is written in that shape directly; NULL stays NULL. A stored
+// value that SQLite's date functions cannot read (text that is no ISO date)
+// becomes NULL, so the comparison is NULL and the row does not match
+// (neither with = nor with !=); a number is read as a Julian day number.
+func (SQLite) TemporalOperand(x string, e planast.Expr, t planast.Type) string {
+	lit, _ := e.(*planast.Literal)
+	switch {
+	case lit != nil && lit.Type == planast.TNull:
+		return x
+	case t == planast.TypeDate:
+		if lit != nil && lit.Type == planast.TDate || sqliteDateShaped(e) {
+			return x // already YYYY-MM-DD
+		}
+		return "date(" + x + ")"
+	}
+	if lit != nil && lit.Type == planast.TTimestamp {
+		if s, ok := millis(lit.Text); ok {
+			return QuoteString(s)
+		}
+	}
+	return "strftime('%Y-%m-%d %H:%M:%f', " + x + ")"
+}
+
+// sqliteDateShaped reports whether e renders through SQLite's date(), whose
+// result is YYYY-MM-DD already.
+func sqliteDateShaped(e planast.Expr) bool {
+	switch e := e.(type) {
+	case *planast.Cast:
+		return e.Type == planast.CastDate
+	case *planast.Func:
+		switch strings.ToUpper(e.Name) {
+		case "DATE_TRUNC", "DATE_ADD", "CURRENT_DATE":
+			return true
+		}
+	}
+	return false
+}
+
+// millis writes the timestamp literal text s ('YYYY-MM-DD HH:MM:SS' with up
+// to three fractional digits) as strftime's %f form does; ok is false for
+// finer fractions, which SQLite itself rounds.
+func millis(s string) (string, bool) {
+	if len(s) < 19 {
+		return "", false
+	}
+	frac := strings.TrimPrefix(s[19:], ".")
+	if len(frac) > 3 || (frac == "" && len(s) > 19) {
+		return "", false
+	}
+	return s[:19] + "." + frac + strings.Repeat("0", 3-len(frac)), true
+}
+
 func (SQLite) DateLiteral(q string) string      { return q }
 func (SQLite) TimestampLiteral(q string) string { return q }
 

@@ -284,6 +284,38 @@ func significantDigits(s string) int {
 	return len(s) - strings.Count(s, ".")
 }
 
+// sqliteTimeLayouts are the ISO shapes the SQLite driver reads as a time in
+// a column declared DATE, DATETIME or TIMESTAMP (a trailing "Z" cut off
+// first), in its order.
+var sqliteTimeLayouts = []string{
+	"2006-01-02 15:04:05.999999999-07:00",
+	"2006-01-02T15:04:05.999999999-07:00",
+	"2006-01-02 15:04:05.999999999",
+	"2006-01-02T15:04:05.999999999",
+	"2006-01-02 15:04",
+	"2006-01-02T15:04",
+	"2006-01-02",
+}
+
+// TemporalText encodes text s that a result column of portable type t
+// (date or timestamp) holds, as the time the driver would have read from a
+// declared column: SQLite returns MIN(OrderDate) or a CASE over dates as the
+// stored text ('2016-07-04') while the column itself comes back as a time
+// ("2016-07-04 00:00:00"), so one value would show two ways. Text in no ISO
+// shape, and any other type, stays as it is.
+func TemporalText(s string, t planast.Type) any {
+	if t != planast.TypeDate && t != planast.TypeTimestamp {
+		return s
+	}
+	ts, _ := strings.CutSuffix(s, "Z")
+	for _, l := range sqliteTimeLayouts {
+		if tm, err := time.Parse(l, ts); err == nil {
+			return formatTime(tm, t)
+		}
+	}
+	return s
+}
+
 // formatTime writes t as described on encodeValue.
 func formatTime(t time.Time, typ planast.Type) string {
 	_, offset := t.Zone()

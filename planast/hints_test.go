@@ -1,0 +1,78 @@
+package planast_test
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/nl2sql/nl2sql/planast"
+)
+
+// A SQLite view's computed column has no declared type. SUM over it was
+// refused as "SUM gets only NULL here … CAST(NULL AS integer)", which sent
+// the planner after a NULL it never wrote: the message must name the
+// column and the cast that works.
+func TestUnknownTypedColumnIsNamed(t *testing.T) {
+	cat := memCatalog{table("", "Order Subtotals", []string{"OrderID integer", "Subtotal unknown"})}
+	sub := c("", "Subtotal")
+	for _, tc := range []struct{ name, expr, path string }{
+		{"SUM", fn("SUM", sub), "select[0].expr.args[0]"},
+		{"AVG", fn("AVG", sub), "select[0].expr.args[0]"},
+		{"arithmetic", bin("+", sub, sub), "select[0].expr"},
+		{"window", `{"kind":"window","name":"SUM","args":[` + sub + `]}`, "select[0].expr.args[0]"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			is := firstIssue(t, plan(sel(item(tc.expr, "x")), frm(from("Order Subtotals", "o"))), cat, planast.Options{})
+			if is.Code != planast.CodeType || is.Path != tc.path {
+				t.Errorf("issue %+v, want %s at %s", is, planast.CodeType, tc.path)
+			}
+			for _, want := range []string{`column "Subtotal"`, "no declared type", "CAST(Subtotal AS decimal)"} {
+				if !strings.Contains(is.Message, want) {
+					t.Errorf("message %q lacks %q", is.Message, want)
+				}
+			}
+			if strings.Contains(is.Message, "NULL") || !strings.Contains(is.Hint, "CAST(Subtotal AS decimal)") {
+				t.Errorf("message %q / hint %q: speaks of NULL or gives no cast", is.Message, is.Hint)
+			}
+		})
+	}
+	// a NULL literal keeps its own message
+	is := firstIssue(t, plan(sel(item(fn("SUM", lit("null")), "x")), frm(from("Order Subtotals", "o"))), cat, planast.Options{})
+	if !strings.Contains(is.Message, "only NULL") {
+		t.Errorf("SUM(NULL): %q", is.Message)
+	}
+}
+
+// A select alias named in another select item, a window or where is no
+// column there (SQL computes select items from the sources). The refusal
+// must say so and how to reuse the alias, not just "no such column".
+func TestSelectAliasReuseIsExplained(t *testing.T) {
+	cnt := item(fn("COUNT"), "n")
+	lag := `{"kind":"window","name":"LAG","args":[` + fn("COUNT") + `],"order_by":[{"expr":` + c("", "GenreId") + `}]}`
+	tracks := frm(from("Track", "t"))
+	group := `"group_by":[` + c("", "GenreId") + `]`
+	for _, tc := range []struct{ name, plan, path string }{
+		{"in another select item", plan(sel(cnt, item(bin("*", c("", "n"), lit("2")), "twice")), tracks, group), "select[1].expr.left.column"},
+		{"in a window", plan(sel(item(lag, "prev_month"), item(`{"kind":"window","name":"SUM","args":[`+c("", "prev_month")+`]}`, "s")), tracks, group), "select[1].expr.args[0].column"},
+		{"in where", plan(sel(item(fn("UPPER", c("", "Name")), "upper_name")), tracks, where(bin("=", c("", "upper_name"), lit(`"X"`)))), "where.left.column"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			is := firstIssue(t, tc.plan, chinook, planast.Options{})
+			if is.Code != planast.CodeColumnNotFound || is.Path != tc.path {
+				t.Fatalf("issue %+v, want %s at %s", is, planast.CodeColumnNotFound, tc.path)
+			}
+			if !strings.Contains(is.Message, "alias of this query's select") {
+				t.Errorf("message %q does not say the name is a select alias", is.Message)
+			}
+			for _, want := range []string{"order_by, group_by, having and qualify", "derived table or a CTE"} {
+				if !strings.Contains(is.Hint, want) {
+					t.Errorf("hint %q lacks %q", is.Hint, want)
+				}
+			}
+		})
+	}
+	// a name that is no alias gets no such hint
+	is := firstIssue(t, plan(sel(cnt, item(c("", "nothing_here"), "x")), tracks, group), chinook, planast.Options{})
+	if is.Hint != "" || strings.Contains(is.Message, "alias") {
+		t.Errorf("a plain missing column: %+v", is)
+	}
+}
