@@ -31,7 +31,8 @@ func (e *Engine) resolve(ctx context.Context, id string) (*datasource, error) {
 	case 1:
 		return e.datasource(ctx, ids[0])
 	}
-	return nil, Errorf(CodeInvalidRequest, "name one of: "+strings.Join(ids, ", "), "several datasources are configured and the question does not name one")
+	return nil, Errorf(CodeInvalidRequest, "name one of "+strings.Join(ids, ", ")+" (the datasource argument; --datasource on the command line)",
+		"several datasources are configured and the request names none")
 }
 
 func quote(s string) string { return `"` + s + `"` }
