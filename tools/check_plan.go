@@ -95,8 +95,6 @@ func checkText(out CheckPlanOutput, hint string) string {
 	for i, c := range out.Columns {
 		fmt.Fprintf(&b, "  %s %s\n", c, out.Types[i])
 	}
-	for _, w := range out.Warnings {
-		b.WriteString("warning: " + w + "\n")
-	}
+	b.WriteString(warningsText(out.Warnings))
 	return b.String()
 }

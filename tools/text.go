@@ -29,6 +29,20 @@ func ResultText(r *engine.Result) string {
 		b.WriteString("(cut at the row limit)\n")
 	}
 	b.WriteString(definitionsText(r))
+	b.WriteString(warningsText(r.Warnings))
+	return b.String()
+}
+
+// warningsText prints every warning, one a line, as a JSON string: a
+// warning names tables, columns and values from the schema and the plan,
+// which are data, so a name holding a line break or an instruction stays
+// inside its quotes. Hosts that read only the text part see what the
+// structured warnings say.
+func warningsText(ws []string) string {
+	var b strings.Builder
+	for _, w := range ws {
+		b.WriteString("warning: " + strconv.Quote(w) + "\n")
+	}
 	return b.String()
 }
 
