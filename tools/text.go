@@ -7,6 +7,7 @@ import (
 	"text/tabwriter"
 
 	"github.com/nl2sql/nl2sql/engine"
+	"github.com/nl2sql/nl2sql/internal/cellfmt"
 )
 
 // TextRows is how many rows the text rendering of a result shows.
@@ -71,16 +72,9 @@ func Table(cols []string, rows [][]any, max int) string {
 }
 
 func cell(v any) string {
-	if v == nil {
-		return "NULL"
-	}
-	if f, ok := v.(float64); ok {
-		// display only: 12 significant digits hide binary noise such as
-		// 6.659999999999999; the structured result keeps the exact value
-		g, _ := strconv.ParseFloat(strconv.FormatFloat(f, 'g', 12, 64), 64)
-		return strconv.FormatFloat(g, 'f', -1, 64)
-	}
-	s := fmt.Sprint(v)
+	// one formatting with the answer summary (engine/answer.go), so the
+	// numbers a host quotes from either agree
+	s := cellfmt.Value(v)
 	s = strings.NewReplacer("\t", " ", "\n", " ", "\r", " ").Replace(s)
 	if r := []rune(s); len(r) > 60 {
 		s = string(r[:59]) + "…"
