@@ -1,11 +1,10 @@
 package engine
 
 import (
-	"encoding/json"
-	"fmt"
-	"math"
 	"strconv"
 	"strings"
+
+	"github.com/nl2sql/nl2sql/internal/cellfmt"
 )
 
 // previewRows is how many rows the answer may draw on.
@@ -53,21 +52,7 @@ func describeRow(cols []string, row []any) string {
 	return strings.Join(parts, ", ")
 }
 
-// formatValue renders a result value for text: NULL for null, numbers with
-// at most two decimals, strings as stored.
-func formatValue(v any) string {
-	switch x := v.(type) {
-	case nil:
-		return "NULL"
-	case string:
-		return x
-	case float64:
-		if x == math.Trunc(x) && math.Abs(x) < 1e15 {
-			return strconv.FormatFloat(x, 'f', -1, 64)
-		}
-		return strconv.FormatFloat(math.Round(x*100)/100, 'f', -1, 64)
-	case json.Number:
-		return x.String()
-	}
-	return fmt.Sprint(v)
-}
+// formatValue renders a result value for text exactly as the result
+// table of the tools prints it (cellfmt.Value): the summary never rounds a
+// number more than the table a host reads it beside.
+func formatValue(v any) string { return cellfmt.Value(v) }

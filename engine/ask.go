@@ -175,6 +175,10 @@ func (e *Engine) finish(ctx context.Context, ds *datasource, q, today string, pl
 	if rows.Truncated {
 		res.Warnings = append(res.Warnings, "the result was cut at the row limit; ask for fewer rows or add a filter")
 	}
+	if len(res.Rows) == 0 {
+		// cheap: the plan and the profile in the snapshot, no query
+		res.Warnings = append(res.Warnings, outOfRangeWarnings(ds.snap, planned.plan)...)
+	}
 	res.Answer = e.modelAnswer(ctx, ds.spec.ID, res)
 	if err := e.resultHook(ctx, hooks.AfterAnswer, ds, q, planned, res.Columns, res.RowCount, res.Truncated, res.Answer, tr); err != nil {
 		return nil, err

@@ -44,12 +44,15 @@ const suppliedQuestion = "(supplied plan)"
 // after_resolution hooks) and decodes and validates the plan for the
 // caller. RunPlan and CheckPlan share it, so a plan check answers exactly
 // what a run would up to execution. A refused plan is an *Error with
-// CodePlanInvalid and typed issues.
-func (e *Engine) supplied(ctx context.Context, datasource string, doc []byte, tr *traceRec) (*datasource, *planned, error) {
+// CodePlanInvalid and typed issues. tm.Resolve gets the time up to the
+// resolved datasource (opening and profiling it on first use, the hooks),
+// so the caller's next lap is decoding and validating alone.
+func (e *Engine) supplied(ctx context.Context, datasource string, doc []byte, tr *traceRec, sw *stopwatch, tm *Timings) (*datasource, *planned, error) {
 	ds, err := e.resolveOne(ctx, datasource, suppliedQuestion, tr)
 	if err != nil {
 		return nil, nil, err
 	}
+	tm.Resolve = sw.lap()
 	v, err := e.decodeValidate(ctx, ds, doc)
 	if err != nil {
 		var pe *planast.Error
@@ -84,7 +87,7 @@ func (e *Engine) CheckPlan(ctx context.Context, datasource string, doc []byte, d
 			return nil, Errorf(CodeInvalidRequest, fmt.Sprintf("use one of %v", render.Names()), "unknown dialect %q", dialect)
 		}
 	}
-	ds, p, err := e.supplied(ctx, datasource, doc, tr)
+	ds, p, err := e.supplied(ctx, datasource, doc, tr, newStopwatch(), &Timings{})
 	if err != nil {
 		return nil, err
 	}

@@ -28,7 +28,7 @@ func (e *Engine) RunPlan(ctx context.Context, datasource string, doc []byte) (re
 		e.runFinished(ctx, "run_plan", tr, res, err)
 	}()
 	e.emit(ctx, events.RunStarted{RunID: tr.t.ID, Kind: "run_plan", User: e.caller(ctx).Identity().User})
-	ds, p, err := e.supplied(ctx, datasource, doc, tr)
+	ds, p, err := e.supplied(ctx, datasource, doc, tr, sw, &tm)
 	if err != nil {
 		return nil, err
 	}

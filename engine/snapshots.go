@@ -8,6 +8,7 @@ import (
 
 	"github.com/nl2sql/nl2sql/engine/schema"
 	"github.com/nl2sql/nl2sql/engine/store"
+	"github.com/nl2sql/nl2sql/index"
 	"github.com/nl2sql/nl2sql/render"
 )
 
@@ -44,6 +45,35 @@ const (
 )
 
 func (e *Engine) loadSnapshotStatus(ctx context.Context, src Source) (*schema.Snapshot, string, SnapshotStatus, error) {
+	snap, version, status, err := e.loadProfiled(ctx, src)
+	if snap != nil {
+		withholdSecrets(snap) // a reused stored snapshot too: it may predate the rule
+	}
+	return snap, version, status, err
+}
+
+// withholdSecrets clears the values a profile holds of every column whose
+// name says it holds secrets (index.SecretColumn): sample values and the
+// min/max range. The row count, distinct count and NULL share stay. Every
+// snapshot the engine serves passes here, so describe_schema, the schema
+// context of planners and hosts, search_schema and the stored snapshot
+// never carry them; the value index, which reads values from the database
+// itself, skips those columns by the same rule.
+func withholdSecrets(snap *schema.Snapshot) {
+	for ti := range snap.Tables {
+		for ci := range snap.Tables[ti].Columns {
+			c := &snap.Tables[ti].Columns[ci]
+			if c.Profile == nil || !index.SecretColumn(c.Name) {
+				continue
+			}
+			p := *c.Profile
+			p.Min, p.Max, p.SampleValues, p.AllValues = nil, nil, nil, false
+			c.Profile = &p
+		}
+	}
+}
+
+func (e *Engine) loadProfiled(ctx context.Context, src Source) (*schema.Snapshot, string, SnapshotStatus, error) {
 	fresh, err := src.Snapshot(ctx)
 	if err != nil {
 		return nil, "", "", err
@@ -69,6 +99,7 @@ func (e *Engine) loadSnapshotStatus(ctx context.Context, src Source) (*schema.Sn
 		e.log.Warn("profiling failed; continuing without samples", "datasource", src.ID(), "err", err)
 		return fresh, fresh.Fingerprint(), SnapshotUnstored, nil
 	}
+	withholdSecrets(fresh) // before it is stored
 	version, created, err := e.opts.Store.PutSnapshot(ctx, fresh)
 	if err != nil {
 		e.log.Warn("cannot store the schema snapshot; continuing", "datasource", src.ID(), "err", err)

@@ -77,9 +77,15 @@ type valueDoc struct {
 }
 
 // valueColumns are the columns whose values are indexed: text columns
-// that are not temporal (dates are compared by range, not spelled).
+// that are not temporal (dates are compared by range, not spelled) and
+// whose names do not say they hold secrets (SecretColumn: their values
+// are read from the database here, past the profile, so the check is
+// needed here too).
 func valueColumn(c schema.Column) bool {
 	if c.Type != planast.TypeText && c.Type != planast.TypeUnknown {
+		return false
+	}
+	if SecretColumn(c.Name) {
 		return false
 	}
 	return c.Profile == nil || c.Profile.Temporal == ""

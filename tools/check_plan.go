@@ -31,7 +31,7 @@ type CheckPlanOutput struct {
 var checkPlanOutputSchema = json.RawMessage(`{
   "type": "object",
   "properties": {
-    "valid": {"type": "boolean", "description": "True when the plan validated and rendered; false when issues lists why not."},
+    "valid": {"type": "boolean", "description": "True when the plan validated and rendered; false when issues lists why not (an invalid plan is not isError)."},
     "datasource": {"type": "string"},
     "dialect": {"type": "string"},
     "plan": {"type": ["object", "null"], "description": "The validated plan, names in the catalog's spelling (row filters of your role applied)."},
@@ -39,7 +39,7 @@ var checkPlanOutputSchema = json.RawMessage(`{
     "column_types": {"type": "array", "items": {"type": "string"}},
     "sql": {"type": "string", "description": "The SQL run_plan would run for this plan (nothing was run)."},
     "definitions": {"type": "array", "items": {"type": "object"}},
-    "issues": {"type": "array", "items": {"type": "object", "properties": {"code": {"type": "string"}, "path": {"type": "string"}, "message": {"type": "string"}}, "required": ["code", "path", "message"]}},
+    "issues": {"type": "array", "items": {"type": "object", "properties": {"code": {"type": "string"}, "path": {"type": "string"}, "message": {"type": "string"}, "hint": {"type": "string"}}, "required": ["code", "path", "message"]}},
     "warnings": {"type": "array", "items": {"type": "string"}}
   },
   "required": ["valid", "issues"]
@@ -48,7 +48,7 @@ var checkPlanOutputSchema = json.RawMessage(`{
 // CheckPlanTool describes check_plan.
 func CheckPlanTool() mcpgo.Tool {
 	return readOnlyTool("check_plan", "Check a plan without running it",
-		"Dry run of run_plan: decode and validate a query plan against the schema and your access, and render its SQL, without executing anything. Returns valid, the SQL, the output columns and types, and typed issues (code, path, message) to fix when the plan is refused.",
+		"Dry run of run_plan: decode and validate a query plan against the schema and your access, and render its SQL, without executing anything. Returns valid, the SQL, the output columns and types, and typed issues (code, path, message, hint) to fix when the plan is refused. An invalid plan is a successful check, not a tool error: isError stays false and valid is false, and the text starts with INVALID PLAN.",
 		runPlanInputSchema, checkPlanOutputSchema)
 }
 
@@ -79,12 +79,25 @@ func CheckPlanHandler(eng PlanChecker) server.ToolHandlerFunc {
 	}
 }
 
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
+}
+
 func checkText(out CheckPlanOutput, hint string) string {
 	var b strings.Builder
 	if !out.Valid {
-		fmt.Fprintf(&b, "the plan is invalid (%d issues); nothing was run\n", len(out.Issues))
-		for _, is := range out.Issues {
-			fmt.Fprintf(&b, "  %s at %s: %s\n", is.Code, is.Path, is.Message)
+		// the verdict leads: this result is not isError (a refused draft is
+		// a successful check), so a host skimming the text must not read it
+		// as a pass
+		fmt.Fprintf(&b, "INVALID PLAN: %d %s; nothing was run\n", len(out.Issues), plural(len(out.Issues), "issue", "issues"))
+		for i, is := range out.Issues {
+			fmt.Fprintf(&b, "%d. %s at %s: %s\n", i+1, is.Code, is.Path, is.Message)
+			if is.Hint != "" {
+				fmt.Fprintf(&b, "   hint: %s\n", is.Hint)
+			}
 		}
 		if hint != "" {
 			b.WriteString("hint: " + hint + "\n")
@@ -95,8 +108,6 @@ func checkText(out CheckPlanOutput, hint string) string {
 	for i, c := range out.Columns {
 		fmt.Fprintf(&b, "  %s %s\n", c, out.Types[i])
 	}
-	for _, w := range out.Warnings {
-		b.WriteString("warning: " + w + "\n")
-	}
+	b.WriteString(warningsText(out.Warnings))
 	return b.String()
 }

@@ -1,6 +1,7 @@
 package tools
 
 import (
+	"encoding/json"
 	"fmt"
 	"strings"
 
@@ -31,6 +32,11 @@ func SnapshotText(s *schema.Snapshot) string {
 				flags = append(flags, "not null")
 			}
 			line := fmt.Sprintf("  %-24s %-10s %-14s %s", c.Name, c.Type, c.DeclaredType, strings.Join(flags, ", "))
+			if p := c.Profile; p != nil && p.Min != nil && (c.Type.IsNumeric() || c.Type.IsTemporal() || p.Temporal != "") {
+				// the profiled range, as the planners' schema context has it:
+				// a host sees that orders run 2016..2018 before asking for 1997
+				line += "  range " + jsonRange(p.Min, p.Max)
+			}
 			if p := c.Profile; p != nil && len(p.SampleValues) > 0 {
 				vals := make([]string, 0, len(p.SampleValues))
 				for _, v := range p.SampleValues {
@@ -49,4 +55,14 @@ func SnapshotText(s *schema.Snapshot) string {
 		}
 	}
 	return b.String()
+}
+
+// jsonRange writes a profiled [min, max] as JSON, values from the data
+// kept inside JSON literals.
+func jsonRange(lo, hi any) string {
+	b, err := json.Marshal([]any{lo, hi})
+	if err != nil {
+		return fmt.Sprintf("[%v, %v]", lo, hi)
+	}
+	return string(b)
 }

@@ -7,6 +7,7 @@ import (
 	"text/tabwriter"
 
 	"github.com/nl2sql/nl2sql/engine"
+	"github.com/nl2sql/nl2sql/internal/cellfmt"
 )
 
 // TextRows is how many rows the text rendering of a result shows.
@@ -29,6 +30,20 @@ func ResultText(r *engine.Result) string {
 		b.WriteString("(cut at the row limit)\n")
 	}
 	b.WriteString(definitionsText(r))
+	b.WriteString(warningsText(r.Warnings))
+	return b.String()
+}
+
+// warningsText prints every warning, one a line, as a JSON string: a
+// warning names tables, columns and values from the schema and the plan,
+// which are data, so a name holding a line break or an instruction stays
+// inside its quotes. Hosts that read only the text part see what the
+// structured warnings say.
+func warningsText(ws []string) string {
+	var b strings.Builder
+	for _, w := range ws {
+		b.WriteString("warning: " + strconv.Quote(w) + "\n")
+	}
 	return b.String()
 }
 
@@ -57,16 +72,9 @@ func Table(cols []string, rows [][]any, max int) string {
 }
 
 func cell(v any) string {
-	if v == nil {
-		return "NULL"
-	}
-	if f, ok := v.(float64); ok {
-		// display only: 12 significant digits hide binary noise such as
-		// 6.659999999999999; the structured result keeps the exact value
-		g, _ := strconv.ParseFloat(strconv.FormatFloat(f, 'g', 12, 64), 64)
-		return strconv.FormatFloat(g, 'f', -1, 64)
-	}
-	s := fmt.Sprint(v)
+	// one formatting with the answer summary (engine/answer.go), so the
+	// numbers a host quotes from either agree
+	s := cellfmt.Value(v)
 	s = strings.NewReplacer("\t", " ", "\n", " ", "\r", " ").Replace(s)
 	if r := []rune(s); len(r) > 60 {
 		s = string(r[:59]) + "…"

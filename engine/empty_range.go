@@ -1,0 +1,122 @@
+package engine
+
+import (
+	"fmt"
+
+	"github.com/nl2sql/nl2sql/engine/schema"
+	"github.com/nl2sql/nl2sql/planast"
+)
+
+// outOfRangeWarnings explains an empty result whose plan compares a date
+// or timestamp column with literals outside the column's profiled range
+// (orders run 2016-07..2018-05, the plan asks for 1997): one warning per
+// such comparison, naming the column's range. Only the plan and the
+// snapshot's profile are read, nothing is queried. Values are quoted.
+func outOfRangeWarnings(snap *schema.Snapshot, plan *planast.Query) []string {
+	var out []string
+	seen := map[string]bool{}
+	planast.Inspect(plan, func(n planast.Node) bool {
+		q, ok := n.(*planast.Query)
+		if !ok || q.Where == nil {
+			return true
+		}
+		planast.Inspect(q.Where, func(n planast.Node) bool {
+			var col *planast.Column
+			var lits []*planast.Literal
+			switch e := n.(type) {
+			case *planast.Binary:
+				switch e.Op {
+				case "=", "<", "<=", ">", ">=":
+				default:
+					return true
+				}
+				col, lits = columnAndLiterals(e.Left, e.Right)
+			case *planast.Between:
+				c, _ := e.Expr.(*planast.Column)
+				lo, _ := e.Low.(*planast.Literal)
+				hi, _ := e.High.(*planast.Literal)
+				if c != nil && lo != nil && hi != nil {
+					col, lits = c, []*planast.Literal{lo, hi}
+				}
+			}
+			if col == nil {
+				return true
+			}
+			c := fromColumn(snap, q, col)
+			if c == nil || c.Profile == nil || c.Profile.Min == nil || c.Profile.Max == nil ||
+				!(c.Type.IsTemporal() || c.Profile.Temporal != "") {
+				return true
+			}
+			lo, hi := day(fmt.Sprint(c.Profile.Min)), day(fmt.Sprint(c.Profile.Max))
+			outside := true // every literal outside: a BETWEEN spanning the range is not
+			for _, l := range lits {
+				if l.Type != planast.TDate && l.Type != planast.TTimestamp && l.Type != planast.TString {
+					return true
+				}
+				if d := day(l.Text); d >= lo && d <= hi {
+					outside = false
+				}
+			}
+			if _, isBetween := n.(*planast.Between); isBetween && outside && day(lits[0].Text) <= lo && day(lits[1].Text) >= hi {
+				outside = false
+			}
+			key := c.Name + "\x00" + fmt.Sprint(lits)
+			if outside && !seen[key] {
+				seen[key] = true
+				vals := make([]string, len(lits))
+				for i, l := range lits {
+					vals[i] = fmt.Sprintf("%q", l.Text)
+				}
+				out = append(out, fmt.Sprintf("no rows matched, and the plan compares %q with %v, outside the column's profiled range %q..%q", c.Name, vals, fmt.Sprint(c.Profile.Min), fmt.Sprint(c.Profile.Max)))
+			}
+			return true
+		})
+		return true
+	})
+	return out
+}
+
+// columnAndLiterals returns the column and literal of a comparison of a
+// column with a literal, either way round.
+func columnAndLiterals(a, b planast.Expr) (*planast.Column, []*planast.Literal) {
+	if c, ok := a.(*planast.Column); ok {
+		if l, ok := b.(*planast.Literal); ok {
+			return c, []*planast.Literal{l}
+		}
+	}
+	if c, ok := b.(*planast.Column); ok {
+		if l, ok := a.(*planast.Literal); ok {
+			return c, []*planast.Literal{l}
+		}
+	}
+	return nil, nil
+}
+
+// fromColumn finds the stored column a column reference of q names:
+// through its alias, or the only stored source when it has none.
+func fromColumn(snap *schema.Snapshot, q *planast.Query, ref *planast.Column) *schema.Column {
+	for _, f := range q.From {
+		if f.Subquery != nil || (ref.Table != "" && f.Alias != ref.Table) || (ref.Table == "" && len(q.From) != 1) {
+			continue
+		}
+		t, ok := snap.Lookup(f.Schema, f.Table)
+		if !ok {
+			return nil
+		}
+		for i := range t.Columns {
+			if t.Columns[i].Name == ref.Column {
+				return &t.Columns[i]
+			}
+		}
+	}
+	return nil
+}
+
+// day is the date part (YYYY-MM-DD) of an ISO date or timestamp text, so
+// "2018-01-01" and "2018-01-01 00:00:00" compare as the same day.
+func day(s string) string {
+	if len(s) > 10 {
+		return s[:10]
+	}
+	return s
+}

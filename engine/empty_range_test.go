@@ -1,0 +1,46 @@
+package engine
+
+import (
+	"context"
+	"strings"
+	"testing"
+)
+
+// An empty result whose plan filters a date column outside the column's
+// profiled range says so, with the range: Chinook's invoices run
+// 2021..2025, and a host asking for 1997 otherwise reads "no rows" as
+// "no sales". A filter inside the range gives no such warning.
+func TestEmptyResultNamesDateRange(t *testing.T) {
+	e := chinookEngine(t, "")
+	plan := func(lo, hi string) []byte {
+		return []byte(`{"select":[{"expr":{"kind":"column","table":"i","column":"InvoiceId"},"alias":"id"}],"from":[{"table":"Invoice","alias":"i"}],` +
+			`"where":{"kind":"between","expr":{"kind":"column","table":"i","column":"InvoiceDate"},"low":{"kind":"literal","type":"date","value":"` + lo + `"},"high":{"kind":"literal","type":"date","value":"` + hi + `"}}}`)
+	}
+	for _, c := range []struct {
+		name, lo, hi string
+		warn         bool
+	}{
+		{"before the data", "1997-01-01", "1997-12-31", true},
+		{"after the data", "2030-01-01", "2030-12-31", true},
+		{"inside the data", "2022-01-01", "2022-12-31", false},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			res, err := e.RunPlan(context.Background(), "chinook", plan(c.lo, c.hi))
+			if err != nil {
+				t.Fatal(err)
+			}
+			var got string
+			for _, w := range res.Warnings {
+				if strings.Contains(w, "profiled range") {
+					got = w
+				}
+			}
+			if c.warn && (res.RowCount != 0 || !strings.Contains(got, `"InvoiceDate"`) || !strings.Contains(got, `"2021-`) || !strings.Contains(got, `"2025-`)) {
+				t.Errorf("rows %d, warnings %q: want an empty result naming InvoiceDate's range 2021..2025", res.RowCount, res.Warnings)
+			}
+			if !c.warn && got != "" {
+				t.Errorf("a filter inside the range warned: %q", got)
+			}
+		})
+	}
+}

@@ -1,0 +1,30 @@
+// Package cellfmt formats one result value for text. The result table of
+// the tools and the engine's one-line answer summary both print values
+// through Value, so a number a host quotes from the summary is the number
+// the table shows (never rounded more): for example 5.308 is "5.308" in
+// both, 6.659999999999999 is "6.66" in both, and NULL is "NULL".
+//
+// The structured result keeps the exact values; this is display only.
+package cellfmt
+
+import (
+	"fmt"
+	"strconv"
+)
+
+// Value renders v: NULL for nil; a float64 to 12 significant digits, which
+// hides binary noise such as 6.659999999999999 without rounding a stored
+// decimal (no exponent: 1e21 prints in full); anything else as fmt.Sprint
+// prints it (strings as stored, json.Number as its text).
+func Value(v any) string {
+	switch x := v.(type) {
+	case nil:
+		return "NULL"
+	case float64:
+		g, _ := strconv.ParseFloat(strconv.FormatFloat(x, 'g', 12, 64), 64)
+		return strconv.FormatFloat(g, 'f', -1, 64)
+	case string:
+		return x
+	}
+	return fmt.Sprint(v)
+}
