@@ -124,7 +124,7 @@ func OpenConfig(cfg *config.Config, logger *slog.Logger, o Options) (*App, error
 	}
 	opts := engine.Options{Datasources: datasourceSpecs(cfg), Planner: planner, Logger: logger, PlannerID: plannerID(lc),
 		Policy: pol, Curated: set, Answerer: answerer, Embedder: emb, TraceDir: filepath.Join(cfg.Storage.Path, "traces"),
-		HandOver: o.Planner == nil && o.Record == "" && !o.NoCacheReads,
+		HandOver:     o.Planner == nil && o.Record == "" && !o.NoCacheReads,
 		ResultTokens: cfg.Results.TokenBudget}
 	opts.Today = func() string { return time.Now().UTC().Format("2006-01-02") }
 	if err := applyScaling(cfg, &opts, logger, o); err != nil { // issue 15: test-time scaling (scaling.go)
