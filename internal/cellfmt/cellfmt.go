@@ -9,6 +9,7 @@ package cellfmt
 
 import (
 	"fmt"
+	"math"
 	"strconv"
 )
 
@@ -21,6 +22,24 @@ func Value(v any) string {
 	case nil:
 		return "NULL"
 	case float64:
+		switch {
+		case math.IsNaN(x):
+			return "NaN"
+		case math.IsInf(x, 1):
+			return "Infinity"
+		case math.IsInf(x, -1):
+			return "-Infinity"
+		case math.Abs(x) >= 1e21:
+			return strconv.FormatFloat(x, 'g', -1, 64) // shortest text that reads back the same
+		case math.Abs(x) >= 1e12:
+			// twelve significant digits would drop integer digits: the
+			// shortest text that reads back to the same value instead
+			return strconv.FormatFloat(x, 'f', -1, 64)
+		}
+		// display only: 12 significant digits hide binary noise such as
+		// 6.659999999999999 and never drop an integer digit here (|x| <
+		// 1e12) nor turn a non-zero into zero (significant, not decimal,
+		// digits); the structured result keeps the exact value
 		g, _ := strconv.ParseFloat(strconv.FormatFloat(x, 'g', 12, 64), 64)
 		return strconv.FormatFloat(g, 'f', -1, 64)
 	case string:
