@@ -106,7 +106,11 @@ func (e *Engine) CheckPlan(ctx context.Context, datasource string, doc []byte, d
 	} else if sql, err = e.renderIn(ds, p, d); err != nil {
 		return nil, err
 	}
-	warnings := []string{fmt.Sprintf("a run returns at most %d rows (the datasource's row limit); the SQL reads one more to tell a full result from a cut one", ds.spec.RowLimit)}
+	warnings := []string{}
+	if lim := p.plan.Limit; lim == nil || *lim > int64(ds.spec.RowLimit) || p.plan.WithTies {
+		// a plan's own limit at or under the row limit cannot be cut (ties aside)
+		warnings = append(warnings, fmt.Sprintf("a run returns at most %d rows (the datasource's row limit); the SQL reads one more to tell a full result from a cut one", ds.spec.RowLimit))
+	}
 	warnings = append(warnings, p.warnings...)
 	if e.opts.Hooks.Has(hooks.BeforeExecution) || e.opts.Hooks.Has(hooks.AfterExecution) || e.opts.Hooks.Has(hooks.AfterAnswer) {
 		warnings = append(warnings, "rules that act when a plan runs (before_execution, after_execution, after_answer) were not consulted: a run may still be refused or need approval")

@@ -76,3 +76,38 @@ func TestCheckPlanRunsNothing(t *testing.T) {
 		t.Error("no warnings")
 	}
 }
+
+// The row-limit warning speaks of a cut only a run could make: a plan whose
+// own limit is within the row limit cannot be cut, so it gets none (a
+// host would otherwise add filters for nothing).
+func TestCheckPlanRowLimitWarningOnlyWhenItCanCut(t *testing.T) {
+	rp, err := llm.OpenReplay(filepath.Join(chinookDir, "recordings"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	abs, _ := filepath.Abs(filepath.Join(chinookDir, "chinook.sqlite"))
+	e, err := New(Options{Datasources: []DatasourceSpec{{ID: "chinook", Engine: "sqlite", Path: abs, RowLimit: 1000}}, Planner: rp})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { e.Close() })
+	base := `{"select": [{"expr": {"kind": "column", "table": "g", "column": "Name"}, "alias": "genre"}], "from": [{"table": "Genre", "alias": "g"}]`
+	for _, c := range []struct {
+		plan string
+		want bool
+	}{
+		{base + `}`, true},
+		{base + `, "order_by": [{"expr": {"kind": "column", "column": "genre"}}], "limit": 5}`, false},
+		{base + `, "limit": 5000}`, true},
+		{base + `, "order_by": [{"expr": {"kind": "column", "column": "genre"}}], "limit": 5, "with_ties": true}`, true},
+	} {
+		pc, err := e.CheckPlan(context.Background(), "", []byte(c.plan), "")
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := strings.Contains(strings.Join(pc.Warnings, "\n"), "row limit")
+		if got != c.want {
+			t.Errorf("%s: row-limit warning %v, want %v (%q)", c.plan, got, c.want, pc.Warnings)
+		}
+	}
+}
