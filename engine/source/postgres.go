@@ -294,6 +294,22 @@ func pgError(err error, timeout time.Duration) *Error {
 	var ce *pgconn.ConnectError
 	var ne net.Error
 	if errors.As(err, &ce) || errors.As(err, &ne) || pgconn.SafeToRetry(err) {
+		// the reason, never the address: callers of a shared server need not
+		// learn where its databases live (the cause, kept in Err, is logged)
+		detail := err.Error()
+		switch {
+		case strings.Contains(detail, "refused TLS"):
+			return errorf(CodeUnavailable, err, "the server does not offer TLS: use sslmode=prefer or sslmode=disable in the DSN, or enable ssl on the server",
+				"the database server refused a TLS connection, which the DSN's sslmode requires")
+		case strings.Contains(detail, "connection refused"):
+			return errorf(CodeUnavailable, err, "check the DSN's host and port, and that the server is running and listens there",
+				"the database server cannot be reached: nothing accepts connections at the DSN's host and port")
+		case strings.Contains(detail, "no such host"):
+			return errorf(CodeUnavailable, err, "check the host name in the DSN", "the database server cannot be reached: its host name does not resolve")
+		case strings.Contains(detail, "timeout"), strings.Contains(detail, "deadline exceeded"):
+			return errorf(CodeUnavailable, err, "check the DSN's host and port, and that no firewall drops the connection",
+				"the database server cannot be reached: the connection timed out")
+		}
 		return errorf(CodeUnavailable, err, "check that the database server is running and accepts connections", "the database server cannot be reached")
 	}
 	return errorf(CodeQueryFailed, err, "", "the query failed: %v", err)

@@ -21,7 +21,10 @@ func TestOpenPostgresUnavailable(t *testing.T) {
 		name, dsn, msg string
 	}{
 		{"does not parse", "postgres://a b:%zz@/", "does not parse"},
-		{"no server", "postgres://nobody@127.0.0.1:1/x?sslmode=disable&connect_timeout=2", "cannot be reached"},
+		{"no server", "postgres://nobody@127.0.0.1:1/x?sslmode=disable&connect_timeout=2", "nothing accepts connections"},
+		// the test cluster has no TLS: a DSN that requires it must say so,
+		// not send the user looking for a server that is down
+		{"tls required", f.ReadOnly + "&sslmode=require", "refused a TLS connection"},
 		{"no such role", withDSN(f.ReadOnly, "nl2sql_no_such_role", "pw", f.DB), "refused the login"},
 		{"no such database", withDSN(f.ReadOnly, "", "", "nl2sql_no_such_db"), "does not exist"},
 	}
