@@ -53,25 +53,11 @@ type HostPlan struct {
 	Reason   string `json:"reason"`
 	// Next says in one line what to do next.
 	Next string `json:"next"`
-	// Datasource and Dialect are those the context is for; both "" when
-	// Candidates lists several.
-	Datasource string `json:"datasource"`
-	Dialect    string `json:"dialect"`
 	// Today is the run date relative dates resolve against (YYYY-MM-DD).
 	Today string `json:"today"`
-	// VerifiedQueries match the question, best first; call one as given.
-	VerifiedQueries []HostVerified `json:"verified_queries"`
-	// SchemaContext is the retrieved, scope-filtered schema context the
-	// server's planner would get; ContextTables its tables in order and
-	// ContextTokens its size in o200k_base tokens.
-	SchemaContext string   `json:"schema_context"`
-	ContextTables []string `json:"context_tables"`
-	ContextTokens int      `json:"context_tokens"`
-	// VisibleTables counts the tables the caller may read on the
-	// datasource: more than len(ContextTables) when retrieval cut the
-	// schema to its budget (search_schema and describe_schema show the
-	// rest).
-	VisibleTables int `json:"visible_tables"`
+	// HostContext is the one datasource's context; its datasource and
+	// dialect are "" (and its lists empty) when Candidates lists several.
+	HostContext
 	// Candidates, when several datasources may hold the answer, are the
 	// best-ranked ones with their own contexts.
 	Candidates []HostCandidate `json:"candidates,omitempty"`
@@ -100,17 +86,30 @@ type HostVerified struct {
 	Call        ToolCall        `json:"call"`
 }
 
+// HostContext is what a host needs to plan over one datasource.
+type HostContext struct {
+	Datasource string `json:"datasource"`
+	Dialect    string `json:"dialect"`
+	// VerifiedQueries match the question, best first; call one as given.
+	VerifiedQueries []HostVerified `json:"verified_queries"`
+	// SchemaContext is the retrieved, scope-filtered schema context the
+	// server's planner would get; ContextTables its tables in order and
+	// ContextTokens its size in o200k_base tokens.
+	SchemaContext string   `json:"schema_context"`
+	ContextTables []string `json:"context_tables"`
+	ContextTokens int      `json:"context_tokens"`
+	// VisibleTables counts the tables the caller may read on the
+	// datasource: more than len(ContextTables) when retrieval cut the
+	// schema to its budget (search_schema and describe_schema show the
+	// rest).
+	VisibleTables int `json:"visible_tables"`
+}
+
 // HostCandidate is one datasource that may hold the answer.
 type HostCandidate struct {
-	Datasource      string         `json:"datasource"`
-	Dialect         string         `json:"dialect"`
-	Description     string         `json:"description"`
-	Score           float64        `json:"score"`
-	VerifiedQueries []HostVerified `json:"verified_queries"`
-	SchemaContext   string         `json:"schema_context"`
-	ContextTables   []string       `json:"context_tables"`
-	ContextTokens   int            `json:"context_tokens"`
-	VisibleTables   int            `json:"visible_tables"`
+	HostContext
+	Description string  `json:"description"`
+	Score       float64 `json:"score"`
 }
 
 // maxHostVerified bounds the verified queries listed per datasource, and
@@ -155,15 +154,11 @@ func (e *Engine) handsOver(err error) (string, bool) {
 
 // hostPlan builds the plan-it-yourself result for q on ds.
 func (e *Engine) hostPlan(ctx context.Context, ds *datasource, q, today, reason string, tr *traceRec) *Result {
-	sctx := e.retrieve(ctx, ds, q)
 	hp := &HostPlan{
-		Kind: KindPlanItYourself, Question: q, Reason: reason, Datasource: ds.spec.ID, Dialect: ds.src.Dialect(), Today: today,
-		VerifiedQueries: e.hostVerified(ctx, ds, q),
-		SchemaContext:   sctx, ContextTables: contextTables(sctx), ContextTokens: index.ContextTokens(sctx),
-		VisibleTables: len(e.caller(ctx).FilterSnapshot(ds.snap).Tables),
-		PlanGuide:     ToolCall{Tool: "get_plan_schema", Arguments: map[string]any{}},
-		RunPlan:       ToolCall{Tool: "run_plan", Arguments: map[string]any{"datasource": ds.spec.ID}, Missing: []string{"plan"}},
-		TraceID:       tr.t.ID,
+		Kind: KindPlanItYourself, Question: q, Reason: reason, Today: today, HostContext: e.hostContext(ctx, ds, q),
+		PlanGuide: ToolCall{Tool: "get_plan_schema", Arguments: map[string]any{}},
+		RunPlan:   ToolCall{Tool: "run_plan", Arguments: map[string]any{"datasource": ds.spec.ID}, Missing: []string{"plan"}},
+		TraceID:   tr.t.ID,
 	}
 	hp.Next = hostNext(hp)
 	return &Result{Question: q, HostPlan: hp, TraceID: tr.t.ID, Warnings: []string{}}
@@ -173,22 +168,26 @@ func (e *Engine) hostPlan(ctx context.Context, ds *datasource, q, today, reason 
 // datasources may hold the answer.
 func (e *Engine) hostPlanCandidates(ctx context.Context, q, today, reason string, cands []*datasource, scores []float64, tr *traceRec) *Result {
 	hp := &HostPlan{
-		Kind: KindPlanItYourself, Question: q, Reason: reason, Today: today, VerifiedQueries: []HostVerified{},
-		ContextTables: []string{},
-		PlanGuide:     ToolCall{Tool: "get_plan_schema", Arguments: map[string]any{}},
-		RunPlan:       ToolCall{Tool: "run_plan", Arguments: map[string]any{}, Missing: []string{"datasource", "plan"}},
-		TraceID:       tr.t.ID,
+		Kind: KindPlanItYourself, Question: q, Reason: reason, Today: today,
+		HostContext: HostContext{VerifiedQueries: []HostVerified{}, ContextTables: []string{}},
+		PlanGuide:   ToolCall{Tool: "get_plan_schema", Arguments: map[string]any{}},
+		RunPlan:     ToolCall{Tool: "run_plan", Arguments: map[string]any{}, Missing: []string{"datasource", "plan"}},
+		TraceID:     tr.t.ID,
 	}
 	for i, ds := range cands {
-		sctx := e.retrieve(ctx, ds, q)
-		hp.Candidates = append(hp.Candidates, HostCandidate{
-			Datasource: ds.spec.ID, Dialect: ds.src.Dialect(), Description: ds.spec.Description, Score: round3(scores[i]),
-			VerifiedQueries: e.hostVerified(ctx, ds, q), SchemaContext: sctx, ContextTables: contextTables(sctx),
-			ContextTokens: index.ContextTokens(sctx), VisibleTables: len(e.caller(ctx).FilterSnapshot(ds.snap).Tables),
-		})
+		hp.Candidates = append(hp.Candidates, HostCandidate{HostContext: e.hostContext(ctx, ds, q),
+			Description: ds.spec.Description, Score: round3(scores[i])})
 	}
 	hp.Next = hostNext(hp)
 	return &Result{Question: q, HostPlan: hp, TraceID: tr.t.ID, Warnings: []string{}}
+}
+
+// hostContext retrieves q's context on ds, as the caller may see it.
+func (e *Engine) hostContext(ctx context.Context, ds *datasource, q string) HostContext {
+	sctx := e.retrieve(ctx, ds, q)
+	return HostContext{Datasource: ds.spec.ID, Dialect: ds.src.Dialect(), VerifiedQueries: e.hostVerified(ctx, ds, q),
+		SchemaContext: sctx, ContextTables: contextTables(sctx), ContextTokens: index.ContextTokens(sctx),
+		VisibleTables: len(e.caller(ctx).FilterSnapshot(ds.snap).Tables)}
 }
 
 // hostNext is the one line that says what to do next.

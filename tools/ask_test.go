@@ -32,8 +32,8 @@ func TestAskOutputSchemaKinds(t *testing.T) {
 	}
 	answer := &engine.Result{Question: "q", Answer: "1 row", Columns: []string{"n"}, Rows: [][]any{{1}}, RowCount: 1, SQL: "SELECT 1", ColumnTypes: []planast.Type{"integer"}, Warnings: []string{}, SubQueries: []engine.SubQuery{}}
 	hp := &engine.HostPlan{Kind: engine.KindPlanItYourself, Question: "q", Reason: engine.HostReasonNoPlanner, Next: "write a plan",
-		Datasource: "chinook", Dialect: "sqlite", Today: "2026-01-02", SchemaContext: "Artist (1 rows): ArtistId integer pk",
-		ContextTables: []string{"Artist"}, VerifiedQueries: []engine.HostVerified{{ID: "v", Params: []curated.Param{}, Call: engine.ToolCall{Tool: "run_verified_query", Arguments: map[string]any{"id": "v"}}}},
+		Today: "2026-01-02", HostContext: engine.HostContext{Datasource: "chinook", Dialect: "sqlite", SchemaContext: "Artist (1 rows): ArtistId integer pk",
+			ContextTables: []string{"Artist"}, VerifiedQueries: []engine.HostVerified{{ID: "v", Params: []curated.Param{}, Call: engine.ToolCall{Tool: "run_verified_query", Arguments: map[string]any{"id": "v"}}}}},
 		PlanGuide: engine.ToolCall{Tool: "get_plan_schema", Arguments: map[string]any{}},
 		RunPlan:   engine.ToolCall{Tool: "run_plan", Arguments: map[string]any{"datasource": "chinook"}, Missing: []string{"plan"}}}
 	host := &engine.Result{Question: "q", HostPlan: hp}
