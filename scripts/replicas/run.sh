@@ -7,8 +7,9 @@
 # 127.0.0.1:${PORT_B:-18182} (serve --http --insecure-no-auth, JSON logs) on
 # examples/chinook/nl2sql.yaml with storage.postgres=$NL2SQL_STORE_DSN and a
 # storage.path of their own, and waits until both /readyz answer. With
-# --check it asks one question on A, then on B, prints each plan_source
-# (A: llm, B: cache), and stops; without it the replicas run until Ctrl-C.
+# --check it asks one question on A, then on B, prints each plan_source and
+# exits 1 unless B answered from the shared plan cache (B's own storage path
+# is fresh, so only the shared store can hold A's plan); without it the replicas run until Ctrl-C.
 # Put any load balancer in front of the two ports: no session affinity is
 # needed. Logs: $WORK/a.log, $WORK/b.log.
 set -euo pipefail
@@ -61,9 +62,14 @@ ask() {
 }
 
 if [[ "${1:-}" == "--check" ]]; then
+  # B has a storage path of its own (fresh above), so a plan-cache hit on B
+  # can only come from the shared store: that is what this checks.
   q="Which artist has released the most albums?"
-  echo "A: $(ask "$PORT_A" "$q")"
-  echo "B: $(ask "$PORT_B" "$q")"
+  a=$(ask "$PORT_A" "$q") b=$(ask "$PORT_B" "$q")
+  echo "A: ${a:-no answer}   B: ${b:-no answer}"
+  [[ "$a" =~ plan_source\":\"(llm|replay|cache)\" ]] || { echo "check FAILED: replica A gave no plan (see $WORK/a.log)" >&2; exit 1; }
+  [[ "$b" == *'plan_source":"cache"'* ]] || { echo "check FAILED: replica B did not answer from the shared plan cache (see $WORK/b.log)" >&2; exit 1; }
+  echo "check ok: B answered from the plan A stored in the shared store"
   exit 0
 fi
 echo "Ctrl-C stops both."
