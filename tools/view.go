@@ -62,3 +62,18 @@ func viewRowCost(row []any) int {
 	}
 	return cost
 }
+
+// ResultPage is the view as a standalone HTML page holding res (nl2sql ask
+// --html): every row the query returned (a file has no token budget), blob
+// values as placeholders, as a tool result shows them.
+func ResultPage(res *engine.Result) ([]byte, error) {
+	if res.HostPlan != nil {
+		return nil, &engine.Error{Code: engine.CodeInvalidRequest,
+			Msg:  "the question got a plan-it-yourself result, which has no rows to show as a page",
+			Hint: "write a plan from the schema context and run it with nl2sql plan run --html FILE PLAN"}
+	}
+	out := *res
+	out.Rows = withPlaceholders(res)
+	out.Answer = answerPlaceholders(res.Answer, res.Rows, out.Rows)
+	return viewer.Standalone(&out)
+}

@@ -97,13 +97,19 @@
     state.sort = null;
     state.page = 0;
     state.mode = state.view.chart ? "chart" : "table";
-    if (sc.answer) app.appendChild(el("p", { class: "answer", text: sc.answer }));
+    if (sc.answer) {
+      // the summary repeats the first rows: kept to three lines, a click shows it all
+      var ans = el("p", { class: "answer clamped", id: "answer", title: "Show the whole summary", text: sc.answer });
+      ans.addEventListener("click", function () { ans.classList.remove("clamped"); ans.removeAttribute("title"); size(); });
+      app.appendChild(ans);
+    }
     app.appendChild(notices(sc));
     app.appendChild(toolbar(sc));
     app.appendChild(el("div", { id: "body" }));
     app.appendChild(details("SQL", sc.sql || "(none)"));
     if (sc.plan) app.appendChild(details("Plan", JSON.stringify(sc.plan, null, 2)));
-    (sc.sub_queries || []).forEach(function (q, i) {
+    // one sub-query is the query itself; several (a question across datasources) are shown each
+    (sc.sub_queries && sc.sub_queries.length > 1 ? sc.sub_queries : []).forEach(function (q, i) {
       app.appendChild(details("Sub-query " + (i + 1) + (q.datasource ? " (" + q.datasource + ")" : ""), (q.sql || "") + (q.plan ? "\n\n" + JSON.stringify(q.plan, null, 2) : "")));
     });
     drawBody();
@@ -232,7 +238,9 @@
     var datasets = spec.y.map(function (c, k) {
       var color = PALETTE[k % PALETTE.length];
       return { label: sc.columns[c], data: idx.map(function (r) { var v = sc.rows[r][c]; return typeof v === "number" ? v : null; }),
-        borderColor: color, backgroundColor: spec.kind === "bar" ? color + "cc" : color, pointRadius: idx.length > 60 ? 0 : 3, borderWidth: 2, tension: 0 };
+        borderColor: color, backgroundColor: spec.kind === "bar" ? color + "cc" : color, pointRadius: idx.length > 60 ? 0 : 3, borderWidth: 2, tension: 0,
+        // two measures of a line rarely share a scale (revenue and a count): the second gets its own axis
+        yAxisID: spec.kind === "line" && spec.y.length === 2 && k === 1 ? "y1" : "y" };
     });
     var horizontal = spec.kind === "bar";
     var h = horizontal ? Math.min(900, Math.max(140, 26 * idx.length + 50)) : 260;
@@ -251,13 +259,24 @@
           legend: { display: spec.y.length > 1, labels: { color: fg } },
           tooltip: { callbacks: { label: function (ctx) { return ctx.dataset.label + ": " + fmt(idx[ctx.dataIndex], spec.y[ctx.datasetIndex]); } } },
         },
-        scales: {
-          x: { ticks: { color: fg, maxRotation: 0, autoSkip: true }, grid: { color: grid } },
-          y: { ticks: { color: fg, autoSkip: !horizontal }, grid: { color: grid }, beginAtZero: spec.kind === "bar" },
-        },
+        scales: scales(spec, horizontal, fg, grid),
       },
     });
     return box;
+  }
+  function scales(spec, horizontal, fg, grid) {
+    var sc = state.result;
+    var title = function (c) { return { display: true, text: sc.columns[c], color: fg }; };
+    var out = {
+      x: { ticks: { color: fg, maxRotation: 0, autoSkip: true }, grid: { color: grid } },
+      y: { ticks: { color: fg, autoSkip: !horizontal }, grid: { color: grid }, beginAtZero: spec.kind === "bar" },
+    };
+    if (horizontal) out.x.title = title(spec.y[0]); // the bars' measure, which has no legend
+    else out.y.title = title(spec.y[0]);
+    if (spec.kind === "line" && spec.y.length === 2) {
+      out.y1 = { position: "right", ticks: { color: fg }, grid: { drawOnChartArea: false }, title: title(spec.y[1]) };
+    }
+    return out;
   }
   function redrawChart() { if (state.mode === "chart" && state.view && state.view.chart && state.result) drawBody(); }
 
