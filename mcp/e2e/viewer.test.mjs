@@ -21,6 +21,7 @@ import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { pathToFileURL } from "node:url";
 
+import { build } from "esbuild";
 import { chromium } from "playwright-core";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
@@ -78,8 +79,35 @@ function hostSide({ html, result, args, context }) {
   f.srcdoc = html;
 }
 
+// The official host side: @modelcontextprotocol/ext-apps's AppBridge and
+// PostMessageTransport, bundled for the page (window.ExtApps).
+async function bridgeBundle() {
+  const out = await build({
+    stdin: { contents: `export { AppBridge, PostMessageTransport } from "@modelcontextprotocol/ext-apps/app-bridge";`, resolveDir: import.meta.dirname, loader: "js" },
+    bundle: true, format: "iife", globalName: "ExtApps", platform: "browser", write: false, logLevel: "silent",
+  });
+  return out.outputFiles[0].text;
+}
+
+function officialHostSide({ html, result, args, context }) {
+  const f = document.getElementById("view");
+  window.__log = [];
+  const bridge = new window.ExtApps.AppBridge(null, { name: "nl2sql-test-host (AppBridge)", version: "0.0.0" }, {}, { hostContext: context });
+  window.__bridge = bridge;
+  bridge.onsizechange = ({ height }) => {
+    window.__log.push({ method: "ui/notifications/size-changed", params: { height } });
+    if (height) f.style.height = height + "px";
+  };
+  bridge.oninitialized = () => {
+    window.__log.push({ method: "ui/notifications/initialized" });
+    bridge.sendToolInput({ arguments: args });
+    bridge.sendToolResult(result);
+  };
+  return bridge.connect(new window.ExtApps.PostMessageTransport(f.contentWindow, f.contentWindow)).then(() => { f.srcdoc = html; });
+}
+
 describe("the result view in Chromium", { timeout: 240_000 }, () => {
-  let browser, plain, configured, html;
+  let browser, plain, configured, html, bridge;
   const results = {};
   before(async () => {
     mkdirSync(SHOTS, { recursive: true });
@@ -96,6 +124,7 @@ describe("the result view in Chromium", { timeout: 240_000 }, () => {
     const vq = { id: "revenue_by_country", params: { year: "2024" } };
     results.verified = { tool: "run_verified_query", args: vq, result: await configured.callTool({ name: "run_verified_query", arguments: vq }, undefined, OPTS) };
     for (const k of ["ask", "verified"]) assert.ok(!results[k].result.isError && results[k].result._meta?.["nl2sql/view"], `${k}: ${JSON.stringify(results[k].result).slice(0, 400)}`);
+    bridge = await bridgeBundle();
     browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: ["--no-sandbox"] });
   });
   after(async () => {
@@ -105,7 +134,7 @@ describe("the result view in Chromium", { timeout: 240_000 }, () => {
 
   // open shows one result in a fresh page; it returns the page, the view's
   // frame and the network requests and console errors seen so far.
-  async function open(name, context = { theme: "light", displayMode: "inline", containerDimensions: { maxWidth: WIDTH } }) {
+  async function open(name, context = { theme: "light", displayMode: "inline", containerDimensions: { maxWidth: WIDTH } }, official = false) {
     const page = await browser.newPage({ viewport: { width: WIDTH + 40, height: 900 } });
     const seen = { requests: [], errors: [] };
     page.on("request", (r) => seen.requests.push(r.url()));
@@ -114,7 +143,12 @@ describe("the result view in Chromium", { timeout: 240_000 }, () => {
     await page.setContent(HOST);
     if (context.theme === "dark") await page.evaluate(() => document.body.classList.add("dark"));
     const { result, args } = results[name];
-    await page.evaluate(hostSide, { html, result, args, context });
+    if (official) {
+      await page.addScriptTag({ content: bridge });
+      await page.evaluate(officialHostSide, { html, result, args, context });
+    } else {
+      await page.evaluate(hostSide, { html, result, args, context });
+    }
     const frame = await waitFrame(page);
     await frame.waitForSelector("#body > *", { timeout: 10_000 });
     // the host sized the iframe from the view's size-changed notification
@@ -269,6 +303,23 @@ describe("the result view in Chromium", { timeout: 240_000 }, () => {
     assert.deepEqual(await bg(), ["light", "rgb(255, 255, 255)"]);
     await v.frame.click("#show-table");
     await shot(v.page, "light-genre-table.png");
+    await done(v);
+  });
+
+  it("works with the official host side (ext-apps AppBridge): initialize, tool result, size, a theme change", async () => {
+    const v = await open("month_revenue", { theme: "dark", displayMode: "inline", containerDimensions: { maxWidth: WIDTH } }, true);
+    const c = await chartData(v.frame);
+    assert.equal(c.type, "line");
+    assert.equal(c.labels.length, 12);
+    assert.equal(await v.frame.evaluate(() => document.documentElement.dataset.theme), "dark");
+    const app = await v.page.evaluate(() => ({ info: window.__bridge.getAppVersion(), caps: window.__bridge.getAppCapabilities() }));
+    assert.equal(app.info.name, "nl2sql-result");
+    assert.deepEqual(app.caps.availableDisplayModes, ["inline"]);
+    const h = await v.frame.evaluate(() => Math.ceil(document.documentElement.getBoundingClientRect().height));
+    assert.equal((await v.page.evaluate(() => window.__log.filter((m) => m.method === "ui/notifications/size-changed").at(-1))).params.height, h);
+    await shot(v.page, "dark-month-line-appbridge.png");
+    await v.page.evaluate(() => window.__bridge.sendHostContextChange({ theme: "light" }));
+    await v.frame.waitForFunction(() => document.documentElement.dataset.theme === "light");
     await done(v);
   });
 
