@@ -13,7 +13,10 @@ import (
 // run_verified_query (package viewer) as the MCP Apps resource their tools
 // link: ui://nl2sql/result.html, text/html;profile=mcp-app, with its
 // Content Security Policy in _meta.ui (on the list entry and on the
-// contents, where hosts read it).
+// contents, where hosts read it). The page (about 230 KB, most of it
+// Chart.js) is what a host renders in a frame, never model context, so it
+// is not cut to the result token budget the way results and the schema
+// resources are.
 func addView(s *server.MCPServer) {
 	r := mcpgo.NewResource(viewer.URI, "nl2sql result view",
 		mcpgo.WithResourceDescription("Interactive view of a query result (table, chart, SQL and plan) for hosts that support MCP Apps."),

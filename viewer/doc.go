@@ -27,7 +27,7 @@
 // PERIOD_LABEL('month', …)) and revenue (SUM(…)) over 12 rows carries
 //
 //	{"nl2sql/view": {"chart": {"kind": "line", "x": 0, "y": [1]},
-//	                 "display": {"1": ["37.62", "37.62", …]}}}
+//	                 "display": {"1": ["35.64", "37.62", …]}}}
 //
 // Standalone writes the same page with one result embedded, for
 // nl2sql ask --html FILE.
