@@ -117,10 +117,10 @@ var askToolOutputSchema = func() json.RawMessage {
 
 // AskTool describes the ask tool.
 func AskTool() mcpgo.Tool {
-	return readOnlyTool("ask", "Ask a question of the data",
+	return withView(readOnlyTool("ask", "Ask a question of the data",
 		"Answer a question about the configured databases. The server plans a typed query, validates it against the schema, runs it read-only with a row limit and returns the rows, the SQL and a short answer (kind \"answer\"). When the server has no model of its own it returns kind \"plan_it_yourself\" instead: the schema context for the question, matching verified queries with their run_verified_query call, and the run_plan call to make with a plan you write (get_plan_schema).",
 		askInputSchema,
-		askToolOutputSchema)
+		askToolOutputSchema))
 }
 
 // AskHandler answers ask calls with eng.
@@ -141,7 +141,7 @@ func AskHandler(eng Asker) server.ToolHandlerFunc {
 		if res.HostPlan != nil {
 			return FitStructured(eng, res, AskText(res)), nil
 		}
-		return FitResult(eng, res, BinaryPlaceholder), nil
+		return FitResultFor(ctx, eng, res, BinaryPlaceholder), nil
 	}
 }
 

@@ -163,6 +163,11 @@ const (
 // result is then counted once to verify, and cut further in the rare case
 // the estimate was short (JSON escaping of the text part).
 func FitResult(eng any, res *engine.Result, binary Binary) *mcpgo.CallToolResult {
+	return fitResult(eng, res, binary, false)
+}
+
+// fitResult is FitResult, with the result view's _meta when view is set.
+func fitResult(eng any, res *engine.Result, binary Binary, view bool) *mcpgo.CallToolResult {
 	out := *res
 	if binary != BinaryBase64 {
 		out.Rows = withPlaceholders(res)
@@ -173,15 +178,15 @@ func FitResult(eng any, res *engine.Result, binary Binary) *mcpgo.CallToolResult
 		out.TruncatedReason = TruncatedRowLimit
 	}
 	budget := target(BudgetOf(eng))
-	full := mcpgo.NewToolResultStructured(&out, ResultText(&out))
+	full := resultFor(&out, view)
 	if ok, _ := fits(full, budget); ok {
 		return full
 	}
 	all := out.Rows
-	n := estimateRows(&out, all, budget)
+	n := estimateRows(&out, all, budget, view)
 	for range 6 {
 		cut := cutRows(&out, all, n, budget)
-		r := mcpgo.NewToolResultStructured(cut, ResultText(cut))
+		r := resultFor(cut, view)
 		ok, got := fits(r, budget)
 		if ok || n == 0 {
 			if !ok {
@@ -196,7 +201,7 @@ func FitResult(eng any, res *engine.Result, binary Binary) *mcpgo.CallToolResult
 		}
 		n = max(next, 0)
 	}
-	return tooLarge(sentTokens(mcpgo.NewToolResultStructured(cutRows(&out, all, 0, budget), "")), budget)
+	return tooLarge(sentTokens(resultFor(cutRows(&out, all, 0, budget), view)), budget)
 }
 
 // cutRows is out holding only the first n of rows, marked as cut by the
@@ -218,14 +223,17 @@ func cutRows(out *engine.Result, rows [][]any, n, budget int) *engine.Result {
 
 // estimateRows counts how many leading rows fit budget: the result
 // without rows (and its text) once, then row by row.
-func estimateRows(out *engine.Result, rows [][]any, budget int) int {
-	base := sentTokens(mcpgo.NewToolResultStructured(cutRows(out, rows, 0, budget), ResultText(cutRows(out, rows, 0, budget))))
+func estimateRows(out *engine.Result, rows [][]any, budget int, view bool) int {
+	base := sentTokens(resultFor(cutRows(out, rows, 0, budget), view))
 	used := base
 	for i, row := range rows {
 		b, _ := json.Marshal(row)
 		cost := Tokens(string(b)) + 1
 		if i < TextRows {
 			cost += Tokens(textLine(row)) + 1
+		}
+		if view {
+			cost += viewRowCost(row)
 		}
 		if used+cost > budget {
 			return i

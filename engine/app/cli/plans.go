@@ -274,7 +274,7 @@ func readInput(stdin io.Reader, name string) ([]byte, error) {
 // does: without a model of its own, this is how a person (or a script)
 // answers what `ask` handed over.
 func planRunCmd(logger *slog.Logger) *cobra.Command {
-	var ds string
+	var ds, htmlPath string
 	var asJSON bool
 	var src *configSource
 	cmd := &cobra.Command{
@@ -302,6 +302,11 @@ func planRunCmd(logger *slog.Logger) *cobra.Command {
 				}
 				return err
 			}
+			if htmlPath != "" {
+				if err := writePage(htmlPath, res); err != nil {
+					return err
+				}
+			}
 			if asJSON {
 				return printJSON(out, res)
 			}
@@ -312,5 +317,6 @@ func planRunCmd(logger *slog.Logger) *cobra.Command {
 	src = configFlags(cmd)
 	cmd.Flags().StringVar(&ds, "datasource", "", "datasource id (default: the only one configured)")
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print the whole result as JSON")
+	cmd.Flags().StringVar(&htmlPath, "html", "", htmlUsage)
 	return cmd
 }
