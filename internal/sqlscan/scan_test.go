@@ -58,3 +58,27 @@ func TestScanRefuses(t *testing.T) {
 		}
 	}
 }
+
+func TestScanSQLite(t *testing.T) {
+	sql := "SELECT `a b`, [c;d], \"\" , 'it''s `x`' -- `y\nFROM `t``q` WHERE x = \"\""
+	toks, err := ScanSQLite(sql)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, tk := range toks {
+		got = append(got, map[Kind]string{Word: "W", Quoted: "Q", String: "S", Number: "N", Param: "P", Op: "O", Comment: "C"}[tk.Kind]+":"+tk.Name())
+		if sql[tk.Start:tk.End] != tk.Text {
+			t.Errorf("token %q at %d..%d: the text there is %q", tk.Text, tk.Start, tk.End, sql[tk.Start:tk.End])
+		}
+	}
+	want := []string{"W:SELECT", "Q:a b", "O:,", "Q:c;d", "O:,", `S:""`, "O:,", "S:'it''s `x`'", "C:-- `y", "W:FROM", "Q:t`q", "W:WHERE", "W:x", "O:=", `S:""`}
+	if strings.Join(got, "|") != strings.Join(want, "|") {
+		t.Errorf("got  %q\nwant %q", got, want)
+	}
+	for _, bad := range []string{"SELECT `open", "SELECT [open", "SELECT 'open"} {
+		if _, err := ScanSQLite(bad); err == nil {
+			t.Errorf("ScanSQLite(%q) accepted", bad)
+		}
+	}
+}
