@@ -85,7 +85,7 @@ func nextSQLiteQuote(work []byte, from int, empty map[int]bool) (int, bool) {
 }
 
 // emptyString reports whether err is PostgreSQL's refusal of a "" (a
-// zero-length identifier), and if so turns that "" of work into '' and
+// zero-length identifier), and if so turns that "" of work into ” and
 // records it in empty.
 func emptyString(work []byte, err error, empty map[int]bool) bool {
 	se, ok := err.(*Error)
