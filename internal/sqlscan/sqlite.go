@@ -85,8 +85,8 @@ func nextSQLiteQuote(work []byte, from int, empty map[int]bool) (int, bool) {
 }
 
 // emptyString reports whether err is PostgreSQL's refusal of a "" (a
-// zero-length identifier), and if so turns that "" of work into ” and
-// records it in empty.
+// zero-length identifier), and if so turns that "" of work into two
+// single quotes and records it in empty.
 func emptyString(work []byte, err error, empty map[int]bool) bool {
 	se, ok := err.(*Error)
 	if !ok || !strings.HasPrefix(se.Msg, "zero-length delimited identifier") {
