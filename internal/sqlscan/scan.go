@@ -3,6 +3,7 @@ package sqlscan
 import (
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 
 	pg "github.com/pganalyze/pg_query_go/v6"
@@ -32,16 +33,12 @@ type Token struct {
 }
 
 // Is reports whether t is a word equal (ignoring case) to one of words.
-func (t Token) Is(words ...string) bool {
-	if t.Kind != Word {
-		return false
-	}
-	for _, w := range words {
-		if strings.EqualFold(t.Text, w) {
-			return true
-		}
-	}
-	return false
+func (t Token) Is(words ...string) bool { return t.Kind == Word && OneOf(t.Text, words...) }
+
+// OneOf reports whether word equals one of words, ignoring case: how SQL
+// keywords compare.
+func OneOf(word string, words ...string) bool {
+	return slices.ContainsFunc(words, func(w string) bool { return strings.EqualFold(word, w) })
 }
 
 // Error is a text the scanner refuses: where (a byte offset), why, and

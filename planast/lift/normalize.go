@@ -96,17 +96,7 @@ func unquote(t token) string {
 
 func quoteIdent(name string) string { return `"` + strings.ReplaceAll(name, `"`, `""`) + `"` }
 
-func isWord(t token, words ...string) bool {
-	if t.kind != tWord {
-		return false
-	}
-	for _, w := range words {
-		if strings.EqualFold(t.text, w) {
-			return true
-		}
-	}
-	return false
-}
+func isWord(t token, words ...string) bool { return t.kind == tWord && sqlscan.OneOf(t.text, words...) }
 
 // normalized is SQL rewritten for the PostgreSQL parser, with the map back
 // to the original text's byte offsets.
