@@ -74,6 +74,8 @@ func (s *Set) Get(id string) (*Query, bool) {
 //  1. its definition: id, datasource, questions, params and their
 //     examples; placeholders exactly the declared params (lexical pass);
 //  2. its parse (PostgreSQL's parser, pg_query): exactly one statement,
+//     passing the adapters' statement gate (source.CheckStatement, the
+//     check every run meets),
 //     SELECT or WITH … SELECT only (no data-modifying CTE, no INTO, no
 //     locking), WITH RECURSIVE only if f.AllowRecursive, functions on the
 //     dialect's allow-list, no table functions;
@@ -106,6 +108,11 @@ func (f *File) checkOne(ctx context.Context, q *Query, cfg *config.Config, pol *
 	an, err := analyze(q.prep.parse, q.dialect, f.AllowRecursive)
 	if err != nil {
 		return err
+	}
+	// The gate every run meets (the adapter's Query applies it to the text
+	// Run sends): what validates must be what runs.
+	if se := source.CheckStatement(q.dialect, placeholders(q.prep.parse, q.dialect)); se != nil {
+		return refusef(CodeNotSelect, "the statement gate every run applies refuses it: %s (%s)", se.Msg, se.Hint)
 	}
 	if an.params != len(q.prep.order) {
 		return refusef(CodePlacehold, "the parsed statement has %d parameters, the text %d", an.params, len(q.prep.order))

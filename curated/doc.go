@@ -29,8 +29,11 @@
 // Open loads the file and File.Check refuses, with a code and a reason
 // each, any query that is not exactly one SELECT (or WITH … SELECT):
 //
-//  1. lexical pass (lex.go), with the datasource dialect's rules for
-//     quotes and comments: :name placeholders outside quotes and comments
+//  1. lexical pass (lex.go) over the module's one SQL scanner
+//     (internal/sqlscan: PostgreSQL's; for SQLite, its `…` and […]
+//     identifiers and comments holding "/*" are refused with a hint, since
+//     the two scanners would split them differently): :name placeholders
+//     outside quotes and comments
 //     become $1, $2, … (PostgreSQL's parser takes $k, not :name) and must
 //     be exactly the declared params; comments are removed so that the
 //     text that runs is the text that was parsed; NUL bytes, unterminated
@@ -41,8 +44,11 @@
 //     FOR UPDATE, no data-modifying CTE at any depth, WITH RECURSIVE only
 //     when allowed, every function on the dialect's allow-list (funcs.go),
 //     no functions in FROM (read_csv, glob, generate_series, …). SQL the
-//     parser does not take (SQLite's [brackets], PRAGMA, ATTACH) is
-//     refused: a verified query must be plain SQL both sides read alike;
+//     parser does not take (PRAGMA, ATTACH) is refused: a verified query
+//     must be plain SQL both sides read alike; and the text must pass the
+//     statement gate every run meets (source.CheckStatement), so that what
+//     validates is what runs (TABLE t parses as a SELECT, but no run
+//     would take it);
 //  3. every table it reads exists in the datasource and some role may
 //     read it; CTE names are resolved by scope, as the databases do, so a
 //     CTE cannot hide a table read;

@@ -1,11 +1,12 @@
 package curated
 
 import (
+	"errors"
 	"fmt"
 	"strconv"
 	"strings"
 
-	"github.com/nl2sql/nl2sql/engine/source"
+	"github.com/nl2sql/nl2sql/internal/sqlscan"
 )
 
 // prepared is a verified query's SQL after the lexical pass: comments
@@ -17,73 +18,45 @@ type prepared struct {
 	order []string
 }
 
-// prepare runs the lexical pass over sql with dialect's rules for strings,
-// identifiers and comments: SQLite's (no nesting of /* */, `…` and […]
-// identifiers) or PostgreSQL's, which DuckDB shares (nested comments).
-// Placeholders are :name outside quotes and comments (a "::" cast is not
-// one). It refuses, so that the parser and the database cannot disagree
-// about what is code: a NUL byte; an unterminated string, identifier or
-// comment; "$" or "?" outside quotes (dollar quoting, positional
-// parameters); a prefixed string literal (E'…', X'…', B'…', N'…', U&'…').
-// Comments become one space: the text that runs is the text that was
-// parsed.
+// prepare runs the lexical pass over sql with the one scanner (sqlscan,
+// PostgreSQL's, with SQLite's diverging spellings refused for dialect
+// sqlite: `…` and […] identifiers, nested-looking comments). Placeholders
+// are :name outside quotes and comments (a "::" cast is not one). It
+// refuses, so that the parser and the database cannot disagree about what
+// is code: a NUL byte; an unterminated string, identifier or comment; "$"
+// or "?" outside quotes (dollar quoting, positional parameters); a
+// prefixed string literal (E'…', X'…', B'…', N'…', U&'…'). Comments become
+// one space: the text that runs is the text that was parsed.
 func prepare(sql, dialect string) (*prepared, error) {
-	if strings.IndexByte(sql, 0) >= 0 {
-		return nil, refusef(CodeLexical, "the SQL holds a NUL byte")
+	toks, err := sqlscan.ScanDialect(dialect, sql)
+	if err != nil {
+		var se *sqlscan.Error
+		if errors.As(err, &se) && se.Hint != "" {
+			return nil, refusef(CodeLexical, "%s (%s)", se.Msg, se.Hint)
+		}
+		return nil, refusef(CodeLexical, "%v", err)
 	}
-	sqlite := dialect == "sqlite"
 	var b strings.Builder
 	p := &prepared{}
 	index := map[string]int{}
-	i := 0
-	for i < len(sql) {
-		c := sql[i]
+	at := 0 // the end of the last token copied: the blanks between tokens are kept
+	for i := 0; i < len(toks); i++ {
+		t := toks[i]
+		b.WriteString(sql[at:t.Start])
+		at = t.End
 		switch {
-		case c == '-' && i+1 < len(sql) && sql[i+1] == '-':
-			j := strings.IndexByte(sql[i:], '\n')
-			if j < 0 {
-				j = len(sql) - i
-			}
+		case t.Kind == sqlscan.Comment:
 			b.WriteByte(' ')
-			i += j
-		case c == '/' && i+1 < len(sql) && sql[i+1] == '*':
-			end, ok := source.CommentEnd(sql, i, !sqlite)
-			if !ok {
-				return nil, refusef(CodeLexical, "a /* comment */ is not closed")
-			}
-			b.WriteByte(' ')
-			i = end
-		case c == '\'' || c == '"' || (sqlite && c == '`'):
-			if c == '\'' && i > 0 && (isWord(sql[i-1]) || sql[i-1] == '&') {
-				return nil, refusef(CodeLexical, "prefixed string literals (E'…', X'…', B'…', N'…', U&'…') are not supported at byte %d", i-1)
-			}
-			if c == '"' && i > 0 && sql[i-1] == '&' {
-				return nil, refusef(CodeLexical, "U&\"…\" identifiers are not supported at byte %d", i-1)
-			}
-			end, ok := source.QuotedEnd(sql, i, false)
-			if !ok {
-				return nil, refusef(CodeLexical, "a quoted string or identifier starting at byte %d is not closed", i)
-			}
-			b.WriteString(sql[i:end])
-			i = end
-		case sqlite && c == '[':
-			j := strings.IndexByte(sql[i:], ']')
-			if j < 0 {
-				return nil, refusef(CodeLexical, "a [identifier] starting at byte %d is not closed", i)
-			}
-			b.WriteString(sql[i : i+j+1])
-			i += j + 1
-		case c == '$' || c == '?':
-			return nil, refusef(CodeLexical, "%q at byte %d: write parameters as :name (dollar quoting and positional parameters are not supported)", string(c), i)
-		case c == ':' && i+1 < len(sql) && sql[i+1] == ':':
-			b.WriteString("::")
-			i += 2
-		case c == ':' && i+1 < len(sql) && isWordStart(sql[i+1]):
-			j := i + 1
-			for j < len(sql) && isWord(sql[j]) {
-				j++
-			}
-			name := sql[i+1 : j]
+			continue
+		case t.Kind == sqlscan.String && t.Text[0] == '$', t.Kind == sqlscan.Param, t.Kind == sqlscan.Op && strings.ContainsAny(t.Text, "$?"):
+			return nil, refusef(CodeLexical, "%q at byte %d: write parameters as :name (dollar quoting and positional parameters are not supported)", t.Text[:1], t.Start)
+		case t.Kind == sqlscan.String && t.Text[0] != '\'',
+			t.Kind == sqlscan.String && i > 0 && toks[i-1].End == t.Start && toks[i-1].Kind == sqlscan.Word:
+			return nil, refusef(CodeLexical, "prefixed string literals (E'…', X'…', B'…', N'…', U&'…') are not supported at byte %d", t.Start)
+		case t.Kind == sqlscan.Quoted && t.Text[0] != '"':
+			return nil, refusef(CodeLexical, "U&\"…\" identifiers are not supported at byte %d", t.Start)
+		case t.Kind == sqlscan.Op && t.Text == ":" && i+1 < len(toks) && toks[i+1].Start == t.End && toks[i+1].Kind == sqlscan.Word:
+			name := toks[i+1].Text
 			k, ok := index[name]
 			if !ok {
 				p.order = append(p.order, name)
@@ -91,51 +64,40 @@ func prepare(sql, dialect string) (*prepared, error) {
 				index[name] = k
 			}
 			b.WriteString("$" + strconv.Itoa(k))
-			i = j
-		default:
-			b.WriteByte(c)
+			at = toks[i+1].End
 			i++
+			continue
 		}
+		b.WriteString(t.Text)
 	}
+	b.WriteString(sql[at:])
 	p.parse = b.String()
 	return p, nil
 }
 
-func isWordStart(c byte) bool { return source.IsWordByte(c, false) }
-func isWord(c byte) bool      { return source.IsWordByte(c, true) }
-
 // placeholders converts the $k placeholders of a prepared (and possibly
 // row-filter-wrapped) text into dialect's form: ?k for SQLite (bound by
 // index), $k unchanged for PostgreSQL and DuckDB. Quoted text is left
-// alone; the text holds no comments.
+// alone. A text that does not scan is returned as it is: the statement
+// gate refuses it.
 func placeholders(text, dialect string) string {
 	if dialect != "sqlite" {
 		return text
 	}
+	toks, err := sqlscan.Scan(text)
+	if err != nil {
+		return text
+	}
 	var b strings.Builder
-	i := 0
-	for i < len(text) {
-		c := text[i]
-		switch {
-		case c == '\'' || c == '"' || c == '`':
-			end, _ := source.QuotedEnd(text, i, false)
-			b.WriteString(text[i:end])
-			i = end
-		case c == '[':
-			j := strings.IndexByte(text[i:], ']')
-			if j < 0 {
-				j = len(text) - i - 1
-			}
-			b.WriteString(text[i : i+j+1])
-			i += j + 1
-		case c == '$' && i+1 < len(text) && text[i+1] >= '0' && text[i+1] <= '9':
-			b.WriteByte('?')
-			i++
-		default:
-			b.WriteByte(c)
-			i++
+	at := 0
+	for _, t := range toks {
+		if t.Kind == sqlscan.Param {
+			b.WriteString(text[at:t.Start])
+			b.WriteString("?" + t.Text[1:])
+			at = t.End
 		}
 	}
+	b.WriteString(text[at:])
 	return b.String()
 }
 
@@ -143,35 +105,27 @@ func placeholders(text, dialect string) string {
 // in a prepared text, and the text of its last part: words or "quoted"
 // identifiers joined by dots, blanks allowed around the dots.
 func nameSpan(text string, i int) (end int, last string, parts int, err error) {
+	toks, err := sqlscan.Scan(text)
+	if err != nil {
+		return 0, "", 0, err
+	}
+	k := 0
+	for k < len(toks) && toks[k].Start < i {
+		k++
+	}
+	if k == len(toks) || toks[k].Start != i {
+		return 0, "", 0, fmt.Errorf("no table name at byte %d", i)
+	}
 	for {
-		start := i
-		switch {
-		case i < len(text) && text[i] == '"':
-			e, ok := source.QuotedEnd(text, i, false)
-			if !ok {
-				return 0, "", 0, fmt.Errorf("unterminated identifier")
-			}
-			i = e
-		case i < len(text) && isWordStart(text[i]):
-			for i < len(text) && (isWord(text[i]) || text[i] == '$') {
-				i++
-			}
-		default:
-			return 0, "", 0, fmt.Errorf("no table name at byte %d", i)
+		t := toks[k]
+		if t.Kind != sqlscan.Word && t.Kind != sqlscan.Quoted {
+			return 0, "", 0, fmt.Errorf("no table name at byte %d", t.Start)
 		}
-		last = text[start:i]
+		last, end = t.Text, t.End
 		parts++
-		j := i
-		for j < len(text) && (text[j] == ' ' || text[j] == '\t' || text[j] == '\n' || text[j] == '\r') {
-			j++
+		if k+2 >= len(toks) || toks[k+1].Kind != sqlscan.Op || toks[k+1].Text != "." {
+			return end, last, parts, nil
 		}
-		if j >= len(text) || text[j] != '.' {
-			return i, last, parts, nil
-		}
-		j++
-		for j < len(text) && (text[j] == ' ' || text[j] == '\t' || text[j] == '\n' || text[j] == '\r') {
-			j++
-		}
-		i = j
+		k += 2
 	}
 }

@@ -13,6 +13,7 @@ import (
 
 	"github.com/nl2sql/nl2sql/engine/llm"
 	"github.com/nl2sql/nl2sql/engine/schema"
+	"github.com/nl2sql/nl2sql/index"
 )
 
 // Resolution across datasources: every datasource the caller reaches is
@@ -58,34 +59,20 @@ type candidate struct {
 	score           float64
 }
 
-// stopwords are left out of ranking.
-var stopwords = map[string]bool{}
-
-func init() {
-	for _, w := range strings.Fields(`a an and are as at be by did do does each for from had has have how in is it its
-		of on or per than that the their them they this to was were what when which who whose with`) {
-		stopwords[w] = true
-	}
-}
-
 var camelRe = regexp.MustCompile(`([a-z0-9])([A-Z])`)
 
 // terms splits text into ranking terms: camelCase and snake_case split,
-// lower-cased, stopwords dropped, plurals reduced ("genres" → "genre",
-// "categories" → "category").
+// lower-cased, stop words dropped and plurals reduced as the schema index
+// does (index.StopWord, index.Singular: "genres" → "genre", "categories"
+// → "category").
 func terms(s string) []string {
 	s = camelRe.ReplaceAllString(s, "$1 $2")
 	var out []string
 	for _, w := range strings.FieldsFunc(strings.ToLower(s), func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) }) {
-		switch {
-		case stopwords[w]:
+		if index.StopWord(w) {
 			continue
-		case len(w) > 4 && strings.HasSuffix(w, "ies"):
-			w = w[:len(w)-3] + "y"
-		case len(w) > 3 && strings.HasSuffix(w, "s") && !strings.HasSuffix(w, "ss"):
-			w = w[:len(w)-1]
 		}
-		out = append(out, w)
+		out = append(out, index.Singular(w))
 	}
 	return out
 }

@@ -108,7 +108,7 @@ func columnIndex(t schema.Table, name string) int {
 func singular(name string) []string {
 	w := splitWords(name)
 	if len(w) > 0 {
-		w[len(w)-1] = stem(w[len(w)-1])
+		w[len(w)-1] = Singular(w[len(w)-1])
 	}
 	return w
 }

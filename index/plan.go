@@ -255,7 +255,7 @@ func (p *plan) keyColumns(t int, kept map[int]bool) []int {
 func (ix *Index) namedTables(question string, acc access) map[int]bool {
 	q := map[string]bool{}
 	for _, w := range words(question) {
-		q[stem(w)] = true
+		q[Singular(w)] = true
 	}
 	out := map[int]bool{}
 	for t, tb := range ix.snap.Tables {
@@ -264,7 +264,7 @@ func (ix *Index) namedTables(question string, acc access) map[int]bool {
 		}
 		all := true
 		for _, w := range splitWords(tb.Name) {
-			if !q[stem(w)] {
+			if !q[Singular(w)] {
 				all = false
 				break
 			}

@@ -129,7 +129,7 @@ func (ix *Index) mentionRank(question string, ok []bool) []ranked {
 	ql := fold(question)
 	qstem := words(question)
 	for i, w := range qstem {
-		qstem[i] = stem(w)
+		qstem[i] = Singular(w)
 	}
 	var out []ranked
 	for i, d := range ix.docs {
@@ -151,7 +151,7 @@ func (ix *Index) mentionRank(question string, ok []bool) []ranked {
 			score = 3
 		case len(w) >= 2:
 			for j := range w {
-				w[j] = stem(w[j])
+				w[j] = Singular(w[j])
 			}
 			if containsSeq(qstem, w, func(a, b string) bool { return a == b }) {
 				score = 2

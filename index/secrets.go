@@ -10,7 +10,7 @@ import (
 // samples, ranges or the value index, so no tool output and no prompt
 // carries them. A word matches a whole word of the split column name
 // (SplitName: camelCase, snake_case and digits split, case folded), also
-// with a plural "s": "password", "user_pwd", "PasswordHash", "apiKey",
+// in the plural (Singular: "tokens", "hashes"): "password", "user_pwd", "PasswordHash", "apiKey",
 // "api_key", "APIKEY", "refresh_tokens" are secret; "passage", "hashtag",
 // "tokenizer_name" are not.
 var secretWords = []string{
@@ -23,7 +23,7 @@ var secretWords = []string{
 func SecretColumn(name string) bool {
 	ws := splitWords(name)
 	for i := range ws {
-		ws[i] = strings.TrimSuffix(ws[i], "s")
+		ws[i] = Singular(ws[i])
 	}
 	for _, sw := range secretWords {
 		seq := strings.Fields(sw)

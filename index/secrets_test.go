@@ -9,7 +9,7 @@ func TestSecretColumn(t *testing.T) {
 	for name, want := range map[string]bool{
 		"password": true, "PASSWORD": true, "user_pwd": true, "passwd": true, "PasswordHash": true,
 		"password_hash": true, "apiKey": true, "api_key": true, "APIKEY": true, "APIKey": true,
-		"refresh_tokens": true, "client_secret": true, "salt": true, "private_key": true, "Credentials": true,
+		"refresh_tokens": true, "password_hashes": true, "client_secret": true, "salt": true, "private_key": true, "Credentials": true,
 		"passage": false, "hashtag": false, "tokenizer_name": false, "username": false, "key": false,
 		"private": false, "api_version": false, "salty_snack": false, "last_update": false,
 	} {

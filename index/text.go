@@ -6,6 +6,8 @@ import (
 	"unicode/utf8"
 
 	"github.com/agnivade/levenshtein"
+	"github.com/blevesearch/bleve/v2/analysis"
+	"github.com/blevesearch/bleve/v2/analysis/lang/en"
 
 	"golang.org/x/text/unicode/norm"
 )
@@ -76,35 +78,38 @@ func words(s string) []string {
 	return strings.FieldsFunc(fold(s), func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) })
 }
 
-// stopwords are English function words (and question words) that carry no
-// schema signal; literal matching ignores values made only of them.
-var stopwords = map[string]bool{}
-
-func init() {
-	for _, w := range strings.Fields(`a an and are as at be been but by can did do does for from had has have
-		how i in into is it its me my of on or our so than that the their them then there these they this
-		those to was we were what when where which who whom whose why will with you your all any each
-		give list show find tell many much number count`) {
-		stopwords[w] = true
+// englishStop is bleve's English stop-word list (Snowball's), the one the
+// full-text index's English analyzer drops.
+var englishStop = func() analysis.TokenMap {
+	m := analysis.NewTokenMap()
+	if err := m.LoadBytes(en.EnglishStopWords); err != nil {
+		panic(err) // a list compiled into bleve
 	}
-}
+	return m
+}()
 
-// stem is a light English plural stripper used by literal matching, table
-// naming and mentions ("dogs" → "dog", "countries" → "country", "classes"
-// → "class"; "status", "analysis", "glass" stay). It is deliberately
-// weaker than the Porter stemmer the full-text index uses, whose stems
-// ("compani", "countri") are not words a stored value could equal.
-func stem(w string) string {
-	n := len(w)
-	switch {
-	case n > 4 && strings.HasSuffix(w, "ies"):
-		return w[:n-3] + "y"
-	case n > 4 && (strings.HasSuffix(w, "ses") || strings.HasSuffix(w, "xes") || strings.HasSuffix(w, "ches") || strings.HasSuffix(w, "shes")):
-		return w[:n-2]
-	case n > 3 && strings.HasSuffix(w, "s") && !strings.HasSuffix(w, "ss") && !strings.HasSuffix(w, "us") && !strings.HasSuffix(w, "is"):
-		return w[:n-1]
-	}
-	return w
+// questionWords are words of questions that carry no schema signal and
+// that the English list keeps ("how many", "list", "count").
+var questionWords = map[string]bool{"can": true, "will": true, "whose": true, "per": true, "give": true, "list": true,
+	"show": true, "find": true, "tell": true, "many": true, "much": true, "number": true, "count": true}
+
+// StopWord reports whether the folded word w carries no schema signal: an
+// English function word (bleve's list) or a question word. Literal
+// matching ignores values made only of them; ranking leaves them out.
+func StopWord(w string) bool { return englishStop[w] || questionWords[w] }
+
+var pluralStemmer = en.NewEnglishPluralStemmerFilter()
+
+// Singular is bleve's English plural stemmer on one folded word ("dogs" →
+// "dog", "countries" → "country", "classes" → "class", "heroes" →
+// "hero"; "status", "glass" stay): the one plural rule of literal
+// matching, table naming, mentions, secret column names and datasource
+// routing. It is deliberately lighter than the Porter stemmer the
+// full-text index uses, whose stems ("compani", "countri") are not words
+// a stored value could equal.
+func Singular(w string) string {
+	ts := pluralStemmer.Filter(analysis.TokenStream{&analysis.Token{Term: []byte(w)}})
+	return string(ts[0].Term)
 }
 
 // editDistanceAtMost reports whether the Levenshtein distance of a and b is

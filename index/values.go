@@ -208,10 +208,10 @@ func (ix *Index) matchValues(ctx context.Context, question string, allow func(ta
 	var qs []query.Query
 	terms := map[string]bool{}
 	for _, w := range uniq(qw) {
-		if stopwords[w] {
+		if StopWord(w) {
 			continue
 		}
-		terms[w], terms[stem(w)] = true, true
+		terms[w], terms[Singular(w)] = true, true
 		rs := []rune(w)
 		for n := max(4, len(rs)-3); n < len(rs); n++ {
 			terms[string(rs[:n])] = true // "asia" for "asian"
@@ -239,7 +239,7 @@ func (ix *Index) matchValues(ctx context.Context, question string, allow func(ta
 	}
 	qstem := make([]string, len(qw))
 	for i, w := range qw {
-		qstem[i] = stem(w)
+		qstem[i] = Singular(w)
 	}
 	var hits []valueHit
 	for _, h := range res.Hits {
@@ -274,7 +274,7 @@ func matchWords(vw, qw, qstem []string) (float64, string) {
 	chars := 0
 	for _, w := range vw {
 		chars += len(w)
-		if !stopwords[w] && len(w) > 2 {
+		if !StopWord(w) && len(w) > 2 {
 			trivial = false
 		}
 	}
@@ -285,7 +285,7 @@ func matchWords(vw, qw, qstem []string) (float64, string) {
 	if trivial {
 		return 0, ""
 	}
-	if containsSeq(qstem, vw, func(a, b string) bool { return a == stem(b) }) {
+	if containsSeq(qstem, vw, func(a, b string) bool { return a == Singular(b) }) {
 		return 0.9 * weight, "stem"
 	}
 	if containsSeq(qw, vw, fuzzyWord) {

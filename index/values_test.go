@@ -32,7 +32,7 @@ func TestMatchWords(t *testing.T) {
 		q := words(tt.question)
 		qs := make([]string, len(q))
 		for i, w := range q {
-			qs[i] = stem(w)
+			qs[i] = Singular(w)
 		}
 		if _, got := matchWords(words(tt.value), q, qs); got != tt.want {
 			t.Errorf("matchWords(%q in %q) = %q, want %q", tt.value, tt.question, got, tt.want)

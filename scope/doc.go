@@ -18,7 +18,8 @@
 //	local_user: alice
 //
 // A pattern is "ds", "ds.schema.table" or "ds.schema.table.column"; each
-// part may use * and ? and matches case-insensitively (glob.go: no regular
+// part may use * and ? and matches case-insensitively (glob.go, on
+// github.com/gobwas/glob with every other character quoted: no regular
 // expressions from configuration); "*" alone matches everything. Within a
 // role deny beats allow; a table is readable when some role allows it and
 // that role does not deny it; a column when, in addition, that role allows

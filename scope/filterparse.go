@@ -1,16 +1,23 @@
 package scope
 
 import (
+	"errors"
 	"fmt"
 	"strconv"
 	"strings"
 
+	pg "github.com/pganalyze/pg_query_go/v6"
+	pgparser "github.com/pganalyze/pg_query_go/v6/parser"
+
+	"github.com/nl2sql/nl2sql/internal/sqlscan"
 	"github.com/nl2sql/nl2sql/planast"
 )
 
 // parseFilter lifts a row filter's where text into a filter expression.
-// This is a deliberately small grammar (planast/lift was not available
-// when this was written, and a filter is configuration, not a query):
+// The text is read as an SQL expression by the one SQL machinery of the
+// module (sqlscan's scanner, then PostgreSQL's parser), and the tree is
+// walked accepting only this small grammar (a filter is configuration,
+// not a query):
 //
 //	expr     := and { OR and }
 //	and      := not { AND not }
@@ -22,322 +29,279 @@ import (
 //	operand  := column | table.column | :name | 'string' | [-]number | TRUE | FALSE | NULL
 //
 // Columns are bare or "double-quoted" identifiers, optionally qualified by
-// the filtered table's own name (table is that name). Keywords are
-// case-insensitive. Anything else (functions, arithmetic, subqueries) is an
-// error: a filter that cannot be read exactly is refused at startup.
+// the filtered table's own name (table is that name); a bare name keeps
+// its spelling and may be any word but the grammar's keywords. Keywords
+// are case-insensitive. Anything else (functions, arithmetic, casts,
+// subqueries, comments) is an error: a filter that cannot be read exactly
+// is refused at startup.
 func parseFilter(where, table string) (fnode, error) {
-	toks, err := lexFilter(where)
+	text, params, at, err := filterText(where)
 	if err != nil {
 		return nil, err
 	}
-	p := &fparser{toks: toks, table: table}
-	e, err := p.or()
+	if strings.TrimSpace(text) == "" {
+		return nil, fmt.Errorf("expected a column, a :parameter or a literal, found the end of the text")
+	}
+	const prefix = "SELECT WHERE "
+	tree, err := pg.Parse(prefix + text)
 	if err != nil {
-		return nil, err
+		var pe *pgparser.Error
+		if errors.As(err, &pe) {
+			return nil, parseError(where, at, pe.Cursorpos-1-len(prefix), pe.Message)
+		}
+		return nil, fmt.Errorf("the row filter does not parse: %w", err)
 	}
-	if t := p.peek(); t.kind != tEOF {
-		return nil, fmt.Errorf("unexpected %q at byte %d", t.text, t.pos)
+	if len(tree.Stmts) != 1 || tree.Stmts[0].Stmt.GetSelectStmt() == nil || tree.Stmts[0].Stmt.GetSelectStmt().WhereClause == nil {
+		return nil, fmt.Errorf("a row filter is one condition")
 	}
-	return e, nil
+	w := &fwalker{table: table, params: params}
+	return w.expr(tree.Stmts[0].Stmt.GetSelectStmt().WhereClause)
 }
 
-type tokKind int
+// filterWords are the words the grammar reads as keywords; every other
+// bare word is a column name.
+var filterWords = map[string]bool{"and": true, "or": true, "not": true, "is": true, "in": true, "between": true,
+	"like": true, "null": true, "true": true, "false": true}
 
-const (
-	tEOF tokKind = iota
-	tIdent
-	tQuoted // "identifier"
-	tString
-	tNumber
-	tParam
-	tOp // = != <> < <= > >= ( ) , . -
-)
+var filterOps = map[string]bool{"=": true, "!=": true, "<>": true, "<": true, "<=": true, ">": true, ">=": true,
+	"(": true, ")": true, ",": true, ".": true, "-": true}
 
-type ftok struct {
-	kind tokKind
-	text string
-	pos  int
+// parseError names the original token at byte pos of the rewritten text
+// (at maps each rewritten token's start to it).
+func parseError(where string, at []span, pos int, msg string) error {
+	if strings.HasSuffix(msg, "at end of input") {
+		return fmt.Errorf("expected a column, a :parameter or a literal, found the end of the text")
+	}
+	for i := len(at) - 1; i >= 0; i-- {
+		if at[i].from <= pos {
+			t := where[at[i].start:at[i].end]
+			return fmt.Errorf("unexpected %q at byte %d in the row filter (%s)", t, at[i].start, msg)
+		}
+	}
+	return fmt.Errorf("the row filter does not parse: %s", msg)
 }
 
-func lexFilter(s string) ([]ftok, error) {
-	var out []ftok
-	i := 0
-	for i < len(s) {
-		c := s[i]
+// span maps a token of the rewritten filter text (starting at from) to
+// the original token [start, end).
+type span struct{ from, start, end int }
+
+// filterText rewrites where for the parser, token by token: a bare column
+// name is double-quoted (its spelling kept, a reserved word allowed), the
+// k-th distinct :name becomes $k (params[k-1] is name), and any token
+// outside the grammar is an error naming it.
+func filterText(where string) (string, []string, []span, error) {
+	toks, err := sqlscan.Scan(where)
+	if err != nil {
+		var se *sqlscan.Error
+		if errors.As(err, &se) {
+			return "", nil, nil, fmt.Errorf("%s, at byte %d", se.Msg, se.Pos)
+		}
+		return "", nil, nil, err
+	}
+	var b strings.Builder
+	var params []string
+	var at []span
+	index := map[string]int{}
+	for i := 0; i < len(toks); i++ {
+		t := toks[i]
+		b.WriteByte(' ')
+		at = append(at, span{from: b.Len(), start: t.Start, end: t.End})
 		switch {
-		case c == ' ' || c == '\t' || c == '\n' || c == '\r':
+		case t.Kind == sqlscan.Word && filterWords[strings.ToLower(t.Text)]:
+			b.WriteString(t.Text)
+		case t.Kind == sqlscan.Word:
+			if i+1 < len(toks) && toks[i+1].Text == "(" {
+				return "", nil, nil, fmt.Errorf("functions are not supported in row filters (%s at byte %d)", t.Text, t.Start)
+			}
+			b.WriteString(`"` + strings.ReplaceAll(t.Text, `"`, `""`) + `"`)
+		case t.Kind == sqlscan.Op && t.Text == ":":
+			if i+1 >= len(toks) || toks[i+1].Start != t.End || toks[i+1].Kind != sqlscan.Word {
+				return "", nil, nil, fmt.Errorf("a parameter is :name, at byte %d", t.Start)
+			}
+			name := toks[i+1].Text
+			k, ok := index[name]
+			if !ok {
+				params = append(params, name)
+				k = len(params)
+				index[name] = k
+			}
+			b.WriteString("$" + strconv.Itoa(k))
+			at[len(at)-1].end = toks[i+1].End
 			i++
-		case isIdentStart(c):
-			j := i + 1
-			for j < len(s) && isIdentPart(s[j]) {
-				j++
+		case t.Kind == sqlscan.Quoted && t.Text[0] == '"', t.Kind == sqlscan.String && t.Text[0] == '\'':
+			b.WriteString(t.Text)
+		case t.Kind == sqlscan.Number:
+			if strings.Trim(t.Text, "0123456789.") != "" {
+				return "", nil, nil, fmt.Errorf("%q at byte %d is not a number", t.Text, t.Start)
 			}
-			out = append(out, ftok{tIdent, s[i:j], i})
-			i = j
-		case c >= '0' && c <= '9':
-			j := i
-			for j < len(s) && (s[j] >= '0' && s[j] <= '9' || s[j] == '.') {
-				j++
-			}
-			out = append(out, ftok{tNumber, s[i:j], i})
-			i = j
-		case c == ':':
-			j := i + 1
-			for j < len(s) && isIdentPart(s[j]) {
-				j++
-			}
-			if j == i+1 || !isIdentStart(s[i+1]) {
-				return nil, fmt.Errorf("a parameter is :name, at byte %d", i)
-			}
-			out = append(out, ftok{tParam, s[i+1 : j], i})
-			i = j
-		case c == '\'' || c == '"':
-			var b strings.Builder
-			j := i + 1
-			closed := false
-			for j < len(s) {
-				if s[j] == c {
-					if j+1 < len(s) && s[j+1] == c {
-						b.WriteByte(c)
-						j += 2
-						continue
-					}
-					closed = true
-					j++
-					break
-				}
-				b.WriteByte(s[j])
-				j++
-			}
-			if !closed {
-				return nil, fmt.Errorf("unterminated quote at byte %d", i)
-			}
-			k := tString
-			if c == '"' {
-				k = tQuoted
-			}
-			out = append(out, ftok{k, b.String(), i})
-			i = j
+			b.WriteString(t.Text)
+		case t.Kind == sqlscan.Op && filterOps[t.Text]:
+			b.WriteString(t.Text)
 		default:
-			for _, op := range []string{"<=", ">=", "<>", "!=", "=", "<", ">", "(", ")", ",", ".", "-"} {
-				if strings.HasPrefix(s[i:], op) {
-					out = append(out, ftok{tOp, op, i})
-					i += len(op)
-					goto next
-				}
-			}
-			return nil, fmt.Errorf("unexpected %q at byte %d", string(c), i)
-		next:
+			return "", nil, nil, fmt.Errorf("unexpected %q at byte %d", t.Text, t.Start)
 		}
 	}
-	return append(out, ftok{tEOF, "end of text", len(s)}), nil
+	return b.String(), params, at, nil
 }
 
-func isIdentStart(c byte) bool { return c == '_' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' }
-func isIdentPart(c byte) bool  { return isIdentStart(c) || c >= '0' && c <= '9' }
-
-type fparser struct {
-	toks  []ftok
-	i     int
-	table string
+type fwalker struct {
+	table  string
+	params []string
 }
 
-func (p *fparser) peek() ftok { return p.toks[p.i] }
-func (p *fparser) next() ftok { t := p.toks[p.i]; p.i = min(p.i+1, len(p.toks)-1); return t }
-
-// kw consumes the keyword k (case-insensitive) when it is next.
-func (p *fparser) kw(k string) bool {
-	if t := p.peek(); t.kind == tIdent && strings.EqualFold(t.text, k) {
-		p.next()
-		return true
-	}
-	return false
-}
-
-func (p *fparser) op(o string) bool {
-	if t := p.peek(); t.kind == tOp && t.text == o {
-		p.next()
-		return true
-	}
-	return false
-}
-
-func (p *fparser) errf(format string, args ...any) error {
-	t := p.peek()
-	return fmt.Errorf("%s, found %q at byte %d", fmt.Sprintf(format, args...), t.text, t.pos)
-}
-
-func (p *fparser) or() (fnode, error) {
-	l, err := p.and()
-	for err == nil && p.kw("or") {
-		var r fnode
-		if r, err = p.and(); err == nil {
-			l = fbin{op: planast.OpOr, l: l, r: r}
-		}
-	}
-	return l, err
-}
-
-func (p *fparser) and() (fnode, error) {
-	l, err := p.not()
-	for err == nil && p.kw("and") {
-		var r fnode
-		if r, err = p.not(); err == nil {
-			l = fbin{op: planast.OpAnd, l: l, r: r}
-		}
-	}
-	return l, err
-}
-
-func (p *fparser) not() (fnode, error) {
-	if p.kw("not") {
-		x, err := p.not()
-		return fnot{x}, err
-	}
-	return p.pred()
-}
-
-var cmpOps = map[string]string{"=": planast.OpEq, "!=": planast.OpNe, "<>": planast.OpNe,
+var cmpOps = map[string]string{"=": planast.OpEq, "<>": planast.OpNe, "!=": planast.OpNe,
 	"<": planast.OpLt, "<=": planast.OpLe, ">": planast.OpGt, ">=": planast.OpGe}
 
-func (p *fparser) pred() (fnode, error) {
-	if p.op("(") {
-		e, err := p.or()
-		if err != nil {
-			return nil, err
-		}
-		if !p.op(")") {
-			return nil, p.errf("expected )")
-		}
-		return e, nil
-	}
-	x, err := p.operand()
-	if err != nil {
-		return nil, err
-	}
-	if t := p.peek(); t.kind == tOp {
-		if op, ok := cmpOps[t.text]; ok {
-			p.next()
-			r, err := p.operand()
-			return fbin{op: op, l: x, r: r}, err
-		}
-	}
-	if p.kw("is") {
-		neg := p.kw("not")
-		if !p.kw("null") {
-			return nil, p.errf("expected NULL after IS")
-		}
-		return fisnull{x: x, neg: neg}, nil
-	}
-	neg := p.kw("not")
+// expr walks a condition: AND, OR, NOT, a comparison, IS [NOT] NULL,
+// [NOT] IN, [NOT] BETWEEN, [NOT] LIKE, or an operand alone (a boolean
+// column or constant; the validator checks its type).
+func (w *fwalker) expr(n *pg.Node) (fnode, error) {
 	switch {
-	case p.kw("in"):
-		if !p.op("(") {
-			return nil, p.errf("expected ( after IN")
-		}
-		n := fin{x: x, neg: neg}
-		for {
-			e, err := p.operand()
+	case n.GetBoolExpr() != nil:
+		be := n.GetBoolExpr()
+		var args []fnode
+		for _, a := range be.Args {
+			x, err := w.expr(a)
 			if err != nil {
 				return nil, err
 			}
-			n.list = append(n.list, e)
-			if p.op(")") {
-				return n, nil
-			}
-			if !p.op(",") {
-				return nil, p.errf("expected , or ) in an IN list")
-			}
+			args = append(args, x)
 		}
-	case p.kw("between"):
-		lo, err := p.operand()
+		switch be.Boolop {
+		case pg.BoolExprType_NOT_EXPR:
+			return fnot{args[0]}, nil
+		case pg.BoolExprType_AND_EXPR:
+			return chain(planast.OpAnd, args), nil
+		default:
+			return chain(planast.OpOr, args), nil
+		}
+	case n.GetNullTest() != nil:
+		nt := n.GetNullTest()
+		x, err := w.operand(nt.Arg)
+		return fisnull{x: x, neg: nt.Nulltesttype == pg.NullTestType_IS_NOT_NULL}, err
+	case n.GetAExpr() != nil:
+		return w.aexpr(n.GetAExpr())
+	}
+	return w.operand(n)
+}
+
+// chain folds a flattened AND/OR to the left, as a b c reads ((a b) c).
+func chain(op string, args []fnode) fnode {
+	l := args[0]
+	for _, r := range args[1:] {
+		l = fbin{op: op, l: l, r: r}
+	}
+	return l
+}
+
+func (w *fwalker) aexpr(e *pg.A_Expr) (fnode, error) {
+	op := ""
+	if len(e.Name) == 1 {
+		op = e.Name[0].GetString_().GetSval()
+	}
+	if e.Lexpr == nil {
+		return nil, fmt.Errorf("expected a number after -")
+	}
+	x, err := w.operand(e.Lexpr)
+	if err != nil {
+		return nil, err
+	}
+	switch e.Kind {
+	case pg.A_Expr_Kind_AEXPR_OP:
+		cmp, ok := cmpOps[op]
+		if !ok {
+			return nil, fmt.Errorf("unexpected %q in a row filter", op)
+		}
+		r, err := w.operand(e.Rexpr)
+		return fbin{op: cmp, l: x, r: r}, err
+	case pg.A_Expr_Kind_AEXPR_IN:
+		n := fin{x: x, neg: op == "<>"}
+		for _, item := range e.Rexpr.GetList().GetItems() {
+			v, err := w.operand(item)
+			if err != nil {
+				return nil, err
+			}
+			n.list = append(n.list, v)
+		}
+		if len(n.list) == 0 {
+			return nil, fmt.Errorf("expected ( after IN")
+		}
+		return n, nil
+	case pg.A_Expr_Kind_AEXPR_BETWEEN, pg.A_Expr_Kind_AEXPR_NOT_BETWEEN:
+		items := e.Rexpr.GetList().GetItems()
+		if len(items) != 2 {
+			return nil, fmt.Errorf("expected AND in BETWEEN")
+		}
+		lo, err := w.operand(items[0])
 		if err != nil {
 			return nil, err
 		}
-		if !p.kw("and") {
-			return nil, p.errf("expected AND in BETWEEN")
-		}
-		hi, err := p.operand()
-		return fbetween{x: x, lo: lo, hi: hi, neg: neg}, err
-	case p.kw("like"):
-		pat, err := p.operand()
-		return flike{x: x, pat: pat, neg: neg}, err
-	case neg:
-		return nil, p.errf("expected IN, BETWEEN or LIKE after NOT")
+		hi, err := w.operand(items[1])
+		return fbetween{x: x, lo: lo, hi: hi, neg: e.Kind == pg.A_Expr_Kind_AEXPR_NOT_BETWEEN}, err
+	case pg.A_Expr_Kind_AEXPR_LIKE:
+		pat, err := w.operand(e.Rexpr)
+		return flike{x: x, pat: pat, neg: op == "!~~"}, err
 	}
-	return x, nil // a boolean column or constant; the validator checks its type
+	return nil, fmt.Errorf("only =, !=, <>, <, <=, >, >=, IS [NOT] NULL, [NOT] IN, [NOT] BETWEEN and [NOT] LIKE are supported in row filters")
 }
 
-var reserved = map[string]bool{"and": true, "or": true, "not": true, "is": true, "in": true, "between": true, "like": true}
-
-func (p *fparser) operand() (fnode, error) {
-	t := p.peek()
-	switch t.kind {
-	case tParam:
-		p.next()
-		return fparam{t.text}, nil
-	case tString:
-		p.next()
-		return flit{planast.Literal{Type: planast.TString, Text: t.text}}, nil
-	case tNumber:
-		p.next()
-		return number(t.text, false, t.pos)
-	case tOp:
-		if t.text == "-" {
-			p.next()
-			if n := p.peek(); n.kind == tNumber {
-				p.next()
-				return number(n.text, true, n.pos)
+// operand walks a column, a :parameter or a literal.
+func (w *fwalker) operand(n *pg.Node) (fnode, error) {
+	switch {
+	case n.GetColumnRef() != nil:
+		var parts []string
+		for _, f := range n.GetColumnRef().Fields {
+			s := f.GetString_()
+			if s == nil {
+				return nil, fmt.Errorf("expected a column, a :parameter or a literal, found *")
 			}
-			return nil, p.errf("expected a number after -")
+			parts = append(parts, s.Sval)
 		}
-	case tIdent, tQuoted:
-		lower := strings.ToLower(t.text)
-		if t.kind == tIdent {
-			switch lower {
-			case "true", "false":
-				p.next()
-				return flit{planast.Literal{Type: planast.TBoolean, Bool: lower == "true"}}, nil
-			case "null":
-				p.next()
-				return flit{planast.Literal{Type: planast.TNull}}, nil
-			}
-			if reserved[lower] {
-				return nil, p.errf("expected a column, a :parameter or a literal")
-			}
+		switch {
+		case len(parts) == 2 && !strings.EqualFold(parts[0], w.table):
+			return nil, fmt.Errorf("%q qualifies a column with another table than the filtered one (%s)", parts[0], w.table)
+		case len(parts) > 2:
+			return nil, fmt.Errorf("%q: a column is name or table.name", strings.Join(parts, "."))
 		}
-		p.next()
-		if p.op(".") {
-			c := p.next()
-			if c.kind != tIdent && c.kind != tQuoted {
-				return nil, fmt.Errorf("expected a column name after %q. at byte %d", t.text, c.pos)
-			}
-			if !strings.EqualFold(t.text, p.table) {
-				return nil, fmt.Errorf("%q qualifies a column with another table than the filtered one (%s), at byte %d", t.text, p.table, t.pos)
-			}
-			t = c
+		return fcol{name: parts[len(parts)-1]}, nil
+	case n.GetParamRef() != nil:
+		k := int(n.GetParamRef().Number)
+		if k < 1 || k > len(w.params) {
+			return nil, fmt.Errorf("a parameter is :name")
 		}
-		if p.op("(") {
-			return nil, fmt.Errorf("functions are not supported in row filters (%s at byte %d)", t.text, t.pos)
+		return fparam{w.params[k-1]}, nil
+	case n.GetAConst() != nil:
+		c := n.GetAConst()
+		switch {
+		case c.Isnull:
+			return flit{planast.Literal{Type: planast.TNull}}, nil
+		case c.GetBoolval() != nil:
+			return flit{planast.Literal{Type: planast.TBoolean, Bool: c.GetBoolval().Boolval}}, nil
+		case c.GetSval() != nil:
+			return flit{planast.Literal{Type: planast.TString, Text: c.GetSval().Sval}}, nil
+		case c.GetIval() != nil:
+			return flit{planast.Literal{Type: planast.TInteger, Int: int64(c.GetIval().Ival)}}, nil
+		case c.GetFval() != nil:
+			return number(c.GetFval().Fval)
 		}
-		return fcol{name: t.text}, nil
+	case n.GetFuncCall() != nil:
+		return nil, fmt.Errorf("functions are not supported in row filters")
 	}
-	return nil, p.errf("expected a column, a :parameter or a literal")
+	return nil, fmt.Errorf("expected a column, a :parameter or a literal")
 }
 
-func number(s string, neg bool, pos int) (fnode, error) {
-	if neg {
-		s = "-" + s
-	}
+// number reads a literal PostgreSQL's parser left as text: an integer too
+// large for 32 bits, or a decimal.
+func number(s string) (fnode, error) {
 	if !strings.Contains(s, ".") {
 		n, err := strconv.ParseInt(s, 10, 64)
 		if err != nil {
-			return nil, fmt.Errorf("%q at byte %d is not a 64-bit integer", s, pos)
+			return nil, fmt.Errorf("%q is not a 64-bit integer", s)
 		}
 		return flit{planast.Literal{Type: planast.TInteger, Int: n}}, nil
 	}
-	if strings.Count(s, ".") > 1 || strings.HasSuffix(s, ".") {
-		return nil, fmt.Errorf("%q at byte %d is not a number", s, pos)
+	if strings.HasSuffix(s, ".") {
+		return nil, fmt.Errorf("%q is not a number", s)
 	}
 	return flit{planast.Literal{Type: planast.TDecimal, Text: s}}, nil
 }

@@ -3,47 +3,53 @@ package scope
 import (
 	"strings"
 	"unicode/utf8"
+
+	gglob "github.com/gobwas/glob"
+	"golang.org/x/text/cases"
 )
 
 // glob reports whether name matches pattern, case-insensitively (Unicode
-// simple case folding, as strings.EqualFold): * matches any run of
-// characters, none included; ? matches exactly one character; every other
-// character, dots and brackets included, matches itself. No regular
-// expression is ever built from configuration.
+// case folding, golang.org/x/text/cases): * matches any run of characters,
+// none included; ? matches exactly one character; every other character,
+// dots and brackets included, matches itself. No regular expression is
+// ever built from configuration. The matching is github.com/gobwas/glob's
+// (no separators), on the pattern with every other character quoted.
 //
-// The match is linear in len(pattern)*len(name) at worst (one backtrack
-// point: the last star), so hostile patterns cannot blow up.
-func glob(pattern, name string) bool {
-	p, n := 0, 0
-	starP, starN := -1, 0
-	for n < len(name) {
-		if p < len(pattern) {
-			pc, pw := utf8.DecodeRuneInString(pattern[p:])
-			nc, nw := utf8.DecodeRuneInString(name[n:])
-			switch {
-			case pc == '*':
-				starP, starN = p, n
-				p += pw
-				continue
-			case pc == '?' || pattern[p:p+pw] == name[n:n+nw] ||
-				pc != utf8.RuneError && nc != utf8.RuneError && strings.EqualFold(string(pc), string(nc)):
-				p += pw
-				n += nw
-				continue
-			}
-		}
-		if starP < 0 {
-			return false
-		}
-		// backtrack: let the last star swallow one more character
-		_, nw := utf8.DecodeRuneInString(name[starN:])
-		starN += nw
-		p, n = starP+1, starN
+// A pattern or name that is not valid UTF-8 has no case to fold and no
+// characters to count: it matches only byte for byte, or through a
+// pattern that is "*" alone.
+func glob(pattern, name string) bool { return compileGlob(pattern).match(name) }
+
+// globPattern is one compiled pattern part.
+type globPattern struct {
+	raw string
+	g   *gglob.Pattern // nil when raw is not valid UTF-8
+}
+
+var folder = cases.Fold()
+
+func compileGlob(pattern string) globPattern {
+	gp := globPattern{raw: pattern}
+	if !utf8.ValidString(pattern) {
+		return gp
 	}
-	for p < len(pattern) && pattern[p] == '*' {
-		p++
+	var b strings.Builder
+	for _, r := range folder.String(pattern) {
+		if r == '*' || r == '?' {
+			b.WriteRune(r)
+		} else {
+			b.WriteString(gglob.QuoteMeta(string(r)))
+		}
 	}
-	return p == len(pattern)
+	gp.g, _ = gglob.Compile(b.String()) // every special character is quoted: it compiles
+	return gp
+}
+
+func (gp globPattern) match(name string) bool {
+	if gp.g == nil || !utf8.ValidString(name) {
+		return gp.raw == "*" || gp.raw == name
+	}
+	return gp.g.Match(folder.String(name))
 }
 
 // pattern is one parsed allow or deny entry: 1 part (a datasource), 3
@@ -52,23 +58,30 @@ func glob(pattern, name string) bool {
 type pattern struct {
 	raw   string
 	parts []string
+	globs []globPattern // parts, compiled
 }
 
-func parsePattern(s string) pattern { return pattern{raw: s, parts: strings.Split(s, ".")} }
+func parsePattern(s string) pattern {
+	p := pattern{raw: s, parts: strings.Split(s, ".")}
+	for _, part := range p.parts {
+		p.globs = append(p.globs, compileGlob(part))
+	}
+	return p
+}
 
 // column reports whether the pattern names columns (4 parts).
 func (p pattern) column() bool { return len(p.parts) == 4 }
 
 // coversDatasource: the pattern's datasource part matches ds.
-func (p pattern) coversDatasource(ds string) bool { return glob(p.parts[0], ds) }
+func (p pattern) coversDatasource(ds string) bool { return p.globs[0].match(ds) }
 
 // wholeDatasource: a 1-part pattern, or ds.*.* — every table of ds.
 func (p pattern) wholeDatasource(ds string) bool {
 	switch len(p.parts) {
 	case 1:
-		return glob(p.parts[0], ds)
+		return p.globs[0].match(ds)
 	case 3:
-		return glob(p.parts[0], ds) && p.parts[1] == "*" && p.parts[2] == "*"
+		return p.globs[0].match(ds) && p.parts[1] == "*" && p.parts[2] == "*"
 	}
 	return false
 }
@@ -78,23 +91,23 @@ func (p pattern) wholeDatasource(ds string) bool {
 func (p pattern) table(ds, schema, table string) bool {
 	switch len(p.parts) {
 	case 1:
-		return glob(p.parts[0], ds)
+		return p.globs[0].match(ds)
 	case 3:
-		return glob(p.parts[0], ds) && glob(p.parts[1], schema) && glob(p.parts[2], table)
+		return p.globs[0].match(ds) && p.globs[1].match(schema) && p.globs[2].match(table)
 	}
 	return false
 }
 
 // tableOf reports whether a column pattern names some column of the table.
 func (p pattern) tableOf(ds, schema, table string) bool {
-	return p.column() && glob(p.parts[0], ds) && glob(p.parts[1], schema) && glob(p.parts[2], table)
+	return p.column() && p.globs[0].match(ds) && p.globs[1].match(schema) && p.globs[2].match(table)
 }
 
 // col reports whether the pattern covers the column: a table pattern
 // covering its table, or a column pattern matching it.
 func (p pattern) col(ds, schema, table, column string) bool {
 	if p.column() {
-		return p.tableOf(ds, schema, table) && glob(p.parts[3], column)
+		return p.tableOf(ds, schema, table) && p.globs[3].match(column)
 	}
 	return p.table(ds, schema, table)
 }

@@ -96,6 +96,7 @@ func TestParseFilter(t *testing.T) {
 		want  string // the plan expression's canonical JSON, bound with employee_id=3, region="west"
 	}{
 		{"SupportRepId = :employee_id", `{"kind":"binary","op":"=","left":{"kind":"column","table":"T","column":"SupportRepId"},"right":{"kind":"literal","type":"integer","value":3}}`},
+		{"order != :employee_id", `{"kind":"binary","op":"!=","left":{"kind":"column","table":"T","column":"order"},"right":{"kind":"literal","type":"integer","value":3}}`}, // a reserved word is a column here
 		{"T.SupportRepId <> 4", `{"kind":"binary","op":"!=","left":{"kind":"column","table":"T","column":"SupportRepId"},"right":{"kind":"literal","type":"integer","value":4}}`},
 		{`"Bill ""x""" >= -1.5 and Region = :region`, `{"kind":"binary","op":"and","left":{"kind":"binary","op":"\u003e=","left":{"kind":"column","table":"T","column":"Bill \"x\""},"right":{"kind":"literal","type":"decimal","value":"-1.5"}},"right":{"kind":"binary","op":"=","left":{"kind":"column","table":"T","column":"Region"},"right":{"kind":"literal","type":"string","value":"west"}}}`},
 		{"a = 1 OR b = 2 AND NOT c IS NULL", `{"kind":"binary","op":"or","left":{"kind":"binary","op":"=","left":{"kind":"column","table":"T","column":"a"},"right":{"kind":"literal","type":"integer","value":1}},"right":{"kind":"binary","op":"and","left":{"kind":"binary","op":"=","left":{"kind":"column","table":"T","column":"b"},"right":{"kind":"literal","type":"integer","value":2}},"right":{"kind":"unary","op":"not","expr":{"kind":"is_null","expr":{"kind":"column","table":"T","column":"c"}}}}}`},
@@ -129,17 +130,25 @@ func TestParseFilterErrors(t *testing.T) {
 		{"a =", "expected a column"},
 		{"a = 1 b", `unexpected "b"`},
 		{"lower(a) = 'x'", "functions are not supported"},
-		{"a = (select 1)", "expected a column"},
+		{"a = (select 1)", `unexpected "1" at byte 12`},
 		{"Other.a = 1", "another table"},
 		{"a = 'open", "unterminated"},
 		{"a = : x", "parameter is :name"},
 		{"a = 1; drop table t", `unexpected ";"`},
-		{"a not = 1", "expected IN, BETWEEN or LIKE"},
-		{"a is 1", "expected NULL"},
-		{"a in 1", "expected ( after IN"},
-		{"a = 1.2.3", "not a number"},
+		{"a not = 1", `unexpected "not" at byte 2`},
+		{"a is 1", `unexpected "1" at byte 5`},
+		{"a in 1", `unexpected "1" at byte 5`},
+		{"a = 1.2.3", `unexpected ".3" at byte 7`},
 		{"a = 99999999999999999999", "not a 64-bit integer"},
 		{"a + 1 = 2", `unexpected "+"`},
+		{"a = 1 -- x", `unexpected "-- x"`},
+		{"a = 0x1F", "not a number"},
+		{"a = 1::int", `unexpected "::"`},
+		{"a = E'x'", `unexpected "E'x'"`},
+		{"a ilike 'x'", `unexpected "ilike"`},
+		{"a is true", "expected a column"},
+		{"a = -b", "expected a column"},
+		{"a.b.c = 1", "a column is name or table.name"},
 	}
 	for _, tt := range tests {
 		_, err := parseFilter(tt.where, "T")

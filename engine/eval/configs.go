@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/nl2sql/nl2sql/engine"
+	"github.com/nl2sql/nl2sql/internal/sqlscan"
 )
 
 // ConfigQuestion is one question of a configuration comparison: the
@@ -171,31 +172,30 @@ func (r *ConfigResult) finish(lat []float64) {
 }
 
 // topLevelOrderBy reports whether sql sorts its final result: ORDER BY
-// outside every parenthesis and string.
+// outside every parenthesis (tokens of the one SQL scanner, so strings,
+// identifiers and comments never count). SQL that does not scan sorts
+// nothing.
 func topLevelOrderBy(sql string) bool {
-	depth := 0
-	var flat strings.Builder
-	quote := byte(0)
-	for i := 0; i < len(sql); i++ {
-		ch := sql[i]
-		switch {
-		case quote != 0:
-			if ch == quote {
-				quote = 0
-			}
-			continue
-		case ch == '\'' || ch == '"':
-			quote = ch
-			continue
-		case ch == '(':
-			depth++
-		case ch == ')':
-			depth--
-		case depth == 0:
-			flat.WriteByte(ch)
-		}
+	toks, err := sqlscan.ScanSQLite(sql)
+	if err != nil {
+		return false
 	}
-	return strings.Contains(strings.Join(strings.Fields(strings.ToUpper(flat.String())), " "), "ORDER BY")
+	depth := 0
+	var prev sqlscan.Token
+	for _, t := range toks {
+		switch {
+		case t.Kind == sqlscan.Comment:
+			continue
+		case t.Kind == sqlscan.Op && t.Text == "(":
+			depth++
+		case t.Kind == sqlscan.Op && t.Text == ")":
+			depth--
+		case depth == 0 && t.Is("BY") && prev.Is("ORDER"):
+			return true
+		}
+		prev = t
+	}
+	return false
 }
 
 // Summary is one line per configuration: accuracy, calls, tokens and

@@ -17,8 +17,10 @@
 //
 // An adapter never trusts the SQL it is given to be harmless: generated SQL
 // comes from render, curated SQL from a person, and either may be wrong.
-// Every Query first applies one lexical gate (checkStatementIn): exactly one
-// SELECT, WITH or VALUES statement, split by the engine's own lexical rules.
+// Every Query first applies one lexical gate (CheckStatement, which the
+// verified-query loader applies too): exactly one SELECT, WITH or VALUES
+// statement, possibly opening with parentheses, split by PostgreSQL's
+// scanner (internal/sqlscan; SQLite's diverging spellings refused).
 // Below it each engine holds on its own:
 //
 //   - SQLite opens the file with mode=ro, sets PRAGMA query_only=ON on each

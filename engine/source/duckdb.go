@@ -186,7 +186,7 @@ func (d *DuckDB) Close() error { return d.db.Close() }
 // SELECT, WITH or VALUES statement and anything the settings deny (a write,
 // a file, an extension, a setting).
 func (d *DuckDB) Query(ctx context.Context, sqlText string, args []any, maxRows int) (*Result, error) {
-	if err := checkStatementIn(schema.DialectDuckDB, sqlText); err != nil {
+	if err := CheckStatement(schema.DialectDuckDB, sqlText); err != nil {
 		return nil, err
 	}
 	if maxRows <= 0 || maxRows > d.opts.RowLimit {

@@ -125,7 +125,7 @@ func (p *Postgres) Close() error {
 // one SELECT, WITH or VALUES statement and anything the read-only
 // transaction or the role's privileges refuse.
 func (p *Postgres) Query(ctx context.Context, sqlText string, args []any, maxRows int) (*Result, error) {
-	if err := checkStatementIn(schema.DialectPostgres, sqlText); err != nil {
+	if err := CheckStatement(schema.DialectPostgres, sqlText); err != nil {
 		return nil, err
 	}
 	if maxRows <= 0 || maxRows > p.opts.RowLimit {

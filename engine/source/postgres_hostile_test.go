@@ -83,7 +83,7 @@ func TestPostgresHostileBelowLexicalGate(t *testing.T) {
 	p := openPGTest(t, f.ReadOnly, Options{Timeout: time.Second})
 	for _, c := range cases {
 		_, err := p.fetch(context.Background(), c.sql, nil, 10)
-		shape := shapeOfPostgres(c.sql)
+		shape, _ := shapeOfDialect("postgres", c.sql)
 		if err == nil {
 			if shape.Keyword != "SET" && !shape.Empty {
 				t.Errorf("%q: accepted by the engine", c.sql)

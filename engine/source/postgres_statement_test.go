@@ -34,8 +34,8 @@ var pgLexCases = []struct {
 
 func TestShapeOfPostgres(t *testing.T) {
 	for _, tt := range pgLexCases {
-		if got := shapeOfPostgres(tt.sql); got.Multiple != tt.multiple || got.Keyword != "SELECT" {
-			t.Errorf("shapeOfPostgres(%q) = %+v, want multiple %v", tt.sql, got, tt.multiple)
+		if got, err := shapeOfDialect("postgres", tt.sql); err != nil || got.Multiple != tt.multiple || got.Keyword != "SELECT" {
+			t.Errorf("shapeOfDialect(postgres, %q) = %+v, want multiple %v", tt.sql, got, tt.multiple)
 		}
 	}
 	tests := []struct {
@@ -46,18 +46,18 @@ func TestShapeOfPostgres(t *testing.T) {
 		{"/* a /* nested */ still comment */ -- x\n ;", true, ""},
 		{"DO $$ BEGIN DELETE FROM t; END $$", false, "DO"},
 		{"/* x */ SET default_transaction_read_only = off", false, "SET"},
-		{"E'x'", false, "E"},
+		{"E'x'", false, ""},
 	}
 	for _, tt := range tests {
-		if got := shapeOfPostgres(tt.sql); got.Empty != tt.empty || got.Multiple || got.Keyword != tt.keyword {
-			t.Errorf("shapeOfPostgres(%q) = %+v, want empty %v keyword %q", tt.sql, got, tt.empty, tt.keyword)
+		if got, err := shapeOfDialect("postgres", tt.sql); err != nil || got.Empty != tt.empty || got.Multiple || got.Keyword != tt.keyword {
+			t.Errorf("shapeOfDialect(postgres, %q) = %+v, want empty %v keyword %q", tt.sql, got, tt.empty, tt.keyword)
 		}
 	}
 	// The gate uses these rules for PostgreSQL and DuckDB only.
-	if err := checkStatementIn("postgres", "DO $$ BEGIN DELETE FROM t; END $$"); err == nil || !strings.Contains(err.Msg, "only SELECT") {
+	if err := CheckStatement("postgres", "DO $$ BEGIN DELETE FROM t; END $$"); err == nil || !strings.Contains(err.Msg, "only SELECT") {
 		t.Errorf("DO block: %v", err)
 	}
-	if err := checkStatementIn("sqlite", "SELECT $$a;b$$"); err == nil || !strings.Contains(err.Msg, "more than one") {
+	if err := CheckStatement("sqlite", "SELECT $$a;b$$"); err == nil || !strings.Contains(err.Msg, "dollar-quoted") {
 		t.Errorf("SQLite rules: %v", err)
 	}
 }
@@ -87,7 +87,7 @@ func TestShapeOfPostgresAgainstEngines(t *testing.T) {
 			if engineSeesMultiple(err) != tt.multiple && !(tt.multiple && err != nil) {
 				t.Errorf("%s: %q gave %v, want multiple %v", name, tt.sql, err, tt.multiple)
 			}
-			if engineSeesMultiple(err) && !shapeOfPostgres(tt.sql).Multiple {
+			if shape, _ := shapeOfDialect(name, tt.sql); engineSeesMultiple(err) && !shape.Multiple {
 				t.Errorf("%s sees several statements in %q, the gate one", name, tt.sql)
 			}
 		}

@@ -169,9 +169,9 @@ func (s *SQLite) Query(ctx context.Context, sqlText string, args []any, maxRows 
 	return s.run(ctx, s.query, sqlText, args, maxRows)
 }
 
-// checkStatement is the lexical gate of Query (see shapeOf).
+// checkStatement is the statement gate of Query (see CheckStatement).
 func checkStatement(sqlText string) *Error {
-	return checkStatementIn(schema.DialectSQLite, sqlText)
+	return CheckStatement(schema.DialectSQLite, sqlText)
 }
 
 // run executes sqlText on one connection of p under the timeout and

@@ -3,9 +3,9 @@ package evalret
 import (
 	"sort"
 	"strings"
-	"unicode"
 
 	"github.com/nl2sql/nl2sql/engine/schema"
+	"github.com/nl2sql/nl2sql/internal/sqlscan"
 	"github.com/nl2sql/nl2sql/planast"
 	"github.com/nl2sql/nl2sql/planast/lift"
 )
@@ -212,58 +212,37 @@ type token struct {
 	quote rune
 }
 
-// sqlTokens splits SQL into words, quoted identifiers ("x", `x`, [x]),
-// single-quoted strings (” is a quote), numbers and punctuation.
+// sqlTokens splits SQLite SQL with the one SQL scanner (sqlscan, SQLite's
+// spellings read) into words, quoted identifiers ("x", `x`, [x]; text
+// unquoted), single-quoted strings (text unquoted), numbers and
+// punctuation; comments are left out. A text that does not scan has no
+// tokens (its gold is then empty, and reported so).
 func sqlTokens(sql string) []token {
-	rs := []rune(sql)
+	toks, err := sqlscan.ScanSQLite(sql)
+	if err != nil {
+		return nil
+	}
 	var out []token
-	for i := 0; i < len(rs); {
-		r := rs[i]
-		switch {
-		case unicode.IsSpace(r):
-			i++
-		case r == '\'' || r == '"' || r == '`' || r == '[':
-			end := r
-			if r == '[' {
-				end = ']'
+	for _, t := range toks {
+		switch t.Kind {
+		case sqlscan.Word:
+			out = append(out, token{kind: tokWord, text: t.Text})
+		case sqlscan.Quoted:
+			out = append(out, token{kind: tokQuoted, text: t.Name(), quote: rune(t.Text[0])})
+		case sqlscan.String:
+			switch {
+			case t.Text == `""`: // SQLite's empty string, written as an empty identifier
+				out = append(out, token{kind: tokQuoted, quote: '"'})
+			case t.Text[0] == '\'' && len(t.Text) >= 2:
+				out = append(out, token{kind: tokString, text: strings.ReplaceAll(t.Text[1:len(t.Text)-1], "''", "'"), quote: '\''})
+			default:
+				out = append(out, token{kind: tokString, text: t.Text})
 			}
-			var b strings.Builder
-			j := i + 1
-			for j < len(rs) {
-				if rs[j] == end {
-					if j+1 < len(rs) && rs[j+1] == end && end != ']' {
-						b.WriteRune(end)
-						j += 2
-						continue
-					}
-					break
-				}
-				b.WriteRune(rs[j])
-				j++
-			}
-			k := tokQuoted
-			if r == '\'' {
-				k = tokString
-			}
-			out = append(out, token{kind: k, text: b.String(), quote: r})
-			i = j + 1
-		case unicode.IsLetter(r) || r == '_':
-			j := i
-			for j < len(rs) && (unicode.IsLetter(rs[j]) || unicode.IsDigit(rs[j]) || rs[j] == '_' || rs[j] == '$') {
-				j++
-			}
-			out = append(out, token{kind: tokWord, text: string(rs[i:j])})
-			i = j
-		case unicode.IsDigit(r):
-			j := i
-			for j < len(rs) && (unicode.IsDigit(rs[j]) || rs[j] == '.' || unicode.IsLetter(rs[j])) {
-				j++
-			}
-			out = append(out, token{kind: tokNumber, text: string(rs[i:j])})
-			i = j
+		case sqlscan.Number:
+			out = append(out, token{kind: tokNumber, text: t.Text})
+		case sqlscan.Comment:
 		default:
-			out = append(out, token{kind: tokPunct, text: string(r)})
-			i++
+			out = append(out, token{kind: tokPunct, text: t.Text})
 		}
 	}
 	return out

@@ -2,8 +2,8 @@ package lift
 
 import (
 	"strings"
-	"unicode"
-	"unicode/utf8"
+
+	"github.com/nl2sql/nl2sql/internal/sqlscan"
 )
 
 // token is one lexical token of the input SQL. Pos is its byte offset in
@@ -27,110 +27,55 @@ const (
 	tOp                      // punctuation and operators
 )
 
-// lex splits sql into tokens; it never fails (an unterminated quote runs to
-// the end of the text and the parser reports it).
+// lex splits sql into tokens with the one SQL scanner (sqlscan, SQLite's
+// spellings read: `…` and […] identifiers, "" as an empty string), the
+// blanks and comments between them as tSpace. It never fails: a text that
+// does not scan (an unterminated quote, say) is one token, and the parser
+// reports it.
 func lex(sql string) []token {
-	var out []token
-	i := 0
-	for i < len(sql) {
-		start := i
-		c := sql[i]
-		kind := tOp
-		switch {
-		case c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v':
-			for i < len(sql) && strings.IndexByte(" \t\n\r\f\v", sql[i]) >= 0 {
-				i++
-			}
-			kind = tSpace
-		case c == '-' && i+1 < len(sql) && sql[i+1] == '-':
-			for i < len(sql) && sql[i] != '\n' {
-				i++
-			}
-			kind = tSpace
-		case c == '/' && i+1 < len(sql) && sql[i+1] == '*':
-			j := strings.Index(sql[i+2:], "*/")
-			if j < 0 {
-				i = len(sql)
-			} else {
-				i += j + 4
-			}
-			kind = tSpace
-		case c == '\'' || c == '"' || c == '`':
-			i = skipQuoted(sql, i, c)
-			kind = map[byte]tokKind{'\'': tString, '"': tQuoted, '`': tBacktick}[c]
-		case c == '[':
-			j := strings.IndexByte(sql[i:], ']')
-			if j < 0 {
-				i = len(sql)
-			} else {
-				i += j + 1
-			}
-			kind = tBracket
-		case c >= '0' && c <= '9' || c == '.' && i+1 < len(sql) && sql[i+1] >= '0' && sql[i+1] <= '9':
-			i = skipNumber(sql, i)
-			kind = tNumber
-		case isIdentStart(sql, i):
-			for i < len(sql) && isIdentPart(sql, i) {
-				_, n := utf8.DecodeRuneInString(sql[i:])
-				i += n
-			}
-			kind = tWord
-		default:
-			i++
-			if i < len(sql) {
-				switch sql[start : i+1] {
-				case "<=", ">=", "<>", "!=", "==", "||", "::":
-					i++
-				}
-			}
+	toks, err := sqlscan.ScanSQLite(sql)
+	if err != nil {
+		if sql == "" {
+			return nil
 		}
-		out = append(out, token{kind: kind, text: sql[start:i], pos: start})
+		return []token{{kind: tOp, text: sql}}
+	}
+	var out []token
+	at := 0
+	for _, t := range toks {
+		if t.Start > at {
+			out = append(out, token{kind: tSpace, text: sql[at:t.Start], pos: at})
+		}
+		at = t.End
+		kind := tOp
+		switch t.Kind {
+		case sqlscan.Comment:
+			kind = tSpace
+		case sqlscan.Word:
+			kind = tWord
+		case sqlscan.Quoted:
+			switch t.Text[0] {
+			case '`':
+				kind = tBacktick
+			case '[':
+				kind = tBracket
+			default:
+				kind = tQuoted
+			}
+		case sqlscan.String:
+			kind = tString
+			if t.Text == `""` {
+				kind = tQuoted // SQLite's empty string: see normalize
+			}
+		case sqlscan.Number:
+			kind = tNumber
+		}
+		out = append(out, token{kind: kind, text: t.Text, pos: t.Start})
+	}
+	if at < len(sql) {
+		out = append(out, token{kind: tSpace, text: sql[at:], pos: at})
 	}
 	return out
-}
-
-func skipQuoted(sql string, i int, q byte) int {
-	i++
-	for i < len(sql) {
-		if sql[i] == q {
-			if i+1 < len(sql) && sql[i+1] == q {
-				i += 2
-				continue
-			}
-			return i + 1
-		}
-		i++
-	}
-	return i
-}
-
-func skipNumber(sql string, i int) int {
-	for i < len(sql) && (sql[i] >= '0' && sql[i] <= '9' || sql[i] == '.') {
-		i++
-	}
-	if i < len(sql) && (sql[i] == 'e' || sql[i] == 'E') {
-		j := i + 1
-		if j < len(sql) && (sql[j] == '+' || sql[j] == '-') {
-			j++
-		}
-		if j < len(sql) && sql[j] >= '0' && sql[j] <= '9' {
-			i = j
-			for i < len(sql) && sql[i] >= '0' && sql[i] <= '9' {
-				i++
-			}
-		}
-	}
-	return i
-}
-
-func isIdentStart(s string, i int) bool {
-	r, _ := utf8.DecodeRuneInString(s[i:])
-	return r == '_' || unicode.IsLetter(r) || r >= 0x80 && r != utf8.RuneError
-}
-
-func isIdentPart(s string, i int) bool {
-	r, _ := utf8.DecodeRuneInString(s[i:])
-	return r == '_' || r == '$' || unicode.IsLetter(r) || unicode.IsDigit(r) || r >= 0x80 && r != utf8.RuneError
 }
 
 // unquote returns the name a quoted identifier token stands for.
@@ -151,17 +96,7 @@ func unquote(t token) string {
 
 func quoteIdent(name string) string { return `"` + strings.ReplaceAll(name, `"`, `""`) + `"` }
 
-func isWord(t token, words ...string) bool {
-	if t.kind != tWord {
-		return false
-	}
-	for _, w := range words {
-		if strings.EqualFold(t.text, w) {
-			return true
-		}
-	}
-	return false
-}
+func isWord(t token, words ...string) bool { return t.kind == tWord && sqlscan.OneOf(t.text, words...) }
 
 // normalized is SQL rewritten for the PostgreSQL parser, with the map back
 // to the original text's byte offsets.

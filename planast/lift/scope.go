@@ -207,7 +207,7 @@ func (l *lifter) identChain(pos, n int) []string {
 	if pos < 0 || pos >= len(l.src.sql) {
 		return nil
 	}
-	toks := lex(l.src.sql[pos:min(pos+1024, len(l.src.sql))])
+	toks := lex(l.src.sql[pos:]) // from an identifier: the rest scans as the statement did
 	var out []string
 	i := 0
 	for len(out) < n {

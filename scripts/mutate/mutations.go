@@ -73,4 +73,40 @@ var mutations = []mutation{
 		New:  "\n",
 		Pkgs: []string{"./engine"}, Run: "TestDecompositionLayersDeterministic",
 	},
+	// SQL text
+	{
+		Name: "gate-no-parenthesis",
+		File: "engine/source/statement.go",
+		Old:  `for k < len(code) && code[k].Kind == sqlscan.Op && code[k].Text == "(" {`,
+		New:  `for false {`,
+		Pkgs: []string{"./render", "./curated"}, Run: "TestGateAcceptsGoldenAndCorpusPlans|TestValidateIsWhatRuns",
+	},
+	{
+		Name: "gate-any-keyword",
+		File: "engine/source/statement.go",
+		Old:  "case !readKeywords[shape.Keyword]:",
+		New:  "case false:",
+		Pkgs: []string{"./engine/source"}, Run: "TestCheckStatementRefusesUnscannable|TestShapeOfPostgres",
+	},
+	{
+		Name: "gate-second-statement-ignored",
+		File: "engine/source/statement.go",
+		Old:  "\t\t\ts.Multiple = true\n",
+		New:  "\t\t\ts.Multiple = false\n",
+		Pkgs: []string{"./engine/source"}, Run: "TestShapeOf",
+	},
+	{
+		Name: "curated-validate-skips-gate",
+		File: "curated/check.go",
+		Old:  "if se := source.CheckStatement(q.dialect, placeholders(q.prep.parse, q.dialect)); se != nil {",
+		New:  "if se := (*source.Error)(nil); se != nil {",
+		Pkgs: []string{"./curated"}, Run: "TestValidateIsWhatRuns",
+	},
+	{
+		Name: "sqlscan-sqlite-divergence-ignored",
+		File: "internal/sqlscan/scan.go",
+		Old:  "if err := sqliteDivergence(t); err != nil {",
+		New:  "if err := sqliteDivergence(t); err != nil && false {",
+		Pkgs: []string{"./internal/sqlscan", "./engine/source"}, Run: "TestScanRefuses|TestCheckStatementRefusesUnscannable",
+	},
 }
