@@ -257,3 +257,30 @@ func TestTimeWindowRefusesEveryPath(t *testing.T) {
 		})
 	}
 }
+
+// Threat: a before_run rewrite meant to narrow a question ("… in my
+// region") is dropped on a path whose question is a stand-in (a supplied
+// plan, a verified query by id), and the unchanged read runs. There is no
+// question to rewrite, so the rewrite refuses; ask takes the rewritten
+// question as before.
+func TestRewriteRefusesFixedPaths(t *testing.T) {
+	srv := signedHook(t, "k", func(in hooks.Input) hooks.Decision {
+		return hooks.Decision{Action: hooks.Rewrite, Question: "Which artist has released the most albums?"}
+	})
+	rewrite := []hooks.Entry{{Name: "narrow", Points: []hooks.Point{hooks.BeforeRun}, Hook: &hooks.HTTP{URL: srv.URL, Secret: []byte("k")}}}
+	fixed := map[string]bool{"run_plan": true, "check_plan": true, "run_verified_query": true}
+	for _, path := range hookPaths(t) {
+		if path.name != "ask" && !fixed[path.name] {
+			continue
+		}
+		t.Run(path.name, func(t *testing.T) {
+			ran, err := path.run(t, rewrite, nil)
+			if fixed[path.name] && (AsError(err).code() != CodeRefusedByRule || ran) {
+				t.Errorf("rewrite on %s: err %v, result returned %v", path.name, err, ran)
+			}
+			if !fixed[path.name] && (err != nil || !ran) {
+				t.Errorf("rewrite on ask: %v", err)
+			}
+		})
+	}
+}
