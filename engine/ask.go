@@ -133,6 +133,7 @@ func (e *Engine) finish(ctx context.Context, ds *datasource, q, today string, pl
 		// a scaling winner passed the hooks up to after_execution and ran
 		// once, as a candidate (scale_candidates.go): it is not run again
 		sql, rows = r.sql, r.rows
+		tm.Execute = r.execMS
 	} else {
 		var err error
 		if planned, sql, rows, err = e.gateAndRun(ctx, ds, q, planned, sw, tm, tr); err != nil {

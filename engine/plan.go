@@ -37,10 +37,12 @@ type planned struct {
 	ran *ranPlan
 }
 
-// ranPlan is a plan's rendered SQL and its result.
+// ranPlan is a plan's rendered SQL and its result, and the wall time of
+// the execution stage that produced it (all candidates' queries).
 type ranPlan struct {
-	sql  string
-	rows *source.Result
+	sql    string
+	rows   *source.Result
+	execMS float64
 }
 
 // Attempt is one refused planning attempt and why.

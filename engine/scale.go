@@ -89,6 +89,7 @@ type scaleRun struct {
 	mu      sync.Mutex
 	stages  map[string]*StageUsage
 	modelMS float64
+	execMS  float64 // wall time of the candidates' queries
 	report  ScaleReport
 }
 
@@ -159,9 +160,9 @@ func (s *scaleRun) run(ctx context.Context) (*planned, error) {
 	}
 	s.report.Selected = win.id
 	rep := win.members[0]
-	p := *rep.plan
+	p := *rep.planned
 	p.attempts = rep.attempts
-	p.ran = &ranPlan{sql: rep.sql, rows: rep.rows} // run once, as a candidate
+	p.ran = &ranPlan{sql: rep.sql, rows: rep.rows, execMS: s.execMS} // run once, as a candidate
 	// calls overlap: the model time is the summed call time, at most the
 	// stage's wall time, so Timings.Overhead stays the engine's own time
 	p.modelMS = min(s.modelMS, ms(time.Since(t0)))
@@ -177,7 +178,7 @@ func (s *scaleRun) run(ctx context.Context) (*planned, error) {
 func (s *scaleRun) noWinner(ctx context.Context, cands []*scaleCand) error {
 	for _, c := range cands {
 		if c.held != nil {
-			return s.e.requireApproval(ctx, s.ds, s.q, c.plan, c.held.sql, c.held.reason, s.tr)
+			return s.e.requireApproval(ctx, s.ds, s.q, c.planned, c.held.sql, c.held.reason, s.tr)
 		}
 	}
 	for _, c := range cands {

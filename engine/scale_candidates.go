@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"time"
 
 	"github.com/nl2sql/nl2sql/engine/hooks"
 	"github.com/nl2sql/nl2sql/engine/llm"
@@ -25,7 +26,7 @@ type scaleCand struct {
 	// attempts counts the planner calls made for it.
 	attempts int
 	done     bool
-	plan     *planned
+	planned  *planned // validated; after gate, the plan the hooks let through
 	err      error
 	sql      string
 	rows     *source.Result
@@ -160,7 +161,7 @@ func (s *scaleRun) accept(ctx context.Context, c *scaleCand, resp *llm.Response,
 		var v *planast.Validated
 		if v, perr = s.e.validateFor(ctx, s.ds, plan); perr == nil {
 			c.done = true
-			c.plan = &planned{plan: v.Plan, columns: v.Columns, types: v.Types, warnings: v.Warnings, reasoning: ans.Reasoning,
+			c.planned = &planned{plan: v.Plan, columns: v.Columns, types: v.Types, warnings: v.Warnings, reasoning: ans.Reasoning,
 				source: "llm", planner: plan}
 			return
 		}
@@ -185,10 +186,11 @@ func (s *scaleRun) accept(ctx context.Context, c *scaleCand, resp *llm.Response,
 func (s *scaleRun) executeAll(ctx context.Context, cands []*scaleCand) {
 	var run []*scaleCand
 	for _, c := range cands {
-		if c.plan != nil && s.gate(ctx, c) {
+		if c.planned != nil && s.gate(ctx, c) {
 			run = append(run, c)
 		}
 	}
+	t0 := time.Now()
 	s.parallel(len(run), func(i int) {
 		c := run[i]
 		rows, err := s.e.execute(ctx, s.ds, c.sql)
@@ -196,14 +198,15 @@ func (s *scaleRun) executeAll(ctx context.Context, cands []*scaleCand) {
 			c.err = deadline(ctx, err)
 			return
 		}
-		applyPlanTypes(rows, c.plan.types)
+		applyPlanTypes(rows, c.planned.types)
 		c.rows = rows
 	})
+	s.execMS += ms(time.Since(t0)) // executeAll runs on one goroutine: no lock
 	for _, c := range run {
 		if c.rows == nil {
 			continue
 		}
-		if err := s.e.resultHook(ctx, hooks.AfterExecution, s.ds, s.q, c.plan, c.rows.Columns, len(c.rows.Rows), c.rows.Truncated, "", s.tr); err != nil {
+		if err := s.e.resultHook(ctx, hooks.AfterExecution, s.ds, s.q, c.planned, c.rows.Columns, len(c.rows.Rows), c.rows.Truncated, "", s.tr); err != nil {
 			c.err, c.rows = err, nil // its rows reach no model and no caller
 			continue
 		}
@@ -216,12 +219,12 @@ func (s *scaleRun) executeAll(ctx context.Context, cands []*scaleCand) {
 // hooks; it reports whether c may run. A deny ends c with the rule's
 // refusal; an approval requirement holds c (c.held) without running it.
 func (s *scaleRun) gate(ctx context.Context, c *scaleCand) bool {
-	p, err := s.e.afterPlanning(ctx, s.ds, s.q, c.plan, s.tr)
+	p, err := s.e.afterPlanning(ctx, s.ds, s.q, c.planned, s.tr)
 	if err != nil {
 		c.err = err
 		return false
 	}
-	c.plan = p
+	c.planned = p
 	sql, err := s.e.render(s.ds, p)
 	if err != nil {
 		c.err = err

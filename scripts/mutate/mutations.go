@@ -105,8 +105,8 @@ var mutations = []mutation{
 	{
 		Name: "scale-candidate-skips-after-planning",
 		File: "engine/scale_candidates.go",
-		Old:  "p, err := s.e.afterPlanning(ctx, s.ds, s.q, c.plan, s.tr)",
-		New:  "p, err := c.plan, error(nil)",
+		Old:  "p, err := s.e.afterPlanning(ctx, s.ds, s.q, c.planned, s.tr)",
+		New:  "p, err := c.planned, error(nil)",
 		Pkgs: []string{"./engine"}, Run: "TestScaleCandidatesPassPlanHooks",
 	},
 	{
@@ -119,7 +119,7 @@ var mutations = []mutation{
 	{
 		Name: "scale-candidate-skips-after-execution",
 		File: "engine/scale_candidates.go",
-		Old:  `if err := s.e.resultHook(ctx, hooks.AfterExecution, s.ds, s.q, c.plan, c.rows.Columns, len(c.rows.Rows), c.rows.Truncated, "", s.tr); err != nil {`,
+		Old:  `if err := s.e.resultHook(ctx, hooks.AfterExecution, s.ds, s.q, c.planned, c.rows.Columns, len(c.rows.Rows), c.rows.Truncated, "", s.tr); err != nil {`,
 		New:  `if err := error(nil); err != nil && hooks.AfterExecution != "" {`,
 		Pkgs: []string{"./engine"}, Run: "TestScaleRefusedResultReachesNoModel",
 	},
