@@ -67,11 +67,22 @@ func (e *Engine) requireApproval(ctx context.Context, ds *datasource, q string, 
 // beforeExecution runs the before_execution hooks; a require_approval
 // decision stops a run that is not already approved.
 func (e *Engine) beforeExecution(ctx context.Context, ds *datasource, q string, p *planned, sql string, tr *traceRec) error {
+	needs, reason, err := e.executionHooks(ctx, ds, q, p, sql, tr)
+	if err != nil || !needs {
+		return err
+	}
+	return e.requireApproval(ctx, ds, q, p, sql, reason, tr)
+}
+
+// executionHooks runs the before_execution hooks and reports whether a
+// rule requires an approval the plan does not have yet, and the rule's
+// reason.
+func (e *Engine) executionHooks(ctx context.Context, ds *datasource, q string, p *planned, sql string, tr *traceRec) (bool, string, error) {
 	in := planInput(ds, p)
 	in.Question, in.SQL = q, sql
 	out, err := e.hook(ctx, hooks.BeforeExecution, tr, in)
 	if err != nil || !out.NeedsApproval || p.source == "approved" {
-		return err
+		return false, "", err
 	}
 	reason := ""
 	for _, r := range out.Records {
@@ -79,7 +90,7 @@ func (e *Engine) beforeExecution(ctx context.Context, ds *datasource, q string, 
 			reason = r.Reason
 		}
 	}
-	return e.requireApproval(ctx, ds, q, p, sql, reason, tr)
+	return true, reason, nil
 }
 
 // isApprover reports whether the caller may decide approvals: a holder of

@@ -9,6 +9,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/nl2sql/nl2sql/engine/hooks"
+	"github.com/nl2sql/nl2sql/engine/source"
 )
 
 // MaxQuestionBytes bounds a question's size.
@@ -126,27 +127,18 @@ func (e *Engine) Ask(ctx context.Context, req AskRequest) (res *Result, err erro
 // finish renders, executes and summarises a validated plan; Ask and RunPlan
 // share it.
 func (e *Engine) finish(ctx context.Context, ds *datasource, q, today string, planned *planned, sw *stopwatch, tm *Timings, tr *traceRec) (*Result, error) {
-	planned, err := e.afterPlanning(ctx, ds, q, planned, tr)
-	if err != nil {
-		return nil, err
-	}
-	sql, err := e.render(ds, planned)
-	if err != nil {
-		return nil, err
-	}
-	tm.Render = sw.lap()
-	if err := e.beforeExecution(ctx, ds, q, planned, sql, tr); err != nil {
-		return nil, err
-	}
-	progress(ctx, "execute")
-	rows, err := e.execute(ctx, ds, sql)
-	if err != nil {
-		return nil, deadline(ctx, err)
-	}
-	applyPlanTypes(rows, planned.types)
-	tm.Execute = sw.lap()
-	if err := e.resultHook(ctx, hooks.AfterExecution, ds, q, planned, rows.Columns, len(rows.Rows), rows.Truncated, "", tr); err != nil {
-		return nil, err
+	var sql string
+	var rows *source.Result
+	if r := planned.ran; r != nil {
+		// a scaling winner passed the hooks up to after_execution and ran
+		// once, as a candidate (scale_candidates.go): it is not run again
+		sql, rows = r.sql, r.rows
+		tm.Execute = r.execMS
+	} else {
+		var err error
+		if planned, sql, rows, err = e.gateAndRun(ctx, ds, q, planned, sw, tm, tr); err != nil {
+			return nil, err
+		}
 	}
 	progress(ctx, "answer")
 	e.storePlan(ctx, ds, q, today, planned)
@@ -187,6 +179,36 @@ func (e *Engine) finish(ctx context.Context, ds *datasource, q, today string, pl
 	tm.Total = sw.total()
 	res.Timings = *tm
 	return res, nil
+}
+
+// gateAndRun passes a plan through the after_planning hooks (a changed
+// plan is what runs), renders it, passes the before_execution hooks, runs
+// it read-only and passes its result's shape through the after_execution
+// hooks.
+func (e *Engine) gateAndRun(ctx context.Context, ds *datasource, q string, p *planned, sw *stopwatch, tm *Timings, tr *traceRec) (*planned, string, *source.Result, error) {
+	p, err := e.afterPlanning(ctx, ds, q, p, tr)
+	if err != nil {
+		return nil, "", nil, err
+	}
+	sql, err := e.render(ds, p)
+	if err != nil {
+		return nil, "", nil, err
+	}
+	tm.Render = sw.lap()
+	if err := e.beforeExecution(ctx, ds, q, p, sql, tr); err != nil {
+		return nil, "", nil, err
+	}
+	progress(ctx, "execute")
+	rows, err := e.execute(ctx, ds, sql)
+	if err != nil {
+		return nil, "", nil, deadline(ctx, err)
+	}
+	applyPlanTypes(rows, p.types)
+	tm.Execute = sw.lap()
+	if err := e.resultHook(ctx, hooks.AfterExecution, ds, q, p, rows.Columns, len(rows.Rows), rows.Truncated, "", tr); err != nil {
+		return nil, "", nil, err
+	}
+	return p, sql, rows, nil
 }
 
 // subQueryID is a content hash of the datasource and the normalised intent.

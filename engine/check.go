@@ -10,7 +10,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/nl2sql/nl2sql/engine/events"
 	"github.com/nl2sql/nl2sql/engine/hooks"
 	"github.com/nl2sql/nl2sql/engine/schema"
 	"github.com/nl2sql/nl2sql/engine/semantic"
@@ -68,7 +67,7 @@ func (e *Engine) supplied(ctx context.Context, datasource string, doc []byte, tr
 }
 
 // CheckPlan decodes, validates and renders a supplied plan exactly as
-// RunPlan would — the caller's access and row filters, the
+// RunPlan would — the caller's access and row filters, the before_run,
 // after_resolution and after_planning hooks (a changed plan is what it
 // shows) — and runs nothing: like Explain it stops after rendering. dialect
 // renders for another dialect (empty: the datasource's own, giving the SQL
@@ -79,7 +78,9 @@ func (e *Engine) CheckPlan(ctx context.Context, datasource string, doc []byte, d
 	defer cancel()
 	tr := &traceRec{t: Trace{ID: newTraceID(), CreatedAt: time.Now().UTC(), Question: suppliedQuestion, Today: e.opts.Today(), PlanSource: "supplied"}}
 	defer func() { e.runFinished(ctx, "check_plan", tr, nil, err) }()
-	e.emit(ctx, events.RunStarted{RunID: tr.t.ID, Kind: "check_plan", User: e.caller(ctx).Identity().User})
+	if ctx, err = e.runStartedFixed(ctx, "check_plan", suppliedQuestion, tr); err != nil {
+		return nil, err
+	}
 	var d render.Dialect
 	if dialect != "" {
 		var ok bool

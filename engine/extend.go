@@ -172,6 +172,20 @@ func (e *Engine) runStarted(ctx context.Context, kind, q string, tr *traceRec) (
 	return ctx, out.Question, nil
 }
 
+// runStartedFixed is runStarted for a path whose question is a stand-in
+// (a supplied plan, a verified query by id): the before_run hooks decide
+// on it as on a question (a time window refuses it, say), but what runs is
+// fixed, so a rewrite has nothing to change and refuses (fail closed, as a
+// plan change does on a verified query).
+func (e *Engine) runStartedFixed(ctx context.Context, kind, q string, tr *traceRec) (context.Context, error) {
+	ctx, got, err := e.runStarted(ctx, kind, q, tr)
+	if err == nil && got != q {
+		err = Errorf(CodeRefusedByRule, "ask the question in words (ask): a question can be rewritten by the rule",
+			"a rule rewrites the question of this request, and %s has no question to rewrite", q)
+	}
+	return ctx, err
+}
+
 type runKey struct{}
 
 // run is the engine and id of the run a context belongs to, and the step
@@ -287,14 +301,6 @@ func (e *Engine) decodeValidate(ctx context.Context, ds *datasource, doc []byte)
 		return nil, err
 	}
 	return e.validateFor(ctx, ds, plan)
-}
-
-// planHooks reports whether hooks run at a point after planning; test-time
-// scaling steps aside while they do (its candidates run before those hooks
-// could see them), so every plan that runs passes them.
-func (e *Engine) planHooks() bool {
-	return e.opts.Hooks.Has(hooks.AfterPlanning) || e.opts.Hooks.Has(hooks.BeforeExecution) ||
-		e.opts.Hooks.Has(hooks.AfterExecution) || e.opts.Hooks.Has(hooks.AfterAnswer)
 }
 
 // warnUnmatchedRules logs, when a datasource opens, each built-in rule's

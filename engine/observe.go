@@ -14,8 +14,10 @@ type observedPlanner struct {
 	bus *events.Bus
 }
 
-// observeModels wraps the planner and the answerer so every model call is
-// an event (counts and names only, never prompts or answers).
+// observeModels wraps every model the engine calls (the planner, the
+// answerer, and the selector that judges and critiques scaling candidates)
+// so every model call is an event (counts and names only, never prompts or
+// answers).
 func observeModels(o *Options) {
 	if o.Events == nil {
 		return
@@ -23,6 +25,9 @@ func observeModels(o *Options) {
 	o.Planner = observedPlanner{o.Planner, o.Events}
 	if o.Answerer != nil {
 		o.Answerer = observedPlanner{o.Answerer, o.Events}
+	}
+	if o.Selector != nil {
+		o.Selector = observedPlanner{o.Selector, o.Events}
 	}
 }
 

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/nl2sql/nl2sql/engine/llm"
+	"github.com/nl2sql/nl2sql/engine/source"
 	"github.com/nl2sql/nl2sql/planast"
 )
 
@@ -30,6 +31,18 @@ type planned struct {
 	// planner is the plan as the planner wrote it, before row filters:
 	// what the plan cache stores, so a hit is filtered for each caller.
 	planner *planast.Query
+	// ran is set on a scaling winner: the SQL it ran as a candidate and
+	// its rows, after the hooks up to after_execution passed it; finish
+	// answers from them instead of running it again.
+	ran *ranPlan
+}
+
+// ranPlan is a plan's rendered SQL and its result, and the wall time of
+// the execution stage that produced it (all candidates' queries).
+type ranPlan struct {
+	sql    string
+	rows   *source.Result
+	execMS float64
 }
 
 // Attempt is one refused planning attempt and why.

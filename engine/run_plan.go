@@ -3,15 +3,15 @@ package engine
 import (
 	"context"
 	"time"
-
-	"github.com/nl2sql/nl2sql/engine/events"
 )
 
 // RunPlan runs a plan supplied by a client (an MCP client's own model, a
 // person): decoded with the plan language's limits, validated against the
 // datasource's snapshot, rendered and run read-only like a planner's plan.
 // The result has plan_source "supplied"; a refused plan is an *Error with
-// CodePlanInvalid and typed issues the client can act on. Without a
+// CodePlanInvalid and typed issues the client can act on. It passes the
+// hooks as Ask does, from before_run on (there is no planning: the
+// supplied plan meets the after_planning hooks as a planner's would). Without a
 // datasource the caller's only visible one is used.
 func (e *Engine) RunPlan(ctx context.Context, datasource string, doc []byte) (res *Result, err error) {
 	ctx, cancel := e.withDeadline(ctx)
@@ -27,7 +27,9 @@ func (e *Engine) RunPlan(ctx context.Context, datasource string, doc []byte) (re
 		e.writeTrace(tr, err)
 		e.runFinished(ctx, "run_plan", tr, res, err)
 	}()
-	e.emit(ctx, events.RunStarted{RunID: tr.t.ID, Kind: "run_plan", User: e.caller(ctx).Identity().User})
+	if ctx, err = e.runStartedFixed(ctx, "run_plan", suppliedQuestion, tr); err != nil {
+		return nil, err
+	}
 	ds, p, err := e.supplied(ctx, datasource, doc, tr, sw, &tm)
 	if err != nil {
 		return nil, err

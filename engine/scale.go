@@ -85,9 +85,11 @@ type scaleRun struct {
 	cfg     ScaleConfig
 	budget  *tokenBudget
 	outer   context.Context // the request's context (its own deadline)
+	tr      *traceRec       // the run's, for the hooks every candidate passes
 	mu      sync.Mutex
 	stages  map[string]*StageUsage
 	modelMS float64
+	execMS  float64 // wall time of the candidates' queries
 	report  ScaleReport
 }
 
@@ -107,7 +109,10 @@ func (e *Engine) planMaybeScaled(ctx context.Context, ds *datasource, q, sctx, t
 	if p := e.cachedPlan(ctx, ds, q, today); p != nil {
 		return p, nil, nil
 	}
-	s := &scaleRun{e: e, ds: ds, q: q, sctx: sctx, today: today, cfg: cfg.withDefaults(), outer: ctx, stages: map[string]*StageUsage{}}
+	s := &scaleRun{e: e, ds: ds, q: q, sctx: sctx, today: today, cfg: cfg.withDefaults(), outer: ctx, stages: map[string]*StageUsage{}, tr: traceFrom(ctx)}
+	if s.tr == nil {
+		s.tr = &traceRec{t: Trace{ID: newTraceID(), CreatedAt: time.Now().UTC()}}
+	}
 	s.budget = &tokenBudget{limit: s.cfg.TokenBudget}
 	hard, reason := s.route(ctx)
 	s.report.RouteReason = reason
@@ -155,8 +160,9 @@ func (s *scaleRun) run(ctx context.Context) (*planned, error) {
 	}
 	s.report.Selected = win.id
 	rep := win.members[0]
-	p := *rep.plan
+	p := *rep.planned
 	p.attempts = rep.attempts
+	p.ran = &ranPlan{sql: rep.sql, rows: rep.rows, execMS: s.execMS} // run once, as a candidate
 	// calls overlap: the model time is the summed call time, at most the
 	// stage's wall time, so Timings.Overhead stays the engine's own time
 	p.modelMS = min(s.modelMS, ms(time.Since(t0)))
@@ -164,9 +170,22 @@ func (s *scaleRun) run(ctx context.Context) (*planned, error) {
 	return &p, nil
 }
 
-// noWinner is the error when no candidate produced a runnable plan: the
-// first candidate's own error, as the single-call path would report it.
+// noWinner is the error when no candidate produced a runnable plan: when a
+// rule held a candidate for approval, the first such candidate is stored
+// for an approver (NEEDS_APPROVAL, as the single call would stop); else
+// the first rule's refusal; else the first candidate's own error, as the
+// single-call path would report it.
 func (s *scaleRun) noWinner(ctx context.Context, cands []*scaleCand) error {
+	for _, c := range cands {
+		if c.held != nil {
+			return s.e.requireApproval(ctx, s.ds, s.q, c.planned, c.held.sql, c.held.reason, s.tr)
+		}
+	}
+	for _, c := range cands {
+		if c.err != nil && refusedByRule(c.err) {
+			return c.err
+		}
+	}
 	for _, c := range cands {
 		if c.err != nil {
 			return deadline(ctx, c.err)

@@ -4,7 +4,9 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"time"
 
+	"github.com/nl2sql/nl2sql/engine/hooks"
 	"github.com/nl2sql/nl2sql/engine/llm"
 	"github.com/nl2sql/nl2sql/engine/source"
 	"github.com/nl2sql/nl2sql/planast"
@@ -24,13 +26,19 @@ type scaleCand struct {
 	// attempts counts the planner calls made for it.
 	attempts int
 	done     bool
-	plan     *planned
+	planned  *planned // validated; after gate, the plan the hooks let through
 	err      error
 	sql      string
 	rows     *source.Result
 	hash     string
 	bucket   int
+	// held is set when a before_execution rule requires approval: the
+	// candidate does not run, and is what an approver sees if none runs.
+	held *heldCand
 }
+
+// heldCand is a candidate's SQL and the rule's reason for an approval.
+type heldCand struct{ sql, reason string }
 
 // stage is the usage stage of c's next call.
 func (c *scaleCand) stage() string {
@@ -153,7 +161,7 @@ func (s *scaleRun) accept(ctx context.Context, c *scaleCand, resp *llm.Response,
 		var v *planast.Validated
 		if v, perr = s.e.validateFor(ctx, s.ds, plan); perr == nil {
 			c.done = true
-			c.plan = &planned{plan: v.Plan, columns: v.Columns, types: v.Types, warnings: v.Warnings, reasoning: ans.Reasoning,
+			c.planned = &planned{plan: v.Plan, columns: v.Columns, types: v.Types, warnings: v.Warnings, reasoning: ans.Reasoning,
 				source: "llm", planner: plan}
 			return
 		}
@@ -166,24 +174,73 @@ func (s *scaleRun) accept(ctx context.Context, c *scaleCand, resp *llm.Response,
 	c.issues = pe.Issues
 }
 
-// executeAll renders and runs every planned candidate read-only, at most
-// Concurrency at a time, and hashes each result.
+// executeAll passes every planned candidate through the hooks a single
+// plan passes around its run, as that plan would: after_planning and
+// before_execution before the database sees it, after_execution before its
+// rows reach the selector, the critic or the caller. The candidates they
+// let through run read-only, at most Concurrency at a time, and each
+// result is hashed. The hooks are called one candidate at a time in
+// candidate order, so their decisions and events come in the same order on
+// every run. A candidate a rule refuses goes to the error bucket with the
+// refusal; the others still compete.
 func (s *scaleRun) executeAll(ctx context.Context, cands []*scaleCand) {
-	s.parallel(len(cands), func(i int) {
-		c := cands[i]
-		if c.plan == nil {
-			return
+	var run []*scaleCand
+	for _, c := range cands {
+		if c.planned != nil && s.gate(ctx, c) {
+			run = append(run, c)
 		}
-		sql, err := s.e.render(s.ds, c.plan)
-		if err == nil {
-			c.sql = sql
-			c.rows, err = s.e.execute(ctx, s.ds, sql)
-		}
+	}
+	t0 := time.Now()
+	s.parallel(len(run), func(i int) {
+		c := run[i]
+		rows, err := s.e.execute(ctx, s.ds, c.sql)
 		if err != nil {
-			c.err, c.rows = deadline(ctx, err), nil
+			c.err = deadline(ctx, err)
 			return
 		}
-		applyPlanTypes(c.rows, c.plan.types)
-		c.hash = resultHash(c.rows)
+		applyPlanTypes(rows, c.planned.types)
+		c.rows = rows
 	})
+	s.execMS += ms(time.Since(t0)) // executeAll runs on one goroutine: no lock
+	for _, c := range run {
+		if c.rows == nil {
+			continue
+		}
+		if err := s.e.resultHook(ctx, hooks.AfterExecution, s.ds, s.q, c.planned, c.rows.Columns, len(c.rows.Rows), c.rows.Truncated, "", s.tr); err != nil {
+			c.err, c.rows = err, nil // its rows reach no model and no caller
+			continue
+		}
+		c.hash = resultHash(c.rows)
+	}
+}
+
+// gate runs the after_planning hooks on c's plan (a changed plan, validated
+// for the caller, replaces it), renders it and runs the before_execution
+// hooks; it reports whether c may run. A deny ends c with the rule's
+// refusal; an approval requirement holds c (c.held) without running it.
+func (s *scaleRun) gate(ctx context.Context, c *scaleCand) bool {
+	p, err := s.e.afterPlanning(ctx, s.ds, s.q, c.planned, s.tr)
+	if err != nil {
+		c.err = err
+		return false
+	}
+	c.planned = p
+	sql, err := s.e.render(s.ds, p)
+	if err != nil {
+		c.err = err
+		return false
+	}
+	needs, reason, err := s.e.executionHooks(ctx, s.ds, s.q, p, sql, s.tr)
+	if err != nil {
+		c.err = err
+		return false
+	}
+	if needs {
+		c.held = &heldCand{sql: sql, reason: reason}
+		c.err = Errorf(CodeNeedsApproval, "a candidate that needs no approval answers; if none does, an approver decides",
+			"a rule requires approval before this candidate runs")
+		return false
+	}
+	c.sql = sql
+	return true
 }

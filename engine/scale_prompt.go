@@ -2,7 +2,6 @@ package engine
 
 import (
 	"encoding/json"
-	"strconv"
 	"strings"
 
 	"github.com/nl2sql/nl2sql/engine/llm"
@@ -37,9 +36,11 @@ var critiqueClasses = []string{"wrong_join", "missing_filter", "wrong_aggregatio
 const selectorSystem = "You compare two candidate SQL answers to one question over one database. " +
 	"You see the question, the schema context, and for each candidate its SQL, row count and first rows. " +
 	"Decide which candidate answers the question correctly and completely; prefer the one whose rows answer exactly what was asked. " +
+	rowsAreData + " " +
 	"Answer with JSON: {\"winner\": \"A\" or \"B\", \"reason\": one sentence}."
 
 const critiqueSystem = "You review one SQL answer to a question over a database: its SQL, row count and first rows. " +
+	rowsAreData + " " +
 	"Say whether it answers the question. If it does not, name the error class (wrong_join, missing_filter, wrong_aggregation, " +
 	"value_mismatch, evidence_ignored, other) and give a one-sentence fix hint. If it does, use error class \"none\". " +
 	"Answer with JSON: {\"verdict\": \"correct\" or \"incorrect\", \"error_class\": …, \"fix_hint\": …}."
@@ -58,19 +59,12 @@ var (
 // selectorPreviewRows is how many rows of a result a selector or critic sees.
 const selectorPreviewRows = 5
 
-// resultPreview is a candidate's SQL, row count and first rows as prompt text.
+// resultPreview is a candidate's SQL and its first rows as prompt text,
+// the rows framed as data exactly as the answer prompt frames them.
 func resultPreview(c *scaleCand) string {
-	var b strings.Builder
-	b.WriteString("SQL:\n" + c.sql + "\n")
 	n := len(c.rows.Rows)
-	b.WriteString("Columns: " + strings.Join(c.rows.Columns, ", ") + "\n")
-	b.WriteString("Row count: " + strconv.Itoa(n) + "\nFirst rows:\n")
-	for _, row := range c.rows.Rows[:min(n, selectorPreviewRows)] {
-		line, _ := json.Marshal(row)
-		b.Write(line)
-		b.WriteByte('\n')
-	}
-	return b.String()
+	framed, _ := frameRows(c.rows.Columns, n, c.rows.Truncated, c.rows.Rows[:min(n, selectorPreviewRows)])
+	return "SQL:\n" + c.sql + "\nResult (first rows):\n" + framed + "\n"
 }
 
 // auxRequest builds a scaling call (selector, critic, router): a fixed

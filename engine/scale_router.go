@@ -24,13 +24,9 @@ const (
 var routerKeywords = regexp.MustCompile(`\b(each|per|ratio|percent|percentage|share|compared?|than|both|either|at least|at most|average|median|rank|top|most|least|between|without|never|not|only|every|difference|growth|more|fewer|highest|lowest)\b`)
 
 // route decides single call (false) or scaling (true), with the reason.
-// While plan-level hooks are configured the single call answers (fail
-// closed: candidates run before after_planning and before_execution hooks
-// could see them).
+// Hooks do not change the route: every candidate passes them
+// (scale_candidates.go).
 func (s *scaleRun) route(ctx context.Context) (bool, string) {
-	if s.e.planHooks() {
-		return false, "plan-level hooks are configured and candidates do not pass them yet: the single call answers"
-	}
 	switch s.cfg.Router {
 	case RouterFeatures:
 		return routeFeatures(len(s.ds.snap.Tables), s.q)

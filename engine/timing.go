@@ -15,8 +15,10 @@ type Timings struct {
 	Retrieve float64 `json:"retrieve_ms"`
 	Plan     float64 `json:"plan_ms"`
 	Render   float64 `json:"render_ms"`
-	Execute  float64 `json:"execute_ms"`
-	Answer   float64 `json:"answer_ms"`
+	// Execute is the query's time; for a scaled answer, the candidates'
+	// queries (inside Plan, as Model is).
+	Execute float64 `json:"execute_ms"`
+	Answer  float64 `json:"answer_ms"`
 	// Model is the time spent waiting for model calls (inside Plan).
 	Model float64 `json:"model_ms"`
 	Total float64 `json:"total_ms"`

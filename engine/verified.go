@@ -139,7 +139,7 @@ func (e *Engine) RunVerified(ctx context.Context, id string, params map[string]a
 	question := "(verified query " + id + ")"
 	tr := &traceRec{t: Trace{ID: newTraceID(), CreatedAt: time.Now().UTC(), Question: question, Today: e.opts.Today(), PlanSource: "verified"}}
 	defer func() { e.runFinished(ctx, "verified", tr, res, err) }()
-	if ctx, _, err = e.runStarted(ctx, "verified", question, tr); err != nil {
+	if ctx, err = e.runStartedFixed(ctx, "verified", question, tr); err != nil {
 		return nil, err
 	}
 	q, ok := e.opts.Curated.Get(id)

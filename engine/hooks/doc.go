@@ -11,6 +11,21 @@
 //	after_execution    allow, deny                     (row count and columns only, never rows)
 //	after_answer       allow, deny
 //
+// Every way to the database passes these points in this order (engine):
+//
+//	ask, run_plan, run_verified_query, run_approved   all six
+//	ask with test-time scaling                        before_run, after_resolution; each candidate
+//	                                                  after_planning and before_execution before it
+//	                                                  runs, after_execution before a model reads its
+//	                                                  rows; after_answer for the answer
+//	explain, check_plan                               before_run, after_resolution, after_planning
+//	                                                  (they run nothing: no execution points)
+//
+// run_plan takes no planning step: its supplied plan meets after_planning
+// as a planner's would. run_plan, check_plan and run_verified_query have
+// no question (Input.Question is a stand-in such as "(supplied plan)"), so
+// before_run may deny them (a time window does) but a rewrite refuses.
+//
 // A decision outside the table, a hook error, a panic or a timeout denies
 // (fail closed); an entry with OnErrorOpen (on_error: open) turns only
 // errors and timeouts into allow. Hooks run in configuration order, each
