@@ -14,6 +14,7 @@ import (
 	"github.com/nl2sql/nl2sql/engine/config"
 	"github.com/nl2sql/nl2sql/engine/llm"
 	"github.com/nl2sql/nl2sql/engine/schema"
+	"github.com/nl2sql/nl2sql/engine/semantic"
 )
 
 // DoctorSchema is the tiny strict schema of the doctor's model call: an
@@ -28,9 +29,10 @@ var DoctorSchema = json.RawMessage(`{"type":"object","properties":{"ok":{"type":
 //	datasource chinook (sqlite): ok (11 tables)
 //	llm.default (ollama qwen2.5-coder:7b at http://127.0.0.1:11434): ok (answered in 1.2 s)
 //
-// The checks: the config loads; every datasource opens and its schema
-// snapshot reads; every llm entry answers one tiny structured request
-// (DoctorSchema) — a replay entry loads its recordings instead. Live calls
+// The checks: the config loads; every datasource opens, its schema
+// snapshot reads and its semantic file, if any, matches it; every llm
+// entry answers one tiny structured request (DoctorSchema) — a replay
+// entry loads its recordings instead. Live calls
 // follow the entry's retry policy, as real calls do (max_retries; 429, 5xx,
 // timeouts and connection errors retried, Retry-After honoured), each call
 // and the retries together within the entry's timeout_seconds and
@@ -115,6 +117,17 @@ func checkDatasource(ctx context.Context, spec engine.DatasourceSpec) (*schema.S
 	}
 	if len(snap.Tables) == 0 {
 		return nil, errors.New("the database has no tables")
+	}
+	if spec.Semantic != "" {
+		// A semantic file that does not match the schema keeps the
+		// datasource from opening (engine.New), so doctor fails it too.
+		name := spec.SemanticName
+		if name == "" {
+			name = spec.Semantic
+		}
+		if _, err := semantic.Load(spec.Semantic, name, snap); err != nil {
+			return nil, err
+		}
 	}
 	return snap, nil
 }

@@ -253,3 +253,44 @@ func TestDoctorHookRuleNames(t *testing.T) {
 		}
 	}
 }
+
+// A semantic file that names a column the schema lacks keeps the
+// datasource from opening when the server starts, so doctor must fail that
+// datasource's check, naming the file and line, not report it ok.
+func TestDoctorSemanticLayer(t *testing.T) {
+	rec, err := filepath.Abs(filepath.Join(chinookDir, "recordings"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	db, err := filepath.Abs(filepath.Join(chinookDir, "chinook.sqlite"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		column string
+		ok     bool
+	}{{"Quantity", true}, {"Qty", false}} {
+		dir := t.TempDir()
+		sem := fmt.Sprintf("metrics:\n  - name: units\n    table: InvoiceLine\n    expr: {kind: func, name: SUM, args: [{kind: column, column: %s}]}\n", c.column)
+		if err := os.WriteFile(filepath.Join(dir, "semantic.yaml"), []byte(sem), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		cfg := filepath.Join(dir, "nl2sql.yaml")
+		body := fmt.Sprintf("storage: {path: .nl2sql}\ndatasources:\n  - {id: chinook, engine: sqlite, path: %q, semantic: semantic.yaml}\nllm:\n  default: {provider: replay, recordings: %q}\n", db, rec)
+		if err := os.WriteFile(cfg, []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		var out strings.Builder
+		err := Doctor(context.Background(), cfg, &out)
+		if c.ok {
+			if err != nil || !strings.Contains(out.String(), "datasource chinook (sqlite): ok (11 tables)") {
+				t.Errorf("%s: err %v\n%s", c.column, err, out.String())
+			}
+			continue
+		}
+		if err == nil || !strings.Contains(out.String(), `datasource chinook (sqlite): FAILED: semantic layer: semantic.yaml:4:`) ||
+			!strings.Contains(out.String(), `COLUMN_NOT_FOUND`) {
+			t.Errorf("%s: err %v\n%s", c.column, err, out.String())
+		}
+	}
+}

@@ -7,7 +7,8 @@
 //     schema.Snapshot.Fingerprint), with a head per datasource;
 //   - the plan cache (PlanKey → the planner's plan bytes, with hit counts);
 //   - the traces index (id, created_at, a summary; the traces themselves
-//     live in <storage.path>/traces/).
+//     live in <storage.path>/traces/);
+//   - runs stopped for approval (pending, approved, rejected, used).
 //
 // # Two backends
 //

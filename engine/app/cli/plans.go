@@ -211,9 +211,16 @@ func schemaCmd(logger *slog.Logger) *cobra.Command {
 			if strictForm {
 				raw = planast.JSONSchema()
 			}
-			var v any
-			_ = json.Unmarshal(raw, &v)
-			return printJSON(cmd.OutOrStdout(), v)
+			// Indented as it is: decoding into any would turn the int64
+			// bounds (limit, offset, integer literals) into floats that
+			// print as 9223372036854776000, a bound Decode refuses.
+			var out bytes.Buffer
+			if err := json.Indent(&out, raw, "", "  "); err != nil {
+				return err
+			}
+			out.WriteByte('\n')
+			_, err := out.WriteTo(cmd.OutOrStdout())
+			return err
 		},
 	}
 	planSchema.Flags().BoolVar(&strictForm, "strict", false, "print the strict form: every property required, optional ones nullable")

@@ -2,11 +2,14 @@ package cli
 
 import (
 	"bytes"
+	"encoding/json"
 	"log/slog"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/nl2sql/nl2sql/planast"
 )
 
 // `schema show` shows what local_user may see, like every other CLI
@@ -32,6 +35,37 @@ func TestSchemaShowActsAsLocalUser(t *testing.T) {
 		}
 		if s := out.String(); strings.Contains(s, "Employee") || strings.Contains(s, "Email") || !strings.Contains(s, "Customer") {
 			t.Errorf("%v shows hidden names or lacks Customer:\n%.400s", args, s)
+		}
+	}
+}
+
+// `schema plan` prints exactly the schemas get_plan_schema and the strict
+// planner request carry: a tool built from its output must accept what
+// Decode accepts, so the int64 bounds must not come out rounded up past
+// the largest int64.
+func TestSchemaPlanIsTheServedSchema(t *testing.T) {
+	for _, c := range []struct {
+		args []string
+		want []byte
+	}{{[]string{"schema", "plan"}, planast.HostJSONSchema()}, {[]string{"schema", "plan", "--strict"}, planast.JSONSchema()}} {
+		var out bytes.Buffer
+		root := newRoot(slog.New(slog.DiscardHandler), &out)
+		root.SetArgs(c.args)
+		if err := root.Execute(); err != nil {
+			t.Fatal(err)
+		}
+		var got, want bytes.Buffer
+		if err := json.Compact(&got, out.Bytes()); err != nil {
+			t.Fatal(err)
+		}
+		if err := json.Compact(&want, c.want); err != nil {
+			t.Fatal(err)
+		}
+		if got.String() != want.String() {
+			t.Errorf("%v prints another schema than the one served (%d vs %d bytes)", c.args, got.Len(), want.Len())
+		}
+		if bytes.Contains(c.want, []byte("9223372036854775807")) && !strings.Contains(out.String(), "9223372036854775807") {
+			t.Errorf("%v lost the exact int64 bound", c.args)
 		}
 	}
 }
