@@ -6,7 +6,7 @@ import (
 	mcpgo "github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
 
-	"github.com/nl2sql/nl2sql/viewer"
+	"github.com/nl2sql/nl2sql/internal/viewer"
 )
 
 // addView registers the result view of ask, run_plan and

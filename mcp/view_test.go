@@ -14,7 +14,7 @@ import (
 	mcpgo "github.com/mark3labs/mcp-go/mcp"
 
 	"github.com/nl2sql/nl2sql/engine/app"
-	"github.com/nl2sql/nl2sql/viewer"
+	"github.com/nl2sql/nl2sql/internal/viewer"
 )
 
 // viewClient is an in-process client of the Chinook server that advertises
@@ -49,7 +49,7 @@ func viewClient(t *testing.T, apps bool) *client.Client {
 
 func viewPlan(t *testing.T, name string) map[string]any {
 	t.Helper()
-	b, err := os.ReadFile(filepath.Join("..", "viewer", "testdata", "plans.json"))
+	b, err := os.ReadFile(filepath.Join("..", "internal", "viewer", "testdata", "plans.json"))
 	if err != nil {
 		t.Fatal(err)
 	}

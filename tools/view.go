@@ -8,7 +8,7 @@ import (
 	"github.com/mark3labs/mcp-go/server"
 
 	"github.com/nl2sql/nl2sql/engine"
-	"github.com/nl2sql/nl2sql/viewer"
+	"github.com/nl2sql/nl2sql/internal/viewer"
 )
 
 // The MCP App view (package viewer) shows the results of ask, run_plan and

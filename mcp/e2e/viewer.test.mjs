@@ -10,7 +10,7 @@
 // data: type, labels, points or bars), the truncation notice, NULL against
 // empty text, sorting and paging, CSV, the theme; and that the page made no
 // network request and logged no console error. Screenshots go to
-// NL2SQL_SCREENSHOTS (viewer/testdata/screenshots).
+// NL2SQL_SCREENSHOTS (internal/viewer/testdata/screenshots).
 //
 // Run by mcp/e2e/viewer_test.go (TestViewerInChromium).
 

@@ -22,12 +22,12 @@ func TestMCPAppWithTypeScriptSDK(t *testing.T) {
 	run(ctx, t, f.root, f.env(filepath.Join(t.TempDir(), "storage")), f.node, "--test", "--test-reporter=spec", filepath.Join("mcp", "e2e", "mcpapp.test.mjs"))
 }
 
-var updateScreenshots = flag.Bool("update-screenshots", false, "TestViewerInChromium: write the screenshots to viewer/testdata/screenshots (else to a temporary directory)")
+var updateScreenshots = flag.Bool("update-screenshots", false, "TestViewerInChromium: write the screenshots to internal/viewer/testdata/screenshots (else to a temporary directory)")
 
 // TestViewerInChromium loads the view in headless Chromium inside a small
 // host page that speaks the MCP Apps protocol, fed with real tool results
 // of the server on Chinook (viewer.test.mjs, playwright-core), and takes
-// screenshots: to viewer/testdata/screenshots with -update-screenshots
+// screenshots: to internal/viewer/testdata/screenshots with -update-screenshots
 // (look at them before committing), else to a temporary directory. It needs Chromium
 // (Debian's chromium package; CI installs it, see .ci/run) and is skipped
 // with a message without it, unless CI is set; NL2SQL_CHROMIUM names
@@ -50,12 +50,12 @@ func TestViewerInChromium(t *testing.T) {
 	defer cancel()
 	shots := t.TempDir()
 	if *updateScreenshots {
-		shots = filepath.Join(f.root, "viewer", "testdata", "screenshots")
+		shots = filepath.Join(f.root, "internal", "viewer", "testdata", "screenshots")
 	}
 	env := append(f.env(filepath.Join(t.TempDir(), "storage")),
 		"NL2SQL_CHROMIUM="+chromium,
 		"NL2SQL_SCREENSHOTS="+shots,
-		"NL2SQL_PLANS="+filepath.Join(f.root, "viewer", "testdata", "plans.json"),
+		"NL2SQL_PLANS="+filepath.Join(f.root, "internal", "viewer", "testdata", "plans.json"),
 		"NL2SQL_PAGE_DIR="+t.TempDir())
 	run(ctx, t, f.root, env, f.node, "--test", "--test-reporter=spec", filepath.Join("mcp", "e2e", "viewer.test.mjs"))
 }

@@ -19,7 +19,7 @@ const dataMarker = "<!--NL2SQL_DATA-->"
 // block.
 func Standalone(res *engine.Result) ([]byte, error) {
 	if !strings.Contains(page, dataMarker) {
-		return nil, fmt.Errorf("viewer: the embedded page has no data marker: rebuild it (go generate ./viewer)")
+		return nil, fmt.Errorf("viewer: the embedded page has no data marker: rebuild it (go generate ./internal/viewer)")
 	}
 	body, err := json.Marshal(map[string]any{
 		"structuredContent": res,

@@ -33,6 +33,6 @@
 // nl2sql ask --html FILE.
 //
 // The page is built from web/ (Chart.js pinned by web/package-lock.json)
-// into view.html, which is committed and embedded; go generate ./viewer
+// into view.html, which is committed and embedded; go generate ./internal/viewer
 // rebuilds it.
 package viewer

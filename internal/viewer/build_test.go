@@ -9,7 +9,7 @@ import (
 )
 
 // The committed view.html is the build of web/: a change to the sources
-// without go generate ./viewer would ship the old page. Needs node and
+// without go generate ./internal/viewer would ship the old page. Needs node and
 // web/node_modules (npm ci in viewer/web); skipped without them.
 func TestPageIsBuiltFromSources(t *testing.T) {
 	node, err := exec.LookPath("node")
@@ -17,7 +17,7 @@ func TestPageIsBuiltFromSources(t *testing.T) {
 		t.Skip("node not on PATH: cannot rebuild view.html to compare")
 	}
 	if _, err := os.Stat(filepath.Join("web", "node_modules", "chart.js", "package.json")); err != nil {
-		t.Skip("viewer/web/node_modules is missing (run go generate ./viewer): cannot rebuild view.html to compare")
+		t.Skip("internal/viewer/web/node_modules is missing (run go generate ./internal/viewer): cannot rebuild view.html to compare")
 	}
 	out := filepath.Join(t.TempDir(), "view.html")
 	cmd := exec.Command(node, filepath.Join("web", "build.mjs"), out)
@@ -29,6 +29,6 @@ func TestPageIsBuiltFromSources(t *testing.T) {
 		t.Fatal(err)
 	}
 	if !bytes.Equal(got, []byte(HTML())) {
-		t.Error("view.html differs from a build of viewer/web: run go generate ./viewer and commit view.html")
+		t.Error("view.html differs from a build of internal/viewer/web: run go generate ./internal/viewer and commit view.html")
 	}
 }
