@@ -152,6 +152,7 @@ func guard(next http.Handler, o HTTPOptions, loopback bool) http.Handler {
 				return
 			}
 			var id any
+			ok = false // a token is only as good as the check that accepts it
 			if o.Auth != nil {
 				id, ok = o.Auth.Authenticate(token)
 			}

@@ -66,10 +66,14 @@ func freePort(t *testing.T) string {
 	return ln.Addr().String()
 }
 
-func oauthConfig(t *testing.T, issuer, resource, extra string) string {
+func oauthConfig(t *testing.T, issuer, resource string, static bool) string {
 	t.Helper()
 	ex, _ := filepath.Abs(filepath.Join("..", "examples", "chinook"))
 	dir := t.TempDir()
+	users := "" // OAuth only
+	if static {
+		users = fmt.Sprintf("users:\n  - {name: bob, roles: [analyst], tokens_sha256: [%q]}", scope.TokenDigest(bobToken))
+	}
 	cfg := fmt.Sprintf(`storage: {path: %q}
 datasources:
   - {id: chinook, engine: sqlite, path: %q}
@@ -84,8 +88,7 @@ roles:
     allow: ["chinook.main.Customer", "chinook.main.Invoice"]
     row_filters:
       - {table: chinook.main.Customer, where: "SupportRepId = :employee_id"}
-users:
-  - {name: bob, roles: [analyst], tokens_sha256: [%q]}
+%s
 oauth:
   resource: %q
   issuers:
@@ -100,9 +103,9 @@ oauth:
     required: ["nl2sql:read"]
     tools: {approve_run: ["nl2sql:approve"]}
   jwks_min_refresh_seconds: 0
-%s`, filepath.Join(dir, "state"), filepath.Join(ex, "chinook.sqlite"), filepath.Join(ex, "curated.yaml"),
-		filepath.Join(ex, "recordings"), scope.TokenDigest(bobToken), resource, issuer,
-		oauthtest.IntrospectionClient, oauthtest.IntrospectionSecret, extra)
+`, filepath.Join(dir, "state"), filepath.Join(ex, "chinook.sqlite"), filepath.Join(ex, "curated.yaml"),
+		filepath.Join(ex, "recordings"), users, resource, issuer,
+		oauthtest.IntrospectionClient, oauthtest.IntrospectionSecret)
 	p := filepath.Join(dir, "nl2sql.yaml")
 	if err := os.WriteFile(p, []byte(cfg), 0o644); err != nil {
 		t.Fatal(err)
@@ -110,13 +113,17 @@ oauth:
 	return p
 }
 
-func startOAuth(t *testing.T, as *oauthtest.Server) *oauthServer {
+func startOAuth(t *testing.T, as *oauthtest.Server) *oauthServer { return startOAuthWith(t, as, true) }
+
+// startOAuthWith: static says whether the static user bob is configured
+// beside the oauth section.
+func startOAuthWith(t *testing.T, as *oauthtest.Server, static bool) *oauthServer {
 	t.Helper()
 	addr := freePort(t)
 	resource := "http://" + addr + "/mcp"
 	buf := &syncBuffer{}
 	logger := slog.New(slog.NewJSONHandler(buf, &slog.HandlerOptions{Level: slog.LevelDebug}))
-	a, err := app.Open(oauthConfig(t, as.URL, resource, ""), logger)
+	a, err := app.Open(oauthConfig(t, as.URL, resource, static), logger)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -313,11 +320,22 @@ func unsigned(hdr, claims map[string]any, sign func([]byte) []byte) string {
 // key — or a valid one does the wrong thing (a call its scopes do not
 // cover, a role its claims do not map to). Each gets the status and the
 // error RFC 6750 and the MCP authorization spec prescribe.
+// The table runs with static users beside the oauth section and without
+// any (then no token may pass on the strength of being a bearer token).
 func TestOAuthBadTokens(t *testing.T) {
+	t.Run("with static users", func(t *testing.T) { badTokens(t, true) })
+	t.Run("oauth only", func(t *testing.T) { badTokens(t, false) })
+}
+
+func badTokens(t *testing.T, static bool) {
 	as := oauthtest.Start(t, oauthtest.RS256)
 	other := oauthtest.Start(t, oauthtest.RS256) // an authorization server this one does not trust
 	as.AddClient("rep-app", "rep-secret", janeClaims, "nl2sql:read")
-	srv := startOAuth(t, as)
+	srv := startOAuthWith(t, as, static)
+	bobStatus, bobErr := 200, ""
+	if !static {
+		bobStatus, bobErr = 401, "invalid_token"
+	}
 	now := time.Now()
 	read := func(extra oauthtest.Claims) oauthtest.Claims {
 		c := oauthtest.Claims{"aud": srv.resource, "scope": "nl2sql:read"}
@@ -367,7 +385,7 @@ func TestOAuthBadTokens(t *testing.T) {
 	var preRotation string
 	cases := []tc{
 		{"valid token", func() string { return as.Mint(t, read(nil)) }, "", nil, 200, "", ""},
-		{"static bearer user beside OAuth", func() string { return bobToken }, "", nil, 200, "", ""},
+		{"static bearer token", func() string { return bobToken }, "", nil, bobStatus, bobErr, ""},
 		{"no token", func() string { return "" }, "", nil, 401, "", "nl2sql:read"},
 		{"not a JWT, not introspectable", func() string { return "garbage" }, "", nil, 401, "invalid_token", ""},
 		{"three segments of garbage", func() string { return "abc.def.ghi" }, "", nil, 401, "invalid_token", ""},

@@ -87,6 +87,9 @@ func Start(t testing.TB, kind KeyKind) *Server {
 	mux.HandleFunc("GET /jwks", s.jwks)
 	mux.HandleFunc("POST /token", s.token)
 	mux.HandleFunc("POST /introspect", s.introspect)
+	mux.HandleFunc("/authorize", func(w http.ResponseWriter, _ *http.Request) {
+		writeJSON(w, http.StatusBadRequest, map[string]string{"error": "unsupported_response_type", "error_description": "this test server issues tokens by client_credentials only"})
+	})
 	s.srv = httptest.NewServer(mux)
 	s.URL = s.srv.URL
 	t.Cleanup(s.srv.Close)
@@ -237,13 +240,16 @@ func (s *Server) TokenRequests() []string {
 
 func (s *Server) metadata(w http.ResponseWriter, _ *http.Request) {
 	writeJSON(w, http.StatusOK, map[string]any{
-		"issuer":                                s.URL,
-		"token_endpoint":                        s.URL + "/token",
+		"issuer":         s.URL,
+		"token_endpoint": s.URL + "/token",
+		// required by RFC 8414 clients even for client_credentials; this
+		// server has no interactive login, so it refuses every request
+		"authorization_endpoint":                s.URL + "/authorize",
 		"jwks_uri":                              s.URL + "/jwks",
 		"introspection_endpoint":                s.URL + "/introspect",
 		"grant_types_supported":                 []string{"client_credentials"},
 		"token_endpoint_auth_methods_supported": []string{"client_secret_basic", "client_secret_post"},
-		"response_types_supported":              []string{"token"},
+		"response_types_supported":              []string{"code"},
 		"subject_types_supported":               []string{"public"},
 		"id_token_signing_alg_values_supported": []string{s.Current().Alg.String()},
 	})
