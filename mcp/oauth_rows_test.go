@@ -92,8 +92,8 @@ func TestOAuthClaimsDriveRowFilters(t *testing.T) {
 	}
 	want := map[string]struct {
 		customers, usa int
-		rep           string
-		source        string
+		rep            string
+		source         string
 	}{
 		"jane (employee_id 3)":     {21, 3, "3", "llm"},
 		"margaret (employee_id 4)": {20, 6, "4", "cache"},

@@ -99,16 +99,16 @@ func (o OAuth) AllScopes() []string {
 var AsymmetricAlgorithms = []string{"RS256", "RS384", "RS512", "PS256", "PS384", "PS512", "ES256", "ES384", "ES512", "EdDSA"}
 
 type fileOAuth struct {
-	Resource              string              `koanf:"resource"`
-	Issuers               []fileIssuer        `koanf:"issuers"`
-	UserClaim             string              `koanf:"user_claim"`
-	RolesClaim            string              `koanf:"roles_claim"`
-	Roles                 []fileRoleMapping   `koanf:"roles"`
-	Attributes            map[string]string   `koanf:"attributes"`
-	Scopes                *fileOAuthScopes    `koanf:"scopes"`
-	LeewaySeconds         *int                `koanf:"leeway_seconds"`
-	JWKSMinRefreshSeconds *int                `koanf:"jwks_min_refresh_seconds"`
-	JWKSMaxAgeSeconds     *int                `koanf:"jwks_max_age_seconds"`
+	Resource              string            `koanf:"resource"`
+	Issuers               []fileIssuer      `koanf:"issuers"`
+	UserClaim             string            `koanf:"user_claim"`
+	RolesClaim            string            `koanf:"roles_claim"`
+	Roles                 []fileRoleMapping `koanf:"roles"`
+	Attributes            map[string]string `koanf:"attributes"`
+	Scopes                *fileOAuthScopes  `koanf:"scopes"`
+	LeewaySeconds         *int              `koanf:"leeway_seconds"`
+	JWKSMinRefreshSeconds *int              `koanf:"jwks_min_refresh_seconds"`
+	JWKSMaxAgeSeconds     *int              `koanf:"jwks_max_age_seconds"`
 }
 
 // fileRoleMapping is one row of oauth.roles; a list, not a map, because a
