@@ -3,7 +3,6 @@ package oauth
 import (
 	"context"
 	"errors"
-	"fmt"
 	"log/slog"
 	"net/http"
 	"slices"
@@ -188,7 +187,7 @@ func describe(err error) string {
 	case errors.Is(err, jwt.TokenNotYetValidError()):
 		return "the token is not valid yet (nbf)"
 	case errors.Is(err, jwt.InvalidAudienceError()):
-		return fmt.Sprintf("the token was not issued for this resource (its aud does not hold this server's resource URI)")
+		return "the token was not issued for this resource (its aud does not hold this server's resource URI)"
 	case errors.Is(err, jwt.InvalidIssuerError()):
 		return "the token's issuer is not accepted by this server"
 	case errors.Is(err, jwt.MissingRequiredClaimError()):
