@@ -129,4 +129,16 @@ func TestOAuthClaimsDriveRowFilters(t *testing.T) {
 			t.Errorf("%s: run_verified_query: %d rows of reps %v, want %d of rep %q", who, len(vq.Result.StructuredContent.Rows), reps, w.usa, w.rep)
 		}
 	}
+
+	// A rep whose identity provider sends no employee_id is refused, not
+	// served without her filter.
+	as.AddClient("nora-app", "n", oauthtest.Claims{"sub": "u-1003", "preferred_username": "nora", "groups": []string{"sales-reps"}}, "nl2sql:read")
+	nora := clientToken(t, as, "nora-app", "n", srv.resource)
+	status, _, body := callOAuthTool(t, srv.base, nora, "run_plan", map[string]any{"datasource": "chinook", "plan": map[string]any{
+		"select": []any{map[string]any{"expr": map[string]any{"kind": "func", "name": "COUNT", "args": []any{}}, "alias": "n"}},
+		"from":   []any{map[string]any{"table": "Customer", "alias": "c"}}}})
+	t.Logf("nora (rep, no employee_id claim): HTTP %d %.160s", status, body)
+	if status != 200 || !strings.Contains(body, `"isError":true`) || !strings.Contains(body, "ACCESS_DENIED") {
+		t.Errorf("a rep without employee_id: %d %s", status, body)
+	}
 }

@@ -30,7 +30,7 @@ func (v *Verifier) principal(claims map[string]any) (*Principal, error) {
 	for a, c := range v.cfg.Attributes {
 		val, ok := attribute(claims[c])
 		if !ok {
-			continue // a row filter naming it then matches no row
+			continue // a row filter needing it then refuses the query (scope.ApplyRowFilters)
 		}
 		if attrs == nil {
 			attrs = map[string]any{}
