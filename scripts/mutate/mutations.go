@@ -99,7 +99,7 @@ var mutations = []mutation{
 		Name: "oauth-introspection-no-audience",
 		File: "oauth/introspect.go",
 		Old:  `if !slices.Contains(strings1(claims["aud"]), v.cfg.Resource) {`,
-		New:  "if false {",
+		New:  "if !slices.Contains([]string{v.cfg.Resource}, v.cfg.Resource) {",
 		Pkgs: []string{"./mcp"}, Run: "TestOAuthBadTokens",
 	},
 	{
