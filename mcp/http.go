@@ -39,6 +39,10 @@ type HTTPOptions struct {
 	Addr string
 	// Auth checks bearer tokens; nil requires NoAuth.
 	Auth Authenticator
+	// OAuth, if set, accepts access tokens of the configured identity
+	// providers (oauth.go): a token that is not a static one is verified
+	// there.
+	OAuth OAuthVerifier
 	// NoAuth serves without authentication; refused on non-loopback
 	// addresses.
 	NoAuth bool
@@ -72,8 +76,8 @@ func ServeHTTP(ctx context.Context, s *server.MCPServer, o HTTPOptions) error {
 	if o.NoAuth && !loopback {
 		return fmt.Errorf("--insecure-no-auth serves only on a loopback address (127.0.0.1, ::1, localhost), not %q", host)
 	}
-	if o.Auth == nil && !o.NoAuth {
-		return errors.New("HTTP needs authentication: configure users with tokens_sha256 in nl2sql.yaml, or pass --insecure-no-auth on a loopback address")
+	if o.Auth == nil && o.OAuth == nil && !o.NoAuth {
+		return errors.New("HTTP needs authentication: configure users with tokens_sha256 or an oauth section in nl2sql.yaml, or pass --insecure-no-auth on a loopback address")
 	}
 	if o.Logger == nil {
 		o.Logger = slog.Default()
@@ -102,6 +106,9 @@ func ServeHTTP(ctx context.Context, s *server.MCPServer, o HTTPOptions) error {
 		}),
 	)
 	mux := http.NewServeMux()
+	if o.OAuth != nil && !o.NoAuth {
+		addProtectedResource(mux, o.OAuth)
+	}
 	mux.Handle("/mcp", addOps(mux, o, guard(lifecycle(withInvalidParams(hs)), o, loopback)))
 	ln, err := net.Listen("tcp", o.Addr)
 	if err != nil {
@@ -140,19 +147,35 @@ func guard(next http.Handler, o HTTPOptions, loopback bool) http.Handler {
 		r.Body = http.MaxBytesReader(w, r.Body, MaxRequestBytes)
 		if !o.NoAuth {
 			token, ok := bearer(r)
+			if !ok {
+				challenge(w, o.OAuth, http.StatusUnauthorized, "", "a bearer token is required", requiredScopes(o.OAuth))
+				return
+			}
 			var id any
-			if ok {
+			ok = false // a token is only as good as the check that accepts it
+			if o.Auth != nil {
 				id, ok = o.Auth.Authenticate(token)
 			}
+			if !ok && o.OAuth != nil {
+				if r, id, ok = authenticateOAuth(w, r, o.OAuth, token, o.Logger); !ok {
+					return
+				}
+			}
 			if !ok {
-				w.Header().Set("WWW-Authenticate", `Bearer realm="nl2sql", error="invalid_token"`)
-				http.Error(w, "a valid bearer token is required", http.StatusUnauthorized)
+				challenge(w, o.OAuth, http.StatusUnauthorized, "invalid_token", "the bearer token is not valid", nil)
 				return
 			}
 			r = r.WithContext(context.WithValue(r.Context(), identityKey{}, id))
 		}
 		next.ServeHTTP(w, r)
 	})
+}
+
+func requiredScopes(v OAuthVerifier) []string {
+	if v == nil {
+		return nil
+	}
+	return v.RequiredScopes("")
 }
 
 func bearer(r *http.Request) (string, bool) {

@@ -89,5 +89,7 @@
 //   - every plan (generated, supplied by a client, from the plan cache):
 //     ApplyRowFilters, then planast.Validate with Checker;
 //   - verified queries: package curated, which uses this package;
-//   - HTTP: Authenticate per request, CheckHTTP at start.
+//   - HTTP: Authenticate per request (static tokens), or ForToken with
+//     the user, roles and attributes package oauth read from an identity
+//     provider's access token; CheckHTTP at start.
 package scope

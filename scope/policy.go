@@ -158,6 +158,24 @@ func (p *Policy) ForUser(name string) (*Scope, bool) {
 	return s, true
 }
 
+// ForToken returns the scope of a caller an identity provider
+// authenticated: the user name, the roles and the attributes come from the
+// token's claims through the oauth section's mapping (package oauth), never
+// from tool arguments. Roles that are not configured allow nothing. Without
+// a roles section the caller reads everything, as a static user would.
+func (p *Policy) ForToken(user string, roles []string, attrs map[string]any) *Scope {
+	if !p.Secured() {
+		return &Scope{p: p, user: user, all: true, attrs: attrs}
+	}
+	s := &Scope{p: p, user: user, attrs: attrs, roleNames: slices.Clone(roles)}
+	for _, rn := range roles {
+		if r, ok := p.roles[rn]; ok && !slices.Contains(s.roles, r) {
+			s.roles = append(s.roles, r)
+		}
+	}
+	return s
+}
+
 // Local returns the scope stdio and the CLI act as: everything without
 // roles; with roles, local_user's scope, or a scope that reads nothing when
 // local_user is not set.

@@ -10,6 +10,7 @@ import (
 	"github.com/nl2sql/nl2sql/engine"
 	"github.com/nl2sql/nl2sql/engine/config"
 	"github.com/nl2sql/nl2sql/engine/store"
+	"github.com/nl2sql/nl2sql/oauth"
 	"github.com/nl2sql/nl2sql/scope"
 )
 
@@ -43,6 +44,20 @@ func (a *App) Authenticator() mcpAuth {
 		return nil
 	}
 	return scope.HTTPAuth{Policy: a.Policy}
+}
+
+// OAuthVerifier returns the access-token verifier of the oauth section, or
+// nil when there is none. Tokens verified by it act with the scope their
+// claims map to (scope.Policy.ForToken).
+func (a *App) OAuthVerifier(logger *slog.Logger) *oauth.Verifier {
+	if !a.Config.OAuth.Enabled() {
+		return nil
+	}
+	v, err := oauth.New(a.Config.OAuth, a.Policy, oauth.Options{Logger: logger})
+	if err != nil {
+		return nil // unreachable: Enabled was checked
+	}
+	return v
 }
 
 // mcpAuth is mcp.Authenticator, restated here so app does not import mcp.

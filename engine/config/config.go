@@ -64,6 +64,8 @@ type Config struct {
 	// Results bounds what one MCP tool result or resource may hold
 	// (results.go).
 	Results Results
+	// OAuth accepts access tokens of identity providers on HTTP (oauth.go).
+	OAuth OAuth
 }
 
 // Storage is where nl2sql keeps its state.
@@ -192,6 +194,7 @@ type fileConfig struct {
 	Approvals   *fileApprovals      `koanf:"approvals"`
 	Telemetry   *fileTelemetry      `koanf:"telemetry"`
 	Results     *fileResults        `koanf:"results"`
+	OAuth       *fileOAuth          `koanf:"oauth"`
 }
 
 type fileStorage struct {

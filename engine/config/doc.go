@@ -29,6 +29,12 @@
 // with a warning on stderr, and every query still runs in a READ ONLY
 // transaction.
 //
+// The oauth section (oauth.go; docs/oauth.md) accepts access tokens of
+// identity providers on HTTP: oauth: {resource: https://host/mcp, issuers:
+// [{issuer: https://idp}], roles_claim: groups, roles: [{value: reps,
+// roles: [rep]}], attributes: {employee_id: emp_no}, scopes: {required:
+// [nl2sql:read], tools: {approve_run: [nl2sql:approve]}}}.
+//
 // Load reads the file (koanf, YAML), applies environment overrides
 // (NL2SQL_ + the key path with "__" between levels, e.g.
 // NL2SQL_STORAGE__PATH=/x or NL2SQL_DATASOURCES__CHINOOK__ROW_LIMIT=50),

@@ -261,6 +261,7 @@ func build(path, abs string, fc *fileConfig) (*Config, error) {
 	buildHooks(fc, c, bad)
 	buildTelemetry(fc.Telemetry, c, bad)
 	buildResults(fc.Results, c, bad)
+	buildOAuth(fc.OAuth, c, bad)
 	if len(errs) > 0 {
 		return nil, errors.Join(errs...)
 	}

@@ -120,6 +120,9 @@ func serveCmd(logger *slog.Logger) *cobra.Command {
 			if auth := a.Authenticator(); auth != nil && !noAuth {
 				opts.Auth = auth
 			}
+			if v := a.OAuthVerifier(logger); v != nil && !noAuth {
+				opts.OAuth = v
+			}
 			return mcp.ServeHTTP(cmd.Context(), s, opts)
 		},
 	}
