@@ -12,7 +12,7 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/nl2sql/nl2sql/oauth"
+	"github.com/nl2sql/nl2sql/internal/oauth"
 )
 
 // The resource-server side of the MCP authorization specification

@@ -10,7 +10,7 @@ import (
 	"github.com/nl2sql/nl2sql/engine"
 	"github.com/nl2sql/nl2sql/engine/config"
 	"github.com/nl2sql/nl2sql/engine/store"
-	"github.com/nl2sql/nl2sql/oauth"
+	"github.com/nl2sql/nl2sql/internal/oauth"
 	"github.com/nl2sql/nl2sql/scope"
 )
 

@@ -11,7 +11,7 @@ import (
 
 	"github.com/nl2sql/nl2sql/engine/config"
 	"github.com/nl2sql/nl2sql/internal/oauthtest"
-	"github.com/nl2sql/nl2sql/oauth"
+	"github.com/nl2sql/nl2sql/internal/oauth"
 	"github.com/nl2sql/nl2sql/scope"
 )
 
