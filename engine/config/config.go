@@ -31,6 +31,10 @@ var Flavors = []string{"citus", "cockroachdb", "yugabytedb"}
 // Providers an llm entry may name.
 var Providers = []string{"replay", "openai", "ollama"}
 
+// LLMSteps are the llm entries the pipeline reads: a typo such as llm.plann
+// would otherwise configure nothing and fall back to llm.default unnoticed.
+var LLMSteps = []string{"default", "plan", "answer", "select", "embed"}
+
 // Config is a loaded nl2sql.yaml.
 type Config struct {
 	// File is the absolute path of the file the config came from.

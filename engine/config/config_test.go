@@ -170,6 +170,7 @@ func TestLoadErrors(t *testing.T) {
 		{"wrong case key", "Storage: {path: x}\n", nil, []string{"unknown key Storage"}},
 		{"unknown datasource key", ds("{id: a, engine: sqlite, path: a.db, rowlimit: 5}"), nil, []string{"unknown key datasources[0].rowlimit"}},
 		{"unknown llm key", "llm:\n  default: {provider: replay, recordings: r, temp: 1}\n", nil, []string{"unknown key llm.default.temp"}},
+		{"unknown llm step (a typo configures nothing)", "llm:\n  plann: {provider: replay, recordings: r}\n", nil, []string{"llm.plann", "unknown step \"plann\" (one of default, plan, answer, select, embed)"}},
 		{"unknown engine", ds("{id: a, engine: mysql, path: a.db}"), nil, []string{"datasources[0].engine", `unknown engine "mysql"`}},
 		{"missing engine", ds("{id: a, path: a.db}"), nil, []string{"datasources[0].engine: missing"}},
 		{"duplicate id", "datasources:\n  - {id: a, engine: sqlite, path: a.db}\n  - {id: a, engine: sqlite, path: b.db}\n", nil,

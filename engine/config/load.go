@@ -234,6 +234,10 @@ func build(path, abs string, fc *fileConfig) (*Config, error) {
 		l := fc.LLM[step]
 		key := "llm." + step
 		lc := LLMConfig{Provider: l.Provider, BaseURL: l.BaseURL, APIKey: l.APIKey, Model: l.Model, Host: l.Host, Temperature: l.Temperature}
+		if !slices.Contains(LLMSteps, step) {
+			bad(key, "unknown step %q (one of %s)", step, strings.Join(LLMSteps, ", "))
+			continue
+		}
 		switch {
 		case l.Provider == "":
 			bad(key+".provider", "missing (one of %s)", strings.Join(Providers, ", "))
