@@ -1,6 +1,7 @@
 package app
 
 import (
+	"cmp"
 	"context"
 	"encoding/hex"
 	"encoding/json"
@@ -30,6 +31,7 @@ import (
 type collected struct {
 	trace, id, parent string
 	name              string
+	start             uint64
 	attrs             map[string]string
 }
 
@@ -54,7 +56,7 @@ func otlpCollector(t *testing.T) (url string, spans func() []collected, metrics 
 				for _, sc := range rs.ScopeSpans {
 					for _, s := range sc.Spans {
 						c := collected{trace: hex.EncodeToString(s.TraceId), id: hex.EncodeToString(s.SpanId),
-							parent: hex.EncodeToString(s.ParentSpanId), name: s.Name, attrs: map[string]string{}}
+							parent: hex.EncodeToString(s.ParentSpanId), name: s.Name, start: s.StartTimeUnixNano, attrs: map[string]string{}}
 						for _, kv := range s.Attributes {
 							c.attrs[kv.Key] = anyValue(kv.Value)
 						}
@@ -96,8 +98,10 @@ func anyValue(v *commonpb.AnyValue) string {
 }
 
 // tree prints a trace's span names indented by parent, children in the
-// order they were exported (ended).
+// order they started.
 func tree(spans []collected) string {
+	spans = slices.Clone(spans)
+	slices.SortStableFunc(spans, func(a, b collected) int { return cmp.Compare(a.start, b.start) })
 	kids := map[string][]collected{}
 	for _, s := range spans {
 		kids[s.parent] = append(kids[s.parent], s)

@@ -193,4 +193,11 @@ var mutations = []mutation{
 		New:  "\t\t\trec.Action = Allow\n\t\t\tif e.OnErrorOpen {",
 		Pkgs: []string{"./engine/hooks", "./engine"}, Run: "TestFailClosed|TestHooksFailClosed",
 	},
+	{
+		Name: "spans-lose-their-parent",
+		File: "engine/spans.go",
+		Old:  "return parent.TracerProvider().Tracer(tracerName).Start(ctx, name, opts...)",
+		New:  "return parent.TracerProvider().Tracer(tracerName).Start(context.Background(), name, opts...)",
+		Pkgs: []string{"./engine"}, Run: "TestSpans",
+	},
 }
