@@ -2,6 +2,7 @@ package engine
 
 import (
 	"context"
+	"slices"
 	"strings"
 	"testing"
 
@@ -104,5 +105,39 @@ func TestSpansScalingCandidatesOneTrace(t *testing.T) {
 	// 7 candidates + 1 repair attempt + 3 selector pairs
 	if chats != 11 || count["SELECT chinook"] < 7 {
 		t.Errorf("%d model calls, counts %v", chats, count)
+	}
+}
+
+// The trace of one question, as engine/doc.go shows it: the run is the
+// root, the steps follow one another under it, and the model call, the
+// validation and the query sit inside their steps. Attributes name the
+// datasource and count rows; none carries the SQL or a value.
+func TestSpansAskTree(t *testing.T) {
+	e := chinookEngine(t, "")
+	rec := recordSpans(e)
+	if _, err := e.Ask(context.Background(), AskRequest{Question: "Which artist has released the most albums?"}); err != nil {
+		t.Fatal(err)
+	}
+	spans := slices.Clone(rec.Ended())
+	slices.SortStableFunc(spans, func(a, b sdktrace.ReadOnlySpan) int { return a.StartTime().Compare(b.StartTime()) })
+	checkOneTrace(t, spans, "ask")
+	depth := map[string]int{}
+	var b strings.Builder
+	for _, s := range spans {
+		d := 0
+		if s.Parent().IsValid() {
+			d = depth[s.Parent().SpanID().String()] + 1
+		}
+		depth[s.SpanContext().SpanID().String()] = d
+		b.WriteString(strings.Repeat("  ", d) + s.Name() + "\n")
+		for _, kv := range s.Attributes() {
+			if v := kv.Value.Emit(); strings.Contains(v, "FROM") || strings.Contains(v, "Iron Maiden") {
+				t.Errorf("%s: attribute %s = %q", s.Name(), kv.Key, v)
+			}
+		}
+	}
+	want := "ask\n  resolve\n  retrieve\n  plan\n    chat recording\n    validate\n  render\n  execute\n    SELECT chinook\n  answer\n"
+	if b.String() != want {
+		t.Errorf("tree:\n%s\nwant:\n%s", b.String(), want)
 	}
 }
