@@ -5,6 +5,9 @@ import (
 	"errors"
 	"fmt"
 
+	"go.opentelemetry.io/otel/attribute"
+	"go.opentelemetry.io/otel/trace"
+
 	"github.com/nl2sql/nl2sql/planast"
 	"github.com/nl2sql/nl2sql/scope"
 )
@@ -34,9 +37,17 @@ func (e *Engine) caller(ctx context.Context) *scope.Scope {
 // against the snapshot with the caller's access checker, so every table
 // and column (inside subqueries and CTEs too) is checked by scope. The
 // input plan is not changed.
-func (e *Engine) validateFor(ctx context.Context, ds *datasource, plan *planast.Query) (*planast.Validated, error) {
+func (e *Engine) validateFor(ctx context.Context, ds *datasource, plan *planast.Query) (v *planast.Validated, err error) {
+	ctx, sp := startSpan(ctx, "validate", trace.WithAttributes(attribute.String("nl2sql.datasource", ds.spec.ID)))
+	defer func() {
+		var pe *planast.Error
+		if errors.As(err, &pe) {
+			sp.SetAttributes(attribute.Int("nl2sql.issues", len(pe.Issues)), attribute.String("nl2sql.first_issue", string(pe.FirstCode())))
+		}
+		endSpan(sp, err)
+	}()
 	sc := e.caller(ctx)
-	plan, err := ds.expand(plan) // issue 13: metric and filter references (engine/semantic.go)
+	plan, err = ds.expand(plan) // issue 13: metric and filter references (engine/semantic.go)
 	if err != nil {
 		return nil, err
 	}

@@ -220,7 +220,7 @@ func (e *Engine) RunApproved(ctx context.Context, id string) (res *Result, err e
 	var tm Timings
 	today := e.opts.Today()
 	tr := &traceRec{t: Trace{ID: newTraceID(), CreatedAt: time.Now().UTC(), Question: "(approved " + id + ")", Today: today, PlanSource: "approved"}}
-	ctx = withTrace(ctx, tr)
+	ctx = e.startRun(withTrace(ctx, tr), "run_approved", tr)
 	defer func() { // every attempt is a run in the audit log, refused ones too
 		if res != nil {
 			tr.t.Timings, tr.t.SQL, tr.t.RowCount = res.Timings, res.SQL, res.RowCount
@@ -248,6 +248,7 @@ func (e *Engine) RunApproved(ctx context.Context, id string) (res *Result, err e
 	if err != nil {
 		return nil, err
 	}
+	ctx = stepSpan(ctx, "resolve")
 	ds, err := e.resolveOne(ctx, a.Datasource, q, tr)
 	if err != nil {
 		return nil, err

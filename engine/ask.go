@@ -55,7 +55,7 @@ func (e *Engine) Ask(ctx context.Context, req AskRequest) (res *Result, err erro
 	}
 	today := e.opts.Today()
 	tr := &traceRec{t: Trace{ID: newTraceID(), CreatedAt: time.Now().UTC(), Question: redact(q), Today: today}}
-	ctx = withTrace(ctx, tr)
+	ctx = e.startRun(withTrace(ctx, tr), "ask", tr)
 	defer func() {
 		tr.t.Timings = tm
 		if res != nil && res.HostPlan != nil {
@@ -70,7 +70,7 @@ func (e *Engine) Ask(ctx context.Context, req AskRequest) (res *Result, err erro
 	if ctx, q, err = e.runStarted(ctx, "ask", q, tr); err != nil {
 		return nil, err
 	}
-	progress(ctx, "resolve")
+	ctx = progress(ctx, "resolve")
 	if req.Datasource == "" && len(e.specs) > 1 { // issue 9 hook: several datasources, none named (engine/multi.go)
 		mres, one, work, merr := e.askMulti(ctx, q, today, tr, sw, &tm)
 		if reason, ok := e.handsOver(merr); ok && one == "" {
@@ -98,16 +98,19 @@ func (e *Engine) Ask(ctx context.Context, req AskRequest) (res *Result, err erro
 		return nil, err
 	}
 	tm.Resolve = sw.lap()
+	if e.opts.Curated != nil {
+		ctx = stepSpan(ctx, "verified")
+	}
 	if res, ok, err := e.verified(ctx, ds, q, today, sw, &tm, tr); ok || err != nil {
 		return res, err
 	}
-	progress(ctx, "retrieve")
+	ctx = progress(ctx, "retrieve")
 	if e.hostMode { // no planner: the host plans (host_plan.go)
 		return e.hostPlan(ctx, ds, q, today, HostReasonNoPlanner, tr), nil
 	}
 	sctx := e.retrieve(ctx, ds, q)
 	tm.Retrieve = sw.lap()
-	progress(ctx, "plan")
+	ctx = progress(ctx, "plan")
 	planned, scale, err := e.planMaybeScaled(ctx, ds, q, sctx, today) // issue 15 hook: test-time scaling (engine/scale.go)
 	if planned != nil {
 		tr.t.Rejected = planned.rejected
@@ -119,7 +122,7 @@ func (e *Engine) Ask(ctx context.Context, req AskRequest) (res *Result, err erro
 		return nil, deadline(ctx, err)
 	}
 	tm.Plan, tm.Model = sw.lap(), planned.modelMS
-	progress(ctx, "render")
+	ctx = progress(ctx, "render")
 	res, err = e.finish(ctx, ds, q, today, planned, sw, &tm, tr)
 	return withScaleReport(res, scale), err
 }
@@ -140,7 +143,7 @@ func (e *Engine) finish(ctx context.Context, ds *datasource, q, today string, pl
 			return nil, err
 		}
 	}
-	progress(ctx, "answer")
+	ctx = progress(ctx, "answer")
 	e.storePlan(ctx, ds, q, today, planned)
 	res := &Result{
 		Question:    q,
@@ -198,7 +201,7 @@ func (e *Engine) gateAndRun(ctx context.Context, ds *datasource, q string, p *pl
 	if err := e.beforeExecution(ctx, ds, q, p, sql, tr); err != nil {
 		return nil, "", nil, err
 	}
-	progress(ctx, "execute")
+	ctx = progress(ctx, "execute")
 	rows, err := e.execute(ctx, ds, sql)
 	if err != nil {
 		return nil, "", nil, deadline(ctx, err)

@@ -47,11 +47,13 @@ const suppliedQuestion = "(supplied plan)"
 // resolved datasource (opening and profiling it on first use, the hooks),
 // so the caller's next lap is decoding and validating alone.
 func (e *Engine) supplied(ctx context.Context, datasource string, doc []byte, tr *traceRec, sw *stopwatch, tm *Timings) (*datasource, *planned, error) {
+	ctx = stepSpan(ctx, "resolve")
 	ds, err := e.resolveOne(ctx, datasource, suppliedQuestion, tr)
 	if err != nil {
 		return nil, nil, err
 	}
 	tm.Resolve = sw.lap()
+	ctx = stepSpan(ctx, "plan") // the client's plan: decoded and validated
 	v, err := e.decodeValidate(ctx, ds, doc)
 	if err != nil {
 		var pe *planast.Error
@@ -77,6 +79,7 @@ func (e *Engine) CheckPlan(ctx context.Context, datasource string, doc []byte, d
 	ctx, cancel := e.withDeadline(ctx)
 	defer cancel()
 	tr := &traceRec{t: Trace{ID: newTraceID(), CreatedAt: time.Now().UTC(), Question: suppliedQuestion, Today: e.opts.Today(), PlanSource: "supplied"}}
+	ctx = e.startRun(ctx, "check_plan", tr)
 	defer func() { e.runFinished(ctx, "check_plan", tr, nil, err) }()
 	if ctx, err = e.runStartedFixed(ctx, "check_plan", suppliedQuestion, tr); err != nil {
 		return nil, err
@@ -96,6 +99,7 @@ func (e *Engine) CheckPlan(ctx context.Context, datasource string, doc []byte, d
 		return nil, err
 	}
 	var sql string
+	ctx = stepSpan(ctx, "render")
 	if d == nil {
 		if sql, err = e.render(ds, p); err != nil {
 			return nil, err

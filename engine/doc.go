@@ -43,6 +43,23 @@
 //	// .RunPlan = {Tool: "run_plan", Arguments: {"datasource": "chinook"}, Missing: ["plan"]}
 //	// json.Marshal(res) is the HostPlan's JSON; an answer's starts {"kind":"answer", …}
 //
+// Each request is one OpenTelemetry trace (spans.go; Options.TracerProvider):
+// the steps above are spans under the request's root (the MCP tool call's
+// span when the context carries one, else the run's own), with validate,
+// "chat <model>" and "SELECT <datasource>" spans inside them. For the
+// question above, with an SDK provider installed:
+//
+//	ask
+//	  resolve
+//	  retrieve
+//	  plan
+//	    chat recording
+//	    validate
+//	  render
+//	  execute
+//	    SELECT chinook
+//	  answer
+//
 // Every error that leaves the package is an *Error with a Code, a message
 // safe to show, a hint and, for refused plans, the typed issues.
 package engine

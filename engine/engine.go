@@ -11,6 +11,9 @@ import (
 	"sync"
 	"time"
 
+	"go.opentelemetry.io/otel"
+	"go.opentelemetry.io/otel/trace"
+
 	"github.com/nl2sql/nl2sql/curated"
 	"github.com/nl2sql/nl2sql/engine/events"
 	"github.com/nl2sql/nl2sql/engine/hooks"
@@ -125,6 +128,10 @@ type Options struct {
 	// ResultTokens is the token budget of one MCP tool result (config
 	// results.token_budget); 0 means the tools' default.
 	ResultTokens int
+	// TracerProvider receives the OpenTelemetry spans of each request
+	// (spans.go); nil means the global provider (a no-op unless a process
+	// installs an SDK).
+	TracerProvider trace.TracerProvider
 }
 
 // Engine answers questions over the configured datasources. It is safe for
@@ -139,6 +146,8 @@ type Engine struct {
 	matcher matcherOnce
 	// hostMode: no planner is configured; the host plans (host_plan.go).
 	hostMode bool
+	// tracer starts the root span of a request that arrives without one.
+	tracer trace.Tracer
 }
 
 // datasource is an opened source with its schema snapshot and version.
@@ -157,6 +166,10 @@ type datasource struct {
 // (0: the tools' default). The MCP tools read it; the engine itself never
 // cuts a result.
 func (e *Engine) ResultTokenBudget() int { return e.opts.ResultTokens }
+
+// TracerProvider is where the engine's spans go; the MCP server starts each
+// tool call's root span with it, so the run's spans join that trace.
+func (e *Engine) TracerProvider() trace.TracerProvider { return e.opts.TracerProvider }
 
 // New builds an Engine. Datasources are opened on first use.
 func New(opts Options) (*Engine, error) {
@@ -182,8 +195,13 @@ func New(opts Options) (*Engine, error) {
 	if opts.Open == nil {
 		opts.Open = OpenSource
 	}
+	if opts.TracerProvider == nil {
+		opts.TracerProvider = otel.GetTracerProvider()
+	}
 	observeModels(&opts)
-	e := &Engine{opts: opts, log: opts.Logger, specs: map[string]DatasourceSpec{}, open: map[string]*datasource{}, hostMode: hostMode}
+	traceModels(&opts)
+	e := &Engine{opts: opts, log: opts.Logger, specs: map[string]DatasourceSpec{}, open: map[string]*datasource{}, hostMode: hostMode,
+		tracer: opts.TracerProvider.Tracer(tracerName)}
 	for _, s := range opts.Datasources {
 		if s.RowLimit <= 0 {
 			s.RowLimit = 1000

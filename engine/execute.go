@@ -10,7 +10,7 @@ import (
 
 // execute runs the rendered SQL read-only, stopping at the row limit.
 func (e *Engine) execute(ctx context.Context, ds *datasource, sql string) (*source.Result, error) {
-	res, err := ds.src.Query(ctx, sql, nil, ds.spec.RowLimit)
+	res, err := tracedSource{ds.src}.Query(ctx, sql, nil, ds.spec.RowLimit)
 	if err != nil {
 		return nil, sourceError(err, ds.spec.ID)
 	}

@@ -39,11 +39,12 @@ func (e *Engine) Explain(ctx context.Context, req AskRequest) (ex *Explanation, 
 		return nil, err
 	}
 	tr := &traceRec{t: Trace{ID: newTraceID(), CreatedAt: time.Now().UTC(), Question: redact(q), Today: e.opts.Today()}}
-	ctx = withTrace(ctx, tr)
+	ctx = e.startRun(withTrace(ctx, tr), "explain", tr)
 	defer func() { e.runFinished(ctx, "explain", tr, nil, err) }()
 	if ctx, q, err = e.runStarted(ctx, "explain", q, tr); err != nil {
 		return nil, err
 	}
+	ctx = stepSpan(ctx, "resolve")
 	ds, err := e.resolveOne(ctx, req.Datasource, q, tr)
 	if err != nil {
 		return nil, err
@@ -51,7 +52,9 @@ func (e *Engine) Explain(ctx context.Context, req AskRequest) (ex *Explanation, 
 	if err := e.screen(ctx, ds, q); err != nil {
 		return nil, err
 	}
+	ctx = stepSpan(ctx, "retrieve")
 	sctx := e.retrieve(ctx, ds, q)
+	ctx = stepSpan(ctx, "plan")
 	p, err := e.planValidated(ctx, ds, q, sctx, e.opts.Today())
 	if err != nil {
 		return nil, deadline(ctx, err)
@@ -59,6 +62,7 @@ func (e *Engine) Explain(ctx context.Context, req AskRequest) (ex *Explanation, 
 	if p, err = e.afterPlanning(ctx, ds, q, p, tr); err != nil {
 		return nil, err
 	}
+	ctx = stepSpan(ctx, "render")
 	sql, err := e.render(ds, p)
 	if err != nil {
 		return nil, err

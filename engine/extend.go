@@ -250,6 +250,7 @@ func (e *Engine) runFinished(ctx context.Context, kind string, tr *traceRec, res
 		}
 	}
 	e.emit(ctx, ev)
+	finishRun(ctx, res, err)
 }
 
 // resolveOne resolves a run's single datasource, records it in the trace

@@ -116,7 +116,7 @@ func (e *Engine) askMulti(ctx context.Context, q, today string, tr *traceRec, sw
 		picked = append(picked, ds)
 	}
 	tm.Resolve = sw.lap()
-	progress(ctx, "plan")
+	ctx = progress(ctx, "plan")
 	dec, usage, callMS, err := e.decompose(ctx, q, today, picked, tr)
 	work.usage.add(usage)
 	work.modelMS += callMS
@@ -145,14 +145,16 @@ func (e *Engine) RunDecomposition(ctx context.Context, question string, doc []by
 	}
 	today := e.opts.Today()
 	tr := &traceRec{t: Trace{ID: newTraceID(), CreatedAt: time.Now().UTC(), Question: redact(q), Today: today, PlanSource: "supplied"}}
-	ctx = withTrace(ctx, tr)
+	ctx = e.startRun(withTrace(ctx, tr), "run_decomposition", tr)
 	defer func() {
 		tr.t.Timings = tm
 		if res != nil {
 			tr.t.Timings, tr.t.SQL, tr.t.RowCount = res.Timings, res.SQL, res.RowCount
 		}
 		e.writeTrace(tr, err)
+		finishRun(ctx, res, err)
 	}()
+	ctx = stepSpan(ctx, "resolve")
 	ans, offered, err := suppliedDecomposition(doc)
 	if err != nil {
 		return nil, err

@@ -8,6 +8,9 @@ import (
 	"strings"
 	"sync"
 
+	"go.opentelemetry.io/otel/attribute"
+	"go.opentelemetry.io/otel/trace"
+
 	"github.com/nl2sql/nl2sql/duckcompute"
 	"github.com/nl2sql/nl2sql/engine/hooks"
 	"github.com/nl2sql/nl2sql/engine/llm"
@@ -40,7 +43,7 @@ func (e *Engine) runDecomposition(ctx context.Context, q, today string, dec *dec
 		dss[s.datasource] = ds
 		rowLimit = max(rowLimit, ds.spec.RowLimit)
 	}
-	progress(ctx, "retrieve")
+	ctx = progress(ctx, "retrieve")
 	runs := make([]subRun, len(dec.subs))
 	index := map[string]int{}
 	for i, s := range dec.subs {
@@ -90,13 +93,13 @@ func (e *Engine) runDecomposition(ctx context.Context, q, today string, dec *dec
 		}
 	}
 	tm.Execute = sw.lap()
-	progress(ctx, "execute")
+	ctx = progress(ctx, "execute")
 	out, warnings, err := e.combine(ctx, dec, runs, rowLimit)
 	if err != nil {
 		return nil, deadline(ctx, err)
 	}
 	tm.Execute += sw.lap()
-	progress(ctx, "answer")
+	ctx = progress(ctx, "answer")
 	res := &Result{
 		Question: q, Columns: out.Columns, ColumnTypes: out.Types, Rows: out.Rows, RowCount: len(out.Rows),
 		Truncated: out.Truncated, SQL: out.SQL, Plan: out.Plan, Usage: usage, Warnings: warnings, TraceID: tr.t.ID,
@@ -127,6 +130,8 @@ func (e *Engine) runDecomposition(ctx context.Context, q, today string, dec *dec
 // intent and datasource.
 func (e *Engine) runSub(ctx context.Context, s subSpec, ds *datasource, today string) (r subRun) {
 	r.sq = SubQuery{ID: s.id, Datasource: s.datasource, Dialect: ds.src.Dialect(), Intent: s.intent}
+	ctx, sp := startSpan(ctx, "subquery", trace.WithAttributes(attribute.String("nl2sql.subquery_id", s.id), attribute.String("nl2sql.datasource", s.datasource)))
+	defer func() { endSpan(sp, r.err) }()
 	fail := func(err error) subRun {
 		r.err = err
 		r.sq.Error = AsError(err).Error()
@@ -135,7 +140,12 @@ func (e *Engine) runSub(ctx context.Context, s subSpec, ds *datasource, today st
 	if err := e.screen(ctx, ds, s.intent); err != nil {
 		return fail(err)
 	}
-	p, err := e.planValidated(withExpected(ctx, s.expected), ds, s.intent, e.subContext(ctx, ds, s), today)
+	rctx, rsp := startSpan(ctx, "retrieve")
+	sctx := e.subContext(rctx, ds, s)
+	rsp.End()
+	pctx, psp := startSpan(ctx, "plan")
+	p, err := e.planValidated(withExpected(pctx, s.expected), ds, s.intent, sctx, today)
+	endSpan(psp, err)
 	if p != nil {
 		r.usage, r.modelMS = p.usage, p.modelMS
 		r.sq.Attempts = p.attempts
@@ -152,7 +162,9 @@ func (e *Engine) runSub(ctx context.Context, s subSpec, ds *datasource, today st
 	if got := strings.Join(p.columns, ","); got != strings.Join(columnNames(s.expected), ",") {
 		return fail(Errorf(CodePlanInvalid, "", "the plan returns the columns %s, not the expected %s", got, strings.Join(columnNames(s.expected), ",")))
 	}
+	_, dsp := startSpan(ctx, "render")
 	sql, err := e.render(ds, p)
+	endSpan(dsp, err)
 	if err != nil {
 		return fail(err)
 	}
@@ -160,7 +172,9 @@ func (e *Engine) runSub(ctx context.Context, s subSpec, ds *datasource, today st
 	if err := e.subBeforeExecution(ctx, ds, s.intent, p, sql, tr); err != nil {
 		return fail(err)
 	}
-	rows, err := e.execute(ctx, ds, sql)
+	ectx, esp := startSpan(ctx, "execute")
+	rows, err := e.execute(ectx, ds, sql)
+	endSpan(esp, err)
 	if err != nil {
 		return fail(err)
 	}
@@ -217,6 +231,13 @@ func columnNames(cols []duckcompute.Column) []string {
 // DuckDB table named by its id and runs the combination plan. Warnings
 // come in sub-query id order: failures, truncations, unconverted values.
 func (e *Engine) combine(ctx context.Context, dec *decomposition, runs []subRun, rowLimit int) (*duckcompute.Output, []string, error) {
+	ctx, sp := startSpan(ctx, "combine", trace.WithAttributes(attribute.Int("nl2sql.subqueries", len(runs))))
+	out, warnings, err := e.combineIn(ctx, dec, runs, rowLimit)
+	endSpan(sp, err)
+	return out, warnings, err
+}
+
+func (e *Engine) combineIn(ctx context.Context, dec *decomposition, runs []subRun, rowLimit int) (*duckcompute.Output, []string, error) {
 	// one decimal scale for every table: the most fraction digits any
 	// decimal value needs (see duckcompute.Options.DecimalScale)
 	scale := 2

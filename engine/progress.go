@@ -18,16 +18,21 @@ func WithProgress(ctx context.Context, f ProgressFunc) context.Context {
 	return context.WithValue(ctx, progressKey{}, f)
 }
 
-func progress(ctx context.Context, step string) {
+// progress reports that step starts (step.started, the ProgressFunc) and
+// returns the context of its span (stepSpan), under which the step's work
+// runs.
+func progress(ctx context.Context, step string) context.Context {
 	emitStep(ctx, step)
+	ctx = stepSpan(ctx, step)
 	f, _ := ctx.Value(progressKey{}).(ProgressFunc)
 	if f == nil {
-		return
+		return ctx
 	}
 	for i, s := range Steps {
 		if s == step {
 			f(step, i+1, len(Steps))
-			return
+			break
 		}
 	}
+	return ctx
 }

@@ -20,6 +20,7 @@ func (e *Engine) RunPlan(ctx context.Context, datasource string, doc []byte) (re
 	var tm Timings
 	today := e.opts.Today()
 	tr := &traceRec{t: Trace{ID: newTraceID(), CreatedAt: time.Now().UTC(), Question: suppliedQuestion, Today: today, PlanSource: "supplied"}}
+	ctx = e.startRun(ctx, "run_plan", tr)
 	defer func() {
 		if res != nil {
 			tr.t.Timings, tr.t.SQL, tr.t.RowCount = res.Timings, res.SQL, res.RowCount
@@ -35,5 +36,6 @@ func (e *Engine) RunPlan(ctx context.Context, datasource string, doc []byte) (re
 		return nil, err
 	}
 	tm.Plan = sw.lap()
+	ctx = stepSpan(ctx, "render")
 	return e.finish(ctx, ds, suppliedQuestion, today, p, sw, &tm, tr)
 }

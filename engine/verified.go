@@ -22,7 +22,7 @@ func (e *Engine) verified(ctx context.Context, ds *datasource, q, today string, 
 		return nil, false, nil
 	}
 	sc := e.caller(ctx)
-	ans, matched, err := e.opts.Curated.Answer(ctx, e.verifiedMatcher(ctx, ds, q), paramFiller{e: e, ds: ds.spec.ID, today: today}, ds.src, ds.spec.ID, q, sc, ds.spec.RowLimit,
+	ans, matched, err := e.opts.Curated.Answer(ctx, e.verifiedMatcher(ctx, ds, q), paramFiller{e: e, ds: ds.spec.ID, today: today}, tracedSource{ds.src}, ds.spec.ID, q, sc, ds.spec.RowLimit,
 		e.verifiedGate(ctx, ds, q, tr))
 	if !matched {
 		return nil, false, nil
@@ -138,6 +138,7 @@ func (e *Engine) RunVerified(ctx context.Context, id string, params map[string]a
 	var tm Timings
 	question := "(verified query " + id + ")"
 	tr := &traceRec{t: Trace{ID: newTraceID(), CreatedAt: time.Now().UTC(), Question: question, Today: e.opts.Today(), PlanSource: "verified"}}
+	ctx = e.startRun(ctx, "run_verified_query", tr)
 	defer func() { e.runFinished(ctx, "verified", tr, res, err) }()
 	if ctx, err = e.runStartedFixed(ctx, "verified", question, tr); err != nil {
 		return nil, err
@@ -147,12 +148,14 @@ func (e *Engine) RunVerified(ctx context.Context, id string, params map[string]a
 	if !ok || !sc.Reaches(q.Datasource) {
 		return nil, &Error{Code: CodeVerifiedNotFound, Msg: fmt.Sprintf("there is no verified query %q", id), Hint: "list_verified_queries shows the ones you may run"}
 	}
+	ctx = stepSpan(ctx, "resolve")
 	ds, err := e.resolveOne(ctx, q.Datasource, question, tr)
 	if err != nil {
 		return nil, err
 	}
 	tm.Resolve = sw.lap()
-	ex, err := e.opts.Curated.RunByID(ctx, ds.src, id, params, sc, ds.spec.RowLimit, e.verifiedGate(ctx, ds, question, tr))
+	ctx = stepSpan(ctx, "verified")
+	ex, err := e.opts.Curated.RunByID(ctx, tracedSource{ds.src}, id, params, sc, ds.spec.RowLimit, e.verifiedGate(ctx, ds, question, tr))
 	if err != nil {
 		if refusedByRule(err) {
 			return nil, err
@@ -172,6 +175,7 @@ func (e *Engine) RunVerified(ctx context.Context, id string, params map[string]a
 	if res.Rows == nil {
 		res.Rows = [][]any{}
 	}
+	ctx = stepSpan(ctx, "answer")
 	res.Answer = summarise(res)
 	if err := e.verifiedResultHooks(ctx, ds, question, q, res, tr); err != nil {
 		return nil, err

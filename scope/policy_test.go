@@ -2,6 +2,7 @@ package scope_test
 
 import (
 	"errors"
+	"fmt"
 	"slices"
 	"strings"
 	"testing"
@@ -164,6 +165,33 @@ func TestAuthenticate(t *testing.T) {
 	}
 	if _, ok := (*scope.Policy)(nil).Authenticate(aliceToken); ok {
 		t.Error("nil policy authenticated")
+	}
+}
+
+// A token that is not exactly a configured one never authenticates, however
+// close it comes: every one-character change, truncation and extension of a
+// real token, and a few thousand unrelated guesses. An attacker who guesses
+// near a token, or a comparison that checks only part of the digest, would
+// otherwise get in as someone.
+func TestAuthenticateOnlyExactTokens(t *testing.T) {
+	_, p := loadPolicy(t, issueRoles)
+	var guesses []string
+	for _, tok := range []string{aliceToken, janeToken} {
+		for i := range len(tok) {
+			guesses = append(guesses, tok[:i], tok[:i]+"x"+tok[i+1:], tok[:i]+string(tok[i]^1)+tok[i+1:])
+		}
+		guesses = append(guesses, tok+"x", strings.ToUpper(tok), " "+tok)
+	}
+	for i := range 4000 {
+		guesses = append(guesses, fmt.Sprintf("guess-%d", i))
+	}
+	for _, g := range guesses {
+		if g == aliceToken || g == janeToken {
+			continue
+		}
+		if s, ok := p.Authenticate(g); ok {
+			t.Fatalf("Authenticate(%q) let in %s", g, s.Identity().User)
+		}
 	}
 }
 

@@ -73,7 +73,8 @@ func extend(cfg *config.Config, st *store.Store, opts *engine.Options, logger *s
 		x.telemetry = t
 		tp, mp = t.tracer(), t.meter()
 	}
-	if o, err := events.NewOTel(tp, mp); err != nil {
+	opts.TracerProvider = tp
+	if o, err := events.NewOTel(mp); err != nil {
 		logger.Warn("OpenTelemetry observer unavailable", "err", err)
 	} else {
 		observers = append(observers, o)

@@ -19,8 +19,8 @@
 // and skipped. Audit writes one JSON line per finished run to
 // storage.path/audit/audit-YYYY-MM-DD.jsonl from a bounded queue on its own
 // goroutine (AuditQueue lines; more are dropped and counted, never waited
-// for). OTel records spans and metrics under the MCP and GenAI semantic
-// conventions (see OTel).
+// for). OTel records metrics under the MCP and GenAI semantic conventions
+// (see OTel); the spans come from the engine itself, one trace per request.
 //
 // A worked example:
 //
