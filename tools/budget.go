@@ -18,6 +18,7 @@ import (
 	"github.com/nl2sql/nl2sql/engine"
 	"github.com/nl2sql/nl2sql/engine/config"
 	"github.com/nl2sql/nl2sql/index"
+	"github.com/nl2sql/nl2sql/planast"
 )
 
 // A host caps what one tool result may hold (Claude Code: about 25,000
@@ -240,7 +241,7 @@ func estimateRows(out *engine.Result, rows [][]any, budget int) int {
 func textLine(row []any) string {
 	s := ""
 	for _, v := range row {
-		s += cell(v) + "  "
+		s += cell(v, planast.TypeUnknown) + "  "
 	}
 	return s
 }
