@@ -160,6 +160,11 @@ const (
 type Cast struct {
 	Expr Expr     `json:"expr"`
 	Type CastType `json:"type"`
+	// FromText is set by Validate, never by the plan's author: Expr is
+	// text cast to a number, a date or a timestamp, which every renderer
+	// writes as a cast that is NULL when the text holds no such value
+	// (package render, textcast.go), never an error and never 0.
+	FromText bool `json:"-"`
 }
 
 // Func is a call of a function on the allow-list (see Functions): scalar

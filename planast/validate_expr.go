@@ -216,6 +216,12 @@ func (v *validator) expr(e Expr, path string, sc *scope, env *cteEnv) Type {
 		if hint, ok := castAllowed(src, e.Type); !ok {
 			v.add(CodeType, path, "cannot cast %s to %s the same way on every engine%s", src, e.Type, hint)
 		}
+		e.FromText = src == TypeText && e.Type != CastText && e.Type != CastBoolean
+		if lit, ok := e.Expr.(*Literal); ok && e.FromText {
+			// checked here, so the plain cast means the same everywhere
+			v.castLiteral(lit, e.Type, join(path, "expr"))
+			e.FromText = false
+		}
 		return castResult(e.Type)
 	case *Func:
 		return v.fn(e, path, sc, env)
