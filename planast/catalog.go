@@ -17,6 +17,10 @@ const (
 	TypeTimestamp Type = "timestamp"
 	TypeBlob      Type = "blob"
 	TypeUnknown   Type = "unknown" // also the type of NULL
+	// TypeJSON is a result column type only, never a catalog column's: the
+	// value is the JSON text of a nested value (an array, list, struct,
+	// map or JSON document), numbers in it written with all their digits.
+	TypeJSON Type = "json"
 )
 
 // IsNumeric reports whether t is integer, decimal or float.
