@@ -97,7 +97,7 @@ func plainValue(s string) bool {
 	case "NaN", "Infinity", "-Infinity", "infinity", "-infinity":
 		return true
 	}
-	if s == "" || len(s) > 40 {
+	if s == "" {
 		return false
 	}
 	for i, r := range s {

@@ -45,6 +45,9 @@ type TableInfo struct {
 type ColumnInfo struct {
 	Name string
 	Type Type
+	// Unordered marks a type without an ordering (PostgreSQL json, xml,
+	// point): no ORDER BY may name it, and no tie-breaker does.
+	Unordered bool
 }
 
 // ForeignKeyInfo is Columns → RefSchema.RefTable(RefColumns).

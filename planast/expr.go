@@ -19,6 +19,10 @@ type Expr interface {
 type Column struct {
 	Table  string `json:"table,omitempty" jsonschema:"description=Source alias; omit only when one source has the column or to name an output alias in order_by/group_by/having/qualify"`
 	Column string `json:"column"`
+	// Unordered is set by Validate, never by the plan's author: the column's
+	// type has no ordering on its engine (PostgreSQL json, xml, geometric
+	// types), so the renderer's tie-breaker ORDER BY leaves it out.
+	Unordered bool `json:"-"`
 }
 
 // LiteralType is the portable type of a literal.

@@ -324,7 +324,7 @@ func (v *validator) column(c *Column, path string, sc *scope) Type {
 					v.noColumn(join(path, "column"), src, c.Column)
 					return TypeUnknown
 				}
-				c.Table, c.Column = src.alias, col.Name
+				c.Table, c.Column, c.Unordered = src.alias, col.Name, col.Unordered
 				v.resolvedIn(c, s)
 				return col.Type
 			}
@@ -346,7 +346,7 @@ func (v *validator) column(c *Column, path string, sc *scope) Type {
 			return TypeUnknown
 		}
 		if len(hits) == 1 {
-			c.Table, c.Column = hits[0].alias, hit.Name
+			c.Table, c.Column, c.Unordered = hits[0].alias, hit.Name, hit.Unordered
 			v.resolvedIn(c, s)
 			return hit.Type
 		}

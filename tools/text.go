@@ -83,7 +83,7 @@ func cell(v any, t planast.Type) string {
 	// numbers a host quotes from either agree
 	s := cellfmt.Value(v, t)
 	s = strings.NewReplacer("\t", " ", "\n", " ", "\r", " ").Replace(s)
-	if r := []rune(s); len(r) > 60 {
+	if r := []rune(s); len(r) > 60 && !digitsOnly(s) { // a number keeps every digit
 		s = string(r[:59]) + "…"
 	}
 	return s
@@ -94,4 +94,14 @@ func max1(a, b int) int {
 		return a
 	}
 	return b
+}
+
+// digitsOnly reports whether s is a plain decimal number's text.
+func digitsOnly(s string) bool {
+	for i, r := range s {
+		if !(r >= '0' && r <= '9' || r == '.' || (r == '-' || r == '+') && i == 0 || r == 'e' || r == 'E') {
+			return false
+		}
+	}
+	return s != ""
 }
