@@ -8,6 +8,8 @@ import (
 	"time"
 
 	"github.com/nl2sql/nl2sql/engine/llm"
+	"github.com/nl2sql/nl2sql/internal/cellfmt"
+	"github.com/nl2sql/nl2sql/planast"
 )
 
 // answerSystemPrompt tells the answer model what it may say.
@@ -61,7 +63,70 @@ func (e *Engine) modelAnswer(ctx context.Context, ds string, res *Result) string
 		res.Warnings = append(res.Warnings, "the answer model quoted "+bad+", which is not in the rows; the answer is a summary of the first rows")
 		return fallback
 	}
+	if bad := unsupportedQuote(out.Answer, res.Question, res.Columns, preview); bad != "" {
+		res.Warnings = append(res.Warnings, "the answer model quoted text that is not in the rows ("+quoteText(bad)+"); the answer is a summary of the first rows")
+		return fallback
+	}
 	return strings.TrimSpace(out.Answer)
+}
+
+// quoteRe finds quoted text in an answer: "…", “…”, '…' (not an
+// apostrophe inside a word), ‘…’, «…», `…`.
+var quoteRe = regexp.MustCompile("\"([^\"]+)\"|“([^”]+)”|(?:^|[^\\pL\\pN])'([^']+)'(?:[^\\pL\\pN]|$)|‘([^’]+)’|«([^»]+)»|`([^`]+)`")
+
+// unsupportedQuote returns the first quoted text of answer that is neither
+// (part of) a text value of the rows, a column name nor part of the
+// question, or "". A model that echoes an instruction stored in the data,
+// or writes its own words as if quoting the data, is caught here: quoting
+// is how a reply presents text as the database's.
+func unsupportedQuote(answer, question string, cols []string, rows [][]any) string {
+	for _, m := range quoteRe.FindAllStringSubmatch(answer, -1) {
+		q := ""
+		for _, g := range m[1:] {
+			if g != "" {
+				q = g
+				break
+			}
+		}
+		q = strings.TrimSpace(q)
+		if q == "" || quoteFound(q, question, cols, rows) {
+			continue
+		}
+		return q
+	}
+	return ""
+}
+
+// quoteFound reports whether q occurs, case-insensitively, in a text value
+// of rows, a column name or the question, or is a value the summary prints
+// (a number or date as cellfmt writes it).
+func quoteFound(q, question string, cols []string, rows [][]any) bool {
+	lq := strings.ToLower(q)
+	if strings.Contains(strings.ToLower(question), lq) {
+		return true
+	}
+	for _, c := range cols {
+		if strings.Contains(strings.ToLower(c), lq) {
+			return true
+		}
+	}
+	for _, row := range rows {
+		for _, v := range row {
+			var s string
+			switch x := v.(type) {
+			case nil:
+				s = "NULL"
+			case string:
+				s = x
+			default:
+				s = cellfmt.Value(x, planast.TypeUnknown)
+			}
+			if strings.Contains(strings.ToLower(s), lq) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // unsupportedNumber returns the first number of answer that does not occur

@@ -30,7 +30,7 @@
 //	//   GROUP BY "ar"."ArtistId", "ar"."Name"
 //	//   ORDER BY "AlbumCount" DESC NULLS LAST, 1 ASC NULLS LAST
 //	//   LIMIT 1
-//	// res.Answer = "Artist Iron Maiden, AlbumCount 21."
+//	// res.Answer = `Artist "Iron Maiden", AlbumCount 21.` (stored text quoted as data)
 //
 // Without a planner (Options.Planner nil: host planning, host_plan.go) the
 // same Ask returns the plan-it-yourself result instead, for the client

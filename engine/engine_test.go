@@ -102,7 +102,7 @@ func TestAskIronMaiden(t *testing.T) {
 	if len(r.Rows) != 1 || r.Rows[0][0] != "Iron Maiden" || r.Rows[0][1] != int64(21) {
 		t.Fatalf("rows = %v", r.Rows)
 	}
-	if r.Answer != "Artist Iron Maiden, AlbumCount 21." {
+	if r.Answer != `Artist "Iron Maiden", AlbumCount 21.` {
 		t.Errorf("answer = %q", r.Answer)
 	}
 }
@@ -350,7 +350,7 @@ func TestModelAnswer(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if res.Answer != "Artist Iron Maiden, AlbumCount 21." || len(res.Warnings) != 1 || !strings.Contains(res.Warnings[0], "25") {
+	if res.Answer != `Artist "Iron Maiden", AlbumCount 21.` || len(res.Warnings) != 1 || !strings.Contains(res.Warnings[0], "25") {
 		t.Errorf("a made-up number got through: %q %v", res.Answer, res.Warnings)
 	}
 }

@@ -28,8 +28,14 @@ func applyPlanTypes(res *source.Result, types []planast.Type) {
 	if len(types) != len(res.Columns) {
 		return
 	}
+	driver := res.ColumnTypes
 	res.ColumnTypes = append([]planast.Type(nil), types...)
 	for i, t := range types {
+		// the plan cannot name a nested value's type (a list, a JSON
+		// document, a point): the adapter's explicit one stands
+		if i < len(driver) && (t == planast.TypeUnknown || t == planast.TypeText) && (driver[i] == planast.TypeJSON || t == planast.TypeUnknown) {
+			res.ColumnTypes[i] = driver[i]
+		}
 		if t == planast.TypeDate || t == planast.TypeTimestamp {
 			// an expression over dates (MIN, MAX, CASE) comes back from
 			// SQLite as stored text: shown as the column itself is

@@ -17,6 +17,10 @@ const (
 	TypeTimestamp Type = "timestamp"
 	TypeBlob      Type = "blob"
 	TypeUnknown   Type = "unknown" // also the type of NULL
+	// TypeJSON is a result column type only, never a catalog column's: the
+	// value is the JSON text of a nested value (an array, list, struct,
+	// map or JSON document), numbers in it written with all their digits.
+	TypeJSON Type = "json"
 )
 
 // IsNumeric reports whether t is integer, decimal or float.
@@ -41,6 +45,9 @@ type TableInfo struct {
 type ColumnInfo struct {
 	Name string
 	Type Type
+	// Unordered marks a type without an ordering (PostgreSQL json, xml,
+	// point): no ORDER BY may name it, and no tie-breaker does.
+	Unordered bool
 }
 
 // ForeignKeyInfo is Columns → RefSchema.RefTable(RefColumns).

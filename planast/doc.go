@@ -75,7 +75,13 @@
 // literal compared with a date or timestamp becomes a date or timestamp
 // literal; every comparison of dates or timestamps is marked "temporal" in
 // the validated plan, and SQLite, which stores them as ISO text of several
-// shapes, compares both sides in one shape there (see render); SUBSTR counts a negative start
+// shapes, compares both sides in one shape there (see render); a cast of
+// text to a number, date or timestamp is the value the text holds or NULL
+// (as TRY_CAST: never 0, an error or a date of another shape; the cast is
+// marked FromText and render/textcast.go writes it), and a string literal
+// cast to one that holds none, such as {"kind":"cast","expr":{"kind":
+// "literal","value":"2024-02-30"},"type":"date"}, is refused with
+// INVALID_VALUE; SUBSTR counts a negative start
 // from the end as SQLite does; constant ORDER BY and GROUP BY keys are
 // refused (engines read ORDER BY 2 as a column position); having and
 // aggregates in order_by need group_by or an aggregate in select; CAST is

@@ -19,6 +19,10 @@ type Expr interface {
 type Column struct {
 	Table  string `json:"table,omitempty" jsonschema:"description=Source alias; omit only when one source has the column or to name an output alias in order_by/group_by/having/qualify"`
 	Column string `json:"column"`
+	// Unordered is set by Validate, never by the plan's author: the column's
+	// type has no ordering on its engine (PostgreSQL json, xml, geometric
+	// types), so the renderer's tie-breaker ORDER BY leaves it out.
+	Unordered bool `json:"-"`
 }
 
 // LiteralType is the portable type of a literal.
@@ -160,6 +164,11 @@ const (
 type Cast struct {
 	Expr Expr     `json:"expr"`
 	Type CastType `json:"type"`
+	// FromText is set by Validate, never by the plan's author: Expr is
+	// text cast to a number, a date or a timestamp, which every renderer
+	// writes as a cast that is NULL when the text holds no such value
+	// (package render, textcast.go), never an error and never 0.
+	FromText bool `json:"-"`
 }
 
 // Func is a call of a function on the allow-list (see Functions): scalar

@@ -216,6 +216,12 @@ func (v *validator) expr(e Expr, path string, sc *scope, env *cteEnv) Type {
 		if hint, ok := castAllowed(src, e.Type); !ok {
 			v.add(CodeType, path, "cannot cast %s to %s the same way on every engine%s", src, e.Type, hint)
 		}
+		e.FromText = src == TypeText && e.Type != CastText && e.Type != CastBoolean
+		if lit, ok := e.Expr.(*Literal); ok && e.FromText {
+			// checked here, so the plain cast means the same everywhere
+			v.castLiteral(lit, e.Type, join(path, "expr"))
+			e.FromText = false
+		}
 		return castResult(e.Type)
 	case *Func:
 		return v.fn(e, path, sc, env)
@@ -318,7 +324,7 @@ func (v *validator) column(c *Column, path string, sc *scope) Type {
 					v.noColumn(join(path, "column"), src, c.Column)
 					return TypeUnknown
 				}
-				c.Table, c.Column = src.alias, col.Name
+				c.Table, c.Column, c.Unordered = src.alias, col.Name, col.Unordered
 				v.resolvedIn(c, s)
 				return col.Type
 			}
@@ -340,7 +346,7 @@ func (v *validator) column(c *Column, path string, sc *scope) Type {
 			return TypeUnknown
 		}
 		if len(hits) == 1 {
-			c.Table, c.Column = hits[0].alias, hit.Name
+			c.Table, c.Column, c.Unordered = hits[0].alias, hit.Name, hit.Unordered
 			v.resolvedIn(c, s)
 			return hit.Type
 		}

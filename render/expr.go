@@ -118,6 +118,10 @@ func (w *writer) expr(e planast.Expr) {
 		}
 		w.str(" END")
 	case *planast.Cast:
+		if e.FromText {
+			w.str(textCast(w.d, w.exprS(e.Expr), e.Type))
+			break
+		}
 		w.str(w.d.Cast(w.exprS(e.Expr), e.Type))
 	case *planast.Func:
 		w.fn(e)

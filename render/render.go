@@ -147,6 +147,9 @@ func (w *writer) orderLimit(q *planast.Query, keys []string, limit *int64, opts 
 	if (top && !opts.NoTotalOrder) || (!top && (q.Limit != nil || q.Offset != nil)) {
 		covered := orderedOutputs(q)
 		for i := range q.Select {
+			if c, ok := q.Select[i].Expr.(*planast.Column); ok && c.Unordered {
+				continue // a type without an ordering (PostgreSQL json) cannot break ties
+			}
 			if !covered[i] { // an output already ordered by adds nothing as a tie-breaker
 				keys = append(keys, strconv.Itoa(i+1)+" ASC NULLS LAST")
 			}

@@ -18,6 +18,7 @@ import (
 	"github.com/nl2sql/nl2sql/engine"
 	"github.com/nl2sql/nl2sql/engine/config"
 	"github.com/nl2sql/nl2sql/index"
+	"github.com/nl2sql/nl2sql/planast"
 )
 
 // A host caps what one tool result may hold (Claude Code: about 25,000
@@ -233,7 +234,7 @@ func estimateRows(out *engine.Result, rows [][]any, budget int, view bool) int {
 			cost += Tokens(textLine(row)) + 1
 		}
 		if view {
-			cost += viewRowCost(row)
+			cost += viewRowCost(row, out.ColumnTypes)
 		}
 		if used+cost > budget {
 			return i
@@ -248,7 +249,7 @@ func estimateRows(out *engine.Result, rows [][]any, budget int, view bool) int {
 func textLine(row []any) string {
 	s := ""
 	for _, v := range row {
-		s += cell(v) + "  "
+		s += cell(v, planast.TypeUnknown) + "  "
 	}
 	return s
 }

@@ -6,6 +6,8 @@ import (
 	"strings"
 
 	"github.com/nl2sql/nl2sql/engine/schema"
+	"github.com/nl2sql/nl2sql/internal/cellfmt"
+	"github.com/nl2sql/nl2sql/planast"
 )
 
 // SnapshotText renders a schema snapshot for people: one block per table
@@ -40,7 +42,9 @@ func SnapshotText(s *schema.Snapshot) string {
 			if p := c.Profile; p != nil && len(p.SampleValues) > 0 {
 				vals := make([]string, 0, len(p.SampleValues))
 				for _, v := range p.SampleValues {
-					vals = append(vals, fmt.Sprint(v))
+					// stored text is data: quoted, so a sample holding a line
+					// break or an instruction stays inside its quotes
+					vals = append(vals, quotedValue(v, c.Type))
 				}
 				s := strings.Join(vals, " | ")
 				if r := []rune(s); len(r) > 80 {
@@ -65,4 +69,14 @@ func jsonRange(lo, hi any) string {
 		return fmt.Sprintf("[%v, %v]", lo, hi)
 	}
 	return string(b)
+}
+
+// quotedValue is a value for text a model reads: strings as JSON strings,
+// everything else by cellfmt's rule.
+func quotedValue(v any, t planast.Type) string {
+	if s, ok := v.(string); ok {
+		b, _ := json.Marshal(s)
+		return string(b)
+	}
+	return cellfmt.Value(v, t)
 }

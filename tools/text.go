@@ -8,6 +8,7 @@ import (
 
 	"github.com/nl2sql/nl2sql/engine"
 	"github.com/nl2sql/nl2sql/internal/cellfmt"
+	"github.com/nl2sql/nl2sql/planast"
 )
 
 // TextRows is how many rows the text rendering of a result shows.
@@ -19,7 +20,7 @@ const TextRows = 50
 func ResultText(r *engine.Result) string {
 	var b strings.Builder
 	b.WriteString(r.Answer + "\n\nSQL:\n" + r.SQL + "\n\n")
-	b.WriteString(Table(r.Columns, r.Rows, TextRows))
+	b.WriteString(Table(r.Columns, r.ColumnTypes, r.Rows, TextRows))
 	if len(r.Rows) > TextRows {
 		fmt.Fprintf(&b, "… %d more rows in the structured result\n", len(r.Rows)-TextRows)
 	}
@@ -47,8 +48,10 @@ func warningsText(ws []string) string {
 	return b.String()
 }
 
-// Table renders columns and up to max rows as an aligned text table.
-func Table(cols []string, rows [][]any, max int) string {
+// Table renders columns and up to max rows as an aligned text table, each
+// value by cellfmt's rule for its column's type (types may be shorter than
+// cols: the rest are unknown).
+func Table(cols []string, types []planast.Type, rows [][]any, max int) string {
 	var b strings.Builder
 	tw := tabwriter.NewWriter(&b, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, strings.Join(cols, "\t"))
@@ -63,7 +66,11 @@ func Table(cols []string, rows [][]any, max int) string {
 		}
 		cells := make([]string, len(row))
 		for j, v := range row {
-			cells[j] = cell(v)
+			t := planast.TypeUnknown
+			if j < len(types) {
+				t = types[j]
+			}
+			cells[j] = cell(v, t)
 		}
 		fmt.Fprintln(tw, strings.Join(cells, "\t"))
 	}
@@ -71,12 +78,12 @@ func Table(cols []string, rows [][]any, max int) string {
 	return b.String()
 }
 
-func cell(v any) string {
+func cell(v any, t planast.Type) string {
 	// one formatting with the answer summary (engine/answer.go), so the
 	// numbers a host quotes from either agree
-	s := cellfmt.Value(v)
+	s := cellfmt.Value(v, t)
 	s = strings.NewReplacer("\t", " ", "\n", " ", "\r", " ").Replace(s)
-	if r := []rune(s); len(r) > 60 {
+	if r := []rune(s); len(r) > 60 && !digitsOnly(s) { // a number keeps every digit
 		s = string(r[:59]) + "…"
 	}
 	return s
@@ -87,4 +94,14 @@ func max1(a, b int) int {
 		return a
 	}
 	return b
+}
+
+// digitsOnly reports whether s is a plain decimal number's text.
+func digitsOnly(s string) bool {
+	for i, r := range s {
+		if !(r >= '0' && r <= '9' || r == '.' || (r == '-' || r == '+') && i == 0 || r == 'e' || r == 'E') {
+			return false
+		}
+	}
+	return s != ""
 }

@@ -2,6 +2,7 @@ package tools
 
 import (
 	"context"
+	"github.com/nl2sql/nl2sql/planast"
 	"strconv"
 
 	mcpgo "github.com/mark3labs/mcp-go/mcp"
@@ -51,9 +52,9 @@ func resultFor(r *engine.Result, view bool) *mcpgo.CallToolResult {
 
 // viewRowCost is what a row adds to the view's _meta: the display text
 // of its number cells, each a quoted string in its column's list.
-func viewRowCost(row []any) int {
+func viewRowCost(row []any, types []planast.Type) int {
 	cost := 0
-	for _, col := range viewer.Display([][]any{row}) {
+	for _, col := range viewer.Display([][]any{row}, types) {
 		for _, d := range col {
 			if d != nil {
 				cost += Tokens(strconv.Quote(*d)) + 1

@@ -129,7 +129,7 @@ func (t *Table) Info() *planast.TableInfo {
 		PrimaryKey: append([]string(nil), t.PrimaryKey...),
 	}
 	for i, c := range t.Columns {
-		info.Columns[i] = planast.ColumnInfo{Name: c.Name, Type: c.Type}
+		info.Columns[i] = planast.ColumnInfo{Name: c.Name, Type: c.Type, Unordered: Unordered(c.DeclaredType)}
 	}
 	for _, fk := range t.ForeignKeys {
 		info.ForeignKeys = append(info.ForeignKeys, planast.ForeignKeyInfo{
@@ -167,4 +167,16 @@ func (s *Snapshot) TableNames() []string {
 		out[i] = t.Name
 	}
 	return out
+}
+
+// unorderedTypes are PostgreSQL types without a default btree ordering:
+// ORDER BY such a column fails with "could not identify an ordering
+// operator".
+var unorderedTypes = map[string]bool{"json": true, "xml": true, "point": true, "line": true, "lseg": true,
+	"box": true, "path": true, "polygon": true, "circle": true, "_json": true, "_xml": true, "_point": true,
+	"json[]": true, "xml[]": true, "point[]": true}
+
+// Unordered reports whether a declared type has no ordering.
+func Unordered(declared string) bool {
+	return unorderedTypes[strings.ToLower(strings.TrimSpace(declared))]
 }

@@ -4,6 +4,7 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
+	"math"
 	"strings"
 	"time"
 
@@ -17,6 +18,10 @@ import (
 // reports it ("DECIMAL(12,2)", "TIMESTAMPTZ", "INTEGER[]").
 func duckdbColumn(decl string) column {
 	c := column{Type: schema.NormalizeType(schema.DialectDuckDB, decl), Scale: -1, Decl: strings.ToUpper(strings.TrimSpace(decl))}
+	if c.Decl == "JSON" || c.Type == planast.TypeUnknown && (strings.HasSuffix(c.Decl, "]") ||
+		strings.HasPrefix(c.Decl, "STRUCT") || strings.HasPrefix(c.Decl, "MAP") || strings.HasPrefix(c.Decl, "UNION")) {
+		c.Type = planast.TypeJSON // lists, arrays, structs, maps, unions and JSON: their JSON text
+	}
 	if sc, ok := schema.DecimalScale(decl); ok && c.Type == planast.TypeDecimal {
 		c.Scale = sc
 	}
@@ -60,6 +65,9 @@ func duckdbValue(v any, c column) any {
 			return uuidText(x)
 		}
 	case time.Time:
+		if inf, ok := duckInfinity(x, c); ok {
+			return inf
+		}
 		switch c.Decl {
 		case "TIME", "TIME WITHOUT TIME ZONE":
 			return formatTimeOfDay(microsOfDay(x), false, 0)
@@ -71,6 +79,31 @@ func duckdbValue(v any, c column) any {
 		return jsonText(v, duckdbValue)
 	}
 	return encodeValue(v, c)
+}
+
+// duckInfinity recognises DuckDB's infinite dates and timestamps, which
+// the driver returns as the extreme times they are stored as (date
+// 'infinity' is 5881580-07-11): "infinity" and "-infinity", as PostgreSQL
+// writes them, never an absurd calendar date.
+func duckInfinity(t time.Time, c column) (string, bool) {
+	switch c.Type {
+	case planast.TypeDate:
+		days := t.Unix() / 86400
+		switch days {
+		case math.MaxInt32:
+			return "infinity", true
+		case -math.MaxInt32:
+			return "-infinity", true
+		}
+	case planast.TypeTimestamp:
+		switch t.UnixMicro() {
+		case math.MaxInt64:
+			return "infinity", true
+		case -math.MaxInt64:
+			return "-infinity", true
+		}
+	}
+	return "", false
 }
 
 // microsOfDay is t's time of day in microseconds.

@@ -102,7 +102,7 @@ func TestDuckDBQueryValues(t *testing.T) {
 			`[[9007199254740991,"9007199254740992","-9007199254740993","170141183460469231731687303715884105727","18446744073709551615",7,-3]]`},
 		{`SELECT 0.1::FLOAT, 0.1::DOUBLE, 0.1::DOUBLE + 0.2::DOUBLE, 'inf'::DOUBLE, '-inf'::DOUBLE, 'nan'::DOUBLE`,
 			[]planast.Type{"float", "float", "float", "float", "float", "float"},
-			`[[0.1,0.1,0.30000000000000004,"Infinity","-Infinity",null]]`},
+			`[[0.1,0.1,0.30000000000000004,"Infinity","-Infinity","NaN"]]`},
 		{`SELECT 1.50::DECIMAL(10,2), 12345678901234567.89::DECIMAL(20,2), -0.05::DECIMAL(4,2), 123456789012345.6::DECIMAL(18,1), 0::DECIMAL(5,3)`,
 			[]planast.Type{"decimal", "decimal", "decimal", "decimal", "decimal"},
 			`[[1.5,"12345678901234567.89",-0.05,"123456789012345.6",0]]`},
@@ -116,7 +116,7 @@ func TestDuckDBQueryValues(t *testing.T) {
 			[]planast.Type{"text", "text", "text", "text"},
 			`[["P1Y2M3DT4H5M6.5S","P-3D","PT0S","6ba7b810-9dad-11d1-80b4-00c04fd430c8"]]`},
 		{`SELECT [1, 2], {'x': 1.5::DECIMAL(3,1), 'y': 'z'}, '{"a": [1, 2]}'::JSON, MAP {'k': 1}`,
-			[]planast.Type{"unknown", "unknown", "text", "unknown"},
+			[]planast.Type{"json", "json", "json", "json"},
 			`[["[1,2]","{\"x\":1.5,\"y\":\"z\"}","{\"a\":[1,2]}","{\"k\":1}"]]`},
 		{`SELECT $1::INTEGER + 1, $2::VARCHAR`, []planast.Type{"integer", "text"}, `[[42,"x"]]`},
 	}

@@ -64,7 +64,8 @@ func (r *rawResult) encodeWith(col func(decl string) column, val func(v any, c c
 //   - floats are float64 (JSON writes the shortest form that round-trips; a
 //     float32 becomes the float64 of its own shortest form, 0.1 not
 //     0.10000000149011612),
-//     ±Inf are the strings "Infinity" and "-Infinity", NaN is nil; in a
+//     ±Inf are the strings "Infinity" and "-Infinity", NaN the string
+//     "NaN" (never NULL: NaN is a value, and NULL means none); in a
 //     decimal column a float stays a number only when it carries the value
 //     exactly at the column's scale (see decimalValue), else it is a string;
 //   - strings stay strings, even when they look like numbers, JSON or dates
@@ -117,7 +118,7 @@ func encodeValue(v any, col column) any {
 	case float64:
 		switch {
 		case math.IsNaN(x):
-			return nil
+			return "NaN"
 		case math.IsInf(x, 1):
 			return "Infinity"
 		case math.IsInf(x, -1):
@@ -179,12 +180,10 @@ func decimalValue(x float64, scale int) any {
 // "12345678901234567.89", at the engine's scale): the number when the text
 // has at most 15 significant digits (trailing zeros of the scale included),
 // so the nearest double carries it exactly at that scale, else the text
-// itself. "NaN" is nil, "Infinity" and "-Infinity" stay strings.
+// itself. "NaN", "Infinity" and "-Infinity" stay strings.
 func decimalText(s string) any {
 	switch s {
-	case "NaN":
-		return nil
-	case "Infinity", "-Infinity":
+	case "NaN", "Infinity", "-Infinity":
 		return s
 	}
 	if significantDigits(s) <= 15 {

@@ -36,7 +36,7 @@ func TestEncodeValue(t *testing.T) {
 		{"float noise kept", noisy, plain, `0.30000000000000004`},
 		{"+inf", math.Inf(1), plain, `"Infinity"`},
 		{"-inf", math.Inf(-1), plain, `"-Infinity"`},
-		{"nan", math.NaN(), plain, `null`},
+		{"nan", math.NaN(), plain, `"NaN"`},
 		{"decimal exact at scale", 9.99, dec2, `9.99`},
 		{"decimal 0.10", 0.1, dec2, `0.1`},
 		{"decimal not at scale", noisy, dec2, `"0.30000000000000004"`},

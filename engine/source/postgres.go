@@ -202,15 +202,9 @@ func readPgRows(conn *pgx.Conn, rows pgx.Rows, maxRows int) (*rawResult, error) 
 			raw.truncated = true
 			return raw, nil
 		}
-		vals, err := rows.Values()
+		vals, err := pgRowValues(conn.TypeMap(), fds, rows.RawValues())
 		if err != nil {
 			return nil, err
-		}
-		raws := rows.RawValues()
-		for i, fd := range fds {
-			if text, ok := pgJSONText(fd, raws[i]); ok {
-				vals[i] = text
-			}
 		}
 		raw.rows = append(raw.rows, vals)
 	}

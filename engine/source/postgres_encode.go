@@ -16,6 +16,15 @@ import (
 // pgTypeName).
 func pgColumn(decl string) column {
 	c := column{Type: schema.NormalizeType(schema.DialectPostgres, decl), Scale: -1, Decl: strings.ToLower(decl)}
+	switch {
+	case c.Decl == "json" || c.Decl == "jsonb":
+		c.Type = planast.TypeJSON // the document's text, every digit kept
+	case c.Type != planast.TypeUnknown:
+	case strings.HasPrefix(c.Decl, "_"):
+		c.Type = planast.TypeJSON // arrays: the JSON text of their elements
+	case pgTextTypes[c.Decl] || strings.HasSuffix(c.Decl, "range"):
+		c.Type = planast.TypeText // their PostgreSQL text
+	}
 	if sc, ok := schema.DecimalScale(decl); ok && c.Type == planast.TypeDecimal {
 		c.Scale = sc
 	}
@@ -25,8 +34,12 @@ func pgColumn(decl string) column {
 
 // pgValue encodes one value as pgx returns it:
 //
-//   - numeric (pgtype.Numeric) by its exact digits (decimalText); NaN is
-//     nil, ±Infinity the strings "Infinity" and "-Infinity";
+//   - numeric (pgtype.Numeric) by its exact digits (decimalText); NaN and
+//     ±Infinity the strings "NaN", "Infinity" and "-Infinity";
+//   - money as its exact decimal text, xml as its text, ranges as their
+//     PostgreSQL text ("[1,10)"), geometric types as their text (column
+//     type text); arrays as nested JSON text keeping every dimension, and
+//     json/jsonb as the document's own text (column type json);
 //   - int2, int4, int8, float4, float8, bool, text, bytea, date, timestamp
 //     and timestamptz by encodeValue (timestamptz in UTC with "+00:00");
 //     infinite dates and timestamps are "infinity" and "-infinity";
@@ -66,6 +79,14 @@ func pgValue(v any, c column) any {
 		return infinity(x.Valid, x.InfinityModifier, x.Time, c)
 	case pgtype.Timestamptz:
 		return infinity(x.Valid, x.InfinityModifier, x.Time, c)
+	case pgArray:
+		return jsonText(x.nested(), pgValue)
+	case pgtype.Range[any]:
+		if !x.Valid {
+			return nil
+		}
+		bound := column{Type: planast.TypeUnknown, Scale: -1, TZ: c.Decl == "tstzrange"}
+		return rangeText(x, func(b any) any { return pgValue(b, bound) })
 	case []any, map[string]any:
 		return jsonText(x, pgValue)
 	case int64, int32, int16, int8, int, uint32, uint64, float64, float32, string, []byte, bool, time.Time:
@@ -81,6 +102,11 @@ func pgValue(v any, c column) any {
 	}
 	return encodeValue(v, c)
 }
+
+// pgTextTypes are types whose values a result holds as their PostgreSQL
+// text (geometric types, ranges and the like), typed text.
+var pgTextTypes = map[string]bool{"point": true, "line": true, "lseg": true, "box": true, "path": true,
+	"polygon": true, "circle": true, "tsvector": true, "tsquery": true, "macaddr8": true, "pg_lsn": true}
 
 // infinity encodes a date or timestamp that may be infinite.
 func infinity(valid bool, inf pgtype.InfinityModifier, t time.Time, c column) any {

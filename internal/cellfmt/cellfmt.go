@@ -1,49 +1,81 @@
-// Package cellfmt formats one result value for text. The result table of
-// the tools and the engine's one-line answer summary both print values
-// through Value, so a number a host quotes from the summary is the number
-// the table shows (never rounded more): for example 5.308 is "5.308" in
-// both, 6.659999999999999 is "6.66" in both, and NULL is "NULL".
+// Package cellfmt formats one result value for people. Every human
+// rendering prints values through Value: the result table of the tools
+// (run_plan, run_verified_query, ask), the CLI's text output, the engine's
+// one-line answer summary and the schema resource text (sample values,
+// profiled ranges). A number a host quotes from the summary is therefore
+// the number the table shows, and never fewer digits than the value has.
 //
-// The structured result keeps the exact values; this is display only.
+// The rule, by column type:
+//
+//   - an exact decimal (column type decimal, or any value the result
+//     encoding kept as text) prints as it is: 1234567890123.45 is
+//     "1234567890123.45", 0.004 is "0.004", 123456789.123456 keeps all six
+//     decimals;
+//   - a float prints as the shortest text that reads back to the same
+//     double, except that digits past the 15th significant one (which no
+//     double carries as a decimal: binary noise) are rounded away:
+//     18.810000000000002 is "18.81", 6.517142857142857 is
+//     "6.51714285714286", 12345678901234.5 is "12345678901234.5". This
+//     rounding never drops an integer digit (from 1e15 on the shortest
+//     round-trip text is printed) and never turns a non-zero into zero
+//     (significant, not decimal, digits);
+//   - special values are spelled out: NULL, NaN, Infinity, -Infinity, and
+//     infinite dates as the engine's "infinity";
+//   - strings print as stored.
+//
+// The structured result keeps the exact values (package engine/source's
+// encoding rule): this is display only.
+//
+//	cellfmt.Value(18.810000000000002, planast.TypeFloat) // "18.81"
+//	cellfmt.Value(1234567890123.45, planast.TypeDecimal) // "1234567890123.45"
+//	cellfmt.Value(nil, planast.TypeText)                 // "NULL"
 package cellfmt
 
 import (
 	"fmt"
 	"math"
 	"strconv"
+
+	"github.com/nl2sql/nl2sql/planast"
 )
 
-// Value renders v: NULL for nil; a float64 to 12 significant digits, which
-// hides binary noise such as 6.659999999999999 without rounding a stored
-// decimal (no exponent: 1e21 prints in full); anything else as fmt.Sprint
-// prints it (strings as stored, json.Number as its text).
-func Value(v any) string {
+// floatDigits is how many significant digits a float shows at most: a
+// double carries every decimal of 15 significant digits exactly (DBL_DIG),
+// so the digits past them are binary noise of a computation.
+const floatDigits = 15
+
+// Value renders v, a value of a column of type t (planast.TypeUnknown when
+// the type is not known), by the package's rule.
+func Value(v any, t planast.Type) string {
 	switch x := v.(type) {
 	case nil:
 		return "NULL"
 	case float64:
-		switch {
-		case math.IsNaN(x):
-			return "NaN"
-		case math.IsInf(x, 1):
-			return "Infinity"
-		case math.IsInf(x, -1):
-			return "-Infinity"
-		case math.Abs(x) >= 1e21:
-			return strconv.FormatFloat(x, 'g', -1, 64) // shortest text that reads back the same
-		case math.Abs(x) >= 1e12:
-			// twelve significant digits would drop integer digits: the
-			// shortest text that reads back to the same value instead
-			return strconv.FormatFloat(x, 'f', -1, 64)
-		}
-		// display only: 12 significant digits hide binary noise such as
-		// 6.659999999999999 and never drop an integer digit here (|x| <
-		// 1e12) nor turn a non-zero into zero (significant, not decimal,
-		// digits); the structured result keeps the exact value
-		g, _ := strconv.ParseFloat(strconv.FormatFloat(x, 'g', 12, 64), 64)
-		return strconv.FormatFloat(g, 'f', -1, 64)
+		return Float(x, t == planast.TypeDecimal)
+	case float32:
+		return Float(float64(x), t == planast.TypeDecimal)
 	case string:
 		return x
 	}
 	return fmt.Sprint(v)
+}
+
+// Float renders a double: exact (the shortest text that reads back the
+// same) when it holds an exact decimal, else with noise past the 15th
+// significant digit rounded away where that drops no integer digit.
+func Float(x float64, exact bool) string {
+	switch {
+	case math.IsNaN(x):
+		return "NaN"
+	case math.IsInf(x, 1):
+		return "Infinity"
+	case math.IsInf(x, -1):
+		return "-Infinity"
+	case math.Abs(x) >= 1e21:
+		return strconv.FormatFloat(x, 'g', -1, 64)
+	case exact || math.Abs(x) >= 1e15:
+		return strconv.FormatFloat(x, 'f', -1, 64)
+	}
+	g, _ := strconv.ParseFloat(strconv.FormatFloat(x, 'g', floatDigits, 64), 64)
+	return strconv.FormatFloat(g, 'f', -1, 64)
 }

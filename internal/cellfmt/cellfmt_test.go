@@ -3,37 +3,100 @@ package cellfmt
 import (
 	"encoding/json"
 	"math"
+	"strconv"
 	"testing"
+
+	"github.com/nl2sql/nl2sql/planast"
 )
 
-// Values print as stored, without rounding a decimal a host would quote:
-// only binary noise past 12 significant digits goes.
+// Values print as stored: an exact decimal keeps every digit, a float
+// loses only binary noise past 15 significant digits, never an integer
+// digit, and a non-zero never reads as zero.
 func TestValue(t *testing.T) {
+	dec, flt, unk := planast.TypeDecimal, planast.TypeFloat, planast.TypeUnknown
 	for _, c := range []struct {
 		in   any
+		typ  planast.Type
 		want string
 	}{
-		{nil, "NULL"},
-		{5.308, "5.308"},
-		{4.796, "4.796"},
-		{6.659999999999999, "6.66"},
-		{1265793.04, "1265793.04"},
-		{3.0, "3"},
-		{1e21, "1e+21"},
-		{1e20, "100000000000000000000"},
-		{12345678901234.5, "12345678901234.5"},
-		{1234567890123.45, "1234567890123.45"},
-		{0.004, "0.004"},
-		{1.5e-13, "0.00000000000015"},
-		{1.7e308, "1.7e+308"},
-		{math.Inf(1), "Infinity"},
-		{math.NaN(), "NaN"},
-		{int64(42), "42"},
-		{json.Number("12345678901234567890"), "12345678901234567890"},
-		{"2016-07-04", "2016-07-04"},
+		{nil, unk, "NULL"},
+		{5.308, flt, "5.308"},
+		{4.796, flt, "4.796"},
+		{6.659999999999999, flt, "6.66"},
+		{18.810000000000002, flt, "18.81"},
+		{6.517142857142857, flt, "6.51714285714286"},
+		{1265793.04, flt, "1265793.04"},
+		{3.0, flt, "3"},
+		{1e21, flt, "1e+21"},
+		{1e20, flt, "100000000000000000000"},
+		{12345678901234.5, flt, "12345678901234.5"},
+		{1234567890123.45, dec, "1234567890123.45"},
+		{1234567890123.45, unk, "1234567890123.45"},
+		{123456789.123456, dec, "123456789.123456"},
+		{1.0000000000000002, dec, "1.0000000000000002"}, // a decimal column prints what it holds, unrounded
+		{0.004, flt, "0.004"},
+		{0.004, dec, "0.004"},
+		{1.5e-13, flt, "0.00000000000015"},
+		{5e-324, flt, "0." + zeros(323) + "5"},
+		{1.7e308, flt, "1.7e+308"},
+		{math.MaxFloat64, flt, "1.7976931348623157e+308"},
+		{math.Inf(1), flt, "Infinity"},
+		{math.Inf(-1), flt, "-Infinity"},
+		{math.NaN(), flt, "NaN"},
+		{int64(42), unk, "42"},
+		{json.Number("12345678901234567890"), unk, "12345678901234567890"},
+		{"1.8e308", dec, "1.8e308"},
+		{"2016-07-04", unk, "2016-07-04"},
+		{"infinity", planast.TypeDate, "infinity"},
 	} {
-		if got := Value(c.in); got != c.want {
-			t.Errorf("Value(%#v) = %q, want %q", c.in, got, c.want)
+		if got := Value(c.in, c.typ); got != c.want {
+			t.Errorf("Value(%#v, %s) = %q, want %q", c.in, c.typ, got, c.want)
 		}
 	}
+}
+
+func zeros(n int) string {
+	b := make([]byte, n)
+	for i := range b {
+		b[i] = '0'
+	}
+	return string(b)
+}
+
+// From the threat: whatever the double, the display keeps its integer
+// digits, keeps a non-zero non-zero, and is within the noise of the value.
+func TestFloatNeverDropsDigits(t *testing.T) {
+	for _, x := range []float64{1e15 - 0.5, 999999999999999.9, 123456789012345.6, 0.1 + 0.2, 1.0 / 3, 2.0 / 3 * 1e14, 1e-300, -7.25e-9, 4503599627370497} {
+		s := Float(x, false)
+		back, err := strconv.ParseFloat(s, 64)
+		if err != nil {
+			t.Fatalf("%v: %q does not parse", x, s)
+		}
+		if x != 0 && back == 0 {
+			t.Errorf("%v printed as zero: %q", x, s)
+		}
+		if intDigits(s) < intDigits(strconv.FormatFloat(x, 'f', 0, 64)) {
+			t.Errorf("%v lost integer digits: %q", x, s)
+		}
+		if math.Abs(back-x) > 1e-14*math.Abs(x) {
+			t.Errorf("%v printed as %q, which reads back %v", x, s, back)
+		}
+		if Float(x, true) != strconv.FormatFloat(x, 'f', -1, 64) && math.Abs(x) < 1e21 {
+			t.Errorf("exact %v printed as %q", x, Float(x, true))
+		}
+	}
+}
+
+// intDigits counts the digits before the point of a plain decimal text.
+func intDigits(s string) int {
+	n := 0
+	for _, r := range s {
+		if r == '.' {
+			break
+		}
+		if r >= '0' && r <= '9' {
+			n++
+		}
+	}
+	return n
 }

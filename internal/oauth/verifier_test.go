@@ -10,8 +10,8 @@ import (
 	"time"
 
 	"github.com/nl2sql/nl2sql/engine/config"
-	"github.com/nl2sql/nl2sql/internal/oauthtest"
 	"github.com/nl2sql/nl2sql/internal/oauth"
+	"github.com/nl2sql/nl2sql/internal/oauthtest"
 	"github.com/nl2sql/nl2sql/scope"
 )
 

@@ -41,11 +41,12 @@ const MaxBars = 50
 
 // For is the view of res (its rows as they will be sent).
 func For(res *engine.Result) View {
-	return View{Chart: ChartFor(res), Display: Display(res.Rows)}
+	return View{Chart: ChartFor(res), Display: Display(res.Rows, res.ColumnTypes)}
 }
 
-// Display is the display text of the number cells of rows, by column.
-func Display(rows [][]any) map[string][]*string {
+// Display is the display text of the number cells of rows, by column;
+// types (one per column, or nil) let a decimal print as a decimal.
+func Display(rows [][]any, types []planast.Type) map[string][]*string {
 	var out map[string][]*string
 	for r, row := range rows {
 		for c, v := range row {
@@ -59,7 +60,11 @@ func Display(rows [][]any) map[string][]*string {
 			if out[k] == nil {
 				out[k] = make([]*string, len(rows))
 			}
-			s := cellfmt.Value(v)
+			var t planast.Type
+			if c < len(types) {
+				t = types[c]
+			}
+			s := cellfmt.Value(v, t)
 			out[k][r] = &s
 		}
 	}

@@ -96,7 +96,7 @@ func TestDisplay(t *testing.T) {
 		{"a", 6.659999999999999, int64(9007199254740993), nil},
 		{"", 5.308, int64(1), true},
 	}
-	got := Display(rows)
+	got := Display(rows, nil)
 	text := func(k string) []string {
 		var out []string
 		for _, p := range got[k] {

@@ -1,0 +1,114 @@
+package render
+
+import "github.com/nl2sql/nl2sql/planast"
+
+// A cast of text to a number, a date or a timestamp means one thing on
+// every engine: the value the text holds, or NULL when it holds none (as
+// TRY_CAST does). SQLite alone would read 'null' and 'abc' as 0 and '12abc'
+// as 12, PostgreSQL would fail the whole query, DuckDB would fail or read a
+// date in another shape. The text holds a number when, spaces around it
+// aside, it is [+-]digits[.digits][e[+-]digits] (or .digits); a date when
+// it starts with a calendar date YYYY-MM-DD (year 0001 to 9999) followed by
+// nothing, a space or "T"; a timestamp when it is such a date, optionally
+// followed by a space or "T" and HH:MM[:SS[.fraction]] (00:00 to 23:59:59).
+// A number outside the target's range is NULL too: |x| < 2^63 for integer,
+// < 10^28 for decimal (DuckDB's DECIMAL(38,10) holds 28 integer digits), at
+// most the largest double for float.
+
+// numberRE is the number shape for the engines with regular expressions.
+const numberRE = `'^[[:space:]]*[+-]?([0-9]+(\.[0-9]*)?|\.[0-9]+)([eE][+-]?[0-9]+)?[[:space:]]*$'`
+
+// dateRE is the date shape; the calendar check comes after it.
+const dateRE = `'^[0-9]{4}-(0[1-9]|1[0-2])-(0[1-9]|[12][0-9]|3[01])([ T]|$)'`
+
+// timestampRE is the timestamp shape.
+const timestampRE = `'^[0-9]{4}-(0[1-9]|1[0-2])-(0[1-9]|[12][0-9]|3[01])([ T]([01][0-9]|2[0-3]):[0-5][0-9](:[0-5][0-9](\.[0-9]{1,9})?)?)?$'`
+
+// rangeLimit is the exclusive magnitude bound of a number cast to t, as
+// SQL text.
+func rangeLimit(t planast.CastType) string {
+	switch t {
+	case planast.CastInteger:
+		return "9223372036854775808"
+	case planast.CastDecimal:
+		return "1e28"
+	}
+	return "1.7976931348623158e308"
+}
+
+// textCast renders the cast of text x to t by the rule above.
+func textCast(d Dialect, x string, t planast.CastType) string {
+	switch t {
+	case planast.CastInteger, planast.CastDecimal, planast.CastFloat:
+		return numberCast(d, x, t)
+	case planast.CastDate, planast.CastTimestamp:
+		return temporalCast(d, x, t)
+	}
+	return d.Cast(x, t)
+}
+
+func numberCast(d Dialect, x string, t planast.CastType) string {
+	lim := rangeLimit(t)
+	switch d.Name() {
+	case "sqlite":
+		// SQLite applies numeric affinity to the text side of a comparison
+		// with a NUMERIC cast only when the text is a well-formed number
+		// (spaces around it allowed): otherwise it stays text and differs.
+		n := "CAST(" + x + " AS NUMERIC)"
+		return "(CASE WHEN typeof(" + x + ") = 'text' AND " + n + " = " + x + " AND abs(CAST(" + x + " AS REAL)) < " + lim +
+			" THEN " + d.Cast(n, t) + " END)"
+	case "duckdb":
+		inner := "TRY_CAST(trim(" + x + ") AS DECIMAL(38,10))" // integer digits beyond 2^53 kept
+		if t == planast.CastFloat {
+			inner = "TRY_CAST(trim(" + x + ") AS DOUBLE)"
+		}
+		return "(CASE WHEN regexp_matches(" + x + ", " + numberRE + ") AND abs(TRY_CAST(trim(" + x + ") AS DOUBLE)) < " + lim +
+			" THEN " + d.Cast(inner, t) + " END)"
+	}
+	n := "CAST(trim(" + x + ") AS NUMERIC)"
+	if t == planast.CastDecimal {
+		// the exact digits, not through a double
+		return "(CASE WHEN " + x + " ~ " + numberRE + " THEN (CASE WHEN abs(" + n + ") < " + lim + " THEN " + n + " END) END)"
+	}
+	return "(CASE WHEN " + x + " ~ " + numberRE + " THEN (CASE WHEN abs(" + n + ") < " + lim + " THEN " + d.Cast(n, t) + " END) END)"
+}
+
+func temporalCast(d Dialect, x string, t planast.CastType) string {
+	re := dateRE
+	if t == planast.CastTimestamp {
+		re = timestampRE
+	}
+	day := "substr(" + x + ", 1, 10)"
+	switch d.Name() {
+	case "sqlite":
+		// date() of a valid calendar date gives it back; of 2024-02-30 it
+		// gives 2024-03-01 and of a malformed one NULL
+		shape := "(length(" + x + ") = 10 OR substr(" + x + ", 11, 1) IN (' ', 'T'))"
+		if t == planast.CastTimestamp {
+			shape = "(length(" + x + ") = 10 OR (substr(" + x + ", 11, 1) IN (' ', 'T') AND " +
+				"substr(" + x + ", 12) GLOB '[0-2][0-9]:[0-5][0-9]*' AND CAST(substr(" + x + ", 12, 2) AS INTEGER) < 24 AND " +
+				"(length(" + x + ") = 16 OR substr(" + x + ", 12) GLOB '[0-2][0-9]:[0-5][0-9]:[0-5][0-9]' OR " +
+				"(substr(" + x + ", 12) GLOB '[0-2][0-9]:[0-5][0-9]:[0-5][0-9].[0-9]*' AND substr(" + x + ", 21) NOT GLOB '*[^0-9]*' AND length(" + x + ") <= 29))))"
+		}
+		return "(CASE WHEN typeof(" + x + ") = 'text' AND " + shape + " AND substr(" + x + ", 1, 4) <> '0000' AND date(" + day + ") = " + day +
+			" THEN " + d.Cast(castInput(x, t, day), t) + " END)"
+	case "duckdb":
+		return "(CASE WHEN regexp_matches(" + x + ", " + re + ") AND substr(" + x + ", 1, 4) <> '0000' AND TRY_CAST(" + day + " AS DATE) IS NOT NULL" +
+			" THEN " + d.Cast(castInput(x, t, day), t) + " END)"
+	}
+	// PostgreSQL has no TRY_CAST: the day of the month is checked against
+	// the month's length before anything is cast
+	y, m, dd := "CAST(substr("+x+", 1, 4) AS INTEGER)", "CAST(substr("+x+", 6, 2) AS INTEGER)", "CAST(substr("+x+", 9, 2) AS INTEGER)"
+	last := "EXTRACT(DAY FROM make_date(" + y + ", " + m + ", 1) + INTERVAL '1 month' - INTERVAL '1 day')"
+	return "(CASE WHEN " + x + " ~ " + re + " AND substr(" + x + ", 1, 4) <> '0000' THEN (CASE WHEN " + dd + " <= " + last +
+		" THEN " + d.Cast(castInput(x, t, day), t) + " END) END)"
+}
+
+// castInput is what a valid date or timestamp text is cast from: a date
+// reads its first ten characters (the rest may be a time of day).
+func castInput(x string, t planast.CastType, day string) string {
+	if t == planast.CastDate {
+		return day
+	}
+	return x
+}

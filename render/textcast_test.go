@@ -1,0 +1,187 @@
+package render_test
+
+import (
+	"fmt"
+	"math"
+	"regexp"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/nl2sql/nl2sql/planast"
+	"github.com/nl2sql/nl2sql/render"
+)
+
+// junkTexts are text values a text column holding numbers or dates meets:
+// valid ones in several shapes and junk of every kind.
+var junkTexts = []string{
+	"12", " 12.5 ", "-3e2", "+4", ".5", "5.", "0012", "null", "abc", "12abc", "", " ", "1e400", "-1e400",
+	"9007199254740993", "99999999999999999999999999999", "1.5e10", "Infinity", "NaN", "inf", "0x1A", "1,5", "1e", "--1",
+	"2024-02-29", "2024-02-30", "2023-02-29", "2024-03-01 10:11:12", "2024-03-01T10:11:12.5", "2024-03-01 24:00:00",
+	"2024-03-01 10:61", "2024-03-01 10:11", "0000-01-01", "2024-13-01", "20240301", "March 1 2024", "2024-3-1",
+	"2024-03-01junk", "2024-03-01 junk", "9999-12-31",
+}
+
+var castCatalog = memCatalog{table("j", []string{"id integer", "s text"})}
+
+func castRows() map[string][]string {
+	var rows []string
+	for i, s := range junkTexts {
+		rows = append(rows, fmt.Sprintf("%d, %s", i+1, render.QuoteString(s)))
+	}
+	return map[string][]string{"j": append(rows, fmt.Sprintf("%d, NULL", len(junkTexts)+1))}
+}
+
+var (
+	refNumber    = regexp.MustCompile(`^\s*[+-]?([0-9]+(\.[0-9]*)?|\.[0-9]+)([eE][+-]?[0-9]+)?\s*$`)
+	refDate      = regexp.MustCompile(`^[0-9]{4}-(0[1-9]|1[0-2])-(0[1-9]|[12][0-9]|3[01])([ T]|$)`)
+	refTimestamp = regexp.MustCompile(`^[0-9]{4}-(0[1-9]|1[0-2])-(0[1-9]|[12][0-9]|3[01])([ T]([01][0-9]|2[0-3]):[0-5][0-9](:[0-5][0-9](\.[0-9]{1,9})?)?)?$`)
+)
+
+// refCast is the text-cast rule written in Go: what every engine must
+// return for a cast of s to t, normalised as normCell does.
+func refCast(s *string, t planast.CastType) string {
+	if s == nil {
+		return "NULL"
+	}
+	switch t {
+	case planast.CastInteger, planast.CastDecimal, planast.CastFloat:
+		if !refNumber.MatchString(*s) {
+			return "NULL"
+		}
+		f, _ := strconv.ParseFloat(strings.TrimSpace(*s), 64)
+		lim := map[planast.CastType]float64{planast.CastInteger: 9223372036854775808, planast.CastDecimal: 1e28, planast.CastFloat: math.MaxFloat64}[t]
+		if math.Abs(f) >= lim || math.IsInf(f, 0) {
+			return "NULL"
+		}
+		if t == planast.CastInteger {
+			f = math.Trunc(f)
+		}
+		return strconv.FormatFloat(f, 'g', 15, 64)
+	}
+	re := refDate
+	if t == planast.CastTimestamp {
+		re = refTimestamp
+	}
+	if !re.MatchString(*s) || (*s)[:4] == "0000" {
+		return "NULL"
+	}
+	d, err := time.Parse("2006-01-02", (*s)[:10])
+	if err != nil {
+		return "NULL"
+	}
+	if t == planast.CastDate {
+		return d.Format("2006-01-02")
+	}
+	ts := (*s)[:10] + " 00:00:00"
+	if len(*s) >= 16 {
+		ts = (*s)[:10] + " " + (*s)[11:16] + ":00"
+	}
+	if len(*s) >= 19 {
+		ts = (*s)[:10] + " " + (*s)[11:19]
+	}
+	return ts
+}
+
+// normCell puts an engine's value in one shape: numbers to 15 significant
+// digits, dates and timestamps as text to the second (SQLite's datetime
+// keeps no fraction).
+func normCell(v string, t planast.CastType) string {
+	if v == "NULL" {
+		return v
+	}
+	switch t {
+	case planast.CastInteger, planast.CastDecimal, planast.CastFloat:
+		f, err := strconv.ParseFloat(v, 64)
+		if err != nil {
+			return "unparsable " + v
+		}
+		return strconv.FormatFloat(f, 'g', 15, 64)
+	case planast.CastDate:
+		return v[:min(10, len(v))]
+	}
+	if tt, err := time.Parse("2006-01-02 15:04:05 -0700 MST", v); err == nil {
+		return tt.Format("2006-01-02 15:04:05")
+	}
+	return strings.Replace(v, "T", " ", 1)[:min(19, len(v))]
+}
+
+// A cast of text that holds no valid number or date is NULL on SQLite,
+// DuckDB and PostgreSQL alike, never 0 (SQLite), an error (PostgreSQL) or
+// a date read from another shape (DuckDB); a valid one is its value.
+func TestEnginesTextCasts(t *testing.T) {
+	dbs := engines(t, castCatalog, castRows())
+	types := []planast.CastType{planast.CastInteger, planast.CastDecimal, planast.CastFloat, planast.CastDate, planast.CastTimestamp}
+	var items []string
+	for _, ct := range types {
+		items = append(items, `{"kind":"cast","expr":`+column("s")+`,"type":"`+string(ct)+`"}`)
+	}
+	plan := strings.Replace(wRows(items...), `"table":"w","alias":"w"`, `"table":"j","alias":"j"`, 1)
+	q, err := planast.Decode([]byte(plan), planast.DefaultLimits)
+	if err != nil {
+		t.Fatal(err)
+	}
+	v, err := planast.Validate(q, castCatalog, planast.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range dbs {
+		s, err := render.SQL(v.Plan, e.d, render.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := queryAll(e.db, s)
+		if err != nil {
+			t.Errorf("%s: %v\n%s", e.d.Name(), err, s)
+			continue
+		}
+		for _, row := range got {
+			id, _ := strconv.Atoi(row[0])
+			var in *string
+			if id <= len(junkTexts) {
+				in = &junkTexts[id-1]
+			}
+			for i, ct := range types {
+				want, have := refCast(in, ct), normCell(row[i+1], ct)
+				if want != have {
+					t.Errorf("%s: CAST(%q AS %s) = %s (%s), want %s", e.d.Name(), deref(in), ct, row[i+1], have, want)
+				}
+			}
+		}
+	}
+}
+
+func deref(s *string) string {
+	if s == nil {
+		return "NULL"
+	}
+	return *s
+}
+
+// A string literal cast to a number or date that holds none is refused
+// before any SQL: the engines would disagree (error, NULL, a date).
+func TestMalformedCastLiteralRefused(t *testing.T) {
+	for _, c := range []struct {
+		lit, typ string
+		ok       bool
+	}{
+		{"2024-02-30", "date", false}, {"2024-13-01", "date", false}, {"20240301", "date", false}, {"March 1 2024", "date", false},
+		{"2024-03-01", "date", true}, {"2024-03-01 10:00:00", "date", true}, {"2024-03-01 junk", "date", false},
+		{"2024-03-01 25:00", "timestamp", false}, {"2024-03-01 10:00", "timestamp", true},
+		{"abc", "float", false}, {"null", "decimal", false}, {"12abc", "integer", false}, {"12.5", "float", true}, {" -3e2 ", "decimal", true},
+	} {
+		plan := `{"select":[{"expr":{"kind":"cast","expr":{"kind":"literal","value":"` + c.lit + `"},"type":"` + c.typ + `"},"alias":"x"}]}`
+		q, err := planast.Decode([]byte(plan), planast.DefaultLimits)
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, err = planast.Validate(q, castCatalog, planast.Options{})
+		if (err == nil) != c.ok {
+			t.Errorf("CAST(%q AS %s): err %v, want ok=%v", c.lit, c.typ, err, c.ok)
+		}
+		if err != nil && !strings.Contains(err.Error(), "INVALID_VALUE") {
+			t.Errorf("CAST(%q AS %s): %v, want an INVALID_VALUE issue", c.lit, c.typ, err)
+		}
+	}
+}
