@@ -47,7 +47,7 @@ func (e *Engine) validateFor(ctx context.Context, ds *datasource, plan *planast.
 		endSpan(sp, err)
 	}()
 	sc := e.caller(ctx)
-	plan, err = ds.expand(plan) // issue 13: metric and filter references (engine/semantic.go)
+	plan, err = ds.expand(plan) // metric and filter references (engine/semantic.go)
 	if err != nil {
 		return nil, err
 	}
@@ -60,7 +60,7 @@ func (e *Engine) validateFor(ctx context.Context, ds *datasource, plan *planast.
 		return nil, &Error{Code: CodeAccessDenied, Msg: "a row filter of your role cannot be applied to this plan",
 			Hint: "ask your administrator; the plan was not run", Err: err}
 	}
-	// issue 9 hook: a sub-query must return its expected columns (engine/multi_plan.go)
+	// a sub-query must return its expected columns (engine/multi_plan.go)
 	return planast.Validate(filtered, ds.snap, expectColumns(ctx, planast.Options{Access: sc.Checker(ds.spec.ID)}))
 }
 

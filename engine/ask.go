@@ -71,7 +71,7 @@ func (e *Engine) Ask(ctx context.Context, req AskRequest) (res *Result, err erro
 		return nil, err
 	}
 	ctx = progress(ctx, "resolve")
-	if req.Datasource == "" && len(e.specs) > 1 { // issue 9 hook: several datasources, none named (engine/multi.go)
+	if req.Datasource == "" && len(e.specs) > 1 { // several datasources, none named (engine/multi.go)
 		mres, one, work, merr := e.askMulti(ctx, q, today, tr, sw, &tm)
 		if reason, ok := e.handsOver(merr); ok && one == "" {
 			// no resolver model: the ranking picks, or the host does (host_plan.go)
@@ -111,7 +111,7 @@ func (e *Engine) Ask(ctx context.Context, req AskRequest) (res *Result, err erro
 	sctx := e.retrieve(ctx, ds, q)
 	tm.Retrieve = sw.lap()
 	ctx = progress(ctx, "plan")
-	planned, scale, err := e.planMaybeScaled(ctx, ds, q, sctx, today) // issue 15 hook: test-time scaling (engine/scale.go)
+	planned, scale, err := e.planMaybeScaled(ctx, ds, q, sctx, today) // test-time scaling (engine/scale.go)
 	if planned != nil {
 		tr.t.Rejected = planned.rejected
 	}

@@ -266,7 +266,7 @@ func (e *Engine) datasource(ctx context.Context, id string) (*datasource, error)
 		return nil, &Error{Code: CodeDatasourceDown, Msg: fmt.Sprintf("datasource %q has no tables", id),
 			Hint: "check that the datasource's path or dsn in the config names the database you mean", Retryable: true}
 	}
-	sem, snap, err := loadSemantic(spec, snap) // issue 13 (engine/semantic.go)
+	sem, snap, err := loadSemantic(spec, snap) // semantic layer (engine/semantic.go)
 	if err != nil {
 		src.Close()
 		return nil, err

@@ -10,7 +10,7 @@ import (
 	"github.com/nl2sql/nl2sql/planast"
 )
 
-// Questions across datasources (issue 9).
+// Questions across datasources.
 //
 // With several datasources configured and none named, Ask hands the
 // question to askMulti:

@@ -29,7 +29,7 @@ func withExpected(ctx context.Context, cols []duckcompute.Column) context.Contex
 }
 
 // expectColumns sets opts.ExpectedColumns to the sub-query's expected
-// output columns when ctx plans a sub-query (issue 9 hook: planValidated
+// output columns when ctx plans a sub-query (planValidated
 // and cachedPlan validate with it), and returns opts unchanged otherwise.
 func expectColumns(ctx context.Context, opts planast.Options) planast.Options {
 	if names, ok := ctx.Value(expectedKey{}).([]string); ok {

@@ -29,7 +29,7 @@ type Result struct {
 	TruncatedReason string `json:"truncated_reason,omitempty"`
 	QueryRowCount   int    `json:"query_row_count,omitempty"`
 	// SQL and Plan are those of the single sub-query (the common case).
-	// For a question across datasources (issue 9, engine/multi.go) they are
+	// For a question across datasources (engine/multi.go) they are
 	// the combination's: the validated plan over the sub-query result
 	// tables and the DuckDB SQL that combined them in process; each
 	// sub-query's own plan and SQL are in SubQueries.

@@ -27,7 +27,7 @@ func addResources(s *server.MCPServer, eng Engine, ids []string) {
 		mcpgo.WithTemplateDescription("The schema of one datasource (see list_datasources)."),
 		mcpgo.WithTemplateMIMEType("application/json")), server.ResourceTemplateHandlerFunc(schemaResource(eng)))
 	addView(s)
-	if ss, ok := eng.(semanticSource); ok { // issue 13: semantic files (semantic.go)
+	if ss, ok := eng.(semanticSource); ok { // semantic files (semantic.go)
 		addSemanticResources(s, ss, ids)
 	}
 }

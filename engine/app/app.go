@@ -127,7 +127,7 @@ func OpenConfig(cfg *config.Config, logger *slog.Logger, o Options) (*App, error
 		HandOver:     o.Planner == nil && o.Record == "" && !o.NoCacheReads,
 		ResultTokens: cfg.Results.TokenBudget}
 	opts.Today = func() string { return time.Now().UTC().Format("2006-01-02") }
-	if err := applyScaling(cfg, &opts, logger, o); err != nil { // issue 15: test-time scaling (scaling.go)
+	if err := applyScaling(cfg, &opts, logger, o); err != nil { // test-time scaling (scaling.go)
 		return nil, fmt.Errorf("%s: %w", cfg.File, err)
 	}
 	st, err := openStore(cfg, logger)

@@ -27,7 +27,7 @@ import (
 	"github.com/nl2sql/nl2sql/tools"
 )
 
-// Value fidelity end to end (issue 12 item 2): the value encoding rule of
+// Value fidelity end to end: the value encoding rule of
 // engine/source/encode.go holds on every result path (the Result JSON that
 // `ask --json` prints, MCP run_plan structured content, the text rendering)
 // on SQLite, DuckDB and PostgreSQL, and through a DuckDB combination.
@@ -444,7 +444,7 @@ func TestValueFidelityEndToEnd(t *testing.T) {
 				// beyond 2^53) comes out of the combination's DECIMAL(38,2) at
 				// that scale: the same value, still a string, but with ".00"
 				// appended. Pinned here so any further change shows; see the
-				// report of issue 12 item 2.
+				// value-fidelity report.
 				want = append([]string{strings.Replace(want[0], `"12345678901234568"`, `"12345678901234568.00"`, 1)}, want[1:]...)
 			}
 			compareRows(t, e.engine+" through DuckDB combination", got, want)

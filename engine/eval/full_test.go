@@ -28,7 +28,7 @@ func sharedDir(t *testing.T) string {
 
 // TestFullBenchmarks runs the oracle planner over the whole Spider dev set
 // and BIRD mini-dev, on SQLite and on the engines this build can copy to.
-// It is the measurement of issue 5, gated so CI does not run it:
+// It is the full benchmark measurement, gated so CI does not run it:
 //
 //	NL2SQL_EVAL_FULL=1 go test ./engine/eval -run TestFullBenchmarks -v -timeout 30m
 //

@@ -44,7 +44,7 @@ func newRoot(logger *slog.Logger, stdout io.Writer) *cobra.Command {
 	root.SetVersionTemplate("nl2sql {{.Version}}\n")
 	root.SetOut(stdout)
 	root.AddCommand(serveCmd(logger), askCmd(logger), explainCmd(logger), demoCmd(logger), doctorCmd(logger), indexCmd(logger), traceCmd(logger), recordingsCmd(logger), cacheCmd(logger), curatedCmd(logger), withEvalCompare(evalCmd(logger), logger), planCmd(logger), schemaCmd(logger), approvalsCmd(logger), versionCmd())
-	root.AddCommand(semanticCmd(logger)) // issue 13 (semantic.go)
+	root.AddCommand(semanticCmd(logger)) // semantic layer files (semantic.go)
 	usageOnBadArgs(root)
 	return root
 }
