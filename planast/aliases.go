@@ -6,9 +6,11 @@ import "strings"
 // no column of the query's own sources but a select item's alias means
 // that item's expression; the validator substitutes a copy of it, so every
 // engine gets the expression (PostgreSQL takes no output alias in HAVING).
-// When the name is both a source column and an alias, group_by uses the
-// source column, as SQL does, and having refuses it as ambiguous: SQLite
-// would read the alias there and PostgreSQL the column.
+// When the name is both a source column and the alias of another
+// expression, group_by and having refuse it as ambiguous: engines disagree
+// (PostgreSQL groups by the source column, SQLite reads the alias in
+// HAVING), and a host that wrote the alias would otherwise get rows grouped
+// by a column it never meant, with no sign of it.
 
 // outputAlias returns the select item of q whose alias is name
 // (case-insensitive), or nil.
@@ -52,7 +54,7 @@ func hasWindow(e Expr) bool {
 func (v *validator) groupByAliases(q *Query, path string, sc *scope) {
 	for i, g := range q.GroupBy {
 		c, ok := g.(*Column)
-		if !ok || c.Table != "" || ownColumn(sc, c.Column) {
+		if !ok || c.Table != "" {
 			continue
 		}
 		it := outputAlias(q, c.Column)
@@ -60,6 +62,12 @@ func (v *validator) groupByAliases(q *Query, path string, sc *scope) {
 			continue
 		}
 		p := idx(join(path, "group_by"), i)
+		if ownColumn(sc, c.Column) {
+			if !namesColumn(it, c.Column, sc) {
+				v.add(CodeAmbiguous, p, "%q is both an output alias and a column of a source; to group by the aliased expression write it out (or rename the alias), to group by the column qualify it with its table alias", c.Column)
+			}
+			continue
+		}
 		switch {
 		case hasAggregate(&Query{Select: []SelectItem{*it}}):
 			v.add(CodeGrouping, p, "output column %q is an aggregate; group_by cannot use it: group by the columns it aggregates over, and filter on it in having", it.Alias)
@@ -100,7 +108,7 @@ func (v *validator) havingAliases(q *Query, path string, sc *scope) {
 		case it == nil:
 			return e
 		case ownColumn(sc, c.Column):
-			if col, isCol := it.Expr.(*Column); isCol && strings.EqualFold(col.Column, c.Column) && (col.Table == "" || sc.hasSource(col.Table)) {
+			if namesColumn(it, c.Column, sc) {
 				return e // the alias names the column itself
 			}
 			if !bad {
@@ -117,6 +125,13 @@ func (v *validator) havingAliases(q *Query, path string, sc *scope) {
 		}
 		return cloneExpr(it.Expr)
 	})
+}
+
+// namesColumn reports whether the select item it is the column name itself
+// (SELECT c.Country AS country), so the alias and the column agree.
+func namesColumn(it *SelectItem, name string, sc *scope) bool {
+	col, isCol := it.Expr.(*Column)
+	return isCol && strings.EqualFold(col.Column, name) && (col.Table == "" || sc.hasSource(col.Table))
 }
 
 func (s *scope) hasSource(alias string) bool {

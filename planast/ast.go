@@ -15,8 +15,8 @@ package planast
 //
 // group_by and having may name a select item by its alias (a column with no
 // table), as order_by may: the item's expression is meant. When the name is
-// also a column of a visible source, the source column wins in group_by (as
-// in SQL) and the alias is refused as ambiguous in having. An alias whose
+// also a column of a visible source (and the item is not that column), it
+// is refused as ambiguous in both: engines read it differently. An alias whose
 // expression holds an aggregate or a window may not be grouped by.
 //
 // qualify filters the rows after window functions are computed (DuckDB's

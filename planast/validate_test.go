@@ -238,7 +238,7 @@ func TestValidateNil(t *testing.T) {
 }
 
 // group_by and having may name output aliases: the validated plan holds
-// the aliased expression. In group_by a source column of that name wins.
+// the aliased expression.
 func TestValidateOutputAliases(t *testing.T) {
 	upper := fn("UPPER", c("", "Composer"))
 	for _, tc := range []struct{ plan, want string }{
@@ -256,10 +256,24 @@ func TestValidateOutputAliases(t *testing.T) {
 			t.Errorf("got  %s\nwant %s", got, tc.want)
 		}
 	}
-	// the source column wins: grouping by it leaves the alias's expression ungrouped
-	q := decode(t, plan(sel(item(upper, "Name"), item(fn("COUNT"), "n")), frm(from("Track", "t")), `"group_by":[`+c("", "Name")+`]`))
-	if _, err := planast.Validate(q, chinook, planast.Options{}); err == nil || !strings.Contains(err.Error(), "GROUPING") {
-		t.Errorf("group_by Name with an alias Name over UPPER(Composer): %v, want a grouping error (the column wins)", err)
+}
+
+// A host that groups by its alias "Composer" over UPPER(Composer) means the
+// upper-cased names; grouping by the raw column instead is valid SQL that
+// splits 'AC/DC' from 'ac/dc' and returns more rows than asked, silently.
+// When an alias and a source column share a name, group_by refuses it.
+func TestValidateGroupByAliasShadowingAColumn(t *testing.T) {
+	for _, alias := range []string{"Composer", "composer", "Name"} {
+		q := decode(t, plan(sel(item(fn("UPPER", c("", "Composer")), alias), item(fn("COUNT"), "n")), frm(from("Track", "t")), `"group_by":[`+c("", alias)+`]`))
+		_, err := planast.Validate(q, chinook, planast.Options{})
+		if err == nil || !strings.Contains(err.Error(), string(planast.CodeAmbiguous)) || !strings.Contains(err.Error(), "both an output alias and a column") {
+			t.Errorf("group_by %q with an alias %q over UPPER(Composer): %v, want AMBIGUOUS naming the clash", alias, alias, err)
+		}
+	}
+	// the alias naming the column itself is no clash
+	q := decode(t, plan(sel(item(c("t", "Composer"), "composer"), item(fn("COUNT"), "n")), frm(from("Track", "t")), `"group_by":[`+c("", "composer")+`]`))
+	if _, err := planast.Validate(q, chinook, planast.Options{}); err != nil {
+		t.Errorf("group_by an alias of the column itself: %v", err)
 	}
 }
 
