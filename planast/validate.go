@@ -74,6 +74,7 @@ func Validate(q *Query, cat Catalog, opts Options) (*Validated, error) {
 		return nil, &Error{Issues: v.issues}
 	}
 	applyDayRules(cp, v.dayRules)
+	v.warnings = append(v.warnings, fanoutWarnings(cp, cat)...)
 	if len(opts.ExpectedColumns) > 0 {
 		got := out.names()
 		if strings.Join(got, "\x00") != strings.Join(opts.ExpectedColumns, "\x00") {

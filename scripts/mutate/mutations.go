@@ -484,4 +484,19 @@ var mutations = []mutation{
 		New:  "if c, ok := q.Select[i].Expr.(*planast.Column); ok && c.Unordered && false {",
 		Pkgs: []string{"./engine/app/cli"}, Run: "TestValuesEveryRendering",
 	},
+	// plan meaning
+	{
+		Name: "groupby-alias-shadow-column",
+		File: "planast/aliases.go",
+		Old:  "if !namesColumn(it, c.Column, sc) {\n\t\t\t\tv.add(CodeAmbiguous",
+		New:  "if false {\n\t\t\t\tv.add(CodeAmbiguous",
+		Pkgs: []string{"./planast"}, Run: "TestValidateGroupByAliasShadowingAColumn",
+	},
+	{
+		Name: "fanout-warning-dropped",
+		File: "planast/fanout.go",
+		Old:  "if fkBetween(r, l, p.RightColumn, p.LeftColumn) && !oneToOne(r, p.RightColumn) {",
+		New:  "if false {",
+		Pkgs: []string{"./planast"}, Run: "TestValidateWarnsJoinFanOut",
+	},
 }

@@ -1,0 +1,116 @@
+package planast
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+)
+
+// Join fan-out. Joining a table to one that refers to it by a foreign key
+// (Orders to Order Details) repeats each of its rows once per referring
+// row, so a SUM, AVG or plain COUNT over the repeated table's columns
+// counts each value several times: SUM(o.Freight) over Orders joined to
+// Order Details is about three times the freight. The plan is valid and
+// may be meant, so it is a warning, never a refusal; it names the
+// aggregate, the repeated table and the fix. MIN, MAX and DISTINCT
+// aggregates are unaffected and COUNT(*) usually counts the joined rows on
+// purpose: neither is warned about.
+
+// inflatable lists the aggregates a repeated row changes.
+var inflatable = []string{"SUM", "AVG", "COUNT", "TOTAL"}
+
+// fanoutWarnings returns the warnings of every query in root (subqueries
+// and CTEs too), in plan order.
+func fanoutWarnings(root *Query, cat Catalog) []string {
+	var out []string
+	Inspect(root, func(n Node) bool {
+		if q, ok := n.(*Query); ok && q != nil {
+			out = append(out, queryFanout(q, cat)...)
+		}
+		return true
+	})
+	return out
+}
+
+// repeat says why a source's rows repeat: the table that refers to it.
+type repeat struct{ table, by string }
+
+func queryFanout(q *Query, cat Catalog) []string {
+	if len(q.Joins) == 0 {
+		return nil
+	}
+	tables := map[string]*TableInfo{}
+	for _, f := range q.From {
+		if f.Table == "" {
+			continue
+		}
+		if t, ok := cat.LookupTable(f.Schema, f.Table); ok {
+			tables[f.Alias] = t
+		}
+	}
+	repeated := map[string]repeat{}
+	for _, j := range q.Joins {
+		l, r := tables[j.Left], tables[j.Right]
+		if l == nil || r == nil {
+			continue
+		}
+		for _, p := range j.On {
+			if fkBetween(r, l, p.RightColumn, p.LeftColumn) && !oneToOne(r, p.RightColumn) {
+				repeated[j.Left] = repeat{l.Name, r.Name}
+			}
+			if fkBetween(l, r, p.LeftColumn, p.RightColumn) && !oneToOne(l, p.LeftColumn) {
+				repeated[j.Right] = repeat{r.Name, l.Name}
+			}
+		}
+	}
+	if len(repeated) == 0 {
+		return nil
+	}
+	var out []string
+	seen := map[string]bool{}
+	check := func(e Expr, path string) {
+		Inspect(e, func(n Node) bool {
+			switch f := n.(type) {
+			case *Query, *Window:
+				return false
+			case *Func:
+				name := strings.ToUpper(f.Name)
+				if f.Distinct || len(f.Args) == 0 || !slices.Contains(inflatable, name) {
+					return true
+				}
+				for _, a := range f.Args {
+					Inspect(a, func(m Node) bool {
+						c, ok := m.(*Column)
+						if !ok {
+							_, sub := m.(*Query)
+							return !sub
+						}
+						rp, hit := repeated[c.Table]
+						key := name + "\x00" + c.Table + "\x00" + c.Column
+						if hit && !seen[key] {
+							seen[key] = true
+							out = append(out, fmt.Sprintf("%s: %s(%s.%s) counts each %s row once per joined %s row (%s refers to %s by a foreign key), so the figure is inflated unless that is meant; aggregate %s alone in a subquery (or a CTE) and join its result, or test %s with exists",
+								path, name, c.Table, c.Column, rp.table, rp.by, rp.by, rp.table, rp.table, rp.by))
+						}
+						return true
+					})
+				}
+				return false
+			}
+			return true
+		})
+	}
+	for i, it := range q.Select {
+		check(it.Expr, fmt.Sprintf("select[%d]", i))
+	}
+	if q.Having != nil {
+		check(q.Having, "having")
+	}
+	return out
+}
+
+// oneToOne reports whether col alone is t's primary key: each referred row
+// is referred to at most once, so nothing repeats.
+func oneToOne(t *TableInfo, col string) bool {
+	return len(t.PrimaryKey) == 1 && strings.EqualFold(t.PrimaryKey[0], col)
+}

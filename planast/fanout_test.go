@@ -1,0 +1,57 @@
+package planast_test
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/nl2sql/nl2sql/planast"
+)
+
+// A host summing invoice totals across a join to their lines gets each
+// Total once per line, a figure several times too large, from a plan that
+// is valid SQL; the validated plan must say so. Aggregates a repeated row
+// cannot change, and aggregates over the many side, get no warning.
+func TestValidateWarnsJoinFanOut(t *testing.T) {
+	invToLines := frm(from("Invoice", "i"), from("InvoiceLine", "il"))
+	onInvoice := joins(joinOn("inner", "i", "il", "InvoiceId", "InvoiceId"))
+	linesToInv := frm(from("InvoiceLine", "il"), from("Invoice", "i"))
+	onLine := joins(joinOn("inner", "il", "i", "InvoiceId", "InvoiceId"))
+	distinct := func(name, arg string) string {
+		return `{"kind":"func","name":"` + name + `","distinct":true,"args":[` + arg + `]}`
+	}
+	for _, tc := range []struct {
+		name, plan string
+		want       string // "" for no warning
+	}{
+		{"sum of the one side", plan(sel(item(fn("SUM", c("i", "Total")), "t")), invToLines, onInvoice), "SUM(i.Total) counts each Invoice row once per joined InvoiceLine row"},
+		{"the join written from the many side", plan(sel(item(fn("SUM", c("i", "Total")), "t")), linesToInv, onLine), "SUM(i.Total) counts each Invoice row once per joined InvoiceLine row"},
+		{"avg of the one side", plan(sel(item(fn("AVG", c("i", "Total")), "t")), invToLines, onInvoice), "AVG(i.Total)"},
+		{"count of the one side", plan(sel(item(fn("COUNT", c("i", "InvoiceId")), "n")), invToLines, onInvoice), "COUNT(i.InvoiceId)"},
+		{"in having", plan(sel(c("i", "CustomerId")), invToLines, onInvoice, `"group_by":[`+c("i", "CustomerId")+`]`, `"having":{"kind":"binary","op":">","left":`+fn("SUM", c("i", "Total"))+`,"right":{"kind":"literal","type":"integer","value":10}}`), "having: SUM(i.Total)"},
+		{"in a subquery", plan(sel(c("cu", "Country")), frm(from("Customer", "cu")), `"where":{"kind":"binary","op":">","left":{"kind":"subquery","query":`+plan(sel(item(fn("SUM", c("i", "Total")), "t")), invToLines, onInvoice)+`},"right":{"kind":"literal","type":"integer","value":1}}`), "SUM(i.Total)"},
+		{"sum of the many side", plan(sel(item(fn("SUM", c("il", "Quantity")), "q")), invToLines, onInvoice), ""},
+		{"count distinct of the one side", plan(sel(item(distinct("COUNT", c("i", "InvoiceId")), "n")), invToLines, onInvoice), ""},
+		{"max of the one side", plan(sel(item(fn("MAX", c("i", "Total")), "m")), invToLines, onInvoice), ""},
+		{"count star", plan(sel(item(fn("COUNT"), "n")), invToLines, onInvoice), ""},
+		{"no join", plan(sel(item(fn("SUM", c("i", "Total")), "t")), frm(from("Invoice", "i"))), ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			v, err := planast.Validate(decode(t, tc.plan), chinook, planast.Options{})
+			if err != nil {
+				t.Fatalf("%v\n%s", err, tc.plan)
+			}
+			var fan []string
+			for _, w := range v.Warnings {
+				if strings.Contains(w, "once per joined") {
+					fan = append(fan, w)
+				}
+			}
+			switch {
+			case tc.want == "" && len(fan) > 0:
+				t.Errorf("unexpected fan-out warning %q", fan)
+			case tc.want != "" && (len(fan) != 1 || !strings.Contains(fan[0], tc.want)):
+				t.Errorf("warnings %q, want one containing %q", v.Warnings, tc.want)
+			}
+		})
+	}
+}
