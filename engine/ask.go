@@ -170,6 +170,9 @@ func (e *Engine) finish(ctx context.Context, ds *datasource, q, today string, pl
 	if rows.Truncated {
 		res.Warnings = append(res.Warnings, "the result was cut at the row limit; ask for fewer rows or add a filter")
 	}
+	if w := tiesWarning(planned.plan, len(res.Rows)); w != "" {
+		res.Warnings = append(res.Warnings, w)
+	}
 	if len(res.Rows) == 0 {
 		// cheap: the plan and the profile in the snapshot, no query
 		res.Warnings = append(res.Warnings, outOfRangeWarnings(ds.snap, planned.plan)...)
