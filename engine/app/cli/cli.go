@@ -160,10 +160,15 @@ func askCmd(logger *slog.Logger) *cobra.Command {
 				}
 				return err
 			}
-			if htmlPath != "" {
+			if htmlPath != "" && res.HostPlan == nil {
 				if err := writePage(htmlPath, res); err != nil {
 					return err
 				}
+			}
+			if htmlPath != "" && res.HostPlan != nil {
+				// nothing ran, so there is nothing to look at; the handover is
+				// still a success (exit 0), and the page comes from plan run
+				fmt.Fprintf(cmd.ErrOrStderr(), "--html: no page written: no query ran (write the plan and run `nl2sql plan run FILE --html %s`)\n", htmlPath)
 			}
 			if asJSON {
 				return printJSON(out, res)

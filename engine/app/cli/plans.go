@@ -262,7 +262,8 @@ func readInput(stdin io.Reader, name string) ([]byte, error) {
 	if name != "-" {
 		f, err := os.Open(name)
 		if err != nil {
-			return nil, err
+			return nil, &engine.Error{Code: engine.CodeInvalidRequest, Msg: fmt.Sprintf("cannot read the plan file: %v", err),
+				Hint: "give the path of a JSON plan file, or - to read the plan from stdin"}
 		}
 		defer f.Close()
 		r = f
@@ -272,7 +273,8 @@ func readInput(stdin io.Reader, name string) ([]byte, error) {
 		return nil, err
 	}
 	if len(b) > 4<<20 {
-		return nil, errors.New("input is larger than 4 MiB")
+		return nil, &engine.Error{Code: engine.Code(planast.CodeTooLarge), Msg: fmt.Sprintf("%s is larger than 4 MiB", inputName(name)),
+			Hint: "a plan is a small JSON document (tools and run_plan take up to 256 KiB); write the plan, not data, in the file"}
 	}
 	return b, nil
 }
@@ -326,4 +328,11 @@ func planRunCmd(logger *slog.Logger) *cobra.Command {
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print the whole result as JSON")
 	cmd.Flags().StringVar(&htmlPath, "html", "", htmlUsage)
 	return cmd
+}
+
+func inputName(name string) string {
+	if name == "-" {
+		return "stdin"
+	}
+	return name
 }

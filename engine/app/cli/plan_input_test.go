@@ -1,0 +1,44 @@
+package cli
+
+import (
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/nl2sql/nl2sql/engine"
+)
+
+// A person who mistypes the plan's path, or hands `plan run` a data dump,
+// gets a typed error with a hint, not a bare message; and `ask --html`
+// without a model still hands the planning over (exit 0), writing no page
+// because nothing ran.
+func TestPlanInputAndHTMLHandover(t *testing.T) {
+	dir := t.TempDir()
+	db, _ := filepath.Abs(filepath.Join("..", "..", "..", "examples", "chinook", "chinook.sqlite"))
+	state := filepath.Join(dir, "state")
+	big := filepath.Join(dir, "big.json")
+	os.WriteFile(big, []byte(strings.Repeat(" ", 5<<20)+"{}"), 0o600)
+	for _, c := range []struct {
+		file string
+		code engine.Code
+	}{
+		{filepath.Join(dir, "missing.json"), engine.CodeInvalidRequest},
+		{big, "PLAN_TOO_LARGE"},
+	} {
+		_, err := runCLI("plan", "run", "--db", db, "--storage", state, c.file)
+		var ee *engine.Error
+		if !errors.As(err, &ee) || ee.Code != c.code || ee.Hint == "" {
+			t.Errorf("plan run %s: %v, want %s with a hint", filepath.Base(c.file), err, c.code)
+		}
+	}
+	page := filepath.Join(dir, "view.html")
+	out, err := runCLI("ask", "--db", db, "--storage", state, "--html", page, "How many tracks are there?")
+	if err != nil || !strings.Contains(out, "plan run") {
+		t.Fatalf("ask --html without a model: %v\n%s", err, out)
+	}
+	if _, err := os.Stat(page); !os.IsNotExist(err) {
+		t.Errorf("a page was written for a handover: %v", err)
+	}
+}
