@@ -176,7 +176,7 @@ func askCmd(logger *slog.Logger) *cobra.Command {
 			fmt.Fprint(out, tools.AskText(res))
 			if res.HostPlan != nil {
 				// run_plan is an MCP tool; here the same path is a command
-				fmt.Fprintln(out, "\nFrom the command line: write the plan to a file and run it with `nl2sql plan run FILE` (with the same --db or --config).")
+				fmt.Fprintln(out, "\nFrom the command line: write the plan to a file (`nl2sql schema guide` shows how, with worked plans; `nl2sql plan from-sql` lifts a SELECT) and run it with `nl2sql plan run FILE` (with the same --db or --config).")
 			}
 			return nil
 		},

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/nl2sql/nl2sql/engine"
+	"github.com/nl2sql/nl2sql/tools"
 )
 
 // A person who mistypes the plan's path, or hands `plan run` a data dump,
@@ -40,5 +41,14 @@ func TestPlanInputAndHTMLHandover(t *testing.T) {
 	}
 	if _, err := os.Stat(page); !os.IsNotExist(err) {
 		t.Errorf("a page was written for a handover: %v", err)
+	}
+}
+
+// A person writing a plan file at the command line reads the same guide
+// (rules and worked plans) the host gets from get_plan_schema.
+func TestSchemaGuideIsTheHostGuide(t *testing.T) {
+	out, err := runCLI("schema", "guide")
+	if err != nil || strings.TrimSpace(out) != strings.TrimSpace(tools.PlanGuide) || !strings.Contains(out, `"kind"`) {
+		t.Errorf("schema guide: %v\n%.300s", err, out)
 	}
 }

@@ -225,6 +225,17 @@ func schemaCmd(logger *slog.Logger) *cobra.Command {
 	}
 	planSchema.Flags().BoolVar(&strictForm, "strict", false, "print the strict form: every property required, optional ones nullable")
 	cmd.AddCommand(planSchema)
+	// the same guide the host reads from get_plan_schema, for a person
+	// writing a plan file for `plan run`
+	cmd.AddCommand(&cobra.Command{
+		Use:   "guide",
+		Short: "Print how to write a plan: the rules and worked examples get_plan_schema gives a host (then `plan run FILE`)",
+		Args:  cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			_, err := fmt.Fprintln(cmd.OutOrStdout(), tools.PlanGuide)
+			return err
+		},
+	})
 	var ds string
 	var asJSON bool
 	var showSrc *configSource
