@@ -70,6 +70,7 @@ func Validate(q *Query, cat Catalog, opts Options) (*Validated, error) {
 	}
 	v := &validator{cat: cat, opts: opts, dayRules: map[Expr]dayRule{}}
 	out := v.query(cp, "", nil, nil, true)
+	v.unorderedIssues(cp, "")
 	if len(v.issues) > 0 {
 		return nil, &Error{Issues: v.issues}
 	}

@@ -499,4 +499,11 @@ var mutations = []mutation{
 		New:  "if false {",
 		Pkgs: []string{"./planast"}, Run: "TestValidateWarnsJoinFanOut",
 	},
+	{
+		Name: "unordered-order-by-allowed",
+		File: "planast/validate.go",
+		Old:  "\tv.unorderedIssues(cp, \"\")\n",
+		New:  "\n",
+		Pkgs: []string{"./planast"}, Run: "TestValidateRefusesOrderingUnorderedColumns",
+	},
 }
