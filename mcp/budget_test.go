@@ -416,6 +416,15 @@ func TestCheckPlanTool(t *testing.T) {
 	if res.IsError || inv.Valid || len(inv.Issues) == 0 || inv.Issues[0].Code != "COLUMN_NOT_FOUND" || inv.Issues[0].Path == "" {
 		t.Fatalf("invalid plan: %+v %s", inv, text(res))
 	}
+	// the check says which datasource it was checked against, valid or not
+	res = callTool(t, c, "check_plan", map[string]any{"plan": bad, "datasource": "big"})
+	var named struct {
+		Datasource string `json:"datasource"`
+	}
+	structured(t, res, &named)
+	if named.Datasource != "big" {
+		t.Errorf("an invalid plan checked against big says datasource %q", named.Datasource)
+	}
 }
 
 // Tool errors carry their fields as structured content, not only in the

@@ -71,7 +71,7 @@ func CheckPlanHandler(eng PlanChecker) server.ToolHandlerFunc {
 			if e.Code != engine.CodePlanInvalid {
 				return errorResult(err), nil
 			}
-			out := CheckPlanOutput{Valid: false, PlanCheck: &engine.PlanCheck{Columns: []string{}, Types: []planast.Type{}, Warnings: []string{}}, Issues: e.Issues}
+			out := CheckPlanOutput{Valid: false, PlanCheck: &engine.PlanCheck{Datasource: args.Datasource, Columns: []string{}, Types: []planast.Type{}, Warnings: []string{}}, Issues: e.Issues}
 			return FitStructured(eng, out, checkText(out, e.Hint)), nil
 		}
 		out := CheckPlanOutput{Valid: true, PlanCheck: pc, Issues: []planast.Issue{}}
