@@ -3,6 +3,7 @@ package source
 import (
 	"encoding/base64"
 	"fmt"
+	"github.com/nl2sql/nl2sql/internal/cellfmt"
 	"math"
 	"math/big"
 	"strconv"
@@ -116,14 +117,10 @@ func encodeValue(v any, col column) any {
 		}
 		return x.String()
 	case float64:
-		switch {
-		case math.IsNaN(x):
-			return "NaN"
-		case math.IsInf(x, 1):
-			return "Infinity"
-		case math.IsInf(x, -1):
-			return "-Infinity"
-		case col.Type == planast.TypeDecimal:
+		if s, ok := cellfmt.Special(x); ok {
+			return s
+		}
+		if col.Type == planast.TypeDecimal {
 			return decimalValue(x, col.Scale)
 		}
 		return x

@@ -64,13 +64,10 @@ func Value(v any, t planast.Type) string {
 // same) when it holds an exact decimal, else with noise past the 15th
 // significant digit rounded away where that drops no integer digit.
 func Float(x float64, exact bool) string {
+	if s, ok := Special(x); ok {
+		return s
+	}
 	switch {
-	case math.IsNaN(x):
-		return "NaN"
-	case math.IsInf(x, 1):
-		return "Infinity"
-	case math.IsInf(x, -1):
-		return "-Infinity"
 	case math.Abs(x) >= 1e21:
 		return strconv.FormatFloat(x, 'g', -1, 64)
 	case exact || math.Abs(x) >= 1e15:
@@ -78,4 +75,19 @@ func Float(x float64, exact bool) string {
 	}
 	g, _ := strconv.ParseFloat(strconv.FormatFloat(x, 'g', floatDigits, 64), 64)
 	return strconv.FormatFloat(g, 'f', -1, 64)
+}
+
+// Special spells NaN and the infinities as the structured results and every
+// human rendering do ("NaN", "Infinity", "-Infinity"); ok is false for a
+// finite x.
+func Special(x float64) (string, bool) {
+	switch {
+	case math.IsNaN(x):
+		return "NaN", true
+	case math.IsInf(x, 1):
+		return "Infinity", true
+	case math.IsInf(x, -1):
+		return "-Infinity", true
+	}
+	return "", false
 }

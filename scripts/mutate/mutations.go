@@ -459,8 +459,8 @@ var mutations = []mutation{
 	{
 		Name: "values-nan-null",
 		File: "engine/source/encode.go",
-		Old:  "\t\t\treturn \"NaN\"\n",
-		New:  "\t\t\treturn nil\n",
+		Old:  "if s, ok := cellfmt.Special(x); ok {\n\t\t\treturn s\n",
+		New:  "if _, ok := cellfmt.Special(x); ok {\n\t\t\treturn nil\n",
 		Pkgs: []string{"./engine/source"}, Run: "TestEncodeValue|TestValueTypes",
 	},
 	{
