@@ -79,7 +79,7 @@ func setupChinook(t *testing.T) *chinookEnv {
 	if len(refused) != 1 || refused[0].ID != "employees" || refused[0].Err.Code != CodeUnreadable {
 		t.Fatalf("refused = %v", refused)
 	}
-	pol, err := scope.New(cfg)
+	pol, err := scope.New(cfg.Access())
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -34,7 +34,7 @@ func open(ctx context.Context, cfg *config.Config, keep bool) (*Set, []Refusal, 
 	if err != nil || f == nil {
 		return nil, nil, nil, err
 	}
-	pol, err := scope.New(cfg)
+	pol, err := scope.New(cfg.Access())
 	if err != nil {
 		return nil, nil, nil, err
 	}

@@ -45,7 +45,7 @@ func TestValidateIsWhatRuns(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			pol, _ := scope.New(cfg)
+			pol, _ := scope.New(cfg.Access())
 			u, _ := pol.ForUser("u")
 			for _, r := range refused {
 				t.Logf("refused %s: %v", r.ID, r.Err)

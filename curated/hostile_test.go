@@ -217,7 +217,7 @@ func TestRunOtherEngines(t *testing.T) {
 			if err != nil || len(refused) > 0 {
 				t.Fatalf("%v %v", err, refused)
 			}
-			pol, _ := scope.New(cfg)
+			pol, _ := scope.New(cfg.Access())
 			u, _ := pol.ForUser("u")
 			ex, err := set.RunByID(context.Background(), targets["h"].Source, "mine", map[string]any{"min": json.Number("0")}, u, 0)
 			if err != nil {

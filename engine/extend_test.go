@@ -83,7 +83,7 @@ local_user: ana
 	if err != nil {
 		t.Fatal(err)
 	}
-	pol, err := scope.New(cfg)
+	pol, err := scope.New(cfg.Access())
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -109,7 +109,7 @@ local_user: jane
 	if err != nil {
 		t.Fatal(err)
 	}
-	pol, err := scope.New(cfg)
+	pol, err := scope.New(cfg.Access())
 	if err != nil {
 		t.Fatal(err)
 	}

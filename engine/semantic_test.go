@@ -63,7 +63,7 @@ func TestSemanticExpansionMeetsScope(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	pol, err := scope.New(cfg)
+	pol, err := scope.New(cfg.Access())
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -73,7 +73,7 @@ func loadPolicy(t testing.TB, body string) (*config.Config, *scope.Policy) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	pol, err := scope.New(cfg)
+	pol, err := scope.New(cfg.Access())
 	if err != nil {
 		t.Fatal(err)
 	}

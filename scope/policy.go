@@ -9,8 +9,6 @@ import (
 	"maps"
 	"slices"
 	"strings"
-
-	"github.com/nl2sql/nl2sql/engine/config"
 )
 
 // Policy is the compiled access configuration: roles with their patterns
@@ -20,7 +18,7 @@ import (
 type Policy struct {
 	secured bool // a roles section exists
 	roles   map[string]*role
-	users   map[string]*config.User
+	users   map[string]*User
 	tokens  []tokenEntry
 	local   string
 	// schemas maps a datasource to its engine's default schema, for names
@@ -56,15 +54,15 @@ func DefaultSchema(engine string) string {
 	return "main" // sqlite, duckdb
 }
 
-// New compiles cfg's roles, users and local_user. It fails, naming the key
+// New compiles cfg's roles, users and local user. It fails, naming the key
 // (roles.<name>.row_filters[i].where), when a row filter does not parse;
-// shapes were checked by config.Load. Users naming a role that does not
-// exist are accepted (that role allows nothing) and listed by Warnings.
-func New(cfg *config.Config) (*Policy, error) {
-	p := &Policy{secured: cfg.Roles != nil, roles: map[string]*role{}, users: map[string]*config.User{},
+// the config checked the shapes. Users naming a role that does not exist
+// are accepted (that role allows nothing) and listed by Warnings.
+func New(cfg Access) (*Policy, error) {
+	p := &Policy{secured: cfg.Roles != nil, roles: map[string]*role{}, users: map[string]*User{},
 		local: cfg.LocalUser, schemas: map[string]string{}}
-	for _, d := range cfg.Datasources {
-		p.schemas[d.ID] = DefaultSchema(d.Engine)
+	for id, engine := range cfg.Engines {
+		p.schemas[id] = DefaultSchema(engine)
 	}
 	var errs []error
 	for _, name := range slices.Sorted(maps.Keys(cfg.Roles)) {

@@ -131,7 +131,7 @@ func TestBadRowFilterIsAnError(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := scope.New(cfg); err == nil || !strings.Contains(err.Error(), "roles.r.row_filters[0].where") {
+	if _, err := scope.New(cfg.Access()); err == nil || !strings.Contains(err.Error(), "roles.r.row_filters[0].where") {
 		t.Errorf("err = %v", err)
 	}
 }

@@ -106,7 +106,7 @@ func OpenConfig(cfg *config.Config, logger *slog.Logger, o Options) (*App, error
 		}
 		answerer = p
 	}
-	pol, err := scope.New(cfg)
+	pol, err := scope.New(cfg.Access())
 	if err != nil {
 		return nil, err
 	}

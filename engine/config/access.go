@@ -6,39 +6,27 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+
+	"github.com/nl2sql/nl2sql/scope"
 )
 
-// Role is one entry of roles: what a caller holding it may read.
-//
-// Patterns are dot-separated: "ds" (a datasource, all its tables),
-// "ds.schema.table" or "ds.schema.table.column"; each part may use the
-// wildcards * (any run of characters) and ? (one character), compared
-// case-insensitively; "*" alone matches everything. A two-part pattern is
-// an error (is "a.b" a schema or a table?). Matching is package scope's
-// alone; this package checks only the shape.
-type Role struct {
-	Allow      []string
-	Deny       []string
-	RowFilters []RowFilter
-}
+// Role, RowFilter and User are package scope's policy types; the config
+// decodes the file into them and checks their shape (patterns, names,
+// digests). Matching and row-filter parsing are scope's alone.
+type (
+	Role      = scope.Role
+	RowFilter = scope.RowFilter
+	User      = scope.User
+)
 
-// RowFilter restricts the rows of one table for a role: Where is a boolean
-// SQL expression over the table's columns, with :name bound from the
-// caller's attributes (package scope parses it).
-type RowFilter struct {
-	Table string // "ds.schema.table", no wildcards
-	Where string
-}
-
-// User is one entry of users. TokensSHA256 are the lower-case hex SHA-256
-// digests of the user's bearer tokens (64 characters each; the tokens
-// themselves are never configured). Attributes hold strings, integers
-// (int), floats (float64) and booleans only.
-type User struct {
-	Name         string
-	Roles        []string
-	Attributes   map[string]any
-	TokensSHA256 []string
+// Access is the part of the config that package scope compiles into a
+// policy: roles, users, local_user and each datasource's engine.
+func (c *Config) Access() scope.Access {
+	a := scope.Access{Roles: c.Roles, Users: c.Users, LocalUser: c.LocalUser, Engines: map[string]string{}}
+	for _, d := range c.Datasources {
+		a.Engines[d.ID] = d.Engine
+	}
+	return a
 }
 
 // Access-related file shapes.

@@ -118,7 +118,7 @@ func TestDiscoveryRequiresMatchingIssuer(t *testing.T) {
 func TestClaimsMapToScope(t *testing.T) {
 	as := oauthtest.Start(t, oauthtest.RS256)
 	cfg := &config.Config{Roles: map[string]config.Role{"rep": {Allow: []string{"chinook"}}, "analyst": {Allow: []string{"chinook"}}}}
-	p, err := scope.New(cfg)
+	p, err := scope.New(cfg.Access())
 	if err != nil {
 		t.Fatal(err)
 	}
