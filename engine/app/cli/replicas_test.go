@@ -1,4 +1,4 @@
-package main
+package cli_test
 
 // Two replicas of the real binary behind no load balancer, on loopback,
 // sharing one PostgreSQL state store (storage.postgres): a question planned

@@ -1,4 +1,4 @@
-package main
+package cli_test
 
 // Fault injection through the real binary: the state store on a read-only
 // mount and on a full disk (size-limited tmpfs inside a private mount
@@ -22,7 +22,7 @@ import (
 )
 
 const (
-	chinookConfig   = "examples/chinook/nl2sql.yaml"
+	chinookConfig   = "../../../examples/chinook/nl2sql.yaml"
 	chinookQuestion = "Which artist has released the most albums?"
 )
 
@@ -42,7 +42,7 @@ func testBinary(t *testing.T) string {
 			return
 		}
 		binPath = filepath.Join(binDir, "nl2sql")
-		out, err := exec.Command("go", "build", "-o", binPath, ".").CombinedOutput()
+		out, err := exec.Command("go", "build", "-o", binPath, "github.com/nl2sql/nl2sql").CombinedOutput()
 		if err != nil {
 			binErr = fmt.Errorf("go build: %v\n%s", err, out)
 		}

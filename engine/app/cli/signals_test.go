@@ -1,4 +1,4 @@
-package main
+package cli_test
 
 import (
 	"bytes"
@@ -25,7 +25,7 @@ func TestInterruptExitCodes(t *testing.T) {
 	defer srv.Close()
 	defer close(hang)
 	dir := t.TempDir()
-	db, err := filepath.Abs("examples/chinook/chinook.sqlite")
+	db, err := filepath.Abs("../../../examples/chinook/chinook.sqlite")
 	if err != nil {
 		t.Fatal(err)
 	}
