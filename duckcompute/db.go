@@ -288,21 +288,7 @@ func (d *DB) query(ctx context.Context, text string, maxRows int) (*source.Resul
 		if !ok {
 			return fmt.Errorf("duckdb connection %T is not a driver.Conn", dc)
 		}
-		stmt, err := c.Prepare(text) // one statement only
-		if err != nil {
-			return err
-		}
-		defer stmt.Close()
-		qc, ok := stmt.(driver.StmtQueryContext)
-		if !ok {
-			return fmt.Errorf("duckdb statement %T cannot query with a context", stmt)
-		}
-		rows, err := qc.QueryContext(ctx, nil)
-		if err != nil {
-			return err
-		}
-		defer rows.Close()
-		res, err = source.ReadDuckDBRows(rows, maxRows)
+		res, err = source.QueryDuckDBConn(ctx, c, text, nil, maxRows)
 		return err
 	})
 	if err != nil && ctx.Err() != nil {

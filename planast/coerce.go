@@ -312,3 +312,14 @@ func applyDayRules(q *Query, rules map[Expr]dayRule) {
 		return e
 	})
 }
+
+// floatSide casts *p, of type t, to float when the other side of its
+// comparison is a float and t is an integer or a decimal. PostgreSQL and
+// DuckDB compare those as doubles, SQLite exactly (9007199254740993 =
+// 9007199254740993.0 is false there, true on the others); with the cast
+// written into the plan every engine compares doubles.
+func floatSide(p *Expr, t, other Type) {
+	if other == TypeFloat && (t == TypeInteger || t == TypeDecimal) {
+		*p = &Cast{Expr: *p, Type: CastFloat}
+	}
+}

@@ -354,7 +354,10 @@ func (v *validator) selectCore(q *Query, path string, outer *scope, env *cteEnv)
 			v.add(CodeDuplicateAlias, join(p, "alias"), "output column %q appears twice; give each select item its own alias", it.Alias)
 		}
 		seen[strings.ToLower(it.Alias)] = true
-		out.cols = append(out.cols, ColumnInfo{Name: it.Alias, Type: t})
+		// a derived table or CTE column keeps its source's lack of an
+		// ordering, so an outer order_by, group_by or distinct on it is
+		// refused like one on the column itself
+		out.cols = append(out.cols, ColumnInfo{Name: it.Alias, Type: t, Unordered: unorderedExpr(it.Expr)})
 	}
 	sc.clause = "having"
 	if q.Having != nil {
@@ -389,7 +392,7 @@ func (v *validator) orderLimit(q *Query, path string, rel relation, outer *scope
 		p := join(idx(join(path, "order_by"), i), "expr")
 		if c, ok := o.Expr.(*Column); ok && c.Table == "" {
 			if col, ok := rel.column(c.Column); ok {
-				c.Column = col.Name
+				c.Column, c.Unordered = col.Name, col.Unordered
 				continue // an output alias
 			}
 		}
@@ -562,6 +565,10 @@ func (v *validator) joins(q *Query, path string, sc *scope, env *cteEnv) {
 				continue
 			}
 			pair.LeftColumn, pair.RightColumn = lc.Name, rc.Name
+			if lc.Unordered || rc.Unordered {
+				v.addHint(CodeType, pp, unorderedHint, "cannot join on %s.%s = %s.%s: a type without an ordering (json, xml or a geometric type) has no equality", left.alias, lc.Name, right.alias, rc.Name)
+				continue
+			}
 			if _, _, _, ok := v.coerce(nil, lc.Type, nil, rc.Type); !ok {
 				v.add(CodeType, pp, "cannot join %s.%s (%s) with %s.%s (%s)", left.alias, lc.Name, lc.Type, right.alias, rc.Name, rc.Type)
 				continue

@@ -49,6 +49,8 @@ func (v *validator) expr(e Expr, path string, sc *scope, env *cteEnv) Type {
 				v.add(CodeType, path, "cannot compare %s with %s%s", l, r, orHint(hint, "; cast one side or compare with a value of the column's type"))
 			} else {
 				e.Temporal = temporalOf(l2, r2)
+				floatSide(&e.Left, l, r)
+				floatSide(&e.Right, r, l)
 			}
 			return TypeBoolean
 		}

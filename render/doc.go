@@ -35,7 +35,7 @@
 //	SELECT "ar"."Name" AS "artist", COUNT(*) AS "albums"
 //	FROM "Album" AS "al"
 //	INNER JOIN "Artist" AS "ar" ON "al"."ArtistId" = "ar"."ArtistId"
-//	WHERE (LENGTH("al"."Title") >= (CAST(7 AS REAL) / NULLIF(2, 0)))
+//	WHERE (CAST(LENGTH("al"."Title") AS REAL) >= (CAST(7 AS REAL) / NULLIF(2, 0)))
 //	GROUP BY "ar"."ArtistId", "ar"."Name"
 //	HAVING (COUNT(*) > 1)
 //	ORDER BY "albums" DESC NULLS LAST, 1 ASC NULLS LAST
@@ -44,7 +44,7 @@
 //	SELECT "ar"."Name" AS "artist", COUNT(*) AS "albums"
 //	FROM "Album" AS "al"
 //	INNER JOIN "Artist" AS "ar" ON "al"."ArtistId" = "ar"."ArtistId"
-//	WHERE (LENGTH("al"."Title") >= (CAST(7 AS DOUBLE) / NULLIF(2, 0)))
+//	WHERE (CAST(LENGTH("al"."Title") AS DOUBLE) >= (CAST(7 AS DOUBLE) / NULLIF(2, 0)))
 //	GROUP BY "ar"."ArtistId", "ar"."Name"
 //	HAVING (COUNT(*) > 1)
 //	ORDER BY "albums" DESC NULLS LAST, 1 ASC NULLS LAST
@@ -53,7 +53,7 @@
 //	SELECT "ar"."Name" AS "artist", COUNT(*) AS "albums"
 //	FROM "Album" AS "al"
 //	INNER JOIN "Artist" AS "ar" ON "al"."ArtistId" = "ar"."ArtistId"
-//	WHERE (LENGTH("al"."Title") >= (CAST(7 AS DOUBLE PRECISION) / NULLIF(2, 0)))
+//	WHERE (CAST(LENGTH("al"."Title") AS DOUBLE PRECISION) >= (CAST(7 AS DOUBLE PRECISION) / NULLIF(2, 0)))
 //	GROUP BY "ar"."ArtistId", "ar"."Name"
 //	HAVING (COUNT(*) > 1)
 //	ORDER BY "albums" DESC NULLS LAST, 1 ASC NULLS LAST

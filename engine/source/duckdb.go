@@ -222,27 +222,7 @@ func (d *DuckDB) fetch(ctx context.Context, sqlText string, args []any, maxRows 
 		if !ok {
 			return fmt.Errorf("duckdb connection %T is not a driver.Conn", dc)
 		}
-		// Prepare (not PrepareContext) refuses a text of several
-		// statements instead of running all but the last.
-		stmt, err := c.Prepare(sqlText)
-		if err != nil {
-			return err
-		}
-		defer stmt.Close()
-		qc, ok := stmt.(driver.StmtQueryContext)
-		if !ok {
-			return fmt.Errorf("duckdb statement %T cannot query with a context", stmt)
-		}
-		named := make([]driver.NamedValue, len(args))
-		for i, a := range args {
-			named[i] = driver.NamedValue{Ordinal: i + 1, Value: a}
-		}
-		rows, err := qc.QueryContext(ctx, named)
-		if err != nil {
-			return err
-		}
-		defer rows.Close()
-		raw, err = readDriverRows(rows, maxRows)
+		raw, err = queryDuckDBConn(ctx, c, sqlText, args, maxRows)
 		return err
 	})
 	if err != nil {

@@ -67,7 +67,7 @@ var duckValueTypes = []struct{ name, decl, value string }{
 	{"lst", "VARCHAR[]", "['a', NULL]"},
 	{"st", "STRUCT(a INTEGER, b VARCHAR)", "{'a': 1, 'b': 'x'}"},
 	{"mp", "MAP(VARCHAR, INTEGER)", "MAP {'k': 1}"},
-	{"j", "JSON", `'{"n": 12345678901234567890}'`},
+	{"j", "JSON", `'{"n": 12345678901234567891, "x": [1.5, true]}'`},
 	{"e", "mood", "'happy'"},
 	{"bits", "BIT", "'101'"},
 }
