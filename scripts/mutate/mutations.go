@@ -521,4 +521,32 @@ var mutations = []mutation{
 		New:  "if false {",
 		Pkgs: []string{"./engine/source"}, Run: "TestDuckDBCapKeepsTheResult",
 	},
+	{
+		Name: "first-rows-sorted-whole",
+		File: "render/render.go",
+		Old:  "if !top || opts.NoTotalOrder || opts.SortAllRows || len(q.OrderBy) > 0",
+		New:  "if true || !top || opts.NoTotalOrder || opts.SortAllRows || len(q.OrderBy) > 0",
+		Pkgs: []string{"./render"}, Run: "TestFirstRowsBeforeTheSort",
+	},
+	{
+		Name: "first-rows-sqlite-flattened",
+		File: "render/render.go",
+		Old:  "w.str(\" OFFSET 0\")",
+		New:  "w.str(\"\")",
+		Pkgs: []string{"./render"}, Run: "TestFirstRowsBeforeTheSort",
+	},
+	{
+		Name: "first-rows-after-aggregate",
+		File: "render/render.go",
+		Old:  "if groupsRows(it.Expr) {",
+		New:  "if false && groupsRows(it.Expr) {",
+		Pkgs: []string{"./render"}, Run: "TestGolden",
+	},
+	{
+		Name: "pg-synchronized-seqscans",
+		File: "engine/source/postgres.go",
+		Old:  ", set_config('synchronize_seqscans', 'off', true)\"",
+		New:  "\"",
+		Pkgs: []string{"./engine/source"}, Run: "TestPostgresSession",
+	},
 }
