@@ -98,6 +98,23 @@ func TestFirstRowsBeforeTheSort(t *testing.T) {
 			}
 		}
 	})
+	t.Run("grouped rows are sorted before the limit", func(t *testing.T) {
+		// which groups come first is no scan order (DuckDB's parallel hash
+		// aggregate emits them in any order): only the whole sort keeps
+		// the same groups on every run
+		q := plan(`{"select": [{"expr": {"kind": "column", "table": "p", "column": "n"}, "alias": "n"}, {"expr": {"kind": "func", "name": "COUNT", "args": []}, "alias": "c"}],
+			"from": [{"table": "p", "alias": "p"}], "group_by": [{"kind": "column", "table": "p", "column": "n"}]}`)
+		for _, e := range dbs {
+			s, err := render.SQL(q, e.d, render.Options{MaxRows: 2})
+			if err != nil {
+				t.Fatal(err)
+			}
+			got, err := queryAll(e.db, s)
+			if err != nil || fmt.Sprint(got) != "[[0 10] [1 10]]" || strings.Contains(s, "first_rows") {
+				t.Errorf("%s: %v, %v\n%s", e.d.Name(), got, err, s)
+			}
+		}
+	})
 	t.Run("not cut: same rows on every engine", func(t *testing.T) {
 		q := plan(`{` + sel + `, "where": {"kind": "binary", "op": "<=", "left": {"kind": "column", "table": "p", "column": "id"}, "right": {"kind": "literal", "value": 9}}, "limit": 20}`)
 		var want [][]string

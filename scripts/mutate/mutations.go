@@ -540,7 +540,7 @@ var mutations = []mutation{
 		File: "render/render.go",
 		Old:  "if groupsRows(it.Expr) {",
 		New:  "if false && groupsRows(it.Expr) {",
-		Pkgs: []string{"./render"}, Run: "TestGolden",
+		Pkgs: []string{"./render"}, Run: "TestFirstRowsBeforeTheSort",
 	},
 	{
 		Name: "pg-synchronized-seqscans",
