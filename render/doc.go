@@ -3,7 +3,9 @@
 // are always quoted, string literals escaped, numbers and units checked
 // before they reach the text, the top-level LIMIT capped by Options.MaxRows,
 // and the row order made total (the plan's ORDER BY, then every output
-// column by position; subqueries whose LIMIT or OFFSET picks rows too).
+// column by position; subqueries whose LIMIT or OFFSET picks rows too; a
+// plan with no ORDER BY takes its first rows and sorts those, see "Row
+// order and the row cap").
 //
 // Render only plans that passed planast.Validate: the validator refuses
 // everything the renderer would refuse or render with a different meaning
@@ -71,6 +73,42 @@
 // do: casts, date literals and date functions (SQLite has no date type),
 // division, and the parentheses PostgreSQL and DuckDB need for chained set
 // operations to run left to right as SQLite runs them.
+//
+// # Row order and the row cap
+//
+// A plan with an order_by is sorted by it, then by every output column
+// (the tie-breakers), and limited: the same rows on every run and engine,
+// whatever order the rows are stored in. A plan with no order_by that only
+// scans, joins and filters (no grouping, aggregate, window, DISTINCT, set
+// operation, offset, CTE or derived table; see firstRowsLimit) is limited
+// first and sorted after:
+//
+//	SELECT * FROM (SELECT ... FROM ... WHERE ... LIMIT 1001 [OFFSET 0]) AS "first_rows"
+//	ORDER BY 1 ASC NULLS LAST, 2 ASC NULLS LAST, ...
+//
+// (OFFSET 0 on SQLite only, which would otherwise flatten the subquery and
+// sort every row.) Sorting first would read the whole input to keep 1,001
+// rows: over a 50M-row view with no index that ran into the timeout, while
+// limiting first lets the engine stop after 1,001 rows. The trade-off:
+//
+//   - when the limit does not cut the result (it has at most the limit's
+//     rows, the common case), every row is kept and sorted totally: the
+//     result is exactly what sorting first gives, on every engine;
+//   - when it cuts, the rows kept are the first in the engine's scan order,
+//     not the smallest by the outputs, then sorted totally. On the same
+//     database file and engine version that is the same rows on every run
+//     (SQLite plans and scans deterministically; DuckDB keeps insertion
+//     order through scans, filters, joins and LIMIT, preserve_insertion_order
+//     being on; the PostgreSQL adapter turns synchronize_seqscans off, so a
+//     sequential scan starts at the table's first page). It can differ
+//     between engines holding the same rows (SQLite scans a rowid table in
+//     rowid order, DuckDB and PostgreSQL in insertion order), after the
+//     table is rewritten (VACUUM, an update moving rows), and on
+//     PostgreSQL when it chooses a parallel plan for the scan. The result
+//     says it was cut; a plan that needs particular rows orders by them.
+//
+// duckcompute's combination steps, whose inputs are small loaded results,
+// set Options.SortAllRows and keep sorting first.
 //
 // # Dates and timestamps on SQLite
 //

@@ -17,6 +17,12 @@ type Options struct {
 	// NoTotalOrder skips the tie-breaker ORDER BY on every selected column.
 	// Only combination steps that re-sort anyway set it.
 	NoTotalOrder bool
+	// SortAllRows keeps the total sort ahead of the LIMIT for a plan with no
+	// order_by, instead of taking the first rows and sorting only those (see
+	// firstRowsLimit). For inputs known to be small (duckcompute's loaded
+	// results), where reading every row costs nothing and the rows kept are
+	// then the smallest by every output, whatever order they were stored in.
+	SortAllRows bool
 }
 
 // Error is returned when a plan cannot be rendered. A validated plan never
@@ -73,6 +79,20 @@ func (w *writer) query(q *planast.Query, opts Options, top bool) {
 	w.with(q)
 	if q.Qualify != nil || q.WithTies {
 		w.wrapped(q, opts, top)
+		return
+	}
+	if n, ok := firstRowsLimit(q, opts, top); ok {
+		w.str("SELECT * FROM (")
+		w.core(q)
+		w.str("\nLIMIT " + strconv.FormatInt(n, 10))
+		if w.d.Name() == "sqlite" {
+			// SQLite flattens a subquery with a LIMIT into an outer query
+			// with an ORDER BY, which sorts every row again; one with an
+			// OFFSET it never flattens (its flattening rule 14).
+			w.str(" OFFSET 0")
+		}
+		w.str(") AS " + QuoteIdent("first_rows"))
+		w.orderLimit(q, nil, nil, Options{}, true)
 		return
 	}
 	paren := len(q.SetOps) > 1 && w.d.ParenthesizeCompound()
@@ -313,4 +333,58 @@ func orderedOutputs(q *planast.Query) map[int]bool {
 		}
 	}
 	return out
+}
+
+// firstRowsLimit reports whether the top-level q takes its first rows
+// before it sorts them, and the LIMIT it takes them with (the plan's limit
+// or opts.MaxRows, the smaller): a plan with no order_by that only scans,
+// joins and filters (no grouping, aggregate, window, DISTINCT, set
+// operation, offset, CTE or derived table). Sorting such a plan totally
+// and then limiting it reads its whole input (a 50M-row view ran into the
+// timeout); limiting first lets the engine stop after n rows, and the
+// tie-breaker ORDER BY then sorts only those. Which n rows come first is
+// the engine's scan order, not the plan's: see "Row order and the row cap"
+// in the package doc for why that is still the same on every run.
+func firstRowsLimit(q *planast.Query, opts Options, top bool) (int64, bool) {
+	if !top || opts.NoTotalOrder || opts.SortAllRows || len(q.OrderBy) > 0 || len(q.SetOps) > 0 || q.Distinct || len(q.GroupBy) > 0 ||
+		q.Having != nil || q.Qualify != nil || q.WithTies || q.Offset != nil || len(q.With) > 0 || len(q.From) == 0 {
+		return 0, false
+	}
+	for _, f := range q.From {
+		if f.Subquery != nil {
+			return 0, false
+		}
+	}
+	for _, it := range q.Select {
+		if groupsRows(it.Expr) {
+			return 0, false
+		}
+	}
+	switch {
+	case q.Limit != nil && *q.Limit >= 0 && (opts.MaxRows <= 0 || *q.Limit <= opts.MaxRows):
+		return *q.Limit, true
+	case opts.MaxRows > 0 && (q.Limit == nil || *q.Limit >= 0):
+		return opts.MaxRows, true
+	}
+	return 0, false
+}
+
+// groupsRows reports whether e holds an aggregate or a window function
+// outside subqueries: an output that depends on rows other than its own.
+func groupsRows(e planast.Expr) bool {
+	found := false
+	planast.Inspect(e, func(n planast.Node) bool {
+		switch n := n.(type) {
+		case *planast.Query:
+			return false
+		case *planast.Window:
+			found = true
+		case *planast.Func:
+			if spec, ok := planast.LookupFunc(n.Name); ok && spec.Kind == planast.Aggregate {
+				found = true
+			}
+		}
+		return !found
+	})
+	return found
 }

@@ -11,6 +11,7 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 
 	duckdb "github.com/duckdb/duckdb-go/v2"
@@ -85,8 +86,9 @@ func DuckDBSettingsMismatch(settings []DuckDBSetting, got []string) error {
 // second statement is refused rather than run statement by statement.
 //
 // The driver materialises each result inside DuckDB before the first row is
-// read (duckdb-go runs a query to completion); Query converts and returns at
-// most maxRows of it.
+// read (duckdb-go runs a query to completion), so Query runs a SELECT under
+// an outer LIMIT maxRows+1 (see prepareCapped): DuckDB produces at most
+// the rows it returns and one more.
 //
 // Profiles are cached while the adapter is open: a file opened read-only
 // holds DuckDB's shared lock, so no process can write it meanwhile, and
@@ -229,6 +231,74 @@ func (d *DuckDB) fetch(ctx context.Context, sqlText string, args []any, maxRows 
 		return nil, fail(err)
 	}
 	return raw, nil
+}
+
+// cappedAlias names the subquery prepareCapped wraps a statement in.
+const cappedAlias = `"nl2sql_capped"`
+
+// prepareCapped prepares sqlText and then, where DuckDB accepts it, the
+// same statement inside SELECT * FROM (…) LIMIT maxRows+1, which it
+// returns instead: duckdb-go runs a query to completion and holds the whole
+// result in memory before the first row is read (its pending result is not
+// a streaming one), so only a limit inside the statement keeps DuckDB from
+// producing more rows than Query reads (a 200M-row SELECT took 1.7 GB and
+// hit the timeout without it). DuckDB keeps a subquery's ORDER BY through
+// the outer LIMIT (it plans a top-n), so the rows and their order are the
+// statement's first maxRows+1.
+//
+// The statement is prepared alone first: Prepare (not PrepareContext)
+// refuses a text of several statements instead of running all but the
+// last, and only a text that is one whole SELECT is wrapped, so the
+// parentheses cannot pair with any of its own. names are its column names:
+// DuckDB renames duplicate names inside a subquery (a, a_1). When the
+// wrapped text does not prepare, or is not the same shape, the statement
+// runs as written (nil names), materialised as before.
+func prepareCapped(c driver.Conn, sqlText string, maxRows int) (driver.Stmt, []string, string, error) {
+	stmt, err := c.Prepare(sqlText)
+	if err != nil {
+		return nil, nil, "", err
+	}
+	ds, ok := stmt.(*duckdb.Stmt)
+	body := statementBody(schema.DialectDuckDB, sqlText)
+	if !ok || body == "" {
+		return stmt, nil, sqlText, nil
+	}
+	if t, err := ds.StatementType(); err != nil || t != duckdb.STATEMENT_TYPE_SELECT {
+		return stmt, nil, sqlText, nil
+	}
+	names, err := duckdbStmtColumns(ds)
+	if err != nil {
+		return stmt, nil, sqlText, nil
+	}
+	cappedText := "SELECT * FROM (\n" + body + "\n) AS " + cappedAlias + " LIMIT " + strconv.Itoa(maxRows+1)
+	capped, err := c.Prepare(cappedText)
+	if err != nil {
+		return stmt, nil, sqlText, nil
+	}
+	cs, ok := capped.(*duckdb.Stmt)
+	if ok && cs.NumInput() == ds.NumInput() {
+		if got, err := duckdbStmtColumns(cs); err == nil && len(got) == len(names) {
+			stmt.Close()
+			return capped, names, cappedText, nil
+		}
+	}
+	capped.Close()
+	return stmt, nil, sqlText, nil
+}
+
+// duckdbStmtColumns are the column names of a prepared statement.
+func duckdbStmtColumns(s *duckdb.Stmt) ([]string, error) {
+	n, err := s.ColumnCount()
+	if err != nil {
+		return nil, err
+	}
+	names := make([]string, n)
+	for i := range names {
+		if names[i], err = s.ColumnName(i); err != nil {
+			return nil, err
+		}
+	}
+	return names, nil
 }
 
 // readDriverRows reads at most maxRows rows of a driver.Rows, and one more

@@ -8,7 +8,7 @@ import (
 
 	duckdb "github.com/duckdb/duckdb-go/v2"
 
-	"github.com/nl2sql/nl2sql/internal/sqlscan"
+	"github.com/nl2sql/nl2sql/engine/schema"
 )
 
 // QueryDuckDBConn prepares text as exactly one statement on a DuckDB
@@ -36,16 +36,17 @@ func QueryDuckDBConn(ctx context.Context, c driver.Conn, text string, args []any
 // document arrives as the text DuckDB holds; the column is still reported
 // as JSON.
 func queryDuckDBConn(ctx context.Context, c driver.Conn, text string, args []any, maxRows int) (*rawResult, error) {
-	// Prepare (not PrepareContext) refuses a text of several statements
-	// instead of running all but the last.
-	stmt, err := c.Prepare(text)
+	// prepareCapped prepares text alone (Prepare, not PrepareContext,
+	// refuses a text of several statements instead of running all but the
+	// last) and under a LIMIT of maxRows+1 where it can.
+	stmt, names, prepared, err := prepareCapped(c, text, maxRows)
 	if err != nil {
 		return nil, err
 	}
 	defer func() { stmt.Close() }()
 	var jsonCols []int
 	if ds, ok := stmt.(*duckdb.Stmt); ok {
-		if wrapped, cols := duckJSONAsText(ds, text); len(cols) > 0 {
+		if wrapped, cols := duckJSONAsText(ds, prepared); len(cols) > 0 {
 			if ws, werr := c.Prepare(wrapped); werr == nil {
 				stmt.Close()
 				stmt, jsonCols = ws, cols
@@ -68,6 +69,9 @@ func queryDuckDBConn(ctx context.Context, c driver.Conn, text string, args []any
 	raw, err := readDriverRows(rows, maxRows)
 	if err != nil {
 		return nil, err
+	}
+	if len(names) == len(raw.names) {
+		raw.names = names // DuckDB renamed duplicates inside the cap's subquery
 	}
 	for _, i := range jsonCols {
 		raw.decls[i] = "JSON"
@@ -104,25 +108,11 @@ func duckJSONAsText(stmt *duckdb.Stmt, text string) (string, []int) {
 	if len(cols) == 0 {
 		return "", nil
 	}
-	body, ok := statementBody(text)
-	if !ok {
+	body := statementBody(schema.DialectDuckDB, text)
+	if body == "" {
 		return "", nil
 	}
 	// The line breaks keep a -- comment from swallowing the ")".
 	return "SELECT " + strings.Join(outer, ", ") + " FROM (\n" + body + "\n) AS nl2sql_json(" + strings.Join(inner, ", ") + ")", cols
 }
 
-// statementBody is text without the semicolons and comments after its
-// last token, so that it can stand in parentheses.
-func statementBody(text string) (string, bool) {
-	toks, err := sqlscan.Scan(text)
-	if err != nil {
-		return "", false
-	}
-	for i := len(toks) - 1; i >= 0; i-- {
-		if toks[i].Kind != sqlscan.Comment && !(toks[i].Kind == sqlscan.Op && toks[i].Text == ";") {
-			return text[:toks[i].End], true
-		}
-	}
-	return "", false
-}

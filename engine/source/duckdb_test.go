@@ -117,7 +117,7 @@ func TestDuckDBQueryValues(t *testing.T) {
 			`[["P1Y2M3DT4H5M6.5S","P-3D","PT0S","6ba7b810-9dad-11d1-80b4-00c04fd430c8"]]`},
 		{`SELECT [1, 2], {'x': 1.5::DECIMAL(3,1), 'y': 'z'}, '{"a": [1, 2]}'::JSON, MAP {'k': 1}`,
 			[]planast.Type{"json", "json", "json", "json"},
-			`[["[1,2]","{\"x\":1.5,\"y\":\"z\"}","{\"a\":[1,2]}","{\"k\":1}"]]`},
+			`[["[1,2]","{\"x\":1.5,\"y\":\"z\"}","{\"a\": [1, 2]}","{\"k\":1}"]]`}, // a JSON document as the database holds it
 		{`SELECT $1::INTEGER + 1, $2::VARCHAR`, []planast.Type{"integer", "text"}, `[[42,"x"]]`},
 	}
 	for _, tt := range tests {

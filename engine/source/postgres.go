@@ -162,7 +162,11 @@ func (p *Postgres) fetch(ctx context.Context, sqlText string, args []any, maxRow
 	}
 	abandon := func() { conn.PgConn().Conn().Close() } // Release then destroys it
 	ms := strconv.FormatInt(p.opts.Timeout.Milliseconds(), 10)
-	if _, err := tx.Exec(ctx, "SELECT set_config('statement_timeout', $1, true)", ms); err != nil {
+	// synchronize_seqscans off: a sequential scan starts at the table's
+	// first page, not where a concurrent one is, so a query whose LIMIT
+	// cuts an unordered scan keeps the same rows on every run (see
+	// render's "Row order and the row cap").
+	if _, err := tx.Exec(ctx, "SELECT set_config('statement_timeout', $1, true), set_config('synchronize_seqscans', 'off', true)", ms); err != nil {
 		abandon()
 		return nil, fail(err)
 	}

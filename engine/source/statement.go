@@ -88,3 +88,29 @@ func shapeOfDialect(dialect, sql string) (statementShape, error) {
 	}
 	return s, nil
 }
+
+// statementBody is the one statement of sqlText (which passed
+// CheckStatement) without the semicolons, comments and whitespace around
+// it, so that it can sit inside parentheses: a trailing "-- comment" would
+// otherwise swallow the closing one. It is "" when the text does not scan
+// or holds no statement.
+func statementBody(dialect, sqlText string) string {
+	toks, err := sqlscan.ScanDialect(dialect, sqlText)
+	if err != nil {
+		return ""
+	}
+	start, end := -1, -1
+	for _, t := range toks {
+		if t.Kind == sqlscan.Comment || (t.Kind == sqlscan.Op && t.Text == ";") {
+			continue
+		}
+		if start < 0 {
+			start = t.Start
+		}
+		end = t.End
+	}
+	if start < 0 {
+		return ""
+	}
+	return sqlText[start:end]
+}

@@ -506,4 +506,47 @@ var mutations = []mutation{
 		New:  "\n",
 		Pkgs: []string{"./planast"}, Run: "TestValidateRefusesOrderingUnorderedColumns",
 	},
+	// ---- stream22 ----
+	{
+		Name: "duckdb-cap-not-pushed",
+		File: "engine/source/duckdb.go",
+		Old:  "if ok && cs.NumInput() == ds.NumInput() {",
+		New:  "if false && cs.NumInput() == ds.NumInput() {",
+		Pkgs: []string{"./engine/source"}, Run: "TestQueryStopsAtCap",
+	},
+	{
+		Name: "duckdb-cap-names-lost",
+		File: "engine/source/duckdb.go",
+		Old:  "if err == nil && len(names) == len(raw.names) {",
+		New:  "if false {",
+		Pkgs: []string{"./engine/source"}, Run: "TestDuckDBCapKeepsTheResult",
+	},
+	{
+		Name: "first-rows-sorted-whole",
+		File: "render/render.go",
+		Old:  "if !top || opts.NoTotalOrder || opts.SortAllRows || len(q.OrderBy) > 0",
+		New:  "if true || !top || opts.NoTotalOrder || opts.SortAllRows || len(q.OrderBy) > 0",
+		Pkgs: []string{"./render"}, Run: "TestFirstRowsBeforeTheSort",
+	},
+	{
+		Name: "first-rows-sqlite-flattened",
+		File: "render/render.go",
+		Old:  "w.str(\" OFFSET 0\")",
+		New:  "w.str(\"\")",
+		Pkgs: []string{"./render"}, Run: "TestFirstRowsBeforeTheSort",
+	},
+	{
+		Name: "first-rows-after-aggregate",
+		File: "render/render.go",
+		Old:  "if groupsRows(it.Expr) {",
+		New:  "if false && groupsRows(it.Expr) {",
+		Pkgs: []string{"./render"}, Run: "TestFirstRowsBeforeTheSort",
+	},
+	{
+		Name: "pg-synchronized-seqscans",
+		File: "engine/source/postgres.go",
+		Old:  ", set_config('synchronize_seqscans', 'off', true)\"",
+		New:  "\"",
+		Pkgs: []string{"./engine/source"}, Run: "TestPostgresSession",
+	},
 }

@@ -1,5 +1,5 @@
-SELECT 'it''s' AS "s", 42 AS "i", -9223372036854775808 AS "min_i", 3.14 AS "d", -0.5 AS "neg_d", TRUE AS "t", FALSE AS "f", DATE '2024-02-29' AS "day", TIMESTAMP '2024-02-29 23:59:59.5' AS "ts", NULL AS "nothing", 'back\slash ''q'' "dq" 客户' AS "odd"
+SELECT * FROM (SELECT 'it''s' AS "s", 42 AS "i", -9223372036854775808 AS "min_i", 3.14 AS "d", -0.5 AS "neg_d", TRUE AS "t", FALSE AS "f", DATE '2024-02-29' AS "day", TIMESTAMP '2024-02-29 23:59:59.5' AS "ts", NULL AS "nothing", 'back\slash ''q'' "dq" 客户' AS "odd"
 FROM "Genre" AS "g"
 WHERE ("g"."GenreId" = 1)
+LIMIT 1000) AS "first_rows"
 ORDER BY 1 ASC NULLS LAST, 2 ASC NULLS LAST, 3 ASC NULLS LAST, 4 ASC NULLS LAST, 5 ASC NULLS LAST, 6 ASC NULLS LAST, 7 ASC NULLS LAST, 8 ASC NULLS LAST, 9 ASC NULLS LAST, 10 ASC NULLS LAST, 11 ASC NULLS LAST
-LIMIT 1000
