@@ -258,6 +258,19 @@ func TestCatalogSurfacesPageWithinBudget(t *testing.T) {
 		}
 	}
 
+	// the plan-it-yourself result fits and says what it left out
+	res := callTool(t, c, "ask", map[string]any{"question": "total amount of sales orders by region"})
+	var hp struct {
+		Kind    string   `json:"kind"`
+		Omitted int      `json:"omitted_tables"`
+		Note    string   `json:"omitted"`
+		Tables  []string `json:"context_tables"`
+	}
+	structured(t, res, &hp)
+	if res.IsError || sentTokens(t, res) > budget || hp.Kind != "plan_it_yourself" || hp.Omitted != tables-1-len(hp.Tables) || hp.Note == "" || slices.Contains(hp.Tables, hidden) {
+		t.Errorf("ask: %d tokens, %+v %s", sentTokens(t, res), hp, text(res))
+	}
+
 	// search_schema pages within the budget too
 	var ranked []string
 	args := map[string]any{"datasource": "cat", "text": "sales order status amount region"}
