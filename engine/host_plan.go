@@ -4,11 +4,14 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"math"
 	"sort"
 
 	"github.com/nl2sql/nl2sql/curated"
+	"github.com/nl2sql/nl2sql/engine/config"
 	"github.com/nl2sql/nl2sql/engine/llm"
+	"github.com/nl2sql/nl2sql/engine/schema"
 	"github.com/nl2sql/nl2sql/index"
 )
 
@@ -103,6 +106,15 @@ type HostContext struct {
 	// schema to its budget (search_schema and describe_schema show the
 	// rest).
 	VisibleTables int `json:"visible_tables"`
+	// OmittedTables counts the visible tables not in the context. Of
+	// them, CutTables are those retrieval picked for the question but the
+	// context's token budget left out, best first; More is the call that
+	// shows them (describe_schema with tables), and Omitted says in one
+	// line what was left out and how to see it.
+	OmittedTables int       `json:"omitted_tables"`
+	CutTables     []string  `json:"cut_tables,omitempty"`
+	More          *ToolCall `json:"more,omitempty"`
+	Omitted       string    `json:"omitted,omitempty"`
 }
 
 // HostCandidate is one datasource that may hold the answer.
@@ -155,7 +167,7 @@ func (e *Engine) handsOver(err error) (string, bool) {
 // hostPlan builds the plan-it-yourself result for q on ds.
 func (e *Engine) hostPlan(ctx context.Context, ds *datasource, q, today, reason string, tr *traceRec) *Result {
 	hp := &HostPlan{
-		Kind: KindPlanItYourself, Question: q, Reason: reason, Today: today, HostContext: e.hostContext(ctx, ds, q),
+		Kind: KindPlanItYourself, Question: q, Reason: reason, Today: today, HostContext: e.hostContext(ctx, ds, q, e.hostContextTokens(1)),
 		PlanGuide: ToolCall{Tool: "get_plan_schema", Arguments: map[string]any{}},
 		RunPlan:   ToolCall{Tool: "run_plan", Arguments: map[string]any{"datasource": ds.spec.ID}, Missing: []string{"plan"}},
 		TraceID:   tr.t.ID,
@@ -175,20 +187,70 @@ func (e *Engine) hostPlanCandidates(ctx context.Context, q, today, reason string
 		TraceID:     tr.t.ID,
 	}
 	for i, ds := range cands {
-		hp.Candidates = append(hp.Candidates, HostCandidate{HostContext: e.hostContext(ctx, ds, q),
+		hp.Candidates = append(hp.Candidates, HostCandidate{HostContext: e.hostContext(ctx, ds, q, e.hostContextTokens(len(cands))),
 			Description: ds.spec.Description, Score: round3(scores[i])})
 	}
 	hp.Next = hostNext(hp)
 	return &Result{Question: q, HostPlan: hp, TraceID: tr.t.ID, Warnings: []string{}}
 }
 
-// hostContext retrieves q's context on ds, as the caller may see it.
-func (e *Engine) hostContext(ctx context.Context, ds *datasource, q string) HostContext {
-	sctx := e.retrieve(ctx, ds, q)
-	return HostContext{Datasource: ds.spec.ID, Dialect: ds.src.Dialect(), VerifiedQueries: e.hostVerified(ctx, ds, q),
-		SchemaContext: sctx, ContextTables: contextTables(sctx), ContextTokens: index.ContextTokens(sctx),
-		VisibleTables: len(e.caller(ctx).FilterSnapshot(ds.snap).Tables)}
+// hostContextTokens is the share of the result budget the schema context
+// of one of n datasources may take: a quarter of the budget over all
+// contexts, since the result carries each context twice (its JSON and its
+// text), with the verified queries, calls and text around them.
+func (e *Engine) hostContextTokens(n int) int {
+	budget := e.opts.ResultTokens
+	if budget <= 0 {
+		budget = config.DefaultResultTokens
+	}
+	return budget / 4 / max(n, 1)
 }
+
+// hostContext retrieves q's context on ds, as the caller may see it,
+// within tokens: retrieval's tables from the best, as many as fit (a
+// datasource without a retrieval index has its whole visible schema
+// retrieved, which on a large catalog is far more than fits), and what
+// was left out with the call that shows it.
+func (e *Engine) hostContext(ctx context.Context, ds *datasource, q string, tokens int) HostContext {
+	snap := e.retrieved(ctx, ds, q)
+	sctx := ds.schemaContext(snap)
+	var cut []string
+	if index.ContextTokens(sctx) > tokens && len(snap.Tables) > 1 {
+		// the context grows with its tables: the most leading tables that
+		// fit, by bisection (a whole schema has thousands)
+		render := func(n int) string {
+			return ds.schemaContext(&schema.Snapshot{Datasource: snap.Datasource, Dialect: snap.Dialect, Tables: snap.Tables[:n]})
+		}
+		n := sort.Search(len(snap.Tables), func(n int) bool { return index.ContextTokens(render(n+1)) > tokens })
+		n = max(n, 1)
+		sctx = render(n)
+		for _, t := range snap.Tables[n:] {
+			cut = append(cut, t.Name)
+		}
+	}
+	visible := len(e.caller(ctx).FilterSnapshot(ds.snap).Tables)
+	hc := HostContext{Datasource: ds.spec.ID, Dialect: ds.src.Dialect(), VerifiedQueries: e.hostVerified(ctx, ds, q),
+		SchemaContext: sctx, ContextTables: contextTables(sctx), ContextTokens: index.ContextTokens(sctx),
+		VisibleTables: visible}
+	hc.OmittedTables = max(visible-len(hc.ContextTables), 0)
+	if len(cut) > maxHostCutTables {
+		cut = cut[:maxHostCutTables]
+	}
+	if len(cut) > 0 {
+		hc.CutTables = cut
+		hc.More = &ToolCall{Tool: "describe_schema", Arguments: map[string]any{"datasource": ds.spec.ID, "tables": cut}}
+	}
+	switch {
+	case len(cut) > 0:
+		hc.Omitted = fmt.Sprintf("%d of the %d tables you may see are not in schema_context: it holds the leading retrieved tables that fit its %d-token share of the result budget; the call in more (describe_schema with the %d cut_tables) shows the next ones, search_schema and describe_schema (filter, cursor) the others", hc.OmittedTables, visible, tokens, len(cut))
+	case hc.OmittedTables > 0:
+		hc.Omitted = fmt.Sprintf("%d of the %d tables you may see are not in schema_context (retrieval kept those the question names best): search_schema with other words, or describe_schema with tables or a filter, shows others", hc.OmittedTables, visible)
+	}
+	return hc
+}
+
+// maxHostCutTables bounds the cut tables a context names.
+const maxHostCutTables = 20
 
 // hostNext is the one line that says what to do next.
 func hostNext(hp *HostPlan) string {

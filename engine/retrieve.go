@@ -16,16 +16,22 @@ import (
 // caller's scope as its filter, and values are dropped for tables the
 // caller sees through a row filter (they come from all rows).
 func (e *Engine) retrieve(ctx context.Context, ds *datasource, question string) string {
+	return ds.schemaContext(e.retrieved(ctx, ds, question))
+}
+
+// retrieved is the snapshot retrieve renders: the visible tables and
+// columns retrieval keeps for the question.
+func (e *Engine) retrieved(ctx context.Context, ds *datasource, question string) *schema.Snapshot {
 	sc := e.caller(ctx)
 	visible := sc.FilterSnapshot(ds.snap)
 	if ds.idx == nil {
-		return ds.schemaContext(visible)
+		return visible
 	}
 	id := ds.spec.ID
 	sel, err := ds.idx.Retrieve(ctx, question, e.opts.Retrieval, sc.Reader(id))
 	if err != nil {
 		e.log.Warn("retrieval failed; sending the whole visible schema", "datasource", id, "err", err)
-		return ds.schemaContext(visible)
+		return visible
 	}
 	sel.Values = filteredValues(sel.Values, sc, id)
 	if tr := traceFrom(ctx); tr != nil {
@@ -33,7 +39,7 @@ func (e *Engine) retrieve(ctx context.Context, ds *datasource, question string) 
 		tr.t.Retrieved = sel
 		tr.mu.Unlock()
 	}
-	return ds.schemaContext(sel.Filter(visible))
+	return sel.Filter(visible)
 }
 
 // filteredValues drops matched values of row-filtered tables.

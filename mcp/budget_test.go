@@ -450,8 +450,8 @@ func TestErrorResultsAreStructured(t *testing.T) {
 	}
 }
 
-// The schema resource fits the budget too: cut to the tables that fit,
-// marked truncated, pointing to describe_schema.
+// The schema resource fits the budget too: too large to send whole, it is
+// an index of page resources that together hold every table.
 func TestSchemaResourceFitsBudget(t *testing.T) {
 	f := newBudgetFixture(t)
 	c := f.client(t, "wide", f.big, true, "")
@@ -461,17 +461,16 @@ func TestSchemaResourceFitsBudget(t *testing.T) {
 	}
 	body := res.Contents[0].(mcpgo.TextResourceContents).Text
 	n := sentTokens(t, res)
-	var out struct {
-		Truncated bool   `json:"truncated"`
-		Reason    string `json:"truncated_reason"`
-		Total     int    `json:"total_tables"`
-		Tables    []any  `json:"tables"`
-	}
+	var out tools.SchemaIndex
 	if err := json.Unmarshal([]byte(body), &out); err != nil {
 		t.Fatal(err)
 	}
-	t.Logf("schema resource of 60 wide tables: %d tables, %d tokens", len(out.Tables), n)
-	if n > 20000 || !out.Truncated || out.Reason != "token_budget" || out.Total != 60 || len(out.Tables) == 0 {
+	inPages := 0
+	for _, p := range out.Pages {
+		inPages += p.Tables
+	}
+	t.Logf("schema resource of 60 wide tables: an index of %d pages, %d tokens", len(out.Pages), n)
+	if n > 20000 || !out.Paged || out.TotalTables != 60 || len(out.Pages) < 2 || inPages != 60 || out.PagesTruncated {
 		t.Errorf("resource: %d tokens, %+v", n, out)
 	}
 }

@@ -13,18 +13,29 @@ import (
 )
 
 // schemaURI is the resource address of a datasource's schema.
-func schemaURI(ds string) string { return "nl2sql://" + ds + "/schema" }
+func schemaURI(ds string) string { return tools.SchemaURI(ds) }
 
 // addResources registers one schema resource per datasource (JSON, as the
-// caller may see it) and the template nl2sql://{datasource}/schema.
+// caller may see it: the whole snapshot, or for a catalog too large for
+// the result budget an index of its pages, tools/schema_pages.go) and the
+// templates nl2sql://{datasource}/schema, .../schema/page/{page} and
+// .../schema/table/{table}. Pages and tables are reached through the
+// templates rather than listed, so resources/list stays one entry per
+// datasource however large the catalogs.
 func addResources(s *server.MCPServer, eng Engine, ids []string) {
 	for _, id := range ids {
 		s.AddResource(mcpgo.NewResource(schemaURI(id), id+" schema",
-			mcpgo.WithResourceDescription("Tables, columns, types, keys and sample values of datasource "+id+", as you may see them."),
+			mcpgo.WithResourceDescription("Tables, columns, types, keys and sample values of datasource "+id+", as you may see them; for a large catalog, an index of page resources."),
 			mcpgo.WithMIMEType("application/json")), schemaResource(eng))
 	}
 	s.AddResourceTemplate(mcpgo.NewResourceTemplate("nl2sql://{datasource}/schema", "datasource schema",
-		mcpgo.WithTemplateDescription("The schema of one datasource (see list_datasources)."),
+		mcpgo.WithTemplateDescription("The schema of one datasource (see list_datasources); for a large catalog, an index of page resources."),
+		mcpgo.WithTemplateMIMEType("application/json")), server.ResourceTemplateHandlerFunc(schemaResource(eng)))
+	s.AddResourceTemplate(mcpgo.NewResourceTemplate("nl2sql://{datasource}/schema/page/{page}", "datasource schema page",
+		mcpgo.WithTemplateDescription("One page of a paged schema (the schema resource lists its pages; each page names the next)."),
+		mcpgo.WithTemplateMIMEType("application/json")), server.ResourceTemplateHandlerFunc(schemaResource(eng)))
+	s.AddResourceTemplate(mcpgo.NewResourceTemplate("nl2sql://{datasource}/schema/table/{table}", "datasource table",
+		mcpgo.WithTemplateDescription("One table of a datasource's schema, by schema.table (e.g. main.orders)."),
 		mcpgo.WithTemplateMIMEType("application/json")), server.ResourceTemplateHandlerFunc(schemaResource(eng)))
 	addView(s)
 	if ss, ok := eng.(semanticSource); ok { // semantic files (semantic.go)
@@ -35,18 +46,33 @@ func addResources(s *server.MCPServer, eng Engine, ids []string) {
 func schemaResource(eng Engine) server.ResourceHandlerFunc {
 	return func(ctx context.Context, req mcpgo.ReadResourceRequest) ([]mcpgo.ResourceContents, error) {
 		uri := req.Params.URI
-		ds, ok := strings.CutPrefix(uri, "nl2sql://")
-		ds, ok2 := strings.CutSuffix(ds, "/schema")
-		if !ok || !ok2 || ds == "" || strings.Contains(ds, "/") {
-			return nil, invalidParams("unknown resource %q: schema resources are nl2sql://{datasource}/schema", uri)
+		ds, kind, arg, ok := tools.ParseSchemaURI(uri)
+		if !ok {
+			return nil, invalidParams("unknown resource %q: schema resources are nl2sql://{datasource}/schema, nl2sql://{datasource}/schema/page/{page} and nl2sql://{datasource}/schema/table/{schema.table}", uri)
 		}
 		snap, err := eng.VisibleSnapshot(ctx, ds)
 		if err != nil {
 			return nil, asInvalidParams(err)
 		}
-		body, err := tools.FitSchemaJSON(eng, snap)
-		if err != nil {
-			return nil, err
+		var body string
+		switch kind {
+		case "":
+			if body, err = tools.SchemaResourceJSON(eng, snap); err != nil {
+				return nil, err
+			}
+		case "page":
+			n, err := strconv.Atoi(arg)
+			if err == nil {
+				body, ok = tools.SchemaPageJSON(eng, snap, n)
+			}
+			if err != nil || !ok {
+				return nil, invalidParams("unknown resource %q: no page %q of datasource %q's schema; read %s for its pages", uri, arg, ds, schemaURI(ds))
+			}
+		case "table":
+			if body, ok = tools.SchemaTableJSON(eng, snap, arg); !ok {
+				// the same answer for a hidden table as for a missing one
+				return nil, invalidParams("unknown resource %q: datasource %q has no table %q; read %s or call describe_schema for the tables you may see", uri, ds, arg, schemaURI(ds))
+			}
 		}
 		return []mcpgo.ResourceContents{mcpgo.TextResourceContents{URI: uri, MIMEType: "application/json", Text: body}}, nil
 	}

@@ -172,14 +172,14 @@ func HostPlanText(hp *engine.HostPlan) string {
 	}
 	if len(hp.Candidates) == 0 {
 		verified(hp.VerifiedQueries)
-		fmt.Fprintf(&b, "\nSchema context of datasource %s (%s; today %s%s):\n%s\n", hp.Datasource, hp.Dialect, hp.Today,
-			cutNote(len(hp.ContextTables), hp.VisibleTables), hp.SchemaContext)
+		fmt.Fprintf(&b, "\nSchema context of datasource %s (%s; today %s):\n%s\n%s", hp.Datasource, hp.Dialect, hp.Today,
+			hp.SchemaContext, omittedNote(hp.Omitted))
 		return b.String()
 	}
 	for _, c := range hp.Candidates {
 		fmt.Fprintf(&b, "\ncandidate datasource %s (%s, score %.2f): %s\n", c.Datasource, c.Dialect, c.Score, c.Description)
 		verified(c.VerifiedQueries)
-		fmt.Fprintf(&b, "Schema context (today %s%s):\n%s\n", hp.Today, cutNote(len(c.ContextTables), c.VisibleTables), c.SchemaContext)
+		fmt.Fprintf(&b, "Schema context (today %s):\n%s\n%s", hp.Today, c.SchemaContext, omittedNote(c.Omitted))
 	}
 	return b.String()
 }
@@ -202,11 +202,10 @@ func withProgress(ctx context.Context, req mcpgo.CallToolRequest) context.Contex
 	})
 }
 
-// cutNote says when the context holds fewer tables than the caller may
-// read (retrieval's budget).
-func cutNote(inContext, visible int) string {
-	if visible <= inContext {
+// omittedNote is the line saying what a context left out, if anything.
+func omittedNote(omitted string) string {
+	if omitted == "" {
 		return ""
 	}
-	return fmt.Sprintf("; %d of %d tables, cut to the budget: search_schema and describe_schema show the others", inContext, visible)
+	return "(" + omitted + ")\n"
 }

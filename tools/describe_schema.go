@@ -2,7 +2,6 @@ package tools
 
 import (
 	"context"
-	"encoding/base64"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -27,19 +26,28 @@ type SchemaDescriber interface {
 
 // DescribeArgs is describe_schema's input.
 type DescribeArgs struct {
-	Datasource string `json:"datasource"`
-	Table      string `json:"table,omitempty"`
-	Filter     string `json:"filter,omitempty"`
-	Cursor     string `json:"cursor,omitempty"`
+	Datasource string   `json:"datasource"`
+	Table      string   `json:"table,omitempty"`
+	Tables     []string `json:"tables,omitempty"`
+	Filter     string   `json:"filter,omitempty"`
+	Cursor     string   `json:"cursor,omitempty"`
 }
 
 // DescribeOutput is describe_schema's structured output.
 type DescribeOutput struct {
-	Datasource  string         `json:"datasource"`
-	Dialect     string         `json:"dialect"`
-	TotalTables int            `json:"total_tables"` // tables matching the filter, over all pages
-	Tables      []schema.Table `json:"tables"`
-	NextCursor  string         `json:"next_cursor,omitempty"`
+	Datasource  string `json:"datasource"`
+	Dialect     string `json:"dialect"`
+	TotalTables int    `json:"total_tables"` // tables matching the request, over all pages
+	// TotalColumns counts the columns of those tables, over all pages.
+	TotalColumns int `json:"total_columns"`
+	// FirstTable is the 1-based position of the page's first table among
+	// the total_tables (0 on an empty page).
+	FirstTable int            `json:"first_table"`
+	Tables     []schema.Table `json:"tables"`
+	// Truncated is set when tables follow this page (next_cursor).
+	Truncated       bool   `json:"truncated,omitempty"`
+	TruncatedReason string `json:"truncated_reason,omitempty"`
+	NextCursor      string `json:"next_cursor,omitempty"`
 	// Semantic holds the semantic layer's entries for this page's tables.
 	Semantic *SemanticInfo `json:"semantic,omitempty"`
 	// ProfilesOmitted is set when the page's one table alone would pass
@@ -47,24 +55,28 @@ type DescribeOutput struct {
 	ProfilesOmitted bool `json:"profiles_omitted,omitempty"`
 }
 
-const describeShape = `{"datasource": string, "table"?: string, "filter"?: string, "cursor"?: string}`
+const describeShape = `{"datasource": string, "table"?: string, "tables"?: [string], "filter"?: string, "cursor"?: string}`
+
+// maxDescribeTables caps describe_schema's tables argument.
+const maxDescribeTables = 200
 
 // DescribeSchemaTool describes the describe_schema tool.
 func DescribeSchemaTool() mcpgo.Tool {
 	return readOnlyTool("describe_schema", "Describe a schema",
-		"Describe a datasource's tables: columns with types, keys, foreign keys and sample values, only what you may see. Filter by exact table name or by a substring of table or column names; results come in pages that fit the result's token budget, with a next_cursor for the next page.",
+		"Describe a datasource's tables: columns with types, keys, foreign keys and sample values, only what you may see. Ask for exact tables by name (table, or tables for several) or filter by a substring of table or column names; results come in pages that fit the result's token budget, with total_tables, total_columns and a next_cursor for the next page.",
 		json.RawMessage(`{
   "type": "object",
   "properties": {
     "datasource": {"type": "string", "maxLength": 128},
     "table": {"type": "string", "maxLength": 256, "description": "Exact table name (any case)."},
+    "tables": {"type": "array", "maxItems": 200, "items": {"type": "string", "maxLength": 256}, "description": "Exact table names (any case), e.g. those a plan_it_yourself result left out."},
     "filter": {"type": "string", "maxLength": 256, "description": "Substring of a table or column name (any case)."},
-    "cursor": {"type": "string", "maxLength": 64, "description": "next_cursor of the previous page."}
+    "cursor": {"type": "string", "maxLength": 1024, "description": "next_cursor of the previous page, with the same other arguments."}
   },
   "required": ["datasource"],
   "additionalProperties": false
 }`),
-		json.RawMessage(`{"type": "object", "properties": {"datasource": {"type": "string"}, "dialect": {"type": "string"}, "total_tables": {"type": "integer"}, "tables": {"type": "array", "items": {"type": "object"}}, "next_cursor": {"type": "string", "description": "Pass as cursor for the next page; absent on the last page."}, "profiles_omitted": {"type": "boolean", "description": "True when a table too large for one page is shown without its columns' sample values and ranges."}}, "required": ["datasource", "total_tables", "tables"]}`))
+		json.RawMessage(`{"type": "object", "properties": {"datasource": {"type": "string"}, "dialect": {"type": "string"}, "total_tables": {"type": "integer", "description": "Tables matching the request over all pages."}, "total_columns": {"type": "integer"}, "first_table": {"type": "integer", "description": "1-based position of this page's first table."}, "tables": {"type": "array", "items": {"type": "object"}}, "truncated": {"type": "boolean", "description": "True when more tables follow (next_cursor)."}, "truncated_reason": {"type": "string"}, "next_cursor": {"type": "string", "description": "Pass as cursor, with the same other arguments, for the next page; absent on the last page."}, "profiles_omitted": {"type": "boolean", "description": "True when a table too large for one page is shown without its columns' sample values and ranges."}}, "required": ["datasource", "total_tables", "tables"]}`))
 }
 
 // DescribeSchemaHandler answers describe_schema calls.
@@ -74,31 +86,40 @@ func DescribeSchemaHandler(eng SchemaDescriber) server.ToolHandlerFunc {
 		if bad := bindStrict(req, &args, describeShape); bad != nil {
 			return bad, nil
 		}
+		if len(args.Tables) > maxDescribeTables {
+			return invalidRequest(fmt.Sprintf("tables names %d tables, more than %d", len(args.Tables), maxDescribeTables), "ask for fewer tables at a time, or use filter"), nil
+		}
 		snap, err := eng.VisibleSnapshot(ctx, args.Datasource)
 		if err != nil {
 			return errorResult(err), nil
 		}
-		after, ok := decodeCursor(args.Cursor)
-		if !ok {
-			return invalidRequest("the cursor is not one this server issued", "pass next_cursor from the previous page unchanged"), nil
+		bind := describeBinding(args)
+		after, err := DecodeCursor(args.Cursor, "describe_schema", bind...)
+		if err != nil {
+			return errorResult(err), nil
 		}
 		var match []schema.Table
 		for _, t := range snap.Tables {
-			if tableMatches(t, args.Table, args.Filter) {
+			if tableMatches(t, args.Table, args.Filter) && tableListed(t, args.Tables) {
 				match = append(match, t)
 			}
 		}
 		if args.Table != "" && len(match) == 0 {
 			return errorResult(tableNotFound(snap, args.Table)), nil
 		}
+		for _, name := range args.Tables {
+			if !slices.ContainsFunc(match, func(t schema.Table) bool { return tableListed(t, []string{name}) }) {
+				return errorResult(tableNotFound(snap, name)), nil
+			}
+		}
 		start := 0
-		if after != nil {
+		if args.Cursor != "" {
 			// the first table after the cursor's, in the snapshot's (schema,
 			// name) order: a page boundary stays put when the budget or
 			// tables before it change
-			start = sort.Search(len(match), func(i int) bool { return tableKey(match[i]) > *after })
+			start = sort.Search(len(match), func(i int) bool { return tableKey(match[i]) > after })
 		}
-		return describePage(ctx, eng, snap, match, start, args.Datasource, target(BudgetOf(eng)))
+		return describePage(ctx, eng, snap, match, start, args.Datasource, bind, target(BudgetOf(eng)))
 	}
 }
 
@@ -107,11 +128,19 @@ func DescribeSchemaHandler(eng SchemaDescriber) server.ToolHandlerFunc {
 // profiles). Each table is counted once (its JSON and its text); the page
 // is then counted once to verify, dropping tables from its end in the rare
 // case the estimate was short.
-func describePage(ctx context.Context, eng SchemaDescriber, snap *schema.Snapshot, match []schema.Table, start int, datasource string, budget int) (*mcpgo.CallToolResult, error) {
+func describePage(ctx context.Context, eng SchemaDescriber, snap *schema.Snapshot, match []schema.Table, start int, datasource string, bind []string, budget int) (*mcpgo.CallToolResult, error) {
+	columns := 0
+	for _, t := range match {
+		columns += len(t.Columns)
+	}
 	build := func(tables []schema.Table, omitted bool) (*mcpgo.CallToolResult, error) {
-		out := DescribeOutput{Datasource: snap.Datasource, Dialect: snap.Dialect, TotalTables: len(match), Tables: tables, ProfilesOmitted: omitted}
+		out := DescribeOutput{Datasource: snap.Datasource, Dialect: snap.Dialect, TotalTables: len(match), TotalColumns: columns, Tables: tables, ProfilesOmitted: omitted}
+		if len(tables) > 0 {
+			out.FirstTable = start + 1
+		}
 		if end := start + len(tables); len(tables) > 0 && end < len(match) {
-			out.NextCursor = encodeCursor(tableKey(tables[len(tables)-1]))
+			out.NextCursor = EncodeCursor("describe_schema", tableKey(tables[len(tables)-1]), bind...)
+			out.Truncated, out.TruncatedReason = true, TruncatedTokenBudget
 		}
 		page := &schema.Snapshot{Datasource: snap.Datasource, Dialect: snap.Dialect, Tables: tables}
 		var err error
@@ -123,7 +152,7 @@ func describePage(ctx context.Context, eng SchemaDescriber, snap *schema.Snapsho
 			text += "\n(sample values and ranges omitted: this table alone would pass the result's token budget)\n"
 		}
 		if out.NextCursor != "" {
-			text += fmt.Sprintf("\n(tables %d-%d of %d; pass cursor %q for more)\n", start+1, start+len(tables), len(match), out.NextCursor)
+			text += fmt.Sprintf("\n(tables %d-%d of %d, %d columns in all: the rest would pass the result's token budget; pass cursor %q with the same arguments for the next page)\n", start+1, start+len(tables), len(match), columns, out.NextCursor)
 		}
 		return mcpgo.NewToolResultStructured(out, text), nil
 	}
@@ -179,22 +208,29 @@ func describePage(ctx context.Context, eng SchemaDescriber, snap *schema.Snapsho
 // carry the key of a page's last table.
 func tableKey(t schema.Table) string { return t.Schema + "\x00" + t.Name }
 
-func encodeCursor(key string) string {
-	return base64.RawURLEncoding.EncodeToString([]byte("after:" + key))
+// describeBinding is what a describe_schema cursor is bound to: the
+// request's other arguments, so a cursor cannot resume another listing.
+func describeBinding(a DescribeArgs) []string {
+	names := make([]string, len(a.Tables))
+	for i, n := range a.Tables {
+		names[i] = strings.ToLower(n)
+	}
+	slices.Sort(names)
+	return []string{a.Datasource, strings.ToLower(a.Table), strings.Join(names, "\x00"), strings.ToLower(a.Filter)}
 }
 
-// decodeCursor returns the key a cursor carries (nil for no cursor) and
-// false for one this server did not issue.
-func decodeCursor(c string) (*string, bool) {
-	if c == "" {
-		return nil, true
+// tableListed reports whether t is one of names (any case, with or
+// without its schema); every table is listed when names is empty.
+func tableListed(t schema.Table, names []string) bool {
+	if len(names) == 0 {
+		return true
 	}
-	b, err := base64.RawURLEncoding.DecodeString(c)
-	key, ok := strings.CutPrefix(string(b), "after:")
-	if err != nil || !ok || !strings.Contains(key, "\x00") {
-		return nil, false
+	for _, n := range names {
+		if strings.EqualFold(t.Name, n) || strings.EqualFold(t.Schema+"."+t.Name, n) {
+			return true
+		}
 	}
-	return &key, true
+	return false
 }
 
 // tableNotFound is describe_schema's answer for a table the caller cannot

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"sort"
 	"strings"
 
 	mcpgo "github.com/mark3labs/mcp-go/mcp"
@@ -17,9 +18,16 @@ type Lister interface {
 	ListDatasources(ctx context.Context) []engine.DatasourceInfo
 }
 
-// DatasourceList is list_datasources' structured output.
+// DatasourceList is list_datasources' structured output: one page of the
+// datasources the caller may use, sorted by id.
 type DatasourceList struct {
 	Datasources []engine.DatasourceInfo `json:"datasources"`
+	// Total counts the caller's datasources over all pages.
+	Total int `json:"total"`
+	// Truncated is set when more datasources follow (next_cursor).
+	Truncated       bool   `json:"truncated,omitempty"`
+	TruncatedReason string `json:"truncated_reason,omitempty"`
+	NextCursor      string `json:"next_cursor,omitempty"`
 }
 
 var listOutputSchema = json.RawMessage(`{
@@ -33,30 +41,66 @@ var listOutputSchema = json.RawMessage(`{
         "error": {"type": "string"}
       },
       "required": ["id", "engine", "description", "tables", "status"]
-    }}
+    }},
+    "total": {"type": "integer", "description": "Datasources over all pages."},
+    "truncated": {"type": "boolean"}, "truncated_reason": {"type": "string"},
+    "next_cursor": {"type": "string", "description": "Pass as cursor for the next page; absent on the last page."}
   },
-  "required": ["datasources"]
+  "required": ["datasources", "total"]
 }`)
 
 // ListDatasourcesTool describes the list_datasources tool.
 func ListDatasourcesTool() mcpgo.Tool {
 	return readOnlyTool("list_datasources", "List datasources",
-		"List the datasources this server can answer questions about: id, engine, description and table count.",
-		json.RawMessage(`{"type": "object", "properties": {}, "additionalProperties": false}`),
+		"List the datasources this server can answer questions about: id, engine, description and table count, in pages that fit the result's token budget (next_cursor).",
+		json.RawMessage(`{"type": "object", "properties": {"cursor": {"type": "string", "maxLength": 1024, "description": "next_cursor of the previous page."}}, "additionalProperties": false}`),
 		listOutputSchema)
 }
 
 // ListDatasourcesHandler answers list_datasources calls.
 func ListDatasourcesHandler(eng Lister) server.ToolHandlerFunc {
 	return func(ctx context.Context, req mcpgo.CallToolRequest) (*mcpgo.CallToolResult, error) {
-		list := DatasourceList{Datasources: eng.ListDatasources(ctx)}
-		var b strings.Builder
-		for _, d := range list.Datasources {
-			fmt.Fprintf(&b, "%s (%s, %d tables, %s): %s\n", d.ID, d.Engine, d.Tables, d.Status, d.Description)
-			if d.Error != "" {
-				fmt.Fprintf(&b, "  error: %s\n", d.Error)
-			}
+		var args struct {
+			Cursor string `json:"cursor,omitempty"`
 		}
-		return FitStructured(eng, list, b.String()), nil
+		if bad := bindStrict(req, &args, `{"cursor"?: string}`); bad != nil {
+			return bad, nil
+		}
+		after, err := DecodeCursor(args.Cursor, "list_datasources")
+		if err != nil {
+			return errorResult(err), nil
+		}
+		all := eng.ListDatasources(ctx)
+		start := 0
+		if args.Cursor != "" {
+			start = sort.Search(len(all), func(i int) bool { return all[i].ID > after })
+		}
+		rest := all[start:]
+		line := func(d engine.DatasourceInfo) string {
+			s := fmt.Sprintf("%s (%s, %d tables, %s): %s\n", d.ID, d.Engine, d.Tables, d.Status, d.Description)
+			if d.Error != "" {
+				s += fmt.Sprintf("  error: %s\n", d.Error)
+			}
+			return s
+		}
+		build := func(n int) *mcpgo.CallToolResult {
+			list := DatasourceList{Datasources: rest[:n:n], Total: len(all)}
+			var b strings.Builder
+			for _, d := range list.Datasources {
+				b.WriteString(line(d))
+			}
+			if n < len(rest) {
+				list.Truncated, list.TruncatedReason = true, TruncatedTokenBudget
+				list.NextCursor = EncodeCursor("list_datasources", rest[max(n-1, 0)].ID)
+				fmt.Fprintf(&b, "(datasources %d-%d of %d: the rest would pass the result's token budget; pass cursor %q for the next page)\n", start+1, start+n, len(all), list.NextCursor)
+			}
+			return mcpgo.NewToolResultStructured(list, b.String())
+		}
+		cost := func(i int) int {
+			j, _ := json.Marshal(rest[i])
+			return Tokens(string(j)) + Tokens(line(rest[i])) + 2
+		}
+		res, _ := fitPage(len(rest), cost, build, target(BudgetOf(eng)))
+		return res, nil
 	}
 }

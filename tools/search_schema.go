@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"strconv"
 	"strings"
 
 	mcpgo "github.com/mark3labs/mcp-go/mcp"
@@ -26,30 +27,44 @@ type SearchOutput struct {
 	// Message says plainly when nothing matched: the tables are then
 	// empty rather than the top of a ranking of unrelated tables.
 	Message string `json:"message,omitempty"`
+	// TotalTables counts the tables the search kept, over all pages; the
+	// page holds them from FirstTable (1-based).
+	TotalTables int `json:"total_tables"`
+	FirstTable  int `json:"first_table"`
+	// Truncated is set when more of the kept tables follow (next_cursor).
+	Truncated       bool   `json:"truncated,omitempty"`
+	TruncatedReason string `json:"truncated_reason,omitempty"`
+	NextCursor      string `json:"next_cursor,omitempty"`
 }
 
 // SearchArgs is search_schema's input.
 type SearchArgs struct {
 	Datasource string `json:"datasource"`
 	Text       string `json:"text"`
+	Cursor     string `json:"cursor,omitempty"`
 }
 
 // SearchSchemaTool describes search_schema.
 func SearchSchemaTool() mcpgo.Tool {
 	return readOnlyTool("search_schema", "Search a schema",
-		"Search a datasource's schema for a question or key words: the best-matching tables with their relevant columns (joined through foreign keys), and stored values that match words of the text with their exact spelling (e.g. 'Heavy Metal' for \"heavy metal\"). For clients that write plans themselves (run_plan).",
-		json.RawMessage(`{"type": "object", "properties": {"datasource": {"type": "string", "maxLength": 128}, "text": {"type": "string", "maxLength": 4096}}, "required": ["datasource", "text"], "additionalProperties": false}`),
-		json.RawMessage(`{"type": "object", "properties": {"datasource": {"type": "string"}, "tables": {"type": "array", "items": {"type": "object", "properties": {"name": {"type": "string"}, "columns": {"type": "array", "items": {"type": "string"}}, "score": {"type": "number", "description": "Fused retrieval score; compare within one result only."}, "evidence": {"type": "array", "items": {"type": "string", "enum": ["text", "value", "mention", "vector"]}, "description": "What ties the table to the text: text (a shared word in a name, comment or sample), value (a stored value spelled in the text), mention (a name spelled out), vector (an embedding that stands out); empty for a table kept only to join others."}}}}, "values": {"type": "array", "items": {"type": "object"}}, "message": {"type": "string", "description": "Set when nothing matched the text; tables is then empty."}}, "required": ["datasource", "tables"]}`))
+		"Search a datasource's schema for a question or key words: the best-matching tables with their relevant columns (joined through foreign keys), and stored values that match words of the text with their exact spelling (e.g. 'Heavy Metal' for \"heavy metal\"). For clients that write plans themselves (run_plan). Results fit the result's token budget; next_cursor pages through the rest.",
+		json.RawMessage(`{"type": "object", "properties": {"datasource": {"type": "string", "maxLength": 128}, "text": {"type": "string", "maxLength": 4096}, "cursor": {"type": "string", "maxLength": 1024, "description": "next_cursor of the previous page, with the same datasource and text."}}, "required": ["datasource", "text"], "additionalProperties": false}`),
+		json.RawMessage(`{"type": "object", "properties": {"datasource": {"type": "string"}, "tables": {"type": "array", "items": {"type": "object", "properties": {"name": {"type": "string"}, "columns": {"type": "array", "items": {"type": "string"}}, "score": {"type": "number", "description": "Fused retrieval score; compare within one result only."}, "evidence": {"type": "array", "items": {"type": "string", "enum": ["text", "value", "mention", "vector"]}, "description": "What ties the table to the text: text (a shared word in a name, comment or sample), value (a stored value spelled in the text), mention (a name spelled out), vector (an embedding that stands out); empty for a table kept only to join others."}}}}, "values": {"type": "array", "items": {"type": "object"}}, "message": {"type": "string", "description": "Set when nothing matched the text; tables is then empty."}, "total_tables": {"type": "integer", "description": "Tables the search kept, over all pages."}, "first_table": {"type": "integer"}, "truncated": {"type": "boolean"}, "truncated_reason": {"type": "string"}, "next_cursor": {"type": "string", "description": "Pass as cursor, with the same datasource and text, for the next page; absent on the last page."}}, "required": ["datasource", "tables"]}`))
 }
 
 // SearchSchemaHandler answers search_schema calls.
 func SearchSchemaHandler(eng Searcher) server.ToolHandlerFunc {
 	return func(ctx context.Context, req mcpgo.CallToolRequest) (*mcpgo.CallToolResult, error) {
 		var args SearchArgs
-		if bad := bindStrict(req, &args, `{"datasource": string, "text": string}`); bad != nil {
+		if bad := bindStrict(req, &args, `{"datasource": string, "text": string, "cursor"?: string}`); bad != nil {
 			return bad, nil
 		}
-		sel, err := eng.Search(ctx, args.Datasource, strings.TrimSpace(args.Text))
+		text := strings.TrimSpace(args.Text)
+		after, err := DecodeCursor(args.Cursor, "search_schema", args.Datasource, text)
+		if err != nil {
+			return errorResult(err), nil
+		}
+		sel, err := eng.Search(ctx, args.Datasource, text)
 		if err != nil {
 			return errorResult(err), nil
 		}
@@ -58,25 +73,63 @@ func SearchSchemaHandler(eng Searcher) server.ToolHandlerFunc {
 				Message: "nothing in this datasource matched the text: no table or column name, comment, sample or stored value shares a word with it. The data may not hold the answer; describe_schema lists every table you may see"}
 			return FitStructured(eng, out, out.Message+"\n"), nil
 		}
-		var b strings.Builder
-		for _, t := range sel.Tables {
-			ev := "joins others"
-			if len(t.Evidence) > 0 {
-				ev = strings.Join(t.Evidence, "+")
+		// the ranking is deterministic, so a page starts after the rank its
+		// cursor names
+		start := 0
+		if args.Cursor != "" {
+			if start, err = strconv.Atoi(after); err != nil || start < 0 || start > len(sel.Tables) {
+				start = len(sel.Tables)
 			}
-			fmt.Fprintf(&b, "%s (score %g, %s): %s\n", t.Name, t.Score, ev, strings.Join(t.Columns, ", "))
 		}
-		for _, v := range sel.Values {
-			fmt.Fprintf(&b, "value %s.%s = %q\n", v.Table, v.Column, v.Value)
-		}
-		names := make([]string, len(sel.Tables))
-		for i, t := range sel.Tables {
+		rest := sel.Tables[start:]
+		names := make([]string, len(rest))
+		for i, t := range rest {
 			names[i] = t.Name
 		}
-		info, err := semanticFor(ctx, eng, args.Datasource, names)
-		if err != nil {
-			return errorResult(err), nil
+		var fail error
+		build := func(n int) *mcpgo.CallToolResult {
+			page := *sel
+			page.Tables = rest[:n:n]
+			info, err := semanticFor(ctx, eng, args.Datasource, names[:n])
+			if err != nil {
+				fail = err
+			}
+			out := SearchOutput{Selection: &page, Semantic: info, TotalTables: len(sel.Tables)}
+			if n > 0 {
+				out.FirstTable = start + 1
+			}
+			var b strings.Builder
+			for _, t := range page.Tables {
+				b.WriteString(searchLine(t))
+			}
+			for _, v := range sel.Values {
+				fmt.Fprintf(&b, "value %s.%s = %q\n", v.Table, v.Column, v.Value)
+			}
+			b.WriteString(info.Text())
+			if start+n < len(sel.Tables) {
+				out.Truncated, out.TruncatedReason = true, TruncatedTokenBudget
+				out.NextCursor = EncodeCursor("search_schema", strconv.Itoa(start+n), args.Datasource, text)
+				fmt.Fprintf(&b, "(tables %d-%d of %d: the rest would pass the result's token budget; pass cursor %q with the same datasource and text for the next page)\n", start+1, start+n, len(sel.Tables), out.NextCursor)
+			}
+			return mcpgo.NewToolResultStructured(out, b.String())
 		}
-		return FitStructured(eng, SearchOutput{Selection: sel, Semantic: info}, b.String()+info.Text()), nil
+		cost := func(i int) int {
+			j, _ := json.Marshal(rest[i])
+			return Tokens(string(j)) + Tokens(searchLine(rest[i])) + 2
+		}
+		res, _ := fitPage(len(rest), cost, build, target(BudgetOf(eng)))
+		if fail != nil {
+			return errorResult(fail), nil
+		}
+		return res, nil
 	}
+}
+
+// searchLine is one kept table in search_schema's text.
+func searchLine(t index.TableSelection) string {
+	ev := "joins others"
+	if len(t.Evidence) > 0 {
+		ev = strings.Join(t.Evidence, "+")
+	}
+	return fmt.Sprintf("%s (score %g, %s): %s\n", t.Name, t.Score, ev, strings.Join(t.Columns, ", "))
 }
