@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"log/slog"
 	"sort"
@@ -22,6 +23,7 @@ import (
 	"github.com/nl2sql/nl2sql/engine/semantic"
 	"github.com/nl2sql/nl2sql/engine/source"
 	"github.com/nl2sql/nl2sql/index"
+	"github.com/nl2sql/nl2sql/internal/dayfile"
 	"github.com/nl2sql/nl2sql/scope"
 )
 
@@ -106,6 +108,11 @@ type Options struct {
 	// TraceDir is where request traces are written (storage.path/traces);
 	// "" disables tracing.
 	TraceDir string
+	// TraceRetention bounds the trace files by age and size.
+	TraceRetention TraceRetention
+	// traceOpen replaces the trace writer's file opening (tests inject
+	// failures and stalls).
+	traceOpen func(path string) (io.WriteCloser, error)
 	// PlannerID names the planner's provider and model ("replay",
 	// "openai/gpt-4.1"); it is part of the plan cache key.
 	PlannerID string
@@ -148,6 +155,8 @@ type Engine struct {
 	hostMode bool
 	// tracer starts the root span of a request that arrives without one.
 	tracer trace.Tracer
+	// traces writes request traces in the background (trace.go).
+	traces *dayfile.Writer
 }
 
 // datasource is an opened source with its schema snapshot and version.
@@ -214,6 +223,7 @@ func New(opts Options) (*Engine, error) {
 		}
 		e.specs[s.ID] = s
 	}
+	e.traces = e.openTraces()
 	return e, nil
 }
 
@@ -279,6 +289,9 @@ func (e *Engine) datasource(ctx context.Context, id string) (*datasource, error)
 
 // Close closes every opened datasource.
 func (e *Engine) Close() error {
+	if e.traces != nil {
+		e.traces.Close()
+	}
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	var errs []error

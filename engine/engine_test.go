@@ -287,11 +287,13 @@ func TestPlanCache(t *testing.T) {
 func TestTraceReplay(t *testing.T) {
 	e := chinookEngine(t, "")
 	e.opts.TraceDir = t.TempDir()
+	e.traces = e.openTraces()
 	q := "Which media type has the most tracks?"
 	first, err := e.Ask(context.Background(), AskRequest{Question: q})
 	if err != nil {
 		t.Fatal(err)
 	}
+	e.FlushTraces()
 	tr, err := ReadTrace(e.opts.TraceDir, first.TraceID)
 	if err != nil {
 		t.Fatal(err)

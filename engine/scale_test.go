@@ -111,14 +111,17 @@ func TestScaleReplayDisagreeingCandidates(t *testing.T) {
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			dir, dir2 := t.TempDir(), t.TempDir()
-			r1, err := scaleEngine(t, tc.cfg, nil, dir).Ask(ctx, AskRequest{Question: scaleQ})
+			e1, e2 := scaleEngine(t, tc.cfg, nil, dir), scaleEngine(t, tc.cfg, nil, dir2)
+			r1, err := e1.Ask(ctx, AskRequest{Question: scaleQ})
 			if err != nil {
 				t.Fatal(err)
 			}
-			r2, err := scaleEngine(t, tc.cfg, nil, dir2).Ask(ctx, AskRequest{Question: scaleQ})
+			r2, err := e2.Ask(ctx, AskRequest{Question: scaleQ})
 			if err != nil {
 				t.Fatal(err)
 			}
+			e1.FlushTraces()
+			e2.FlushTraces()
 			if b1, b2 := stable(t, r1), stable(t, r2); !bytes.Equal(b1, b2) {
 				t.Errorf("two runs differ:\n%s\n%s", b1, b2)
 			}

@@ -1,6 +1,8 @@
 package engine
 
 import (
+	"bufio"
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -16,6 +18,7 @@ import (
 	"github.com/nl2sql/nl2sql/engine/llm"
 	"github.com/nl2sql/nl2sql/engine/store"
 	"github.com/nl2sql/nl2sql/index"
+	"github.com/nl2sql/nl2sql/internal/dayfile"
 )
 
 // Trace records one request for later inspection and replay: the steps
@@ -98,10 +101,55 @@ var secretRe = regexp.MustCompile(`(?i)(bearer\s+[a-z0-9._~+/=-]{8,}|\bsk-[a-z0-
 
 func redact(s string) string { return secretRe.ReplaceAllString(s, "[REDACTED]") }
 
-// writeTrace stores the trace as TraceDir/ID.json. Failures are logged,
-// never returned: a trace must not fail the request it describes.
+// TraceRetention bounds the trace files under TraceDir (config keys
+// storage.traces.max_age_days and max_mb); zero fields mean no bound.
+type TraceRetention struct {
+	MaxAge   time.Duration
+	MaxBytes int64
+	// Queue is how many traces may wait for the writer (dayfile's default
+	// when 0); more are dropped and counted, never waited for.
+	Queue int
+}
+
+// traceFilePrefix names the day files: TraceDir/traces-YYYY-MM-DD.jsonl,
+// one compact JSON trace per line.
+const traceFilePrefix = "traces"
+
+// openTraces starts the background trace writer (nil without TraceDir).
+func (e *Engine) openTraces() *dayfile.Writer {
+	if e.opts.TraceDir == "" {
+		return nil
+	}
+	r := e.opts.TraceRetention
+	return dayfile.Open(e.opts.TraceDir, traceFilePrefix, dayfile.Options{MaxAge: r.MaxAge, MaxBytes: r.MaxBytes,
+		Queue: r.Queue, Logger: e.log, Code: storageCode, OnBatch: e.indexTraces, OnPrune: e.pruneTraceIndex, Open: e.opts.traceOpen})
+}
+
+// TraceFlushTimeout bounds FlushTraces.
+const TraceFlushTimeout = 5 * time.Second
+
+// FlushTraces waits (at most TraceFlushTimeout) until the traces of the
+// requests answered so far are written and indexed.
+func (e *Engine) FlushTraces() {
+	if e.traces != nil {
+		e.traces.Flush(TraceFlushTimeout)
+	}
+}
+
+// TracesDropped is how many traces were lost: the writer's queue was full
+// or the disk refused them.
+func (e *Engine) TracesDropped() int64 {
+	if e.traces == nil {
+		return 0
+	}
+	return e.traces.Dropped()
+}
+
+// writeTrace queues the trace for the background writer, which appends it
+// to the day's file and indexes it in the state store. It never waits for
+// the disk: a trace must not slow or fail the request it describes.
 func (e *Engine) writeTrace(tr *traceRec, err error) {
-	if e.opts.TraceDir == "" || tr == nil {
+	if e.traces == nil || tr == nil {
 		return
 	}
 	tr.mu.Lock()
@@ -120,64 +168,84 @@ func (e *Engine) writeTrace(tr *traceRec, err error) {
 	if t.Rejected == nil {
 		t.Rejected = []Attempt{}
 	}
-	b, merr := json.MarshalIndent(t, "", "  ")
+	b, merr := json.Marshal(t)
 	if merr != nil {
 		e.log.Warn("cannot encode trace", "err", merr)
 		return
 	}
-	if werr := os.MkdirAll(e.opts.TraceDir, 0o755); werr == nil {
-		werr = os.WriteFile(filepath.Join(e.opts.TraceDir, t.ID+".json"), b, 0o644)
-		if werr != nil {
-			e.log.Warn("cannot write trace", "code", storageCode(werr), "id", t.ID, "err", werr)
-		}
-	} else {
-		e.log.Warn("cannot create the trace directory", "code", storageCode(werr), "err", werr)
-	}
-	e.indexTrace(t)
+	e.traces.Write(t.CreatedAt, append(b, '\n'))
 }
 
-// traceIndex is the state store's trace index (engine/store: PutTrace),
+// traceIndex is the state store's trace index (engine/store: PutTraces),
 // declared here where it is used; a store without one indexes nothing.
 type traceIndex interface {
-	PutTrace(ctx context.Context, id string, createdAt time.Time, summary []byte) error
+	PutTraces(ctx context.Context, traces []store.TraceEntry) error
 }
 
-// TraceIndexTimeout bounds indexing one trace in the state store.
+// TraceIndexTimeout bounds indexing one batch of traces in the state store.
 const TraceIndexTimeout = 2 * time.Second
 
-// indexTrace puts the whole trace (compact JSON) in the state store's
-// trace index, so that with a shared store (PostgreSQL) any replica finds
-// a trace another served (see app.ReadTrace). A failure is logged with its
-// storage code; the request's result is not affected.
-func (e *Engine) indexTrace(t Trace) {
+// indexTraces puts a batch of traces (compact JSON lines) in the state
+// store's trace index in one transaction, so that with a shared store
+// (PostgreSQL) any replica finds a trace another served (see
+// app.ReadTrace). It runs on the trace writer's goroutine; a failure is
+// logged with its storage code and no request is affected.
+func (e *Engine) indexTraces(lines [][]byte) {
 	ix, ok := e.opts.Store.(traceIndex)
 	if !ok || ix == nil {
 		return
 	}
-	b, err := json.Marshal(t)
-	if err != nil {
-		return
+	rows := make([]store.TraceEntry, 0, len(lines))
+	for _, l := range lines {
+		var head struct {
+			ID        string    `json:"id"`
+			CreatedAt time.Time `json:"created_at"`
+		}
+		if json.Unmarshal(l, &head) != nil {
+			continue
+		}
+		rows = append(rows, store.TraceEntry{ID: head.ID, CreatedAt: head.CreatedAt, Summary: bytes.TrimSpace(l)})
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), TraceIndexTimeout)
 	defer cancel()
-	if err := ix.PutTrace(ctx, t.ID, t.CreatedAt, b); err != nil {
+	if err := ix.PutTraces(ctx, rows); err != nil {
 		code := "STORE_UNAVAILABLE"
 		var se *store.Error
 		if errors.As(err, &se) {
 			code = se.Code
 		}
-		e.log.Warn("cannot index the trace in the state store", "code", code, "id", t.ID, "err", err)
+		e.log.Warn("cannot index traces in the state store", "code", code, "traces", len(rows), "err", err)
+	}
+}
+
+// tracePruner is the state store's trace index retention.
+type tracePruner interface {
+	PruneTraces(ctx context.Context, cutoff time.Time) (int, error)
+}
+
+// pruneTraceIndex drops index rows older than the files' age bound.
+func (e *Engine) pruneTraceIndex(cutoff time.Time) {
+	p, ok := e.opts.Store.(tracePruner)
+	if !ok || p == nil {
+		return
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), TraceIndexTimeout)
+	defer cancel()
+	if _, err := p.PruneTraces(ctx, cutoff); err != nil {
+		e.log.Warn("cannot prune the trace index", "err", err)
 	}
 }
 
 var traceIDRe = regexp.MustCompile(`^[0-9a-f]{32}$`)
 
-// ReadTrace loads a stored trace by id.
+// ReadTrace loads a stored trace by id from dir: the day files
+// (traces-YYYY-MM-DD.jsonl, newest first), or an ID.json file of the
+// earlier one-file-per-trace layout.
 func ReadTrace(dir, id string) (*Trace, error) {
 	if !traceIDRe.MatchString(id) {
 		return nil, Errorf(CodeInvalidRequest, "trace ids are 32 hex characters, as printed in trace_id", "%q is not a trace id", id)
 	}
-	b, err := os.ReadFile(filepath.Join(dir, id+".json"))
+	b, err := findTrace(dir, id)
 	if errors.Is(err, os.ErrNotExist) {
 		return nil, Errorf(CodeInvalidRequest, "traces live under storage.path/traces", "there is no trace %s", id)
 	}
@@ -189,6 +257,39 @@ func ReadTrace(dir, id string) (*Trace, error) {
 		return nil, fmt.Errorf("trace %s is malformed: %w", id, err)
 	}
 	return &t, nil
+}
+
+// findTrace returns the JSON of trace id, or an error wrapping
+// os.ErrNotExist.
+func findTrace(dir, id string) ([]byte, error) {
+	b, err := os.ReadFile(filepath.Join(dir, id+".json"))
+	if !errors.Is(err, os.ErrNotExist) {
+		return b, err
+	}
+	files, err := dayfile.Files(dir, traceFilePrefix)
+	if err != nil {
+		return nil, err
+	}
+	head := []byte(`{"id":"` + id + `"`)
+	for _, p := range files {
+		f, err := os.Open(p)
+		if err != nil {
+			return nil, err
+		}
+		r := bufio.NewReaderSize(f, 1<<16)
+		for {
+			line, rerr := r.ReadBytes('\n')
+			if bytes.HasPrefix(line, head) {
+				f.Close()
+				return line, nil
+			}
+			if rerr != nil {
+				break
+			}
+		}
+		f.Close()
+	}
+	return nil, os.ErrNotExist
 }
 
 // TracePlanner replays the model answers a trace recorded, keyed like the

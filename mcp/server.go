@@ -89,10 +89,18 @@ func NewServer(eng Engine, version string, logger *slog.Logger, extra ...server.
 // StdioDrainTimeout). Errors of the transport are logged to logger
 // (stderr), never to out.
 func ServeStdio(ctx context.Context, s *server.MCPServer, in io.Reader, out io.Writer, logger *slog.Logger) error {
+	return ServeStdioLimited(ctx, s, in, out, logger, DefaultMaxLineBytes)
+}
+
+// ServeStdioLimited is ServeStdio with maxLine bytes as the longest
+// message it reads (<= 0: DefaultMaxLineBytes); a longer line is refused
+// with a JSON-RPC error and the next one is served (stdio_lines.go).
+func ServeStdioLimited(ctx context.Context, s *server.MCPServer, in io.Reader, out io.Writer, logger *slog.Logger, maxLine int) error {
 	std := server.NewStdioServer(s)
 	std.SetErrorLogger(log.New(slogWriter{logger}, "", 0))
 	d := newDrain()
-	return std.Listen(ctx, drainReader{ctx: ctx, r: in, d: d}, drainWriter{w: out, d: d})
+	w := &stdioWriter{w: out, d: d}
+	return std.Listen(ctx, newLineReader(ctx, in, maxLine, d, w), w)
 }
 
 type slogWriter struct{ l *slog.Logger }

@@ -18,14 +18,13 @@ const StdioDrainTimeout = 3 * time.Minute
 // drain pairs the requests read from stdin with the responses written to
 // stdout, so that the end of input can wait for what is still owed. mcp-go's
 // stdio server cancels in-flight handlers as soon as its reader reports
-// EOF; drainReader holds the EOF back until every request read has its
+// EOF; lineReader (stdio_lines.go) holds the EOF back until every request read has its
 // response, ctx ends, or StdioDrainTimeout passes.
 type drain struct {
 	mu        sync.Mutex
 	requests  int
 	responses int
 	changed   chan struct{} // closed and replaced on every response
-	inBuf     []byte
 	outBuf    []byte
 }
 
@@ -57,9 +56,11 @@ func lines(buf []byte) ([][]byte, []byte) {
 	}
 }
 
-// sawInput counts the requests (a method and an id) in p.
-func (d *drain) sawInput(p []byte) {
-	d.saw(&d.inBuf, p, func(m message) bool { return m.Method != "" && m.hasID() }, func() { d.requests++ })
+// request counts one request read (lineReader sees whole lines).
+func (d *drain) request() {
+	d.mu.Lock()
+	d.requests++
+	d.mu.Unlock()
 }
 
 // sawOutput counts the responses (an id and no method) in p.
@@ -108,32 +109,27 @@ func (d *drain) wait(ctx context.Context, timeout time.Duration) {
 	}
 }
 
-type drainReader struct {
-	ctx context.Context
-	r   io.Reader
-	d   *drain
+// stdioWriter serialises everything written to stdout: mcp-go's answers
+// (counted for the drain) and lineReader's refusals (answers to lines
+// mcp-go never saw, so not counted).
+type stdioWriter struct {
+	mu sync.Mutex
+	w  io.Writer
+	d  *drain
 }
 
-func (r drainReader) Read(p []byte) (int, error) {
-	n, err := r.r.Read(p)
-	if n > 0 {
-		r.d.sawInput(p[:n])
-	}
-	if err == io.EOF {
-		r.d.wait(r.ctx, StdioDrainTimeout)
-	}
-	return n, err
-}
-
-type drainWriter struct {
-	w io.Writer
-	d *drain
-}
-
-func (w drainWriter) Write(p []byte) (int, error) {
+func (w *stdioWriter) Write(p []byte) (int, error) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
 	n, err := w.w.Write(fixInvalidParams(p))
 	if n > 0 {
 		w.d.sawOutput(p[:n])
 	}
 	return n, err
+}
+
+func (w *stdioWriter) writeRefusal(p []byte) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	_, _ = w.w.Write(p)
 }

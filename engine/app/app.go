@@ -124,6 +124,8 @@ func OpenConfig(cfg *config.Config, logger *slog.Logger, o Options) (*App, error
 	}
 	opts := engine.Options{Datasources: datasourceSpecs(cfg), Planner: planner, Logger: logger, PlannerID: plannerID(lc),
 		Policy: pol, Curated: set, Answerer: answerer, Embedder: emb, TraceDir: filepath.Join(cfg.Storage.Path, "traces"),
+		TraceRetention: engine.TraceRetention{MaxAge: time.Duration(cfg.Storage.TraceMaxAgeDays) * 24 * time.Hour,
+			MaxBytes: int64(cfg.Storage.TraceMaxMB) << 20},
 		HandOver:     o.Planner == nil && o.Record == "" && !o.NoCacheReads,
 		ResultTokens: cfg.Results.TokenBudget}
 	opts.Today = func() string { return time.Now().UTC().Format("2006-01-02") }

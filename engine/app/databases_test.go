@@ -168,6 +168,7 @@ func TestDatabaseStorage(t *testing.T) {
 	if err != nil || res.HostPlan == nil {
 		t.Fatalf("ask: %v %+v", err, res)
 	}
+	a.Engine.FlushTraces()
 	if _, err := os.Stat(filepath.Join(c1.Storage.Path, "traces")); err != nil {
 		t.Errorf("no state under %s: %v", c1.Storage.Path, err)
 	}

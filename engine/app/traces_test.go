@@ -28,13 +28,13 @@ func TestTraceIndexedInStore(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	file := filepath.Join(a.Config.Storage.Path, "traces", res.TraceID+".json")
+	a.Engine.FlushTraces()
 	fromFile, err := ReadTrace(context.Background(), cfg, res.TraceID)
 	if err != nil {
 		t.Fatal(err)
 	}
 	a.Close()
-	if err := os.Remove(file); err != nil {
+	if err := os.RemoveAll(filepath.Join(a.Config.Storage.Path, "traces")); err != nil {
 		t.Fatal(err)
 	}
 	fromStore, err := ReadTrace(context.Background(), cfg, res.TraceID)

@@ -81,7 +81,17 @@ type Storage struct {
 	// <Path>/state.db, for replicas behind a load balancer; Path still
 	// holds the trace files. Typically ${env:NL2SQL_STORE_DSN}.
 	Postgres string
+	// TraceMaxAgeDays and TraceMaxMB bound the trace files under
+	// Path/traces (storage.traces.max_age_days, max_mb; 0 is no bound).
+	TraceMaxAgeDays int
+	TraceMaxMB      int
 }
+
+// Trace retention defaults: two weeks, 512 MB.
+const (
+	DefaultTraceMaxAgeDays = 14
+	DefaultTraceMaxMB      = 512
+)
 
 // Datasource is one configured database.
 type Datasource struct {
@@ -202,8 +212,14 @@ type fileConfig struct {
 }
 
 type fileStorage struct {
-	Path     string `koanf:"path"`
-	Postgres string `koanf:"postgres"`
+	Path     string      `koanf:"path"`
+	Postgres string      `koanf:"postgres"`
+	Traces   *fileTraces `koanf:"traces"`
+}
+
+type fileTraces struct {
+	MaxAgeDays *int `koanf:"max_age_days"`
+	MaxMB      *int `koanf:"max_mb"`
 }
 
 type fileDatasource struct {

@@ -47,7 +47,7 @@ func TestLoad(t *testing.T) {
 	temp := 0.2
 	want := &Config{
 		File:    p,
-		Storage: Storage{Path: filepath.Join(dir, ".nl2sql"), PathAsWritten: ".nl2sql"},
+		Storage: Storage{Path: filepath.Join(dir, ".nl2sql"), PathAsWritten: ".nl2sql", TraceMaxAgeDays: DefaultTraceMaxAgeDays, TraceMaxMB: DefaultTraceMaxMB},
 		Datasources: []Datasource{
 			{ID: "chinook", Engine: "sqlite", Path: filepath.Join(dir, "chinook.sqlite"), PathAsWritten: "chinook.sqlite",
 				Description: "Music store", RowLimit: 500, TimeoutSeconds: 30},

@@ -169,7 +169,22 @@ func build(path, abs string, fc *fileConfig) (*Config, error) {
 	if sp == "" {
 		sp = DefaultStoragePath
 	}
-	c.Storage = Storage{Path: resolve(dir, sp), PathAsWritten: sp, Postgres: fc.Storage.Postgres}
+	c.Storage = Storage{Path: resolve(dir, sp), PathAsWritten: sp, Postgres: fc.Storage.Postgres,
+		TraceMaxAgeDays: DefaultTraceMaxAgeDays, TraceMaxMB: DefaultTraceMaxMB}
+	if t := fc.Storage.Traces; t != nil {
+		if t.MaxAgeDays != nil {
+			if *t.MaxAgeDays < 0 {
+				bad("storage.traces.max_age_days", "must be 0 (keep all) or more days, not %d", *t.MaxAgeDays)
+			}
+			c.Storage.TraceMaxAgeDays = *t.MaxAgeDays
+		}
+		if t.MaxMB != nil {
+			if *t.MaxMB < 0 {
+				bad("storage.traces.max_mb", "must be 0 (no size bound) or more megabytes, not %d", *t.MaxMB)
+			}
+			c.Storage.TraceMaxMB = *t.MaxMB
+		}
+	}
 
 	seen := map[string]int{}
 	for i, d := range fc.Datasources {

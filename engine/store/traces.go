@@ -90,3 +90,45 @@ func (s *Store) RecentTraces(ctx context.Context, limit int) ([]TraceEntry, erro
 	}
 	return out, nil
 }
+
+// PutTraces indexes several traces in one transaction (one commit for a
+// batch instead of one per trace), with PutTrace's rules for each.
+func (s *Store) PutTraces(ctx context.Context, traces []TraceEntry) error {
+	tx, err := s.db.BeginTx(ctx, nil)
+	if err != nil {
+		return s.fail("index traces", err)
+	}
+	defer tx.Rollback()
+	stmt, err := tx.PrepareContext(ctx, s.q(`INSERT INTO traces (id, created_at, summary) VALUES (?, ?, ?)
+		ON CONFLICT (id) DO UPDATE SET created_at = excluded.created_at, summary = excluded.summary`))
+	if err != nil {
+		return s.fail("index traces", err)
+	}
+	defer stmt.Close()
+	for _, t := range traces {
+		if t.ID == "" {
+			return errorf(CodeInvalid, nil, "cannot index a trace without an id")
+		}
+		if t.Summary == nil {
+			t.Summary = []byte{}
+		}
+		if _, err := stmt.ExecContext(ctx, t.ID, stamp(t.CreatedAt), t.Summary); err != nil {
+			return s.fail("index traces", err)
+		}
+	}
+	if err := tx.Commit(); err != nil {
+		return s.fail("index traces", err)
+	}
+	return nil
+}
+
+// PruneTraces deletes the index rows of traces created before cutoff and
+// returns how many went.
+func (s *Store) PruneTraces(ctx context.Context, cutoff time.Time) (int, error) {
+	res, err := s.db.ExecContext(ctx, s.q(`DELETE FROM traces WHERE created_at < ?`), stamp(cutoff))
+	if err != nil {
+		return 0, s.fail("prune traces", err)
+	}
+	n, _ := res.RowsAffected()
+	return int(n), nil
+}

@@ -88,6 +88,7 @@ func serveCmd(logger *slog.Logger) *cobra.Command {
 	var httpAddr, logFormat, logLevel string
 	var noAuth bool
 	var origins []string
+	var maxLine int
 	var src *configSource
 	cmd := &cobra.Command{
 		Use:   "serve",
@@ -112,7 +113,7 @@ func serveCmd(logger *slog.Logger) *cobra.Command {
 			openInBackground(cmd.Context(), a.Engine, cfg, os.Stderr, nil)
 			if httpAddr == "" {
 				s := mcp.NewServer(a.Engine, version, logger)
-				return mcp.ServeStdio(cmd.Context(), s, os.Stdin, cmd.OutOrStdout(), logger)
+				return mcp.ServeStdioLimited(cmd.Context(), s, os.Stdin, cmd.OutOrStdout(), logger, maxLine)
 			}
 			s := mcp.NewServer(a.Engine, version, logger, metrics.ServerOption())
 			opts := mcp.HTTPOptions{Addr: httpAddr, NoAuth: noAuth, AllowedOrigins: origins, Logger: logger,
@@ -130,6 +131,7 @@ func serveCmd(logger *slog.Logger) *cobra.Command {
 	cmd.Flags().StringVar(&httpAddr, "http", "", "serve streamable HTTP on HOST:PORT at /mcp instead of stdio")
 	cmd.Flags().BoolVar(&noAuth, "insecure-no-auth", false, "with --http on a loopback address: serve without authentication, as local_user")
 	cmd.Flags().StringSliceVar(&origins, "allow-origin", nil, "browser origins allowed to call the HTTP endpoint (scheme://host:port)")
+	cmd.Flags().IntVar(&maxLine, "max-line-bytes", mcp.DefaultMaxLineBytes, "stdio: the longest message (one line) read; a longer one is refused with a JSON-RPC error carrying its id")
 	cmd.Flags().StringVar(&logFormat, "log-format", "", "log format on stderr: text (default) or json (one JSON object per line)")
 	cmd.Flags().StringVar(&logLevel, "log-level", "", "log level: debug, info, warn (default) or error")
 	return cmd
