@@ -6,6 +6,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/nl2sql/nl2sql/engine/internal/modeltext"
 	"github.com/nl2sql/nl2sql/engine/llm"
 	"github.com/nl2sql/nl2sql/planast"
 )
@@ -201,7 +202,7 @@ func (e *Engine) decompose(ctx context.Context, q, today string, picked []*datas
 			step = "decompose_repair"
 		}
 		req := llm.Request{Step: step, Datasource: strings.Join(offered, "+"), Intent: q, Sample: attempt,
-			Messages: msgs, SchemaName: "decomposition", Schema: decomposeSchema, PromptHash: promptHash(msgs, today)}
+			Messages: msgs, SchemaName: "decomposition", Schema: decomposeSchema, PromptHash: modeltext.Hash(msgs, today)}
 		t0 := time.Now()
 		resp, err := e.opts.Planner.Complete(ctx, req)
 		callMS := ms(time.Since(t0))

@@ -11,6 +11,7 @@ import (
 	"time"
 	"unicode"
 
+	"github.com/nl2sql/nl2sql/engine/internal/modeltext"
 	"github.com/nl2sql/nl2sql/engine/llm"
 	"github.com/nl2sql/nl2sql/engine/schema"
 	"github.com/nl2sql/nl2sql/index"
@@ -210,7 +211,7 @@ func (e *Engine) resolveMulti(ctx context.Context, question, today string, cands
 	b.WriteString("\n[QUESTION]\n" + question + "\n")
 	msgs := []llm.Message{{Role: "system", Content: resolveSystemPrompt}, {Role: "user", Content: b.String()}}
 	req := llm.Request{Step: "resolve", Intent: question, Messages: msgs, SchemaName: "resolve_answer",
-		Schema: resolveSchema, PromptHash: promptHash(msgs, today)}
+		Schema: resolveSchema, PromptHash: modeltext.Hash(msgs, today)}
 	var usage Usage
 	t0 := time.Now()
 	resp, err := e.opts.Planner.Complete(ctx, req)
