@@ -68,10 +68,10 @@ var mutations = []mutation{
 	},
 	{
 		Name: "layers-unsorted",
-		File: "engine/decompose_check.go",
+		File: "engine/multi/check.go",
 		Old:  "\t\tsort.Strings(ready)\n",
 		New:  "\n",
-		Pkgs: []string{"./engine"}, Run: "TestDecompositionLayersDeterministic",
+		Pkgs: []string{"./engine/multi"}, Run: "TestDecompositionLayersDeterministic",
 	},
 	// SQL text
 	{
