@@ -7,6 +7,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/nl2sql/nl2sql/engine/internal/modeltext"
 	"github.com/nl2sql/nl2sql/engine/llm"
 	"github.com/nl2sql/nl2sql/internal/cellfmt"
 	"github.com/nl2sql/nl2sql/planast"
@@ -14,7 +15,7 @@ import (
 
 // answerSystemPrompt tells the answer model what it may say.
 const answerSystemPrompt = `You write the short answer to a question from the rows a database query returned.
-` + rowsAreData + `
+` + modeltext.RowsAreData + `
 Quote only numbers that appear in the rows or the row count, exactly as written there. If the result was cut at the row limit, say that it was.
 Answer in one to three sentences, in the question's language. Answer with a JSON object {"answer": "..."}.`
 
@@ -37,11 +38,11 @@ func (e *Engine) modelAnswer(ctx context.Context, ds string, res *Result) string
 	if len(preview) > previewRows {
 		preview = preview[:previewRows]
 	}
-	framed, data := frameRows(res.Columns, res.RowCount, res.Truncated, preview)
+	framed, data := modeltext.FrameRows(res.Columns, res.RowCount, res.Truncated, preview)
 	user := "Question: " + res.Question + "\n" + framed
 	msgs := []llm.Message{{Role: "system", Content: answerSystemPrompt}, {Role: "user", Content: user}}
 	req := llm.Request{Step: "answer", Datasource: ds, Intent: res.Question, Messages: msgs,
-		SchemaName: "answer", Schema: answerSchema, PromptHash: promptHash(msgs, e.opts.Today())}
+		SchemaName: "answer", Schema: answerSchema, PromptHash: modeltext.Hash(msgs, e.opts.Today())}
 	t0 := time.Now()
 	resp, err := e.opts.Answerer.Complete(ctx, req)
 	traceCall(ctx, req, resp, err, ms(time.Since(t0)))

@@ -9,6 +9,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/nl2sql/nl2sql/engine/hooks"
+	"github.com/nl2sql/nl2sql/engine/internal/fault"
 	"github.com/nl2sql/nl2sql/engine/source"
 )
 
@@ -134,7 +135,7 @@ func (e *Engine) finish(ctx context.Context, ds *datasource, q, today string, pl
 	var rows *source.Result
 	if r := planned.ran; r != nil {
 		// a scaling winner passed the hooks up to after_execution and ran
-		// once, as a candidate (scale_candidates.go): it is not run again
+		// once, as a candidate (engine/scale): it is not run again
 		sql, rows = r.sql, r.rows
 		tm.Execute = r.execMS
 	} else {
@@ -224,12 +225,4 @@ func subQueryID(datasource, intent string) string {
 }
 
 // deadline turns an error caused by the request's own deadline into TIMEOUT.
-func deadline(ctx context.Context, err error) error {
-	if ctx.Err() == context.DeadlineExceeded {
-		e := AsError(err)
-		if e.Code != CodeTimeout {
-			return &Error{Code: CodeTimeout, Msg: "the request ran past its time limit", Hint: "ask a narrower question or raise the timeout", Retryable: true, Err: err}
-		}
-	}
-	return err
-}
+func deadline(ctx context.Context, err error) error { return fault.Deadline(ctx, err) }

@@ -6,8 +6,9 @@
 //	resolve   (resolve.go)   which datasource: the one named, or the only one; no model call
 //	retrieve  (retrieve.go)  the schema context the planner sees
 //	plan      (plan.go)      the planner's typed plan (planast), never SQL
-//	          (scale*.go)    with Options.Scaling: several candidate plans, each run,
-//	                         grouped by result hash and selected (test-time scaling)
+//	          (scale.go)     with Options.Scaling: several candidate plans, each run,
+//	                         grouped by result hash and selected (test-time scaling,
+//	                         package engine/scale behind its Host interface)
 //	validate  (plan.go)      planast.Validate against the snapshot; typed issues go back
 //	                         to the planner at most Options.MaxRepairs times
 //	render    (render.go)    render.SQL for the datasource's dialect, LIMIT = row limit + 1

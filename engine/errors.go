@@ -1,92 +1,47 @@
 package engine
 
-import (
-	"errors"
-	"fmt"
-
-	"github.com/nl2sql/nl2sql/planast"
-)
+import "github.com/nl2sql/nl2sql/engine/internal/fault"
 
 // Code classifies an error at the product's boundary (CLI exit messages, MCP
-// tool errors). Codes are stable strings clients may switch on.
-type Code string
+// tool errors). Codes are stable strings clients may switch on. The type
+// lives in engine/internal/fault so that the step packages (engine/scale)
+// build the same errors; this is its public name.
+type Code = fault.Code
 
 // Error codes.
 const (
-	CodeInvalidRequest     Code = "INVALID_REQUEST"          // bad arguments: empty question, unknown datasource
-	CodeDatasourceNotFound Code = "DATASOURCE_NOT_FOUND"     // no such datasource (or one the caller may not see)
-	CodeDatasourceDown     Code = "DATASOURCE_UNAVAILABLE"   // missing, locked or corrupt database
-	CodePlanInvalid        Code = "PLAN_INVALID"             // the plan failed validation after every repair attempt
-	CodeNoRecording        Code = "NO_RECORDING"             // replay has no recorded answer for this request
-	CodeNoPlanner          Code = "NO_PLANNER"               // no model is configured: the host plans (host_plan.go)
-	CodeInvalidDatabase    Code = "INVALID_DATABASE"         // a --db argument names no usable database
-	CodeProvider           Code = "PROVIDER_ERROR"           // the model provider failed
-	CodeReadOnly           Code = "READ_ONLY_VIOLATION"      // the database refused a statement as not read-only
-	CodeAccessDenied       Code = "ACCESS_DENIED"            // the caller may not read what the request needs
-	CodeVerifiedNotFound   Code = "VERIFIED_QUERY_NOT_FOUND" // no such verified query (or one the caller may not run)
-	CodeInvalidParams      Code = "INVALID_PARAMS"           // a verified query's parameter failed its check
-	CodeTimeout            Code = "TIMEOUT"                  // the query or the model call ran past its limit
-	CodeCancelled          Code = "CANCELLED"                // the caller cancelled
-	CodeQueryFailed        Code = "QUERY_FAILED"             // the database rejected the rendered query
-	CodeInternal           Code = "INTERNAL"                 // a bug: please report it
+	CodeInvalidRequest     = fault.CodeInvalidRequest     // bad arguments: empty question, unknown datasource
+	CodeDatasourceNotFound = fault.CodeDatasourceNotFound // no such datasource (or one the caller may not see)
+	CodeDatasourceDown     = fault.CodeDatasourceDown     // missing, locked or corrupt database
+	CodePlanInvalid        = fault.CodePlanInvalid        // the plan failed validation after every repair attempt
+	CodeNoRecording        = fault.CodeNoRecording        // replay has no recorded answer for this request
+	CodeNoPlanner          = fault.CodeNoPlanner          // no model is configured: the host plans (host_plan.go)
+	CodeInvalidDatabase    = fault.CodeInvalidDatabase    // a --db argument names no usable database
+	CodeProvider           = fault.CodeProvider           // the model provider failed
+	CodeReadOnly           = fault.CodeReadOnly           // the database refused a statement as not read-only
+	CodeAccessDenied       = fault.CodeAccessDenied       // the caller may not read what the request needs
+	CodeVerifiedNotFound   = fault.CodeVerifiedNotFound   // no such verified query (or one the caller may not run)
+	CodeInvalidParams      = fault.CodeInvalidParams      // a verified query's parameter failed its check
+	CodeTimeout            = fault.CodeTimeout            // the query or the model call ran past its limit
+	CodeCancelled          = fault.CodeCancelled          // the caller cancelled
+	CodeQueryFailed        = fault.CodeQueryFailed        // the database rejected the rendered query
+	CodeInternal           = fault.CodeInternal           // a bug: please report it
 )
 
 // Error is the one error type at the product's boundary. Msg is safe to
 // show to the caller; Hint says what to do next; Retryable says whether the
 // same request may succeed later. Err keeps the cause for errors.Is/As.
-type Error struct {
-	Code      Code
-	Msg       string
-	Hint      string
-	Retryable bool
-	// Issues carries the plan problems for CodePlanInvalid.
-	Issues []planast.Issue
-	// ApprovalID names the stored run for CodeNeedsApproval.
-	ApprovalID string
-	Err        error
-}
-
-func (e *Error) Error() string {
-	s := string(e.Code) + ": " + e.Msg
-	if e.Hint != "" {
-		s += " (hint: " + e.Hint + ")"
-	}
-	return s
-}
-
-func (e *Error) Unwrap() error { return e.Err }
-
-// Errorf builds an *Error with a formatted message.
-func Errorf(code Code, hint string, format string, args ...any) *Error {
-	return &Error{Code: code, Hint: hint, Msg: fmt.Sprintf(format, args...)}
-}
-
-// AsError returns err as an *Error, wrapping unknown errors as CodeInternal.
-func AsError(err error) *Error {
-	if err == nil {
-		return nil
-	}
-	var e *Error
-	if errors.As(err, &e) {
-		return e
-	}
-	return &Error{Code: CodeInternal, Msg: err.Error(), Err: err}
-}
+type Error = fault.Error
 
 // ErrorBody is an error as a caller's program reads it: the CLI's --json
 // failure ({"error": ErrorBody}) and the structured content of an MCP tool
 // error result carry exactly this.
-type ErrorBody struct {
-	Code      Code            `json:"code"`
-	Message   string          `json:"message"`
-	Hint      string          `json:"hint,omitempty"`
-	Retryable bool            `json:"retryable"`
-	Issues    []planast.Issue `json:"issues,omitempty"`
-	// ApprovalID names the stopped run of a NEEDS_APPROVAL error.
-	ApprovalID string `json:"approval_id,omitempty"`
+type ErrorBody = fault.ErrorBody
+
+// Errorf builds an *Error with a formatted message.
+func Errorf(code Code, hint string, format string, args ...any) *Error {
+	return fault.Errorf(code, hint, format, args...)
 }
 
-// Body is e as an ErrorBody.
-func (e *Error) Body() ErrorBody {
-	return ErrorBody{Code: e.Code, Message: e.Msg, Hint: e.Hint, Retryable: e.Retryable, Issues: e.Issues, ApprovalID: e.ApprovalID}
-}
+// AsError returns err as an *Error, wrapping unknown errors as CodeInternal.
+func AsError(err error) *Error { return fault.AsError(err) }

@@ -10,14 +10,15 @@ import (
 
 	"github.com/nl2sql/nl2sql/engine/events"
 	"github.com/nl2sql/nl2sql/engine/hooks"
+	"github.com/nl2sql/nl2sql/engine/internal/fault"
 	"github.com/nl2sql/nl2sql/engine/schema"
 	"github.com/nl2sql/nl2sql/planast"
 )
 
 // Codes of the extension points (engine/hooks, approvals).
 const (
-	CodeRefusedByRule Code = "REFUSED_BY_RULE" // an operator's hook refused the request (or failed closed)
-	CodeNeedsApproval Code = "NEEDS_APPROVAL"  // a hook requires an approver before the query runs; see Error.ApprovalID
+	CodeRefusedByRule = fault.CodeRefusedByRule // an operator's hook refused the request (or failed closed)
+	CodeNeedsApproval = fault.CodeNeedsApproval // a hook requires an approver before the query runs; see Error.ApprovalID
 )
 
 // hook runs the hooks of point p with the run's identity and time filled

@@ -109,7 +109,7 @@ func TestRuleDeniesTable(t *testing.T) {
 	}
 	for _, c := range cases {
 		res, err := e.Ask(ctx, AskRequest{Question: c.q})
-		if AsError(err).code() != c.code {
+		if codeOf(AsError(err)) != c.code {
 			t.Errorf("%q: err = %v, want %q", c.q, err, c.code)
 		}
 		if c.code != "" && res != nil {
@@ -121,7 +121,7 @@ func TestRuleDeniesTable(t *testing.T) {
 	}
 }
 
-func (e *Error) code() Code {
+func codeOf(e *Error) Code {
 	if e == nil {
 		return ""
 	}
@@ -192,7 +192,7 @@ func TestHTTPHookModifiesPlan(t *testing.T) {
 					Hook: &hooks.HTTP{URL: c.url, Secret: []byte(c.secret)}, Timeout: 5 * time.Second})
 			})
 			res, err := e.Ask(context.Background(), AskRequest{Question: q})
-			if AsError(err).code() != c.code {
+			if codeOf(AsError(err)) != c.code {
 				t.Fatalf("err = %v, want %q", err, c.code)
 			}
 			if c.code != "" {
@@ -262,7 +262,7 @@ func TestHooksFailClosed(t *testing.T) {
 			c.e.Name, c.e.Points = "h", []hooks.Point{hooks.AfterExecution}
 			e := hookEngine(t, func(o *Options) { o.Hooks = runner(t, c.e) })
 			_, err := e.Ask(context.Background(), AskRequest{Question: q})
-			if AsError(err).code() != c.code {
+			if codeOf(AsError(err)) != c.code {
 				t.Fatalf("err = %v, want %q", err, c.code)
 			}
 		})
@@ -433,7 +433,7 @@ func TestMultiPassesHooks(t *testing.T) {
 	e, _ = multiEngineWith(t, func(o *Options) {
 		o.Hooks = runner(t, hooks.Entry{Name: "no-genres", Points: rule.Points(), Hook: rule})
 	})
-	if _, err := e.Ask(context.Background(), AskRequest{Question: q1}); AsError(err).code() != CodeRefusedByRule {
+	if _, err := e.Ask(context.Background(), AskRequest{Question: q1}); codeOf(AsError(err)) != CodeRefusedByRule {
 		t.Errorf("a sub-query reading Genre: %v", err)
 	}
 	// A rule on a table no sub-query reads changes nothing.
@@ -449,7 +449,7 @@ func TestMultiPassesHooks(t *testing.T) {
 	e, _ = multiEngineWith(t, func(o *Options) {
 		o.Hooks = runner(t, hooks.Entry{Name: "ask-first", Points: rule.Points(), Hook: rule})
 	})
-	if _, err := e.Ask(context.Background(), AskRequest{Question: q1}); AsError(err).code() != CodeRefusedByRule {
+	if _, err := e.Ask(context.Background(), AskRequest{Question: q1}); codeOf(AsError(err)) != CodeRefusedByRule {
 		t.Errorf("approval across datasources: %v", err)
 	}
 	// Narrowing to a datasource outside the candidates is refused.
@@ -459,7 +459,7 @@ func TestMultiPassesHooks(t *testing.T) {
 	e, _ = multiEngineWith(t, func(o *Options) {
 		o.Hooks = runner(t, hooks.Entry{Name: "widen", Points: []hooks.Point{hooks.AfterResolution}, Hook: &hooks.HTTP{URL: widen.URL, Secret: []byte("k")}})
 	})
-	if _, err := e.Ask(context.Background(), AskRequest{Question: q1}); AsError(err).code() != CodeRefusedByRule {
+	if _, err := e.Ask(context.Background(), AskRequest{Question: q1}); codeOf(AsError(err)) != CodeRefusedByRule {
 		t.Errorf("widening narrow: %v", err)
 	}
 }
@@ -487,10 +487,10 @@ func TestVerifiedPassesHooks(t *testing.T) {
 	}
 	ctx := context.Background()
 	e := withRule(&hooks.Rule{DenyTables: []string{"chinook.main.Invoice"}})
-	if _, err := e.RunVerified(ctx, "revenue_by_country", map[string]any{"year": "2024"}); AsError(err).code() != CodeRefusedByRule {
+	if _, err := e.RunVerified(ctx, "revenue_by_country", map[string]any{"year": "2024"}); codeOf(AsError(err)) != CodeRefusedByRule {
 		t.Errorf("revenue_by_country reads Invoice: %v", err)
 	}
-	if _, err := e.Ask(ctx, AskRequest{Question: "What was revenue by country in 2024?"}); AsError(err).code() != CodeRefusedByRule {
+	if _, err := e.Ask(ctx, AskRequest{Question: "What was revenue by country in 2024?"}); codeOf(AsError(err)) != CodeRefusedByRule {
 		t.Errorf("ask matching revenue_by_country: %v", err)
 	}
 	res, err := e.RunVerified(ctx, "tracks_of_genre", map[string]any{"genre": "Jazz"})
@@ -498,7 +498,7 @@ func TestVerifiedPassesHooks(t *testing.T) {
 		t.Fatalf("tracks_of_genre reads no denied table: %v", err)
 	}
 	e = withRule(&hooks.Rule{DenyColumns: []string{"chinook.main.Customer.LastName"}})
-	if _, err := e.RunVerified(ctx, "customers_in_country", map[string]any{"country": "USA"}); AsError(err).code() != CodeRefusedByRule {
+	if _, err := e.RunVerified(ctx, "customers_in_country", map[string]any{"country": "USA"}); codeOf(AsError(err)) != CodeRefusedByRule {
 		t.Errorf("customers_in_country reads Customer.LastName: %v", err)
 	}
 	// A hook that changes plans, and one that denies after execution.
@@ -521,19 +521,19 @@ func TestVerifiedPassesHooks(t *testing.T) {
 			o.Curated = set
 			o.Hooks = runner(t, hooks.Entry{Name: "h", Points: []hooks.Point{hooks.AfterPlanning, hooks.AfterExecution}, Hook: &hooks.HTTP{URL: srv.URL, Secret: []byte("k")}})
 		})
-		if _, err := e.RunVerified(ctx, "tracks_of_genre", map[string]any{"genre": "Jazz"}); AsError(err).code() != CodeRefusedByRule {
+		if _, err := e.RunVerified(ctx, "tracks_of_genre", map[string]any{"genre": "Jazz"}); codeOf(AsError(err)) != CodeRefusedByRule {
 			t.Errorf("hook on a verified query: %v", err)
 		}
 	}
 	e = withRule(&hooks.Rule{ApprovalTables: []string{"chinook.main.Track"}})
-	if _, err := e.RunVerified(ctx, "tracks_of_genre", map[string]any{"genre": "Jazz"}); AsError(err).code() != CodeRefusedByRule {
+	if _, err := e.RunVerified(ctx, "tracks_of_genre", map[string]any{"genre": "Jazz"}); codeOf(AsError(err)) != CodeRefusedByRule {
 		t.Errorf("approval of a verified query: %v", err)
 	}
 	// In ask, a verified match that needs approval falls back to planning
 	// (whose plan can stop for approval): here the replay has no plan for
 	// the question, so the generated path's NO_RECORDING shows it was taken.
 	e = withRule(&hooks.Rule{ApprovalTables: []string{"chinook.main.Invoice"}})
-	if _, err := e.Ask(ctx, AskRequest{Question: "What was revenue by country in 2024?"}); AsError(err).code() != CodeNoRecording {
+	if _, err := e.Ask(ctx, AskRequest{Question: "What was revenue by country in 2024?"}); codeOf(AsError(err)) != CodeNoRecording {
 		t.Errorf("ask matching a verified query that needs approval: %v", err)
 	}
 }
@@ -564,7 +564,7 @@ func TestRunPlanPassesHooks(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			e := hookEngine(t, func(o *Options) { o.Hooks = runner(t, c.entry) })
 			_, err := e.RunPlan(context.Background(), "chinook", plan(c.table))
-			if AsError(err).code() != c.code {
+			if codeOf(AsError(err)) != c.code {
 				t.Errorf("err = %v, want %q", err, c.code)
 			}
 		})
@@ -605,7 +605,7 @@ func TestApprovalStatesAndHints(t *testing.T) {
 		o.Approvals = st
 		o.Hooks = runner(t, hooks.Entry{Name: "ask-first", Points: rule.Points(), Hook: rule}, hooks.Entry{Name: "no-invoices", Points: deny.Points(), Hook: deny})
 	})
-	if _, err := stricter.RunApproved(ctx, ae.ApprovalID); AsError(err).code() != CodeRefusedByRule {
+	if _, err := stricter.RunApproved(ctx, ae.ApprovalID); codeOf(AsError(err)) != CodeRefusedByRule {
 		t.Errorf("run under a newer rule: %v", err)
 	}
 	if res, err := e.RunApproved(ctx, ae.ApprovalID); err != nil || res.SubQueries[0].PlanSource != "approved" {
@@ -640,7 +640,7 @@ func TestChangedPlanOrQuestionPassesEveryRule(t *testing.T) {
 		for _, order := range [][]hooks.Entry{{r, ext}, {ext, r}} {
 			e := hookEngine(t, func(o *Options) { o.Hooks = runner(t, order...) })
 			res, err := e.Ask(context.Background(), AskRequest{Question: "Which artist has released the most albums?"})
-			if AsError(err).code() != CodeRefusedByRule {
+			if codeOf(AsError(err)) != CodeRefusedByRule {
 				t.Errorf("rule %+v, order %s first: %v (rows %v)", rule, order[0].Name, err, res)
 			}
 		}
@@ -659,7 +659,7 @@ func TestExplainPassesHooks(t *testing.T) {
 	} {
 		e := hookEngine(t, func(o *Options) { o.Hooks = runner(t, hooks.Entry{Name: "rule", Points: rule.Points(), Hook: rule}) })
 		ex, err := e.Explain(context.Background(), AskRequest{Question: "What was the total revenue in each year?"})
-		if AsError(err).code() != CodeRefusedByRule || ex != nil {
+		if codeOf(AsError(err)) != CodeRefusedByRule || ex != nil {
 			t.Errorf("rule %+v: %v %+v", rule, err, ex)
 		}
 		if _, err := e.Explain(context.Background(), AskRequest{Question: "Which artist has released the most albums?"}); err != nil {

@@ -192,7 +192,7 @@ func TestHookPointsOnEveryPath(t *testing.T) {
 						t.Logf("observed: %s never asked; the deny there changed nothing (result returned)", p)
 						return
 					}
-					if AsError(err).code() != CodeRefusedByRule || ran {
+					if codeOf(AsError(err)) != CodeRefusedByRule || ran {
 						t.Fatalf("deny at %s: err %v, result returned %v", p, err, ran)
 					}
 					if strings.Contains(err.Error(), "the spy denies") {
@@ -251,7 +251,7 @@ func TestTimeWindowRefusesEveryPath(t *testing.T) {
 	for _, path := range hookPaths(t) {
 		t.Run(path.name, func(t *testing.T) {
 			ran, err := path.run(t, []hooks.Entry{{Name: "office_hours", Points: rule.Points(), Hook: rule}}, nil)
-			if AsError(err).code() != CodeRefusedByRule || ran {
+			if codeOf(AsError(err)) != CodeRefusedByRule || ran {
 				t.Errorf("outside the window: err %v, result returned %v", err, ran)
 			}
 		})
@@ -275,7 +275,7 @@ func TestRewriteRefusesFixedPaths(t *testing.T) {
 		}
 		t.Run(path.name, func(t *testing.T) {
 			ran, err := path.run(t, rewrite, nil)
-			if fixed[path.name] && (AsError(err).code() != CodeRefusedByRule || ran) {
+			if fixed[path.name] && (codeOf(AsError(err)) != CodeRefusedByRule || ran) {
 				t.Errorf("rewrite on %s: err %v, result returned %v", path.name, err, ran)
 			}
 			if !fixed[path.name] && (err != nil || !ran) {

@@ -6,7 +6,9 @@ import (
 	"strings"
 	"time"
 
+	"github.com/nl2sql/nl2sql/engine/internal/modeltext"
 	"github.com/nl2sql/nl2sql/engine/llm"
+	"github.com/nl2sql/nl2sql/engine/multi"
 	"github.com/nl2sql/nl2sql/planast"
 )
 
@@ -24,7 +26,7 @@ import (
 //     ids joined by "+") splits the question into sub-queries, each bound
 //     to one datasource with a semantic intent (never SQL) and an expected
 //     output schema, combine groups (join, compare, union) and a post plan
-//     over the results. checkDecomposition refuses SQL in text fields,
+//     over the results. multi.Check refuses SQL in text fields,
 //     unresolved references, cycles, uncoercible join keys and unused
 //     results, and validates every group and the post plan with planast
 //     before anything runs; a refused answer goes back to the model
@@ -57,6 +59,27 @@ const (
 	// CodeDecompositionInvalid: the decomposition failed its checks after
 	// every repair attempt (or, supplied, at once).
 	CodeDecompositionInvalid Code = "DECOMPOSITION_INVALID"
+)
+
+// The decomposition document (engine/multi) keeps its engine names: they
+// are the supplied-decomposition and recording formats.
+type (
+	DecomposeAnswer = multi.Answer
+	SubQuerySpec    = multi.SubQuerySpec
+	CombineSpec     = multi.CombineSpec
+	InputSpec       = multi.InputSpec
+	ResolveAnswer   = multi.ResolveAnswer
+)
+
+// Issue codes of a refused decomposition (engine/multi).
+const (
+	IssueSQL        = multi.IssueSQL
+	IssueUnresolved = multi.IssueUnresolved
+	IssueCycle      = multi.IssueCycle
+	IssueCombine    = multi.IssueCombine
+	IssueUnused     = multi.IssueUnused
+	IssueDatasource = multi.IssueDatasource
+	IssueDuplicate  = multi.IssueDuplicate
 )
 
 // maxParallel bounds the sub-queries run at once.
@@ -167,7 +190,7 @@ func (e *Engine) RunDecomposition(ctx context.Context, question string, doc []by
 	}
 	tr.t.Datasource = strings.Join(offered, ",")
 	tm.Resolve = sw.lap()
-	dec, issues := checkDecomposition(ans, offered)
+	dec, issues := multi.Check(ans, offered)
 	if issues != nil {
 		tr.t.Rejected = []Attempt{{Attempt: 1, Issues: issues}}
 		return nil, decompositionError(issues, "the decomposition is invalid")
@@ -184,24 +207,24 @@ func decompositionError(issues []planast.Issue, lead string) *Error {
 // decompose asks the decomposer for a decomposition of q over the picked
 // datasources and checks it, sending the issues back at most MaxRepairs
 // times.
-func (e *Engine) decompose(ctx context.Context, q, today string, picked []*datasource, tr *traceRec) (*decomposition, Usage, float64, error) {
+func (e *Engine) decompose(ctx context.Context, q, today string, picked []*datasource, tr *traceRec) (*multi.Decomposition, Usage, float64, error) {
 	var usage Usage
 	var modelMS float64
-	blocks := make([]dsBlock, len(picked))
+	blocks := make([]multi.Block, len(picked))
 	offered := make([]string, len(picked))
 	for i, ds := range picked {
-		blocks[i] = dsBlock{ID: ds.spec.ID, Dialect: ds.src.Dialect(), Description: ds.spec.Description, Schema: e.retrieve(ctx, ds, q)}
+		blocks[i] = multi.Block{ID: ds.spec.ID, Dialect: ds.src.Dialect(), Description: ds.spec.Description, Schema: e.retrieve(ctx, ds, q)}
 		offered[i] = ds.spec.ID
 	}
 	var issues []planast.Issue
 	for attempt := 0; attempt <= e.opts.MaxRepairs; attempt++ {
-		msgs := decomposePrompt(today, q, blocks, issues)
+		msgs := multi.Prompt(today, q, blocks, issues)
 		step := "decompose"
 		if attempt > 0 {
 			step = "decompose_repair"
 		}
 		req := llm.Request{Step: step, Datasource: strings.Join(offered, "+"), Intent: q, Sample: attempt,
-			Messages: msgs, SchemaName: "decomposition", Schema: decomposeSchema, PromptHash: promptHash(msgs, today)}
+			Messages: msgs, SchemaName: "decomposition", Schema: multi.Schema, PromptHash: modeltext.Hash(msgs, today)}
 		t0 := time.Now()
 		resp, err := e.opts.Planner.Complete(ctx, req)
 		callMS := ms(time.Since(t0))
@@ -220,12 +243,12 @@ func (e *Engine) decompose(ctx context.Context, q, today string, picked []*datas
 		default:
 			usage.InputTokens += resp.Usage.InputTokens
 			usage.OutputTokens += resp.Usage.OutputTokens
-			ans, derr := decodeDecomposition(resp.Content)
+			ans, derr := multi.Decode(resp.Content)
 			if derr != nil {
 				issues = derr.(*planast.Error).Issues
 				break
 			}
-			dec, iss := checkDecomposition(ans, offered)
+			dec, iss := multi.Check(ans, offered)
 			if iss == nil {
 				return dec, usage, modelMS, nil
 			}
@@ -243,7 +266,7 @@ func (e *Engine) decompose(ctx context.Context, q, today string, picked []*datas
 // outside (a client, a recording) and lists the datasources its
 // sub-queries name, in first-use order. Errors are *Error.
 func suppliedDecomposition(doc []byte) (*DecomposeAnswer, []string, error) {
-	ans, err := decodeDecomposition(doc)
+	ans, err := multi.Decode(doc)
 	if err != nil {
 		return nil, nil, decompositionError(err.(*planast.Error).Issues, "the decomposition is not valid JSON of the expected shape")
 	}

@@ -4,16 +4,14 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"math"
-	"regexp"
 	"sort"
 	"strings"
 	"time"
-	"unicode"
 
+	"github.com/nl2sql/nl2sql/engine/internal/modeltext"
 	"github.com/nl2sql/nl2sql/engine/llm"
+	"github.com/nl2sql/nl2sql/engine/multi"
 	"github.com/nl2sql/nl2sql/engine/schema"
-	"github.com/nl2sql/nl2sql/index"
 )
 
 // Resolution across datasources: every datasource the caller reaches is
@@ -59,77 +57,6 @@ type candidate struct {
 	score           float64
 }
 
-var camelRe = regexp.MustCompile(`([a-z0-9])([A-Z])`)
-
-// terms splits text into ranking terms: camelCase and snake_case split,
-// lower-cased, stop words dropped and plurals reduced as the schema index
-// does (index.StopWord, index.Singular: "genres" → "genre", "categories"
-// → "category").
-func terms(s string) []string {
-	s = camelRe.ReplaceAllString(s, "$1 $2")
-	var out []string
-	for _, w := range strings.FieldsFunc(strings.ToLower(s), func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) }) {
-		if index.StopWord(w) {
-			continue
-		}
-		out = append(out, index.Singular(w))
-	}
-	return out
-}
-
-// rank scores each document (datasource description and table names)
-// against the question with BM25 (k1 1.2, b 0.75) and sorts by score,
-// ties by id.
-func rank(question string, docs map[string]string) []struct {
-	id    string
-	score float64
-} {
-	k1, b := 1.2, 0.75
-	q := terms(question)
-	tf := map[string]map[string]int{}
-	df := map[string]int{}
-	total := 0
-	for id, d := range docs {
-		tf[id] = map[string]int{}
-		for _, t := range terms(d) {
-			if tf[id][t] == 0 {
-				df[t]++
-			}
-			tf[id][t]++
-			total++
-		}
-	}
-	n := float64(len(docs))
-	avg := float64(total) / math.Max(n, 1)
-	out := make([]struct {
-		id    string
-		score float64
-	}, 0, len(docs))
-	for id, f := range tf {
-		length := 0
-		for _, c := range f {
-			length += c
-		}
-		score := 0.0
-		for _, t := range q {
-			if f[t] == 0 {
-				continue
-			}
-			idf := math.Log(1 + (n-float64(df[t])+0.5)/(float64(df[t])+0.5))
-			x := float64(f[t])
-			score += idf * x * (k1 + 1) / (x + k1*(1-b+b*float64(length)/math.Max(avg, 1)))
-		}
-		out = append(out, struct {
-			id    string
-			score float64
-		}{id, math.Round(score*1e9) / 1e9})
-	}
-	sort.Slice(out, func(i, j int) bool {
-		return out[i].score > out[j].score || out[i].score == out[j].score && out[i].id < out[j].id
-	})
-	return out
-}
-
 // candidates ranks every datasource the caller reaches, opening each to
 // read its table names; those that cannot be opened are ranked by their
 // description (and logged). No model call happens here.
@@ -153,10 +80,10 @@ func (e *Engine) candidates(ctx context.Context, question string) ([]candidate, 
 		return nil, Errorf(CodeDatasourceNotFound, "list_datasources shows the datasources you can use", "no datasource you may use is configured")
 	}
 	var out []candidate
-	for _, r := range rank(question, docs) {
+	for _, r := range multi.Rank(question, docs) {
 		if len(out) < maxCandidates {
-			c := byID[r.id]
-			c.score = r.score
+			c := byID[r.ID]
+			c.score = r.Score
 			out = append(out, c)
 		}
 	}
@@ -176,23 +103,6 @@ func tableNames(tables []schema.Table) []string {
 	return names
 }
 
-// ResolveAnswer is the resolver's answer (step "resolve").
-type ResolveAnswer struct {
-	Reasoning   string   `json:"reasoning"`
-	Answerable  bool     `json:"answerable"`
-	Datasources []string `json:"datasources"`
-	// Reason says why the question cannot be answered ("" when it can).
-	Reason string `json:"reason"`
-}
-
-const resolveSystemPrompt = `You decide which datasources a question needs. [DATASOURCES] lists the datasources you may use, most relevant first by word overlap, each with its id, description and table names. Answer with JSON only, in the given schema: answerable true with the ids of every datasource the question needs (one, or several when it combines their data), or answerable false with datasources [] and a one-sentence reason when none of them holds what the question asks about.`
-
-var resolveSchema = func() json.RawMessage {
-	b, _ := json.Marshal(jsObj(map[string]any{"reasoning": jsStr, "answerable": map[string]any{"type": "boolean"},
-		"datasources": jsArr(jsStr), "reason": jsStr}))
-	return b
-}()
-
 // resolveMulti asks the resolver which of the ranked candidates the
 // question needs and returns their ids, sorted.
 func (e *Engine) resolveMulti(ctx context.Context, question, today string, cands []candidate) ([]string, Usage, float64, error) {
@@ -208,9 +118,9 @@ func (e *Engine) resolveMulti(ctx context.Context, question, today string, cands
 		b.WriteByte('\n')
 	}
 	b.WriteString("\n[QUESTION]\n" + question + "\n")
-	msgs := []llm.Message{{Role: "system", Content: resolveSystemPrompt}, {Role: "user", Content: b.String()}}
+	msgs := []llm.Message{{Role: "system", Content: multi.ResolveSystem}, {Role: "user", Content: b.String()}}
 	req := llm.Request{Step: "resolve", Intent: question, Messages: msgs, SchemaName: "resolve_answer",
-		Schema: resolveSchema, PromptHash: promptHash(msgs, today)}
+		Schema: multi.ResolveSchema, PromptHash: modeltext.Hash(msgs, today)}
 	var usage Usage
 	t0 := time.Now()
 	resp, err := e.opts.Planner.Complete(ctx, req)

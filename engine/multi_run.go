@@ -14,6 +14,7 @@ import (
 	"github.com/nl2sql/nl2sql/duckcompute"
 	"github.com/nl2sql/nl2sql/engine/hooks"
 	"github.com/nl2sql/nl2sql/engine/llm"
+	"github.com/nl2sql/nl2sql/engine/multi"
 	"github.com/nl2sql/nl2sql/engine/source"
 	"github.com/nl2sql/nl2sql/planast"
 )
@@ -29,28 +30,28 @@ type subRun struct {
 
 // runDecomposition runs every sub-query, layer by layer, then combines the
 // results in DuckDB and builds the result.
-func (e *Engine) runDecomposition(ctx context.Context, q, today string, dec *decomposition, work multiUsage, sw *stopwatch, tm *Timings, tr *traceRec) (*Result, error) {
+func (e *Engine) runDecomposition(ctx context.Context, q, today string, dec *multi.Decomposition, work multiUsage, sw *stopwatch, tm *Timings, tr *traceRec) (*Result, error) {
 	dss := map[string]*datasource{}
 	rowLimit := 0
-	for _, s := range dec.subs {
-		if !e.reaches(ctx, s.datasource) {
-			return nil, Errorf(CodeDatasourceNotFound, "list_datasources shows the datasources you can use", "there is no datasource %q", s.datasource)
+	for _, s := range dec.Subs {
+		if !e.reaches(ctx, s.Datasource) {
+			return nil, Errorf(CodeDatasourceNotFound, "list_datasources shows the datasources you can use", "there is no datasource %q", s.Datasource)
 		}
-		ds, err := e.datasource(ctx, s.datasource)
+		ds, err := e.datasource(ctx, s.Datasource)
 		if err != nil {
 			return nil, err
 		}
-		dss[s.datasource] = ds
+		dss[s.Datasource] = ds
 		rowLimit = max(rowLimit, ds.spec.RowLimit)
 	}
 	ctx = progress(ctx, "retrieve")
-	runs := make([]subRun, len(dec.subs))
+	runs := make([]subRun, len(dec.Subs))
 	index := map[string]int{}
-	for i, s := range dec.subs {
-		index[s.id] = i
+	for i, s := range dec.Subs {
+		index[s.ID] = i
 	}
 	sem := make(chan struct{}, maxParallel)
-	for _, layer := range dec.layers {
+	for _, layer := range dec.Layers {
 		var wg sync.WaitGroup
 		for _, id := range layer {
 			i, ok := index[id]
@@ -62,7 +63,7 @@ func (e *Engine) runDecomposition(ctx context.Context, q, today string, dec *dec
 			go func() {
 				defer wg.Done()
 				defer func() { <-sem }()
-				runs[i] = e.runSub(ctx, dec.subs[i], dss[dec.subs[i].datasource], today)
+				runs[i] = e.runSub(ctx, dec.Subs[i], dss[dec.Subs[i].Datasource], today)
 			}()
 		}
 		wg.Wait()
@@ -128,23 +129,23 @@ func (e *Engine) runDecomposition(ctx context.Context, q, today string, dec *dec
 // path: its intent is the question, its expected columns are shown to the
 // planner and required of the plan, and its plan is cached under its own
 // intent and datasource.
-func (e *Engine) runSub(ctx context.Context, s subSpec, ds *datasource, today string) (r subRun) {
-	r.sq = SubQuery{ID: s.id, Datasource: s.datasource, Dialect: ds.src.Dialect(), Intent: s.intent}
-	ctx, sp := startSpan(ctx, "subquery", trace.WithAttributes(attribute.String("nl2sql.subquery_id", s.id), attribute.String("nl2sql.datasource", s.datasource)))
+func (e *Engine) runSub(ctx context.Context, s multi.Sub, ds *datasource, today string) (r subRun) {
+	r.sq = SubQuery{ID: s.ID, Datasource: s.Datasource, Dialect: ds.src.Dialect(), Intent: s.Intent}
+	ctx, sp := startSpan(ctx, "subquery", trace.WithAttributes(attribute.String("nl2sql.subquery_id", s.ID), attribute.String("nl2sql.datasource", s.Datasource)))
 	defer func() { endSpan(sp, r.err) }()
 	fail := func(err error) subRun {
 		r.err = err
 		r.sq.Error = AsError(err).Error()
 		return r
 	}
-	if err := e.screen(ctx, ds, s.intent); err != nil {
+	if err := e.screen(ctx, ds, s.Intent); err != nil {
 		return fail(err)
 	}
 	rctx, rsp := startSpan(ctx, "retrieve")
 	sctx := e.subContext(rctx, ds, s)
 	rsp.End()
 	pctx, psp := startSpan(ctx, "plan")
-	p, err := e.planValidated(withExpected(pctx, s.expected), ds, s.intent, sctx, today)
+	p, err := e.planValidated(withExpected(pctx, s.Expected), ds, s.Intent, sctx, today)
 	endSpan(psp, err)
 	if p != nil {
 		r.usage, r.modelMS = p.usage, p.modelMS
@@ -154,13 +155,13 @@ func (e *Engine) runSub(ctx context.Context, s subSpec, ds *datasource, today st
 		return fail(err)
 	}
 	tr := traceFrom(ctx)
-	if p, err = e.afterPlanning(ctx, ds, s.intent, p, tr); err != nil { // a changed plan is validated again
+	if p, err = e.afterPlanning(ctx, ds, s.Intent, p, tr); err != nil { // a changed plan is validated again
 		return fail(err)
 	}
 	r.sq.Plan, r.sq.PlanSource, r.sq.Reasoning = p.plan, p.source, p.reasoning
 	r.sq.Definitions = ds.definitionsUsed(p.planner)
-	if got := strings.Join(p.columns, ","); got != strings.Join(columnNames(s.expected), ",") {
-		return fail(Errorf(CodePlanInvalid, "", "the plan returns the columns %s, not the expected %s", got, strings.Join(columnNames(s.expected), ",")))
+	if got := strings.Join(p.columns, ","); got != strings.Join(columnNames(s.Expected), ",") {
+		return fail(Errorf(CodePlanInvalid, "", "the plan returns the columns %s, not the expected %s", got, strings.Join(columnNames(s.Expected), ",")))
 	}
 	_, dsp := startSpan(ctx, "render")
 	sql, err := e.render(ds, p)
@@ -169,7 +170,7 @@ func (e *Engine) runSub(ctx context.Context, s subSpec, ds *datasource, today st
 		return fail(err)
 	}
 	r.sq.SQL = sql
-	if err := e.subBeforeExecution(ctx, ds, s.intent, p, sql, tr); err != nil {
+	if err := e.subBeforeExecution(ctx, ds, s.Intent, p, sql, tr); err != nil {
 		return fail(err)
 	}
 	ectx, esp := startSpan(ctx, "execute")
@@ -179,10 +180,10 @@ func (e *Engine) runSub(ctx context.Context, s subSpec, ds *datasource, today st
 		return fail(err)
 	}
 	applyPlanTypes(rows, p.types)
-	if err := e.resultHook(ctx, hooks.AfterExecution, ds, s.intent, p, rows.Columns, len(rows.Rows), rows.Truncated, "", tr); err != nil {
+	if err := e.resultHook(ctx, hooks.AfterExecution, ds, s.Intent, p, rows.Columns, len(rows.Rows), rows.Truncated, "", tr); err != nil {
 		return fail(err)
 	}
-	e.storePlan(ctx, ds, s.intent, today, p)
+	e.storePlan(ctx, ds, s.Intent, today, p)
 	r.rows = rows
 	r.sq.RowCount, r.sq.Truncated = len(rows.Rows), rows.Truncated
 	return r
@@ -190,8 +191,8 @@ func (e *Engine) runSub(ctx context.Context, s subSpec, ds *datasource, today st
 
 // subContext is the schema context a sub-query is planned with: the
 // datasource's, retrieved for its intent, then its expected output.
-func (e *Engine) subContext(ctx context.Context, ds *datasource, s subSpec) string {
-	return e.retrieve(ctx, ds, s.intent) + expectedSection(s.expected)
+func (e *Engine) subContext(ctx context.Context, ds *datasource, s multi.Sub) string {
+	return e.retrieve(ctx, ds, s.Intent) + expectedSection(s.Expected)
 }
 
 // SubQueryPlanRequests returns the first planner call of each sub-query of
@@ -204,17 +205,17 @@ func (e *Engine) SubQueryPlanRequests(ctx context.Context, doc []byte) ([]llm.Re
 	if err != nil {
 		return nil, err
 	}
-	dec, issues := checkDecomposition(ans, offered)
+	dec, issues := multi.Check(ans, offered)
 	if issues != nil {
 		return nil, decompositionError(issues, "the decomposition is invalid")
 	}
 	var out []llm.Request
-	for _, s := range dec.subs {
-		ds, err := e.resolve(ctx, s.datasource)
+	for _, s := range dec.Subs {
+		ds, err := e.resolve(ctx, s.Datasource)
 		if err != nil {
 			return nil, err
 		}
-		out = append(out, e.planRequest(ds, s.intent, e.subContext(ctx, ds, s), e.opts.Today(), nil, 0))
+		out = append(out, e.planRequest(ds, s.Intent, e.subContext(ctx, ds, s), e.opts.Today(), nil, 0))
 	}
 	return out, nil
 }
@@ -230,14 +231,14 @@ func columnNames(cols []duckcompute.Column) []string {
 // combine loads every sub-query's rows (none for a failed one) into a
 // DuckDB table named by its id and runs the combination plan. Warnings
 // come in sub-query id order: failures, truncations, unconverted values.
-func (e *Engine) combine(ctx context.Context, dec *decomposition, runs []subRun, rowLimit int) (*duckcompute.Output, []string, error) {
+func (e *Engine) combine(ctx context.Context, dec *multi.Decomposition, runs []subRun, rowLimit int) (*duckcompute.Output, []string, error) {
 	ctx, sp := startSpan(ctx, "combine", trace.WithAttributes(attribute.Int("nl2sql.subqueries", len(runs))))
 	out, warnings, err := e.combineIn(ctx, dec, runs, rowLimit)
 	endSpan(sp, err)
 	return out, warnings, err
 }
 
-func (e *Engine) combineIn(ctx context.Context, dec *decomposition, runs []subRun, rowLimit int) (*duckcompute.Output, []string, error) {
+func (e *Engine) combineIn(ctx context.Context, dec *multi.Decomposition, runs []subRun, rowLimit int) (*duckcompute.Output, []string, error) {
 	// one decimal scale for every table: the most fraction digits any
 	// decimal value needs (see duckcompute.Options.DecimalScale)
 	scale := 2
@@ -245,7 +246,7 @@ func (e *Engine) combineIn(ctx context.Context, dec *decomposition, runs []subRu
 		if r.rows == nil {
 			continue
 		}
-		for k, c := range dec.comb.Tables[i].Columns {
+		for k, c := range dec.Comb.Tables[i].Columns {
 			if c.Type != planast.TypeDecimal {
 				continue
 			}
@@ -262,8 +263,8 @@ func (e *Engine) combineIn(ctx context.Context, dec *decomposition, runs []subRu
 	}
 	defer db.Close()
 	warnings := []string{}
-	for i, s := range dec.subs {
-		who := fmt.Sprintf("sub-query %s (%q on %s)", s.id, s.ref, s.datasource)
+	for i, s := range dec.Subs {
+		who := fmt.Sprintf("sub-query %s (%q on %s)", s.ID, s.Ref, s.Datasource)
 		var rows [][]any
 		switch r := runs[i]; {
 		case r.err != nil:
@@ -274,7 +275,7 @@ func (e *Engine) combineIn(ctx context.Context, dec *decomposition, runs []subRu
 		default:
 			rows = r.rows.Rows
 		}
-		ws, err := db.Load(ctx, dec.comb.Tables[i], rows)
+		ws, err := db.Load(ctx, dec.Comb.Tables[i], rows)
 		if err != nil {
 			return nil, nil, &Error{Code: CodeInternal, Msg: "cannot load a sub-query's rows for the combination: " + err.Error(), Err: err}
 		}
@@ -283,7 +284,7 @@ func (e *Engine) combineIn(ctx context.Context, dec *decomposition, runs []subRu
 				who, w.Count, w.Column, w.Type, w.Example))
 		}
 	}
-	out, err := db.Run(ctx, dec.comb.Plan, rowLimit)
+	out, err := db.Run(ctx, dec.Comb.Plan, rowLimit)
 	if err != nil {
 		if ctx.Err() != nil {
 			return nil, nil, ctx.Err()

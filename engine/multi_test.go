@@ -12,7 +12,8 @@ import (
 	"testing"
 
 	"github.com/nl2sql/nl2sql/engine/llm"
-	"github.com/nl2sql/nl2sql/examples/multi"
+	"github.com/nl2sql/nl2sql/engine/multi"
+	multiexample "github.com/nl2sql/nl2sql/examples/multi"
 )
 
 const multiDir = "../examples/multi"
@@ -71,7 +72,7 @@ func multiEngineWith(t *testing.T, set func(*Options)) (*Engine, *counting) {
 			return
 		}
 		targetsOnce.path = filepath.Join(dir, "targets.duckdb")
-		targetsOnce.err = multi.BuildTargets(context.Background(), targetsOnce.path)
+		targetsOnce.err = multiexample.BuildTargets(context.Background(), targetsOnce.path)
 	})
 	if targetsOnce.err != nil {
 		t.Fatal(targetsOnce.err)
@@ -243,7 +244,7 @@ func TestMultiRecordingsMatchSchemas(t *testing.T) {
 	}
 	n := 0
 	for _, rec := range rp.Recordings() {
-		answer, schema := rec.Answer, resolveSchema
+		answer, schema := rec.Answer, multi.ResolveSchema
 		switch rec.Step {
 		case "plan":
 			continue
@@ -252,12 +253,12 @@ func TestMultiRecordingsMatchSchemas(t *testing.T) {
 			if err := json.Unmarshal(rec.Answer, &m); err != nil {
 				t.Fatal(err)
 			}
-			if _, err := decodeDecomposition(rec.Answer); err != nil {
+			if _, err := multi.Decode(rec.Answer); err != nil {
 				t.Errorf("%s: %v", rec.File, err)
 			}
 			m["post"] = json.RawMessage("null")
 			answer, _ = json.Marshal(m)
-			schema = decomposeSchema
+			schema = multi.Schema
 		}
 		n++
 		if _, err := llm.CheckOutput(string(answer), schema); err != nil {

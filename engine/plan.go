@@ -8,6 +8,8 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/nl2sql/nl2sql/engine/internal/fault"
+	"github.com/nl2sql/nl2sql/engine/internal/modeltext"
 	"github.com/nl2sql/nl2sql/engine/llm"
 	"github.com/nl2sql/nl2sql/engine/source"
 	"github.com/nl2sql/nl2sql/planast"
@@ -130,7 +132,7 @@ func (e *Engine) planRequest(ds *datasource, question, sctx, today string, issue
 	}
 	return llm.Request{
 		Step: step, Datasource: ds.spec.ID, Intent: question, Sample: attempt,
-		Messages: msgs, SchemaName: "plan_answer", Schema: planAnswerSchema, PromptHash: promptHash(msgs, today),
+		Messages: msgs, SchemaName: "plan_answer", Schema: planAnswerSchema, PromptHash: modeltext.Hash(msgs, today),
 	}
 }
 
@@ -153,29 +155,7 @@ func decodePlanAnswer(b json.RawMessage) (*PlanAnswer, *planast.Query, error) {
 	return &ans, plan, nil
 }
 
-func providerError(err error) *Error {
-	var ee *Error
-	if errors.As(err, &ee) { // already typed (NO_PLANNER)
-		return ee
-	}
-	var nr *llm.NoRecordingError
-	if errors.As(err, &nr) {
-		hint := "this server replays recorded model answers; ask a recorded question, or configure a live model provider (llm.default in nl2sql.yaml) to ask new ones"
-		return &Error{Code: CodeNoRecording, Msg: nr.Error(), Hint: hint, Err: err}
-	}
-	var pe *llm.ProviderError
-	if errors.As(err, &pe) {
-		return &Error{Code: Code(pe.Code), Msg: pe.Msg, Hint: pe.Hint, Retryable: pe.Retryable, Err: err}
-	}
-	if errors.Is(err, context.Canceled) {
-		return &Error{Code: CodeCancelled, Msg: "the request was cancelled", Err: err}
-	}
-	if errors.Is(err, context.DeadlineExceeded) {
-		return &Error{Code: CodeTimeout, Msg: "the model call ran past the request's time limit", Retryable: true, Err: err,
-			Hint: "check that the model endpoint answers (nl2sql doctor), use a faster model, or ask again"}
-	}
-	return &Error{Code: CodeProvider, Msg: "the model provider failed: " + err.Error(), Retryable: true, Err: err}
-}
+func providerError(err error) *Error { return fault.Provider(err) }
 
 // traceCall records a model call in the request's trace, if any.
 func traceCall(ctx context.Context, req llm.Request, resp *llm.Response, err error, callMS float64) {

@@ -1,9 +1,7 @@
 package engine
 
 import (
-	"crypto/sha256"
 	_ "embed"
-	"encoding/hex"
 	"encoding/json"
 	"strings"
 
@@ -33,14 +31,4 @@ func planPrompt(today, dialect, schemaCtx, question string, issues []planast.Iss
 		}
 	}
 	return []llm.Message{{Role: "system", Content: planSystemPrompt}, {Role: "user", Content: b.String()}}
-}
-
-// promptHash is sha256 of the messages with the run date masked, so a
-// recording's stored hash changes only when the prompt itself does.
-func promptHash(msgs []llm.Message, today string) string {
-	h := sha256.New()
-	for _, m := range msgs {
-		h.Write([]byte(m.Role + "\x00" + strings.ReplaceAll(m.Content, today, "YYYY-MM-DD") + "\x00"))
-	}
-	return hex.EncodeToString(h.Sum(nil))
 }

@@ -2,100 +2,32 @@ package engine
 
 import (
 	"context"
-	"errors"
-	"fmt"
+	"encoding/json"
 	"strings"
-	"sync"
 	"time"
 
-	"golang.org/x/sync/errgroup"
-
+	"github.com/nl2sql/nl2sql/engine/hooks"
 	"github.com/nl2sql/nl2sql/engine/llm"
+	"github.com/nl2sql/nl2sql/engine/scale"
+	"github.com/nl2sql/nl2sql/engine/source"
+	"github.com/nl2sql/nl2sql/planast"
 )
 
-// ScaleReport is what test-time scaling did for one question; it is in the
-// result (Result.Scaling) and the trace (Trace.Scaling), and byte-identical
-// for the same inputs and recordings.
-type ScaleReport struct {
-	// Route is "scale" or "single" (the router chose the single call);
-	// RouteReason says why.
-	Route       string `json:"route"`
-	RouteReason string `json:"route_reason"`
-	// Candidates in generation order: the configured strategies' samples,
-	// then revisions.
-	Candidates []CandidateReport `json:"candidates"`
-	// Buckets group the executed candidates by canonical result hash, in
-	// order of their first candidate; the error bucket, if any, is last.
-	Buckets []BucketReport `json:"buckets"`
-	// Selection is how the answer was chosen: "single_bucket", "tournament",
-	// "majority" (tournament off), or "majority_selector_failed" with the
-	// selector's error in SelectorError.
-	Selection     string `json:"selection"`
-	SelectorError string `json:"selector_error,omitempty"`
-	// Selected is the id of the winning bucket (-1 when routed single).
-	Selected  int              `json:"selected_bucket"`
-	Critiques []CritiqueReport `json:"critiques,omitempty"`
-	// Degraded is true when a token budget or the time budget cut the
-	// process short; DegradedReasons say where.
-	Degraded        bool     `json:"degraded"`
-	DegradedReasons []string `json:"degraded_reasons,omitempty"`
-	// Stages counts model calls and tokens per stage: "route", "candidates",
-	// "repair", "critique", "revise", "select".
-	Stages []StageUsage  `json:"stages"`
-	Budget *BudgetReport `json:"budget,omitempty"`
-}
-
-// CandidateReport is one candidate plan: its strategy and sample index (the
-// record/replay key), planner calls including repairs, and what it gave.
-type CandidateReport struct {
-	Index    int    `json:"index"`
-	Strategy string `json:"strategy"`
-	Sample   int    `json:"sample"`
-	Attempts int    `json:"attempts"`
-	SQL      string `json:"sql,omitempty"`
-	RowCount int    `json:"row_count"`
-	// Bucket is the id of its bucket (the error bucket when it has no result).
-	Bucket int    `json:"bucket"`
-	Error  string `json:"error,omitempty"`
-}
-
-// StageUsage is the model work of one scaling stage. Skipped counts calls
-// not sent because the token budget could not hold them.
-type StageUsage struct {
-	Stage        string `json:"stage"`
-	Calls        int    `json:"calls"`
-	InputTokens  int    `json:"input_tokens"`
-	OutputTokens int    `json:"output_tokens"`
-	Skipped      int    `json:"skipped,omitempty"`
-}
-
-// stageOrder fixes the order of ScaleReport.Stages.
-var stageOrder = []string{"route", "candidates", "repair", "critique", "revise", "select"}
-
-// errBudget is returned for a call whose reservation did not fit.
-var errBudget = errors.New("the token budget cannot hold this call")
-
-// scaleRun is one scaled question in progress.
-type scaleRun struct {
-	e       *Engine
-	ds      *datasource
-	q       string
-	sctx    string
-	today   string
-	cfg     ScaleConfig
-	budget  *tokenBudget
-	outer   context.Context // the request's context (its own deadline)
-	tr      *traceRec       // the run's, for the hooks every candidate passes
-	mu      sync.Mutex
-	stages  map[string]*StageUsage
-	modelMS float64
-	execMS  float64 // wall time of the candidates' queries
-	report  ScaleReport
-}
+// The configuration and the report of test-time scaling (engine/scale)
+// keep their engine names: Options, DatasourceSpec and Result carry them.
+type (
+	// ScaleConfig configures test-time scaling; the zero value is off.
+	ScaleConfig = scale.Config
+	// StrategySpec is one candidate strategy of a ScaleConfig.
+	StrategySpec = scale.StrategySpec
+	// ScaleReport is what test-time scaling did for one question.
+	ScaleReport = scale.Report
+)
 
 // planMaybeScaled is the plan step when scaling may apply: a cached plan,
 // else the single call when scaling is off or the router calls the question
-// easy, else planScaled. The report is nil when scaling is off.
+// easy, else the scaled run (engine/scale). The report is nil when scaling
+// is off.
 func (e *Engine) planMaybeScaled(ctx context.Context, ds *datasource, q, sctx, today string) (*planned, *ScaleReport, error) {
 	cfg := e.scaling(ds)
 	if !cfg.Enabled() {
@@ -109,123 +41,46 @@ func (e *Engine) planMaybeScaled(ctx context.Context, ds *datasource, q, sctx, t
 	if p := e.cachedPlan(ctx, ds, q, today); p != nil {
 		return p, nil, nil
 	}
-	s := &scaleRun{e: e, ds: ds, q: q, sctx: sctx, today: today, cfg: cfg.withDefaults(), outer: ctx, stages: map[string]*StageUsage{}, tr: traceFrom(ctx)}
-	if s.tr == nil {
-		s.tr = &traceRec{t: Trace{ID: newTraceID(), CreatedAt: time.Now().UTC()}}
+	h := &scaleHost{e: e, ds: ds, q: q, sctx: sctx, today: today, tr: traceFrom(ctx)}
+	if h.tr == nil {
+		h.tr = &traceRec{t: Trace{ID: newTraceID(), CreatedAt: time.Now().UTC()}}
 	}
-	s.budget = &tokenBudget{limit: s.cfg.TokenBudget}
-	hard, reason := s.route(ctx)
-	s.report.RouteReason = reason
-	if !hard {
-		s.report.Route, s.report.Selected = "single", -1
+	run := scale.New[*planned](h, scale.Question{Datasource: ds.spec.ID, Text: q, SchemaContext: sctx, Today: today, Tables: len(ds.snap.Tables)},
+		scale.Deps{Planner: e.opts.Planner, Selector: e.opts.Selector, MaxRepairs: e.opts.MaxRepairs}, cfg)
+	if !run.Route(ctx) {
 		p, err := e.planValidated(ctx, ds, q, sctx, today)
 		if p != nil {
-			s.addUsage(&p.usage)
+			addScaleUsage(&p.usage, run.Usage())
 		}
-		return p, s.finishReport(ctx), err
+		return p, scaleReport(ctx, run), err
 	}
-	s.report.Route = "scale"
-	p, err := s.run(ctx)
-	return p, s.finishReport(ctx), err
+	w, err := run.Plan(ctx)
+	if err != nil {
+		return nil, scaleReport(ctx, run), err
+	}
+	p := *w.Plan
+	p.attempts = w.Attempts
+	p.ran = &ranPlan{sql: w.SQL, rows: w.Rows, execMS: ms(w.Exec)} // run once, as a candidate
+	p.modelMS = ms(w.Model)
+	addScaleUsage(&p.usage, run.Usage())
+	return &p, scaleReport(ctx, run), nil
 }
 
-// run generates, executes, refines and selects; the winner's plan is
-// returned for the usual render, execute and answer steps.
-func (s *scaleRun) run(ctx context.Context) (*planned, error) {
-	t0 := time.Now()
-	sctx, cancel := context.WithTimeout(ctx, s.cfg.TimeBudget)
-	defer cancel()
-	cands := s.initialCandidates()
-	s.generate(sctx, cands)
-	s.executeAll(ctx, cands) // queries keep the request's deadline: the time budget bounds model calls
-	for pass := 1; pass <= s.cfg.MaxRefinements; pass++ {
-		revs := s.refine(sctx, cands, pass)
-		if len(revs) == 0 {
-			break
-		}
-		s.generate(sctx, revs)
-		s.executeAll(ctx, revs)
-		cands = append(cands, revs...)
+// scaling is the configuration for a datasource: its own, else the global.
+func (e *Engine) scaling(ds *datasource) ScaleConfig {
+	if ds.spec.Scaling != nil {
+		return *ds.spec.Scaling
 	}
-	buckets := bucketize(cands)
-	win := s.selectBucket(sctx, buckets)
-	s.report.Buckets = bucketReports(buckets)
-	s.report.Candidates = candidateReports(cands)
-	if sctx.Err() != nil && ctx.Err() == nil {
-		s.degrade("the time budget of %s ran out", s.cfg.TimeBudget)
-	}
-	if win == nil {
-		s.report.Selected = -1
-		return nil, s.noWinner(ctx, cands)
-	}
-	s.report.Selected = win.id
-	rep := win.members[0]
-	p := *rep.planned
-	p.attempts = rep.attempts
-	p.ran = &ranPlan{sql: rep.sql, rows: rep.rows, execMS: s.execMS} // run once, as a candidate
-	// calls overlap: the model time is the summed call time, at most the
-	// stage's wall time, so Timings.Overhead stays the engine's own time
-	p.modelMS = min(s.modelMS, ms(time.Since(t0)))
-	s.addUsage(&p.usage)
-	return &p, nil
+	return e.opts.Scaling
 }
 
-// noWinner is the error when no candidate produced a runnable plan: when a
-// rule held a candidate for approval, the first such candidate is stored
-// for an approver (NEEDS_APPROVAL, as the single call would stop); else
-// the first rule's refusal; else the first candidate's own error, as the
-// single-call path would report it.
-func (s *scaleRun) noWinner(ctx context.Context, cands []*scaleCand) error {
-	for _, c := range cands {
-		if c.held != nil {
-			return s.e.requireApproval(ctx, s.ds, s.q, c.planned, c.held.sql, c.held.reason, s.tr)
-		}
-	}
-	for _, c := range cands {
-		if c.err != nil && refusedByRule(c.err) {
-			return c.err
-		}
-	}
-	for _, c := range cands {
-		if c.err != nil {
-			return deadline(ctx, c.err)
-		}
-	}
-	return Errorf(CodePlanInvalid, "rephrase the question or raise scaling.token_budget", "no candidate plan could be produced within the budget")
+func addScaleUsage(u *Usage, s scale.Usage) {
+	u.add(Usage{ModelCalls: s.Calls, InputTokens: s.InputTokens, OutputTokens: s.OutputTokens})
 }
 
-// addUsage adds every stage's model work to u.
-func (s *scaleRun) addUsage(u *Usage) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	for _, st := range s.stages {
-		u.ModelCalls += st.Calls
-		u.InputTokens += st.InputTokens
-		u.OutputTokens += st.OutputTokens
-	}
-}
-
-// finishReport orders the stages, fills the budget, stores the report in
-// the trace and returns it.
-func (s *scaleRun) finishReport(ctx context.Context) *ScaleReport {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	r := &s.report
-	r.Stages = []StageUsage{}
-	for _, name := range stageOrder {
-		if st, ok := s.stages[name]; ok {
-			r.Stages = append(r.Stages, *st)
-		}
-	}
-	if r.Route == "scale" || s.budget.reserved > 0 {
-		r.Budget = &BudgetReport{Limit: s.budget.limit, Used: s.budget.reserved, Refused: s.budget.refused}
-	}
-	if r.Candidates == nil {
-		r.Candidates = []CandidateReport{}
-	}
-	if r.Buckets == nil {
-		r.Buckets = []BucketReport{}
-	}
+// scaleReport is the run's report, stored in the request's trace too.
+func scaleReport[P any](ctx context.Context, run *scale.Run[P]) *ScaleReport {
+	r := run.Report()
 	if tr := traceFrom(ctx); tr != nil {
 		tr.mu.Lock()
 		tr.t.Scaling = r
@@ -234,90 +89,68 @@ func (s *scaleRun) finishReport(ctx context.Context) *ScaleReport {
 	return r
 }
 
-// degrade records that a budget cut the process short.
-func (s *scaleRun) degrade(format string, args ...any) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	msg := fmt.Sprintf(format, args...)
-	for _, r := range s.report.DegradedReasons {
-		if r == msg {
-			return
-		}
-	}
-	s.report.Degraded = true
-	s.report.DegradedReasons = append(s.report.DegradedReasons, msg)
+// scaleHost is the pipeline's side of one scaled question: every
+// candidate takes the steps a single plan takes (validate for the caller,
+// the hooks around its run, render, execute read-only), one call each.
+type scaleHost struct {
+	e              *Engine
+	ds             *datasource
+	q, sctx, today string
+	tr             *traceRec // the run's, for the hooks every candidate passes
 }
 
-// stage returns the usage record of a stage; call with s.mu held.
-func (s *scaleRun) stage(name string) *StageUsage {
-	st, ok := s.stages[name]
-	if !ok {
-		st = &StageUsage{Stage: name}
-		s.stages[name] = st
-	}
-	return st
+func (h *scaleHost) PlanRequest(issues []planast.Issue, attempt int) llm.Request {
+	return h.e.planRequest(h.ds, h.q, h.sctx, h.today, issues, attempt)
 }
 
-// reserve reserves req's estimated input plus its output cap, returning the
-// reservation, or 0 and false (counted as skipped) when it does not fit.
-func (s *scaleRun) reserve(stage string, req *llm.Request) (int, bool) {
-	req.MaxOutputTokens = s.cfg.MaxOutputTokens
-	n := estimateInput(*req) + req.MaxOutputTokens
-	if s.budget.reserve(n) {
-		return n, true
+func (h *scaleHost) Validate(ctx context.Context, answer json.RawMessage) (*planned, error) {
+	ans, plan, err := decodePlanAnswer(answer)
+	if err != nil {
+		return nil, err
 	}
-	s.mu.Lock()
-	s.stage(stage).Skipped++
-	s.mu.Unlock()
-	s.degrade("the token budget of %d tokens could not hold every %s call", s.budget.limit, stage)
-	return 0, false
+	v, err := h.e.validateFor(ctx, h.ds, plan)
+	if err != nil {
+		return nil, err
+	}
+	return &planned{plan: v.Plan, columns: v.Columns, types: v.Types, warnings: v.Warnings, reasoning: ans.Reasoning,
+		source: "llm", planner: plan}, nil
 }
 
-// errRetryOverBudget stops a provider's retries when the token budget
-// cannot hold another attempt.
-var errRetryOverBudget = errors.New("the token budget cannot hold a retry")
-
-// send makes one reserved call, traces it, settles its reservation and
-// counts it in its stage.
-func (s *scaleRun) send(ctx context.Context, stage string, req llm.Request, reserved int, p Planner) (*llm.Response, error) {
-	req.BeforeRetry = func(int) error { // a retry re-sends the input: it reserves again, or is not sent
-		if !s.budget.reserve(reserved) {
-			s.degrade("the token budget of %d tokens could not hold a retry of a %s call", s.budget.limit, stage)
-			return errRetryOverBudget
-		}
-		return nil
+func (h *scaleHost) Gate(ctx context.Context, p *planned) (scale.Gated[*planned], error) {
+	p, err := h.e.afterPlanning(ctx, h.ds, h.q, p, h.tr)
+	if err != nil {
+		return scale.Gated[*planned]{}, err
 	}
-	t0 := time.Now()
-	resp, err := p.Complete(ctx, req)
-	callMS := ms(time.Since(t0))
-	traceCall(ctx, req, resp, err, callMS)
-	var used llm.Usage
-	if resp != nil {
-		used = resp.Usage
-		s.budget.settle(reserved, used)
-	} // a failed call keeps its whole reservation: what it cost is unknown
-	s.mu.Lock()
-	st := s.stage(stage)
-	st.Calls++
-	st.InputTokens += used.InputTokens
-	st.OutputTokens += used.OutputTokens
-	s.modelMS += callMS
-	s.mu.Unlock()
-	if err != nil && ctx.Err() != nil && s.outer.Err() == nil {
-		s.degrade("the time budget of %s ran out", s.cfg.TimeBudget)
+	sql, err := h.e.render(h.ds, p)
+	if err != nil {
+		return scale.Gated[*planned]{}, err
 	}
-	return resp, err
+	needs, reason, err := h.e.executionHooks(ctx, h.ds, h.q, p, sql, h.tr)
+	if err != nil {
+		return scale.Gated[*planned]{}, err
+	}
+	return scale.Gated[*planned]{Plan: p, SQL: sql, Held: needs, Reason: reason}, nil
 }
 
-// parallel runs f(i) for i in [0, n) with at most the configured number in
-// flight, and waits for all of them.
-func (s *scaleRun) parallel(n int, f func(i int)) {
-	var g errgroup.Group
-	g.SetLimit(s.cfg.Concurrency)
-	for i := range n {
-		g.Go(func() error { f(i); return nil })
+func (h *scaleHost) Execute(ctx context.Context, p *planned, sql string) (*source.Result, error) {
+	rows, err := h.e.execute(ctx, h.ds, sql)
+	if err != nil {
+		return nil, err
 	}
-	_ = g.Wait() // f reports through the candidates, never an error
+	applyPlanTypes(rows, p.types)
+	return rows, nil
+}
+
+func (h *scaleHost) CheckResult(ctx context.Context, p *planned, rows *source.Result) error {
+	return h.e.resultHook(ctx, hooks.AfterExecution, h.ds, h.q, p, rows.Columns, len(rows.Rows), rows.Truncated, "", h.tr)
+}
+
+func (h *scaleHost) Hold(ctx context.Context, p *planned, sql, reason string) error {
+	return h.e.requireApproval(ctx, h.ds, h.q, p, sql, reason, h.tr)
+}
+
+func (h *scaleHost) TraceCall(ctx context.Context, req llm.Request, resp *llm.Response, err error, took time.Duration) {
+	traceCall(ctx, req, resp, err, ms(took))
 }
 
 // withScaleReport puts the scaling report into the result, with a warning

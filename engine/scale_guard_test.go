@@ -15,6 +15,7 @@ import (
 
 	"github.com/nl2sql/nl2sql/engine/config"
 	"github.com/nl2sql/nl2sql/engine/llm"
+	"github.com/nl2sql/nl2sql/engine/scale"
 	"github.com/nl2sql/nl2sql/scope"
 )
 
@@ -68,13 +69,13 @@ func strategyOf(body map[string]any) string {
 	u := lastUser(body)
 	switch {
 	case strings.Contains(u, "[APPROACH]\nBefore writing the plan, reason step by step"):
-		return StrategyReasoning
+		return scale.StrategyReasoning
 	case strings.Contains(u, "[APPROACH]\nFirst break the question"):
-		return StrategyDecompose
+		return scale.StrategyDecompose
 	case strings.Contains(u, "[APPROACH]"):
 		return "other"
 	}
-	return StrategyPlain
+	return scale.StrategyPlain
 }
 
 // planAnswer lists column of table, in the strict schema's shape.
@@ -124,7 +125,7 @@ local_user: jane
 // Employee is refused and never runs.
 func TestScaleCandidatesPassAccessAndRowFilters(t *testing.T) {
 	ls := newLoggingServer(t, 0, func(body map[string]any) string {
-		if strategyOf(body) == StrategyDecompose { // and its repairs
+		if strategyOf(body) == scale.StrategyDecompose { // and its repairs
 			return planAnswer("Employee", "e", "EmployeeId")
 		}
 		if strings.HasPrefix(fmt.Sprint(body["messages"]), "[map[content:You compare") {
@@ -141,8 +142,8 @@ func TestScaleCandidatesPassAccessAndRowFilters(t *testing.T) {
 	e, err := New(Options{
 		Datasources: []DatasourceSpec{{ID: "chinook", Engine: "sqlite", Path: abs, RowLimit: 1000}},
 		Planner:     p, Policy: pol, Today: func() string { return "2026-01-15" },
-		Scaling: ScaleConfig{Strategies: []StrategySpec{{Name: StrategyPlain, Samples: 2}, {Name: StrategyReasoning, Samples: 2},
-			{Name: StrategyDecompose, Samples: 1}}},
+		Scaling: ScaleConfig{Strategies: []StrategySpec{{Name: scale.StrategyPlain, Samples: 2}, {Name: scale.StrategyReasoning, Samples: 2},
+			{Name: scale.StrategyDecompose, Samples: 1}}},
 	})
 	if err != nil {
 		t.Fatal(err)
@@ -161,7 +162,7 @@ func TestScaleCandidatesPassAccessAndRowFilters(t *testing.T) {
 	}
 	for _, c := range res.Scaling.Candidates {
 		switch c.Strategy {
-		case StrategyDecompose:
+		case scale.StrategyDecompose:
 			if c.SQL != "" || c.RowCount != 0 || c.Error == "" {
 				t.Errorf("the candidate reading Employee ran: %+v", c)
 			}
@@ -189,8 +190,8 @@ func TestScaleConcurrencyBoundAndTemperature(t *testing.T) {
 		t.Fatal(err)
 	}
 	hot, cool := 0.9, 0.2
-	cfg := ScaleConfig{Strategies: []StrategySpec{{Name: StrategyPlain, Samples: 3, Temperature: &hot},
-		{Name: StrategyReasoning, Samples: 3, Temperature: &cool}}, Concurrency: 2}
+	cfg := ScaleConfig{Strategies: []StrategySpec{{Name: scale.StrategyPlain, Samples: 3, Temperature: &hot},
+		{Name: scale.StrategyReasoning, Samples: 3, Temperature: &cool}}, Concurrency: 2}
 	res, err := scaleEngineWith(t, p, cfg, nil, "").Ask(context.Background(), AskRequest{Question: scaleQ})
 	if err != nil {
 		t.Fatal(err)
@@ -203,7 +204,7 @@ func TestScaleConcurrencyBoundAndTemperature(t *testing.T) {
 	if ls.maxIn != 2 {
 		t.Errorf("at most %d calls in flight, want exactly the configured 2", ls.maxIn)
 	}
-	want := map[string]float64{StrategyPlain: hot, StrategyReasoning: cool}
+	want := map[string]float64{scale.StrategyPlain: hot, scale.StrategyReasoning: cool}
 	seen := map[string]int{}
 	for _, b := range ls.bodies {
 		st := strategyOf(b)
@@ -217,7 +218,7 @@ func TestScaleConcurrencyBoundAndTemperature(t *testing.T) {
 			t.Errorf("a %s request has temperature %v, want %v", st, b["temperature"], w)
 		}
 	}
-	if seen[StrategyPlain] != 3 || seen[StrategyReasoning] != 3 {
+	if seen[scale.StrategyPlain] != 3 || seen[scale.StrategyReasoning] != 3 {
 		t.Errorf("requests per strategy %v, want 3 and 3", seen)
 	}
 }

@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/nl2sql/nl2sql/engine/llm"
+	"github.com/nl2sql/nl2sql/engine/scale"
 	"github.com/tiktoken-go/tokenizer"
 )
 
@@ -55,8 +56,8 @@ func scaleEngineWith(t *testing.T, planner Planner, cfg ScaleConfig, selector Pl
 
 // sevenCandidates is plain ×2, reasoning ×2, decompose ×3.
 func sevenCandidates(tournament bool, refinements int) ScaleConfig {
-	return ScaleConfig{Strategies: []StrategySpec{{Name: StrategyPlain, Samples: 2}, {Name: StrategyReasoning, Samples: 2},
-		{Name: StrategyDecompose, Samples: 3}}, Tournament: tournament, MaxRefinements: refinements}
+	return ScaleConfig{Strategies: []StrategySpec{{Name: scale.StrategyPlain, Samples: 2}, {Name: scale.StrategyReasoning, Samples: 2},
+		{Name: scale.StrategyDecompose, Samples: 3}}, Tournament: tournament, MaxRefinements: refinements}
 }
 
 // stable drops the two fields that differ between runs.
@@ -77,7 +78,7 @@ type bucketShape struct {
 	empty, err bool
 }
 
-func bucketShapes(bs []BucketReport) []bucketShape {
+func bucketShapes(bs []scale.BucketReport) []bucketShape {
 	var out []bucketShape
 	for _, b := range bs {
 		out = append(out, bucketShape{b.Size, strings.Join(b.Strategies, ","), b.Empty, b.Error})
@@ -192,7 +193,7 @@ func TestScaleOffIsSingleCall(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, cfg := range []ScaleConfig{{}, {Strategies: []StrategySpec{{Name: StrategyPlain, Samples: 1}}}} {
+	for _, cfg := range []ScaleConfig{{}, {Strategies: []StrategySpec{{Name: scale.StrategyPlain, Samples: 1}}}} {
 		got, err := scaleEngine(t, cfg, nil, "").Ask(ctx, AskRequest{Question: scaleQ})
 		if err != nil {
 			t.Fatal(err)
@@ -206,26 +207,11 @@ func TestScaleOffIsSingleCall(t *testing.T) {
 	}
 }
 
-// The feature router sends an easy question to the single call.
+// The feature router (engine/scale) sends an easy question to the single
+// call, whose model call is the only one.
 func TestScaleRouterFeatures(t *testing.T) {
-	cases := []struct {
-		tables int
-		q      string
-		hard   bool
-	}{
-		{11, "How many customers are there?", false},
-		{11, scaleQ, false},
-		{11, "Which genre has more tracks than the average genre, per media type, compared with last year?", true},
-		{40, "What is the ratio of rock tracks to jazz tracks for each media type?", true},
-		{40, "List the artists", false},
-	}
-	for _, tc := range cases {
-		if hard, why := routeFeatures(tc.tables, tc.q); hard != tc.hard || why == "" {
-			t.Errorf("routeFeatures(%d, %q) = %v (%s), want %v", tc.tables, tc.q, hard, why, tc.hard)
-		}
-	}
 	cfg := sevenCandidates(true, 0)
-	cfg.Router = RouterFeatures
+	cfg.Router = scale.RouterFeatures
 	res, err := scaleEngine(t, cfg, nil, "").Ask(context.Background(), AskRequest{Question: scaleQ})
 	if err != nil {
 		t.Fatal(err)
@@ -340,8 +326,8 @@ func newPlanServer(t *testing.T, answer string) *planServer {
 // the server counts them on its own (serverTokens, not the engine's
 // estimator); a budget too small for all of them degrades.
 func TestScaleEightCandidatesStayInBudget(t *testing.T) {
-	eight := ScaleConfig{Strategies: []StrategySpec{{Name: StrategyPlain, Samples: 4}, {Name: StrategyReasoning, Samples: 2},
-		{Name: StrategyDecompose, Samples: 2}}, Tournament: true, MaxOutputTokens: 400}
+	eight := ScaleConfig{Strategies: []StrategySpec{{Name: scale.StrategyPlain, Samples: 4}, {Name: scale.StrategyReasoning, Samples: 2},
+		{Name: scale.StrategyDecompose, Samples: 2}}, Tournament: true, MaxOutputTokens: 400}
 	// Budgets are in reservations of the plain prompt (its input tokens,
 	// measured by the ample run, + the 400-token output cap) and half one
 	// more: the plain candidates come first and the other prompts are longer,
@@ -411,40 +397,18 @@ func TestScaleEightCandidatesStayInBudget(t *testing.T) {
 	}
 }
 
-func TestScaleConfigCheck(t *testing.T) {
-	neg := -1.0
-	cases := []struct {
-		cfg  ScaleConfig
-		want string
-	}{
-		{sevenCandidates(true, 1), ""},
-		{ScaleConfig{Strategies: []StrategySpec{{Name: "clever", Samples: 2}}}, "not one of plain"},
-		{ScaleConfig{Strategies: []StrategySpec{{Name: "plain", Samples: 2}, {Name: "plain", Samples: 1}}}, "listed twice"},
-		{ScaleConfig{Strategies: []StrategySpec{{Name: "plain", Samples: 33}}}, "the limit is 32"},
-		{ScaleConfig{Strategies: []StrategySpec{{Name: "plain", Samples: 2, Temperature: &neg}}}, "outside [0, 2]"},
-		{ScaleConfig{MaxRefinements: 9}, "max_refinements"},
-		{ScaleConfig{Router: "magic"}, "router"},
-	}
-	for _, tc := range cases {
-		err := tc.cfg.Check()
-		if (err == nil) != (tc.want == "") || (err != nil && !strings.Contains(err.Error(), tc.want)) {
-			t.Errorf("Check(%+v) = %v, want %q", tc.cfg, err, tc.want)
-		}
-	}
-}
-
 // The model router (one recorded "route" call) sends the question to the
 // single call; its call is counted in its own stage.
 func TestScaleRouterModel(t *testing.T) {
 	cfg := sevenCandidates(true, 0)
-	cfg.Router = RouterModel
+	cfg.Router = scale.RouterModel
 	res, err := scaleEngine(t, cfg, nil, "").Ask(context.Background(), AskRequest{Question: scaleQ})
 	if err != nil {
 		t.Fatal(err)
 	}
 	sc := res.Scaling
 	if sc.Route != "single" || sc.RouteReason != "model: easy" || res.Usage.ModelCalls != 2 ||
-		len(sc.Stages) != 1 || sc.Stages[0] != (StageUsage{Stage: "route", Calls: 1, InputTokens: 700, OutputTokens: 5}) {
+		len(sc.Stages) != 1 || sc.Stages[0] != (scale.StageUsage{Stage: "route", Calls: 1, InputTokens: 700, OutputTokens: 5}) {
 		t.Errorf("scaling %+v usage %+v", sc, res.Usage)
 	}
 	rows, _ := json.Marshal(res.Rows)
@@ -470,7 +434,7 @@ func TestScaleTimeBudgetDegrades(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	cfg := ScaleConfig{Strategies: []StrategySpec{{Name: StrategyPlain, Samples: 2}, {Name: StrategyReasoning, Samples: 2}},
+	cfg := ScaleConfig{Strategies: []StrategySpec{{Name: scale.StrategyPlain, Samples: 2}, {Name: scale.StrategyReasoning, Samples: 2}},
 		Tournament: true, TimeBudget: 400 * time.Millisecond}
 	res, err := scaleEngineWith(t, p, cfg, nil, "").Ask(context.Background(), AskRequest{Question: scaleQ})
 	if err != nil {
@@ -535,7 +499,7 @@ func TestScaleRetriesStayInBudget(t *testing.T) {
 		t.Fatal(err)
 	}
 	// Measure one plain reservation with an ample budget, then allow 2.5.
-	cfg := ScaleConfig{Strategies: []StrategySpec{{Name: StrategyPlain, Samples: 4}}, MaxOutputTokens: 400, TokenBudget: 200000}
+	cfg := ScaleConfig{Strategies: []StrategySpec{{Name: scale.StrategyPlain, Samples: 4}}, MaxOutputTokens: 400, TokenBudget: 200000}
 	if _, err := scaleEngineWith(t, p, cfg, nil, "").Ask(context.Background(), AskRequest{Question: scaleQ}); err != nil {
 		t.Fatal(err)
 	}

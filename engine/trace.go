@@ -15,6 +15,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/nl2sql/nl2sql/engine/internal/fault"
 	"github.com/nl2sql/nl2sql/engine/llm"
 	"github.com/nl2sql/nl2sql/engine/store"
 	"github.com/nl2sql/nl2sql/index"
@@ -95,11 +96,8 @@ func (tr *traceRec) call(c ModelCall) {
 	tr.mu.Unlock()
 }
 
-// secretRe matches things that look like credentials, in case a question
-// or an error message carries one: bearer tokens and sk-… style keys.
-var secretRe = regexp.MustCompile(`(?i)(bearer\s+[a-z0-9._~+/=-]{8,}|\bsk-[a-z0-9_-]{8,}|api[_-]?key["'=:\s]+[a-z0-9._-]{8,})`)
-
-func redact(s string) string { return secretRe.ReplaceAllString(s, "[REDACTED]") }
+// redact masks credentials a question or an error message may carry.
+func redact(s string) string { return fault.Redact(s) }
 
 // TraceRetention bounds the trace files under TraceDir (config keys
 // storage.traces.max_age_days and max_mb); zero fields mean no bound.

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/nl2sql/nl2sql/curated"
+	"github.com/nl2sql/nl2sql/engine/internal/modeltext"
 	"github.com/nl2sql/nl2sql/engine/llm"
 )
 
@@ -100,7 +101,7 @@ func (f paramFiller) FillParams(ctx context.Context, req curated.ParamRequest) (
 	}{f.today, req.Question, req.QueryID, req.Description, req.Params}, "", "  ")
 	msgs := []llm.Message{{Role: "system", Content: req.Instructions}, {Role: "user", Content: string(body)}}
 	lreq := llm.Request{Step: "verified_params", Datasource: f.ds, Intent: req.Question, Messages: msgs,
-		SchemaName: "verified_params", Schema: schema, PromptHash: promptHash(msgs, f.today)}
+		SchemaName: "verified_params", Schema: schema, PromptHash: modeltext.Hash(msgs, f.today)}
 	resp, err := f.e.opts.Planner.Complete(ctx, lreq)
 	traceCall(ctx, lreq, resp, err, 0)
 	if err != nil {

@@ -5,6 +5,7 @@ import (
 
 	"github.com/nl2sql/nl2sql/curated"
 	"github.com/nl2sql/nl2sql/engine/hooks"
+	"github.com/nl2sql/nl2sql/engine/internal/fault"
 )
 
 // verifiedInput describes a verified query for the hooks: the stored
@@ -73,7 +74,4 @@ func (e *Engine) verifiedResultHooks(ctx context.Context, ds *datasource, questi
 // refusedByRule reports whether err is a rule's refusal or an approval
 // stop: those end the request (fail closed), they never fall back to
 // another path.
-func refusedByRule(err error) bool {
-	c := AsError(err).Code
-	return c == CodeRefusedByRule || c == CodeNeedsApproval
-}
+func refusedByRule(err error) bool { return fault.RefusedByRule(err) }

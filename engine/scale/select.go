@@ -1,4 +1,4 @@
-package engine
+package scale
 
 import (
 	"bytes"
@@ -8,17 +8,18 @@ import (
 	"fmt"
 	"sort"
 
+	"github.com/nl2sql/nl2sql/engine/internal/fault"
 	"github.com/nl2sql/nl2sql/engine/llm"
 )
 
 // selectBucket picks the answer among the buckets with a result: the only
 // one; else, with the tournament on, the most pairwise wins over the
-// DefaultScaleMaxBuckets largest; else (or when a selector call fails) the
+// DefaultMaxBuckets largest; else (or when a selector call fails) the
 // largest bucket. Ties go to the larger bucket, then a non-empty one, then
 // the better strategy, then the earlier bucket. nil when every candidate
 // failed.
-func (s *scaleRun) selectBucket(ctx context.Context, buckets []*bucket) *bucket {
-	var live []*bucket
+func (s *Run[P]) selectBucket(ctx context.Context, buckets []*bucket[P]) *bucket[P] {
+	var live []*bucket[P]
 	for _, b := range buckets {
 		if !b.err {
 			live = append(live, b)
@@ -37,12 +38,12 @@ func (s *scaleRun) selectBucket(ctx context.Context, buckets []*bucket) *bucket 
 		s.report.Selection = "majority"
 		return live[0]
 	}
-	top := live[:min(len(live), DefaultScaleMaxBuckets)]
+	top := live[:min(len(live), DefaultMaxBuckets)]
 	if err := s.tournament(ctx, top); err != nil {
 		for _, b := range top {
 			b.wins = 0
 		}
-		s.report.Selection, s.report.SelectorError = "majority_selector_failed", redact(err.Error())
+		s.report.Selection, s.report.SelectorError = "majority_selector_failed", fault.Redact(err.Error())
 		return live[0]
 	}
 	s.report.Selection = "tournament"
@@ -51,7 +52,7 @@ func (s *scaleRun) selectBucket(ctx context.Context, buckets []*bucket) *bucket 
 }
 
 // byMajority sorts buckets by size, non-empty first, best strategy, id.
-func byMajority(bs []*bucket) {
+func byMajority[P any](bs []*bucket[P]) {
 	sort.SliceStable(bs, func(i, j int) bool {
 		a, b := bs[i], bs[j]
 		switch {
@@ -77,15 +78,15 @@ type selectorAnswer struct {
 // calls are reserved in order and run concurrently; step "select", sample
 // = the pair's index in (i, j) order. Any failed or unbudgeted call fails
 // the tournament.
-func (s *scaleRun) tournament(ctx context.Context, top []*bucket) error {
+func (s *Run[P]) tournament(ctx context.Context, top []*bucket[P]) error {
 	type pair struct {
-		a, b *bucket
+		a, b *bucket[P]
 		req  llm.Request
 		n    int
-		win  *bucket
+		win  *bucket[P]
 		err  error
 	}
-	ordered := append([]*bucket(nil), top...)
+	ordered := append([]*bucket[P](nil), top...)
 	sort.Slice(ordered, func(i, j int) bool { return ordered[i].id < ordered[j].id })
 	var pairs []*pair
 	for i := range ordered {
@@ -95,7 +96,7 @@ func (s *scaleRun) tournament(ctx context.Context, top []*bucket) error {
 			req := s.auxRequest("select", len(pairs), selectorSystem, "selector_answer", selectorSchema, extra)
 			n, ok := s.reserve("select", &req)
 			if !ok {
-				return Errorf(CodeProvider, "raise scaling.token_budget", "the token budget could not hold every selector call")
+				return fault.Errorf(fault.CodeProvider, "raise scaling.token_budget", "the token budget could not hold every selector call")
 			}
 			pairs = append(pairs, &pair{a: a, b: b, req: req, n: n})
 		}
@@ -104,17 +105,17 @@ func (s *scaleRun) tournament(ctx context.Context, top []*bucket) error {
 		p := pairs[i]
 		resp, err := s.send(ctx, "select", p.req, p.n, s.selector())
 		if err != nil {
-			p.err = deadline(ctx, providerError(err))
+			p.err = fault.Deadline(ctx, fault.Provider(err))
 			return
 		}
 		var ans selectorAnswer
 		dec := json.NewDecoder(bytes.NewReader(resp.Content))
 		dec.DisallowUnknownFields()
 		if err := dec.Decode(&ans); err != nil || (ans.Winner != "A" && ans.Winner != "B") {
-			p.err = Errorf(CodeProvider, "check the selector model (llm.select)", "the selector's answer is not {\"winner\": \"A\"|\"B\"}: %s", resp.Content)
+			p.err = fault.Errorf(fault.CodeProvider, "check the selector model (llm.select)", "the selector's answer is not {\"winner\": \"A\"|\"B\"}: %s", resp.Content)
 			return
 		}
-		p.win = map[string]*bucket{"A": p.a, "B": p.b}[ans.Winner]
+		p.win = map[string]*bucket[P]{"A": p.a, "B": p.b}[ans.Winner]
 	})
 	var errs []error
 	for _, p := range pairs {
@@ -130,11 +131,11 @@ func (s *scaleRun) tournament(ctx context.Context, top []*bucket) error {
 	return nil
 }
 
-// selector is the model that compares candidates: Options.Selector, else
+// selector is the model that compares candidates: Deps.Selector, else
 // the planner.
-func (s *scaleRun) selector() Planner {
-	if s.e.opts.Selector != nil {
-		return s.e.opts.Selector
+func (s *Run[P]) selector() Model {
+	if s.deps.Selector != nil {
+		return s.deps.Selector
 	}
-	return s.e.opts.Planner
+	return s.deps.Planner
 }

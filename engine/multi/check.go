@@ -1,4 +1,4 @@
-package engine
+package multi
 
 import (
 	"encoding/json"
@@ -17,11 +17,11 @@ import (
 // nodes whose inputs are all in earlier layers, sorted by id, so the same
 // decomposition always gives the same layers. Sub-queries read nothing and
 // form the first layer. It returns the groups in layer order.
-func (c *checker) layers(subs []subSpec, groups map[string]duckcompute.Group, inputs map[string][]string) ([][]string, []duckcompute.Group, bool) {
+func (c *checker) layers(subs []Sub, groups map[string]duckcompute.Group, inputs map[string][]string) ([][]string, []duckcompute.Group, bool) {
 	indeg := map[string]int{}
 	readers := map[string][]string{}
 	for _, s := range subs {
-		indeg[s.id] = 0
+		indeg[s.ID] = 0
 	}
 	for id, ins := range inputs {
 		seen := map[string]bool{}
@@ -131,7 +131,7 @@ func (c *checker) post(raw json.RawMessage, names map[string]string) (*planast.Q
 // unused refuses results nothing reads: every sub-query and group must
 // reach the post plan (or, with no post plan, the one final group, which
 // is moved last so that duckcompute selects from it).
-func (c *checker) unused(d *decomposition, inputs map[string][]string, post *planast.Query) {
+func (c *checker) unused(d *Decomposition, inputs map[string][]string, post *planast.Query) {
 	var roots []string
 	if post != nil {
 		planast.Inspect(post, func(n planast.Node) bool {
@@ -150,7 +150,7 @@ func (c *checker) unused(d *decomposition, inputs map[string][]string, post *pla
 			}
 		}
 		var finals []int
-		for i, g := range d.groups {
+		for i, g := range d.Groups {
 			if !read[g.Name] {
 				finals = append(finals, i)
 			}
@@ -160,8 +160,8 @@ func (c *checker) unused(d *decomposition, inputs map[string][]string, post *pla
 			c.add(IssueUnused, "post", "post is null but there is no combine group to select from; give a post plan over the sub-queries")
 			return
 		case 1:
-			g := d.groups[finals[0]]
-			d.groups = append(append(d.groups[:finals[0]:finals[0]], d.groups[finals[0]+1:]...), g)
+			g := d.Groups[finals[0]]
+			d.Groups = append(append(d.Groups[:finals[0]:finals[0]], d.Groups[finals[0]+1:]...), g)
 			roots = []string{g.Name}
 		default:
 			c.add(IssueUnused, "post", "post is null but %d combine groups are final; give a post plan that reads them, or combine them", len(finals))
@@ -177,12 +177,12 @@ func (c *checker) unused(d *decomposition, inputs map[string][]string, post *pla
 			roots = append(roots, inputs[id]...)
 		}
 	}
-	for _, s := range d.subs {
-		if !reached[s.id] {
-			c.add(IssueUnused, "sub_queries", "the result of sub-query %q is read by no combine group and not by post", s.ref)
+	for _, s := range d.Subs {
+		if !reached[s.ID] {
+			c.add(IssueUnused, "sub_queries", "the result of sub-query %q is read by no combine group and not by post", s.Ref)
 		}
 	}
-	for _, g := range d.groups {
+	for _, g := range d.Groups {
 		if !reached[g.Name] {
 			c.add(IssueUnused, "combine", "the result of combine group %s is read by no later group and not by post", labelOf(g))
 		}
@@ -202,20 +202,20 @@ var withRe = regexp.MustCompile(`^with\[(\d+)\]`)
 // prepare checks the combination with duckcompute: key types, the groups
 // compiled to plans, and the post plan, all validated by planast against
 // the sub-query tables as their expected schemas declare them.
-func (c *checker) prepare(d *decomposition, post *planast.Query) {
-	shapes := make([]duckcompute.Shape, len(d.subs))
-	for i, s := range d.subs {
-		shapes[i] = duckcompute.Shape{Name: s.id, Columns: s.expected}
+func (c *checker) prepare(d *Decomposition, post *planast.Query) {
+	shapes := make([]duckcompute.Shape, len(d.Subs))
+	for i, s := range d.Subs {
+		shapes[i] = duckcompute.Shape{Name: s.ID, Columns: s.Expected}
 	}
-	comb, err := duckcompute.Prepare(shapes, d.groups, post)
+	comb, err := duckcompute.Prepare(shapes, d.Groups, post)
 	if err == nil {
-		d.comb = comb
+		d.Comb = comb
 		return
 	}
 	var ge *duckcompute.GroupError
 	if errors.As(err, &ge) {
 		path := "combine"
-		if k, ok := d.groupIndex[ge.Group]; ok {
+		if k, ok := d.GroupIndex[ge.Group]; ok {
 			path = fmt.Sprintf("combine[%d]", k)
 		}
 		c.add(IssueCombine, path, "%s", ge.Err.Error())
@@ -226,7 +226,7 @@ func (c *checker) prepare(d *decomposition, post *planast.Query) {
 		for _, is := range pe.Issues {
 			is.Path = withRe.ReplaceAllStringFunc(is.Path, func(m string) string {
 				n, _ := strconv.Atoi(m[5 : len(m)-1])
-				return fmt.Sprintf("with[%d]", n-len(d.groups))
+				return fmt.Sprintf("with[%d]", n-len(d.Groups))
 			})
 			is.Path = strings.TrimSuffix("post."+is.Path, ".")
 			c.issues = append(c.issues, is)

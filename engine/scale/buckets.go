@@ -1,4 +1,4 @@
-package engine
+package scale
 
 import (
 	"crypto/sha256"
@@ -10,14 +10,15 @@ import (
 	"strings"
 	"time"
 
+	"github.com/nl2sql/nl2sql/engine/internal/fault"
 	"github.com/nl2sql/nl2sql/engine/source"
 )
 
 // bucket is a group of candidates whose results hash alike.
-type bucket struct {
+type bucket[P any] struct {
 	id      int
 	hash    string
-	members []*scaleCand // in candidate order
+	members []*cand[P] // in candidate order
 	rows    int
 	empty   bool
 	err     bool
@@ -104,21 +105,21 @@ func resultHash(res *source.Result) string {
 // bucketize groups executed candidates by hash, buckets in order of their
 // first candidate, and puts every candidate without a result in a final
 // error bucket.
-func bucketize(cands []*scaleCand) []*bucket {
-	var out []*bucket
-	byHash := map[string]*bucket{}
-	var errB *bucket
+func bucketize[P any](cands []*cand[P]) []*bucket[P] {
+	var out []*bucket[P]
+	byHash := map[string]*bucket[P]{}
+	var errB *bucket[P]
 	for _, c := range cands {
 		if c.rows == nil {
 			if errB == nil {
-				errB = &bucket{hash: "error", err: true}
+				errB = &bucket[P]{hash: "error", err: true}
 			}
 			errB.members = append(errB.members, c)
 			continue
 		}
 		b, ok := byHash[c.hash]
 		if !ok {
-			b = &bucket{id: len(out), hash: c.hash, rows: len(c.rows.Rows), empty: len(c.rows.Rows) == 0}
+			b = &bucket[P]{id: len(out), hash: c.hash, rows: len(c.rows.Rows), empty: len(c.rows.Rows) == 0}
 			byHash[c.hash] = b
 			out = append(out, b)
 		}
@@ -137,7 +138,7 @@ func bucketize(cands []*scaleCand) []*bucket {
 }
 
 // bucketReports describes the buckets for the report.
-func bucketReports(bs []*bucket) []BucketReport {
+func bucketReports[P any](bs []*bucket[P]) []BucketReport {
 	out := make([]BucketReport, 0, len(bs))
 	for _, b := range bs {
 		r := BucketReport{ID: b.id, Hash: b.hash, Size: len(b.members), RowCount: b.rows, Empty: b.empty, Error: b.err, Wins: b.wins,
@@ -156,7 +157,7 @@ func bucketReports(bs []*bucket) []BucketReport {
 }
 
 // candidateReports describes the candidates for the report.
-func candidateReports(cands []*scaleCand) []CandidateReport {
+func candidateReports[P any](cands []*cand[P]) []CandidateReport {
 	out := make([]CandidateReport, 0, len(cands))
 	for _, c := range cands {
 		r := CandidateReport{Index: c.idx, Strategy: c.strategy, Sample: c.sample, Attempts: c.attempts, SQL: c.sql, Bucket: c.bucket}
@@ -164,7 +165,7 @@ func candidateReports(cands []*scaleCand) []CandidateReport {
 			r.RowCount = len(c.rows.Rows)
 		}
 		if c.err != nil {
-			r.Error = AsError(c.err).Msg
+			r.Error = fault.AsError(c.err).Msg
 		}
 		out = append(out, r)
 	}
@@ -172,7 +173,7 @@ func candidateReports(cands []*scaleCand) []CandidateReport {
 }
 
 // bestRank is the rank of a bucket's best strategy (strategyOrder).
-func (b *bucket) bestRank() int {
+func (b *bucket[P]) bestRank() int {
 	best := len(strategyOrder)
 	for _, c := range b.members {
 		best = min(best, strategyOrder[c.strategy])

@@ -1,9 +1,10 @@
-package engine
+package scale
 
 import (
 	"encoding/json"
 	"strings"
 
+	"github.com/nl2sql/nl2sql/engine/internal/modeltext"
 	"github.com/nl2sql/nl2sql/engine/llm"
 )
 
@@ -36,11 +37,11 @@ var critiqueClasses = []string{"wrong_join", "missing_filter", "wrong_aggregatio
 const selectorSystem = "You compare two candidate SQL answers to one question over one database. " +
 	"You see the question, the schema context, and for each candidate its SQL, row count and first rows. " +
 	"Decide which candidate answers the question correctly and completely; prefer the one whose rows answer exactly what was asked. " +
-	rowsAreData + " " +
+	modeltext.RowsAreData + " " +
 	"Answer with JSON: {\"winner\": \"A\" or \"B\", \"reason\": one sentence}."
 
 const critiqueSystem = "You review one SQL answer to a question over a database: its SQL, row count and first rows. " +
-	rowsAreData + " " +
+	modeltext.RowsAreData + " " +
 	"Say whether it answers the question. If it does not, name the error class (wrong_join, missing_filter, wrong_aggregation, " +
 	"value_mismatch, evidence_ignored, other) and give a one-sentence fix hint. If it does, use error class \"none\". " +
 	"Answer with JSON: {\"verdict\": \"correct\" or \"incorrect\", \"error_class\": …, \"fix_hint\": …}."
@@ -61,17 +62,18 @@ const selectorPreviewRows = 5
 
 // resultPreview is a candidate's SQL and its first rows as prompt text,
 // the rows framed as data exactly as the answer prompt frames them.
-func resultPreview(c *scaleCand) string {
+func resultPreview[P any](c *cand[P]) string {
 	n := len(c.rows.Rows)
-	framed, _ := frameRows(c.rows.Columns, n, c.rows.Truncated, c.rows.Rows[:min(n, selectorPreviewRows)])
+	framed, _ := modeltext.FrameRows(c.rows.Columns, n, c.rows.Truncated, c.rows.Rows[:min(n, selectorPreviewRows)])
 	return "SQL:\n" + c.sql + "\nResult (first rows):\n" + framed + "\n"
 }
 
 // auxRequest builds a scaling call (selector, critic, router): a fixed
 // system message, the date, schema context and question, then extra.
-func (s *scaleRun) auxRequest(step string, sample int, system, schemaName string, schema json.RawMessage, extra string) llm.Request {
-	user := "[TODAY]\n" + s.today + "\n\n[SCHEMA]\n" + s.sctx + "\n\n[QUESTION]\n" + s.q + "\n" + extra
+func (s *Run[P]) auxRequest(step string, sample int, system, schemaName string, schema json.RawMessage, extra string) llm.Request {
+	q := s.q
+	user := "[TODAY]\n" + q.Today + "\n\n[SCHEMA]\n" + q.SchemaContext + "\n\n[QUESTION]\n" + q.Text + "\n" + extra
 	msgs := []llm.Message{{Role: "system", Content: system}, {Role: "user", Content: user}}
-	return llm.Request{Step: step, Datasource: s.ds.spec.ID, Intent: s.q, Sample: sample, Messages: msgs,
-		SchemaName: schemaName, Schema: schema, PromptHash: promptHash(msgs, s.today)}
+	return llm.Request{Step: step, Datasource: q.Datasource, Intent: q.Text, Sample: sample, Messages: msgs,
+		SchemaName: schemaName, Schema: schema, PromptHash: modeltext.Hash(msgs, q.Today)}
 }

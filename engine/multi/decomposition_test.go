@@ -1,4 +1,4 @@
-package engine
+package multi
 
 import (
 	"encoding/json"
@@ -28,10 +28,10 @@ func TestSemanticOnly(t *testing.T) {
 	}
 }
 
-// answer builds a DecomposeAnswer from JSON.
-func answer(t *testing.T, doc string) *DecomposeAnswer {
+// answer builds a Answer from JSON.
+func answer(t *testing.T, doc string) *Answer {
 	t.Helper()
-	ans, err := decodeDecomposition([]byte(doc))
+	ans, err := Decode([]byte(doc))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -57,7 +57,7 @@ const goodDecomposition = `{
 var offered = []string{"chinook", "targets"}
 
 // edit applies f to the decoded JSON of goodDecomposition.
-func edit(t *testing.T, f func(m map[string]any)) *DecomposeAnswer {
+func edit(t *testing.T, f func(m map[string]any)) *Answer {
 	t.Helper()
 	var m map[string]any
 	if err := json.Unmarshal([]byte(goodDecomposition), &m); err != nil {
@@ -115,7 +115,7 @@ func TestCheckDecompositionRefuses(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			d, issues := checkDecomposition(edit(t, c.f), offered)
+			d, issues := Check(edit(t, c.f), offered)
 			if d != nil || len(issues) == 0 {
 				t.Fatal("accepted")
 			}
@@ -131,7 +131,7 @@ func TestCheckDecompositionRefuses(t *testing.T) {
 
 // Combine groups that read each other are a cycle, found before anything runs.
 func TestCheckDecompositionCycle(t *testing.T) {
-	d, issues := checkDecomposition(edit(t, func(m map[string]any) {
+	d, issues := Check(edit(t, func(m map[string]any) {
 		g := grp(m, 0)
 		g["inputs"] = []any{map[string]any{"ref": "sales", "role": "left"}, map[string]any{"ref": "loop_b", "role": "right"}}
 		m["combine"] = []any{g,
@@ -149,11 +149,11 @@ var idRe = regexp.MustCompile(`^(sq|cg)_[0-9a-f]{12}(_[0-9]+)?$`)
 // Ids are content hashes: the same decomposition, in any order, gives the
 // same ids and the same (sorted) layers; a repeated sub-query gets _2.
 func TestDecompositionIDsAndLayers(t *testing.T) {
-	a, issues := checkDecomposition(answer(t, goodDecomposition), offered)
+	a, issues := Check(answer(t, goodDecomposition), offered)
 	if issues != nil {
 		t.Fatal(issues)
 	}
-	b, _ := checkDecomposition(edit(t, func(m map[string]any) {
+	b, _ := Check(edit(t, func(m map[string]any) {
 		s := subs(m)
 		s[0], s[1] = s[1], s[0]
 		in := grp(m, 0)["inputs"].([]any)
@@ -163,26 +163,26 @@ func TestDecompositionIDsAndLayers(t *testing.T) {
 	if b == nil {
 		t.Fatal("reordered decomposition refused")
 	}
-	la, _ := json.Marshal(a.layers)
-	lb, _ := json.Marshal(b.layers)
-	if string(la) != string(lb) || len(a.layers) != 2 || len(a.layers[0]) != 2 || len(a.layers[1]) != 1 {
+	la, _ := json.Marshal(a.Layers)
+	lb, _ := json.Marshal(b.Layers)
+	if string(la) != string(lb) || len(a.Layers) != 2 || len(a.Layers[0]) != 2 || len(a.Layers[1]) != 1 {
 		t.Errorf("layers %s and %s", la, lb)
 	}
-	if a.layers[0][0] > a.layers[0][1] || !strings.HasPrefix(a.layers[1][0], "cg_") {
+	if a.Layers[0][0] > a.Layers[0][1] || !strings.HasPrefix(a.Layers[1][0], "cg_") {
 		t.Errorf("layer order %s", la)
 	}
-	for _, l := range a.layers {
+	for _, l := range a.Layers {
 		for _, id := range l {
 			if !idRe.MatchString(id) {
 				t.Errorf("id %q", id)
 			}
 		}
 	}
-	if a.comb.Plan.With[0].Name != a.layers[1][0] || a.comb.Tables[0].Name != a.subs[0].id {
-		t.Errorf("the combination does not read the ids: %+v", a.comb.Plan.With[0].Name)
+	if a.Comb.Plan.With[0].Name != a.Layers[1][0] || a.Comb.Tables[0].Name != a.Subs[0].ID {
+		t.Errorf("the combination does not read the ids: %+v", a.Comb.Plan.With[0].Name)
 	}
 	// the same sub-query twice (other refs) gets an ordinal suffix
-	c, issues := checkDecomposition(edit(t, func(m map[string]any) {
+	c, issues := Check(edit(t, func(m map[string]any) {
 		dup := map[string]any{}
 		for k, v := range sub(m, 1) {
 			dup[k] = v
@@ -199,20 +199,20 @@ func TestDecompositionIDsAndLayers(t *testing.T) {
 		t.Fatal(issues)
 	}
 	ids := map[string]bool{}
-	for _, s := range c.subs {
-		ids[s.id] = true
+	for _, s := range c.Subs {
+		ids[s.ID] = true
 	}
 	var target string
-	for _, s := range c.subs {
-		if s.ref == "targets" {
-			target = s.id
+	for _, s := range c.Subs {
+		if s.Ref == "targets" {
+			target = s.ID
 		}
 	}
 	if !ids[target+"_2"] || len(ids) != 3 {
 		t.Errorf("ids %v: want %s and %s_2", ids, target, target)
 	}
-	if len(c.layers) != 2 || len(c.layers[1]) != 2 || c.layers[1][0] > c.layers[1][1] {
-		t.Errorf("layers %v", c.layers)
+	if len(c.Layers) != 2 || len(c.Layers[1]) != 2 || c.Layers[1][0] > c.Layers[1][1] {
+		t.Errorf("layers %v", c.Layers)
 	}
 }
 
@@ -223,12 +223,12 @@ func TestRank(t *testing.T) {
 		"hr":      "People: employees, salaries",
 		"archive": "People: employees, salaries",
 	}
-	got := rank("Which genres beat their 2024 revenue target?", docs)
+	got := Rank("Which genres beat their 2024 revenue target?", docs)
 	var order []string
 	for _, r := range got {
-		order = append(order, r.id)
+		order = append(order, r.ID)
 	}
-	if strings.Join(order, ",") != "plan,store,archive,hr" || got[2].score != 0 {
+	if strings.Join(order, ",") != "plan,store,archive,hr" || got[2].Score != 0 {
 		t.Errorf("rank = %+v", got)
 	}
 	if strings.Join(terms("InvoiceLine genre_targets Categories"), " ") != "invoice line genre target category" {

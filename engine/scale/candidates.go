@@ -1,4 +1,4 @@
-package engine
+package scale
 
 import (
 	"context"
@@ -6,15 +6,16 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/nl2sql/nl2sql/engine/hooks"
+	"github.com/nl2sql/nl2sql/engine/internal/fault"
+	"github.com/nl2sql/nl2sql/engine/internal/modeltext"
 	"github.com/nl2sql/nl2sql/engine/llm"
 	"github.com/nl2sql/nl2sql/engine/source"
 	"github.com/nl2sql/nl2sql/planast"
 )
 
-// scaleCand is one candidate plan on its way through generation, repair and
+// cand is one candidate plan on its way through generation, repair and
 // execution.
-type scaleCand struct {
+type cand[P any] struct {
 	idx      int
 	strategy string
 	sample   int
@@ -26,12 +27,15 @@ type scaleCand struct {
 	// attempts counts the planner calls made for it.
 	attempts int
 	done     bool
-	planned  *planned // validated; after gate, the plan the hooks let through
-	err      error
-	sql      string
-	rows     *source.Result
-	hash     string
-	bucket   int
+	// plan is set (planned) once validated; after gate, it is the plan
+	// the hooks let through.
+	plan    P
+	planned bool
+	err     error
+	sql     string
+	rows    *source.Result
+	hash    string
+	bucket  int
 	// held is set when a before_execution rule requires approval: the
 	// candidate does not run, and is what an approver sees if none runs.
 	held *heldCand
@@ -41,7 +45,7 @@ type scaleCand struct {
 type heldCand struct{ sql, reason string }
 
 // stage is the usage stage of c's next call.
-func (c *scaleCand) stage() string {
+func (c *cand[P]) stage() string {
 	switch {
 	case c.attempts > 0:
 		return "repair"
@@ -52,11 +56,11 @@ func (c *scaleCand) stage() string {
 }
 
 // initialCandidates lists the configured samples in strategy order.
-func (s *scaleRun) initialCandidates() []*scaleCand {
-	var out []*scaleCand
+func (s *Run[P]) initialCandidates() []*cand[P] {
+	var out []*cand[P]
 	for _, st := range s.cfg.Strategies {
 		for i := range st.Samples {
-			out = append(out, &scaleCand{idx: len(out), strategy: st.Name, sample: i, temp: st.Temperature})
+			out = append(out, &cand[P]{idx: len(out), strategy: st.Name, sample: i, temp: st.Temperature})
 		}
 	}
 	return out
@@ -73,17 +77,17 @@ func candidateStep(strategy string, repair bool) string {
 }
 
 // candidateRequest builds attempt a of candidate c. The plain strategy's
-// sample 0 is the single-call request itself (planRequest); other requests
+// sample 0 is the single-call request itself (Host.PlanRequest); other requests
 // add their strategy's block to the user message. The replay key is the
 // strategy's step (plus "_repair" for repairs) and sample index×100 + a,
 // so sample 0 of plain replays the recordings of the single-call path.
-func (s *scaleRun) candidateRequest(c *scaleCand) llm.Request {
+func (s *Run[P]) candidateRequest(c *cand[P]) llm.Request {
 	a := c.attempts
-	req := s.e.planRequest(s.ds, s.q, s.sctx, s.today, c.issues, a)
+	req := s.h.PlanRequest(c.issues, a)
 	if block := strategyBlock(c.strategy) + c.revise; block != "" {
 		msgs := append([]llm.Message(nil), req.Messages...)
 		msgs[len(msgs)-1].Content += block
-		req.Messages, req.PromptHash = msgs, promptHash(msgs, s.today)
+		req.Messages, req.PromptHash = msgs, modeltext.Hash(msgs, s.q.Today)
 	}
 	req.Step = candidateStep(c.strategy, a > 0)
 	req.Sample = c.sample*100 + a
@@ -96,10 +100,10 @@ func (s *scaleRun) candidateRequest(c *scaleCand) llm.Request {
 // same budget skips the same candidates on every run), then the reserved
 // calls run concurrently. A refused plan goes back with its typed issues,
 // at most MaxRepairs times, as on the single-call path.
-func (s *scaleRun) generate(ctx context.Context, cands []*scaleCand) {
-	for round := 0; round <= s.e.opts.MaxRepairs; round++ {
+func (s *Run[P]) generate(ctx context.Context, cands []*cand[P]) {
+	for round := 0; round <= s.deps.MaxRepairs; round++ {
 		type call struct {
-			c   *scaleCand
+			c   *cand[P]
 			req llm.Request
 			n   int
 		}
@@ -112,7 +116,7 @@ func (s *scaleRun) generate(ctx context.Context, cands []*scaleCand) {
 			req := s.candidateRequest(c)
 			n, ok := s.reserve(stage, &req)
 			if !ok {
-				c.done, c.err = true, Errorf(CodePlanInvalid, "raise scaling.token_budget", "the token budget could not hold this candidate's %s call", stage)
+				c.done, c.err = true, fault.Errorf(fault.CodePlanInvalid, "raise scaling.token_budget", "the token budget could not hold this candidate's %s call", stage)
 				continue
 			}
 			calls = append(calls, call{c, req, n})
@@ -122,14 +126,14 @@ func (s *scaleRun) generate(ctx context.Context, cands []*scaleCand) {
 		}
 		s.parallel(len(calls), func(i int) {
 			cl := calls[i]
-			resp, err := s.send(ctx, cl.c.stage(), cl.req, cl.n, s.e.opts.Planner)
+			resp, err := s.send(ctx, cl.c.stage(), cl.req, cl.n, s.deps.Planner)
 			s.accept(ctx, cl.c, resp, err)
 		})
 	}
 	for _, c := range cands {
 		if !c.done {
 			c.done = true
-			c.err = &Error{Code: CodePlanInvalid, Issues: c.issues,
+			c.err = &fault.Error{Code: fault.CodePlanInvalid, Issues: c.issues,
 				Msg:  fmt.Sprintf("the planner gave no valid plan in %d attempts: %s", c.attempts, (&planast.Error{Issues: c.issues}).Error()),
 				Hint: "rephrase the question with the table or column names you mean"}
 		}
@@ -139,7 +143,7 @@ func (s *scaleRun) generate(ctx context.Context, cands []*scaleCand) {
 // accept takes one answer for c: a validated plan ends it; a refused or
 // invalid answer leaves it open with the issues for its repair; anything
 // else ends it with the error.
-func (s *scaleRun) accept(ctx context.Context, c *scaleCand, resp *llm.Response, err error) {
+func (s *Run[P]) accept(ctx context.Context, c *cand[P], resp *llm.Response, err error) {
 	c.attempts++
 	var bad *llm.InvalidOutputError
 	var nr *llm.NoRecordingError
@@ -148,27 +152,22 @@ func (s *scaleRun) accept(ctx context.Context, c *scaleCand, resp *llm.Response,
 		c.issues = []planast.Issue{{Code: planast.CodeMalformed, Message: bad.Reason}}
 		return
 	case c.attempts > 1 && errors.As(err, &nr):
-		c.done, c.err = true, &Error{Code: CodePlanInvalid, Issues: c.issues,
+		c.done, c.err = true, &fault.Error{Code: fault.CodePlanInvalid, Issues: c.issues,
 			Msg:  "the recorded plan is invalid and no repair is recorded: " + (&planast.Error{Issues: c.issues}).Error(),
 			Hint: "re-record this question with a live model (nl2sql ask --record DIR)", Err: err}
 		return
 	case err != nil:
-		c.done, c.err = true, deadline(ctx, providerError(err))
+		c.done, c.err = true, fault.Deadline(ctx, fault.Provider(err))
 		return
 	}
-	ans, plan, perr := decodePlanAnswer(resp.Content)
+	p, perr := s.h.Validate(ctx, resp.Content)
 	if perr == nil {
-		var v *planast.Validated
-		if v, perr = s.e.validateFor(ctx, s.ds, plan); perr == nil {
-			c.done = true
-			c.planned = &planned{plan: v.Plan, columns: v.Columns, types: v.Types, warnings: v.Warnings, reasoning: ans.Reasoning,
-				source: "llm", planner: plan}
-			return
-		}
+		c.done, c.plan, c.planned = true, p, true
+		return
 	}
 	var pe *planast.Error
 	if !errors.As(perr, &pe) {
-		c.done, c.err = true, AsError(perr)
+		c.done, c.err = true, fault.AsError(perr)
 		return
 	}
 	c.issues = pe.Issues
@@ -183,30 +182,29 @@ func (s *scaleRun) accept(ctx context.Context, c *scaleCand, resp *llm.Response,
 // candidate order, so their decisions and events come in the same order on
 // every run. A candidate a rule refuses goes to the error bucket with the
 // refusal; the others still compete.
-func (s *scaleRun) executeAll(ctx context.Context, cands []*scaleCand) {
-	var run []*scaleCand
+func (s *Run[P]) executeAll(ctx context.Context, cands []*cand[P]) {
+	var run []*cand[P]
 	for _, c := range cands {
-		if c.planned != nil && s.gate(ctx, c) {
+		if c.planned && s.gate(ctx, c) {
 			run = append(run, c)
 		}
 	}
 	t0 := time.Now()
 	s.parallel(len(run), func(i int) {
 		c := run[i]
-		rows, err := s.e.execute(ctx, s.ds, c.sql)
+		rows, err := s.h.Execute(ctx, c.plan, c.sql)
 		if err != nil {
-			c.err = deadline(ctx, err)
+			c.err = fault.Deadline(ctx, err)
 			return
 		}
-		applyPlanTypes(rows, c.planned.types)
 		c.rows = rows
 	})
-	s.execMS += ms(time.Since(t0)) // executeAll runs on one goroutine: no lock
+	s.exec += time.Since(t0) // executeAll runs on one goroutine: no lock
 	for _, c := range run {
 		if c.rows == nil {
 			continue
 		}
-		if err := s.e.resultHook(ctx, hooks.AfterExecution, s.ds, s.q, c.planned, c.rows.Columns, len(c.rows.Rows), c.rows.Truncated, "", s.tr); err != nil {
+		if err := s.h.CheckResult(ctx, c.plan, c.rows); err != nil {
 			c.err, c.rows = err, nil // its rows reach no model and no caller
 			continue
 		}
@@ -214,33 +212,23 @@ func (s *scaleRun) executeAll(ctx context.Context, cands []*scaleCand) {
 	}
 }
 
-// gate runs the after_planning hooks on c's plan (a changed plan, validated
-// for the caller, replaces it), renders it and runs the before_execution
-// hooks; it reports whether c may run. A deny ends c with the rule's
-// refusal; an approval requirement holds c (c.held) without running it.
-func (s *scaleRun) gate(ctx context.Context, c *scaleCand) bool {
-	p, err := s.e.afterPlanning(ctx, s.ds, s.q, c.planned, s.tr)
+// gate passes c through the hooks before its run (Host.Gate): a changed
+// plan replaces c's; it reports whether c may run. A deny ends c with the
+// rule's refusal; an approval requirement holds c (c.held) without running
+// it.
+func (s *Run[P]) gate(ctx context.Context, c *cand[P]) bool {
+	g, err := s.h.Gate(ctx, c.plan)
 	if err != nil {
 		c.err = err
 		return false
 	}
-	c.planned = p
-	sql, err := s.e.render(s.ds, p)
-	if err != nil {
-		c.err = err
-		return false
-	}
-	needs, reason, err := s.e.executionHooks(ctx, s.ds, s.q, p, sql, s.tr)
-	if err != nil {
-		c.err = err
-		return false
-	}
-	if needs {
-		c.held = &heldCand{sql: sql, reason: reason}
-		c.err = Errorf(CodeNeedsApproval, "a candidate that needs no approval answers; if none does, an approver decides",
+	c.plan = g.Plan
+	if g.Held {
+		c.held = &heldCand{sql: g.SQL, reason: g.Reason}
+		c.err = fault.Errorf(fault.CodeNeedsApproval, "a candidate that needs no approval answers; if none does, an approver decides",
 			"a rule requires approval before this candidate runs")
 		return false
 	}
-	c.sql = sql
+	c.sql = g.SQL
 	return true
 }

@@ -1,4 +1,4 @@
-package engine
+package scale
 
 import (
 	"bytes"
@@ -7,6 +7,8 @@ import (
 	"fmt"
 	"regexp"
 	"strings"
+
+	"github.com/nl2sql/nl2sql/engine/internal/fault"
 )
 
 // Thresholds of the feature router: a question is hard when it scores at
@@ -25,11 +27,11 @@ var routerKeywords = regexp.MustCompile(`\b(each|per|ratio|percent|percentage|sh
 
 // route decides single call (false) or scaling (true), with the reason.
 // Hooks do not change the route: every candidate passes them
-// (scale_candidates.go).
-func (s *scaleRun) route(ctx context.Context) (bool, string) {
+// (candidates.go).
+func (s *Run[P]) route(ctx context.Context) (bool, string) {
 	switch s.cfg.Router {
 	case RouterFeatures:
-		return routeFeatures(len(s.ds.snap.Tables), s.q)
+		return routeFeatures(s.q.Tables, s.q.Text)
 	case RouterModel:
 		return s.routeModel(ctx)
 	}
@@ -66,15 +68,15 @@ func routeFeatures(tables int, q string) (bool, string) {
 
 // routeModel asks the planner's model once (step "route", sample 0). A
 // failed or unbudgeted call scales: the router saves cost, never accuracy.
-func (s *scaleRun) routeModel(ctx context.Context) (bool, string) {
+func (s *Run[P]) routeModel(ctx context.Context) (bool, string) {
 	req := s.auxRequest("route", 0, routerSystem, "route_answer", routerSchema, "")
 	n, ok := s.reserve("route", &req)
 	if !ok {
 		return true, "model router skipped (token budget) → hard"
 	}
-	resp, err := s.send(ctx, "route", req, n, s.e.opts.Planner)
+	resp, err := s.send(ctx, "route", req, n, s.deps.Planner)
 	if err != nil {
-		return true, "model router failed (" + redact(AsError(providerError(err)).Msg) + ") → hard"
+		return true, "model router failed (" + fault.Redact(fault.Provider(err).Msg) + ") → hard"
 	}
 	var ans struct {
 		Difficulty string `json:"difficulty"`

@@ -1,4 +1,4 @@
-package engine
+package multi
 
 import (
 	"encoding/json"
@@ -28,10 +28,10 @@ post: a plan in the plan language over the results, or null. Its from items name
 
 Every sub-query and group must be read by a later group or by post.`
 
-// decomposePrompt builds the decomposer's messages: the date, each picked
+// Prompt builds the decomposer's messages: the date, each picked
 // datasource (sorted by id) with its schema context, the question, and the
 // issues of the previous answer on a repair.
-func decomposePrompt(today, question string, blocks []dsBlock, issues []planast.Issue) []llm.Message {
+func Prompt(today, question string, blocks []Block, issues []planast.Issue) []llm.Message {
 	var b strings.Builder
 	b.WriteString("[TODAY]\n" + today + "\n\n[DATASOURCES]\n")
 	sort.Slice(blocks, func(i, j int) bool { return blocks[i].ID < blocks[j].ID })
@@ -49,8 +49,8 @@ func decomposePrompt(today, question string, blocks []dsBlock, issues []planast.
 	return []llm.Message{{Role: "system", Content: decomposeSystemPrompt}, {Role: "user", Content: b.String()}}
 }
 
-// dsBlock is one datasource as the decomposer sees it.
-type dsBlock struct {
+// Block is one datasource as the decomposer sees it.
+type Block struct {
 	ID, Dialect, Description, Schema string
 }
 
@@ -80,9 +80,9 @@ func jsArr(items any) map[string]any { return map[string]any{"type": "array", "i
 
 var jsStr = map[string]any{"type": "string"}
 
-// decomposeSchema is the JSON Schema of DecomposeAnswer; post refers to the
+// Schema is the JSON Schema of Answer; post refers to the
 // plan language's own schema (planast.JSONSchema), whose $defs it carries.
-var decomposeSchema = func() json.RawMessage {
+var Schema = func() json.RawMessage {
 	var plan map[string]any
 	if err := json.Unmarshal(planast.JSONSchema(), &plan); err != nil {
 		panic("engine: plan schema: " + err.Error())

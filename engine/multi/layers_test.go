@@ -1,4 +1,4 @@
-package engine
+package multi
 
 import (
 	"encoding/json"
@@ -18,16 +18,16 @@ import (
 // 1/10⁸ per run, and the test makes fifty runs over shuffled inputs: a
 // regression fails every time, not now and then.
 func TestDecompositionLayersDeterministic(t *testing.T) {
-	var subs []subSpec
+	var subs []Sub
 	for i := range 12 {
-		subs = append(subs, subSpec{id: fmt.Sprintf("sq_%02d", i)})
+		subs = append(subs, Sub{ID: fmt.Sprintf("sq_%02d", i)})
 	}
 	groups := map[string]duckcompute.Group{}
 	inputs := map[string][]string{}
 	for i := range 6 {
 		id := fmt.Sprintf("cg_%02d", i)
 		groups[id] = duckcompute.Group{Name: id}
-		inputs[id] = []string{subs[2*i+1].id, subs[2*i].id}
+		inputs[id] = []string{subs[2*i+1].ID, subs[2*i].ID}
 	}
 	groups["cg_top"] = duckcompute.Group{Name: "cg_top"}
 	inputs["cg_top"] = []string{"cg_05", "cg_00", "cg_03"}
@@ -35,7 +35,7 @@ func TestDecompositionLayersDeterministic(t *testing.T) {
 	var first string
 	rng := rand.New(rand.NewPCG(1, 2))
 	for run := range 50 {
-		shuffled := append([]subSpec(nil), subs...)
+		shuffled := append([]Sub(nil), subs...)
 		rng.Shuffle(len(shuffled), func(i, j int) { shuffled[i], shuffled[j] = shuffled[j], shuffled[i] })
 		c := &checker{}
 		layers, order, ok := c.layers(shuffled, groups, inputs)

@@ -1,4 +1,4 @@
-package engine
+package scale
 
 import (
 	"sync"
@@ -60,7 +60,7 @@ func (b *tokenBudget) settle(n int, used llm.Usage) {
 	b.reserved += used.InputTokens + used.OutputTokens - n
 }
 
-// BudgetReport is the token budget's account in a ScaleReport: the limit,
+// BudgetReport is the token budget's account in a Report: the limit,
 // the tokens the calls used (as providers reported them, plus the whole
 // reservation of a call that failed without a report), and how many calls
 // were not sent because their reservation did not fit.

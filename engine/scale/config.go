@@ -1,4 +1,4 @@
-package engine
+package scale
 
 import (
 	"fmt"
@@ -26,29 +26,29 @@ const (
 // prompt first, revisions last.
 var strategyOrder = map[string]int{StrategyPlain: 0, StrategyReasoning: 1, StrategyDecompose: 2, StrategyRevision: 3}
 
-// Router modes of ScaleConfig.Router.
+// Router modes of Config.Router.
 const (
 	// RouterOff sends every question through scaling.
 	RouterOff = "off"
 	// RouterFeatures decides from schema size and question features, with
-	// no model call (scale_router.go).
+	// no model call (router.go).
 	RouterFeatures = "features"
 	// RouterModel asks the planner's model once (step "route") whether the
 	// question is easy or hard.
 	RouterModel = "model"
 )
 
-// Default bounds of an enabled ScaleConfig whose field is 0.
+// Default bounds of an enabled Config whose field is 0.
 const (
-	DefaultScaleTokenBudget     = 60000
-	DefaultScaleTimeBudget      = 90 * time.Second
-	DefaultScaleMaxOutputTokens = 2048
-	DefaultScaleConcurrency     = 4
-	// DefaultScaleMaxBuckets bounds how many buckets enter the tournament
+	DefaultTokenBudget     = 60000
+	DefaultTimeBudget      = 90 * time.Second
+	DefaultMaxOutputTokens = 2048
+	DefaultConcurrency     = 4
+	// DefaultMaxBuckets bounds how many buckets enter the tournament
 	// (the largest ones): k buckets cost k(k-1)/2 selector calls.
-	DefaultScaleMaxBuckets = 4
-	// MaxScaleCandidates bounds the candidates of one configuration.
-	MaxScaleCandidates = 32
+	DefaultMaxBuckets = 4
+	// MaxCandidates bounds the candidates of one configuration.
+	MaxCandidates = 32
 )
 
 // StrategySpec is how many candidates one strategy samples, and at which
@@ -59,12 +59,12 @@ type StrategySpec struct {
 	Temperature *float64
 }
 
-// ScaleConfig configures test-time scaling: several candidate plans per
+// Config configures test-time scaling: several candidate plans per
 // question, executed, grouped by result, and selected among. The zero value
 // is disabled: questions take the single-call path unchanged.
-type ScaleConfig struct {
+type Config struct {
 	// Strategies lists the candidates to sample; their Samples sum to the
-	// candidate count (at most MaxScaleCandidates).
+	// candidate count (at most MaxCandidates).
 	Strategies []StrategySpec
 	// MaxRefinements is the number of critique and revision passes (0: none).
 	MaxRefinements int
@@ -74,24 +74,24 @@ type ScaleConfig struct {
 	// TokenBudget bounds the tokens of every model call of one question:
 	// each call reserves its estimated input tokens plus its output cap
 	// before it is sent and is skipped when the reservation does not fit.
-	// 0 means DefaultScaleTokenBudget.
+	// 0 means DefaultTokenBudget.
 	TokenBudget int
 	// TimeBudget bounds the model calls of the scaling stages of one
 	// question (candidates, repairs, critiques, selection; the candidates'
-	// queries keep the request's own timeout); 0 means DefaultScaleTimeBudget.
+	// queries keep the request's own timeout); 0 means DefaultTimeBudget.
 	TimeBudget time.Duration
 	// MaxOutputTokens is each call's output cap in tokens, sent with the
-	// call and reserved against the budget; 0 means DefaultScaleMaxOutputTokens.
+	// call and reserved against the budget; 0 means DefaultMaxOutputTokens.
 	MaxOutputTokens int
 	// Concurrency bounds the model calls and queries in flight; 0 means
-	// DefaultScaleConcurrency.
+	// DefaultConcurrency.
 	Concurrency int
 	// Router is RouterOff (""), RouterFeatures or RouterModel.
 	Router string
 }
 
 // Candidates is the number of candidate plans the configuration samples.
-func (c ScaleConfig) Candidates() int {
+func (c Config) Candidates() int {
 	n := 0
 	for _, s := range c.Strategies {
 		n += s.Samples
@@ -101,12 +101,12 @@ func (c ScaleConfig) Candidates() int {
 
 // Enabled reports whether the configuration asks for more than today's
 // single call: more than one candidate, or a refinement pass.
-func (c ScaleConfig) Enabled() bool { return c.Candidates() > 1 || c.MaxRefinements > 0 }
+func (c Config) Enabled() bool { return c.Candidates() > 1 || c.MaxRefinements > 0 }
 
 // Check reports the first problem of the configuration as an error naming
 // the field, e.g. `strategies[1].name: "clever" is not one of plain,
 // reasoning, decompose`.
-func (c ScaleConfig) Check() error {
+func (c Config) Check() error {
 	seen := map[string]bool{}
 	for i, s := range c.Strategies {
 		switch s.Name {
@@ -126,8 +126,8 @@ func (c ScaleConfig) Check() error {
 		}
 	}
 	switch {
-	case c.Candidates() > MaxScaleCandidates:
-		return fmt.Errorf("strategies: %d candidates; the limit is %d", c.Candidates(), MaxScaleCandidates)
+	case c.Candidates() > MaxCandidates:
+		return fmt.Errorf("strategies: %d candidates; the limit is %d", c.Candidates(), MaxCandidates)
 	case c.MaxRefinements < 0 || c.MaxRefinements > 3:
 		return fmt.Errorf("max_refinements: %d is outside [0, 3]", c.MaxRefinements)
 	case c.TokenBudget < 0, c.MaxOutputTokens < 0, c.Concurrency < 0, c.TimeBudget < 0:
@@ -142,29 +142,21 @@ func (c ScaleConfig) Check() error {
 }
 
 // withDefaults fills the zero bounds of an enabled configuration.
-func (c ScaleConfig) withDefaults() ScaleConfig {
+func (c Config) withDefaults() Config {
 	if c.TokenBudget == 0 {
-		c.TokenBudget = DefaultScaleTokenBudget
+		c.TokenBudget = DefaultTokenBudget
 	}
 	if c.TimeBudget == 0 {
-		c.TimeBudget = DefaultScaleTimeBudget
+		c.TimeBudget = DefaultTimeBudget
 	}
 	if c.MaxOutputTokens == 0 {
-		c.MaxOutputTokens = DefaultScaleMaxOutputTokens
+		c.MaxOutputTokens = DefaultMaxOutputTokens
 	}
 	if c.Concurrency == 0 {
-		c.Concurrency = DefaultScaleConcurrency
+		c.Concurrency = DefaultConcurrency
 	}
 	if c.Router == "" {
 		c.Router = RouterOff
 	}
 	return c
-}
-
-// scaling is the configuration for a datasource: its own, else the global.
-func (e *Engine) scaling(ds *datasource) ScaleConfig {
-	if ds.spec.Scaling != nil {
-		return *ds.spec.Scaling
-	}
-	return e.opts.Scaling
 }

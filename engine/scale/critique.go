@@ -1,4 +1,4 @@
-package engine
+package scale
 
 import (
 	"bytes"
@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"slices"
 
+	"github.com/nl2sql/nl2sql/engine/internal/fault"
 	"github.com/nl2sql/nl2sql/engine/llm"
 )
 
@@ -29,13 +30,13 @@ type CritiqueReport struct {
 // = the critique's index in the report); each "incorrect" verdict yields a
 // revision candidate (step "plan_revise", sample = the revision's index)
 // that the caller generates, executes and buckets with the rest.
-func (s *scaleRun) refine(ctx context.Context, cands []*scaleCand, pass int) []*scaleCand {
+func (s *Run[P]) refine(ctx context.Context, cands []*cand[P], pass int) []*cand[P] {
 	critiqued := map[string]bool{}
 	for _, cr := range s.report.Critiques {
 		critiqued[cands[cr.Candidate].hash] = true
 	}
 	type job struct {
-		c   *scaleCand
+		c   *cand[P]
 		cr  CritiqueReport
 		req llm.Request
 		n   int
@@ -59,7 +60,7 @@ func (s *scaleRun) refine(ctx context.Context, cands []*scaleCand, pass int) []*
 		j := jobs[i]
 		resp, err := s.send(ctx, "critique", j.req, j.n, s.selector())
 		if err != nil {
-			j.cr.Error = AsError(deadline(ctx, providerError(err))).Msg
+			j.cr.Error = fault.AsError(fault.Deadline(ctx, fault.Provider(err))).Msg
 			return
 		}
 		var ans struct {
@@ -76,7 +77,7 @@ func (s *scaleRun) refine(ctx context.Context, cands []*scaleCand, pass int) []*
 		}
 		j.cr.Verdict, j.cr.ErrorClass, j.cr.FixHint = ans.Verdict, ans.ErrorClass, ans.FixHint
 	})
-	var revs []*scaleCand
+	var revs []*cand[P]
 	revisions := 0
 	for _, c := range cands {
 		if c.strategy == StrategyRevision {
@@ -85,7 +86,7 @@ func (s *scaleRun) refine(ctx context.Context, cands []*scaleCand, pass int) []*
 	}
 	for _, j := range jobs {
 		if j.cr.Error == "" && j.cr.Verdict == "incorrect" {
-			rv := &scaleCand{idx: len(cands) + len(revs), strategy: StrategyRevision, sample: revisions + len(revs),
+			rv := &cand[P]{idx: len(cands) + len(revs), strategy: StrategyRevision, sample: revisions + len(revs),
 				revise: revisionBlock(j.c.sql, j.cr)}
 			j.cr.Revision = rv.idx
 			revs = append(revs, rv)

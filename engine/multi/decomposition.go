@@ -1,4 +1,4 @@
-package engine
+package multi
 
 import (
 	"bytes"
@@ -16,11 +16,11 @@ import (
 	"github.com/nl2sql/nl2sql/planast"
 )
 
-// DecomposeAnswer is the decomposer's answer (step "decompose"): the
+// Answer is the decomposer's answer (step "decompose"): the
 // sub-queries, each bound to one datasource with a semantic intent (never
 // SQL) and an expected output schema; the combine groups; and the plan
 // after the combine, over the results by name.
-type DecomposeAnswer struct {
+type Answer struct {
 	Reasoning  string         `json:"reasoning"`
 	SubQueries []SubQuerySpec `json:"sub_queries"`
 	Combine    []CombineSpec  `json:"combine"`
@@ -72,21 +72,23 @@ const (
 	maxExpectedColumn              = 32
 )
 
-// decomposition is a checked DecomposeAnswer.
-type decomposition struct {
-	reasoning string
-	subs      []subSpec           // sorted by id
-	groups    []duckcompute.Group // in layer order; names are group ids
-	layers    [][]string          // sub-query and group ids, each layer sorted
-	// groupIndex maps a group id to its index in the answer's combine list.
-	groupIndex map[string]int
-	comb       *duckcompute.Combination
+// decomposition is a checked Answer.
+type Decomposition struct {
+	Reasoning string
+	Subs      []Sub               // sorted by id
+	Groups    []duckcompute.Group // in layer order; names are group ids
+	Layers    [][]string          // sub-query and group ids, each layer sorted
+	// GroupIndex maps a group id to its index in the answer's combine list.
+	GroupIndex map[string]int
+	// Comb is the prepared combination (duckcompute.Prepare) the results
+	// are loaded into.
+	Comb *duckcompute.Combination
 }
 
-// subSpec is a checked sub-query: content-hash id, the decomposer's ref.
-type subSpec struct {
-	id, ref, datasource, intent string
-	expected                    []duckcompute.Column
+// Sub is a checked sub-query: content-hash id, the decomposer's ref.
+type Sub struct {
+	ID, Ref, Datasource, Intent string
+	Expected                    []duckcompute.Column
 }
 
 // sqlRe and sqlMarks find SQL in a text field: one that opens with
@@ -110,9 +112,9 @@ func semanticOnly(s string) bool {
 	return true
 }
 
-// decodeDecomposition parses an answer strictly (unknown fields refused).
-func decodeDecomposition(b []byte) (*DecomposeAnswer, error) {
-	var ans DecomposeAnswer
+// Decode parses an answer strictly (unknown fields refused).
+func Decode(b []byte) (*Answer, error) {
+	var ans Answer
 	dec := json.NewDecoder(bytes.NewReader(b))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(&ans); err != nil {
@@ -175,11 +177,11 @@ func (c *checker) name(path, s string) {
 	}
 }
 
-// checkDecomposition checks an answer against the datasources offered and
+// Check checks an answer against the datasources offered and
 // builds the decomposition: ids, layers, and the combination prepared
 // with duckcompute (so every reference, key type and the post plan are
 // validated before any sub-query runs). It returns the issues otherwise.
-func checkDecomposition(ans *DecomposeAnswer, offered []string) (*decomposition, []planast.Issue) {
+func Check(ans *Answer, offered []string) (*Decomposition, []planast.Issue) {
 	c := &checker{}
 	if len(ans.Reasoning) > 4000 { // free text the engine never interprets: no SQL check
 		c.add(planast.CodeBadValue, "reasoning", "is %d bytes; the limit is 4000", len(ans.Reasoning))
@@ -198,7 +200,7 @@ func checkDecomposition(ans *DecomposeAnswer, offered []string) (*decomposition,
 		isOffered[id] = true
 	}
 	names := map[string]string{} // lower-cased ref or group name → id
-	d := &decomposition{reasoning: ans.Reasoning}
+	d := &Decomposition{Reasoning: ans.Reasoning}
 	seen := map[string]int{}
 	for i, sq := range ans.SubQueries {
 		p := fmt.Sprintf("sub_queries[%d]", i)
@@ -227,16 +229,16 @@ func checkDecomposition(ans *DecomposeAnswer, offered []string) (*decomposition,
 			c.add(IssueDuplicate, p+".ref", "the name %q is used twice", sq.Ref)
 		}
 		names[strings.ToLower(sq.Ref)] = id
-		d.subs = append(d.subs, subSpec{id: id, ref: sq.Ref, datasource: sq.Datasource, intent: strings.TrimSpace(sq.Intent), expected: sq.ExpectedSchema})
+		d.Subs = append(d.Subs, Sub{ID: id, Ref: sq.Ref, Datasource: sq.Datasource, Intent: strings.TrimSpace(sq.Intent), Expected: sq.ExpectedSchema})
 	}
 	groups, inputs, index := c.groups(ans.Combine, names, seen)
-	d.groupIndex = index
+	d.GroupIndex = index
 	if len(c.issues) > 0 {
 		return nil, c.issues
 	}
-	sort.Slice(d.subs, func(i, j int) bool { return d.subs[i].id < d.subs[j].id })
+	sort.Slice(d.Subs, func(i, j int) bool { return d.Subs[i].ID < d.Subs[j].ID })
 	var ok bool
-	if d.layers, d.groups, ok = c.layers(d.subs, groups, inputs); !ok {
+	if d.Layers, d.Groups, ok = c.layers(d.Subs, groups, inputs); !ok {
 		return nil, c.issues
 	}
 	post, ok := c.post(ans.Post, names)
