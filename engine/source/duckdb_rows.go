@@ -115,4 +115,3 @@ func duckJSONAsText(stmt *duckdb.Stmt, text string) (string, []int) {
 	// The line breaks keep a -- comment from swallowing the ")".
 	return "SELECT " + strings.Join(outer, ", ") + " FROM (\n" + body + "\n) AS nl2sql_json(" + strings.Join(inner, ", ") + ")", cols
 }
-
