@@ -4,6 +4,8 @@ import (
 	"context"
 	"errors"
 	"path/filepath"
+	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -49,8 +51,20 @@ func TestSmallDatasourceAnswersWhileBigOneOpens(t *testing.T) {
 	}
 	t.Cleanup(func() { e.Close() })
 	ctx := context.Background()
+	var once sync.Once
+	free := func() { once.Do(func() { close(release) }) }
+	t.Cleanup(free)
 	go e.OpenDatasource(ctx, "big") // the server's background open
-	_, err = e.VisibleSnapshot(ctx, "big")
+	big := make(chan error, 1)
+	go func() {
+		_, err := e.VisibleSnapshot(ctx, "big")
+		big <- err
+	}()
+	select {
+	case err = <-big:
+	case <-time.After(30 * time.Second):
+		t.Fatal("a call on the opening datasource waited for the open")
+	}
 	var ee *Error
 	if !errors.As(err, &ee) || ee.Code != CodeDatasourceIndexing || !ee.Retryable || ee.Hint == "" {
 		t.Fatalf("call on the opening datasource: %v", err)
@@ -72,7 +86,7 @@ func TestSmallDatasourceAnswersWhileBigOneOpens(t *testing.T) {
 	case <-time.After(30 * time.Second):
 		t.Fatal("the small datasource waited for the big one")
 	}
-	close(release)
+	free()
 	if err := e.OpenDatasource(ctx, "big"); err != nil {
 		t.Fatal(err)
 	}
@@ -113,5 +127,25 @@ func TestRestartReusesStoredIndex(t *testing.T) {
 	}
 	if second := open(time.Hour); second.IndexBuilt || second.Snapshot != SnapshotReused {
 		t.Fatalf("restart rebuilt: %+v", second)
+	}
+}
+
+// A request whose time ran out before the model was called (a slow
+// datasource open) is not reported as a model timeout.
+func TestTimeoutBeforeModelIsNotBlamedOnIt(t *testing.T) {
+	e := chinookEngine(t, "")
+	if err := e.OpenDatasource(context.Background(), "chinook"); err != nil {
+		t.Fatal(err)
+	}
+	ds, err := e.datasource(context.Background(), "chinook")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithDeadline(context.Background(), time.Now().Add(-time.Second))
+	defer cancel()
+	_, err = e.planValidated(ctx, ds, "How many tracks are there?", "", "2026-01-15")
+	ee := AsError(err)
+	if ee == nil || ee.Code != CodeTimeout || strings.Contains(ee.Msg, "model call") {
+		t.Fatalf("got %v", err)
 	}
 }
