@@ -14,6 +14,7 @@ import (
 
 	"go.opentelemetry.io/otel"
 	"go.opentelemetry.io/otel/trace"
+	"golang.org/x/sync/semaphore"
 
 	"github.com/nl2sql/nl2sql/curated"
 	"github.com/nl2sql/nl2sql/engine/events"
@@ -135,6 +136,16 @@ type Options struct {
 	// ResultTokens is the token budget of one MCP tool result (config
 	// results.token_budget); 0 means the tools' default.
 	ResultTokens int
+	// IndexDir is where retrieval indexes are stored, one directory per
+	// datasource (storage.path/indexes); a restart with an unchanged
+	// snapshot opens the stored index instead of building it. "" builds
+	// indexes in memory on every open.
+	IndexDir string
+	// OpenWait bounds how long a request waits for a datasource that is
+	// still being opened before it gets the retryable
+	// DATASOURCE_INDEXING error (opening.go); 0 waits until the request's
+	// own deadline (the CLI's one-shot commands). The server sets 1s.
+	OpenWait time.Duration
 	// TracerProvider receives the OpenTelemetry spans of each request
 	// (spans.go); nil means the global provider (a no-op unless a process
 	// installs an SDK).
@@ -144,11 +155,17 @@ type Options struct {
 // Engine answers questions over the configured datasources. It is safe for
 // concurrent use.
 type Engine struct {
-	opts  Options
-	log   *slog.Logger
-	mu    sync.Mutex
-	specs map[string]DatasourceSpec
-	open  map[string]*datasource
+	opts Options
+	log  *slog.Logger
+	// mu guards open, opening and closed; it is never held across I/O,
+	// so no datasource waits for another's open.
+	mu      sync.Mutex
+	specs   map[string]DatasourceSpec
+	open    map[string]*datasource
+	opening map[string]*opening
+	closed  bool
+	// opens bounds the opens running at once (maxConcurrentOpens).
+	opens *semaphore.Weighted
 	// matcher matches questions to verified queries (verified_match.go).
 	matcher matcherOnce
 	// hostMode: no planner is configured; the host plans (host_plan.go).
@@ -167,6 +184,8 @@ type datasource struct {
 	version string       // content fingerprint of snap
 	idx     *index.Index // retrieval index of snap; nil sends the whole schema
 	status  SnapshotStatus
+	// indexBuilt: idx was built by this open, not read from IndexDir.
+	indexBuilt bool
 	// sem is the semantic layer (nil: none); snap is then enriched by it.
 	sem *semantic.Layer
 }
@@ -210,6 +229,7 @@ func New(opts Options) (*Engine, error) {
 	observeModels(&opts)
 	traceModels(&opts)
 	e := &Engine{opts: opts, log: opts.Logger, specs: map[string]DatasourceSpec{}, open: map[string]*datasource{}, hostMode: hostMode,
+		opening: map[string]*opening{}, opens: semaphore.NewWeighted(maxConcurrentOpens),
 		tracer: opts.TracerProvider.Tracer(tracerName)}
 	for _, s := range opts.Datasources {
 		if s.RowLimit <= 0 {
@@ -251,21 +271,26 @@ func (e *Engine) DatasourceIDs() []string {
 	return ids
 }
 
-// datasource opens (once) and returns the datasource id with its snapshot.
+// datasource opens (once) and returns the datasource id with its
+// snapshot, waiting for an open in progress at most Options.OpenWait
+// (opening.go).
 func (e *Engine) datasource(ctx context.Context, id string) (*datasource, error) {
-	spec, ok := e.specs[id]
-	if !ok {
+	if _, ok := e.specs[id]; !ok {
 		return nil, &Error{Code: CodeDatasourceNotFound, Msg: fmt.Sprintf("there is no datasource %q", id), Hint: "use one of: " + strings.Join(e.caller(ctx).Datasources(e.DatasourceIDs()), ", ")}
 	}
-	e.mu.Lock()
-	defer e.mu.Unlock()
-	if ds, ok := e.open[id]; ok {
-		return ds, nil
-	}
+	return e.await(ctx, id, e.opts.OpenWait)
+}
+
+// openDatasource opens spec's source, loads its snapshot and opens or
+// builds its retrieval index. It runs in the open's own goroutine
+// (runOpen), holding no engine-wide lock.
+func (e *Engine) openDatasource(ctx context.Context, spec DatasourceSpec) (*datasource, error) {
+	id := spec.ID
 	src, err := e.opts.Open(ctx, spec)
 	if err != nil {
 		return nil, sourceError(err, id)
 	}
+	openProgress(ctx, "profiling", 0, 0)
 	snap, version, status, err := e.loadSnapshotStatus(ctx, src)
 	if err != nil {
 		src.Close()
@@ -281,25 +306,32 @@ func (e *Engine) datasource(ctx context.Context, id string) (*datasource, error)
 		src.Close()
 		return nil, err
 	}
-	ds := &datasource{spec: spec, src: src, snap: snap, version: version, status: status, idx: e.buildIndex(ctx, src, snap), sem: sem}
-	e.open[id] = ds
+	ds := &datasource{spec: spec, src: src, snap: snap, version: version, status: status, sem: sem}
+	ds.idx, ds.indexBuilt = e.buildIndex(ctx, src, snap)
 	e.warnUnmatchedRules(ds)
 	return ds, nil
 }
 
-// Close closes every opened datasource.
+// close releases the datasource's index and source.
+func (ds *datasource) close() error {
+	if ds.idx != nil {
+		ds.idx.Close()
+	}
+	return ds.src.Close()
+}
+
+// Close closes every opened datasource; opens still running close theirs
+// when they finish.
 func (e *Engine) Close() error {
 	if e.traces != nil {
 		e.traces.Close()
 	}
 	e.mu.Lock()
 	defer e.mu.Unlock()
+	e.closed = true
 	var errs []error
 	for id, ds := range e.open {
-		if ds.idx != nil {
-			ds.idx.Close()
-		}
-		if err := ds.src.Close(); err != nil {
+		if err := ds.close(); err != nil {
 			errs = append(errs, fmt.Errorf("close %s: %w", id, err))
 		}
 		delete(e.open, id)

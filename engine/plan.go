@@ -69,6 +69,11 @@ func (e *Engine) planValidated(ctx context.Context, ds *datasource, question, sc
 	out := &planned{source: "llm"}
 	for attempt := 0; attempt <= e.opts.MaxRepairs; attempt++ {
 		req := e.planRequest(ds, question, sctx, today, issues, attempt)
+		if err := ctx.Err(); err != nil && attempt == 0 {
+			// the time went before any model call (opening the datasource,
+			// retrieval): not the model's doing
+			return nil, spentBeforeModel(err)
+		}
 		t0 := time.Now()
 		resp, err := e.opts.Planner.Complete(ctx, req)
 		callMS := ms(time.Since(t0))
@@ -153,6 +158,17 @@ func decodePlanAnswer(b json.RawMessage) (*PlanAnswer, *planast.Query, error) {
 		return nil, nil, err
 	}
 	return &ans, plan, nil
+}
+
+// spentBeforeModel is the error of a request whose time ran out before
+// its first model call.
+func spentBeforeModel(err error) *Error {
+	if errors.Is(err, context.Canceled) {
+		return &Error{Code: CodeCancelled, Msg: "the request was cancelled", Err: err}
+	}
+	return &Error{Code: CodeTimeout, Retryable: true, Err: err,
+		Msg:  "the request ran past its time limit before the model was called (opening the datasource and retrieval took it)",
+		Hint: "build the datasource's index ahead of time (nl2sql index), raise the request timeout, or ask again"}
 }
 
 func providerError(err error) *Error { return fault.Provider(err) }

@@ -2,6 +2,8 @@ package engine
 
 import (
 	"context"
+	"net/url"
+	"path/filepath"
 
 	"github.com/nl2sql/nl2sql/engine/schema"
 	"github.com/nl2sql/nl2sql/index"
@@ -53,10 +55,13 @@ func filteredValues(vals []index.Value, sc *scope.Scope, ds string) []index.Valu
 	return out
 }
 
-// buildIndex builds the retrieval index of a snapshot, reading stored text
-// values through the source's read-only query path. A failure leaves the
-// datasource without an index (the whole schema is sent) and is logged.
-func (e *Engine) buildIndex(ctx context.Context, src Source, snap *schema.Snapshot) *index.Index {
+// buildIndex opens the stored retrieval index of a snapshot (under
+// Options.IndexDir, keyed by the snapshot's fingerprint, the embedder and
+// the index options) or builds it, reading stored text values through the
+// source's read-only query path, and says whether it built one. An index
+// that cannot be stored is built in memory; a failure leaves the
+// datasource without an index (the whole schema is sent). Both are logged.
+func (e *Engine) buildIndex(ctx context.Context, src Source, snap *schema.Snapshot) (*index.Index, bool) {
 	q := func(ctx context.Context, sql string, maxRows int) ([][]any, bool, error) {
 		res, err := src.Query(ctx, sql, nil, maxRows)
 		if err != nil {
@@ -68,10 +73,23 @@ func (e *Engine) buildIndex(ctx context.Context, src Source, snap *schema.Snapsh
 	if emb == nil {
 		emb = index.NGram{}
 	}
-	ix, err := index.Build(ctx, snap, emb, index.Options{Values: index.ValuesFromQuery(q)})
+	opts := index.Options{Values: index.ValuesFromQuery(q), Progress: func(stage string, done, total int) {
+		openProgress(ctx, stage, done, total)
+	}}
+	if e.opts.IndexDir != "" {
+		ix, op, err := index.OpenOrBuild(ctx, filepath.Join(e.opts.IndexDir, url.PathEscape(src.ID())), snap, emb, opts)
+		if op.Rebuilt != "" {
+			e.log.Warn("stored retrieval index unusable; rebuilt it", "datasource", src.ID(), "reason", op.Rebuilt)
+		}
+		if err == nil {
+			return ix, op.Built
+		}
+		e.log.Warn("cannot store the retrieval index; building it in memory", "datasource", src.ID(), "err", err)
+	}
+	ix, err := index.Build(ctx, snap, emb, opts)
 	if err != nil {
 		e.log.Warn("cannot build the retrieval index; the whole schema will be sent", "datasource", src.ID(), "err", err)
-		return nil
+		return nil, false
 	}
-	return ix
+	return ix, true
 }

@@ -50,8 +50,11 @@ type IndexReport struct {
 	Version    string         `json:"version"`
 	Snapshot   SnapshotStatus `json:"snapshot"`
 	Indexed    bool           `json:"indexed"`
-	MS         float64        `json:"ms"`
-	Error      string         `json:"error,omitempty"`
+	// IndexBuilt: the retrieval index was built now; false with Indexed
+	// means the stored one was reused.
+	IndexBuilt bool    `json:"index_built"`
+	MS         float64 `json:"ms"`
+	Error      string  `json:"error,omitempty"`
 }
 
 // Refresh opens a datasource afresh: introspects it, profiles it unless
@@ -61,20 +64,23 @@ func (e *Engine) Refresh(ctx context.Context, id string) IndexReport {
 	t0 := time.Now()
 	rep := IndexReport{Datasource: id}
 	e.mu.Lock()
-	if old, ok := e.open[id]; ok {
-		if old.idx != nil {
-			old.idx.Close()
-		}
-		old.src.Close()
-		delete(e.open, id)
-	}
+	old, ok := e.open[id]
+	delete(e.open, id)
 	e.mu.Unlock()
-	ds, err := e.datasource(ctx, id)
+	if ok {
+		old.close()
+	}
+	var ds *datasource
+	var err error = Errorf(CodeDatasourceNotFound, "", "there is no datasource %q", id)
+	if _, known := e.specs[id]; known {
+		ds, err = e.await(ctx, id, 0)
+	}
 	rep.MS = ms(time.Since(t0))
 	if err != nil {
 		rep.Error = AsError(err).Msg
 		return rep
 	}
 	rep.Tables, rep.Version, rep.Snapshot, rep.Indexed = len(ds.snap.Tables), ds.version, ds.status, ds.idx != nil
+	rep.IndexBuilt = ds.indexBuilt
 	return rep
 }

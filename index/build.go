@@ -4,8 +4,10 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"path/filepath"
 	"sort"
 	"strings"
+	"sync"
 
 	"github.com/blevesearch/bleve/v2"
 	"github.com/blevesearch/bleve/v2/analysis/analyzer/custom"
@@ -43,6 +45,8 @@ type Options struct {
 	// EmbedBatch is how many texts go to the embedder per call; ≤ 0 means
 	// 128.
 	EmbedBatch int
+	// Progress, when set, is told how far a build got.
+	Progress Progress
 }
 
 // Defaults of Options.
@@ -74,8 +78,9 @@ type Index struct {
 	snap   *schema.Snapshot
 	emb    Embedder
 	opts   Options
-	docs   []doc       // sorted by id
-	vecs   [][]float32 // vecs[i] embeds docs[i], unit length
+	docs   []doc    // sorted by id
+	vecs   []vector // vecs[i] embeds docs[i], unit length
+	dims   int      // length of the embedder's vectors
 	byID   map[string]int
 	text   bleve.Index // schema documents
 	vals   bleve.Index // value documents
@@ -87,6 +92,7 @@ type Index struct {
 	// graph holds inferred join keys (see joinGraph).
 	inferred    bool
 	wholeTokens int // ContextTokens(SchemaContext(snap))
+	closeOnce   sync.Once
 }
 
 // doc is one schema document: a table (col < 0) or a column.
@@ -102,9 +108,29 @@ type doc struct {
 // Build indexes snap (which must not change afterwards: the index keeps
 // it). It embeds one text per table and per column with emb (nil means
 // NGram{}), fetches column values through opts.Values, and renders the
-// whole schema once to count its tokens. Errors: the embedder's, the value
-// source's (wrapped with the column), ctx's.
+// whole schema once to count its tokens. The bleve indexes live in memory;
+// OpenOrBuild (persist.go) builds them on disk and reuses them. Errors: the
+// embedder's, the value source's (wrapped with the column), ctx's.
 func Build(ctx context.Context, snap *schema.Snapshot, emb Embedder, opts Options) (*Index, error) {
+	return build(ctx, snap, emb, opts, "")
+}
+
+// Progress is told how far a build got: stage "tables" (schema documents
+// indexed and embedded, table by table) then "values" (columns whose
+// values were fetched), done of total. It must not block.
+type Progress func(stage string, done, total int)
+
+// tablesPerBatch is how many tables' documents go to bleve in one batch:
+// one batch of a 2,000-table schema builds one huge in-memory segment
+// (gigabytes of garbage); small batches keep memory flat.
+const tablesPerBatch = 100
+
+// valuesPerBatch is the same bound for value documents.
+const valuesPerBatch = 5000
+
+// build is Build with the bleve indexes under dir ("" keeps them in
+// memory).
+func build(ctx context.Context, snap *schema.Snapshot, emb Embedder, opts Options, dir string) (*Index, error) {
 	if snap == nil {
 		return nil, errors.New("index: nil snapshot")
 	}
@@ -112,52 +138,93 @@ func Build(ctx context.Context, snap *schema.Snapshot, emb Embedder, opts Option
 		emb = NGram{}
 	}
 	opts = opts.withDefaults()
-	ix := &Index{snap: snap, emb: emb, opts: opts, byID: map[string]int{}}
-	ix.docs = schemaDocs(snap)
-	for i, d := range ix.docs {
-		ix.byID[d.id] = i
-	}
+	ix := &Index{snap: snap, emb: emb, opts: opts}
+	ix.setDocs()
 	var err error
-	if ix.text, err = newBleve(textMapping()); err != nil {
+	if ix.text, err = newBleve(textMapping(), subdir(dir, textDir)); err != nil {
 		return nil, err
 	}
-	b := ix.text.NewBatch()
-	for _, d := range ix.docs {
-		if err := b.Index(d.id, map[string]any{"name": d.Name, "table": d.Table, "text": d.Text, "cols": d.Cols, "samples": d.Samples}); err != nil {
-			ix.Close()
-			return nil, fmt.Errorf("index: %w", err)
-		}
-	}
-	if err := ix.text.Batch(b); err != nil {
-		ix.Close()
-		return nil, fmt.Errorf("index: %w", err)
-	}
-	texts := make([]string, len(ix.docs))
-	for i, d := range ix.docs {
-		texts[i] = d.embed
-	}
-	if ix.vecs, err = embedAll(ctx, emb, texts, opts.EmbedBatch); err != nil {
+	if err := ix.indexDocs(ctx); err != nil {
 		ix.Close()
 		return nil, err
 	}
-	if err := ix.buildValues(ctx); err != nil {
+	if err := ix.buildValues(ctx, subdir(dir, valuesDir)); err != nil {
 		ix.Close()
 		return nil, err
 	}
-	ix.graph, ix.keys, ix.inferred = joinGraph(snap)
-	ix.refCol = referencing(snap, ix.graph, ix.keys)
+	ix.derive()
 	ix.wholeTokens = ContextTokens(SchemaContext(snap))
 	return ix, nil
 }
 
-// Close releases the full-text indexes.
+// setDocs makes the schema documents and their id lookup.
+func (ix *Index) setDocs() {
+	ix.docs = schemaDocs(ix.snap)
+	ix.byID = make(map[string]int, len(ix.docs))
+	for i, d := range ix.docs {
+		ix.byID[d.id] = i
+	}
+}
+
+// derive computes what the snapshot alone determines: the join graph, the
+// keys and the referencing columns.
+func (ix *Index) derive() {
+	ix.graph, ix.keys, ix.inferred = joinGraph(ix.snap)
+	ix.refCol = referencing(ix.snap, ix.graph, ix.keys)
+}
+
+// indexDocs adds the schema documents to the text index and embeds them,
+// tablesPerBatch tables at a time (docs are sorted by table), reporting
+// each batch to opts.Progress.
+func (ix *Index) indexDocs(ctx context.Context) error {
+	ix.vecs = make([]vector, 0, len(ix.docs))
+	total := len(ix.snap.Tables)
+	for start := 0; start < len(ix.docs); {
+		end := start
+		for end < len(ix.docs) && ix.docs[end].table < ix.docs[start].table+tablesPerBatch {
+			end++
+		}
+		b := ix.text.NewBatch()
+		texts := make([]string, 0, end-start)
+		for _, d := range ix.docs[start:end] {
+			if err := b.Index(d.id, map[string]any{"name": d.Name, "table": d.Table, "text": d.Text, "cols": d.Cols, "samples": d.Samples}); err != nil {
+				return fmt.Errorf("index: %w", err)
+			}
+			texts = append(texts, d.embed)
+		}
+		if err := ix.text.Batch(b); err != nil {
+			return fmt.Errorf("index: %w", err)
+		}
+		vs, err := embedAll(ctx, ix.emb, texts, ix.opts.EmbedBatch)
+		if err != nil {
+			return err
+		}
+		for _, v := range vs {
+			if ix.dims == 0 {
+				ix.dims = len(v)
+			} else if len(v) != ix.dims {
+				return fmt.Errorf("embed with %s: vectors of %d and %d dimensions", ix.emb.Name(), ix.dims, len(v))
+			}
+			ix.vecs = append(ix.vecs, sparse(v))
+		}
+		if ix.opts.Progress != nil {
+			ix.opts.Progress("tables", min(ix.docs[end-1].table+1, total), total)
+		}
+		start = end
+	}
+	return ctx.Err()
+}
+
+// Close releases the full-text indexes; closing again does nothing.
 func (ix *Index) Close() error {
 	var errs []error
-	for _, b := range []bleve.Index{ix.text, ix.vals} {
-		if b != nil {
-			errs = append(errs, b.Close())
+	ix.closeOnce.Do(func() {
+		for _, b := range []bleve.Index{ix.text, ix.vals} {
+			if b != nil {
+				errs = append(errs, b.Close())
+			}
 		}
-	}
+	})
 	return errors.Join(errs...)
 }
 
@@ -177,9 +244,9 @@ func (ix *Index) JoinKeysInferred() bool { return ix.inferred }
 // Docs is the number of schema documents and of value documents.
 func (ix *Index) Docs() (schemaDocs, valueDocs int) { return len(ix.docs), len(ix.values) }
 
-// newBleve opens an in-memory scorch index.
-func newBleve(m mapping.IndexMapping) (bleve.Index, error) {
-	b, err := bleve.NewUsing("", m, scorch.Name, scorch.Name, nil)
+// newBleve creates a scorch index at path ("" keeps it in memory).
+func newBleve(m mapping.IndexMapping, path string) (bleve.Index, error) {
+	b, err := bleve.NewUsing(path, m, scorch.Name, scorch.Name, nil)
 	if err != nil {
 		return nil, fmt.Errorf("index: open bleve: %w", err)
 	}
@@ -270,4 +337,12 @@ func sampleStrings(c schema.Column) []string {
 		}
 	}
 	return out
+}
+
+// subdir is dir/name, or "" (in memory) when dir is "".
+func subdir(dir, name string) string {
+	if dir == "" {
+		return ""
+	}
+	return filepath.Join(dir, name)
 }

@@ -8,14 +8,28 @@
 // schema.Snapshot. A table document holds its name split into words
 // ("InvoiceLine" → "invoice line", see SplitName), its comment and its
 // columns' names; a column document its split name, its table's name, its
-// comment and up to ten profile sample values. The documents go into an
-// in-memory bleve v2 index (scorch, BM25 scoring, English analysis:
+// comment and up to ten profile sample values. The documents go into a
+// bleve v2 index (scorch, BM25 scoring, English analysis:
 // possessives, stop words, Porter stems) and each is embedded by an
 // Embedder (the built-in NGram by default: hashed character 3-5-grams, no
 // model, no network). Column values go into a second bleve index, one
 // document per distinct value of each text column: the profile's samples,
 // and, when Options.Values is set, every value of columns with at most
 // Options.MaxDistinctValues of them.
+//
+// # Stored indexes
+//
+// Build keeps its bleve indexes in memory. OpenOrBuild stores them on disk
+// (the engine uses storage.path/indexes/<datasource>), under a key that
+// hashes the snapshot's fingerprint (schema and profile), the embedder and
+// the value options (IndexKey): an unchanged snapshot opens its stored
+// index read-only in milliseconds, a changed one is rebuilt. A build
+// writes to a temporary directory renamed into place when complete
+// (index.json, with data.gob's SHA-256, last), so a killed build leaves the
+// previous index; a damaged one is rebuilt, with the reason in
+// Opened.Rebuilt. Vectors are kept sparse (the NGram embedder fills a few
+// dozen of its buckets), and documents reach bleve a hundred tables at a
+// time, reported to Options.Progress.
 //
 // # Retrieval
 //

@@ -76,7 +76,7 @@ func BuildPhrases(phrases []Phrase) (*PhraseIndex, error) {
 	fm.IncludeInAll = false
 	dm.AddFieldMappingsAt("text", fm)
 	m.DefaultMapping = dm
-	b, err := newBleve(m)
+	b, err := newBleve(m, "")
 	if err != nil {
 		return nil, err
 	}

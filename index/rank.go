@@ -67,21 +67,21 @@ func (ix *Index) vectorRank(ctx context.Context, question string, ok []bool) ([]
 	if err != nil {
 		return nil, err
 	}
-	if len(qv[0]) != len(ix.vecs[0]) {
-		return nil, fmt.Errorf("index: question vector has %d dimensions, documents %d", len(qv[0]), len(ix.vecs[0]))
+	if len(qv[0]) != ix.dims {
+		return nil, fmt.Errorf("index: question vector has %d dimensions, documents %d", len(qv[0]), ix.dims)
 	}
 	return cosineRank(qv[0], ix.vecs, ok), nil
 }
 
 // cosineRank scores each allowed vector against q (all unit length) and
 // sorts best first, ties by position (documents are in id order).
-func cosineRank(q []float32, vecs [][]float32, ok []bool) []ranked {
+func cosineRank(q []float32, vecs []vector, ok []bool) []ranked {
 	out := make([]ranked, 0, len(vecs))
 	for i, v := range vecs {
 		if ok != nil && !ok[i] {
 			continue
 		}
-		out = append(out, ranked{i, round9(dot(q, v))})
+		out = append(out, ranked{i, round9(dotSparse(q, v))})
 	}
 	sortRanked(out)
 	return out

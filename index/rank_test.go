@@ -25,15 +25,23 @@ func TestCosineRankTiesByID(t *testing.T) {
 		{1, 0},     // 5: denied
 	}
 	ok := []bool{true, true, true, true, true, false}
-	got := docsOf(cosineRank(q, vecs, ok))
+	got := docsOf(cosineRank(q, sparseAll(vecs), ok))
 	if want := []int{1, 3, 2, 4, 0}; !reflect.DeepEqual(got, want) {
 		t.Errorf("cosineRank = %v, want %v", got, want)
 	}
 	// Float noise below 1e-9 does not break a tie.
 	vecs[3] = []float32{1, 1e-12}
-	if got := docsOf(cosineRank(q, vecs, ok)); got[0] != 1 || got[1] != 3 {
+	if got := docsOf(cosineRank(q, sparseAll(vecs), ok)); got[0] != 1 || got[1] != 3 {
 		t.Errorf("near-tie order = %v", got)
 	}
+}
+
+func sparseAll(vs [][]float32) []vector {
+	out := make([]vector, len(vs))
+	for i, v := range vs {
+		out[i] = sparse(v)
+	}
+	return out
 }
 
 func TestRRF(t *testing.T) {

@@ -97,7 +97,7 @@ func valueColumn(c schema.Column) bool {
 // Fetching goes from the columns with the fewest distinct values up and
 // stops at Options.MaxTotalValues, so a wide schema of high-cardinality
 // text cannot exhaust memory.
-func (ix *Index) buildValues(ctx context.Context) error {
+func (ix *Index) buildValues(ctx context.Context, dir string) error {
 	type colRef struct {
 		t, c     int
 		distinct int64 // -1 when not profiled
@@ -122,9 +122,12 @@ func (ix *Index) buildValues(ctx context.Context) error {
 	}
 	sort.SliceStable(fetch, func(i, j int) bool { return fetch[i].distinct < fetch[j].distinct })
 	budget := ix.opts.MaxTotalValues
-	for _, f := range fetch {
+	for i, f := range fetch {
 		if budget <= 0 {
 			break
+		}
+		if ix.opts.Progress != nil && (i%100 == 0 || i == len(fetch)-1) {
+			ix.opts.Progress("values", i+1, len(fetch))
 		}
 		t := ix.snap.Tables[f.t]
 		c := t.Columns[f.c]
@@ -151,17 +154,19 @@ func (ix *Index) buildValues(ctx context.Context) error {
 		}
 	}
 	var err error
-	if ix.vals, err = newBleve(valueMapping()); err != nil {
+	if ix.vals, err = newBleve(valueMapping(), dir); err != nil {
 		return err
 	}
-	b := ix.vals.NewBatch()
-	for i, v := range ix.values {
-		if err := b.Index(valueID(i), map[string]any{"v": strings.Join(v.words, " ")}); err != nil {
+	for start := 0; start < len(ix.values); start += valuesPerBatch {
+		b := ix.vals.NewBatch()
+		for i := start; i < min(start+valuesPerBatch, len(ix.values)); i++ {
+			if err := b.Index(valueID(i), map[string]any{"v": strings.Join(ix.values[i].words, " ")}); err != nil {
+				return fmt.Errorf("index: %w", err)
+			}
+		}
+		if err := ix.vals.Batch(b); err != nil {
 			return fmt.Errorf("index: %w", err)
 		}
-	}
-	if err := ix.vals.Batch(b); err != nil {
-		return fmt.Errorf("index: %w", err)
 	}
 	return nil
 }

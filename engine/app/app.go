@@ -48,6 +48,10 @@ type Options struct {
 	// Record and Planner): measurements such as `eval compare` must see
 	// the configuration's own cost, not an earlier run's cached plans.
 	NoCacheReads bool
+	// OpenWait is engine.Options.OpenWait: how long a request waits for a
+	// datasource still opening (the server: 1s); 0 waits as long as the
+	// request may run.
+	OpenWait time.Duration
 }
 
 // Open loads the config file at path and builds the engine. Datasources open
@@ -126,6 +130,7 @@ func OpenConfig(cfg *config.Config, logger *slog.Logger, o Options) (*App, error
 		Policy: pol, Curated: set, Answerer: answerer, Embedder: emb, TraceDir: filepath.Join(cfg.Storage.Path, "traces"),
 		TraceRetention: engine.TraceRetention{MaxAge: time.Duration(cfg.Storage.TraceMaxAgeDays) * 24 * time.Hour,
 			MaxBytes: int64(cfg.Storage.TraceMaxMB) << 20},
+		IndexDir: filepath.Join(cfg.Storage.Path, "indexes"), OpenWait: o.OpenWait,
 		HandOver:     o.Planner == nil && o.Record == "" && !o.NoCacheReads,
 		ResultTokens: cfg.Results.TokenBudget}
 	opts.Today = func() string { return time.Now().UTC().Format("2006-01-02") }

@@ -180,7 +180,14 @@ func printIndexReport(out io.Writer, r engine.IndexReport) {
 		engine.SnapshotRefreshed: "profile refreshed; data unchanged",
 		engine.SnapshotUnstored:  "profiled (no state store)",
 	}[r.Snapshot]
-	fmt.Fprintf(out, "%s: %d tables, version %.12s, %s, index built=%v (%.0f ms)\n", r.Datasource, r.Tables, r.Version, what, r.Indexed, r.MS)
+	ix := "no retrieval index (the whole schema is sent)"
+	switch {
+	case r.Indexed && r.IndexBuilt:
+		ix = "retrieval index built"
+	case r.Indexed:
+		ix = "stored retrieval index reused"
+	}
+	fmt.Fprintf(out, "%s: %d tables, version %.12s, %s, %s (%.0f ms)\n", r.Datasource, r.Tables, r.Version, what, ix, r.MS)
 }
 
 func traceCmd(logger *slog.Logger) *cobra.Command {

@@ -6,6 +6,7 @@ import (
 	"io"
 	"net/url"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/nl2sql/nl2sql/engine/app"
@@ -42,26 +43,35 @@ type datasourceOpener interface {
 	OpenDatasource(ctx context.Context, id string) error
 }
 
+// serveOpenWait is how long a tool call waits for a datasource still
+// opening before it gets the retryable DATASOURCE_INDEXING error: well
+// inside any client's request timeout.
+const serveOpenWait = time.Second
+
 // openInBackground opens every datasource after the server has started
-// (the MCP handshake does not wait for it) and writes one line to w for
-// each that fails, naming it and its path. A datasource that fails stays
-// configured: its tools answer with the typed error, the others serve.
-// done, when not nil, is closed when every datasource was tried.
+// (the MCP handshake does not wait for it), all at once (the engine bounds
+// how many run together, and none waits for another), and writes one line
+// to w for each that fails, naming it and its path. A datasource that fails
+// stays configured: its tools answer with the typed error, the others
+// serve. done, when not nil, is closed when every datasource was tried.
 func openInBackground(ctx context.Context, eng datasourceOpener, cfg *config.Config, w io.Writer, done chan<- struct{}) {
-	go func() {
-		if done != nil {
-			defer close(done)
-		}
-		for _, d := range cfg.Datasources {
-			octx, cancel := context.WithTimeout(ctx, d.Timeout()+10*time.Second)
-			err := eng.OpenDatasource(octx, d.ID)
-			cancel()
-			if ctx.Err() != nil {
+	var wg sync.WaitGroup
+	var mu sync.Mutex
+	for _, d := range cfg.Datasources {
+		wg.Go(func() {
+			err := eng.OpenDatasource(ctx, d.ID)
+			if ctx.Err() != nil || err == nil {
 				return
 			}
-			if err != nil {
-				fmt.Fprintf(w, "nl2sql: datasource %s (%s %s) cannot be opened: %v\n", d.ID, d.Engine, where(d), err)
-			}
+			mu.Lock()
+			fmt.Fprintf(w, "nl2sql: datasource %s (%s %s) cannot be opened: %v\n", d.ID, d.Engine, where(d), err)
+			mu.Unlock()
+		})
+	}
+	go func() {
+		wg.Wait()
+		if done != nil {
+			close(done)
 		}
 	}()
 }

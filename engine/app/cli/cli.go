@@ -104,7 +104,7 @@ func serveCmd(logger *slog.Logger) *cobra.Command {
 			if err != nil {
 				return err
 			}
-			a, err := app.OpenConfig(cfg, logger, app.Options{Observers: []events.Observer{metrics.Observer()}})
+			a, err := app.OpenConfig(cfg, logger, app.Options{Observers: []events.Observer{metrics.Observer()}, OpenWait: serveOpenWait})
 			if err != nil {
 				return err
 			}

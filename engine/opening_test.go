@@ -1,0 +1,151 @@
+package engine
+
+import (
+	"context"
+	"errors"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/nl2sql/nl2sql/engine/schema"
+	"github.com/nl2sql/nl2sql/engine/store"
+)
+
+// slowSource is a datasource whose introspection blocks until release is
+// closed: a big catalog still being opened.
+type slowSource struct {
+	Source
+	release chan struct{}
+}
+
+func (s slowSource) Snapshot(ctx context.Context) (*schema.Snapshot, error) {
+	<-s.release
+	return s.Source.Snapshot(ctx)
+}
+
+// Two datasources never wait on each other: while a big one is still
+// opening, a small one answers, and a call on the big one gets the typed,
+// retryable DATASOURCE_INDEXING error after OpenWait instead of hanging
+// (or a TIMEOUT blamed on a model). Once it is open, it answers too.
+func TestSmallDatasourceAnswersWhileBigOneOpens(t *testing.T) {
+	abs, err := filepath.Abs(filepath.Join(chinookDir, "chinook.sqlite"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	release := make(chan struct{})
+	e, err := New(Options{
+		Datasources: []DatasourceSpec{{ID: "big", Engine: "sqlite", Path: abs}, {ID: "small", Engine: "sqlite", Path: abs}},
+		OpenWait:    200 * time.Millisecond,
+		Open: func(ctx context.Context, spec DatasourceSpec) (Source, error) {
+			src, err := OpenSource(ctx, spec)
+			if err != nil || spec.ID != "big" {
+				return src, err
+			}
+			return slowSource{src, release}, nil
+		},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { e.Close() })
+	ctx := context.Background()
+	var once sync.Once
+	free := func() { once.Do(func() { close(release) }) }
+	t.Cleanup(free)
+	go e.OpenDatasource(ctx, "big") // the server's background open
+	big := make(chan error, 1)
+	go func() {
+		_, err := e.VisibleSnapshot(ctx, "big")
+		big <- err
+	}()
+	select {
+	case err = <-big:
+	case <-time.After(30 * time.Second):
+		t.Fatal("a call on the opening datasource waited for the open")
+	}
+	var ee *Error
+	if !errors.As(err, &ee) || ee.Code != CodeDatasourceIndexing || !ee.Retryable || ee.Hint == "" {
+		t.Fatalf("call on the opening datasource: %v", err)
+	}
+	small := make(chan error, 1)
+	go func() {
+		if err := e.OpenDatasource(ctx, "small"); err != nil {
+			small <- err
+			return
+		}
+		_, err := e.VisibleSnapshot(ctx, "small")
+		small <- err
+	}()
+	select {
+	case err := <-small:
+		if err != nil {
+			t.Fatalf("small datasource: %v", err)
+		}
+	case <-time.After(30 * time.Second):
+		t.Fatal("the small datasource waited for the big one")
+	}
+	free()
+	if err := e.OpenDatasource(ctx, "big"); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := e.VisibleSnapshot(ctx, "big"); err != nil {
+		t.Fatalf("big datasource once open: %v", err)
+	}
+}
+
+// A restart does not rebuild the retrieval index: a second engine on the
+// same storage reuses the stored index (and snapshot); a changed profile
+// rebuilds it.
+func TestRestartReusesStoredIndex(t *testing.T) {
+	abs, err := filepath.Abs(filepath.Join(chinookDir, "chinook.sqlite"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	open := func(maxAge time.Duration) IndexReport {
+		st, err := store.Open(context.Background(), filepath.Join(dir, "state"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer st.Close()
+		e, err := New(Options{Datasources: []DatasourceSpec{{ID: "chinook", Engine: "sqlite", Path: abs}},
+			Store: st, IndexDir: filepath.Join(dir, "indexes"), ProfileMaxAge: maxAge})
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer e.Close()
+		rep := e.Refresh(context.Background(), "chinook")
+		if rep.Error != "" || !rep.Indexed {
+			t.Fatalf("refresh: %+v", rep)
+		}
+		return rep
+	}
+	if first := open(time.Hour); !first.IndexBuilt {
+		t.Fatalf("first open did not build: %+v", first)
+	}
+	if second := open(time.Hour); second.IndexBuilt || second.Snapshot != SnapshotReused {
+		t.Fatalf("restart rebuilt: %+v", second)
+	}
+}
+
+// A request whose time ran out before the model was called (a slow
+// datasource open) is not reported as a model timeout.
+func TestTimeoutBeforeModelIsNotBlamedOnIt(t *testing.T) {
+	e := chinookEngine(t, "")
+	if err := e.OpenDatasource(context.Background(), "chinook"); err != nil {
+		t.Fatal(err)
+	}
+	ds, err := e.datasource(context.Background(), "chinook")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithDeadline(context.Background(), time.Now().Add(-time.Second))
+	defer cancel()
+	_, err = e.planValidated(ctx, ds, "How many tracks are there?", "", "2026-01-15")
+	ee := AsError(err)
+	if ee == nil || ee.Code != CodeTimeout || strings.Contains(ee.Msg, "model call") {
+		t.Fatalf("got %v", err)
+	}
+}

@@ -1,0 +1,278 @@
+package index
+
+import (
+	"bytes"
+	"context"
+	"crypto/rand"
+	"crypto/sha256"
+	"encoding/gob"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/blevesearch/bleve/v2"
+
+	"github.com/nl2sql/nl2sql/engine/schema"
+)
+
+// Persisted layout. OpenOrBuild keeps one index per key under its
+// directory:
+//
+//	<dir>/<key>/text/      bleve (scorch) index of the schema documents
+//	<dir>/<key>/values/    bleve index of the column values
+//	<dir>/<key>/data.gob   vectors, value documents, whole-schema tokens
+//	<dir>/<key>/index.json format, key, counts and data.gob's SHA-256,
+//	                       written last: without it the directory is
+//	                       not an index
+//
+// A build writes to <dir>/.build-<key>-<random>/ and renames it to
+// <dir>/<key> when complete, so a build killed half-way leaves only a
+// temporary directory (removed by the next build) and whatever index was
+// there before.
+const (
+	textDir     = "text"
+	valuesDir   = "values"
+	dataFile    = "data.gob"
+	metaFile    = "index.json"
+	buildPrefix = ".build-"
+)
+
+// persistFormat changes whenever the stored form or what Build derives
+// changes, so an index written by another version is rebuilt, not misread.
+const persistFormat = 1
+
+// IndexKey is the key a snapshot's index is stored under: a hash of the
+// snapshot's fingerprint (schema and profile), the embedder's name, the
+// options that change what is indexed, and the stored format.
+func IndexKey(snap *schema.Snapshot, emb Embedder, opts Options) string {
+	if emb == nil {
+		emb = NGram{}
+	}
+	o := opts.withDefaults()
+	h := sha256.New()
+	fmt.Fprintf(h, "format=%d\nsnapshot=%s\nembedder=%s\nvalues=%t\nmaxDistinct=%d\nmaxTotal=%d\nmaxLen=%d\n",
+		persistFormat, snap.Fingerprint(), emb.Name(), o.Values != nil, o.MaxDistinctValues, o.MaxTotalValues, o.MaxValueLen)
+	return hex.EncodeToString(h.Sum(nil))[:32]
+}
+
+// Opened says how OpenOrBuild got its index.
+type Opened struct {
+	Built bool   // built now (nothing usable was stored)
+	Path  string // the index's directory
+	// Rebuilt names why a stored index of the same key was not used
+	// (unreadable or inconsistent: it was replaced); "" otherwise.
+	Rebuilt string
+}
+
+// stored is data.gob.
+type stored struct {
+	Vecs        []vector
+	Dims        int
+	Values      []storedValue
+	WholeTokens int
+}
+
+type storedValue struct {
+	Table, Col int
+	Value      string
+}
+
+type meta struct {
+	Format int    `json:"format"`
+	Key    string `json:"key"`
+	Docs   int    `json:"docs"`
+	Values int    `json:"values"`
+	SHA256 string `json:"data_sha256"`
+}
+
+// OpenOrBuild opens the stored index of snap under dir, or builds it there
+// and stores it when there is none (or it is unreadable: Opened.Rebuilt
+// says why). Other keys' indexes and leftover temporary directories under
+// dir are removed after a build. The returned index opens its bleve
+// indexes read-only, so processes sharing dir never lock each other out.
+func OpenOrBuild(ctx context.Context, dir string, snap *schema.Snapshot, emb Embedder, opts Options) (*Index, Opened, error) {
+	if snap == nil {
+		return nil, Opened{}, errors.New("index: nil snapshot")
+	}
+	if emb == nil {
+		emb = NGram{}
+	}
+	key := IndexKey(snap, emb, opts)
+	final := filepath.Join(dir, key)
+	op := Opened{Path: final}
+	ix, err := openStored(final, key, snap, emb, opts)
+	if err == nil {
+		return ix, op, nil
+	}
+	if !errors.Is(err, fs.ErrNotExist) {
+		op.Rebuilt = err.Error()
+	}
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return nil, op, fmt.Errorf("index: %w", err)
+	}
+	tmp := filepath.Join(dir, buildPrefix+key+"-"+randomSuffix())
+	if err := buildStored(ctx, tmp, key, snap, emb, opts); err != nil {
+		os.RemoveAll(tmp)
+		return nil, op, err
+	}
+	if op.Rebuilt != "" {
+		if err := os.RemoveAll(final); err != nil {
+			os.RemoveAll(tmp)
+			return nil, op, fmt.Errorf("index: remove unreadable index: %w", err)
+		}
+	}
+	if err := os.Rename(tmp, final); err != nil {
+		// another process stored the same key meanwhile: use theirs
+		os.RemoveAll(tmp)
+	}
+	op.Built = true
+	removeOthers(dir, key)
+	ix, err = openStored(final, key, snap, emb, opts)
+	if err != nil {
+		return nil, op, err
+	}
+	return ix, op, nil
+}
+
+// buildStored builds the index of snap in dir and writes its data and,
+// last, its index.json.
+func buildStored(ctx context.Context, dir, key string, snap *schema.Snapshot, emb Embedder, opts Options) error {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return fmt.Errorf("index: %w", err)
+	}
+	ix, err := build(ctx, snap, emb, opts, dir)
+	if err != nil {
+		return err
+	}
+	st := stored{Vecs: ix.vecs, Dims: ix.dims, WholeTokens: ix.wholeTokens, Values: make([]storedValue, len(ix.values))}
+	for i, v := range ix.values {
+		st.Values[i] = storedValue{v.table, v.col, v.value}
+	}
+	docs, values := ix.Docs()
+	if err := ix.Close(); err != nil {
+		return fmt.Errorf("index: close: %w", err)
+	}
+	var buf bytes.Buffer
+	if err := gob.NewEncoder(&buf).Encode(&st); err != nil {
+		return fmt.Errorf("index: encode: %w", err)
+	}
+	sum := sha256.Sum256(buf.Bytes())
+	if err := writeSynced(filepath.Join(dir, dataFile), buf.Bytes()); err != nil {
+		return err
+	}
+	m, _ := json.Marshal(meta{Format: persistFormat, Key: key, Docs: docs, Values: values, SHA256: hex.EncodeToString(sum[:])})
+	return writeSynced(filepath.Join(dir, metaFile), m)
+}
+
+// openStored opens the index stored in dir and checks it against key and
+// snap: fs.ErrNotExist when there is none, another error when it is
+// unreadable or does not match.
+func openStored(dir, key string, snap *schema.Snapshot, emb Embedder, opts Options) (*Index, error) {
+	mb, err := os.ReadFile(filepath.Join(dir, metaFile))
+	if err != nil {
+		return nil, err
+	}
+	var m meta
+	if err := json.Unmarshal(mb, &m); err != nil {
+		return nil, fmt.Errorf("stored index %s: %s: %w", dir, metaFile, err)
+	}
+	if m.Format != persistFormat || m.Key != key {
+		return nil, fmt.Errorf("stored index %s: format %d key %s, want %d %s", dir, m.Format, m.Key, persistFormat, key)
+	}
+	data, err := os.ReadFile(filepath.Join(dir, dataFile))
+	if err != nil {
+		return nil, fmt.Errorf("stored index %s: %w", dir, err)
+	}
+	if sum := sha256.Sum256(data); hex.EncodeToString(sum[:]) != m.SHA256 {
+		return nil, fmt.Errorf("stored index %s: %s does not match its checksum", dir, dataFile)
+	}
+	var st stored
+	if err := gob.NewDecoder(bytes.NewReader(data)).Decode(&st); err != nil {
+		return nil, fmt.Errorf("stored index %s: %s: %w", dir, dataFile, err)
+	}
+	ix := &Index{snap: snap, emb: emb, opts: opts.withDefaults(), vecs: st.Vecs, dims: st.Dims, wholeTokens: st.WholeTokens}
+	ix.setDocs()
+	if len(ix.vecs) != len(ix.docs) || m.Docs != len(ix.docs) || m.Values != len(st.Values) {
+		return nil, fmt.Errorf("stored index %s: %d vectors and %d documents for %d schema documents", dir, len(ix.vecs), m.Docs, len(ix.docs))
+	}
+	ix.values = make([]valueDoc, 0, len(st.Values))
+	for _, v := range st.Values {
+		if v.Table < 0 || v.Table >= len(snap.Tables) || v.Col < 0 || v.Col >= len(snap.Tables[v.Table].Columns) {
+			return nil, fmt.Errorf("stored index %s: a value of a column the snapshot lacks", dir)
+		}
+		ix.values = append(ix.values, valueDoc{table: v.Table, col: v.Col, value: v.Value, words: words(v.Value)})
+	}
+	ro := map[string]any{"read_only": true, "bolt_timeout": "5s"}
+	if ix.text, err = bleve.OpenUsing(filepath.Join(dir, textDir), ro); err != nil {
+		return nil, fmt.Errorf("stored index %s: text: %w", dir, err)
+	}
+	if ix.vals, err = bleve.OpenUsing(filepath.Join(dir, valuesDir), ro); err != nil {
+		ix.Close()
+		return nil, fmt.Errorf("stored index %s: values: %w", dir, err)
+	}
+	for _, c := range []struct {
+		b    bleve.Index
+		want int
+	}{{ix.text, len(ix.docs)}, {ix.vals, len(ix.values)}} {
+		if n, err := c.b.DocCount(); err != nil || n != uint64(c.want) {
+			ix.Close()
+			return nil, fmt.Errorf("stored index %s: %d documents in bleve, want %d (%v)", dir, n, c.want, err)
+		}
+	}
+	ix.derive()
+	return ix, nil
+}
+
+// removeOthers removes every entry of dir but key's index: older indexes
+// of the datasource, and temporary directories of builds that were killed
+// (untouched for staleBuild; a younger one may be another process's build
+// still running).
+func removeOthers(dir, key string) {
+	ents, err := os.ReadDir(dir)
+	if err != nil {
+		return
+	}
+	for _, e := range ents {
+		if e.Name() == key || !e.IsDir() {
+			continue
+		}
+		if strings.HasPrefix(e.Name(), buildPrefix) {
+			if info, err := e.Info(); err != nil || time.Since(info.ModTime()) < staleBuild {
+				continue
+			}
+		}
+		os.RemoveAll(filepath.Join(dir, e.Name()))
+	}
+}
+
+// staleBuild is how long a temporary build directory stays untouched
+// before it counts as left by a killed build.
+var staleBuild = 10 * time.Minute
+
+func writeSynced(path string, b []byte) error {
+	f, err := os.Create(path)
+	if err != nil {
+		return fmt.Errorf("index: %w", err)
+	}
+	if _, err := f.Write(b); err != nil {
+		f.Close()
+		return fmt.Errorf("index: %w", err)
+	}
+	if err := f.Sync(); err != nil {
+		f.Close()
+		return fmt.Errorf("index: %w", err)
+	}
+	return f.Close()
+}
+
+func randomSuffix() string {
+	b := make([]byte, 6)
+	_, _ = rand.Read(b)
+	return hex.EncodeToString(b)
+}
