@@ -74,7 +74,9 @@ func closeTargets(targets map[string]Target) {
 
 // openSource opens one datasource read-only and snapshots it.
 func openSource(ctx context.Context, ds config.Datasource) (Target, error) {
-	opts := source.Options{RowLimit: ds.RowLimit, Timeout: ds.Timeout()}
+	// the datasource's own allow_writable_role: without it every verified
+	// query of a datasource the server opens with that key was refused
+	opts := source.Options{RowLimit: ds.RowLimit, Timeout: ds.Timeout(), AllowWritableRole: ds.AllowWritableRole}
 	var src interface {
 		Source
 		closer

@@ -124,6 +124,9 @@ func convert(v any, t planast.Type, scale int) (driver.Value, bool) {
 			}
 		}
 	case planast.TypeDate:
+		if tm, ok := infinite(v, t); ok {
+			return tm, true
+		}
 		tm, ok := toTime(v)
 		if !ok || tm.Hour() != 0 || tm.Minute() != 0 || tm.Second() != 0 || tm.Nanosecond() != 0 {
 			return nil, false
@@ -277,4 +280,22 @@ func example(v any) string {
 		s = string([]rune(s)[:39]) + "…"
 	}
 	return s
+}
+
+// infinite is the Appender's value of an infinite date ("infinity",
+// "-infinity", as every engine's results write them): the extreme day
+// DuckDB stores it as, which the DuckDB encoding reads back as "infinity"
+// (source.duckInfinity). Without it a PostgreSQL or DuckDB infinite date
+// became NULL in a combination. (An infinite timestamp cannot be
+// appended: the driver refuses its microseconds.)
+func infinite(v any, t planast.Type) (time.Time, bool) {
+	s, ok := v.(string)
+	if !ok || t != planast.TypeDate || s != "infinity" && s != "-infinity" {
+		return time.Time{}, false
+	}
+	days := int64(math.MaxInt32)
+	if s[0] == '-' {
+		days = -days
+	}
+	return time.Unix(days*86400, 0).UTC(), true
 }

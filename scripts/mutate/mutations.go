@@ -606,4 +606,40 @@ var mutations = []mutation{
 		New:  "if err := ctx.Err(); err != nil && false {",
 		Pkgs: []string{"./engine"}, Run: "TestTimeoutBeforeModelIsNotBlamedOnIt",
 	},
+	// ---- exact21 ----
+	{
+		Name: "duckdb-json-decoded-by-driver",
+		File: "engine/source/duckdb_rows.go",
+		Old:  `expr = "CAST(" + expr + " AS VARCHAR)"`,
+		New:  `expr = expr`,
+		Pkgs: []string{"./engine/source"}, Run: "TestDuckDBJSONKeepsEveryDigit",
+	},
+	{
+		Name: "unordered-mark-lost-in-derived-table",
+		File: "planast/validate.go",
+		Old:  "Type: t, Unordered: unorderedExpr(it.Expr)}",
+		New:  "Type: t}",
+		Pkgs: []string{"./planast"}, Run: "TestValidateRefusesOrderingUnorderedColumns",
+	},
+	{
+		Name: "unordered-expression-subquery-unchecked",
+		File: "planast/unordered.go",
+		Old:  "\t\tv.unorderedIssues(x.Query, join(path, \"query\"))",
+		New:  "\t\t_ = x",
+		Pkgs: []string{"./planast"}, Run: "TestValidateRefusesOrderingUnorderedColumns",
+	},
+	{
+		Name: "float-comparison-exact-on-sqlite",
+		File: "planast/coerce.go",
+		Old:  "if other == TypeFloat && (t == TypeInteger || t == TypeDecimal) {",
+		New:  "if false {",
+		Pkgs: []string{"./render"}, Run: "TestDifferentialBigIntegersAgainstFloats",
+	},
+	{
+		Name: "curated-ignores-allow-writable-role",
+		File: "curated/cli.go",
+		Old:  ", AllowWritableRole: ds.AllowWritableRole}",
+		New:  "}",
+		Pkgs: []string{"./engine/app/cli"}, Run: "TestTypesEveryPath",
+	},
 }

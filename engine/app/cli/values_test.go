@@ -56,6 +56,7 @@ var valueFixtures = map[string][]valueCol{
 		{"arr2", "INTEGER[][]", "[[1,2],[3,4]]"},
 		{"st", "STRUCT(a INTEGER, b VARCHAR)", "{'a': 1, 'b': 'x'}"},
 		{"mp", "MAP(VARCHAR, INTEGER)", "MAP {'k': 1}"},
+		{"j", "JSON", `'{"n": 12345678901234567891}'`},
 		{"name", "VARCHAR", "'" + injected + "'"},
 	},
 	"postgres": {
@@ -72,6 +73,8 @@ var valueFixtures = map[string][]valueCol{
 		{"x", "xml", "'<a>1</a>'"},
 		{"pt", "point", "'(1.5,2)'"},
 		{"rng", "int4range", "'[1,10)'"},
+		{"iv", "interval", "'1 day 02:00:00'"},
+		{"u", "uuid", "'a0eebc99-9c0b-4ef8-bb6d-6bb9bd380a11'"},
 		{"name", "text", "'" + injected + "'"},
 	},
 }
