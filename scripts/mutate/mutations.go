@@ -550,11 +550,11 @@ var mutations = []mutation{
 		Pkgs: []string{"./engine/source"}, Run: "TestPostgresSession",
 	},
 	{
-		Name: "profile-scan-per-column",
+		Name: "profile-never-sampled",
 		File: "engine/source/sqlite_profile.go",
 		Old:  "if n > profileSampleRows {",
-		New:  "if n > profileSampleRows || true {",
-		Pkgs: []string{"./engine/source"}, Run: "TestSQLiteProfileScansOnce",
+		New:  "if n > profileSampleRows*1000 {",
+		Pkgs: []string{"./engine/source"}, Run: "TestProfileSampledPastTheRowBound",
 	},
 	{
 		Name: "profile-sample-claims-all-values",
