@@ -37,7 +37,10 @@ const (
 // column with at most 50 distinct values lists them all, sorted; any other
 // column except a blob lists its 5 most frequent values, ties by value
 // (AllValues when there are no more than 5). Values use the result
-// encoding.
+// encoding. One statement scans the table for the row count and every
+// column's counts and ranges; past profileSampleRows rows, distinct counts
+// and values come from the first profileSampleRows rows and the profile
+// says so (ColumnProfile.SampledRows).
 //
 // Each statement is bounded by Options.Timeout. A table that fails keeps
 // what it had and the others go on; the errors are joined. When ctx ends,
