@@ -115,6 +115,21 @@ func TestFirstRowsBeforeTheSort(t *testing.T) {
 			}
 		}
 	})
+	t.Run("window outputs are sorted before the limit", func(t *testing.T) {
+		q := plan(`{"select": [{"expr": {"kind": "column", "table": "p", "column": "id"}, "alias": "id"},
+			{"expr": {"kind": "window", "name": "RANK", "args": [], "order_by": [{"expr": {"kind": "column", "table": "p", "column": "id"}, "direction": "desc"}]}, "alias": "r"}],
+			"from": [{"table": "p", "alias": "p"}]}`)
+		for _, e := range dbs {
+			s, err := render.SQL(q, e.d, render.Options{MaxRows: 2})
+			if err != nil {
+				t.Fatal(err)
+			}
+			got, err := queryAll(e.db, s)
+			if err != nil || fmt.Sprint(got) != "[[1 40] [2 39]]" || strings.Contains(s, "first_rows") {
+				t.Errorf("%s: %v, %v\n%s", e.d.Name(), got, err, s)
+			}
+		}
+	})
 	t.Run("not cut: same rows on every engine", func(t *testing.T) {
 		q := plan(`{` + sel + `, "where": {"kind": "binary", "op": "<=", "left": {"kind": "column", "table": "p", "column": "id"}, "right": {"kind": "literal", "value": 9}}, "limit": 20}`)
 		var want [][]string

@@ -71,6 +71,13 @@ type ColumnProfile struct {
 	// ISO-8601 dates (YYYY-MM-DD) or timestamps (YYYY-MM-DD HH:MM...), else
 	// empty. The column's Type is not changed.
 	Temporal planast.Type `json:"temporal,omitempty"`
+	// SampledRows is non-zero when the table had more rows than profiling
+	// reads in full: DistinctCount and SampleValues then come from its
+	// first SampledRows rows in scan order (DistinctCount a lower bound,
+	// except that a column unique within them counts as unique throughout;
+	// AllValues never set), while NullFraction, Min, Max and Temporal are
+	// of every row.
+	SampledRows int64 `json:"sampled_rows,omitempty"`
 }
 
 // ForeignKey is Columns → RefSchema.RefTable(RefColumns), columns in key order.

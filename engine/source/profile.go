@@ -143,25 +143,43 @@ func (p *sqlProfiler) profile(ctx context.Context, snap *schema.Snapshot) error 
 	return errors.Join(errs...)
 }
 
-// profileTable reads the row count, then each column's statistics and
-// samples. (One statement for every column's statistics scans once but
-// holds every distinct set at once: DuckDB's peak memory grew by half.)
+// profileTable scans t once for the row count and, for every column, the
+// non-NULL count, min, max and ISO-shape counts (none of which holds more
+// than a value per column); then each column's distinct count and samples
+// over the table or, past profileSampleRows rows, over its first
+// profileSampleRows rows (see schema.ColumnProfile.SampledRows). Distinct
+// counts run one column at a time: one statement for every column holds
+// every distinct set at once (DuckDB's peak memory grew by half).
 func (p *sqlProfiler) profileTable(ctx context.Context, t *schema.Table) error {
 	tbl := p.table(t)
-	res, err := p.query(ctx, "SELECT count(*) FROM "+tbl, 1)
+	exprs := make([]columnExprs, len(t.Columns))
+	full := []string{"count(*)"}
+	for i := range t.Columns {
+		exprs[i] = p.exprs(&t.Columns[i])
+		full = append(full, exprs[i].full)
+	}
+	res, err := p.query(ctx, "SELECT "+strings.Join(full, ", ")+" FROM "+tbl, 1)
 	if err != nil {
 		return err
 	}
-	n, _ := res.Rows[0][0].(int64)
+	stats := res.Rows[0]
+	n, _ := stats[0].(int64)
 	t.RowCount = &n
+	src, sampled := tbl, int64(0)
+	if n > profileSampleRows {
+		src, sampled = fmt.Sprintf("(SELECT * FROM %s LIMIT %d)", tbl, profileSampleRows), profileSampleRows
+	}
+	src += " AS s"
 	for i := range t.Columns {
 		c := &t.Columns[i]
-		e := p.exprs(c)
-		stats, err := p.query(ctx, "SELECT "+e.stats+" FROM "+tbl, 1)
+		e := exprs[i]
+		d, err := p.query(ctx, "SELECT "+e.distinct+" FROM "+src, 1)
 		if err != nil {
 			return fmt.Errorf("column %q: %w", c.Name, err)
 		}
-		prof, err := p.profileColumn(ctx, tbl, c, e, stats.Rows[0], n)
+		distinct, _ := d.Rows[0][0].(int64)
+		inSample, _ := d.Rows[0][1].(int64)
+		prof, err := p.profileColumn(ctx, src, c, e, stats[1+5*i:6+5*i], n, distinct, inSample, sampled)
 		if err != nil {
 			return fmt.Errorf("column %q: %w", c.Name, err)
 		}
@@ -172,9 +190,10 @@ func (p *sqlProfiler) profileTable(ctx context.Context, t *schema.Table) error {
 
 // columnExprs are the SQL pieces that profile one column.
 type columnExprs struct {
-	expr  string // the column, or its text where sampled as text
-	order string // expr in ORDER BY
-	stats string // six select items: distinct, non-null, min, max, ISO dates, ISO timestamps
+	expr     string // the column, or its text where sampled as text
+	order    string // expr in ORDER BY
+	full     string // five select items over every row: non-null, min, max, ISO dates, ISO timestamps
+	distinct string // two select items over the sample: distinct, non-null
 }
 
 func (p *sqlProfiler) exprs(c *schema.Column) columnExprs {
@@ -198,22 +217,20 @@ func (p *sqlProfiler) exprs(c *schema.Column) columnExprs {
 		dates = fmt.Sprintf("count(CASE WHEN %s THEN 1 END)", p.matches(txt, isoDateRegexp))
 		stamps = fmt.Sprintf("count(CASE WHEN %s THEN 1 END)", p.matches(txt, isoTimestampRegexp))
 	}
-	e.stats = fmt.Sprintf("count(DISTINCT %s), count(%s), %s, %s, %s", e.expr, col, minMax, dates, stamps)
+	e.full = fmt.Sprintf("count(%s), %s, %s, %s", col, minMax, dates, stamps)
+	e.distinct = fmt.Sprintf("count(DISTINCT %s), count(%s)", e.expr, col)
 	return e
 }
 
-// profileColumn builds c's profile from its six statistics r (see
-// columnExprs) and reads its samples.
-func (p *sqlProfiler) profileColumn(ctx context.Context, tbl string, c *schema.Column, e columnExprs, r []any, rows int64) (*schema.ColumnProfile, error) {
+// profileColumn builds c's profile from its five full-scan statistics r
+// (see columnExprs) and its distinct count over src, and reads its samples
+// from src.
+func (p *sqlProfiler) profileColumn(ctx context.Context, src string, c *schema.Column, e columnExprs, r []any, rows, distinct, inSample, sampled int64) (*schema.ColumnProfile, error) {
 	isText := c.Type == planast.TypeText
-	distinct, _ := r[0].(int64)
-	nonNull, _ := r[1].(int64)
-	nDates, _ := r[4].(int64)
-	nStamps, _ := r[5].(int64)
-	prof := &schema.ColumnProfile{DistinctCount: distinct}
-	if rows > 0 {
-		prof.NullFraction = float64(rows-nonNull) / float64(rows)
-	}
+	nonNull, _ := r[0].(int64)
+	nDates, _ := r[3].(int64)
+	nStamps, _ := r[4].(int64)
+	prof := sampledProfile(distinct, inSample, nonNull, rows, sampled)
 	if isText && nonNull > 0 {
 		switch {
 		case nDates == nonNull:
@@ -223,18 +240,18 @@ func (p *sqlProfiler) profileColumn(ctx context.Context, tbl string, c *schema.C
 		}
 	}
 	if c.Type.IsNumeric() || c.Type.IsTemporal() || prof.Temporal != "" {
-		prof.Min, prof.Max = r[2], r[3]
+		prof.Min, prof.Max = r[1], r[2]
 	}
 	if distinct == 0 || c.Type == planast.TypeBlob {
 		return prof, nil
 	}
 	var q string
 	if isText && distinct <= allValuesMax {
-		prof.AllValues = true
-		q = fmt.Sprintf(`SELECT %[1]s FROM %[2]s WHERE %[1]s IS NOT NULL GROUP BY %[1]s ORDER BY %[3]s`, e.expr, tbl, e.order)
+		prof.AllValues = sampled == 0
+		q = fmt.Sprintf(`SELECT %[1]s FROM %[2]s WHERE %[1]s IS NOT NULL GROUP BY %[1]s ORDER BY %[3]s`, e.expr, src, e.order)
 	} else {
-		prof.AllValues = distinct <= topValues
-		q = fmt.Sprintf(`SELECT %[1]s FROM %[2]s WHERE %[1]s IS NOT NULL GROUP BY %[1]s ORDER BY count(*) DESC, %[3]s LIMIT %[4]d`, e.expr, tbl, e.order, topValues)
+		prof.AllValues = sampled == 0 && distinct <= topValues
+		q = fmt.Sprintf(`SELECT %[1]s FROM %[2]s WHERE %[1]s IS NOT NULL GROUP BY %[1]s ORDER BY count(*) DESC, %[3]s LIMIT %[4]d`, e.expr, src, e.order, topValues)
 	}
 	samples, err := p.query(ctx, q, allValuesMax)
 	if err != nil {

@@ -642,4 +642,25 @@ var mutations = []mutation{
 		New:  "}",
 		Pkgs: []string{"./engine/app/cli"}, Run: "TestTypesEveryPath",
 	},
+	{
+		Name: "profile-never-sampled",
+		File: "engine/source/sqlite_profile.go",
+		Old:  "if n > profileSampleRows {",
+		New:  "if n > profileSampleRows*1000 {",
+		Pkgs: []string{"./engine/source"}, Run: "TestProfileSampledPastTheRowBound",
+	},
+	{
+		Name: "profile-sample-claims-all-values",
+		File: "engine/source/profile.go",
+		Old:  "prof.AllValues = sampled == 0 && distinct <= topValues",
+		New:  "prof.AllValues = distinct <= topValues",
+		Pkgs: []string{"./engine/source"}, Run: "TestProfileSampledPastTheRowBound",
+	},
+	{
+		Name: "profile-unique-not-extrapolated",
+		File: "engine/source/sqlite_profile.go",
+		Old:  "if sampled > 0 && distinct == inSample && inSample > 0 {",
+		New:  "if false {",
+		Pkgs: []string{"./engine/source"}, Run: "TestProfileSampledPastTheRowBound",
+	},
 }
