@@ -16,6 +16,7 @@ import (
 // caller's scope as its filter, and values are dropped for tables the
 // caller sees through a row filter (they come from all rows).
 func (e *Engine) retrieve(ctx context.Context, ds *datasource, question string) string {
+	e.retrievals.Add(1)
 	sc := e.caller(ctx)
 	visible := sc.FilterSnapshot(ds.snap)
 	if ds.idx == nil {
