@@ -532,7 +532,7 @@ var mutations = []mutation{
 		Name: "trace-write-blocks",
 		File: "internal/dayfile/dayfile.go",
 		Old:  "\tcase w.queue <- item{day: t.UTC().Format(time.DateOnly), line: line}:\n\t\treturn true\n\tdefault:",
-		New:  "\tcase w.queue <- item{day: t.UTC().Format(time.DateOnly), line: line}:\n\t\treturn true\n\tcase <-time.After(time.Hour):",
+		New:  "\tcase w.queue <- item{day: t.UTC().Format(time.DateOnly), line: line}:\n\t\treturn true\n\tcase <-time.After(50 * time.Millisecond):",
 		Pkgs: []string{"./internal/dayfile"}, Run: "TestWriteNeverBlocksWhenTheDiskIsStuck",
 	},
 	{
