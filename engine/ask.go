@@ -109,10 +109,20 @@ func (e *Engine) Ask(ctx context.Context, req AskRequest) (res *Result, err erro
 	if e.hostMode { // no planner: the host plans (host_plan.go)
 		return e.hostPlan(ctx, ds, q, today, HostReasonNoPlanner, tr), nil
 	}
-	sctx := e.retrieve(ctx, ds, q)
+	// a cached plan needs no schema context: retrieval (and its fuzzy
+	// value matching) runs on a miss only; the hit is validated again for
+	// this caller and the current snapshot (cachedPlan)
+	cached := e.cachedPlan(ctx, ds, q, today)
+	sctx := ""
+	if cached == nil {
+		sctx = e.retrieve(ctx, ds, q)
+	}
 	tm.Retrieve = sw.lap()
 	ctx = progress(ctx, "plan")
-	planned, scale, err := e.planMaybeScaled(ctx, ds, q, sctx, today) // test-time scaling (engine/scale.go)
+	planned, scale, err := cached, (*ScaleReport)(nil), error(nil)
+	if cached == nil {
+		planned, scale, err = e.planMaybeScaled(ctx, ds, q, sctx, today) // test-time scaling (engine/scale.go)
+	}
 	if planned != nil {
 		tr.t.Rejected = planned.rejected
 	}

@@ -10,6 +10,7 @@ import (
 	"sort"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"go.opentelemetry.io/otel"
@@ -174,6 +175,9 @@ type Engine struct {
 	tracer trace.Tracer
 	// traces writes request traces in the background (trace.go).
 	traces *dayfile.Writer
+	// retrievals counts schema-context retrievals (a plan-cache hit does
+	// none; tests read it).
+	retrievals atomic.Int64
 }
 
 // datasource is an opened source with its schema snapshot and version.

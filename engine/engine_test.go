@@ -263,9 +263,13 @@ func TestPlanCache(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	second, err := newEngine().Ask(context.Background(), AskRequest{Question: "  which GENRE has sold the most tracks  "})
+	e2 := newEngine()
+	second, err := e2.Ask(context.Background(), AskRequest{Question: "  which GENRE has sold the most tracks  "})
 	if err != nil {
 		t.Fatal(err)
+	}
+	if n := e2.retrievals.Load(); n != 0 {
+		t.Errorf("a plan-cache hit ran retrieval %d times; the cached plan needs no schema context", n)
 	}
 	if first.Usage.ModelCalls != 1 || second.Usage.ModelCalls != 0 || second.Usage.PlanCacheHits != 1 ||
 		second.SubQueries[0].PlanSource != "cache" {

@@ -24,6 +24,7 @@ func (e *Engine) retrieve(ctx context.Context, ds *datasource, question string) 
 // retrieved is the snapshot retrieve renders: the visible tables and
 // columns retrieval keeps for the question.
 func (e *Engine) retrieved(ctx context.Context, ds *datasource, question string) *schema.Snapshot {
+	e.retrievals.Add(1)
 	sc := e.caller(ctx)
 	visible := sc.FilterSnapshot(ds.snap)
 	if ds.idx == nil {
