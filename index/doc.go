@@ -38,7 +38,10 @@
 // whose names the question spells out), fuses the rankings by weighted
 // reciprocal rank fusion, picks seed tables, connects them through
 // foreign keys (bridge tables on shortest join paths; a schema that
-// declares no foreign keys gets inferred ones), keeps per table its keys
+// declares no foreign keys gets inferred ones, from key names and from a
+// first column that profiling found unique), keeps per table its keys,
+// the columns holding values the question names (stored strings, and
+// integer columns whose range of years holds a year the question names)
 // and its best columns, and fills up to a share of the schema. Every sort
 // breaks ties by document id, so the same index and question always give
 // the same Selection, byte for byte as JSON.

@@ -32,7 +32,10 @@ var linkWords = map[string]bool{"link": true, "to": true, "ref": true, "fk": tru
 //
 //   - primary key: the first column named "id", or the table's name
 //     (singular) followed by a key word: "member_id" of member, "driverId"
-//     of drivers;
+//     of drivers; else the first column when profiling found it unique and
+//     never null ("isbn" of book);
+//   - key name: a column named as another table's single-column primary
+//     key joins it ("isbn" of loan = book.isbn), bare key words aside;
 //   - same name: two tables' columns of one split name ending in a key word
 //     (id, uuid, code, key, no) join ("raceId" = "raceId"), except bare
 //     "id", "code", "key" and "no", which name each table's own key
@@ -131,6 +134,33 @@ func inferKeys(snap *schema.Snapshot, g [][]edge, keys [][]int) {
 				break
 			}
 		}
+		if len(keys[i]) == 0 && len(t.Columns) > 1 && uniqueColumn(t, 0) {
+			keys[i] = []int{0}
+		}
+	}
+	// Key name: a column named as another table's single-column primary
+	// key (declared, or inferred above) joins it, whatever the key's name
+	// ends in ("isbn", "card_number"); a bare key word stays each table's
+	// own.
+	for b, tb := range snap.Tables {
+		if len(keys[b]) != 1 {
+			continue
+		}
+		kb := keys[b][0]
+		wk := words[b][kb]
+		if len(wk) == 0 || (len(wk) == 1 && keyWords[wk[0]] && wk[0] != "uuid") {
+			continue
+		}
+		for a, ta := range snap.Tables {
+			if a == b {
+				continue
+			}
+			for ca, wa := range words[a] {
+				if slices.Equal(wa, wk) && compatible(ta.Columns[ca].Type, tb.Columns[kb].Type) {
+					addEdge(g, a, b, []string{ta.Columns[ca].Name}, []string{tb.Columns[kb].Name}, true)
+				}
+			}
+		}
 	}
 	// Same name.
 	for a, ta := range snap.Tables {
@@ -181,6 +211,14 @@ func inferKeys(snap *schema.Snapshot, g [][]edge, keys [][]int) {
 }
 
 // cut removes the first contiguous occurrence of sub from w.
+// uniqueColumn reports whether the profile shows column ci of t with a
+// distinct non-null value in every row of a non-empty table: the first
+// column of a table with no key of the usual names is its key when it is.
+func uniqueColumn(t schema.Table, ci int) bool {
+	p := t.Columns[ci].Profile
+	return t.RowCount != nil && *t.RowCount > 1 && p != nil && p.NullFraction == 0 && p.DistinctCount == *t.RowCount
+}
+
 func cut(w, sub []string) ([]string, bool) {
 	if len(sub) == 0 {
 		return nil, false

@@ -163,6 +163,9 @@ func (ix *Index) rank(ctx context.Context, question string, acc access) (*rankin
 			r.values = append(r.values, ranked{ix.byID[colID(v.table, v.col)], h.quality})
 		}
 	}
+	for _, k := range ix.yearColumns(question, func(t, c int) bool { return acc.col[t][c] }) {
+		r.valueCols[k] = true
+	}
 	r.mentions = ix.mentionRank(question, acc.doc)
 	tun := ix.opts.Tuning.withDefaults()
 	r.fused = rrf(tun.RRFK, tun.Weights[:], lex, vec, r.values, r.mentions)

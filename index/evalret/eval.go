@@ -44,6 +44,9 @@ type Config struct {
 	Limit int
 	// DBs restricts the run to these databases (empty: all).
 	DBs []string
+	// Split restricts the run to one half of the databases (HalfOf):
+	// SplitTuning, SplitHeldOut, or SplitAll.
+	Split string
 	// Embedder embeds documents and questions; nil means index.NGram{}.
 	Embedder index.Embedder
 	// Budget is passed to Retrieve with the whole-schema rule turned off,
@@ -67,6 +70,7 @@ type Config struct {
 // Report is the outcome of Run. Ratios are 0..1.
 type Report struct {
 	Dataset   string `json:"dataset"`
+	Split     string `json:"split,omitempty"`
 	Embedder  string `json:"embedder"`
 	Questions int    `json:"questions"`
 	// TableRecall is the share of questions whose gold tables were all
@@ -143,6 +147,9 @@ type question struct {
 }
 
 func loadQuestions(cfg Config) ([]question, error) {
+	if err := checkSplit(cfg.Split); err != nil {
+		return nil, err
+	}
 	b, err := os.ReadFile(cfg.Questions)
 	if err != nil {
 		return nil, err
@@ -167,6 +174,9 @@ func loadQuestions(cfg Config) ([]question, error) {
 	var out []question
 	for _, r := range raw {
 		if len(want) > 0 && !want[r.DB] {
+			continue
+		}
+		if cfg.Split != SplitAll && HalfOf(r.DB) != cfg.Split {
 			continue
 		}
 		if cfg.Limit > 0 && perDB[r.DB] >= cfg.Limit {
@@ -212,7 +222,7 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 		byDB[q.DB] = append(byDB[q.DB], q)
 	}
 	sort.Strings(dbs)
-	rep := &Report{Dataset: cfg.Dataset, Embedder: emb.Name(), Gold: map[string]int{}}
+	rep := &Report{Dataset: cfg.Dataset, Split: cfg.Split, Embedder: emb.Name(), Gold: map[string]int{}}
 	index.ContextTokens("") // load the tokenizer before any build is measured
 	var acc tally
 	for _, db := range dbs {

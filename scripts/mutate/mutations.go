@@ -720,4 +720,33 @@ var mutations = []mutation{
 		New:  "\tsctx := e.retrieve(ctx, ds, q)",
 		Pkgs: []string{"./engine"}, Run: "TestPlanCache$",
 	},
+	// ---- recall22 ----
+	{
+		Name: "retrieval-key-name-join-dropped",
+		File: "index/graph.go",
+		Old:  "if slices.Equal(wa, wk) && compatible(ta.Columns[ca].Type, tb.Columns[kb].Type) {",
+		New:  "if false && slices.Equal(wa, wk) && compatible(ta.Columns[ca].Type, tb.Columns[kb].Type) {",
+		Pkgs: []string{"./index"}, Run: "TestSyntheticSchemas",
+	},
+	{
+		Name: "retrieval-unique-first-column-key-dropped",
+		File: "index/graph.go",
+		Old:  "if len(keys[i]) == 0 && len(t.Columns) > 1 && uniqueColumn(t, 0) {",
+		New:  "if len(keys[i]) == 0 && len(t.Columns) > 1 && uniqueColumn(t, 0) && false {",
+		Pkgs: []string{"./index"}, Run: "TestSyntheticSchemas",
+	},
+	{
+		Name: "retrieval-year-range-exclusive",
+		File: "index/numbers.go",
+		Old:  "if lo <= y && y <= hi {",
+		New:  "if lo < y && y < hi {",
+		Pkgs: []string{"./index"}, Run: "TestSyntheticSchemas",
+	},
+	{
+		Name: "retrieval-split-flipped",
+		File: "index/evalret/split.go",
+		Old:  "if h.Sum32()%2 == 1 {",
+		New:  "if h.Sum32()%2 == 0 {",
+		Pkgs: []string{"./index/evalret"}, Run: "TestHalfOfIsFixed",
+	},
 }

@@ -30,7 +30,7 @@ func defaultDatasource(a *app.App, id string) string {
 
 func evalCmd(logger *slog.Logger) *cobra.Command {
 	var o eval.Options
-	var spider, bird, measure, semanticTables string
+	var spider, bird, measure, semanticTables, split string
 	var asJSON bool
 	var ep app.EvalPlanner
 	cmd := &cobra.Command{
@@ -51,7 +51,7 @@ func evalCmd(logger *slog.Logger) *cobra.Command {
 				return errors.New("give --spider DEV_JSON or --bird MINI_DEV_JSON")
 			}
 			if measure == "retrieval" {
-				return evalRetrieval(cmd, evalret.Config{Dataset: o.Suite, Questions: o.File, DBRoot: o.DBRoot, Limit: o.Limit, Cases: asJSON, Semantic: semanticTables}, asJSON)
+				return evalRetrieval(cmd, evalret.Config{Dataset: o.Suite, Questions: o.File, DBRoot: o.DBRoot, Limit: o.Limit, Cases: asJSON, Semantic: semanticTables, Split: split}, asJSON)
 			}
 			if measure != "" && measure != "execution" {
 				return fmt.Errorf("--measure is execution or retrieval, not %q", measure)
@@ -98,6 +98,7 @@ func evalCmd(logger *slog.Logger) *cobra.Command {
 	cmd.Flags().IntVar(&o.Limit, "limit", 0, "evaluate only the first N questions (with --measure retrieval: the first N of each database)")
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print the whole report as JSON")
 	cmd.Flags().StringVar(&semanticTables, "semantic", "", "with --measure retrieval: Spider tables.json; each database gets the semantic layer drafted from its natural-language names")
+	cmd.Flags().StringVar(&split, "split", "", "with --measure retrieval: only the tuning or the heldout half of the databases (by a hash of the database name), to measure retrieval on schemas it was not tuned on")
 	cmd.Flags().StringVar(&measure, "measure", "execution", "execution (oracle plans run and compared) or retrieval (recall of the schema context)")
 	return cmd
 }
@@ -116,8 +117,12 @@ func evalRetrieval(cmd *cobra.Command, cfg evalret.Config, asJSON bool) error {
 	if rep.ValueRecall != nil {
 		vr = fmt.Sprintf("%.3f", *rep.ValueRecall)
 	}
-	fmt.Fprintf(cmd.OutOrStdout(), "%s retrieval (%s embedder), %d questions: table_recall %.3f, column_recall %.3f, column_share %.3f, value_recall %s (%d of %d stored literals); median context %d tokens (p95 %d); retrieval %.2f ms median, %.2f ms p95\n",
-		rep.Dataset, rep.Embedder, rep.Questions, rep.TableRecall, rep.ColumnRecall, rep.ColumnShare, vr,
+	half := ""
+	if rep.Split != "" {
+		half = " (" + rep.Split + " half)"
+	}
+	fmt.Fprintf(cmd.OutOrStdout(), "%s%s retrieval (%s embedder), %d questions: table_recall %.3f, column_recall %.3f, column_share %.3f, value_recall %s (%d of %d stored literals); median context %d tokens (p95 %d); retrieval %.2f ms median, %.2f ms p95\n",
+		rep.Dataset, half, rep.Embedder, rep.Questions, rep.TableRecall, rep.ColumnRecall, rep.ColumnShare, vr,
 		rep.Literals.Found, rep.Literals.Stored, rep.PromptTokens, rep.PromptTokensP95, rep.LatencyMS.Median, rep.LatencyMS.P95)
 	return nil
 }
