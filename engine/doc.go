@@ -15,6 +15,15 @@
 //	execute   (execute.go)   read-only, streamed, stopped at the row limit (truncated)
 //	answer    (answer.go)    a short summary drawn from the first rows only
 //
+// Capabilities beyond one question's walk are packages of their own, each
+// declaring what it needs: engine/scale (test-time scaling, behind
+// scale.Host, which scale.go implements with the steps above),
+// engine/multi (the cross-datasource documents: ranking, decomposition
+// checks and layers; multi*.go runs them) and engine/approval (the
+// four-eyes process; approvals.go holds and re-runs plans).
+// engine/internal/fault is the boundary error type this package re-exports
+// as Error, engine/internal/modeltext how rows and prompts reach a model.
+//
 // Worked example, with the bundled Chinook recordings:
 //
 //	rp, _ := llm.OpenReplay("examples/chinook/recordings")

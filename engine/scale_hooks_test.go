@@ -130,7 +130,7 @@ func TestScaleApprovalHoldsEveryCandidate(t *testing.T) {
 	if qs := queriesOf(log.snapshot(), mark); len(qs) != 0 {
 		t.Errorf("candidates ran before approval: %v", qs)
 	}
-	a, err := e.loadApproval(context.Background(), AsError(err).ApprovalID)
+	a, err := e.desk().Get(context.Background(), AsError(err).ApprovalID)
 	if err != nil || !strings.Contains(a.SQL, `"Artist"`) {
 		t.Errorf("the approval does not hold a candidate's plan: %+v %v", a, err)
 	}

@@ -19,17 +19,17 @@ var mutations = []mutation{
 	},
 	{
 		Name: "approve-own-request",
-		File: "engine/approvals.go",
+		File: "engine/approval/approval.go",
 		Old:  `if me != "" && me == a.User {`,
 		New:  `if false && me == a.User {`,
-		Pkgs: []string{"./engine/app"}, Run: "TestApprovalsFourEyes",
+		Pkgs: []string{"./engine/approval", "./engine/app"}, Run: "TestFourEyes|TestApprovalsFourEyes",
 	},
 	{
 		Name: "run-others-approval",
-		File: "engine/approvals.go",
-		Old:  "if e.caller(ctx).Identity().User != a.User {",
+		File: "engine/approval/approval.go",
+		Old:  "if c.User != a.User {",
 		New:  "if false {",
-		Pkgs: []string{"./engine/app"}, Run: "TestApprovalsFourEyes",
+		Pkgs: []string{"./engine/approval", "./engine/app"}, Run: "TestFourEyes|TestApprovalsFourEyes",
 	},
 	{
 		Name: "scale-no-access-check",
