@@ -2,6 +2,7 @@ package mcp
 
 import (
 	"context"
+	"encoding/base64"
 	"encoding/json"
 	"fmt"
 	"maps"
@@ -198,8 +199,13 @@ func TestCatalogSurfacesPageWithinBudget(t *testing.T) {
 		t.Errorf("totals %d tables, %d columns; want %d and %d (the denied table not counted)", p.Total, p.TotalColumns, tables-1, (tables-1)*20)
 	}
 	// a cursor changed by one character, made up, or from another request
-	tampered := []byte(cursors[1])
-	tampered[len(tampered)/2] ^= 1
+	// (the changed one names another table, as an edited cursor would)
+	raw, err := base64.RawURLEncoding.DecodeString(cursors[1])
+	if err != nil {
+		t.Fatal(err)
+	}
+	raw[len(raw)-8-2]++
+	tampered := base64.RawURLEncoding.EncodeToString(raw)
 	for _, bad := range []map[string]any{
 		{"datasource": "cat", "cursor": string(tampered)},
 		{"datasource": "cat", "cursor": "bm90IGEgY3Vyc29y"},
