@@ -2,6 +2,7 @@ package mcp
 
 import (
 	"context"
+	"encoding/base64"
 	"encoding/json"
 	"fmt"
 	"maps"
@@ -74,12 +75,29 @@ func TestCatalogFigures(t *testing.T) {
 	res := callTool(t, c, "describe_schema", map[string]any{"datasource": "cat"})
 	b, tk := wireSize(t, res)
 	t.Logf("describe_schema first page: %d bytes, %d tokens, %v (error %v)", b, tk, time.Since(t0).Round(time.Millisecond), res.IsError)
+	pages, maxB, maxT := 0, 0, 0
+	for args := (map[string]any{"datasource": "cat"}); ; pages++ {
+		res := callTool(t, c, "describe_schema", args)
+		var p pageOf
+		structured(t, res, &p)
+		b, tk := wireSize(t, res)
+		maxB, maxT = max(maxB, b), max(maxT, tk)
+		if p.Next == "" {
+			break
+		}
+		args = map[string]any{"datasource": "cat", "cursor": p.Next}
+	}
+	t.Logf("describe_schema walk: %d pages, largest %d bytes, %d tokens", pages+1, maxB, maxT)
 	rr, err := c.ReadResource(ctx, mcpgo.ReadResourceRequest{Params: mcpgo.ReadResourceParams{URI: "nl2sql://cat/schema"}})
 	if err != nil {
 		t.Fatal(err)
 	}
 	b, tk = wireSize(t, rr)
 	t.Logf("resource nl2sql://cat/schema: %d bytes, %d tokens", b, tk)
+	if pr, err := c.ReadResource(ctx, mcpgo.ReadResourceRequest{Params: mcpgo.ReadResourceParams{URI: "nl2sql://cat/schema/page/1"}}); err == nil {
+		b, tk = wireSize(t, pr)
+		t.Logf("resource nl2sql://cat/schema/page/1: %d bytes, %d tokens", b, tk)
+	}
 	lr, err := c.ListResources(ctx, mcpgo.ListResourcesRequest{})
 	if err != nil {
 		t.Fatal(err)
@@ -98,6 +116,15 @@ func TestCatalogFigures(t *testing.T) {
 	}
 	_ = json.Unmarshal(mustJSON(t, res.StructuredContent), &hp)
 	t.Logf("ask (plan it yourself): %d bytes, %d tokens; schema_context %d tokens, %d of %d tables", b, tk, hp.Tokens, len(hp.Tables), hp.Visible)
+	many, _ := catalogClient(t, 3, 5, 300, "")
+	res = callTool(t, many, "list_datasources", map[string]any{})
+	b, tk = wireSize(t, res)
+	var l struct {
+		Total int   `json:"total"`
+		DS    []any `json:"datasources"`
+	}
+	structured(t, res, &l)
+	t.Logf("list_datasources, 301 datasources: first page %d of %d, %d bytes, %d tokens (error %v)", len(l.DS), l.Total, b, tk, res.IsError)
 }
 
 // pageOf is the parts of a catalog page the walks check.
@@ -198,8 +225,13 @@ func TestCatalogSurfacesPageWithinBudget(t *testing.T) {
 		t.Errorf("totals %d tables, %d columns; want %d and %d (the denied table not counted)", p.Total, p.TotalColumns, tables-1, (tables-1)*20)
 	}
 	// a cursor changed by one character, made up, or from another request
-	tampered := []byte(cursors[1])
-	tampered[len(tampered)/2] ^= 1
+	// (the changed one names another table, as an edited cursor would)
+	raw, err := base64.RawURLEncoding.DecodeString(cursors[1])
+	if err != nil {
+		t.Fatal(err)
+	}
+	raw[len(raw)-8-2]++
+	tampered := base64.RawURLEncoding.EncodeToString(raw)
 	for _, bad := range []map[string]any{
 		{"datasource": "cat", "cursor": string(tampered)},
 		{"datasource": "cat", "cursor": "bm90IGEgY3Vyc29y"},

@@ -39,6 +39,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"runtime"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -47,6 +48,8 @@ import (
 	"time"
 
 	_ "modernc.org/sqlite"
+
+	"github.com/nl2sql/nl2sql/internal/bigcat"
 )
 
 const overallTimeout = 5 * time.Minute
@@ -79,6 +82,7 @@ type fixture struct {
 	config                string // examples/chinook/nl2sql.yaml, absolute
 	gold                  string
 	wideConfig            string
+	catalog               catalogFixture
 	node                  string // node on PATH (>= 18, for the SDK tests)
 }
 
@@ -151,6 +155,9 @@ func buildFixture(root, node, npm string, logf func(string, ...any)) (*fixture, 
 	if f.wideConfig, err = writeWide(tmp, f.chinook); err != nil {
 		return nil, err
 	}
+	if f.catalog, err = writeCatalog(tmp); err != nil {
+		return nil, err
+	}
 	return f, nil
 }
 
@@ -161,6 +168,9 @@ func (f *fixture) env(storage string) []string {
 		"NL2SQL_CONFIG=" + f.config,
 		"NL2SQL_GOLD=" + f.gold,
 		"NL2SQL_WIDE_CONFIG=" + f.wideConfig,
+		"NL2SQL_CATALOG_CONFIG=" + f.catalog.config,
+		"NL2SQL_CATALOG_VISIBLE=" + f.catalog.visible,
+		"NL2SQL_CATALOG_HIDDEN=" + f.catalog.hidden,
 		// Keep the server's snapshots, plan cache and traces out of the
 		// working tree (and start each run with an empty plan cache).
 		"NL2SQL_STORAGE__PATH=" + storage,
@@ -181,6 +191,16 @@ func TestHostPlanningWithTypeScriptSDK(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), overallTimeout)
 	defer cancel()
 	run(ctx, t, f.root, f.env(filepath.Join(t.TempDir(), "storage")), f.node, "--test", "--test-reporter=spec", filepath.Join("mcp", "e2e", "hostplan.test.mjs"))
+}
+
+// TestCatalogPagingWithTypeScriptSDK walks describe_schema's cursors and
+// the schema resource's pages on a catalog far over the result budget
+// (catalog.test.mjs).
+func TestCatalogPagingWithTypeScriptSDK(t *testing.T) {
+	f := setup(t)
+	ctx, cancel := context.WithTimeout(context.Background(), overallTimeout)
+	defer cancel()
+	run(ctx, t, f.root, f.env(filepath.Join(t.TempDir(), "storage")), f.node, "--test", "--test-reporter=spec", filepath.Join("mcp", "e2e", "catalog.test.mjs"))
 }
 
 func TestHTTPWithTypeScriptSDK(t *testing.T) {
@@ -677,6 +697,42 @@ func writeWide(dir, chinook string) (string, error) {
 	}
 	path := filepath.Join(dir, "wide.yaml")
 	return path, os.WriteFile(path, b, 0o644)
+}
+
+// catalogFixture is a generated catalog of 150 tables × 20 columns served
+// host-mode within a 2,000-token result budget, one table denied to the
+// local user: config is its YAML, visible the JSON list of the tables the
+// user sees in the snapshot's order, hidden the denied one.
+type catalogFixture struct{ config, visible, hidden string }
+
+func writeCatalog(dir string) (catalogFixture, error) {
+	const tables = 150
+	db := filepath.Join(dir, "catalog.sqlite")
+	if err := bigcat.Write(db, tables, 20); err != nil {
+		return catalogFixture{}, err
+	}
+	hidden := bigcat.TableName(3)
+	var visible []string
+	for i := range tables {
+		if i != 3 {
+			visible = append(visible, bigcat.TableName(i))
+		}
+	}
+	slices.Sort(visible)
+	cfg := map[string]any{
+		"datasources": []any{map[string]any{"id": "cat", "engine": "sqlite", "path": db, "description": "150 tables of 20 columns (e2e catalog paging)"}},
+		"results":     map[string]any{"token_budget": 2000},
+		"roles":       map[string]any{"analyst": map[string]any{"allow": []string{"cat"}, "deny": []string{"cat.main." + hidden}}},
+		"users":       []any{map[string]any{"name": "ana", "roles": []string{"analyst"}}},
+		"local_user":  "ana",
+	}
+	b, err := json.MarshalIndent(cfg, "", "  ")
+	if err != nil {
+		return catalogFixture{}, err
+	}
+	path := filepath.Join(dir, "catalog.yaml")
+	v, _ := json.Marshal(visible)
+	return catalogFixture{config: path, visible: string(v), hidden: hidden}, os.WriteFile(path, b, 0o644)
 }
 
 func query(db *sql.DB, q string) ([]string, [][]any, error) {

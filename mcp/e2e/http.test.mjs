@@ -195,7 +195,7 @@ describe("nl2sql serve --http (streamable HTTP, TypeScript SDK client)", () => {
       const hit = /invoice/i.test(t.name) || t.columns.some((c) => /invoice/i.test(c.name));
       assert.ok(hit, `filter invoice returned ${t.name}, which has no table or column name with "invoice"`);
     }
-    assertToolError(await call("describe_schema", { datasource: "chinook", cursor: "not-a-cursor" }), /INVALID_REQUEST/, "bad cursor");
+    assertToolError(await call("describe_schema", { datasource: "chinook", cursor: "not-a-cursor" }), /INVALID_CURSOR/, "bad cursor");
     assertToolError(await call("describe_schema", { datasource: "nope" }), /DATASOURCE_NOT_FOUND/, "unknown datasource");
   });
 

@@ -749,4 +749,47 @@ var mutations = []mutation{
 		New:  "if h.Sum32()%2 == 0 {",
 		Pkgs: []string{"./index/evalret"}, Run: "TestHalfOfIsFixed",
 	},
+	// ---- catalog22 ----
+	{
+		Name: "schema-pages-pass-budget",
+		File: "tools/schema_pages.go",
+		Old:  "if i > starts[len(starts)-1] && used+cost > budget {",
+		New:  "if i > starts[len(starts)-1] && used+cost > budget*3 {",
+		Pkgs: []string{"./mcp"}, Run: "TestCatalogSurfacesPageWithinBudget",
+	},
+	{
+		Name: "describe-cursor-repeats-table",
+		File: "tools/describe_schema.go",
+		Old:  "return tableKey(match[i]) > after })",
+		New:  "return tableKey(match[i]) >= after })",
+		Pkgs: []string{"./mcp"}, Run: "TestCatalogSurfacesPageWithinBudget",
+	},
+	{
+		Name: "list-datasources-cursor-repeats",
+		File: "tools/list_datasources.go",
+		Old:  "return all[i].ID > after })",
+		New:  "return all[i].ID >= after })",
+		Pkgs: []string{"./mcp"}, Run: "TestListDatasourcesPages",
+	},
+	{
+		Name: "cursor-checksum-unchecked",
+		File: "tools/cursor.go",
+		Old:  "if err != nil || len(b) < 9 || !bytes.Equal(cursorSum(b[:len(b)-8]), b[len(b)-8:]) {",
+		New:  "if err != nil || len(b) < 9 || !bytes.Equal(cursorSum(b[:len(b)-8]), cursorSum(b[:len(b)-8])) {",
+		Pkgs: []string{"./mcp"}, Run: "TestCatalogSurfacesPageWithinBudget",
+	},
+	{
+		Name: "host-context-counts-hidden-tables",
+		File: "engine/host_plan.go",
+		Old:  "visible := len(e.caller(ctx).FilterSnapshot(ds.snap).Tables)",
+		New:  "visible := len(ds.snap.Tables)",
+		Pkgs: []string{"./mcp"}, Run: "TestCatalogSurfacesPageWithinBudget",
+	},
+	{
+		Name: "host-context-uncut",
+		File: "engine/host_plan.go",
+		Old:  "if index.ContextTokens(sctx) > tokens && len(snap.Tables) > 1 {",
+		New:  "if false && len(snap.Tables) > 1 {",
+		Pkgs: []string{"./engine"}, Run: "TestHostContextFitsBudgetOnLargeCatalog",
+	},
 }
