@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 
 	"github.com/nl2sql/nl2sql/engine/schema"
+	"github.com/nl2sql/nl2sql/engine/store"
 	"github.com/nl2sql/nl2sql/index"
 	"github.com/nl2sql/nl2sql/scope"
 )
@@ -85,7 +86,7 @@ func (e *Engine) buildIndex(ctx context.Context, src Source, snap *schema.Snapsh
 		if err == nil {
 			return ix, op.Built
 		}
-		e.log.Warn("cannot store the retrieval index; building it in memory", "datasource", src.ID(), "err", err)
+		e.log.Warn("cannot store the retrieval index; building it in memory", "datasource", src.ID(), "code", store.CodeOf(err), "err", err)
 	}
 	ix, err := index.Build(ctx, snap, emb, opts)
 	if err != nil {

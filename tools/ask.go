@@ -78,6 +78,10 @@ var hostPlanOutputSchema = json.RawMessage(`{
     "context_tables": {"type": "array", "items": {"type": "string"}},
     "context_tokens": {"type": "integer"},
     "visible_tables": {"type": "integer", "description": "Tables you may read on the datasource; more than context_tables when the context was cut to its budget (search_schema and describe_schema show the rest)."},
+    "omitted_tables": {"type": "integer", "description": "Visible tables not in the context."},
+    "cut_tables": {"type": "array", "items": {"type": "string"}, "description": "Tables retrieval picked for the question that the context's token budget left out, best first."},
+    "more": {"type": "object", "description": "The call that shows the cut tables (describe_schema with tables)."},
+    "omitted": {"type": "string", "description": "What the context left out and how to see it, in one line."},
     "candidates": {"type": "array", "items": {"type": "object", "properties": {
       "datasource": {"type": "string"}, "dialect": {"type": "string"}, "description": {"type": "string"}, "score": {"type": "number"},
       "verified_queries": {"type": "array", "items": {"$ref": "#/$defs/verified"}},
