@@ -17,7 +17,7 @@ import { describe, it, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { dirname, join } from "node:path";
 
-import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { Client } from "./client.mjs";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 
 import { mustEnv, serverEnv, textOf } from "./helpers.mjs";

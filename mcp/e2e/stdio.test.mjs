@@ -13,7 +13,7 @@ import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
 import { readFileSync } from "node:fs";
 
-import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { Client } from "./client.mjs";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 
 import { assertSameRows, assertToolError, mustEnv, serverEnv, textOf } from "./helpers.mjs";

@@ -23,7 +23,7 @@ import { pathToFileURL } from "node:url";
 
 import { build } from "esbuild";
 import { chromium } from "playwright-core";
-import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { Client } from "./client.mjs";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 
 import { mustEnv, serverEnv } from "./helpers.mjs";
