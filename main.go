@@ -16,7 +16,7 @@ import (
 	"os/signal"
 	"syscall"
 
-	"github.com/nl2sql/nl2sql/engine/app/cli"
+	"github.com/nl2sql/nl2sql/internal/app/cli"
 )
 
 // version is set at build time with -ldflags "-X main.version=...".

@@ -4,15 +4,15 @@ import (
 	"context"
 	"errors"
 
-	"github.com/nl2sql/nl2sql/engine/config"
-	"github.com/nl2sql/nl2sql/engine/schema"
-	"github.com/nl2sql/nl2sql/engine/source"
+	"github.com/nl2sql/nl2sql/internal/config"
+	"github.com/nl2sql/nl2sql/internal/schema"
+	"github.com/nl2sql/nl2sql/internal/source"
 	"github.com/nl2sql/nl2sql/planast"
 	"github.com/nl2sql/nl2sql/scope"
 )
 
 // Source is what verified queries need of a datasource adapter
-// (engine/source's SQLite, DuckDB and Postgres satisfy it): Query runs one
+// (internal/source's SQLite, DuckDB and Postgres satisfy it): Query runs one
 // read-only statement with args bound by position.
 type Source interface {
 	Dialect() string

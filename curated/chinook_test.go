@@ -9,8 +9,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/nl2sql/nl2sql/engine/config"
-	"github.com/nl2sql/nl2sql/engine/source"
+	"github.com/nl2sql/nl2sql/internal/config"
+	"github.com/nl2sql/nl2sql/internal/source"
 	"github.com/nl2sql/nl2sql/scope"
 )
 

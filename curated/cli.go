@@ -6,9 +6,9 @@ import (
 	"fmt"
 	"io"
 
-	"github.com/nl2sql/nl2sql/engine/config"
-	"github.com/nl2sql/nl2sql/engine/schema"
-	"github.com/nl2sql/nl2sql/engine/source"
+	"github.com/nl2sql/nl2sql/internal/config"
+	"github.com/nl2sql/nl2sql/internal/schema"
+	"github.com/nl2sql/nl2sql/internal/source"
 	"github.com/nl2sql/nl2sql/scope"
 )
 

@@ -19,7 +19,7 @@ import (
 	"github.com/jackc/pgx/v5"
 	"go.yaml.in/yaml/v3"
 
-	"github.com/nl2sql/nl2sql/engine/config"
+	"github.com/nl2sql/nl2sql/internal/config"
 )
 
 // sharedPath is a file of the shared test inputs (../../shared from here).

@@ -5,7 +5,7 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/nl2sql/nl2sql/engine/source"
+	"github.com/nl2sql/nl2sql/internal/source"
 	"github.com/nl2sql/nl2sql/planast"
 	"github.com/nl2sql/nl2sql/render"
 	"github.com/nl2sql/nl2sql/scope"

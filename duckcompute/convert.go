@@ -17,7 +17,7 @@ import (
 	"github.com/nl2sql/nl2sql/planast"
 )
 
-// Values arrive in engine/source's result encoding (nil, int64, float64,
+// Values arrive in internal/source's result encoding (nil, int64, float64,
 // string, bool; big integers and inexact decimals as digit strings, dates
 // and timestamps as ISO text, blobs as base64) and are converted to the Go
 // value the Appender stores in a column of the declared portable type. A

@@ -13,7 +13,7 @@ import (
 
 	duckdb "github.com/duckdb/duckdb-go/v2"
 
-	"github.com/nl2sql/nl2sql/engine/source"
+	"github.com/nl2sql/nl2sql/internal/source"
 	"github.com/nl2sql/nl2sql/planast"
 	"github.com/nl2sql/nl2sql/render"
 )
@@ -97,7 +97,7 @@ func (d *DB) shapes() []Shape {
 
 // Load creates table s (which must not exist) with its columns' DuckDB
 // types and appends rows through DuckDB's Appender. Rows hold values in
-// engine/source's result encoding, one per column; a value that does not
+// internal/source's result encoding, one per column; a value that does not
 // convert to its column's type is loaded as NULL and reported in a Warning
 // (one per column, in column order). A decimal column is
 // DECIMAL(38, Options.DecimalScale).
@@ -226,7 +226,7 @@ type Output struct {
 	// Columns and Types are the validator's output names and types.
 	Columns []string
 	Types   []planast.Type
-	// Rows are in engine/source's result encoding; Truncated is set when
+	// Rows are in internal/source's result encoding; Truncated is set when
 	// the plan had more than maxRows rows.
 	Rows      [][]any
 	Truncated bool

@@ -9,7 +9,7 @@ import (
 	"github.com/nl2sql/nl2sql/engine/hooks"
 )
 
-// ApprovalStore keeps runs that wait for an approver (engine/store).
+// ApprovalStore keeps runs that wait for an approver (internal/store).
 type ApprovalStore = approval.Store
 
 // Approval is a stopped run as an approver sees it (engine/approval).

@@ -10,7 +10,7 @@ import (
 
 	"github.com/nl2sql/nl2sql/engine/hooks"
 	"github.com/nl2sql/nl2sql/engine/internal/fault"
-	"github.com/nl2sql/nl2sql/engine/source"
+	"github.com/nl2sql/nl2sql/internal/source"
 )
 
 // MaxQuestionBytes bounds a question's size.

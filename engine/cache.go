@@ -4,7 +4,7 @@ import (
 	"context"
 
 	"github.com/nl2sql/nl2sql/engine/llm"
-	"github.com/nl2sql/nl2sql/engine/store"
+	"github.com/nl2sql/nl2sql/internal/store"
 	"github.com/nl2sql/nl2sql/planast"
 )
 

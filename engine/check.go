@@ -11,8 +11,8 @@ import (
 	"time"
 
 	"github.com/nl2sql/nl2sql/engine/hooks"
-	"github.com/nl2sql/nl2sql/engine/schema"
 	"github.com/nl2sql/nl2sql/engine/semantic"
+	"github.com/nl2sql/nl2sql/internal/schema"
 	"github.com/nl2sql/nl2sql/planast"
 	"github.com/nl2sql/nl2sql/render"
 )

@@ -9,7 +9,7 @@ import (
 	"time"
 
 	"github.com/nl2sql/nl2sql/engine/llm"
-	"github.com/nl2sql/nl2sql/engine/source"
+	"github.com/nl2sql/nl2sql/internal/source"
 )
 
 // countingSource counts the queries a datasource runs.

@@ -70,6 +70,9 @@
 //	    SELECT chinook
 //	  answer
 //
+// docs/architecture.md walks the same question through every package, with
+// the layers and the one place each invariant is enforced.
+//
 // Every error that leaves the package is an *Error with a Code, a message
 // safe to show, a hint and, for refused plans, the typed issues.
 package engine

@@ -21,11 +21,11 @@ import (
 	"github.com/nl2sql/nl2sql/engine/events"
 	"github.com/nl2sql/nl2sql/engine/hooks"
 	"github.com/nl2sql/nl2sql/engine/llm"
-	"github.com/nl2sql/nl2sql/engine/schema"
 	"github.com/nl2sql/nl2sql/engine/semantic"
-	"github.com/nl2sql/nl2sql/engine/source"
 	"github.com/nl2sql/nl2sql/index"
 	"github.com/nl2sql/nl2sql/internal/dayfile"
+	"github.com/nl2sql/nl2sql/internal/schema"
+	"github.com/nl2sql/nl2sql/internal/source"
 	"github.com/nl2sql/nl2sql/scope"
 )
 
@@ -35,7 +35,7 @@ type Planner interface {
 	Complete(ctx context.Context, req llm.Request) (*llm.Response, error)
 }
 
-// Source is what the engine needs of a datasource adapter (engine/source).
+// Source is what the engine needs of a datasource adapter (internal/source).
 type Source interface {
 	ID() string
 	Dialect() string

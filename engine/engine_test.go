@@ -12,7 +12,7 @@ import (
 	"testing"
 
 	"github.com/nl2sql/nl2sql/engine/llm"
-	"github.com/nl2sql/nl2sql/engine/store"
+	"github.com/nl2sql/nl2sql/internal/store"
 )
 
 var updatePromptHashes = flag.Bool("update-prompt-hashes", false, "rewrite the prompt_sha256 of every Chinook recording")

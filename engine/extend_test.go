@@ -19,11 +19,11 @@ import (
 	"time"
 
 	"github.com/nl2sql/nl2sql/curated"
-	"github.com/nl2sql/nl2sql/engine/config"
 	"github.com/nl2sql/nl2sql/engine/events"
 	"github.com/nl2sql/nl2sql/engine/hooks"
 	"github.com/nl2sql/nl2sql/engine/llm"
-	"github.com/nl2sql/nl2sql/engine/store"
+	"github.com/nl2sql/nl2sql/internal/config"
+	"github.com/nl2sql/nl2sql/internal/store"
 	"github.com/nl2sql/nl2sql/scope"
 )
 

@@ -11,10 +11,10 @@ import (
 	"time"
 
 	"github.com/nl2sql/nl2sql/curated"
-	"github.com/nl2sql/nl2sql/engine/config"
 	"github.com/nl2sql/nl2sql/engine/hooks"
 	"github.com/nl2sql/nl2sql/engine/llm"
-	"github.com/nl2sql/nl2sql/engine/source"
+	"github.com/nl2sql/nl2sql/internal/config"
+	"github.com/nl2sql/nl2sql/internal/source"
 )
 
 // runLog is one ordered record of what a run did: the hook points a spy

@@ -9,10 +9,10 @@ import (
 	"sort"
 
 	"github.com/nl2sql/nl2sql/curated"
-	"github.com/nl2sql/nl2sql/engine/config"
 	"github.com/nl2sql/nl2sql/engine/llm"
-	"github.com/nl2sql/nl2sql/engine/schema"
 	"github.com/nl2sql/nl2sql/index"
+	"github.com/nl2sql/nl2sql/internal/config"
+	"github.com/nl2sql/nl2sql/internal/schema"
 )
 
 // Host planning.

@@ -11,7 +11,7 @@ import (
 	"github.com/nl2sql/nl2sql/engine/internal/modeltext"
 	"github.com/nl2sql/nl2sql/engine/llm"
 	"github.com/nl2sql/nl2sql/engine/multi"
-	"github.com/nl2sql/nl2sql/engine/schema"
+	"github.com/nl2sql/nl2sql/internal/schema"
 )
 
 // Resolution across datasources: every datasource the caller reaches is

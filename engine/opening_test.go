@@ -9,8 +9,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/nl2sql/nl2sql/engine/schema"
-	"github.com/nl2sql/nl2sql/engine/store"
+	"github.com/nl2sql/nl2sql/internal/schema"
+	"github.com/nl2sql/nl2sql/internal/store"
 )
 
 // slowSource is a datasource whose introspection blocks until release is

@@ -16,7 +16,7 @@ type Result struct {
 	// Columns are output column names; ColumnTypes their portable types.
 	Columns     []string       `json:"columns"`
 	ColumnTypes []planast.Type `json:"column_types"`
-	// Rows hold values encoded by the value rule of engine/source: JSON
+	// Rows hold values encoded by the value rule of internal/source: JSON
 	// numbers, strings, booleans or null.
 	Rows      [][]any `json:"rows"`
 	RowCount  int     `json:"row_count"`

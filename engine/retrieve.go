@@ -5,9 +5,9 @@ import (
 	"net/url"
 	"path/filepath"
 
-	"github.com/nl2sql/nl2sql/engine/schema"
-	"github.com/nl2sql/nl2sql/engine/store"
 	"github.com/nl2sql/nl2sql/index"
+	"github.com/nl2sql/nl2sql/internal/schema"
+	"github.com/nl2sql/nl2sql/internal/store"
 	"github.com/nl2sql/nl2sql/scope"
 )
 

@@ -9,7 +9,7 @@ import (
 	"github.com/nl2sql/nl2sql/engine/hooks"
 	"github.com/nl2sql/nl2sql/engine/llm"
 	"github.com/nl2sql/nl2sql/engine/scale"
-	"github.com/nl2sql/nl2sql/engine/source"
+	"github.com/nl2sql/nl2sql/internal/source"
 	"github.com/nl2sql/nl2sql/planast"
 )
 
@@ -34,7 +34,7 @@ func (e *Engine) planMaybeScaled(ctx context.Context, ds *datasource, q, sctx, t
 		p, err := e.planValidated(ctx, ds, q, sctx, today)
 		return p, nil, err
 	}
-	if err := cfg.Check(); err != nil { // engine/app checks the config file's; this guards Options built in code
+	if err := cfg.Check(); err != nil { // internal/app checks the config file's; this guards Options built in code
 		return nil, nil, &Error{Code: CodeInternal, Msg: "the scaling configuration is invalid: " + err.Error(),
 			Hint: "fix Options.Scaling (or the datasource's Scaling)", Err: err}
 	}

@@ -13,9 +13,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/nl2sql/nl2sql/engine/config"
 	"github.com/nl2sql/nl2sql/engine/llm"
 	"github.com/nl2sql/nl2sql/engine/scale"
+	"github.com/nl2sql/nl2sql/internal/config"
 	"github.com/nl2sql/nl2sql/scope"
 )
 

@@ -11,9 +11,9 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/nl2sql/nl2sql/engine/config"
 	"github.com/nl2sql/nl2sql/engine/llm"
 	"github.com/nl2sql/nl2sql/engine/semantic"
+	"github.com/nl2sql/nl2sql/internal/config"
 	"github.com/nl2sql/nl2sql/planast"
 	"github.com/nl2sql/nl2sql/scope"
 )

@@ -6,13 +6,13 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/nl2sql/nl2sql/engine/schema"
-	"github.com/nl2sql/nl2sql/engine/store"
 	"github.com/nl2sql/nl2sql/index"
+	"github.com/nl2sql/nl2sql/internal/schema"
+	"github.com/nl2sql/nl2sql/internal/store"
 	"github.com/nl2sql/nl2sql/render"
 )
 
-// StateStore is what the engine needs of the state store (engine/store):
+// StateStore is what the engine needs of the state store (internal/store):
 // schema snapshots with profile freshness, and the plan cache.
 type StateStore interface {
 	PutSnapshot(ctx context.Context, snap *schema.Snapshot) (string, bool, error)

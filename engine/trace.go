@@ -17,9 +17,9 @@ import (
 
 	"github.com/nl2sql/nl2sql/engine/internal/fault"
 	"github.com/nl2sql/nl2sql/engine/llm"
-	"github.com/nl2sql/nl2sql/engine/store"
 	"github.com/nl2sql/nl2sql/index"
 	"github.com/nl2sql/nl2sql/internal/dayfile"
+	"github.com/nl2sql/nl2sql/internal/store"
 )
 
 // Trace records one request for later inspection and replay: the steps
@@ -174,7 +174,7 @@ func (e *Engine) writeTrace(tr *traceRec, err error) {
 	e.traces.Write(t.CreatedAt, append(b, '\n'))
 }
 
-// traceIndex is the state store's trace index (engine/store: PutTraces),
+// traceIndex is the state store's trace index (internal/store: PutTraces),
 // declared here where it is used; a store without one indexes nothing.
 type traceIndex interface {
 	PutTraces(ctx context.Context, traces []store.TraceEntry) error

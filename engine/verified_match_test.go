@@ -5,7 +5,7 @@ import (
 	"testing"
 
 	"github.com/nl2sql/nl2sql/curated"
-	"github.com/nl2sql/nl2sql/engine/config"
+	"github.com/nl2sql/nl2sql/internal/config"
 )
 
 // The verified queries of examples/chinook/curated.yaml are matched

@@ -10,7 +10,7 @@ import (
 
 	"github.com/tiktoken-go/tokenizer"
 
-	"github.com/nl2sql/nl2sql/engine/schema"
+	"github.com/nl2sql/nl2sql/internal/schema"
 	"github.com/nl2sql/nl2sql/planast"
 )
 
@@ -63,7 +63,7 @@ func ContextTokens(s string) int {
 // such samples only show the values' format (or, put first by
 // Selection.Filter, the stored values a question matched), so a few short
 // ones do. A column with at most 50 distinct values is listed whole
-// (engine/source's profiling rule): those lists are what literal matching
+// (internal/source's profiling rule): those lists are what literal matching
 // needs and are never cut.
 const (
 	MaxExamples     = 2

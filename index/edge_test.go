@@ -4,7 +4,7 @@ import (
 	"context"
 	"testing"
 
-	"github.com/nl2sql/nl2sql/engine/schema"
+	"github.com/nl2sql/nl2sql/internal/schema"
 )
 
 func TestEdgeCases(t *testing.T) {

@@ -3,7 +3,7 @@ package index
 import (
 	"slices"
 
-	"github.com/nl2sql/nl2sql/engine/schema"
+	"github.com/nl2sql/nl2sql/internal/schema"
 )
 
 // Filter returns the sub-snapshot of snap (the snapshot the index was built

@@ -18,7 +18,7 @@ import (
 
 	"github.com/blevesearch/bleve/v2"
 
-	"github.com/nl2sql/nl2sql/engine/schema"
+	"github.com/nl2sql/nl2sql/internal/schema"
 )
 
 // Persisted layout. OpenOrBuild keeps one index per key under its

@@ -9,7 +9,7 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/nl2sql/nl2sql/engine/schema"
+	"github.com/nl2sql/nl2sql/internal/schema"
 )
 
 func TestChinookArtistTracksSold(t *testing.T) {

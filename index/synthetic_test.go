@@ -11,7 +11,7 @@ import (
 
 	_ "modernc.org/sqlite" // the writable driver, to build the synthetic databases
 
-	"github.com/nl2sql/nl2sql/engine/source"
+	"github.com/nl2sql/nl2sql/internal/source"
 )
 
 // synthCase is one question over a synthetic schema (testdata/synthetic)

@@ -10,7 +10,7 @@ import (
 	"github.com/blevesearch/bleve/v2"
 	"github.com/blevesearch/bleve/v2/search/query"
 
-	"github.com/nl2sql/nl2sql/engine/schema"
+	"github.com/nl2sql/nl2sql/internal/schema"
 	"github.com/nl2sql/nl2sql/planast"
 )
 
@@ -21,7 +21,7 @@ type ValueSource interface {
 }
 
 // QueryFunc runs one read-only SELECT and returns at most maxRows rows and
-// whether more were left (an engine/source adapter's Query, with its
+// whether more were left (an internal/source adapter's Query, with its
 // Result's Rows and Truncated).
 type QueryFunc func(ctx context.Context, sql string, maxRows int) (rows [][]any, truncated bool, err error)
 

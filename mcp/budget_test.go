@@ -20,9 +20,9 @@ import (
 	mcpgo "github.com/mark3labs/mcp-go/mcp"
 	_ "modernc.org/sqlite" // the writable "sqlite" driver, to build test databases
 
-	"github.com/nl2sql/nl2sql/engine/app"
-	"github.com/nl2sql/nl2sql/engine/schema"
 	"github.com/nl2sql/nl2sql/index"
+	"github.com/nl2sql/nl2sql/internal/app"
+	"github.com/nl2sql/nl2sql/internal/schema"
 	"github.com/nl2sql/nl2sql/tools"
 )
 

@@ -13,7 +13,7 @@ import (
 
 	"github.com/mark3labs/mcp-go/server"
 
-	"github.com/nl2sql/nl2sql/engine/app"
+	"github.com/nl2sql/nl2sql/internal/app"
 	"github.com/nl2sql/nl2sql/scope"
 )
 

@@ -5,7 +5,7 @@ import (
 	"net/http"
 	"time"
 
-	"github.com/nl2sql/nl2sql/engine/store"
+	"github.com/nl2sql/nl2sql/internal/store"
 )
 
 // ReadyTimeout bounds one readiness check.

@@ -14,7 +14,7 @@ import (
 	mcpgo "github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
 
-	"github.com/nl2sql/nl2sql/engine/app"
+	"github.com/nl2sql/nl2sql/internal/app"
 	"github.com/nl2sql/nl2sql/scope"
 )
 

@@ -12,8 +12,8 @@ import (
 	"github.com/mark3labs/mcp-go/client"
 	mcpgo "github.com/mark3labs/mcp-go/mcp"
 
-	"github.com/nl2sql/nl2sql/engine/app"
 	"github.com/nl2sql/nl2sql/index"
+	"github.com/nl2sql/nl2sql/internal/app"
 )
 
 // instructionsTokenBudget bounds the instructions in o200k_base tokens:

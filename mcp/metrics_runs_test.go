@@ -11,8 +11,8 @@ import (
 	"testing"
 
 	"github.com/nl2sql/nl2sql/engine"
-	"github.com/nl2sql/nl2sql/engine/app"
 	"github.com/nl2sql/nl2sql/engine/events"
+	"github.com/nl2sql/nl2sql/internal/app"
 )
 
 // The engine's run.finished and cache.hit events reach /metrics: two asks

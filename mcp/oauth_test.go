@@ -17,7 +17,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/nl2sql/nl2sql/engine/app"
+	"github.com/nl2sql/nl2sql/internal/app"
 	"github.com/nl2sql/nl2sql/internal/oauthtest"
 	"github.com/nl2sql/nl2sql/scope"
 )

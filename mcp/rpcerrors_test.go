@@ -11,7 +11,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/nl2sql/nl2sql/engine/app"
+	"github.com/nl2sql/nl2sql/internal/app"
 )
 
 // paramRequests are requests whose parameters are wrong: the specification

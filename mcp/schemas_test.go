@@ -12,7 +12,7 @@ import (
 
 	"github.com/santhosh-tekuri/jsonschema/v6"
 
-	"github.com/nl2sql/nl2sql/engine/app"
+	"github.com/nl2sql/nl2sql/internal/app"
 )
 
 // Threat: a tool schema that a client's validator cannot compile (a

@@ -10,7 +10,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/nl2sql/nl2sql/engine/app"
+	"github.com/nl2sql/nl2sql/internal/app"
 )
 
 // A client that pipes its requests in and closes stdin still gets every

@@ -3,7 +3,7 @@ package planast
 import "strings"
 
 // Type is a portable column or expression type, the same names on every
-// engine. Adapters map declared types onto these (see engine/source).
+// engine. Adapters map declared types onto these (see internal/source).
 type Type string
 
 // Portable types.
@@ -79,7 +79,7 @@ func (t *TableInfo) Column(name string) (ColumnInfo, bool) {
 // Catalog is the schema snapshot the validator checks names against.
 // LookupTable resolves schema (may be empty: the default search path) and
 // name exactly, else case-insensitively when that is unambiguous. It is
-// implemented by engine/schema.Snapshot.
+// implemented by internal/schema.Snapshot.
 type Catalog interface {
 	LookupTable(schema, name string) (*TableInfo, bool)
 }

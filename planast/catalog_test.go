@@ -9,7 +9,7 @@ import (
 )
 
 // memCatalog is an in-memory planast.Catalog with the lookup rules
-// engine/schema.Snapshot has: exact name first, then a case-insensitive match
+// internal/schema.Snapshot has: exact name first, then a case-insensitive match
 // when exactly one table has it; an empty schema is the default search path.
 type memCatalog []*planast.TableInfo
 

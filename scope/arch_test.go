@@ -19,9 +19,9 @@ import (
 //     patterns are matched; nothing else in the module needs it);
 //   - an import of a glob library (gobwas/glob, doublestar, …);
 //   - a read of a role's patterns or filters (a selector .Allow, .Deny or
-//     .RowFilters) outside engine/config, which only checks their shape;
+//     .RowFilters) outside internal/config, which only checks their shape;
 //   - a string literal that is exactly a role key ("allow", "deny",
-//     "row_filters") outside engine/config: reading the access section
+//     "row_filters") outside internal/config: reading the access section
 //     by hand, from raw YAML or a map, to match it elsewhere.
 //
 // Exceptions must be listed in archExceptions with a reason.
@@ -104,7 +104,7 @@ func archCheckSource(t *testing.T, rel string, src []byte) []string {
 			}
 		}
 	}
-	inConfig := strings.HasPrefix(rel, "engine/config/")
+	inConfig := strings.HasPrefix(rel, "internal/config/")
 	tags := map[*ast.BasicLit]bool{} // struct tags (a Field is visited before its tag)
 	called := map[*ast.SelectorExpr]bool{}
 	ast.Inspect(f, func(n ast.Node) bool {

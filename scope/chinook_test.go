@@ -9,7 +9,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/nl2sql/nl2sql/engine/schema"
+	"github.com/nl2sql/nl2sql/internal/schema"
 	"github.com/nl2sql/nl2sql/planast"
 	"github.com/nl2sql/nl2sql/render"
 	"github.com/nl2sql/nl2sql/scope"

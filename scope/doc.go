@@ -2,7 +2,7 @@
 // that matches access patterns (an architecture test, arch_test.go, fails
 // when another package does); everything else asks a *Scope.
 //
-// # Configuration (nl2sql.yaml, shapes checked by engine/config)
+// # Configuration (nl2sql.yaml, shapes checked by internal/config)
 //
 //	roles:
 //	  analyst:

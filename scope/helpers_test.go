@@ -8,9 +8,9 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/nl2sql/nl2sql/engine/config"
-	"github.com/nl2sql/nl2sql/engine/schema"
-	"github.com/nl2sql/nl2sql/engine/source"
+	"github.com/nl2sql/nl2sql/internal/config"
+	"github.com/nl2sql/nl2sql/internal/schema"
+	"github.com/nl2sql/nl2sql/internal/source"
 	"github.com/nl2sql/nl2sql/planast"
 	"github.com/nl2sql/nl2sql/scope"
 )

@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/nl2sql/nl2sql/engine/config"
+	"github.com/nl2sql/nl2sql/internal/config"
 	"github.com/nl2sql/nl2sql/scope"
 )
 

@@ -5,7 +5,7 @@ import (
 	"strings"
 	"unicode"
 
-	"github.com/nl2sql/nl2sql/engine/schema"
+	"github.com/nl2sql/nl2sql/internal/schema"
 )
 
 // ErrNotReadable is returned by Screen. Its message names nothing: not the

@@ -16,8 +16,8 @@ import (
 	"golang.org/x/text/message"
 
 	"github.com/nl2sql/nl2sql/engine"
-	"github.com/nl2sql/nl2sql/engine/config"
 	"github.com/nl2sql/nl2sql/index"
+	"github.com/nl2sql/nl2sql/internal/config"
 	"github.com/nl2sql/nl2sql/planast"
 )
 
@@ -275,7 +275,7 @@ func withPlaceholders(res *engine.Result) [][]any {
 				continue
 			}
 			if s, ok := c[i].(string); ok {
-				// engine/source encodes bytes as standard base64 (its value rule)
+				// internal/source encodes bytes as standard base64 (its value rule)
 				if b, err := base64.StdEncoding.DecodeString(s); err == nil {
 					c[i] = BinaryPlaceholderText(b)
 				}

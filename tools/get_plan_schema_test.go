@@ -13,7 +13,7 @@ import (
 	"github.com/tiktoken-go/tokenizer"
 
 	"github.com/nl2sql/nl2sql/engine/semantic"
-	"github.com/nl2sql/nl2sql/engine/source"
+	"github.com/nl2sql/nl2sql/internal/source"
 	"github.com/nl2sql/nl2sql/planast"
 	"github.com/nl2sql/nl2sql/render"
 )

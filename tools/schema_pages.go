@@ -10,7 +10,7 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/nl2sql/nl2sql/engine/schema"
+	"github.com/nl2sql/nl2sql/internal/schema"
 )
 
 // A datasource's schema resource (nl2sql://{datasource}/schema) is the

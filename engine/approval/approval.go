@@ -11,10 +11,10 @@ import (
 	"time"
 
 	"github.com/nl2sql/nl2sql/engine/internal/fault"
-	"github.com/nl2sql/nl2sql/engine/store"
+	"github.com/nl2sql/nl2sql/internal/store"
 )
 
-// Store keeps runs that wait for an approver (engine/store implements it).
+// Store keeps runs that wait for an approver (internal/store implements it).
 type Store interface {
 	PutApproval(ctx context.Context, id string, body []byte) error
 	GetApproval(ctx context.Context, id string) (*store.Approval, error)

@@ -5,7 +5,7 @@ import (
 	"testing"
 
 	"github.com/nl2sql/nl2sql/engine/internal/fault"
-	"github.com/nl2sql/nl2sql/engine/store"
+	"github.com/nl2sql/nl2sql/internal/store"
 )
 
 func codeOf(err error) fault.Code {

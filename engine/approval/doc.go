@@ -1,7 +1,7 @@
 // Package approval keeps runs that an operator's rule stopped for an
 // approver, and decides who may do what with them.
 //
-// It owns the Approval record, the Store it is kept in (engine/store
+// It owns the Approval record, the Store it is kept in (internal/store
 // implements it), and the rules of the four-eyes process: only a holder of
 // an approver role decides (the single user of a server without roles
 // counts as one), never on their own request; an approval goes pending →

@@ -11,7 +11,7 @@ import (
 	"time"
 
 	"github.com/nl2sql/nl2sql/engine/internal/fault"
-	"github.com/nl2sql/nl2sql/engine/source"
+	"github.com/nl2sql/nl2sql/internal/source"
 )
 
 // bucket is a group of candidates whose results hash alike.

@@ -4,7 +4,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/nl2sql/nl2sql/engine/source"
+	"github.com/nl2sql/nl2sql/internal/source"
 )
 
 // The canonical hash ignores row order and column names, rounds floats,

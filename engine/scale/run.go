@@ -11,7 +11,7 @@ import (
 
 	"github.com/nl2sql/nl2sql/engine/internal/fault"
 	"github.com/nl2sql/nl2sql/engine/llm"
-	"github.com/nl2sql/nl2sql/engine/source"
+	"github.com/nl2sql/nl2sql/internal/source"
 )
 
 // Report is what test-time scaling did for one question; it is in the

@@ -10,7 +10,7 @@ import (
 
 	"github.com/nl2sql/nl2sql/engine/internal/modeltext"
 	"github.com/nl2sql/nl2sql/engine/llm"
-	"github.com/nl2sql/nl2sql/engine/source"
+	"github.com/nl2sql/nl2sql/internal/source"
 )
 
 // The pipeline's side of scaling (Host) is exercised end to end by the

@@ -4,9 +4,9 @@ import (
 	"context"
 	"testing"
 
-	"github.com/nl2sql/nl2sql/engine/schema"
 	"github.com/nl2sql/nl2sql/engine/semantic"
 	"github.com/nl2sql/nl2sql/index"
+	"github.com/nl2sql/nl2sql/internal/schema"
 )
 
 // rankOf is the 1-based rank of table (column "": the table document) in

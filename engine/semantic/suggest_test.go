@@ -8,7 +8,7 @@ import (
 	"testing"
 
 	"github.com/nl2sql/nl2sql/engine/semantic"
-	"github.com/nl2sql/nl2sql/engine/source"
+	"github.com/nl2sql/nl2sql/internal/source"
 )
 
 // A database without declared foreign keys: Suggest proposes the

@@ -19,10 +19,10 @@ import (
 	duckdb "github.com/duckdb/duckdb-go/v2"
 
 	"github.com/nl2sql/nl2sql/engine"
-	"github.com/nl2sql/nl2sql/engine/config"
 	"github.com/nl2sql/nl2sql/engine/llm"
-	"github.com/nl2sql/nl2sql/engine/source"
 	"github.com/nl2sql/nl2sql/examples/multi"
+	"github.com/nl2sql/nl2sql/internal/config"
+	"github.com/nl2sql/nl2sql/internal/source"
 )
 
 var updatePromptHashes = flag.Bool("update-prompt-hashes", false, "rewrite the prompt_sha256 of every recording of this example")

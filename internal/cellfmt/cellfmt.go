@@ -23,7 +23,7 @@
 //     infinite dates as the engine's "infinity";
 //   - strings print as stored.
 //
-// The structured result keeps the exact values (package engine/source's
+// The structured result keeps the exact values (package internal/source's
 // encoding rule): this is display only.
 //
 //	cellfmt.Value(18.810000000000002, planast.TypeFloat) // "18.81"

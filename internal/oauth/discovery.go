@@ -11,7 +11,7 @@ import (
 	"sync"
 	"time"
 
-	"github.com/nl2sql/nl2sql/engine/config"
+	"github.com/nl2sql/nl2sql/internal/config"
 )
 
 // serverMetadata is the part of an authorization server's metadata (RFC

@@ -12,7 +12,7 @@ import (
 	"github.com/lestrrat-go/jwx/v3/jws"
 	"github.com/lestrrat-go/jwx/v3/jwt"
 
-	"github.com/nl2sql/nl2sql/engine/config"
+	"github.com/nl2sql/nl2sql/internal/config"
 	"github.com/nl2sql/nl2sql/scope"
 )
 

@@ -9,7 +9,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/nl2sql/nl2sql/engine/config"
+	"github.com/nl2sql/nl2sql/internal/config"
 	"github.com/nl2sql/nl2sql/internal/oauth"
 	"github.com/nl2sql/nl2sql/internal/oauthtest"
 	"github.com/nl2sql/nl2sql/scope"

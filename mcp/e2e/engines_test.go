@@ -14,7 +14,7 @@ import (
 	_ "github.com/duckdb/duckdb-go/v2" // reads the DuckDB copy for the hand-written gold SQL
 	_ "github.com/jackc/pgx/v5/stdlib" // reads the PostgreSQL copy likewise
 
-	"github.com/nl2sql/nl2sql/engine/source"
+	"github.com/nl2sql/nl2sql/internal/source"
 )
 
 // engineCase is one engine's `serve --db` arguments and the rows its own

@@ -1,6 +1,6 @@
 // Package lift turns an SQL query into the plan that means the same: the
 // inverse of render. It serves the oracle evaluation (benchmark gold SQL
-// lifted into plans, see engine/eval) and `nl2sql plan from-sql`.
+// lifted into plans, see internal/eval) and `nl2sql plan from-sql`.
 //
 // # Worked example
 //

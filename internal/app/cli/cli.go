@@ -1,0 +1,341 @@
+// Package cli holds nl2sql's command-line interface (github.com/spf13/cobra):
+// one constructor per command, wired to internal/app. main builds the root
+// with Root and runs it.
+package cli
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/nl2sql/nl2sql/engine"
+	"github.com/nl2sql/nl2sql/engine/events"
+	"github.com/nl2sql/nl2sql/internal/app"
+	"github.com/nl2sql/nl2sql/mcp"
+	"github.com/nl2sql/nl2sql/tools"
+)
+
+// version is the binary's version, set by Root.
+var version = "dev"
+
+// Root builds the nl2sql command tree. Output goes to stdout; logs go to
+// logger (stderr), so stdout stays clean for MCP over stdio.
+func Root(logger *slog.Logger, stdout io.Writer, v string) *cobra.Command {
+	version = v
+	return newRoot(logger, stdout)
+}
+
+func newRoot(logger *slog.Logger, stdout io.Writer) *cobra.Command {
+	root := &cobra.Command{
+		Use:           "nl2sql",
+		Short:         "Answer natural-language questions over SQL databases, safely, over MCP",
+		Version:       version,
+		SilenceUsage:  true,
+		SilenceErrors: true,
+	}
+	root.SetVersionTemplate("nl2sql {{.Version}}\n")
+	root.SetOut(stdout)
+	root.AddCommand(serveCmd(logger), askCmd(logger), explainCmd(logger), demoCmd(logger), doctorCmd(logger), indexCmd(logger), traceCmd(logger), recordingsCmd(logger), cacheCmd(logger), curatedCmd(logger), withEvalCompare(evalCmd(logger), logger), planCmd(logger), schemaCmd(logger), approvalsCmd(logger), versionCmd())
+	root.AddCommand(semanticCmd(logger)) // semantic layer files (semantic.go)
+	usageOnBadArgs(root)
+	return root
+}
+
+// usageOnBadArgs makes every command print its usage on stderr when its
+// arguments or flags are wrong (`nl2sql ask` without a question): errors
+// are otherwise printed without usage (SilenceUsage), so that a failed
+// query does not bury its message under the flag list.
+func usageOnBadArgs(c *cobra.Command) {
+	c.SetFlagErrorFunc(func(cmd *cobra.Command, err error) error {
+		fmt.Fprint(cmd.ErrOrStderr(), cmd.UsageString())
+		return err
+	})
+	if check := c.Args; check != nil {
+		c.Args = func(cmd *cobra.Command, args []string) error {
+			if err := check(cmd, args); err != nil {
+				fmt.Fprint(cmd.ErrOrStderr(), cmd.UsageString())
+				return err
+			}
+			return nil
+		}
+	}
+	for _, sub := range c.Commands() {
+		usageOnBadArgs(sub)
+	}
+}
+
+func versionCmd() *cobra.Command {
+	return &cobra.Command{
+		Use:   "version",
+		Short: "Print the version",
+		Args:  cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			fmt.Fprintln(cmd.OutOrStdout(), "nl2sql", version)
+			return nil
+		},
+	}
+}
+
+func serveCmd(logger *slog.Logger) *cobra.Command {
+	var httpAddr, logFormat, logLevel string
+	var noAuth bool
+	var origins []string
+	var maxLine int
+	var src *configSource
+	cmd := &cobra.Command{
+		Use:   "serve",
+		Short: "Serve the MCP tools over stdio, or over streamable HTTP with --http",
+		Args:  cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			logger, err := newLogger(logger, os.Stderr, logFormat, logLevel)
+			if err != nil {
+				return err
+			}
+			metrics := mcp.NewMetrics()
+			cfg, _, err := src.load()
+			if err != nil {
+				return err
+			}
+			a, err := app.OpenConfig(cfg, logger, app.Options{Observers: []events.Observer{metrics.Observer()}, OpenWait: serveOpenWait})
+			if err != nil {
+				return err
+			}
+			defer a.Close()
+			fmt.Fprintln(os.Stderr, serveBanner(cfg, httpAddr))
+			openInBackground(cmd.Context(), a.Engine, cfg, os.Stderr, nil)
+			if httpAddr == "" {
+				s := mcp.NewServer(a.Engine, version, logger)
+				return mcp.ServeStdioLimited(cmd.Context(), s, os.Stdin, cmd.OutOrStdout(), logger, maxLine)
+			}
+			s := mcp.NewServer(a.Engine, version, logger, metrics.ServerOption())
+			opts := mcp.HTTPOptions{Addr: httpAddr, NoAuth: noAuth, AllowedOrigins: origins, Logger: logger,
+				Metrics: metrics, Readiness: readiness(a)}
+			if auth := a.Authenticator(); auth != nil && !noAuth {
+				opts.Auth = auth
+			}
+			if v := a.OAuthVerifier(logger); v != nil && !noAuth {
+				opts.OAuth = v
+			}
+			return mcp.ServeHTTP(cmd.Context(), s, opts)
+		},
+	}
+	src = configFlags(cmd)
+	cmd.Flags().StringVar(&httpAddr, "http", "", "serve streamable HTTP on HOST:PORT at /mcp instead of stdio")
+	cmd.Flags().BoolVar(&noAuth, "insecure-no-auth", false, "with --http on a loopback address: serve without authentication, as local_user")
+	cmd.Flags().StringSliceVar(&origins, "allow-origin", nil, "browser origins allowed to call the HTTP endpoint (scheme://host:port)")
+	cmd.Flags().IntVar(&maxLine, "max-line-bytes", mcp.DefaultMaxLineBytes, "stdio: the longest message (one line) read; a longer one is refused with a JSON-RPC error carrying its id")
+	cmd.Flags().StringVar(&logFormat, "log-format", "", "log format on stderr: text (default) or json (one JSON object per line)")
+	cmd.Flags().StringVar(&logLevel, "log-level", "", "log level: debug, info, warn (default) or error")
+	return cmd
+}
+
+func askCmd(logger *slog.Logger) *cobra.Command {
+	var ds, record, htmlPath string
+	var asJSON bool
+	var src *configSource
+	cmd := &cobra.Command{
+		Use:   "ask [flags] QUESTION",
+		Short: "Answer one question (quote it, or its words are joined with spaces)",
+		Args:  cobra.MinimumNArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			out := cmd.OutOrStdout()
+			a, err := src.open(logger, app.Options{Record: record})
+			if err != nil {
+				if asJSON {
+					_ = printJSON(out, jsonError(err))
+				}
+				return err
+			}
+			defer a.Close()
+			res, err := a.Engine.Ask(cmd.Context(), engine.AskRequest{Question: strings.Join(args, " "), Datasource: ds})
+			if err != nil {
+				if asJSON && cmd.Context().Err() == nil {
+					_ = printJSON(out, jsonError(err)) // scripts read the code (and an approval id) from stdout too
+				}
+				return err
+			}
+			if htmlPath != "" && res.HostPlan == nil {
+				if err := writePage(htmlPath, res); err != nil {
+					return err
+				}
+			}
+			if htmlPath != "" && res.HostPlan != nil {
+				// nothing ran, so there is nothing to look at; the handover is
+				// still a success (exit 0), and the page comes from plan run
+				fmt.Fprintf(cmd.ErrOrStderr(), "--html: no page written: no query ran (write the plan and run `nl2sql plan run FILE --html %s`)\n", htmlPath)
+			}
+			if asJSON {
+				return printJSON(out, res)
+			}
+			fmt.Fprint(out, tools.AskText(res))
+			if res.HostPlan != nil {
+				// run_plan is an MCP tool; here the same path is a command
+				fmt.Fprintln(out, "\nFrom the command line: write the plan to a file (`nl2sql schema guide` shows how, with worked plans; `nl2sql plan from-sql` lifts a SELECT) and run it with `nl2sql plan run FILE` (with the same --db or --config).")
+			}
+			return nil
+		},
+	}
+	src = configFlags(cmd)
+	cmd.Flags().StringVar(&ds, "datasource", "", "datasource id (default: the only one configured)")
+	cmd.Flags().BoolVar(&asJSON, "json", false, "print the whole result as JSON")
+	cmd.Flags().StringVar(&record, "record", "", "record every model answer of this run as a replay recording in DIR")
+	cmd.Flags().StringVar(&htmlPath, "html", "", htmlUsage)
+	return cmd
+}
+
+const htmlUsage = "also write the result as a self-contained HTML page (table, chart, SQL, plan; no network) to FILE"
+
+// writePage writes res as the standalone result view (tools.ResultPage).
+func writePage(path string, res *engine.Result) error {
+	b, err := tools.ResultPage(res)
+	if err != nil {
+		return err
+	}
+	if err := os.WriteFile(path, b, 0o644); err != nil {
+		return fmt.Errorf("--html: %w", err)
+	}
+	return nil
+}
+
+// jsonError is the --json form of a failed request:
+// {"error": {"code", "message", "hint", "retryable", "issues", "approval_id"}}.
+// An error from before the engine ran (the config does not load) is
+// CONFIG_INVALID with its text, which names the file and key.
+func jsonError(err error) map[string]any {
+	var ee *engine.Error
+	if !errors.As(err, &ee) {
+		ee = &engine.Error{Code: "CONFIG_INVALID", Msg: err.Error(), Hint: "fix the config file (the message names the file and key); nl2sql doctor checks it"}
+	}
+	return map[string]any{"error": ee.Body()}
+}
+
+func explainCmd(logger *slog.Logger) *cobra.Command {
+	var ds string
+	var asJSON bool
+	var src *configSource
+	cmd := &cobra.Command{
+		Use:   "explain [flags] QUESTION",
+		Short: "Show the plan and SQL for a question without running anything",
+		Args:  cobra.MinimumNArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			a, err := src.open(logger, app.Options{})
+			if err != nil {
+				return err
+			}
+			defer a.Close()
+			ex, err := a.Engine.Explain(cmd.Context(), engine.AskRequest{Question: strings.Join(args, " "), Datasource: ds})
+			if err != nil {
+				return err
+			}
+			if asJSON {
+				return printJSON(cmd.OutOrStdout(), ex)
+			}
+			fmt.Fprint(cmd.OutOrStdout(), tools.ExplanationText(ex))
+			return nil
+		},
+	}
+	src = configFlags(cmd)
+	cmd.Flags().StringVar(&ds, "datasource", "", "datasource id (default: the only one configured)")
+	cmd.Flags().BoolVar(&asJSON, "json", false, "print the explanation as JSON")
+	return cmd
+}
+
+func demoCmd(logger *slog.Logger) *cobra.Command {
+	var cfgPath string
+	cmd := &cobra.Command{
+		Use:   "demo",
+		Short: "Answer the bundled Chinook questions from recorded model answers (no key, no network)",
+		Args:  cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			if cfgPath == "" {
+				p, err := findDemoConfig()
+				if err != nil {
+					return err
+				}
+				cfgPath = p
+			}
+			return runDemo(cmd.Context(), cmd.OutOrStdout(), cfgPath, logger)
+		},
+	}
+	cmd.Flags().StringVar(&cfgPath, "config", "", "config file (default: examples/chinook/nl2sql.yaml)")
+	return cmd
+}
+
+// findDemoConfig locates examples/chinook/nl2sql.yaml from the working
+// directory or the directory of the executable.
+func findDemoConfig() (string, error) {
+	rel := filepath.Join("examples", "chinook", "nl2sql.yaml")
+	cands := []string{rel}
+	if exe, err := os.Executable(); err == nil {
+		cands = append(cands, filepath.Join(filepath.Dir(exe), rel))
+	}
+	for _, c := range cands {
+		if _, err := os.Stat(c); err == nil {
+			return c, nil
+		}
+	}
+	return "", fmt.Errorf("cannot find %s: run the demo from the repository root or pass --config", rel)
+}
+
+func runDemo(ctx context.Context, out io.Writer, cfgPath string, logger *slog.Logger) error {
+	a, err := app.Open(cfgPath, logger)
+	if err != nil {
+		return err
+	}
+	defer a.Close()
+	qs, err := demoQuestions(filepath.Join(filepath.Dir(cfgPath), "questions.json"))
+	if err != nil {
+		return err
+	}
+	failed := 0
+	for i, q := range qs {
+		fmt.Fprintf(out, "━━ %d/%d  %s\n\n", i+1, len(qs), q)
+		res, err := a.Engine.Ask(ctx, engine.AskRequest{Question: q})
+		if err != nil {
+			failed++
+			fmt.Fprintf(out, "error: %v\n\n", err)
+			continue
+		}
+		fmt.Fprint(out, tools.AskText(res))
+		fmt.Fprintln(out)
+	}
+	if failed > 0 {
+		return fmt.Errorf("%d of %d demo questions failed", failed, len(qs))
+	}
+	fmt.Fprintf(out, "All %d questions answered from recorded model answers; every SQL statement was rendered from a validated plan and run read-only.\n", len(qs))
+	return nil
+}
+
+func demoQuestions(path string) ([]string, error) {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return nil, fmt.Errorf("demo questions: %w", err)
+	}
+	var items []struct {
+		Question string `json:"question"`
+	}
+	if err := json.Unmarshal(b, &items); err != nil {
+		return nil, fmt.Errorf("demo questions %s: %w", filepath.Base(path), err)
+	}
+	out := make([]string, len(items))
+	for i, it := range items {
+		out[i] = it.Question
+	}
+	return out, nil
+}
+
+// readInput reads a file, or standard input for "-", bounded to 4 MiB.
+// printJSON writes v as indented JSON.
+func printJSON(out io.Writer, v any) error {
+	enc := json.NewEncoder(out)
+	enc.SetIndent("", "  ")
+	return enc.Encode(v)
+}

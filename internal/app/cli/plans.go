@@ -1,0 +1,354 @@
+package cli
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/nl2sql/nl2sql/engine"
+	"github.com/nl2sql/nl2sql/internal/app"
+	"github.com/nl2sql/nl2sql/internal/eval"
+	"github.com/nl2sql/nl2sql/internal/evalret"
+	"github.com/nl2sql/nl2sql/planast"
+	"github.com/nl2sql/nl2sql/planast/lift"
+	"github.com/nl2sql/nl2sql/tools"
+)
+
+func defaultDatasource(a *app.App, id string) string {
+	if id == "" && len(a.Config.Datasources) == 1 {
+		return a.Config.Datasources[0].ID
+	}
+	return id
+}
+
+func evalCmd(logger *slog.Logger) *cobra.Command {
+	var o eval.Options
+	var spider, bird, measure, semanticTables, split string
+	var asJSON bool
+	var ep app.EvalPlanner
+	cmd := &cobra.Command{
+		Use:   "eval",
+		Short: "Run a text-to-SQL benchmark (Spider or BIRD format) and report execution accuracy",
+		Long: "With --planner oracle, each gold SQL query is lifted into a plan, validated, rendered for --engine and run; its rows are compared with the gold query's on SQLite by the execution-match rules.\n" +
+			"With --planner replay or live, each question goes through the whole system (retrieval, the model's plan with bounded repair, validation, rendering, execution on SQLite) and the report adds model calls, tokens and latency per question.",
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			switch {
+			case spider != "" && bird != "":
+				return errors.New("give --spider or --bird, not both")
+			case spider != "":
+				o.Suite, o.File = eval.SuiteSpider, spider
+			case bird != "":
+				o.Suite, o.File = eval.SuiteBird, bird
+			default:
+				return errors.New("give --spider DEV_JSON or --bird MINI_DEV_JSON")
+			}
+			if measure == "retrieval" {
+				return evalRetrieval(cmd, evalret.Config{Dataset: o.Suite, Questions: o.File, DBRoot: o.DBRoot, Limit: o.Limit, Cases: asJSON, Semantic: semanticTables, Split: split}, asJSON)
+			}
+			if measure != "" && measure != "execution" {
+				return fmt.Errorf("--measure is execution or retrieval, not %q", measure)
+			}
+			if !asJSON {
+				o.Progress = func(done, total int, _ eval.Case) {
+					if done%50 == 0 || done == total {
+						fmt.Fprintf(os.Stderr, "  %d/%d\n", done, total)
+					}
+				}
+			}
+			if o.Planner != eval.PlannerOracle {
+				if o.Engine != "" && o.Engine != eval.EngineSQLite {
+					return fmt.Errorf("--planner %s runs the benchmark's SQLite databases as datasources; --engine %s goes with --planner oracle", o.Planner, o.Engine)
+				}
+				ep.Planner, ep.Timeout = o.Planner, o.Timeout
+				asker, err := app.NewEvalAsker(ep, logger)
+				if err != nil {
+					return err
+				}
+				defer asker.Close()
+				o.Asker = asker
+			}
+			rep, err := eval.Run(cmd.Context(), o)
+			if err != nil {
+				return err
+			}
+			if asJSON {
+				return printJSON(cmd.OutOrStdout(), rep)
+			}
+			fmt.Fprintln(cmd.OutOrStdout(), strings.TrimRight(rep.Summary(), "\n"))
+			return nil
+		},
+	}
+	cmd.Flags().StringVar(&spider, "spider", "", "Spider questions file (dev.json)")
+	cmd.Flags().StringVar(&bird, "bird", "", "BIRD questions file (mini_dev_sqlite.json)")
+	cmd.Flags().StringVar(&o.DBRoot, "db-root", "", "directory holding DB_ID/DB_ID.sqlite")
+	cmd.Flags().StringVar(&o.Planner, "planner", "oracle", "oracle: lift the gold SQL into plans; replay or live: ask the whole system (retrieval, model plan, validation, execution)")
+	cmd.Flags().StringVar(&ep.Config, "config", "", "with --planner live (or replay): the nl2sql.yaml whose llm.plan or llm.default entry plans")
+	cmd.Flags().StringVar(&ep.Recordings, "recordings", "", "with --planner replay: directory of recorded model answers")
+	cmd.Flags().StringVar(&ep.Record, "record", "", "with --planner live: save every model answer in this directory, to replay the run later")
+	cmd.Flags().StringVar(&o.Engine, "engine", "sqlite", "run rendered plans on sqlite, duckdb or postgres (copied from the SQLite files)")
+	cmd.Flags().StringVar(&o.PGDSN, "pg-dsn", "", "PostgreSQL connection string for --engine postgres")
+	cmd.Flags().IntVar(&o.Limit, "limit", 0, "evaluate only the first N questions (with --measure retrieval: the first N of each database)")
+	cmd.Flags().BoolVar(&asJSON, "json", false, "print the whole report as JSON")
+	cmd.Flags().StringVar(&semanticTables, "semantic", "", "with --measure retrieval: Spider tables.json; each database gets the semantic layer drafted from its natural-language names")
+	cmd.Flags().StringVar(&split, "split", "", "with --measure retrieval: only the tuning or the heldout half of the databases (by a hash of the database name), to measure retrieval on schemas it was not tuned on")
+	cmd.Flags().StringVar(&measure, "measure", "execution", "execution (oracle plans run and compared) or retrieval (recall of the schema context)")
+	return cmd
+}
+
+// evalRetrieval measures retrieval against the tables, columns and values
+// the gold SQL uses (lifted into plans).
+func evalRetrieval(cmd *cobra.Command, cfg evalret.Config, asJSON bool) error {
+	rep, err := evalret.Run(cmd.Context(), cfg)
+	if err != nil {
+		return err
+	}
+	if asJSON {
+		return printJSON(cmd.OutOrStdout(), rep)
+	}
+	vr := "n/a"
+	if rep.ValueRecall != nil {
+		vr = fmt.Sprintf("%.3f", *rep.ValueRecall)
+	}
+	half := ""
+	if rep.Split != "" {
+		half = " (" + rep.Split + " half)"
+	}
+	fmt.Fprintf(cmd.OutOrStdout(), "%s%s retrieval (%s embedder), %d questions: table_recall %.3f, column_recall %.3f, column_share %.3f, value_recall %s (%d of %d stored literals); median context %d tokens (p95 %d); retrieval %.2f ms median, %.2f ms p95\n",
+		rep.Dataset, half, rep.Embedder, rep.Questions, rep.TableRecall, rep.ColumnRecall, rep.ColumnShare, vr,
+		rep.Literals.Found, rep.Literals.Stored, rep.PromptTokens, rep.PromptTokensP95, rep.LatencyMS.Median, rep.LatencyMS.P95)
+	return nil
+}
+
+func planCmd(logger *slog.Logger) *cobra.Command {
+	cmd := &cobra.Command{Use: "plan", Short: "Work with plans"}
+	var ds, dialect string
+	var checkSrc *configSource
+	check := &cobra.Command{
+		Use:   "check [flags] FILE|-",
+		Short: "Validate a plan and print the SQL it renders, or its typed errors as JSON (exit 1)",
+		Args:  cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			doc, err := readInput(cmd.InOrStdin(), args[0])
+			if err != nil {
+				return err
+			}
+			a, err := checkSrc.open(logger, app.Options{})
+			if err != nil {
+				return err
+			}
+			defer a.Close()
+			res, err := a.Engine.CheckPlan(cmd.Context(), ds, doc, dialect)
+			if err != nil {
+				e := engine.AsError(err)
+				if e.Code != engine.CodePlanInvalid {
+					return err
+				}
+				enc := json.NewEncoder(cmd.OutOrStdout())
+				enc.SetIndent("", "  ")
+				_ = enc.Encode(map[string]any{"valid": false, "issues": e.Issues})
+				return errors.New("the plan is invalid")
+			}
+			fmt.Fprintln(cmd.OutOrStdout(), res.SQL)
+			return nil
+		},
+	}
+	checkSrc = configFlags(check)
+	check.Flags().StringVar(&ds, "datasource", "", "datasource id whose schema the plan is checked against (default: the only one configured)")
+	check.Flags().StringVar(&dialect, "dialect", "", "render for this dialect (sqlite, duckdb, postgres); default: the datasource's")
+	cmd.AddCommand(check)
+	cmd.AddCommand(planRunCmd(logger))
+	var fsDS string
+	var fsSrc *configSource
+	fromSQL := &cobra.Command{
+		Use:   "from-sql [flags] SQL",
+		Short: "Lift SQL (SQLite or PostgreSQL dialect) into a plan; refuses what the plan language cannot express, naming the construct",
+		Args:  cobra.MinimumNArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			a, err := fsSrc.open(logger, app.Options{})
+			if err != nil {
+				return err
+			}
+			defer a.Close()
+			snap, err := a.Engine.VisibleSnapshot(cmd.Context(), defaultDatasource(a, fsDS))
+			if err != nil {
+				return err
+			}
+			if snap.Dialect != lift.DialectSQLite && snap.Dialect != lift.DialectPostgres {
+				return fmt.Errorf("plan from-sql reads SQLite or PostgreSQL SQL; datasource %q is %s", snap.Datasource, snap.Dialect)
+			}
+			plan, err := lift.Lift(strings.Join(args, " "), snap.Dialect, snap)
+			if err != nil {
+				return err
+			}
+			if _, err := planast.Validate(plan, snap, planast.Options{}); err != nil {
+				return fmt.Errorf("the lifted plan does not validate: %w", err)
+			}
+			var buf bytes.Buffer
+			_ = json.Indent(&buf, plan.Canonical(), "", "  ")
+			buf.WriteByte('\n')
+			_, err = cmd.OutOrStdout().Write(buf.Bytes())
+			return err
+		},
+	}
+	fsSrc = configFlags(fromSQL)
+	fromSQL.Flags().StringVar(&fsDS, "datasource", "", "datasource whose schema resolves the names (default: the only one configured)")
+	cmd.AddCommand(fromSQL)
+	return cmd
+}
+
+func schemaCmd(logger *slog.Logger) *cobra.Command {
+	cmd := &cobra.Command{Use: "schema", Short: "Show schemas: the plan's JSON Schema, or a datasource's tables"}
+	var strictForm bool
+	planSchema := &cobra.Command{
+		Use:   "plan",
+		Short: "Print the JSON Schema of a plan in the host form get_plan_schema serves (--strict: the form for OpenAI strict structured output)",
+		Args:  cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			raw := planast.HostJSONSchema()
+			if strictForm {
+				raw = planast.JSONSchema()
+			}
+			// Indented as it is: decoding into any would turn the int64
+			// bounds (limit, offset, integer literals) into floats that
+			// print as 9223372036854776000, a bound Decode refuses.
+			var out bytes.Buffer
+			if err := json.Indent(&out, raw, "", "  "); err != nil {
+				return err
+			}
+			out.WriteByte('\n')
+			_, err := out.WriteTo(cmd.OutOrStdout())
+			return err
+		},
+	}
+	planSchema.Flags().BoolVar(&strictForm, "strict", false, "print the strict form: every property required, optional ones nullable")
+	cmd.AddCommand(planSchema)
+	// the same guide the host reads from get_plan_schema, for a person
+	// writing a plan file for `plan run`
+	cmd.AddCommand(&cobra.Command{
+		Use:   "guide",
+		Short: "Print how to write a plan: the rules and worked examples get_plan_schema gives a host (then `plan run FILE`)",
+		Args:  cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			_, err := fmt.Fprintln(cmd.OutOrStdout(), tools.PlanGuide)
+			return err
+		},
+	})
+	var ds string
+	var asJSON bool
+	var showSrc *configSource
+	show := &cobra.Command{
+		Use:   "show",
+		Short: "Show a datasource's tables, columns, types, keys and sample values as introspected",
+		Args:  cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			a, err := showSrc.open(logger, app.Options{})
+			if err != nil {
+				return err
+			}
+			defer a.Close()
+			snap, err := a.Engine.VisibleSnapshot(cmd.Context(), defaultDatasource(a, ds)) // what local_user may see
+			if err != nil {
+				return err
+			}
+			out := cmd.OutOrStdout()
+			if asJSON {
+				return printJSON(out, snap)
+			}
+			fmt.Fprint(out, tools.SnapshotText(snap))
+			return nil
+		},
+	}
+	showSrc = configFlags(show)
+	show.Flags().StringVar(&ds, "datasource", "", "datasource id (default: the only one configured)")
+	show.Flags().BoolVar(&asJSON, "json", false, "print the snapshot as JSON")
+	cmd.AddCommand(show)
+	return cmd
+}
+
+func readInput(stdin io.Reader, name string) ([]byte, error) {
+	var r io.Reader = stdin
+	if name != "-" {
+		f, err := os.Open(name)
+		if err != nil {
+			return nil, &engine.Error{Code: engine.CodeInvalidRequest, Msg: fmt.Sprintf("cannot read the plan file: %v", err),
+				Hint: "give the path of a JSON plan file, or - to read the plan from stdin"}
+		}
+		defer f.Close()
+		r = f
+	}
+	b, err := io.ReadAll(io.LimitReader(r, 4<<20+1))
+	if err != nil {
+		return nil, err
+	}
+	if len(b) > 4<<20 {
+		return nil, &engine.Error{Code: engine.Code(planast.CodeTooLarge), Msg: fmt.Sprintf("%s is larger than 4 MiB", inputName(name)),
+			Hint: "a plan is a small JSON document (tools and run_plan take up to 256 KiB); write the plan, not data, in the file"}
+	}
+	return b, nil
+}
+
+// planRunCmd runs a plan from the command line, as the MCP tool run_plan
+// does: without a model of its own, this is how a person (or a script)
+// answers what `ask` handed over.
+func planRunCmd(logger *slog.Logger) *cobra.Command {
+	var ds, htmlPath string
+	var asJSON bool
+	var src *configSource
+	cmd := &cobra.Command{
+		Use:   "run [flags] FILE|-",
+		Short: "Validate a plan, run it read-only and print the rows, the SQL and the answer (the run_plan tool's path)",
+		Args:  cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			out := cmd.OutOrStdout()
+			doc, err := readInput(cmd.InOrStdin(), args[0])
+			if err != nil {
+				return err
+			}
+			a, err := src.open(logger, app.Options{})
+			if err != nil {
+				if asJSON {
+					_ = printJSON(out, jsonError(err))
+				}
+				return err
+			}
+			defer a.Close()
+			res, err := a.Engine.RunPlan(cmd.Context(), ds, doc)
+			if err != nil {
+				if asJSON && cmd.Context().Err() == nil {
+					_ = printJSON(out, jsonError(err))
+				}
+				return err
+			}
+			if htmlPath != "" {
+				if err := writePage(htmlPath, res); err != nil {
+					return err
+				}
+			}
+			if asJSON {
+				return printJSON(out, res)
+			}
+			fmt.Fprint(out, tools.ResultText(res))
+			return nil
+		},
+	}
+	src = configFlags(cmd)
+	cmd.Flags().StringVar(&ds, "datasource", "", "datasource id (default: the only one configured)")
+	cmd.Flags().BoolVar(&asJSON, "json", false, "print the whole result as JSON")
+	cmd.Flags().StringVar(&htmlPath, "html", "", htmlUsage)
+	return cmd
+}
+
+func inputName(name string) string {
+	if name == "-" {
+		return "stdin"
+	}
+	return name
+}

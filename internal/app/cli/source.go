@@ -1,0 +1,67 @@
+package cli
+
+import (
+	"errors"
+	"log/slog"
+
+	"github.com/spf13/cobra"
+
+	"github.com/nl2sql/nl2sql/internal/app"
+	"github.com/nl2sql/nl2sql/internal/config"
+)
+
+// configSource is where a command's configuration comes from: --config
+// FILE (default ./nl2sql.yaml), or --db FILE_OR_DSN (repeatable) with
+// optional --storage DIR and no file at all (internal/app/databases.go).
+// --db and --config together are refused: which of the file's settings
+// (roles, hooks, storage) would apply to databases it does not list is not
+// something to guess.
+type configSource struct {
+	path    string
+	dbs     []string
+	storage string
+	// allowWritable is --allow-writable-role (DatabaseOptions).
+	allowWritable bool
+	cmd           *cobra.Command
+}
+
+// configFlags adds --config, --db, --storage and --allow-writable-role to cmd.
+func configFlags(cmd *cobra.Command) *configSource {
+	s := &configSource{cmd: cmd}
+	cmd.Flags().StringVar(&s.path, "config", "nl2sql.yaml", "path of the config file")
+	cmd.Flags().StringArrayVar(&s.dbs, "db", nil, "a SQLite or DuckDB file or a postgres:// DSN to serve without a config file, as [id=]FILE_OR_DSN (repeatable)")
+	cmd.Flags().StringVar(&s.storage, "storage", "", "with --db: the directory for snapshots, plan cache and traces (default: the user cache directory)")
+	cmd.Flags().BoolVar(&s.allowWritable, "allow-writable-role", false, "with --db: open a postgres:// DSN whose role can write (e.g. a superuser on a development database) with a warning instead of refusing it; queries still run READ ONLY")
+	return s
+}
+
+// errDBAndConfig is the refusal of --db with --config.
+var errDBAndConfig = errors.New("--db and --config cannot be used together: list the databases under datasources in the config file, or drop --config")
+
+// load returns the configuration and how to name it.
+func (s *configSource) load() (*config.Config, string, error) {
+	if len(s.dbs) == 0 {
+		if s.storage != "" {
+			return nil, "", errors.New("--storage goes with --db; with a config file set storage.path (or NL2SQL_STORAGE__PATH)")
+		}
+		if s.allowWritable {
+			return nil, "", errors.New("--allow-writable-role goes with --db; with a config file set allow_writable_role: true on the postgres datasource")
+		}
+		cfg, err := app.LoadConfig(s.path)
+		return cfg, s.path, err
+	}
+	if s.cmd.Flags().Changed("config") {
+		return nil, "", errDBAndConfig
+	}
+	cfg, err := app.ConfigFromDatabases(s.dbs, app.DatabaseOptions{Storage: s.storage, AllowWritableRole: s.allowWritable})
+	return cfg, config.FlagsLabel, err
+}
+
+// open loads the configuration and builds the app.
+func (s *configSource) open(logger *slog.Logger, o app.Options) (*app.App, error) {
+	cfg, _, err := s.load()
+	if err != nil {
+		return nil, err
+	}
+	return app.OpenConfig(cfg, logger, o)
+}

@@ -1,0 +1,281 @@
+package app
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"net/url"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+
+	"github.com/jackc/pgx/v5/pgconn"
+
+	"github.com/nl2sql/nl2sql/engine"
+	"github.com/nl2sql/nl2sql/internal/config"
+)
+
+// Zero-config start: `nl2sql serve --db FILE_OR_DSN` (repeatable) instead
+// of a config file.
+//
+//   - A file is told apart by its first bytes, not its name: "SQLite
+//     format 3\0" is SQLite, "DUCK" at offset 8 is DuckDB; anything else
+//     (a text file, an empty file) is refused.
+//   - postgres:// and postgresql:// are PostgreSQL DSNs, parsed with pgx's
+//     own parser (the one that will connect).
+//   - The id is the file's name without its extension (the DSN's database
+//     name, else its host), lower-cased, every run of other characters
+//     turned into "_", "db_" in front when it does not start with a
+//     letter; a repeat gets _2, _3 in argument order. `--db id=PATH`
+//     names it instead.
+//   - State (snapshots, plan cache, traces) goes to
+//     os.UserCacheDir()/nl2sql/<ids>-<hash of the datasources>, or
+//     --storage DIR.
+//
+// Each problem is an engine.Error with code INVALID_DATABASE and a hint.
+
+// DatabaseHint is the hint of every --db error.
+const DatabaseHint = "--db takes a SQLite or DuckDB database file or a postgres://user@host/db DSN, optionally as id=FILE_OR_DSN"
+
+var (
+	sqliteMagic = []byte("SQLite format 3\x00")
+	duckMagic   = []byte("DUCK")
+	flagID      = regexp.MustCompile(`^[a-z][a-z0-9_]*$`)
+	notIDRun    = regexp.MustCompile(`[^a-z0-9]+`)
+)
+
+// DatabaseOptions are the flags that go with --db.
+type DatabaseOptions struct {
+	// Storage is the state directory (--storage); "" is the user's cache
+	// directory.
+	Storage string
+	// AllowWritableRole (--allow-writable-role) sets allow_writable_role on
+	// every postgres datasource: a role that can write (a superuser on a
+	// development database) opens with a warning instead of being refused;
+	// queries still run READ ONLY. Files are unaffected.
+	AllowWritableRole bool
+}
+
+// ConfigFromDatabases builds the configuration of `--db` arguments (see
+// above) with the options of o.
+func ConfigFromDatabases(args []string, o DatabaseOptions) (*config.Config, error) {
+	storage := o.Storage
+	if len(args) == 0 {
+		return nil, dbError("", "no database given", "")
+	}
+	dss := make([]config.FlagDatasource, 0, len(args))
+	explicit := map[string]bool{}
+	seenTarget := map[string]string{}
+	for _, a := range args {
+		d, err := parseDatabase(a)
+		if err != nil {
+			return nil, err
+		}
+		target := d.Path + d.DSN
+		if prev, dup := seenTarget[target]; dup {
+			return nil, dbError(a, fmt.Sprintf("the same database is given twice (also as %q)", prev), "")
+		}
+		seenTarget[target] = a
+		if d.ID != "" {
+			if explicit[d.ID] {
+				return nil, dbError(a, fmt.Sprintf("the id %q is given twice", d.ID), "give each database its own id=")
+			}
+			explicit[d.ID] = true
+		}
+		d.AllowWritableRole = o.AllowWritableRole && d.Engine == "postgres"
+		dss = append(dss, d)
+	}
+	used := map[string]bool{}
+	for id := range explicit {
+		used[id] = true
+	}
+	for i := range dss {
+		if dss[i].ID != "" {
+			continue
+		}
+		base := derivedID(dss[i])
+		id := base
+		for n := 2; used[id]; n++ {
+			id = fmt.Sprintf("%s_%d", base, n)
+		}
+		used[id] = true
+		dss[i].ID = id
+	}
+	if storage == "" {
+		dir, err := defaultStorage(dss)
+		if err != nil {
+			return nil, err
+		}
+		storage = dir
+	} else if abs, err := filepath.Abs(storage); err == nil {
+		storage = abs
+	}
+	return config.FromFlags(dss, storage)
+}
+
+// parseDatabase reads one --db argument.
+func parseDatabase(arg string) (config.FlagDatasource, error) {
+	var d config.FlagDatasource
+	s := strings.TrimSpace(arg)
+	if s == "" {
+		return d, dbError(arg, "the argument is empty", "")
+	}
+	if id, rest, ok := strings.Cut(s, "="); ok && !isDSN(s) && !exists(s) {
+		if !flagID.MatchString(id) {
+			return d, dbError(arg, fmt.Sprintf("the id %q must match %s (lower-case letters, digits, _)", id, flagID), "")
+		}
+		d.ID, s = id, rest
+	}
+	if isDSN(s) {
+		if _, err := pgconn.ParseConfig(s); err != nil {
+			return d, dbError(arg, "the PostgreSQL DSN is malformed: "+redactDSN(err.Error(), s), "write it as postgres://user@host:5432/dbname?sslmode=disable")
+		}
+		d.Engine, d.DSN = "postgres", s
+		return d, nil
+	}
+	if scheme, _, ok := strings.Cut(s, "://"); ok && urlScheme.MatchString(scheme) && !exists(s) {
+		// mysql://, sqlite:///x, duckdb://…: a URL nl2sql does not read,
+		// not a file name with a colon in it
+		return d, dbError(arg, fmt.Sprintf("%s:// URLs are not supported", strings.ToLower(scheme)),
+			"give a SQLite or DuckDB file by its path (no sqlite:// prefix), or a PostgreSQL server as postgres://user@host:5432/dbname")
+	}
+	abs, err := filepath.Abs(s)
+	if err != nil {
+		return d, dbError(arg, "the path is not usable: "+err.Error(), "")
+	}
+	eng, err := sniff(abs)
+	if err != nil {
+		return d, dbError(arg, err.Error(), "")
+	}
+	d.Engine, d.Path = eng, abs
+	return d, nil
+}
+
+// sniff tells SQLite from DuckDB by the file's first bytes.
+func sniff(path string) (string, error) {
+	fi, err := os.Stat(path)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return "", fmt.Errorf("there is no file %s", path)
+	case err != nil:
+		return "", fmt.Errorf("%s cannot be read: %v", path, unwrapPath(err))
+	case fi.IsDir():
+		return "", fmt.Errorf("%s is a directory, not a database file", path)
+	case fi.Size() == 0:
+		return "", fmt.Errorf("%s is empty: neither a SQLite nor a DuckDB database", path)
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		return "", fmt.Errorf("%s cannot be read: %v", path, unwrapPath(err))
+	}
+	defer f.Close()
+	head := make([]byte, 16)
+	n, err := io.ReadFull(f, head)
+	if err != nil && !errors.Is(err, io.ErrUnexpectedEOF) {
+		return "", fmt.Errorf("%s cannot be read: %v", path, unwrapPath(err))
+	}
+	head = head[:n]
+	switch {
+	case len(head) >= len(sqliteMagic) && string(head[:len(sqliteMagic)]) == string(sqliteMagic):
+		return "sqlite", nil
+	case len(head) >= 12 && string(head[8:12]) == string(duckMagic):
+		return "duckdb", nil
+	}
+	return "", fmt.Errorf("%s is neither a SQLite nor a DuckDB database (its first bytes are not either's file header)", path)
+}
+
+func unwrapPath(err error) error {
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		return pe.Err
+	}
+	return err
+}
+
+// urlScheme is a URL scheme as RFC 3986 spells it.
+var urlScheme = regexp.MustCompile(`^[A-Za-z][A-Za-z0-9+.-]*$`)
+
+func isDSN(s string) bool {
+	l := strings.ToLower(s)
+	return strings.HasPrefix(l, "postgres://") || strings.HasPrefix(l, "postgresql://")
+}
+
+func exists(p string) bool {
+	_, err := os.Stat(p)
+	return err == nil
+}
+
+// derivedID is a datasource's id from its file name or DSN.
+func derivedID(d config.FlagDatasource) string {
+	var name string
+	if d.DSN != "" {
+		if u, err := url.Parse(d.DSN); err == nil {
+			name = strings.TrimPrefix(u.Path, "/")
+			if name == "" {
+				name = u.Hostname()
+			}
+		}
+		if name == "" {
+			name = "postgres"
+		}
+	} else {
+		name = filepath.Base(d.Path)
+		if i := strings.IndexByte(name, '.'); i > 0 {
+			name = name[:i]
+		}
+	}
+	id := strings.Trim(notIDRun.ReplaceAllString(strings.ToLower(name), "_"), "_")
+	if id == "" || id[0] < 'a' || id[0] > 'z' {
+		id = "db_" + id
+	}
+	return strings.TrimSuffix(id, "_")
+}
+
+// defaultStorage is os.UserCacheDir()/nl2sql/<ids>-<hash>: the same
+// databases always share their state, different ones never do.
+func defaultStorage(dss []config.FlagDatasource) (string, error) {
+	base, err := os.UserCacheDir()
+	if err != nil {
+		return "", dbError("", "there is no user cache directory for the state ("+err.Error()+")", "pass --storage DIR")
+	}
+	h := sha256.New()
+	var ids []string
+	for _, d := range dss {
+		fmt.Fprintf(h, "%s\x00%s\x00%s\x00%s\n", d.ID, d.Engine, d.Path, d.DSN)
+		ids = append(ids, d.ID)
+	}
+	name := strings.Join(ids, "+")
+	if len(name) > 40 {
+		name = name[:40]
+	}
+	return filepath.Join(base, "nl2sql", name+"-"+hex.EncodeToString(h.Sum(nil))[:12]), nil
+}
+
+// dsnPassword is the password of a URL-form DSN, even one that does not
+// parse (a bad port).
+var dsnPassword = regexp.MustCompile(`(://[^:/@\s]*:)[^@\s]*@`)
+
+// redactDSN keeps a password out of an error message: the URL form's,
+// and the DSN's own (pgx may quote it in its message).
+func redactDSN(msg, dsn string) string {
+	if u, err := url.Parse(dsn); err == nil && u.User != nil {
+		if p, ok := u.User.Password(); ok && p != "" {
+			msg = strings.ReplaceAll(msg, p, "xxxxx")
+		}
+	}
+	return dsnPassword.ReplaceAllString(msg, "${1}xxxxx@")
+}
+
+func dbError(arg, msg, hint string) error {
+	if hint == "" {
+		hint = DatabaseHint
+	}
+	if arg != "" {
+		msg = fmt.Sprintf("--db %s: %s", redactDSN(arg, arg), msg)
+	}
+	return &engine.Error{Code: engine.CodeInvalidDatabase, Msg: msg, Hint: hint}
+}

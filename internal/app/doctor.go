@@ -1,0 +1,259 @@
+package app
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"strings"
+	"time"
+
+	"github.com/nl2sql/nl2sql/engine"
+	"github.com/nl2sql/nl2sql/engine/llm"
+	"github.com/nl2sql/nl2sql/engine/semantic"
+	"github.com/nl2sql/nl2sql/internal/config"
+	"github.com/nl2sql/nl2sql/internal/schema"
+)
+
+// DoctorSchema is the tiny strict schema of the doctor's model call: an
+// object with one boolean "ok".
+var DoctorSchema = json.RawMessage(`{"type":"object","properties":{"ok":{"type":"boolean"}},"required":["ok"],"additionalProperties":false}`)
+
+// Doctor checks that the config at cfgPath is usable (nl2sql doctor) and
+// prints one line per check to out, "NAME: ok[ (detail)]" or
+// "NAME: FAILED: reason":
+//
+//	config nl2sql.yaml: ok
+//	datasource chinook (sqlite): ok (11 tables)
+//	llm.default (ollama qwen2.5-coder:7b at http://127.0.0.1:11434): ok (answered in 1.2 s)
+//
+// The checks: the config loads; every datasource opens, its schema
+// snapshot reads and its semantic file, if any, matches it; every llm
+// entry answers one tiny structured request (DoctorSchema) — a replay
+// entry loads its recordings instead. Live calls
+// follow the entry's retry policy, as real calls do (max_retries; 429, 5xx,
+// timeouts and connection errors retried, Retry-After honoured), each call
+// and the retries together within the entry's timeout_seconds and
+// retry_max_seconds or 20 s, whichever is shorter; the detail says how many
+// retries it took ("answered in 0.2 s, 31+4 tokens, after 1 retry"). It
+// returns an error naming the failed checks if any failed. API keys are
+// never printed.
+func Doctor(ctx context.Context, cfgPath string, out io.Writer) error {
+	cfg, err := LoadConfig(cfgPath)
+	if err != nil {
+		fmt.Fprintf(out, "config %s: FAILED: %s\n", cfgPath, oneLine(err))
+		return fmt.Errorf("the config does not load")
+	}
+	return DoctorConfig(ctx, cfg, cfgPath, out)
+}
+
+// DoctorConfig is Doctor for a loaded configuration (a file's, shown as
+// label, or ConfigFromDatabases'). Without llm.plan and llm.default the
+// planning check says the host plans, and passes.
+func DoctorConfig(ctx context.Context, cfg *config.Config, label string, out io.Writer) error {
+	fmt.Fprintf(out, "config %s: ok\n", label)
+	var failed []string
+	check := func(name string, detail string, err error) {
+		if err != nil {
+			fmt.Fprintf(out, "%s: FAILED: %s\n", name, oneLine(err))
+			failed = append(failed, name)
+			return
+		}
+		if detail != "" {
+			detail = " (" + detail + ")"
+		}
+		fmt.Fprintf(out, "%s: ok%s\n", name, detail)
+	}
+	if len(cfg.Datasources) == 0 {
+		check("datasources", "", errors.New("none configured: add one under datasources"))
+	}
+	snaps := map[string]*schema.Snapshot{}
+	for _, spec := range datasourceSpecs(cfg) {
+		snap, err := checkDatasource(ctx, spec)
+		n := 0
+		if snap != nil {
+			n, snaps[spec.ID] = len(snap.Tables), snap
+		}
+		check(fmt.Sprintf("datasource %s (%s)", spec.ID, spec.Engine), fmt.Sprintf("%d tables", n), err)
+	}
+	for _, h := range cfg.Hooks {
+		if h.Rule != nil {
+			check("hook "+h.Name, "", checkRuleNames(h.Rule, snaps))
+		}
+	}
+	if HostPlanning(cfg) {
+		check("planning", "host: no llm section, so the assistant plans through get_plan_schema and run_plan; ask returns the schema context", nil)
+	}
+	for _, step := range llmSteps(cfg) {
+		if step == EmbedStep {
+			detail, err := checkEmbedder(ctx, cfg)
+			check("llm.embed", detail, err)
+			continue
+		}
+		c := cfg.LLM[step]
+		name, detail, err := checkLLM(ctx, "llm."+step, c)
+		check(name, detail, err)
+	}
+	if len(failed) > 0 {
+		return fmt.Errorf("%d check(s) failed: %s", len(failed), strings.Join(failed, ", "))
+	}
+	return nil
+}
+
+// checkDatasource opens the datasource, reads its snapshot and closes it.
+func checkDatasource(ctx context.Context, spec engine.DatasourceSpec) (*schema.Snapshot, error) {
+	ctx, cancel := context.WithTimeout(ctx, spec.Timeout)
+	defer cancel()
+	src, err := engine.OpenSource(ctx, spec)
+	if err != nil {
+		return nil, err
+	}
+	defer src.Close()
+	snap, err := src.Snapshot(ctx)
+	if err != nil {
+		return nil, err
+	}
+	if len(snap.Tables) == 0 {
+		return nil, errors.New("the database has no tables")
+	}
+	if spec.Semantic != "" {
+		// A semantic file that does not match the schema keeps the
+		// datasource from opening (engine.New), so doctor fails it too.
+		name := spec.SemanticName
+		if name == "" {
+			name = spec.Semantic
+		}
+		if _, err := semantic.Load(spec.Semantic, name, snap); err != nil {
+			return nil, err
+		}
+	}
+	return snap, nil
+}
+
+// checkRuleNames reports the tables and columns a rule names that its
+// datasource's snapshot lacks (compared as the rule matches them, case
+// aside): such a name matches nothing, so the rule protects nothing there.
+// Datasources that did not open are left to their own check.
+func checkRuleNames(r *config.HookRule, snaps map[string]*schema.Snapshot) error {
+	var missing []string
+	find := func(n string, column bool) {
+		f := strings.Split(n, ".")
+		snap, ok := snaps[f[0]]
+		if !ok || len(f) < 3 {
+			return
+		}
+		for _, t := range snap.Tables {
+			if !strings.EqualFold(t.Schema, f[1]) || !strings.EqualFold(t.Name, f[2]) {
+				continue
+			}
+			if !column {
+				return
+			}
+			for _, c := range t.Columns {
+				if strings.EqualFold(c.Name, f[3]) {
+					return
+				}
+			}
+		}
+		missing = append(missing, n)
+	}
+	for _, n := range append(append([]string(nil), r.DenyTables...), r.ApprovalTables...) {
+		find(n, false)
+	}
+	for _, n := range r.DenyColumns {
+		find(n, true)
+	}
+	if len(missing) > 0 {
+		return fmt.Errorf("the rule names what no datasource has, so it matches nothing there: %s", strings.Join(missing, ", "))
+	}
+	return nil
+}
+
+// checkLLM sends the doctor's request to one llm entry (or loads a replay
+// entry's recordings) and names the check.
+func checkLLM(ctx context.Context, label string, c config.LLMConfig) (name, detail string, err error) {
+	switch c.Provider {
+	case "replay":
+		name = fmt.Sprintf("%s (replay %s)", label, c.RecordingsAsWritten)
+	case "ollama":
+		host := c.Host
+		if host == "" {
+			host = c.BaseURL
+		}
+		if host == "" {
+			host = "http://127.0.0.1:11434"
+		}
+		name = fmt.Sprintf("%s (ollama %s at %s)", label, c.Model, host)
+	default:
+		base := c.BaseURL
+		if base == "" {
+			base = "https://api.openai.com/v1"
+		}
+		name = fmt.Sprintf("%s (%s %s at %s)", label, c.Provider, c.Model, base)
+	}
+	// The entry's own retry policy, as real calls use it, so that a 429 or
+	// a 5xx that a retry would get past does not fail the check; its time
+	// budget and each call's timeout are capped at doctor's, since a health
+	// check answers quickly or reports.
+	realBudget := c.RetryMaxSeconds
+	if c.TimeoutSeconds <= 0 || c.TimeoutSeconds > doctorTimeoutSeconds {
+		c.TimeoutSeconds = doctorTimeoutSeconds
+	}
+	if c.RetryMaxSeconds <= 0 || c.RetryMaxSeconds > doctorTimeoutSeconds {
+		c.RetryMaxSeconds = doctorTimeoutSeconds
+	}
+	p, err := providerFor(label, c, slog.New(slog.DiscardHandler))
+	if err != nil {
+		return name, "", err
+	}
+	if rp, ok := p.(*llm.Replay); ok {
+		return name, fmt.Sprintf("%d recordings", len(rp.Recordings())), nil
+	}
+	req := llm.Request{Step: "doctor", Intent: "doctor", SchemaName: "doctor", Schema: DoctorSchema,
+		Messages: []llm.Message{
+			{Role: "system", Content: "You are a health check. Answer with one JSON object that matches the given schema."},
+			{Role: "user", Content: `Answer {"ok": true}.`},
+		}}
+	retries := 0
+	req.BeforeRetry = func(int) error { retries++; return nil }
+	start := time.Now()
+	resp, err := p.Complete(ctx, req)
+	if err != nil {
+		// Retries left but the time budget spent: real calls, with a
+		// longer budget, might still have got through.
+		if retries < c.MaxRetries && realBudget > c.RetryMaxSeconds && retryable(err) {
+			return name, "", fmt.Errorf("%w (doctor retries for at most %d s; real calls for %d s)", err, c.RetryMaxSeconds, realBudget)
+		}
+		return name, "", err
+	}
+	detail = fmt.Sprintf("answered in %.1f s, %d+%d tokens", time.Since(start).Seconds(), resp.Usage.InputTokens, resp.Usage.OutputTokens)
+	switch retries {
+	case 0:
+	case 1:
+		detail += ", after 1 retry"
+	default:
+		detail += fmt.Sprintf(", after %d retries", retries)
+	}
+	return name, detail, nil
+}
+
+// doctorTimeoutSeconds caps each call of doctor's check of an llm entry and
+// the time its retries may take (an entry's own timeout_seconds and
+// retry_max_seconds apply when shorter): a health check must report a
+// silent endpoint, not wait as long as a planning call may. A variable
+// only so that the test can shorten it.
+var doctorTimeoutSeconds = 20
+
+// oneLine keeps an error on one line (joined config errors have several).
+func oneLine(err error) string {
+	return strings.Join(strings.Fields(strings.ReplaceAll(err.Error(), "\n", "; ")), " ")
+}
+
+// retryable reports whether err is a provider error the retry policy
+// would retry.
+func retryable(err error) bool {
+	var pe *llm.ProviderError
+	return errors.As(err, &pe) && pe.Retryable
+}

@@ -1,0 +1,75 @@
+// Package arch states the layers of the module and holds the test that
+// keeps the imports true to them: a package may import packages of its
+// own layer or of a layer below, never one above. docs/architecture.md
+// explains the layers; this table is what the test enforces.
+//
+// For example, engine (the pipeline) may import scope and internal/source,
+// which sit below it; if internal/source imported engine, or engine
+// imported mcp, TestImportsRunDown would fail naming the arrow and both
+// layers. A new package must be given a layer here, or the test fails.
+package arch
+
+// Layer names, bottom first.
+const (
+	Language    = iota // the plan language and the text it is written to or read from
+	Foundations        // snapshot types, adapters, the state store, config, access policy
+	Domain             // retrieval, verified queries, combination, semantic layer, hooks, events, models
+	Steps              // the pipeline's step packages
+	Pipeline           // the walk of one question
+	Surfaces           // what callers see: tools, transports, views, evaluation
+	Root               // config → live objects, CLI commands, main
+)
+
+// LayerNames are printed by the test.
+var LayerNames = []string{"language", "foundations", "domain", "steps", "pipeline", "surfaces", "root"}
+
+// Layers maps each package of the module (path below the module root; "."
+// for main) to its layer. Packages under examples/ and scripts/ are
+// programs beside the product and are not listed; test-only imports are
+// not arrows.
+var Layers = map[string]int{
+	"planast":          Language,
+	"planast/lift":     Language,
+	"render":           Language,
+	"internal/sqlscan": Language,
+	"internal/cellfmt": Language,
+
+	"internal/schema":    Foundations,
+	"internal/source":    Foundations,
+	"internal/store":     Foundations,
+	"scope":              Foundations,
+	"internal/config":    Foundations,
+	"internal/pgtest":    Foundations,
+	"internal/oauthtest": Foundations,
+	"internal/dayfile":   Foundations,
+	"internal/bigcat":    Foundations,
+
+	"index":                     Domain,
+	"curated":                   Domain,
+	"duckcompute":               Domain,
+	"engine/semantic":           Domain,
+	"engine/hooks":              Domain,
+	"engine/events":             Domain,
+	"engine/llm":                Domain,
+	"engine/internal/fault":     Domain,
+	"engine/internal/modeltext": Domain,
+
+	"engine/scale":    Steps,
+	"engine/multi":    Steps,
+	"engine/approval": Steps,
+
+	"engine": Pipeline,
+
+	"tools":            Surfaces,
+	"mcp":              Surfaces,
+	"internal/viewer":  Surfaces,
+	"internal/oauth":   Surfaces,
+	"internal/eval":    Surfaces,
+	"internal/evalret": Surfaces,
+	"internal/arch":    Surfaces,
+	"mcp/e2e":          Surfaces,
+
+	"internal/app":     Root,
+	"internal/app/cli": Root,
+	".":                Root,
+}

@@ -1,0 +1,189 @@
+package schema
+
+import (
+	"strings"
+
+	"github.com/nl2sql/nl2sql/planast"
+)
+
+// Dialects a Snapshot may carry.
+const (
+	DialectSQLite   = "sqlite"
+	DialectDuckDB   = "duckdb"
+	DialectPostgres = "postgres"
+)
+
+// Table kinds.
+const (
+	KindTable = "table"
+	KindView  = "view"
+)
+
+// Snapshot is the schema of one datasource at one moment.
+type Snapshot struct {
+	Datasource string `json:"datasource"`
+	Dialect    string `json:"dialect"` // DialectSQLite, DialectDuckDB or DialectPostgres
+	// Tables are sorted by (Schema, Name), byte-wise.
+	Tables []Table `json:"tables"`
+}
+
+// Table is one table or view. Schema is the engine's schema name ("main" for
+// SQLite and DuckDB's default, "public" for PostgreSQL's).
+type Table struct {
+	Schema  string   `json:"schema"`
+	Name    string   `json:"name"`
+	Kind    string   `json:"kind"` // KindTable or KindView
+	Comment string   `json:"comment,omitempty"`
+	Columns []Column `json:"columns"` // in the database's order
+	// PrimaryKey lists the key's columns in key order.
+	PrimaryKey  []string     `json:"primary_key,omitempty"`
+	ForeignKeys []ForeignKey `json:"foreign_keys,omitempty"`
+	// RowCount is set by profiling; nil when not profiled.
+	RowCount *int64 `json:"row_count,omitempty"`
+}
+
+// Column is one column of a Table.
+type Column struct {
+	Name         string       `json:"name"`
+	DeclaredType string       `json:"declared_type,omitempty"` // as the database declares it, e.g. "NUMERIC(12,2)"
+	Type         planast.Type `json:"type"`                    // NormalizeType of DeclaredType
+	Nullable     bool         `json:"nullable"`
+	Comment      string       `json:"comment,omitempty"`
+	// Profile is nil when the column was not profiled.
+	Profile *ColumnProfile `json:"profile,omitempty"`
+}
+
+// ColumnProfile summarises a column's values. Values (Min, Max,
+// SampleValues) use the result encoding of internal/source: int64 or a decimal
+// string beyond 2^53, float64, string, bool.
+type ColumnProfile struct {
+	DistinctCount int64   `json:"distinct_count"`
+	NullFraction  float64 `json:"null_fraction"` // 0..1; 0 for an empty table
+	// Min and Max are set for numeric and temporal columns (also for text
+	// columns whose values are all ISO dates or timestamps, see Temporal).
+	Min any `json:"min,omitempty"`
+	Max any `json:"max,omitempty"`
+	// SampleValues are every distinct value (sorted) when AllValues, else
+	// the most frequent values, ties broken by value.
+	SampleValues []any `json:"sample_values,omitempty"`
+	AllValues    bool  `json:"all_values,omitempty"`
+	// Temporal is TypeDate or TypeTimestamp when a text column holds only
+	// ISO-8601 dates (YYYY-MM-DD) or timestamps (YYYY-MM-DD HH:MM...), else
+	// empty. The column's Type is not changed.
+	Temporal planast.Type `json:"temporal,omitempty"`
+	// SampledRows is non-zero when the table had more rows than profiling
+	// reads in full: DistinctCount and SampleValues then come from its
+	// first SampledRows rows in scan order (DistinctCount a lower bound,
+	// except that a column unique within them counts as unique throughout;
+	// AllValues never set), while NullFraction, Min, Max and Temporal are
+	// of every row.
+	SampledRows int64 `json:"sampled_rows,omitempty"`
+}
+
+// ForeignKey is Columns → RefSchema.RefTable(RefColumns), columns in key order.
+type ForeignKey struct {
+	Columns    []string `json:"columns"`
+	RefSchema  string   `json:"ref_schema"`
+	RefTable   string   `json:"ref_table"`
+	RefColumns []string `json:"ref_columns"`
+}
+
+var _ planast.Catalog = (*Snapshot)(nil)
+
+// Lookup finds a table or view. schema may be empty (any schema). It tries
+// an exact match of both names first; when that finds nothing it matches
+// case-insensitively. Either way the match must be unique: two tables of one
+// name in different schemas with an empty schema argument are ambiguous, and
+// Lookup reports false.
+func (s *Snapshot) Lookup(schema, name string) (*Table, bool) {
+	if s == nil {
+		return nil, false
+	}
+	match := func(eq func(a, b string) bool) (*Table, int) {
+		var hit *Table
+		n := 0
+		for i := range s.Tables {
+			t := &s.Tables[i]
+			if eq(t.Name, name) && (schema == "" || eq(t.Schema, schema)) {
+				hit, n = t, n+1
+			}
+		}
+		return hit, n
+	}
+	if t, n := match(func(a, b string) bool { return a == b }); n > 0 {
+		return t, n == 1
+	}
+	t, n := match(strings.EqualFold)
+	return t, n == 1
+}
+
+// LookupTable implements planast.Catalog: Lookup, returned as the
+// validator's TableInfo (a fresh copy on each call).
+func (s *Snapshot) LookupTable(schema, name string) (*planast.TableInfo, bool) {
+	t, ok := s.Lookup(schema, name)
+	if !ok {
+		return nil, false
+	}
+	return t.Info(), true
+}
+
+// Info returns the table as the validator's TableInfo.
+func (t *Table) Info() *planast.TableInfo {
+	info := &planast.TableInfo{
+		Schema:     t.Schema,
+		Name:       t.Name,
+		Columns:    make([]planast.ColumnInfo, len(t.Columns)),
+		PrimaryKey: append([]string(nil), t.PrimaryKey...),
+	}
+	for i, c := range t.Columns {
+		info.Columns[i] = planast.ColumnInfo{Name: c.Name, Type: c.Type, Unordered: Unordered(c.DeclaredType)}
+	}
+	for _, fk := range t.ForeignKeys {
+		info.ForeignKeys = append(info.ForeignKeys, planast.ForeignKeyInfo{
+			Columns:    append([]string(nil), fk.Columns...),
+			RefSchema:  fk.RefSchema,
+			RefTable:   fk.RefTable,
+			RefColumns: append([]string(nil), fk.RefColumns...),
+		})
+	}
+	return info
+}
+
+// Column finds a column by exact name, then case-insensitively when exactly
+// one column matches.
+func (t *Table) Column(name string) (*Column, bool) {
+	for i := range t.Columns {
+		if t.Columns[i].Name == name {
+			return &t.Columns[i], true
+		}
+	}
+	var hit *Column
+	n := 0
+	for i := range t.Columns {
+		if strings.EqualFold(t.Columns[i].Name, name) {
+			hit, n = &t.Columns[i], n+1
+		}
+	}
+	return hit, n == 1
+}
+
+// TableNames lists the snapshot's table names in order (planast.TableLister).
+func (s *Snapshot) TableNames() []string {
+	out := make([]string, len(s.Tables))
+	for i, t := range s.Tables {
+		out[i] = t.Name
+	}
+	return out
+}
+
+// unorderedTypes are PostgreSQL types without a default btree ordering:
+// ORDER BY such a column fails with "could not identify an ordering
+// operator".
+var unorderedTypes = map[string]bool{"json": true, "xml": true, "point": true, "line": true, "lseg": true,
+	"box": true, "path": true, "polygon": true, "circle": true, "_json": true, "_xml": true, "_point": true,
+	"json[]": true, "xml[]": true, "point[]": true}
+
+// Unordered reports whether a declared type has no ordering.
+func Unordered(declared string) bool {
+	return unorderedTypes[strings.ToLower(strings.TrimSpace(declared))]
+}

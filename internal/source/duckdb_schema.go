@@ -1,0 +1,157 @@
+package source
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/nl2sql/nl2sql/internal/schema"
+	"github.com/nl2sql/nl2sql/planast"
+)
+
+// Snapshot reads the schema of the database file (not the in-memory temp
+// and system catalogs): every table and view of every schema with its
+// comment, columns in order with declared and portable types, nullability
+// and comments, primary key columns in key order, and foreign keys. Tables
+// come sorted by (Schema, Name); DuckDB's default schema is "main".
+// RowCount and profiles stay empty: Profile fills them. Each statement is
+// bounded by Options.Timeout.
+func (d *DuckDB) Snapshot(ctx context.Context) (*schema.Snapshot, error) {
+	snap := &schema.Snapshot{Datasource: d.id, Dialect: schema.DialectDuckDB, Tables: []schema.Table{}}
+	tables, err := d.introspect(ctx, `
+		SELECT schema_name, table_name, 'table', coalesce(comment, '') FROM duckdb_tables()
+		WHERE database_name = current_database() AND NOT internal AND NOT temporary
+		UNION ALL
+		SELECT schema_name, view_name, 'view', coalesce(comment, '') FROM duckdb_views()
+		WHERE database_name = current_database() AND NOT internal AND NOT temporary`)
+	if err != nil {
+		return nil, err
+	}
+	index := map[[2]string]int{}
+	for _, r := range tables {
+		t := schema.Table{Schema: str(r[0]), Name: str(r[1]), Kind: str(r[2]), Comment: str(r[3])}
+		index[[2]string{t.Schema, t.Name}] = len(snap.Tables)
+		snap.Tables = append(snap.Tables, t)
+	}
+	lookup := func(schemaName, name any) *schema.Table {
+		if i, ok := index[[2]string{str(schemaName), str(name)}]; ok {
+			return &snap.Tables[i]
+		}
+		return nil
+	}
+
+	cols, err := d.introspect(ctx, `
+		SELECT schema_name, table_name, column_name, data_type, is_nullable, coalesce(comment, '')
+		FROM duckdb_columns()
+		WHERE database_name = current_database() AND NOT internal
+		ORDER BY schema_name, table_name, column_index`)
+	if err != nil {
+		return nil, err
+	}
+	for _, r := range cols {
+		t := lookup(r[0], r[1])
+		if t == nil {
+			continue
+		}
+		nullable, _ := r[4].(bool)
+		t.Columns = append(t.Columns, schema.Column{
+			Name:         str(r[2]),
+			DeclaredType: str(r[3]),
+			Type:         schema.NormalizeType(schema.DialectDuckDB, str(r[3])),
+			Nullable:     nullable,
+			Comment:      str(r[5]),
+		})
+	}
+
+	cons, err := d.introspect(ctx, `
+		SELECT schema_name, table_name, constraint_type, constraint_column_names,
+			referenced_table, referenced_column_names
+		FROM duckdb_constraints()
+		WHERE database_name = current_database()
+			AND constraint_type IN ('PRIMARY KEY', 'FOREIGN KEY')
+		ORDER BY schema_name, table_name, constraint_index`)
+	if err != nil {
+		return nil, err
+	}
+	for _, r := range cons {
+		t := lookup(r[0], r[1])
+		if t == nil {
+			continue
+		}
+		columns := strList(r[3])
+		switch str(r[2]) {
+		case "PRIMARY KEY":
+			t.PrimaryKey = columns
+		case "FOREIGN KEY":
+			// DuckDB keys reference a table of the same schema.
+			fk := schema.ForeignKey{Columns: columns, RefSchema: t.Schema, RefTable: str(r[4]), RefColumns: strList(r[5])}
+			if p := lookup(t.Schema, fk.RefTable); p != nil {
+				fk.RefTable = p.Name
+			}
+			t.ForeignKeys = append(t.ForeignKeys, fk)
+		}
+	}
+	snap.SortTables()
+	return snap, nil
+}
+
+// introspect runs one of the adapter's own catalog queries and returns its
+// rows as the driver gave them. More than maxIntrospectionRows rows is an
+// error, not a silently short schema.
+func (d *DuckDB) introspect(ctx context.Context, sqlText string) ([][]any, error) {
+	raw, err := d.fetch(ctx, sqlText, nil, maxIntrospectionRows)
+	if err != nil {
+		return nil, err
+	}
+	if raw.truncated {
+		return nil, errorf(CodeQueryFailed, nil, "", "the schema has more than %d catalog rows", maxIntrospectionRows)
+	}
+	return raw.rows, nil
+}
+
+// Profile fills RowCount and each column's Profile for the tables of snap,
+// by the rules of (*SQLite).Profile. A table profiled before by this
+// adapter comes from its cache (the file cannot change while it is open
+// read-only). Each statement is bounded by Options.Timeout; a table that
+// fails keeps what it had, the others go on and the errors are joined.
+func (d *DuckDB) Profile(ctx context.Context, snap *schema.Snapshot) error {
+	p := &sqlProfiler{
+		query: func(ctx context.Context, sqlText string, maxRows int) (*Result, error) {
+			raw, err := d.fetch(ctx, sqlText, nil, maxRows)
+			if err != nil {
+				return nil, err
+			}
+			return raw.encodeWith(duckdbColumn, duckdbValue), nil
+		},
+		timeout: d.opts.Timeout,
+		table:   func(t *schema.Table) string { return quoteIdent(t.Schema) + "." + quoteIdent(t.Name) },
+		asText:  func(expr string) string { return "CAST(" + expr + " AS VARCHAR)" },
+		matches: func(text, re string) string { return fmt.Sprintf("regexp_full_match(%s, '%s')", text, re) },
+		sampleAsText: func(c *schema.Column) bool {
+			// Nested types (unknown) and JSON compare and sample as text.
+			return c.Type == planast.TypeUnknown || duckdbColumn(c.DeclaredType).Decl == "JSON"
+		},
+		cache:   &d.profiles,
+		version: func(context.Context) (string, error) { return "read-only", nil },
+	}
+	return p.profile(ctx, snap)
+}
+
+// str is v as a string, "" when it is not one.
+func str(v any) string {
+	s, _ := v.(string)
+	return s
+}
+
+// strList is a list of strings as drivers return it ([]any of string).
+func strList(v any) []string {
+	var out []string
+	switch x := v.(type) {
+	case []any:
+		for _, e := range x {
+			out = append(out, str(e))
+		}
+	case []string:
+		out = append(out, x...)
+	}
+	return out
+}
