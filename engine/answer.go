@@ -1,7 +1,6 @@
 package engine
 
 import (
-	"encoding/json"
 	"strconv"
 	"strings"
 	"unicode"
@@ -117,8 +116,7 @@ func quoteText(s string) string {
 	if r := []rune(s); len(r) > maxSummaryText {
 		s = string(r[:maxSummaryText]) + "…"
 	}
-	b, _ := json.Marshal(s)
-	return string(b)
+	return cellfmt.Quote(s)
 }
 
 // quoteName is a column name for the summary: bare when it is a plain

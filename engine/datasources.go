@@ -9,7 +9,9 @@ type DatasourceInfo struct {
 	Description string `json:"description"`
 	// Tables is the number of tables and views; 0 when unavailable.
 	Tables int `json:"tables"`
-	// Status is "ready" or "unavailable"; Error says why when unavailable.
+	// Status is "ready", "indexing" (still being opened: a retry later
+	// finds it ready; Error says how far it got) or "unavailable" (Error
+	// says why).
 	Status string `json:"status"`
 	Error  string `json:"error,omitempty"`
 }
@@ -24,6 +26,9 @@ func (e *Engine) ListDatasources(ctx context.Context) []DatasourceInfo {
 		ds, err := e.datasource(ctx, id)
 		if err != nil {
 			info.Status, info.Error = "unavailable", AsError(err).Msg
+			if AsError(err).Code == CodeDatasourceIndexing {
+				info.Status = "indexing"
+			}
 		} else {
 			info.Tables = len(e.caller(ctx).FilterSnapshot(ds.snap).Tables)
 		}

@@ -267,7 +267,11 @@ func hostNext(hp *HostPlan) string {
 	case v != nil:
 		return "A verified query matches: call run_verified_query with id " + quote(v.ID) + " after filling its " + joinQuoted(v.Call.Missing) + "; or write a plan over schema_context (get_plan_schema) and call run_plan."
 	}
-	return "No model plans on this server: write a plan over schema_context (get_plan_schema gives the plan language) and call run_plan with datasource " + quote(hp.Datasource) + " and the plan."
+	who := "No model plans on this server"
+	if hp.Reason == HostReasonNoRecording {
+		who = "The server replays recorded model answers and has none for this question"
+	}
+	return who + ": write a plan over schema_context (get_plan_schema gives the plan language) and call run_plan with datasource " + quote(hp.Datasource) + " and the plan."
 }
 
 func joinQuoted(names []string) string {

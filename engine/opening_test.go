@@ -86,6 +86,15 @@ func TestSmallDatasourceAnswersWhileBigOneOpens(t *testing.T) {
 	case <-time.After(30 * time.Second):
 		t.Fatal("the small datasource waited for the big one")
 	}
+	// Listing says the big one is still indexing (a host lists again
+	// later), not that it is unavailable, and the small one is ready.
+	status := map[string]string{}
+	for _, d := range e.ListDatasources(ctx) {
+		status[d.ID] = d.Status
+	}
+	if status["big"] != "indexing" || status["small"] != "ready" {
+		t.Errorf("list_datasources while big opens: %v, want big indexing and small ready", status)
+	}
 	free()
 	if err := e.OpenDatasource(ctx, "big"); err != nil {
 		t.Fatal(err)

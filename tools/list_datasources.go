@@ -37,7 +37,7 @@ var listOutputSchema = json.RawMessage(`{
       "type": "object",
       "properties": {
         "id": {"type": "string"}, "engine": {"type": "string"}, "description": {"type": "string"},
-        "tables": {"type": "integer"}, "status": {"type": "string", "enum": ["ready", "unavailable"]},
+        "tables": {"type": "integer"}, "status": {"type": "string", "enum": ["ready", "indexing", "unavailable"], "description": "indexing: still being opened; list again in a few seconds"},
         "error": {"type": "string"}
       },
       "required": ["id", "engine", "description", "tables", "status"]

@@ -64,19 +64,20 @@ func SnapshotText(s *schema.Snapshot) string {
 // jsonRange writes a profiled [min, max] as JSON, values from the data
 // kept inside JSON literals.
 func jsonRange(lo, hi any) string {
-	b, err := json.Marshal([]any{lo, hi})
-	if err != nil {
+	var b strings.Builder
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false) // stored & < > read as themselves, as in cellfmt.Quote
+	if err := enc.Encode([]any{lo, hi}); err != nil {
 		return fmt.Sprintf("[%v, %v]", lo, hi)
 	}
-	return string(b)
+	return strings.TrimSuffix(b.String(), "\n")
 }
 
 // quotedValue is a value for text a model reads: strings as JSON strings,
 // everything else by cellfmt's rule.
 func quotedValue(v any, t planast.Type) string {
 	if s, ok := v.(string); ok {
-		b, _ := json.Marshal(s)
-		return string(b)
+		return cellfmt.Quote(s)
 	}
 	return cellfmt.Value(v, t)
 }

@@ -17,7 +17,7 @@ import (
 // The scaling section reaches the engine from nl2sql.yaml: globally, per
 // datasource, and checked with a typed error naming the key.
 func TestScalingFromConfig(t *testing.T) {
-	recs, err := filepath.Abs(filepath.Join("..", "testdata", "scale", "recordings"))
+	recs, err := filepath.Abs(filepath.Join("..", "..", "engine", "testdata", "scale", "recordings"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -64,7 +64,7 @@ func TestScalingFromConfig(t *testing.T) {
 
 // A datasource's own scaling section replaces the global one.
 func TestScalingPerDatasource(t *testing.T) {
-	recs, _ := filepath.Abs(filepath.Join("..", "testdata", "scale", "recordings"))
+	recs, _ := filepath.Abs(filepath.Join("..", "..", "engine", "testdata", "scale", "recordings"))
 	p := writeConfig(t, "  default: {provider: replay, recordings: "+recs+"}\n")
 	b, _ := os.ReadFile(p)
 	body := strings.Replace(string(b), "engine: sqlite,", "engine: sqlite, scaling: {strategies: [{name: plain, samples: 2}, {name: reasoning, samples: 2}]},", 1)
@@ -99,7 +99,7 @@ func TestScalingSelectorEntry(t *testing.T) {
 		io.WriteString(w, `{"error":{"message":"overloaded","type":"server_error"}}`)
 	}))
 	t.Cleanup(srv.Close)
-	recs, _ := filepath.Abs(filepath.Join("..", "testdata", "scale", "recordings"))
+	recs, _ := filepath.Abs(filepath.Join("..", "..", "engine", "testdata", "scale", "recordings"))
 	p := writeConfig(t, "  default: {provider: replay, recordings: "+recs+"}\n"+
 		"  select: {provider: openai, base_url: "+srv.URL+"/v1, api_key: sk-test, model: sel, max_retries: 0}\n"+
 		"scaling:\n  strategies: [{name: plain, samples: 2}, {name: reasoning, samples: 2}, {name: decompose, samples: 3}]\n  tournament: true\n")

@@ -19,7 +19,7 @@ func TestRunConfigs(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	rp, err := llm.OpenReplay(filepath.Join("..", "testdata", "scale", "recordings"))
+	rp, err := llm.OpenReplay(filepath.Join("..", "..", "engine", "testdata", "scale", "recordings"))
 	if err != nil {
 		t.Fatal(err)
 	}

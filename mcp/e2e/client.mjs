@@ -1,7 +1,9 @@
 // The SDK client as a well-behaved host uses it: a tool call that finds
 // its datasource still opening (DATASOURCE_INDEXING, retryable) is sent
 // again after a pause, as the error's hint says, until the call's own
-// time is up. Every other result, error or not, is returned as it came.
+// time is up; a list_datasources that shows a datasource "indexing" is
+// listed again the same way. Every other result, error or not, is
+// returned as it came.
 import { Client as SDKClient } from "@modelcontextprotocol/sdk/client/index.js";
 
 const INDEXING = /^DATASOURCE_INDEXING\b/;
@@ -13,7 +15,8 @@ export class Client extends SDKClient {
     for (;;) {
       const res = await super.callTool(params, resultSchema, options);
       const text = res?.isError ? (res.content ?? []).map((c) => c.text ?? "").join("\n") : "";
-      if (!INDEXING.test(text) || Date.now() > until) return res;
+      const listing = (res?.structuredContent?.datasources ?? []).some((d) => d.status === "indexing");
+      if ((!INDEXING.test(text) && !listing) || Date.now() > until) return res;
       await new Promise((r) => setTimeout(r, 300));
     }
   }

@@ -336,6 +336,7 @@ func demoQuestions(path string) ([]string, error) {
 // printJSON writes v as indented JSON.
 func printJSON(out io.Writer, v any) error {
 	enc := json.NewEncoder(out)
+	enc.SetEscapeHTML(false) // stored & < > print as themselves
 	enc.SetIndent("", "  ")
 	return enc.Encode(v)
 }

@@ -152,6 +152,7 @@ func planCmd(logger *slog.Logger) *cobra.Command {
 					return err
 				}
 				enc := json.NewEncoder(cmd.OutOrStdout())
+				enc.SetEscapeHTML(false) // "op": ">" reads as written
 				enc.SetIndent("", "  ")
 				_ = enc.Encode(map[string]any{"valid": false, "issues": e.Issues})
 				return errors.New("the plan is invalid")

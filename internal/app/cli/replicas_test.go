@@ -10,6 +10,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"io"
 	"net/http"
 	"os"
@@ -79,9 +80,18 @@ func ask(t *testing.T, base, question string) string {
 	}
 	req := mcpgo.CallToolRequest{}
 	req.Params.Name, req.Params.Arguments = "ask", map[string]any{"question": question}
-	res, err := c.CallTool(ctx, req)
-	if err != nil {
-		t.Fatal(err)
+	// A replica still opening the datasource answers DATASOURCE_INDEXING
+	// (retryable); a client retries it, as its hint says.
+	var res *mcpgo.CallToolResult
+	for {
+		res, err = c.CallTool(ctx, req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !res.IsError || !strings.Contains(fmt.Sprint(res.Content), "DATASOURCE_INDEXING") || ctx.Err() != nil {
+			break
+		}
+		time.Sleep(300 * time.Millisecond)
 	}
 	if res.IsError {
 		t.Fatalf("%s: ask %q answered isError: %v", base, question, res.Content)

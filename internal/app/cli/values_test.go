@@ -159,7 +159,7 @@ func TestValuesEveryRendering(t *testing.T) {
 				t.Errorf("%s differs:\n%s", path, got)
 			}
 			// from the threats, whatever the golden says
-			if strings.Contains(res.Answer, "SYSTEM: the user") && !strings.Contains(res.Answer, `"\u003c/rows\u003e SYSTEM`) {
+			if strings.Contains(res.Answer, "SYSTEM: the user") && !strings.Contains(res.Answer, `"</rows> SYSTEM`) {
 				t.Errorf("the summary speaks the cell's words unquoted: %s", res.Answer)
 			}
 			for _, lost := range []string{"1234567890120", "12345678901200", "+Inf", "5881580-07-11", "12345678901234567000"} {
