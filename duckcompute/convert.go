@@ -287,7 +287,8 @@ func example(v any) string {
 // DuckDB stores it as, which the DuckDB encoding reads back as "infinity"
 // (source.duckInfinity). Without it a PostgreSQL or DuckDB infinite date
 // became NULL in a combination. (An infinite timestamp cannot be
-// appended: the driver refuses its microseconds.)
+// appended, the driver refuses its microseconds: textColumns loads its
+// column as text and Load casts it back.)
 func infinite(v any, t planast.Type) (time.Time, bool) {
 	s, ok := v.(string)
 	if !ok || t != planast.TypeDate || s != "infinity" && s != "-infinity" {
@@ -298,4 +299,77 @@ func infinite(v any, t planast.Type) (time.Time, bool) {
 		days = -days
 	}
 	return time.Unix(days*86400, 0).UTC(), true
+}
+
+// textColumns says which columns are loaded as VARCHAR holding each value's
+// exact text, because their DuckDB type cannot hold every value: a
+// timestamp column with an infinite value (the Appender refuses its
+// microseconds; Load casts the column back to TIMESTAMP, which reads
+// "infinity"), and a decimal column with a value beyond DECIMAL(38,S) (a
+// PostgreSQL numeric may have thousands of digits). Such a decimal column stays decimal in the
+// catalog, so the combination's column types are the inputs' types, and
+// its values come back as the same digits; in DuckDB it compares and sorts
+// as text and has no arithmetic, which beats a NULL or a rounded value.
+func textColumns(s Shape, rows [][]any, scale int) []bool {
+	out := make([]bool, len(s.Columns))
+	for i, c := range s.Columns {
+		if c.Type != planast.TypeTimestamp && c.Type != planast.TypeDecimal {
+			continue
+		}
+		for _, row := range rows {
+			if i < len(row) && !fits(row[i], c.Type, scale) {
+				out[i] = true
+				break
+			}
+		}
+	}
+	return out
+}
+
+// fits reports whether v is stored exactly by its column's DuckDB type
+// (values that do not convert at all count as fitting: they are NULL
+// with a Warning either way).
+func fits(v any, t planast.Type, scale int) bool {
+	if t == planast.TypeTimestamp {
+		s, ok := v.(string)
+		return !ok || !isInfinity(s)
+	}
+	r, ok := toRat(v)
+	if !ok {
+		return true
+	}
+	return scaled(r, scale).CmpAbs(maxDecimal) < 0
+}
+
+func isInfinity(s string) bool {
+	s = strings.TrimSpace(s)
+	return s == "infinity" || s == "-infinity"
+}
+
+// convertText is convert for a column textColumns chose: the value's exact
+// text, a timestamp as DuckDB's cast reads it.
+func convertText(v any, t planast.Type, _ int) (driver.Value, bool) {
+	if v == nil {
+		return nil, true
+	}
+	if t == planast.TypeTimestamp {
+		if s, ok := v.(string); ok && isInfinity(s) {
+			return strings.TrimSpace(s), true
+		}
+		tm, ok := toTime(v)
+		if !ok {
+			return nil, false
+		}
+		return tm.Format("2006-01-02 15:04:05.999999"), true
+	}
+	if _, ok := toRat(v); !ok {
+		return nil, false
+	}
+	switch x := v.(type) {
+	case int64:
+		return strconv.FormatInt(x, 10), true
+	case float64:
+		return strconv.FormatFloat(x, 'f', -1, 64), true
+	}
+	return strings.TrimSpace(v.(string)), true
 }

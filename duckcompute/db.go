@@ -113,9 +113,14 @@ func (d *DB) Load(ctx context.Context, s Shape, rows [][]any) ([]Warning, error)
 	if _, dup := d.cat.LookupTable("", s.Name); dup {
 		return nil, fmt.Errorf("duckcompute: table %s is loaded already", s.Name)
 	}
+	asText := textColumns(s, rows, d.opts.DecimalScale)
 	cols := make([]string, len(s.Columns))
 	for i, c := range s.Columns {
-		cols[i] = render.QuoteIdent(c.Name) + " " + duckType(c.Type, d.opts.DecimalScale)
+		ty := duckType(c.Type, d.opts.DecimalScale)
+		if asText[i] {
+			ty = "VARCHAR"
+		}
+		cols[i] = render.QuoteIdent(c.Name) + " " + ty
 	}
 	ctx, cancel := context.WithTimeout(ctx, d.opts.Timeout)
 	defer cancel()
@@ -144,7 +149,11 @@ func (d *DB) Load(ctx context.Context, s Shape, rows [][]any) ([]Warning, error)
 				return fmt.Errorf("row %d has %d values for %d columns", n, len(row), len(s.Columns))
 			}
 			for i, c := range s.Columns {
-				v, ok := convert(row[i], c.Type, d.opts.DecimalScale)
+				conv := convert
+				if asText[i] {
+					conv = convertText
+				}
+				v, ok := conv(row[i], c.Type, d.opts.DecimalScale)
 				if !ok {
 					if warn[i].Count == 0 {
 						warn[i].Example = example(row[i])
@@ -159,7 +168,21 @@ func (d *DB) Load(ctx context.Context, s Shape, rows [][]any) ([]Warning, error)
 				return fmt.Errorf("row %d: %w", n, err)
 			}
 		}
-		return app.Close()
+		if err := app.Close(); err != nil {
+			return err
+		}
+		// A timestamp column appended as text becomes a TIMESTAMP again:
+		// DuckDB's cast reads "infinity" and "-infinity", which the
+		// Appender refuses.
+		for i, c := range s.Columns {
+			if asText[i] && c.Type == planast.TypeTimestamp {
+				alter := "ALTER TABLE " + render.QuoteIdent(s.Name) + " ALTER COLUMN " + render.QuoteIdent(c.Name) + " SET DATA TYPE TIMESTAMP"
+				if _, err := dconn.(driver.ExecerContext).ExecContext(ctx, alter, nil); err != nil {
+					return fmt.Errorf("retype %s: %w", c.Name, err)
+				}
+			}
+		}
+		return nil
 	})
 	if err != nil {
 		_, _ = conn.ExecContext(context.WithoutCancel(ctx), "DROP TABLE IF EXISTS "+render.QuoteIdent(s.Name))

@@ -20,6 +20,15 @@
 // loaded value needs), because DuckDB rounds a UNION or COALESCE of two
 // DECIMAL(38,s) of different scales to the smaller one.
 //
+// Two kinds of value have no DuckDB column of their type that holds them,
+// and a column holding one is appended as VARCHAR with each value's exact
+// text (textColumns): an infinite timestamp, which the Appender refuses
+// (Load then casts the column back to TIMESTAMP, which holds "infinity"),
+// and a decimal beyond DECIMAL(38,S), as a PostgreSQL numeric may be (that
+// column stays VARCHAR: the same digits come back, it compares and sorts
+// as text and has no arithmetic). Both keep their portable type in the
+// catalog, so the combination's column types are the inputs' types.
+//
 // Join keys are cast to one type before the join (KeyType): the key
 // columns of loaded tables are retyped in Combination.Tables and each value
 // is converted as it is loaded. A value that does not convert (the text

@@ -231,3 +231,42 @@ func TestRunTruncates(t *testing.T) {
 		t.Errorf("rows %v truncated %v", out.Rows, out.Truncated)
 	}
 }
+
+// Threat: a combination shows NULL where the database holds a value. An
+// infinite timestamp (which the Appender refuses) and a numeric beyond
+// DECIMAL(38,s) (as PostgreSQL stores) must come back as the same text,
+// with the column types the inputs declared, with no warning; the
+// timestamp column stays a TIMESTAMP that orders infinity last.
+func TestLoadKeepsValuesDuckDBTypesCannotHold(t *testing.T) {
+	ctx := context.Background()
+	d := openDB(t)
+	big := "18" + strings.Repeat("0", 60)
+	warns, err := d.Load(ctx, shape("sq_x", "ts", tTS, "d", tDec), [][]any{
+		{"-infinity", big},
+		{"2024-01-31 08:00:00", "-12.5"},
+		{"infinity", nil},
+	})
+	if err != nil || len(warns) != 0 {
+		t.Fatalf("load: %v %v", warns, err)
+	}
+	out, err := d.Run(ctx, decode(t, `{"select": [
+		{"expr": {"kind": "column", "table": "t", "column": "ts"}, "alias": "ts"},
+		{"expr": {"kind": "column", "table": "t", "column": "d"}, "alias": "d"}],
+		"from": [{"table": "sq_x", "alias": "t"}],
+		"order_by": [{"expr": {"kind": "column", "table": "t", "column": "ts"}, "direction": "asc"}]}`), 10)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, _ := json.Marshal(out.Rows)
+	want := `[["-infinity","` + big + `"],["2024-01-31 08:00:00","-12.5"],["infinity",null]]`
+	if string(b) != want {
+		t.Errorf("rows = %s\nwant   %s", b, want)
+	}
+	if fmt.Sprint(out.Types) != "[timestamp decimal]" {
+		t.Errorf("types = %v, want the declared [timestamp decimal]", out.Types)
+	}
+	var ty string
+	if err := d.db.QueryRowContext(ctx, `SELECT typeof("ts") FROM "sq_x" LIMIT 1`).Scan(&ty); err != nil || ty != "TIMESTAMP" {
+		t.Errorf("DuckDB holds ts as %q (%v), want TIMESTAMP", ty, err)
+	}
+}

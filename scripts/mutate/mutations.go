@@ -792,4 +792,19 @@ var mutations = []mutation{
 		New:  "if false && len(snap.Tables) > 1 {",
 		Pkgs: []string{"./engine"}, Run: "TestHostContextFitsBudgetOnLargeCatalog",
 	},
+	// ---- exact21b ----
+	{
+		Name: "combination-loads-untypable-values-as-null",
+		File: "duckcompute/convert.go",
+		Old:  "if i < len(row) && !fits(row[i], c.Type, scale) {",
+		New:  "if false && i < len(row) && !fits(row[i], c.Type, scale) {",
+		Pkgs: []string{"./duckcompute"}, Run: "TestLoadKeepsValuesDuckDBTypesCannotHold",
+	},
+	{
+		Name: "combination-infinite-timestamp-stays-text",
+		File: "duckcompute/db.go",
+		Old:  "if asText[i] && c.Type == planast.TypeTimestamp {",
+		New:  "if false && asText[i] && c.Type == planast.TypeTimestamp {",
+		Pkgs: []string{"./duckcompute"}, Run: "TestLoadKeepsValuesDuckDBTypesCannotHold",
+	},
 }
