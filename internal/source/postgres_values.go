@@ -39,7 +39,7 @@ func pgRowValues(m *pgtype.Map, fds []pgconn.FieldDescription, raws [][]byte) ([
 			out[i] = string(raw)
 			continue
 		case fd.DataTypeOID == pgMoneyOID && fd.Format == pgx.TextFormatCode:
-			out[i] = moneyText(string(raw))
+			out[i] = decimalText(moneyText(string(raw))) // the decimal rule, as numeric
 			continue
 		case !known:
 			if fd.Format == pgx.TextFormatCode {
