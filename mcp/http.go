@@ -60,6 +60,23 @@ type HTTPOptions struct {
 	Metrics *Metrics
 }
 
+// Check refuses options ServeHTTP would not serve with: an address that
+// is not HOST:PORT, --insecure-no-auth off loopback, and no
+// authentication at all. The CLI calls it before saying it serves.
+func (o HTTPOptions) Check() error {
+	host, _, err := net.SplitHostPort(o.Addr)
+	if err != nil {
+		return fmt.Errorf("--http %q: want HOST:PORT: %w", o.Addr, err)
+	}
+	if o.NoAuth && !isLoopbackHost(host) {
+		return fmt.Errorf("--insecure-no-auth serves only on a loopback address (127.0.0.1, ::1, localhost), not %q", host)
+	}
+	if o.Auth == nil && o.OAuth == nil && !o.NoAuth {
+		return errors.New("HTTP needs authentication: configure users with tokens_sha256 or an oauth section in a config file (--config), or pass --insecure-no-auth on a loopback address")
+	}
+	return nil
+}
+
 // ServeHTTP serves s as streamable HTTP at /mcp (both the stateless
 // 2026-07-28 revision and the session-based 2025 revisions, which mcp-go
 // v1.2 negotiates per request; session ids are validated by format only, so
@@ -68,17 +85,11 @@ type HTTPOptions struct {
 // and /metrics without authentication (see addOps), until ctx ends; then it
 // shuts down gracefully.
 func ServeHTTP(ctx context.Context, s *server.MCPServer, o HTTPOptions) error {
-	host, _, err := net.SplitHostPort(o.Addr)
-	if err != nil {
-		return fmt.Errorf("--http %q: want HOST:PORT: %w", o.Addr, err)
+	if err := o.Check(); err != nil {
+		return err
 	}
+	host, _, _ := net.SplitHostPort(o.Addr)
 	loopback := isLoopbackHost(host)
-	if o.NoAuth && !loopback {
-		return fmt.Errorf("--insecure-no-auth serves only on a loopback address (127.0.0.1, ::1, localhost), not %q", host)
-	}
-	if o.Auth == nil && o.OAuth == nil && !o.NoAuth {
-		return errors.New("HTTP needs authentication: configure users with tokens_sha256 or an oauth section in nl2sql.yaml, or pass --insecure-no-auth on a loopback address")
-	}
 	if o.Logger == nil {
 		o.Logger = slog.Default()
 	}

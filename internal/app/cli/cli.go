@@ -109,13 +109,12 @@ func serveCmd(logger *slog.Logger) *cobra.Command {
 				return err
 			}
 			defer a.Close()
-			fmt.Fprintln(os.Stderr, serveBanner(cfg, httpAddr))
-			openInBackground(cmd.Context(), a.Engine, cfg, os.Stderr, nil)
 			if httpAddr == "" {
+				fmt.Fprintln(os.Stderr, serveBanner(cfg, httpAddr))
+				openInBackground(cmd.Context(), a.Engine, cfg, os.Stderr, nil)
 				s := mcp.NewServer(a.Engine, version, logger)
 				return mcp.ServeStdioLimited(cmd.Context(), s, os.Stdin, cmd.OutOrStdout(), logger, maxLine)
 			}
-			s := mcp.NewServer(a.Engine, version, logger, metrics.ServerOption())
 			opts := mcp.HTTPOptions{Addr: httpAddr, NoAuth: noAuth, AllowedOrigins: origins, Logger: logger,
 				Metrics: metrics, Readiness: readiness(a)}
 			if auth := a.Authenticator(); auth != nil && !noAuth {
@@ -124,6 +123,12 @@ func serveCmd(logger *slog.Logger) *cobra.Command {
 			if v := a.OAuthVerifier(logger); v != nil && !noAuth {
 				opts.OAuth = v
 			}
+			if err := opts.Check(); err != nil {
+				return err // refused before the banner says it serves
+			}
+			fmt.Fprintln(os.Stderr, serveBanner(cfg, httpAddr))
+			openInBackground(cmd.Context(), a.Engine, cfg, os.Stderr, nil)
+			s := mcp.NewServer(a.Engine, version, logger, metrics.ServerOption())
 			return mcp.ServeHTTP(cmd.Context(), s, opts)
 		},
 	}
