@@ -155,7 +155,7 @@ func planCmd(logger *slog.Logger) *cobra.Command {
 				enc.SetEscapeHTML(false) // "op": ">" reads as written
 				enc.SetIndent("", "  ")
 				_ = enc.Encode(map[string]any{"valid": false, "issues": e.Issues})
-				return errors.New("the plan is invalid")
+				return err // PLAN_INVALID with its hint on stderr; the issues went to stdout
 			}
 			fmt.Fprintln(cmd.OutOrStdout(), res.SQL)
 			return nil
