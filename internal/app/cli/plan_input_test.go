@@ -26,6 +26,7 @@ func TestPlanInputAndHTMLHandover(t *testing.T) {
 		code engine.Code
 	}{
 		{filepath.Join(dir, "missing.json"), engine.CodeInvalidRequest},
+		{dir, engine.CodeInvalidRequest}, // a directory opens, then fails to read
 		{big, "PLAN_TOO_LARGE"},
 	} {
 		_, err := runCLI("plan", "run", "--db", db, "--storage", state, c.file)

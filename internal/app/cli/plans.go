@@ -286,8 +286,9 @@ func readInput(stdin io.Reader, name string) ([]byte, error) {
 		r = f
 	}
 	b, err := io.ReadAll(io.LimitReader(r, 4<<20+1))
-	if err != nil {
-		return nil, err
+	if err != nil { // a directory opens, then fails to read
+		return nil, &engine.Error{Code: engine.CodeInvalidRequest, Msg: fmt.Sprintf("cannot read the plan from %s: %v", inputName(name), err),
+			Hint: "give the path of a JSON plan file, or - to read the plan from stdin"}
 	}
 	if len(b) > 4<<20 {
 		return nil, &engine.Error{Code: engine.Code(planast.CodeTooLarge), Msg: fmt.Sprintf("%s is larger than 4 MiB", inputName(name)),
