@@ -50,7 +50,9 @@ const pgDefaultSearchPath = "public"
 //     IntervalStyle=iso_8601 and application_name=nl2sql;
 //   - Query applies the lexical single-statement gate first.
 //
-// A result is read row by row; once maxRows+1 rows have arrived the
+// A SELECT runs under an outer LIMIT maxRows+1 (see pgCapped), so the
+// server plans for and produces no more rows than Query reads; any other
+// text is read row by row, and once maxRows+1 rows have arrived the
 // connection is closed rather than drained, so the server stops sending.
 //
 // Profiles are cached while the cluster's transaction snapshot
@@ -170,13 +172,14 @@ func (p *Postgres) fetch(ctx context.Context, sqlText string, args []any, maxRow
 		abandon()
 		return nil, fail(err)
 	}
-	rows, err := tx.Query(ctx, sqlText, args...)
+	text, capped := pgCapped(sqlText, maxRows)
+	rows, err := tx.Query(ctx, text, args...)
 	if err != nil {
 		abandon()
 		return nil, fail(err)
 	}
 	raw, err := readPgRows(conn, rows, maxRows)
-	if err != nil || raw.truncated {
+	if err != nil || (raw.truncated && !capped) {
 		// Closing the connection, not draining the rest of a large result.
 		abandon()
 		rows.Close()
@@ -185,6 +188,8 @@ func (p *Postgres) fetch(ctx context.Context, sqlText string, args []any, maxRow
 		}
 		return raw, nil
 	}
+	// a capped statement has no row left past the one that set truncated
+	rows.Close()
 	rctx, rcancel := context.WithTimeout(context.WithoutCancel(ctx), pgTimeoutGrace)
 	defer rcancel()
 	if err := tx.Rollback(rctx); err != nil {

@@ -9,6 +9,7 @@ import (
 	"runtime/debug"
 	"strconv"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 )
@@ -16,7 +17,7 @@ import (
 // TestScaleFigures measures, on demand only (NL2SQL_SCALE_BENCH=1), what a
 // capped query and a profile cost on big inputs: rows returned, wall time
 // and peak RSS over the baseline before the step (VmHWM after resetting it
-// through /proc/self/clear_refs). The data comes from the engines' own
+// through /proc/self/clear_refs), and this process's CPU time. The data comes from the engines' own
 // generators (views over range(), generate_series, a recursive CTE), so no
 // big file is needed except the 10M-row profiling table, built in a
 // temporary directory. Run:
@@ -31,11 +32,13 @@ func TestScaleFigures(t *testing.T) {
 		runtimeGC()
 		_ = os.WriteFile("/proc/self/clear_refs", []byte("5"), 0)
 		base := procKB("VmRSS")
+		cpu0 := processCPU()
 		start := time.Now()
 		what, err := f()
 		el := time.Since(start)
+		cpu := processCPU() - cpu0
 		peak := procKB("VmHWM")
-		t.Logf("%-44s %-22s %8.2fs  peak RSS +%d MB  err=%v", name, what, el.Seconds(), (peak-base)/1024, err)
+		t.Logf("%-44s %-22s %8.2fs wall %8.2fs CPU (this process)  peak RSS +%d MB  err=%v", name, what, el.Seconds(), cpu.Seconds(), (peak-base)/1024, err)
 	}
 	rows := func(r *Result, err error) (string, error) {
 		if err != nil {
@@ -135,6 +138,14 @@ func procKB(name string) int64 {
 		}
 	}
 	return 0
+}
+
+// processCPU is the user and system CPU time this process has used (for
+// PostgreSQL, the server's own CPU is not in it).
+func processCPU() time.Duration {
+	var ru syscall.Rusage
+	_ = syscall.Getrusage(syscall.RUSAGE_SELF, &ru)
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }
 
 func runtimeGC() { runtime.GC(); debug.FreeOSMemory() }

@@ -52,14 +52,7 @@ func TestDuckDBCapKeepsTheResult(t *testing.T) {
 	p := filepath.Join(t.TempDir(), "t.duckdb")
 	duckExec(t, p, "CREATE TABLE t AS SELECT i, (i * 7919) % 1000 AS k FROM range(100000) t(i)")
 	d := openDuckTest(t, p, Options{RowLimit: 1000})
-	ctx := context.Background()
-	tests := []struct {
-		name, sql string
-		args      []any
-		cols      []string
-		rows      [][]any
-		truncated bool
-	}{
+	runCapCases(t, d.Query, []capCase{
 		{"order kept", "SELECT k, i FROM t ORDER BY k DESC, i", nil, []string{"k", "i"},
 			[][]any{{int64(999), int64(321)}, {int64(999), int64(1321)}, {int64(999), int64(2321)}}, true},
 		{"duplicate names", "SELECT 1 AS a, 2 AS a", nil, []string{"a", "a"}, [][]any{{int64(1), int64(2)}}, false},
@@ -68,10 +61,24 @@ func TestDuckDBCapKeepsTheResult(t *testing.T) {
 		{"parameters", "SELECT i FROM t WHERE i >= ? ORDER BY i", []any{int64(99998)}, []string{"i"}, [][]any{{int64(99998)}, {int64(99999)}}, false},
 		{"leading semicolons and comments", ";; /* c */ SELECT i FROM t WHERE i < 2 ORDER BY i; -- end", nil, []string{"i"}, [][]any{{int64(0)}, {int64(1)}}, false},
 		{"set operation", "SELECT 2 AS x UNION ALL SELECT 1 ORDER BY x", nil, []string{"x"}, [][]any{{int64(1)}, {int64(2)}}, false},
-	}
+	})
+}
+
+// capCase is a statement run with a cap of 3 rows and what it must return.
+type capCase struct {
+	name, sql string
+	args      []any
+	cols      []string
+	rows      [][]any
+	truncated bool
+}
+
+// runCapCases runs each case through query with a cap of 3 rows.
+func runCapCases(t *testing.T, query func(context.Context, string, []any, int) (*Result, error), tests []capCase) {
+	t.Helper()
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			res, err := d.Query(ctx, tt.sql, tt.args, 3)
+			res, err := query(context.Background(), tt.sql, tt.args, 3)
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -522,6 +522,20 @@ var mutations = []mutation{
 		Pkgs: []string{"./internal/source"}, Run: "TestDuckDBCapKeepsTheResult",
 	},
 	{
+		Name: "postgres-cap-not-pushed",
+		File: "internal/source/postgres_cap.go",
+		Old:  "if sel == nil || sel.GetIntoClause() != nil",
+		New:  "if true || sel == nil || sel.GetIntoClause() != nil",
+		Pkgs: []string{"./internal/source"}, Run: "TestPostgresCapStopsTheServer",
+	},
+	{
+		Name: "postgres-cap-wraps-writing-with",
+		File: "internal/source/postgres_cap.go",
+		Old:  "if cte.GetCommonTableExpr().GetCtequery().GetSelectStmt() == nil {",
+		New:  "if false {",
+		Pkgs: []string{"./internal/source"}, Run: "TestPostgresCapKeepsTheResult",
+	},
+	{
 		Name: "first-rows-sorted-whole",
 		File: "render/render.go",
 		Old:  "if !top || opts.NoTotalOrder || opts.SortAllRows || len(q.OrderBy) > 0",
