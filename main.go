@@ -28,6 +28,7 @@ func main() {
 	slog.SetDefault(logger)
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
+	defer startCPUProfile()()
 	root := cli.Root(logger, os.Stdout, version)
 	cmd, err := root.ExecuteContextC(ctx)
 	if ctx.Err() != nil {

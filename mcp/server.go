@@ -62,7 +62,11 @@ func NewServer(eng Engine, version string, logger *slog.Logger, extra ...server.
 		server.WithResourceCompletionProvider(datasourceCompleter{eng}),
 		server.WithInstructions(instructions),
 		server.WithRecovery(),
-		server.WithOutputSchemaValidation(),
+		// no WithOutputSchemaValidation: it re-encoded and validated every
+		// result (9% of a run_plan's CPU); results conform by construction
+		// and tests check it the way clients do (the TypeScript SDK in
+		// mcp/e2e validates every result it receives against its tool's
+		// outputSchema; tools' schema tests)
 		server.WithLogger(logger),
 		server.WithToolHandlerMiddleware(tools.BudgetGuard(eng)),
 	), extra...)

@@ -100,8 +100,8 @@ func TestAskTool(t *testing.T) {
 		t.Errorf("text = %q", text)
 	}
 	// A question without a recording is handed to the host: a successful
-	// plan-it-yourself result (valid against the output schema, which the
-	// server checks), not an error.
+	// plan-it-yourself result (valid against the output schema, which
+	// clients check), not an error.
 	host := call(map[string]any{"question": "What is the meaning of life?"})
 	hb, _ := json.Marshal(host.StructuredContent)
 	if host.IsError || !strings.Contains(string(hb), `"kind":"plan_it_yourself"`) || !strings.Contains(string(hb), `"reason":"no_recording"`) {
