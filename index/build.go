@@ -91,7 +91,8 @@ type Index struct {
 	// inferred is true when the snapshot declares no foreign keys and the
 	// graph holds inferred join keys (see joinGraph).
 	inferred    bool
-	wholeTokens int // ContextTokens(SchemaContext(snap))
+	wholeTokens int       // ContextTokens(SchemaContext(snap))
+	searches    valueMemo // recent value searches (values_memo.go)
 	closeOnce   sync.Once
 }
 

@@ -7,9 +7,6 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/blevesearch/bleve/v2"
-	"github.com/blevesearch/bleve/v2/search/query"
-
 	"github.com/nl2sql/nl2sql/internal/schema"
 	"github.com/nl2sql/nl2sql/planast"
 )
@@ -210,48 +207,16 @@ func (ix *Index) matchValues(ctx context.Context, question string, allow func(ta
 	if len(qw) == 0 || len(ix.values) == 0 {
 		return nil, nil
 	}
-	var qs []query.Query
-	terms := map[string]bool{}
-	for _, w := range uniq(qw) {
-		if StopWord(w) {
-			continue
-		}
-		terms[w], terms[Singular(w)] = true, true
-		rs := []rune(w)
-		for n := max(4, len(rs)-3); n < len(rs); n++ {
-			terms[string(rs[:n])] = true // "asia" for "asian"
-		}
-		if n := len(rs); n >= 5 {
-			f := bleve.NewFuzzyQuery(w)
-			f.SetField("v")
-			f.SetFuzziness(min(2, 1+(n-5)/4)) // 1 from five letters, 2 from nine
-			qs = append(qs, f)
-		}
-	}
-	for _, t := range sortedKeys(terms) {
-		q := bleve.NewTermQuery(t)
-		q.SetField("v")
-		qs = append(qs, q)
-	}
-	if len(qs) == 0 {
-		return nil, nil
-	}
-	req := bleve.NewSearchRequestOptions(bleve.NewDisjunctionQuery(qs...), valueCandidates, 0, false)
-	req.SortBy([]string{"-_score", "_id"})
-	res, err := ix.vals.SearchInContext(ctx, req)
-	if err != nil {
-		return nil, fmt.Errorf("index: value search: %w", err)
+	ids, err := ix.valueCandidatesFor(ctx, qw)
+	if err != nil || len(ids) == 0 {
+		return nil, err
 	}
 	qstem := make([]string, len(qw))
 	for i, w := range qw {
 		qstem[i] = Singular(w)
 	}
 	var hits []valueHit
-	for _, h := range res.Hits {
-		var i int
-		if _, err := fmt.Sscanf(h.ID, "v/%d", &i); err != nil || i < 0 || i >= len(ix.values) {
-			continue
-		}
+	for _, i := range ids {
 		v := ix.values[i]
 		if !allow(v.table, v.col) {
 			continue

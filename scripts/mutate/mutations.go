@@ -536,6 +536,13 @@ var mutations = []mutation{
 		Pkgs: []string{"./internal/source"}, Run: "TestPostgresCapKeepsTheResult",
 	},
 	{
+		Name: "value-memo-key-lost",
+		File: "index/values_memo.go",
+		Old:  `key := strings.Join(qw, "\x00")`,
+		New:  `key := strings.Join(qw[:0], "\x00")`,
+		Pkgs: []string{"./index"}, Run: "TestValueSearchRememberedPerQuestion",
+	},
+	{
 		Name: "first-rows-sorted-whole",
 		File: "render/render.go",
 		Old:  "if !top || opts.NoTotalOrder || opts.SortAllRows || len(q.OrderBy) > 0",

@@ -1,0 +1,63 @@
+package index
+
+import (
+	"context"
+	"reflect"
+	"testing"
+)
+
+// A question answered again (an ask served from the plan cache) reuses its
+// value search, but must get what a first search gives, and who may see a
+// column is decided on every call: a caller denied Customer.Country must
+// not get "USA" because another caller asked the same question before.
+func TestValueSearchRememberedPerQuestion(t *testing.T) {
+	ix, _ := chinook(t)
+	ctx := context.Background()
+	q := "How many customers are in the USA?"
+	all := func(string, string, string) bool { return true }
+	noCountry := func(_, table, column string) bool { return !(table == "Customer" && column == "Country") }
+	has := func(vs []Value, table, column, value string) bool {
+		for _, v := range vs {
+			if v.Table == table && v.Column == column && v.Value == value {
+				return true
+			}
+		}
+		return false
+	}
+	first, err := ix.Values(ctx, q, all)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !has(first, "Customer", "Country", "USA") {
+		t.Fatalf("first search lacks Customer.Country USA: %v", first)
+	}
+	denied, err := ix.Values(ctx, q, noCountry)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if has(denied, "Customer", "Country", "USA") {
+		t.Errorf("a caller denied Customer.Country got its value from the remembered search: %v", denied)
+	}
+	again, err := ix.Values(ctx, q, all)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(first, again) {
+		t.Errorf("the remembered search differs:\n%v\n%v", first, again)
+	}
+	jazz, err := ix.Values(ctx, "Which tracks are in the Jazz genre?", all)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !has(jazz, "Genre", "Name", "Jazz") || has(jazz, "Customer", "Country", "USA") {
+		t.Errorf("another question got the remembered search of the first: %v", jazz)
+	}
+	fresh, _ := chinook(t)
+	other, err := fresh.Values(ctx, q, all)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(first, other) {
+		t.Errorf("a fresh index differs:\n%v\n%v", first, other)
+	}
+}
