@@ -73,7 +73,7 @@ func verifiedPhrases(ctx context.Context, set *curated.Set, ds *datasource) []in
 			}
 			vals := append([]string(nil), examples...)
 			if ds.idx != nil && len(q.Params) > 0 {
-				found, _ := ds.idx.Values(ctx, text, nil)
+				found, _ := ds.idx.ExactValues(ctx, text, nil)
 				for _, v := range found {
 					if v.Match == "exact" && len(v.Value) >= minPhraseValue {
 						vals = append(vals, v.Value)

@@ -142,7 +142,7 @@ type rankings struct {
 }
 
 func (ix *Index) rank(ctx context.Context, question string, acc access) (*rankings, error) {
-	hits, err := ix.matchValues(ctx, question, func(t, c int) bool { return acc.col[t][c] })
+	hits, err := ix.matchValues(ctx, question, func(t, c int) bool { return acc.col[t][c] }, true)
 	if err != nil {
 		return nil, err
 	}

@@ -201,13 +201,15 @@ const valueCandidates = 400
 // (two from nine letters), or as prefixes (see prefixWord). Values made only of stop words or of one or two
 // characters need an exact match. Candidates come from a fuzzy full-text
 // query over the value index; the verification is done here. Hits are
-// sorted by quality, then value document order.
-func (ix *Index) matchValues(ctx context.Context, question string, allow func(table, col int) bool) ([]valueHit, error) {
+// sorted by quality, then value document order. Without fuzzy the search
+// proposes no candidate by edit distance (only exact, stem and prefix
+// matches can be found).
+func (ix *Index) matchValues(ctx context.Context, question string, allow func(table, col int) bool, fuzzy bool) ([]valueHit, error) {
 	qw := words(question)
 	if len(qw) == 0 || len(ix.values) == 0 {
 		return nil, nil
 	}
-	ids, err := ix.valueCandidatesFor(ctx, qw)
+	ids, err := ix.valueCandidatesFor(ctx, qw, fuzzy)
 	if err != nil || len(ids) == 0 {
 		return nil, err
 	}
@@ -331,16 +333,32 @@ func uniq(ss []string) []string {
 // the matching rules) in the columns allow permits, best match first.
 // Errors: ctx's, bleve's, or a closed index.
 func (ix *Index) Values(ctx context.Context, question string, allow Allow) ([]Value, error) {
+	return ix.valuesMatched(ctx, question, allow, true)
+}
+
+// ExactValues is Values with exact matches only ("exact": the value's words
+// occur as they are among the question's), found without the fuzzy search
+// (its automatons were most of the cost of opening a datasource's
+// verified queries, which keep exact matches only).
+func (ix *Index) ExactValues(ctx context.Context, question string, allow Allow) ([]Value, error) {
+	return ix.valuesMatched(ctx, question, allow, false)
+}
+
+// valuesMatched is Values with fuzzy matching, or ExactValues without.
+func (ix *Index) valuesMatched(ctx context.Context, question string, allow Allow, fuzzy bool) ([]Value, error) {
 	if ix == nil || ix.text == nil {
 		return nil, errors.New("index: Values on a closed or nil index")
 	}
 	acc := ix.access(allow)
-	hits, err := ix.matchValues(ctx, question, func(t, c int) bool { return acc.col[t][c] })
+	hits, err := ix.matchValues(ctx, question, func(t, c int) bool { return acc.col[t][c] }, fuzzy)
 	if err != nil {
 		return nil, err
 	}
 	out := []Value{}
 	for _, h := range hits {
+		if !fuzzy && h.match != "exact" {
+			continue
+		}
 		v := ix.values[h.doc]
 		t := ix.snap.Tables[v.table]
 		out = append(out, Value{Schema: t.Schema, Table: t.Name, Column: t.Columns[v.col].Name, Value: v.value, Match: h.match})

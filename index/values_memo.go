@@ -28,8 +28,11 @@ type valueMemo struct {
 // valueCandidatesFor is the value documents the full-text search proposes
 // for question words qw, best first (see matchValues), from the memo when
 // these words were searched before. The slice is shared: read only.
-func (ix *Index) valueCandidatesFor(ctx context.Context, qw []string) ([]int, error) {
+func (ix *Index) valueCandidatesFor(ctx context.Context, qw []string, fuzzy bool) ([]int, error) {
 	key := strings.Join(qw, "\x00")
+	if !fuzzy {
+		key = "exact\x01" + key
+	}
 	m := &ix.searches
 	m.mu.Lock()
 	ids, ok := m.ids[key]
@@ -37,7 +40,7 @@ func (ix *Index) valueCandidatesFor(ctx context.Context, qw []string) ([]int, er
 	if ok {
 		return ids, nil
 	}
-	ids, err := ix.searchValues(ctx, qw)
+	ids, err := ix.searchValues(ctx, qw, fuzzy)
 	if err != nil {
 		return nil, err
 	}
@@ -52,9 +55,9 @@ func (ix *Index) valueCandidatesFor(ctx context.Context, qw []string) ([]int, er
 
 // searchValues runs the full-text search of matchValues: each word that is
 // not a stop word, its singular and its prefixes as terms, words of five
-// letters or more also fuzzily; at most valueCandidates documents by
-// score, then id.
-func (ix *Index) searchValues(ctx context.Context, qw []string) ([]int, error) {
+// letters or more also fuzzily when fuzzy is true; at most valueCandidates
+// documents by score, then id.
+func (ix *Index) searchValues(ctx context.Context, qw []string, fuzzy bool) ([]int, error) {
 	var qs []query.Query
 	terms := map[string]bool{}
 	for _, w := range uniq(qw) {
@@ -66,7 +69,7 @@ func (ix *Index) searchValues(ctx context.Context, qw []string) ([]int, error) {
 		for n := max(4, len(rs)-3); n < len(rs); n++ {
 			terms[string(rs[:n])] = true // "asia" for "asian"
 		}
-		if n := len(rs); n >= 5 {
+		if n := len(rs); fuzzy && n >= 5 {
 			f := bleve.NewFuzzyQuery(w)
 			f.SetField("v")
 			f.SetFuzziness(min(2, 1+(n-5)/4)) // 1 from five letters, 2 from nine

@@ -61,3 +61,45 @@ func TestValueSearchRememberedPerQuestion(t *testing.T) {
 		t.Errorf("a fresh index differs:\n%v\n%v", first, other)
 	}
 }
+
+// The verified-query phrases keep exact value matches only, and find them
+// without the fuzzy search: what ExactValues finds must be what Values
+// finds as exact, and Values must still find a misspelled value.
+func TestExactValuesAreValuesExactMatches(t *testing.T) {
+	ix, _ := chinook(t)
+	ctx := context.Background()
+	for _, q := range []string{
+		"What was revenue by country in 2024?", "Which tracks are in the Jazz genre?", "List the customers of a country",
+		"customers in the usa", "tracks by AC/DC", "How many heavy metal tracks are there?", "albums by Metalica",
+	} {
+		// exact first: its search must not stand in for the fuzzy one
+		got, err := ix.ExactValues(ctx, q, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		all, err := ix.Values(ctx, q, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := []Value{}
+		for _, v := range all {
+			if v.Match == "exact" {
+				want = append(want, v)
+			}
+		}
+		if !reflect.DeepEqual(got, want) {
+			t.Errorf("%q: ExactValues %v, want %v", q, got, want)
+		}
+	}
+	fuzzy, err := ix.Values(ctx, "albums by Metalica", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	found := false
+	for _, v := range fuzzy {
+		found = found || (v.Table == "Artist" && v.Value == "Metallica" && v.Match == "fuzzy")
+	}
+	if !found {
+		t.Errorf("Values lost the fuzzy match of Metallica: %v", fuzzy)
+	}
+}

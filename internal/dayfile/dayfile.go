@@ -35,6 +35,11 @@ type Options struct {
 	Logger   *slog.Logger
 	// Code classifies a write error for the warning (STORE_FULL, …).
 	Code func(error) string
+	// Linger is how long the writer waits after a line for more before it
+	// appends them as one batch (none when 0): under load one append and
+	// one OnBatch per many lines instead of per line or two. A Flush ends
+	// the wait.
+	Linger time.Duration
 	// OnBatch, when set, is called on the writer goroutine with each batch
 	// after it is appended (a failed append passes the batch too).
 	OnBatch func(lines [][]byte)
@@ -167,17 +172,36 @@ func (w *Writer) run() {
 	for it := range w.queue {
 		// take what else is queued now, up to a day change or a flush
 		items := []item{it}
+		var linger *time.Timer
+		if w.o.Linger > 0 {
+			linger = time.NewTimer(w.o.Linger)
+		}
 	more:
-		for len(items) < 512 {
+		for len(items) < 512 && items[len(items)-1].flush == nil {
 			select {
 			case next, ok := <-w.queue:
 				if !ok {
 					break more
 				}
 				items = append(items, next)
+				continue
 			default:
+			}
+			if linger == nil {
+				break
+			}
+			select {
+			case next, ok := <-w.queue:
+				if !ok {
+					break more
+				}
+				items = append(items, next)
+			case <-linger.C:
 				break more
 			}
+		}
+		if linger != nil {
+			linger.Stop()
 		}
 		for i := 0; i < len(items); {
 			if items[i].flush != nil {

@@ -543,6 +543,20 @@ var mutations = []mutation{
 		Pkgs: []string{"./index"}, Run: "TestValueSearchRememberedPerQuestion",
 	},
 	{
+		Name: "value-memo-exact-shared",
+		File: "index/values_memo.go",
+		Old:  `key = "exact\x01" + key`,
+		New:  `key = "" + key`,
+		Pkgs: []string{"./index"}, Run: "TestExactValuesAreValuesExactMatches",
+	},
+	{
+		Name: "dayfile-flush-waits-linger",
+		File: "internal/dayfile/dayfile.go",
+		Old:  "for len(items) < 512 && items[len(items)-1].flush == nil {",
+		New:  "for len(items) < 512 {",
+		Pkgs: []string{"./internal/dayfile"}, Run: "TestLingerBatchesAndFlushEndsIt",
+	},
+	{
 		Name: "first-rows-sorted-whole",
 		File: "render/render.go",
 		Old:  "if !top || opts.NoTotalOrder || opts.SortAllRows || len(q.OrderBy) > 0",
