@@ -47,6 +47,10 @@
 // sqlite3_interrupt even in the middle of rows.Next, see connHandle; DuckDB
 // through its interrupt; PostgreSQL through statement_timeout and a cancel).
 // One SQLite value may not exceed 16 MiB, one PostgreSQL row 64 MiB.
+// DuckDB and PostgreSQL run a statement that is one plain SELECT inside
+// SELECT * FROM (…) LIMIT maxRows+1 (checked alone first), so the engine
+// plans for and produces no more rows than Query reads; SQLite's rows
+// stream, and stepping stops at the cap.
 //
 // # One value encoding
 //
