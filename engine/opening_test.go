@@ -114,22 +114,7 @@ func TestRestartReusesStoredIndex(t *testing.T) {
 	}
 	dir := t.TempDir()
 	open := func(maxAge time.Duration) IndexReport {
-		st, err := store.Open(context.Background(), filepath.Join(dir, "state"))
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer st.Close()
-		e, err := New(Options{Datasources: []DatasourceSpec{{ID: "chinook", Engine: "sqlite", Path: abs}},
-			Store: st, IndexDir: filepath.Join(dir, "indexes"), ProfileMaxAge: maxAge})
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer e.Close()
-		rep := e.Refresh(context.Background(), "chinook")
-		if rep.Error != "" || !rep.Indexed {
-			t.Fatalf("refresh: %+v", rep)
-		}
-		return rep
+		return restartOn(t, dir, DatasourceSpec{ID: "chinook", Engine: "sqlite", Path: abs}, maxAge)
 	}
 	if first := open(time.Hour); !first.IndexBuilt {
 		t.Fatalf("first open did not build: %+v", first)
@@ -137,6 +122,28 @@ func TestRestartReusesStoredIndex(t *testing.T) {
 	if second := open(time.Hour); second.IndexBuilt || second.Snapshot != SnapshotReused {
 		t.Fatalf("restart rebuilt: %+v", second)
 	}
+}
+
+// restartOn opens spec's datasource in a new engine on the state store
+// and indexes kept in dir (a restart) and reports what the open did.
+func restartOn(t *testing.T, dir string, spec DatasourceSpec, maxAge time.Duration) IndexReport {
+	t.Helper()
+	st, err := store.Open(context.Background(), filepath.Join(dir, "state"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	e, err := New(Options{Datasources: []DatasourceSpec{spec},
+		Store: st, IndexDir: filepath.Join(dir, "indexes"), ProfileMaxAge: maxAge})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer e.Close()
+	rep := e.Refresh(context.Background(), spec.ID)
+	if rep.Error != "" || !rep.Indexed {
+		t.Fatalf("refresh: %+v", rep)
+	}
+	return rep
 }
 
 // A request whose time ran out before the model was called (a slow

@@ -560,7 +560,7 @@ var mutations = []mutation{
 	{
 		Name: "index-key-ignores-snapshot",
 		File: "index/persist.go",
-		Old:  "persistFormat, snap.Fingerprint(), emb.Name(),",
+		Old:  "persistFormat, fp, emb.Name(),",
 		New:  "persistFormat, \"\", emb.Name(),",
 		Pkgs: []string{"./index"}, Run: "TestChangedSchemaRebuilds",
 	},
@@ -806,5 +806,41 @@ var mutations = []mutation{
 		Old:  "if asText[i] && c.Type == planast.TypeTimestamp {",
 		New:  "if false && asText[i] && c.Type == planast.TypeTimestamp {",
 		Pkgs: []string{"./duckcompute"}, Run: "TestLoadKeepsValuesDuckDBTypesCannotHold",
+	},
+	// ---- catalog: cheap freshness check, fast stored index ----
+	{
+		Name: "freshness-ignores-recorded-token",
+		File: "engine/snapshots.go",
+		Old:  "if err != nil || recorded != token {",
+		New:  "if err != nil {",
+		Pkgs: []string{"./engine"}, Run: "TestRestartSeesEveryChangeWithoutCountingUnchangedSources",
+	},
+	{
+		Name: "sqlite-token-ignores-wal",
+		File: "internal/source/state_token.go",
+		Old:  "if err := hashFile(h, s.path+\"-wal\", 0, 32); err != nil",
+		New:  "if err := hashFile(sha256.New(), s.path+\"-wal\", 0, 32); err != nil",
+		Pkgs: []string{"./engine"}, Run: "TestRestartSeesEveryChangeWithoutCountingUnchangedSources",
+	},
+	{
+		Name: "freshness-always-full-check",
+		File: "engine/snapshots.go",
+		Old:  "\tif snap, version, ok := e.unchangedSince(ctx, src.ID(), token); ok {",
+		New:  "\tif snap, version, ok := e.unchangedSince(ctx, src.ID(), token); ok && false {",
+		Pkgs: []string{"./engine"}, Run: "TestRestartSeesEveryChangeWithoutCountingUnchangedSources",
+	},
+	{
+		Name: "index-key-trusts-pre-semantic-version",
+		File: "engine/engine.go",
+		Old:  "\t\tfingerprint = \"\" // the layer changed the snapshot",
+		New:  "\t\t_ = fingerprint",
+		Pkgs: []string{"./engine"}, Run: "TestSemanticEditRebuildsStoredIndex",
+	},
+	{
+		Name: "stored-vectors-lose-values",
+		File: "index/persist_data.go",
+		Old:  "st.Vecs[i] = vector{Pos: pos[a:z:z], Val: val[a:z:z]}",
+		New:  "st.Vecs[i] = vector{Pos: pos[a:z:z], Val: make([]float32, z-a)}",
+		Pkgs: []string{"./index"}, Run: "TestStoredIndexIsReusedAndRetrievesAlike",
 	},
 }
