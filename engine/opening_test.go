@@ -88,12 +88,23 @@ func TestSmallDatasourceAnswersWhileBigOneOpens(t *testing.T) {
 	}
 	// Listing says the big one is still indexing (a host lists again
 	// later), not that it is unavailable, and the small one is ready.
-	status := map[string]string{}
-	for _, d := range e.ListDatasources(ctx) {
-		status[d.ID] = d.Status
-	}
-	if status["big"] != "indexing" || status["small"] != "ready" {
-		t.Errorf("list_datasources while big opens: %v, want big indexing and small ready", status)
+	// A caller that reports waits (an MCP client with a progress token)
+	// lists at once too.
+	for _, lctx := range []context.Context{ctx, WithWaitProgress(ctx, func(string, int, int) {})} {
+		listed := make(chan []DatasourceInfo, 1)
+		go func() { listed <- e.ListDatasources(lctx) }()
+		status := map[string]string{}
+		select {
+		case infos := <-listed:
+			for _, d := range infos {
+				status[d.ID] = d.Status
+			}
+		case <-time.After(10 * time.Second):
+			t.Fatal("list_datasources waited for the big datasource to open")
+		}
+		if status["big"] != "indexing" || status["small"] != "ready" {
+			t.Errorf("list_datasources while big opens: %v, want big indexing and small ready", status)
+		}
 	}
 	free()
 	if err := e.OpenDatasource(ctx, "big"); err != nil {
