@@ -5,6 +5,8 @@ import (
 	"database/sql"
 	"os"
 	"path/filepath"
+	"slices"
+	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -14,20 +16,36 @@ import (
 	"github.com/nl2sql/nl2sql/internal/store"
 )
 
-// tallySource counts the catalog reads and queries an open makes.
+// tallySource counts the catalog reads and queries an open makes, and
+// names the tables it profiles.
 type tallySource struct {
 	Source
-	snapshots, queries *atomic.Int64
+	t *tally
+}
+
+type tally struct {
+	snapshots, queries atomic.Int64
+	mu                 sync.Mutex
+	profiled           []string
 }
 
 func (c tallySource) Snapshot(ctx context.Context) (*schema.Snapshot, error) {
-	c.snapshots.Add(1)
+	c.t.snapshots.Add(1)
 	return c.Source.Snapshot(ctx)
 }
 
 func (c tallySource) Query(ctx context.Context, q string, args []any, maxRows int) (*source.Result, error) {
-	c.queries.Add(1)
+	c.t.queries.Add(1)
 	return c.Source.Query(ctx, q, args, maxRows)
+}
+
+func (c tallySource) Profile(ctx context.Context, snap *schema.Snapshot) error {
+	c.t.mu.Lock()
+	for _, tb := range snap.Tables {
+		c.t.profiled = append(c.t.profiled, tb.Name)
+	}
+	c.t.mu.Unlock()
+	return c.Source.Profile(ctx, snap)
 }
 
 func (c tallySource) StateToken(ctx context.Context) (string, error) {
@@ -55,7 +73,9 @@ func copyChinook(t *testing.T) string {
 type freshnessRun struct {
 	status             SnapshotStatus
 	snapshots, queries int64
+	profiled           []string
 	snap               *schema.Snapshot
+	version            string
 }
 
 func openFresh(t *testing.T, dir, path string) freshnessRun {
@@ -66,7 +86,7 @@ func openFresh(t *testing.T, dir, path string) freshnessRun {
 		t.Fatal(err)
 	}
 	defer st.Close()
-	var snaps, queries atomic.Int64
+	var tl tally
 	e, err := New(Options{Datasources: []DatasourceSpec{{ID: "chinook", Engine: "sqlite", Path: path}},
 		Store: st, IndexDir: filepath.Join(dir, "indexes"), ProfileMaxAge: time.Hour,
 		Open: func(ctx context.Context, spec DatasourceSpec) (Source, error) {
@@ -74,7 +94,7 @@ func openFresh(t *testing.T, dir, path string) freshnessRun {
 			if err != nil {
 				return nil, err
 			}
-			return tallySource{src, &snaps, &queries}, nil
+			return tallySource{src, &tl}, nil
 		}})
 	if err != nil {
 		t.Fatal(err)
@@ -84,7 +104,8 @@ func openFresh(t *testing.T, dir, path string) freshnessRun {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return freshnessRun{status: ds.status, snapshots: snaps.Load(), queries: queries.Load(), snap: ds.snap}
+	return freshnessRun{status: ds.status, snapshots: tl.snapshots.Load(), queries: tl.queries.Load(), profiled: tl.profiled,
+		snap: ds.snap, version: ds.version}
 }
 
 func rowCount(t *testing.T, snap *schema.Snapshot, table string) int64 {
@@ -192,5 +213,71 @@ func TestSemanticEditRebuildsStoredIndex(t *testing.T) {
 	}
 	if edited := open(v2); !edited.IndexBuilt {
 		t.Fatalf("the semantic file changed but the stored index was reused: %+v", edited)
+	}
+}
+
+// A change to a few tables of a big catalog profiles those tables only:
+// the others keep their stored profiles, and the snapshot served is the
+// one a full profile of the changed database gives, byte for byte.
+func TestSchemaChangeProfilesOnlyChangedTables(t *testing.T) {
+	path, dir := copyChinook(t), t.TempDir()
+	db, err := sql.Open("sqlite", path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	if first := openFresh(t, dir, path); first.status != SnapshotNew || len(first.profiled) < 11 {
+		t.Fatalf("first open: %s, profiled %v", first.status, first.profiled)
+	}
+	for _, q := range []string{`ALTER TABLE Genre ADD COLUMN Mood TEXT`, `INSERT INTO MediaType (MediaTypeId, Name) VALUES (99, 'Wax cylinder')`} {
+		if _, err := db.Exec(q); err != nil {
+			t.Fatal(err)
+		}
+	}
+	changed := openFresh(t, dir, path)
+	slices.Sort(changed.profiled)
+	if !slices.Equal(changed.profiled, []string{"Genre", "MediaType"}) {
+		t.Fatalf("after a column was added to Genre and a row to MediaType, profiled %v, want Genre and MediaType", changed.profiled)
+	}
+	full := openFresh(t, t.TempDir(), path)
+	if len(full.profiled) < 11 || full.version != changed.version {
+		t.Fatalf("the partly profiled snapshot is %s, a full profile gives %s", changed.version, full.version)
+	}
+}
+
+// A snapshot that kept stored profiles counts as old as they are: the age
+// rule must still re-profile the tables it kept, or a table whose rows
+// changed in place (same count) would keep its stale profile forever as
+// long as some other table changes now and then.
+func TestPartialProfileKeepsTheOldestAge(t *testing.T) {
+	path, dir := copyChinook(t), t.TempDir()
+	db, err := sql.Open("sqlite", path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	openFresh(t, dir, path)
+	st, err := store.Open(context.Background(), filepath.Join(dir, "state"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	_, before, err := st.LatestSnapshot(context.Background(), "chinook")
+	if err != nil {
+		t.Fatal(err)
+	}
+	time.Sleep(10 * time.Millisecond)
+	if _, err := db.Exec(`INSERT INTO MediaType (MediaTypeId, Name) VALUES (99, 'Wax cylinder')`); err != nil {
+		t.Fatal(err)
+	}
+	if run := openFresh(t, dir, path); !slices.Equal(run.profiled, []string{"MediaType"}) {
+		t.Fatalf("profiled %v, want MediaType alone", run.profiled)
+	}
+	_, after, err := st.LatestSnapshot(context.Background(), "chinook")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if after.Version == before.Version || !after.ProfiledAt.Equal(before.ProfiledAt) {
+		t.Fatalf("profiled at %v after a partial profile, want the kept profiles' %v", after.ProfiledAt, before.ProfiledAt)
 	}
 }

@@ -172,13 +172,19 @@ func (e *Engine) checkProfiled(ctx context.Context, src Source) (*schema.Snapsho
 		e.log.Warn("state store unreadable; profiling afresh", "datasource", src.ID(), "err", err)
 		meta = nil
 	}
-	if meta != nil && meta.SchemaHash == store.SchemaFingerprint(fresh) {
-		counts, cerr := e.rowCounts(ctx, src, fresh)
-		if cerr == nil && !store.NeedsProfile(meta, counts, e.opts.ProfileMaxAge, time.Now()) {
+	var counts map[string]int64
+	if meta != nil {
+		counts, err = e.rowCounts(ctx, src, fresh)
+		if err != nil {
+			counts = nil
+		}
+		if counts != nil && meta.SchemaHash == store.SchemaFingerprint(fresh) &&
+			!store.NeedsProfile(meta, counts, e.opts.ProfileMaxAge, time.Now()) {
 			return stored, meta.Version, SnapshotReused, nil
 		}
 	}
-	if err := src.Profile(ctx, fresh); err != nil {
+	reused, err := e.profileChanged(ctx, src, fresh, stored, meta, counts)
+	if err != nil {
 		e.log.Warn("profiling failed; continuing without samples", "datasource", src.ID(), "err", err)
 		return fresh, fresh.Fingerprint(), SnapshotUnstored, nil
 	}
@@ -192,12 +198,63 @@ func (e *Engine) checkProfiled(ctx context.Context, src Source) (*schema.Snapsho
 	if !created {
 		status = SnapshotRefreshed
 	}
-	if !created && meta != nil && version == meta.Version {
-		if err := e.opts.Store.MarkProfiled(ctx, src.ID(), version, time.Now()); err != nil {
+	// A snapshot that kept stored profiles is as old as the oldest of them,
+	// so the age rule still re-profiles every table in time.
+	profiledAt := time.Now()
+	if reused {
+		profiledAt = meta.ProfiledAt
+	}
+	if reused || !created && meta != nil && version == meta.Version {
+		if err := e.opts.Store.MarkProfiled(ctx, src.ID(), version, profiledAt); err != nil {
 			e.log.Warn("cannot record the profile time", "datasource", src.ID(), "err", err)
 		}
 	}
 	return fresh, version, status, nil
+}
+
+// profileChanged profiles the tables of fresh that the stored snapshot
+// cannot answer for, and gives the others their stored profile: a table
+// whose schema and row count are unchanged, while the stored profile is
+// younger than ProfileMaxAge, keeps it (the rule that reuses a whole
+// unchanged datasource, applied per table). A schema change that touches a
+// few tables of a big catalog profiles those tables only. Views, new
+// tables and tables whose count is unknown are profiled. reused says
+// whether any stored profile was kept.
+func (e *Engine) profileChanged(ctx context.Context, src Source, fresh, stored *schema.Snapshot, meta *store.SnapshotMeta, counts map[string]int64) (reused bool, err error) {
+	old := map[string]*schema.Table{}
+	if stored != nil && counts != nil && !store.NeedsProfile(meta, nil, e.opts.ProfileMaxAge, time.Now()) {
+		for i := range stored.Tables {
+			if t := &stored.Tables[i]; t.Kind == schema.KindTable && t.RowCount != nil {
+				old[store.TableKey(t.Schema, t.Name)] = t
+			}
+		}
+	}
+	var todo []int
+	for i := range fresh.Tables {
+		t := &fresh.Tables[i]
+		key := store.TableKey(t.Schema, t.Name)
+		prev, ok := old[key]
+		if n, counted := counts[key]; !ok || !counted || n != *prev.RowCount || !store.SameTableSchema(*t, *prev) {
+			todo = append(todo, i)
+			continue
+		}
+		t.RowCount = prev.RowCount
+		for j := range t.Columns {
+			t.Columns[j].Profile = prev.Columns[j].Profile
+		}
+	}
+	if len(todo) == len(fresh.Tables) {
+		return false, src.Profile(ctx, fresh)
+	}
+	sub := &schema.Snapshot{Datasource: fresh.Datasource, Dialect: fresh.Dialect, Tables: make([]schema.Table, len(todo))}
+	for k, i := range todo {
+		sub.Tables[k] = fresh.Tables[i]
+	}
+	err = src.Profile(ctx, sub)
+	for k, i := range todo {
+		fresh.Tables[i] = sub.Tables[k] // the row count; the columns share their array
+	}
+	return true, err
 }
 
 // rowCounts counts the rows of every table (not views) through the

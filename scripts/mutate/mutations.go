@@ -857,4 +857,18 @@ var mutations = []mutation{
 		New:  "\t_ = waitKey{}",
 		Pkgs: []string{"./engine"}, Run: "TestSmallDatasourceAnswersWhileBigOneOpens",
 	},
+	{
+		Name: "profile-reuse-ignores-row-count",
+		File: "engine/snapshots.go",
+		Old:  "!ok || !counted || n != *prev.RowCount || !store.SameTableSchema(*t, *prev) {",
+		New:  "!ok || !counted || n < 0 || !store.SameTableSchema(*t, *prev) {",
+		Pkgs: []string{"./engine"}, Run: "TestSchemaChangeProfilesOnlyChangedTables",
+	},
+	{
+		Name: "profile-reuse-keeps-fresh-age",
+		File: "engine/snapshots.go",
+		Old:  "\t\tprofiledAt = meta.ProfiledAt\n",
+		New:  "\t\t_ = meta.ProfiledAt\n",
+		Pkgs: []string{"./engine"}, Run: "TestPartialProfileKeepsTheOldestAge",
+	},
 }
