@@ -98,7 +98,9 @@ func TestSmallDatasourceLatencyWhileBigIndexes(t *testing.T) {
 		t.Fatal("no call ran while the big datasource opened")
 	}
 	slices.Sort(lat)
-	q := func(p float64) time.Duration { return lat[min(len(lat)-1, int(p*float64(len(lat))))].Round(100 * time.Microsecond) }
+	q := func(p float64) time.Duration {
+		return lat[min(len(lat)-1, int(p*float64(len(lat))))].Round(100 * time.Microsecond)
+	}
 	t.Logf("%d × 20 catalog opened in %v; %d run_plan calls on the small datasource meanwhile: median %v, p95 %v, max %v",
 		n, time.Since(t0).Round(time.Millisecond), len(lat), q(0.5), q(0.95), lat[len(lat)-1].Round(100*time.Microsecond))
 }
