@@ -80,6 +80,11 @@ type freshnessRun struct {
 
 func openFresh(t *testing.T, dir, path string) freshnessRun {
 	t.Helper()
+	return openFreshOn(t, dir, "sqlite", path)
+}
+
+func openFreshOn(t *testing.T, dir, engine, path string) freshnessRun {
+	t.Helper()
 	ctx := context.Background()
 	st, err := store.Open(ctx, filepath.Join(dir, "state"))
 	if err != nil {
@@ -87,7 +92,7 @@ func openFresh(t *testing.T, dir, path string) freshnessRun {
 	}
 	defer st.Close()
 	var tl tally
-	e, err := New(Options{Datasources: []DatasourceSpec{{ID: "chinook", Engine: "sqlite", Path: path}},
+	e, err := New(Options{Datasources: []DatasourceSpec{{ID: "chinook", Engine: engine, Path: path}},
 		Store: st, IndexDir: filepath.Join(dir, "indexes"), ProfileMaxAge: time.Hour,
 		Open: func(ctx context.Context, spec DatasourceSpec) (Source, error) {
 			src, err := OpenSource(ctx, spec)
@@ -279,5 +284,45 @@ func TestPartialProfileKeepsTheOldestAge(t *testing.T) {
 	}
 	if after.Version == before.Version || !after.ProfiledAt.Equal(before.ProfiledAt) {
 		t.Fatalf("profiled at %v after a partial profile, want the kept profiles' %v", after.ProfiledAt, before.ProfiledAt)
+	}
+}
+
+// The same for a DuckDB file: a restart on an unchanged file neither
+// introspects nor counts, and a row added or a column added by another
+// process in between is seen.
+func TestRestartSeesDuckDBChanges(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "shop.duckdb")
+	write := func(qs ...string) {
+		t.Helper()
+		db, err := sql.Open("duckdb", path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer db.Close()
+		for _, q := range qs {
+			if _, err := db.Exec(q); err != nil {
+				t.Fatalf("%s: %v", q, err)
+			}
+		}
+	}
+	write(`CREATE TABLE Genre (GenreId INTEGER PRIMARY KEY, Name VARCHAR)`, `INSERT INTO Genre VALUES (1, 'Rock'), (2, 'Jazz')`)
+	state := t.TempDir()
+	if first := openFreshOn(t, state, "duckdb", path); first.status != SnapshotNew {
+		t.Fatalf("first open: %s", first.status)
+	}
+	if again := openFreshOn(t, state, "duckdb", path); again.status != SnapshotReused || again.snapshots != 0 || again.queries != 0 {
+		t.Fatalf("restart on an unchanged file: %s with %d introspections and %d queries", again.status, again.snapshots, again.queries)
+	}
+	write(`INSERT INTO Genre VALUES (3, 'Chiptune')`)
+	if added := openFreshOn(t, state, "duckdb", path); rowCount(t, added.snap, "Genre") != 3 {
+		t.Fatalf("a row added was not noticed (%s)", added.status)
+	}
+	write(`ALTER TABLE Genre ADD COLUMN Mood VARCHAR`)
+	changed := openFreshOn(t, state, "duckdb", path)
+	if tb, ok := changed.snap.Lookup("", "Genre"); !ok {
+		t.Fatal("no Genre")
+	} else if _, ok := tb.Column("Mood"); !ok {
+		t.Fatalf("a column added was not noticed (%s)", changed.status)
 	}
 }

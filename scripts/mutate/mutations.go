@@ -871,4 +871,11 @@ var mutations = []mutation{
 		New:  "\t\t_ = meta.ProfiledAt\n",
 		Pkgs: []string{"./engine"}, Run: "TestPartialProfileKeepsTheOldestAge",
 	},
+	{
+		Name: "duckdb-token-ignores-file",
+		File: "internal/source/state_token.go",
+		Old:  "if err := hashFile(h, d.path, 0, 3*4096); err != nil {",
+		New:  "if err := hashFile(sha256.New(), d.path, 0, 3*4096); err != nil {",
+		Pkgs: []string{"./engine"}, Run: "TestRestartSeesDuckDBChanges",
+	},
 }
