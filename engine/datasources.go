@@ -19,6 +19,9 @@ type DatasourceInfo struct {
 // ListDatasources describes every configured datasource, sorted by id.
 // A datasource that cannot be opened is listed as unavailable, not an error.
 func (e *Engine) ListDatasources(ctx context.Context) []DatasourceInfo {
+	// Listing never waits for an open, even for a caller that reports
+	// waits (WithWaitProgress): it says "indexing" at once.
+	ctx = context.WithValue(ctx, waitKey{}, WaitFunc(nil))
 	var out []DatasourceInfo
 	for _, id := range e.caller(ctx).Datasources(e.DatasourceIDs()) {
 		spec := e.specs[id]

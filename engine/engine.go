@@ -295,7 +295,7 @@ func (e *Engine) openDatasource(ctx context.Context, spec DatasourceSpec) (*data
 		return nil, sourceError(err, id)
 	}
 	openProgress(ctx, "profiling", 0, 0)
-	snap, version, status, err := e.loadSnapshotStatus(ctx, src)
+	snap, version, fingerprint, status, err := e.loadSnapshotStatus(ctx, src)
 	if err != nil {
 		src.Close()
 		return nil, sourceError(err, id)
@@ -310,8 +310,11 @@ func (e *Engine) openDatasource(ctx context.Context, spec DatasourceSpec) (*data
 		src.Close()
 		return nil, err
 	}
+	if sem != nil {
+		fingerprint = "" // the layer changed the snapshot
+	}
 	ds := &datasource{spec: spec, src: src, snap: snap, version: version, status: status, sem: sem}
-	ds.idx, ds.indexBuilt = e.buildIndex(ctx, src, snap)
+	ds.idx, ds.indexBuilt = e.buildIndex(ctx, src, snap, fingerprint)
 	e.warnUnmatchedRules(ds)
 	return ds, nil
 }

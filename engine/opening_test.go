@@ -88,12 +88,23 @@ func TestSmallDatasourceAnswersWhileBigOneOpens(t *testing.T) {
 	}
 	// Listing says the big one is still indexing (a host lists again
 	// later), not that it is unavailable, and the small one is ready.
-	status := map[string]string{}
-	for _, d := range e.ListDatasources(ctx) {
-		status[d.ID] = d.Status
-	}
-	if status["big"] != "indexing" || status["small"] != "ready" {
-		t.Errorf("list_datasources while big opens: %v, want big indexing and small ready", status)
+	// A caller that reports waits (an MCP client with a progress token)
+	// lists at once too.
+	for _, lctx := range []context.Context{ctx, WithWaitProgress(ctx, func(string, int, int) {})} {
+		listed := make(chan []DatasourceInfo, 1)
+		go func() { listed <- e.ListDatasources(lctx) }()
+		status := map[string]string{}
+		select {
+		case infos := <-listed:
+			for _, d := range infos {
+				status[d.ID] = d.Status
+			}
+		case <-time.After(10 * time.Second):
+			t.Fatal("list_datasources waited for the big datasource to open")
+		}
+		if status["big"] != "indexing" || status["small"] != "ready" {
+			t.Errorf("list_datasources while big opens: %v, want big indexing and small ready", status)
+		}
 	}
 	free()
 	if err := e.OpenDatasource(ctx, "big"); err != nil {
@@ -114,22 +125,7 @@ func TestRestartReusesStoredIndex(t *testing.T) {
 	}
 	dir := t.TempDir()
 	open := func(maxAge time.Duration) IndexReport {
-		st, err := store.Open(context.Background(), filepath.Join(dir, "state"))
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer st.Close()
-		e, err := New(Options{Datasources: []DatasourceSpec{{ID: "chinook", Engine: "sqlite", Path: abs}},
-			Store: st, IndexDir: filepath.Join(dir, "indexes"), ProfileMaxAge: maxAge})
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer e.Close()
-		rep := e.Refresh(context.Background(), "chinook")
-		if rep.Error != "" || !rep.Indexed {
-			t.Fatalf("refresh: %+v", rep)
-		}
-		return rep
+		return restartOn(t, dir, DatasourceSpec{ID: "chinook", Engine: "sqlite", Path: abs}, maxAge)
 	}
 	if first := open(time.Hour); !first.IndexBuilt {
 		t.Fatalf("first open did not build: %+v", first)
@@ -137,6 +133,28 @@ func TestRestartReusesStoredIndex(t *testing.T) {
 	if second := open(time.Hour); second.IndexBuilt || second.Snapshot != SnapshotReused {
 		t.Fatalf("restart rebuilt: %+v", second)
 	}
+}
+
+// restartOn opens spec's datasource in a new engine on the state store
+// and indexes kept in dir (a restart) and reports what the open did.
+func restartOn(t *testing.T, dir string, spec DatasourceSpec, maxAge time.Duration) IndexReport {
+	t.Helper()
+	st, err := store.Open(context.Background(), filepath.Join(dir, "state"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	e, err := New(Options{Datasources: []DatasourceSpec{spec},
+		Store: st, IndexDir: filepath.Join(dir, "indexes"), ProfileMaxAge: maxAge})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer e.Close()
+	rep := e.Refresh(context.Background(), spec.ID)
+	if rep.Error != "" || !rep.Indexed {
+		t.Fatalf("refresh: %+v", rep)
+	}
+	return rep
 }
 
 // A request whose time ran out before the model was called (a slow

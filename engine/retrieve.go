@@ -63,7 +63,7 @@ func filteredValues(vals []index.Value, sc *scope.Scope, ds string) []index.Valu
 // source's read-only query path, and says whether it built one. An index
 // that cannot be stored is built in memory; a failure leaves the
 // datasource without an index (the whole schema is sent). Both are logged.
-func (e *Engine) buildIndex(ctx context.Context, src Source, snap *schema.Snapshot) (*index.Index, bool) {
+func (e *Engine) buildIndex(ctx context.Context, src Source, snap *schema.Snapshot, fingerprint string) (*index.Index, bool) {
 	q := func(ctx context.Context, sql string, maxRows int) ([][]any, bool, error) {
 		res, err := src.Query(ctx, sql, nil, maxRows)
 		if err != nil {
@@ -75,7 +75,7 @@ func (e *Engine) buildIndex(ctx context.Context, src Source, snap *schema.Snapsh
 	if emb == nil {
 		emb = index.NGram{}
 	}
-	opts := index.Options{Values: index.ValuesFromQuery(q), Progress: func(stage string, done, total int) {
+	opts := index.Options{Values: index.ValuesFromQuery(q), Fingerprint: fingerprint, Progress: func(stage string, done, total int) {
 		openProgress(ctx, stage, done, total)
 	}}
 	if e.opts.IndexDir != "" {

@@ -21,6 +21,15 @@ type StateStore interface {
 	GetPlan(ctx context.Context, key store.PlanKey) ([]byte, bool, error)
 	PutPlan(ctx context.Context, key store.PlanKey, plan []byte) error
 	ClearPlans(ctx context.Context, datasource string) (int, error)
+	SourceState(ctx context.Context, datasource string) (token, version string, err error)
+	PutSourceState(ctx context.Context, datasource, token, version string) error
+}
+
+// stateTokener is a Source that can say cheaply which state it is in
+// (source.SQLite and source.DuckDB: a hash of the file's size, time and
+// header). Equal tokens mean nothing was written in between.
+type stateTokener interface {
+	StateToken(ctx context.Context) (string, error)
 }
 
 // loadSnapshot introspects src and returns its profiled snapshot and
@@ -29,7 +38,7 @@ type StateStore interface {
 // the stored profile (no profiling); otherwise the source is profiled and
 // the snapshot stored (nothing is written when it is identical).
 func (e *Engine) loadSnapshot(ctx context.Context, src Source) (*schema.Snapshot, string, error) {
-	snap, version, _, err := e.loadSnapshotStatus(ctx, src)
+	snap, version, _, _, err := e.loadSnapshotStatus(ctx, src)
 	return snap, version, err
 }
 
@@ -44,12 +53,20 @@ const (
 	SnapshotUnstored  SnapshotStatus = "unstored"  // profiled; no state store (or it failed)
 )
 
-func (e *Engine) loadSnapshotStatus(ctx context.Context, src Source) (*schema.Snapshot, string, SnapshotStatus, error) {
-	snap, version, status, err := e.loadProfiled(ctx, src)
-	if snap != nil {
-		withholdSecrets(snap) // a reused stored snapshot too: it may predate the rule
+// loadSnapshotStatus is loadSnapshot, saying what it did. fingerprint is
+// snap.Fingerprint() when the version is that (the version hashes the
+// snapshot before secrets were withheld: a stored snapshot older than the
+// rule), else "".
+func (e *Engine) loadSnapshotStatus(ctx context.Context, src Source) (snap *schema.Snapshot, version, fingerprint string, status SnapshotStatus, err error) {
+	snap, version, status, err = e.loadProfiled(ctx, src)
+	if snap == nil {
+		return nil, version, "", status, err
 	}
-	return snap, version, status, err
+	fingerprint = version
+	if withholdSecrets(snap) { // a reused stored snapshot too: it may predate the rule
+		fingerprint = ""
+	}
+	return snap, version, fingerprint, status, err
 }
 
 // withholdSecrets clears the values a profile holds of every column whose
@@ -58,8 +75,10 @@ func (e *Engine) loadSnapshotStatus(ctx context.Context, src Source) (*schema.Sn
 // snapshot the engine serves passes here, so describe_schema, the schema
 // context of planners and hosts, search_schema and the stored snapshot
 // never carry them; the value index, which reads values from the database
-// itself, skips those columns by the same rule.
-func withholdSecrets(snap *schema.Snapshot) {
+// itself, skips those columns by the same rule. It reports whether it
+// changed anything.
+func withholdSecrets(snap *schema.Snapshot) bool {
+	changed := false
 	for ti := range snap.Tables {
 		for ci := range snap.Tables[ti].Columns {
 			c := &snap.Tables[ti].Columns[ci]
@@ -67,35 +86,105 @@ func withholdSecrets(snap *schema.Snapshot) {
 				continue
 			}
 			p := *c.Profile
+			if p.Min == nil && p.Max == nil && p.SampleValues == nil && !p.AllValues {
+				continue
+			}
 			p.Min, p.Max, p.SampleValues, p.AllValues = nil, nil, nil, false
 			c.Profile = &p
+			changed = true
 		}
 	}
+	return changed
 }
 
 func (e *Engine) loadProfiled(ctx context.Context, src Source) (*schema.Snapshot, string, SnapshotStatus, error) {
-	fresh, err := src.Snapshot(ctx)
-	if err != nil {
-		return nil, "", "", err
-	}
 	if e.opts.Store == nil {
+		fresh, err := src.Snapshot(ctx)
+		if err != nil {
+			return nil, "", "", err
+		}
 		if err := src.Profile(ctx, fresh); err != nil {
 			e.log.Warn("profiling failed; continuing without samples", "datasource", src.ID(), "err", err)
 		}
 		return fresh, fresh.Fingerprint(), SnapshotUnstored, nil
+	}
+	// The token is read before anything else, so a write during the
+	// introspection or the profile below leaves a token that no longer
+	// matches, and the next open checks in full.
+	token := e.stateToken(ctx, src)
+	if snap, version, ok := e.unchangedSince(ctx, src.ID(), token); ok {
+		return snap, version, SnapshotReused, nil
+	}
+	snap, version, status, err := e.checkProfiled(ctx, src)
+	if err == nil && status != SnapshotUnstored {
+		if err := e.opts.Store.PutSourceState(ctx, src.ID(), token, version); err != nil {
+			e.log.Warn("cannot record the source state; the next start checks in full", "datasource", src.ID(), "err", err)
+		}
+	}
+	return snap, version, status, err
+}
+
+// stateToken is src's state token, or "" when it has none (a server
+// database) or cannot read it.
+func (e *Engine) stateToken(ctx context.Context, src Source) string {
+	st, ok := src.(stateTokener)
+	if !ok {
+		return ""
+	}
+	token, err := st.StateToken(ctx)
+	if err != nil {
+		e.log.Warn("cannot read the source's state; checking it in full", "datasource", src.ID(), "err", err)
+		return ""
+	}
+	return token
+}
+
+// unchangedSince returns the stored snapshot when the source's state token
+// equals the one recorded with it and its profile is young enough: the
+// source was not written since, so neither its schema nor its row counts
+// can differ, and introspecting and counting again would only confirm it.
+func (e *Engine) unchangedSince(ctx context.Context, id, token string) (*schema.Snapshot, string, bool) {
+	if token == "" {
+		return nil, "", false
+	}
+	recorded, version, err := e.opts.Store.SourceState(ctx, id)
+	if err != nil || recorded != token {
+		return nil, "", false
+	}
+	stored, meta, err := e.opts.Store.LatestSnapshot(ctx, id)
+	if err != nil || meta.Version != version || store.NeedsProfile(meta, nil, e.opts.ProfileMaxAge, time.Now()) {
+		return nil, "", false
+	}
+	return stored, meta.Version, true
+}
+
+// checkProfiled introspects src and compares it with the stored snapshot:
+// an unchanged schema whose row counts are unchanged and whose profile is
+// young reuses the stored profile; otherwise src is profiled and the
+// snapshot stored.
+func (e *Engine) checkProfiled(ctx context.Context, src Source) (*schema.Snapshot, string, SnapshotStatus, error) {
+	fresh, err := src.Snapshot(ctx)
+	if err != nil {
+		return nil, "", "", err
 	}
 	stored, meta, err := e.opts.Store.LatestSnapshot(ctx, src.ID())
 	if err != nil && !errors.Is(err, store.ErrNotFound) {
 		e.log.Warn("state store unreadable; profiling afresh", "datasource", src.ID(), "err", err)
 		meta = nil
 	}
-	if meta != nil && meta.SchemaHash == store.SchemaFingerprint(fresh) {
-		counts, cerr := e.rowCounts(ctx, src, fresh)
-		if cerr == nil && !store.NeedsProfile(meta, counts, e.opts.ProfileMaxAge, time.Now()) {
+	var counts map[string]int64
+	if meta != nil {
+		counts, err = e.rowCounts(ctx, src, fresh)
+		if err != nil {
+			counts = nil
+		}
+		if counts != nil && meta.SchemaHash == store.SchemaFingerprint(fresh) &&
+			!store.NeedsProfile(meta, counts, e.opts.ProfileMaxAge, time.Now()) {
 			return stored, meta.Version, SnapshotReused, nil
 		}
 	}
-	if err := src.Profile(ctx, fresh); err != nil {
+	reused, err := e.profileChanged(ctx, src, fresh, stored, meta, counts)
+	if err != nil {
 		e.log.Warn("profiling failed; continuing without samples", "datasource", src.ID(), "err", err)
 		return fresh, fresh.Fingerprint(), SnapshotUnstored, nil
 	}
@@ -109,12 +198,63 @@ func (e *Engine) loadProfiled(ctx context.Context, src Source) (*schema.Snapshot
 	if !created {
 		status = SnapshotRefreshed
 	}
-	if !created && meta != nil && version == meta.Version {
-		if err := e.opts.Store.MarkProfiled(ctx, src.ID(), version, time.Now()); err != nil {
+	// A snapshot that kept stored profiles is as old as the oldest of them,
+	// so the age rule still re-profiles every table in time.
+	profiledAt := time.Now()
+	if reused {
+		profiledAt = meta.ProfiledAt
+	}
+	if reused || !created && meta != nil && version == meta.Version {
+		if err := e.opts.Store.MarkProfiled(ctx, src.ID(), version, profiledAt); err != nil {
 			e.log.Warn("cannot record the profile time", "datasource", src.ID(), "err", err)
 		}
 	}
 	return fresh, version, status, nil
+}
+
+// profileChanged profiles the tables of fresh that the stored snapshot
+// cannot answer for, and gives the others their stored profile: a table
+// whose schema and row count are unchanged, while the stored profile is
+// younger than ProfileMaxAge, keeps it (the rule that reuses a whole
+// unchanged datasource, applied per table). A schema change that touches a
+// few tables of a big catalog profiles those tables only. Views, new
+// tables and tables whose count is unknown are profiled. reused says
+// whether any stored profile was kept.
+func (e *Engine) profileChanged(ctx context.Context, src Source, fresh, stored *schema.Snapshot, meta *store.SnapshotMeta, counts map[string]int64) (reused bool, err error) {
+	old := map[string]*schema.Table{}
+	if stored != nil && counts != nil && !store.NeedsProfile(meta, nil, e.opts.ProfileMaxAge, time.Now()) {
+		for i := range stored.Tables {
+			if t := &stored.Tables[i]; t.Kind == schema.KindTable && t.RowCount != nil {
+				old[store.TableKey(t.Schema, t.Name)] = t
+			}
+		}
+	}
+	var todo []int
+	for i := range fresh.Tables {
+		t := &fresh.Tables[i]
+		key := store.TableKey(t.Schema, t.Name)
+		prev, ok := old[key]
+		if n, counted := counts[key]; !ok || !counted || n != *prev.RowCount || !store.SameTableSchema(*t, *prev) {
+			todo = append(todo, i)
+			continue
+		}
+		t.RowCount = prev.RowCount
+		for j := range t.Columns {
+			t.Columns[j].Profile = prev.Columns[j].Profile
+		}
+	}
+	if len(todo) == len(fresh.Tables) {
+		return false, src.Profile(ctx, fresh)
+	}
+	sub := &schema.Snapshot{Datasource: fresh.Datasource, Dialect: fresh.Dialect, Tables: make([]schema.Table, len(todo))}
+	for k, i := range todo {
+		sub.Tables[k] = fresh.Tables[i]
+	}
+	err = src.Profile(ctx, sub)
+	for k, i := range todo {
+		fresh.Tables[i] = sub.Tables[k] // the row count; the columns share their array
+	}
+	return true, err
 }
 
 // rowCounts counts the rows of every table (not views) through the

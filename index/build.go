@@ -47,6 +47,10 @@ type Options struct {
 	EmbedBatch int
 	// Progress, when set, is told how far a build got.
 	Progress Progress
+	// Fingerprint, when set, is the snapshot's Fingerprint, which the
+	// caller knows already (the stored version it loaded): IndexKey then
+	// does not hash a large snapshot again. It must be exactly that.
+	Fingerprint string
 }
 
 // Defaults of Options.
@@ -140,7 +144,7 @@ func build(ctx context.Context, snap *schema.Snapshot, emb Embedder, opts Option
 	}
 	opts = opts.withDefaults()
 	ix := &Index{snap: snap, emb: emb, opts: opts}
-	ix.setDocs()
+	ix.setDocs(true)
 	var err error
 	if ix.text, err = newBleve(textMapping(), subdir(dir, textDir)); err != nil {
 		return nil, err
@@ -158,9 +162,12 @@ func build(ctx context.Context, snap *schema.Snapshot, emb Embedder, opts Option
 	return ix, nil
 }
 
-// setDocs makes the schema documents and their id lookup.
-func (ix *Index) setDocs() {
-	ix.docs = schemaDocs(ix.snap)
+// setDocs makes the schema documents and their id lookup. With text
+// false the documents carry only their id, table and column: retrieval
+// reads no more, and an index opened from storage has its texts in bleve
+// and its vectors already.
+func (ix *Index) setDocs(text bool) {
+	ix.docs = schemaDocs(ix.snap, text)
 	ix.byID = make(map[string]int, len(ix.docs))
 	for i, d := range ix.docs {
 		ix.byID[d.id] = i
@@ -296,30 +303,38 @@ func valueMapping() mapping.IndexMapping {
 	return m
 }
 
-// schemaDocs builds one document per table and column, sorted by id.
-func schemaDocs(snap *schema.Snapshot) []doc {
-	var docs []doc
+// schemaDocs builds one document per table and column, sorted by id;
+// with text false only their ids, tables and columns.
+func schemaDocs(snap *schema.Snapshot, text bool) []doc {
+	n := len(snap.Tables)
+	for _, t := range snap.Tables {
+		n += len(t.Columns)
+	}
+	docs := make([]doc, 0, n)
 	for ti, t := range snap.Tables {
-		tname := SplitName(t.Name)
+		d := doc{id: fmt.Sprintf("t/%05d", ti), table: ti, col: -1}
+		var tname string
 		var cols []string
-		for _, c := range t.Columns {
-			cols = append(cols, SplitName(c.Name))
-		}
-		docs = append(docs, doc{
-			id: fmt.Sprintf("t/%05d", ti), table: ti, col: -1,
-			Name: tname, Text: t.Comment, Cols: strings.Join(cols, " "),
-			embed: joinNonEmpty(". ", "table "+tname, t.Comment),
-		})
-		for ci, c := range t.Columns {
-			samples := sampleStrings(c)
-			if len(samples) > 10 {
-				samples = samples[:10]
+		if text {
+			tname = SplitName(t.Name)
+			for _, c := range t.Columns {
+				cols = append(cols, SplitName(c.Name))
 			}
-			docs = append(docs, doc{
-				id: fmt.Sprintf("c/%05d/%05d", ti, ci), table: ti, col: ci,
-				Name: cols[ci], Table: tname, Text: c.Comment, Samples: strings.Join(samples, " "),
-				embed: joinNonEmpty(". ", cols[ci]+" of "+tname, c.Comment),
-			})
+			d.Name, d.Text, d.Cols = tname, t.Comment, strings.Join(cols, " ")
+			d.embed = joinNonEmpty(". ", "table "+tname, t.Comment)
+		}
+		docs = append(docs, d)
+		for ci, c := range t.Columns {
+			d := doc{id: fmt.Sprintf("c/%05d/%05d", ti, ci), table: ti, col: ci}
+			if text {
+				samples := sampleStrings(c)
+				if len(samples) > 10 {
+					samples = samples[:10]
+				}
+				d.Name, d.Table, d.Text, d.Samples = cols[ci], tname, c.Comment, strings.Join(samples, " ")
+				d.embed = joinNonEmpty(". ", cols[ci]+" of "+tname, c.Comment)
+			}
+			docs = append(docs, d)
 		}
 	}
 	sort.Slice(docs, func(i, j int) bool { return docs[i].id < docs[j].id })

@@ -25,7 +25,7 @@
 // the value options (IndexKey): an unchanged snapshot opens its stored
 // index read-only in milliseconds, a changed one is rebuilt. A build
 // writes to a temporary directory renamed into place when complete
-// (index.json, with data.gob's SHA-256, last), so a killed build leaves the
+// (index.json, with data.bin's SHA-256, last), so a killed build leaves the
 // previous index; a damaged one is rebuilt, with the reason in
 // Opened.Rebuilt. Vectors are kept sparse (the NGram embedder fills a few
 // dozen of its buckets), and documents reach bleve a hundred tables at a

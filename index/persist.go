@@ -1,11 +1,9 @@
 package index
 
 import (
-	"bytes"
 	"context"
 	"crypto/rand"
 	"crypto/sha256"
-	"encoding/gob"
 	"encoding/hex"
 	"encoding/json"
 	"errors"
@@ -26,8 +24,9 @@ import (
 //
 //	<dir>/<key>/text/      bleve (scorch) index of the schema documents
 //	<dir>/<key>/values/    bleve index of the column values
-//	<dir>/<key>/data.gob   vectors, value documents, whole-schema tokens
-//	<dir>/<key>/index.json format, key, counts and data.gob's SHA-256,
+//	<dir>/<key>/data.bin   vectors, value documents, whole-schema tokens
+//	                       (persist_data.go)
+//	<dir>/<key>/index.json format, key, counts and data.bin's SHA-256,
 //	                       written last: without it the directory is
 //	                       not an index
 //
@@ -38,14 +37,14 @@ import (
 const (
 	textDir     = "text"
 	valuesDir   = "values"
-	dataFile    = "data.gob"
+	dataFile    = "data.bin"
 	metaFile    = "index.json"
 	buildPrefix = ".build-"
 )
 
 // persistFormat changes whenever the stored form or what Build derives
 // changes, so an index written by another version is rebuilt, not misread.
-const persistFormat = 1
+const persistFormat = 2
 
 // IndexKey is the key a snapshot's index is stored under: a hash of the
 // snapshot's fingerprint (schema and profile), the embedder's name, the
@@ -55,9 +54,13 @@ func IndexKey(snap *schema.Snapshot, emb Embedder, opts Options) string {
 		emb = NGram{}
 	}
 	o := opts.withDefaults()
+	fp := o.Fingerprint
+	if fp == "" {
+		fp = snap.Fingerprint()
+	}
 	h := sha256.New()
 	fmt.Fprintf(h, "format=%d\nsnapshot=%s\nembedder=%s\nvalues=%t\nmaxDistinct=%d\nmaxTotal=%d\nmaxLen=%d\n",
-		persistFormat, snap.Fingerprint(), emb.Name(), o.Values != nil, o.MaxDistinctValues, o.MaxTotalValues, o.MaxValueLen)
+		persistFormat, fp, emb.Name(), o.Values != nil, o.MaxDistinctValues, o.MaxTotalValues, o.MaxValueLen)
 	return hex.EncodeToString(h.Sum(nil))[:32]
 }
 
@@ -68,19 +71,6 @@ type Opened struct {
 	// Rebuilt names why a stored index of the same key was not used
 	// (unreadable or inconsistent: it was replaced); "" otherwise.
 	Rebuilt string
-}
-
-// stored is data.gob.
-type stored struct {
-	Vecs        []vector
-	Dims        int
-	Values      []storedValue
-	WholeTokens int
-}
-
-type storedValue struct {
-	Table, Col int
-	Value      string
 }
 
 type meta struct {
@@ -158,12 +148,12 @@ func buildStored(ctx context.Context, dir, key string, snap *schema.Snapshot, em
 	if err := ix.Close(); err != nil {
 		return fmt.Errorf("index: close: %w", err)
 	}
-	var buf bytes.Buffer
-	if err := gob.NewEncoder(&buf).Encode(&st); err != nil {
+	buf, err := encodeData(&st)
+	if err != nil {
 		return fmt.Errorf("index: encode: %w", err)
 	}
-	sum := sha256.Sum256(buf.Bytes())
-	if err := writeSynced(filepath.Join(dir, dataFile), buf.Bytes()); err != nil {
+	sum := sha256.Sum256(buf)
+	if err := writeSynced(filepath.Join(dir, dataFile), buf); err != nil {
 		return err
 	}
 	m, _ := json.Marshal(meta{Format: persistFormat, Key: key, Docs: docs, Values: values, SHA256: hex.EncodeToString(sum[:])})
@@ -192,12 +182,12 @@ func openStored(dir, key string, snap *schema.Snapshot, emb Embedder, opts Optio
 	if sum := sha256.Sum256(data); hex.EncodeToString(sum[:]) != m.SHA256 {
 		return nil, fmt.Errorf("stored index %s: %s does not match its checksum", dir, dataFile)
 	}
-	var st stored
-	if err := gob.NewDecoder(bytes.NewReader(data)).Decode(&st); err != nil {
+	st, err := decodeData(data)
+	if err != nil {
 		return nil, fmt.Errorf("stored index %s: %s: %w", dir, dataFile, err)
 	}
 	ix := &Index{snap: snap, emb: emb, opts: opts.withDefaults(), vecs: st.Vecs, dims: st.Dims, wholeTokens: st.WholeTokens}
-	ix.setDocs()
+	ix.setDocs(false)
 	if len(ix.vecs) != len(ix.docs) || m.Docs != len(ix.docs) || m.Values != len(st.Values) {
 		return nil, fmt.Errorf("stored index %s: %d vectors and %d documents for %d schema documents", dir, len(ix.vecs), m.Docs, len(ix.docs))
 	}

@@ -69,6 +69,7 @@ func NewServer(eng Engine, version string, logger *slog.Logger, extra ...server.
 		// outputSchema; tools' schema tests)
 		server.WithLogger(logger),
 		server.WithToolHandlerMiddleware(tools.BudgetGuard(eng)),
+		server.WithToolHandlerMiddleware(waitProgress()),
 	), extra...)
 	s := server.NewMCPServer("nl2sql", version, opts...)
 	s.AddTool(tools.AskTool(), tools.AskHandler(eng))

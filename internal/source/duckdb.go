@@ -98,6 +98,7 @@ type DuckDB struct {
 	opts     Options
 	db       *sql.DB
 	profiles profileCache
+	path     string // absolute, for StateToken
 }
 
 // OpenDuckDB opens the DuckDB database file at path (made absolute) as
@@ -132,7 +133,7 @@ func OpenDuckDB(ctx context.Context, id, path string, opts Options) (*DuckDB, er
 	if err != nil {
 		return nil, duckdbOpenError(err)
 	}
-	d := &DuckDB{id: id, opts: opts, db: sql.OpenDB(conn)}
+	d := &DuckDB{id: id, opts: opts, db: sql.OpenDB(conn), path: abs}
 	d.db.SetMaxOpenConns(queryConns)
 	d.db.SetMaxIdleConns(queryConns)
 	if err := d.checkSettings(ctx); err != nil {

@@ -71,6 +71,7 @@ type SQLite struct {
 	opts  Options
 	query *sqlitePool
 	meta  *sqlitePool
+	path  string // absolute, for StateToken
 }
 
 // OpenSQLite opens the SQLite database file at path (made absolute) as
@@ -105,6 +106,7 @@ func openSQLite(ctx context.Context, id, path string, opts Options, busy time.Du
 	s := &SQLite{
 		id:    id,
 		opts:  opts,
+		path:  abs,
 		query: openSQLitePool(dsn, sqlitePolicy{}, busy, queryConns),
 		meta:  openSQLitePool(dsn, sqlitePolicy{introspection: true}, busy, 1),
 	}

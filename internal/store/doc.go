@@ -8,7 +8,10 @@
 //   - the plan cache (PlanKey → the planner's plan bytes, with hit counts);
 //   - the traces index (id, created_at, a summary; the traces themselves
 //     live in <storage.path>/traces/);
-//   - runs stopped for approval (pending, approved, rejected, used).
+//   - runs stopped for approval (pending, approved, rejected, used);
+//   - per datasource, the source's state token when a snapshot version was
+//     last confirmed (SourceState), so an unchanged file is not checked
+//     again.
 //
 // # Two backends
 //
@@ -90,6 +93,13 @@
 //		// that the profile was confirmed now
 //		err = st.MarkProfiled(ctx, src.ID(), version, time.Now())
 //	}
+//	st.PutSourceState(ctx, src.ID(), token, version)
+//
+// Before all of this the engine reads the source's state token (a hash of
+// a database file's size, time and header, read before introspecting) and
+// compares it with SourceState: when it equals the recorded token and the
+// head is still the version recorded with it, nothing was written since,
+// so the stored snapshot is used without introspecting or counting.
 //
 // # The plan cache
 //

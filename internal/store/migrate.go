@@ -65,6 +65,13 @@ CREATE TABLE approvals (
 	decided_at INTEGER
 );
 CREATE INDEX approvals_state ON approvals (state, created_at);`},
+	{5, "source_states", `
+CREATE TABLE source_states (
+	datasource TEXT    PRIMARY KEY,
+	token      TEXT    NOT NULL, -- the source's state token when version was confirmed
+	version    TEXT    NOT NULL, -- the snapshot version it confirmed
+	updated_at INTEGER NOT NULL  -- Unix ns, UTC
+);`},
 }
 
 // SchemaVersion is the newest migration this build knows: the version a

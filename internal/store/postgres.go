@@ -62,6 +62,13 @@ CREATE TABLE approvals (
 	decided_at BIGINT
 );
 CREATE INDEX approvals_state ON approvals (state, created_at);`},
+	{5, "source_states", `
+CREATE TABLE source_states (
+	datasource TEXT   PRIMARY KEY,
+	token      TEXT   NOT NULL,
+	version    TEXT   NOT NULL,
+	updated_at BIGINT NOT NULL
+);`},
 }
 
 const pgCreateMigrations = `CREATE TABLE IF NOT EXISTS schema_migrations (

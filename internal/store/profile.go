@@ -1,6 +1,7 @@
 package store
 
 import (
+	"bytes"
 	"encoding/json"
 	"time"
 
@@ -18,16 +19,31 @@ func SchemaFingerprint(snap *schema.Snapshot) string {
 	c := *snap
 	c.Tables = make([]schema.Table, len(snap.Tables))
 	for i, t := range snap.Tables {
-		t.RowCount = nil
-		cols := make([]schema.Column, len(t.Columns))
-		for j, col := range t.Columns {
-			col.Profile = nil
-			cols[j] = col
-		}
-		t.Columns = cols
-		c.Tables[i] = t
+		c.Tables[i] = withoutProfile(t)
 	}
 	return c.Fingerprint()
+}
+
+// withoutProfile is t without its row count and column profiles (t's
+// columns are not changed).
+func withoutProfile(t schema.Table) schema.Table {
+	t.RowCount = nil
+	cols := make([]schema.Column, len(t.Columns))
+	for j, col := range t.Columns {
+		col.Profile = nil
+		cols[j] = col
+	}
+	t.Columns = cols
+	return t
+}
+
+// SameTableSchema reports whether a and b are the same table apart from
+// their profiles (row count, column profiles): what SchemaFingerprint
+// compares, for one table.
+func SameTableSchema(a, b schema.Table) bool {
+	x, errX := json.Marshal(withoutProfile(a))
+	y, errY := json.Marshal(withoutProfile(b))
+	return errX == nil && errY == nil && bytes.Equal(x, y)
 }
 
 // TableKey is the key of one table in a row-count map: schema + "." +

@@ -139,7 +139,7 @@ func TestMigrations(t *testing.T) {
 		if err := s.migrate(ctx, migrations); err != nil {
 			t.Fatal(err)
 		}
-		if got := tables(t, s); got != "approvals,plan_cache,schema_migrations,snapshot_heads,snapshots,traces" {
+		if got := tables(t, s); got != "approvals,plan_cache,schema_migrations,snapshot_heads,snapshots,source_states,traces" {
 			t.Errorf("after all: %s", got)
 		}
 		if v, _ := currentVersion(ctx, s.db); v != SchemaVersion() {

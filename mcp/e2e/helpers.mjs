@@ -22,7 +22,7 @@ export function mustEnv(name) {
 export function serverEnv(extra = {}) {
   const env = { ...process.env };
   for (const k of Object.keys(env)) {
-    if (["NL2SQL_BIN", "NL2SQL_CONFIG", "NL2SQL_GOLD", "NL2SQL_WIDE_CONFIG", "NL2SQL_CATALOG_CONFIG", "NL2SQL_CATALOG_VISIBLE", "NL2SQL_CATALOG_HIDDEN", "NL2SQL_TEST_PG_DSN", "NL2SQL_CHROMIUM", "NL2SQL_SCREENSHOTS", "NL2SQL_PLANS", "NL2SQL_PAGE_DIR"].includes(k)) delete env[k];
+    if (["NL2SQL_BIN", "NL2SQL_CONFIG", "NL2SQL_GOLD", "NL2SQL_WIDE_CONFIG", "NL2SQL_CATALOG_CONFIG", "NL2SQL_CATALOG_VISIBLE", "NL2SQL_CATALOG_HIDDEN", "NL2SQL_PROGRESS_CONFIG", "NL2SQL_TEST_PG_DSN", "NL2SQL_CHROMIUM", "NL2SQL_SCREENSHOTS", "NL2SQL_PLANS", "NL2SQL_PAGE_DIR"].includes(k)) delete env[k];
   }
   return { ...env, ...extra };
 }
