@@ -11,8 +11,8 @@ import (
 // the texts' order, all of one length; the index L2-normalises them itself,
 // so an embedder need not. Name identifies the model (and its dimensions
 // where they vary) so an index built with one embedder is never queried
-// with another. Implementations: NGram (built in, offline), Ollama,
-// OpenAI.
+// with another. Implementations: NGram (built in, offline), and
+// index/embed's Ollama and OpenAI.
 type Embedder interface {
 	Embed(ctx context.Context, texts []string) ([][]float32, error)
 	Name() string

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/nl2sql/nl2sql/index"
+	"github.com/nl2sql/nl2sql/index/embed"
 	"github.com/nl2sql/nl2sql/internal/config"
 )
 
@@ -29,9 +30,9 @@ func embedder(cfg *config.Config) (index.Embedder, error) {
 	case "builtin", "":
 		return index.NGram{}, nil
 	case "ollama":
-		return index.NewOllama(index.RemoteOptions{BaseURL: c.Host, Model: c.Model, APIKey: c.APIKey})
+		return embed.NewOllama(embed.RemoteOptions{BaseURL: c.Host, Model: c.Model, APIKey: c.APIKey})
 	case "openai":
-		return index.NewOpenAI(index.RemoteOptions{BaseURL: c.BaseURL, Model: c.Model, APIKey: c.APIKey})
+		return embed.NewOpenAI(embed.RemoteOptions{BaseURL: c.BaseURL, Model: c.Model, APIKey: c.APIKey})
 	}
 	return nil, fmt.Errorf("llm.embed: provider %q cannot embed; use ollama, openai or builtin", c.Provider)
 }

@@ -45,6 +45,7 @@ var Layers = map[string]int{
 	"internal/bigcat":    Foundations,
 
 	"index":                     Domain,
+	"index/embed":               Domain,
 	"curated":                   Domain,
 	"duckcompute":               Domain,
 	"engine/semantic":           Domain,
