@@ -323,3 +323,19 @@ func floatSide(p *Expr, t, other Type) {
 		*p = &Cast{Expr: *p, Type: CastFloat}
 	}
 }
+
+// floatAll applies floatSide to every operand of an IN list or a BETWEEN
+// (types[i] is the type of *ps[i]): when any of them is a float, every
+// integer or decimal among them is cast to float, so that
+// 9007199254740993 IN (9007199254740992.0) compares doubles on every
+// engine as the plain comparison does.
+func floatAll(ps []*Expr, types []Type) {
+	for _, t := range types {
+		if t == TypeFloat {
+			for i, p := range ps {
+				floatSide(p, types[i], TypeFloat)
+			}
+			return
+		}
+	}
+}

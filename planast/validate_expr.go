@@ -114,6 +114,13 @@ func (v *validator) expr(e Expr, path string, sc *scope, env *cteEnv) Type {
 			t, items[i] = nt, xt2
 		}
 		e.Temporal = ""
+		if !mixed && e.List != nil {
+			ps, ts := []*Expr{&e.Expr}, []Type{t}
+			for i := range e.List {
+				ps, ts = append(ps, &e.List[i]), append(ts, items[i])
+			}
+			floatAll(ps, ts)
+		}
 		if mixed {
 			v.dayRules[e] = dayRule{x: t, items: items}
 		} else if e.List != nil {
@@ -163,6 +170,8 @@ func (v *validator) expr(e Expr, path string, sc *scope, env *cteEnv) Type {
 			v.dayRules[e] = dayRule{x: t, items: []Type{lo, hi}}
 		} else if x := temporalOf(t, lo); x != "" && x == temporalOf(t, hi) {
 			e.Temporal = x
+		} else {
+			floatAll([]*Expr{&e.Expr, &e.Low, &e.High}, []Type{t, lo, hi})
 		}
 		return TypeBoolean
 	case *Like:

@@ -195,10 +195,24 @@ func TestDifferentialBigIntegersAgainstFloats(t *testing.T) {
 	var ran, differ, refused int
 	for _, x := range sides {
 		for _, y := range floats {
+			var conds []string
 			for _, op := range []string{"=", "!=", "<", ">="} {
 				for _, pair := range [][2]string{{x, y}, {y, x}} {
+					conds = append(conds, binary(op, pair[0], pair[1]))
+				}
+			}
+			// IN lists and BETWEEN follow the same rule as plain comparisons.
+			for _, pair := range [][2]string{{x, y}, {y, x}} {
+				conds = append(conds,
+					`{"kind":"in","expr":`+pair[0]+`,"list":[`+pair[1]+`]}`,
+					`{"kind":"in","expr":`+pair[0]+`,"list":[`+num("1")+`,`+pair[1]+`],"negated":true}`,
+					`{"kind":"between","expr":`+pair[0]+`,"low":`+pair[1]+`,"high":`+pair[1]+`}`,
+					`{"kind":"between","expr":`+pair[0]+`,"low":`+pair[1]+`,"high":`+pair[0]+`,"negated":true}`)
+			}
+			{
+				for _, cond := range conds {
 					plan := `{"select":[{"expr":` + column("id") + `,"alias":"id"}],"from":[{"table":"b","alias":"b"}],"where":` +
-						binary(op, pair[0], pair[1]) + `,"order_by":[{"expr":` + column("id") + `}]}`
+						cond + `,"order_by":[{"expr":` + column("id") + `}]}`
 					switch diffRun(t, dbs, cat, ran+refused, plan) {
 					case diffRefused:
 						refused++

@@ -134,6 +134,15 @@
 // compare the stored text as it is; so do ORDER BY, MIN and MAX (they order
 // correctly whenever the column holds one shape).
 //
+// # Numbers across engines
+//
+// A float compared with an integer or a decimal (=, !=, <, <=, >, >=, an
+// IN list, BETWEEN) is a comparison of doubles on every engine: Validate
+// casts the integer and decimal operands to float in the plan (an IN list
+// or a BETWEEN with one float operand casts all of them), because SQLite
+// compares such pairs exactly and PostgreSQL and DuckDB as doubles
+// (9007199254740993 IN (9007199254740992.0) held on two engines only).
+//
 // # Known gaps
 //
 // Some differences depend on the data, not on the plan, and are not
