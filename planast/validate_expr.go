@@ -322,6 +322,14 @@ func (v *validator) subquery(q *Query, path string, sc *scope, env *cteEnv) rela
 }
 
 func (v *validator) column(c *Column, path string, sc *scope) Type {
+	if c.Column == "" {
+		// Only SQLite can name a column "": PostgreSQL and DuckDB refuse a
+		// zero-length identifier, and so does every adapter's statement
+		// check, so a plan reading it would pass check and fail at run.
+		hint := "give the column a name in the database (ALTER TABLE ... RENAME COLUMN, or a view that names it) and select that"
+		v.addHint(CodeBadValue, join(path, "column"), hint, "a column name cannot be empty; no engine runs a zero-length identifier")
+		return TypeUnknown
+	}
 	if c.Table != "" {
 		for s := sc; s != nil; s = s.parent {
 			if src, ok := s.find(c.Table); ok {

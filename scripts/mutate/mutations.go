@@ -678,6 +678,13 @@ var mutations = []mutation{
 		Pkgs: []string{"./render"}, Run: "TestDifferentialBigIntegersAgainstFloats",
 	},
 	{
+		Name: "empty-column-name-validates",
+		File: "planast/validate_expr.go",
+		Old:  "\tif c.Column == \"\" {\n\t\t// Only SQLite",
+		New:  "\tif false {\n\t\t// Only SQLite",
+		Pkgs: []string{"./render"}, Run: "TestEmptyColumnNameRefusedBeforeSQL",
+	},
+	{
 		Name: "curated-ignores-allow-writable-role",
 		File: "curated/cli.go",
 		Old:  ", AllowWritableRole: ds.AllowWritableRole}",
