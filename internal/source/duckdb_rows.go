@@ -31,10 +31,12 @@ func QueryDuckDBConn(ctx context.Context, c driver.Conn, text string, args []any
 //
 // The driver decodes a JSON value with encoding/json into float64s, which
 // loses the digits of an integer beyond 2^53 (12345678901234567891 comes
-// back as 12345678901234567000). A statement with a JSON column therefore
-// runs wrapped in a SELECT that casts those columns to VARCHAR, so the
-// document arrives as the text DuckDB holds; the column is still reported
-// as JSON.
+// back as 12345678901234567000), and decodes a JSON field inside a list,
+// struct, map, array or union the same way. A statement with a JSON or
+// nested column therefore runs wrapped in a SELECT that casts those
+// columns to VARCHAR (nested ones through to_json), so the document
+// arrives as the text DuckDB writes, every digit and nesting level kept;
+// the column is reported as JSON.
 func queryDuckDBConn(ctx context.Context, c driver.Conn, text string, args []any, maxRows int) (*rawResult, error) {
 	// prepareCapped prepares text alone (Prepare, not PrepareContext,
 	// refuses a text of several statements instead of running all but the
@@ -99,9 +101,15 @@ func duckJSONAsText(stmt *duckdb.Stmt, text string) (string, []int) {
 		}
 		inner[i] = fmt.Sprintf(`"c%d"`, i)
 		expr := inner[i]
-		if info, err := stmt.ColumnTypeInfo(i); err == nil && strings.EqualFold(info.Alias(), "JSON") {
-			expr = "CAST(" + expr + " AS VARCHAR)"
-			cols = append(cols, i)
+		if info, err := stmt.ColumnTypeInfo(i); err == nil {
+			switch {
+			case strings.EqualFold(info.Alias(), "JSON"):
+				expr = "CAST(" + expr + " AS VARCHAR)"
+				cols = append(cols, i)
+			case duckNested(info.InternalType()):
+				expr = "CAST(to_json(" + expr + ") AS VARCHAR)"
+				cols = append(cols, i)
+			}
 		}
 		outer[i] = expr + " AS " + `"` + strings.ReplaceAll(name, `"`, `""`) + `"`
 	}
@@ -114,4 +122,14 @@ func duckJSONAsText(stmt *duckdb.Stmt, text string) (string, []int) {
 	}
 	// The line breaks keep a -- comment from swallowing the ")".
 	return "SELECT " + strings.Join(outer, ", ") + " FROM (\n" + body + "\n) AS nl2sql_json(" + strings.Join(inner, ", ") + ")", cols
+}
+
+// duckNested reports the DuckDB types whose values are read as their JSON
+// text (to_json) rather than through the driver's Go decoding.
+func duckNested(t duckdb.Type) bool {
+	switch t {
+	case duckdb.TYPE_LIST, duckdb.TYPE_ARRAY, duckdb.TYPE_STRUCT, duckdb.TYPE_MAP, duckdb.TYPE_UNION:
+		return true
+	}
+	return false
 }

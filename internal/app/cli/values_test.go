@@ -56,6 +56,8 @@ var valueFixtures = map[string][]valueCol{
 		{"arr2", "INTEGER[][]", "[[1,2],[3,4]]"},
 		{"st", "STRUCT(a INTEGER, b VARCHAR)", "{'a': 1, 'b': 'x'}"},
 		{"mp", "MAP(VARCHAR, INTEGER)", "MAP {'k': 1}"},
+		{"st_big", "STRUCT(big HUGEINT, doc JSON)", `{'big': 12345678901234567891, 'doc': '{"n": 12345678901234567891, "a": [1.50, {"m": null}]}'}`},
+		{"decs", "DECIMAL(20,2)[]", "[123456789012345678.91, -0.50, NULL]"},
 		{"j", "JSON", `'{"n": 12345678901234567891}'`},
 		{"name", "VARCHAR", "'" + injected + "'"},
 	},
