@@ -2,6 +2,7 @@ package source
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 
 	"github.com/nl2sql/nl2sql/internal/schema"
@@ -142,10 +143,15 @@ func str(v any) string {
 	return s
 }
 
-// strList is a list of strings as drivers return it ([]any of string).
+// strList is a list of strings as drivers return it ([]any of string), or
+// as the DuckDB adapter reads a list: its JSON text (see queryDuckDBConn).
 func strList(v any) []string {
 	var out []string
 	switch x := v.(type) {
+	case string:
+		if json.Unmarshal([]byte(x), &out) != nil {
+			return nil
+		}
 	case []any:
 		for _, e := range x {
 			out = append(out, str(e))
