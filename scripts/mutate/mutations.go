@@ -430,16 +430,16 @@ var mutations = []mutation{
 	},
 	{
 		Name: "values-summary-text-unquoted",
-		File: "engine/answer.go",
+		File: "engine/answer/summary.go",
 		Old:  "if s, ok := v.(string); ok && !plainValue(s) {",
 		New:  "if s, ok := v.(string); ok && false && !plainValue(s) {",
 		Pkgs: []string{"./engine"}, Run: "TestSummaryQuotesCellText",
 	},
 	{
 		Name: "values-answer-quote-unchecked",
-		File: "engine/answer_model.go",
-		Old:  "if bad := unsupportedQuote(out.Answer, res.Question, res.Columns, preview); bad != \"\" {",
-		New:  "if bad := unsupportedQuote(out.Answer, res.Question, res.Columns, preview); false && bad != \"\" {",
+		File: "engine/answer/model.go",
+		Old:  "if bad := unsupportedQuote(got.Answer, r.Question, r.Columns, preview); bad != \"\" {",
+		New:  "if bad := unsupportedQuote(got.Answer, r.Question, r.Columns, preview); false && bad != \"\" {",
 		Pkgs: []string{"./engine"}, Run: "TestAnswerModelQuotesOnlyTheRows",
 	},
 	{
