@@ -60,6 +60,7 @@ var Layers = map[string]int{
 	"engine/approval":   Steps,
 	"engine/emptyrange": Steps,
 	"engine/answer":     Steps,
+	"engine/hostplan":   Steps,
 
 	"engine": Pipeline,
 

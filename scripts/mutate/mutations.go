@@ -815,14 +815,14 @@ var mutations = []mutation{
 	},
 	{
 		Name: "host-context-counts-hidden-tables",
-		File: "engine/host_plan.go",
-		Old:  "visible := len(e.caller(ctx).FilterSnapshot(ds.snap).Tables)",
-		New:  "visible := len(ds.snap.Tables)",
+		File: "engine/host.go",
+		Old:  "visible := len(h.e.caller(ctx).FilterSnapshot(h.ds.snap).Tables)",
+		New:  "visible := len(h.ds.snap.Tables)",
 		Pkgs: []string{"./mcp"}, Run: "TestCatalogSurfacesPageWithinBudget",
 	},
 	{
 		Name: "host-context-uncut",
-		File: "engine/host_plan.go",
+		File: "engine/hostplan/hostplan.go",
 		Old:  "if index.ContextTokens(sctx) > tokens && len(snap.Tables) > 1 {",
 		New:  "if false && len(snap.Tables) > 1 {",
 		Pkgs: []string{"./engine"}, Run: "TestHostContextFitsBudgetOnLargeCatalog",
