@@ -22,6 +22,7 @@ import (
 	"github.com/nl2sql/nl2sql/engine/hooks"
 	"github.com/nl2sql/nl2sql/engine/llm"
 	"github.com/nl2sql/nl2sql/engine/semantic"
+	"github.com/nl2sql/nl2sql/engine/verified"
 	"github.com/nl2sql/nl2sql/index"
 	"github.com/nl2sql/nl2sql/internal/dayfile"
 	"github.com/nl2sql/nl2sql/internal/schema"
@@ -167,8 +168,8 @@ type Engine struct {
 	closed  bool
 	// opens bounds the opens running at once (maxConcurrentOpens).
 	opens *semaphore.Weighted
-	// matcher matches questions to verified queries (verified_match.go).
-	matcher matcherOnce
+	// matcher matches questions to verified queries (engine/verified).
+	matcher verified.Matchers
 	// hostMode: no planner is configured; the host plans (host_plan.go).
 	hostMode bool
 	// tracer starts the root span of a request that arrives without one.

@@ -8,6 +8,7 @@ import (
 	"github.com/nl2sql/nl2sql/curated"
 	"github.com/nl2sql/nl2sql/engine/hostplan"
 	"github.com/nl2sql/nl2sql/engine/llm"
+	"github.com/nl2sql/nl2sql/engine/verified"
 	"github.com/nl2sql/nl2sql/internal/schema"
 )
 
@@ -123,17 +124,7 @@ func (h hostSource) Verified(ctx context.Context, q string) ([]*curated.Query, [
 func (h hostSource) MinSimilarity() float64 { return h.e.opts.Curated.MinSimilarity }
 
 func (h hostSource) Values(ctx context.Context, q string) []string {
-	var values []string
-	if h.ds.idx != nil {
-		if vals, err := h.ds.idx.Values(ctx, q, h.e.caller(ctx).Reader(h.ds.spec.ID)); err == nil {
-			for _, v := range vals {
-				if v.Match == "exact" || v.Match == "stem" {
-					values = append(values, v.Value)
-				}
-			}
-		}
-	}
-	return values
+	return verified.NamedValues(ctx, h.ds.idx, q, h.e.caller(ctx).Reader(h.ds.spec.ID))
 }
 
 // hostResolve resolves a question across several datasources without a

@@ -61,6 +61,8 @@ var Layers = map[string]int{
 	"engine/emptyrange": Steps,
 	"engine/answer":     Steps,
 	"engine/hostplan":   Steps,
+	"engine/verified":   Steps,
+	"engine/spans":      Steps,
 
 	"engine": Pipeline,
 

@@ -408,9 +408,9 @@ var mutations = []mutation{
 	},
 	{
 		Name: "spans-lose-their-parent",
-		File: "engine/spans.go",
-		Old:  "return parent.TracerProvider().Tracer(tracerName).Start(ctx, name, opts...)",
-		New:  "return parent.TracerProvider().Tracer(tracerName).Start(context.Background(), name, opts...)",
+		File: "engine/spans/spans.go",
+		Old:  "return parent.TracerProvider().Tracer(TracerName).Start(ctx, name, opts...)",
+		New:  "return parent.TracerProvider().Tracer(TracerName).Start(context.Background(), name, opts...)",
 		Pkgs: []string{"./engine"}, Run: "TestSpans",
 	},
 	// exact values
