@@ -13,7 +13,7 @@
 //	                         to the planner at most Options.MaxRepairs times
 //	render    (render.go)    render.SQL for the datasource's dialect, LIMIT = row limit + 1
 //	execute   (execute.go)   read-only, streamed, stopped at the row limit (truncated)
-//	answer    (answer.go)    a short summary drawn from the first rows only
+//	answer    (engine/answer) a short summary drawn from the first rows only
 //
 // Capabilities beyond one question's walk are packages of their own, each
 // declaring what it needs: engine/scale (test-time scaling, behind
@@ -42,7 +42,7 @@
 //	//   LIMIT 1
 //	// res.Answer = `Artist "Iron Maiden", AlbumCount 21.` (stored text quoted as data)
 //
-// Without a planner (Options.Planner nil: host planning, host_plan.go) the
+// Without a planner (Options.Planner nil: host planning, engine/hostplan) the
 // same Ask returns the plan-it-yourself result instead, for the client
 // that plans itself:
 //

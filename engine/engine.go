@@ -73,7 +73,7 @@ type DatasourceSpec struct {
 type Options struct {
 	Datasources []DatasourceSpec
 	// Planner plans questions; nil means host planning: no model call is
-	// made, and Ask returns the plan-it-yourself result (host_plan.go).
+	// made, and Ask returns the plan-it-yourself result (engine/hostplan).
 	Planner Planner
 	// HandOver makes Ask return the plan-it-yourself result, not
 	// NO_RECORDING, when the replay provider has no recording for a
@@ -170,7 +170,7 @@ type Engine struct {
 	opens *semaphore.Weighted
 	// matcher matches questions to verified queries (engine/verified).
 	matcher verified.Matchers
-	// hostMode: no planner is configured; the host plans (host_plan.go).
+	// hostMode: no planner is configured; the host plans (engine/hostplan).
 	hostMode bool
 	// tracer starts the root span of a request that arrives without one.
 	tracer trace.Tracer
