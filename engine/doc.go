@@ -20,7 +20,12 @@
 // scale.Host, which scale.go implements with the steps above),
 // engine/multi (the cross-datasource documents: ranking, decomposition
 // checks and layers; multi*.go runs them) and engine/approval (the
-// four-eyes process; approvals.go holds and re-runs plans).
+// four-eyes process; approvals.go holds and re-runs plans),
+// engine/verified (verified-query matching, parameter filling and the hook
+// gate; verified.go takes the step), engine/hostplan (the plan-it-yourself
+// result over hostplan.Source, host.go), engine/answer (the summary and the
+// answer model's checks), engine/emptyrange (why an empty result may be
+// empty) and engine/spans (the run's OpenTelemetry spans, observe.go).
 // engine/internal/fault is the boundary error type this package re-exports
 // as Error, engine/internal/modeltext how rows and prompts reach a model.
 //
