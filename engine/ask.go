@@ -8,6 +8,7 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/nl2sql/nl2sql/engine/emptyrange"
 	"github.com/nl2sql/nl2sql/engine/hooks"
 	"github.com/nl2sql/nl2sql/engine/internal/fault"
 	"github.com/nl2sql/nl2sql/internal/source"
@@ -186,7 +187,7 @@ func (e *Engine) finish(ctx context.Context, ds *datasource, q, today string, pl
 	}
 	if len(res.Rows) == 0 {
 		// cheap: the plan and the profile in the snapshot, no query
-		res.Warnings = append(res.Warnings, outOfRangeWarnings(ds.snap, planned.plan)...)
+		res.Warnings = append(res.Warnings, emptyrange.Warnings(ds.snap, planned.plan)...)
 	}
 	res.Answer = e.modelAnswer(ctx, ds.spec.ID, res)
 	if err := e.resultHook(ctx, hooks.AfterAnswer, ds, q, planned, res.Columns, res.RowCount, res.Truncated, res.Answer, tr); err != nil {

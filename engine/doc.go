@@ -13,14 +13,19 @@
 //	                         to the planner at most Options.MaxRepairs times
 //	render    (render.go)    render.SQL for the datasource's dialect, LIMIT = row limit + 1
 //	execute   (execute.go)   read-only, streamed, stopped at the row limit (truncated)
-//	answer    (answer.go)    a short summary drawn from the first rows only
+//	answer    (engine/answer) a short summary drawn from the first rows only
 //
 // Capabilities beyond one question's walk are packages of their own, each
 // declaring what it needs: engine/scale (test-time scaling, behind
 // scale.Host, which scale.go implements with the steps above),
 // engine/multi (the cross-datasource documents: ranking, decomposition
 // checks and layers; multi*.go runs them) and engine/approval (the
-// four-eyes process; approvals.go holds and re-runs plans).
+// four-eyes process; approvals.go holds and re-runs plans),
+// engine/verified (verified-query matching, parameter filling and the hook
+// gate; verified.go takes the step), engine/hostplan (the plan-it-yourself
+// result over hostplan.Source, host.go), engine/answer (the summary and the
+// answer model's checks), engine/emptyrange (why an empty result may be
+// empty) and engine/spans (the run's OpenTelemetry spans, observe.go).
 // engine/internal/fault is the boundary error type this package re-exports
 // as Error, engine/internal/modeltext how rows and prompts reach a model.
 //
@@ -42,7 +47,7 @@
 //	//   LIMIT 1
 //	// res.Answer = `Artist "Iron Maiden", AlbumCount 21.` (stored text quoted as data)
 //
-// Without a planner (Options.Planner nil: host planning, host_plan.go) the
+// Without a planner (Options.Planner nil: host planning, engine/hostplan) the
 // same Ask returns the plan-it-yourself result instead, for the client
 // that plans itself:
 //

@@ -22,6 +22,7 @@ import (
 	"github.com/nl2sql/nl2sql/engine/hooks"
 	"github.com/nl2sql/nl2sql/engine/llm"
 	"github.com/nl2sql/nl2sql/engine/semantic"
+	"github.com/nl2sql/nl2sql/engine/verified"
 	"github.com/nl2sql/nl2sql/index"
 	"github.com/nl2sql/nl2sql/internal/dayfile"
 	"github.com/nl2sql/nl2sql/internal/schema"
@@ -72,7 +73,7 @@ type DatasourceSpec struct {
 type Options struct {
 	Datasources []DatasourceSpec
 	// Planner plans questions; nil means host planning: no model call is
-	// made, and Ask returns the plan-it-yourself result (host_plan.go).
+	// made, and Ask returns the plan-it-yourself result (engine/hostplan).
 	Planner Planner
 	// HandOver makes Ask return the plan-it-yourself result, not
 	// NO_RECORDING, when the replay provider has no recording for a
@@ -167,9 +168,9 @@ type Engine struct {
 	closed  bool
 	// opens bounds the opens running at once (maxConcurrentOpens).
 	opens *semaphore.Weighted
-	// matcher matches questions to verified queries (verified_match.go).
-	matcher matcherOnce
-	// hostMode: no planner is configured; the host plans (host_plan.go).
+	// matcher matches questions to verified queries (engine/verified).
+	matcher verified.Matchers
+	// hostMode: no planner is configured; the host plans (engine/hostplan).
 	hostMode bool
 	// tracer starts the root span of a request that arrives without one.
 	tracer trace.Tracer

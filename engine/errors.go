@@ -15,7 +15,7 @@ const (
 	CodeDatasourceDown     = fault.CodeDatasourceDown     // missing, locked or corrupt database
 	CodePlanInvalid        = fault.CodePlanInvalid        // the plan failed validation after every repair attempt
 	CodeNoRecording        = fault.CodeNoRecording        // replay has no recorded answer for this request
-	CodeNoPlanner          = fault.CodeNoPlanner          // no model is configured: the host plans (host_plan.go)
+	CodeNoPlanner          = fault.CodeNoPlanner          // no model is configured: the host plans (engine/hostplan)
 	CodeInvalidDatabase    = fault.CodeInvalidDatabase    // a --db argument names no usable database
 	CodeProvider           = fault.CodeProvider           // the model provider failed
 	CodeReadOnly           = fault.CodeReadOnly           // the database refused a statement as not read-only

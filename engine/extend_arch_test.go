@@ -51,7 +51,7 @@ func goFiles(t *testing.T, root string, f func(rel string, fset *token.FileSet, 
 
 // hookRunners are the functions that run hooks; their second argument is
 // the point.
-var hookRunners = map[string]bool{"hook": true, "resultHook": true}
+var hookRunners = map[string]bool{"hook": true, "resultHook": true, "hookStep": true}
 
 // Every place that runs hooks names its point as a literal hooks.<Point>
 // constant (never a variable a caller could choose), and every point is
@@ -61,7 +61,7 @@ func TestHookCallSitesNamePoints(t *testing.T) {
 		"BeforeExecution": hooks.BeforeExecution, "AfterExecution": hooks.AfterExecution, "AfterAnswer": hooks.AfterAnswer}
 	used := map[hooks.Point]bool{}
 	goFiles(t, ".", func(rel string, fset *token.FileSet, file *ast.File) {
-		if strings.Contains(rel, "/") { // the engine package itself
+		if strings.Contains(rel, "/") && !strings.HasPrefix(rel, "verified/") { // the engine package itself, and the verified gate it hands its hook step
 			return
 		}
 		ast.Inspect(file, func(n ast.Node) bool {
@@ -71,6 +71,9 @@ func TestHookCallSitesNamePoints(t *testing.T) {
 			call, ok := n.(*ast.CallExpr)
 			if !ok {
 				return true
+			}
+			if id, isID := call.Fun.(*ast.Ident); isID && hookRunners[id.Name] && len(call.Args) >= 2 {
+				call.Fun = &ast.SelectorExpr{X: ast.NewIdent("_"), Sel: id} // a Hook handed in: checked as e.hook is
 			}
 			sel, ok := call.Fun.(*ast.SelectorExpr)
 			if !ok || !hookRunners[sel.Sel.Name] || len(call.Args) < 2 {

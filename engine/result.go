@@ -46,7 +46,7 @@ type Result struct {
 	Timings Timings `json:"timings"`
 	TraceID string  `json:"trace_id"`
 	// HostPlan, when set, makes this the plan-it-yourself result of a
-	// question no planner answered (host_plan.go): its JSON is the
+	// question no planner answered (engine/hostplan): its JSON is the
 	// HostPlan's, and the fields above other than Question and TraceID
 	// are empty.
 	HostPlan *HostPlan `json:"-"`

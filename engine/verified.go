@@ -2,14 +2,15 @@ package engine
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"time"
 
 	"github.com/nl2sql/nl2sql/curated"
-	"github.com/nl2sql/nl2sql/engine/internal/modeltext"
+	"github.com/nl2sql/nl2sql/engine/hooks"
+	"github.com/nl2sql/nl2sql/engine/internal/fault"
 	"github.com/nl2sql/nl2sql/engine/llm"
+	"github.com/nl2sql/nl2sql/engine/verified"
 )
 
 // verified is the verified-query step of Ask: when the question matches a
@@ -23,8 +24,8 @@ func (e *Engine) verified(ctx context.Context, ds *datasource, q, today string, 
 		return nil, false, nil
 	}
 	sc := e.caller(ctx)
-	ans, matched, err := e.opts.Curated.Answer(ctx, e.verifiedMatcher(ctx, ds, q), paramFiller{e: e, ds: ds.spec.ID, today: today}, tracedSource{ds.src}, ds.spec.ID, q, sc, ds.spec.RowLimit,
-		e.verifiedGate(ctx, ds, q, tr))
+	ans, matched, err := e.opts.Curated.Answer(ctx, e.verifiedMatcher(ctx, ds, q), e.paramFiller(ds.spec.ID, today), tracedSource{ds.src}, ds.spec.ID, q, sc, ds.spec.RowLimit,
+		verified.Gate(ctx, e.hookStep(tr), ds.spec.ID, q))
 	if !matched {
 		return nil, false, nil
 	}
@@ -32,7 +33,7 @@ func (e *Engine) verified(ctx context.Context, ds *datasource, q, today string, 
 		if ctx.Err() != nil {
 			return nil, false, deadline(ctx, err)
 		}
-		if refusedByRule(err) && !errors.Is(err, errVerifiedNeedsApproval) {
+		if refusedByRule(err) && !errors.Is(err, verified.ErrNeedsApproval) {
 			return nil, false, err
 		}
 		reason := fmt.Sprintf("a verified query matched but could not answer (%v); the question was planned instead", err)
@@ -62,7 +63,7 @@ func (e *Engine) verified(ctx context.Context, ds *datasource, q, today string, 
 		out.Warnings = append(out.Warnings, "the result was cut at the row limit")
 	}
 	out.Answer = summarise(out)
-	if err := e.verifiedResultHooks(ctx, ds, q, ans.Query, out, tr); err != nil {
+	if err := verified.ResultHooks(ctx, e.hookStep(tr), ds.spec.ID, q, ans.Query, shapeOf(out)); err != nil {
 		return nil, false, err
 	}
 	tm.Answer = sw.lap()
@@ -76,38 +77,6 @@ func boolInt(b bool) int {
 		return 1
 	}
 	return 0
-}
-
-// paramFiller asks the model (step "verified_params") for a matched
-// verified query's parameter values. The model sees the question, the
-// query's description and its parameters, never the SQL.
-type paramFiller struct {
-	e     *Engine
-	ds    string
-	today string
-}
-
-func (f paramFiller) FillParams(ctx context.Context, req curated.ParamRequest) ([]byte, error) {
-	schema, err := json.Marshal(req.Schema)
-	if err != nil {
-		return nil, err
-	}
-	body, _ := json.MarshalIndent(struct {
-		Today       string          `json:"today"`
-		Question    string          `json:"question"`
-		QueryID     string          `json:"query_id"`
-		Description string          `json:"description"`
-		Params      []curated.Param `json:"params"`
-	}{f.today, req.Question, req.QueryID, req.Description, req.Params}, "", "  ")
-	msgs := []llm.Message{{Role: "system", Content: req.Instructions}, {Role: "user", Content: string(body)}}
-	lreq := llm.Request{Step: "verified_params", Datasource: f.ds, Intent: req.Question, Messages: msgs,
-		SchemaName: "verified_params", Schema: schema, PromptHash: modeltext.Hash(msgs, f.today)}
-	resp, err := f.e.opts.Planner.Complete(ctx, lreq)
-	traceCall(ctx, lreq, resp, err, 0)
-	if err != nil {
-		return nil, err
-	}
-	return resp.Content, nil
 }
 
 // ListVerified lists the verified queries the caller may run on a
@@ -156,7 +125,7 @@ func (e *Engine) RunVerified(ctx context.Context, id string, params map[string]a
 	}
 	tm.Resolve = sw.lap()
 	ctx = stepSpan(ctx, "verified")
-	ex, err := e.opts.Curated.RunByID(ctx, tracedSource{ds.src}, id, params, sc, ds.spec.RowLimit, e.verifiedGate(ctx, ds, question, tr))
+	ex, err := e.opts.Curated.RunByID(ctx, tracedSource{ds.src}, id, params, sc, ds.spec.RowLimit, verified.Gate(ctx, e.hookStep(tr), ds.spec.ID, question))
 	if err != nil {
 		if refusedByRule(err) {
 			return nil, err
@@ -178,7 +147,7 @@ func (e *Engine) RunVerified(ctx context.Context, id string, params map[string]a
 	}
 	ctx = stepSpan(ctx, "answer")
 	res.Answer = summarise(res)
-	if err := e.verifiedResultHooks(ctx, ds, question, q, res, tr); err != nil {
+	if err := verified.ResultHooks(ctx, e.hookStep(tr), ds.spec.ID, question, q, shapeOf(res)); err != nil {
 		return nil, err
 	}
 	tm.Total = sw.total()
@@ -202,3 +171,41 @@ func curatedError(err error, ds string) error {
 	}
 	return sourceError(err, ds)
 }
+
+// paramFiller fills a matched verified query's parameters with the
+// planner (engine/verified), the call recorded in the trace.
+func (e *Engine) paramFiller(ds, today string) verified.ParamFiller {
+	return verified.ParamFiller{Planner: e.opts.Planner, Datasource: ds, Today: today,
+		Trace: func(ctx context.Context, req llm.Request, resp *llm.Response, err error) {
+			traceCall(ctx, req, resp, err, 0)
+		}}
+}
+
+// verifiedMatcher is the matcher of the verified queries on ds for one
+// question (engine/verified), the stored values it names read within the
+// caller's scope; when the phrase index cannot be built it is logged and
+// word overlap serves.
+func (e *Engine) verifiedMatcher(ctx context.Context, ds *datasource, question string) curated.Matcher {
+	m, err := e.matcher.Matcher(ctx, e.opts.Curated, verified.Source{ID: ds.spec.ID, Version: ds.version, Index: ds.idx}, question, e.caller(ctx).Reader(ds.spec.ID))
+	if err != nil {
+		e.log.Warn("cannot index the verified queries; matching by word overlap", "datasource", ds.spec.ID, "err", err)
+	}
+	return m
+}
+
+// hookStep is the hook step of one run, as the step packages call it.
+func (e *Engine) hookStep(tr *traceRec) verified.Hook {
+	return func(ctx context.Context, p hooks.Point, in hooks.Input) (hooks.Outcome, error) {
+		return e.hook(ctx, p, tr, in)
+	}
+}
+
+// shapeOf is what the result hooks see of a verified query's result.
+func shapeOf(r *Result) verified.Shape {
+	return verified.Shape{SQL: r.SQL, Columns: r.Columns, RowCount: r.RowCount, Truncated: r.Truncated, Answer: r.Answer}
+}
+
+// refusedByRule reports whether err is a rule's refusal or an approval
+// stop: those end the request (fail closed), they never fall back to
+// another path.
+func refusedByRule(err error) bool { return fault.RefusedByRule(err) }

@@ -30,7 +30,7 @@ func TestVerifiedMatchThroughIndex(t *testing.T) {
 	}
 	match := func(q string) string {
 		m := e.verifiedMatcher(ctx, ds, q)
-		if _, ok := m.(phraseMatcher); !ok {
+		if _, ok := m.(curated.TokenMatcher); ok {
 			t.Fatalf("matcher %T, want the phrase index", m)
 		}
 		got, _, ok := set.Match(m, q, set.Runnable(e.caller(ctx), "chinook"))

@@ -20,7 +20,7 @@ const otelScope = "github.com/nl2sql/nl2sql/engine/events"
 //	               gen_ai.client.token.usage ({token}, gen_ai.token.type)
 //
 // Spans are not made here: the engine records each request as one trace
-// while it runs (engine/spans.go), with the MCP tool call as its root.
+// while it runs (engine/spans), with the MCP tool call as its root.
 // Nothing is exported unless the application installs SDK providers; the
 // observer itself never blocks a run.
 type OTel struct {

@@ -55,9 +55,14 @@ var Layers = map[string]int{
 	"engine/internal/fault":     Domain,
 	"engine/internal/modeltext": Domain,
 
-	"engine/scale":    Steps,
-	"engine/multi":    Steps,
-	"engine/approval": Steps,
+	"engine/scale":      Steps,
+	"engine/multi":      Steps,
+	"engine/approval":   Steps,
+	"engine/emptyrange": Steps,
+	"engine/answer":     Steps,
+	"engine/hostplan":   Steps,
+	"engine/verified":   Steps,
+	"engine/spans":      Steps,
 
 	"engine": Pipeline,
 

@@ -408,9 +408,9 @@ var mutations = []mutation{
 	},
 	{
 		Name: "spans-lose-their-parent",
-		File: "engine/spans.go",
-		Old:  "return parent.TracerProvider().Tracer(tracerName).Start(ctx, name, opts...)",
-		New:  "return parent.TracerProvider().Tracer(tracerName).Start(context.Background(), name, opts...)",
+		File: "engine/spans/spans.go",
+		Old:  "return parent.TracerProvider().Tracer(TracerName).Start(ctx, name, opts...)",
+		New:  "return parent.TracerProvider().Tracer(TracerName).Start(context.Background(), name, opts...)",
 		Pkgs: []string{"./engine"}, Run: "TestSpans",
 	},
 	// exact values
@@ -430,16 +430,16 @@ var mutations = []mutation{
 	},
 	{
 		Name: "values-summary-text-unquoted",
-		File: "engine/answer.go",
+		File: "engine/answer/summary.go",
 		Old:  "if s, ok := v.(string); ok && !plainValue(s) {",
 		New:  "if s, ok := v.(string); ok && false && !plainValue(s) {",
 		Pkgs: []string{"./engine"}, Run: "TestSummaryQuotesCellText",
 	},
 	{
 		Name: "values-answer-quote-unchecked",
-		File: "engine/answer_model.go",
-		Old:  "if bad := unsupportedQuote(out.Answer, res.Question, res.Columns, preview); bad != \"\" {",
-		New:  "if bad := unsupportedQuote(out.Answer, res.Question, res.Columns, preview); false && bad != \"\" {",
+		File: "engine/answer/model.go",
+		Old:  "if bad := unsupportedQuote(got.Answer, r.Question, r.Columns, preview); bad != \"\" {",
+		New:  "if bad := unsupportedQuote(got.Answer, r.Question, r.Columns, preview); false && bad != \"\" {",
 		Pkgs: []string{"./engine"}, Run: "TestAnswerModelQuotesOnlyTheRows",
 	},
 	{
@@ -836,14 +836,14 @@ var mutations = []mutation{
 	},
 	{
 		Name: "host-context-counts-hidden-tables",
-		File: "engine/host_plan.go",
-		Old:  "visible := len(e.caller(ctx).FilterSnapshot(ds.snap).Tables)",
-		New:  "visible := len(ds.snap.Tables)",
+		File: "engine/host.go",
+		Old:  "visible := len(h.e.caller(ctx).FilterSnapshot(h.ds.snap).Tables)",
+		New:  "visible := len(h.ds.snap.Tables)",
 		Pkgs: []string{"./mcp"}, Run: "TestCatalogSurfacesPageWithinBudget",
 	},
 	{
 		Name: "host-context-uncut",
-		File: "engine/host_plan.go",
+		File: "engine/hostplan/hostplan.go",
 		Old:  "if index.ContextTokens(sctx) > tokens && len(snap.Tables) > 1 {",
 		New:  "if false && len(snap.Tables) > 1 {",
 		Pkgs: []string{"./engine"}, Run: "TestHostContextFitsBudgetOnLargeCatalog",

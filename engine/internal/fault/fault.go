@@ -33,7 +33,7 @@ const (
 	CodeDatasourceDown     Code = "DATASOURCE_UNAVAILABLE"   // missing, locked or corrupt database
 	CodePlanInvalid        Code = "PLAN_INVALID"             // the plan failed validation after every repair attempt
 	CodeNoRecording        Code = "NO_RECORDING"             // replay has no recorded answer for this request
-	CodeNoPlanner          Code = "NO_PLANNER"               // no model is configured: the host plans (engine/host_plan.go)
+	CodeNoPlanner          Code = "NO_PLANNER"               // no model is configured: the host plans (engine/hostplan)
 	CodeInvalidDatabase    Code = "INVALID_DATABASE"         // a --db argument names no usable database
 	CodeProvider           Code = "PROVIDER_ERROR"           // the model provider failed
 	CodeReadOnly           Code = "READ_ONLY_VIOLATION"      // the database refused a statement as not read-only

@@ -1,22 +1,18 @@
-package engine
+package hostplan
 
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"math"
 	"sort"
 
 	"github.com/nl2sql/nl2sql/curated"
-	"github.com/nl2sql/nl2sql/engine/llm"
 	"github.com/nl2sql/nl2sql/index"
 	"github.com/nl2sql/nl2sql/internal/config"
 	"github.com/nl2sql/nl2sql/internal/schema"
 )
 
-// Host planning.
-//
 // Most people run nl2sql inside an assistant that is itself a capable
 // model. Without a planner of its own (no llm section), or when the replay
 // provider holds no recording for a question and Options.HandOver is set,
@@ -34,11 +30,8 @@ import (
 // otherwise the result lists the best candidates, each with its own
 // context, and Datasource is empty: the host picks and runs the plan there.
 
-// Result kinds: the "kind" of every Ask result's JSON.
-const (
-	KindAnswer         = "answer"
-	KindPlanItYourself = "plan_it_yourself"
-)
+// KindPlanItYourself is the "kind" of a plan-it-yourself result's JSON.
+const KindPlanItYourself = "plan_it_yourself"
 
 // Reasons of a plan-it-yourself result.
 const (
@@ -125,101 +118,92 @@ type HostCandidate struct {
 }
 
 // maxHostVerified bounds the verified queries listed per datasource, and
-// maxHostCandidates the datasources offered when none leads.
+// MaxCandidates the datasources offered when none leads.
 const (
-	maxHostVerified   = 3
-	maxHostCandidates = 3
+	maxHostVerified = 3
+	MaxCandidates   = 3
 )
 
-// noPlanner is the planner of an engine configured without one: any model
-// call is the typed NO_PLANNER error (Ask never makes one; explain and the
-// steps that need a model report it).
-type noPlanner struct{}
-
-func (noPlanner) Complete(context.Context, llm.Request) (*llm.Response, error) {
-	return nil, errNoPlanner
+// Source is one datasource as the caller may plan over it: what the
+// pipeline's own steps (retrieval within the caller's scope, the schema
+// context, the verified-query matcher, the value index) give for it.
+type Source interface {
+	ID() string
+	Dialect() string
+	Description() string
+	// Retrieved is q's retrieval over what the caller may read, best
+	// table first.
+	Retrieved(ctx context.Context, q string) *schema.Snapshot
+	// SchemaContext writes a snapshot as the planner's prompt holds it.
+	SchemaContext(snap *schema.Snapshot) string
+	// VisibleTables counts the tables the caller may read.
+	VisibleTables(ctx context.Context) int
+	// Verified is the verified queries the caller may run here with their
+	// scores against q (nil when none), and MinSimilarity the score a
+	// match needs.
+	Verified(ctx context.Context, q string) (cands []*curated.Query, scores []float64)
+	MinSimilarity() float64
+	// Values is the stored values q names exactly (or by stem) within the
+	// caller's scope.
+	Values(ctx context.Context, q string) []string
 }
 
-var errNoPlanner = &Error{Code: CodeNoPlanner, Msg: "no model is configured on this server, so it does not plan questions itself",
-	Hint: "ask returns a plan_it_yourself result with the schema context: write a plan (get_plan_schema) and run it with run_plan, or configure llm.default in nl2sql.yaml"}
-
-// HostPlanning reports whether the engine has no planner of its own: the
-// host plans through get_plan_schema and run_plan.
-func (e *Engine) HostPlanning() bool { return e.hostMode }
-
-// handsOver reports whether a planning error means the host should plan:
-// there is no planner, or (with Options.HandOver) replay has no
-// recording for the question.
-func (e *Engine) handsOver(err error) (string, bool) {
-	if err == nil {
-		return "", false
-	}
-	if e.hostMode || AsError(err).Code == CodeNoPlanner {
-		return HostReasonNoPlanner, true
-	}
-	var nr *llm.NoRecordingError
-	if e.opts.HandOver && (errors.As(err, &nr) || AsError(err).Code == CodeNoRecording) {
-		return HostReasonNoRecording, true
-	}
-	return "", false
-}
-
-// hostPlan builds the plan-it-yourself result for q on ds.
-func (e *Engine) hostPlan(ctx context.Context, ds *datasource, q, today, reason string, tr *traceRec) *Result {
+// Plan builds the plan-it-yourself result for q on ds; resultTokens is
+// the result budget its schema context takes a share of.
+func Plan(ctx context.Context, ds Source, q, today, reason, traceID string, resultTokens int) *HostPlan {
 	hp := &HostPlan{
-		Kind: KindPlanItYourself, Question: q, Reason: reason, Today: today, HostContext: e.hostContext(ctx, ds, q, e.hostContextTokens(1)),
+		Kind: KindPlanItYourself, Question: q, Reason: reason, Today: today, HostContext: Context(ctx, ds, q, ContextTokens(resultTokens, 1)),
 		PlanGuide: ToolCall{Tool: "get_plan_schema", Arguments: map[string]any{}},
-		RunPlan:   ToolCall{Tool: "run_plan", Arguments: map[string]any{"datasource": ds.spec.ID}, Missing: []string{"plan"}},
-		TraceID:   tr.t.ID,
+		RunPlan:   ToolCall{Tool: "run_plan", Arguments: map[string]any{"datasource": ds.ID()}, Missing: []string{"plan"}},
+		TraceID:   traceID,
 	}
 	hp.Next = hostNext(hp)
-	return &Result{Question: q, HostPlan: hp, TraceID: tr.t.ID, Warnings: []string{}}
+	return hp
 }
 
-// hostPlanCandidates is the plan-it-yourself result when several
-// datasources may hold the answer.
-func (e *Engine) hostPlanCandidates(ctx context.Context, q, today, reason string, cands []*datasource, scores []float64, tr *traceRec) *Result {
+// Candidates is the plan-it-yourself result when several datasources may
+// hold the answer: cands with their ranking scores.
+func Candidates(ctx context.Context, q, today, reason, traceID string, cands []Source, scores []float64, resultTokens int) *HostPlan {
 	hp := &HostPlan{
 		Kind: KindPlanItYourself, Question: q, Reason: reason, Today: today,
 		HostContext: HostContext{VerifiedQueries: []HostVerified{}, ContextTables: []string{}},
 		PlanGuide:   ToolCall{Tool: "get_plan_schema", Arguments: map[string]any{}},
 		RunPlan:     ToolCall{Tool: "run_plan", Arguments: map[string]any{}, Missing: []string{"datasource", "plan"}},
-		TraceID:     tr.t.ID,
+		TraceID:     traceID,
 	}
 	for i, ds := range cands {
-		hp.Candidates = append(hp.Candidates, HostCandidate{HostContext: e.hostContext(ctx, ds, q, e.hostContextTokens(len(cands))),
-			Description: ds.spec.Description, Score: round3(scores[i])})
+		hp.Candidates = append(hp.Candidates, HostCandidate{HostContext: Context(ctx, ds, q, ContextTokens(resultTokens, len(cands))),
+			Description: ds.Description(), Score: round3(scores[i])})
 	}
 	hp.Next = hostNext(hp)
-	return &Result{Question: q, HostPlan: hp, TraceID: tr.t.ID, Warnings: []string{}}
+	return hp
 }
 
-// hostContextTokens is the share of the result budget the schema context
+// ContextTokens is the share of the result budget the schema context
 // of one of n datasources may take: a quarter of the budget over all
 // contexts, since the result carries each context twice (its JSON and its
 // text), with the verified queries, calls and text around them.
-func (e *Engine) hostContextTokens(n int) int {
-	budget := e.opts.ResultTokens
+func ContextTokens(budget, n int) int {
 	if budget <= 0 {
 		budget = config.DefaultResultTokens
 	}
 	return budget / 4 / max(n, 1)
 }
 
-// hostContext retrieves q's context on ds, as the caller may see it,
+// Context retrieves q's context on ds, as the caller may see it,
 // within tokens: retrieval's tables from the best, as many as fit (a
 // datasource without a retrieval index has its whole visible schema
 // retrieved, which on a large catalog is far more than fits), and what
 // was left out with the call that shows it.
-func (e *Engine) hostContext(ctx context.Context, ds *datasource, q string, tokens int) HostContext {
-	snap := e.retrieved(ctx, ds, q)
-	sctx := ds.schemaContext(snap)
+func Context(ctx context.Context, ds Source, q string, tokens int) HostContext {
+	snap := ds.Retrieved(ctx, q)
+	sctx := ds.SchemaContext(snap)
 	var cut []string
 	if index.ContextTokens(sctx) > tokens && len(snap.Tables) > 1 {
 		// the context grows with its tables: the most leading tables that
 		// fit, by bisection (a whole schema has thousands)
 		render := func(n int) string {
-			return ds.schemaContext(&schema.Snapshot{Datasource: snap.Datasource, Dialect: snap.Dialect, Tables: snap.Tables[:n]})
+			return ds.SchemaContext(&schema.Snapshot{Datasource: snap.Datasource, Dialect: snap.Dialect, Tables: snap.Tables[:n]})
 		}
 		n := sort.Search(len(snap.Tables), func(n int) bool { return index.ContextTokens(render(n+1)) > tokens })
 		n = max(n, 1)
@@ -228,8 +212,8 @@ func (e *Engine) hostContext(ctx context.Context, ds *datasource, q string, toke
 			cut = append(cut, t.Name)
 		}
 	}
-	visible := len(e.caller(ctx).FilterSnapshot(ds.snap).Tables)
-	hc := HostContext{Datasource: ds.spec.ID, Dialect: ds.src.Dialect(), VerifiedQueries: e.hostVerified(ctx, ds, q),
+	visible := ds.VisibleTables(ctx)
+	hc := HostContext{Datasource: ds.ID(), Dialect: ds.Dialect(), VerifiedQueries: hostVerified(ctx, ds, q),
 		SchemaContext: sctx, ContextTables: contextTables(sctx), ContextTokens: index.ContextTokens(sctx),
 		VisibleTables: visible}
 	hc.OmittedTables = max(visible-len(hc.ContextTables), 0)
@@ -238,7 +222,7 @@ func (e *Engine) hostContext(ctx context.Context, ds *datasource, q string, toke
 	}
 	if len(cut) > 0 {
 		hc.CutTables = cut
-		hc.More = &ToolCall{Tool: "describe_schema", Arguments: map[string]any{"datasource": ds.spec.ID, "tables": cut}}
+		hc.More = &ToolCall{Tool: "describe_schema", Arguments: map[string]any{"datasource": ds.ID(), "tables": cut}}
 	}
 	switch {
 	case len(cut) > 0:
@@ -290,33 +274,20 @@ func joinQuoted(names []string) string {
 // each with its call: parameters filled where the question states them
 // (curated.Query.FillFromQuestion, with the stored values q names within
 // the caller's scope).
-func (e *Engine) hostVerified(ctx context.Context, ds *datasource, q string) []HostVerified {
+func hostVerified(ctx context.Context, ds Source, q string) []HostVerified {
 	out := []HostVerified{}
-	if e.opts.Curated == nil {
-		return out
-	}
-	cands := e.opts.Curated.Runnable(e.caller(ctx), ds.spec.ID)
+	cands, scores := ds.Verified(ctx, q)
 	if len(cands) == 0 {
 		return out
 	}
-	scores := e.verifiedMatcher(ctx, ds, q).Scores(q, cands)
-	var values []string
-	if ds.idx != nil {
-		if vals, err := ds.idx.Values(ctx, q, e.caller(ctx).Reader(ds.spec.ID)); err == nil {
-			for _, v := range vals {
-				if v.Match == "exact" || v.Match == "stem" {
-					values = append(values, v.Value)
-				}
-			}
-		}
-	}
+	values := ds.Values(ctx, q)
 	type scored struct {
 		q     *curated.Query
 		score float64
 	}
 	var hits []scored
 	for i, c := range cands {
-		if i < len(scores) && scores[i] > 0 && scores[i] >= e.opts.Curated.MinSimilarity {
+		if i < len(scores) && scores[i] > 0 && scores[i] >= ds.MinSimilarity() {
 			hits = append(hits, scored{c, scores[i]})
 		}
 	}
@@ -357,69 +328,16 @@ func contextTables(sctx string) []string {
 
 func round3(f float64) float64 { return math.Round(f*1000) / 1000 }
 
-// hostPickRatio is how far the best-ranked datasource must lead the
-// second (score ratio) for host planning to pick it without a resolver
-// model.
-const hostPickRatio = 1.5
+// pickRatio is how far the best-ranked datasource must lead the second
+// (score ratio) for host planning to pick it without a resolver model.
+const pickRatio = 1.5
 
-// hostResolve resolves a question across several datasources without a
-// model: the ranking the resolver would see (candidates: BM25 over
-// descriptions and table names, within the caller's reach) picks the top
-// one when it scores above zero and leads the next by hostPickRatio, or is
-// the only one. Otherwise it returns the best maxHostCandidates that pass
-// after_resolution and the access screen, for the host to choose from.
-func (e *Engine) hostResolve(ctx context.Context, q string, tr *traceRec) (string, []*datasource, []float64, error) {
-	cands, err := e.candidates(ctx, q)
-	if err != nil {
-		return "", nil, nil, err
-	}
-	if len(cands) == 1 || cands[0].score > 0 && (cands[1].score == 0 || cands[0].score >= hostPickRatio*cands[1].score) {
-		return cands[0].id, nil, nil, nil
-	}
-	if len(cands) > maxHostCandidates {
-		cands = cands[:maxHostCandidates]
-	}
-	ids := make([]string, len(cands))
-	score := map[string]float64{}
-	for i, c := range cands {
-		ids[i], score[c.id] = c.id, c.score
-	}
-	ids, err = e.resolved(ctx, q, ids, tr)
-	if err != nil {
-		return "", nil, nil, err
-	}
-	if len(ids) == 1 {
-		return ids[0], nil, nil, nil
-	}
-	type pick struct {
-		ds    *datasource
-		score float64
-	}
-	var picks []pick
-	for _, id := range ids {
-		ds, err := e.datasource(ctx, id)
-		if err != nil {
-			e.log.Warn("candidate datasource left out of the plan-it-yourself result", "datasource", id, "err", err)
-			continue
-		}
-		if e.screen(ctx, ds, q) != nil {
-			continue
-		}
-		picks = append(picks, pick{ds, score[id]})
-	}
-	sort.SliceStable(picks, func(i, j int) bool { // the ranking's order (after_resolution may reorder ids)
-		return picks[i].score > picks[j].score || picks[i].score == picks[j].score && picks[i].ds.spec.ID < picks[j].ds.spec.ID
-	})
-	dss := make([]*datasource, len(picks))
-	scores := make([]float64, len(picks))
-	for i, p := range picks {
-		dss[i], scores[i] = p.ds, p.score
-	}
-	switch len(dss) {
-	case 0:
-		return "", nil, nil, Errorf(CodeAccessDenied, "ask about tables you can see (describe_schema lists them)", "this question cannot be answered from what you may read")
-	case 1:
-		return dss[0].spec.ID, nil, nil, nil
-	}
-	return "", dss, scores, nil
+// Leads reports whether a ranking of datasources (scores best first, at
+// least one) picks its top one without a resolver model: it is the only
+// one, or it scores above zero and leads the next by pickRatio.
+func Leads(scores []float64) bool {
+	return len(scores) == 1 || scores[0] > 0 && (scores[1] == 0 || scores[0] >= pickRatio*scores[1])
 }
+
+// quote writes a name in double quotes, as the pipeline's messages do.
+func quote(s string) string { return `"` + s + `"` }

@@ -1,4 +1,4 @@
-package engine
+package answer
 
 import (
 	"context"
@@ -24,51 +24,84 @@ var answerSchema = json.RawMessage(`{"type":"object","properties":{"answer":{"ty
 // numberRe finds numbers in an answer, to check each against the rows.
 var numberRe = regexp.MustCompile(`-?\d+(?:[.,]\d+)*`)
 
-// modelAnswer asks the answer model (step "answer") for a summary drawn
-// from at most previewRows rows, delimited as data. Deterministic code
-// keeps it honest: an answer quoting a number that is not in the preview
-// (or the row count) is discarded for the template summary, with a
-// warning. Without an answer model the template summary is used.
-func (e *Engine) modelAnswer(ctx context.Context, ds string, res *Result) string {
-	fallback := summarise(res)
-	if e.opts.Answerer == nil || len(res.Rows) == 0 {
-		return fallback
+// Completer is the answer model, as the pipeline's Options.Answerer.
+type Completer interface {
+	Complete(ctx context.Context, req llm.Request) (*llm.Response, error)
+}
+
+// Rows is the result an answer is written from.
+type Rows struct {
+	Question    string
+	Columns     []string
+	ColumnTypes []planast.Type
+	Rows        [][]any
+	RowCount    int
+	Truncated   bool
+}
+
+// Reply is what the answer step did: Text is the model's answer, or ""
+// when the pipeline must keep its template summary, with Warning saying
+// why when a call was made.
+type Reply struct {
+	Text    string
+	Warning string
+	Calls   int
+	Usage   llm.Usage
+}
+
+// Model writes the answer with a model; Trace (optional) records the call.
+type Model struct {
+	Answerer Completer
+	Today    string
+	Trace    func(ctx context.Context, req llm.Request, resp *llm.Response, err error, took time.Duration)
+}
+
+// Answer asks the answer model (step "answer") for a summary drawn from
+// at most PreviewRows rows, delimited as data. Deterministic code keeps it honest: an
+// answer quoting a number that is not in the preview (or the row count),
+// or quoting text the rows do not hold, is discarded with a warning.
+// Without an answer model, or without rows, no call is made.
+func (m Model) Answer(ctx context.Context, ds string, r Rows) Reply {
+	if m.Answerer == nil || len(r.Rows) == 0 {
+		return Reply{}
 	}
-	preview := res.Rows
-	if len(preview) > previewRows {
-		preview = preview[:previewRows]
+	preview := r.Rows
+	if len(preview) > PreviewRows {
+		preview = preview[:PreviewRows]
 	}
-	framed, data := modeltext.FrameRows(res.Columns, res.RowCount, res.Truncated, preview)
-	user := "Question: " + res.Question + "\n" + framed
+	framed, data := modeltext.FrameRows(r.Columns, r.RowCount, r.Truncated, preview)
+	user := "Question: " + r.Question + "\n" + framed
 	msgs := []llm.Message{{Role: "system", Content: answerSystemPrompt}, {Role: "user", Content: user}}
-	req := llm.Request{Step: "answer", Datasource: ds, Intent: res.Question, Messages: msgs,
-		SchemaName: "answer", Schema: answerSchema, PromptHash: modeltext.Hash(msgs, e.opts.Today())}
+	req := llm.Request{Step: "answer", Datasource: ds, Intent: r.Question, Messages: msgs,
+		SchemaName: "answer", Schema: answerSchema, PromptHash: modeltext.Hash(msgs, m.Today)}
 	t0 := time.Now()
-	resp, err := e.opts.Answerer.Complete(ctx, req)
-	traceCall(ctx, req, resp, err, ms(time.Since(t0)))
-	res.Usage.ModelCalls++
-	if err != nil {
-		res.Warnings = append(res.Warnings, "the answer model failed; the answer is a summary of the first rows")
-		return fallback
+	resp, err := m.Answerer.Complete(ctx, req)
+	if m.Trace != nil {
+		m.Trace(ctx, req, resp, err, time.Since(t0))
 	}
-	res.Usage.InputTokens += resp.Usage.InputTokens
-	res.Usage.OutputTokens += resp.Usage.OutputTokens
-	var out struct {
+	out := Reply{Calls: 1}
+	if err != nil {
+		out.Warning = "the answer model failed; the answer is a summary of the first rows"
+		return out
+	}
+	out.Usage = resp.Usage
+	var got struct {
 		Answer string `json:"answer"`
 	}
-	if json.Unmarshal(resp.Content, &out) != nil || strings.TrimSpace(out.Answer) == "" {
-		res.Warnings = append(res.Warnings, "the answer model's reply was unusable; the answer is a summary of the first rows")
-		return fallback
+	if json.Unmarshal(resp.Content, &got) != nil || strings.TrimSpace(got.Answer) == "" {
+		out.Warning = "the answer model's reply was unusable; the answer is a summary of the first rows"
+		return out
 	}
-	if bad := unsupportedNumber(out.Answer, data); bad != "" {
-		res.Warnings = append(res.Warnings, "the answer model quoted "+bad+", which is not in the rows; the answer is a summary of the first rows")
-		return fallback
+	if bad := unsupportedNumber(got.Answer, data); bad != "" {
+		out.Warning = "the answer model quoted " + bad + ", which is not in the rows; the answer is a summary of the first rows"
+		return out
 	}
-	if bad := unsupportedQuote(out.Answer, res.Question, res.Columns, preview); bad != "" {
-		res.Warnings = append(res.Warnings, "the answer model quoted text that is not in the rows ("+quoteText(bad)+"); the answer is a summary of the first rows")
-		return fallback
+	if bad := unsupportedQuote(got.Answer, r.Question, r.Columns, preview); bad != "" {
+		out.Warning = "the answer model quoted text that is not in the rows (" + quoteText(bad) + "); the answer is a summary of the first rows"
+		return out
 	}
-	return strings.TrimSpace(out.Answer)
+	out.Text = strings.TrimSpace(got.Answer)
+	return out
 }
 
 // quoteRe finds quoted text in an answer: "…", “…”, '…' (not an

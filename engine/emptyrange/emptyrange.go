@@ -1,4 +1,4 @@
-package engine
+package emptyrange
 
 import (
 	"fmt"
@@ -7,12 +7,12 @@ import (
 	"github.com/nl2sql/nl2sql/planast"
 )
 
-// outOfRangeWarnings explains an empty result whose plan compares a date
+// Warnings explains an empty result whose plan compares a date
 // or timestamp column with literals outside the column's profiled range
 // (orders run 2016-07..2018-05, the plan asks for 1997): one warning per
 // such comparison, naming the column's range. Only the plan and the
 // snapshot's profile are read, nothing is queried. Values are quoted.
-func outOfRangeWarnings(snap *schema.Snapshot, plan *planast.Query) []string {
+func Warnings(snap *schema.Snapshot, plan *planast.Query) []string {
 	var out []string
 	seen := map[string]bool{}
 	planast.Inspect(plan, func(n planast.Node) bool {

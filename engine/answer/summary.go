@@ -1,4 +1,4 @@
-package engine
+package answer
 
 import (
 	"strconv"
@@ -9,13 +9,13 @@ import (
 	"github.com/nl2sql/nl2sql/planast"
 )
 
-// previewRows is how many rows the answer may draw on.
-const previewRows = 20
+// PreviewRows is how many rows the answer may draw on.
+const PreviewRows = 20
 
-// summarise writes the short answer from the result's first rows only. It
+// Summarise writes the short answer from the result's first rows only. It
 // states what the rows say and nothing else: every number in it comes from
 // the preview.
-func summarise(r *Result) string {
+func Summarise(r Rows) string {
 	n := len(r.Rows)
 	switch {
 	case n == 0:

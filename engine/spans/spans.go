@@ -1,4 +1,4 @@
-package engine
+package spans
 
 import (
 	"context"
@@ -9,6 +9,7 @@ import (
 	"go.opentelemetry.io/otel/codes"
 	"go.opentelemetry.io/otel/trace"
 
+	"github.com/nl2sql/nl2sql/engine/internal/fault"
 	"github.com/nl2sql/nl2sql/engine/llm"
 	"github.com/nl2sql/nl2sql/internal/source"
 	"github.com/nl2sql/nl2sql/planast"
@@ -28,8 +29,8 @@ import (
 // Attributes are names, counts and codes only: never SQL text, prompts,
 // bound values, rows or secrets.
 
-// tracerName is the instrumentation scope of the engine's spans.
-const tracerName = "github.com/nl2sql/nl2sql/engine"
+// TracerName is the instrumentation scope of the engine's spans.
+const TracerName = "github.com/nl2sql/nl2sql/engine"
 
 type runSpanKey struct{}
 
@@ -41,22 +42,22 @@ type runSpan struct {
 	step  trace.Span
 }
 
-// startRun makes ctx's span the run's root, or starts one named kind when
-// ctx has none. finishRun (from runFinished) ends what startRun began.
-func (e *Engine) startRun(ctx context.Context, kind string, tr *traceRec) context.Context {
+// StartRun makes ctx's span the run's root, or starts one named kind with
+// tracer when ctx has none. FinishRun ends what StartRun began.
+func StartRun(ctx context.Context, tracer trace.Tracer, kind, runID string) context.Context {
 	rs := &runSpan{root: trace.SpanFromContext(ctx)}
 	if !rs.root.SpanContext().IsValid() {
-		ctx, rs.root = e.tracer.Start(ctx, kind, trace.WithSpanKind(trace.SpanKindServer))
+		ctx, rs.root = tracer.Start(ctx, kind, trace.WithSpanKind(trace.SpanKindServer))
 		rs.owned = true
 	}
-	rs.root.SetAttributes(attribute.String("nl2sql.run_id", tr.t.ID), attribute.String("nl2sql.run.kind", kind))
+	rs.root.SetAttributes(attribute.String("nl2sql.run_id", runID), attribute.String("nl2sql.run.kind", kind))
 	return context.WithValue(ctx, runSpanKey{}, rs)
 }
 
-// stepSpan ends the run's step in progress and starts step as a child of
+// Step ends the run's step in progress and starts step as a child of
 // the root; the returned context carries it, so the step's own spans nest
 // under it. Without a run it returns ctx.
-func stepSpan(ctx context.Context, step string) context.Context {
+func Step(ctx context.Context, step string) context.Context {
 	rs, _ := ctx.Value(runSpanKey{}).(*runSpan)
 	if rs == nil || !rs.root.SpanContext().IsValid() {
 		return ctx
@@ -66,31 +67,39 @@ func stepSpan(ctx context.Context, step string) context.Context {
 	if rs.step != nil {
 		rs.step.End()
 	}
-	ctx, rs.step = rs.root.TracerProvider().Tracer(tracerName).Start(trace.ContextWithSpan(ctx, rs.root), step)
+	ctx, rs.step = rs.root.TracerProvider().Tracer(TracerName).Start(trace.ContextWithSpan(ctx, rs.root), step)
 	return ctx
 }
 
-// finishRun ends the step in progress and records the outcome on the root
-// (ending it when the engine started it).
-func finishRun(ctx context.Context, res *Result, err error) {
+// Outcome is what the root span records of a run's result.
+type Outcome struct {
+	RowCount    int
+	Truncated   bool
+	HasSubQuery bool
+	PlanSource  string // the first sub-query's
+}
+
+// FinishRun ends the step in progress and records the outcome on the root
+// (ending it when StartRun started it); res is nil when there is no result.
+func FinishRun(ctx context.Context, res *Outcome, err error) {
 	rs, _ := ctx.Value(runSpanKey{}).(*runSpan)
 	if rs == nil {
 		return
 	}
 	rs.mu.Lock()
 	if rs.step != nil {
-		endSpan(rs.step, err)
+		End(rs.step, err)
 		rs.step = nil
 	}
 	rs.mu.Unlock()
 	if res != nil {
 		rs.root.SetAttributes(attribute.Int("nl2sql.row_count", res.RowCount), attribute.Bool("nl2sql.truncated", res.Truncated))
-		if len(res.SubQueries) > 0 {
-			rs.root.SetAttributes(attribute.String("nl2sql.plan_source", res.SubQueries[0].PlanSource))
+		if res.HasSubQuery {
+			rs.root.SetAttributes(attribute.String("nl2sql.plan_source", res.PlanSource))
 		}
 	}
 	if err != nil {
-		code := errorType(err)
+		code := ErrorType(err)
 		rs.root.SetAttributes(attribute.String("error.type", code))
 		rs.root.SetStatus(codes.Error, code)
 	}
@@ -99,61 +108,55 @@ func finishRun(ctx context.Context, res *Result, err error) {
 	}
 }
 
-// startSpan starts a child of ctx's span; without one (no run, no
+// Start starts a child of ctx's span; without one (no run, no
 // tracing) it records nothing and returns ctx.
-func startSpan(ctx context.Context, name string, opts ...trace.SpanStartOption) (context.Context, trace.Span) {
+func Start(ctx context.Context, name string, opts ...trace.SpanStartOption) (context.Context, trace.Span) {
 	parent := trace.SpanFromContext(ctx)
 	if !parent.SpanContext().IsValid() {
 		return ctx, parent
 	}
-	return parent.TracerProvider().Tracer(tracerName).Start(ctx, name, opts...)
+	return parent.TracerProvider().Tracer(TracerName).Start(ctx, name, opts...)
 }
 
-// endSpan ends sp, marking it failed with err's code.
-func endSpan(sp trace.Span, err error) {
+// End ends sp, marking it failed with err's code.
+func End(sp trace.Span, err error) {
 	if err != nil {
-		code := errorType(err)
+		code := ErrorType(err)
 		sp.SetAttributes(attribute.String("error.type", code))
 		sp.SetStatus(codes.Error, code)
 	}
 	sp.End()
 }
 
-// errorType is err's code: the engine's, else a refused plan's
+// ErrorType is err's code: the engine's, else a refused plan's
 // (PLAN_INVALID) or the datasource adapter's.
-func errorType(err error) string {
+func ErrorType(err error) string {
 	var se *source.Error
 	var pe *planast.Error
 	switch {
-	case errors.As(err, new(*Error)):
+	case errors.As(err, new(*fault.Error)):
 	case errors.As(err, &pe):
-		return string(CodePlanInvalid)
+		return string(fault.CodePlanInvalid)
 	case errors.As(err, &se):
 		return se.Code
 	}
-	return string(AsError(err).Code)
+	return string(fault.AsError(err).Code)
 }
 
-// traceModels wraps the planner, the answerer and the selector so every
-// model call is a span of the request's trace.
-func traceModels(o *Options) {
-	o.Planner = tracedPlanner{o.Planner}
-	if o.Answerer != nil {
-		o.Answerer = tracedPlanner{o.Answerer}
-	}
-	if o.Selector != nil {
-		o.Selector = tracedPlanner{o.Selector}
-	}
+// Completer is a model, as the pipeline calls it.
+type Completer interface {
+	Complete(ctx context.Context, req llm.Request) (*llm.Response, error)
 }
 
-// tracedPlanner makes every model call a GenAI client span, "chat
-// <model>", with the provider, the model, the step and the token counts.
-type tracedPlanner struct{ p Planner }
+// Model makes every model call of P a GenAI client span, "chat <model>",
+// with the provider, the model, the step and the token counts.
+type Model struct{ P Completer }
 
-func (tp tracedPlanner) Complete(ctx context.Context, req llm.Request) (*llm.Response, error) {
-	ctx, sp := startSpan(ctx, "chat", trace.WithSpanKind(trace.SpanKindClient),
+// Complete implements Completer.
+func (tp Model) Complete(ctx context.Context, req llm.Request) (*llm.Response, error) {
+	ctx, sp := Start(ctx, "chat", trace.WithSpanKind(trace.SpanKindClient),
 		trace.WithAttributes(attribute.String("gen_ai.operation.name", "chat"), attribute.String("nl2sql.step", req.Step)))
-	resp, err := tp.p.Complete(ctx, req)
+	resp, err := tp.P.Complete(ctx, req)
 	if resp != nil {
 		if resp.Model != "" {
 			sp.SetName("chat " + resp.Model)
@@ -162,29 +165,27 @@ func (tp tracedPlanner) Complete(ctx context.Context, req llm.Request) (*llm.Res
 			attribute.Int("gen_ai.usage.input_tokens", resp.Usage.InputTokens), attribute.Int("gen_ai.usage.output_tokens", resp.Usage.OutputTokens))
 	}
 	if err != nil {
-		sp.SetAttributes(attribute.String("error.type", string(providerError(err).Code)))
+		sp.SetAttributes(attribute.String("error.type", string(fault.Provider(err).Code)))
 		sp.SetStatus(codes.Error, "model call failed")
 	}
 	sp.End()
 	return resp, err
 }
 
-// tracedSource makes every query a database client span, "SELECT
+// Query makes one query, run, a database client span, "SELECT
 // <datasource>", with the system, the datasource and the rows returned
 // (never the SQL text, which holds the question's literals).
-type tracedSource struct{ Source }
-
 // dbSystem names a dialect as the database semantic conventions do.
 var dbSystem = map[string]string{"sqlite": "sqlite", "duckdb": "duckdb", "postgres": "postgresql"}
 
-func (s tracedSource) Query(ctx context.Context, sql string, args []any, maxRows int) (*source.Result, error) {
-	ctx, sp := startSpan(ctx, "SELECT "+s.ID(), trace.WithSpanKind(trace.SpanKindClient),
-		trace.WithAttributes(attribute.String("db.system.name", dbSystem[s.Dialect()]), attribute.String("db.namespace", s.ID()),
+func Query(ctx context.Context, datasource, dialect string, run func(ctx context.Context) (*source.Result, error)) (*source.Result, error) {
+	ctx, sp := Start(ctx, "SELECT "+datasource, trace.WithSpanKind(trace.SpanKindClient),
+		trace.WithAttributes(attribute.String("db.system.name", dbSystem[dialect]), attribute.String("db.namespace", datasource),
 			attribute.String("db.operation.name", "SELECT")))
-	res, err := s.Source.Query(ctx, sql, args, maxRows)
+	res, err := run(ctx)
 	if res != nil {
 		sp.SetAttributes(attribute.Int("db.response.returned_rows", len(res.Rows)), attribute.Bool("nl2sql.truncated", res.Truncated))
 	}
-	endSpan(sp, err)
+	End(sp, err)
 	return res, err
 }

@@ -1,4 +1,4 @@
-package engine
+package verified
 
 import (
 	"context"
@@ -54,10 +54,10 @@ const minPhraseValue = 4
 // question's fillers are likewise only exact or plural-form matches: a
 // fuzzy one ("released" near a track named "Release") is a word, not a
 // value.
-func verifiedPhrases(ctx context.Context, set *curated.Set, ds *datasource) []index.Phrase {
+func verifiedPhrases(ctx context.Context, set *curated.Set, ds Source) []index.Phrase {
 	var out []index.Phrase
 	for _, q := range set.Queries() {
-		if q.Datasource != ds.spec.ID {
+		if q.Datasource != ds.ID {
 			continue
 		}
 		var examples []string
@@ -72,8 +72,8 @@ func verifiedPhrases(ctx context.Context, set *curated.Set, ds *datasource) []in
 				continue
 			}
 			vals := append([]string(nil), examples...)
-			if ds.idx != nil && len(q.Params) > 0 {
-				found, _ := ds.idx.ExactValues(ctx, text, nil)
+			if ds.Index != nil && len(q.Params) > 0 {
+				found, _ := ds.Index.ExactValues(ctx, text, nil)
 				for _, v := range found {
 					if v.Match == "exact" && len(v.Value) >= minPhraseValue {
 						vals = append(vals, v.Value)
@@ -86,10 +86,18 @@ func verifiedPhrases(ctx context.Context, set *curated.Set, ds *datasource) []in
 	return out
 }
 
-// matcherOnce holds the phrase index of each datasource's verified
+// Source is one datasource as the matcher reads it: its id, the
+// fingerprint of its snapshot, and its retrieval index (nil without one).
+type Source struct {
+	ID      string
+	Version string
+	Index   *index.Index
+}
+
+// Matchers holds the phrase index of each datasource's verified
 // queries, built on first use and again when the datasource's snapshot
-// changes (its stored values may have).
-type matcherOnce struct {
+// changes (its stored values may have). The zero value is ready.
+type Matchers struct {
 	mu   sync.Mutex
 	byDS map[string]phraseEntry
 }
@@ -100,45 +108,52 @@ type phraseEntry struct {
 }
 
 // phraseIndex returns ds's phrase index.
-func (e *Engine) phraseIndex(ctx context.Context, ds *datasource) (*index.PhraseIndex, error) {
-	e.matcher.mu.Lock()
-	defer e.matcher.mu.Unlock()
-	if pe, ok := e.matcher.byDS[ds.spec.ID]; ok && pe.version == ds.version {
+func (m *Matchers) phraseIndex(ctx context.Context, set *curated.Set, ds Source) (*index.PhraseIndex, error) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if pe, ok := m.byDS[ds.ID]; ok && pe.version == ds.Version {
 		return pe.ix, nil
 	}
-	ix, err := index.BuildPhrases(verifiedPhrases(ctx, e.opts.Curated, ds))
+	ix, err := index.BuildPhrases(verifiedPhrases(ctx, set, ds))
 	if err != nil {
 		return nil, err
 	}
-	if e.matcher.byDS == nil {
-		e.matcher.byDS = map[string]phraseEntry{}
+	if m.byDS == nil {
+		m.byDS = map[string]phraseEntry{}
 	}
-	if old, ok := e.matcher.byDS[ds.spec.ID]; ok {
+	if old, ok := m.byDS[ds.ID]; ok {
 		old.ix.Close()
 	}
-	e.matcher.byDS[ds.spec.ID] = phraseEntry{version: ds.version, ix: ix}
+	m.byDS[ds.ID] = phraseEntry{version: ds.Version, ix: ix}
 	return ix, nil
 }
 
-// verifiedMatcher returns the matcher for one question on ds: ds's phrase
-// index with the stored values the question names (through ds's retrieval
-// index, within the caller's scope) as slot fillers. When the phrase index
-// cannot be built (logged) curated's word-overlap matcher serves.
-func (e *Engine) verifiedMatcher(ctx context.Context, ds *datasource, question string) curated.Matcher {
-	ix, err := e.phraseIndex(ctx, ds)
+// Matcher returns the matcher of set's queries for one question on ds:
+// ds's phrase index with the stored values the question names (through
+// ds's retrieval index, within allow, the caller's scope) as slot
+// fillers. When the phrase index cannot be built, curated's word-overlap
+// matcher serves, and err says why (for the log).
+func (m *Matchers) Matcher(ctx context.Context, set *curated.Set, ds Source, question string, allow index.Allow) (curated.Matcher, error) {
+	ix, err := m.phraseIndex(ctx, set, ds)
 	if err != nil {
-		e.log.Warn("cannot index the verified queries; matching by word overlap", "datasource", ds.spec.ID, "err", err)
-		return curated.TokenMatcher{}
+		return curated.TokenMatcher{}, err
 	}
-	m := phraseMatcher{ctx: ctx, ix: ix}
-	if ds.idx != nil {
-		if vals, err := ds.idx.Values(ctx, question, e.caller(ctx).Reader(ds.spec.ID)); err == nil {
+	return phraseMatcher{ctx: ctx, ix: ix, values: NamedValues(ctx, ds.Index, question, allow)}, nil
+}
+
+// NamedValues is the stored values question names exactly (or in a
+// plural form) within allow, through idx (none when idx is nil). A fuzzy
+// match is a word, not a value.
+func NamedValues(ctx context.Context, idx *index.Index, question string, allow index.Allow) []string {
+	var values []string
+	if idx != nil {
+		if vals, err := idx.Values(ctx, question, allow); err == nil {
 			for _, v := range vals {
 				if v.Match == "exact" || v.Match == "stem" {
-					m.values = append(m.values, v.Value)
+					values = append(values, v.Value)
 				}
 			}
 		}
 	}
-	return m
+	return values
 }

@@ -1,0 +1,43 @@
+package engine
+
+import (
+	"context"
+	"time"
+
+	"github.com/nl2sql/nl2sql/engine/answer"
+	"github.com/nl2sql/nl2sql/engine/llm"
+)
+
+// rowsOf is the part of a result the answer step reads.
+func rowsOf(r *Result) answer.Rows {
+	return answer.Rows{Question: r.Question, Columns: r.Columns, ColumnTypes: r.ColumnTypes,
+		Rows: r.Rows, RowCount: r.RowCount, Truncated: r.Truncated}
+}
+
+// summarise is the template answer (engine/answer).
+func summarise(r *Result) string { return answer.Summarise(rowsOf(r)) }
+
+// modelAnswer is the answer step: the answer model's reply when it keeps to
+// the rows (engine/answer checks it), else the template summary, with the
+// reason as a warning.
+func (e *Engine) modelAnswer(ctx context.Context, ds string, res *Result) string {
+	fallback := summarise(res)
+	if e.opts.Answerer == nil || len(res.Rows) == 0 {
+		return fallback
+	}
+	m := answer.Model{Answerer: e.opts.Answerer, Today: e.opts.Today(),
+		Trace: func(ctx context.Context, req llm.Request, resp *llm.Response, err error, took time.Duration) {
+			traceCall(ctx, req, resp, err, ms(took))
+		}}
+	rep := m.Answer(ctx, ds, rowsOf(res))
+	res.Usage.ModelCalls += rep.Calls
+	res.Usage.InputTokens += rep.Usage.InputTokens
+	res.Usage.OutputTokens += rep.Usage.OutputTokens
+	if rep.Warning != "" {
+		res.Warnings = append(res.Warnings, rep.Warning)
+	}
+	if rep.Text == "" {
+		return fallback
+	}
+	return rep.Text
+}

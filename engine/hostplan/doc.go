@@ -1,0 +1,25 @@
+// Package hostplan builds the plan-it-yourself result: what a host that
+// plans its own questions needs from one round trip when the server has
+// no planner (or replay has no recording for the question).
+//
+// It owns the result's shape (HostPlan, HostContext, the tool calls it
+// names), how a schema context is cut to its share of the result budget
+// and what was left out is named with the call that shows it, which
+// matching verified queries are listed with their parameters filled from
+// the question, the one-line Next, and the rule by which a ranking of
+// datasources picks one without a resolver model (Leads). It never
+// resolves, retrieves, screens access or runs anything: the pipeline
+// gives each datasource as a Source whose methods are its own steps,
+// already within the caller's scope, so the host sees exactly what the
+// server's planner would have seen.
+//
+// Worked example: on Chinook without an llm section, "How many tracks
+// does each album by AC/DC have?" reaches planning; the pipeline calls
+//
+//	hp := hostplan.Plan(ctx, src, q, "2026-12-01", hostplan.HostReasonNoPlanner, traceID, 20000)
+//
+// and hp.SchemaContext holds the retrieved tables (Artist, Album, Track…)
+// within 20000/4 tokens, hp.RunPlan is {"tool": "run_plan", "arguments":
+// {"datasource": "chinook"}, "missing": ["plan"]}, and hp.Next says to
+// write a plan over schema_context and call run_plan with it.
+package hostplan
