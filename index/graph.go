@@ -46,7 +46,8 @@ var linkWords = map[string]bool{"link": true, "to": true, "ref": true, "fk": tru
 //     sets.code, "link_to_member" → member.member_id.
 //
 // Types must be compatible (equal, both numeric, or one unknown). A schema
-// that declares some foreign keys is taken to declare all it means.
+// that declares some foreign keys is taken to declare all it means, except
+// for a table no declared key touches: its key and links are inferred.
 func joinGraph(snap *schema.Snapshot) (g [][]edge, keys [][]int, inferred bool) {
 	n := len(snap.Tables)
 	g = make([][]edge, n)
@@ -74,7 +75,20 @@ func joinGraph(snap *schema.Snapshot) (g [][]edge, keys [][]int, inferred bool) 
 		}
 	}
 	if !declared {
-		inferKeys(snap, g, keys)
+		inferKeys(snap, g, keys, nil)
+	} else {
+		// A table that neither declares a foreign key nor is referenced
+		// by one was left out of the declarations, not meant unjoinable
+		// (a loaded side table): its links are inferred.
+		alone := make([]bool, n)
+		some := false
+		for i := range g {
+			alone[i] = len(g[i]) == 0
+			some = some || alone[i]
+		}
+		if some {
+			inferKeys(snap, g, keys, alone)
+		}
 	}
 	for i := range g {
 		slices.SortStableFunc(g[i], func(a, b edge) int {
@@ -116,14 +130,21 @@ func singular(name string) []string {
 	return w
 }
 
-func inferKeys(snap *schema.Snapshot, g [][]edge, keys [][]int) {
+// inferKeys infers primary keys and joins (see joinGraph); only, when not
+// nil, limits it to the keys of those tables and the joins that touch one.
+func inferKeys(snap *schema.Snapshot, g [][]edge, keys [][]int, only []bool) {
+	link := func(a, b int, ca, cb string) {
+		if only == nil || only[a] || only[b] {
+			addEdge(g, a, b, []string{ca}, []string{cb}, true)
+		}
+	}
 	words := make([][][]string, len(snap.Tables))
 	for i, t := range snap.Tables {
 		words[i] = make([][]string, len(t.Columns))
 		for ci, c := range t.Columns {
 			words[i][ci] = splitWords(c.Name)
 		}
-		if len(keys[i]) > 0 {
+		if len(keys[i]) > 0 || (only != nil && !only[i]) {
 			continue
 		}
 		sing := singular(t.Name)
@@ -140,8 +161,9 @@ func inferKeys(snap *schema.Snapshot, g [][]edge, keys [][]int) {
 	}
 	// Key name: a column named as another table's single-column primary
 	// key (declared, or inferred above) joins it, whatever the key's name
-	// ends in ("isbn", "card_number"); a bare key word stays each table's
-	// own.
+	// ends in ("isbn", "card_number"), or as that key without its key word
+	// ("store" → "StoreCode", "cds" → "CDSCode"); a bare key word stays
+	// each table's own.
 	for b, tb := range snap.Tables {
 		if len(keys[b]) != 1 {
 			continue
@@ -157,7 +179,11 @@ func inferKeys(snap *schema.Snapshot, g [][]edge, keys [][]int) {
 			}
 			for ca, wa := range words[a] {
 				if slices.Equal(wa, wk) && compatible(ta.Columns[ca].Type, tb.Columns[kb].Type) {
-					addEdge(g, a, b, []string{ta.Columns[ca].Name}, []string{tb.Columns[kb].Name}, true)
+					link(a, b, ta.Columns[ca].Name, tb.Columns[kb].Name)
+				}
+				if len(wk) >= 2 && keyWords[wk[len(wk)-1]] && slices.Equal(wa, wk[:len(wk)-1]) && !keyWords[wa[len(wa)-1]] &&
+					compatible(ta.Columns[ca].Type, tb.Columns[kb].Type) {
+					link(a, b, ta.Columns[ca].Name, tb.Columns[kb].Name)
 				}
 			}
 		}
@@ -171,7 +197,7 @@ func inferKeys(snap *schema.Snapshot, g [][]edge, keys [][]int) {
 			for b := a + 1; b < len(snap.Tables); b++ {
 				for cb, wb := range words[b] {
 					if slices.Equal(wa, wb) && compatible(ta.Columns[ca].Type, snap.Tables[b].Columns[cb].Type) {
-						addEdge(g, a, b, []string{ta.Columns[ca].Name}, []string{snap.Tables[b].Columns[cb].Name}, true)
+						link(a, b, ta.Columns[ca].Name, snap.Tables[b].Columns[cb].Name)
 					}
 				}
 			}
@@ -203,7 +229,7 @@ func inferKeys(snap *schema.Snapshot, g [][]edge, keys [][]int) {
 					target = keys[b][0]
 				}
 				if target >= 0 && compatible(ta.Columns[ca].Type, tb.Columns[target].Type) {
-					addEdge(g, a, b, []string{ta.Columns[ca].Name}, []string{tb.Columns[target].Name}, true)
+					link(a, b, ta.Columns[ca].Name, tb.Columns[target].Name)
 				}
 			}
 		}

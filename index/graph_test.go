@@ -137,9 +137,17 @@ func TestInferredKeys(t *testing.T) {
 	if !ref[4][1] || ref[3][0] || !ref[2][1] {
 		t.Errorf("referencing = %v", ref)
 	}
-	// Declared keys switch inference off.
+	// Declared keys switch inference off for the tables they touch; the
+	// tables no declared key touches still get their links inferred.
 	snap.Tables[4].ForeignKeys = []schema.ForeignKey{{Columns: []string{"raceId"}, RefSchema: "main", RefTable: "races", RefColumns: []string{"raceId"}}}
-	if g, _, inferred := joinGraph(snap); inferred || len(g[0]) != 0 || len(g[4]) != 1 {
+	if g, _, inferred := joinGraph(snap); inferred || len(g[3]) != 1 || len(g[4]) != 1 || g[4][0].inferred || len(g[0]) != 1 || !g[0][0].inferred {
 		t.Errorf("declared: inferred=%v graph=%v", inferred, g)
+	}
+	// A key named as another table's key without its key word joins it.
+	snap = &schema.Snapshot{Tables: []schema.Table{tb("stores", "StoreCode", "name"), tb("sales", "saleId", "store", "total")}}
+	snap.Tables[0].Columns[0].Type = planast.TypeText
+	snap.Tables[1].Columns[1].Type = planast.TypeText
+	if g, _, _ := joinGraph(snap); len(g[1]) != 1 || g[1][0].cols[0] != "store" || g[1][0].refCols[0] != "StoreCode" {
+		t.Errorf("key without its key word: graph=%v", g)
 	}
 }

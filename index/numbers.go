@@ -4,21 +4,30 @@ import (
 	"regexp"
 	"slices"
 	"strconv"
+	"time"
+
+	"github.com/nl2sql/nl2sql/internal/schema"
 )
 
 // yearPattern is a four-digit number standing alone in a question.
 var yearPattern = regexp.MustCompile(`(^|[^0-9A-Za-z_.])([12][0-9]{3})($|[^0-9A-Za-z_])`)
 
-// yearColumns are the allowed integer columns, not keys, whose profiled
-// range lies within the years 1000..2999 and holds a four-digit number of
-// the question ("in 2023" → a "year" or "season" column): a filter on a
-// year is as much a value the question names as a stored string, but
-// integers are not value documents. The range test, not the column's
-// name, decides, so it needs a profile.
+// timeWords name a column that holds dates or years whatever its type
+// ("birth_date", "Year" stored as text, "release_time").
+var timeWords = map[string]bool{"date": true, "year": true, "time": true, "timestamp": true}
+
+// yearColumns are the allowed columns, not keys, that a year the question
+// names (a four-digit number 1000..2999: "in 2023", "born before 1950",
+// "1976/1/29") may filter: a filter on a year is as much a value the
+// question names as a stored string, but numbers and dates are not value
+// documents. A column qualifies by its profile when it has one (an integer
+// range within the years 1000..2999, or a date range, holding the year);
+// without a range (a database with no rows to profile, a year stored as
+// text) a temporal type or a name with a time word (timeWords) decides.
 func (ix *Index) yearColumns(question string, ok func(t, c int) bool) [][2]int {
 	var years []int64
 	for _, m := range yearPattern.FindAllStringSubmatch(question, -1) {
-		if y, err := strconv.ParseInt(m[2], 10, 64); err == nil {
+		if y, err := strconv.ParseInt(m[2], 10, 64); err == nil && y >= 1000 && y <= 2999 {
 			years = append(years, y)
 		}
 	}
@@ -28,12 +37,19 @@ func (ix *Index) yearColumns(question string, ok func(t, c int) bool) [][2]int {
 	var out [][2]int
 	for t, tb := range ix.snap.Tables {
 		for c, col := range tb.Columns {
-			if !ok(t, c) || !col.Type.IsNumeric() || col.Profile == nil || ix.refCol[t][c] || slices.Contains(ix.keys[t], c) {
+			if !ok(t, c) || ix.refCol[t][c] || slices.Contains(ix.keys[t], c) {
 				continue
 			}
-			lo, okLo := col.Profile.Min.(int64)
-			hi, okHi := col.Profile.Max.(int64)
-			if !okLo || !okHi || lo < 1000 || hi > 2999 {
+			lo, hi, ranged := yearRange(col.Profile)
+			if !ranged {
+				temporal := col.Type.IsTemporal() || (col.Profile != nil && col.Profile.Temporal != "")
+				named := false
+				for _, w := range splitWords(col.Name) {
+					named = named || timeWords[w]
+				}
+				if temporal || named {
+					out = append(out, [2]int{t, c})
+				}
 				continue
 			}
 			for _, y := range years {
@@ -45,4 +61,43 @@ func (ix *Index) yearColumns(question string, ok func(t, c int) bool) [][2]int {
 		}
 	}
 	return out
+}
+
+// yearRange is the range of years a profiled column holds: an integer
+// range (a year column when within 1000..2999; any other integer or a
+// real range holds no year, lo > hi), or the years of a date range (a
+// time, or text starting with a four-digit year). ranged is false when
+// the profile has no range (no profile, no rows, plain text).
+func yearRange(p *schema.ColumnProfile) (lo, hi int64, ranged bool) {
+	if p == nil || p.Min == nil || p.Max == nil {
+		return 0, 0, false
+	}
+	year := func(v any) (int64, bool) {
+		switch x := v.(type) {
+		case int64:
+			return x, true
+		case time.Time:
+			return int64(x.Year()), true
+		case string:
+			if len(x) >= 4 {
+				if y, err := strconv.ParseInt(x[:4], 10, 64); err == nil {
+					return y, true
+				}
+			}
+		}
+		return 0, false
+	}
+	switch p.Min.(type) {
+	case float64, float32:
+		return 1, 0, true
+	}
+	lo, okLo := year(p.Min)
+	hi, okHi := year(p.Max)
+	if !okLo || !okHi {
+		return 0, 0, false
+	}
+	if lo < 1000 || hi > 2999 {
+		return 1, 0, true
+	}
+	return lo, hi, true
 }

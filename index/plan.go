@@ -73,7 +73,11 @@ type plan struct {
 	tun       Tuning
 	fused     []ranked // every ranked document, best first
 	valueCols map[[2]int]bool
-	named     map[int]bool // tables whose name the question spells (namedTables)
+	// yearCols may filter a year the question names (yearColumns): kept
+	// with a seed or bridge table, not with a fill table, whose place
+	// they would take.
+	yearCols map[[2]int]bool
+	named    map[int]bool // tables whose name the question spells (namedTables)
 	// Sizes of the allowed schema.
 	nTables, nDocs, nCols int
 }
@@ -104,6 +108,7 @@ func (p *plan) selection() *Selection {
 	columnDocs := int(math.Round(p.tun.ColumnDocScale * math.Sqrt(float64(p.nDocs))))
 	seeds, order := p.seeds()
 	kept, bridge := expand(p.ix.graph, seeds, p.acc.table, p.b.MaxTables)
+	kept = p.links(kept, bridge)
 	fill := map[int]bool{}
 	keep := p.columns(kept, bridge, fill, columnDocs)
 
@@ -143,6 +148,71 @@ func (p *plan) selection() *Selection {
 		sel.Tables = append(sel.Tables, ts)
 	}
 	return sel
+}
+
+// links adds, as bridges, the link tables between kept tables that join
+// no other way directly: a table of mostly key columns (linkTable) joined
+// to two kept tables that are not joined to each other. Expansion connects
+// each seed by one shortest path, which may run through a shared
+// neighbour (client and account both join district) although the
+// question's relation is the link table's (client – disp – account).
+func (p *plan) links(kept []int, bridge map[int]bool) []int {
+	in := map[int]bool{}
+	for _, t := range kept {
+		in[t] = true
+	}
+	adjacent := func(a, b int) bool {
+		for _, e := range p.ix.graph[a] {
+			if e.to == b {
+				return true
+			}
+		}
+		return false
+	}
+	for t := range p.ix.snap.Tables {
+		if len(kept) >= p.b.MaxTables {
+			break
+		}
+		if in[t] || !p.acc.table[t] || !p.linkTable(t) {
+			continue
+		}
+		var ends []int
+		for _, e := range p.ix.graph[t] {
+			if in[e.to] && !bridge[e.to] && !slices.Contains(ends, e.to) {
+				ends = append(ends, e.to)
+			}
+		}
+		joins := false
+		for i := range ends {
+			for _, b := range ends[i+1:] {
+				joins = joins || !adjacent(ends[i], b)
+			}
+		}
+		if joins {
+			kept = append(kept, t)
+			in[t], bridge[t] = true, true
+		}
+	}
+	return kept
+}
+
+// linkTable reports whether at least half of table t's columns, and two
+// or more, are keys or join other tables: a table that relates rows of
+// others more than it describes anything (attendance, disp).
+func (p *plan) linkTable(t int) bool {
+	tb := p.ix.snap.Tables[t]
+	keyCols := map[int]bool{}
+	for _, c := range p.ix.keys[t] {
+		keyCols[c] = true
+	}
+	for _, e := range p.ix.graph[t] {
+		for _, c := range e.cols {
+			if ci := columnIndex(tb, c); ci >= 0 {
+				keyCols[ci] = true
+			}
+		}
+	}
+	return len(keyCols) >= 2 && 2*len(keyCols) >= len(tb.Columns)
 }
 
 // seeds returns the seed tables, best first, and every allowed table in
@@ -199,6 +269,11 @@ func (p *plan) columns(kept []int, bridge, fill map[int]bool, columnDocs int) ma
 	}
 	for k := range p.valueCols {
 		if in[k[0]] {
+			keep[k] = true
+		}
+	}
+	for k := range p.yearCols {
+		if in[k[0]] && !fill[k[0]] {
 			keep[k] = true
 		}
 	}
@@ -283,8 +358,12 @@ func (p *plan) focus(n int) []TableSelection {
 	for k := range p.valueCols {
 		keep[k] = true
 	}
+	for k := range p.yearCols {
+		keep[k] = true
+	}
+	base := len(keep)
 	for _, r := range p.fused {
-		if len(keep) >= len(p.valueCols)+n {
+		if len(keep) >= base+n {
 			break
 		}
 		d := p.doc(r.doc)

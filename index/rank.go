@@ -121,15 +121,21 @@ func rrf(k int, weights []float64, lists ...[]ranked) []ranked {
 // out: "table.column" (4), an identifier-like name as written
 // ("first_name", "positionOrder", "Free Meal Count (K-12)": any name that
 // is not one plain word; 3), or a name of two or more words as a phrase
-// ("first name", plurals aside; 2). Plain one-word names are left to BM25.
+// ("first name", plurals aside; 2), or a column name that shortens words
+// the question uses ("Fname" ← "first name", "surname" ← "name"; see
+// abbreviates; 1). Plain one-word names are otherwise left to BM25.
 // Matching is case- and accent-insensitive and needs word boundaries. A
 // column name that several tables share ("raceId") counts for the table
 // whose primary key it is, else only when at most two tables share it.
 func (ix *Index) mentionRank(question string, ok []bool) []ranked {
 	ql := fold(question)
 	qstem := words(question)
+	var content []string // qstem without stop words, for abbreviates
 	for i, w := range qstem {
 		qstem[i] = Singular(w)
+		if !StopWord(w) {
+			content = append(content, qstem[i])
+		}
 	}
 	var out []ranked
 	for i, d := range ix.docs {
@@ -156,6 +162,9 @@ func (ix *Index) mentionRank(question string, ok []bool) []ranked {
 			if containsSeq(qstem, w, func(a, b string) bool { return a == b }) {
 				score = 2
 			}
+		}
+		if score == 0 && d.col >= 0 && abbreviates(splitWords(name), content) {
+			score = 1
 		}
 		if score > 0 {
 			out = append(out, ranked{i, score})

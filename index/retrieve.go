@@ -121,7 +121,7 @@ func (ix *Index) Retrieve(ctx context.Context, question string, budget Budget, a
 	if err != nil {
 		return nil, err
 	}
-	p := plan{ix: ix, acc: acc, b: b, tun: ix.opts.Tuning.withDefaults(), fused: r.fused, valueCols: r.valueCols, named: ix.namedTables(question, acc)}
+	p := plan{ix: ix, acc: acc, b: b, tun: ix.opts.Tuning.withDefaults(), fused: r.fused, valueCols: r.valueCols, yearCols: r.yearCols, named: ix.namedTables(question, acc)}
 	sel := p.selection()
 	sel.Values = ix.reportValues(r.hits, sel, b.MaxValues)
 	ix.annotate(sel, r)
@@ -139,6 +139,7 @@ type rankings struct {
 	lexical, vector, values, mentions, fused []ranked
 	hits                                     []valueHit
 	valueCols                                map[[2]int]bool
+	yearCols                                 map[[2]int]bool // yearColumns
 }
 
 func (ix *Index) rank(ctx context.Context, question string, acc access) (*rankings, error) {
@@ -154,7 +155,7 @@ func (ix *Index) rank(ctx context.Context, question string, acc access) (*rankin
 	if err != nil {
 		return nil, err
 	}
-	r := &rankings{lexical: lex, vector: vec, hits: hits, valueCols: map[[2]int]bool{}}
+	r := &rankings{lexical: lex, vector: vec, hits: hits, valueCols: map[[2]int]bool{}, yearCols: map[[2]int]bool{}}
 	for _, h := range hits {
 		v := ix.values[h.doc]
 		key := [2]int{v.table, v.col}
@@ -164,7 +165,7 @@ func (ix *Index) rank(ctx context.Context, question string, acc access) (*rankin
 		}
 	}
 	for _, k := range ix.yearColumns(question, func(t, c int) bool { return acc.col[t][c] }) {
-		r.valueCols[k] = true
+		r.yearCols[k] = true
 	}
 	r.mentions = ix.mentionRank(question, acc.doc)
 	tun := ix.opts.Tuning.withDefaults()

@@ -121,3 +121,101 @@ func editDistanceAtMost(a, b string, k int) bool {
 	}
 	return levenshtein.ComputeDistance(a, b) <= k
 }
+
+// abbreviates reports whether a column name, written as its words name
+// (splitWords), spells words the question uses in sequence (q: the
+// question's folded, singular words, stop words left out) in one of the
+// shortened ways schemas name columns:
+//
+//   - pieces of consecutive question words, each piece a short form of
+//     its word (the word, a prefix of it, or a contraction keeping its
+//     first two letters): "Fname", "LName" ← "first name", "last name";
+//     "AvgMath" ← "average math"; "firstname" ← "first name". At least
+//     two words, four letters, and one piece of three letters or more, so
+//     a run of initials ("dob") spells nothing;
+//   - one word shortened: "temp" ← "temperature", "dept" ← "department",
+//     "amt" ← "amount" ("qty" is left: its second letter is not the
+//     word's);
+//   - a compound ending in the question's word: "forename", "surname" ←
+//     "name" (the rest three letters or more, the word four or more).
+//
+// A name the question spells out whole is mentionRank's business, not
+// this one's.
+func abbreviates(name, q []string) bool {
+	s := strings.Join(name, "")
+	if len(s) < 3 {
+		return false
+	}
+	for i := range q {
+		if segments(s, q[i:], 0, false) {
+			return true
+		}
+		// One word: a prefix of four letters or more ("temp"), or a
+		// contraction ("dept", "amt"); "age" of "agent" is too short to
+		// tell.
+		w := q[i]
+		if len(w) >= len(s)+2 && ((len(s) >= 4 && strings.HasPrefix(w, s)) || (!strings.HasPrefix(w, s) && contraction(s, w))) {
+			return true
+		}
+		if len(name) == 1 && len(w) >= 4 && len(s) >= len(w)+3 && strings.HasSuffix(s, w) {
+			return true
+		}
+	}
+	return false
+}
+
+// segments reports whether s splits into short forms of q[0], q[1], … in
+// order: at least two pieces (n counts those already taken), one of three
+// letters or more (long), the last a whole word or three letters or more.
+func segments(s string, q []string, n int, long bool) bool {
+	if len(q) == 0 {
+		return false
+	}
+	for l := len(s); l >= 1; l-- {
+		p := s[:l]
+		if !shortForm(p, q[0]) {
+			continue
+		}
+		if l == len(s) {
+			// The last piece is a whole word or three letters: "name e"
+			// of "name email" spells no column "namee".
+			if n >= 1 && (long || l >= 3) && (p == q[0] || l >= 3) {
+				return true
+			}
+			continue
+		}
+		if segments(s[l:], q[1:], n+1, long || l >= 3) {
+			return true
+		}
+	}
+	return false
+}
+
+// shortForm reports whether p shortens word w: w itself, a prefix of it,
+// or (three letters or more) w's first two letters followed by some of
+// its later letters in order ("avg" of "average").
+func shortForm(p, w string) bool {
+	if strings.HasPrefix(w, p) {
+		return true
+	}
+	return contraction(p, w)
+}
+
+// contraction is shortForm's third way: p (three letters or more) is w's
+// first two letters followed by some of its later letters in order.
+func contraction(p, w string) bool {
+	if len(p) < 3 || len(w) < 2 || p[:2] != w[:2] {
+		return false
+	}
+	j := 2
+	for i := 2; i < len(p); i++ {
+		for j < len(w) && w[j] != p[i] {
+			j++
+		}
+		if j == len(w) {
+			return false
+		}
+		j++
+	}
+	return true
+}

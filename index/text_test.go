@@ -73,3 +73,38 @@ func TestEditDistanceAtMost(t *testing.T) {
 		}
 	}
 }
+
+// TestAbbreviates: the shortened column names schemas use are read as the
+// question's words, and names that only share letters with them are not.
+func TestAbbreviates(t *testing.T) {
+	for _, c := range []struct {
+		name, question string
+		want           bool
+	}{
+		{"Fname", "the first name of each owner", true},
+		{"LName", "owners' last names", true},
+		{"firstname", "first name", true},
+		{"AvgMath", "average math score", true},
+		{"dept_name", "department name", true},
+		{"amt", "the total amount", true},
+		{"forename", "the names of drivers", true},
+		{"surname", "driver name", true},
+		{"temp", "highest temperature", true},
+		{"name", "name email", false},     // a piece of one letter cannot end the name
+		{"age", "which agent", false},     // too short a prefix to tell
+		{"date", "each delegate", false},  // a contraction keeps the word's first two letters
+		{"dob", "date of birth", false},   // initials alone spell nothing
+		{"name", "the name of it", false}, // the whole name is a mention, not a short form
+		{"qty", "quantity", false},
+	} {
+		var q []string
+		for _, w := range words(c.question) {
+			if !StopWord(w) {
+				q = append(q, Singular(w))
+			}
+		}
+		if got := abbreviates(splitWords(c.name), q); got != c.want {
+			t.Errorf("abbreviates(%q, %q) = %v, want %v", c.name, c.question, got, c.want)
+		}
+	}
+}
