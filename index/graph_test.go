@@ -144,7 +144,8 @@ func TestInferredKeys(t *testing.T) {
 		t.Errorf("declared: inferred=%v graph=%v", inferred, g)
 	}
 	// A key named as another table's key without its key word joins it.
-	snap = &schema.Snapshot{Tables: []schema.Table{tb("stores", "StoreCode", "name"), tb("sales", "saleId", "store", "total")}}
+	snap = &schema.Snapshot{Tables: []schema.Table{tb("outlets", "StoreCode", "name"), tb("sales", "saleId", "store", "total")}}
+	snap.Tables[0].PrimaryKey = []string{"StoreCode"}
 	snap.Tables[0].Columns[0].Type = planast.TypeText
 	snap.Tables[1].Columns[1].Type = planast.TypeText
 	if g, _, _ := joinGraph(snap); len(g[1]) != 1 || g[1][0].cols[0] != "store" || g[1][0].refCols[0] != "StoreCode" {

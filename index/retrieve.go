@@ -9,8 +9,8 @@ import (
 type Budget struct {
 	// MaxTables caps the tables kept, bridges included; ≤ 0 means 8.
 	MaxTables int
-	// MaxColumns caps the columns kept over all tables; key columns (primary
-	// and foreign keys, join keys) count but are never dropped for it; ≤ 0
+	// MaxColumns caps the columns kept over all tables; key columns (those
+	// joining two kept tables) count but are never dropped for it; ≤ 0
 	// means 40.
 	MaxColumns int
 	// MaxValues caps the matched values reported; ≤ 0 means 10.
@@ -101,8 +101,11 @@ type TableSelection struct {
 //     the tables the question names (see plan.seeds); then foreign-key
 //     expansion: bridge tables on shortest join paths (declared keys, or
 //     inferred ones in a schema that declares none; see joinGraph).
-//  5. Columns per kept table: keys (primary, foreign, join), value
-//     columns, then the best ranked ones (see plan.columns).
+//  5. Link tables between kept tables that join no other way directly
+//     (see plan.links). Columns per kept table: the keys joining kept
+//     tables, value columns, year and date columns a year in the
+//     question may filter (seeds and bridges), then the best ranked ones
+//     (see plan.columns).
 //  6. Fill: further tables, best first, while the kept columns stay within
 //     Tuning.FillShare of the schema and Budget.MaxColumns.
 //

@@ -11,7 +11,9 @@ import (
 
 	_ "modernc.org/sqlite" // the writable driver, to build the synthetic databases
 
+	"github.com/nl2sql/nl2sql/internal/schema"
 	"github.com/nl2sql/nl2sql/internal/source"
+	"github.com/nl2sql/nl2sql/planast"
 )
 
 // synthCase is one question over a synthetic schema (testdata/synthetic)
@@ -114,5 +116,83 @@ func TestSyntheticSchemas(t *testing.T) {
 				t.Errorf("kept %d of %d columns (share %.2f > 0.6)", len(cols), all, share)
 			}
 		})
+	}
+}
+
+// TestShortNamesAndUnprofiledYears: on a schema with no rows to profile,
+// the question's "first name" reaches the column spelt Fname (a mention,
+// not left to chance similarity), and a year the question names keeps
+// the DATE columns it may filter, which no profile range can point to.
+func TestShortNamesAndUnprofiledYears(t *testing.T) {
+	ix := synthIndex(t, "districts_blank")
+	acc := ix.access(nil)
+	name := func(tc [2]int) string {
+		tb := ix.snap.Tables[tc[0]]
+		return tb.Name + "." + tb.Columns[tc[1]].Name
+	}
+	var mentions []string
+	for _, r := range ix.mentionRank("the first name and last name of each teacher", acc.doc) {
+		if d := ix.docs[r.doc]; d.col >= 0 {
+			mentions = append(mentions, name([2]int{d.table, d.col}))
+		}
+	}
+	for _, want := range []string{"teachers.Fname", "teachers.Lname"} {
+		if !slices.Contains(mentions, want) {
+			t.Errorf("mentions %v lack %s", mentions, want)
+		}
+	}
+	var years []string
+	for _, k := range ix.yearColumns("hired after 2010", func(int, int) bool { return true }) {
+		years = append(years, name(k))
+	}
+	for _, want := range []string{"schools.OpenDate", "schools.ClosedDate", "teachers.HireDate", "test_scores.TestYear"} {
+		if !slices.Contains(years, want) {
+			t.Errorf("year columns %v lack %s", years, want)
+		}
+	}
+	if slices.Contains(years, "teachers.Salary") || len(ix.yearColumns("hired lately", func(int, int) bool { return true })) > 0 {
+		t.Errorf("year columns %v: a salary, or a question with no year", years)
+	}
+}
+
+// TestLinkTableBetweenKeptTables: a person and an account both join their
+// region, so expansion connects them through it, but the question's
+// relation (who holds which account) is the holder link table's; it must
+// be kept, or the planner joins people to every account of their region.
+func TestLinkTableBetweenKeptTables(t *testing.T) {
+	tb := func(name string, pk string, cols ...string) schema.Table {
+		t := schema.Table{Schema: "main", Name: name, Kind: schema.KindTable, PrimaryKey: []string{pk}}
+		for _, c := range append([]string{pk}, cols...) {
+			t.Columns = append(t.Columns, schema.Column{Name: c, Type: planast.TypeInteger})
+		}
+		return t
+	}
+	fk := func(col, ref string) schema.ForeignKey {
+		return schema.ForeignKey{Columns: []string{col}, RefSchema: "main", RefTable: ref, RefColumns: []string{ref + "_id"}}
+	}
+	snap := &schema.Snapshot{Tables: []schema.Table{
+		tb("account", "account_id", "region_id", "opened"),
+		tb("holder", "holder_id", "person_id", "account_id", "role"),
+		tb("person", "person_id", "region_id", "born"),
+		tb("region", "region_id", "label"),
+	}}
+	snap.Tables[0].ForeignKeys = []schema.ForeignKey{fk("region_id", "region")}
+	snap.Tables[1].ForeignKeys = []schema.ForeignKey{fk("person_id", "person"), fk("account_id", "account")}
+	snap.Tables[2].ForeignKeys = []schema.ForeignKey{fk("region_id", "region")}
+	ix, err := Build(context.Background(), snap, nil, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ix.Close()
+	p := plan{ix: ix, acc: ix.access(nil), b: Budget{}.withDefaults()}
+	kept, bridge := expand(ix.graph, []int{2, 3, 0}, p.acc.table, 8)
+	kept = p.links(kept, bridge)
+	if !slices.Contains(kept, 1) || !bridge[1] {
+		t.Errorf("kept %v (bridges %v): the holder link table is missing", kept, bridge)
+	}
+	// Tables already joined directly need no link table.
+	kept, bridge = expand(ix.graph, []int{0, 3}, p.acc.table, 8)
+	if kept = p.links(kept, bridge); slices.Contains(kept, 1) {
+		t.Errorf("kept %v: a link table between tables joined directly", kept)
 	}
 }
