@@ -8,6 +8,7 @@ import (
 	"github.com/agnivade/levenshtein"
 	"github.com/blevesearch/bleve/v2/analysis"
 	"github.com/blevesearch/bleve/v2/analysis/lang/en"
+	porterpkg "github.com/blevesearch/bleve/v2/analysis/token/porter"
 
 	"golang.org/x/text/unicode/norm"
 )
@@ -137,7 +138,9 @@ func editDistanceAtMost(a, b string, k int) bool {
 //     "amt" ← "amount" ("qty" is left: its second letter is not the
 //     word's);
 //   - a compound ending in the question's word: "forename", "surname" ←
-//     "name" (the rest three letters or more, the word four or more).
+//     "name" (the rest three letters or more, the word four or more);
+//   - a word of the same family whose Porter stems the full-text index
+//     tells apart by an ending (sameFamily): "injured" ← "injuries".
 //
 // A name the question spells out whole is mentionRank's business, not
 // this one's.
@@ -147,8 +150,13 @@ func abbreviates(name, q []string) bool {
 		return false
 	}
 	for i := range q {
-		if segments(s, q[i:], 0, false) {
+		if segments(s, q[i:], 0, false, false) {
 			return true
+		}
+		for _, n := range name {
+			if sameFamily(n, q[i]) {
+				return true
+			}
 		}
 		// One word: a prefix of four letters or more ("temp"), or a
 		// contraction ("dept", "amt"); "age" of "agent" is too short to
@@ -167,7 +175,9 @@ func abbreviates(name, q []string) bool {
 // segments reports whether s splits into short forms of q[0], q[1], … in
 // order: at least two pieces (n counts those already taken), one of three
 // letters or more (long), the last a whole word or three letters or more.
-func segments(s string, q []string, n int, long bool) bool {
+// One word may be passed over once (skipped), for a coordination: "first
+// and last names" names Fname as well as LName.
+func segments(s string, q []string, n int, long, skipped bool) bool {
 	if len(q) == 0 {
 		return false
 	}
@@ -184,7 +194,10 @@ func segments(s string, q []string, n int, long bool) bool {
 			}
 			continue
 		}
-		if segments(s[l:], q[1:], n+1, long || l >= 3) {
+		if segments(s[l:], q[1:], n+1, long || l >= 3, skipped) {
+			return true
+		}
+		if !skipped && len(q) > 2 && segments(s[l:], q[2:], n+1, long || l >= 3, true) {
 			return true
 		}
 	}
@@ -218,4 +231,23 @@ func contraction(p, w string) bool {
 		j++
 	}
 	return true
+}
+
+var porter = porterpkg.NewPorterStemmer()
+
+// sameFamily reports whether words a and b have Porter stems (bleve's, as
+// the full-text index uses) of which the shorter, five letters or more, is
+// the longer but for one or two final letters: "injured" (injur) and
+// "injuries" (injuri). Equal stems are BM25's match already.
+func sameFamily(a, b string) bool {
+	sa, sb := stem(a), stem(b)
+	if len(sa) > len(sb) {
+		sa, sb = sb, sa
+	}
+	return len(sa) >= 5 && len(sb)-len(sa) <= 2 && sa != sb && strings.HasPrefix(sb, sa)
+}
+
+func stem(w string) string {
+	ts := porter.Filter(analysis.TokenStream{&analysis.Token{Term: []byte(w)}})
+	return string(ts[0].Term)
 }

@@ -96,6 +96,10 @@ func TestAbbreviates(t *testing.T) {
 		{"dob", "date of birth", false},   // initials alone spell nothing
 		{"name", "the name of it", false}, // the whole name is a mention, not a short form
 		{"qty", "quantity", false},
+		{"Fname", "first and last names", true},  // a coordination passes over one word
+		{"injured", "most total injuries", true}, // one family, stems injur and injuri
+		{"killed", "the kills", false},           // equal stems are BM25's
+		{"nation", "national", true},
 	} {
 		var q []string
 		for _, w := range words(c.question) {

@@ -827,6 +827,20 @@ var mutations = []mutation{
 		Pkgs: []string{"./index"}, Run: "TestInferredKeys",
 	},
 	{
+		Name: "retrieval-word-family-unread",
+		File: "index/text.go",
+		Old:  "if sameFamily(n, q[i]) {",
+		New:  "if false && sameFamily(n, q[i]) {",
+		Pkgs: []string{"./index"}, Run: "TestAbbreviates",
+	},
+	{
+		Name: "retrieval-coordination-unread",
+		File: "index/text.go",
+		Old:  "if !skipped && len(q) > 2 && segments(",
+		New:  "if false && !skipped && len(q) > 2 && segments(",
+		Pkgs: []string{"./index"}, Run: "TestAbbreviates",
+	},
+	{
 		Name: "retrieval-split-flipped",
 		File: "internal/evalret/split.go",
 		Old:  "if h.Sum32()%2 == 1 {",
