@@ -35,16 +35,31 @@
 //
 // Retrieve ranks the documents four ways (BM25, exact cosine over every
 // vector, columns whose stored values occur in the question, documents
-// whose names the question spells out), fuses the rankings by weighted
-// reciprocal rank fusion, picks seed tables, connects them through
-// foreign keys (bridge tables on shortest join paths; a schema that
-// declares no foreign keys gets inferred ones, from key names and from a
-// first column that profiling found unique), keeps per table its keys,
-// the columns holding values the question names (stored strings, and
-// integer columns whose range of years holds a year the question names)
-// and its best columns, and fills up to a share of the schema. Every sort
-// breaks ties by document id, so the same index and question always give
-// the same Selection, byte for byte as JSON.
+// whose names the question spells out or shortens), fuses the rankings by
+// weighted reciprocal rank fusion, picks seed tables, connects them
+// through foreign keys (bridge tables on shortest join paths, and the
+// link tables between kept tables that join no other way directly; a
+// schema that declares no foreign keys, and a table no declared key
+// touches, gets inferred ones, from key names, a key's name without its
+// key word, and a first column that profiling found unique), keeps per
+// table the keys joining kept tables, the columns holding values the
+// question names (stored strings, and the columns a year the question
+// names may filter: integer or date ranges holding it, or, with no rows
+// to profile, date-typed or date- or year-named columns) and its best
+// columns, and fills up to a share of the schema. Every sort breaks ties
+// by document id, so the same index and question always give the same
+// Selection, byte for byte as JSON.
+//
+// Names are matched as schemas write them (abbreviates in text.go): a
+// column named by short forms of consecutive question words ("Fname",
+// "LName" ← "first name", "last name", also across "first and last
+// names"; "AvgMath" ← "average math"), one shortened word ("dept" ←
+// "department"), a compound ending in the question's word ("forename",
+// "surname" ← "name"), or a word of one family that the Porter stemmer
+// tells apart ("injured" ← "injuries") ranks as a mention of the
+// lowest weight. Each rule has a guard against names that merely share
+// letters (a prefix of four letters, a contraction keeping the word's
+// first two, a piece of three letters).
 //
 // Each ranked table carries its Score (its best document's fused score)
 // and its Evidence: "text" (a BM25 hit), "value", "mention", or "vector"
@@ -102,10 +117,10 @@
 // for Track, not for InvoiceLine) and Album. Expansion connects them
 // through the declared foreign keys (Album joins Artist to Track; asked
 // to join only Artist and InvoiceLine it would add Album and Track as
-// bridges). Each table keeps its keys and best columns; the fill adds
-// cheap tables (keys and one column each) while the selection stays
-// under 40 columns and 45% of the schema. The selection renders to about
-// 430 tokens instead of 1,285. For "How many
+// bridges). Each table keeps the keys joining it to kept tables and its
+// best columns; the fill adds cheap tables (join keys and one column
+// each) while the selection stays under 40 columns and 35% of the schema.
+// The selection renders to about 400 tokens instead of 1,285. For "How many
 // heavy metal tracks are there?" Selection.Values holds
 // {Genre, Name, "Heavy Metal", exact}: the stored spelling, which Filter
 // adds to Genre.Name's samples for the planner.

@@ -66,7 +66,9 @@ func synthIndex(t *testing.T, name string) *Index {
 
 // TestSyntheticSchemas: on schemas shaped like the ones retrieval misses
 // (a person through a link table, link tables with no declared keys, a
-// fact table named after neither its measures nor its grain), retrieval
+// fact table named after neither its measures nor its grain, columns in
+// short forms such as Fname and surname, a database with no rows whose
+// keys are named without their key word), retrieval
 // with the whole-schema rule off keeps every table and column the
 // question's answer needs, while sending at most 60% of the schema's
 // columns (a selection of everything would pass any recall check).
