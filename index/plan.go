@@ -45,8 +45,9 @@ type Tuning struct {
 // equal recall at a lower column share) ran on the tuning half of the
 // Spider and BIRD development databases only (evalret.HalfOf), so the
 // held-out half measures schemas it was not tuned on. FillShare 0.45 →
-// 0.35 came with keeping only join columns as keys (plan.keyColumns), on
-// the tuning half too: equal recall at a lower column share.
+// 0.35 came with keeping, of the foreign keys, only those joining kept
+// tables (plan.keyColumns), on the tuning half too: equal recall at a
+// lower column share.
 var DefaultTuning = Tuning{
 	RRFK:           60,
 	Weights:        [4]float64{1, 0.5, 1, 1},
@@ -304,13 +305,14 @@ func (p *plan) columns(kept []int, bridge, fill map[int]bool, columnDocs int) ma
 	return keep
 }
 
-// keyColumns are table t's columns that join a kept table (declared or
-// inferred keys, both ends): a primary key no kept table references and a
-// foreign key to a table left out join nothing in the selection, and the
-// ranking keeps them when the question asks for them ("the ship id").
+// keyColumns are table t's primary-key columns (declared or inferred) and
+// its columns that join a kept table (declared or inferred keys, both
+// ends): a foreign key to a table left out joins nothing in the
+// selection, and the ranking keeps it when the question asks for it ("the
+// ship id").
 func (p *plan) keyColumns(t int, kept map[int]bool) []int {
 	tb := p.ix.snap.Tables[t]
-	var out []int
+	out := slices.Clone(p.ix.keys[t])
 	for _, e := range p.ix.graph[t] {
 		if !kept[e.to] || !p.acc.table[e.to] {
 			continue

@@ -9,8 +9,8 @@ import (
 type Budget struct {
 	// MaxTables caps the tables kept, bridges included; ≤ 0 means 8.
 	MaxTables int
-	// MaxColumns caps the columns kept over all tables; key columns (those
-	// joining two kept tables) count but are never dropped for it; ≤ 0
+	// MaxColumns caps the columns kept over all tables; key columns (primary
+	// keys, keys joining two kept tables) count but are never dropped for it; ≤ 0
 	// means 40.
 	MaxColumns int
 	// MaxValues caps the matched values reported; ≤ 0 means 10.
@@ -102,8 +102,8 @@ type TableSelection struct {
 //     expansion: bridge tables on shortest join paths (declared keys, or
 //     inferred ones in a schema that declares none; see joinGraph).
 //  5. Link tables between kept tables that join no other way directly
-//     (see plan.links). Columns per kept table: the keys joining kept
-//     tables, value columns, year and date columns a year in the
+//     (see plan.links). Columns per kept table: its primary key and
+//     the keys joining kept tables, value columns, year and date columns a year in the
 //     question may filter (seeds and bridges), then the best ranked ones
 //     (see plan.columns).
 //  6. Fill: further tables, best first, while the kept columns stay within
