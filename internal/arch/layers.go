@@ -29,6 +29,7 @@ var LayerNames = []string{"language", "foundations", "domain", "steps", "pipelin
 // not arrows.
 var Layers = map[string]int{
 	"planast":                Language,
+	"planast/validate":       Language,
 	"planast/lift":           Language,
 	"planast/lift/normalize": Language,
 	"render":                 Language,

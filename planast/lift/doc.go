@@ -60,6 +60,6 @@
 // a number column is read as CAST(text AS decimal), as SQLite's numeric
 // affinity does, except that text which is no number reads as 0 there.
 //
-// The plans are not validated here: run planast.Validate. A lifted plan the
+// The plans are not validated here: run validate.Plan. A lifted plan the
 // validator refuses is a gap worth reporting.
 package lift

@@ -56,7 +56,7 @@ func (e *Error) Unwrap() error { return e.Err }
 // Lift parses one SELECT statement written for dialect ("sqlite" or
 // "postgres") and returns the plan that means the same on that dialect,
 // with every column qualified by a source alias and every name resolved
-// against cat. The plan has not been validated: run planast.Validate on it
+// against cat. The plan has not been validated: run validate.Plan on it
 // (a lifted plan the validator refuses points at a gap between what the SQL
 // does and what the plan language checks).
 //

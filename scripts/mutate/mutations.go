@@ -7,7 +7,7 @@ var mutations = []mutation{
 		Name: "cache-no-revalidation",
 		File: "engine/cache.go",
 		Old:  "v, err := e.validateFor(ctx, ds, plan)",
-		New:  "v, err := planast.Validate(plan, ds.snap, planast.Options{})",
+		New:  "v, err := e.validateFor(context.Background(), ds, plan)",
 		Pkgs: []string{"./internal/app"}, Run: "TestCachedPlanFilteredPerCaller",
 	},
 	{
@@ -35,7 +35,7 @@ var mutations = []mutation{
 		Name: "scale-no-access-check",
 		File: "engine/scale.go",
 		Old:  "v, err := h.e.validateFor(ctx, h.ds, plan)",
-		New:  "v, err := planast.Validate(plan, h.ds.snap, planast.Options{})",
+		New:  "v, err := h.e.validateFor(context.Background(), h.ds, plan)",
 		Pkgs: []string{"./engine"}, Run: "TestScaleCandidatesPassAccessAndRowFilters",
 	},
 	{
@@ -352,14 +352,14 @@ var mutations = []mutation{
 	},
 	{
 		Name: "access-table-top-level-only",
-		File: "planast/validate.go",
+		File: "planast/validate/validate.go",
 		Old:  "if ok && v.opts.Access != nil && !v.opts.Access.AllowTable(t.Schema, t.Name) {",
 		New:  `if ok && v.opts.Access != nil && !strings.Contains(path, "query") && !v.opts.Access.AllowTable(t.Schema, t.Name) {`,
 		Pkgs: []string{"./planast"}, Run: "TestAccessHidesTablesEverywhere",
 	},
 	{
 		Name: "access-column-top-level-only",
-		File: "planast/validate.go",
+		File: "planast/validate/validate.go",
 		Old:  "if v.opts.Access == nil || v.opts.Access.AllowColumn(t.Schema, t.Name, c.Name) {",
 		New:  `if v.opts.Access == nil || strings.Contains(path, "query") || v.opts.Access.AllowColumn(t.Schema, t.Name, c.Name) {`,
 		Pkgs: []string{"./planast"}, Run: "TestAccessHidesTablesEverywhere",
@@ -451,7 +451,7 @@ var mutations = []mutation{
 	},
 	{
 		Name: "values-cast-literal-unchecked",
-		File: "planast/validate_expr.go",
+		File: "planast/validate/validate_expr.go",
 		Old:  "\t\t\tv.castLiteral(lit, e.Type, join(path, \"expr\"))",
 		New:  "\t\t\t_ = lit",
 		Pkgs: []string{"./render"}, Run: "TestMalformedCastLiteralRefused",
@@ -487,21 +487,21 @@ var mutations = []mutation{
 	// plan meaning
 	{
 		Name: "groupby-alias-shadow-column",
-		File: "planast/aliases.go",
+		File: "planast/validate/aliases.go",
 		Old:  "if !namesColumn(it, c.Column, sc) {\n\t\t\t\tv.add(CodeAmbiguous",
 		New:  "if false {\n\t\t\t\tv.add(CodeAmbiguous",
 		Pkgs: []string{"./planast"}, Run: "TestValidateGroupByAliasShadowingAColumn",
 	},
 	{
 		Name: "fanout-warning-dropped",
-		File: "planast/fanout.go",
+		File: "planast/validate/fanout.go",
 		Old:  "if fkBetween(r, l, p.RightColumn, p.LeftColumn) && !oneToOne(r, p.RightColumn) {",
 		New:  "if false {",
 		Pkgs: []string{"./planast"}, Run: "TestValidateWarnsJoinFanOut",
 	},
 	{
 		Name: "unordered-order-by-allowed",
-		File: "planast/validate.go",
+		File: "planast/validate/validate.go",
 		Old:  "\tv.unorderedIssues(cp, \"\")\n",
 		New:  "\n",
 		Pkgs: []string{"./planast"}, Run: "TestValidateRefusesOrderingUnorderedColumns",
@@ -651,21 +651,21 @@ var mutations = []mutation{
 	},
 	{
 		Name: "unordered-mark-lost-in-derived-table",
-		File: "planast/validate.go",
+		File: "planast/validate/validate.go",
 		Old:  "Type: t, Unordered: unorderedExpr(it.Expr)}",
 		New:  "Type: t}",
 		Pkgs: []string{"./planast"}, Run: "TestValidateRefusesOrderingUnorderedColumns",
 	},
 	{
 		Name: "unordered-expression-subquery-unchecked",
-		File: "planast/unordered.go",
+		File: "planast/validate/unordered.go",
 		Old:  "\t\tv.unorderedIssues(x.Query, join(path, \"query\"))",
 		New:  "\t\t_ = x",
 		Pkgs: []string{"./planast"}, Run: "TestValidateRefusesOrderingUnorderedColumns",
 	},
 	{
 		Name: "float-comparison-exact-on-sqlite",
-		File: "planast/coerce.go",
+		File: "planast/validate/coerce.go",
 		Old:  "if other == TypeFloat && (t == TypeInteger || t == TypeDecimal) {",
 		New:  "if false {",
 		Pkgs: []string{"./render"}, Run: "TestDifferentialBigIntegersAgainstFloats",
