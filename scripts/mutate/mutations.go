@@ -35,7 +35,7 @@ var mutations = []mutation{
 		Name: "scale-no-access-check",
 		File: "engine/scale.go",
 		Old:  "v, err := h.e.validateFor(ctx, h.ds, plan)",
-		New:  "v, err := h.e.validateFor(context.Background(), h.ds, plan)",
+		New:  "v, err := validate.Plan(plan, h.ds.snap, validate.Options{})",
 		Pkgs: []string{"./engine"}, Run: "TestScaleCandidatesPassAccessAndRowFilters",
 	},
 	{
