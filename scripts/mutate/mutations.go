@@ -672,14 +672,14 @@ var mutations = []mutation{
 	},
 	{
 		Name: "float-in-between-exact-on-sqlite",
-		File: "planast/coerce.go",
+		File: "planast/validate/coerce.go",
 		Old:  "\t\t\tfor i, p := range ps {\n\t\t\t\tfloatSide(p, types[i], TypeFloat)",
 		New:  "\t\t\tfor i, p := range ps[:0] {\n\t\t\t\tfloatSide(p, types[i], TypeFloat)",
 		Pkgs: []string{"./render"}, Run: "TestDifferentialBigIntegersAgainstFloats",
 	},
 	{
 		Name: "empty-column-name-validates",
-		File: "planast/validate_expr.go",
+		File: "planast/validate/validate_expr.go",
 		Old:  "\tif c.Column == \"\" {\n\t\t// Only SQLite",
 		New:  "\tif false {\n\t\t// Only SQLite",
 		Pkgs: []string{"./render"}, Run: "TestEmptyColumnNameRefusedBeforeSQL",
