@@ -7,6 +7,7 @@ import (
 
 	"github.com/nl2sql/nl2sql/internal/source"
 	"github.com/nl2sql/nl2sql/planast"
+	"github.com/nl2sql/nl2sql/planast/validate"
 	"github.com/nl2sql/nl2sql/render"
 	"github.com/nl2sql/nl2sql/scope"
 )
@@ -240,7 +241,7 @@ func filteredTable(ds, dialect string, t *planast.TableInfo, sc *scope.Scope) (s
 	if len(fp.From) != 1 || fp.From[0].Subquery == nil {
 		return "", refusef(CodeRowFilter, "the row filter did not apply")
 	}
-	v, err := planast.Validate(fp.From[0].Subquery, cat, planast.Options{Access: sc.Checker(ds)})
+	v, err := validate.Plan(fp.From[0].Subquery, cat, validate.Options{Access: sc.Checker(ds)})
 	if err != nil {
 		return "", err
 	}

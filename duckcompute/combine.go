@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/nl2sql/nl2sql/planast"
+	"github.com/nl2sql/nl2sql/planast/validate"
 )
 
 // Op is how a combine group puts its inputs together.
@@ -121,8 +122,8 @@ type Combination struct {
 	// the order given), then the final plan's own CTEs, then its body. It
 	// reads Tables by name.
 	Plan *planast.Query
-	// Validated is Plan checked by planast.Validate against Tables.
-	Validated *planast.Validated
+	// Validated is Plan checked by validate.Plan against Tables.
+	Validated *validate.Result
 }
 
 // GroupError is a group that cannot be compiled.
@@ -141,7 +142,7 @@ func (e *GroupError) Unwrap() error { return e.Err }
 // group must already have it (or both sides be numbers). Each group
 // compiles to one SELECT (see Group) validated against the tables and the
 // groups before it; a nil final selects every column of the last group.
-// The assembled plan is validated with planast.Validate, whose *planast.Error
+// The assembled plan is validated with validate.Plan, whose *planast.Error
 // is returned as is for a bad final plan; a bad group is a *GroupError.
 func Prepare(tables []Shape, groups []Group, final *planast.Query) (*Combination, error) {
 	c := &Combination{Groups: map[string]Shape{}}
@@ -197,7 +198,7 @@ func Prepare(tables []Shape, groups []Group, final *planast.Query) (*Combination
 	}
 	body := *final
 	body.With = append(ctes, final.With...)
-	v, err := planast.Validate(&body, base, planast.Options{})
+	v, err := validate.Plan(&body, base, validate.Options{})
 	if err != nil {
 		return nil, err
 	}
@@ -212,7 +213,7 @@ func (c *Combination) compile(g Group, cat planast.Catalog, shapes *Catalog) (pl
 	if err != nil {
 		return planast.CTE{}, &GroupError{Group: g.Name, Err: err}
 	}
-	v, err := planast.Validate(q, cat, planast.Options{})
+	v, err := validate.Plan(q, cat, validate.Options{})
 	if err != nil {
 		return planast.CTE{}, &GroupError{Group: g.Name, Err: err}
 	}

@@ -15,6 +15,7 @@ import (
 
 	"github.com/nl2sql/nl2sql/internal/source"
 	"github.com/nl2sql/nl2sql/planast"
+	"github.com/nl2sql/nl2sql/planast/validate"
 	"github.com/nl2sql/nl2sql/render"
 )
 
@@ -256,7 +257,7 @@ type Output struct {
 }
 
 // Run seals the database, validates plan against the loaded tables with
-// planast.Validate, renders it with render.DuckDB and runs it, returning at
+// validate.Plan, renders it with render.DuckDB and runs it, returning at
 // most maxRows rows (≥ 1) with the row order render makes total.
 func (d *DB) Run(ctx context.Context, plan *planast.Query, maxRows int) (*Output, error) {
 	if maxRows < 1 {
@@ -267,7 +268,7 @@ func (d *DB) Run(ctx context.Context, plan *planast.Query, maxRows int) (*Output
 	if err := d.seal(ctx); err != nil {
 		return nil, err
 	}
-	v, err := planast.Validate(plan, d.cat, planast.Options{})
+	v, err := validate.Plan(plan, d.cat, validate.Options{})
 	if err != nil {
 		return nil, err
 	}

@@ -9,7 +9,7 @@
 // compiled to a planast.Query and becomes a CTE, and the final plan — the
 // filters, aggregates, computed columns, sort and limit after the combine —
 // reads the tables and groups by name. Prepare checks all of it with
-// planast.Validate before any data exists, and DB.Run validates it again
+// validate.Plan before any data exists, and DB.Run validates it again
 // against the loaded tables, renders it with render.DuckDB and runs it:
 // one validator and one renderer serve the datasources and the combination.
 //

@@ -9,6 +9,7 @@ import (
 	"go.opentelemetry.io/otel/trace"
 
 	"github.com/nl2sql/nl2sql/planast"
+	"github.com/nl2sql/nl2sql/planast/validate"
 	"github.com/nl2sql/nl2sql/scope"
 )
 
@@ -37,7 +38,7 @@ func (e *Engine) caller(ctx context.Context) *scope.Scope {
 // against the snapshot with the caller's access checker, so every table
 // and column (inside subqueries and CTEs too) is checked by scope. The
 // input plan is not changed.
-func (e *Engine) validateFor(ctx context.Context, ds *datasource, plan *planast.Query) (v *planast.Validated, err error) {
+func (e *Engine) validateFor(ctx context.Context, ds *datasource, plan *planast.Query) (v *validate.Result, err error) {
 	ctx, sp := startSpan(ctx, "validate", trace.WithAttributes(attribute.String("nl2sql.datasource", ds.spec.ID)))
 	defer func() {
 		var pe *planast.Error
@@ -61,7 +62,7 @@ func (e *Engine) validateFor(ctx context.Context, ds *datasource, plan *planast.
 			Hint: "ask your administrator; the plan was not run", Err: err}
 	}
 	// a sub-query must return its expected columns (engine/multi_plan.go)
-	return planast.Validate(filtered, ds.snap, expectColumns(ctx, planast.Options{Access: sc.Checker(ds.spec.ID)}))
+	return validate.Plan(filtered, ds.snap, expectColumns(ctx, validate.Options{Access: sc.Checker(ds.spec.ID)}))
 }
 
 // screen refuses, before any model call, a question that names only

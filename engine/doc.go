@@ -9,7 +9,7 @@
 //	          (scale.go)     with Options.Scaling: several candidate plans, each run,
 //	                         grouped by result hash and selected (test-time scaling,
 //	                         package engine/scale behind its Host interface)
-//	validate  (plan.go)      planast.Validate against the snapshot; typed issues go back
+//	validate  (plan.go)      validate.Plan against the snapshot; typed issues go back
 //	                         to the planner at most Options.MaxRepairs times
 //	render    (render.go)    render.SQL for the datasource's dialect, LIMIT = row limit + 1
 //	execute   (execute.go)   read-only, streamed, stopped at the row limit (truncated)

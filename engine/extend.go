@@ -13,6 +13,7 @@ import (
 	"github.com/nl2sql/nl2sql/engine/internal/fault"
 	"github.com/nl2sql/nl2sql/internal/schema"
 	"github.com/nl2sql/nl2sql/planast"
+	"github.com/nl2sql/nl2sql/planast/validate"
 )
 
 // Codes of the extension points (engine/hooks, approvals).
@@ -297,7 +298,7 @@ func (e *Engine) resultHook(ctx context.Context, p hooks.Point, ds *datasource, 
 
 // decodeValidate decodes a plan document with the language's limits and
 // validates it for the caller (scope, row filters, snapshot).
-func (e *Engine) decodeValidate(ctx context.Context, ds *datasource, doc []byte) (*planast.Validated, error) {
+func (e *Engine) decodeValidate(ctx context.Context, ds *datasource, doc []byte) (*validate.Result, error) {
 	plan, err := planast.Decode(doc, planast.DefaultLimits)
 	if err != nil {
 		return nil, err

@@ -109,7 +109,7 @@ func isIdent(e ast.Expr, name string) bool {
 }
 
 // validators are the calls whose result's .Plan is a validated plan.
-var validators = []string{"Validate", "validateFor", "decodeValidate"}
+var validators = []string{"validate.Plan", "validateFor", "decodeValidate"}
 
 // Every path from planning to rendering passes validation: across the
 // module, the plan handed to render.SQL, and every plan stored in the
@@ -195,6 +195,9 @@ func validatedVars(fn *ast.FuncDecl) map[string]bool {
 		switch f := call.Fun.(type) {
 		case *ast.SelectorExpr:
 			name = f.Sel.Name
+			if isIdent(f.X, "validate") {
+				name = "validate." + name
+			}
 		case *ast.Ident:
 			name = f.Name
 		}

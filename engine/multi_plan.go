@@ -6,7 +6,7 @@ import (
 	"strings"
 
 	"github.com/nl2sql/nl2sql/duckcompute"
-	"github.com/nl2sql/nl2sql/planast"
+	"github.com/nl2sql/nl2sql/planast/validate"
 )
 
 // A sub-query of a cross-datasource question is planned by the
@@ -15,7 +15,7 @@ import (
 // one signature: the planner is shown the expected output (a section after
 // the schema context, see expectedSection), and every plan it returns, a
 // cached plan included, must have exactly the expected output columns
-// (planast.Options.ExpectedColumns, through expectColumns).
+// (validate.Options.ExpectedColumns, through expectColumns).
 
 type expectedKey struct{}
 
@@ -31,7 +31,7 @@ func withExpected(ctx context.Context, cols []duckcompute.Column) context.Contex
 // expectColumns sets opts.ExpectedColumns to the sub-query's expected
 // output columns when ctx plans a sub-query (planValidated
 // and cachedPlan validate with it), and returns opts unchanged otherwise.
-func expectColumns(ctx context.Context, opts planast.Options) planast.Options {
+func expectColumns(ctx context.Context, opts validate.Options) validate.Options {
 	if names, ok := ctx.Value(expectedKey{}).([]string); ok {
 		opts.ExpectedColumns = names
 	}

@@ -13,6 +13,7 @@ import (
 	"github.com/nl2sql/nl2sql/engine/llm"
 	"github.com/nl2sql/nl2sql/internal/source"
 	"github.com/nl2sql/nl2sql/planast"
+	"github.com/nl2sql/nl2sql/planast/validate"
 )
 
 // planned is the output of the plan+validate steps.
@@ -28,7 +29,7 @@ type planned struct {
 	// rejected lists, per refused attempt, the issues that sent it back.
 	rejected []Attempt
 	// warnings are the validator's findings that did not stop the plan
-	// (planast.Validated.Warnings); they reach Result.Warnings.
+	// (validate.Result.Warnings); they reach Result.Warnings.
 	warnings []string
 	// planner is the plan as the planner wrote it, before row filters:
 	// what the plan cache stores, so a hit is filtered for each caller.
@@ -101,7 +102,7 @@ func (e *Engine) planValidated(ctx context.Context, ds *datasource, question, sc
 		out.usage.OutputTokens += resp.Usage.OutputTokens
 		ans, plan, perr := decodePlanAnswer(resp.Content)
 		if perr == nil {
-			var v *planast.Validated
+			var v *validate.Result
 			v, perr = e.validateFor(ctx, ds, plan)
 			if perr == nil {
 				out.plan, out.columns, out.types, out.reasoning, out.attempts = v.Plan, v.Columns, v.Types, ans.Reasoning, attempt+1

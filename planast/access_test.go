@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/nl2sql/nl2sql/planast"
+	"github.com/nl2sql/nl2sql/planast/validate"
 )
 
 // hiddenNames are the names policy hides; a refusal may echo the name the
@@ -13,7 +14,7 @@ var hiddenNames = []string{"Employee", "EmployeeId", "Salary", "Email"}
 
 func TestAccessHidesTablesEverywhere(t *testing.T) {
 	emp := plan(sel(c("", "LastName")), frm(from("Employee", "e")))
-	opts := planast.Options{Access: policy}
+	opts := validate.Options{Access: policy}
 	cases := []refusal{
 		{"top level", emp, opts, planast.CodeTableNotFound, "from[0].table"},
 		{"case-insensitive name", plan(sel(c("", "LastName")), frm(from("employee", "e"))), opts, planast.CodeTableNotFound, "from[0].table"},
@@ -47,7 +48,7 @@ func TestAccessHidesTablesEverywhere(t *testing.T) {
 			}
 			// without the policy the same plan is fine
 			q := decode(t, r.plan)
-			if _, err := planast.Validate(q, chinook, planast.Options{}); err != nil {
+			if _, err := validate.Plan(q, chinook, validate.Options{}); err != nil {
 				t.Errorf("refused without a policy too: %v", err)
 			}
 		})
@@ -58,7 +59,7 @@ func TestAccessHidesTablesEverywhere(t *testing.T) {
 // missing one, so that refusals reveal nothing.
 func TestHiddenLooksMissing(t *testing.T) {
 	msg := func(p string) string {
-		_, err := planast.Validate(decode(t, p), chinook, planast.Options{Access: policy})
+		_, err := validate.Plan(decode(t, p), chinook, validate.Options{Access: policy})
 		is := issues(t, err)
 		return string(is[0].Code) + " " + is[0].Path + " " + is[0].Message
 	}
@@ -79,7 +80,7 @@ func TestHiddenLooksMissing(t *testing.T) {
 func TestAccessCTEShadowsHiddenName(t *testing.T) {
 	q := decode(t, plan(`"with":[{"name":"Employee","query":`+plan(sel(c("", "LastName")), frm(from("Customer", "cu")))+`}]`,
 		sel(c("", "LastName")), frm(from("Employee", "e"))))
-	if _, err := planast.Validate(q, chinook, planast.Options{Access: policy}); err != nil {
+	if _, err := validate.Plan(q, chinook, validate.Options{Access: policy}); err != nil {
 		t.Fatal(err)
 	}
 }

@@ -44,7 +44,7 @@ func Decode(data []byte, lim Limits) (*Query, error) {
 func parseDoc(data []byte, lim Limits, what string) (any, *decoder, error) {
 	lim = lim.withDefaults()
 	if len(data) > lim.MaxBytes {
-		return nil, nil, issueErr(CodeTooLarge, "", "%s is %d bytes; the limit is %d", what, len(data), lim.MaxBytes)
+		return nil, nil, NewError(CodeTooLarge, "", "%s is %d bytes; the limit is %d", what, len(data), lim.MaxBytes)
 	}
 	if err := checkNesting(data, lim.MaxDepth*3+4); err != nil {
 		return nil, nil, err
@@ -53,10 +53,10 @@ func parseDoc(data []byte, lim Limits, what string) (any, *decoder, error) {
 	jd.UseNumber()
 	var v any
 	if err := jd.Decode(&v); err != nil {
-		return nil, nil, issueErr(CodeMalformed, "", "%s is not valid JSON: %v", what, err)
+		return nil, nil, NewError(CodeMalformed, "", "%s is not valid JSON: %v", what, err)
 	}
 	if _, err := jd.Token(); err != io.EOF {
-		return nil, nil, issueErr(CodeMalformed, "", "%s must be exactly one JSON object with nothing after it", what)
+		return nil, nil, NewError(CodeMalformed, "", "%s must be exactly one JSON object with nothing after it", what)
 	}
 	return v, &decoder{lim: lim}, nil
 }
@@ -66,7 +66,7 @@ func parseDoc(data []byte, lim Limits, what string) (any, *decoder, error) {
 func DecodeValue(v any, lim Limits) (*Query, error) {
 	b, err := json.Marshal(v)
 	if err != nil {
-		return nil, issueErr(CodeMalformed, "", "plan cannot be encoded: %v", err)
+		return nil, NewError(CodeMalformed, "", "plan cannot be encoded: %v", err)
 	}
 	return Decode(b, lim)
 }
@@ -90,7 +90,7 @@ func checkNesting(data []byte, max int) error {
 		case c == '{' || c == '[':
 			depth++
 			if depth > max {
-				return issueErr(CodeTooLarge, "", "plan nests deeper than the limit of %d levels", max)
+				return NewError(CodeTooLarge, "", "plan nests deeper than the limit of %d levels", max)
 			}
 		case c == '}' || c == ']':
 			depth--
@@ -107,10 +107,10 @@ type decoder struct {
 func (d *decoder) count(path string, depth int) error {
 	d.nodes++
 	if d.nodes > d.lim.MaxNodes {
-		return issueErr(CodeTooLarge, path, "plan has more than %d nodes", d.lim.MaxNodes)
+		return NewError(CodeTooLarge, path, "plan has more than %d nodes", d.lim.MaxNodes)
 	}
 	if depth > d.lim.MaxDepth {
-		return issueErr(CodeTooLarge, path, "plan nests deeper than %d levels", d.lim.MaxDepth)
+		return NewError(CodeTooLarge, path, "plan nests deeper than %d levels", d.lim.MaxDepth)
 	}
 	return nil
 }
@@ -123,14 +123,17 @@ type obj struct {
 	used map[string]bool
 }
 
-func join(path, key string) string {
+// JoinPath spells the path of a field under path, as Issue.Path shows it:
+// "select[0].expr".
+func JoinPath(path, key string) string {
 	if path == "" {
 		return key
 	}
 	return path + "." + key
 }
 
-func idx(path string, i int) string { return fmt.Sprintf("%s[%d]", path, i) }
+// IndexPath spells the path of the i-th element of the array at path.
+func IndexPath(path string, i int) string { return fmt.Sprintf("%s[%d]", path, i) }
 
 func typeName(v any) string {
 	switch v.(type) {
@@ -153,7 +156,7 @@ func typeName(v any) string {
 func asObj(v any, path, what string) (*obj, error) {
 	m, ok := v.(map[string]any)
 	if !ok {
-		return nil, issueErr(CodeMalformed, path, "%s must be a JSON object, got %s", what, typeName(v))
+		return nil, NewError(CodeMalformed, path, "%s must be a JSON object, got %s", what, typeName(v))
 	}
 	return &obj{m: m, path: path, used: map[string]bool{}}, nil
 }
@@ -172,16 +175,16 @@ func (o *obj) str(key string, required bool) (string, error) {
 	v, ok := o.get(key)
 	if !ok {
 		if required {
-			return "", issueErr(CodeMalformed, join(o.path, key), "field %q is required", key)
+			return "", NewError(CodeMalformed, JoinPath(o.path, key), "field %q is required", key)
 		}
 		return "", nil
 	}
 	s, ok := v.(string)
 	if !ok {
-		return "", issueErr(CodeMalformed, join(o.path, key), "field %q must be a string, got %s", key, typeName(v))
+		return "", NewError(CodeMalformed, JoinPath(o.path, key), "field %q must be a string, got %s", key, typeName(v))
 	}
 	if strings.ContainsRune(s, 0) {
-		return "", issueErr(CodeBadValue, join(o.path, key), "field %q may not contain a NUL character", key)
+		return "", NewError(CodeBadValue, JoinPath(o.path, key), "field %q may not contain a NUL character", key)
 	}
 	return s, nil
 }
@@ -193,7 +196,7 @@ func (o *obj) boolean(key string) (bool, error) {
 	}
 	b, ok := v.(bool)
 	if !ok {
-		return false, issueErr(CodeMalformed, join(o.path, key), "field %q must be a boolean, got %s", key, typeName(v))
+		return false, NewError(CodeMalformed, JoinPath(o.path, key), "field %q must be a boolean, got %s", key, typeName(v))
 	}
 	return b, nil
 }
@@ -205,11 +208,11 @@ func (o *obj) intp(key string) (*int64, error) {
 	}
 	n, ok := v.(json.Number)
 	if !ok {
-		return nil, issueErr(CodeMalformed, join(o.path, key), "field %q must be an integer, got %s", key, typeName(v))
+		return nil, NewError(CodeMalformed, JoinPath(o.path, key), "field %q must be an integer, got %s", key, typeName(v))
 	}
 	i, ok := jsonInt(n.String())
 	if !ok {
-		return nil, issueErr(CodeBadValue, join(o.path, key), "field %q must be a 64-bit integer, got %s", key, n)
+		return nil, NewError(CodeBadValue, JoinPath(o.path, key), "field %q must be a 64-bit integer, got %s", key, n)
 	}
 	return &i, nil
 }
@@ -221,7 +224,7 @@ func (o *obj) array(key string) ([]any, error) {
 	}
 	a, ok := v.([]any)
 	if !ok {
-		return nil, issueErr(CodeMalformed, join(o.path, key), "field %q must be an array, got %s", key, typeName(v))
+		return nil, NewError(CodeMalformed, JoinPath(o.path, key), "field %q must be an array, got %s", key, typeName(v))
 	}
 	return a, nil
 }
@@ -237,7 +240,7 @@ func (o *obj) done() error {
 		return nil
 	}
 	sort.Strings(unknown)
-	return issueErr(CodeUnknownField, join(o.path, unknown[0]), "unknown field %q; the plan language has no such field", unknown[0])
+	return NewError(CodeUnknownField, JoinPath(o.path, unknown[0]), "unknown field %q; the plan language has no such field", unknown[0])
 }
 
 func (d *decoder) query(v any, path string, depth int) (*Query, error) {
@@ -254,7 +257,7 @@ func (d *decoder) query(v any, path string, depth int) (*Query, error) {
 		return nil, err
 	}
 	for i, cv := range ctes {
-		p := idx(join(path, "with"), i)
+		p := IndexPath(JoinPath(path, "with"), i)
 		co, err := asObj(cv, p, "a CTE")
 		if err != nil {
 			return nil, err
@@ -265,9 +268,9 @@ func (d *decoder) query(v any, path string, depth int) (*Query, error) {
 		}
 		qv, ok := co.get("query")
 		if !ok {
-			return nil, issueErr(CodeMalformed, join(p, "query"), "field \"query\" is required")
+			return nil, NewError(CodeMalformed, JoinPath(p, "query"), "field \"query\" is required")
 		}
-		if c.Query, err = d.query(qv, join(p, "query"), depth+1); err != nil {
+		if c.Query, err = d.query(qv, JoinPath(p, "query"), depth+1); err != nil {
 			return nil, err
 		}
 		if err := co.done(); err != nil {
@@ -283,7 +286,7 @@ func (d *decoder) query(v any, path string, depth int) (*Query, error) {
 		return nil, err
 	}
 	for i, sv := range sel {
-		p := idx(join(path, "select"), i)
+		p := IndexPath(JoinPath(path, "select"), i)
 		so, err := asObj(sv, p, "a select item")
 		if err != nil {
 			return nil, err
@@ -291,9 +294,9 @@ func (d *decoder) query(v any, path string, depth int) (*Query, error) {
 		var it SelectItem
 		ev, ok := so.get("expr")
 		if !ok {
-			return nil, issueErr(CodeMalformed, join(p, "expr"), "field \"expr\" is required")
+			return nil, NewError(CodeMalformed, JoinPath(p, "expr"), "field \"expr\" is required")
 		}
-		if it.Expr, err = d.expr(ev, join(p, "expr"), depth+1); err != nil {
+		if it.Expr, err = d.expr(ev, JoinPath(p, "expr"), depth+1); err != nil {
 			return nil, err
 		}
 		if it.Alias, err = so.str("alias", false); err != nil {
@@ -309,7 +312,7 @@ func (d *decoder) query(v any, path string, depth int) (*Query, error) {
 		return nil, err
 	}
 	for i, fv := range from {
-		f, err := d.from(fv, idx(join(path, "from"), i), depth+1)
+		f, err := d.from(fv, IndexPath(JoinPath(path, "from"), i), depth+1)
 		if err != nil {
 			return nil, err
 		}
@@ -320,7 +323,7 @@ func (d *decoder) query(v any, path string, depth int) (*Query, error) {
 		return nil, err
 	}
 	for i, jv := range joins {
-		j, err := d.join(jv, idx(join(path, "joins"), i), depth+1)
+		j, err := d.join(jv, IndexPath(JoinPath(path, "joins"), i), depth+1)
 		if err != nil {
 			return nil, err
 		}
@@ -334,7 +337,7 @@ func (d *decoder) query(v any, path string, depth int) (*Query, error) {
 		return nil, err
 	}
 	for i, gv := range gb {
-		e, err := d.expr(gv, idx(join(path, "group_by"), i), depth+1)
+		e, err := d.expr(gv, IndexPath(JoinPath(path, "group_by"), i), depth+1)
 		if err != nil {
 			return nil, err
 		}
@@ -351,7 +354,7 @@ func (d *decoder) query(v any, path string, depth int) (*Query, error) {
 		return nil, err
 	}
 	for i, sv := range sops {
-		p := idx(join(path, "set_ops"), i)
+		p := IndexPath(JoinPath(path, "set_ops"), i)
 		so, err := asObj(sv, p, "a set operation")
 		if err != nil {
 			return nil, err
@@ -365,13 +368,13 @@ func (d *decoder) query(v any, path string, depth int) (*Query, error) {
 		switch s.Op {
 		case Union, UnionAll, Intersect, Except:
 		default:
-			return nil, issueErr(CodeBadValue, join(p, "op"), "set operation %q is not one of union, union_all, intersect, except", op)
+			return nil, NewError(CodeBadValue, JoinPath(p, "op"), "set operation %q is not one of union, union_all, intersect, except", op)
 		}
 		qv, ok := so.get("query")
 		if !ok {
-			return nil, issueErr(CodeMalformed, join(p, "query"), "field \"query\" is required")
+			return nil, NewError(CodeMalformed, JoinPath(p, "query"), "field \"query\" is required")
 		}
-		if s.Query, err = d.query(qv, join(p, "query"), depth+1); err != nil {
+		if s.Query, err = d.query(qv, JoinPath(p, "query"), depth+1); err != nil {
 			return nil, err
 		}
 		if err := so.done(); err != nil {
@@ -404,7 +407,7 @@ func (d *decoder) orderBy(o *obj, key string, depth int) ([]OrderItem, error) {
 	}
 	var out []OrderItem
 	for i, v := range arr {
-		p := idx(join(o.path, key), i)
+		p := IndexPath(JoinPath(o.path, key), i)
 		io, err := asObj(v, p, "an order_by item")
 		if err != nil {
 			return nil, err
@@ -412,9 +415,9 @@ func (d *decoder) orderBy(o *obj, key string, depth int) ([]OrderItem, error) {
 		var it OrderItem
 		ev, ok := io.get("expr")
 		if !ok {
-			return nil, issueErr(CodeMalformed, join(p, "expr"), "field \"expr\" is required")
+			return nil, NewError(CodeMalformed, JoinPath(p, "expr"), "field \"expr\" is required")
 		}
-		if it.Expr, err = d.expr(ev, join(p, "expr"), depth); err != nil {
+		if it.Expr, err = d.expr(ev, JoinPath(p, "expr"), depth); err != nil {
 			return nil, err
 		}
 		dir, err := io.str("direction", false)
@@ -427,7 +430,7 @@ func (d *decoder) orderBy(o *obj, key string, depth int) ([]OrderItem, error) {
 		case "desc":
 			it.Direction = Desc
 		default:
-			return nil, issueErr(CodeBadValue, join(p, "direction"), "direction %q is not asc or desc", dir)
+			return nil, NewError(CodeBadValue, JoinPath(p, "direction"), "direction %q is not asc or desc", dir)
 		}
 		nulls, err := io.str("nulls", false)
 		if err != nil {
@@ -440,7 +443,7 @@ func (d *decoder) orderBy(o *obj, key string, depth int) ([]OrderItem, error) {
 		case "last":
 			it.Nulls = NullsLast
 		default:
-			return nil, issueErr(CodeBadValue, join(p, "nulls"), "nulls %q is not first or last", nulls)
+			return nil, NewError(CodeBadValue, JoinPath(p, "nulls"), "nulls %q is not first or last", nulls)
 		}
 		if err := io.done(); err != nil {
 			return nil, err
@@ -466,7 +469,7 @@ func (d *decoder) from(v any, path string, depth int) (From, error) {
 		return f, err
 	}
 	if sv, ok := o.get("subquery"); ok {
-		if f.Subquery, err = d.query(sv, join(path, "subquery"), depth+1); err != nil {
+		if f.Subquery, err = d.query(sv, JoinPath(path, "subquery"), depth+1); err != nil {
 			return f, err
 		}
 	}
@@ -474,7 +477,7 @@ func (d *decoder) from(v any, path string, depth int) (From, error) {
 		return f, err
 	}
 	if (f.Table == "") == (f.Subquery == nil) {
-		return f, issueErr(CodeMalformed, path, "a from item needs exactly one of \"table\" and \"subquery\"")
+		return f, NewError(CodeMalformed, path, "a from item needs exactly one of \"table\" and \"subquery\"")
 	}
 	return f, o.done()
 }
@@ -502,7 +505,7 @@ func (d *decoder) join(v any, path string, depth int) (Join, error) {
 	case "full":
 		j.Type = JoinFull
 	default:
-		return j, issueErr(CodeBadValue, join(path, "type"), "join type %q is not inner, left, right or full", t)
+		return j, NewError(CodeBadValue, JoinPath(path, "type"), "join type %q is not inner, left, right or full", t)
 	}
 	if j.Left, err = o.str("left", true); err != nil {
 		return j, err
@@ -515,7 +518,7 @@ func (d *decoder) join(v any, path string, depth int) (Join, error) {
 		return j, err
 	}
 	for i, pv := range on {
-		p := idx(join(path, "on"), i)
+		p := IndexPath(JoinPath(path, "on"), i)
 		po, err := asObj(pv, p, "a join key pair")
 		if err != nil {
 			return j, err
@@ -543,7 +546,7 @@ func (d *decoder) optExpr(o *obj, key string, depth int) (Expr, error) {
 	if !ok {
 		return nil, nil
 	}
-	return d.expr(v, join(o.path, key), depth)
+	return d.expr(v, JoinPath(o.path, key), depth)
 }
 
 func (d *decoder) exprs(o *obj, key string, depth int) ([]Expr, error) {
@@ -553,7 +556,7 @@ func (d *decoder) exprs(o *obj, key string, depth int) ([]Expr, error) {
 	}
 	out := make([]Expr, 0, len(arr))
 	for i, v := range arr {
-		e, err := d.expr(v, idx(join(o.path, key), i), depth)
+		e, err := d.expr(v, IndexPath(JoinPath(o.path, key), i), depth)
 		if err != nil {
 			return nil, err
 		}
@@ -565,17 +568,17 @@ func (d *decoder) exprs(o *obj, key string, depth int) ([]Expr, error) {
 func (d *decoder) reqExpr(o *obj, key string, depth int) (Expr, error) {
 	v, ok := o.get(key)
 	if !ok {
-		return nil, issueErr(CodeMalformed, join(o.path, key), "field %q is required", key)
+		return nil, NewError(CodeMalformed, JoinPath(o.path, key), "field %q is required", key)
 	}
-	return d.expr(v, join(o.path, key), depth)
+	return d.expr(v, JoinPath(o.path, key), depth)
 }
 
 func (d *decoder) reqQuery(o *obj, key string, depth int) (*Query, error) {
 	v, ok := o.get(key)
 	if !ok {
-		return nil, issueErr(CodeMalformed, join(o.path, key), "field %q is required", key)
+		return nil, NewError(CodeMalformed, JoinPath(o.path, key), "field %q is required", key)
 	}
-	return d.query(v, join(o.path, key), depth)
+	return d.query(v, JoinPath(o.path, key), depth)
 }
 
 var (
@@ -606,20 +609,20 @@ func (d *decoder) literal(o *obj, path string) (*Literal, error) {
 				lt = TDecimal
 			}
 		default:
-			return nil, issueErr(CodeMalformed, join(path, "value"), "a literal value must be a string, number, boolean or null, got %s", typeName(v))
+			return nil, NewError(CodeMalformed, JoinPath(path, "value"), "a literal value must be a string, number, boolean or null, got %s", typeName(v))
 		}
 	}
 	l := &Literal{Type: lt}
-	vp := join(path, "value")
+	vp := JoinPath(path, "value")
 	switch lt {
 	case TNull:
 		if present {
-			return nil, issueErr(CodeBadValue, vp, "a null literal has no value")
+			return nil, NewError(CodeBadValue, vp, "a null literal has no value")
 		}
 	case TBoolean:
 		b, ok := v.(bool)
 		if !ok {
-			return nil, issueErr(CodeBadValue, vp, "a boolean literal needs true or false, got %s", typeName(v))
+			return nil, NewError(CodeBadValue, vp, "a boolean literal needs true or false, got %s", typeName(v))
 		}
 		l.Bool = b
 	case TInteger:
@@ -633,11 +636,11 @@ func (d *decoder) literal(o *obj, path string) (*Literal, error) {
 		case string:
 			s = x
 		default:
-			return nil, issueErr(CodeBadValue, vp, "an integer literal needs a number, got %s", typeName(v))
+			return nil, NewError(CodeBadValue, vp, "an integer literal needs a number, got %s", typeName(v))
 		}
 		n, err := strconv.ParseInt(s, 10, 64)
 		if err != nil {
-			return nil, issueErr(CodeBadValue, vp, "%q is not a 64-bit integer", s)
+			return nil, NewError(CodeBadValue, vp, "%q is not a 64-bit integer", s)
 		}
 		l.Int = n
 	case TDecimal:
@@ -648,12 +651,12 @@ func (d *decoder) literal(o *obj, path string) (*Literal, error) {
 		case string:
 			s = x
 		default:
-			return nil, issueErr(CodeBadValue, vp, "a decimal literal needs a number or numeric string, got %s", typeName(v))
+			return nil, NewError(CodeBadValue, vp, "a decimal literal needs a number or numeric string, got %s", typeName(v))
 		}
 		if !decimalRe.MatchString(s) {
 			f, err := strconv.ParseFloat(s, 64)
 			if err != nil || math.IsInf(f, 0) || math.IsNaN(f) {
-				return nil, issueErr(CodeBadValue, vp, "%q is not a decimal number", s)
+				return nil, NewError(CodeBadValue, vp, "%q is not a decimal number", s)
 			}
 			s = strconv.FormatFloat(f, 'f', -1, 64)
 		}
@@ -661,23 +664,23 @@ func (d *decoder) literal(o *obj, path string) (*Literal, error) {
 	case TString, TDate, TTimestamp:
 		s, ok := v.(string)
 		if !ok {
-			return nil, issueErr(CodeBadValue, vp, "a %s literal needs a string value, got %s", lt, typeName(v))
+			return nil, NewError(CodeBadValue, vp, "a %s literal needs a string value, got %s", lt, typeName(v))
 		}
 		if strings.ContainsRune(s, 0) {
-			return nil, issueErr(CodeBadValue, vp, "a literal may not contain a NUL character")
+			return nil, NewError(CodeBadValue, vp, "a literal may not contain a NUL character")
 		}
-		if lt == TDate && (!dateRe.MatchString(s) || !validCalendar("2006-01-02", s)) {
-			return nil, issueErr(CodeBadValue, vp, "a date literal is a real calendar date written YYYY-MM-DD (year 0001 or later), got %q", truncate(s, 40))
+		if lt == TDate && !IsDateLiteral(s) {
+			return nil, NewError(CodeBadValue, vp, "a date literal is a real calendar date written YYYY-MM-DD (year 0001 or later), got %q", Truncate(s, 40))
 		}
 		if lt == TTimestamp {
 			s = strings.Replace(s, "T", " ", 1) // one canonical form: SQLite compares timestamps as text
-			if !timestampRe.MatchString(s) || !validCalendar("2006-01-02 15:04:05.999999999", s) {
-				return nil, issueErr(CodeBadValue, vp, "a timestamp literal is a real time written YYYY-MM-DD HH:MM:SS, got %q", truncate(s, 40))
+			if !IsTimestampLiteral(s) {
+				return nil, NewError(CodeBadValue, vp, "a timestamp literal is a real time written YYYY-MM-DD HH:MM:SS, got %q", Truncate(s, 40))
 			}
 		}
 		l.Text = s
 	default:
-		return nil, issueErr(CodeBadValue, join(path, "type"), "literal type %q is not one of string, integer, decimal, boolean, date, timestamp, null", t)
+		return nil, NewError(CodeBadValue, JoinPath(path, "type"), "literal type %q is not one of string, integer, decimal, boolean, date, timestamp, null", t)
 	}
 	return l, nil
 }
@@ -693,7 +696,7 @@ func temporalMark(o *obj, path string) (Type, error) {
 	if t := Type(s); t == TypeDate || t == TypeTimestamp {
 		return t, nil
 	}
-	return "", issueErr(CodeBadValue, join(path, "temporal"), "temporal is \"date\" or \"timestamp\", got %q", truncate(s, 40))
+	return "", NewError(CodeBadValue, JoinPath(path, "temporal"), "temporal is \"date\" or \"timestamp\", got %q", Truncate(s, 40))
 }
 
 // validCalendar reports whether s (already shaped by a regexp) names a real
@@ -702,6 +705,16 @@ func temporalMark(o *obj, path string) (Type, error) {
 func validCalendar(layout, s string) bool {
 	t, err := time.Parse(layout, s)
 	return err == nil && t.Year() >= 1
+}
+
+// IsDateLiteral reports whether s is the text of a date literal: a real
+// calendar date written YYYY-MM-DD, year 1 or later.
+func IsDateLiteral(s string) bool { return dateRe.MatchString(s) && validCalendar("2006-01-02", s) }
+
+// IsTimestampLiteral reports whether s is the text of a timestamp literal:
+// a real time written YYYY-MM-DD HH:MM:SS[.fraction], year 1 or later.
+func IsTimestampLiteral(s string) bool {
+	return timestampRe.MatchString(s) && validCalendar("2006-01-02 15:04:05.999999999", s)
 }
 
 func (d *decoder) expr(v any, path string, depth int) (Expr, error) {
@@ -730,7 +743,7 @@ func (d *decoder) expr(v any, path string, depth int) (Expr, error) {
 		b := &Binary{}
 		var op string
 		if op, err = o.str("op", true); err == nil {
-			b.Op, err = normBinaryOp(op, join(path, "op"))
+			b.Op, err = normBinaryOp(op, JoinPath(path, "op"))
 		}
 		if err == nil {
 			b.Left, err = d.reqExpr(o, "left", depth+1)
@@ -752,7 +765,7 @@ func (d *decoder) expr(v any, path string, depth int) (Expr, error) {
 			case "-":
 				u.Op = "-"
 			default:
-				err = issueErr(CodeBadValue, join(path, "op"), "unary operator %q is not \"not\" or \"-\"", op)
+				err = NewError(CodeBadValue, JoinPath(path, "op"), "unary operator %q is not \"not\" or \"-\"", op)
 			}
 		}
 		if err == nil {
@@ -765,17 +778,17 @@ func (d *decoder) expr(v any, path string, depth int) (Expr, error) {
 			if _, ok := o.m["list"]; ok && o.m["list"] != nil {
 				n.List, err = d.exprs(o, "list", depth+1)
 				if err == nil && len(n.List) == 0 {
-					err = issueErr(CodeMalformed, join(path, "list"), "an IN list needs at least one value")
+					err = NewError(CodeMalformed, JoinPath(path, "list"), "an IN list needs at least one value")
 				}
 			}
 		}
 		if err == nil {
 			if sv, ok := o.get("subquery"); ok {
-				n.Subquery, err = d.query(sv, join(path, "subquery"), depth+1)
+				n.Subquery, err = d.query(sv, JoinPath(path, "subquery"), depth+1)
 			}
 		}
 		if err == nil && (n.List == nil) == (n.Subquery == nil) {
-			err = issueErr(CodeMalformed, path, "an in expression needs exactly one of \"list\" and \"subquery\"")
+			err = NewError(CodeMalformed, path, "an in expression needs exactly one of \"list\" and \"subquery\"")
 		}
 		if err == nil {
 			n.Negated, err = o.boolean("negated")
@@ -829,13 +842,13 @@ func (d *decoder) expr(v any, path string, depth int) (Expr, error) {
 			var arr []any
 			if arr, err = o.array("whens"); err == nil {
 				if len(arr) == 0 {
-					err = issueErr(CodeMalformed, join(path, "whens"), "a case needs at least one when")
+					err = NewError(CodeMalformed, JoinPath(path, "whens"), "a case needs at least one when")
 				}
 				for i, wv := range arr {
 					if err != nil {
 						break
 					}
-					p := idx(join(path, "whens"), i)
+					p := IndexPath(JoinPath(path, "whens"), i)
 					var wo *obj
 					if wo, err = asObj(wv, p, "a when arm"); err != nil {
 						break
@@ -863,7 +876,7 @@ func (d *decoder) expr(v any, path string, depth int) (Expr, error) {
 				switch n.Type {
 				case CastInteger, CastDecimal, CastFloat, CastText, CastBoolean, CastDate, CastTimestamp:
 				default:
-					err = issueErr(CodeBadValue, join(path, "type"), "cast type %q is not one of integer, decimal, float, text, boolean, date, timestamp", t)
+					err = NewError(CodeBadValue, JoinPath(path, "type"), "cast type %q is not one of integer, decimal, float, text, boolean, date, timestamp", t)
 				}
 			}
 		}
@@ -897,7 +910,7 @@ func (d *decoder) expr(v any, path string, depth int) (Expr, error) {
 			e = &FilterRef{Name: name, Table: table}
 		}
 	default:
-		return nil, issueErr(CodeBadValue, join(path, "kind"), "expression kind %q is not one of %s", kind, strings.Join(Kinds, ", "))
+		return nil, NewError(CodeBadValue, JoinPath(path, "kind"), "expression kind %q is not one of %s", kind, strings.Join(Kinds, ", "))
 	}
 	if err != nil {
 		return nil, err
@@ -939,5 +952,5 @@ func normBinaryOp(op, path string) (string, error) {
 	case "or":
 		return OpOr, nil
 	}
-	return "", issueErr(CodeBadValue, path, "binary operator %q is not one of + - * / div %% = != < <= > >= and or", op)
+	return "", NewError(CodeBadValue, path, "binary operator %q is not one of + - * / div %% = != < <= > >= and or", op)
 }

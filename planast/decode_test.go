@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/nl2sql/nl2sql/planast"
+	"github.com/nl2sql/nl2sql/planast/validate"
 )
 
 // allKindsPlan is a valid Chinook plan holding every expression kind.
@@ -201,7 +202,7 @@ func TestRoundTripCanonical(t *testing.T) {
 			t.Errorf("plan %d: round trip differs:\n%s\n%s", i, c1, c2)
 		}
 		// the validated plan round-trips as well
-		v, err := planast.Validate(q, chinook, planast.Options{})
+		v, err := validate.Plan(q, chinook, validate.Options{})
 		if err != nil {
 			continue // hostileOK is not a Chinook plan
 		}

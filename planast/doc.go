@@ -1,56 +1,16 @@
 // Package planast is the plan language: the typed JSON a model writes
-// instead of SQL, its decoder and its validator.
+// instead of SQL, its closed set of node types, its decoder and its walker.
 //
 // A plan is a Query (see ast.go and expr.go for every field). Decode parses
 // one strictly: unknown fields, wrong JSON types, values outside the
 // language, NUL characters and documents over Limits (bytes, nodes, nesting)
-// are refused with a typed *Error before anything else happens. Validate
-// then checks the plan against a Catalog and an optional Access checker, and
-// returns a Validated copy whose names are spelled as the catalog spells
-// them. Everything a renderer could refuse, or would render with another
-// meaning on SQLite, DuckDB or PostgreSQL, Validate refuses first; render's
-// parity and fuzz tests hold it to that.
-//
-// # Worked example
-//
-// Artists with more than one album, most albums first. The model wrote
-// lower-case names and selected ar.name without grouping it:
-//
-//	{
-//	  "select": [{"expr": {"kind": "column", "table": "ar", "column": "name"}, "alias": "artist"},
-//	             {"expr": {"kind": "func", "name": "count", "args": []}, "alias": "albums"}],
-//	  "from": [{"table": "album", "alias": "al"}, {"table": "artist", "alias": "ar"}],
-//	  "joins": [{"left": "al", "right": "ar", "on": [{"left_column": "artistid", "right_column": "ArtistId"}]}],
-//	  "group_by": [{"kind": "column", "table": "ar", "column": "ArtistId"}],
-//	  "having": {"kind": "binary", "op": ">", "left": {"kind": "func", "name": "COUNT", "args": []},
-//	             "right": {"kind": "literal", "value": 1}},
-//	  "order_by": [{"expr": {"kind": "column", "column": "albums"}, "direction": "desc"}],
-//	  "limit": 10
-//	}
-//
-// Against a catalog with Artist(ArtistId integer primary key, Name text) and
-// Album(AlbumId, Title, ArtistId), Validate accepts it: ar.Name depends on
-// the grouped primary key ar.ArtistId. The validated plan (Validated.Plan,
-// in canonical form) spells every name as the catalog does, fills in the
-// join type, the literal's type and the sort direction, and adds ar.Name to
-// group_by, which changes no group but which DuckDB requires:
-//
-//	{"select":[{"expr":{"kind":"column","table":"ar","column":"Name"},"alias":"artist"},
-//	  {"expr":{"kind":"func","name":"COUNT","args":[]},"alias":"albums"}],
-//	 "from":[{"table":"Album","alias":"al"},{"table":"Artist","alias":"ar"}],
-//	 "joins":[{"type":"inner","left":"al","right":"ar","on":[{"left_column":"ArtistId","right_column":"ArtistId"}]}],
-//	 "group_by":[{"kind":"column","table":"ar","column":"ArtistId"},{"kind":"column","table":"ar","column":"Name"}],
-//	 "having":{"kind":"binary","op":">","left":{"kind":"func","name":"COUNT","args":[]},
-//	   "right":{"kind":"literal","type":"integer","value":1}},
-//	 "order_by":[{"expr":{"kind":"column","column":"albums"},"direction":"desc"}],"limit":10}
-//
-// with Validated.Columns [artist albums] and Validated.Types [text integer].
-// Had the plan named a column "nme", Validate would have answered
-//
-//	invalid plan: COLUMN_NOT_FOUND at select[0].expr.column: "ar" has no column "nme"; did you mean "Name"?
-//
-// ExampleValidate runs exactly this; package render shows the SQL it
-// becomes on each engine.
+// are refused with a typed *Error before anything else happens. Inspect
+// visits every node of a plan and MapQuery rewrites its expressions; Expand
+// replaces the semantic layer's metric and filter references by their
+// definitions. The stages over the language are packages of their own:
+// planast/validate checks a plan against a catalog (the worked example of a
+// plan, from decoding to its validated form, is there), planast/lift turns
+// SQL into a plan, and render turns a validated plan into SQL.
 //
 // # JSON Schema, two forms
 //
@@ -60,39 +20,4 @@
 // only what Decode needs is required, optional fields may be omitted or
 // null, and a document it accepts is never refused by Decode for its shape
 // (size limits aside).
-//
-// # Portability rules the validator enforces
-//
-// Beyond names, types and grouping, Validate makes a plan mean one thing on
-// every engine. Among others: "/" is true division and "div" truncates; "%"
-// takes integers only; a condition must be boolean (no integer flags); a
-// date compared with a timestamp (=, !=, <, <=, >, >=, BETWEEN, IN lists)
-// covers its whole day: ts BETWEEN DATE '2024-03-01' AND DATE '2024-03-31'
-// is ts >= '2024-03-01 00:00:00' AND ts < '2024-04-01 00:00:00', ts = d is
-// all of day d, ts <= d includes day d, ts > d starts the next day, ts < d
-// and ts >= d start at d's midnight (a date-shaped string literal counts as
-// a date; elsewhere a date meeting a timestamp is refused); a string
-// literal compared with a date or timestamp becomes a date or timestamp
-// literal; every comparison of dates or timestamps is marked "temporal" in
-// the validated plan, and SQLite, which stores them as ISO text of several
-// shapes, compares both sides in one shape there (see render); a cast of
-// text to a number, date or timestamp is the value the text holds or NULL
-// (as TRY_CAST: never 0, an error or a date of another shape; the cast is
-// marked FromText and render/textcast.go writes it), and a string literal
-// cast to one that holds none, such as {"kind":"cast","expr":{"kind":
-// "literal","value":"2024-02-30"},"type":"date"}, is refused with
-// INVALID_VALUE; SUBSTR counts a negative start
-// from the end as SQLite does; constant ORDER BY and GROUP BY keys are
-// refused (engines read ORDER BY 2 as a column position); having and
-// aggregates in order_by need group_by or an aggregate in select; CAST is
-// limited to conversions every engine performs alike; an untyped NULL may
-// not stand where an engine must choose its type, nor a column of unknown
-// type (a SQLite view's computed column: the refusal names it and the
-// cast to write); recursive or forward CTE
-// references, subqueries or outer columns in outer-join conditions and full
-// joins without key pairs are refused.
-//
-// Hidden tables and columns (Access) are reported as not found, never as
-// denied, so that a refusal does not reveal that they exist; planast never
-// produces ACCESS_DENIED.
 package planast

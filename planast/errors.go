@@ -76,8 +76,16 @@ func (e *Error) FirstCode() Code {
 	return e.Issues[0].Code
 }
 
-func issueErr(code Code, path, format string, args ...any) *Error {
+// NewError is an *Error of one issue.
+func NewError(code Code, path, format string, args ...any) *Error {
 	return &Error{Issues: []Issue{{Code: code, Path: path, Message: fmt.Sprintf(format, args...)}}}
 }
 
-func strconvItoa(n int) string { return fmt.Sprint(n) }
+// Truncate shortens s to n bytes, marking the cut with an ellipsis, so that
+// an issue quotes what a plan wrote without echoing a huge value.
+func Truncate(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	return s[:n] + "…"
+}

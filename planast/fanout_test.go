@@ -4,7 +4,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/nl2sql/nl2sql/planast"
+	"github.com/nl2sql/nl2sql/planast/validate"
 )
 
 // A host summing invoice totals across a join to their lines gets each
@@ -36,7 +36,7 @@ func TestValidateWarnsJoinFanOut(t *testing.T) {
 		{"no join", plan(sel(item(fn("SUM", c("i", "Total")), "t")), frm(from("Invoice", "i"))), ""},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			v, err := planast.Validate(decode(t, tc.plan), chinook, planast.Options{})
+			v, err := validate.Plan(decode(t, tc.plan), chinook, validate.Options{})
 			if err != nil {
 				t.Fatalf("%v\n%s", err, tc.plan)
 			}

@@ -87,7 +87,7 @@ func LookupFunc(name string) (FuncSpec, bool) {
 	return s, ok
 }
 
-func isDateUnit(s string) bool {
+func IsDateUnit(s string) bool {
 	for _, u := range DateUnits {
 		if u == s {
 			return true

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/nl2sql/nl2sql/planast"
+	"github.com/nl2sql/nl2sql/planast/validate"
 )
 
 // A SQLite view's computed column has no declared type. SUM over it was
@@ -21,7 +22,7 @@ func TestUnknownTypedColumnIsNamed(t *testing.T) {
 		{"window", `{"kind":"window","name":"SUM","args":[` + sub + `]}`, "select[0].expr.args[0]"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			is := firstIssue(t, plan(sel(item(tc.expr, "x")), frm(from("Order Subtotals", "o"))), cat, planast.Options{})
+			is := firstIssue(t, plan(sel(item(tc.expr, "x")), frm(from("Order Subtotals", "o"))), cat, validate.Options{})
 			if is.Code != planast.CodeType || is.Path != tc.path {
 				t.Errorf("issue %+v, want %s at %s", is, planast.CodeType, tc.path)
 			}
@@ -36,7 +37,7 @@ func TestUnknownTypedColumnIsNamed(t *testing.T) {
 		})
 	}
 	// a NULL literal keeps its own message
-	is := firstIssue(t, plan(sel(item(fn("SUM", lit("null")), "x")), frm(from("Order Subtotals", "o"))), cat, planast.Options{})
+	is := firstIssue(t, plan(sel(item(fn("SUM", lit("null")), "x")), frm(from("Order Subtotals", "o"))), cat, validate.Options{})
 	if !strings.Contains(is.Message, "only NULL") {
 		t.Errorf("SUM(NULL): %q", is.Message)
 	}
@@ -56,7 +57,7 @@ func TestSelectAliasReuseIsExplained(t *testing.T) {
 		{"in where", plan(sel(item(fn("UPPER", c("", "Name")), "upper_name")), tracks, where(bin("=", c("", "upper_name"), lit(`"X"`)))), "where.left.column"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			is := firstIssue(t, tc.plan, chinook, planast.Options{})
+			is := firstIssue(t, tc.plan, chinook, validate.Options{})
 			if is.Code != planast.CodeColumnNotFound || is.Path != tc.path {
 				t.Fatalf("issue %+v, want %s at %s", is, planast.CodeColumnNotFound, tc.path)
 			}
@@ -71,7 +72,7 @@ func TestSelectAliasReuseIsExplained(t *testing.T) {
 		})
 	}
 	// a name that is no alias gets no such hint
-	is := firstIssue(t, plan(sel(cnt, item(c("", "nothing_here"), "x")), tracks, group), chinook, planast.Options{})
+	is := firstIssue(t, plan(sel(cnt, item(c("", "nothing_here"), "x")), tracks, group), chinook, validate.Options{})
 	if is.Hint != "" || strings.Contains(is.Message, "alias") {
 		t.Errorf("a plain missing column: %+v", is)
 	}

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/nl2sql/nl2sql/planast"
+	"github.com/nl2sql/nl2sql/planast/validate"
 	"github.com/nl2sql/nl2sql/render"
 )
 
@@ -26,7 +27,7 @@ var hostileCatalog = memCatalog{
 	table("", "secrets", []string{"id integer", "token text"}),
 }
 
-var hostileOpts = planast.Options{Access: denyAccess{"secrets": true}}
+var hostileOpts = validate.Options{Access: denyAccess{"secrets": true}}
 
 // hostileCodes is the code each hostile case must be refused with.
 var hostileCodes = map[string]planast.Code{
@@ -227,9 +228,9 @@ func runHostile(t *testing.T, hc hostileCase) {
 	}
 	start := time.Now()
 	q, err := planast.Decode(doc, planast.DefaultLimits)
-	var v *planast.Validated
+	var v *validate.Result
 	if err == nil {
-		v, err = planast.Validate(q, hostileCatalog, hostileOpts)
+		v, err = validate.Plan(q, hostileCatalog, hostileOpts)
 	}
 	if d := time.Since(start); d > 2*time.Second {
 		t.Errorf("took %v", d)

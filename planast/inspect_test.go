@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/nl2sql/nl2sql/planast"
+	"github.com/nl2sql/nl2sql/planast/validate"
 )
 
 func TestInspectVisitsEveryKind(t *testing.T) {
@@ -39,7 +40,7 @@ func TestInspectVisitsEveryKind(t *testing.T) {
 		t.Errorf("visited %d queries, want 4", queries)
 	}
 	// the validated copy has the same shape
-	v, err := planast.Validate(q, chinook, planast.Options{})
+	v, err := validate.Plan(q, chinook, validate.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -154,27 +154,27 @@ func (x *expander) query(q *Query, path string) {
 		return
 	}
 	for i := range q.With {
-		x.query(q.With[i].Query, fmt.Sprintf("%s[%d].query", join(path, "with"), i))
+		x.query(q.With[i].Query, fmt.Sprintf("%s[%d].query", JoinPath(path, "with"), i))
 	}
 	for i := range q.Select {
-		x.expr(&q.Select[i].Expr, fmt.Sprintf("%s[%d].expr", join(path, "select"), i), q)
+		x.expr(&q.Select[i].Expr, fmt.Sprintf("%s[%d].expr", JoinPath(path, "select"), i), q)
 	}
 	for i := range q.From {
-		x.query(q.From[i].Subquery, fmt.Sprintf("%s[%d].subquery", join(path, "from"), i))
+		x.query(q.From[i].Subquery, fmt.Sprintf("%s[%d].subquery", JoinPath(path, "from"), i))
 	}
 	for i := range q.Joins {
-		x.expr(&q.Joins[i].Condition, fmt.Sprintf("%s[%d].condition", join(path, "joins"), i), q)
+		x.expr(&q.Joins[i].Condition, fmt.Sprintf("%s[%d].condition", JoinPath(path, "joins"), i), q)
 	}
-	x.expr(&q.Where, join(path, "where"), q)
+	x.expr(&q.Where, JoinPath(path, "where"), q)
 	for i := range q.GroupBy {
-		x.expr(&q.GroupBy[i], fmt.Sprintf("%s[%d]", join(path, "group_by"), i), q)
+		x.expr(&q.GroupBy[i], fmt.Sprintf("%s[%d]", JoinPath(path, "group_by"), i), q)
 	}
-	x.expr(&q.Having, join(path, "having"), q)
+	x.expr(&q.Having, JoinPath(path, "having"), q)
 	for i := range q.SetOps {
-		x.query(q.SetOps[i].Query, fmt.Sprintf("%s[%d].query", join(path, "set_ops"), i))
+		x.query(q.SetOps[i].Query, fmt.Sprintf("%s[%d].query", JoinPath(path, "set_ops"), i))
 	}
 	for i := range q.OrderBy {
-		x.expr(&q.OrderBy[i].Expr, fmt.Sprintf("%s[%d].expr", join(path, "order_by"), i), q)
+		x.expr(&q.OrderBy[i].Expr, fmt.Sprintf("%s[%d].expr", JoinPath(path, "order_by"), i), q)
 	}
 }
 
@@ -188,51 +188,51 @@ func (x *expander) expr(p *Expr, path string, q *Query) {
 		*p = x.resolve("filter", e.Name, e.Table, path, q)
 	case *Column, *Literal:
 	case *Binary:
-		x.expr(&e.Left, join(path, "left"), q)
-		x.expr(&e.Right, join(path, "right"), q)
+		x.expr(&e.Left, JoinPath(path, "left"), q)
+		x.expr(&e.Right, JoinPath(path, "right"), q)
 	case *Unary:
-		x.expr(&e.Expr, join(path, "expr"), q)
+		x.expr(&e.Expr, JoinPath(path, "expr"), q)
 	case *In:
-		x.expr(&e.Expr, join(path, "expr"), q)
+		x.expr(&e.Expr, JoinPath(path, "expr"), q)
 		for i := range e.List {
-			x.expr(&e.List[i], idx(join(path, "list"), i), q)
+			x.expr(&e.List[i], IndexPath(JoinPath(path, "list"), i), q)
 		}
-		x.query(e.Subquery, join(path, "subquery"))
+		x.query(e.Subquery, JoinPath(path, "subquery"))
 	case *Exists:
-		x.query(e.Subquery, join(path, "subquery"))
+		x.query(e.Subquery, JoinPath(path, "subquery"))
 	case *Subquery:
-		x.query(e.Query, join(path, "query"))
+		x.query(e.Query, JoinPath(path, "query"))
 	case *Between:
-		x.expr(&e.Expr, join(path, "expr"), q)
-		x.expr(&e.Low, join(path, "low"), q)
-		x.expr(&e.High, join(path, "high"), q)
+		x.expr(&e.Expr, JoinPath(path, "expr"), q)
+		x.expr(&e.Low, JoinPath(path, "low"), q)
+		x.expr(&e.High, JoinPath(path, "high"), q)
 	case *Like:
-		x.expr(&e.Expr, join(path, "expr"), q)
-		x.expr(&e.Pattern, join(path, "pattern"), q)
+		x.expr(&e.Expr, JoinPath(path, "expr"), q)
+		x.expr(&e.Pattern, JoinPath(path, "pattern"), q)
 	case *IsNull:
-		x.expr(&e.Expr, join(path, "expr"), q)
+		x.expr(&e.Expr, JoinPath(path, "expr"), q)
 	case *Case:
-		x.expr(&e.Operand, join(path, "operand"), q)
+		x.expr(&e.Operand, JoinPath(path, "operand"), q)
 		for i := range e.Whens {
-			x.expr(&e.Whens[i].When, idx(join(path, "whens"), i)+".when", q)
-			x.expr(&e.Whens[i].Then, idx(join(path, "whens"), i)+".then", q)
+			x.expr(&e.Whens[i].When, IndexPath(JoinPath(path, "whens"), i)+".when", q)
+			x.expr(&e.Whens[i].Then, IndexPath(JoinPath(path, "whens"), i)+".then", q)
 		}
-		x.expr(&e.Else, join(path, "else"), q)
+		x.expr(&e.Else, JoinPath(path, "else"), q)
 	case *Cast:
-		x.expr(&e.Expr, join(path, "expr"), q)
+		x.expr(&e.Expr, JoinPath(path, "expr"), q)
 	case *Func:
 		for i := range e.Args {
-			x.expr(&e.Args[i], idx(join(path, "args"), i), q)
+			x.expr(&e.Args[i], IndexPath(JoinPath(path, "args"), i), q)
 		}
 	case *Window:
 		for i := range e.Args {
-			x.expr(&e.Args[i], idx(join(path, "args"), i), q)
+			x.expr(&e.Args[i], IndexPath(JoinPath(path, "args"), i), q)
 		}
 		for i := range e.PartitionBy {
-			x.expr(&e.PartitionBy[i], idx(join(path, "partition_by"), i), q)
+			x.expr(&e.PartitionBy[i], IndexPath(JoinPath(path, "partition_by"), i), q)
 		}
 		for i := range e.OrderBy {
-			x.expr(&e.OrderBy[i].Expr, idx(join(path, "order_by"), i)+".expr", q)
+			x.expr(&e.OrderBy[i].Expr, IndexPath(JoinPath(path, "order_by"), i)+".expr", q)
 		}
 	}
 }
@@ -254,12 +254,12 @@ func (x *expander) resolve(kind, name, alias, path string, q *Query) Expr {
 		} else {
 			msg += "; use a name from the schema context's " + kind + " lines"
 		}
-		x.issues = append(x.issues, Issue{Code: CodeBadValue, Path: join(path, "name"), Message: msg})
+		x.issues = append(x.issues, Issue{Code: CodeBadValue, Path: JoinPath(path, "name"), Message: msg})
 		return &MetricRef{Name: name, Table: alias}
 	}
 	src, msg := sourceFor(q, def.Schema, def.Table, alias)
 	if msg != "" {
-		x.issues = append(x.issues, Issue{Code: CodeAliasNotFound, Path: join(path, "table"),
+		x.issues = append(x.issues, Issue{Code: CodeAliasNotFound, Path: JoinPath(path, "table"),
 			Message: fmt.Sprintf("%s %q reads table %q: %s", kind, name, def.Table, msg)})
 		return &MetricRef{Name: name, Table: alias}
 	}

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/nl2sql/nl2sql/planast"
+	"github.com/nl2sql/nl2sql/planast/validate"
 )
 
 // defs is a planast.Definitions over fixed expressions.
@@ -88,7 +89,7 @@ func TestExpand(t *testing.T) {
 			if b, _ := json.Marshal(used); string(b) != mustJSON(tc.wantUsed) {
 				t.Errorf("used %s, want %s", b, mustJSON(tc.wantUsed))
 			}
-			if _, err := planast.Validate(got, chinook, planast.Options{Joins: planast.JoinDeclared}); err != nil {
+			if _, err := validate.Plan(got, chinook, validate.Options{Joins: validate.JoinDeclared}); err != nil {
 				t.Errorf("expanded plan does not validate: %v", err)
 			}
 		})
@@ -115,7 +116,7 @@ func TestReferencesRoundTripAndRefusedUnexpanded(t *testing.T) {
 	if mustJSON(kinds) != `["metric","filter"]` {
 		t.Errorf("Inspect visited %v", kinds)
 	}
-	if is := issues(t, func() error { _, err := planast.Validate(q, chinook, planast.Options{}); return err }()); is[0].Code != planast.CodeBadValue {
+	if is := issues(t, func() error { _, err := validate.Plan(q, chinook, validate.Options{}); return err }()); is[0].Code != planast.CodeBadValue {
 		t.Errorf("unexpanded reference: %v", is)
 	}
 	if _, _, err := planast.Expand(q, nil); err == nil {

@@ -5,12 +5,13 @@ import (
 	"testing"
 
 	"github.com/nl2sql/nl2sql/planast"
+	"github.com/nl2sql/nl2sql/planast/validate"
 )
 
 // firstIssue validates p and returns its first issue.
-func firstIssue(t *testing.T, p string, cat planast.Catalog, opts planast.Options) planast.Issue {
+func firstIssue(t *testing.T, p string, cat planast.Catalog, opts validate.Options) planast.Issue {
 	t.Helper()
-	_, err := planast.Validate(decode(t, p), cat, opts)
+	_, err := validate.Plan(decode(t, p), cat, opts)
 	return issues(t, err)[0]
 }
 
@@ -29,7 +30,7 @@ func TestColumnNotFoundSuggests(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			is := firstIssue(t, tc.plan, chinook, planast.Options{})
+			is := firstIssue(t, tc.plan, chinook, validate.Options{})
 			if is.Code != planast.CodeColumnNotFound || is.Path != tc.path || is.Message != tc.want {
 				t.Errorf("got %s at %s: %s\nwant %s at %s: %s", is.Code, is.Path, is.Message, planast.CodeColumnNotFound, tc.path, tc.want)
 			}
@@ -69,8 +70,8 @@ func TestSuggestionsNeverRevealHiddenColumns(t *testing.T) {
 			plan(sel(c("", name)), frm(from("Customer", "cu"))),
 			plan(sel(c("cu", "LastName")), frm(from("Customer", "cu"), from("Invoice", "i")), joins(joinOn("inner", "cu", "i", name, "BillingCountry"))),
 		} {
-			hidden := firstIssue(t, p, chinook, planast.Options{Access: policy})
-			missing := firstIssue(t, p, gone, planast.Options{})
+			hidden := firstIssue(t, p, chinook, validate.Options{Access: policy})
+			missing := firstIssue(t, p, gone, validate.Options{})
 			if hidden != missing {
 				t.Errorf("%s: hidden and missing differ:\n%+v\n%+v", name, hidden, missing)
 			}
@@ -79,7 +80,7 @@ func TestSuggestionsNeverRevealHiddenColumns(t *testing.T) {
 			}
 		}
 	}
-	open := firstIssue(t, plan(sel(c("cu", "Emial")), frm(from("Customer", "cu"))), chinook, planast.Options{})
+	open := firstIssue(t, plan(sel(c("cu", "Emial")), frm(from("Customer", "cu"))), chinook, validate.Options{})
 	if !strings.Contains(open.Message, `did you mean "Email"?`) {
 		t.Errorf("without the policy, Emial should suggest Email: %+v", open)
 	}
@@ -105,7 +106,7 @@ func TestFunctionNotAllowedListsWhatIsAllowedHere(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			is := firstIssue(t, tc.plan, chinook, planast.Options{})
+			is := firstIssue(t, tc.plan, chinook, validate.Options{})
 			if is.Code != planast.CodeFunction {
 				t.Fatalf("got %+v", is)
 			}
@@ -125,7 +126,7 @@ func TestFunctionNotAllowedListsWhatIsAllowedHere(t *testing.T) {
 	}
 	// a window node naming a scalar or unknown function is told the window names
 	w := `{"kind":"window","name":"RANKK","args":[],"order_by":[{"expr":` + c("", "Total") + `}]}`
-	is := firstIssue(t, plan(sel(item(w, "r")), frm(from("Invoice", "i"))), chinook, planast.Options{})
+	is := firstIssue(t, plan(sel(item(w, "r")), frm(from("Invoice", "i"))), chinook, validate.Options{})
 	if is.Message != `"RANKK" is not a window function; did you mean RANK?` || !strings.Contains(is.Hint, "DENSE_RANK") || strings.Contains(is.Hint, "UPPER") {
 		t.Errorf("window name: %+v", is)
 	}

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/nl2sql/nl2sql/planast"
+	"github.com/nl2sql/nl2sql/planast/validate"
 )
 
 // A host sorting or grouping by a PostgreSQL json column would get the
@@ -49,7 +50,7 @@ func TestValidateRefusesOrderingUnorderedColumns(t *testing.T) {
 		{"counted", plan(sel(item(fn("COUNT", body), "n")), src), ""},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			_, err := planast.Validate(decode(t, tc.plan), cat, planast.Options{})
+			_, err := validate.Plan(decode(t, tc.plan), cat, validate.Options{})
 			if tc.path == "" {
 				if err != nil {
 					t.Fatalf("%v\n%s", err, tc.plan)

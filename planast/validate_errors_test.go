@@ -5,11 +5,12 @@ import (
 	"testing"
 
 	"github.com/nl2sql/nl2sql/planast"
+	"github.com/nl2sql/nl2sql/planast/validate"
 )
 
 type refusal struct {
 	name, plan string
-	opts       planast.Options
+	opts       validate.Options
 	code       planast.Code
 	path       string // "" means: do not check
 }
@@ -20,8 +21,8 @@ func refuse(t *testing.T, r refusal) []planast.Issue {
 	t.Helper()
 	q, err := planast.Decode([]byte(r.plan), planast.Limits{})
 	if err == nil {
-		var v *planast.Validated
-		v, err = planast.Validate(q, chinook, r.opts)
+		var v *validate.Result
+		v, err = validate.Plan(q, chinook, r.opts)
 		if err == nil {
 			t.Fatalf("accepted: %s", v.Plan.Canonical())
 		}
@@ -44,7 +45,7 @@ func refusals() []refusal {
 		return `{"kind":"window","name":"` + name + `","args":[` + strings.Join(args, ",") + `]}`
 	}
 	gb := func(e string) string { return `"group_by":[` + e + `]` }
-	none := planast.Options{}
+	none := validate.Options{}
 	return []refusal{
 		// decoding
 		{"too large", `{"select":` + nest("[", "", "]", 500) + `}`, none, planast.CodeTooLarge, ""},
@@ -53,7 +54,7 @@ func refusals() []refusal {
 		{"bad enum", plan(sel(c("", "Name")), tracks, `"order_by":[{"expr":`+c("", "Name")+`,"direction":"sideways"}]`), none, planast.CodeBadValue, "order_by[0].direction"},
 		// names
 		{"unknown table", plan(sel(c("", "x")), frm(from("Tracks", "t"))), none, planast.CodeTableNotFound, "from[0].table"},
-		{"hidden table", plan(sel(c("", "LastName")), frm(from("Employee", "e"))), planast.Options{Access: policy}, planast.CodeTableNotFound, "from[0].table"},
+		{"hidden table", plan(sel(c("", "LastName")), frm(from("Employee", "e"))), validate.Options{Access: policy}, planast.CodeTableNotFound, "from[0].table"},
 		{"unknown schema", plan(sel(c("", "Total")), `"from":[{"schema":"nope","table":"Invoice","alias":"i"}]`), none, planast.CodeTableNotFound, "from[0].table"},
 		{"control character in table", plan(sel(c("", "x")), frm(from(`Track\u0001`, "t"))), none, planast.CodeTableNotFound, "from[0].table"},
 		{"CTE reads itself", plan(`"with":[{"name":"Track","query":`+plan(sel(c("", "Name")), tracks)+`}]`, sel(c("", "Name")), tracks), none, planast.CodeTableNotFound, "with[0].query.from[0].table"},
@@ -61,7 +62,7 @@ func refusals() []refusal {
 		{"CTE reads a later CTE in a subquery", plan(`"with":[{"name":"a","query":`+plan(sel(c("", "Name")), tracks, where(`{"kind":"exists","subquery":`+plan(sel(c("", "Name")), frm(from("B", "x")))+`}`))+`},{"name":"b","query":`+plan(sel(c("", "Name")), tracks)+`}]`, sel(c("", "Name")), frm(from("a", "a"))), none, planast.CodeTableNotFound, "with[0].query.where.subquery.from[0].table"},
 		{"unknown column", plan(sel(c("t", "Nme")), tracks), none, planast.CodeColumnNotFound, "select[0].expr.column"},
 		{"unknown unqualified column", plan(sel(c("", "Nme")), tracks), none, planast.CodeColumnNotFound, "select[0].expr.column"},
-		{"hidden column", plan(sel(c("cu", "Email")), frm(from("Customer", "cu"))), planast.Options{Access: policy}, planast.CodeColumnNotFound, "select[0].expr.column"},
+		{"hidden column", plan(sel(c("cu", "Email")), frm(from("Customer", "cu"))), validate.Options{Access: policy}, planast.CodeColumnNotFound, "select[0].expr.column"},
 		{"unknown join column", plan(sel(c("t", "Name")), frm(from("Track", "t"), from("Genre", "g")), joins(joinOn("inner", "t", "g", "GenreId", "Id"))), none, planast.CodeColumnNotFound, "joins[0].on[0].right_column"},
 		{"ambiguous column", plan(sel(c("", "Name")), frm(from("Track", "t"), from("Genre", "g")), joins(joinOn("inner", "t", "g", "GenreId", "GenreId"))), none, planast.CodeAmbiguous, "select[0].expr.column"},
 		{"unknown alias", plan(sel(c("x", "Name")), tracks), none, planast.CodeAliasNotFound, "select[0].expr.table"},
@@ -83,8 +84,8 @@ func refusals() []refusal {
 			`"joins":[{"type":"left","left":"t","right":"g","on":[{"left_column":"GenreId","right_column":"GenreId"}],"condition":{"kind":"exists","subquery":`+plan(sel(c("", "AlbumId")), frm(from("Album", "al")))+`}}]`), none, planast.CodeBadJoin, "joins[0].condition"},
 		{"outer column in a left join condition", plan(sel(c("", "Name")), frm(from("Artist", "ar")), where(`{"kind":"exists","subquery":`+plan(sel(c("t", "Name")), frm(from("Track", "t"), from("Genre", "g")),
 			`"joins":[{"type":"left","left":"t","right":"g","on":[{"left_column":"GenreId","right_column":"GenreId"}],"condition":`+bin("=", c("g", "Name"), c("ar", "Name"))+`}]`)+`}`)), none, planast.CodeBadJoin, "where.subquery.joins[0].condition"},
-		{"undeclared join", plan(sel(c("t", "Name")), frm(from("Track", "t"), from("Genre", "g")), joins(joinOn("inner", "t", "g", "Milliseconds", "GenreId"))), planast.Options{Joins: planast.JoinDeclared}, planast.CodeBadJoin, "joins[0].on[0]"},
-		{"uninferable join", plan(sel(c("t", "Name")), frm(from("Track", "t"), from("Album", "al")), joins(joinOn("inner", "t", "al", "Milliseconds", "ArtistId"))), planast.Options{Joins: planast.JoinInferable}, planast.CodeBadJoin, "joins[0].on[0]"},
+		{"undeclared join", plan(sel(c("t", "Name")), frm(from("Track", "t"), from("Genre", "g")), joins(joinOn("inner", "t", "g", "Milliseconds", "GenreId"))), validate.Options{Joins: validate.JoinDeclared}, planast.CodeBadJoin, "joins[0].on[0]"},
+		{"uninferable join", plan(sel(c("t", "Name")), frm(from("Track", "t"), from("Album", "al")), joins(joinOn("inner", "t", "al", "Milliseconds", "ArtistId"))), validate.Options{Joins: validate.JoinInferable}, planast.CodeBadJoin, "joins[0].on[0]"},
 		// functions
 		{"unknown function", plan(sel(item(fn("load_extension", lit(`"/tmp/x.so"`)), "x")), tracks), none, planast.CodeFunction, "select[0].expr.name"},
 		{"window-only function as func", plan(sel(item(fn("ROW_NUMBER"), "x")), tracks), none, planast.CodeFunction, "select[0].expr.name"},
@@ -99,7 +100,7 @@ func refusals() []refusal {
 		{"unit not a literal", plan(sel(item(fn("DATE_TRUNC", c("", "BillingCountry"), c("", "InvoiceDate")), "x")), frm(from("Invoice", "i"))), none, planast.CodeBadValue, "select[0].expr.args[0]"},
 		{"unit with a quote", plan(sel(item(fn("DATE_TRUNC", lit(`"month') --"`), c("", "InvoiceDate")), "x")), frm(from("Invoice", "i"))), none, planast.CodeBadValue, "select[0].expr.args[0]"},
 		{"negative lag offset", plan(sel(item(win("LAG", c("", "Name"), lit("-1")), "x")), tracks), none, planast.CodeBadValue, "select[0].expr.args[1]"},
-		{"expected columns differ", minimal, planast.Options{ExpectedColumns: []string{"name"}}, planast.CodeBadValue, "select"},
+		{"expected columns differ", minimal, validate.Options{ExpectedColumns: []string{"name"}}, planast.CodeBadValue, "select"},
 		// types
 		{"date compared with a number", plan(sel(c("", "Total")), frm(from("Invoice", "i")), where(bin(">", c("", "InvoiceDate"), lit("42")))), none, planast.CodeType, "where"},
 		{"date compared with a boolean", plan(sel(c("", "Total")), frm(from("Invoice", "i")), where(bin(">", c("", "InvoiceDate"), lit("true")))), none, planast.CodeType, "where"},
@@ -212,11 +213,11 @@ func TestValidateMaxIssues(t *testing.T) {
 		items = append(items, c("", "nope"))
 	}
 	q := decode(t, plan(sel(items...), tracks))
-	_, err := planast.Validate(q, chinook, planast.Options{MaxIssues: 3})
+	_, err := validate.Plan(q, chinook, validate.Options{MaxIssues: 3})
 	if n := len(issues(t, err)); n != 3 {
 		t.Errorf("%d issues, want 3", n)
 	}
-	_, err = planast.Validate(q, chinook, planast.Options{})
+	_, err = validate.Plan(q, chinook, validate.Options{})
 	if n := len(issues(t, err)); n != 20 {
 		t.Errorf("%d issues, want the default 20", n)
 	}

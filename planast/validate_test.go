@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/nl2sql/nl2sql/planast"
+	"github.com/nl2sql/nl2sql/planast/validate"
 )
 
 // Expression shorthands for the plan tables.
@@ -56,77 +57,77 @@ var albumArtist = []string{frm(from("Album", "al"), from("Artist", "ar")), joins
 func TestValidateAccepts(t *testing.T) {
 	cases := []struct {
 		name, plan string
-		opts       planast.Options
+		opts       validate.Options
 		cols       string // comma-separated output columns, "" = do not check
 	}{
-		{"minimal", minimal, planast.Options{}, "Name"},
-		{"every kind", allKindsPlan, planast.Options{Access: policy}, "id,bucket,big_n,rn,has_first"},
-		{"case-insensitive names", plan(sel(c("", "name")), frm(from("artist", "a"))), planast.Options{}, "Name"},
-		{"schema-qualified table", plan(sel(c("i", "Total")), `"from":[{"schema":"archive","table":"Invoice","alias":"i"}]`), planast.Options{}, "Total"},
+		{"minimal", minimal, validate.Options{}, "Name"},
+		{"every kind", allKindsPlan, validate.Options{Access: policy}, "id,bucket,big_n,rn,has_first"},
+		{"case-insensitive names", plan(sel(c("", "name")), frm(from("artist", "a"))), validate.Options{}, "Name"},
+		{"schema-qualified table", plan(sel(c("i", "Total")), `"from":[{"schema":"archive","table":"Invoice","alias":"i"}]`), validate.Options{}, "Total"},
 		{"awkward names", plan(sel(item(c("o", "unit price"), "unit price"), c("o", "größe"), c("o", "客户"), c("o", "Group"), c("o", `a\"b`), item(fn("SUM", c("oi", "Qty")), "select")),
 			frm(from("order", "o"), from("Order Items", "oi")), joins(joinOn("left", "o", "oi", "select", "OrderSelect")),
-			`"group_by":[`+c("o", "select")+`]`), planast.Options{Joins: planast.JoinDeclared}, `unit price,größe,客户,Group,a"b,select`},
-		{"uncorrelated scalar subquery", plan(sel(c("t", "Name"), item(`{"kind":"subquery","query":`+plan(sel(item(fn("MAX", c("", "Milliseconds")), "m")), frm(from("Track", "t2")))+`}`, "longest")), frm(from("Track", "t"))), planast.Options{}, "Name,longest"},
-		{"correlated scalar subquery", plan(sel(c("ar", "Name"), item(`{"kind":"subquery","query":`+plan(sel(item(fn("COUNT"), "n")), frm(from("Album", "al")), where(bin("=", c("al", "ArtistId"), c("ar", "ArtistId"))))+`}`, "albums")), frm(from("Artist", "ar"))), planast.Options{}, ""},
+			`"group_by":[`+c("o", "select")+`]`), validate.Options{Joins: validate.JoinDeclared}, `unit price,größe,客户,Group,a"b,select`},
+		{"uncorrelated scalar subquery", plan(sel(c("t", "Name"), item(`{"kind":"subquery","query":`+plan(sel(item(fn("MAX", c("", "Milliseconds")), "m")), frm(from("Track", "t2")))+`}`, "longest")), frm(from("Track", "t"))), validate.Options{}, "Name,longest"},
+		{"correlated scalar subquery", plan(sel(c("ar", "Name"), item(`{"kind":"subquery","query":`+plan(sel(item(fn("COUNT"), "n")), frm(from("Album", "al")), where(bin("=", c("al", "ArtistId"), c("ar", "ArtistId"))))+`}`, "albums")), frm(from("Artist", "ar"))), validate.Options{}, ""},
 		{"correlated exists, unqualified outer column", plan(sel(c("", "Name")), frm(from("Artist", "ar")),
-			where(`{"kind":"exists","negated":true,"subquery":`+plan(sel(c("", "AlbumId")), frm(from("Album", "al")), where(bin("=", c("al", "ArtistId"), c("ar", "ArtistId"))))+`}`)), planast.Options{}, ""},
-		{"in subquery", plan(sel(c("", "Name")), frm(from("Track", "t")), where(`{"kind":"in","expr":`+c("", "GenreId")+`,"subquery":`+plan(sel(c("", "GenreId")), frm(from("Genre", "g")), where(`{"kind":"like","expr":`+c("", "Name")+`,"pattern":`+lit(`"R%"`)+`}`))+`}`)), planast.Options{}, ""},
-		{"in list negated", plan(sel(c("", "Name")), frm(from("Genre", "g")), where(`{"kind":"in","negated":true,"expr":`+c("", "GenreId")+`,"list":[`+lit("1")+`,`+lit("2")+`]}`)), planast.Options{}, ""},
+			where(`{"kind":"exists","negated":true,"subquery":`+plan(sel(c("", "AlbumId")), frm(from("Album", "al")), where(bin("=", c("al", "ArtistId"), c("ar", "ArtistId"))))+`}`)), validate.Options{}, ""},
+		{"in subquery", plan(sel(c("", "Name")), frm(from("Track", "t")), where(`{"kind":"in","expr":`+c("", "GenreId")+`,"subquery":`+plan(sel(c("", "GenreId")), frm(from("Genre", "g")), where(`{"kind":"like","expr":`+c("", "Name")+`,"pattern":`+lit(`"R%"`)+`}`))+`}`)), validate.Options{}, ""},
+		{"in list negated", plan(sel(c("", "Name")), frm(from("Genre", "g")), where(`{"kind":"in","negated":true,"expr":`+c("", "GenreId")+`,"list":[`+lit("1")+`,`+lit("2")+`]}`)), validate.Options{}, ""},
 		{"derived table", plan(sel(c("d", "ArtistId"), c("d", "n")), `"from":[{"subquery":`+plan(sel(c("", "ArtistId"), item(fn("COUNT"), "n")), frm(from("Album", "al")), `"group_by":[`+c("", "ArtistId")+`]`)+`,"alias":"d"}]`,
-			where(bin(">", c("d", "n"), lit("1")))), planast.Options{}, "ArtistId,n"},
+			where(bin(">", c("d", "n"), lit("1")))), validate.Options{}, "ArtistId,n"},
 		{"derived table joined to a table", plan(sel(c("ar", "Name"), c("d", "n")), `"from":[{"table":"Artist","alias":"ar"},{"subquery":`+plan(sel(c("", "ArtistId"), item(fn("COUNT"), "n")), frm(from("Album", "al")), `"group_by":[`+c("", "ArtistId")+`]`)+`,"alias":"d"}]`,
-			joins(joinOn("inner", "ar", "d", "ArtistId", "ArtistId"))), planast.Options{Joins: planast.JoinDeclared}, ""},
+			joins(joinOn("inner", "ar", "d", "ArtistId", "ArtistId"))), validate.Options{Joins: validate.JoinDeclared}, ""},
 		{"CTE reads an earlier CTE", plan(`"with":[{"name":"rock","query":`+plan(sel(c("", "GenreId")), frm(from("Genre", "g")), where(bin("=", c("", "Name"), lit(`"Rock"`))))+`},`+
 			`{"name":"rock_tracks","query":`+plan(sel(c("t", "TrackId"), c("t", "Name")), frm(from("Track", "t"), from("rock", "r")), joins(joinOn("inner", "t", "r", "GenreId", "GenreId")))+`}]`,
-			sel(item(fn("COUNT", c("", "TrackId")), "n")), frm(from("ROCK_TRACKS", "rt"))), planast.Options{}, "n"},
-		{"CTE shadows a table", plan(`"with":[{"name":"Artist","query":`+plan(sel(item(c("", "Title"), "Name")), frm(from("Album", "al")))+`}]`, sel(c("", "Name")), frm(from("Artist", "a"))), planast.Options{}, "Name"},
+			sel(item(fn("COUNT", c("", "TrackId")), "n")), frm(from("ROCK_TRACKS", "rt"))), validate.Options{}, "n"},
+		{"CTE shadows a table", plan(`"with":[{"name":"Artist","query":`+plan(sel(item(c("", "Title"), "Name")), frm(from("Album", "al")))+`}]`, sel(c("", "Name")), frm(from("Artist", "a"))), validate.Options{}, "Name"},
 		{"inner WITH shadows a pending CTE name", plan(`"with":[{"name":"Genre","query":`+plan(sel(c("", "GenreId")), frm(from("Track", "t")),
 			where(`{"kind":"exists","subquery":`+plan(`"with":[{"name":"Genre","query":`+plan(sel(c("", "Title")), frm(from("Album", "al")))+`}]`, sel(c("", "Title")), frm(from("Genre", "g")))+`}`))+`}]`,
-			sel(c("", "GenreId")), frm(from("Genre", "g"))), planast.Options{}, ""},
+			sel(c("", "GenreId")), frm(from("Genre", "g"))), validate.Options{}, ""},
 		{"chained set ops, order by alias", plan(sel(item(c("", "Name"), "n")), frm(from("Artist", "a")),
 			`"set_ops":[{"op":"union","query":`+plan(sel(c("", "Name")), frm(from("Genre", "g")))+`},{"op":"except","query":`+plan(sel(c("", "Name")), frm(from("Track", "t")))+`},`+
 				`{"op":"intersect","query":`+plan(sel(c("", "Title")), frm(from("Album", "al")))+`},{"op":"union_all","query":`+plan(sel(c("", "LastName")), frm(from("Customer", "cu")))+`}]`,
-			orderBy(c("", "N"), "desc"), `"limit":10`), planast.Options{}, "n"},
+			orderBy(c("", "N"), "desc"), `"limit":10`), validate.Options{}, "n"},
 		{"windows", plan(sel(c("t", "Name"),
 			item(`{"kind":"window","name":"RANK","args":[],"partition_by":[`+c("t", "AlbumId")+`],"order_by":[{"expr":`+c("t", "Milliseconds")+`,"direction":"desc","nulls":"first"}]}`, "r"),
 			item(`{"kind":"window","name":"LAG","args":[`+c("t", "Milliseconds")+`,`+lit("1")+`,`+lit("0")+`],"order_by":[{"expr":`+c("t", "TrackId")+`}]}`, "prev"),
 			item(`{"kind":"window","name":"SUM","args":[`+c("t", "UnitPrice")+`],"partition_by":[`+c("t", "GenreId")+`]}`, "genre_total"),
 			item(`{"kind":"window","name":"COUNT","args":[]}`, "total")),
-			frm(from("Track", "t")), `"order_by":[{"expr":{"kind":"window","name":"DENSE_RANK","args":[],"order_by":[{"expr":`+c("t", "Name")+`}]}}]`), planast.Options{}, ""},
+			frm(from("Track", "t")), `"order_by":[{"expr":{"kind":"window","name":"DENSE_RANK","args":[],"order_by":[{"expr":`+c("t", "Name")+`}]}}]`), validate.Options{}, ""},
 		{"window over aggregates in a grouped query", plan(sel(c("", "GenreId"), item(`{"kind":"window","name":"RANK","args":[],"order_by":[{"expr":`+fn("SUM", c("", "Milliseconds"))+`,"direction":"desc"}]}`, "r")),
-			frm(from("Track", "t")), `"group_by":[`+c("", "GenreId")+`]`), planast.Options{}, ""},
+			frm(from("Track", "t")), `"group_by":[`+c("", "GenreId")+`]`), validate.Options{}, ""},
 		{"case with operand, cast, between", plan(sel(item(`{"kind":"case","operand":`+c("", "GenreId")+`,"whens":[{"when":`+lit("1")+`,"then":`+lit(`"rock"`)+`}],"else":`+`{"kind":"cast","expr":`+c("", "GenreId")+`,"type":"text"}`+`}`, "g")),
-			frm(from("Track", "t")), where(`{"kind":"between","negated":true,"expr":`+c("", "UnitPrice")+`,"low":`+lit("0.5")+`,"high":`+lit("1")+`}`)), planast.Options{}, ""},
+			frm(from("Track", "t")), where(`{"kind":"between","negated":true,"expr":`+c("", "UnitPrice")+`,"low":`+lit("0.5")+`,"high":`+lit("1")+`}`)), validate.Options{}, ""},
 		{"aggregates with distinct, group by, having", plan(sel(c("", "Country"), item(`{"kind":"func","name":"count","distinct":true,"args":[`+c("", "LastName")+`]}`, "n"), item(fn("AVG", c("", "SupportRepId")), "a")),
-			frm(from("Customer", "cu")), `"group_by":[`+c("", "Country")+`]`, `"having":`+bin(">", fn("COUNT"), lit("1")), orderBy(fn("MAX", c("", "CustomerId")), "desc")), planast.Options{}, ""},
+			frm(from("Customer", "cu")), `"group_by":[`+c("", "Country")+`]`, `"having":`+bin(">", fn("COUNT"), lit("1")), orderBy(fn("MAX", c("", "CustomerId")), "desc")), validate.Options{}, ""},
 		{"functional dependency on a grouped primary key", plan(sel(c("ar", "ArtistId"), c("ar", "Name"), item(fn("COUNT"), "albums")), albumArtist[0], albumArtist[1],
-			`"group_by":[`+c("ar", "ArtistId")+`]`, orderBy(c("ar", "Name"), "asc")), planast.Options{}, ""},
+			`"group_by":[`+c("ar", "ArtistId")+`]`, orderBy(c("ar", "Name"), "asc")), validate.Options{}, ""},
 		{"correlated reference to a grouped column", plan(sel(c("al", "ArtistId"), item(`{"kind":"subquery","query":`+plan(sel(c("", "Name")), frm(from("Artist", "ar")), where(bin("=", c("ar", "ArtistId"), c("al", "ArtistId"))))+`}`, "name")),
-			frm(from("Album", "al")), `"group_by":[`+c("al", "ArtistId")+`]`), planast.Options{}, ""},
-		{"aggregate query without group by", plan(sel(item(fn("COUNT"), "n"), item(fn("SUM", c("", "Total")), "s")), frm(from("Invoice", "i")), `"having":`+bin(">", fn("COUNT"), lit("0"))), planast.Options{}, "n,s"},
-		{"order by output alias, offset with order", plan(sel(item(c("", "Name"), "artist")), frm(from("Artist", "a")), orderBy(c("", "artist"), "asc"), `"limit":5,"offset":10`), planast.Options{}, ""},
-		{"distinct with order by a selected expression", plan(`"distinct":true`, sel(item(fn("UPPER", c("", "Name")), "u")), frm(from("Artist", "a")), orderBy(fn("upper", c("", "Name")), "asc")), planast.Options{}, ""},
+			frm(from("Album", "al")), `"group_by":[`+c("al", "ArtistId")+`]`), validate.Options{}, ""},
+		{"aggregate query without group by", plan(sel(item(fn("COUNT"), "n"), item(fn("SUM", c("", "Total")), "s")), frm(from("Invoice", "i")), `"having":`+bin(">", fn("COUNT"), lit("0"))), validate.Options{}, "n,s"},
+		{"order by output alias, offset with order", plan(sel(item(c("", "Name"), "artist")), frm(from("Artist", "a")), orderBy(c("", "artist"), "asc"), `"limit":5,"offset":10`), validate.Options{}, ""},
+		{"distinct with order by a selected expression", plan(`"distinct":true`, sel(item(fn("UPPER", c("", "Name")), "u")), frm(from("Artist", "a")), orderBy(fn("upper", c("", "Name")), "asc")), validate.Options{}, ""},
 		{"joins of every type with a condition", plan(sel(c("t", "Name"), item(c("g", "Name"), "genre"), c("al", "Title")), frm(from("Track", "t"), from("Genre", "g"), from("Album", "al"), from("Artist", "ar")),
 			`"joins":[`+joinOn("left", "t", "g", "GenreId", "GenreId")+`,`+joinOn("right", "t", "al", "AlbumId", "AlbumId")+`,`+
-				`{"type":"full","left":"al","right":"ar","on":[{"left_column":"ArtistId","right_column":"ArtistId"}],"condition":`+bin("!=", c("g", "Name"), c("ar", "Name"))+`}]`), planast.Options{Joins: planast.JoinDeclared}, ""},
-		{"join on a condition only", plan(sel(c("a", "Name")), frm(from("Artist", "a"), from("Genre", "g")), `"joins":[{"left":"a","right":"g","on":[],"condition":`+bin("=", c("a", "Name"), c("g", "Name"))+`}]`), planast.Options{}, ""},
-		{"inferable join on same-named columns", plan(sel(c("a", "Name")), frm(from("Artist", "a"), from("Genre", "g")), joins(joinOn("inner", "a", "g", "Name", "Name"))), planast.Options{Joins: planast.JoinInferable}, ""},
+				`{"type":"full","left":"al","right":"ar","on":[{"left_column":"ArtistId","right_column":"ArtistId"}],"condition":`+bin("!=", c("g", "Name"), c("ar", "Name"))+`}]`), validate.Options{Joins: validate.JoinDeclared}, ""},
+		{"join on a condition only", plan(sel(c("a", "Name")), frm(from("Artist", "a"), from("Genre", "g")), `"joins":[{"left":"a","right":"g","on":[],"condition":`+bin("=", c("a", "Name"), c("g", "Name"))+`}]`), validate.Options{}, ""},
+		{"inferable join on same-named columns", plan(sel(c("a", "Name")), frm(from("Artist", "a"), from("Genre", "g")), joins(joinOn("inner", "a", "g", "Name", "Name"))), validate.Options{Joins: validate.JoinInferable}, ""},
 		{"date functions and literals", plan(sel(item(fn("DATE_PART", lit(`"QUARTER"`), c("", "InvoiceDate")), "q"), item(fn("DATE_TRUNC", lit(`"month"`), c("", "InvoiceDate")), "m"),
 			item(fn("DATE_ADD", lit(`"day"`), lit("-7"), c("", "InvoiceDate")), "d"), item(fn("DATE_DIFF_DAYS", c("", "InvoiceDate"), `{"kind":"literal","type":"date","value":"2020-01-01"}`), "age")),
-			frm(from("Invoice", "i")), where(bin(">=", c("", "InvoiceDate"), `{"kind":"literal","type":"timestamp","value":"2021-01-01T00:00:00"}`))), planast.Options{}, "q,m,d,age"},
+			frm(from("Invoice", "i")), where(bin(">=", c("", "InvoiceDate"), `{"kind":"literal","type":"timestamp","value":"2021-01-01T00:00:00"}`))), validate.Options{}, "q,m,d,age"},
 		{"text, number and null functions", plan(sel(item(fn("CONCAT", c("", "FirstName"), lit(`" "`), c("", "LastName")), "full"), item(fn("ROUND", bin("/", c("", "CustomerId"), lit("3")), lit("2")), "r"),
 			item(fn("COALESCE", c("", "Country"), lit(`"?"`)), "co"), item(fn("SUBSTR", fn("TRIM", fn("LOWER", c("", "LastName"))), lit("1"), lit("3")), "s"),
 			item(fn("LENGTH", fn("REPLACE", c("", "FirstName"), lit(`"a"`), lit(`"b"`))), "l"), item(fn("ABS", fn("NULLIF", c("", "SupportRepId"), lit("0"))), "ab"),
 			item(bin("%", c("", "CustomerId"), lit("7")), "m"), item(bin("div", c("", "CustomerId"), lit("7")), "dv")),
-			frm(from("Customer", "cu")), where(bin("and", c("", "Active"), `{"kind":"unary","op":"not","expr":`+bin("=", c("", "Country"), lit(`"USA"`))+`}`))), planast.Options{Access: policy}, ""},
-		{"expected columns", minimal, planast.Options{ExpectedColumns: []string{"Name"}}, "Name"},
+			frm(from("Customer", "cu")), where(bin("and", c("", "Active"), `{"kind":"unary","op":"not","expr":`+bin("=", c("", "Country"), lit(`"USA"`))+`}`))), validate.Options{Access: policy}, ""},
+		{"expected columns", minimal, validate.Options{ExpectedColumns: []string{"Name"}}, "Name"},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			q := decode(t, tc.plan)
 			assertHostAccepts(t, tc.plan)
 			before := string(q.Canonical())
-			v, err := planast.Validate(q, chinook, tc.opts)
+			v, err := validate.Plan(q, chinook, tc.opts)
 			if err != nil {
 				t.Fatalf("refused: %v\nplan: %s", err, q.Canonical())
 			}
@@ -140,7 +141,7 @@ func TestValidateAccepts(t *testing.T) {
 				t.Errorf("%d types for %d columns", len(v.Types), len(v.Columns))
 			}
 			// validating the validated plan again is a fixed point
-			v2, err := planast.Validate(v.Plan, chinook, tc.opts)
+			v2, err := validate.Plan(v.Plan, chinook, tc.opts)
 			if err != nil || string(v2.Plan.Canonical()) != string(v.Plan.Canonical()) {
 				t.Errorf("revalidation differs: %v", err)
 			}
@@ -151,7 +152,7 @@ func TestValidateAccepts(t *testing.T) {
 func TestValidateCanonicalises(t *testing.T) {
 	q := decode(t, plan(sel(c("", "name"), item(fn("count"), "n")), frm(from("ARTIST", "a")), `"group_by":[`+c("A", "NAME")+`]`,
 		`"order_by":[{"expr":`+c("", "N")+`}]`))
-	v, err := planast.Validate(q, chinook, planast.Options{})
+	v, err := validate.Plan(q, chinook, validate.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -171,7 +172,7 @@ func TestValidateCanonicalises(t *testing.T) {
 func TestValidateGroupsDependentColumns(t *testing.T) {
 	q := decode(t, plan(sel(c("ar", "Name"), item(fn("COUNT"), "n")), albumArtist[0], albumArtist[1], `"group_by":[`+c("ar", "ArtistId")+`]`,
 		`"having":`+bin("!=", c("ar", "Name"), lit(`"x"`)), orderBy(fn("LOWER", c("ar", "Name")), "asc")))
-	v, err := planast.Validate(q, chinook, planast.Options{})
+	v, err := validate.Plan(q, chinook, validate.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -216,7 +217,7 @@ func TestValidateDateComparisons(t *testing.T) {
 			`{"kind":"in","expr":{"kind":"column","table":"cu","column":"SignupDate"},"list":[{"kind":"literal","type":"date","value":"2021-01-31"}],"temporal":"date"}`},
 	} {
 		q := decode(t, plan(sel(c("i", "Total")), frm(from("Invoice", "i"), from("Customer", "cu")), joins(joinOn("inner", "i", "cu", "CustomerId", "CustomerId")), where(tc.where)))
-		v, err := planast.Validate(q, chinook, planast.Options{})
+		v, err := validate.Plan(q, chinook, validate.Options{})
 		if err != nil {
 			t.Errorf("%s: %v", tc.where, err)
 			continue
@@ -225,14 +226,14 @@ func TestValidateDateComparisons(t *testing.T) {
 		if string(got) != tc.want {
 			t.Errorf("got  %s\nwant %s", got, tc.want)
 		}
-		if _, err := planast.Validate(v.Plan, chinook, planast.Options{}); err != nil {
+		if _, err := validate.Plan(v.Plan, chinook, validate.Options{}); err != nil {
 			t.Errorf("the rewritten plan does not validate: %v", err)
 		}
 	}
 }
 
 func TestValidateNil(t *testing.T) {
-	if _, err := planast.Validate(nil, chinook, planast.Options{}); err == nil {
+	if _, err := validate.Plan(nil, chinook, validate.Options{}); err == nil {
 		t.Fatal("nil plan accepted")
 	}
 }
@@ -248,7 +249,7 @@ func TestValidateOutputAliases(t *testing.T) {
 		{plan(sel(item(c("", "Name"), "Name"), item(fn("COUNT"), "n")), frm(from("Track", "t")), `"group_by":[`+c("", "Name")+`]`),
 			`"group_by":[{"kind":"column","table":"t","column":"Name"}]`},
 	} {
-		v, err := planast.Validate(decode(t, tc.plan), chinook, planast.Options{})
+		v, err := validate.Plan(decode(t, tc.plan), chinook, validate.Options{})
 		if err != nil {
 			t.Fatalf("%s: %v", tc.plan, err)
 		}
@@ -265,14 +266,14 @@ func TestValidateOutputAliases(t *testing.T) {
 func TestValidateGroupByAliasShadowingAColumn(t *testing.T) {
 	for _, alias := range []string{"Composer", "composer", "Name"} {
 		q := decode(t, plan(sel(item(fn("UPPER", c("", "Composer")), alias), item(fn("COUNT"), "n")), frm(from("Track", "t")), `"group_by":[`+c("", alias)+`]`))
-		_, err := planast.Validate(q, chinook, planast.Options{})
+		_, err := validate.Plan(q, chinook, validate.Options{})
 		if err == nil || !strings.Contains(err.Error(), string(planast.CodeAmbiguous)) || !strings.Contains(err.Error(), "both an output alias and a column") {
 			t.Errorf("group_by %q with an alias %q over UPPER(Composer): %v, want AMBIGUOUS naming the clash", alias, alias, err)
 		}
 	}
 	// the alias naming the column itself is no clash
 	q := decode(t, plan(sel(item(c("t", "Composer"), "composer"), item(fn("COUNT"), "n")), frm(from("Track", "t")), `"group_by":[`+c("", "composer")+`]`))
-	if _, err := planast.Validate(q, chinook, planast.Options{}); err != nil {
+	if _, err := validate.Plan(q, chinook, validate.Options{}); err != nil {
 		t.Errorf("group_by an alias of the column itself: %v", err)
 	}
 }
@@ -283,18 +284,18 @@ func TestValidateGroupByAliasShadowingAColumn(t *testing.T) {
 func TestValidateWarnsUndeclaredJoins(t *testing.T) {
 	for _, tc := range []struct {
 		plan string
-		opts planast.Options
+		opts validate.Options
 		want []string
 	}{
-		{plan(sel(c("ar", "Name")), albumArtist[0], albumArtist[1]), planast.Options{}, nil},
+		{plan(sel(c("ar", "Name")), albumArtist[0], albumArtist[1]), validate.Options{}, nil},
 		// the foreign key read the other way round
-		{plan(sel(c("ar", "Name")), frm(from("Artist", "ar"), from("Album", "al")), joins(joinOn("inner", "ar", "al", "ArtistId", "ArtistId"))), planast.Options{}, nil},
-		{plan(sel(c("ar", "Name")), frm(from("Album", "al"), from("Artist", "ar")), joins(joinOn("inner", "al", "ar", "AlbumId", "ArtistId"))), planast.Options{},
+		{plan(sel(c("ar", "Name")), frm(from("Artist", "ar"), from("Album", "al")), joins(joinOn("inner", "ar", "al", "ArtistId", "ArtistId"))), validate.Options{}, nil},
+		{plan(sel(c("ar", "Name")), frm(from("Album", "al"), from("Artist", "ar")), joins(joinOn("inner", "al", "ar", "AlbumId", "ArtistId"))), validate.Options{},
 			[]string{"joins[0].on[0]: no foreign key or declared relationship joins al.AlbumId to ar.ArtistId; check that these are the keys the tables are related by"}},
-		{plan(sel(c("ar", "Name")), frm(from("Album", "al"), from("Artist", "ar")), joins(joinOn("inner", "al", "ar", "AlbumId", "ArtistId"))), planast.Options{Joins: planast.JoinInferable},
+		{plan(sel(c("ar", "Name")), frm(from("Album", "al"), from("Artist", "ar")), joins(joinOn("inner", "al", "ar", "AlbumId", "ArtistId"))), validate.Options{Joins: validate.JoinInferable},
 			[]string{"joins[0].on[0]: no foreign key or declared relationship joins al.AlbumId to ar.ArtistId; check that these are the keys the tables are related by"}},
 	} {
-		v, err := planast.Validate(decode(t, tc.plan), chinook, tc.opts)
+		v, err := validate.Plan(decode(t, tc.plan), chinook, tc.opts)
 		if err != nil {
 			t.Fatalf("%s: %v", tc.plan, err)
 		}
@@ -302,7 +303,7 @@ func TestValidateWarnsUndeclaredJoins(t *testing.T) {
 			t.Errorf("%s: warnings %q, want %q", tc.plan, v.Warnings, tc.want)
 		}
 	}
-	_, err := planast.Validate(decode(t, plan(sel(c("ar", "Name")), frm(from("Album", "al"), from("Artist", "ar")), joins(joinOn("inner", "al", "ar", "AlbumId", "ArtistId")))), chinook, planast.Options{Joins: planast.JoinDeclared})
+	_, err := validate.Plan(decode(t, plan(sel(c("ar", "Name")), frm(from("Album", "al"), from("Artist", "ar")), joins(joinOn("inner", "al", "ar", "AlbumId", "ArtistId")))), chinook, validate.Options{Joins: validate.JoinDeclared})
 	if err == nil || !strings.Contains(err.Error(), "INVALID_JOIN") {
 		t.Errorf("JoinDeclared: %v, want an INVALID_JOIN issue", err)
 	}

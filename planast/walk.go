@@ -105,86 +105,88 @@ func inspectExpr(e Expr, f func(Node) bool) {
 	}
 }
 
-// mapQuery replaces every expression of q (and of its nested queries) by
+// MapQuery replaces every expression of q (and of its nested queries) by
 // f's result, children before parents, in place. Like Inspect it covers
 // every node type; f returns its argument to keep a node.
-func mapQuery(q *Query, f func(Expr) Expr) {
+func MapQuery(q *Query, f func(Expr) Expr) {
 	if q == nil {
 		return
 	}
 	for i := range q.With {
-		mapQuery(q.With[i].Query, f)
+		MapQuery(q.With[i].Query, f)
 	}
 	for i := range q.Select {
-		q.Select[i].Expr = mapExpr(q.Select[i].Expr, f)
+		q.Select[i].Expr = MapExpr(q.Select[i].Expr, f)
 	}
 	for i := range q.From {
-		mapQuery(q.From[i].Subquery, f)
+		MapQuery(q.From[i].Subquery, f)
 	}
 	for i := range q.Joins {
-		q.Joins[i].Condition = mapExpr(q.Joins[i].Condition, f)
+		q.Joins[i].Condition = MapExpr(q.Joins[i].Condition, f)
 	}
-	q.Where = mapExpr(q.Where, f)
+	q.Where = MapExpr(q.Where, f)
 	for i := range q.GroupBy {
-		q.GroupBy[i] = mapExpr(q.GroupBy[i], f)
+		q.GroupBy[i] = MapExpr(q.GroupBy[i], f)
 	}
-	q.Having = mapExpr(q.Having, f)
-	q.Qualify = mapExpr(q.Qualify, f)
+	q.Having = MapExpr(q.Having, f)
+	q.Qualify = MapExpr(q.Qualify, f)
 	for i := range q.SetOps {
-		mapQuery(q.SetOps[i].Query, f)
+		MapQuery(q.SetOps[i].Query, f)
 	}
 	for i := range q.OrderBy {
-		q.OrderBy[i].Expr = mapExpr(q.OrderBy[i].Expr, f)
+		q.OrderBy[i].Expr = MapExpr(q.OrderBy[i].Expr, f)
 	}
 }
 
-func mapExpr(e Expr, f func(Expr) Expr) Expr {
+// MapExpr replaces e and every expression below it (nested queries
+// included) by f's result, children before parents, as MapQuery does.
+func MapExpr(e Expr, f func(Expr) Expr) Expr {
 	if e == nil {
 		return nil
 	}
 	switch e := e.(type) {
 	case *Column, *Literal, *MetricRef, *FilterRef:
 	case *Binary:
-		e.Left, e.Right = mapExpr(e.Left, f), mapExpr(e.Right, f)
+		e.Left, e.Right = MapExpr(e.Left, f), MapExpr(e.Right, f)
 	case *Unary:
-		e.Expr = mapExpr(e.Expr, f)
+		e.Expr = MapExpr(e.Expr, f)
 	case *In:
-		e.Expr = mapExpr(e.Expr, f)
+		e.Expr = MapExpr(e.Expr, f)
 		for i := range e.List {
-			e.List[i] = mapExpr(e.List[i], f)
+			e.List[i] = MapExpr(e.List[i], f)
 		}
-		mapQuery(e.Subquery, f)
+		MapQuery(e.Subquery, f)
 	case *Exists:
-		mapQuery(e.Subquery, f)
+		MapQuery(e.Subquery, f)
 	case *Subquery:
-		mapQuery(e.Query, f)
+		MapQuery(e.Query, f)
 	case *Between:
-		e.Expr, e.Low, e.High = mapExpr(e.Expr, f), mapExpr(e.Low, f), mapExpr(e.High, f)
+		e.Expr, e.Low, e.High = MapExpr(e.Expr, f), MapExpr(e.Low, f), MapExpr(e.High, f)
 	case *Like:
-		e.Expr, e.Pattern = mapExpr(e.Expr, f), mapExpr(e.Pattern, f)
+		e.Expr, e.Pattern = MapExpr(e.Expr, f), MapExpr(e.Pattern, f)
 	case *IsNull:
-		e.Expr = mapExpr(e.Expr, f)
+		e.Expr = MapExpr(e.Expr, f)
 	case *Case:
-		e.Operand = mapExpr(e.Operand, f)
+		e.Operand = MapExpr(e.Operand, f)
 		for i := range e.Whens {
-			e.Whens[i].When, e.Whens[i].Then = mapExpr(e.Whens[i].When, f), mapExpr(e.Whens[i].Then, f)
+			e.Whens[i].When, e.Whens[i].Then = MapExpr(e.Whens[i].When, f), MapExpr(e.Whens[i].Then, f)
 		}
-		e.Else = mapExpr(e.Else, f)
+		e.Else = MapExpr(e.Else, f)
 	case *Cast:
-		e.Expr = mapExpr(e.Expr, f)
+		e.Expr = MapExpr(e.Expr, f)
 	case *Func:
 		for i := range e.Args {
-			e.Args[i] = mapExpr(e.Args[i], f)
+			e.Args[i] = MapExpr(e.Args[i], f)
 		}
 	case *Window:
 		for i := range e.Args {
-			e.Args[i] = mapExpr(e.Args[i], f)
+			e.Args[i] = MapExpr(e.Args[i], f)
 		}
 		for i := range e.PartitionBy {
-			e.PartitionBy[i] = mapExpr(e.PartitionBy[i], f)
+			e.PartitionBy[i] = MapExpr(e.PartitionBy[i], f)
 		}
 		for i := range e.OrderBy {
-			e.OrderBy[i].Expr = mapExpr(e.OrderBy[i].Expr, f)
+			e.OrderBy[i].Expr = MapExpr(e.OrderBy[i].Expr, f)
 		}
 	default:
 		panic("planast: mapExpr: unhandled expression type") // the node set is closed

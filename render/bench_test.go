@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/nl2sql/nl2sql/planast"
+	"github.com/nl2sql/nl2sql/planast/validate"
 	"github.com/nl2sql/nl2sql/render"
 )
 
@@ -31,12 +32,12 @@ func BenchmarkValidateRender(b *testing.B) {
 	b.Run("validate", func(b *testing.B) {
 		b.ReportAllocs()
 		for b.Loop() {
-			if _, err := planast.Validate(q, goldenCatalog, planast.Options{}); err != nil {
+			if _, err := validate.Plan(q, goldenCatalog, validate.Options{}); err != nil {
 				b.Fatal(err)
 			}
 		}
 	})
-	v, err := planast.Validate(q, goldenCatalog, planast.Options{})
+	v, err := validate.Plan(q, goldenCatalog, validate.Options{})
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -53,7 +54,7 @@ func BenchmarkValidateRender(b *testing.B) {
 	b.Run("validate+render/sqlite", func(b *testing.B) {
 		b.ReportAllocs()
 		for b.Loop() {
-			v, err := planast.Validate(q, goldenCatalog, planast.Options{})
+			v, err := validate.Plan(q, goldenCatalog, validate.Options{})
 			if err != nil {
 				b.Fatal(err)
 			}

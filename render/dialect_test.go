@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/nl2sql/nl2sql/planast"
+	"github.com/nl2sql/nl2sql/planast/validate"
 	"github.com/nl2sql/nl2sql/render"
 )
 
@@ -46,7 +47,7 @@ func renderAll(t *testing.T, plan string, opts render.Options) map[string]string
 	if err != nil {
 		t.Fatal(err)
 	}
-	v, err := planast.Validate(q, goldenCatalog, planast.Options{})
+	v, err := validate.Plan(q, goldenCatalog, validate.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/nl2sql/nl2sql/planast"
+	"github.com/nl2sql/nl2sql/planast/validate"
 	"github.com/nl2sql/nl2sql/render"
 )
 
@@ -246,7 +247,7 @@ func diffRun(t *testing.T, dbs []engineDB, cat memCatalog, i int, plan string) d
 	if err != nil {
 		t.Fatalf("plan %d does not decode: %v\n%s", i, err, plan)
 	}
-	v, err := planast.Validate(q, cat, planast.Options{})
+	v, err := validate.Plan(q, cat, validate.Options{})
 	if err != nil {
 		return diffRefused
 	}

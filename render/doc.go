@@ -7,7 +7,7 @@
 // plan with no ORDER BY takes its first rows and sorts those, see "Row
 // order and the row cap").
 //
-// Render only plans that passed planast.Validate: the validator refuses
+// Render only plans that passed validate.Plan: the validator refuses
 // everything the renderer would refuse or render with a different meaning
 // (the parity test enumerates this), and canonicalises names.
 //

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/nl2sql/nl2sql/planast"
+	"github.com/nl2sql/nl2sql/planast/validate"
 	"github.com/nl2sql/nl2sql/render"
 )
 
@@ -25,7 +26,7 @@ func TestEmptyColumnNameRefusedBeforeSQL(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%s: decode: %v", name, err)
 		}
-		_, err = planast.Validate(q, cat, planast.Options{})
+		_, err = validate.Plan(q, cat, validate.Options{})
 		var pe *planast.Error
 		if !errors.As(err, &pe) || pe.FirstCode() != planast.CodeBadValue || pe.Issues[0].Hint == "" {
 			t.Errorf("%s: a plan reading column \"\" validated as %v; want INVALID_VALUE with a hint", name, err)

@@ -11,6 +11,7 @@ import (
 	_ "github.com/duckdb/duckdb-go/v2" // the real DuckDB engine, in memory
 
 	"github.com/nl2sql/nl2sql/planast"
+	"github.com/nl2sql/nl2sql/planast/validate"
 	"github.com/nl2sql/nl2sql/render"
 )
 
@@ -91,7 +92,7 @@ func runEngineCases(t *testing.T, cat memCatalog, rows map[string][]string, case
 		if err != nil {
 			t.Fatalf("%s: decode: %v", c.name, err)
 		}
-		v, err := planast.Validate(q, cat, planast.Options{})
+		v, err := validate.Plan(q, cat, validate.Options{})
 		if err != nil {
 			t.Fatalf("%s: validate: %v", c.name, err)
 		}

@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/nl2sql/nl2sql/planast"
+	"github.com/nl2sql/nl2sql/planast/validate"
 	"github.com/nl2sql/nl2sql/render"
 )
 
@@ -27,7 +28,7 @@ func ExampleSQL() {
 		fmt.Println(err)
 		return
 	}
-	v, err := planast.Validate(q, goldenCatalog, planast.Options{})
+	v, err := validate.Plan(q, goldenCatalog, validate.Options{})
 	if err != nil {
 		fmt.Println(err)
 		return

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/nl2sql/nl2sql/planast"
+	"github.com/nl2sql/nl2sql/planast/validate"
 	"github.com/nl2sql/nl2sql/render"
 )
 
@@ -56,7 +57,7 @@ func TestFirstRowsBeforeTheSort(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		v, err := planast.Validate(q, firstRowsCatalog, planast.Options{})
+		v, err := validate.Plan(q, firstRowsCatalog, validate.Options{})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -13,6 +13,7 @@ import (
 	"testing"
 
 	"github.com/nl2sql/nl2sql/planast"
+	"github.com/nl2sql/nl2sql/planast/validate"
 	"github.com/nl2sql/nl2sql/render"
 )
 
@@ -29,7 +30,7 @@ type denyTables map[string]bool
 func (d denyTables) AllowTable(_, table string) bool     { return !d[table] }
 func (d denyTables) AllowColumn(_, table, _ string) bool { return !d[table] }
 
-var fuzzOpts = planast.Options{Access: denyTables{"secrets": true}}
+var fuzzOpts = validate.Options{Access: denyTables{"secrets": true}}
 
 // knownPrepareGaps lists SQLite preparation errors (other than syntax
 // errors) that a validated plan may still meet, each a documented gap of the
@@ -48,12 +49,12 @@ func FuzzDecodeValidateRender(f *testing.F) {
 			mustPlanError(t, err)
 			return
 		}
-		v, err := planast.Validate(q, fuzzCatalog, fuzzOpts)
+		v, err := validate.Plan(q, fuzzCatalog, fuzzOpts)
 		if err != nil {
 			mustPlanError(t, err)
 			return
 		}
-		again, err := planast.Validate(v.Plan, fuzzCatalog, fuzzOpts)
+		again, err := validate.Plan(v.Plan, fuzzCatalog, fuzzOpts)
 		if err != nil {
 			t.Fatalf("a validated plan does not validate again: %v\n%s", err, v.Plan.Canonical())
 		}

@@ -17,6 +17,7 @@ import (
 	"github.com/nl2sql/nl2sql/internal/source"
 	"github.com/nl2sql/nl2sql/planast"
 	"github.com/nl2sql/nl2sql/planast/lift"
+	"github.com/nl2sql/nl2sql/planast/validate"
 	"github.com/nl2sql/nl2sql/render"
 )
 
@@ -76,7 +77,7 @@ func TestGateAcceptsGoldenAndCorpusPlans(t *testing.T) {
 		if err != nil {
 			continue
 		}
-		v, err := planast.Validate(q, fuzzCatalog, fuzzOpts)
+		v, err := validate.Plan(q, fuzzCatalog, fuzzOpts)
 		if err != nil {
 			continue
 		}
@@ -170,7 +171,7 @@ func TestGateAcceptsLiftedBenchmarkPlans(t *testing.T) {
 					if err != nil {
 						continue
 					}
-					v, err := planast.Validate(plan, snap, planast.Options{})
+					v, err := validate.Plan(plan, snap, validate.Options{})
 					if err != nil {
 						continue
 					}

@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/nl2sql/nl2sql/planast"
+	"github.com/nl2sql/nl2sql/planast/validate"
 	"github.com/nl2sql/nl2sql/render"
 )
 
@@ -23,7 +24,7 @@ var goldenOpts = render.Options{MaxRows: 1000}
 type goldenPlan struct {
 	name string
 	raw  []byte
-	v    *planast.Validated
+	v    *validate.Result
 }
 
 // goldenPlans decodes and validates every testdata/golden/NAME.plan.json.
@@ -44,7 +45,7 @@ func goldenPlans(t testing.TB) []goldenPlan {
 		if err != nil {
 			t.Fatalf("%s: %v", name, err)
 		}
-		v, err := planast.Validate(q, goldenCatalog, planast.Options{})
+		v, err := validate.Plan(q, goldenCatalog, validate.Options{})
 		if err != nil {
 			t.Fatalf("%s: %v", name, err)
 		}

@@ -4,12 +4,13 @@ import (
 	"testing"
 
 	"github.com/nl2sql/nl2sql/planast"
+	"github.com/nl2sql/nl2sql/planast/validate"
 	"github.com/nl2sql/nl2sql/render"
 )
 
 // The parity test holds the invariant "the validator refuses everything the
 // renderer can refuse or would mis-render": each plan below is built in Go,
-// bypassing Decode, and planast.Validate must refuse it.
+// bypassing Decode, and validate.Plan must refuse it.
 
 func pcol(table, column string) *planast.Column { return &planast.Column{Table: table, Column: column} }
 func pint(n int64) *planast.Literal             { return &planast.Literal{Type: planast.TInteger, Int: n} }
@@ -117,7 +118,7 @@ func TestParityValidatorRefusesFirst(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			if _, err := planast.Validate(c.q, goldenCatalog, planast.Options{}); err == nil {
+			if _, err := validate.Plan(c.q, goldenCatalog, validate.Options{}); err == nil {
 				t.Fatalf("the validator accepted it:\n%s", c.q.Canonical())
 			}
 			if !c.renderFails {
@@ -139,7 +140,7 @@ func TestParityNormalises(t *testing.T) {
 	if _, err := render.SQL(q, sqliteDialect, goldenOpts); err == nil {
 		t.Fatal("the renderer takes an exponent; the case is moot")
 	}
-	v, err := planast.Validate(q, goldenCatalog, planast.Options{})
+	v, err := validate.Plan(q, goldenCatalog, validate.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -39,7 +39,7 @@ func (e *Error) Error() string { return "render " + e.Dialect + ": " + e.Msg }
 // Identifiers are always quoted, string literals escaped, the top-level
 // LIMIT capped by opts.MaxRows, and the row order made total: the plan's
 // ORDER BY, then every output column by position. Run it only on plans that
-// passed planast.Validate, which canonicalises names.
+// passed validate.Plan, which canonicalises names.
 func SQL(q *planast.Query, d Dialect, opts Options) (sql string, err error) {
 	defer func() {
 		if r := recover(); r != nil {

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/nl2sql/nl2sql/planast"
+	"github.com/nl2sql/nl2sql/planast/validate"
 	"github.com/nl2sql/nl2sql/render"
 )
 
@@ -32,7 +33,7 @@ func semRun(t *testing.T, db *sql.DB, p string, opts render.Options) [][]string 
 	if err != nil {
 		t.Fatalf("decode: %v\n%s", err, p)
 	}
-	v, err := planast.Validate(q, semCatalog, planast.Options{})
+	v, err := validate.Plan(q, semCatalog, validate.Options{})
 	if err != nil {
 		t.Fatalf("validate: %v\n%s", err, p)
 	}
@@ -236,7 +237,7 @@ func TestSemanticsSetOpsLeftToRight(t *testing.T) {
 	}
 	// every dialect renders the same tree; PostgreSQL and DuckDB need the parentheses
 	q, _ := planast.Decode([]byte(p), planast.Limits{})
-	v, err := planast.Validate(q, semCatalog, planast.Options{})
+	v, err := validate.Plan(q, semCatalog, validate.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}

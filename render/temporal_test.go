@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/nl2sql/nl2sql/planast"
+	"github.com/nl2sql/nl2sql/planast/validate"
 	"github.com/nl2sql/nl2sql/render"
 )
 
@@ -117,7 +118,7 @@ func renderOn(t *testing.T, cat memCatalog, p string, d render.Dialect) string {
 	if err != nil {
 		t.Fatalf("decode: %v\n%s", err, p)
 	}
-	v, err := planast.Validate(q, cat, planast.Options{})
+	v, err := validate.Plan(q, cat, validate.Options{})
 	if err != nil {
 		t.Fatalf("validate: %v\n%s", err, p)
 	}

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/nl2sql/nl2sql/planast"
+	"github.com/nl2sql/nl2sql/planast/validate"
 	"github.com/nl2sql/nl2sql/render"
 )
 
@@ -122,7 +123,7 @@ func TestEnginesTextCasts(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	v, err := planast.Validate(q, castCatalog, planast.Options{})
+	v, err := validate.Plan(q, castCatalog, validate.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -176,7 +177,7 @@ func TestMalformedCastLiteralRefused(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		_, err = planast.Validate(q, castCatalog, planast.Options{})
+		_, err = validate.Plan(q, castCatalog, validate.Options{})
 		if (err == nil) != c.ok {
 			t.Errorf("CAST(%q AS %s): err %v, want ok=%v", c.lit, c.typ, err, c.ok)
 		}

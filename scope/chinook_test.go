@@ -11,6 +11,7 @@ import (
 
 	"github.com/nl2sql/nl2sql/internal/schema"
 	"github.com/nl2sql/nl2sql/planast"
+	"github.com/nl2sql/nl2sql/planast/validate"
 	"github.com/nl2sql/nl2sql/render"
 	"github.com/nl2sql/nl2sql/scope"
 )
@@ -24,7 +25,7 @@ func runPlan(t *testing.T, sc *scope.Scope, plan string) ([][]any, error) {
 	if err != nil {
 		return nil, err
 	}
-	v, err := planast.Validate(q, snap, planast.Options{Access: sc.Checker("chinook")})
+	v, err := validate.Plan(q, snap, validate.Options{Access: sc.Checker("chinook")})
 	if err != nil {
 		return nil, err
 	}

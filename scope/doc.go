@@ -48,7 +48,7 @@
 //
 // Validation asks the same scope through planast.Access:
 //
-//	planast.Validate(plan, snap, planast.Options{Access: alice.Checker("chinook")})
+//	validate.Plan(plan, snap, validate.Options{Access: alice.Checker("chinook")})
 //
 // refuses a plan reading Employee anywhere (a subquery, a CTE, a set
 // operation) with TABLE_NOT_FOUND, exactly as for a table that does not
@@ -87,7 +87,7 @@
 //   - retrieval, prompts, schema description and search, resources:
 //     FilterSnapshot;
 //   - every plan (generated, supplied by a client, from the plan cache):
-//     ApplyRowFilters, then planast.Validate with Checker;
+//     ApplyRowFilters, then validate.Plan with Checker;
 //   - verified queries: package curated, which uses this package;
 //   - HTTP: Authenticate per request (static tokens), or ForToken with
 //     the user, roles and attributes package oauth read from an identity

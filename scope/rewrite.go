@@ -31,7 +31,7 @@ var ErrRowFilter = errors.New("row filter cannot be applied")
 // read is schema-qualified, so no CTE can shadow it. Tables the catalog
 // lacks or the caller may not read are left for the validator to refuse.
 //
-// Run it before planast.Validate (with sc.Checker(ds)) on every plan: a
+// Run it before validate.Plan (with sc.Checker(ds)) on every plan: a
 // generated one, one a client supplied, one from the plan cache. It never
 // modifies plan; without filters for this caller it returns plan itself.
 // Errors wrap ErrRowFilter.

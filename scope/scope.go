@@ -141,7 +141,7 @@ func (s *Scope) AllowColumn(ds, schema, table, column string) bool {
 }
 
 // Checker adapts the scope to planast.Access for datasource ds: pass it
-// as planast.Options.Access. The validator then reports hidden tables and
+// as validate.Options.Access. The validator then reports hidden tables and
 // columns exactly as missing ones.
 func (s *Scope) Checker(ds string) planast.Access { return checker{s: s, ds: ds} }
 

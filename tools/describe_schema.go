@@ -15,6 +15,7 @@ import (
 	"github.com/nl2sql/nl2sql/engine"
 	"github.com/nl2sql/nl2sql/internal/schema"
 	"github.com/nl2sql/nl2sql/planast"
+	"github.com/nl2sql/nl2sql/planast/validate"
 )
 
 // SchemaDescriber is what describe_schema needs of the engine: the
@@ -246,7 +247,7 @@ func tableNotFound(visible *schema.Snapshot, table string) *engine.Error {
 	doc, _ := json.Marshal(map[string]any{"select": []any{map[string]any{"expr": map[string]any{"kind": "literal", "value": 1}, "alias": "x"}}, "from": []any{from}})
 	msg := fmt.Sprintf("there is no table named %q", table)
 	if q, err := planast.Decode(doc, planast.DefaultLimits); err == nil {
-		if _, err := planast.Validate(q, visible, planast.Options{}); err != nil {
+		if _, err := validate.Plan(q, visible, validate.Options{}); err != nil {
 			var pe *planast.Error
 			if errors.As(err, &pe) {
 				for _, is := range pe.Issues {

@@ -15,6 +15,7 @@ import (
 	"github.com/nl2sql/nl2sql/engine/semantic"
 	"github.com/nl2sql/nl2sql/internal/source"
 	"github.com/nl2sql/nl2sql/planast"
+	"github.com/nl2sql/nl2sql/planast/validate"
 	"github.com/nl2sql/nl2sql/render"
 )
 
@@ -117,7 +118,7 @@ func TestPlanGuideShapesRunOnChinook(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			v, err := planast.Validate(q, snap, planast.Options{})
+			v, err := validate.Plan(q, snap, validate.Options{})
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -13,6 +13,7 @@ import (
 
 	"github.com/nl2sql/nl2sql/internal/schema"
 	"github.com/nl2sql/nl2sql/planast"
+	"github.com/nl2sql/nl2sql/planast/validate"
 )
 
 // Load reads the semantic file at path (display names it in errors) and
@@ -213,7 +214,7 @@ func (c *checker) expr(what string, n *yaml.Node, t *schema.Table, joins []joine
 		q.From = append(q.From, planast.From{Schema: j.t.Schema, Table: j.t.Name, Alias: j.t.Name})
 		q.Joins = append(q.Joins, planast.Join{Type: planast.JoinInner, Left: j.left, Right: j.t.Name, On: j.on})
 	}
-	vd, err := planast.Validate(q, c.snap, planast.Options{})
+	vd, err := validate.Plan(q, c.snap, validate.Options{})
 	if err != nil {
 		c.planIssues(what, n, at, err)
 		return nil, false

@@ -8,7 +8,7 @@
 // Parse reads the file with go.yaml.in/yaml/v3 nodes, so every problem
 // keeps its line; Check validates it against the datasource's
 // schema.Snapshot (tables, columns, and each metric's and filter's
-// expression through planast.Validate over its table alone) and returns a
+// expression through validate.Plan over its table alone) and returns a
 // Layer. Load does both. A Layer
 //
 //   - implements planast.Definitions, so planast.Expand replaces

@@ -16,6 +16,7 @@ import (
 	"github.com/nl2sql/nl2sql/internal/schema"
 	"github.com/nl2sql/nl2sql/internal/source"
 	"github.com/nl2sql/nl2sql/planast"
+	"github.com/nl2sql/nl2sql/planast/validate"
 )
 
 const chinookFile = "../../examples/chinook/semantic/semantic.yaml"
@@ -211,10 +212,10 @@ func TestRelationshipsBecomeForeignKeys(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := planast.Validate(plan, snap, planast.Options{Joins: planast.JoinDeclared}); err == nil {
+	if _, err := validate.Plan(plan, snap, validate.Options{Joins: validate.JoinDeclared}); err == nil {
 		t.Error("without the relationship the declared-join check accepted the join")
 	}
-	if _, err := planast.Validate(plan, rich, planast.Options{Joins: planast.JoinDeclared}); err != nil {
+	if _, err := validate.Plan(plan, rich, validate.Options{Joins: validate.JoinDeclared}); err != nil {
 		t.Errorf("with the relationship: %v", err)
 	}
 }

@@ -18,6 +18,7 @@ import (
 	_ "modernc.org/sqlite"
 
 	"github.com/nl2sql/nl2sql/planast"
+	"github.com/nl2sql/nl2sql/planast/validate"
 	"github.com/nl2sql/nl2sql/render"
 )
 
@@ -105,7 +106,7 @@ func TestRecordings(t *testing.T) {
 			if err != nil {
 				t.Fatalf("decode: %v", err)
 			}
-			vd, err := planast.Validate(plan, cat, planast.Options{Joins: planast.JoinDeclared})
+			vd, err := validate.Plan(plan, cat, validate.Options{Joins: validate.JoinDeclared})
 			if err != nil {
 				t.Fatalf("validate: %v", err)
 			}

@@ -28,11 +28,13 @@ var LayerNames = []string{"language", "foundations", "domain", "steps", "pipelin
 // programs beside the product and are not listed; test-only imports are
 // not arrows.
 var Layers = map[string]int{
-	"planast":          Language,
-	"planast/lift":     Language,
-	"render":           Language,
-	"internal/sqlscan": Language,
-	"internal/cellfmt": Language,
+	"planast":                Language,
+	"planast/validate":       Language,
+	"planast/lift":           Language,
+	"planast/lift/normalize": Language,
+	"render":                 Language,
+	"internal/sqlscan":       Language,
+	"internal/cellfmt":       Language,
 
 	"internal/schema":    Foundations,
 	"internal/source":    Foundations,

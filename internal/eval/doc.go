@@ -4,7 +4,7 @@
 // The oracle planner takes each question's gold SQL,
 // lifts it into a plan (planast/lift) against the catalog of the question's
 // SQLite database (source.OpenSQLite → Snapshot), validates it
-// (planast.Validate), renders it for the engine under test (render.SQL) and
+// (validate.Plan), renders it for the engine under test (render.SQL) and
 // runs it there — SQLite itself, or DuckDB or PostgreSQL on a copy of the
 // SQLite database made with source.CopySQLiteToDuckDB / CopySQLiteToPostgres.
 // The rows are compared with those of the gold SQL run on SQLite with

@@ -12,6 +12,7 @@ import (
 	"github.com/nl2sql/nl2sql/internal/source"
 	"github.com/nl2sql/nl2sql/planast"
 	"github.com/nl2sql/nl2sql/planast/lift"
+	"github.com/nl2sql/nl2sql/planast/validate"
 	"github.com/nl2sql/nl2sql/render"
 )
 
@@ -195,7 +196,7 @@ func runCase(ctx context.Context, opts Options, dialect render.Dialect, d *datab
 		}
 		return c, dur
 	}
-	v, verr := planast.Validate(plan, d.snap, planast.Options{})
+	v, verr := validate.Plan(plan, d.snap, validate.Options{})
 	var sqlText string
 	var rerr error
 	if verr == nil {
@@ -316,7 +317,7 @@ func keyedRun(ctx context.Context, opts Options, dialect render.Dialect, d *data
 // runPlan validates, renders and runs a plan on the target; false when any
 // step fails or the result is over the row cap.
 func runPlan(ctx context.Context, opts Options, dialect render.Dialect, d *database, p *planast.Query) (*table, bool) {
-	v, err := planast.Validate(p, d.snap, planast.Options{})
+	v, err := validate.Plan(p, d.snap, validate.Options{})
 	if err != nil {
 		return nil, false
 	}

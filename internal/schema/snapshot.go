@@ -167,7 +167,7 @@ func (t *Table) Column(name string) (*Column, bool) {
 	return hit, n == 1
 }
 
-// TableNames lists the snapshot's table names in order (planast.TableLister).
+// TableNames lists the snapshot's table names in order (validate.TableLister).
 func (s *Snapshot) TableNames() []string {
 	out := make([]string, len(s.Tables))
 	for i, t := range s.Tables {

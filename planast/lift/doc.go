@@ -32,9 +32,9 @@
 //
 // # How
 //
-// The SQL is first normalised lexically, over the module's one SQL scanner
-// (internal/sqlscan, SQLite's spellings read) (normalize: backticks and brackets
-// become double quotes, LIMIT a, b becomes LIMIT b OFFSET a, == becomes =,
+// The SQL is first normalised lexically by package normalize, over the
+// module's one SQL scanner (internal/sqlscan, SQLite's spellings read)
+// (backticks and brackets become double quotes, LIMIT a, b becomes LIMIT b OFFSET a, == becomes =,
 // SQLite's JOIN without ON gets ON TRUE, x IS y becomes IS NOT DISTINCT
 // FROM), then parsed by PostgreSQL's own parser (pg_query_go, cgo), and the
 // tree is walked into plan nodes with a scope per SELECT, resolving every
@@ -60,6 +60,6 @@
 // a number column is read as CAST(text AS decimal), as SQLite's numeric
 // affinity does, except that text which is no number reads as 0 there.
 //
-// The plans are not validated here: run planast.Validate. A lifted plan the
+// The plans are not validated here: run validate.Plan. A lifted plan the
 // validator refuses is a gap worth reporting.
 package lift

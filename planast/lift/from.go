@@ -77,7 +77,7 @@ func (l *lifter) leaf(n *pg.Node, sc *scope) (*source, planast.From) {
 			l.unsupported(rv.Location, "a catalog-qualified table name")
 		}
 		schema, name := rv.Schemaname, rv.Relname
-		if raw := l.identChain(int(rv.Location), 1+btoi(schema != "")); raw != nil {
+		if raw := l.src.IdentChain(int(rv.Location), 1+btoi(schema != "")); raw != nil {
 			name = raw[len(raw)-1]
 			if schema != "" {
 				schema = raw[0]

@@ -182,7 +182,7 @@ func (l *lifter) dateValue(n *pg.Node, sc *scope) planast.Expr {
 			return call("CURRENT_TIMESTAMP")
 		}
 	}
-	if cr := n.GetColumnRef(); cr != nil && len(cr.Fields) == 1 && strings.EqualFold(cr.Fields[0].GetString_().GetSval(), "now") && l.doubleQuoted(int(cr.Location)) {
+	if cr := n.GetColumnRef(); cr != nil && len(cr.Fields) == 1 && strings.EqualFold(cr.Fields[0].GetString_().GetSval(), "now") && l.src.DoubleQuoted(int(cr.Location)) {
 		return call("CURRENT_TIMESTAMP")
 	}
 	return l.value(n, sc)
@@ -247,7 +247,7 @@ func (l *lifter) stringArg(n *pg.Node) (string, bool) {
 		}
 		return "", false
 	}
-	if cr := n.GetColumnRef(); cr != nil && len(cr.Fields) == 1 && l.sqlite() && l.doubleQuoted(int(cr.Location)) {
+	if cr := n.GetColumnRef(); cr != nil && len(cr.Fields) == 1 && l.sqlite() && l.src.DoubleQuoted(int(cr.Location)) {
 		return cr.Fields[0].GetString_().GetSval(), true
 	}
 	return "", false

@@ -9,6 +9,7 @@ import (
 	pgparser "github.com/pganalyze/pg_query_go/v6/parser"
 
 	"github.com/nl2sql/nl2sql/planast"
+	"github.com/nl2sql/nl2sql/planast/lift/normalize"
 )
 
 // Dialects Lift reads.
@@ -55,7 +56,7 @@ func (e *Error) Unwrap() error { return e.Err }
 // Lift parses one SELECT statement written for dialect ("sqlite" or
 // "postgres") and returns the plan that means the same on that dialect,
 // with every column qualified by a source alias and every name resolved
-// against cat. The plan has not been validated: run planast.Validate on it
+// against cat. The plan has not been validated: run validate.Plan on it
 // (a lifted plan the validator refuses points at a gap between what the SQL
 // does and what the plan language checks).
 //
@@ -71,19 +72,19 @@ func Lift(sql string, dialect string, cat planast.Catalog) (q *planast.Query, er
 	if cat == nil {
 		return nil, &Error{Msg: "no catalog", Pos: -1}
 	}
-	n := normalize(sql, dialect)
-	tree, perr := pg.Parse(n.sql)
+	n := normalize.SQL(sql, dialect)
+	tree, perr := pg.Parse(n.SQL)
 	if perr != nil {
-		if nested, ok := qualifyNested(sql); ok {
+		if nested, ok := normalize.QualifyNested(sql); ok {
 			return Lift(nested, dialect, cat)
 		}
-		if t, ok := sqliteOnly(sql); ok {
-			return nil, &Unsupported{Construct: strings.ToUpper(t.text), Pos: t.pos}
+		if word, at, ok := normalize.SQLiteOnly(sql); ok {
+			return nil, &Unsupported{Construct: strings.ToUpper(word), Pos: at}
 		}
 		pos := -1
 		var pe *pgparser.Error
 		if errors.As(perr, &pe) && pe.Cursorpos > 0 {
-			pos = n.origPos(pe.Cursorpos - 1)
+			pos = n.OrigPos(pe.Cursorpos - 1)
 		}
 		return nil, &Error{Msg: "syntax error: " + perr.Error(), Pos: pos, Err: perr}
 	}
@@ -122,7 +123,7 @@ func Lift(sql string, dialect string, cat planast.Catalog) (q *planast.Query, er
 // lifter holds the state of one Lift call. Failures panic with *Error or
 // *Unsupported and Lift recovers them.
 type lifter struct {
-	src     *normalized
+	src     *normalize.Text
 	dialect string
 	cat     planast.Catalog
 	// aliases holds every plan alias handed out (lower case): aliases are
@@ -143,12 +144,12 @@ func (l *lifter) sqlite() bool { return l.dialect == DialectSQLite }
 
 // unsupported aborts the lift with *Unsupported at normalised offset pos.
 func (l *lifter) unsupported(pos int32, format string, args ...any) {
-	panic(&Unsupported{Construct: fmt.Sprintf(format, args...), Pos: l.src.origPos(int(pos))})
+	panic(&Unsupported{Construct: fmt.Sprintf(format, args...), Pos: l.src.OrigPos(int(pos))})
 }
 
 // fail aborts the lift with *Error at normalised offset pos.
 func (l *lifter) fail(pos int32, format string, args ...any) {
-	panic(&Error{Msg: fmt.Sprintf(format, args...), Pos: l.src.origPos(int(pos))})
+	panic(&Error{Msg: fmt.Sprintf(format, args...), Pos: l.src.OrigPos(int(pos))})
 }
 
 // alias returns a plan alias for the SQL alias want (a fresh tN when want
@@ -188,52 +189,4 @@ func setOpQueries(q *planast.Query) []*planast.Query {
 		out = append(out, s.Query)
 	}
 	return out
-}
-
-// qualifyNested rewrites DuckDB's SELECT ... QUALIFY cond [ORDER BY ...]
-// [LIMIT ...] (at the top level of the statement) as the nested form
-// SELECT * FROM (SELECT ...) AS qualified WHERE cond [ORDER BY ...]
-// [LIMIT ...], which the parser reads and which means the same when cond
-// and the ORDER BY name output columns, as they usually do (QUALIFY r = 1).
-// A condition holding a window itself then fails to lift (a window in
-// WHERE) rather than lifting with another meaning.
-func qualifyNested(sql string) (string, bool) {
-	toks := lex(sql)
-	depth, at, end := 0, -1, len(sql)
-	for _, t := range toks {
-		switch {
-		case t.kind == tOp && t.text == "(":
-			depth++
-		case t.kind == tOp && t.text == ")":
-			depth--
-		case depth != 0 || t.kind != tWord:
-		case at < 0 && isWord(t, "QUALIFY"):
-			at = t.pos
-		case at >= 0 && end == len(sql) && isWord(t, "ORDER", "LIMIT", "OFFSET", "FETCH", "WINDOW"):
-			end = t.pos
-		case isWord(t, "UNION", "INTERSECT", "EXCEPT"):
-			return "", false
-		}
-	}
-	if at < 0 {
-		return "", false
-	}
-	body := sql[:at]
-	cond := strings.TrimSpace(sql[at+len("QUALIFY") : end])
-	rest := strings.TrimSuffix(strings.TrimSpace(sql[end:]), ";")
-	if cond == "" {
-		return "", false
-	}
-	return "SELECT * FROM (" + body + ") AS qualified WHERE " + cond + " " + rest, true
-}
-
-// sqliteOnly finds an SQLite operator the PostgreSQL parser does not read
-// (GLOB, REGEXP, MATCH), to name it when the parse fails.
-func sqliteOnly(sql string) (token, bool) {
-	for _, t := range lex(sql) {
-		if isWord(t, "GLOB", "REGEXP", "MATCH") {
-			return t, true
-		}
-	}
-	return token{}, false
 }

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/nl2sql/nl2sql/planast"
+	"github.com/nl2sql/nl2sql/planast/validate"
 )
 
 // liftCase is SQL and the plan it lifts to, as canonical JSON.
@@ -198,7 +199,7 @@ func checkLift(t *testing.T, c liftCase, dialect string) {
 	if got, w := string(q.Canonical()), string(want.Canonical()); got != w {
 		t.Errorf("Lift(%q)\n got %s\nwant %s", c.sql, got, w)
 	}
-	if _, err := planast.Validate(q, cat, planast.Options{}); err != nil {
+	if _, err := validate.Plan(q, cat, validate.Options{}); err != nil {
 		t.Errorf("the lifted plan does not validate: %v", err)
 	}
 }
@@ -276,7 +277,7 @@ func TestLiftNowPositionNoFrom(t *testing.T) {
 		} else if !strings.Contains(b, c.want) {
 			t.Errorf("%q lifted to %s, want %s", c.sql, b, c.want)
 		}
-		if _, err := planast.Validate(q, cat, planast.Options{}); err != nil {
+		if _, err := validate.Plan(q, cat, validate.Options{}); err != nil {
 			t.Errorf("%q: the lifted plan does not validate: %v", c.sql, err)
 		}
 	}
@@ -304,7 +305,7 @@ func TestLiftPeriodLabelSubstr(t *testing.T) {
 		if b := string(q.Canonical()); !strings.Contains(b, c.want) {
 			t.Errorf("%q lifted to %s, want %s", c.sql, b, c.want)
 		}
-		if _, err := planast.Validate(q, cat, planast.Options{}); err != nil {
+		if _, err := validate.Plan(q, cat, validate.Options{}); err != nil {
 			t.Errorf("%q: the lifted plan does not validate: %v", c.sql, err)
 		}
 	}
@@ -344,7 +345,7 @@ func TestLiftTies(t *testing.T) {
 	if !q.WithTies || q.Limit == nil || *q.Limit != 2 {
 		t.Errorf("lifted %s, want limit 2 with_ties", q.Canonical())
 	}
-	if _, err := planast.Validate(q, cat, planast.Options{}); err != nil {
+	if _, err := validate.Plan(q, cat, validate.Options{}); err != nil {
 		t.Errorf("the lifted plan does not validate: %v", err)
 	}
 	for _, d := range []string{DialectSQLite, DialectPostgres} {
@@ -352,7 +353,7 @@ func TestLiftTies(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%s: %v", d, err)
 		}
-		if _, err := planast.Validate(q, cat, planast.Options{}); err != nil {
+		if _, err := validate.Plan(q, cat, validate.Options{}); err != nil {
 			t.Errorf("%s: the lifted plan does not validate: %v", d, err)
 		}
 	}
@@ -367,7 +368,7 @@ func TestLiftQualify(t *testing.T) {
 	if len(q.From) != 1 || q.From[0].Subquery == nil || q.Where == nil {
 		t.Errorf("lifted %s, want a filter over a derived table", q.Canonical())
 	}
-	if _, err := planast.Validate(q, cat, planast.Options{}); err != nil {
+	if _, err := validate.Plan(q, cat, validate.Options{}); err != nil {
 		t.Errorf("the lifted plan does not validate: %v", err)
 	}
 	// a window in the condition itself is refused, not lifted differently

@@ -38,7 +38,7 @@ func (l *lifter) query(s *pg.SelectStmt, outer *scope, env *cteEnv) (*planast.Qu
 			cq, cols := l.query(body, nil, env)
 			cols = l.renameOutputs(cq, cols, ce.Aliascolnames, ce.Location)
 			name := ce.Ctename
-			if raw := l.identChain(int(ce.Location), 1); raw != nil {
+			if raw := l.src.IdentChain(int(ce.Location), 1); raw != nil {
 				name = raw[0]
 			}
 			if env.defs[strings.ToLower(name)] != nil {
@@ -243,7 +243,7 @@ func (l *lifter) star(cr *pg.ColumnRef, sc *scope, add func(planast.Expr, string
 		for _, f := range cr.Fields[:len(cr.Fields)-1] {
 			names = append(names, f.GetString_().GetSval())
 		}
-		if raw := l.identChain(int(cr.Location), len(names)); raw != nil {
+		if raw := l.src.IdentChain(int(cr.Location), len(names)); raw != nil {
 			names = raw
 		}
 		if len(names) != 1 {
@@ -374,7 +374,7 @@ func (l *lifter) orderBy(items []*pg.Node, q *planast.Query, sc *scope, cols []c
 // then (outside set operations) a column of the sources.
 func (l *lifter) orderName(cr *pg.ColumnRef, q *planast.Query, sc *scope, compound bool) planast.Expr {
 	last := cr.Fields[len(cr.Fields)-1].GetString_().GetSval()
-	if raw := l.identChain(int(cr.Location), len(cr.Fields)); raw != nil {
+	if raw := l.src.IdentChain(int(cr.Location), len(cr.Fields)); raw != nil {
 		last = raw[len(raw)-1]
 	}
 	if len(cr.Fields) == 1 {

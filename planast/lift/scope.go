@@ -122,7 +122,7 @@ func (l *lifter) columnRef(c *pg.ColumnRef, sc *scope) planast.Expr {
 		}
 		names = append(names, f.GetString_().GetSval())
 	}
-	if raw := l.identChain(int(c.Location), len(names)); raw != nil {
+	if raw := l.src.IdentChain(int(c.Location), len(names)); raw != nil {
 		names = raw
 	}
 	switch len(names) {
@@ -172,7 +172,7 @@ func (l *lifter) bareName(name string, pos int32, sc *scope) planast.Expr {
 		}
 		first = false
 	}
-	if l.doubleQuoted(int(pos)) && l.sqlite() {
+	if l.src.DoubleQuoted(int(pos)) && l.sqlite() {
 		return &planast.Literal{Type: planast.TString, Text: name}
 	}
 	l.fail(pos, "no column %q in scope", name)
@@ -187,48 +187,4 @@ func (l *lifter) aliasRef(it outItem, pos int32, sc *scope) planast.Expr {
 		l.unsupported(pos, "a reference to an aggregate or window output column in %s", sc.clause)
 	}
 	return it.expr
-}
-
-// doubleQuoted reports whether the token at normalised offset pos was
-// written with double quotes (not converted from backticks or brackets).
-func (l *lifter) doubleQuoted(pos int) bool {
-	if pos < 0 || pos >= len(l.src.sql) || l.src.sql[pos] != '"' {
-		return false
-	}
-	o := l.src.origPos(pos)
-	return o >= 0 && o < len(l.src.text) && l.src.text[o] == '"'
-}
-
-// identChain reads n identifiers separated by dots at normalised offset
-// pos, as written: quoted names unquoted, bare names in their case, and no
-// truncation at PostgreSQL's 63 bytes. It returns nil when the text there
-// is not such a chain.
-func (l *lifter) identChain(pos, n int) []string {
-	if pos < 0 || pos >= len(l.src.sql) {
-		return nil
-	}
-	toks := lex(l.src.sql[pos:]) // from an identifier: the rest scans as the statement did
-	var out []string
-	i := 0
-	for len(out) < n {
-		for i < len(toks) && toks[i].kind == tSpace {
-			i++
-		}
-		if i >= len(toks) || toks[i].kind != tWord && toks[i].kind != tQuoted {
-			return nil
-		}
-		out = append(out, unquote(toks[i]))
-		i++
-		if len(out) == n {
-			break
-		}
-		for i < len(toks) && toks[i].kind == tSpace {
-			i++
-		}
-		if i >= len(toks) || toks[i].text != "." {
-			return nil
-		}
-		i++
-	}
-	return out
 }

@@ -18,6 +18,7 @@ import (
 	"github.com/nl2sql/nl2sql/internal/evalret"
 	"github.com/nl2sql/nl2sql/planast"
 	"github.com/nl2sql/nl2sql/planast/lift"
+	"github.com/nl2sql/nl2sql/planast/validate"
 	"github.com/nl2sql/nl2sql/tools"
 )
 
@@ -189,7 +190,7 @@ func planCmd(logger *slog.Logger) *cobra.Command {
 			if err != nil {
 				return err
 			}
-			if _, err := planast.Validate(plan, snap, planast.Options{}); err != nil {
+			if _, err := validate.Plan(plan, snap, validate.Options{}); err != nil {
 				return fmt.Errorf("the lifted plan does not validate: %w", err)
 			}
 			var buf bytes.Buffer

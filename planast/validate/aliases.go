@@ -1,6 +1,10 @@
-package planast
+package validate
 
-import "strings"
+import (
+	"strings"
+
+	. "github.com/nl2sql/nl2sql/planast"
+)
 
 // Output aliases in group_by and having. A column with no table that names
 // no column of the query's own sources but a select item's alias means
@@ -98,7 +102,7 @@ func (v *validator) havingAliases(q *Query, path string, sc *scope) {
 		return true
 	})
 	bad := false
-	q.Having = mapExpr(q.Having, func(e Expr) Expr {
+	q.Having = MapExpr(q.Having, func(e Expr) Expr {
 		c, ok := e.(*Column)
 		if !ok || !top[c] {
 			return e

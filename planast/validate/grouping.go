@@ -1,8 +1,9 @@
-package planast
+package validate
 
 import (
 	"bytes"
 	"encoding/json"
+	. "github.com/nl2sql/nl2sql/planast"
 )
 
 // Grouping: which queries aggregate, which columns an aggregate query may

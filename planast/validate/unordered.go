@@ -1,6 +1,10 @@
-package planast
+package validate
 
-import "strings"
+import (
+	"strings"
+
+	. "github.com/nl2sql/nl2sql/planast"
+)
 
 // Columns whose type has no ordering or equality (PostgreSQL json, xml,
 // geometric types: ColumnInfo.Unordered) may be selected, but sorting,

@@ -1,6 +1,11 @@
-package planast
+package validate
 
-import "strings"
+import (
+	"strconv"
+	"strings"
+
+	. "github.com/nl2sql/nl2sql/planast"
+)
 
 // expr checks e in scope sc and returns its portable type (TypeUnknown when
 // it cannot be known, e.g. NULL or after an error already reported).
@@ -437,7 +442,7 @@ func (v *validator) fn(f *Func, path string, sc *scope, env *cteEnv) Type {
 		if near := nearest(f.Name, funcsWhere(func(FuncSpec) bool { return true }), 3); near != "" {
 			msg += "; did you mean " + near + "?"
 		}
-		v.addHint(CodeFunction, join(path, "name"), v.allowedHere(sc), msg, truncate(f.Name, 40))
+		v.addHint(CodeFunction, join(path, "name"), v.allowedHere(sc), msg, Truncate(f.Name, 40))
 		return TypeUnknown
 	}
 	f.Name = spec.Name
@@ -474,7 +479,7 @@ func (v *validator) fn(f *Func, path string, sc *scope, env *cteEnv) Type {
 		p := idx(join(path, "args"), i)
 		if i == spec.UnitArg {
 			lit, ok := a.(*Literal)
-			if !ok || lit.Type != TString || !isDateUnit(strings.ToLower(lit.Text)) {
+			if !ok || lit.Type != TString || !IsDateUnit(strings.ToLower(lit.Text)) {
 				v.add(CodeBadValue, p, "%s takes a string literal unit first: one of %s", spec.Name, strings.Join(DateUnits, ", "))
 				continue
 			}
@@ -622,7 +627,7 @@ func (v *validator) window(w *Window, path string, sc *scope, env *cteEnv) Type 
 		if near := nearest(w.Name, windowed, 3); !ok && near != "" {
 			msg += "; did you mean " + near + "?"
 		}
-		v.addHint(CodeFunction, join(path, "name"), "a window takes one of: "+strings.Join(windowed, ", "), msg, truncate(w.Name, 40))
+		v.addHint(CodeFunction, join(path, "name"), "a window takes one of: "+strings.Join(windowed, ", "), msg, Truncate(w.Name, 40))
 		return TypeUnknown
 	}
 	w.Name = spec.Name
@@ -703,11 +708,4 @@ func funcsWhere(keep func(FuncSpec) bool) []string {
 	return out
 }
 
-func truncate(s string, n int) string {
-	if len(s) <= n {
-		return s
-	}
-	return s[:n] + "…"
-}
-
-func itoa(n int) string { return strconvItoa(n) }
+func itoa(n int) string { return strconv.Itoa(n) }

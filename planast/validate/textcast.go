@@ -1,6 +1,7 @@
-package planast
+package validate
 
 import (
+	. "github.com/nl2sql/nl2sql/planast"
 	"regexp"
 	"strings"
 )
@@ -32,12 +33,12 @@ func (v *validator) castLiteral(lit *Literal, t CastType, path string) {
 	case CastDate:
 		// exactly a date, or a timestamp (whose day it is), so that the
 		// plain cast of the literal reads the same on every engine
-		ok = (len(s) == 10 || timestampCastText.MatchString(s)) && dateCastText.MatchString(s) && s[:4] != "0000" && validCalendar("2006-01-02", s[:10])
+		ok = (len(s) == 10 || timestampCastText.MatchString(s)) && dateCastText.MatchString(s) && s[:4] != "0000" && IsDateLiteral(s[:10])
 	case CastTimestamp:
-		ok = timestampCastText.MatchString(s) && s[:4] != "0000" && validCalendar("2006-01-02", s[:10])
+		ok = timestampCastText.MatchString(s) && s[:4] != "0000" && IsDateLiteral(s[:10])
 	}
 	if !ok {
-		v.addHint(CodeBadValue, path, castHint(t), "%q holds no %s value: a cast of text that holds none is NULL on every engine, and such a literal is refused", truncate(strings.TrimSpace(s), 40), t)
+		v.addHint(CodeBadValue, path, castHint(t), "%q holds no %s value: a cast of text that holds none is NULL on every engine, and such a literal is refused", Truncate(strings.TrimSpace(s), 40), t)
 	}
 }
 

@@ -1,7 +1,8 @@
-package planast
+package validate
 
 import (
 	"fmt"
+	. "github.com/nl2sql/nl2sql/planast"
 	"slices"
 	"strings"
 )

@@ -1,8 +1,9 @@
-package planast
+package validate
 
 import (
 	"encoding/json"
 	"fmt"
+	. "github.com/nl2sql/nl2sql/planast"
 	"strings"
 	"time"
 )
@@ -96,7 +97,7 @@ func literalAs(p *Expr, t Type) (string, bool) {
 	}
 	s := lit.Text
 	switch {
-	case dateRe.MatchString(s) && validCalendar("2006-01-02", s):
+	case IsDateLiteral(s):
 		if t == TypeDate {
 			lit.Type = TDate
 		} else {
@@ -105,7 +106,7 @@ func literalAs(p *Expr, t Type) (string, bool) {
 		return "", true
 	case t == TypeTimestamp:
 		s = strings.Replace(s, "T", " ", 1)
-		if timestampRe.MatchString(s) && validCalendar("2006-01-02 15:04:05.999999999", s) {
+		if IsTimestampLiteral(s) {
 			lit.Type, lit.Text = TTimestamp, s
 			return "", true
 		}
@@ -114,7 +115,7 @@ func literalAs(p *Expr, t Type) (string, bool) {
 	return "; " + quoteShort(lit.Text) + " is not a date: write YYYY-MM-DD", false
 }
 
-func quoteShort(s string) string { return `"` + truncate(s, 40) + `"` }
+func quoteShort(s string) string { return `"` + Truncate(s, 40) + `"` }
 
 // nullOperand reports an operand whose only value is an untyped NULL: the
 // engines cannot all pick a type for it (PostgreSQL refuses SUM(NULL),
@@ -185,7 +186,7 @@ func dateText(p *Expr, t, other Type) Type {
 	if t != TypeText || other != TypeTimestamp {
 		return t
 	}
-	if lit, ok := (*p).(*Literal); ok && lit.Type == TString && dateRe.MatchString(lit.Text) && validCalendar("2006-01-02", lit.Text) {
+	if lit, ok := (*p).(*Literal); ok && lit.Type == TString && IsDateLiteral(lit.Text) {
 		lit.Type = TDate
 		return TypeDate
 	}
@@ -276,7 +277,7 @@ func applyDayRules(q *Query, rules map[Expr]dayRule) {
 	if len(rules) == 0 {
 		return
 	}
-	mapQuery(q, func(e Expr) Expr {
+	MapQuery(q, func(e Expr) Expr {
 		r, ok := rules[e]
 		if !ok {
 			return e

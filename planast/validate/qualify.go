@@ -1,6 +1,10 @@
-package planast
+package validate
 
-import "strings"
+import (
+	"strings"
+
+	. "github.com/nl2sql/nl2sql/planast"
+)
 
 // qualify and with_ties: filtering on window results and top-N with ties
 // in one flat plan. Both are rendered by wrapping the query in derived

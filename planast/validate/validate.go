@@ -1,7 +1,8 @@
-package planast
+package validate
 
 import (
 	"fmt"
+	. "github.com/nl2sql/nl2sql/planast"
 	"sort"
 	"strings"
 
@@ -22,7 +23,7 @@ const (
 	JoinDeclared JoinStrictness = "declared"
 )
 
-// Options tune Validate.
+// Options tune Plan.
 type Options struct {
 	Access          Access         // nil allows everything
 	Joins           JoinStrictness // "" means JoinTyped
@@ -30,8 +31,8 @@ type Options struct {
 	MaxIssues       int            // 0 means 20
 }
 
-// Validated is the result of a successful validation.
-type Validated struct {
+// Result is what a successful validation returns.
+type Result struct {
 	// Plan is a copy of the input with every table and column name replaced by
 	// the catalog's exact spelling, schemas filled in and aliases completed.
 	// A column used because it depends on a grouped primary key is added to
@@ -48,15 +49,15 @@ type Validated struct {
 	Warnings []string
 }
 
-// Validate checks q against the catalog and the caller's access, before any
+// Plan checks q against the catalog and the caller's access, before any
 // SQL exists. It never modifies q. On failure it returns *Error listing every
 // issue found (up to Options.MaxIssues), each with a code, a path and a
 // message the planner can act on; messages never name a table or column the
-// Access checker hides. Anything the renderer could refuse, Validate refuses
+// Access checker hides. Anything the renderer could refuse, Plan refuses
 // first (render's parity test enumerates this).
-func Validate(q *Query, cat Catalog, opts Options) (*Validated, error) {
+func Plan(q *Query, cat Catalog, opts Options) (*Result, error) {
 	if q == nil {
-		return nil, issueErr(CodeMalformed, "", "the plan is empty")
+		return nil, NewError(CodeMalformed, "", "the plan is empty")
 	}
 	cp, err := Decode(q.Canonical(), Limits{MaxBytes: 1 << 30, MaxNodes: 1 << 30, MaxDepth: 1 << 20})
 	if err != nil {
@@ -79,10 +80,10 @@ func Validate(q *Query, cat Catalog, opts Options) (*Validated, error) {
 	if len(opts.ExpectedColumns) > 0 {
 		got := out.names()
 		if strings.Join(got, "\x00") != strings.Join(opts.ExpectedColumns, "\x00") {
-			return nil, issueErr(CodeBadValue, "select", "the plan must return exactly the columns %q, it returns %q", opts.ExpectedColumns, got)
+			return nil, NewError(CodeBadValue, "select", "the plan must return exactly the columns %q, it returns %q", opts.ExpectedColumns, got)
 		}
 	}
-	return &Validated{Plan: cp, Columns: out.names(), Types: out.types(), Warnings: v.warnings}, nil
+	return &Result{Plan: cp, Columns: out.names(), Types: out.types(), Warnings: v.warnings}, nil
 }
 
 // mark counts the problems found so far, the silent ones (references
@@ -95,7 +96,7 @@ type validator struct {
 	cat    Catalog
 	opts   Options
 	issues []Issue
-	// warnings are reported with a valid plan (Validated.Warnings).
+	// warnings are reported with a valid plan (Result.Warnings).
 	warnings []string
 	scopes   []scopeFor
 	inAgg    int // > 0 inside an aggregate's arguments
@@ -448,12 +449,12 @@ func (v *validator) from(f *From, path string, env *cteEnv) *source {
 			f.Table = name
 			return &source{alias: f.Alias, rel: rel}
 		case ctePending:
-			v.add(CodeTableNotFound, join(path, "table"), "%q names a CTE that is not defined yet here; a CTE may only read CTEs defined before it (recursive CTEs are not supported)", truncate(f.Table, 128))
+			v.add(CodeTableNotFound, join(path, "table"), "%q names a CTE that is not defined yet here; a CTE may only read CTEs defined before it (recursive CTEs are not supported)", Truncate(f.Table, 128))
 			return nil
 		}
 	}
 	if !validName(f.Table) || (f.Schema != "" && !validName(f.Schema)) {
-		v.add(CodeTableNotFound, join(path, "table"), "there is no table named %q", truncate(f.Table, 128))
+		v.add(CodeTableNotFound, join(path, "table"), "there is no table named %q", Truncate(f.Table, 128))
 		return &source{alias: f.Alias, unknown: true}
 	}
 	t, ok := v.cat.LookupTable(f.Schema, f.Table)

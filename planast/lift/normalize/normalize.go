@@ -1,4 +1,4 @@
-package lift
+package normalize
 
 import (
 	"strings"
@@ -98,16 +98,16 @@ func quoteIdent(name string) string { return `"` + strings.ReplaceAll(name, `"`,
 
 func isWord(t token, words ...string) bool { return t.kind == tWord && sqlscan.OneOf(t.text, words...) }
 
-// normalized is SQL rewritten for the PostgreSQL parser, with the map back
+// Text is SQL rewritten for the PostgreSQL parser, with the map back
 // to the original text's byte offsets.
-type normalized struct {
-	text string // the original text
-	sql  string
+type Text struct {
+	Orig string // the original text
+	SQL  string
 	orig []int // orig[i] is the original offset of normalised byte i
 }
 
-// origPos maps a normalised byte offset to the original text's.
-func (n *normalized) origPos(p int) int {
+// OrigPos maps a normalised byte offset to the original text's.
+func (n *Text) OrigPos(p int) int {
 	switch {
 	case p < 0:
 		return -1
@@ -128,7 +128,7 @@ var clauseWords = map[string]bool{
 	"WINDOW": true, "OFFSET": true,
 }
 
-// normalize rewrites the dialects' spellings the PostgreSQL parser does not
+// SQL rewrites the dialects' spellings the PostgreSQL parser does not
 // read into ones it does, keeping the meaning:
 //
 //   - `name` and [name] become "name";
@@ -144,10 +144,10 @@ var clauseWords = map[string]bool{
 //
 // Double-quoted tokens stay identifiers here: whether one is SQLite's string
 // literal is decided per token against the schema while lifting.
-func normalize(sql, dialect string) *normalized {
+func SQL(sql, dialect string) *Text {
 	toks := lex(sql)
 	var b strings.Builder
-	n := &normalized{text: sql}
+	n := &Text{Orig: sql}
 	emit := func(s string, pos int) {
 		b.WriteString(s)
 		for i := 0; i < len(s); i++ {
@@ -216,7 +216,7 @@ func normalize(sql, dialect string) *normalized {
 	if onTrue[len(toks)-1] {
 		emit(" ON TRUE", len(sql))
 	}
-	n.sql = b.String()
+	n.SQL = b.String()
 	return n
 }
 

@@ -1,10 +1,11 @@
-package planast_test
+package validate_test
 
 import (
 	"fmt"
 	"strings"
 
 	"github.com/nl2sql/nl2sql/planast"
+	"github.com/nl2sql/nl2sql/planast/validate"
 )
 
 // exampleCatalog is the smallest Catalog: tables by exact or lower-case name.
@@ -40,13 +41,13 @@ const examplePlan = `{
   "limit": 10
 }`
 
-func ExampleValidate() {
+func ExamplePlan() {
 	q, err := planast.Decode([]byte(examplePlan), planast.DefaultLimits)
 	if err != nil {
 		fmt.Println(err)
 		return
 	}
-	v, err := planast.Validate(q, exampleTables, planast.Options{})
+	v, err := validate.Plan(q, exampleTables, validate.Options{})
 	if err != nil {
 		fmt.Println(err)
 		return
@@ -56,7 +57,7 @@ func ExampleValidate() {
 
 	// A plan naming a column the catalog lacks is refused with a typed issue.
 	q.Select[0].Expr = &planast.Column{Table: "ar", Column: "nme"}
-	_, err = planast.Validate(q, exampleTables, planast.Options{})
+	_, err = validate.Plan(q, exampleTables, validate.Options{})
 	fmt.Println(err)
 	// Output:
 	// {"select":[{"expr":{"kind":"column","table":"ar","column":"Name"},"alias":"artist"},{"expr":{"kind":"func","name":"COUNT","args":[]},"alias":"albums"}],"from":[{"table":"Album","alias":"al"},{"table":"Artist","alias":"ar"}],"joins":[{"type":"inner","left":"al","right":"ar","on":[{"left_column":"ArtistId","right_column":"ArtistId"}]}],"group_by":[{"kind":"column","table":"ar","column":"ArtistId"},{"kind":"column","table":"ar","column":"Name"}],"having":{"kind":"binary","op":"\u003e","left":{"kind":"func","name":"COUNT","args":[]},"right":{"kind":"literal","type":"integer","value":1}},"order_by":[{"expr":{"kind":"column","column":"albums"},"direction":"desc"}],"limit":10}
