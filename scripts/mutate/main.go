@@ -38,8 +38,11 @@ type mutation struct {
 	File string // relative to the repository root
 	Old  string // must occur exactly once in File
 	New  string
-	Pkgs []string // packages whose tests guard it
-	Run  string   // -run pattern of those tests
+	// Import is a package path the mutated file must import for New to
+	// build (the broken line may call what the file did not need).
+	Import string
+	Pkgs   []string // packages whose tests guard it
+	Run    string   // -run pattern of those tests
 }
 
 func main() {
@@ -115,6 +118,9 @@ func apply(dir string, m mutation, timeout time.Duration) (verdict, detail strin
 		return "BROKEN", fmt.Sprintf("the text to mutate occurs %d times", n)
 	}
 	mutated := bytes.Replace(orig, []byte(m.Old), []byte(m.New), 1)
+	if m.Import != "" {
+		mutated = bytes.Replace(mutated, []byte("import (\n"), []byte("import (\n\t\""+m.Import+"\"\n"), 1)
+	}
 	if err := os.WriteFile(path, mutated, 0o644); err != nil {
 		return "BROKEN", err.Error()
 	}

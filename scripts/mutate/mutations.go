@@ -32,11 +32,12 @@ var mutations = []mutation{
 		Pkgs: []string{"./engine/approval", "./internal/app"}, Run: "TestFourEyes|TestApprovalsFourEyes",
 	},
 	{
-		Name: "scale-no-access-check",
-		File: "engine/scale.go",
-		Old:  "v, err := h.e.validateFor(ctx, h.ds, plan)",
-		New:  "v, err := validate.Plan(plan, h.ds.snap, validate.Options{})",
-		Pkgs: []string{"./engine"}, Run: "TestScaleCandidatesPassAccessAndRowFilters",
+		Name:   "scale-no-access-check",
+		File:   "engine/scale.go",
+		Old:    "v, err := h.e.validateFor(ctx, h.ds, plan)",
+		New:    "v, err := validate.Plan(plan, h.ds.snap, validate.Options{})",
+		Import: "github.com/nl2sql/nl2sql/planast/validate",
+		Pkgs:   []string{"./engine"}, Run: "TestScaleCandidatesPassAccessAndRowFilters",
 	},
 	{
 		Name: "scale-sequential",
