@@ -401,6 +401,27 @@ var mutations = []mutation{
 		Pkgs: []string{"./scope"}, Run: "TestAuthenticate",
 	},
 	{
+		Name: "empty-like-no-case-warning",
+		File: "engine/filter_warnings.go",
+		Old:  "if c == nil || c.Type != planast.TypeText || strings.ToLower(lit.Text) == strings.ToUpper(lit.Text) {",
+		New:  "if true {",
+		Pkgs: []string{"./engine"}, Run: "TestEmptyCaseSensitiveMatchNamesCaseInsensitive",
+	},
+	{
+		Name: "sqlite-like-pragma-unsaid",
+		File: "engine/filter_warnings.go",
+		Old:  "if sensitiveLike && dialect == schema.DialectSQLite {",
+		New:  "if sensitiveLike && dialect == \"\" {",
+		Pkgs: []string{"./engine"}, Run: "TestEmptyCaseSensitiveMatchNamesCaseInsensitive",
+	},
+	{
+		Name: "not-in-null-unsaid",
+		File: "engine/filter_warnings.go",
+		Old:  "if c == nil || c.Profile == nil || c.Profile.NullFraction <= 0 {",
+		New:  "if true {",
+		Pkgs: []string{"./engine"}, Run: "TestNegatedFilterOnNullableColumnWarns",
+	},
+	{
 		Name: "hook-fails-open",
 		File: "engine/hooks/runner.go",
 		Old:  "\t\t\trec.Action = Deny\n\t\t\tif e.OnErrorOpen {",
