@@ -422,6 +422,13 @@ var mutations = []mutation{
 		Pkgs: []string{"./engine"}, Run: "TestNegatedFilterOnNullableColumnWarns",
 	},
 	{
+		Name: "writable-role-hint-unlisted",
+		File: "engine/datasources.go",
+		Old:  "AsError(err).Msg, AsError(err).Hint",
+		New:  "AsError(err).Msg, \"\"",
+		Pkgs: []string{"./engine"}, Run: "TestWritableRoleRefusalNamesBothFixes",
+	},
+	{
 		Name: "hook-fails-open",
 		File: "engine/hooks/runner.go",
 		Old:  "\t\t\trec.Action = Deny\n\t\t\tif e.OnErrorOpen {",
