@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/nl2sql/nl2sql/engine/emptyrange"
 	"github.com/nl2sql/nl2sql/internal/schema"
 	"github.com/nl2sql/nl2sql/planast"
 )
@@ -57,7 +58,7 @@ func filterWarnings(snap *schema.Snapshot, dialect string, plan *planast.Query, 
 					switch e.Op {
 					case "=":
 						if rows == 0 {
-							col, lit := columnAndLiterals(e.Left, e.Right)
+							col, lit := emptyrange.ColumnAndLiterals(e.Left, e.Right)
 							if col != nil && lit[0].Type == planast.TString {
 								if w := caseWarning(snap, q, col, lit[0], "="); w != "" {
 									add(w)
@@ -97,7 +98,7 @@ func caseWarning(snap *schema.Snapshot, q *planast.Query, x, pattern planast.Exp
 	if !ok || !isLit || lit.Type != planast.TString {
 		return ""
 	}
-	c := fromColumn(snap, q, ref)
+	c := emptyrange.FromColumn(snap, q, ref)
 	if c == nil || c.Type != planast.TypeText || strings.ToLower(lit.Text) == strings.ToUpper(lit.Text) {
 		return "" // no letters: case cannot matter
 	}
@@ -115,7 +116,7 @@ func nullWarning(snap *schema.Snapshot, q *planast.Query, x planast.Expr, op str
 	if !ok {
 		return ""
 	}
-	c := fromColumn(snap, q, ref)
+	c := emptyrange.FromColumn(snap, q, ref)
 	if c == nil || c.Profile == nil || c.Profile.NullFraction <= 0 {
 		return ""
 	}
