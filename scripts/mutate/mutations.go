@@ -429,6 +429,13 @@ var mutations = []mutation{
 		Pkgs: []string{"./engine"}, Run: "TestWritableRoleRefusalNamesBothFixes",
 	},
 	{
+		Name: "explain-noplanner-hint-config",
+		File: "engine/host.go",
+		Old:  "then check_plan shows its validation",
+		New:  "then nl2sql.yaml shows its validation",
+		Pkgs: []string{"./engine"}, Run: "TestExplainWithoutModelPointsToCheckPlan",
+	},
+	{
 		Name: "hook-fails-open",
 		File: "engine/hooks/runner.go",
 		Old:  "\t\t\trec.Action = Deny\n\t\t\tif e.OnErrorOpen {",
