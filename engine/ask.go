@@ -189,6 +189,7 @@ func (e *Engine) finish(ctx context.Context, ds *datasource, q, today string, pl
 		// cheap: the plan and the profile in the snapshot, no query
 		res.Warnings = append(res.Warnings, emptyrange.Warnings(ds.snap, planned.plan)...)
 	}
+	res.Warnings = append(res.Warnings, filterWarnings(ds.snap, ds.src.Dialect(), planned.plan, len(res.Rows))...)
 	res.Answer = e.modelAnswer(ctx, ds.spec.ID, res)
 	if err := e.resultHook(ctx, hooks.AfterAnswer, ds, q, planned, res.Columns, res.RowCount, res.Truncated, res.Answer, tr); err != nil {
 		return nil, err

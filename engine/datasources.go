@@ -14,6 +14,8 @@ type DatasourceInfo struct {
 	// says why).
 	Status string `json:"status"`
 	Error  string `json:"error,omitempty"`
+	// Hint says how to make an unavailable datasource available.
+	Hint string `json:"hint,omitempty"`
 }
 
 // ListDatasources describes every configured datasource, sorted by id.
@@ -28,7 +30,7 @@ func (e *Engine) ListDatasources(ctx context.Context) []DatasourceInfo {
 		info := DatasourceInfo{ID: id, Engine: spec.Engine, Description: spec.Description, Status: "ready"}
 		ds, err := e.datasource(ctx, id)
 		if err != nil {
-			info.Status, info.Error = "unavailable", AsError(err).Msg
+			info.Status, info.Error, info.Hint = "unavailable", AsError(err).Msg, AsError(err).Hint
 			if AsError(err).Code == CodeDatasourceIndexing {
 				info.Status = "indexing"
 			}

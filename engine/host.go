@@ -47,7 +47,7 @@ func (noPlanner) Complete(context.Context, llm.Request) (*llm.Response, error) {
 }
 
 var errNoPlanner = &Error{Code: CodeNoPlanner, Msg: "no model is configured on this server, so it does not plan questions itself",
-	Hint: "ask returns a plan_it_yourself result with the schema context: write a plan (get_plan_schema) and run it with run_plan, or configure llm.default in nl2sql.yaml"}
+	Hint: "plan it yourself: write a plan (get_plan_schema gives the guide and JSON Schema), then check_plan shows its validation and SQL without running it (the no-model explain_plan) and run_plan runs it; ask returns plan_it_yourself with the schema context"}
 
 // HostPlanning reports whether the engine has no planner of its own: the
 // host plans through get_plan_schema and run_plan.

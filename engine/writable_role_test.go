@@ -2,6 +2,7 @@ package engine
 
 import (
 	"context"
+	"strings"
 	"testing"
 
 	"github.com/nl2sql/nl2sql/internal/pgtest"
@@ -37,5 +38,32 @@ func TestWritableRoleStillReadOnly(t *testing.T) {
 	res, err := e.execute(ctx, ds, "SELECT count(*)::text FROM crates")
 	if err != nil || len(res.Rows) != 1 || res.Rows[0][0] != "2" {
 		t.Errorf("crates after the attempts: %v %v, want 2 rows", res, err)
+	}
+}
+
+// A writable role makes the datasource unavailable; a host (or the
+// operator reading serve's start line) must learn both ways out: a
+// read-only role with the GRANTs it needs, or allow_writable_role /
+// --allow-writable-role. list_datasources carries the hint beside the
+// reason, and the error of first use (what serve prints at start and a
+// tool returns) carries it too.
+func TestWritableRoleRefusalNamesBothFixes(t *testing.T) {
+	super := pgtest.Schema(t, pgtest.DSN(t))
+	e, err := New(Options{Datasources: []DatasourceSpec{{ID: "dev", Engine: "postgres", DSN: super}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer e.Close()
+	both := func(s string) bool {
+		return strings.Contains(s, "GRANT SELECT ON ALL TABLES IN SCHEMA") && strings.Contains(s, "GRANT USAGE ON SCHEMA") &&
+			strings.Contains(s, "allow_writable_role: true") && strings.Contains(s, "--allow-writable-role")
+	}
+	openErr := e.OpenDatasource(context.Background(), "dev")
+	if openErr == nil || !both(openErr.Error()) {
+		t.Errorf("opening as a superuser: %v, want an error naming the GRANTs and allow_writable_role", openErr)
+	}
+	ls := e.ListDatasources(context.Background())
+	if len(ls) != 1 || ls[0].Status != "unavailable" || !strings.Contains(ls[0].Error, "can write") || !both(ls[0].Hint) {
+		t.Errorf("listed %+v: want unavailable with the reason and a hint naming both fixes", ls)
 	}
 }

@@ -123,8 +123,8 @@ type Between struct {
 type Like struct {
 	Expr            Expr `json:"expr"`
 	Pattern         Expr `json:"pattern"`
-	CaseInsensitive bool `json:"case_insensitive,omitempty"`
-	Negated         bool `json:"negated,omitempty"`
+	CaseInsensitive bool `json:"case_insensitive,omitempty" jsonschema:"description=true compares LOWER(expr) with LOWER(pattern); otherwise LIKE is case-sensitive on every engine ('%dinosaur%' does not match 'Dinosaur')"`
+	Negated         bool `json:"negated,omitempty" jsonschema:"description=true for NOT LIKE"`
 }
 
 // IsNull is Expr IS [NOT] NULL.

@@ -143,6 +143,18 @@
 // compares such pairs exactly and PostgreSQL and DuckDB as doubles
 // (9007199254740993 IN (9007199254740992.0) held on two engines only).
 //
+// # LIKE and case
+//
+// A like matches case-sensitively on every engine: PostgreSQL's and
+// DuckDB's LIKE are, and the SQLite adapter sets PRAGMA case_sensitive_like
+// = ON. The SQL is therefore rendered the same on the three, as
+// "(x LIKE p ESCAPE '\')", and on SQLite it reproduces the run only under
+// that pragma (a plain sqlite3 shell folds ASCII case in LIKE); the engine
+// says so in any SQLite result whose plan has a case-sensitive like, and an
+// empty result whose like or = compares a text column with a literal
+// containing letters names "case_insensitive": true, which renders
+// "(LOWER(x) LIKE LOWER(p) ESCAPE '\')" everywhere.
+//
 // # Known gaps
 //
 // Some differences depend on the data, not on the plan, and are not

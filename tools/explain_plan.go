@@ -39,7 +39,7 @@ var explainOutputSchema = json.RawMessage(`{
 // ExplainPlanTool describes the explain_plan tool.
 func ExplainPlanTool() mcpgo.Tool {
 	return readOnlyTool("explain_plan", "Explain a question's plan",
-		"Show how a question would be answered without running anything: the tables retrieved, the validated plan, the SQL it renders to, and any refused attempts with their errors.",
+		"Show how a question would be answered without running anything: the tables retrieved, the validated plan, the SQL it renders to, and any refused attempts with their errors. Needs a model configured on the server (it plans the question); without one it fails with NO_PLANNER: write the plan yourself (get_plan_schema) and call check_plan, which validates and renders it without running.",
 		askInputSchema,
 		explainOutputSchema)
 }

@@ -38,7 +38,7 @@ var listOutputSchema = json.RawMessage(`{
       "properties": {
         "id": {"type": "string"}, "engine": {"type": "string"}, "description": {"type": "string"},
         "tables": {"type": "integer"}, "status": {"type": "string", "enum": ["ready", "indexing", "unavailable"], "description": "indexing: still being opened; list again in a few seconds"},
-        "error": {"type": "string"}
+        "error": {"type": "string"}, "hint": {"type": "string", "description": "How to make an unavailable datasource available."}
       },
       "required": ["id", "engine", "description", "tables", "status"]
     }},

@@ -30,7 +30,7 @@ func Warnings(snap *schema.Snapshot, plan *planast.Query) []string {
 				default:
 					return true
 				}
-				col, lits = columnAndLiterals(e.Left, e.Right)
+				col, lits = ColumnAndLiterals(e.Left, e.Right)
 			case *planast.Between:
 				c, _ := e.Expr.(*planast.Column)
 				lo, _ := e.Low.(*planast.Literal)
@@ -42,7 +42,7 @@ func Warnings(snap *schema.Snapshot, plan *planast.Query) []string {
 			if col == nil {
 				return true
 			}
-			c := fromColumn(snap, q, col)
+			c := FromColumn(snap, q, col)
 			if c == nil || c.Profile == nil || c.Profile.Min == nil || c.Profile.Max == nil ||
 				!(c.Type.IsTemporal() || c.Profile.Temporal != "") {
 				return true
@@ -76,9 +76,9 @@ func Warnings(snap *schema.Snapshot, plan *planast.Query) []string {
 	return out
 }
 
-// columnAndLiterals returns the column and literal of a comparison of a
+// ColumnAndLiterals returns the column and literal of a comparison of a
 // column with a literal, either way round.
-func columnAndLiterals(a, b planast.Expr) (*planast.Column, []*planast.Literal) {
+func ColumnAndLiterals(a, b planast.Expr) (*planast.Column, []*planast.Literal) {
 	if c, ok := a.(*planast.Column); ok {
 		if l, ok := b.(*planast.Literal); ok {
 			return c, []*planast.Literal{l}
@@ -92,9 +92,9 @@ func columnAndLiterals(a, b planast.Expr) (*planast.Column, []*planast.Literal) 
 	return nil, nil
 }
 
-// fromColumn finds the stored column a column reference of q names:
+// FromColumn finds the stored column a column reference of q names:
 // through its alias, or the only stored source when it has none.
-func fromColumn(snap *schema.Snapshot, q *planast.Query, ref *planast.Column) *schema.Column {
+func FromColumn(snap *schema.Snapshot, q *planast.Query, ref *planast.Column) *schema.Column {
 	for _, f := range q.From {
 		if f.Subquery != nil || (ref.Table != "" && f.Alias != ref.Table) || (ref.Table == "" && len(q.From) != 1) {
 			continue

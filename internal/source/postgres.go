@@ -320,8 +320,9 @@ func pgError(err error, timeout time.Duration) *Error {
 
 // WritableRoleHint is the hint of the writable-role refusal; it names the
 // config key and the --db flag that map to Options.AllowWritableRole.
-const WritableRoleHint = "connect as a role with only SELECT (and USAGE on its schemas); or, for a development database, " +
-	"accept it with allow_writable_role: true on the datasource in nl2sql.yaml (with --db: --allow-writable-role); " +
+const WritableRoleHint = "connect as a read-only role: one that owns nothing and has no CREATE, given only " +
+	"GRANT CONNECT ON DATABASE <db> TO <role>; GRANT USAGE ON SCHEMA <schema> TO <role>; GRANT SELECT ON ALL TABLES IN SCHEMA <schema> TO <role>; " +
+	"or, for a development database, accept this role with allow_writable_role: true on the datasource in nl2sql.yaml (with --db: --allow-writable-role); " +
 	"queries still run in READ ONLY transactions"
 
 const dsnHint = "check the datasource's dsn (its --db argument, or dsn: in nl2sql.yaml)"

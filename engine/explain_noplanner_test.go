@@ -1,0 +1,27 @@
+package engine
+
+import (
+	"context"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// explain_plan on a server with no model fails with NO_PLANNER; the host
+// reading it must be sent to check_plan (explain's no-model equivalent),
+// not to a config file it cannot edit.
+func TestExplainWithoutModelPointsToCheckPlan(t *testing.T) {
+	abs, err := filepath.Abs(filepath.Join(chinookDir, "chinook.sqlite"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	e, err := New(Options{Datasources: []DatasourceSpec{{ID: "chinook", Engine: "sqlite", Path: abs}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer e.Close()
+	_, err = e.Explain(context.Background(), AskRequest{Question: "Which artist has released the most albums?"})
+	if AsError(err).Code != CodeNoPlanner || !strings.Contains(AsError(err).Hint, "check_plan") || strings.Contains(AsError(err).Hint, "nl2sql.yaml") {
+		t.Errorf("explain without a model: %v, want NO_PLANNER whose hint points to check_plan", err)
+	}
+}

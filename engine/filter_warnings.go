@@ -1,0 +1,125 @@
+package engine
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/nl2sql/nl2sql/engine/emptyrange"
+	"github.com/nl2sql/nl2sql/internal/schema"
+	"github.com/nl2sql/nl2sql/planast"
+)
+
+// filterWarnings are the warnings a plan's filters earn from its result,
+// read off the plan and the snapshot's profile (no query):
+//
+//   - case: a case-sensitive LIKE or = of a text column with a string
+//     literal in a plan that returned no rows. Every engine matches text
+//     case-sensitively (SQLite runs with PRAGMA case_sensitive_like = ON so
+//     that the three agree), so '%dinosaur%' misses 'Dinosaur'; the
+//     warning names the comparison and case_insensitive. On SQLite a
+//     result whose plan has a case-sensitive LIKE also says that pragma
+//     ran, because the shown SQL pasted into a plain sqlite3 (case-blind
+//     LIKE) can return rows the run did not.
+//   - nulls: NOT IN or != on a column whose profile has NULLs. Such a
+//     filter is never true on NULL, so those rows are dropped silently;
+//     the warning names the column, its NULL share and the IS NULL
+//     alternative.
+func filterWarnings(snap *schema.Snapshot, dialect string, plan *planast.Query, rows int) []string {
+	var out []string
+	seen := map[string]bool{}
+	add := func(w string) {
+		if !seen[w] {
+			seen[w] = true
+			out = append(out, w)
+		}
+	}
+	sensitiveLike := false
+	planast.Inspect(plan, func(n planast.Node) bool {
+		q, ok := n.(*planast.Query)
+		if !ok {
+			return true
+		}
+		for _, cond := range []planast.Expr{q.Where, q.Having} {
+			if cond == nil {
+				continue
+			}
+			planast.Inspect(cond, func(n planast.Node) bool {
+				switch e := n.(type) {
+				case *planast.Like:
+					if !e.CaseInsensitive {
+						sensitiveLike = true
+						if rows == 0 {
+							if w := caseWarning(snap, q, e.Expr, e.Pattern, "like"); w != "" {
+								add(w)
+							}
+						}
+					}
+				case *planast.Binary:
+					switch e.Op {
+					case "=":
+						if rows == 0 {
+							col, lit := emptyrange.ColumnAndLiterals(e.Left, e.Right)
+							if col != nil && lit[0].Type == planast.TString {
+								if w := caseWarning(snap, q, col, lit[0], "="); w != "" {
+									add(w)
+								}
+							}
+						}
+					case "!=":
+						if w := nullWarning(snap, q, e.Left, "!="); w != "" {
+							add(w)
+						} else if w := nullWarning(snap, q, e.Right, "!="); w != "" {
+							add(w)
+						}
+					}
+				case *planast.In:
+					if e.Negated {
+						if w := nullWarning(snap, q, e.Expr, "NOT IN"); w != "" {
+							add(w)
+						}
+					}
+				}
+				return true
+			})
+		}
+		return true
+	})
+	if sensitiveLike && dialect == schema.DialectSQLite {
+		add(`LIKE ran case-sensitively (the connection sets PRAGMA case_sensitive_like = ON, so SQLite agrees with DuckDB and PostgreSQL); to reproduce this result in a sqlite3 shell run that pragma first, and set "case_insensitive": true on the like to match regardless of case`)
+	}
+	return out
+}
+
+// caseWarning explains an empty result by the case of a text comparison:
+// x is a text column of q, pattern a string literal.
+func caseWarning(snap *schema.Snapshot, q *planast.Query, x, pattern planast.Expr, op string) string {
+	ref, ok := x.(*planast.Column)
+	lit, isLit := pattern.(*planast.Literal)
+	if !ok || !isLit || lit.Type != planast.TString {
+		return ""
+	}
+	c := emptyrange.FromColumn(snap, q, ref)
+	if c == nil || c.Type != planast.TypeText || strings.ToLower(lit.Text) == strings.ToUpper(lit.Text) {
+		return "" // no letters: case cannot matter
+	}
+	fix := `set "case_insensitive": true on the like`
+	if op == "=" {
+		fix = `use {"kind": "like", ..., "case_insensitive": true} with the value as pattern`
+	}
+	return fmt.Sprintf("no rows matched, and %q %s %q compares case-sensitively (on every engine): %s to match regardless of case", c.Name, strings.ToUpper(op), lit.Text, fix)
+}
+
+// nullWarning names a nullable column under NOT IN or != : rows where it
+// is NULL never pass such a filter.
+func nullWarning(snap *schema.Snapshot, q *planast.Query, x planast.Expr, op string) string {
+	ref, ok := x.(*planast.Column)
+	if !ok {
+		return ""
+	}
+	c := emptyrange.FromColumn(snap, q, ref)
+	if c == nil || c.Profile == nil || c.Profile.NullFraction <= 0 {
+		return ""
+	}
+	return fmt.Sprintf("%q %s drops the rows where %q is NULL (%.1f%% of its rows): a NULL is neither equal nor unequal to anything; to keep them, add {\"kind\": \"is_null\", \"expr\": <the column>} with \"or\"",
+		c.Name, op, c.Name, 100*c.Profile.NullFraction)
+}

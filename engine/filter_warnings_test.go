@@ -1,0 +1,85 @@
+package engine
+
+import (
+	"context"
+	"strings"
+	"testing"
+)
+
+func warningWith(ws []string, sub string) string {
+	for _, w := range ws {
+		if strings.Contains(w, sub) {
+			return w
+		}
+	}
+	return ""
+}
+
+// A host whose LIKE '%ac/dc%' returns no rows reads "no such artist"
+// unless the result says the match was case-sensitive and names
+// case_insensitive; the same plan pasted into a plain sqlite3 returns the
+// artist, so the SQLite result also says which pragma ran. A pattern that
+// matches, or one asked case-insensitively, gets no case warning.
+func TestEmptyCaseSensitiveMatchNamesCaseInsensitive(t *testing.T) {
+	e := chinookEngine(t, "")
+	plan := func(where string) []byte {
+		return []byte(`{"select":[{"expr":{"kind":"column","table":"a","column":"Name"},"alias":"name"}],"from":[{"table":"Artist","alias":"a"}],"where":` + where + `}`)
+	}
+	like := func(p, ci string) string {
+		return `{"kind":"like","expr":{"kind":"column","table":"a","column":"Name"},"pattern":{"kind":"literal","value":"` + p + `"}` + ci + `}`
+	}
+	for _, c := range []struct {
+		name, where string
+		rows        int
+		caseWarn    bool
+		pragma      bool
+	}{
+		{"like, wrong case", like("%ac/dc%", ""), 0, true, true},
+		{"like, right case", like("%AC/DC%", ""), 1, false, true},
+		{"like, case-insensitive", like("%ac/dc%", `,"case_insensitive":true`), 1, false, false},
+		{"equality, wrong case", `{"kind":"binary","op":"=","left":{"kind":"column","table":"a","column":"Name"},"right":{"kind":"literal","value":"ac/dc"}}`, 0, true, false},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			res, err := e.RunPlan(context.Background(), "chinook", plan(c.where))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if res.RowCount != c.rows {
+				t.Fatalf("rows %d, want %d", res.RowCount, c.rows)
+			}
+			w := warningWith(res.Warnings, "compares case-sensitively")
+			if c.caseWarn != (w != "" && strings.Contains(w, `"Name"`) && strings.Contains(w, "case_insensitive")) {
+				t.Errorf("warnings %q: want a case warning naming Name and case_insensitive: %v", res.Warnings, c.caseWarn)
+			}
+			if c.pragma != (warningWith(res.Warnings, "PRAGMA case_sensitive_like = ON") != "") {
+				t.Errorf("warnings %q: want the pragma said: %v", res.Warnings, c.pragma)
+			}
+		})
+	}
+}
+
+// NOT IN and != are never true on NULL: a host filtering out one company
+// loses every customer without a company, silently, unless the result
+// names the column and its NULL share and the IS NULL way to keep them.
+func TestNegatedFilterOnNullableColumnWarns(t *testing.T) {
+	e := chinookEngine(t, "")
+	for _, c := range []struct {
+		name, where string
+		warn        bool
+	}{
+		{"not in", `{"kind":"in","negated":true,"expr":{"kind":"column","table":"c","column":"Company"},"list":[{"kind":"literal","value":"Apple Inc."}]}`, true},
+		{"unequal", `{"kind":"binary","op":"!=","left":{"kind":"column","table":"c","column":"Company"},"right":{"kind":"literal","value":"Apple Inc."}}`, true},
+		{"not null column", `{"kind":"binary","op":"!=","left":{"kind":"column","table":"c","column":"Country"},"right":{"kind":"literal","value":"USA"}}`, false},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			res, err := e.RunPlan(context.Background(), "chinook", []byte(`{"select":[{"expr":{"kind":"column","table":"c","column":"CustomerId"},"alias":"id"}],"from":[{"table":"Customer","alias":"c"}],"where":`+c.where+`}`))
+			if err != nil {
+				t.Fatal(err)
+			}
+			w := warningWith(res.Warnings, "is NULL (")
+			if c.warn != (w != "" && strings.Contains(w, `"Company"`) && strings.Contains(w, "%") && strings.Contains(w, "is_null")) {
+				t.Errorf("warnings %q: want a NULL warning naming Company, its share and is_null: %v", res.Warnings, c.warn)
+			}
+		})
+	}
+}
