@@ -121,6 +121,11 @@ func archCheckSource(t *testing.T, rel string, src []byte) []string {
 		case *ast.SelectorExpr:
 			switch x.Sel.Name {
 			case "Allow", "Deny", "RowFilters":
+				// pkg.Allow names a package's type or function (index.Allow,
+				// the shape scope hands retrieval), not a role's field
+				if id, ok := x.X.(*ast.Ident); ok && imports[id.Name] != "" {
+					break
+				}
 				if !inConfig && !called[x] {
 					report(x, "reads ."+x.Sel.Name)
 				}
@@ -172,6 +177,13 @@ func f(a, b string) bool { return strings.EqualFold(a, b) }`, ""},
 func f(s S) bool { return s.AllowTable("main", "t") }`, ""},
 		{"clean: RowFilters call", `package x
 func f(s S) any { return s.RowFilters("ds", "main", "t") }`, ""},
+		{"clean: a package's type named Allow", `package x
+import "github.com/nl2sql/nl2sql/index"
+func f(a index.Allow) index.Allow { return a }`, ""},
+		{"reads role patterns of a value named like no import", `package x
+import "github.com/nl2sql/nl2sql/index"
+var _ index.Allow
+func f(idx R) []string { return idx.Allow }`, "reads .Allow"},
 		{"reads role filters", `package x
 func f(r R) any { return r.RowFilters }`, "reads .RowFilters"},
 	}
