@@ -4,11 +4,11 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
-	"text/tabwriter"
 
 	"github.com/nl2sql/nl2sql/engine"
 	"github.com/nl2sql/nl2sql/internal/cellfmt"
 	"github.com/nl2sql/nl2sql/planast"
+	"github.com/rivo/uniseg"
 )
 
 // TextRows is how many rows the text rendering of a result shows.
@@ -50,16 +50,16 @@ func warningsText(ws []string) string {
 
 // Table renders columns and up to max rows as an aligned text table, each
 // value by cellfmt's rule for its column's type (types may be shorter than
-// cols: the rest are unknown).
+// cols: the rest are unknown) and shown through cellfmt.Text, so stored
+// text never acts on the reader's terminal. Columns are aligned by display
+// width (uniseg): a CJK character or an emoji takes two terminal cells,
+// which counting runes or bytes would misalign.
 func Table(cols []string, types []planast.Type, rows [][]any, max int) string {
-	var b strings.Builder
-	tw := tabwriter.NewWriter(&b, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, strings.Join(cols, "\t"))
-	seps := make([]string, len(cols))
+	lines := [][]string{make([]string, len(cols)), make([]string, len(cols))}
 	for i, c := range cols {
-		seps[i] = strings.Repeat("-", max1(len([]rune(c)), 3))
+		lines[0][i] = cellfmt.Text(c)
+		lines[1][i] = strings.Repeat("-", max1(uniseg.StringWidth(lines[0][i]), 3))
 	}
-	fmt.Fprintln(tw, strings.Join(seps, "\t"))
 	for i, row := range rows {
 		if i >= max {
 			break
@@ -72,9 +72,36 @@ func Table(cols []string, types []planast.Type, rows [][]any, max int) string {
 			}
 			cells[j] = cell(v, t)
 		}
-		fmt.Fprintln(tw, strings.Join(cells, "\t"))
+		lines = append(lines, cells)
 	}
-	tw.Flush()
+	return alignCells(lines)
+}
+
+// alignCells writes lines of cells, every cell but a line's last padded
+// with spaces to its column's widest display width plus two.
+func alignCells(lines [][]string) string {
+	var widths []int
+	for _, l := range lines {
+		for j, c := range l {
+			if j == len(l)-1 {
+				continue
+			}
+			for len(widths) <= j {
+				widths = append(widths, 0)
+			}
+			widths[j] = max1(widths[j], uniseg.StringWidth(c))
+		}
+	}
+	var b strings.Builder
+	for _, l := range lines {
+		for j, c := range l {
+			b.WriteString(c)
+			if j < len(l)-1 {
+				b.WriteString(strings.Repeat(" ", widths[j]-uniseg.StringWidth(c)+2))
+			}
+		}
+		b.WriteByte('\n')
+	}
 	return b.String()
 }
 
@@ -82,11 +109,11 @@ func cell(v any, t planast.Type) string {
 	// one formatting with the answer summary (engine/answer.go), so the
 	// numbers a host quotes from either agree
 	s := cellfmt.Value(v, t)
-	s = strings.NewReplacer("\t", " ", "\n", " ", "\r", " ").Replace(s)
 	if r := []rune(s); len(r) > 60 && !digitsOnly(s) { // a number keeps every digit
 		s = string(r[:59]) + "…"
 	}
-	return s
+	// escaped after the cut, so an escape is never cut in half
+	return cellfmt.Text(s)
 }
 
 func max1(a, b int) int {

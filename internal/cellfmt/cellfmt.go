@@ -23,6 +23,13 @@
 //     infinite dates as the engine's "infinity";
 //   - strings print as stored.
 //
+// Stored text is data, never markup or commands for the reader: a table
+// cell shows it through Text (control, bidi and zero-width characters as
+// visible escapes such as \u001b and \n) and a model-facing sample
+// through Quote (the same escapes inside a JSON string), so a value
+// holding an ESC sequence cannot clear a person's screen and a U+202E
+// cannot reverse what they read.
+//
 // The structured result keeps the exact values (package internal/source's
 // encoding rule): this is display only.
 //

@@ -1,22 +1,107 @@
 package cellfmt
 
 import (
-	"encoding/json"
 	"strings"
+	"unicode"
+	"unicode/utf16"
+	"unicode/utf8"
 )
 
 // Quote is s as a JSON string, the way stored text is quoted as data in
-// every human or model-facing rendering (the answer summary, schema
-// samples, the result text): quotes, backslashes and control characters
-// escaped, and nothing else. encoding/json's default would also write <, >
-// and & as \u003c, \u003e and \u0026, so "Alternative & Punk" would read
-// "Alternative \u0026 Punk": no longer the value the database holds.
+// every model-facing rendering (the answer summary, schema samples): the
+// quote, the backslash and every character Text escapes are escaped, and
+// nothing else. encoding/json's default would also write <, > and & as
+// \u003c, \u003e and \u0026, so "Alternative & Punk" would read
+// "Alternative \u0026 Punk": no longer the value the database holds; and it
+// would leave DEL, C1 controls and bidi overrides raw, which a terminal or
+// a reader obeys instead of showing.
 //
 //	cellfmt.Quote(`Rock & "Roll"`) // `"Rock & \"Roll\""`
 func Quote(s string) string {
 	var b strings.Builder
-	enc := json.NewEncoder(&b)
-	enc.SetEscapeHTML(false)
-	_ = enc.Encode(s) // a string always encodes
-	return strings.TrimSuffix(b.String(), "\n")
+	b.WriteByte('"')
+	escape(&b, s, true)
+	b.WriteByte('"')
+	return b.String()
+}
+
+// Text is s for a table cell a person reads: the stored characters, except
+// that what a terminal or a reader would act on instead of showing is
+// written as a visible escape, the way JSON writes it: C0 and C1 control
+// characters and DEL (an ESC sequence would clear the screen or recolour
+// it; a line break would split the row), format characters (bidi overrides
+// such as U+202E reverse the text around them; zero-width characters hide
+// one value inside another) and the line and paragraph separators. The
+// backslash is doubled so an escape is never confused with stored text.
+//
+//	cellfmt.Text("a\x1b[2Jb\tc") // `a\u001b[2Jb\tc`
+func Text(s string) string {
+	if !needsEscape(s) {
+		return s
+	}
+	var b strings.Builder
+	escape(&b, s, false)
+	return b.String()
+}
+
+func needsEscape(s string) bool {
+	for _, r := range s {
+		if r == '\\' || r == utf8.RuneError || hidden(r) {
+			return true
+		}
+	}
+	return false
+}
+
+// hidden reports whether r is acted on or invisible rather than shown.
+func hidden(r rune) bool {
+	return r < 0x20 || r == 0x7f || (r >= 0x80 && r <= 0x9f) ||
+		r == '\u2028' || r == '\u2029' || unicode.Is(unicode.Cf, r)
+}
+
+const hexDigits = "0123456789abcdef"
+
+// escape writes s to b with the backslash, hidden characters and (when
+// quote is set) the double quote escaped as JSON escapes them; an invalid
+// UTF-8 byte is written as \ufffd, as encoding/json does.
+func escape(b *strings.Builder, s string, quote bool) {
+	for i := 0; i < len(s); {
+		r, size := utf8.DecodeRuneInString(s[i:])
+		i += size
+		switch {
+		case r == '\\':
+			b.WriteString(`\\`)
+		case r == '"' && quote:
+			b.WriteString(`\"`)
+		case r == '\n':
+			b.WriteString(`\n`)
+		case r == '\r':
+			b.WriteString(`\r`)
+		case r == '\t':
+			b.WriteString(`\t`)
+		case r == '\b':
+			b.WriteString(`\b`)
+		case r == '\f':
+			b.WriteString(`\f`)
+		case r == utf8.RuneError && size == 1:
+			b.WriteString(`\ufffd`)
+		case hidden(r):
+			if r > 0xffff { // JSON escapes beyond the BMP as a surrogate pair
+				r1, r2 := utf16.EncodeRune(r)
+				writeU(b, r1)
+				writeU(b, r2)
+			} else {
+				writeU(b, r)
+			}
+		default:
+			b.WriteRune(r)
+		}
+	}
+}
+
+func writeU(b *strings.Builder, r rune) {
+	b.WriteString(`\u`)
+	for shift := 12; shift >= 0; shift -= 4 {
+		b.WriteByte(hexDigits[(r>>shift)&0xf])
+	}
 }

@@ -382,9 +382,23 @@ var mutations = []mutation{
 	{
 		Name: "quote-table-cells",
 		File: "tools/text.go",
-		Old:  `s = strings.NewReplacer("\t", " ", "\n", " ", "\r", " ").Replace(s)`,
-		New:  `s = strings.NewReplacer().Replace(s)`,
-		Pkgs: []string{"./tools"}, Run: "TestResultText",
+		Old:  "return cellfmt.Text(s)",
+		New:  "return s",
+		Pkgs: []string{"./tools"}, Run: "TestResultText|TestTableShows",
+	},
+	{
+		Name: "cellfmt-escape-bidi",
+		File: "internal/cellfmt/quote.go",
+		Old:  "|| unicode.Is(unicode.Cf, r)",
+		New:  "|| false && unicode.Is(unicode.Cf, r)",
+		Pkgs: []string{"./internal/cellfmt", "./tools"}, Run: "TestHostileText|TestTableShows",
+	},
+	{
+		Name: "table-display-width",
+		File: "tools/text.go",
+		Old:  "widths[j] = max1(widths[j], uniseg.StringWidth(c))",
+		New:  "widths[j] = max1(widths[j], len([]rune(c)))",
+		Pkgs: []string{"./tools"}, Run: "TestTableAligns",
 	},
 	{
 		Name: "auth-any-token",
