@@ -26,7 +26,7 @@ type Limits struct {
 var DefaultLimits = Limits{MaxBytes: 256 << 10, MaxNodes: 4000, MaxDepth: 64}
 
 // Decode parses a plan document. It accepts omitted optional fields and
-// explicit nulls alike, rejects unknown fields, wrong JSON types and values
+// explicit nulls alike, rejects unknown fields, duplicate keys, wrong JSON types and values
 // outside the language, and enforces lim (zero fields take DefaultLimits).
 // Errors are *Error with codes PLAN_TOO_LARGE, PLAN_MALFORMED, UNKNOWN_FIELD
 // or INVALID_VALUE.
@@ -54,6 +54,9 @@ func parseDoc(data []byte, lim Limits, what string) (any, *decoder, error) {
 	var v any
 	if err := jd.Decode(&v); err != nil {
 		return nil, nil, NewError(CodeMalformed, "", "%s is not valid JSON: %v", what, err)
+	}
+	if err := checkDuplicateKeys(data, what); err != nil {
+		return nil, nil, err
 	}
 	if _, err := jd.Token(); err != io.EOF {
 		return nil, nil, NewError(CodeMalformed, "", "%s must be exactly one JSON object with nothing after it", what)

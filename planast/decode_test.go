@@ -95,6 +95,9 @@ func TestDecodeRejects(t *testing.T) {
 		{"trailing bracket", minimal + `]`, planast.Limits{}, planast.CodeMalformed, ""},
 		{"array root", `[` + minimal + `]`, planast.Limits{}, planast.CodeMalformed, ""},
 		{"null root", `null`, planast.Limits{}, planast.CodeMalformed, ""},
+		{"duplicate top key", `{"select":[{"expr":{"kind":"column","column":"Status"}}],"from":[{"table":"orders"}],"from":[{"table":"event_log"}]}`, planast.Limits{}, planast.CodeMalformed, "from"},
+		{"duplicate nested key", withItem(`{"kind":"column","column":"Name","column":"Title"}`), planast.Limits{}, planast.CodeMalformed, "select[0].expr.column"},
+		{"duplicate key in array element", `{"select":[{"expr":` + col + `}],"from":[{"table":"Artist","alias":"a"},{"table":"Album","alias":"b","alias":"c"}]}`, planast.Limits{}, planast.CodeMalformed, "from[1].alias"},
 		{"unknown top field", `{` + sel + `,"raw_sql":"DELETE FROM t"}`, planast.Limits{}, planast.CodeUnknownField, "raw_sql"},
 		{"unknown expr field", withItem(`{"kind":"column","column":"Name","sql":"1"}`), planast.Limits{}, planast.CodeUnknownField, "select[0].expr.sql"},
 		{"unknown from field", `{"select":[{"expr":` + col + `}],"from":[{"table":"Artist","alias":"a","name":"x"}]}`, planast.Limits{}, planast.CodeUnknownField, "from[0].name"},
@@ -158,6 +161,11 @@ func TestDecodeRejects(t *testing.T) {
 			}
 			if c.path != "" && is[0].Path != c.path {
 				t.Fatalf("path %q, want %q: %v", is[0].Path, c.path, err)
+			}
+			// a key written twice must not silently keep the last value:
+			// the author is told which key, where, and what to do
+			if strings.HasPrefix(c.name, "duplicate") && is[0].Hint == "" {
+				t.Fatalf("no hint: %v", err)
 			}
 		})
 	}

@@ -2,7 +2,7 @@
 // instead of SQL, its closed set of node types, its decoder and its walker.
 //
 // A plan is a Query (see ast.go and expr.go for every field). Decode parses
-// one strictly: unknown fields, wrong JSON types, values outside the
+// one strictly: unknown fields, keys written twice, wrong JSON types, values outside the
 // language, NUL characters and documents over Limits (bytes, nodes, nesting)
 // are refused with a typed *Error before anything else happens. Inspect
 // visits every node of a plan and MapQuery rewrites its expressions; Expand

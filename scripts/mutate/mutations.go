@@ -394,6 +394,13 @@ var mutations = []mutation{
 		Pkgs: []string{"./internal/cellfmt", "./tools"}, Run: "TestHostileText|TestTableShows",
 	},
 	{
+		Name: "plan-duplicate-keys",
+		File: "planast/dupkeys.go",
+		Old:  "if f.keys[s] {",
+		New:  "if false && f.keys[s] {",
+		Pkgs: []string{"./planast"}, Run: "TestDecodeRejects",
+	},
+	{
 		Name: "table-display-width",
 		File: "tools/text.go",
 		Old:  "widths[j] = max1(widths[j], uniseg.StringWidth(c))",
