@@ -401,6 +401,13 @@ var mutations = []mutation{
 		Pkgs: []string{"./planast"}, Run: "TestDecodeRejects",
 	},
 	{
+		Name: "plan-file-bom",
+		File: "internal/app/cli/plans.go",
+		Old:  "return bytes.TrimPrefix(b, utf8BOM), nil",
+		New:  "return bytes.TrimPrefix(b, nil), nil",
+		Pkgs: []string{"./internal/app/cli"}, Run: "TestPlanFileWithByteOrderMark",
+	},
+	{
 		Name: "table-display-width",
 		File: "tools/text.go",
 		Old:  "widths[j] = max1(widths[j], uniseg.StringWidth(c))",

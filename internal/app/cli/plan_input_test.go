@@ -53,3 +53,24 @@ func TestSchemaGuideIsTheHostGuide(t *testing.T) {
 		t.Errorf("schema guide: %v\n%.300s", err, out)
 	}
 }
+
+// A plan file saved by a Windows editor starts with a UTF-8 byte order
+// mark; `plan check` and `plan run` read it, from a file and from stdin,
+// instead of failing on "invalid character 'ï'".
+func TestPlanFileWithByteOrderMark(t *testing.T) {
+	dir := t.TempDir()
+	db, _ := filepath.Abs(filepath.Join("..", "..", "..", "examples", "chinook", "chinook.sqlite"))
+	state := filepath.Join(dir, "state")
+	plan := "\xef\xbb\xbf" + `{"select":[{"expr":{"kind":"column","column":"Name"}}],"from":[{"table":"Artist","alias":"a"}],"limit":1}`
+	file := filepath.Join(dir, "plan.json")
+	os.WriteFile(file, []byte(plan), 0o600)
+	for _, cmd := range []string{"check", "run"} {
+		if out, err := runCLI("plan", cmd, "--db", db, "--storage", state, file); err != nil {
+			t.Errorf("plan %s of a file with a BOM: %v\n%s", cmd, err, out)
+		}
+	}
+	b, err := readInput(strings.NewReader(plan), "-")
+	if err != nil || string(b) != plan[3:] {
+		t.Errorf("stdin with a BOM reads %q, %v", b, err)
+	}
+}

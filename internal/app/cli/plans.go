@@ -295,8 +295,13 @@ func readInput(stdin io.Reader, name string) ([]byte, error) {
 		return nil, &engine.Error{Code: engine.Code(planast.CodeTooLarge), Msg: fmt.Sprintf("%s is larger than 4 MiB", inputName(name)),
 			Hint: "a plan is a small JSON document (tools and run_plan take up to 256 KiB); write the plan, not data, in the file"}
 	}
-	return b, nil
+	// Editors on Windows (Notepad, PowerShell's Out-File) start a UTF-8
+	// file with a byte order mark, which JSON does not allow; it says
+	// nothing about the plan, so a file or stdin may carry one.
+	return bytes.TrimPrefix(b, utf8BOM), nil
 }
+
+var utf8BOM = []byte("\xef\xbb\xbf")
 
 // planRunCmd runs a plan from the command line, as the MCP tool run_plan
 // does: without a model of its own, this is how a person (or a script)
