@@ -408,6 +408,13 @@ var mutations = []mutation{
 		Pkgs: []string{"./internal/app/cli"}, Run: "TestPlanFileWithByteOrderMark",
 	},
 	{
+		Name: "from-sql-typed-errors",
+		File: "internal/app/cli/fromsql.go",
+		Old:  "case errors.As(err, &un):",
+		New:  "case false && errors.As(err, &un):",
+		Pkgs: []string{"./internal/app/cli"}, Run: "TestFromSQLErrorsAreTyped",
+	},
+	{
 		Name: "table-display-width",
 		File: "tools/text.go",
 		Old:  "widths[j] = max1(widths[j], uniseg.StringWidth(c))",

@@ -184,14 +184,15 @@ func planCmd(logger *slog.Logger) *cobra.Command {
 				return err
 			}
 			if snap.Dialect != lift.DialectSQLite && snap.Dialect != lift.DialectPostgres {
-				return fmt.Errorf("plan from-sql reads SQLite or PostgreSQL SQL; datasource %q is %s", snap.Datasource, snap.Dialect)
+				return &engine.Error{Code: engine.CodeInvalidRequest, Msg: fmt.Sprintf("plan from-sql reads SQLite or PostgreSQL SQL; datasource %q is %s", snap.Datasource, snap.Dialect),
+					Hint: "lift the SQL against a SQLite or PostgreSQL datasource (--datasource), or write the plan by hand"}
 			}
 			plan, err := lift.Lift(strings.Join(args, " "), snap.Dialect, snap)
 			if err != nil {
-				return err
+				return liftFailure(err)
 			}
 			if _, err := validate.Plan(plan, snap, validate.Options{}); err != nil {
-				return fmt.Errorf("the lifted plan does not validate: %w", err)
+				return liftFailure(err)
 			}
 			var buf bytes.Buffer
 			_ = json.Indent(&buf, plan.Canonical(), "", "  ")
