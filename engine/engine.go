@@ -168,6 +168,12 @@ type Engine struct {
 	closed  bool
 	// opens bounds the opens running at once (maxConcurrentOpens).
 	opens *semaphore.Weighted
+	// stopOpens cancels the opens still running when the engine closes, and
+	// openers counts them, so Close returns only after every open stopped
+	// and the caller may close the state store under none.
+	stopCtx   context.Context
+	stopOpens context.CancelFunc
+	openers   sync.WaitGroup
 	// matcher matches questions to verified queries (engine/verified).
 	matcher verified.Matchers
 	// hostMode: no planner is configured; the host plans (engine/hostplan).
@@ -236,6 +242,7 @@ func New(opts Options) (*Engine, error) {
 	e := &Engine{opts: opts, log: opts.Logger, specs: map[string]DatasourceSpec{}, open: map[string]*datasource{}, hostMode: hostMode,
 		opening: map[string]*opening{}, opens: semaphore.NewWeighted(maxConcurrentOpens),
 		tracer: opts.TracerProvider.Tracer(tracerName)}
+	e.stopCtx, e.stopOpens = context.WithCancel(context.Background())
 	for _, s := range opts.Datasources {
 		if s.RowLimit <= 0 {
 			s.RowLimit = 1000
@@ -328,15 +335,20 @@ func (ds *datasource) close() error {
 	return ds.src.Close()
 }
 
-// Close closes every opened datasource; opens still running close theirs
-// when they finish.
+// Close cancels the opens still running and waits for them (a server
+// stopped seconds after it started must not leave an open writing to a
+// state store its caller closes next), then closes every opened datasource.
 func (e *Engine) Close() error {
 	if e.traces != nil {
 		e.traces.Close()
 	}
 	e.mu.Lock()
-	defer e.mu.Unlock()
 	e.closed = true
+	e.mu.Unlock()
+	e.stopOpens()
+	e.openers.Wait()
+	e.mu.Lock()
+	defer e.mu.Unlock()
 	var errs []error
 	for id, ds := range e.open {
 		if err := ds.close(); err != nil {

@@ -68,8 +68,13 @@ func (e *Engine) await(ctx context.Context, id string, wait time.Duration) (*dat
 	}
 	op, ok := e.opening[id]
 	if !ok {
+		if e.closed {
+			e.mu.Unlock()
+			return nil, Errorf(CodeCancelled, "", "the server is shutting down")
+		}
 		op = &opening{done: make(chan struct{}), started: time.Now()}
 		e.opening[id] = op
+		e.openers.Add(1)
 		go e.runOpen(op, spec)
 	}
 	e.mu.Unlock()
@@ -116,9 +121,10 @@ func indexingError(id string, op *opening) *Error {
 
 // runOpen opens spec's datasource for op and publishes the result: the
 // datasource joins e.open, or the error is handed to the waiters and the
-// next call tries again.
+// next call tries again. Close cancels its context and waits for it.
 func (e *Engine) runOpen(op *opening, spec DatasourceSpec) {
-	ctx := context.WithValue(context.Background(), openingKey{}, op)
+	defer e.openers.Done()
+	ctx := context.WithValue(e.stopCtx, openingKey{}, op)
 	if err := e.opens.Acquire(ctx, 1); err == nil {
 		op.report("opening", 0, 0)
 		op.ds, op.err = e.openDatasource(ctx, spec)

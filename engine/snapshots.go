@@ -169,6 +169,9 @@ func (e *Engine) checkProfiled(ctx context.Context, src Source) (*schema.Snapsho
 	}
 	stored, meta, err := e.opts.Store.LatestSnapshot(ctx, src.ID())
 	if err != nil && !errors.Is(err, store.ErrNotFound) {
+		if ctx.Err() != nil { // the engine is closing: no store fault to report
+			return nil, "", "", ctx.Err()
+		}
 		e.log.Warn("state store unreadable; profiling afresh", "datasource", src.ID(), "err", err)
 		meta = nil
 	}
@@ -185,12 +188,18 @@ func (e *Engine) checkProfiled(ctx context.Context, src Source) (*schema.Snapsho
 	}
 	reused, err := e.profileChanged(ctx, src, fresh, stored, meta, counts)
 	if err != nil {
+		if ctx.Err() != nil {
+			return nil, "", "", ctx.Err()
+		}
 		e.log.Warn("profiling failed; continuing without samples", "datasource", src.ID(), "err", err)
 		return fresh, fresh.Fingerprint(), SnapshotUnstored, nil
 	}
 	withholdSecrets(fresh) // before it is stored
 	version, created, err := e.opts.Store.PutSnapshot(ctx, fresh)
 	if err != nil {
+		if ctx.Err() != nil {
+			return nil, "", "", ctx.Err()
+		}
 		e.log.Warn("cannot store the schema snapshot; continuing", "datasource", src.ID(), "err", err)
 		return fresh, fresh.Fingerprint(), SnapshotUnstored, nil
 	}

@@ -415,6 +415,20 @@ var mutations = []mutation{
 		Pkgs: []string{"./internal/app/cli"}, Run: "TestFromSQLErrorsAreTyped",
 	},
 	{
+		Name: "engine-close-waits-opens",
+		File: "engine/engine.go",
+		Old:  "e.openers.Wait()",
+		New:  "_ = e.openers.Wait",
+		Pkgs: []string{"./engine"}, Run: "TestCloseStopsAnOpen",
+	},
+	{
+		Name: "cancelled-open-quiet",
+		File: "engine/snapshots.go",
+		Old:  "if ctx.Err() != nil { // the engine is closing",
+		New:  "if false && ctx.Err() != nil { // the engine is closing",
+		Pkgs: []string{"./engine"}, Run: "TestCloseStopsAnOpen",
+	},
+	{
 		Name: "table-display-width",
 		File: "tools/text.go",
 		Old:  "widths[j] = max1(widths[j], uniseg.StringWidth(c))",
