@@ -86,11 +86,16 @@ func (e *Engine) buildIndex(ctx context.Context, src Source, snap *schema.Snapsh
 		if err == nil {
 			return ix, op.Built
 		}
+		if ctx.Err() != nil { // the engine is closing: no fault to report
+			return nil, false
+		}
 		e.log.Warn("cannot store the retrieval index; building it in memory", "datasource", src.ID(), "code", store.CodeOf(err), "err", err)
 	}
 	ix, err := index.Build(ctx, snap, emb, opts)
 	if err != nil {
-		e.log.Warn("cannot build the retrieval index; the whole schema will be sent", "datasource", src.ID(), "err", err)
+		if ctx.Err() == nil {
+			e.log.Warn("cannot build the retrieval index; the whole schema will be sent", "datasource", src.ID(), "err", err)
+		}
 		return nil, false
 	}
 	return ix, true
