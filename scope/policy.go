@@ -57,7 +57,8 @@ func DefaultSchema(engine string) string {
 // New compiles cfg's roles, users and local user. It fails, naming the key
 // (roles.<name>.row_filters[i].where), when a row filter does not parse;
 // the config checked the shapes. Users naming a role that does not exist
-// are accepted (that role allows nothing) and listed by Warnings.
+// are accepted (that role allows nothing) and listed by Warnings; the
+// config loader refuses such a file before it gets here.
 func New(cfg Access) (*Policy, error) {
 	p := &Policy{secured: cfg.Roles != nil, roles: map[string]*role{}, users: map[string]*User{},
 		local: cfg.LocalUser, schemas: map[string]string{}}

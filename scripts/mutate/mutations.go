@@ -1012,4 +1012,11 @@ var mutations = []mutation{
 		New:  "if err := hashFile(sha256.New(), d.path, 0, 3*4096); err != nil {",
 		Pkgs: []string{"./engine"}, Run: "TestRestartSeesDuckDBChanges",
 	},
+	{
+		Name: "config-undefined-role-accepted",
+		File: "internal/config/access.go",
+		Old:  "case fc.Roles != nil && !defined:",
+		New:  "case false && !defined:",
+		Pkgs: []string{"./internal/config"}, Run: "TestLoadAccessErrors",
+	},
 }
