@@ -44,6 +44,7 @@ type rowFilter struct {
 	ds, schema, table string
 	where             string
 	expr              fnode
+	index             int // in the role's row_filters, for messages
 }
 
 // DefaultSchema is the schema a name without one lives in, per engine.
@@ -87,7 +88,7 @@ func New(cfg Access) (*Policy, error) {
 				errs = append(errs, fmt.Errorf("%s.where: %w", key, err))
 				continue
 			}
-			r.filters = append(r.filters, &rowFilter{ds: parts[0], schema: parts[1], table: parts[2], where: f.Where, expr: e})
+			r.filters = append(r.filters, &rowFilter{ds: parts[0], schema: parts[1], table: parts[2], where: f.Where, expr: e, index: i})
 		}
 		p.roles[name] = r
 	}

@@ -15,6 +15,7 @@ import (
 	"github.com/nl2sql/nl2sql/engine/semantic"
 	"github.com/nl2sql/nl2sql/internal/config"
 	"github.com/nl2sql/nl2sql/internal/schema"
+	"github.com/nl2sql/nl2sql/scope"
 )
 
 // DoctorSchema is the tiny strict schema of the doctor's model call: an
@@ -78,6 +79,7 @@ func DoctorConfig(ctx context.Context, cfg *config.Config, label string, out io.
 		}
 		check(fmt.Sprintf("datasource %s (%s)", spec.ID, spec.Engine), fmt.Sprintf("%d tables", n), err)
 	}
+	checkAccess(cfg, snaps, check)
 	for _, h := range cfg.Hooks {
 		if h.Rule != nil {
 			check("hook "+h.Name, "", checkRuleNames(h.Rule, snaps))
@@ -100,6 +102,38 @@ func DoctorConfig(ctx context.Context, cfg *config.Config, label string, out io.
 		return fmt.Errorf("%d check(s) failed: %s", len(failed), strings.Join(failed, ", "))
 	}
 	return nil
+}
+
+// checkAccess fails one line per allow or deny pattern, or row filter
+// table, that matches nothing in its datasource's snapshot: a typo there
+// leaves the data meant to be hidden readable (scope.Unmatched).
+func checkAccess(cfg *config.Config, snaps map[string]*schema.Snapshot, check func(name, detail string, err error)) {
+	if !cfg.Secured() {
+		return
+	}
+	pol, err := scope.New(cfg.Access())
+	if err != nil {
+		check("access policy", "", err)
+		return
+	}
+	n := 0
+	for _, u := range AccessProblems(pol, cfg, snaps) {
+		check("access "+u.Key, "", errors.New(u.String()+" (fix the pattern in "+cfg.File+")"))
+		n++
+	}
+	if n == 0 {
+		check("access policy", "every pattern matches the schema", nil)
+	}
+}
+
+// AccessProblems lists the unmatched patterns of pol over the snapshots,
+// datasource by datasource in config order.
+func AccessProblems(pol *scope.Policy, cfg *config.Config, snaps map[string]*schema.Snapshot) []scope.Unmatched {
+	var out []scope.Unmatched
+	for _, d := range cfg.Datasources {
+		out = append(out, pol.Unmatched(snaps[d.ID])...)
+	}
+	return out
 }
 
 // checkDatasource opens the datasource, reads its snapshot and closes it.

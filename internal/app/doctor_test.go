@@ -299,3 +299,30 @@ func TestDoctorSemanticLayer(t *testing.T) {
 		}
 	}
 }
+
+// A deny pattern with a typo hides nothing: Customer.Email stays readable
+// while the operator believes it hidden. Doctor must fail, naming the
+// role, the pattern and the real name, and exit non-zero; correct
+// patterns pass.
+func TestDoctorAccessPatternTypo(t *testing.T) {
+	rec, err := filepath.Abs(filepath.Join(chinookDir, "recordings"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		deny string
+		want string
+	}{
+		{"chinook.main.Customer.Email", "access policy: ok"},
+		{"chinook.main.Customer.Emial", `access roles.analyst.deny[0]: FAILED: role analyst: roles.analyst.deny[0] "chinook.main.Customer.Emial" matches nothing in the schema, so it hides nothing; did you mean "chinook.main.Customer.Email"?`},
+		{"chinook.main.Customers", `did you mean "chinook.main.Customer"?`},
+	} {
+		cfg := writeConfig(t, fmt.Sprintf("  default: {provider: replay, recordings: %q}\nroles: {analyst: {allow: [chinook], deny: [%q]}}\nusers: [{name: alice, roles: [analyst]}]\n", rec, c.deny))
+		var out strings.Builder
+		err := Doctor(context.Background(), cfg, &out)
+		ok := strings.HasPrefix(c.want, "access policy: ok")
+		if (err == nil) != ok || !strings.Contains(out.String(), c.want) {
+			t.Errorf("deny %s: err %v\n%s", c.deny, err, out.String())
+		}
+	}
+}

@@ -1019,4 +1019,11 @@ var mutations = []mutation{
 		New:  "case false && !defined:",
 		Pkgs: []string{"./internal/config"}, Run: "TestLoadAccessErrors",
 	},
+	{
+		Name: "access-typo-unreported",
+		File: "scope/unmatched.go",
+		Old:  "!pt.coversDatasource(ds) || matchesSnapshot(pt, snap) {",
+		New:  "!pt.coversDatasource(ds) || snap != nil {",
+		Pkgs: []string{"./scope", "./internal/app"}, Run: "TestUnmatchedPatternsNameTheTypo|TestDoctorAccessPatternTypo",
+	},
 }
