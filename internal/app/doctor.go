@@ -15,6 +15,7 @@ import (
 	"github.com/nl2sql/nl2sql/engine/semantic"
 	"github.com/nl2sql/nl2sql/internal/config"
 	"github.com/nl2sql/nl2sql/internal/schema"
+	"github.com/nl2sql/nl2sql/internal/store"
 	"github.com/nl2sql/nl2sql/scope"
 )
 
@@ -70,6 +71,8 @@ func DoctorConfig(ctx context.Context, cfg *config.Config, label string, out io.
 	if len(cfg.Datasources) == 0 {
 		check("datasources", "", errors.New("none configured: add one under datasources"))
 	}
+	detail, err := checkStorage(ctx, cfg)
+	check("storage", detail, err)
 	snaps := map[string]*schema.Snapshot{}
 	for _, spec := range datasourceSpecs(cfg) {
 		snap, err := checkDatasource(ctx, spec)
@@ -102,6 +105,27 @@ func DoctorConfig(ctx context.Context, cfg *config.Config, label string, out io.
 		return fmt.Errorf("%d check(s) failed: %s", len(failed), strings.Join(failed, ", "))
 	}
 	return nil
+}
+
+// checkStorage opens (creating, if need be) the state store and closes
+// it. A store that cannot be written leaves the server without plan
+// cache, stored snapshots, traces and approvals, and index with nothing
+// to do: doctor fails rather than let serve degrade silently.
+func checkStorage(ctx context.Context, cfg *config.Config) (string, error) {
+	if cfg.Storage.Postgres != "" {
+		st, err := store.OpenPostgres(ctx, cfg.Storage.Postgres)
+		if err != nil {
+			return "", fmt.Errorf("storage.postgres: %w (hint: check the DSN and that the role may create tables)", err)
+		}
+		defer st.Close()
+		return "postgres " + st.Path(), nil
+	}
+	st, err := store.Open(ctx, cfg.Storage.Path, store.WithDisplayPath(cfg.Storage.PathAsWritten))
+	if err != nil {
+		return "", fmt.Errorf("%w (hint: set storage.path, or --storage, to a writable directory)", err)
+	}
+	defer st.Close()
+	return st.Path(), nil
 }
 
 // checkAccess fails one line per allow or deny pattern, or row filter

@@ -37,6 +37,7 @@ func TestDoctor(t *testing.T) {
 	lines := strings.Split(strings.TrimSpace(out.String()), "\n")
 	want := []string{
 		"config " + cfg + ": ok",
+		"storage: ok (",
 		"datasource chinook (sqlite): ok (11 tables)",
 		fmt.Sprintf("llm.answer (replay %s): ok (%d recordings)", rec, countRecordings(t, rec)),
 		"llm.default (openai gpt-test at " + oa.URL + "/v1): ok (answered in ",
@@ -324,5 +325,28 @@ func TestDoctorAccessPatternTypo(t *testing.T) {
 		if (err == nil) != ok || !strings.Contains(out.String(), c.want) {
 			t.Errorf("deny %s: err %v\n%s", c.deny, err, out.String())
 		}
+	}
+}
+
+// A storage path that cannot be written leaves serve without plan cache,
+// stored snapshots, traces and approvals; doctor must say so and fail
+// with a hint, not report ok.
+func TestDoctorUnwritableStorage(t *testing.T) {
+	db, err := filepath.Abs(filepath.Join(chinookDir, "chinook.sqlite"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	file := filepath.Join(t.TempDir(), "a-file")
+	if err := os.WriteFile(file, nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cfg, err := ConfigFromDatabases([]string{db}, DatabaseOptions{Storage: filepath.Join(file, "state")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out strings.Builder
+	err = DoctorConfig(context.Background(), cfg, "--db", &out)
+	if err == nil || !strings.Contains(out.String(), "storage: FAILED: ") || !strings.Contains(out.String(), "hint: set storage.path, or --storage, to a writable directory") {
+		t.Errorf("err %v\n%s", err, out.String())
 	}
 }

@@ -1026,4 +1026,18 @@ var mutations = []mutation{
 		New:  "!pt.coversDatasource(ds) || snap != nil {",
 		Pkgs: []string{"./scope", "./internal/app"}, Run: "TestUnmatchedPatternsNameTheTypo|TestDoctorAccessPatternTypo",
 	},
+	{
+		Name: "doctor-storage-unchecked",
+		File: "internal/app/doctor.go",
+		Old:  "\tcheck(\"storage\", detail, err)\n",
+		New:  "\tcheck(\"storage\", detail, nil)\n",
+		Pkgs: []string{"./internal/app", "./internal/app/cli"}, Run: "TestDoctorUnwritableStorage|TestIndexAndDoctorFailOnUnwritableStorage",
+	},
+	{
+		Name: "index-without-store-succeeds",
+		File: "internal/app/cli/admin.go",
+		Old:  "\t\t\tif a.Store == nil {\n",
+		New:  "\t\t\tif a.Store == nil && false {\n",
+		Pkgs: []string{"./internal/app/cli"}, Run: "TestIndexAndDoctorFailOnUnwritableStorage",
+	},
 }
