@@ -1030,7 +1030,7 @@ var mutations = []mutation{
 		Name: "doctor-storage-unchecked",
 		File: "internal/app/doctor.go",
 		Old:  "\tcheck(\"storage\", detail, err)\n",
-		New:  "\tcheck(\"storage\", detail, nil)\n",
+		New:  "\tcheck(\"storage\", detail, nil)\n\t_ = err\n",
 		Pkgs: []string{"./internal/app", "./internal/app/cli"}, Run: "TestDoctorUnwritableStorage|TestIndexAndDoctorFailOnUnwritableStorage",
 	},
 	{
