@@ -15,6 +15,7 @@ import (
 	"github.com/nl2sql/nl2sql/engine/semantic"
 	"github.com/nl2sql/nl2sql/internal/config"
 	"github.com/nl2sql/nl2sql/internal/schema"
+	"github.com/nl2sql/nl2sql/internal/source"
 	"github.com/nl2sql/nl2sql/internal/store"
 	"github.com/nl2sql/nl2sql/scope"
 )
@@ -59,7 +60,7 @@ func DoctorConfig(ctx context.Context, cfg *config.Config, label string, out io.
 	var failed []string
 	check := func(name string, detail string, err error) {
 		if err != nil {
-			fmt.Fprintf(out, "%s: FAILED: %s\n", name, oneLine(err))
+			fmt.Fprintf(out, "%s: FAILED: %s\n", name, oneLine(withHint(err)))
 			failed = append(failed, name)
 			return
 		}
@@ -105,6 +106,17 @@ func DoctorConfig(ctx context.Context, cfg *config.Config, label string, out io.
 		return fmt.Errorf("%d check(s) failed: %s", len(failed), strings.Join(failed, ", "))
 	}
 	return nil
+}
+
+// withHint appends the hint of a datasource error (source.Error keeps it
+// apart from its message, which ask and the tools show as a field) so the
+// doctor line says what to do, as every other surface does.
+func withHint(err error) error {
+	var se *source.Error
+	if errors.As(err, &se) && se.Hint != "" && !strings.Contains(err.Error(), se.Hint) {
+		return fmt.Errorf("%w (hint: %s)", err, se.Hint)
+	}
+	return err
 }
 
 // checkStorage opens (creating, if need be) the state store and closes

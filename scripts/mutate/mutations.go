@@ -1040,4 +1040,11 @@ var mutations = []mutation{
 		New:  "\t\t\tif a.Store == nil && false {\n",
 		Pkgs: []string{"./internal/app/cli"}, Run: "TestIndexAndDoctorFailOnUnwritableStorage",
 	},
+	{
+		Name: "doctor-drops-source-hint",
+		File: "internal/app/doctor.go",
+		Old:  "oneLine(withHint(err))",
+		New:  "oneLine(err)",
+		Pkgs: []string{"./internal/app/cli"}, Run: "TestDoctorWritableRoleHint",
+	},
 }
