@@ -1047,4 +1047,11 @@ var mutations = []mutation{
 		New:  "oneLine(err)",
 		Pkgs: []string{"./internal/app/cli"}, Run: "TestDoctorWritableRoleHint",
 	},
+	{
+		Name: "start-access-typo-silent",
+		File: "engine/access_warnings.go",
+		Old:  "range e.opts.Policy.Unmatched(ds.snap)",
+		New:  "range e.opts.Policy.Unmatched(nil)",
+		Pkgs: []string{"./internal/app/cli"}, Run: "TestAskWarnsOfUnmatchedDenyPattern",
+	},
 }
