@@ -1051,7 +1051,7 @@ var mutations = []mutation{
 		Name: "start-access-typo-silent",
 		File: "engine/access_warnings.go",
 		Old:  "range e.opts.Policy.Unmatched(ds.snap)",
-		New:  "range e.opts.Policy.Unmatched(nil)",
+		New:  "range e.opts.Policy.Unmatched(ds.snap)[:0]",
 		Pkgs: []string{"./internal/app/cli"}, Run: "TestAskWarnsOfUnmatchedDenyPattern",
 	},
 }
