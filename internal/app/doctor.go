@@ -32,8 +32,12 @@ var DoctorSchema = json.RawMessage(`{"type":"object","properties":{"ok":{"type":
 //	datasource chinook (sqlite): ok (11 tables)
 //	llm.default (ollama qwen2.5-coder:7b at http://127.0.0.1:11434): ok (answered in 1.2 s)
 //
-// The checks: the config loads; every datasource opens, its schema
-// snapshot reads and its semantic file, if any, matches it; every llm
+// The checks: the config loads; the state store opens and can be
+// written (storage.path or storage.postgres); every datasource opens, its
+// schema snapshot reads and its semantic file, if any, matches it (a
+// datasource error's hint is on its line); with roles, every allow and
+// deny pattern and row-filter table matches something in its datasource
+// (one FAILED line each, with the closest real name); every llm
 // entry answers one tiny structured request (DoctorSchema) — a replay
 // entry loads its recordings instead. Live calls
 // follow the entry's retry policy, as real calls do (max_retries; 429, 5xx,
