@@ -28,6 +28,20 @@
 // nothing. A name given without a schema is in the datasource engine's
 // default schema (main; public on PostgreSQL).
 //
+// # Patterns that match nothing
+//
+// A user naming a role that is not defined is refused by the config
+// loader (internal/config); New still accepts one, allowing nothing, and
+// lists it in Warnings. A pattern or row-filter table that matches
+// nothing in its datasource's snapshot hides or grants nothing, which for
+// a deny with a typo means the data meant to be hidden stays readable.
+// Unmatched (unmatched.go) lists them with the closest real name
+// (validate.Nearest, the validator's did-you-mean rule); nl2sql doctor
+// fails on them and serve and ask warn on stderr at start. They are not
+// refused at run time (the datasource is not closed to the role): the
+// policy is compiled without snapshots and a decision must not change
+// with the schema, and a deny of a table created later is legitimate.
+//
 // Without a roles section the server is single-user: Policy.Local and
 // every authenticated HTTP caller read everything (SingleUser). HTTP still
 // needs users with tokens unless told to serve a loopback address without

@@ -44,6 +44,7 @@ type rowFilter struct {
 	ds, schema, table string
 	where             string
 	expr              fnode
+	index             int // in the role's row_filters, for messages
 }
 
 // DefaultSchema is the schema a name without one lives in, per engine.
@@ -57,7 +58,8 @@ func DefaultSchema(engine string) string {
 // New compiles cfg's roles, users and local user. It fails, naming the key
 // (roles.<name>.row_filters[i].where), when a row filter does not parse;
 // the config checked the shapes. Users naming a role that does not exist
-// are accepted (that role allows nothing) and listed by Warnings.
+// are accepted (that role allows nothing) and listed by Warnings; the
+// config loader refuses such a file before it gets here.
 func New(cfg Access) (*Policy, error) {
 	p := &Policy{secured: cfg.Roles != nil, roles: map[string]*role{}, users: map[string]*User{},
 		local: cfg.LocalUser, schemas: map[string]string{}}
@@ -86,7 +88,7 @@ func New(cfg Access) (*Policy, error) {
 				errs = append(errs, fmt.Errorf("%s.where: %w", key, err))
 				continue
 			}
-			r.filters = append(r.filters, &rowFilter{ds: parts[0], schema: parts[1], table: parts[2], where: f.Where, expr: e})
+			r.filters = append(r.filters, &rowFilter{ds: parts[0], schema: parts[1], table: parts[2], where: f.Where, expr: e, index: i})
 		}
 		p.roles[name] = r
 	}

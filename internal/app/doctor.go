@@ -15,6 +15,9 @@ import (
 	"github.com/nl2sql/nl2sql/engine/semantic"
 	"github.com/nl2sql/nl2sql/internal/config"
 	"github.com/nl2sql/nl2sql/internal/schema"
+	"github.com/nl2sql/nl2sql/internal/source"
+	"github.com/nl2sql/nl2sql/internal/store"
+	"github.com/nl2sql/nl2sql/scope"
 )
 
 // DoctorSchema is the tiny strict schema of the doctor's model call: an
@@ -29,8 +32,12 @@ var DoctorSchema = json.RawMessage(`{"type":"object","properties":{"ok":{"type":
 //	datasource chinook (sqlite): ok (11 tables)
 //	llm.default (ollama qwen2.5-coder:7b at http://127.0.0.1:11434): ok (answered in 1.2 s)
 //
-// The checks: the config loads; every datasource opens, its schema
-// snapshot reads and its semantic file, if any, matches it; every llm
+// The checks: the config loads; the state store opens and can be
+// written (storage.path or storage.postgres); every datasource opens, its
+// schema snapshot reads and its semantic file, if any, matches it (a
+// datasource error's hint is on its line); with roles, every allow and
+// deny pattern and row-filter table matches something in its datasource
+// (one FAILED line each, with the closest real name); every llm
 // entry answers one tiny structured request (DoctorSchema) — a replay
 // entry loads its recordings instead. Live calls
 // follow the entry's retry policy, as real calls do (max_retries; 429, 5xx,
@@ -57,7 +64,7 @@ func DoctorConfig(ctx context.Context, cfg *config.Config, label string, out io.
 	var failed []string
 	check := func(name string, detail string, err error) {
 		if err != nil {
-			fmt.Fprintf(out, "%s: FAILED: %s\n", name, oneLine(err))
+			fmt.Fprintf(out, "%s: FAILED: %s\n", name, oneLine(withHint(err)))
 			failed = append(failed, name)
 			return
 		}
@@ -69,6 +76,8 @@ func DoctorConfig(ctx context.Context, cfg *config.Config, label string, out io.
 	if len(cfg.Datasources) == 0 {
 		check("datasources", "", errors.New("none configured: add one under datasources"))
 	}
+	detail, err := checkStorage(ctx, cfg)
+	check("storage", detail, err)
 	snaps := map[string]*schema.Snapshot{}
 	for _, spec := range datasourceSpecs(cfg) {
 		snap, err := checkDatasource(ctx, spec)
@@ -78,6 +87,7 @@ func DoctorConfig(ctx context.Context, cfg *config.Config, label string, out io.
 		}
 		check(fmt.Sprintf("datasource %s (%s)", spec.ID, spec.Engine), fmt.Sprintf("%d tables", n), err)
 	}
+	checkAccess(cfg, snaps, check)
 	for _, h := range cfg.Hooks {
 		if h.Rule != nil {
 			check("hook "+h.Name, "", checkRuleNames(h.Rule, snaps))
@@ -100,6 +110,75 @@ func DoctorConfig(ctx context.Context, cfg *config.Config, label string, out io.
 		return fmt.Errorf("%d check(s) failed: %s", len(failed), strings.Join(failed, ", "))
 	}
 	return nil
+}
+
+// withHint appends the hint of a datasource error (source.Error keeps it
+// apart from its message, which ask and the tools show as a field) so the
+// doctor line says what to do, as every other surface does.
+func withHint(err error) error {
+	var se *source.Error
+	if errors.As(err, &se) && se.Hint != "" && !strings.Contains(err.Error(), se.Hint) {
+		return fmt.Errorf("%w (hint: %s)", err, se.Hint)
+	}
+	return err
+}
+
+// checkStorage opens (creating, if need be) the state store and closes
+// it. A store that cannot be written leaves the server without plan
+// cache, stored snapshots, traces and approvals, and index with nothing
+// to do: doctor fails rather than let serve degrade silently.
+func checkStorage(ctx context.Context, cfg *config.Config) (string, error) {
+	if cfg.Storage.Postgres != "" {
+		st, err := store.OpenPostgres(ctx, cfg.Storage.Postgres)
+		if err != nil {
+			return "", fmt.Errorf("storage.postgres: %w (hint: check the DSN and that the role may create tables)", err)
+		}
+		defer st.Close()
+		return "postgres " + st.Path(), nil
+	}
+	st, err := store.Open(ctx, cfg.Storage.Path, store.WithDisplayPath(cfg.Storage.PathAsWritten))
+	if err != nil {
+		return "", fmt.Errorf("%w (hint: set storage.path, or --storage, to a writable directory)", err)
+	}
+	defer st.Close()
+	return st.Path(), nil
+}
+
+// checkAccess fails one line per allow or deny pattern, or row filter
+// table, that matches nothing in its datasource's snapshot: a typo there
+// leaves the data meant to be hidden readable (scope.Unmatched).
+func checkAccess(cfg *config.Config, snaps map[string]*schema.Snapshot, check func(name, detail string, err error)) {
+	if !cfg.Secured() {
+		return
+	}
+	pol, err := scope.New(cfg.Access())
+	if err != nil {
+		check("access policy", "", err)
+		return
+	}
+	n := 0
+	for _, u := range AccessProblems(pol, cfg, snaps) {
+		check("access "+u.Key, "", errors.New(u.String()+" (fix the pattern in "+cfg.File+")"))
+		n++
+	}
+	switch {
+	case n > 0:
+	case len(snaps) < len(cfg.Datasources):
+		// a datasource that did not open was not checked: no "ok" for it
+		check("access policy", fmt.Sprintf("every pattern matches the schema of the %d datasource(s) that opened", len(snaps)), nil)
+	default:
+		check("access policy", "every pattern matches the schema", nil)
+	}
+}
+
+// AccessProblems lists the unmatched patterns of pol over the snapshots,
+// datasource by datasource in config order.
+func AccessProblems(pol *scope.Policy, cfg *config.Config, snaps map[string]*schema.Snapshot) []scope.Unmatched {
+	var out []scope.Unmatched
+	for _, d := range cfg.Datasources {
+		out = append(out, pol.Unmatched(snaps[d.ID])...)
+	}
+	return out
 }
 
 // checkDatasource opens the datasource, reads its snapshot and closes it.

@@ -37,6 +37,7 @@ func TestDoctor(t *testing.T) {
 	lines := strings.Split(strings.TrimSpace(out.String()), "\n")
 	want := []string{
 		"config " + cfg + ": ok",
+		"storage: ok (",
 		"datasource chinook (sqlite): ok (11 tables)",
 		fmt.Sprintf("llm.answer (replay %s): ok (%d recordings)", rec, countRecordings(t, rec)),
 		"llm.default (openai gpt-test at " + oa.URL + "/v1): ok (answered in ",
@@ -297,5 +298,55 @@ func TestDoctorSemanticLayer(t *testing.T) {
 			!strings.Contains(out.String(), `COLUMN_NOT_FOUND`) {
 			t.Errorf("%s: err %v\n%s", c.column, err, out.String())
 		}
+	}
+}
+
+// A deny pattern with a typo hides nothing: Customer.Email stays readable
+// while the operator believes it hidden. Doctor must fail, naming the
+// role, the pattern and the real name, and exit non-zero; correct
+// patterns pass.
+func TestDoctorAccessPatternTypo(t *testing.T) {
+	rec, err := filepath.Abs(filepath.Join(chinookDir, "recordings"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		deny string
+		want string
+	}{
+		{"chinook.main.Customer.Email", "access policy: ok"},
+		{"chinook.main.Customer.Emial", `access roles.analyst.deny[0]: FAILED: role analyst: roles.analyst.deny[0] "chinook.main.Customer.Emial" matches nothing in the schema, so it hides nothing; did you mean "chinook.main.Customer.Email"?`},
+		{"chinook.main.Customers", `did you mean "chinook.main.Customer"?`},
+	} {
+		cfg := writeConfig(t, fmt.Sprintf("  default: {provider: replay, recordings: %q}\nroles: {analyst: {allow: [chinook], deny: [%q]}}\nusers: [{name: alice, roles: [analyst]}]\n", rec, c.deny))
+		var out strings.Builder
+		err := Doctor(context.Background(), cfg, &out)
+		ok := strings.HasPrefix(c.want, "access policy: ok")
+		if (err == nil) != ok || !strings.Contains(out.String(), c.want) {
+			t.Errorf("deny %s: err %v\n%s", c.deny, err, out.String())
+		}
+	}
+}
+
+// A storage path that cannot be written leaves serve without plan cache,
+// stored snapshots, traces and approvals; doctor must say so and fail
+// with a hint, not report ok.
+func TestDoctorUnwritableStorage(t *testing.T) {
+	db, err := filepath.Abs(filepath.Join(chinookDir, "chinook.sqlite"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	file := filepath.Join(t.TempDir(), "a-file")
+	if err := os.WriteFile(file, nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cfg, err := ConfigFromDatabases([]string{db}, DatabaseOptions{Storage: filepath.Join(file, "state")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out strings.Builder
+	err = DoctorConfig(context.Background(), cfg, "--db", &out)
+	if err == nil || !strings.Contains(out.String(), "storage: FAILED: ") || !strings.Contains(out.String(), "hint: set storage.path, or --storage, to a writable directory") {
+		t.Errorf("err %v\n%s", err, out.String())
 	}
 }

@@ -113,8 +113,16 @@ func buildAccess(fc *fileConfig, c *Config, dir string, bad func(key, format str
 		}
 		user := User{Name: u.Name, Roles: slices.Clone(u.Roles)}
 		for j, r := range u.Roles {
-			if strings.TrimSpace(r) == "" {
-				bad(fmt.Sprintf("%s.roles[%d]", key, j), "empty role name")
+			rk := fmt.Sprintf("%s.roles[%d]", key, j)
+			switch _, defined := fc.Roles[r]; {
+			case strings.TrimSpace(r) == "":
+				bad(rk, "empty role name")
+			case fc.Roles != nil && !defined:
+				// A role that does not exist allows nothing, but it is
+				// almost always a typo for one meant to grant or hide data:
+				// refuse the file rather than serve a policy nobody wrote.
+				bad(rk, "user %q names role %q, which is not defined under roles (defined: %s)",
+					u.Name, r, definedRoles(fc.Roles))
 			}
 		}
 		if len(u.Roles) > 0 && fc.Roles == nil {
@@ -159,6 +167,14 @@ func buildAccess(fc *fileConfig, c *Config, dir string, bad func(key, format str
 	if fc.Curated != "" {
 		c.Curated, c.CuratedAsWritten = resolve(dir, fc.Curated), fc.Curated
 	}
+}
+
+// definedRoles lists the role names of the file, for a hint.
+func definedRoles(roles map[string]fileRole) string {
+	if len(roles) == 0 {
+		return "none"
+	}
+	return strings.Join(slices.Sorted(maps.Keys(roles)), ", ")
 }
 
 // checkPattern checks the shape of one allow or deny pattern.

@@ -101,6 +101,12 @@ func TestLoadAccessErrors(t *testing.T) {
 		{"nested attribute", "roles: {}\nusers: [{name: a, attributes: {x: [1, 2]}}]\n", []string{"users[0].attributes.x"}},
 		{"bad attribute name", "roles: {}\nusers: [{name: a, attributes: {\"a-b\": 1}}]\n", []string{"users[0].attributes.a-b"}},
 		{"roles without a roles section", "users: [{name: a, roles: [r]}]\n", []string{"users[0].roles", "no roles section"}},
+		// A user given a role nobody defined (a typo, or a role removed)
+		// must not load: the operator thinks some data is granted or
+		// hidden, and the error names the file, user, role and the roles
+		// that do exist.
+		{"undefined role", ds + "roles: {analyst: {allow: [chinook]}, rep: {allow: [chinook]}}\nusers: [{name: alice, roles: [analyst, ghost]}]\n",
+			[]string{"nl2sql.yaml", "users[0].roles[1]", `"alice"`, `"ghost"`, "defined: analyst, rep"}},
 		{"unknown local user", "roles: {}\nusers: [{name: a}]\nlocal_user: bob\n", []string{"local_user", `"bob"`}},
 		{"unknown user key", "users: [{name: a, token: x}]\n", []string{"unknown key", "token"}},
 	}

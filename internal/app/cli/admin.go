@@ -120,6 +120,12 @@ func indexCmd(logger *slog.Logger) *cobra.Command {
 				return err
 			}
 			defer a.Close()
+			if a.Store == nil {
+				// index exists to store snapshots, profiles and indexes:
+				// profiling with nowhere to keep them is a failure, not a
+				// success that the next serve would redo.
+				return fmt.Errorf("the state store at %s cannot be opened or written, so nothing could be stored (hint: set storage.path, or --storage, to a writable directory; nl2sql doctor says why)", a.Config.Storage.PathAsWritten)
+			}
 			ids := a.Engine.DatasourceIDs()
 			if ds != "" {
 				ids = []string{ds}

@@ -60,7 +60,11 @@ func openInBackground(ctx context.Context, eng datasourceOpener, cfg *config.Con
 	for _, d := range cfg.Datasources {
 		wg.Go(func() {
 			err := eng.OpenDatasource(ctx, d.ID)
-			if ctx.Err() != nil || err == nil {
+			if ctx.Err() != nil {
+				return
+			}
+			if err == nil {
+				warnAccess(ctx, eng, d.ID, w, &mu)
 				return
 			}
 			mu.Lock()
@@ -74,6 +78,27 @@ func openInBackground(ctx context.Context, eng datasourceOpener, cfg *config.Con
 			close(done)
 		}
 	}()
+}
+
+// accessWarner is the engine's check of the access policy against an
+// open datasource's schema (engine.Engine.AccessWarnings).
+type accessWarner interface {
+	AccessWarnings(ctx context.Context, id string) []string
+}
+
+// warnAccess prints, on w, each allow or deny pattern of the policy that
+// matches nothing in datasource id: a typo that leaves hidden data
+// readable must be seen at start, not found later (doctor fails on it).
+func warnAccess(ctx context.Context, eng any, id string, w io.Writer, mu *sync.Mutex) {
+	aw, ok := eng.(accessWarner)
+	if !ok {
+		return
+	}
+	for _, msg := range aw.AccessWarnings(ctx, id) {
+		mu.Lock()
+		fmt.Fprintf(w, "nl2sql: warning: datasource %s: %s (nl2sql doctor fails on this)\n", id, msg)
+		mu.Unlock()
+	}
 }
 
 // where is a datasource's path, or its DSN without user and password.

@@ -13,6 +13,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 
 	"github.com/spf13/cobra"
 
@@ -160,6 +161,10 @@ func askCmd(logger *slog.Logger) *cobra.Command {
 				return err
 			}
 			defer a.Close()
+			var mu sync.Mutex
+			for _, id := range a.Engine.DatasourceIDs() {
+				warnAccess(cmd.Context(), a.Engine, id, cmd.ErrOrStderr(), &mu)
+			}
 			res, err := a.Engine.Ask(cmd.Context(), engine.AskRequest{Question: strings.Join(args, " "), Datasource: ds})
 			if err != nil {
 				if asJSON && cmd.Context().Err() == nil {

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/nl2sql/nl2sql/internal/pgtest"
+	"github.com/nl2sql/nl2sql/internal/source"
 )
 
 // `ask --db <superuser DSN>` is refused with a hint naming
@@ -32,5 +33,17 @@ func TestAllowWritableRoleFlag(t *testing.T) {
 
 	if _, err := runCLI("ask", "--allow-writable-role", "--json", q); err == nil || !strings.Contains(err.Error(), "goes with --db") {
 		t.Errorf("the flag without --db: %v", err)
+	}
+}
+
+// doctor refuses the same superuser DSN; its line must carry the same hint
+// as ask's error, or the operator is left without the way out.
+func TestDoctorWritableRoleHint(t *testing.T) {
+	super := pgtest.Schema(t, pgtest.DSN(t))
+	pgtest.Exec(t, super, `CREATE TABLE crates (id BIGINT PRIMARY KEY)`)
+	out, err := runCLI("doctor", "--db", "dev="+super, "--storage", t.TempDir())
+	if err == nil || !strings.Contains(out, "datasource dev (postgres): FAILED: DATASOURCE_UNAVAILABLE: the database role can write") ||
+		!strings.Contains(out, "hint: "+source.WritableRoleHint) {
+		t.Errorf("err %v\n%s", err, out)
 	}
 }
