@@ -20,8 +20,9 @@ import (
 )
 
 // guideTokenBudget bounds the guide (rules and shapes) in o200k_base
-// tokens: it is sent to a model with every get_plan_schema call.
-const guideTokenBudget = 2000
+// tokens: it is sent to a model with every get_plan_schema call, and
+// covers every construct a host would otherwise dig out of the schema.
+const guideTokenBudget = 2600
 
 func TestPlanGuideTokens(t *testing.T) {
 	codec, err := tokenizer.Get(tokenizer.O200kBase)
@@ -53,6 +54,11 @@ func TestPlanGuideShowsEveryShape(t *testing.T) {
 		"CASE":                `"kind":"case"`,
 		"date range filter":   `"type":"date"`,
 		"semantic metric":     `"kind":"metric"`,
+		"CTE (with)":          `"with":[{"name":`,
+		"set operation":       `"set_ops":[{"op":`,
+		"NOT EXISTS":          `"kind":"exists","negated":true,"subquery":`,
+		"IN list":             `"kind":"in","expr":`,
+		"join condition":      `"condition":{`,
 	}
 	for shape, must := range need {
 		found := false
@@ -74,6 +80,88 @@ func TestPlanGuideShowsEveryShape(t *testing.T) {
 			t.Errorf("the guide does not state %q", rule)
 		}
 	}
+}
+
+// Every JSON object the guide's text shows decodes in the plan language:
+// a host copies them, so a fragment naming a field the decoder refuses
+// (a scalar subquery's "query" written for exists' "subquery") costs it a
+// refused plan. Whole plans must also validate on Chinook; fragments are
+// decoded as a select item's expression.
+func TestPlanGuideJSONDecodes(t *testing.T) {
+	f, err := os.Open("../examples/chinook/chinook.sqlite")
+	if err != nil {
+		t.Skipf("no Chinook database: %v", err)
+	}
+	f.Close()
+	ctx := context.Background()
+	src, err := source.OpenSQLite(ctx, "chinook", "../examples/chinook/chinook.sqlite", source.Options{RowLimit: 1000})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer src.Close()
+	snap, err := src.Snapshot(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	plans, frags := 0, 0
+	for _, text := range guideJSON(PlanGuide + "\n" + PlanExample) {
+		var m map[string]any
+		if json.Unmarshal([]byte(text), &m) != nil {
+			continue // prose notation such as {"table": alias, "column"}
+		}
+		if _, ok := m["select"]; ok {
+			plans++
+			q, err := planast.Decode([]byte(text), planast.DefaultLimits)
+			if err != nil {
+				t.Errorf("%v\n%s", err, text)
+				continue
+			}
+			if _, ok := m["with"]; !ok && strings.Contains(text, `"kind":"metric"`) {
+				continue // expanded with the semantic layer by TestPlanGuideShapesRunOnChinook
+			}
+			if _, err := validate.Plan(q, snap, validate.Options{}); err != nil {
+				t.Errorf("%v\n%s", err, text)
+			}
+			continue
+		}
+		frags++
+		wrapped := `{"select":[{"expr":` + text + `,"alias":"x"}],"from":[{"table":"Track","alias":"t"}]}`
+		if _, err := planast.Decode([]byte(wrapped), planast.DefaultLimits); err != nil {
+			t.Errorf("fragment %s: %v", text, err)
+		}
+	}
+	if plans < len(PlanShapes)+1 || frags == 0 {
+		t.Errorf("found %d plans and %d fragments in the guide; it shows %d plans", plans, frags, len(PlanShapes)+1)
+	}
+}
+
+// guideJSON returns every outermost {...} span of text, braces balanced
+// outside JSON strings.
+func guideJSON(text string) []string {
+	var out []string
+	depth, start, inStr, esc := 0, 0, false, false
+	for i, r := range text {
+		switch {
+		case inStr && esc:
+			esc = false
+		case inStr && r == '\\':
+			esc = true
+		case r == '"' && depth > 0:
+			inStr = !inStr
+		case inStr:
+		case r == '{':
+			if depth == 0 {
+				start = i
+			}
+			depth++
+		case r == '}' && depth > 0:
+			depth--
+			if depth == 0 {
+				out = append(out, text[start:i+1])
+			}
+		}
+	}
+	return out
 }
 
 // Every example in the guide is a plan the server runs: it satisfies the

@@ -1103,4 +1103,18 @@ var mutations = []mutation{
 		New:  "range e.opts.Policy.Unmatched(ds.snap)[:0]",
 		Pkgs: []string{"./internal/app/cli"}, Run: "TestAskWarnsOfUnmatchedDenyPattern",
 	},
+	{
+		Name: "guide-exists-query-field",
+		File: "tools/get_plan_schema.go",
+		Old:  `"where":{"kind":"exists","negated":true,"subquery":{`,
+		New:  `"where":{"kind":"exists","negated":true,"query":{`,
+		Pkgs: []string{"./tools"}, Run: "TestPlanGuideJSONDecodes",
+	},
+	{
+		Name: "guide-date-literal-no-kind",
+		File: "tools/get_plan_schema.go",
+		Old:  `{"kind": "literal", "type": "date", "value": "2010-03-31"}`,
+		New:  `{"type": "date", "value": "2010-03-31"}`,
+		Pkgs: []string{"./tools"}, Run: "TestPlanGuideJSONDecodes",
+	},
 }
