@@ -13,6 +13,7 @@ import (
 	"github.com/tiktoken-go/tokenizer"
 
 	"github.com/nl2sql/nl2sql/engine/semantic"
+	"github.com/nl2sql/nl2sql/internal/schema"
 	"github.com/nl2sql/nl2sql/internal/source"
 	"github.com/nl2sql/nl2sql/planast"
 	"github.com/nl2sql/nl2sql/planast/validate"
@@ -88,21 +89,7 @@ func TestPlanGuideShowsEveryShape(t *testing.T) {
 // refused plan. Whole plans must also validate on Chinook; fragments are
 // decoded as a select item's expression.
 func TestPlanGuideJSONDecodes(t *testing.T) {
-	f, err := os.Open("../examples/chinook/chinook.sqlite")
-	if err != nil {
-		t.Skipf("no Chinook database: %v", err)
-	}
-	f.Close()
-	ctx := context.Background()
-	src, err := source.OpenSQLite(ctx, "chinook", "../examples/chinook/chinook.sqlite", source.Options{RowLimit: 1000})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer src.Close()
-	snap, err := src.Snapshot(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
+	_, snap := openChinook(t)
 	plans, frags := 0, 0
 	for _, text := range guideJSON(PlanGuide + "\n" + PlanExample) {
 		var m map[string]any
@@ -169,20 +156,8 @@ func guideJSON(text string) []string {
 // expanding metrics), renders on every dialect and returns rows from
 // examples/chinook/chinook.sqlite.
 func TestPlanGuideShapesRunOnChinook(t *testing.T) {
-	const db = "../examples/chinook/chinook.sqlite"
-	if _, err := os.Stat(db); err != nil {
-		t.Skipf("no Chinook database: %v", err)
-	}
 	ctx := context.Background()
-	src, err := source.OpenSQLite(ctx, "chinook", db, source.Options{RowLimit: 1000})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer src.Close()
-	snap, err := src.Snapshot(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
+	src, snap := openChinook(t)
 	layer, err := semantic.Load("../examples/chinook/semantic/semantic.yaml", "semantic.yaml", snap)
 	if err != nil {
 		t.Fatal(err)
@@ -236,6 +211,27 @@ func TestPlanGuideShapesRunOnChinook(t *testing.T) {
 			}
 		})
 	}
+}
+
+// openChinook opens examples/chinook/chinook.sqlite (closed with the
+// test) and its snapshot, or skips the test without it.
+func openChinook(t *testing.T) (*source.SQLite, *schema.Snapshot) {
+	t.Helper()
+	const db = "../examples/chinook/chinook.sqlite"
+	if _, err := os.Stat(db); err != nil {
+		t.Skipf("no Chinook database: %v", err)
+	}
+	ctx := context.Background()
+	src, err := source.OpenSQLite(ctx, "chinook", db, source.Options{RowLimit: 1000})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { src.Close() })
+	snap, err := src.Snapshot(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return src, snap
 }
 
 func compileHostSchema(t *testing.T) *jsonschema.Schema {
