@@ -243,6 +243,14 @@ func (o *obj) done() error {
 		return nil
 	}
 	sort.Strings(unknown)
+	known := make([]string, 0, len(o.used))
+	for k := range o.used { // the fields this node's kind reads
+		known = append(known, k)
+	}
+	sort.Strings(known)
+	if near := nearestField(unknown[0], known); near != "" {
+		return NewError(CodeUnknownField, JoinPath(o.path, unknown[0]), "unknown field %q; did you mean %q?", unknown[0], near)
+	}
 	return NewError(CodeUnknownField, JoinPath(o.path, unknown[0]), "unknown field %q; the plan language has no such field", unknown[0])
 }
 
@@ -790,9 +798,6 @@ func (d *decoder) expr(v any, path string, depth int) (Expr, error) {
 				n.Subquery, err = d.query(sv, JoinPath(path, "subquery"), depth+1)
 			}
 		}
-		if err == nil && (n.List == nil) == (n.Subquery == nil) {
-			err = NewError(CodeMalformed, path, "an in expression needs exactly one of \"list\" and \"subquery\"")
-		}
 		if err == nil {
 			n.Negated, err = o.boolean("negated")
 		}
@@ -800,6 +805,12 @@ func (d *decoder) expr(v any, path string, depth int) (Expr, error) {
 			n.Temporal, err = temporalMark(o, path)
 		}
 		o.used["list"] = true
+		if err == nil && (n.List == nil) == (n.Subquery == nil) {
+			// a misspelt list ("values") is the likelier cause: name it
+			if err = o.done(); err == nil {
+				err = NewError(CodeMalformed, path, "an in expression needs exactly one of \"list\" and \"subquery\"")
+			}
+		}
 		e = n
 	case "exists":
 		n := &Exists{}

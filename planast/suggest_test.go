@@ -25,6 +25,7 @@ func TestColumnNotFoundSuggests(t *testing.T) {
 		{"unqualified", plan(sel(c("", "Titel")), albumArtist[0], albumArtist[1]), "select[0].expr.column", `no source in scope has a column "Titel"; did you mean "Title" of "al"?`},
 		{"join key", plan(sel(c("al", "Title")), frm(from("Album", "al"), from("Artist", "ar")), joins(joinOn("inner", "al", "ar", "ArtistID", "ArtstId"))), "joins[0].on[0].right_column", `"ar" has no column "ArtstId"; did you mean "ArtistId"?`},
 		{"derived table column", plan(sel(c("d", "nam")), `"from":[{"subquery":`+plan(sel(c("", "Name")), frm(from("Artist", "a")))+`,"alias":"d"}]`), "select[0].expr.column", `"d" has no column "nam"; did you mean "Name"?`},
+		{"abbreviation", plan(sel(c("c", "CustId")), frm(from("Customer", "c"))), "select[0].expr.column", `"c" has no column "CustId"; did you mean "CustomerId"?`},
 		{"far name", plan(sel(c("ar", "Revenue")), frm(from("Artist", "ar"))), "select[0].expr.column", `"ar" has no column "Revenue"`},
 		{"one letter", plan(sel(c("ar", "x")), frm(from("Artist", "ar"))), "select[0].expr.column", `"ar" has no column "x"`},
 	}
@@ -129,5 +130,55 @@ func TestFunctionNotAllowedListsWhatIsAllowedHere(t *testing.T) {
 	is := firstIssue(t, plan(sel(item(w, "r")), frm(from("Invoice", "i"))), chinook, validate.Options{})
 	if is.Message != `"RANKK" is not a window function; did you mean RANK?` || !strings.Contains(is.Hint, "DENSE_RANK") || strings.Contains(is.Hint, "UPPER") {
 		t.Errorf("window name: %+v", is)
+	}
+}
+
+// A planner that writes SQL's word for a construct, or misspells a field,
+// is pointed at the field of that node that spells it; a field that node
+// does not have is never suggested.
+func TestUnknownFieldSuggests(t *testing.T) {
+	q := `"from":[{"table":"Track","alias":"t"}]`
+	col := `{"kind":"column","table":"t","column":"Name"}`
+	item := `"select":[{"expr":` + col + `,"alias":"n"}]`
+	cases := []struct{ name, plan, path, want string }{
+		{"union", `{` + item + `,` + q + `,"union":{` + item + `,` + q + `}}`, "union", `unknown field "union"; did you mean "set_ops"?`},
+		{"except", `{` + item + `,` + q + `,"except":{}}`, "except", `unknown field "except"; did you mean "set_ops"?`},
+		{"cte", `{"cte":[],` + item + `,` + q + `}`, "cte", `unknown field "cte"; did you mean "with"?`},
+		{"in values", `{` + item + `,` + q + `,"where":{"kind":"in","expr":` + col + `,"values":[{"kind":"literal","value":"a"}]}}`, "where.values", `unknown field "values"; did you mean "list"?`},
+		{"misspelt", `{` + item + `,` + q + `,"order_bye":[]}`, "order_bye", `unknown field "order_bye"; did you mean "order_by"?`},
+		{"values outside in", `{` + item + `,` + q + `,"values":[]}`, "values", `unknown field "values"; the plan language has no such field`},
+		{"far name", `{` + item + `,` + q + `,"raw_sql":"x"}`, "raw_sql", `unknown field "raw_sql"; the plan language has no such field`},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			_, err := planast.Decode([]byte(tc.plan), planast.DefaultLimits)
+			is := issues(t, err)[0]
+			if is.Code != planast.CodeUnknownField || is.Path != tc.path || is.Message != tc.want {
+				t.Errorf("got %s at %s: %s\nwant %s at %s: %s", is.Code, is.Path, is.Message, planast.CodeUnknownField, tc.path, tc.want)
+			}
+		})
+	}
+}
+
+// One rule decides every suggestion: close misspellings and abbreviations
+// are suggested, a distance large against the name is not (MEDIAN is not
+// MIN, and a host told so would compute the wrong thing).
+func TestNearest(t *testing.T) {
+	cases := []struct {
+		name  string
+		cands []string
+		want  string
+	}{
+		{"Nmae", []string{"Name", "Title"}, "Name"},
+		{"lang_id", []string{"language_id", "last_update"}, "language_id"},
+		{"MEDIAN", []string{"MIN", "MAX", "AVG"}, ""},
+		{"x", []string{"Name", "id"}, ""},
+		{"id", []string{"ArtistId", "Name"}, ""},
+		{"Revenue", []string{"Name", "ArtistId"}, ""},
+	}
+	for _, tc := range cases {
+		if got := planast.Nearest(tc.name, tc.cands); got != tc.want {
+			t.Errorf("Nearest(%q) = %q, want %q", tc.name, got, tc.want)
+		}
 	}
 }

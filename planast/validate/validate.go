@@ -5,8 +5,6 @@ import (
 	. "github.com/nl2sql/nl2sql/planast"
 	"sort"
 	"strings"
-
-	"github.com/agnivade/levenshtein"
 )
 
 // JoinStrictness sets how much the validator asks of join keys.
@@ -694,24 +692,5 @@ func (v *validator) nearestTable(name string) string {
 		}
 		visible = append(visible, cand)
 	}
-	return nearest(name, visible, 2)
-}
-
-// nearest returns the candidate closest to name by Levenshtein distance,
-// case-insensitive, if it is at most maxD edits away and the edits are
-// under half of name (so "x" suggests nothing); ties go to the
-// alphabetically first. The caller passes only names the caller may see.
-func nearest(name string, cands []string, maxD int) string {
-	best, bestD := "", maxD+1
-	lname := strings.ToLower(name)
-	for _, cand := range cands {
-		d := levenshtein.ComputeDistance(lname, strings.ToLower(cand))
-		if d < bestD || (d == bestD && best != "" && cand < best) {
-			best, bestD = cand, d
-		}
-	}
-	if best == "" || 2*bestD >= len([]rune(name))+1 {
-		return ""
-	}
-	return best
+	return Nearest(name, visible)
 }

@@ -404,7 +404,7 @@ func (v *validator) column(c *Column, path string, sc *scope) Type {
 			return TypeUnknown
 		}
 	}
-	if near := nearest(c.Column, cands, 2); near != "" {
+	if near := Nearest(c.Column, cands); near != "" {
 		v.add(CodeColumnNotFound, join(path, "column"), "no source in scope has a column %q; did you mean %q of %q?", c.Column, near, owner[near])
 	} else {
 		v.add(CodeColumnNotFound, join(path, "column"), "no source in scope has a column %q", c.Column)
@@ -428,7 +428,7 @@ func (s *scope) clauseName() string {
 // does. src.rel holds only the columns the caller may see, so a hidden
 // column is neither suggested nor told apart from a missing one.
 func (v *validator) noColumn(path string, src *source, name string) {
-	if near := nearest(name, src.rel.names(), 2); near != "" {
+	if near := Nearest(name, src.rel.names()); near != "" {
 		v.add(CodeColumnNotFound, path, "%q has no column %q; did you mean %q?", src.alias, name, near)
 		return
 	}
@@ -439,7 +439,7 @@ func (v *validator) fn(f *Func, path string, sc *scope, env *cteEnv) Type {
 	spec, ok := LookupFunc(f.Name)
 	if !ok {
 		msg := "function %q is not allowed"
-		if near := nearest(f.Name, funcsWhere(func(FuncSpec) bool { return true }), 3); near != "" {
+		if near := Nearest(f.Name, funcsWhere(func(FuncSpec) bool { return true })); near != "" {
 			msg += "; did you mean " + near + "?"
 		}
 		v.addHint(CodeFunction, join(path, "name"), v.allowedHere(sc), msg, Truncate(f.Name, 40))
@@ -624,7 +624,7 @@ func (v *validator) window(w *Window, path string, sc *scope, env *cteEnv) Type 
 	if !ok || spec.Kind == Scalar {
 		windowed := funcsWhere(func(s FuncSpec) bool { return s.Kind != Scalar })
 		msg := "%q is not a window function"
-		if near := nearest(w.Name, windowed, 3); !ok && near != "" {
+		if near := Nearest(w.Name, windowed); !ok && near != "" {
 			msg += "; did you mean " + near + "?"
 		}
 		v.addHint(CodeFunction, join(path, "name"), "a window takes one of: "+strings.Join(windowed, ", "), msg, Truncate(w.Name, 40))

@@ -1117,4 +1117,25 @@ var mutations = []mutation{
 		New:  `{"type": "date", "value": "2010-03-31"}`,
 		Pkgs: []string{"./tools"}, Run: "TestPlanGuideJSONDecodes",
 	},
+	{
+		Name: "unknown-field-no-sql-word",
+		File: "planast/suggest.go",
+		Old:  `"union": "set_ops", "union_all"`,
+		New:  `"union_": "set_ops", "union_all"`,
+		Pkgs: []string{"./planast"}, Run: "TestUnknownFieldSuggests",
+	},
+	{
+		Name: "nearest-no-abbreviation",
+		File: "planast/suggest.go",
+		Old:  "if !close && !abbrev {",
+		New:  "if !close {",
+		Pkgs: []string{"./planast"}, Run: "TestColumnNotFoundSuggests|TestNearest",
+	},
+	{
+		Name: "nearest-far-guess",
+		File: "planast/suggest.go",
+		Old:  "close := d <= 2 && 2*d <= n",
+		New:  "close := d <= 3 && 2*d <= n",
+		Pkgs: []string{"./planast"}, Run: "TestNearest",
+	},
 }
