@@ -1127,8 +1127,8 @@ var mutations = []mutation{
 	{
 		Name: "nearest-no-abbreviation",
 		File: "planast/suggest.go",
-		Old:  "if !close && !abbrev {",
-		New:  "if !close {",
+		Old:  "abbrev := d > 0 &&",
+		New:  "abbrev := false && d > 0 &&",
 		Pkgs: []string{"./planast"}, Run: "TestColumnNotFoundSuggests|TestNearest",
 	},
 	{
