@@ -53,14 +53,21 @@ type Error struct {
 	Issues []Issue
 }
 
-func (e *Error) Error() string {
+func (e *Error) Error() string { return e.text(true) }
+
+// Brief is Error without the hints, for a message sent beside the issues
+// themselves: a hint listing the allowed functions is long, and a refusal
+// that repeats it per copy costs the host its context for nothing.
+func (e *Error) Brief() string { return e.text(false) }
+
+func (e *Error) text(hints bool) string {
 	parts := make([]string, 0, len(e.Issues))
 	for _, is := range e.Issues {
 		part := fmt.Sprintf("%s: %s", is.Code, is.Message)
 		if is.Path != "" {
 			part = fmt.Sprintf("%s at %s: %s", is.Code, is.Path, is.Message)
 		}
-		if is.Hint != "" {
+		if hints && is.Hint != "" {
 			part += " (" + is.Hint + ")"
 		}
 		parts = append(parts, part)

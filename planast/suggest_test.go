@@ -1,6 +1,8 @@
 package planast_test
 
 import (
+	"encoding/json"
+	"errors"
 	"strings"
 	"testing"
 
@@ -180,5 +182,28 @@ func TestNearest(t *testing.T) {
 		if got := planast.Nearest(tc.name, tc.cands); got != tc.want {
 			t.Errorf("Nearest(%q) = %q, want %q", tc.name, got, tc.want)
 		}
+	}
+}
+
+// A refusal of several unknown functions carries the allowed list once: a
+// host pays for every copy in its context. MEDIAN gets no "did you mean
+// MIN", a different computation.
+func TestFunctionRefusalListsOnce(t *testing.T) {
+	fn := func(name string) string {
+		return `{"kind":"func","name":"` + name + `","args":[{"kind":"column","table":"t","column":"Milliseconds"}]}`
+	}
+	p := `{"select":[{"expr":` + fn("STDDEV") + `,"alias":"s"},{"expr":` + fn("MEDIAN") + `,"alias":"m"}],"from":[{"table":"Track","alias":"t"}]}`
+	_, err := validate.Plan(decode(t, p), chinook, validate.Options{})
+	var pe *planast.Error
+	if !errors.As(err, &pe) || len(pe.Issues) != 2 {
+		t.Fatalf("want two issues, got %v", err)
+	}
+	all, _ := json.Marshal(pe.Issues)
+	text := pe.Brief() + string(all)
+	if n := strings.Count(text, "ROUND"); n != 1 {
+		t.Errorf("the allowed functions appear %d times in the issues and the message:\n%s", n, text)
+	}
+	if strings.Contains(pe.Issues[1].Message, "did you mean") {
+		t.Errorf("MEDIAN got a far guess: %s", pe.Issues[1].Message)
 	}
 }

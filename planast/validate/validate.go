@@ -115,6 +115,12 @@ func (v *validator) addHint(code Code, path, hint, format string, args ...any) {
 	if len(v.issues) >= v.opts.MaxIssues {
 		return
 	}
+	for _, is := range v.issues {
+		if hint != "" && is.Hint == hint { // a long list once per refusal
+			hint = "see the hint at " + is.Path
+			break
+		}
+	}
 	v.issues = append(v.issues, Issue{Code: code, Path: path, Message: fmt.Sprintf(format, args...), Hint: hint})
 }
 
