@@ -68,6 +68,7 @@ var chinook = memCatalog{
 		"BillingCountry text", "Total decimal"}, fk("CustomerId", "Customer", "CustomerId")),
 	table("", "InvoiceLine", []string{"InvoiceLineId integer", "InvoiceId integer", "TrackId integer",
 		"UnitPrice decimal", "Quantity integer"}, fk("InvoiceId", "Invoice", "InvoiceId"), fk("TrackId", "Track", "TrackId")),
+	table("", "PlaylistTrack", []string{"PlaylistId integer", "TrackId integer"}, fk("TrackId", "Track", "TrackId")),
 	table("", "Employee", []string{"EmployeeId integer", "LastName text", "Salary decimal"}),
 	table("archive", "Invoice", []string{"InvoiceId integer", "Total decimal"}),
 	table("", "order", []string{"select integer", "unit price decimal", "größe text", "客户 text", "Group integer", `a"b text`}),

@@ -292,6 +292,11 @@ func TestValidateWarnsUndeclaredJoins(t *testing.T) {
 		{plan(sel(c("ar", "Name")), frm(from("Artist", "ar"), from("Album", "al")), joins(joinOn("inner", "ar", "al", "ArtistId", "ArtistId"))), validate.Options{}, nil},
 		{plan(sel(c("ar", "Name")), frm(from("Album", "al"), from("Artist", "ar")), joins(joinOn("inner", "al", "ar", "AlbumId", "ArtistId"))), validate.Options{},
 			[]string{"joins[0].on[0]: no foreign key or declared relationship joins al.AlbumId to ar.ArtistId; check that these are the keys the tables are related by"}},
+		// two foreign keys to the same key (Track.TrackId) relate their rows
+		{plan(sel(c("il", "Quantity")), frm(from("InvoiceLine", "il"), from("PlaylistTrack", "pt")), joins(joinOn("inner", "il", "pt", "TrackId", "TrackId"))), validate.Options{}, nil},
+		// foreign keys to different keys do not
+		{plan(sel(c("il", "Quantity")), frm(from("InvoiceLine", "il"), from("PlaylistTrack", "pt")), joins(joinOn("inner", "il", "pt", "InvoiceId", "TrackId"))), validate.Options{},
+			[]string{"joins[0].on[0]: no foreign key or declared relationship joins il.InvoiceId to pt.TrackId; check that these are the keys the tables are related by"}},
 		{plan(sel(c("ar", "Name")), frm(from("Album", "al"), from("Artist", "ar")), joins(joinOn("inner", "al", "ar", "AlbumId", "ArtistId"))), validate.Options{Joins: validate.JoinInferable},
 			[]string{"joins[0].on[0]: no foreign key or declared relationship joins al.AlbumId to ar.ArtistId; check that these are the keys the tables are related by"}},
 	} {

@@ -631,7 +631,7 @@ func (v *validator) joinKeyCheck(left, right *source, lcol, rcol, path string) {
 	if left.table == nil || right.table == nil {
 		return // a CTE or derived table declares no keys
 	}
-	if fkBetween(left.table, right.table, lcol, rcol) || fkBetween(right.table, left.table, rcol, lcol) {
+	if fkBetween(left.table, right.table, lcol, rcol) || fkBetween(right.table, left.table, rcol, lcol) || sameFKTarget(left.table, right.table, lcol, rcol) {
 		return
 	}
 	if v.opts.Joins == JoinTyped || v.opts.Joins == JoinInferable && (strings.EqualFold(lcol, rcol) || isPK(left.table, lcol) || isPK(right.table, rcol)) {
@@ -653,6 +653,34 @@ func fkBetween(a, b *TableInfo, acol, bcol string) bool {
 		}
 	}
 	return false
+}
+
+// sameFKTarget reports whether acol and bcol are foreign keys to the same
+// key (inventory.film_id and film_category.film_id, both to film.film_id):
+// two rows referring to one row are related by declaration.
+func sameFKTarget(a, b *TableInfo, acol, bcol string) bool {
+	for _, ra := range fkTargets(a, acol) {
+		for _, rb := range fkTargets(b, bcol) {
+			if ra == rb {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// fkTargets lists the schema.table.column keys col references, lowercased
+// where names compare case-insensitively.
+func fkTargets(t *TableInfo, col string) []string {
+	var out []string
+	for _, fk := range t.ForeignKeys {
+		for i := range fk.Columns {
+			if i < len(fk.RefColumns) && fk.Columns[i] == col {
+				out = append(out, strings.ToLower(fk.RefSchema)+"."+strings.ToLower(fk.RefTable)+"."+fk.RefColumns[i])
+			}
+		}
+	}
+	return out
 }
 
 func isPK(t *TableInfo, col string) bool {

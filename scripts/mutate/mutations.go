@@ -1138,4 +1138,11 @@ var mutations = []mutation{
 		New:  "close := d <= 3 && 2*d <= n",
 		Pkgs: []string{"./planast"}, Run: "TestNearest",
 	},
+	{
+		Name: "join-shared-fk-target-warns",
+		File: "planast/validate/validate.go",
+		Old:  "|| sameFKTarget(left.table, right.table, lcol, rcol) {",
+		New:  "|| false && sameFKTarget(left.table, right.table, lcol, rcol) {",
+		Pkgs: []string{"./planast"}, Run: "TestValidateWarnsUndeclaredJoins",
+	},
 }
