@@ -369,7 +369,8 @@ func sourceError(err error, id string) *Error {
 		case "READ_ONLY_VIOLATION":
 			code = CodeReadOnly
 		case "TIMEOUT":
-			code, retry = CodeTimeout, true
+			// a slow query times out again; only a wait (a lock, a busy pool) may pass
+			code, retry = CodeTimeout, se.Waited
 		case "CANCELLED":
 			code = CodeCancelled
 		case "DATASOURCE_UNAVAILABLE":
@@ -382,7 +383,8 @@ func sourceError(err error, id string) *Error {
 		return &Error{Code: CodeCancelled, Msg: "the request was cancelled", Err: err}
 	}
 	if errors.Is(err, context.DeadlineExceeded) {
-		return &Error{Code: CodeTimeout, Msg: fmt.Sprintf("datasource %q: the query ran past its time limit", id), Retryable: true, Err: err}
+		return &Error{Code: CodeTimeout, Msg: fmt.Sprintf("datasource %q: the query ran past its time limit", id), Err: err,
+			Hint: "the query is too slow and will time out again: narrow the plan (filters, a smaller date range), aggregate before joining, or raise the datasource's timeout_seconds"}
 	}
 	return &Error{Code: CodeQueryFailed, Msg: fmt.Sprintf("datasource %q: %v", id, err), Err: err}
 }

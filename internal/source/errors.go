@@ -33,8 +33,16 @@ type Error struct {
 	Code string // one of the Code* constants
 	Msg  string
 	Hint string
-	Err  error
+	// Waited marks a TIMEOUT spent waiting (for a lock, for a pooled
+	// connection) rather than on the query's own work: only such a timeout
+	// may pass on a retry; a slow query times out again.
+	Waited bool
+	Err    error
 }
+
+// timeoutHint is a slow query's TIMEOUT hint: the same plan would time out
+// again, so it says how to make the query cheaper.
+const timeoutHint = "the query itself is too slow and will time out again: narrow the plan (filters, a smaller date range), aggregate before joining, or raise the datasource's timeout_seconds"
 
 // Error returns "CODE: Msg".
 func (e *Error) Error() string { return e.Code + ": " + e.Msg }
@@ -54,7 +62,7 @@ func ctxError(ctx context.Context, limit time.Duration) *Error {
 	case err == nil:
 		return nil
 	case errors.Is(err, context.DeadlineExceeded):
-		return errorf(CodeTimeout, err, "ask for less data, or raise the datasource's timeout_seconds",
+		return errorf(CodeTimeout, err, timeoutHint,
 			"the query ran past its time limit (%s)", limit)
 	default:
 		return errorf(CodeCancelled, err, "", "the query was cancelled")

@@ -154,7 +154,12 @@ func (p *Postgres) fetch(ctx context.Context, sqlText string, args []any, maxRow
 	}
 	pc, err := p.pool.Acquire(ctx)
 	if err != nil {
-		return nil, fail(err)
+		err = fail(err)
+		var se *Error
+		if errors.As(err, &se) && se.Code == CodeTimeout { // every connection was busy
+			se.Waited, se.Hint = true, "every connection to the database was busy; the same request may succeed shortly"
+		}
+		return nil, err
 	}
 	defer pc.Release() // destroys the connection when it is closed, busy or in a transaction
 	conn := pc.Conn()
@@ -272,9 +277,12 @@ func pgError(err error, timeout time.Duration) *Error {
 			return errorf(CodeReadOnly, err, readOnlyHint, "the read-only transaction refused the statement: %s", pe.Message)
 		case code == "42501": // insufficient_privilege
 			return errorf(CodeReadOnly, err, readOnlyHint, "the database role may not do this: %s", pe.Message)
+		case code == "55P03": // lock_not_available: a wait, not the query's work
+			return &Error{Code: CodeTimeout, Msg: "the query waited too long for a lock: " + pe.Message, Waited: true, Err: err,
+				Hint: "another transaction held a lock the query needed; the same request may succeed shortly"}
 		case code == "57014": // query_canceled
 			if strings.Contains(pe.Message, "statement timeout") {
-				return errorf(CodeTimeout, err, "ask for less data, or raise the datasource's timeout_seconds",
+				return errorf(CodeTimeout, err, timeoutHint,
 					"the query ran past its time limit (%s)", timeout)
 			}
 			return errorf(CodeCancelled, err, "", "the query was cancelled")

@@ -256,8 +256,8 @@ func TestPostgresTimeoutAndCancel(t *testing.T) {
 	p := openPGTest(t, f.ReadOnly, Options{Timeout: 300 * time.Millisecond})
 	start := time.Now()
 	_, err := p.Query(context.Background(), "SELECT pg_sleep(3600)", nil, 1)
-	if se := asError(t, err); se.Code != CodeTimeout {
-		t.Errorf("code %s (%v), want %s", se.Code, se, CodeTimeout)
+	if se := asError(t, err); se.Code != CodeTimeout || se.Waited {
+		t.Errorf("code %s waited %v (%v), want %s from the query's own work", se.Code, se.Waited, se, CodeTimeout)
 	}
 	if d := time.Since(start); d > 5*time.Second {
 		t.Errorf("took %s to time out at 300ms", d)
