@@ -383,8 +383,7 @@ func sourceError(err error, id string) *Error {
 		return &Error{Code: CodeCancelled, Msg: "the request was cancelled", Err: err}
 	}
 	if errors.Is(err, context.DeadlineExceeded) {
-		return &Error{Code: CodeTimeout, Msg: fmt.Sprintf("datasource %q: the query ran past its time limit", id), Err: err,
-			Hint: "the query is too slow and will time out again: narrow the plan (filters, a smaller date range), aggregate before joining, or raise the datasource's timeout_seconds"}
+		return &Error{Code: CodeTimeout, Msg: fmt.Sprintf("datasource %q: the query ran past its time limit", id), Err: err, Hint: source.TimeoutHint}
 	}
 	return &Error{Code: CodeQueryFailed, Msg: fmt.Sprintf("datasource %q: %v", id, err), Err: err}
 }

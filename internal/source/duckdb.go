@@ -374,7 +374,7 @@ func duckdbError(err error) *Error {
 			return errorf(CodeReadOnly, err, readOnlyHint, "the read-only policy refused the statement: %s", firstLine(de.Msg))
 		}
 	case duckdb.ErrorTypeInterrupt:
-		return errorf(CodeTimeout, err, timeoutHint, "the query was interrupted")
+		return errorf(CodeTimeout, err, TimeoutHint, "the query was interrupted")
 	case duckdb.ErrorTypeIO:
 		return errorf(CodeUnavailable, err, pathHint, "the database file cannot be read")
 	case duckdb.ErrorTypeOutOfMemory:

@@ -40,9 +40,9 @@ type Error struct {
 	Err    error
 }
 
-// timeoutHint is a slow query's TIMEOUT hint: the same plan would time out
+// TimeoutHint is a slow query's TIMEOUT hint: the same plan would time out
 // again, so it says how to make the query cheaper.
-const timeoutHint = "the query itself is too slow and will time out again: narrow the plan (filters, a smaller date range), aggregate before joining, or raise the datasource's timeout_seconds"
+const TimeoutHint = "the query itself is too slow and will time out again: narrow the plan (filters, a smaller date range), aggregate before joining, or raise the datasource's timeout_seconds"
 
 // Error returns "CODE: Msg".
 func (e *Error) Error() string { return e.Code + ": " + e.Msg }
@@ -62,7 +62,7 @@ func ctxError(ctx context.Context, limit time.Duration) *Error {
 	case err == nil:
 		return nil
 	case errors.Is(err, context.DeadlineExceeded):
-		return errorf(CodeTimeout, err, timeoutHint,
+		return errorf(CodeTimeout, err, TimeoutHint,
 			"the query ran past its time limit (%s)", limit)
 	default:
 		return errorf(CodeCancelled, err, "", "the query was cancelled")

@@ -282,7 +282,7 @@ func pgError(err error, timeout time.Duration) *Error {
 				Hint: "another transaction held a lock the query needed; the same request may succeed shortly"}
 		case code == "57014": // query_canceled
 			if strings.Contains(pe.Message, "statement timeout") {
-				return errorf(CodeTimeout, err, timeoutHint,
+				return errorf(CodeTimeout, err, TimeoutHint,
 					"the query ran past its time limit (%s)", timeout)
 			}
 			return errorf(CodeCancelled, err, "", "the query was cancelled")

@@ -1145,4 +1145,11 @@ var mutations = []mutation{
 		New:  "|| false && sameFKTarget(left.table, right.table, lcol, rcol) {",
 		Pkgs: []string{"./planast"}, Run: "TestValidateWarnsUndeclaredJoins",
 	},
+	{
+		Name: "timeout-slow-query-retryable",
+		File: "engine/engine.go",
+		Old:  "code, retry = CodeTimeout, se.Waited",
+		New:  "code, retry = CodeTimeout, true",
+		Pkgs: []string{"./engine"}, Run: "TestSlowQueryTimeoutIsNotRetryable",
+	},
 }
