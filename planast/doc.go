@@ -4,7 +4,10 @@
 // A plan is a Query (see ast.go and expr.go for every field). Decode parses
 // one strictly: unknown fields, keys written twice, wrong JSON types, values outside the
 // language, NUL characters and documents over Limits (bytes, nodes, nesting)
-// are refused with a typed *Error before anything else happens. Inspect
+// are refused with a typed *Error before anything else happens; an unknown
+// field names the field of that node it most likely meant (Nearest, the one
+// did-you-mean rule the validator also uses for tables, columns and
+// functions, plus SQL words such as "union" for "set_ops"). Inspect
 // visits every node of a plan and MapQuery rewrites its expressions; Expand
 // replaces the semantic layer's metric and filter references by their
 // definitions. The stages over the language are packages of their own:
