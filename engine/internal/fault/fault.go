@@ -18,6 +18,7 @@ package fault
 import (
 	"errors"
 	"fmt"
+	"strings"
 
 	"github.com/nl2sql/nl2sql/planast"
 )
@@ -67,6 +68,12 @@ func (e *Error) Error() string {
 	s := string(e.Code) + ": " + e.Msg
 	if e.Hint != "" {
 		s += " (hint: " + e.Hint + ")"
+	}
+	// the issues' hints, for a text reader, unless the message holds them
+	for _, is := range e.Issues {
+		if is.Hint != "" && !strings.Contains(s, is.Hint) {
+			s += "; " + is.Path + ": " + is.Hint
+		}
 	}
 	return s
 }
