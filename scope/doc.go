@@ -36,7 +36,7 @@
 // nothing in its datasource's snapshot hides or grants nothing, which for
 // a deny with a typo means the data meant to be hidden stays readable.
 // Unmatched (unmatched.go) lists them with the closest real name
-// (validate.Nearest, the validator's did-you-mean rule); nl2sql doctor
+// (planast.Nearest, the did-you-mean rule of the validator); nl2sql doctor
 // fails on them and serve and ask warn on stderr at start. They are not
 // refused at run time (the datasource is not closed to the role): the
 // policy is compiled without snapshots and a decision must not change

@@ -7,7 +7,7 @@ import (
 	"strings"
 
 	"github.com/nl2sql/nl2sql/internal/schema"
-	"github.com/nl2sql/nl2sql/planast/validate"
+	"github.com/nl2sql/nl2sql/planast"
 )
 
 // Unmatched is an allow or deny pattern, or a row filter's table, that
@@ -61,7 +61,7 @@ func (p *Policy) Unmatched(snap *schema.Snapshot) []Unmatched {
 				cands = columns
 			}
 			out = append(out, Unmatched{Role: r.name, Key: fmt.Sprintf("roles.%s.%s[%d]", r.name, kind, i),
-				Pattern: pt.raw, Near: validate.Nearest(pt.raw, cands, 3)})
+				Pattern: pt.raw, Near: planast.Nearest(pt.raw, cands)})
 		}
 	}
 	for _, name := range slices.Sorted(maps.Keys(p.roles)) {
@@ -77,7 +77,7 @@ func (p *Policy) Unmatched(snap *schema.Snapshot) []Unmatched {
 			}
 			raw := f.ds + "." + f.schema + "." + f.table
 			out = append(out, Unmatched{Role: r.name, Key: fmt.Sprintf("roles.%s.row_filters[%d].table", r.name, f.index),
-				Pattern: raw, Near: validate.Nearest(raw, tables, 3)})
+				Pattern: raw, Near: planast.Nearest(raw, tables)})
 		}
 	}
 	return out
