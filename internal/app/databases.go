@@ -128,7 +128,10 @@ func parseDatabase(arg string) (config.FlagDatasource, error) {
 		if !flagID.MatchString(id) {
 			return d, dbError(arg, fmt.Sprintf("the id %q must match %s (lower-case letters, digits, _)", id, flagID), "")
 		}
-		d.ID, s = id, rest
+		d.ID, s = id, strings.TrimSpace(rest)
+		if s == "" {
+			return d, dbError(arg, fmt.Sprintf("nothing follows %q: the database is missing", id+"="), "")
+		}
 	}
 	if isDSN(s) {
 		if _, err := pgconn.ParseConfig(s); err != nil {

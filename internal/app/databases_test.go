@@ -63,6 +63,7 @@ func TestDatabaseDetection(t *testing.T) {
 		{"empty file", empty, "", "", "", "is empty"},
 		{"missing file", filepath.Join(dir, "nope.sqlite"), "", "", "", "there is no file"},
 		{"directory", dir, "", "", "", "is a directory"},
+		{"id without a database", "sales=", "", "", "", "the database is missing"},
 		{"bad id", "Sales!=" + sqlitePath, "", "", "", "must match"},
 		{"malformed dsn", "postgres://u:hunter2@host:notaport/db", "", "", "", "DSN is malformed"},
 		{"dsn", "postgres://reader@db.example:5432/warehouse?sslmode=disable", "postgres", "warehouse", "", ""},

@@ -315,6 +315,10 @@ func pgError(err error, timeout time.Duration) *Error {
 		case strings.Contains(detail, "connection refused"):
 			return errorf(CodeUnavailable, err, "check the DSN's host and port, and that the server is running and listens there",
 				"the database server cannot be reached: nothing accepts connections at the DSN's host and port")
+		case strings.Contains(detail, "dial unix"):
+			// a DSN without a host means the local socket
+			return errorf(CodeUnavailable, err, "name the host in the DSN, e.g. postgres://user@localhost:5432/dbname, or start the server on this machine",
+				"the database server cannot be reached: nothing listens on the local socket the DSN leads to (a DSN without a host means the local socket)")
 		case strings.Contains(detail, "no such host"):
 			return errorf(CodeUnavailable, err, "check the host name in the DSN", "the database server cannot be reached: its host name does not resolve")
 		case strings.Contains(detail, "timeout"), strings.Contains(detail, "deadline exceeded"):

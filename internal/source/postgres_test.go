@@ -22,6 +22,9 @@ func TestOpenPostgresUnavailable(t *testing.T) {
 	}{
 		{"does not parse", "postgres://a b:%zz@/", "does not parse"},
 		{"no server", "postgres://nobody@127.0.0.1:1/x?sslmode=disable&connect_timeout=2", "nothing accepts connections"},
+		// postgres:// alone leads to the local socket, which a user who
+		// meant localhost:5432 must be told
+		{"no host", "postgres:///x?host=/nonexistent-socket-dir&sslmode=disable&connect_timeout=2", "local socket"},
 		// the test cluster has no TLS: a DSN that requires it must say so,
 		// not send the user looking for a server that is down
 		{"tls required", f.ReadOnly + "&sslmode=require", "refused a TLS connection"},
