@@ -25,6 +25,12 @@ type Limits struct {
 // (the largest Spider/BIRD gold query lifts to well under 300 nodes).
 var DefaultLimits = Limits{MaxBytes: 256 << 10, MaxNodes: 4000, MaxDepth: 64}
 
+// MaxSelectItems bounds one query's select list. Every engine has its own
+// ceiling (PostgreSQL 1,664 target-list entries, SQLite 2,000 result
+// columns), met only at run time and phrased as the engine's error; a
+// bound below all of them lets check_plan refuse what run_plan would.
+const MaxSelectItems = 1000
+
 // Decode parses a plan document. It accepts omitted optional fields and
 // explicit nulls alike, rejects unknown fields, duplicate keys, wrong JSON types and values
 // outside the language, and enforces lim (zero fields take DefaultLimits).
@@ -295,6 +301,11 @@ func (d *decoder) query(v any, path string, depth int) (*Query, error) {
 	sel, err := o.array("select")
 	if err != nil {
 		return nil, err
+	}
+	if len(sel) > MaxSelectItems {
+		e := NewError(CodeTooLarge, JoinPath(path, "select"), "the query selects %d items; the limit is %d", len(sel), MaxSelectItems)
+		e.Issues[0].Hint = "select only the columns the answer needs, or split the columns over several queries"
+		return nil, e
 	}
 	for i, sv := range sel {
 		p := IndexPath(JoinPath(path, "select"), i)

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -148,6 +149,9 @@ func TestDecodeRejects(t *testing.T) {
 		{"bracket depth pre-check", `{"select":` + nest("[", "", "]", 300) + `}`, planast.Limits{}, planast.CodeTooLarge, ""},
 		{"node depth", notChain(70), planast.Limits{}, planast.CodeTooLarge, ""},
 		{"node depth custom limit", notChain(6), planast.Limits{MaxDepth: 5}, planast.CodeTooLarge, ""},
+		// past every engine's result-column ceiling: refused by check_plan,
+		// not by the engine at run time
+		{"select over the item limit", selectN(planast.MaxSelectItems + 1), planast.Limits{MaxNodes: 1 << 20}, planast.CodeTooLarge, "select"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -283,5 +287,21 @@ func TestCanonicalQualifyWithTies(t *testing.T) {
 	}
 	if got := string(q.Canonical()); got != in {
 		t.Errorf("canonical\n got %s\nwant %s", got, in)
+	}
+}
+
+// selectN is a plan selecting n literals.
+func selectN(n int) string {
+	items := make([]string, n)
+	for i := range items {
+		items[i] = `{"expr":{"kind":"literal","type":"integer","value":1},"alias":"c` + strconv.Itoa(i) + `"}`
+	}
+	return `{"select":[` + strings.Join(items, ",") + `]}`
+}
+
+// The bound itself decodes: a wide but legal select list is not refused.
+func TestSelectAtTheItemLimitDecodes(t *testing.T) {
+	if _, err := planast.Decode([]byte(selectN(planast.MaxSelectItems)), planast.Limits{}); err != nil {
+		t.Fatal(err)
 	}
 }
