@@ -77,7 +77,11 @@ func ListDatasourcesHandler(eng Lister) server.ToolHandlerFunc {
 		}
 		rest := all[start:]
 		line := func(d engine.DatasourceInfo) string {
-			s := fmt.Sprintf("%s (%s, %d tables, %s): %s\n", d.ID, d.Engine, d.Tables, d.Status, d.Description)
+			s := fmt.Sprintf("%s (%s, %d tables, %s)", d.ID, d.Engine, d.Tables, d.Status)
+			if d.Description != "" {
+				s += ": " + d.Description
+			}
+			s += "\n"
 			if d.Error != "" {
 				s += fmt.Sprintf("  error: %s\n", d.Error)
 			}
