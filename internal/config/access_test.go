@@ -87,7 +87,7 @@ func TestLoadAccessErrors(t *testing.T) {
 		{"five parts", ds + "roles: {a: {deny: [chinook.main.t.c.x]}}\n", []string{"roles.a.deny[0]", "5 parts"}},
 		{"empty part", ds + "roles: {a: {allow: [chinook..t]}}\n", []string{"roles.a.allow[0]", "empty part"}},
 		{"unknown datasource", ds + "roles: {a: {allow: [nope]}}\n", []string{"roles.a.allow[0]", "no configured datasource"}},
-		{"unknown role key", ds + "roles: {a: {alow: [chinook]}}\n", []string{"unknown key roles.a.alow"}},
+		{"unknown role key", ds + "roles: {a: {alow: [chinook]}}\n", []string{"unknown key roles.a.alow (did you mean allow?)"}},
 		{"allow not a list", ds + "roles: {a: {allow: chinook}}\n", []string{"allow"}},
 		{"filter two parts", ds + "roles: {a: {row_filters: [{table: chinook.t, where: x = 1}]}}\n", []string{"roles.a.row_filters[0].table"}},
 		{"filter wildcard", ds + "roles: {a: {row_filters: [{table: chinook.main.*, where: x = 1}]}}\n", []string{"wildcards"}},

@@ -164,6 +164,9 @@ func TestLoadErrors(t *testing.T) {
 	}{
 		{"unknown top key", "storage: {path: x}\nbogus: 1\n", nil, []string{"unknown key bogus"}},
 		{"unknown results key", "results: {max_tokens: 5000}\n", nil, []string{"unknown key results.max_tokens"}},
+		// a typo names the key meant, at its own level of the file
+		{"misspelt top key", "storage: {path: x}\ndatasourcse: []\n", nil, []string{"unknown key datasourcse (did you mean datasources?)"}},
+		{"misspelt nested key", "storage: {pahth: x}\n", nil, []string{"unknown key storage.pahth (did you mean path?)"}},
 		{"small token_budget", "results: {token_budget: 10}\n", nil, []string{"results.token_budget", "at least 1000"}},
 		{"text token_budget", "results: {token_budget: lots}\n", nil, []string{"results.token_budget", "not a whole number"}},
 		{"unknown nested key", "storage: {path: x, size: 3}\n", nil, []string{"unknown key storage.size"}},

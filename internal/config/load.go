@@ -1,6 +1,8 @@
 package config
 
 import (
+	"github.com/nl2sql/nl2sql/planast"
+
 	"errors"
 	"fmt"
 	"maps"
@@ -94,12 +96,56 @@ func decode(raw map[string]any, fc *fileConfig) error {
 		keys := make([]string, len(md.Unused))
 		for i, k := range md.Unused {
 			keys[i] = mapKeyIndex.ReplaceAllString(k, ".$1") // llm[default].x → llm.default.x
+			if near := nearestKey(reflect.TypeOf(fc).Elem(), k); near != "" {
+				keys[i] += fmt.Sprintf(" (did you mean %s?)", near)
+			}
 		}
 		slices.Sort(keys)
 		return fmt.Errorf("unknown key %s", strings.Join(keys, ", "))
 	}
 	return nil
 }
+
+// nearestKey suggests, for an unknown key path as mapstructure spells it
+// ("datasources[0].engin", "llm[default].modle"), the closest key the
+// config defines at the same place, by the validator's one did-you-mean
+// rule; "" when none is close.
+func nearestKey(t reflect.Type, path string) string {
+	parts := strings.Split(keyIndex.ReplaceAllString(path, ""), ".")
+	for _, p := range parts[:len(parts)-1] {
+		t = structOf(t)
+		if t.Kind() != reflect.Struct {
+			return ""
+		}
+		f, ok := fieldByTag(t, p)
+		if !ok {
+			return ""
+		}
+		t = f.Type
+	}
+	t = structOf(t)
+	if t.Kind() != reflect.Struct {
+		return ""
+	}
+	var known []string
+	for i := range t.NumField() {
+		if tag := t.Field(i).Tag.Get("koanf"); tag != "" && tag != "-" {
+			known = append(known, tag)
+		}
+	}
+	return planast.Nearest(parts[len(parts)-1], known)
+}
+
+// structOf looks through pointers, slices and maps to the struct they hold.
+func structOf(t reflect.Type) reflect.Type {
+	for t.Kind() == reflect.Pointer || t.Kind() == reflect.Slice || t.Kind() == reflect.Map {
+		t = t.Elem()
+	}
+	return t
+}
+
+// keyIndex is a list index or map key in mapstructure's key paths.
+var keyIndex = regexp.MustCompile(`\[[^\]]*\]`)
 
 // mapKeyIndex is a map key in mapstructure's key paths ("[default]", not
 // a list index "[0]").
