@@ -1,7 +1,6 @@
 package tools
 
 import (
-	"encoding/json"
 	"fmt"
 	"strings"
 
@@ -37,7 +36,7 @@ func SnapshotText(s *schema.Snapshot) string {
 			if p := c.Profile; p != nil && p.Min != nil && (c.Type.IsNumeric() || c.Type.IsTemporal() || p.Temporal != "") {
 				// the profiled range, as the planners' schema context has it:
 				// a host sees that orders run 2016..2018 before asking for 1997
-				line += "  range " + jsonRange(p.Min, p.Max)
+				line += "  range [" + quotedValue(p.Min, c.Type) + ", " + quotedValue(p.Max, c.Type) + "]"
 			}
 			if p := c.Profile; p != nil && len(p.SampleValues) > 0 {
 				vals := make([]string, 0, len(p.SampleValues))
@@ -59,18 +58,6 @@ func SnapshotText(s *schema.Snapshot) string {
 		}
 	}
 	return b.String()
-}
-
-// jsonRange writes a profiled [min, max] as JSON, values from the data
-// kept inside JSON literals.
-func jsonRange(lo, hi any) string {
-	var b strings.Builder
-	enc := json.NewEncoder(&b)
-	enc.SetEscapeHTML(false) // stored & < > read as themselves, as in cellfmt.Quote
-	if err := enc.Encode([]any{lo, hi}); err != nil {
-		return fmt.Sprintf("[%v, %v]", lo, hi)
-	}
-	return strings.TrimSuffix(b.String(), "\n")
 }
 
 // quotedValue is a value for text a model reads: strings as JSON strings,
