@@ -61,7 +61,7 @@ func parseDoc(data []byte, lim Limits, what string) (any, *decoder, error) {
 	if err := jd.Decode(&v); err != nil {
 		return nil, nil, NewError(CodeMalformed, "", "%s is not valid JSON: %v", what, err)
 	}
-	if err := checkDuplicateKeys(data, what); err != nil {
+	if err := CheckDuplicateKeys(data, what); err != nil {
 		return nil, nil, err
 	}
 	if _, err := jd.Token(); err != io.EOF {

@@ -5,7 +5,7 @@ import (
 	"encoding/json"
 )
 
-// dupFrame is one open object or array while checkDuplicateKeys walks a
+// dupFrame is one open object or array while CheckDuplicateKeys walks a
 // document: its path, and for an object the keys seen so far.
 type dupFrame struct {
 	path    string
@@ -30,12 +30,13 @@ func (f *dupFrame) valueDone() {
 	}
 }
 
-// checkDuplicateKeys refuses an object that names a key twice, at any
+// CheckDuplicateKeys refuses an object that names a key twice, at any
 // level. encoding/json keeps the last value silently, so a plan writing
 // "from" twice would be checked against a table its author did not mean
-// to keep, and the errors would name the wrong one. It walks data (which
-// already parsed as JSON) with encoding/json's tokenizer.
-func checkDuplicateKeys(data []byte, what string) error {
+// to keep, and the errors would name the wrong one. Tool calls check
+// their arguments with it too. It walks data (which already parsed as
+// JSON) with encoding/json's tokenizer.
+func CheckDuplicateKeys(data []byte, what string) error {
 	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.UseNumber()
 	var stack []*dupFrame

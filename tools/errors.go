@@ -1,6 +1,8 @@
 package tools
 
 import (
+	"github.com/nl2sql/nl2sql/planast"
+
 	"bytes"
 	"encoding/json"
 	"errors"
@@ -96,32 +98,42 @@ var identityArgs = []string{"role", "roles", "user", "username", "user_id", "ide
 // argument. Identity never comes from arguments: the identityArgs are
 // ignored, whatever they say.
 func bindStrict(req mcpgo.CallToolRequest, v any, shape string) *mcpgo.CallToolResult {
-	args := req.GetRawArguments()
-	if b, err := json.Marshal(args); err == nil && string(b) != "null" {
-		var m map[string]any
-		if json.Unmarshal(b, &m) != nil {
-			return invalidRequest("arguments must be a JSON object", "send "+shape)
+	// The arguments as the client wrote them: a decoded map holds numbers
+	// as float64, which turns the literal 9007199254740993 into
+	// ...992 and a query about one order into one about another.
+	var raw []byte
+	switch a := req.GetRawArguments().(type) {
+	case json.RawMessage:
+		raw = a
+	default:
+		b, err := json.Marshal(a)
+		if err != nil {
+			return invalidRequest("arguments are not a JSON object", "send "+shape)
 		}
-		args = m
+		raw = b
 	}
-	if m, ok := args.(map[string]any); ok {
-		clean := make(map[string]any, len(m))
-		for k, val := range m {
-			if !slices.Contains(identityArgs, strings.ToLower(k)) {
-				clean[k] = val
-			}
+	if t := bytes.TrimSpace(raw); len(t) == 0 || string(t) == "null" {
+		raw = []byte("{}")
+	}
+	var m map[string]json.RawMessage
+	if json.Unmarshal(raw, &m) != nil {
+		return invalidRequest("arguments must be a JSON object", "send "+shape)
+	}
+	if err := planast.CheckDuplicateKeys(raw, "arguments"); err != nil {
+		return invalidRequest(err.Error(), "name each argument once, and each field of the plan once")
+	}
+	for k := range m {
+		if slices.Contains(identityArgs, strings.ToLower(k)) {
+			delete(m, k)
 		}
-		args = clean
 	}
-	raw, err := json.Marshal(args)
+	clean, err := json.Marshal(m)
 	if err != nil {
 		return invalidRequest("arguments are not a JSON object", "send "+shape)
 	}
-	if string(raw) == "null" {
-		raw = []byte("{}")
-	}
-	dec := json.NewDecoder(bytes.NewReader(raw))
+	dec := json.NewDecoder(bytes.NewReader(clean))
 	dec.DisallowUnknownFields()
+	dec.UseNumber() // parameter values keep every digit
 	if err := dec.Decode(v); err != nil {
 		msg := err.Error()
 		var te *json.UnmarshalTypeError

@@ -401,6 +401,20 @@ var mutations = []mutation{
 		Pkgs: []string{"./planast"}, Run: "TestDecodeRejects",
 	},
 	{
+		Name: "tool-arguments-read-as-floats",
+		File: "tools/errors.go",
+		Old:  "case json.RawMessage:\n\t\traw = a",
+		New:  "case json.RawMessage:\n\t\tvar f any\n\t\tjson.Unmarshal(a, &f)\n\t\traw, _ = json.Marshal(f)",
+		Pkgs: []string{"./mcp"}, Run: "TestIntegerLiteralsBeyondFloatPrecisionKeepEveryDigit",
+	},
+	{
+		Name: "tool-arguments-duplicate-keys",
+		File: "tools/errors.go",
+		Old:  "if err := planast.CheckDuplicateKeys(raw, \"arguments\"); err != nil {",
+		New:  "if err := planast.CheckDuplicateKeys(raw, \"arguments\"); false && err != nil {",
+		Pkgs: []string{"./mcp"}, Run: "TestIntegerLiteralsBeyondFloatPrecisionKeepEveryDigit",
+	},
+	{
 		Name: "plan-file-bom",
 		File: "internal/app/cli/plans.go",
 		Old:  "return bytes.TrimPrefix(b, utf8BOM), nil",
