@@ -44,7 +44,7 @@ const (
 
 // persistFormat changes whenever the stored form or what Build derives
 // changes, so an index written by another version is rebuilt, not misread.
-const persistFormat = 2
+const persistFormat = 3
 
 // IndexKey is the key a snapshot's index is stored under: a hash of the
 // snapshot's fingerprint (schema and profile), the embedder's name, the

@@ -157,7 +157,7 @@ func (ix *Index) buildValues(ctx context.Context, dir string) error {
 	for start := 0; start < len(ix.values); start += valuesPerBatch {
 		b := ix.vals.NewBatch()
 		for i := start; i < min(start+valuesPerBatch, len(ix.values)); i++ {
-			if err := b.Index(valueID(i), map[string]any{"v": strings.Join(ix.values[i].words, " ")}); err != nil {
+			if err := b.Index(valueID(i), map[string]any{"v": valueText(ix.values[i].words)}); err != nil {
 				return fmt.Errorf("index: %w", err)
 			}
 		}
@@ -170,6 +170,39 @@ func (ix *Index) buildValues(ctx context.Context, dir string) error {
 
 func valueID(i int) string { return fmt.Sprintf("v/%08d", i) }
 
+// valueText is what the value index holds of a value: its words, and for
+// a value of several words also the words written together, so "acdc"
+// finds AC/DC and "pg13" finds PG-13 (see joinedMatch).
+func valueText(w []string) string {
+	t := strings.Join(w, " ")
+	if len(w) > 1 {
+		t += " " + strings.Join(w, "")
+	}
+	return t
+}
+
+// joinedMatch reports whether the value's words written together equal
+// some contiguous question words written together, with more than one
+// word on at least one side: a name spelled with or without its
+// separators ("ACDC" / "AC/DC", "pg 13" / "PG-13", "Mc Donald" /
+// "McDonald"). Under four letters the join is too likely by chance.
+func joinedMatch(vw, qw []string) bool {
+	joined := strings.Join(vw, "")
+	if len(joined) < 4 {
+		return false
+	}
+	for i := range qw {
+		n := 0
+		for j := i; j < len(qw) && n < len(joined); j++ {
+			n += len(qw[j])
+			if n == len(joined) && (j > i || len(vw) > 1) && strings.Join(qw[i:j+1], "") == joined {
+				return true
+			}
+		}
+	}
+	return false
+}
+
 // Value is a stored value found in the question: Value is the exact stored
 // spelling of column Schema.Table.Column.
 type Value struct {
@@ -177,7 +210,8 @@ type Value struct {
 	Table  string `json:"table"`
 	Column string `json:"column"`
 	Value  string `json:"value"`
-	// Match is "exact" (same words, case and accents aside), "stem"
+	// Match is "exact" (same words, case, accents and separators aside:
+	// "ACDC" for AC/DC), "stem"
 	// (plural or possessive forms differ), "fuzzy" (a word one or two
 	// edits away) or "prefix" (a stored word begins a longer question word:
 	// "Asia" for "Asian").
@@ -253,6 +287,9 @@ func matchWords(vw, qw, qstem []string) (float64, string) {
 	weight := 1 + 0.05*float64(min(chars, 20))
 	if containsSeq(qw, vw, func(a, b string) bool { return a == b }) {
 		return weight, "exact"
+	}
+	if joinedMatch(vw, qw) {
+		return 0.95 * weight, "exact"
 	}
 	if trivial {
 		return 0, ""

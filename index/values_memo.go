@@ -76,6 +76,15 @@ func (ix *Index) searchValues(ctx context.Context, qw []string, fuzzy bool) ([]i
 			qs = append(qs, f)
 		}
 	}
+	for i := 0; i+1 < len(qw); i++ {
+		// "ac dc" asks for ACDC too: adjacent words written together, as
+		// valueText indexes several-word values
+		for j := i + 1; j < len(qw) && j < i+3; j++ {
+			if w := strings.Join(qw[i:j+1], ""); len(w) >= 4 {
+				terms[w] = true
+			}
+		}
+	}
 	for _, t := range sortedKeys(terms) {
 		q := bleve.NewTermQuery(t)
 		q.SetField("v")

@@ -27,6 +27,15 @@ func TestMatchWords(t *testing.T) {
 		{"The", "them", ""},                   //
 		{"No", "no", "exact"},
 		{"New York City", "flights from new york", ""},
+		// the same letters with or without separators
+		{"AC/DC", "albums by ACDC", "exact"},
+		{"PG-13", "films rated pg13", "exact"},
+		{"ACDC", "albums by ac dc", "exact"},
+		{"McDonald", "orders of Mc Donald", "exact"},
+		{"AC/DC", "ac power", ""}, // one word of the value is not the value
+		{"A-B", "ab testing", ""}, // under four letters joined: chance
+		{"Ab", "a b c", ""},       //
+		{"PG-13", "pg 13 and up", "exact"},
 	}
 	for _, tt := range tests {
 		q := words(tt.question)
@@ -50,6 +59,7 @@ func TestChinookLiterals(t *testing.T) {
 		{"customers in the usa", Value{Schema: "main", Table: "Customer", Column: "Country", Value: "USA", Match: "exact"}},
 		{"invoices billed to customers from germany", Value{Schema: "main", Table: "Customer", Column: "Country", Value: "Germany", Match: "exact"}},
 		{"tracks by AC/DC", Value{Schema: "main", Table: "Artist", Column: "Name", Value: "AC/DC", Match: "exact"}},
+		{"albums by ACDC", Value{Schema: "main", Table: "Artist", Column: "Name", Value: "AC/DC", Match: "exact"}},
 	}
 	for _, tt := range tests {
 		sel, err := ix.Retrieve(context.Background(), tt.question, retrieveOnly, nil)

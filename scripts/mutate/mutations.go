@@ -415,6 +415,20 @@ var mutations = []mutation{
 		Pkgs: []string{"./mcp"}, Run: "TestIntegerLiteralsBeyondFloatPrecisionKeepEveryDigit",
 	},
 	{
+		Name: "value-separators-matter",
+		File: "index/values.go",
+		Old:  "if joinedMatch(vw, qw) {",
+		New:  "if false && joinedMatch(vw, qw) {",
+		Pkgs: []string{"./index"}, Run: "TestMatchWords|TestChinookLiterals",
+	},
+	{
+		Name: "value-joined-form-unindexed",
+		File: "index/values.go",
+		Old:  "t += \" \" + strings.Join(w, \"\")",
+		New:  "t += \"\"",
+		Pkgs: []string{"./index"}, Run: "TestChinookLiterals",
+	},
+	{
 		Name: "plan-file-bom",
 		File: "internal/app/cli/plans.go",
 		Old:  "return bytes.TrimPrefix(b, utf8BOM), nil",
