@@ -132,6 +132,10 @@ func singular(name string) []string {
 
 // inferKeys infers primary keys and joins (see joinGraph); only, when not
 // nil, limits it to the keys of those tables and the joins that touch one.
+// Each rule finds its candidates through a map of column (or table) words,
+// so a 2,000-table catalog costs one pass over its columns rather than
+// one per pair of tables; the joins are added in the order a comparison
+// of every pair would add them.
 func inferKeys(snap *schema.Snapshot, g [][]edge, keys [][]int, only []bool) {
 	link := func(a, b int, ca, cb string) {
 		if only == nil || only[a] || only[b] {
@@ -139,15 +143,20 @@ func inferKeys(snap *schema.Snapshot, g [][]edge, keys [][]int, only []bool) {
 		}
 	}
 	words := make([][][]string, len(snap.Tables))
+	sings := make([][]string, len(snap.Tables))
+	byWords := map[string][]colRef{} // a column's joined words → its columns, in snapshot order
 	for i, t := range snap.Tables {
 		words[i] = make([][]string, len(t.Columns))
 		for ci, c := range t.Columns {
 			words[i][ci] = splitWords(c.Name)
+			k := wordsKey(words[i][ci])
+			byWords[k] = append(byWords[k], colRef{i, ci})
 		}
+		sings[i] = singular(t.Name)
 		if len(keys[i]) > 0 || (only != nil && !only[i]) {
 			continue
 		}
-		sing := singular(t.Name)
+		sing := sings[i]
 		for ci, w := range words[i] {
 			if (len(w) == 1 && w[0] == "id") ||
 				(len(w) == len(sing)+1 && keyWords[w[len(w)-1]] && slices.Equal(w[:len(sing)], sing)) {
@@ -173,18 +182,14 @@ func inferKeys(snap *schema.Snapshot, g [][]edge, keys [][]int, only []bool) {
 		if len(wk) == 0 || (len(wk) == 1 && keyWords[wk[0]] && wk[0] != "uuid") {
 			continue
 		}
-		for a, ta := range snap.Tables {
-			if a == b {
-				continue
-			}
-			for ca, wa := range words[a] {
-				if slices.Equal(wa, wk) && compatible(ta.Columns[ca].Type, tb.Columns[kb].Type) {
-					link(a, b, ta.Columns[ca].Name, tb.Columns[kb].Name)
-				}
-				if len(wk) >= 2 && keyWords[wk[len(wk)-1]] && slices.Equal(wa, wk[:len(wk)-1]) && !keyWords[wa[len(wa)-1]] &&
-					compatible(ta.Columns[ca].Type, tb.Columns[kb].Type) {
-					link(a, b, ta.Columns[ca].Name, tb.Columns[kb].Name)
-				}
+		cands := slices.Clone(byWords[wordsKey(wk)])
+		if len(wk) >= 2 && keyWords[wk[len(wk)-1]] && !keyWords[wk[len(wk)-2]] {
+			cands = append(cands, byWords[wordsKey(wk[:len(wk)-1])]...)
+			slices.SortFunc(cands, colRef.compare)
+		}
+		for _, c := range cands {
+			if c.table != b && compatible(snap.Tables[c.table].Columns[c.col].Type, tb.Columns[kb].Type) {
+				link(c.table, b, snap.Tables[c.table].Columns[c.col].Name, tb.Columns[kb].Name)
 			}
 		}
 	}
@@ -194,23 +199,35 @@ func inferKeys(snap *schema.Snapshot, g [][]edge, keys [][]int, only []bool) {
 			if len(wa) == 0 || !keyWords[wa[len(wa)-1]] || (len(wa) == 1 && wa[0] != "uuid") {
 				continue // a bare "id" or "code" is each table's own
 			}
-			for b := a + 1; b < len(snap.Tables); b++ {
-				for cb, wb := range words[b] {
-					if slices.Equal(wa, wb) && compatible(ta.Columns[ca].Type, snap.Tables[b].Columns[cb].Type) {
-						link(a, b, ta.Columns[ca].Name, snap.Tables[b].Columns[cb].Name)
-					}
+			for _, c := range byWords[wordsKey(wa)] {
+				if c.table > a && compatible(ta.Columns[ca].Type, snap.Tables[c.table].Columns[c.col].Type) {
+					link(a, c.table, ta.Columns[ca].Name, snap.Tables[c.table].Columns[c.col].Name)
 				}
 			}
 		}
 	}
-	// Reference by name.
+	// Reference by name: the tables whose singular name starts with one of
+	// the column's words are the only ones it can name.
+	byFirst := map[string][]int{}
+	for b, s := range sings {
+		if len(s) > 0 {
+			byFirst[s[0]] = append(byFirst[s[0]], b)
+		}
+	}
+	var cands []int
 	for a, ta := range snap.Tables {
 		for ca, wa := range words[a] {
-			for b, tb := range snap.Tables {
+			cands = cands[:0]
+			for _, w := range wa {
+				cands = append(cands, byFirst[w]...)
+			}
+			slices.Sort(cands)
+			for _, b := range slices.Compact(cands) {
 				if a == b {
 					continue
 				}
-				rest, ok := cut(wa, singular(tb.Name))
+				tb := snap.Tables[b]
+				rest, ok := cut(wa, sings[b])
 				if !ok {
 					continue
 				}
@@ -235,6 +252,19 @@ func inferKeys(snap *schema.Snapshot, g [][]edge, keys [][]int, only []bool) {
 		}
 	}
 }
+
+// colRef is a column by its table's and its own position.
+type colRef struct{ table, col int }
+
+func (c colRef) compare(d colRef) int {
+	if c.table != d.table {
+		return c.table - d.table
+	}
+	return c.col - d.col
+}
+
+// wordsKey joins a name's words into a map key (words hold no NUL).
+func wordsKey(w []string) string { return strings.Join(w, "\x00") }
 
 // cut removes the first contiguous occurrence of sub from w.
 // uniqueColumn reports whether the profile shows column ci of t with a
