@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"unsafe"
 )
 
 // The data file holds what an index keeps beside its bleve indexes, in
@@ -74,46 +75,39 @@ func decodeData(data []byte) (*stored, error) {
 	if !bytes.HasPrefix(data, []byte(dataMagic)) {
 		return nil, errors.New("not an index data file")
 	}
-	r := bytes.NewReader(data[len(dataMagic):])
-	u32 := func() (uint32, error) {
-		var x uint32
-		err := binary.Read(r, binary.LittleEndian, &x)
-		return x, err
-	}
-	slice := func(n uint32, out any) error {
-		if uint64(n)*4 > uint64(r.Len()) {
-			return io.ErrUnexpectedEOF
+	r := data[len(dataMagic):]
+	// next takes n little-endian 32-bit words off r, viewed in place.
+	next := func(n uint64) ([]uint32, error) {
+		if n*4 > uint64(len(r)) {
+			return nil, io.ErrUnexpectedEOF
 		}
-		return binary.Read(r, binary.LittleEndian, out)
+		out := u32View(r[:n*4])
+		r = r[n*4:]
+		return out, nil
 	}
-	var head [4]uint32
-	for i := range head {
-		x, err := u32()
-		if err != nil {
-			return nil, err
-		}
-		head[i] = x
+	head, err := next(4)
+	if err != nil {
+		return nil, err
 	}
 	if head[0] != persistFormat {
 		return nil, fmt.Errorf("data format %d, want %d", head[0], persistFormat)
 	}
 	st := &stored{Dims: int(head[1]), WholeTokens: int(head[2])}
-	nv := head[3]
-	if uint64(nv+1)*4 > uint64(r.Len()) {
-		return nil, io.ErrUnexpectedEOF
-	}
-	offs := make([]uint32, nv+1)
-	if err := slice(nv+1, offs); err != nil {
+	nv := uint64(head[3])
+	offs, err := next(nv + 1)
+	if err != nil {
 		return nil, err
 	}
 	total := offs[nv]
-	pos, val := make([]uint32, total), make([]float32, total)
-	if err := slice(total, pos); err != nil {
+	pos, err := next(uint64(total))
+	if err != nil {
 		return nil, err
 	}
-	if err := slice(total, val); err != nil {
+	bits, err := next(uint64(total))
+	if err != nil {
 		return nil, err
 	}
+	val := f32View(bits)
 	st.Vecs = make([]vector, nv)
 	for i := range st.Vecs {
 		a, z := offs[i], offs[i+1]
@@ -122,20 +116,27 @@ func decodeData(data []byte) (*stored, error) {
 		}
 		st.Vecs[i] = vector{Pos: pos[a:z:z], Val: val[a:z:z]}
 	}
-	m, err := u32()
+	ms, err := next(1)
 	if err != nil {
 		return nil, err
 	}
-	if uint64(m)*12 > uint64(r.Len()) {
-		return nil, io.ErrUnexpectedEOF
+	m := uint64(ms[0])
+	tables, err := next(m)
+	if err != nil {
+		return nil, err
 	}
-	tables, cols, toffs := make([]uint32, m), make([]uint32, m), make([]uint32, m+1)
-	for _, s := range [][]uint32{tables, cols, toffs} {
-		if err := slice(uint32(len(s)), s); err != nil {
-			return nil, err
-		}
+	cols, err := next(m)
+	if err != nil {
+		return nil, err
 	}
-	text := string(data[len(data)-r.Len():])
+	toffs, err := next(m + 1)
+	if err != nil {
+		return nil, err
+	}
+	var text string
+	if len(r) > 0 {
+		text = unsafe.String(&r[0], len(r)) // data is never written
+	}
 	st.Values = make([]storedValue, m)
 	for i := range st.Values {
 		a, z := toffs[i], toffs[i+1]
@@ -146,3 +147,42 @@ func decodeData(data []byte) (*stored, error) {
 	}
 	return st, nil
 }
+
+// u32View is b's little-endian 32-bit words: b itself, viewed in place,
+// on a little-endian machine when b is aligned (opening a stored index
+// then copies none of its arrays); a decoded copy otherwise. The view
+// keeps b alive and must not be written.
+func u32View(b []byte) []uint32 {
+	n := len(b) / 4
+	if n == 0 {
+		return nil
+	}
+	if littleEndian && uintptr(unsafe.Pointer(&b[0]))%4 == 0 {
+		return unsafe.Slice((*uint32)(unsafe.Pointer(&b[0])), n)
+	}
+	out := make([]uint32, n)
+	for i := range out {
+		out[i] = binary.LittleEndian.Uint32(b[4*i:])
+	}
+	return out
+}
+
+// f32View is u's words as the float32 values whose bits they are, in
+// place on a little-endian machine (where u32View viewed them in place
+// too), else converted.
+func f32View(u []uint32) []float32 {
+	if len(u) == 0 {
+		return nil
+	}
+	if littleEndian {
+		return unsafe.Slice((*float32)(unsafe.Pointer(&u[0])), len(u))
+	}
+	out := make([]float32, len(u))
+	for i, x := range u {
+		out[i] = math.Float32frombits(x)
+	}
+	return out
+}
+
+// littleEndian is true on machines that store words as the data file does.
+var littleEndian = binary.NativeEndian.Uint16([]byte{1, 0}) == 1

@@ -1051,8 +1051,22 @@ var mutations = []mutation{
 		Name: "stored-vectors-lose-values",
 		File: "index/persist_data.go",
 		Old:  "st.Vecs[i] = vector{Pos: pos[a:z:z], Val: val[a:z:z]}",
-		New:  "st.Vecs[i] = vector{Pos: pos[a:z:z], Val: make([]float32, z-a)}",
+		New:  "st.Vecs[i] = vector{Pos: pos[a:z:z], Val: make([]float32, len(val[a:z:z]))}",
 		Pkgs: []string{"./index"}, Run: "TestStoredIndexIsReusedAndRetrievesAlike",
+	},
+	{
+		Name: "stored-data-copy-misread",
+		File: "index/persist_data.go",
+		Old:  "out[i] = binary.LittleEndian.Uint32(b[4*i:])",
+		New:  "out[i] = binary.BigEndian.Uint32(b[4*i:])",
+		Pkgs: []string{"./index"}, Run: "TestDataFileRoundTrips",
+	},
+	{
+		Name: "stored-data-truncation-unchecked",
+		File: "index/persist_data.go",
+		Old:  "if n*4 > uint64(len(r)) {",
+		New:  "if n*4 > uint64(cap(r)) {",
+		Pkgs: []string{"./index"}, Run: "TestDataFileRoundTrips",
 	},
 	{
 		Name: "progress-token-ignored",
