@@ -727,6 +727,13 @@ var mutations = []mutation{
 		Pkgs: []string{"./index"}, Run: "TestKilledBuildLeavesStoredIndexUsable",
 	},
 	{
+		Name: "rebuild-drops-previous-index-first",
+		File: "index/persist.go",
+		Old:  "\ttmp := filepath.Join(dir, buildPrefix+key+\"-\"+randomSuffix())",
+		New:  "\tremoveOthers(dir, key)\n\ttmp := filepath.Join(dir, buildPrefix+key+\"-\"+randomSuffix())",
+		Pkgs: []string{"./index"}, Run: "TestProcessKilledMidRebuildKeepsPreviousIndex",
+	},
+	{
 		Name: "open-waits-forever",
 		File: "engine/opening.go",
 		Old:  "\t\tcase <-limit:\n\t\t\treturn nil, indexingError(id, op)",
