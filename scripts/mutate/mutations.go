@@ -1076,6 +1076,13 @@ var mutations = []mutation{
 		Pkgs: []string{"./index"}, Run: "TestDataFileRoundTrips",
 	},
 	{
+		Name: "restart-stored-values-emptied",
+		File: "index/persist_data.go",
+		Old:  "st.Values[i] = storedValue{Table: int(tables[i]), Col: int(cols[i]), Value: text[a:z]}",
+		New:  "st.Values[i] = storedValue{Table: int(tables[i]), Col: int(cols[i]), Value: text[a:a]}",
+		Pkgs: []string{"./engine"}, Run: "TestRestartAnswersAsAFreshBuild",
+	},
+	{
 		Name: "progress-token-ignored",
 		File: "mcp/progress.go",
 		Old:  "if req.Params.Meta == nil || req.Params.Meta.ProgressToken == nil {",
