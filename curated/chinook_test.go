@@ -9,6 +9,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/nl2sql/nl2sql/internal/source/sqlite"
+
 	"github.com/nl2sql/nl2sql/internal/config"
 	"github.com/nl2sql/nl2sql/internal/source"
 	"github.com/nl2sql/nl2sql/scope"
@@ -63,7 +65,7 @@ type chinookEnv struct {
 	cfg  *config.Config
 	pol  *scope.Policy
 	set  *Set
-	src  *source.SQLite
+	src  *sqlite.SQLite
 	path string
 }
 
@@ -83,7 +85,7 @@ func setupChinook(t *testing.T) *chinookEnv {
 	if err != nil {
 		t.Fatal(err)
 	}
-	src, err := source.OpenSQLite(context.Background(), "chinook", path, source.Options{})
+	src, err := sqlite.OpenSQLite(context.Background(), "chinook", path, source.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}

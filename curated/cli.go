@@ -6,6 +6,10 @@ import (
 	"fmt"
 	"io"
 
+	"github.com/nl2sql/nl2sql/internal/source/duckdb"
+	"github.com/nl2sql/nl2sql/internal/source/postgres"
+	"github.com/nl2sql/nl2sql/internal/source/sqlite"
+
 	"github.com/nl2sql/nl2sql/internal/config"
 	"github.com/nl2sql/nl2sql/internal/schema"
 	"github.com/nl2sql/nl2sql/internal/source"
@@ -84,11 +88,11 @@ func openSource(ctx context.Context, ds config.Datasource) (Target, error) {
 	var err error
 	switch ds.Engine {
 	case "sqlite":
-		src, err = source.OpenSQLite(ctx, ds.ID, ds.Path, opts)
+		src, err = sqlite.OpenSQLite(ctx, ds.ID, ds.Path, opts)
 	case "duckdb":
-		src, err = source.OpenDuckDB(ctx, ds.ID, ds.Path, opts)
+		src, err = duckdb.OpenDuckDB(ctx, ds.ID, ds.Path, opts)
 	case "postgres":
-		src, err = source.OpenPostgres(ctx, ds.ID, ds.DSN, opts)
+		src, err = postgres.OpenPostgres(ctx, ds.ID, ds.DSN, opts)
 	default:
 		return Target{}, fmt.Errorf("unknown engine %q", ds.Engine)
 	}

@@ -11,6 +11,8 @@ import (
 	"sync"
 	"time"
 
+	duckdbsrc "github.com/nl2sql/nl2sql/internal/source/duckdb"
+
 	duckdb "github.com/duckdb/duckdb-go/v2"
 
 	"github.com/nl2sql/nl2sql/internal/source"
@@ -20,9 +22,9 @@ import (
 )
 
 // settings are the DSN options every compute database opens with:
-// source.DuckDBSandbox (no files, network or extensions, no spilling).
+// duckdbsrc.DuckDBSandbox (no files, network or extensions, no spilling).
 // Seal adds lock_configuration.
-var settings = source.DuckDBSandbox
+var settings = duckdbsrc.DuckDBSandbox
 
 // Options tune a DB.
 type Options struct {
@@ -224,19 +226,19 @@ func (d *DB) seal(ctx context.Context) error {
 
 // checkSettings reads every setting back (and lock_configuration when locked).
 func (d *DB) checkSettings(ctx context.Context, locked bool) error {
-	all := append([]source.DuckDBSetting{}, settings...)
+	all := append([]duckdbsrc.DuckDBSetting{}, settings...)
 	if locked {
-		all = append(all, source.DuckDBSetting{Name: "lock_configuration", Value: "true", Want: "true"})
+		all = append(all, duckdbsrc.DuckDBSetting{Name: "lock_configuration", Value: "true", Want: "true"})
 	}
 	got := make([]string, len(all))
 	ptrs := make([]any, len(all))
 	for i := range got {
 		ptrs[i] = &got[i]
 	}
-	if err := d.db.QueryRowContext(ctx, source.DuckDBSettingsQuery(all)).Scan(ptrs...); err != nil {
+	if err := d.db.QueryRowContext(ctx, duckdbsrc.DuckDBSettingsQuery(all)).Scan(ptrs...); err != nil {
 		return fmt.Errorf("duckcompute: read settings: %w", err)
 	}
-	if err := source.DuckDBSettingsMismatch(all, got); err != nil {
+	if err := duckdbsrc.DuckDBSettingsMismatch(all, got); err != nil {
 		return fmt.Errorf("duckcompute: %w", err)
 	}
 	return nil
@@ -312,7 +314,7 @@ func (d *DB) query(ctx context.Context, text string, maxRows int) (*source.Resul
 		if !ok {
 			return fmt.Errorf("duckdb connection %T is not a driver.Conn", dc)
 		}
-		res, err = source.QueryDuckDBConn(ctx, c, text, nil, maxRows)
+		res, err = duckdbsrc.QueryDuckDBConn(ctx, c, text, nil, maxRows)
 		return err
 	})
 	if err != nil && ctx.Err() != nil {

@@ -34,7 +34,7 @@
 // is converted as it is loaded. A value that does not convert (the text
 // "seven" in an integer key) is loaded as NULL, joins nothing and is
 // reported as a Warning; it never fails the load. Results are read with the
-// DuckDB adapter's value encoding (source.QueryDuckDBConn), so a combined
+// DuckDB adapter's value encoding (duckdb.QueryDuckDBConn), so a combined
 // row reads exactly like a datasource row.
 //
 // The database is in memory and never touches a file or the network:

@@ -13,6 +13,10 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/nl2sql/nl2sql/internal/source/duckdb"
+	"github.com/nl2sql/nl2sql/internal/source/postgres"
+	"github.com/nl2sql/nl2sql/internal/source/sqlite"
+
 	"go.opentelemetry.io/otel"
 	"go.opentelemetry.io/otel/trace"
 	"golang.org/x/sync/semaphore"
@@ -263,11 +267,11 @@ func New(opts Options) (*Engine, error) {
 func OpenSource(ctx context.Context, spec DatasourceSpec) (Source, error) {
 	switch spec.Engine {
 	case "sqlite":
-		return source.OpenSQLite(ctx, spec.ID, spec.Path, source.Options{RowLimit: spec.RowLimit, Timeout: spec.Timeout})
+		return sqlite.OpenSQLite(ctx, spec.ID, spec.Path, source.Options{RowLimit: spec.RowLimit, Timeout: spec.Timeout})
 	case "duckdb":
-		return source.OpenDuckDB(ctx, spec.ID, spec.Path, source.Options{RowLimit: spec.RowLimit, Timeout: spec.Timeout})
+		return duckdb.OpenDuckDB(ctx, spec.ID, spec.Path, source.Options{RowLimit: spec.RowLimit, Timeout: spec.Timeout})
 	case "postgres":
-		return source.OpenPostgres(ctx, spec.ID, spec.DSN, source.Options{RowLimit: spec.RowLimit, Timeout: spec.Timeout,
+		return postgres.OpenPostgres(ctx, spec.ID, spec.DSN, source.Options{RowLimit: spec.RowLimit, Timeout: spec.Timeout,
 			AllowWritableRole: spec.AllowWritableRole})
 	}
 	return nil, fmt.Errorf("engine %q is not supported", spec.Engine)

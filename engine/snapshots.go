@@ -26,7 +26,7 @@ type StateStore interface {
 }
 
 // stateTokener is a Source that can say cheaply which state it is in
-// (source.SQLite and source.DuckDB: a hash of the file's size, time and
+// (sqlite.SQLite and duckdb.DuckDB: a hash of the file's size, time and
 // header). Equal tokens mean nothing was written in between.
 type stateTokener interface {
 	StateToken(ctx context.Context) (string, error)

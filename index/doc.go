@@ -94,7 +94,7 @@
 // Chinook (examples/chinook), whole-schema rule off, question "which
 // artist has the most tracks sold":
 //
-//	src, _ := source.OpenSQLite(ctx, "chinook", "examples/chinook/chinook.sqlite", source.Options{})
+//	src, _ := sqlite.OpenSQLite(ctx, "chinook", "examples/chinook/chinook.sqlite", source.Options{})
 //	snap, _ := src.Snapshot(ctx)
 //	_ = src.Profile(ctx, snap)
 //	ix, _ := index.Build(ctx, snap, nil, index.Options{Values: index.ValuesFromQuery(

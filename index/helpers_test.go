@@ -6,6 +6,8 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/nl2sql/nl2sql/internal/source/sqlite"
+
 	"github.com/nl2sql/nl2sql/internal/schema"
 	"github.com/nl2sql/nl2sql/internal/source"
 	"github.com/nl2sql/nl2sql/planast"
@@ -15,10 +17,10 @@ var chinookPath = filepath.Join("..", "examples", "chinook", "chinook.sqlite")
 
 // chinookSnapshot opens the bundled Chinook read-only, snapshots and
 // profiles it. Each call returns a fresh snapshot and an open source.
-func chinookSnapshot(t testing.TB) (*schema.Snapshot, *source.SQLite) {
+func chinookSnapshot(t testing.TB) (*schema.Snapshot, *sqlite.SQLite) {
 	t.Helper()
 	ctx := context.Background()
-	src, err := source.OpenSQLite(ctx, "chinook", chinookPath, source.Options{})
+	src, err := sqlite.OpenSQLite(ctx, "chinook", chinookPath, source.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -33,7 +35,7 @@ func chinookSnapshot(t testing.TB) (*schema.Snapshot, *source.SQLite) {
 	return snap, src
 }
 
-func sourceValues(src *source.SQLite) ValueSource {
+func sourceValues(src *sqlite.SQLite) ValueSource {
 	return ValuesFromQuery(func(ctx context.Context, sql string, n int) ([][]any, bool, error) {
 		r, err := src.Query(ctx, sql, nil, n)
 		if err != nil {
@@ -56,7 +58,7 @@ func chinook(t testing.TB) (*Index, *schema.Snapshot) {
 	t.Helper()
 	chinookOnce.Do(func() {
 		ctx := context.Background()
-		src, err := source.OpenSQLite(ctx, "chinook", chinookPath, source.Options{})
+		src, err := sqlite.OpenSQLite(ctx, "chinook", chinookPath, source.Options{})
 		if err != nil {
 			chinookErr = err
 			return

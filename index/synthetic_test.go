@@ -9,6 +9,8 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/nl2sql/nl2sql/internal/source/sqlite"
+
 	_ "modernc.org/sqlite" // the writable driver, to build the synthetic databases
 
 	"github.com/nl2sql/nl2sql/internal/schema"
@@ -44,7 +46,7 @@ func synthIndex(t *testing.T, name string) *Index {
 	}
 	db.Close()
 	ctx := context.Background()
-	src, err := source.OpenSQLite(ctx, name, path, source.Options{})
+	src, err := sqlite.OpenSQLite(ctx, name, path, source.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -12,6 +12,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/nl2sql/nl2sql/internal/source/sqlite"
+
 	"github.com/nl2sql/nl2sql/internal/eval"
 	"github.com/nl2sql/nl2sql/internal/schema"
 	"github.com/nl2sql/nl2sql/internal/source"
@@ -187,7 +189,7 @@ func TestGateAcceptsLiftedBenchmarkPlans(t *testing.T) {
 
 func snapshotOf(t *testing.T, path, id string) *schema.Snapshot {
 	t.Helper()
-	src, err := source.OpenSQLite(context.Background(), id, path, source.Options{})
+	src, err := sqlite.OpenSQLite(context.Background(), id, path, source.Options{})
 	if err != nil {
 		t.Logf("%s: %v", id, err)
 		return nil

@@ -8,6 +8,8 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/nl2sql/nl2sql/internal/source/sqlite"
+
 	"github.com/nl2sql/nl2sql/internal/config"
 	"github.com/nl2sql/nl2sql/internal/schema"
 	"github.com/nl2sql/nl2sql/internal/source"
@@ -97,17 +99,17 @@ func user(t testing.TB, p *scope.Policy, name string) *scope.Scope {
 
 var (
 	chinookOnce sync.Once
-	chinookSrc  *source.SQLite
+	chinookSrc  *sqlite.SQLite
 	chinookSnap *schema.Snapshot
 	chinookErr  error
 )
 
 // chinook opens the demo database read-only once and snapshots it.
-func chinook(t testing.TB) (*source.SQLite, *schema.Snapshot) {
+func chinook(t testing.TB) (*sqlite.SQLite, *schema.Snapshot) {
 	t.Helper()
 	chinookOnce.Do(func() {
 		ctx := context.Background()
-		chinookSrc, chinookErr = source.OpenSQLite(ctx, "chinook", chinookPath(t), source.Options{})
+		chinookSrc, chinookErr = sqlite.OpenSQLite(ctx, "chinook", chinookPath(t), source.Options{})
 		if chinookErr == nil {
 			chinookSnap, chinookErr = chinookSrc.Snapshot(ctx)
 		}

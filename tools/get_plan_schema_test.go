@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/nl2sql/nl2sql/internal/source/sqlite"
+
 	mcpgo "github.com/mark3labs/mcp-go/mcp"
 	"github.com/santhosh-tekuri/jsonschema/v6"
 	"github.com/tiktoken-go/tokenizer"
@@ -215,14 +217,14 @@ func TestPlanGuideShapesRunOnChinook(t *testing.T) {
 
 // openChinook opens examples/chinook/chinook.sqlite (closed with the
 // test) and its snapshot, or skips the test without it.
-func openChinook(t *testing.T) (*source.SQLite, *schema.Snapshot) {
+func openChinook(t *testing.T) (*sqlite.SQLite, *schema.Snapshot) {
 	t.Helper()
 	const db = "../examples/chinook/chinook.sqlite"
 	if _, err := os.Stat(db); err != nil {
 		t.Skipf("no Chinook database: %v", err)
 	}
 	ctx := context.Background()
-	src, err := source.OpenSQLite(ctx, "chinook", db, source.Options{RowLimit: 1000})
+	src, err := sqlite.OpenSQLite(ctx, "chinook", db, source.Options{RowLimit: 1000})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -10,6 +10,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/nl2sql/nl2sql/internal/source/sqlite"
+
 	_ "modernc.org/sqlite"
 
 	"github.com/nl2sql/nl2sql/engine/semantic"
@@ -24,7 +26,7 @@ const chinookFile = "../../examples/chinook/semantic/semantic.yaml"
 func snapshotOf(t testing.TB, path string) *schema.Snapshot {
 	t.Helper()
 	ctx := context.Background()
-	src, err := source.OpenSQLite(ctx, "db", path, source.Options{})
+	src, err := sqlite.OpenSQLite(ctx, "db", path, source.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/nl2sql/nl2sql/internal/source/sqlite"
+
 	"github.com/nl2sql/nl2sql/engine/semantic"
 	"github.com/nl2sql/nl2sql/internal/source"
 )
@@ -34,7 +36,7 @@ func TestSuggest(t *testing.T) {
 	}
 	db.Close()
 	ctx := context.Background()
-	src, err := source.OpenSQLite(ctx, "shop", path, source.Options{})
+	src, err := sqlite.OpenSQLite(ctx, "shop", path, source.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -16,13 +16,14 @@ import (
 	"testing"
 	"time"
 
+	"github.com/nl2sql/nl2sql/internal/source/sqlitecopy"
+
 	duckdb "github.com/duckdb/duckdb-go/v2"
 
 	"github.com/nl2sql/nl2sql/engine"
 	"github.com/nl2sql/nl2sql/engine/llm"
 	"github.com/nl2sql/nl2sql/examples/multi"
 	"github.com/nl2sql/nl2sql/internal/config"
-	"github.com/nl2sql/nl2sql/internal/source"
 )
 
 var updatePromptHashes = flag.Bool("update-prompt-hashes", false, "rewrite the prompt_sha256 of every recording of this example")
@@ -92,7 +93,7 @@ func build(t *testing.T) {
 		if fixture.err = multi.BuildTargets(ctx, fixture.targets); fixture.err != nil {
 			return
 		}
-		if fixture.err = source.CopySQLiteToDuckDB(ctx, "../chinook/chinook.sqlite", fixture.gold); fixture.err != nil {
+		if fixture.err = sqlitecopy.CopySQLiteToDuckDB(ctx, "../chinook/chinook.sqlite", fixture.gold); fixture.err != nil {
 			return
 		}
 		conn, err := duckdb.NewConnector(fixture.gold, nil)

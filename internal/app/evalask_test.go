@@ -9,6 +9,8 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/nl2sql/nl2sql/internal/source/sqlite"
+
 	"github.com/nl2sql/nl2sql/engine/llm"
 	"github.com/nl2sql/nl2sql/internal/eval"
 	"github.com/nl2sql/nl2sql/internal/source"
@@ -54,7 +56,7 @@ func TestEvalLiveThenReplay(t *testing.T) {
 		t.Fatal(err)
 	}
 	qs = qs[:8]
-	src, err := source.OpenSQLite(context.Background(), "concert_singer", eval.DBPath(root, "concert_singer"), source.Options{})
+	src, err := sqlite.OpenSQLite(context.Background(), "concert_singer", eval.DBPath(root, "concert_singer"), source.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -112,3 +112,26 @@ func TestEngineKnowsNoCaller(t *testing.T) {
 		}
 	}
 }
+
+// The adapters sit on the source core, never the other way round, and
+// never on each other: internal/source (the Source contract, the statement
+// gate, the value encoding) imports no adapter, so curated validation and
+// every engine share one gate without pulling in the drivers; an adapter
+// imports no other adapter; no product package imports the adapters' test
+// fixtures (internal/source/sourcetest).
+func TestSourceCoreKnowsNoAdapter(t *testing.T) {
+	g := imports(t)
+	adapters := map[string]bool{"internal/source/sqlite": true, "internal/source/duckdb": true, "internal/source/postgres": true}
+	for p, imps := range g {
+		for _, imp := range imps {
+			switch {
+			case p == "internal/source" && strings.HasPrefix(imp, "internal/source/"):
+				t.Errorf("internal/source imports %s: the core must not know its adapters", imp)
+			case adapters[p] && adapters[imp]:
+				t.Errorf("%s imports %s: an adapter must not depend on another", p, imp)
+			case imp == "internal/source/sourcetest" && !outsideProduct(p):
+				t.Errorf("%s imports internal/source/sourcetest, which holds test fixtures only", p)
+			}
+		}
+	}
+}

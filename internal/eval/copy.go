@@ -11,6 +11,10 @@ import (
 	"regexp"
 	"strings"
 
+	"github.com/nl2sql/nl2sql/internal/source/duckdb"
+	"github.com/nl2sql/nl2sql/internal/source/postgres"
+	"github.com/nl2sql/nl2sql/internal/source/sqlitecopy"
+
 	"github.com/jackc/pgx/v5"
 
 	"github.com/nl2sql/nl2sql/internal/source"
@@ -30,10 +34,10 @@ func copyOpener(opts Options, srcOpts source.Options) (opener, func(), error) {
 		}
 		open := func(ctx context.Context, dbID, path string) (target, func() error, error) {
 			dp := filepath.Join(dir, safeName(dbID)+".duckdb")
-			if err := source.CopySQLiteToDuckDB(ctx, path, dp); err != nil {
+			if err := sqlitecopy.CopySQLiteToDuckDB(ctx, path, dp); err != nil {
 				return nil, nil, err
 			}
-			d, err := source.OpenDuckDB(ctx, dbID, dp, srcOpts)
+			d, err := duckdb.OpenDuckDB(ctx, dbID, dp, srcOpts)
 			if err != nil {
 				os.Remove(dp)
 				return nil, nil, err
@@ -60,7 +64,7 @@ func copyOpener(opts Options, srcOpts source.Options) (opener, func(), error) {
 				_, err = conn.Exec(context.WithoutCancel(ctx), "DROP SCHEMA IF EXISTS "+pgx.Identifier{schema}.Sanitize()+" CASCADE")
 				return err
 			}
-			if err := source.CopySQLiteToPostgres(ctx, path, opts.PGDSN, schema); err != nil {
+			if err := sqlitecopy.CopySQLiteToPostgres(ctx, path, opts.PGDSN, schema); err != nil {
 				drop()
 				return nil, nil, err
 			}
@@ -69,7 +73,7 @@ func copyOpener(opts Options, srcOpts source.Options) (opener, func(), error) {
 				drop()
 				return nil, nil, err
 			}
-			p, err := source.OpenPostgres(ctx, dbID, dsn, srcOpts)
+			p, err := postgres.OpenPostgres(ctx, dbID, dsn, srcOpts)
 			if err != nil {
 				drop()
 				return nil, nil, err

@@ -3,10 +3,10 @@
 //
 // The oracle planner takes each question's gold SQL,
 // lifts it into a plan (planast/lift) against the catalog of the question's
-// SQLite database (source.OpenSQLite → Snapshot), validates it
+// SQLite database (sqlite.OpenSQLite → Snapshot), validates it
 // (validate.Plan), renders it for the engine under test (render.SQL) and
 // runs it there — SQLite itself, or DuckDB or PostgreSQL on a copy of the
-// SQLite database made with source.CopySQLiteToDuckDB / CopySQLiteToPostgres.
+// SQLite database made with sqlitecopy.CopySQLiteToDuckDB / CopySQLiteToPostgres.
 // The rows are compared with those of the gold SQL run on SQLite with
 // SQLite's defaults (compareTables): rows as a multiset, in order only when
 // the gold query has ORDER BY at its top level; columns in any order;

@@ -4,6 +4,8 @@ import (
 	"context"
 	"fmt"
 
+	"github.com/nl2sql/nl2sql/internal/source/sqlite"
+
 	"github.com/nl2sql/nl2sql/internal/source"
 )
 
@@ -23,7 +25,7 @@ func targetOpener(opts Options) (opener, func(), error) {
 	switch opts.Engine {
 	case EngineSQLite:
 		return func(ctx context.Context, dbID, path string) (target, func() error, error) {
-			s, err := source.OpenSQLite(ctx, dbID, path, srcOpts)
+			s, err := sqlite.OpenSQLite(ctx, dbID, path, srcOpts)
 			if err != nil {
 				return nil, nil, err
 			}

@@ -8,6 +8,8 @@ import (
 	"os"
 	"time"
 
+	"github.com/nl2sql/nl2sql/internal/source/sqlite"
+
 	"github.com/nl2sql/nl2sql/internal/schema"
 	"github.com/nl2sql/nl2sql/internal/source"
 	"github.com/nl2sql/nl2sql/planast"
@@ -150,7 +152,7 @@ func (d *database) close() {
 func openDatabase(ctx context.Context, opts Options, dbID string, open opener) *database {
 	d := &database{}
 	path := DBPath(opts.DBRoot, dbID)
-	src, err := source.OpenSQLite(ctx, dbID, path, source.Options{Timeout: opts.Timeout})
+	src, err := sqlite.OpenSQLite(ctx, dbID, path, source.Options{Timeout: opts.Timeout})
 	if err != nil {
 		d.err = fmt.Errorf("open %s: %w", dbID, err)
 		return d

@@ -26,6 +26,8 @@ import (
 	"sort"
 	"time"
 
+	"github.com/nl2sql/nl2sql/internal/source/sqlite"
+
 	"github.com/nl2sql/nl2sql/index"
 	"github.com/nl2sql/nl2sql/internal/schema"
 	"github.com/nl2sql/nl2sql/internal/source"
@@ -270,8 +272,8 @@ func (t *tally) finish(rep *Report) {
 
 // Open opens an evaluation database read-only and snapshots and profiles
 // it, with DDL comments unless noComments. The caller closes the source.
-func Open(ctx context.Context, id, path string, noComments bool) (*source.SQLite, *schema.Snapshot, error) {
-	src, err := source.OpenSQLite(ctx, id, path, source.Options{RowLimit: 100000, Timeout: time.Minute})
+func Open(ctx context.Context, id, path string, noComments bool) (*sqlite.SQLite, *schema.Snapshot, error) {
+	src, err := sqlite.OpenSQLite(ctx, id, path, source.Options{RowLimit: 100000, Timeout: time.Minute})
 	if err != nil {
 		return nil, nil, err
 	}
@@ -298,7 +300,7 @@ func Open(ctx context.Context, id, path string, noComments bool) (*source.SQLite
 }
 
 // Values is the index.ValueSource of an evaluation database.
-func Values(src *source.SQLite) index.ValueSource {
+func Values(src *sqlite.SQLite) index.ValueSource {
 	return index.ValuesFromQuery(func(ctx context.Context, sql string, n int) ([][]any, bool, error) {
 		r, err := src.Query(ctx, sql, nil, n)
 		if err != nil {
@@ -435,7 +437,7 @@ func score(db string, q question, gold Gold, sel *index.Selection, snap *schema.
 
 // storedCheck reports whether a literal is a stored value of some text
 // column (exact spelling), asking the database once per literal.
-func storedCheck(ctx context.Context, src *source.SQLite, snap *schema.Snapshot) func(string) bool {
+func storedCheck(ctx context.Context, src *sqlite.SQLite, snap *schema.Snapshot) func(string) bool {
 	memo := map[string]bool{}
 	return func(lit string) bool {
 		if v, ok := memo[lit]; ok {

@@ -1,6 +1,10 @@
-// Package source holds the datasource adapters, one type per engine —
-// *SQLite (OpenSQLite), *DuckDB (OpenDuckDB) and *Postgres (OpenPostgres) —
-// each with
+// Package source is the core the datasource adapters share: the contract
+// each one meets, the statement gate, the one value encoding, the profiler
+// the SQL engines share, the error type and the caps. The adapters are
+// packages of their own, one per engine — internal/source/sqlite
+// (*sqlite.SQLite, OpenSQLite), internal/source/duckdb (*duckdb.DuckDB,
+// OpenDuckDB) and internal/source/postgres (*postgres.Postgres,
+// OpenPostgres) — each with
 //
 //	ID() string
 //	Dialect() string
@@ -9,9 +13,13 @@
 //	Query(ctx, sql string, args []any, maxRows int) (*Result, error)
 //	Close() error
 //
-// The engine declares the interface it needs; this package only provides
-// the types. CopySQLiteToDuckDB and CopySQLiteToPostgres copy an SQLite
-// database into the other engines (tests and evaluation use them).
+// The engine declares the interface it needs and the composition root
+// picks the adapter for a datasource's kind; this package never imports an
+// adapter (internal/arch tests it), so curated validation shares the gate
+// without the drivers. internal/source/sqlitecopy copies an SQLite
+// database into the other engines (tests and evaluation use it), and
+// internal/source/sourcetest holds the fixtures the adapters' tests share
+// and the tests that run every engine side by side.
 //
 // # Read-only, at the engine level
 //
@@ -24,11 +32,11 @@
 // Below it each engine holds on its own:
 //
 //   - SQLite opens the file with mode=ro, sets PRAGMA query_only=ON on each
-//     connection, and installs an authorizer (sqlitePolicy) that lets a
+//     connection, and installs an authorizer (the sqlite package's sqlitePolicy) that lets a
 //     statement compile only if it reads.
 //   - DuckDB opens the file with access_mode=READ_ONLY, external access
 //     (files, network, extensions) off, extension autoloading off and the
-//     configuration locked (duckdbSettings, read back at open), and
+//     configuration locked (the duckdb package's duckdbSettings, read back at open), and
 //     prepares each text as exactly one statement.
 //   - PostgreSQL refuses a role that can write at open (unless
 //     Options.AllowWritableRole), runs every statement in a BEGIN READ ONLY
@@ -44,7 +52,7 @@
 // Query returns at most maxRows rows (the extra one read only sets
 // Truncated), every statement runs under Options.Timeout and the caller's
 // context, and the end of either interrupts the engine (SQLite through
-// sqlite3_interrupt even in the middle of rows.Next, see connHandle; DuckDB
+// sqlite3_interrupt even in the middle of rows.Next, see the sqlite package's connHandle; DuckDB
 // through its interrupt; PostgreSQL through statement_timeout and a cancel).
 // One SQLite value may not exceed 16 MiB, one PostgreSQL row 64 MiB.
 // DuckDB and PostgreSQL run a statement that is one plain SELECT inside
@@ -55,7 +63,7 @@
 // # One value encoding
 //
 // Every result path (Query rows, profile ranges and samples) of every
-// adapter encodes values the same way (encodeValue, with each engine's own
+// adapter encodes values the same way (EncodeValue, with each engine's own
 // types converted first): int64 within ±(2^53-1) else a decimal string,
 // float64, DECIMAL/NUMERIC as a number only when a double carries it
 // exactly else its digits, text untouched, dates as YYYY-MM-DD, timestamps

@@ -2,26 +2,30 @@ package source
 
 import (
 	"encoding/base64"
+	"encoding/hex"
+	"encoding/json"
 	"fmt"
-	"github.com/nl2sql/nl2sql/internal/cellfmt"
 	"math"
 	"math/big"
 	"strconv"
 	"strings"
 	"time"
 
+	duckdb "github.com/duckdb/duckdb-go/v2"
+	"github.com/nl2sql/nl2sql/internal/cellfmt"
+
 	"github.com/nl2sql/nl2sql/planast"
 )
 
-// maxExactInt is 2^53-1, the largest integer every JSON reader holds exactly.
-const maxExactInt = 1<<53 - 1
+// MaxExactInt is 2^53-1, the largest integer every JSON reader holds exactly.
+const MaxExactInt = 1<<53 - 1
 
 // column describes one result column for encoding: its portable type and,
 // for decimals, the declared scale (-1 when not declared). TZ marks a
 // timestamp-with-time-zone column, whose values always carry an offset.
 // Decl is the engine's type name as reported, upper-cased, for adapters
 // whose driver values need it (a DuckDB UUID arrives as 16 bytes).
-type column struct {
+type Column struct {
 	Type  planast.Type
 	Scale int
 	TZ    bool
@@ -30,16 +34,16 @@ type column struct {
 
 // encodeWith applies the result encoding with an adapter's rules: col
 // describes a column from its reported type name, val converts one driver
-// value (the engine's own types first, then encodeValue). A column whose
+// value (the engine's own types first, then EncodeValue). A column whose
 // type name is empty or unknown takes its type from its first non-NULL
 // encoded value.
-func (r *rawResult) encodeWith(col func(decl string) column, val func(v any, c column) any) *Result {
-	res := &Result{Columns: r.names, ColumnTypes: make([]planast.Type, len(r.names)), Rows: make([][]any, 0, len(r.rows)), Truncated: r.truncated}
-	cols := make([]column, len(r.names))
-	for i, decl := range r.decls {
+func (r *RawResult) EncodeWith(col func(decl string) Column, val func(v any, c Column) any) *Result {
+	res := &Result{Columns: r.Names, ColumnTypes: make([]planast.Type, len(r.Names)), Rows: make([][]any, 0, len(r.Rows)), Truncated: r.Truncated}
+	cols := make([]Column, len(r.Names))
+	for i, decl := range r.Decls {
 		cols[i] = col(decl)
 	}
-	for _, row := range r.rows {
+	for _, row := range r.Rows {
 		out := make([]any, len(row))
 		for i, v := range row {
 			out[i] = val(v, cols[i])
@@ -48,14 +52,14 @@ func (r *rawResult) encodeWith(col func(decl string) column, val func(v any, c c
 	}
 	for i, c := range cols {
 		res.ColumnTypes[i] = c.Type
-		if c.Type == planast.TypeUnknown && r.decls[i] == "" {
-			res.ColumnTypes[i] = firstValueType(res.Rows, i)
+		if c.Type == planast.TypeUnknown && r.Decls[i] == "" {
+			res.ColumnTypes[i] = FirstValueType(res.Rows, i)
 		}
 	}
 	return res
 }
 
-// encodeValue applies the result encoding, the one rule every adapter and
+// EncodeValue applies the result encoding, the one rule every adapter and
 // every result path (rows, profile ranges, samples) uses:
 //
 //   - nil stays nil (JSON null);
@@ -78,7 +82,7 @@ func (r *rawResult) encodeWith(col func(decl string) column, val func(v any, c c
 //     in a TZ column, whose values are written in UTC ("+00:00");
 //   - []byte is standard base64 with padding;
 //   - bool stays bool.
-func encodeValue(v any, col column) any {
+func EncodeValue(v any, col Column) any {
 	switch x := v.(type) {
 	case nil:
 		return nil
@@ -88,32 +92,32 @@ func encodeValue(v any, col column) any {
 		}
 		return encodeInt(x)
 	case int:
-		return encodeValue(int64(x), col)
+		return EncodeValue(int64(x), col)
 	case int32:
-		return encodeValue(int64(x), col)
+		return EncodeValue(int64(x), col)
 	case int16:
-		return encodeValue(int64(x), col)
+		return EncodeValue(int64(x), col)
 	case int8:
-		return encodeValue(int64(x), col)
+		return EncodeValue(int64(x), col)
 	case uint8:
-		return encodeValue(int64(x), col)
+		return EncodeValue(int64(x), col)
 	case uint16:
-		return encodeValue(int64(x), col)
+		return EncodeValue(int64(x), col)
 	case uint32:
-		return encodeValue(int64(x), col)
+		return EncodeValue(int64(x), col)
 	case uint64:
-		if x > maxExactInt {
+		if x > MaxExactInt {
 			return strconv.FormatUint(x, 10)
 		}
-		return encodeValue(int64(x), col)
+		return EncodeValue(int64(x), col)
 	case uint:
-		return encodeValue(uint64(x), col)
+		return EncodeValue(uint64(x), col)
 	case *big.Int:
 		if x == nil {
 			return nil
 		}
 		if x.IsInt64() {
-			return encodeValue(x.Int64(), col)
+			return EncodeValue(x.Int64(), col)
 		}
 		return x.String()
 	case float64:
@@ -129,7 +133,7 @@ func encodeValue(v any, col column) any {
 		if math.IsInf(float64(x), 0) || math.IsNaN(float64(x)) {
 			f = float64(x)
 		}
-		return encodeValue(f, col)
+		return EncodeValue(f, col)
 	case string:
 		return x
 	case []byte:
@@ -138,7 +142,7 @@ func encodeValue(v any, col column) any {
 		if col.TZ {
 			return x.UTC().Format("2006-01-02 15:04:05.999999999-07:00")
 		}
-		return formatTime(x, col.Type)
+		return FormatTime(x, col.Type)
 	case bool:
 		return x
 	}
@@ -146,7 +150,7 @@ func encodeValue(v any, col column) any {
 }
 
 func encodeInt(x int64) any {
-	if x > maxExactInt || x < -maxExactInt {
+	if x > MaxExactInt || x < -MaxExactInt {
 		return strconv.FormatInt(x, 10)
 	}
 	return x
@@ -173,12 +177,12 @@ func decimalValue(x float64, scale int) any {
 	return s
 }
 
-// decimalText encodes an exact decimal read as plain text ("-12.50", "0.10",
+// DecimalText encodes an exact decimal read as plain text ("-12.50", "0.10",
 // "12345678901234567.89", at the engine's scale): the number when the text
 // has at most 15 significant digits (trailing zeros of the scale included),
 // so the nearest double carries it exactly at that scale, else the text
 // itself. "NaN", "Infinity" and "-Infinity" stay strings.
-func decimalText(s string) any {
+func DecimalText(s string) any {
 	switch s {
 	case "NaN", "Infinity", "-Infinity":
 		return s
@@ -191,9 +195,9 @@ func decimalText(s string) any {
 	return s
 }
 
-// unscaledText writes the decimal unscaled × 10^-scale as plain text with
+// UnscaledText writes the decimal unscaled × 10^-scale as plain text with
 // exactly scale digits after the point ("-0.05" for -5 at scale 2).
-func unscaledText(unscaled *big.Int, scale int) string {
+func UnscaledText(unscaled *big.Int, scale int) string {
 	digits := new(big.Int).Abs(unscaled).String()
 	sign := ""
 	if unscaled.Sign() < 0 {
@@ -208,10 +212,10 @@ func unscaledText(unscaled *big.Int, scale int) string {
 	return sign + digits[:len(digits)-scale] + "." + digits[len(digits)-scale:]
 }
 
-// formatInterval writes an interval of months, days and microseconds as an
+// FormatInterval writes an interval of months, days and microseconds as an
 // ISO 8601 duration, as PostgreSQL's IntervalStyle iso_8601 does:
 // "P1Y2M3DT4H5M6.5S", "P-3D", "PT0S" for zero. Each part keeps its own sign.
-func formatInterval(months, days int64, micros int64) string {
+func FormatInterval(months, days int64, micros int64) string {
 	if months == 0 && days == 0 && micros == 0 {
 		return "PT0S"
 	}
@@ -249,15 +253,15 @@ func formatInterval(months, days int64, micros int64) string {
 // unscaledSeconds writes microseconds as seconds without trailing zeros:
 // "6", "6.5", "-0.000001".
 func unscaledSeconds(us int64) string {
-	s := unscaledText(big.NewInt(us), 6)
+	s := UnscaledText(big.NewInt(us), 6)
 	s = strings.TrimRight(s, "0")
 	return strings.TrimSuffix(s, ".")
 }
 
-// formatTimeOfDay writes a time of day given in microseconds since midnight
+// FormatTimeOfDay writes a time of day given in microseconds since midnight
 // as "HH:MM:SS[.ffffff]" (trailing zeros of the fraction dropped), with
 // offset ("+HH:MM") appended when withOffset, offsetSeconds east of UTC.
-func formatTimeOfDay(micros int64, withOffset bool, offsetSeconds int) string {
+func FormatTimeOfDay(micros int64, withOffset bool, offsetSeconds int) string {
 	t := time.Date(2000, 1, 1, 0, 0, 0, 0, time.UTC).Add(time.Duration(micros) * time.Microsecond)
 	s := t.Format("15:04:05.999999")
 	if micros >= 24*3_600_000_000 {
@@ -306,14 +310,14 @@ func TemporalText(s string, t planast.Type) any {
 	ts, _ := strings.CutSuffix(s, "Z")
 	for _, l := range sqliteTimeLayouts {
 		if tm, err := time.Parse(l, ts); err == nil {
-			return formatTime(tm, t)
+			return FormatTime(tm, t)
 		}
 	}
 	return s
 }
 
-// formatTime writes t as described on encodeValue.
-func formatTime(t time.Time, typ planast.Type) string {
+// FormatTime writes t as described on EncodeValue.
+func FormatTime(t time.Time, typ planast.Type) string {
 	_, offset := t.Zone()
 	utc := offset == 0
 	if typ == planast.TypeDate && utc && t.Hour() == 0 && t.Minute() == 0 && t.Second() == 0 && t.Nanosecond() == 0 {
@@ -344,4 +348,58 @@ func valueType(v any) planast.Type {
 		return planast.TypeBoolean
 	}
 	return planast.TypeUnknown
+}
+
+// UUIDText writes 16 bytes as a UUID's canonical text.
+func UUIDText(b []byte) string {
+	h := hex.EncodeToString(b)
+	return h[0:8] + "-" + h[8:12] + "-" + h[12:16] + "-" + h[16:20] + "-" + h[20:32]
+}
+
+// JSONText writes a nested value (lists, maps, structs, decoded JSON) as
+// JSON text, each scalar element encoded by val first.
+func JSONText(v any, val func(any, Column) any) string {
+	b, err := json.Marshal(nested(v, val))
+	if err != nil {
+		return fmt.Sprint(v)
+	}
+	return string(b)
+}
+
+// nested applies val to the scalars of a nested value and turns maps into
+// maps with string keys.
+func nested(v any, val func(any, Column) any) any {
+	plain := Column{Type: planast.TypeUnknown, Scale: -1}
+	switch x := v.(type) {
+	case []any:
+		out := make([]any, len(x))
+		for i, e := range x {
+			out[i] = nested(e, val)
+		}
+		return out
+	case map[string]any:
+		out := make(map[string]any, len(x))
+		for k, e := range x {
+			out[k] = nested(e, val)
+		}
+		return out
+	case duckdb.Map:
+		out := make(map[string]any, len(x))
+		for k, e := range x {
+			out[fmt.Sprint(nested(k, val))] = nested(e, val)
+		}
+		return out
+	case duckdb.OrderedMap:
+		out := make(map[string]any, x.Len())
+		keys, vals := x.Keys(), x.Values()
+		for i := range keys {
+			out[fmt.Sprint(nested(keys[i], val))] = nested(vals[i], val)
+		}
+		return out
+	case duckdb.Union:
+		return map[string]any{x.Tag: nested(x.Value, val)}
+	case nil, bool, string:
+		return x
+	}
+	return val(v, plain)
 }

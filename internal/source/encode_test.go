@@ -10,19 +10,19 @@ import (
 )
 
 func TestEncodeValue(t *testing.T) {
-	plain := column{Type: planast.TypeUnknown, Scale: -1}
-	dec2 := column{Type: planast.TypeDecimal, Scale: 2}
-	dec := column{Type: planast.TypeDecimal, Scale: -1}
-	date := column{Type: planast.TypeDate, Scale: -1}
-	ts := column{Type: planast.TypeTimestamp, Scale: -1}
-	boolean := column{Type: planast.TypeBoolean, Scale: -1}
+	plain := Column{Type: planast.TypeUnknown, Scale: -1}
+	dec2 := Column{Type: planast.TypeDecimal, Scale: 2}
+	dec := Column{Type: planast.TypeDecimal, Scale: -1}
+	date := Column{Type: planast.TypeDate, Scale: -1}
+	ts := Column{Type: planast.TypeTimestamp, Scale: -1}
+	boolean := Column{Type: planast.TypeBoolean, Scale: -1}
 	plus2 := time.FixedZone("", 2*3600)
 	a, b := 0.1, 0.2
 	noisy := a + b // 0.30000000000000004 (constants would fold to 0.3)
 	tests := []struct {
 		name string
 		v    any
-		col  column
+		col  Column
 		want string // JSON
 	}{
 		{"nil", nil, plain, `null`},
@@ -60,7 +60,7 @@ func TestEncodeValue(t *testing.T) {
 		{"bool", true, plain, `true`},
 	}
 	for _, tt := range tests {
-		b, err := json.Marshal(encodeValue(tt.v, tt.col))
+		b, err := json.Marshal(EncodeValue(tt.v, tt.col))
 		if err != nil {
 			t.Errorf("%s: %v", tt.name, err)
 			continue

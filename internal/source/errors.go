@@ -50,21 +50,26 @@ func (e *Error) Error() string { return e.Code + ": " + e.Msg }
 // Unwrap returns the cause.
 func (e *Error) Unwrap() error { return e.Err }
 
-// errorf builds an *Error with a formatted message.
-func errorf(code string, cause error, hint, format string, args ...any) *Error {
+// Errorf builds an *Error with a formatted message.
+func Errorf(code string, cause error, hint, format string, args ...any) *Error {
 	return &Error{Code: code, Msg: fmt.Sprintf(format, args...), Hint: hint, Err: cause}
 }
 
-// ctxError returns the TIMEOUT or CANCELLED error for a done ctx, nil while
+// CtxError returns the TIMEOUT or CANCELLED error for a done ctx, nil while
 // ctx is not done. limit is the time limit reported with TIMEOUT.
-func ctxError(ctx context.Context, limit time.Duration) *Error {
+func CtxError(ctx context.Context, limit time.Duration) *Error {
 	switch err := ctx.Err(); {
 	case err == nil:
 		return nil
 	case errors.Is(err, context.DeadlineExceeded):
-		return errorf(CodeTimeout, err, TimeoutHint,
+		return Errorf(CodeTimeout, err, TimeoutHint,
 			"the query ran past its time limit (%s)", limit)
 	default:
-		return errorf(CodeCancelled, err, "", "the query was cancelled")
+		return Errorf(CodeCancelled, err, "", "the query was cancelled")
 	}
 }
+
+const (
+	ReadOnlyHint = "send exactly one SELECT (or WITH … SELECT); writes, schema changes, ATTACH, PRAGMA, transactions and file or extension functions are refused"
+	PathHint     = "check the datasource's file (its --db argument, or path: in nl2sql.yaml)"
+)

@@ -21,7 +21,7 @@ const (
 	isoTimestampRegexp = isoDateRegexp + `[ T][0-2][0-9]:[0-5][0-9].*`
 )
 
-// sqlProfiler profiles tables through SQL for the DuckDB and PostgreSQL
+// SQLProfiler profiles tables through SQL for the DuckDB and PostgreSQL
 // adapters, with the rules of (*SQLite).Profile (see there): row counts;
 // per column the distinct count, the NULL fraction, Min and Max for numeric
 // and temporal columns and for text columns holding only ISO dates or
@@ -29,33 +29,33 @@ const (
 // at most 50 distinct values; else the 5 most frequent, ties by value; none
 // for blobs). Each statement runs through query, which applies the
 // adapter's timeout and result encoding.
-type sqlProfiler struct {
-	query   func(ctx context.Context, sqlText string, maxRows int) (*Result, error)
-	timeout time.Duration
+type SQLProfiler struct {
+	Query   func(ctx context.Context, sqlText string, maxRows int) (*Result, error)
+	Timeout time.Duration
 	// table is the quoted, schema-qualified name of t.
-	table func(t *schema.Table) string
+	Table func(t *schema.Table) string
 	// asText casts an expression to text.
-	asText func(expr string) string
+	AsText func(expr string) string
 	// matches is a boolean expression: textExpr fully matches re.
-	matches func(textExpr, re string) string
+	Matches func(textExpr, re string) string
 	// textOrder follows a text expression in ORDER BY, min and max so text
 	// sorts byte-wise (` COLLATE "C"`), "" where it already does.
-	textOrder string
+	TextOrder string
 	// sampleAsText reports whether c is counted and sampled as text (types
 	// without equality, or whose driver value is not a scalar).
-	sampleAsText func(c *schema.Column) bool
+	SampleAsText func(c *schema.Column) bool
 	// cache keeps profiles between calls while version reports the same
 	// data version; nil cache or version: no caching.
-	cache   *profileCache
-	version func(ctx context.Context) (string, error)
+	Cache   *ProfileCache
+	Version func(ctx context.Context) (string, error)
 }
 
-// profileCache keeps the profiles of one datasource's tables for as long
+// ProfileCache keeps the profiles of one datasource's tables for as long
 // as its data version stays the same, so profiling an unchanged datasource
 // again reads nothing but the version. A table is found by its schema,
 // name, and column names and declared types. It is safe for concurrent
 // use.
-type profileCache struct {
+type ProfileCache struct {
 	mu      sync.Mutex
 	version string
 	tables  map[string]tableProfile
@@ -78,7 +78,7 @@ func cacheKey(t *schema.Table) string {
 }
 
 // lookup fills t from the cache when it holds t for version.
-func (c *profileCache) lookup(version string, t *schema.Table) bool {
+func (c *ProfileCache) lookup(version string, t *schema.Table) bool {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	tp, ok := c.tables[cacheKey(t)]
@@ -96,7 +96,7 @@ func (c *profileCache) lookup(version string, t *schema.Table) bool {
 }
 
 // store keeps t's profile for version, forgetting other versions.
-func (c *profileCache) store(version string, t *schema.Table) {
+func (c *ProfileCache) store(version string, t *schema.Table) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if c.version != version || c.tables == nil {
@@ -114,11 +114,11 @@ func (c *profileCache) store(version string, t *schema.Table) {
 // are left out), from the cache where it holds them for the current data
 // version. A table that fails keeps what it had and the others go
 // on; the errors are joined. When ctx ends, profile stops with its error.
-func (p *sqlProfiler) profile(ctx context.Context, snap *schema.Snapshot) error {
-	version, cached := "", p.cache != nil && p.version != nil
+func (p *SQLProfiler) Profile(ctx context.Context, snap *schema.Snapshot) error {
+	version, cached := "", p.Cache != nil && p.Version != nil
 	if cached {
-		v, err := p.version(ctx)
-		if e := ctxError(ctx, p.timeout); e != nil {
+		v, err := p.Version(ctx)
+		if e := CtxError(ctx, p.Timeout); e != nil {
 			return e
 		}
 		version, cached = v, err == nil
@@ -126,15 +126,15 @@ func (p *sqlProfiler) profile(ctx context.Context, snap *schema.Snapshot) error 
 	var errs []error
 	for i := range snap.Tables {
 		t := &snap.Tables[i]
-		if t.Kind != schema.KindTable || cached && p.cache.lookup(version, t) {
+		if t.Kind != schema.KindTable || cached && p.Cache.lookup(version, t) {
 			continue
 		}
 		err := p.profileTable(ctx, t)
 		if err == nil && cached {
-			p.cache.store(version, t)
+			p.Cache.store(version, t)
 		}
 		if err != nil {
-			if e := ctxError(ctx, p.timeout); e != nil {
+			if e := CtxError(ctx, p.Timeout); e != nil {
 				return e
 			}
 			errs = append(errs, fmt.Errorf("profile table %s.%s: %w", t.Schema, t.Name, err))
@@ -146,19 +146,19 @@ func (p *sqlProfiler) profile(ctx context.Context, snap *schema.Snapshot) error 
 // profileTable scans t once for the row count and, for every column, the
 // non-NULL count, min, max and ISO-shape counts (none of which holds more
 // than a value per column); then each column's distinct count and samples
-// over the table or, past profileSampleRows rows, over its first
-// profileSampleRows rows (see schema.ColumnProfile.SampledRows). Distinct
+// over the table or, past ProfileSampleRows rows, over its first
+// ProfileSampleRows rows (see schema.ColumnProfile.SampledRows). Distinct
 // counts run one column at a time: one statement for every column holds
 // every distinct set at once (DuckDB's peak memory grew by half).
-func (p *sqlProfiler) profileTable(ctx context.Context, t *schema.Table) error {
-	tbl := p.table(t)
+func (p *SQLProfiler) profileTable(ctx context.Context, t *schema.Table) error {
+	tbl := p.Table(t)
 	exprs := make([]columnExprs, len(t.Columns))
 	full := []string{"count(*)"}
 	for i := range t.Columns {
 		exprs[i] = p.exprs(&t.Columns[i])
 		full = append(full, exprs[i].full)
 	}
-	res, err := p.query(ctx, "SELECT "+strings.Join(full, ", ")+" FROM "+tbl, 1)
+	res, err := p.Query(ctx, "SELECT "+strings.Join(full, ", ")+" FROM "+tbl, 1)
 	if err != nil {
 		return err
 	}
@@ -166,14 +166,14 @@ func (p *sqlProfiler) profileTable(ctx context.Context, t *schema.Table) error {
 	n, _ := stats[0].(int64)
 	t.RowCount = &n
 	src, sampled := tbl, int64(0)
-	if n > profileSampleRows {
-		src, sampled = fmt.Sprintf("(SELECT * FROM %s LIMIT %d)", tbl, profileSampleRows), profileSampleRows
+	if n > ProfileSampleRows {
+		src, sampled = fmt.Sprintf("(SELECT * FROM %s LIMIT %d)", tbl, ProfileSampleRows), ProfileSampleRows
 	}
 	src += " AS s"
 	for i := range t.Columns {
 		c := &t.Columns[i]
 		e := exprs[i]
-		d, err := p.query(ctx, "SELECT "+e.distinct+" FROM "+src, 1)
+		d, err := p.Query(ctx, "SELECT "+e.distinct+" FROM "+src, 1)
 		if err != nil {
 			return fmt.Errorf("column %q: %w", c.Name, err)
 		}
@@ -196,16 +196,16 @@ type columnExprs struct {
 	distinct string // two select items over the sample: distinct, non-null
 }
 
-func (p *sqlProfiler) exprs(c *schema.Column) columnExprs {
-	col := quoteIdent(c.Name)
+func (p *SQLProfiler) exprs(c *schema.Column) columnExprs {
+	col := QuoteIdent(c.Name)
 	e := columnExprs{expr: col, order: col}
 	isText := c.Type == planast.TypeText
-	if p.sampleAsText(c) {
-		e.expr = p.asText(col)
+	if p.SampleAsText(c) {
+		e.expr = p.AsText(col)
 		e.order = e.expr
 	}
-	if isText || p.sampleAsText(c) {
-		e.order += p.textOrder
+	if isText || p.SampleAsText(c) {
+		e.order += p.TextOrder
 	}
 	minMax, dates, stamps := "NULL, NULL", "0", "0"
 	switch {
@@ -213,9 +213,9 @@ func (p *sqlProfiler) exprs(c *schema.Column) columnExprs {
 		minMax = fmt.Sprintf("min(%[1]s), max(%[1]s)", col)
 	case isText:
 		minMax = fmt.Sprintf("min(%[1]s), max(%[1]s)", e.order)
-		txt := p.asText(col)
-		dates = fmt.Sprintf("count(CASE WHEN %s THEN 1 END)", p.matches(txt, isoDateRegexp))
-		stamps = fmt.Sprintf("count(CASE WHEN %s THEN 1 END)", p.matches(txt, isoTimestampRegexp))
+		txt := p.AsText(col)
+		dates = fmt.Sprintf("count(CASE WHEN %s THEN 1 END)", p.Matches(txt, isoDateRegexp))
+		stamps = fmt.Sprintf("count(CASE WHEN %s THEN 1 END)", p.Matches(txt, isoTimestampRegexp))
 	}
 	e.full = fmt.Sprintf("count(%s), %s, %s, %s", col, minMax, dates, stamps)
 	e.distinct = fmt.Sprintf("count(DISTINCT %s), count(%s)", e.expr, col)
@@ -225,12 +225,12 @@ func (p *sqlProfiler) exprs(c *schema.Column) columnExprs {
 // profileColumn builds c's profile from its five full-scan statistics r
 // (see columnExprs) and its distinct count over src, and reads its samples
 // from src.
-func (p *sqlProfiler) profileColumn(ctx context.Context, src string, c *schema.Column, e columnExprs, r []any, rows, distinct, inSample, sampled int64) (*schema.ColumnProfile, error) {
+func (p *SQLProfiler) profileColumn(ctx context.Context, src string, c *schema.Column, e columnExprs, r []any, rows, distinct, inSample, sampled int64) (*schema.ColumnProfile, error) {
 	isText := c.Type == planast.TypeText
 	nonNull, _ := r[0].(int64)
 	nDates, _ := r[3].(int64)
 	nStamps, _ := r[4].(int64)
-	prof := sampledProfile(distinct, inSample, nonNull, rows, sampled)
+	prof := SampledProfile(distinct, inSample, nonNull, rows, sampled)
 	if isText && nonNull > 0 {
 		switch {
 		case nDates == nonNull:
@@ -246,14 +246,14 @@ func (p *sqlProfiler) profileColumn(ctx context.Context, src string, c *schema.C
 		return prof, nil
 	}
 	var q string
-	if isText && distinct <= allValuesMax {
+	if isText && distinct <= AllValuesMax {
 		prof.AllValues = sampled == 0
 		q = fmt.Sprintf(`SELECT %[1]s FROM %[2]s WHERE %[1]s IS NOT NULL GROUP BY %[1]s ORDER BY %[3]s`, e.expr, src, e.order)
 	} else {
-		prof.AllValues = sampled == 0 && distinct <= topValues
-		q = fmt.Sprintf(`SELECT %[1]s FROM %[2]s WHERE %[1]s IS NOT NULL GROUP BY %[1]s ORDER BY count(*) DESC, %[3]s LIMIT %[4]d`, e.expr, src, e.order, topValues)
+		prof.AllValues = sampled == 0 && distinct <= TopValues
+		q = fmt.Sprintf(`SELECT %[1]s FROM %[2]s WHERE %[1]s IS NOT NULL GROUP BY %[1]s ORDER BY count(*) DESC, %[3]s LIMIT %[4]d`, e.expr, src, e.order, TopValues)
 	}
-	samples, err := p.query(ctx, q, allValuesMax)
+	samples, err := p.Query(ctx, q, AllValuesMax)
 	if err != nil {
 		return nil, err
 	}

@@ -9,7 +9,7 @@ type Result struct {
 	// declared type where the database reports one, else from the first
 	// non-NULL value (TypeUnknown when every value is NULL).
 	ColumnTypes []planast.Type `json:"column_types"`
-	// Rows hold values in the result encoding (see encodeValue): nil,
+	// Rows hold values in the result encoding (see EncodeValue): nil,
 	// int64, float64, string or bool.
 	Rows [][]any `json:"rows"`
 	// Truncated is true when the query had more rows than the cap.

@@ -21,38 +21,38 @@ var readKeywords = map[string]bool{"SELECT": true, "WITH": true, "VALUES": true}
 // It is a first gate, not the security boundary: every engine still holds
 // the read-only line on its own (see the package doc).
 func CheckStatement(dialect, sqlText string) *Error {
-	shape, err := shapeOfDialect(dialect, sqlText)
+	shape, err := ShapeOf(dialect, sqlText)
 	switch {
 	case err != nil:
 		hint := "send one SELECT statement"
 		if se, ok := err.(*sqlscan.Error); ok && se.Hint != "" {
 			hint = se.Hint
 		}
-		return errorf(CodeQueryFailed, err, hint, "the query text does not scan: %s", err.Error())
+		return Errorf(CodeQueryFailed, err, hint, "the query text does not scan: %s", err.Error())
 	case shape.Empty:
-		return errorf(CodeQueryFailed, nil, "send one SELECT statement", "the query text holds no statement")
+		return Errorf(CodeQueryFailed, nil, "send one SELECT statement", "the query text holds no statement")
 	case shape.Multiple:
-		return errorf(CodeReadOnly, nil, readOnlyHint, "the query text holds more than one statement")
+		return Errorf(CodeReadOnly, nil, ReadOnlyHint, "the query text holds more than one statement")
 	case !readKeywords[shape.Keyword]:
-		return errorf(CodeReadOnly, nil, readOnlyHint, "only SELECT, WITH … SELECT and VALUES statements may run")
+		return Errorf(CodeReadOnly, nil, ReadOnlyHint, "only SELECT, WITH … SELECT and VALUES statements may run")
 	}
 	return nil
 }
 
-// statementShape is what the lexical check learns of a query text.
-type statementShape struct {
+// Shape is what the lexical check learns of a query text.
+type Shape struct {
 	Empty    bool   // no statement at all: only whitespace, comments, semicolons
 	Multiple bool   // something other than comments and semicolons follows the first statement's ';'
 	Keyword  string // the first word after any opening parentheses, upper-cased; "" when it is no word
 }
 
-// shapeOfDialect splits sql into statements with dialect's lexical rules:
+// ShapeOf splits sql into statements with dialect's lexical rules:
 // PostgreSQL's scanner, which DuckDB's parser shares, and for SQLite the
 // same scanner with SQLite's diverging spellings refused (see sqlscan).
-func shapeOfDialect(dialect, sql string) (statementShape, error) {
+func ShapeOf(dialect, sql string) (Shape, error) {
 	toks, err := sqlscan.ScanDialect(dialect, sql)
 	if err != nil {
-		return statementShape{}, err
+		return Shape{}, err
 	}
 	var code []sqlscan.Token // the tokens but comments
 	for _, t := range toks {
@@ -66,9 +66,9 @@ func shapeOfDialect(dialect, sql string) (statementShape, error) {
 		i++
 	}
 	if i == len(code) {
-		return statementShape{Empty: true}, nil
+		return Shape{Empty: true}, nil
 	}
-	var s statementShape
+	var s Shape
 	k := i
 	for k < len(code) && code[k].Kind == sqlscan.Op && code[k].Text == "(" {
 		k++
@@ -89,12 +89,12 @@ func shapeOfDialect(dialect, sql string) (statementShape, error) {
 	return s, nil
 }
 
-// statementBody is the one statement of sqlText (which passed
+// StatementBody is the one statement of sqlText (which passed
 // CheckStatement) without the semicolons, comments and whitespace around
 // it, so that it can sit inside parentheses: a trailing "-- comment" would
 // otherwise swallow the closing one. It is "" when the text does not scan
 // or holds no statement.
-func statementBody(dialect, sqlText string) string {
+func StatementBody(dialect, sqlText string) string {
 	toks, err := sqlscan.ScanDialect(dialect, sqlText)
 	if err != nil {
 		return ""

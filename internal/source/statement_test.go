@@ -40,7 +40,7 @@ func TestShapeOf(t *testing.T) {
 		{"CREATE TRIGGER x AFTER INSERT ON t BEGIN DELETE FROM t; END", false, true, "CREATE"},
 	}
 	for _, tt := range tests {
-		got, err := shapeOfDialect("sqlite", tt.sql)
+		got, err := ShapeOf("sqlite", tt.sql)
 		if err != nil || got.Empty != tt.empty || got.Multiple != tt.multiple || got.Keyword != tt.keyword {
 			t.Errorf("shapeOfDialect(sqlite, %q) = %+v, %v, want empty %v multiple %v keyword %q", tt.sql, got, err, tt.empty, tt.multiple, tt.keyword)
 		}

@@ -11,10 +11,10 @@ import (
 	"testing"
 	"time"
 
+	"github.com/nl2sql/nl2sql/internal/source/sqlitecopy"
+
 	_ "github.com/duckdb/duckdb-go/v2" // reads the DuckDB copy for the hand-written gold SQL
 	_ "github.com/jackc/pgx/v5/stdlib" // reads the PostgreSQL copy likewise
-
-	"github.com/nl2sql/nl2sql/internal/source"
 )
 
 // engineCase is one engine's `serve --db` arguments and the rows its own
@@ -56,7 +56,7 @@ func TestHostPlanAcrossEnginesWithTypeScriptSDK(t *testing.T) {
 	dir := t.TempDir()
 	sqlitePath := filepath.Join(f.chinook, "chinook.sqlite")
 	duckPath := filepath.Join(dir, "chinook.duckdb")
-	if err := source.CopySQLiteToDuckDB(ctx, sqlitePath, duckPath); err != nil {
+	if err := sqlitecopy.CopySQLiteToDuckDB(ctx, sqlitePath, duckPath); err != nil {
 		t.Fatal(err)
 	}
 	cases := []engineCase{
@@ -95,7 +95,7 @@ func TestHostPlanAcrossEnginesWithTypeScriptSDK(t *testing.T) {
 		}
 		u.Path = "/" + dbName
 		dsn := u.String()
-		if err := source.CopySQLiteToPostgres(ctx, sqlitePath, dsn, "chinook"); err != nil {
+		if err := sqlitecopy.CopySQLiteToPostgres(ctx, sqlitePath, dsn, "chinook"); err != nil {
 			t.Fatal(err)
 		}
 		db, err := sql.Open("pgx", dsn)

@@ -5,8 +5,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/nl2sql/nl2sql/internal/source/postgres"
+
 	"github.com/nl2sql/nl2sql/internal/pgtest"
-	"github.com/nl2sql/nl2sql/internal/source"
 )
 
 // `ask --db <superuser DSN>` is refused with a hint naming
@@ -43,7 +44,7 @@ func TestDoctorWritableRoleHint(t *testing.T) {
 	pgtest.Exec(t, super, `CREATE TABLE crates (id BIGINT PRIMARY KEY)`)
 	out, err := runCLI("doctor", "--db", "dev="+super, "--storage", t.TempDir())
 	if err == nil || !strings.Contains(out, "datasource dev (postgres): FAILED: DATASOURCE_UNAVAILABLE: the database role can write") ||
-		!strings.Contains(out, "hint: "+source.WritableRoleHint) {
+		!strings.Contains(out, "hint: "+postgres.WritableRoleHint) {
 		t.Errorf("err %v\n%s", err, out)
 	}
 }

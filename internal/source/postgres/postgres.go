@@ -1,0 +1,409 @@
+package postgres
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/nl2sql/nl2sql/internal/source"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgconn"
+	"github.com/jackc/pgx/v5/pgproto3"
+	"github.com/jackc/pgx/v5/pgtype"
+	"github.com/jackc/pgx/v5/pgxpool"
+
+	"github.com/nl2sql/nl2sql/internal/schema"
+)
+
+// pgMaxMessageBytes caps one protocol message from the server, so one row
+// (SELECT repeat('x', 1e9)) cannot take a gigabyte of the process.
+const pgMaxMessageBytes = 4 * source.MaxValueBytes
+
+// pgTimeoutGrace is how much longer than Options.Timeout the client waits
+// before it gives up on the server: the server's statement_timeout ends a
+// slow statement first and the connection stays usable.
+const pgTimeoutGrace = 2 * time.Second
+
+// pgDefaultSearchPath is the search_path of every session unless the DSN
+// names one.
+const pgDefaultSearchPath = "public"
+
+// Postgres is the adapter for one PostgreSQL database, reached through a
+// pgx connection pool. It is safe for concurrent use.
+//
+// Read-only holds at several levels:
+//
+//   - OpenPostgres refuses a role that can write (see checkRole) unless
+//     Options.AllowWritableRole;
+//   - every statement runs in its own BEGIN READ ONLY transaction, which
+//     is always rolled back (so even set_config(…, false) does not outlive
+//     the query), with SET LOCAL statement_timeout from Options.Timeout;
+//   - the query goes over the extended protocol only (pgx's default exec
+//     mode: Parse/Bind/Execute), where PostgreSQL refuses a text of more
+//     than one statement;
+//   - sessions start with standard_conforming_strings=on, a fixed
+//     search_path, default_transaction_read_only=on, TimeZone=UTC,
+//     IntervalStyle=iso_8601 and application_name=nl2sql;
+//   - Query applies the lexical single-statement gate first.
+//
+// A SELECT runs under an outer LIMIT maxRows+1 (see pgCapped), so the
+// server plans for and produces no more rows than Query reads; any other
+// text is read row by row, and once maxRows+1 rows have arrived the
+// connection is closed rather than drained, so the server stops sending.
+//
+// Profiles are cached while the cluster's transaction snapshot
+// (pg_current_snapshot) stays the same: any committed write changes it, so
+// profiling an unchanged database again costs one query.
+type Postgres struct {
+	id       string
+	opts     source.Options
+	pool     *pgxpool.Pool
+	profiles source.ProfileCache
+}
+
+// OpenPostgres connects to the PostgreSQL database of dsn (a URL or
+// key=value connection string) as datasource id. It fails with
+// CodeUnavailable when the DSN does not parse, the server cannot be
+// reached, the role cannot log in, the database does not exist, or the role
+// can write (superuser; INSERT, UPDATE, DELETE or TRUNCATE on, or ownership
+// of, a relation of a visible schema; CREATE on such a schema or on the
+// database; membership of pg_write_server_files or
+// pg_execute_server_program) and Options.AllowWritableRole is false; with
+// it true a writable role is logged as a warning. Messages never hold the
+// DSN. ctx bounds the connection and the role check (as does the larger of
+// Options.Timeout and 10s).
+func OpenPostgres(ctx context.Context, id, dsn string, opts source.Options) (*Postgres, error) {
+	opts = opts.WithDefaults()
+	cfg, err := pgxpool.ParseConfig(dsn)
+	if err != nil {
+		return nil, source.Errorf(source.CodeUnavailable, err, dsnHint, "the connection string does not parse")
+	}
+	cfg.MaxConns = source.QueryConns
+	cfg.ConnConfig.MaxProtocolMessageBodyLen = pgMaxMessageBytes
+	rp := cfg.ConnConfig.RuntimeParams
+	if rp["search_path"] == "" {
+		rp["search_path"] = pgDefaultSearchPath
+	}
+	rp["application_name"] = "nl2sql"
+	rp["standard_conforming_strings"] = "on"
+	rp["default_transaction_read_only"] = "on"
+	rp["TimeZone"] = "UTC"
+	rp["DateStyle"] = "ISO, YMD"
+	rp["IntervalStyle"] = "iso_8601"
+	rp["idle_in_transaction_session_timeout"] = strconv.FormatInt((opts.Timeout + pgTimeoutGrace).Milliseconds(), 10)
+	pool, err := pgxpool.NewWithConfig(ctx, cfg)
+	if err != nil {
+		return nil, source.Errorf(source.CodeUnavailable, err, dsnHint, "the connection pool could not be set up")
+	}
+	p := &Postgres{id: id, opts: opts, pool: pool}
+	if err := p.checkRole(ctx); err != nil {
+		pool.Close()
+		return nil, err
+	}
+	return p, nil
+}
+
+// ID returns the datasource id.
+func (p *Postgres) ID() string { return p.id }
+
+// Dialect returns "postgres".
+func (p *Postgres) Dialect() string { return schema.DialectPostgres }
+
+// Close closes the pool.
+func (p *Postgres) Close() error {
+	p.pool.Close()
+	return nil
+}
+
+// Query runs one read-only statement with args bound to its $N parameters
+// and returns at most maxRows rows (Options.RowLimit when maxRows ≤ 0 or
+// larger), setting Truncated when another row exists. It stops at
+// Options.Timeout (the server's statement_timeout) or when ctx ends
+// (TIMEOUT, CANCELLED), and refuses with CodeReadOnly any text that is not
+// one SELECT, WITH or VALUES statement and anything the read-only
+// transaction or the role's privileges refuse.
+func (p *Postgres) Query(ctx context.Context, sqlText string, args []any, maxRows int) (*source.Result, error) {
+	if err := source.CheckStatement(schema.DialectPostgres, sqlText); err != nil {
+		return nil, err
+	}
+	if maxRows <= 0 || maxRows > p.opts.RowLimit {
+		maxRows = p.opts.RowLimit
+	}
+	raw, err := p.fetch(ctx, sqlText, args, maxRows)
+	if err != nil {
+		return nil, err
+	}
+	return raw.EncodeWith(pgColumn, pgValue), nil
+}
+
+// fetch runs sqlText in a read-only transaction on one pooled connection
+// and reads at most maxRows rows, and one more to learn whether rows were
+// left. Values are pgx's, except JSON, which is its text.
+func (p *Postgres) fetch(ctx context.Context, sqlText string, args []any, maxRows int) (*source.RawResult, error) {
+	ctx, cancel := context.WithTimeout(ctx, p.opts.Timeout+pgTimeoutGrace)
+	defer cancel()
+	fail := func(err error) error {
+		if e := source.CtxError(ctx, p.opts.Timeout); e != nil {
+			return e
+		}
+		return pgError(err, p.opts.Timeout)
+	}
+	pc, err := p.pool.Acquire(ctx)
+	if err != nil {
+		err = fail(err)
+		var se *source.Error
+		if errors.As(err, &se) && se.Code == source.CodeTimeout { // every connection was busy
+			se.Waited, se.Hint = true, "every connection to the database was busy; the same request may succeed shortly"
+		}
+		return nil, err
+	}
+	defer pc.Release() // destroys the connection when it is closed, busy or in a transaction
+	conn := pc.Conn()
+	tx, err := conn.BeginTx(ctx, pgx.TxOptions{AccessMode: pgx.ReadOnly})
+	if err != nil {
+		return nil, fail(err)
+	}
+	abandon := func() { conn.PgConn().Conn().Close() } // Release then destroys it
+	ms := strconv.FormatInt(p.opts.Timeout.Milliseconds(), 10)
+	// synchronize_seqscans off: a sequential scan starts at the table's
+	// first page, not where a concurrent one is, so a query whose LIMIT
+	// cuts an unordered scan keeps the same rows on every run (see
+	// render's "Row order and the row cap").
+	if _, err := tx.Exec(ctx, "SELECT set_config('statement_timeout', $1, true), set_config('synchronize_seqscans', 'off', true)", ms); err != nil {
+		abandon()
+		return nil, fail(err)
+	}
+	text, capped := pgCapped(sqlText, maxRows)
+	rows, err := tx.Query(ctx, text, args...)
+	if err != nil {
+		abandon()
+		return nil, fail(err)
+	}
+	raw, err := readPgRows(conn, rows, maxRows)
+	if err != nil || (raw.Truncated && !capped) {
+		// Closing the connection, not draining the rest of a large result.
+		abandon()
+		rows.Close()
+		if err != nil {
+			return nil, fail(err)
+		}
+		return raw, nil
+	}
+	// a capped statement has no row left past the one that set truncated
+	rows.Close()
+	rctx, rcancel := context.WithTimeout(context.WithoutCancel(ctx), pgTimeoutGrace)
+	defer rcancel()
+	if err := tx.Rollback(rctx); err != nil {
+		abandon()
+	}
+	return raw, nil
+}
+
+// readPgRows reads at most maxRows rows, and one more to set truncated.
+func readPgRows(conn *pgx.Conn, rows pgx.Rows, maxRows int) (*source.RawResult, error) {
+	fds := rows.FieldDescriptions()
+	raw := &source.RawResult{Names: make([]string, len(fds)), Decls: make([]string, len(fds)), Rows: [][]any{}}
+	for i, fd := range fds {
+		raw.Names[i] = fd.Name
+		raw.Decls[i] = pgTypeName(conn.TypeMap(), fd.DataTypeOID, fd.TypeModifier)
+	}
+	for rows.Next() {
+		if len(raw.Rows) == maxRows {
+			raw.Truncated = true
+			return raw, nil
+		}
+		vals, err := pgRowValues(conn.TypeMap(), fds, rows.RawValues())
+		if err != nil {
+			return nil, err
+		}
+		raw.Rows = append(raw.Rows, vals)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	return raw, nil
+}
+
+// pgJSONText is the text of a json or jsonb value as it came over the wire
+// (pgx would decode it into Go maps, losing key order and number digits):
+// json's text is the value in either format, binary jsonb is a version
+// byte (1) and the text.
+func pgJSONText(fd pgconn.FieldDescription, raw []byte) (string, bool) {
+	if raw == nil {
+		return "", false
+	}
+	switch {
+	case fd.DataTypeOID == pgtype.JSONOID:
+		return string(raw), true
+	case fd.DataTypeOID == pgtype.JSONBOID && fd.Format == pgx.TextFormatCode:
+		return string(raw), true
+	case fd.DataTypeOID == pgtype.JSONBOID && len(raw) > 0 && raw[0] == 1:
+		return string(raw[1:]), true
+	}
+	return "", false
+}
+
+// pgTypeName is the name of a result column's type: pgx's name for the
+// OID ("int4", "timestamptz", "_text"), with numeric's precision and scale
+// ("numeric(12,2)"); "" for a type pgx does not know (enums, domains of
+// extensions), whose column takes its type from its values.
+func pgTypeName(m *pgtype.Map, oid uint32, typmod int32) string {
+	t, ok := m.TypeForOID(oid)
+	if !ok {
+		return ""
+	}
+	if oid == pgtype.NumericOID && typmod >= 4 {
+		mod := typmod - 4
+		return fmt.Sprintf("numeric(%d,%d)", mod>>16&0xffff, mod&0xffff)
+	}
+	return t.Name
+}
+
+// pgError maps an error of a PostgreSQL statement onto *Error. timeout is
+// the limit reported with TIMEOUT.
+func pgError(err error, timeout time.Duration) *source.Error {
+	var se *source.Error
+	if errors.As(err, &se) {
+		return se
+	}
+	var pe *pgconn.PgError
+	if errors.As(err, &pe) {
+		switch code := pe.Code; {
+		case code == "25006": // read_only_sql_transaction
+			return source.Errorf(source.CodeReadOnly, err, source.ReadOnlyHint, "the read-only transaction refused the statement: %s", pe.Message)
+		case code == "42501": // insufficient_privilege
+			return source.Errorf(source.CodeReadOnly, err, source.ReadOnlyHint, "the database role may not do this: %s", pe.Message)
+		case code == "55P03": // lock_not_available: a wait, not the query's work
+			return &source.Error{Code: source.CodeTimeout, Msg: "the query waited too long for a lock: " + pe.Message, Waited: true, Err: err,
+				Hint: "another transaction held a lock the query needed; the same request may succeed shortly"}
+		case code == "57014": // query_canceled
+			if strings.Contains(pe.Message, "statement timeout") {
+				return source.Errorf(source.CodeTimeout, err, source.TimeoutHint,
+					"the query ran past its time limit (%s)", timeout)
+			}
+			return source.Errorf(source.CodeCancelled, err, "", "the query was cancelled")
+		case code == "42601" && strings.Contains(pe.Message, "multiple commands"):
+			// The extended protocol refuses a text of several statements.
+			return source.Errorf(source.CodeReadOnly, err, source.ReadOnlyHint, "the query text holds more than one statement: %s", pe.Message)
+		case code == "28P01", code == "28000":
+			return source.Errorf(source.CodeUnavailable, err, dsnHint, "the database refused the login")
+		case code == "3D000":
+			return source.Errorf(source.CodeUnavailable, err, dsnHint, "the database does not exist")
+		case strings.HasPrefix(code, "08"), strings.HasPrefix(code, "57P"), code == "53300":
+			return source.Errorf(source.CodeUnavailable, err, "check that the database server is running and accepts connections", "the database server is unavailable: %s", pe.Message)
+		}
+		return source.Errorf(source.CodeQueryFailed, err, "", "the query failed: %s", pe.Message)
+	}
+	var tooBig *pgproto3.ExceededMaxBodyLenErr
+	if errors.As(err, &tooBig) {
+		return source.Errorf(source.CodeQueryFailed, err, "select fewer or shorter values", "a row is larger than %d MiB", pgMaxMessageBytes>>20)
+	}
+	var ce *pgconn.ConnectError
+	var ne net.Error
+	if errors.As(err, &ce) || errors.As(err, &ne) || pgconn.SafeToRetry(err) {
+		// the reason, never the address: callers of a shared server need not
+		// learn where its databases live (the cause, kept in Err, is logged)
+		detail := err.Error()
+		switch {
+		case strings.Contains(detail, "refused TLS"):
+			return source.Errorf(source.CodeUnavailable, err, "the server does not offer TLS: use sslmode=prefer or sslmode=disable in the DSN, or enable ssl on the server",
+				"the database server refused a TLS connection, which the DSN's sslmode requires")
+		case strings.Contains(detail, "connection refused"):
+			return source.Errorf(source.CodeUnavailable, err, "check the DSN's host and port, and that the server is running and listens there",
+				"the database server cannot be reached: nothing accepts connections at the DSN's host and port")
+		case strings.Contains(detail, "dial unix"):
+			// a DSN without a host means the local socket
+			return source.Errorf(source.CodeUnavailable, err, "name the host in the DSN, e.g. postgres://user@localhost:5432/dbname, or start the server on this machine",
+				"the database server cannot be reached: nothing listens on the local socket the DSN leads to (a DSN without a host means the local socket)")
+		case strings.Contains(detail, "no such host"):
+			return source.Errorf(source.CodeUnavailable, err, "check the host name in the DSN", "the database server cannot be reached: its host name does not resolve")
+		case strings.Contains(detail, "timeout"), strings.Contains(detail, "deadline exceeded"):
+			return source.Errorf(source.CodeUnavailable, err, "check the DSN's host and port, and that no firewall drops the connection",
+				"the database server cannot be reached: the connection timed out")
+		}
+		return source.Errorf(source.CodeUnavailable, err, "check that the database server is running and accepts connections", "the database server cannot be reached")
+	}
+	return source.Errorf(source.CodeQueryFailed, err, "", "the query failed: %v", err)
+}
+
+// WritableRoleHint is the hint of the writable-role refusal; it names the
+// config key and the --db flag that map to Options.AllowWritableRole.
+const WritableRoleHint = "connect as a read-only role: one that owns nothing and has no CREATE, given only " +
+	"GRANT CONNECT ON DATABASE <db> TO <role>; GRANT USAGE ON SCHEMA <schema> TO <role>; GRANT SELECT ON ALL TABLES IN SCHEMA <schema> TO <role>; " +
+	"or, for a development database, accept this role with allow_writable_role: true on the datasource in nl2sql.yaml (with --db: --allow-writable-role); " +
+	"queries still run in READ ONLY transactions"
+
+const dsnHint = "check the datasource's dsn (its --db argument, or dsn: in nl2sql.yaml)"
+
+// checkRole refuses a role that can write (see OpenPostgres), or logs it
+// when Options.AllowWritableRole is set. It is also the first query, so a
+// server that cannot be reached fails here.
+func (p *Postgres) checkRole(ctx context.Context) error {
+	limit := max(p.opts.Timeout, source.OpenCheckTimeout)
+	ctx, cancel := context.WithTimeout(ctx, limit)
+	defer cancel()
+	raw, err := p.fetch(ctx, pgRoleCheck, nil, 1)
+	if err != nil {
+		return err
+	}
+	r := raw.Rows[0]
+	var reasons []string
+	if super, _ := r[0].(bool); super {
+		reasons = append(reasons, "it is a superuser")
+	}
+	if create, _ := r[1].(bool); create {
+		reasons = append(reasons, "it may CREATE in the database")
+	}
+	if files, _ := r[2].(bool); files {
+		reasons = append(reasons, "it may write server files or run programs")
+	}
+	if s, _ := r[3].(string); s != "" {
+		reasons = append(reasons, "it may CREATE in schema "+s)
+	}
+	if s, _ := r[4].(string); s != "" {
+		reasons = append(reasons, "it may change or owns "+s)
+	}
+	if len(reasons) == 0 {
+		return nil
+	}
+	why := strings.Join(reasons, "; ")
+	if p.opts.AllowWritableRole {
+		slog.Warn("postgres: the datasource's role can write; relying on read-only transactions alone", "datasource", p.id, "why", why)
+		return nil
+	}
+	return source.Errorf(source.CodeUnavailable, fmt.Errorf("writable role: %s", why),
+		WritableRoleHint,
+		"the database role can write (%s)", why)
+}
+
+// pgVisibleSchema is true for a schema the role can use, other than the
+// system's.
+const pgVisibleSchema = `n.nspname NOT IN ('pg_catalog', 'information_schema')
+	AND n.nspname NOT LIKE 'pg\_toast%' AND n.nspname NOT LIKE 'pg\_temp\_%'
+	AND has_schema_privilege(n.oid, 'USAGE')`
+
+// pgRoleCheck answers, for the current role: superuser; CREATE on the
+// database; member of the server file roles; the first schemas it may
+// CREATE in; the first relations it may change or owns.
+const pgRoleCheck = `SELECT
+	(SELECT rolsuper FROM pg_roles WHERE rolname = current_user),
+	has_database_privilege(current_database(), 'CREATE'),
+	pg_has_role('pg_write_server_files', 'MEMBER') OR pg_has_role('pg_execute_server_program', 'MEMBER'),
+	(SELECT string_agg(quote_ident(nspname), ', ') FROM (
+		SELECT n.nspname FROM pg_namespace n
+		WHERE ` + pgVisibleSchema + ` AND has_schema_privilege(n.oid, 'CREATE')
+		ORDER BY 1 LIMIT 5) s),
+	(SELECT string_agg(name, ', ') FROM (
+		SELECT quote_ident(n.nspname) || '.' || quote_ident(c.relname) AS name
+		FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
+		WHERE c.relkind IN ('r', 'p', 'v', 'm', 'f') AND ` + pgVisibleSchema + `
+			AND (has_table_privilege(c.oid, 'INSERT, UPDATE, DELETE, TRUNCATE')
+				OR has_any_column_privilege(c.oid, 'INSERT, UPDATE')
+				OR pg_has_role(c.relowner, 'USAGE'))
+		ORDER BY 1 LIMIT 5) r)`

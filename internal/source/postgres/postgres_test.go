@@ -1,0 +1,353 @@
+package postgres
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"log/slog"
+	"reflect"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/nl2sql/nl2sql/internal/source"
+	"github.com/nl2sql/nl2sql/internal/source/sourcetest"
+
+	"github.com/nl2sql/nl2sql/planast"
+)
+
+func TestOpenPostgresUnavailable(t *testing.T) {
+	f := sourcetest.NewPGFixture(t)
+	tests := []struct {
+		name, dsn, msg string
+	}{
+		{"does not parse", "postgres://a b:%zz@/", "does not parse"},
+		{"no server", "postgres://nobody@127.0.0.1:1/x?sslmode=disable&connect_timeout=2", "nothing accepts connections"},
+		// postgres:// alone leads to the local socket, which a user who
+		// meant localhost:5432 must be told
+		{"no host", "postgres:///x?host=/nonexistent-socket-dir&sslmode=disable&connect_timeout=2", "local socket"},
+		// the test cluster has no TLS: a DSN that requires it must say so,
+		// not send the user looking for a server that is down
+		{"tls required", f.ReadOnly + "&sslmode=require", "refused a TLS connection"},
+		{"no such role", sourcetest.WithDSN(f.ReadOnly, "nl2sql_no_such_role", "pw", f.DB), "refused the login"},
+		{"no such database", sourcetest.WithDSN(f.ReadOnly, "", "", "nl2sql_no_such_db"), "does not exist"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			p, err := OpenPostgres(context.Background(), "x", tt.dsn, source.Options{Timeout: 5 * time.Second})
+			if err == nil {
+				p.Close()
+				t.Fatal("opened")
+			}
+			se := sourcetest.AsError(t, err)
+			if se.Code != source.CodeUnavailable || !strings.Contains(se.Msg, tt.msg) {
+				t.Errorf("got %v (%v), want %s containing %q", se, se.Err, source.CodeUnavailable, tt.msg)
+			}
+			if strings.Contains(se.Msg, "pw_") || strings.Contains(se.Msg, "postgres://") {
+				t.Errorf("message shows the DSN: %q", se.Msg)
+			}
+		})
+	}
+}
+
+// TestOpenPostgresWritableRole: a role that can write is refused, unless
+// AllowWritableRole, and even then the read-only transaction holds.
+func TestOpenPostgresWritableRole(t *testing.T) {
+	f := sourcetest.NewPGFixture(t, "CREATE TABLE t (a integer)", "INSERT INTO t VALUES (1)", "CREATE SCHEMA other")
+	tests := []struct {
+		name  string
+		grant string // run as the superuser before opening, "" to use the superuser itself
+		why   string
+	}{
+		{"superuser", "", "superuser"},
+		{"insert", "GRANT INSERT ON t TO %s", "may change or owns public.t"},
+		{"column update", "GRANT UPDATE (a) ON t TO %s", "may change or owns public.t"},
+		{"truncate", "GRANT TRUNCATE ON t TO %s", "may change or owns public.t"},
+		{"owner", "ALTER TABLE t OWNER TO %s", "may change or owns public.t"},
+		{"create in schema", "GRANT CREATE ON SCHEMA other TO %s", "CREATE in schema other"},
+		{"create in database", "GRANT CREATE ON DATABASE " + f.DB + " TO %s", "CREATE in the database"},
+		{"server files", "GRANT pg_write_server_files TO %s", "server files"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			dsn := f.Super
+			if tt.grant != "" {
+				dsn = f.ReadOnly
+				sourcetest.PGExec(t, f.Super, strings.ReplaceAll(tt.grant, "%s", f.Role))
+				undo := strings.Replace(strings.Replace(tt.grant, "GRANT", "REVOKE", 1), " TO ", " FROM ", 1)
+				if strings.HasPrefix(tt.grant, "ALTER") {
+					undo = "ALTER TABLE t OWNER TO CURRENT_USER"
+				}
+				defer sourcetest.PGExec(t, f.Super, strings.ReplaceAll(undo, "%s", f.Role))
+			}
+			p, err := OpenPostgres(context.Background(), "x", dsn, source.Options{})
+			if err == nil {
+				p.Close()
+				t.Fatal("opened with a writable role")
+			}
+			if se := sourcetest.AsError(t, err); se.Code != source.CodeUnavailable || !strings.Contains(se.Msg, tt.why) {
+				t.Errorf("got %v, want %s containing %q", se, source.CodeUnavailable, tt.why)
+			}
+			var logged bytes.Buffer
+			prev := slog.Default()
+			slog.SetDefault(slog.New(slog.NewTextHandler(&logged, nil)))
+			p = openPGTest(t, dsn, source.Options{AllowWritableRole: true})
+			slog.SetDefault(prev)
+			if !strings.Contains(logged.String(), "level=WARN") || !strings.Contains(logged.String(), tt.why) {
+				t.Errorf("no warning logged: %q", logged.String())
+			}
+			_, err = p.Query(context.Background(), "WITH d AS (DELETE FROM t RETURNING 1) SELECT count(*) FROM d", nil, 1)
+			if se := sourcetest.AsError(t, err); se.Code != source.CodeReadOnly {
+				t.Errorf("delete through a writable role: %v, want %s", se, source.CodeReadOnly)
+			}
+			p.Close()
+		})
+	}
+	if n := sourcetest.PGQueryString(t, f.Super, "SELECT count(*)::text FROM t"); n != "1" {
+		t.Errorf("t has %s rows", n)
+	}
+	// The read-only role itself opens.
+	openPGTest(t, f.ReadOnly, source.Options{})
+}
+
+// TestPostgresSession checks the session and transaction settings every
+// query runs under, and that a query cannot change them for the next.
+func TestPostgresSession(t *testing.T) {
+	f := sourcetest.NewPGFixture(t, "CREATE TABLE t (a integer)")
+	p := openPGTest(t, f.ReadOnly, source.Options{Timeout: 7 * time.Second})
+	if p.ID() != "test" || p.Dialect() != "postgres" {
+		t.Errorf("ID, Dialect = %q, %q", p.ID(), p.Dialect())
+	}
+	want := map[string]string{
+		"application_name":              "nl2sql",
+		"standard_conforming_strings":   "on",
+		"search_path":                   "public",
+		"TimeZone":                      "UTC",
+		"IntervalStyle":                 "iso_8601",
+		"transaction_read_only":         "on",
+		"default_transaction_read_only": "on",
+		"statement_timeout":             "7s",
+		// an unordered scan cut by a LIMIT keeps the same rows on every run
+		"synchronize_seqscans": "off",
+	}
+	for i := range 3 { // several pooled connections, before and after a set_config
+		for name, w := range want {
+			res, err := p.Query(context.Background(), "SELECT current_setting($1)", []any{name}, 1)
+			if err != nil {
+				t.Fatalf("%s: %v", name, err)
+			}
+			if got := res.Rows[0][0]; got != w {
+				t.Errorf("round %d: %s = %v, want %s", i, name, got, w)
+			}
+		}
+		for _, q := range []string{
+			"SELECT set_config('search_path', 'pg_temp', false)",
+			"SELECT set_config('default_transaction_read_only', 'off', false)",
+			"SELECT set_config('statement_timeout', '0', false)",
+			"SELECT set_config('standard_conforming_strings', 'off', false)",
+		} {
+			if _, err := p.Query(context.Background(), q, nil, 1); err != nil {
+				t.Errorf("%s: %v", q, err)
+			}
+		}
+	}
+	// The extended protocol refuses several statements in one text even
+	// below the lexical gate.
+	_, err := p.fetch(context.Background(), "SELECT 1; SELECT 2", nil, 1)
+	if se := sourcetest.AsError(t, err); se.Code != source.CodeReadOnly && se.Code != source.CodeQueryFailed || !strings.Contains(se.Msg, "multiple commands") {
+		t.Errorf("two statements below the gate: %v", se)
+	}
+}
+
+func TestPostgresQueryValues(t *testing.T) {
+	f := sourcetest.NewPGFixture(t, "CREATE TYPE mood AS ENUM ('sad', 'happy')")
+	p := openPGTest(t, f.ReadOnly, source.Options{})
+	tests := []struct {
+		sql   string
+		types []planast.Type
+		rows  string // JSON
+	}{
+		{`SELECT 9007199254740991::int8, 9007199254740992::int8, -9007199254740993::int8, 7::int2, 8::int4, 3000000000::oid`,
+			[]planast.Type{"integer", "integer", "integer", "integer", "integer", "integer"},
+			`[[9007199254740991,"9007199254740992","-9007199254740993",7,8,3000000000]]`},
+		{`SELECT 0.1::float4, 0.1::float8, 0.1::float8 + 0.2::float8, 'Infinity'::float8, '-Infinity'::float8, 'NaN'::float8`,
+			[]planast.Type{"float", "float", "float", "float", "float", "float"},
+			`[[0.1,0.1,0.30000000000000004,"Infinity","-Infinity","NaN"]]`},
+		{`SELECT 1.50::numeric(10,2), 12345678901234567.89::numeric(20,2), -0.05::numeric, 123456789012345.6::numeric, 'NaN'::numeric, 1e20::numeric`,
+			[]planast.Type{"decimal", "decimal", "decimal", "decimal", "decimal", "decimal"},
+			`[[1.5,"12345678901234567.89",-0.05,"123456789012345.6","NaN","100000000000000000000"]]`},
+		{`SELECT NULL::text, '\x00ff'::bytea, '007', 'null', true, 'happy'::mood, 'x'::varchar(3), 'y'::char(2)`,
+			[]planast.Type{"text", "blob", "text", "text", "boolean", "text", "text", "text"},
+			`[[null,"AP8=","007","null",true,"happy","x","y "]]`},
+		{`SELECT DATE '2024-02-29', TIMESTAMP '2024-01-02 03:04:05.5', TIMESTAMPTZ '2024-01-02 03:04:05+02', TIME '10:11:12.25', 'infinity'::date, '-infinity'::timestamp, '10:00:00+02'::timetz`,
+			[]planast.Type{"date", "timestamp", "timestamp", "text", "date", "timestamp", "text"},
+			`[["2024-02-29","2024-01-02 03:04:05.5","2024-01-02 01:04:05+00:00","10:11:12.25","infinity","-infinity","10:00:00+02"]]`},
+		{`SELECT INTERVAL '1 year 2 months 3 days 04:05:06.5', INTERVAL '-3 days', INTERVAL '0', '6ba7b810-9dad-11d1-80b4-00c04fd430c8'::uuid`,
+			[]planast.Type{"text", "text", "text", "text"},
+			`[["P1Y2M3DT4H5M6.5S","P-3D","PT0S","6ba7b810-9dad-11d1-80b4-00c04fd430c8"]]`},
+		{`SELECT ARRAY[1, 2], '{"a": [1, 2.50]}'::json, '{"b": 1, "a": 2}'::jsonb, '192.168.0.1/24'::inet`,
+			[]planast.Type{"json", "json", "json", "text"},
+			`[["[1,2]","{\"a\": [1, 2.50]}","{\"a\": 2, \"b\": 1}","192.168.0.1/24"]]`},
+		{`SELECT $1::int + 1, $2::text`, []planast.Type{"integer", "text"}, `[[42,"x"]]`},
+	}
+	for _, tt := range tests {
+		var args []any
+		if strings.Contains(tt.sql, "$1") {
+			args = []any{41, "x"}
+		}
+		res, err := p.Query(context.Background(), tt.sql, args, 10)
+		if err != nil {
+			t.Errorf("%s: %v", tt.sql, err)
+			continue
+		}
+		rows, err := json.Marshal(res.Rows)
+		if err != nil {
+			t.Errorf("%s: %v", tt.sql, err)
+			continue
+		}
+		if string(rows) != tt.rows || !reflect.DeepEqual(res.ColumnTypes, tt.types) {
+			t.Errorf("%s:\n got %s %v\nwant %s %v", tt.sql, rows, res.ColumnTypes, tt.rows, tt.types)
+		}
+	}
+}
+
+func TestPostgresQueryRowCap(t *testing.T) {
+	f := sourcetest.NewPGFixture(t, "CREATE TABLE t (a integer)", "INSERT INTO t VALUES (1), (2), (3)")
+	p := openPGTest(t, f.ReadOnly, source.Options{RowLimit: 2})
+	tests := []struct {
+		maxRows, rows int
+		truncated     bool
+	}{{0, 2, true}, {10, 2, true}, {1, 1, true}, {2, 2, true}}
+	for _, tt := range tests {
+		res, err := p.Query(context.Background(), "SELECT a FROM t ORDER BY a", nil, tt.maxRows)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(res.Rows) != tt.rows || res.Truncated != tt.truncated {
+			t.Errorf("maxRows %d: %d rows, truncated %v; want %d, %v", tt.maxRows, len(res.Rows), res.Truncated, tt.rows, tt.truncated)
+		}
+	}
+	p3 := openPGTest(t, f.ReadOnly, source.Options{RowLimit: 3})
+	res, err := p3.Query(context.Background(), "SELECT a FROM t", nil, 3)
+	if err != nil || len(res.Rows) != 3 || res.Truncated {
+		t.Errorf("exact fit: %+v, %v", res, err)
+	}
+	res, err = p3.Query(context.Background(), "SELECT a FROM t WHERE a > 5", nil, 3)
+	if err != nil || len(res.Rows) != 0 || res.Rows == nil || res.Truncated || len(res.Columns) != 1 {
+		t.Errorf("empty result: %+v, %v", res, err)
+	}
+	// An endless result stops at the cap, without reading the rest.
+	start := time.Now()
+	res, err = p3.Query(context.Background(), "SELECT generate_series(1, 1000000000000)", nil, 3)
+	if err != nil || len(res.Rows) != 3 || !res.Truncated {
+		t.Errorf("endless: %+v, %v", res, err)
+	}
+	if d := time.Since(start); d > 5*time.Second {
+		t.Errorf("the capped endless result took %s", d)
+	}
+	// One value may not exceed the message cap.
+	_, err = p3.Query(context.Background(), "SELECT repeat('x', 100000000)", nil, 1)
+	if se := sourcetest.AsError(t, err); se.Code != source.CodeQueryFailed || !strings.Contains(se.Msg, "larger than") {
+		t.Errorf("a 100 MB value: %v", se)
+	}
+	if res, err := p3.Query(context.Background(), "SELECT count(*) FROM t", nil, 1); err != nil || res.Rows[0][0] != int64(3) {
+		t.Errorf("afterwards: %v, %v", res, err)
+	}
+}
+
+func TestPostgresTimeoutAndCancel(t *testing.T) {
+	f := sourcetest.NewPGFixture(t)
+	p := openPGTest(t, f.ReadOnly, source.Options{Timeout: 300 * time.Millisecond})
+	start := time.Now()
+	_, err := p.Query(context.Background(), "SELECT pg_sleep(3600)", nil, 1)
+	if se := sourcetest.AsError(t, err); se.Code != source.CodeTimeout || se.Waited {
+		t.Errorf("code %s waited %v (%v), want %s from the query's own work", se.Code, se.Waited, se, source.CodeTimeout)
+	}
+	if d := time.Since(start); d > 5*time.Second {
+		t.Errorf("took %s to time out at 300ms", d)
+	}
+	long := openPGTest(t, f.ReadOnly, source.Options{Timeout: time.Minute})
+	ctx, cancel := context.WithCancel(context.Background())
+	time.AfterFunc(200*time.Millisecond, cancel)
+	start = time.Now()
+	_, err = long.Query(ctx, "SELECT pg_sleep(3600)", nil, 1)
+	if se := sourcetest.AsError(t, err); se.Code != source.CodeCancelled {
+		t.Errorf("code %s (%v), want %s", se.Code, se, source.CodeCancelled)
+	}
+	if d := time.Since(start); d > 5*time.Second {
+		t.Errorf("took %s to cancel", d)
+	}
+	ctx, cancel2 := context.WithTimeout(context.Background(), 200*time.Millisecond)
+	defer cancel2()
+	_, err = long.Query(ctx, "SELECT pg_sleep(3600)", nil, 1)
+	if se := sourcetest.AsError(t, err); se.Code != source.CodeTimeout {
+		t.Errorf("caller deadline: code %s, want %s", se.Code, source.CodeTimeout)
+	}
+	for _, q := range []*Postgres{p, long} {
+		if _, err := q.Query(context.Background(), "SELECT 1", nil, 1); err != nil {
+			t.Errorf("after timeouts: %v", err)
+		}
+	}
+	// No session of the role is left running pg_sleep.
+	time.Sleep(100 * time.Millisecond)
+	if n := sourcetest.PGQueryString(t, f.Super, "SELECT count(*)::text FROM pg_stat_activity WHERE query LIKE 'SELECT pg_sleep%' AND state = 'active'"); n != "0" {
+		t.Errorf("%s sessions still sleep", n)
+	}
+}
+
+func TestPostgresQueryRefusals(t *testing.T) {
+	f := sourcetest.NewPGFixture(t, "CREATE TABLE t (a text)", "INSERT INTO t VALUES ('a')")
+	p := openPGTest(t, f.ReadOnly, source.Options{})
+	tests := []struct {
+		sql, code, msg string
+	}{
+		{"", source.CodeQueryFailed, "no statement"},
+		{"SELECT 1; SELECT 2", source.CodeReadOnly, "more than one statement"},
+		{"SHOW search_path", source.CodeReadOnly, "only SELECT"},
+		{"SELECT * FROM nope", source.CodeQueryFailed, "nope"},
+		{"SELECT pg_ls_dir('/')", source.CodeReadOnly, "permission denied"},
+		{"SELECT nextval('nope')", source.CodeQueryFailed, ""},
+		{"SELECT a FROM t WHERE a = \"abc\"", source.CodeQueryFailed, "column \"abc\" does not exist"},
+		// standard_conforming_strings: a backslash is a character.
+		{`SELECT 'a\' = 1`, source.CodeQueryFailed, "integer"},
+	}
+	for _, tt := range tests {
+		_, err := p.Query(context.Background(), tt.sql, nil, 10)
+		if err == nil {
+			t.Errorf("%q: accepted", tt.sql)
+			continue
+		}
+		se := sourcetest.AsError(t, err)
+		if se.Code != tt.code || !strings.Contains(se.Msg, tt.msg) {
+			t.Errorf("%q: %v, want %s containing %q", tt.sql, se, tt.code, tt.msg)
+		}
+	}
+}
+
+func TestPostgresQueryConcurrent(t *testing.T) {
+	f := sourcetest.NewPGFixture(t, "CREATE TABLE t AS SELECT x AS a FROM generate_series(1, 1000) AS x")
+	p := openPGTest(t, f.ReadOnly, source.Options{})
+	var wg sync.WaitGroup
+	errs := make(chan error, 16)
+	for i := range 16 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			res, err := p.Query(context.Background(), "SELECT count(*) FROM t WHERE a > $1", []any{i}, 1)
+			if err != nil {
+				errs <- err
+				return
+			}
+			if res.Rows[0][0] != int64(1000-i) {
+				errs <- errors.New("wrong count")
+			}
+		}()
+	}
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		t.Error(err)
+	}
+}

@@ -1,0 +1,17 @@
+// Package sqlite is the datasource adapter for one SQLite database file
+// (OpenSQLite, *SQLite), on modernc.org/sqlite: it opens the file
+// read-only, introspects its schema snapshot, profiles its columns in one
+// scan plus a bounded sample, answers queries under the row and time caps,
+// and says cheaply which state the file is in (StateToken) so a restart
+// can skip introspection.
+//
+// Read-only holds three times below the shared statement gate
+// (source.CheckStatement): mode=ro, PRAGMA query_only on every connection,
+// and an authorizer (sqlitePolicy) that lets a statement compile only if it
+// reads. Values leave through the shared encoding (source.EncodeValue).
+// RawRows hands the driver's values, unencoded, to the copier
+// (internal/source/sqlitecopy) only.
+//
+// It never writes to the file, never runs text the gate refused through
+// Query, and never imports another adapter.
+package sqlite

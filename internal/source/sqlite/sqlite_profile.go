@@ -1,0 +1,165 @@
+package sqlite
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/nl2sql/nl2sql/internal/source"
+
+	"github.com/nl2sql/nl2sql/internal/schema"
+	"github.com/nl2sql/nl2sql/planast"
+)
+
+// ISO-8601 shapes a text column must hold throughout to count as temporal.
+const (
+	isoDateGlob      = "[0-9][0-9][0-9][0-9]-[0-1][0-9]-[0-3][0-9]"
+	isoTimestampGlob = isoDateGlob + "[ T][0-2][0-9]:[0-5][0-9]*"
+)
+
+// Profile fills RowCount and each column's Profile for the tables of snap
+// (views are left out: they repeat their tables' values and may be costly
+// to scan). Per column it counts distinct values and the NULL fraction;
+// numeric and temporal columns get Min and Max, and so do text columns whose
+// every value is an ISO date or timestamp (ColumnProfile.Temporal). A text
+// column with at most 50 distinct values lists them all, sorted; any other
+// column except a blob lists its 5 most frequent values, ties by value
+// (AllValues when there are no more than 5). Values use the result
+// encoding. One statement scans the table for the row count and every
+// column's counts and ranges; past ProfileSampleRows rows, distinct counts
+// and values come from the first ProfileSampleRows rows and the profile
+// says so (ColumnProfile.SampledRows).
+//
+// Each statement is bounded by Options.Timeout. A table that fails keeps
+// what it had and the others go on; the errors are joined. When ctx ends,
+// Profile stops with its error.
+func (s *SQLite) Profile(ctx context.Context, snap *schema.Snapshot) error {
+	var errs []error
+	for i := range snap.Tables {
+		t := &snap.Tables[i]
+		if t.Kind != schema.KindTable {
+			continue
+		}
+		if err := s.profileTable(ctx, t); err != nil {
+			if e := source.CtxError(ctx, s.opts.Timeout); e != nil {
+				return e
+			}
+			errs = append(errs, fmt.Errorf("profile table %q: %w", t.Name, err))
+		}
+	}
+	return errors.Join(errs...)
+}
+
+// profileStatement, when set (by tests), sees every statement profiling
+// runs, to count the scans.
+var profileStatement func(sqlText string)
+
+// profileFetch runs one profiling statement on the metadata pool.
+func (s *SQLite) profileFetch(ctx context.Context, q string, maxRows int) (*source.RawResult, error) {
+	if profileStatement != nil {
+		profileStatement(q)
+	}
+	return s.fetch(ctx, s.meta, q, nil, maxRows)
+}
+
+// profileTable scans t once for the row count and, for every column, the
+// non-NULL count, min, max and ISO-shape counts (none of which holds more
+// than a value per column); then the distinct counts of every column in
+// one statement, and each column's samples, over the table or, past
+// ProfileSampleRows rows, over its first ProfileSampleRows rows (see
+// schema.ColumnProfile.SampledRows). Two full scans per column took 176 s
+// on a 10M-row table.
+func (s *SQLite) profileTable(ctx context.Context, t *schema.Table) error {
+	tbl := source.QuoteIdent(t.Name)
+	full := []string{"count(*)"}
+	for _, c := range t.Columns {
+		// only a text column can hold dates as text (profileColumn); the
+		// GLOBs cost half the scan when numbers are turned into text for them
+		shapes := "0, 0"
+		if c.Type == planast.TypeText {
+			shapes = fmt.Sprintf(`count(CASE WHEN %[1]s GLOB '%[2]s' THEN 1 END), count(CASE WHEN %[1]s GLOB '%[3]s' THEN 1 END)`,
+				source.QuoteIdent(c.Name), isoDateGlob, isoTimestampGlob)
+		}
+		full = append(full, fmt.Sprintf("count(%[1]s), min(%[1]s), max(%[1]s),\n\t\t%[2]s", source.QuoteIdent(c.Name), shapes))
+	}
+	raw, err := s.profileFetch(ctx, "SELECT "+strings.Join(full, ",\n\t")+"\nFROM "+tbl, 1)
+	if err != nil {
+		return err
+	}
+	stats := raw.Rows[0]
+	n, _ := stats[0].(int64)
+	t.RowCount = &n
+	if len(t.Columns) == 0 {
+		return nil
+	}
+	src, sampled := tbl, int64(0)
+	if n > source.ProfileSampleRows {
+		// OFFSET 0: SQLite never flattens a subquery with an OFFSET, so
+		// the LIMIT stays where it stops the scan
+		src, sampled = fmt.Sprintf("(SELECT * FROM %s LIMIT %d OFFSET 0)", tbl, source.ProfileSampleRows), source.ProfileSampleRows
+	}
+	var distinct []string
+	for _, c := range t.Columns {
+		distinct = append(distinct, fmt.Sprintf("count(DISTINCT %[1]s), count(%[1]s)", source.QuoteIdent(c.Name)))
+	}
+	draw, err := s.profileFetch(ctx, "SELECT "+strings.Join(distinct, ", ")+" FROM "+src+" AS s", 1)
+	if err != nil {
+		return err
+	}
+	for i := range t.Columns {
+		c := &t.Columns[i]
+		r := stats[1+5*i : 6+5*i]
+		d, _ := draw.Rows[0][2*i].(int64)
+		inSample, _ := draw.Rows[0][2*i+1].(int64)
+		p, err := s.profileColumn(ctx, src, c, n, d, inSample, sampled, r)
+		if err != nil {
+			return fmt.Errorf("column %q: %w", c.Name, err)
+		}
+		c.Profile = p
+	}
+	return nil
+}
+
+// profileColumn builds c's profile from its full-scan statistics r
+// (non-NULL count, min, max, ISO dates, ISO timestamps), its distinct
+// count over src (inSample non-NULL values there) and reads its samples
+// from src.
+func (s *SQLite) profileColumn(ctx context.Context, src string, c *schema.Column, rows, distinct, inSample, sampled int64, r []any) (*schema.ColumnProfile, error) {
+	col := source.QuoteIdent(c.Name)
+	enc := sqliteColumn(c.DeclaredType)
+	nonNull, _ := r[0].(int64)
+	dates, _ := r[3].(int64)
+	stamps, _ := r[4].(int64)
+	p := source.SampledProfile(distinct, inSample, nonNull, rows, sampled)
+	if c.Type == planast.TypeText && nonNull > 0 {
+		switch {
+		case dates == nonNull:
+			p.Temporal = planast.TypeDate
+		case dates+stamps == nonNull:
+			p.Temporal = planast.TypeTimestamp
+		}
+	}
+	if c.Type.IsNumeric() || c.Type.IsTemporal() || p.Temporal != "" {
+		p.Min, p.Max = source.EncodeValue(r[1], enc), source.EncodeValue(r[2], enc)
+	}
+	if distinct == 0 || c.Type == planast.TypeBlob {
+		return p, nil
+	}
+	var q string
+	if c.Type == planast.TypeText && distinct <= source.AllValuesMax {
+		p.AllValues = sampled == 0
+		q = fmt.Sprintf(`SELECT %[1]s FROM %[2]s AS s WHERE %[1]s IS NOT NULL GROUP BY %[1]s ORDER BY %[1]s`, col, src)
+	} else {
+		p.AllValues = sampled == 0 && distinct <= source.TopValues
+		q = fmt.Sprintf(`SELECT %[1]s FROM %[2]s AS s WHERE %[1]s IS NOT NULL GROUP BY %[1]s ORDER BY count(*) DESC, %[1]s LIMIT %[3]d`, col, src, source.TopValues)
+	}
+	samples, err := s.profileFetch(ctx, q, source.AllValuesMax)
+	if err != nil {
+		return nil, err
+	}
+	for _, sr := range samples.Rows {
+		p.SampleValues = append(p.SampleValues, source.EncodeValue(sr[0], enc))
+	}
+	return p, nil
+}

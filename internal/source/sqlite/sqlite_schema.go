@@ -1,0 +1,151 @@
+package sqlite
+
+import (
+	"context"
+	"errors"
+	"log/slog"
+	"slices"
+	"strings"
+
+	"github.com/nl2sql/nl2sql/internal/source"
+
+	"github.com/nl2sql/nl2sql/internal/schema"
+)
+
+// Snapshot reads the schema: every table and view of the main database
+// (SQLite's internal sqlite_* tables and virtual tables' shadow tables
+// left out), their columns in order with declared and portable types and
+// nullability (generated columns included, a virtual table's hidden columns
+// not), primary key columns in key order, and foreign keys (a reference to
+// the parent's primary key resolved to its columns). Tables come sorted by
+// (Schema, Name); SQLite's schema is "main". A view that no longer compiles
+// is left out (and logged). RowCount and profiles stay empty: Profile fills
+// them.
+//
+// It runs on the introspection pool, whose authorizer allows the read-only
+// pragma table functions it uses; each statement is bounded by
+// Options.Timeout.
+func (s *SQLite) Snapshot(ctx context.Context) (*schema.Snapshot, error) {
+	snap := &schema.Snapshot{Datasource: s.id, Dialect: schema.DialectSQLite, Tables: []schema.Table{}}
+	res, err := s.run(ctx, s.meta,
+		`SELECT name, type FROM pragma_table_list WHERE schema = 'main' AND type IN ('table', 'view', 'virtual') AND name NOT LIKE 'sqlite\_%' ESCAPE '\'`,
+		nil, source.MaxIntrospectionRows)
+	if err != nil {
+		return nil, err
+	}
+	for _, r := range res.Rows {
+		name, kind := r[0].(string), r[1].(string)
+		t := schema.Table{Schema: "main", Name: name, Kind: schema.KindTable}
+		if kind == "view" {
+			t.Kind = schema.KindView
+		}
+		if err := s.readColumns(ctx, &t); err != nil {
+			// A view that no longer compiles (a dropped table, a function
+			// the policy denies) is left out rather than failing the
+			// whole snapshot.
+			var se *source.Error
+			if t.Kind == schema.KindView && errors.As(err, &se) && (se.Code == source.CodeQueryFailed || se.Code == source.CodeReadOnly) {
+				slog.Warn("sqlite: leaving out a view that does not compile", "datasource", s.id, "view", name, "err", err)
+				continue
+			}
+			return nil, err
+		}
+		snap.Tables = append(snap.Tables, t)
+	}
+	for i := range snap.Tables {
+		if err := s.readForeignKeys(ctx, snap, &snap.Tables[i]); err != nil {
+			return nil, err
+		}
+	}
+	snap.SortTables()
+	return snap, nil
+}
+
+// readColumns fills t.Columns and t.PrimaryKey from pragma_table_xinfo.
+// hidden is 0 for an ordinary column, 1 for a virtual table's hidden column,
+// 2 and 3 for generated columns.
+func (s *SQLite) readColumns(ctx context.Context, t *schema.Table) error {
+	res, err := s.run(ctx, s.meta,
+		`SELECT name, type, "notnull", pk, hidden FROM pragma_table_xinfo(?) WHERE hidden <> 1 ORDER BY cid`,
+		[]any{t.Name}, source.MaxIntrospectionRows)
+	if err != nil {
+		return err
+	}
+	type pkCol struct {
+		name string
+		pos  int64
+	}
+	var pk []pkCol
+	for _, r := range res.Rows {
+		name, _ := r[0].(string)
+		decl, _ := r[1].(string)
+		notNull, _ := r[2].(int64)
+		pos, _ := r[3].(int64)
+		t.Columns = append(t.Columns, schema.Column{
+			Name:         name,
+			DeclaredType: decl,
+			Type:         schema.NormalizeType(schema.DialectSQLite, decl),
+			Nullable:     notNull == 0,
+		})
+		if pos > 0 {
+			pk = append(pk, pkCol{name, pos})
+		}
+	}
+	slices.SortFunc(pk, func(a, b pkCol) int { return int(a.pos - b.pos) })
+	for _, c := range pk {
+		t.PrimaryKey = append(t.PrimaryKey, c.name)
+	}
+	// An INTEGER PRIMARY KEY is the rowid and never NULL, NOT NULL or not.
+	// (Other primary key columns may hold NULL in SQLite unless declared
+	// NOT NULL, so they keep what the pragma says.)
+	if len(pk) == 1 && t.Kind == schema.KindTable {
+		if c, ok := t.Column(pk[0].name); ok && strings.EqualFold(c.DeclaredType, "INTEGER") {
+			c.Nullable = false
+		}
+	}
+	return nil
+}
+
+// readForeignKeys fills t.ForeignKeys from pragma_foreign_key_list, one key
+// per id with columns in seq order. A key written without parent columns
+// references the parent's primary key, looked up in snap.
+func (s *SQLite) readForeignKeys(ctx context.Context, snap *schema.Snapshot, t *schema.Table) error {
+	if t.Kind != schema.KindTable {
+		return nil
+	}
+	res, err := s.run(ctx, s.meta,
+		`SELECT id, "table", "from", "to" FROM pragma_foreign_key_list(?) ORDER BY id, seq`,
+		[]any{t.Name}, source.MaxIntrospectionRows)
+	if err != nil {
+		return err
+	}
+	var cur *schema.ForeignKey
+	curID := int64(-1)
+	for _, r := range res.Rows {
+		id, _ := r[0].(int64)
+		parent, _ := r[1].(string)
+		from, _ := r[2].(string)
+		if cur == nil || id != curID {
+			t.ForeignKeys = append(t.ForeignKeys, schema.ForeignKey{RefSchema: "main", RefTable: parent})
+			cur, curID = &t.ForeignKeys[len(t.ForeignKeys)-1], id
+		}
+		cur.Columns = append(cur.Columns, from)
+		if to, ok := r[3].(string); ok {
+			cur.RefColumns = append(cur.RefColumns, to)
+		}
+	}
+	for i := range t.ForeignKeys {
+		fk := &t.ForeignKeys[i]
+		if len(fk.RefColumns) == 0 {
+			if p, ok := snap.Lookup("main", fk.RefTable); ok {
+				fk.RefColumns = slices.Clone(p.PrimaryKey)
+			}
+		}
+		// SQLite keeps the parent's name as written in the REFERENCES
+		// clause; use the table's own spelling when it exists.
+		if p, ok := snap.Lookup("main", fk.RefTable); ok {
+			fk.RefTable = p.Name
+		}
+	}
+	return nil
+}

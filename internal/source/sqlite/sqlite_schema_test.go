@@ -1,0 +1,248 @@
+package sqlite
+
+import (
+	"context"
+	"encoding/json"
+	"reflect"
+	"testing"
+
+	"github.com/nl2sql/nl2sql/internal/source"
+	"github.com/nl2sql/nl2sql/internal/source/sourcetest"
+
+	"github.com/nl2sql/nl2sql/internal/schema"
+	"github.com/nl2sql/nl2sql/planast"
+)
+
+func TestSnapshotFixture(t *testing.T) {
+	s := openTest(t, sourcetest.FixtureDB(t), source.Options{})
+	snap, err := s.Snapshot(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	col := func(name, decl string, typ planast.Type, nullable bool) schema.Column {
+		return schema.Column{Name: name, DeclaredType: decl, Type: typ, Nullable: nullable}
+	}
+	want := &schema.Snapshot{Datasource: "test", Dialect: "sqlite", Tables: []schema.Table{
+		{Schema: "main", Name: "Order Items", Kind: "table",
+			Columns: []schema.Column{
+				col("ItemID", "INTEGER", planast.TypeInteger, false),
+				col("OrderSelect", "INTEGER", planast.TypeInteger, true),
+				col("Qty", "INTEGER", planast.TypeInteger, true),
+			},
+			PrimaryKey:  []string{"ItemID"},
+			ForeignKeys: []schema.ForeignKey{{Columns: []string{"OrderSelect"}, RefSchema: "main", RefTable: "order", RefColumns: []string{"select"}}},
+		},
+		{Schema: "main", Name: "n", Kind: "table",
+			Columns: []schema.Column{
+				col("id", "INTEGER", planast.TypeInteger, false),
+				col("name", "TEXT", planast.TypeText, true),
+				col("code", "TEXT", planast.TypeText, false),
+				col("big", "BIGINT", planast.TypeInteger, true),
+				col("amount", "NUMERIC(20,2)", planast.TypeDecimal, true),
+				col("day", "DATE", planast.TypeDate, true),
+			},
+			PrimaryKey: []string{"id"},
+		},
+		{Schema: "main", Name: "order", Kind: "table",
+			Columns: []schema.Column{
+				col("select", "INTEGER", planast.TypeInteger, false),
+				col("unit price", "NUMERIC(12,2)", planast.TypeDecimal, true),
+				col("größe", "TEXT", planast.TypeText, true),
+				col("客户", "TEXT", planast.TypeText, true),
+				col("Group", "INTEGER", planast.TypeInteger, true),
+				col(`a"b`, "TEXT", planast.TypeText, true),
+			},
+			PrimaryKey: []string{"select"},
+		},
+	}}
+	if !reflect.DeepEqual(snap, want) {
+		g, _ := json.MarshalIndent(snap, "", " ")
+		w, _ := json.MarshalIndent(want, "", " ")
+		t.Errorf("snapshot\n%s\nwant\n%s", g, w)
+	}
+	if info, ok := snap.LookupTable("", "ORDER"); !ok || info.Name != "order" {
+		t.Errorf("LookupTable(ORDER) = %v, %v", info, ok)
+	}
+}
+
+func TestFixtureValues(t *testing.T) {
+	s := openTest(t, sourcetest.FixtureDB(t), source.Options{})
+	tests := []struct {
+		sql, cols, rows string // cols and rows as JSON
+	}{
+		{`SELECT "select", "unit price", "größe", "客户", "Group", "a""b" FROM "order" ORDER BY "select"`,
+			`["select","unit price","größe","客户","Group","a\"b"]`,
+			`[[1,9.99,"klein","甲",1,"x"],[2,0.1,"groß","乙",2,"y"]]`},
+		// NULL vs '' vs 'null'; leading zeros and "true" stay text; big
+		// integers beyond 2^53 keep every digit; SQLite's NUMERIC affinity
+		// stored 12345678901234567.89 as the integer 12345678901234568, 0.10
+		// as the real 0.1 and -1.00 as the integer -1; DATE is YYYY-MM-DD.
+		{`SELECT id, name, code, big, amount, day FROM n ORDER BY id`,
+			`["id","name","code","big","amount","day"]`,
+			`[[1,null,"00123","9007199254740993","12345678901234568","1974-03-01"],` +
+				`[2,"","123","-9007199254740993",0.1,"2024-02-29"],` +
+				`[3,"null","true",0,-1,"1999-12-31"]]`},
+		{`SELECT oi."ItemID", o."客户" FROM "Order Items" AS oi JOIN "order" AS o ON o."select" = oi."OrderSelect" ORDER BY 1`,
+			`["ItemID","客户"]`,
+			`[[1,"甲"],[2,"甲"],[3,"乙"]]`},
+	}
+	for _, tt := range tests {
+		res, err := s.Query(context.Background(), tt.sql, nil, 100)
+		if err != nil {
+			t.Errorf("%s: %v", tt.sql, err)
+			continue
+		}
+		cols, _ := json.Marshal(res.Columns)
+		rows, _ := json.Marshal(res.Rows)
+		if string(cols) != tt.cols || string(rows) != tt.rows {
+			t.Errorf("%s:\n got %s %s\nwant %s %s", tt.sql, cols, rows, tt.cols, tt.rows)
+		}
+	}
+}
+
+func TestSnapshotChinook(t *testing.T) {
+	s := openTest(t, sourcetest.SharedPath(t, "data/chinook/Chinook_Sqlite.sqlite"), source.Options{})
+	snap, err := s.Snapshot(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	for _, tb := range snap.Tables {
+		names = append(names, tb.Name)
+	}
+	wantNames := []string{"Album", "Artist", "Customer", "Employee", "Genre", "Invoice", "InvoiceLine", "MediaType", "Playlist", "PlaylistTrack", "Track"}
+	if !reflect.DeepEqual(names, wantNames) {
+		t.Errorf("tables %v, want %v", names, wantNames)
+	}
+	pt, _ := snap.Lookup("main", "PlaylistTrack")
+	if !reflect.DeepEqual(pt.PrimaryKey, []string{"PlaylistId", "TrackId"}) {
+		t.Errorf("PlaylistTrack key %v", pt.PrimaryKey)
+	}
+	inv, _ := snap.Lookup("main", "Invoice")
+	if c, _ := inv.Column("InvoiceDate"); c.Type != planast.TypeTimestamp || c.DeclaredType != "DATETIME" || c.Nullable {
+		t.Errorf("InvoiceDate %+v", c)
+	}
+	if c, _ := inv.Column("Total"); c.Type != planast.TypeDecimal || c.DeclaredType != "NUMERIC(10,2)" {
+		t.Errorf("Total %+v", c)
+	}
+	emp, _ := snap.Lookup("main", "Employee")
+	wantFK := []schema.ForeignKey{{Columns: []string{"ReportsTo"}, RefSchema: "main", RefTable: "Employee", RefColumns: []string{"EmployeeId"}}}
+	if !reflect.DeepEqual(emp.ForeignKeys, wantFK) {
+		t.Errorf("Employee foreign keys %+v", emp.ForeignKeys)
+	}
+	track, _ := snap.Lookup("main", "Track")
+	if len(track.ForeignKeys) != 3 {
+		t.Errorf("Track foreign keys %+v", track.ForeignKeys)
+	}
+	// The same database gives the same fingerprint.
+	again, err := s.Snapshot(context.Background())
+	if err != nil || again.Fingerprint() != snap.Fingerprint() {
+		t.Errorf("second snapshot differs: %v", err)
+	}
+}
+
+func TestSnapshotShapes(t *testing.T) {
+	p := sourcetest.TempDB(t,
+		`CREATE TABLE parent (a INTEGER, b TEXT, c TEXT, PRIMARY KEY (b, a))`,
+		`CREATE TABLE child (x INTEGER, y TEXT, z REAL GENERATED ALWAYS AS (x * 2) VIRTUAL,
+			FOREIGN KEY (y, x) REFERENCES parent)`,
+		`CREATE TABLE "WithoutRowid" (k TEXT PRIMARY KEY NOT NULL, v) WITHOUT ROWID`,
+		`CREATE VIEW v AS SELECT a, upper(b) AS ub FROM parent`,
+		`CREATE VIRTUAL TABLE docs USING fts5(body)`,
+		`CREATE INDEX parent_c ON parent (c)`,
+		`CREATE TABLE seq (id INTEGER PRIMARY KEY AUTOINCREMENT)`,
+	)
+	s := openTest(t, p, source.Options{})
+	snap, err := s.Snapshot(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	for _, tb := range snap.Tables {
+		names = append(names, tb.Kind+":"+tb.Name)
+	}
+	// No sqlite_sequence, no FTS shadow tables (docs_data, docs_idx, …).
+	wantNames := []string{"table:WithoutRowid", "table:child", "table:docs", "table:parent", "table:seq", "view:v"}
+	if !reflect.DeepEqual(names, wantNames) {
+		t.Errorf("tables %v, want %v", names, wantNames)
+	}
+	parent, _ := snap.Lookup("", "parent")
+	if !reflect.DeepEqual(parent.PrimaryKey, []string{"b", "a"}) {
+		t.Errorf("parent key %v", parent.PrimaryKey)
+	}
+	child, _ := snap.Lookup("", "child")
+	wantFK := []schema.ForeignKey{{Columns: []string{"y", "x"}, RefSchema: "main", RefTable: "parent", RefColumns: []string{"b", "a"}}}
+	if !reflect.DeepEqual(child.ForeignKeys, wantFK) {
+		t.Errorf("child foreign keys %+v", child.ForeignKeys)
+	}
+	if len(child.Columns) != 3 || child.Columns[2].Name != "z" || child.Columns[2].Type != planast.TypeFloat {
+		t.Errorf("child columns %+v (want the generated column z)", child.Columns)
+	}
+	wr, _ := snap.Lookup("", "withoutrowid")
+	if c, _ := wr.Column("k"); c.Nullable {
+		t.Errorf("WithoutRowid.k %+v", c)
+	}
+	if c, _ := wr.Column("v"); !c.Nullable || c.Type != planast.TypeUnknown {
+		t.Errorf("WithoutRowid.v %+v", c)
+	}
+	v, _ := snap.Lookup("", "v")
+	if len(v.Columns) != 2 || v.Columns[0].Type != planast.TypeInteger || v.Columns[1].Name != "ub" {
+		t.Errorf("view v columns %+v", v.Columns)
+	}
+	docs, _ := snap.Lookup("", "docs")
+	if len(docs.Columns) != 1 || docs.Columns[0].Name != "body" {
+		t.Errorf("docs columns %+v (hidden columns must be left out)", docs.Columns)
+	}
+}
+
+func TestSnapshotSkipsBrokenView(t *testing.T) {
+	p := sourcetest.TempDB(t,
+		`CREATE TABLE t (a INTEGER)`,
+		`CREATE VIEW good AS SELECT a FROM t`,
+		`CREATE VIEW bad AS SELECT a FROM gone`,
+	)
+	s := openTest(t, p, source.Options{})
+	snap, err := s.Snapshot(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, ok := snap.Lookup("", "bad"); ok {
+		t.Error("a view over a missing table is in the snapshot")
+	}
+	if _, ok := snap.Lookup("", "good"); !ok {
+		t.Error("the good view is missing")
+	}
+}
+
+// TestProfileFixture profiles the hostile schema: quoted, spaced, reserved
+// and non-ASCII names must reach SQLite quoted, and values keep the result
+// encoding.
+func TestProfileFixture(t *testing.T) {
+	s := openTest(t, sourcetest.FixtureDB(t), source.Options{})
+	snap, err := s.Snapshot(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Profile(context.Background(), snap); err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		table, column, want string
+	}{
+		{"order", "größe", `{"distinct_count":2,"null_fraction":0,"sample_values":["groß","klein"],"all_values":true}`},
+		{"order", `a"b`, `{"distinct_count":2,"null_fraction":0,"sample_values":["x","y"],"all_values":true}`},
+		{"order", "unit price", `{"distinct_count":2,"null_fraction":0,"min":0.1,"max":9.99,"sample_values":[0.1,9.99],"all_values":true}`},
+		{"Order Items", "Qty", `{"distinct_count":3,"null_fraction":0,"min":3,"max":5,"sample_values":[3,4,5],"all_values":true}`},
+		{"n", "big", `{"distinct_count":3,"null_fraction":0,"min":"-9007199254740993","max":"9007199254740993",` +
+			`"sample_values":["-9007199254740993",0,"9007199254740993"],"all_values":true}`},
+		{"n", "name", `{"distinct_count":2,"null_fraction":0.3333333333333333,"sample_values":["","null"],"all_values":true}`},
+		{"n", "code", `{"distinct_count":3,"null_fraction":0,"sample_values":["00123","123","true"],"all_values":true}`},
+		{"n", "day", `{"distinct_count":3,"null_fraction":0,"min":"1974-03-01","max":"2024-02-29",` +
+			`"sample_values":["1974-03-01","1999-12-31","2024-02-29"],"all_values":true}`},
+	}
+	for _, tt := range tests {
+		if got := sourcetest.ProfileJSON(t, snap, tt.table, tt.column); got != tt.want {
+			t.Errorf("%s.%s profile\n got %s\nwant %s", tt.table, tt.column, got, tt.want)
+		}
+	}
+}

@@ -1,0 +1,327 @@
+package sqlite
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/nl2sql/nl2sql/internal/source"
+	"github.com/nl2sql/nl2sql/internal/source/sourcetest"
+
+	"github.com/nl2sql/nl2sql/planast"
+)
+
+func TestOpenSQLiteUnavailable(t *testing.T) {
+	dir := t.TempDir()
+	garbage := filepath.Join(dir, "garbage.db")
+	if err := os.WriteFile(garbage, []byte(strings.Repeat("not a database ", 100)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		name, path string
+	}{
+		{"missing", filepath.Join(dir, "missing.db")},
+		{"directory", dir},
+		{"not a database", garbage},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			s, err := OpenSQLite(context.Background(), "x", tt.path, source.Options{})
+			if err == nil {
+				s.Close()
+				t.Fatal("opened")
+			}
+			se := sourcetest.AsError(t, err)
+			if se.Code != source.CodeUnavailable {
+				t.Errorf("code %s (%v), want %s", se.Code, se, source.CodeUnavailable)
+			}
+			if strings.Contains(se.Msg, dir) || strings.Contains(se.Hint, dir) {
+				t.Errorf("message names the path: %q / %q", se.Msg, se.Hint)
+			}
+		})
+	}
+	if _, err := os.Stat(filepath.Join(dir, "missing.db")); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("a missing database was created: %v", err)
+	}
+}
+
+func TestOpenSQLiteLocked(t *testing.T) {
+	p := sourcetest.TempDB(t, "CREATE TABLE t (a)", "INSERT INTO t VALUES (1)")
+	// The lock wait (50ms) ends well before the query's time limit (30s).
+	s, err := openSQLite(context.Background(), "test", p, source.Options{}.WithDefaults(), 50*time.Millisecond)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	// A writer holding an exclusive lock keeps readers out.
+	w := sourcetest.OpenWritableConn(t, p)
+	if _, err := w.ExecContext(context.Background(), "PRAGMA locking_mode = EXCLUSIVE"); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := w.ExecContext(context.Background(), "INSERT INTO t VALUES (2)"); err != nil {
+		t.Fatal(err)
+	}
+	_, err = s.Query(context.Background(), "SELECT * FROM t", nil, 10)
+	se := sourcetest.AsError(t, err)
+	if se.Code != source.CodeUnavailable {
+		t.Errorf("code %s (%v), want %s", se.Code, se, source.CodeUnavailable)
+	}
+}
+
+func TestQueryChinook(t *testing.T) {
+	s := openTest(t, sourcetest.SharedPath(t, "data/chinook/Chinook_Sqlite.sqlite"), source.Options{})
+	if s.ID() != "test" || s.Dialect() != "sqlite" {
+		t.Errorf("ID, Dialect = %q, %q", s.ID(), s.Dialect())
+	}
+	res, err := s.Query(context.Background(),
+		`SELECT InvoiceId, InvoiceDate, Total, BillingCountry, Total * 2 AS twice, upper(BillingCity) AS city
+		 FROM Invoice WHERE InvoiceId <= ? ORDER BY InvoiceId`, []any{3}, 2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	wantCols := []string{"InvoiceId", "InvoiceDate", "Total", "BillingCountry", "twice", "city"}
+	wantTypes := []planast.Type{planast.TypeInteger, planast.TypeTimestamp, planast.TypeDecimal, planast.TypeText, planast.TypeFloat, planast.TypeText}
+	if !reflect.DeepEqual(res.Columns, wantCols) || !reflect.DeepEqual(res.ColumnTypes, wantTypes) {
+		t.Errorf("columns %v %v, want %v %v", res.Columns, res.ColumnTypes, wantCols, wantTypes)
+	}
+	if !res.Truncated || len(res.Rows) != 2 {
+		t.Errorf("truncated %v with %d rows, want true with 2", res.Truncated, len(res.Rows))
+	}
+	got, _ := json.Marshal(res.Rows)
+	want := `[[1,"2021-01-01 00:00:00",1.98,"Germany",3.96,"STUTTGART"],[2,"2021-01-02 00:00:00",3.96,"Norway",7.92,"OSLO"]]`
+	if string(got) != want {
+		t.Errorf("rows\n%s\nwant\n%s", got, want)
+	}
+	// The text-stored datetime read through an aggregate (no declared type)
+	// has the same text as the column read directly.
+	res, err = s.Query(context.Background(), "SELECT min(InvoiceDate) FROM Invoice", nil, 0)
+	if err != nil || res.Rows[0][0] != "2021-01-01 00:00:00" || res.Truncated {
+		t.Errorf("min(InvoiceDate) = %v, %v", res, err)
+	}
+}
+
+func TestQueryRowCap(t *testing.T) {
+	p := sourcetest.TempDB(t, "CREATE TABLE t (a INTEGER)", "INSERT INTO t VALUES (1), (2), (3)")
+	s := openTest(t, p, source.Options{RowLimit: 2})
+	tests := []struct {
+		maxRows   int
+		rows      int
+		truncated bool
+	}{
+		{0, 2, true},  // Options.RowLimit
+		{10, 2, true}, // capped by Options.RowLimit
+		{1, 1, true},
+		{2, 2, true},
+	}
+	for _, tt := range tests {
+		res, err := s.Query(context.Background(), "SELECT a FROM t ORDER BY a", nil, tt.maxRows)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(res.Rows) != tt.rows || res.Truncated != tt.truncated {
+			t.Errorf("maxRows %d: %d rows, truncated %v; want %d, %v", tt.maxRows, len(res.Rows), res.Truncated, tt.rows, tt.truncated)
+		}
+	}
+	s3 := openTest(t, p, source.Options{RowLimit: 3})
+	res, err := s3.Query(context.Background(), "SELECT a FROM t", nil, 3)
+	if err != nil || len(res.Rows) != 3 || res.Truncated {
+		t.Errorf("exact fit: %+v, %v", res, err)
+	}
+	res, err = s3.Query(context.Background(), "SELECT a FROM t WHERE a > 5", nil, 3)
+	if err != nil || len(res.Rows) != 0 || res.Rows == nil || res.Truncated || len(res.Columns) != 1 {
+		t.Errorf("empty result: %+v, %v", res, err)
+	}
+}
+
+func TestQueryTimeout(t *testing.T) {
+	s := openTest(t, sourcetest.TempDB(t, "CREATE TABLE t (a)"), source.Options{Timeout: 200 * time.Millisecond})
+	tests := []struct {
+		name, sql string
+	}{
+		// All the work happens in the first step.
+		{"count to 1e9", "WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c WHERE x < 1000000000) SELECT count(*) FROM c"},
+		// The first row comes at once, the second only after ~1e9 steps:
+		// the slow step runs inside rows.Next, where modernc.org/sqlite
+		// itself does not interrupt.
+		{"slow second row", "WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c WHERE x < 1000000000) SELECT x FROM c WHERE x = 1 OR x = 999999999"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			start := time.Now()
+			_, err := s.Query(context.Background(), tt.sql, nil, 10)
+			d := time.Since(start)
+			se := sourcetest.AsError(t, err)
+			if se.Code != source.CodeTimeout {
+				t.Errorf("code %s (%v), want %s", se.Code, se, source.CodeTimeout)
+			}
+			// Uninterrupted, these run for a minute; the bound leaves room
+			// for a loaded machine.
+			if d > 10*time.Second {
+				t.Errorf("took %s to time out at 200ms", d)
+			}
+		})
+	}
+	// The pool is fine afterwards.
+	if _, err := s.Query(context.Background(), "SELECT 1", nil, 1); err != nil {
+		t.Errorf("after timeouts: %v", err)
+	}
+}
+
+func TestQueryCancel(t *testing.T) {
+	s := openTest(t, sourcetest.TempDB(t, "CREATE TABLE t (a)"), source.Options{Timeout: time.Minute})
+	ctx, cancel := context.WithCancel(context.Background())
+	time.AfterFunc(100*time.Millisecond, cancel)
+	start := time.Now()
+	_, err := s.Query(ctx, "WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c) SELECT x FROM c WHERE x = 1 OR x < 0", nil, 10)
+	se := sourcetest.AsError(t, err)
+	if se.Code != source.CodeCancelled {
+		t.Errorf("code %s (%v), want %s", se.Code, se, source.CodeCancelled)
+	}
+	if d := time.Since(start); d > 10*time.Second {
+		t.Errorf("took %s to cancel", d)
+	}
+	// A caller's deadline is a timeout too.
+	ctx, cancel2 := context.WithTimeout(context.Background(), 100*time.Millisecond)
+	defer cancel2()
+	_, err = s.Query(ctx, "WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c) SELECT count(*) FROM c", nil, 10)
+	if se := sourcetest.AsError(t, err); se.Code != source.CodeTimeout {
+		t.Errorf("caller deadline: code %s, want %s", se.Code, source.CodeTimeout)
+	}
+}
+
+func TestQueryRefusals(t *testing.T) {
+	s := openTest(t, sourcetest.TempDB(t, "CREATE TABLE t (a TEXT)", "INSERT INTO t VALUES ('a')"), source.Options{})
+	tests := []struct {
+		sql, code, msg string
+	}{
+		{"", source.CodeQueryFailed, "no statement"},
+		{" ;; /* x */ ", source.CodeQueryFailed, "no statement"},
+		{"SELECT 1; SELECT 2", source.CodeReadOnly, "more than one statement"},
+		{"EXPLAIN SELECT 1", source.CodeReadOnly, "only SELECT"},
+		{"VACUUM", source.CodeReadOnly, "only SELECT"},
+		{"SELECT * FROM pragma_table_info('t')", source.CodeReadOnly, "PRAGMA table_info"},
+		{"SELECT name FROM pragma_database_list", source.CodeReadOnly, "PRAGMA database_list"},
+		{"SELECT load_extension('x')", source.CodeReadOnly, "load_extension"},
+		{"SELECT zeroblob(1000000000)", source.CodeReadOnly, "zeroblob"},
+		{"SELECT randomblob(10)", source.CodeReadOnly, "randomblob"},
+		{"SELECT sqlite_compileoption_get(0)", source.CodeReadOnly, "sqlite_compileoption_get"},
+		{"SELECT readfile('/etc/hostname')", source.CodeQueryFailed, "no such function"},
+		{"SELECT * FROM sqlite_dbpage", source.CodeReadOnly, ""},
+		{"SELECT * FROM nope", source.CodeQueryFailed, "no such table"},
+		// Double-quoted strings are identifiers only (_dqs=0).
+		{`SELECT a FROM t WHERE a = "abc"`, source.CodeQueryFailed, "no such column"},
+		// A value over MaxValueBytes.
+		{"SELECT length(printf('%.*c', 20000000, 'x'))", source.CodeQueryFailed, "larger than"},
+	}
+	for _, tt := range tests {
+		_, err := s.Query(context.Background(), tt.sql, nil, 10)
+		if err == nil {
+			t.Errorf("%q: accepted", tt.sql)
+			continue
+		}
+		se := sourcetest.AsError(t, err)
+		if se.Code != tt.code || !strings.Contains(se.Msg, tt.msg) {
+			t.Errorf("%q: %v, want %s containing %q", tt.sql, se, tt.code, tt.msg)
+		}
+	}
+}
+
+func TestQuerySemantics(t *testing.T) {
+	s := openTest(t, sourcetest.TempDB(t, "CREATE TABLE t (a TEXT)", "INSERT INTO t VALUES ('Abc'), ('abc')"), source.Options{})
+	tests := []struct {
+		sql  string
+		want string // JSON of the rows
+	}{
+		// LIKE is case-sensitive, as in PostgreSQL.
+		{"SELECT a FROM t WHERE a LIKE 'a%' ORDER BY a", `[["abc"]]`},
+		{"SELECT 'a' LIKE 'A'", `[[0]]`},
+		// Allowed functions work, window functions and JSON included.
+		{"SELECT a, row_number() OVER (ORDER BY a) FROM t ORDER BY a", `[["Abc",1],["abc",2]]`},
+		{`SELECT json_extract('{"x": [1, 2]}', '$.x[1]'), '{"x":1}' ->> '$.x'`, `[[2,1]]`},
+		{"SELECT date('2024-02-28', '+1 day'), strftime('%Y', '2024-02-28')", `[["2024-02-29","2024"]]`},
+		{"VALUES (1, 'x')", `[[1,"x"]]`},
+		{"WITH x(n) AS (SELECT 2) SELECT n * ? FROM x", `[[6]]`},
+		// Encoding of expression values.
+		{"SELECT 9007199254740991, 9007199254740992, -9007199254740993, 0.1 + 0.2, 1e999, -1e999, NULL, x'00ff', '007'",
+			`[[9007199254740991,"9007199254740992","-9007199254740993",0.30000000000000004,"Infinity","-Infinity",null,"AP8=","007"]]`},
+	}
+	for _, tt := range tests {
+		var args []any
+		if strings.Contains(tt.sql, "?") {
+			args = []any{3}
+		}
+		res, err := s.Query(context.Background(), tt.sql, args, 10)
+		if err != nil {
+			t.Errorf("%q: %v", tt.sql, err)
+			continue
+		}
+		got, err := json.Marshal(res.Rows)
+		if err != nil {
+			t.Errorf("%q: %v", tt.sql, err)
+			continue
+		}
+		if string(got) != tt.want {
+			t.Errorf("%q:\n got %s\nwant %s", tt.sql, got, tt.want)
+		}
+	}
+}
+
+func TestQueryConcurrent(t *testing.T) {
+	s := openTest(t, sourcetest.SharedPath(t, "data/chinook/Chinook_Sqlite.sqlite"), source.Options{})
+	var wg sync.WaitGroup
+	errs := make(chan error, 16)
+	for i := range 16 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			res, err := s.Query(context.Background(), "SELECT count(*) FROM Track WHERE TrackId > ?", []any{i}, 1)
+			if err != nil {
+				errs <- err
+				return
+			}
+			if res.Rows[0][0] != int64(3503-i) {
+				errs <- errors.New("wrong count")
+			}
+		}()
+	}
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		t.Error(err)
+	}
+}
+
+// TestSharedViews queries every view of the shared Northwind and Sakila
+// databases: the function allow-list and trusted_schema=OFF must not break
+// real views.
+func TestSharedViews(t *testing.T) {
+	for _, db := range []string{"data/northwind/northwind.sqlite", "data/sakila/sakila.sqlite"} {
+		t.Run(filepath.Base(db), func(t *testing.T) {
+			s := openTest(t, sourcetest.SharedPath(t, db), source.Options{})
+			snap, err := s.Snapshot(context.Background())
+			if err != nil {
+				t.Fatal(err)
+			}
+			views := 0
+			for _, tb := range snap.Tables {
+				if tb.Kind != "view" {
+					continue
+				}
+				views++
+				if _, err := s.Query(context.Background(), "SELECT * FROM "+source.QuoteIdent(tb.Name), nil, 5); err != nil {
+					t.Errorf("view %q: %v", tb.Name, err)
+				}
+			}
+			if views == 0 {
+				t.Error("no views found")
+			}
+		})
+	}
+}
