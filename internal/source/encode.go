@@ -11,7 +11,6 @@ import (
 	"strings"
 	"time"
 
-	duckdb "github.com/duckdb/duckdb-go/v2"
 	"github.com/nl2sql/nl2sql/internal/cellfmt"
 
 	"github.com/nl2sql/nl2sql/planast"
@@ -359,45 +358,32 @@ func UUIDText(b []byte) string {
 // JSONText writes a nested value (lists, maps, structs, decoded JSON) as
 // JSON text, each scalar element encoded by val first.
 func JSONText(v any, val func(any, Column) any) string {
-	b, err := json.Marshal(nested(v, val))
+	b, err := json.Marshal(Nested(v, val))
 	if err != nil {
 		return fmt.Sprint(v)
 	}
 	return string(b)
 }
 
-// nested applies val to the scalars of a nested value and turns maps into
-// maps with string keys.
-func nested(v any, val func(any, Column) any) any {
+// Nested applies val to the scalars of a nested value ([]any and
+// map[string]any, walked here); nil, bool and string stay as they are. An
+// adapter whose driver has container types of its own turns them into
+// these in val (see the duckdb package's duckNestedValue).
+func Nested(v any, val func(any, Column) any) any {
 	plain := Column{Type: planast.TypeUnknown, Scale: -1}
 	switch x := v.(type) {
 	case []any:
 		out := make([]any, len(x))
 		for i, e := range x {
-			out[i] = nested(e, val)
+			out[i] = Nested(e, val)
 		}
 		return out
 	case map[string]any:
 		out := make(map[string]any, len(x))
 		for k, e := range x {
-			out[k] = nested(e, val)
+			out[k] = Nested(e, val)
 		}
 		return out
-	case duckdb.Map:
-		out := make(map[string]any, len(x))
-		for k, e := range x {
-			out[fmt.Sprint(nested(k, val))] = nested(e, val)
-		}
-		return out
-	case duckdb.OrderedMap:
-		out := make(map[string]any, x.Len())
-		keys, vals := x.Keys(), x.Values()
-		for i := range keys {
-			out[fmt.Sprint(nested(keys[i], val))] = nested(vals[i], val)
-		}
-		return out
-	case duckdb.Union:
-		return map[string]any{x.Tag: nested(x.Value, val)}
 	case nil, bool, string:
 		return x
 	}

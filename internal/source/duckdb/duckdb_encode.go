@@ -1,6 +1,7 @@
 package duckdb
 
 import (
+	"fmt"
 	"math"
 	"strings"
 	"time"
@@ -47,7 +48,7 @@ func duckdbValue(v any, c source.Column) any {
 		if s, ok := v.(string); ok {
 			return s
 		}
-		return source.JSONText(v, duckdbValue)
+		return source.JSONText(v, duckNestedValue)
 	}
 	switch x := v.(type) {
 	case duckdb.Decimal:
@@ -75,7 +76,7 @@ func duckdbValue(v any, c source.Column) any {
 			return source.FormatTimeOfDay(microsOfDay(x), true, off)
 		}
 	case []any, map[string]any, duckdb.Map, duckdb.OrderedMap, duckdb.Union:
-		return source.JSONText(v, duckdbValue)
+		return source.JSONText(v, duckNestedValue)
 	}
 	return source.EncodeValue(v, c)
 }
@@ -108,4 +109,28 @@ func duckInfinity(t time.Time, c source.Column) (string, bool) {
 // microsOfDay is t's time of day in microseconds.
 func microsOfDay(t time.Time) int64 {
 	return int64(t.Hour())*3_600_000_000 + int64(t.Minute())*60_000_000 + int64(t.Second())*1_000_000 + int64(t.Nanosecond()/1000)
+}
+
+// duckNestedValue is duckdbValue for the elements of a nested value, with
+// DuckDB's own containers made JSON objects: a MAP (each key written as
+// its encoded value's text) and a UNION (an object of its member's tag).
+func duckNestedValue(v any, c source.Column) any {
+	switch x := v.(type) {
+	case duckdb.Map:
+		out := make(map[string]any, len(x))
+		for k, e := range x {
+			out[fmt.Sprint(source.Nested(k, duckNestedValue))] = source.Nested(e, duckNestedValue)
+		}
+		return out
+	case duckdb.OrderedMap:
+		out := make(map[string]any, x.Len())
+		keys, vals := x.Keys(), x.Values()
+		for i := range keys {
+			out[fmt.Sprint(source.Nested(keys[i], duckNestedValue))] = source.Nested(vals[i], duckNestedValue)
+		}
+		return out
+	case duckdb.Union:
+		return map[string]any{x.Tag: source.Nested(x.Value, duckNestedValue)}
+	}
+	return duckdbValue(v, c)
 }
