@@ -11,7 +11,7 @@ import (
 // Matcher scores how closely a question matches each candidate verified
 // query, in [0, 1] (1: the same question). Implementations must be
 // deterministic. The engine matches through the retrieval index
-// (engine/verified_match.go: index.PhraseIndex, whose stored-value slots
+// (engine/verified/match.go: phrases.PhraseIndex in index/phrases, whose stored-value slots
 // let "Rock" stand where an example said "Jazz"); TokenMatcher is the
 // fallback and what Match uses for a nil Matcher.
 type Matcher interface {

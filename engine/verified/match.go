@@ -6,16 +6,17 @@ import (
 
 	"github.com/nl2sql/nl2sql/curated"
 	"github.com/nl2sql/nl2sql/index"
+	"github.com/nl2sql/nl2sql/index/phrases"
 )
 
 // phraseMatcher is the verified-query matcher of Ask: the accepted queries'
-// example questions and descriptions in an index.PhraseIndex (the
+// example questions and descriptions in an phrases.PhraseIndex (the
 // retrieval index's full-text analysis, bounded IDF-weighted similarity;
 // see there), each query scored by its best phrase. It implements
 // curated.Matcher; the threshold is the curated file's min_similarity.
 type phraseMatcher struct {
 	ctx    context.Context
-	ix     *index.PhraseIndex
+	ix     *phrases.PhraseIndex
 	values []string // stored values the question names (index.Index.Values)
 }
 
@@ -54,8 +55,8 @@ const minPhraseValue = 4
 // question's fillers are likewise only exact or plural-form matches: a
 // fuzzy one ("released" near a track named "Release") is a word, not a
 // value.
-func verifiedPhrases(ctx context.Context, set *curated.Set, ds Source) []index.Phrase {
-	var out []index.Phrase
+func verifiedPhrases(ctx context.Context, set *curated.Set, ds Source) []phrases.Phrase {
+	var out []phrases.Phrase
 	for _, q := range set.Queries() {
 		if q.Datasource != ds.ID {
 			continue
@@ -80,7 +81,7 @@ func verifiedPhrases(ctx context.Context, set *curated.Set, ds Source) []index.P
 					}
 				}
 			}
-			out = append(out, index.Phrase{Key: q.ID, Text: text, Values: vals})
+			out = append(out, phrases.Phrase{Key: q.ID, Text: text, Values: vals})
 		}
 	}
 	return out
@@ -104,17 +105,17 @@ type Matchers struct {
 
 type phraseEntry struct {
 	version string
-	ix      *index.PhraseIndex
+	ix      *phrases.PhraseIndex
 }
 
 // phraseIndex returns ds's phrase index.
-func (m *Matchers) phraseIndex(ctx context.Context, set *curated.Set, ds Source) (*index.PhraseIndex, error) {
+func (m *Matchers) phraseIndex(ctx context.Context, set *curated.Set, ds Source) (*phrases.PhraseIndex, error) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	if pe, ok := m.byDS[ds.ID]; ok && pe.version == ds.Version {
 		return pe.ix, nil
 	}
-	ix, err := index.BuildPhrases(verifiedPhrases(ctx, set, ds))
+	ix, err := phrases.BuildPhrases(verifiedPhrases(ctx, set, ds))
 	if err != nil {
 		return nil, err
 	}

@@ -1,4 +1,4 @@
-package index
+package phrases
 
 import (
 	"context"
@@ -10,6 +10,7 @@ import (
 
 	"github.com/blevesearch/bleve/v2"
 	"github.com/blevesearch/bleve/v2/analysis/lang/en"
+	"github.com/blevesearch/bleve/v2/index/scorch"
 	"github.com/blevesearch/bleve/v2/search/query"
 )
 
@@ -76,9 +77,9 @@ func BuildPhrases(phrases []Phrase) (*PhraseIndex, error) {
 	fm.IncludeInAll = false
 	dm.AddFieldMappingsAt("text", fm)
 	m.DefaultMapping = dm
-	b, err := newBleve(m, "")
+	b, err := bleve.NewUsing("", m, scorch.Name, scorch.Name, nil)
 	if err != nil {
-		return nil, err
+		return nil, fmt.Errorf("index: open bleve: %w", err)
 	}
 	p := &PhraseIndex{b: b, df: map[string]int{}}
 	batch := b.NewBatch()
