@@ -645,7 +645,7 @@ var mutations = []mutation{
 		Name: "postgres-cap-wraps-writing-with",
 		File: "internal/source/postgres/postgres_cap.go",
 		Old:  "if cte.GetCommonTableExpr().GetCtequery().GetSelectStmt() == nil {",
-		New:  "if false {",
+		New:  "if _ = cte; false {",
 		Pkgs: []string{"./internal/source/postgres"}, Run: "TestPostgresCapKeepsTheResult",
 	},
 	{
