@@ -18,8 +18,9 @@
 // Capabilities beyond one question's walk are packages of their own, each
 // declaring what it needs: engine/scale (test-time scaling, behind
 // scale.Host, which scale.go implements with the steps above),
-// engine/multi (the cross-datasource documents: ranking, decomposition
-// checks and layers; multi*.go runs them) and engine/approval (the
+// engine/multi (questions across datasources: ranking, the resolver and
+// decomposer calls, layers, the combination; multi.go and subquery.go run
+// each sub-query through the steps above) and engine/approval (the
 // four-eyes process; approvals.go holds and re-runs plans),
 // engine/verified (verified-query matching, parameter filling and the hook
 // gate; verified.go takes the step), engine/hostplan (the plan-it-yourself

@@ -139,10 +139,10 @@ func (e *Engine) hostResolve(ctx context.Context, q string, tr *traceRec) (strin
 	}
 	scores := make([]float64, len(cands))
 	for i, c := range cands {
-		scores[i] = c.score
+		scores[i] = c.Score
 	}
 	if hostplan.Leads(scores) {
-		return cands[0].id, nil, nil, nil
+		return cands[0].ID, nil, nil, nil
 	}
 	if len(cands) > hostplan.MaxCandidates {
 		cands = cands[:hostplan.MaxCandidates]
@@ -150,7 +150,7 @@ func (e *Engine) hostResolve(ctx context.Context, q string, tr *traceRec) (strin
 	ids := make([]string, len(cands))
 	score := map[string]float64{}
 	for i, c := range cands {
-		ids[i], score[c.id] = c.id, c.score
+		ids[i], score[c.ID] = c.ID, c.Score
 	}
 	ids, err = e.resolved(ctx, q, ids, tr)
 	if err != nil {

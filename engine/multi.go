@@ -2,46 +2,22 @@ package engine
 
 import (
 	"context"
-	"errors"
 	"strings"
 	"time"
 
-	"github.com/nl2sql/nl2sql/engine/internal/modeltext"
 	"github.com/nl2sql/nl2sql/engine/llm"
 	"github.com/nl2sql/nl2sql/engine/multi"
 	"github.com/nl2sql/nl2sql/planast"
 )
 
-// Questions across datasources.
-//
-// With several datasources configured and none named, Ask hands the
-// question to askMulti:
-//
-//  1. resolve: every datasource the caller reaches (Engine.reaches, asked
-//     before any model call) is ranked against the question, exactly
-//     (BM25 over description and table names, ties by id); one model call
-//     (step "resolve") picks the datasources or answers NOT_ANSWERABLE
-//     with a reason. One datasource picked: Ask answers as usual.
-//  2. decompose: one model call (step "decompose", datasource = the picked
-//     ids joined by "+") splits the question into sub-queries, each bound
-//     to one datasource with a semantic intent (never SQL) and an expected
-//     output schema, combine groups (join, compare, union) and a post plan
-//     over the results. multi.Check refuses SQL in text fields,
-//     unresolved references, cycles, uncoercible join keys and unused
-//     results, and validates every group and the post plan with planast
-//     before anything runs; a refused answer goes back to the model
-//     ("decompose_repair") at most MaxRepairs times. Sub-query ids are
-//     sha256 content hashes (sq_…; repeats get _2, _3), group ids likewise
-//     (cg_…), and layers come from a topological sort that sorts each ready
-//     set.
-//  3. each sub-query runs the single-datasource path (retrieve → plan with
-//     its intent as the question and its expected columns → validate →
-//     render → execute), its plan recorded and cached under its own intent
-//     and datasource; the sub-queries of one layer run concurrently, at
-//     most maxParallel at a time.
-//  4. duckcompute loads each result into an in-memory DuckDB table named by
-//     the sub-query id (join keys cast to one type; values that do not
-//     convert are warnings) and runs the combination plan.
+// Questions across datasources (engine/multi's doc.go walks one). With
+// several datasources configured and none named, Ask hands the question to
+// askMulti: the caller's reachable datasources are shortlisted
+// (multi.Shortlist) and one picked by the resolver (multi.Pick); one
+// picked, Ask answers as usual; several, the decomposer splits the question
+// (multi.Decomposer), each sub-query runs the single-datasource steps
+// (runSub, subquery.go) layer by layer (multi.RunLayers), and the rows are
+// combined in DuckDB (multi.Combine).
 //
 // The Result then has the combined rows and columns at the top, Plan the
 // validated combination plan over the sub-query tables, SQL the DuckDB SQL
@@ -55,10 +31,10 @@ import (
 // Error codes of cross-datasource questions.
 const (
 	// CodeNotAnswerable: the resolver found no datasource for the question.
-	CodeNotAnswerable Code = "NOT_ANSWERABLE"
+	CodeNotAnswerable = multi.CodeNotAnswerable
 	// CodeDecompositionInvalid: the decomposition failed its checks after
 	// every repair attempt (or, supplied, at once).
-	CodeDecompositionInvalid Code = "DECOMPOSITION_INVALID"
+	CodeDecompositionInvalid = multi.CodeDecompositionInvalid
 )
 
 // The decomposition document (engine/multi) keeps its engine names: they
@@ -82,14 +58,17 @@ const (
 	IssueDuplicate  = multi.IssueDuplicate
 )
 
-// maxParallel bounds the sub-queries run at once.
-const maxParallel = 4
-
 // multiUsage is the model work of a cross-datasource step that Ask adds to
 // a result answered on the single-datasource path.
 type multiUsage struct {
 	usage   Usage
 	modelMS float64
+}
+
+// addModel counts a cross-datasource step's model work.
+func (m *multiUsage) addModel(u multi.Usage) {
+	m.usage.add(Usage{ModelCalls: u.Calls, InputTokens: u.InputTokens, OutputTokens: u.OutputTokens})
+	m.modelMS += u.ModelMS
 }
 
 // add adds the work to res (nil-safe).
@@ -110,11 +89,10 @@ func (e *Engine) askMulti(ctx context.Context, q, today string, tr *traceRec, sw
 		return nil, "", work, deadline(ctx, err)
 	}
 	if len(cands) == 1 { // one datasource reached: no resolver call, as with one configured
-		return nil, cands[0].id, work, nil
+		return nil, cands[0].ID, work, nil
 	}
-	ids, usage, callMS, err := e.resolveMulti(ctx, q, today, cands)
-	work.usage.add(usage)
-	work.modelMS += callMS
+	ids, usage, err := multi.Pick(ctx, e.opts.Planner, q, today, cands, e.traceModelCall)
+	work.addModel(usage)
 	if err != nil {
 		return nil, "", work, deadline(ctx, err)
 	}
@@ -140,9 +118,8 @@ func (e *Engine) askMulti(ctx context.Context, q, today string, tr *traceRec, sw
 	}
 	tm.Resolve = sw.lap()
 	ctx = progress(ctx, "plan")
-	dec, usage, callMS, err := e.decompose(ctx, q, today, picked, tr)
-	work.usage.add(usage)
-	work.modelMS += callMS
+	dec, usage, err := e.decompose(ctx, q, today, picked, tr)
+	work.addModel(usage)
 	if err != nil {
 		return nil, "", work, deadline(ctx, err)
 	}
@@ -178,7 +155,7 @@ func (e *Engine) RunDecomposition(ctx context.Context, question string, doc []by
 		finishRun(ctx, res, err)
 	}()
 	ctx = stepSpan(ctx, "resolve")
-	ans, offered, err := suppliedDecomposition(doc)
+	ans, offered, err := multi.Supplied(doc)
 	if err != nil {
 		return nil, err
 	}
@@ -193,90 +170,75 @@ func (e *Engine) RunDecomposition(ctx context.Context, question string, doc []by
 	dec, issues := multi.Check(ans, offered)
 	if issues != nil {
 		tr.t.Rejected = []Attempt{{Attempt: 1, Issues: issues}}
-		return nil, decompositionError(issues, "the decomposition is invalid")
+		return nil, multi.Invalid(issues, "the decomposition is invalid")
 	}
 	tm.Plan = sw.lap()
 	return e.runDecomposition(ctx, q, today, dec, multiUsage{}, sw, &tm, tr)
 }
 
-func decompositionError(issues []planast.Issue, lead string) *Error {
-	return &Error{Code: CodeDecompositionInvalid, Issues: issues, Msg: lead + ": " + (&planast.Error{Issues: issues}).Error(),
-		Hint: "fix the listed issues (each names its path in the decomposition)"}
-}
-
 // decompose asks the decomposer for a decomposition of q over the picked
-// datasources and checks it, sending the issues back at most MaxRepairs
-// times.
-func (e *Engine) decompose(ctx context.Context, q, today string, picked []*datasource, tr *traceRec) (*multi.Decomposition, Usage, float64, error) {
-	var usage Usage
-	var modelMS float64
+// datasources (engine/multi's Decomposer), each offered with the schema
+// context retrieved for q, the refused attempts recorded in the trace.
+func (e *Engine) decompose(ctx context.Context, q, today string, picked []*datasource, tr *traceRec) (*multi.Decomposition, multi.Usage, error) {
 	blocks := make([]multi.Block, len(picked))
-	offered := make([]string, len(picked))
 	for i, ds := range picked {
 		blocks[i] = multi.Block{ID: ds.spec.ID, Dialect: ds.src.Dialect(), Description: ds.spec.Description, Schema: e.retrieve(ctx, ds, q)}
-		offered[i] = ds.spec.ID
 	}
-	var issues []planast.Issue
-	for attempt := 0; attempt <= e.opts.MaxRepairs; attempt++ {
-		msgs := multi.Prompt(today, q, blocks, issues)
-		step := "decompose"
-		if attempt > 0 {
-			step = "decompose_repair"
-		}
-		req := llm.Request{Step: step, Datasource: strings.Join(offered, "+"), Intent: q, Sample: attempt,
-			Messages: msgs, SchemaName: "decomposition", Schema: multi.Schema, PromptHash: modeltext.Hash(msgs, today)}
-		t0 := time.Now()
-		resp, err := e.opts.Planner.Complete(ctx, req)
-		callMS := ms(time.Since(t0))
-		modelMS += callMS
-		usage.ModelCalls++
-		traceCall(ctx, req, resp, err, callMS)
-		var bad *llm.InvalidOutputError
-		var nr *llm.NoRecordingError
-		switch {
-		case errors.As(err, &bad):
-			issues = []planast.Issue{{Code: planast.CodeMalformed, Message: bad.Reason}}
-		case attempt > 0 && errors.As(err, &nr):
-			return nil, usage, modelMS, decompositionError(issues, "the recorded decomposition is invalid and no repair is recorded")
-		case err != nil:
-			return nil, usage, modelMS, providerError(err)
-		default:
-			usage.InputTokens += resp.Usage.InputTokens
-			usage.OutputTokens += resp.Usage.OutputTokens
-			ans, derr := multi.Decode(resp.Content)
-			if derr != nil {
-				issues = derr.(*planast.Error).Issues
-				break
-			}
-			dec, iss := multi.Check(ans, offered)
-			if iss == nil {
-				return dec, usage, modelMS, nil
-			}
-			issues = iss
-		}
-		tr.mu.Lock()
-		tr.t.Rejected = append(tr.t.Rejected, Attempt{attempt + 1, issues})
-		tr.mu.Unlock()
-		e.log.Info("decomposition refused", "attempt", attempt+1, "issues", len(issues), "first", issues[0].Code)
-	}
-	return nil, usage, modelMS, decompositionError(issues, "the decomposer gave no valid decomposition")
+	d := multi.Decomposer{Model: e.opts.Planner, MaxRepairs: e.opts.MaxRepairs, Trace: e.traceModelCall, Log: e.log,
+		Refused: func(attempt int, issues []planast.Issue) {
+			tr.mu.Lock()
+			tr.t.Rejected = append(tr.t.Rejected, Attempt{attempt, issues})
+			tr.mu.Unlock()
+		}}
+	return d.Decompose(ctx, q, today, blocks)
 }
 
-// suppliedDecomposition decodes a decomposition document supplied from
-// outside (a client, a recording) and lists the datasources its
-// sub-queries name, in first-use order. Errors are *Error.
-func suppliedDecomposition(doc []byte) (*DecomposeAnswer, []string, error) {
-	ans, err := multi.Decode(doc)
-	if err != nil {
-		return nil, nil, decompositionError(err.(*planast.Error).Issues, "the decomposition is not valid JSON of the expected shape")
+// traceModelCall records one model call of a step package in the request's
+// trace.
+func (e *Engine) traceModelCall(ctx context.Context, req llm.Request, resp *llm.Response, err error, took time.Duration) {
+	traceCall(ctx, req, resp, err, ms(took))
+}
+
+type reachKey struct{}
+
+// withReach narrows reaches for requests under ctx to the datasources f
+// allows (tests, and callers that decide access before the engine does).
+// It can only narrow: the caller's scope is asked as well.
+func withReach(ctx context.Context, f func(datasource string) bool) context.Context {
+	return context.WithValue(ctx, reachKey{}, f)
+}
+
+// reaches reports whether the caller may use datasource id at all: the
+// caller's scope reaches it (scope.Scope.Reaches) and no withReach narrowing
+// refuses it. It is asked for every candidate before any model call, and
+// again for every sub-query's datasource before it is planned; an unreached
+// datasource is treated exactly as an unknown one.
+func (e *Engine) reaches(ctx context.Context, id string) bool {
+	if f, ok := ctx.Value(reachKey{}).(func(string) bool); ok && !f(id) {
+		return false
 	}
-	var offered []string
-	seen := map[string]bool{}
-	for _, sq := range ans.SubQueries {
-		if !seen[sq.Datasource] {
-			seen[sq.Datasource] = true
-			offered = append(offered, sq.Datasource)
+	return e.caller(ctx).Reaches(id)
+}
+
+// candidates ranks every datasource the caller reaches (multi.Shortlist),
+// opening each to read its table names; those that cannot be opened are
+// ranked by their description (and logged). No model call happens here.
+func (e *Engine) candidates(ctx context.Context, question string) ([]multi.Candidate, error) {
+	var all []multi.Candidate
+	for _, id := range e.DatasourceIDs() {
+		if !e.reaches(ctx, id) {
+			continue
 		}
+		c := multi.Candidate{ID: id, Description: e.specs[id].Description, Tables: []string{}}
+		if ds, err := e.datasource(ctx, id); err != nil {
+			e.log.Warn("datasource offered to the resolver by its description only", "datasource", id, "err", err)
+		} else {
+			c.Tables = multi.TableNames(e.caller(ctx).FilterSnapshot(ds.snap).Tables)
+		}
+		all = append(all, c)
 	}
-	return ans, offered, nil
+	if len(all) == 0 {
+		return nil, Errorf(CodeDatasourceNotFound, "list_datasources shows the datasources you can use", "no datasource you may use is configured")
+	}
+	return multi.Shortlist(question, all), nil
 }

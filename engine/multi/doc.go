@@ -1,19 +1,42 @@
-// Package multi is the document side of questions across datasources: the
-// resolver's ranking and answer, and the decomposer's answer, checked into
-// a Decomposition whose sub-queries and combine groups form a DAG in
-// deterministic layers.
+// Package multi answers questions across datasources, apart from the
+// single-datasource steps each of its sub-queries takes.
+//
+// With several datasources configured and none named:
+//
+//  1. resolve: every datasource the caller reaches (the engine asks its
+//     access policy before any model call) is ranked against the question
+//     exactly (Shortlist: BM25 over description and table names, ties by
+//     id); one model call (Pick, step "resolve") picks the datasources or
+//     answers NOT_ANSWERABLE with a reason.
+//  2. decompose: one model call (Decomposer, step "decompose", datasource =
+//     the picked ids joined by "+") splits the question into sub-queries,
+//     each bound to one datasource with a semantic intent (never SQL) and
+//     an expected output schema, combine groups (join, compare, union) and
+//     a post plan over the results. Check refuses SQL in text fields,
+//     unresolved references, cycles, uncoercible join keys and unused
+//     results, and validates every group and the post plan with
+//     duckcompute and planast before anything runs; a refused answer goes
+//     back to the model ("decompose_repair") at most MaxRepairs times.
+//     Sub-query ids are sha256 content hashes (sq_…; repeats get _2, _3),
+//     group ids likewise (cg_…), and layers come from a topological sort
+//     that sorts each ready set.
+//  3. run: RunLayers calls the pipeline once per sub-query, the sub-queries
+//     of one layer concurrently, at most MaxParallel at a time; the engine
+//     plans each with its intent as the question and ExpectedSection after
+//     the schema context.
+//  4. combine: Combine loads each result into an in-memory DuckDB table
+//     named by the sub-query id (join keys cast to one type; values that do
+//     not convert are warnings) and runs the combination plan.
 //
 // It owns the formats (Answer, SubQuerySpec, CombineSpec, InputSpec,
 // ResolveAnswer, whose JSON is what recordings and supplied decompositions
-// hold), their prompts and JSON Schemas, the BM25 ranking of datasources
-// (Rank), and Check: SQL in text fields, unresolved references, cycles,
-// uncoercible join keys and unused results are refused with typed issues
-// (planast.Issue with the codes below), and every group and the post plan
-// are validated by duckcompute and planast before anything runs. It never
-// calls a model, opens a datasource or runs a query: package engine asks
-// the models (askMulti, multi.go), runs each sub-query through the
-// single-datasource steps and combines the results with duckcompute
-// (multi_run.go).
+// hold), their prompts and JSON Schemas, the ranking, the resolver and
+// decomposer calls over the Model it is given, the layered run and the
+// combination, and the codes CodeNotAnswerable and CodeDecompositionInvalid.
+// It never opens a datasource, runs a datasource query, applies an access
+// policy, runs a hook or writes a trace: the engine decides which
+// datasources a caller reaches, runs each sub-query through its own steps
+// (engine/subquery.go) and records the model calls through TraceFunc.
 //
 // Worked example, with two datasources offered:
 //
@@ -32,4 +55,7 @@
 //	// d.Layers = [[sq_…, sq_…], [cg_…]]: both sub-queries first, then the join
 //	// an intent of "SELECT genre FROM t" instead: issues[0].Code = IssueSQL,
 //	// Path "sub_queries[0].intent"
+//	multi.RunLayers(d, func(i int) { outs[i] = runSubQuery(d.Subs[i]) })
+//	out, warnings, err := multi.Combine(ctx, d, outs, 1000, time.Minute)
+//	// out.Rows: the joined rows; warnings name failed or truncated sub-queries
 package multi

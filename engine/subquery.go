@@ -2,11 +2,9 @@ package engine
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"slices"
 	"strings"
-	"sync"
 
 	"go.opentelemetry.io/otel/attribute"
 	"go.opentelemetry.io/otel/trace"
@@ -16,8 +14,41 @@ import (
 	"github.com/nl2sql/nl2sql/engine/llm"
 	"github.com/nl2sql/nl2sql/engine/multi"
 	"github.com/nl2sql/nl2sql/internal/source"
-	"github.com/nl2sql/nl2sql/planast"
+	"github.com/nl2sql/nl2sql/planast/validate"
 )
+
+// The sub-queries of a question across datasources: each runs the
+// single-datasource steps (runSub), layer by layer (multi.RunLayers), and
+// their rows are combined in DuckDB (multi.Combine).
+
+// A sub-query of a cross-datasource question is planned by the
+// single-datasource path (planValidated) with its intent as the question.
+// Two things differ, and both travel in the context so that the path keeps
+// one signature: the planner is shown the expected output (a section after
+// the schema context, see multi.ExpectedSection), and every plan it returns, a
+// cached plan included, must have exactly the expected output columns
+// (validate.Options.ExpectedColumns, through expectColumns).
+
+type expectedKey struct{}
+
+// withExpected marks ctx as planning a sub-query with these output columns.
+func withExpected(ctx context.Context, cols []duckcompute.Column) context.Context {
+	names := make([]string, len(cols))
+	for i, c := range cols {
+		names[i] = c.Name
+	}
+	return context.WithValue(ctx, expectedKey{}, names)
+}
+
+// expectColumns sets opts.ExpectedColumns to the sub-query's expected
+// output columns when ctx plans a sub-query (planValidated
+// and cachedPlan validate with it), and returns opts unchanged otherwise.
+func expectColumns(ctx context.Context, opts validate.Options) validate.Options {
+	if names, ok := ctx.Value(expectedKey{}).([]string); ok {
+		opts.ExpectedColumns = names
+	}
+	return opts
+}
 
 // subRun is the outcome of one sub-query.
 type subRun struct {
@@ -46,28 +77,7 @@ func (e *Engine) runDecomposition(ctx context.Context, q, today string, dec *mul
 	}
 	ctx = progress(ctx, "retrieve")
 	runs := make([]subRun, len(dec.Subs))
-	index := map[string]int{}
-	for i, s := range dec.Subs {
-		index[s.ID] = i
-	}
-	sem := make(chan struct{}, maxParallel)
-	for _, layer := range dec.Layers {
-		var wg sync.WaitGroup
-		for _, id := range layer {
-			i, ok := index[id]
-			if !ok {
-				continue // a combine group: it runs in DuckDB below
-			}
-			wg.Add(1)
-			sem <- struct{}{}
-			go func() {
-				defer wg.Done()
-				defer func() { <-sem }()
-				runs[i] = e.runSub(ctx, dec.Subs[i], dss[dec.Subs[i].Datasource], today)
-			}()
-		}
-		wg.Wait()
-	}
+	multi.RunLayers(dec, func(i int) { runs[i] = e.runSub(ctx, dec.Subs[i], dss[dec.Subs[i].Datasource], today) })
 	if err := ctx.Err(); err != nil {
 		return nil, deadline(ctx, err)
 	}
@@ -160,8 +170,8 @@ func (e *Engine) runSub(ctx context.Context, s multi.Sub, ds *datasource, today 
 	}
 	r.sq.Plan, r.sq.PlanSource, r.sq.Reasoning = p.plan, p.source, p.reasoning
 	r.sq.Definitions = ds.definitionsUsed(p.planner)
-	if got := strings.Join(p.columns, ","); got != strings.Join(columnNames(s.Expected), ",") {
-		return fail(Errorf(CodePlanInvalid, "", "the plan returns the columns %s, not the expected %s", got, strings.Join(columnNames(s.Expected), ",")))
+	if got, want := strings.Join(p.columns, ","), strings.Join(multi.ColumnNames(s.Expected), ","); got != want {
+		return fail(Errorf(CodePlanInvalid, "", "the plan returns the columns %s, not the expected %s", got, want))
 	}
 	_, dsp := startSpan(ctx, "render")
 	sql, err := e.render(ds, p)
@@ -192,7 +202,7 @@ func (e *Engine) runSub(ctx context.Context, s multi.Sub, ds *datasource, today 
 // subContext is the schema context a sub-query is planned with: the
 // datasource's, retrieved for its intent, then its expected output.
 func (e *Engine) subContext(ctx context.Context, ds *datasource, s multi.Sub) string {
-	return e.retrieve(ctx, ds, s.Intent) + expectedSection(s.Expected)
+	return e.retrieve(ctx, ds, s.Intent) + multi.ExpectedSection(s.Expected)
 }
 
 // SubQueryPlanRequests returns the first planner call of each sub-query of
@@ -201,13 +211,13 @@ func (e *Engine) subContext(ctx context.Context, ds *datasource, s multi.Sub) st
 // recordings check compares a sub-query plan recording's prompt_sha256
 // with. Errors are *Error.
 func (e *Engine) SubQueryPlanRequests(ctx context.Context, doc []byte) ([]llm.Request, error) {
-	ans, offered, err := suppliedDecomposition(doc)
+	ans, offered, err := multi.Supplied(doc)
 	if err != nil {
 		return nil, err
 	}
 	dec, issues := multi.Check(ans, offered)
 	if issues != nil {
-		return nil, decompositionError(issues, "the decomposition is invalid")
+		return nil, multi.Invalid(issues, "the decomposition is invalid")
 	}
 	var out []llm.Request
 	for _, s := range dec.Subs {
@@ -220,82 +230,17 @@ func (e *Engine) SubQueryPlanRequests(ctx context.Context, doc []byte) ([]llm.Re
 	return out, nil
 }
 
-func columnNames(cols []duckcompute.Column) []string {
-	out := make([]string, len(cols))
-	for i, c := range cols {
-		out[i] = c.Name
-	}
-	return out
-}
-
-// combine loads every sub-query's rows (none for a failed one) into a
-// DuckDB table named by its id and runs the combination plan. Warnings
-// come in sub-query id order: failures, truncations, unconverted values.
+// combine loads every sub-query's rows into DuckDB and runs the
+// combination plan (multi.Combine), under a "combine" span.
 func (e *Engine) combine(ctx context.Context, dec *multi.Decomposition, runs []subRun, rowLimit int) (*duckcompute.Output, []string, error) {
 	ctx, sp := startSpan(ctx, "combine", trace.WithAttributes(attribute.Int("nl2sql.subqueries", len(runs))))
-	out, warnings, err := e.combineIn(ctx, dec, runs, rowLimit)
+	outs := make([]multi.Outcome, len(runs))
+	for i, r := range runs {
+		outs[i] = multi.Outcome{Rows: r.rows, Err: r.err}
+	}
+	out, warnings, err := multi.Combine(ctx, dec, outs, rowLimit, e.opts.RequestTimeout)
 	endSpan(sp, err)
 	return out, warnings, err
-}
-
-func (e *Engine) combineIn(ctx context.Context, dec *multi.Decomposition, runs []subRun, rowLimit int) (*duckcompute.Output, []string, error) {
-	// one decimal scale for every table: the most fraction digits any
-	// decimal value needs (see duckcompute.Options.DecimalScale)
-	scale := 2
-	for i, r := range runs {
-		if r.rows == nil {
-			continue
-		}
-		for k, c := range dec.Comb.Tables[i].Columns {
-			if c.Type != planast.TypeDecimal {
-				continue
-			}
-			for _, row := range r.rows.Rows {
-				if k < len(row) {
-					scale = max(scale, duckcompute.FractionDigits(row[k]))
-				}
-			}
-		}
-	}
-	db, err := duckcompute.Open(ctx, duckcompute.Options{Timeout: e.opts.RequestTimeout, DecimalScale: scale})
-	if err != nil {
-		return nil, nil, &Error{Code: CodeInternal, Msg: "cannot start the combination database: " + err.Error(), Err: err}
-	}
-	defer db.Close()
-	warnings := []string{}
-	for i, s := range dec.Subs {
-		who := fmt.Sprintf("sub-query %s (%q on %s)", s.ID, s.Ref, s.Datasource)
-		var rows [][]any
-		switch r := runs[i]; {
-		case r.err != nil:
-			warnings = append(warnings, fmt.Sprintf("%s failed and was read as empty: %s", who, r.sq.Error))
-		case r.rows.Truncated:
-			warnings = append(warnings, fmt.Sprintf("%s was cut at its row limit of %d rows; the combination saw only those", who, len(r.rows.Rows)))
-			fallthrough
-		default:
-			rows = r.rows.Rows
-		}
-		ws, err := db.Load(ctx, dec.Comb.Tables[i], rows)
-		if err != nil {
-			return nil, nil, &Error{Code: CodeInternal, Msg: "cannot load a sub-query's rows for the combination: " + err.Error(), Err: err}
-		}
-		for _, w := range ws {
-			warnings = append(warnings, fmt.Sprintf("%s: %d value(s) of column %s did not convert to %s (first: %s) and were loaded as NULL, so they join and compare as nothing",
-				who, w.Count, w.Column, w.Type, w.Example))
-		}
-	}
-	out, err := db.Run(ctx, dec.Comb.Plan, rowLimit)
-	if err != nil {
-		if ctx.Err() != nil {
-			return nil, nil, ctx.Err()
-		}
-		var pe *planast.Error
-		if errors.As(err, &pe) {
-			return nil, nil, &Error{Code: CodeInternal, Msg: "the combination plan no longer validates: " + pe.Error(), Err: err}
-		}
-		return nil, nil, &Error{Code: CodeQueryFailed, Msg: "the combination failed: " + err.Error(), Err: err}
-	}
-	return out, warnings, nil
 }
 
 // subBeforeExecution runs the before_execution hooks for one sub-query. A

@@ -1,0 +1,144 @@
+package multi
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/nl2sql/nl2sql/duckcompute"
+	"github.com/nl2sql/nl2sql/engine/internal/fault"
+	"github.com/nl2sql/nl2sql/internal/source"
+	"github.com/nl2sql/nl2sql/planast"
+)
+
+// MaxParallel bounds the sub-queries run at once.
+const MaxParallel = 4
+
+// RunLayers calls run once for every sub-query of d (its index in d.Subs),
+// layer by layer: the sub-queries of one layer concurrently, at most
+// MaxParallel at a time, each layer after the one before it has finished.
+// Combine groups are skipped: they run in Combine.
+func RunLayers(d *Decomposition, run func(i int)) {
+	index := map[string]int{}
+	for i, s := range d.Subs {
+		index[s.ID] = i
+	}
+	sem := make(chan struct{}, MaxParallel)
+	for _, layer := range d.Layers {
+		var wg sync.WaitGroup
+		for _, id := range layer {
+			i, ok := index[id]
+			if !ok {
+				continue // a combine group
+			}
+			wg.Add(1)
+			sem <- struct{}{}
+			go func() {
+				defer wg.Done()
+				defer func() { <-sem }()
+				run(i)
+			}()
+		}
+		wg.Wait()
+	}
+}
+
+// Outcome is what one sub-query gave the combination: its rows, or the
+// error it failed with (its table is then empty).
+type Outcome struct {
+	Rows *source.Result
+	Err  error
+}
+
+// Combine loads every sub-query's rows (none for a failed one) into a
+// DuckDB table named by its id and runs the combination plan, the result
+// cut at rowLimit and the whole bounded by timeout. Warnings come in
+// sub-query id order: failures, truncations, unconverted values. Errors
+// are *fault.Error, or the context's error when it ended.
+func Combine(ctx context.Context, d *Decomposition, outs []Outcome, rowLimit int, timeout time.Duration) (*duckcompute.Output, []string, error) {
+	// one decimal scale for every table: the most fraction digits any
+	// decimal value needs (see duckcompute.Options.DecimalScale)
+	scale := 2
+	for i, r := range outs {
+		if r.Rows == nil {
+			continue
+		}
+		for k, c := range d.Comb.Tables[i].Columns {
+			if c.Type != planast.TypeDecimal {
+				continue
+			}
+			for _, row := range r.Rows.Rows {
+				if k < len(row) {
+					scale = max(scale, duckcompute.FractionDigits(row[k]))
+				}
+			}
+		}
+	}
+	db, err := duckcompute.Open(ctx, duckcompute.Options{Timeout: timeout, DecimalScale: scale})
+	if err != nil {
+		return nil, nil, &fault.Error{Code: fault.CodeInternal, Msg: "cannot start the combination database: " + err.Error(), Err: err}
+	}
+	defer db.Close()
+	warnings := []string{}
+	for i, s := range d.Subs {
+		who := fmt.Sprintf("sub-query %s (%q on %s)", s.ID, s.Ref, s.Datasource)
+		var rows [][]any
+		switch r := outs[i]; {
+		case r.Err != nil:
+			warnings = append(warnings, fmt.Sprintf("%s failed and was read as empty: %s", who, fault.AsError(r.Err).Error()))
+		case r.Rows.Truncated:
+			warnings = append(warnings, fmt.Sprintf("%s was cut at its row limit of %d rows; the combination saw only those", who, len(r.Rows.Rows)))
+			fallthrough
+		default:
+			rows = r.Rows.Rows
+		}
+		ws, err := db.Load(ctx, d.Comb.Tables[i], rows)
+		if err != nil {
+			return nil, nil, &fault.Error{Code: fault.CodeInternal, Msg: "cannot load a sub-query's rows for the combination: " + err.Error(), Err: err}
+		}
+		for _, w := range ws {
+			warnings = append(warnings, fmt.Sprintf("%s: %d value(s) of column %s did not convert to %s (first: %s) and were loaded as NULL, so they join and compare as nothing",
+				who, w.Count, w.Column, w.Type, w.Example))
+		}
+	}
+	out, err := db.Run(ctx, d.Comb.Plan, rowLimit)
+	if err != nil {
+		if ctx.Err() != nil {
+			return nil, nil, ctx.Err()
+		}
+		var pe *planast.Error
+		if errors.As(err, &pe) {
+			return nil, nil, &fault.Error{Code: fault.CodeInternal, Msg: "the combination plan no longer validates: " + pe.Error(), Err: err}
+		}
+		return nil, nil, &fault.Error{Code: fault.CodeQueryFailed, Msg: "the combination failed: " + err.Error(), Err: err}
+	}
+	return out, warnings, nil
+}
+
+// ExpectedSection is appended to a sub-query's schema context: the columns
+// the plan must return, one JSON object a line, in order.
+func ExpectedSection(cols []duckcompute.Column) string {
+	var b strings.Builder
+	b.WriteString("\n\n[EXPECTED OUTPUT]\nReturn exactly these columns, in this order, each with this alias; the types say what each holds:\n")
+	for i, c := range cols {
+		line, _ := json.Marshal(c)
+		b.Write(line)
+		if i < len(cols)-1 {
+			b.WriteByte('\n')
+		}
+	}
+	return b.String()
+}
+
+// ColumnNames lists the columns' names, in order.
+func ColumnNames(cols []duckcompute.Column) []string {
+	out := make([]string, len(cols))
+	for i, c := range cols {
+		out[i] = c.Name
+	}
+	return out
+}
