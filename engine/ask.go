@@ -8,9 +8,9 @@ import (
 	"time"
 	"unicode/utf8"
 
-	"github.com/nl2sql/nl2sql/engine/emptyrange"
 	"github.com/nl2sql/nl2sql/engine/hooks"
 	"github.com/nl2sql/nl2sql/engine/internal/fault"
+	"github.com/nl2sql/nl2sql/engine/warnings"
 	"github.com/nl2sql/nl2sql/internal/source"
 )
 
@@ -182,14 +182,7 @@ func (e *Engine) finish(ctx context.Context, ds *datasource, q, today string, pl
 	if rows.Truncated {
 		res.Warnings = append(res.Warnings, "the result was cut at the row limit; ask for fewer rows or add a filter")
 	}
-	if w := tiesWarning(planned.plan, len(res.Rows)); w != "" {
-		res.Warnings = append(res.Warnings, w)
-	}
-	if len(res.Rows) == 0 {
-		// cheap: the plan and the profile in the snapshot, no query
-		res.Warnings = append(res.Warnings, emptyrange.Warnings(ds.snap, planned.plan)...)
-	}
-	res.Warnings = append(res.Warnings, filterWarnings(ds.snap, ds.src.Dialect(), planned.plan, len(res.Rows))...)
+	res.Warnings = append(res.Warnings, warnings.Of(ds.snap, ds.src.Dialect(), planned.plan, len(res.Rows))...)
 	res.Answer = e.modelAnswer(ctx, ds.spec.ID, res)
 	if err := e.resultHook(ctx, hooks.AfterAnswer, ds, q, planned, res.Columns, res.RowCount, res.Truncated, res.Answer, tr); err != nil {
 		return nil, err

@@ -67,6 +67,7 @@ var Layers = map[string]int{
 	"engine/multi":      Steps,
 	"engine/approval":   Steps,
 	"engine/emptyrange": Steps,
+	"engine/warnings":   Steps,
 	"engine/answer":     Steps,
 	"engine/hostplan":   Steps,
 	"engine/verified":   Steps,

@@ -1,4 +1,4 @@
-package engine
+package warnings
 
 import (
 	"fmt"
@@ -9,7 +9,7 @@ import (
 	"github.com/nl2sql/nl2sql/planast"
 )
 
-// filterWarnings are the warnings a plan's filters earn from its result,
+// Filters are the warnings a plan's filters earn from its result,
 // read off the plan and the snapshot's profile (no query):
 //
 //   - case: a case-sensitive LIKE or = of a text column with a string
@@ -24,7 +24,7 @@ import (
 //     filter is never true on NULL, so those rows are dropped silently;
 //     the warning names the column, its NULL share and the IS NULL
 //     alternative.
-func filterWarnings(snap *schema.Snapshot, dialect string, plan *planast.Query, rows int) []string {
+func Filters(snap *schema.Snapshot, dialect string, plan *planast.Query, rows int) []string {
 	var out []string
 	seen := map[string]bool{}
 	add := func(w string) {

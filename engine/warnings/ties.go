@@ -1,4 +1,4 @@
-package engine
+package warnings
 
 import (
 	"fmt"
@@ -6,9 +6,9 @@ import (
 	"github.com/nl2sql/nl2sql/planast"
 )
 
-// tiesWarning says when limit with ties returned more rows than the limit,
+// Ties says when limit with ties returned more rows than the limit,
 // so that "the top 10" with 12 rows is not read as a miscount.
-func tiesWarning(p *planast.Query, n int) string {
+func Ties(p *planast.Query, n int) string {
 	if p == nil || !p.WithTies || p.Limit == nil || int64(n) <= *p.Limit {
 		return ""
 	}

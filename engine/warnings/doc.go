@@ -1,0 +1,24 @@
+// Package warnings reads, off a validated plan, the snapshot's profile and
+// the number of rows a run returned, the warnings that keep a host from
+// misreading a correct result: rows added by limit with ties (Ties), an
+// empty result whose date filters fall outside the profiled range
+// (engine/emptyrange), a case-sensitive match that found nothing and a
+// negated filter that silently drops NULLs (Filters).
+//
+// It owns those checks and their wording. It never queries a datasource,
+// never changes a plan or a result, and never decides whether a run
+// succeeds: the pipeline calls Of after execution and appends what it
+// returns to the result's warnings.
+//
+// Worked example, over Chinook (SQLite): the plan
+//
+//	SELECT a.Name FROM Artist a WHERE a.Name LIKE '%ac/dc%'
+//
+// returns no rows (LIKE is case-sensitive on every engine), and
+//
+//	warnings.Of(snap, "sqlite", plan, 0)
+//
+// returns one warning naming a.Name LIKE '%ac/dc%' and case_insensitive,
+// and one saying the run had PRAGMA case_sensitive_like = ON, which a plain
+// sqlite3 does not.
+package warnings
