@@ -26,11 +26,13 @@ import (
 	"github.com/nl2sql/nl2sql/engine/hooks"
 	"github.com/nl2sql/nl2sql/engine/llm"
 	"github.com/nl2sql/nl2sql/engine/semantic"
+	"github.com/nl2sql/nl2sql/engine/snapshots"
 	"github.com/nl2sql/nl2sql/engine/verified"
 	"github.com/nl2sql/nl2sql/index"
 	"github.com/nl2sql/nl2sql/internal/dayfile"
 	"github.com/nl2sql/nl2sql/internal/schema"
 	"github.com/nl2sql/nl2sql/internal/source"
+	"github.com/nl2sql/nl2sql/internal/store"
 	"github.com/nl2sql/nl2sql/scope"
 )
 
@@ -49,6 +51,28 @@ type Source interface {
 	Query(ctx context.Context, sql string, args []any, maxRows int) (*source.Result, error)
 	Close() error
 }
+
+// StateStore is what the engine needs of the state store (internal/store):
+// schema snapshots with profile freshness and source states (what
+// engine/snapshots loads with), and the plan cache.
+type StateStore interface {
+	snapshots.Store
+	GetPlan(ctx context.Context, key store.PlanKey) ([]byte, bool, error)
+	PutPlan(ctx context.Context, key store.PlanKey, plan []byte) error
+	ClearPlans(ctx context.Context, datasource string) (int, error)
+}
+
+// SnapshotStatus says what loading a datasource's snapshot did
+// (engine/snapshots).
+type SnapshotStatus = snapshots.Status
+
+// Snapshot statuses.
+const (
+	SnapshotReused    = snapshots.Reused    // schema and row counts unchanged, profile young: nothing profiled
+	SnapshotNew       = snapshots.New       // profiled and stored as a new version
+	SnapshotRefreshed = snapshots.Refreshed // profiled again; the data had not changed (nothing new stored)
+	SnapshotUnstored  = snapshots.Unstored  // profiled; no state store (or it failed)
+)
 
 // DatasourceSpec configures one datasource.
 type DatasourceSpec struct {
@@ -307,7 +331,8 @@ func (e *Engine) openDatasource(ctx context.Context, spec DatasourceSpec) (*data
 		return nil, sourceError(err, id)
 	}
 	openProgress(ctx, "profiling", 0, 0)
-	snap, version, fingerprint, status, err := e.loadSnapshotStatus(ctx, src)
+	loader := snapshots.Loader{Store: e.opts.Store, MaxAge: e.opts.ProfileMaxAge, Log: e.log}
+	snap, version, fingerprint, status, err := loader.Load(ctx, src)
 	if err != nil {
 		src.Close()
 		return nil, sourceError(err, id)

@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/nl2sql/nl2sql/engine/snapshots"
 	"github.com/nl2sql/nl2sql/internal/schema"
 	"github.com/nl2sql/nl2sql/internal/source"
 	"github.com/nl2sql/nl2sql/internal/store"
@@ -49,7 +50,7 @@ func (c tallySource) Profile(ctx context.Context, snap *schema.Snapshot) error {
 }
 
 func (c tallySource) StateToken(ctx context.Context) (string, error) {
-	return c.Source.(stateTokener).StateToken(ctx)
+	return c.Source.(snapshots.Tokener).StateToken(ctx)
 }
 
 // copyChinook copies the Chinook database into a temporary directory, so a

@@ -68,6 +68,7 @@ var Layers = map[string]int{
 	"engine/approval":   Steps,
 	"engine/emptyrange": Steps,
 	"engine/warnings":   Steps,
+	"engine/snapshots":  Steps,
 	"engine/answer":     Steps,
 	"engine/hostplan":   Steps,
 	"engine/verified":   Steps,

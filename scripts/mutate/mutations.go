@@ -451,7 +451,7 @@ var mutations = []mutation{
 	},
 	{
 		Name: "cancelled-open-quiet",
-		File: "engine/snapshots.go",
+		File: "engine/snapshots/load.go",
 		Old:  "if ctx.Err() != nil { // the engine is closing",
 		New:  "if false && ctx.Err() != nil { // the engine is closing",
 		Pkgs: []string{"./engine"}, Run: "TestCloseStopsAnOpen",
@@ -1028,7 +1028,7 @@ var mutations = []mutation{
 	// ---- catalog: cheap freshness check, fast stored index ----
 	{
 		Name: "freshness-ignores-recorded-token",
-		File: "engine/snapshots.go",
+		File: "engine/snapshots/load.go",
 		Old:  "if err != nil || recorded != token {",
 		New:  "if err != nil || recorded == \"\" {",
 		Pkgs: []string{"./engine"}, Run: "TestRestartSeesEveryChangeWithoutCountingUnchangedSources",
@@ -1042,9 +1042,9 @@ var mutations = []mutation{
 	},
 	{
 		Name: "freshness-always-full-check",
-		File: "engine/snapshots.go",
-		Old:  "\tif snap, version, ok := e.unchangedSince(ctx, src.ID(), token); ok {",
-		New:  "\tif snap, version, ok := e.unchangedSince(ctx, src.ID(), token); ok && false {",
+		File: "engine/snapshots/load.go",
+		Old:  "\tif snap, version, ok := l.unchangedSince(ctx, src.ID(), token); ok {",
+		New:  "\tif snap, version, ok := l.unchangedSince(ctx, src.ID(), token); ok && false {",
 		Pkgs: []string{"./engine"}, Run: "TestRestartSeesEveryChangeWithoutCountingUnchangedSources",
 	},
 	{
@@ -1098,14 +1098,14 @@ var mutations = []mutation{
 	},
 	{
 		Name: "profile-reuse-ignores-row-count",
-		File: "engine/snapshots.go",
+		File: "engine/snapshots/load.go",
 		Old:  "!ok || !counted || n != *prev.RowCount || !store.SameTableSchema(*t, *prev) {",
 		New:  "!ok || !counted || n < 0 || !store.SameTableSchema(*t, *prev) {",
 		Pkgs: []string{"./engine"}, Run: "TestSchemaChangeProfilesOnlyChangedTables",
 	},
 	{
 		Name: "profile-reuse-keeps-fresh-age",
-		File: "engine/snapshots.go",
+		File: "engine/snapshots/load.go",
 		Old:  "\t\tprofiledAt = meta.ProfiledAt\n",
 		New:  "\t\t_ = meta.ProfiledAt\n",
 		Pkgs: []string{"./engine"}, Run: "TestPartialProfileKeepsTheOldestAge",

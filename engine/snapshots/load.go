@@ -1,75 +1,89 @@
-package engine
+package snapshots
 
 import (
 	"context"
 	"errors"
 	"fmt"
+	"log/slog"
 	"time"
 
 	"github.com/nl2sql/nl2sql/index"
 	"github.com/nl2sql/nl2sql/internal/schema"
+	"github.com/nl2sql/nl2sql/internal/source"
 	"github.com/nl2sql/nl2sql/internal/store"
 	"github.com/nl2sql/nl2sql/render"
 )
 
-// StateStore is what the engine needs of the state store (internal/store):
-// schema snapshots with profile freshness, and the plan cache.
-type StateStore interface {
+// Source is what loading needs of a datasource adapter (internal/source):
+// introspection, profiling, and the read-only query path that counts rows.
+type Source interface {
+	ID() string
+	Snapshot(ctx context.Context) (*schema.Snapshot, error)
+	Profile(ctx context.Context, snap *schema.Snapshot) error
+	Query(ctx context.Context, sql string, args []any, maxRows int) (*source.Result, error)
+}
+
+// Store is what loading needs of the state store (internal/store): schema
+// snapshots with their profile freshness, and each source's recorded state.
+type Store interface {
 	PutSnapshot(ctx context.Context, snap *schema.Snapshot) (string, bool, error)
 	LatestSnapshot(ctx context.Context, datasource string) (*schema.Snapshot, *store.SnapshotMeta, error)
 	MarkProfiled(ctx context.Context, datasource, version string, at time.Time) error
-	GetPlan(ctx context.Context, key store.PlanKey) ([]byte, bool, error)
-	PutPlan(ctx context.Context, key store.PlanKey, plan []byte) error
-	ClearPlans(ctx context.Context, datasource string) (int, error)
 	SourceState(ctx context.Context, datasource string) (token, version string, err error)
 	PutSourceState(ctx context.Context, datasource, token, version string) error
 }
 
-// stateTokener is a Source that can say cheaply which state it is in
+// Tokener is a Source that can say cheaply which state it is in
 // (sqlite.SQLite and duckdb.DuckDB: a hash of the file's size, time and
 // header). Equal tokens mean nothing was written in between.
-type stateTokener interface {
+type Tokener interface {
 	StateToken(ctx context.Context) (string, error)
 }
 
-// loadSnapshot introspects src and returns its profiled snapshot and
-// version. With a state store, an unchanged schema whose row counts are
-// unchanged and whose profile is younger than Options.ProfileMaxAge reuses
-// the stored profile (no profiling); otherwise the source is profiled and
-// the snapshot stored (nothing is written when it is identical).
-func (e *Engine) loadSnapshot(ctx context.Context, src Source) (*schema.Snapshot, string, error) {
-	snap, version, _, _, err := e.loadSnapshotStatus(ctx, src)
-	return snap, version, err
-}
-
-// SnapshotStatus says what loading a datasource's snapshot did.
-type SnapshotStatus string
+// Status says what loading a datasource's snapshot did.
+type Status string
 
 // Snapshot statuses.
 const (
-	SnapshotReused    SnapshotStatus = "reused"    // schema and row counts unchanged, profile young: nothing profiled
-	SnapshotNew       SnapshotStatus = "new"       // profiled and stored as a new version
-	SnapshotRefreshed SnapshotStatus = "refreshed" // profiled again; the data had not changed (nothing new stored)
-	SnapshotUnstored  SnapshotStatus = "unstored"  // profiled; no state store (or it failed)
+	Reused    Status = "reused"    // schema and row counts unchanged, profile young: nothing profiled
+	New       Status = "new"       // profiled and stored as a new version
+	Refreshed Status = "refreshed" // profiled again; the data had not changed (nothing new stored)
+	Unstored  Status = "unstored"  // profiled; no state store (or it failed)
 )
 
-// loadSnapshotStatus is loadSnapshot, saying what it did. fingerprint is
-// snap.Fingerprint() when the version is that (the version hashes the
+// Loader loads profiled snapshots. Store nil profiles every time and
+// stores nothing; MaxAge is how old a stored profile may get before it is
+// refreshed even when row counts are unchanged.
+type Loader struct {
+	Store  Store
+	MaxAge time.Duration
+	Log    *slog.Logger
+}
+
+// Load introspects src and returns its profiled snapshot and version,
+// saying what it did. With a state store, an unchanged schema whose row
+// counts are unchanged and whose profile is younger than MaxAge reuses the
+// stored profile (no profiling); otherwise the source is profiled and the
+// snapshot stored (nothing is written when it is identical). fingerprint
+// is snap.Fingerprint() when the version is that (the version hashes the
 // snapshot before secrets were withheld: a stored snapshot older than the
 // rule), else "".
-func (e *Engine) loadSnapshotStatus(ctx context.Context, src Source) (snap *schema.Snapshot, version, fingerprint string, status SnapshotStatus, err error) {
-	snap, version, status, err = e.loadProfiled(ctx, src)
+func (l Loader) Load(ctx context.Context, src Source) (snap *schema.Snapshot, version, fingerprint string, status Status, err error) {
+	if l.Log == nil {
+		l.Log = slog.Default()
+	}
+	snap, version, status, err = l.loadProfiled(ctx, src)
 	if snap == nil {
 		return nil, version, "", status, err
 	}
 	fingerprint = version
-	if withholdSecrets(snap) { // a reused stored snapshot too: it may predate the rule
+	if WithholdSecrets(snap) { // a reused stored snapshot too: it may predate the rule
 		fingerprint = ""
 	}
 	return snap, version, fingerprint, status, err
 }
 
-// withholdSecrets clears the values a profile holds of every column whose
+// WithholdSecrets clears the values a profile holds of every column whose
 // name says it holds secrets (index.SecretColumn): sample values and the
 // min/max range. The row count, distinct count and NULL share stay. Every
 // snapshot the engine serves passes here, so describe_schema, the schema
@@ -77,7 +91,7 @@ func (e *Engine) loadSnapshotStatus(ctx context.Context, src Source) (snap *sche
 // never carry them; the value index, which reads values from the database
 // itself, skips those columns by the same rule. It reports whether it
 // changed anything.
-func withholdSecrets(snap *schema.Snapshot) bool {
+func WithholdSecrets(snap *schema.Snapshot) bool {
 	changed := false
 	for ti := range snap.Tables {
 		for ci := range snap.Tables[ti].Columns {
@@ -97,28 +111,28 @@ func withholdSecrets(snap *schema.Snapshot) bool {
 	return changed
 }
 
-func (e *Engine) loadProfiled(ctx context.Context, src Source) (*schema.Snapshot, string, SnapshotStatus, error) {
-	if e.opts.Store == nil {
+func (l Loader) loadProfiled(ctx context.Context, src Source) (*schema.Snapshot, string, Status, error) {
+	if l.Store == nil {
 		fresh, err := src.Snapshot(ctx)
 		if err != nil {
 			return nil, "", "", err
 		}
 		if err := src.Profile(ctx, fresh); err != nil {
-			e.log.Warn("profiling failed; continuing without samples", "datasource", src.ID(), "err", err)
+			l.Log.Warn("profiling failed; continuing without samples", "datasource", src.ID(), "err", err)
 		}
-		return fresh, fresh.Fingerprint(), SnapshotUnstored, nil
+		return fresh, fresh.Fingerprint(), Unstored, nil
 	}
 	// The token is read before anything else, so a write during the
 	// introspection or the profile below leaves a token that no longer
 	// matches, and the next open checks in full.
-	token := e.stateToken(ctx, src)
-	if snap, version, ok := e.unchangedSince(ctx, src.ID(), token); ok {
-		return snap, version, SnapshotReused, nil
+	token := l.stateToken(ctx, src)
+	if snap, version, ok := l.unchangedSince(ctx, src.ID(), token); ok {
+		return snap, version, Reused, nil
 	}
-	snap, version, status, err := e.checkProfiled(ctx, src)
-	if err == nil && status != SnapshotUnstored {
-		if err := e.opts.Store.PutSourceState(ctx, src.ID(), token, version); err != nil {
-			e.log.Warn("cannot record the source state; the next start checks in full", "datasource", src.ID(), "err", err)
+	snap, version, status, err := l.checkProfiled(ctx, src)
+	if err == nil && status != Unstored {
+		if err := l.Store.PutSourceState(ctx, src.ID(), token, version); err != nil {
+			l.Log.Warn("cannot record the source state; the next start checks in full", "datasource", src.ID(), "err", err)
 		}
 	}
 	return snap, version, status, err
@@ -126,14 +140,14 @@ func (e *Engine) loadProfiled(ctx context.Context, src Source) (*schema.Snapshot
 
 // stateToken is src's state token, or "" when it has none (a server
 // database) or cannot read it.
-func (e *Engine) stateToken(ctx context.Context, src Source) string {
-	st, ok := src.(stateTokener)
+func (l Loader) stateToken(ctx context.Context, src Source) string {
+	st, ok := src.(Tokener)
 	if !ok {
 		return ""
 	}
 	token, err := st.StateToken(ctx)
 	if err != nil {
-		e.log.Warn("cannot read the source's state; checking it in full", "datasource", src.ID(), "err", err)
+		l.Log.Warn("cannot read the source's state; checking it in full", "datasource", src.ID(), "err", err)
 		return ""
 	}
 	return token
@@ -143,16 +157,16 @@ func (e *Engine) stateToken(ctx context.Context, src Source) string {
 // equals the one recorded with it and its profile is young enough: the
 // source was not written since, so neither its schema nor its row counts
 // can differ, and introspecting and counting again would only confirm it.
-func (e *Engine) unchangedSince(ctx context.Context, id, token string) (*schema.Snapshot, string, bool) {
+func (l Loader) unchangedSince(ctx context.Context, id, token string) (*schema.Snapshot, string, bool) {
 	if token == "" {
 		return nil, "", false
 	}
-	recorded, version, err := e.opts.Store.SourceState(ctx, id)
+	recorded, version, err := l.Store.SourceState(ctx, id)
 	if err != nil || recorded != token {
 		return nil, "", false
 	}
-	stored, meta, err := e.opts.Store.LatestSnapshot(ctx, id)
-	if err != nil || meta.Version != version || store.NeedsProfile(meta, nil, e.opts.ProfileMaxAge, time.Now()) {
+	stored, meta, err := l.Store.LatestSnapshot(ctx, id)
+	if err != nil || meta.Version != version || store.NeedsProfile(meta, nil, l.MaxAge, time.Now()) {
 		return nil, "", false
 	}
 	return stored, meta.Version, true
@@ -162,50 +176,50 @@ func (e *Engine) unchangedSince(ctx context.Context, id, token string) (*schema.
 // an unchanged schema whose row counts are unchanged and whose profile is
 // young reuses the stored profile; otherwise src is profiled and the
 // snapshot stored.
-func (e *Engine) checkProfiled(ctx context.Context, src Source) (*schema.Snapshot, string, SnapshotStatus, error) {
+func (l Loader) checkProfiled(ctx context.Context, src Source) (*schema.Snapshot, string, Status, error) {
 	fresh, err := src.Snapshot(ctx)
 	if err != nil {
 		return nil, "", "", err
 	}
-	stored, meta, err := e.opts.Store.LatestSnapshot(ctx, src.ID())
+	stored, meta, err := l.Store.LatestSnapshot(ctx, src.ID())
 	if err != nil && !errors.Is(err, store.ErrNotFound) {
 		if ctx.Err() != nil { // the engine is closing: no store fault to report
 			return nil, "", "", ctx.Err()
 		}
-		e.log.Warn("state store unreadable; profiling afresh", "datasource", src.ID(), "err", err)
+		l.Log.Warn("state store unreadable; profiling afresh", "datasource", src.ID(), "err", err)
 		meta = nil
 	}
 	var counts map[string]int64
 	if meta != nil {
-		counts, err = e.rowCounts(ctx, src, fresh)
+		counts, err = l.rowCounts(ctx, src, fresh)
 		if err != nil {
 			counts = nil
 		}
 		if counts != nil && meta.SchemaHash == store.SchemaFingerprint(fresh) &&
-			!store.NeedsProfile(meta, counts, e.opts.ProfileMaxAge, time.Now()) {
-			return stored, meta.Version, SnapshotReused, nil
+			!store.NeedsProfile(meta, counts, l.MaxAge, time.Now()) {
+			return stored, meta.Version, Reused, nil
 		}
 	}
-	reused, err := e.profileChanged(ctx, src, fresh, stored, meta, counts)
+	reused, err := l.profileChanged(ctx, src, fresh, stored, meta, counts)
 	if err != nil {
 		if ctx.Err() != nil {
 			return nil, "", "", ctx.Err()
 		}
-		e.log.Warn("profiling failed; continuing without samples", "datasource", src.ID(), "err", err)
-		return fresh, fresh.Fingerprint(), SnapshotUnstored, nil
+		l.Log.Warn("profiling failed; continuing without samples", "datasource", src.ID(), "err", err)
+		return fresh, fresh.Fingerprint(), Unstored, nil
 	}
-	withholdSecrets(fresh) // before it is stored
-	version, created, err := e.opts.Store.PutSnapshot(ctx, fresh)
+	WithholdSecrets(fresh) // before it is stored
+	version, created, err := l.Store.PutSnapshot(ctx, fresh)
 	if err != nil {
 		if ctx.Err() != nil {
 			return nil, "", "", ctx.Err()
 		}
-		e.log.Warn("cannot store the schema snapshot; continuing", "datasource", src.ID(), "err", err)
-		return fresh, fresh.Fingerprint(), SnapshotUnstored, nil
+		l.Log.Warn("cannot store the schema snapshot; continuing", "datasource", src.ID(), "err", err)
+		return fresh, fresh.Fingerprint(), Unstored, nil
 	}
-	status := SnapshotNew
+	status := New
 	if !created {
-		status = SnapshotRefreshed
+		status = Refreshed
 	}
 	// A snapshot that kept stored profiles is as old as the oldest of them,
 	// so the age rule still re-profiles every table in time.
@@ -214,8 +228,8 @@ func (e *Engine) checkProfiled(ctx context.Context, src Source) (*schema.Snapsho
 		profiledAt = meta.ProfiledAt
 	}
 	if reused || !created && meta != nil && version == meta.Version {
-		if err := e.opts.Store.MarkProfiled(ctx, src.ID(), version, profiledAt); err != nil {
-			e.log.Warn("cannot record the profile time", "datasource", src.ID(), "err", err)
+		if err := l.Store.MarkProfiled(ctx, src.ID(), version, profiledAt); err != nil {
+			l.Log.Warn("cannot record the profile time", "datasource", src.ID(), "err", err)
 		}
 	}
 	return fresh, version, status, nil
@@ -224,14 +238,14 @@ func (e *Engine) checkProfiled(ctx context.Context, src Source) (*schema.Snapsho
 // profileChanged profiles the tables of fresh that the stored snapshot
 // cannot answer for, and gives the others their stored profile: a table
 // whose schema and row count are unchanged, while the stored profile is
-// younger than ProfileMaxAge, keeps it (the rule that reuses a whole
+// younger than MaxAge, keeps it (the rule that reuses a whole
 // unchanged datasource, applied per table). A schema change that touches a
 // few tables of a big catalog profiles those tables only. Views, new
 // tables and tables whose count is unknown are profiled. reused says
 // whether any stored profile was kept.
-func (e *Engine) profileChanged(ctx context.Context, src Source, fresh, stored *schema.Snapshot, meta *store.SnapshotMeta, counts map[string]int64) (reused bool, err error) {
+func (l Loader) profileChanged(ctx context.Context, src Source, fresh, stored *schema.Snapshot, meta *store.SnapshotMeta, counts map[string]int64) (reused bool, err error) {
 	old := map[string]*schema.Table{}
-	if stored != nil && counts != nil && !store.NeedsProfile(meta, nil, e.opts.ProfileMaxAge, time.Now()) {
+	if stored != nil && counts != nil && !store.NeedsProfile(meta, nil, l.MaxAge, time.Now()) {
 		for i := range stored.Tables {
 			if t := &stored.Tables[i]; t.Kind == schema.KindTable && t.RowCount != nil {
 				old[store.TableKey(t.Schema, t.Name)] = t
@@ -268,7 +282,7 @@ func (e *Engine) profileChanged(ctx context.Context, src Source, fresh, stored *
 
 // rowCounts counts the rows of every table (not views) through the
 // source's read-only query path.
-func (e *Engine) rowCounts(ctx context.Context, src Source, snap *schema.Snapshot) (map[string]int64, error) {
+func (l Loader) rowCounts(ctx context.Context, src Source, snap *schema.Snapshot) (map[string]int64, error) {
 	out := map[string]int64{}
 	for _, t := range snap.Tables {
 		if t.Kind == schema.KindView {

@@ -1,0 +1,24 @@
+// Package snapshots loads a datasource's profiled schema snapshot when the
+// datasource opens, doing as little work as the state store allows.
+//
+// It owns the freshness rules: a source whose state token (Tokener: the
+// SQLite and DuckDB files' size, time and header) equals the one recorded
+// reuses the stored snapshot with no introspection and no COUNT(*); else
+// the schema is introspected and the rows counted, and an unchanged schema
+// with unchanged row counts and a profile younger than MaxAge reuses the
+// stored profile; else only the tables whose schema or row count changed
+// are profiled again, and the snapshot is stored (nothing new when it is
+// identical). Every snapshot it returns has the values of secret-named
+// columns withheld (WithholdSecrets). It never builds a retrieval index,
+// applies an access policy or decides whether a datasource may open: the
+// engine opens the source, calls Load, and refuses a snapshot without
+// tables.
+//
+// Worked example:
+//
+//	l := snapshots.Loader{Store: st, MaxAge: 24 * time.Hour, Log: log}
+//	snap, version, fingerprint, status, err := l.Load(ctx, src)
+//	// first open: status New, every table profiled and stored
+//	// restart, nothing written since: status Reused, no query ran
+//	// a column added to one table: status New, that table profiled again
+package snapshots
