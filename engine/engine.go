@@ -352,7 +352,7 @@ func (e *Engine) openDatasource(ctx context.Context, spec DatasourceSpec) (*data
 	}
 	ds := &datasource{spec: spec, src: src, snap: snap, version: version, status: status, sem: sem}
 	ds.idx, ds.indexBuilt = e.buildIndex(ctx, src, snap, fingerprint)
-	e.warnUnmatchedRules(ds)
+	e.gate().WarnUnmatchedRules(ds.spec.ID, ds.snap)
 	return ds, nil
 }
 

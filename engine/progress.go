@@ -1,6 +1,10 @@
 package engine
 
-import "context"
+import (
+	"context"
+
+	"github.com/nl2sql/nl2sql/engine/extend"
+)
 
 // Steps lists the pipeline's step names in order, as reported to a
 // ProgressFunc.
@@ -22,7 +26,7 @@ func WithProgress(ctx context.Context, f ProgressFunc) context.Context {
 // returns the context of its span (stepSpan), under which the step's work
 // runs.
 func progress(ctx context.Context, step string) context.Context {
-	emitStep(ctx, step)
+	extend.Step(ctx, step)
 	ctx = stepSpan(ctx, step)
 	f, _ := ctx.Value(progressKey{}).(ProgressFunc)
 	if f == nil {

@@ -10,6 +10,7 @@ import (
 	"go.opentelemetry.io/otel/trace"
 
 	"github.com/nl2sql/nl2sql/duckcompute"
+	"github.com/nl2sql/nl2sql/engine/extend"
 	"github.com/nl2sql/nl2sql/engine/hooks"
 	"github.com/nl2sql/nl2sql/engine/llm"
 	"github.com/nl2sql/nl2sql/engine/multi"
@@ -270,7 +271,7 @@ func (e *Engine) combinedAnswerHook(ctx context.Context, q string, dss map[strin
 	}
 	for _, r := range runs {
 		if r.sq.Plan != nil {
-			t, c := planReads(r.sq.Datasource, r.sq.Plan)
+			t, c := extend.PlanReads(r.sq.Datasource, r.sq.Plan)
 			in.Tables, in.ReadColumns = append(in.Tables, t...), append(in.ReadColumns, c...)
 		}
 	}

@@ -69,6 +69,7 @@ var Layers = map[string]int{
 	"engine/emptyrange": Steps,
 	"engine/warnings":   Steps,
 	"engine/snapshots":  Steps,
+	"engine/extend":     Steps,
 	"engine/answer":     Steps,
 	"engine/hostplan":   Steps,
 	"engine/verified":   Steps,
