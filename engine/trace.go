@@ -1,25 +1,18 @@
 package engine
 
 import (
-	"bufio"
-	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io/fs"
 	"os"
-	"path/filepath"
-	"regexp"
 	"sync"
-	"syscall"
 	"time"
 
 	"github.com/nl2sql/nl2sql/engine/internal/fault"
-	"github.com/nl2sql/nl2sql/engine/llm"
+	"github.com/nl2sql/nl2sql/engine/traces"
 	"github.com/nl2sql/nl2sql/index"
 	"github.com/nl2sql/nl2sql/internal/dayfile"
-	"github.com/nl2sql/nl2sql/internal/store"
 )
 
 // Trace records one request for later inspection and replay: the steps
@@ -48,21 +41,8 @@ type Trace struct {
 	Error   *TraceError  `json:"error,omitempty"`
 }
 
-// ModelCall is one structured model call of a trace.
-type ModelCall struct {
-	Step       string          `json:"step"`
-	Datasource string          `json:"datasource"`
-	Intent     string          `json:"intent"`
-	Sample     int             `json:"sample"`
-	PromptHash string          `json:"prompt_sha256"`
-	Messages   []llm.Message   `json:"messages"`
-	Answer     json.RawMessage `json:"answer,omitempty"`
-	Error      string          `json:"error,omitempty"`
-	Provider   string          `json:"provider,omitempty"`
-	Model      string          `json:"model,omitempty"`
-	Usage      llm.Usage       `json:"usage"`
-	MS         float64         `json:"ms"`
-}
+// ModelCall is one structured model call of a trace (engine/traces).
+type ModelCall = traces.ModelCall
 
 // TraceError is the error a traced request ended with.
 type TraceError struct {
@@ -100,35 +80,18 @@ func (tr *traceRec) call(c ModelCall) {
 func redact(s string) string { return fault.Redact(s) }
 
 // TraceRetention bounds the trace files under TraceDir (config keys
-// storage.traces.max_age_days and max_mb); zero fields mean no bound.
-type TraceRetention struct {
-	MaxAge   time.Duration
-	MaxBytes int64
-	// Queue is how many traces may wait for the writer (dayfile's default
-	// when 0); more are dropped and counted, never waited for.
-	Queue int
-}
+// storage.traces.max_age_days and max_mb; engine/traces); zero fields mean
+// no bound.
+type TraceRetention = traces.Retention
 
-// traceFilePrefix names the day files: TraceDir/traces-YYYY-MM-DD.jsonl,
-// one compact JSON trace per line.
-const traceFilePrefix = "traces"
-
-// openTraces starts the background trace writer (nil without TraceDir).
+// openTraces starts the background trace writer (nil without TraceDir):
+// the day files and their index in the state store (engine/traces).
 func (e *Engine) openTraces() *dayfile.Writer {
 	if e.opts.TraceDir == "" {
 		return nil
 	}
-	r := e.opts.TraceRetention
-	return dayfile.Open(e.opts.TraceDir, traceFilePrefix, dayfile.Options{MaxAge: r.MaxAge, MaxBytes: r.MaxBytes,
-		Queue: r.Queue, Logger: e.log, Code: storageCode, OnBatch: e.indexTraces, OnPrune: e.pruneTraceIndex, Open: e.opts.traceOpen,
-		Linger: traceLinger})
+	return traces.Open(e.opts.TraceDir, e.opts.TraceRetention, e.opts.Store, e.log, e.opts.traceOpen)
 }
-
-// traceLinger is how long the trace writer gathers traces into one append
-// and one state-store transaction: a transaction per trace or two was a
-// tenth of a run_plan's CPU under load. Readers that need the traces of
-// answered requests call FlushTraces, which ends the wait.
-const traceLinger = 20 * time.Millisecond
 
 // TraceFlushTimeout bounds FlushTraces.
 const TraceFlushTimeout = 5 * time.Second
@@ -181,76 +144,14 @@ func (e *Engine) writeTrace(tr *traceRec, err error) {
 	e.traces.Write(t.CreatedAt, append(b, '\n'))
 }
 
-// traceIndex is the state store's trace index (internal/store: PutTraces),
-// declared here where it is used; a store without one indexes nothing.
-type traceIndex interface {
-	PutTraces(ctx context.Context, traces []store.TraceEntry) error
-}
-
-// TraceIndexTimeout bounds indexing one batch of traces in the state store.
-const TraceIndexTimeout = 2 * time.Second
-
-// indexTraces puts a batch of traces (compact JSON lines) in the state
-// store's trace index in one transaction, so that with a shared store
-// (PostgreSQL) any replica finds a trace another served (see
-// app.ReadTrace). It runs on the trace writer's goroutine; a failure is
-// logged with its storage code and no request is affected.
-func (e *Engine) indexTraces(lines [][]byte) {
-	ix, ok := e.opts.Store.(traceIndex)
-	if !ok || ix == nil {
-		return
-	}
-	rows := make([]store.TraceEntry, 0, len(lines))
-	for _, l := range lines {
-		var head struct {
-			ID        string    `json:"id"`
-			CreatedAt time.Time `json:"created_at"`
-		}
-		if json.Unmarshal(l, &head) != nil {
-			continue
-		}
-		rows = append(rows, store.TraceEntry{ID: head.ID, CreatedAt: head.CreatedAt, Summary: bytes.TrimSpace(l)})
-	}
-	ctx, cancel := context.WithTimeout(context.Background(), TraceIndexTimeout)
-	defer cancel()
-	if err := ix.PutTraces(ctx, rows); err != nil {
-		code := "STORE_UNAVAILABLE"
-		var se *store.Error
-		if errors.As(err, &se) {
-			code = se.Code
-		}
-		e.log.Warn("cannot index traces in the state store", "code", code, "traces", len(rows), "err", err)
-	}
-}
-
-// tracePruner is the state store's trace index retention.
-type tracePruner interface {
-	PruneTraces(ctx context.Context, cutoff time.Time) (int, error)
-}
-
-// pruneTraceIndex drops index rows older than the files' age bound.
-func (e *Engine) pruneTraceIndex(cutoff time.Time) {
-	p, ok := e.opts.Store.(tracePruner)
-	if !ok || p == nil {
-		return
-	}
-	ctx, cancel := context.WithTimeout(context.Background(), TraceIndexTimeout)
-	defer cancel()
-	if _, err := p.PruneTraces(ctx, cutoff); err != nil {
-		e.log.Warn("cannot prune the trace index", "err", err)
-	}
-}
-
-var traceIDRe = regexp.MustCompile(`^[0-9a-f]{32}$`)
-
 // ReadTrace loads a stored trace by id from dir: the day files
 // (traces-YYYY-MM-DD.jsonl, newest first), or an ID.json file of the
 // earlier one-file-per-trace layout.
 func ReadTrace(dir, id string) (*Trace, error) {
-	if !traceIDRe.MatchString(id) {
+	if !traces.ValidID(id) {
 		return nil, Errorf(CodeInvalidRequest, "trace ids are 32 hex characters, as printed in trace_id", "%q is not a trace id", id)
 	}
-	b, err := findTrace(dir, id)
+	b, err := traces.Find(dir, id)
 	if errors.Is(err, os.ErrNotExist) {
 		return nil, Errorf(CodeInvalidRequest, "traces live under storage.path/traces", "there is no trace %s", id)
 	}
@@ -264,74 +165,10 @@ func ReadTrace(dir, id string) (*Trace, error) {
 	return &t, nil
 }
 
-// findTrace returns the JSON of trace id, or an error wrapping
-// os.ErrNotExist.
-func findTrace(dir, id string) ([]byte, error) {
-	b, err := os.ReadFile(filepath.Join(dir, id+".json"))
-	if !errors.Is(err, os.ErrNotExist) {
-		return b, err
-	}
-	files, err := dayfile.Files(dir, traceFilePrefix)
-	if err != nil {
-		return nil, err
-	}
-	head := []byte(`{"id":"` + id + `"`)
-	for _, p := range files {
-		f, err := os.Open(p)
-		if err != nil {
-			return nil, err
-		}
-		r := bufio.NewReaderSize(f, 1<<16)
-		for {
-			line, rerr := r.ReadBytes('\n')
-			if bytes.HasPrefix(line, head) {
-				f.Close()
-				return line, nil
-			}
-			if rerr != nil {
-				break
-			}
-		}
-		f.Close()
-	}
-	return nil, os.ErrNotExist
-}
-
 // TracePlanner replays the model answers a trace recorded, keyed like the
 // replay provider, so `nl2sql trace replay ID` reruns the question with
-// exactly the answers it had.
-type TracePlanner struct {
-	calls map[string]ModelCall
-}
+// exactly the answers it had (engine/traces).
+type TracePlanner = traces.Planner
 
 // NewTracePlanner builds a planner from a trace's model calls.
-func NewTracePlanner(t *Trace) *TracePlanner {
-	p := &TracePlanner{calls: map[string]ModelCall{}}
-	for _, c := range t.ModelCalls {
-		if c.Error == "" {
-			p.calls[llm.Key(c.Step, c.Datasource, c.Intent, c.Sample)] = c
-		}
-	}
-	return p
-}
-
-// Complete answers from the trace, or fails naming the missing call.
-func (p *TracePlanner) Complete(ctx context.Context, req llm.Request) (*llm.Response, error) {
-	c, ok := p.calls[llm.Key(req.Step, req.Datasource, req.Intent, req.Sample)]
-	if !ok {
-		return nil, &llm.NoRecordingError{Step: req.Step, Datasource: req.Datasource, Intent: req.Intent, Sample: req.Sample}
-	}
-	return &llm.Response{Content: c.Answer, Usage: c.Usage, Provider: "trace", Model: c.Model}, nil
-}
-
-// storageCode classifies a file-system error under storage.path with the
-// state store's codes, so every storage warning carries one.
-func storageCode(err error) string {
-	switch {
-	case errors.Is(err, syscall.ENOSPC), errors.Is(err, syscall.EDQUOT):
-		return "STORE_FULL"
-	case errors.Is(err, syscall.EROFS), errors.Is(err, fs.ErrPermission):
-		return "STORE_READ_ONLY"
-	}
-	return "STORE_UNAVAILABLE"
-}
+func NewTracePlanner(t *Trace) *TracePlanner { return traces.NewPlanner(t.ModelCalls) }

@@ -39,7 +39,7 @@ func TestTracesNeverStallOrFailAnswers(t *testing.T) {
 			defer close(release)
 			e.opts.TraceDir, e.opts.traceOpen, e.opts.TraceRetention.Queue = t.TempDir(), c.open(release), 1
 			e.traces = e.openTraces()
-			// the writer gathers lines for traceLinger before it writes, so
+			// the writer gathers lines for traces.Linger before it writes, so
 			// ask until a lost trace is counted
 			deadline := time.Now().Add(10 * time.Second)
 			for i := 0; e.TracesDropped() == 0 && time.Now().Before(deadline); i++ {

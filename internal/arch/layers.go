@@ -70,6 +70,7 @@ var Layers = map[string]int{
 	"engine/warnings":   Steps,
 	"engine/snapshots":  Steps,
 	"engine/extend":     Steps,
+	"engine/traces":     Steps,
 	"engine/answer":     Steps,
 	"engine/hostplan":   Steps,
 	"engine/verified":   Steps,

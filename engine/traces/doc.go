@@ -1,0 +1,21 @@
+// Package traces keeps the request traces on disk: the background writer
+// of the day files (storage.path/traces/traces-YYYY-MM-DD.jsonl, one
+// compact JSON trace a line) with their retention, the index of every
+// batch in the state store (so a replica finds a trace another served),
+// finding one trace by id, and replaying a trace's model calls.
+//
+// It owns the file layout, the writer's linger and the storage codes of a
+// failing disk. It never builds a trace (the engine collects one per
+// request and encodes it, credentials redacted), never decides what a
+// trace holds, and never slows a request: a full queue or a refusing disk
+// drops traces and counts them.
+//
+// Worked example:
+//
+//	w := traces.Open(dir, traces.Retention{MaxAge: 30 * 24 * time.Hour}, st, log, nil)
+//	w.Write(createdAt, line) // queued; written and indexed within Linger
+//	w.Flush(5 * time.Second)
+//	b, err := traces.Find(dir, "4bf92f3577b34da6a3ce929d0e0e4736")
+//	// b is the trace's JSON line; a missing id wraps os.ErrNotExist
+//	p := traces.NewPlanner(t.ModelCalls) // answers each recorded call again
+package traces
