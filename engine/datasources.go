@@ -1,6 +1,10 @@
 package engine
 
-import "context"
+import (
+	"context"
+
+	"github.com/nl2sql/nl2sql/engine/opening"
+)
 
 // DatasourceInfo describes one configured datasource for listing.
 type DatasourceInfo struct {
@@ -23,7 +27,7 @@ type DatasourceInfo struct {
 func (e *Engine) ListDatasources(ctx context.Context) []DatasourceInfo {
 	// Listing never waits for an open, even for a caller that reports
 	// waits (WithWaitProgress): it says "indexing" at once.
-	ctx = context.WithValue(ctx, waitKey{}, WaitFunc(nil))
+	ctx = opening.NoWaitProgress(ctx)
 	var out []DatasourceInfo
 	for _, id := range e.caller(ctx).Datasources(e.DatasourceIDs()) {
 		spec := e.specs[id]

@@ -9,7 +9,6 @@ import (
 	"log/slog"
 	"sort"
 	"strings"
-	"sync"
 	"sync/atomic"
 	"time"
 
@@ -19,12 +18,12 @@ import (
 
 	"go.opentelemetry.io/otel"
 	"go.opentelemetry.io/otel/trace"
-	"golang.org/x/sync/semaphore"
 
 	"github.com/nl2sql/nl2sql/curated"
 	"github.com/nl2sql/nl2sql/engine/events"
 	"github.com/nl2sql/nl2sql/engine/hooks"
 	"github.com/nl2sql/nl2sql/engine/llm"
+	"github.com/nl2sql/nl2sql/engine/opening"
 	"github.com/nl2sql/nl2sql/engine/semantic"
 	"github.com/nl2sql/nl2sql/engine/snapshots"
 	"github.com/nl2sql/nl2sql/engine/verified"
@@ -73,6 +72,24 @@ const (
 	SnapshotRefreshed = snapshots.Refreshed // profiled again; the data had not changed (nothing new stored)
 	SnapshotUnstored  = snapshots.Unstored  // profiled; no state store (or it failed)
 )
+
+// CodeDatasourceIndexing: the datasource is still being opened
+// (introspected, profiled, indexed); the same call succeeds once it is
+// ready.
+const CodeDatasourceIndexing = opening.CodeIndexing
+
+// WaitFunc is told, while a request waits for a datasource to open, what
+// it waits for ("datasource big: indexing: table 812 of 2000") and how far
+// that got (done of total; 0 of 0 when unknown). It must not block.
+type WaitFunc = opening.WaitFunc
+
+// WithWaitProgress returns a context whose requests wait for a datasource
+// still opening until ctx ends, reporting to f about every half second,
+// instead of giving up after Options.OpenWait (the MCP tools set it when
+// the client sent a progress token).
+func WithWaitProgress(ctx context.Context, f WaitFunc) context.Context {
+	return opening.WithWaitProgress(ctx, f)
+}
 
 // DatasourceSpec configures one datasource.
 type DatasourceSpec struct {
@@ -185,23 +202,12 @@ type Options struct {
 // Engine answers questions over the configured datasources. It is safe for
 // concurrent use.
 type Engine struct {
-	opts Options
-	log  *slog.Logger
-	// mu guards open, opening and closed; it is never held across I/O,
-	// so no datasource waits for another's open.
-	mu      sync.Mutex
-	specs   map[string]DatasourceSpec
-	open    map[string]*datasource
-	opening map[string]*opening
-	closed  bool
-	// opens bounds the opens running at once (maxConcurrentOpens).
-	opens *semaphore.Weighted
-	// stopOpens cancels the opens still running when the engine closes, and
-	// openers counts them, so Close returns only after every open stopped
-	// and the caller may close the state store under none.
-	stopCtx   context.Context
-	stopOpens context.CancelFunc
-	openers   sync.WaitGroup
+	opts  Options
+	log   *slog.Logger
+	specs map[string]DatasourceSpec
+	// sources holds the opened datasources and the opens in progress
+	// (engine/opening).
+	sources *opening.Set[*datasource]
 	// matcher matches questions to verified queries (engine/verified).
 	matcher verified.Matchers
 	// hostMode: no planner is configured; the host plans (engine/hostplan).
@@ -267,10 +273,10 @@ func New(opts Options) (*Engine, error) {
 	}
 	observeModels(&opts)
 	traceModels(&opts)
-	e := &Engine{opts: opts, log: opts.Logger, specs: map[string]DatasourceSpec{}, open: map[string]*datasource{}, hostMode: hostMode,
-		opening: map[string]*opening{}, opens: semaphore.NewWeighted(maxConcurrentOpens),
+	e := &Engine{opts: opts, log: opts.Logger, specs: map[string]DatasourceSpec{}, hostMode: hostMode,
 		tracer: opts.TracerProvider.Tracer(tracerName)}
-	e.stopCtx, e.stopOpens = context.WithCancel(context.Background())
+	e.sources = opening.New(func(ctx context.Context, id string) (*datasource, error) { return e.openDatasource(ctx, e.specs[id]) },
+		func(ds *datasource) { ds.close() })
 	for _, s := range opts.Datasources {
 		if s.RowLimit <= 0 {
 			s.RowLimit = 1000
@@ -313,7 +319,7 @@ func (e *Engine) DatasourceIDs() []string {
 
 // datasource opens (once) and returns the datasource id with its
 // snapshot, waiting for an open in progress at most Options.OpenWait
-// (opening.go).
+// (engine/opening).
 func (e *Engine) datasource(ctx context.Context, id string) (*datasource, error) {
 	if _, ok := e.specs[id]; !ok {
 		return nil, &Error{Code: CodeDatasourceNotFound, Msg: fmt.Sprintf("there is no datasource %q", id), Hint: "use one of: " + strings.Join(e.caller(ctx).Datasources(e.DatasourceIDs()), ", ")}
@@ -321,16 +327,22 @@ func (e *Engine) datasource(ctx context.Context, id string) (*datasource, error)
 	return e.await(ctx, id, e.opts.OpenWait)
 }
 
+// await opens (once) and returns datasource id, waiting for it as
+// opening.Set.Await does.
+func (e *Engine) await(ctx context.Context, id string, wait time.Duration) (*datasource, error) {
+	return e.sources.Await(ctx, id, wait)
+}
+
 // openDatasource opens spec's source, loads its snapshot and opens or
 // builds its retrieval index. It runs in the open's own goroutine
-// (runOpen), holding no engine-wide lock.
+// (engine/opening), holding no engine-wide lock.
 func (e *Engine) openDatasource(ctx context.Context, spec DatasourceSpec) (*datasource, error) {
 	id := spec.ID
 	src, err := e.opts.Open(ctx, spec)
 	if err != nil {
 		return nil, sourceError(err, id)
 	}
-	openProgress(ctx, "profiling", 0, 0)
+	opening.Progress(ctx, "profiling", 0, 0)
 	loader := snapshots.Loader{Store: e.opts.Store, MaxAge: e.opts.ProfileMaxAge, Log: e.log}
 	snap, version, fingerprint, status, err := loader.Load(ctx, src)
 	if err != nil {
@@ -371,19 +383,11 @@ func (e *Engine) Close() error {
 	if e.traces != nil {
 		e.traces.Close()
 	}
-	e.mu.Lock()
-	e.closed = true
-	e.mu.Unlock()
-	e.stopOpens()
-	e.openers.Wait()
-	e.mu.Lock()
-	defer e.mu.Unlock()
 	var errs []error
-	for id, ds := range e.open {
+	for id, ds := range e.sources.Close() {
 		if err := ds.close(); err != nil {
 			errs = append(errs, fmt.Errorf("close %s: %w", id, err))
 		}
-		delete(e.open, id)
 	}
 	return errors.Join(errs...)
 }

@@ -70,9 +70,7 @@ func TestCloseStopsAnOpenBeforeTheStoreCloses(t *testing.T) {
 	closed := make(chan struct{})
 	go func() {
 		e.Close()
-		e.mu.Lock()
-		running := len(e.opening)
-		e.mu.Unlock()
+		running := e.sources.Running()
 		if running != 0 {
 			t.Errorf("Close returned while %d open(s) still ran", running)
 		}

@@ -5,6 +5,7 @@ import (
 	"net/url"
 	"path/filepath"
 
+	"github.com/nl2sql/nl2sql/engine/opening"
 	"github.com/nl2sql/nl2sql/index"
 	"github.com/nl2sql/nl2sql/internal/schema"
 	"github.com/nl2sql/nl2sql/internal/store"
@@ -76,7 +77,7 @@ func (e *Engine) buildIndex(ctx context.Context, src Source, snap *schema.Snapsh
 		emb = index.NGram{}
 	}
 	opts := index.Options{Values: index.ValuesFromQuery(q), Fingerprint: fingerprint, Progress: func(stage string, done, total int) {
-		openProgress(ctx, stage, done, total)
+		opening.Progress(ctx, stage, done, total)
 	}}
 	if e.opts.IndexDir != "" {
 		ix, op, err := index.OpenOrBuild(ctx, filepath.Join(e.opts.IndexDir, url.PathEscape(src.ID())), snap, emb, opts)

@@ -63,11 +63,7 @@ type IndexReport struct {
 func (e *Engine) Refresh(ctx context.Context, id string) IndexReport {
 	t0 := time.Now()
 	rep := IndexReport{Datasource: id}
-	e.mu.Lock()
-	old, ok := e.open[id]
-	delete(e.open, id)
-	e.mu.Unlock()
-	if ok {
+	if old, ok := e.sources.Forget(id); ok {
 		old.close()
 	}
 	var ds *datasource

@@ -71,6 +71,7 @@ var Layers = map[string]int{
 	"engine/snapshots":  Steps,
 	"engine/extend":     Steps,
 	"engine/traces":     Steps,
+	"engine/opening":    Steps,
 	"engine/answer":     Steps,
 	"engine/hostplan":   Steps,
 	"engine/verified":   Steps,

@@ -444,9 +444,9 @@ var mutations = []mutation{
 	},
 	{
 		Name: "engine-close-waits-opens",
-		File: "engine/engine.go",
-		Old:  "e.openers.Wait()",
-		New:  "_ = e.openers.Wait",
+		File: "engine/opening/set.go",
+		Old:  "\ts.wg.Wait()",
+		New:  "\t_ = s.wg.Wait",
 		Pkgs: []string{"./engine"}, Run: "TestCloseStopsAnOpen",
 	},
 	{
@@ -735,16 +735,16 @@ var mutations = []mutation{
 	},
 	{
 		Name: "open-waits-forever",
-		File: "engine/opening.go",
-		Old:  "\t\tcase <-limit:\n\t\t\treturn nil, indexingError(id, op)",
-		New:  "\t\tcase <-limit:\n\t\t\t<-op.done\n\t\t\treturn op.ds, op.err",
+		File: "engine/opening/set.go",
+		Old:  "\t\tcase <-limit:\n\t\t\treturn zero, indexingError(id, op)",
+		New:  "\t\tcase <-limit:\n\t\t\t<-op.done\n\t\t\treturn op.v, op.err",
 		Pkgs: []string{"./engine"}, Run: "TestSmallDatasourceAnswersWhileBigOneOpens",
 	},
 	{
 		Name: "open-under-engine-lock",
-		File: "engine/opening.go",
-		Old:  "\t\tgo e.runOpen(op, spec)\n\t}\n\te.mu.Unlock()",
-		New:  "\t\tgo e.runOpen(op, spec)\n\t\t<-op.done\n\t}\n\te.mu.Unlock()",
+		File: "engine/opening/set.go",
+		Old:  "\t\tgo s.run(op, id)\n\t}\n\ts.mu.Unlock()",
+		New:  "\t\tgo s.run(op, id)\n\t\t<-op.done\n\t}\n\ts.mu.Unlock()",
 		Pkgs: []string{"./engine"}, Run: "TestSmallDatasourceAnswersWhileBigOneOpens",
 	},
 	{
@@ -1092,8 +1092,8 @@ var mutations = []mutation{
 	{
 		Name: "list-datasources-waits-for-open",
 		File: "engine/datasources.go",
-		Old:  "\tctx = context.WithValue(ctx, waitKey{}, WaitFunc(nil))",
-		New:  "\t_ = waitKey{}",
+		Old:  "\tctx = opening.NoWaitProgress(ctx)",
+		New:  "\t_ = opening.NoWaitProgress",
 		Pkgs: []string{"./engine"}, Run: "TestSmallDatasourceAnswersWhileBigOneOpens",
 	},
 	{

@@ -1,0 +1,256 @@
+package opening
+
+import (
+	"context"
+	"fmt"
+	"sync"
+	"time"
+
+	"golang.org/x/sync/semaphore"
+
+	"github.com/nl2sql/nl2sql/engine/internal/fault"
+)
+
+// CodeIndexing: the datasource is still being opened (introspected,
+// profiled, indexed); the same call succeeds once it is ready.
+const CodeIndexing fault.Code = "DATASOURCE_INDEXING"
+
+// MaxConcurrent bounds how many datasources are opened (profiled,
+// indexed) at once: each open is CPU- and database-heavy, and the rest of
+// the server must keep answering.
+const MaxConcurrent = 2
+
+// Set holds the datasources opened so far and the opens in progress, by
+// id. Its lock is never held across I/O, so no datasource waits for
+// another's open.
+type Set[T any] struct {
+	open    func(ctx context.Context, id string) (T, error)
+	release func(T)
+
+	mu      sync.Mutex
+	ready   map[string]T
+	running map[string]*op[T]
+	closed  bool
+	// sem bounds the opens running at once (MaxConcurrent).
+	sem *semaphore.Weighted
+	// stop cancels the opens still running when the set closes, and wg
+	// counts them, so Close returns only after every open stopped and the
+	// caller may close the state store under none.
+	stopCtx context.Context
+	stop    context.CancelFunc
+	wg      sync.WaitGroup
+}
+
+// New returns an empty set whose opens call open (in their own goroutine,
+// detached from any caller) and whose values opened after Close are
+// handed to release.
+func New[T any](open func(ctx context.Context, id string) (T, error), release func(T)) *Set[T] {
+	s := &Set[T]{open: open, release: release, ready: map[string]T{}, running: map[string]*op[T]{},
+		sem: semaphore.NewWeighted(MaxConcurrent)}
+	s.stopCtx, s.stop = context.WithCancel(context.Background())
+	return s
+}
+
+// op is one datasource's open in progress. Every caller that needs the
+// datasource meanwhile waits on done (for at most its wait), never on a
+// lock another datasource holds.
+type op[T any] struct {
+	done chan struct{}
+	v    T // set before done is closed, the zero value on error
+	err  error
+	progress
+}
+
+// progress is how far an open got.
+type progress struct {
+	mu                 sync.Mutex
+	stage              string // "opening", "profiling", "tables", "values"
+	done, of           int
+	started, lastTouch time.Time
+}
+
+func (p *progress) report(stage string, done, total int) {
+	p.mu.Lock()
+	p.stage, p.done, p.of, p.lastTouch = stage, done, total, time.Now()
+	p.mu.Unlock()
+}
+
+// state describes how far the open got: "indexing: table 812 of 2000".
+func (p *progress) state() (msg string, done, total int) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	switch p.stage {
+	case "tables":
+		return fmt.Sprintf("indexing: table %d of %d", p.done, p.of), p.done, p.of
+	case "values":
+		return fmt.Sprintf("indexing values: column %d of %d", p.done, p.of), p.done, p.of
+	case "":
+		return "waiting for another datasource to finish opening", 0, 0
+	}
+	return p.stage, 0, 0
+}
+
+// Await returns the opened datasource id, starting its open when nobody
+// has. The open runs in its own goroutine, detached from ctx (a caller
+// that gives up does not waste the work for the next one), at most
+// MaxConcurrent at once. The caller waits for it until ctx ends, or for
+// wait when wait > 0 — unless ctx reports waits (WithWaitProgress), which
+// then wait until ctx ends, with a report about every half second. Giving
+// up returns the retryable CodeIndexing error, saying how far the open got.
+func (s *Set[T]) Await(ctx context.Context, id string, wait time.Duration) (T, error) {
+	var zero T
+	s.mu.Lock()
+	if v, ok := s.ready[id]; ok {
+		s.mu.Unlock()
+		return v, nil
+	}
+	op, ok := s.running[id]
+	if !ok {
+		if s.closed {
+			s.mu.Unlock()
+			return zero, fault.Errorf(fault.CodeCancelled, "", "the server is shutting down")
+		}
+		op = newOp[T]()
+		s.running[id] = op
+		s.wg.Add(1)
+		go s.run(op, id)
+	}
+	s.mu.Unlock()
+
+	report, _ := ctx.Value(waitKey{}).(WaitFunc)
+	var limit <-chan time.Time
+	if wait > 0 && report == nil {
+		t := time.NewTimer(wait)
+		defer t.Stop()
+		limit = t.C
+	}
+	var tick <-chan time.Time
+	if report != nil {
+		tk := time.NewTicker(500 * time.Millisecond)
+		defer tk.Stop()
+		tick = tk.C
+	}
+	for {
+		select {
+		case <-op.done:
+			return op.v, op.err
+		case <-tick:
+			msg, done, total := op.state()
+			report(fmt.Sprintf("datasource %s: %s", id, msg), done, total)
+		case <-limit:
+			return zero, indexingError(id, op)
+		case <-ctx.Done():
+			select {
+			case <-op.done:
+				return op.v, op.err
+			default:
+			}
+			return zero, indexingError(id, op)
+		}
+	}
+}
+
+func newOp[T any]() *op[T] {
+	o := &op[T]{done: make(chan struct{})}
+	o.started = time.Now()
+	return o
+}
+
+func indexingError[T any](id string, op *op[T]) *fault.Error {
+	msg, _, _ := op.state()
+	return &fault.Error{Code: CodeIndexing, Retryable: true,
+		Msg:  fmt.Sprintf("datasource %q is still being opened (%s, %s so far)", id, msg, time.Since(op.started).Round(time.Second)),
+		Hint: "retry in a few seconds: the other datasources answer meanwhile; `nl2sql index` builds the index ahead of time, and a restart reuses it"}
+}
+
+// run opens datasource id for op and publishes the result: the datasource
+// joins the ready ones, or the error is handed to the waiters and the next
+// call tries again. Close cancels its context and waits for it.
+func (s *Set[T]) run(op *op[T], id string) {
+	defer s.wg.Done()
+	ctx := context.WithValue(s.stopCtx, progressKey{}, &op.progress)
+	if err := s.sem.Acquire(ctx, 1); err == nil {
+		op.report("opening", 0, 0)
+		op.v, op.err = s.open(ctx, id)
+		s.sem.Release(1)
+	} else {
+		op.err = err
+	}
+	s.mu.Lock()
+	delete(s.running, id)
+	closed := s.closed
+	if op.err == nil && !closed {
+		s.ready[id] = op.v
+	}
+	s.mu.Unlock()
+	if op.err == nil && closed { // the set was closed meanwhile
+		s.release(op.v)
+		var zero T
+		op.v, op.err = zero, fault.Errorf(fault.CodeCancelled, "", "the server is shutting down")
+	}
+	close(op.done)
+}
+
+// Forget drops datasource id from the ready ones (the next Await opens it
+// afresh) and returns it, for the caller to close.
+func (s *Set[T]) Forget(id string) (T, bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	v, ok := s.ready[id]
+	delete(s.ready, id)
+	return v, ok
+}
+
+// Close cancels the opens still running and waits for them (a server
+// stopped seconds after it started must not leave an open writing to a
+// state store its caller closes next), then hands back every opened
+// datasource, by id, for the caller to close. Await refuses from then on.
+func (s *Set[T]) Close() map[string]T {
+	s.mu.Lock()
+	s.closed = true
+	s.mu.Unlock()
+	s.stop()
+	s.wg.Wait()
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	out := s.ready
+	s.ready = map[string]T{}
+	return out
+}
+
+// Running is how many opens are in progress.
+func (s *Set[T]) Running() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return len(s.running)
+}
+
+type progressKey struct{}
+
+// Progress reports the open's progress, when ctx is an open's.
+func Progress(ctx context.Context, stage string, done, total int) {
+	if p, ok := ctx.Value(progressKey{}).(*progress); ok {
+		p.report(stage, done, total)
+	}
+}
+
+// WaitFunc is told, while a request waits for a datasource to open, what
+// it waits for ("datasource big: indexing: table 812 of 2000") and how far
+// that got (done of total; 0 of 0 when unknown). It must not block.
+type WaitFunc func(message string, done, total int)
+
+type waitKey struct{}
+
+// WithWaitProgress returns a context whose requests wait for a datasource
+// still opening until ctx ends, reporting to f about every half second,
+// instead of giving up after their wait (the MCP tools set it when the
+// client sent a progress token).
+func WithWaitProgress(ctx context.Context, f WaitFunc) context.Context {
+	return context.WithValue(ctx, waitKey{}, f)
+}
+
+// NoWaitProgress undoes WithWaitProgress for requests under ctx: they give
+// up after their wait again (listing never waits for an open).
+func NoWaitProgress(ctx context.Context) context.Context {
+	return context.WithValue(ctx, waitKey{}, WaitFunc(nil))
+}
