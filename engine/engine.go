@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"io/fs"
 	"log/slog"
 	"sort"
 	"strings"
@@ -22,6 +21,7 @@ import (
 	"github.com/nl2sql/nl2sql/curated"
 	"github.com/nl2sql/nl2sql/engine/events"
 	"github.com/nl2sql/nl2sql/engine/hooks"
+	"github.com/nl2sql/nl2sql/engine/internal/fault"
 	"github.com/nl2sql/nl2sql/engine/llm"
 	"github.com/nl2sql/nl2sql/engine/opening"
 	"github.com/nl2sql/nl2sql/engine/semantic"
@@ -393,30 +393,4 @@ func (e *Engine) Close() error {
 }
 
 // sourceError maps an adapter error onto the boundary error type.
-func sourceError(err error, id string) *Error {
-	var se *source.Error
-	if errors.As(err, &se) {
-		code := CodeQueryFailed
-		retry := false
-		switch se.Code {
-		case "READ_ONLY_VIOLATION":
-			code = CodeReadOnly
-		case "TIMEOUT":
-			// a slow query times out again; only a wait (a lock, a busy pool) may pass
-			code, retry = CodeTimeout, se.Waited
-		case "CANCELLED":
-			code = CodeCancelled
-		case "DATASOURCE_UNAVAILABLE":
-			// a server that went away may come back; a missing file will not
-			code, retry = CodeDatasourceDown, !errors.Is(err, fs.ErrNotExist)
-		}
-		return &Error{Code: code, Msg: fmt.Sprintf("datasource %q: %s", id, se.Msg), Hint: se.Hint, Retryable: retry, Err: err}
-	}
-	if errors.Is(err, context.Canceled) {
-		return &Error{Code: CodeCancelled, Msg: "the request was cancelled", Err: err}
-	}
-	if errors.Is(err, context.DeadlineExceeded) {
-		return &Error{Code: CodeTimeout, Msg: fmt.Sprintf("datasource %q: the query ran past its time limit", id), Err: err, Hint: source.TimeoutHint}
-	}
-	return &Error{Code: CodeQueryFailed, Msg: fmt.Sprintf("datasource %q: %v", id, err), Err: err}
-}
+func sourceError(err error, id string) *Error { return fault.Source(err, id) }

@@ -1203,7 +1203,7 @@ var mutations = []mutation{
 	},
 	{
 		Name: "timeout-slow-query-retryable",
-		File: "engine/engine.go",
+		File: "engine/internal/fault/causes.go",
 		Old:  "code, retry = CodeTimeout, se.Waited",
 		New:  "code, retry = CodeTimeout, true",
 		Pkgs: []string{"./engine"}, Run: "TestSlowQueryTimeoutIsNotRetryable",

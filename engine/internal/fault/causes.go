@@ -3,9 +3,12 @@ package fault
 import (
 	"context"
 	"errors"
+	"fmt"
+	"io/fs"
 	"regexp"
 
 	"github.com/nl2sql/nl2sql/engine/llm"
+	"github.com/nl2sql/nl2sql/internal/source"
 )
 
 // Deadline turns an error caused by the request's own deadline into TIMEOUT.
@@ -51,3 +54,32 @@ var secretRe = regexp.MustCompile(`(?i)(bearer\s+[a-z0-9._~+/=-]{8,}|\bsk-[a-z0-
 // Redact masks what looks like a credential in text bound for a trace,
 // a report or a log.
 func Redact(s string) string { return secretRe.ReplaceAllString(s, "[REDACTED]") }
+
+// Source maps an adapter error onto the boundary error type.
+func Source(err error, id string) *Error {
+	var se *source.Error
+	if errors.As(err, &se) {
+		code := CodeQueryFailed
+		retry := false
+		switch se.Code {
+		case "READ_ONLY_VIOLATION":
+			code = CodeReadOnly
+		case "TIMEOUT":
+			// a slow query times out again; only a wait (a lock, a busy pool) may pass
+			code, retry = CodeTimeout, se.Waited
+		case "CANCELLED":
+			code = CodeCancelled
+		case "DATASOURCE_UNAVAILABLE":
+			// a server that went away may come back; a missing file will not
+			code, retry = CodeDatasourceDown, !errors.Is(err, fs.ErrNotExist)
+		}
+		return &Error{Code: code, Msg: fmt.Sprintf("datasource %q: %s", id, se.Msg), Hint: se.Hint, Retryable: retry, Err: err}
+	}
+	if errors.Is(err, context.Canceled) {
+		return &Error{Code: CodeCancelled, Msg: "the request was cancelled", Err: err}
+	}
+	if errors.Is(err, context.DeadlineExceeded) {
+		return &Error{Code: CodeTimeout, Msg: fmt.Sprintf("datasource %q: the query ran past its time limit", id), Err: err, Hint: source.TimeoutHint}
+	}
+	return &Error{Code: CodeQueryFailed, Msg: fmt.Sprintf("datasource %q: %v", id, err), Err: err}
+}

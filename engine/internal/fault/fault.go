@@ -4,7 +4,8 @@
 // callers outside the engine only ever see engine.Error.
 //
 // It owns the codes, the Error and its JSON body, and the translation of a
-// model provider's, a deadline's and a cancellation's errors into codes. It
+// model provider's, a datasource adapter's, a deadline's and a
+// cancellation's errors into codes. It
 // never decides a request's outcome and never logs: the step that hits an
 // error builds it, and the MCP tools and the CLI show it.
 //
