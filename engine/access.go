@@ -61,7 +61,7 @@ func (e *Engine) validateFor(ctx context.Context, ds *datasource, plan *planast.
 		return nil, &Error{Code: CodeAccessDenied, Msg: "a row filter of your role cannot be applied to this plan",
 			Hint: "ask your administrator; the plan was not run", Err: err}
 	}
-	// a sub-query must return its expected columns (engine/multi_plan.go)
+	// a sub-query must return its expected columns (engine/subquery.go)
 	return validate.Plan(filtered, ds.snap, expectColumns(ctx, validate.Options{Access: sc.Checker(ds.spec.ID)}))
 }
 

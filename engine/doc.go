@@ -4,6 +4,11 @@
 // each reading the previous step's output value:
 //
 //	resolve   (resolve.go)   which datasource: the one named, or the only one; no model call
+//	          (multi.go)     several configured and none named: engine/multi shortlists
+//	                         and picks them, and decomposes a question across datasources
+//	open      (engine.go)    on first use, in the background (engine/opening): the adapter,
+//	                         the profiled snapshot (engine/snapshots), the retrieval index
+//	verified  (verified.go)  a verified query the caller may run answers instead (engine/verified)
 //	retrieve  (retrieve.go)  the schema context the planner sees
 //	plan      (plan.go)      the planner's typed plan (planast), never SQL
 //	          (scale.go)     with Options.Scaling: several candidate plans, each run,
@@ -13,7 +18,13 @@
 //	                         to the planner at most Options.MaxRepairs times
 //	render    (render.go)    render.SQL for the datasource's dialect, LIMIT = row limit + 1
 //	execute   (execute.go)   read-only, streamed, stopped at the row limit (truncated)
-//	answer    (engine/answer) a short summary drawn from the first rows only
+//	answer    (engine/answer) a short summary drawn from the first rows only, with the
+//	                         warnings the plan earns (engine/warnings)
+//
+// Around the steps, the operators' hooks run at fixed points and the run's
+// events are published through engine/extend (extend.go calls it), and each
+// request leaves a trace (trace.go builds it, engine/traces writes and
+// finds it).
 //
 // Capabilities beyond one question's walk are packages of their own, each
 // declaring what it needs: engine/scale (test-time scaling, behind
@@ -25,8 +36,12 @@
 // engine/verified (verified-query matching, parameter filling and the hook
 // gate; verified.go takes the step), engine/hostplan (the plan-it-yourself
 // result over hostplan.Source, host.go), engine/answer (the summary and the
-// answer model's checks), engine/emptyrange (why an empty result may be
-// empty) and engine/spans (the run's OpenTelemetry spans, observe.go).
+// answer model's checks), engine/warnings and engine/emptyrange (what a
+// correct result must say so that it is not misread), engine/extend (the
+// hook gate and the run's events), engine/snapshots (loading a profiled
+// snapshot with the freshness rules), engine/opening (background opens and
+// waiting for them), engine/traces (the trace files) and engine/spans (the
+// run's OpenTelemetry spans, observe.go).
 // engine/internal/fault is the boundary error type this package re-exports
 // as Error, engine/internal/modeltext how rows and prompts reach a model.
 //
@@ -59,7 +74,7 @@
 //	// .RunPlan = {Tool: "run_plan", Arguments: {"datasource": "chinook"}, Missing: ["plan"]}
 //	// json.Marshal(res) is the HostPlan's JSON; an answer's starts {"kind":"answer", …}
 //
-// Each request is one OpenTelemetry trace (spans.go; Options.TracerProvider):
+// Each request is one OpenTelemetry trace (engine/spans; Options.TracerProvider):
 // the steps above are spans under the request's root (the MCP tool call's
 // span when the context carries one, else the run's own), with validate,
 // "chat <model>" and "SELECT <datasource>" spans inside them. For the

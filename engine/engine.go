@@ -190,11 +190,11 @@ type Options struct {
 	IndexDir string
 	// OpenWait bounds how long a request waits for a datasource that is
 	// still being opened before it gets the retryable
-	// DATASOURCE_INDEXING error (opening.go); 0 waits until the request's
+	// DATASOURCE_INDEXING error (engine/opening); 0 waits until the request's
 	// own deadline (the CLI's one-shot commands). The server sets 1s.
 	OpenWait time.Duration
 	// TracerProvider receives the OpenTelemetry spans of each request
-	// (spans.go); nil means the global provider (a no-op unless a process
+	// (engine/spans); nil means the global provider (a no-op unless a process
 	// installs an SDK).
 	TracerProvider trace.TracerProvider
 }
