@@ -107,17 +107,48 @@ func sentTokens(r *mcpgo.CallToolResult) int {
 	return Tokens(string(b))
 }
 
+// structured is mcpgo.NewToolResultStructured(v, text) with v encoded once:
+// RawStructuredContent holds v's JSON, which mcp-go sends as it is and
+// fits measures without encoding v again; StructuredContent keeps v for
+// in-process readers (middleware, tests). Nothing may change v after.
+func structured(v any, text string) *mcpgo.CallToolResult {
+	res := mcpgo.NewToolResultStructured(v, text)
+	if b, err := json.Marshal(v); err == nil {
+		res.RawStructuredContent = b
+	}
+	return res
+}
+
+// wireLen is len(json.Marshal(r)) without copying r's structured content:
+// json.Marshal output is already compact and HTML-escaped, which is what
+// encoding/json makes of a json.RawMessage, so the content's bytes add
+// exactly their length.
+func wireLen(r *mcpgo.CallToolResult) (int, error) {
+	if len(r.RawStructuredContent) == 0 {
+		b, err := json.Marshal(r)
+		return len(b), err
+	}
+	c := *r
+	c.RawStructuredContent = json.RawMessage("0")
+	b, err := json.Marshal(&c)
+	return len(b) - 1 + len(r.RawStructuredContent), err
+}
+
 // fits reports whether r fits budget, tokenizing only when its bytes do
 // not already prove it.
 func fits(r *mcpgo.CallToolResult, budget int) (bool, int) {
+	n, err := wireLen(r)
+	if err != nil {
+		return false, 0
+	}
+	if n <= budget {
+		return true, n
+	}
 	b, err := json.Marshal(r)
 	if err != nil {
 		return false, 0
 	}
-	if len(b) <= budget {
-		return true, len(b)
-	}
-	n := Tokens(string(b))
+	n = Tokens(string(b))
 	return n <= budget, n
 }
 
@@ -126,7 +157,7 @@ func fits(r *mcpgo.CallToolResult, budget int) (bool, int) {
 // structured content with text, when it fits eng's budget; else a
 // RESULT_TOO_LARGE error result naming the size and the budget.
 func FitStructured(eng any, v any, text string) *mcpgo.CallToolResult {
-	res := mcpgo.NewToolResultStructured(v, text)
+	res := structured(v, text)
 	budget := target(BudgetOf(eng))
 	if ok, n := fits(res, budget); !ok {
 		return tooLarge(n, budget)

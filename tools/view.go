@@ -43,7 +43,7 @@ func FitResultFor(ctx context.Context, eng any, res *engine.Result, binary Binar
 // resultFor is the tool result of r: its structured content and text,
 // and, for a view, the view's _meta.
 func resultFor(r *engine.Result, view bool) *mcpgo.CallToolResult {
-	res := mcpgo.NewToolResultStructured(r, ResultText(r))
+	res := structured(r, ResultText(r))
 	if view {
 		res.Meta = mcpgo.NewMetaFromMap(map[string]any{viewer.MetaKey: viewer.For(r)})
 	}

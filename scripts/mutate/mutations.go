@@ -366,6 +366,20 @@ var mutations = []mutation{
 		Pkgs: []string{"./planast"}, Run: "TestAccessHidesTablesEverywhere",
 	},
 	{
+		Name: "fit-sizes-without-structured",
+		File: "tools/budget.go",
+		Old:  "return len(b) - 1 + len(r.RawStructuredContent), err",
+		New:  "return len(b) - 1, err",
+		Pkgs: []string{"./tools"}, Run: "TestSinglePassSizingCutsAsBefore",
+	},
+	{
+		Name: "fit-structured-not-compact",
+		File: "tools/budget.go",
+		Old:  "if b, err := json.Marshal(v); err == nil {",
+		New:  `if b, err := json.MarshalIndent(v, "", ""); err == nil {`,
+		Pkgs: []string{"./tools"}, Run: "TestSinglePassSizingCutsAsBefore",
+	},
+	{
 		Name: "identity-args-kept",
 		File: "tools/errors.go",
 		Old:  "if !slices.Contains(identityArgs, strings.ToLower(k)) {",

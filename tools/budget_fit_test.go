@@ -1,0 +1,183 @@
+package tools
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"math/rand/v2"
+	"strings"
+	"testing"
+
+	mcpgo "github.com/mark3labs/mcp-go/mcp"
+
+	"github.com/nl2sql/nl2sql/engine"
+	"github.com/nl2sql/nl2sql/planast"
+)
+
+var testPlan *planast.Query
+
+type budgetOf int
+
+func (b budgetOf) ResultTokenBudget() int { return int(b) }
+
+// refFits and refFitResult are the sizing rule as it was before results
+// were encoded once: every candidate result marshalled whole, structured
+// content included. The single-pass sizing must keep and cut exactly the
+// rows this rule kept and cut, and send the same bytes.
+func refFits(r *mcpgo.CallToolResult, budget int) (bool, int) {
+	b, err := json.Marshal(r)
+	if err != nil {
+		return false, 0
+	}
+	if len(b) <= budget {
+		return true, len(b)
+	}
+	n := Tokens(string(b))
+	return n <= budget, n
+}
+
+func refResultFor(r *engine.Result, view bool) *mcpgo.CallToolResult {
+	res := resultFor(r, view)
+	res.RawStructuredContent = nil
+	return res
+}
+
+func refSentTokens(r *mcpgo.CallToolResult) int {
+	b, _ := json.Marshal(r)
+	return Tokens(string(b))
+}
+
+func refFitResult(eng any, res *engine.Result, binary Binary, view bool) *mcpgo.CallToolResult {
+	out := *res
+	if binary != BinaryBase64 {
+		out.Rows = withPlaceholders(res)
+		out.Answer = answerPlaceholders(res.Answer, res.Rows, out.Rows)
+	}
+	out.Answer = capAnswer(out.Answer)
+	if out.Truncated && out.TruncatedReason == "" {
+		out.TruncatedReason = TruncatedRowLimit
+	}
+	budget := target(BudgetOf(eng))
+	full := refResultFor(&out, view)
+	if ok, _ := refFits(full, budget); ok {
+		return full
+	}
+	all := out.Rows
+	base := refSentTokens(refResultFor(cutRows(&out, all, 0, budget), view))
+	n, used := len(all), base
+	for i, row := range all {
+		b, _ := json.Marshal(row)
+		cost := Tokens(string(b)) + 1
+		if i < TextRows {
+			cost += Tokens(textLine(row)) + 1
+		}
+		if view {
+			cost += viewRowCost(row, out.ColumnTypes)
+		}
+		if used+cost > budget {
+			n = i
+			break
+		}
+		used += cost
+	}
+	for range 6 {
+		r := refResultFor(cutRows(&out, all, n, budget), view)
+		ok, got := refFits(r, budget)
+		if ok || n == 0 {
+			if !ok {
+				return tooLarge(got, budget)
+			}
+			return r
+		}
+		next := n * budget / got
+		if next >= n {
+			next = n - 1
+		}
+		n = max(next, 0)
+	}
+	return tooLarge(refSentTokens(refResultFor(cutRows(&out, all, 0, budget), view)), budget)
+}
+
+// randomResult is a result of up to 300 rows of mixed values: numbers,
+// text with quotes, HTML characters, escapes and non-ASCII, nulls and blobs,
+// with a plan whose literals need escaping.
+func randomResult(r *rand.Rand) *engine.Result {
+	words := []string{"Brazil", "<b>&amp;</b>", `quote "x"`, "tab\there", "naïve café", "日本語のテキスト", "line\nbreak", "\u2028sep", strings.Repeat("long ", 30), ""}
+	cols := 1 + r.IntN(5)
+	res := &engine.Result{Question: "q " + words[r.IntN(len(words))], Answer: "answer " + words[r.IntN(len(words))], SQL: `SELECT "a" FROM "t" WHERE x = '<&>'`, TraceID: "t1"}
+	for c := range cols {
+		res.Columns = append(res.Columns, fmt.Sprintf("col%d", c))
+		res.ColumnTypes = append(res.ColumnTypes, []planast.Type{planast.TypeText, planast.TypeInteger, planast.TypeFloat, planast.TypeBlob}[r.IntN(4)])
+	}
+	for range r.IntN(160) {
+		row := make([]any, cols)
+		for c := range row {
+			switch res.ColumnTypes[c] {
+			case planast.TypeInteger:
+				row[c] = json.Number(fmt.Sprint(r.Int64N(1 << 40)))
+			case planast.TypeFloat:
+				row[c] = r.Float64() * 1e6
+			case planast.TypeBlob:
+				row[c] = "AAECAwQFBgcICQoLDA0ODw=="
+			default:
+				if r.IntN(8) == 0 {
+					row[c] = nil
+				} else {
+					row[c] = words[r.IntN(len(words))]
+				}
+			}
+		}
+		res.Rows = append(res.Rows, row)
+	}
+	res.RowCount = len(res.Rows)
+	res.Truncated = r.IntN(4) == 0
+	res.Plan = testPlan
+	if r.IntN(3) == 0 {
+		res.Warnings = []string{"warning <" + words[r.IntN(len(words))] + ">"}
+	}
+	return res
+}
+
+// TestSinglePassSizingCutsAsBefore: a tool result sized from one encoding
+// keeps the same rows, says the same about the cut and sends the same
+// bytes as the old rule that marshalled every candidate whole — on a few
+// thousand random results and budgets from far under to far over their
+// size, in both binary modes and with and without the view's _meta.
+func TestSinglePassSizingCutsAsBefore(t *testing.T) {
+	var err error
+	testPlan, err = planast.Decode([]byte(`{"select":[{"expr":{"kind":"column","table":"t","column":"a"},"alias":"<a&b>"}],"from":[{"table":"t","alias":"t"}],"where":{"kind":"binary","op":"=","left":{"kind":"column","table":"t","column":"x"},"right":{"kind":"literal","value":"<&> \"q\" \u2028"}}}`), planast.DefaultLimits)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := rand.New(rand.NewPCG(7, 11))
+	cut, kept, refused := 0, 0, 0
+	for i := range 700 {
+		res := randomResult(r)
+		budget := budgetOf([]int{50, 200, 600, 1500, 4000, 20000}[r.IntN(6)])
+		binary := []Binary{BinaryPlaceholder, BinaryBase64}[r.IntN(2)]
+		view := r.IntN(3) == 0
+		want, _ := json.Marshal(refFitResult(budget, res, binary, view))
+		gotRes := fitResult(budget, res, binary, view)
+		got, _ := json.Marshal(gotRes)
+		if !bytes.Equal(got, want) {
+			t.Fatalf("case %d (budget %d, %s, view %v): single-pass sizing sent\n%s\nthe two-pass rule sent\n%s", i, budget, binary, view, got, want)
+		}
+		okNew, nNew := fits(gotRes, int(budget))
+		okRef, nRef := refFits(gotRes, int(budget))
+		if okNew != okRef || nNew != nRef {
+			t.Fatalf("case %d: the guard's check says (%v, %d), the two-pass rule (%v, %d)", i, okNew, nNew, okRef, nRef)
+		}
+		switch {
+		case gotRes.IsError:
+			refused++
+		case bytes.Contains(got, []byte(`"truncated_reason":"token_budget"`)):
+			cut++
+		default:
+			kept++
+		}
+	}
+	if cut < 50 || kept < 50 || refused == 0 {
+		t.Fatalf("the cases do not cover each outcome: %d cut, %d kept whole, %d refused", cut, kept, refused)
+	}
+	t.Logf("%d cut, %d kept whole, %d refused", cut, kept, refused)
+}
