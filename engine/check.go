@@ -14,6 +14,7 @@ import (
 	"github.com/nl2sql/nl2sql/engine/semantic"
 	"github.com/nl2sql/nl2sql/internal/schema"
 	"github.com/nl2sql/nl2sql/planast"
+	"github.com/nl2sql/nl2sql/planast/validate"
 	"github.com/nl2sql/nl2sql/render"
 )
 
@@ -54,7 +55,11 @@ func (e *Engine) supplied(ctx context.Context, datasource string, doc []byte, tr
 	}
 	tm.Resolve = sw.lap()
 	ctx = stepSpan(ctx, "plan") // the client's plan: decoded and validated
-	v, err := e.decodeValidate(ctx, ds, doc)
+	plan, err := planast.Decode(doc, planast.DefaultLimits)
+	var v *validate.Result
+	if err == nil {
+		v, err = e.validateFor(ctx, ds, plan)
+	}
 	if err != nil {
 		var pe *planast.Error
 		if errors.As(err, &pe) {
@@ -63,8 +68,9 @@ func (e *Engine) supplied(ctx context.Context, datasource string, doc []byte, tr
 		}
 		return nil, nil, AsError(err)
 	}
-	p := &planned{plan: v.Plan, columns: v.Columns, types: v.Types, source: "supplied", attempts: 0, warnings: v.Warnings}
-	p.planner, _ = planast.Decode(doc, planast.DefaultLimits) // decoded above; what it names of the semantic layer is reported
+	// validation leaves the decoded plan as it was (it returns its
+	// expansion as v.Plan): what it names of the semantic layer is reported
+	p := &planned{plan: v.Plan, columns: v.Columns, types: v.Types, source: "supplied", attempts: 0, warnings: v.Warnings, planner: plan}
 	return ds, p, nil
 }
 

@@ -81,7 +81,7 @@ func lifecycle(next http.Handler) http.Handler {
 				"JSON-RPC batches are not supported (removed in protocol revision 2025-06-18): send one request per POST")
 			return
 		}
-		if needsSessionID(r.Header, body) && r.Header.Get(server.HeaderKeySessionID) == "" {
+		if r.Header.Get(server.HeaderKeySessionID) == "" && needsSessionID(r.Header, body) {
 			http.Error(w, "Mcp-Session-Id header is required after initialize", http.StatusBadRequest)
 			return
 		}

@@ -11,6 +11,13 @@ var mutations = []mutation{
 		Pkgs: []string{"./internal/app"}, Run: "TestCachedPlanFilteredPerCaller",
 	},
 	{
+		Name: "supplied-planner-is-expansion",
+		File: "engine/check.go",
+		Old:  "warnings: v.Warnings, planner: plan}",
+		New:  "warnings: v.Warnings, planner: v.Plan}",
+		Pkgs: []string{"./engine"}, Run: "TestSemanticExpansionMeetsScope",
+	},
+	{
 		Name: "cache-key-no-schema-version",
 		File: "engine/cache.go",
 		Old:  "SchemaVersion: ds.version,",
