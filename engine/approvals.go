@@ -50,6 +50,9 @@ func (e *Engine) beforeExecution(ctx context.Context, ds *datasource, q string, 
 // rule requires an approval the plan does not have yet, and the rule's
 // reason.
 func (e *Engine) executionHooks(ctx context.Context, ds *datasource, q string, p *planned, sql string, tr *traceRec) (bool, string, error) {
+	if !e.opts.Hooks.Has(hooks.BeforeExecution) {
+		return false, "", nil
+	}
 	in := planInput(ds, p)
 	in.Question, in.SQL = q, sql
 	out, err := e.hook(ctx, hooks.BeforeExecution, tr, in)

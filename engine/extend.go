@@ -53,6 +53,9 @@ func planInput(ds *datasource, p *planned) hooks.Input {
 // and validated for the caller like any other plan; p.planner (what the
 // plan cache stores) keeps the planner's own plan.
 func (e *Engine) afterPlanning(ctx context.Context, ds *datasource, q string, p *planned, tr *traceRec) (*planned, error) {
+	if !e.opts.Hooks.Has(hooks.AfterPlanning) {
+		return p, nil // the plan's hook input (its canonical JSON) is not built for nobody
+	}
 	in := planInput(ds, p)
 	in.Question = q
 	out, err := e.hook(ctx, hooks.AfterPlanning, tr, in)
@@ -196,6 +199,9 @@ func (e *Engine) resolved(ctx context.Context, q string, ids []string, tr *trace
 // only) with the result's shape: columns, row count, truncation and the
 // answer text, never the rows.
 func (e *Engine) resultHook(ctx context.Context, p hooks.Point, ds *datasource, q string, pl *planned, cols []string, n int, truncated bool, answer string, tr *traceRec) error {
+	if !e.opts.Hooks.Has(p) {
+		return nil
+	}
 	in := planInput(ds, pl)
 	in.Question, in.Columns, in.RowCount, in.Truncated, in.Answer = q, cols, n, truncated, answer
 	_, err := e.hook(ctx, p, tr, in)

@@ -18,6 +18,20 @@ var mutations = []mutation{
 		Pkgs: []string{"./engine"}, Run: "TestSemanticExpansionMeetsScope",
 	},
 	{
+		Name: "after-planning-skipped-by-wrong-point",
+		File: "engine/extend.go",
+		Old:  "if !e.opts.Hooks.Has(hooks.AfterPlanning) {",
+		New:  "if !e.opts.Hooks.Has(hooks.BeforeExecution) {",
+		Pkgs: []string{"./engine"}, Run: "TestHTTPHookModifiesPlan|TestRunPlanPassesHooks|TestHookPointsOnEveryPath",
+	},
+	{
+		Name: "before-execution-skipped",
+		File: "engine/approvals.go",
+		Old:  "if !e.opts.Hooks.Has(hooks.BeforeExecution) {",
+		New:  "if !e.opts.Hooks.Has(hooks.AfterAnswer) {",
+		Pkgs: []string{"./engine"}, Run: "TestRunPlanPassesHooks|TestHookPointsOnEveryPath",
+	},
+	{
 		Name: "cache-key-no-schema-version",
 		File: "engine/cache.go",
 		Old:  "SchemaVersion: ds.version,",
