@@ -35,8 +35,12 @@ func (f *dupFrame) valueDone() {
 // "from" twice would be checked against a table its author did not mean
 // to keep, and the errors would name the wrong one. Tool calls check
 // their arguments with it too. It walks data (which already parsed as
-// JSON) with encoding/json's tokenizer.
+// JSON) with encoding/json's tokenizer, after a byte scan that proves most
+// documents free of repeated keys without it.
 func CheckDuplicateKeys(data []byte, what string) error {
+	if scanFirst && !mayRepeatKeys(data) {
+		return nil
+	}
 	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.UseNumber()
 	var stack []*dupFrame
@@ -82,4 +86,70 @@ func CheckDuplicateKeys(data []byte, what string) error {
 			return nil // the first value is complete
 		}
 	}
+}
+
+// scanFirst is off only in a test that compares the scan with the
+// tokenizer alone.
+var scanFirst = true
+
+// mayRepeatKeys scans the first JSON value of data (which parsed) for an
+// object writing a key twice, comparing keys as written: false means none
+// does. A key with an escape or a non-ASCII byte could equal another once
+// decoded, so it answers true and the tokenizer decides, as it does for
+// anything the scan cannot follow.
+func mayRepeatKeys(data []byte) bool {
+	type frame struct {
+		object  bool
+		first   int // the object's first key in keys
+		wantKey bool
+	}
+	var stack []frame
+	var keys [][]byte
+	for i := 0; i < len(data); i++ {
+		switch c := data[i]; c {
+		case '"':
+			j, plain := i+1, true
+			for ; j < len(data) && data[j] != '"'; j++ {
+				if data[j] == '\\' {
+					plain = false
+					j++
+				} else if data[j] >= 0x80 {
+					plain = false
+				}
+			}
+			if j >= len(data) {
+				return true
+			}
+			if n := len(stack); n > 0 && stack[n-1].object && stack[n-1].wantKey {
+				key := data[i+1 : j]
+				if !plain {
+					return true
+				}
+				for _, k := range keys[stack[n-1].first:] {
+					if bytes.Equal(k, key) {
+						return true
+					}
+				}
+				keys = append(keys, key)
+				stack[n-1].wantKey = false
+			}
+			i = j
+		case ',':
+			if n := len(stack); n > 0 && stack[n-1].object {
+				stack[n-1].wantKey = true
+			}
+		case '{', '[':
+			stack = append(stack, frame{object: c == '{', first: len(keys), wantKey: c == '{'})
+		case '}', ']':
+			if len(stack) == 0 {
+				return true
+			}
+			keys = keys[:stack[len(stack)-1].first]
+			stack = stack[:len(stack)-1]
+			if len(stack) == 0 {
+				return false // the first value is complete
+			}
+		}
+	}
+	return false
 }

@@ -4,6 +4,7 @@ import (
 	"reflect"
 	"slices"
 	"strings"
+	"sync"
 )
 
 // Event is one catalogued event value. Name is its catalogue name.
@@ -155,6 +156,19 @@ func JSONFields(t reflect.Type) []string {
 	return out
 }
 
+// fields memoises JSONFields per type: a type's fields are fixed, and
+// every published event is checked.
+var fields sync.Map // reflect.Type → []string
+
+func fieldsOf(t reflect.Type) []string {
+	if f, ok := fields.Load(t); ok {
+		return f.([]string)
+	}
+	f := JSONFields(t)
+	fields.Store(t, f)
+	return f
+}
+
 // check reports why e may not be published, or "".
 func check(e Event) string {
 	spec, ok := Catalogue[e.EventName()]
@@ -165,7 +179,7 @@ func check(e Event) string {
 	if t != spec.Type {
 		return "event " + e.EventName() + " has type " + t.String() + ", catalogued " + spec.Type.String()
 	}
-	if !slices.Equal(JSONFields(t), spec.Fields) {
+	if !slices.Equal(fieldsOf(t), spec.Fields) {
 		return "event " + e.EventName() + " fields differ from the catalogue"
 	}
 	return ""
