@@ -2,6 +2,8 @@ package source
 
 import (
 	"strings"
+	"sync"
+	"sync/atomic"
 
 	"github.com/nl2sql/nl2sql/internal/sqlscan"
 )
@@ -21,6 +23,41 @@ var readKeywords = map[string]bool{"SELECT": true, "WITH": true, "VALUES": true}
 // It is a first gate, not the security boundary: every engine still holds
 // the read-only line on its own (see the package doc).
 func CheckStatement(dialect, sqlText string) *Error {
+	key := passedKey{dialect, sqlText}
+	if _, ok := passed.Load(key); ok {
+		return nil
+	}
+	if err := checkStatementText(dialect, sqlText); err != nil {
+		return err
+	}
+	if len(sqlText) > maxPassedBytes {
+		return nil // a long text is checked every time rather than held
+	}
+	if passedCount.Add(1) > maxPassed { // bounded: start over
+		passed.Clear()
+		passedCount.Store(1)
+	}
+	passed.Store(key, struct{}{})
+	return nil
+}
+
+// passed remembers texts that passed CheckStatement (a pure function of
+// the dialect and the text), so the same rendered or verified SQL run
+// again is not scanned again; at most maxPassed of them.
+var (
+	passed      sync.Map // passedKey → struct{}
+	passedCount atomic.Int64
+)
+
+const maxPassed = 512
+
+// maxPassedBytes bounds a remembered text, so the memo holds at most
+// maxPassed × maxPassedBytes however large the plans.
+const maxPassedBytes = 16 << 10
+
+type passedKey struct{ dialect, text string }
+
+func checkStatementText(dialect, sqlText string) *Error {
 	shape, err := ShapeOf(dialect, sqlText)
 	switch {
 	case err != nil:

@@ -478,6 +478,13 @@ var mutations = []mutation{
 		Pkgs: []string{"./planast"}, Run: "TestDuplicateKeyScanMissesNothing",
 	},
 	{
+		Name: "statement-memo-ignores-dialect",
+		File: "internal/source/statement.go",
+		Old:  "key := passedKey{dialect, sqlText}",
+		New:  `key := passedKey{"", sqlText}`,
+		Pkgs: []string{"./internal/source"}, Run: "TestStatementGateRemembersPerDialect",
+	},
+	{
 		Name: "plan-file-bom",
 		File: "internal/app/cli/plans.go",
 		Old:  "return bytes.TrimPrefix(b, utf8BOM), nil",
