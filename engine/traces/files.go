@@ -81,14 +81,11 @@ func (w writer) index(lines [][]byte) {
 	}
 	rows := make([]store.TraceEntry, 0, len(lines))
 	for _, l := range lines {
-		var head struct {
-			ID        string    `json:"id"`
-			CreatedAt time.Time `json:"created_at"`
-		}
-		if json.Unmarshal(l, &head) != nil {
+		id, created, ok := traceHead(l)
+		if !ok {
 			continue
 		}
-		rows = append(rows, store.TraceEntry{ID: head.ID, CreatedAt: head.CreatedAt, Summary: bytes.TrimSpace(l)})
+		rows = append(rows, store.TraceEntry{ID: id, CreatedAt: created, Summary: bytes.TrimSpace(l)})
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), IndexTimeout)
 	defer cancel()
@@ -164,4 +161,26 @@ func StorageCode(err error) string {
 		return "STORE_READ_ONLY"
 	}
 	return "STORE_UNAVAILABLE"
+}
+
+// traceHead reads a trace line's id and created_at. The engine writes
+// them first (Trace's field order), so they are read from the line's head
+// without decoding the rest; a line written otherwise is decoded whole.
+func traceHead(line []byte) (id string, created time.Time, ok bool) {
+	dec := json.NewDecoder(bytes.NewReader(line))
+	if tok, err := dec.Token(); err == nil && tok == json.Delim('{') {
+		if k, err := dec.Token(); err == nil && k == "id" && dec.Decode(&id) == nil {
+			if k, err := dec.Token(); err == nil && k == "created_at" && dec.Decode(&created) == nil {
+				return id, created, true
+			}
+		}
+	}
+	var head struct {
+		ID        string    `json:"id"`
+		CreatedAt time.Time `json:"created_at"`
+	}
+	if json.Unmarshal(line, &head) != nil {
+		return "", time.Time{}, false
+	}
+	return head.ID, head.CreatedAt, true
 }

@@ -32,6 +32,13 @@ var mutations = []mutation{
 		Pkgs: []string{"./engine"}, Run: "TestRunPlanPassesHooks|TestHookPointsOnEveryPath",
 	},
 	{
+		Name: "trace-head-drops-time",
+		File: "engine/traces/files.go",
+		Old:  "return id, created, true",
+		New:  "return id, time.Time{}, true",
+		Pkgs: []string{"./engine/traces"}, Run: "TestTraceHeadReadsWhatTheLineSays",
+	},
+	{
 		Name: "cache-key-no-schema-version",
 		File: "engine/cache.go",
 		Old:  "SchemaVersion: ds.version,",
