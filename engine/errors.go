@@ -25,6 +25,7 @@ const (
 	CodeTimeout            = fault.CodeTimeout            // the query or the model call ran past its limit
 	CodeCancelled          = fault.CodeCancelled          // the caller cancelled
 	CodeQueryFailed        = fault.CodeQueryFailed        // the database rejected the rendered query
+	CodeOverflow           = fault.CodeOverflow           // a computed number beyond its type's range, on every engine
 	CodeInternal           = fault.CodeInternal           // a bug: please report it
 )
 

@@ -77,12 +77,23 @@ type Binary struct {
 	// (date or timestamp) that a comparison compares, so that a renderer
 	// can compare SQLite's ISO text by its meaning (see TemporalCompare).
 	Temporal Type `json:"-"`
+	// Numeric is set by Validate, never by the plan's author: the type of
+	// an arithmetic's result (integer, decimal or float; "" for a
+	// comparison, a logical operator or an unknown type), so that a
+	// renderer can give integer and decimal arithmetic one range on every
+	// engine (package render, overflow.go).
+	Numeric Type `json:"-"`
+	// DecimalProduct is set by Validate: the arithmetic multiplies two
+	// decimals (whose product DuckDB computes at the sum of their scales).
+	DecimalProduct bool `json:"-"`
 }
 
 // Unary is "not" X or "-" X.
 type Unary struct {
 	Op   string `json:"op" jsonschema:"enum=not,enum=-"`
 	Expr Expr   `json:"expr"`
+	// Numeric: as Binary's, for "-".
+	Numeric Type `json:"-"`
 }
 
 // In is Expr [NOT] IN (List...) or Expr [NOT] IN (Subquery); exactly one of
@@ -178,6 +189,10 @@ type Func struct {
 	Name     string `json:"name"`
 	Args     []Expr `json:"args"`
 	Distinct bool   `json:"distinct,omitempty"`
+	// Numeric is set by Validate, never by the plan's author: the type of
+	// an aggregate SUM's argument, so that a renderer can give a SUM of
+	// integers one type and range on every engine.
+	Numeric Type `json:"-"`
 }
 
 // Window is a window function call: Name(Args) OVER (PARTITION BY ...
@@ -188,6 +203,8 @@ type Window struct {
 	Args        []Expr      `json:"args"`
 	PartitionBy []Expr      `json:"partition_by,omitempty"`
 	OrderBy     []OrderItem `json:"order_by,omitempty"`
+	// Numeric: as Func's, for a windowed SUM.
+	Numeric Type `json:"-"`
 }
 
 func (*Column) exprNode()   {}

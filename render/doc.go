@@ -143,6 +143,47 @@
 // compares such pairs exactly and PostgreSQL and DuckDB as doubles
 // (9007199254740993 IN (9007199254740992.0) held on two engines only).
 //
+// # Arithmetic overflow
+//
+// Integer and decimal arithmetic has one range on every engine, and a
+// result beyond it is the error ARITHMETIC_OVERFLOW everywhere (the
+// adapters map PostgreSQL's 22003, DuckDB's "Out of Range" and "out of
+// range" conversions, and SQLite's "integer overflow" onto it), never a
+// value on one engine and an error or a rounded double on another
+// (overflow.go):
+//
+//   - integer +, - and * (and unary minus) are int64: on PostgreSQL and
+//     DuckDB, whose literals and INTEGER columns are 32-bit, the first
+//     operand of each innermost operation is cast to BIGINT, so 100000 *
+//     100000 is 10000000000 everywhere; SQLite would turn an int64
+//     overflow into a double, so the top of each chain of integer
+//     arithmetic is checked once per chain, not per operator (below); an
+//     integer column holding a real on SQLite computes a real, no error;
+//   - SUM of integers is a BIGINT: PostgreSQL's numeric and DuckDB's
+//     HUGEINT sums are cast, so a sum beyond int64 fails as SQLite's does;
+//   - decimals are DECIMAL(38,10), |x| < 10^28: DuckDB fails beyond it by
+//     itself, PostgreSQL's unbounded numeric is cast to NUMERIC(38,10) when
+//     a chain's result reaches it, SQLite (whose decimals are doubles)
+//     checks abs(chain) >= 1e28. A product of two decimals is computed at
+//     scale 20 as DuckDB does (|x| < 10^18) and rounded to scale 10, on
+//     PostgreSQL and DuckDB alike, so products of products keep a scale
+//     DuckDB can hold; SQLite checks abs(product) >= 1e18.
+//
+// The SQLite check of an integer chain:
+//
+//	CASE WHEN typeof(chain) = 'real' AND typeof(<each column or call in it>) = 'integer'
+//	THEN abs(-9223372036854775807 - 1) ELSE chain END
+//
+// The hint says to cast an operand to float, whose doubles reach 1.8e308
+// with 15-17 significant digits. Not covered: whether an overflow in one
+// side of an and/or fails the query depends on whether the engine
+// evaluates that side (PostgreSQL orders a filter's conditions by cost and
+// stops when the result is decided), so a filter "a AND b" whose b
+// overflows on a row where a is false may fail on one engine and not on
+// another. Integer div goes through doubles (exact below 2^53); SQLite's
+// sum() fails when a running total passes int64 even if the final sum
+// would not.
+//
 // # LIKE and case
 //
 // A like matches case-sensitively on every engine: PostgreSQL's and

@@ -25,6 +25,10 @@ func (w *writer) expr(e planast.Expr) {
 	case *planast.Literal:
 		w.str(w.literal(e))
 	case *planast.Binary:
+		if _, ok := isArith(e); ok {
+			w.str(w.arith(e, true, new([]string)))
+			break
+		}
 		l, r := w.operand(e.Left, e.Temporal), w.operand(e.Right, e.Temporal)
 		switch e.Op {
 		case planast.OpDiv:
@@ -49,6 +53,10 @@ func (w *writer) expr(e planast.Expr) {
 		case "not":
 			w.str("(NOT " + w.exprS(e.Expr) + ")")
 		case "-":
+			if _, ok := isArith(e); ok {
+				w.str(w.arith(e, true, new([]string)))
+				break
+			}
 			w.str("(- " + w.exprS(e.Expr) + ")")
 		default:
 			w.fail("unknown unary operator %q", e.Op)
@@ -203,7 +211,11 @@ func (w *writer) fn(f *planast.Func) {
 		w.fail("%s: wrong number of arguments", spec.Name)
 	}
 	if spec.Kind == planast.Aggregate {
-		w.str(w.aggregate(spec.Name, args, f.Distinct))
+		call := w.aggregate(spec.Name, args, f.Distinct)
+		if spec.Name == "SUM" && f.Numeric == planast.TypeInteger {
+			call = w.sumInt(call)
+		}
+		w.str(call)
 		return
 	}
 	s, ok := w.d.Func(spec.Name, args)
@@ -257,5 +269,9 @@ func (w *writer) window(win *planast.Window) {
 		}
 		parts = append(parts, "ORDER BY "+strings.Join(os, ", "))
 	}
-	w.str(call + " OVER (" + strings.Join(parts, " ") + ")")
+	call += " OVER (" + strings.Join(parts, " ") + ")"
+	if spec.Name == "SUM" && win.Numeric == planast.TypeInteger {
+		call = w.sumInt(call)
+	}
+	w.str(call)
 }

@@ -24,7 +24,14 @@ const (
 	// CodeQueryFailed: the database rejected the statement for another
 	// reason (syntax, unknown name, an empty statement).
 	CodeQueryFailed = "QUERY_FAILED"
+	// CodeOverflow: an arithmetic result beyond its type's range (an
+	// integer beyond int64, a decimal beyond DECIMAL(38,10)): every engine
+	// fails so for a rendered plan (package render, overflow.go).
+	CodeOverflow = "ARITHMETIC_OVERFLOW"
 )
+
+// OverflowHint is ARITHMETIC_OVERFLOW's hint.
+const OverflowHint = "a computed number is beyond its type's range (integers: ±9.2e18; decimals: 10^28, a product of two decimals 10^18): cast an operand to float to compute with doubles, which reach 1.8e308 but keep only about 15-17 significant digits"
 
 // Error is the one error type adapters return. Msg and Hint are safe to show
 // to a client: they never hold a file path (the caller adds the datasource

@@ -34,6 +34,7 @@ func (v *validator) expr(e Expr, path string, sc *scope, env *cteEnv) Type {
 		return TypeUnknown
 	case *Binary:
 		e.Temporal = "" // the validator's mark alone counts (temporalOf)
+		e.Numeric, e.DecimalProduct = "", false
 		n0 := v.mark()
 		l := v.expr(e.Left, join(path, "left"), sc, env)
 		r := v.expr(e.Right, join(path, "right"), sc, env)
@@ -76,22 +77,16 @@ func (v *validator) expr(e Expr, path string, sc *scope, env *cteEnv) Type {
 		if untyped {
 			v.untypedOperand(path, e.Op, e.Left, e.Right)
 		}
-		switch {
-		case e.Op == OpDiv:
-			return TypeFloat
-		case e.Op == OpIDiv:
-			return TypeInteger
-		case l == TypeInteger && r == TypeInteger:
-			return TypeInteger
-		case l == TypeFloat || r == TypeFloat:
-			return TypeFloat
-		case l == TypeUnknown && r == TypeUnknown:
-			return TypeUnknown
-		}
-		return TypeDecimal
+		e.Numeric = arithType(e.Op, l, r)
+		e.DecimalProduct = e.Op == OpMul && l == TypeDecimal && r == TypeDecimal
+		return e.Numeric
 	case *Unary:
 		n0 := v.mark()
 		t := v.expr(e.Expr, join(path, "expr"), sc, env)
+		e.Numeric = ""
+		if e.Op == "-" && t.IsNumeric() {
+			e.Numeric = t
+		}
 		if e.Op == "not" {
 			v.wantBool(t, join(path, "expr"))
 			return TypeBoolean
@@ -446,6 +441,7 @@ func (v *validator) fn(f *Func, path string, sc *scope, env *cteEnv) Type {
 		return TypeUnknown
 	}
 	f.Name = spec.Name
+	f.Numeric = ""
 	if spec.Kind == WindowOnly {
 		if v.windowHere(sc) {
 			v.add(CodeFunction, join(path, "name"), "%s is a window function; use an expression of kind \"window\"", spec.Name)
@@ -514,6 +510,7 @@ func (v *validator) fn(f *Func, path string, sc *scope, env *cteEnv) Type {
 		return TypeInteger
 	case "SUM":
 		need(0, isNum, "a number")
+		f.Numeric = argT(0)
 		if argT(0) == TypeInteger || argT(0) == TypeDecimal {
 			return argT(0)
 		}
@@ -656,6 +653,10 @@ func (v *validator) window(w *Window, path string, sc *scope, env *cteEnv) Type 
 		v.expr(o.Expr, join(idx(join(path, "order_by"), i), "expr"), sc, env)
 	}
 	v.inWin--
+	w.Numeric = ""
+	if spec.Name == "SUM" {
+		w.Numeric = ts[0]
+	}
 	switch spec.Name {
 	case "ROW_NUMBER", "RANK", "DENSE_RANK", "COUNT":
 		return TypeInteger
@@ -709,3 +710,21 @@ func funcsWhere(keep func(FuncSpec) bool) []string {
 }
 
 func itoa(n int) string { return strconv.Itoa(n) }
+
+// arithType is the type of l op r for an arithmetic operator (TypeUnknown
+// when neither operand's type is known).
+func arithType(op string, l, r Type) Type {
+	switch {
+	case op == OpDiv:
+		return TypeFloat
+	case op == OpIDiv:
+		return TypeInteger
+	case l == TypeInteger && r == TypeInteger:
+		return TypeInteger
+	case l == TypeFloat || r == TypeFloat:
+		return TypeFloat
+	case l == TypeUnknown && r == TypeUnknown:
+		return TypeUnknown
+	}
+	return TypeDecimal
+}

@@ -69,6 +69,8 @@ func Source(err error, id string) *Error {
 			code, retry = CodeTimeout, se.Waited
 		case "CANCELLED":
 			code = CodeCancelled
+		case source.CodeOverflow:
+			code = CodeOverflow
 		case "DATASOURCE_UNAVAILABLE":
 			// a server that went away may come back; a missing file will not
 			code, retry = CodeDatasourceDown, !errors.Is(err, fs.ErrNotExist)

@@ -45,6 +45,7 @@ const (
 	CodeTimeout            Code = "TIMEOUT"                  // the query or the model call ran past its limit
 	CodeCancelled          Code = "CANCELLED"                // the caller cancelled
 	CodeQueryFailed        Code = "QUERY_FAILED"             // the database rejected the rendered query
+	CodeOverflow           Code = "ARITHMETIC_OVERFLOW"      // a computed number beyond its type's range, on every engine
 	CodeInternal           Code = "INTERNAL"                 // a bug: please report it
 	CodeRefusedByRule      Code = "REFUSED_BY_RULE"          // an operator's hook refused the request (or failed closed)
 	CodeNeedsApproval      Code = "NEEDS_APPROVAL"           // a hook requires an approver before the query runs; see Error.ApprovalID

@@ -376,6 +376,12 @@ func duckdbError(err error) *source.Error {
 		return source.Errorf(source.CodeTimeout, err, source.TimeoutHint, "the query was interrupted")
 	case duckdb.ErrorTypeIO:
 		return source.Errorf(source.CodeUnavailable, err, source.PathHint, "the database file cannot be read")
+	case duckdb.ErrorTypeOutOfRange:
+		return source.Errorf(source.CodeOverflow, err, source.OverflowHint, "the query failed: %s", source.FirstLine(de.Msg))
+	case duckdb.ErrorTypeConversion:
+		if strings.Contains(de.Msg, "out of range") {
+			return source.Errorf(source.CodeOverflow, err, source.OverflowHint, "the query failed: %s", source.FirstLine(de.Msg))
+		}
 	case duckdb.ErrorTypeOutOfMemory:
 		return source.Errorf(source.CodeQueryFailed, err, "ask for less data", "the query ran out of memory")
 	}

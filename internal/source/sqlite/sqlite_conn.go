@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"net/url"
 	"reflect"
+	"strings"
 	"sync"
 	"time"
 
@@ -253,6 +254,11 @@ func sqliteError(err error, denied string) *source.Error {
 		return source.Errorf(source.CodeUnavailable, err, "restore the database file from a good copy", "the database file is corrupt")
 	case sqlite3.SQLITE_CANTOPEN, sqlite3.SQLITE_IOERR, sqlite3.SQLITE_PERM, sqlite3.SQLITE_NOTFOUND:
 		return source.Errorf(source.CodeUnavailable, err, source.PathHint, "the database file cannot be read")
+	case sqlite3.SQLITE_ERROR:
+		if strings.Contains(se.Error(), "integer overflow") {
+			// abs() and sum() beyond int64, and the renderer's range check
+			return source.Errorf(source.CodeOverflow, err, source.OverflowHint, "the query failed: integer overflow")
+		}
 	case sqlite3.SQLITE_TOOBIG:
 		return source.Errorf(source.CodeQueryFailed, err, "select fewer or shorter values", "a value is larger than %d MiB", source.MaxValueBytes>>20)
 	}

@@ -1,4 +1,4 @@
-SELECT "g"."Name" AS "genre", COUNT(*) AS "tracks", SUM("t"."Milliseconds") AS "total_ms"
+SELECT "g"."Name" AS "genre", COUNT(*) AS "tracks", CAST(SUM("t"."Milliseconds") AS BIGINT) AS "total_ms"
 FROM "Track" AS "t"
 INNER JOIN "Genre" AS "g" ON "t"."GenreId" = "g"."GenreId"
 GROUP BY "g"."Name"

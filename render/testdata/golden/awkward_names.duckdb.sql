@@ -1,4 +1,4 @@
-SELECT "o"."select" AS "select", "o"."unit price" AS "unit price", "o"."größe" AS "größe", "o"."客户" AS "客户", "o"."Group" AS "group", "o"."a""b" AS "it's ""quoted""", SUM("oi"."Qty") AS "order"
+SELECT "o"."select" AS "select", "o"."unit price" AS "unit price", "o"."größe" AS "größe", "o"."客户" AS "客户", "o"."Group" AS "group", "o"."a""b" AS "it's ""quoted""", CAST(SUM("oi"."Qty") AS BIGINT) AS "order"
 FROM "order" AS "o"
 LEFT JOIN "Order Items" AS "oi" ON "o"."select" = "oi"."OrderSelect"
 WHERE ("o"."客户" <> 'O''Reilly''); DROP TABLE t; --')

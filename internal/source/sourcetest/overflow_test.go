@@ -1,0 +1,62 @@
+package sourcetest
+
+import (
+	"context"
+	"os"
+	"strings"
+	"testing"
+
+	"github.com/nl2sql/nl2sql/internal/pgtest"
+	"github.com/nl2sql/nl2sql/internal/source"
+	"github.com/nl2sql/nl2sql/internal/source/duckdb"
+	"github.com/nl2sql/nl2sql/internal/source/postgres"
+	"github.com/nl2sql/nl2sql/internal/source/sqlite"
+)
+
+// An arithmetic result beyond its type's range is an error the caller can
+// act on: the same ARITHMETIC_OVERFLOW code with a hint on every engine,
+// never a generic QUERY_FAILED on one engine and a code on another. The
+// statements are what the renderer writes (package render, overflow.go).
+func TestOverflowIsOneTypedError(t *testing.T) {
+	type querier interface {
+		Query(ctx context.Context, sql string, args []any, maxRows int) (*source.Result, error)
+	}
+	engines := map[string]querier{
+		"sqlite": Open(t, sqlite.OpenSQLite, TempDB(t, "CREATE TABLE t (a INTEGER)"), source.Options{}),
+		"duckdb": Open(t, duckdb.OpenDuckDB, DuckTempDB(t, "CREATE TABLE t (a BIGINT)"), source.Options{}),
+	}
+	if os.Getenv("NL2SQL_TEST_PG_DSN") != "" || os.Getenv("CI") != "" {
+		engines["postgres"] = Open(t, postgres.OpenPostgres, pgtest.DSN(t), source.Options{AllowWritableRole: true})
+	} else {
+		t.Log("NL2SQL_TEST_PG_DSN is not set: PostgreSQL part not tested")
+	}
+	queries := map[string][]string{
+		"sqlite": {
+			"SELECT abs(-9223372036854775807 - 1)", // the renderer's range check
+			"SELECT sum(x) FROM (SELECT 9223372036854775807 AS x UNION ALL SELECT 1)",
+		},
+		"duckdb": {
+			"SELECT CAST(9223372036854775807 AS BIGINT) + 1",
+			"SELECT CAST(SUM(x) AS BIGINT) FROM (VALUES (9223372036854775807), (1)) AS v(x)",
+			"SELECT CAST(CAST(1e10 AS DECIMAL(38,10)) * CAST(1e10 AS DECIMAL(38,10)) AS DECIMAL(38,10))",
+		},
+		"postgres": {
+			"SELECT CAST(9223372036854775807 AS BIGINT) + 1",
+			"SELECT CAST(SUM(x) AS BIGINT) FROM (VALUES (9223372036854775807), (1)) AS v(x)",
+			"SELECT CAST(CAST(1e20 AS NUMERIC) AS NUMERIC(38,20))",
+		},
+	}
+	for name, q := range engines {
+		for _, sql := range queries[name] {
+			_, err := q.Query(context.Background(), sql, nil, 10)
+			if err == nil {
+				t.Errorf("%s: %s: no error", name, sql)
+				continue
+			}
+			se := AsError(t, err)
+			if se.Code != source.CodeOverflow || se.Hint != source.OverflowHint || !strings.Contains(se.Hint, "cast an operand to float") {
+				t.Errorf("%s: %s: %s (hint %q), want %s with the overflow hint", name, sql, se, se.Hint, source.CodeOverflow)
+			}
+		}
+	}
+}

@@ -1,0 +1,211 @@
+package render
+
+import (
+	"math"
+	"slices"
+	"strings"
+
+	"github.com/nl2sql/nl2sql/planast"
+)
+
+// Arithmetic has one range on every engine (see "Arithmetic overflow" in
+// doc.go): integer arithmetic is int64, decimal arithmetic DECIMAL(38,10),
+// and a result beyond the range is an error everywhere, never a value on
+// one engine and an error or a rounded double on another.
+//
+// A chain is a maximal tree of +, - and * (and unary minus) of one numeric
+// type (Binary.Numeric, Unary.Numeric): its range is checked once, at its
+// top, so the SQL grows by one wrapper per chain, not per node. A product
+// of two decimals is a chain of its own (its range is narrower: DuckDB
+// computes it at scale 20).
+
+// rangeKind is the range a chain top is checked against.
+type rangeKind int
+
+const (
+	rangeInt64      rangeKind = iota // |x| ≤ 2^63-1
+	rangeDecimal                     // |x| < 10^28, 10 decimals: DECIMAL(38,10)
+	rangeDecProduct                  // a decimal × decimal product: |x| < 10^18
+)
+
+// rangeChecker is implemented by every dialect: RangeCheck wraps the
+// rendered top of a chain so that a value beyond kind's range is an error;
+// leaves are the rendered operands whose run-time type SQLite must confirm
+// (an integer column may hold a real there).
+type rangeChecker interface {
+	RangeCheck(sql string, kind rangeKind, leaves []string) string
+	// WidenInt renders an integer operand as a 64-bit integer (PostgreSQL
+	// and DuckDB type literals and int4 columns as 32-bit, and overflow at
+	// 2^31 where SQLite does not).
+	WidenInt(sql string) string
+}
+
+// overflowError is SQLite's way to raise an error from an expression: abs
+// of the smallest integer fails with "integer overflow", which the adapter
+// reports as ARITHMETIC_OVERFLOW as it does PostgreSQL's and DuckDB's own.
+const overflowError = "abs(-9223372036854775807 - 1)"
+
+// isArith reports whether e is +, -, * or unary minus, and of which type.
+func isArith(e planast.Expr) (planast.Type, bool) {
+	switch e := e.(type) {
+	case *planast.Binary:
+		switch e.Op {
+		case planast.OpAdd, planast.OpSub, planast.OpMul:
+			return e.Numeric, e.Numeric == planast.TypeInteger || e.Numeric == planast.TypeDecimal
+		}
+	case *planast.Unary:
+		return e.Numeric, e.Op == "-" && (e.Numeric == planast.TypeInteger || e.Numeric == planast.TypeDecimal)
+	}
+	return "", false
+}
+
+// decProduct reports whether e multiplies two decimals.
+func decProduct(e planast.Expr) bool {
+	b, ok := e.(*planast.Binary)
+	return ok && b.DecimalProduct
+}
+
+// continues reports whether child is part of parent's chain.
+func continues(parent planast.Type, child planast.Expr) bool {
+	t, ok := isArith(child)
+	return ok && t == parent && !decProduct(child)
+}
+
+// arith renders the arithmetic e (isArith holds), checked against its range
+// when top; leaves collects the chain's operands SQLite must confirm are
+// integers at run time.
+func (w *writer) arith(e planast.Expr, top bool, leaves *[]string) string {
+	t, _ := isArith(e)
+	operand := func(x planast.Expr) string {
+		if !decProduct(e) && continues(t, x) {
+			return w.arith(x, false, leaves)
+		}
+		s := w.exprS(x)
+		if _, cast := x.(*planast.Cast); t == planast.TypeInteger && !cast && !intLiteral(x) {
+			*leaves = append(*leaves, s)
+		}
+		return s
+	}
+	var s string
+	rc := w.d.(rangeChecker) // every dialect implements it (TestDialectsCheckRanges)
+	switch e := e.(type) {
+	case *planast.Binary:
+		l, r := operand(e.Left), operand(e.Right)
+		if t == planast.TypeInteger && !continues(t, e.Left) && !continues(t, e.Right) && !wide(e.Left) && !wide(e.Right) {
+			l = rc.WidenInt(l)
+		}
+		s = "(" + l + " " + e.Op + " " + r + ")"
+	case *planast.Unary:
+		x := operand(e.Expr)
+		if t == planast.TypeInteger && !continues(t, e.Expr) && !wide(e.Expr) {
+			x = rc.WidenInt(x)
+		}
+		s = "(- " + x + ")"
+	}
+	if !top {
+		return s
+	}
+	kind := rangeInt64
+	switch {
+	case decProduct(e):
+		kind = rangeDecProduct
+	case t == planast.TypeDecimal:
+		kind = rangeDecimal
+	}
+	return rc.RangeCheck(s, kind, dedupe(*leaves))
+}
+
+// wide reports whether the integer operand e is 64-bit on every engine
+// already: a cast to integer, an integer division, COUNT, an integer SUM or
+// a literal beyond 32 bits.
+func wide(e planast.Expr) bool {
+	switch e := e.(type) {
+	case *planast.Cast:
+		return e.Type == planast.CastInteger
+	case *planast.Binary:
+		return e.Op == planast.OpIDiv
+	case *planast.Func:
+		return e.Name == "COUNT" || e.Numeric == planast.TypeInteger
+	case *planast.Literal:
+		return e.Type == planast.TInteger && (e.Int > math.MaxInt32 || e.Int < math.MinInt32)
+	}
+	return false
+}
+
+func intLiteral(e planast.Expr) bool {
+	l, ok := e.(*planast.Literal)
+	return ok && (l.Type == planast.TInteger || l.Type == planast.TNull)
+}
+
+func dedupe(xs []string) []string {
+	var out []string
+	for _, x := range xs {
+		if !slices.Contains(out, x) {
+			out = append(out, x)
+		}
+	}
+	return out
+}
+
+// sumInt renders SUM over integers as a 64-bit integer: SQLite's sum()
+// fails beyond int64 ("integer overflow"), PostgreSQL's returns numeric and
+// DuckDB's HUGEINT; the cast makes a sum beyond int64 the same error there.
+func (w *writer) sumInt(call string) string {
+	if w.d.Name() == "sqlite" {
+		return call
+	}
+	return "CAST(" + call + " AS BIGINT)"
+}
+
+// RangeCheck: SQLite turns an integer overflow into a double silently, and
+// its decimals are doubles; the chain's value is tested and an out-of-range
+// one raises through overflowError.
+func (SQLite) RangeCheck(s string, kind rangeKind, leaves []string) string {
+	switch kind {
+	case rangeInt64:
+		conds := []string{"typeof(" + s + ") = 'real'"}
+		for _, l := range leaves {
+			conds = append(conds, "typeof("+l+") = 'integer'")
+		}
+		return "CASE WHEN " + strings.Join(conds, " AND ") + " THEN " + overflowError + " ELSE " + s + " END"
+	case rangeDecimal:
+		return "CASE WHEN abs(" + s + ") >= 1e28 THEN " + overflowError + " ELSE " + s + " END"
+	}
+	return "CASE WHEN abs(" + s + ") >= 1e18 THEN " + overflowError + " ELSE " + s + " END"
+}
+
+// WidenInt: SQLite's integers are 64-bit.
+func (SQLite) WidenInt(s string) string { return s }
+
+// RangeCheck: PostgreSQL's bigint arithmetic fails beyond int64 by itself;
+// its numeric is unbounded, so a decimal chain beyond 10^28 is cast to
+// NUMERIC(38,10), which fails there (in range it keeps its scale), and a
+// decimal product is computed in DuckDB's product range and scale.
+func (Postgres) RangeCheck(s string, kind rangeKind, _ []string) string {
+	switch kind {
+	case rangeDecimal:
+		return "CASE WHEN abs(" + s + ") < 1e28 THEN " + s + " ELSE CAST(" + s + " AS NUMERIC(38,10)) END"
+	case rangeDecProduct:
+		return "CAST(CAST(" + s + " AS NUMERIC(38,20)) AS NUMERIC(38,10))"
+	}
+	return s
+}
+
+// WidenInt: PostgreSQL types integer literals and integer columns as int4.
+func (Postgres) WidenInt(s string) string { return "CAST(" + s + " AS BIGINT)" }
+
+// RangeCheck: DuckDB's BIGINT and DECIMAL(38,10) arithmetic fails beyond
+// its range by itself. A product of two decimals has the sum of their
+// scales (20 for two plan decimals, so |x| < 10^18) and is cast back to
+// scale 10, so products of products do not run out of scale (DuckDB
+// refuses a scale beyond 38) and every engine fails at the same bound.
+func (DuckDB) RangeCheck(s string, kind rangeKind, _ []string) string {
+	if kind == rangeDecProduct {
+		return "CAST(CAST(" + s + " AS DECIMAL(38,20)) AS DECIMAL(38,10))"
+	}
+	return s
+}
+
+// WidenInt: DuckDB types small integer literals and INTEGER columns as
+// INT32.
+func (DuckDB) WidenInt(s string) string { return "CAST(" + s + " AS BIGINT)" }
