@@ -205,6 +205,14 @@ func TestDifferentialBigIntegersAgainstFloats(t *testing.T) {
 					conds = append(conds, binary(op, pair[0], pair[1]))
 				}
 			}
+			// an IN subquery with a float on either side compares doubles too
+			sub := func(e string) string {
+				return `{"select":[{"expr":` + e + `,"alias":"v"}],"from":[{"table":"b","alias":"b2"}],"where":` + binary("=", `{"kind":"column","table":"b2","column":"id"}`, `{"kind":"column","table":"b","column":"id"}`) + `}`
+			}
+			for _, pair := range [][2]string{{x, y}, {y, x}} {
+				conds = append(conds, `{"kind":"in","expr":`+pair[0]+`,"subquery":`+sub(pair[1])+`}`,
+					`{"kind":"in","expr":`+pair[0]+`,"subquery":`+sub(pair[1])+`,"negated":true}`)
+			}
 			// IN lists and BETWEEN follow the same rule as plain comparisons.
 			for _, pair := range [][2]string{{x, y}, {y, x}} {
 				conds = append(conds,

@@ -340,3 +340,17 @@ func floatAll(ps []*Expr, types []Type) {
 		}
 	}
 }
+
+// floatSubquery makes x IN (SELECT y ...) with a float on one side a
+// comparison of doubles on every engine, as floatAll does for an IN list:
+// x, an integer or decimal, is cast to float; y, when x is the float, is
+// cast in the subquery's select item. A subquery that groups, is distinct
+// or has set operations keeps y as it is (casting there would change what
+// it groups).
+func floatSubquery(in *In, x, y Type) {
+	floatSide(&in.Expr, x, y)
+	q := in.Subquery
+	if x == TypeFloat && len(q.Select) == 1 && len(q.SetOps) == 0 && len(q.GroupBy) == 0 && !q.Distinct {
+		floatSide(&q.Select[0].Expr, y, x)
+	}
+}

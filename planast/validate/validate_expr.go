@@ -136,6 +136,8 @@ func (v *validator) expr(e Expr, path string, sc *scope, env *cteEnv) Type {
 				v.add(CodeArity, join(path, "subquery"), "an IN subquery must select exactly one column, it selects %d", len(rel.cols))
 			} else if _, _, hint, ok := v.coerce(&e.Expr, t, nil, rel.cols[0].Type); !ok {
 				v.add(CodeType, join(path, "subquery"), "cannot compare %s with the subquery's %s%s", t, rel.cols[0].Type, hint)
+			} else {
+				floatSubquery(e, t, rel.cols[0].Type)
 			}
 		}
 		return TypeBoolean
