@@ -184,6 +184,17 @@
 // sum() fails when a running total passes int64 even if the final sum
 // would not.
 //
+// AVG(x) renders as the division rule's SUM(x) / COUNT(x),
+// "(CAST(SUM(x) AS DOUBLE PRECISION) / NULLIF(COUNT(x), 0))" (REAL, DOUBLE
+// on the others; OVER the same window when it is one), not as the engines'
+// AVG: those sum in floating point, in scan order on some, so the mean of
+// ids past 2^53 or of many-digit decimals differed by engine and from the
+// true mean. SUM of integers (and of decimals outside SQLite) is exact, so
+// the rounding left is the sum's to a double and the one division: the
+// same double on every engine, within one rounding of the true mean; NULL
+// when no value is counted. A ratio the plan writes (SUM(x) / COUNT(*))
+// follows the same rule.
+//
 // # LIKE and case
 //
 // A like matches case-sensitively on every engine: PostgreSQL's and

@@ -211,7 +211,7 @@ func (w *writer) fn(f *planast.Func) {
 		w.fail("%s: wrong number of arguments", spec.Name)
 	}
 	if spec.Kind == planast.Aggregate {
-		call := w.aggregate(spec.Name, args, f.Distinct)
+		call := w.aggregate(spec.Name, args, f.Distinct, "")
 		if spec.Name == "SUM" && f.Numeric == planast.TypeInteger {
 			call = w.sumInt(call)
 		}
@@ -225,18 +225,25 @@ func (w *writer) fn(f *planast.Func) {
 	w.str(s)
 }
 
-func (w *writer) aggregate(name string, args []string, distinct bool) string {
+// aggregate writes an aggregate call; over is "" or the " OVER (...)"
+// clause of a window. AVG is the exact sum divided once by the count, by
+// the division rule every ratio follows (TrueDiv): the engines' own AVG sums
+// in floating point, in scan order on some, so over large integers or
+// many-digit decimals it differed by engine and from the true mean, while
+// SUM is exact wherever the column is (integers, decimals outside SQLite)
+// and the one rounding left is the final division.
+func (w *writer) aggregate(name string, args []string, distinct bool, over string) string {
 	if name == "COUNT" && len(args) == 0 {
-		return "COUNT(*)"
+		return "COUNT(*)" + over
 	}
 	d := ""
 	if distinct {
 		d = "DISTINCT "
 	}
 	if name == "AVG" {
-		return "AVG(" + d + w.d.Cast(args[0], planast.CastFloat) + ")"
+		return w.d.TrueDiv(w.aggregate("SUM", args, distinct, over), w.aggregate("COUNT", args, distinct, over))
 	}
-	return name + "(" + d + args[0] + ")"
+	return name + "(" + d + args[0] + ")" + over
 }
 
 func (w *writer) window(win *planast.Window) {
@@ -247,12 +254,6 @@ func (w *writer) window(win *planast.Window) {
 	args := make([]string, len(win.Args))
 	for i, a := range win.Args {
 		args[i] = w.exprS(a)
-	}
-	var call string
-	if spec.Kind == planast.Aggregate {
-		call = w.aggregate(spec.Name, args, false)
-	} else {
-		call = spec.Name + "(" + strings.Join(args, ", ") + ")"
 	}
 	var parts []string
 	if len(win.PartitionBy) > 0 {
@@ -269,9 +270,14 @@ func (w *writer) window(win *planast.Window) {
 		}
 		parts = append(parts, "ORDER BY "+strings.Join(os, ", "))
 	}
-	call += " OVER (" + strings.Join(parts, " ") + ")"
-	if spec.Name == "SUM" && win.Numeric == planast.TypeInteger {
-		call = w.sumInt(call)
+	over := " OVER (" + strings.Join(parts, " ") + ")"
+	if spec.Kind == planast.Aggregate {
+		call := w.aggregate(spec.Name, args, false, over)
+		if spec.Name == "SUM" && win.Numeric == planast.TypeInteger {
+			call = w.sumInt(call)
+		}
+		w.str(call)
+		return
 	}
-	w.str(call)
+	w.str(spec.Name + "(" + strings.Join(args, ", ") + ")" + over)
 }

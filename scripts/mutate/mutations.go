@@ -1334,4 +1334,11 @@ var mutations = []mutation{
 		New:  "code, retry = CodeTimeout, true",
 		Pkgs: []string{"./engine"}, Run: "TestSlowQueryTimeoutIsNotRetryable",
 	},
+	{
+		Name: "avg-float-sum",
+		File: "render/expr.go",
+		Old:  `return w.d.TrueDiv(w.aggregate("SUM", args, distinct, over), w.aggregate("COUNT", args, distinct, over))`,
+		New:  `return "AVG(" + d + w.d.Cast(args[0], planast.CastFloat) + ")" + over`,
+		Pkgs: []string{"./render"}, Run: "TestEnginesAvgIsTheExactSumDividedOnce",
+	},
 }
