@@ -171,11 +171,16 @@ func suppliedHint(doc []byte) string {
 	}
 	if !json.Valid(trimmed) || inner != "" {
 		if sqlStart.Match(trimmed) || sqlStart.MatchString(inner) {
-			return "a plan is a JSON query tree, never SQL text: get_plan_schema describes it (from the command line, `nl2sql plan from-sql SQL` lifts SQL into a plan)"
+			return HintSQLText
 		}
 	}
 	return "fix the listed issues (each names its path in the plan); get_plan_schema describes the language"
 }
+
+// HintSQLText is the hint for SQL text sent as a plan. It names what a
+// host over MCP can do (read get_plan_schema and write the plan); the
+// command line, whose user can lift SQL, adds its own command to it.
+const HintSQLText = "a plan is a JSON query tree, never SQL text: the server never runs SQL text. get_plan_schema gives the plan language with worked plans; write the query as a plan"
 
 // sqlStart matches text that opens like a SQL statement.
 var sqlStart = regexp.MustCompile(`(?i)^\s*(select|with|insert|update|delete|create|drop|pragma|explain)\b`)

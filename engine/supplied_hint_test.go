@@ -21,3 +21,18 @@ func TestSuppliedHintNamesTheWrongForm(t *testing.T) {
 		}
 	}
 }
+
+// Threat: a host over MCP that sent SQL text was told to run a command
+// line it cannot run; its hint names the tool it has and says SQL text is
+// never run (the command line adds its lifting command itself).
+func TestSQLTextHintNamesOnlyTheHostsTools(t *testing.T) {
+	got := suppliedHint([]byte(`SELECT * FROM Album`))
+	if strings.Contains(got, "nl2sql ") || strings.Contains(got, "command line") {
+		t.Errorf("hint %q names the command line", got)
+	}
+	for _, want := range []string{"get_plan_schema", "never runs SQL"} {
+		if !strings.Contains(got, want) {
+			t.Errorf("hint %q does not say %q", got, want)
+		}
+	}
+}

@@ -1341,4 +1341,18 @@ var mutations = []mutation{
 		New:  `return "AVG(" + d + w.d.Cast(args[0], planast.CastFloat) + ")" + over`,
 		Pkgs: []string{"./render"}, Run: "TestEnginesAvgIsTheExactSumDividedOnce",
 	},
+	{
+		Name: "sql-text-hint-names-cli",
+		File: "engine/check.go",
+		Old:  `			return HintSQLText`,
+		New:  "			return HintSQLText + \" (from the command line, `nl2sql plan from-sql SQL` lifts SQL into a plan)\"",
+		Pkgs: []string{"./engine"}, Run: "TestSQLTextHintNamesOnlyTheHostsTools",
+	},
+	{
+		Name: "cli-no-lift-hint",
+		File: "internal/app/cli/plans.go",
+		Old:  "if errors.As(err, &ee) && ee.Hint == engine.HintSQLText {",
+		New:  "if false && errors.As(err, &ee) && ee.Hint == engine.HintSQLText {",
+		Pkgs: []string{"./internal/app/cli"}, Run: "TestPlanRunOfSQLTextNamesFromSQL",
+	},
 }

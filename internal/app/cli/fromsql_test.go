@@ -2,7 +2,9 @@ package cli
 
 import (
 	"errors"
+	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/nl2sql/nl2sql/engine"
@@ -30,5 +32,21 @@ func TestFromSQLErrorsAreTyped(t *testing.T) {
 	}
 	if out, err := runCLI("plan", "from-sql", "--db", db, "--storage", state, "SELECT Name FROM Artist"); err != nil {
 		t.Errorf("plan from-sql of a plain query: %v\n%s", err, out)
+	}
+}
+
+// A person who runs SQL text as a plan from the command line is pointed at
+// the command that lifts it, which a host over MCP is not told about.
+func TestPlanRunOfSQLTextNamesFromSQL(t *testing.T) {
+	db, _ := filepath.Abs(filepath.Join("..", "..", "..", "examples", "chinook", "chinook.sqlite"))
+	state := filepath.Join(t.TempDir(), "state")
+	file := filepath.Join(t.TempDir(), "q.sql")
+	if err := os.WriteFile(file, []byte("SELECT Name FROM Artist"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_, err := runCLI("plan", "run", "--db", db, "--storage", state, file)
+	var ee *engine.Error
+	if !errors.As(err, &ee) || !strings.Contains(ee.Hint, "nl2sql plan from-sql") || !strings.Contains(ee.Hint, "get_plan_schema") {
+		t.Errorf("plan run of SQL text: %v, want a hint naming get_plan_schema and nl2sql plan from-sql", err)
 	}
 }

@@ -147,6 +147,7 @@ func planCmd(logger *slog.Logger) *cobra.Command {
 			}
 			defer a.Close()
 			res, err := a.Engine.CheckPlan(cmd.Context(), ds, doc, dialect)
+			err = liftHint(err)
 			if err != nil {
 				e := engine.AsError(err)
 				if e.Code != engine.CodePlanInvalid {
@@ -304,6 +305,16 @@ func readInput(stdin io.Reader, name string) ([]byte, error) {
 
 var utf8BOM = []byte("\xef\xbb\xbf")
 
+// liftHint adds to the engine's hint for SQL text sent as a plan the
+// command that lifts SQL into a plan, which only the command line has.
+func liftHint(err error) error {
+	var ee *engine.Error
+	if errors.As(err, &ee) && ee.Hint == engine.HintSQLText {
+		ee.Hint += " (from the command line, `nl2sql plan from-sql SQL` lifts a SELECT into a plan)"
+	}
+	return err
+}
+
 // planRunCmd runs a plan from the command line, as the MCP tool run_plan
 // does: without a model of its own, this is how a person (or a script)
 // answers what `ask` handed over.
@@ -330,6 +341,7 @@ func planRunCmd(logger *slog.Logger) *cobra.Command {
 			}
 			defer a.Close()
 			res, err := a.Engine.RunPlan(cmd.Context(), ds, doc)
+			err = liftHint(err)
 			if err != nil {
 				if asJSON && cmd.Context().Err() == nil {
 					_ = printJSON(out, jsonError(err))
