@@ -11,7 +11,8 @@ import (
 // rowsOf is the part of a result the answer step reads.
 func rowsOf(r *Result) answer.Rows {
 	return answer.Rows{Question: r.Question, Columns: r.Columns, ColumnTypes: r.ColumnTypes,
-		Rows: r.Rows, RowCount: r.RowCount, Truncated: r.Truncated}
+		Rows: r.Rows, RowCount: r.RowCount, Truncated: r.Truncated,
+		LimitZero: r.Plan != nil && r.Plan.Limit != nil && *r.Plan.Limit == 0}
 }
 
 // summarise is the template answer (engine/answer).

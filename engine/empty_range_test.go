@@ -44,3 +44,23 @@ func TestEmptyResultNamesDateRange(t *testing.T) {
 		})
 	}
 }
+
+// A plan with "limit": 0 returns no rows by its own request: its answer
+// says so, where "No rows matched the question" told the host the data
+// had none. An empty result from a filter keeps the plain sentence.
+func TestLimitZeroAnswerSaysThePlanAskedForNoRows(t *testing.T) {
+	e := chinookEngine(t, "")
+	for _, c := range []struct{ tail, want string }{
+		{`,"limit":0`, `asked for 0 rows`},
+		{`,"where":{"kind":"binary","op":"<","left":{"kind":"column","table":"a","column":"ArtistId"},"right":{"kind":"literal","value":0}},"limit":5`, "No rows matched the question."},
+	} {
+		plan := `{"select":[{"expr":{"kind":"column","table":"a","column":"Name"},"alias":"name"}],"from":[{"table":"Artist","alias":"a"}]` + c.tail + `}`
+		res, err := e.RunPlan(context.Background(), "chinook", []byte(plan))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if res.RowCount != 0 || !strings.Contains(res.Answer, c.want) {
+			t.Errorf("%s: rows %d, answer %q, want it to say %q", c.tail, res.RowCount, res.Answer, c.want)
+		}
+	}
+}

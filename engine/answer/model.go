@@ -37,6 +37,9 @@ type Rows struct {
 	Rows        [][]any
 	RowCount    int
 	Truncated   bool
+	// LimitZero says the plan itself asked for no rows ("limit": 0), so an
+	// empty result says nothing about the data.
+	LimitZero bool
 }
 
 // Reply is what the answer step did: Text is the model's answer, or ""

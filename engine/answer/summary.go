@@ -18,6 +18,8 @@ const PreviewRows = 20
 func Summarise(r Rows) string {
 	n := len(r.Rows)
 	switch {
+	case n == 0 && r.LimitZero:
+		return "No rows: the plan asked for 0 rows (\"limit\": 0), so the result says nothing about the data."
 	case n == 0:
 		return "No rows matched the question."
 	case n == 1:

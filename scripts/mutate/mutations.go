@@ -1355,4 +1355,11 @@ var mutations = []mutation{
 		New:  "if false && errors.As(err, &ee) && ee.Hint == engine.HintSQLText {",
 		Pkgs: []string{"./internal/app/cli"}, Run: "TestPlanRunOfSQLTextNamesFromSQL",
 	},
+	{
+		Name: "limit-zero-answer-no-match",
+		File: "engine/answering.go",
+		Old:  "LimitZero: r.Plan != nil && r.Plan.Limit != nil && *r.Plan.Limit == 0}",
+		New:  "LimitZero: false}",
+		Pkgs: []string{"./engine"}, Run: "TestLimitZeroAnswerSaysThePlanAskedForNoRows",
+	},
 }
