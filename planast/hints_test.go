@@ -64,7 +64,7 @@ func TestSelectAliasReuseIsExplained(t *testing.T) {
 			if !strings.Contains(is.Message, "alias of this query's select") {
 				t.Errorf("message %q does not say the name is a select alias", is.Message)
 			}
-			for _, want := range []string{"order_by, group_by, having and qualify", "derived table or a CTE"} {
+			for _, want := range []string{"order_by, group_by, having, qualify", "derived table or a CTE"} {
 				if !strings.Contains(is.Hint, want) {
 					t.Errorf("hint %q lacks %q", is.Hint, want)
 				}
@@ -75,5 +75,48 @@ func TestSelectAliasReuseIsExplained(t *testing.T) {
 	is := firstIssue(t, plan(sel(cnt, item(c("", "nothing_here"), "x")), tracks, group), chinook, validate.Options{})
 	if is.Hint != "" || strings.Contains(is.Message, "alias") {
 		t.Errorf("a plain missing column: %+v", is)
+	}
+}
+
+// A host that ranks by a computed column it named ("order_by" of a window
+// naming a select alias) was refused although the guide says aliases work
+// in order_by. The alias now means the aliased expression inside OVER, the
+// same SQL as writing the expression out; an alias of a window still
+// cannot order another window.
+func TestWindowOrderByNamesASelectAlias(t *testing.T) {
+	tracks := frm(from("Track", "t"))
+	group := `"group_by":[` + c("", "GenreId") + `]`
+	rank := func(by string) string {
+		return `{"kind":"window","name":"RANK","args":[],"partition_by":[` + by + `],"order_by":[{"expr":` + by + `,"direction":"desc"}]}`
+	}
+	for _, tc := range []struct{ name, alias, aliased, tail string }{
+		{"a scalar expression", "upper_name", fn("UPPER", c("t", "Name")), ""},
+		{"an aggregate", "n", fn("COUNT"), group},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			parts := func(by string) string {
+				p := []string{sel(item(tc.aliased, tc.alias), item(rank(by), "r")), tracks}
+				if tc.tail != "" {
+					p = append(p, tc.tail)
+				}
+				return plan(p...)
+			}
+			byAlias, err := validate.Plan(decode(t, parts(c("", tc.alias))), chinook, validate.Options{})
+			if err != nil {
+				t.Fatalf("window ordered by the alias %q: %v", tc.alias, err)
+			}
+			written, err := validate.Plan(decode(t, parts(tc.aliased)), chinook, validate.Options{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got, want := string(byAlias.Plan.Canonical()), string(written.Plan.Canonical()); got != want {
+				t.Errorf("by alias:\n%s\nwritten out:\n%s", got, want)
+			}
+		})
+	}
+	lag := `{"kind":"window","name":"LAG","args":[` + c("t", "Name") + `],"order_by":[{"expr":` + c("t", "TrackId") + `}]}`
+	is := firstIssue(t, plan(sel(item(lag, "prev"), item(`{"kind":"window","name":"RANK","args":[],"order_by":[{"expr":`+c("", "prev")+`}]}`, "r")), tracks), chinook, validate.Options{})
+	if is.Code != planast.CodeColumnNotFound || !strings.Contains(is.Message, "holding a window") {
+		t.Errorf("a window ordered by another window's alias: %+v", is)
 	}
 }

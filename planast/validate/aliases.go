@@ -142,3 +142,21 @@ func (s *scope) hasSource(alias string) bool {
 	_, ok := s.find(alias)
 	return ok
 }
+
+// windowAlias returns a window's partition_by or order_by item e, or, when
+// e is a column with no table that names no column of the query's own
+// sources but a select item's alias, a copy of that item's expression: no
+// engine reads select aliases inside OVER (...), and a host that sorts a
+// window by a computed column it named gets that column's order. An alias
+// of another window stays as it is and is refused as a column not found.
+func (v *validator) windowAlias(e Expr, path string, sc *scope) Expr {
+	c, ok := e.(*Column)
+	if !ok || c.Table != "" || ownColumn(sc, c.Column) {
+		return e
+	}
+	it := outputAlias(&Query{Select: sc.selecting}, c.Column)
+	if it == nil || hasWindow(it.Expr) {
+		return e
+	}
+	return cloneExpr(it.Expr)
+}

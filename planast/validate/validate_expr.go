@@ -395,6 +395,11 @@ func (v *validator) column(c *Column, path string, sc *scope) Type {
 		}
 	}
 	for _, it := range sc.selecting {
+		if it.Alias != "" && strings.EqualFold(it.Alias, c.Column) && v.inWin > 0 && hasWindow(it.Expr) {
+			v.addHint(CodeColumnNotFound, join(path, "column"), aliasHint,
+				"no source in scope has a column %q; it is an alias of this query's select holding a window, which another window cannot name", c.Column)
+			return TypeUnknown
+		}
 		if it.Alias != "" && strings.EqualFold(it.Alias, c.Column) {
 			v.addHint(CodeColumnNotFound, join(path, "column"), aliasHint,
 				"no source in scope has a column %q; it is an alias of this query's select, which %s cannot name", c.Column, sc.clauseName())
@@ -411,7 +416,7 @@ func (v *validator) column(c *Column, path string, sc *scope) Type {
 
 // aliasHint is the hint for a select alias named where only source columns
 // count: SQL computes select items from the sources, all at once.
-const aliasHint = "select aliases may be used in order_by, group_by, having and qualify; to reuse one in another select item, a window or where, wrap the query in a derived table or a CTE and select from it"
+const aliasHint = "select aliases may be used in order_by, group_by, having, qualify and a window's partition_by and order_by (unless the alias is a window itself); to reuse one in another select item, a window's arguments or where, wrap the query in a derived table or a CTE and select from it"
 
 // clauseName names the clause being checked, for messages.
 func (s *scope) clauseName() string {
@@ -649,9 +654,12 @@ func (v *validator) window(w *Window, path string, sc *scope, env *cteEnv) Type 
 		}
 	}
 	for i, p := range w.PartitionBy {
-		v.expr(p, idx(join(path, "partition_by"), i), sc, env)
+		w.PartitionBy[i] = v.windowAlias(p, idx(join(path, "partition_by"), i), sc)
+		v.expr(w.PartitionBy[i], idx(join(path, "partition_by"), i), sc, env)
 	}
 	for i, o := range w.OrderBy {
+		o.Expr = v.windowAlias(o.Expr, join(idx(join(path, "order_by"), i), "expr"), sc)
+		w.OrderBy[i] = o
 		v.expr(o.Expr, join(idx(join(path, "order_by"), i), "expr"), sc, env)
 	}
 	v.inWin--
