@@ -39,10 +39,15 @@ var Functions = map[string]FuncSpec{
 	"NULLIF":     {"NULLIF", Scalar, 2, 2, -1},
 	"ABS":        {"ABS", Scalar, 1, 1, -1},
 	"ROUND":      {"ROUND", Scalar, 1, 2, -1},
-	"UPPER":      {"UPPER", Scalar, 1, 1, -1},
-	"LOWER":      {"LOWER", Scalar, 1, 1, -1},
-	"TRIM":       {"TRIM", Scalar, 1, 1, -1},
-	"LENGTH":     {"LENGTH", Scalar, 1, 1, -1},
+	// SQRT(x) and LN(x) are float functions, NULL outside their domain
+	// (x < 0, x <= 0) on every engine: PostgreSQL would fail the query,
+	// DuckDB return NaN or -inf, SQLite NULL.
+	"SQRT":   {"SQRT", Scalar, 1, 1, -1},
+	"LN":     {"LN", Scalar, 1, 1, -1},
+	"UPPER":  {"UPPER", Scalar, 1, 1, -1},
+	"LOWER":  {"LOWER", Scalar, 1, 1, -1},
+	"TRIM":   {"TRIM", Scalar, 1, 1, -1},
+	"LENGTH": {"LENGTH", Scalar, 1, 1, -1},
 	// SUBSTR(text, start[, length]) has SQLite's meaning on every engine:
 	// positions are 1-based, a negative start counts from the end
 	// (SUBSTR('hello', -2) = 'lo', SUBSTR('hello', -3, 2) = 'll'), and

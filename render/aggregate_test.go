@@ -110,3 +110,27 @@ func planRows(t *testing.T, e engineDB, cat memCatalog, plan string) [][]string 
 	}
 	return rows
 }
+
+// SQRT and LN: a host computing a root or a logarithm over a column that
+// holds zeros or negatives got a failed query on PostgreSQL and NaN or
+// -inf on DuckDB; every engine now returns NULL outside the domain and the
+// same double inside it.
+func TestEnginesSqrtLnDomain(t *testing.T) {
+	cat := memCatalog{table("m", []string{"id integer", "x integer", "f float"})}
+	rows := map[string][]string{"m": {"1, 4, 2.25", "2, 0, 0.0", "3, -9, -1.5", "4, NULL, NULL", "5, 10, 1e300"}}
+	sq := func(name, col string) string { return `{"kind":"func","name":"` + name + `","args":[` + column(col) + `]}` }
+	plan := `{"select":[{"expr":` + column("id") + `,"alias":"id"},{"expr":` + sq("SQRT", "x") + `,"alias":"sx"},{"expr":` + sq("SQRT", "f") + `,"alias":"sf"},` +
+		`{"expr":` + sq("LN", "x") + `,"alias":"lx"},{"expr":` + sq("LN", "f") + `,"alias":"lf"}],"from":[{"table":"m","alias":"m"}],"order_by":[{"expr":` + column("id") + `}]}`
+	want := [][]string{
+		{"1", "2", "1.5", fmt.Sprint(math.Log(4)), fmt.Sprint(math.Log(2.25))},
+		{"2", "0", "0", "NULL", "NULL"},
+		{"3", "NULL", "NULL", "NULL", "NULL"},
+		{"4", "NULL", "NULL", "NULL", "NULL"},
+		{"5", fmt.Sprint(math.Sqrt(10)), fmt.Sprint(math.Sqrt(1e300)), fmt.Sprint(math.Log(10)), fmt.Sprint(math.Log(1e300))},
+	}
+	for _, e := range engines(t, cat, rows) {
+		if got := planRows(t, e, cat, plan); fmt.Sprint(got) != fmt.Sprint(want) {
+			t.Errorf("%s: got %v, want %v", e.d.Name(), got, want)
+		}
+	}
+}

@@ -195,6 +195,11 @@
 // when no value is counted. A ratio the plan writes (SUM(x) / COUNT(*))
 // follows the same rule.
 //
+// SQRT(x) and LN(x) take x as a double and are NULL outside their domain
+// (x < 0, x <= 0): "SQRT(CASE WHEN CAST(x AS ...) >= 0 THEN CAST(x AS ...)
+// END)", where PostgreSQL would fail the query and DuckDB return NaN or
+// -inf.
+//
 // # LIKE and case
 //
 // A like matches case-sensitively on every engine: PostgreSQL's and

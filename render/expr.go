@@ -218,6 +218,11 @@ func (w *writer) fn(f *planast.Func) {
 		w.str(call)
 		return
 	}
+	if dom, ok := mathDomain[spec.Name]; ok {
+		x := w.d.Cast(args[0], planast.CastFloat)
+		w.str(spec.Name + "(CASE WHEN " + x + dom + " THEN " + x + " END)")
+		return
+	}
 	s, ok := w.d.Func(spec.Name, args)
 	if !ok {
 		w.fail("function %s has no rendering", spec.Name)
@@ -232,6 +237,11 @@ func (w *writer) fn(f *planast.Func) {
 // many-digit decimals it differed by engine and from the true mean, while
 // SUM is exact wherever the column is (integers, decimals outside SQLite)
 // and the one rounding left is the final division.
+// mathDomain is the condition under which each float function is defined:
+// outside it the argument becomes NULL, so every engine returns NULL where
+// PostgreSQL would fail the query and DuckDB return NaN or -inf.
+var mathDomain = map[string]string{"SQRT": " >= 0", "LN": " > 0"}
+
 func (w *writer) aggregate(name string, args []string, distinct bool, over string) string {
 	if name == "COUNT" && len(args) == 0 {
 		return "COUNT(*)" + over

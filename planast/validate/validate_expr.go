@@ -522,7 +522,7 @@ func (v *validator) fn(f *Func, path string, sc *scope, env *cteEnv) Type {
 			return argT(0)
 		}
 		return TypeFloat
-	case "AVG":
+	case "AVG", "SQRT", "LN":
 		need(0, isNum, "a number")
 		return TypeFloat
 	case "MIN", "MAX", "ABS":

@@ -1369,4 +1369,11 @@ var mutations = []mutation{
 		New:  "	if true || it == nil || hasWindow(it.Expr) {\n		return e\n	}\n	return cloneExpr(it.Expr)",
 		Pkgs: []string{"./planast"}, Run: "TestWindowOrderByNamesASelectAlias",
 	},
+	{
+		Name: "sqrt-ln-no-domain-guard",
+		File: "render/expr.go",
+		Old:  `w.str(spec.Name + "(CASE WHEN " + x + dom + " THEN " + x + " END)")`,
+		New:  `w.str(spec.Name + "(" + x + ")")`,
+		Pkgs: []string{"./render"}, Run: "TestEnginesSqrtLnDomain",
+	},
 }
