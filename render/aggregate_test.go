@@ -118,7 +118,9 @@ func planRows(t *testing.T, e engineDB, cat memCatalog, plan string) [][]string 
 func TestEnginesSqrtLnDomain(t *testing.T) {
 	cat := memCatalog{table("m", []string{"id integer", "x integer", "f float"})}
 	rows := map[string][]string{"m": {"1, 4, 2.25", "2, 0, 0.0", "3, -9, -1.5", "4, NULL, NULL", "5, 10, 1e300"}}
-	sq := func(name, col string) string { return `{"kind":"func","name":"` + name + `","args":[` + column(col) + `]}` }
+	sq := func(name, col string) string {
+		return `{"kind":"func","name":"` + name + `","args":[` + column(col) + `]}`
+	}
 	plan := `{"select":[{"expr":` + column("id") + `,"alias":"id"},{"expr":` + sq("SQRT", "x") + `,"alias":"sx"},{"expr":` + sq("SQRT", "f") + `,"alias":"sf"},` +
 		`{"expr":` + sq("LN", "x") + `,"alias":"lx"},{"expr":` + sq("LN", "f") + `,"alias":"lf"}],"from":[{"table":"m","alias":"m"}],"order_by":[{"expr":` + column("id") + `}]}`
 	want := [][]string{
