@@ -143,6 +143,10 @@ func writeTable(b *strings.Builder, t schema.Table) {
 			b.WriteByte(';')
 		}
 		b.WriteString(" " + name(c.Name) + " " + string(c.Type))
+		if c.Type.IsNested() || c.Type == planast.TypeInterval || c.Type == planast.TypeUnknown && c.DeclaredType != "" {
+			// the engine's own type: what a cast or comparison must respect
+			b.WriteString(" (" + strings.ToLower(c.DeclaredType) + ")")
+		}
 		if pk[c.Name] {
 			b.WriteString(" pk")
 		}
@@ -159,6 +163,10 @@ func writeTable(b *strings.Builder, t schema.Table) {
 			if p.AllValues && (texts == 1 || !uniquePerRow(t.RowCount, p)) {
 				b.WriteString(" values " + jsonList(p.SampleValues))
 			} else if ex := examples(p.SampleValues); len(ex) > 0 {
+				b.WriteString(" e.g. " + jsonList(ex))
+			}
+		case (c.Type.IsNested() || c.Type == planast.TypeInterval) && len(p.SampleValues) > 0:
+			if ex := examples(p.SampleValues); len(ex) > 0 {
 				b.WriteString(" e.g. " + jsonList(ex))
 			}
 		case (c.Type.IsNumeric() || c.Type.IsTemporal()) && p.Min != nil && !isFK:

@@ -17,11 +17,22 @@ const (
 	TypeTimestamp Type = "timestamp"
 	TypeBlob      Type = "blob"
 	TypeUnknown   Type = "unknown" // also the type of NULL
-	// TypeJSON is a result column type only, never a catalog column's: the
-	// value is the JSON text of a nested value (an array, list, struct,
-	// map or JSON document), numbers in it written with all their digits.
+	// TypeJSON is a JSON document or a nested record (PostgreSQL json and
+	// jsonb, DuckDB JSON, STRUCT, MAP and UNION); a value is its JSON text,
+	// numbers in it written with all their digits.
 	TypeJSON Type = "json"
+	// TypeArray is an array or list (PostgreSQL arrays, DuckDB LIST and
+	// ARRAY); a value is the JSON text of its elements.
+	TypeArray Type = "array"
+	// TypeInterval is a duration (PostgreSQL and DuckDB INTERVAL); a value
+	// is its ISO 8601 text ("P1DT2H").
+	TypeInterval Type = "interval"
 )
+
+// IsNested reports whether t is json or array: a value the engines can
+// select but neither search as text (LIKE, text functions) nor compare
+// with text without a cast, each in its own text form.
+func (t Type) IsNested() bool { return t == TypeJSON || t == TypeArray }
 
 // IsNumeric reports whether t is integer, decimal or float.
 func (t Type) IsNumeric() bool { return t == TypeInteger || t == TypeDecimal || t == TypeFloat }

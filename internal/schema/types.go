@@ -15,8 +15,10 @@ import (
 // and an empty name unknown; REAL, FLOA or DOUB is float; then DATETIME and
 // TIMESTAMP are timestamp, DATE is date, BOOL… is boolean, NUMERIC, DECIMAL,
 // NUMBER and MONEY are decimal, JSON, UUID and TIME are text, and any other
-// name is unknown. DuckDB and PostgreSQL map their own type names (arrays,
-// lists, structs and maps are unknown). An unknown dialect is unknown.
+// name is unknown (SQLite stores JSON as text, so it stays text there).
+// DuckDB and PostgreSQL map their own type names: json, jsonb, DuckDB JSON,
+// STRUCT, MAP and UNION are json; arrays and lists are array; INTERVAL is
+// interval. An unknown dialect is unknown.
 func NormalizeType(dialect, declared string) planast.Type {
 	switch dialect {
 	case DialectSQLite:
@@ -80,9 +82,11 @@ var namedTypes = map[string]planast.Type{
 	"char": planast.TypeText, "character": planast.TypeText, "bpchar": planast.TypeText,
 	"nchar": planast.TypeText, "nvarchar": planast.TypeText, "string": planast.TypeText,
 	"name": planast.TypeText, "citext": planast.TypeText, "uuid": planast.TypeText,
-	"json": planast.TypeText, "jsonb": planast.TypeText, "xml": planast.TypeText,
+	"xml":  planast.TypeText,
 	"enum": planast.TypeText, "inet": planast.TypeText, "cidr": planast.TypeText,
-	"macaddr": planast.TypeText, "interval": planast.TypeText,
+	"macaddr": planast.TypeText,
+	// nested values and durations
+	"json": planast.TypeJSON, "jsonb": planast.TypeJSON, "interval": planast.TypeInterval,
 	"time": planast.TypeText, "timetz": planast.TypeText,
 	"time with time zone": planast.TypeText, "time without time zone": planast.TypeText,
 	// booleans
@@ -101,9 +105,13 @@ var namedTypes = map[string]planast.Type{
 
 func namedType(dialect, declared string) planast.Type {
 	d := strings.ToLower(strings.TrimSpace(declared))
-	if d == "" || strings.HasSuffix(d, "]") || (dialect == DialectPostgres && strings.HasPrefix(d, "_")) {
-		// "integer[]", "int4[]" and "_int4" (PostgreSQL's array type names).
+	if d == "" {
 		return planast.TypeUnknown
+	}
+	if strings.HasSuffix(d, "]") || (dialect == DialectPostgres && strings.HasPrefix(d, "_")) {
+		// "integer[]", "int4[]", DuckDB's "INTEGER[3]" and "_int4"
+		// (PostgreSQL's array type names).
+		return planast.TypeArray
 	}
 	// Drop "(…)" arguments wherever they sit: "numeric(12,2)",
 	// "timestamp(3) with time zone", "character varying(40)".
@@ -118,9 +126,17 @@ func namedType(dialect, declared string) planast.Type {
 	if t, ok := namedTypes[d]; ok {
 		return t
 	}
-	// DuckDB's ENUM('a','b') and nested types (STRUCT(…), MAP(…), LIST).
-	if strings.HasPrefix(d, "enum") {
+	// DuckDB's ENUM('a','b') and nested types (STRUCT(…), MAP(…),
+	// UNION(…), whose arguments are gone by now).
+	switch {
+	case strings.HasPrefix(d, "enum"):
 		return planast.TypeText
+	case strings.HasPrefix(d, "interval"): // "interval day to second"
+		return planast.TypeInterval
+	case dialect == DialectDuckDB && (strings.HasPrefix(d, "struct") || strings.HasPrefix(d, "map") || strings.HasPrefix(d, "union")):
+		return planast.TypeJSON
+	case dialect == DialectDuckDB && strings.HasPrefix(d, "list"):
+		return planast.TypeArray
 	}
 	return planast.TypeUnknown
 }

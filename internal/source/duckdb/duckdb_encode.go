@@ -18,10 +18,8 @@ import (
 // reports it ("DECIMAL(12,2)", "TIMESTAMPTZ", "INTEGER[]").
 func duckdbColumn(decl string) source.Column {
 	c := source.Column{Type: schema.NormalizeType(schema.DialectDuckDB, decl), Scale: -1, Decl: strings.ToUpper(strings.TrimSpace(decl))}
-	if c.Decl == "JSON" || c.Type == planast.TypeUnknown && (strings.HasSuffix(c.Decl, "]") ||
-		strings.HasPrefix(c.Decl, "STRUCT") || strings.HasPrefix(c.Decl, "MAP") || strings.HasPrefix(c.Decl, "UNION")) {
-		c.Type = planast.TypeJSON // lists, arrays, structs, maps, unions and JSON: their JSON text
-	}
+	// lists and arrays (array), structs, maps, unions and JSON (json) are
+	// their JSON text (NormalizeType)
 	if sc, ok := schema.DecimalScale(decl); ok && c.Type == planast.TypeDecimal {
 		c.Scale = sc
 	}

@@ -129,8 +129,8 @@ func (d *DuckDB) Profile(ctx context.Context, snap *schema.Snapshot) error {
 		AsText:  func(expr string) string { return "CAST(" + expr + " AS VARCHAR)" },
 		Matches: func(text, re string) string { return fmt.Sprintf("regexp_full_match(%s, '%s')", text, re) },
 		SampleAsText: func(c *schema.Column) bool {
-			// Nested types (unknown) and JSON compare and sample as text.
-			return c.Type == planast.TypeUnknown || duckdbColumn(c.DeclaredType).Decl == "JSON"
+			// Nested types, JSON and unknown types compare and sample as text.
+			return c.Type == planast.TypeUnknown || c.Type.IsNested()
 		},
 		Cache:   &d.profiles,
 		Version: func(context.Context) (string, error) { return "read-only", nil },

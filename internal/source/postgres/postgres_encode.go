@@ -18,13 +18,9 @@ import (
 // pgTypeName).
 func pgColumn(decl string) source.Column {
 	c := source.Column{Type: schema.NormalizeType(schema.DialectPostgres, decl), Scale: -1, Decl: strings.ToLower(decl)}
-	switch {
-	case c.Decl == "json" || c.Decl == "jsonb":
-		c.Type = planast.TypeJSON // the document's text, every digit kept
-	case c.Type != planast.TypeUnknown:
-	case strings.HasPrefix(c.Decl, "_"):
-		c.Type = planast.TypeJSON // arrays: the JSON text of their elements
-	case pgTextTypes[c.Decl] || strings.HasSuffix(c.Decl, "range"):
+	// json and jsonb keep the document's text, every digit kept; arrays
+	// become the JSON text of their elements (NormalizeType: json, array)
+	if c.Type == planast.TypeUnknown && (pgTextTypes[c.Decl] || strings.HasSuffix(c.Decl, "range")) {
 		c.Type = planast.TypeText // their PostgreSQL text
 	}
 	if sc, ok := schema.DecimalScale(decl); ok && c.Type == planast.TypeDecimal {

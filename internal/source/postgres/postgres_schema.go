@@ -157,6 +157,9 @@ func (p *Postgres) Profile(ctx context.Context, snap *schema.Snapshot) error {
 		Matches:   func(text, re string) string { return fmt.Sprintf("%s ~ '^%s$'", text, re) },
 		TextOrder: ` COLLATE "C"`,
 		SampleAsText: func(c *schema.Column) bool {
+			if c.Type.IsNested() {
+				return true // json has no equality to group by
+			}
 			if c.Type != planast.TypeText && c.Type != planast.TypeUnknown {
 				return false
 			}

@@ -192,8 +192,8 @@ func candidates(c schema.Column) []copyColumn {
 		return kinds(kindTimestamp, kindText)
 	case planast.TypeBoolean:
 		return kinds(kindBool, kindBigint, kindText)
-	case planast.TypeText:
-		return kinds(kindText)
+	case planast.TypeText, planast.TypeJSON, planast.TypeArray, planast.TypeInterval:
+		return kinds(kindText) // nested values and durations travel as their text
 	case planast.TypeBlob:
 		return kinds(kindBlob, kindText)
 	}
