@@ -52,7 +52,11 @@ func (v *validator) expr(e Expr, path string, sc *scope, env *cteEnv) Type {
 				return TypeBoolean
 			}
 			if l2, r2, hint, ok := v.coerce(&e.Left, l, &e.Right, r); !ok {
-				v.add(CodeType, path, "cannot compare %s with %s%s", l, r, orHint(hint, "; cast one side or compare with a value of the column's type"))
+				if nh := nestedHint(l, r); hint == "" && nh != "" {
+					v.addHint(CodeType, path, nh[2:], "cannot compare %s with %s", l, r)
+				} else {
+					v.add(CodeType, path, "cannot compare %s with %s%s", l, r, orHint(hint, "; cast one side or compare with a value of the column's type"))
+				}
 			} else {
 				e.Temporal = temporalOf(l2, r2)
 				floatSide(&e.Left, l, r)
@@ -179,7 +183,12 @@ func (v *validator) expr(e Expr, path string, sc *scope, env *cteEnv) Type {
 	case *Like:
 		t := v.expr(e.Expr, join(path, "expr"), sc, env)
 		pt := v.expr(e.Pattern, join(path, "pattern"), sc, env)
-		if t != TypeText && t != TypeUnknown {
+		switch {
+		case t.IsNested() || t == TypeInterval:
+			// the engines refuse LIKE on them (text[] ~~ text); their text
+			// form is the engine's own ({a,b} on PostgreSQL, [a, b] on DuckDB)
+			v.addHint(CodeType, join(path, "expr"), unorderedHint, "like needs text, this is %s; cast it to text first (each engine writes its own text of it)", t)
+		case t != TypeText && t != TypeUnknown:
 			v.add(CodeType, join(path, "expr"), "like needs text, this is %s; cast it to text first", t)
 		}
 		if pt != TypeText && pt != TypeUnknown {
@@ -227,7 +236,11 @@ func (v *validator) expr(e Expr, path string, sc *scope, env *cteEnv) Type {
 	case *Cast:
 		src := v.expr(e.Expr, join(path, "expr"), sc, env)
 		if hint, ok := castAllowed(src, e.Type); !ok {
-			v.add(CodeType, path, "cannot cast %s to %s the same way on every engine%s", src, e.Type, hint)
+			if src.IsNested() || src == TypeInterval {
+				v.addHint(CodeType, path, nonScalarHint(src), "cannot cast %s to %s the same way on every engine", src, e.Type)
+			} else {
+				v.add(CodeType, path, "cannot cast %s to %s the same way on every engine%s", src, e.Type, hint)
+			}
 		}
 		e.FromText = src == TypeText && e.Type != CastText && e.Type != CastBoolean
 		if lit, ok := e.Expr.(*Literal); ok && e.FromText {
@@ -258,6 +271,8 @@ func castAllowed(src Type, t CastType) (hint string, ok bool) {
 		return "; use a case expression (CASE WHEN x THEN 1 ELSE 0 END)", false
 	case src == TypeBlob:
 		return "", false
+	case (src.IsNested() || src == TypeInterval) && t != CastText:
+		return "; " + nonScalarHint(src), false
 	}
 	switch t {
 	case CastText:
@@ -270,6 +285,27 @@ func castAllowed(src Type, t CastType) (hint string, ok bool) {
 		return "", src.IsTemporal() || src == TypeText
 	}
 	return "", false
+}
+
+// nonScalarHint says what a json, array or interval value can do instead
+// of what was refused: PostgreSQL and DuckDB share no cast from them to a
+// number or a date, and DuckDB has no SUM or AVG of an interval.
+func nonScalarHint(t Type) string {
+	if t == TypeInterval {
+		return "an interval can be selected, compared with another interval, sorted, and aggregated with MIN, MAX or COUNT; cast it to text to search its text"
+	}
+	return "a " + string(t) + " value can be selected, counted and tested with IS NULL; cast it to text to search or compare its text"
+}
+
+// nestedHint is the hint of a refused comparison that involves a json,
+// array or interval value, "" when neither side is one.
+func nestedHint(a, b Type) string {
+	for _, t := range []Type{a, b} {
+		if t.IsNested() || t == TypeInterval {
+			return "; " + nonScalarHint(t)
+		}
+	}
+	return ""
 }
 
 func castResult(t CastType) Type {
@@ -504,8 +540,19 @@ func (v *validator) fn(f *Func, path string, sc *scope, env *cteEnv) Type {
 	}
 	argT := func(i int) Type { return ts[i] }
 	need := func(i int, ok func(Type) bool, what string) {
-		if t := ts[i]; t != TypeUnknown && !ok(t) {
-			v.add(CodeType, idx(join(path, "args"), i), "%s needs %s here, this is %s; cast it first", spec.Name, what, t)
+		t := ts[i]
+		switch {
+		case t == TypeUnknown || ok(t):
+		case (t.IsNested() || t == TypeInterval) && what == "text":
+			v.addHint(CodeType, idx(join(path, "args"), i), unorderedHint, "%s needs text here, this is %s; cast it to text first", spec.Name, t)
+		case t.IsNested() || t == TypeInterval:
+			v.addHint(CodeType, idx(join(path, "args"), i), nonScalarHint(t), "%s needs %s here, this is %s, which no cast turns into %s on every engine", spec.Name, what, t, what)
+		default:
+			hint := ""
+			if to, ok := map[string]string{"a number": "decimal", "text": "text", "an integer": "integer", "a date or timestamp": "date"}[what]; ok && t != TypeBoolean && t != TypeBlob {
+				hint = `cast it first: {"kind": "cast", "expr": <the value>, "type": "` + to + `"}`
+			}
+			v.addHint(CodeType, idx(join(path, "args"), i), hint, "%s needs %s here, this is %s; cast it first", spec.Name, what, t)
 		}
 	}
 	isText := func(t Type) bool { return t == TypeText }
