@@ -691,6 +691,13 @@ func (d *decoder) literal(o *obj, path string) (*Literal, error) {
 		if strings.ContainsRune(s, 0) {
 			return nil, NewError(CodeBadValue, vp, "a literal may not contain a NUL character")
 		}
+		if (lt == TDate || lt == TTimestamp) && isInfinity(s) {
+			// SQLite has no infinite dates, and PostgreSQL and DuckDB sort
+			// 'infinity' after every real date: a far date finds it everywhere
+			e := NewError(CodeBadValue, vp, "a %s literal cannot be %q: not every engine has infinite dates", lt, s)
+			e.Issues[0].Hint = infinityHint
+			return nil, e
+		}
 		if lt == TDate && !IsDateLiteral(s) {
 			return nil, NewError(CodeBadValue, vp, "a date literal is a real calendar date written YYYY-MM-DD (year 0001 or later), got %q", Truncate(s, 40))
 		}
@@ -719,6 +726,14 @@ func temporalMark(o *obj, path string) (Type, error) {
 		return t, nil
 	}
 	return "", NewError(CodeBadValue, JoinPath(path, "temporal"), "temporal is \"date\" or \"timestamp\", got %q", Truncate(s, 40))
+}
+
+// infinityHint says how to find infinite dates without an infinite literal.
+const infinityHint = `compare with a far date instead: > "9999-12-31" finds 'infinity' (and < "0001-01-01" '-infinity') on PostgreSQL and DuckDB`
+
+func isInfinity(s string) bool {
+	s = strings.ToLower(strings.TrimSpace(s))
+	return s == "infinity" || s == "-infinity" || s == "+infinity"
 }
 
 // validCalendar reports whether s (already shaped by a regexp) names a real

@@ -59,7 +59,10 @@ func (Postgres) Func(name string, a []string) (string, bool) {
 		}
 		return ts + " + make_interval(days => CAST(" + n + " AS INTEGER))"
 	}, func(end, start string) string {
-		return "(CAST(" + end + " AS DATE) - CAST(" + start + " AS DATE))"
+		// NULL over an infinite date, as DuckDB's date_diff and SQLite's
+		// julianday give, where PostgreSQL would fail the whole query
+		e, s := "CAST("+end+" AS DATE)", "CAST("+start+" AS DATE)"
+		return "(CASE WHEN isfinite(" + e + ") AND isfinite(" + s + ") THEN " + e + " - " + s + " END)"
 	})
 }
 
@@ -72,7 +75,10 @@ func pgLikeFunc(name string, a []string, float, numeric string, add func(unit, n
 		if !ok {
 			return "", false
 		}
-		return "to_char(CAST(" + a[1] + " AS TIMESTAMP), '" + f + "')", true
+		// an infinite date is labelled 'infinity' or '-infinity', as
+		// DuckDB's strftime labels it, never NULL like a missing date
+		ts := "CAST(" + a[1] + " AS TIMESTAMP)"
+		return "(CASE WHEN isfinite(" + ts + ") THEN to_char(" + ts + ", '" + f + "') ELSE CAST(" + ts + " AS TEXT) END)", true
 	case "SUBSTR":
 		// substr takes int4 positions in PostgreSQL: a bigint argument
 		// fails; DuckDB's take BIGINT

@@ -114,17 +114,10 @@ func (SQLite) Func(name string, a []string) (string, bool) {
 		return leftRight(name, a, func(x string) string { return x }), true
 	case "PERIOD_LABEL":
 		x := a[1]
-		switch a[0] {
-		case "year":
-			return "strftime('%Y', " + x + ")", true
-		case "month":
-			return "strftime('%Y-%m', " + x + ")", true
-		case "day":
-			return "strftime('%Y-%m-%d', " + x + ")", true
-		case "quarter":
-			return "(strftime('%Y', " + x + ") || '-Q' || ((CAST(strftime('%m', " + x + ") AS INTEGER) + 2) / 3))", true
-		}
-		return "", false
+		label, ok := sqlitePeriod(a[0], x)
+		// a date stored as 'infinity' keeps that label, as on PostgreSQL
+		// and DuckDB, instead of a NULL that merges with missing dates
+		return "(CASE WHEN " + x + " IN ('infinity', '-infinity') THEN " + x + " ELSE " + label + " END)", ok
 	}
 	if s, ok := common(name, a); ok {
 		return s, true
@@ -177,6 +170,21 @@ func (SQLite) Func(name string, a []string) (string, bool) {
 		return "datetime('now')", true
 	case "POSITION":
 		return "instr(" + a[0] + ", " + a[1] + ")", true
+	}
+	return "", false
+}
+
+// sqlitePeriod is the SQLite label of x's period unit.
+func sqlitePeriod(unit, x string) (string, bool) {
+	switch unit {
+	case "year":
+		return "strftime('%Y', " + x + ")", true
+	case "month":
+		return "strftime('%Y-%m', " + x + ")", true
+	case "day":
+		return "strftime('%Y-%m-%d', " + x + ")", true
+	case "quarter":
+		return "(strftime('%Y', " + x + ") || '-Q' || ((CAST(strftime('%m', " + x + ") AS INTEGER) + 2) / 3))", true
 	}
 	return "", false
 }
