@@ -68,6 +68,10 @@ func ContextTokens(s string) int {
 const (
 	MaxExamples     = 2
 	MaxExampleBytes = 48
+	// MaxNoteBytes bounds a column's comment in the context: the start of
+	// a description says what codes and units mean; the rest costs tokens
+	// every question pays for.
+	MaxNoteBytes = 160
 )
 
 // SchemaContext renders a snapshot for the planner's prompt, one line per
@@ -172,6 +176,9 @@ func writeTable(b *strings.Builder, t schema.Table) {
 		case (c.Type.IsNumeric() || c.Type.IsTemporal()) && p.Min != nil && !isFK:
 			b.WriteString(" range " + jsonList([]any{p.Min, p.Max}))
 		}
+		if c.Comment != "" {
+			b.WriteString(" note " + jsonString(planast.Truncate(c.Comment, MaxNoteBytes)))
+		}
 	}
 	for _, fk := range multi {
 		fmt.Fprintf(b, "; fk (%s) -> %s(%s)", names(fk.Columns), name(fk.RefTable), names(fk.RefColumns))
@@ -205,7 +212,7 @@ func name(n string) string {
 	if plain {
 		return n
 	}
-	return strings.TrimSuffix(jsonList([]any{n})[1:], "]")
+	return jsonString(n)
 }
 
 // names writes a list of names separated by ", ".
@@ -231,6 +238,9 @@ func examples(vals []any) []any {
 	}
 	return out
 }
+
+// jsonString encodes s as a JSON string, HTML characters unescaped.
+func jsonString(s string) string { return strings.TrimSuffix(jsonList([]any{s})[1:], "]") }
 
 // jsonList encodes values as a JSON array, HTML characters unescaped.
 func jsonList(vals []any) string {

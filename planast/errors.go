@@ -3,6 +3,7 @@ package planast
 import (
 	"fmt"
 	"strings"
+	"unicode/utf8"
 )
 
 // Code classifies a plan problem. Codes are stable strings: the planner sees
@@ -93,6 +94,9 @@ func NewError(code Code, path, format string, args ...any) *Error {
 func Truncate(s string, n int) string {
 	if len(s) <= n {
 		return s
+	}
+	for n > 0 && !utf8.RuneStart(s[n]) {
+		n-- // never half a character
 	}
 	return s[:n] + "…"
 }

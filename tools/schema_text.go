@@ -51,6 +51,10 @@ func SnapshotText(s *schema.Snapshot) string {
 				}
 				line += "  e.g. " + s
 			}
+			if c.Comment != "" {
+				// the schema's own words: quoted, as stored text is
+				line += "  note " + cellfmt.Quote(planast.Truncate(c.Comment, 200))
+			}
 			b.WriteString(strings.TrimRight(line, " ") + "\n")
 		}
 		for _, fk := range t.ForeignKeys {

@@ -50,6 +50,9 @@ func (s *SQLite) Snapshot(ctx context.Context) (*schema.Snapshot, error) {
 			}
 			return nil, err
 		}
+		if err := s.readComments(ctx, &t); err != nil {
+			return nil, err
+		}
 		snap.Tables = append(snap.Tables, t)
 	}
 	for i := range snap.Tables {
