@@ -500,7 +500,7 @@ var mutations = []mutation{
 		Name: "sqlite-ddl-comment-trailing-misplaced",
 		File: "internal/source/sqlite_comments.go",
 		Old:  "case lastCol != \"\" && lastEnd >= 0 && !strings.Contains(ddl[lastEnd:tk.Start], \"\\n\"):",
-		New:  "case false:",
+		New:  "case false && lastEnd >= 0:",
 		Pkgs: []string{"./internal/source"}, Run: "TestSQLiteColumnCommentsFromDDL",
 	},
 	{
