@@ -410,8 +410,8 @@ var mutations = []mutation{
 	{
 		Name: "identity-args-kept",
 		File: "tools/errors.go",
-		Old:  "if !slices.Contains(identityArgs, strings.ToLower(k)) {",
-		New:  "if !slices.Contains(identityArgs[:0], strings.ToLower(k)) {",
+		Old:  "if slices.Contains(identityArgs, strings.ToLower(k)) {",
+		New:  "if slices.Contains(identityArgs[:0], strings.ToLower(k)) {",
 		Pkgs: []string{"./tools"}, Run: "TestBindStrict",
 	},
 	{
