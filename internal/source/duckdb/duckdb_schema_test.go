@@ -96,7 +96,7 @@ func TestDuckDBSnapshotShapes(t *testing.T) {
 	for _, c := range mc.Columns {
 		types = append(types, c.Name+" "+c.DeclaredType+" "+string(c.Type)+" "+map[bool]string{true: "null", false: "notnull"}[c.Nullable])
 	}
-	wantTypes := []string{"id BIGINT integer notnull", `tags VARCHAR[] unknown null`, `s STRUCT(k INTEGER) unknown null`, "ts TIMESTAMP WITH TIME ZONE timestamp notnull"}
+	wantTypes := []string{"id BIGINT integer notnull", `tags VARCHAR[] array null`, `s STRUCT(k INTEGER) json null`, "ts TIMESTAMP WITH TIME ZONE timestamp notnull"}
 	if strings.Join(types, "|") != strings.Join(wantTypes, "|") {
 		t.Errorf("columns\n%v\nwant\n%v", types, wantTypes)
 	}

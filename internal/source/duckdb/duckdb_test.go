@@ -116,7 +116,7 @@ func TestDuckDBQueryValues(t *testing.T) {
 			[]planast.Type{"date", "timestamp", "timestamp", "text", "text"},
 			`[["2024-02-29","2024-01-02 03:04:05.5","2024-01-02 01:04:05+00:00","10:11:12.25","10:00:00+02:00"]]`},
 		{`SELECT INTERVAL '1 year 2 months 3 days 04:05:06.5', INTERVAL '-3 days', INTERVAL '0 seconds', '6ba7b810-9dad-11d1-80b4-00c04fd430c8'::UUID`,
-			[]planast.Type{"text", "text", "text", "text"},
+			[]planast.Type{"interval", "interval", "interval", "text"},
 			`[["P1Y2M3DT4H5M6.5S","P-3D","PT0S","6ba7b810-9dad-11d1-80b4-00c04fd430c8"]]`},
 		{`SELECT [1, 2], {'x': 1.5::DECIMAL(3,1), 'y': 'z'}, '{"a": [1, 2]}'::JSON, MAP {'k': 1}`,
 			[]planast.Type{"json", "json", "json", "json"},

@@ -126,7 +126,7 @@ func TestPostgresSnapshotShapes(t *testing.T) {
 		types = append(types, c.Name+" "+c.DeclaredType+" "+string(c.Type)+" "+map[bool]string{true: "null", false: "notnull"}[c.Nullable])
 	}
 	wantTypes := []string{"x integer integer null", "y character varying(10) text null", "z double precision float null",
-		"m mood text null", "d money2 decimal notnull", "tags text[] unknown null", "j jsonb text null"}
+		"m mood text null", "d money2 decimal notnull", "tags text[] array null", "j jsonb json null"}
 	if strings.Join(types, "|") != strings.Join(wantTypes, "|") {
 		t.Errorf("columns\n%v\nwant\n%v", types, wantTypes)
 	}

@@ -185,10 +185,10 @@ func TestPostgresQueryValues(t *testing.T) {
 			[]planast.Type{"date", "timestamp", "timestamp", "text", "date", "timestamp", "text"},
 			`[["2024-02-29","2024-01-02 03:04:05.5","2024-01-02 01:04:05+00:00","10:11:12.25","infinity","-infinity","10:00:00+02"]]`},
 		{`SELECT INTERVAL '1 year 2 months 3 days 04:05:06.5', INTERVAL '-3 days', INTERVAL '0', '6ba7b810-9dad-11d1-80b4-00c04fd430c8'::uuid`,
-			[]planast.Type{"text", "text", "text", "text"},
+			[]planast.Type{"interval", "interval", "interval", "text"},
 			`[["P1Y2M3DT4H5M6.5S","P-3D","PT0S","6ba7b810-9dad-11d1-80b4-00c04fd430c8"]]`},
 		{`SELECT ARRAY[1, 2], '{"a": [1, 2.50]}'::json, '{"b": 1, "a": 2}'::jsonb, '192.168.0.1/24'::inet`,
-			[]planast.Type{"json", "json", "json", "text"},
+			[]planast.Type{"array", "json", "json", "text"},
 			`[["[1,2]","{\"a\": [1, 2.50]}","{\"a\": 2, \"b\": 1}","192.168.0.1/24"]]`},
 		{`SELECT $1::int + 1, $2::text`, []planast.Type{"integer", "text"}, `[[42,"x"]]`},
 	}
