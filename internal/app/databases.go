@@ -7,10 +7,12 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"net"
 	"net/url"
 	"os"
 	"path/filepath"
 	"regexp"
+	"strconv"
 	"strings"
 
 	"github.com/jackc/pgx/v5/pgconn"
@@ -270,7 +272,28 @@ func redactDSN(msg, dsn string) string {
 			msg = strings.ReplaceAll(msg, p, "xxxxx")
 		}
 	}
-	return dsnPassword.ReplaceAllString(msg, "${1}xxxxx@")
+	msg = dsnPassword.ReplaceAllString(msg, "${1}xxxxx@")
+	return kvPassword.ReplaceAllString(msg, "${1}xxxxx")
+}
+
+// kvPassword is the password of a keyword/value DSN ("host=h
+// password=secret"), quoted or not.
+var kvPassword = regexp.MustCompile(`(?i)(password\s*=\s*)('(?:[^'\\]|\\.)*'|\S+)`)
+
+// DSNLocation names where a PostgreSQL DSN leads, for messages:
+// postgres://user@host:port/dbname, without password or parameters, for
+// either form of DSN (URL or keyword/value); "postgres DSN" when it does
+// not parse.
+func DSNLocation(dsn string) string {
+	c, err := pgconn.ParseConfig(dsn)
+	if err != nil {
+		return "postgres DSN"
+	}
+	u := url.URL{Scheme: "postgres", Host: net.JoinHostPort(c.Host, strconv.Itoa(int(c.Port))), Path: "/" + c.Database}
+	if c.User != "" {
+		u.User = url.User(c.User)
+	}
+	return u.String()
 }
 
 func dbError(arg, msg, hint string) error {

@@ -513,6 +513,13 @@ var mutations = []mutation{
 		Pkgs: []string{"./index"}, Run: "TestSchemaContextNotes",
 	},
 	{
+		Name: "open-failure-shows-dsn",
+		File: "internal/app/cli/banner.go",
+		Old:  "return app.DSNLocation(d.DSN)",
+		New:  "return d.DSN",
+		Pkgs: []string{"./internal/app/cli"}, Run: "TestOpenFailureHidesTheDSNPassword",
+	},
+	{
 		Name: "plan-file-bom",
 		File: "internal/app/cli/plans.go",
 		Old:  "return bytes.TrimPrefix(b, utf8BOM), nil",

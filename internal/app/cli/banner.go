@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"net/url"
 	"strings"
 	"sync"
 	"time"
@@ -106,11 +105,5 @@ func where(d config.Datasource) string {
 	if d.DSN == "" {
 		return d.Path
 	}
-	u, err := url.Parse(d.DSN)
-	if err != nil {
-		return "postgres DSN"
-	}
-	u.User = nil
-	u.RawQuery = ""
-	return u.String()
+	return app.DSNLocation(d.DSN)
 }
