@@ -10,8 +10,10 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"net"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"sync"
 
@@ -96,6 +98,16 @@ func serveCmd(logger *slog.Logger) *cobra.Command {
 		Short: "Serve the MCP tools over stdio, or over streamable HTTP with --http",
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
+			if httpAddr != "" {
+				// refused before the banner: "serving at :99999" then "invalid port" misleads
+				_, port, err := net.SplitHostPort(httpAddr)
+				if n, perr := strconv.Atoi(port); err != nil || perr != nil || n < 0 || n > 65535 {
+					return fmt.Errorf("--http %q is not a listen address (hint: write host:port with a port from 0 to 65535, e.g. 127.0.0.1:8080)", httpAddr)
+				}
+			}
+			if maxLine <= 0 {
+				return fmt.Errorf("--max-line-bytes %d: the longest message must be at least 1 byte (hint: the default is %d)", maxLine, mcp.DefaultMaxLineBytes)
+			}
 			logger, err := newLogger(logger, os.Stderr, logFormat, logLevel)
 			if err != nil {
 				return err
