@@ -520,6 +520,13 @@ var mutations = []mutation{
 		Pkgs: []string{"./internal/app/cli"}, Run: "TestOpenFailureHidesTheDSNPassword",
 	},
 	{
+		Name: "schema-changed-hintless",
+		File: "internal/source/sqlite/sqlite_conn.go",
+		Old:  "return source.Errorf(source.CodeQueryFailed, err, SchemaChangedHint,",
+		New:  "return source.Errorf(source.CodeQueryFailed, err, \"\",",
+		Pkgs: []string{"./internal/source/sqlite"}, Run: "TestDroppedColumnSaysTheSchemaChanged",
+	},
+	{
 		Name: "plan-file-bom",
 		File: "internal/app/cli/plans.go",
 		Old:  "return bytes.TrimPrefix(b, utf8BOM), nil",

@@ -259,8 +259,18 @@ func sqliteError(err error, denied string) *source.Error {
 			// abs() and sum() beyond int64, and the renderer's range check
 			return source.Errorf(source.CodeOverflow, err, source.OverflowHint, "the query failed: integer overflow")
 		}
+		if msg := se.Error(); strings.Contains(msg, "no such column") || strings.Contains(msg, "no such table") {
+			// validated SQL names only what the snapshot holds: the file
+			// changed under a running server
+			return source.Errorf(source.CodeQueryFailed, err, SchemaChangedHint, "the query failed: %s", msg)
+		}
 	case sqlite3.SQLITE_TOOBIG:
 		return source.Errorf(source.CodeQueryFailed, err, "select fewer or shorter values", "a value is larger than %d MiB", source.MaxValueBytes>>20)
 	}
 	return source.Errorf(source.CodeQueryFailed, err, "", "the query failed: %s", se.Error())
 }
+
+// SchemaChangedHint is the hint of a query that names a table or column
+// the database no longer has: the schema was read when the datasource
+// opened, and the file changed since.
+const SchemaChangedHint = "the database's schema changed after nl2sql read it: restart nl2sql serve (or start a new nl2sql process) so it reads the schema again"
