@@ -42,11 +42,14 @@
 // schema that declares no foreign keys, and a table no declared key
 // touches, gets inferred ones, from key names, a key's name without its
 // key word, and a first column that profiling found unique), keeps per
-// table its primary key and the keys joining kept tables, the columns holding values the
-// question names (stored strings, and the columns a year the question
-// names may filter: integer or date ranges holding it, or, with no rows
-// to profile, date-typed or date- or year-named columns) and its best
-// columns, and fills up to a share of the schema. Every sort breaks ties
+// table its primary key and the keys joining kept tables, the columns the
+// question names, spells out or implies, the label (name or title column) of a
+// table it names, the columns holding values the question names (stored
+// strings, and the columns a year the question names may filter: integer,
+// whole-number real or date ranges holding it, or, with no rows to
+// profile, date-typed or date- or year-named columns) and its best
+// columns by rank (the best 2·√d of the d documents, at least one per
+// seed table), and fills up to 35% of the schema's columns. Every sort breaks ties
 // by document id, so the same index and question always give the same
 // Selection, byte for byte as JSON.
 //
@@ -57,7 +60,11 @@
 // "department"), a compound ending in the question's word ("forename",
 // "surname" ← "name"), or a word of one family that the Porter stemmer
 // tells apart ("injured" ← "injuries") ranks as a mention of the
-// lowest weight. Each rule has a guard against names that merely share
+// lowest weight, as does a column one of whose name words a question word
+// implies through a short list of general schema vocabulary
+// (impliedNames in concepts.go: "youngest" → age, birth; "nation" →
+// country; "sold" → quantity; "expensive" → price; "name" → title).
+// Each shortening rule has a guard against names that merely share
 // letters (a prefix of four letters, a contraction keeping the word's
 // first two, a piece of three letters).
 //
@@ -118,9 +125,11 @@
 // through the declared foreign keys (Album joins Artist to Track; asked
 // to join only Artist and InvoiceLine it would add Album and Track as
 // bridges). Each table keeps its primary key, the keys joining it to
-// kept tables and its best columns; the fill adds cheap tables (keys and
-// one column each) while the selection stays under 40 columns and 35% of the schema.
-// The selection renders to about 400 tokens (400–430) instead of 1,285. For "How many
+// kept tables, the columns the question names or implies ("sold" →
+// InvoiceLine.Quantity) and its best columns; the fill adds cheap tables
+// (keys and one column each) while the selection stays under 40 columns
+// and 35% of the schema.
+// The selection renders to about 300 tokens instead of 1,285. For "How many
 // heavy metal tracks are there?" Selection.Values holds
 // {Genre, Name, "Heavy Metal", exact}: the stored spelling, which Filter
 // adds to Genre.Name's samples for the planner.

@@ -1,6 +1,7 @@
 package index
 
 import (
+	"math"
 	"regexp"
 	"slices"
 	"strconv"
@@ -89,7 +90,14 @@ func yearRange(p *schema.ColumnProfile) (lo, hi int64, ranged bool) {
 	}
 	switch p.Min.(type) {
 	case float64, float32:
-		return 1, 0, true
+		// A year stored as a real (2008.0) is a year column too; any
+		// other real range holds no year.
+		lo, okLo := wholeNumber(p.Min)
+		hi, okHi := wholeNumber(p.Max)
+		if !okLo || !okHi || lo < 1000 || hi > 2999 {
+			return 1, 0, true
+		}
+		return lo, hi, true
 	}
 	lo, okLo := year(p.Min)
 	hi, okHi := year(p.Max)
@@ -100,4 +108,21 @@ func yearRange(p *schema.ColumnProfile) (lo, hi int64, ranged bool) {
 		return 1, 0, true
 	}
 	return lo, hi, true
+}
+
+// wholeNumber is a real profile bound that is a whole number, as int64.
+func wholeNumber(v any) (int64, bool) {
+	var f float64
+	switch x := v.(type) {
+	case float64:
+		f = x
+	case float32:
+		f = float64(x)
+	default:
+		return 0, false
+	}
+	if f != math.Trunc(f) || math.Abs(f) > 1e15 {
+		return 0, false
+	}
+	return int64(f), true
 }

@@ -130,6 +130,7 @@ func rrf(k int, weights []float64, lists ...[]ranked) []ranked {
 func (ix *Index) mentionRank(question string, ok []bool) []ranked {
 	ql := fold(question)
 	qstem := words(question)
+	imp := implied(qstem)
 	var content []string // qstem without stop words, for abbreviates
 	for i, w := range qstem {
 		qstem[i] = Singular(w)
@@ -164,6 +165,9 @@ func (ix *Index) mentionRank(question string, ok []bool) []ranked {
 			}
 		}
 		if score == 0 && d.col >= 0 && abbreviates(splitWords(name), content) {
+			score = 1
+		}
+		if score == 0 && d.col >= 0 && impliesName(splitWords(name), imp) {
 			score = 1
 		}
 		if score > 0 {

@@ -102,10 +102,11 @@ type TableSelection struct {
 //     expansion: bridge tables on shortest join paths (declared keys, or
 //     inferred ones in a schema that declares none; see joinGraph).
 //  5. Link tables between kept tables that join no other way directly
-//     (see plan.links). Columns per kept table: its primary key and
-//     the keys joining kept tables, value columns, year and date columns a year in the
-//     question may filter (seeds and bridges), then the best ranked ones
-//     (see plan.columns).
+//     (see plan.links). Columns per kept table: its primary key and the
+//     keys joining kept tables, value columns, year and date columns a year in the
+//     question may filter (seeds and bridges), the columns the question
+//     names, spells out or implies and the label of a table it names
+//     (not bridges), then the best ranked ones (see plan.columns).
 //  6. Fill: further tables, best first, while the kept columns stay within
 //     Tuning.FillShare of the schema and Budget.MaxColumns.
 //
@@ -124,7 +125,15 @@ func (ix *Index) Retrieve(ctx context.Context, question string, budget Budget, a
 	if err != nil {
 		return nil, err
 	}
-	p := plan{ix: ix, acc: acc, b: b, tun: ix.opts.Tuning.withDefaults(), fused: r.fused, valueCols: r.valueCols, yearCols: r.yearCols, named: ix.namedTables(question, acc)}
+	// The columns the question names are kept whatever their rank: those
+	// it spells out or shortens (mentionRank) and those namedColumns finds.
+	named := ix.namedColumns(question, acc)
+	for _, m := range r.mentions {
+		if d := ix.docs[m.doc]; d.col >= 0 {
+			named[[2]int{d.table, d.col}] = true
+		}
+	}
+	p := plan{ix: ix, acc: acc, b: b, tun: ix.opts.Tuning.withDefaults(), fused: r.fused, valueCols: r.valueCols, yearCols: r.yearCols, named: ix.namedTables(question, acc), namedCols: named}
 	sel := p.selection()
 	sel.Values = ix.reportValues(r.hits, sel, b.MaxValues)
 	ix.annotate(sel, r)

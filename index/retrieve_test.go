@@ -27,7 +27,8 @@ func TestChinookArtistTracksSold(t *testing.T) {
 	if sel.Whole {
 		t.Error("Whole with the rule off")
 	}
-	// Keys of kept tables are kept; the join path is complete.
+	// Keys of kept tables are kept, so the join path is complete;
+	// "sold" implies InvoiceLine's quantity (impliedNames).
 	cols := map[string][]string{}
 	for _, ts := range sel.Tables {
 		cols[ts.Name] = ts.Columns

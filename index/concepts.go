@@ -1,0 +1,79 @@
+package index
+
+// impliedNames are the column-name words a question word implies without
+// spelling them: the attribute behind a comparison ("youngest" → age,
+// birth date), a synonym schemas prefer ("nation" → country), the
+// quantity behind an adjective ("tallest" → height). Stemming cannot find
+// these (the words share no stem) and neither can character n-grams. The
+// list is general schema vocabulary, written from what schemas commonly
+// call things, not from any benchmark's columns; each entry reads
+// "question words → name words". A column one of whose name words
+// (singular) a question word implies ranks as a mention of the lowest
+// weight, as an abbreviation does (mentionRank).
+var impliedNames = []struct{ question, names []string }{
+	{[]string{"young", "younger", "youngest", "old", "older", "oldest", "elder", "eldest", "aged"}, []string{"age", "birth", "born", "birthday", "dob"}},
+	{[]string{"age", "ages"}, []string{"birth", "born", "birthday", "dob"}},
+	{[]string{"born", "birth", "birthday"}, []string{"birth", "born", "birthday", "dob", "age"}},
+	{[]string{"recent", "latest", "newest", "earliest", "oldest", "first", "last", "when"}, []string{"date", "time", "year", "day", "timestamp"}},
+	{[]string{"nation", "nationality", "national"}, []string{"country", "nation", "nationality"}},
+	{[]string{"country", "countries"}, []string{"nation", "nationality"}},
+	{[]string{"where", "located", "location", "hometown"}, []string{"location", "address", "city", "country", "hometown", "town", "place", "region", "origin"}},
+	{[]string{"expensive", "cheap", "cheaper", "cheapest", "costly", "price", "cost", "costs"}, []string{"price", "cost"}},
+	{[]string{"tall", "taller", "tallest", "short", "shorter", "shortest"}, []string{"height"}},
+	{[]string{"heavy", "heavier", "heaviest", "light", "lighter", "lightest"}, []string{"weight"}},
+	{[]string{"long", "longer", "longest", "duration"}, []string{"length", "duration"}},
+	{[]string{"big", "bigger", "biggest", "large", "larger", "largest", "small", "smaller", "smallest"}, []string{"size", "area", "capacity"}},
+	{[]string{"die", "died", "dead", "death", "deaths", "kill", "killed", "fatal", "fatalities"}, []string{"death", "dead", "killed", "fatality", "died"}},
+	{[]string{"male", "female", "men", "women", "man", "woman", "boy", "girl", "gender", "sex"}, []string{"gender", "sex"}},
+	{[]string{"earn", "earns", "earned", "paid", "pay", "salary", "wage", "wages", "income"}, []string{"salary", "wage", "pay", "income", "earning"}},
+	{[]string{"name", "names", "called"}, []string{"title"}},
+	{[]string{"title", "titles"}, []string{"name"}},
+	{[]string{"abbreviation", "abbreviated", "abbreviate"}, []string{"abbreviation", "abbrev", "abbr", "code"}},
+	{[]string{"phone", "telephone"}, []string{"phone", "telephone", "tel"}},
+	{[]string{"job", "occupation", "profession"}, []string{"job", "occupation", "profession", "role", "position"}},
+	{[]string{"score", "scores", "grade", "grades", "mark", "marks", "rating", "rated"}, []string{"score", "grade", "mark", "rating", "point"}},
+	{[]string{"fast", "faster", "fastest", "slow", "slower", "slowest", "speed"}, []string{"speed"}},
+	{[]string{"sold", "sell", "sells", "sale", "sales", "bought", "buy", "purchased", "purchases", "ordered"}, []string{"quantity", "qty", "unit", "amount", "sale", "revenue"}},
+	{[]string{"revenue", "income", "turnover", "spent", "spend", "spending"}, []string{"amount", "total", "price", "revenue", "sale"}},
+	{[]string{"often", "frequently", "frequent", "frequency"}, []string{"frequency", "count", "times"}},
+	{[]string{"populous", "population", "inhabitants"}, []string{"population"}},
+}
+
+// impliedBy maps a question word (folded) to the name words it implies.
+var impliedBy = func() map[string]map[string]bool {
+	m := map[string]map[string]bool{}
+	for _, e := range impliedNames {
+		for _, q := range e.question {
+			if m[q] == nil {
+				m[q] = map[string]bool{}
+			}
+			for _, n := range e.names {
+				m[q][n] = true
+			}
+		}
+	}
+	return m
+}()
+
+// implied is the set of name words the question's words imply
+// (impliedNames); q holds the question's folded words as written.
+func implied(q []string) map[string]bool {
+	out := map[string]bool{}
+	for _, w := range q {
+		for n := range impliedBy[w] {
+			out[n] = true
+		}
+	}
+	return out
+}
+
+// impliesName reports whether one of a name's words (splitWords), in the
+// singular, is in the implied set.
+func impliesName(name []string, set map[string]bool) bool {
+	for _, w := range name {
+		if set[w] || set[Singular(w)] {
+			return true
+		}
+	}
+	return false
+}
