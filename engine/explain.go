@@ -4,7 +4,7 @@ import (
 	"context"
 	"time"
 
-	"github.com/nl2sql/nl2sql/index"
+	"github.com/nl2sql/nl2sql/index/schemactx"
 	"github.com/nl2sql/nl2sql/planast"
 )
 
@@ -72,7 +72,7 @@ func (e *Engine) Explain(ctx context.Context, req AskRequest) (ex *Explanation, 
 		rejected = []Attempt{}
 	}
 	return &Explanation{
-		Question: q, Datasource: ds.spec.ID, Dialect: ds.src.Dialect(), Tables: index.ContextTables(sctx),
+		Question: q, Datasource: ds.spec.ID, Dialect: ds.src.Dialect(), Tables: schemactx.ContextTables(sctx),
 		Reasoning: p.reasoning, Plan: p.plan, Columns: p.columns, Types: p.types, SQL: sql,
 		PlanSource: p.source, Rejected: rejected, Usage: p.usage,
 	}, nil

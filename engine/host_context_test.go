@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/nl2sql/nl2sql/index"
+	"github.com/nl2sql/nl2sql/index/schemactx"
 	"github.com/nl2sql/nl2sql/internal/bigcat"
 )
 
@@ -48,7 +49,7 @@ func TestHostContextFitsBudgetOnLargeCatalog(t *testing.T) {
 			}
 			hp := res.HostPlan
 			t.Logf("%d tokens, %d of %d tables, %d cut: %s", hp.ContextTokens, len(hp.ContextTables), hp.VisibleTables, len(hp.CutTables), hp.Omitted)
-			if hp.ContextTokens > 1000 || hp.ContextTokens != index.ContextTokens(hp.SchemaContext) || len(hp.ContextTables) == 0 {
+			if hp.ContextTokens > 1000 || hp.ContextTokens != schemactx.ContextTokens(hp.SchemaContext) || len(hp.ContextTables) == 0 {
 				t.Fatalf("context of %d tokens, %d tables, over its 1,000-token share of the 4,000-token budget", hp.ContextTokens, len(hp.ContextTables))
 			}
 			if hp.VisibleTables != 150 || hp.OmittedTables != 150-len(hp.ContextTables) || hp.Omitted == "" {

@@ -6,7 +6,7 @@ import (
 	"sort"
 	"testing"
 
-	"github.com/nl2sql/nl2sql/index"
+	"github.com/nl2sql/nl2sql/index/schemactx"
 )
 
 // TestOverheadFigures measures the engine's own time per question with
@@ -38,7 +38,7 @@ func TestOverheadFigures(t *testing.T) {
 	var toks []int
 	for _, q := range qs {
 		m := planPrompt(e.opts.Today(), "sqlite", e.retrieve(ctx, ds, q), q, nil)
-		toks = append(toks, index.ContextTokens(m[0].Content)+index.ContextTokens(m[1].Content))
+		toks = append(toks, schemactx.ContextTokens(m[0].Content)+schemactx.ContextTokens(m[1].Content))
 	}
 	sort.Ints(toks)
 	t.Logf("overhead over %d asks: median %.3f ms, p95 %.3f ms; planner prompt tokens median %d (min %d, max %d)",

@@ -256,7 +256,7 @@ type planServer struct {
 // vocabulary straight from github.com/tiktoken-go/tokenizer (and the chat
 // format's documented 3 tokens per message and per reply, added by the
 // caller): on its own, never through the engine's estimator
-// (index.ContextTokens, estimateInput), so an estimate that undercounts
+// (schemactx.ContextTokens, estimateInput), so an estimate that undercounts
 // shows as a budget the server sees exceeded.
 // A counting failure reads as a huge count, so the budget check fails.
 func serverTokens(s string) int {

@@ -6,7 +6,7 @@ import (
 	"fmt"
 
 	"github.com/nl2sql/nl2sql/engine/semantic"
-	"github.com/nl2sql/nl2sql/index"
+	"github.com/nl2sql/nl2sql/index/schemactx"
 	"github.com/nl2sql/nl2sql/internal/schema"
 	"github.com/nl2sql/nl2sql/planast"
 )
@@ -73,9 +73,9 @@ func (ds *datasource) definitionsUsed(plan *planast.Query) []planast.Used {
 // schemaContext renders snap for the planner and, when the datasource has
 // a semantic layer, appends the definitions concerning snap's tables
 // (engine/semantic.Layer.Context). Without one it is exactly
-// index.SchemaContext, so prompts stay byte-identical.
+// schemactx.SchemaContext, so prompts stay byte-identical.
 func (ds *datasource) schemaContext(snap *schema.Snapshot) string {
-	out := index.SchemaContext(snap)
+	out := schemactx.SchemaContext(snap)
 	if ds.sem == nil {
 		return out
 	}

@@ -18,6 +18,7 @@ import (
 	"github.com/blevesearch/bleve/v2/mapping"
 	bindex "github.com/blevesearch/bleve_index_api"
 
+	"github.com/nl2sql/nl2sql/index/schemactx"
 	"github.com/nl2sql/nl2sql/internal/schema"
 )
 
@@ -95,7 +96,7 @@ type Index struct {
 	// inferred is true when the snapshot declares no foreign keys and the
 	// graph holds inferred join keys (see joinGraph).
 	inferred    bool
-	wholeTokens int       // ContextTokens(SchemaContext(snap))
+	wholeTokens int       // schemactx.ContextTokens(schemactx.SchemaContext(snap))
 	searches    valueMemo // recent value searches (values_memo.go)
 	closeOnce   sync.Once
 }
@@ -158,7 +159,7 @@ func build(ctx context.Context, snap *schema.Snapshot, emb Embedder, opts Option
 		return nil, err
 	}
 	ix.derive()
-	ix.wholeTokens = ContextTokens(SchemaContext(snap))
+	ix.wholeTokens = schemactx.ContextTokens(schemactx.SchemaContext(snap))
 	return ix, nil
 }
 

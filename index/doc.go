@@ -91,10 +91,10 @@
 //
 // Selection.Filter cuts the snapshot down to the selection (matched values
 // put first among their columns' samples, profiles outside a whole
-// selection's focus dropped) and SchemaContext renders it one line per
-// table, names plain or JSON-quoted, values always JSON; ContextTables
-// reads the table names back; ContextTokens counts the result in
-// o200k_base tokens with a compiled-in vocabulary.
+// selection's focus dropped) and package schemactx (below index) renders it:
+// SchemaContext one line per table, names plain or JSON-quoted, values
+// always JSON; ContextTables reads the table names back; ContextTokens
+// counts the result in o200k_base tokens with a compiled-in vocabulary.
 //
 // # Worked example
 //
@@ -114,7 +114,7 @@
 //		})})
 //	defer ix.Close()
 //	sel, _ := ix.Retrieve(ctx, "which artist has the most tracks sold", index.Budget{WholeSchemaTokens: -1}, nil)
-//	prompt := index.SchemaContext(sel.Filter(snap))
+//	prompt := schemactx.SchemaContext(sel.Filter(snap))
 //
 // The fused ranking starts Artist.ArtistId, Artist, Track.TrackId: BM25
 // and the n-gram vectors both match "artist" and "tracks". Chinook has 11

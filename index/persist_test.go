@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/nl2sql/nl2sql/index/schemactx"
 	"github.com/nl2sql/nl2sql/internal/schema"
 )
 
@@ -22,7 +23,7 @@ func selections(t *testing.T, ix *Index, snap *schema.Snapshot) []byte {
 			t.Fatal(err)
 		}
 		j, _ := json.Marshal(sel)
-		out = append(append(out, j...), SchemaContext(sel.Filter(snap))...)
+		out = append(append(out, j...), schemactx.SchemaContext(sel.Filter(snap))...)
 	}
 	return out
 }

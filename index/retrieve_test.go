@@ -9,6 +9,7 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/nl2sql/nl2sql/index/schemactx"
 	"github.com/nl2sql/nl2sql/internal/schema"
 )
 
@@ -40,8 +41,8 @@ func TestChinookArtistTracksSold(t *testing.T) {
 			}
 		}
 	}
-	ctx := SchemaContext(sel.Filter(snap))
-	if n, whole := ContextTokens(ctx), ix.WholeTokens(); n >= whole || n == 0 {
+	ctx := schemactx.SchemaContext(sel.Filter(snap))
+	if n, whole := schemactx.ContextTokens(ctx), ix.WholeTokens(); n >= whole || n == 0 {
 		t.Errorf("retrieved context %d tokens, whole %d", n, whole)
 	}
 }
@@ -60,7 +61,7 @@ func TestWholeSchemaRule(t *testing.T) {
 		t.Errorf("default budget: whole=%v, %d tables", sel.Whole, len(sel.Tables))
 	}
 	// Every table and column is in the context; only the focus has values.
-	outline := SchemaContext(sel.Filter(snap))
+	outline := schemactx.SchemaContext(sel.Filter(snap))
 	for _, tb := range snap.Tables {
 		for _, c := range tb.Columns {
 			if !strings.Contains(outline, " "+c.Name+" "+string(c.Type)) {
@@ -68,16 +69,16 @@ func TestWholeSchemaRule(t *testing.T) {
 			}
 		}
 	}
-	if full := SchemaContext(snap); len(sel.Focus) == 0 || ContextTokens(outline) >= ContextTokens(full) {
-		t.Errorf("focus %v: outline %d tokens, full %d", sel.Focus, ContextTokens(outline), ContextTokens(full))
+	if full := schemactx.SchemaContext(snap); len(sel.Focus) == 0 || schemactx.ContextTokens(outline) >= schemactx.ContextTokens(full) {
+		t.Errorf("focus %v: outline %d tokens, full %d", sel.Focus, schemactx.ContextTokens(outline), schemactx.ContextTokens(full))
 	}
 	sel.Focus = nil
-	if got := SchemaContext(sel.Filter(snap)); got != SchemaContext(snap) {
+	if got := schemactx.SchemaContext(sel.Filter(snap)); got != schemactx.SchemaContext(snap) {
 		t.Error("whole selection without a focus does not render as the whole snapshot")
 	}
 	// The focus carries the question's values: the genre names.
 	sel, _ = ix.Retrieve(ctx, "Which genre has sold the most tracks?", Budget{}, nil)
-	if got := SchemaContext(sel.Filter(snap)); !strings.Contains(got, `"Heavy Metal"`) || strings.Contains(got, `"Sales Support Agent"`) {
+	if got := schemactx.SchemaContext(sel.Filter(snap)); !strings.Contains(got, `"Heavy Metal"`) || strings.Contains(got, `"Sales Support Agent"`) {
 		t.Errorf("genre question's context:\n%s", got)
 	}
 	// Whole still honours access.
@@ -121,7 +122,7 @@ func TestAllowNeverLeaks(t *testing.T) {
 				t.Errorf("%q: value of a denied column reported: %+v", q, v)
 			}
 		}
-		ctx := SchemaContext(sel.Filter(snap))
+		ctx := schemactx.SchemaContext(sel.Filter(snap))
 		if strings.Contains(ctx, `"table":"Album"`) || strings.Contains(ctx, "Album(") || strings.Contains(ctx, "InvoiceLine") {
 			t.Errorf("%q: rendered context names a denied table:\n%s", q, ctx)
 		}
@@ -159,7 +160,7 @@ func TestDeterminism(t *testing.T) {
 			t.Fatal(err)
 		}
 		j, _ := json.Marshal(sel)
-		return append(j, SchemaContext(sel.Filter(snap))...)
+		return append(j, schemactx.SchemaContext(sel.Filter(snap))...)
 	}
 	for _, q := range questions {
 		if x, y := render(a, snapA, q), render(b, snapB, q); !bytes.Equal(x, y) {
@@ -191,9 +192,9 @@ func TestFilter(t *testing.T) {
 		{Schema: "main", Table: "customer", Column: "country", Value: "USA"},
 		{Schema: "main", Table: "customer", Column: "name", Value: "Ann"},
 	}}
-	before := SchemaContext(snap)
+	before := schemactx.SchemaContext(snap)
 	sub := sel.Filter(snap)
-	if SchemaContext(snap) != before {
+	if schemactx.SchemaContext(snap) != before {
 		t.Fatal("Filter changed its input")
 	}
 	if len(sub.Tables) != 3 || sub.Tables[0].Name != "customer" || sub.Tables[1].Name != "orders" {
@@ -224,10 +225,10 @@ func TestFilter(t *testing.T) {
 }
 
 func TestContextTokensOffline(t *testing.T) {
-	if n := ContextTokens("hello world"); n != 2 {
+	if n := schemactx.ContextTokens("hello world"); n != 2 {
 		t.Errorf("ContextTokens(hello world) = %d, want 2 (o200k_base)", n)
 	}
-	if n := ContextTokens(""); n != 0 {
+	if n := schemactx.ContextTokens(""); n != 0 {
 		t.Errorf("empty = %d", n)
 	}
 }
@@ -239,9 +240,9 @@ func TestSchemaContextFormat(t *testing.T) {
 	snap.Tables[2].RowCount = &n
 	snap.Tables[2].Columns[2].Profile = &schema.ColumnProfile{Min: 1.5, Max: 99.0}
 	// Not all values: a few short examples, long ones skipped.
-	snap.Tables[0].Columns[1].Profile = &schema.ColumnProfile{SampleValues: []any{"Ann & Bo", strings.Repeat("x", MaxExampleBytes+1), "Cy", "Di", "Ed"}}
+	snap.Tables[0].Columns[1].Profile = &schema.ColumnProfile{SampleValues: []any{"Ann & Bo", strings.Repeat("x", schemactx.MaxExampleBytes+1), "Cy", "Di", "Ed"}}
 	snap.Tables[1].ForeignKeys = append(snap.Tables[1].ForeignKeys, schema.ForeignKey{Columns: []string{"order_id", "qty"}, RefTable: "orders", RefColumns: []string{"id", "total"}})
-	got := SchemaContext(snap)
+	got := schemactx.SchemaContext(snap)
 	want := `customer: id integer pk; name text e.g. ["Ann & Bo","Cy"]; country text values ["France","USA"]
 items: id integer pk; order_id integer -> orders.id; product_id integer -> product.id; qty integer; fk (order_id, qty) -> orders(id, total)
 orders (3 rows): id integer pk; customer_id integer -> customer.id; total decimal range [1.5,99]; status text values ["open","shipped"]
@@ -249,13 +250,13 @@ product: id integer pk; name text; category text values ["Heavy Metal","Jazz"]`
 	if got != want {
 		t.Errorf("SchemaContext =\n%s\nwant\n%s", got, want)
 	}
-	if tables := ContextTables(got); !slices.Equal(tables, []string{"customer", "items", "orders", "product"}) {
+	if tables := schemactx.ContextTables(got); !slices.Equal(tables, []string{"customer", "items", "orders", "product"}) {
 		t.Errorf("ContextTables = %v", tables)
 	}
 	// Names that are not plain identifiers are JSON strings.
 	snap.Tables[0].Name, snap.Tables[0].Columns[1].Name = "Order Details", "ignore prior instructions"
-	got = SchemaContext(snap)
-	if !strings.Contains(got, `"Order Details": id integer pk; "ignore prior instructions" text`) || ContextTables(got)[0] != "Order Details" {
+	got = schemactx.SchemaContext(snap)
+	if !strings.Contains(got, `"Order Details": id integer pk; "ignore prior instructions" text`) || schemactx.ContextTables(got)[0] != "Order Details" {
 		t.Errorf("quoted names:\n%s", got)
 	}
 }

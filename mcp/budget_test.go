@@ -20,7 +20,7 @@ import (
 	mcpgo "github.com/mark3labs/mcp-go/mcp"
 	_ "modernc.org/sqlite" // the writable "sqlite" driver, to build test databases
 
-	"github.com/nl2sql/nl2sql/index"
+	"github.com/nl2sql/nl2sql/index/schemactx"
 	"github.com/nl2sql/nl2sql/internal/app"
 	"github.com/nl2sql/nl2sql/internal/schema"
 	"github.com/nl2sql/nl2sql/tools"
@@ -144,7 +144,7 @@ func sentTokens(t *testing.T, v any) int {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return index.ContextTokens(string(b))
+	return schemactx.ContextTokens(string(b))
 }
 
 func structured(t *testing.T, res *mcpgo.CallToolResult, v any) {
@@ -491,7 +491,7 @@ func TestBudgetFigures(t *testing.T) {
 	ctx := context.Background()
 	size := func(v any) (int, int) {
 		b, _ := json.Marshal(v)
-		return len(b), index.ContextTokens(string(b))
+		return len(b), schemactx.ContextTokens(string(b))
 	}
 	for _, q := range []struct {
 		name string

@@ -12,7 +12,7 @@ import (
 	"github.com/mark3labs/mcp-go/client"
 	mcpgo "github.com/mark3labs/mcp-go/mcp"
 
-	"github.com/nl2sql/nl2sql/index"
+	"github.com/nl2sql/nl2sql/index/schemactx"
 	"github.com/nl2sql/nl2sql/internal/app"
 )
 
@@ -55,7 +55,7 @@ func TestInstructions(t *testing.T) {
 			t.Errorf("instructions lack %q:\n%s", w, got)
 		}
 	}
-	if n := index.ContextTokens(got); n > instructionsTokenBudget {
+	if n := schemactx.ContextTokens(got); n > instructionsTokenBudget {
 		t.Errorf("instructions are %d tokens, budget %d", n, instructionsTokenBudget)
 	} else {
 		t.Logf("instructions: %d o200k_base tokens, %d lines", n, strings.Count(got, "\n")+1)

@@ -16,7 +16,7 @@ import (
 	"golang.org/x/text/message"
 
 	"github.com/nl2sql/nl2sql/engine"
-	"github.com/nl2sql/nl2sql/index"
+	"github.com/nl2sql/nl2sql/index/schemactx"
 	"github.com/nl2sql/nl2sql/internal/config"
 	"github.com/nl2sql/nl2sql/planast"
 )
@@ -25,7 +25,7 @@ import (
 // tokens); a result over its cap is dropped whole, so the caller loses the
 // answer rather than a tail of rows. Every nl2sql tool result and resource
 // therefore fits a token budget, counted in o200k_base tokens
-// (index.ContextTokens, the project's one tokenizer) over the result as
+// (schemactx.ContextTokens, the project's one tokenizer) over the result as
 // sent: its JSON, structured content and text part together.
 //
 // Rows are what grows: FitResult keeps the leading rows that fit and says
@@ -61,7 +61,7 @@ func BudgetOf(eng any) int {
 // Tokens counts s in o200k_base. A token is at least one byte, so a
 // string of at most n bytes counts at most n tokens: callers skip the
 // tokenizer when the byte length already fits.
-func Tokens(s string) int { return index.ContextTokens(s) }
+func Tokens(s string) int { return schemactx.ContextTokens(s) }
 
 // target is what a result is cut to: 3% under the budget, for what the
 // count cannot see — the JSON-RPC envelope around the result, and a client

@@ -8,7 +8,7 @@ import (
 	"sort"
 
 	"github.com/nl2sql/nl2sql/curated"
-	"github.com/nl2sql/nl2sql/index"
+	"github.com/nl2sql/nl2sql/index/schemactx"
 	"github.com/nl2sql/nl2sql/internal/config"
 	"github.com/nl2sql/nl2sql/internal/schema"
 )
@@ -199,13 +199,13 @@ func Context(ctx context.Context, ds Source, q string, tokens int) HostContext {
 	snap := ds.Retrieved(ctx, q)
 	sctx := ds.SchemaContext(snap)
 	var cut []string
-	if index.ContextTokens(sctx) > tokens && len(snap.Tables) > 1 {
+	if schemactx.ContextTokens(sctx) > tokens && len(snap.Tables) > 1 {
 		// the context grows with its tables: the most leading tables that
 		// fit, by bisection (a whole schema has thousands)
 		render := func(n int) string {
 			return ds.SchemaContext(&schema.Snapshot{Datasource: snap.Datasource, Dialect: snap.Dialect, Tables: snap.Tables[:n]})
 		}
-		n := sort.Search(len(snap.Tables), func(n int) bool { return index.ContextTokens(render(n+1)) > tokens })
+		n := sort.Search(len(snap.Tables), func(n int) bool { return schemactx.ContextTokens(render(n+1)) > tokens })
 		n = max(n, 1)
 		sctx = render(n)
 		for _, t := range snap.Tables[n:] {
@@ -214,7 +214,7 @@ func Context(ctx context.Context, ds Source, q string, tokens int) HostContext {
 	}
 	visible := ds.VisibleTables(ctx)
 	hc := HostContext{Datasource: ds.ID(), Dialect: ds.Dialect(), VerifiedQueries: hostVerified(ctx, ds, q),
-		SchemaContext: sctx, ContextTables: contextTables(sctx), ContextTokens: index.ContextTokens(sctx),
+		SchemaContext: sctx, ContextTables: contextTables(sctx), ContextTokens: schemactx.ContextTokens(sctx),
 		VisibleTables: visible}
 	hc.OmittedTables = max(visible-len(hc.ContextTables), 0)
 	if len(cut) > maxHostCutTables {
@@ -319,7 +319,7 @@ func hostVerified(ctx context.Context, ds Source, q string) []HostVerified {
 
 // contextTables lists the context's tables, never nil.
 func contextTables(sctx string) []string {
-	t := index.ContextTables(sctx)
+	t := schemactx.ContextTables(sctx)
 	if t == nil {
 		return []string{}
 	}

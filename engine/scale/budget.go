@@ -4,7 +4,7 @@ import (
 	"sync"
 
 	"github.com/nl2sql/nl2sql/engine/llm"
-	"github.com/nl2sql/nl2sql/index"
+	"github.com/nl2sql/nl2sql/index/schemactx"
 )
 
 // Per-message and per-reply framing tokens of the chat format, as OpenAI's
@@ -16,15 +16,15 @@ const (
 	tokensPerReply   = 3
 )
 
-// estimateInput is a call's input tokens in o200k_base (index.ContextTokens):
+// estimateInput is a call's input tokens in o200k_base (schemactx.ContextTokens):
 // the messages with their framing, plus the answer's JSON Schema, which
 // structured-output providers send with the prompt.
 func estimateInput(req llm.Request) int {
 	n := tokensPerReply
 	for _, m := range req.Messages {
-		n += tokensPerMessage + index.ContextTokens(m.Role) + index.ContextTokens(m.Content)
+		n += tokensPerMessage + schemactx.ContextTokens(m.Role) + schemactx.ContextTokens(m.Content)
 	}
-	return n + index.ContextTokens(string(req.Schema))
+	return n + schemactx.ContextTokens(string(req.Schema))
 }
 
 // tokenBudget is the token allowance of one scaled question. A call reserves

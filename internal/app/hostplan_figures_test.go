@@ -14,6 +14,7 @@ import (
 
 	"github.com/nl2sql/nl2sql/engine"
 	"github.com/nl2sql/nl2sql/index"
+	"github.com/nl2sql/nl2sql/index/schemactx"
 	"github.com/nl2sql/nl2sql/tools"
 )
 
@@ -114,7 +115,7 @@ func TestHostPlanFigures(t *testing.T) {
 			}
 			slices.Sort(runs)
 			b, _ := json.Marshal(res)
-			jt, tt := index.ContextTokens(string(b)), index.ContextTokens(tools.AskText(res))
+			jt, tt := schemactx.ContextTokens(string(b)), schemactx.ContextTokens(tools.AskText(res))
 			hp := res.HostPlan
 			if set.db == wide && (len(hp.ContextTables) > 8 || hp.ContextTokens > index.DefaultWholeSchemaTokens || hp.VisibleTables != 200 ||
 				hp.OmittedTables != 200-len(hp.ContextTables) || !strings.Contains(tools.AskText(res), "tables you may see are not in schema_context")) {

@@ -151,7 +151,7 @@ local_user: alice
 	return a, engine.WithCaller(context.Background(), sc), db
 }
 
-// schemaLine is a line of index.SchemaContext once its JSON literals are
+// schemaLine is a line of schemactx.SchemaContext once its JSON literals are
 // replaced by J: a table, its row count, then columns of a name (plain, or
 // J), a type and the context's keywords.
 var schemaLine = regexp.MustCompile(`^(\w+|J)( \(\d+ rows\))?:( (\w+|J) \w+( pk)?( -> (\w+|J)\.(\w+|J))?( (values|e\.g\.|range) J)?( note J)?;?)*( fk \([^)]*\) -> (\w+|J)\([^)]*\);?)*$`)

@@ -53,6 +53,7 @@ var Layers = map[string]int{
 
 	"index":                     Domain,
 	"index/embed":               Domain,
+	"index/schemactx":           Domain,
 	"index/phrases":             Domain,
 	"curated":                   Domain,
 	"duckcompute":               Domain,

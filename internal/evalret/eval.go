@@ -29,6 +29,7 @@ import (
 	"github.com/nl2sql/nl2sql/internal/source/sqlite"
 
 	"github.com/nl2sql/nl2sql/index"
+	"github.com/nl2sql/nl2sql/index/schemactx"
 	"github.com/nl2sql/nl2sql/internal/schema"
 	"github.com/nl2sql/nl2sql/internal/source"
 	"github.com/nl2sql/nl2sql/planast"
@@ -225,7 +226,7 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 	}
 	sort.Strings(dbs)
 	rep := &Report{Dataset: cfg.Dataset, Split: cfg.Split, Embedder: emb.Name(), Gold: map[string]int{}}
-	index.ContextTokens("") // load the tokenizer before any build is measured
+	schemactx.ContextTokens("") // load the tokenizer before any build is measured
 	var acc tally
 	for _, db := range dbs {
 		if err := runDB(ctx, cfg, emb, db, byDB[db], rep, &acc); err != nil {
@@ -316,7 +317,7 @@ func runDB(ctx context.Context, cfg Config, emb index.Embedder, db string, qs []
 		return err
 	}
 	defer src.Close()
-	render := index.SchemaContext
+	render := schemactx.SchemaContext
 	if cfg.Semantic != "" {
 		l, err := spiderLayer(cfg.Semantic, db, snap)
 		if err != nil {
@@ -324,7 +325,7 @@ func runDB(ctx context.Context, cfg Config, emb index.Embedder, db string, qs []
 		}
 		snap = l.Apply(snap)
 		render = func(s *schema.Snapshot) string {
-			out := index.SchemaContext(s)
+			out := schemactx.SchemaContext(s)
 			if extra := l.Context(s); extra != "" {
 				out += "\n" + extra
 			}
@@ -423,7 +424,7 @@ func score(db string, q question, gold Gold, sel *index.Selection, snap *schema.
 	if nCols > 0 {
 		c.Share = float64(n) / float64(nCols)
 	}
-	c.Tokens = index.ContextTokens(render(sel.Filter(snap)))
+	c.Tokens = schemactx.ContextTokens(render(sel.Filter(snap)))
 	acc.questions++
 	if len(c.MissingTables) == 0 {
 		acc.tablesOK++

@@ -218,7 +218,7 @@ var mutations = []mutation{
 	},
 	{
 		Name: "token-estimate-halved",
-		File: "index/context.go",
+		File: "index/schemactx/context.go",
 		Old:  "\t\treturn len(s) / 4\n\t}\n\treturn n\n",
 		New:  "\t\treturn len(s) / 4\n\t}\n\treturn n / 2\n",
 		Pkgs: []string{"./engine"}, Run: "TestScaleEightCandidatesStayInBudget",
@@ -507,10 +507,10 @@ var mutations = []mutation{
 	},
 	{
 		Name: "context-drops-column-notes",
-		File: "index/context.go",
+		File: "index/schemactx/context.go",
 		Old:  "if c.Comment != \"\" {",
 		New:  "if false {",
-		Pkgs: []string{"./index"}, Run: "TestSchemaContextNotes",
+		Pkgs: []string{"./index/schemactx"}, Run: "TestSchemaContextNotes",
 	},
 	{
 		Name: "open-failure-shows-dsn",
@@ -1258,7 +1258,7 @@ var mutations = []mutation{
 	{
 		Name: "host-context-uncut",
 		File: "engine/hostplan/hostplan.go",
-		Old:  "if index.ContextTokens(sctx) > tokens && len(snap.Tables) > 1 {",
+		Old:  "if schemactx.ContextTokens(sctx) > tokens && len(snap.Tables) > 1 {",
 		New:  "if false && len(snap.Tables) > 1 {",
 		Pkgs: []string{"./engine"}, Run: "TestHostContextFitsBudgetOnLargeCatalog",
 	},

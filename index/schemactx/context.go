@@ -1,4 +1,4 @@
-package index
+package schemactx
 
 import (
 	"encoding/json"
@@ -14,26 +14,6 @@ import (
 	"github.com/nl2sql/nl2sql/planast"
 )
 
-// DefaultWholeSchemaTokens is the threshold of the whole-schema rule: a
-// snapshot whose whole schema context (SchemaContext, o200k_base tokens)
-// is at most this long is sent whole instead of retrieved.
-//
-// Why 4,000. Retrieval trades recall for tokens: measured with evalret it
-// keeps every gold table for 98-99% of questions and 95-97% of gold
-// columns, so a few questions in a hundred lose something the planner
-// needed, and a planner that lacks a table cannot repair its plan. Sending
-// the whole schema has recall 1.0 by construction. Below a few thousand
-// tokens that certainty is cheap: 4,000 tokens is about as much as the
-// planner's system prompt and answer together. Above it the
-// schema starts to dominate the prompt and to distract the model, and
-// retrieval's median context wins (142 tokens on the Spider subset:
-// nl2sql eval --spider … --measure retrieval). A whole selection still
-// ranks: its Focus decides which columns come with their values, the rest
-// are listed by name and type (Selection.Filter), so Chinook (1,285 tokens
-// whole) costs 440-710 in the prompt. A warehouse of a few hundred
-// columns with profiles passes 4,000 quickly.
-const DefaultWholeSchemaTokens = 4000
-
 var (
 	codecOnce sync.Once
 	codec     tokenizer.Codec
@@ -47,7 +27,7 @@ func ContextTokens(s string) int {
 	codecOnce.Do(func() {
 		c, err := tokenizer.Get(tokenizer.O200kBase)
 		if err != nil {
-			panic("index: o200k_base tokenizer: " + err.Error()) // compiled in; cannot fail
+			panic("schemactx: o200k_base tokenizer: " + err.Error()) // compiled in; cannot fail
 		}
 		codec = c
 	})
@@ -61,7 +41,7 @@ func ContextTokens(s string) int {
 // MaxExamples bounds the sample values shown for a column whose values are
 // not all listed (AllValues false), and MaxExampleBytes the length of each:
 // such samples only show the values' format (or, put first by
-// Selection.Filter, the stored values a question matched), so a few short
+// index.Selection.Filter, the stored values a question matched), so a few short
 // ones do. A column with at most 50 distinct values is listed whole
 // (internal/source's profiling rule): those lists are what literal matching
 // needs and are never cut.
@@ -94,8 +74,8 @@ const (
 // identifier is written as a JSON string ("Order Details"), so everything
 // taken from the data (names, values) is either a plain identifier or
 // inside JSON literals. The same snapshot renders
-// byte-identically. Render Selection.Filter's sub-snapshot with it; the
-// measured sizes are in DefaultWholeSchemaTokens' comment.
+// byte-identically. Render index.Selection.Filter's sub-snapshot with it; the
+// measured sizes are in index.DefaultWholeSchemaTokens' comment.
 func SchemaContext(snap *schema.Snapshot) string {
 	tables := append([]schema.Table(nil), snap.Tables...)
 	sort.SliceStable(tables, func(i, j int) bool {
@@ -188,7 +168,7 @@ func writeTable(b *strings.Builder, t schema.Table) {
 // uniquePerRow reports whether a column's non-null values are all
 // distinct (names, addresses, e-mails): its complete value list names each
 // row once, which helps literal matching no more than a few examples and
-// the question's matched values (Selection.Filter puts them first) do.
+// the question's matched values (index.Selection.Filter puts them first) do.
 func uniquePerRow(rows *int64, p *schema.ColumnProfile) bool {
 	if rows == nil || *rows <= 1 {
 		return false

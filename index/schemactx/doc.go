@@ -1,0 +1,15 @@
+// Package schemactx owns the schema as prompt text: SchemaContext renders a
+// snapshot (whole, or the sub-snapshot index.Selection.Filter cut) one line
+// per table, names plain or JSON-quoted, values always JSON, so everything
+// taken from the data is either a plain identifier or inside a JSON
+// literal; ContextTables reads the table names back; ContextTokens counts
+// a text in o200k_base tokens with a compiled-in vocabulary (no network,
+// no files). MaxExamples, MaxExampleBytes and MaxNoteBytes bound what a
+// column's line may carry.
+//
+// It never ranks, selects or filters: which tables and columns reach the
+// prompt is package index's decision (Retrieve, Selection.Filter, the
+// whole-schema rule DefaultWholeSchemaTokens). It never reads a database
+// and never calls a model; the same snapshot renders byte-identically,
+// because recorded prompts are keyed by their hash.
+package schemactx
