@@ -14,7 +14,7 @@ const (
 
 // FuncSpec describes one allow-listed function. MaxArgs < 0 means variadic.
 // UnitArg is the index of an argument that must be a string literal naming
-// a date unit (year, quarter, month, day), or -1.
+// one of the function's units (UnitsOf), or -1.
 type FuncSpec struct {
 	Name             string
 	Kind             FuncKind
@@ -83,8 +83,32 @@ var Functions = map[string]FuncSpec{
 	"POSITION": {"POSITION", Scalar, 2, 2, -1},
 }
 
-// DateUnits are the units DATE_PART, DATE_TRUNC, DATE_ADD and PERIOD_LABEL take.
+// DateUnits are the units DATE_ADD and PERIOD_LABEL take.
 var DateUnits = []string{"year", "quarter", "month", "day"}
+
+// PartUnits are the units DATE_PART takes. Each means the same on every
+// engine: dow is 0 (Sunday) to 6 (Saturday), doy 1 to 366, week the ISO
+// 8601 week number 1 to 53 (weeks start on Monday; 2021-01-03 is in week
+// 53 of 2020), hour 0 to 23, minute 0 to 59 (0 for a date).
+var PartUnits = []string{"year", "quarter", "month", "week", "day", "doy", "dow", "hour", "minute"}
+
+// TruncUnits are the units DATE_TRUNC takes: week truncates to its Monday
+// (ISO); hour and minute keep the time, so they take and give timestamps.
+var TruncUnits = []string{"year", "quarter", "month", "week", "day", "hour", "minute"}
+
+// UnitsOf lists the units the function named name takes (nil when it
+// takes none).
+func UnitsOf(name string) []string {
+	switch strings.ToUpper(name) {
+	case "DATE_PART":
+		return PartUnits
+	case "DATE_TRUNC":
+		return TruncUnits
+	case "DATE_ADD", "PERIOD_LABEL":
+		return DateUnits
+	}
+	return nil
+}
 
 // LookupFunc finds an allow-listed function by case-insensitive name.
 func LookupFunc(name string) (FuncSpec, bool) {
@@ -92,6 +116,7 @@ func LookupFunc(name string) (FuncSpec, bool) {
 	return s, ok
 }
 
+// IsDateUnit reports whether s is a unit of DATE_ADD and PERIOD_LABEL.
 func IsDateUnit(s string) bool {
 	for _, u := range DateUnits {
 		if u == s {

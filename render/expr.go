@@ -199,7 +199,7 @@ func (w *writer) fn(f *planast.Func) {
 	for i, a := range f.Args {
 		if i == spec.UnitArg {
 			lit, ok := a.(*planast.Literal)
-			if !ok || lit.Type != planast.TString || !slices.Contains(planast.DateUnits, strings.ToLower(lit.Text)) {
+			if !ok || lit.Type != planast.TString || !slices.Contains(planast.UnitsOf(spec.Name), strings.ToLower(lit.Text)) {
 				w.fail("%s needs a unit literal", spec.Name)
 			}
 			args[i] = strings.ToLower(lit.Text)

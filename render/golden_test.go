@@ -134,7 +134,7 @@ func TestGoldenCoverage(t *testing.T) {
 	for name, spec := range planast.Functions {
 		want = append(want, "func "+name)
 		if spec.UnitArg >= 0 {
-			for _, u := range planast.DateUnits {
+			for _, u := range planast.UnitsOf(name) {
 				want = append(want, "func "+name+" "+u)
 			}
 		}

@@ -48,7 +48,8 @@ func TestParityValidatorRefusesFirst(t *testing.T) {
 		{"scalar function as a window", trackQuery(withItem(&planast.Window{Name: "UPPER", Args: []planast.Expr{pcol("t", "Name")}})), true},
 		{"unknown window function", trackQuery(withItem(&planast.Window{Name: "NTILE", Args: []planast.Expr{pint(4)}})), true},
 		{"malformed unit", trackQuery(withItem(&planast.Func{Name: "DATE_TRUNC", Args: []planast.Expr{pstr("month') --"), pcol("t", "Name")}})), true},
-		{"unknown unit", trackQuery(withItem(&planast.Func{Name: "DATE_PART", Args: []planast.Expr{pstr("week"), pcol("t", "Name")}})), true},
+		{"unknown unit", trackQuery(withItem(&planast.Func{Name: "DATE_PART", Args: []planast.Expr{pstr("fortnight"), pcol("t", "Name")}})), true},
+		{"a DATE_PART unit DATE_ADD does not take", trackQuery(withItem(&planast.Func{Name: "DATE_ADD", Args: []planast.Expr{pstr("week"), pint(1), pcol("t", "Name")}})), true},
 		{"unit not a literal", trackQuery(withItem(&planast.Func{Name: "DATE_ADD", Args: []planast.Expr{pcol("t", "Name"), pint(1), pcol("t", "Name")}})), true},
 		{"wrong arity", trackQuery(withItem(&planast.Func{Name: "SUBSTR", Args: []planast.Expr{pcol("t", "Name")}})), true},
 		{"empty IN list", trackQuery(withWhere(&planast.In{Expr: pcol("t", "TrackId")})), true},
@@ -99,6 +100,7 @@ func TestParityValidatorRefusesFirst(t *testing.T) {
 		// the renderer would produce SQL, but not SQL that means the plan
 		{"unknown cast type", trackQuery(withItem(&planast.Cast{Expr: pcol("t", "TrackId"), Type: "money"})), false},
 		{"impossible date literal", trackQuery(withItem(&planast.Literal{Type: planast.TDate, Text: "2025-02-30"})), false},
+		{"a date truncated to the hour", trackQuery(withItem(&planast.Func{Name: "DATE_TRUNC", Args: []planast.Expr{pstr("hour"), &planast.Literal{Type: planast.TDate, Text: "2024-01-01"}}})), false},
 		{"count distinct of nothing", trackQuery(withItem(&planast.Func{Name: "COUNT", Distinct: true})), false},
 		{"distinct on a scalar function", trackQuery(withItem(&planast.Func{Name: "UPPER", Args: []planast.Expr{pcol("t", "Name")}, Distinct: true})), false},
 		{"unknown order direction", trackQuery(func(q *planast.Query) {

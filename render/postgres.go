@@ -106,7 +106,13 @@ func pgLikeFunc(name string, a []string, float, numeric string, add func(unit, n
 	case "DATE_PART":
 		return "CAST(EXTRACT(" + strings.ToUpper(a[0]) + " FROM CAST(" + a[1] + " AS TIMESTAMP)) AS BIGINT)", true
 	case "DATE_TRUNC":
-		return "CAST(DATE_TRUNC('" + a[0] + "', CAST(" + a[1] + " AS TIMESTAMP)) AS DATE)", true
+		ts := "CAST(" + a[1] + " AS TIMESTAMP)"
+		if a[0] == "hour" || a[0] == "minute" {
+			// an infinite timestamp stays itself (DuckDB's date_trunc
+			// would return a far finite one)
+			return "(CASE WHEN isfinite(" + ts + ") THEN DATE_TRUNC('" + a[0] + "', " + ts + ") ELSE " + ts + " END)", true
+		}
+		return "CAST(DATE_TRUNC('" + a[0] + "', " + ts + ") AS DATE)", true
 	case "DATE_ADD":
 		return "CAST(" + add(a[0], a[1], "CAST("+a[2]+" AS TIMESTAMP)") + " AS DATE)", true
 	case "DATE_DIFF_DAYS":

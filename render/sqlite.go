@@ -70,8 +70,11 @@ func sqliteDateShaped(e planast.Expr) bool {
 		return e.Type == planast.CastDate
 	case *planast.Func:
 		switch strings.ToUpper(e.Name) {
-		case "DATE_TRUNC", "DATE_ADD", "CURRENT_DATE":
+		case "DATE_ADD", "CURRENT_DATE":
 			return true
+		case "DATE_TRUNC": // to the hour or minute it is a timestamp
+			lit, ok := e.Args[0].(*planast.Literal)
+			return ok && lit.Text != "hour" && lit.Text != "minute"
 		}
 	}
 	return false
@@ -104,7 +107,10 @@ func (SQLite) IntDiv(l, r string) string {
 
 func (SQLite) ParenthesizeCompound() bool { return false }
 
-var sqliteUnitFmt = map[string]string{"year": "%Y", "month": "%m", "day": "%d"}
+// sqliteUnitFmt is the strftime format of each DATE_PART unit but quarter:
+// %w is 0 (Sunday) to 6, %j the day of the year, %V the ISO week (SQLite
+// 3.46 and later; modernc embeds a newer one).
+var sqliteUnitFmt = map[string]string{"year": "%Y", "month": "%m", "day": "%d", "week": "%V", "doy": "%j", "dow": "%w", "hour": "%H", "minute": "%M"}
 
 func (SQLite) Func(name string, a []string) (string, bool) {
 	switch name {
@@ -149,6 +155,12 @@ func (SQLite) Func(name string, a []string) (string, bool) {
 			return "date(" + x + ")", true
 		case "quarter":
 			return "date(" + x + ", 'start of month', '-' || ((CAST(strftime('%m', " + x + ") AS INTEGER) - 1) % 3) || ' months')", true
+		case "week": // back to Monday: %u is 1 (Monday) to 7 (Sunday)
+			return "date(" + x + ", '-' || (CAST(strftime('%u', " + x + ") AS INTEGER) - 1) || ' days')", true
+		case "hour", "minute":
+			f := map[string]string{"hour": "%Y-%m-%d %H:00:00", "minute": "%Y-%m-%d %H:%M:00"}[a[0]]
+			// an infinite timestamp stays itself, as on PostgreSQL
+			return "(CASE WHEN " + x + " IN ('infinity', '-infinity') THEN " + x + " ELSE strftime('" + f + "', " + x + ") END)", true
 		}
 	case "DATE_ADD":
 		n, x := a[1], a[2]

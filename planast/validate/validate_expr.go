@@ -1,6 +1,7 @@
 package validate
 
 import (
+	"slices"
 	"strconv"
 	"strings"
 
@@ -518,8 +519,8 @@ func (v *validator) fn(f *Func, path string, sc *scope, env *cteEnv) Type {
 		p := idx(join(path, "args"), i)
 		if i == spec.UnitArg {
 			lit, ok := a.(*Literal)
-			if !ok || lit.Type != TString || !IsDateUnit(strings.ToLower(lit.Text)) {
-				v.add(CodeBadValue, p, "%s takes a string literal unit first: one of %s", spec.Name, strings.Join(DateUnits, ", "))
+			if !ok || lit.Type != TString || !slices.Contains(UnitsOf(spec.Name), strings.ToLower(lit.Text)) {
+				v.add(CodeBadValue, p, "%s takes a string literal unit first: one of %s", spec.Name, strings.Join(UnitsOf(spec.Name), ", "))
 				continue
 			}
 			lit.Text = strings.ToLower(lit.Text)
@@ -632,6 +633,13 @@ func (v *validator) fn(f *Func, path string, sc *scope, env *cteEnv) Type {
 		return TypeInteger
 	case "DATE_TRUNC":
 		need(1, isDateish, "a date or timestamp")
+		if u := unitOf(f); u == "hour" || u == "minute" {
+			// the time survives: a timestamp, and a date has none to keep
+			if argT(1) == TypeDate {
+				v.addHint(CodeType, idx(join(path, "args"), 1), `truncate a date with "day" or coarser, or cast it to timestamp first`, "DATE_TRUNC to the %s needs a timestamp, this is a date", u)
+			}
+			return TypeTimestamp
+		}
 		return TypeDate
 	case "DATE_ADD":
 		need(1, isInt, "an integer amount")
@@ -651,6 +659,16 @@ func (v *validator) fn(f *Func, path string, sc *scope, env *cteEnv) Type {
 		return TypeInteger
 	}
 	return TypeUnknown
+}
+
+// unitOf is the unit literal of a date function f, lower-case, or "".
+func unitOf(f *Func) string {
+	if len(f.Args) > 0 {
+		if lit, ok := f.Args[0].(*Literal); ok && lit.Type == TString {
+			return strings.ToLower(lit.Text)
+		}
+	}
+	return ""
 }
 
 func (v *validator) arity(spec FuncSpec, n int, path string) bool {

@@ -1,5 +1,5 @@
-SELECT * FROM (SELECT "i"."InvoiceId" AS "InvoiceId", date("i"."InvoiceDate", 'start of year') AS "t_year", date("i"."InvoiceDate", 'start of month', '-' || ((CAST(strftime('%m', "i"."InvoiceDate") AS INTEGER) - 1) % 3) || ' months') AS "t_quarter", date("i"."InvoiceDate", 'start of month') AS "t_month", date("i"."InvoiceDate") AS "t_day"
+SELECT * FROM (SELECT "i"."InvoiceId" AS "InvoiceId", date("i"."InvoiceDate", 'start of year') AS "t_year", date("i"."InvoiceDate", 'start of month', '-' || ((CAST(strftime('%m', "i"."InvoiceDate") AS INTEGER) - 1) % 3) || ' months') AS "t_quarter", date("i"."InvoiceDate", 'start of month') AS "t_month", date("i"."InvoiceDate") AS "t_day", date("i"."InvoiceDate", '-' || (CAST(strftime('%u', "i"."InvoiceDate") AS INTEGER) - 1) || ' days') AS "t_week", (CASE WHEN "i"."InvoiceDate" IN ('infinity', '-infinity') THEN "i"."InvoiceDate" ELSE strftime('%Y-%m-%d %H:00:00', "i"."InvoiceDate") END) AS "t_hour", (CASE WHEN "i"."InvoiceDate" IN ('infinity', '-infinity') THEN "i"."InvoiceDate" ELSE strftime('%Y-%m-%d %H:%M:00', "i"."InvoiceDate") END) AS "t_minute"
 FROM "Invoice" AS "i"
 WHERE (date("i"."InvoiceDate", 'start of month') >= '2021-01-01')
 LIMIT 1000 OFFSET 0) AS "first_rows"
-ORDER BY 1 ASC NULLS LAST, 2 ASC NULLS LAST, 3 ASC NULLS LAST, 4 ASC NULLS LAST, 5 ASC NULLS LAST
+ORDER BY 1 ASC NULLS LAST, 2 ASC NULLS LAST, 3 ASC NULLS LAST, 4 ASC NULLS LAST, 5 ASC NULLS LAST, 6 ASC NULLS LAST, 7 ASC NULLS LAST, 8 ASC NULLS LAST
