@@ -2,6 +2,7 @@ package engine
 
 import (
 	"context"
+	"fmt"
 	"strings"
 	"testing"
 )
@@ -81,5 +82,26 @@ func TestNegatedFilterOnNullableColumnWarns(t *testing.T) {
 				t.Errorf("warnings %q: want a NULL warning naming Company, its share and is_null: %v", res.Warnings, c.warn)
 			}
 		})
+	}
+}
+
+// A standard deviation on SQLite runs through the aggregates the adapter
+// registers: the result is the exact spread, and the host is told that the
+// shown SQL needs them (a plain sqlite3 fails on it).
+func TestStddevRunsOnSQLiteAndSaysSo(t *testing.T) {
+	e := chinookEngine(t, "")
+	res, err := e.RunPlan(context.Background(), "chinook", []byte(`{"select":[{"expr":{"kind":"func","name":"STDDEV","args":[{"kind":"column","table":"i","column":"Total"}]},"alias":"sd"},{"expr":{"kind":"func","name":"VAR_POP","args":[{"kind":"column","table":"i","column":"InvoiceId"}]},"alias":"vp"}],"from":[{"table":"Invoice","alias":"i"}]}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.RowCount != 1 {
+		t.Fatalf("rows %d", res.RowCount)
+	}
+	if !strings.Contains(res.SQL, "STDDEV_SAMP(") || warningWith(res.Warnings, "plain sqlite3 shell lacks them") == "" {
+		t.Errorf("SQL %s, warnings %q: want STDDEV_SAMP and the note that sqlite3 lacks it", res.SQL, res.Warnings)
+	}
+	// Chinook's 412 invoice ids are 1..412: the population variance is (412²−1)/12
+	if got := fmt.Sprint(res.Rows[0][1]); got != fmt.Sprint((412.0*412-1)/12) {
+		t.Errorf("VAR_POP(InvoiceId) = %s, want %v", got, (412.0*412-1)/12)
 	}
 }

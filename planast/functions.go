@@ -25,20 +25,30 @@ type FuncSpec struct {
 // Functions is the allow-list, keyed by upper-case name. Every renderer must
 // render each of them for every dialect (a test enumerates this).
 var Functions = map[string]FuncSpec{
-	"COUNT":      {"COUNT", Aggregate, 0, 1, -1},
-	"SUM":        {"SUM", Aggregate, 1, 1, -1},
-	"AVG":        {"AVG", Aggregate, 1, 1, -1},
-	"MIN":        {"MIN", Aggregate, 1, 1, -1},
-	"MAX":        {"MAX", Aggregate, 1, 1, -1},
-	"ROW_NUMBER": {"ROW_NUMBER", WindowOnly, 0, 0, -1},
-	"RANK":       {"RANK", WindowOnly, 0, 0, -1},
-	"DENSE_RANK": {"DENSE_RANK", WindowOnly, 0, 0, -1},
-	"LAG":        {"LAG", WindowOnly, 1, 3, -1},
-	"LEAD":       {"LEAD", WindowOnly, 1, 3, -1},
-	"COALESCE":   {"COALESCE", Scalar, 2, -1, -1},
-	"NULLIF":     {"NULLIF", Scalar, 2, 2, -1},
-	"ABS":        {"ABS", Scalar, 1, 1, -1},
-	"ROUND":      {"ROUND", Scalar, 1, 2, -1},
+	"COUNT": {"COUNT", Aggregate, 0, 1, -1},
+	"SUM":   {"SUM", Aggregate, 1, 1, -1},
+	"AVG":   {"AVG", Aggregate, 1, 1, -1},
+	"MIN":   {"MIN", Aggregate, 1, 1, -1},
+	"MAX":   {"MAX", Aggregate, 1, 1, -1},
+	// STDDEV_SAMP, STDDEV_POP, VAR_SAMP and VAR_POP (STDDEV and VARIANCE
+	// are the sample forms) are floats over the values as doubles, NULL
+	// over fewer than two values (sample) or none (population), the same
+	// on every engine to within rounding; not over a window.
+	"STDDEV_SAMP": {"STDDEV_SAMP", Aggregate, 1, 1, -1},
+	"STDDEV_POP":  {"STDDEV_POP", Aggregate, 1, 1, -1},
+	"VAR_SAMP":    {"VAR_SAMP", Aggregate, 1, 1, -1},
+	"VAR_POP":     {"VAR_POP", Aggregate, 1, 1, -1},
+	"STDDEV":      {"STDDEV", Aggregate, 1, 1, -1},
+	"VARIANCE":    {"VARIANCE", Aggregate, 1, 1, -1},
+	"ROW_NUMBER":  {"ROW_NUMBER", WindowOnly, 0, 0, -1},
+	"RANK":        {"RANK", WindowOnly, 0, 0, -1},
+	"DENSE_RANK":  {"DENSE_RANK", WindowOnly, 0, 0, -1},
+	"LAG":         {"LAG", WindowOnly, 1, 3, -1},
+	"LEAD":        {"LEAD", WindowOnly, 1, 3, -1},
+	"COALESCE":    {"COALESCE", Scalar, 2, -1, -1},
+	"NULLIF":      {"NULLIF", Scalar, 2, 2, -1},
+	"ABS":         {"ABS", Scalar, 1, 1, -1},
+	"ROUND":       {"ROUND", Scalar, 1, 2, -1},
 	// SQRT(x) and LN(x) are float functions, NULL outside their domain
 	// (x < 0, x <= 0) on every engine: PostgreSQL would fail the query,
 	// DuckDB return NaN or -inf, SQLite NULL.
@@ -109,6 +119,11 @@ func UnitsOf(name string) []string {
 	}
 	return nil
 }
+
+// Spread maps each standard deviation and variance aggregate to the
+// engines' name for it: STDDEV and VARIANCE are the sample forms.
+var Spread = map[string]string{"STDDEV_SAMP": "STDDEV_SAMP", "STDDEV_POP": "STDDEV_POP", "VAR_SAMP": "VAR_SAMP",
+	"VAR_POP": "VAR_POP", "STDDEV": "STDDEV_SAMP", "VARIANCE": "VAR_SAMP"}
 
 // LookupFunc finds an allow-listed function by case-insensitive name.
 func LookupFunc(name string) (FuncSpec, bool) {

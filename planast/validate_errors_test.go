@@ -101,6 +101,8 @@ func refusals() []refusal {
 		{"a date truncated to the hour", plan(sel(item(fn("DATE_TRUNC", lit(`"hour"`), c("", "SignupDate")), "x")), frm(from("Customer", "cu"))), none, planast.CodeType, "select[0].expr.args[1]"},
 		{"unit not a literal", plan(sel(item(fn("DATE_TRUNC", c("", "BillingCountry"), c("", "InvoiceDate")), "x")), frm(from("Invoice", "i"))), none, planast.CodeBadValue, "select[0].expr.args[0]"},
 		{"unit with a quote", plan(sel(item(fn("DATE_TRUNC", lit(`"month') --"`), c("", "InvoiceDate")), "x")), frm(from("Invoice", "i"))), none, planast.CodeBadValue, "select[0].expr.args[0]"},
+		{"stddev over a window", plan(sel(item(win("STDDEV", c("", "Milliseconds")), "x")), tracks), none, planast.CodeFunction, "select[0].expr.name"},
+		{"stddev of text", plan(sel(item(fn("STDDEV_POP", c("", "Name")), "x")), tracks), none, planast.CodeType, "select[0].expr.args[0]"},
 		{"negative lag offset", plan(sel(item(win("LAG", c("", "Name"), lit("-1")), "x")), tracks), none, planast.CodeBadValue, "select[0].expr.args[1]"},
 		{"expected columns differ", minimal, validate.Options{ExpectedColumns: []string{"name"}}, planast.CodeBadValue, "select"},
 		// types

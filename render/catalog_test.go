@@ -4,8 +4,10 @@ import (
 	"database/sql"
 	"fmt"
 	"strings"
+	"sync"
 	"testing"
 
+	"github.com/nl2sql/nl2sql/internal/source/sqlitestats"
 	"github.com/nl2sql/nl2sql/planast"
 	"github.com/nl2sql/nl2sql/render"
 
@@ -92,10 +94,21 @@ var sqliteTypes = map[planast.Type]string{
 	planast.TypeBoolean: "BOOLEAN", planast.TypeDate: "DATE", planast.TypeTimestamp: "TIMESTAMP", planast.TypeBlob: "BLOB",
 }
 
+// statsOnce registers the standard deviation aggregates on the default
+// SQLite driver, as the adapter registers them on its own.
+var (
+	statsOnce sync.Once
+	statsErr  error
+)
+
 // openSQLite opens a fresh in-memory SQLite database, set up as the engine
 // adapter sets it up (case-sensitive LIKE), holding cat's tables and rows.
 func openSQLite(t testing.TB, cat memCatalog, rows map[string][]string) *sql.DB {
 	t.Helper()
+	statsOnce.Do(func() { statsErr = sqlitestats.RegisterDefault() })
+	if statsErr != nil {
+		t.Fatal(statsErr)
+	}
 	db, err := sql.Open("sqlite", ":memory:")
 	if err != nil {
 		t.Fatal(err)

@@ -1,6 +1,10 @@
 package render
 
-import "github.com/nl2sql/nl2sql/planast"
+import (
+	"strings"
+
+	"github.com/nl2sql/nl2sql/planast"
+)
 
 // DuckDB renders for DuckDB 1.x.
 type DuckDB struct{}
@@ -81,4 +85,34 @@ func (DuckDB) Func(name string, a []string) (string, bool) {
 	}, func(end, start string) string {
 		return "date_diff('day', CAST(" + start + " AS DATE), CAST(" + end + " AS DATE))"
 	})
+}
+
+// Spread renders a standard deviation or variance in two passes over the
+// group's values: their mean, then the sum of squared deviations from it,
+// less (Σ deviations)² / n, which is n·(rounding of the mean)² (corrected
+// two-pass), so the result is within a few roundings of the exact one, as PostgreSQL's, where DuckDB's
+// own var_samp loses half its digits over values like 1e9+1, 1e9+2, ... It
+// holds the group's values in a list: memory grows with the group.
+func (DuckDB) Spread(name, arg, x string) string {
+	distinct := strings.HasPrefix(arg, "DISTINCT ")
+	d := ""
+	if distinct {
+		d = "DISTINCT "
+	}
+	mean := "avg(" + arg + ")"
+	values := "list(" + arg + ") FILTER (WHERE " + x + " IS NOT NULL)"
+	sum := "list_sum(list_transform(" + values + ", nl2sql_v -> (nl2sql_v - " + mean + ") * (nl2sql_v - " + mean + ")))"
+	// the corrected two-pass form: minus (Σ(x − mean))² / n, which takes
+	// out what the rounding of the mean added
+	dev := "list_sum(list_transform(" + values + ", nl2sql_v -> nl2sql_v - " + mean + "))"
+	count := "count(" + d + x + ")"
+	n := count
+	if strings.HasSuffix(name, "_SAMP") {
+		n += " - 1"
+	}
+	v := "((" + sum + " - " + dev + " * " + dev + " / " + count + ") / NULLIF(" + n + ", 0))"
+	if strings.HasPrefix(name, "STDDEV") {
+		return "sqrt" + v
+	}
+	return v
 }

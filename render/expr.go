@@ -242,6 +242,14 @@ func (w *writer) fn(f *planast.Func) {
 // PostgreSQL would fail the query and DuckDB return NaN or -inf.
 var mathDomain = map[string]string{"SQRT": " >= 0", "LN": " > 0"}
 
+// spreadRenderer is implemented by dialects whose own standard deviation
+// and variance lose digits (DuckDB's Welford update is off in the 8th digit
+// over 1e9+1, 1e9+2, ...): name is STDDEV_SAMP, STDDEV_POP, VAR_SAMP or
+// VAR_POP, arg the aggregate's argument (with DISTINCT), x the value.
+type spreadRenderer interface {
+	Spread(name, arg, x string) string
+}
+
 func (w *writer) aggregate(name string, args []string, distinct bool, over string) string {
 	if name == "COUNT" && len(args) == 0 {
 		return "COUNT(*)" + over
@@ -252,6 +260,15 @@ func (w *writer) aggregate(name string, args []string, distinct bool, over strin
 	}
 	if name == "AVG" {
 		return w.d.TrueDiv(w.aggregate("SUM", args, distinct, over), w.aggregate("COUNT", args, distinct, over))
+	}
+	if engineName, ok := planast.Spread[name]; ok {
+		// over doubles everywhere: PostgreSQL would compute an integer's
+		// in numeric and type it so
+		x := w.d.Cast(args[0], planast.CastFloat)
+		if s, ok := w.d.(spreadRenderer); ok && over == "" {
+			return s.Spread(engineName, d+x, x)
+		}
+		return engineName + "(" + d + x + ")" + over
 	}
 	return name + "(" + d + args[0] + ")" + over
 }

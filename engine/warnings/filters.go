@@ -20,6 +20,9 @@ import (
 //     result whose plan has a case-sensitive LIKE also says that pragma
 //     ran, because the shown SQL pasted into a plain sqlite3 (case-blind
 //     LIKE) can return rows the run did not.
+//   - spread: on SQLite, a plan with a standard deviation or variance ran
+//     through aggregates the adapter registers, which a plain sqlite3
+//     lacks; the shown SQL fails there.
 //   - nulls: NOT IN or != on a column whose profile has NULLs. Such a
 //     filter is never true on NULL, so those rows are dropped silently;
 //     the warning names the column, its NULL share and the IS NULL
@@ -87,7 +90,27 @@ func Filters(snap *schema.Snapshot, dialect string, plan *planast.Query, rows in
 	if sensitiveLike && dialect == schema.DialectSQLite {
 		add(`LIKE ran case-sensitively (the connection sets PRAGMA case_sensitive_like = ON, so SQLite agrees with DuckDB and PostgreSQL); to reproduce this result in a sqlite3 shell run that pragma first, and set "case_insensitive": true on the like to match regardless of case`)
 	}
+	if dialect == schema.DialectSQLite {
+		if name := spreadCall(plan); name != "" {
+			add(name + ` ran as an aggregate the server registers on its SQLite connections (stddev_samp, stddev_pop, var_samp, var_pop); a plain sqlite3 shell lacks them, so the shown SQL fails there`)
+		}
+	}
 	return out
+}
+
+// spreadCall is the name of a standard deviation or variance aggregate in
+// plan, or "".
+func spreadCall(plan *planast.Query) string {
+	name := ""
+	planast.Inspect(plan, func(n planast.Node) bool {
+		if f, ok := n.(*planast.Func); ok && name == "" {
+			if _, ok := planast.Spread[strings.ToUpper(f.Name)]; ok {
+				name = strings.ToUpper(f.Name)
+			}
+		}
+		return name == ""
+	})
+	return name
 }
 
 // caseWarning explains an empty result by the case of a text comparison:

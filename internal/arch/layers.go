@@ -51,6 +51,9 @@ var Layers = map[string]int{
 	"internal/dayfile":           Foundations,
 	"internal/bigcat":            Foundations,
 
+	// the aggregates SQLite lacks, registered on its connections
+	"internal/source/sqlitestats": Foundations,
+
 	"index":                     Domain,
 	"index/embed":               Domain,
 	"index/schemactx":           Domain,

@@ -570,7 +570,7 @@ func (v *validator) fn(f *Func, path string, sc *scope, env *cteEnv) Type {
 			return argT(0)
 		}
 		return TypeFloat
-	case "AVG", "SQRT", "LN":
+	case "AVG", "SQRT", "LN", "STDDEV_SAMP", "STDDEV_POP", "VAR_SAMP", "VAR_POP", "STDDEV", "VARIANCE":
 		need(0, isNum, "a number")
 		return TypeFloat
 	case "MIN", "MAX", "ABS":
@@ -700,6 +700,12 @@ func (v *validator) window(w *Window, path string, sc *scope, env *cteEnv) Type 
 		return TypeUnknown
 	}
 	w.Name = spec.Name
+	if _, ok := Spread[spec.Name]; ok {
+		// SQLite's registered aggregate cannot slide a frame; the guarantee
+		// of one meaning everywhere is kept by not offering the window
+		v.addHint(CodeFunction, join(path, "name"), "aggregate it in a derived table or CTE grouped by the partition, and join that", "%s is not available as a window function", spec.Name)
+		return TypeUnknown
+	}
 	if sc.clause != "select" && sc.clause != "order_by" {
 		v.add(CodeGrouping, path, "window functions are allowed only in select and order_by, not in %s", sc.clause)
 	}

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/nl2sql/nl2sql/internal/source"
+	"github.com/nl2sql/nl2sql/internal/source/sqlitestats"
 
 	"modernc.org/libc"
 	"modernc.org/sqlite"
@@ -64,7 +65,13 @@ func (d *denial) get() string  { d.mu.Lock(); defer d.mu.Unlock(); return d.what
 func openSQLitePool(dsn string, policy sqlitePolicy, busy time.Duration, maxConns int) *sqlitePool {
 	p := &sqlitePool{}
 	d := &sqlite.Driver{}
+	// the standard deviation and variance aggregates plans render to; an
+	// error (none on a fresh driver) fails every connection
+	regErr := sqlitestats.Register(d)
 	d.RegisterConnectionHook(func(c sqlite.ExecQuerierContext, _ string) error {
+		if regErr != nil {
+			return regErr
+		}
 		for _, q := range sqliteSetup(busy) {
 			if _, err := c.ExecContext(context.Background(), q, nil); err != nil {
 				return fmt.Errorf("%s: %w", q, err)

@@ -99,6 +99,8 @@ var sqliteFunctions = map[string]functionRule{
 	"total": allow, "cume_dist": allow, "dense_rank": allow, "first_value": allow, "lag": allow,
 	"last_value": allow, "lead": allow, "nth_value": allow, "ntile": allow, "percent_rank": allow,
 	"rank": allow, "row_number": allow,
+	// registered by sqlitestats on every connection
+	"stddev_samp": allow, "stddev_pop": allow, "var_samp": allow, "var_pop": allow,
 	// date and time
 	"current_date": allow, "current_time": allow, "current_timestamp": allow, "date": allow,
 	"datetime": allow, "julianday": allow, "strftime": allow, "time": allow, "timediff": allow,
