@@ -200,6 +200,30 @@
 // END)", where PostgreSQL would fail the query and DuckDB return NaN or
 // -inf.
 //
+// STDDEV_SAMP, STDDEV_POP, VAR_SAMP and VAR_POP (STDDEV and VARIANCE are
+// the sample forms) take x as a double and agree to about 1e-15 relative
+// with the exact value, also over values like 1e9+1, 1e9+2, ... where the
+// textbook formula and DuckDB's own var_samp lose digits: PostgreSQL runs
+// its own (exact sums for such values), SQLite aggregates the adapter
+// registers (internal/source/sqlitestats: exact sums, one rounding; the
+// engine notes that a plain sqlite3 lacks them), DuckDB a corrected
+// two-pass form over list(x): the sum of squared deviations from avg(x),
+// less (sum of deviations)² / n. That list holds the group's values, so
+// its memory grows with the group. NULL over fewer than two values (sample)
+// or none (population), as PostgreSQL; not over windows.
+//
+// # Date units
+//
+// DATE_PART's dow is 0 (Sunday) to 6 everywhere (PostgreSQL and DuckDB
+// EXTRACT(DOW), SQLite strftime('%w')), week the ISO week 1-53 (EXTRACT(WEEK)
+// and SQLite's %V, not %W, which numbers 2021-01-03 as week 0), doy 1-366.
+// DATE_TRUNC to the week goes back to Monday; to the hour or minute it
+// gives a timestamp (SQLite text 'YYYY-MM-DD HH:MM:00') and keeps an
+// infinite one as it is, as PERIOD_LABEL keeps its label. The hour, minute,
+// dow, doy and week of an infinite timestamp are NULL on every engine.
+// DATE_TRUNC of an infinite value to the day or coarser (the week too)
+// differs: infinity on PostgreSQL, a far date on DuckDB, NULL on SQLite.
+//
 // # LIKE and case
 //
 // A like matches case-sensitively on every engine: PostgreSQL's and
