@@ -192,7 +192,7 @@ func TestFunctionRefusalListsOnce(t *testing.T) {
 	fn := func(name string) string {
 		return `{"kind":"func","name":"` + name + `","args":[{"kind":"column","table":"t","column":"Milliseconds"}]}`
 	}
-	p := `{"select":[{"expr":` + fn("STDDEV") + `,"alias":"s"},{"expr":` + fn("MEDIAN") + `,"alias":"m"}],"from":[{"table":"Track","alias":"t"}]}`
+	p := `{"select":[{"expr":` + fn("CORR") + `,"alias":"s"},{"expr":` + fn("MEDIAN") + `,"alias":"m"}],"from":[{"table":"Track","alias":"t"}]}`
 	_, err := validate.Plan(decode(t, p), chinook, validate.Options{})
 	var pe *planast.Error
 	if !errors.As(err, &pe) || len(pe.Issues) != 2 {
