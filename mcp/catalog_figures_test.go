@@ -362,3 +362,18 @@ func TestListDatasourcesPages(t *testing.T) {
 		t.Errorf("bad cursor: %s", text(res))
 	}
 }
+
+// A host that plans for itself loses the whole answer when the
+// plan-it-yourself result is refused as too large: at every budget the
+// config allows it fits, cutting its context rather than failing.
+func TestPlanItYourselfFitsTheBudget(t *testing.T) {
+	for _, budget := range []int{1000, 1200, 1500, 3000, 20000} {
+		c, _ := catalogClient(t, 60, 20, 0, fmt.Sprintf("results: {token_budget: %d}\n", budget))
+		for _, q := range []string{"total amount of sales orders by region", "which billing invoices had the largest discount in each region and quantity"} {
+			res := callTool(t, c, "ask", map[string]any{"question": q})
+			if res.IsError || sentTokens(t, res) > budget {
+				t.Errorf("budget %d, %q: %d tokens: %.300s", budget, q, sentTokens(t, res), text(res))
+			}
+		}
+	}
+}

@@ -48,6 +48,13 @@ func (Postgres) IntDiv(l, r string) string {
 func (Postgres) ParenthesizeCompound() bool { return true }
 
 func (Postgres) Func(name string, a []string) (string, bool) {
+	if name == "DATE_PART" && a[0] == "year" {
+		// the year of an infinite timestamp is NULL, as on DuckDB and
+		// SQLite, where PostgreSQL's EXTRACT says Infinity, which no
+		// integer holds (the other units already give NULL)
+		ts := "CAST(" + a[1] + " AS TIMESTAMP)"
+		return "(CASE WHEN isfinite(" + ts + ") THEN CAST(EXTRACT(YEAR FROM " + ts + ") AS BIGINT) END)", true
+	}
 	return pgLikeFunc(name, a, "DOUBLE PRECISION", "NUMERIC", func(unit, n, ts string) string {
 		switch unit {
 		case "year":

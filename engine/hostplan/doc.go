@@ -3,7 +3,8 @@
 // no planner (or replay has no recording for the question).
 //
 // It owns the result's shape (HostPlan, HostContext, the tool calls it
-// names), how a schema context is cut to its share of the result budget
+// names), how a schema context is cut so that the whole result fits the
+// result budget (a first share, smaller while the result would not fit)
 // and what was left out is named with the call that shows it, which
 // matching verified queries are listed with their parameters filled from
 // the question, the one-line Next, and the rule by which a ranking of
@@ -19,7 +20,8 @@
 //	hp := hostplan.Plan(ctx, src, q, "2026-12-01", hostplan.HostReasonNoPlanner, traceID, 20000)
 //
 // and hp.SchemaContext holds the retrieved tables (Artist, Album, Track…)
-// within 20000/4 tokens, hp.RunPlan is {"tool": "run_plan", "arguments":
+// within 20000/4 tokens (less if the rest of the result needs the room),
+// hp.RunPlan is {"tool": "run_plan", "arguments":
 // {"datasource": "chinook"}, "missing": ["plan"]}, and hp.Next says to
 // write a plan over schema_context and call run_plan with it.
 package hostplan

@@ -149,40 +149,49 @@ type Source interface {
 }
 
 // Plan builds the plan-it-yourself result for q on ds; resultTokens is
-// the result budget its schema context takes a share of.
+// the result budget the whole result fits (see fit).
 func Plan(ctx context.Context, ds Source, q, today, reason, traceID string, resultTokens int) *HostPlan {
-	hp := &HostPlan{
-		Kind: KindPlanItYourself, Question: q, Reason: reason, Today: today, HostContext: Context(ctx, ds, q, ContextTokens(resultTokens, 1)),
-		PlanGuide: ToolCall{Tool: "get_plan_schema", Arguments: map[string]any{}},
-		RunPlan:   ToolCall{Tool: "run_plan", Arguments: map[string]any{"datasource": ds.ID()}, Missing: []string{"plan"}},
-		TraceID:   traceID,
-	}
-	hp.Next = hostNext(hp)
-	return hp
+	r := retrieve(ctx, ds, q)
+	return fit(resultTokens, 1, func(tokens int) *HostPlan {
+		hp := &HostPlan{
+			Kind: KindPlanItYourself, Question: q, Reason: reason, Today: today, HostContext: r.context(tokens),
+			PlanGuide: ToolCall{Tool: "get_plan_schema", Arguments: map[string]any{}},
+			RunPlan:   ToolCall{Tool: "run_plan", Arguments: map[string]any{"datasource": ds.ID()}, Missing: []string{"plan"}},
+			TraceID:   traceID,
+		}
+		hp.Next = hostNext(hp)
+		return hp
+	})
 }
 
 // Candidates is the plan-it-yourself result when several datasources may
 // hold the answer: cands with their ranking scores.
 func Candidates(ctx context.Context, q, today, reason, traceID string, cands []Source, scores []float64, resultTokens int) *HostPlan {
-	hp := &HostPlan{
-		Kind: KindPlanItYourself, Question: q, Reason: reason, Today: today,
-		HostContext: HostContext{VerifiedQueries: []HostVerified{}, ContextTables: []string{}},
-		PlanGuide:   ToolCall{Tool: "get_plan_schema", Arguments: map[string]any{}},
-		RunPlan:     ToolCall{Tool: "run_plan", Arguments: map[string]any{}, Missing: []string{"datasource", "plan"}},
-		TraceID:     traceID,
-	}
+	rs := make([]*retrieved, len(cands))
 	for i, ds := range cands {
-		hp.Candidates = append(hp.Candidates, HostCandidate{HostContext: Context(ctx, ds, q, ContextTokens(resultTokens, len(cands))),
-			Description: ds.Description(), Score: round3(scores[i])})
+		rs[i] = retrieve(ctx, ds, q)
 	}
-	hp.Next = hostNext(hp)
-	return hp
+	return fit(resultTokens, len(cands), func(tokens int) *HostPlan {
+		hp := &HostPlan{
+			Kind: KindPlanItYourself, Question: q, Reason: reason, Today: today,
+			HostContext: HostContext{VerifiedQueries: []HostVerified{}, ContextTables: []string{}},
+			PlanGuide:   ToolCall{Tool: "get_plan_schema", Arguments: map[string]any{}},
+			RunPlan:     ToolCall{Tool: "run_plan", Arguments: map[string]any{}, Missing: []string{"datasource", "plan"}},
+			TraceID:     traceID,
+		}
+		for i, r := range rs {
+			hp.Candidates = append(hp.Candidates, HostCandidate{HostContext: r.context(tokens),
+				Description: cands[i].Description(), Score: round3(scores[i])})
+		}
+		hp.Next = hostNext(hp)
+		return hp
+	})
 }
 
-// ContextTokens is the share of the result budget the schema context
-// of one of n datasources may take: a quarter of the budget over all
-// contexts, since the result carries each context twice (its JSON and its
-// text), with the verified queries, calls and text around them.
+// ContextTokens is the first share of the result budget the schema
+// context of one of n datasources may take: a quarter of the budget over
+// all contexts, since the result carries each context twice (its JSON and
+// its text), with the verified queries, calls and text around them.
 func ContextTokens(budget, n int) int {
 	if budget <= 0 {
 		budget = config.DefaultResultTokens
@@ -190,14 +199,61 @@ func ContextTokens(budget, n int) int {
 	return budget / 4 / max(n, 1)
 }
 
-// Context retrieves q's context on ds, as the caller may see it,
-// within tokens: retrieval's tables from the best, as many as fit (a
-// datasource without a retrieval index has its whole visible schema
-// retrieved, which on a large catalog is far more than fits), and what
-// was left out with the call that shows it.
-func Context(ctx context.Context, ds Source, q string, tokens int) HostContext {
+// fit builds the result with each context at its first share and, while
+// the whole result would not fit the budget, with smaller shares: the
+// parts around the contexts (names, notes, verified queries) differ from
+// question to question, so no fixed share is safe. A tool result carries
+// the plan twice, its JSON and a text of the same parts (the text is
+// JSON-quoted on the wire, so it costs about what the JSON does); the
+// test is against the target tools cut every result to (97% of the
+// budget) less an envelope. When even one table per context is too much,
+// the smallest build stands and the tool layer refuses it as too large.
+func fit(budget, n int, build func(tokens int) *HostPlan) *HostPlan {
+	if budget <= 0 {
+		budget = config.DefaultResultTokens
+	}
+	target := budget - budget*3/100 - resultEnvelopeTokens
+	tokens := ContextTokens(budget, n)
+	for {
+		hp := build(tokens)
+		b, err := json.Marshal(hp)
+		if err != nil || 2*schemactx.ContextTokens(string(b)) <= target || tokens < minContextTokens {
+			return hp
+		}
+		tokens = tokens * 3 / 4
+	}
+}
+
+const (
+	// resultEnvelopeTokens is what a tool result adds around its two
+	// copies of the plan (content list, type and key names).
+	resultEnvelopeTokens = 24
+	// minContextTokens ends the shrinking: below it a context holds its
+	// one leading table whatever the share.
+	minContextTokens = 32
+)
+
+// retrieved is one datasource's retrieval for q, done once however
+// often its context is cut.
+type retrieved struct {
+	ds       Source
+	snap     *schema.Snapshot
+	sctx     string
+	verified []HostVerified
+	visible  int
+}
+
+func retrieve(ctx context.Context, ds Source, q string) *retrieved {
 	snap := ds.Retrieved(ctx, q)
-	sctx := ds.SchemaContext(snap)
+	return &retrieved{ds: ds, snap: snap, sctx: ds.SchemaContext(snap), verified: hostVerified(ctx, ds, q), visible: ds.VisibleTables(ctx)}
+}
+
+// context is the retrieved context within tokens: retrieval's tables
+// from the best, as many as fit (a datasource without a retrieval index
+// has its whole visible schema retrieved, which on a large catalog is far
+// more than fits), and what was left out with the call that shows it.
+func (r *retrieved) context(tokens int) HostContext {
+	ds, snap, sctx := r.ds, r.snap, r.sctx
 	var cut []string
 	if schemactx.ContextTokens(sctx) > tokens && len(snap.Tables) > 1 {
 		// the context grows with its tables: the most leading tables that
@@ -212,8 +268,8 @@ func Context(ctx context.Context, ds Source, q string, tokens int) HostContext {
 			cut = append(cut, t.Name)
 		}
 	}
-	visible := ds.VisibleTables(ctx)
-	hc := HostContext{Datasource: ds.ID(), Dialect: ds.Dialect(), VerifiedQueries: hostVerified(ctx, ds, q),
+	visible := r.visible
+	hc := HostContext{Datasource: ds.ID(), Dialect: ds.Dialect(), VerifiedQueries: r.verified,
 		SchemaContext: sctx, ContextTables: contextTables(sctx), ContextTokens: schemactx.ContextTokens(sctx),
 		VisibleTables: visible}
 	hc.OmittedTables = max(visible-len(hc.ContextTables), 0)
