@@ -81,9 +81,9 @@ func small(ds string) *schema.Snapshot {
 						SampleValues: []any{int64(1), int64(2), int64(1<<53 - 1)}, AllValues: true}},
 					{Name: "x", DeclaredType: "REAL", Type: "float", Nullable: true, Profile: &schema.ColumnProfile{
 						DistinctCount: 2, NullFraction: 1.0 / 3, Min: -2.5, Max: 1e21,
-						SampleValues: []any{-2.5, 0.1, 1e21, 3.0, math.Copysign(0, -1), nil}}},
+						SampleValues: []any{-2.5, 0.1, 1e21, 3.0, math.Copysign(0, -1), nil, 5e-324, math.MaxFloat64, int64(math.MinInt64)}}},
 					{Name: "s", DeclaredType: "TEXT", Type: "text", Profile: &schema.ColumnProfile{
-						DistinctCount: 3, SampleValues: []any{"12", "a\"b", "\u00e9<>&", true, "9007199254740993"}}},
+						DistinctCount: 3, SampleValues: []any{"12", "a\"b", "\u00e9<>&", true, "9007199254740993", "line\u2028sep\x00\x1f\\/", "\U0001F600 \u202e"}}},
 				}},
 		},
 	}

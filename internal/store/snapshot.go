@@ -7,7 +7,9 @@ import (
 	"database/sql"
 	"encoding/hex"
 	"encoding/json"
+
 	"errors"
+	gojson "github.com/goccy/go-json"
 	"slices"
 	"strconv"
 	"strings"
@@ -117,19 +119,17 @@ func (s *Store) PutSnapshot(ctx context.Context, snap *schema.Snapshot) (version
 // with none is CodeNotFound (errors.Is(err, ErrNotFound)); a stored body
 // that no longer hashes to its version is CodeCorrupt.
 func (s *Store) LatestSnapshot(ctx context.Context, datasource string) (*schema.Snapshot, *SnapshotMeta, error) {
-	row := s.db.QueryRowContext(ctx, s.q(`SELECT `+snapshotColumns+` FROM snapshot_heads h
+	return s.scanSnapshot(ctx, `SELECT `+snapshotColumns+` FROM snapshot_heads h
 		JOIN snapshots s ON s.datasource = h.datasource AND s.version = h.version
-		WHERE h.datasource = ?`), datasource)
-	return s.scanSnapshot(row, "read the latest snapshot of "+strconv.Quote(datasource),
+		WHERE h.datasource = ?`, []any{datasource}, "read the latest snapshot of "+strconv.Quote(datasource),
 		"no snapshot of datasource %q is stored in %s", datasource)
 }
 
 // Snapshot returns one stored version of the datasource's snapshot and its
 // meta. Errors as LatestSnapshot.
 func (s *Store) Snapshot(ctx context.Context, datasource, version string) (*schema.Snapshot, *SnapshotMeta, error) {
-	row := s.db.QueryRowContext(ctx, s.q(`SELECT `+snapshotColumns+` FROM snapshots s
-		WHERE s.datasource = ? AND s.version = ?`), datasource, version)
-	return s.scanSnapshot(row, "read snapshot "+version+" of "+strconv.Quote(datasource),
+	return s.scanSnapshot(ctx, `SELECT `+snapshotColumns+` FROM snapshots s
+		WHERE s.datasource = ? AND s.version = ?`, []any{datasource, version}, "read snapshot "+version+" of "+strconv.Quote(datasource),
 		"no snapshot %s of datasource %q is stored in %s", version, datasource)
 }
 
@@ -153,17 +153,27 @@ func (s *Store) MarkProfiled(ctx context.Context, datasource, version string, at
 
 const snapshotColumns = `s.datasource, s.version, s.schema_hash, s.row_counts_hash, s.created_at, s.profiled_at, s.body`
 
-// scanSnapshot reads one row of snapshotColumns. notFound (with args, then
-// the store's path) is the message for no row.
-func (s *Store) scanSnapshot(row *sql.Row, op, notFound string, args ...any) (*schema.Snapshot, *SnapshotMeta, error) {
-	var m SnapshotMeta
-	var created, profiledAt sql.NullInt64
-	var body []byte
-	err := row.Scan(&m.Datasource, &m.Version, &m.SchemaHash, &m.RowCountsHash, &created, &profiledAt, &body)
-	if errors.Is(err, sql.ErrNoRows) {
+// scanSnapshot runs query (with qargs) and reads its one row of
+// snapshotColumns. notFound (with args, then the store's path) is the
+// message for no row. The body is read in place (sql.RawBytes) and
+// decoded before the row closes: a large catalog's body is megabytes, and
+// each copy of it is time a restart waits.
+func (s *Store) scanSnapshot(ctx context.Context, query string, qargs []any, op, notFound string, args ...any) (*schema.Snapshot, *SnapshotMeta, error) {
+	rows, err := s.db.QueryContext(ctx, s.q(query), qargs...)
+	if err != nil {
+		return nil, nil, s.fail(op, err)
+	}
+	defer rows.Close()
+	if !rows.Next() {
+		if err := rows.Err(); err != nil {
+			return nil, nil, s.fail(op, err)
+		}
 		return nil, nil, errorf(CodeNotFound, nil, notFound, append(args, s.display)...)
 	}
-	if err != nil {
+	var m SnapshotMeta
+	var created, profiledAt sql.NullInt64
+	var body sql.RawBytes
+	if err := rows.Scan(&m.Datasource, &m.Version, &m.SchemaHash, &m.RowCountsHash, &created, &profiledAt, &body); err != nil {
 		return nil, nil, s.fail(op, err)
 	}
 	if got := hashHex(body); got != m.Version {
@@ -200,9 +210,11 @@ func hashHex(b []byte) string {
 // decodeSnapshot reads canonicalJSON back. Profile values (Min, Max,
 // SampleValues) come back in the result encoding: an integer literal as
 // int64, any other number as float64, so marshalling the result gives the
-// stored bytes again.
+// stored bytes again. goccy/go-json decodes it, about twice as fast as
+// encoding/json on a large catalog's body (a restart reads it before the
+// first call is answered); TestSnapshotDeterminism holds the round trip.
 func decodeSnapshot(body []byte) (*schema.Snapshot, error) {
-	dec := json.NewDecoder(bytes.NewReader(body))
+	dec := gojson.NewDecoder(bytes.NewReader(body))
 	dec.UseNumber()
 	var snap schema.Snapshot
 	if err := dec.Decode(&snap); err != nil {
