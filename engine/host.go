@@ -8,6 +8,7 @@ import (
 	"github.com/nl2sql/nl2sql/curated"
 	"github.com/nl2sql/nl2sql/engine/hostplan"
 	"github.com/nl2sql/nl2sql/engine/llm"
+	"github.com/nl2sql/nl2sql/engine/result"
 	"github.com/nl2sql/nl2sql/engine/verified"
 	"github.com/nl2sql/nl2sql/internal/schema"
 )
@@ -18,7 +19,7 @@ import (
 
 // Result kinds: the "kind" of every Ask result's JSON.
 const (
-	KindAnswer         = "answer"
+	KindAnswer         = result.KindAnswer
 	KindPlanItYourself = hostplan.KindPlanItYourself
 )
 

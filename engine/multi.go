@@ -67,14 +67,14 @@ type multiUsage struct {
 
 // addModel counts a cross-datasource step's model work.
 func (m *multiUsage) addModel(u multi.Usage) {
-	m.usage.add(Usage{ModelCalls: u.Calls, InputTokens: u.InputTokens, OutputTokens: u.OutputTokens})
+	m.usage.Add(Usage{ModelCalls: u.Calls, InputTokens: u.InputTokens, OutputTokens: u.OutputTokens})
 	m.modelMS += u.ModelMS
 }
 
 // add adds the work to res (nil-safe).
 func (m multiUsage) add(res *Result) {
 	if res != nil {
-		res.Usage.add(m.usage)
+		res.Usage.Add(m.usage)
 		res.Timings.Model += m.modelMS
 	}
 }
@@ -116,14 +116,14 @@ func (e *Engine) askMulti(ctx context.Context, q, today string, tr *traceRec, sw
 		}
 		picked = append(picked, ds)
 	}
-	tm.Resolve = sw.lap()
+	tm.Resolve = sw.Lap()
 	ctx = progress(ctx, "plan")
 	dec, usage, err := e.decompose(ctx, q, today, picked, tr)
 	work.addModel(usage)
 	if err != nil {
 		return nil, "", work, deadline(ctx, err)
 	}
-	tm.Plan = sw.lap()
+	tm.Plan = sw.Lap()
 	res, err := e.runDecomposition(ctx, q, today, dec, work, sw, tm, tr)
 	return res, "", work, err
 }
@@ -166,13 +166,13 @@ func (e *Engine) RunDecomposition(ctx context.Context, question string, doc []by
 		}
 	}
 	tr.t.Datasource = strings.Join(offered, ",")
-	tm.Resolve = sw.lap()
+	tm.Resolve = sw.Lap()
 	dec, issues := multi.Check(ans, offered)
 	if issues != nil {
 		tr.t.Rejected = []Attempt{{Attempt: 1, Issues: issues}}
 		return nil, multi.Invalid(issues, "the decomposition is invalid")
 	}
-	tm.Plan = sw.lap()
+	tm.Plan = sw.Lap()
 	return e.runDecomposition(ctx, q, today, dec, multiUsage{}, sw, &tm, tr)
 }
 

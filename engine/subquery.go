@@ -87,7 +87,7 @@ func (e *Engine) runDecomposition(ctx context.Context, q, today string, dec *mul
 	failed := 0
 	var firstErr error
 	for _, r := range runs {
-		usage.add(r.usage)
+		usage.Add(r.usage)
 		modelMS += r.modelMS
 		if r.err != nil {
 			failed++
@@ -104,13 +104,13 @@ func (e *Engine) runDecomposition(ctx context.Context, q, today string, dec *mul
 			return nil, r.err
 		}
 	}
-	tm.Execute = sw.lap()
+	tm.Execute = sw.Lap()
 	ctx = progress(ctx, "execute")
 	out, warnings, err := e.combine(ctx, dec, runs, rowLimit)
 	if err != nil {
 		return nil, deadline(ctx, err)
 	}
-	tm.Execute += sw.lap()
+	tm.Execute += sw.Lap()
 	ctx = progress(ctx, "answer")
 	res := &Result{
 		Question: q, Columns: out.Columns, ColumnTypes: out.Types, Rows: out.Rows, RowCount: len(out.Rows),
@@ -130,8 +130,8 @@ func (e *Engine) runDecomposition(ctx context.Context, q, today string, dec *mul
 		return nil, err
 	}
 	tm.Model = modelMS
-	tm.Answer = sw.lap()
-	tm.Total = sw.total()
+	tm.Answer = sw.Lap()
+	tm.Total = sw.Total()
 	res.Timings = *tm
 	return res, nil
 }
