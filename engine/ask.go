@@ -74,7 +74,7 @@ func (e *Engine) Ask(ctx context.Context, req AskRequest) (res *Result, err erro
 	}
 	ctx = progress(ctx, "resolve")
 	if req.Datasource == "" && len(e.specs) > 1 { // several datasources, none named (engine/multi.go)
-		mres, one, work, merr := e.askMulti(ctx, q, today, tr, sw, &tm)
+		mres, one, work, merr := e.asker(tr, today).Ask(ctx, q, today, tr.t.ID, sw, &tm)
 		if reason, ok := e.handsOver(merr); ok && one == "" {
 			// no resolver model: the ranking picks, or the host does (host_plan.go)
 			pick, cands, scores, herr := e.hostResolve(ctx, q, tr)
@@ -90,7 +90,7 @@ func (e *Engine) Ask(ctx context.Context, req AskRequest) (res *Result, err erro
 			return mres, merr
 		}
 		req.Datasource = one // the resolver picked one datasource: answer as usual
-		defer func() { work.add(res) }()
+		defer func() { addWork(res, work) }()
 	}
 	ds, err := e.resolveOne(ctx, req.Datasource, q, tr)
 	if err != nil {
