@@ -89,7 +89,7 @@ func (h *multiHost) Hook(ctx context.Context, p hooks.Point, in hooks.Input) (ho
 
 func (h *multiHost) Refused(attempt int, issues []planast.Issue) {
 	h.tr.mu.Lock()
-	h.tr.t.Rejected = append(h.tr.t.Rejected, Attempt{attempt, issues})
+	h.tr.t.Rejected = append(h.tr.t.Rejected, Attempt{Attempt: attempt, Issues: issues})
 	h.tr.mu.Unlock()
 }
 

@@ -164,3 +164,10 @@ func (s *Stopwatch) Lap() float64 {
 
 // Total returns the milliseconds since the start.
 func (s *Stopwatch) Total() float64 { return MS(time.Since(s.start)) }
+
+// Attempt is one refused planning attempt and why: the typed issues that
+// sent it back to the planner.
+type Attempt struct {
+	Attempt int             `json:"attempt"`
+	Issues  []planast.Issue `json:"issues"`
+}
