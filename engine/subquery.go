@@ -16,9 +16,10 @@ import (
 	"github.com/nl2sql/nl2sql/planast/validate"
 )
 
-// The sub-queries of a question across datasources: each runs the
-// single-datasource steps (runSub), layer by layer (multi.RunLayers), and
-// their rows are combined in DuckDB (multi.Combine).
+// The sub-queries of a question across datasources: engine/multi walks
+// them layer by layer and combines their rows in DuckDB; each runs the
+// single-datasource steps here (multiHost.Run, the multi.Host this
+// package implements).
 
 // A sub-query of a cross-datasource question is planned by the
 // single-datasource path (planValidated) with its intent as the question.
