@@ -8,15 +8,8 @@ import (
 	"github.com/nl2sql/nl2sql/engine/llm"
 )
 
-// rowsOf is the part of a result the answer step reads.
-func rowsOf(r *Result) answer.Rows {
-	return answer.Rows{Question: r.Question, Columns: r.Columns, ColumnTypes: r.ColumnTypes,
-		Rows: r.Rows, RowCount: r.RowCount, Truncated: r.Truncated,
-		LimitZero: r.Plan != nil && r.Plan.Limit != nil && *r.Plan.Limit == 0}
-}
-
 // summarise is the template answer (engine/answer).
-func summarise(r *Result) string { return answer.Summarise(rowsOf(r)) }
+func summarise(r *Result) string { return answer.Summarise(answer.RowsOf(r)) }
 
 // modelAnswer is the answer step: the answer model's reply when it keeps to
 // the rows (engine/answer checks it), else the template summary, with the
@@ -30,7 +23,7 @@ func (e *Engine) modelAnswer(ctx context.Context, ds string, res *Result) string
 		Trace: func(ctx context.Context, req llm.Request, resp *llm.Response, err error, took time.Duration) {
 			traceCall(ctx, req, resp, err, ms(took))
 		}}
-	rep := m.Answer(ctx, ds, rowsOf(res))
+	rep := m.Answer(ctx, ds, answer.RowsOf(res))
 	res.Usage.ModelCalls += rep.Calls
 	res.Usage.InputTokens += rep.Usage.InputTokens
 	res.Usage.OutputTokens += rep.Usage.OutputTokens

@@ -126,7 +126,7 @@ func (e *Engine) RunApproved(ctx context.Context, id string) (res *Result, err e
 	if err != nil {
 		return nil, err
 	}
-	tm.Resolve = sw.lap()
+	tm.Resolve = sw.Lap()
 	v, err := e.decodeValidate(ctx, ds, a.Plan)
 	if err != nil {
 		return nil, &Error{Code: CodePlanInvalid, Msg: "the approved plan no longer validates for you: " + err.Error(), Hint: "ask the question again", Err: err}
@@ -134,7 +134,7 @@ func (e *Engine) RunApproved(ctx context.Context, id string) (res *Result, err e
 	if err := e.desk().Spend(ctx, a); err != nil {
 		return nil, err
 	}
-	tm.Plan = sw.lap()
+	tm.Plan = sw.Lap()
 	p := &planned{plan: v.Plan, columns: v.Columns, types: v.Types, source: "approved", warnings: v.Warnings}
 	res, err = e.finish(ctx, ds, q, today, p, sw, &tm, tr)
 	if err != nil && refusedByRule(err) {

@@ -74,7 +74,7 @@ func (e *Engine) Ask(ctx context.Context, req AskRequest) (res *Result, err erro
 	}
 	ctx = progress(ctx, "resolve")
 	if req.Datasource == "" && len(e.specs) > 1 { // several datasources, none named (engine/multi.go)
-		mres, one, work, merr := e.askMulti(ctx, q, today, tr, sw, &tm)
+		mres, one, work, merr := e.asker(tr, today).Ask(ctx, q, today, tr.t.ID, sw, &tm)
 		if reason, ok := e.handsOver(merr); ok && one == "" {
 			// no resolver model: the ranking picks, or the host does (host_plan.go)
 			pick, cands, scores, herr := e.hostResolve(ctx, q, tr)
@@ -90,7 +90,7 @@ func (e *Engine) Ask(ctx context.Context, req AskRequest) (res *Result, err erro
 			return mres, merr
 		}
 		req.Datasource = one // the resolver picked one datasource: answer as usual
-		defer func() { work.add(res) }()
+		defer func() { addWork(res, work) }()
 	}
 	ds, err := e.resolveOne(ctx, req.Datasource, q, tr)
 	if err != nil {
@@ -99,7 +99,7 @@ func (e *Engine) Ask(ctx context.Context, req AskRequest) (res *Result, err erro
 	if err := e.screen(ctx, ds, q); err != nil {
 		return nil, err
 	}
-	tm.Resolve = sw.lap()
+	tm.Resolve = sw.Lap()
 	if e.opts.Curated != nil {
 		ctx = stepSpan(ctx, "verified")
 	}
@@ -118,7 +118,7 @@ func (e *Engine) Ask(ctx context.Context, req AskRequest) (res *Result, err erro
 	if cached == nil {
 		sctx = e.retrieve(ctx, ds, q)
 	}
-	tm.Retrieve = sw.lap()
+	tm.Retrieve = sw.Lap()
 	ctx = progress(ctx, "plan")
 	planned, scale, err := cached, (*ScaleReport)(nil), error(nil)
 	if cached == nil {
@@ -133,7 +133,7 @@ func (e *Engine) Ask(ctx context.Context, req AskRequest) (res *Result, err erro
 	if err != nil {
 		return nil, deadline(ctx, err)
 	}
-	tm.Plan, tm.Model = sw.lap(), planned.modelMS
+	tm.Plan, tm.Model = sw.Lap(), planned.modelMS
 	ctx = progress(ctx, "render")
 	res, err = e.finish(ctx, ds, q, today, planned, sw, &tm, tr)
 	return withScaleReport(res, scale), err
@@ -187,8 +187,8 @@ func (e *Engine) finish(ctx context.Context, ds *datasource, q, today string, pl
 	if err := e.resultHook(ctx, hooks.AfterAnswer, ds, q, planned, res.Columns, res.RowCount, res.Truncated, res.Answer, tr); err != nil {
 		return nil, err
 	}
-	tm.Answer = sw.lap()
-	tm.Total = sw.total()
+	tm.Answer = sw.Lap()
+	tm.Total = sw.Total()
 	res.Timings = *tm
 	return res, nil
 }
@@ -206,7 +206,7 @@ func (e *Engine) gateAndRun(ctx context.Context, ds *datasource, q string, p *pl
 	if err != nil {
 		return nil, "", nil, err
 	}
-	tm.Render = sw.lap()
+	tm.Render = sw.Lap()
 	if err := e.beforeExecution(ctx, ds, q, p, sql, tr); err != nil {
 		return nil, "", nil, err
 	}
@@ -216,7 +216,7 @@ func (e *Engine) gateAndRun(ctx context.Context, ds *datasource, q string, p *pl
 		return nil, "", nil, deadline(ctx, err)
 	}
 	applyPlanTypes(rows, p.types)
-	tm.Execute = sw.lap()
+	tm.Execute = sw.Lap()
 	if err := e.resultHook(ctx, hooks.AfterExecution, ds, q, p, rows.Columns, len(rows.Rows), rows.Truncated, "", tr); err != nil {
 		return nil, "", nil, err
 	}

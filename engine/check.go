@@ -53,7 +53,7 @@ func (e *Engine) supplied(ctx context.Context, datasource string, doc []byte, tr
 	if err != nil {
 		return nil, nil, err
 	}
-	tm.Resolve = sw.lap()
+	tm.Resolve = sw.Lap()
 	ctx = stepSpan(ctx, "plan") // the client's plan: decoded and validated
 	plan, err := planast.Decode(doc, planast.DefaultLimits)
 	var v *validate.Result

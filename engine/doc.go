@@ -4,8 +4,8 @@
 // each reading the previous step's output value:
 //
 //	resolve   (resolve.go)   which datasource: the one named, or the only one; no model call
-//	          (multi.go)     several configured and none named: engine/multi shortlists
-//	                         and picks them, and decomposes a question across datasources
+//	          (multi.go)     several configured and none named: engine/multi shortlists,
+//	                         picks, decomposes and combines, over multi.Host (subquery.go)
 //	open      (engine.go)    on first use, in the background (engine/opening): the adapter,
 //	                         the profiled snapshot (engine/snapshots), the retrieval index
 //	verified  (verified.go)  a verified query the caller may run answers instead (engine/verified)
@@ -29,8 +29,9 @@
 // Capabilities beyond one question's walk are packages of their own, each
 // declaring what it needs: engine/scale (test-time scaling, behind
 // scale.Host, which scale.go implements with the steps above),
-// engine/multi (questions across datasources: ranking, the resolver and
-// decomposer calls, layers, the combination; multi.go and subquery.go run
+// engine/multi (questions across datasources, walked by multi.Asker:
+// ranking, the resolver and decomposer calls, layers, the combination,
+// the combined result; subquery.go implements its multi.Host, running
 // each sub-query through the steps above) and engine/approval (the
 // four-eyes process; approvals.go holds and re-runs plans),
 // engine/verified (verified-query matching, parameter filling and the hook
@@ -40,8 +41,10 @@
 // correct result must say so that it is not misread), engine/extend (the
 // hook gate and the run's events), engine/snapshots (loading a profiled
 // snapshot with the freshness rules), engine/opening (background opens and
-// waiting for them), engine/traces (the trace files) and engine/spans (the
-// run's OpenTelemetry spans, observe.go).
+// waiting for them), engine/traces (the trace's shape and files),
+// engine/spans (the run's OpenTelemetry spans, observe.go) and
+// engine/result (the shape of what a run returns, re-exported as Result,
+// Usage, SubQuery and Timings).
 // engine/internal/fault is the boundary error type this package re-exports
 // as Error, engine/internal/modeltext how rows and prompts reach a model.
 //

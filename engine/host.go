@@ -8,6 +8,7 @@ import (
 	"github.com/nl2sql/nl2sql/curated"
 	"github.com/nl2sql/nl2sql/engine/hostplan"
 	"github.com/nl2sql/nl2sql/engine/llm"
+	"github.com/nl2sql/nl2sql/engine/result"
 	"github.com/nl2sql/nl2sql/engine/verified"
 	"github.com/nl2sql/nl2sql/internal/schema"
 )
@@ -18,7 +19,7 @@ import (
 
 // Result kinds: the "kind" of every Ask result's JSON.
 const (
-	KindAnswer         = "answer"
+	KindAnswer         = result.KindAnswer
 	KindPlanItYourself = hostplan.KindPlanItYourself
 )
 
@@ -72,7 +73,7 @@ func (e *Engine) handsOver(err error) (string, bool) {
 
 // hostPlan builds the plan-it-yourself result for q on ds.
 func (e *Engine) hostPlan(ctx context.Context, ds *datasource, q, today, reason string, tr *traceRec) *Result {
-	hp := hostplan.Plan(ctx, hostSource{e, ds}, q, today, reason, tr.t.ID, e.opts.ResultTokens)
+	hp := hostplan.Plan(ctx, stepSource{e, ds}, q, today, reason, tr.t.ID, e.opts.ResultTokens)
 	return &Result{Question: q, HostPlan: hp, TraceID: tr.t.ID, Warnings: []string{}}
 }
 
@@ -81,36 +82,40 @@ func (e *Engine) hostPlan(ctx context.Context, ds *datasource, q, today, reason 
 func (e *Engine) hostPlanCandidates(ctx context.Context, q, today, reason string, cands []*datasource, scores []float64, tr *traceRec) *Result {
 	srcs := make([]hostplan.Source, len(cands))
 	for i, ds := range cands {
-		srcs[i] = hostSource{e, ds}
+		srcs[i] = stepSource{e, ds}
 	}
 	hp := hostplan.Candidates(ctx, q, today, reason, tr.t.ID, srcs, scores, e.opts.ResultTokens)
 	return &Result{Question: q, HostPlan: hp, TraceID: tr.t.ID, Warnings: []string{}}
 }
 
-// hostSource is one datasource as hostplan.Source: the pipeline's own
-// retrieval, schema context, verified-query matcher and value index, all
-// within the caller's scope.
-type hostSource struct {
+// stepSource is one datasource as the step packages see it
+// (hostplan.Source, multi.Source): the pipeline's own retrieval, schema
+// context, verified-query matcher and value index, all within the
+// caller's scope.
+type stepSource struct {
 	e  *Engine
 	ds *datasource
 }
 
-func (h hostSource) ID() string          { return h.ds.spec.ID }
-func (h hostSource) Dialect() string     { return h.ds.src.Dialect() }
-func (h hostSource) Description() string { return h.ds.spec.Description }
+func (h stepSource) ID() string          { return h.ds.spec.ID }
+func (h stepSource) Dialect() string     { return h.ds.src.Dialect() }
+func (h stepSource) Description() string { return h.ds.spec.Description }
+func (h stepSource) RowLimit() int       { return h.ds.spec.RowLimit }
 
-func (h hostSource) Retrieved(ctx context.Context, q string) *schema.Snapshot {
+func (h stepSource) Retrieve(ctx context.Context, q string) string { return h.e.retrieve(ctx, h.ds, q) }
+
+func (h stepSource) Retrieved(ctx context.Context, q string) *schema.Snapshot {
 	return h.e.retrieved(ctx, h.ds, q)
 }
 
-func (h hostSource) SchemaContext(snap *schema.Snapshot) string { return h.ds.schemaContext(snap) }
+func (h stepSource) SchemaContext(snap *schema.Snapshot) string { return h.ds.schemaContext(snap) }
 
-func (h hostSource) VisibleTables(ctx context.Context) int {
+func (h stepSource) VisibleTables(ctx context.Context) int {
 	visible := len(h.e.caller(ctx).FilterSnapshot(h.ds.snap).Tables)
 	return visible
 }
 
-func (h hostSource) Verified(ctx context.Context, q string) ([]*curated.Query, []float64) {
+func (h stepSource) Verified(ctx context.Context, q string) ([]*curated.Query, []float64) {
 	if h.e.opts.Curated == nil {
 		return nil, nil
 	}
@@ -121,9 +126,9 @@ func (h hostSource) Verified(ctx context.Context, q string) ([]*curated.Query, [
 	return cands, h.e.verifiedMatcher(ctx, h.ds, q).Scores(q, cands)
 }
 
-func (h hostSource) MinSimilarity() float64 { return h.e.opts.Curated.MinSimilarity }
+func (h stepSource) MinSimilarity() float64 { return h.e.opts.Curated.MinSimilarity }
 
-func (h hostSource) Values(ctx context.Context, q string) []string {
+func (h stepSource) Values(ctx context.Context, q string) []string {
 	return verified.NamedValues(ctx, h.ds.idx, q, h.e.caller(ctx).Reader(h.ds.spec.ID))
 }
 

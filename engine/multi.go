@@ -7,17 +7,15 @@ import (
 
 	"github.com/nl2sql/nl2sql/engine/llm"
 	"github.com/nl2sql/nl2sql/engine/multi"
-	"github.com/nl2sql/nl2sql/planast"
 )
 
 // Questions across datasources (engine/multi's doc.go walks one). With
 // several datasources configured and none named, Ask hands the question to
-// askMulti: the caller's reachable datasources are shortlisted
-// (multi.Shortlist) and one picked by the resolver (multi.Pick); one
-// picked, Ask answers as usual; several, the decomposer splits the question
-// (multi.Decomposer), each sub-query runs the single-datasource steps
-// (runSub, subquery.go) layer by layer (multi.RunLayers), and the rows are
-// combined in DuckDB (multi.Combine).
+// multi.Asker: the caller's reachable datasources are shortlisted and one
+// picked by the resolver; one picked, Ask answers as usual; several, the
+// decomposer splits the question, each sub-query runs the single-datasource
+// steps (multiHost.Run, subquery.go: the multi.Host this package
+// implements) layer by layer, and the rows are combined in DuckDB.
 //
 // The Result then has the combined rows and columns at the top, Plan the
 // validated combination plan over the sub-query tables, SQL the DuckDB SQL
@@ -58,74 +56,20 @@ const (
 	IssueDuplicate  = multi.IssueDuplicate
 )
 
-// multiUsage is the model work of a cross-datasource step that Ask adds to
-// a result answered on the single-datasource path.
-type multiUsage struct {
-	usage   Usage
-	modelMS float64
+// asker is the walk of a question across datasources (engine/multi)
+// over this run's steps.
+func (e *Engine) asker(tr *traceRec, today string) multi.Asker {
+	return multi.Asker{Host: &multiHost{e: e, tr: tr, today: today}, Model: e.opts.Planner, MaxRepairs: e.opts.MaxRepairs,
+		Timeout: e.opts.RequestTimeout, Log: e.log}
 }
 
-// addModel counts a cross-datasource step's model work.
-func (m *multiUsage) addModel(u multi.Usage) {
-	m.usage.add(Usage{ModelCalls: u.Calls, InputTokens: u.InputTokens, OutputTokens: u.OutputTokens})
-	m.modelMS += u.ModelMS
-}
-
-// add adds the work to res (nil-safe).
-func (m multiUsage) add(res *Result) {
+// addWork adds the model work of the cross-datasource steps to a result
+// answered on the single-datasource path (nil-safe).
+func addWork(res *Result, w multi.Usage) {
 	if res != nil {
-		res.Usage.add(m.usage)
-		res.Timings.Model += m.modelMS
+		res.Usage.Add(w.Result())
+		res.Timings.Model += w.ModelMS
 	}
-}
-
-// askMulti answers a question when several datasources are configured and
-// none is named. When the resolver picks one datasource it returns that
-// id, and the work spent, for Ask to answer as usual; otherwise the result.
-func (e *Engine) askMulti(ctx context.Context, q, today string, tr *traceRec, sw *stopwatch, tm *Timings) (*Result, string, multiUsage, error) {
-	var work multiUsage
-	cands, err := e.candidates(ctx, q)
-	if err != nil {
-		return nil, "", work, deadline(ctx, err)
-	}
-	if len(cands) == 1 { // one datasource reached: no resolver call, as with one configured
-		return nil, cands[0].ID, work, nil
-	}
-	ids, usage, err := multi.Pick(ctx, e.opts.Planner, q, today, cands, e.traceModelCall)
-	work.addModel(usage)
-	if err != nil {
-		return nil, "", work, deadline(ctx, err)
-	}
-	if len(ids) > 1 { // one datasource: Ask runs after_resolution on it
-		if ids, err = e.resolved(ctx, q, ids, tr); err != nil {
-			return nil, "", work, err
-		}
-		if len(ids) == 0 {
-			return nil, "", work, Errorf(CodeRefusedByRule, "ask your administrator", "a rule left no datasource to answer from")
-		}
-	}
-	tr.t.Datasource = strings.Join(ids, ",")
-	if len(ids) == 1 {
-		return nil, ids[0], work, nil
-	}
-	var picked []*datasource
-	for _, id := range ids {
-		ds, err := e.datasource(ctx, id)
-		if err != nil {
-			return nil, "", work, err
-		}
-		picked = append(picked, ds)
-	}
-	tm.Resolve = sw.lap()
-	ctx = progress(ctx, "plan")
-	dec, usage, err := e.decompose(ctx, q, today, picked, tr)
-	work.addModel(usage)
-	if err != nil {
-		return nil, "", work, deadline(ctx, err)
-	}
-	tm.Plan = sw.lap()
-	res, err := e.runDecomposition(ctx, q, today, dec, work, sw, tm, tr)
-	return res, "", work, err
 }
 
 // RunDecomposition answers a question with a decomposition supplied by the
@@ -166,31 +110,14 @@ func (e *Engine) RunDecomposition(ctx context.Context, question string, doc []by
 		}
 	}
 	tr.t.Datasource = strings.Join(offered, ",")
-	tm.Resolve = sw.lap()
+	tm.Resolve = sw.Lap()
 	dec, issues := multi.Check(ans, offered)
 	if issues != nil {
 		tr.t.Rejected = []Attempt{{Attempt: 1, Issues: issues}}
 		return nil, multi.Invalid(issues, "the decomposition is invalid")
 	}
-	tm.Plan = sw.lap()
-	return e.runDecomposition(ctx, q, today, dec, multiUsage{}, sw, &tm, tr)
-}
-
-// decompose asks the decomposer for a decomposition of q over the picked
-// datasources (engine/multi's Decomposer), each offered with the schema
-// context retrieved for q, the refused attempts recorded in the trace.
-func (e *Engine) decompose(ctx context.Context, q, today string, picked []*datasource, tr *traceRec) (*multi.Decomposition, multi.Usage, error) {
-	blocks := make([]multi.Block, len(picked))
-	for i, ds := range picked {
-		blocks[i] = multi.Block{ID: ds.spec.ID, Dialect: ds.src.Dialect(), Description: ds.spec.Description, Schema: e.retrieve(ctx, ds, q)}
-	}
-	d := multi.Decomposer{Model: e.opts.Planner, MaxRepairs: e.opts.MaxRepairs, Trace: e.traceModelCall, Log: e.log,
-		Refused: func(attempt int, issues []planast.Issue) {
-			tr.mu.Lock()
-			tr.t.Rejected = append(tr.t.Rejected, Attempt{attempt, issues})
-			tr.mu.Unlock()
-		}}
-	return d.Decompose(ctx, q, today, blocks)
+	tm.Plan = sw.Lap()
+	return e.asker(tr, today).Run(ctx, q, dec, multi.Usage{}, tr.t.ID, sw, &tm)
 }
 
 // traceModelCall records one model call of a step package in the request's

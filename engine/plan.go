@@ -11,6 +11,7 @@ import (
 	"github.com/nl2sql/nl2sql/engine/internal/fault"
 	"github.com/nl2sql/nl2sql/engine/internal/modeltext"
 	"github.com/nl2sql/nl2sql/engine/llm"
+	"github.com/nl2sql/nl2sql/engine/result"
 	"github.com/nl2sql/nl2sql/internal/source"
 	"github.com/nl2sql/nl2sql/planast"
 	"github.com/nl2sql/nl2sql/planast/validate"
@@ -48,11 +49,8 @@ type ranPlan struct {
 	execMS float64
 }
 
-// Attempt is one refused planning attempt and why.
-type Attempt struct {
-	Attempt int             `json:"attempt"`
-	Issues  []planast.Issue `json:"issues"`
-}
+// Attempt is one refused planning attempt and why (engine/result).
+type Attempt = result.Attempt
 
 // PlanAnswer is what the planner returns: a short explanation and a plan.
 type PlanAnswer struct {
@@ -84,7 +82,7 @@ func (e *Engine) planValidated(ctx context.Context, ds *datasource, question, sc
 		var bad *llm.InvalidOutputError
 		if errors.As(err, &bad) {
 			issues = []planast.Issue{{Code: planast.CodeMalformed, Message: bad.Reason}}
-			out.rejected = append(out.rejected, Attempt{attempt + 1, issues})
+			out.rejected = append(out.rejected, Attempt{Attempt: attempt + 1, Issues: issues})
 			e.log.Info("model answer invalid", "datasource", ds.spec.ID, "attempt", attempt+1, "reason", bad.Reason)
 			continue
 		}
@@ -116,7 +114,7 @@ func (e *Engine) planValidated(ctx context.Context, ds *datasource, question, sc
 			return nil, AsError(perr)
 		}
 		issues = pe.Issues
-		out.rejected = append(out.rejected, Attempt{attempt + 1, issues})
+		out.rejected = append(out.rejected, Attempt{Attempt: attempt + 1, Issues: issues})
 		e.log.Info("plan refused", "datasource", ds.spec.ID, "attempt", attempt+1, "issues", len(issues), "first", pe.FirstCode())
 	}
 	return out, &Error{Code: CodePlanInvalid, Issues: issues,

@@ -35,7 +35,7 @@ func (e *Engine) RunPlan(ctx context.Context, datasource string, doc []byte) (re
 	if err != nil {
 		return nil, err
 	}
-	tm.Plan = sw.lap()
+	tm.Plan = sw.Lap()
 	ctx = stepSpan(ctx, "render")
 	return e.finish(ctx, ds, suppliedQuestion, today, p, sw, &tm, tr)
 }

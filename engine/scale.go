@@ -75,7 +75,7 @@ func (e *Engine) scaling(ds *datasource) ScaleConfig {
 }
 
 func addScaleUsage(u *Usage, s scale.Usage) {
-	u.add(Usage{ModelCalls: s.Calls, InputTokens: s.InputTokens, OutputTokens: s.OutputTokens})
+	u.Add(Usage{ModelCalls: s.Calls, InputTokens: s.InputTokens, OutputTokens: s.OutputTokens})
 }
 
 // scaleReport is the run's report, stored in the request's trace too.

@@ -2,25 +2,24 @@ package engine
 
 import (
 	"context"
-	"fmt"
-	"slices"
 	"strings"
+	"time"
 
 	"go.opentelemetry.io/otel/attribute"
 	"go.opentelemetry.io/otel/trace"
 
 	"github.com/nl2sql/nl2sql/duckcompute"
-	"github.com/nl2sql/nl2sql/engine/extend"
 	"github.com/nl2sql/nl2sql/engine/hooks"
 	"github.com/nl2sql/nl2sql/engine/llm"
 	"github.com/nl2sql/nl2sql/engine/multi"
-	"github.com/nl2sql/nl2sql/internal/source"
+	"github.com/nl2sql/nl2sql/planast"
 	"github.com/nl2sql/nl2sql/planast/validate"
 )
 
-// The sub-queries of a question across datasources: each runs the
-// single-datasource steps (runSub), layer by layer (multi.RunLayers), and
-// their rows are combined in DuckDB (multi.Combine).
+// The sub-queries of a question across datasources: engine/multi walks
+// them layer by layer and combines their rows in DuckDB; each runs the
+// single-datasource steps here (multiHost.Run, the multi.Host this
+// package implements).
 
 // A sub-query of a cross-datasource question is planned by the
 // single-datasource path (planValidated) with its intent as the question.
@@ -51,102 +50,66 @@ func expectColumns(ctx context.Context, opts validate.Options) validate.Options 
 	return opts
 }
 
-// subRun is the outcome of one sub-query.
-type subRun struct {
-	sq      SubQuery
-	rows    *source.Result
-	usage   Usage
-	modelMS float64
-	err     error
+// multiHost is the pipeline's side of one question across datasources
+// (multi.Host): every sub-query takes the steps a question on one
+// datasource takes, with this run's trace and hooks.
+type multiHost struct {
+	e     *Engine
+	tr    *traceRec
+	today string
 }
 
-// runDecomposition runs every sub-query, layer by layer, then combines the
-// results in DuckDB and builds the result.
-func (e *Engine) runDecomposition(ctx context.Context, q, today string, dec *multi.Decomposition, work multiUsage, sw *stopwatch, tm *Timings, tr *traceRec) (*Result, error) {
-	dss := map[string]*datasource{}
-	rowLimit := 0
-	for _, s := range dec.Subs {
-		if !e.reaches(ctx, s.Datasource) {
-			return nil, Errorf(CodeDatasourceNotFound, "list_datasources shows the datasources you can use", "there is no datasource %q", s.Datasource)
-		}
-		ds, err := e.datasource(ctx, s.Datasource)
-		if err != nil {
-			return nil, err
-		}
-		dss[s.Datasource] = ds
-		rowLimit = max(rowLimit, ds.spec.RowLimit)
+func (h *multiHost) Candidates(ctx context.Context, q string) ([]multi.Candidate, error) {
+	return h.e.candidates(ctx, q)
+}
+
+func (h *multiHost) Resolved(ctx context.Context, q string, ids []string) ([]string, error) {
+	return h.e.resolved(ctx, q, ids, h.tr)
+}
+
+func (h *multiHost) Picked(ids []string) { h.tr.t.Datasource = strings.Join(ids, ",") }
+
+func (h *multiHost) Open(ctx context.Context, id string) (multi.Source, error) {
+	if !h.e.reaches(ctx, id) {
+		return nil, Errorf(CodeDatasourceNotFound, "list_datasources shows the datasources you can use", "there is no datasource %q", id)
 	}
-	ctx = progress(ctx, "retrieve")
-	runs := make([]subRun, len(dec.Subs))
-	multi.RunLayers(dec, func(i int) { runs[i] = e.runSub(ctx, dec.Subs[i], dss[dec.Subs[i].Datasource], today) })
-	if err := ctx.Err(); err != nil {
-		return nil, deadline(ctx, err)
-	}
-	usage := work.usage
-	modelMS := work.modelMS
-	failed := 0
-	var firstErr error
-	for _, r := range runs {
-		usage.add(r.usage)
-		modelMS += r.modelMS
-		if r.err != nil {
-			failed++
-			if firstErr == nil {
-				firstErr = r.err
-			}
-		}
-	}
-	if failed == len(runs) {
-		return nil, deadline(ctx, firstErr)
-	}
-	for _, r := range runs { // a rule's refusal of any part refuses the whole run: no partial answer around it
-		if r.err != nil && AsError(r.err).Code == CodeRefusedByRule {
-			return nil, r.err
-		}
-	}
-	tm.Execute = sw.lap()
-	ctx = progress(ctx, "execute")
-	out, warnings, err := e.combine(ctx, dec, runs, rowLimit)
+	ds, err := h.e.datasource(ctx, id)
 	if err != nil {
-		return nil, deadline(ctx, err)
-	}
-	tm.Execute += sw.lap()
-	ctx = progress(ctx, "answer")
-	res := &Result{
-		Question: q, Columns: out.Columns, ColumnTypes: out.Types, Rows: out.Rows, RowCount: len(out.Rows),
-		Truncated: out.Truncated, SQL: out.SQL, Plan: out.Plan, Usage: usage, Warnings: warnings, TraceID: tr.t.ID,
-	}
-	for _, r := range runs {
-		res.SubQueries = append(res.SubQueries, r.sq)
-	}
-	if out.Truncated {
-		res.Warnings = append(res.Warnings, "the result was cut at the row limit; ask for fewer rows or add a filter")
-	}
-	res.Answer = summarise(res)
-	if failed > 0 {
-		res.Answer = fmt.Sprintf("Partial answer: %d of %d sub-queries failed (see warnings). %s", failed, len(runs), res.Answer)
-	}
-	if err := e.combinedAnswerHook(ctx, q, dss, runs, res, tr); err != nil {
 		return nil, err
 	}
-	tm.Model = modelMS
-	tm.Answer = sw.lap()
-	tm.Total = sw.total()
-	res.Timings = *tm
-	return res, nil
+	return stepSource{h.e, ds}, nil
 }
 
-// runSub plans, renders and runs one sub-query on the single-datasource
+func (h *multiHost) Step(ctx context.Context, step string) context.Context {
+	return progress(ctx, step)
+}
+
+func (h *multiHost) Hook(ctx context.Context, p hooks.Point, in hooks.Input) (hooks.Outcome, error) {
+	return h.e.hook(ctx, p, h.tr, in)
+}
+
+func (h *multiHost) Refused(attempt int, issues []planast.Issue) {
+	h.tr.mu.Lock()
+	h.tr.t.Rejected = append(h.tr.t.Rejected, Attempt{Attempt: attempt, Issues: issues})
+	h.tr.mu.Unlock()
+}
+
+func (h *multiHost) TraceCall(ctx context.Context, req llm.Request, resp *llm.Response, err error, took time.Duration) {
+	h.e.traceModelCall(ctx, req, resp, err, took)
+}
+
+// Run plans, renders and runs one sub-query on the single-datasource
 // path: its intent is the question, its expected columns are shown to the
 // planner and required of the plan, and its plan is cached under its own
 // intent and datasource.
-func (e *Engine) runSub(ctx context.Context, s multi.Sub, ds *datasource, today string) (r subRun) {
-	r.sq = SubQuery{ID: s.ID, Datasource: s.Datasource, Dialect: ds.src.Dialect(), Intent: s.Intent}
+func (h *multiHost) Run(ctx context.Context, s multi.Sub, src multi.Source) (r multi.SubRun) {
+	e, ds, today := h.e, src.(stepSource).ds, h.today
+	r.Query = SubQuery{ID: s.ID, Datasource: s.Datasource, Dialect: ds.src.Dialect(), Intent: s.Intent}
 	ctx, sp := startSpan(ctx, "subquery", trace.WithAttributes(attribute.String("nl2sql.subquery_id", s.ID), attribute.String("nl2sql.datasource", s.Datasource)))
-	defer func() { endSpan(sp, r.err) }()
-	fail := func(err error) subRun {
-		r.err = err
-		r.sq.Error = AsError(err).Error()
+	defer func() { endSpan(sp, r.Err) }()
+	fail := func(err error) multi.SubRun {
+		r.Err = err
+		r.Query.Error = AsError(err).Error()
 		return r
 	}
 	if err := e.screen(ctx, ds, s.Intent); err != nil {
@@ -159,8 +122,8 @@ func (e *Engine) runSub(ctx context.Context, s multi.Sub, ds *datasource, today 
 	p, err := e.planValidated(withExpected(pctx, s.Expected), ds, s.Intent, sctx, today)
 	endSpan(psp, err)
 	if p != nil {
-		r.usage, r.modelMS = p.usage, p.modelMS
-		r.sq.Attempts = p.attempts
+		r.Usage, r.ModelMS = p.usage, p.modelMS
+		r.Query.Attempts = p.attempts
 	}
 	if err != nil {
 		return fail(err)
@@ -169,8 +132,8 @@ func (e *Engine) runSub(ctx context.Context, s multi.Sub, ds *datasource, today 
 	if p, err = e.afterPlanning(ctx, ds, s.Intent, p, tr); err != nil { // a changed plan is validated again
 		return fail(err)
 	}
-	r.sq.Plan, r.sq.PlanSource, r.sq.Reasoning = p.plan, p.source, p.reasoning
-	r.sq.Definitions = ds.definitionsUsed(p.planner)
+	r.Query.Plan, r.Query.PlanSource, r.Query.Reasoning = p.plan, p.source, p.reasoning
+	r.Query.Definitions = ds.definitionsUsed(p.planner)
 	if got, want := strings.Join(p.columns, ","), strings.Join(multi.ColumnNames(s.Expected), ","); got != want {
 		return fail(Errorf(CodePlanInvalid, "", "the plan returns the columns %s, not the expected %s", got, want))
 	}
@@ -180,7 +143,7 @@ func (e *Engine) runSub(ctx context.Context, s multi.Sub, ds *datasource, today 
 	if err != nil {
 		return fail(err)
 	}
-	r.sq.SQL = sql
+	r.Query.SQL = sql
 	if err := e.subBeforeExecution(ctx, ds, s.Intent, p, sql, tr); err != nil {
 		return fail(err)
 	}
@@ -195,8 +158,8 @@ func (e *Engine) runSub(ctx context.Context, s multi.Sub, ds *datasource, today 
 		return fail(err)
 	}
 	e.storePlan(ctx, ds, s.Intent, today, p)
-	r.rows = rows
-	r.sq.RowCount, r.sq.Truncated = len(rows.Rows), rows.Truncated
+	r.Rows = rows
+	r.Query.RowCount, r.Query.Truncated = len(rows.Rows), rows.Truncated
 	return r
 }
 
@@ -231,19 +194,6 @@ func (e *Engine) SubQueryPlanRequests(ctx context.Context, doc []byte) ([]llm.Re
 	return out, nil
 }
 
-// combine loads every sub-query's rows into DuckDB and runs the
-// combination plan (multi.Combine), under a "combine" span.
-func (e *Engine) combine(ctx context.Context, dec *multi.Decomposition, runs []subRun, rowLimit int) (*duckcompute.Output, []string, error) {
-	ctx, sp := startSpan(ctx, "combine", trace.WithAttributes(attribute.Int("nl2sql.subqueries", len(runs))))
-	outs := make([]multi.Outcome, len(runs))
-	for i, r := range runs {
-		outs[i] = multi.Outcome{Rows: r.rows, Err: r.err}
-	}
-	out, warnings, err := multi.Combine(ctx, dec, outs, rowLimit, e.opts.RequestTimeout)
-	endSpan(sp, err)
-	return out, warnings, err
-}
-
 // subBeforeExecution runs the before_execution hooks for one sub-query. A
 // rule that requires approval refuses it: an approval holds one query over
 // one datasource, so a question across datasources cannot wait for one.
@@ -259,26 +209,4 @@ func (e *Engine) subBeforeExecution(ctx context.Context, ds *datasource, intent 
 			"a rule requires approval for part of this question, and approvals hold questions over one datasource")
 	}
 	return nil
-}
-
-// combinedAnswerHook runs the after_answer hooks over a combined result:
-// every datasource and stored table the sub-queries read, the result's
-// shape and the answer text (never the rows).
-func (e *Engine) combinedAnswerHook(ctx context.Context, q string, dss map[string]*datasource, runs []subRun, res *Result, tr *traceRec) error {
-	in := hooks.Input{Question: q, Columns: res.Columns, RowCount: res.RowCount, Truncated: res.Truncated, Answer: res.Answer}
-	for id := range dss {
-		in.Datasources = append(in.Datasources, id)
-	}
-	for _, r := range runs {
-		if r.sq.Plan != nil {
-			t, c := extend.PlanReads(r.sq.Datasource, r.sq.Plan)
-			in.Tables, in.ReadColumns = append(in.Tables, t...), append(in.ReadColumns, c...)
-		}
-	}
-	slices.Sort(in.Datasources)
-	slices.Sort(in.Tables)
-	slices.Sort(in.ReadColumns)
-	in.Tables, in.ReadColumns = slices.Compact(in.Tables), slices.Compact(in.ReadColumns)
-	_, err := e.hook(ctx, hooks.AfterAnswer, tr, in)
-	return err
 }

@@ -2,53 +2,23 @@ package engine
 
 import (
 	"context"
-	"encoding/json"
-	"errors"
-	"fmt"
-	"os"
 	"sync"
 	"time"
 
 	"github.com/nl2sql/nl2sql/engine/internal/fault"
 	"github.com/nl2sql/nl2sql/engine/traces"
-	"github.com/nl2sql/nl2sql/index"
 	"github.com/nl2sql/nl2sql/internal/dayfile"
 )
 
-// Trace records one request for later inspection and replay: the steps
-// with their timings, every model call (prompt text and hash, answer), the
-// refused attempts, the SQL and the outcome. It holds no secrets: prompts
-// carry the schema context and the question, never configuration.
-type Trace struct {
-	ID         string    `json:"id"`
-	CreatedAt  time.Time `json:"created_at"`
-	Question   string    `json:"question"`
-	Datasource string    `json:"datasource,omitempty"`
-	Today      string    `json:"today"`
-	// Retrieved is what retrieval selected for the prompt.
-	Retrieved  *index.Selection `json:"retrieved,omitempty"`
-	ModelCalls []ModelCall      `json:"model_calls"`
-	Rejected   []Attempt        `json:"rejected_attempts"`
-	PlanSource string           `json:"plan_source,omitempty"`
-	// VerifiedFallback says why a matching verified query did not answer.
-	VerifiedFallback string  `json:"verified_fallback,omitempty"`
-	SQL              string  `json:"sql,omitempty"`
-	RowCount         int     `json:"row_count"`
-	Timings          Timings `json:"timings"`
-	// Scaling is the test-time scaling report: buckets, agreeing
-	// strategies, selection and usage per stage (absent when off).
-	Scaling *ScaleReport `json:"scaling,omitempty"`
-	Error   *TraceError  `json:"error,omitempty"`
-}
+// Trace records one request for later inspection and replay
+// (engine/traces).
+type Trace = traces.Trace
 
 // ModelCall is one structured model call of a trace (engine/traces).
 type ModelCall = traces.ModelCall
 
 // TraceError is the error a traced request ended with.
-type TraceError struct {
-	Code    Code   `json:"code"`
-	Message string `json:"message"`
-}
+type TraceError = traces.Error
 
 type traceKey struct{}
 
@@ -123,20 +93,7 @@ func (e *Engine) writeTrace(tr *traceRec, err error) {
 	tr.mu.Lock()
 	t := tr.t
 	tr.mu.Unlock()
-	if err != nil {
-		ee := AsError(err)
-		t.Error = &TraceError{Code: ee.Code, Message: redact(ee.Msg)}
-	}
-	for i := range t.ModelCalls {
-		t.ModelCalls[i].Error = redact(t.ModelCalls[i].Error)
-	}
-	if t.ModelCalls == nil {
-		t.ModelCalls = []ModelCall{}
-	}
-	if t.Rejected == nil {
-		t.Rejected = []Attempt{}
-	}
-	b, merr := json.Marshal(t)
+	b, merr := traces.Encode(t, err)
 	if merr != nil {
 		e.log.Warn("cannot encode trace", "err", merr)
 		return
@@ -147,23 +104,7 @@ func (e *Engine) writeTrace(tr *traceRec, err error) {
 // ReadTrace loads a stored trace by id from dir: the day files
 // (traces-YYYY-MM-DD.jsonl, newest first), or an ID.json file of the
 // earlier one-file-per-trace layout.
-func ReadTrace(dir, id string) (*Trace, error) {
-	if !traces.ValidID(id) {
-		return nil, Errorf(CodeInvalidRequest, "trace ids are 32 hex characters, as printed in trace_id", "%q is not a trace id", id)
-	}
-	b, err := traces.Find(dir, id)
-	if errors.Is(err, os.ErrNotExist) {
-		return nil, Errorf(CodeInvalidRequest, "traces live under storage.path/traces", "there is no trace %s", id)
-	}
-	if err != nil {
-		return nil, fmt.Errorf("read trace %s: %w", id, err)
-	}
-	var t Trace
-	if err := json.Unmarshal(b, &t); err != nil {
-		return nil, fmt.Errorf("trace %s is malformed: %w", id, err)
-	}
-	return &t, nil
-}
+func ReadTrace(dir, id string) (*Trace, error) { return traces.Read(dir, id) }
 
 // TracePlanner replays the model answers a trace recorded, keyed like the
 // replay provider, so `nl2sql trace replay ID` reruns the question with

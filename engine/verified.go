@@ -44,7 +44,7 @@ func (e *Engine) verified(ctx context.Context, ds *datasource, q, today string, 
 		return nil, false, nil
 	}
 	res := ans.Result
-	tm.Plan, tm.Execute = 0, sw.lap()
+	tm.Plan, tm.Execute = 0, sw.Lap()
 	out := &Result{
 		Question: q, Columns: res.Columns, ColumnTypes: res.ColumnTypes, Rows: res.Rows,
 		RowCount: len(res.Rows), Truncated: res.Truncated, SQL: ans.SQL, Warnings: []string{},
@@ -66,8 +66,8 @@ func (e *Engine) verified(ctx context.Context, ds *datasource, q, today string, 
 	if err := verified.ResultHooks(ctx, e.hookStep(tr), ds.spec.ID, q, ans.Query, shapeOf(out)); err != nil {
 		return nil, false, err
 	}
-	tm.Answer = sw.lap()
-	tm.Total = sw.total()
+	tm.Answer = sw.Lap()
+	tm.Total = sw.Total()
 	out.Timings = *tm
 	return out, true, nil
 }
@@ -123,7 +123,7 @@ func (e *Engine) RunVerified(ctx context.Context, id string, params map[string]a
 	if err != nil {
 		return nil, err
 	}
-	tm.Resolve = sw.lap()
+	tm.Resolve = sw.Lap()
 	ctx = stepSpan(ctx, "verified")
 	ex, err := e.opts.Curated.RunByID(ctx, tracedSource{ds.src}, id, params, sc, ds.spec.RowLimit, verified.Gate(ctx, e.hookStep(tr), ds.spec.ID, question))
 	if err != nil {
@@ -132,7 +132,7 @@ func (e *Engine) RunVerified(ctx context.Context, id string, params map[string]a
 		}
 		return nil, curatedError(err, ds.spec.ID)
 	}
-	tm.Execute = sw.lap()
+	tm.Execute = sw.Lap()
 	r := ex.Result
 	res = &Result{
 		Question: "(verified query " + id + ")", Columns: r.Columns, ColumnTypes: r.ColumnTypes, Rows: r.Rows,
@@ -150,7 +150,7 @@ func (e *Engine) RunVerified(ctx context.Context, id string, params map[string]a
 	if err := verified.ResultHooks(ctx, e.hookStep(tr), ds.spec.ID, question, q, shapeOf(res)); err != nil {
 		return nil, err
 	}
-	tm.Total = sw.total()
+	tm.Total = sw.Total()
 	res.Timings = tm
 	return res, nil
 }

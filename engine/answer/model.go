@@ -9,6 +9,7 @@ import (
 
 	"github.com/nl2sql/nl2sql/engine/internal/modeltext"
 	"github.com/nl2sql/nl2sql/engine/llm"
+	"github.com/nl2sql/nl2sql/engine/result"
 	"github.com/nl2sql/nl2sql/internal/cellfmt"
 	"github.com/nl2sql/nl2sql/planast"
 )
@@ -40,6 +41,13 @@ type Rows struct {
 	// LimitZero says the plan itself asked for no rows ("limit": 0), so an
 	// empty result says nothing about the data.
 	LimitZero bool
+}
+
+// RowsOf is the part of a result the answer step reads.
+func RowsOf(r *result.Result) Rows {
+	return Rows{Question: r.Question, Columns: r.Columns, ColumnTypes: r.ColumnTypes,
+		Rows: r.Rows, RowCount: r.RowCount, Truncated: r.Truncated,
+		LimitZero: r.Plan != nil && r.Plan.Limit != nil && *r.Plan.Limit == 0}
 }
 
 // Reply is what the answer step did: Text is the model's answer, or ""

@@ -10,6 +10,7 @@ import (
 	"github.com/nl2sql/nl2sql/engine/internal/fault"
 	"github.com/nl2sql/nl2sql/engine/internal/modeltext"
 	"github.com/nl2sql/nl2sql/engine/llm"
+	"github.com/nl2sql/nl2sql/engine/result"
 	"github.com/nl2sql/nl2sql/planast"
 )
 
@@ -47,7 +48,7 @@ func (d Decomposer) Decompose(ctx context.Context, q, today string, blocks []Blo
 		t0 := time.Now()
 		resp, err := d.Model.Complete(ctx, req)
 		took := time.Since(t0)
-		usage.ModelMS += ms(took)
+		usage.ModelMS += result.MS(took)
 		usage.Calls++
 		d.Trace(ctx, req, resp, err, took)
 		var bad *llm.InvalidOutputError

@@ -28,15 +28,24 @@
 //     named by the sub-query id (join keys cast to one type; values that do
 //     not convert are warnings) and runs the combination plan.
 //
+// Asker walks the whole question over a Host, the pipeline that asks it:
+// Ask resolves, decomposes, runs and combines, Run does the last two for
+// a decomposition already checked (a supplied one). The Host is the
+// pipeline's own steps (ranking the reachable datasources, the
+// after_resolution hooks, opening, retrieval, one sub-query's plan and
+// run, the after_answer hooks, the trace), so a sub-query does nothing a
+// question on one datasource could not; the combined result is an
+// engine/result Result.
+//
 // It owns the formats (Answer, SubQuerySpec, CombineSpec, InputSpec,
 // ResolveAnswer, whose JSON is what recordings and supplied decompositions
 // hold), their prompts and JSON Schemas, the ranking, the resolver and
 // decomposer calls over the Model it is given, the layered run and the
 // combination, and the codes CodeNotAnswerable and CodeDecompositionInvalid.
 // It never opens a datasource, runs a datasource query, applies an access
-// policy, runs a hook or writes a trace: the engine decides which
+// policy, runs a hook or writes a trace itself: the engine decides which
 // datasources a caller reaches, runs each sub-query through its own steps
-// (engine/subquery.go) and records the model calls through TraceFunc.
+// (engine/subquery.go implements Host) and records the model calls.
 //
 // Worked example, with two datasources offered:
 //
@@ -58,4 +67,11 @@
 //	multi.RunLayers(d, func(i int) { outs[i] = runSubQuery(d.Subs[i]) })
 //	out, warnings, err := multi.Combine(ctx, d, outs, 1000, time.Minute)
 //	// out.Rows: the joined rows; warnings name failed or truncated sub-queries
+//
+// The whole walk, as the engine runs it over its own steps:
+//
+//	a := multi.Asker{Host: host, Model: planner, MaxRepairs: 2, Timeout: time.Minute}
+//	res, one, work, err := a.Ask(ctx, "Revenue against target per genre in 2024", "2026-12-01", traceID, sw, &tm)
+//	// one = "" and res.SubQueries = the two sub-queries above, res.Rows the
+//	// join; had the resolver picked one datasource, one = its id and res = nil
 package multi

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"math"
 	"sort"
 	"strings"
 	"time"
@@ -12,6 +11,7 @@ import (
 	"github.com/nl2sql/nl2sql/engine/internal/fault"
 	"github.com/nl2sql/nl2sql/engine/internal/modeltext"
 	"github.com/nl2sql/nl2sql/engine/llm"
+	"github.com/nl2sql/nl2sql/engine/result"
 	"github.com/nl2sql/nl2sql/internal/schema"
 )
 
@@ -53,6 +53,11 @@ func (u *Usage) Add(o Usage) {
 	u.InputTokens += o.InputTokens
 	u.OutputTokens += o.OutputTokens
 	u.ModelMS += o.ModelMS
+}
+
+// Result is u as a result counts it (the time waited is the timings').
+func (u Usage) Result() result.Usage {
+	return result.Usage{ModelCalls: u.Calls, InputTokens: u.InputTokens, OutputTokens: u.OutputTokens}
 }
 
 // MaxCandidates bounds the datasources offered to the resolver;
@@ -130,7 +135,7 @@ func Pick(ctx context.Context, m Model, question, today string, cands []Candidat
 	t0 := time.Now()
 	resp, err := m.Complete(ctx, req)
 	took := time.Since(t0)
-	usage.ModelMS = ms(took)
+	usage.ModelMS = result.MS(took)
 	usage.Calls++
 	trace(ctx, req, resp, err, took)
 	if err != nil {
@@ -173,10 +178,4 @@ func Pick(ctx context.Context, m Model, question, today string, cands []Candidat
 	}
 	sort.Strings(picked)
 	return picked, usage, nil
-}
-
-// ms is a duration in milliseconds rounded to microseconds, as the
-// engine's timings are.
-func ms(d time.Duration) float64 {
-	return math.Round(float64(d)/float64(time.Microsecond)) / 1000
 }

@@ -4,11 +4,12 @@
 // batch in the state store (so a replica finds a trace another served),
 // finding one trace by id, and replaying a trace's model calls.
 //
-// It owns the file layout, the writer's linger and the storage codes of a
-// failing disk. It never builds a trace (the engine collects one per
-// request and encodes it, credentials redacted), never decides what a
-// trace holds, and never slows a request: a full queue or a refusing disk
-// drops traces and counts them.
+// It owns the trace's shape (Trace, its JSON line: Encode masks the
+// credentials an error may carry; Read loads one back), the file layout,
+// the writer's linger and the storage codes of a failing disk. It never
+// collects a trace (the engine fills one per request as its steps run),
+// never decides which steps a trace records, and never slows a request: a
+// full queue or a refusing disk drops traces and counts them.
 //
 // Worked example:
 //
@@ -17,5 +18,8 @@
 //	w.Flush(5 * time.Second)
 //	b, err := traces.Find(dir, "4bf92f3577b34da6a3ce929d0e0e4736")
 //	// b is the trace's JSON line; a missing id wraps os.ErrNotExist
+//	line, _ := traces.Encode(traces.Trace{ID: id, CreatedAt: t0, Question: "How many albums?"}, err)
+//	// err REFUSED_BY_RULE: line holds "error":{"code":"REFUSED_BY_RULE",…}
+//	t, err := traces.Read(dir, "4bf92f3577b34da6a3ce929d0e0e4736")
 //	p := traces.NewPlanner(t.ModelCalls) // answers each recorded call again
 package traces

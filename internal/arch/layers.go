@@ -78,6 +78,7 @@ var Layers = map[string]int{
 	"engine/opening":    Steps,
 	"engine/answer":     Steps,
 	"engine/hostplan":   Steps,
+	"engine/result":     Steps,
 	"engine/verified":   Steps,
 	"engine/spans":      Steps,
 

@@ -1497,7 +1497,7 @@ var mutations = []mutation{
 	},
 	{
 		Name: "limit-zero-answer-no-match",
-		File: "engine/answering.go",
+		File: "engine/answer/model.go",
 		Old:  "LimitZero: r.Plan != nil && r.Plan.Limit != nil && *r.Plan.Limit == 0}",
 		New:  "LimitZero: false}",
 		Pkgs: []string{"./engine"}, Run: "TestLimitZeroAnswerSaysThePlanAskedForNoRows",
