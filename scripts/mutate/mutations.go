@@ -1263,6 +1263,13 @@ var mutations = []mutation{
 		Pkgs: []string{"./engine"}, Run: "TestHostContextFitsBudgetOnLargeCatalog",
 	},
 	{
+		Name: "max-of-json-validates",
+		File: "planast/validate/validate_expr.go",
+		Old:  "} else if argT(0).IsNested() {",
+		New:  "} else if false && argT(0).IsNested() {",
+		Pkgs: []string{"./internal/app/cli"}, Run: "TestTypesNestedRefusedOrRun",
+	},
+	{
 		Name: "host-plan-not-fitted",
 		File: "engine/hostplan/hostplan.go",
 		Old:  "2*schemactx.ContextTokens(string(b)) <= target ||",

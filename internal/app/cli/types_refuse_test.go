@@ -36,7 +36,7 @@ var nestedFixtures = map[string][]string{
 // Threat: the host is told a wrong type (an interval called text, a jsonb
 // column text, an array unknown) and plans by it, or a plan passes
 // check_plan and then fails in the database (LIKE on text[], AVG of an
-// interval, a cast the engine refuses). On each engine the snapshot must
+// interval, MAX of a jsonb, a cast the engine refuses). On each engine the snapshot must
 // name the real types, and every plan below must either run or be refused
 // at validation with a typed issue and a hint; a refused plan's hint,
 // followed, must run.
@@ -73,6 +73,8 @@ func TestTypesNestedRefusedOrRun(t *testing.T) {
 		{"interval cast to decimal", plan(cast(col("shipping_time"), "decimal"), ""), plan(cast(col("shipping_time"), "text"), "")},
 		{"array compared with text", plan(col("id"), `{"kind":"binary","op":"=","left":`+col("tags")+`,"right":`+str("vip")+`}`), plan(col("id"), `{"kind":"binary","op":"=","left":`+cast(col("tags"), "text")+`,"right":`+str("vip")+`}`)},
 		{"upper of json", plan(agg("UPPER", col("attrs")), ""), plan(agg("UPPER", cast(col("attrs"), "text")), "")},
+		{"max of json", plan(agg("MAX", col("attrs")), ""), plan(agg("MAX", cast(col("attrs"), "text")), "")},
+		{"min of an array", plan(agg("MIN", col("tags")), ""), plan(agg("MIN", cast(col("tags"), "text")), "")},
 		{"infinity date literal", plan(col("id"), `{"kind":"binary","op":"=","left":`+col("vip_until")+`,"right":{"kind":"literal","type":"date","value":"infinity"}}`), plan(col("id"), `{"kind":"binary","op":">","left":`+col("vip_until")+`,"right":{"kind":"literal","type":"date","value":"9999-12-31"}}`)},
 		{"date diff over infinity", plan(`{"kind":"func","name":"DATE_DIFF_DAYS","args":[`+col("vip_until")+`,{"kind":"literal","type":"date","value":"2024-01-01"}]}`, ""), ""},
 		{"json selected", plan(col("attrs"), ""), ""},
