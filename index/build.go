@@ -18,6 +18,7 @@ import (
 	"github.com/blevesearch/bleve/v2/mapping"
 	bindex "github.com/blevesearch/bleve_index_api"
 
+	"github.com/nl2sql/nl2sql/index/lex"
 	"github.com/nl2sql/nl2sql/index/schemactx"
 	"github.com/nl2sql/nl2sql/internal/schema"
 )
@@ -317,9 +318,9 @@ func schemaDocs(snap *schema.Snapshot, text bool) []doc {
 		var tname string
 		var cols []string
 		if text {
-			tname = SplitName(t.Name)
+			tname = lex.SplitName(t.Name)
 			for _, c := range t.Columns {
-				cols = append(cols, SplitName(c.Name))
+				cols = append(cols, lex.SplitName(c.Name))
 			}
 			d.Name, d.Text, d.Cols = tname, t.Comment, strings.Join(cols, " ")
 			d.embed = joinNonEmpty(". ", "table "+tname, t.Comment)

@@ -6,7 +6,7 @@
 //
 // Build makes one document per table and per column of a
 // schema.Snapshot. A table document holds its name split into words
-// ("InvoiceLine" → "invoice line", see SplitName), its comment and its
+// ("InvoiceLine" → "invoice line", see lex.SplitName), its comment and its
 // columns' names; a column document its split name, its table's name, its
 // comment and up to ten profile sample values. The documents go into a
 // bleve v2 index (scorch, BM25 scoring, English analysis:
@@ -53,7 +53,7 @@
 // by document id, so the same index and question always give the same
 // Selection, byte for byte as JSON.
 //
-// Names are matched as schemas write them (abbreviates in text.go): a
+// Names are matched as schemas write them (lex.Abbreviates): a
 // column named by short forms of consecutive question words ("Fname",
 // "LName" ← "first name", "last name", also across "first and last
 // names"; "AvgMath" ← "average math"), one shortened word ("dept" ←

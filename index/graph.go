@@ -4,6 +4,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/nl2sql/nl2sql/index/lex"
 	"github.com/nl2sql/nl2sql/internal/schema"
 	"github.com/nl2sql/nl2sql/planast"
 )
@@ -123,9 +124,9 @@ func columnIndex(t schema.Table, name string) int {
 
 // singular is the table name's words with the last one made singular.
 func singular(name string) []string {
-	w := splitWords(name)
+	w := lex.SplitWords(name)
 	if len(w) > 0 {
-		w[len(w)-1] = Singular(w[len(w)-1])
+		w[len(w)-1] = lex.Singular(w[len(w)-1])
 	}
 	return w
 }
@@ -148,7 +149,7 @@ func inferKeys(snap *schema.Snapshot, g [][]edge, keys [][]int, only []bool) {
 	for i, t := range snap.Tables {
 		words[i] = make([][]string, len(t.Columns))
 		for ci, c := range t.Columns {
-			words[i][ci] = splitWords(c.Name)
+			words[i][ci] = lex.SplitWords(c.Name)
 			k := wordsKey(words[i][ci])
 			byWords[k] = append(byWords[k], colRef{i, ci})
 		}

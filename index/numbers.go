@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"time"
 
+	"github.com/nl2sql/nl2sql/index/lex"
 	"github.com/nl2sql/nl2sql/internal/schema"
 )
 
@@ -45,7 +46,7 @@ func (ix *Index) yearColumns(question string, ok func(t, c int) bool) [][2]int {
 			if !ranged {
 				temporal := col.Type.IsTemporal() || (col.Profile != nil && col.Profile.Temporal != "")
 				named := false
-				for _, w := range splitWords(col.Name) {
+				for _, w := range lex.SplitWords(col.Name) {
 					named = named || timeWords[w]
 				}
 				if temporal || named {

@@ -16,6 +16,7 @@ import (
 
 	"github.com/blevesearch/bleve/v2"
 
+	"github.com/nl2sql/nl2sql/index/lex"
 	"github.com/nl2sql/nl2sql/internal/schema"
 )
 
@@ -196,7 +197,7 @@ func openStored(dir, key string, snap *schema.Snapshot, emb Embedder, opts Optio
 		if v.Table < 0 || v.Table >= len(snap.Tables) || v.Col < 0 || v.Col >= len(snap.Tables[v.Table].Columns) {
 			return nil, fmt.Errorf("stored index %s: a value of a column the snapshot lacks", dir)
 		}
-		ix.values = append(ix.values, valueDoc{table: v.Table, col: v.Col, value: v.Value, words: words(v.Value)})
+		ix.values = append(ix.values, valueDoc{table: v.Table, col: v.Col, value: v.Value, words: lex.Words(v.Value)})
 	}
 	ro := map[string]any{"read_only": true, "bolt_timeout": "5s"}
 	if ix.text, err = bleve.OpenUsing(filepath.Join(dir, textDir), ro); err != nil {

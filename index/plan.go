@@ -5,6 +5,8 @@ import (
 	"math"
 	"slices"
 	"sort"
+
+	"github.com/nl2sql/nl2sql/index/lex"
 )
 
 // Tuning holds the selection policy's constants. The zero value means
@@ -355,8 +357,8 @@ func (p *plan) keyColumns(t int, kept map[int]bool) []int {
 // "order details" names "Order Details").
 func (ix *Index) namedTables(question string, acc access) map[int]bool {
 	q := map[string]bool{}
-	for _, w := range words(question) {
-		q[Singular(w)] = true
+	for _, w := range lex.Words(question) {
+		q[lex.Singular(w)] = true
 	}
 	out := map[int]bool{}
 	for t, tb := range ix.snap.Tables {
@@ -364,8 +366,8 @@ func (ix *Index) namedTables(question string, acc access) map[int]bool {
 			continue
 		}
 		all := true
-		for _, w := range splitWords(tb.Name) {
-			if !q[Singular(w)] {
+		for _, w := range lex.SplitWords(tb.Name) {
+			if !q[lex.Singular(w)] {
 				all = false
 				break
 			}
@@ -386,7 +388,7 @@ func (p *plan) labelColumn(t int) int {
 		if !p.acc.col[t][c] || p.ix.refCol[t][c] || slices.Contains(p.ix.keys[t], c) {
 			continue
 		}
-		if ws := splitWords(col.Name); len(ws) > 0 && labelWords[ws[len(ws)-1]] {
+		if ws := lex.SplitWords(col.Name); len(ws) > 0 && labelWords[ws[len(ws)-1]] {
 			return c
 		}
 	}
@@ -407,11 +409,11 @@ var labelWords = map[string]bool{"name": true, "title": true}
 // may fall under the cut on a schema where the question's other words
 // match many columns.
 func (ix *Index) namedColumns(question string, acc access) map[[2]int]bool {
-	qw := words(question)
+	qw := lex.Words(question)
 	q := map[string]bool{}
 	for _, w := range qw {
-		if !StopWord(w) {
-			q[Singular(w)] = true
+		if !lex.StopWord(w) {
+			q[lex.Singular(w)] = true
 		}
 	}
 	imp := implied(qw)
@@ -421,14 +423,14 @@ func (ix *Index) namedColumns(question string, acc access) map[[2]int]bool {
 			if !acc.col[t][c] {
 				continue
 			}
-			ws := splitWords(col.Name)
+			ws := lex.SplitWords(col.Name)
 			all, any := true, false
 			for _, w := range ws {
-				if keyWords[w] || StopWord(w) {
+				if keyWords[w] || lex.StopWord(w) {
 					continue
 				}
 				any = true
-				all = all && q[Singular(w)]
+				all = all && q[lex.Singular(w)]
 			}
 			if (any && all) || impliesName(ws, imp) {
 				out[[2]int{t, c}] = true

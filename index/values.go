@@ -7,6 +7,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/nl2sql/nl2sql/index/lex"
 	"github.com/nl2sql/nl2sql/internal/schema"
 	"github.com/nl2sql/nl2sql/planast"
 )
@@ -70,19 +71,19 @@ func quote(id string) string { return `"` + strings.ReplaceAll(id, `"`, `""`) + 
 type valueDoc struct {
 	table, col int
 	value      string
-	words      []string // words(value)
+	words      []string // lex.Words(value)
 }
 
 // valueColumns are the columns whose values are indexed: text columns
 // that are not temporal (dates are compared by range, not spelled) and
-// whose names do not say they hold secrets (SecretColumn: their values
+// whose names do not say they hold secrets (lex.SecretColumn: their values
 // are read from the database here, past the profile, so the check is
 // needed here too).
 func valueColumn(c schema.Column) bool {
 	if c.Type != planast.TypeText && c.Type != planast.TypeUnknown {
 		return false
 	}
-	if SecretColumn(c.Name) {
+	if lex.SecretColumn(c.Name) {
 		return false
 	}
 	return c.Profile == nil || c.Profile.Temporal == ""
@@ -144,7 +145,7 @@ func (ix *Index) buildValues(ctx context.Context, dir string) error {
 					continue
 				}
 				seen[v] = true
-				if w := words(v); len(w) > 0 {
+				if w := lex.Words(v); len(w) > 0 {
 					ix.values = append(ix.values, valueDoc{table: ti, col: ci, value: v, words: w})
 				}
 			}
@@ -239,7 +240,7 @@ const valueCandidates = 400
 // proposes no candidate by edit distance (only exact, stem and prefix
 // matches can be found).
 func (ix *Index) matchValues(ctx context.Context, question string, allow func(table, col int) bool, fuzzy bool) ([]valueHit, error) {
-	qw := words(question)
+	qw := lex.Words(question)
 	if len(qw) == 0 || len(ix.values) == 0 {
 		return nil, nil
 	}
@@ -249,7 +250,7 @@ func (ix *Index) matchValues(ctx context.Context, question string, allow func(ta
 	}
 	qstem := make([]string, len(qw))
 	for i, w := range qw {
-		qstem[i] = Singular(w)
+		qstem[i] = lex.Singular(w)
 	}
 	var hits []valueHit
 	for _, i := range ids {
@@ -280,7 +281,7 @@ func matchWords(vw, qw, qstem []string) (float64, string) {
 	chars := 0
 	for _, w := range vw {
 		chars += len(w)
-		if !StopWord(w) && len(w) > 2 {
+		if !lex.StopWord(w) && len(w) > 2 {
 			trivial = false
 		}
 	}
@@ -294,7 +295,7 @@ func matchWords(vw, qw, qstem []string) (float64, string) {
 	if trivial {
 		return 0, ""
 	}
-	if containsSeq(qstem, vw, func(a, b string) bool { return a == Singular(b) }) {
+	if containsSeq(qstem, vw, func(a, b string) bool { return a == lex.Singular(b) }) {
 		return 0.9 * weight, "stem"
 	}
 	if containsSeq(qw, vw, fuzzyWord) {
@@ -330,9 +331,9 @@ func fuzzyWord(q, v string) bool {
 	n := len([]rune(v))
 	switch {
 	case n >= 9:
-		return editDistanceAtMost(q, v, 2)
+		return lex.EditDistanceAtMost(q, v, 2)
 	case n >= 5:
-		return editDistanceAtMost(q, v, 1)
+		return lex.EditDistanceAtMost(q, v, 1)
 	}
 	return false
 }

@@ -8,6 +8,8 @@ import (
 
 	"github.com/blevesearch/bleve/v2"
 	"github.com/blevesearch/bleve/v2/search/query"
+
+	"github.com/nl2sql/nl2sql/index/lex"
 )
 
 // valueMemoMax bounds the questions whose value search an index remembers;
@@ -61,10 +63,10 @@ func (ix *Index) searchValues(ctx context.Context, qw []string, fuzzy bool) ([]i
 	var qs []query.Query
 	terms := map[string]bool{}
 	for _, w := range uniq(qw) {
-		if StopWord(w) {
+		if lex.StopWord(w) {
 			continue
 		}
-		terms[w], terms[Singular(w)] = true, true
+		terms[w], terms[lex.Singular(w)] = true, true
 		rs := []rune(w)
 		for n := max(4, len(rs)-3); n < len(rs); n++ {
 			terms[string(rs[:n])] = true // "asia" for "asian"

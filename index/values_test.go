@@ -6,6 +6,8 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/nl2sql/nl2sql/index/lex"
 )
 
 func TestMatchWords(t *testing.T) {
@@ -38,12 +40,12 @@ func TestMatchWords(t *testing.T) {
 		{"PG-13", "pg 13 and up", "exact"},
 	}
 	for _, tt := range tests {
-		q := words(tt.question)
+		q := lex.Words(tt.question)
 		qs := make([]string, len(q))
 		for i, w := range q {
-			qs[i] = Singular(w)
+			qs[i] = lex.Singular(w)
 		}
-		if _, got := matchWords(words(tt.value), q, qs); got != tt.want {
+		if _, got := matchWords(lex.Words(tt.value), q, qs); got != tt.want {
 			t.Errorf("matchWords(%q in %q) = %q, want %q", tt.value, tt.question, got, tt.want)
 		}
 	}

@@ -58,6 +58,7 @@ var Layers = map[string]int{
 	"index/embed":               Domain,
 	"index/schemactx":           Domain,
 	"index/phrases":             Domain,
+	"index/lex":                 Domain,
 	"curated":                   Domain,
 	"duckcompute":               Domain,
 	"engine/semantic":           Domain,

@@ -1131,8 +1131,8 @@ var mutations = []mutation{
 	{
 		Name: "retrieval-short-names-unread",
 		File: "index/rank.go",
-		Old:  "if score == 0 && d.col >= 0 && abbreviates(splitWords(name), content) {",
-		New:  "if false && score == 0 && d.col >= 0 && abbreviates(splitWords(name), content) {",
+		Old:  "if score == 0 && d.col >= 0 && lex.Abbreviates(lex.SplitWords(name), content) {",
+		New:  "if false && score == 0 && d.col >= 0 && lex.Abbreviates(lex.SplitWords(name), content) {",
 		Pkgs: []string{"./index"}, Run: "TestShortNamesAndUnprofiledYears",
 	},
 	{
@@ -1158,23 +1158,23 @@ var mutations = []mutation{
 	},
 	{
 		Name: "retrieval-word-family-unread",
-		File: "index/text.go",
+		File: "index/lex/lex.go",
 		Old:  "if sameFamily(n, q[i]) {",
 		New:  "if false && sameFamily(n, q[i]) {",
-		Pkgs: []string{"./index"}, Run: "TestAbbreviates",
+		Pkgs: []string{"./index/lex"}, Run: "TestAbbreviates",
 	},
 	{
 		Name: "retrieval-coordination-unread",
-		File: "index/text.go",
+		File: "index/lex/lex.go",
 		Old:  "if !skipped && len(q) > 2 && segments(",
 		New:  "if false && !skipped && len(q) > 2 && segments(",
-		Pkgs: []string{"./index"}, Run: "TestAbbreviates",
+		Pkgs: []string{"./index/lex"}, Run: "TestAbbreviates",
 	},
 	{
 		Name: "retrieval-implied-names-unread",
 		File: "index/concepts.go",
-		Old:  "if set[w] || set[Singular(w)] {",
-		New:  "if false && (set[w] || set[Singular(w)]) {",
+		Old:  "if set[w] || set[lex.Singular(w)] {",
+		New:  "if false && (set[w] || set[lex.Singular(w)]) {",
 		Pkgs: []string{"./index"}, Run: "TestSyntheticRulesWithoutRank",
 	},
 	{
@@ -1187,7 +1187,7 @@ var mutations = []mutation{
 	{
 		Name: "retrieval-stop-words-name-columns",
 		File: "index/plan.go",
-		Old:  "if keyWords[w] || StopWord(w) {",
+		Old:  "if keyWords[w] || lex.StopWord(w) {",
 		New:  "if keyWords[w] {",
 		Pkgs: []string{"./index"}, Run: "TestNamedColumns",
 	},

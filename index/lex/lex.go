@@ -1,4 +1,4 @@
-package index
+package lex
 
 import (
 	"strings"
@@ -23,10 +23,11 @@ import (
 //	SplitName("customerID")        == "customer id"
 //	SplitName("Free Meal Count (K-12)") == "free meal count k 12"
 func SplitName(name string) string {
-	return strings.Join(splitWords(name), " ")
+	return strings.Join(SplitWords(name), " ")
 }
 
-func splitWords(name string) []string {
+// SplitWords is SplitName as a slice of words.
+func SplitWords(name string) []string {
 	rs := []rune(name)
 	var words []string
 	var cur []rune
@@ -58,9 +59,9 @@ func splitWords(name string) []string {
 	return words
 }
 
-// fold lower-cases s and strips diacritics ("Café" → "cafe"), so literal
+// Fold lower-cases s and strips diacritics ("Café" → "cafe"), so literal
 // matching is case- and accent-insensitive.
-func fold(s string) string {
+func Fold(s string) string {
 	d := norm.NFD.String(s)
 	var b strings.Builder
 	b.Grow(len(d))
@@ -73,10 +74,10 @@ func fold(s string) string {
 	return b.String()
 }
 
-// words splits folded text into alphanumeric runs: the token sequence
+// Words splits folded text into alphanumeric runs: the token sequence
 // literal matching compares. "Heavy-Metal!" → ["heavy", "metal"].
-func words(s string) []string {
-	return strings.FieldsFunc(fold(s), func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) })
+func Words(s string) []string {
+	return strings.FieldsFunc(Fold(s), func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) })
 }
 
 // englishStop is bleve's English stop-word list (Snowball's), the one the
@@ -113,18 +114,18 @@ func Singular(w string) string {
 	return string(ts[0].Term)
 }
 
-// editDistanceAtMost reports whether the Levenshtein distance of a and b is
+// EditDistanceAtMost reports whether the Levenshtein distance of a and b is
 // at most k, in runes. Strings whose lengths differ by more than k are
 // refused before any distance is computed.
-func editDistanceAtMost(a, b string, k int) bool {
+func EditDistanceAtMost(a, b string, k int) bool {
 	if d := utf8.RuneCountInString(a) - utf8.RuneCountInString(b); d > k || -d > k {
 		return false
 	}
 	return levenshtein.ComputeDistance(a, b) <= k
 }
 
-// abbreviates reports whether a column name, written as its words name
-// (splitWords), spells words the question uses in sequence (q: the
+// Abbreviates reports whether a column name, written as its words name
+// (SplitWords), spells words the question uses in sequence (q: the
 // question's folded, singular words, stop words left out) in one of the
 // shortened ways schemas name columns:
 //
@@ -142,9 +143,9 @@ func editDistanceAtMost(a, b string, k int) bool {
 //   - a word of the same family whose Porter stems the full-text index
 //     tells apart by an ending (sameFamily): "injured" ← "injuries".
 //
-// A name the question spells out whole is mentionRank's business, not
-// this one's.
-func abbreviates(name, q []string) bool {
+// A name the question spells out whole is a mention (package index ranks
+// those), not a short form.
+func Abbreviates(name, q []string) bool {
 	s := strings.Join(name, "")
 	if len(s) < 3 {
 		return false
