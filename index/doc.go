@@ -12,10 +12,10 @@
 // bleve v2 index (scorch, BM25 scoring, English analysis:
 // possessives, stop words, Porter stems) and each is embedded by an
 // Embedder (the built-in NGram by default: hashed character 3-5-grams, no
-// model, no network). Column values go into a second bleve index, one
-// document per distinct value of each text column: the profile's samples,
-// and, when Options.Values is set, every value of columns with at most
-// Options.MaxDistinctValues of them.
+// model, no network). Column values go into a second bleve index (package
+// index/values, below index), one document per distinct value of each
+// text column: the profile's samples, and, when Options.Values is set,
+// every value of columns with at most Options.MaxDistinctValues of them.
 //
 // # Stored indexes
 //
@@ -104,7 +104,7 @@
 //	src, _ := sqlite.OpenSQLite(ctx, "chinook", "examples/chinook/chinook.sqlite", source.Options{})
 //	snap, _ := src.Snapshot(ctx)
 //	_ = src.Profile(ctx, snap)
-//	ix, _ := index.Build(ctx, snap, nil, index.Options{Values: index.ValuesFromQuery(
+//	ix, _ := index.Build(ctx, snap, nil, index.Options{Values: values.FromQuery(
 //		func(ctx context.Context, sql string, n int) ([][]any, bool, error) {
 //			r, err := src.Query(ctx, sql, nil, n)
 //			if err != nil {

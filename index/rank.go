@@ -162,7 +162,7 @@ func (ix *Index) mentionRank(question string, ok []bool) []ranked {
 			for j := range w {
 				w[j] = lex.Singular(w[j])
 			}
-			if containsSeq(qstem, w, func(a, b string) bool { return a == b }) {
+			if lex.ContainsSeq(qstem, w, func(a, b string) bool { return a == b }) {
 				score = 2
 			}
 		}

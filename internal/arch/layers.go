@@ -59,6 +59,7 @@ var Layers = map[string]int{
 	"index/schemactx":           Domain,
 	"index/phrases":             Domain,
 	"index/lex":                 Domain,
+	"index/values":              Domain,
 	"curated":                   Domain,
 	"duckcompute":               Domain,
 	"engine/semantic":           Domain,

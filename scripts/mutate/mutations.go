@@ -458,14 +458,14 @@ var mutations = []mutation{
 	},
 	{
 		Name: "value-separators-matter",
-		File: "index/values.go",
+		File: "index/values/values.go",
 		Old:  "if joinedMatch(vw, qw) {",
 		New:  "if false && joinedMatch(vw, qw) {",
-		Pkgs: []string{"./index"}, Run: "TestMatchWords|TestChinookLiterals",
+		Pkgs: []string{"./index/values", "./index"}, Run: "TestMatchWords|TestChinookLiterals",
 	},
 	{
 		Name: "value-joined-form-unindexed",
-		File: "index/values.go",
+		File: "index/values/values.go",
 		Old:  "t += \" \" + strings.Join(w, \"\")",
 		New:  "t += \"\"",
 		Pkgs: []string{"./index"}, Run: "TestChinookLiterals",
@@ -748,14 +748,14 @@ var mutations = []mutation{
 	},
 	{
 		Name: "value-memo-key-lost",
-		File: "index/values_memo.go",
+		File: "index/values/memo.go",
 		Old:  `key := strings.Join(qw, "\x00")`,
 		New:  `key := strings.Join(qw[:0], "\x00")`,
 		Pkgs: []string{"./index"}, Run: "TestValueSearchRememberedPerQuestion",
 	},
 	{
 		Name: "value-memo-exact-shared",
-		File: "index/values_memo.go",
+		File: "index/values/memo.go",
 		Old:  `key = "exact\x01" + key`,
 		New:  `key = "" + key`,
 		Pkgs: []string{"./index"}, Run: "TestExactValuesAreValuesExactMatches",
@@ -1123,7 +1123,7 @@ var mutations = []mutation{
 	},
 	{
 		Name: "retrieval-year-range-exclusive",
-		File: "index/numbers.go",
+		File: "index/values/years.go",
 		Old:  "if lo <= y && y <= hi {",
 		New:  "if lo < y && y < hi {",
 		Pkgs: []string{"./index"}, Run: "TestSyntheticSchemas",
@@ -1137,7 +1137,7 @@ var mutations = []mutation{
 	},
 	{
 		Name: "retrieval-unprofiled-date-columns-dropped",
-		File: "index/numbers.go",
+		File: "index/values/years.go",
 		Old:  "if temporal || named {",
 		New:  "if false && (temporal || named) {",
 		Pkgs: []string{"./index"}, Run: "TestShortNamesAndUnprofiledYears",
@@ -1207,7 +1207,7 @@ var mutations = []mutation{
 	},
 	{
 		Name: "retrieval-real-years-ignored",
-		File: "index/numbers.go",
+		File: "index/values/years.go",
 		Old:  "lo, okLo := wholeNumber(p.Min)",
 		New:  "lo, okLo := int64(0), false",
 		Pkgs: []string{"./index"}, Run: "TestSyntheticRulesWithoutRank",
