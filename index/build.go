@@ -15,6 +15,7 @@ import (
 	"github.com/blevesearch/bleve/v2/mapping"
 	bindex "github.com/blevesearch/bleve_index_api"
 
+	"github.com/nl2sql/nl2sql/index/joins"
 	"github.com/nl2sql/nl2sql/index/lex"
 	"github.com/nl2sql/nl2sql/index/schemactx"
 	"github.com/nl2sql/nl2sql/index/values"
@@ -86,13 +87,13 @@ type Index struct {
 	vecs   []vector // vecs[i] embeds docs[i], unit length
 	dims   int      // length of the embedder's vectors
 	byID   map[string]int
-	text   bleve.Index   // schema documents
-	vals   *values.Index // value documents
-	graph  [][]edge      // per table (snap order), sorted by (to, columns)
-	keys   [][]int       // per table, its primary-key columns (declared or inferred)
-	refCol [][]bool      // per table and column: joins another table and is not the primary key
+	text   bleve.Index    // schema documents
+	vals   *values.Index  // value documents
+	graph  [][]joins.Edge // per table (snap order), sorted by (to, columns)
+	keys   [][]int        // per table, its primary-key columns (declared or inferred)
+	refCol [][]bool       // per table and column: joins another table and is not the primary key
 	// inferred is true when the snapshot declares no foreign keys and the
-	// graph holds inferred join keys (see joinGraph).
+	// graph holds inferred join keys (see joins.Graph).
 	inferred    bool
 	wholeTokens int // schemactx.ContextTokens(schemactx.SchemaContext(snap))
 	closeOnce   sync.Once
@@ -176,8 +177,8 @@ func (ix *Index) setDocs(text bool) {
 // derive computes what the snapshot alone determines: the join graph, the
 // keys and the referencing columns.
 func (ix *Index) derive() {
-	ix.graph, ix.keys, ix.inferred = joinGraph(ix.snap)
-	ix.refCol = referencing(ix.snap, ix.graph, ix.keys)
+	ix.graph, ix.keys, ix.inferred = joins.Graph(ix.snap)
+	ix.refCol = joins.Referencing(ix.snap, ix.graph, ix.keys)
 }
 
 // indexDocs adds the schema documents to the text index and embeds them,
@@ -246,7 +247,7 @@ func (ix *Index) Embedder() string { return ix.emb.Name() }
 func (ix *Index) WholeTokens() int { return ix.wholeTokens }
 
 // JoinKeysInferred reports whether the snapshot declares no foreign keys
-// and the join graph holds inferred ones (see joinGraph).
+// and the join graph holds inferred ones (see joins.Graph).
 func (ix *Index) JoinKeysInferred() bool { return ix.inferred }
 
 // Docs is the number of schema documents and of value documents.

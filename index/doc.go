@@ -134,6 +134,17 @@
 // {Genre, Name, "Heavy Metal", exact}: the stored spelling, which Filter
 // adds to Genre.Name's samples for the planner.
 //
+// # Packages below index
+//
+// index keeps the ranking, the selection and its public API; the parts it
+// builds on sit below it and never import it: lex (name and question
+// words: splitting, folding, stop words, singulars, short forms, secret
+// names), values (the value index: fetching, storing and matching
+// literal values, and the columns a year may filter), joins (the join
+// graph, inferred keys and bridges), schemactx (the prompt text),
+// phrases (verified-query phrases matched against questions) and embed
+// (remote embedders).
+//
 // The retrieval evaluation (package evalret) measures recall, share and
 // tokens on Spider and BIRD; see its documentation for the commands.
 package index

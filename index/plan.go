@@ -6,6 +6,7 @@ import (
 	"slices"
 	"sort"
 
+	"github.com/nl2sql/nl2sql/index/joins"
 	"github.com/nl2sql/nl2sql/index/lex"
 )
 
@@ -122,7 +123,7 @@ func (p *plan) selection() *Selection {
 	p.count()
 	columnDocs := int(math.Round(p.tun.ColumnDocScale * math.Sqrt(float64(p.nDocs))))
 	seeds, order := p.seeds()
-	kept, bridge := expand(p.ix.graph, seeds, p.acc.table, p.b.MaxTables)
+	kept, bridge := joins.Expand(p.ix.graph, seeds, p.acc.table, p.b.MaxTables)
 	kept = p.links(kept, bridge)
 	fill := map[int]bool{}
 	keep := p.columns(kept, bridge, fill, columnDocs)
@@ -178,7 +179,7 @@ func (p *plan) links(kept []int, bridge map[int]bool) []int {
 	}
 	adjacent := func(a, b int) bool {
 		for _, e := range p.ix.graph[a] {
-			if e.to == b {
+			if e.To == b {
 				return true
 			}
 		}
@@ -193,8 +194,8 @@ func (p *plan) links(kept []int, bridge map[int]bool) []int {
 		}
 		var ends []int
 		for _, e := range p.ix.graph[t] {
-			if in[e.to] && !bridge[e.to] && !slices.Contains(ends, e.to) {
-				ends = append(ends, e.to)
+			if in[e.To] && !bridge[e.To] && !slices.Contains(ends, e.To) {
+				ends = append(ends, e.To)
 			}
 		}
 		joins := false
@@ -221,8 +222,8 @@ func (p *plan) linkTable(t int) bool {
 		keyCols[c] = true
 	}
 	for _, e := range p.ix.graph[t] {
-		for _, c := range e.cols {
-			if ci := columnIndex(tb, c); ci >= 0 {
+		for _, c := range e.Cols {
+			if ci := joins.ColumnIndex(tb, c); ci >= 0 {
 				keyCols[ci] = true
 			}
 		}
@@ -340,11 +341,11 @@ func (p *plan) keyColumns(t int, kept map[int]bool) []int {
 	tb := p.ix.snap.Tables[t]
 	out := slices.Clone(p.ix.keys[t])
 	for _, e := range p.ix.graph[t] {
-		if !kept[e.to] || !p.acc.table[e.to] {
+		if !kept[e.To] || !p.acc.table[e.To] {
 			continue
 		}
-		for _, n := range e.cols {
-			if ci := columnIndex(tb, n); ci >= 0 {
+		for _, n := range e.Cols {
+			if ci := joins.ColumnIndex(tb, n); ci >= 0 {
 				out = append(out, ci)
 			}
 		}
@@ -426,7 +427,7 @@ func (ix *Index) namedColumns(question string, acc access) map[[2]int]bool {
 			ws := lex.SplitWords(col.Name)
 			all, any := true, false
 			for _, w := range ws {
-				if keyWords[w] || lex.StopWord(w) {
+				if joins.KeyWord(w) || lex.StopWord(w) {
 					continue
 				}
 				any = true

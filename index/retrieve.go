@@ -102,7 +102,7 @@ type TableSelection struct {
 //  4. Seed tables: the best tables, the tables of the best documents and
 //     the tables the question names (see plan.seeds); then foreign-key
 //     expansion: bridge tables on shortest join paths (declared keys, or
-//     inferred ones in a schema that declares none; see joinGraph).
+//     inferred ones in a schema that declares none; see joins.Graph).
 //  5. Link tables between kept tables that join no other way directly
 //     (see plan.links). Columns per kept table: its primary key and the
 //     keys joining kept tables, value columns, year and date columns a year in the

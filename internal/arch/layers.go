@@ -60,6 +60,7 @@ var Layers = map[string]int{
 	"index/phrases":             Domain,
 	"index/lex":                 Domain,
 	"index/values":              Domain,
+	"index/joins":               Domain,
 	"curated":                   Domain,
 	"duckcompute":               Domain,
 	"engine/semantic":           Domain,

@@ -1109,14 +1109,14 @@ var mutations = []mutation{
 	// ---- recall22 ----
 	{
 		Name: "retrieval-key-name-join-dropped",
-		File: "index/graph.go",
+		File: "index/joins/graph.go",
 		Old:  "cands := slices.Clone(byWords[wordsKey(wk)])",
 		New:  "cands := []colRef(nil)",
 		Pkgs: []string{"./index"}, Run: "TestSyntheticSchemas",
 	},
 	{
 		Name: "retrieval-unique-first-column-key-dropped",
-		File: "index/graph.go",
+		File: "index/joins/graph.go",
 		Old:  "if len(keys[i]) == 0 && len(t.Columns) > 1 && uniqueColumn(t, 0) {",
 		New:  "if len(keys[i]) == 0 && len(t.Columns) > 1 && uniqueColumn(t, 0) && false {",
 		Pkgs: []string{"./index"}, Run: "TestSyntheticSchemas",
@@ -1151,10 +1151,10 @@ var mutations = []mutation{
 	},
 	{
 		Name: "retrieval-key-without-key-word-dropped",
-		File: "index/graph.go",
+		File: "index/joins/graph.go",
 		Old:  "if len(wk) >= 2 && keyWords[wk[len(wk)-1]] && !keyWords[wk[len(wk)-2]] {",
 		New:  "if false && len(wk) >= 2 && keyWords[wk[len(wk)-1]] && !keyWords[wk[len(wk)-2]] {",
-		Pkgs: []string{"./index"}, Run: "TestInferredKeys",
+		Pkgs: []string{"./index/joins"}, Run: "TestInferredKeys",
 	},
 	{
 		Name: "retrieval-word-family-unread",
@@ -1187,8 +1187,8 @@ var mutations = []mutation{
 	{
 		Name: "retrieval-stop-words-name-columns",
 		File: "index/plan.go",
-		Old:  "if keyWords[w] || lex.StopWord(w) {",
-		New:  "if keyWords[w] {",
+		Old:  "if joins.KeyWord(w) || lex.StopWord(w) {",
+		New:  "if joins.KeyWord(w) {",
 		Pkgs: []string{"./index"}, Run: "TestNamedColumns",
 	},
 	{
