@@ -124,23 +124,6 @@ func EditDistanceAtMost(a, b string, k int) bool {
 	return levenshtein.ComputeDistance(a, b) <= k
 }
 
-// ContainsSeq reports whether needle occurs contiguously in hay under eq.
-func ContainsSeq(hay, needle []string, eq func(h, n string) bool) bool {
-	for i := 0; i+len(needle) <= len(hay); i++ {
-		ok := true
-		for j, n := range needle {
-			if !eq(hay[i+j], n) {
-				ok = false
-				break
-			}
-		}
-		if ok {
-			return true
-		}
-	}
-	return false
-}
-
 // Abbreviates reports whether a column name, written as its words name
 // (SplitWords), spells words the question uses in sequence (q: the
 // question's folded, singular words, stop words left out) in one of the
@@ -268,4 +251,21 @@ func sameFamily(a, b string) bool {
 func stem(w string) string {
 	ts := porter.Filter(analysis.TokenStream{&analysis.Token{Term: []byte(w)}})
 	return string(ts[0].Term)
+}
+
+// ContainsSeq reports whether needle occurs contiguously in hay under eq.
+func ContainsSeq(hay, needle []string, eq func(h, n string) bool) bool {
+	for i := 0; i+len(needle) <= len(hay); i++ {
+		ok := true
+		for j, n := range needle {
+			if !eq(hay[i+j], n) {
+				ok = false
+				break
+			}
+		}
+		if ok {
+			return true
+		}
+	}
+	return false
 }
