@@ -1,11 +1,11 @@
 package index
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"math"
 	"slices"
-	"sort"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -89,12 +89,14 @@ func cosineRank(q []float32, vecs []vector, ok []bool) []ranked {
 	return out
 }
 
+// sortRanked orders by score, best first, then by document: a total
+// order (documents are distinct), so any sort gives the same result.
 func sortRanked(rs []ranked) {
-	sort.SliceStable(rs, func(a, b int) bool {
-		if rs[a].score != rs[b].score {
-			return rs[a].score > rs[b].score
+	slices.SortFunc(rs, func(a, b ranked) int {
+		if c := cmp.Compare(b.score, a.score); c != 0 {
+			return c
 		}
-		return rs[a].doc < rs[b].doc
+		return cmp.Compare(a.doc, b.doc)
 	})
 }
 

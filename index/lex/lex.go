@@ -9,6 +9,7 @@ import (
 	"github.com/blevesearch/bleve/v2/analysis"
 	"github.com/blevesearch/bleve/v2/analysis/lang/en"
 	porterpkg "github.com/blevesearch/bleve/v2/analysis/token/porter"
+	lru "github.com/hashicorp/golang-lru/v2"
 
 	"golang.org/x/text/unicode/norm"
 )
@@ -248,9 +249,20 @@ func sameFamily(a, b string) bool {
 	return len(sa) >= 5 && len(sb)-len(sa) <= 2 && sa != sb && strings.HasPrefix(sb, sa)
 }
 
+// stems remembers words' stems: a ranking stems every question word
+// against every column word of the catalog (on 2,000 tables, hundreds of
+// thousands of calls over a vocabulary of a few thousand words), and the
+// bound keeps memory flat whatever the questions.
+var stems, _ = lru.New[string, string](1 << 14)
+
 func stem(w string) string {
+	if s, ok := stems.Get(w); ok {
+		return s
+	}
 	ts := porter.Filter(analysis.TokenStream{&analysis.Token{Term: []byte(w)}})
-	return string(ts[0].Term)
+	s := string(ts[0].Term)
+	stems.Add(w, s)
+	return s
 }
 
 // ContainsSeq reports whether needle occurs contiguously in hay under eq.
