@@ -7,6 +7,7 @@ import (
 
 	"github.com/nl2sql/nl2sql/engine/opening"
 	"github.com/nl2sql/nl2sql/index"
+	"github.com/nl2sql/nl2sql/index/values"
 	"github.com/nl2sql/nl2sql/internal/schema"
 	"github.com/nl2sql/nl2sql/internal/store"
 	"github.com/nl2sql/nl2sql/scope"
@@ -76,7 +77,7 @@ func (e *Engine) buildIndex(ctx context.Context, src Source, snap *schema.Snapsh
 	if emb == nil {
 		emb = index.NGram{}
 	}
-	opts := index.Options{Values: index.ValuesFromQuery(q), Fingerprint: fingerprint, Progress: func(stage string, done, total int) {
+	opts := index.Options{Values: values.FromQuery(q), Fingerprint: fingerprint, Progress: func(stage string, done, total int) {
 		opening.Progress(ctx, stage, done, total)
 	}}
 	if e.opts.IndexDir != "" {

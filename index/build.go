@@ -10,15 +10,15 @@ import (
 	"sync"
 
 	"github.com/blevesearch/bleve/v2"
-	"github.com/blevesearch/bleve/v2/analysis/analyzer/custom"
 	"github.com/blevesearch/bleve/v2/analysis/lang/en"
-	"github.com/blevesearch/bleve/v2/analysis/token/lowercase"
-	"github.com/blevesearch/bleve/v2/analysis/tokenizer/unicode"
 	"github.com/blevesearch/bleve/v2/index/scorch"
 	"github.com/blevesearch/bleve/v2/mapping"
 	bindex "github.com/blevesearch/bleve_index_api"
 
+	"github.com/nl2sql/nl2sql/index/joins"
+	"github.com/nl2sql/nl2sql/index/lex"
 	"github.com/nl2sql/nl2sql/index/schemactx"
+	"github.com/nl2sql/nl2sql/index/values"
 	"github.com/nl2sql/nl2sql/internal/schema"
 )
 
@@ -30,7 +30,7 @@ type Options struct {
 	// without a profile are asked too, capped at that many), so literals
 	// outside the profile's five most frequent values can be matched. When
 	// nil only the profile's SampleValues are indexed.
-	Values ValueSource
+	Values values.Source
 	// MaxDistinctValues bounds the values fetched per column; ≤ 0 means
 	// DefaultMaxDistinctValues.
 	MaxDistinctValues int
@@ -87,17 +87,15 @@ type Index struct {
 	vecs   []vector // vecs[i] embeds docs[i], unit length
 	dims   int      // length of the embedder's vectors
 	byID   map[string]int
-	text   bleve.Index // schema documents
-	vals   bleve.Index // value documents
-	values []valueDoc  // value documents by their numeric id
-	graph  [][]edge    // per table (snap order), sorted by (to, columns)
-	keys   [][]int     // per table, its primary-key columns (declared or inferred)
-	refCol [][]bool    // per table and column: joins another table and is not the primary key
+	text   bleve.Index    // schema documents
+	vals   *values.Index  // value documents
+	graph  [][]joins.Edge // per table (snap order), sorted by (to, columns)
+	keys   [][]int        // per table, its primary-key columns (declared or inferred)
+	refCol [][]bool       // per table and column: joins another table and is not the primary key
 	// inferred is true when the snapshot declares no foreign keys and the
-	// graph holds inferred join keys (see joinGraph).
+	// graph holds inferred join keys (see joins.Graph).
 	inferred    bool
-	wholeTokens int       // schemactx.ContextTokens(schemactx.SchemaContext(snap))
-	searches    valueMemo // recent value searches (values_memo.go)
+	wholeTokens int // schemactx.ContextTokens(schemactx.SchemaContext(snap))
 	closeOnce   sync.Once
 }
 
@@ -131,9 +129,6 @@ type Progress func(stage string, done, total int)
 // (gigabytes of garbage); small batches keep memory flat.
 const tablesPerBatch = 100
 
-// valuesPerBatch is the same bound for value documents.
-const valuesPerBatch = 5000
-
 // build is Build with the bleve indexes under dir ("" keeps them in
 // memory).
 func build(ctx context.Context, snap *schema.Snapshot, emb Embedder, opts Options, dir string) (*Index, error) {
@@ -154,7 +149,11 @@ func build(ctx context.Context, snap *schema.Snapshot, emb Embedder, opts Option
 		ix.Close()
 		return nil, err
 	}
-	if err := ix.buildValues(ctx, subdir(dir, valuesDir)); err != nil {
+	vo := values.Options{Source: opts.Values, MaxDistinct: opts.MaxDistinctValues, MaxTotal: opts.MaxTotalValues, MaxLen: opts.MaxValueLen}
+	if opts.Progress != nil {
+		vo.Progress = func(done, total int) { opts.Progress("values", done, total) }
+	}
+	if ix.vals, err = values.Build(ctx, snap, vo, subdir(dir, valuesDir)); err != nil {
 		ix.Close()
 		return nil, err
 	}
@@ -178,8 +177,8 @@ func (ix *Index) setDocs(text bool) {
 // derive computes what the snapshot alone determines: the join graph, the
 // keys and the referencing columns.
 func (ix *Index) derive() {
-	ix.graph, ix.keys, ix.inferred = joinGraph(ix.snap)
-	ix.refCol = referencing(ix.snap, ix.graph, ix.keys)
+	ix.graph, ix.keys, ix.inferred = joins.Graph(ix.snap)
+	ix.refCol = joins.Referencing(ix.snap, ix.graph, ix.keys)
 }
 
 // indexDocs adds the schema documents to the text index and embeds them,
@@ -228,10 +227,11 @@ func (ix *Index) indexDocs(ctx context.Context) error {
 func (ix *Index) Close() error {
 	var errs []error
 	ix.closeOnce.Do(func() {
-		for _, b := range []bleve.Index{ix.text, ix.vals} {
-			if b != nil {
-				errs = append(errs, b.Close())
-			}
+		if ix.text != nil {
+			errs = append(errs, ix.text.Close())
+		}
+		if ix.vals != nil {
+			errs = append(errs, ix.vals.Close())
 		}
 	})
 	return errors.Join(errs...)
@@ -247,11 +247,11 @@ func (ix *Index) Embedder() string { return ix.emb.Name() }
 func (ix *Index) WholeTokens() int { return ix.wholeTokens }
 
 // JoinKeysInferred reports whether the snapshot declares no foreign keys
-// and the join graph holds inferred ones (see joinGraph).
+// and the join graph holds inferred ones (see joins.Graph).
 func (ix *Index) JoinKeysInferred() bool { return ix.inferred }
 
 // Docs is the number of schema documents and of value documents.
-func (ix *Index) Docs() (schemaDocs, valueDocs int) { return len(ix.docs), len(ix.values) }
+func (ix *Index) Docs() (schemaDocs, valueDocs int) { return len(ix.docs), len(ix.vals.Docs()) }
 
 // newBleve creates a scorch index at path ("" keeps it in memory).
 func newBleve(m mapping.IndexMapping, path string) (bleve.Index, error) {
@@ -281,29 +281,6 @@ func textMapping() mapping.IndexMapping {
 	return m
 }
 
-// valueMapping: values split on Unicode word boundaries and lower-cased,
-// no stop words or stems (values are names), BM25 scoring.
-func valueMapping() mapping.IndexMapping {
-	m := bleve.NewIndexMapping()
-	m.ScoringModel = bindex.BM25Scoring
-	if err := m.AddCustomAnalyzer("value", map[string]any{
-		"type":          custom.Name,
-		"tokenizer":     unicode.Name,
-		"token_filters": []any{lowercase.Name},
-	}); err != nil {
-		panic(err) // static configuration
-	}
-	m.DefaultAnalyzer = "value"
-	dm := bleve.NewDocumentStaticMapping()
-	fm := bleve.NewTextFieldMapping()
-	fm.Analyzer = "value"
-	fm.Store = false
-	fm.IncludeInAll = false
-	dm.AddFieldMappingsAt("v", fm)
-	m.DefaultMapping = dm
-	return m
-}
-
 // schemaDocs builds one document per table and column, sorted by id;
 // with text false only their ids, tables and columns.
 func schemaDocs(snap *schema.Snapshot, text bool) []doc {
@@ -317,9 +294,9 @@ func schemaDocs(snap *schema.Snapshot, text bool) []doc {
 		var tname string
 		var cols []string
 		if text {
-			tname = SplitName(t.Name)
+			tname = lex.SplitName(t.Name)
 			for _, c := range t.Columns {
-				cols = append(cols, SplitName(c.Name))
+				cols = append(cols, lex.SplitName(c.Name))
 			}
 			d.Name, d.Text, d.Cols = tname, t.Comment, strings.Join(cols, " ")
 			d.embed = joinNonEmpty(". ", "table "+tname, t.Comment)
@@ -328,7 +305,7 @@ func schemaDocs(snap *schema.Snapshot, text bool) []doc {
 		for ci, c := range t.Columns {
 			d := doc{id: fmt.Sprintf("c/%05d/%05d", ti, ci), table: ti, col: ci}
 			if text {
-				samples := sampleStrings(c)
+				samples := values.Samples(c)
 				if len(samples) > 10 {
 					samples = samples[:10]
 				}
@@ -340,20 +317,6 @@ func schemaDocs(snap *schema.Snapshot, text bool) []doc {
 	}
 	sort.Slice(docs, func(i, j int) bool { return docs[i].id < docs[j].id })
 	return docs
-}
-
-// sampleStrings are the profile's text sample values.
-func sampleStrings(c schema.Column) []string {
-	if c.Profile == nil {
-		return nil
-	}
-	var out []string
-	for _, v := range c.Profile.SampleValues {
-		if s, ok := v.(string); ok && strings.TrimSpace(s) != "" {
-			out = append(out, s)
-		}
-	}
-	return out
 }
 
 // subdir is dir/name, or "" (in memory) when dir is "".

@@ -1,5 +1,7 @@
 package index
 
+import "github.com/nl2sql/nl2sql/index/lex"
+
 // impliedNames are the column-name words a question word implies without
 // spelling them: the attribute behind a comparison ("youngest" → age,
 // birth date), a synonym schemas prefer ("nation" → country), the
@@ -67,11 +69,11 @@ func implied(q []string) map[string]bool {
 	return out
 }
 
-// impliesName reports whether one of a name's words (splitWords), in the
+// impliesName reports whether one of a name's words (lex.SplitWords), in the
 // singular, is in the implied set.
 func impliesName(name []string, set map[string]bool) bool {
 	for _, w := range name {
-		if set[w] || set[Singular(w)] {
+		if set[w] || set[lex.Singular(w)] {
 			return true
 		}
 	}

@@ -6,16 +6,16 @@
 //
 // Build makes one document per table and per column of a
 // schema.Snapshot. A table document holds its name split into words
-// ("InvoiceLine" → "invoice line", see SplitName), its comment and its
+// ("InvoiceLine" → "invoice line", see lex.SplitName), its comment and its
 // columns' names; a column document its split name, its table's name, its
 // comment and up to ten profile sample values. The documents go into a
 // bleve v2 index (scorch, BM25 scoring, English analysis:
 // possessives, stop words, Porter stems) and each is embedded by an
 // Embedder (the built-in NGram by default: hashed character 3-5-grams, no
-// model, no network). Column values go into a second bleve index, one
-// document per distinct value of each text column: the profile's samples,
-// and, when Options.Values is set, every value of columns with at most
-// Options.MaxDistinctValues of them.
+// model, no network). Column values go into a second bleve index (package
+// index/values, below index), one document per distinct value of each
+// text column: the profile's samples, and, when Options.Values is set,
+// every value of columns with at most Options.MaxDistinctValues of them.
 //
 // # Stored indexes
 //
@@ -53,7 +53,7 @@
 // by document id, so the same index and question always give the same
 // Selection, byte for byte as JSON.
 //
-// Names are matched as schemas write them (abbreviates in text.go): a
+// Names are matched as schemas write them (lex.Abbreviates): a
 // column named by short forms of consecutive question words ("Fname",
 // "LName" ← "first name", "last name", also across "first and last
 // names"; "AvgMath" ← "average math"), one shortened word ("dept" ←
@@ -104,7 +104,7 @@
 //	src, _ := sqlite.OpenSQLite(ctx, "chinook", "examples/chinook/chinook.sqlite", source.Options{})
 //	snap, _ := src.Snapshot(ctx)
 //	_ = src.Profile(ctx, snap)
-//	ix, _ := index.Build(ctx, snap, nil, index.Options{Values: index.ValuesFromQuery(
+//	ix, _ := index.Build(ctx, snap, nil, index.Options{Values: values.FromQuery(
 //		func(ctx context.Context, sql string, n int) ([][]any, bool, error) {
 //			r, err := src.Query(ctx, sql, nil, n)
 //			if err != nil {
@@ -133,6 +133,17 @@
 // heavy metal tracks are there?" Selection.Values holds
 // {Genre, Name, "Heavy Metal", exact}: the stored spelling, which Filter
 // adds to Genre.Name's samples for the planner.
+//
+// # Packages below index
+//
+// index keeps the ranking, the selection and its public API; the parts it
+// builds on sit below it and never import it: lex (name and question
+// words: splitting, folding, stop words, singulars, short forms, secret
+// names), values (the value index: fetching, storing and matching
+// literal values, and the columns a year may filter), joins (the join
+// graph, inferred keys and bridges), schemactx (the prompt text),
+// phrases (verified-query phrases matched against questions) and embed
+// (remote embedders).
 //
 // The retrieval evaluation (package evalret) measures recall, share and
 // tokens on Spider and BIRD; see its documentation for the commands.

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"math"
 	"strings"
+
+	"github.com/nl2sql/nl2sql/index/lex"
 )
 
 // Embedder turns texts into vectors. Embed returns one vector per text, in
@@ -22,7 +24,7 @@ type Embedder interface {
 const DefaultDims = 1024
 
 // NGram is the built-in embedder: no model, no network, deterministic.
-// Each text is split into words (see SplitName: "InvoiceLine" and
+// Each text is split into words (see lex.SplitName: "InvoiceLine" and
 // "invoice line" embed alike), folded (lower case, no diacritics), and every word
 // padded as "<word>" contributes its character 3-, 4- and 5-grams; each
 // n-gram is hashed (FNV-1a, 32 bits) to one of Dims buckets with a sign from
@@ -63,8 +65,8 @@ func (e NGram) Embed(ctx context.Context, texts []string) ([][]float32, error) {
 func (e NGram) vector(text string) []float32 {
 	d := e.dims()
 	v := make([]float32, d)
-	for _, w := range splitWords(text) {
-		p := []rune("<" + fold(w) + ">")
+	for _, w := range lex.SplitWords(text) {
+		p := []rune("<" + lex.Fold(w) + ">")
 		for n := 3; n <= 5; n++ {
 			weight := float32(1 + 0.25*float64(n-3))
 			for i := 0; i+n <= len(p); i++ {

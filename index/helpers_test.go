@@ -8,6 +8,7 @@ import (
 
 	"github.com/nl2sql/nl2sql/internal/source/sqlite"
 
+	"github.com/nl2sql/nl2sql/index/values"
 	"github.com/nl2sql/nl2sql/internal/schema"
 	"github.com/nl2sql/nl2sql/internal/source"
 	"github.com/nl2sql/nl2sql/planast"
@@ -35,8 +36,8 @@ func chinookSnapshot(t testing.TB) (*schema.Snapshot, *sqlite.SQLite) {
 	return snap, src
 }
 
-func sourceValues(src *sqlite.SQLite) ValueSource {
-	return ValuesFromQuery(func(ctx context.Context, sql string, n int) ([][]any, bool, error) {
+func sourceValues(src *sqlite.SQLite) values.Source {
+	return values.FromQuery(func(ctx context.Context, sql string, n int) ([][]any, bool, error) {
 		r, err := src.Query(ctx, sql, nil, n)
 		if err != nil {
 			return nil, false, err

@@ -16,6 +16,7 @@ import (
 
 	"github.com/blevesearch/bleve/v2"
 
+	"github.com/nl2sql/nl2sql/index/values"
 	"github.com/nl2sql/nl2sql/internal/schema"
 )
 
@@ -140,9 +141,10 @@ func buildStored(ctx context.Context, dir, key string, snap *schema.Snapshot, em
 	if err != nil {
 		return err
 	}
-	st := stored{Vecs: ix.vecs, Dims: ix.dims, WholeTokens: ix.wholeTokens, Values: make([]storedValue, len(ix.values))}
-	for i, v := range ix.values {
-		st.Values[i] = storedValue{v.table, v.col, v.value}
+	vs := ix.vals.Docs()
+	st := stored{Vecs: ix.vecs, Dims: ix.dims, WholeTokens: ix.wholeTokens, Values: make([]storedValue, len(vs))}
+	for i, v := range vs {
+		st.Values[i] = storedValue{v.Table, v.Col, v.Value}
 	}
 	docs, values := ix.Docs()
 	if err := ix.Close(); err != nil {
@@ -191,25 +193,27 @@ func openStored(dir, key string, snap *schema.Snapshot, emb Embedder, opts Optio
 	if len(ix.vecs) != len(ix.docs) || m.Docs != len(ix.docs) || m.Values != len(st.Values) {
 		return nil, fmt.Errorf("stored index %s: %d vectors and %d documents for %d schema documents", dir, len(ix.vecs), m.Docs, len(ix.docs))
 	}
-	ix.values = make([]valueDoc, 0, len(st.Values))
+	vs := make([]values.Doc, 0, len(st.Values))
 	for _, v := range st.Values {
 		if v.Table < 0 || v.Table >= len(snap.Tables) || v.Col < 0 || v.Col >= len(snap.Tables[v.Table].Columns) {
 			return nil, fmt.Errorf("stored index %s: a value of a column the snapshot lacks", dir)
 		}
-		ix.values = append(ix.values, valueDoc{table: v.Table, col: v.Col, value: v.Value, words: words(v.Value)})
+		vs = append(vs, values.Doc{Table: v.Table, Col: v.Col, Value: v.Value})
 	}
 	ro := map[string]any{"read_only": true, "bolt_timeout": "5s"}
 	if ix.text, err = bleve.OpenUsing(filepath.Join(dir, textDir), ro); err != nil {
 		return nil, fmt.Errorf("stored index %s: text: %w", dir, err)
 	}
-	if ix.vals, err = bleve.OpenUsing(filepath.Join(dir, valuesDir), ro); err != nil {
+	vals, err := bleve.OpenUsing(filepath.Join(dir, valuesDir), ro)
+	if err != nil {
 		ix.Close()
 		return nil, fmt.Errorf("stored index %s: values: %w", dir, err)
 	}
+	ix.vals = values.Open(vals, vs)
 	for _, c := range []struct {
 		b    bleve.Index
 		want int
-	}{{ix.text, len(ix.docs)}, {ix.vals, len(ix.values)}} {
+	}{{ix.text, len(ix.docs)}, {vals, len(vs)}} {
 		if n, err := c.b.DocCount(); err != nil || n != uint64(c.want) {
 			ix.Close()
 			return nil, fmt.Errorf("stored index %s: %d documents in bleve, want %d (%v)", dir, n, c.want, err)

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/nl2sql/nl2sql/index/schemactx"
+	"github.com/nl2sql/nl2sql/index/values"
 	"github.com/nl2sql/nl2sql/internal/schema"
 )
 
@@ -45,7 +46,7 @@ func TestStoredIndexIsReusedAndRetrievesAlike(t *testing.T) {
 	snap, src := chinookSnapshot(t)
 	dir := t.TempDir()
 	var fetches int
-	counting := ValueSource(fetchCounter{sourceValues(src), &fetches})
+	counting := values.Source(fetchCounter{sourceValues(src), &fetches})
 	_, first := openOrBuild(t, dir, snap, Options{Values: counting})
 	if !first.Built {
 		t.Fatal("first open did not build")
@@ -72,13 +73,13 @@ func TestStoredIndexIsReusedAndRetrievesAlike(t *testing.T) {
 }
 
 type fetchCounter struct {
-	ValueSource
+	values.Source
 	n *int
 }
 
 func (c fetchCounter) DistinctValues(ctx context.Context, s, t, col string, limit int) ([]string, error) {
 	*c.n++
-	return c.ValueSource.DistinctValues(ctx, s, t, col, limit)
+	return c.Source.DistinctValues(ctx, s, t, col, limit)
 }
 
 // A changed schema is rebuilt, and the old index is removed once the new

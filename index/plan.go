@@ -5,6 +5,9 @@ import (
 	"math"
 	"slices"
 	"sort"
+
+	"github.com/nl2sql/nl2sql/index/joins"
+	"github.com/nl2sql/nl2sql/index/lex"
 )
 
 // Tuning holds the selection policy's constants. The zero value means
@@ -120,7 +123,7 @@ func (p *plan) selection() *Selection {
 	p.count()
 	columnDocs := int(math.Round(p.tun.ColumnDocScale * math.Sqrt(float64(p.nDocs))))
 	seeds, order := p.seeds()
-	kept, bridge := expand(p.ix.graph, seeds, p.acc.table, p.b.MaxTables)
+	kept, bridge := joins.Expand(p.ix.graph, seeds, p.acc.table, p.b.MaxTables)
 	kept = p.links(kept, bridge)
 	fill := map[int]bool{}
 	keep := p.columns(kept, bridge, fill, columnDocs)
@@ -176,7 +179,7 @@ func (p *plan) links(kept []int, bridge map[int]bool) []int {
 	}
 	adjacent := func(a, b int) bool {
 		for _, e := range p.ix.graph[a] {
-			if e.to == b {
+			if e.To == b {
 				return true
 			}
 		}
@@ -191,8 +194,8 @@ func (p *plan) links(kept []int, bridge map[int]bool) []int {
 		}
 		var ends []int
 		for _, e := range p.ix.graph[t] {
-			if in[e.to] && !bridge[e.to] && !slices.Contains(ends, e.to) {
-				ends = append(ends, e.to)
+			if in[e.To] && !bridge[e.To] && !slices.Contains(ends, e.To) {
+				ends = append(ends, e.To)
 			}
 		}
 		joins := false
@@ -219,8 +222,8 @@ func (p *plan) linkTable(t int) bool {
 		keyCols[c] = true
 	}
 	for _, e := range p.ix.graph[t] {
-		for _, c := range e.cols {
-			if ci := columnIndex(tb, c); ci >= 0 {
+		for _, c := range e.Cols {
+			if ci := joins.ColumnIndex(tb, c); ci >= 0 {
 				keyCols[ci] = true
 			}
 		}
@@ -338,11 +341,11 @@ func (p *plan) keyColumns(t int, kept map[int]bool) []int {
 	tb := p.ix.snap.Tables[t]
 	out := slices.Clone(p.ix.keys[t])
 	for _, e := range p.ix.graph[t] {
-		if !kept[e.to] || !p.acc.table[e.to] {
+		if !kept[e.To] || !p.acc.table[e.To] {
 			continue
 		}
-		for _, n := range e.cols {
-			if ci := columnIndex(tb, n); ci >= 0 {
+		for _, n := range e.Cols {
+			if ci := joins.ColumnIndex(tb, n); ci >= 0 {
 				out = append(out, ci)
 			}
 		}
@@ -355,8 +358,8 @@ func (p *plan) keyColumns(t int, kept map[int]bool) []int {
 // "order details" names "Order Details").
 func (ix *Index) namedTables(question string, acc access) map[int]bool {
 	q := map[string]bool{}
-	for _, w := range words(question) {
-		q[Singular(w)] = true
+	for _, w := range lex.Words(question) {
+		q[lex.Singular(w)] = true
 	}
 	out := map[int]bool{}
 	for t, tb := range ix.snap.Tables {
@@ -364,8 +367,8 @@ func (ix *Index) namedTables(question string, acc access) map[int]bool {
 			continue
 		}
 		all := true
-		for _, w := range splitWords(tb.Name) {
-			if !q[Singular(w)] {
+		for _, w := range lex.SplitWords(tb.Name) {
+			if !q[lex.Singular(w)] {
 				all = false
 				break
 			}
@@ -386,7 +389,7 @@ func (p *plan) labelColumn(t int) int {
 		if !p.acc.col[t][c] || p.ix.refCol[t][c] || slices.Contains(p.ix.keys[t], c) {
 			continue
 		}
-		if ws := splitWords(col.Name); len(ws) > 0 && labelWords[ws[len(ws)-1]] {
+		if ws := lex.SplitWords(col.Name); len(ws) > 0 && labelWords[ws[len(ws)-1]] {
 			return c
 		}
 	}
@@ -407,11 +410,11 @@ var labelWords = map[string]bool{"name": true, "title": true}
 // may fall under the cut on a schema where the question's other words
 // match many columns.
 func (ix *Index) namedColumns(question string, acc access) map[[2]int]bool {
-	qw := words(question)
+	qw := lex.Words(question)
 	q := map[string]bool{}
 	for _, w := range qw {
-		if !StopWord(w) {
-			q[Singular(w)] = true
+		if !lex.StopWord(w) {
+			q[lex.Singular(w)] = true
 		}
 	}
 	imp := implied(qw)
@@ -421,14 +424,14 @@ func (ix *Index) namedColumns(question string, acc access) map[[2]int]bool {
 			if !acc.col[t][c] {
 				continue
 			}
-			ws := splitWords(col.Name)
+			ws := lex.SplitWords(col.Name)
 			all, any := true, false
 			for _, w := range ws {
-				if keyWords[w] || StopWord(w) {
+				if joins.KeyWord(w) || lex.StopWord(w) {
 					continue
 				}
 				any = true
-				all = all && q[Singular(w)]
+				all = all && q[lex.Singular(w)]
 			}
 			if (any && all) || impliesName(ws, imp) {
 				out[[2]int{t, c}] = true

@@ -1,17 +1,19 @@
 package index
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"math"
 	"slices"
-	"sort"
 	"strings"
 	"unicode"
 	"unicode/utf8"
 
 	"github.com/blevesearch/bleve/v2"
 	"github.com/blevesearch/bleve/v2/search/query"
+
+	"github.com/nl2sql/nl2sql/index/lex"
 )
 
 // Field boosts of the full-text query: a document's own name matters most,
@@ -87,12 +89,14 @@ func cosineRank(q []float32, vecs []vector, ok []bool) []ranked {
 	return out
 }
 
+// sortRanked orders by score, best first, then by document: a total
+// order (documents are distinct), so any sort gives the same result.
 func sortRanked(rs []ranked) {
-	sort.SliceStable(rs, func(a, b int) bool {
-		if rs[a].score != rs[b].score {
-			return rs[a].score > rs[b].score
+	slices.SortFunc(rs, func(a, b ranked) int {
+		if c := cmp.Compare(b.score, a.score); c != 0 {
+			return c
 		}
-		return rs[a].doc < rs[b].doc
+		return cmp.Compare(a.doc, b.doc)
 	})
 }
 
@@ -128,13 +132,13 @@ func rrf(k int, weights []float64, lists ...[]ranked) []ranked {
 // column name that several tables share ("raceId") counts for the table
 // whose primary key it is, else only when at most two tables share it.
 func (ix *Index) mentionRank(question string, ok []bool) []ranked {
-	ql := fold(question)
-	qstem := words(question)
+	ql := lex.Fold(question)
+	qstem := lex.Words(question)
 	imp := implied(qstem)
 	var content []string // qstem without stop words, for abbreviates
 	for i, w := range qstem {
-		qstem[i] = Singular(w)
-		if !StopWord(w) {
+		qstem[i] = lex.Singular(w)
+		if !lex.StopWord(w) {
 			content = append(content, qstem[i])
 		}
 	}
@@ -148,26 +152,26 @@ func (ix *Index) mentionRank(question string, ok []bool) []ranked {
 		if d.col >= 0 {
 			name = t.Columns[d.col].Name
 		}
-		raw := fold(name)
-		w := splitWords(name)
+		raw := lex.Fold(name)
+		w := lex.SplitWords(name)
 		score := 0.0
 		switch {
-		case d.col >= 0 && containsWord(ql, fold(t.Name)+"."+raw):
+		case d.col >= 0 && containsWord(ql, lex.Fold(t.Name)+"."+raw):
 			score = 4
 		case !plainWord(name) && containsWord(ql, raw):
 			score = 3
 		case len(w) >= 2:
 			for j := range w {
-				w[j] = Singular(w[j])
+				w[j] = lex.Singular(w[j])
 			}
-			if containsSeq(qstem, w, func(a, b string) bool { return a == b }) {
+			if lex.ContainsSeq(qstem, w, func(a, b string) bool { return a == b }) {
 				score = 2
 			}
 		}
-		if score == 0 && d.col >= 0 && abbreviates(splitWords(name), content) {
+		if score == 0 && d.col >= 0 && lex.Abbreviates(lex.SplitWords(name), content) {
 			score = 1
 		}
-		if score == 0 && d.col >= 0 && impliesName(splitWords(name), imp) {
+		if score == 0 && d.col >= 0 && impliesName(lex.SplitWords(name), imp) {
 			score = 1
 		}
 		if score > 0 {
@@ -178,7 +182,7 @@ func (ix *Index) mentionRank(question string, ok []bool) []ranked {
 	byName := map[string][]int{}
 	for k, r := range out {
 		if d := ix.docs[r.doc]; d.col >= 0 && r.score < 4 {
-			n := fold(ix.snap.Tables[d.table].Columns[d.col].Name)
+			n := lex.Fold(ix.snap.Tables[d.table].Columns[d.col].Name)
 			byName[n] = append(byName[n], k)
 		}
 	}

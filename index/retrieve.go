@@ -3,6 +3,8 @@ package index
 import (
 	"context"
 	"errors"
+
+	"github.com/nl2sql/nl2sql/index/values"
 )
 
 // Budget bounds one retrieval. The zero value means the defaults.
@@ -100,7 +102,7 @@ type TableSelection struct {
 //  4. Seed tables: the best tables, the tables of the best documents and
 //     the tables the question names (see plan.seeds); then foreign-key
 //     expansion: bridge tables on shortest join paths (declared keys, or
-//     inferred ones in a schema that declares none; see joinGraph).
+//     inferred ones in a schema that declares none; see joins.Graph).
 //  5. Link tables between kept tables that join no other way directly
 //     (see plan.links). Columns per kept table: its primary key and the
 //     keys joining kept tables, value columns, year and date columns a year in the
@@ -149,13 +151,13 @@ func (ix *Index) Retrieve(ctx context.Context, question string, budget Budget, a
 // rankings are the inputs and output of the fusion.
 type rankings struct {
 	lexical, vector, values, mentions, fused []ranked
-	hits                                     []valueHit
+	hits                                     []values.Hit
 	valueCols                                map[[2]int]bool
 	yearCols                                 map[[2]int]bool // yearColumns
 }
 
 func (ix *Index) rank(ctx context.Context, question string, acc access) (*rankings, error) {
-	hits, err := ix.matchValues(ctx, question, func(t, c int) bool { return acc.col[t][c] }, true)
+	hits, err := ix.vals.Match(ctx, question, func(t, c int) bool { return acc.col[t][c] }, true)
 	if err != nil {
 		return nil, err
 	}
@@ -169,11 +171,10 @@ func (ix *Index) rank(ctx context.Context, question string, acc access) (*rankin
 	}
 	r := &rankings{lexical: lex, vector: vec, hits: hits, valueCols: map[[2]int]bool{}, yearCols: map[[2]int]bool{}}
 	for _, h := range hits {
-		v := ix.values[h.doc]
-		key := [2]int{v.table, v.col}
+		key := [2]int{h.Table, h.Col}
 		if !r.valueCols[key] {
 			r.valueCols[key] = true
-			r.values = append(r.values, ranked{ix.byID[colID(v.table, v.col)], h.quality})
+			r.values = append(r.values, ranked{ix.byID[colID(h.Table, h.Col)], h.Quality})
 		}
 	}
 	for _, k := range ix.yearColumns(question, func(t, c int) bool { return acc.col[t][c] }) {
@@ -231,7 +232,7 @@ func (ix *Index) whole(acc access) *Selection {
 
 // reportValues lists the matched values of kept columns, best first, at
 // most max of them.
-func (ix *Index) reportValues(hits []valueHit, sel *Selection, max int) []Value {
+func (ix *Index) reportValues(hits []values.Hit, sel *Selection, max int) []Value {
 	kept := map[[3]string]bool{}
 	for _, t := range sel.Tables {
 		for _, c := range t.Columns {
@@ -243,13 +244,12 @@ func (ix *Index) reportValues(hits []valueHit, sel *Selection, max int) []Value 
 		if len(out) >= max {
 			break
 		}
-		v := ix.values[h.doc]
-		t := ix.snap.Tables[v.table]
-		c := t.Columns[v.col]
+		t := ix.snap.Tables[h.Table]
+		c := t.Columns[h.Col]
 		if !kept[[3]string{t.Schema, t.Name, c.Name}] {
 			continue
 		}
-		out = append(out, Value{Schema: t.Schema, Table: t.Name, Column: c.Name, Value: v.value, Match: h.match})
+		out = append(out, Value{Schema: t.Schema, Table: t.Name, Column: c.Name, Value: h.Value, Match: h.Match})
 	}
 	return out
 }

@@ -13,6 +13,7 @@ import (
 
 	_ "modernc.org/sqlite" // the writable driver, to build the synthetic databases
 
+	"github.com/nl2sql/nl2sql/index/joins"
 	"github.com/nl2sql/nl2sql/internal/schema"
 	"github.com/nl2sql/nl2sql/internal/source"
 	"github.com/nl2sql/nl2sql/planast"
@@ -231,13 +232,13 @@ func TestLinkTableBetweenKeptTables(t *testing.T) {
 	}
 	defer ix.Close()
 	p := plan{ix: ix, acc: ix.access(nil), b: Budget{}.withDefaults()}
-	kept, bridge := expand(ix.graph, []int{2, 3, 0}, p.acc.table, 8)
+	kept, bridge := joins.Expand(ix.graph, []int{2, 3, 0}, p.acc.table, 8)
 	kept = p.links(kept, bridge)
 	if !slices.Contains(kept, 1) || !bridge[1] {
 		t.Errorf("kept %v (bridges %v): the holder link table is missing", kept, bridge)
 	}
 	// Tables already joined directly need no link table.
-	kept, bridge = expand(ix.graph, []int{0, 3}, p.acc.table, 8)
+	kept, bridge = joins.Expand(ix.graph, []int{0, 3}, p.acc.table, 8)
 	if kept = p.links(kept, bridge); slices.Contains(kept, 1) {
 		t.Errorf("kept %v: a link table between tables joined directly", kept)
 	}

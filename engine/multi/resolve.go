@@ -8,7 +8,7 @@ import (
 	"strings"
 	"unicode"
 
-	"github.com/nl2sql/nl2sql/index"
+	"github.com/nl2sql/nl2sql/index/lex"
 )
 
 // ResolveAnswer is the resolver's answer (step "resolve").
@@ -34,16 +34,16 @@ var camelRe = regexp.MustCompile(`([a-z0-9])([A-Z])`)
 
 // terms splits text into ranking terms: camelCase and snake_case split,
 // lower-cased, stop words dropped and plurals reduced as the schema index
-// does (index.StopWord, index.Singular: "genres" → "genre", "categories"
+// does (lex.StopWord, lex.Singular: "genres" → "genre", "categories"
 // → "category").
 func terms(s string) []string {
 	s = camelRe.ReplaceAllString(s, "$1 $2")
 	var out []string
 	for _, w := range strings.FieldsFunc(strings.ToLower(s), func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) }) {
-		if index.StopWord(w) {
+		if lex.StopWord(w) {
 			continue
 		}
-		out = append(out, index.Singular(w))
+		out = append(out, lex.Singular(w))
 	}
 	return out
 }

@@ -6,7 +6,7 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/nl2sql/nl2sql/index"
+	"github.com/nl2sql/nl2sql/index/lex"
 	"github.com/nl2sql/nl2sql/internal/schema"
 	"github.com/nl2sql/nl2sql/planast"
 )
@@ -332,7 +332,7 @@ func (l *Layer) Context(sel *schema.Snapshot) string {
 
 // news is description unless it only repeats name's words.
 func news(name, description string) string {
-	if strings.EqualFold(index.SplitName(name), index.SplitName(description)) {
+	if strings.EqualFold(lex.SplitName(name), lex.SplitName(description)) {
 		return ""
 	}
 	return description

@@ -7,7 +7,7 @@ import (
 	"log/slog"
 	"time"
 
-	"github.com/nl2sql/nl2sql/index"
+	"github.com/nl2sql/nl2sql/index/lex"
 	"github.com/nl2sql/nl2sql/internal/schema"
 	"github.com/nl2sql/nl2sql/internal/source"
 	"github.com/nl2sql/nl2sql/internal/store"
@@ -84,7 +84,7 @@ func (l Loader) Load(ctx context.Context, src Source) (snap *schema.Snapshot, ve
 }
 
 // WithholdSecrets clears the values a profile holds of every column whose
-// name says it holds secrets (index.SecretColumn): sample values and the
+// name says it holds secrets (lex.SecretColumn): sample values and the
 // min/max range. The row count, distinct count and NULL share stay. Every
 // snapshot the engine serves passes here, so describe_schema, the schema
 // context of planners and hosts, search_schema and the stored snapshot
@@ -96,7 +96,7 @@ func WithholdSecrets(snap *schema.Snapshot) bool {
 	for ti := range snap.Tables {
 		for ci := range snap.Tables[ti].Columns {
 			c := &snap.Tables[ti].Columns[ci]
-			if c.Profile == nil || !index.SecretColumn(c.Name) {
+			if c.Profile == nil || !lex.SecretColumn(c.Name) {
 				continue
 			}
 			p := *c.Profile

@@ -30,6 +30,7 @@ import (
 
 	"github.com/nl2sql/nl2sql/index"
 	"github.com/nl2sql/nl2sql/index/schemactx"
+	"github.com/nl2sql/nl2sql/index/values"
 	"github.com/nl2sql/nl2sql/internal/schema"
 	"github.com/nl2sql/nl2sql/internal/source"
 	"github.com/nl2sql/nl2sql/planast"
@@ -58,7 +59,7 @@ type Config struct {
 	// Tuning is the index's selection policy (zero: the default).
 	Tuning index.Tuning
 	// NoComments skips reading column comments from the DDL; NoValues
-	// indexes only profile samples (no ValueSource).
+	// indexes only profile samples (no values.Source).
 	NoComments, NoValues bool
 	// Semantic, when set, is Spider's tables.json: each database gets the
 	// semantic layer SpiderSemantic drafts from it (descriptions from the
@@ -300,9 +301,9 @@ func Open(ctx context.Context, id, path string, noComments bool) (*sqlite.SQLite
 	return src, snap, nil
 }
 
-// Values is the index.ValueSource of an evaluation database.
-func Values(src *sqlite.SQLite) index.ValueSource {
-	return index.ValuesFromQuery(func(ctx context.Context, sql string, n int) ([][]any, bool, error) {
+// Values is the values.Source of an evaluation database.
+func Values(src *sqlite.SQLite) values.Source {
+	return values.FromQuery(func(ctx context.Context, sql string, n int) ([][]any, bool, error) {
 		r, err := src.Query(ctx, sql, nil, n)
 		if err != nil {
 			return nil, false, err

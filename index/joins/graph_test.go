@@ -1,4 +1,4 @@
-package index
+package joins
 
 import (
 	"reflect"
@@ -10,8 +10,8 @@ import (
 )
 
 // chain builds the graph 0-1-2-3-4 plus 0-5-4 (a second, longer route).
-func chain() [][]edge {
-	g := make([][]edge, 6)
+func chain() [][]Edge {
+	g := make([][]Edge, 6)
 	for _, p := range [][2]int{{0, 1}, {1, 2}, {2, 3}, {3, 4}, {0, 5}, {5, 4}} {
 		addEdge(g, p[0], p[1], []string{"a"}, []string{"b"}, false)
 	}
@@ -44,7 +44,7 @@ func TestExpand(t *testing.T) {
 		{"budget skips a seed", []int{1, 3, 0}, allOK(6), 2, []int{1, 0}, nil, nil},
 	}
 	for _, tt := range tests {
-		kept, bridge := expand(chain(), tt.seeds, tt.ok, tt.max)
+		kept, bridge := Expand(chain(), tt.seeds, tt.ok, tt.max)
 		if !reflect.DeepEqual(kept, tt.kept) {
 			t.Errorf("%s: kept = %v, want %v", tt.name, kept, tt.kept)
 		}
@@ -58,28 +58,6 @@ func TestExpand(t *testing.T) {
 				t.Errorf("%s: seed %d marked bridge", tt.name, b)
 			}
 		}
-	}
-}
-
-// TestExpandChinook: joining Artist and InvoiceLine takes Album and Track
-// (Artist ← Album ← Track ← InvoiceLine).
-func TestExpandChinook(t *testing.T) {
-	ix, snap := chinook(t)
-	pos := map[string]int{}
-	for i, tb := range snap.Tables {
-		pos[tb.Name] = i
-	}
-	kept, bridge := expand(ix.graph, []int{pos["Artist"], pos["InvoiceLine"]}, allOK(len(snap.Tables)), 8)
-	var names []string
-	for _, k := range kept {
-		names = append(names, snap.Tables[k].Name)
-	}
-	slices.Sort(names)
-	if want := []string{"Album", "Artist", "InvoiceLine", "Track"}; !reflect.DeepEqual(names, want) {
-		t.Errorf("kept %v, want %v", names, want)
-	}
-	if !bridge[pos["Album"]] || !bridge[pos["Track"]] || bridge[pos["Artist"]] {
-		t.Errorf("bridges = %v", bridge)
 	}
 }
 
@@ -103,7 +81,7 @@ func TestInferredKeys(t *testing.T) {
 		tb("results", "resultId", "raceId", "driverStandingsId"),
 		tb("sets", "id", "code"),
 	}}
-	g, keys, inferred := joinGraph(snap)
+	g, keys, inferred := Graph(snap)
 	if !inferred {
 		t.Fatal("no declared keys, want inferred")
 	}
@@ -119,8 +97,8 @@ func TestInferredKeys(t *testing.T) {
 	var edges []string
 	for i := range g {
 		for _, e := range g[i] {
-			if i < e.to {
-				edges = append(edges, snap.Tables[i].Name+"."+e.cols[0]+"="+snap.Tables[e.to].Name+"."+e.refCols[0])
+			if i < e.To {
+				edges = append(edges, snap.Tables[i].Name+"."+e.Cols[0]+"="+snap.Tables[e.To].Name+"."+e.RefCols[0])
 			}
 		}
 	}
@@ -133,14 +111,14 @@ func TestInferredKeys(t *testing.T) {
 	if !reflect.DeepEqual(edges, want) {
 		t.Errorf("edges = %v, want %v", edges, want)
 	}
-	ref := referencing(snap, g, keys)
+	ref := Referencing(snap, g, keys)
 	if !ref[4][1] || ref[3][0] || !ref[2][1] {
 		t.Errorf("referencing = %v", ref)
 	}
 	// Declared keys switch inference off for the tables they touch; the
 	// tables no declared key touches still get their links inferred.
 	snap.Tables[4].ForeignKeys = []schema.ForeignKey{{Columns: []string{"raceId"}, RefSchema: "main", RefTable: "races", RefColumns: []string{"raceId"}}}
-	if g, _, inferred := joinGraph(snap); inferred || len(g[3]) != 1 || len(g[4]) != 1 || g[4][0].inferred || len(g[0]) != 1 || !g[0][0].inferred {
+	if g, _, inferred := Graph(snap); inferred || len(g[3]) != 1 || len(g[4]) != 1 || g[4][0].Inferred || len(g[0]) != 1 || !g[0][0].Inferred {
 		t.Errorf("declared: inferred=%v graph=%v", inferred, g)
 	}
 	// A key named as another table's key without its key word joins it.
@@ -148,7 +126,7 @@ func TestInferredKeys(t *testing.T) {
 	snap.Tables[0].PrimaryKey = []string{"StoreCode"}
 	snap.Tables[0].Columns[0].Type = planast.TypeText
 	snap.Tables[1].Columns[1].Type = planast.TypeText
-	if g, _, _ := joinGraph(snap); len(g[1]) != 1 || g[1][0].cols[0] != "store" || g[1][0].refCols[0] != "StoreCode" {
+	if g, _, _ := Graph(snap); len(g[1]) != 1 || g[1][0].Cols[0] != "store" || g[1][0].RefCols[0] != "StoreCode" {
 		t.Errorf("key without its key word: graph=%v", g)
 	}
 }

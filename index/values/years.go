@@ -1,12 +1,12 @@
-package index
+package values
 
 import (
 	"math"
 	"regexp"
-	"slices"
 	"strconv"
 	"time"
 
+	"github.com/nl2sql/nl2sql/index/lex"
 	"github.com/nl2sql/nl2sql/internal/schema"
 )
 
@@ -17,7 +17,7 @@ var yearPattern = regexp.MustCompile(`(^|[^0-9A-Za-z_.])([12][0-9]{3})($|[^0-9A-
 // ("birth_date", "Year" stored as text, "release_time").
 var timeWords = map[string]bool{"date": true, "year": true, "time": true, "timestamp": true}
 
-// yearColumns are the allowed columns, not keys, that a year the question
+// YearColumns are the columns ok permits that a year the question
 // names (a four-digit number 1000..2999: "in 2023", "born before 1950",
 // "1976/1/29") may filter: a filter on a year is as much a value the
 // question names as a stored string, but numbers and dates are not value
@@ -25,7 +25,8 @@ var timeWords = map[string]bool{"date": true, "year": true, "time": true, "times
 // range within the years 1000..2999, or a date range, holding the year);
 // without a range (a database with no rows to profile, a year stored as
 // text) a temporal type or a name with a time word (timeWords) decides.
-func (ix *Index) yearColumns(question string, ok func(t, c int) bool) [][2]int {
+// Package index leaves keys out through ok.
+func YearColumns(snap *schema.Snapshot, question string, ok func(t, c int) bool) [][2]int {
 	var years []int64
 	for _, m := range yearPattern.FindAllStringSubmatch(question, -1) {
 		if y, err := strconv.ParseInt(m[2], 10, 64); err == nil && y >= 1000 && y <= 2999 {
@@ -36,16 +37,16 @@ func (ix *Index) yearColumns(question string, ok func(t, c int) bool) [][2]int {
 		return nil
 	}
 	var out [][2]int
-	for t, tb := range ix.snap.Tables {
+	for t, tb := range snap.Tables {
 		for c, col := range tb.Columns {
-			if !ok(t, c) || ix.refCol[t][c] || slices.Contains(ix.keys[t], c) {
+			if !ok(t, c) {
 				continue
 			}
 			lo, hi, ranged := yearRange(col.Profile)
 			if !ranged {
 				temporal := col.Type.IsTemporal() || (col.Profile != nil && col.Profile.Temporal != "")
 				named := false
-				for _, w := range splitWords(col.Name) {
+				for _, w := range lex.SplitWords(col.Name) {
 					named = named || timeWords[w]
 				}
 				if temporal || named {

@@ -1,4 +1,4 @@
-package index
+package lex
 
 import (
 	"strings"
@@ -9,6 +9,7 @@ import (
 	"github.com/blevesearch/bleve/v2/analysis"
 	"github.com/blevesearch/bleve/v2/analysis/lang/en"
 	porterpkg "github.com/blevesearch/bleve/v2/analysis/token/porter"
+	lru "github.com/hashicorp/golang-lru/v2"
 
 	"golang.org/x/text/unicode/norm"
 )
@@ -23,10 +24,11 @@ import (
 //	SplitName("customerID")        == "customer id"
 //	SplitName("Free Meal Count (K-12)") == "free meal count k 12"
 func SplitName(name string) string {
-	return strings.Join(splitWords(name), " ")
+	return strings.Join(SplitWords(name), " ")
 }
 
-func splitWords(name string) []string {
+// SplitWords is SplitName as a slice of words.
+func SplitWords(name string) []string {
 	rs := []rune(name)
 	var words []string
 	var cur []rune
@@ -58,9 +60,9 @@ func splitWords(name string) []string {
 	return words
 }
 
-// fold lower-cases s and strips diacritics ("Café" → "cafe"), so literal
+// Fold lower-cases s and strips diacritics ("Café" → "cafe"), so literal
 // matching is case- and accent-insensitive.
-func fold(s string) string {
+func Fold(s string) string {
 	d := norm.NFD.String(s)
 	var b strings.Builder
 	b.Grow(len(d))
@@ -73,10 +75,10 @@ func fold(s string) string {
 	return b.String()
 }
 
-// words splits folded text into alphanumeric runs: the token sequence
+// Words splits folded text into alphanumeric runs: the token sequence
 // literal matching compares. "Heavy-Metal!" → ["heavy", "metal"].
-func words(s string) []string {
-	return strings.FieldsFunc(fold(s), func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) })
+func Words(s string) []string {
+	return strings.FieldsFunc(Fold(s), func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) })
 }
 
 // englishStop is bleve's English stop-word list (Snowball's), the one the
@@ -113,18 +115,18 @@ func Singular(w string) string {
 	return string(ts[0].Term)
 }
 
-// editDistanceAtMost reports whether the Levenshtein distance of a and b is
+// EditDistanceAtMost reports whether the Levenshtein distance of a and b is
 // at most k, in runes. Strings whose lengths differ by more than k are
 // refused before any distance is computed.
-func editDistanceAtMost(a, b string, k int) bool {
+func EditDistanceAtMost(a, b string, k int) bool {
 	if d := utf8.RuneCountInString(a) - utf8.RuneCountInString(b); d > k || -d > k {
 		return false
 	}
 	return levenshtein.ComputeDistance(a, b) <= k
 }
 
-// abbreviates reports whether a column name, written as its words name
-// (splitWords), spells words the question uses in sequence (q: the
+// Abbreviates reports whether a column name, written as its words name
+// (SplitWords), spells words the question uses in sequence (q: the
 // question's folded, singular words, stop words left out) in one of the
 // shortened ways schemas name columns:
 //
@@ -142,9 +144,9 @@ func editDistanceAtMost(a, b string, k int) bool {
 //   - a word of the same family whose Porter stems the full-text index
 //     tells apart by an ending (sameFamily): "injured" ← "injuries".
 //
-// A name the question spells out whole is mentionRank's business, not
-// this one's.
-func abbreviates(name, q []string) bool {
+// A name the question spells out whole is a mention (package index ranks
+// those), not a short form.
+func Abbreviates(name, q []string) bool {
 	s := strings.Join(name, "")
 	if len(s) < 3 {
 		return false
@@ -247,7 +249,35 @@ func sameFamily(a, b string) bool {
 	return len(sa) >= 5 && len(sb)-len(sa) <= 2 && sa != sb && strings.HasPrefix(sb, sa)
 }
 
+// stems remembers words' stems: a ranking stems every question word
+// against every column word of the catalog (on 2,000 tables, hundreds of
+// thousands of calls over a vocabulary of a few thousand words), and the
+// bound keeps memory flat whatever the questions.
+var stems, _ = lru.New[string, string](1 << 14)
+
 func stem(w string) string {
+	if s, ok := stems.Get(w); ok {
+		return s
+	}
 	ts := porter.Filter(analysis.TokenStream{&analysis.Token{Term: []byte(w)}})
-	return string(ts[0].Term)
+	s := string(ts[0].Term)
+	stems.Add(w, s)
+	return s
+}
+
+// ContainsSeq reports whether needle occurs contiguously in hay under eq.
+func ContainsSeq(hay, needle []string, eq func(h, n string) bool) bool {
+	for i := 0; i+len(needle) <= len(hay); i++ {
+		ok := true
+		for j, n := range needle {
+			if !eq(hay[i+j], n) {
+				ok = false
+				break
+			}
+		}
+		if ok {
+			return true
+		}
+	}
+	return false
 }

@@ -1,17 +1,17 @@
-package index
+package joins
 
 // maxBridgeHops bounds a join path added to connect a table: at most this
 // many joins, so at most maxBridgeHops-1 bridge tables per connection.
 const maxBridgeHops = 3
 
-// expand connects seed tables (best first) through the join graph: the
+// Expand connects seed tables (best first) through the join graph: the
 // first seed is kept; each later one is joined to the tables kept so far by
 // a shortest path (breadth-first over allowed tables, neighbours in table
 // order, so the path is deterministic) of at most maxBridgeHops joins,
 // whose inner tables are added as bridges. A seed with no such path is kept
 // on its own. A seed whose path would exceed maxTables is skipped. It
 // returns the kept tables and which of them are bridges.
-func expand(g [][]edge, seeds []int, ok []bool, maxTables int) (kept []int, bridge map[int]bool) {
+func Expand(g [][]Edge, seeds []int, ok []bool, maxTables int) (kept []int, bridge map[int]bool) {
 	in := map[int]bool{}
 	bridge = map[int]bool{}
 	for _, s := range seeds {
@@ -42,7 +42,7 @@ func expand(g [][]edge, seeds []int, ok []bool, maxTables int) (kept []int, brid
 // shortestPath returns the inner tables of a shortest path from s to any
 // table of target (nil when s connects directly, or when no path of at
 // most maxBridgeHops joins exists, or target is empty).
-func shortestPath(g [][]edge, s int, target map[int]bool, ok []bool) []int {
+func shortestPath(g [][]Edge, s int, target map[int]bool, ok []bool) []int {
 	if len(target) == 0 {
 		return nil
 	}
@@ -52,7 +52,7 @@ func shortestPath(g [][]edge, s int, target map[int]bool, ok []bool) []int {
 		var next []int
 		for _, u := range frontier {
 			for _, e := range g[u] {
-				v := e.to
+				v := e.To
 				if _, seen := prev[v]; seen {
 					continue
 				}

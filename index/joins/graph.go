@@ -1,30 +1,36 @@
-package index
+package joins
 
 import (
 	"slices"
 	"strings"
 
+	"github.com/nl2sql/nl2sql/index/lex"
 	"github.com/nl2sql/nl2sql/internal/schema"
 	"github.com/nl2sql/nl2sql/planast"
 )
 
-// edge is one join between two tables: columns of the from table equal
-// columns of to.
-type edge struct {
-	to       int
-	cols     []string // in the from table
-	refCols  []string // in the to table
-	inferred bool
+// Edge is one join between two tables: columns Cols of the from table
+// (the one whose edge list holds it) equal columns RefCols of table To.
+// Inferred is true for a join guessed from names rather than declared.
+type Edge struct {
+	To       int
+	Cols     []string // in the from table
+	RefCols  []string // in the to table
+	Inferred bool
 }
 
 // keyWords end the names of key columns ("customer_id", "setCode").
 var keyWords = map[string]bool{"id": true, "uuid": true, "code": true, "key": true, "no": true}
 
+// KeyWord reports whether a name word w is one that ends the names of key
+// columns (id, uuid, code, key, no).
+func KeyWord(w string) bool { return keyWords[w] }
+
 // linkWords may surround a table's name in a column that references it
 // ("link_to_member", "ref_customer").
 var linkWords = map[string]bool{"link": true, "to": true, "ref": true, "fk": true, "of": true}
 
-// joinGraph is the undirected table graph of the snapshot's foreign keys
+// Graph is the undirected table graph of the snapshot's foreign keys
 // (both directions), and each table's primary-key columns.
 //
 // A snapshot that declares no foreign key at all gets inferred ones, and
@@ -48,15 +54,15 @@ var linkWords = map[string]bool{"link": true, "to": true, "ref": true, "fk": tru
 // Types must be compatible (equal, both numeric, or one unknown). A schema
 // that declares some foreign keys is taken to declare all it means, except
 // for a table no declared key touches: its key and links are inferred.
-func joinGraph(snap *schema.Snapshot) (g [][]edge, keys [][]int, inferred bool) {
+func Graph(snap *schema.Snapshot) (g [][]Edge, keys [][]int, inferred bool) {
 	n := len(snap.Tables)
-	g = make([][]edge, n)
+	g = make([][]Edge, n)
 	keys = make([][]int, n)
 	pos := map[[2]string]int{}
 	for i, t := range snap.Tables {
 		pos[[2]string{t.Schema, t.Name}] = i
 		for _, k := range t.PrimaryKey {
-			if ci := columnIndex(t, k); ci >= 0 {
+			if ci := ColumnIndex(t, k); ci >= 0 {
 				keys[i] = append(keys[i], ci)
 			}
 		}
@@ -91,28 +97,30 @@ func joinGraph(snap *schema.Snapshot) (g [][]edge, keys [][]int, inferred bool) 
 		}
 	}
 	for i := range g {
-		slices.SortStableFunc(g[i], func(a, b edge) int {
-			if a.to != b.to {
-				return a.to - b.to
+		slices.SortStableFunc(g[i], func(a, b Edge) int {
+			if a.To != b.To {
+				return a.To - b.To
 			}
-			return strings.Compare(strings.Join(a.cols, ","), strings.Join(b.cols, ","))
+			return strings.Compare(strings.Join(a.Cols, ","), strings.Join(b.Cols, ","))
 		})
 	}
 	return g, keys, !declared
 }
 
 // addEdge adds i→j and j→i unless i→j on these columns exists.
-func addEdge(g [][]edge, i, j int, cols, refCols []string, inferred bool) {
+func addEdge(g [][]Edge, i, j int, cols, refCols []string, inferred bool) {
 	for _, e := range g[i] {
-		if e.to == j && slices.Equal(e.cols, cols) && slices.Equal(e.refCols, refCols) {
+		if e.To == j && slices.Equal(e.Cols, cols) && slices.Equal(e.RefCols, refCols) {
 			return
 		}
 	}
-	g[i] = append(g[i], edge{to: j, cols: cols, refCols: refCols, inferred: inferred})
-	g[j] = append(g[j], edge{to: i, cols: refCols, refCols: cols, inferred: inferred})
+	g[i] = append(g[i], Edge{To: j, Cols: cols, RefCols: refCols, Inferred: inferred})
+	g[j] = append(g[j], Edge{To: i, Cols: refCols, RefCols: cols, Inferred: inferred})
 }
 
-func columnIndex(t schema.Table, name string) int {
+// ColumnIndex is the position of the column named name in t, -1 when t
+// has none.
+func ColumnIndex(t schema.Table, name string) int {
 	for ci, c := range t.Columns {
 		if c.Name == name {
 			return ci
@@ -123,20 +131,20 @@ func columnIndex(t schema.Table, name string) int {
 
 // singular is the table name's words with the last one made singular.
 func singular(name string) []string {
-	w := splitWords(name)
+	w := lex.SplitWords(name)
 	if len(w) > 0 {
-		w[len(w)-1] = Singular(w[len(w)-1])
+		w[len(w)-1] = lex.Singular(w[len(w)-1])
 	}
 	return w
 }
 
-// inferKeys infers primary keys and joins (see joinGraph); only, when not
+// inferKeys infers primary keys and joins (see Graph); only, when not
 // nil, limits it to the keys of those tables and the joins that touch one.
 // Each rule finds its candidates through a map of column (or table) words,
 // so a 2,000-table catalog costs one pass over its columns rather than
 // one per pair of tables; the joins are added in the order a comparison
 // of every pair would add them.
-func inferKeys(snap *schema.Snapshot, g [][]edge, keys [][]int, only []bool) {
+func inferKeys(snap *schema.Snapshot, g [][]Edge, keys [][]int, only []bool) {
 	link := func(a, b int, ca, cb string) {
 		if only == nil || only[a] || only[b] {
 			addEdge(g, a, b, []string{ca}, []string{cb}, true)
@@ -148,7 +156,7 @@ func inferKeys(snap *schema.Snapshot, g [][]edge, keys [][]int, only []bool) {
 	for i, t := range snap.Tables {
 		words[i] = make([][]string, len(t.Columns))
 		for ci, c := range t.Columns {
-			words[i][ci] = splitWords(c.Name)
+			words[i][ci] = lex.SplitWords(c.Name)
 			k := wordsKey(words[i][ci])
 			byWords[k] = append(byWords[k], colRef{i, ci})
 		}
@@ -303,15 +311,15 @@ func compatible(a, b planast.Type) bool {
 	return a.IsNumeric() && b.IsNumeric()
 }
 
-// referencing marks the columns that join another table and are not their
+// Referencing marks the columns that join another table and are not their
 // table's primary key: foreign keys, declared or inferred.
-func referencing(snap *schema.Snapshot, g [][]edge, keys [][]int) [][]bool {
+func Referencing(snap *schema.Snapshot, g [][]Edge, keys [][]int) [][]bool {
 	out := make([][]bool, len(snap.Tables))
 	for t, tb := range snap.Tables {
 		out[t] = make([]bool, len(tb.Columns))
 		for _, e := range g[t] {
-			for _, c := range e.cols {
-				if ci := columnIndex(tb, c); ci >= 0 && !slices.Contains(keys[t], ci) {
+			for _, c := range e.Cols {
+				if ci := ColumnIndex(tb, c); ci >= 0 && !slices.Contains(keys[t], ci) {
 					out[t][ci] = true
 				}
 			}

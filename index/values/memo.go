@@ -1,4 +1,4 @@
-package index
+package values
 
 import (
 	"context"
@@ -8,44 +8,46 @@ import (
 
 	"github.com/blevesearch/bleve/v2"
 	"github.com/blevesearch/bleve/v2/search/query"
+
+	"github.com/nl2sql/nl2sql/index/lex"
 )
 
-// valueMemoMax bounds the questions whose value search an index remembers;
+// memoMax bounds the questions whose value search an index remembers;
 // past it the memory starts over.
-const valueMemoMax = 1024
+const memoMax = 1024
 
-// valueMemo remembers the candidate value documents of recent questions.
+// memo remembers the candidate value documents of recent questions.
 // The full-text search behind them (fuzzy terms over every stored value)
 // was a fifth of the CPU of an ask answered from the plan cache, where the
 // verified-query step matches the same question's values on every call.
 // An index never changes once built, so the candidates of the same words
 // are the same; who may see which column is applied after, per call.
-type valueMemo struct {
+type memo struct {
 	mu  sync.Mutex
 	ids map[string][]int
 }
 
-// valueCandidatesFor is the value documents the full-text search proposes
-// for question words qw, best first (see matchValues), from the memo when
+// candidates is the value documents the full-text search proposes
+// for question words qw, best first (see Match), from the memo when
 // these words were searched before. The slice is shared: read only.
-func (ix *Index) valueCandidatesFor(ctx context.Context, qw []string, fuzzy bool) ([]int, error) {
+func (x *Index) candidates(ctx context.Context, qw []string, fuzzy bool) ([]int, error) {
 	key := strings.Join(qw, "\x00")
 	if !fuzzy {
 		key = "exact\x01" + key
 	}
-	m := &ix.searches
+	m := &x.searches
 	m.mu.Lock()
 	ids, ok := m.ids[key]
 	m.mu.Unlock()
 	if ok {
 		return ids, nil
 	}
-	ids, err := ix.searchValues(ctx, qw, fuzzy)
+	ids, err := x.search(ctx, qw, fuzzy)
 	if err != nil {
 		return nil, err
 	}
 	m.mu.Lock()
-	if m.ids == nil || len(m.ids) >= valueMemoMax {
+	if m.ids == nil || len(m.ids) >= memoMax {
 		m.ids = map[string][]int{}
 	}
 	m.ids[key] = ids
@@ -53,18 +55,18 @@ func (ix *Index) valueCandidatesFor(ctx context.Context, qw []string, fuzzy bool
 	return ids, nil
 }
 
-// searchValues runs the full-text search of matchValues: each word that is
+// search runs the full-text search of Match: each word that is
 // not a stop word, its singular and its prefixes as terms, words of five
 // letters or more also fuzzily when fuzzy is true; at most valueCandidates
 // documents by score, then id.
-func (ix *Index) searchValues(ctx context.Context, qw []string, fuzzy bool) ([]int, error) {
+func (x *Index) search(ctx context.Context, qw []string, fuzzy bool) ([]int, error) {
 	var qs []query.Query
 	terms := map[string]bool{}
 	for _, w := range uniq(qw) {
-		if StopWord(w) {
+		if lex.StopWord(w) {
 			continue
 		}
-		terms[w], terms[Singular(w)] = true, true
+		terms[w], terms[lex.Singular(w)] = true, true
 		rs := []rune(w)
 		for n := max(4, len(rs)-3); n < len(rs); n++ {
 			terms[string(rs[:n])] = true // "asia" for "asian"
@@ -95,14 +97,14 @@ func (ix *Index) searchValues(ctx context.Context, qw []string, fuzzy bool) ([]i
 	}
 	req := bleve.NewSearchRequestOptions(bleve.NewDisjunctionQuery(qs...), valueCandidates, 0, false)
 	req.SortBy([]string{"-_score", "_id"})
-	res, err := ix.vals.SearchInContext(ctx, req)
+	res, err := x.vals.SearchInContext(ctx, req)
 	if err != nil {
 		return nil, fmt.Errorf("index: value search: %w", err)
 	}
 	ids := []int{}
 	for _, h := range res.Hits {
 		var i int
-		if _, err := fmt.Sscanf(h.ID, "v/%d", &i); err != nil || i < 0 || i >= len(ix.values) {
+		if _, err := fmt.Sscanf(h.ID, "v/%d", &i); err != nil || i < 0 || i >= len(x.docs) {
 			continue
 		}
 		ids = append(ids, i)

@@ -1,4 +1,4 @@
-package index
+package lex
 
 import "testing"
 

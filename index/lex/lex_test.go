@@ -1,4 +1,4 @@
-package index
+package lex
 
 import (
 	"reflect"
@@ -31,7 +31,7 @@ func TestSplitName(t *testing.T) {
 }
 
 func TestWordsFold(t *testing.T) {
-	if got, want := words("Heavy-Metal! Café Ünïcode 2009"), []string{"heavy", "metal", "cafe", "unicode", "2009"}; !reflect.DeepEqual(got, want) {
+	if got, want := Words("Heavy-Metal! Café Ünïcode 2009"), []string{"heavy", "metal", "cafe", "unicode", "2009"}; !reflect.DeepEqual(got, want) {
 		t.Errorf("words = %q, want %q", got, want)
 	}
 }
@@ -68,8 +68,8 @@ func TestEditDistanceAtMost(t *testing.T) {
 		{"naïve", "naive", 1, true},
 	}
 	for _, tt := range tests {
-		if got := editDistanceAtMost(tt.a, tt.b, tt.k); got != tt.want {
-			t.Errorf("editDistanceAtMost(%q, %q, %d) = %v", tt.a, tt.b, tt.k, got)
+		if got := EditDistanceAtMost(tt.a, tt.b, tt.k); got != tt.want {
+			t.Errorf("EditDistanceAtMost(%q, %q, %d) = %v", tt.a, tt.b, tt.k, got)
 		}
 	}
 }
@@ -102,13 +102,13 @@ func TestAbbreviates(t *testing.T) {
 		{"nation", "national", true},
 	} {
 		var q []string
-		for _, w := range words(c.question) {
+		for _, w := range Words(c.question) {
 			if !StopWord(w) {
 				q = append(q, Singular(w))
 			}
 		}
-		if got := abbreviates(splitWords(c.name), q); got != c.want {
-			t.Errorf("abbreviates(%q, %q) = %v, want %v", c.name, c.question, got, c.want)
+		if got := Abbreviates(SplitWords(c.name), q); got != c.want {
+			t.Errorf("Abbreviates(%q, %q) = %v, want %v", c.name, c.question, got, c.want)
 		}
 	}
 }

@@ -1,4 +1,4 @@
-package index
+package lex
 
 import (
 	"slices"
@@ -21,7 +21,7 @@ var secretWords = []string{
 // SecretColumn reports whether a column's name says it holds secrets
 // (see secretWords).
 func SecretColumn(name string) bool {
-	ws := splitWords(name)
+	ws := SplitWords(name)
 	for i := range ws {
 		ws[i] = Singular(ws[i])
 	}

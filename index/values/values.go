@@ -1,0 +1,380 @@
+package values
+
+import (
+	"context"
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/blevesearch/bleve/v2"
+	"github.com/blevesearch/bleve/v2/analysis/analyzer/custom"
+	"github.com/blevesearch/bleve/v2/analysis/token/lowercase"
+	"github.com/blevesearch/bleve/v2/analysis/tokenizer/unicode"
+	"github.com/blevesearch/bleve/v2/index/scorch"
+	"github.com/blevesearch/bleve/v2/mapping"
+	bindex "github.com/blevesearch/bleve_index_api"
+
+	"github.com/nl2sql/nl2sql/index/lex"
+	"github.com/nl2sql/nl2sql/internal/schema"
+	"github.com/nl2sql/nl2sql/planast"
+)
+
+// Doc is one distinct value of one column: the column by its table's and
+// its own position in the snapshot, the value as stored.
+type Doc struct {
+	Table, Col int
+	Value      string
+	words      []string // lex.Words(Value)
+}
+
+// Hit is a stored value the question names, with the quality of the
+// match: 1 exact, 0.9 stem, 0.7 fuzzy, times a weight that grows with the
+// value's length (see matchWords), and how it matched ("exact", "stem",
+// "fuzzy" or "prefix").
+type Hit struct {
+	Doc
+	Quality float64
+	Match   string
+	doc     int // position in the index, the last tie-break
+}
+
+// Index is the value index of one snapshot: its value documents and the
+// bleve index over their words. It is immutable once built or opened and
+// safe for concurrent Match calls; Close releases the bleve index.
+type Index struct {
+	docs     []Doc // by their numeric id
+	vals     bleve.Index
+	searches memo // recent searches (memo.go)
+}
+
+// Options bound what Build fetches and indexes; all sizes must be set
+// (package index supplies its defaults).
+type Options struct {
+	// Source, when set, supplies every distinct value of text columns with
+	// at most MaxDistinct of them; nil indexes the profile's samples only.
+	Source Source
+	// MaxDistinct bounds the values fetched per column, MaxTotal those
+	// fetched over all columns, MaxLen (bytes) the length of a value
+	// indexed.
+	MaxDistinct, MaxTotal, MaxLen int
+	// Progress, when set, is told how many of the columns to fetch were
+	// fetched.
+	Progress func(done, total int)
+}
+
+// perBatch is how many value documents go to bleve in one batch: one
+// batch of a large catalog builds one huge in-memory segment; small
+// batches keep memory flat.
+const perBatch = 5000
+
+// valueColumns are the columns whose values are indexed: text columns
+// that are not temporal (dates are compared by range, not spelled) and
+// whose names do not say they hold secrets (lex.SecretColumn: their values
+// are read from the database here, past the profile, so the check is
+// needed here too).
+func valueColumn(c schema.Column) bool {
+	if c.Type != planast.TypeText && c.Type != planast.TypeUnknown {
+		return false
+	}
+	if lex.SecretColumn(c.Name) {
+		return false
+	}
+	return c.Profile == nil || c.Profile.Temporal == ""
+}
+
+// Build collects each text column's values of snap (all of them when the
+// profile lists all or the Source can supply them, else the profile's
+// samples) and indexes them, one bleve document per (column, value), at
+// dir ("" keeps the index in memory). Fetching goes from the columns with
+// the fewest distinct values up and stops at Options.MaxTotal, so a wide
+// schema of high-cardinality text cannot exhaust memory. Errors: the
+// Source's (wrapped with the column), bleve's.
+func Build(ctx context.Context, snap *schema.Snapshot, opts Options, dir string) (*Index, error) {
+	type colRef struct {
+		t, c     int
+		distinct int64 // -1 when not profiled
+	}
+	var fetch []colRef
+	vals := map[[2]int][]string{}
+	for ti, t := range snap.Tables {
+		for ci, c := range t.Columns {
+			if !valueColumn(c) {
+				continue
+			}
+			vals[[2]int{ti, ci}] = Samples(c)
+			p := c.Profile
+			switch {
+			case opts.Source == nil || t.Kind != schema.KindTable:
+			case p == nil:
+				fetch = append(fetch, colRef{ti, ci, -1})
+			case !p.AllValues && p.DistinctCount > int64(len(p.SampleValues)) && p.DistinctCount <= int64(opts.MaxDistinct):
+				fetch = append(fetch, colRef{ti, ci, p.DistinctCount})
+			}
+		}
+	}
+	sort.SliceStable(fetch, func(i, j int) bool { return fetch[i].distinct < fetch[j].distinct })
+	budget := opts.MaxTotal
+	for i, f := range fetch {
+		if budget <= 0 {
+			break
+		}
+		if opts.Progress != nil && (i%100 == 0 || i == len(fetch)-1) {
+			opts.Progress(i+1, len(fetch))
+		}
+		t := snap.Tables[f.t]
+		c := t.Columns[f.c]
+		all, err := opts.Source.DistinctValues(ctx, t.Schema, t.Name, c.Name, min(opts.MaxDistinct, budget))
+		if err != nil {
+			return nil, fmt.Errorf("index: values of %s.%s: %w", t.Name, c.Name, err)
+		}
+		budget -= len(all)
+		vals[[2]int{f.t, f.c}] = append(vals[[2]int{f.t, f.c}], all...)
+	}
+	x := &Index{}
+	seen := map[string]bool{}
+	for ti, t := range snap.Tables {
+		for ci := range t.Columns {
+			clear(seen)
+			for _, v := range vals[[2]int{ti, ci}] {
+				if seen[v] || len(v) > opts.MaxLen {
+					continue
+				}
+				seen[v] = true
+				if w := lex.Words(v); len(w) > 0 {
+					x.docs = append(x.docs, Doc{Table: ti, Col: ci, Value: v, words: w})
+				}
+			}
+		}
+	}
+	var err error
+	if x.vals, err = bleve.NewUsing(dir, valueMapping(), scorch.Name, scorch.Name, nil); err != nil {
+		return nil, fmt.Errorf("index: open bleve: %w", err)
+	}
+	for start := 0; start < len(x.docs); start += perBatch {
+		b := x.vals.NewBatch()
+		for i := start; i < min(start+perBatch, len(x.docs)); i++ {
+			if err := b.Index(valueID(i), map[string]any{"v": valueText(x.docs[i].words)}); err != nil {
+				x.Close()
+				return nil, fmt.Errorf("index: %w", err)
+			}
+		}
+		if err := x.vals.Batch(b); err != nil {
+			x.Close()
+			return nil, fmt.Errorf("index: %w", err)
+		}
+	}
+	return x, nil
+}
+
+// Open is the value index of docs (as Docs listed them when it was built)
+// over their bleve index b, opened from storage; Close closes b.
+func Open(b bleve.Index, docs []Doc) *Index {
+	x := &Index{docs: docs, vals: b}
+	for i := range x.docs {
+		x.docs[i].words = lex.Words(x.docs[i].Value)
+	}
+	return x
+}
+
+// Docs are the value documents by their numeric id; read only.
+func (x *Index) Docs() []Doc { return x.docs }
+
+// Close releases the bleve index.
+func (x *Index) Close() error { return x.vals.Close() }
+
+// Samples are the profile's text sample values.
+func Samples(c schema.Column) []string {
+	if c.Profile == nil {
+		return nil
+	}
+	var out []string
+	for _, v := range c.Profile.SampleValues {
+		if s, ok := v.(string); ok && strings.TrimSpace(s) != "" {
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+// valueMapping: values split on Unicode word boundaries and lower-cased,
+// no stop words or stems (values are names), BM25 scoring.
+func valueMapping() mapping.IndexMapping {
+	m := bleve.NewIndexMapping()
+	m.ScoringModel = bindex.BM25Scoring
+	if err := m.AddCustomAnalyzer("value", map[string]any{
+		"type":          custom.Name,
+		"tokenizer":     unicode.Name,
+		"token_filters": []any{lowercase.Name},
+	}); err != nil {
+		panic(err) // static configuration
+	}
+	m.DefaultAnalyzer = "value"
+	dm := bleve.NewDocumentStaticMapping()
+	fm := bleve.NewTextFieldMapping()
+	fm.Analyzer = "value"
+	fm.Store = false
+	fm.IncludeInAll = false
+	dm.AddFieldMappingsAt("v", fm)
+	m.DefaultMapping = dm
+	return m
+}
+
+func valueID(i int) string { return fmt.Sprintf("v/%08d", i) }
+
+// valueText is what the value index holds of a value: its words, and for
+// a value of several words also the words written together, so "acdc"
+// finds AC/DC and "pg13" finds PG-13 (see joinedMatch).
+func valueText(w []string) string {
+	t := strings.Join(w, " ")
+	if len(w) > 1 {
+		t += " " + strings.Join(w, "")
+	}
+	return t
+}
+
+// joinedMatch reports whether the value's words written together equal
+// some contiguous question words written together, with more than one
+// word on at least one side: a name spelled with or without its
+// separators ("ACDC" / "AC/DC", "pg 13" / "PG-13", "Mc Donald" /
+// "McDonald"). Under four letters the join is too likely by chance.
+func joinedMatch(vw, qw []string) bool {
+	joined := strings.Join(vw, "")
+	if len(joined) < 4 {
+		return false
+	}
+	for i := range qw {
+		n := 0
+		for j := i; j < len(qw) && n < len(joined); j++ {
+			n += len(qw[j])
+			if n == len(joined) && (j > i || len(vw) > 1) && strings.Join(qw[i:j+1], "") == joined {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// valueCandidates is how many value documents the full-text search
+// proposes for verification.
+const valueCandidates = 400
+
+// Match finds stored values whose words occur, in order and
+// contiguously, among the question's words: exactly, after stripping
+// plural endings, with each word of five or more letters one edit away
+// (two from nine letters), or as prefixes (see prefixWord). Values made only of stop words or of one or two
+// characters need an exact match. Candidates come from a fuzzy full-text
+// query over the value index; the verification is done here. Only values
+// of columns allow permits count. Hits are
+// sorted by quality, then value document order. Without fuzzy the search
+// proposes no candidate by edit distance (only exact, stem and prefix
+// matches can be found).
+func (x *Index) Match(ctx context.Context, question string, allow func(table, col int) bool, fuzzy bool) ([]Hit, error) {
+	qw := lex.Words(question)
+	if len(qw) == 0 || len(x.docs) == 0 {
+		return nil, nil
+	}
+	ids, err := x.candidates(ctx, qw, fuzzy)
+	if err != nil || len(ids) == 0 {
+		return nil, err
+	}
+	qstem := make([]string, len(qw))
+	for i, w := range qw {
+		qstem[i] = lex.Singular(w)
+	}
+	var hits []Hit
+	for _, i := range ids {
+		v := x.docs[i]
+		if !allow(v.Table, v.Col) {
+			continue
+		}
+		q, how := matchWords(v.words, qw, qstem)
+		if q == 0 {
+			continue
+		}
+		hits = append(hits, Hit{Doc: v, doc: i, Quality: q, Match: how})
+	}
+	sort.SliceStable(hits, func(a, b int) bool {
+		if hits[a].Quality != hits[b].Quality {
+			return hits[a].Quality > hits[b].Quality
+		}
+		return hits[a].doc < hits[b].doc
+	})
+	return hits, nil
+}
+
+// matchWords scores value words vw against question words: 0 when they do
+// not occur. The score grows with the matched length, so "New York City"
+// outranks "York".
+func matchWords(vw, qw, qstem []string) (float64, string) {
+	trivial := true
+	chars := 0
+	for _, w := range vw {
+		chars += len(w)
+		if !lex.StopWord(w) && len(w) > 2 {
+			trivial = false
+		}
+	}
+	weight := 1 + 0.05*float64(min(chars, 20))
+	if lex.ContainsSeq(qw, vw, func(a, b string) bool { return a == b }) {
+		return weight, "exact"
+	}
+	if joinedMatch(vw, qw) {
+		return 0.95 * weight, "exact"
+	}
+	if trivial {
+		return 0, ""
+	}
+	if lex.ContainsSeq(qstem, vw, func(a, b string) bool { return a == lex.Singular(b) }) {
+		return 0.9 * weight, "stem"
+	}
+	if lex.ContainsSeq(qw, vw, fuzzyWord) {
+		return 0.7 * weight, "fuzzy"
+	}
+	if lex.ContainsSeq(qw, vw, prefixWord) {
+		return 0.6 * weight, "prefix"
+	}
+	return 0, ""
+}
+
+// prefixWord: the value word, of four or more letters, begins the
+// question word, which is at most three letters longer ("asia" in "asian",
+// "europe" in "european").
+func prefixWord(q, v string) bool {
+	n, m := len([]rune(v)), len([]rune(q))
+	return n >= 4 && m > n && m-n <= 3 && strings.HasPrefix(q, v)
+}
+
+func sortedKeys(m map[string]bool) []string {
+	out := make([]string, 0, len(m))
+	for k := range m {
+		out = append(out, k)
+	}
+	sort.Strings(out)
+	return out
+}
+
+func fuzzyWord(q, v string) bool {
+	if q == v {
+		return true
+	}
+	n := len([]rune(v))
+	switch {
+	case n >= 9:
+		return lex.EditDistanceAtMost(q, v, 2)
+	case n >= 5:
+		return lex.EditDistanceAtMost(q, v, 1)
+	}
+	return false
+}
+
+func uniq(ss []string) []string {
+	seen := map[string]bool{}
+	var out []string
+	for _, s := range ss {
+		if !seen[s] {
+			seen[s] = true
+			out = append(out, s)
+		}
+	}
+	return out
+}
