@@ -140,6 +140,17 @@ func TestCorruptStoredIndexIsRebuilt(t *testing.T) {
 		{"torn data", func(dir string) error {
 			return os.WriteFile(filepath.Join(dir, dataFile), []byte("torn"), 0o644)
 		}},
+		// one flipped bit near the end (inside the stored numbers) leaves
+		// the format readable: only the checksum tells the ranking would
+		// be wrong
+		{"flipped bit", func(dir string) error {
+			b, err := os.ReadFile(filepath.Join(dir, dataFile))
+			if err != nil {
+				return err
+			}
+			b[len(b)-3] ^= 0x10
+			return os.WriteFile(filepath.Join(dir, dataFile), b, 0o644)
+		}},
 		{"missing text index", func(dir string) error { return os.RemoveAll(filepath.Join(dir, textDir)) }},
 		{"bad meta", func(dir string) error { return os.WriteFile(filepath.Join(dir, metaFile), []byte("{"), 0o644) }},
 	} {
