@@ -642,9 +642,16 @@ var mutations = []mutation{
 	{
 		Name: "values-summary-text-unquoted",
 		File: "engine/answer/summary.go",
-		Old:  "if s, ok := v.(string); ok && !plainValue(s) {",
-		New:  "if s, ok := v.(string); ok && false && !plainValue(s) {",
+		Old:  "case textType(t) || !plainValue(s):",
+		New:  "case false && (textType(t) || !plainValue(s)):",
 		Pkgs: []string{"./engine"}, Run: "TestSummaryQuotesCellText",
+	},
+	{
+		Name: "values-summary-numeric-text-bare",
+		File: "engine/answer/summary.go",
+		Old:  "case textType(t) || !plainValue(s):",
+		New:  "case !plainValue(s):",
+		Pkgs: []string{"./engine/answer"}, Run: "TestSummaryQuotesTextByColumnType",
 	},
 	{
 		Name: "values-answer-quote-unchecked",
