@@ -94,7 +94,7 @@ func describeRow(cols []string, types []planast.Type, row []any) string {
 func formatValue(v any, t planast.Type) string {
 	s, ok := v.(string)
 	switch {
-	case !ok:
+	case !ok, t == planast.TypeBlob: // a blob is its placeholder, as in the table
 		return cellfmt.Value(v, t)
 	case textType(t) || !plainValue(s):
 		return quoteText(s)

@@ -40,3 +40,16 @@ func TestSummaryQuotesTextByColumnType(t *testing.T) {
 		}
 	}
 }
+
+// A blob is its placeholder in the summary, as in the table beside it:
+// base64 quoted would read as stored text.
+func TestSummaryShowsBlobsAsTheTableDoes(t *testing.T) {
+	for _, c := range []struct{ v, want string }{
+		{"AP8Q", "<binary 3 bytes sha256:2da45f2c>"},
+		{"", "<binary 0 bytes sha256:e3b0c442>"},
+	} {
+		if got := formatValue(c.v, planast.TypeBlob); got != c.want {
+			t.Errorf("formatValue(%q, blob) = %s, want %s", c.v, got, c.want)
+		}
+	}
+}

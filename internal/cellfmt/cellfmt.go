@@ -21,7 +21,13 @@
 //     (significant, not decimal, digits);
 //   - special values are spelled out: NULL, NaN, Infinity, -Infinity, and
 //     infinite dates as the engine's "infinity";
-//   - strings print as stored.
+//   - strings print as stored; in a blob column, whose structured values
+//     are base64, a value prints as its Binary placeholder
+//     ("<binary 3 bytes sha256:2da45f2c>"), never as text.
+//
+// A table cell must not pass for another value: SQL NULL prints as a bare
+// NULL, so text that would read as it (or as a quoted cell) is shown quoted
+// (Mistakable, Quote), as the answer summary quotes all text.
 //
 // Stored text is data, never markup or commands for the reader: a table
 // cell shows it through Text (control, bidi and zero-width characters as
@@ -62,7 +68,12 @@ func Value(v any, t planast.Type) string {
 	case float32:
 		return Float(float64(x), t == planast.TypeDecimal)
 	case string:
+		if t == planast.TypeBlob {
+			return blob(x)
+		}
 		return x
+	case []byte:
+		return Binary(x)
 	}
 	return fmt.Sprint(v)
 }
