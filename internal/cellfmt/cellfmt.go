@@ -15,7 +15,9 @@
 //     double, except that digits past the 15th significant one (which no
 //     double carries as a decimal: binary noise) are rounded away:
 //     18.810000000000002 is "18.81", 6.517142857142857 is
-//     "6.51714285714286", 12345678901234.5 is "12345678901234.5". This
+//     "6.51714285714286", 12345678901234.5 is "12345678901234.5"; below
+//     1e-6 and from 1e21 in exponent form, as the structured result's
+//     JSON writes it (5e-324 is "5e-324", never 324 digits). This
 //     rounding never drops an integer digit (from 1e15 on the shortest
 //     round-trip text is printed) and never turns a non-zero into zero
 //     (significant, not decimal, digits);
@@ -85,14 +87,28 @@ func Float(x float64, exact bool) string {
 	if s, ok := Special(x); ok {
 		return s
 	}
-	switch {
-	case math.Abs(x) >= 1e21:
-		return strconv.FormatFloat(x, 'g', -1, 64)
-	case exact || math.Abs(x) >= 1e15:
-		return strconv.FormatFloat(x, 'f', -1, 64)
+	if exact || math.Abs(x) >= 1e15 {
+		return Shortest(x)
 	}
 	g, _ := strconv.ParseFloat(strconv.FormatFloat(x, 'g', floatDigits, 64), 64)
-	return strconv.FormatFloat(g, 'f', -1, 64)
+	return Shortest(g)
+}
+
+// Shortest is the shortest text that reads back as the finite double x,
+// written as encoding/json writes the structured result's numbers: plain
+// decimals from 1e-6 to 1e21, exponent form outside ("5e-324", "1e-100",
+// "1e+21"), so a tiny or huge value is never hundreds of digits and reads
+// the same in the table as in the JSON beside it.
+func Shortest(x float64) string {
+	if a := math.Abs(x); a != 0 && (a < 1e-6 || a >= 1e21) {
+		s := strconv.FormatFloat(x, 'e', -1, 64)
+		// a one-digit exponent without its leading zero, as JSON: 1e-7
+		if n := len(s); n >= 4 && s[n-4] == 'e' && s[n-2] == '0' {
+			s = s[:n-2] + s[n-1:]
+		}
+		return s
+	}
+	return strconv.FormatFloat(x, 'f', -1, 64)
 }
 
 // Special spells NaN and the infinities as the structured results and every

@@ -36,8 +36,15 @@ func TestValue(t *testing.T) {
 		{1.0000000000000002, dec, "1.0000000000000002"}, // a decimal column prints what it holds, unrounded
 		{0.004, flt, "0.004"},
 		{0.004, dec, "0.004"},
-		{1.5e-13, flt, "0.00000000000015"},
-		{5e-324, flt, "0." + zeros(323) + "5"},
+		{1.5e-13, flt, "1.5e-13"},
+		{5e-324, flt, "5e-324"},
+		{-5e-324, dec, "-5e-324"},
+		{1e-100, dec, "1e-100"},
+		{1e-7, flt, "1e-7"},
+		{0.00000015, flt, "1.5e-7"},
+		{0.000001, flt, "0.000001"},
+		{1e-20, flt, "1e-20"},
+		{1e308, flt, "1e+308"},
 		{1.7e308, flt, "1.7e+308"},
 		{math.MaxFloat64, flt, "1.7976931348623157e+308"},
 		{math.Inf(1), flt, "Infinity"},
@@ -81,7 +88,7 @@ func TestFloatNeverDropsDigits(t *testing.T) {
 		if math.Abs(back-x) > 1e-14*math.Abs(x) {
 			t.Errorf("%v printed as %q, which reads back %v", x, s, back)
 		}
-		if Float(x, true) != strconv.FormatFloat(x, 'f', -1, 64) && math.Abs(x) < 1e21 {
+		if e, _ := strconv.ParseFloat(Float(x, true), 64); e != x || len(Float(x, true)) > 25 {
 			t.Errorf("exact %v printed as %q", x, Float(x, true))
 		}
 	}

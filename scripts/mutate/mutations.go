@@ -635,8 +635,15 @@ var mutations = []mutation{
 	{
 		Name: "values-decimal-rounded",
 		File: "internal/cellfmt/cellfmt.go",
-		Old:  "case exact || math.Abs(x) >= 1e15:",
-		New:  "case math.Abs(x) >= 1e15:",
+		Old:  "if exact || math.Abs(x) >= 1e15 {",
+		New:  "if math.Abs(x) >= 1e15 {",
+		Pkgs: []string{"./internal/cellfmt"}, Run: "TestValue",
+	},
+	{
+		Name: "values-float-tiny-spelled-out",
+		File: "internal/cellfmt/cellfmt.go",
+		Old:  "if a := math.Abs(x); a != 0 && (a < 1e-6 || a >= 1e21) {",
+		New:  "if a := math.Abs(x); a != 0 && a >= 1e21 {",
 		Pkgs: []string{"./internal/cellfmt"}, Run: "TestValue",
 	},
 	{
