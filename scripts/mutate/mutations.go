@@ -626,18 +626,11 @@ var mutations = []mutation{
 	},
 	// exact values
 	{
-		Name: "values-float-twelve-digits",
+		Name: "values-float-rounded-for-display",
 		File: "internal/cellfmt/cellfmt.go",
-		Old:  "const floatDigits = 15",
-		New:  "const floatDigits = 12",
-		Pkgs: []string{"./internal/cellfmt"}, Run: "TestValue",
-	},
-	{
-		Name: "values-decimal-rounded",
-		File: "internal/cellfmt/cellfmt.go",
-		Old:  "if exact || math.Abs(x) >= 1e15 {",
-		New:  "if math.Abs(x) >= 1e15 {",
-		Pkgs: []string{"./internal/cellfmt"}, Run: "TestValue",
+		Old:  "\treturn Shortest(x)\n}\n\n// Shortest",
+		New:  "\tg, _ := strconv.ParseFloat(strconv.FormatFloat(x, 'g', 15, 64), 64)\n\treturn Shortest(g)\n}\n\n// Shortest",
+		Pkgs: []string{"./internal/cellfmt"}, Run: "TestValue|TestFloatNeverDropsDigits",
 	},
 	{
 		Name: "values-float-tiny-spelled-out",
