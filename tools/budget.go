@@ -2,9 +2,7 @@ package tools
 
 import (
 	"context"
-	"crypto/sha256"
 	"encoding/base64"
-	"encoding/hex"
 	"encoding/json"
 	"fmt"
 	"strings"
@@ -17,6 +15,7 @@ import (
 
 	"github.com/nl2sql/nl2sql/engine"
 	"github.com/nl2sql/nl2sql/index/schemactx"
+	"github.com/nl2sql/nl2sql/internal/cellfmt"
 	"github.com/nl2sql/nl2sql/internal/config"
 	"github.com/nl2sql/nl2sql/planast"
 )
@@ -318,13 +317,9 @@ func withPlaceholders(res *engine.Result) [][]any {
 }
 
 // BinaryPlaceholderText is how a binary value appears in a tool result:
-// its size and the first 8 hex digits of its SHA-256, e.g.
-// "<binary 2,048 bytes sha256:1a2b3c4d>" — enough to tell values apart and
-// to compare them with a file, in a few tokens.
-func BinaryPlaceholderText(b []byte) string {
-	h := sha256.Sum256(b)
-	return thousands.Sprintf("<binary %d bytes sha256:%s>", len(b), hex.EncodeToString(h[:4]))
-}
+// cellfmt.Binary, the placeholder every human rendering shows, e.g.
+// "<binary 2,048 bytes sha256:1a2b3c4d>".
+func BinaryPlaceholderText(b []byte) string { return cellfmt.Binary(b) }
 
 var thousands = message.NewPrinter(language.English)
 

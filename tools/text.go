@@ -109,6 +109,14 @@ func cell(v any, t planast.Type) string {
 	// one formatting with the answer summary (engine/answer.go), so the
 	// numbers a host quotes from either agree
 	s := cellfmt.Value(v, t)
+	if str, ok := v.(string); ok && t != planast.TypeBlob && cellfmt.Mistakable(str) {
+		// text that would read as SQL NULL or as a quoted cell is shown
+		// quoted, the way the summary quotes text
+		if r := []rune(s); len(r) > 58 {
+			s = string(r[:57]) + "…"
+		}
+		return cellfmt.Quote(s)
+	}
 	if r := []rune(s); len(r) > 60 && !digitsOnly(s) { // a number keeps every digit
 		s = string(r[:59]) + "…"
 	}

@@ -7,6 +7,7 @@ import (
 	"github.com/rivo/uniseg"
 
 	"github.com/nl2sql/nl2sql/engine"
+	"github.com/nl2sql/nl2sql/planast"
 )
 
 // A warning that carries a hostile name (a line break, then words posing
@@ -80,6 +81,33 @@ func TestTableAlignsWideCharacters(t *testing.T) {
 	for i := range at {
 		if at[i] != at[0] {
 			t.Fatalf("the last column starts at display columns %v, not one:\n%s", at, got)
+		}
+	}
+}
+
+// The text table never lets one value pass for another: a blob shows as its
+// placeholder (base64 would read as stored text, an empty blob as an empty
+// cell), and text that reads "NULL" or starts with a quote is shown quoted,
+// so a bare NULL is always SQL NULL and a quoted cell always text.
+func TestTableTellsValuesApart(t *testing.T) {
+	for _, c := range []struct {
+		v    any
+		t    planast.Type
+		want string
+	}{
+		{"AP8Q", planast.TypeBlob, "<binary 3 bytes sha256:2da45f2c>"},
+		{"", planast.TypeBlob, "<binary 0 bytes sha256:e3b0c442>"},
+		{"<binary 3 bytes sha256:2da45f2c>", planast.TypeBlob, "<binary 3 bytes sha256:2da45f2c>"},
+		{nil, planast.TypeText, "NULL"},
+		{"NULL", planast.TypeText, `"NULL"`},
+		{" NULL", planast.TypeUnknown, `" NULL"`},
+		{`"NULL"`, planast.TypeText, `"\"NULL\""`},
+		{"null", planast.TypeText, "null"},
+		{"AP8Q", planast.TypeText, "AP8Q"},
+	} {
+		got := strings.TrimSpace(strings.Split(Table([]string{"c"}, []planast.Type{c.t}, [][]any{{c.v}}, 1), "\n")[2])
+		if got != c.want {
+			t.Errorf("cell of %#v (%s) = %s, want %s", c.v, c.t, got, c.want)
 		}
 	}
 }

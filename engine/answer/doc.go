@@ -3,7 +3,9 @@
 // keeps to them.
 //
 // It owns the summary's wording (numbers and dates as cellfmt prints
-// them, text quoted as JSON strings and capped, wide rows counted), the
+// them; every value of a text or untyped column quoted as a JSON string
+// and capped, however much it looks like a number or a date, since the
+// column's type, not the text, says what a value is; wide rows counted), the
 // answer model's prompt, and the checks that discard a reply quoting a
 // number or a text the preview does not hold. It never runs a query,
 // never sees a plan, a datasource or a trace: the pipeline hands it the

@@ -83,16 +83,35 @@ func describeRow(cols []string, types []planast.Type, row []any) string {
 // result table of the tools prints it (cellfmt.Value) for anything but
 // text, which is quoted and capped (quoteText). The summary never rounds
 // a number more than the table a host reads it beside.
+//
+// Whether a string is text is the column's type, not the string's look: a
+// text (or untyped) column's "9007199254740993", "2024-02-30" or
+// "infinity" is stored text and is quoted, since printed bare it would
+// read as a number, a date or an infinite date the database never
+// computed. A typed column's strings (big integers and exact decimals, which
+// the structured rows carry as strings of their digits, dates, infinities)
+// print bare when they look like the value they are.
 func formatValue(v any, t planast.Type) string {
-	if s, ok := v.(string); ok && !plainValue(s) {
+	s, ok := v.(string)
+	switch {
+	case !ok, t == planast.TypeBlob: // a blob is its placeholder, as in the table
+		return cellfmt.Value(v, t)
+	case textType(t) || !plainValue(s):
 		return quoteText(s)
 	}
 	return cellfmt.Value(v, t)
 }
 
-// plainValue reports whether s can be printed bare: a number or date text
-// the encoding wrote (digits, signs, points, colons, dashes, spaces
-// between digits, "Infinity", "NaN", "infinity").
+// textType reports whether a column of type t holds text as far as the
+// summary can tell: text itself, or no known type (an expression, a NULL
+// column, a SQLite column without a declared type).
+func textType(t planast.Type) bool {
+	return t == planast.TypeText || t == planast.TypeUnknown || t == ""
+}
+
+// plainValue reports whether s, a string of a typed column, can be printed
+// bare: a number or date text the encoding wrote (digits, signs, points,
+// colons, dashes, spaces between digits, "Infinity", "NaN", "infinity").
 func plainValue(s string) bool {
 	switch s {
 	case "NaN", "Infinity", "-Infinity", "infinity", "-infinity":

@@ -12,16 +12,22 @@
 //     "1234567890123.45", 0.004 is "0.004", 123456789.123456 keeps all six
 //     decimals;
 //   - a float prints as the shortest text that reads back to the same
-//     double, except that digits past the 15th significant one (which no
-//     double carries as a decimal: binary noise) are rounded away:
-//     18.810000000000002 is "18.81", 6.517142857142857 is
-//     "6.51714285714286", 12345678901234.5 is "12345678901234.5". This
-//     rounding never drops an integer digit (from 1e15 on the shortest
-//     round-trip text is printed) and never turns a non-zero into zero
-//     (significant, not decimal, digits);
+//     double (Shortest), as the structured result's JSON writes it, every
+//     digit kept and none added: 18.810000000000002 is
+//     "18.810000000000002" (the double the database returned; 18.81 is
+//     another double), 123456789.12345678 is "123456789.12345678", 0.1+0.2
+//     is "0.30000000000000004" in a float and in a decimal column alike;
+//     below 1e-6 and from 1e21 in exponent form (5e-324 is "5e-324",
+//     never 324 digits);
 //   - special values are spelled out: NULL, NaN, Infinity, -Infinity, and
 //     infinite dates as the engine's "infinity";
-//   - strings print as stored.
+//   - strings print as stored; in a blob column, whose structured values
+//     are base64, a value prints as its Binary placeholder
+//     ("<binary 3 bytes sha256:2da45f2c>"), never as text.
+//
+// A table cell must not pass for another value: SQL NULL prints as a bare
+// NULL, so text that would read as it (or as a quoted cell) is shown quoted
+// (Mistakable, Quote), as the answer summary quotes all text.
 //
 // Stored text is data, never markup or commands for the reader: a table
 // cell shows it through Text (control, bidi and zero-width characters as
@@ -33,7 +39,8 @@
 // The structured result keeps the exact values (package internal/source's
 // encoding rule): this is display only.
 //
-//	cellfmt.Value(18.810000000000002, planast.TypeFloat) // "18.81"
+//	cellfmt.Value(18.810000000000002, planast.TypeFloat) // "18.810000000000002"
+//	cellfmt.Value(5e-324, planast.TypeFloat)             // "5e-324"
 //	cellfmt.Value(1234567890123.45, planast.TypeDecimal) // "1234567890123.45"
 //	cellfmt.Value(nil, planast.TypeText)                 // "NULL"
 package cellfmt
@@ -46,11 +53,6 @@ import (
 	"github.com/nl2sql/nl2sql/planast"
 )
 
-// floatDigits is how many significant digits a float shows at most: a
-// double carries every decimal of 15 significant digits exactly (DBL_DIG),
-// so the digits past them are binary noise of a computation.
-const floatDigits = 15
-
 // Value renders v, a value of a column of type t (planast.TypeUnknown when
 // the type is not known), by the package's rule.
 func Value(v any, t planast.Type) string {
@@ -58,30 +60,47 @@ func Value(v any, t planast.Type) string {
 	case nil:
 		return "NULL"
 	case float64:
-		return Float(x, t == planast.TypeDecimal)
+		return Float(x)
 	case float32:
-		return Float(float64(x), t == planast.TypeDecimal)
+		return Float(float64(x))
 	case string:
+		if t == planast.TypeBlob {
+			return blob(x)
+		}
 		return x
+	case []byte:
+		return Binary(x)
 	}
 	return fmt.Sprint(v)
 }
 
-// Float renders a double: exact (the shortest text that reads back the
-// same) when it holds an exact decimal, else with noise past the 15th
-// significant digit rounded away where that drops no integer digit.
-func Float(x float64, exact bool) string {
+// Float renders a double: Special's spelling, else Shortest. No digit is
+// rounded away: which digits of a double are noise depends on how it was
+// computed, not on the double, and rounding at 15 digits changed real values
+// (123456789.12345678 read 123456789.123457) and made one double print two
+// ways (0.3 in a float column, 0.30000000000000004 in a decimal one).
+func Float(x float64) string {
 	if s, ok := Special(x); ok {
 		return s
 	}
-	switch {
-	case math.Abs(x) >= 1e21:
-		return strconv.FormatFloat(x, 'g', -1, 64)
-	case exact || math.Abs(x) >= 1e15:
-		return strconv.FormatFloat(x, 'f', -1, 64)
+	return Shortest(x)
+}
+
+// Shortest is the shortest text that reads back as the finite double x,
+// written as encoding/json writes the structured result's numbers: plain
+// decimals from 1e-6 to 1e21, exponent form outside ("5e-324", "1e-100",
+// "1e+21"), so a tiny or huge value is never hundreds of digits and reads
+// the same in the table as in the JSON beside it.
+func Shortest(x float64) string {
+	if a := math.Abs(x); a != 0 && (a < 1e-6 || a >= 1e21) {
+		s := strconv.FormatFloat(x, 'e', -1, 64)
+		// a one-digit exponent without its leading zero, as JSON: 1e-7
+		if n := len(s); n >= 4 && s[n-4] == 'e' && s[n-2] == '0' {
+			s = s[:n-2] + s[n-1:]
+		}
+		return s
 	}
-	g, _ := strconv.ParseFloat(strconv.FormatFloat(x, 'g', floatDigits, 64), 64)
-	return strconv.FormatFloat(g, 'f', -1, 64)
+	return strconv.FormatFloat(x, 'f', -1, 64)
 }
 
 // Special spells NaN and the infinities as the structured results and every

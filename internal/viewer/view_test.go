@@ -88,7 +88,7 @@ func TestChartGroupedNumberIsALabel(t *testing.T) {
 }
 
 // The page shows numbers as the text table does (internal/cellfmt), not
-// as JavaScript would: binary noise hidden, and 64-bit integers beyond
+// as JavaScript would: the double's shortest text, and 64-bit integers beyond
 // 2^53 digit for digit (JSON.parse would print 9007199254740993 as
 // 9007199254740992).
 func TestDisplay(t *testing.T) {
@@ -114,7 +114,7 @@ func TestDisplay(t *testing.T) {
 	if _, ok := got["3"]; ok {
 		t.Errorf("a column without numbers has display text: %v", text("3"))
 	}
-	if g := text("1"); !reflect.DeepEqual(g, []string{"6.66", "5.308"}) {
+	if g := text("1"); !reflect.DeepEqual(g, []string{"6.659999999999999", "5.308"}) {
 		t.Errorf("floats: %v", g)
 	}
 	if g := text("2"); !reflect.DeepEqual(g, []string{"9007199254740993", "1"}) {
