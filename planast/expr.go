@@ -86,6 +86,10 @@ type Binary struct {
 	// DecimalProduct is set by Validate: the arithmetic multiplies two
 	// decimals (whose product DuckDB computes at the sum of their scales).
 	DecimalProduct bool `json:"-"`
+	// ExactDiv is set by Validate: a "div" of two integers, which every
+	// engine can divide exactly in int64 (other operands go through
+	// doubles).
+	ExactDiv bool `json:"-"`
 }
 
 // Unary is "not" X or "-" X.

@@ -29,6 +29,10 @@ func (w *writer) expr(e planast.Expr) {
 			w.str(w.arith(e, true, new([]string)))
 			break
 		}
+		if e.ExactDiv {
+			w.str(w.exactDiv(e))
+			break
+		}
 		l, r := w.operand(e.Left, e.Temporal), w.operand(e.Right, e.Temporal)
 		switch e.Op {
 		case planast.OpDiv:

@@ -35,7 +35,7 @@ func (v *validator) expr(e Expr, path string, sc *scope, env *cteEnv) Type {
 		return TypeUnknown
 	case *Binary:
 		e.Temporal = "" // the validator's mark alone counts (temporalOf)
-		e.Numeric, e.DecimalProduct = "", false
+		e.Numeric, e.DecimalProduct, e.ExactDiv = "", false, false
 		n0 := v.mark()
 		l := v.expr(e.Left, join(path, "left"), sc, env)
 		r := v.expr(e.Right, join(path, "right"), sc, env)
@@ -84,6 +84,7 @@ func (v *validator) expr(e Expr, path string, sc *scope, env *cteEnv) Type {
 		}
 		e.Numeric = arithType(e.Op, l, r)
 		e.DecimalProduct = e.Op == OpMul && l == TypeDecimal && r == TypeDecimal
+		e.ExactDiv = e.Op == OpIDiv && l == TypeInteger && r == TypeInteger
 		return e.Numeric
 	case *Unary:
 		n0 := v.mark()

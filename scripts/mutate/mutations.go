@@ -1572,4 +1572,11 @@ var mutations = []mutation{
 		New:  "if _, ok := Spread[spec.Name]; ok && false {",
 		Pkgs: []string{"./planast"}, Run: "TestValidateRefuses",
 	},
+	{
+		Name: "values-int-div-through-doubles",
+		File: "render/expr.go",
+		Old:  "\t\tif e.ExactDiv {",
+		New:  "\t\tif false && e.ExactDiv {",
+		Pkgs: []string{"./render"}, Run: "TestIntegerDivisionIsExact",
+	},
 }
