@@ -246,9 +246,13 @@ func (v *validator) expr(e Expr, path string, sc *scope, env *cteEnv) Type {
 		}
 		e.FromText = src == TypeText && e.Type != CastText && e.Type != CastBoolean
 		if lit, ok := e.Expr.(*Literal); ok && e.FromText {
-			// checked here, so the plain cast means the same everywhere
+			// a literal that holds no value is refused here; a date or
+			// timestamp one is checked to its calendar, so its plain cast
+			// means the same everywhere; a number's text is cast as a
+			// column's is (SQLite's plain cast reads '1e3' as 1, and text
+			// beyond int64 as its bound where the others fail)
 			v.castLiteral(lit, e.Type, join(path, "expr"))
-			e.FromText = false
+			e.FromText = e.Type == CastInteger || e.Type == CastDecimal || e.Type == CastFloat
 		}
 		return castResult(e.Type)
 	case *Func:

@@ -1579,4 +1579,11 @@ var mutations = []mutation{
 		New:  "\t\tif false && e.ExactDiv {",
 		Pkgs: []string{"./render"}, Run: "TestIntegerDivisionIsExact",
 	},
+	{
+		Name: "values-cast-literal-plain",
+		File: "planast/validate/validate_expr.go",
+		Old:  "\t\t\te.FromText = e.Type == CastInteger || e.Type == CastDecimal || e.Type == CastFloat",
+		New:  "\t\t\te.FromText = false",
+		Pkgs: []string{"./render"}, Run: "TestEnginesTextCastsOfLiterals",
+	},
 }
