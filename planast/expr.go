@@ -184,6 +184,10 @@ type Cast struct {
 	// writes as a cast that is NULL when the text holds no such value
 	// (package render, textcast.go), never an error and never 0.
 	FromText bool `json:"-"`
+	// FromFloat is set by Validate: Expr is a float cast to integer, which
+	// every renderer writes as NULL for NaN, ±Infinity and values beyond
+	// int64 (as TRY_CAST), where engines failed or clamped.
+	FromFloat bool `json:"-"`
 }
 
 // Func is a call of a function on the allow-list (see Functions): scalar

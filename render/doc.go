@@ -193,6 +193,10 @@
 // double) through the integer chain's check above. A div with a float or
 // decimal operand still divides as doubles and truncates.
 //
+// A float cast to integer is NULL for NaN, ±Infinity and |x| >= 2^63, as
+// TRY_CAST and the cast of such text (textcast.go) are: PostgreSQL and
+// DuckDB failed the query and SQLite clamped to 9223372036854775807.
+//
 // AVG(x) renders as the division rule's SUM(x) / COUNT(x),
 // "(CAST(SUM(x) AS DOUBLE PRECISION) / NULLIF(COUNT(x), 0))" (REAL, DOUBLE
 // on the others; OVER the same window when it is one), not as the engines'

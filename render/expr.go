@@ -134,6 +134,10 @@ func (w *writer) expr(e planast.Expr) {
 			w.str(textCast(w.d, w.exprS(e.Expr), e.Type))
 			break
 		}
+		if e.FromFloat {
+			w.str(floatToInt(w.d, w.exprS(e.Expr)))
+			break
+		}
 		w.str(w.d.Cast(w.exprS(e.Expr), e.Type))
 	case *planast.Func:
 		w.fn(e)

@@ -1586,4 +1586,11 @@ var mutations = []mutation{
 		New:  "\t\t\te.FromText = false",
 		Pkgs: []string{"./render"}, Run: "TestEnginesTextCastsOfLiterals",
 	},
+	{
+		Name: "values-float-to-int-plain",
+		File: "render/expr.go",
+		Old:  "\t\tif e.FromFloat {",
+		New:  "\t\tif false && e.FromFloat {",
+		Pkgs: []string{"./render"}, Run: "TestFloatToIntegerIsTryCast",
+	},
 }
