@@ -86,6 +86,10 @@ type Binary struct {
 	// DecimalProduct is set by Validate: the arithmetic multiplies two
 	// decimals (whose product DuckDB computes at the sum of their scales).
 	DecimalProduct bool `json:"-"`
+	// ExactDiv is set by Validate: a "div" of two integers, which every
+	// engine can divide exactly in int64 (other operands go through
+	// doubles).
+	ExactDiv bool `json:"-"`
 }
 
 // Unary is "not" X or "-" X.
@@ -180,6 +184,10 @@ type Cast struct {
 	// writes as a cast that is NULL when the text holds no such value
 	// (package render, textcast.go), never an error and never 0.
 	FromText bool `json:"-"`
+	// FromFloat is set by Validate: Expr is a float cast to integer, which
+	// every renderer writes as NULL for NaN, ±Infinity and values beyond
+	// int64 (as TRY_CAST), where engines failed or clamped.
+	FromFloat bool `json:"-"`
 }
 
 // Func is a call of a function on the allow-list (see Functions): scalar

@@ -22,7 +22,9 @@ type Dialect interface {
 	TimestampLiteral(quoted string) string
 	// TrueDiv renders l / r as floating-point division, NULL when r is 0.
 	TrueDiv(l, r string) string
-	// IntDiv renders l div r truncated toward zero, NULL when r is 0.
+	// IntDiv renders l div r truncated toward zero, NULL when r is 0, for
+	// a float or decimal operand (as doubles; two integers divide exactly,
+	// see rangeChecker.ExactDiv).
 	IntDiv(l, r string) string
 	// Func renders a scalar function from the allow-list; unit arguments
 	// arrive as bare lower-case unit names. ok is false when unsupported.

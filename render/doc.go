@@ -180,9 +180,22 @@
 // evaluates that side (PostgreSQL orders a filter's conditions by cost and
 // stops when the result is decided), so a filter "a AND b" whose b
 // overflows on a row where a is false may fail on one engine and not on
-// another. Integer div goes through doubles (exact below 2^53); SQLite's
-// sum() fails when a running total passes int64 even if the final sum
-// would not.
+// another. SQLite's sum() fails when a running total passes int64 even if
+// the final sum would not.
+//
+// Integer div of two integers is int64 division truncating toward zero on
+// every engine (SQLite's and PostgreSQL's / on integers, DuckDB's //, whose
+// / divides as doubles), NULL for a zero divisor: not through a double,
+// which has 53 bits and showed 9223372036854775807 div 3 as
+// 3074457345618258432 everywhere, an integer that looked exact. The one
+// quotient beyond int64, the smallest int64 div -1, is ARITHMETIC_OVERFLOW:
+// PostgreSQL and DuckDB fail by themselves, SQLite (which returns a
+// double) through the integer chain's check above. A div with a float or
+// decimal operand still divides as doubles and truncates.
+//
+// A float cast to integer is NULL for NaN, ±Infinity and |x| >= 2^63, as
+// TRY_CAST and the cast of such text (textcast.go) are: PostgreSQL and
+// DuckDB failed the query and SQLite clamped to 9223372036854775807.
 //
 // AVG(x) renders as the division rule's SUM(x) / COUNT(x),
 // "(CAST(SUM(x) AS DOUBLE PRECISION) / NULLIF(COUNT(x), 0))" (REAL, DOUBLE

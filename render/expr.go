@@ -29,6 +29,10 @@ func (w *writer) expr(e planast.Expr) {
 			w.str(w.arith(e, true, new([]string)))
 			break
 		}
+		if e.ExactDiv {
+			w.str(w.exactDiv(e))
+			break
+		}
 		l, r := w.operand(e.Left, e.Temporal), w.operand(e.Right, e.Temporal)
 		switch e.Op {
 		case planast.OpDiv:
@@ -128,6 +132,10 @@ func (w *writer) expr(e planast.Expr) {
 	case *planast.Cast:
 		if e.FromText {
 			w.str(textCast(w.d, w.exprS(e.Expr), e.Type))
+			break
+		}
+		if e.FromFloat {
+			w.str(floatToInt(w.d, w.exprS(e.Expr)))
 			break
 		}
 		w.str(w.d.Cast(w.exprS(e.Expr), e.Type))

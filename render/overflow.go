@@ -38,6 +38,10 @@ type rangeChecker interface {
 	// and DuckDB type literals and int4 columns as 32-bit, and overflow at
 	// 2^31 where SQLite does not).
 	WidenInt(sql string) string
+	// ExactDiv renders l div r for two integers: int64 division truncating
+	// toward zero, NULL when r is 0, an error for the one quotient beyond
+	// int64 (the smallest int64 div -1); leaves as RangeCheck's.
+	ExactDiv(l, r string, leaves []string) string
 }
 
 // overflowError is SQLite's way to raise an error from an expression: abs
@@ -132,6 +136,37 @@ func wide(e planast.Expr) bool {
 	return false
 }
 
+// exactDiv renders the integer division e (e.ExactDiv holds) exactly, not
+// through doubles, which lose digits beyond 2^53 (9223372036854775807 div
+// 3 was 3074457345618258432).
+func (w *writer) exactDiv(e *planast.Binary) string {
+	l, r := w.exprS(e.Left), w.exprS(e.Right)
+	var leaves []string
+	for _, x := range []struct {
+		e planast.Expr
+		s string
+	}{{e.Left, l}, {e.Right, r}} {
+		if !knownInt(x.e) {
+			leaves = append(leaves, x.s)
+		}
+	}
+	rc := w.d.(rangeChecker)
+	if !wide(e.Left) {
+		l = rc.WidenInt(l)
+	}
+	return rc.ExactDiv(l, r, dedupe(leaves))
+}
+
+// knownInt reports whether the integer operand e is an integer at run time
+// on SQLite too: a literal, a cast, an integer division.
+func knownInt(e planast.Expr) bool {
+	if b, ok := e.(*planast.Binary); ok && b.Op == planast.OpIDiv {
+		return true
+	}
+	_, cast := e.(*planast.Cast)
+	return cast || intLiteral(e)
+}
+
 func intLiteral(e planast.Expr) bool {
 	l, ok := e.(*planast.Literal)
 	return ok && (l.Type == planast.TInteger || l.Type == planast.TNull)
@@ -174,6 +209,14 @@ func (SQLite) RangeCheck(s string, kind rangeKind, leaves []string) string {
 	return "CASE WHEN abs(" + s + ") >= 1e18 THEN " + overflowError + " ELSE " + s + " END"
 }
 
+// ExactDiv: SQLite divides two integers exactly, but turns the smallest
+// int64 / -1 into a double, which the range check catches; an integer
+// column holding a real divides as reals, and the cast truncates that
+// quotient as the other engines' integer division would.
+func (d SQLite) ExactDiv(l, r string, leaves []string) string {
+	return "CAST(" + d.RangeCheck("("+l+" / NULLIF("+r+", 0))", rangeInt64, leaves) + " AS INTEGER)"
+}
+
 // WidenInt: SQLite's integers are 64-bit.
 func (SQLite) WidenInt(s string) string { return s }
 
@@ -191,6 +234,12 @@ func (Postgres) RangeCheck(s string, kind rangeKind, _ []string) string {
 	return s
 }
 
+// ExactDiv: PostgreSQL's bigint / truncates toward zero and fails beyond
+// int64 by itself.
+func (Postgres) ExactDiv(l, r string, _ []string) string {
+	return "(" + l + " / NULLIF(" + r + ", 0))"
+}
+
 // WidenInt: PostgreSQL types integer literals and integer columns as int4.
 func (Postgres) WidenInt(s string) string { return "CAST(" + s + " AS BIGINT)" }
 
@@ -204,6 +253,13 @@ func (DuckDB) RangeCheck(s string, kind rangeKind, _ []string) string {
 		return "CAST(CAST(" + s + " AS DECIMAL(38,20)) AS DECIMAL(38,10))"
 	}
 	return s
+}
+
+// ExactDiv: DuckDB's / divides integers as doubles; its // is BIGINT
+// division truncating toward zero (-7 // 2 is -3, as % is -1), failing
+// beyond int64 by itself.
+func (DuckDB) ExactDiv(l, r string, _ []string) string {
+	return "(" + l + " // NULLIF(" + r + ", 0))"
 }
 
 // WidenInt: DuckDB types small integer literals and INTEGER columns as

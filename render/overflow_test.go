@@ -2,6 +2,7 @@ package render_test
 
 import (
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -44,10 +45,7 @@ func TestArithmeticHasOneRange(t *testing.T) {
 		return `{"select":[{"expr":` + e + `,"alias":"a"}],"from":[{"table":"o","alias":"o"}]}`
 	}
 	overflow := [][]string{{"ARITHMETIC_OVERFLOW"}}
-	cases := []struct {
-		name, plan string
-		want       [][]string
-	}{
+	cases := []rangeCase{
 		{"32-bit columns and literals widen to 64 bits", sel(binary("*", n, n), binary("*", n, num("100000")), `{"kind":"unary","op":"-","expr":`+n+`}`, binary("*", num("100000"), num("100000"))),
 			[][]string{{"1", "10000000000", "10000000000", "-100000", "10000000000"}, {"2", "9", "-300000", "3", "10000000000"}, {"3", "NULL", "NULL", "NULL", "10000000000"}}},
 		{"a sum of 32-bit products", agg(call("SUM", binary("*", n, n))), [][]string{{"10000000009"}}},
@@ -63,6 +61,19 @@ func TestArithmeticHasOneRange(t *testing.T) {
 		{"decimal products of products keep their scale", strings.Replace(sel(binary("*", binary("*", dec, dec), binary("*", dec, dec))), `],"from"`, `],"where":`+binary("=", id, num("2"))+`,"from"`, 1),
 			[][]string{{"2", "39.0625"}}},
 	}
+	checkRangeCases(t, dbs, cat, cases)
+}
+
+// rangeCase is one plan and the rows it must return on every engine, or
+// the one row ARITHMETIC_OVERFLOW.
+type rangeCase struct {
+	name, plan string
+	want       [][]string
+}
+
+func checkRangeCases(t *testing.T, dbs []engineDB, cat memCatalog, cases []rangeCase) {
+	t.Helper()
+	overflow := [][]string{{"ARITHMETIC_OVERFLOW"}}
 	for _, c := range cases {
 		q, err := planast.Decode([]byte(c.plan), planast.DefaultLimits)
 		if err != nil {
@@ -97,4 +108,104 @@ func TestArithmeticHasOneRange(t *testing.T) {
 			}
 		}
 	}
+}
+
+// The threat: a user who divides ids or amounts near int64 with "div" and
+// reads 3074457345618258432 for 9223372036854775807 div 3 on every engine
+// (the exact 3074457345618258602 went through a double), shown as an exact
+// integer. div of two integers is exact int64 division truncating toward
+// zero on every engine, NULL for a zero divisor, and the one quotient
+// beyond int64 (the smallest int64 div -1) the same ARITHMETIC_OVERFLOW
+// as any other.
+func TestIntegerDivisionIsExact(t *testing.T) {
+	cat := memCatalog{table("q", []string{"id integer", "a integer", "b integer", "m integer", "f float"})}
+	rows := map[string][]string{"q": {
+		`1, 9223372036854775807, 3, 7, 7.5`,
+		`2, 9007199254740993, 3, -7, -7.5`,
+		`3, -9223372036854775807, -2, 2147483647, 2.5`,
+		`4, -7, 2, -2147483648, NULL`,
+		`5, 7, -2, NULL, 1`,
+		`6, 5, 0, 0, 0`,
+		`7, NULL, 1, 1, 1`,
+	}}
+	dbs := engines(t, cat, rows)
+	for _, e := range dbs {
+		if e.d.Name() != "sqlite" { // m is 32-bit where the engine has such a type
+			if _, err := e.db.Exec(`ALTER TABLE "q" ALTER COLUMN "m" TYPE INTEGER`); err != nil {
+				t.Fatalf("%s: %v", e.d.Name(), err)
+			}
+		}
+	}
+	a, b, m, f, id := column("a"), column("b"), column("m"), column("f"), column("id")
+	sel := func(where string, es ...string) string {
+		items := []string{`{"expr":` + id + `,"alias":"id"}`}
+		for i, e := range es {
+			items = append(items, `{"expr":`+e+`,"alias":"e`+string(rune('0'+i))+`"}`)
+		}
+		if where != "" {
+			where = `,"where":` + where
+		}
+		return `{"select":[` + strings.Join(items, ",") + `],"from":[{"table":"q","alias":"q"}]` + where + `,"order_by":[{"expr":` + id + `}]}`
+	}
+	div := func(l, r string) string { return binary("div", l, r) }
+	minInt := binary("-", a, num("1")) // -9223372036854775808 on row 3
+	overflow := [][]string{{"ARITHMETIC_OVERFLOW"}}
+	checkRangeCases(t, dbs, cat, []rangeCase{
+		{"exact near int64 and truncated toward zero", sel("", div(a, b), div(a, num("3")), div(num("-7"), b)),
+			[][]string{
+				{"1", "3074457345618258602", "3074457345618258602", "-2"},
+				{"2", "3002399751580331", "3002399751580331", "-2"},
+				{"3", "4611686018427387903", "-3074457345618258602", "3"},
+				{"4", "-3", "-2", "-3"},
+				{"5", "-3", "2", "3"},
+				{"6", "NULL", "1", "NULL"},
+				{"7", "NULL", "NULL", "-7"},
+			}},
+		{"32-bit operands divide in 64 bits", sel("", div(m, num("-1")), div(m, m), binary("+", div(m, num("2")), num("2147483647"))),
+			[][]string{
+				{"1", "-7", "1", "2147483650"},
+				{"2", "7", "1", "2147483644"},
+				{"3", "-2147483647", "1", "3221225470"},
+				{"4", "2147483648", "1", "1073741823"},
+				{"5", "NULL", "NULL", "NULL"},
+				{"6", "0", "NULL", "2147483647"},
+				{"7", "-1", "1", "2147483647"},
+			}},
+		{"the smallest int64 div -1 fails everywhere", sel(binary("=", id, num("3")), div(minInt, num("-1"))), overflow},
+		{"the smallest int64 div 1 is itself", sel(binary("=", id, num("3")), div(minInt, num("1")), div(minInt, binary("-", num("0"), num("2")))),
+			[][]string{{"3", "-9223372036854775808", "4611686018427387904"}}},
+		{"a float operand still divides as doubles", sel(binary("<", id, num("5")), div(f, num("2")), div(a, f)),
+			[][]string{{"1", "3", "1229782938247303424"}, {"2", "-3", "-1200959900632132"}, {"3", "1", "-3689348814741910528"}, {"4", "NULL", "NULL"}}},
+	})
+}
+
+// The threat: a float column holding NaN or Infinity (a failed
+// measurement, a ratio of zeros computed upstream) cast to integer failed
+// the query on PostgreSQL ("cannot convert NaN to bigint") and DuckDB, and
+// gave 9223372036854775807 on SQLite, shown as if measured. A float cast
+// to integer is NULL for NaN, ±Infinity and values beyond int64 on every
+// engine, as TRY_CAST and the cast of such text are; in range it truncates
+// toward zero.
+func TestFloatToIntegerIsTryCast(t *testing.T) {
+	cat := memCatalog{table("g", []string{"id integer", "f float"})}
+	rows := map[string][]string{"g": {`1, 0`, `2, 0`, `3, 0`, `4, 1e300`, `5, -2.5`, `6, 9007199254740993.0`, `7, NULL`, `8, 9223372036854775807.0`}}
+	dbs := engines(t, cat, rows)
+	special := map[string][3]string{ // NaN, +Infinity, -Infinity as each engine writes them
+		"sqlite":   {"NULL", "9e999", "-9e999"}, // SQLite stores NaN as NULL
+		"duckdb":   {"'nan'::DOUBLE", "'inf'::DOUBLE", "'-inf'::DOUBLE"},
+		"postgres": {"'NaN'::float8", "'Infinity'::float8", "'-Infinity'::float8"},
+	}
+	for _, e := range dbs {
+		for i, v := range special[e.d.Name()] {
+			if _, err := e.db.Exec(`UPDATE "g" SET "f" = ` + v + ` WHERE "id" = ` + strconv.Itoa(i+1)); err != nil {
+				t.Fatalf("%s: %v", e.d.Name(), err)
+			}
+		}
+	}
+	id := column("id")
+	toInt := func(x string) string { return `{"kind":"cast","expr":` + x + `,"type":"integer"}` }
+	plan := `{"select":[{"expr":` + id + `,"alias":"id"},{"expr":` + toInt(column("f")) + `,"alias":"i"}],"from":[{"table":"g","alias":"g"}],"order_by":[{"expr":` + id + `}]}`
+	checkRangeCases(t, dbs, cat, []rangeCase{{"NaN, Infinity and beyond int64 are NULL", plan, [][]string{
+		{"1", "NULL"}, {"2", "NULL"}, {"3", "NULL"}, {"4", "NULL"}, {"5", "-2"}, {"6", "9007199254740992"}, {"7", "NULL"}, {"8", "NULL"},
+	}}})
 }

@@ -13,7 +13,10 @@ import "github.com/nl2sql/nl2sql/planast"
 // followed by a space or "T" and HH:MM[:SS[.fraction]] (00:00 to 23:59:59).
 // A number outside the target's range is NULL too: |x| < 2^63 for integer,
 // < 10^28 for decimal (DuckDB's DECIMAL(38,10) holds 28 integer digits), at
-// most the largest double for float.
+// most the largest double for float. A string literal cast to a number
+// follows the same rule (Validate refuses one that holds no number): its
+// plain cast read '1e3' as 1 on SQLite and 1000 elsewhere, and text beyond
+// int64 as 9223372036854775807 on SQLite where the others failed.
 
 // numberRE is the number shape for the engines with regular expressions.
 const numberRE = `'^[[:space:]]*[+-]?([0-9]+(\.[0-9]*)?|\.[0-9]+)([eE][+-]?[0-9]+)?[[:space:]]*$'`
@@ -118,4 +121,20 @@ func castInput(x string, t planast.CastType, day string) string {
 		return day
 	}
 	return x
+}
+
+// floatToInt renders the cast of the float x to integer as TRY_CAST would:
+// NULL for NaN, ±Infinity and |x| >= 2^63, the text rule's range, where
+// PostgreSQL failed ("cannot convert NaN to bigint"), DuckDB failed and
+// SQLite clamped Infinity and 1e300 to 9223372036854775807 (it stores NaN
+// as NULL). NaN compares greater than every number on PostgreSQL and
+// DuckDB, so the one test excludes it too. PostgreSQL truncates the double
+// itself: through its numeric cast (15 significant digits) 9007199254740992.0
+// became 9007199254740990.
+func floatToInt(d Dialect, x string) string {
+	v := d.Cast(x, planast.CastInteger)
+	if d.Name() == "postgres" {
+		v = "CAST(TRUNC(CAST(" + x + " AS DOUBLE PRECISION)) AS BIGINT)"
+	}
+	return "(CASE WHEN abs(" + x + ") < " + rangeLimit(planast.CastInteger) + " THEN " + v + " END)"
 }

@@ -119,6 +119,27 @@ func TestEnginesTextCasts(t *testing.T) {
 		items = append(items, `{"kind":"cast","expr":`+column("s")+`,"type":"`+string(ct)+`"}`)
 	}
 	plan := strings.Replace(wRows(items...), `"table":"w","alias":"w"`, `"table":"j","alias":"j"`, 1)
+	castOnEngines(t, dbs, plan, func(e engineDB, got [][]string) {
+		for _, row := range got {
+			id, _ := strconv.Atoi(row[0])
+			var in *string
+			if id <= len(junkTexts) {
+				in = &junkTexts[id-1]
+			}
+			for i, ct := range types {
+				want, have := refCast(in, ct), normCell(row[i+1], ct)
+				if want != have {
+					t.Errorf("%s: CAST(%q AS %s) = %s (%s), want %s", e.d.Name(), deref(in), ct, row[i+1], have, want)
+				}
+			}
+		}
+	})
+}
+
+// castOnEngines validates plan against castCatalog, runs it on every
+// engine and hands each engine's rows to check.
+func castOnEngines(t *testing.T, dbs []engineDB, plan string, check func(e engineDB, got [][]string)) {
+	t.Helper()
 	q, err := planast.Decode([]byte(plan), planast.DefaultLimits)
 	if err != nil {
 		t.Fatal(err)
@@ -137,19 +158,7 @@ func TestEnginesTextCasts(t *testing.T) {
 			t.Errorf("%s: %v\n%s", e.d.Name(), err, s)
 			continue
 		}
-		for _, row := range got {
-			id, _ := strconv.Atoi(row[0])
-			var in *string
-			if id <= len(junkTexts) {
-				in = &junkTexts[id-1]
-			}
-			for i, ct := range types {
-				want, have := refCast(in, ct), normCell(row[i+1], ct)
-				if want != have {
-					t.Errorf("%s: CAST(%q AS %s) = %s (%s), want %s", e.d.Name(), deref(in), ct, row[i+1], have, want)
-				}
-			}
-		}
+		check(e, got)
 	}
 }
 
@@ -184,5 +193,37 @@ func TestMalformedCastLiteralRefused(t *testing.T) {
 		if err != nil && !strings.Contains(err.Error(), "INVALID_VALUE") {
 			t.Errorf("CAST(%q AS %s): %v, want an INVALID_VALUE issue", c.lit, c.typ, err)
 		}
+	}
+}
+
+// A cast of a string literal means what the cast of a column holding the
+// same text means: the user who writes CAST('1e3' AS integer) gets 1000 on
+// every engine (SQLite's plain cast read 1), and text beyond the integer
+// range is NULL everywhere (SQLite's plain cast gave 9223372036854775807,
+// PostgreSQL and DuckDB failed the query).
+func TestEnginesTextCastsOfLiterals(t *testing.T) {
+	dbs := engines(t, castCatalog, castRows())
+	texts := append([]string{"1e3", "9223372036854775808", "-9223372036854775809", "9223372036854775807", "-1e3", "1.9e1"}, junkTexts...)
+	for _, ct := range []planast.CastType{planast.CastInteger, planast.CastDecimal, planast.CastFloat, planast.CastDate, planast.CastTimestamp} {
+		var items []string
+		var kept []string
+		for _, s := range texts {
+			item := `{"kind":"cast","expr":{"kind":"literal","value":` + strconv.Quote(s) + `},"type":"` + string(ct) + `"}`
+			q, err := planast.Decode([]byte(`{"select":[{"expr":`+item+`,"alias":"x"}]}`), planast.DefaultLimits)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if _, err := validate.Plan(q, castCatalog, validate.Options{}); err != nil {
+				continue // a literal that holds no value is refused (TestMalformedCastLiteralRefused)
+			}
+			items, kept = append(items, `{"expr":`+item+`,"alias":"x`+strconv.Itoa(len(items))+`"}`), append(kept, s)
+		}
+		castOnEngines(t, dbs, `{"select":[`+strings.Join(items, ",")+`]}`, func(e engineDB, got [][]string) {
+			for i, in := range kept {
+				if want, have := refCast(&in, ct), normCell(got[0][i], ct); want != have {
+					t.Errorf("%s: CAST(%q AS %s) = %s (%s), want %s as for a column", e.d.Name(), in, ct, got[0][i], have, want)
+				}
+			}
+		})
 	}
 }

@@ -35,7 +35,7 @@ func (v *validator) expr(e Expr, path string, sc *scope, env *cteEnv) Type {
 		return TypeUnknown
 	case *Binary:
 		e.Temporal = "" // the validator's mark alone counts (temporalOf)
-		e.Numeric, e.DecimalProduct = "", false
+		e.Numeric, e.DecimalProduct, e.ExactDiv = "", false, false
 		n0 := v.mark()
 		l := v.expr(e.Left, join(path, "left"), sc, env)
 		r := v.expr(e.Right, join(path, "right"), sc, env)
@@ -84,6 +84,7 @@ func (v *validator) expr(e Expr, path string, sc *scope, env *cteEnv) Type {
 		}
 		e.Numeric = arithType(e.Op, l, r)
 		e.DecimalProduct = e.Op == OpMul && l == TypeDecimal && r == TypeDecimal
+		e.ExactDiv = e.Op == OpIDiv && l == TypeInteger && r == TypeInteger
 		return e.Numeric
 	case *Unary:
 		n0 := v.mark()
@@ -244,10 +245,15 @@ func (v *validator) expr(e Expr, path string, sc *scope, env *cteEnv) Type {
 			}
 		}
 		e.FromText = src == TypeText && e.Type != CastText && e.Type != CastBoolean
+		e.FromFloat = src == TypeFloat && e.Type == CastInteger
 		if lit, ok := e.Expr.(*Literal); ok && e.FromText {
-			// checked here, so the plain cast means the same everywhere
+			// a literal that holds no value is refused here; a date or
+			// timestamp one is checked to its calendar, so its plain cast
+			// means the same everywhere; a number's text is cast as a
+			// column's is (SQLite's plain cast reads '1e3' as 1, and text
+			// beyond int64 as its bound where the others fail)
 			v.castLiteral(lit, e.Type, join(path, "expr"))
-			e.FromText = false
+			e.FromText = e.Type == CastInteger || e.Type == CastDecimal || e.Type == CastFloat
 		}
 		return castResult(e.Type)
 	case *Func:

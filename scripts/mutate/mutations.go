@@ -1600,4 +1600,25 @@ var mutations = []mutation{
 		New:  "if _, ok := Spread[spec.Name]; ok && false {",
 		Pkgs: []string{"./planast"}, Run: "TestValidateRefuses",
 	},
+	{
+		Name: "values-int-div-through-doubles",
+		File: "render/expr.go",
+		Old:  "\t\tif e.ExactDiv {",
+		New:  "\t\tif false && e.ExactDiv {",
+		Pkgs: []string{"./render"}, Run: "TestIntegerDivisionIsExact",
+	},
+	{
+		Name: "values-cast-literal-plain",
+		File: "planast/validate/validate_expr.go",
+		Old:  "\t\t\te.FromText = e.Type == CastInteger || e.Type == CastDecimal || e.Type == CastFloat",
+		New:  "\t\t\te.FromText = false",
+		Pkgs: []string{"./render"}, Run: "TestEnginesTextCastsOfLiterals",
+	},
+	{
+		Name: "values-float-to-int-plain",
+		File: "render/expr.go",
+		Old:  "\t\tif e.FromFloat {",
+		New:  "\t\tif false && e.FromFloat {",
+		Pkgs: []string{"./render"}, Run: "TestFloatToIntegerIsTryCast",
+	},
 }
