@@ -198,8 +198,9 @@ type Func struct {
 	Args     []Expr `json:"args"`
 	Distinct bool   `json:"distinct,omitempty"`
 	// Numeric is set by Validate, never by the plan's author: the type of
-	// an aggregate SUM's argument, so that a renderer can give a SUM of
-	// integers one type and range on every engine.
+	// an aggregate SUM's or AVG's argument, so that a renderer can give a
+	// SUM of integers one type and range, and an AVG of integers one value,
+	// on every engine.
 	Numeric Type `json:"-"`
 }
 
@@ -211,7 +212,7 @@ type Window struct {
 	Args        []Expr      `json:"args"`
 	PartitionBy []Expr      `json:"partition_by,omitempty"`
 	OrderBy     []OrderItem `json:"order_by,omitempty"`
-	// Numeric: as Func's, for a windowed SUM.
+	// Numeric: as Func's, for a windowed SUM or AVG.
 	Numeric Type `json:"-"`
 }
 

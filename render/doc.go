@@ -206,7 +206,12 @@
 // the rounding left is the sum's to a double and the one division: the
 // same double on every engine, within one rounding of the true mean; NULL
 // when no value is counted. A ratio the plan writes (SUM(x) / COUNT(*))
-// follows the same rule.
+// follows the same rule. On SQLite, whose SUM of integers raises "integer
+// overflow" once the running sum passes int64 (PostgreSQL and DuckDB sum
+// in wider types), an AVG of integers (not DISTINCT) sums the high and
+// low 32 bits apart and joins them in one rounding: "((CAST(SUM((x) >> 32)
+// AS REAL) * 4294967296.0 + SUM((x) & 4294967295)) / NULLIF(COUNT(x), 0))",
+// the same correctly rounded sum, so the same double.
 //
 // SQRT(x) and LN(x) take x as a double and are NULL outside their domain
 // (x < 0, x <= 0): "SQRT(CASE WHEN CAST(x AS ...) >= 0 THEN CAST(x AS ...)

@@ -223,6 +223,9 @@ func (w *writer) fn(f *planast.Func) {
 		if spec.Name == "SUM" && f.Numeric == planast.TypeInteger {
 			call = w.sumInt(call)
 		}
+		if r, ok := w.d.(intAvgRenderer); ok && spec.Name == "AVG" && f.Numeric == planast.TypeInteger && !f.Distinct {
+			call = r.AvgInt(args[0], "")
+		}
 		w.str(call)
 		return
 	}
@@ -256,6 +259,15 @@ var mathDomain = map[string]string{"SQRT": " >= 0", "LN": " > 0"}
 // VAR_POP, arg the aggregate's argument (with DISTINCT), x the value.
 type spreadRenderer interface {
 	Spread(name, arg, x string) string
+}
+
+// intAvgRenderer is a dialect whose SUM of integers fails where the sum
+// passes int64 although the average does not (SQLite's SUM raises
+// "integer overflow"; PostgreSQL and DuckDB sum in wider types): AvgInt
+// renders the AVG of the integer x (over is "" or a window's OVER clause)
+// as that exact sum, rounded once to a double, over the count.
+type intAvgRenderer interface {
+	AvgInt(x, over string) string
 }
 
 func (w *writer) aggregate(name string, args []string, distinct bool, over string) string {
@@ -310,6 +322,9 @@ func (w *writer) window(win *planast.Window) {
 		call := w.aggregate(spec.Name, args, false, over)
 		if spec.Name == "SUM" && win.Numeric == planast.TypeInteger {
 			call = w.sumInt(call)
+		}
+		if r, ok := w.d.(intAvgRenderer); ok && spec.Name == "AVG" && win.Numeric == planast.TypeInteger {
+			call = r.AvgInt(args[0], over)
 		}
 		w.str(call)
 		return

@@ -209,3 +209,35 @@ func TestFloatToIntegerIsTryCast(t *testing.T) {
 		{"1", "NULL"}, {"2", "NULL"}, {"3", "NULL"}, {"4", "NULL"}, {"5", "-2"}, {"6", "9007199254740992"}, {"7", "NULL"}, {"8", "NULL"},
 	}}})
 }
+
+// The threat: an average of ids or amounts near int64 that fails with
+// ARITHMETIC_OVERFLOW on SQLite (whose SUM raises "integer overflow"
+// once the running sum passes int64) while PostgreSQL and DuckDB, which
+// sum in wider types, answer. AVG of integers is the exact sum rounded
+// once to a double, over the count, on every engine, as an aggregate and
+// over a window.
+func TestAverageOfIntegersNearInt64(t *testing.T) {
+	cat := memCatalog{table("q", []string{"id integer", "g integer", "a integer"})}
+	rows := map[string][]string{"q": {
+		`1, 1, 9223372036854775807`,
+		`2, 1, 9223372036854775807`,
+		`3, 1, 1`,
+		`4, 1, 9007199254740993`,
+		`5, 2, -9223372036854775807`,
+		`6, 2, -9223372036854775807`,
+		`7, 2, -3`,
+		`8, 2, NULL`,
+		`9, 3, 7`,
+		`10, 3, -2`,
+	}}
+	dbs := engines(t, cat, rows)
+	g, a, id := column("g"), column("a"), column("id")
+	avg := `{"kind":"func","name":"AVG","args":[` + a + `]}`
+	grouped := `{"select":[{"expr":` + g + `,"alias":"g"},{"expr":` + avg + `,"alias":"avg"}],"from":[{"table":"q","alias":"q"}],"group_by":[` + g + `],"order_by":[{"expr":` + g + `}]}`
+	win := `{"kind":"window","name":"AVG","args":[` + a + `],"partition_by":[` + g + `]}`
+	windowed := `{"select":[{"expr":` + id + `,"alias":"id"},{"expr":` + win + `,"alias":"avg"}],"from":[{"table":"q","alias":"q"}],"where":` + binary("=", g, num("2")) + `,"order_by":[{"expr":` + id + `}]}`
+	checkRangeCases(t, dbs, cat, []rangeCase{
+		{"grouped", grouped, [][]string{{"1", "4.613937818241073e+18"}, {"2", "-6.148914691236517e+18"}, {"3", "2.5"}}},
+		{"over a window", windowed, [][]string{{"5", "-6.148914691236517e+18"}, {"6", "-6.148914691236517e+18"}, {"7", "-6.148914691236517e+18"}, {"8", "-6.148914691236517e+18"}}},
+	})
+}

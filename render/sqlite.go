@@ -200,3 +200,14 @@ func sqlitePeriod(unit, x string) (string, bool) {
 	}
 	return "", false
 }
+
+// AvgInt sums the high and low 32 bits of each integer apart, so neither
+// sum passes int64 before 2^31 rows, and joins them in one rounding to a
+// double: the exact sum, correctly rounded, as PostgreSQL's numeric and
+// DuckDB's HUGEINT sums give it, where SUM(x) would raise "integer
+// overflow" over values near int64's bounds.
+func (SQLite) AvgInt(x, over string) string {
+	hi := "SUM((" + x + ") >> 32)" + over
+	lo := "SUM((" + x + ") & 4294967295)" + over
+	return "((CAST(" + hi + " AS REAL) * 4294967296.0 + " + lo + ") / NULLIF(COUNT(" + x + ")" + over + ", 0))"
+}

@@ -578,6 +578,9 @@ func (v *validator) fn(f *Func, path string, sc *scope, env *cteEnv) Type {
 		return TypeFloat
 	case "AVG", "SQRT", "LN", "STDDEV_SAMP", "STDDEV_POP", "VAR_SAMP", "VAR_POP", "STDDEV", "VARIANCE":
 		need(0, isNum, "a number")
+		if spec.Name == "AVG" {
+			f.Numeric = argT(0)
+		}
 		return TypeFloat
 	case "MIN", "MAX", "ABS":
 		if spec.Name == "ABS" {
@@ -746,7 +749,7 @@ func (v *validator) window(w *Window, path string, sc *scope, env *cteEnv) Type 
 	}
 	v.inWin--
 	w.Numeric = ""
-	if spec.Name == "SUM" {
+	if spec.Name == "SUM" || spec.Name == "AVG" {
 		w.Numeric = ts[0]
 	}
 	switch spec.Name {
