@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/nl2sql/nl2sql/internal/source/sourcetest"
 	"github.com/nl2sql/nl2sql/internal/source/sqlite"
 
 	"github.com/nl2sql/nl2sql/internal/config"
@@ -71,7 +72,7 @@ type chinookEnv struct {
 
 func setupChinook(t *testing.T) *chinookEnv {
 	t.Helper()
-	path := copyFile(t, "../examples/chinook/chinook.sqlite")
+	path := sourcetest.CopyToTemp(t, "../examples/chinook/chinook.sqlite")
 	cfg := writeSetup(t, strings.ReplaceAll(chinookRoles, "CHINOOK", path), nil, chinookQueries...)
 	set, refused, err := Open(context.Background(), cfg)
 	if err != nil {
@@ -341,7 +342,7 @@ func TestValidateAndTestCommands(t *testing.T) {
 		t.Errorf("test: %v\n%s", err, out.String())
 	}
 	// a clean file passes both
-	path := copyFile(t, "../examples/chinook/chinook.sqlite")
+	path := sourcetest.CopyToTemp(t, "../examples/chinook/chinook.sqlite")
 	cfg := writeSetup(t, "datasources: [{id: chinook, engine: sqlite, path: '"+path+"'}]", nil, chinookQueries[0], chinookQueries[2])
 	out.Reset()
 	if err := Validate(context.Background(), cfg, &out); err != nil {

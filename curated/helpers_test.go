@@ -8,7 +8,6 @@ import (
 	"database/sql"
 	"encoding/hex"
 	"encoding/json"
-	"io"
 	"net/url"
 	"os"
 	"path/filepath"
@@ -61,28 +60,6 @@ func hostileLines(t *testing.T, engines ...string) []string {
 		t.Fatalf("only %d hostile lines for %v", len(out), engines)
 	}
 	return out
-}
-
-// copyFile copies src into a fresh temporary directory.
-func copyFile(t *testing.T, src string) string {
-	t.Helper()
-	in, err := os.Open(src)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer in.Close()
-	dst := filepath.Join(t.TempDir(), filepath.Base(src))
-	out, err := os.Create(dst)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := io.Copy(out, in); err != nil {
-		t.Fatal(err)
-	}
-	if err := out.Close(); err != nil {
-		t.Fatal(err)
-	}
-	return dst
 }
 
 // execDB runs statements through an ordinary writable connection of

@@ -14,6 +14,7 @@ import (
 
 	_ "github.com/duckdb/duckdb-go/v2" // the writable driver, to build the DuckDB fixture
 
+	"github.com/nl2sql/nl2sql/internal/source/sourcetest"
 	"github.com/nl2sql/nl2sql/scope"
 )
 
@@ -156,7 +157,7 @@ func checkTmp(t *testing.T, before map[string]string) {
 }
 
 func TestHostileSQLite(t *testing.T) {
-	db := copyFile(t, "../examples/chinook/chinook.sqlite")
+	db := sourcetest.CopyToTemp(t, "../examples/chinook/chinook.sqlite")
 	execDB(t, "sqlite", db, "CREATE TABLE t (a INTEGER)", "INSERT INTO t VALUES (1), (2)")
 	sum, listing := fileSum(t, db), dirListing(t, filepath.Dir(db))
 	tmp := tmpPaths(append(hostileLines(t, "sqlite"), moreHostile["sqlite"]...))
