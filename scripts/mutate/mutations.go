@@ -820,8 +820,8 @@ var mutations = []mutation{
 	{
 		Name: "stored-index-never-reused",
 		File: "index/persist.go",
-		Old:  "\tix, err := openStored(final, key, snap, emb, opts)\n\tif err == nil {",
-		New:  "\tix, err := openStored(final, key, snap, emb, opts)\n\tif err == nil && false {",
+		Old:  "\t}\n\tif err == nil {\n\t\treturn ix, op, nil",
+		New:  "\t}\n\tif err == nil && false {\n\t\treturn ix, op, nil",
 		Pkgs: []string{"./index"}, Run: "TestStoredIndexIsReusedAndRetrievesAlike",
 	},
 	{
@@ -1358,8 +1358,8 @@ var mutations = []mutation{
 	{
 		Name: "freshness-ignores-recorded-token",
 		File: "engine/snapshots/load.go",
-		Old:  "if err != nil || recorded != token {",
-		New:  "if err != nil || recorded == \"\" {",
+		Old:  "recorded, version, err := l.Store.SourceState(ctx, id)\n\tif err != nil || recorded != token {",
+		New:  "recorded, version, err := l.Store.SourceState(ctx, id)\n\tif err != nil || recorded == \"\" {",
 		Pkgs: []string{"./engine"}, Run: "TestRestartSeesEveryChangeWithoutCountingUnchangedSources",
 	},
 	{
