@@ -344,6 +344,8 @@ func (e *Engine) openDatasource(ctx context.Context, spec DatasourceSpec) (*data
 	}
 	opening.Progress(ctx, "profiling", 0, 0)
 	loader := snapshots.Loader{Store: e.opts.Store, MaxAge: e.opts.ProfileMaxAge, Log: e.log}
+	pre := e.prefetchIndex(ctx, src, loader.Recorded(ctx, src))
+	defer pre.Discard()
 	snap, version, fingerprint, status, err := loader.Load(ctx, src)
 	if err != nil {
 		src.Close()
@@ -363,7 +365,7 @@ func (e *Engine) openDatasource(ctx context.Context, spec DatasourceSpec) (*data
 		fingerprint = "" // the layer changed the snapshot
 	}
 	ds := &datasource{spec: spec, src: src, snap: snap, version: version, status: status, sem: sem}
-	ds.idx, ds.indexBuilt = e.buildIndex(ctx, src, snap, fingerprint)
+	ds.idx, ds.indexBuilt = e.buildIndex(ctx, src, snap, fingerprint, pre)
 	e.gate().WarnUnmatchedRules(ds.spec.ID, ds.snap)
 	return ds, nil
 }

@@ -65,23 +65,11 @@ func filteredValues(vals []index.Value, sc *scope.Scope, ds string) []index.Valu
 // source's read-only query path, and says whether it built one. An index
 // that cannot be stored is built in memory; a failure leaves the
 // datasource without an index (the whole schema is sent). Both are logged.
-func (e *Engine) buildIndex(ctx context.Context, src Source, snap *schema.Snapshot, fingerprint string) (*index.Index, bool) {
-	q := func(ctx context.Context, sql string, maxRows int) ([][]any, bool, error) {
-		res, err := src.Query(ctx, sql, nil, maxRows)
-		if err != nil {
-			return nil, false, err
-		}
-		return res.Rows, res.Truncated, nil
-	}
-	emb := e.opts.Embedder
-	if emb == nil {
-		emb = index.NGram{}
-	}
-	opts := index.Options{Values: values.FromQuery(q), Fingerprint: fingerprint, Progress: func(stage string, done, total int) {
-		opening.Progress(ctx, stage, done, total)
-	}}
+func (e *Engine) buildIndex(ctx context.Context, src Source, snap *schema.Snapshot, fingerprint string, pre *index.Prefetch) (*index.Index, bool) {
+	emb, opts := e.indexOptions(ctx, src, fingerprint)
+	opts.Prefetched = pre
 	if e.opts.IndexDir != "" {
-		ix, op, err := index.OpenOrBuild(ctx, filepath.Join(e.opts.IndexDir, url.PathEscape(src.ID())), snap, emb, opts)
+		ix, op, err := index.OpenOrBuild(ctx, e.indexDir(src.ID()), snap, emb, opts)
 		if op.Rebuilt != "" {
 			e.log.Warn("stored retrieval index unusable; rebuilt it", "datasource", src.ID(), "reason", op.Rebuilt)
 		}
@@ -101,4 +89,39 @@ func (e *Engine) buildIndex(ctx context.Context, src Source, snap *schema.Snapsh
 		return nil, false
 	}
 	return ix, true
+}
+
+// indexOptions are the embedder and options a datasource's retrieval
+// index is built or opened with.
+func (e *Engine) indexOptions(ctx context.Context, src Source, fingerprint string) (index.Embedder, index.Options) {
+	q := func(ctx context.Context, sql string, maxRows int) ([][]any, bool, error) {
+		res, err := src.Query(ctx, sql, nil, maxRows)
+		if err != nil {
+			return nil, false, err
+		}
+		return res.Rows, res.Truncated, nil
+	}
+	emb := e.opts.Embedder
+	if emb == nil {
+		emb = index.NGram{}
+	}
+	return emb, index.Options{Values: values.FromQuery(q), Fingerprint: fingerprint, Progress: func(stage string, done, total int) {
+		opening.Progress(ctx, stage, done, total)
+	}}
+}
+
+// indexDir is where a datasource's retrieval indexes are stored.
+func (e *Engine) indexDir(id string) string {
+	return filepath.Join(e.opts.IndexDir, url.PathEscape(id))
+}
+
+// prefetchIndex starts reading the stored retrieval index of the snapshot
+// version the loader expects (snapshots.Loader.Recorded), so that it is
+// read while the snapshot is; nil when there is nothing to read ahead.
+func (e *Engine) prefetchIndex(ctx context.Context, src Source, version string) *index.Prefetch {
+	if e.opts.IndexDir == "" || version == "" {
+		return nil
+	}
+	emb, opts := e.indexOptions(ctx, src, version)
+	return index.StartPrefetch(e.indexDir(src.ID()), emb, opts)
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"os"
 	"path/filepath"
 	"sort"
 	"strings"
@@ -35,7 +36,8 @@ type Options struct {
 	// DefaultMaxDistinctValues.
 	MaxDistinctValues int
 	// MaxTotalValues bounds the values fetched over all columns, fewest
-	// distinct first; ≤ 0 means DefaultMaxTotalValues. An indexed value
+	// distinct first (values longer than MaxValueLen are dropped as they
+	// arrive and not counted); ≤ 0 means DefaultMaxTotalValues. An indexed value
 	// costs about 4 KiB of memory while the index is built.
 	MaxTotalValues int
 	// MaxValueLen skips longer values (in bytes): free text is not a
@@ -52,6 +54,9 @@ type Options struct {
 	// caller knows already (the stored version it loaded): IndexKey then
 	// does not hash a large snapshot again. It must be exactly that.
 	Fingerprint string
+	// Prefetched, when set, is the stored index StartPrefetch began
+	// reading: OpenOrBuild uses it when it is the one wanted.
+	Prefetched *Prefetch
 }
 
 // Defaults of Options.
@@ -97,6 +102,10 @@ type Index struct {
 	inferred    bool
 	wholeTokens int // schemactx.ContextTokens(schemactx.SchemaContext(snap))
 	closeOnce   sync.Once
+	// Set by a build only: each vector's embedKey, and what the build
+	// took from a previous index (reuse.go).
+	embedKeys []string
+	reused    Reused
 }
 
 // doc is one schema document: a table (col < 0) or a column.
@@ -116,7 +125,7 @@ type doc struct {
 // OpenOrBuild (persist.go) builds them on disk and reuses them. Errors: the
 // embedder's, the value source's (wrapped with the column), ctx's.
 func Build(ctx context.Context, snap *schema.Snapshot, emb Embedder, opts Options) (*Index, error) {
-	return build(ctx, snap, emb, opts, "")
+	return build(ctx, snap, emb, opts, "", nil)
 }
 
 // Progress is told how far a build got: stage "tables" (schema documents
@@ -131,7 +140,7 @@ const tablesPerBatch = 100
 
 // build is Build with the bleve indexes under dir ("" keeps them in
 // memory).
-func build(ctx context.Context, snap *schema.Snapshot, emb Embedder, opts Options, dir string) (*Index, error) {
+func build(ctx context.Context, snap *schema.Snapshot, emb Embedder, opts Options, dir string, p *prior) (*Index, error) {
 	if snap == nil {
 		return nil, errors.New("index: nil snapshot")
 	}
@@ -139,17 +148,26 @@ func build(ctx context.Context, snap *schema.Snapshot, emb Embedder, opts Option
 		emb = NGram{}
 	}
 	opts = opts.withDefaults()
+	if p != nil && dir == "" {
+		p = nil // only a stored build has a previous index
+	}
 	ix := &Index{snap: snap, emb: emb, opts: opts}
 	ix.setDocs(true)
 	var err error
 	if ix.text, err = newBleve(textMapping(), subdir(dir, textDir)); err != nil {
 		return nil, err
 	}
-	if err := ix.indexDocs(ctx); err != nil {
+	if err := ix.indexDocs(ctx, p); err != nil {
 		ix.Close()
+		if errors.Is(err, errPriorDims) && os.RemoveAll(subdir(dir, textDir)) == nil {
+			return build(ctx, snap, emb, opts, dir, &prior{fetched: p.fetched})
+		}
 		return nil, err
 	}
 	vo := values.Options{Source: opts.Values, MaxDistinct: opts.MaxDistinctValues, MaxTotal: opts.MaxTotalValues, MaxLen: opts.MaxValueLen}
+	if p != nil {
+		vo.Prior = p.fetched
+	}
 	if opts.Progress != nil {
 		vo.Progress = func(done, total int) { opts.Progress("values", done, total) }
 	}
@@ -183,21 +201,34 @@ func (ix *Index) derive() {
 
 // indexDocs adds the schema documents to the text index and embeds them,
 // tablesPerBatch tables at a time (docs are sorted by table), reporting
-// each batch to opts.Progress.
-func (ix *Index) indexDocs(ctx context.Context) error {
+// each batch to opts.Progress. A text whose vector p holds is not
+// embedded again.
+func (ix *Index) indexDocs(ctx context.Context, p *prior) error {
 	ix.vecs = make([]vector, 0, len(ix.docs))
+	ix.embedKeys = make([]string, 0, len(ix.docs))
 	total := len(ix.snap.Tables)
+	name := ix.emb.Name()
 	for start := 0; start < len(ix.docs); {
 		end := start
 		for end < len(ix.docs) && ix.docs[end].table < ix.docs[start].table+tablesPerBatch {
 			end++
 		}
 		b := ix.text.NewBatch()
-		texts := make([]string, 0, end-start)
-		for _, d := range ix.docs[start:end] {
+		var texts []string
+		vecs := make([]vector, end-start)
+		var todo []int // positions in vecs still to embed
+		for i, d := range ix.docs[start:end] {
 			if err := b.Index(d.id, map[string]any{"name": d.Name, "table": d.Table, "text": d.Text, "cols": d.Cols, "samples": d.Samples}); err != nil {
 				return fmt.Errorf("index: %w", err)
 			}
+			k := embedKey(name, d.embed)
+			ix.embedKeys = append(ix.embedKeys, k)
+			if v, ok := p.vector(k); ok {
+				vecs[i] = v
+				ix.reused.Vectors++
+				continue
+			}
+			todo = append(todo, i)
 			texts = append(texts, d.embed)
 		}
 		if err := ix.text.Batch(b); err != nil {
@@ -207,18 +238,25 @@ func (ix *Index) indexDocs(ctx context.Context) error {
 		if err != nil {
 			return err
 		}
-		for _, v := range vs {
+		for k, v := range vs {
+			vecs[todo[k]] = sparse(v)
 			if ix.dims == 0 {
 				ix.dims = len(v)
 			} else if len(v) != ix.dims {
 				return fmt.Errorf("embed with %s: vectors of %d and %d dimensions", ix.emb.Name(), ix.dims, len(v))
 			}
-			ix.vecs = append(ix.vecs, sparse(v))
+			if p != nil && len(p.vecs) > 0 && len(v) != p.dims {
+				return errPriorDims
+			}
 		}
+		ix.vecs = append(ix.vecs, vecs...)
 		if ix.opts.Progress != nil {
 			ix.opts.Progress("tables", min(ix.docs[end-1].table+1, total), total)
 		}
 		start = end
+	}
+	if ix.dims == 0 && p != nil {
+		ix.dims = p.dims // every vector was reused
 	}
 	return ctx.Err()
 }

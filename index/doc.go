@@ -31,6 +31,21 @@
 // dozen of its buckets), and documents reach bleve a hundred tables at a
 // time, reported to Options.Progress.
 //
+// A rebuild takes from the datasource's previous index what did not
+// change (reuse.go): the values of every column whose table the snapshot
+// describes exactly as before (schema, row count, profile) are not read
+// from the database again, and a text embedded before is not embedded
+// again; Opened.Reused counts both. The bleve indexes are written anew
+// from the documents, so the stored index holds the documents, values and
+// vectors a build from nothing makes, under the rule the snapshot loader applies to
+// profiles (an unchanged table keeps its profile, and now its values).
+//
+// On a restart the engine knows the snapshot's version before it has read
+// the snapshot (the state store records it with the source's state), so
+// StartPrefetch reads the stored index on another core meanwhile and
+// OpenOrBuild only checks it against the snapshot; an index read ahead
+// for another version than the snapshot's is closed, never served.
+//
 // # Retrieval
 //
 // Retrieve ranks the documents four ways (BM25, exact cosine over every

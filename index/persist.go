@@ -45,7 +45,7 @@ const (
 
 // persistFormat changes whenever the stored form or what Build derives
 // changes, so an index written by another version is rebuilt, not misread.
-const persistFormat = 3
+const persistFormat = 4
 
 // IndexKey is the key a snapshot's index is stored under: a hash of the
 // snapshot's fingerprint (schema and profile), the embedder's name, the
@@ -72,6 +72,9 @@ type Opened struct {
 	// Rebuilt names why a stored index of the same key was not used
 	// (unreadable or inconsistent: it was replaced); "" otherwise.
 	Rebuilt string
+	// Reused is what a build took from the datasource's previous index
+	// (reuse.go).
+	Reused Reused
 }
 
 type meta struct {
@@ -97,7 +100,13 @@ func OpenOrBuild(ctx context.Context, dir string, snap *schema.Snapshot, emb Emb
 	key := IndexKey(snap, emb, opts)
 	final := filepath.Join(dir, key)
 	op := Opened{Path: final}
-	ix, err := openStored(final, key, snap, emb, opts)
+	var ix *Index
+	var err error
+	if p := opts.Prefetched.take(dir, key); p != nil {
+		ix, err = p.attach(snap, emb, opts)
+	} else {
+		ix, err = openStored(final, key, snap, emb, opts)
+	}
 	if err == nil {
 		return ix, op, nil
 	}
@@ -108,7 +117,9 @@ func OpenOrBuild(ctx context.Context, dir string, snap *schema.Snapshot, emb Emb
 		return nil, op, fmt.Errorf("index: %w", err)
 	}
 	tmp := filepath.Join(dir, buildPrefix+key+"-"+randomSuffix())
-	if err := buildStored(ctx, tmp, key, snap, emb, opts); err != nil {
+	reused, err := buildStored(ctx, tmp, key, snap, emb, opts, loadPrior(dir, key, emb))
+	op.Reused = reused
+	if err != nil {
 		os.RemoveAll(tmp)
 		return nil, op, err
 	}
@@ -133,87 +144,119 @@ func OpenOrBuild(ctx context.Context, dir string, snap *schema.Snapshot, emb Emb
 
 // buildStored builds the index of snap in dir and writes its data and,
 // last, its index.json.
-func buildStored(ctx context.Context, dir, key string, snap *schema.Snapshot, emb Embedder, opts Options) error {
+func buildStored(ctx context.Context, dir, key string, snap *schema.Snapshot, emb Embedder, opts Options, p *prior) (Reused, error) {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return fmt.Errorf("index: %w", err)
+		return Reused{}, fmt.Errorf("index: %w", err)
 	}
-	ix, err := build(ctx, snap, emb, opts, dir)
+	ix, err := build(ctx, snap, emb, opts, dir, p)
 	if err != nil {
-		return err
+		return Reused{}, err
 	}
+	reused := ix.reused
+	reused.Columns = ix.vals.Reused()
 	vs := ix.vals.Docs()
-	st := stored{Vecs: ix.vecs, Dims: ix.dims, WholeTokens: ix.wholeTokens, Values: make([]storedValue, len(vs))}
+	st := stored{Vecs: ix.vecs, Dims: ix.dims, WholeTokens: ix.wholeTokens, Values: make([]storedValue, len(vs)),
+		Reuse: reuseRecord{Embedder: emb.Name(), Dims: ix.dims, EmbedKeys: ix.embedKeys, Fetched: ix.vals.Fetched()}}
 	for i, v := range vs {
 		st.Values[i] = storedValue{v.Table, v.Col, v.Value}
 	}
 	docs, values := ix.Docs()
 	if err := ix.Close(); err != nil {
-		return fmt.Errorf("index: close: %w", err)
+		return reused, fmt.Errorf("index: close: %w", err)
 	}
 	buf, err := encodeData(&st)
 	if err != nil {
-		return fmt.Errorf("index: encode: %w", err)
+		return reused, fmt.Errorf("index: encode: %w", err)
 	}
 	sum := sha256.Sum256(buf)
 	if err := writeSynced(filepath.Join(dir, dataFile), buf); err != nil {
-		return err
+		return reused, err
 	}
 	m, _ := json.Marshal(meta{Format: persistFormat, Key: key, Docs: docs, Values: values, SHA256: hex.EncodeToString(sum[:])})
-	return writeSynced(filepath.Join(dir, metaFile), m)
+	return reused, writeSynced(filepath.Join(dir, metaFile), m)
 }
 
 // openStored opens the index stored in dir and checks it against key and
 // snap: fs.ErrNotExist when there is none, another error when it is
 // unreadable or does not match.
 func openStored(dir, key string, snap *schema.Snapshot, emb Embedder, opts Options) (*Index, error) {
-	mb, err := os.ReadFile(filepath.Join(dir, metaFile))
+	p, err := readPending(dir, key)
 	if err != nil {
 		return nil, err
 	}
-	var m meta
-	if err := json.Unmarshal(mb, &m); err != nil {
-		return nil, fmt.Errorf("stored index %s: %s: %w", dir, metaFile, err)
-	}
-	if m.Format != persistFormat || m.Key != key {
-		return nil, fmt.Errorf("stored index %s: format %d key %s, want %d %s", dir, m.Format, m.Key, persistFormat, key)
-	}
-	data, err := os.ReadFile(filepath.Join(dir, dataFile))
+	return p.attach(snap, emb, opts)
+}
+
+// pending is a stored index read from disk (its data file decoded, its
+// bleve indexes open) but not yet checked against its snapshot: the part
+// of opening that needs only the key, so it can run while the snapshot is
+// still being read (Prefetch).
+type pending struct {
+	dir        string
+	m          meta
+	st         *stored
+	text, vals bleve.Index
+}
+
+// readPending reads the index stored in dir under key: fs.ErrNotExist
+// when there is none, another error when it is unreadable.
+func readPending(dir, key string) (*pending, error) {
+	data, m, err := readData(dir)
 	if err != nil {
-		return nil, fmt.Errorf("stored index %s: %w", dir, err)
+		return nil, err
 	}
-	if sum := sha256.Sum256(data); hex.EncodeToString(sum[:]) != m.SHA256 {
-		return nil, fmt.Errorf("stored index %s: %s does not match its checksum", dir, dataFile)
+	if m.Key != key {
+		return nil, fmt.Errorf("stored index %s: key %s, want %s", dir, m.Key, key)
 	}
 	st, err := decodeData(data)
 	if err != nil {
 		return nil, fmt.Errorf("stored index %s: %s: %w", dir, dataFile, err)
 	}
+	p := &pending{dir: dir, m: m, st: st}
+	ro := map[string]any{"read_only": true, "bolt_timeout": "5s"}
+	if p.text, err = bleve.OpenUsing(filepath.Join(dir, textDir), ro); err != nil {
+		return nil, fmt.Errorf("stored index %s: text: %w", dir, err)
+	}
+	if p.vals, err = bleve.OpenUsing(filepath.Join(dir, valuesDir), ro); err != nil {
+		p.close()
+		return nil, fmt.Errorf("stored index %s: values: %w", dir, err)
+	}
+	return p, nil
+}
+
+// close releases the bleve indexes of a pending index never attached.
+func (p *pending) close() {
+	for _, b := range []bleve.Index{p.text, p.vals} {
+		if b != nil {
+			b.Close()
+		}
+	}
+}
+
+// attach checks the pending index against snap and makes it the index of
+// snap; on an error its bleve indexes are closed.
+func (p *pending) attach(snap *schema.Snapshot, emb Embedder, opts Options) (*Index, error) {
+	dir, m, st := p.dir, p.m, p.st
 	ix := &Index{snap: snap, emb: emb, opts: opts.withDefaults(), vecs: st.Vecs, dims: st.Dims, wholeTokens: st.WholeTokens}
 	ix.setDocs(false)
 	if len(ix.vecs) != len(ix.docs) || m.Docs != len(ix.docs) || m.Values != len(st.Values) {
+		p.close()
 		return nil, fmt.Errorf("stored index %s: %d vectors and %d documents for %d schema documents", dir, len(ix.vecs), m.Docs, len(ix.docs))
 	}
 	vs := make([]values.Doc, 0, len(st.Values))
 	for _, v := range st.Values {
 		if v.Table < 0 || v.Table >= len(snap.Tables) || v.Col < 0 || v.Col >= len(snap.Tables[v.Table].Columns) {
+			p.close()
 			return nil, fmt.Errorf("stored index %s: a value of a column the snapshot lacks", dir)
 		}
 		vs = append(vs, values.Doc{Table: v.Table, Col: v.Col, Value: v.Value})
 	}
-	ro := map[string]any{"read_only": true, "bolt_timeout": "5s"}
-	if ix.text, err = bleve.OpenUsing(filepath.Join(dir, textDir), ro); err != nil {
-		return nil, fmt.Errorf("stored index %s: text: %w", dir, err)
-	}
-	vals, err := bleve.OpenUsing(filepath.Join(dir, valuesDir), ro)
-	if err != nil {
-		ix.Close()
-		return nil, fmt.Errorf("stored index %s: values: %w", dir, err)
-	}
-	ix.vals = values.Open(vals, vs)
+	ix.text = p.text
+	ix.vals = values.Open(p.vals, vs)
 	for _, c := range []struct {
 		b    bleve.Index
 		want int
-	}{{ix.text, len(ix.docs)}, {vals, len(vs)}} {
+	}{{ix.text, len(ix.docs)}, {p.vals, len(vs)}} {
 		if n, err := c.b.DocCount(); err != nil || n != uint64(c.want) {
 			ix.Close()
 			return nil, fmt.Errorf("stored index %s: %d documents in bleve, want %d (%v)", dir, n, c.want, err)
@@ -221,6 +264,31 @@ func openStored(dir, key string, snap *schema.Snapshot, emb Embedder, opts Optio
 	}
 	ix.derive()
 	return ix, nil
+}
+
+// readData reads the index.json of the index in dir and its data file,
+// checked against the format and checksum index.json records:
+// fs.ErrNotExist when there is no index.json.
+func readData(dir string) ([]byte, meta, error) {
+	var m meta
+	mb, err := os.ReadFile(filepath.Join(dir, metaFile))
+	if err != nil {
+		return nil, m, err
+	}
+	if err := json.Unmarshal(mb, &m); err != nil {
+		return nil, m, fmt.Errorf("stored index %s: %s: %w", dir, metaFile, err)
+	}
+	if m.Format != persistFormat {
+		return nil, m, fmt.Errorf("stored index %s: format %d, want %d", dir, m.Format, persistFormat)
+	}
+	data, err := os.ReadFile(filepath.Join(dir, dataFile))
+	if err != nil {
+		return nil, m, fmt.Errorf("stored index %s: %w", dir, err)
+	}
+	if sum := sha256.Sum256(data); hex.EncodeToString(sum[:]) != m.SHA256 {
+		return nil, m, fmt.Errorf("stored index %s: %s does not match its checksum", dir, dataFile)
+	}
+	return data, m, nil
 }
 
 // removeOthers removes every entry of dir but key's index: older indexes

@@ -3,6 +3,7 @@ package index
 import (
 	"bytes"
 	"encoding/binary"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -18,7 +19,10 @@ import (
 //	magic "nl2sqlix", u32 format, u32 dims, u32 whole-schema tokens
 //	u32 n vectors, u32 offsets[n+1], u32 positions[...], f32 values[...]
 //	u32 m values, u32 tables[m], u32 columns[m], u32 text offsets[m+1], text
+//	reuse section: JSON of reuseRecord (reuse.go), to the end
 //
+// Opening an index for retrieval stops before the reuse section; only a
+// build that reuses it reads it (reuseSection).
 // Vectors and value texts come back as sub-slices of those arrays.
 const dataMagic = "nl2sqlix"
 
@@ -28,6 +32,7 @@ type stored struct {
 	Dims        int
 	Values      []storedValue
 	WholeTokens int
+	Reuse       reuseRecord // written only: decodeData does not read it
 }
 
 type storedValue struct {
@@ -68,6 +73,11 @@ func encodeData(st *stored) ([]byte, error) {
 		}
 	}
 	b.Write(text.Bytes())
+	reuse, err := json.Marshal(&st.Reuse)
+	if err != nil {
+		return nil, err
+	}
+	b.Write(reuse)
 	return b.Bytes(), nil
 }
 
@@ -133,6 +143,10 @@ func decodeData(data []byte) (*stored, error) {
 	if err != nil {
 		return nil, err
 	}
+	if uint64(toffs[m]) > uint64(len(r)) {
+		return nil, io.ErrUnexpectedEOF
+	}
+	r = r[:toffs[m]] // the reuse section follows
 	var text string
 	if len(r) > 0 {
 		text = unsafe.String(&r[0], len(r)) // data is never written
@@ -146,6 +160,44 @@ func decodeData(data []byte) (*stored, error) {
 		st.Values[i] = storedValue{Table: int(tables[i]), Col: int(cols[i]), Value: text[a:z]}
 	}
 	return st, nil
+}
+
+// reuseSection is the reuse section of a data file: what follows the value
+// texts.
+func reuseSection(data []byte) ([]byte, error) {
+	if !bytes.HasPrefix(data, []byte(dataMagic)) {
+		return nil, errors.New("not an index data file")
+	}
+	r := data[len(dataMagic):]
+	word := func(at uint64) (uint64, error) {
+		if at*4+4 > uint64(len(r)) {
+			return 0, io.ErrUnexpectedEOF
+		}
+		return uint64(binary.LittleEndian.Uint32(r[at*4:])), nil
+	}
+	nv, err := word(3)
+	if err != nil {
+		return nil, err
+	}
+	total, err := word(4 + nv) // offs[nv]
+	if err != nil {
+		return nil, err
+	}
+	at := 4 + nv + 1 + 2*total // past the positions and values
+	m, err := word(at)
+	if err != nil {
+		return nil, err
+	}
+	at += 1 + 2*m // past m, tables, columns
+	textLen, err := word(at + m)
+	if err != nil {
+		return nil, err
+	}
+	start := (at+m+1)*4 + textLen
+	if start > uint64(len(r)) {
+		return nil, io.ErrUnexpectedEOF
+	}
+	return r[start:], nil
 }
 
 // u32View is b's little-endian 32-bit words: b itself, viewed in place,

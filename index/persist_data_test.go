@@ -1,17 +1,22 @@
 package index
 
 import (
+	"encoding/json"
 	"reflect"
 	"testing"
 )
 
 // The data file decodes to what was encoded whether its bytes are viewed
 // in place (aligned) or copied (misaligned, as on a machine whose words
-// differ), and a truncated file is an error, never a panic.
+// differ), and a truncated file is an error, never a panic. The reuse
+// section (what a later build may take) reads back from the same bytes,
+// and opening for retrieval does not depend on it.
 func TestDataFileRoundTrips(t *testing.T) {
 	st := &stored{Dims: 7, WholeTokens: 123,
 		Vecs:   []vector{{Pos: []uint32{1, 5}, Val: []float32{0.5, -0.25}}, {}, {Pos: []uint32{6}, Val: []float32{1}}},
-		Values: []storedValue{{0, 1, "Heavy Metal"}, {2, 0, ""}, {1, 3, "Zürich"}}}
+		Values: []storedValue{{0, 1, "Heavy Metal"}, {2, 0, ""}, {1, 3, "Zürich"}},
+		Reuse: reuseRecord{Embedder: "ngram", Dims: 7, EmbedKeys: []string{"a", "b", "c"},
+			Fetched: map[string][]string{"k": {"Heavy Metal", "Zürich"}}}}
 	buf, err := encodeData(st)
 	if err != nil {
 		t.Fatal(err)
@@ -23,6 +28,13 @@ func TestDataFileRoundTrips(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%s: %v", name, err)
 		}
+		raw, err := reuseSection(data)
+		if err != nil {
+			t.Fatalf("%s: reuse section: %v", name, err)
+		}
+		if err := json.Unmarshal(raw, &got.Reuse); err != nil {
+			t.Fatalf("%s: reuse section: %v", name, err)
+		}
 		for i := range got.Vecs { // an empty vector decodes as empty slices
 			if len(got.Vecs[i].Pos) == 0 {
 				got.Vecs[i] = vector{}
@@ -32,7 +44,8 @@ func TestDataFileRoundTrips(t *testing.T) {
 			t.Errorf("%s: decoded %+v, want %+v", name, got, st)
 		}
 	}
-	for n := len(dataMagic); n < len(buf)-len("Heavy MetalZürich"); n++ {
+	reuse, _ := json.Marshal(&st.Reuse)
+	for n := len(dataMagic); n < len(buf)-len(reuse)-len("Heavy MetalZürich"); n++ {
 		if _, err := decodeData(buf[:n]); err == nil {
 			t.Errorf("truncated to %d bytes: no error", n)
 		}

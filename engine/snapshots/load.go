@@ -153,6 +153,26 @@ func (l Loader) stateToken(ctx context.Context, src Source) string {
 	return token
 }
 
+// Recorded is the version Load will return when it finds src unchanged:
+// the one recorded with src's current state token. It reads no snapshot,
+// so what depends only on the version (the stored retrieval index) can be
+// read while Load decodes it. "" when src has no state token, nothing is
+// recorded, or the token differs; Load decides in any case.
+func (l Loader) Recorded(ctx context.Context, src Source) string {
+	if l.Store == nil {
+		return ""
+	}
+	token := l.stateToken(ctx, src)
+	if token == "" {
+		return ""
+	}
+	recorded, version, err := l.Store.SourceState(ctx, src.ID())
+	if err != nil || recorded != token {
+		return ""
+	}
+	return version
+}
+
 // unchangedSince returns the stored snapshot when the source's state token
 // equals the one recorded with it and its profile is young enough: the
 // source was not written since, so neither its schema nor its row counts

@@ -45,6 +45,8 @@ type Index struct {
 	docs     []Doc // by their numeric id
 	vals     bleve.Index
 	searches memo // recent searches (memo.go)
+	fetched  map[string][]string
+	reused   int
 }
 
 // Options bound what Build fetches and indexes; all sizes must be set
@@ -60,6 +62,9 @@ type Options struct {
 	// Progress, when set, is told how many of the columns to fetch were
 	// fetched.
 	Progress func(done, total int)
+	// Prior, when set, is an earlier build's Fetched: a column whose fetch
+	// key is there takes those values instead of asking Source (reuse.go).
+	Prior map[string][]string
 }
 
 // perBatch is how many value documents go to bleve in one batch: one
@@ -113,6 +118,8 @@ func Build(ctx context.Context, snap *schema.Snapshot, opts Options, dir string)
 		}
 	}
 	sort.SliceStable(fetch, func(i, j int) bool { return fetch[i].distinct < fetch[j].distinct })
+	x := &Index{fetched: map[string][]string{}}
+	tkeys := map[int]string{}
 	budget := opts.MaxTotal
 	for i, f := range fetch {
 		if budget <= 0 {
@@ -123,14 +130,29 @@ func Build(ctx context.Context, snap *schema.Snapshot, opts Options, dir string)
 		}
 		t := snap.Tables[f.t]
 		c := t.Columns[f.c]
-		all, err := opts.Source.DistinctValues(ctx, t.Schema, t.Name, c.Name, min(opts.MaxDistinct, budget))
-		if err != nil {
-			return nil, fmt.Errorf("index: values of %s.%s: %w", t.Name, c.Name, err)
+		tk, ok := tkeys[f.t]
+		if !ok {
+			tk = tableKey(t)
+			tkeys[f.t] = tk
+		}
+		limit := min(opts.MaxDistinct, budget)
+		key := fetchKey(tk, c.Name, limit)
+		all, ok := opts.Prior[key]
+		if ok && key != "" {
+			x.reused++
+		} else {
+			got, err := opts.Source.DistinctValues(ctx, t.Schema, t.Name, c.Name, limit)
+			if err != nil {
+				return nil, fmt.Errorf("index: values of %s.%s: %w", t.Name, c.Name, err)
+			}
+			all = indexable(got, opts.MaxLen)
+		}
+		if key != "" {
+			x.fetched[key] = all
 		}
 		budget -= len(all)
 		vals[[2]int{f.t, f.c}] = append(vals[[2]int{f.t, f.c}], all...)
 	}
-	x := &Index{}
 	seen := map[string]bool{}
 	for ti, t := range snap.Tables {
 		for ci := range t.Columns {
@@ -164,6 +186,19 @@ func Build(ctx context.Context, snap *schema.Snapshot, opts Options, dir string)
 		}
 	}
 	return x, nil
+}
+
+// indexable keeps the values no longer than maxLen bytes (free text is
+// not a literal anyone types): only those count against the budget and
+// are recorded for reuse.
+func indexable(vs []string, maxLen int) []string {
+	out := vs[:0:0]
+	for _, v := range vs {
+		if len(v) <= maxLen {
+			out = append(out, v)
+		}
+	}
+	return out
 }
 
 // Open is the value index of docs (as Docs listed them when it was built)

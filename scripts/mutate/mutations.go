@@ -820,8 +820,8 @@ var mutations = []mutation{
 	{
 		Name: "stored-index-never-reused",
 		File: "index/persist.go",
-		Old:  "\tix, err := openStored(final, key, snap, emb, opts)\n\tif err == nil {",
-		New:  "\tix, err := openStored(final, key, snap, emb, opts)\n\tif err == nil && false {",
+		Old:  "\t}\n\tif err == nil {\n\t\treturn ix, op, nil",
+		New:  "\t}\n\tif err == nil && false {\n\t\treturn ix, op, nil",
 		Pkgs: []string{"./index"}, Run: "TestStoredIndexIsReusedAndRetrievesAlike",
 	},
 	{
@@ -837,6 +837,34 @@ var mutations = []mutation{
 		Old:  "if sum := sha256.Sum256(data); hex.EncodeToString(sum[:]) != m.SHA256 {",
 		New:  "if sum := sha256.Sum256(data); false && hex.EncodeToString(sum[:]) != m.SHA256 {",
 		Pkgs: []string{"./index"}, Run: "TestCorruptStoredIndexIsRebuilt",
+	},
+	{
+		Name: "rebuild-reuses-changed-tables-values",
+		File: "index/values/values.go",
+		Old:  "key := fetchKey(tk, c.Name, limit)",
+		New:  "key := fetchKey(t.Name, c.Name, limit)",
+		Pkgs: []string{"./index"}, Run: "TestRebuildReadsOnlyWhatChanged",
+	},
+	{
+		Name: "rebuild-reads-every-value-again",
+		File: "index/values/values.go",
+		Old:  "all, ok := opts.Prior[key]",
+		New:  "all, ok := opts.Prior[key+\"!\"]",
+		Pkgs: []string{"./index"}, Run: "TestRebuildReadsOnlyWhatChanged",
+	},
+	{
+		Name: "rebuild-embeds-every-text-again",
+		File: "index/build.go",
+		Old:  "if v, ok := p.vector(k); ok {",
+		New:  "if v, ok := p.vector(k); ok && false {",
+		Pkgs: []string{"./index"}, Run: "TestRebuildReadsOnlyWhatChanged",
+	},
+	{
+		Name: "prefetched-index-of-another-version-served",
+		File: "index/prefetch.go",
+		Old:  "if p != nil && (f.dir != dir || f.key != key) {",
+		New:  "if p != nil && false {",
+		Pkgs: []string{"./index"}, Run: "TestPrefetchedIndexServesOnlyItsOwnSnapshot",
 	},
 	{
 		Name: "killed-build-removes-stored-index",
@@ -1330,8 +1358,8 @@ var mutations = []mutation{
 	{
 		Name: "freshness-ignores-recorded-token",
 		File: "engine/snapshots/load.go",
-		Old:  "if err != nil || recorded != token {",
-		New:  "if err != nil || recorded == \"\" {",
+		Old:  "recorded, version, err := l.Store.SourceState(ctx, id)\n\tif err != nil || recorded != token {",
+		New:  "recorded, version, err := l.Store.SourceState(ctx, id)\n\tif err != nil || recorded == \"\" {",
 		Pkgs: []string{"./engine"}, Run: "TestRestartSeesEveryChangeWithoutCountingUnchangedSources",
 	},
 	{
