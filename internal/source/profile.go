@@ -2,6 +2,7 @@ package source
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"slices"
@@ -258,7 +259,32 @@ func (p *SQLProfiler) profileColumn(ctx context.Context, src string, c *schema.C
 		return nil, err
 	}
 	for _, sr := range samples.Rows {
-		prof.SampleValues = append(prof.SampleValues, sr[0])
+		AddSample(prof, sr[0])
 	}
 	return prof, nil
+}
+
+// MaxSampleBytes bounds a sample value: a profile's samples reach every
+// schema surface (describe_schema, search_schema, the planner's and the
+// host's schema context), and a long text, however frequent, is no literal
+// anyone filters on. A longer value is left out and the profile no longer
+// says it lists every value.
+const MaxSampleBytes = 200
+
+// AddSample appends v (as the result encoding gives it) to p's samples
+// unless its text is longer than MaxSampleBytes.
+func AddSample(p *schema.ColumnProfile, v any) {
+	n := 0
+	switch x := v.(type) {
+	case string:
+		n = len(x)
+	case map[string]any, []any:
+		b, _ := json.Marshal(x)
+		n = len(b)
+	}
+	if n > MaxSampleBytes {
+		p.AllValues = false
+		return
+	}
+	p.SampleValues = append(p.SampleValues, v)
 }

@@ -867,6 +867,13 @@ var mutations = []mutation{
 		Pkgs: []string{"./index"}, Run: "TestPrefetchedIndexServesOnlyItsOwnSnapshot",
 	},
 	{
+		Name: "profile-keeps-long-samples",
+		File: "internal/source/profile.go",
+		Old:  "if n > MaxSampleBytes {",
+		New:  "if false && n > MaxSampleBytes {",
+		Pkgs: []string{"./internal/source/sourcetest"}, Run: "TestProfileSamplesLeaveOutLongTexts",
+	},
+	{
 		Name: "killed-build-removes-stored-index",
 		File: "index/persist.go",
 		Old:  "\t\tif e.Name() == key || !e.IsDir() {",

@@ -159,7 +159,7 @@ func (s *SQLite) profileColumn(ctx context.Context, src string, c *schema.Column
 		return nil, err
 	}
 	for _, sr := range samples.Rows {
-		p.SampleValues = append(p.SampleValues, source.EncodeValue(sr[0], enc))
+		source.AddSample(p, source.EncodeValue(sr[0], enc))
 	}
 	return p, nil
 }
