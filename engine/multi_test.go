@@ -83,7 +83,7 @@ func multiEngineWith(t *testing.T, set func(*Options)) (*Engine, *counting) {
 	}
 	chinook, _ := filepath.Abs(filepath.Join(chinookDir, "chinook.sqlite"))
 	c := &counting{rp: rp, script: map[string][]json.RawMessage{}}
-	o := Options{
+	o := Options{Open: openAdapter,
 		Datasources: []DatasourceSpec{
 			{ID: "chinook", Engine: "sqlite", Path: chinook, Description: "Chinook digital music store"},
 			{ID: "targets", Engine: "duckdb", Path: targetsOnce.path, Description: "Sales planning: yearly revenue targets"},
