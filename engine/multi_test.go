@@ -228,7 +228,7 @@ func TestDecomposeRepair(t *testing.T) {
 	c.script["decompose"] = []json.RawMessage{bad}
 	_, err = e.Ask(context.Background(), AskRequest{Question: q1})
 	var ee *Error
-	if !errors.As(err, &ee) || ee.Code != CodeDecompositionInvalid || ee.Issues[0].Code != IssueSQL {
+	if !errors.As(err, &ee) || ee.Code != CodeDecompositionInvalid || ee.Issues[0].Code != multi.IssueSQL {
 		t.Errorf("no repair recorded: %v", err)
 	}
 }
