@@ -9,6 +9,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/nl2sql/nl2sql/engine/hooks"
+	"github.com/nl2sql/nl2sql/engine/hostplan"
 	"github.com/nl2sql/nl2sql/engine/internal/fault"
 	"github.com/nl2sql/nl2sql/engine/warnings"
 	"github.com/nl2sql/nl2sql/internal/source"
@@ -77,12 +78,12 @@ func (e *Engine) Ask(ctx context.Context, req AskRequest) (res *Result, err erro
 		mres, one, work, merr := e.asker(tr, today).Ask(ctx, q, today, tr.t.ID, sw, &tm)
 		if reason, ok := e.handsOver(merr); ok && one == "" {
 			// no resolver model: the ranking picks, or the host does (host_plan.go)
-			pick, cands, scores, herr := e.hostResolve(ctx, q, tr)
-			if herr != nil || pick == "" {
-				if herr != nil {
-					return nil, herr
-				}
-				return e.hostPlanCandidates(ctx, q, today, reason, cands, scores, tr), nil
+			pick, cands, scores, herr := hostplan.Resolve(ctx, hostResolver{e, tr}, q)
+			if herr != nil {
+				return nil, herr
+			}
+			if pick == "" {
+				return hostResult(q, hostplan.Candidates(ctx, q, today, reason, tr.t.ID, cands, scores, e.opts.ResultTokens), tr), nil
 			}
 			one, merr = pick, nil
 		}

@@ -37,7 +37,7 @@ func TestCheckPlanRunsNothing(t *testing.T) {
 		Datasources: []DatasourceSpec{{ID: "chinook", Engine: "sqlite", Path: abs, RowLimit: 1000}},
 		Planner:     rp,
 		Open: func(ctx context.Context, spec DatasourceSpec) (Source, error) {
-			src, err := OpenSource(ctx, spec)
+			src, err := openAdapter(ctx, spec)
 			return countingSource{src, &queries}, err
 		},
 	})
@@ -86,7 +86,7 @@ func TestCheckPlanRowLimitWarningOnlyWhenItCanCut(t *testing.T) {
 		t.Fatal(err)
 	}
 	abs, _ := filepath.Abs(filepath.Join(chinookDir, "chinook.sqlite"))
-	e, err := New(Options{Datasources: []DatasourceSpec{{ID: "chinook", Engine: "sqlite", Path: abs, RowLimit: 1000}}, Planner: rp})
+	e, err := New(Options{Open: openAdapter, Datasources: []DatasourceSpec{{ID: "chinook", Engine: "sqlite", Path: abs, RowLimit: 1000}}, Planner: rp})
 	if err != nil {
 		t.Fatal(err)
 	}

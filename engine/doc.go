@@ -6,7 +6,8 @@
 //	resolve   (resolve.go)   which datasource: the one named, or the only one; no model call
 //	          (multi.go)     several configured and none named: engine/multi shortlists,
 //	                         picks, decomposes and combines, over multi.Host (subquery.go)
-//	open      (engine.go)    on first use, in the background (engine/opening): the adapter,
+//	open      (engine.go)    on first use, in the background (engine/opening): the adapter
+//	                         (Options.Open, chosen by the composition root),
 //	                         the profiled snapshot (engine/snapshots), the retrieval index
 //	verified  (verified.go)  a verified query the caller may run answers instead (engine/verified)
 //	retrieve  (retrieve.go)  the schema context the planner sees
@@ -53,6 +54,7 @@
 //	rp, _ := llm.OpenReplay("examples/chinook/recordings")
 //	e, _ := engine.New(engine.Options{
 //		Datasources: []engine.DatasourceSpec{{ID: "chinook", Engine: "sqlite", Path: "/abs/chinook.sqlite"}},
+//		Open:        app.OpenSource, // the composition root chooses the adapters
 //		Planner:     rp,
 //	})
 //	res, err := e.Ask(ctx, engine.AskRequest{Question: "Which artist has released the most albums?"})

@@ -11,10 +11,6 @@ import (
 	"sync/atomic"
 	"time"
 
-	"github.com/nl2sql/nl2sql/internal/source/duckdb"
-	"github.com/nl2sql/nl2sql/internal/source/postgres"
-	"github.com/nl2sql/nl2sql/internal/source/sqlite"
-
 	"go.opentelemetry.io/otel"
 	"go.opentelemetry.io/otel/trace"
 
@@ -41,15 +37,12 @@ type Planner interface {
 	Complete(ctx context.Context, req llm.Request) (*llm.Response, error)
 }
 
-// Source is what the engine needs of a datasource adapter (internal/source).
-type Source interface {
-	ID() string
-	Dialect() string
-	Snapshot(ctx context.Context) (*schema.Snapshot, error)
-	Profile(ctx context.Context, snap *schema.Snapshot) error
-	Query(ctx context.Context, sql string, args []any, maxRows int) (*source.Result, error)
-	Close() error
-}
+// Source is a datasource adapter: the contract internal/source states,
+// which every adapter meets and the opener (Options.Open) returns.
+type Source = source.Source
+
+// Opener opens the datasource spec describes, read-only.
+type Opener func(ctx context.Context, spec DatasourceSpec) (Source, error)
 
 // StateStore is what the engine needs of the state store (internal/store):
 // schema snapshots with profile freshness and source states (what
@@ -136,8 +129,10 @@ type Options struct {
 	// 0 means 2 minutes.
 	RequestTimeout time.Duration
 	Logger         *slog.Logger
-	// Open opens a datasource; nil means OpenSource.
-	Open func(ctx context.Context, spec DatasourceSpec) (Source, error)
+	// Open opens a datasource with the adapter for its engine. The
+	// composition root (internal/app) chooses the adapters, so the engine
+	// imports no driver; nil makes every open fail with DATASOURCE_DOWN.
+	Open Opener
 	// Policy is the access policy (roles, users); nil means single-user.
 	Policy *scope.Policy
 	// Curated holds the verified queries; nil disables the verified path.
@@ -266,7 +261,9 @@ func New(opts Options) (*Engine, error) {
 		opts.Logger = slog.Default()
 	}
 	if opts.Open == nil {
-		opts.Open = OpenSource
+		opts.Open = func(context.Context, DatasourceSpec) (Source, error) {
+			return nil, errors.New("engine: no datasource opener (Options.Open) is configured")
+		}
 	}
 	if opts.TracerProvider == nil {
 		opts.TracerProvider = otel.GetTracerProvider()
@@ -291,20 +288,6 @@ func New(opts Options) (*Engine, error) {
 	}
 	e.traces = e.openTraces()
 	return e, nil
-}
-
-// OpenSource opens a datasource with the adapter for its engine.
-func OpenSource(ctx context.Context, spec DatasourceSpec) (Source, error) {
-	switch spec.Engine {
-	case "sqlite":
-		return sqlite.OpenSQLite(ctx, spec.ID, spec.Path, source.Options{RowLimit: spec.RowLimit, Timeout: spec.Timeout})
-	case "duckdb":
-		return duckdb.OpenDuckDB(ctx, spec.ID, spec.Path, source.Options{RowLimit: spec.RowLimit, Timeout: spec.Timeout})
-	case "postgres":
-		return postgres.OpenPostgres(ctx, spec.ID, spec.DSN, source.Options{RowLimit: spec.RowLimit, Timeout: spec.Timeout,
-			AllowWritableRole: spec.AllowWritableRole})
-	}
-	return nil, fmt.Errorf("engine %q is not supported", spec.Engine)
 }
 
 // DatasourceIDs lists the configured datasource ids in order.

@@ -32,7 +32,7 @@ func chinookEngine(t *testing.T, recordings string) *Engine {
 	if err != nil {
 		t.Fatal(err)
 	}
-	e, err := New(Options{
+	e, err := New(Options{Open: openAdapter,
 		Datasources: []DatasourceSpec{{ID: "chinook", Engine: "sqlite", Path: abs, RowLimit: 1000}},
 		Planner:     rp,
 		Today:       func() string { return "2026-01-15" },
@@ -141,7 +141,7 @@ func TestMissingDatabase(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	e, err := New(Options{Datasources: []DatasourceSpec{{ID: "chinook", Engine: "sqlite", Path: filepath.Join(t.TempDir(), "gone.sqlite")}}, Planner: rp})
+	e, err := New(Options{Open: openAdapter, Datasources: []DatasourceSpec{{ID: "chinook", Engine: "sqlite", Path: filepath.Join(t.TempDir(), "gone.sqlite")}}, Planner: rp})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -250,7 +250,7 @@ func TestPlanCache(t *testing.T) {
 	}
 	abs, _ := filepath.Abs(filepath.Join(chinookDir, "chinook.sqlite"))
 	newEngine := func() *Engine {
-		e, err := New(Options{Datasources: []DatasourceSpec{{ID: "chinook", Engine: "sqlite", Path: abs}},
+		e, err := New(Options{Open: openAdapter, Datasources: []DatasourceSpec{{ID: "chinook", Engine: "sqlite", Path: abs}},
 			Planner: rp, Store: st, PlannerID: "replay", Today: func() string { return "2026-01-15" }})
 		if err != nil {
 			t.Fatal(err)
@@ -306,7 +306,7 @@ func TestTraceReplay(t *testing.T) {
 		t.Fatalf("trace = %+v", tr)
 	}
 	abs, _ := filepath.Abs(filepath.Join(chinookDir, "chinook.sqlite"))
-	e2, err := New(Options{Datasources: []DatasourceSpec{{ID: "chinook", Engine: "sqlite", Path: abs}}, Planner: NewTracePlanner(tr),
+	e2, err := New(Options{Open: openAdapter, Datasources: []DatasourceSpec{{ID: "chinook", Engine: "sqlite", Path: abs}}, Planner: NewTracePlanner(tr),
 		Today: func() string { return "2026-01-15" }})
 	if err != nil {
 		t.Fatal(err)
@@ -373,7 +373,7 @@ func TestBadInputsFromTrials(t *testing.T) {
 	if err := os.WriteFile(empty, nil, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	e, err := New(Options{Datasources: []DatasourceSpec{{ID: "chinook", Engine: "sqlite", Path: empty}}, Planner: rp})
+	e, err := New(Options{Open: openAdapter, Datasources: []DatasourceSpec{{ID: "chinook", Engine: "sqlite", Path: empty}}, Planner: rp})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -15,7 +15,7 @@ func TestExplainWithoutModelPointsToCheckPlan(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	e, err := New(Options{Datasources: []DatasourceSpec{{ID: "chinook", Engine: "sqlite", Path: abs}}})
+	e, err := New(Options{Open: openAdapter, Datasources: []DatasourceSpec{{ID: "chinook", Engine: "sqlite", Path: abs}}})
 	if err != nil {
 		t.Fatal(err)
 	}

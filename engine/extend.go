@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"slices"
-	"time"
 
 	"github.com/nl2sql/nl2sql/engine/events"
 	"github.com/nl2sql/nl2sql/engine/extend"
@@ -128,39 +127,11 @@ func (e *Engine) runStartedFixed(ctx context.Context, kind, q string, tr *traceR
 	return ctx, err
 }
 
-// runFinished emits run.finished: the audit log's one line per run.
+// runFinished emits the run's last events (extend.Gate.Finish): run.finished
+// is the audit log's one line per run.
 func (e *Engine) runFinished(ctx context.Context, kind string, tr *traceRec, res *Result, err error) {
-	extend.Step(ctx, "")
-	for _, a := range tr.t.Rejected {
-		first := ""
-		if len(a.Issues) > 0 {
-			first = string(a.Issues[0].Code)
-		}
-		e.emit(ctx, events.ValidationFailed{RunID: tr.t.ID, Datasource: tr.t.Datasource, Attempt: a.Attempt, Issues: len(a.Issues), FirstCode: first})
-	}
-	if res != nil && len(res.SubQueries) > 0 && res.SubQueries[0].PlanSource == "cache" {
-		e.emit(ctx, events.CacheHit{RunID: tr.t.ID, Datasource: tr.t.Datasource})
-	}
-	id := e.caller(ctx).Identity()
-	ev := events.RunFinished{RunID: tr.t.ID, Kind: kind, User: id.User, Roles: id.Roles, Datasource: tr.t.Datasource,
-		Status: "ok", DurationMS: ms(time.Since(tr.t.CreatedAt))}
-	if res != nil {
-		ev.RowCount, ev.Truncated = res.RowCount, res.Truncated
-		if len(res.SubQueries) > 0 {
-			ev.PlanSource = res.SubQueries[0].PlanSource
-		}
-	}
-	if err != nil {
-		ae := AsError(err)
-		ev.Status, ev.Code, ev.ApprovalID = "error", string(ae.Code), ae.ApprovalID
-		if ae.Code == CodeNeedsApproval {
-			ev.Status = "needs_approval"
-		}
-		if ae.Code == CodeAccessDenied {
-			e.emit(ctx, events.AccessDenied{RunID: tr.t.ID, Datasource: tr.t.Datasource, Stage: "run"})
-		}
-	}
-	e.emit(ctx, ev)
+	e.gate().Finish(ctx, extend.Finished{Run: e.runOf(ctx, tr), Kind: kind, Datasource: tr.t.Datasource,
+		Rejected: tr.t.Rejected, Result: res, Err: err})
 	finishRun(ctx, res, err)
 }
 

@@ -35,7 +35,7 @@ func hookEngine(t *testing.T, set func(*Options)) *Engine {
 		t.Fatal(err)
 	}
 	abs, _ := filepath.Abs(filepath.Join(chinookDir, "chinook.sqlite"))
-	o := Options{
+	o := Options{Open: openAdapter,
 		Datasources: []DatasourceSpec{{ID: "chinook", Engine: "sqlite", Path: abs, RowLimit: 1000}},
 		Planner:     rp,
 		Today:       func() string { return "2026-01-15" },

@@ -211,7 +211,7 @@ func TestPostgresRestartMidQuery(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	e, err := New(Options{
+	e, err := New(Options{Open: openAdapter,
 		Datasources: []DatasourceSpec{{ID: "pg", Engine: "postgres", DSN: pg.dsn("faults_ro", "pw_faults", "faults"), Timeout: 2 * time.Minute}},
 		Planner:     rp,
 	})

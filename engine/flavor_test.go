@@ -43,7 +43,7 @@ func TestFlavorPicksTheDialect(t *testing.T) {
 		{"", "postgres", "make_interval", "INTERVAL '1 month'"},
 	}
 	for _, c := range cases {
-		e, err := New(Options{Planner: rp, Datasources: []DatasourceSpec{{ID: "ledger", Engine: "postgres", DSN: u.String(), Flavor: c.flavor}}})
+		e, err := New(Options{Open: openAdapter, Planner: rp, Datasources: []DatasourceSpec{{ID: "ledger", Engine: "postgres", DSN: u.String(), Flavor: c.flavor}}})
 		if err != nil {
 			t.Fatal(err)
 		}

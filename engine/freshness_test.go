@@ -96,7 +96,7 @@ func openFreshOn(t *testing.T, dir, engine, path string) freshnessRun {
 	e, err := New(Options{Datasources: []DatasourceSpec{{ID: "chinook", Engine: engine, Path: path}},
 		Store: st, IndexDir: filepath.Join(dir, "indexes"), ProfileMaxAge: time.Hour,
 		Open: func(ctx context.Context, spec DatasourceSpec) (Source, error) {
-			src, err := OpenSource(ctx, spec)
+			src, err := openAdapter(ctx, spec)
 			if err != nil {
 				return nil, err
 			}

@@ -91,7 +91,10 @@ func hookPaths(t *testing.T) []hookPath {
 	type opener = func(context.Context, DatasourceSpec) (Source, error)
 	with := func(t *testing.T, entries []hooks.Entry, open opener, more func(*Options)) *Engine {
 		return hookEngine(t, func(o *Options) {
-			o.Hooks, o.Open = runner(t, entries...), open
+			o.Hooks = runner(t, entries...)
+			if open != nil {
+				o.Open = open
+			}
 			if more != nil {
 				more(o)
 			}
@@ -164,7 +167,7 @@ func TestHookPointsOnEveryPath(t *testing.T) {
 		t.Run(path.name, func(t *testing.T) {
 			log := &runLog{}
 			open := func(ctx context.Context, spec DatasourceSpec) (Source, error) {
-				src, err := OpenSource(ctx, spec)
+				src, err := openAdapter(ctx, spec)
 				return loggedSource{src, log}, err
 			}
 			spy := func(deny hooks.Point) []hooks.Entry {

@@ -2,8 +2,6 @@ package engine
 
 import (
 	"context"
-	"errors"
-	"sort"
 
 	"github.com/nl2sql/nl2sql/curated"
 	"github.com/nl2sql/nl2sql/engine/hostplan"
@@ -54,37 +52,18 @@ var errNoPlanner = &Error{Code: CodeNoPlanner, Msg: "no model is configured on t
 // host plans through get_plan_schema and run_plan.
 func (e *Engine) HostPlanning() bool { return e.hostMode }
 
-// handsOver reports whether a planning error means the host should plan:
-// there is no planner, or (with Options.HandOver) replay has no
-// recording for the question.
+// handsOver reports whether a planning error means the host should plan
+// (hostplan.HandsOver), and why.
 func (e *Engine) handsOver(err error) (string, bool) {
-	if err == nil {
-		return "", false
-	}
-	if e.hostMode || AsError(err).Code == CodeNoPlanner {
-		return HostReasonNoPlanner, true
-	}
-	var nr *llm.NoRecordingError
-	if e.opts.HandOver && (errors.As(err, &nr) || AsError(err).Code == CodeNoRecording) {
-		return HostReasonNoRecording, true
-	}
-	return "", false
+	return hostplan.HandsOver(err, e.hostMode, e.opts.HandOver)
 }
 
 // hostPlan builds the plan-it-yourself result for q on ds.
 func (e *Engine) hostPlan(ctx context.Context, ds *datasource, q, today, reason string, tr *traceRec) *Result {
-	hp := hostplan.Plan(ctx, stepSource{e, ds}, q, today, reason, tr.t.ID, e.opts.ResultTokens)
-	return &Result{Question: q, HostPlan: hp, TraceID: tr.t.ID, Warnings: []string{}}
+	return hostResult(q, hostplan.Plan(ctx, stepSource{e, ds}, q, today, reason, tr.t.ID, e.opts.ResultTokens), tr)
 }
 
-// hostPlanCandidates is the plan-it-yourself result when several
-// datasources may hold the answer.
-func (e *Engine) hostPlanCandidates(ctx context.Context, q, today, reason string, cands []*datasource, scores []float64, tr *traceRec) *Result {
-	srcs := make([]hostplan.Source, len(cands))
-	for i, ds := range cands {
-		srcs[i] = stepSource{e, ds}
-	}
-	hp := hostplan.Candidates(ctx, q, today, reason, tr.t.ID, srcs, scores, e.opts.ResultTokens)
+func hostResult(q string, hp *HostPlan, tr *traceRec) *Result {
 	return &Result{Question: q, HostPlan: hp, TraceID: tr.t.ID, Warnings: []string{}}
 }
 
@@ -132,67 +111,35 @@ func (h stepSource) Values(ctx context.Context, q string) []string {
 	return verified.NamedValues(ctx, h.ds.idx, q, h.e.caller(ctx).Reader(h.ds.spec.ID))
 }
 
-// hostResolve resolves a question across several datasources without a
-// model: the ranking the resolver would see (candidates: BM25 over
-// descriptions and table names, within the caller's reach) picks the top
-// one when it leads (hostplan.Leads). Otherwise it returns the best hostplan.MaxCandidates that pass
-// after_resolution and the access screen, for the host to choose from.
-func (e *Engine) hostResolve(ctx context.Context, q string, tr *traceRec) (string, []*datasource, []float64, error) {
-	cands, err := e.candidates(ctx, q)
-	if err != nil {
-		return "", nil, nil, err
-	}
-	scores := make([]float64, len(cands))
+// hostResolver is the pipeline's side of choosing a datasource without a
+// resolver model (hostplan.Resolve): its ranking, after_resolution hooks
+// and access screen, with this run's trace.
+type hostResolver struct {
+	e  *Engine
+	tr *traceRec
+}
+
+func (r hostResolver) Ranked(ctx context.Context, q string) ([]string, []float64, error) {
+	cands, err := r.e.candidates(ctx, q)
+	ids, scores := make([]string, len(cands)), make([]float64, len(cands))
 	for i, c := range cands {
-		scores[i] = c.Score
+		ids[i], scores[i] = c.ID, c.Score
 	}
-	if hostplan.Leads(scores) {
-		return cands[0].ID, nil, nil, nil
-	}
-	if len(cands) > hostplan.MaxCandidates {
-		cands = cands[:hostplan.MaxCandidates]
-	}
-	ids := make([]string, len(cands))
-	score := map[string]float64{}
-	for i, c := range cands {
-		ids[i], score[c.ID] = c.ID, c.Score
-	}
-	ids, err = e.resolved(ctx, q, ids, tr)
+	return ids, scores, err
+}
+
+func (r hostResolver) Resolved(ctx context.Context, q string, ids []string) ([]string, error) {
+	return r.e.resolved(ctx, q, ids, r.tr)
+}
+
+func (r hostResolver) Usable(ctx context.Context, id, q string) hostplan.Source {
+	ds, err := r.e.datasource(ctx, id)
 	if err != nil {
-		return "", nil, nil, err
+		r.e.log.Warn("candidate datasource left out of the plan-it-yourself result", "datasource", id, "err", err)
+		return nil
 	}
-	if len(ids) == 1 {
-		return ids[0], nil, nil, nil
+	if r.e.screen(ctx, ds, q) != nil {
+		return nil
 	}
-	type pick struct {
-		ds    *datasource
-		score float64
-	}
-	var picks []pick
-	for _, id := range ids {
-		ds, err := e.datasource(ctx, id)
-		if err != nil {
-			e.log.Warn("candidate datasource left out of the plan-it-yourself result", "datasource", id, "err", err)
-			continue
-		}
-		if e.screen(ctx, ds, q) != nil {
-			continue
-		}
-		picks = append(picks, pick{ds, score[id]})
-	}
-	sort.SliceStable(picks, func(i, j int) bool { // the ranking's order (after_resolution may reorder ids)
-		return picks[i].score > picks[j].score || picks[i].score == picks[j].score && picks[i].ds.spec.ID < picks[j].ds.spec.ID
-	})
-	dss := make([]*datasource, len(picks))
-	scores = make([]float64, len(picks))
-	for i, p := range picks {
-		dss[i], scores[i] = p.ds, p.score
-	}
-	switch len(dss) {
-	case 0:
-		return "", nil, nil, Errorf(CodeAccessDenied, "ask about tables you can see (describe_schema lists them)", "this question cannot be answered from what you may read")
-	case 1:
-		return dss[0].spec.ID, nil, nil, nil
-	}
-	return "", dss, scores, nil
+	return stepSource{r.e, ds}
 }

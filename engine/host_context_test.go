@@ -37,7 +37,7 @@ func TestHostContextFitsBudgetOnLargeCatalog(t *testing.T) {
 		cut  bool
 	}{{"retrieval index", nil, false}, {"no index: the whole schema", brokenEmbedder{}, true}} {
 		t.Run(c.name, func(t *testing.T) {
-			e, err := New(Options{Datasources: []DatasourceSpec{{ID: "cat", Engine: "sqlite", Path: db}}, Embedder: c.emb,
+			e, err := New(Options{Open: openAdapter, Datasources: []DatasourceSpec{{ID: "cat", Engine: "sqlite", Path: db}}, Embedder: c.emb,
 				ResultTokens: 4000, Today: func() string { return "2026-01-15" }})
 			if err != nil {
 				t.Fatal(err)

@@ -9,22 +9,10 @@ import (
 	"github.com/nl2sql/nl2sql/engine/multi"
 )
 
-// Questions across datasources (engine/multi's doc.go walks one). With
-// several datasources configured and none named, Ask hands the question to
-// multi.Asker: the caller's reachable datasources are shortlisted and one
-// picked by the resolver; one picked, Ask answers as usual; several, the
-// decomposer splits the question, each sub-query runs the single-datasource
-// steps (multiHost.Run, subquery.go: the multi.Host this package
-// implements) layer by layer, and the rows are combined in DuckDB.
-//
-// The Result then has the combined rows and columns at the top, Plan the
-// validated combination plan over the sub-query tables, SQL the DuckDB SQL
-// that combined them (not a datasource's SQL: each sub-query's own SQL is
-// in sub_queries), sub_queries every sub-query sorted by id, and warnings
-// for failed or truncated sub-queries and unconverted values. It is
-// byte-identical across runs apart from timings and trace_id. A sub-query
-// that fails leaves its table empty: the answer says it is partial, and a
-// run where every sub-query fails is that error.
+// Questions across datasources: engine/multi walks them (its doc.go walks
+// one, and says what the Result then holds); Ask hands it the question
+// when several datasources are configured and none is named, and
+// subquery.go implements the multi.Host it walks over.
 
 // Error codes of cross-datasource questions.
 const (
@@ -33,27 +21,6 @@ const (
 	// CodeDecompositionInvalid: the decomposition failed its checks after
 	// every repair attempt (or, supplied, at once).
 	CodeDecompositionInvalid = multi.CodeDecompositionInvalid
-)
-
-// The decomposition document (engine/multi) keeps its engine names: they
-// are the supplied-decomposition and recording formats.
-type (
-	DecomposeAnswer = multi.Answer
-	SubQuerySpec    = multi.SubQuerySpec
-	CombineSpec     = multi.CombineSpec
-	InputSpec       = multi.InputSpec
-	ResolveAnswer   = multi.ResolveAnswer
-)
-
-// Issue codes of a refused decomposition (engine/multi).
-const (
-	IssueSQL        = multi.IssueSQL
-	IssueUnresolved = multi.IssueUnresolved
-	IssueCycle      = multi.IssueCycle
-	IssueCombine    = multi.IssueCombine
-	IssueUnused     = multi.IssueUnused
-	IssueDatasource = multi.IssueDatasource
-	IssueDuplicate  = multi.IssueDuplicate
 )
 
 // asker is the walk of a question across datasources (engine/multi)

@@ -83,7 +83,7 @@ func multiEngineWith(t *testing.T, set func(*Options)) (*Engine, *counting) {
 	}
 	chinook, _ := filepath.Abs(filepath.Join(chinookDir, "chinook.sqlite"))
 	c := &counting{rp: rp, script: map[string][]json.RawMessage{}}
-	o := Options{
+	o := Options{Open: openAdapter,
 		Datasources: []DatasourceSpec{
 			{ID: "chinook", Engine: "sqlite", Path: chinook, Description: "Chinook digital music store"},
 			{ID: "targets", Engine: "duckdb", Path: targetsOnce.path, Description: "Sales planning: yearly revenue targets"},
@@ -228,7 +228,7 @@ func TestDecomposeRepair(t *testing.T) {
 	c.script["decompose"] = []json.RawMessage{bad}
 	_, err = e.Ask(context.Background(), AskRequest{Question: q1})
 	var ee *Error
-	if !errors.As(err, &ee) || ee.Code != CodeDecompositionInvalid || ee.Issues[0].Code != IssueSQL {
+	if !errors.As(err, &ee) || ee.Code != CodeDecompositionInvalid || ee.Issues[0].Code != multi.IssueSQL {
 		t.Errorf("no repair recorded: %v", err)
 	}
 }

@@ -50,7 +50,7 @@ func TestCloseStopsAnOpenBeforeTheStoreCloses(t *testing.T) {
 		Store:       st, IndexDir: filepath.Join(dir, "indexes"),
 		Logger: slog.New(slog.NewTextHandler(&logs, nil)),
 		Open: func(ctx context.Context, spec DatasourceSpec) (Source, error) {
-			src, err := OpenSource(ctx, spec)
+			src, err := openAdapter(ctx, spec)
 			if err != nil {
 				return nil, err
 			}

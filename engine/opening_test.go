@@ -39,7 +39,7 @@ func TestSmallDatasourceAnswersWhileBigOneOpens(t *testing.T) {
 		Datasources: []DatasourceSpec{{ID: "big", Engine: "sqlite", Path: abs}, {ID: "small", Engine: "sqlite", Path: abs}},
 		OpenWait:    200 * time.Millisecond,
 		Open: func(ctx context.Context, spec DatasourceSpec) (Source, error) {
-			src, err := OpenSource(ctx, spec)
+			src, err := openAdapter(ctx, spec)
 			if err != nil || spec.ID != "big" {
 				return src, err
 			}
@@ -144,7 +144,7 @@ func restartOn(t *testing.T, dir string, spec DatasourceSpec, maxAge time.Durati
 		t.Fatal(err)
 	}
 	defer st.Close()
-	e, err := New(Options{Datasources: []DatasourceSpec{spec},
+	e, err := New(Options{Open: openAdapter, Datasources: []DatasourceSpec{spec},
 		Store: st, IndexDir: filepath.Join(dir, "indexes"), ProfileMaxAge: maxAge})
 	if err != nil {
 		t.Fatal(err)

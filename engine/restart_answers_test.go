@@ -27,7 +27,7 @@ func TestRestartAnswersAsAFreshBuild(t *testing.T) {
 		"customers in the USA by city", "total invoiced to Berlin in 2012", "employees who report to Nancy"}
 	contexts := func(opts Options) ([]byte, IndexReport) {
 		t.Helper()
-		opts.Datasources, opts.Today = []DatasourceSpec{spec}, func() string { return "2026-01-15" }
+		opts.Datasources, opts.Today, opts.Open = []DatasourceSpec{spec}, func() string { return "2026-01-15" }, openAdapter
 		e, err := New(opts)
 		if err != nil {
 			t.Fatal(err)

@@ -3,7 +3,6 @@ package engine
 import (
 	"context"
 	"encoding/json"
-	"strings"
 	"time"
 
 	"github.com/nl2sql/nl2sql/engine/hooks"
@@ -153,18 +152,12 @@ func (h *scaleHost) TraceCall(ctx context.Context, req llm.Request, resp *llm.Re
 	traceCall(ctx, req, resp, err, ms(took))
 }
 
-// withScaleReport puts the scaling report into the result, with a warning
-// when a budget cut the process short.
+// withScaleReport puts the scaling report into the result, with the
+// warnings it earns (scale.Report.Warnings).
 func withScaleReport(res *Result, r *ScaleReport) *Result {
-	if res == nil || r == nil {
-		return res
-	}
-	res.Scaling = r
-	if r.Degraded {
-		res.Warnings = append(res.Warnings, "test-time scaling was cut short ("+strings.Join(r.DegradedReasons, "; ")+"); the answer was selected from fewer candidates")
-	}
-	if r.Selection == "majority_selector_failed" {
-		res.Warnings = append(res.Warnings, "the selector failed; the answer is the largest bucket's (majority vote)")
+	if res != nil && r != nil {
+		res.Scaling = r
+		res.Warnings = append(res.Warnings, r.Warnings()...)
 	}
 	return res
 }

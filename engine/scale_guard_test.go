@@ -139,7 +139,7 @@ func TestScaleCandidatesPassAccessAndRowFilters(t *testing.T) {
 	}
 	pol := repPolicy(t)
 	abs, _ := filepath.Abs(filepath.Join(chinookDir, "chinook.sqlite"))
-	e, err := New(Options{
+	e, err := New(Options{Open: openAdapter,
 		Datasources: []DatasourceSpec{{ID: "chinook", Engine: "sqlite", Path: abs, RowLimit: 1000}},
 		Planner:     p, Policy: pol, Today: func() string { return "2026-01-15" },
 		Scaling: ScaleConfig{Strategies: []StrategySpec{{Name: scale.StrategyPlain, Samples: 2}, {Name: scale.StrategyReasoning, Samples: 2},

@@ -27,7 +27,7 @@ func scaleHookEngine(t *testing.T, log *runLog, entries []hooks.Entry, more func
 			o.Hooks = runner(t, entries...)
 		}
 		o.Open = func(ctx context.Context, spec DatasourceSpec) (Source, error) {
-			src, err := OpenSource(ctx, spec)
+			src, err := openAdapter(ctx, spec)
 			return loggedSource{src, log}, err
 		}
 		if more != nil {

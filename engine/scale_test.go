@@ -42,7 +42,7 @@ func scaleEngineWith(t *testing.T, planner Planner, cfg ScaleConfig, selector Pl
 	if err != nil {
 		t.Fatal(err)
 	}
-	e, err := New(Options{
+	e, err := New(Options{Open: openAdapter,
 		Datasources: []DatasourceSpec{{ID: "chinook", Engine: "sqlite", Path: abs, RowLimit: 1000}},
 		Planner:     planner, Selector: selector, Scaling: cfg, TraceDir: traceDir,
 		Today: func() string { return "2026-01-15" },

@@ -35,7 +35,7 @@ func semanticEngineFor(t *testing.T, file string, pol *scope.Policy) *Engine {
 	if file == "" {
 		file = filepath.Join(semanticDir, "semantic.yaml")
 	}
-	e, err := New(Options{
+	e, err := New(Options{Open: openAdapter,
 		Datasources: []DatasourceSpec{{ID: "chinook", Engine: "sqlite", Path: abs, RowLimit: 1000, Semantic: file, SemanticName: "semantic.yaml"}},
 		Planner:     rp,
 		Today:       func() string { return "2026-01-15" },

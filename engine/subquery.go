@@ -144,7 +144,9 @@ func (h *multiHost) Run(ctx context.Context, s multi.Sub, src multi.Source) (r m
 		return fail(err)
 	}
 	r.Query.SQL = sql
-	if err := e.subBeforeExecution(ctx, ds, s.Intent, p, sql, tr); err != nil {
+	in := planInput(ds, p)
+	in.Question, in.SQL = s.Intent, sql
+	if err := multi.BeforeExecution(ctx, h.Hook, in); err != nil {
 		return fail(err)
 	}
 	ectx, esp := startSpan(ctx, "execute")
@@ -192,21 +194,4 @@ func (e *Engine) SubQueryPlanRequests(ctx context.Context, doc []byte) ([]llm.Re
 		out = append(out, e.planRequest(ds, s.Intent, e.subContext(ctx, ds, s), e.opts.Today(), nil, 0))
 	}
 	return out, nil
-}
-
-// subBeforeExecution runs the before_execution hooks for one sub-query. A
-// rule that requires approval refuses it: an approval holds one query over
-// one datasource, so a question across datasources cannot wait for one.
-func (e *Engine) subBeforeExecution(ctx context.Context, ds *datasource, intent string, p *planned, sql string, tr *traceRec) error {
-	in := planInput(ds, p)
-	in.Question, in.SQL = intent, sql
-	out, err := e.hook(ctx, hooks.BeforeExecution, tr, in)
-	if err != nil {
-		return err
-	}
-	if out.NeedsApproval {
-		return Errorf(CodeRefusedByRule, "ask about one datasource: a query over one datasource can be sent for approval",
-			"a rule requires approval for part of this question, and approvals hold questions over one datasource")
-	}
-	return nil
 }

@@ -19,7 +19,7 @@ func northwindEngine(t *testing.T) (*Engine, string) {
 	if _, err := os.Stat(p); err != nil {
 		t.Skipf("../shared not found: %v", err)
 	}
-	e, err := New(Options{
+	e, err := New(Options{Open: openAdapter,
 		Datasources: []DatasourceSpec{{ID: "northwind", Engine: "sqlite", Path: p, RowLimit: 1000}},
 		Today:       func() string { return "2026-01-15" },
 	})

@@ -2,7 +2,6 @@ package engine
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"time"
 
@@ -30,53 +29,31 @@ func (e *Engine) verified(ctx context.Context, ds *datasource, q, today string, 
 		return nil, false, nil
 	}
 	if err != nil {
-		if ctx.Err() != nil {
-			return nil, false, deadline(ctx, err)
+		reason, fatal := verified.Fallback(ctx, err)
+		if fatal != nil {
+			return nil, false, fatal
 		}
-		if refusedByRule(err) && !errors.Is(err, verified.ErrNeedsApproval) {
-			return nil, false, err
-		}
-		reason := fmt.Sprintf("a verified query matched but could not answer (%v); the question was planned instead", err)
 		tr.mu.Lock()
 		tr.t.VerifiedFallback = redact(reason)
 		tr.mu.Unlock()
 		e.log.Info("verified path fell back", "datasource", ds.spec.ID, "err", err)
 		return nil, false, nil
 	}
-	res := ans.Result
 	tm.Plan, tm.Execute = 0, sw.Lap()
-	out := &Result{
-		Question: q, Columns: res.Columns, ColumnTypes: res.ColumnTypes, Rows: res.Rows,
-		RowCount: len(res.Rows), Truncated: res.Truncated, SQL: ans.SQL, Warnings: []string{},
-		Usage: Usage{ModelCalls: boolInt(len(ans.Query.Params) > 0)},
-		SubQueries: []SubQuery{{
-			ID: subQueryID(ds.spec.ID, q), Datasource: ds.spec.ID, Dialect: ds.src.Dialect(), Intent: q,
-			SQL: ans.SQL, PlanSource: "verified", VerifiedQuery: ans.Query.ID, Params: ans.Params,
-			RowCount: len(res.Rows), Truncated: res.Truncated,
-		}},
-		TraceID: tr.t.ID,
+	calls := 0
+	if len(ans.Query.Params) > 0 {
+		calls = 1 // the parameter-filling call
 	}
-	if out.Rows == nil {
-		out.Rows = [][]any{}
-	}
-	if res.Truncated {
-		out.Warnings = append(out.Warnings, "the result was cut at the row limit")
-	}
-	out.Answer = summarise(out)
-	if err := verified.ResultHooks(ctx, e.hookStep(tr), ds.spec.ID, q, ans.Query, shapeOf(out)); err != nil {
+	out := verified.Result(verified.Ran{Question: q, Intent: q, SubID: subQueryID(ds.spec.ID, q), Datasource: ds.spec.ID,
+		Dialect: ds.src.Dialect(), Query: ans.Query.ID, Params: ans.Params, ModelCalls: calls, CutWarning: true,
+		TraceID: tr.t.ID, Execution: ans.Execution})
+	if err := verified.ResultHooks(ctx, e.hookStep(tr), ds.spec.ID, q, ans.Query, verified.ShapeOf(out)); err != nil {
 		return nil, false, err
 	}
 	tm.Answer = sw.Lap()
 	tm.Total = sw.Total()
 	out.Timings = *tm
 	return out, true, nil
-}
-
-func boolInt(b bool) int {
-	if b {
-		return 1
-	}
-	return 0
 }
 
 // ListVerified lists the verified queries the caller may run on a
@@ -130,46 +107,18 @@ func (e *Engine) RunVerified(ctx context.Context, id string, params map[string]a
 		if refusedByRule(err) {
 			return nil, err
 		}
-		return nil, curatedError(err, ds.spec.ID)
+		return nil, verified.Error(err, ds.spec.ID)
 	}
 	tm.Execute = sw.Lap()
-	r := ex.Result
-	res = &Result{
-		Question: "(verified query " + id + ")", Columns: r.Columns, ColumnTypes: r.ColumnTypes, Rows: r.Rows,
-		RowCount: len(r.Rows), Truncated: r.Truncated, SQL: ex.SQL, Warnings: []string{},
-		SubQueries: []SubQuery{{ID: subQueryID(ds.spec.ID, id), Datasource: ds.spec.ID, Dialect: ds.src.Dialect(),
-			Intent: q.Description, SQL: ex.SQL, PlanSource: "verified", VerifiedQuery: id, Params: params,
-			RowCount: len(r.Rows), Truncated: r.Truncated}},
-		TraceID: tr.t.ID,
-	}
-	if res.Rows == nil {
-		res.Rows = [][]any{}
-	}
 	ctx = stepSpan(ctx, "answer")
-	res.Answer = summarise(res)
-	if err := verified.ResultHooks(ctx, e.hookStep(tr), ds.spec.ID, question, q, shapeOf(res)); err != nil {
+	res = verified.Result(verified.Ran{Question: question, Intent: q.Description, SubID: subQueryID(ds.spec.ID, id),
+		Datasource: ds.spec.ID, Dialect: ds.src.Dialect(), Query: id, Params: params, TraceID: tr.t.ID, Execution: ex})
+	if err := verified.ResultHooks(ctx, e.hookStep(tr), ds.spec.ID, question, q, verified.ShapeOf(res)); err != nil {
 		return nil, err
 	}
 	tm.Total = sw.Total()
 	res.Timings = tm
 	return res, nil
-}
-
-// curatedError maps a verified-query error to the boundary error.
-func curatedError(err error, ds string) error {
-	var ce *curated.Error
-	if errors.As(err, &ce) {
-		switch ce.Code {
-		case curated.CodeNotFound:
-			return &Error{Code: CodeVerifiedNotFound, Msg: ce.Msg, Hint: "list_verified_queries shows the ones you may run", Err: err}
-		case curated.CodeParams:
-			return &Error{Code: CodeInvalidParams, Msg: ce.Msg, Hint: "check each parameter against the query's param_schema", Err: err}
-		case curated.CodeNotAllowed, curated.CodeRowFilter:
-			return &Error{Code: CodeAccessDenied, Msg: ce.Msg, Hint: "ask your administrator for access", Err: err}
-		}
-		return &Error{Code: Code(ce.Code), Msg: ce.Msg, Err: err}
-	}
-	return sourceError(err, ds)
 }
 
 // paramFiller fills a matched verified query's parameters with the
@@ -198,11 +147,6 @@ func (e *Engine) hookStep(tr *traceRec) verified.Hook {
 	return func(ctx context.Context, p hooks.Point, in hooks.Input) (hooks.Outcome, error) {
 		return e.hook(ctx, p, tr, in)
 	}
-}
-
-// shapeOf is what the result hooks see of a verified query's result.
-func shapeOf(r *Result) verified.Shape {
-	return verified.Shape{SQL: r.SQL, Columns: r.Columns, RowCount: r.RowCount, Truncated: r.Truncated, Answer: r.Answer}
 }
 
 // refusedByRule reports whether err is a rule's refusal or an approval

@@ -17,7 +17,7 @@ import (
 func TestWritableRoleStillReadOnly(t *testing.T) {
 	super := pgtest.Schema(t, pgtest.DSN(t))
 	pgtest.Exec(t, super, `CREATE TABLE crates (id BIGINT PRIMARY KEY)`, `INSERT INTO crates VALUES (1), (2)`)
-	e, err := New(Options{Datasources: []DatasourceSpec{{ID: "dev", Engine: "postgres", DSN: super, AllowWritableRole: true}}})
+	e, err := New(Options{Open: openAdapter, Datasources: []DatasourceSpec{{ID: "dev", Engine: "postgres", DSN: super, AllowWritableRole: true}}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -49,7 +49,7 @@ func TestWritableRoleStillReadOnly(t *testing.T) {
 // tool returns) carries it too.
 func TestWritableRoleRefusalNamesBothFixes(t *testing.T) {
 	super := pgtest.Schema(t, pgtest.DSN(t))
-	e, err := New(Options{Datasources: []DatasourceSpec{{ID: "dev", Engine: "postgres", DSN: super}}})
+	e, err := New(Options{Open: openAdapter, Datasources: []DatasourceSpec{{ID: "dev", Engine: "postgres", DSN: super}}})
 	if err != nil {
 		t.Fatal(err)
 	}

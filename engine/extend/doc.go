@@ -7,8 +7,10 @@
 // after a rewrite (Unstable when hooks disagree), what a hook sees of a
 // plan (PlanReads: the stored tables and columns it reads), the step
 // events of a run (WithRun, Step), the caller's event sink
-// (WithEventSink: MCP progress gets only caller-safe events), and the
-// warning when a rule names what a datasource lacks. It never decides
+// (WithEventSink: MCP progress gets only caller-safe events), a run's
+// last events (Finish: refused plans, cache hits, access denials and
+// run.finished, the audit log's line), and the warning when a rule names
+// what a datasource lacks. It never decides
 // which point runs when, never changes or validates a plan, and never
 // reads a datasource: the pipeline calls Hook at each fixed point with a
 // hooks.<Point> constant (engine's TestHookCallSitesNamePoints), validates

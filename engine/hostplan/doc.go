@@ -8,8 +8,10 @@
 // and what was left out is named with the call that shows it, which
 // matching verified queries are listed with their parameters filled from
 // the question, the one-line Next, and the rule by which a ranking of
-// datasources picks one without a resolver model (Leads). It never
-// resolves, retrieves, screens access or runs anything: the pipeline
+// datasources picks one without a resolver model (Leads, Resolve, over the
+// Resolver the pipeline gives it), and when a planning error hands the
+// question to the host (HandsOver). It never ranks, runs hooks,
+// retrieves, screens access or runs anything itself: the pipeline
 // gives each datasource as a Source whose methods are its own steps,
 // already within the caller's scope, so the host sees exactly what the
 // server's planner would have seen.

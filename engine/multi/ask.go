@@ -249,3 +249,19 @@ func answerInput(q string, srcs map[string]Source, runs []SubRun, res *result.Re
 	in.Tables, in.ReadColumns = slices.Compact(in.Tables), slices.Compact(in.ReadColumns)
 	return in
 }
+
+// BeforeExecution runs the before_execution hooks (through hook, the
+// pipeline's hook step) for one sub-query, in its hook input. A rule that
+// requires approval refuses it: an approval holds one query over one
+// datasource, so a question across datasources cannot wait for one.
+func BeforeExecution(ctx context.Context, hook func(context.Context, hooks.Point, hooks.Input) (hooks.Outcome, error), in hooks.Input) error {
+	out, err := hook(ctx, hooks.BeforeExecution, in)
+	if err != nil {
+		return err
+	}
+	if out.NeedsApproval {
+		return fault.Errorf(fault.CodeRefusedByRule, "ask about one datasource: a query over one datasource can be sent for approval",
+			"a rule requires approval for part of this question, and approvals hold questions over one datasource")
+	}
+	return nil
+}

@@ -35,7 +35,15 @@
 // after_resolution hooks, opening, retrieval, one sub-query's plan and
 // run, the after_answer hooks, the trace), so a sub-query does nothing a
 // question on one datasource could not; the combined result is an
-// engine/result Result.
+// engine/result Result: the combined rows and columns at the top, Plan the
+// validated combination plan over the sub-query tables, SQL the DuckDB SQL
+// that combined them (each sub-query's own SQL is in its SubQuery), the
+// sub-queries sorted by id, and warnings for failed or truncated
+// sub-queries and unconverted values. It is byte-identical across runs
+// apart from timings and trace_id. A sub-query that fails leaves its table
+// empty: the answer says it is partial, and a run where every sub-query
+// fails is that error. BeforeExecution refuses a sub-query a rule would
+// hold for approval: an approval holds one query over one datasource.
 //
 // It owns the formats (Answer, SubQuerySpec, CombineSpec, InputSpec,
 // ResolveAnswer, whose JSON is what recordings and supplied decompositions
@@ -45,7 +53,8 @@
 // It never opens a datasource, runs a datasource query, applies an access
 // policy, runs a hook or writes a trace itself: the engine decides which
 // datasources a caller reaches, runs each sub-query through its own steps
-// (engine/subquery.go implements Host) and records the model calls.
+// (engine/subquery.go implements Host, passing its hook step to
+// BeforeExecution) and records the model calls.
 //
 // Worked example, with two datasources offered:
 //

@@ -39,5 +39,7 @@
 // and three selector calls (one per pair of the live buckets) make bucket 0
 // the winner: Selection "tournament", 11 model calls in all. With
 // Tournament off the largest bucket wins ("majority", 213). The same
-// inputs and recordings give a byte-identical Report.
+// inputs and recordings give a byte-identical Report, and
+// Report.Warnings says what the result must warn of (a budget that cut
+// the process short, a selector that failed).
 package scale

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strings"
 	"sync"
 	"time"
 
@@ -44,6 +45,20 @@ type Report struct {
 	// "repair", "critique", "revise", "select".
 	Stages []StageUsage  `json:"stages"`
 	Budget *BudgetReport `json:"budget,omitempty"`
+}
+
+// Warnings are what a result scaled this way must say: that a budget cut
+// the process short, or that the selector failed and the largest bucket
+// won.
+func (r *Report) Warnings() []string {
+	var w []string
+	if r.Degraded {
+		w = append(w, "test-time scaling was cut short ("+strings.Join(r.DegradedReasons, "; ")+"); the answer was selected from fewer candidates")
+	}
+	if r.Selection == "majority_selector_failed" {
+		w = append(w, "the selector failed; the answer is the largest bucket's (majority vote)")
+	}
+	return w
 }
 
 // CandidateReport is one candidate plan: its strategy and sample index (the

@@ -9,7 +9,9 @@
 // fills a matched query's parameters (ParamFiller, which never shows the
 // model the SQL); and the hook gate a verified run passes (after_planning
 // and before_execution before it runs, after_execution and after_answer
-// over its result's shape, never its rows). It never runs SQL, reads the
+// over its result's shape, never its rows), the Result of a verified run
+// (Result, with the template answer), which failures fall back to planning
+// (Fallback) and how a run's errors map to the product's (Error). It never runs SQL, reads the
 // access policy or writes a trace: curated runs the query, the pipeline
 // passes the caller's scope as an index.Allow, its hook step as a Hook and
 // its trace as ParamFiller.Trace.

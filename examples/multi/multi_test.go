@@ -23,6 +23,7 @@ import (
 	"github.com/nl2sql/nl2sql/engine"
 	"github.com/nl2sql/nl2sql/engine/llm"
 	"github.com/nl2sql/nl2sql/examples/multi"
+	"github.com/nl2sql/nl2sql/internal/app"
 	"github.com/nl2sql/nl2sql/internal/config"
 )
 
@@ -143,7 +144,7 @@ func newEngine(t *testing.T) (*engine.Engine, *capture) {
 		t.Fatal(err)
 	}
 	c := &capture{rp: rp, reqs: map[string]llm.Request{}}
-	e, err := engine.New(engine.Options{Datasources: specs, Planner: c, Today: func() string { return today }})
+	e, err := engine.New(engine.Options{Datasources: specs, Open: app.OpenSource, Planner: c, Today: func() string { return today }})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -185,7 +185,7 @@ func AccessProblems(pol *scope.Policy, cfg *config.Config, snaps map[string]*sch
 func checkDatasource(ctx context.Context, spec engine.DatasourceSpec) (*schema.Snapshot, error) {
 	ctx, cancel := context.WithTimeout(ctx, spec.Timeout)
 	defer cancel()
-	src, err := engine.OpenSource(ctx, spec)
+	src, err := OpenSource(ctx, spec)
 	if err != nil {
 		return nil, err
 	}

@@ -146,8 +146,8 @@ func (a *EvalAsker) engine(dbID, dbPath string) (*engine.Engine, string, error) 
 		return e, id, nil
 	}
 	e, err := engine.New(engine.Options{
-		Datasources: []engine.DatasourceSpec{{ID: id, Engine: "sqlite", Path: dbPath, RowLimit: a.rowLimit}},
-		Planner:     a.planner, PlannerID: a.plannerID, Logger: a.logger, RequestTimeout: a.timeout,
+		Datasources: []engine.DatasourceSpec{{ID: id, Engine: "sqlite", Path: dbPath, RowLimit: a.rowLimit}}, Open: OpenSource,
+		Planner: a.planner, PlannerID: a.plannerID, Logger: a.logger, RequestTimeout: a.timeout,
 	})
 	if err != nil {
 		return nil, "", err

@@ -45,7 +45,7 @@ func CheckRecordings(ctx context.Context, cfgPath string, out io.Writer) error {
 		fmt.Fprintln(out, "no replay recordings are configured (no llm entry has provider: replay)")
 		return nil
 	}
-	eng, err := engine.New(engine.Options{Datasources: datasourceSpecs(cfg), Planner: replays[0],
+	eng, err := engine.New(engine.Options{Datasources: datasourceSpecs(cfg), Open: OpenSource, Planner: replays[0],
 		Logger: slog.New(slog.DiscardHandler), Today: func() string { return time.Now().UTC().Format("2006-01-02") }})
 	if err != nil {
 		return err

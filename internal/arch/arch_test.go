@@ -95,7 +95,9 @@ func TestImportsRunDown(t *testing.T) {
 
 // The pipeline's folder never reaches its callers: nothing under engine/
 // imports the transports, the tools or the composition root, and no step
-// package imports the pipeline that calls it.
+// package imports the pipeline that calls it. Nor does it pick a
+// datasource adapter: the composition root hands the engine its opener
+// (engine.Options.Open), so nothing under engine/ imports a driver.
 func TestEngineKnowsNoCaller(t *testing.T) {
 	g := imports(t)
 	for p, imps := range g {
@@ -106,6 +108,8 @@ func TestEngineKnowsNoCaller(t *testing.T) {
 			switch {
 			case imp == "mcp" || strings.HasPrefix(imp, "mcp/"), imp == "tools", strings.HasPrefix(imp, "internal/app"), imp == ".":
 				t.Errorf("%s imports %s: the engine must not know its callers", p, imp)
+			case imp == "internal/source/adapters", imp == "internal/source/sqlite", imp == "internal/source/duckdb", imp == "internal/source/postgres":
+				t.Errorf("%s imports %s: the composition root chooses the adapters (engine.Options.Open)", p, imp)
 			case p != "engine" && imp == "engine":
 				t.Errorf("%s imports engine: a step package is called by the pipeline, never the other way round", p)
 			}

@@ -42,6 +42,7 @@ var Layers = map[string]int{
 	"internal/source/duckdb":     Foundations,
 	"internal/source/postgres":   Foundations,
 	"internal/source/sqlitecopy": Foundations,
+	"internal/source/adapters":   Foundations,
 	"internal/source/sourcetest": Foundations,
 	"internal/store":             Foundations,
 	"scope":                      Foundations,

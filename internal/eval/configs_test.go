@@ -8,6 +8,8 @@ import (
 
 	"github.com/nl2sql/nl2sql/engine"
 	"github.com/nl2sql/nl2sql/engine/llm"
+	"github.com/nl2sql/nl2sql/internal/source"
+	"github.com/nl2sql/nl2sql/internal/source/adapters"
 )
 
 // Three configurations over replayed candidates that disagree
@@ -27,7 +29,11 @@ func TestRunConfigs(t *testing.T) {
 	mk := func(sc engine.ScaleConfig) *engine.Engine {
 		e, err := engine.New(engine.Options{
 			Datasources: []engine.DatasourceSpec{{ID: "chinook", Engine: "sqlite", Path: db}},
-			Planner:     rp, Scaling: sc, Today: func() string { return "2026-01-15" },
+			// internal/app's opener, which this package's tests cannot import
+			Open: func(ctx context.Context, s engine.DatasourceSpec) (engine.Source, error) {
+				return adapters.Open(ctx, s.Engine, s.ID, s.Path, s.DSN, source.Options{RowLimit: s.RowLimit, Timeout: s.Timeout})
+			},
+			Planner: rp, Scaling: sc, Today: func() string { return "2026-01-15" },
 		})
 		if err != nil {
 			t.Fatal(err)

@@ -1,6 +1,7 @@
 package source
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -23,6 +24,19 @@ const (
 // MaxValueBytes caps any one string or blob a query may build or read
 // (SQLITE_LIMIT_LENGTH), so printf('%.*c', 1e9, 'x') cannot take a gigabyte.
 const MaxValueBytes = 16 << 20
+
+// Source is the contract every adapter meets (internal/source/sqlite,
+// /duckdb, /postgres), stated once here so that the engine and the one
+// switch that opens an adapter by name (internal/source/adapters) agree
+// on it without either importing the other.
+type Source interface {
+	ID() string
+	Dialect() string
+	Snapshot(ctx context.Context) (*schema.Snapshot, error)
+	Profile(ctx context.Context, snap *schema.Snapshot) error
+	Query(ctx context.Context, sql string, args []any, maxRows int) (*Result, error)
+	Close() error
+}
 
 // Options configure an adapter.
 type Options struct {

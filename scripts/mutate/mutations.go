@@ -90,9 +90,9 @@ var mutations = []mutation{
 	},
 	{
 		Name: "audit-no-user-roles",
-		File: "engine/extend.go",
-		Old:  "User: id.User, Roles: id.Roles, Datasource: tr.t.Datasource,",
-		New:  "User: id.User[:0], Roles: nil, Datasource: tr.t.Datasource,",
+		File: "engine/extend/finish.go",
+		Old:  "User: f.Run.User, Roles: f.Run.Roles, Datasource: f.Datasource,",
+		New:  "User: f.Run.User[:0], Roles: nil, Datasource: f.Datasource,",
 		Pkgs: []string{"./internal/app"}, Run: "TestAuditLinesCarryUserAndRoles",
 	},
 	{

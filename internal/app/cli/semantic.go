@@ -135,7 +135,7 @@ func semanticCheckCmd() *cobra.Command {
 // semantic file) and returns it with its profiled snapshot; the caller
 // closes the source.
 func openProfiled(ctx context.Context, d config.Datasource) (engine.Source, *schema.Snapshot, error) {
-	src, err := engine.OpenSource(ctx, engine.DatasourceSpec{ID: d.ID, Engine: d.Engine, Path: d.Path, DSN: d.DSN,
+	src, err := app.OpenSource(ctx, engine.DatasourceSpec{ID: d.ID, Engine: d.Engine, Path: d.Path, DSN: d.DSN,
 		RowLimit: d.RowLimit, Timeout: d.Timeout()})
 	if err != nil {
 		return nil, nil, err
