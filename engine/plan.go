@@ -14,6 +14,7 @@ import (
 	"github.com/nl2sql/nl2sql/engine/result"
 	"github.com/nl2sql/nl2sql/internal/source"
 	"github.com/nl2sql/nl2sql/planast"
+	"github.com/nl2sql/nl2sql/planast/planschema"
 	"github.com/nl2sql/nl2sql/planast/validate"
 )
 
@@ -123,7 +124,7 @@ func (e *Engine) planValidated(ctx context.Context, ds *datasource, question, sc
 }
 
 // planAnswerSchema is the JSON Schema of the planner's answer, computed once.
-var planAnswerSchema = planast.AnswerSchema()
+var planAnswerSchema = planschema.Answer()
 
 // planRequest builds the structured call for one planning attempt. The
 // first attempt is step "plan"; repairs are "plan_repair" with the attempt

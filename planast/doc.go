@@ -13,14 +13,6 @@
 // definitions. The stages over the language are packages of their own:
 // planast/validate checks a plan against a catalog (the worked example of a
 // plan, from decoding to its validated form, is there), planast/lift turns
-// SQL into a plan, and render turns a validated plan into SQL.
-//
-// # JSON Schema, two forms
-//
-// JSONSchema is the strict form models get for structured output: every
-// property required, optional ones nullable (OpenAI's strict mode).
-// HostJSONSchema is the form get_plan_schema serves to host assistants:
-// only what Decode needs is required, optional fields may be omitted or
-// null, and a document it accepts is never refused by Decode for its shape
-// (size limits aside).
+// SQL into a plan, planast/planschema writes the language's JSON Schema
+// from these types, and render turns a validated plan into SQL.
 package planast

@@ -13,6 +13,7 @@ import (
 	"github.com/santhosh-tekuri/jsonschema/v6"
 
 	"github.com/nl2sql/nl2sql/planast"
+	"github.com/nl2sql/nl2sql/planast/planschema"
 )
 
 var hostOnce struct {
@@ -22,12 +23,12 @@ var hostOnce struct {
 	err error
 }
 
-// hostSchema compiles planast.HostJSONSchema with a validator hosts use
+// hostSchema compiles planschema.Host with a validator hosts use
 // (github.com/santhosh-tekuri/jsonschema, draft 2020-12).
 func hostSchema(t testing.TB) (*jsonschema.Schema, map[string]any) {
 	t.Helper()
 	hostOnce.Do(func() {
-		raw := planast.HostJSONSchema()
+		raw := planschema.Host()
 		doc, err := jsonschema.UnmarshalJSON(bytes.NewReader(raw))
 		if err != nil {
 			hostOnce.err = err
@@ -113,7 +114,7 @@ func assertHostAccepts(t *testing.T, plan string) {
 func TestHostSchemaForm(t *testing.T) {
 	_, host := hostSchema(t)
 	var strict map[string]any
-	if err := json.Unmarshal(planast.JSONSchema(), &strict); err != nil {
+	if err := json.Unmarshal(planschema.Strict(), &strict); err != nil {
 		t.Fatal(err)
 	}
 	if fmt.Sprint(host["required"]) != "[select]" {
@@ -135,7 +136,7 @@ func TestHostSchemaForm(t *testing.T) {
 			t.Errorf("%s: the host form allows additional properties", name)
 		}
 	}
-	if !bytes.Equal(planast.HostJSONSchema(), planast.HostJSONSchema()) {
+	if !bytes.Equal(planschema.Host(), planschema.Host()) {
 		t.Error("the host schema is not deterministic")
 	}
 }

@@ -8,7 +8,7 @@ import (
 	mcpgo "github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
 
-	"github.com/nl2sql/nl2sql/planast"
+	"github.com/nl2sql/nl2sql/planast/planschema"
 )
 
 // planRules is the guide's text part: what a host cannot read off the
@@ -108,11 +108,11 @@ func GetPlanSchemaHandler() server.ToolHandlerFunc {
 		if bad := bindStrict(req, &args, planSchemaShape); bad != nil {
 			return bad, nil
 		}
-		out := PlanSchemaOutput{Guide: PlanGuide, Form: "host", Schema: planast.HostJSONSchema()}
+		out := PlanSchemaOutput{Guide: PlanGuide, Form: "host", Schema: planschema.Host()}
 		switch args.Form {
 		case "", "host":
 		case "strict":
-			out.Form, out.Schema = "strict", planast.JSONSchema()
+			out.Form, out.Schema = "strict", planschema.Strict()
 		default:
 			return mcpgo.NewToolResultError("INVALID_REQUEST: form must be \"host\" or \"strict\"\nhint: send " + planSchemaShape), nil
 		}

@@ -18,6 +18,7 @@ import (
 	"github.com/nl2sql/nl2sql/internal/schema"
 	"github.com/nl2sql/nl2sql/internal/source"
 	"github.com/nl2sql/nl2sql/planast"
+	"github.com/nl2sql/nl2sql/planast/planschema"
 	"github.com/nl2sql/nl2sql/planast/validate"
 	"github.com/nl2sql/nl2sql/render"
 )
@@ -238,7 +239,7 @@ func openChinook(t *testing.T) (*sqlite.SQLite, *schema.Snapshot) {
 
 func compileHostSchema(t *testing.T) *jsonschema.Schema {
 	t.Helper()
-	doc, err := jsonschema.UnmarshalJSON(bytes.NewReader(planast.HostJSONSchema()))
+	doc, err := jsonschema.UnmarshalJSON(bytes.NewReader(planschema.Host()))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -258,7 +259,7 @@ func compileHostSchema(t *testing.T) *jsonschema.Schema {
 // request; anything else is refused with a hint.
 func TestGetPlanSchemaForms(t *testing.T) {
 	h := GetPlanSchemaHandler()
-	for form, want := range map[string]json.RawMessage{"": planast.HostJSONSchema(), "host": planast.HostJSONSchema(), "strict": planast.JSONSchema()} {
+	for form, want := range map[string]json.RawMessage{"": planschema.Host(), "host": planschema.Host(), "strict": planschema.Strict()} {
 		req := mcpCall(map[string]any{})
 		if form != "" {
 			req = mcpCall(map[string]any{"form": form})

@@ -7,6 +7,7 @@ import (
 
 	"github.com/nl2sql/nl2sql/engine/llm"
 	"github.com/nl2sql/nl2sql/planast"
+	"github.com/nl2sql/nl2sql/planast/planschema"
 )
 
 // decomposeSystemPrompt is the decomposer's stable system message.
@@ -81,10 +82,10 @@ func jsArr(items any) map[string]any { return map[string]any{"type": "array", "i
 var jsStr = map[string]any{"type": "string"}
 
 // Schema is the JSON Schema of Answer; post refers to the
-// plan language's own schema (planast.JSONSchema), whose $defs it carries.
+// plan language's own schema (planschema.Strict), whose $defs it carries.
 var Schema = func() json.RawMessage {
 	var plan map[string]any
-	if err := json.Unmarshal(planast.JSONSchema(), &plan); err != nil {
+	if err := json.Unmarshal(planschema.Strict(), &plan); err != nil {
 		panic("engine: plan schema: " + err.Error())
 	}
 	column := jsObj(map[string]any{"name": jsStr, "type": map[string]any{"type": "string",

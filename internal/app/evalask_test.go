@@ -14,8 +14,8 @@ import (
 	"github.com/nl2sql/nl2sql/engine/llm"
 	"github.com/nl2sql/nl2sql/internal/eval"
 	"github.com/nl2sql/nl2sql/internal/source"
-	"github.com/nl2sql/nl2sql/planast"
 	"github.com/nl2sql/nl2sql/planast/lift"
+	"github.com/nl2sql/nl2sql/planast/planschema"
 )
 
 // evalRoot builds a Spider-shaped database root holding concert_singer.
@@ -66,7 +66,7 @@ func TestEvalLiveThenReplay(t *testing.T) {
 		t.Fatal(err)
 	}
 	var schemaRoot map[string]any
-	if err := json.Unmarshal(planast.AnswerSchema(), &schemaRoot); err != nil {
+	if err := json.Unmarshal(planschema.Answer(), &schemaRoot); err != nil {
 		t.Fatal(err)
 	}
 	answers := map[string]string{}

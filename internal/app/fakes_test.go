@@ -13,7 +13,7 @@ import (
 	"testing"
 
 	"github.com/nl2sql/nl2sql/engine/llm"
-	"github.com/nl2sql/nl2sql/planast"
+	"github.com/nl2sql/nl2sql/planast/planschema"
 )
 
 // Fake model servers that speak the real wire protocols: OpenAI's
@@ -129,7 +129,7 @@ func chinookAnswers(t *testing.T) map[string]string {
 	if err != nil {
 		t.Fatal(err)
 	}
-	schema := planast.AnswerSchema()
+	schema := planschema.Answer()
 	var root map[string]any
 	if err := json.Unmarshal(schema, &root); err != nil {
 		t.Fatal(err)

@@ -31,6 +31,7 @@ var Layers = map[string]int{
 	"planast":                Language,
 	"planast/validate":       Language,
 	"planast/lift":           Language,
+	"planast/planschema":     Language,
 	"planast/lift/normalize": Language,
 	"render":                 Language,
 	"internal/sqlscan":       Language,

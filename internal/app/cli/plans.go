@@ -18,6 +18,7 @@ import (
 	"github.com/nl2sql/nl2sql/internal/evalret"
 	"github.com/nl2sql/nl2sql/planast"
 	"github.com/nl2sql/nl2sql/planast/lift"
+	"github.com/nl2sql/nl2sql/planast/planschema"
 	"github.com/nl2sql/nl2sql/planast/validate"
 	"github.com/nl2sql/nl2sql/tools"
 )
@@ -216,9 +217,9 @@ func schemaCmd(logger *slog.Logger) *cobra.Command {
 		Short: "Print the JSON Schema of a plan in the host form get_plan_schema serves (--strict: the form for OpenAI strict structured output)",
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			raw := planast.HostJSONSchema()
+			raw := planschema.Host()
 			if strictForm {
-				raw = planast.JSONSchema()
+				raw = planschema.Strict()
 			}
 			// Indented as it is: decoding into any would turn the int64
 			// bounds (limit, offset, integer literals) into floats that

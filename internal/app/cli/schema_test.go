@@ -9,7 +9,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/nl2sql/nl2sql/planast"
+	"github.com/nl2sql/nl2sql/planast/planschema"
 )
 
 // `schema show` shows what local_user may see, like every other CLI
@@ -47,7 +47,7 @@ func TestSchemaPlanIsTheServedSchema(t *testing.T) {
 	for _, c := range []struct {
 		args []string
 		want []byte
-	}{{[]string{"schema", "plan"}, planast.HostJSONSchema()}, {[]string{"schema", "plan", "--strict"}, planast.JSONSchema()}} {
+	}{{[]string{"schema", "plan"}, planschema.Host()}, {[]string{"schema", "plan", "--strict"}, planschema.Strict()}} {
 		var out bytes.Buffer
 		root := newRoot(slog.New(slog.DiscardHandler), &out)
 		root.SetArgs(c.args)

@@ -1,4 +1,4 @@
-package planast
+package planschema
 
 import (
 	"encoding/json"
@@ -6,6 +6,8 @@ import (
 	"sort"
 
 	"github.com/invopop/jsonschema"
+
+	"github.com/nl2sql/nl2sql/planast"
 )
 
 // JSONSchema returns the JSON Schema (draft 2020-12) of a plan, as given to
@@ -16,51 +18,51 @@ import (
 // are nullable, and no object allows extra properties. Recursion goes
 // through "$defs". Decode accepts every document the schema accepts and also
 // the shorter forms people write (omitted optional fields).
-func JSONSchema() json.RawMessage {
-	return schemaFor(reflect.TypeOf(Query{}), "Query")
+func Strict() json.RawMessage {
+	return schemaFor(reflect.TypeOf(planast.Query{}), "Query")
 }
 
-// AnswerSchema wraps the plan schema in the planner's answer object
+// Answer wraps the plan schema in the planner's answer object
 // {"reasoning": string, "plan": Query}.
-func AnswerSchema() json.RawMessage {
+func Answer() json.RawMessage {
 	return schemaFor(reflect.TypeOf(PlanAnswer{}), "PlanAnswer")
 }
 
 // PlanAnswer is the planner's answer: a short explanation, then the plan.
 type PlanAnswer struct {
-	Reasoning string `json:"reasoning" jsonschema:"description=One or two sentences on how the plan answers the question"`
-	Plan      *Query `json:"plan"`
+	Reasoning string         `json:"reasoning" jsonschema:"description=One or two sentences on how the plan answers the question"`
+	Plan      *planast.Query `json:"plan"`
 }
 
 var exprNodes = []struct {
 	kind string
 	typ  reflect.Type
 }{
-	{"column", reflect.TypeOf(Column{})},
-	{"binary", reflect.TypeOf(Binary{})},
-	{"unary", reflect.TypeOf(Unary{})},
-	{"in", reflect.TypeOf(In{})},
-	{"exists", reflect.TypeOf(Exists{})},
-	{"subquery", reflect.TypeOf(Subquery{})},
-	{"between", reflect.TypeOf(Between{})},
-	{"like", reflect.TypeOf(Like{})},
-	{"is_null", reflect.TypeOf(IsNull{})},
-	{"case", reflect.TypeOf(Case{})},
-	{"cast", reflect.TypeOf(Cast{})},
-	{"func", reflect.TypeOf(Func{})},
-	{"window", reflect.TypeOf(Window{})},
-	{"metric", reflect.TypeOf(MetricRef{})},
-	{"filter", reflect.TypeOf(FilterRef{})},
+	{"column", reflect.TypeOf(planast.Column{})},
+	{"binary", reflect.TypeOf(planast.Binary{})},
+	{"unary", reflect.TypeOf(planast.Unary{})},
+	{"in", reflect.TypeOf(planast.In{})},
+	{"exists", reflect.TypeOf(planast.Exists{})},
+	{"subquery", reflect.TypeOf(planast.Subquery{})},
+	{"between", reflect.TypeOf(planast.Between{})},
+	{"like", reflect.TypeOf(planast.Like{})},
+	{"is_null", reflect.TypeOf(planast.IsNull{})},
+	{"case", reflect.TypeOf(planast.Case{})},
+	{"cast", reflect.TypeOf(planast.Cast{})},
+	{"func", reflect.TypeOf(planast.Func{})},
+	{"window", reflect.TypeOf(planast.Window{})},
+	{"metric", reflect.TypeOf(planast.MetricRef{})},
+	{"filter", reflect.TypeOf(planast.FilterRef{})},
 }
 
 var (
-	exprType = reflect.TypeOf((*Expr)(nil)).Elem()
+	exprType = reflect.TypeOf((*planast.Expr)(nil)).Elem()
 	enumOf   = map[reflect.Type][]any{
-		reflect.TypeOf(JoinType("")):  {"inner", "left", "right", "full"},
-		reflect.TypeOf(SetOpKind("")): {"union", "union_all", "intersect", "except"},
-		reflect.TypeOf(Direction("")): {"asc", "desc"},
-		reflect.TypeOf(Nulls("")):     {"first", "last"},
-		reflect.TypeOf(CastType("")):  {"integer", "decimal", "float", "text", "boolean", "date", "timestamp"},
+		reflect.TypeOf(planast.JoinType("")):  {"inner", "left", "right", "full"},
+		reflect.TypeOf(planast.SetOpKind("")): {"union", "union_all", "intersect", "except"},
+		reflect.TypeOf(planast.Direction("")): {"asc", "desc"},
+		reflect.TypeOf(planast.Nulls("")):     {"first", "last"},
+		reflect.TypeOf(planast.CastType("")):  {"integer", "decimal", "float", "text", "boolean", "date", "timestamp"},
 	}
 )
 
@@ -127,10 +129,10 @@ func reflectPlan(root reflect.Type) map[string]any {
 	defs["Expr"] = &jsonschema.Schema{AnyOf: variants}
 	fn := defs["FuncExpr"].Properties
 	if p, ok := fn.Get("name"); ok {
-		p.Enum = funcNames(func(s FuncSpec) bool { return s.Kind != WindowOnly })
+		p.Enum = funcNames(func(s planast.FuncSpec) bool { return s.Kind != planast.WindowOnly })
 	}
 	if p, ok := defs["WindowExpr"].Properties.Get("name"); ok {
-		p.Enum = funcNames(func(s FuncSpec) bool { return s.Kind != Scalar })
+		p.Enum = funcNames(func(s planast.FuncSpec) bool { return s.Kind != planast.Scalar })
 	}
 	s.Definitions = defs
 	b, err := json.Marshal(s)
@@ -169,9 +171,9 @@ func literalSchema() *jsonschema.Schema {
 	return &jsonschema.Schema{Type: "object", Properties: p, Required: []string{"kind", "type", "value"}}
 }
 
-func funcNames(keep func(FuncSpec) bool) []any {
+func funcNames(keep func(planast.FuncSpec) bool) []any {
 	var names []string
-	for n, s := range Functions {
+	for n, s := range planast.Functions {
 		if keep(s) {
 			names = append(names, n)
 		}

@@ -1,9 +1,11 @@
-package planast
+package planschema
 
 import (
 	"encoding/json"
 	"strings"
 	"testing"
+
+	"github.com/nl2sql/nl2sql/planast"
 )
 
 // openAIKeywords is the JSON Schema subset OpenAI's structured outputs
@@ -18,7 +20,7 @@ var openAIKeywords = map[string]bool{
 }
 
 func TestPlanSchemaStrictRules(t *testing.T) {
-	for name, raw := range map[string]json.RawMessage{"plan": JSONSchema(), "answer": AnswerSchema()} {
+	for name, raw := range map[string]json.RawMessage{"plan": Strict(), "answer": Answer()} {
 		t.Run(name, func(t *testing.T) {
 			var root map[string]any
 			if err := json.Unmarshal(raw, &root); err != nil {
@@ -97,21 +99,21 @@ func TestPlanSchemaStrictRules(t *testing.T) {
 
 func JSONSchemaFor(name string) json.RawMessage {
 	if name == "plan" {
-		return JSONSchema()
+		return Strict()
 	}
-	return AnswerSchema()
+	return Answer()
 }
 
 // Every kind of the closed expression set has a schema variant, and every
 // allow-listed function name appears in an enum.
 func TestPlanSchemaCoversLanguage(t *testing.T) {
-	s := string(JSONSchema())
-	for _, k := range Kinds {
+	s := string(Strict())
+	for _, k := range planast.Kinds {
 		if !strings.Contains(s, `"enum":["`+k+`"]`) {
 			t.Errorf("kind %q has no schema variant", k)
 		}
 	}
-	for name := range Functions {
+	for name := range planast.Functions {
 		if !strings.Contains(s, `"`+name+`"`) {
 			t.Errorf("function %s is missing from the schema", name)
 		}

@@ -1,13 +1,15 @@
-package planast
+package planschema
 
 import (
 	"encoding/json"
 	"reflect"
 	"sort"
 	"strings"
+
+	"github.com/nl2sql/nl2sql/planast"
 )
 
-// HostJSONSchema returns the plan's JSON Schema (draft 2020-12) in the form
+// Host returns the plan's JSON Schema (draft 2020-12) in the form
 // written for host assistants that plan through get_plan_schema and
 // run_plan and may validate a plan before sending it. It is generated from
 // the same Go types as JSONSchema, with the same enums and no extra
@@ -24,8 +26,8 @@ import (
 // values but function names, "==" and "<>", function names outside the
 // allow-list, which the validator then refuses), and select is required although only the
 // validator refuses a query without one.
-func HostJSONSchema() json.RawMessage {
-	m := reflectPlan(reflect.TypeOf(Query{}))
+func Host() json.RawMessage {
+	m := reflectPlan(reflect.TypeOf(planast.Query{}))
 	defs := m["$defs"].(map[string]any)
 	for name, d := range defs {
 		hostObject(name, d.(map[string]any))
