@@ -32,7 +32,7 @@ func (l *lifter) grouping(q *planast.Query, sc *scope) {
 			case *planast.Query:
 				return false
 			case *planast.Func:
-				if isAggregate(x) {
+				if planast.IsAggregate(x) {
 					agg = true
 					minMax = minMax || x.Name == "MIN" || x.Name == "MAX"
 				}
@@ -49,7 +49,7 @@ func (l *lifter) grouping(q *planast.Query, sc *scope) {
 	}
 	grouped := map[string]bool{}
 	for _, g := range q.GroupBy {
-		grouped[exprKey(g)] = true
+		grouped[planast.Key(g)] = true
 	}
 	var bare []*planast.Column
 	for _, e := range exprs {
@@ -58,18 +58,18 @@ func (l *lifter) grouping(q *planast.Query, sc *scope) {
 			case *planast.Query:
 				return false
 			case *planast.Func:
-				if isAggregate(x) {
+				if planast.IsAggregate(x) {
 					return false
 				}
 			case *planast.Window:
 				return true
 			case *planast.Column:
-				if own[x.Table] && !grouped[exprKey(x)] {
+				if own[x.Table] && !grouped[planast.Key(x)] {
 					bare = append(bare, x)
 				}
 				return false
 			}
-			if x, ok := n.(planast.Expr); ok && grouped[exprKey(x)] {
+			if x, ok := n.(planast.Expr); ok && grouped[planast.Key(x)] {
 				return false
 			}
 			return true
@@ -106,7 +106,7 @@ func (l *lifter) groupKey(q *planast.Query, c *planast.Column, grouped map[strin
 	var add []planast.Expr
 	for _, pk := range src.table.PrimaryKey {
 		k := &planast.Column{Table: c.Table, Column: pk}
-		if grouped[exprKey(k)] {
+		if grouped[planast.Key(k)] {
 			continue
 		}
 		if !reach[c.Table+"."+pk] {
@@ -116,7 +116,7 @@ func (l *lifter) groupKey(q *planast.Query, c *planast.Column, grouped map[strin
 	}
 	for _, k := range add {
 		q.GroupBy = append(q.GroupBy, k)
-		grouped[exprKey(k)] = true
+		grouped[planast.Key(k)] = true
 	}
 	return true
 }

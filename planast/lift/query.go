@@ -339,7 +339,7 @@ func (l *lifter) orderBy(items []*pg.Node, q *planast.Query, sc *scope, cols []c
 		if c, ok := e.(*planast.Column); !ok || c.Table != "" {
 			// an expression that is selected: order by its output column
 			for _, it := range q.Select {
-				if exprKey(it.Expr) == exprKey(e) {
+				if planast.Key(it.Expr) == planast.Key(e) {
 					e = &planast.Column{Column: it.Alias}
 					break
 				}

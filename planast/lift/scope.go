@@ -183,7 +183,7 @@ func (l *lifter) bareName(name string, pos int32, sc *scope) planast.Expr {
 // expression (a bare ORDER BY name is resolved by orderName): the aliased
 // expression itself.
 func (l *lifter) aliasRef(it outItem, pos int32, sc *scope) planast.Expr {
-	if containsWindow(it.expr) || sc.clause == "where" && containsAggregate(it.expr) {
+	if planast.ContainsWindow(it.expr) || sc.clause == "where" && planast.ContainsAggregate(it.expr) {
 		l.unsupported(pos, "a reference to an aggregate or window output column in %s", sc.clause)
 	}
 	return it.expr

@@ -1,7 +1,6 @@
 package lift
 
 import (
-	"encoding/json"
 	"regexp"
 	"strconv"
 	"strings"
@@ -344,48 +343,4 @@ func sqliteNumText(lit *planast.Literal) string {
 		s += ".0"
 	}
 	return s
-}
-
-// isAggregate reports whether f is an aggregate call.
-func isAggregate(f *planast.Func) bool {
-	spec, ok := planast.LookupFunc(f.Name)
-	return ok && spec.Kind == planast.Aggregate
-}
-
-// containsAggregate reports an aggregate call in e outside subqueries.
-func containsAggregate(e planast.Expr) bool {
-	found := false
-	planast.Inspect(e, func(n planast.Node) bool {
-		switch x := n.(type) {
-		case *planast.Query:
-			return false
-		case *planast.Func:
-			if isAggregate(x) {
-				found = true
-			}
-		}
-		return !found
-	})
-	return found
-}
-
-// containsWindow reports a window call in e outside subqueries.
-func containsWindow(e planast.Expr) bool {
-	found := false
-	planast.Inspect(e, func(n planast.Node) bool {
-		switch n.(type) {
-		case *planast.Query:
-			return false
-		case *planast.Window:
-			found = true
-		}
-		return !found
-	})
-	return found
-}
-
-// exprKey is a structural key of an expression.
-func exprKey(e planast.Expr) string {
-	b, _ := json.Marshal(e)
-	return string(b)
 }

@@ -38,21 +38,6 @@ func ownColumn(sc *scope, name string) bool {
 	return false
 }
 
-// hasWindow reports whether e holds a window function outside subqueries.
-func hasWindow(e Expr) bool {
-	found := false
-	Inspect(e, func(n Node) bool {
-		switch n.(type) {
-		case *Query:
-			return false
-		case *Window:
-			found = true
-		}
-		return !found
-	})
-	return found
-}
-
 // groupByAliases replaces each group_by item naming an output alias by the
 // aliased expression.
 func (v *validator) groupByAliases(q *Query, path string, sc *scope) {
@@ -75,7 +60,7 @@ func (v *validator) groupByAliases(q *Query, path string, sc *scope) {
 		switch {
 		case hasAggregate(&Query{Select: []SelectItem{*it}}):
 			v.add(CodeGrouping, p, "output column %q is an aggregate; group_by cannot use it: group by the columns it aggregates over, and filter on it in having", it.Alias)
-		case hasWindow(it.Expr):
+		case ContainsWindow(it.Expr):
 			v.add(CodeGrouping, p, "output column %q is a window function; group_by cannot use it", it.Alias)
 		default:
 			q.GroupBy[i] = cloneExpr(it.Expr)
@@ -120,7 +105,7 @@ func (v *validator) havingAliases(q *Query, path string, sc *scope) {
 			}
 			bad = true
 			return e
-		case hasWindow(it.Expr):
+		case ContainsWindow(it.Expr):
 			if !bad {
 				v.add(CodeGrouping, join(path, "having"), "output column %q is a window function; filter on it with qualify, not having", it.Alias)
 			}
@@ -155,7 +140,7 @@ func (v *validator) windowAlias(e Expr, path string, sc *scope) Expr {
 		return e
 	}
 	it := outputAlias(&Query{Select: sc.selecting}, c.Column)
-	if it == nil || hasWindow(it.Expr) {
+	if it == nil || ContainsWindow(it.Expr) {
 		return e
 	}
 	return cloneExpr(it.Expr)

@@ -1,8 +1,6 @@
 package validate
 
 import (
-	"bytes"
-	"encoding/json"
 	. "github.com/nl2sql/nl2sql/planast"
 )
 
@@ -110,18 +108,13 @@ func isGroupExpr(e Expr, groupBy []Expr) bool {
 	if len(groupBy) == 0 {
 		return false
 	}
-	b := exprKey(e)
+	k := Key(e)
 	for _, g := range groupBy {
-		if bytes.Equal(b, exprKey(g)) {
+		if Key(g) == k {
 			return true
 		}
 	}
 	return false
-}
-
-func exprKey(e Expr) []byte {
-	b, _ := json.Marshal(e)
-	return b
 }
 
 // dependent reports whether c is functionally dependent on q's grouped
@@ -226,9 +219,9 @@ func hasAggregate(q *Query) bool {
 }
 
 func inSelect(e Expr, sel []SelectItem) bool {
-	b := exprKey(e)
+	b := Key(e)
 	for _, it := range sel {
-		if bytes.Equal(b, exprKey(it.Expr)) {
+		if b == Key(it.Expr) {
 			return true
 		}
 	}

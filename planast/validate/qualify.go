@@ -54,7 +54,7 @@ func (v *validator) qualifyTies(q *Query, path string, rel relation, outer *scop
 				v.add(CodeColumnNotFound, p, "qualify may only name output columns by alias (%s), not %q; select the value you filter on", strings.Join(rel.names(), ", "), n.Column)
 				return true
 			}
-			if hasWindow(it.Expr) {
+			if ContainsWindow(it.Expr) {
 				windowed = true
 			}
 		}

@@ -438,7 +438,7 @@ func (v *validator) column(c *Column, path string, sc *scope) Type {
 		}
 	}
 	for _, it := range sc.selecting {
-		if it.Alias != "" && strings.EqualFold(it.Alias, c.Column) && v.inWin > 0 && hasWindow(it.Expr) {
+		if it.Alias != "" && strings.EqualFold(it.Alias, c.Column) && v.inWin > 0 && ContainsWindow(it.Expr) {
 			v.addHint(CodeColumnNotFound, join(path, "column"), aliasHint,
 				"no source in scope has a column %q; it is an alias of this query's select holding a window, which another window cannot name", c.Column)
 			return TypeUnknown
