@@ -183,7 +183,7 @@ func (e *Engine) finish(ctx context.Context, ds *datasource, q, today string, pl
 	if rows.Truncated {
 		res.Warnings = append(res.Warnings, "the result was cut at the row limit; ask for fewer rows or add a filter")
 	}
-	res.Warnings = append(res.Warnings, warnings.Of(ds.snap, ds.src.Dialect(), planned.plan, len(res.Rows))...)
+	res.Warnings = append(res.Warnings, warnings.Of(ds.snap, ds.src.Dialect(), planned.plan, warnings.Run{Rows: res.Rows, Stored: e.storedValues(ctx, ds)})...)
 	res.Answer = e.modelAnswer(ctx, ds.spec.ID, res)
 	if err := e.resultHook(ctx, hooks.AfterAnswer, ds, q, planned, res.Columns, res.RowCount, res.Truncated, res.Answer, tr); err != nil {
 		return nil, err

@@ -48,6 +48,23 @@ func (e *Engine) retrieved(ctx context.Context, ds *datasource, question string)
 	return sel.Filter(visible)
 }
 
+// storedValues lists a text column's stored values for the warnings of a
+// run that matched nothing: from the retrieval index, and never for a
+// table the caller reads through a row filter (the index holds values of
+// every row).
+func (e *Engine) storedValues(ctx context.Context, ds *datasource) func(schemaName, table, column string) []string {
+	if ds.idx == nil {
+		return nil
+	}
+	sc := e.caller(ctx)
+	return func(schemaName, table, column string) []string {
+		if len(sc.RowFilters(ds.spec.ID, schemaName, table)) > 0 {
+			return nil
+		}
+		return ds.idx.ColumnValues(schemaName, table, column)
+	}
+}
+
 // filteredValues drops matched values of row-filtered tables.
 func filteredValues(vals []index.Value, sc *scope.Scope, ds string) []index.Value {
 	out := vals[:0:0]

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"slices"
+	"sort"
 
 	"github.com/nl2sql/nl2sql/index/values"
 )
@@ -65,4 +66,36 @@ func (ix *Index) yearColumns(question string, ok func(t, c int) bool) [][2]int {
 	return values.YearColumns(ix.snap, question, func(t, c int) bool {
 		return ok(t, c) && !ix.refCol[t][c] && !slices.Contains(ix.keys[t], c)
 	})
+}
+
+// ColumnValues are the stored values the index holds of one text column
+// (every distinct value up to Options.MaxDistinctValues, else the
+// profile's samples; none of a column whose name says it holds secrets),
+// in index order; nil for a column it holds none of. The value documents
+// are sorted by table and column, so this is a binary search.
+func (ix *Index) ColumnValues(schemaName, table, column string) []string {
+	ti, ci := -1, -1
+	for i := range ix.snap.Tables {
+		if t := &ix.snap.Tables[i]; t.Schema == schemaName && t.Name == table {
+			ti = i
+			for j := range t.Columns {
+				if t.Columns[j].Name == column {
+					ci = j
+				}
+			}
+		}
+	}
+	if ci < 0 {
+		return nil
+	}
+	docs := ix.vals.Docs()
+	at := func(i int) [2]int { return [2]int{docs[i].Table, docs[i].Col} }
+	less := func(a, b [2]int) bool { return a[0] < b[0] || a[0] == b[0] && a[1] < b[1] }
+	want := [2]int{ti, ci}
+	lo := sort.Search(len(docs), func(i int) bool { return !less(at(i), want) })
+	var out []string
+	for i := lo; i < len(docs) && at(i) == want; i++ {
+		out = append(out, docs[i].Value)
+	}
+	return out
 }

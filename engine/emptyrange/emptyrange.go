@@ -95,21 +95,27 @@ func ColumnAndLiterals(a, b planast.Expr) (*planast.Column, []*planast.Literal) 
 // FromColumn finds the stored column a column reference of q names:
 // through its alias, or the only stored source when it has none.
 func FromColumn(snap *schema.Snapshot, q *planast.Query, ref *planast.Column) *schema.Column {
+	_, c := TableOfColumn(snap, q, ref)
+	return c
+}
+
+// TableOfColumn is FromColumn with the table the column belongs to.
+func TableOfColumn(snap *schema.Snapshot, q *planast.Query, ref *planast.Column) (*schema.Table, *schema.Column) {
 	for _, f := range q.From {
 		if f.Subquery != nil || (ref.Table != "" && f.Alias != ref.Table) || (ref.Table == "" && len(q.From) != 1) {
 			continue
 		}
 		t, ok := snap.Lookup(f.Schema, f.Table)
 		if !ok {
-			return nil
+			return nil, nil
 		}
 		for i := range t.Columns {
 			if t.Columns[i].Name == ref.Column {
-				return &t.Columns[i]
+				return t, &t.Columns[i]
 			}
 		}
 	}
-	return nil
+	return nil, nil
 }
 
 // day is the date part (YYYY-MM-DD) of an ISO date or timestamp text, so

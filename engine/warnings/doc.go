@@ -2,8 +2,10 @@
 // the number of rows a run returned, the warnings that keep a host from
 // misreading a correct result: rows added by limit with ties (Ties), an
 // empty result whose date filters fall outside the profiled range
-// (engine/emptyrange), a case-sensitive match that found nothing and a
-// negated filter that silently drops NULLs (Filters).
+// (engine/emptyrange), a value spelled almost as a stored one ('Aberdeen'
+// for 'Aberdeen ') or a case-sensitive match that found nothing, and a
+// negated filter that silently drops NULLs (Filters). A count of 0 is a
+// result that matched nothing too (matchedNothing).
 //
 // It owns those checks and their wording. It never queries a datasource,
 // never changes a plan or a result, and never decides whether a run
@@ -16,7 +18,7 @@
 //
 // returns no rows (LIKE is case-sensitive on every engine), and
 //
-//	warnings.Of(snap, "sqlite", plan, 0)
+//	warnings.Of(snap, "sqlite", plan, warnings.Run{})
 //
 // returns one warning naming a.Name LIKE '%ac/dc%' and case_insensitive,
 // and one saying the run had PRAGMA case_sensitive_like = ON, which a plain

@@ -12,8 +12,13 @@ import (
 // Filters are the warnings a plan's filters earn from its result,
 // read off the plan and the snapshot's profile (no query):
 //
+//   - spelling: an = or IN of a text column with a string literal, in a
+//     plan whose filters matched nothing, where a stored value differs
+//     from the literal only in letter case or surrounding spaces
+//     ('Aberdeen' against 'Aberdeen '): the warning names the stored
+//     spelling (spellingWarning), and the case warning is not added.
 //   - case: a case-sensitive LIKE or = of a text column with a string
-//     literal in a plan that returned no rows. Every engine matches text
+//     literal in a plan whose filters matched nothing. Every engine matches text
 //     case-sensitively (SQLite runs with PRAGMA case_sensitive_like = ON so
 //     that the three agree), so '%dinosaur%' misses 'Dinosaur'; the
 //     warning names the comparison and case_insensitive. On SQLite a
@@ -27,7 +32,7 @@ import (
 //     filter is never true on NULL, so those rows are dropped silently;
 //     the warning names the column, its NULL share and the IS NULL
 //     alternative.
-func Filters(snap *schema.Snapshot, dialect string, plan *planast.Query, rows int) []string {
+func Filters(snap *schema.Snapshot, dialect string, plan *planast.Query, empty bool, stored func(schemaName, table, column string) []string) []string {
 	var out []string
 	seen := map[string]bool{}
 	add := func(w string) {
@@ -51,7 +56,7 @@ func Filters(snap *schema.Snapshot, dialect string, plan *planast.Query, rows in
 				case *planast.Like:
 					if !e.CaseInsensitive {
 						sensitiveLike = true
-						if rows == 0 {
+						if empty {
 							if w := caseWarning(snap, q, e.Expr, e.Pattern, "like"); w != "" {
 								add(w)
 							}
@@ -60,10 +65,12 @@ func Filters(snap *schema.Snapshot, dialect string, plan *planast.Query, rows in
 				case *planast.Binary:
 					switch e.Op {
 					case "=":
-						if rows == 0 {
+						if empty {
 							col, lit := emptyrange.ColumnAndLiterals(e.Left, e.Right)
 							if col != nil && lit[0].Type == planast.TString {
-								if w := caseWarning(snap, q, col, lit[0], "="); w != "" {
+								if w := spellingWarning(snap, q, col, lit[0], stored); w != "" {
+									add(w)
+								} else if w := caseWarning(snap, q, col, lit[0], "="); w != "" {
 									add(w)
 								}
 							}
@@ -79,6 +86,12 @@ func Filters(snap *schema.Snapshot, dialect string, plan *planast.Query, rows in
 					if e.Negated {
 						if w := nullWarning(snap, q, e.Expr, "NOT IN"); w != "" {
 							add(w)
+						}
+					} else if empty {
+						for _, x := range e.List {
+							if w := spellingWarning(snap, q, e.Expr, x, stored); w != "" {
+								add(w)
+							}
 						}
 					}
 				}

@@ -6,16 +6,18 @@ import (
 	"github.com/nl2sql/nl2sql/planast"
 )
 
-// Of lists the warnings a result of rows rows earns from its plan, in
-// order: ties, then (when empty) the date ranges, then the filters.
-func Of(snap *schema.Snapshot, dialect string, plan *planast.Query, rows int) []string {
+// Of lists the warnings a run earns from its plan, in order: ties, then
+// (when its filters matched nothing: no rows, or an ungrouped aggregate of
+// nothing such as a count of 0) the date ranges, then the filters.
+func Of(snap *schema.Snapshot, dialect string, plan *planast.Query, run Run) []string {
 	var out []string
-	if w := Ties(plan, rows); w != "" {
+	if w := Ties(plan, len(run.Rows)); w != "" {
 		out = append(out, w)
 	}
-	if rows == 0 {
+	empty := matchedNothing(plan, run.Rows)
+	if empty {
 		// cheap: the plan and the profile in the snapshot, no query
 		out = append(out, emptyrange.Warnings(snap, plan)...)
 	}
-	return append(out, Filters(snap, dialect, plan, rows)...)
+	return append(out, Filters(snap, dialect, plan, empty, run.Stored)...)
 }

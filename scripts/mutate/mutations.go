@@ -874,6 +874,20 @@ var mutations = []mutation{
 		Pkgs: []string{"./internal/source/sourcetest"}, Run: "TestProfileSamplesLeaveOutLongTexts",
 	},
 	{
+		Name: "count-of-zero-not-empty",
+		File: "engine/warnings/matched.go",
+		Old:  "if len(rows) != 1 || len(plan.GroupBy) > 0",
+		New:  "if true || len(rows) != 1 || len(plan.GroupBy) > 0",
+		Pkgs: []string{"./engine"}, Run: "TestEmptyFilterNamesTheStoredSpelling",
+	},
+	{
+		Name: "spelling-warning-from-samples-only",
+		File: "engine/warnings/matched.go",
+		Old:  "for _, v := range stored(t.Schema, t.Name, c.Name) {",
+		New:  "for _, v := range stored(t.Schema, t.Name, c.Name)[:0] {",
+		Pkgs: []string{"./engine"}, Run: "TestEmptyFilterNamesTheStoredSpelling",
+	},
+	{
 		Name: "killed-build-removes-stored-index",
 		File: "index/persist.go",
 		Old:  "\t\tif e.Name() == key || !e.IsDir() {",
@@ -1575,8 +1589,8 @@ var mutations = []mutation{
 	{
 		Name: "window-order-alias-kept",
 		File: "planast/validate/aliases.go",
-		Old:  "	if it == nil || hasWindow(it.Expr) {\n		return e\n	}\n	return cloneExpr(it.Expr)",
-		New:  "	if true || it == nil || hasWindow(it.Expr) {\n		return e\n	}\n	return cloneExpr(it.Expr)",
+		Old:  "	if it == nil || ContainsWindow(it.Expr) {\n		return e\n	}\n	return cloneExpr(it.Expr)",
+		New:  "	if true || it == nil || ContainsWindow(it.Expr) {\n		return e\n	}\n	return cloneExpr(it.Expr)",
 		Pkgs: []string{"./planast"}, Run: "TestWindowOrderByNamesASelectAlias",
 	},
 	{

@@ -1,0 +1,112 @@
+package engine
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/nl2sql/nl2sql/internal/config"
+	"github.com/nl2sql/nl2sql/internal/source/sourcetest"
+	"github.com/nl2sql/nl2sql/scope"
+)
+
+// Threat: a host asks how many flights go to 'Zaragoza'; the data stores
+// the city as 'Zaragoza ' (a trailing space), the count comes back 0, and
+// the host answers "none" with confidence. A count of 0 (or no rows) from
+// a filter whose literal differs from a stored value only in letter case
+// or surrounding spaces must say so and name the stored spelling, from
+// the value index when the profile's samples do not hold it. A caller who
+// reads the table through a row filter must not learn values of rows it
+// cannot see from such a warning (the filter's rewrite puts the table
+// behind a subquery the warning does not look into, and the stored-values
+// lookup refuses row-filtered tables as well); a filter that matched rows
+// earns none.
+func TestEmptyFilterNamesTheStoredSpelling(t *testing.T) {
+	stmts := []string{"CREATE TABLE airports (code TEXT PRIMARY KEY, city TEXT, region TEXT)"}
+	for i := range 80 {
+		stmts = append(stmts, fmt.Sprintf("INSERT INTO airports VALUES ('A%02d', 'City %02d', 'north')", i, i))
+	}
+	stmts = append(stmts, "INSERT INTO airports VALUES ('ZAZ', 'Zaragoza ', 'south')")
+	db := sourcetest.TempDB(t, stmts...)
+	count := func(where string) []byte {
+		return []byte(`{"select":[{"expr":{"kind":"func","name":"COUNT","args":[]},"alias":"n"}],"from":[{"table":"airports","alias":"a"}],"where":` + where + `}`)
+	}
+	eq := func(v string) string {
+		return `{"kind":"binary","op":"=","left":{"kind":"column","table":"a","column":"city"},"right":{"kind":"literal","value":"` + v + `"}}`
+	}
+	in := `{"kind":"in","expr":{"kind":"column","table":"a","column":"city"},"list":[{"kind":"literal","value":"ZARAGOZA"}]}`
+
+	e, err := New(Options{Open: openAdapter, Datasources: []DatasourceSpec{{ID: "air", Engine: "sqlite", Path: db, RowLimit: 1000}},
+		Today: func() string { return "2026-01-15" }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer e.Close()
+	ctx := context.Background()
+	for _, c := range []struct {
+		name, where string
+		spelling    bool
+	}{
+		{"count of 0, trailing space", eq("Zaragoza"), true},
+		{"count of 0, in list, case and space", in, true},
+		{"count of 1", eq("Zaragoza "), false},
+		{"count of 0, nothing near", eq("Lisbon"), false},
+	} {
+		res, err := e.RunPlan(ctx, "air", count(c.where))
+		if err != nil {
+			t.Fatalf("%s: %v", c.name, err)
+		}
+		w := warningWith(res.Warnings, "no stored value")
+		if got := w != "" && strings.Contains(w, `"Zaragoza "`); got != c.spelling {
+			t.Errorf("%s: warnings %q, want the stored spelling named: %v", c.name, res.Warnings, c.spelling)
+		}
+	}
+
+	pol := regionPolicy(t, db)
+	re, err := New(Options{Open: openAdapter, Datasources: []DatasourceSpec{{ID: "air", Engine: "sqlite", Path: db, RowLimit: 1000}},
+		Policy: pol, Today: func() string { return "2026-01-15" }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer re.Close()
+	north, _ := pol.ForUser("nora")
+	res, err := re.RunPlan(WithCaller(ctx, north), "air", count(eq("Zaragoza")))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(strings.Join(res.Warnings, "\n"), "Zaragoza ") {
+		t.Errorf("a row-filtered caller learned a value of a row it cannot read: %q", res.Warnings)
+	}
+}
+
+// regionPolicy: nora reads airports of the north only.
+func regionPolicy(t *testing.T, db string) *scope.Policy {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), "nl2sql.yaml")
+	yaml := `datasources:
+  - {id: air, engine: sqlite, path: ` + db + `}
+roles:
+  north:
+    allow: ["air.main.airports"]
+    row_filters:
+      - {table: air.main.airports, where: "region = 'north'"}
+users:
+  - {name: nora, roles: [north]}
+local_user: nora
+`
+	if err := os.WriteFile(path, []byte(yaml), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	cfg, err := config.Load(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pol, err := scope.New(cfg.Access())
+	if err != nil {
+		t.Fatal(err)
+	}
+	return pol
+}

@@ -1,0 +1,121 @@
+package warnings
+
+import (
+	"encoding/json"
+	"fmt"
+	"strings"
+
+	"github.com/nl2sql/nl2sql/engine/emptyrange"
+	"github.com/nl2sql/nl2sql/internal/schema"
+	"github.com/nl2sql/nl2sql/planast"
+)
+
+// Run is what the warnings read of one run besides its plan.
+type Run struct {
+	Rows [][]any // the rows it returned
+	// Stored, when set, lists the stored values of a text column (the
+	// retrieval index's value list); nil when the caller may not see them
+	// all (a row filter) or they are unknown.
+	Stored func(schemaName, table, column string) []string
+}
+
+// matchedNothing reports whether the plan's filters matched no row: no
+// rows came back, or the plan aggregates without grouping (one row always
+// comes back) and every value of that row is 0 or NULL, as COUNT and SUM
+// over nothing are. A count of 0 is the answer "none", and a host reads
+// it as such; when a filter's value is misspelled that answer is wrong.
+func matchedNothing(plan *planast.Query, rows [][]any) bool {
+	if len(rows) == 0 {
+		return true
+	}
+	if len(rows) != 1 || len(plan.GroupBy) > 0 || len(plan.SetOps) > 0 || len(plan.Select) == 0 {
+		return false
+	}
+	for _, it := range plan.Select {
+		if !planast.ContainsAggregate(it.Expr) {
+			return false
+		}
+	}
+	for _, v := range rows[0] {
+		switch x := v.(type) {
+		case nil:
+		case int64:
+			if x != 0 {
+				return false
+			}
+		case float64:
+			if x != 0 {
+				return false
+			}
+		case json.Number:
+			if strings.Trim(x.String(), "0.-") != "" {
+				return false
+			}
+		case string:
+			if strings.Trim(x, "0.-") != "" {
+				return false
+			}
+		default:
+			return false
+		}
+	}
+	return true
+}
+
+// spellingWarning explains a filter that matched nothing by a stored
+// value spelled almost as the literal: the same text but for letter case
+// or surrounding spaces ('Aberdeen' against a stored 'Aberdeen '). The
+// stored values are the column's profile samples and, when known, every
+// value the value index holds; "" when none is that close.
+func spellingWarning(snap *schema.Snapshot, q *planast.Query, x, pattern planast.Expr, stored func(string, string, string) []string) string {
+	ref, ok := x.(*planast.Column)
+	lit, isLit := pattern.(*planast.Literal)
+	if !ok || !isLit || lit.Type != planast.TString {
+		return ""
+	}
+	t, c := emptyrange.TableOfColumn(snap, q, ref)
+	if c == nil || c.Type != planast.TypeText && c.Type != planast.TypeUnknown {
+		return ""
+	}
+	want := loose(lit.Text)
+	var near []string
+	seen := map[string]bool{lit.Text: true}
+	consider := func(v string) {
+		if !seen[v] && loose(v) == want {
+			seen[v] = true
+			near = append(near, v)
+		}
+	}
+	if c.Profile != nil {
+		for _, v := range c.Profile.SampleValues {
+			if s, ok := v.(string); ok {
+				consider(s)
+			}
+		}
+	}
+	if stored != nil {
+		for _, v := range stored(t.Schema, t.Name, c.Name) {
+			consider(v)
+		}
+	}
+	if len(near) == 0 {
+		return ""
+	}
+	const show = 3
+	quoted := make([]string, 0, show)
+	for _, v := range near[:min(len(near), show)] {
+		quoted = append(quoted, fmt.Sprintf("%q", v))
+	}
+	more := ""
+	if len(near) > show {
+		more = fmt.Sprintf(" and %d more", len(near)-show)
+	}
+	what := "the stored value " + quoted[0] + " differs"
+	if len(near) > 1 {
+		what = "the stored values " + strings.Join(quoted, ", ") + more + " differ"
+	}
+	return fmt.Sprintf(`no rows matched, and no stored value of %q is exactly %q: %s from it only in letter case or surrounding spaces (= compares case-sensitively and exactly, on every engine); compare with the stored spelling (letter case alone: {"kind": "like", ..., "case_insensitive": true} with the value as pattern)`, c.Name, lit.Text, what)
+}
+
+// loose is a value with letter case and surrounding white space ignored.
+func loose(s string) string { return strings.ToLower(strings.TrimSpace(s)) }
