@@ -5,7 +5,6 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
-	"io"
 	"io/fs"
 	"net"
 	"net/url"
@@ -19,6 +18,7 @@ import (
 
 	"github.com/nl2sql/nl2sql/engine"
 	"github.com/nl2sql/nl2sql/internal/config"
+	"github.com/nl2sql/nl2sql/internal/source"
 )
 
 // Zero-config start: `nl2sql serve --db FILE_OR_DSN` (repeatable) instead
@@ -44,10 +44,8 @@ import (
 const DatabaseHint = "--db takes a SQLite or DuckDB database file or a postgres://user@host/db DSN, optionally as id=FILE_OR_DSN"
 
 var (
-	sqliteMagic = []byte("SQLite format 3\x00")
-	duckMagic   = []byte("DUCK")
-	flagID      = regexp.MustCompile(`^[a-z][a-z0-9_]*$`)
-	notIDRun    = regexp.MustCompile(`[^a-z0-9]+`)
+	flagID   = regexp.MustCompile(`^[a-z][a-z0-9_]*$`)
+	notIDRun = regexp.MustCompile(`[^a-z0-9]+`)
 )
 
 // DatabaseOptions are the flags that go with --db.
@@ -173,22 +171,12 @@ func sniff(path string) (string, error) {
 	case fi.Size() == 0:
 		return "", fmt.Errorf("%s is empty: neither a SQLite nor a DuckDB database", path)
 	}
-	f, err := os.Open(path)
+	engine, err := source.FileEngine(path)
 	if err != nil {
 		return "", fmt.Errorf("%s cannot be read: %v", path, unwrapPath(err))
 	}
-	defer f.Close()
-	head := make([]byte, 16)
-	n, err := io.ReadFull(f, head)
-	if err != nil && !errors.Is(err, io.ErrUnexpectedEOF) {
-		return "", fmt.Errorf("%s cannot be read: %v", path, unwrapPath(err))
-	}
-	head = head[:n]
-	switch {
-	case len(head) >= len(sqliteMagic) && string(head[:len(sqliteMagic)]) == string(sqliteMagic):
-		return "sqlite", nil
-	case len(head) >= 12 && string(head[8:12]) == string(duckMagic):
-		return "duckdb", nil
+	if engine != "" {
+		return engine, nil
 	}
 	return "", fmt.Errorf("%s is neither a SQLite nor a DuckDB database (its first bytes are not either's file header)", path)
 }

@@ -133,6 +133,9 @@ func OpenDuckDB(ctx context.Context, id, path string, opts source.Options) (*Duc
 	}
 	conn, err := duckdb.NewConnector(duckdbDSN(abs), nil)
 	if err != nil {
+		if e, _ := source.FileEngine(abs); e == "sqlite" {
+			return nil, source.WrongEngine(err, "sqlite", "duckdb")
+		}
 		return nil, duckdbOpenError(err)
 	}
 	d := &DuckDB{id: id, opts: opts, db: sql.OpenDB(conn), path: abs}

@@ -34,7 +34,7 @@ func TestOpenDuckDBUnavailable(t *testing.T) {
 		{"missing", filepath.Join(dir, "missing.duckdb"), "does not exist"},
 		{"directory", dir, "directory"},
 		{"not a database", garbage, "not a DuckDB database"},
-		{"an SQLite file", sqliteFile, "not a DuckDB database"},
+		{"an SQLite file", sqliteFile, "is an SQLite database, not a DuckDB one"},
 		{"hash in path", hash, "'?' or '#'"},
 	}
 	for _, tt := range tests {

@@ -75,6 +75,9 @@ func openSQLite(ctx context.Context, id, path string, opts source.Options, busy 
 	for _, p := range []*sqlitePool{s.meta, s.query} {
 		if err := s.check(ctx, p); err != nil {
 			s.Close()
+			if e, _ := source.FileEngine(abs); e == "duckdb" {
+				return nil, source.WrongEngine(err, "duckdb", "sqlite")
+			}
 			return nil, err
 		}
 	}

@@ -24,12 +24,15 @@ func TestOpenSQLiteUnavailable(t *testing.T) {
 	if err := os.WriteFile(garbage, []byte(strings.Repeat("not a database ", 100)), 0o644); err != nil {
 		t.Fatal(err)
 	}
+	duck := filepath.Join(dir, "real.duckdb")
+	sourcetest.DuckExec(t, duck, "CREATE TABLE t (a INTEGER)")
 	tests := []struct {
-		name, path string
+		name, path, msg string
 	}{
-		{"missing", filepath.Join(dir, "missing.db")},
-		{"directory", dir},
-		{"not a database", garbage},
+		{"missing", filepath.Join(dir, "missing.db"), "does not exist"},
+		{"directory", dir, "directory"},
+		{"not a database", garbage, "not an SQLite database"},
+		{"a DuckDB file", duck, "is a DuckDB database, not an SQLite one"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -39,8 +42,8 @@ func TestOpenSQLiteUnavailable(t *testing.T) {
 				t.Fatal("opened")
 			}
 			se := sourcetest.AsError(t, err)
-			if se.Code != source.CodeUnavailable {
-				t.Errorf("code %s (%v), want %s", se.Code, se, source.CodeUnavailable)
+			if se.Code != source.CodeUnavailable || !strings.Contains(se.Msg, tt.msg) {
+				t.Errorf("got %v (%v), want %s containing %q", se, se.Err, source.CodeUnavailable, tt.msg)
 			}
 			if strings.Contains(se.Msg, dir) || strings.Contains(se.Hint, dir) {
 				t.Errorf("message names the path: %q / %q", se.Msg, se.Hint)
