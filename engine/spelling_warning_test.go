@@ -110,3 +110,26 @@ local_user: nora
 	}
 	return pol
 }
+
+// Threat: a host counts rows of a table that is empty (a schema-only copy,
+// a table not loaded yet), gets 0, and is told the comparison was
+// case-sensitive, so it rewrites a correct plan and still gets nothing.
+// The result must say the table held no rows instead.
+func TestEmptyTableIsNamedNotTheFilter(t *testing.T) {
+	db := sourcetest.TempDB(t, "CREATE TABLE district (id INTEGER PRIMARY KEY, region TEXT)")
+	e, err := New(Options{Open: openAdapter, Datasources: []DatasourceSpec{{ID: "fin", Engine: "sqlite", Path: db, RowLimit: 1000}},
+		Today: func() string { return "2026-01-15" }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer e.Close()
+	plan := []byte(`{"select":[{"expr":{"kind":"func","name":"COUNT","args":[]},"alias":"n"}],"from":[{"table":"district","alias":"d"}],` +
+		`"where":{"kind":"binary","op":"=","left":{"kind":"column","table":"d","column":"region"},"right":{"kind":"literal","value":"north Bohemia"}}}`)
+	res, err := e.RunPlan(context.Background(), "fin", plan)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if warningWith(res.Warnings, `table "district" held no rows`) == "" || warningWith(res.Warnings, "case-sensitively") != "" {
+		t.Errorf("warnings %q: want the empty table named and no case-sensitivity guess", res.Warnings)
+	}
+}

@@ -5,7 +5,9 @@
 // (engine/emptyrange), a value spelled almost as a stored one ('Aberdeen'
 // for 'Aberdeen ') or a case-sensitive match that found nothing, and a
 // negated filter that silently drops NULLs (Filters). A count of 0 is a
-// result that matched nothing too (matchedNothing).
+// result that matched nothing too (matchedNothing); when a table the plan
+// reads was empty when profiled, that is said instead of any guess about
+// the filters (emptyTables).
 //
 // It owns those checks and their wording. It never queries a datasource,
 // never changes a plan or a result, and never decides whether a run

@@ -119,3 +119,36 @@ func spellingWarning(snap *schema.Snapshot, q *planast.Query, x, pattern planast
 
 // loose is a value with letter case and surrounding white space ignored.
 func loose(s string) string { return strings.ToLower(strings.TrimSpace(s)) }
+
+// emptyTables names the tables the plan reads (at any depth) whose
+// profile counted no rows. A result over an empty table that matched
+// nothing says nothing about the question's values, so the warning says
+// that instead of guessing at letter case or spelling.
+func emptyTables(snap *schema.Snapshot, plan *planast.Query) string {
+	var names []string
+	seen := map[string]bool{}
+	planast.Inspect(plan, func(n planast.Node) bool {
+		q, ok := n.(*planast.Query)
+		if !ok {
+			return true
+		}
+		for _, f := range q.From {
+			if f.Subquery != nil || seen[f.Schema+"."+f.Table] {
+				continue
+			}
+			seen[f.Schema+"."+f.Table] = true
+			if t, ok := snap.Lookup(f.Schema, f.Table); ok && t.Kind == schema.KindTable && t.RowCount != nil && *t.RowCount == 0 {
+				names = append(names, fmt.Sprintf("%q", t.Name))
+			}
+		}
+		return true
+	})
+	if len(names) == 0 {
+		return ""
+	}
+	what := "table " + names[0] + " held"
+	if len(names) > 1 {
+		what = "tables " + strings.Join(names, ", ") + " held"
+	}
+	return "no rows matched, and " + what + " no rows when the datasource was profiled: the result reflects an empty table, not the filters' values"
+}

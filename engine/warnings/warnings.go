@@ -16,6 +16,10 @@ func Of(snap *schema.Snapshot, dialect string, plan *planast.Query, run Run) []s
 	}
 	empty := matchedNothing(plan, run.Rows)
 	if empty {
+		if w := emptyTables(snap, plan); w != "" {
+			// the filters are not why: no guess at ranges, case or spelling
+			return append(out, append([]string{w}, Filters(snap, dialect, plan, false, nil)...)...)
+		}
 		// cheap: the plan and the profile in the snapshot, no query
 		out = append(out, emptyrange.Warnings(snap, plan)...)
 	}

@@ -888,6 +888,13 @@ var mutations = []mutation{
 		Pkgs: []string{"./engine"}, Run: "TestEmptyFilterNamesTheStoredSpelling",
 	},
 	{
+		Name: "empty-table-blamed-on-filters",
+		File: "engine/warnings/matched.go",
+		Old:  "	if len(names) == 0 {\n		return \"\"\n	}\n	what := ",
+		New:  "	if true || len(names) == 0 {\n		return \"\"\n	}\n	what := ",
+		Pkgs: []string{"./engine"}, Run: "TestEmptyTableIsNamedNotTheFilter",
+	},
+	{
 		Name: "killed-build-removes-stored-index",
 		File: "index/persist.go",
 		Old:  "\t\tif e.Name() == key || !e.IsDir() {",
