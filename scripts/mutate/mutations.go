@@ -895,6 +895,13 @@ var mutations = []mutation{
 		Pkgs: []string{"./engine"}, Run: "TestEmptyTableIsNamedNotTheFilter",
 	},
 	{
+		Name: "secret-shortcut-misses-inner-words",
+		File: "index/lex/secrets.go",
+		Old:  "return strings.Contains(lower, w)",
+		New:  "return strings.HasPrefix(lower, w)",
+		Pkgs: []string{"./index/lex"}, Run: "TestSecretShortcutKeepsTheVerdict",
+	},
+	{
 		Name: "killed-build-removes-stored-index",
 		File: "index/persist.go",
 		Old:  "\t\tif e.Name() == key || !e.IsDir() {",
