@@ -84,7 +84,8 @@ func (r *lineReader) next() {
 	}
 	var m message
 	if uerr := json.Unmarshal(body, &m); uerr != nil {
-		r.refuse(body, mcpgo.PARSE_ERROR, "the message is not valid JSON-RPC: "+uerr.Error())
+		code, msg := unreadable(body, uerr)
+		r.refuse(body, code, msg)
 		return
 	}
 	if m.Method != "" && m.hasID() {
@@ -106,6 +107,28 @@ func (r *lineReader) refuseLong(frag []byte, err error) {
 	}
 	r.refuse(head, mcpgo.INVALID_REQUEST, fmt.Sprintf(
 		"the message is longer than the limit of %d bytes and was not read; send a smaller request (the limit is serve --max-line-bytes)", r.max))
+}
+
+// unreadable is the JSON-RPC error of a line that does not decode as a
+// message, in the protocol's words rather than the decoder's (which names
+// Go types): a batch (MCP sends one message per line and no longer
+// batches), JSON that is not an object, a member of the wrong type, or
+// text that is not JSON at all.
+func unreadable(body []byte, err error) (int, string) {
+	var ute *json.UnmarshalTypeError
+	switch {
+	case body[0] == '[' && json.Valid(body):
+		return mcpgo.INVALID_REQUEST, "a JSON-RPC batch (an array of messages) is not supported: send each message as its own line"
+	case errors.As(err, &ute) && ute.Field != "":
+		return mcpgo.INVALID_REQUEST, fmt.Sprintf("the message's %q member cannot be a JSON %s", ute.Field, ute.Value)
+	case errors.As(err, &ute):
+		return mcpgo.INVALID_REQUEST, fmt.Sprintf("a JSON-RPC message is a JSON object, not a JSON %s", ute.Value)
+	}
+	var se *json.SyntaxError
+	if errors.As(err, &se) {
+		return mcpgo.PARSE_ERROR, fmt.Sprintf("the message is not valid JSON (at byte %d: %s)", se.Offset, se.Error())
+	}
+	return mcpgo.PARSE_ERROR, "the message is not valid JSON-RPC: " + err.Error()
 }
 
 func (r *lineReader) refuse(head []byte, code int, msg string) {

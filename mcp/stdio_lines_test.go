@@ -118,6 +118,30 @@ func TestStdioDeepNestingRefusedWithID(t *testing.T) {
 	}
 }
 
+// Lines that are JSON but not one message get an error in the protocol's
+// words, never the decoder's Go type names, and the next request is
+// answered.
+func TestStdioBatchAndNonObjectsRefusedPlainly(t *testing.T) {
+	for _, c := range []struct{ line, want string }{
+		{`[{"jsonrpc":"2.0","id":1,"method":"ping"},{"jsonrpc":"2.0","id":2,"method":"ping"}]`, "batch"},
+		{`"ping"`, "is a JSON object, not a JSON string"},
+		{`{"jsonrpc":"2.0","id":3,"method":7}`, `member cannot be a JSON number`},
+	} {
+		var buf bytes.Buffer
+		logger := slog.New(slog.NewTextHandler(io.Discard, nil))
+		if err := ServeStdioLimited(context.Background(), server.NewMCPServer("t", "1"), strings.NewReader(c.line+"\n"+pingNext), &buf, logger, 0); err != nil {
+			t.Fatal(err)
+		}
+		out := buf.String()
+		if !strings.Contains(out, c.want) || strings.Contains(out, "Go value") || strings.Contains(out, "mcp.message") {
+			t.Errorf("%s: got %s, want an error saying %q", c.line, out, c.want)
+		}
+		if !strings.Contains(out, `"id":"next"`) {
+			t.Errorf("%s: the request after it was not answered: %s", c.line, out)
+		}
+	}
+}
+
 // A 50 MB line costs a bounded amount of memory: the reader holds at most
 // the limit, never the line.
 func TestStdioLongLineMemoryBounded(t *testing.T) {

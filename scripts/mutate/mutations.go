@@ -902,6 +902,13 @@ var mutations = []mutation{
 		Pkgs: []string{"./index/lex"}, Run: "TestSecretShortcutKeepsTheVerdict",
 	},
 	{
+		Name: "stdio-batch-error-in-go-words",
+		File: "mcp/stdio_lines.go",
+		Old:  "case errors.As(err, &ute) && ute.Field != \"\":",
+		New:  "case false && errors.As(err, &ute) && ute.Field != \"\":",
+		Pkgs: []string{"./mcp"}, Run: "TestStdioBatchAndNonObjectsRefusedPlainly",
+	},
+	{
 		Name: "killed-build-removes-stored-index",
 		File: "index/persist.go",
 		Old:  "\t\tif e.Name() == key || !e.IsDir() {",
