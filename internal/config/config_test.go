@@ -167,6 +167,8 @@ func TestLoadErrors(t *testing.T) {
 		// a typo names the key meant, at its own level of the file
 		{"misspelt top key", "storage: {path: x}\ndatasourcse: []\n", nil, []string{"unknown key datasourcse (did you mean datasources?)"}},
 		{"misspelt nested key", "storage: {pahth: x}\n", nil, []string{"unknown key storage.pahth (did you mean path?)"}},
+		{"another tool's key name", "datasources: [{id: a, engine: sqlite, file: x.db}]\n", nil, []string{"unknown key datasources[0].file (did you mean path?)"}},
+		{"another tool's engine key", "datasources: [{id: a, driver: sqlite, path: x.db}]\n", nil, []string{"unknown key datasources[0].driver (did you mean engine?)"}},
 		{"small token_budget", "results: {token_budget: 10}\n", nil, []string{"results.token_budget", "at least 1000"}},
 		{"text token_budget", "results: {token_budget: lots}\n", nil, []string{"results.token_budget", "not a whole number"}},
 		{"unknown nested key", "storage: {path: x, size: 3}\n", nil, []string{"unknown key storage.size"}},

@@ -133,7 +133,20 @@ func nearestKey(t reflect.Type, path string) string {
 			known = append(known, tag)
 		}
 	}
-	return planast.Nearest(parts[len(parts)-1], known)
+	key := parts[len(parts)-1]
+	if s, ok := keySynonyms[strings.ToLower(key)]; ok && slices.Contains(known, s) {
+		return s
+	}
+	return planast.Nearest(key, known)
+}
+
+// keySynonyms are the names other tools give the keys a datasource has,
+// which no spelling rule brings near ours: a datasource's file is its
+// "path", a server's connection string its "dsn", its kind its "engine".
+var keySynonyms = map[string]string{
+	"file": "path", "filename": "path", "file_path": "path", "filepath": "path", "database": "path", "db": "path",
+	"url": "dsn", "uri": "dsn", "connection": "dsn", "connection_string": "dsn", "conn": "dsn",
+	"type": "engine", "driver": "engine", "dialect": "engine", "kind": "engine",
 }
 
 // structOf looks through pointers, slices and maps to the struct they hold.
