@@ -42,6 +42,9 @@ func main() {
 		os.Exit(130)
 	}
 	if err != nil {
+		if cmd == nil || cmd.Name() != "serve" {
+			err = cli.CommandLineError(err)
+		}
 		fmt.Fprintln(os.Stderr, "nl2sql:", err)
 		os.Exit(1)
 	}

@@ -909,6 +909,13 @@ var mutations = []mutation{
 		Pkgs: []string{"./mcp"}, Run: "TestStdioBatchAndNonObjectsRefusedPlainly",
 	},
 	{
+		Name: "cli-hints-name-tools",
+		File: "internal/app/cli/hints.go",
+		Old:  "c.Hint = toolCommands.Replace(c.Hint)",
+		New:  "c.Hint = c.Hint",
+		Pkgs: []string{"./internal/app/cli"}, Run: "TestCommandLineErrorsNameCommandsNotTools",
+	},
+	{
 		Name: "killed-build-removes-stored-index",
 		File: "index/persist.go",
 		Old:  "\t\tif e.Name() == key || !e.IsDir() {",

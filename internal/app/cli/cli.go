@@ -233,7 +233,7 @@ func writePage(path string, res *engine.Result) error {
 // CONFIG_INVALID with its text, which names the file and key.
 func jsonError(err error) map[string]any {
 	var ee *engine.Error
-	if !errors.As(err, &ee) {
+	if !errors.As(CommandLineError(err), &ee) {
 		ee = &engine.Error{Code: "CONFIG_INVALID", Msg: err.Error(), Hint: "fix the config file (the message names the file and key); nl2sql doctor checks it"}
 	}
 	return map[string]any{"error": ee.Body()}

@@ -1,0 +1,39 @@
+package cli
+
+import (
+	"errors"
+	"strings"
+
+	"github.com/nl2sql/nl2sql/engine"
+	"github.com/nl2sql/nl2sql/planast"
+)
+
+// The engine's hints speak to an MCP host and name tools. On the command
+// line the same advice names the commands that do the same thing.
+var toolCommands = strings.NewReplacer(
+	"list_datasources", "`nl2sql doctor`",
+	"describe_schema", "`nl2sql schema show`",
+	"search_schema", "`nl2sql schema show`",
+	"get_plan_schema", "`nl2sql schema guide`",
+	"check_plan", "`nl2sql plan check`",
+	"run_plan", "`nl2sql plan run`",
+)
+
+// CommandLineError is err as a command other than serve reports it: an
+// engine error's hint and message name commands where they named tools.
+// Other errors are returned as they are.
+func CommandLineError(err error) error {
+	var ee *engine.Error
+	if !errors.As(err, &ee) {
+		return err
+	}
+	c := *ee
+	c.Hint = toolCommands.Replace(c.Hint)
+	c.Msg = toolCommands.Replace(c.Msg)
+	c.Issues = make([]planast.Issue, len(ee.Issues))
+	for i, is := range ee.Issues {
+		is.Message, is.Hint = toolCommands.Replace(is.Message), toolCommands.Replace(is.Hint)
+		c.Issues[i] = is
+	}
+	return &c
+}
