@@ -18,7 +18,9 @@ func firstIssue(t *testing.T, p string, cat planast.Catalog, opts validate.Optio
 }
 
 // A planner that misspells a column is told the column it meant, so that
-// its retry can succeed; a name far from every column gets no guess.
+// its retry can succeed; a name that holds a column's name ("CityName" for
+// City) gets that column; a name far from every column gets no guess but
+// the table's columns, so the retry needs no other call.
 func TestColumnNotFoundSuggests(t *testing.T) {
 	cases := []struct {
 		name, plan, path, want string
@@ -28,8 +30,9 @@ func TestColumnNotFoundSuggests(t *testing.T) {
 		{"join key", plan(sel(c("al", "Title")), frm(from("Album", "al"), from("Artist", "ar")), joins(joinOn("inner", "al", "ar", "ArtistID", "ArtstId"))), "joins[0].on[0].right_column", `"ar" has no column "ArtstId"; did you mean "ArtistId"?`},
 		{"derived table column", plan(sel(c("d", "nam")), `"from":[{"subquery":`+plan(sel(c("", "Name")), frm(from("Artist", "a")))+`,"alias":"d"}]`), "select[0].expr.column", `"d" has no column "nam"; did you mean "Name"?`},
 		{"abbreviation", plan(sel(c("c", "CustId")), frm(from("Customer", "c"))), "select[0].expr.column", `"c" has no column "CustId"; did you mean "CustomerId"?`},
-		{"far name", plan(sel(c("ar", "Revenue")), frm(from("Artist", "ar"))), "select[0].expr.column", `"ar" has no column "Revenue"`},
-		{"one letter", plan(sel(c("ar", "x")), frm(from("Artist", "ar"))), "select[0].expr.column", `"ar" has no column "x"`},
+		{"holds a column's name", plan(sel(c("ar", "ArtistFullName")), frm(from("Artist", "ar"))), "select[0].expr.column", `"ar" has no column "ArtistFullName"; did you mean "Name"?`},
+		{"far name", plan(sel(c("ar", "Revenue")), frm(from("Artist", "ar"))), "select[0].expr.column", `"ar" has no column "Revenue"; its columns are "ArtistId", "Name"`},
+		{"one letter", plan(sel(c("ar", "x")), frm(from("Artist", "ar"))), "select[0].expr.column", `"ar" has no column "x"; its columns are "ArtistId", "Name"`},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {

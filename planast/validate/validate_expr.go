@@ -1,6 +1,7 @@
 package validate
 
 import (
+	"fmt"
 	"slices"
 	"strconv"
 	"strings"
@@ -472,12 +473,49 @@ func (s *scope) clauseName() string {
 // noColumn reports a column src does not show, with the nearest one it
 // does. src.rel holds only the columns the caller may see, so a hidden
 // column is neither suggested nor told apart from a missing one.
+//
+// Past spelling, a name that holds a column's name or is held by it
+// ("CityName" for City, "name" for FirstName) is suggested; failing both,
+// the message lists the columns (up to 20), so the planner's next try
+// needs no other call.
 func (v *validator) noColumn(path string, src *source, name string) {
-	if near := Nearest(name, src.rel.names()); near != "" {
+	names := src.rel.names()
+	if near := Nearest(name, names); near != "" {
 		v.add(CodeColumnNotFound, path, "%q has no column %q; did you mean %q?", src.alias, name, near)
 		return
 	}
-	v.add(CodeColumnNotFound, path, "%q has no column %q", src.alias, name)
+	if near := overlapping(name, names); near != "" {
+		v.add(CodeColumnNotFound, path, "%q has no column %q; did you mean %q?", src.alias, name, near)
+		return
+	}
+	const show = 20
+	list := make([]string, 0, show)
+	for _, n := range names[:min(len(names), show)] {
+		list = append(list, strconv.Quote(n))
+	}
+	more := ""
+	if len(names) > show {
+		more = fmt.Sprintf(" and %d more", len(names)-show)
+	}
+	v.add(CodeColumnNotFound, path, "%q has no column %q; its columns are %s%s", src.alias, name, strings.Join(list, ", "), more)
+}
+
+// overlapping is the column whose name the wanted one holds, or that holds
+// it, case aside (at least three letters in common); the longest such
+// column, the first of equals; "" when none.
+func overlapping(name string, names []string) string {
+	want := strings.ToLower(name)
+	best := ""
+	for _, n := range names {
+		c := strings.ToLower(n)
+		if min(len(c), len(want)) < 3 || !strings.Contains(want, c) && !strings.Contains(c, want) {
+			continue
+		}
+		if len(n) > len(best) {
+			best = n
+		}
+	}
+	return best
 }
 
 func (v *validator) fn(f *Func, path string, sc *scope, env *cteEnv) Type {

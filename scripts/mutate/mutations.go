@@ -916,6 +916,13 @@ var mutations = []mutation{
 		Pkgs: []string{"./internal/app/cli"}, Run: "TestCommandLineErrorsNameCommandsNotTools",
 	},
 	{
+		Name: "column-not-found-no-overlap-guess",
+		File: "planast/validate/validate_expr.go",
+		Old:  "if near := overlapping(name, names); near != \"\" {",
+		New:  "if near := overlapping(name, names); false && near != \"\" {",
+		Pkgs: []string{"./planast"}, Run: "TestColumnNotFoundSuggests",
+	},
+	{
 		Name: "killed-build-removes-stored-index",
 		File: "index/persist.go",
 		Old:  "\t\tif e.Name() == key || !e.IsDir() {",
