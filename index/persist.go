@@ -16,6 +16,7 @@ import (
 
 	"github.com/blevesearch/bleve/v2"
 
+	"github.com/nl2sql/nl2sql/index/datafile"
 	"github.com/nl2sql/nl2sql/index/values"
 	"github.com/nl2sql/nl2sql/internal/schema"
 )
@@ -155,16 +156,19 @@ func buildStored(ctx context.Context, dir, key string, snap *schema.Snapshot, em
 	reused := ix.reused
 	reused.Columns = ix.vals.Reused()
 	vs := ix.vals.Docs()
-	st := stored{Vecs: ix.vecs, Dims: ix.dims, WholeTokens: ix.wholeTokens, Values: make([]storedValue, len(vs)),
-		Reuse: reuseRecord{Embedder: emb.Name(), Dims: ix.dims, EmbedKeys: ix.embedKeys, Fetched: ix.vals.Fetched()}}
+	reuse, err := json.Marshal(reuseRecord{Embedder: emb.Name(), Dims: ix.dims, EmbedKeys: ix.embedKeys, Fetched: ix.vals.Fetched()})
+	if err != nil {
+		return reused, fmt.Errorf("index: encode: %w", err)
+	}
+	st := datafile.File{Vecs: ix.vecs, Dims: ix.dims, WholeTokens: ix.wholeTokens, Values: make([]datafile.Value, len(vs)), Reuse: reuse}
 	for i, v := range vs {
-		st.Values[i] = storedValue{v.Table, v.Col, v.Value}
+		st.Values[i] = datafile.Value{Table: v.Table, Col: v.Col, Value: v.Value}
 	}
 	docs, values := ix.Docs()
 	if err := ix.Close(); err != nil {
 		return reused, fmt.Errorf("index: close: %w", err)
 	}
-	buf, err := encodeData(&st)
+	buf, err := datafile.Encode(&st, persistFormat)
 	if err != nil {
 		return reused, fmt.Errorf("index: encode: %w", err)
 	}
@@ -194,7 +198,7 @@ func openStored(dir, key string, snap *schema.Snapshot, emb Embedder, opts Optio
 type pending struct {
 	dir        string
 	m          meta
-	st         *stored
+	st         *datafile.File
 	text, vals bleve.Index
 }
 
@@ -208,7 +212,7 @@ func readPending(dir, key string) (*pending, error) {
 	if m.Key != key {
 		return nil, fmt.Errorf("stored index %s: key %s, want %s", dir, m.Key, key)
 	}
-	st, err := decodeData(data)
+	st, err := datafile.Decode(data, persistFormat)
 	if err != nil {
 		return nil, fmt.Errorf("stored index %s: %s: %w", dir, dataFile, err)
 	}

@@ -9,6 +9,8 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+
+	"github.com/nl2sql/nl2sql/index/datafile"
 )
 
 // A build reuses what the datasource's previous index (another key in the
@@ -102,12 +104,12 @@ func loadPrior(dir, key string, emb Embedder) *prior {
 }
 
 // readStored reads and checks the data file of the index in dir.
-func readStored(dir string) (*stored, error) {
+func readStored(dir string) (*datafile.File, error) {
 	data, _, err := readData(dir)
 	if err != nil {
 		return nil, err
 	}
-	return decodeData(data)
+	return datafile.Decode(data, persistFormat)
 }
 
 // readReuse reads the reuse section of the index in dir.
@@ -116,7 +118,7 @@ func readReuse(dir string) (*reuseRecord, error) {
 	if err != nil {
 		return nil, err
 	}
-	raw, err := reuseSection(data)
+	raw, err := datafile.ReuseSection(data)
 	if err != nil {
 		return nil, err
 	}

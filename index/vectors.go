@@ -1,15 +1,14 @@
 package index
 
+import "github.com/nl2sql/nl2sql/index/datafile"
+
 // vector is one document's unit-length embedding, kept sparse: the
 // positions and values of its non-zero entries in increasing position.
 // The built-in NGram embedder fills a few dozen of its 1,024 buckets per
 // schema name, so a dense copy of 40,000 column documents would cost
 // 160 MB where the sparse one costs a few; a dense embedder's vectors
 // simply keep every entry.
-type vector struct {
-	Pos []uint32
-	Val []float32
-}
+type vector = datafile.Vector
 
 // sparse keeps the non-zero entries of v.
 func sparse(v []float32) vector {

@@ -61,6 +61,7 @@ var Layers = map[string]int{
 	"index/schemactx":           Domain,
 	"index/phrases":             Domain,
 	"index/lex":                 Domain,
+	"index/datafile":            Domain,
 	"index/values":              Domain,
 	"index/joins":               Domain,
 	"curated":                   Domain,

@@ -1,9 +1,20 @@
-package index
+// Package datafile is the layout of a stored retrieval index's data file
+// (data.bin): what package index keeps beside its bleve indexes: one
+// sparse vector per schema document, the value documents, the whole
+// schema's token count, and a section a later build may reuse. It owns
+// the byte layout and nothing else: what the numbers mean, the format
+// number and the checksum belong to package index.
+//
+// Example: what Encode writes, Decode reads back, viewing the arrays in
+// place on a little-endian machine:
+//
+//	b, _ := datafile.Encode(&datafile.File{Dims: 3, Vecs: []datafile.Vector{{Pos: []uint32{1}, Val: []float32{1}}}}, 4)
+//	f, _ := datafile.Decode(b, 4) // f.Vecs[0].Pos is a view into b
+package datafile
 
 import (
 	"bytes"
 	"encoding/binary"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -19,28 +30,42 @@ import (
 //	magic "nl2sqlix", u32 format, u32 dims, u32 whole-schema tokens
 //	u32 n vectors, u32 offsets[n+1], u32 positions[...], f32 values[...]
 //	u32 m values, u32 tables[m], u32 columns[m], u32 text offsets[m+1], text
-//	reuse section: JSON of reuseRecord (reuse.go), to the end
+//	reuse section: File.Reuse (package index writes JSON there), to the end
 //
 // Opening an index for retrieval stops before the reuse section; only a
-// build that reuses it reads it (reuseSection).
+// build that reuses it reads it (ReuseSection).
 // Vectors and value texts come back as sub-slices of those arrays.
 const dataMagic = "nl2sqlix"
 
-// stored is the data file's content.
-type stored struct {
-	Vecs        []vector
+// File is the data file's content.
+type File struct {
+	Vecs        []Vector
 	Dims        int
-	Values      []storedValue
+	Values      []Value
 	WholeTokens int
-	Reuse       reuseRecord // written only: decodeData does not read it
+	// Reuse is written after everything else, as it is; Decode does not
+	// read it (ReuseSection does).
+	Reuse []byte
 }
 
-type storedValue struct {
+// Vector is one document's embedding, kept sparse: the positions and
+// values of its non-zero entries in increasing position.
+type Vector struct {
+	Pos []uint32
+	Val []float32
+}
+
+// Value is one stored value of one column, by the column's table's and its
+// own position in the snapshot.
+type Value struct {
 	Table, Col int
 	Value      string
 }
 
-func encodeData(st *stored) ([]byte, error) {
+// Encode writes f in the data file layout, format being the index's
+// stored format number.
+func Encode(f *File, format uint32) ([]byte, error) {
+	st := f
 	var b bytes.Buffer
 	b.WriteString(dataMagic)
 	offs := make([]uint32, 0, len(st.Vecs)+1)
@@ -65,7 +90,7 @@ func encodeData(st *stored) ([]byte, error) {
 	if n > math.MaxUint32 || text.Len() > math.MaxUint32 {
 		return nil, errors.New("index data too large to store")
 	}
-	for _, x := range []any{uint32(persistFormat), uint32(st.Dims), uint32(st.WholeTokens),
+	for _, x := range []any{format, uint32(st.Dims), uint32(st.WholeTokens),
 		uint32(len(st.Vecs)), offs, pos, val,
 		uint32(len(st.Values)), tables, cols, toffs} {
 		if err := binary.Write(&b, binary.LittleEndian, x); err != nil {
@@ -73,15 +98,13 @@ func encodeData(st *stored) ([]byte, error) {
 		}
 	}
 	b.Write(text.Bytes())
-	reuse, err := json.Marshal(&st.Reuse)
-	if err != nil {
-		return nil, err
-	}
-	b.Write(reuse)
+	b.Write(st.Reuse)
 	return b.Bytes(), nil
 }
 
-func decodeData(data []byte) (*stored, error) {
+// Decode reads a data file of format, viewing its arrays in place where
+// it can (u32View); the reuse section is not read.
+func Decode(data []byte, format uint32) (*File, error) {
 	if !bytes.HasPrefix(data, []byte(dataMagic)) {
 		return nil, errors.New("not an index data file")
 	}
@@ -99,10 +122,10 @@ func decodeData(data []byte) (*stored, error) {
 	if err != nil {
 		return nil, err
 	}
-	if head[0] != persistFormat {
-		return nil, fmt.Errorf("data format %d, want %d", head[0], persistFormat)
+	if head[0] != format {
+		return nil, fmt.Errorf("data format %d, want %d", head[0], format)
 	}
-	st := &stored{Dims: int(head[1]), WholeTokens: int(head[2])}
+	st := &File{Dims: int(head[1]), WholeTokens: int(head[2])}
 	nv := uint64(head[3])
 	offs, err := next(nv + 1)
 	if err != nil {
@@ -118,13 +141,13 @@ func decodeData(data []byte) (*stored, error) {
 		return nil, err
 	}
 	val := f32View(bits)
-	st.Vecs = make([]vector, nv)
+	st.Vecs = make([]Vector, nv)
 	for i := range st.Vecs {
 		a, z := offs[i], offs[i+1]
 		if a > z || z > total {
 			return nil, errors.New("vector offsets out of order")
 		}
-		st.Vecs[i] = vector{Pos: pos[a:z:z], Val: val[a:z:z]}
+		st.Vecs[i] = Vector{Pos: pos[a:z:z], Val: val[a:z:z]}
 	}
 	ms, err := next(1)
 	if err != nil {
@@ -151,20 +174,20 @@ func decodeData(data []byte) (*stored, error) {
 	if len(r) > 0 {
 		text = unsafe.String(&r[0], len(r)) // data is never written
 	}
-	st.Values = make([]storedValue, m)
+	st.Values = make([]Value, m)
 	for i := range st.Values {
 		a, z := toffs[i], toffs[i+1]
 		if a > z || int(z) > len(text) {
 			return nil, errors.New("value offsets out of order")
 		}
-		st.Values[i] = storedValue{Table: int(tables[i]), Col: int(cols[i]), Value: text[a:z]}
+		st.Values[i] = Value{Table: int(tables[i]), Col: int(cols[i]), Value: text[a:z]}
 	}
 	return st, nil
 }
 
-// reuseSection is the reuse section of a data file: what follows the value
-// texts.
-func reuseSection(data []byte) ([]byte, error) {
+// ReuseSection is the reuse section of a data file: what follows the
+// value texts.
+func ReuseSection(data []byte) ([]byte, error) {
 	if !bytes.HasPrefix(data, []byte(dataMagic)) {
 		return nil, errors.New("not an index data file")
 	}

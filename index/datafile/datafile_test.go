@@ -1,7 +1,6 @@
-package index
+package datafile
 
 import (
-	"encoding/json"
 	"reflect"
 	"testing"
 )
@@ -12,41 +11,37 @@ import (
 // section (what a later build may take) reads back from the same bytes,
 // and opening for retrieval does not depend on it.
 func TestDataFileRoundTrips(t *testing.T) {
-	st := &stored{Dims: 7, WholeTokens: 123,
-		Vecs:   []vector{{Pos: []uint32{1, 5}, Val: []float32{0.5, -0.25}}, {}, {Pos: []uint32{6}, Val: []float32{1}}},
-		Values: []storedValue{{0, 1, "Heavy Metal"}, {2, 0, ""}, {1, 3, "Zürich"}},
-		Reuse: reuseRecord{Embedder: "ngram", Dims: 7, EmbedKeys: []string{"a", "b", "c"},
-			Fetched: map[string][]string{"k": {"Heavy Metal", "Zürich"}}}}
-	buf, err := encodeData(st)
+	st := &File{Dims: 7, WholeTokens: 123,
+		Vecs:   []Vector{{Pos: []uint32{1, 5}, Val: []float32{0.5, -0.25}}, {}, {Pos: []uint32{6}, Val: []float32{1}}},
+		Values: []Value{{0, 1, "Heavy Metal"}, {2, 0, ""}, {1, 3, "Zürich"}},
+		Reuse:  []byte(`{"embedder":"ngram","fetched":{"k":["Heavy Metal","Zürich"]}}`)}
+	buf, err := Encode(st, 4)
 	if err != nil {
 		t.Fatal(err)
 	}
 	shifted := make([]byte, len(buf)+1)
 	copy(shifted[1:], buf)
 	for name, data := range map[string][]byte{"aligned": buf, "misaligned": shifted[1:]} {
-		got, err := decodeData(data)
+		got, err := Decode(data, 4)
 		if err != nil {
 			t.Fatalf("%s: %v", name, err)
 		}
-		raw, err := reuseSection(data)
+		raw, err := ReuseSection(data)
 		if err != nil {
 			t.Fatalf("%s: reuse section: %v", name, err)
 		}
-		if err := json.Unmarshal(raw, &got.Reuse); err != nil {
-			t.Fatalf("%s: reuse section: %v", name, err)
-		}
+		got.Reuse = raw
 		for i := range got.Vecs { // an empty vector decodes as empty slices
 			if len(got.Vecs[i].Pos) == 0 {
-				got.Vecs[i] = vector{}
+				got.Vecs[i] = Vector{}
 			}
 		}
 		if !reflect.DeepEqual(got, st) {
 			t.Errorf("%s: decoded %+v, want %+v", name, got, st)
 		}
 	}
-	reuse, _ := json.Marshal(&st.Reuse)
-	for n := len(dataMagic); n < len(buf)-len(reuse)-len("Heavy MetalZürich"); n++ {
-		if _, err := decodeData(buf[:n]); err == nil {
+	for n := len(dataMagic); n < len(buf)-len(st.Reuse)-len("Heavy MetalZürich"); n++ {
+		if _, err := Decode(buf[:n], 4); err == nil {
 			t.Errorf("truncated to %d bytes: no error", n)
 		}
 	}
