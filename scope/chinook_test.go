@@ -194,7 +194,8 @@ func TestRowFilterFailsClosed(t *testing.T) {
 
 // Analyst may not read Employee, in any position of a plan, nor
 // Customer.Email; the refusals look like missing names and reveal nothing
-// the plan did not name itself.
+// the caller may not see (a missing column's message lists the columns
+// the caller sees, never a hidden one).
 func TestAnalystRefusedEmployee(t *testing.T) {
 	_, p := loadPolicy(t, issueRoles)
 	alice := user(t, p, "alice")
@@ -213,7 +214,13 @@ func TestAnalystRefusedEmployee(t *testing.T) {
 			t.Errorf("%s: %v", tt.name, err)
 			continue
 		}
-		if m := pe.Error(); strings.Contains(m, "LastName") || strings.Contains(m, "Salary") || strings.Contains(m, "ReportsTo") {
+		// Employee's columns are hidden (LastName, ReportsTo, …) and so is
+		// Customer.Email; Customer's other columns may be listed as the
+		// ones there are, and Email may appear once, as the name the plan
+		// asked for.
+		m := pe.Error()
+		if strings.Contains(m, "Salary") || strings.Contains(m, "ReportsTo") || strings.Count(m, "Email") > 1 ||
+			tt.name != "hidden column" && strings.Contains(m, "LastName") {
 			t.Errorf("%s: the refusal reveals hidden columns: %s", tt.name, m)
 		}
 	}

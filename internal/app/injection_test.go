@@ -273,7 +273,13 @@ func TestInjectionThroughDataStaysData(t *testing.T) {
 			t.Errorf("%q: err = %v, want a refusal", q, err)
 			continue
 		}
-		if strings.Contains(ee.Msg+ee.Hint, "LastName") || strings.Contains(ee.Msg+ee.Hint, "Email") && q != qSecret {
+		// Employee's columns are all hidden; Customer.Email is hidden
+		// while Customer's other columns may be listed. The plan asking
+		// for Email names it once, as the column it asked for, and a list
+		// of the columns there are must not add it.
+		text := ee.Msg + ee.Hint
+		if q == qEmployees && strings.Contains(text, "LastName") || q != qSecret && strings.Contains(text, "Email") ||
+			q == qSecret && strings.Count(text, "Email") > 1 {
 			t.Errorf("%q: refusal names a hidden column: %v", q, ee)
 		}
 		t.Logf("%q: %s", q, ee.Code)
