@@ -2,8 +2,6 @@ package duckdb
 
 import (
 	"context"
-	"path/filepath"
-	"strings"
 	"testing"
 	"time"
 
@@ -26,55 +24,14 @@ var wantDuckHostileCode = map[string]string{
 func TestDuckDBHostileCurated(t *testing.T) {
 	cases := sourcetest.HostileCasesFor(t, "duckdb")
 	db := sourcetest.DuckTempDB(t, "CREATE TABLE t (a INTEGER)", "INSERT INTO t VALUES (1), (2)")
-	sum, listing, tmp := sourcetest.FileSum(t, db), sourcetest.DirListing(t, filepath.Dir(db)), sourcetest.TmpState(t, cases)
+	before := sourcetest.FilesOf(t, db, cases)
 
 	d := openDuckTest(t, db, source.Options{Timeout: time.Second})
-	for _, c := range cases {
-		t.Run(c.SQL, func(t *testing.T) {
-			start := time.Now()
-			res, err := d.Query(context.Background(), c.SQL, nil, 10)
-			if err == nil {
-				t.Fatalf("accepted, returned %+v", res)
-			}
-			se := sourcetest.AsError(t, err)
-			want := source.CodeReadOnly
-			if w, ok := wantDuckHostileCode[c.SQL]; ok {
-				want = w
-			}
-			if se.Code != want {
-				t.Errorf("code %s (%v), want %s", se.Code, se, want)
-			}
-			if dt := time.Since(start); dt > 10*time.Second {
-				t.Errorf("took %s", dt)
-			}
-			if strings.Contains(se.Msg, db) || strings.Contains(se.Hint, db) {
-				t.Errorf("message names the file: %q / %q", se.Msg, se.Hint)
-			}
-		})
-	}
-	res, err := d.Query(context.Background(), "SELECT count(*) FROM t", nil, 10)
-	if err != nil || res.Rows[0][0] != int64(2) {
-		t.Errorf("after the hostile cases: %v, %v", res, err)
-	}
+	sourcetest.RunHostileQueries(t, d, cases, wantDuckHostileCode, 10*time.Second, db)
 	if err := d.Close(); err != nil {
 		t.Fatal(err)
 	}
-	checkUnchanged(t, db, sum, listing, cases, tmp)
-}
-
-// checkUnchanged fails the test when the database file, its directory or
-// the /tmp/hostile* entries differ from before.
-func checkUnchanged(t *testing.T, db, sum string, listing map[string]string, cases []sourcetest.HostileCase, tmp map[string]string) {
-	t.Helper()
-	if got := sourcetest.FileSum(t, db); got != sum {
-		t.Error("the database file changed")
-	}
-	if got := sourcetest.DirListing(t, filepath.Dir(db)); !sourcetest.EqualMaps(got, listing) {
-		t.Errorf("the database directory changed: %v, was %v", got, listing)
-	}
-	if got := sourcetest.TmpState(t, cases); !sourcetest.EqualMaps(got, tmp) {
-		t.Errorf("/tmp/hostile* changed: %v, was %v", got, tmp)
-	}
+	before.CheckUnchanged(t)
 }
 
 // TestDuckDBHostileBelowLexicalGate sends the same cases past Query's
@@ -83,7 +40,7 @@ func checkUnchanged(t *testing.T, db, sum string, listing map[string]string, cas
 func TestDuckDBHostileBelowLexicalGate(t *testing.T) {
 	cases := sourcetest.HostileCasesFor(t, "duckdb")
 	db := sourcetest.DuckTempDB(t, "CREATE TABLE t (a INTEGER)", "INSERT INTO t VALUES (1), (2)")
-	sum, listing, tmp := sourcetest.FileSum(t, db), sourcetest.DirListing(t, filepath.Dir(db)), sourcetest.TmpState(t, cases)
+	before := sourcetest.FilesOf(t, db, cases)
 
 	d := openDuckTest(t, db, source.Options{Timeout: time.Second})
 	for _, c := range cases {
@@ -108,5 +65,5 @@ func TestDuckDBHostileBelowLexicalGate(t *testing.T) {
 	if err := d.Close(); err != nil {
 		t.Fatal(err)
 	}
-	checkUnchanged(t, db, sum, listing, cases, tmp)
+	before.CheckUnchanged(t)
 }

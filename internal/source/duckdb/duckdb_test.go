@@ -2,13 +2,10 @@ package duckdb
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"os"
 	"path/filepath"
-	"reflect"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -21,9 +18,7 @@ import (
 func TestOpenDuckDBUnavailable(t *testing.T) {
 	dir := t.TempDir()
 	garbage := filepath.Join(dir, "garbage.duckdb")
-	if err := os.WriteFile(garbage, []byte(strings.Repeat("not a database ", 1000)), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	sourcetest.NotADatabase(t, garbage, 1000)
 	sqliteFile := filepath.Join(dir, "real.sqlite")
 	sourcetest.ExecWritable(t, sqliteFile, "CREATE TABLE t (a)")
 	hash := filepath.Join(dir, "a#b.duckdb")
@@ -94,83 +89,40 @@ func TestDuckDBSettings(t *testing.T) {
 
 func TestDuckDBQueryValues(t *testing.T) {
 	d := openDuckTest(t, sourcetest.DuckTempDB(t, "CREATE TABLE t (a INTEGER)"), source.Options{})
-	tests := []struct {
-		sql   string
-		types []planast.Type
-		rows  string // JSON
-	}{
-		{`SELECT 9007199254740991::BIGINT, 9007199254740992::BIGINT, -9007199254740993::BIGINT,
+	sourcetest.CheckValueCases(t, d, []sourcetest.ValueCase{
+		{SQL: `SELECT 9007199254740991::BIGINT, 9007199254740992::BIGINT, -9007199254740993::BIGINT,
 			170141183460469231731687303715884105727::HUGEINT, 18446744073709551615::UBIGINT, 7::UTINYINT, -3::TINYINT`,
-			[]planast.Type{"integer", "integer", "integer", "integer", "integer", "integer", "integer"},
-			`[[9007199254740991,"9007199254740992","-9007199254740993","170141183460469231731687303715884105727","18446744073709551615",7,-3]]`},
-		{`SELECT 0.1::FLOAT, 0.1::DOUBLE, 0.1::DOUBLE + 0.2::DOUBLE, 'inf'::DOUBLE, '-inf'::DOUBLE, 'nan'::DOUBLE`,
-			[]planast.Type{"float", "float", "float", "float", "float", "float"},
-			`[[0.1,0.1,0.30000000000000004,"Infinity","-Infinity","NaN"]]`},
-		{`SELECT 1.50::DECIMAL(10,2), 12345678901234567.89::DECIMAL(20,2), -0.05::DECIMAL(4,2), 123456789012345.6::DECIMAL(18,1), 0::DECIMAL(5,3)`,
-			[]planast.Type{"decimal", "decimal", "decimal", "decimal", "decimal"},
-			`[[1.5,"12345678901234567.89",-0.05,"123456789012345.6",0]]`},
-		{`SELECT NULL, '\x00\xff'::BLOB, '007', 'null', true`,
-			[]planast.Type{"integer", "blob", "text", "text", "boolean"},
-			`[[null,"AP8=","007","null",true]]`},
-		{`SELECT DATE '2024-02-29', TIMESTAMP '2024-01-02 03:04:05.5', TIMESTAMPTZ '2024-01-02 03:04:05+02', TIME '10:11:12.25', TIMETZ '10:00:00+02'`,
-			[]planast.Type{"date", "timestamp", "timestamp", "text", "text"},
-			`[["2024-02-29","2024-01-02 03:04:05.5","2024-01-02 01:04:05+00:00","10:11:12.25","10:00:00+02:00"]]`},
-		{`SELECT INTERVAL '1 year 2 months 3 days 04:05:06.5', INTERVAL '-3 days', INTERVAL '0 seconds', '6ba7b810-9dad-11d1-80b4-00c04fd430c8'::UUID`,
-			[]planast.Type{"interval", "interval", "interval", "text"},
-			`[["P1Y2M3DT4H5M6.5S","P-3D","PT0S","6ba7b810-9dad-11d1-80b4-00c04fd430c8"]]`},
-		{`SELECT [1, 2], {'x': 1.5::DECIMAL(3,1), 'y': 'z'}, '{"a": [1, 2]}'::JSON, MAP {'k': 1}`,
-			[]planast.Type{"json", "json", "json", "json"},
-			`[["[1,2]","{\"x\":1.5,\"y\":\"z\"}","{\"a\": [1, 2]}","{\"k\":1}"]]`}, // a JSON document as the database holds it
-		{`SELECT $1::INTEGER + 1, $2::VARCHAR`, []planast.Type{"integer", "text"}, `[[42,"x"]]`},
-	}
-	for _, tt := range tests {
-		var args []any
-		if strings.Contains(tt.sql, "$1") {
-			args = []any{41, "x"}
-		}
-		res, err := d.Query(context.Background(), tt.sql, args, 10)
-		if err != nil {
-			t.Errorf("%s: %v", tt.sql, err)
-			continue
-		}
-		rows, err := json.Marshal(res.Rows)
-		if err != nil {
-			t.Errorf("%s: %v", tt.sql, err)
-			continue
-		}
-		if string(rows) != tt.rows || !reflect.DeepEqual(res.ColumnTypes, tt.types) {
-			t.Errorf("%s:\n got %s %v\nwant %s %v", tt.sql, rows, res.ColumnTypes, tt.rows, tt.types)
-		}
-	}
+			Types: []planast.Type{"integer", "integer", "integer", "integer", "integer", "integer", "integer"},
+			Rows:  `[[9007199254740991,"9007199254740992","-9007199254740993","170141183460469231731687303715884105727","18446744073709551615",7,-3]]`},
+		{SQL: `SELECT 0.1::FLOAT, 0.1::DOUBLE, 0.1::DOUBLE + 0.2::DOUBLE, 'inf'::DOUBLE, '-inf'::DOUBLE, 'nan'::DOUBLE`,
+			Types: []planast.Type{"float", "float", "float", "float", "float", "float"},
+			Rows:  `[[0.1,0.1,0.30000000000000004,"Infinity","-Infinity","NaN"]]`},
+		{SQL: `SELECT 1.50::DECIMAL(10,2), 12345678901234567.89::DECIMAL(20,2), -0.05::DECIMAL(4,2), 123456789012345.6::DECIMAL(18,1), 0::DECIMAL(5,3)`,
+			Types: []planast.Type{"decimal", "decimal", "decimal", "decimal", "decimal"},
+			Rows:  `[[1.5,"12345678901234567.89",-0.05,"123456789012345.6",0]]`},
+		{SQL: `SELECT NULL, '\x00\xff'::BLOB, '007', 'null', true`,
+			Types: []planast.Type{"integer", "blob", "text", "text", "boolean"},
+			Rows:  `[[null,"AP8=","007","null",true]]`},
+		{SQL: `SELECT DATE '2024-02-29', TIMESTAMP '2024-01-02 03:04:05.5', TIMESTAMPTZ '2024-01-02 03:04:05+02', TIME '10:11:12.25', TIMETZ '10:00:00+02'`,
+			Types: []planast.Type{"date", "timestamp", "timestamp", "text", "text"},
+			Rows:  `[["2024-02-29","2024-01-02 03:04:05.5","2024-01-02 01:04:05+00:00","10:11:12.25","10:00:00+02:00"]]`},
+		{SQL: `SELECT INTERVAL '1 year 2 months 3 days 04:05:06.5', INTERVAL '-3 days', INTERVAL '0 seconds', '6ba7b810-9dad-11d1-80b4-00c04fd430c8'::UUID`,
+			Types: []planast.Type{"interval", "interval", "interval", "text"},
+			Rows:  `[["P1Y2M3DT4H5M6.5S","P-3D","PT0S","6ba7b810-9dad-11d1-80b4-00c04fd430c8"]]`},
+		{SQL: `SELECT [1, 2], {'x': 1.5::DECIMAL(3,1), 'y': 'z'}, '{"a": [1, 2]}'::JSON, MAP {'k': 1}`,
+			Types: []planast.Type{"json", "json", "json", "json"},
+			Rows:  `[["[1,2]","{\"x\":1.5,\"y\":\"z\"}","{\"a\": [1, 2]}","{\"k\":1}"]]`}, // a JSON document as the database holds it
+		{SQL: `SELECT $1::INTEGER + 1, $2::VARCHAR`, Types: []planast.Type{"integer", "text"}, Rows: `[[42,"x"]]`},
+	})
 }
 
 func TestDuckDBQueryRowCap(t *testing.T) {
 	p := sourcetest.DuckTempDB(t, "CREATE TABLE t (a INTEGER)", "INSERT INTO t VALUES (1), (2), (3)")
 	d := openDuckTest(t, p, source.Options{RowLimit: 2})
-	tests := []struct {
-		maxRows, rows int
-		truncated     bool
-	}{{0, 2, true}, {10, 2, true}, {1, 1, true}, {2, 2, true}}
-	for _, tt := range tests {
-		res, err := d.Query(context.Background(), "SELECT a FROM t ORDER BY a", nil, tt.maxRows)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if len(res.Rows) != tt.rows || res.Truncated != tt.truncated {
-			t.Errorf("maxRows %d: %d rows, truncated %v; want %d, %v", tt.maxRows, len(res.Rows), res.Truncated, tt.rows, tt.truncated)
-		}
-	}
 	d3 := openDuckTest(t, p, source.Options{RowLimit: 3})
-	res, err := d3.Query(context.Background(), "SELECT a FROM t", nil, 3)
-	if err != nil || len(res.Rows) != 3 || res.Truncated {
-		t.Errorf("exact fit: %+v, %v", res, err)
-	}
-	res, err = d3.Query(context.Background(), "SELECT a FROM t WHERE a > 5", nil, 3)
-	if err != nil || len(res.Rows) != 0 || res.Rows == nil || res.Truncated || len(res.Columns) != 1 {
-		t.Errorf("empty result: %+v, %v", res, err)
-	}
+	sourcetest.CheckRowLimits(t, d, d3)
 	// A large result stops at the cap.
-	res, err = d3.Query(context.Background(), "SELECT * FROM range(1000000)", nil, 3)
+	res, err := d3.Query(context.Background(), "SELECT * FROM range(1000000)", nil, 3)
 	if err != nil || len(res.Rows) != 3 || !res.Truncated {
 		t.Errorf("range: %+v, %v", res, err)
 	}
@@ -206,51 +158,18 @@ func TestDuckDBTimeoutAndCancel(t *testing.T) {
 
 func TestDuckDBQueryRefusals(t *testing.T) {
 	d := openDuckTest(t, sourcetest.DuckTempDB(t, "CREATE TABLE t (a VARCHAR)", "INSERT INTO t VALUES ('a')"), source.Options{})
-	tests := []struct {
-		sql, code, msg string
-	}{
-		{"", source.CodeQueryFailed, "no statement"},
-		{"SELECT 1; SELECT 2", source.CodeReadOnly, "more than one statement"},
-		{"PRAGMA database_list", source.CodeReadOnly, "only SELECT"},
-		{"SELECT * FROM read_csv('/etc/passwd')", source.CodeReadOnly, "read-only policy"},
-		{"SELECT * FROM read_parquet('https://example.com/x.parquet')", source.CodeReadOnly, "read-only policy"},
-		{"SELECT * FROM nope", source.CodeQueryFailed, "nope"},
-		{"SELECT nextval('s')", source.CodeQueryFailed, ""},
-	}
-	for _, tt := range tests {
-		_, err := d.Query(context.Background(), tt.sql, nil, 10)
-		if err == nil {
-			t.Errorf("%q: accepted", tt.sql)
-			continue
-		}
-		se := sourcetest.AsError(t, err)
-		if se.Code != tt.code || !strings.Contains(se.Msg, tt.msg) {
-			t.Errorf("%q: %v, want %s containing %q", tt.sql, se, tt.code, tt.msg)
-		}
-	}
+	sourcetest.CheckRefusals(t, d, []sourcetest.Refusal{
+		{SQL: "", Code: source.CodeQueryFailed, Msg: "no statement"},
+		{SQL: "SELECT 1; SELECT 2", Code: source.CodeReadOnly, Msg: "more than one statement"},
+		{SQL: "PRAGMA database_list", Code: source.CodeReadOnly, Msg: "only SELECT"},
+		{SQL: "SELECT * FROM read_csv('/etc/passwd')", Code: source.CodeReadOnly, Msg: "read-only policy"},
+		{SQL: "SELECT * FROM read_parquet('https://example.com/x.parquet')", Code: source.CodeReadOnly, Msg: "read-only policy"},
+		{SQL: "SELECT * FROM nope", Code: source.CodeQueryFailed, Msg: "nope"},
+		{SQL: "SELECT nextval('s')", Code: source.CodeQueryFailed, Msg: ""},
+	})
 }
 
 func TestDuckDBQueryConcurrent(t *testing.T) {
 	d := openDuckTest(t, sourcetest.DuckTempDB(t, "CREATE TABLE t AS SELECT range AS a FROM range(1000)"), source.Options{})
-	var wg sync.WaitGroup
-	errs := make(chan error, 16)
-	for i := range 16 {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			res, err := d.Query(context.Background(), "SELECT count(*) FROM t WHERE a >= ?", []any{i}, 1)
-			if err != nil {
-				errs <- err
-				return
-			}
-			if res.Rows[0][0] != int64(1000-i) {
-				errs <- errors.New("wrong count")
-			}
-		}()
-	}
-	wg.Wait()
-	close(errs)
-	for err := range errs {
-		t.Error(err)
-	}
+	sourcetest.CheckConcurrentCounts(t, d, "SELECT count(*) FROM t WHERE a >= ?", func(i int) int64 { return int64(1000 - i) })
 }

@@ -42,30 +42,7 @@ func TestPostgresHostileCurated(t *testing.T) {
 	before, tmp := contents(), sourcetest.TmpState(t, cases)
 
 	p := openPGTest(t, f.ReadOnly, source.Options{Timeout: time.Second})
-	for _, c := range cases {
-		t.Run(c.SQL, func(t *testing.T) {
-			start := time.Now()
-			res, err := p.Query(context.Background(), c.SQL, nil, 10)
-			if err == nil {
-				t.Fatalf("accepted, returned %+v", res)
-			}
-			se := sourcetest.AsError(t, err)
-			want := source.CodeReadOnly
-			if w, ok := wantPGHostileCode[c.SQL]; ok {
-				want = w
-			}
-			if se.Code != want {
-				t.Errorf("code %s (%v), want %s", se.Code, se, want)
-			}
-			if d := time.Since(start); d > 5*time.Second {
-				t.Errorf("took %s", d)
-			}
-		})
-	}
-	res, err := p.Query(context.Background(), "SELECT count(*) FROM t", nil, 10)
-	if err != nil || res.Rows[0][0] != int64(2) {
-		t.Errorf("after the hostile cases: %v, %v", res, err)
-	}
+	sourcetest.RunHostileQueries(t, p, cases, wantPGHostileCode, 5*time.Second, "")
 	if after := contents(); after != before {
 		t.Errorf("the database changed: %s, was %s", after, before)
 	}

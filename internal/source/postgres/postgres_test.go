@@ -3,12 +3,8 @@ package postgres
 import (
 	"bytes"
 	"context"
-	"encoding/json"
-	"errors"
 	"log/slog"
-	"reflect"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -164,83 +160,40 @@ func TestPostgresSession(t *testing.T) {
 func TestPostgresQueryValues(t *testing.T) {
 	f := sourcetest.NewPGFixture(t, "CREATE TYPE mood AS ENUM ('sad', 'happy')")
 	p := openPGTest(t, f.ReadOnly, source.Options{})
-	tests := []struct {
-		sql   string
-		types []planast.Type
-		rows  string // JSON
-	}{
-		{`SELECT 9007199254740991::int8, 9007199254740992::int8, -9007199254740993::int8, 7::int2, 8::int4, 3000000000::oid`,
-			[]planast.Type{"integer", "integer", "integer", "integer", "integer", "integer"},
-			`[[9007199254740991,"9007199254740992","-9007199254740993",7,8,3000000000]]`},
-		{`SELECT 0.1::float4, 0.1::float8, 0.1::float8 + 0.2::float8, 'Infinity'::float8, '-Infinity'::float8, 'NaN'::float8`,
-			[]planast.Type{"float", "float", "float", "float", "float", "float"},
-			`[[0.1,0.1,0.30000000000000004,"Infinity","-Infinity","NaN"]]`},
-		{`SELECT 1.50::numeric(10,2), 12345678901234567.89::numeric(20,2), -0.05::numeric, 123456789012345.6::numeric, 'NaN'::numeric, 1e20::numeric`,
-			[]planast.Type{"decimal", "decimal", "decimal", "decimal", "decimal", "decimal"},
-			`[[1.5,"12345678901234567.89",-0.05,"123456789012345.6","NaN","100000000000000000000"]]`},
-		{`SELECT NULL::text, '\x00ff'::bytea, '007', 'null', true, 'happy'::mood, 'x'::varchar(3), 'y'::char(2)`,
-			[]planast.Type{"text", "blob", "text", "text", "boolean", "text", "text", "text"},
-			`[[null,"AP8=","007","null",true,"happy","x","y "]]`},
-		{`SELECT DATE '2024-02-29', TIMESTAMP '2024-01-02 03:04:05.5', TIMESTAMPTZ '2024-01-02 03:04:05+02', TIME '10:11:12.25', 'infinity'::date, '-infinity'::timestamp, '10:00:00+02'::timetz`,
-			[]planast.Type{"date", "timestamp", "timestamp", "text", "date", "timestamp", "text"},
-			`[["2024-02-29","2024-01-02 03:04:05.5","2024-01-02 01:04:05+00:00","10:11:12.25","infinity","-infinity","10:00:00+02"]]`},
-		{`SELECT INTERVAL '1 year 2 months 3 days 04:05:06.5', INTERVAL '-3 days', INTERVAL '0', '6ba7b810-9dad-11d1-80b4-00c04fd430c8'::uuid`,
-			[]planast.Type{"interval", "interval", "interval", "text"},
-			`[["P1Y2M3DT4H5M6.5S","P-3D","PT0S","6ba7b810-9dad-11d1-80b4-00c04fd430c8"]]`},
-		{`SELECT ARRAY[1, 2], '{"a": [1, 2.50]}'::json, '{"b": 1, "a": 2}'::jsonb, '192.168.0.1/24'::inet`,
-			[]planast.Type{"array", "json", "json", "text"},
-			`[["[1,2]","{\"a\": [1, 2.50]}","{\"a\": 2, \"b\": 1}","192.168.0.1/24"]]`},
-		{`SELECT $1::int + 1, $2::text`, []planast.Type{"integer", "text"}, `[[42,"x"]]`},
-	}
-	for _, tt := range tests {
-		var args []any
-		if strings.Contains(tt.sql, "$1") {
-			args = []any{41, "x"}
-		}
-		res, err := p.Query(context.Background(), tt.sql, args, 10)
-		if err != nil {
-			t.Errorf("%s: %v", tt.sql, err)
-			continue
-		}
-		rows, err := json.Marshal(res.Rows)
-		if err != nil {
-			t.Errorf("%s: %v", tt.sql, err)
-			continue
-		}
-		if string(rows) != tt.rows || !reflect.DeepEqual(res.ColumnTypes, tt.types) {
-			t.Errorf("%s:\n got %s %v\nwant %s %v", tt.sql, rows, res.ColumnTypes, tt.rows, tt.types)
-		}
-	}
+	sourcetest.CheckValueCases(t, p, []sourcetest.ValueCase{
+		{SQL: `SELECT 9007199254740991::int8, 9007199254740992::int8, -9007199254740993::int8, 7::int2, 8::int4, 3000000000::oid`,
+			Types: []planast.Type{"integer", "integer", "integer", "integer", "integer", "integer"},
+			Rows:  `[[9007199254740991,"9007199254740992","-9007199254740993",7,8,3000000000]]`},
+		{SQL: `SELECT 0.1::float4, 0.1::float8, 0.1::float8 + 0.2::float8, 'Infinity'::float8, '-Infinity'::float8, 'NaN'::float8`,
+			Types: []planast.Type{"float", "float", "float", "float", "float", "float"},
+			Rows:  `[[0.1,0.1,0.30000000000000004,"Infinity","-Infinity","NaN"]]`},
+		{SQL: `SELECT 1.50::numeric(10,2), 12345678901234567.89::numeric(20,2), -0.05::numeric, 123456789012345.6::numeric, 'NaN'::numeric, 1e20::numeric`,
+			Types: []planast.Type{"decimal", "decimal", "decimal", "decimal", "decimal", "decimal"},
+			Rows:  `[[1.5,"12345678901234567.89",-0.05,"123456789012345.6","NaN","100000000000000000000"]]`},
+		{SQL: `SELECT NULL::text, '\x00ff'::bytea, '007', 'null', true, 'happy'::mood, 'x'::varchar(3), 'y'::char(2)`,
+			Types: []planast.Type{"text", "blob", "text", "text", "boolean", "text", "text", "text"},
+			Rows:  `[[null,"AP8=","007","null",true,"happy","x","y "]]`},
+		{SQL: `SELECT DATE '2024-02-29', TIMESTAMP '2024-01-02 03:04:05.5', TIMESTAMPTZ '2024-01-02 03:04:05+02', TIME '10:11:12.25', 'infinity'::date, '-infinity'::timestamp, '10:00:00+02'::timetz`,
+			Types: []planast.Type{"date", "timestamp", "timestamp", "text", "date", "timestamp", "text"},
+			Rows:  `[["2024-02-29","2024-01-02 03:04:05.5","2024-01-02 01:04:05+00:00","10:11:12.25","infinity","-infinity","10:00:00+02"]]`},
+		{SQL: `SELECT INTERVAL '1 year 2 months 3 days 04:05:06.5', INTERVAL '-3 days', INTERVAL '0', '6ba7b810-9dad-11d1-80b4-00c04fd430c8'::uuid`,
+			Types: []planast.Type{"interval", "interval", "interval", "text"},
+			Rows:  `[["P1Y2M3DT4H5M6.5S","P-3D","PT0S","6ba7b810-9dad-11d1-80b4-00c04fd430c8"]]`},
+		{SQL: `SELECT ARRAY[1, 2], '{"a": [1, 2.50]}'::json, '{"b": 1, "a": 2}'::jsonb, '192.168.0.1/24'::inet`,
+			Types: []planast.Type{"array", "json", "json", "text"},
+			Rows:  `[["[1,2]","{\"a\": [1, 2.50]}","{\"a\": 2, \"b\": 1}","192.168.0.1/24"]]`},
+		{SQL: `SELECT $1::int + 1, $2::text`, Types: []planast.Type{"integer", "text"}, Rows: `[[42,"x"]]`},
+	})
 }
 
 func TestPostgresQueryRowCap(t *testing.T) {
 	f := sourcetest.NewPGFixture(t, "CREATE TABLE t (a integer)", "INSERT INTO t VALUES (1), (2), (3)")
 	p := openPGTest(t, f.ReadOnly, source.Options{RowLimit: 2})
-	tests := []struct {
-		maxRows, rows int
-		truncated     bool
-	}{{0, 2, true}, {10, 2, true}, {1, 1, true}, {2, 2, true}}
-	for _, tt := range tests {
-		res, err := p.Query(context.Background(), "SELECT a FROM t ORDER BY a", nil, tt.maxRows)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if len(res.Rows) != tt.rows || res.Truncated != tt.truncated {
-			t.Errorf("maxRows %d: %d rows, truncated %v; want %d, %v", tt.maxRows, len(res.Rows), res.Truncated, tt.rows, tt.truncated)
-		}
-	}
 	p3 := openPGTest(t, f.ReadOnly, source.Options{RowLimit: 3})
-	res, err := p3.Query(context.Background(), "SELECT a FROM t", nil, 3)
-	if err != nil || len(res.Rows) != 3 || res.Truncated {
-		t.Errorf("exact fit: %+v, %v", res, err)
-	}
-	res, err = p3.Query(context.Background(), "SELECT a FROM t WHERE a > 5", nil, 3)
-	if err != nil || len(res.Rows) != 0 || res.Rows == nil || res.Truncated || len(res.Columns) != 1 {
-		t.Errorf("empty result: %+v, %v", res, err)
-	}
+	sourcetest.CheckRowLimits(t, p, p3)
 	// An endless result stops at the cap, without reading the rest.
 	start := time.Now()
-	res, err = p3.Query(context.Background(), "SELECT generate_series(1, 1000000000000)", nil, 3)
+	res, err := p3.Query(context.Background(), "SELECT generate_series(1, 1000000000000)", nil, 3)
 	if err != nil || len(res.Rows) != 3 || !res.Truncated {
 		t.Errorf("endless: %+v, %v", res, err)
 	}
@@ -300,54 +253,21 @@ func TestPostgresTimeoutAndCancel(t *testing.T) {
 func TestPostgresQueryRefusals(t *testing.T) {
 	f := sourcetest.NewPGFixture(t, "CREATE TABLE t (a text)", "INSERT INTO t VALUES ('a')")
 	p := openPGTest(t, f.ReadOnly, source.Options{})
-	tests := []struct {
-		sql, code, msg string
-	}{
-		{"", source.CodeQueryFailed, "no statement"},
-		{"SELECT 1; SELECT 2", source.CodeReadOnly, "more than one statement"},
-		{"SHOW search_path", source.CodeReadOnly, "only SELECT"},
-		{"SELECT * FROM nope", source.CodeQueryFailed, "nope"},
-		{"SELECT pg_ls_dir('/')", source.CodeReadOnly, "permission denied"},
-		{"SELECT nextval('nope')", source.CodeQueryFailed, ""},
-		{"SELECT a FROM t WHERE a = \"abc\"", source.CodeQueryFailed, "column \"abc\" does not exist"},
+	sourcetest.CheckRefusals(t, p, []sourcetest.Refusal{
+		{SQL: "", Code: source.CodeQueryFailed, Msg: "no statement"},
+		{SQL: "SELECT 1; SELECT 2", Code: source.CodeReadOnly, Msg: "more than one statement"},
+		{SQL: "SHOW search_path", Code: source.CodeReadOnly, Msg: "only SELECT"},
+		{SQL: "SELECT * FROM nope", Code: source.CodeQueryFailed, Msg: "nope"},
+		{SQL: "SELECT pg_ls_dir('/')", Code: source.CodeReadOnly, Msg: "permission denied"},
+		{SQL: "SELECT nextval('nope')", Code: source.CodeQueryFailed, Msg: ""},
+		{SQL: "SELECT a FROM t WHERE a = \"abc\"", Code: source.CodeQueryFailed, Msg: "column \"abc\" does not exist"},
 		// standard_conforming_strings: a backslash is a character.
-		{`SELECT 'a\' = 1`, source.CodeQueryFailed, "integer"},
-	}
-	for _, tt := range tests {
-		_, err := p.Query(context.Background(), tt.sql, nil, 10)
-		if err == nil {
-			t.Errorf("%q: accepted", tt.sql)
-			continue
-		}
-		se := sourcetest.AsError(t, err)
-		if se.Code != tt.code || !strings.Contains(se.Msg, tt.msg) {
-			t.Errorf("%q: %v, want %s containing %q", tt.sql, se, tt.code, tt.msg)
-		}
-	}
+		{SQL: `SELECT 'a\' = 1`, Code: source.CodeQueryFailed, Msg: "integer"},
+	})
 }
 
 func TestPostgresQueryConcurrent(t *testing.T) {
 	f := sourcetest.NewPGFixture(t, "CREATE TABLE t AS SELECT x AS a FROM generate_series(1, 1000) AS x")
 	p := openPGTest(t, f.ReadOnly, source.Options{})
-	var wg sync.WaitGroup
-	errs := make(chan error, 16)
-	for i := range 16 {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			res, err := p.Query(context.Background(), "SELECT count(*) FROM t WHERE a > $1", []any{i}, 1)
-			if err != nil {
-				errs <- err
-				return
-			}
-			if res.Rows[0][0] != int64(1000-i) {
-				errs <- errors.New("wrong count")
-			}
-		}()
-	}
-	wg.Wait()
-	close(errs)
-	for err := range errs {
-		t.Error(err)
-	}
+	sourcetest.CheckConcurrentCounts(t, p, "SELECT count(*) FROM t WHERE a > $1", func(i int) int64 { return int64(1000 - i) })
 }

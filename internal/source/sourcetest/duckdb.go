@@ -1,8 +1,6 @@
 package sourcetest
 
 import (
-	"database/sql"
-	"path/filepath"
 	"testing"
 
 	_ "github.com/duckdb/duckdb-go/v2"
@@ -13,23 +11,12 @@ import (
 // returns.
 func DuckExec(t *testing.T, path string, stmts ...string) {
 	t.Helper()
-	db, err := sql.Open("duckdb", path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer db.Close()
-	for _, s := range stmts {
-		if _, err := db.Exec(s); err != nil {
-			t.Fatalf("%s: %v", s, err)
-		}
-	}
+	execWith(t, "duckdb", path, stmts)
 }
 
 // DuckTempDB creates a DuckDB database in a temporary directory from
 // statements.
 func DuckTempDB(t *testing.T, stmts ...string) string {
 	t.Helper()
-	p := filepath.Join(t.TempDir(), "test.duckdb")
-	DuckExec(t, p, stmts...)
-	return p
+	return tempDBWith(t, "duckdb", "test.duckdb", stmts)
 }

@@ -67,7 +67,14 @@ func CopyToTemp(t *testing.T, src string) string {
 // connection (creating the file if needed).
 func ExecWritable(t *testing.T, path string, stmts ...string) {
 	t.Helper()
-	db, err := sql.Open("sqlite", path)
+	execWith(t, "sqlite", path, stmts)
+}
+
+// execWith runs statements on path through the database/sql driver named
+// driver, closed before it returns.
+func execWith(t *testing.T, driver, path string, stmts []string) {
+	t.Helper()
+	db, err := sql.Open(driver, path)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -82,8 +89,15 @@ func ExecWritable(t *testing.T, path string, stmts ...string) {
 // TempDB creates a database in a temporary directory from statements.
 func TempDB(t *testing.T, stmts ...string) string {
 	t.Helper()
-	p := filepath.Join(t.TempDir(), "test.db")
-	ExecWritable(t, p, stmts...)
+	return tempDBWith(t, "sqlite", "test.db", stmts)
+}
+
+// tempDBWith creates the database file name in a temporary directory
+// through driver, from statements.
+func tempDBWith(t *testing.T, driver, name string, stmts []string) string {
+	t.Helper()
+	p := filepath.Join(t.TempDir(), name)
+	execWith(t, driver, p, stmts)
 	return p
 }
 

@@ -1,14 +1,11 @@
 package sourcetest
 
 import (
-	"context"
 	"testing"
 
 	"github.com/nl2sql/nl2sql/internal/source"
 	"github.com/nl2sql/nl2sql/internal/source/duckdb"
 	"github.com/nl2sql/nl2sql/internal/source/sqlite"
-
-	"github.com/nl2sql/nl2sql/internal/schema"
 )
 
 // Past ProfileSampleRows rows, distinct counts and values come from the
@@ -18,22 +15,12 @@ func TestProfileSampledPastTheRowBound(t *testing.T) {
 	old := source.ProfileSampleRows
 	source.ProfileSampleRows = 20
 	defer func() { source.ProfileSampleRows = old }()
-	ctx := context.Background()
 	lite := Open(t, sqlite.OpenSQLite, TempDB(t, ProfileFixture...), source.Options{})
 	duckPath := DuckTempDB(t, "CREATE TABLE f (id INTEGER, code VARCHAR, amount INTEGER, maybe INTEGER)",
 		"INSERT INTO f SELECT i, chr(CAST(97 + (i - 1) // 25 AS INTEGER)), i * 10, CASE WHEN i % 2 = 0 THEN i END FROM range(1, 101) t(i)")
 	duck := Open(t, duckdb.OpenDuckDB, duckPath, source.Options{})
-	for _, src := range []interface {
-		Snapshot(context.Context) (*schema.Snapshot, error)
-		Profile(context.Context, *schema.Snapshot) error
-	}{lite, duck} {
-		snap, err := src.Snapshot(ctx)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if err := src.Profile(ctx, snap); err != nil {
-			t.Fatal(err)
-		}
+	for _, src := range []Profiler{lite, duck} {
+		snap := Profiled(t, src)
 		tb, _ := snap.Lookup("", "f")
 		if tb.RowCount == nil || *tb.RowCount != 100 {
 			t.Fatalf("%T: row count %v", src, tb.RowCount)

@@ -1,8 +1,6 @@
 package sqlite
 
 import (
-	"context"
-
 	"github.com/nl2sql/nl2sql/internal/source"
 	"github.com/nl2sql/nl2sql/internal/source/sourcetest"
 	"strings"
@@ -31,10 +29,7 @@ FOREIGN KEY (branch) REFERENCES branch(id)
 )`, `CREATE TABLE branch (id integer primary key, name text)`,
 		`CREATE VIEW v AS SELECT account_id /* not a column comment */ FROM account`)
 	s := openTest(t, path, source.Options{Timeout: 5 * time.Second})
-	snap, err := s.Snapshot(context.Background())
-	if err != nil {
-		t.Fatal(err)
-	}
+	snap := sourcetest.Snapshot(t, s)
 	acc, ok := snap.Lookup("main", "account")
 	if !ok {
 		t.Fatal("no table account")

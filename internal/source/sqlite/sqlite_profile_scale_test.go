@@ -16,10 +16,7 @@ import (
 // column for its values.
 func TestSQLiteProfileScansOnce(t *testing.T) {
 	s := openTest(t, sourcetest.TempDB(t, sourcetest.ProfileFixture...), source.Options{})
-	snap, err := s.Snapshot(context.Background())
-	if err != nil {
-		t.Fatal(err)
-	}
+	snap := sourcetest.Snapshot(t, s)
 	var mu sync.Mutex
 	var stmts []string
 	profileStatement = func(q string) { mu.Lock(); stmts = append(stmts, q); mu.Unlock() }

@@ -1,7 +1,6 @@
 package sqlite
 
 import (
-	"context"
 	"encoding/json"
 	"testing"
 
@@ -13,13 +12,7 @@ import (
 
 func TestProfileChinook(t *testing.T) {
 	s := openTest(t, sourcetest.SharedPath(t, "data/chinook/Chinook_Sqlite.sqlite"), source.Options{})
-	snap, err := s.Snapshot(context.Background())
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := s.Profile(context.Background(), snap); err != nil {
-		t.Fatal(err)
-	}
+	snap := sourcetest.Profiled(t, s)
 	inv, _ := snap.Lookup("", "Invoice")
 	if inv.RowCount == nil || *inv.RowCount != 412 {
 		t.Errorf("Invoice row count %v", inv.RowCount)
@@ -112,13 +105,7 @@ func TestProfileShapes(t *testing.T) {
 		`CREATE VIEW v AS SELECT * FROM t`,
 	)
 	s := openTest(t, p, source.Options{})
-	snap, err := s.Snapshot(context.Background())
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := s.Profile(context.Background(), snap); err != nil {
-		t.Fatal(err)
-	}
+	snap := sourcetest.Profiled(t, s)
 	tests := []struct {
 		table, column, want string
 	}{

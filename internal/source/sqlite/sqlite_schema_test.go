@@ -2,7 +2,6 @@ package sqlite
 
 import (
 	"context"
-	"encoding/json"
 	"reflect"
 	"testing"
 
@@ -13,99 +12,27 @@ import (
 	"github.com/nl2sql/nl2sql/planast"
 )
 
-func TestSnapshotFixture(t *testing.T) {
-	s := openTest(t, sourcetest.FixtureDB(t), source.Options{})
-	snap, err := s.Snapshot(context.Background())
-	if err != nil {
-		t.Fatal(err)
-	}
-	col := func(name, decl string, typ planast.Type, nullable bool) schema.Column {
-		return schema.Column{Name: name, DeclaredType: decl, Type: typ, Nullable: nullable}
-	}
-	want := &schema.Snapshot{Datasource: "test", Dialect: "sqlite", Tables: []schema.Table{
-		{Schema: "main", Name: "Order Items", Kind: "table",
-			Columns: []schema.Column{
-				col("ItemID", "INTEGER", planast.TypeInteger, false),
-				col("OrderSelect", "INTEGER", planast.TypeInteger, true),
-				col("Qty", "INTEGER", planast.TypeInteger, true),
-			},
-			PrimaryKey:  []string{"ItemID"},
-			ForeignKeys: []schema.ForeignKey{{Columns: []string{"OrderSelect"}, RefSchema: "main", RefTable: "order", RefColumns: []string{"select"}}},
-		},
-		{Schema: "main", Name: "n", Kind: "table",
-			Columns: []schema.Column{
-				col("id", "INTEGER", planast.TypeInteger, false),
-				col("name", "TEXT", planast.TypeText, true),
-				col("code", "TEXT", planast.TypeText, false),
-				col("big", "BIGINT", planast.TypeInteger, true),
-				col("amount", "NUMERIC(20,2)", planast.TypeDecimal, true),
-				col("day", "DATE", planast.TypeDate, true),
-			},
-			PrimaryKey: []string{"id"},
-		},
-		{Schema: "main", Name: "order", Kind: "table",
-			Columns: []schema.Column{
-				col("select", "INTEGER", planast.TypeInteger, false),
-				col("unit price", "NUMERIC(12,2)", planast.TypeDecimal, true),
-				col("größe", "TEXT", planast.TypeText, true),
-				col("客户", "TEXT", planast.TypeText, true),
-				col("Group", "INTEGER", planast.TypeInteger, true),
-				col(`a"b`, "TEXT", planast.TypeText, true),
-			},
-			PrimaryKey: []string{"select"},
-		},
-	}}
-	if !reflect.DeepEqual(snap, want) {
-		g, _ := json.MarshalIndent(snap, "", " ")
-		w, _ := json.MarshalIndent(want, "", " ")
-		t.Errorf("snapshot\n%s\nwant\n%s", g, w)
-	}
-	if info, ok := snap.LookupTable("", "ORDER"); !ok || info.Name != "order" {
-		t.Errorf("LookupTable(ORDER) = %v, %v", info, ok)
-	}
+// sqliteFixtureTypes: SQLite reports the script's declared types as written.
+var sqliteFixtureTypes = map[string]string{
+	"INTEGER": "INTEGER", "TEXT": "TEXT", "BIGINT": "BIGINT",
+	"NUMERIC(12,2)": "NUMERIC(12,2)", "NUMERIC(20,2)": "NUMERIC(20,2)", "DATE": "DATE",
 }
 
-func TestFixtureValues(t *testing.T) {
+func TestSnapshotFixture(t *testing.T) {
 	s := openTest(t, sourcetest.FixtureDB(t), source.Options{})
-	tests := []struct {
-		sql, cols, rows string // cols and rows as JSON
-	}{
-		{`SELECT "select", "unit price", "größe", "客户", "Group", "a""b" FROM "order" ORDER BY "select"`,
-			`["select","unit price","größe","客户","Group","a\"b"]`,
-			`[[1,9.99,"klein","甲",1,"x"],[2,0.1,"groß","乙",2,"y"]]`},
-		// NULL vs '' vs 'null'; leading zeros and "true" stay text; big
-		// integers beyond 2^53 keep every digit; SQLite's NUMERIC affinity
-		// stored 12345678901234567.89 as the integer 12345678901234568, 0.10
-		// as the real 0.1 and -1.00 as the integer -1; DATE is YYYY-MM-DD.
-		{`SELECT id, name, code, big, amount, day FROM n ORDER BY id`,
-			`["id","name","code","big","amount","day"]`,
-			`[[1,null,"00123","9007199254740993","12345678901234568","1974-03-01"],` +
-				`[2,"","123","-9007199254740993",0.1,"2024-02-29"],` +
-				`[3,"null","true",0,-1,"1999-12-31"]]`},
-		{`SELECT oi."ItemID", o."客户" FROM "Order Items" AS oi JOIN "order" AS o ON o."select" = oi."OrderSelect" ORDER BY 1`,
-			`["ItemID","客户"]`,
-			`[[1,"甲"],[2,"甲"],[3,"乙"]]`},
-	}
-	for _, tt := range tests {
-		res, err := s.Query(context.Background(), tt.sql, nil, 100)
-		if err != nil {
-			t.Errorf("%s: %v", tt.sql, err)
-			continue
-		}
-		cols, _ := json.Marshal(res.Columns)
-		rows, _ := json.Marshal(res.Rows)
-		if string(cols) != tt.cols || string(rows) != tt.rows {
-			t.Errorf("%s:\n got %s %s\nwant %s %s", tt.sql, cols, rows, tt.cols, tt.rows)
-		}
-	}
+	sourcetest.CheckFixtureSnapshot(t, sourcetest.Snapshot(t, s), sourcetest.FixtureSnapshot("sqlite", "main", sqliteFixtureTypes))
+}
+
+// SQLite's NUMERIC affinity stored n.amount's 12345678901234567.89 as the
+// integer 12345678901234568 (and 0.10 as the real 0.1, -1.00 as the
+// integer -1, as the exact engines return them too).
+func TestFixtureValues(t *testing.T) {
+	sourcetest.CheckFixtureValues(t, openTest(t, sourcetest.FixtureDB(t), source.Options{}), `"12345678901234568"`)
 }
 
 func TestSnapshotChinook(t *testing.T) {
 	s := openTest(t, sourcetest.SharedPath(t, "data/chinook/Chinook_Sqlite.sqlite"), source.Options{})
-	snap, err := s.Snapshot(context.Background())
-	if err != nil {
-		t.Fatal(err)
-	}
+	snap := sourcetest.Snapshot(t, s)
 	var names []string
 	for _, tb := range snap.Tables {
 		names = append(names, tb.Name)
@@ -153,10 +80,7 @@ func TestSnapshotShapes(t *testing.T) {
 		`CREATE TABLE seq (id INTEGER PRIMARY KEY AUTOINCREMENT)`,
 	)
 	s := openTest(t, p, source.Options{})
-	snap, err := s.Snapshot(context.Background())
-	if err != nil {
-		t.Fatal(err)
-	}
+	snap := sourcetest.Snapshot(t, s)
 	var names []string
 	for _, tb := range snap.Tables {
 		names = append(names, tb.Kind+":"+tb.Name)
@@ -202,10 +126,7 @@ func TestSnapshotSkipsBrokenView(t *testing.T) {
 		`CREATE VIEW bad AS SELECT a FROM gone`,
 	)
 	s := openTest(t, p, source.Options{})
-	snap, err := s.Snapshot(context.Background())
-	if err != nil {
-		t.Fatal(err)
-	}
+	snap := sourcetest.Snapshot(t, s)
 	if _, ok := snap.Lookup("", "bad"); ok {
 		t.Error("a view over a missing table is in the snapshot")
 	}
@@ -219,13 +140,7 @@ func TestSnapshotSkipsBrokenView(t *testing.T) {
 // encoding.
 func TestProfileFixture(t *testing.T) {
 	s := openTest(t, sourcetest.FixtureDB(t), source.Options{})
-	snap, err := s.Snapshot(context.Background())
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := s.Profile(context.Background(), snap); err != nil {
-		t.Fatal(err)
-	}
+	snap := sourcetest.Profiled(t, s)
 	tests := []struct {
 		table, column, want string
 	}{

@@ -8,7 +8,6 @@ import (
 	"path/filepath"
 	"reflect"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -21,9 +20,7 @@ import (
 func TestOpenSQLiteUnavailable(t *testing.T) {
 	dir := t.TempDir()
 	garbage := filepath.Join(dir, "garbage.db")
-	if err := os.WriteFile(garbage, []byte(strings.Repeat("not a database ", 100)), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	sourcetest.NotADatabase(t, garbage, 100)
 	duck := filepath.Join(dir, "real.duckdb")
 	sourcetest.DuckExec(t, duck, "CREATE TABLE t (a INTEGER)")
 	tests := []struct {
@@ -113,34 +110,8 @@ func TestQueryChinook(t *testing.T) {
 func TestQueryRowCap(t *testing.T) {
 	p := sourcetest.TempDB(t, "CREATE TABLE t (a INTEGER)", "INSERT INTO t VALUES (1), (2), (3)")
 	s := openTest(t, p, source.Options{RowLimit: 2})
-	tests := []struct {
-		maxRows   int
-		rows      int
-		truncated bool
-	}{
-		{0, 2, true},  // Options.RowLimit
-		{10, 2, true}, // capped by Options.RowLimit
-		{1, 1, true},
-		{2, 2, true},
-	}
-	for _, tt := range tests {
-		res, err := s.Query(context.Background(), "SELECT a FROM t ORDER BY a", nil, tt.maxRows)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if len(res.Rows) != tt.rows || res.Truncated != tt.truncated {
-			t.Errorf("maxRows %d: %d rows, truncated %v; want %d, %v", tt.maxRows, len(res.Rows), res.Truncated, tt.rows, tt.truncated)
-		}
-	}
 	s3 := openTest(t, p, source.Options{RowLimit: 3})
-	res, err := s3.Query(context.Background(), "SELECT a FROM t", nil, 3)
-	if err != nil || len(res.Rows) != 3 || res.Truncated {
-		t.Errorf("exact fit: %+v, %v", res, err)
-	}
-	res, err = s3.Query(context.Background(), "SELECT a FROM t WHERE a > 5", nil, 3)
-	if err != nil || len(res.Rows) != 0 || res.Rows == nil || res.Truncated || len(res.Columns) != 1 {
-		t.Errorf("empty result: %+v, %v", res, err)
-	}
+	sourcetest.CheckRowLimits(t, s, s3)
 }
 
 func TestQueryTimeout(t *testing.T) {
@@ -201,39 +172,26 @@ func TestQueryCancel(t *testing.T) {
 
 func TestQueryRefusals(t *testing.T) {
 	s := openTest(t, sourcetest.TempDB(t, "CREATE TABLE t (a TEXT)", "INSERT INTO t VALUES ('a')"), source.Options{})
-	tests := []struct {
-		sql, code, msg string
-	}{
-		{"", source.CodeQueryFailed, "no statement"},
-		{" ;; /* x */ ", source.CodeQueryFailed, "no statement"},
-		{"SELECT 1; SELECT 2", source.CodeReadOnly, "more than one statement"},
-		{"EXPLAIN SELECT 1", source.CodeReadOnly, "only SELECT"},
-		{"VACUUM", source.CodeReadOnly, "only SELECT"},
-		{"SELECT * FROM pragma_table_info('t')", source.CodeReadOnly, "PRAGMA table_info"},
-		{"SELECT name FROM pragma_database_list", source.CodeReadOnly, "PRAGMA database_list"},
-		{"SELECT load_extension('x')", source.CodeReadOnly, "load_extension"},
-		{"SELECT zeroblob(1000000000)", source.CodeReadOnly, "zeroblob"},
-		{"SELECT randomblob(10)", source.CodeReadOnly, "randomblob"},
-		{"SELECT sqlite_compileoption_get(0)", source.CodeReadOnly, "sqlite_compileoption_get"},
-		{"SELECT readfile('/etc/hostname')", source.CodeQueryFailed, "no such function"},
-		{"SELECT * FROM sqlite_dbpage", source.CodeReadOnly, ""},
-		{"SELECT * FROM nope", source.CodeQueryFailed, "no such table"},
+	sourcetest.CheckRefusals(t, s, []sourcetest.Refusal{
+		{SQL: "", Code: source.CodeQueryFailed, Msg: "no statement"},
+		{SQL: " ;; /* x */ ", Code: source.CodeQueryFailed, Msg: "no statement"},
+		{SQL: "SELECT 1; SELECT 2", Code: source.CodeReadOnly, Msg: "more than one statement"},
+		{SQL: "EXPLAIN SELECT 1", Code: source.CodeReadOnly, Msg: "only SELECT"},
+		{SQL: "VACUUM", Code: source.CodeReadOnly, Msg: "only SELECT"},
+		{SQL: "SELECT * FROM pragma_table_info('t')", Code: source.CodeReadOnly, Msg: "PRAGMA table_info"},
+		{SQL: "SELECT name FROM pragma_database_list", Code: source.CodeReadOnly, Msg: "PRAGMA database_list"},
+		{SQL: "SELECT load_extension('x')", Code: source.CodeReadOnly, Msg: "load_extension"},
+		{SQL: "SELECT zeroblob(1000000000)", Code: source.CodeReadOnly, Msg: "zeroblob"},
+		{SQL: "SELECT randomblob(10)", Code: source.CodeReadOnly, Msg: "randomblob"},
+		{SQL: "SELECT sqlite_compileoption_get(0)", Code: source.CodeReadOnly, Msg: "sqlite_compileoption_get"},
+		{SQL: "SELECT readfile('/etc/hostname')", Code: source.CodeQueryFailed, Msg: "no such function"},
+		{SQL: "SELECT * FROM sqlite_dbpage", Code: source.CodeReadOnly, Msg: ""},
+		{SQL: "SELECT * FROM nope", Code: source.CodeQueryFailed, Msg: "no such table"},
 		// Double-quoted strings are identifiers only (_dqs=0).
-		{`SELECT a FROM t WHERE a = "abc"`, source.CodeQueryFailed, "no such column"},
+		{SQL: `SELECT a FROM t WHERE a = "abc"`, Code: source.CodeQueryFailed, Msg: "no such column"},
 		// A value over MaxValueBytes.
-		{"SELECT length(printf('%.*c', 20000000, 'x'))", source.CodeQueryFailed, "larger than"},
-	}
-	for _, tt := range tests {
-		_, err := s.Query(context.Background(), tt.sql, nil, 10)
-		if err == nil {
-			t.Errorf("%q: accepted", tt.sql)
-			continue
-		}
-		se := sourcetest.AsError(t, err)
-		if se.Code != tt.code || !strings.Contains(se.Msg, tt.msg) {
-			t.Errorf("%q: %v, want %s containing %q", tt.sql, se, tt.code, tt.msg)
-		}
-	}
+		{SQL: "SELECT length(printf('%.*c', 20000000, 'x'))", Code: source.CodeQueryFailed, Msg: "larger than"},
+	})
 }
 
 func TestQuerySemantics(t *testing.T) {
@@ -278,27 +236,7 @@ func TestQuerySemantics(t *testing.T) {
 
 func TestQueryConcurrent(t *testing.T) {
 	s := openTest(t, sourcetest.SharedPath(t, "data/chinook/Chinook_Sqlite.sqlite"), source.Options{})
-	var wg sync.WaitGroup
-	errs := make(chan error, 16)
-	for i := range 16 {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			res, err := s.Query(context.Background(), "SELECT count(*) FROM Track WHERE TrackId > ?", []any{i}, 1)
-			if err != nil {
-				errs <- err
-				return
-			}
-			if res.Rows[0][0] != int64(3503-i) {
-				errs <- errors.New("wrong count")
-			}
-		}()
-	}
-	wg.Wait()
-	close(errs)
-	for err := range errs {
-		t.Error(err)
-	}
+	sourcetest.CheckConcurrentCounts(t, s, "SELECT count(*) FROM Track WHERE TrackId > ?", func(i int) int64 { return int64(3503 - i) })
 }
 
 // TestSharedViews queries every view of the shared Northwind and Sakila
@@ -308,10 +246,7 @@ func TestSharedViews(t *testing.T) {
 	for _, db := range []string{"data/northwind/northwind.sqlite", "data/sakila/sakila.sqlite"} {
 		t.Run(filepath.Base(db), func(t *testing.T) {
 			s := openTest(t, sourcetest.SharedPath(t, db), source.Options{})
-			snap, err := s.Snapshot(context.Background())
-			if err != nil {
-				t.Fatal(err)
-			}
+			snap := sourcetest.Snapshot(t, s)
 			views := 0
 			for _, tb := range snap.Tables {
 				if tb.Kind != "view" {
