@@ -18,6 +18,10 @@ func (n *Column) MarshalJSON() ([]byte, error) {
 	}{"column", n.Table, n.Column})
 }
 
+// maxExactJSONInt is the largest integer every JSON reader holds exactly
+// (2^53−1, JavaScript's Number.MAX_SAFE_INTEGER).
+const maxExactJSONInt = 1<<53 - 1
+
 func (n *Literal) MarshalJSON() ([]byte, error) {
 	var b bytes.Buffer
 	b.WriteString(`{"kind":"literal","type":`)
@@ -28,7 +32,17 @@ func (n *Literal) MarshalJSON() ([]byte, error) {
 	case TBoolean:
 		b.WriteString(`,"value":` + strconv.FormatBool(n.Bool))
 	case TInteger:
-		b.WriteString(`,"value":` + strconv.FormatInt(n.Int, 10))
+		// Past ±(2^53−1) a JSON number loses digits in JavaScript and
+		// other double-based readers (a host echoing the plan back would
+		// send another number), so such a value is written as a string,
+		// which Decode reads back for an integer literal: the rule the
+		// results' values follow (internal/source: int64 within ±(2^53−1)
+		// else a decimal string).
+		if v := strconv.FormatInt(n.Int, 10); n.Int > maxExactJSONInt || n.Int < -maxExactJSONInt {
+			b.WriteString(`,"value":"` + v + `"`)
+		} else {
+			b.WriteString(`,"value":` + v)
+		}
 	default:
 		v, _ := json.Marshal(n.Text)
 		b.WriteString(`,"value":`)

@@ -923,6 +923,13 @@ var mutations = []mutation{
 		Pkgs: []string{"./planast"}, Run: "TestColumnNotFoundSuggests",
 	},
 	{
+		Name: "big-integer-literal-echoed-as-number",
+		File: "planast/encode.go",
+		Old:  "n.Int > maxExactJSONInt || n.Int < -maxExactJSONInt {",
+		New:  "false && n.Int > maxExactJSONInt || n.Int < -maxExactJSONInt {",
+		Pkgs: []string{"./planast"}, Run: "TestBigIntegerLiteralsEchoExactly",
+	},
+	{
 		Name: "killed-build-removes-stored-index",
 		File: "index/persist.go",
 		Old:  "\t\tif e.Name() == key || !e.IsDir() {",
