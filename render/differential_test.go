@@ -17,10 +17,12 @@ import (
 
 // The differential test runs random plans over text columns holding
 // numbers, dates and junk on SQLite, DuckDB and PostgreSQL, and requires
-// the three engines to return the same rows: one meaning per plan. A plan
-// the validator refuses counts as refused (the same on every engine, before
-// any SQL); an engine error or a differing row fails the test. Set
-// NL2SQL_DIFF_PLANS to run more plans than the default.
+// the three engines to return the same rows: one meaning per plan (+, -,
+// *, / and div over integers, decimals and floats, casts of text, dates,
+// aggregates). A plan the validator refuses counts as refused (the same
+// on every engine, before any SQL); an engine error or a differing row
+// fails the test. Set NL2SQL_DIFF_PLANS to run more plans than the
+// default.
 
 var diffCatalog = memCatalog{table("d", []string{"id integer", "s text", "t text", "n integer", "f float", "m integer"})}
 
@@ -70,7 +72,9 @@ func (g planGen) cast(to string) string {
 func (g planGen) num(depth int) string {
 	switch k := g.r.IntN(6); {
 	case k == 0 && depth > 0:
-		return binary(g.pick("+", "-", "*"), g.num(depth-1), g.num(depth-1))
+		// div truncates to an integer: a float or decimal quotient beyond
+		// int64 is ARITHMETIC_OVERFLOW on every engine
+		return binary(g.pick("+", "-", "*", "div", "/"), g.num(depth-1), g.num(depth-1))
 	case k == 1:
 		return column(g.pick("n", "f", "m"))
 	case k == 2:

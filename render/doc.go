@@ -191,7 +191,14 @@
 // quotient beyond int64, the smallest int64 div -1, is ARITHMETIC_OVERFLOW:
 // PostgreSQL and DuckDB fail by themselves, SQLite (which returns a
 // double) through the integer chain's check above. A div with a float or
-// decimal operand still divides as doubles and truncates.
+// decimal operand divides as doubles and truncates toward zero; a
+// quotient outside [-2^63, 2^63), an infinite one included, is
+// ARITHMETIC_OVERFLOW on every engine (PostgreSQL and DuckDB fail the cast
+// to BIGINT, SQLite, whose cast clamps to 9223372036854775807, raises
+// through overflowError: "CAST(CASE WHEN q >= 9223372036854775808.0 OR q <
+// -9223372036854775808.0 THEN abs(-9223372036854775807 - 1) ELSE q END AS
+// INTEGER)"), and a NaN quotient (infinity div infinity, a NaN operand)
+// is NULL, as on SQLite, which has no NaN.
 //
 // A float cast to integer is NULL for NaN, ±Infinity and |x| >= 2^63, as
 // TRY_CAST and the cast of such text (textcast.go) are: PostgreSQL and
@@ -263,7 +270,9 @@
 // beyond year 9999; a text that is no date, cast to date, is NULL on SQLite
 // and an error elsewhere (so is PERIOD_LABEL of such text); a scalar subquery returning several rows is an
 // error on PostgreSQL and DuckDB; a negative SUBSTR length computed at run
-// time is an error on PostgreSQL. DuckDB (1.5) rounds a DECIMAL(38,s) (say
+// time is an error on PostgreSQL. A float result beyond ±1.8e308 from
+// finite operands (1e300 * 1e300, 1e300 / 1e-300) is ARITHMETIC_OVERFLOW
+// on PostgreSQL and ±Infinity on SQLite and DuckDB. DuckDB (1.5) rounds a DECIMAL(38,s) (say
 // SUM over a decimal column) met in a union, CASE or COALESCE with a decimal
 // of larger scale to scale s.
 package render

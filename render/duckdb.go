@@ -38,8 +38,11 @@ func (DuckDB) TrueDiv(l, r string) string {
 	return "(CAST(" + l + " AS DOUBLE) / NULLIF(" + r + ", 0))"
 }
 
+// IntDiv: a quotient beyond int64 (or infinite) fails the cast to BIGINT
+// ("out of range", ARITHMETIC_OVERFLOW); a NaN one is NULL, as on SQLite,
+// which has no NaN.
 func (DuckDB) IntDiv(l, r string) string {
-	return "CAST(TRUNC(CAST(" + l + " AS DOUBLE) / NULLIF(" + r + ", 0)) AS BIGINT)"
+	return "CAST(TRUNC(NULLIF(CAST(" + l + " AS DOUBLE) / NULLIF(" + r + ", 0), CAST('NaN' AS DOUBLE))) AS BIGINT)"
 }
 
 func (DuckDB) ParenthesizeCompound() bool { return true }

@@ -241,3 +241,60 @@ func TestAverageOfIntegersNearInt64(t *testing.T) {
 		{"over a window", windowed, [][]string{{"5", "-6.148914691236517e+18"}, {"6", "-6.148914691236517e+18"}, {"7", "-6.148914691236517e+18"}, {"8", "-6.148914691236517e+18"}}},
 	})
 }
+
+// The threat: a user who divides amounts stored as floats or decimals
+// with "div" and gets 9223372036854775807 on SQLite (which clamps the
+// quotient to int64) where PostgreSQL and DuckDB fail, a number that looks
+// measured. A div with a float or decimal operand whose truncated quotient
+// is beyond int64 (or infinite) is ARITHMETIC_OVERFLOW on every engine;
+// in range it truncates toward zero, also at the smallest int64.
+func TestFloatDivisionBeyondInt64Overflows(t *testing.T) {
+	cat := memCatalog{table("w", []string{"id integer", "f float", "s text"})}
+	rows := map[string][]string{"w": {
+		`1, 1e19, '1e19'`,
+		`2, -1e19, '-1e19'`,
+		`3, 9.2e18, '9.2e18'`,
+		`4, -9223372036854775808.0, '-9223372036854775808'`,
+		`5, 9223372036854775807.0, '9223372036854775808'`,
+		`6, 0, '0'`,
+		`7, 7.5, '7.5'`,
+		`8, NULL, NULL`,
+		`9, 0, NULL`,
+	}}
+	dbs := engines(t, cat, rows)
+	special := map[string][2]string{ // +Infinity, NaN as each engine writes them
+		"sqlite":   {"9e999", "NULL"}, // SQLite stores NaN as NULL
+		"duckdb":   {"'inf'::DOUBLE", "'nan'::DOUBLE"},
+		"postgres": {"'Infinity'::float8", "'NaN'::float8"},
+	}
+	for _, e := range dbs {
+		for i, v := range special[e.d.Name()] {
+			if _, err := e.db.Exec(`UPDATE "w" SET "f" = ` + v + ` WHERE "id" = ` + strconv.Itoa(6+3*i)); err != nil {
+				t.Fatalf("%s: %v", e.d.Name(), err)
+			}
+		}
+	}
+	f, id := column("f"), column("id")
+	dec := `{"kind":"cast","expr":` + column("s") + `,"type":"decimal"}`
+	row := func(n, e string) string {
+		return `{"select":[{"expr":` + id + `,"alias":"id"},{"expr":` + e + `,"alias":"q"}],"from":[{"table":"w","alias":"w"}],"where":` +
+			binary("=", id, num(n)) + `,"order_by":[{"expr":` + id + `}]}`
+	}
+	div := func(l, r string) string { return binary("div", l, r) }
+	overflow := [][]string{{"ARITHMETIC_OVERFLOW"}}
+	checkRangeCases(t, dbs, cat, []rangeCase{
+		{"a float quotient beyond int64", row("1", div(f, num("1"))), overflow},
+		{"a negative float quotient beyond int64", row("2", div(f, num("1"))), overflow},
+		{"a decimal quotient beyond int64", row("1", div(dec, num("1"))), overflow},
+		{"a float quotient beyond int64 by division", row("3", div(f, num("0.5"))), overflow},
+		{"2^63 itself is beyond int64", row("5", div(f, num("1"))), overflow},
+		{"an infinite quotient", row("6", div(f, num("2"))), overflow},
+		{"in range near int64", row("3", div(f, num("1"))), [][]string{{"3", "9200000000000000000"}}},
+		{"the smallest int64 is in range", row("4", div(f, num("1"))), [][]string{{"4", "-9223372036854775808"}}},
+		{"truncated toward zero", row("7", div(binary("-", num("0"), f), num("2"))), [][]string{{"7", "-3"}}},
+		{"NULL stays NULL", row("8", div(f, num("2"))), [][]string{{"8", "NULL"}}},
+		{"a zero divisor is NULL", row("7", div(f, num("0"))), [][]string{{"7", "NULL"}}},
+		{"a NaN quotient is NULL", row("6", div(f, f)), [][]string{{"6", "NULL"}}},
+		{"a NaN operand is NULL", row("9", div(f, num("2"))), [][]string{{"9", "NULL"}}},
+	})
+}

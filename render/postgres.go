@@ -41,8 +41,11 @@ func (Postgres) TrueDiv(l, r string) string {
 	return "(CAST(" + l + " AS DOUBLE PRECISION) / NULLIF(" + r + ", 0))"
 }
 
+// IntDiv: a quotient beyond int64 (or infinite) fails the cast to bigint
+// (22003, ARITHMETIC_OVERFLOW); a NaN one is NULL, as on SQLite, which
+// has no NaN.
 func (Postgres) IntDiv(l, r string) string {
-	return "CAST(TRUNC(CAST(" + l + " AS DOUBLE PRECISION) / NULLIF(" + r + ", 0)) AS BIGINT)"
+	return "CAST(TRUNC(NULLIF(CAST(" + l + " AS DOUBLE PRECISION) / NULLIF(" + r + ", 0), CAST('NaN' AS DOUBLE PRECISION))) AS BIGINT)"
 }
 
 func (Postgres) ParenthesizeCompound() bool { return true }

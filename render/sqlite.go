@@ -101,8 +101,13 @@ func (SQLite) TrueDiv(l, r string) string {
 	return "(CAST(" + l + " AS REAL) / NULLIF(" + r + ", 0))"
 }
 
+// IntDiv: SQLite's cast of a real beyond int64 clamps to its bounds (and
+// of an infinity to them too), where PostgreSQL and DuckDB fail; a
+// quotient outside [-2^63, 2^63) raises through overflowError instead. A
+// NaN quotient (infinity div infinity) is NULL in SQLite already.
 func (SQLite) IntDiv(l, r string) string {
-	return "CAST(CAST(" + l + " AS REAL) / NULLIF(" + r + ", 0) AS INTEGER)"
+	q := "(CAST(" + l + " AS REAL) / NULLIF(" + r + ", 0))"
+	return "CAST(CASE WHEN " + q + " >= 9223372036854775808.0 OR " + q + " < -9223372036854775808.0 THEN " + overflowError + " ELSE " + q + " END AS INTEGER)"
 }
 
 func (SQLite) ParenthesizeCompound() bool { return false }

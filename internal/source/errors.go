@@ -31,7 +31,7 @@ const (
 )
 
 // OverflowHint is ARITHMETIC_OVERFLOW's hint.
-const OverflowHint = "a computed number is beyond its type's range (integers: ±9.2e18; decimals: 10^28, a product of two decimals 10^18): cast an operand to float to compute with doubles, which reach 1.8e308 but keep only about 15-17 significant digits"
+const OverflowHint = "a computed number is beyond its type's range (integers: ±9.2e18; decimals: 10^28, a product of two decimals 10^18): cast an operand to float to compute with doubles, which reach 1.8e308 but keep only about 15-17 significant digits; a div whose quotient is beyond ±9.2e18 has no integer answer: use / for a float quotient"
 
 // Error is the one error type adapters return. Msg and Hint are safe to show
 // to a client: they never hold a file path (the caller adds the datasource

@@ -1719,4 +1719,18 @@ var mutations = []mutation{
 		New:  "\t\tif false && e.FromFloat {",
 		Pkgs: []string{"./render"}, Run: "TestFloatToIntegerIsTryCast",
 	},
+	{
+		Name: "values-float-div-clamps",
+		File: "render/sqlite.go",
+		Old:  `THEN " + overflowError + " ELSE " + q + " END AS INTEGER)"`,
+		New:  `THEN " + q + " ELSE " + q + " END AS INTEGER)"`,
+		Pkgs: []string{"./render"}, Run: "TestFloatDivisionBeyondInt64Overflows|TestDifferentialTextColumns",
+	},
+	{
+		Name: "values-float-div-nan-fails",
+		File: "render/postgres.go",
+		Old:  `", 0), CAST('NaN' AS DOUBLE PRECISION))) AS BIGINT)"`,
+		New:  `", 0), NULL)) AS BIGINT)"`,
+		Pkgs: []string{"./render"}, Run: "TestFloatDivisionBeyondInt64Overflows",
+	},
 }
