@@ -59,6 +59,10 @@ type ColumnInfo struct {
 	// Unordered marks a type without an ordering (PostgreSQL json, xml,
 	// point): no ORDER BY may name it, and no tie-breaker does.
 	Unordered bool
+	// Money marks PostgreSQL's money type (a decimal): it has no ABS, no
+	// cast to double and no arithmetic or comparison with numbers, so the
+	// renderer reads it as NUMERIC.
+	Money bool
 }
 
 // ForeignKeyInfo is Columns → RefSchema.RefTable(RefColumns).

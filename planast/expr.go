@@ -23,6 +23,9 @@ type Column struct {
 	// type has no ordering on its engine (PostgreSQL json, xml, geometric
 	// types), so the renderer's tie-breaker ORDER BY leaves it out.
 	Unordered bool `json:"-"`
+	// Money is set by Validate: the column is PostgreSQL money
+	// (ColumnInfo.Money), rendered there as CAST(column AS NUMERIC).
+	Money bool `json:"-"`
 }
 
 // LiteralType is the portable type of a literal.

@@ -143,6 +143,14 @@
 // compares such pairs exactly and PostgreSQL and DuckDB as doubles
 // (9007199254740993 IN (9007199254740992.0) held on two engines only).
 //
+// A PostgreSQL money column (ColumnInfo.Money, set from the catalog) is a
+// decimal, and is rendered there as "CAST(x AS NUMERIC)" wherever the plan
+// names it: money has no ABS, no cast to double (so no AVG, no comparison
+// with a float) and no comparison or arithmetic with numbers, while the
+// numeric it holds has all of them, as a decimal column on DuckDB and
+// SQLite. Its values come back as numeric's, the same decimal text; a join
+// key (on) compares the stored money as it is.
+//
 // # Arithmetic overflow
 //
 // Integer and decimal arithmetic has one range on every engine, and a

@@ -18,10 +18,16 @@ var decimalRe = regexp.MustCompile(`^-?[0-9]+(\.[0-9]+)?$`)
 func (w *writer) expr(e planast.Expr) {
 	switch e := e.(type) {
 	case *planast.Column:
+		col := QuoteIdent(e.Column)
 		if e.Table != "" {
-			w.str(QuoteIdent(e.Table) + ".")
+			col = QuoteIdent(e.Table) + "." + col
 		}
-		w.str(QuoteIdent(e.Column))
+		if e.Money && w.d.Name() == "postgres" {
+			// money has no ABS, no cast to double, no arithmetic or
+			// comparison with numbers: read as the numeric it holds
+			col = "CAST(" + col + " AS NUMERIC)"
+		}
+		w.str(col)
 	case *planast.Literal:
 		w.str(w.literal(e))
 	case *planast.Binary:

@@ -136,7 +136,8 @@ func (t *Table) Info() *planast.TableInfo {
 		PrimaryKey: append([]string(nil), t.PrimaryKey...),
 	}
 	for i, c := range t.Columns {
-		info.Columns[i] = planast.ColumnInfo{Name: c.Name, Type: c.Type, Unordered: Unordered(c.DeclaredType)}
+		info.Columns[i] = planast.ColumnInfo{Name: c.Name, Type: c.Type, Unordered: Unordered(c.DeclaredType),
+			Money: c.Type == planast.TypeDecimal && strings.EqualFold(strings.TrimSpace(c.DeclaredType), "money")}
 	}
 	for _, fk := range t.ForeignKeys {
 		info.ForeignKeys = append(info.ForeignKeys, planast.ForeignKeyInfo{

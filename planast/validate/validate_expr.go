@@ -389,7 +389,7 @@ func (v *validator) column(c *Column, path string, sc *scope) Type {
 					v.noColumn(join(path, "column"), src, c.Column)
 					return TypeUnknown
 				}
-				c.Table, c.Column, c.Unordered = src.alias, col.Name, col.Unordered
+				c.Table, c.Column, c.Unordered, c.Money = src.alias, col.Name, col.Unordered, col.Money
 				v.resolvedIn(c, s)
 				return col.Type
 			}
@@ -411,7 +411,7 @@ func (v *validator) column(c *Column, path string, sc *scope) Type {
 			return TypeUnknown
 		}
 		if len(hits) == 1 {
-			c.Table, c.Column, c.Unordered = hits[0].alias, hit.Name, hit.Unordered
+			c.Table, c.Column, c.Unordered, c.Money = hits[0].alias, hit.Name, hit.Unordered, hit.Money
 			v.resolvedIn(c, s)
 			return hit.Type
 		}

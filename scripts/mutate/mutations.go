@@ -1733,4 +1733,18 @@ var mutations = []mutation{
 		New:  `", 0), NULL)) AS BIGINT)"`,
 		Pkgs: []string{"./render"}, Run: "TestFloatDivisionBeyondInt64Overflows",
 	},
+	{
+		Name: "values-money-as-money",
+		File: "render/expr.go",
+		Old:  `if e.Money && w.d.Name() == "postgres" {`,
+		New:  `if e.Money && w.d.Name() == "money" {`,
+		Pkgs: []string{"./render"}, Run: "TestMoneyComputesAsNumeric",
+	},
+	{
+		Name: "values-money-unmarked",
+		File: "internal/schema/snapshot.go",
+		Old:  `Money: c.Type == planast.TypeDecimal && strings.EqualFold(`,
+		New:  `Money: c.Type == planast.TypeText && strings.EqualFold(`,
+		Pkgs: []string{"./internal/source/postgres"}, Run: "TestPostgresMoneyColumnsAreMarked",
+	},
 }

@@ -159,3 +159,38 @@ func TestPostgresProfileCache(t *testing.T) {
 		t.Errorf("größe after an insert: %s", got)
 	}
 }
+
+// A money column is marked in the catalog the validator reads, so that the
+// renderer reads it as numeric (render: TestMoneyComputesAsNumeric): ABS,
+// ROUND, AVG and comparisons with numbers fail on money itself. A numeric
+// column, even under a domain named like money, is not marked.
+func TestPostgresMoneyColumnsAreMarked(t *testing.T) {
+	f := sourcetest.NewPGFixture(t,
+		`CREATE DOMAIN money2 AS numeric(10,2)`,
+		`CREATE TABLE pay (id integer, amount money, price numeric(10,2), d money2)`,
+		`INSERT INTO pay VALUES (1, 1234.56, 1234.56, 1234.56)`,
+	)
+	p := openPGTest(t, f.ReadOnly, source.Options{})
+	snap, err := p.Snapshot(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	info, ok := snap.LookupTable("public", "pay")
+	if !ok {
+		t.Fatal("no table pay")
+	}
+	want := map[string]bool{"id": false, "amount": true, "price": false, "d": false}
+	for _, c := range info.Columns {
+		if c.Money != want[c.Name] {
+			t.Errorf("%s: Money %v, want %v", c.Name, c.Money, want[c.Name])
+		}
+	}
+	// what the renderer writes for ABS(amount) runs and is exact
+	res, err := p.Query(context.Background(), `SELECT ABS(CAST("amount" AS NUMERIC)) AS "a" FROM "pay"`, nil, 10)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, _ := json.Marshal(res.Rows); string(got) != `[["1234.56"]]` && string(got) != `[[1234.56]]` {
+		t.Errorf("ABS(amount) = %s", got)
+	}
+}
