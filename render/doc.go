@@ -228,6 +228,25 @@
 // AS REAL) * 4294967296.0 + SUM((x) & 4294967295)) / NULLIF(COUNT(x), 0))",
 // the same correctly rounded sum, so the same double.
 //
+// ROUND(x, n) rounds half away from zero the decimal x shows: a float (or
+// a SQLite decimal, a double) written with up to 15 significant digits
+// rounds as written, 2.675 to 2.68, 1.005 to 1.01, 0.285 to 0.29 on every
+// engine, not as the binary double just below the half it shows
+// (2.67499999999999982...), which SQLite's and DuckDB's ROUND rounded down
+// while PostgreSQL rounded the numeric. SQLite and DuckDB round x moved
+// one or two units in the last place away from zero, "(CASE WHEN abs(x) <
+// 4503599627370496.0 THEN x * 1.0000000000000002 ELSE x END)" (a value
+// that is no half is at least 10^-15 of itself away from one; beyond 2^52
+// a double has no fraction); PostgreSQL rounds
+// CAST(CAST(x AS TEXT) AS NUMERIC), a double's shortest round-trip text,
+// where its cast to numeric keeps 15 digits (4503599627370497 rounded to
+// 4503599627370500). Past the 15th significant digit a double may round
+// either way (0.49999999999999994 rounds to 1 on SQLite and DuckDB), and a
+// PostgreSQL or DuckDB decimal rounds the exact decimal it holds
+// (1.0049999999999999 to 1.00) where SQLite holds the double 1.005 and
+// rounds it to 1.01. A negative n rounds to tens, hundreds on PostgreSQL
+// and DuckDB; SQLite takes it as 0.
+//
 // SQRT(x) and LN(x) take x as a double and are NULL outside their domain
 // (x < 0, x <= 0): "SQRT(CASE WHEN CAST(x AS ...) >= 0 THEN CAST(x AS ...)
 // END)", where PostgreSQL would fail the query and DuckDB return NaN or

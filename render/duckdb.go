@@ -69,6 +69,13 @@ func (DuckDB) Func(name string, a []string) (string, bool) {
 		}
 		return "", false
 	}
+	if name == "ROUND" {
+		x := roundHalfShown("CAST(" + a[0] + " AS DOUBLE)")
+		if len(a) == 1 {
+			return "ROUND(" + x + ")", true
+		}
+		return "ROUND(" + x + ", CAST(" + a[1] + " AS INTEGER))", true
+	}
 	// ROUND works on DOUBLE: DuckDB types ROUND of a DECIMAL(38,10) as
 	// DECIMAL(38,0), and a union, CASE or IN that meets it with a DECIMAL of
 	// a larger scale rounds every value to that scale (1.99 becomes 2)

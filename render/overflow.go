@@ -265,3 +265,16 @@ func (DuckDB) ExactDiv(l, r string, _ []string) string {
 // WidenInt: DuckDB types small integer literals and INTEGER columns as
 // INT32.
 func (DuckDB) WidenInt(s string) string { return "CAST(" + s + " AS BIGINT)" }
+
+// roundHalfShown renders the double x moved one or two units in the last
+// place away from zero, for ROUND: a double written with up to 15
+// significant digits (2.675, 1.005, 0.285) is often the binary value just
+// below the half it shows (2.67499999999999982...), which SQLite's and
+// DuckDB's ROUND round down (2.67) where PostgreSQL, which rounds the
+// numeric of its 15 digits, rounds up (2.68). Moved away from zero it is
+// past the half, and any value that is not a half is at least 10^-15 of
+// itself away from one, farther than the move; |x| >= 2^52 holds no
+// fraction and is left as it is (see "ROUND" in doc.go).
+func roundHalfShown(x string) string {
+	return "(CASE WHEN abs(" + x + ") < 4503599627370496.0 THEN " + x + " * 1.0000000000000002 ELSE " + x + " END)"
+}

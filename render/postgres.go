@@ -109,10 +109,15 @@ func pgLikeFunc(name string, a []string, float, numeric string, add func(unit, n
 	}
 	switch name {
 	case "ROUND":
+		// through text: a double's text is its shortest round-trip decimal
+		// (extra_float_digits 1, the default), where a cast to numeric
+		// keeps 15 digits (4503599627370497 became 4503599627370500); a
+		// numeric's text is itself
+		x := "CAST(CAST(" + a[0] + " AS TEXT) AS " + numeric + ")"
 		if len(a) == 1 {
-			return "ROUND(CAST(" + a[0] + " AS " + numeric + "))", true
+			return "ROUND(" + x + ")", true
 		}
-		return "ROUND(CAST(" + a[0] + " AS " + numeric + "), CAST(" + a[1] + " AS INTEGER))", true
+		return "ROUND(" + x + ", CAST(" + a[1] + " AS INTEGER))", true
 	case "DATE_PART":
 		return "CAST(EXTRACT(" + strings.ToUpper(a[0]) + " FROM CAST(" + a[1] + " AS TIMESTAMP)) AS BIGINT)", true
 	case "DATE_TRUNC":

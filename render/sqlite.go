@@ -135,10 +135,11 @@ func (SQLite) Func(name string, a []string) (string, bool) {
 	}
 	switch name {
 	case "ROUND":
+		x := roundHalfShown(a[0])
 		if len(a) == 1 {
-			return "ROUND(" + a[0] + ")", true
+			return "ROUND(" + x + ")", true
 		}
-		return "ROUND(" + a[0] + ", " + a[1] + ")", true
+		return "ROUND(" + x + ", " + a[1] + ")", true
 	case "DATE_PART":
 		x := a[1]
 		if a[0] == "quarter" {

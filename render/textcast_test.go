@@ -140,11 +140,18 @@ func TestEnginesTextCasts(t *testing.T) {
 // engine and hands each engine's rows to check.
 func castOnEngines(t *testing.T, dbs []engineDB, plan string, check func(e engineDB, got [][]string)) {
 	t.Helper()
+	onEngines(t, dbs, castCatalog, plan, check)
+}
+
+// onEngines validates plan against cat, runs it on every engine and hands
+// each engine's rows to check.
+func onEngines(t *testing.T, dbs []engineDB, cat memCatalog, plan string, check func(e engineDB, got [][]string)) {
+	t.Helper()
 	q, err := planast.Decode([]byte(plan), planast.DefaultLimits)
 	if err != nil {
 		t.Fatal(err)
 	}
-	v, err := validate.Plan(q, castCatalog, validate.Options{})
+	v, err := validate.Plan(q, cat, validate.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}

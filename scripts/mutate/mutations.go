@@ -1747,4 +1747,18 @@ var mutations = []mutation{
 		New:  `Money: c.Type == planast.TypeText && strings.EqualFold(`,
 		Pkgs: []string{"./internal/source/postgres"}, Run: "TestPostgresMoneyColumnsAreMarked",
 	},
+	{
+		Name: "values-round-binary-half",
+		File: "render/overflow.go",
+		Old:  `THEN " + x + " * 1.0000000000000002 ELSE "`,
+		New:  `THEN " + x + " * 1.0 ELSE "`,
+		Pkgs: []string{"./render"}, Run: "TestRoundIsHalfAwayFromZeroOnTheShownDecimal",
+	},
+	{
+		Name: "values-round-pg-15-digits",
+		File: "render/postgres.go",
+		Old:  `x := "CAST(CAST(" + a[0] + " AS TEXT) AS " + numeric + ")"`,
+		New:  `x := "CAST(" + a[0] + " AS " + numeric + ")"`,
+		Pkgs: []string{"./render"}, Run: "TestRoundIsHalfAwayFromZeroOnTheShownDecimal",
+	},
 }
