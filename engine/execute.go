@@ -2,6 +2,7 @@ package engine
 
 import (
 	"context"
+	"math"
 	"strconv"
 
 	"github.com/nl2sql/nl2sql/internal/source"
@@ -19,11 +20,16 @@ func (e *Engine) execute(ctx context.Context, ds *datasource, sql string) (*sour
 
 // applyPlanTypes gives the result the validator's portable column types
 // (they know what an expression computes; the driver often does not), and
-// rounds decimal columns that came back as doubles to the 15 significant
-// digits a double carries: SQLite computes NUMERIC arithmetic in floating
-// point, so SUM over NUMERIC(10,2) values can return 18.810000000000002 where
-// PostgreSQL returns 18.81. Date and timestamp columns that came back as
-// ISO text are written as the driver writes times (source.TemporalText).
+// rounds decimal columns that came back as doubles below 10^15 to the 15
+// significant digits a double carries: SQLite computes NUMERIC arithmetic
+// in floating point, so SUM over NUMERIC(10,2) values can return
+// 18.810000000000002 where PostgreSQL returns 18.81. From 10^15 on, those
+// 15 digits would drop integer digits the double holds (a computed
+// 12345678901234568 became 12345678901234600): such a double keeps its
+// value, every digit it has. An exact decimal (PostgreSQL's numeric,
+// DuckDB's DECIMAL beyond 15 digits) comes as its text and is kept as it
+// is. Date and timestamp columns that came back as ISO text are written as
+// the driver writes times (source.TemporalText).
 func applyPlanTypes(res *source.Result, types []planast.Type) {
 	if len(types) != len(res.Columns) {
 		return
@@ -50,7 +56,7 @@ func applyPlanTypes(res *source.Result, types []planast.Type) {
 			continue
 		}
 		for _, row := range res.Rows {
-			if f, ok := row[i].(float64); ok {
+			if f, ok := row[i].(float64); ok && math.Abs(f) < 1e15 {
 				if g, err := strconv.ParseFloat(strconv.FormatFloat(f, 'g', 15, 64), 64); err == nil {
 					row[i] = g
 				}

@@ -244,8 +244,11 @@
 // either way (0.49999999999999994 rounds to 1 on SQLite and DuckDB), and a
 // PostgreSQL or DuckDB decimal rounds the exact decimal it holds
 // (1.0049999999999999 to 1.00) where SQLite holds the double 1.005 and
-// rounds it to 1.01. A negative n rounds to tens, hundreds on PostgreSQL
-// and DuckDB; SQLite takes it as 0.
+// rounds it to 1.01. DuckDB rounds a decimal as a double (its ROUND of a
+// DECIMAL(38,10) is typed DECIMAL(38,0)), so a decimal of more than 15
+// significant digits keeps only the double's there (12345678901234567.25
+// rounds to 12345678901234568; PostgreSQL keeps every digit). A negative n
+// rounds to tens, hundreds on PostgreSQL and DuckDB; SQLite takes it as 0.
 //
 // SQRT(x) and LN(x) take x as a double and are NULL outside their domain
 // (x < 0, x <= 0): "SQRT(CASE WHEN CAST(x AS ...) >= 0 THEN CAST(x AS ...)

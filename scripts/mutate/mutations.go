@@ -1761,4 +1761,11 @@ var mutations = []mutation{
 		New:  `x := "CAST(" + a[0] + " AS " + numeric + ")"`,
 		Pkgs: []string{"./render"}, Run: "TestRoundIsHalfAwayFromZeroOnTheShownDecimal",
 	},
+	{
+		Name: "values-decimal-doubles-15-digits",
+		File: "engine/execute.go",
+		Old:  "if f, ok := row[i].(float64); ok && math.Abs(f) < 1e15 {",
+		New:  "if f, ok := row[i].(float64); ok && math.Abs(f) < 1e300 {",
+		Pkgs: []string{"./engine"}, Run: "TestComputedDecimalsKeepEveryDigit",
+	},
 }
