@@ -62,7 +62,6 @@ func runner(t *testing.T, entries ...hooks.Entry) *hooks.Runner {
 func analystPolicy(t *testing.T) *scope.Policy {
 	t.Helper()
 	abs, _ := filepath.Abs(filepath.Join(chinookDir, "chinook.sqlite"))
-	path := filepath.Join(t.TempDir(), "nl2sql.yaml")
 	yaml := `datasources:
   - {id: chinook, engine: sqlite, path: ` + abs + `}
 roles:
@@ -76,17 +75,7 @@ users:
   - {name: bob, roles: [approver]}
 local_user: ana
 `
-	if err := os.WriteFile(path, []byte(yaml), 0o600); err != nil {
-		t.Fatal(err)
-	}
-	cfg, err := config.Load(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	pol, err := scope.New(cfg.Access())
-	if err != nil {
-		t.Fatal(err)
-	}
+	pol := policyFromYAML(t, yaml)
 	return pol
 }
 

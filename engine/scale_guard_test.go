@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"net/http"
 	"net/http/httptest"
-	"os"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -15,7 +14,6 @@ import (
 
 	"github.com/nl2sql/nl2sql/engine/llm"
 	"github.com/nl2sql/nl2sql/engine/scale"
-	"github.com/nl2sql/nl2sql/internal/config"
 	"github.com/nl2sql/nl2sql/scope"
 )
 
@@ -91,7 +89,6 @@ func planAnswer(table, alias, column string) string {
 func repPolicy(t *testing.T) *scope.Policy {
 	t.Helper()
 	abs, _ := filepath.Abs(filepath.Join(chinookDir, "chinook.sqlite"))
-	path := filepath.Join(t.TempDir(), "nl2sql.yaml")
 	yaml := `datasources:
   - {id: chinook, engine: sqlite, path: ` + abs + `}
 roles:
@@ -103,17 +100,7 @@ users:
   - {name: jane, roles: [rep], attributes: {employee_id: 3}}
 local_user: jane
 `
-	if err := os.WriteFile(path, []byte(yaml), 0o600); err != nil {
-		t.Fatal(err)
-	}
-	cfg, err := config.Load(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	pol, err := scope.New(cfg.Access())
-	if err != nil {
-		t.Fatal(err)
-	}
+	pol := policyFromYAML(t, yaml)
 	return pol
 }
 

@@ -13,7 +13,6 @@ import (
 
 	"github.com/nl2sql/nl2sql/engine/llm"
 	"github.com/nl2sql/nl2sql/engine/semantic"
-	"github.com/nl2sql/nl2sql/internal/config"
 	"github.com/nl2sql/nl2sql/planast"
 	"github.com/nl2sql/nl2sql/scope"
 )
@@ -53,23 +52,12 @@ func semanticEngineFor(t *testing.T, file string, pol *scope.Policy) *Engine {
 // metric over readable columns runs.
 func TestSemanticExpansionMeetsScope(t *testing.T) {
 	abs, _ := filepath.Abs(filepath.Join(chinookDir, "chinook.sqlite"))
-	path := filepath.Join(t.TempDir(), "nl2sql.yaml")
 	body := "datasources:\n  - {id: chinook, engine: sqlite, path: " + abs + "}\nroles:\n  analyst:\n    allow: [chinook]\n" +
 		"    deny: [chinook.main.Invoice.Total]\nusers:\n  - {name: ana, roles: [analyst]}\nlocal_user: ana\n"
-	if err := os.WriteFile(path, []byte(body), 0o600); err != nil {
-		t.Fatal(err)
-	}
-	cfg, err := config.Load(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	pol, err := scope.New(cfg.Access())
-	if err != nil {
-		t.Fatal(err)
-	}
+	pol := policyFromYAML(t, body)
 	e := semanticEngineFor(t, "", pol)
 	ctx := context.Background()
-	_, err = e.RunPlan(ctx, "chinook", []byte(`{"select":[{"expr":{"kind":"metric","name":"order_count"},"alias":"n"}],
+	_, err := e.RunPlan(ctx, "chinook", []byte(`{"select":[{"expr":{"kind":"metric","name":"order_count"},"alias":"n"}],
 		"from":[{"table":"Invoice","alias":"i"}],"where":{"kind":"filter","name":"big_order"}}`))
 	var ee *Error
 	if !errors.As(err, &ee) || !strings.Contains(err.Error(), "COLUMN_NOT_FOUND") || strings.Contains(err.Error(), "ACCESS_DENIED") {

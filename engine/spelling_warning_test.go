@@ -3,12 +3,9 @@ package engine
 import (
 	"context"
 	"fmt"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 
-	"github.com/nl2sql/nl2sql/internal/config"
 	"github.com/nl2sql/nl2sql/internal/source/sourcetest"
 	"github.com/nl2sql/nl2sql/scope"
 )
@@ -39,12 +36,7 @@ func TestEmptyFilterNamesTheStoredSpelling(t *testing.T) {
 	}
 	in := `{"kind":"in","expr":{"kind":"column","table":"a","column":"city"},"list":[{"kind":"literal","value":"ZARAGOZA"}]}`
 
-	e, err := New(Options{Open: openAdapter, Datasources: []DatasourceSpec{{ID: "air", Engine: "sqlite", Path: db, RowLimit: 1000}},
-		Today: func() string { return "2026-01-15" }})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer e.Close()
+	e := airEngine(t, db, nil)
 	ctx := context.Background()
 	for _, c := range []struct {
 		name, where string
@@ -65,50 +57,34 @@ func TestEmptyFilterNamesTheStoredSpelling(t *testing.T) {
 		}
 	}
 
-	pol := regionPolicy(t, db)
-	re, err := New(Options{Open: openAdapter, Datasources: []DatasourceSpec{{ID: "air", Engine: "sqlite", Path: db, RowLimit: 1000}},
-		Policy: pol, Today: func() string { return "2026-01-15" }})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer re.Close()
-	north, _ := pol.ForUser("nora")
-	res, err := re.RunPlan(WithCaller(ctx, north), "air", count(eq("Zaragoza")))
-	if err != nil {
-		t.Fatal(err)
-	}
+	res := runAsNorth(t, db, count(eq("Zaragoza")), "air.main.airports")
 	if strings.Contains(strings.Join(res.Warnings, "\n"), "Zaragoza ") {
 		t.Errorf("a row-filtered caller learned a value of a row it cannot read: %q", res.Warnings)
 	}
 }
 
-// regionPolicy: nora reads airports of the north only.
-func regionPolicy(t *testing.T, db string) *scope.Policy {
+// runAsNorth runs plan as nora, who reads the tables allowed, and
+// airports of the north only.
+func runAsNorth(t *testing.T, db string, plan []byte, allowed ...string) *Result {
 	t.Helper()
-	path := filepath.Join(t.TempDir(), "nl2sql.yaml")
-	yaml := `datasources:
-  - {id: air, engine: sqlite, path: ` + db + `}
+	pol := policyFromYAML(t, `datasources:
+  - {id: air, engine: sqlite, path: `+db+`}
 roles:
   north:
-    allow: ["air.main.airports"]
+    allow: ["`+strings.Join(allowed, `", "`)+`"]
     row_filters:
       - {table: air.main.airports, where: "region = 'north'"}
 users:
   - {name: nora, roles: [north]}
 local_user: nora
-`
-	if err := os.WriteFile(path, []byte(yaml), 0o600); err != nil {
-		t.Fatal(err)
-	}
-	cfg, err := config.Load(path)
+`)
+	e := airEngine(t, db, pol)
+	north, _ := pol.ForUser("nora")
+	res, err := e.RunPlan(WithCaller(context.Background(), north), "air", plan)
 	if err != nil {
 		t.Fatal(err)
 	}
-	pol, err := scope.New(cfg.Access())
-	if err != nil {
-		t.Fatal(err)
-	}
-	return pol
+	return res
 }
 
 // Threat: a host counts rows of a table that is empty (a schema-only copy,
@@ -132,4 +108,17 @@ func TestEmptyTableIsNamedNotTheFilter(t *testing.T) {
 	if warningWith(res.Warnings, `table "district" held no rows`) == "" || warningWith(res.Warnings, "case-sensitively") != "" {
 		t.Errorf("warnings %q: want the empty table named and no case-sensitivity guess", res.Warnings)
 	}
+}
+
+// airEngine serves the SQLite file db as datasource "air" under pol (nil:
+// everything readable), closed when the test ends.
+func airEngine(t *testing.T, db string, pol *scope.Policy) *Engine {
+	t.Helper()
+	e, err := New(Options{Open: openAdapter, Datasources: []DatasourceSpec{{ID: "air", Engine: "sqlite", Path: db, RowLimit: 1000}},
+		Policy: pol, Today: func() string { return "2026-01-15" }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { e.Close() })
+	return e
 }

@@ -8,7 +8,8 @@ import (
 
 // Of lists the warnings a run earns from its plan, in order: ties, then
 // (when its filters matched nothing: no rows, or an ungrouped aggregate of
-// nothing such as a count of 0) the date ranges, then the filters.
+// nothing such as a count of 0) the date ranges, the join keys, then the
+// filters.
 func Of(snap *schema.Snapshot, dialect string, plan *planast.Query, run Run) []string {
 	var out []string
 	if w := Ties(plan, len(run.Rows)); w != "" {
@@ -22,6 +23,7 @@ func Of(snap *schema.Snapshot, dialect string, plan *planast.Query, run Run) []s
 		}
 		// cheap: the plan and the profile in the snapshot, no query
 		out = append(out, emptyrange.Warnings(snap, plan)...)
+		out = append(out, joinKeyWarnings(snap, plan, run.Stored)...)
 	}
 	return append(out, Filters(snap, dialect, plan, empty, run.Stored)...)
 }

@@ -62,7 +62,8 @@ const (
 //	InvoiceLine (2240 rows): …; UnitPrice decimal range [0.99, 1.99]; …
 //
 // A column is its name and normalised type, then "pk" for a primary-key
-// column, "-> T.C" for a single-column foreign key, and of its profile:
+// column, "-> T.C" for a single-column foreign key, and of its profile
+// (none for a key that is not text):
 // "values [...]" (every distinct value, when the profile has them all and
 // values repeat or the column is its table's only text column, the label
 // of a lookup table), "e.g. [...]" (at most MaxExamples values of at most
@@ -140,7 +141,10 @@ func writeTable(b *strings.Builder, t schema.Table) {
 		}
 		p := c.Profile
 		switch {
-		case p == nil || pk[c.Name]:
+		case p == nil || pk[c.Name] && c.Type != planast.TypeText:
+			// a numeric key's range says nothing a join needs; a text
+			// key's examples show how codes are spelled (" APG" against
+			// a referencing "APG"), which an equality must match exactly
 		case c.Type == planast.TypeText && p.Temporal != "" && p.Min != nil:
 			b.WriteString(" range " + jsonList([]any{p.Min, p.Max}))
 		case c.Type == planast.TypeText && len(p.SampleValues) > 0:

@@ -32,3 +32,28 @@ func TestSchemaContextNotes(t *testing.T) {
 		t.Errorf("a column without a comment has a note: %s", got)
 	}
 }
+
+// The threat: a referencing column stores codes with a leading space
+// (" APG") while the key it references stores "APG"; a planner that sees
+// examples of only one side writes the declared join and gets nothing.
+// A text key shows how its values are spelled; a numeric key shows no
+// range (it says nothing a join needs).
+func TestSchemaContextKeyExamples(t *testing.T) {
+	rows := int64(3)
+	snap := &schema.Snapshot{Datasource: "air", Tables: []schema.Table{
+		{Schema: "main", Name: "airports", RowCount: &rows, PrimaryKey: []string{"code"}, Columns: []schema.Column{
+			{Name: "code", Type: planast.TypeText, Profile: &schema.ColumnProfile{DistinctCount: 3, SampleValues: []any{"ABR", "APG", "XYZ"}, AllValues: true}},
+			{Name: "city", Type: planast.TypeText, Profile: &schema.ColumnProfile{DistinctCount: 3, SampleValues: []any{"Aberdeen", "Abilene", "Nowhere"}, AllValues: true}},
+		}},
+		{Schema: "main", Name: "flights", RowCount: &rows, PrimaryKey: []string{"no"}, Columns: []schema.Column{
+			{Name: "no", Type: planast.TypeInteger, Profile: &schema.ColumnProfile{DistinctCount: 3, Min: int64(1), Max: int64(3)}},
+		}},
+	}}
+	got := SchemaContext(snap)
+	if !strings.Contains(got, `code text pk e.g. ["ABR","APG"`) {
+		t.Errorf("a text key shows no examples of its spelling: %s", got)
+	}
+	if !strings.Contains(got, "no integer pk\n") && !strings.HasSuffix(got, "no integer pk") {
+		t.Errorf("a numeric key shows its range: %s", got)
+	}
+}
