@@ -891,7 +891,7 @@ var mutations = []mutation{
 		Name: "join-key-warning-from-partial-lists",
 		File: "engine/warnings/joinkeys.go",
 		Old:  "return len(vals) > 0 && p != nil && p.SampledRows == 0 && p.DistinctCount > 0 && int64(len(vals)) >= p.DistinctCount",
-		New:  "return len(vals) > 0",
+		New:  "return len(vals) > 0 && p == p",
 		Pkgs: []string{"./engine/warnings"}, Run: "TestJoinKeyWarningNeedsCompleteValueLists",
 	},
 	{
