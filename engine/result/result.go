@@ -40,7 +40,8 @@ type Result struct {
 	// For a question across datasources (engine/multi.go) they are
 	// the combination's: the validated plan over the sub-query result
 	// tables and the DuckDB SQL that combined them in process; each
-	// sub-query's own plan and SQL are in SubQueries.
+	// sub-query's own plan and SQL are in SubQueries (in its JSON only
+	// when they differ from these).
 	SQL        string         `json:"sql"`
 	Plan       *planast.Query `json:"plan"`
 	SubQueries []SubQuery     `json:"sub_queries"`
@@ -67,6 +68,13 @@ func (r Result) MarshalJSON() ([]byte, error) {
 		return json.Marshal(r.HostPlan)
 	}
 	type plain Result
+	if len(r.SubQueries) == 1 && r.SubQueries[0].SQL == r.SQL && r.SubQueries[0].Plan == r.Plan {
+		// the single sub-query's plan and SQL are the result's own: sent
+		// once, a host reads them once (and pays for them once)
+		sq := r.SubQueries[0]
+		sq.Plan, sq.SQL = nil, ""
+		r.SubQueries = []SubQuery{sq}
+	}
 	return json.Marshal(struct {
 		Kind string `json:"kind"`
 		plain
@@ -92,12 +100,14 @@ func (u *Usage) Add(o Usage) {
 // SubQuery is one datasource query of a result.
 type SubQuery struct {
 	// ID is a content hash of the datasource and the intent: stable across runs.
-	ID         string         `json:"id"`
-	Datasource string         `json:"datasource"`
-	Dialect    string         `json:"dialect"`
-	Intent     string         `json:"intent"`
-	Plan       *planast.Query `json:"plan"`
-	SQL        string         `json:"sql"`
+	ID         string `json:"id"`
+	Datasource string `json:"datasource"`
+	Dialect    string `json:"dialect"`
+	Intent     string `json:"intent"`
+	// Plan and SQL are left out of the JSON when they are the result's
+	// own (a single sub-query; Result.MarshalJSON).
+	Plan *planast.Query `json:"plan,omitempty"`
+	SQL  string         `json:"sql,omitempty"`
 	// PlanSource is "llm" (a planner call, live or replayed), "cache",
 	// "verified" or "supplied".
 	PlanSource string `json:"plan_source"`

@@ -909,6 +909,20 @@ var mutations = []mutation{
 		Pkgs: []string{"./index/schemactx"}, Run: "TestSchemaContextKeyExamples",
 	},
 	{
+		Name: "result-plan-sent-twice",
+		File: "engine/result/result.go",
+		Old:  "if len(r.SubQueries) == 1 && r.SubQueries[0].SQL == r.SQL && r.SubQueries[0].Plan == r.Plan {",
+		New:  "if false {",
+		Pkgs: []string{"./engine/result"}, Run: "TestPlanAndSQLAreSentOnce",
+	},
+	{
+		Name: "result-subquery-plans-dropped",
+		File: "engine/result/result.go",
+		Old:  "if len(r.SubQueries) == 1 && r.SubQueries[0].SQL == r.SQL && r.SubQueries[0].Plan == r.Plan {",
+		New:  "for i := range r.SubQueries {\n\t\tr.SubQueries[i].Plan, r.SubQueries[i].SQL = nil, \"\"\n\t}\n\tif len(r.SubQueries) == 1 {",
+		Pkgs: []string{"./engine/result"}, Run: "TestPlanAndSQLAreSentOnce",
+	},
+	{
 		Name: "spelling-warning-from-samples-only",
 		File: "engine/warnings/matched.go",
 		Old:  "for _, v := range stored(t.Schema, t.Name, c.Name) {",
