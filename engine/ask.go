@@ -181,7 +181,7 @@ func (e *Engine) finish(ctx context.Context, ds *datasource, q, today string, pl
 		res.Rows = [][]any{}
 	}
 	if rows.Truncated {
-		res.Warnings = append(res.Warnings, "the result was cut at the row limit; ask for fewer rows or add a filter")
+		res.Warnings = append(res.Warnings, warnings.RowLimit(planned.plan, ds.spec.RowLimit))
 	}
 	res.Warnings = append(res.Warnings, warnings.Of(ds.snap, ds.src.Dialect(), planned.plan, warnings.Run{Rows: res.Rows, Stored: e.storedValues(ctx, ds)})...)
 	res.Answer = e.modelAnswer(ctx, ds.spec.ID, res)

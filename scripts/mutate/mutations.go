@@ -923,6 +923,13 @@ var mutations = []mutation{
 		Pkgs: []string{"./engine/result"}, Run: "TestPlanAndSQLAreSentOnce",
 	},
 	{
+		Name: "row-limit-warning-hides-asked-limit",
+		File: "engine/warnings/rowlimit.go",
+		Old:  "if plan != nil && plan.Limit != nil && *plan.Limit > int64(limit) {",
+		New:  "if false {",
+		Pkgs: []string{"./engine"}, Run: "TestRowLimitWarningNamesTheLimit",
+	},
+	{
 		Name: "spelling-warning-from-samples-only",
 		File: "engine/warnings/matched.go",
 		Old:  "for _, v := range stored(t.Schema, t.Name, c.Name) {",
