@@ -228,7 +228,7 @@ func (a *App) Close() error {
 func LoadConfig(path string) (*config.Config, error) {
 	cfg, err := config.Load(path)
 	if errors.Is(err, fs.ErrNotExist) {
-		return nil, fmt.Errorf("%w (hint: pass --config with the path of your nl2sql.yaml (the demo's is examples/chinook/nl2sql.yaml), or --db with a SQLite or DuckDB file or a postgres:// DSN)", err)
+		return nil, fmt.Errorf("%w (hint: pass --config (or set NL2SQL_CONFIG) with the path of your nl2sql.yaml (the demo's is examples/chinook/nl2sql.yaml), or --db with a SQLite or DuckDB file or a postgres:// DSN)", err)
 	}
 	return cfg, err
 }

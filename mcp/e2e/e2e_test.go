@@ -245,6 +245,12 @@ func TestInspectorCLI(t *testing.T) {
 		out := inspector(t, f.e2eDir, env, node22, launcher, f.bin, "serve", "--config", f.config, "--", "--method", "tools/list", "--format", "json")
 		checkToolNames(t, out, wantTools)
 	})
+	// the README's recipe: the Inspector owns --config, so the file is
+	// named in the server's environment (-e)
+	t.Run("stdio tools/list, config from -e NL2SQL_CONFIG", func(t *testing.T) {
+		out := inspector(t, f.e2eDir, env, node22, launcher, "-e", "NL2SQL_CONFIG="+f.config, f.bin, "serve", "--method", "tools/list", "--format", "json")
+		checkToolNames(t, out, wantTools)
+	})
 	srv := startServer(t, f, "--insecure-no-auth")
 	t.Run("http tools/list", func(t *testing.T) {
 		out := inspector(t, f.e2eDir, env, node22, launcher, srv.url+"/mcp", "--method", "tools/list", "--format", "json")

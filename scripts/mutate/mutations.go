@@ -930,6 +930,13 @@ var mutations = []mutation{
 		Pkgs: []string{"./engine"}, Run: "TestRowLimitWarningNamesTheLimit",
 	},
 	{
+		Name: "config-env-ignored",
+		File: "internal/app/cli/source.go",
+		Old:  "if p := os.Getenv(ConfigEnv); p != \"\" {",
+		New:  "if p := os.Getenv(ConfigEnv); p == \"never\" {",
+		Pkgs: []string{"./internal/app/cli"}, Run: "TestConfigFromTheEnvironment",
+	},
+	{
 		Name: "spelling-warning-from-samples-only",
 		File: "engine/warnings/matched.go",
 		Old:  "for _, v := range stored(t.Schema, t.Name, c.Name) {",

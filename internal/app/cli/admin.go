@@ -52,7 +52,7 @@ func recordingsCmd(logger *slog.Logger) *cobra.Command {
 			return app.CheckRecordings(cmd.Context(), cfgPath, cmd.OutOrStdout())
 		},
 	}
-	check.Flags().StringVar(&cfgPath, "config", "nl2sql.yaml", "path of the config file")
+	check.Flags().StringVar(&cfgPath, "config", defaultConfigPath(), configUsage)
 	cmd.AddCommand(check)
 	return cmd
 }
@@ -72,7 +72,7 @@ func curatedCmd(logger *slog.Logger) *cobra.Command {
 	validate := &cobra.Command{Use: "validate", Short: "Check every verified query; exit 1 with the reason for each refused one", Args: cobra.NoArgs, RunE: run(curated.Validate)}
 	test := &cobra.Command{Use: "test", Short: "Run every verified query with its example values", Args: cobra.NoArgs, RunE: run(curated.Test)}
 	for _, c := range []*cobra.Command{validate, test} {
-		c.Flags().StringVar(&cfgPath, "config", "nl2sql.yaml", "path of the config file")
+		c.Flags().StringVar(&cfgPath, "config", defaultConfigPath(), configUsage)
 		cmd.AddCommand(c)
 	}
 	return cmd
@@ -253,7 +253,7 @@ func traceCmd(logger *slog.Logger) *cobra.Command {
 	}
 	replay.Flags().BoolVar(&asJSON, "json", false, "print the whole result as JSON")
 	for _, c := range []*cobra.Command{show, replay} {
-		c.Flags().StringVar(&cfgPath, "config", "nl2sql.yaml", "path of the config file")
+		c.Flags().StringVar(&cfgPath, "config", defaultConfigPath(), configUsage)
 		cmd.AddCommand(c)
 	}
 	return cmd

@@ -68,7 +68,7 @@ func approvalsCmd(logger *slog.Logger) *cobra.Command {
 			return json.NewEncoder(out).Encode(res)
 		})}
 	for _, c := range []*cobra.Command{list, decide("approve", "Approve a stopped query", true), decide("reject", "Reject a stopped query", false), run} {
-		c.Flags().StringVar(&cfgPath, "config", "nl2sql.yaml", "path of the config file")
+		c.Flags().StringVar(&cfgPath, "config", defaultConfigPath(), configUsage)
 		cmd.AddCommand(c)
 	}
 	return cmd

@@ -76,7 +76,7 @@ func semanticCmd(logger *slog.Logger) *cobra.Command {
 			return nil
 		},
 	}
-	suggest.Flags().StringVar(&cfgPath, "config", "nl2sql.yaml", "path of the config file")
+	suggest.Flags().StringVar(&cfgPath, "config", defaultConfigPath(), configUsage)
 	suggest.Flags().StringVar(&ds, "datasource", "", "datasource id")
 	suggest.Flags().StringVar(&out, "out", "", "where to write the draft (default: the datasource's semantic path, else ID.semantic.yaml beside the config)")
 	_ = suggest.MarkFlagRequired("datasource")
@@ -126,7 +126,7 @@ func semanticCheckCmd() *cobra.Command {
 			return nil
 		},
 	}
-	cmd.Flags().StringVar(&cfgPath, "config", "nl2sql.yaml", "path of the config file")
+	cmd.Flags().StringVar(&cfgPath, "config", defaultConfigPath(), configUsage)
 	cmd.Flags().StringVar(&ds, "datasource", "", "only this datasource")
 	return cmd
 }

@@ -3,6 +3,7 @@ package cli
 import (
 	"errors"
 	"log/slog"
+	"os"
 
 	"github.com/spf13/cobra"
 
@@ -11,7 +12,7 @@ import (
 )
 
 // configSource is where a command's configuration comes from: --config
-// FILE (default ./nl2sql.yaml), or --db FILE_OR_DSN (repeatable) with
+// FILE (default $NL2SQL_CONFIG, else ./nl2sql.yaml), or --db FILE_OR_DSN (repeatable) with
 // optional --storage DIR and no file at all (internal/app/databases.go).
 // --db and --config together are refused: which of the file's settings
 // (roles, hooks, storage) would apply to databases it does not list is not
@@ -28,11 +29,29 @@ type configSource struct {
 // configFlags adds --config, --db, --storage and --allow-writable-role to cmd.
 func configFlags(cmd *cobra.Command) *configSource {
 	s := &configSource{cmd: cmd}
-	cmd.Flags().StringVar(&s.path, "config", "nl2sql.yaml", "path of the config file")
+	cmd.Flags().StringVar(&s.path, "config", defaultConfigPath(), configUsage)
 	cmd.Flags().StringArrayVar(&s.dbs, "db", nil, "a SQLite or DuckDB file or a postgres:// DSN to serve without a config file, as [id=]FILE_OR_DSN (repeatable)")
 	cmd.Flags().StringVar(&s.storage, "storage", "", "with --db: the directory for snapshots, plan cache and traces (default: the user cache directory)")
 	cmd.Flags().BoolVar(&s.allowWritable, "allow-writable-role", false, "with --db: open a postgres:// DSN whose role can write (e.g. a superuser on a development database) with a warning instead of refusing it; queries still run READ ONLY")
 	return s
+}
+
+// ConfigEnv names the config file when --config is not given. An MCP
+// client or the Inspector that launches the server can set it in the
+// server's environment, where a --config argument could be taken by the
+// launcher's own option of that name.
+const ConfigEnv = "NL2SQL_CONFIG"
+
+// configUsage is the --config flag's help.
+const configUsage = "path of the config file ($" + ConfigEnv + ", when set, is the default)"
+
+// defaultConfigPath is --config's default: $NL2SQL_CONFIG, else
+// nl2sql.yaml in the working directory.
+func defaultConfigPath() string {
+	if p := os.Getenv(ConfigEnv); p != "" {
+		return p
+	}
+	return "nl2sql.yaml"
 }
 
 // errDBAndConfig is the refusal of --db with --config.
