@@ -161,8 +161,8 @@ func (e *Engine) VisibleSnapshot(ctx context.Context, datasource string) (*schem
 }
 
 // suppliedHint says what to do about a refused supplied plan, naming the
-// two wrong forms a plan most often arrives in: the plan as a JSON string
-// (serialised twice) and SQL text.
+// wrong forms a plan most often arrives in: the plan as a JSON string
+// (serialised twice) and SQL text, bare or as a field of an object.
 func suppliedHint(doc []byte) string {
 	trimmed := bytes.TrimSpace(doc)
 	var inner string
@@ -172,6 +172,16 @@ func suppliedHint(doc []byte) string {
 	if !json.Valid(trimmed) || inner != "" {
 		if sqlStart.Match(trimmed) || sqlStart.MatchString(inner) {
 			return HintSQLText
+		}
+	}
+	// SQL wrapped in an object ({"sql": "SELECT …"}, {"query": …}): a
+	// top-level string that opens like a statement
+	var fields map[string]any
+	if json.Unmarshal(trimmed, &fields) == nil {
+		for _, v := range fields {
+			if s, ok := v.(string); ok && sqlStart.MatchString(s) {
+				return HintSQLText
+			}
 		}
 	}
 	return "fix the listed issues (each names its path in the plan); get_plan_schema describes the language"

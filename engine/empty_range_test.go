@@ -52,7 +52,7 @@ func TestLimitZeroAnswerSaysThePlanAskedForNoRows(t *testing.T) {
 	e := chinookEngine(t, "")
 	for _, c := range []struct{ tail, want string }{
 		{`,"limit":0`, `asked for 0 rows`},
-		{`,"where":{"kind":"binary","op":"<","left":{"kind":"column","table":"a","column":"ArtistId"},"right":{"kind":"literal","value":0}},"limit":5`, "No rows matched the question."},
+		{`,"where":{"kind":"binary","op":"<","left":{"kind":"column","table":"a","column":"ArtistId"},"right":{"kind":"literal","value":0}},"limit":5`, "No rows matched."},
 	} {
 		plan := `{"select":[{"expr":{"kind":"column","table":"a","column":"Name"},"alias":"name"}],"from":[{"table":"Artist","alias":"a"}]` + c.tail + `}`
 		res, err := e.RunPlan(context.Background(), "chinook", []byte(plan))

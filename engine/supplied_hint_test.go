@@ -6,14 +6,17 @@ import (
 )
 
 // Threat: a host (or a person) who sends the plan as a string of JSON, or
-// SQL instead of a plan, is told only "a query must be a JSON object" and
+// SQL instead of a plan (bare, or as {"sql": "SELECT …"}), is told only "a query must be a JSON object" and
 // keeps retrying the same wrong form.
 func TestSuppliedHintNamesTheWrongForm(t *testing.T) {
 	cases := []struct{ doc, want string }{
 		{`"{\"select\": []}"`, "JSON string holding JSON"},
 		{`SELECT * FROM Album`, "never SQL text"},
 		{`"select name from artist"`, "never SQL text"},
+		{`{"sql": "SELECT * FROM Album"}`, "never SQL text"},
+		{`{"query": " with x as (select 1) select * from x"}`, "never SQL text"},
 		{`{"select": 1}`, "fix the listed issues"},
+		{`{"select": 1, "note": "selected albums"}`, "fix the listed issues"},
 	}
 	for _, c := range cases {
 		if got := suppliedHint([]byte(c.doc)); !strings.Contains(got, c.want) {

@@ -247,7 +247,11 @@ func (g *gen) value(s map[string]any, depth int) any {
 	case "string":
 		return g.str(s)
 	case "integer":
-		return json.Number(pick(g.r, []string{"0", "1", "3", "10", "1000", "9223372036854775807", "-9223372036854775808", "-4"}))
+		ints := []string{"0", "1", "3", "10", "1000", "9223372036854775807", "-9223372036854775808", "-4"}
+		if m, ok := s["minimum"]; ok && !strings.HasPrefix(fmt.Sprint(m), "-") {
+			ints = ints[:len(ints)-2] // a row count: no negatives
+		}
+		return json.Number(pick(g.r, ints))
 	case "number":
 		return json.Number(pick(g.r, []string{"0", "1.5", "-2.25", "1e300", "5e-324", "12345678901234567890", "7"}))
 	case "array":
@@ -569,6 +573,8 @@ func leniency(m mutation) string {
 	case m.key == "select" && (m.op == "delete" || m.op == "null" || m.value == nil || isEmptyArray(m.value)),
 		m.op == "replace" && isEmptyObject(m.value) && (m.key == "query" || m.key == "subquery" || m.def == "" && m.key == ""):
 		return "a query without select (the validator refuses it)"
+	case (m.key == "limit" || m.key == "offset") && m.op == "replace" && strings.HasPrefix(strings.TrimSpace(fmt.Sprint(m.value)), "-"):
+		return "a negative limit or offset (the validator refuses it: INVALID_LIMIT)"
 	case m.key == "select" && m.op == "replace":
 		return ""
 	case m.key == "name" && (m.def == "FuncExpr" || m.def == "WindowExpr") && m.op == "replace":

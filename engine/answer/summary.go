@@ -21,7 +21,7 @@ func Summarise(r Rows) string {
 	case n == 0 && r.LimitZero:
 		return "No rows: the plan asked for 0 rows (\"limit\": 0), so the result says nothing about the data."
 	case n == 0:
-		return "No rows matched the question."
+		return "No rows matched."
 	case n == 1:
 		return describeRow(r.Columns, r.ColumnTypes, r.Rows[0]) + "."
 	}

@@ -2,6 +2,7 @@ package warnings
 
 import (
 	"fmt"
+	"regexp"
 	"strings"
 
 	"github.com/nl2sql/nl2sql/engine/emptyrange"
@@ -57,7 +58,7 @@ func Filters(snap *schema.Snapshot, dialect string, plan *planast.Query, empty b
 					if !e.CaseInsensitive {
 						sensitiveLike = true
 						if empty {
-							if w := caseWarning(snap, q, e.Expr, e.Pattern, "like"); w != "" {
+							if w := caseWarning(snap, q, e.Expr, e.Pattern, "like", stored); w != "" {
 								add(w)
 							}
 						}
@@ -70,7 +71,7 @@ func Filters(snap *schema.Snapshot, dialect string, plan *planast.Query, empty b
 							if col != nil && lit[0].Type == planast.TString {
 								if w := spellingWarning(snap, q, col, lit[0], stored); w != "" {
 									add(w)
-								} else if w := caseWarning(snap, q, col, lit[0], "="); w != "" {
+								} else if w := caseWarning(snap, q, col, lit[0], "=", stored); w != "" {
 									add(w)
 								}
 							}
@@ -127,8 +128,12 @@ func spreadCall(plan *planast.Query) string {
 }
 
 // caseWarning explains an empty result by the case of a text comparison:
-// x is a text column of q, pattern a string literal.
-func caseWarning(snap *schema.Snapshot, q *planast.Query, x, pattern planast.Expr, op string) string {
+// x is a text column of q, pattern a string literal. It is not given when
+// the stored values show case is not why: one of them matches the
+// comparison as written (the filters matched nothing for another reason:
+// a join, another condition), or the column's complete value list has
+// none that matches regardless of case either.
+func caseWarning(snap *schema.Snapshot, q *planast.Query, x, pattern planast.Expr, op string, stored func(string, string, string) []string) string {
 	ref, ok := x.(*planast.Column)
 	lit, isLit := pattern.(*planast.Literal)
 	if !ok || !isLit || lit.Type != planast.TString {
@@ -137,6 +142,9 @@ func caseWarning(snap *schema.Snapshot, q *planast.Query, x, pattern planast.Exp
 	c := emptyrange.FromColumn(snap, q, ref)
 	if c == nil || c.Type != planast.TypeText || strings.ToLower(lit.Text) == strings.ToUpper(lit.Text) {
 		return "" // no letters: case cannot matter
+	}
+	if !caseCouldExplain(snap, q, ref, lit.Text, op == "like", stored) {
+		return ""
 	}
 	fix := `set "case_insensitive": true on the like`
 	if op == "=" {
@@ -158,4 +166,60 @@ func nullWarning(snap *schema.Snapshot, q *planast.Query, x planast.Expr, op str
 	}
 	return fmt.Sprintf("%q %s drops the rows where %q is NULL (%.1f%% of its rows): a NULL is neither equal nor unequal to anything; to keep them, add {\"kind\": \"is_null\", \"expr\": <the column>} with \"or\"",
 		c.Name, op, c.Name, 100*c.Profile.NullFraction)
+}
+
+// caseCouldExplain reports whether letter case may be why a comparison of
+// ref with text (a LIKE pattern when like) matched nothing, by the stored
+// values known: not when one matches as written, nor when the list is
+// complete and none matches regardless of case; otherwise (a partial
+// list) it may be.
+func caseCouldExplain(snap *schema.Snapshot, q *planast.Query, ref *planast.Column, text string, like bool, stored func(string, string, string) []string) bool {
+	t, c := emptyrange.TableOfColumn(snap, q, ref)
+	if c == nil {
+		return true
+	}
+	var vals []string
+	if stored != nil {
+		vals = stored(t.Schema, t.Name, c.Name)
+	}
+	all := complete(c, vals)
+	if c.Profile != nil {
+		for _, v := range c.Profile.SampleValues {
+			if s, ok := v.(string); ok {
+				vals = append(vals, s)
+			}
+		}
+		all = all || c.Profile.AllValues
+	}
+	exact, loose := likeMatchers(text, like)
+	anyLoose := false
+	for _, v := range vals {
+		if exact(v) {
+			return false
+		}
+		anyLoose = anyLoose || loose(v)
+	}
+	return anyLoose || !all
+}
+
+// likeMatchers are text's comparison as written and regardless of case:
+// equality, or LIKE's % (any run) and _ (one character) when like.
+func likeMatchers(text string, like bool) (exact, loose func(string) bool) {
+	if !like {
+		return func(v string) bool { return v == text }, func(v string) bool { return strings.EqualFold(v, text) }
+	}
+	var b strings.Builder
+	for _, r := range text {
+		switch r {
+		case '%':
+			b.WriteString(".*")
+		case '_':
+			b.WriteString(".")
+		default:
+			b.WriteString(regexp.QuoteMeta(string(r)))
+		}
+	}
+	cs := regexp.MustCompile(`(?s)^` + b.String() + `$`)
+	ci := regexp.MustCompile(`(?is)^` + b.String() + `$`)
+	return cs.MatchString, ci.MatchString
 }

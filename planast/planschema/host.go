@@ -139,6 +139,9 @@ func hostPatches(defs map[string]any) {
 
 	q := props("Query")
 	q["select"].(map[string]any)["minItems"] = 1
+	// a row count is never negative (the validator refuses it)
+	q["limit"].(map[string]any)["minimum"] = 0
+	q["offset"].(map[string]any)["minimum"] = 0
 
 	// a from item reads exactly one of a table (non-empty name) and a subquery
 	defs["From"].(map[string]any)["anyOf"] = []any{

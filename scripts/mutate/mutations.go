@@ -937,6 +937,34 @@ var mutations = []mutation{
 		Pkgs: []string{"./internal/app/cli"}, Run: "TestConfigFromTheEnvironment",
 	},
 	{
+		Name: "case-warning-ignores-stored-values",
+		File: "engine/warnings/filters.go",
+		Old:  "if !caseCouldExplain(snap, q, ref, lit.Text, op == \"like\", stored) {",
+		New:  "if false && !caseCouldExplain(snap, q, ref, lit.Text, op == \"like\", stored) {",
+		Pkgs: []string{"./engine"}, Run: "TestCaseWarningOnlyWhenCaseMayBeWhy",
+	},
+	{
+		Name: "case-warning-like-matches-case-blind",
+		File: "engine/warnings/filters.go",
+		Old:  "cs := regexp.MustCompile(`(?s)^` + b.String() + `$`)",
+		New:  "cs := regexp.MustCompile(`(?is)^` + b.String() + `$`)",
+		Pkgs: []string{"./engine"}, Run: "TestCaseWarningOnlyWhenCaseMayBeWhy",
+	},
+	{
+		Name: "sql-in-an-object-gets-generic-hint",
+		File: "engine/check.go",
+		Old:  "if s, ok := v.(string); ok && sqlStart.MatchString(s) {",
+		New:  "if s, ok := v.(string); ok && s == \"\\x00\" {",
+		Pkgs: []string{"./engine"}, Run: "TestSuppliedHintNamesTheWrongForm",
+	},
+	{
+		Name: "host-schema-allows-negative-limit",
+		File: "planast/planschema/host.go",
+		Old:  "q[\"limit\"].(map[string]any)[\"minimum\"] = 0",
+		New:  "_ = q[\"limit\"]",
+		Pkgs: []string{"./planast"}, Run: "TestHostSchemaIntegersMatchDecode",
+	},
+	{
 		Name: "spelling-warning-from-samples-only",
 		File: "engine/warnings/matched.go",
 		Old:  "for _, v := range stored(t.Schema, t.Name, c.Name) {",
@@ -1666,8 +1694,8 @@ var mutations = []mutation{
 	{
 		Name: "sql-text-hint-names-cli",
 		File: "engine/check.go",
-		Old:  `			return HintSQLText`,
-		New:  "			return HintSQLText + \" (from the command line, `nl2sql plan from-sql SQL` lifts SQL into a plan)\"",
+		Old:  "sqlStart.MatchString(inner) {\n\t\t\treturn HintSQLText",
+		New:  "sqlStart.MatchString(inner) {\n\t\t\treturn HintSQLText + \" (from the command line, `nl2sql plan from-sql SQL` lifts SQL into a plan)\"",
 		Pkgs: []string{"./engine"}, Run: "TestSQLTextHintNamesOnlyTheHostsTools",
 	},
 	{
