@@ -64,7 +64,11 @@ func (e *Engine) supplied(ctx context.Context, datasource string, doc []byte, tr
 		var pe *planast.Error
 		if errors.As(err, &pe) {
 			tr.t.Rejected = []Attempt{{Attempt: 1, Issues: pe.Issues}}
-			return nil, nil, &Error{Code: CodePlanInvalid, Msg: pe.Brief(), Issues: pe.Issues, Hint: suppliedHint(doc), Err: err}
+			hint := suppliedHint(doc)
+			if w := e.elsewhereHint(ctx, ds, plan); w != "" {
+				hint = w
+			}
+			return nil, nil, &Error{Code: CodePlanInvalid, Msg: pe.Brief(), Issues: pe.Issues, Hint: hint, Err: err}
 		}
 		return nil, nil, AsError(err)
 	}

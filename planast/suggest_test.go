@@ -210,3 +210,29 @@ func TestFunctionRefusalListsOnce(t *testing.T) {
 		t.Errorf("MEDIAN got a far guess: %s", pe.Issues[1].Message)
 	}
 }
+
+// listed is a catalog that lists its tables (validate.TableLister), as
+// the server's snapshots do.
+type listed struct{ memCatalog }
+
+func (l listed) TableNames() []string {
+	var out []string
+	for _, t := range l.memCatalog {
+		out = append(out, t.Name)
+	}
+	return out
+}
+
+// Threat: a host names a table the datasource lacks (a guess, another
+// datasource's table) and is told only that it does not exist, so its
+// retry is another guess. The refusal lists the tables it may read
+// instead (bounded), never one the caller's access hides.
+func TestTableNotFoundListsVisibleTables(t *testing.T) {
+	is := firstIssue(t, plan(sel(c("r", "x")), frm(from("Revenue", "r"))), listed{chinook}, validate.Options{Access: policy})
+	if is.Code != planast.CodeTableNotFound || !strings.Contains(is.Message, `its tables are "`) || !strings.Contains(is.Message, `"Album"`) {
+		t.Errorf("got %s: %s; want the visible tables listed", is.Code, is.Message)
+	}
+	if strings.Contains(is.Message, `"Employee"`) {
+		t.Errorf("the list names a hidden table: %s", is.Message)
+	}
+}

@@ -191,6 +191,15 @@ func (s *Set[T]) run(op *op[T], id string) {
 	close(op.done)
 }
 
+// Ready returns datasource id when it is open, without starting an open
+// or waiting for one: for looking at what is there, never for answering.
+func (s *Set[T]) Ready(id string) (T, bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	v, ok := s.ready[id]
+	return v, ok
+}
+
 // Forget drops datasource id from the ready ones (the next Await opens it
 // afresh) and returns it, for the caller to close.
 func (s *Set[T]) Forget(id string) (T, bool) {

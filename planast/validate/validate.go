@@ -467,8 +467,11 @@ func (v *validator) from(f *From, path string, env *cteEnv) *source {
 	}
 	if !ok {
 		msg := fmt.Sprintf("there is no table named %q", qualified(f.Schema, f.Table))
-		if near := v.nearestTable(f.Table); near != "" {
+		visible := v.visibleTables()
+		if near := Nearest(f.Table, visible); near != "" {
 			msg += fmt.Sprintf("; did you mean %q?", near)
+		} else if len(visible) > 0 {
+			msg += "; its tables are " + quotedList(visible)
 		} else {
 			msg += "; use a table from the schema you were given"
 		}
@@ -705,17 +708,19 @@ func sortedKeys[M ~map[string]V, V any](m M) []string {
 }
 
 // TableLister is an optional Catalog extension listing table names, used
-// to suggest the closest table when a plan names a missing one.
+// to suggest the closest table (or list them) when a plan names a missing
+// one.
 type TableLister interface {
 	TableNames() []string
 }
 
-// nearestTable suggests a visible table whose name is within a small edit
-// distance of name (case-insensitive), or "".
-func (v *validator) nearestTable(name string) string {
+// visibleTables are the catalog's table names the caller may read, for
+// a missing table's suggestion (Nearest) or list; nil when the catalog
+// does not list them.
+func (v *validator) visibleTables() []string {
 	tl, ok := v.cat.(TableLister)
 	if !ok {
-		return ""
+		return nil
 	}
 	var visible []string
 	for _, cand := range tl.TableNames() {
@@ -726,5 +731,5 @@ func (v *validator) nearestTable(name string) string {
 		}
 		visible = append(visible, cand)
 	}
-	return Nearest(name, visible)
+	return visible
 }

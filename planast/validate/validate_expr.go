@@ -488,6 +488,13 @@ func (v *validator) noColumn(path string, src *source, name string) {
 		v.add(CodeColumnNotFound, path, "%q has no column %q; did you mean %q?", src.alias, name, near)
 		return
 	}
+	v.add(CodeColumnNotFound, path, "%q has no column %q; its columns are %s", src.alias, name, quotedList(names))
+}
+
+// quotedList quotes the first 20 names, separated by commas, and says how
+// many more there are: enough for a retry to need no extra call, bounded
+// for a table (or schema) of hundreds.
+func quotedList(names []string) string {
 	const show = 20
 	list := make([]string, 0, show)
 	for _, n := range names[:min(len(names), show)] {
@@ -497,7 +504,7 @@ func (v *validator) noColumn(path string, src *source, name string) {
 	if len(names) > show {
 		more = fmt.Sprintf(" and %d more", len(names)-show)
 	}
-	v.add(CodeColumnNotFound, path, "%q has no column %q; its columns are %s%s", src.alias, name, strings.Join(list, ", "), more)
+	return strings.Join(list, ", ") + more
 }
 
 // overlapping is the column whose name the wanted one holds, or that holds

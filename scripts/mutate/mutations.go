@@ -965,6 +965,27 @@ var mutations = []mutation{
 		Pkgs: []string{"./planast"}, Run: "TestHostSchemaIntegersMatchDecode",
 	},
 	{
+		Name: "wrong-datasource-not-named",
+		File: "engine/check.go",
+		Old:  "if w := e.elsewhereHint(ctx, ds, plan); w != \"\" {",
+		New:  "if w := e.elsewhereHint(ctx, ds, plan); w == \"\\x00\" {",
+		Pkgs: []string{"./engine"}, Run: "TestWrongDatasourceNamesTheRightOne",
+	},
+	{
+		Name: "wrong-datasource-names-hidden-tables",
+		File: "engine/elsewhere.go",
+		Old:  "if t, ok := other.snap.Lookup(\"\", table); ok && sc.AllowTable(id, t.Schema, t.Name) {",
+		New:  "if _, ok := other.snap.Lookup(\"\", table); ok {",
+		Pkgs: []string{"./engine"}, Run: "TestWrongDatasourceNamesTheRightOne",
+	},
+	{
+		Name: "table-not-found-lists-hidden",
+		File: "planast/validate/validate.go",
+		Old:  "if t, ok := v.cat.LookupTable(\"\", cand); !ok || !v.opts.Access.AllowTable(t.Schema, t.Name) {",
+		New:  "if _, ok := v.cat.LookupTable(\"\", cand); !ok {",
+		Pkgs: []string{"./planast"}, Run: "TestTableNotFoundListsVisibleTables",
+	},
+	{
 		Name: "spelling-warning-from-samples-only",
 		File: "engine/warnings/matched.go",
 		Old:  "for _, v := range stored(t.Schema, t.Name, c.Name) {",
