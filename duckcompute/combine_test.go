@@ -50,7 +50,7 @@ func TestCompareCoercesKeys(t *testing.T) {
 		"sq_plan":  {{"3", "2025-01-01 00:00:00", int64(12)}, {"five", "2025-01-01 00:00:00", int64(9)}},
 	}, []Group{{Name: "cg_c", Op: OpCompare, Inputs: []Input{in("sq_plan", "compare"), in("sq_sales", "base")},
 		Keys: []Key{{Left: "rep", Right: "rep"}, {Left: "day", Right: "day"}}}}, nil)
-	want := `{"columns":["rep","day","amount","plan_amount"],"rows":[[3,"2025-01-01 00:00:00",10.5,12],[4,"2025-01-01 00:00:00",7.25,null],[null,"2025-01-01 00:00:00",null,9]]}`
+	want := `{"columns":["rep","day","amount","plan_amount"],"rows":[[3,"2025-01-01 00:00:00",10.50,12.00],[4,"2025-01-01 00:00:00",7.25,null],[null,"2025-01-01 00:00:00",null,9.00]]}`
 	if got != want {
 		t.Errorf("got  %s\nwant %s", got, want)
 	}

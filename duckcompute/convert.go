@@ -18,7 +18,7 @@ import (
 )
 
 // Values arrive in internal/source's result encoding (nil, int64, float64,
-// string, bool; big integers and inexact decimals as digit strings, dates
+// json.Number for decimals at their scale, string, bool; big integers and inexact decimals as digit strings, dates
 // and timestamps as ISO text, blobs as base64) and are converted to the Go
 // value the Appender stores in a column of the declared portable type. A
 // value that does not convert is loaded as NULL and counted in a Warning:
@@ -73,6 +73,9 @@ func duckType(t planast.Type, scale int) string {
 func convert(v any, t planast.Type, scale int) (driver.Value, bool) {
 	if v == nil {
 		return nil, true
+	}
+	if n, ok := v.(json.Number); ok {
+		v = string(n) // an exact decimal: its digits
 	}
 	switch t {
 	case planast.TypeInteger:
@@ -184,6 +187,8 @@ func toRat(v any) (*big.Rat, bool) {
 			return nil, false
 		}
 		s = strconv.FormatFloat(x, 'g', -1, 64)
+	case json.Number:
+		s = string(x)
 	case string:
 		s = strings.TrimSpace(x)
 		if s == "" || strings.ContainsAny(s, "/xXpP_") { // SetString also reads fractions, hex and separators
@@ -204,6 +209,12 @@ var (
 // FractionDigits is how many decimal places a value in the result encoding
 // needs (a number, or decimal text), at most MaxScale; 0 for anything else.
 func FractionDigits(v any) int {
+	if n, ok := v.(json.Number); ok {
+		// a decimal keeps the scale its engine returned: 349.00 needs 2
+		if _, frac, dot := strings.Cut(string(n), "."); dot && !strings.ContainsAny(frac, "eE") {
+			return min(len(frac), MaxScale)
+		}
+	}
 	r, ok := toRat(v)
 	if !ok {
 		return 0
@@ -351,6 +362,9 @@ func isInfinity(s string) bool {
 func convertText(v any, t planast.Type, _ int) (driver.Value, bool) {
 	if v == nil {
 		return nil, true
+	}
+	if n, ok := v.(json.Number); ok {
+		v = string(n)
 	}
 	if t == planast.TypeTimestamp {
 		if s, ok := v.(string); ok && isInfinity(s) {

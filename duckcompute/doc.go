@@ -85,7 +85,7 @@
 //	ORDER BY 1 ASC NULLS LAST, 2 ASC NULLS LAST, 3 ASC NULLS LAST
 //	LIMIT 101
 //
-// returning one row, Rock 162.36 150 (columns genre text, revenue decimal,
+// returning one row, Rock 162.36 150.00 (columns genre text, revenue decimal,
 // target decimal). Example runs exactly this.
 //
 // # Groups

@@ -75,5 +75,5 @@ func Example() {
 	// ORDER BY 1 ASC NULLS LAST, 2 ASC NULLS LAST, 3 ASC NULLS LAST
 	// LIMIT 101
 	// [genre revenue target] [text decimal decimal]
-	// Rock 162.36 150
+	// Rock 162.36 150.00
 }

@@ -217,6 +217,7 @@ func (e *Engine) gateAndRun(ctx context.Context, ds *datasource, q string, p *pl
 		return nil, "", nil, deadline(ctx, err)
 	}
 	applyPlanTypes(rows, p.types)
+	showDecimalScales(rows, p.plan)
 	tm.Execute = sw.Lap()
 	if err := e.resultHook(ctx, hooks.AfterExecution, ds, q, p, rows.Columns, len(rows.Rows), rows.Truncated, "", tr); err != nil {
 		return nil, "", nil, err

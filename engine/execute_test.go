@@ -2,6 +2,7 @@ package engine
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"strings"
 	"testing"
@@ -39,5 +40,35 @@ func TestComputedDecimalsKeepEveryDigit(t *testing.T) {
 	}
 	if len(r.Rows) != 1 || r.Rows[0][0] != any(float64(12345678901234568)) || !strings.Contains(r.Answer, "12345678901234568") {
 		t.Errorf("rows %v (%T), answer %q: want 12345678901234568", r.Rows, r.Rows[0][0], r.Answer)
+	}
+}
+
+// The threat: a price the database holds as NUMERIC(10,2) 349.00 read as
+// 349, and one plan showing 3 on PostgreSQL and 3.0000000000 on DuckDB.
+// Stored decimals keep the scale the engine returned; the renderer's own
+// scale 10 (a cast to decimal, a product of decimals) drops its trailing
+// zeros; ROUND(x, 1) shows one decimal whether the engine returned a
+// numeric or a double.
+func TestDecimalsShowTheScaleThePlanMeans(t *testing.T) {
+	plan := `{"select":[
+	 {"expr":{"kind":"column","table":"p","column":"price"},"alias":"price"},
+	 {"expr":{"kind":"func","name":"SUM","args":[{"kind":"column","table":"p","column":"price"}]},"alias":"total"},
+	 {"expr":{"kind":"cast","expr":{"kind":"column","table":"p","column":"qty"},"type":"decimal"},"alias":"q"},
+	 {"expr":{"kind":"binary","op":"*","left":{"kind":"column","table":"p","column":"price"},"right":{"kind":"column","table":"p","column":"rate"}},"alias":"pq"},
+	 {"expr":{"kind":"func","name":"ROUND","args":[{"kind":"column","table":"p","column":"price"},{"kind":"literal","value":1}]},"alias":"r"}
+	],"from":[{"table":"p","alias":"p"}]}`
+	q, err := planast.Decode([]byte(plan), planast.DefaultLimits)
+	if err != nil {
+		t.Fatal(err)
+	}
+	dec := planast.TypeDecimal
+	res := &source.Result{Columns: []string{"price", "total", "q", "pq", "r"}, ColumnTypes: []planast.Type{dec, dec, dec, dec, dec}, Rows: [][]any{
+		{json.Number("349.00"), json.Number("698.00"), json.Number("3.0000000000"), json.Number("174.5000000000"), float64(349)},
+		{json.Number("0.10"), json.Number("0.00"), json.Number("3"), json.Number("0.0000000001"), json.Number("349.0")},
+	}}
+	showDecimalScales(res, q)
+	want := `[[349.00,698.00,3,174.5,349.0],[0.10,0.00,3,0.0000000001,349.0]]`
+	if b, _ := json.Marshal(res.Rows); string(b) != want {
+		t.Errorf("rows %s, want %s", b, want)
 	}
 }

@@ -137,6 +137,7 @@ func (h *scaleHost) Execute(ctx context.Context, p *planned, sql string) (*sourc
 		return nil, err
 	}
 	applyPlanTypes(rows, p.types)
+	showDecimalScales(rows, p.plan)
 	return rows, nil
 }
 

@@ -156,6 +156,7 @@ func (h *multiHost) Run(ctx context.Context, s multi.Sub, src multi.Source) (r m
 		return fail(err)
 	}
 	applyPlanTypes(rows, p.types)
+	showDecimalScales(rows, p.plan)
 	if err := e.resultHook(ctx, hooks.AfterExecution, ds, s.Intent, p, rows.Columns, len(rows.Rows), rows.Truncated, "", tr); err != nil {
 		return fail(err)
 	}

@@ -291,6 +291,21 @@
 // containing letters names "case_insensitive": true, which renders
 // "(LOWER(x) LIKE LOWER(p) ESCAPE '\')" everywhere.
 //
+// # Decimal scale
+//
+// A decimal is shown at the scale the database returns, in the structured
+// rows (a JSON number written 349.00) and every human rendering alike
+// (internal/source's encoding, internal/cellfmt): a NUMERIC(10,2) or
+// DECIMAL(10,2) 349.00 is 349.00, and so is SUM or MIN of it on
+// PostgreSQL and DuckDB. SQLite has no decimal type: a column declared
+// with a scale is shown at it (its 349 is 349.00), a computed value is a
+// double shown as the shortest text (SUM 361.5 where the others show
+// 361.50). The scale 10 the rendering itself gives a cast to decimal or a
+// product of decimals (DECIMAL(38,10)) is not the data's and drops its
+// trailing zeros (3, 174.5), and ROUND(x, n) with a literal n shows n
+// decimals on every engine (349.0), where DuckDB and SQLite round doubles
+// (engine's showDecimalScales).
+//
 // # Known gaps
 //
 // Some differences depend on the data, not on the plan, and are not

@@ -58,6 +58,11 @@ func canonicalValue(v any) string {
 		return "null"
 	case int64:
 		return strconv.FormatInt(x, 10)
+	case json.Number: // a decimal at its engine's scale: 349.00 and 349 agree
+		if f, err := x.Float64(); err == nil {
+			return canonicalValue(f)
+		}
+		return string(x)
 	case float64:
 		if math.IsNaN(x) || math.IsInf(x, 0) {
 			return strconv.FormatFloat(x, 'g', -1, 64)

@@ -1,6 +1,7 @@
 package values
 
 import (
+	"encoding/json"
 	"math"
 	"regexp"
 	"strconv"
@@ -90,7 +91,7 @@ func yearRange(p *schema.ColumnProfile) (lo, hi int64, ranged bool) {
 		return 0, false
 	}
 	switch p.Min.(type) {
-	case float64, float32:
+	case float64, float32, json.Number:
 		// A year stored as a real (2008.0) is a year column too; any
 		// other real range holds no year.
 		lo, okLo := wholeNumber(p.Min)
@@ -119,6 +120,12 @@ func wholeNumber(v any) (int64, bool) {
 		f = x
 	case float32:
 		f = float64(x)
+	case json.Number: // a decimal profile bound, 2008.00
+		g, err := x.Float64()
+		if err != nil {
+			return 0, false
+		}
+		f = g
 	default:
 		return 0, false
 	}

@@ -7,10 +7,11 @@
 //
 // The rule, by column type:
 //
-//   - an exact decimal (column type decimal, or any value the result
-//     encoding kept as text) prints as it is: 1234567890123.45 is
-//     "1234567890123.45", 0.004 is "0.004", 123456789.123456 keeps all six
-//     decimals;
+//   - an exact decimal (a json.Number, as the result encoding writes a
+//     decimal, or any value it kept as text) prints as it is, at the scale
+//     the database returns: 1234567890123.45 is "1234567890123.45", a
+//     NUMERIC(10,2) 349.00 is "349.00" (never "349"), 0.004 is "0.004",
+//     123456789.123456 keeps all six decimals;
 //   - a float prints as the shortest text that reads back to the same
 //     double (Shortest), as the structured result's JSON writes it, every
 //     digit kept and none added: 18.810000000000002 is
@@ -42,10 +43,12 @@
 //	cellfmt.Value(18.810000000000002, planast.TypeFloat) // "18.810000000000002"
 //	cellfmt.Value(5e-324, planast.TypeFloat)             // "5e-324"
 //	cellfmt.Value(1234567890123.45, planast.TypeDecimal) // "1234567890123.45"
+//	cellfmt.Value(json.Number("349.00"), planast.TypeDecimal) // "349.00"
 //	cellfmt.Value(nil, planast.TypeText)                 // "NULL"
 package cellfmt
 
 import (
+	"encoding/json"
 	"fmt"
 	"math"
 	"strconv"
@@ -63,6 +66,8 @@ func Value(v any, t planast.Type) string {
 		return Float(x)
 	case float32:
 		return Float(float64(x))
+	case json.Number:
+		return string(x) // an exact decimal at the engine's scale: "349.00"
 	case string:
 		if t == planast.TypeBlob {
 			return blob(x)

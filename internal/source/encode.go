@@ -64,14 +64,20 @@ func (r *RawResult) EncodeWith(col func(decl string) Column, val func(v any, c C
 //   - nil stays nil (JSON null);
 //   - integers (any Go integer type, *big.Int) are int64 when |v| ≤ 2^53-1,
 //     else their decimal digits as a string; in a boolean column 0 and 1 are
-//     false and true;
+//     false and true; in a decimal column of declared scale s > 0 (SQLite
+//     stores 349.00 as the integer 349) the decimal at that scale, as below;
 //   - floats are float64 (JSON writes the shortest form that round-trips; a
 //     float32 becomes the float64 of its own shortest form, 0.1 not
 //     0.10000000149011612),
 //     ±Inf are the strings "Infinity" and "-Infinity", NaN the string
 //     "NaN" (never NULL: NaN is a value, and NULL means none); in a
 //     decimal column a float stays a number only when it carries the value
-//     exactly at the column's scale (see decimalValue), else it is a string;
+//     exactly at the column's scale, written at that scale (a json.Number,
+//     see decimalValue), else it is a string;
+//   - an exact decimal (PostgreSQL numeric, DuckDB DECIMAL: DecimalText)
+//     keeps the scale the engine returns: a json.Number of its text
+//     ("349.00", which JSON writes as the number 349.00) up to 15
+//     significant digits, else the text as a string;
 //   - strings stay strings, even when they look like numbers, JSON or dates
 //     (text-stored dates come back exactly as stored);
 //   - time.Time is "YYYY-MM-DD" in a date column at midnight UTC, else
@@ -88,6 +94,11 @@ func EncodeValue(v any, col Column) any {
 	case int64:
 		if col.Type == planast.TypeBoolean && (x == 0 || x == 1) {
 			return x == 1
+		}
+		if col.Type == planast.TypeDecimal && col.Scale > 0 {
+			// SQLite keeps 349.00 in a NUMERIC(10,2) column as the integer
+			// 349: shown at the declared scale, as the other engines do
+			return DecimalText(strconv.FormatInt(x, 10) + "." + strings.Repeat("0", col.Scale))
 		}
 		return encodeInt(x)
 	case int:
@@ -156,16 +167,17 @@ func encodeInt(x int64) any {
 }
 
 // decimalValue encodes a float read from a decimal column. With a known
-// scale (≥ 0) the value is the number when the double is the nearest double
-// to its decimal text at that scale and that text has at most 15 significant
-// digits (so every decimal of that size round-trips); otherwise it is the
+// scale (≥ 0) the value is the number written at that scale (json.Number
+// "12.50") when the double is the nearest double to its decimal text at
+// that scale and that text has at most 15 significant digits (so every
+// decimal of that size round-trips); otherwise it is the
 // shortest decimal text that reads back as the double, as a string. Without
 // a scale the shortest text decides the same way.
 func decimalValue(x float64, scale int) any {
 	if scale >= 0 {
 		s := strconv.FormatFloat(x, 'f', scale, 64)
 		if back, err := strconv.ParseFloat(s, 64); err == nil && back == x && significantDigits(s) <= 15 {
-			return x
+			return json.Number(s)
 		}
 		return strconv.FormatFloat(x, 'f', -1, 64)
 	}
@@ -177,21 +189,32 @@ func decimalValue(x float64, scale int) any {
 }
 
 // DecimalText encodes an exact decimal read as plain text ("-12.50", "0.10",
-// "12345678901234567.89", at the engine's scale): the number when the text
-// has at most 15 significant digits (trailing zeros of the scale included),
-// so the nearest double carries it exactly at that scale, else the text
-// itself. "NaN", "Infinity" and "-Infinity" stay strings.
+// "12345678901234567.89", at the engine's scale): a json.Number of that very
+// text when it has at most 15 significant digits (trailing zeros of the
+// scale included), so JSON writes the number at the engine's scale (349.00,
+// not 349) and a reader's double carries it exactly, else the text itself
+// as a string. "NaN", "Infinity" and "-Infinity" stay strings.
 func DecimalText(s string) any {
 	switch s {
 	case "NaN", "Infinity", "-Infinity":
 		return s
 	}
-	if significantDigits(s) <= 15 {
-		if f, err := strconv.ParseFloat(s, 64); err == nil {
-			return f
-		}
+	if significantDigits(s) <= 15 && plainDecimal(s) {
+		return json.Number(s)
 	}
 	return s
+}
+
+// plainDecimal reports whether s is a decimal as JSON writes a number: an
+// optional minus, digits without a needless leading zero, an optional
+// fraction ("-0.50", "349.00", "12").
+func plainDecimal(s string) bool {
+	s = strings.TrimPrefix(s, "-")
+	whole, frac, dot := strings.Cut(s, ".")
+	if whole == "" || len(whole) > 1 && whole[0] == '0' || dot && frac == "" {
+		return false
+	}
+	return strings.Trim(whole, "0123456789") == "" && strings.Trim(frac, "0123456789") == ""
 }
 
 // UnscaledText writes the decimal unscaled × 10^-scale as plain text with
@@ -337,6 +360,8 @@ func valueType(v any) planast.Type {
 		return planast.TypeInteger
 	case float64, float32:
 		return planast.TypeFloat
+	case json.Number: // an exact decimal (DecimalText)
+		return planast.TypeDecimal
 	case string:
 		return planast.TypeText
 	case []byte:

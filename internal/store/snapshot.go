@@ -235,8 +235,10 @@ func decodeSnapshot(body []byte) (*schema.Snapshot, error) {
 	return &snap, nil
 }
 
-// number turns a json.Number into int64 (an integer literal) or float64;
-// other values pass through. "-0" stays float64 so it marshals as "-0".
+// number turns a json.Number into int64 (an integer literal) or float64,
+// except a decimal written at its scale with trailing zeros (349.00), which
+// stays the json.Number the result encoding made it; other values pass
+// through. "-0" stays float64 so it marshals as "-0".
 func number(v any) any {
 	n, ok := v.(json.Number)
 	if !ok {
@@ -248,6 +250,9 @@ func number(v any) any {
 			return i
 		}
 		return n // beyond int64: keep the literal
+	}
+	if _, frac, _ := strings.Cut(s, "."); strings.HasSuffix(frac, "0") && !strings.ContainsAny(s, "eE") {
+		return n // a decimal at its scale (349.00), as the result encoding wrote it
 	}
 	if f, err := n.Float64(); err == nil {
 		return f

@@ -1873,4 +1873,32 @@ var mutations = []mutation{
 		New:  "if f, ok := row[i].(float64); ok && math.Abs(f) < 1e300 {",
 		Pkgs: []string{"./engine"}, Run: "TestComputedDecimalsKeepEveryDigit",
 	},
+	{
+		Name: "values-decimal-scale-dropped",
+		File: "internal/source/encode.go",
+		Old:  "plainDecimal(s) {\n\t\treturn json.Number(s)",
+		New:  "plainDecimal(s) {\n\t\tf, _ := strconv.ParseFloat(s, 64)\n\t\treturn f",
+		Pkgs: []string{"./internal/app/cli"}, Run: "TestValuesEveryRendering",
+	},
+	{
+		Name: "values-sqlite-decimal-scale-dropped",
+		File: "internal/source/encode.go",
+		Old:  "if col.Type == planast.TypeDecimal && col.Scale > 0 {",
+		New:  "if col.Type == planast.TypeDecimal && col.Scale > 0 && false {",
+		Pkgs: []string{"./internal/app/cli"}, Run: "TestValuesEveryRendering",
+	},
+	{
+		Name: "values-rendered-scale-shown",
+		File: "engine/execute.go",
+		Old:  "len(frac) == 10 && round < 0 {",
+		New:  "len(frac) == 11 && round < 0 {",
+		Pkgs: []string{"./engine"}, Run: "TestDecimalsShowTheScaleThePlanMeans",
+	},
+	{
+		Name: "values-round-scale-engine-specific",
+		File: "engine/execute.go",
+		Old:  "l.Int >= 0 && l.Int <= 10 {",
+		New:  "l.Int >= 0 && l.Int <= 10 && false {",
+		Pkgs: []string{"./engine"}, Run: "TestDecimalsShowTheScaleThePlanMeans",
+	},
 }

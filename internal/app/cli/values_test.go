@@ -36,6 +36,7 @@ var valueFixtures = map[string][]valueCol{
 	"sqlite": {
 		{"id", "INTEGER PRIMARY KEY", "4"},
 		{"num", "NUMERIC(20,2)", "1234567890123.45"},
+		{"price", "NUMERIC(10,2)", "349.00"},
 		{"r", "REAL", "12345678901234.5"},
 		{"huge", "REAL", "1.7976931348623157e308"},
 		{"inf", "REAL", "9e999"},
@@ -47,6 +48,7 @@ var valueFixtures = map[string][]valueCol{
 	"duckdb": {
 		{"id", "INTEGER", "4"},
 		{"num", "DECIMAL(15,2)", "1234567890123.45"},
+		{"price", "DECIMAL(10,2)", "349.00"},
 		{"r", "DOUBLE", "12345678901234.5"},
 		{"f_nan", "DOUBLE", "'NaN'"},
 		{"d_inf", "DATE", "'infinity'"},
@@ -64,6 +66,7 @@ var valueFixtures = map[string][]valueCol{
 	"postgres": {
 		{"id", "integer", "4"},
 		{"num", "numeric(15,2)", "1234567890123.45"},
+		{"price", "numeric(10,2)", "349.00"},
 		{"num_big", "numeric", "1.8e308"},
 		{"f_nan", "double precision", "'NaN'"},
 		{"d_inf", "date", "'infinity'"},
@@ -168,6 +171,12 @@ func TestValuesEveryRendering(t *testing.T) {
 				if strings.Contains(got, lost) {
 					t.Errorf("a value lost its digits or meaning (%s):\n%s", lost, got)
 				}
+			}
+			// a NUMERIC(10,2) 349.00 is 349.00 in the rows, the summary
+			// and the table: a price of 349 reads as another value to a
+			// reader who knows the column holds cents
+			if !strings.Contains(string(res.Rows[0]), "349.00") || !strings.Contains(res.Answer, "price 349.00") || !strings.Contains(text, "price 349.00") || !regexp.MustCompile(`\s349\.00\s`).MatchString(text) {
+				t.Errorf("the decimal's scale is lost in a rendering (want 349.00 everywhere):\n%s", got)
 			}
 			if !strings.Contains(got, "1234567890123.45") {
 				t.Errorf("the exact decimal is not shown as stored:\n%s", got)

@@ -99,7 +99,7 @@ func TestDuckDBQueryValues(t *testing.T) {
 			Rows:  `[[0.1,0.1,0.30000000000000004,"Infinity","-Infinity","NaN"]]`},
 		{SQL: `SELECT 1.50::DECIMAL(10,2), 12345678901234567.89::DECIMAL(20,2), -0.05::DECIMAL(4,2), 123456789012345.6::DECIMAL(18,1), 0::DECIMAL(5,3)`,
 			Types: []planast.Type{"decimal", "decimal", "decimal", "decimal", "decimal"},
-			Rows:  `[[1.5,"12345678901234567.89",-0.05,"123456789012345.6",0]]`},
+			Rows:  `[[1.50,"12345678901234567.89",-0.05,"123456789012345.6",0.000]]`},
 		{SQL: `SELECT NULL, '\x00\xff'::BLOB, '007', 'null', true`,
 			Types: []planast.Type{"integer", "blob", "text", "text", "boolean"},
 			Rows:  `[[null,"AP8=","007","null",true]]`},

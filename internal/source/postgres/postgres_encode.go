@@ -2,6 +2,7 @@ package postgres
 
 import (
 	"database/sql/driver"
+	"encoding/json"
 	"fmt"
 	"strings"
 	"time"
@@ -87,6 +88,8 @@ func pgValue(v any, c source.Column) any {
 		return rangeText(x, func(b any) any { return pgValue(b, bound) })
 	case []any, map[string]any:
 		return source.JSONText(x, pgValue)
+	case json.Number: // money, already an exact decimal (DecimalText)
+		return x
 	case int64, int32, int16, int8, int, uint32, uint64, float64, float32, string, []byte, bool, time.Time:
 		return source.EncodeValue(x, c)
 	case fmt.Stringer:

@@ -169,7 +169,7 @@ func TestPostgresQueryValues(t *testing.T) {
 			Rows:  `[[0.1,0.1,0.30000000000000004,"Infinity","-Infinity","NaN"]]`},
 		{SQL: `SELECT 1.50::numeric(10,2), 12345678901234567.89::numeric(20,2), -0.05::numeric, 123456789012345.6::numeric, 'NaN'::numeric, 1e20::numeric`,
 			Types: []planast.Type{"decimal", "decimal", "decimal", "decimal", "decimal", "decimal"},
-			Rows:  `[[1.5,"12345678901234567.89",-0.05,"123456789012345.6","NaN","100000000000000000000"]]`},
+			Rows:  `[[1.50,"12345678901234567.89",-0.05,"123456789012345.6","NaN","100000000000000000000"]]`},
 		{SQL: `SELECT NULL::text, '\x00ff'::bytea, '007', 'null', true, 'happy'::mood, 'x'::varchar(3), 'y'::char(2)`,
 			Types: []planast.Type{"text", "blob", "text", "text", "boolean", "text", "text", "text"},
 			Rows:  `[[null,"AP8=","007","null",true,"happy","x","y "]]`},

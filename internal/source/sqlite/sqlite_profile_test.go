@@ -117,7 +117,7 @@ func TestProfileShapes(t *testing.T) {
 		{"t", "mixed", `{"distinct_count":2,"null_fraction":0.3333333333333333,"sample_values":["2024-01-02","soon"],"all_values":true}`},
 		{"t", "flag", `{"distinct_count":2,"null_fraction":0,"sample_values":[true,false],"all_values":true}`},
 		{"t", "data", `{"distinct_count":2,"null_fraction":0.3333333333333333}`},
-		{"t", "amount", `{"distinct_count":2,"null_fraction":0.3333333333333333,"min":1.5,"max":2.25,"sample_values":[1.5,2.25],"all_values":true}`},
+		{"t", "amount", `{"distinct_count":2,"null_fraction":0.3333333333333333,"min":1.50,"max":2.25,"sample_values":[1.50,2.25],"all_values":true}`},
 		{"t", "born", `{"distinct_count":2,"null_fraction":0.3333333333333333,"min":"1999-12-31","max":"2001-02-03",` +
 			`"sample_values":["1999-12-31","2001-02-03"],"all_values":true}`},
 		{"empty", "a", `{"distinct_count":0,"null_fraction":0}`},
