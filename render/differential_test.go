@@ -19,12 +19,13 @@ import (
 // numbers, dates and junk on SQLite, DuckDB and PostgreSQL, and requires
 // the three engines to return the same rows: one meaning per plan (+, -,
 // *, / and div over integers, decimals and floats, casts of text, dates,
-// aggregates). A plan the validator refuses counts as refused (the same
+// aggregates: AVG and SUM / COUNT over integer, decimal and float columns
+// and casts too). A plan the validator refuses counts as refused (the same
 // on every engine, before any SQL); an engine error or a differing row
 // fails the test. Set NL2SQL_DIFF_PLANS to run more plans than the
 // default.
 
-var diffCatalog = memCatalog{table("d", []string{"id integer", "s text", "t text", "n integer", "f float", "m integer"})}
+var diffCatalog = memCatalog{table("d", []string{"id integer", "s text", "t text", "n integer", "f float", "m integer", "q decimal"})}
 
 // int32s are the values of column m, a 32-bit INTEGER on PostgreSQL and
 // DuckDB (diffEngines), whose products pass 2^31.
@@ -39,9 +40,13 @@ func diffRows() map[string][]string {
 		if i%5 != 0 {
 			n = strconv.Itoa(i*3 - 20)
 		}
-		rows = append(rows, fmt.Sprintf("%d, %s, %s, %s, %s, %s", i+1, render.QuoteString(s), render.QuoteString(t), n, strconv.FormatFloat(float64(i)/4-2.5, 'f', -1, 64), int32s[i%len(int32s)]))
+		q := "NULL"
+		if i%4 != 1 {
+			q = strconv.FormatFloat(float64(i*i%97)*1.25-37.5, 'f', 2, 64)
+		}
+		rows = append(rows, fmt.Sprintf("%d, %s, %s, %s, %s, %s, %s", i+1, render.QuoteString(s), render.QuoteString(t), n, strconv.FormatFloat(float64(i)/4-2.5, 'f', -1, 64), int32s[i%len(int32s)], q))
 	}
-	return map[string][]string{"d": append(rows, fmt.Sprintf("%d, NULL, NULL, NULL, NULL, NULL", len(texts)+1))}
+	return map[string][]string{"d": append(rows, fmt.Sprintf("%d, NULL, NULL, NULL, NULL, NULL, NULL", len(texts)+1))}
 }
 
 // diffEngines opens the engines on diffCatalog with m as a 32-bit column
@@ -76,7 +81,7 @@ func (g planGen) num(depth int) string {
 		// int64 is ARITHMETIC_OVERFLOW on every engine
 		return binary(g.pick("+", "-", "*", "div", "/"), g.num(depth-1), g.num(depth-1))
 	case k == 1:
-		return column(g.pick("n", "f", "m"))
+		return column(g.pick("n", "f", "m", "q"))
 	case k == 2:
 		return num(g.pick("0", "1", "-2", "12.5", "100"))
 	case k == 3 && depth > 0:
@@ -111,7 +116,9 @@ func (g planGen) plan() string {
 		aggs := []string{
 			`{"expr":{"kind":"func","name":"COUNT","args":[]},"alias":"c"}`,
 			`{"expr":{"kind":"func","name":"SUM","args":[` + g.cast(g.pick("integer", "decimal")) + `]},"alias":"s"}`,
-			`{"expr":{"kind":"func","name":"AVG","args":[` + g.cast("float") + `]},"alias":"a"}`,
+			`{"expr":{"kind":"func","name":"AVG","args":[` + g.cast(g.pick("float", "integer", "decimal")) + `]},"alias":"a"}`,
+			`{"expr":{"kind":"func","name":"AVG","args":[` + column(g.pick("n", "m", "f", "q")) + `]},"alias":"a2"}`,
+			`{"expr":{"kind":"binary","op":"/","left":{"kind":"func","name":"SUM","args":[` + g.cast(g.pick("integer", "decimal")) + `]},"right":{"kind":"func","name":"COUNT","args":[]}},"alias":"r"}`,
 			`{"expr":{"kind":"func","name":"MIN","args":[` + g.dateExpr() + `]},"alias":"lo"}`,
 			`{"expr":{"kind":"func","name":"MAX","args":[` + g.num(1) + `]},"alias":"hi"}`,
 		}
