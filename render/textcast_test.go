@@ -234,3 +234,67 @@ func TestEnginesTextCastsOfLiterals(t *testing.T) {
 		})
 	}
 }
+
+// The threat: a user who upper-cases or lower-cases names, or matches them
+// with case_insensitive, reads a different value on another engine than
+// render/doc.go ("UPPER, LOWER and letters beyond ASCII") promises. ASCII
+// letters fold the same on every engine; beyond ASCII each engine keeps its
+// own rule, pinned here: SQLite folds none (Zürich is ZüRICH), DuckDB
+// folds Unicode letters (ß upper-cases to ẞ), PostgreSQL folds by its
+// database's LC_CTYPE (none under C, the test cluster's).
+func TestCaseFoldingBeyondASCII(t *testing.T) {
+	cat := memCatalog{table("c", []string{"id integer", "s text"})}
+	texts := []string{"Zürich straße", "ÉCOLE abc", "ǆ Ab"}
+	var rows []string
+	for i, s := range texts {
+		rows = append(rows, strconv.Itoa(i+1)+", "+render.QuoteString(s))
+	}
+	ascii := map[string][]string{
+		"upper": {"ZüRICH STRAßE", "ÉCOLE ABC", "ǆ AB"},
+		"lower": {"zürich straße", "École abc", "ǆ ab"},
+	}
+	want := map[string]map[string][]string{
+		"sqlite":   ascii,
+		"postgres": ascii, // under LC_CTYPE C; checked below
+		"duckdb": {
+			"upper": {"ZÜRICH STRAẞE", "ÉCOLE ABC", "Ǆ AB"},
+			"lower": {"zürich straße", "école abc", "ǆ ab"},
+		},
+	}
+	plan := `{"select":[{"expr":` + column("id") + `,"alias":"id"},{"expr":` + call("UPPER", column("s")) + `,"alias":"u"},{"expr":` + call("LOWER", column("s")) + `,"alias":"l"}],` +
+		`"from":[{"table":"c","alias":"c"}],"order_by":[{"expr":` + column("id") + `}]}`
+	onEngines(t, engines(t, cat, map[string][]string{"c": rows}), cat, plan, func(e engineDB, got [][]string) {
+		name := e.d.Name()
+		if name == "postgres" {
+			var ctype string
+			if err := e.db.QueryRow("SHOW lc_ctype").Scan(&ctype); err != nil {
+				t.Fatal(err)
+			}
+			if ctype != "C" && ctype != "POSIX" {
+				t.Logf("postgres: LC_CTYPE %s folds by its own rule: not pinned", ctype)
+				return
+			}
+		}
+		for i, row := range got {
+			for j, fn := range []string{"upper", "lower"} {
+				if w := want[name][fn][i]; row[j+1] != w {
+					t.Errorf("%s: %s(%q) = %q, want %q", name, strings.ToUpper(fn), texts[i], row[j+1], w)
+				}
+				// ASCII letters fold the same on every engine
+				if asciiOnly(row[j+1]) != asciiOnly(ascii[fn][i]) {
+					t.Errorf("%s: %s(%q) folds ASCII letters otherwise: %q", name, strings.ToUpper(fn), texts[i], row[j+1])
+				}
+			}
+		}
+	})
+}
+
+// asciiOnly keeps the ASCII characters of s.
+func asciiOnly(s string) string {
+	return strings.Map(func(r rune) rune {
+		if r < 128 {
+			return r
+		}
+		return -1
+	}, s)
+}

@@ -1901,4 +1901,11 @@ var mutations = []mutation{
 		New:  "l.Int >= 0 && l.Int <= 10 && false {",
 		Pkgs: []string{"./engine"}, Run: "TestDecimalsShowTheScaleThePlanMeans",
 	},
+	{
+		Name: "values-case-folding-swapped",
+		File: "render/dialect.go",
+		Old:  "\treturn name + \"(\" + strings.Join(args, \", \") + \")\", true\n\tcase \"CONCAT\":",
+		New:  "\tif name == \"UPPER\" {\n\t\t\tname = \"LOWER\"\n\t\t}\n\t\treturn name + \"(\" + strings.Join(args, \", \") + \")\", true\n\tcase \"CONCAT\":",
+		Pkgs: []string{"./render"}, Run: "TestCaseFoldingBeyondASCII",
+	},
 }
