@@ -327,10 +327,17 @@
 // caught: letters beyond ASCII fold by each engine's rule (see "UPPER,
 // LOWER and letters beyond ASCII"); SQLite decimals are floating point and numbers cast to text
 // print differently (2.0 against 2); SQLite date functions return NULL
-// beyond year 9999; a text that is no date, cast to date, is NULL on SQLite
-// and an error elsewhere (so is PERIOD_LABEL of such text); a scalar subquery returning several rows is an
-// error on PostgreSQL and DuckDB; a negative SUBSTR length computed at run
-// time is an error on PostgreSQL. A float result beyond ±1.8e308 from
+// beyond year 9999, and PostgreSQL and DuckDB fail DATE_PART and
+// DATE_TRUNC of a date beyond their timestamp range (after 294247 AD on
+// DuckDB, 294276 AD on PostgreSQL), which both compute through a
+// timestamp; a SQLite date column holding text its date functions read
+// leniently (date('2024-02-30') is '2024-02-30', month 2) or a numeric
+// column holding text ('abc' sums as 0 and sorts above every number)
+// computes with it, where PostgreSQL and DuckDB cannot store it; a text
+// that is no date, cast to date, is NULL on SQLite and an error elsewhere
+// (so is PERIOD_LABEL of such text); a scalar subquery returning several
+// rows is an error on PostgreSQL and DuckDB; a negative SUBSTR length
+// computed at run time is an error on PostgreSQL. A float result beyond ±1.8e308 from
 // finite operands (1e300 * 1e300, 1e300 / 1e-300) is ARITHMETIC_OVERFLOW
 // on PostgreSQL and ±Infinity on SQLite and DuckDB. DuckDB (1.5) rounds a DECIMAL(38,s) (say
 // SUM over a decimal column) met in a union, CASE or COALESCE with a decimal

@@ -367,6 +367,9 @@ func norm(v any) string {
 		return num(x)
 	case duckdb.Decimal:
 		return num(x.Float64())
+	case json.Number: // a decimal at its engine's scale
+		f, _ := x.Float64()
+		return num(f)
 	case string:
 		return "s:" + x
 	case bool:

@@ -63,10 +63,12 @@ var fidelityExpected = []string{
 
 // fidelityExpectedSQLite differs where SQLite's storage differs (see the
 // hostile fixture's notes): NUMERIC affinity stores 12345678901234567.89 as
-// the integer 12345678901234568 (beyond 2^53, so a string), 0.10 as the real
-// 0.1 and -1.00 as the integer -1; dates and timestamps are text as stored.
+// the integer 12345678901234568 (beyond 2^53, so a string; shown at the
+// declared scale 2, as the other engines show their decimals), 0.10 as the
+// real 0.1 and -1.00 as the integer -1; dates and timestamps are text as
+// stored.
 var fidelityExpectedSQLite = []string{
-	`[1,null,"9007199254740993","12345678901234568",0.1,"1974-03-01","2024-02-29 13:45:06","AP8Q"]`,
+	`[1,null,"9007199254740993","12345678901234568.00",0.1,"1974-03-01","2024-02-29 13:45:06","AP8Q"]`,
 	fidelityExpected[1], fidelityExpected[2], fidelityExpected[3], fidelityExpected[4], fidelityExpected[5],
 }
 
@@ -438,16 +440,7 @@ func TestValueFidelityEndToEnd(t *testing.T) {
 		for _, e := range engines {
 			got := bySrc["r_"+e.id]
 			sort.Slice(got, func(i, j int) bool { return idOf(got[i]) < idOf(got[j]) })
-			want := e.want
-			if e.engine == "sqlite" {
-				// SQLite's integer-stored NUMERIC 12345678901234568 (a string,
-				// beyond 2^53) comes out of the combination's DECIMAL(38,2) at
-				// that scale: the same value, still a string, but with ".00"
-				// appended. Pinned here so any further change shows; see the
-				// value-fidelity report.
-				want = append([]string{strings.Replace(want[0], `"12345678901234568"`, `"12345678901234568.00"`, 1)}, want[1:]...)
-			}
-			compareRows(t, e.engine+" through DuckDB combination", got, want)
+			compareRows(t, e.engine+" through DuckDB combination", got, e.want)
 		}
 		// the MCP structured content of the combined result says the same
 		_, mrows := rowsJSON(t, res)
