@@ -2,10 +2,8 @@ package engine
 
 import (
 	"context"
-	"time"
 
 	"github.com/nl2sql/nl2sql/engine/answer"
-	"github.com/nl2sql/nl2sql/engine/llm"
 )
 
 // summarise is the template answer (engine/answer).
@@ -19,10 +17,7 @@ func (e *Engine) modelAnswer(ctx context.Context, ds string, res *Result) string
 	if e.opts.Answerer == nil || len(res.Rows) == 0 {
 		return fallback
 	}
-	m := answer.Model{Answerer: e.opts.Answerer, Today: e.opts.Today(),
-		Trace: func(ctx context.Context, req llm.Request, resp *llm.Response, err error, took time.Duration) {
-			traceCall(ctx, req, resp, err, ms(took))
-		}}
+	m := answer.Model{Answerer: e.opts.Answerer, Today: e.opts.Today(), Trace: traceCall}
 	rep := m.Answer(ctx, ds, answer.RowsOf(res))
 	res.Usage.ModelCalls += rep.Calls
 	res.Usage.InputTokens += rep.Usage.InputTokens

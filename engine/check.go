@@ -1,16 +1,13 @@
 package engine
 
 import (
-	"bytes"
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
-	"regexp"
-	"strings"
 	"time"
 
 	"github.com/nl2sql/nl2sql/engine/hooks"
+	"github.com/nl2sql/nl2sql/engine/planning"
 	"github.com/nl2sql/nl2sql/engine/semantic"
 	"github.com/nl2sql/nl2sql/internal/schema"
 	"github.com/nl2sql/nl2sql/planast"
@@ -64,7 +61,7 @@ func (e *Engine) supplied(ctx context.Context, datasource string, doc []byte, tr
 		var pe *planast.Error
 		if errors.As(err, &pe) {
 			tr.t.Rejected = []Attempt{{Attempt: 1, Issues: pe.Issues}}
-			hint := suppliedHint(doc)
+			hint := planning.SuppliedHint(doc)
 			if w := e.elsewhereHint(ctx, ds, plan); w != "" {
 				hint = w
 			}
@@ -164,37 +161,6 @@ func (e *Engine) VisibleSnapshot(ctx context.Context, datasource string) (*schem
 	return visible, nil
 }
 
-// suppliedHint says what to do about a refused supplied plan, naming the
-// wrong forms a plan most often arrives in: the plan as a JSON string
-// (serialised twice) and SQL text, bare or as a field of an object.
-func suppliedHint(doc []byte) string {
-	trimmed := bytes.TrimSpace(doc)
-	var inner string
-	if json.Unmarshal(trimmed, &inner) == nil && strings.HasPrefix(strings.TrimSpace(inner), "{") {
-		return "the plan arrived as a JSON string holding JSON: send the object itself, not its text"
-	}
-	if !json.Valid(trimmed) || inner != "" {
-		if sqlStart.Match(trimmed) || sqlStart.MatchString(inner) {
-			return HintSQLText
-		}
-	}
-	// SQL wrapped in an object ({"sql": "SELECT …"}, {"query": …}): a
-	// top-level string that opens like a statement
-	var fields map[string]any
-	if json.Unmarshal(trimmed, &fields) == nil {
-		for _, v := range fields {
-			if s, ok := v.(string); ok && sqlStart.MatchString(s) {
-				return HintSQLText
-			}
-		}
-	}
-	return "fix the listed issues (each names its path in the plan); get_plan_schema describes the language"
-}
-
-// HintSQLText is the hint for SQL text sent as a plan. It names what a
-// host over MCP can do (read get_plan_schema and write the plan); the
-// command line, whose user can lift SQL, adds its own command to it.
-const HintSQLText = "a plan is a JSON query tree, never SQL text: the server never runs SQL text. get_plan_schema gives the plan language with worked plans; write the query as a plan"
-
-// sqlStart matches text that opens like a SQL statement.
-var sqlStart = regexp.MustCompile(`(?i)^\s*(select|with|insert|update|delete|create|drop|pragma|explain)\b`)
+// HintSQLText is the hint for SQL text sent as a plan (engine/planning);
+// the command line adds its own lifting command to it.
+const HintSQLText = planning.HintSQLText

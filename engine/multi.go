@@ -5,7 +5,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/nl2sql/nl2sql/engine/llm"
 	"github.com/nl2sql/nl2sql/engine/multi"
 )
 
@@ -85,12 +84,6 @@ func (e *Engine) RunDecomposition(ctx context.Context, question string, doc []by
 	}
 	tm.Plan = sw.Lap()
 	return e.asker(tr, today).Run(ctx, q, dec, multi.Usage{}, tr.t.ID, sw, &tm)
-}
-
-// traceModelCall records one model call of a step package in the request's
-// trace.
-func (e *Engine) traceModelCall(ctx context.Context, req llm.Request, resp *llm.Response, err error, took time.Duration) {
-	traceCall(ctx, req, resp, err, ms(took))
 }
 
 type reachKey struct{}

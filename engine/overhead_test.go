@@ -6,6 +6,7 @@ import (
 	"sort"
 	"testing"
 
+	"github.com/nl2sql/nl2sql/engine/planning"
 	"github.com/nl2sql/nl2sql/index/schemactx"
 )
 
@@ -37,7 +38,7 @@ func TestOverheadFigures(t *testing.T) {
 	ds, _ := e.datasource(ctx, "chinook")
 	var toks []int
 	for _, q := range qs {
-		m := planPrompt(e.opts.Today(), "sqlite", e.retrieve(ctx, ds, q), q, nil)
+		m := planning.Prompt(e.opts.Today(), "sqlite", e.retrieve(ctx, ds, q), q, nil)
 		toks = append(toks, schemactx.ContextTokens(m[0].Content)+schemactx.ContextTokens(m[1].Content))
 	}
 	sort.Ints(toks)

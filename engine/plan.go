@@ -1,21 +1,15 @@
 package engine
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
-	"errors"
-	"fmt"
 	"time"
 
-	"github.com/nl2sql/nl2sql/engine/internal/fault"
-	"github.com/nl2sql/nl2sql/engine/internal/modeltext"
 	"github.com/nl2sql/nl2sql/engine/llm"
+	"github.com/nl2sql/nl2sql/engine/planning"
 	"github.com/nl2sql/nl2sql/engine/result"
 	"github.com/nl2sql/nl2sql/internal/source"
 	"github.com/nl2sql/nl2sql/planast"
-	"github.com/nl2sql/nl2sql/planast/planschema"
-	"github.com/nl2sql/nl2sql/planast/validate"
 )
 
 // planned is the output of the plan+validate steps.
@@ -53,134 +47,71 @@ type ranPlan struct {
 // Attempt is one refused planning attempt and why (engine/result).
 type Attempt = result.Attempt
 
-// PlanAnswer is what the planner returns: a short explanation and a plan.
-type PlanAnswer struct {
-	Reasoning string          `json:"reasoning"`
-	Plan      json.RawMessage `json:"plan"`
-}
+// PlanAnswer is what the planner returns: a short explanation and a plan
+// (engine/planning).
+type PlanAnswer = planning.Answer
 
 // planValidated asks the planner for a plan and validates it, sending the
-// latest attempt's typed errors back at most MaxRepairs times.
+// latest attempt's typed errors back at most MaxRepairs times
+// (engine/planning); a cached plan, valid for this caller, needs no call.
 func (e *Engine) planValidated(ctx context.Context, ds *datasource, question, sctx, today string) (*planned, error) {
 	if p := e.cachedPlan(ctx, ds, question, today); p != nil {
 		return p, nil
 	}
-	var issues []planast.Issue
-	out := &planned{source: "llm"}
-	for attempt := 0; attempt <= e.opts.MaxRepairs; attempt++ {
-		req := e.planRequest(ds, question, sctx, today, issues, attempt)
-		if err := ctx.Err(); err != nil && attempt == 0 {
-			// the time went before any model call (opening the datasource,
-			// retrieval): not the model's doing
-			return nil, spentBeforeModel(err)
-		}
-		t0 := time.Now()
-		resp, err := e.opts.Planner.Complete(ctx, req)
-		callMS := ms(time.Since(t0))
-		out.modelMS += callMS
-		out.usage.ModelCalls++
-		traceCall(ctx, req, resp, err, callMS)
-		var bad *llm.InvalidOutputError
-		if errors.As(err, &bad) {
-			issues = []planast.Issue{{Code: planast.CodeMalformed, Message: bad.Reason}}
-			out.rejected = append(out.rejected, Attempt{Attempt: attempt + 1, Issues: issues})
-			e.log.Info("model answer invalid", "datasource", ds.spec.ID, "attempt", attempt+1, "reason", bad.Reason)
-			continue
-		}
-		var nr *llm.NoRecordingError
-		if attempt > 0 && errors.As(err, &nr) {
-			// replay holds no repair for a refused plan: report the refusal
-			return out, &Error{Code: CodePlanInvalid, Issues: issues,
-				Msg:  "the recorded plan is invalid and no repair is recorded: " + (&planast.Error{Issues: issues}).Error(),
-				Hint: "re-record this question with a live model (nl2sql ask --record DIR)", Err: err}
-		}
-		if err != nil {
-			return nil, providerError(err)
-		}
-		out.usage.InputTokens += resp.Usage.InputTokens
-		out.usage.OutputTokens += resp.Usage.OutputTokens
-		ans, plan, perr := decodePlanAnswer(resp.Content)
-		if perr == nil {
-			var v *validate.Result
-			v, perr = e.validateFor(ctx, ds, plan)
-			if perr == nil {
-				out.plan, out.columns, out.types, out.reasoning, out.attempts = v.Plan, v.Columns, v.Types, ans.Reasoning, attempt+1
-				out.warnings = v.Warnings
-				out.planner = plan
-				return out, nil
-			}
-		}
-		var pe *planast.Error
-		if !errors.As(perr, &pe) {
-			return nil, AsError(perr)
-		}
-		issues = pe.Issues
-		out.rejected = append(out.rejected, Attempt{Attempt: attempt + 1, Issues: issues})
-		e.log.Info("plan refused", "datasource", ds.spec.ID, "attempt", attempt+1, "issues", len(issues), "first", pe.FirstCode())
+	loop := planning.Loop[*planned]{Model: e.opts.Planner, MaxRepairs: e.opts.MaxRepairs, Log: e.log,
+		Validate: func(ctx context.Context, answer json.RawMessage) (*planned, error) {
+			return e.validateAnswer(ctx, ds, answer)
+		},
+		Trace: traceCall}
+	o, err := loop.Run(ctx, planQuestion(ds, question, sctx, today))
+	if o == nil {
+		return nil, err
 	}
-	return out, &Error{Code: CodePlanInvalid, Issues: issues,
-		Msg:  fmt.Sprintf("the planner gave no valid plan in %d attempts: %s", e.opts.MaxRepairs+1, (&planast.Error{Issues: issues}).Error()),
-		Hint: "rephrase the question with the table or column names you mean, or use explain_plan to see the plan"}
+	p := o.Plan
+	if p == nil {
+		p = &planned{source: "llm"}
+	}
+	p.attempts, p.modelMS = o.Attempts, o.ModelMS
+	p.usage = Usage{ModelCalls: o.Calls, InputTokens: o.InputTokens, OutputTokens: o.OutputTokens}
+	for i, issues := range o.Refused {
+		p.rejected = append(p.rejected, Attempt{Attempt: i + 1, Issues: issues})
+	}
+	return p, err
 }
 
-// planAnswerSchema is the JSON Schema of the planner's answer, computed once.
-var planAnswerSchema = planschema.Answer()
-
-// planRequest builds the structured call for one planning attempt. The
-// first attempt is step "plan"; repairs are "plan_repair" with the attempt
-// number as sample, so replay can hold a recorded repair.
-func (e *Engine) planRequest(ds *datasource, question, sctx, today string, issues []planast.Issue, attempt int) llm.Request {
-	msgs := planPrompt(today, ds.src.Dialect(), sctx, question, issues)
-	step := "plan"
-	if attempt > 0 {
-		step = "plan_repair"
-	}
-	return llm.Request{
-		Step: step, Datasource: ds.spec.ID, Intent: question, Sample: attempt,
-		Messages: msgs, SchemaName: "plan_answer", Schema: planAnswerSchema, PromptHash: modeltext.Hash(msgs, today),
-	}
-}
-
-// decodePlanAnswer parses {"reasoning", "plan"} strictly.
-func decodePlanAnswer(b json.RawMessage) (*PlanAnswer, *planast.Query, error) {
-	var ans PlanAnswer
-	dec := json.NewDecoder(bytes.NewReader(b))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(&ans); err != nil {
-		return nil, nil, &planast.Error{Issues: []planast.Issue{{Code: planast.CodeMalformed,
-			Message: "the answer must be a JSON object {\"reasoning\": string, \"plan\": object}: " + err.Error()}}}
-	}
-	if len(ans.Plan) == 0 || string(ans.Plan) == "null" {
-		return nil, nil, &planast.Error{Issues: []planast.Issue{{Code: planast.CodeMalformed, Path: "plan", Message: "the answer has no plan"}}}
-	}
-	plan, err := planast.Decode(ans.Plan, planast.DefaultLimits)
+// validateAnswer decodes a planner answer and validates its plan for the
+// caller: the single call's and every scaling candidate's check.
+func (e *Engine) validateAnswer(ctx context.Context, ds *datasource, answer json.RawMessage) (*planned, error) {
+	ans, plan, err := planning.Decode(answer)
 	if err != nil {
-		return nil, nil, err
+		return nil, err
 	}
-	return &ans, plan, nil
+	v, err := e.validateFor(ctx, ds, plan)
+	if err != nil {
+		return nil, err
+	}
+	return &planned{plan: v.Plan, columns: v.Columns, types: v.Types, warnings: v.Warnings, reasoning: ans.Reasoning,
+		source: "llm", planner: plan}, nil
 }
 
-// spentBeforeModel is the error of a request whose time ran out before
-// its first model call.
-func spentBeforeModel(err error) *Error {
-	if errors.Is(err, context.Canceled) {
-		return &Error{Code: CodeCancelled, Msg: "the request was cancelled", Err: err}
-	}
-	return &Error{Code: CodeTimeout, Retryable: true, Err: err,
-		Msg:  "the request ran past its time limit before the model was called (opening the datasource and retrieval took it)",
-		Hint: "build the datasource's index ahead of time (nl2sql index), raise the request timeout, or ask again"}
+// planQuestion is what the planner is asked about question on ds.
+func planQuestion(ds *datasource, question, sctx, today string) planning.Question {
+	return planning.Question{Datasource: ds.spec.ID, Dialect: ds.src.Dialect(), Text: question, SchemaContext: sctx, Today: today}
 }
 
-func providerError(err error) *Error { return fault.Provider(err) }
+// planRequest is the planner call of one planning attempt (engine/planning).
+func (e *Engine) planRequest(ds *datasource, question, sctx, today string, issues []planast.Issue, attempt int) llm.Request {
+	return planning.Request(planQuestion(ds, question, sctx, today), issues, attempt)
+}
 
 // traceCall records a model call in the request's trace, if any.
-func traceCall(ctx context.Context, req llm.Request, resp *llm.Response, err error, callMS float64) {
+func traceCall(ctx context.Context, req llm.Request, resp *llm.Response, err error, took time.Duration) {
 	tr := traceFrom(ctx)
 	if tr == nil {
 		return
 	}
 	c := ModelCall{Step: req.Step, Datasource: req.Datasource, Intent: req.Intent, Sample: req.Sample,
-		PromptHash: req.PromptHash, Messages: req.Messages, MS: callMS}
+		PromptHash: req.PromptHash, Messages: req.Messages, MS: ms(took)}
 	if resp != nil {
 		c.Answer, c.Provider, c.Model, c.Usage = resp.Content, resp.Provider, resp.Model, resp.Usage
 	}

@@ -103,16 +103,7 @@ func (h *scaleHost) PlanRequest(issues []planast.Issue, attempt int) llm.Request
 }
 
 func (h *scaleHost) Validate(ctx context.Context, answer json.RawMessage) (*planned, error) {
-	ans, plan, err := decodePlanAnswer(answer)
-	if err != nil {
-		return nil, err
-	}
-	v, err := h.e.validateFor(ctx, h.ds, plan)
-	if err != nil {
-		return nil, err
-	}
-	return &planned{plan: v.Plan, columns: v.Columns, types: v.Types, warnings: v.Warnings, reasoning: ans.Reasoning,
-		source: "llm", planner: plan}, nil
+	return h.e.validateAnswer(ctx, h.ds, answer)
 }
 
 func (h *scaleHost) Gate(ctx context.Context, p *planned) (scale.Gated[*planned], error) {
@@ -150,7 +141,7 @@ func (h *scaleHost) Hold(ctx context.Context, p *planned, sql, reason string) er
 }
 
 func (h *scaleHost) TraceCall(ctx context.Context, req llm.Request, resp *llm.Response, err error, took time.Duration) {
-	traceCall(ctx, req, resp, err, ms(took))
+	traceCall(ctx, req, resp, err, took)
 }
 
 // withScaleReport puts the scaling report into the result, with the

@@ -95,7 +95,7 @@ func (h *multiHost) Refused(attempt int, issues []planast.Issue) {
 }
 
 func (h *multiHost) TraceCall(ctx context.Context, req llm.Request, resp *llm.Response, err error, took time.Duration) {
-	h.e.traceModelCall(ctx, req, resp, err, took)
+	traceCall(ctx, req, resp, err, took)
 }
 
 // Run plans, renders and runs one sub-query on the single-datasource

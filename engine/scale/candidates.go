@@ -2,13 +2,12 @@ package scale
 
 import (
 	"context"
-	"errors"
-	"fmt"
 	"time"
 
 	"github.com/nl2sql/nl2sql/engine/internal/fault"
 	"github.com/nl2sql/nl2sql/engine/internal/modeltext"
 	"github.com/nl2sql/nl2sql/engine/llm"
+	"github.com/nl2sql/nl2sql/engine/planning"
 	"github.com/nl2sql/nl2sql/internal/source"
 	"github.com/nl2sql/nl2sql/planast"
 )
@@ -133,44 +132,28 @@ func (s *Run[P]) generate(ctx context.Context, cands []*cand[P]) {
 	for _, c := range cands {
 		if !c.done {
 			c.done = true
-			c.err = &fault.Error{Code: fault.CodePlanInvalid, Issues: c.issues,
-				Msg:  fmt.Sprintf("the planner gave no valid plan in %d attempts: %s", c.attempts, (&planast.Error{Issues: c.issues}).Error()),
-				Hint: "rephrase the question with the table or column names you mean"}
+			c.err = planning.GaveUp(c.attempts, c.issues, "rephrase the question with the table or column names you mean")
 		}
 	}
 }
 
-// accept takes one answer for c: a validated plan ends it; a refused or
-// invalid answer leaves it open with the issues for its repair; anything
-// else ends it with the error.
+// accept takes one answer for c (planning.Accept, as the single call
+// judges its answers): a validated plan ends it; a refused or invalid
+// answer leaves it open with the issues for its repair; anything else ends
+// it with the error.
 func (s *Run[P]) accept(ctx context.Context, c *cand[P], resp *llm.Response, err error) {
+	v := planning.Accept(ctx, c.attempts, c.issues, resp, err, s.h.Validate)
 	c.attempts++
-	var bad *llm.InvalidOutputError
-	var nr *llm.NoRecordingError
-	switch {
-	case errors.As(err, &bad):
-		c.issues = []planast.Issue{{Code: planast.CodeMalformed, Message: bad.Reason}}
-		return
-	case c.attempts > 1 && errors.As(err, &nr):
-		c.done, c.err = true, &fault.Error{Code: fault.CodePlanInvalid, Issues: c.issues,
-			Msg:  "the recorded plan is invalid and no repair is recorded: " + (&planast.Error{Issues: c.issues}).Error(),
-			Hint: "re-record this question with a live model (nl2sql ask --record DIR)", Err: err}
-		return
-	case err != nil:
-		c.done, c.err = true, fault.Deadline(ctx, fault.Provider(err))
-		return
+	switch v.Kind {
+	case planning.Valid:
+		c.done, c.plan, c.planned = true, v.Plan, true
+	case planning.Refused:
+		c.issues = v.Issues
+	case planning.ProviderFailed:
+		c.done, c.err = true, fault.Deadline(ctx, v.Err)
+	default:
+		c.done, c.err = true, v.Err
 	}
-	p, perr := s.h.Validate(ctx, resp.Content)
-	if perr == nil {
-		c.done, c.plan, c.planned = true, p, true
-		return
-	}
-	var pe *planast.Error
-	if !errors.As(perr, &pe) {
-		c.done, c.err = true, fault.AsError(perr)
-		return
-	}
-	c.issues = pe.Issues
 }
 
 // executeAll passes every planned candidate through the hooks a single

@@ -87,6 +87,7 @@ var Layers = map[string]int{
 	"engine/result":     Steps,
 	"engine/verified":   Steps,
 	"engine/spans":      Steps,
+	"engine/planning":   Steps,
 
 	"engine": Pipeline,
 

@@ -61,9 +61,9 @@ var mutations = []mutation{
 	},
 	{
 		Name:   "scale-no-access-check",
-		File:   "engine/scale.go",
-		Old:    "v, err := h.e.validateFor(ctx, h.ds, plan)",
-		New:    "v, err := validate.Plan(plan, h.ds.snap, validate.Options{})",
+		File:   "engine/plan.go",
+		Old:    "v, err := e.validateFor(ctx, ds, plan)",
+		New:    "v, err := validate.Plan(plan, ds.snap, validate.Options{})",
 		Import: "github.com/nl2sql/nl2sql/planast/validate",
 		Pkgs:   []string{"./engine"}, Run: "TestScaleCandidatesPassAccessAndRowFilters",
 	},
@@ -952,10 +952,10 @@ var mutations = []mutation{
 	},
 	{
 		Name: "sql-in-an-object-gets-generic-hint",
-		File: "engine/check.go",
+		File: "engine/planning/supplied.go",
 		Old:  "if s, ok := v.(string); ok && sqlStart.MatchString(s) {",
 		New:  "if s, ok := v.(string); ok && s == \"\\x00\" {",
-		Pkgs: []string{"./engine"}, Run: "TestSuppliedHintNamesTheWrongForm",
+		Pkgs: []string{"./engine/planning"}, Run: "TestSuppliedHintNamesTheWrongForm",
 	},
 	{
 		Name: "host-schema-allows-negative-limit",
@@ -1071,7 +1071,7 @@ var mutations = []mutation{
 	},
 	{
 		Name: "timeout-before-model-blamed-on-model",
-		File: "engine/plan.go",
+		File: "engine/planning/loop.go",
 		Old:  "if err := ctx.Err(); err != nil && attempt == 0 {",
 		New:  "if err := ctx.Err(); err != nil && false {",
 		Pkgs: []string{"./engine"}, Run: "TestTimeoutBeforeModelIsNotBlamedOnIt",
@@ -1714,10 +1714,10 @@ var mutations = []mutation{
 	},
 	{
 		Name: "sql-text-hint-names-cli",
-		File: "engine/check.go",
+		File: "engine/planning/supplied.go",
 		Old:  "sqlStart.MatchString(inner) {\n\t\t\treturn HintSQLText",
 		New:  "sqlStart.MatchString(inner) {\n\t\t\treturn HintSQLText + \" (from the command line, `nl2sql plan from-sql SQL` lifts SQL into a plan)\"",
-		Pkgs: []string{"./engine"}, Run: "TestSQLTextHintNamesOnlyTheHostsTools",
+		Pkgs: []string{"./engine/planning"}, Run: "TestSQLTextHintNamesOnlyTheHostsTools",
 	},
 	{
 		Name: "cli-no-lift-hint",

@@ -1,4 +1,4 @@
-package engine
+package planning
 
 import (
 	"strings"
@@ -19,7 +19,7 @@ func TestSuppliedHintNamesTheWrongForm(t *testing.T) {
 		{`{"select": 1, "note": "selected albums"}`, "fix the listed issues"},
 	}
 	for _, c := range cases {
-		if got := suppliedHint([]byte(c.doc)); !strings.Contains(got, c.want) {
+		if got := SuppliedHint([]byte(c.doc)); !strings.Contains(got, c.want) {
 			t.Errorf("%s: hint %q, want it to say %q", c.doc, got, c.want)
 		}
 	}
@@ -29,7 +29,7 @@ func TestSuppliedHintNamesTheWrongForm(t *testing.T) {
 // line it cannot run; its hint names the tool it has and says SQL text is
 // never run (the command line adds its lifting command itself).
 func TestSQLTextHintNamesOnlyTheHostsTools(t *testing.T) {
-	got := suppliedHint([]byte(`SELECT * FROM Album`))
+	got := SuppliedHint([]byte(`SELECT * FROM Album`))
 	if strings.Contains(got, "nl2sql ") || strings.Contains(got, "command line") {
 		t.Errorf("hint %q names the command line", got)
 	}
