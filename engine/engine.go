@@ -17,6 +17,7 @@ import (
 	"github.com/nl2sql/nl2sql/curated"
 	"github.com/nl2sql/nl2sql/engine/events"
 	"github.com/nl2sql/nl2sql/engine/hooks"
+	"github.com/nl2sql/nl2sql/engine/indexing"
 	"github.com/nl2sql/nl2sql/engine/internal/fault"
 	"github.com/nl2sql/nl2sql/engine/llm"
 	"github.com/nl2sql/nl2sql/engine/opening"
@@ -327,7 +328,8 @@ func (e *Engine) openDatasource(ctx context.Context, spec DatasourceSpec) (*data
 	}
 	opening.Progress(ctx, "profiling", 0, 0)
 	loader := snapshots.Loader{Store: e.opts.Store, MaxAge: e.opts.ProfileMaxAge, Log: e.log}
-	pre := e.prefetchIndex(ctx, src, loader.Recorded(ctx, src))
+	indexer := indexing.Builder{Dir: e.opts.IndexDir, Embedder: e.opts.Embedder, Log: e.log}
+	pre := indexer.Prefetch(ctx, src, loader.Recorded(ctx, src))
 	defer pre.Discard()
 	snap, version, fingerprint, status, err := loader.Load(ctx, src)
 	if err != nil {
@@ -348,7 +350,7 @@ func (e *Engine) openDatasource(ctx context.Context, spec DatasourceSpec) (*data
 		fingerprint = "" // the layer changed the snapshot
 	}
 	ds := &datasource{spec: spec, src: src, snap: snap, version: version, status: status, sem: sem}
-	ds.idx, ds.indexBuilt = e.buildIndex(ctx, src, snap, fingerprint, pre)
+	ds.idx, ds.indexBuilt = indexer.Open(ctx, src, snap, fingerprint, pre) // engine/indexing
 	e.gate().WarnUnmatchedRules(ds.spec.ID, ds.snap)
 	return ds, nil
 }

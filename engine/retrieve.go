@@ -2,14 +2,9 @@ package engine
 
 import (
 	"context"
-	"net/url"
-	"path/filepath"
 
-	"github.com/nl2sql/nl2sql/engine/opening"
 	"github.com/nl2sql/nl2sql/index"
-	"github.com/nl2sql/nl2sql/index/values"
 	"github.com/nl2sql/nl2sql/internal/schema"
-	"github.com/nl2sql/nl2sql/internal/store"
 	"github.com/nl2sql/nl2sql/scope"
 )
 
@@ -74,71 +69,4 @@ func filteredValues(vals []index.Value, sc *scope.Scope, ds string) []index.Valu
 		}
 	}
 	return out
-}
-
-// buildIndex opens the stored retrieval index of a snapshot (under
-// Options.IndexDir, keyed by the snapshot's fingerprint, the embedder and
-// the index options) or builds it, reading stored text values through the
-// source's read-only query path, and says whether it built one. An index
-// that cannot be stored is built in memory; a failure leaves the
-// datasource without an index (the whole schema is sent). Both are logged.
-func (e *Engine) buildIndex(ctx context.Context, src Source, snap *schema.Snapshot, fingerprint string, pre *index.Prefetch) (*index.Index, bool) {
-	emb, opts := e.indexOptions(ctx, src, fingerprint)
-	opts.Prefetched = pre
-	if e.opts.IndexDir != "" {
-		ix, op, err := index.OpenOrBuild(ctx, e.indexDir(src.ID()), snap, emb, opts)
-		if op.Rebuilt != "" {
-			e.log.Warn("stored retrieval index unusable; rebuilt it", "datasource", src.ID(), "reason", op.Rebuilt)
-		}
-		if err == nil {
-			return ix, op.Built
-		}
-		if ctx.Err() != nil { // the engine is closing: no fault to report
-			return nil, false
-		}
-		e.log.Warn("cannot store the retrieval index; building it in memory", "datasource", src.ID(), "code", store.CodeOf(err), "err", err)
-	}
-	ix, err := index.Build(ctx, snap, emb, opts)
-	if err != nil {
-		if ctx.Err() == nil {
-			e.log.Warn("cannot build the retrieval index; the whole schema will be sent", "datasource", src.ID(), "err", err)
-		}
-		return nil, false
-	}
-	return ix, true
-}
-
-// indexOptions are the embedder and options a datasource's retrieval
-// index is built or opened with.
-func (e *Engine) indexOptions(ctx context.Context, src Source, fingerprint string) (index.Embedder, index.Options) {
-	q := func(ctx context.Context, sql string, maxRows int) ([][]any, bool, error) {
-		res, err := src.Query(ctx, sql, nil, maxRows)
-		if err != nil {
-			return nil, false, err
-		}
-		return res.Rows, res.Truncated, nil
-	}
-	emb := e.opts.Embedder
-	if emb == nil {
-		emb = index.NGram{}
-	}
-	return emb, index.Options{Values: values.FromQuery(q), Fingerprint: fingerprint, Progress: func(stage string, done, total int) {
-		opening.Progress(ctx, stage, done, total)
-	}}
-}
-
-// indexDir is where a datasource's retrieval indexes are stored.
-func (e *Engine) indexDir(id string) string {
-	return filepath.Join(e.opts.IndexDir, url.PathEscape(id))
-}
-
-// prefetchIndex starts reading the stored retrieval index of the snapshot
-// version the loader expects (snapshots.Loader.Recorded), so that it is
-// read while the snapshot is; nil when there is nothing to read ahead.
-func (e *Engine) prefetchIndex(ctx context.Context, src Source, version string) *index.Prefetch {
-	if e.opts.IndexDir == "" || version == "" {
-		return nil
-	}
-	emb, opts := e.indexOptions(ctx, src, version)
-	return index.StartPrefetch(e.indexDir(src.ID()), emb, opts)
 }

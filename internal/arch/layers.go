@@ -88,6 +88,7 @@ var Layers = map[string]int{
 	"engine/verified":   Steps,
 	"engine/spans":      Steps,
 	"engine/planning":   Steps,
+	"engine/indexing":   Steps,
 
 	"engine": Pipeline,
 

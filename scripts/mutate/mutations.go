@@ -1064,8 +1064,8 @@ var mutations = []mutation{
 	},
 	{
 		Name: "restart-rebuilds-index",
-		File: "engine/retrieve.go",
-		Old:  "\tif e.opts.IndexDir != \"\" {",
+		File: "engine/indexing/indexing.go",
+		Old:  "\tif b.Dir != \"\" {",
 		New:  "\tif false {",
 		Pkgs: []string{"./engine"}, Run: "TestRestartReusesStoredIndex",
 	},
