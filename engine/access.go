@@ -48,7 +48,7 @@ func (e *Engine) validateFor(ctx context.Context, ds *datasource, plan *planast.
 		endSpan(sp, err)
 	}()
 	sc := e.caller(ctx)
-	plan, err = ds.expand(plan) // metric and filter references (engine/semantic.go)
+	plan, err = ds.sem.Expand(plan) // metric and filter references (engine/semantic)
 	if err != nil {
 		return nil, err
 	}

@@ -11,6 +11,7 @@ import (
 	"github.com/nl2sql/nl2sql/engine/hooks"
 	"github.com/nl2sql/nl2sql/engine/hostplan"
 	"github.com/nl2sql/nl2sql/engine/internal/fault"
+	"github.com/nl2sql/nl2sql/engine/result"
 	"github.com/nl2sql/nl2sql/engine/warnings"
 	"github.com/nl2sql/nl2sql/internal/source"
 )
@@ -173,7 +174,7 @@ func (e *Engine) finish(ctx context.Context, ds *datasource, q, today string, pl
 			ID: subQueryID(ds.spec.ID, q), Datasource: ds.spec.ID, Dialect: ds.src.Dialect(), Intent: q,
 			Plan: planned.plan, SQL: sql, PlanSource: planned.source, Reasoning: planned.reasoning,
 			Attempts: planned.attempts, RowCount: len(rows.Rows), Truncated: rows.Truncated,
-			Definitions: ds.definitionsUsed(planned.planner),
+			Definitions: ds.sem.Used(planned.planner),
 		}},
 		TraceID: tr.t.ID,
 	}
@@ -216,8 +217,8 @@ func (e *Engine) gateAndRun(ctx context.Context, ds *datasource, q string, p *pl
 	if err != nil {
 		return nil, "", nil, deadline(ctx, err)
 	}
-	applyPlanTypes(rows, p.types)
-	showDecimalScales(rows, p.plan)
+	result.ApplyTypes(rows, p.types)
+	result.ShowDecimalScales(rows, p.plan)
 	tm.Execute = sw.Lap()
 	if err := e.resultHook(ctx, hooks.AfterExecution, ds, q, p, rows.Columns, len(rows.Rows), rows.Truncated, "", tr); err != nil {
 		return nil, "", nil, err

@@ -128,7 +128,7 @@ func (e *Engine) CheckPlan(ctx context.Context, datasource string, doc []byte, d
 		warnings = append(warnings, "rules that act when a plan runs (before_execution, after_execution, after_answer) were not consulted: a run may still be refused or need approval")
 	}
 	return &PlanCheck{Datasource: ds.spec.ID, Dialect: dialect, Plan: p.plan, Columns: p.columns, Types: p.types, SQL: sql,
-		Definitions: ds.definitionsUsed(p.planner), Warnings: warnings}, nil
+		Definitions: ds.sem.Used(p.planner), Warnings: warnings}, nil
 }
 
 // snapshot returns the datasource's whole schema snapshot (introspected

@@ -341,7 +341,7 @@ func (e *Engine) openDatasource(ctx context.Context, spec DatasourceSpec) (*data
 		return nil, &Error{Code: CodeDatasourceDown, Msg: fmt.Sprintf("datasource %q has no tables", id),
 			Hint: "check that the datasource's path or dsn in the config names the database you mean", Retryable: true}
 	}
-	sem, snap, err := loadSemantic(spec, snap) // semantic layer (engine/semantic.go)
+	sem, snap, err := semantic.Open(spec.Semantic, spec.SemanticName, id, snap) // the semantic layer, if any
 	if err != nil {
 		src.Close()
 		return nil, err

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/nl2sql/nl2sql/engine/result"
 	"github.com/nl2sql/nl2sql/internal/source"
 	"github.com/nl2sql/nl2sql/planast"
 )
@@ -22,7 +23,7 @@ func TestComputedDecimalsKeepEveryDigit(t *testing.T) {
 		{"12345678901234567.25", float64(12345678901234568), 18.810000000000002, 0.1 + 0.2},
 		{"-98765432109876543210.0000000001", float64(-1e17 - 16), 1e15 + 0.25, nil},
 	}}
-	applyPlanTypes(res, []planast.Type{planast.TypeDecimal, planast.TypeDecimal, planast.TypeDecimal, planast.TypeDecimal})
+	result.ApplyTypes(res, []planast.Type{planast.TypeDecimal, planast.TypeDecimal, planast.TypeDecimal, planast.TypeDecimal})
 	want := [][]any{
 		{"12345678901234567.25", float64(12345678901234568), 18.81, 0.3},
 		{"-98765432109876543210.0000000001", float64(-1e17 - 16), 1e15 + 0.25, nil},
@@ -66,7 +67,7 @@ func TestDecimalsShowTheScaleThePlanMeans(t *testing.T) {
 		{json.Number("349.00"), json.Number("698.00"), json.Number("3.0000000000"), json.Number("174.5000000000"), float64(349)},
 		{json.Number("0.10"), json.Number("0.00"), json.Number("3"), json.Number("0.0000000001"), json.Number("349.0")},
 	}}
-	showDecimalScales(res, q)
+	result.ShowDecimalScales(res, q)
 	want := `[[349.00,698.00,3,174.5,349.0],[0.10,0.00,3,0.0000000001,349.0]]`
 	if b, _ := json.Marshal(res.Rows); string(b) != want {
 		t.Errorf("rows %s, want %s", b, want)

@@ -87,7 +87,7 @@ func (h stepSource) Retrieved(ctx context.Context, q string) *schema.Snapshot {
 	return h.e.retrieved(ctx, h.ds, q)
 }
 
-func (h stepSource) SchemaContext(snap *schema.Snapshot) string { return h.ds.schemaContext(snap) }
+func (h stepSource) SchemaContext(snap *schema.Snapshot) string { return h.ds.sem.SchemaContext(snap) }
 
 func (h stepSource) VisibleTables(ctx context.Context) int {
 	visible := len(h.e.caller(ctx).FilterSnapshot(h.ds.snap).Tables)

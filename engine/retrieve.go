@@ -16,7 +16,7 @@ import (
 // caller's scope as its filter, and values are dropped for tables the
 // caller sees through a row filter (they come from all rows).
 func (e *Engine) retrieve(ctx context.Context, ds *datasource, question string) string {
-	return ds.schemaContext(e.retrieved(ctx, ds, question))
+	return ds.sem.SchemaContext(e.retrieved(ctx, ds, question))
 }
 
 // retrieved is the snapshot retrieve renders: the visible tables and

@@ -7,6 +7,7 @@ import (
 
 	"github.com/nl2sql/nl2sql/engine/hooks"
 	"github.com/nl2sql/nl2sql/engine/llm"
+	"github.com/nl2sql/nl2sql/engine/result"
 	"github.com/nl2sql/nl2sql/engine/scale"
 	"github.com/nl2sql/nl2sql/internal/source"
 	"github.com/nl2sql/nl2sql/planast"
@@ -127,8 +128,8 @@ func (h *scaleHost) Execute(ctx context.Context, p *planned, sql string) (*sourc
 	if err != nil {
 		return nil, err
 	}
-	applyPlanTypes(rows, p.types)
-	showDecimalScales(rows, p.plan)
+	result.ApplyTypes(rows, p.types)
+	result.ShowDecimalScales(rows, p.plan)
 	return rows, nil
 }
 

@@ -12,6 +12,7 @@ import (
 	"github.com/nl2sql/nl2sql/engine/hooks"
 	"github.com/nl2sql/nl2sql/engine/llm"
 	"github.com/nl2sql/nl2sql/engine/multi"
+	"github.com/nl2sql/nl2sql/engine/result"
 	"github.com/nl2sql/nl2sql/planast"
 	"github.com/nl2sql/nl2sql/planast/validate"
 )
@@ -133,7 +134,7 @@ func (h *multiHost) Run(ctx context.Context, s multi.Sub, src multi.Source) (r m
 		return fail(err)
 	}
 	r.Query.Plan, r.Query.PlanSource, r.Query.Reasoning = p.plan, p.source, p.reasoning
-	r.Query.Definitions = ds.definitionsUsed(p.planner)
+	r.Query.Definitions = ds.sem.Used(p.planner)
 	if got, want := strings.Join(p.columns, ","), strings.Join(multi.ColumnNames(s.Expected), ","); got != want {
 		return fail(Errorf(CodePlanInvalid, "", "the plan returns the columns %s, not the expected %s", got, want))
 	}
@@ -155,8 +156,8 @@ func (h *multiHost) Run(ctx context.Context, s multi.Sub, src multi.Source) (r m
 	if err != nil {
 		return fail(err)
 	}
-	applyPlanTypes(rows, p.types)
-	showDecimalScales(rows, p.plan)
+	result.ApplyTypes(rows, p.types)
+	result.ShowDecimalScales(rows, p.plan)
 	if err := e.resultHook(ctx, hooks.AfterExecution, ds, s.Intent, p, rows.Columns, len(rows.Rows), rows.Truncated, "", tr); err != nil {
 		return fail(err)
 	}

@@ -319,7 +319,7 @@
 // product of decimals (DECIMAL(38,10)) is not the data's and drops its
 // trailing zeros (3, 174.5), and ROUND(x, n) with a literal n shows n
 // decimals on every engine (349.0), where DuckDB and SQLite round doubles
-// (engine's showDecimalScales).
+// (engine/result's ShowDecimalScales).
 //
 // # Known gaps
 //

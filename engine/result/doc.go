@@ -7,7 +7,11 @@
 // packages that build whole results (engine/multi, for a question across
 // datasources) fill one type. It never plans, runs, answers or decides
 // anything: it is data, and the engine re-exports it under its own names
-// (engine.Result, engine.Usage, engine.SubQuery, engine.Timings).
+// (engine.Result, engine.Usage, engine.SubQuery, engine.Timings). The one
+// rule over data it holds is how a run's rows take their plan's column
+// types (ApplyTypes: the validator's types over the driver's, SQLite's
+// floating-point noise in decimals rounded away), so that every path that
+// runs a plan returns the same rows.
 //
 // Worked example:
 //

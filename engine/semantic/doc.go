@@ -22,6 +22,11 @@
 //     planner's schema context (Context);
 //   - serves its file's bytes (Raw) as an MCP resource.
 //
+// Open is Load for a datasource as it opens (no file: no layer; a bad
+// file: SEMANTIC_INVALID naming the datasource), and Expand, Used and
+// SchemaContext take a nil *Layer, so a datasource without a layer walks
+// the same calls and its prompts stay byte-identical.
+//
 // Suggest drafts a starting file from a profiled snapshot.
 //
 // # Worked example

@@ -1868,7 +1868,7 @@ var mutations = []mutation{
 	},
 	{
 		Name: "values-decimal-doubles-15-digits",
-		File: "engine/execute.go",
+		File: "engine/result/types.go",
 		Old:  "if f, ok := row[i].(float64); ok && math.Abs(f) < 1e15 {",
 		New:  "if f, ok := row[i].(float64); ok && math.Abs(f) < 1e300 {",
 		Pkgs: []string{"./engine"}, Run: "TestComputedDecimalsKeepEveryDigit",
@@ -1889,14 +1889,14 @@ var mutations = []mutation{
 	},
 	{
 		Name: "values-rendered-scale-shown",
-		File: "engine/execute.go",
+		File: "engine/result/scales.go",
 		Old:  "len(frac) == 10 && round < 0 {",
 		New:  "len(frac) == 11 && round < 0 {",
 		Pkgs: []string{"./engine"}, Run: "TestDecimalsShowTheScaleThePlanMeans",
 	},
 	{
 		Name: "values-round-scale-engine-specific",
-		File: "engine/execute.go",
+		File: "engine/result/scales.go",
 		Old:  "l.Int >= 0 && l.Int <= 10 {",
 		New:  "l.Int >= 0 && l.Int <= 10 && false {",
 		Pkgs: []string{"./engine"}, Run: "TestDecimalsShowTheScaleThePlanMeans",

@@ -1,0 +1,99 @@
+package result
+
+import (
+	"encoding/json"
+	"strconv"
+	"strings"
+
+	"github.com/nl2sql/nl2sql/internal/source"
+	"github.com/nl2sql/nl2sql/planast"
+)
+
+// ShowDecimalScales puts a computed decimal column's values at the scale
+// the plan means, so one plan shows one text on every engine: a stored
+// decimal (a column, or MIN, MAX or SUM of one) keeps the scale the
+// database returns (NUMERIC(10,2) 349.00 stays "349.00"), while the
+// renderer's own scale 10 (DECIMAL(38,10) casts and decimal products,
+// render/doc.go) is not the data's: its trailing zeros are dropped
+// ("3.0000000000" is "3", as PostgreSQL's cast to NUMERIC shows it).
+// ROUND(x, n) with a literal n ≥ 0 shows n decimals on every engine
+// (349.0 where DuckDB and SQLite round as doubles and returned 349).
+func ShowDecimalScales(res *source.Result, q *planast.Query) {
+	if q == nil || len(q.Select) != len(res.Columns) {
+		return
+	}
+	for i, it := range q.Select {
+		if res.ColumnTypes[i] != planast.TypeDecimal || storedDecimal(it.Expr) {
+			continue
+		}
+		round := roundDigits(it.Expr)
+		for _, row := range res.Rows {
+			switch x := row[i].(type) {
+			case json.Number:
+				s := string(x)
+				if _, frac, ok := strings.Cut(s, "."); ok && len(frac) == 10 && round < 0 {
+					s = strings.TrimSuffix(strings.TrimRight(s, "0"), ".")
+				}
+				if round >= 0 {
+					s = atScale(s, round)
+				}
+				row[i] = json.Number(s)
+			case float64:
+				if round < 0 {
+					continue
+				}
+				s := strconv.FormatFloat(x, 'f', round, 64)
+				if back, err := strconv.ParseFloat(s, 64); err == nil && back == x && source.DecimalText(s) == any(json.Number(s)) {
+					row[i] = json.Number(s)
+				}
+			}
+		}
+	}
+}
+
+// storedDecimal reports whether e is a stored value: a column, or MIN, MAX
+// or SUM of one, which every engine returns at the column's scale.
+func storedDecimal(e planast.Expr) bool {
+	switch x := e.(type) {
+	case *planast.Column:
+		return true
+	case *planast.Func:
+		switch strings.ToUpper(x.Name) {
+		case "MIN", "MAX", "SUM":
+			if len(x.Args) == 1 {
+				_, ok := x.Args[0].(*planast.Column)
+				return ok
+			}
+		}
+	}
+	return false
+}
+
+// roundDigits is n of ROUND(x, n) with a literal n in 0..10, else -1.
+func roundDigits(e planast.Expr) int {
+	f, ok := e.(*planast.Func)
+	if !ok || !strings.EqualFold(f.Name, "ROUND") || len(f.Args) != 2 {
+		return -1
+	}
+	if l, ok := f.Args[1].(*planast.Literal); ok && l.Type == planast.TInteger && l.Int >= 0 && l.Int <= 10 {
+		return int(l.Int)
+	}
+	return -1
+}
+
+// atScale writes the plain decimal s with exactly n fraction digits, when
+// that only adds or removes zeros; otherwise s as it is.
+func atScale(s string, n int) string {
+	whole, frac, _ := strings.Cut(s, ".")
+	if len(frac) > n {
+		if strings.Trim(frac[n:], "0") != "" {
+			return s
+		}
+		frac = frac[:n]
+	}
+	frac += strings.Repeat("0", n-len(frac))
+	if n == 0 {
+		return whole
+	}
+	return whole + "." + frac
+}
