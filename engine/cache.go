@@ -3,41 +3,29 @@ package engine
 import (
 	"context"
 
-	"github.com/nl2sql/nl2sql/engine/llm"
-	"github.com/nl2sql/nl2sql/internal/store"
-	"github.com/nl2sql/nl2sql/planast"
+	"github.com/nl2sql/nl2sql/engine/plancache"
 )
 
-// planKey is the plan cache key of a question on a datasource: the
-// normalised intent, the datasource, its schema version (so any schema or
-// profile change misses), the run date (relative dates resolve per day) and
-// the planner's identity. Without a state store there is no key.
-func (e *Engine) planKey(ds *datasource, question, today string) (store.PlanKey, bool) {
-	if e.opts.Store == nil || ds.version == "" {
-		return store.PlanKey{}, false
+// planCache is the engine's plan cache (engine/plancache): none without a
+// state store.
+func (e *Engine) planCache() plancache.Cache {
+	c := plancache.Cache{Planner: e.opts.PlannerID, Log: e.log}
+	if e.opts.Store != nil {
+		c.Store = e.opts.Store
 	}
-	return store.PlanKey{Intent: llm.Normalize(question), Datasource: ds.spec.ID, SchemaVersion: ds.version,
-		Today: today, Extra: e.opts.PlannerID}, true
+	return c
+}
+
+// cacheQuestion is the plan cache's key of a question on a datasource.
+func cacheQuestion(ds *datasource, question, today string) plancache.Question {
+	return plancache.Question{Datasource: ds.spec.ID, Version: ds.version, Text: question, Today: today}
 }
 
 // cachedPlan returns a cached plan for the question, validated again now
 // (so a schema or access change applies at once), or nil.
 func (e *Engine) cachedPlan(ctx context.Context, ds *datasource, question, today string) *planned {
-	key, ok := e.planKey(ds, question, today)
-	if !ok {
-		return nil
-	}
-	b, hit, err := e.opts.Store.GetPlan(ctx, key)
-	if err != nil {
-		e.log.Warn("plan cache unreadable", "datasource", ds.spec.ID, "err", err)
-		return nil
-	}
-	if !hit {
-		return nil
-	}
-	plan, err := planast.Decode(b, planast.DefaultLimits)
-	if err != nil {
-		e.log.Warn("cached plan does not decode; asking the planner", "datasource", ds.spec.ID, "err", err)
+	plan := e.planCache().Get(ctx, cacheQuestion(ds, question, today))
+	if plan == nil {
 		return nil
 	}
 	v, err := e.validateFor(ctx, ds, plan)
@@ -50,22 +38,18 @@ func (e *Engine) cachedPlan(ctx context.Context, ds *datasource, question, today
 }
 
 // storePlan caches a plan that validated and executed. Only planner plans
-// are cached (never cache hits again, verified or supplied plans).
+// are cached (never cache hits again, verified or supplied plans), as the
+// planner wrote them, before row filters, so a hit is filtered for each
+// caller.
 func (e *Engine) storePlan(ctx context.Context, ds *datasource, question, today string, p *planned) {
 	if p.source != "llm" {
-		return
-	}
-	key, ok := e.planKey(ds, question, today)
-	if !ok {
 		return
 	}
 	plan := p.planner
 	if plan == nil {
 		plan = p.plan
 	}
-	if err := e.opts.Store.PutPlan(ctx, key, plan.Canonical()); err != nil {
-		e.log.Warn("cannot write the plan cache", "datasource", ds.spec.ID, "err", err)
-	}
+	e.planCache().Put(ctx, cacheQuestion(ds, question, today), plan)
 }
 
 // ClearPlanCache empties the plan cache of one datasource ("" for all) and

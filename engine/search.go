@@ -22,25 +22,7 @@ func (e *Engine) Search(ctx context.Context, datasource, text string) (*index.Se
 	if err != nil {
 		return nil, err
 	}
-	if ds.idx == nil {
-		return nil, Errorf(CodeDatasourceDown, "describe_schema lists the whole schema", "datasource %q has no retrieval index", ds.spec.ID)
-	}
-	sc := e.caller(ctx)
-	id := ds.spec.ID
-	allow := func(schemaName, table, column string) bool {
-		if column == "" {
-			return sc.AllowTable(id, schemaName, table)
-		}
-		return sc.AllowColumn(id, schemaName, table, column)
-	}
-	budget := e.opts.Retrieval
-	budget.WholeSchemaTokens = -1 // a search always ranks
-	sel, err := ds.idx.Retrieve(ctx, text, budget, allow)
-	if err != nil {
-		return nil, AsError(err)
-	}
-	sel.Values = filteredValues(sel.Values, sc, id)
-	return sel, nil
+	return e.retrieval(ctx, ds).Search(ctx, text)
 }
 
 // IndexReport says what refreshing one datasource did.

@@ -89,6 +89,8 @@ var Layers = map[string]int{
 	"engine/spans":      Steps,
 	"engine/planning":   Steps,
 	"engine/indexing":   Steps,
+	"engine/plancache":  Steps,
+	"engine/retrieval":  Steps,
 
 	"engine": Pipeline,
 

@@ -40,8 +40,8 @@ var mutations = []mutation{
 	},
 	{
 		Name: "cache-key-no-schema-version",
-		File: "engine/cache.go",
-		Old:  "SchemaVersion: ds.version,",
+		File: "engine/plancache/plancache.go",
+		Old:  "SchemaVersion: q.Version,",
 		New:  `SchemaVersion: "",`,
 		Pkgs: []string{"./internal/app"}, Run: "TestSchemaChangeInvalidatesCachedPlans",
 	},

@@ -1,0 +1,98 @@
+package retrieval
+
+import (
+	"context"
+	"log/slog"
+
+	"github.com/nl2sql/nl2sql/engine/internal/fault"
+	"github.com/nl2sql/nl2sql/index"
+	"github.com/nl2sql/nl2sql/internal/schema"
+	"github.com/nl2sql/nl2sql/scope"
+)
+
+// For is retrieval over one datasource for one caller.
+type For struct {
+	// Datasource is the datasource's id, as the caller's scope names it.
+	Datasource string
+	// Snap is the datasource's whole snapshot; the caller sees it through
+	// Scope.
+	Snap *schema.Snapshot
+	// Index is the datasource's retrieval index; nil sends the whole
+	// visible schema.
+	Index  *index.Index
+	Scope  *scope.Scope
+	Budget index.Budget
+	Log    *slog.Logger
+}
+
+// Retrieve is the part of the snapshot the planner sees for a question:
+// the visible tables and columns the index ranks highest (bleve BM25 +
+// exact-cosine vectors, fused, then foreign-key expansion), or the whole
+// visible schema when that is small (see index.Budget), when there is no
+// index or when retrieval fails (logged). The index is asked with the
+// caller's scope as its filter, and values are dropped for tables the
+// caller sees through a row filter (they come from all rows). The
+// selection is what the trace records; nil when the index was not asked.
+func (r For) Retrieve(ctx context.Context, question string) (*schema.Snapshot, *index.Selection) {
+	visible := r.Scope.FilterSnapshot(r.Snap)
+	if r.Index == nil {
+		return visible, nil
+	}
+	sel, err := r.Index.Retrieve(ctx, question, r.Budget, r.Scope.Reader(r.Datasource))
+	if err != nil {
+		r.Log.Warn("retrieval failed; sending the whole visible schema", "datasource", r.Datasource, "err", err)
+		return visible, nil
+	}
+	sel.Values = r.filteredValues(sel.Values)
+	return sel.Filter(visible), sel
+}
+
+// Search ranks the tables, their kept columns and the stored values
+// matching words of text, all within the caller's scope, always ranking
+// (never the whole schema), for clients that plan themselves.
+func (r For) Search(ctx context.Context, text string) (*index.Selection, error) {
+	if r.Index == nil {
+		return nil, fault.Errorf(fault.CodeDatasourceDown, "describe_schema lists the whole schema", "datasource %q has no retrieval index", r.Datasource)
+	}
+	allow := func(schemaName, table, column string) bool {
+		if column == "" {
+			return r.Scope.AllowTable(r.Datasource, schemaName, table)
+		}
+		return r.Scope.AllowColumn(r.Datasource, schemaName, table, column)
+	}
+	budget := r.Budget
+	budget.WholeSchemaTokens = -1 // a search always ranks
+	sel, err := r.Index.Retrieve(ctx, text, budget, allow)
+	if err != nil {
+		return nil, fault.AsError(err)
+	}
+	sel.Values = r.filteredValues(sel.Values)
+	return sel, nil
+}
+
+// StoredValues lists a text column's stored values for the warnings of a
+// run that matched nothing: from the retrieval index, and never for a
+// table the caller reads through a row filter (the index holds values of
+// every row). Nil without an index.
+func (r For) StoredValues() func(schemaName, table, column string) []string {
+	if r.Index == nil {
+		return nil
+	}
+	return func(schemaName, table, column string) []string {
+		if len(r.Scope.RowFilters(r.Datasource, schemaName, table)) > 0 {
+			return nil
+		}
+		return r.Index.ColumnValues(schemaName, table, column)
+	}
+}
+
+// filteredValues drops matched values of row-filtered tables.
+func (r For) filteredValues(vals []index.Value) []index.Value {
+	out := vals[:0:0]
+	for _, v := range vals {
+		if len(r.Scope.RowFilters(r.Datasource, v.Schema, v.Table)) == 0 {
+			out = append(out, v)
+		}
+	}
+	return out
+}
