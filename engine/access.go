@@ -5,9 +5,8 @@ import (
 	"errors"
 	"fmt"
 
-	"go.opentelemetry.io/otel/attribute"
-	"go.opentelemetry.io/otel/trace"
-
+	"github.com/nl2sql/nl2sql/engine/multi"
+	"github.com/nl2sql/nl2sql/engine/spans"
 	"github.com/nl2sql/nl2sql/planast"
 	"github.com/nl2sql/nl2sql/planast/validate"
 	"github.com/nl2sql/nl2sql/scope"
@@ -38,31 +37,25 @@ func (e *Engine) caller(ctx context.Context) *scope.Scope {
 // against the snapshot with the caller's access checker, so every table
 // and column (inside subqueries and CTEs too) is checked by scope. The
 // input plan is not changed.
-func (e *Engine) validateFor(ctx context.Context, ds *datasource, plan *planast.Query) (v *validate.Result, err error) {
-	ctx, sp := startSpan(ctx, "validate", trace.WithAttributes(attribute.String("nl2sql.datasource", ds.spec.ID)))
-	defer func() {
-		var pe *planast.Error
-		if errors.As(err, &pe) {
-			sp.SetAttributes(attribute.Int("nl2sql.issues", len(pe.Issues)), attribute.String("nl2sql.first_issue", string(pe.FirstCode())))
-		}
-		endSpan(sp, err)
-	}()
-	sc := e.caller(ctx)
-	plan, err = ds.sem.Expand(plan) // metric and filter references (engine/semantic)
-	if err != nil {
-		return nil, err
-	}
-	filtered, err := scope.ApplyRowFilters(plan, ds.spec.ID, sc, ds.snap)
-	if err != nil {
-		var pe *planast.Error
-		if errors.As(err, &pe) {
+func (e *Engine) validateFor(ctx context.Context, ds *datasource, plan *planast.Query) (*validate.Result, error) {
+	return spans.Validate(ctx, ds.spec.ID, func(ctx context.Context) (*validate.Result, error) {
+		sc := e.caller(ctx)
+		plan, err := ds.sem.Expand(plan) // metric and filter references (engine/semantic)
+		if err != nil {
 			return nil, err
 		}
-		return nil, &Error{Code: CodeAccessDenied, Msg: "a row filter of your role cannot be applied to this plan",
-			Hint: "ask your administrator; the plan was not run", Err: err}
-	}
-	// a sub-query must return its expected columns (engine/subquery.go)
-	return validate.Plan(filtered, ds.snap, expectColumns(ctx, validate.Options{Access: sc.Checker(ds.spec.ID)}))
+		filtered, err := scope.ApplyRowFilters(plan, ds.spec.ID, sc, ds.snap)
+		if err != nil {
+			var pe *planast.Error
+			if errors.As(err, &pe) {
+				return nil, err
+			}
+			return nil, &Error{Code: CodeAccessDenied, Msg: "a row filter of your role cannot be applied to this plan",
+				Hint: "ask your administrator; the plan was not run", Err: err}
+		}
+		// a sub-query must return its expected columns (multi.WithExpected)
+		return validate.Plan(filtered, ds.snap, validate.Options{Access: sc.Checker(ds.spec.ID), ExpectedColumns: multi.Expected(ctx)})
+	})
 }
 
 // screen refuses, before any model call, a question that names only

@@ -33,7 +33,7 @@ func (e *Engine) requireApproval(ctx context.Context, ds *datasource, q string, 
 	id := e.caller(ctx).Identity()
 	in := planInput(ds, p)
 	return e.desk().Hold(ctx, Approval{User: id.User, Roles: id.Roles, Datasource: ds.spec.ID, Question: q, Reason: reason,
-		Tables: in.Tables, Plan: in.Plan, SQL: sql, CreatedAt: tr.t.CreatedAt})
+		Tables: in.Tables, Plan: in.Plan, SQL: sql, CreatedAt: tr.T.CreatedAt})
 }
 
 // beforeExecution runs the before_execution hooks; a require_approval
@@ -59,13 +59,7 @@ func (e *Engine) executionHooks(ctx context.Context, ds *datasource, q string, p
 	if err != nil || !out.NeedsApproval || p.source == "approved" {
 		return false, "", err
 	}
-	reason := ""
-	for _, r := range out.Records {
-		if r.Action == hooks.RequireApproval {
-			reason = r.Reason
-		}
-	}
-	return true, reason, nil
+	return true, out.ApprovalReason(), nil
 }
 
 // Decide approves (or rejects) a pending approval. Only an approver may,
@@ -103,11 +97,11 @@ func (e *Engine) RunApproved(ctx context.Context, id string) (res *Result, err e
 	sw := newStopwatch()
 	var tm Timings
 	today := e.opts.Today()
-	tr := &traceRec{t: Trace{ID: newTraceID(), CreatedAt: time.Now().UTC(), Question: "(approved " + id + ")", Today: today, PlanSource: "approved"}}
+	tr := &traceRec{T: Trace{ID: newTraceID(), CreatedAt: time.Now().UTC(), Question: "(approved " + id + ")", Today: today, PlanSource: "approved"}}
 	ctx = e.startRun(withTrace(ctx, tr), "run_approved", tr)
 	defer func() { // every attempt is a run in the audit log, refused ones too
 		if res != nil {
-			tr.t.Timings, tr.t.SQL, tr.t.RowCount = res.Timings, res.SQL, res.RowCount
+			tr.T.Timings, tr.T.SQL, tr.T.RowCount = res.Timings, res.SQL, res.RowCount
 		}
 		e.writeTrace(tr, err)
 		e.runFinished(ctx, "approved", tr, res, err)
@@ -116,7 +110,7 @@ func (e *Engine) RunApproved(ctx context.Context, id string) (res *Result, err e
 	if err != nil {
 		return nil, err
 	}
-	tr.t.Question = redact(a.Question)
+	tr.T.Question = redact(a.Question)
 	ctx, q, err := e.runStarted(ctx, "approved", a.Question, tr)
 	if err != nil {
 		return nil, err

@@ -58,15 +58,15 @@ func (e *Engine) Ask(ctx context.Context, req AskRequest) (res *Result, err erro
 		return nil, err
 	}
 	today := e.opts.Today()
-	tr := &traceRec{t: Trace{ID: newTraceID(), CreatedAt: time.Now().UTC(), Question: redact(q), Today: today}}
+	tr := &traceRec{T: Trace{ID: newTraceID(), CreatedAt: time.Now().UTC(), Question: redact(q), Today: today}}
 	ctx = e.startRun(withTrace(ctx, tr), "ask", tr)
 	defer func() {
-		tr.t.Timings = tm
+		tr.T.Timings = tm
 		if res != nil && res.HostPlan != nil {
-			tr.t.PlanSource = "host"
+			tr.T.PlanSource = "host"
 		} else if res != nil {
-			tr.t.Timings = res.Timings
-			tr.t.SQL, tr.t.RowCount, tr.t.PlanSource = res.SQL, res.RowCount, res.SubQueries[0].PlanSource
+			tr.T.Timings = res.Timings
+			tr.T.SQL, tr.T.RowCount, tr.T.PlanSource = res.SQL, res.RowCount, res.SubQueries[0].PlanSource
 		}
 		e.writeTrace(tr, err)
 		e.runFinished(ctx, "ask", tr, res, err)
@@ -76,7 +76,7 @@ func (e *Engine) Ask(ctx context.Context, req AskRequest) (res *Result, err erro
 	}
 	ctx = progress(ctx, "resolve")
 	if req.Datasource == "" && len(e.specs) > 1 { // several datasources, none named (engine/multi.go)
-		mres, one, work, merr := e.asker(tr, today).Ask(ctx, q, today, tr.t.ID, sw, &tm)
+		mres, one, work, merr := e.asker(tr, today).Ask(ctx, q, today, tr.T.ID, sw, &tm)
 		if reason, ok := e.handsOver(merr); ok && one == "" {
 			// no resolver model: the ranking picks, or the host does (host_plan.go)
 			pick, cands, scores, herr := hostplan.Resolve(ctx, hostResolver{e, tr}, q)
@@ -84,7 +84,7 @@ func (e *Engine) Ask(ctx context.Context, req AskRequest) (res *Result, err erro
 				return nil, herr
 			}
 			if pick == "" {
-				return hostResult(q, hostplan.Candidates(ctx, q, today, reason, tr.t.ID, cands, scores, e.opts.ResultTokens), tr), nil
+				return hostResult(q, hostplan.Candidates(ctx, q, today, reason, tr.T.ID, cands, scores, e.opts.ResultTokens), tr), nil
 			}
 			one, merr = pick, nil
 		}
@@ -127,7 +127,7 @@ func (e *Engine) Ask(ctx context.Context, req AskRequest) (res *Result, err erro
 		planned, scale, err = e.planMaybeScaled(ctx, ds, q, sctx, today) // test-time scaling (engine/scale.go)
 	}
 	if planned != nil {
-		tr.t.Rejected = planned.rejected
+		tr.T.Rejected = planned.rejected
 	}
 	if reason, ok := e.handsOver(err); ok && ctx.Err() == nil && (planned == nil || len(planned.rejected) == 0) {
 		return e.hostPlan(ctx, ds, q, today, reason, tr), nil
@@ -138,7 +138,7 @@ func (e *Engine) Ask(ctx context.Context, req AskRequest) (res *Result, err erro
 	tm.Plan, tm.Model = sw.Lap(), planned.modelMS
 	ctx = progress(ctx, "render")
 	res, err = e.finish(ctx, ds, q, today, planned, sw, &tm, tr)
-	return withScaleReport(res, scale), err
+	return res.WithScaling(scale), err
 }
 
 // finish renders, executes and summarises a validated plan; Ask and RunPlan
@@ -176,7 +176,7 @@ func (e *Engine) finish(ctx context.Context, ds *datasource, q, today string, pl
 			Attempts: planned.attempts, RowCount: len(rows.Rows), Truncated: rows.Truncated,
 			Definitions: ds.sem.Used(planned.planner),
 		}},
-		TraceID: tr.t.ID,
+		TraceID: tr.T.ID,
 	}
 	if res.Rows == nil {
 		res.Rows = [][]any{}

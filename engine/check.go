@@ -60,7 +60,7 @@ func (e *Engine) supplied(ctx context.Context, datasource string, doc []byte, tr
 	if err != nil {
 		var pe *planast.Error
 		if errors.As(err, &pe) {
-			tr.t.Rejected = []Attempt{{Attempt: 1, Issues: pe.Issues}}
+			tr.T.Rejected = []Attempt{{Attempt: 1, Issues: pe.Issues}}
 			hint := planning.SuppliedHint(doc)
 			if w := e.elsewhereHint(ctx, ds, plan); w != "" {
 				hint = w
@@ -85,7 +85,7 @@ func (e *Engine) supplied(ctx context.Context, datasource string, doc []byte, tr
 func (e *Engine) CheckPlan(ctx context.Context, datasource string, doc []byte, dialect string) (pc *PlanCheck, err error) {
 	ctx, cancel := e.withDeadline(ctx)
 	defer cancel()
-	tr := &traceRec{t: Trace{ID: newTraceID(), CreatedAt: time.Now().UTC(), Question: suppliedQuestion, Today: e.opts.Today(), PlanSource: "supplied"}}
+	tr := &traceRec{T: Trace{ID: newTraceID(), CreatedAt: time.Now().UTC(), Question: suppliedQuestion, Today: e.opts.Today(), PlanSource: "supplied"}}
 	ctx = e.startRun(ctx, "check_plan", tr)
 	defer func() { e.runFinished(ctx, "check_plan", tr, nil, err) }()
 	if ctx, err = e.runStartedFixed(ctx, "check_plan", suppliedQuestion, tr); err != nil {
@@ -129,17 +129,6 @@ func (e *Engine) CheckPlan(ctx context.Context, datasource string, doc []byte, d
 	}
 	return &PlanCheck{Datasource: ds.spec.ID, Dialect: dialect, Plan: p.plan, Columns: p.columns, Types: p.types, SQL: sql,
 		Definitions: ds.sem.Used(p.planner), Warnings: warnings}, nil
-}
-
-// snapshot returns the datasource's whole schema snapshot (introspected
-// and profiled on first use); callers outside the engine get
-// VisibleSnapshot, filtered for the caller.
-func (e *Engine) snapshot(ctx context.Context, datasource string) (*schema.Snapshot, error) {
-	ds, err := e.resolve(ctx, datasource)
-	if err != nil {
-		return nil, err
-	}
-	return ds.snap, nil
 }
 
 // VisibleSnapshot returns the datasource's snapshot as the caller may see

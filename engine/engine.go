@@ -17,6 +17,7 @@ import (
 	"github.com/nl2sql/nl2sql/curated"
 	"github.com/nl2sql/nl2sql/engine/events"
 	"github.com/nl2sql/nl2sql/engine/hooks"
+	"github.com/nl2sql/nl2sql/engine/hostplan"
 	"github.com/nl2sql/nl2sql/engine/indexing"
 	"github.com/nl2sql/nl2sql/engine/internal/fault"
 	"github.com/nl2sql/nl2sql/engine/llm"
@@ -244,7 +245,7 @@ func (e *Engine) TracerProvider() trace.TracerProvider { return e.opts.TracerPro
 func New(opts Options) (*Engine, error) {
 	hostMode := opts.Planner == nil
 	if hostMode {
-		opts.Planner = noPlanner{}
+		opts.Planner = hostplan.NoPlanner{}
 	}
 	if opts.Today == nil {
 		opts.Today = func() string { return time.Now().UTC().Format("2006-01-02") }

@@ -38,7 +38,7 @@ func (e *Engine) Explain(ctx context.Context, req AskRequest) (ex *Explanation, 
 	if err != nil {
 		return nil, err
 	}
-	tr := &traceRec{t: Trace{ID: newTraceID(), CreatedAt: time.Now().UTC(), Question: redact(q), Today: e.opts.Today()}}
+	tr := &traceRec{T: Trace{ID: newTraceID(), CreatedAt: time.Now().UTC(), Question: redact(q), Today: e.opts.Today()}}
 	ctx = e.startRun(withTrace(ctx, tr), "explain", tr)
 	defer func() { e.runFinished(ctx, "explain", tr, nil, err) }()
 	if ctx, q, err = e.runStarted(ctx, "explain", q, tr); err != nil {

@@ -28,7 +28,7 @@ func (e *Engine) gate() extend.Gate {
 // caller's identity.
 func (e *Engine) runOf(ctx context.Context, tr *traceRec) extend.Run {
 	id := e.caller(ctx).Identity()
-	return extend.Run{ID: tr.t.ID, User: id.User, Roles: id.Roles, Started: tr.t.CreatedAt}
+	return extend.Run{ID: tr.T.ID, User: id.User, Roles: id.Roles, Started: tr.T.CreatedAt}
 }
 
 // hook runs the hooks of point p for the run (extend.Gate.Hook). Every
@@ -65,7 +65,7 @@ func (e *Engine) afterPlanning(ctx context.Context, ds *datasource, q string, p 
 	if err != nil {
 		var pe *planast.Error
 		if errors.As(err, &pe) {
-			e.emit(ctx, events.ValidationFailed{RunID: tr.t.ID, Datasource: ds.spec.ID, Attempt: 0, Issues: len(pe.Issues), FirstCode: string(pe.FirstCode())})
+			e.emit(ctx, events.ValidationFailed{RunID: tr.T.ID, Datasource: ds.spec.ID, Attempt: 0, Issues: len(pe.Issues), FirstCode: string(pe.FirstCode())})
 			return nil, &Error{Code: CodeRefusedByRule, Msg: "a rule's change to the plan did not validate", Issues: pe.Issues,
 				Hint: "the operator's after_planning hook produced an invalid plan; ask your administrator", Err: err}
 		}
@@ -104,8 +104,8 @@ func WithEventSink(ctx context.Context, f func(events.Event)) context.Context {
 // the run's context (whose step progress becomes step.started events) and
 // the (possibly rewritten) question.
 func (e *Engine) runStarted(ctx context.Context, kind, q string, tr *traceRec) (context.Context, string, error) {
-	ctx = e.gate().WithRun(ctx, tr.t.ID)
-	e.emit(ctx, events.RunStarted{RunID: tr.t.ID, Kind: kind, User: e.caller(ctx).Identity().User})
+	ctx = e.gate().WithRun(ctx, tr.T.ID)
+	e.emit(ctx, events.RunStarted{RunID: tr.T.ID, Kind: kind, User: e.caller(ctx).Identity().User})
 	if !e.opts.Hooks.Has(hooks.BeforeRun) {
 		return ctx, q, nil
 	}
@@ -130,8 +130,8 @@ func (e *Engine) runStartedFixed(ctx context.Context, kind, q string, tr *traceR
 // runFinished emits the run's last events (extend.Gate.Finish): run.finished
 // is the audit log's one line per run.
 func (e *Engine) runFinished(ctx context.Context, kind string, tr *traceRec, res *Result, err error) {
-	e.gate().Finish(ctx, extend.Finished{Run: e.runOf(ctx, tr), Kind: kind, Datasource: tr.t.Datasource,
-		Rejected: tr.t.Rejected, Result: res, Err: err})
+	e.gate().Finish(ctx, extend.Finished{Run: e.runOf(ctx, tr), Kind: kind, Datasource: tr.T.Datasource,
+		Rejected: tr.T.Rejected, Result: res, Err: err})
 	finishRun(ctx, res, err)
 }
 
@@ -143,7 +143,7 @@ func (e *Engine) resolveOne(ctx context.Context, id, q string, tr *traceRec) (*d
 	if err != nil {
 		return nil, err
 	}
-	tr.t.Datasource = ds.spec.ID
+	tr.T.Datasource = ds.spec.ID
 	if _, err := e.resolved(ctx, q, []string{ds.spec.ID}, tr); err != nil {
 		return nil, err
 	}

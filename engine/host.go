@@ -5,7 +5,6 @@ import (
 
 	"github.com/nl2sql/nl2sql/curated"
 	"github.com/nl2sql/nl2sql/engine/hostplan"
-	"github.com/nl2sql/nl2sql/engine/llm"
 	"github.com/nl2sql/nl2sql/engine/result"
 	"github.com/nl2sql/nl2sql/engine/verified"
 	"github.com/nl2sql/nl2sql/internal/schema"
@@ -36,18 +35,6 @@ type (
 	HostCandidate = hostplan.HostCandidate
 )
 
-// noPlanner is the planner of an engine configured without one: any model
-// call is the typed NO_PLANNER error (Ask never makes one; explain and the
-// steps that need a model report it).
-type noPlanner struct{}
-
-func (noPlanner) Complete(context.Context, llm.Request) (*llm.Response, error) {
-	return nil, errNoPlanner
-}
-
-var errNoPlanner = &Error{Code: CodeNoPlanner, Msg: "no model is configured on this server, so it does not plan questions itself",
-	Hint: "plan it yourself: write a plan (get_plan_schema gives the guide and JSON Schema), then check_plan shows its validation and SQL without running it (the no-model explain_plan) and run_plan runs it; ask returns plan_it_yourself with the schema context"}
-
 // HostPlanning reports whether the engine has no planner of its own: the
 // host plans through get_plan_schema and run_plan.
 func (e *Engine) HostPlanning() bool { return e.hostMode }
@@ -60,11 +47,11 @@ func (e *Engine) handsOver(err error) (string, bool) {
 
 // hostPlan builds the plan-it-yourself result for q on ds.
 func (e *Engine) hostPlan(ctx context.Context, ds *datasource, q, today, reason string, tr *traceRec) *Result {
-	return hostResult(q, hostplan.Plan(ctx, stepSource{e, ds}, q, today, reason, tr.t.ID, e.opts.ResultTokens), tr)
+	return hostResult(q, hostplan.Plan(ctx, stepSource{e, ds}, q, today, reason, tr.T.ID, e.opts.ResultTokens), tr)
 }
 
 func hostResult(q string, hp *HostPlan, tr *traceRec) *Result {
-	return &Result{Question: q, HostPlan: hp, TraceID: tr.t.ID, Warnings: []string{}}
+	return &Result{Question: q, HostPlan: hp, TraceID: tr.T.ID, Warnings: []string{}}
 }
 
 // stepSource is one datasource as the step packages see it

@@ -54,12 +54,12 @@ func (e *Engine) RunDecomposition(ctx context.Context, question string, doc []by
 		return nil, err
 	}
 	today := e.opts.Today()
-	tr := &traceRec{t: Trace{ID: newTraceID(), CreatedAt: time.Now().UTC(), Question: redact(q), Today: today, PlanSource: "supplied"}}
+	tr := &traceRec{T: Trace{ID: newTraceID(), CreatedAt: time.Now().UTC(), Question: redact(q), Today: today, PlanSource: "supplied"}}
 	ctx = e.startRun(withTrace(ctx, tr), "run_decomposition", tr)
 	defer func() {
-		tr.t.Timings = tm
+		tr.T.Timings = tm
 		if res != nil {
-			tr.t.Timings, tr.t.SQL, tr.t.RowCount = res.Timings, res.SQL, res.RowCount
+			tr.T.Timings, tr.T.SQL, tr.T.RowCount = res.Timings, res.SQL, res.RowCount
 		}
 		e.writeTrace(tr, err)
 		finishRun(ctx, res, err)
@@ -75,15 +75,15 @@ func (e *Engine) RunDecomposition(ctx context.Context, question string, doc []by
 			return nil, Errorf(CodeDatasourceNotFound, "list_datasources shows the datasources you can use", "there is no datasource %q", id)
 		}
 	}
-	tr.t.Datasource = strings.Join(offered, ",")
+	tr.T.Datasource = strings.Join(offered, ",")
 	tm.Resolve = sw.Lap()
 	dec, issues := multi.Check(ans, offered)
 	if issues != nil {
-		tr.t.Rejected = []Attempt{{Attempt: 1, Issues: issues}}
+		tr.T.Rejected = []Attempt{{Attempt: 1, Issues: issues}}
 		return nil, multi.Invalid(issues, "the decomposition is invalid")
 	}
 	tm.Plan = sw.Lap()
-	return e.asker(tr, today).Run(ctx, q, dec, multi.Usage{}, tr.t.ID, sw, &tm)
+	return e.asker(tr, today).Run(ctx, q, dec, multi.Usage{}, tr.T.ID, sw, &tm)
 }
 
 type reachKey struct{}

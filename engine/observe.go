@@ -2,12 +2,8 @@ package engine
 
 import (
 	"context"
-	"time"
 
-	"go.opentelemetry.io/otel/trace"
-
-	"github.com/nl2sql/nl2sql/engine/events"
-	"github.com/nl2sql/nl2sql/engine/llm"
+	"github.com/nl2sql/nl2sql/engine/extend"
 	"github.com/nl2sql/nl2sql/engine/spans"
 	"github.com/nl2sql/nl2sql/internal/source"
 )
@@ -19,7 +15,7 @@ import (
 const tracerName = spans.TracerName
 
 func (e *Engine) startRun(ctx context.Context, kind string, tr *traceRec) context.Context {
-	return spans.StartRun(ctx, e.tracer, kind, tr.t.ID)
+	return spans.StartRun(ctx, e.tracer, kind, tr.T.ID)
 }
 
 func stepSpan(ctx context.Context, step string) context.Context { return spans.Step(ctx, step) }
@@ -34,12 +30,6 @@ func finishRun(ctx context.Context, res *Result, err error) {
 	}
 	spans.FinishRun(ctx, out, err)
 }
-
-func startSpan(ctx context.Context, name string, opts ...trace.SpanStartOption) (context.Context, trace.Span) {
-	return spans.Start(ctx, name, opts...)
-}
-
-func endSpan(sp trace.Span, err error) { spans.End(sp, err) }
 
 // traceModels wraps the planner, the answerer and the selector so every
 // model call is a span of the request's trace.
@@ -62,39 +52,25 @@ func (s tracedSource) Query(ctx context.Context, sql string, args []any, maxRows
 	})
 }
 
-// observedPlanner publishes a model.call event for every call of p.
-type observedPlanner struct {
-	p   Planner
-	bus *events.Bus
-}
-
 // observeModels wraps every model the engine calls (the planner, the
 // answerer, and the selector that judges and critiques scaling candidates)
-// so every model call is an event (counts and names only, never prompts or
-// answers).
+// so every model call is an event (extend.ObserveModel: counts and names
+// only, never prompts or answers).
 func observeModels(o *Options) {
 	if o.Events == nil {
 		return
 	}
-	o.Planner = observedPlanner{o.Planner, o.Events}
+	runID := func(ctx context.Context) string {
+		if tr := traceFrom(ctx); tr != nil {
+			return tr.T.ID
+		}
+		return ""
+	}
+	o.Planner = extend.ObserveModel(o.Planner, o.Events, runID)
 	if o.Answerer != nil {
-		o.Answerer = observedPlanner{o.Answerer, o.Events}
+		o.Answerer = extend.ObserveModel(o.Answerer, o.Events, runID)
 	}
 	if o.Selector != nil {
-		o.Selector = observedPlanner{o.Selector, o.Events}
+		o.Selector = extend.ObserveModel(o.Selector, o.Events, runID)
 	}
-}
-
-func (op observedPlanner) Complete(ctx context.Context, req llm.Request) (*llm.Response, error) {
-	t0 := time.Now()
-	resp, err := op.p.Complete(ctx, req)
-	ev := events.ModelCall{Step: req.Step, DurationMS: ms(time.Since(t0)), Failed: err != nil}
-	if tr := traceFrom(ctx); tr != nil {
-		ev.RunID = tr.t.ID
-	}
-	if resp != nil {
-		ev.Provider, ev.Model, ev.InputTokens, ev.OutputTokens = resp.Provider, resp.Model, resp.Usage.InputTokens, resp.Usage.OutputTokens
-	}
-	op.bus.Publish(ctx, ev)
-	return resp, err
 }

@@ -106,17 +106,5 @@ func (e *Engine) planRequest(ds *datasource, question, sctx, today string, issue
 
 // traceCall records a model call in the request's trace, if any.
 func traceCall(ctx context.Context, req llm.Request, resp *llm.Response, err error, took time.Duration) {
-	tr := traceFrom(ctx)
-	if tr == nil {
-		return
-	}
-	c := ModelCall{Step: req.Step, Datasource: req.Datasource, Intent: req.Intent, Sample: req.Sample,
-		PromptHash: req.PromptHash, Messages: req.Messages, MS: ms(took)}
-	if resp != nil {
-		c.Answer, c.Provider, c.Model, c.Usage = resp.Content, resp.Provider, resp.Model, resp.Usage
-	}
-	if err != nil {
-		c.Error = err.Error()
-	}
-	tr.call(c)
+	traceFrom(ctx).Call(req, resp, err, took)
 }

@@ -20,10 +20,8 @@ func (e *Engine) retrieve(ctx context.Context, ds *datasource, question string) 
 func (e *Engine) retrieved(ctx context.Context, ds *datasource, question string) *schema.Snapshot {
 	e.retrievals.Add(1)
 	kept, sel := e.retrieval(ctx, ds).Retrieve(ctx, question)
-	if tr := traceFrom(ctx); tr != nil && sel != nil {
-		tr.mu.Lock()
-		tr.t.Retrieved = sel
-		tr.mu.Unlock()
+	if sel != nil {
+		traceFrom(ctx).Update(func(t *Trace) { t.Retrieved = sel })
 	}
 	return kept
 }

@@ -19,11 +19,11 @@ func (e *Engine) RunPlan(ctx context.Context, datasource string, doc []byte) (re
 	sw := newStopwatch()
 	var tm Timings
 	today := e.opts.Today()
-	tr := &traceRec{t: Trace{ID: newTraceID(), CreatedAt: time.Now().UTC(), Question: suppliedQuestion, Today: today, PlanSource: "supplied"}}
+	tr := &traceRec{T: Trace{ID: newTraceID(), CreatedAt: time.Now().UTC(), Question: suppliedQuestion, Today: today, PlanSource: "supplied"}}
 	ctx = e.startRun(ctx, "run_plan", tr)
 	defer func() {
 		if res != nil {
-			tr.t.Timings, tr.t.SQL, tr.t.RowCount = res.Timings, res.SQL, res.RowCount
+			tr.T.Timings, tr.T.SQL, tr.T.RowCount = res.Timings, res.SQL, res.RowCount
 		}
 		e.writeTrace(tr, err)
 		e.runFinished(ctx, "run_plan", tr, res, err)

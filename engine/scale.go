@@ -43,7 +43,7 @@ func (e *Engine) planMaybeScaled(ctx context.Context, ds *datasource, q, sctx, t
 	}
 	h := &scaleHost{e: e, ds: ds, q: q, sctx: sctx, today: today, tr: traceFrom(ctx)}
 	if h.tr == nil {
-		h.tr = &traceRec{t: Trace{ID: newTraceID(), CreatedAt: time.Now().UTC()}}
+		h.tr = &traceRec{T: Trace{ID: newTraceID(), CreatedAt: time.Now().UTC()}}
 	}
 	run := scale.New[*planned](h, scale.Question{Datasource: ds.spec.ID, Text: q, SchemaContext: sctx, Today: today, Tables: len(ds.snap.Tables)},
 		scale.Deps{Planner: e.opts.Planner, Selector: e.opts.Selector, MaxRepairs: e.opts.MaxRepairs}, cfg)
@@ -81,11 +81,7 @@ func addScaleUsage(u *Usage, s scale.Usage) {
 // scaleReport is the run's report, stored in the request's trace too.
 func scaleReport[P any](ctx context.Context, run *scale.Run[P]) *ScaleReport {
 	r := run.Report()
-	if tr := traceFrom(ctx); tr != nil {
-		tr.mu.Lock()
-		tr.t.Scaling = r
-		tr.mu.Unlock()
-	}
+	traceFrom(ctx).Update(func(t *Trace) { t.Scaling = r })
 	return r
 }
 
@@ -143,14 +139,4 @@ func (h *scaleHost) Hold(ctx context.Context, p *planned, sql, reason string) er
 
 func (h *scaleHost) TraceCall(ctx context.Context, req llm.Request, resp *llm.Response, err error, took time.Duration) {
 	traceCall(ctx, req, resp, err, took)
-}
-
-// withScaleReport puts the scaling report into the result, with the
-// warnings it earns (scale.Report.Warnings).
-func withScaleReport(res *Result, r *ScaleReport) *Result {
-	if res != nil && r != nil {
-		res.Scaling = r
-		res.Warnings = append(res.Warnings, r.Warnings()...)
-	}
-	return res
 }

@@ -22,13 +22,7 @@ func (e *Engine) Semantic(ctx context.Context, datasource string) (*semantic.Lay
 	if ds.sem == nil {
 		return nil, nil
 	}
-	sc, id := e.caller(ctx), ds.spec.ID
-	return ds.sem.Visible(func(schemaName, table, column string) bool {
-		if column == "" {
-			return sc.AllowTable(id, schemaName, table)
-		}
-		return sc.AllowColumn(id, schemaName, table, column)
-	}), nil
+	return ds.sem.Visible(e.caller(ctx).Reader(ds.spec.ID)), nil
 }
 
 // HasSemantic reports whether datasource id is configured with a semantic

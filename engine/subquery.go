@@ -5,16 +5,12 @@ import (
 	"strings"
 	"time"
 
-	"go.opentelemetry.io/otel/attribute"
-	"go.opentelemetry.io/otel/trace"
-
-	"github.com/nl2sql/nl2sql/duckcompute"
 	"github.com/nl2sql/nl2sql/engine/hooks"
 	"github.com/nl2sql/nl2sql/engine/llm"
 	"github.com/nl2sql/nl2sql/engine/multi"
 	"github.com/nl2sql/nl2sql/engine/result"
+	"github.com/nl2sql/nl2sql/engine/spans"
 	"github.com/nl2sql/nl2sql/planast"
-	"github.com/nl2sql/nl2sql/planast/validate"
 )
 
 // The sub-queries of a question across datasources: engine/multi walks
@@ -22,34 +18,9 @@ import (
 // single-datasource steps here (multiHost.Run, the multi.Host this
 // package implements).
 
-// A sub-query of a cross-datasource question is planned by the
-// single-datasource path (planValidated) with its intent as the question.
-// Two things differ, and both travel in the context so that the path keeps
-// one signature: the planner is shown the expected output (a section after
-// the schema context, see multi.ExpectedSection), and every plan it returns, a
-// cached plan included, must have exactly the expected output columns
-// (validate.Options.ExpectedColumns, through expectColumns).
-
-type expectedKey struct{}
-
-// withExpected marks ctx as planning a sub-query with these output columns.
-func withExpected(ctx context.Context, cols []duckcompute.Column) context.Context {
-	names := make([]string, len(cols))
-	for i, c := range cols {
-		names[i] = c.Name
-	}
-	return context.WithValue(ctx, expectedKey{}, names)
-}
-
-// expectColumns sets opts.ExpectedColumns to the sub-query's expected
-// output columns when ctx plans a sub-query (planValidated
-// and cachedPlan validate with it), and returns opts unchanged otherwise.
-func expectColumns(ctx context.Context, opts validate.Options) validate.Options {
-	if names, ok := ctx.Value(expectedKey{}).([]string); ok {
-		opts.ExpectedColumns = names
-	}
-	return opts
-}
+// A sub-query's plan must have exactly its expected output columns
+// (multi.WithExpected, which validateFor reads), and the planner is shown
+// them (a section after the schema context, see multi.ExpectedSection).
 
 // multiHost is the pipeline's side of one question across datasources
 // (multi.Host): every sub-query takes the steps a question on one
@@ -68,7 +39,7 @@ func (h *multiHost) Resolved(ctx context.Context, q string, ids []string) ([]str
 	return h.e.resolved(ctx, q, ids, h.tr)
 }
 
-func (h *multiHost) Picked(ids []string) { h.tr.t.Datasource = strings.Join(ids, ",") }
+func (h *multiHost) Picked(ids []string) { h.tr.T.Datasource = strings.Join(ids, ",") }
 
 func (h *multiHost) Open(ctx context.Context, id string) (multi.Source, error) {
 	if !h.e.reaches(ctx, id) {
@@ -90,9 +61,7 @@ func (h *multiHost) Hook(ctx context.Context, p hooks.Point, in hooks.Input) (ho
 }
 
 func (h *multiHost) Refused(attempt int, issues []planast.Issue) {
-	h.tr.mu.Lock()
-	h.tr.t.Rejected = append(h.tr.t.Rejected, Attempt{Attempt: attempt, Issues: issues})
-	h.tr.mu.Unlock()
+	h.tr.Update(func(t *Trace) { t.Rejected = append(t.Rejected, Attempt{Attempt: attempt, Issues: issues}) })
 }
 
 func (h *multiHost) TraceCall(ctx context.Context, req llm.Request, resp *llm.Response, err error, took time.Duration) {
@@ -106,8 +75,8 @@ func (h *multiHost) TraceCall(ctx context.Context, req llm.Request, resp *llm.Re
 func (h *multiHost) Run(ctx context.Context, s multi.Sub, src multi.Source) (r multi.SubRun) {
 	e, ds, today := h.e, src.(stepSource).ds, h.today
 	r.Query = SubQuery{ID: s.ID, Datasource: s.Datasource, Dialect: ds.src.Dialect(), Intent: s.Intent}
-	ctx, sp := startSpan(ctx, "subquery", trace.WithAttributes(attribute.String("nl2sql.subquery_id", s.ID), attribute.String("nl2sql.datasource", s.Datasource)))
-	defer func() { endSpan(sp, r.Err) }()
+	ctx, sp := spans.SubQuery(ctx, s.ID, s.Datasource)
+	defer func() { spans.End(sp, r.Err) }()
 	fail := func(err error) multi.SubRun {
 		r.Err = err
 		r.Query.Error = AsError(err).Error()
@@ -116,12 +85,12 @@ func (h *multiHost) Run(ctx context.Context, s multi.Sub, src multi.Source) (r m
 	if err := e.screen(ctx, ds, s.Intent); err != nil {
 		return fail(err)
 	}
-	rctx, rsp := startSpan(ctx, "retrieve")
+	rctx, rsp := spans.Start(ctx, "retrieve")
 	sctx := e.subContext(rctx, ds, s)
 	rsp.End()
-	pctx, psp := startSpan(ctx, "plan")
-	p, err := e.planValidated(withExpected(pctx, s.Expected), ds, s.Intent, sctx, today)
-	endSpan(psp, err)
+	pctx, psp := spans.Start(ctx, "plan")
+	p, err := e.planValidated(multi.WithExpected(pctx, s.Expected), ds, s.Intent, sctx, today)
+	spans.End(psp, err)
 	if p != nil {
 		r.Usage, r.ModelMS = p.usage, p.modelMS
 		r.Query.Attempts = p.attempts
@@ -138,9 +107,9 @@ func (h *multiHost) Run(ctx context.Context, s multi.Sub, src multi.Source) (r m
 	if got, want := strings.Join(p.columns, ","), strings.Join(multi.ColumnNames(s.Expected), ","); got != want {
 		return fail(Errorf(CodePlanInvalid, "", "the plan returns the columns %s, not the expected %s", got, want))
 	}
-	_, dsp := startSpan(ctx, "render")
+	_, dsp := spans.Start(ctx, "render")
 	sql, err := e.render(ds, p)
-	endSpan(dsp, err)
+	spans.End(dsp, err)
 	if err != nil {
 		return fail(err)
 	}
@@ -150,9 +119,9 @@ func (h *multiHost) Run(ctx context.Context, s multi.Sub, src multi.Source) (r m
 	if err := multi.BeforeExecution(ctx, h.Hook, in); err != nil {
 		return fail(err)
 	}
-	ectx, esp := startSpan(ctx, "execute")
+	ectx, esp := spans.Start(ctx, "execute")
 	rows, err := e.execute(ectx, ds, sql)
-	endSpan(esp, err)
+	spans.End(esp, err)
 	if err != nil {
 		return fail(err)
 	}

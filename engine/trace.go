@@ -2,7 +2,6 @@ package engine
 
 import (
 	"context"
-	"sync"
 	"time"
 
 	"github.com/nl2sql/nl2sql/engine/internal/fault"
@@ -20,31 +19,13 @@ type ModelCall = traces.ModelCall
 // TraceError is the error a traced request ended with.
 type TraceError = traces.Error
 
-type traceKey struct{}
+// traceRec collects a trace during one request (engine/traces); safe for
+// concurrent calls.
+type traceRec = traces.Recorder
 
-// traceRec collects a trace during one request; safe for concurrent calls.
-type traceRec struct {
-	mu sync.Mutex
-	t  Trace
-}
+func withTrace(ctx context.Context, tr *traceRec) context.Context { return traces.With(ctx, tr) }
 
-func withTrace(ctx context.Context, tr *traceRec) context.Context {
-	return context.WithValue(ctx, traceKey{}, tr)
-}
-
-func traceFrom(ctx context.Context) *traceRec {
-	tr, _ := ctx.Value(traceKey{}).(*traceRec)
-	return tr
-}
-
-func (tr *traceRec) call(c ModelCall) {
-	if tr == nil {
-		return
-	}
-	tr.mu.Lock()
-	tr.t.ModelCalls = append(tr.t.ModelCalls, c)
-	tr.mu.Unlock()
-}
+func traceFrom(ctx context.Context) *traceRec { return traces.From(ctx) }
 
 // redact masks credentials a question or an error message may carry.
 func redact(s string) string { return fault.Redact(s) }
@@ -90,9 +71,7 @@ func (e *Engine) writeTrace(tr *traceRec, err error) {
 	if e.traces == nil || tr == nil {
 		return
 	}
-	tr.mu.Lock()
-	t := tr.t
-	tr.mu.Unlock()
+	t := tr.Snapshot()
 	b, merr := traces.Encode(t, err)
 	if merr != nil {
 		e.log.Warn("cannot encode trace", "err", merr)

@@ -33,9 +33,7 @@ func (e *Engine) verified(ctx context.Context, ds *datasource, q, today string, 
 		if fatal != nil {
 			return nil, false, fatal
 		}
-		tr.mu.Lock()
-		tr.t.VerifiedFallback = redact(reason)
-		tr.mu.Unlock()
+		tr.Update(func(t *Trace) { t.VerifiedFallback = redact(reason) })
 		e.log.Info("verified path fell back", "datasource", ds.spec.ID, "err", err)
 		return nil, false, nil
 	}
@@ -46,7 +44,7 @@ func (e *Engine) verified(ctx context.Context, ds *datasource, q, today string, 
 	}
 	out := verified.Result(verified.Ran{Question: q, Intent: q, SubID: subQueryID(ds.spec.ID, q), Datasource: ds.spec.ID,
 		Dialect: ds.src.Dialect(), Query: ans.Query.ID, Params: ans.Params, ModelCalls: calls, CutWarning: true,
-		TraceID: tr.t.ID, Execution: ans.Execution})
+		TraceID: tr.T.ID, Execution: ans.Execution})
 	if err := verified.ResultHooks(ctx, e.hookStep(tr), ds.spec.ID, q, ans.Query, verified.ShapeOf(out)); err != nil {
 		return nil, false, err
 	}
@@ -84,7 +82,7 @@ func (e *Engine) RunVerified(ctx context.Context, id string, params map[string]a
 	sw := newStopwatch()
 	var tm Timings
 	question := "(verified query " + id + ")"
-	tr := &traceRec{t: Trace{ID: newTraceID(), CreatedAt: time.Now().UTC(), Question: question, Today: e.opts.Today(), PlanSource: "verified"}}
+	tr := &traceRec{T: Trace{ID: newTraceID(), CreatedAt: time.Now().UTC(), Question: question, Today: e.opts.Today(), PlanSource: "verified"}}
 	ctx = e.startRun(ctx, "run_verified_query", tr)
 	defer func() { e.runFinished(ctx, "verified", tr, res, err) }()
 	if ctx, err = e.runStartedFixed(ctx, "verified", question, tr); err != nil {
@@ -112,7 +110,7 @@ func (e *Engine) RunVerified(ctx context.Context, id string, params map[string]a
 	tm.Execute = sw.Lap()
 	ctx = stepSpan(ctx, "answer")
 	res = verified.Result(verified.Ran{Question: question, Intent: q.Description, SubID: subQueryID(ds.spec.ID, id),
-		Datasource: ds.spec.ID, Dialect: ds.src.Dialect(), Query: id, Params: params, TraceID: tr.t.ID, Execution: ex})
+		Datasource: ds.spec.ID, Dialect: ds.src.Dialect(), Query: id, Params: params, TraceID: tr.T.ID, Execution: ex})
 	if err := verified.ResultHooks(ctx, e.hookStep(tr), ds.spec.ID, question, q, verified.ShapeOf(res)); err != nil {
 		return nil, err
 	}

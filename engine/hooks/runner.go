@@ -49,6 +49,18 @@ type Outcome struct {
 	Records       []Record
 }
 
+// ApprovalReason is the reason the last rule requiring approval gave (""
+// when none requires it, or it gave none): what an approver is shown.
+func (o Outcome) ApprovalReason() string {
+	reason := ""
+	for _, r := range o.Records {
+		if r.Action == RequireApproval {
+			reason = r.Reason
+		}
+	}
+	return reason
+}
+
 // DeniedError is returned when a hook denies (or fails closed). Reason is
 // for operators; Error() names only the point and the hook.
 type DeniedError struct {

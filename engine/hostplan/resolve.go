@@ -27,6 +27,21 @@ func HandsOver(err error, hostMode, handOver bool) (string, bool) {
 	return "", false
 }
 
+// NoPlanner is the planner of an engine configured without one: any model
+// call is the typed NO_PLANNER error (Ask never makes one; explain and the
+// steps that need a model report it, and HandsOver hands the question to
+// the host).
+type NoPlanner struct{}
+
+// Complete refuses every call with ErrNoPlanner.
+func (NoPlanner) Complete(context.Context, llm.Request) (*llm.Response, error) {
+	return nil, ErrNoPlanner
+}
+
+// ErrNoPlanner is NoPlanner's error: it says how the host plans instead.
+var ErrNoPlanner = &fault.Error{Code: fault.CodeNoPlanner, Msg: "no model is configured on this server, so it does not plan questions itself",
+	Hint: "plan it yourself: write a plan (get_plan_schema gives the guide and JSON Schema), then check_plan shows its validation and SQL without running it (the no-model explain_plan) and run_plan runs it; ask returns plan_it_yourself with the schema context"}
+
 // Resolver is what choosing a datasource without a resolver model needs
 // of the pipeline: its ranking, its after_resolution hooks and its access
 // screen, all within the caller's scope.

@@ -142,3 +142,22 @@ func ColumnNames(cols []duckcompute.Column) []string {
 	}
 	return out
 }
+
+// A sub-query is planned by the single-datasource path with its intent as
+// the question; its plan, a cached one included, must have exactly the
+// expected output columns. That requirement travels in the context, so
+// that the path keeps one signature.
+type expectedKey struct{}
+
+// WithExpected marks ctx as planning a sub-query with these output
+// columns.
+func WithExpected(ctx context.Context, cols []duckcompute.Column) context.Context {
+	return context.WithValue(ctx, expectedKey{}, ColumnNames(cols))
+}
+
+// Expected is the output columns a plan under ctx must have
+// (validate.Options.ExpectedColumns), nil when ctx plans no sub-query.
+func Expected(ctx context.Context) []string {
+	names, _ := ctx.Value(expectedKey{}).([]string)
+	return names
+}

@@ -54,15 +54,9 @@ func (r For) Search(ctx context.Context, text string) (*index.Selection, error) 
 	if r.Index == nil {
 		return nil, fault.Errorf(fault.CodeDatasourceDown, "describe_schema lists the whole schema", "datasource %q has no retrieval index", r.Datasource)
 	}
-	allow := func(schemaName, table, column string) bool {
-		if column == "" {
-			return r.Scope.AllowTable(r.Datasource, schemaName, table)
-		}
-		return r.Scope.AllowColumn(r.Datasource, schemaName, table, column)
-	}
 	budget := r.Budget
 	budget.WholeSchemaTokens = -1 // a search always ranks
-	sel, err := r.Index.Retrieve(ctx, text, budget, allow)
+	sel, err := r.Index.Retrieve(ctx, text, budget, r.Scope.Reader(r.Datasource))
 	if err != nil {
 		return nil, fault.AsError(err)
 	}

@@ -6,10 +6,12 @@
 //
 // It owns the trace's shape (Trace, its JSON line: Encode masks the
 // credentials an error may carry; Read loads one back), the file layout,
-// the writer's linger and the storage codes of a failing disk. It never
-// collects a trace (the engine fills one per request as its steps run),
-// never decides which steps a trace records, and never slows a request: a
-// full queue or a refusing disk drops traces and counts them.
+// the writer's linger and the storage codes of a failing disk, and holds a
+// request's trace while it runs (Recorder, carried in the context: model
+// calls and concurrent steps record under its lock). It never decides
+// which steps a trace records (the engine fills one per request as its
+// steps run), and never slows a request: a full queue or a refusing disk
+// drops traces and counts them.
 //
 // Worked example:
 //
@@ -22,4 +24,12 @@
 //	// err REFUSED_BY_RULE: line holds "error":{"code":"REFUSED_BY_RULE",…}
 //	t, err := traces.Read(dir, "4bf92f3577b34da6a3ce929d0e0e4736")
 //	p := traces.NewPlanner(t.ModelCalls) // answers each recorded call again
+//
+// During a request:
+//
+//	rec := &traces.Recorder{T: traces.Trace{ID: id, CreatedAt: t0, Question: q}}
+//	ctx = traces.With(ctx, rec)
+//	traces.From(ctx).Call(req, resp, err, took) // a model call, from any goroutine
+//	rec.Update(func(t *traces.Trace) { t.Scaling = report })
+//	line, _ := traces.Encode(rec.Snapshot(), err)
 package traces

@@ -198,7 +198,7 @@ var mutations = []mutation{
 	{
 		Name: "selector-unobserved",
 		File: "engine/observe.go",
-		Old:  "o.Selector = observedPlanner{o.Selector, o.Events}",
+		Old:  "o.Selector = extend.ObserveModel(o.Selector, o.Events, runID)",
 		New:  "_ = o.Selector",
 		Pkgs: []string{"./engine"}, Run: "TestScaleSelectorCallsAreEvents",
 	},
@@ -605,7 +605,7 @@ var mutations = []mutation{
 	},
 	{
 		Name: "explain-noplanner-hint-config",
-		File: "engine/host.go",
+		File: "engine/hostplan/resolve.go",
 		Old:  "then check_plan shows its validation",
 		New:  "then nl2sql.yaml shows its validation",
 		Pkgs: []string{"./engine"}, Run: "TestExplainWithoutModelPointsToCheckPlan",
