@@ -15,7 +15,7 @@ func (e *Engine) AccessWarnings(ctx context.Context, id string) []string {
 	if _, ok := e.specs[id]; !ok {
 		return nil
 	}
-	ds, err := e.await(ctx, id, 0)
+	ds, err := e.sources.Await(ctx, id, 0)
 	if err != nil {
 		return nil
 	}

@@ -19,9 +19,7 @@ func (e *Engine) modelAnswer(ctx context.Context, ds string, res *Result) string
 	}
 	m := answer.Model{Answerer: e.opts.Answerer, Today: e.opts.Today(), Trace: traceCall}
 	rep := m.Answer(ctx, ds, answer.RowsOf(res))
-	res.Usage.ModelCalls += rep.Calls
-	res.Usage.InputTokens += rep.Usage.InputTokens
-	res.Usage.OutputTokens += rep.Usage.OutputTokens
+	res.Usage.Add(Usage{ModelCalls: rep.Calls, InputTokens: rep.Usage.InputTokens, OutputTokens: rep.Usage.OutputTokens})
 	if rep.Warning != "" {
 		res.Warnings = append(res.Warnings, rep.Warning)
 	}

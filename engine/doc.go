@@ -9,14 +9,19 @@
 //	open      (engine.go)    on first use, in the background (engine/opening): the adapter
 //	                         (Options.Open, chosen by the composition root),
 //	                         the profiled snapshot (engine/snapshots), the retrieval index
+//	                         (engine/indexing: stored, read ahead, or built)
 //	verified  (verified.go)  a verified query the caller may run answers instead (engine/verified)
-//	retrieve  (retrieve.go)  the schema context the planner sees
-//	plan      (plan.go)      the planner's typed plan (planast), never SQL
+//	retrieve  (retrieve.go)  the schema context the planner sees, within the caller's
+//	                         scope (engine/retrieval)
+//	plan      (plan.go)      the planner's typed plan (planast), never SQL: a cached one
+//	                         (engine/plancache), else the planner's (engine/planning:
+//	                         the request, the strict decoding, the repair loop)
 //	          (scale.go)     with Options.Scaling: several candidate plans, each run,
 //	                         grouped by result hash and selected (test-time scaling,
 //	                         package engine/scale behind its Host interface)
-//	validate  (plan.go)      validate.Plan against the snapshot; typed issues go back
-//	                         to the planner at most Options.MaxRepairs times
+//	validate  (access.go)    validate.Plan against the snapshot for the caller; typed
+//	                         issues go back to the planner at most Options.MaxRepairs
+//	                         times (engine/planning's loop)
 //	render    (render.go)    render.SQL for the datasource's dialect, LIMIT = row limit + 1
 //	execute   (execute.go)   read-only, streamed, stopped at the row limit (truncated)
 //	answer    (engine/answer) a short summary drawn from the first rows only, with the
@@ -24,8 +29,8 @@
 //
 // Around the steps, the operators' hooks run at fixed points and the run's
 // events are published through engine/extend (extend.go calls it), and each
-// request leaves a trace (trace.go builds it, engine/traces writes and
-// finds it).
+// request leaves a trace (the steps fill it into an engine/traces
+// Recorder, trace.go queues it; engine/traces writes and finds it).
 //
 // Capabilities beyond one question's walk are packages of their own, each
 // declaring what it needs: engine/scale (test-time scaling, behind
@@ -36,7 +41,9 @@
 // each sub-query through the steps above) and engine/approval (the
 // four-eyes process; approvals.go holds and re-runs plans),
 // engine/verified (verified-query matching, parameter filling and the hook
-// gate; verified.go takes the step), engine/hostplan (the plan-it-yourself
+// gate; verified.go takes the step), engine/planning (the planner's request,
+// answer and repair loop; plan.go), engine/plancache (cache.go),
+// engine/retrieval (retrieve.go), engine/indexing (the retrieval index), engine/hostplan (the plan-it-yourself
 // result over hostplan.Source, host.go), engine/answer (the summary and the
 // answer model's checks), engine/warnings and engine/emptyrange (what a
 // correct result must say so that it is not misread), engine/extend (the

@@ -309,13 +309,7 @@ func (e *Engine) datasource(ctx context.Context, id string) (*datasource, error)
 	if _, ok := e.specs[id]; !ok {
 		return nil, &Error{Code: CodeDatasourceNotFound, Msg: fmt.Sprintf("there is no datasource %q", id), Hint: "use one of: " + strings.Join(e.caller(ctx).Datasources(e.DatasourceIDs()), ", ")}
 	}
-	return e.await(ctx, id, e.opts.OpenWait)
-}
-
-// await opens (once) and returns datasource id, waiting for it as
-// opening.Set.Await does.
-func (e *Engine) await(ctx context.Context, id string, wait time.Duration) (*datasource, error) {
-	return e.sources.Await(ctx, id, wait)
+	return e.sources.Await(ctx, id, e.opts.OpenWait)
 }
 
 // openDatasource opens spec's source, loads its snapshot and opens or

@@ -106,7 +106,7 @@ func openFreshOn(t *testing.T, dir, engine, path string) freshnessRun {
 		t.Fatal(err)
 	}
 	defer e.Close()
-	ds, err := e.await(ctx, "chinook", 0)
+	ds, err := e.sources.Await(ctx, "chinook", 0)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -51,7 +51,7 @@ func (e *Engine) Refresh(ctx context.Context, id string) IndexReport {
 	var ds *datasource
 	var err error = Errorf(CodeDatasourceNotFound, "", "there is no datasource %q", id)
 	if _, known := e.specs[id]; known {
-		ds, err = e.await(ctx, id, 0)
+		ds, err = e.sources.Await(ctx, id, 0)
 	}
 	rep.MS = ms(time.Since(t0))
 	if err != nil {

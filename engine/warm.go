@@ -11,6 +11,6 @@ func (e *Engine) OpenDatasource(ctx context.Context, id string) error {
 	if _, ok := e.specs[id]; !ok {
 		return Errorf(CodeDatasourceNotFound, "", "there is no datasource %q", id)
 	}
-	_, err := e.await(ctx, id, 0)
+	_, err := e.sources.Await(ctx, id, 0)
 	return err
 }

@@ -1468,8 +1468,8 @@ var mutations = []mutation{
 	{
 		Name: "host-context-counts-hidden-tables",
 		File: "engine/host.go",
-		Old:  "visible := len(h.e.caller(ctx).FilterSnapshot(h.ds.snap).Tables)",
-		New:  "visible := len(h.ds.snap.Tables)",
+		Old:  "return len(h.e.caller(ctx).FilterSnapshot(h.ds.snap).Tables)",
+		New:  "return len(h.ds.snap.Tables)",
 		Pkgs: []string{"./mcp"}, Run: "TestCatalogSurfacesPageWithinBudget",
 	},
 	{
