@@ -100,7 +100,7 @@ type Index struct {
 	// inferred is true when the snapshot declares no foreign keys and the
 	// graph holds inferred join keys (see joins.Graph).
 	inferred    bool
-	wholeTokens int // schemactx.ContextTokens(schemactx.SchemaContext(snap))
+	wholeTokens int // schemactx.SchemaTokens(snap): ContextTokens(SchemaContext(snap))
 	closeOnce   sync.Once
 	// Set by a build only: each vector's embedKey, and what the build
 	// took from a previous index (reuse.go).
@@ -176,7 +176,7 @@ func build(ctx context.Context, snap *schema.Snapshot, emb Embedder, opts Option
 		return nil, err
 	}
 	ix.derive()
-	ix.wholeTokens = schemactx.ContextTokens(schemactx.SchemaContext(snap))
+	ix.wholeTokens = schemactx.SchemaTokens(snap)
 	return ix, nil
 }
 

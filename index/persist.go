@@ -8,6 +8,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -168,16 +169,20 @@ func buildStored(ctx context.Context, dir, key string, snap *schema.Snapshot, em
 	if err := ix.Close(); err != nil {
 		return reused, fmt.Errorf("index: close: %w", err)
 	}
-	buf, err := datafile.Encode(&st, persistFormat)
-	if err != nil {
-		return reused, fmt.Errorf("index: encode: %w", err)
-	}
-	sum := sha256.Sum256(buf)
-	if err := writeSynced(filepath.Join(dir, dataFile), buf); err != nil {
+	h := sha256.New()
+	if err := writeSynced(filepath.Join(dir, dataFile), func(w io.Writer) error {
+		if err := datafile.Write(io.MultiWriter(w, h), &st, persistFormat); err != nil {
+			return fmt.Errorf("encode: %w", err)
+		}
+		return nil
+	}); err != nil {
 		return reused, err
 	}
-	m, _ := json.Marshal(meta{Format: persistFormat, Key: key, Docs: docs, Values: values, SHA256: hex.EncodeToString(sum[:])})
-	return reused, writeSynced(filepath.Join(dir, metaFile), m)
+	m, _ := json.Marshal(meta{Format: persistFormat, Key: key, Docs: docs, Values: values, SHA256: hex.EncodeToString(h.Sum(nil))})
+	return reused, writeSynced(filepath.Join(dir, metaFile), func(w io.Writer) error {
+		_, err := w.Write(m)
+		return err
+	})
 }
 
 // openStored opens the index stored in dir and checks it against key and
@@ -321,12 +326,13 @@ func removeOthers(dir, key string) {
 // before it counts as left by a killed build.
 var staleBuild = 10 * time.Minute
 
-func writeSynced(path string, b []byte) error {
+// writeSynced creates path, has write write it and syncs it to disk.
+func writeSynced(path string, write func(io.Writer) error) error {
 	f, err := os.Create(path)
 	if err != nil {
 		return fmt.Errorf("index: %w", err)
 	}
-	if _, err := f.Write(b); err != nil {
+	if err := write(f); err != nil {
 		f.Close()
 		return fmt.Errorf("index: %w", err)
 	}

@@ -13,6 +13,7 @@
 package datafile
 
 import (
+	"bufio"
 	"bytes"
 	"encoding/binary"
 	"errors"
@@ -62,44 +63,76 @@ type Value struct {
 	Value      string
 }
 
-// Encode writes f in the data file layout, format being the index's
-// stored format number.
+// Encode is f in the data file layout (what Write writes), format being
+// the index's stored format number.
 func Encode(f *File, format uint32) ([]byte, error) {
-	st := f
 	var b bytes.Buffer
-	b.WriteString(dataMagic)
-	offs := make([]uint32, 0, len(st.Vecs)+1)
-	var n int
-	offs = append(offs, 0)
-	for _, v := range st.Vecs {
-		n += len(v.Pos)
-		offs = append(offs, uint32(n))
+	if err := Write(&b, f, format); err != nil {
+		return nil, err
 	}
-	pos, val := make([]uint32, 0, n), make([]float32, 0, n)
-	for _, v := range st.Vecs {
-		pos, val = append(pos, v.Pos...), append(val, v.Val...)
+	return b.Bytes(), nil
+}
+
+// Write writes f to w in the data file layout, format being the index's
+// stored format number. It streams: beside f it holds only a small
+// buffer, never the file (a 2,000-table schema's is over 20 MB, and its
+// arrays were copied twice more to be written at once).
+func Write(w io.Writer, f *File, format uint32) error {
+	var n, textLen uint64
+	for _, v := range f.Vecs {
+		n += uint64(len(v.Pos))
 	}
-	tables, cols, toffs := make([]uint32, len(st.Values)), make([]uint32, len(st.Values)), make([]uint32, 0, len(st.Values)+1)
-	var text bytes.Buffer
-	toffs = append(toffs, 0)
-	for i, v := range st.Values {
-		tables[i], cols[i] = uint32(v.Table), uint32(v.Col)
-		text.WriteString(v.Value)
-		toffs = append(toffs, uint32(text.Len()))
+	for _, v := range f.Values {
+		textLen += uint64(len(v.Value))
 	}
-	if n > math.MaxUint32 || text.Len() > math.MaxUint32 {
-		return nil, errors.New("index data too large to store")
+	if n > math.MaxUint32 || textLen > math.MaxUint32 {
+		return errors.New("index data too large to store")
 	}
-	for _, x := range []any{format, uint32(st.Dims), uint32(st.WholeTokens),
-		uint32(len(st.Vecs)), offs, pos, val,
-		uint32(len(st.Values)), tables, cols, toffs} {
-		if err := binary.Write(&b, binary.LittleEndian, x); err != nil {
-			return nil, err
+	bw := bufio.NewWriterSize(w, 64<<10)
+	var word [4]byte
+	put := func(x uint32) {
+		binary.LittleEndian.PutUint32(word[:], x)
+		bw.Write(word[:])
+	}
+	bw.WriteString(dataMagic)
+	put(format)
+	put(uint32(f.Dims))
+	put(uint32(f.WholeTokens))
+	put(uint32(len(f.Vecs)))
+	var off uint32
+	put(0)
+	for _, v := range f.Vecs {
+		off += uint32(len(v.Pos))
+		put(off)
+	}
+	for _, v := range f.Vecs {
+		for _, p := range v.Pos {
+			put(p)
 		}
 	}
-	b.Write(text.Bytes())
-	b.Write(st.Reuse)
-	return b.Bytes(), nil
+	for _, v := range f.Vecs {
+		for _, x := range v.Val {
+			put(math.Float32bits(x))
+		}
+	}
+	put(uint32(len(f.Values)))
+	for _, v := range f.Values {
+		put(uint32(v.Table))
+	}
+	for _, v := range f.Values {
+		put(uint32(v.Col))
+	}
+	off = 0
+	put(0)
+	for _, v := range f.Values {
+		off += uint32(len(v.Value))
+		put(off)
+	}
+	for _, v := range f.Values {
+		bw.WriteString(v.Value)
+	}
+	bw.Write(f.Reuse)
+	return bw.Flush() // a bufio.Writer keeps its first error
 }
 
 // Decode reads a data file of format, viewing its arrays in place where

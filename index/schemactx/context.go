@@ -3,10 +3,13 @@ package schemactx
 import (
 	"encoding/json"
 	"fmt"
+	"iter"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
 	"unicode"
+	"unicode/utf8"
 
 	"github.com/tiktoken-go/tokenizer"
 
@@ -24,6 +27,15 @@ var (
 // no network, no files. It is an estimate for other providers' tokenizers.
 // Invalid UTF-8 is counted as is.
 func ContextTokens(s string) int {
+	n, ok := countTokens(s)
+	if !ok {
+		return len(s) / 4
+	}
+	return n
+}
+
+// countTokens counts s in o200k_base; false when the tokenizer failed.
+func countTokens(s string) (int, bool) {
 	codecOnce.Do(func() {
 		c, err := tokenizer.Get(tokenizer.O200kBase)
 		if err != nil {
@@ -32,10 +44,7 @@ func ContextTokens(s string) int {
 		codec = c
 	})
 	n, err := codec.Count(s)
-	if err != nil {
-		return len(s) / 4
-	}
-	return n
+	return n, err == nil
 }
 
 // MaxExamples bounds the sample values shown for a column whose values are
@@ -78,13 +87,7 @@ const (
 // byte-identically. Render index.Selection.Filter's sub-snapshot with it; the
 // measured sizes are in index.DefaultWholeSchemaTokens' comment.
 func SchemaContext(snap *schema.Snapshot) string {
-	tables := append([]schema.Table(nil), snap.Tables...)
-	sort.SliceStable(tables, func(i, j int) bool {
-		if tables[i].Name != tables[j].Name {
-			return tables[i].Name < tables[j].Name
-		}
-		return tables[i].Schema < tables[j].Schema
-	})
+	tables := sortedTables(snap)
 	var b strings.Builder
 	for i, t := range tables {
 		if i > 0 {
@@ -93,6 +96,68 @@ func SchemaContext(snap *schema.Snapshot) string {
 		writeTable(&b, t)
 	}
 	return b.String()
+}
+
+// SchemaTokens is ContextTokens(SchemaContext(snap)), counted a table's
+// line at a time (joinedTokens): the whole context of a 2,000-table schema
+// is megabytes, and the tokenizer holds four bytes per character of what
+// it counts, so counting it at once took a tenth of a build's memory.
+func SchemaTokens(snap *schema.Snapshot) int {
+	tables := sortedTables(snap)
+	return joinedTokens(func(yield func(string) bool) {
+		for _, t := range tables {
+			var b strings.Builder
+			writeTable(&b, t)
+			if !yield(b.String()) {
+				return
+			}
+		}
+	})
+}
+
+// joinedTokens is ContextTokens of the lines joined by newlines, counted
+// without joining them all: o200k_base splits text into pieces before it
+// merges tokens, and no piece spans a newline followed by a letter, a
+// digit, '_', '$' or '"' (a piece runs on past a newline only into more
+// whitespace or a '/'), so the text is cut only there, each line keeping
+// its newline; a line that starts otherwise is counted with the one
+// before it. lines must yield the same lines each time.
+func joinedTokens(lines iter.Seq[string]) int {
+	n := 0
+	var chunk strings.Builder
+	first := true
+	for line := range lines {
+		if !first {
+			chunk.WriteByte('\n')
+			if r, _ := utf8.DecodeRuneInString(line); unicode.IsLetter(r) || unicode.IsDigit(r) || r == '_' || r == '$' || r == '"' {
+				k, ok := countTokens(chunk.String())
+				if !ok {
+					return ContextTokens(strings.Join(slices.Collect(lines), "\n"))
+				}
+				n += k
+				chunk.Reset()
+			}
+		}
+		first = false
+		chunk.WriteString(line)
+	}
+	k, ok := countTokens(chunk.String())
+	if !ok {
+		return ContextTokens(strings.Join(slices.Collect(lines), "\n"))
+	}
+	return n + k
+}
+
+// sortedTables are snap's tables in SchemaContext's order.
+func sortedTables(snap *schema.Snapshot) []schema.Table {
+	tables := append([]schema.Table(nil), snap.Tables...)
+	sort.SliceStable(tables, func(i, j int) bool {
+		if tables[i].Name != tables[j].Name {
+			return tables[i].Name < tables[j].Name
+		}
+		return tables[i].Schema < tables[j].Schema
+	})
+	return tables
 }
 
 // writeTable writes one table's line of SchemaContext.
