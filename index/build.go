@@ -113,7 +113,8 @@ type doc struct {
 	id    string // "t/<table idx>" or "c/<table idx>/<column idx>", zero-padded
 	table int    // index into snap.Tables
 	col   int    // index into the table's Columns, -1 for the table itself
-	// Fields of the full-text document and the text that is embedded.
+	// Fields of the full-text document and the text that is embedded,
+	// set only on a build's copy of one batch (withText).
 	Name, Table, Text, Cols, Samples string
 	embed                            string
 }
@@ -152,7 +153,7 @@ func build(ctx context.Context, snap *schema.Snapshot, emb Embedder, opts Option
 		p = nil // only a stored build has a previous index
 	}
 	ix := &Index{snap: snap, emb: emb, opts: opts}
-	ix.setDocs(true)
+	ix.setDocs()
 	var err error
 	if ix.text, err = newBleve(textMapping(), subdir(dir, textDir)); err != nil {
 		return nil, err
@@ -180,12 +181,12 @@ func build(ctx context.Context, snap *schema.Snapshot, emb Embedder, opts Option
 	return ix, nil
 }
 
-// setDocs makes the schema documents and their id lookup. With text
-// false the documents carry only their id, table and column: retrieval
-// reads no more, and an index opened from storage has its texts in bleve
-// and its vectors already.
-func (ix *Index) setDocs(text bool) {
-	ix.docs = schemaDocs(ix.snap, text)
+// setDocs makes the schema documents and their id lookup. The documents
+// carry only their id, table and column: retrieval reads no more, an
+// index opened from storage has its texts in bleve and its vectors
+// already, and a build makes the texts a batch at a time (withText).
+func (ix *Index) setDocs() {
+	ix.docs = schemaDocs(ix.snap)
 	ix.byID = make(map[string]int, len(ix.docs))
 	for i, d := range ix.docs {
 		ix.byID[d.id] = i
@@ -217,7 +218,9 @@ func (ix *Index) indexDocs(ctx context.Context, p *prior) error {
 		var texts []string
 		vecs := make([]vector, end-start)
 		var todo []int // positions in vecs still to embed
+		tw := tableWords{table: -1}
 		for i, d := range ix.docs[start:end] {
+			d := withText(ix.snap, d, &tw)
 			if err := b.Index(d.id, map[string]any{"name": d.Name, "table": d.Table, "text": d.Text, "cols": d.Cols, "samples": d.Samples}); err != nil {
 				return fmt.Errorf("index: %w", err)
 			}
@@ -319,42 +322,58 @@ func textMapping() mapping.IndexMapping {
 	return m
 }
 
-// schemaDocs builds one document per table and column, sorted by id;
-// with text false only their ids, tables and columns.
-func schemaDocs(snap *schema.Snapshot, text bool) []doc {
+// schemaDocs builds one document per table and column, sorted by id,
+// with their ids, tables and columns; withText adds a document's texts.
+func schemaDocs(snap *schema.Snapshot) []doc {
 	n := len(snap.Tables)
 	for _, t := range snap.Tables {
 		n += len(t.Columns)
 	}
 	docs := make([]doc, 0, n)
 	for ti, t := range snap.Tables {
-		d := doc{id: fmt.Sprintf("t/%05d", ti), table: ti, col: -1}
-		var tname string
-		var cols []string
-		if text {
-			tname = lex.SplitName(t.Name)
-			for _, c := range t.Columns {
-				cols = append(cols, lex.SplitName(c.Name))
-			}
-			d.Name, d.Text, d.Cols = tname, t.Comment, strings.Join(cols, " ")
-			d.embed = joinNonEmpty(". ", "table "+tname, t.Comment)
-		}
-		docs = append(docs, d)
-		for ci, c := range t.Columns {
-			d := doc{id: fmt.Sprintf("c/%05d/%05d", ti, ci), table: ti, col: ci}
-			if text {
-				samples := values.Samples(c)
-				if len(samples) > 10 {
-					samples = samples[:10]
-				}
-				d.Name, d.Table, d.Text, d.Samples = cols[ci], tname, c.Comment, strings.Join(samples, " ")
-				d.embed = joinNonEmpty(". ", cols[ci]+" of "+tname, c.Comment)
-			}
-			docs = append(docs, d)
+		docs = append(docs, doc{id: fmt.Sprintf("t/%05d", ti), table: ti, col: -1})
+		for ci := range t.Columns {
+			docs = append(docs, doc{id: fmt.Sprintf("c/%05d/%05d", ti, ci), table: ti, col: ci})
 		}
 	}
 	sort.Slice(docs, func(i, j int) bool { return docs[i].id < docs[j].id })
 	return docs
+}
+
+// tableWords are one table's name and column names split into words
+// (lex.SplitName), kept while its documents are made.
+type tableWords struct {
+	table int // -1 before the first
+	name  string
+	cols  []string
+}
+
+// withText is d with its full-text fields and the text embedded: a table
+// document holds its split name, comment and columns' names, a column
+// document its split name, its table's, its comment and up to ten
+// samples. A build makes them a batch at a time, so only one batch's
+// texts are held; tw keeps the words of the last table asked.
+func withText(snap *schema.Snapshot, d doc, tw *tableWords) doc {
+	t := &snap.Tables[d.table]
+	if tw.table != d.table {
+		tw.table, tw.name, tw.cols = d.table, lex.SplitName(t.Name), make([]string, len(t.Columns))
+		for ci, c := range t.Columns {
+			tw.cols[ci] = lex.SplitName(c.Name)
+		}
+	}
+	if d.col < 0 {
+		d.Name, d.Text, d.Cols = tw.name, t.Comment, strings.Join(tw.cols, " ")
+		d.embed = joinNonEmpty(". ", "table "+tw.name, t.Comment)
+		return d
+	}
+	c := t.Columns[d.col]
+	samples := values.Samples(c)
+	if len(samples) > 10 {
+		samples = samples[:10]
+	}
+	d.Name, d.Table, d.Text, d.Samples = tw.cols[d.col], tw.name, c.Comment, strings.Join(samples, " ")
+	d.embed = joinNonEmpty(". ", tw.cols[d.col]+" of "+tw.name, c.Comment)
+	return d
 }
 
 // subdir is dir/name, or "" (in memory) when dir is "".

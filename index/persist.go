@@ -247,7 +247,7 @@ func (p *pending) close() {
 func (p *pending) attach(snap *schema.Snapshot, emb Embedder, opts Options) (*Index, error) {
 	dir, m, st := p.dir, p.m, p.st
 	ix := &Index{snap: snap, emb: emb, opts: opts.withDefaults(), vecs: st.Vecs, dims: st.Dims, wholeTokens: st.WholeTokens}
-	ix.setDocs(false)
+	ix.setDocs()
 	if len(ix.vecs) != len(ix.docs) || m.Docs != len(ix.docs) || m.Values != len(st.Values) {
 		p.close()
 		return nil, fmt.Errorf("stored index %s: %d vectors and %d documents for %d schema documents", dir, len(ix.vecs), m.Docs, len(ix.docs))

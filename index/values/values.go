@@ -24,7 +24,6 @@ import (
 type Doc struct {
 	Table, Col int
 	Value      string
-	words      []string // lex.Words(Value)
 }
 
 // Hit is a stored value the question names, with the quality of the
@@ -100,13 +99,11 @@ func Build(ctx context.Context, snap *schema.Snapshot, opts Options, dir string)
 		distinct int64 // -1 when not profiled
 	}
 	var fetch []colRef
-	vals := map[[2]int][]string{}
 	for ti, t := range snap.Tables {
 		for ci, c := range t.Columns {
 			if !valueColumn(c) {
 				continue
 			}
-			vals[[2]int{ti, ci}] = Samples(c)
 			p := c.Profile
 			switch {
 			case opts.Source == nil || t.Kind != schema.KindTable:
@@ -119,6 +116,7 @@ func Build(ctx context.Context, snap *schema.Snapshot, opts Options, dir string)
 	}
 	sort.SliceStable(fetch, func(i, j int) bool { return fetch[i].distinct < fetch[j].distinct })
 	x := &Index{fetched: map[string][]string{}}
+	fetched := map[[2]int][]string{} // the values fetched, by column
 	tkeys := map[int]string{}
 	budget := opts.MaxTotal
 	for i, f := range fetch {
@@ -151,39 +149,57 @@ func Build(ctx context.Context, snap *schema.Snapshot, opts Options, dir string)
 			x.fetched[key] = all
 		}
 		budget -= len(all)
-		vals[[2]int{f.t, f.c}] = append(vals[[2]int{f.t, f.c}], all...)
-	}
-	seen := map[string]bool{}
-	for ti, t := range snap.Tables {
-		for ci := range t.Columns {
-			clear(seen)
-			for _, v := range vals[[2]int{ti, ci}] {
-				if seen[v] || len(v) > opts.MaxLen {
-					continue
-				}
-				seen[v] = true
-				if w := lex.Words(v); len(w) > 0 {
-					x.docs = append(x.docs, Doc{Table: ti, Col: ci, Value: v, words: w})
-				}
-			}
-		}
+		fetched[[2]int{f.t, f.c}] = all
 	}
 	var err error
 	if x.vals, err = bleve.NewUsing(dir, valueMapping(), scorch.Name, scorch.Name, nil); err != nil {
 		return nil, fmt.Errorf("index: open bleve: %w", err)
 	}
-	for start := 0; start < len(x.docs); start += perBatch {
-		b := x.vals.NewBatch()
-		for i := start; i < min(start+perBatch, len(x.docs)); i++ {
-			if err := b.Index(valueID(i), map[string]any{"v": valueText(x.docs[i].words)}); err != nil {
-				x.Close()
-				return nil, fmt.Errorf("index: %w", err)
+	// Each column's samples then fetched values, once each, go to bleve
+	// perBatch documents at a time as they are made: a value's words are
+	// not kept (Match splits the few it verifies again).
+	b := x.vals.NewBatch()
+	flush := func() error {
+		if b.Size() == 0 {
+			return nil
+		}
+		err := x.vals.Batch(b)
+		b = x.vals.NewBatch()
+		return err
+	}
+	seen := map[string]bool{}
+	for ti, t := range snap.Tables {
+		for ci, c := range t.Columns {
+			if !valueColumn(c) {
+				continue
+			}
+			clear(seen)
+			for _, list := range [][]string{Samples(c), fetched[[2]int{ti, ci}]} {
+				for _, v := range list {
+					if seen[v] || len(v) > opts.MaxLen {
+						continue
+					}
+					seen[v] = true
+					w := lex.Words(v)
+					if len(w) == 0 {
+						continue
+					}
+					x.docs = append(x.docs, Doc{Table: ti, Col: ci, Value: v})
+					err := b.Index(valueID(len(x.docs)-1), map[string]any{"v": valueText(w)})
+					if err == nil && b.Size() == perBatch {
+						err = flush()
+					}
+					if err != nil {
+						x.Close()
+						return nil, fmt.Errorf("index: %w", err)
+					}
+				}
 			}
 		}
-		if err := x.vals.Batch(b); err != nil {
-			x.Close()
-			return nil, fmt.Errorf("index: %w", err)
-		}
+	}
+	if err := flush(); err != nil {
+		x.Close()
+		return nil, fmt.Errorf("index: %w", err)
 	}
 	return x, nil
 }
@@ -204,11 +220,7 @@ func indexable(vs []string, maxLen int) []string {
 // Open is the value index of docs (as Docs listed them when it was built)
 // over their bleve index b, opened from storage; Close closes b.
 func Open(b bleve.Index, docs []Doc) *Index {
-	x := &Index{docs: docs, vals: b}
-	for i := range x.docs {
-		x.docs[i].words = lex.Words(x.docs[i].Value)
-	}
-	return x
+	return &Index{docs: docs, vals: b}
 }
 
 // Docs are the value documents by their numeric id; read only.
@@ -322,7 +334,7 @@ func (x *Index) Match(ctx context.Context, question string, allow func(table, co
 		if !allow(v.Table, v.Col) {
 			continue
 		}
-		q, how := matchWords(v.words, qw, qstem)
+		q, how := matchWords(lex.Words(v.Value), qw, qstem)
 		if q == 0 {
 			continue
 		}
