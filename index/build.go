@@ -126,6 +126,7 @@ type doc struct {
 // OpenOrBuild (persist.go) builds them on disk and reuses them. Errors: the
 // embedder's, the value source's (wrapped with the column), ctx's.
 func Build(ctx context.Context, snap *schema.Snapshot, emb Embedder, opts Options) (*Index, error) {
+	defer tightGC()()
 	return build(ctx, snap, emb, opts, "", nil)
 }
 

@@ -28,8 +28,10 @@
 // (index.json, with data.bin's SHA-256, last), so a killed build leaves the
 // previous index; a damaged one is rebuilt, with the reason in
 // Opened.Rebuilt. Vectors are kept sparse (the NGram embedder fills a few
-// dozen of its buckets), and documents reach bleve a hundred tables at a
-// time, reported to Options.Progress.
+// dozen of its buckets), documents reach bleve a hundred tables at a
+// time, reported to Options.Progress, and while a build runs the GC
+// collects early (gc.go), so a first build's memory stays near what it
+// holds.
 //
 // A rebuild takes from the datasource's previous index what did not
 // change (reuse.go): the values of every column whose table the snapshot

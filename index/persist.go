@@ -118,6 +118,7 @@ func OpenOrBuild(ctx context.Context, dir string, snap *schema.Snapshot, emb Emb
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return nil, op, fmt.Errorf("index: %w", err)
 	}
+	defer tightGC()() // the build, and reading back what it stored
 	tmp := filepath.Join(dir, buildPrefix+key+"-"+randomSuffix())
 	reused, err := buildStored(ctx, tmp, key, snap, emb, opts, loadPrior(dir, key, emb))
 	op.Reused = reused
@@ -161,10 +162,7 @@ func buildStored(ctx context.Context, dir, key string, snap *schema.Snapshot, em
 	if err != nil {
 		return reused, fmt.Errorf("index: encode: %w", err)
 	}
-	st := datafile.File{Vecs: ix.vecs, Dims: ix.dims, WholeTokens: ix.wholeTokens, Values: make([]datafile.Value, len(vs)), Reuse: reuse}
-	for i, v := range vs {
-		st.Values[i] = datafile.Value{Table: v.Table, Col: v.Col, Value: v.Value}
-	}
+	st := datafile.File{Vecs: ix.vecs, Dims: ix.dims, WholeTokens: ix.wholeTokens, Values: vs, Reuse: reuse}
 	docs, values := ix.Docs()
 	if err := ix.Close(); err != nil {
 		return reused, fmt.Errorf("index: close: %w", err)
@@ -252,13 +250,12 @@ func (p *pending) attach(snap *schema.Snapshot, emb Embedder, opts Options) (*In
 		p.close()
 		return nil, fmt.Errorf("stored index %s: %d vectors and %d documents for %d schema documents", dir, len(ix.vecs), m.Docs, len(ix.docs))
 	}
-	vs := make([]values.Doc, 0, len(st.Values))
-	for _, v := range st.Values {
+	vs := st.Values
+	for _, v := range vs {
 		if v.Table < 0 || v.Table >= len(snap.Tables) || v.Col < 0 || v.Col >= len(snap.Tables[v.Table].Columns) {
 			p.close()
 			return nil, fmt.Errorf("stored index %s: a value of a column the snapshot lacks", dir)
 		}
-		vs = append(vs, values.Doc{Table: v.Table, Col: v.Col, Value: v.Value})
 	}
 	ix.text = p.text
 	ix.vals = values.Open(p.vals, vs)

@@ -14,17 +14,17 @@ import (
 	"github.com/blevesearch/bleve/v2/mapping"
 	bindex "github.com/blevesearch/bleve_index_api"
 
+	"github.com/nl2sql/nl2sql/index/datafile"
 	"github.com/nl2sql/nl2sql/index/lex"
 	"github.com/nl2sql/nl2sql/internal/schema"
 	"github.com/nl2sql/nl2sql/planast"
 )
 
 // Doc is one distinct value of one column: the column by its table's and
-// its own position in the snapshot, the value as stored.
-type Doc struct {
-	Table, Col int
-	Value      string
-}
+// its own position in the snapshot, the value as stored. It is the data
+// file's value (index/datafile), so a stored index's values are written
+// and read back without a copy of them all.
+type Doc = datafile.Value
 
 // Hit is a stored value the question names, with the quality of the
 // match: 1 exact, 0.9 stem, 0.7 fuzzy, times a weight that grows with the

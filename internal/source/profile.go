@@ -258,9 +258,7 @@ func (p *SQLProfiler) profileColumn(ctx context.Context, src string, c *schema.C
 	if err != nil {
 		return nil, err
 	}
-	for _, sr := range samples.Rows {
-		AddSample(prof, sr[0])
-	}
+	AddSamples(prof, samples.Rows, nil)
 	return prof, nil
 }
 
@@ -270,6 +268,27 @@ func (p *SQLProfiler) profileColumn(ctx context.Context, src string, c *schema.C
 // anyone filters on. A longer value is left out and the profile no longer
 // says it lists every value.
 const MaxSampleBytes = 200
+
+// AddSamples adds the first value of each row, through encode when it is
+// set, to p's samples (AddSample), whose array it allocates once at the
+// size they need: a catalog's profiles hold a sample array per column for
+// as long as the process serves it.
+func AddSamples(p *schema.ColumnProfile, rows [][]any, encode func(any) any) {
+	if len(rows) == 0 {
+		return
+	}
+	p.SampleValues = slices.Grow(p.SampleValues, len(rows))
+	for _, r := range rows {
+		v := r[0]
+		if encode != nil {
+			v = encode(v)
+		}
+		AddSample(p, v)
+	}
+	if len(p.SampleValues) == 0 {
+		p.SampleValues = nil // every value too long: no samples, nil as without rows
+	}
+}
 
 // AddSample appends v (as the result encoding gives it) to p's samples
 // unless its text is longer than MaxSampleBytes.

@@ -158,8 +158,6 @@ func (s *SQLite) profileColumn(ctx context.Context, src string, c *schema.Column
 	if err != nil {
 		return nil, err
 	}
-	for _, sr := range samples.Rows {
-		source.AddSample(p, source.EncodeValue(sr[0], enc))
-	}
+	source.AddSamples(p, samples.Rows, func(v any) any { return source.EncodeValue(v, enc) })
 	return p, nil
 }
