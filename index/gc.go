@@ -12,9 +12,10 @@ import (
 // before it collects, so a first build's heap peaked at twice what it
 // holds. While a build runs (and reads back what it stored) the GC
 // collects when the heap has grown by buildGCPercent instead: a
-// 2,000-table first index peaked at 278 MB RSS instead of 402 MB (25: 308,
-// 20: 303), for about a quarter more CPU time. A lower GOGC the process
-// runs with, or GOGC=off, is left as it is.
+// 2,000-table first index peaked at 287-311 MB RSS instead of 402 MB
+// (25: 308, 20: 303), for more GC work: 30-35 s of user CPU instead of
+// 17-20 s on a loaded two-core machine. A lower GOGC the process runs
+// with, or GOGC=off, is left as it is.
 const buildGCPercent = 15
 
 var buildGC struct {
