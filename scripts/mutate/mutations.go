@@ -986,6 +986,13 @@ var mutations = []mutation{
 		Pkgs: []string{"./planast"}, Run: "TestTableNotFoundListsVisibleTables",
 	},
 	{
+		Name: "index-build-default-gc",
+		File: "index/gc.go",
+		Old:  "g.prev = debug.SetGCPercent(buildGCPercent)",
+		New:  "g.prev = debug.SetGCPercent(100)",
+		Pkgs: []string{"./index"}, Run: "TestBuildCollectsGarbageEarly",
+	},
+	{
 		Name: "spelling-warning-from-samples-only",
 		File: "engine/warnings/matched.go",
 		Old:  "for _, v := range stored(t.Schema, t.Name, c.Name) {",
