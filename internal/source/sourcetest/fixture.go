@@ -104,17 +104,17 @@ func CheckFixtureValues(t *testing.T, q Querier, amount string) {
 	}{
 		{`SELECT "select", "unit price", "größe", "客户", "Group", "a""b" FROM "order" ORDER BY "select"`,
 			`["select","unit price","größe","客户","Group","a\"b"]`,
-			`[[1,9.99,"klein","甲",1,"x"],[2,0.1,"groß","乙",2,"y"]]`},
+			`[[1,9.99,"klein","甲",1,"x"],[2,0.10,"groß","乙",2,"y"]]`},
 		// NULL vs '' vs 'null'; leading zeros and "true" stay text; big
 		// integers beyond 2^53 keep every digit; DECIMAL keeps its exact
-		// value where the engine stores it so: a number when a double
-		// carries it, else its digits (amount); DATE
+		// value and its scale (0.10, -1.00) where the engine stores it so:
+		// a number when a double carries it, else its digits (amount); DATE
 		// is YYYY-MM-DD.
 		{`SELECT id, name, code, big, amount, day FROM n ORDER BY id`,
 			`["id","name","code","big","amount","day"]`,
 			`[[1,null,"00123","9007199254740993",` + amount + `,"1974-03-01"],` +
-				`[2,"","123","-9007199254740993",0.1,"2024-02-29"],` +
-				`[3,"null","true",0,-1,"1999-12-31"]]`},
+				`[2,"","123","-9007199254740993",0.10,"2024-02-29"],` +
+				`[3,"null","true",0,-1.00,"1999-12-31"]]`},
 		{`SELECT oi."ItemID", o."客户" FROM "Order Items" AS oi JOIN "order" AS o ON o."select" = oi."OrderSelect" ORDER BY 1`,
 			`["ItemID","客户"]`,
 			`[[1,"甲"],[2,"甲"],[3,"乙"]]`},
@@ -142,12 +142,12 @@ func CheckFixtureProfile(t *testing.T, snap *schema.Snapshot) {
 	}{
 		{"order", "größe", `{"distinct_count":2,"null_fraction":0,"sample_values":["groß","klein"],"all_values":true}`},
 		{"order", `a"b`, `{"distinct_count":2,"null_fraction":0,"sample_values":["x","y"],"all_values":true}`},
-		{"order", "unit price", `{"distinct_count":2,"null_fraction":0,"min":0.1,"max":9.99,"sample_values":[0.1,9.99],"all_values":true}`},
+		{"order", "unit price", `{"distinct_count":2,"null_fraction":0,"min":0.10,"max":9.99,"sample_values":[0.10,9.99],"all_values":true}`},
 		{"Order Items", "Qty", `{"distinct_count":3,"null_fraction":0,"min":3,"max":5,"sample_values":[3,4,5],"all_values":true}`},
 		{"n", "big", `{"distinct_count":3,"null_fraction":0,"min":"-9007199254740993","max":"9007199254740993",` +
 			`"sample_values":["-9007199254740993",0,"9007199254740993"],"all_values":true}`},
-		{"n", "amount", `{"distinct_count":3,"null_fraction":0,"min":-1,"max":"12345678901234567.89",` +
-			`"sample_values":[-1,0.1,"12345678901234567.89"],"all_values":true}`},
+		{"n", "amount", `{"distinct_count":3,"null_fraction":0,"min":-1.00,"max":"12345678901234567.89",` +
+			`"sample_values":[-1.00,0.10,"12345678901234567.89"],"all_values":true}`},
 		{"n", "name", `{"distinct_count":2,"null_fraction":0.3333333333333333,"sample_values":["","null"],"all_values":true}`},
 		{"n", "code", `{"distinct_count":3,"null_fraction":0,"sample_values":["00123","123","true"],"all_values":true}`},
 		{"n", "day", `{"distinct_count":3,"null_fraction":0,"min":"1974-03-01","max":"2024-02-29",` +

@@ -25,9 +25,11 @@ func TestSnapshotFixture(t *testing.T) {
 
 // SQLite's NUMERIC affinity stored n.amount's 12345678901234567.89 as the
 // integer 12345678901234568 (and 0.10 as the real 0.1, -1.00 as the
-// integer -1, as the exact engines return them too).
+// integer -1); a column declared with a scale shows its values at that
+// scale, as the exact engines return them (0.10, -1.00,
+// 12345678901234568.00).
 func TestFixtureValues(t *testing.T) {
-	sourcetest.CheckFixtureValues(t, openTest(t, sourcetest.FixtureDB(t), source.Options{}), `"12345678901234568"`)
+	sourcetest.CheckFixtureValues(t, openTest(t, sourcetest.FixtureDB(t), source.Options{}), `"12345678901234568.00"`)
 }
 
 func TestSnapshotChinook(t *testing.T) {
@@ -146,7 +148,7 @@ func TestProfileFixture(t *testing.T) {
 	}{
 		{"order", "größe", `{"distinct_count":2,"null_fraction":0,"sample_values":["groß","klein"],"all_values":true}`},
 		{"order", `a"b`, `{"distinct_count":2,"null_fraction":0,"sample_values":["x","y"],"all_values":true}`},
-		{"order", "unit price", `{"distinct_count":2,"null_fraction":0,"min":0.1,"max":9.99,"sample_values":[0.1,9.99],"all_values":true}`},
+		{"order", "unit price", `{"distinct_count":2,"null_fraction":0,"min":0.10,"max":9.99,"sample_values":[0.10,9.99],"all_values":true}`},
 		{"Order Items", "Qty", `{"distinct_count":3,"null_fraction":0,"min":3,"max":5,"sample_values":[3,4,5],"all_values":true}`},
 		{"n", "big", `{"distinct_count":3,"null_fraction":0,"min":"-9007199254740993","max":"9007199254740993",` +
 			`"sample_values":["-9007199254740993",0,"9007199254740993"],"all_values":true}`},
