@@ -178,19 +178,7 @@ func caseCouldExplain(snap *schema.Snapshot, q *planast.Query, ref *planast.Colu
 	if c == nil {
 		return true
 	}
-	var vals []string
-	if stored != nil {
-		vals = stored(t.Schema, t.Name, c.Name)
-	}
-	all := complete(c, vals)
-	if c.Profile != nil {
-		for _, v := range c.Profile.SampleValues {
-			if s, ok := v.(string); ok {
-				vals = append(vals, s)
-			}
-		}
-		all = all || c.Profile.AllValues
-	}
+	vals, all := knownValues(t, c, stored)
 	exact, loose := likeMatchers(text, like)
 	anyLoose := false
 	for _, v := range vals {

@@ -86,17 +86,9 @@ func spellingWarning(snap *schema.Snapshot, q *planast.Query, x, pattern planast
 			near = append(near, v)
 		}
 	}
-	if c.Profile != nil {
-		for _, v := range c.Profile.SampleValues {
-			if s, ok := v.(string); ok {
-				consider(s)
-			}
-		}
-	}
-	if stored != nil {
-		for _, v := range stored(t.Schema, t.Name, c.Name) {
-			consider(v)
-		}
+	vals, _ := knownValues(t, c, stored)
+	for _, v := range vals {
+		consider(v)
 	}
 	if len(near) == 0 {
 		return ""
@@ -115,6 +107,28 @@ func spellingWarning(snap *schema.Snapshot, q *planast.Query, x, pattern planast
 		what = "the stored values " + strings.Join(quoted, ", ") + more + " differ"
 	}
 	return fmt.Sprintf(`no rows matched, and no stored value of %q is exactly %q: %s from it only in letter case or surrounding spaces (= compares case-sensitively and exactly, on every engine); compare with the stored spelling (letter case alone: {"kind": "like", ..., "case_insensitive": true} with the value as pattern)`, c.Name, lit.Text, what)
+}
+
+// knownValues are the text values known of column c of table t: the
+// profile's samples, then the value index's list (stored; nil for a
+// caller behind a row filter). all reports whether they are every value
+// the column holds (the profile saw them all, or the index's list is
+// complete), so that a value absent from them is absent from the data.
+func knownValues(t *schema.Table, c *schema.Column, stored func(string, string, string) []string) (vals []string, all bool) {
+	if c.Profile != nil {
+		for _, v := range c.Profile.SampleValues {
+			if s, ok := v.(string); ok {
+				vals = append(vals, s)
+			}
+		}
+		all = c.Profile.AllValues
+	}
+	if stored != nil {
+		st := stored(t.Schema, t.Name, c.Name)
+		vals = append(vals, st...)
+		all = all || complete(c, st)
+	}
+	return vals, all
 }
 
 // loose is a value with letter case and surrounding white space ignored.

@@ -995,8 +995,8 @@ var mutations = []mutation{
 	{
 		Name: "spelling-warning-from-samples-only",
 		File: "engine/warnings/matched.go",
-		Old:  "for _, v := range stored(t.Schema, t.Name, c.Name) {",
-		New:  "for _, v := range stored(t.Schema, t.Name, c.Name)[:0] {",
+		Old:  "vals = append(vals, st...)",
+		New:  "vals = append(vals, st[:0]...)",
 		Pkgs: []string{"./engine"}, Run: "TestEmptyFilterNamesTheStoredSpelling",
 	},
 	{
