@@ -184,7 +184,7 @@ func (e *Engine) finish(ctx context.Context, ds *datasource, q, today string, pl
 	if rows.Truncated {
 		res.Warnings = append(res.Warnings, warnings.RowLimit(planned.plan, ds.spec.RowLimit))
 	}
-	res.Warnings = append(res.Warnings, warnings.Of(ds.snap, ds.src.Dialect(), planned.plan, warnings.Run{Rows: res.Rows, Stored: e.retrieval(ctx, ds).StoredValues()})...)
+	res.Warnings = append(res.Warnings, warnings.Of(e.caller(ctx).FilterSnapshot(ds.snap), ds.src.Dialect(), planned.plan, warnings.Run{Rows: res.Rows, Stored: e.retrieval(ctx, ds).StoredValues()})...)
 	res.Answer = e.modelAnswer(ctx, ds.spec.ID, res)
 	if err := e.resultHook(ctx, hooks.AfterAnswer, ds, q, planned, res.Columns, res.RowCount, res.Truncated, res.Answer, tr); err != nil {
 		return nil, err

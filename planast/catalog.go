@@ -63,6 +63,10 @@ type ColumnInfo struct {
 	// cast to double and no arithmetic or comparison with numbers, so the
 	// renderer reads it as NUMERIC.
 	Money bool
+	// Mixed marks a column holding values that are not of its type (SQLite
+	// stores 'abc' in an INTEGER column), as its profile counted them:
+	// plans read them as NULL (Column.ReadAs).
+	Mixed bool
 }
 
 // ForeignKeyInfo is Columns → RefSchema.RefTable(RefColumns).

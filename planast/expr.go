@@ -26,6 +26,11 @@ type Column struct {
 	// Money is set by Validate: the column is PostgreSQL money
 	// (ColumnInfo.Money), rendered there as CAST(column AS NUMERIC).
 	Money bool `json:"-"`
+	// ReadAs is set by Validate to the column's type when some of its
+	// stored values are not of that type (ColumnInfo.Mixed, possible on
+	// SQLite only): the renderer reads every value as that type, those
+	// that are not one as NULL (render.ReadAs).
+	ReadAs Type `json:"-"`
 }
 
 // LiteralType is the portable type of a literal.

@@ -155,6 +155,9 @@ func normValue(v string, t planast.Type) string {
 		if tt, err := time.Parse("2006-01-02 15:04:05 -0700 MST", v); err == nil {
 			return tt.Format("2006-01-02 15:04:05")
 		}
+		if len(v) == 10 {
+			return v + " 00:00:00" // a day stored as a timestamp's text
+		}
 		return strings.Replace(v, "T", " ", 1)[:min(19, len(v))]
 	}
 	return v

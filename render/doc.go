@@ -321,6 +321,23 @@
 // decimals on every engine (349.0), where DuckDB and SQLite round doubles
 // (engine/result's ShowDecimalScales).
 //
+// # Values not of the column's type
+//
+// SQLite stores any value in any column: 'abc' in an INTEGER column,
+// 2024-02-30 or 45000 in a DATE one. PostgreSQL and DuckDB cannot, so one
+// meaning on every engine is to read such a value as NULL, as the cast rule
+// reads text that holds no number or date. Profiling counts them
+// (schema.ColumnProfile.Invalid, with Valid); a column with any is marked
+// Mixed in the catalog, Validate sets Column.ReadAs, and the SQLite
+// renderer reads it through ReadAs:
+//
+//	(CASE WHEN typeof("o"."qty") IN ('integer', 'real') THEN "o"."qty" ELSE <the cast rule of text to integer> END)
+//
+// A date reads as its first ten characters, a timestamp as stored. Columns
+// without such values render as before, so their indexes still serve;
+// the result names each column read this way, how many values were NULL
+// for it and the least of them (engine/warnings).
+//
 // # Known gaps
 //
 // Some differences depend on the data, not on the plan, and are not
@@ -330,10 +347,9 @@
 // beyond year 9999, and PostgreSQL and DuckDB fail DATE_PART and
 // DATE_TRUNC of a date beyond their timestamp range (after 294247 AD on
 // DuckDB, 294276 AD on PostgreSQL), which both compute through a
-// timestamp; a SQLite date column holding text its date functions read
-// leniently (date('2024-02-30') is '2024-02-30', month 2) or a numeric
-// column holding text ('abc' sums as 0 and sorts above every number)
-// computes with it, where PostgreSQL and DuckDB cannot store it; a text
+// timestamp; a SQLite column whose profile is out of date (values not of
+// its type stored after the last profile) computes with them until the
+// next profile marks it (see "Values not of the column's type"); a text
 // that is no date, cast to date, is NULL on SQLite and an error elsewhere
 // (so is PERIOD_LABEL of such text); a scalar subquery returning several
 // rows is an error on PostgreSQL and DuckDB; a negative SUBSTR length

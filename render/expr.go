@@ -27,6 +27,9 @@ func (w *writer) expr(e planast.Expr) {
 			// comparison with numbers: read as the numeric it holds
 			col = "CAST(" + col + " AS NUMERIC)"
 		}
+		if e.ReadAs != "" {
+			col = ReadAs(w.d, col, e.ReadAs)
+		}
 		w.str(col)
 	case *planast.Literal:
 		w.str(w.literal(e))

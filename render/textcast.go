@@ -91,17 +91,7 @@ func temporalCast(d Dialect, x string, t planast.CastType) string {
 	day := "substr(" + x + ", 1, 10)"
 	switch d.Name() {
 	case "sqlite":
-		// date() of a valid calendar date gives it back; of 2024-02-30 it
-		// gives 2024-03-01 and of a malformed one NULL
-		shape := "(length(" + x + ") = 10 OR substr(" + x + ", 11, 1) IN (' ', 'T'))"
-		if t == planast.CastTimestamp {
-			shape = "(length(" + x + ") = 10 OR (substr(" + x + ", 11, 1) IN (' ', 'T') AND " +
-				"substr(" + x + ", 12) GLOB '[0-2][0-9]:[0-5][0-9]*' AND CAST(substr(" + x + ", 12, 2) AS INTEGER) < 24 AND " +
-				"(length(" + x + ") = 16 OR substr(" + x + ", 12) GLOB '[0-2][0-9]:[0-5][0-9]:[0-5][0-9]' OR " +
-				"(substr(" + x + ", 12) GLOB '[0-2][0-9]:[0-5][0-9]:[0-5][0-9].[0-9]*' AND substr(" + x + ", 21) NOT GLOB '*[^0-9]*' AND length(" + x + ") <= 29))))"
-		}
-		return "(CASE WHEN typeof(" + x + ") = 'text' AND " + shape + " AND substr(" + x + ", 1, 4) <> '0000' AND date(" + day + ") = " + day +
-			" THEN " + d.Cast(castInput(x, t, day), t) + " END)"
+		return "(CASE WHEN " + sqliteTemporal(x, t) + " THEN " + d.Cast(castInput(x, t, day), t) + " END)"
 	case "duckdb":
 		return "(CASE WHEN regexp_matches(" + x + ", " + re + ") AND substr(" + x + ", 1, 4) <> '0000' AND TRY_CAST(" + day + " AS DATE) IS NOT NULL" +
 			" THEN " + d.Cast(castInput(x, t, day), t) + " END)"
@@ -112,6 +102,22 @@ func temporalCast(d Dialect, x string, t planast.CastType) string {
 	last := "EXTRACT(DAY FROM make_date(" + y + ", " + m + ", 1) + INTERVAL '1 month' - INTERVAL '1 day')"
 	return "(CASE WHEN " + x + " ~ " + re + " AND substr(" + x + ", 1, 4) <> '0000' THEN (CASE WHEN " + dd + " <= " + last +
 		" THEN " + d.Cast(castInput(x, t, day), t) + " END) END)"
+}
+
+// sqliteTemporal is SQLite's test that x holds a valid date (or timestamp,
+// by t) as text.
+func sqliteTemporal(x string, t planast.CastType) string {
+	day := "substr(" + x + ", 1, 10)"
+	// date() of a valid calendar date gives it back; of 2024-02-30 it
+	// gives 2024-03-01 and of a malformed one NULL
+	shape := "(length(" + x + ") = 10 OR substr(" + x + ", 11, 1) IN (' ', 'T'))"
+	if t == planast.CastTimestamp {
+		shape = "(length(" + x + ") = 10 OR (substr(" + x + ", 11, 1) IN (' ', 'T') AND " +
+			"substr(" + x + ", 12) GLOB '[0-2][0-9]:[0-5][0-9]*' AND CAST(substr(" + x + ", 12, 2) AS INTEGER) < 24 AND " +
+			"(length(" + x + ") = 16 OR substr(" + x + ", 12) GLOB '[0-2][0-9]:[0-5][0-9]:[0-5][0-9]' OR " +
+			"(substr(" + x + ", 12) GLOB '[0-2][0-9]:[0-5][0-9]:[0-5][0-9].[0-9]*' AND substr(" + x + ", 21) NOT GLOB '*[^0-9]*' AND length(" + x + ") <= 29))))"
+	}
+	return "typeof(" + x + ") = 'text' AND " + shape + " AND substr(" + x + ", 1, 4) <> '0000' AND date(" + day + ") = " + day
 }
 
 // castInput is what a valid date or timestamp text is cast from: a date

@@ -6,7 +6,8 @@ import (
 	"github.com/nl2sql/nl2sql/planast"
 )
 
-// Of lists the warnings a run earns from its plan, in order: ties, then
+// Of lists the warnings a run earns from its plan, in order: ties, the
+// columns read as their type (mixedWarnings), then
 // (when its filters matched nothing: no rows, or an ungrouped aggregate of
 // nothing such as a count of 0) the date ranges, the join keys, then the
 // filters.
@@ -15,6 +16,7 @@ func Of(snap *schema.Snapshot, dialect string, plan *planast.Query, run Run) []s
 	if w := Ties(plan, len(run.Rows)); w != "" {
 		out = append(out, w)
 	}
+	out = append(out, mixedWarnings(snap, plan)...)
 	empty := matchedNothing(plan, run.Rows)
 	if empty {
 		if w := emptyTables(snap, plan); w != "" {

@@ -78,6 +78,13 @@ type ColumnProfile struct {
 	// AllValues never set), while NullFraction, Min, Max and Temporal are
 	// of every row.
 	SampledRows int64 `json:"sampled_rows,omitempty"`
+	// Invalid counts the values (of every row) that are not of a numeric or
+	// temporal column's type, which only SQLite can store ('abc' in an
+	// INTEGER column, 2024-02-30 in a DATE one); plans read them as NULL
+	// (render.ReadAs), and Min and Max leave them out. InvalidExample is
+	// the least of them.
+	Invalid        int64 `json:"invalid,omitempty"`
+	InvalidExample any   `json:"invalid_example,omitempty"`
 }
 
 // ForeignKey is Columns → RefSchema.RefTable(RefColumns), columns in key order.
@@ -137,7 +144,8 @@ func (t *Table) Info() *planast.TableInfo {
 	}
 	for i, c := range t.Columns {
 		info.Columns[i] = planast.ColumnInfo{Name: c.Name, Type: c.Type, Unordered: Unordered(c.DeclaredType),
-			Money: c.Type == planast.TypeDecimal && strings.EqualFold(strings.TrimSpace(c.DeclaredType), "money")}
+			Money: c.Type == planast.TypeDecimal && strings.EqualFold(strings.TrimSpace(c.DeclaredType), "money"),
+			Mixed: c.Profile != nil && c.Profile.Invalid > 0}
 	}
 	for _, fk := range t.ForeignKeys {
 		info.ForeignKeys = append(info.ForeignKeys, planast.ForeignKeyInfo{

@@ -389,7 +389,7 @@ func (v *validator) column(c *Column, path string, sc *scope) Type {
 					v.noColumn(join(path, "column"), src, c.Column)
 					return TypeUnknown
 				}
-				c.Table, c.Column, c.Unordered, c.Money = src.alias, col.Name, col.Unordered, col.Money
+				c.Table, c.Column, c.Unordered, c.Money, c.ReadAs = src.alias, col.Name, col.Unordered, col.Money, readAs(col)
 				v.resolvedIn(c, s)
 				return col.Type
 			}
@@ -411,7 +411,7 @@ func (v *validator) column(c *Column, path string, sc *scope) Type {
 			return TypeUnknown
 		}
 		if len(hits) == 1 {
-			c.Table, c.Column, c.Unordered, c.Money = hits[0].alias, hit.Name, hit.Unordered, hit.Money
+			c.Table, c.Column, c.Unordered, c.Money, c.ReadAs = hits[0].alias, hit.Name, hit.Unordered, hit.Money, readAs(hit)
 			v.resolvedIn(c, s)
 			return hit.Type
 		}
@@ -867,4 +867,13 @@ func arithType(op string, l, r Type) Type {
 		return TypeUnknown
 	}
 	return TypeDecimal
+}
+
+// readAs is the type a column is read as when it holds values that are
+// not of its type (ColumnInfo.Mixed), else empty.
+func readAs(c ColumnInfo) Type {
+	if c.Mixed && (c.Type.IsNumeric() || c.Type.IsTemporal()) {
+		return c.Type
+	}
+	return ""
 }

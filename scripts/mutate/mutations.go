@@ -1915,4 +1915,32 @@ var mutations = []mutation{
 		New:  "\tif name == \"UPPER\" {\n\t\t\tname = \"LOWER\"\n\t\t}\n\t\treturn name + \"(\" + strings.Join(args, \", \") + \")\", true\n\tcase \"CONCAT\":",
 		Pkgs: []string{"./render"}, Run: "TestCaseFoldingBeyondASCII",
 	},
+	{
+		Name: "mixed-storage-read-raw",
+		File: "render/expr.go",
+		Old:  "\t\tif e.ReadAs != \"\" {\n\t\t\tcol = ReadAs(w.d, col, e.ReadAs)\n\t\t}\n",
+		New:  "",
+		Pkgs: []string{"./engine", "./render"}, Run: "TestValuesNotOfTheColumnsTypeReadAsNull|TestDifferentialMixedColumns",
+	},
+	{
+		Name: "mixed-storage-not-profiled",
+		File: "internal/source/sqlite/sqlite_profile.go",
+		Old:  "if suspects, _ := r[3].(int64); suspects > 0 &&",
+		New:  "if suspects, _ := r[3].(int64); suspects > 1<<62 &&",
+		Pkgs: []string{"./engine"}, Run: "TestValuesNotOfTheColumnsTypeReadAsNull",
+	},
+	{
+		Name: "mixed-storage-not-warned",
+		File: "engine/warnings/warnings.go",
+		Old:  "\tout = append(out, mixedWarnings(snap, plan)...)\n",
+		New:  "",
+		Pkgs: []string{"./engine"}, Run: "TestValuesNotOfTheColumnsTypeReadAsNull",
+	},
+	{
+		Name: "warnings-see-unfiltered-profile",
+		File: "engine/ask.go",
+		Old:  "warnings.Of(e.caller(ctx).FilterSnapshot(ds.snap), ",
+		New:  "warnings.Of(ds.snap, ",
+		Pkgs: []string{"./engine"}, Run: "TestValuesNotOfTheColumnsTypeReadAsNull",
+	},
 }

@@ -10,6 +10,7 @@ import (
 
 	"github.com/nl2sql/nl2sql/internal/schema"
 	"github.com/nl2sql/nl2sql/planast"
+	"github.com/nl2sql/nl2sql/render"
 )
 
 // ISO-8601 shapes a text column must hold throughout to count as temporal.
@@ -77,9 +78,16 @@ func (s *SQLite) profileTable(ctx context.Context, t *schema.Table) error {
 		// only a text column can hold dates as text (profileColumn); the
 		// GLOBs cost half the scan when numbers are turned into text for them
 		shapes := "0, 0"
-		if c.Type == planast.TypeText {
+		switch col := source.QuoteIdent(c.Name); {
+		case c.Type == planast.TypeText:
 			shapes = fmt.Sprintf(`count(CASE WHEN %[1]s GLOB '%[2]s' THEN 1 END), count(CASE WHEN %[1]s GLOB '%[3]s' THEN 1 END)`,
-				source.QuoteIdent(c.Name), isoDateGlob, isoTimestampGlob)
+				col, isoDateGlob, isoTimestampGlob)
+		case c.Type.IsNumeric():
+			// suspects, cheaply: with numeric affinity a well-formed
+			// number is never stored as text (profileInvalid counts)
+			shapes = fmt.Sprintf(`count(CASE WHEN typeof(%s) IN ('text', 'blob') THEN 1 END), 0`, col)
+		case c.Type.IsTemporal():
+			shapes = fmt.Sprintf(`count(CASE WHEN %s IS NOT NULL AND NOT %s THEN 1 END), 0`, col, render.Valid(col, c.Type))
 		}
 		full = append(full, fmt.Sprintf("count(%[1]s), min(%[1]s), max(%[1]s),\n\t\t%[2]s", source.QuoteIdent(c.Name), shapes))
 	}
@@ -116,8 +124,35 @@ func (s *SQLite) profileTable(ctx context.Context, t *schema.Table) error {
 		if err != nil {
 			return fmt.Errorf("column %q: %w", c.Name, err)
 		}
+		if suspects, _ := r[3].(int64); suspects > 0 && (c.Type.IsNumeric() || c.Type.IsTemporal()) {
+			if err := s.profileInvalid(ctx, tbl, c, p); err != nil {
+				return fmt.Errorf("column %q: %w", c.Name, err)
+			}
+		}
 		c.Profile = p
 	}
+	return nil
+}
+
+// profileInvalid counts the values of c (of every row of tbl) that are not
+// of its type, keeps the least as an example, and takes Min and Max over
+// the others: 'abc' is not the largest value of an INTEGER column.
+func (s *SQLite) profileInvalid(ctx context.Context, tbl string, c *schema.Column, p *schema.ColumnProfile) error {
+	col := source.QuoteIdent(c.Name)
+	bad := fmt.Sprintf("%s IS NOT NULL AND NOT %s", col, render.Valid(col, c.Type))
+	read := render.ReadAs(render.SQLite{}, col, c.Type)
+	raw, err := s.profileFetch(ctx, fmt.Sprintf("SELECT count(CASE WHEN %[1]s THEN 1 END), min(CASE WHEN %[1]s THEN %[2]s END), min(%[3]s), max(%[3]s) FROM %[4]s",
+		bad, col, read, tbl), 1)
+	if err != nil {
+		return err
+	}
+	r := raw.Rows[0]
+	enc := sqliteColumn(c.DeclaredType)
+	p.Invalid, _ = r[0].(int64)
+	if p.Invalid > 0 {
+		p.InvalidExample = source.EncodeValue(r[1], enc)
+	}
+	p.Min, p.Max = source.EncodeValue(r[2], enc), source.EncodeValue(r[3], enc)
 	return nil
 }
 

@@ -2,6 +2,7 @@ package sqlite
 
 import (
 	"encoding/json"
+	"strings"
 	"testing"
 
 	"github.com/nl2sql/nl2sql/internal/source"
@@ -135,5 +136,32 @@ func TestProfileShapes(t *testing.T) {
 	e, _ := snap.Lookup("", "empty")
 	if e.RowCount == nil || *e.RowCount != 0 {
 		t.Errorf("empty row count %v", e.RowCount)
+	}
+}
+
+// A profile describes a column's values of its type: 'abc' in an INTEGER
+// column is not its largest value (text sorts above numbers), and
+// 2024-02-30 is no date. Such values are counted (they read as NULL in
+// plans, render.ReadAs) and the least is kept as an example.
+func TestProfileCountsValuesNotOfTheType(t *testing.T) {
+	db := sourcetest.TempDB(t,
+		"CREATE TABLE o (id INTEGER PRIMARY KEY, qty INTEGER, day DATE, note TEXT)",
+		"INSERT INTO o VALUES (1, 10, '2024-01-05', 'x'), (2, 'abc', '2024-02-30', 'y'), (3, 20, 'n/a', 'z'), (4, 'zz', '2024-03-01', NULL)")
+	s := openTest(t, db, source.Options{})
+	snap := sourcetest.Profiled(t, s)
+	for _, c := range []struct{ column, want string }{
+		{"qty", `"min":10,"max":20`},
+		{"qty", `"invalid":2,"invalid_example":"abc"`},
+		{"day", `"min":"2024-01-05","max":"2024-03-01"`},
+		{"day", `"invalid":2,"invalid_example":"2024-02-30"`},
+	} {
+		if got := sourcetest.ProfileJSON(t, snap, "o", c.column); !strings.Contains(got, c.want) {
+			t.Errorf("%s profile %s, want %s", c.column, got, c.want)
+		}
+	}
+	for _, clean := range []string{"id", "note"} {
+		if got := sourcetest.ProfileJSON(t, snap, "o", clean); strings.Contains(got, "invalid") {
+			t.Errorf("%s: a clean column counted invalid values: %s", clean, got)
+		}
 	}
 }

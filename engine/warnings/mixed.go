@@ -1,0 +1,85 @@
+package warnings
+
+import (
+	"fmt"
+
+	"github.com/nl2sql/nl2sql/engine/emptyrange"
+	"github.com/nl2sql/nl2sql/internal/cellfmt"
+	"github.com/nl2sql/nl2sql/internal/schema"
+	"github.com/nl2sql/nl2sql/planast"
+)
+
+// mixedWarnings name each column the plan read as its type because some of
+// its stored values are not of it (planast.Column.ReadAs: 'abc' in a SQLite
+// INTEGER column): those values were read as NULL, so they counted in no
+// sum, average, comparison or group, and a user who expected them there is
+// told how many there are and what one looks like. The count and the
+// example come from the profile, which a caller behind a row filter does
+// not get: such a caller hears only that there are some.
+func mixedWarnings(snap *schema.Snapshot, plan *planast.Query) []string {
+	var out []string
+	seen := map[*schema.Column]bool{}
+	planast.Inspect(plan, func(n planast.Node) bool {
+		q, ok := n.(*planast.Query)
+		if !ok {
+			return true
+		}
+		planast.Inspect(q, func(n planast.Node) bool {
+			if sub, ok := n.(*planast.Query); ok && sub != q {
+				return false // visited with its own sources
+			}
+			ref, ok := n.(*planast.Column)
+			if !ok || ref.ReadAs == "" {
+				return true
+			}
+			if _, c := emptyrange.TableOfColumn(snap, q, ref); c != nil && !seen[c] {
+				seen[c] = true
+				out = append(out, mixedWarning(c))
+			}
+			return true
+		})
+		return true
+	})
+	return out
+}
+
+func mixedWarning(c *schema.Column) string {
+	what := "values"
+	if p := c.Profile; p != nil && p.Invalid > 0 {
+		what = fmt.Sprintf("%d value", p.Invalid)
+		if p.Invalid > 1 {
+			what += "s"
+		}
+		if p.InvalidExample != nil {
+			what += " (such as " + example(p.InvalidExample) + ")"
+		}
+	}
+	return fmt.Sprintf("%q holds %s that are not %s; the plan read them as NULL, so they count in no sum, average, comparison or group (PostgreSQL and DuckDB could not store them)",
+		c.Name, what, typeNoun(c.Type))
+}
+
+// example is a stored value quoted as data, at most 40 characters of it.
+func example(v any) string {
+	s, ok := v.(string)
+	if !ok {
+		return fmt.Sprint(v)
+	}
+	if r := []rune(s); len(r) > 40 {
+		return cellfmt.Quote(string(r[:40])) + "…"
+	}
+	return cellfmt.Quote(s)
+}
+
+func typeNoun(t planast.Type) string {
+	switch t {
+	case planast.TypeInteger:
+		return "integers"
+	case planast.TypeDecimal, planast.TypeFloat:
+		return "numbers"
+	case planast.TypeDate:
+		return "valid dates"
+	case planast.TypeTimestamp:
+		return "valid timestamps"
+	}
+	return string(t) + " values"
+}

@@ -1,0 +1,43 @@
+package render
+
+import "github.com/nl2sql/nl2sql/planast"
+
+// A SQLite column stores any value whatever its declared type: 'abc' or
+// 'n/a' in an INTEGER column, 2024-02-30 or 45000 in a DATE column. SQLite
+// computes with them (SUM counts 'abc' as 0, and text sorts above every
+// number), where PostgreSQL and DuckDB cannot hold them at all. A column
+// whose profile found such values (schema.ColumnProfile.Invalid, counted
+// with Valid) is read through ReadAs in every plan, so a value that is not
+// of its type means one thing on every engine: NULL, as the cast rule reads
+// text that holds no number or date (textcast.go). Columns whose values
+// are all of their type render as before, so their indexes still serve.
+
+// ReadAs is column expression x of type t read as that type: on SQLite, a
+// number as it is, text by the cast rule for t (a well-formed number, date
+// or timestamp, else NULL; a date is its first ten characters) and
+// anything else NULL; on the other engines, which
+// cannot store a value that is not of the column's type, x itself. Types
+// other than numbers, dates and timestamps are x itself.
+func ReadAs(d Dialect, x string, t planast.Type) string {
+	if d.Name() != "sqlite" {
+		return x
+	}
+	switch {
+	case t.IsNumeric():
+		return "(CASE WHEN typeof(" + x + ") IN ('integer', 'real') THEN " + x + " ELSE " + numberCast(d, x, planast.CastType(t)) + " END)"
+	case t == planast.TypeDate:
+		// a date is its day, as PostgreSQL and DuckDB store it
+		return "(CASE WHEN " + sqliteTemporal(x, planast.CastDate) + " THEN substr(" + x + ", 1, 10) END)"
+	case t == planast.TypeTimestamp:
+		// as stored: datetime() would drop a fraction of a second
+		return "(CASE WHEN " + sqliteTemporal(x, planast.CastTimestamp) + " THEN " + x + " END)"
+	}
+	return x
+}
+
+// Valid is a SQLite condition, true when the non-NULL value of column
+// expression x reads as type t through ReadAs (not as NULL). Profiling
+// counts the values for which it is false.
+func Valid(x string, t planast.Type) string {
+	return "(" + ReadAs(SQLite{}, x, t) + " IS NOT NULL)"
+}
