@@ -11,7 +11,6 @@ import (
 	"github.com/nl2sql/nl2sql/engine/hooks"
 	"github.com/nl2sql/nl2sql/engine/hostplan"
 	"github.com/nl2sql/nl2sql/engine/internal/fault"
-	"github.com/nl2sql/nl2sql/engine/result"
 	"github.com/nl2sql/nl2sql/engine/warnings"
 	"github.com/nl2sql/nl2sql/internal/source"
 )
@@ -217,8 +216,7 @@ func (e *Engine) gateAndRun(ctx context.Context, ds *datasource, q string, p *pl
 	if err != nil {
 		return nil, "", nil, deadline(ctx, err)
 	}
-	result.ApplyTypes(rows, p.types)
-	result.ShowDecimalScales(rows, p.plan)
+	typed(ds, rows, p)
 	tm.Execute = sw.Lap()
 	if err := e.resultHook(ctx, hooks.AfterExecution, ds, q, p, rows.Columns, len(rows.Rows), rows.Truncated, "", tr); err != nil {
 		return nil, "", nil, err

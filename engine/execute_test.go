@@ -9,6 +9,7 @@ import (
 
 	"github.com/nl2sql/nl2sql/engine/result"
 	"github.com/nl2sql/nl2sql/internal/source"
+	"github.com/nl2sql/nl2sql/internal/source/sourcetest"
 	"github.com/nl2sql/nl2sql/planast"
 )
 
@@ -67,9 +68,32 @@ func TestDecimalsShowTheScaleThePlanMeans(t *testing.T) {
 		{json.Number("349.00"), json.Number("698.00"), json.Number("3.0000000000"), json.Number("174.5000000000"), float64(349)},
 		{json.Number("0.10"), json.Number("0.00"), json.Number("3"), json.Number("0.0000000001"), json.Number("349.0")},
 	}}
-	result.ShowDecimalScales(res, q)
+	result.ShowDecimalScales(res, q, nil)
 	want := `[[349.00,698.00,3,174.5,349.0],[0.10,0.00,3,0.0000000001,349.0]]`
 	if b, _ := json.Marshal(res.Rows); string(b) != want {
 		t.Errorf("rows %s, want %s", b, want)
+	}
+}
+
+// Threat: SQLite computes SUM, MIN and MAX of a NUMERIC(10,2) column as a
+// double, so the same plan showed 710.5 and 349 on SQLite where PostgreSQL
+// and DuckDB show 710.50 and 349.00: a report that changes with the
+// engine, and an amount that reads as a different figure. They show at
+// the column's declared scale; a column without one is left as it is.
+func TestSQLiteAggregatesOfDecimalsKeepTheColumnsScale(t *testing.T) {
+	db := sourcetest.TempDB(t,
+		"CREATE TABLE p (id INTEGER PRIMARY KEY, price DECIMAL(10,2), w REAL)",
+		"INSERT INTO p VALUES (1, '120.25', 1.5), (2, 241.25, 2.5), (3, 349.0, 3)")
+	e := airEngine(t, db, nil)
+	agg := func(f, c string) string {
+		return `{"expr":{"kind":"func","name":"` + f + `","args":[{"kind":"column","table":"p","column":"` + c + `"}]},"alias":"` + strings.ToLower(f+c) + `"}`
+	}
+	res, err := e.RunPlan(context.Background(), "air", []byte(`{"select":[`+agg("SUM", "price")+`,`+agg("MAX", "price")+`,`+agg("MIN", "price")+`,`+agg("SUM", "w")+
+		`],"from":[{"table":"p","alias":"p"}]}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if b, _ := json.Marshal(res.Rows); string(b) != `[[710.50,349.00,120.25,7]]` {
+		t.Errorf("rows %s, want [[710.50,349.00,120.25,7]]", b)
 	}
 }

@@ -7,7 +7,6 @@ import (
 
 	"github.com/nl2sql/nl2sql/engine/hooks"
 	"github.com/nl2sql/nl2sql/engine/llm"
-	"github.com/nl2sql/nl2sql/engine/result"
 	"github.com/nl2sql/nl2sql/engine/scale"
 	"github.com/nl2sql/nl2sql/internal/source"
 	"github.com/nl2sql/nl2sql/planast"
@@ -124,8 +123,7 @@ func (h *scaleHost) Execute(ctx context.Context, p *planned, sql string) (*sourc
 	if err != nil {
 		return nil, err
 	}
-	result.ApplyTypes(rows, p.types)
-	result.ShowDecimalScales(rows, p.plan)
+	typed(h.ds, rows, p)
 	return rows, nil
 }
 

@@ -8,7 +8,6 @@ import (
 	"github.com/nl2sql/nl2sql/engine/hooks"
 	"github.com/nl2sql/nl2sql/engine/llm"
 	"github.com/nl2sql/nl2sql/engine/multi"
-	"github.com/nl2sql/nl2sql/engine/result"
 	"github.com/nl2sql/nl2sql/engine/spans"
 	"github.com/nl2sql/nl2sql/planast"
 )
@@ -125,8 +124,7 @@ func (h *multiHost) Run(ctx context.Context, s multi.Sub, src multi.Source) (r m
 	if err != nil {
 		return fail(err)
 	}
-	result.ApplyTypes(rows, p.types)
-	result.ShowDecimalScales(rows, p.plan)
+	typed(ds, rows, p)
 	if err := e.resultHook(ctx, hooks.AfterExecution, ds, s.Intent, p, rows.Columns, len(rows.Rows), rows.Truncated, "", tr); err != nil {
 		return fail(err)
 	}

@@ -313,9 +313,9 @@
 // (internal/source's encoding, internal/cellfmt): a NUMERIC(10,2) or
 // DECIMAL(10,2) 349.00 is 349.00, and so is SUM or MIN of it on
 // PostgreSQL and DuckDB. SQLite has no decimal type: a column declared
-// with a scale is shown at it (its 349 is 349.00), a computed value is a
-// double shown as the shortest text (SUM 361.5 where the others show
-// 361.50). The scale 10 the rendering itself gives a cast to decimal or a
+// with a scale is shown at it (its 349 is 349.00), and so are SUM, MIN and
+// MAX of it, which SQLite computes as doubles (361.50, not 361.5); any
+// other computed value is a double shown as the shortest text. The scale 10 the rendering itself gives a cast to decimal or a
 // product of decimals (DECIMAL(38,10)) is not the data's and drops its
 // trailing zeros (3, 174.5), and ROUND(x, n) with a literal n shows n
 // decimals on every engine (349.0), where DuckDB and SQLite round doubles

@@ -14,7 +14,8 @@ import "github.com/nl2sql/nl2sql/planast"
 
 // ReadAs is column expression x of type t read as that type: on SQLite, a
 // number as it is, text by the cast rule for t (a well-formed number, date
-// or timestamp, else NULL; a date is its first ten characters) and
+// or timestamp, else NULL; a date is its first ten characters; 'infinity'
+// and '-infinity' are the infinite ones PostgreSQL and DuckDB hold) and
 // anything else NULL; on the other engines, which
 // cannot store a value that is not of the column's type, x itself. Types
 // other than numbers, dates and timestamps are x itself.
@@ -27,10 +28,10 @@ func ReadAs(d Dialect, x string, t planast.Type) string {
 		return "(CASE WHEN typeof(" + x + ") IN ('integer', 'real') THEN " + x + " ELSE " + numberCast(d, x, planast.CastType(t)) + " END)"
 	case t == planast.TypeDate:
 		// a date is its day, as PostgreSQL and DuckDB store it
-		return "(CASE WHEN " + sqliteTemporal(x, planast.CastDate) + " THEN substr(" + x + ", 1, 10) END)"
+		return "(CASE WHEN " + x + " IN ('infinity', '-infinity') THEN " + x + " WHEN " + sqliteTemporal(x, planast.CastDate) + " THEN substr(" + x + ", 1, 10) END)"
 	case t == planast.TypeTimestamp:
 		// as stored: datetime() would drop a fraction of a second
-		return "(CASE WHEN " + sqliteTemporal(x, planast.CastTimestamp) + " THEN " + x + " END)"
+		return "(CASE WHEN " + x + " IN ('infinity', '-infinity') OR " + sqliteTemporal(x, planast.CastTimestamp) + " THEN " + x + " END)"
 	}
 	return x
 }

@@ -18,15 +18,39 @@ import (
 // ("3.0000000000" is "3", as PostgreSQL's cast to NUMERIC shows it).
 // ROUND(x, n) with a literal n ≥ 0 shows n decimals on every engine
 // (349.0 where DuckDB and SQLite round as doubles and returned 349).
-func ShowDecimalScales(res *source.Result, q *planast.Query) {
+// SQLite computes SUM, MIN and MAX of a declared NUMERIC(10,2) column as a
+// double without its scale (710.5, 349): those show at the scale the
+// column declares (scale: its declared scale, false when it has none), as
+// the others return them (710.50, 349.00).
+func ShowDecimalScales(res *source.Result, q *planast.Query, scale func(*planast.Column) (int, bool)) {
 	if q == nil || len(q.Select) != len(res.Columns) {
 		return
 	}
 	for i, it := range q.Select {
-		if res.ColumnTypes[i] != planast.TypeDecimal || storedDecimal(it.Expr) {
+		if res.ColumnTypes[i] != planast.TypeDecimal {
 			continue
 		}
 		round := roundDigits(it.Expr)
+		if col, ok := storedDecimal(it.Expr); ok {
+			n, declared := 0, false
+			if scale != nil {
+				n, declared = scale(col)
+			}
+			for _, row := range res.Rows {
+				switch x := row[i].(type) {
+				case float64:
+					if declared {
+						row[i] = floatAtScale(x, n)
+					}
+				case int64:
+					// SQLite stores 349.0 in a NUMERIC column as the integer 349
+					if declared {
+						row[i] = json.Number(atScale(strconv.FormatInt(x, 10), n))
+					}
+				}
+			}
+			continue
+		}
 		for _, row := range res.Rows {
 			switch x := row[i].(type) {
 			case json.Number:
@@ -39,34 +63,41 @@ func ShowDecimalScales(res *source.Result, q *planast.Query) {
 				}
 				row[i] = json.Number(s)
 			case float64:
-				if round < 0 {
-					continue
-				}
-				s := strconv.FormatFloat(x, 'f', round, 64)
-				if back, err := strconv.ParseFloat(s, 64); err == nil && back == x && source.DecimalText(s) == any(json.Number(s)) {
-					row[i] = json.Number(s)
+				if round >= 0 {
+					row[i] = floatAtScale(x, round)
 				}
 			}
 		}
 	}
 }
 
+// floatAtScale is x written with n fraction digits when that text reads
+// back as x (and is a decimal the value rule keeps as text), else x.
+func floatAtScale(x float64, n int) any {
+	s := strconv.FormatFloat(x, 'f', n, 64)
+	if back, err := strconv.ParseFloat(s, 64); err == nil && back == x && source.DecimalText(s) == any(json.Number(s)) {
+		return json.Number(s)
+	}
+	return x
+}
+
 // storedDecimal reports whether e is a stored value: a column, or MIN, MAX
-// or SUM of one, which every engine returns at the column's scale.
-func storedDecimal(e planast.Expr) bool {
+// or SUM of one, which PostgreSQL and DuckDB return at the column's
+// scale; the column is returned.
+func storedDecimal(e planast.Expr) (*planast.Column, bool) {
 	switch x := e.(type) {
 	case *planast.Column:
-		return true
+		return x, true
 	case *planast.Func:
 		switch strings.ToUpper(x.Name) {
 		case "MIN", "MAX", "SUM":
 			if len(x.Args) == 1 {
-				_, ok := x.Args[0].(*planast.Column)
-				return ok
+				c, ok := x.Args[0].(*planast.Column)
+				return c, ok
 			}
 		}
 	}
-	return false
+	return nil, false
 }
 
 // roundDigits is n of ROUND(x, n) with a literal n in 0..10, else -1.

@@ -1943,4 +1943,11 @@ var mutations = []mutation{
 		New:  "warnings.Of(ds.snap, ",
 		Pkgs: []string{"./engine"}, Run: "TestValuesNotOfTheColumnsTypeReadAsNull",
 	},
+	{
+		Name: "sqlite-decimal-aggregate-scale-dropped",
+		File: "engine/execute.go",
+		Old:  "\t\treturn schema.DecimalScale(col.DeclaredType)\n",
+		New:  "\t\treturn 0, false\n",
+		Pkgs: []string{"./engine"}, Run: "TestSQLiteAggregatesOfDecimalsKeepTheColumnsScale",
+	},
 }
