@@ -1947,7 +1947,7 @@ var mutations = []mutation{
 		Name: "sqlite-decimal-aggregate-scale-dropped",
 		File: "engine/execute.go",
 		Old:  "\t\treturn schema.DecimalScale(col.DeclaredType)\n",
-		New:  "\t\treturn 0, false\n",
+		New:  "\t\t_, _ = schema.DecimalScale(col.DeclaredType)\n\t\treturn 0, false\n",
 		Pkgs: []string{"./engine"}, Run: "TestSQLiteAggregatesOfDecimalsKeepTheColumnsScale",
 	},
 }
