@@ -4,6 +4,7 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
+	"github.com/nl2sql/nl2sql/engine/result"
 	"strings"
 	"time"
 	"unicode/utf8"
@@ -184,6 +185,11 @@ func (e *Engine) finish(ctx context.Context, ds *datasource, q, today string, pl
 		res.Warnings = append(res.Warnings, warnings.RowLimit(planned.plan, ds.spec.RowLimit))
 	}
 	res.Warnings = append(res.Warnings, warnings.Of(e.caller(ctx).FilterSnapshot(ds.snap), ds.src.Dialect(), planned.plan, warnings.Run{Rows: res.Rows, Stored: e.retrieval(ctx, ds).StoredValues()})...)
+	if len(res.Rows) == 0 {
+		if w := e.havingProbe(ctx, ds, planned.plan); w != "" {
+			res.Warnings = append(res.Warnings, w)
+		}
+	}
 	res.Answer = e.modelAnswer(ctx, ds.spec.ID, res)
 	if err := e.resultHook(ctx, hooks.AfterAnswer, ds, q, planned, res.Columns, res.RowCount, res.Truncated, res.Answer, tr); err != nil {
 		return nil, err
@@ -216,7 +222,7 @@ func (e *Engine) gateAndRun(ctx context.Context, ds *datasource, q string, p *pl
 	if err != nil {
 		return nil, "", nil, deadline(ctx, err)
 	}
-	typed(ds, rows, p)
+	result.Typed(rows, p.plan, p.types, ds.snap)
 	tm.Execute = sw.Lap()
 	if err := e.resultHook(ctx, hooks.AfterExecution, ds, q, p, rows.Columns, len(rows.Rows), rows.Truncated, "", tr); err != nil {
 		return nil, "", nil, err

@@ -3,9 +3,7 @@ package engine
 import (
 	"context"
 
-	"github.com/nl2sql/nl2sql/engine/emptyrange"
-	"github.com/nl2sql/nl2sql/engine/result"
-	"github.com/nl2sql/nl2sql/internal/schema"
+	"github.com/nl2sql/nl2sql/engine/warnings"
 	"github.com/nl2sql/nl2sql/internal/source"
 	"github.com/nl2sql/nl2sql/planast"
 )
@@ -19,16 +17,25 @@ func (e *Engine) execute(ctx context.Context, ds *datasource, sql string) (*sour
 	return res, nil
 }
 
-// typed gives a run's result of plan p its portable column types and the
-// decimal scales the plan means (result.ShowDecimalScales), a column's
-// scale as ds's snapshot declares it.
-func typed(ds *datasource, rows *source.Result, p *planned) {
-	result.ApplyTypes(rows, p.types)
-	result.ShowDecimalScales(rows, p.plan, func(c *planast.Column) (int, bool) {
-		_, col := emptyrange.TableOfColumn(ds.snap, p.plan, c)
-		if col == nil || col.Type != planast.TypeDecimal {
-			return 0, false
-		}
-		return schema.DecimalScale(col.DeclaredType)
-	})
+// havingProbe runs the probe of a grouped plan whose having filter kept no
+// group (warnings.HavingProbe) as the caller, through the same validation,
+// and says what it found; "" when there is none or it fails.
+func (e *Engine) havingProbe(ctx context.Context, ds *datasource, plan *planast.Query) string {
+	probe := warnings.HavingProbe(plan)
+	if probe == nil {
+		return ""
+	}
+	v, err := e.validateFor(ctx, ds, probe)
+	if err != nil {
+		return ""
+	}
+	sql, err := e.render(ds, &planned{plan: v.Plan})
+	if err != nil {
+		return ""
+	}
+	rows, err := e.execute(ctx, ds, sql)
+	if err != nil || len(rows.Rows) != 1 {
+		return ""
+	}
+	return warnings.HavingWarning(plan, rows.Rows[0])
 }

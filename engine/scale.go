@@ -3,6 +3,7 @@ package engine
 import (
 	"context"
 	"encoding/json"
+	"github.com/nl2sql/nl2sql/engine/result"
 	"time"
 
 	"github.com/nl2sql/nl2sql/engine/hooks"
@@ -123,7 +124,7 @@ func (h *scaleHost) Execute(ctx context.Context, p *planned, sql string) (*sourc
 	if err != nil {
 		return nil, err
 	}
-	typed(h.ds, rows, p)
+	result.Typed(rows, p.plan, p.types, h.ds.snap)
 	return rows, nil
 }
 

@@ -2,6 +2,7 @@ package engine
 
 import (
 	"context"
+	"github.com/nl2sql/nl2sql/engine/result"
 	"strings"
 	"time"
 
@@ -124,7 +125,7 @@ func (h *multiHost) Run(ctx context.Context, s multi.Sub, src multi.Source) (r m
 	if err != nil {
 		return fail(err)
 	}
-	typed(ds, rows, p)
+	result.Typed(rows, p.plan, p.types, ds.snap)
 	if err := e.resultHook(ctx, hooks.AfterExecution, ds, s.Intent, p, rows.Columns, len(rows.Rows), rows.Truncated, "", tr); err != nil {
 		return fail(err)
 	}

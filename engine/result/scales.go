@@ -5,9 +5,25 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/nl2sql/nl2sql/engine/emptyrange"
+	"github.com/nl2sql/nl2sql/internal/schema"
 	"github.com/nl2sql/nl2sql/internal/source"
 	"github.com/nl2sql/nl2sql/planast"
 )
+
+// Typed gives a run's result of plan its portable column types and the
+// decimal scales the plan means (ShowDecimalScales), a column's scale as
+// snap declares it.
+func Typed(rows *source.Result, plan *planast.Query, types []planast.Type, snap *schema.Snapshot) {
+	ApplyTypes(rows, types)
+	ShowDecimalScales(rows, plan, func(c *planast.Column) (int, bool) {
+		_, col := emptyrange.TableOfColumn(snap, plan, c)
+		if col == nil || col.Type != planast.TypeDecimal {
+			return 0, false
+		}
+		return schema.DecimalScale(col.DeclaredType)
+	})
+}
 
 // ShowDecimalScales puts a computed decimal column's values at the scale
 // the plan means, so one plan shows one text on every engine: a stored

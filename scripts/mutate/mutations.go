@@ -1945,9 +1945,23 @@ var mutations = []mutation{
 	},
 	{
 		Name: "sqlite-decimal-aggregate-scale-dropped",
-		File: "engine/execute.go",
+		File: "engine/result/scales.go",
 		Old:  "\t\treturn schema.DecimalScale(col.DeclaredType)\n",
 		New:  "\t\t_, _ = schema.DecimalScale(col.DeclaredType)\n\t\treturn 0, false\n",
 		Pkgs: []string{"./engine"}, Run: "TestSQLiteAggregatesOfDecimalsKeepTheColumnsScale",
+	},
+	{
+		Name: "empty-having-not-probed",
+		File: "engine/ask.go",
+		Old:  "\tif len(res.Rows) == 0 {\n\t\tif w := e.havingProbe(",
+		New:  "\tif len(res.Rows) < 0 {\n\t\tif w := e.havingProbe(",
+		Pkgs: []string{"./engine"}, Run: "TestEmptyHavingSaysWhatTheGroupsHeld",
+	},
+	{
+		Name: "empty-having-range-of-the-wrong-expression",
+		File: "engine/warnings/having.go",
+		Old:  "\t\t\tif it.Alias == c.Column {\n\t\t\t\treturn it.Expr",
+		New:  "\t\t\tif it.Alias != c.Column {\n\t\t\t\treturn it.Expr",
+		Pkgs: []string{"./engine"}, Run: "TestEmptyHavingSaysWhatTheGroupsHeld",
 	},
 }
