@@ -54,19 +54,8 @@ func TestEmptyHavingSaysWhatTheGroupsHeld(t *testing.T) {
 		t.Errorf("a having filter that kept a group: rows %v warnings %q", res.Rows, res.Warnings)
 	}
 
-	pol := policyFromYAML(t, `datasources:
-  - {id: air, engine: sqlite, path: `+db+`}
-roles:
-  north:
-    allow: ["air.main.perf"]
-    row_filters:
-      - {table: air.main.perf, where: "region = 'north'"}
-users:
-  - {name: nora, roles: [north]}
-local_user: nora
-`)
-	north, _ := pol.ForUser("nora")
-	res, err = airEngine(t, db, pol).RunPlan(WithCaller(ctx, north), "air", plan(moreThan("1"), ""))
+	ne, nctx := northCaller(t, db, "air.main.perf", "air.main.perf")
+	res, err = ne.RunPlan(nctx, "air", plan(moreThan("1"), ""))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -84,19 +84,8 @@ func TestValuesNotOfTheColumnsTypeReadAsNull(t *testing.T) {
 
 	// a caller behind a row filter is told there are such values, not how
 	// many or what they are (they may be in rows it cannot read)
-	pol := policyFromYAML(t, `datasources:
-  - {id: air, engine: sqlite, path: `+db+`}
-roles:
-  north:
-    allow: ["air.main.orders"]
-    row_filters:
-      - {table: air.main.orders, where: "region = 'north'"}
-users:
-  - {name: nora, roles: [north]}
-local_user: nora
-`)
-	north, _ := pol.ForUser("nora")
-	filtered, err := airEngine(t, db, pol).RunPlan(WithCaller(ctx, north), "air", []byte(`{"select":[`+agg("AVG", "qty", "a")+`],"from":[{"table":"orders","alias":"o"}]}`))
+	ne, nctx := northCaller(t, db, "air.main.orders", "air.main.orders")
+	filtered, err := ne.RunPlan(nctx, "air", []byte(`{"select":[`+agg("AVG", "qty", "a")+`],"from":[{"table":"orders","alias":"o"}]}`))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -67,24 +67,32 @@ func TestEmptyFilterNamesTheStoredSpelling(t *testing.T) {
 // airports of the north only.
 func runAsNorth(t *testing.T, db string, plan []byte, allowed ...string) *Result {
 	t.Helper()
+	e, ctx := northCaller(t, db, "air.main.airports", allowed...)
+	res, err := e.RunPlan(ctx, "air", plan)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return res
+}
+
+// northCaller is an engine on db (datasource air) and the context of a
+// caller who may read the allowed tables and reads filtered only the
+// rows of filtered whose region is 'north'.
+func northCaller(t *testing.T, db, filtered string, allowed ...string) (*Engine, context.Context) {
+	t.Helper()
 	pol := policyFromYAML(t, `datasources:
   - {id: air, engine: sqlite, path: `+db+`}
 roles:
   north:
     allow: ["`+strings.Join(allowed, `", "`)+`"]
     row_filters:
-      - {table: air.main.airports, where: "region = 'north'"}
+      - {table: `+filtered+`, where: "region = 'north'"}
 users:
   - {name: nora, roles: [north]}
 local_user: nora
 `)
-	e := airEngine(t, db, pol)
 	north, _ := pol.ForUser("nora")
-	res, err := e.RunPlan(WithCaller(context.Background(), north), "air", plan)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return res
+	return airEngine(t, db, pol), WithCaller(context.Background(), north)
 }
 
 // Threat: a host counts rows of a table that is empty (a schema-only copy,

@@ -49,8 +49,8 @@ func HavingProbe(plan *planast.Query) *planast.Query {
 	}
 }
 
-// compared is the expression q's having compares with a literal (an
-// output alias stands for its select item), or nil.
+// compared is the expression q's having compares with a literal, or nil
+// (Validate has put an output alias's expression in its place).
 func compared(q *planast.Query) planast.Expr {
 	b, ok := q.Having.(*planast.Binary)
 	if !ok {
@@ -63,13 +63,6 @@ func compared(q *planast.Query) planast.Expr {
 	}
 	if _, lit := b.Right.(*planast.Literal); !lit {
 		return nil
-	}
-	if c, ok := b.Left.(*planast.Column); ok && c.Table == "" {
-		for _, it := range q.Select {
-			if it.Alias == c.Column {
-				return it.Expr
-			}
-		}
 	}
 	return b.Left
 }

@@ -1960,8 +1960,8 @@ var mutations = []mutation{
 	{
 		Name: "empty-having-range-of-the-wrong-expression",
 		File: "engine/warnings/having.go",
-		Old:  "\t\t\tif it.Alias == c.Column {\n\t\t\t\treturn it.Expr",
-		New:  "\t\t\tif it.Alias != c.Column {\n\t\t\t\treturn it.Expr",
+		Old:  "\treturn b.Left\n",
+		New:  "\treturn b.Right\n",
 		Pkgs: []string{"./engine"}, Run: "TestEmptyHavingSaysWhatTheGroupsHeld",
 	},
 }
