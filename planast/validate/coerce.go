@@ -354,3 +354,24 @@ func floatSubquery(in *In, x, y Type) {
 		floatSide(&q.Select[0].Expr, y, x)
 	}
 }
+
+// castJoinHint is the join condition that pairs a text key with a number
+// or date key (SQLite declares such keys, and its own = converts the text
+// side): the text side cast to the other's type, by the cast rule (text
+// holding no such value joins nothing). "" for other pairs.
+func castJoinHint(la string, l ColumnInfo, ra string, r ColumnInfo) string {
+	col := func(alias, name string) string {
+		b, _ := json.Marshal(map[string]string{"kind": "column", "table": alias, "column": name})
+		return string(b)
+	}
+	lx, rx := col(la, l.Name), col(ra, r.Name)
+	switch {
+	case l.Type == TypeText && (r.Type.IsNumeric() || r.Type.IsTemporal()):
+		lx = `{"kind": "cast", "expr": ` + lx + `, "type": "` + string(r.Type) + `"}`
+	case r.Type == TypeText && (l.Type.IsNumeric() || l.Type.IsTemporal()):
+		rx = `{"kind": "cast", "expr": ` + rx + `, "type": "` + string(l.Type) + `"}`
+	default:
+		return ""
+	}
+	return `drop this pair from "on" and join with "condition": {"kind": "binary", "op": "=", "left": ` + lx + `, "right": ` + rx + `} (a text that holds no such value joins no row)`
+}

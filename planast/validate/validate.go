@@ -578,7 +578,12 @@ func (v *validator) joins(q *Query, path string, sc *scope, env *cteEnv) {
 				continue
 			}
 			if _, _, _, ok := v.coerce(nil, lc.Type, nil, rc.Type); !ok {
-				v.add(CodeType, pp, "cannot join %s.%s (%s) with %s.%s (%s)", left.alias, lc.Name, lc.Type, right.alias, rc.Name, rc.Type)
+				msg := fmt.Sprintf("cannot join %s.%s (%s) with %s.%s (%s)", left.alias, lc.Name, lc.Type, right.alias, rc.Name, rc.Type)
+				if h := castJoinHint(left.alias, lc, right.alias, rc); h != "" {
+					v.addHint(CodeType, pp, h, "%s: the stored types differ (a key declared on columns of different types)", msg)
+				} else {
+					v.add(CodeType, pp, "%s", msg)
+				}
 				continue
 			}
 			v.joinKeyCheck(left, right, lc.Name, rc.Name, pp)

@@ -1964,4 +1964,11 @@ var mutations = []mutation{
 		New:  "\treturn b.Right\n",
 		Pkgs: []string{"./engine"}, Run: "TestEmptyHavingSaysWhatTheGroupsHeld",
 	},
+	{
+		Name: "join-of-different-types-no-condition",
+		File: "planast/validate/coerce.go",
+		Old:  "\treturn `drop this pair from \"on\"",
+		New:  "\treturn \"\"\n\treturn `drop this pair from \"on\"",
+		Pkgs: []string{"./engine"}, Run: "TestJoinOfKeysOfDifferentTypesGetsAWorkingCondition",
+	},
 }
