@@ -3,6 +3,7 @@ package tools
 import (
 	"fmt"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/nl2sql/nl2sql/internal/cellfmt"
 	"github.com/nl2sql/nl2sql/internal/schema"
@@ -45,11 +46,7 @@ func SnapshotText(s *schema.Snapshot) string {
 					// break or an instruction stays inside its quotes
 					vals = append(vals, quotedValue(v, c.Type))
 				}
-				s := strings.Join(vals, " | ")
-				if r := []rune(s); len(r) > 80 {
-					s = string(r[:79]) + "…"
-				}
-				line += "  e.g. " + s
+				line += sampleList(vals, p.AllValues)
 			}
 			if c.Comment != "" {
 				// the schema's own words: quoted, as stored text is
@@ -71,4 +68,35 @@ func quotedValue(v any, t planast.Type) string {
 		return cellfmt.Quote(s)
 	}
 	return cellfmt.Value(v, t)
+}
+
+// sampleBudget is how many characters of a column's line its samples take.
+const sampleBudget = 100
+
+// sampleList is a column's quoted samples, whole values only (a host
+// checks a spelling against them, so none is cut but a first one that
+// alone passes the budget), saying how many did not fit and whether they
+// are all of the column's values.
+func sampleList(vals []string, all bool) string {
+	s, shown := "", 0
+	for _, v := range vals {
+		next := v
+		if shown > 0 {
+			next = s + " | " + v
+		}
+		if shown > 0 && utf8.RuneCountInString(next) > sampleBudget {
+			break
+		}
+		s, shown = next, shown+1
+	}
+	if r := []rune(s); len(r) > sampleBudget {
+		s = string(r[:sampleBudget-1]) + "…"
+	}
+	if shown < len(vals) {
+		s += fmt.Sprintf(" | … %d more", len(vals)-shown)
+	}
+	if all {
+		return "  all values: " + s
+	}
+	return "  e.g. " + s
 }
