@@ -238,20 +238,22 @@ func (ix *Index) indexDocs(ctx context.Context, p *prior) error {
 		if err := ix.text.Batch(b); err != nil {
 			return fmt.Errorf("index: %w", err)
 		}
-		vs, err := embedAll(ctx, ix.emb, texts, ix.opts.EmbedBatch)
+		vs, dims, err := embedVectors(ctx, ix.emb, texts, ix.opts.EmbedBatch)
 		if err != nil {
 			return err
 		}
-		for k, v := range vs {
-			vecs[todo[k]] = sparse(v)
+		if len(vs) > 0 {
 			if ix.dims == 0 {
-				ix.dims = len(v)
-			} else if len(v) != ix.dims {
-				return fmt.Errorf("embed with %s: vectors of %d and %d dimensions", ix.emb.Name(), ix.dims, len(v))
+				ix.dims = dims
+			} else if dims != ix.dims {
+				return fmt.Errorf("embed with %s: vectors of %d and %d dimensions", ix.emb.Name(), ix.dims, dims)
 			}
-			if p != nil && len(p.vecs) > 0 && len(v) != p.dims {
+			if p != nil && len(p.vecs) > 0 && dims != p.dims {
 				return errPriorDims
 			}
+		}
+		for k, v := range vs {
+			vecs[todo[k]] = v
 		}
 		ix.vecs = append(ix.vecs, vecs...)
 		if ix.opts.Progress != nil {
