@@ -222,7 +222,7 @@ func (ix *Index) indexDocs(ctx context.Context, p *prior) error {
 		tw := tableWords{table: -1}
 		for i, d := range ix.docs[start:end] {
 			d := withText(ix.snap, d, &tw)
-			if err := b.Index(d.id, map[string]any{"name": d.Name, "table": d.Table, "text": d.Text, "cols": d.Cols, "samples": d.Samples}); err != nil {
+			if err := b.Index(d.id, textDoc{d.Name, d.Table, d.Text, d.Cols, d.Samples}); err != nil {
 				return fmt.Errorf("index: %w", err)
 			}
 			k := embedKey(name, d.embed)
@@ -323,6 +323,17 @@ func textMapping() mapping.IndexMapping {
 	}
 	m.DefaultMapping = dm
 	return m
+}
+
+// textDoc is what bleve maps of a schema document: the fields
+// textMapping analyses (a struct rather than a map, which cost a few
+// hundred bytes per document).
+type textDoc struct {
+	Name    string `json:"name"`
+	Table   string `json:"table"`
+	Text    string `json:"text"`
+	Cols    string `json:"cols"`
+	Samples string `json:"samples"`
 }
 
 // schemaDocs builds one document per table and column, sorted by id,
