@@ -307,7 +307,8 @@ func newBleve(m mapping.IndexMapping, path string) (bleve.Index, error) {
 }
 
 // textMapping: English analysis (possessives, lower case, stop words,
-// Porter stems) on every field, BM25 scoring.
+// Porter stems) on every field, BM25 scoring. No "_all" field: every
+// search names its field, and bleve built an empty one per document.
 func textMapping() mapping.IndexMapping {
 	m := bleve.NewIndexMapping()
 	m.ScoringModel = bindex.BM25Scoring
@@ -321,6 +322,7 @@ func textMapping() mapping.IndexMapping {
 		fm.IncludeTermVectors = false
 		dm.AddFieldMappingsAt(f, fm)
 	}
+	dm.AddSubDocumentMapping("_all", bleve.NewDocumentDisabledMapping())
 	m.DefaultMapping = dm
 	return m
 }

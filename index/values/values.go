@@ -258,7 +258,10 @@ func Samples(c schema.Column) []string {
 }
 
 // valueMapping: values split on Unicode word boundaries and lower-cased,
-// no stop words or stems (values are names), BM25 scoring.
+// no stop words or stems (values are names), BM25 scoring. Searches ask
+// terms of field "v" only, so no term positions are kept and there is no
+// "_all" field: bleve made a location per word and an empty "_all" field
+// per value, garbage a build paid for.
 func valueMapping() mapping.IndexMapping {
 	m := bleve.NewIndexMapping()
 	m.ScoringModel = bindex.BM25Scoring
@@ -275,7 +278,9 @@ func valueMapping() mapping.IndexMapping {
 	fm.Analyzer = "value"
 	fm.Store = false
 	fm.IncludeInAll = false
+	fm.IncludeTermVectors = false
 	dm.AddFieldMappingsAt("v", fm)
+	dm.AddSubDocumentMapping("_all", bleve.NewDocumentDisabledMapping())
 	m.DefaultMapping = dm
 	return m
 }
