@@ -126,9 +126,22 @@ type doc struct {
 // OpenOrBuild (persist.go) builds them on disk and reuses them. Errors: the
 // embedder's, the value source's (wrapped with the column), ctx's.
 func Build(ctx context.Context, snap *schema.Snapshot, emb Embedder, opts Options) (*Index, error) {
+	if snap == nil {
+		return nil, errors.New("index: nil snapshot")
+	}
+	tokens := schemaTokens(snap) // before tightGC (wholeTokens)
 	defer tightGC()()
-	return build(ctx, snap, emb, opts, "", nil)
+	return build(ctx, snap, emb, opts, "", nil, tokens)
 }
+
+// A build's callers count the whole schema's tokens (wholeTokens, the
+// Index field) before they tighten the GC (gc.go): the tokenizer
+// allocates about 250 MB on 2,000 tables that dies at once (a few objects
+// per piece it matches), over the small live heap of the snapshot alone.
+// At the default GC percent that garbage costs a few collections; inside
+// the build, at buildGCPercent, it cost dozens of them over the build's
+// larger heap.
+var schemaTokens = schemactx.SchemaTokens // a test watches when it runs
 
 // Progress is told how far a build got: stage "tables" (schema documents
 // indexed and embedded, table by table) then "values" (columns whose
@@ -141,8 +154,8 @@ type Progress func(stage string, done, total int)
 const tablesPerBatch = 100
 
 // build is Build with the bleve indexes under dir ("" keeps them in
-// memory).
-func build(ctx context.Context, snap *schema.Snapshot, emb Embedder, opts Options, dir string, p *prior) (*Index, error) {
+// memory); tokens is schemactx.SchemaTokens(snap).
+func build(ctx context.Context, snap *schema.Snapshot, emb Embedder, opts Options, dir string, p *prior, tokens int) (*Index, error) {
 	if snap == nil {
 		return nil, errors.New("index: nil snapshot")
 	}
@@ -162,7 +175,7 @@ func build(ctx context.Context, snap *schema.Snapshot, emb Embedder, opts Option
 	if err := ix.indexDocs(ctx, p); err != nil {
 		ix.Close()
 		if errors.Is(err, errPriorDims) && os.RemoveAll(subdir(dir, textDir)) == nil {
-			return build(ctx, snap, emb, opts, dir, &prior{fetched: p.fetched})
+			return build(ctx, snap, emb, opts, dir, &prior{fetched: p.fetched}, tokens)
 		}
 		return nil, err
 	}
@@ -178,7 +191,7 @@ func build(ctx context.Context, snap *schema.Snapshot, emb Embedder, opts Option
 		return nil, err
 	}
 	ix.derive()
-	ix.wholeTokens = schemactx.SchemaTokens(snap)
+	ix.wholeTokens = tokens
 	return ix, nil
 }
 
