@@ -113,10 +113,6 @@ type doc struct {
 	id    string // "t/<table idx>" or "c/<table idx>/<column idx>", zero-padded
 	table int    // index into snap.Tables
 	col   int    // index into the table's Columns, -1 for the table itself
-	// Fields of the full-text document and the text that is embedded,
-	// set only on a build's copy of one batch (withText).
-	Name, Table, Text, Cols, Samples string
-	embed                            string
 }
 
 // Build indexes snap (which must not change afterwards: the index keeps
@@ -234,11 +230,11 @@ func (ix *Index) indexDocs(ctx context.Context, p *prior) error {
 		var todo []int // positions in vecs still to embed
 		tw := tableWords{table: -1}
 		for i, d := range ix.docs[start:end] {
-			d := withText(ix.snap, d, &tw)
-			if err := b.Index(d.id, textDoc{d.Name, d.Table, d.Text, d.Cols, d.Samples}); err != nil {
+			td, embed := withText(ix.snap, d, &tw)
+			if err := b.Index(d.id, td); err != nil {
 				return fmt.Errorf("index: %w", err)
 			}
-			k := embedKey(name, d.embed)
+			k := embedKey(name, embed)
 			ix.embedKeys = append(ix.embedKeys, k)
 			if v, ok := p.vector(k); ok {
 				vecs[i] = v
@@ -246,7 +242,7 @@ func (ix *Index) indexDocs(ctx context.Context, p *prior) error {
 				continue
 			}
 			todo = append(todo, i)
-			texts = append(texts, d.embed)
+			texts = append(texts, embed)
 		}
 		if err := ix.text.Batch(b); err != nil {
 			return fmt.Errorf("index: %w", err)
@@ -352,7 +348,7 @@ type textDoc struct {
 }
 
 // schemaDocs builds one document per table and column, sorted by id,
-// with their ids, tables and columns; withText adds a document's texts.
+// with their ids, tables and columns; withText makes a document's texts.
 func schemaDocs(snap *schema.Snapshot) []doc {
 	n := len(snap.Tables)
 	for _, t := range snap.Tables {
@@ -377,12 +373,13 @@ type tableWords struct {
 	cols  []string
 }
 
-// withText is d with its full-text fields and the text embedded: a table
+// withText is d's full-text fields and the text embedded: a table
 // document holds its split name, comment and columns' names, a column
 // document its split name, its table's, its comment and up to ten
 // samples. A build makes them a batch at a time, so only one batch's
-// texts are held; tw keeps the words of the last table asked.
-func withText(snap *schema.Snapshot, d doc, tw *tableWords) doc {
+// texts are held (the documents keep only their ids, tables and
+// columns); tw keeps the words of the last table asked.
+func withText(snap *schema.Snapshot, d doc, tw *tableWords) (textDoc, string) {
 	t := &snap.Tables[d.table]
 	if tw.table != d.table {
 		tw.table, tw.name, tw.cols = d.table, lex.SplitName(t.Name), make([]string, len(t.Columns))
@@ -391,18 +388,16 @@ func withText(snap *schema.Snapshot, d doc, tw *tableWords) doc {
 		}
 	}
 	if d.col < 0 {
-		d.Name, d.Text, d.Cols = tw.name, t.Comment, strings.Join(tw.cols, " ")
-		d.embed = joinNonEmpty(". ", "table "+tw.name, t.Comment)
-		return d
+		return textDoc{Name: tw.name, Text: t.Comment, Cols: strings.Join(tw.cols, " ")},
+			joinNonEmpty(". ", "table "+tw.name, t.Comment)
 	}
 	c := t.Columns[d.col]
 	samples := values.Samples(c)
 	if len(samples) > 10 {
 		samples = samples[:10]
 	}
-	d.Name, d.Table, d.Text, d.Samples = tw.cols[d.col], tw.name, c.Comment, strings.Join(samples, " ")
-	d.embed = joinNonEmpty(". ", tw.cols[d.col]+" of "+tw.name, c.Comment)
-	return d
+	return textDoc{Name: tw.cols[d.col], Table: tw.name, Text: c.Comment, Samples: strings.Join(samples, " ")},
+		joinNonEmpty(". ", tw.cols[d.col]+" of "+tw.name, c.Comment)
 }
 
 // subdir is dir/name, or "" (in memory) when dir is "".
