@@ -5,18 +5,22 @@ import (
 	"sync"
 )
 
-// A build allocates gigabytes that die young (bleve's analysis and
-// segments, a batch at a time) over a live heap of the snapshot, the
-// vectors and the value documents (about 80 MB for 2,000 tables of 20
+// A build allocates about a gigabyte that dies young (bleve's analysis
+// and segments, a batch at a time) over a live heap of the snapshot, the
+// vectors and the value documents (about 80-100 MB for 2,000 tables of 20
 // columns). Go's default GC lets the heap grow to twice the live heap
 // before it collects, so a first build's heap peaked at twice what it
 // holds. While a build runs (and reads back what it stored) the GC
-// collects when the heap has grown by buildGCPercent instead: a
-// 2,000-table first index peaked at 287-311 MB RSS instead of 402 MB
-// (25: 308, 20: 303), for more GC work: 30-35 s of user CPU instead of
-// 17-20 s on a loaded two-core machine. A lower GOGC the process runs
-// with, or GOGC=off, is left as it is.
-const buildGCPercent = 15
+// collects when the heap has grown by buildGCPercent instead. A
+// 2,000-table first index (scripts/bigcatalog) peaked at 283-296 MB RSS
+// (median 289) for 15-18 s of user CPU (median 17.5) on a shared
+// two-core machine; the default GC peaked at 370-380 MB, 15 took 18-23 s
+// and 35 peaked at up to 301-318 MB. (Before the build allocated a third
+// less, 15 was needed for 299 MB and cost 24-35 s.) The GC work is about
+// what the build allocates divided by this percent, so allocating less
+// is what lets it rise. A lower GOGC the process runs with, or GOGC=off,
+// is left as it is.
+const buildGCPercent = 25
 
 var buildGC struct {
 	mu     sync.Mutex
