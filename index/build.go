@@ -125,7 +125,7 @@ func Build(ctx context.Context, snap *schema.Snapshot, emb Embedder, opts Option
 	if snap == nil {
 		return nil, errors.New("index: nil snapshot")
 	}
-	tokens := schemaTokens(snap) // before tightGC (wholeTokens)
+	tokens := countTokens(snap) // before tightGC (wholeTokens)
 	defer tightGC()()
 	return build(ctx, snap, emb, opts, "", nil, tokens)
 }
@@ -134,9 +134,14 @@ func Build(ctx context.Context, snap *schema.Snapshot, emb Embedder, opts Option
 // Index field) before they tighten the GC (gc.go): the tokenizer
 // allocates about 250 MB on 2,000 tables that dies at once (a few objects
 // per piece it matches), over the small live heap of the snapshot alone.
-// At the default GC percent that garbage costs a few collections; inside
-// the build, at buildGCPercent, it cost dozens of them over the build's
+// At countGCPercent that garbage costs a few collections; inside the
+// build, at buildGCPercent, it cost dozens of them over the build's
 // larger heap.
+func countTokens(snap *schema.Snapshot) int {
+	defer countGC()()
+	return schemaTokens(snap)
+}
+
 var schemaTokens = schemactx.SchemaTokens // a test watches when it runs
 
 // Progress is told how far a build got: stage "tables" (schema documents

@@ -22,33 +22,66 @@ import (
 // is left as it is.
 const buildGCPercent = 25
 
-var buildGC struct {
+// countGCPercent is the GC percent while a build's callers count the
+// whole schema's tokens (wholeTokens in build.go), before the build: that
+// garbage dies at once over the small heap of the snapshot, so it costs
+// little even collected at 50; at the default 100 that phase set the
+// build's peak (121 MB of heap, where the build itself stays under 115).
+const countGCPercent = 50
+
+// gcHolds are the builds and token counts running, and the process's
+// own GC percent from before the first of them.
+type gcHolds struct {
 	mu     sync.Mutex
 	builds int // builds running
-	prev   int // the GC percent before the first of them
+	counts int // token counts running (countGC)
+	prev   int
 }
+
+var buildGC gcHolds
 
 // tightGC lowers the GC percent to buildGCPercent for a build; the
 // returned function restores it once no build runs.
-func tightGC() (release func()) {
-	g := &buildGC
+func tightGC() (release func()) { return buildGC.hold(&buildGC.builds) }
+
+// countGC lowers the GC percent to countGCPercent (while no build runs)
+// for counting a schema's tokens; the returned function restores it.
+func countGC() (release func()) { return buildGC.hold(&buildGC.counts) }
+
+// hold counts one more holder in n (builds or counts) until the returned
+// function is called.
+func (g *gcHolds) hold(n *int) (release func()) {
 	g.mu.Lock()
 	defer g.mu.Unlock()
-	if g.builds == 0 {
-		g.prev = debug.SetGCPercent(buildGCPercent)
-		if g.prev < buildGCPercent {
-			debug.SetGCPercent(g.prev) // the process asked for less garbage, or for no GC (-1)
-		}
+	if g.builds+g.counts == 0 {
+		g.prev = debug.SetGCPercent(100)
+		debug.SetGCPercent(g.prev)
 	}
-	g.builds++
+	*n++
+	g.set()
 	var once sync.Once
 	return func() {
 		once.Do(func() {
 			g.mu.Lock()
 			defer g.mu.Unlock()
-			if g.builds--; g.builds == 0 {
-				debug.SetGCPercent(g.prev)
-			}
+			*n--
+			g.set()
 		})
 	}
+}
+
+// set applies the tightest holder's percent, or the process's own when
+// nothing holds or when it asked for less garbage, or for no GC (-1).
+func (g *gcHolds) set() {
+	p := g.prev
+	switch {
+	case g.builds > 0:
+		p = buildGCPercent
+	case g.counts > 0:
+		p = countGCPercent
+	}
+	if g.prev < p {
+		p = g.prev
+	}
+	debug.SetGCPercent(p)
 }

@@ -83,8 +83,8 @@ func TestBuildCountsTokensBeforeTighteningGC(t *testing.T) {
 		t.Fatalf("stored build: %v %+v", err, op)
 	}
 	stored.Close()
-	if len(during) != 2 || during[0] != 100 || during[1] != 100 {
-		t.Errorf("GC percents while counting: %v, want [100 100]", during)
+	if len(during) != 2 || during[0] != countGCPercent || during[1] != countGCPercent || gcPercent() != 100 {
+		t.Errorf("GC percents while counting: %v, want %d twice; after: %d, want 100", during, countGCPercent, gcPercent())
 	}
 	if want := schemactx.SchemaTokens(snap); ix.WholeTokens() != want || stored.WholeTokens() != want {
 		t.Errorf("whole tokens %d and %d, want %d", ix.WholeTokens(), stored.WholeTokens(), want)

@@ -118,8 +118,8 @@ func OpenOrBuild(ctx context.Context, dir string, snap *schema.Snapshot, emb Emb
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return nil, op, fmt.Errorf("index: %w", err)
 	}
-	tokens := schemaTokens(snap) // before tightGC (wholeTokens)
-	defer tightGC()()            // the build, and reading back what it stored
+	tokens := countTokens(snap) // before tightGC (wholeTokens)
+	defer tightGC()()           // the build, and reading back what it stored
 	tmp := filepath.Join(dir, buildPrefix+key+"-"+randomSuffix())
 	reused, err := buildStored(ctx, tmp, key, snap, emb, opts, loadPrior(dir, key, emb), tokens)
 	op.Reused = reused

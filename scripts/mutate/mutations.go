@@ -988,15 +988,15 @@ var mutations = []mutation{
 	{
 		Name: "index-build-default-gc",
 		File: "index/gc.go",
-		Old:  "g.prev = debug.SetGCPercent(buildGCPercent)",
-		New:  "g.prev = debug.SetGCPercent(100)",
+		Old:  "p = buildGCPercent",
+		New:  "p = 100",
 		Pkgs: []string{"./index"}, Run: "TestBuildCollectsGarbageEarly",
 	},
 	{
 		Name: "index-tokens-counted-under-tight-gc",
 		File: "index/build.go",
-		Old:  "tokens := schemaTokens(snap) // before tightGC (wholeTokens)\n\tdefer tightGC()()",
-		New:  "defer tightGC()()\n\ttokens := schemaTokens(snap)",
+		Old:  "tokens := countTokens(snap) // before tightGC (wholeTokens)\n\tdefer tightGC()()",
+		New:  "defer tightGC()()\n\ttokens := countTokens(snap)",
 		Pkgs: []string{"./index"}, Run: "TestBuildCountsTokensBeforeTighteningGC",
 	},
 	{
