@@ -12,14 +12,14 @@ import (
 // before it collects, so a first build's heap peaked at twice what it
 // holds. While a build runs (and reads back what it stored) the GC
 // collects when the heap has grown by buildGCPercent instead. A
-// 2,000-table first index (scripts/bigcatalog) peaked at 283-296 MB RSS
-// (median 289) for 15-18 s of user CPU (median 17.5) on a shared
-// two-core machine; the default GC peaked at 370-380 MB, 15 took 18-23 s
-// and 35 peaked at up to 301-318 MB. (Before the build allocated a third
-// less, 15 was needed for 299 MB and cost 24-35 s.) The GC work is about
-// what the build allocates divided by this percent, so allocating less
-// is what lets it rise. A lower GOGC the process runs with, or GOGC=off,
-// is left as it is.
+// 2,000-table first index (scripts/bigcatalog) peaked at 282-307 MB RSS
+// (median 291 over 6 runs) for 16-21 s of user CPU (median 17.4) on a
+// shared two-core machine, whose load moves both; the default GC peaked
+// at 370-380 MB, 15 took 18-23 s and 35 peaked at up to 301-318 MB.
+// (Before the build allocated a third less, 15 was needed for 275-303 MB
+// and cost 23-35 s.) The GC work is about what the build allocates
+// divided by this percent, so allocating less is what lets it rise. A
+// lower GOGC the process runs with, or GOGC=off, is left as it is.
 const buildGCPercent = 25
 
 // countGCPercent is the GC percent while a build's callers count the
