@@ -113,10 +113,6 @@ type doc struct {
 	id    string // "t/<table idx>" or "c/<table idx>/<column idx>", zero-padded
 	table int    // index into snap.Tables
 	col   int    // index into the table's Columns, -1 for the table itself
-	// Fields of the full-text document and the text that is embedded,
-	// set only on a build's copy of one batch (withText).
-	Name, Table, Text, Cols, Samples string
-	embed                            string
 }
 
 // Build indexes snap (which must not change afterwards: the index keeps
@@ -126,9 +122,27 @@ type doc struct {
 // OpenOrBuild (persist.go) builds them on disk and reuses them. Errors: the
 // embedder's, the value source's (wrapped with the column), ctx's.
 func Build(ctx context.Context, snap *schema.Snapshot, emb Embedder, opts Options) (*Index, error) {
+	if snap == nil {
+		return nil, errors.New("index: nil snapshot")
+	}
+	tokens := countTokens(snap) // before tightGC (wholeTokens)
 	defer tightGC()()
-	return build(ctx, snap, emb, opts, "", nil)
+	return build(ctx, snap, emb, opts, "", nil, tokens)
 }
+
+// A build's callers count the whole schema's tokens (wholeTokens, the
+// Index field) before they tighten the GC (gc.go): the tokenizer
+// allocates about 250 MB on 2,000 tables that dies at once (a few objects
+// per piece it matches), over the small live heap of the snapshot alone.
+// At countGCPercent that garbage costs a few collections; inside the
+// build, at buildGCPercent, it cost dozens of them over the build's
+// larger heap.
+func countTokens(snap *schema.Snapshot) int {
+	defer countGC()()
+	return schemaTokens(snap)
+}
+
+var schemaTokens = schemactx.SchemaTokens // a test watches when it runs
 
 // Progress is told how far a build got: stage "tables" (schema documents
 // indexed and embedded, table by table) then "values" (columns whose
@@ -141,8 +155,8 @@ type Progress func(stage string, done, total int)
 const tablesPerBatch = 100
 
 // build is Build with the bleve indexes under dir ("" keeps them in
-// memory).
-func build(ctx context.Context, snap *schema.Snapshot, emb Embedder, opts Options, dir string, p *prior) (*Index, error) {
+// memory); tokens is schemactx.SchemaTokens(snap).
+func build(ctx context.Context, snap *schema.Snapshot, emb Embedder, opts Options, dir string, p *prior, tokens int) (*Index, error) {
 	if snap == nil {
 		return nil, errors.New("index: nil snapshot")
 	}
@@ -162,7 +176,7 @@ func build(ctx context.Context, snap *schema.Snapshot, emb Embedder, opts Option
 	if err := ix.indexDocs(ctx, p); err != nil {
 		ix.Close()
 		if errors.Is(err, errPriorDims) && os.RemoveAll(subdir(dir, textDir)) == nil {
-			return build(ctx, snap, emb, opts, dir, &prior{fetched: p.fetched})
+			return build(ctx, snap, emb, opts, dir, &prior{fetched: p.fetched}, tokens)
 		}
 		return nil, err
 	}
@@ -178,7 +192,7 @@ func build(ctx context.Context, snap *schema.Snapshot, emb Embedder, opts Option
 		return nil, err
 	}
 	ix.derive()
-	ix.wholeTokens = schemactx.SchemaTokens(snap)
+	ix.wholeTokens = tokens
 	return ix, nil
 }
 
@@ -221,11 +235,11 @@ func (ix *Index) indexDocs(ctx context.Context, p *prior) error {
 		var todo []int // positions in vecs still to embed
 		tw := tableWords{table: -1}
 		for i, d := range ix.docs[start:end] {
-			d := withText(ix.snap, d, &tw)
-			if err := b.Index(d.id, map[string]any{"name": d.Name, "table": d.Table, "text": d.Text, "cols": d.Cols, "samples": d.Samples}); err != nil {
+			td, embed := withText(ix.snap, d, &tw)
+			if err := b.Index(d.id, td); err != nil {
 				return fmt.Errorf("index: %w", err)
 			}
-			k := embedKey(name, d.embed)
+			k := embedKey(name, embed)
 			ix.embedKeys = append(ix.embedKeys, k)
 			if v, ok := p.vector(k); ok {
 				vecs[i] = v
@@ -233,25 +247,27 @@ func (ix *Index) indexDocs(ctx context.Context, p *prior) error {
 				continue
 			}
 			todo = append(todo, i)
-			texts = append(texts, d.embed)
+			texts = append(texts, embed)
 		}
 		if err := ix.text.Batch(b); err != nil {
 			return fmt.Errorf("index: %w", err)
 		}
-		vs, err := embedAll(ctx, ix.emb, texts, ix.opts.EmbedBatch)
+		vs, dims, err := embedVectors(ctx, ix.emb, texts, ix.opts.EmbedBatch)
 		if err != nil {
 			return err
 		}
-		for k, v := range vs {
-			vecs[todo[k]] = sparse(v)
+		if len(vs) > 0 {
 			if ix.dims == 0 {
-				ix.dims = len(v)
-			} else if len(v) != ix.dims {
-				return fmt.Errorf("embed with %s: vectors of %d and %d dimensions", ix.emb.Name(), ix.dims, len(v))
+				ix.dims = dims
+			} else if dims != ix.dims {
+				return fmt.Errorf("embed with %s: vectors of %d and %d dimensions", ix.emb.Name(), ix.dims, dims)
 			}
-			if p != nil && len(p.vecs) > 0 && len(v) != p.dims {
+			if p != nil && len(p.vecs) > 0 && dims != p.dims {
 				return errPriorDims
 			}
+		}
+		for k, v := range vs {
+			vecs[todo[k]] = v
 		}
 		ix.vecs = append(ix.vecs, vecs...)
 		if ix.opts.Progress != nil {
@@ -305,7 +321,8 @@ func newBleve(m mapping.IndexMapping, path string) (bleve.Index, error) {
 }
 
 // textMapping: English analysis (possessives, lower case, stop words,
-// Porter stems) on every field, BM25 scoring.
+// Porter stems) on every field, BM25 scoring. No "_all" field: every
+// search names its field, and bleve built an empty one per document.
 func textMapping() mapping.IndexMapping {
 	m := bleve.NewIndexMapping()
 	m.ScoringModel = bindex.BM25Scoring
@@ -319,12 +336,24 @@ func textMapping() mapping.IndexMapping {
 		fm.IncludeTermVectors = false
 		dm.AddFieldMappingsAt(f, fm)
 	}
+	dm.AddSubDocumentMapping("_all", bleve.NewDocumentDisabledMapping())
 	m.DefaultMapping = dm
 	return m
 }
 
+// textDoc is what bleve maps of a schema document: the fields
+// textMapping analyses (a struct rather than a map, which cost a few
+// hundred bytes per document).
+type textDoc struct {
+	Name    string `json:"name"`
+	Table   string `json:"table"`
+	Text    string `json:"text"`
+	Cols    string `json:"cols"`
+	Samples string `json:"samples"`
+}
+
 // schemaDocs builds one document per table and column, sorted by id,
-// with their ids, tables and columns; withText adds a document's texts.
+// with their ids, tables and columns; withText makes a document's texts.
 func schemaDocs(snap *schema.Snapshot) []doc {
 	n := len(snap.Tables)
 	for _, t := range snap.Tables {
@@ -349,12 +378,13 @@ type tableWords struct {
 	cols  []string
 }
 
-// withText is d with its full-text fields and the text embedded: a table
+// withText is d's full-text fields and the text embedded: a table
 // document holds its split name, comment and columns' names, a column
 // document its split name, its table's, its comment and up to ten
 // samples. A build makes them a batch at a time, so only one batch's
-// texts are held; tw keeps the words of the last table asked.
-func withText(snap *schema.Snapshot, d doc, tw *tableWords) doc {
+// texts are held (the documents keep only their ids, tables and
+// columns); tw keeps the words of the last table asked.
+func withText(snap *schema.Snapshot, d doc, tw *tableWords) (textDoc, string) {
 	t := &snap.Tables[d.table]
 	if tw.table != d.table {
 		tw.table, tw.name, tw.cols = d.table, lex.SplitName(t.Name), make([]string, len(t.Columns))
@@ -363,18 +393,16 @@ func withText(snap *schema.Snapshot, d doc, tw *tableWords) doc {
 		}
 	}
 	if d.col < 0 {
-		d.Name, d.Text, d.Cols = tw.name, t.Comment, strings.Join(tw.cols, " ")
-		d.embed = joinNonEmpty(". ", "table "+tw.name, t.Comment)
-		return d
+		return textDoc{Name: tw.name, Text: t.Comment, Cols: strings.Join(tw.cols, " ")},
+			joinNonEmpty(". ", "table "+tw.name, t.Comment)
 	}
 	c := t.Columns[d.col]
 	samples := values.Samples(c)
 	if len(samples) > 10 {
 		samples = samples[:10]
 	}
-	d.Name, d.Table, d.Text, d.Samples = tw.cols[d.col], tw.name, c.Comment, strings.Join(samples, " ")
-	d.embed = joinNonEmpty(". ", tw.cols[d.col]+" of "+tw.name, c.Comment)
-	return d
+	return textDoc{Name: tw.cols[d.col], Table: tw.name, Text: c.Comment, Samples: strings.Join(samples, " ")},
+		joinNonEmpty(". ", tw.cols[d.col]+" of "+tw.name, c.Comment)
 }
 
 // subdir is dir/name, or "" (in memory) when dir is "".

@@ -63,24 +63,49 @@ func (e NGram) Embed(ctx context.Context, texts []string) ([][]float32, error) {
 }
 
 func (e NGram) vector(text string) []float32 {
-	d := e.dims()
-	v := make([]float32, d)
+	v := make([]float32, e.dims())
+	e.add(v, text, nil)
+	normalize(v)
+	return v
+}
+
+// add adds text's n-gram weights to v (of e.dims() entries), always in
+// the same order, so the sums have the same bits. When touched is set it
+// appends the bucket of every n-gram (repeats included): a caller that
+// reuses v knows which entries to read and clear.
+func (e NGram) add(v []float32, text string, touched *[]uint32) {
+	d := uint32(len(v))
+	var ends [64]int // the padded word's rune ends, in bytes
 	for _, w := range lex.SplitWords(text) {
-		p := []rune("<" + lex.Fold(w) + ">")
+		p := "<" + lex.Fold(w) + ">" // valid UTF-8: Fold writes runes
+		// A rune n-gram is a byte range of p; hashing it in place spares
+		// a string per n-gram.
+		off := ends[:0]
+		for i := range p {
+			if i > 0 {
+				off = append(off, i)
+			}
+		}
+		off = append(off, len(p))
 		for n := 3; n <= 5; n++ {
 			weight := float32(1 + 0.25*float64(n-3))
-			for i := 0; i+n <= len(p); i++ {
-				s := fnv32a(string(p[i : i+n]))
+			for i := 0; i+n <= len(off); i++ {
+				start := 0
+				if i > 0 {
+					start = off[i-1]
+				}
+				s := fnv32a(p[start:off[i+n-1]])
 				if s&(1<<31) != 0 {
-					v[s%uint32(d)] -= weight
+					v[s%d] -= weight
 				} else {
-					v[s%uint32(d)] += weight
+					v[s%d] += weight
+				}
+				if touched != nil {
+					*touched = append(*touched, s%d)
 				}
 			}
 		}
 	}
-	normalize(v)
-	return v
 }
 
 // fnv32a is the 32-bit FNV-1a hash of s.

@@ -4,6 +4,9 @@ import (
 	"context"
 	"runtime/debug"
 	"testing"
+
+	"github.com/nl2sql/nl2sql/index/schemactx"
+	"github.com/nl2sql/nl2sql/internal/schema"
 )
 
 // gcPercent reads the GC percent without changing it.
@@ -56,5 +59,34 @@ func TestBuildCollectsGarbageEarly(t *testing.T) {
 	ix.Close()
 	if during[0] != 10 || gcPercent() != 10 {
 		t.Errorf("a process at GOGC=10: %d during a build, %d after", during[0], gcPercent())
+	}
+}
+
+// The guarantee: a build counts the whole schema's tokens (garbage that
+// dies at once) before it tightens the GC, and keeps that count.
+func TestBuildCountsTokensBeforeTighteningGC(t *testing.T) {
+	defer debug.SetGCPercent(debug.SetGCPercent(100))
+	defer func(f func(*schema.Snapshot) int) { schemaTokens = f }(schemaTokens)
+	var during []int
+	schemaTokens = func(s *schema.Snapshot) int {
+		during = append(during, gcPercent())
+		return schemactx.SchemaTokens(s)
+	}
+	snap := smallSnapshot()
+	ix, err := Build(context.Background(), snap, nil, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ix.Close()
+	stored, op, err := OpenOrBuild(context.Background(), t.TempDir(), snap, nil, Options{})
+	if err != nil || !op.Built {
+		t.Fatalf("stored build: %v %+v", err, op)
+	}
+	stored.Close()
+	if len(during) != 2 || during[0] != countGCPercent || during[1] != countGCPercent || gcPercent() != 100 {
+		t.Errorf("GC percents while counting: %v, want %d twice; after: %d, want 100", during, countGCPercent, gcPercent())
+	}
+	if want := schemactx.SchemaTokens(snap); ix.WholeTokens() != want || stored.WholeTokens() != want {
+		t.Errorf("whole tokens %d and %d, want %d", ix.WholeTokens(), stored.WholeTokens(), want)
 	}
 }

@@ -118,9 +118,10 @@ func OpenOrBuild(ctx context.Context, dir string, snap *schema.Snapshot, emb Emb
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return nil, op, fmt.Errorf("index: %w", err)
 	}
-	defer tightGC()() // the build, and reading back what it stored
+	tokens := countTokens(snap) // before tightGC (wholeTokens)
+	defer tightGC()()           // the build, and reading back what it stored
 	tmp := filepath.Join(dir, buildPrefix+key+"-"+randomSuffix())
-	reused, err := buildStored(ctx, tmp, key, snap, emb, opts, loadPrior(dir, key, emb))
+	reused, err := buildStored(ctx, tmp, key, snap, emb, opts, loadPrior(dir, key, emb), tokens)
 	op.Reused = reused
 	if err != nil {
 		os.RemoveAll(tmp)
@@ -146,12 +147,12 @@ func OpenOrBuild(ctx context.Context, dir string, snap *schema.Snapshot, emb Emb
 }
 
 // buildStored builds the index of snap in dir and writes its data and,
-// last, its index.json.
-func buildStored(ctx context.Context, dir, key string, snap *schema.Snapshot, emb Embedder, opts Options, p *prior) (Reused, error) {
+// last, its index.json; tokens is schemactx.SchemaTokens(snap).
+func buildStored(ctx context.Context, dir, key string, snap *schema.Snapshot, emb Embedder, opts Options, p *prior, tokens int) (Reused, error) {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return Reused{}, fmt.Errorf("index: %w", err)
 	}
-	ix, err := build(ctx, snap, emb, opts, dir, p)
+	ix, err := build(ctx, snap, emb, opts, dir, p, tokens)
 	if err != nil {
 		return Reused{}, err
 	}
