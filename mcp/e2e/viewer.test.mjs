@@ -233,8 +233,9 @@ describe("the result view in Chromium", { timeout: 240_000 }, () => {
 
   it("one row, one number: a big number, formatted as the text table formats it", async () => {
     const v = await open("total_revenue");
+    // SUM of NUMERIC(10,2) totals: the column's scale, as PostgreSQL and DuckDB show it
     assert.equal(await v.frame.textContent("#big-number .value"), v.result._meta["nl2sql/view"].display["0"][0]);
-    assert.equal(await v.frame.textContent("#big-number .value"), "2328.6");
+    assert.equal(await v.frame.textContent("#big-number .value"), "2328.60");
     assert.equal(await v.frame.textContent("#big-number .label"), "total_revenue");
     await shot(v.page, "single-number.png");
     await done(v);
