@@ -43,3 +43,32 @@ func TestJoinOfKeysOfDifferentTypesGetsAWorkingCondition(t *testing.T) {
 		t.Errorf("rows %s, want Ann 15, Bo 7", got)
 	}
 }
+
+// Threat: a year or an age stored as text (museum.Open_Year '2010') is
+// compared with a number; the refusal must give the cast that works, and
+// that cast, pasted into the plan, must find the rows.
+func TestTextComparedWithANumberGetsAWorkingCast(t *testing.T) {
+	db := sourcetest.TempDB(t,
+		"CREATE TABLE museum (id INTEGER PRIMARY KEY, name TEXT, open_year TEXT)",
+		"INSERT INTO museum VALUES (1, 'Old', '2001'), (2, 'New', '2013'), (3, 'Odd', 'n/a')")
+	plan := func(left string) []byte {
+		return []byte(`{"select":[{"expr":{"kind":"column","table":"m","column":"name"},"alias":"name"}],"from":[{"table":"museum","alias":"m"}],` +
+			`"where":{"kind":"binary","op":">","left":` + left + `,"right":{"kind":"literal","value":2010}}}`)
+	}
+	e := airEngine(t, db, nil)
+	_, err := e.RunPlan(context.Background(), "air", plan(`{"kind":"column","table":"m","column":"open_year"}`))
+	ee := AsError(err)
+	if ee == nil || len(ee.Issues) != 1 || !strings.Contains(ee.Issues[0].Hint, `{"kind": "cast"`) {
+		t.Fatalf("text > 2010: %v, want one issue whose hint gives the cast", err)
+	}
+	h := ee.Issues[0].Hint
+	cast := h[strings.Index(h, `{"kind": "cast"`):]
+	cast = cast[:strings.Index(cast, `"integer"}`)+len(`"integer"}`)]
+	res, err := e.RunPlan(context.Background(), "air", plan(cast))
+	if err != nil {
+		t.Fatalf("the hint's cast does not run: %v\n%s", err, cast)
+	}
+	if got := fmt.Sprint(res.Rows); got != "[[New]]" {
+		t.Errorf("rows %s, want New", got)
+	}
+}

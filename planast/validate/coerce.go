@@ -375,3 +375,22 @@ func castJoinHint(la string, l ColumnInfo, ra string, r ColumnInfo) string {
 	}
 	return `drop this pair from "on" and join with "condition": {"kind": "binary", "op": "=", "left": ` + lx + `, "right": ` + rx + `} (a text that holds no such value joins no row)`
 }
+
+// textNumberHint is the cast that compares a text expression with a
+// number (a year or an age stored as text), as JSON to paste: the text
+// side cast to the number's type by the cast rule. "" for other pairs.
+func textNumberHint(a Expr, at Type, b Expr, bt Type) string {
+	x, t := a, bt
+	switch {
+	case at == TypeText && bt.IsNumeric():
+	case bt == TypeText && at.IsNumeric():
+		x, t = b, at
+	default:
+		return ""
+	}
+	j, err := json.Marshal(x)
+	if err != nil {
+		return ""
+	}
+	return `cast the text side to compare numbers: {"kind": "cast", "expr": ` + string(j) + `, "type": "` + string(t) + `"} (a text that holds no number reads as NULL and matches nothing)`
+}

@@ -56,6 +56,8 @@ func (v *validator) expr(e Expr, path string, sc *scope, env *cteEnv) Type {
 			if l2, r2, hint, ok := v.coerce(&e.Left, l, &e.Right, r); !ok {
 				if nh := nestedHint(l, r); hint == "" && nh != "" {
 					v.addHint(CodeType, path, nh[2:], "cannot compare %s with %s", l, r)
+				} else if th := textNumberHint(e.Left, l, e.Right, r); hint == "" && th != "" {
+					v.addHint(CodeType, path, th, "cannot compare %s with %s", l, r)
 				} else {
 					v.add(CodeType, path, "cannot compare %s with %s%s", l, r, orHint(hint, "; cast one side or compare with a value of the column's type"))
 				}

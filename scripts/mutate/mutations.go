@@ -2006,4 +2006,11 @@ var mutations = []mutation{
 		New:  "\t\tif false && utf8.RuneCountInString(next) > sampleBudget {",
 		Pkgs: []string{"./tools"}, Run: "TestSampleListShowsWholeValues",
 	},
+	{
+		Name: "text-number-comparison-no-cast",
+		File: "planast/validate/validate_expr.go",
+		Old:  "} else if th := textNumberHint(e.Left, l, e.Right, r); hint == \"\" && th != \"\" {",
+		New:  "} else if th := textNumberHint(e.Left, l, e.Right, r); false && th != \"\" {",
+		Pkgs: []string{"./engine"}, Run: "TestTextComparedWithANumberGetsAWorkingCast",
+	},
 }
