@@ -51,7 +51,7 @@ func TestValuesNotOfTheColumnsTypeReadAsNull(t *testing.T) {
 		t.Errorf("AVG(qty), MAX(qty), SUM(price) = %s, want 20 30 12.00 ('abc' and 'n/a' read as NULL; SQLite alone gives 15, \"abc\", 12)", got)
 	}
 	w := warningWith(res.Warnings, `"qty" holds`)
-	if !strings.Contains(w, "1 value") || !strings.Contains(w, `"abc"`) || !strings.Contains(w, "NULL") {
+	if !strings.Contains(w, "1 value that is not an integer") || !strings.Contains(w, `"abc"`) || !strings.Contains(w, "NULL") {
 		t.Errorf("warnings %q: want one naming qty's 1 value that is not an integer, such as \"abc\"", res.Warnings)
 	}
 	if warningWith(res.Warnings, `"price" holds`) == "" {

@@ -2,6 +2,7 @@ package warnings
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/nl2sql/nl2sql/engine/emptyrange"
 	"github.com/nl2sql/nl2sql/internal/cellfmt"
@@ -44,18 +45,19 @@ func mixedWarnings(snap *schema.Snapshot, plan *planast.Query) []string {
 }
 
 func mixedWarning(c *schema.Column) string {
-	what := "values"
+	what := "values that are not " + typeNoun(c.Type, true)
 	if p := c.Profile; p != nil && p.Invalid > 0 {
-		what = fmt.Sprintf("%d value", p.Invalid)
-		if p.Invalid > 1 {
-			what += "s"
+		if p.Invalid == 1 {
+			what = "1 value that is not " + typeNoun(c.Type, false)
+		} else {
+			what = fmt.Sprintf("%d values that are not %s", p.Invalid, typeNoun(c.Type, true))
 		}
 		if p.InvalidExample != nil {
 			what += " (such as " + example(p.InvalidExample) + ")"
 		}
 	}
-	return fmt.Sprintf("%q holds %s that are not %s; the plan read them as NULL, so they count in no sum, average, comparison or group (PostgreSQL and DuckDB could not store them)",
-		c.Name, what, typeNoun(c.Type))
+	return fmt.Sprintf("%q holds %s; the plan read them as NULL, so they count in no sum, average, comparison or group (PostgreSQL and DuckDB could not store them)",
+		c.Name, what)
 }
 
 // example is a stored value quoted as data, at most 40 characters of it.
@@ -70,16 +72,15 @@ func example(v any) string {
 	return cellfmt.Quote(s)
 }
 
-func typeNoun(t planast.Type) string {
-	switch t {
-	case planast.TypeInteger:
-		return "integers"
-	case planast.TypeDecimal, planast.TypeFloat:
-		return "numbers"
-	case planast.TypeDate:
-		return "valid dates"
-	case planast.TypeTimestamp:
-		return "valid timestamps"
+func typeNoun(t planast.Type, plural bool) string {
+	n := map[planast.Type]string{planast.TypeInteger: "an integer", planast.TypeDecimal: "a number", planast.TypeFloat: "a number",
+		planast.TypeDate: "a valid date", planast.TypeTimestamp: "a valid timestamp"}[t]
+	if n == "" {
+		n = "a " + string(t) + " value"
 	}
-	return string(t) + " values"
+	if plural {
+		_, n, _ = strings.Cut(n, " ")
+		n += "s"
+	}
+	return n
 }
