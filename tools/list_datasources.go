@@ -77,7 +77,7 @@ func ListDatasourcesHandler(eng Lister) server.ToolHandlerFunc {
 		}
 		rest := all[start:]
 		line := func(d engine.DatasourceInfo) string {
-			s := fmt.Sprintf("%s (%s, %d tables, %s)", d.ID, d.Engine, d.Tables, d.Status)
+			s := fmt.Sprintf("%s (%s, %s, %s)", d.ID, d.Engine, fmt.Sprintf("%d %s", d.Tables, plural(d.Tables, "table", "tables")), d.Status)
 			if d.Description != "" {
 				s += ": " + d.Description
 			}

@@ -14,7 +14,7 @@ import (
 // with its columns, types, keys and sample values.
 func SnapshotText(s *schema.Snapshot) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "datasource %s (%s), %d tables\n", s.Datasource, s.Dialect, len(s.Tables))
+	fmt.Fprintf(&b, "datasource %s (%s), %s\n", s.Datasource, s.Dialect, fmt.Sprintf("%d %s", len(s.Tables), plural(len(s.Tables), "table", "tables")))
 	for _, t := range s.Tables {
 		rows := ""
 		if t.RowCount != nil {

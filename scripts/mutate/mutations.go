@@ -2013,4 +2013,11 @@ var mutations = []mutation{
 		New:  "} else if th := textNumberHint(e.Left, l, e.Right, r); false && th != \"\" {",
 		Pkgs: []string{"./engine"}, Run: "TestTextComparedWithANumberGetsAWorkingCast",
 	},
+	{
+		Name: "hang-up-reported-as-database-fault",
+		File: "internal/app/cli/banner.go",
+		Old:  "if ctx.Err() != nil || errors.Is(err, context.Canceled) || cancelled(err) {",
+		New:  "if ctx.Err() != nil || errors.Is(err, context.Canceled) && cancelled(err) {",
+		Pkgs: []string{"./internal/app/cli"}, Run: "TestHangUpDuringOpeningReportsNothing",
+	},
 }

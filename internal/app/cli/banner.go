@@ -2,12 +2,14 @@ package cli
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"strings"
 	"sync"
 	"time"
 
+	"github.com/nl2sql/nl2sql/engine"
 	"github.com/nl2sql/nl2sql/internal/app"
 	"github.com/nl2sql/nl2sql/internal/config"
 )
@@ -59,7 +61,8 @@ func openInBackground(ctx context.Context, eng datasourceOpener, cfg *config.Con
 	for _, d := range cfg.Datasources {
 		wg.Go(func() {
 			err := eng.OpenDatasource(ctx, d.ID)
-			if ctx.Err() != nil {
+			if ctx.Err() != nil || errors.Is(err, context.Canceled) || cancelled(err) {
+				// the server stopped (the client hung up): nothing to report
 				return
 			}
 			if err == nil {
@@ -106,4 +109,11 @@ func where(d config.Datasource) string {
 		return d.Path
 	}
 	return app.DSNLocation(d.DSN)
+}
+
+// cancelled reports whether err is the engine's CANCELLED: an opening cut
+// short by the server's own shutdown.
+func cancelled(err error) bool {
+	e := engine.AsError(err)
+	return e != nil && e.Code == engine.CodeCancelled
 }

@@ -283,8 +283,12 @@ func readInput(stdin io.Reader, name string) ([]byte, error) {
 	if name != "-" {
 		f, err := os.Open(name)
 		if err != nil {
-			return nil, &engine.Error{Code: engine.CodeInvalidRequest, Msg: fmt.Sprintf("cannot read the plan file: %v", err),
-				Hint: "give the path of a JSON plan file, or - to read the plan from stdin"}
+			hint := "give the path of a JSON plan file, or - to read the plan from stdin"
+			if w := strings.Fields(strings.ToUpper(name)); len(w) > 1 && (w[0] == "SELECT" || w[0] == "WITH") {
+				// SQL typed where a plan file goes
+				hint = "that is SQL, not a plan file: plans are JSON; `nl2sql plan from-sql '<the SQL>'` lifts it into a plan to save and run"
+			}
+			return nil, &engine.Error{Code: engine.CodeInvalidRequest, Msg: fmt.Sprintf("cannot read the plan file: %v", err), Hint: hint}
 		}
 		defer f.Close()
 		r = f

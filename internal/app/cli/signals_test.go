@@ -72,3 +72,25 @@ func TestInterruptExitCodes(t *testing.T) {
 		t.Errorf("serve stopped by SIGTERM: exit %d, stderr %q; want 0", code, stderr)
 	}
 }
+
+// A client that hangs up at once (stdin closed) stops the server while it
+// still opens its datasources; that is no fault of the database, and the
+// server must not report it as one ("cannot be opened: CANCELLED").
+func TestHangUpDuringOpeningReportsNothing(t *testing.T) {
+	bin := testBinary(t)
+	db, err := filepath.Abs("../../../examples/chinook/chinook.sqlite")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range 3 {
+		cmd := exec.Command(bin, "serve", "--db", db, "--storage", filepath.Join(t.TempDir(), "store"))
+		var stderr bytes.Buffer
+		cmd.Stderr, cmd.Stdin = &stderr, strings.NewReader("")
+		if err := cmd.Run(); err != nil {
+			t.Fatalf("serve with stdin closed: %v\n%s", err, stderr.String())
+		}
+		if strings.Contains(stderr.String(), "cannot be opened") {
+			t.Fatalf("run %d: a hang-up was reported as a database fault:\n%s", i, stderr.String())
+		}
+	}
+}

@@ -1,0 +1,26 @@
+package cli
+
+import (
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/nl2sql/nl2sql/engine"
+	"github.com/nl2sql/nl2sql/internal/source/sourcetest"
+)
+
+// A newcomer types SQL where `plan run` takes a plan file and reads "open
+// SELECT …: no such file". The error must say it is SQL and name the
+// command that lifts SQL into a plan.
+func TestSQLGivenAsPlanFileNamesFromSQL(t *testing.T) {
+	db := sourcetest.TempDB(t, "CREATE TABLE a (x INTEGER)")
+	_, err := runCLI("plan", "run", "--db", db, "--storage", filepath.Join(t.TempDir(), "s"), "SELECT * FROM a")
+	e := engine.AsError(err)
+	if e == nil || !strings.Contains(e.Hint, "plan from-sql") {
+		t.Fatalf("SQL as the plan file: %v, want a hint naming plan from-sql", err)
+	}
+	_, err = runCLI("plan", "run", "--db", db, "--storage", filepath.Join(t.TempDir(), "s"), filepath.Join(t.TempDir(), "missing.json"))
+	if e := engine.AsError(err); e == nil || strings.Contains(e.Hint, "from-sql") {
+		t.Errorf("a missing plan file: %v, want the plan-file hint", err)
+	}
+}
