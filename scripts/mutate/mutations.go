@@ -2016,8 +2016,8 @@ var mutations = []mutation{
 	{
 		Name: "hang-up-reported-as-database-fault",
 		File: "internal/app/cli/banner.go",
-		Old:  "if ctx.Err() != nil || errors.Is(err, context.Canceled) || cancelled(err) {",
-		New:  "if ctx.Err() != nil || errors.Is(err, context.Canceled) && cancelled(err) {",
+		Old:  "if ctx.Err() != nil || errors.Is(err, context.Canceled) {",
+		New:  "if ctx.Err() != nil || errors.Is(err, context.Canceled) && false {",
 		Pkgs: []string{"./internal/app/cli"}, Run: "TestHangUpDuringOpeningReportsNothing",
 	},
 }

@@ -9,7 +9,6 @@ import (
 	"sync"
 	"time"
 
-	"github.com/nl2sql/nl2sql/engine"
 	"github.com/nl2sql/nl2sql/internal/app"
 	"github.com/nl2sql/nl2sql/internal/config"
 )
@@ -61,7 +60,7 @@ func openInBackground(ctx context.Context, eng datasourceOpener, cfg *config.Con
 	for _, d := range cfg.Datasources {
 		wg.Go(func() {
 			err := eng.OpenDatasource(ctx, d.ID)
-			if ctx.Err() != nil || errors.Is(err, context.Canceled) || cancelled(err) {
+			if ctx.Err() != nil || errors.Is(err, context.Canceled) {
 				// the server stopped (the client hung up): nothing to report
 				return
 			}
@@ -111,9 +110,3 @@ func where(d config.Datasource) string {
 	return app.DSNLocation(d.DSN)
 }
 
-// cancelled reports whether err is the engine's CANCELLED: an opening cut
-// short by the server's own shutdown.
-func cancelled(err error) bool {
-	e := engine.AsError(err)
-	return e != nil && e.Code == engine.CodeCancelled
-}
