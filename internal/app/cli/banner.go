@@ -109,4 +109,3 @@ func where(d config.Datasource) string {
 	}
 	return app.DSNLocation(d.DSN)
 }
-
