@@ -85,7 +85,13 @@ func DoctorConfig(ctx context.Context, cfg *config.Config, label string, out io.
 		if snap != nil {
 			n, snaps[spec.ID] = len(snap.Tables), snap
 		}
-		check(fmt.Sprintf("datasource %s (%s)", spec.ID, spec.Engine), fmt.Sprintf("%d tables", n), err)
+		label := fmt.Sprintf("datasource %s (%s)", spec.ID, spec.Engine)
+		if spec.Path != "" && spec.Engine != "postgres" {
+			// the file it tried: a person runs doctor, and a wrong path is
+			// the usual fault (the adapter's error names no path, for clients)
+			label = fmt.Sprintf("datasource %s (%s %s)", spec.ID, spec.Engine, spec.Path)
+		}
+		check(label, Count(n, "table", "tables"), err)
 	}
 	checkAccess(cfg, snaps, check)
 	for _, h := range cfg.Hooks {
@@ -335,4 +341,12 @@ func oneLine(err error) string {
 func retryable(err error) bool {
 	var pe *llm.ProviderError
 	return errors.As(err, &pe) && pe.Retryable
+}
+
+// Count is n with the noun for it: "1 table", "2 tables".
+func Count(n int, one, many string) string {
+	if n == 1 {
+		return "1 " + one
+	}
+	return fmt.Sprintf("%d %s", n, many)
 }

@@ -25,6 +25,7 @@ import (
 func TestDoctor(t *testing.T) {
 	oa, ol := newModelServer(t), newModelServer(t)
 	rec, _ := filepath.Abs(filepath.Join(chinookDir, "recordings"))
+	chinookDB, _ := filepath.Abs(filepath.Join(chinookDir, "chinook.sqlite"))
 	cfg := writeConfig(t, fmt.Sprintf(`  default: {provider: openai, base_url: %q, api_key: %q, model: gpt-test, temperature: 0}
   plan: {provider: ollama, host: %q, model: "qwen2.5-coder:7b", api_key: %q}
   answer: {provider: replay, recordings: %q}
@@ -38,7 +39,7 @@ func TestDoctor(t *testing.T) {
 	want := []string{
 		"config " + cfg + ": ok",
 		"storage: ok (",
-		"datasource chinook (sqlite): ok (11 tables)",
+		"datasource chinook (sqlite " + chinookDB + "): ok (11 tables)",
 		fmt.Sprintf("llm.answer (replay %s): ok (%d recordings)", rec, countRecordings(t, rec)),
 		"llm.default (openai gpt-test at " + oa.URL + "/v1): ok (answered in ",
 		"llm.plan (ollama qwen2.5-coder:7b at " + ol.URL + "): ok (answered in ",
@@ -95,7 +96,7 @@ func TestDoctorFailures(t *testing.T) {
 	}{
 		{"config does not load", "llm:\n  default: {provider: gpt}\n", []string{"FAILED: ", `unknown provider "gpt"`}},
 		{"missing database and model", "datasources:\n  - {id: gone, engine: sqlite, path: nope.sqlite}\nllm:\n  default: {provider: openai}\n",
-			[]string{"datasource gone (sqlite): FAILED: ", "llm.default (openai  at https://api.openai.com/v1): FAILED: llm.default: model: missing"}},
+			[]string{"nope.sqlite): FAILED: ", "llm.default (openai  at https://api.openai.com/v1): FAILED: llm.default: model: missing"}},
 		{"nothing configured", "storage: {path: .x}\n", []string{"datasources: FAILED: none configured", "planning: ok (host: no llm section"}},
 		{"recordings missing", "llm:\n  default: {provider: replay, recordings: none/}\n", []string{"llm.default (replay none/): FAILED: "}},
 	}
@@ -289,12 +290,12 @@ func TestDoctorSemanticLayer(t *testing.T) {
 		var out strings.Builder
 		err := Doctor(context.Background(), cfg, &out)
 		if c.ok {
-			if err != nil || !strings.Contains(out.String(), "datasource chinook (sqlite): ok (11 tables)") {
+			if err != nil || !strings.Contains(out.String(), "datasource chinook (sqlite "+db+"): ok (11 tables)") {
 				t.Errorf("%s: err %v\n%s", c.column, err, out.String())
 			}
 			continue
 		}
-		if err == nil || !strings.Contains(out.String(), `datasource chinook (sqlite): FAILED: semantic layer: semantic.yaml:4:`) ||
+		if err == nil || !strings.Contains(out.String(), "datasource chinook (sqlite "+db+"): FAILED: semantic layer: semantic.yaml:4:") ||
 			!strings.Contains(out.String(), `COLUMN_NOT_FOUND`) {
 			t.Errorf("%s: err %v\n%s", c.column, err, out.String())
 		}

@@ -122,7 +122,7 @@ func OpenDuckDB(ctx context.Context, id, path string, opts source.Options) (*Duc
 	fi, err := os.Stat(abs)
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
-		return nil, source.Errorf(source.CodeUnavailable, err, source.PathHint, "the database file %q does not exist", abs)
+		return nil, source.Errorf(source.CodeUnavailable, err, source.PathHint, "the database file does not exist")
 	case err != nil:
 		return nil, source.Errorf(source.CodeUnavailable, err, source.PathHint, "the database file cannot be read")
 	case fi.IsDir():
