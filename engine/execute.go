@@ -37,5 +37,5 @@ func (e *Engine) havingProbe(ctx context.Context, ds *datasource, plan *planast.
 	if err != nil || len(rows.Rows) != 1 {
 		return ""
 	}
-	return warnings.HavingWarning(plan, rows.Rows[0])
+	return warnings.HavingWarning(plan, rows.Rows[0], rows.ColumnTypes)
 }

@@ -58,12 +58,12 @@ func TestTextComparedWithANumberGetsAWorkingCast(t *testing.T) {
 	e := airEngine(t, db, nil)
 	_, err := e.RunPlan(context.Background(), "air", plan(`{"kind":"column","table":"m","column":"open_year"}`))
 	ee := AsError(err)
-	if ee == nil || len(ee.Issues) != 1 || !strings.Contains(ee.Issues[0].Hint, `{"kind": "cast"`) {
+	if ee == nil || len(ee.Issues) != 1 || !strings.Contains(ee.Issues[0].Hint, `{"kind":"cast"`) {
 		t.Fatalf("text > 2010: %v, want one issue whose hint gives the cast", err)
 	}
 	h := ee.Issues[0].Hint
-	cast := h[strings.Index(h, `{"kind": "cast"`):]
-	cast = cast[:strings.Index(cast, `"integer"}`)+len(`"integer"}`)]
+	cast := h[strings.Index(h, `{"kind":"cast"`):]
+	cast = cast[:strings.Index(cast, `"type":"integer"}`)+len(`"type":"integer"}`)]
 	res, err := e.RunPlan(context.Background(), "air", plan(cast))
 	if err != nil {
 		t.Fatalf("the hint's cast does not run: %v\n%s", err, cast)

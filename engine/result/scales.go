@@ -48,18 +48,17 @@ func ShowDecimalScales(res *source.Result, q *planast.Query, scale func(*planast
 		}
 		round := roundDigits(it.Expr)
 		if col, ok := storedDecimal(it.Expr); ok {
-			n, declared := 0, false
-			if scale != nil {
-				n, declared = scale(col)
+			if scale == nil {
+				continue
 			}
+			n, declared := scale(col)
 			for _, row := range res.Rows {
 				switch x := row[i].(type) {
 				case float64:
 					if declared {
 						row[i] = floatAtScale(x, n)
 					}
-				case int64:
-					// SQLite stores 349.0 in a NUMERIC column as the integer 349
+				case int64: // SQLite stores 349.0 in a NUMERIC column as the integer 349
 					if declared {
 						row[i] = json.Number(atScale(strconv.FormatInt(x, 10), n))
 					}

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 
+	"github.com/nl2sql/nl2sql/internal/cellfmt"
 	"github.com/nl2sql/nl2sql/planast"
 )
 
@@ -67,8 +68,9 @@ func compared(q *planast.Query) planast.Expr {
 	return b.Left
 }
 
-// HavingWarning reads the probe's row (groups, least, greatest) for plan.
-func HavingWarning(plan *planast.Query, row []any) string {
+// HavingWarning reads the probe's row (groups, least, greatest; the
+// probe's column types) for plan.
+func HavingWarning(plan *planast.Query, row []any, types []planast.Type) string {
 	if len(row) != 3 {
 		return ""
 	}
@@ -77,8 +79,9 @@ func HavingWarning(plan *planast.Query, row []any) string {
 		return "no rows matched before grouping either: the where filter or the tables left no row to group"
 	}
 	w := fmt.Sprintf("no group passed the having filter: there were %d groups before it", n)
-	if compared(plan) != nil && row[1] != nil {
-		w += fmt.Sprintf(", and what it compares ranged from %v to %v across them", row[1], row[2])
+	if compared(plan) != nil && row[1] != nil && len(types) == 3 {
+		// values by the one rule every rendering uses (349.00 stays 349.00)
+		w += fmt.Sprintf(", and what it compares ranged from %s to %s across them", cellfmt.Value(row[1], types[1]), cellfmt.Value(row[2], types[2]))
 	}
 	return w
 }

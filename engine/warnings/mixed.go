@@ -53,18 +53,20 @@ func mixedWarning(c *schema.Column) string {
 			what = fmt.Sprintf("%d values that are not %s", p.Invalid, typeNoun(c.Type, true))
 		}
 		if p.InvalidExample != nil {
-			what += " (such as " + example(p.InvalidExample) + ")"
+			what += " (such as " + example(p.InvalidExample, c.Type) + ")"
 		}
 	}
 	return fmt.Sprintf("%q holds %s; the plan read them as NULL, so they count in no sum, average, comparison or group (PostgreSQL and DuckDB could not store them)",
 		c.Name, what)
 }
 
-// example is a stored value quoted as data, at most 40 characters of it.
-func example(v any) string {
+// example is a stored value quoted as data, at most 40 characters of it;
+// one that is no text (45000 in a DATE column, a blob) by the one value
+// rule.
+func example(v any, t planast.Type) string {
 	s, ok := v.(string)
 	if !ok {
-		return fmt.Sprint(v)
+		return cellfmt.Value(v, t)
 	}
 	if r := []rune(s); len(r) > 40 {
 		return cellfmt.Quote(string(r[:40])) + "…"

@@ -360,20 +360,20 @@ func floatSubquery(in *In, x, y Type) {
 // side): the text side cast to the other's type, by the cast rule (text
 // holding no such value joins nothing). "" for other pairs.
 func castJoinHint(la string, l ColumnInfo, ra string, r ColumnInfo) string {
-	col := func(alias, name string) string {
-		b, _ := json.Marshal(map[string]string{"kind": "column", "table": alias, "column": name})
-		return string(b)
-	}
-	lx, rx := col(la, l.Name), col(ra, r.Name)
+	lx, rx := Expr(&Column{Table: la, Column: l.Name}), Expr(&Column{Table: ra, Column: r.Name})
 	switch {
 	case l.Type == TypeText && (r.Type.IsNumeric() || r.Type.IsTemporal()):
-		lx = `{"kind": "cast", "expr": ` + lx + `, "type": "` + string(r.Type) + `"}`
+		lx = &Cast{Expr: lx, Type: CastType(r.Type)}
 	case r.Type == TypeText && (l.Type.IsNumeric() || l.Type.IsTemporal()):
-		rx = `{"kind": "cast", "expr": ` + rx + `, "type": "` + string(l.Type) + `"}`
+		rx = &Cast{Expr: rx, Type: CastType(l.Type)}
 	default:
 		return ""
 	}
-	return `drop this pair from "on" and join with "condition": {"kind": "binary", "op": "=", "left": ` + lx + `, "right": ` + rx + `} (a text that holds no such value joins no row)`
+	b, err := json.Marshal(&Binary{Op: OpEq, Left: lx, Right: rx})
+	if err != nil {
+		return ""
+	}
+	return `drop this pair from "on" and join with "condition": ` + string(b) + ` (a text that holds no such value joins no row)`
 }
 
 // textNumberHint is the cast that compares a text expression with a
@@ -388,9 +388,9 @@ func textNumberHint(a Expr, at Type, b Expr, bt Type) string {
 	default:
 		return ""
 	}
-	j, err := json.Marshal(x)
+	j, err := json.Marshal(&Cast{Expr: x, Type: CastType(t)})
 	if err != nil {
 		return ""
 	}
-	return `cast the text side to compare numbers: {"kind": "cast", "expr": ` + string(j) + `, "type": "` + string(t) + `"} (a text that holds no number reads as NULL and matches nothing)`
+	return "cast the text side to compare numbers: " + string(j) + " (a text that holds no number reads as NULL and matches nothing)"
 }

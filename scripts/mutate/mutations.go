@@ -1995,8 +1995,8 @@ var mutations = []mutation{
 	{
 		Name: "join-of-different-types-no-condition",
 		File: "planast/validate/coerce.go",
-		Old:  "\treturn `drop this pair from \"on\"",
-		New:  "\treturn \"\"\n\treturn `drop this pair from \"on\"",
+		Old:  "\treturn `drop this pair from \"on\" and join with \"condition\": ` + string(b)",
+		New:  "\treturn \"\"\n\treturn `drop this pair from \"on\" and join with \"condition\": ` + string(b)",
 		Pkgs: []string{"./engine"}, Run: "TestJoinOfKeysOfDifferentTypesGetsAWorkingCondition",
 	},
 	{
