@@ -105,3 +105,20 @@ func TestStddevRunsOnSQLiteAndSaysSo(t *testing.T) {
 		t.Errorf("VAR_POP(InvoiceId) = %s, want %v", got, (412.0*412-1)/12)
 	}
 }
+
+// A user searching Chinook (SQLite) case-insensitively for a name written
+// with letters beyond A-Z in other case finds it through the whole
+// pipeline, and is told the shown SQL needs the server's functions.
+func TestCaseInsensitiveSearchFoldsEveryLetterOnSQLite(t *testing.T) {
+	e := chinookEngine(t, "")
+	res, err := e.RunPlan(context.Background(), "chinook", []byte(`{"select":[{"expr":{"kind":"column","table":"a","column":"Name"},"alias":"name"}],"from":[{"table":"Artist","alias":"a"}],"where":{"kind":"like","expr":{"kind":"column","table":"a","column":"Name"},"pattern":{"kind":"literal","value":"%ANTÔNIO CARLOS%"},"case_insensitive":true}}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.RowCount != 1 || fmt.Sprint(res.Rows[0][0]) != "Antônio Carlos Jobim" {
+		t.Errorf("case-insensitive search for %q found %v, want Antônio Carlos Jobim", "%ANTÔNIO CARLOS%", res.Rows)
+	}
+	if warningWith(res.Warnings, "unicode_lower") == "" {
+		t.Errorf("warnings %q: want the note that the SQL calls the server's unicode_lower", res.Warnings)
+	}
+}

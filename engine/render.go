@@ -12,8 +12,15 @@ func (e *Engine) render(ds *datasource, p *planned) (string, error) {
 	if !ok {
 		return "", Errorf(CodeInternal, "", "no renderer for dialect %q (flavor %q)", ds.src.Dialect(), ds.spec.Flavor)
 	}
+	if f, ok := ds.src.(caseFolder); ok {
+		d = render.WithFold(d, f.FoldCollation())
+	}
 	return e.renderIn(ds, p, d)
 }
+
+// caseFolder is an adapter whose database folds letters beyond A-Z only
+// under a collation it names (PostgreSQL under LC_CTYPE C).
+type caseFolder interface{ FoldCollation() string }
 
 // renderIn renders a validated plan in dialect d with the datasource's
 // row limit (plan checks may ask for another dialect than the

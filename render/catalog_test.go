@@ -2,11 +2,13 @@ package render_test
 
 import (
 	"database/sql"
+	"errors"
 	"fmt"
 	"strings"
 	"sync"
 	"testing"
 
+	"github.com/nl2sql/nl2sql/internal/source/sqlitefold"
 	"github.com/nl2sql/nl2sql/internal/source/sqlitestats"
 	"github.com/nl2sql/nl2sql/planast"
 	"github.com/nl2sql/nl2sql/render"
@@ -94,8 +96,9 @@ var sqliteTypes = map[planast.Type]string{
 	planast.TypeBoolean: "BOOLEAN", planast.TypeDate: "DATE", planast.TypeTimestamp: "TIMESTAMP", planast.TypeBlob: "BLOB",
 }
 
-// statsOnce registers the standard deviation aggregates on the default
-// SQLite driver, as the adapter registers them on its own.
+// statsOnce registers the standard deviation aggregates and the letter
+// folding upper and lower on the default SQLite driver, as the adapter
+// registers them on its own.
 var (
 	statsOnce sync.Once
 	statsErr  error
@@ -105,7 +108,7 @@ var (
 // adapter sets it up (case-sensitive LIKE), holding cat's tables and rows.
 func openSQLite(t testing.TB, cat memCatalog, rows map[string][]string) *sql.DB {
 	t.Helper()
-	statsOnce.Do(func() { statsErr = sqlitestats.RegisterDefault() })
+	statsOnce.Do(func() { statsErr = errors.Join(sqlitestats.RegisterDefault(), sqlitefold.RegisterDefault()) })
 	if statsErr != nil {
 		t.Fatal(statsErr)
 	}

@@ -293,18 +293,26 @@
 //
 // # UPPER, LOWER and letters beyond ASCII
 //
-// UPPER, LOWER and a case_insensitive like (LOWER on both sides) fold the
-// ASCII letters A-Z the same on every engine. Beyond ASCII each engine
-// keeps its own rule, and a plan does not change it: SQLite folds none
-// ("Zürich straße" upper-cases to "ZüRICH STRAßE", "ÉCOLE" lower-cases to
-// "École"); DuckDB folds Unicode letters one to one, ß to ẞ ("ZÜRICH
-// STRAẞE", "école"); PostgreSQL folds by its database's LC_CTYPE (none
-// under C, as SQLite; glibc or ICU rules under a UTF-8 locale). So a
-// case-insensitive match of "münchen" finds "MÜNCHEN" on DuckDB and not
-// on SQLite. Folding only ASCII everywhere would have made DuckDB and
-// PostgreSQL users lose matches they have; folding Unicode everywhere
-// needs a function a plain sqlite3 lacks (TestCaseFoldingBeyondASCII pins
-// each engine's rule).
+// UPPER, LOWER and a case_insensitive like (LOWER on both sides) fold
+// every letter by Unicode's one-to-one case mapping on every engine, and
+// ß upper-cases to ẞ: "Zürich straße" upper-cases to "ZÜRICH STRAẞE",
+// "ÉCOLE" lower-cases to "école", and '%ångström%' matches "Zoë Ångström"
+// case-insensitively. No engine expands a letter into two (ß is not "ss").
+// DuckDB folds so itself. SQLite's own upper and lower fold A-Z only, so
+// the SQLite adapter registers unicode_upper and unicode_lower, which fold
+// every letter, and the renderer writes those (internal/source/sqlitefold;
+// a plain sqlite3 shell lacks them, and the engine says so beside SQL that
+// calls them).
+// PostgreSQL folds by its database's LC_CTYPE: under C, A-Z only, and the
+// adapter then names a collation that folds one to one (pg_c_utf8, or a
+// libc UTF-8 locale such as C.utf8), which the renderer applies
+// (Postgres.Fold):
+//
+//	REPLACE((UPPER(x COLLATE "C.utf8") COLLATE "default"), 'ß', 'ẞ')
+//
+// The result keeps the database's collation. A server with no such
+// collation folds A-Z only, and the adapter logs so when it opens
+// (TestCaseFoldingBeyondASCII runs each engine).
 //
 // # Decimal scale
 //
@@ -341,8 +349,7 @@
 // # Known gaps
 //
 // Some differences depend on the data, not on the plan, and are not
-// caught: letters beyond ASCII fold by each engine's rule (see "UPPER,
-// LOWER and letters beyond ASCII"); SQLite decimals are floating point and numbers cast to text
+// caught: SQLite decimals are floating point and numbers cast to text
 // print differently (2.0 against 2); SQLite date functions return NULL
 // beyond year 9999, and PostgreSQL and DuckDB fail DATE_PART and
 // DATE_TRUNC of a date beyond their timestamp range (after 294247 AD on

@@ -1,15 +1,20 @@
 package render_test
 
 import (
+	"context"
 	"database/sql"
 	"fmt"
 	"os"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 
 	_ "github.com/duckdb/duckdb-go/v2" // the real DuckDB engine, in memory
 
+	"github.com/nl2sql/nl2sql/internal/pgtest"
+	"github.com/nl2sql/nl2sql/internal/source"
+	"github.com/nl2sql/nl2sql/internal/source/postgres"
 	"github.com/nl2sql/nl2sql/planast"
 	"github.com/nl2sql/nl2sql/planast/validate"
 	"github.com/nl2sql/nl2sql/render"
@@ -71,8 +76,33 @@ func engines(t *testing.T, cat memCatalog, rows map[string][]string) []engineDB 
 		t.Log("NL2SQL_TEST_PG_DSN is not set: PostgreSQL part not tested")
 		return out
 	}
-	return append(out, engineDB{pg, openPostgres(t, cat, rows)})
+	return append(out, engineDB{render.WithFold(pg, pgFold(t)), openPostgres(t, cat, rows)})
 }
+
+// pgFold is the collation the PostgreSQL adapter has its plans fold letters
+// under on the test server, asked of the adapter itself.
+func pgFold(t *testing.T) string {
+	t.Helper()
+	pgFoldOnce.Do(func() {
+		a, err := postgres.OpenPostgres(context.Background(), "fold", pgtest.DSN(t), source.Options{AllowWritableRole: true})
+		if err != nil {
+			pgFoldErr = err
+			return
+		}
+		defer a.Close()
+		pgFoldName = a.FoldCollation()
+	})
+	if pgFoldErr != nil {
+		t.Fatal(pgFoldErr)
+	}
+	return pgFoldName
+}
+
+var (
+	pgFoldOnce sync.Once
+	pgFoldName string
+	pgFoldErr  error
+)
 
 // engineCase is one plan, the rows it must return (in order), and
 // hand-written SQL per engine ("" for the engines a single query fits).

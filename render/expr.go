@@ -110,7 +110,7 @@ func (w *writer) expr(e planast.Expr) {
 	case *planast.Like:
 		x, p := w.exprS(e.Expr), w.exprS(e.Pattern)
 		if e.CaseInsensitive {
-			x, p = "LOWER("+x+")", "LOWER("+p+")"
+			x, p = w.lower(x), w.lower(p)
 		}
 		not := ""
 		if e.Negated {

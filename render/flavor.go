@@ -60,7 +60,10 @@ type CockroachDB struct{ Postgres }
 
 func (CockroachDB) Name() string { return "cockroachdb" }
 
-func (CockroachDB) Func(name string, a []string) (string, bool) {
+func (c CockroachDB) Func(name string, a []string) (string, bool) {
+	if name == "UPPER" || name == "LOWER" {
+		return c.foldCase(name, a[0]), true
+	}
 	if name == "CONCAT" {
 		parts := make([]string, len(a))
 		for i, x := range a {
@@ -103,4 +106,18 @@ func windowOrderKey(d Dialect, x string, o planast.OrderItem) string {
 		return x + dir + " NULLS FIRST"
 	}
 	return x + dir + " NULLS LAST"
+}
+
+// WithFold returns d folding UPPER and LOWER under the collation coll
+// (Postgres.Fold); d itself for "" or a dialect without collations.
+func WithFold(d Dialect, coll string) Dialect {
+	switch x := d.(type) {
+	case Postgres:
+		x.Fold = coll
+		return x
+	case CockroachDB:
+		x.Fold = coll
+		return x
+	}
+	return d
 }

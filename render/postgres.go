@@ -6,8 +6,12 @@ import (
 	"github.com/nl2sql/nl2sql/planast"
 )
 
-// Postgres renders for PostgreSQL 12 or newer.
-type Postgres struct{}
+// Postgres renders for PostgreSQL 12 or newer. Fold, when set, names the
+// collation UPPER and LOWER (so a case_insensitive like) fold letters
+// under: a database whose own LC_CTYPE is C folds only A-Z, and the
+// adapter then names one that folds every letter as SQLite and DuckDB do
+// (see "UPPER, LOWER and letters beyond ASCII" in the package doc).
+type Postgres struct{ Fold string }
 
 func (Postgres) Name() string { return "postgres" }
 
@@ -50,7 +54,10 @@ func (Postgres) IntDiv(l, r string) string {
 
 func (Postgres) ParenthesizeCompound() bool { return true }
 
-func (Postgres) Func(name string, a []string) (string, bool) {
+func (p Postgres) Func(name string, a []string) (string, bool) {
+	if name == "UPPER" || name == "LOWER" {
+		return p.foldCase(name, a[0]), true
+	}
 	if name == "DATE_PART" && a[0] == "year" {
 		// the year of an infinite timestamp is NULL, as on DuckDB and
 		// SQLite, where PostgreSQL's EXTRACT says Infinity, which no
@@ -141,4 +148,20 @@ func pgLikeFunc(name string, a []string, float, numeric string, add func(unit, n
 	}
 	_ = float
 	return "", false
+}
+
+// foldCase renders UPPER or LOWER of x under the fold collation. The
+// result keeps the database's default collation, so comparing or sorting
+// it means what it did before. ß upper-cases to ẞ, as on DuckDB and
+// SQLite, where PostgreSQL's own rule keeps ß (no one-letter capital).
+func (p Postgres) foldCase(name, x string) string {
+	if p.Fold != "" {
+		x = "(" + name + "(" + x + " COLLATE " + QuoteIdent(p.Fold) + ") COLLATE \"default\")"
+	} else {
+		x = name + "(" + x + ")"
+	}
+	if name == "UPPER" {
+		return "REPLACE(" + x + ", 'ß', 'ẞ')"
+	}
+	return x
 }

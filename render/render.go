@@ -304,6 +304,16 @@ func (w *writer) source(f planast.From) {
 }
 
 // exprS renders e into a string.
+// lower renders LOWER of the rendered x in the dialect (a case_insensitive
+// like folds both sides by the same rule as the plan's LOWER).
+func (w *writer) lower(x string) string {
+	s, ok := w.d.Func("LOWER", []string{x})
+	if !ok {
+		w.fail("function LOWER has no rendering")
+	}
+	return s
+}
+
 func (w *writer) exprS(e planast.Expr) string {
 	sub := &writer{d: w.d}
 	sub.expr(e)

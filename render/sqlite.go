@@ -119,6 +119,10 @@ var sqliteUnitFmt = map[string]string{"year": "%Y", "month": "%m", "day": "%d", 
 
 func (SQLite) Func(name string, a []string) (string, bool) {
 	switch name {
+	case "UPPER", "LOWER":
+		// SQLite's own fold A-Z only; the adapter registers these, which
+		// fold every letter (internal/source/sqlitefold)
+		return "unicode_" + strings.ToLower(name) + "(" + a[0] + ")", true
 	case "SUBSTR": // the plan's SUBSTR means what SQLite's does
 		return "SUBSTR(" + strings.Join(a, ", ") + ")", true
 	case "LEFT", "RIGHT":

@@ -108,6 +108,9 @@ func Filters(snap *schema.Snapshot, dialect string, plan *planast.Query, empty b
 		if name := spreadCall(plan); name != "" {
 			add(name + ` ran as an aggregate the server registers on its SQLite connections (stddev_samp, stddev_pop, var_samp, var_pop); a plain sqlite3 shell lacks them, so the shown SQL fails there`)
 		}
+		if foldCall(plan) {
+			add(`UPPER and LOWER ran as unicode_upper and unicode_lower, functions the server registers on its SQLite connections so that every letter folds (SQLite's own upper and lower fold A-Z only); a plain sqlite3 shell lacks them, so the shown SQL fails there`)
+		}
 	}
 	return out
 }
@@ -125,6 +128,22 @@ func spreadCall(plan *planast.Query) string {
 		return name == ""
 	})
 	return name
+}
+
+// foldCall reports whether plan upper- or lower-cases text: a call of
+// UPPER or LOWER, or a case_insensitive like.
+func foldCall(plan *planast.Query) bool {
+	found := false
+	planast.Inspect(plan, func(n planast.Node) bool {
+		switch x := n.(type) {
+		case *planast.Func:
+			found = found || strings.EqualFold(x.Name, "UPPER") || strings.EqualFold(x.Name, "LOWER")
+		case *planast.Like:
+			found = found || x.CaseInsensitive
+		}
+		return !found
+	})
+	return found
 }
 
 // caseWarning explains an empty result by the case of a text comparison:

@@ -55,6 +55,7 @@ var Layers = map[string]int{
 
 	// the aggregates SQLite lacks, registered on its connections
 	"internal/source/sqlitestats": Foundations,
+	"internal/source/sqlitefold":  Foundations,
 
 	"index":                     Domain,
 	"index/embed":               Domain,

@@ -125,7 +125,9 @@ func (l *lifter) text(e planast.Expr, pos int32) planast.Expr {
 // like lifts [NOT] LIKE / ILIKE. SQLite's LIKE ignores ASCII case and has
 // no escape character; PostgreSQL's LIKE is case-sensitive and escapes with
 // a backslash, as the plan's does. lower(x) LIKE lower(y), or lower(x) LIKE
-// a pattern without capitals, is a case-insensitive match.
+// a pattern without capitals, is a case-insensitive match. The plan's
+// case-insensitive match folds every letter, so a lifted SQLite LIKE also
+// matches 'å' with 'Å', which SQLite's own LIKE does not.
 func (l *lifter) like(a *pg.A_Expr, op string, sc *scope) planast.Expr {
 	if f := a.Rexpr.GetFuncCall(); f != nil && strings.EqualFold(opName(f.Funcname), "like_escape") {
 		l.unsupported(a.Location, "LIKE ... ESCAPE")

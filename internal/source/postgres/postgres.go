@@ -65,6 +65,7 @@ type Postgres struct {
 	opts     source.Options
 	pool     *pgxpool.Pool
 	profiles source.ProfileCache
+	fold     string // see FoldCollation
 }
 
 // OpenPostgres connects to the PostgreSQL database of dsn (a URL or
@@ -103,6 +104,10 @@ func OpenPostgres(ctx context.Context, id, dsn string, opts source.Options) (*Po
 	}
 	p := &Postgres{id: id, opts: opts, pool: pool}
 	if err := p.checkRole(ctx); err != nil {
+		pool.Close()
+		return nil, err
+	}
+	if err := p.findFold(ctx); err != nil {
 		pool.Close()
 		return nil, err
 	}

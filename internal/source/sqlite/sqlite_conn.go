@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/nl2sql/nl2sql/internal/source"
+	"github.com/nl2sql/nl2sql/internal/source/sqlitefold"
 	"github.com/nl2sql/nl2sql/internal/source/sqlitestats"
 
 	"modernc.org/libc"
@@ -67,7 +68,9 @@ func openSQLitePool(dsn string, policy sqlitePolicy, busy time.Duration, maxConn
 	d := &sqlite.Driver{}
 	// the standard deviation and variance aggregates plans render to; an
 	// error (none on a fresh driver) fails every connection
-	regErr := sqlitestats.Register(d)
+	regErr := errors.Join(sqlitestats.Register(d),
+		// a plan's UPPER and LOWER fold every letter, as on DuckDB and PostgreSQL
+		sqlitefold.Register(d))
 	d.RegisterConnectionHook(func(c sqlite.ExecQuerierContext, _ string) error {
 		if regErr != nil {
 			return regErr

@@ -101,6 +101,8 @@ var sqliteFunctions = map[string]functionRule{
 	"rank": allow, "row_number": allow,
 	// registered by sqlitestats on every connection
 	"stddev_samp": allow, "stddev_pop": allow, "var_samp": allow, "var_pop": allow,
+	// registered by sqlitefold on every connection
+	"unicode_lower": allow, "unicode_upper": allow,
 	// date and time
 	"current_date": allow, "current_time": allow, "current_timestamp": allow, "date": allow,
 	"datetime": allow, "julianday": allow, "strftime": allow, "time": allow, "timediff": allow,
