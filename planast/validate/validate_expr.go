@@ -241,7 +241,9 @@ func (v *validator) expr(e Expr, path string, sc *scope, env *cteEnv) Type {
 	case *Cast:
 		src := v.expr(e.Expr, join(path, "expr"), sc, env)
 		if hint, ok := castAllowed(src, e.Type); !ok {
-			if src.IsNested() || src == TypeInterval {
+			if fractional(src) && e.Type == CastText {
+				v.addHint(CodeType, path, numberTextHint(e.Expr), "cannot cast %s to text the same way on every engine: each prints numbers its own way (2.0 is '2.0' on SQLite and DuckDB, '2' on PostgreSQL; 1e20, 0.1 + 0.2 and decimals differ too)", src)
+			} else if src.IsNested() || src == TypeInterval {
 				v.addHint(CodeType, path, nonScalarHint(src), "cannot cast %s to %s the same way on every engine", src, e.Type)
 			} else {
 				v.add(CodeType, path, "cannot cast %s to %s the same way on every engine%s", src, e.Type, hint)
@@ -286,7 +288,8 @@ func castAllowed(src Type, t CastType) (hint string, ok bool) {
 	}
 	switch t {
 	case CastText:
-		return "", true
+		// an integer prints the same everywhere; a float or decimal does not
+		return "", !fractional(src)
 	case CastInteger, CastDecimal, CastFloat:
 		return "", src.IsNumeric() || src == TypeText
 	case CastBoolean:
@@ -606,6 +609,9 @@ func (v *validator) fn(f *Func, path string, sc *scope, env *cteEnv) Type {
 			if to, ok := map[string]string{"a number": "decimal", "text": "text", "an integer": "integer", "a date or timestamp": "date"}[what]; ok && t != TypeBoolean && t != TypeBlob {
 				hint = `cast it first: {"kind": "cast", "expr": <the value>, "type": "` + to + `"}`
 			}
+			if what == "text" && fractional(t) {
+				hint = numberTextHint(f.Args[i]) // its cast to text is refused too
+			}
 			v.addHint(CodeType, idx(join(path, "args"), i), hint, "%s needs %s here, this is %s; cast it first", spec.Name, what, t)
 		}
 	}
@@ -668,9 +674,9 @@ func (v *validator) fn(f *Func, path string, sc *scope, env *cteEnv) Type {
 		for i := 1; i < len(ts); i++ {
 			need(i, isInt, "an integer")
 		}
-		// a start below 1 has SQLite's meaning everywhere (the renderers
-		// compute it); a negative length takes characters leftwards on
-		// SQLite and is an error on PostgreSQL
+		// a start below 1 and a length negative at run time have SQLite's
+		// meaning everywhere (the renderers compute it); a negative literal
+		// length is refused as a mistake: it reads as a count
 		if len(f.Args) == 3 {
 			if lit, ok := f.Args[2].(*Literal); ok && lit.Type == TInteger && lit.Int < 0 {
 				v.add(CodeBadValue, idx(join(path, "args"), 2), "a SUBSTR length may not be negative, got %d; to take characters from the end use a negative start (SUBSTR(x, -3, 2)) or RIGHT", lit.Int)
