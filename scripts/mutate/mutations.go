@@ -2031,7 +2031,7 @@ var mutations = []mutation{
 		Name: "several-rows-untyped",
 		File: "internal/source/errors.go",
 		Old:  "if !strings.Contains(strings.ToLower(msg), \"more than one row returned by a subquery\") {",
-		New:  "if true {",
+		New:  "if !strings.Contains(strings.ToLower(msg), \"several rows\") {",
 		Pkgs: []string{"./internal/source/sourcetest"}, Run: "TestSeveralRowsIsOneTypedError",
 	},
 	{
