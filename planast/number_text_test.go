@@ -27,6 +27,7 @@ func TestNumberToTextOneMeaning(t *testing.T) {
 		{"float literal", cast(lit("2.5")), true},
 		{"decimal product", cast(bin("*", c("il", "UnitPrice"), c("il", "Quantity"))), true},
 		{"decimal in CONCAT", fn("CONCAT", `{"kind":"literal","value":"$"}`, c("il", "UnitPrice")), true},
+		{"decimal in like", `{"kind":"like","expr":` + c("il", "UnitPrice") + `,"pattern":{"kind":"literal","value":"0.9%"}}`, true},
 		{"integer column", cast(c("il", "Quantity")), false},
 		{"integer in CONCAT", fn("CONCAT", `{"kind":"literal","value":"x"}`, cast(c("il", "Quantity"))), false},
 		{"NULL", cast(`{"kind":"literal","value":null}`), false},

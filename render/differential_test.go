@@ -140,6 +140,10 @@ func (g planGen) oneMeaning() string {
 	return `{"kind":"cast","expr":` + x + `,"type":"text"}`
 }
 
+// oneMeaningKinds name, by a piece of their JSON, the kinds of plan
+// oneMeaning writes, for the counts the differential test logs.
+var oneMeaningKinds = []string{`"subquery","query"`, `"SUBSTR"`, `"type":"text"`, `"CONCAT"`}
+
 // plan is a random plan over d: rows with expressions, or aggregates.
 func (g planGen) plan() string {
 	if g.r.IntN(4) == 0 {
@@ -208,8 +212,19 @@ func TestDifferentialTextColumns(t *testing.T) {
 	dbs := diffEngines(t)
 	g := planGen{rand.New(rand.NewPCG(21, 1))}
 	var ran, refused, differ, order, overflow, several int
+	kinds := map[string]map[diffOutcome]int{} // the oneMeaning plans by kind
 	for i := range n {
-		switch diffRun(t, dbs, diffCatalog, i, g.plan()) {
+		plan := g.plan()
+		out := diffRun(t, dbs, diffCatalog, i, plan)
+		for _, k := range oneMeaningKinds {
+			if strings.Contains(plan, k) {
+				if kinds[k] == nil {
+					kinds[k] = map[diffOutcome]int{}
+				}
+				kinds[k][out]++
+			}
+		}
+		switch out {
 		case diffOverflow:
 			ran++
 			overflow++
@@ -229,6 +244,10 @@ func TestDifferentialTextColumns(t *testing.T) {
 		}
 	}
 	t.Logf("differential: %d plans, %d ran on %d engines, %d refused by the validator, %d differed (%d of the others failed with an overflow on every engine, %d with a scalar subquery's several rows on every engine; %d overflowed on some engines only because an and/or decided first)", n, ran, len(dbs), refused, differ, overflow, several, order)
+	for _, k := range oneMeaningKinds {
+		c := kinds[k]
+		t.Logf("plans with %s: %d same rows, %d several rows on every engine, %d refused, %d differed", k, c[diffSame], c[diffSeveralRows], c[diffRefused], c[diffDiffered])
+	}
 }
 
 // Integers and decimals beyond 2^53 compared with a float: PostgreSQL and

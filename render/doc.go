@@ -370,8 +370,8 @@
 // PostgreSQL's substr takes 32-bit positions: a start or length beyond
 // ±2^31 fails the cast there.
 //
-// A float or decimal is never cast to text, explicitly or as CONCAT's
-// argument: Validate refuses it (TYPE_MISMATCH) with a hint that pastes
+// A float or decimal is never cast to text, explicitly or as the text
+// CONCAT or like needs: Validate refuses it (TYPE_MISMATCH) with a hint that pastes
 // in, the number as its own column or {"kind":"cast","expr":{"kind":
 // "cast","expr":{"kind":"func","name":"ROUND","args":[x]},"type":
 // "integer"},"type":"text"}. Each engine prints such numbers its own way

@@ -193,6 +193,8 @@ func (v *validator) expr(e Expr, path string, sc *scope, env *cteEnv) Type {
 			// the engines refuse LIKE on them (text[] ~~ text); their text
 			// form is the engine's own ({a,b} on PostgreSQL, [a, b] on DuckDB)
 			v.addHint(CodeType, join(path, "expr"), unorderedHint, "like needs text, this is %s; cast it to text first (each engine writes its own text of it)", t)
+		case fractional(t):
+			v.addHint(CodeType, join(path, "expr"), numberTextHint(e.Expr), "like needs text, this is %s, whose text each engine prints its own way", t)
 		case t != TypeText && t != TypeUnknown:
 			v.add(CodeType, join(path, "expr"), "like needs text, this is %s; cast it to text first", t)
 		}
@@ -604,13 +606,13 @@ func (v *validator) fn(f *Func, path string, sc *scope, env *cteEnv) Type {
 			v.addHint(CodeType, idx(join(path, "args"), i), unorderedHint, "%s needs text here, this is %s; cast it to text first", spec.Name, t)
 		case t.IsNested() || t == TypeInterval:
 			v.addHint(CodeType, idx(join(path, "args"), i), nonScalarHint(t), "%s needs %s here, this is %s, which no cast turns into %s on every engine", spec.Name, what, t, what)
+		case what == "text" && fractional(t):
+			// its cast to text is refused too
+			v.addHint(CodeType, idx(join(path, "args"), i), numberTextHint(f.Args[i]), "%s needs text here, this is %s, whose text each engine prints its own way", spec.Name, t)
 		default:
 			hint := ""
 			if to, ok := map[string]string{"a number": "decimal", "text": "text", "an integer": "integer", "a date or timestamp": "date"}[what]; ok && t != TypeBoolean && t != TypeBlob {
 				hint = `cast it first: {"kind": "cast", "expr": <the value>, "type": "` + to + `"}`
-			}
-			if what == "text" && fractional(t) {
-				hint = numberTextHint(f.Args[i]) // its cast to text is refused too
 			}
 			v.addHint(CodeType, idx(join(path, "args"), i), hint, "%s needs %s here, this is %s; cast it first", spec.Name, what, t)
 		}

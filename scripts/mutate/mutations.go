@@ -2051,8 +2051,15 @@ var mutations = []mutation{
 	{
 		Name: "concat-number-hint-casts-to-text",
 		File: "planast/validate/validate_expr.go",
-		Old:  "if what == \"text\" && fractional(t) {",
-		New:  "if false && what == \"text\" && fractional(t) {",
+		Old:  "case what == \"text\" && fractional(t):",
+		New:  "case false:",
+		Pkgs: []string{"./planast"}, Run: "TestNumberToTextOneMeaning",
+	},
+	{
+		Name: "like-number-hint-casts-to-text",
+		File: "planast/validate/validate_expr.go",
+		Old:  "\t\tcase fractional(t):\n\t\t\tv.addHint(CodeType, join(path, \"expr\"), numberTextHint(e.Expr)",
+		New:  "\t\tcase false:\n\t\t\tv.addHint(CodeType, join(path, \"expr\"), numberTextHint(e.Expr)",
 		Pkgs: []string{"./planast"}, Run: "TestNumberToTextOneMeaning",
 	},
 }
