@@ -77,6 +77,13 @@ func substrFromOne(a []string) string {
 // negative start becomes the position LENGTH(x) + start + 1 first. cast
 // wraps the integer arguments as the engine's substr needs them. A literal
 // start of 1 or more needs neither.
+//
+// A length computed at run time (Validate refuses a negative literal) that
+// turns out negative takes the characters before the start, as SQLite's
+// does, "SUBSTR('abcdef', 4, -2)" being 'bc': the start moves left by the
+// length's size and the length becomes its size. PostgreSQL's substr
+// fails on a negative length, and DuckDB's first moves a start beyond the
+// end back to the end ('xyz' from 6, 2 leftwards was 'yz' where SQLite gives the empty text).
 func substrSQLite(a []string, cast func(string) string) string {
 	b := append([]string(nil), a...)
 	for i := 1; i < len(b); i++ {
@@ -85,13 +92,29 @@ func substrSQLite(a []string, cast func(string) string) string {
 	n, err := strconv.ParseInt(a[1], 10, 64)
 	switch {
 	case err == nil && n >= 1:
-		return "SUBSTR(" + strings.Join(b, ", ") + ")"
+		if !computedLength(a) {
+			return "SUBSTR(" + strings.Join(b, ", ") + ")"
+		}
 	case err == nil && n < 0:
 		b[1] = cast("(LENGTH(" + a[0] + ") + " + strconv.FormatInt(n+1, 10) + ")")
 	case err != nil:
 		b[1] = "(CASE WHEN " + b[1] + " < 0 THEN " + cast("LENGTH("+a[0]+")") + " + " + b[1] + " + 1 ELSE " + b[1] + " END)"
 	}
+	if computedLength(a) {
+		b[1] = "(CASE WHEN " + b[2] + " < 0 THEN " + b[1] + " + " + b[2] + " ELSE " + b[1] + " END)"
+		b[2] = "ABS(" + b[2] + ")"
+	}
 	return substrFromOne(b)
+}
+
+// computedLength reports whether a SUBSTR's arguments a have a length that
+// is not a literal, whose sign only the run knows.
+func computedLength(a []string) bool {
+	if len(a) < 3 {
+		return false
+	}
+	_, err := strconv.ParseInt(a[2], 10, 64)
+	return err != nil
 }
 
 // leftRight renders LEFT(x, n) and RIGHT(x, n) as a SUBSTR whose start is

@@ -106,8 +106,49 @@ func (g planGen) pred() string {
 	return `{"kind":"binary","op":"and","left":` + g.pred() + `,"right":` + g.pred() + `}`
 }
 
+// oneMeaning is an expression whose meaning differed by engine until the
+// renderer or the validator fixed one: a scalar subquery over d that finds
+// no row, one or several (the several-rows error on every engine), a
+// SUBSTR whose start and length are computed and often negative, a float
+// or decimal cast to text or put in a CONCAT (refused).
+func (g planGen) oneMeaning() string {
+	d2 := func(c string) string { return `{"kind":"column","table":"d2","column":"` + c + `"}` }
+	d := func(c string) string { return `{"kind":"column","table":"d","column":"` + c + `"}` }
+	intExpr := func() string {
+		switch g.r.IntN(4) {
+		case 0:
+			return num(g.pick("-3", "-1", "0", "2", "5"))
+		case 1:
+			return binary(g.pick("-", "+"), d("n"), num(g.pick("3", "-7", "25")))
+		case 2:
+			return binary("-", num(g.pick("0", "4")), d("n"))
+		}
+		return d("n")
+	}
+	switch g.r.IntN(3) {
+	case 0:
+		// n is distinct but for NULLs: = finds at most one row, < and > several
+		where := binary(g.pick("=", "=", "<", ">"), d2("n"), g.pick(d("n"), num(g.pick("-20", "1", "100"))))
+		return `{"kind":"subquery","query":{"select":[{"expr":` + d2(g.pick("id", "s", "f", "q")) + `,"alias":"v"}],"from":[{"table":"d","alias":"d2"}],"where":` + where + `}}`
+	case 1:
+		return call("SUBSTR", d(g.pick("s", "t")), intExpr(), intExpr())
+	}
+	x := g.pick(d("f"), d("q"), binary("*", d("q"), num("2.5")), binary("/", d("n"), num("3")))
+	if g.r.IntN(2) == 0 {
+		return call("CONCAT", d("s"), x)
+	}
+	return `{"kind":"cast","expr":` + x + `,"type":"text"}`
+}
+
+// oneMeaningKinds name, by a piece of their JSON, the kinds of plan
+// oneMeaning writes, for the counts the differential test logs.
+var oneMeaningKinds = []string{`"subquery","query"`, `"SUBSTR"`, `"type":"text"`, `"CONCAT"`}
+
 // plan is a random plan over d: rows with expressions, or aggregates.
 func (g planGen) plan() string {
+	if g.r.IntN(4) == 0 {
+		return `{"select":[{"expr":` + column("id") + `,"alias":"id"},{"expr":` + g.oneMeaning() + `,"alias":"x"}],"from":[{"table":"d","alias":"d"}],"order_by":[{"expr":` + column("id") + `}]}`
+	}
 	where := ""
 	if g.r.IntN(2) == 0 {
 		where = `,"where":` + g.pred()
@@ -170,12 +211,26 @@ func TestDifferentialTextColumns(t *testing.T) {
 	}
 	dbs := diffEngines(t)
 	g := planGen{rand.New(rand.NewPCG(21, 1))}
-	var ran, refused, differ, order, overflow int
+	var ran, refused, differ, order, overflow, several int
+	kinds := map[string]map[diffOutcome]int{} // the oneMeaning plans by kind
 	for i := range n {
-		switch diffRun(t, dbs, diffCatalog, i, g.plan()) {
+		plan := g.plan()
+		out := diffRun(t, dbs, diffCatalog, i, plan)
+		for _, k := range oneMeaningKinds {
+			if strings.Contains(plan, k) {
+				if kinds[k] == nil {
+					kinds[k] = map[diffOutcome]int{}
+				}
+				kinds[k][out]++
+			}
+		}
+		switch out {
 		case diffOverflow:
 			ran++
 			overflow++
+		case diffSeveralRows:
+			ran++
+			several++
 		case diffRefused:
 			refused++
 		case diffOrder:
@@ -188,7 +243,11 @@ func TestDifferentialTextColumns(t *testing.T) {
 			ran++
 		}
 	}
-	t.Logf("differential: %d plans, %d ran on %d engines, %d refused by the validator, %d differed (%d of the others failed with an overflow on every engine; %d overflowed on some engines only because an and/or decided first)", n, ran, len(dbs), refused, differ, overflow, order)
+	t.Logf("differential: %d plans, %d ran on %d engines, %d refused by the validator, %d differed (%d of the others failed with an overflow on every engine, %d with a scalar subquery's several rows on every engine; %d overflowed on some engines only because an and/or decided first)", n, ran, len(dbs), refused, differ, overflow, several, order)
+	for _, k := range oneMeaningKinds {
+		c := kinds[k]
+		t.Logf("plans with %s: %d same rows, %d several rows on every engine, %d refused, %d differed", k, c[diffSame], c[diffSeveralRows], c[diffRefused], c[diffDiffered])
+	}
 }
 
 // Integers and decimals beyond 2^53 compared with a float: PostgreSQL and
@@ -262,11 +321,29 @@ const (
 	diffSame diffOutcome = iota
 	diffRefused
 	diffDiffered
-	diffOrder    // an overflow on one engine only, in a filter an and/or decides
-	diffOverflow // ARITHMETIC_OVERFLOW on every engine
+	diffOrder       // an overflow on one engine only, in a filter an and/or decides
+	diffOverflow    // ARITHMETIC_OVERFLOW on every engine
+	diffSeveralRows // a scalar subquery's several rows, an error on every engine
 )
 
 var overflowRows = [][]string{{"ARITHMETIC_OVERFLOW"}}
+
+// severalRowsRows is the one outcome of a scalar subquery that returned
+// several rows: each engine's error names it (SQLite's through the
+// renderer's check), and the adapters map it onto one typed error.
+var severalRowsRows = [][]string{{"SEVERAL_ROWS"}}
+
+// errorRows is the agreed outcome of the engine error err, nil when err is
+// no such error.
+func errorRows(err error) [][]string {
+	switch {
+	case overflowed(err):
+		return overflowRows
+	case strings.Contains(strings.ToLower(err.Error()), render.SeveralRowsMessage):
+		return severalRowsRows
+	}
+	return nil
+}
 
 // decidedByOrder reports whether q's filter has an and/or, whose operands
 // PostgreSQL reorders by cost and any engine may skip once the result is
@@ -299,12 +376,11 @@ func diffRun(t *testing.T, dbs []engineDB, cat memCatalog, i int, plan string) d
 			t.Fatalf("render %s: %v", e.d.Name(), err)
 		}
 		got, err := queryAll(e.db, s)
-		if err != nil && !overflowed(err) {
-			t.Errorf("plan %d fails on %s: %v\nplan: %s\nsql: %s", i, e.d.Name(), err, v.Plan.Canonical(), s)
-			return diffDiffered
-		}
 		if err != nil {
-			got = overflowRows // the one outcome of an overflow, on every engine
+			if got = errorRows(err); got == nil {
+				t.Errorf("plan %d fails on %s: %v\nplan: %s\nsql: %s", i, e.d.Name(), err, v.Plan.Canonical(), s)
+				return diffDiffered
+			}
 		}
 		for _, row := range got {
 			for j := range row {
@@ -328,8 +404,11 @@ func diffRun(t *testing.T, dbs []engineDB, cat memCatalog, i int, plan string) d
 			return diffDiffered
 		}
 	}
-	if fmt.Sprint(first) == fmt.Sprint(overflowRows) {
+	switch fmt.Sprint(first) {
+	case fmt.Sprint(overflowRows):
 		return diffOverflow
+	case fmt.Sprint(severalRowsRows):
+		return diffSeveralRows
 	}
 	return diffSame
 }

@@ -346,11 +346,56 @@
 // the result names each column read this way, how many values were NULL
 // for it and the least of them (engine/warnings).
 //
+// # Scalar subqueries, SUBSTR lengths and numbers as text
+//
+// A subquery used as a value (kind "subquery") that returns more than one
+// row fails the query on every engine, with one error: QUERY_FAILED "more
+// than one row returned by a subquery used as an expression" and a hint
+// (internal/source.SeveralRowsHint; the adapters map PostgreSQL's 21000,
+// DuckDB's message and SQLite's below onto it). No row is NULL, one row its
+// value. PostgreSQL and DuckDB fail by themselves; SQLite took the first
+// row in scan order, so it renders (oneRowSQLite)
+//
+//	(SELECT * FROM (<subquery>) GROUP BY NULL HAVING CASE WHEN COUNT(*) > 1
+//	 THEN json_extract('{}', 'more than one row returned by a subquery used as an expression') ELSE 1 END)
+//
+// which runs the subquery once and raises "JSON path error near 'more
+// than one row ...'", in a plain sqlite3 too. A subquery that cannot
+// return two rows (a limit of 1, an aggregate without group_by or set
+// operations) renders as it is. The cost is the engines' own: to know
+// there is no second row every matching row is read, where SQLite stopped
+// at the first (a subquery finding its row 5th in a 200,000-row scan took
+// 0.1 ms plain and 8 ms checked; a correlated lookup by primary key, 0.38
+// µs against 0.55 µs of CPU per outer row).
+//
+// SUBSTR has SQLite's meaning everywhere: a negative start counts from the
+// end, a negative length takes the characters before the start
+// (SUBSTR('abcdef', 4, -2) is 'bc'). Validate refuses a negative literal
+// length as a mistake; a length computed at run time may be negative, and
+// PostgreSQL (which fails on it) and DuckDB (which first moves a start
+// beyond the end back to the end) render "CASE WHEN n < 0 THEN start + n
+// ELSE start END" as the start and ABS(n) as the length (substrSQLite).
+// PostgreSQL's substr takes 32-bit positions: a start or length beyond
+// ±2^31 fails the cast there.
+//
+// A float or decimal is never cast to text, explicitly or as the text
+// CONCAT or like needs: Validate refuses it (TYPE_MISMATCH) with a hint that pastes
+// in, the number as its own column or {"kind":"cast","expr":{"kind":
+// "cast","expr":{"kind":"func","name":"ROUND","args":[x]},"type":
+// "integer"},"type":"text"}. Each engine prints such numbers its own way
+// (2.0 is '2.0' on SQLite and DuckDB, '2' on PostgreSQL; 0.1 + 0.2 is '0.3'
+// on SQLite's 15 digits and '0.30000000000000004' elsewhere; 1e20, NaN and
+// a NUMERIC(10,2)'s trailing zeros differ too), and no rendering prints
+// every double alike on the three (SQLite has no shortest round-trip
+// printing), so a label or a text comparison would have changed with the
+// engine. Integers print the same everywhere and are cast as before; a
+// number a user reads comes back as a number, formatted alike (see
+// "Decimal scale").
+//
 // # Known gaps
 //
 // Some differences depend on the data, not on the plan, and are not
-// caught: SQLite decimals are floating point and numbers cast to text
-// print differently (2.0 against 2); SQLite date functions return NULL
+// caught: SQLite decimals are floating point; SQLite date functions return NULL
 // beyond year 9999, and PostgreSQL and DuckDB fail DATE_PART and
 // DATE_TRUNC of a date beyond their timestamp range (after 294247 AD on
 // DuckDB, 294276 AD on PostgreSQL), which both compute through a
@@ -358,9 +403,7 @@
 // its type stored after the last profile) computes with them until the
 // next profile marks it (see "Values not of the column's type"); a text
 // that is no date, cast to date, is NULL on SQLite and an error elsewhere
-// (so is PERIOD_LABEL of such text); a scalar subquery returning several
-// rows is an error on PostgreSQL and DuckDB; a negative SUBSTR length
-// computed at run time is an error on PostgreSQL. A float result beyond ±1.8e308 from
+// (so is PERIOD_LABEL of such text). A float result beyond ±1.8e308 from
 // finite operands (1e300 * 1e300, 1e300 / 1e-300) is ARITHMETIC_OVERFLOW
 // on PostgreSQL and ±Infinity on SQLite and DuckDB. DuckDB (1.5) rounds a DECIMAL(38,s) (say
 // SUM over a decimal column) met in a union, CASE or COALESCE with a decimal

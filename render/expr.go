@@ -100,6 +100,10 @@ func (w *writer) expr(e planast.Expr) {
 			w.str("(EXISTS " + w.subquery(e.Subquery) + ")")
 		}
 	case *planast.Subquery:
+		if w.d.Name() == "sqlite" && !atMostOneRow(e.Query) {
+			w.str(oneRowSQLite(w.subquery(e.Query)))
+			break
+		}
 		w.str(w.subquery(e.Query))
 	case *planast.Between:
 		not := ""

@@ -398,3 +398,47 @@ func groupsRows(e planast.Expr) bool {
 	})
 	return found
 }
+
+// SeveralRowsMessage is the text of the error a scalar subquery that
+// returns more than one row raises on SQLite: PostgreSQL's own message,
+// which DuckDB's begins with too.
+const SeveralRowsMessage = "more than one row returned by a subquery used as an expression"
+
+// oneRowSQLite renders the scalar subquery sub so that SQLite fails when it
+// returns more than one row, as PostgreSQL and DuckDB do, where SQLite
+// alone took the first row in its scan order and went on silently:
+//
+//	(SELECT * FROM (sub) GROUP BY NULL HAVING CASE WHEN COUNT(*) > 1 THEN json_extract('{}', '<message>') ELSE 1 END)
+//
+// The one group holds the subquery's rows; with one row its value is that
+// row's (SQLite's bare column), with none there is no group and the value
+// is NULL. The sub runs once. json_extract of a path that is no JSON path
+// is SQLite's only built-in way to raise an error carrying a chosen text
+// ("JSON path error near '<message>'"), so the shown SQL fails the same in
+// a plain sqlite3, where a registered function would not even compile;
+// GROUP BY NULL because a HAVING without GROUP BY needs SQLite 3.39. The
+// bare column keeps the subquery's column affinity, so comparisons with it
+// convert as before.
+func oneRowSQLite(sub string) string {
+	return "(SELECT * FROM " + sub + " GROUP BY NULL HAVING CASE WHEN COUNT(*) > 1 THEN json_extract('{}', " +
+		QuoteString(SeveralRowsMessage) + ") ELSE 1 END)"
+}
+
+// atMostOneRow reports whether the query q, used as a scalar subquery,
+// cannot return more than one row: a LIMIT of at most 1 (without ties), or
+// an aggregate without GROUP BY or set operations. Such a subquery needs no
+// row check.
+func atMostOneRow(q *planast.Query) bool {
+	if q.Limit != nil && *q.Limit <= 1 && !q.WithTies {
+		return true
+	}
+	if len(q.GroupBy) > 0 || len(q.SetOps) > 0 {
+		return false
+	}
+	for _, it := range q.Select {
+		if planast.ContainsAggregate(it.Expr) {
+			return true
+		}
+	}
+	return false
+}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strings"
 	"time"
 )
 
@@ -32,6 +33,22 @@ const (
 
 // OverflowHint is ARITHMETIC_OVERFLOW's hint.
 const OverflowHint = "a computed number is beyond its type's range (integers: ±9.2e18; decimals: 10^28, a product of two decimals 10^18): cast an operand to float to compute with doubles, which reach 1.8e308 but keep only about 15-17 significant digits; a div whose quotient is beyond ±9.2e18 has no integer answer: use / for a float quotient"
+
+// SeveralRowsHint is the hint of a scalar subquery (a subquery used as a
+// value) that returned more than one row: every engine fails so for a
+// rendered plan, SQLite through the renderer's check (package render).
+const SeveralRowsHint = "a subquery used as a value must return at most one row: aggregate it (MAX, MIN, COUNT), filter it down to one row, add \"limit\": 1 with an order_by that picks the row, or test membership with an in subquery"
+
+// SeveralRows returns the QUERY_FAILED error of a scalar subquery that
+// returned more than one row when msg, an engine's error text, is one
+// (PostgreSQL's and DuckDB's own, SQLite's raised by the renderer's check
+// as a JSON path error naming the same text), else nil.
+func SeveralRows(msg string, cause error) *Error {
+	if !strings.Contains(strings.ToLower(msg), "more than one row returned by a subquery") {
+		return nil
+	}
+	return Errorf(CodeQueryFailed, cause, SeveralRowsHint, "the query failed: more than one row returned by a subquery used as an expression")
+}
 
 // Error is the one error type adapters return. Msg and Hint are safe to show
 // to a client: they never hold a file path (the caller adds the datasource

@@ -1,6 +1,7 @@
 package validate
 
 import (
+	"encoding/json"
 	. "github.com/nl2sql/nl2sql/planast"
 	"regexp"
 	"strings"
@@ -50,4 +51,27 @@ func castHint(t CastType) string {
 		return `write the timestamp as YYYY-MM-DD HH:MM:SS, e.g. {"kind":"literal","type":"timestamp","value":"2024-03-01 10:00:00"}`
 	}
 	return `write the number as a number literal, e.g. {"kind":"literal","value":12.5}`
+}
+
+// fractional reports a float or decimal type, whose values each engine
+// prints as text its own way: CAST(2.0 AS TEXT) is '2.0' on SQLite and
+// DuckDB and '2' on PostgreSQL, 0.1 + 0.2 is '0.3' on SQLite (15 digits)
+// and '0.30000000000000004' elsewhere, 1e20 is '1.0e+20', '1e+20' or
+// '100000000000000000000', and a NUMERIC(10,2) keeps its two decimals
+// where SQLite's double drops them. No rendering gives one text for every
+// value on the three (SQLite has no shortest round-trip printing), so
+// Validate refuses such a cast, and the text arguments (CONCAT) that would
+// need one, rather than let a label or a join on text differ by engine.
+func fractional(t Type) bool { return t == TypeFloat || t == TypeDecimal }
+
+// numberTextHint is the hint of a refused cast of the float or decimal x
+// to text: the number as its own column, or its whole part as text, which
+// prints the same everywhere.
+func numberTextHint(x Expr) string {
+	whole := &Cast{Expr: &Cast{Expr: &Func{Name: "ROUND", Args: []Expr{x}}, Type: CastInteger}, Type: CastText}
+	b, err := json.Marshal(whole)
+	if err != nil {
+		return "select the number as its own column: every engine returns the same number"
+	}
+	return "select the number as its own column (every engine returns the same number), or round it to a whole number, whose text is the same everywhere: " + string(b)
 }

@@ -193,6 +193,8 @@ func (v *validator) expr(e Expr, path string, sc *scope, env *cteEnv) Type {
 			// the engines refuse LIKE on them (text[] ~~ text); their text
 			// form is the engine's own ({a,b} on PostgreSQL, [a, b] on DuckDB)
 			v.addHint(CodeType, join(path, "expr"), unorderedHint, "like needs text, this is %s; cast it to text first (each engine writes its own text of it)", t)
+		case fractional(t):
+			v.addHint(CodeType, join(path, "expr"), numberTextHint(e.Expr), "like needs text, this is %s, whose text each engine prints its own way", t)
 		case t != TypeText && t != TypeUnknown:
 			v.add(CodeType, join(path, "expr"), "like needs text, this is %s; cast it to text first", t)
 		}
@@ -241,7 +243,9 @@ func (v *validator) expr(e Expr, path string, sc *scope, env *cteEnv) Type {
 	case *Cast:
 		src := v.expr(e.Expr, join(path, "expr"), sc, env)
 		if hint, ok := castAllowed(src, e.Type); !ok {
-			if src.IsNested() || src == TypeInterval {
+			if fractional(src) && e.Type == CastText {
+				v.addHint(CodeType, path, numberTextHint(e.Expr), "cannot cast %s to text the same way on every engine: each prints numbers its own way (2.0 is '2.0' on SQLite and DuckDB, '2' on PostgreSQL; 1e20, 0.1 + 0.2 and decimals differ too)", src)
+			} else if src.IsNested() || src == TypeInterval {
 				v.addHint(CodeType, path, nonScalarHint(src), "cannot cast %s to %s the same way on every engine", src, e.Type)
 			} else {
 				v.add(CodeType, path, "cannot cast %s to %s the same way on every engine%s", src, e.Type, hint)
@@ -286,7 +290,8 @@ func castAllowed(src Type, t CastType) (hint string, ok bool) {
 	}
 	switch t {
 	case CastText:
-		return "", true
+		// an integer prints the same everywhere; a float or decimal does not
+		return "", !fractional(src)
 	case CastInteger, CastDecimal, CastFloat:
 		return "", src.IsNumeric() || src == TypeText
 	case CastBoolean:
@@ -601,6 +606,9 @@ func (v *validator) fn(f *Func, path string, sc *scope, env *cteEnv) Type {
 			v.addHint(CodeType, idx(join(path, "args"), i), unorderedHint, "%s needs text here, this is %s; cast it to text first", spec.Name, t)
 		case t.IsNested() || t == TypeInterval:
 			v.addHint(CodeType, idx(join(path, "args"), i), nonScalarHint(t), "%s needs %s here, this is %s, which no cast turns into %s on every engine", spec.Name, what, t, what)
+		case what == "text" && fractional(t):
+			// its cast to text is refused too
+			v.addHint(CodeType, idx(join(path, "args"), i), numberTextHint(f.Args[i]), "%s needs text here, this is %s, whose text each engine prints its own way", spec.Name, t)
 		default:
 			hint := ""
 			if to, ok := map[string]string{"a number": "decimal", "text": "text", "an integer": "integer", "a date or timestamp": "date"}[what]; ok && t != TypeBoolean && t != TypeBlob {
@@ -668,9 +676,9 @@ func (v *validator) fn(f *Func, path string, sc *scope, env *cteEnv) Type {
 		for i := 1; i < len(ts); i++ {
 			need(i, isInt, "an integer")
 		}
-		// a start below 1 has SQLite's meaning everywhere (the renderers
-		// compute it); a negative length takes characters leftwards on
-		// SQLite and is an error on PostgreSQL
+		// a start below 1 and a length negative at run time have SQLite's
+		// meaning everywhere (the renderers compute it); a negative literal
+		// length is refused as a mistake: it reads as a count
 		if len(f.Args) == 3 {
 			if lit, ok := f.Args[2].(*Literal); ok && lit.Type == TInteger && lit.Int < 0 {
 				v.add(CodeBadValue, idx(join(path, "args"), 2), "a SUBSTR length may not be negative, got %d; to take characters from the end use a negative start (SUBSTR(x, -3, 2)) or RIGHT", lit.Int)

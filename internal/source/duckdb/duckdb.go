@@ -375,6 +375,9 @@ func duckdbError(err error) *source.Error {
 		if strings.Contains(de.Msg, "read-only mode") || strings.Contains(de.Msg, "configuration has been locked") {
 			return source.Errorf(source.CodeReadOnly, err, source.ReadOnlyHint, "the read-only policy refused the statement: %s", source.FirstLine(de.Msg))
 		}
+		if e := source.SeveralRows(de.Msg, err); e != nil {
+			return e
+		}
 	case duckdb.ErrorTypeInterrupt:
 		return source.Errorf(source.CodeTimeout, err, source.TimeoutHint, "the query was interrupted")
 	case duckdb.ErrorTypeIO:

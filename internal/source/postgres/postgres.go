@@ -296,6 +296,10 @@ func pgError(err error, timeout time.Duration) *source.Error {
 		case code == "42601" && strings.Contains(pe.Message, "multiple commands"):
 			// The extended protocol refuses a text of several statements.
 			return source.Errorf(source.CodeReadOnly, err, source.ReadOnlyHint, "the query text holds more than one statement: %s", pe.Message)
+		case code == "21000": // cardinality_violation: a scalar subquery's rows
+			if e := source.SeveralRows(pe.Message, err); e != nil {
+				return e
+			}
 		case code == "22003": // numeric_value_out_of_range
 			return source.Errorf(source.CodeOverflow, err, source.OverflowHint, "the query failed: %s", pe.Message)
 		case code == "28P01", code == "28000":

@@ -18,18 +18,7 @@ import (
 // never a generic QUERY_FAILED on one engine and a code on another. The
 // statements are what the renderer writes (package render, overflow.go).
 func TestOverflowIsOneTypedError(t *testing.T) {
-	type querier interface {
-		Query(ctx context.Context, sql string, args []any, maxRows int) (*source.Result, error)
-	}
-	engines := map[string]querier{
-		"sqlite": Open(t, sqlite.OpenSQLite, TempDB(t, "CREATE TABLE t (a INTEGER)"), source.Options{}),
-		"duckdb": Open(t, duckdb.OpenDuckDB, DuckTempDB(t, "CREATE TABLE t (a BIGINT)"), source.Options{}),
-	}
-	if os.Getenv("NL2SQL_TEST_PG_DSN") != "" || os.Getenv("CI") != "" {
-		engines["postgres"] = Open(t, postgres.OpenPostgres, pgtest.DSN(t), source.Options{AllowWritableRole: true})
-	} else {
-		t.Log("NL2SQL_TEST_PG_DSN is not set: PostgreSQL part not tested")
-	}
+	engines := threeEngines(t, []string{"CREATE TABLE t (a INTEGER)"}, []string{"CREATE TABLE t (a BIGINT)"})
 	queries := map[string][]string{
 		"sqlite": {
 			"SELECT abs(-9223372036854775807 - 1)", // the renderer's range check
@@ -65,4 +54,26 @@ func TestOverflowIsOneTypedError(t *testing.T) {
 			}
 		}
 	}
+}
+
+// querier is what the typed-error tests ask of every adapter.
+type querier interface {
+	Query(ctx context.Context, sql string, args []any, maxRows int) (*source.Result, error)
+}
+
+// threeEngines opens a SQLite and a DuckDB database made by their
+// statements, and the PostgreSQL test database when NL2SQL_TEST_PG_DSN is
+// set (or under CI, where its absence fails), by engine name.
+func threeEngines(t *testing.T, sqliteStmts, duckStmts []string) map[string]querier {
+	t.Helper()
+	engines := map[string]querier{
+		"sqlite": Open(t, sqlite.OpenSQLite, TempDB(t, sqliteStmts...), source.Options{}),
+		"duckdb": Open(t, duckdb.OpenDuckDB, DuckTempDB(t, duckStmts...), source.Options{}),
+	}
+	if os.Getenv("NL2SQL_TEST_PG_DSN") != "" || os.Getenv("CI") != "" {
+		engines["postgres"] = Open(t, postgres.OpenPostgres, pgtest.DSN(t), source.Options{AllowWritableRole: true})
+	} else {
+		t.Log("NL2SQL_TEST_PG_DSN is not set: PostgreSQL part not tested")
+	}
+	return engines
 }

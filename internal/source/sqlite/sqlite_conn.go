@@ -269,6 +269,9 @@ func sqliteError(err error, denied string) *source.Error {
 			// abs() and sum() beyond int64, and the renderer's range check
 			return source.Errorf(source.CodeOverflow, err, source.OverflowHint, "the query failed: integer overflow")
 		}
+		if e := source.SeveralRows(se.Error(), err); e != nil {
+			return e // the renderer's check of a scalar subquery
+		}
 		if msg := se.Error(); strings.Contains(msg, "no such column") || strings.Contains(msg, "no such table") {
 			// validated SQL names only what the snapshot holds: the file
 			// changed under a running server
