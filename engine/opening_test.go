@@ -37,7 +37,7 @@ func TestSmallDatasourceAnswersWhileBigOneOpens(t *testing.T) {
 	release := make(chan struct{})
 	e, err := New(Options{
 		Datasources: []DatasourceSpec{{ID: "big", Engine: "sqlite", Path: abs}, {ID: "small", Engine: "sqlite", Path: abs}},
-		OpenWait:    200 * time.Millisecond,
+		OpenWait:    time.Second,
 		Open: func(ctx context.Context, spec DatasourceSpec) (Source, error) {
 			src, err := openAdapter(ctx, spec)
 			if err != nil || spec.ID != "big" {
@@ -105,6 +105,13 @@ func TestSmallDatasourceAnswersWhileBigOneOpens(t *testing.T) {
 		if status["big"] != "indexing" || status["small"] != "ready" {
 			t.Errorf("list_datasources while big opens: %v, want big indexing and small ready", status)
 		}
+	}
+	// A host that lists again while the big one is still opening, past
+	// the wait, gets the listing at once, not after another full wait.
+	start := time.Now()
+	e.ListDatasources(ctx)
+	if took := time.Since(start); took > 500*time.Millisecond {
+		t.Errorf("listing again while big opens took %v; the open is past its wait, so it should not wait again", took)
 	}
 	free()
 	if err := e.OpenDatasource(ctx, "big"); err != nil {

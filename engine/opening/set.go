@@ -93,8 +93,9 @@ func (p *progress) state() (msg string, done, total int) {
 // Await returns the opened datasource id, starting its open when nobody
 // has. The open runs in its own goroutine, detached from ctx (a caller
 // that gives up does not waste the work for the next one), at most
-// MaxConcurrent at once. The caller waits for it until ctx ends, or for
-// wait when wait > 0 — unless ctx reports waits (WithWaitProgress), which
+// MaxConcurrent at once. The caller waits for it until ctx ends, or until
+// wait has passed since the open started when wait > 0 (at once when it
+// already has) — unless ctx reports waits (WithWaitProgress), which
 // then wait until ctx ends, with a report about every half second. Giving
 // up returns the retryable CodeIndexing error, saying how far the open got.
 func (s *Set[T]) Await(ctx context.Context, id string, wait time.Duration) (T, error) {
@@ -120,7 +121,19 @@ func (s *Set[T]) Await(ctx context.Context, id string, wait time.Duration) (T, e
 	report, _ := ctx.Value(waitKey{}).(WaitFunc)
 	var limit <-chan time.Time
 	if wait > 0 && report == nil {
-		t := time.NewTimer(wait)
+		// the wait counts from the open's start, not the call's: an open
+		// already past it is a long one, and a call (a listing above all)
+		// should not pay a full wait each time it asks again
+		left := wait - time.Since(op.started)
+		if left <= 0 {
+			select {
+			case <-op.done:
+				return op.v, op.err
+			default:
+				return zero, indexingError(id, op)
+			}
+		}
+		t := time.NewTimer(left)
 		defer t.Stop()
 		limit = t.C
 	}

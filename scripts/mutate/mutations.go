@@ -1853,6 +1853,13 @@ var mutations = []mutation{
 		Pkgs: []string{"./engine"}, Run: "TestCaseInsensitiveSearchFoldsEveryLetterOnSQLite",
 	},
 	{
+		Name: "open-wait-counts-from-the-call",
+		File: "engine/opening/set.go",
+		Old:  "left := wait - time.Since(op.started)",
+		New:  "left := wait + 0*time.Since(op.started)",
+		Pkgs: []string{"./engine"}, Run: "TestSmallDatasourceAnswersWhileBigOneOpens",
+	},
+	{
 		Name: "postgres-fold-collation-not-applied",
 		File: "render/postgres.go",
 		Old:  "\tif p.Fold != \"\" {\n\t\tx = \"(\" + name",
