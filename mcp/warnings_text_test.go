@@ -3,11 +3,12 @@ package mcp
 import (
 	"context"
 	"encoding/json"
-	"strconv"
 	"strings"
 	"testing"
 
 	mcpgo "github.com/mark3labs/mcp-go/mcp"
+
+	"github.com/nl2sql/nl2sql/internal/cellfmt"
 )
 
 // Every warning of a run reaches the text part too: many hosts read only
@@ -35,7 +36,7 @@ func TestRunPlanTextCarriesWarnings(t *testing.T) {
 		found := false
 		for _, w := range out.Warnings {
 			found = found || strings.Contains(w, "no foreign key or declared relationship joins c.City to e.City")
-			if !strings.Contains(text(res), "warning: "+strconv.Quote(w)+"\n") {
+			if !strings.Contains(text(res), "warning: "+cellfmt.Text(w)+"\n") {
 				t.Errorf("%s: the text lacks the warning %q:\n%s", tool, w, text(res))
 			}
 		}

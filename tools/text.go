@@ -2,7 +2,6 @@ package tools
 
 import (
 	"fmt"
-	"strconv"
 	"strings"
 
 	"github.com/nl2sql/nl2sql/engine"
@@ -35,15 +34,16 @@ func ResultText(r *engine.Result) string {
 	return b.String()
 }
 
-// warningsText prints every warning, one a line, as a JSON string: a
+// warningsText prints every warning, one a line, through cellfmt.Text: a
 // warning names tables, columns and values from the schema and the plan,
-// which are data, so a name holding a line break or an instruction stays
-// inside its quotes. Hosts that read only the text part see what the
-// structured warnings say.
+// which are data and sit in quotes inside it, and a name holding a line
+// break or a control character is escaped, so an instruction in one stays
+// on its warning's line and inside its quotes. Hosts that read only the
+// text part see what the structured warnings say.
 func warningsText(ws []string) string {
 	var b strings.Builder
 	for _, w := range ws {
-		b.WriteString("warning: " + strconv.Quote(w) + "\n")
+		b.WriteString("warning: " + cellfmt.Text(w) + "\n")
 	}
 	return b.String()
 }

@@ -417,8 +417,8 @@ var mutations = []mutation{
 	{
 		Name: "quote-warnings-text",
 		File: "tools/text.go",
-		Old:  `b.WriteString("warning: " + strconv.Quote(w) + "\n")`,
-		New:  `b.WriteString("warning: " + w + "\n"); _ = strconv.Quote`,
+		Old:  `b.WriteString("warning: " + cellfmt.Text(w) + "\n")`,
+		New:  `b.WriteString("warning: " + w + "\n")`,
 		Pkgs: []string{"./tools"}, Run: "TestResultTextQuotesWarnings",
 	},
 	{
