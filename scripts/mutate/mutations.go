@@ -2002,22 +2002,29 @@ var mutations = []mutation{
 	{
 		Name: "cast-nulls-counted-by-another-rule",
 		File: "internal/source/castnulls.go",
-		Old:  "bad := col + \" IS NOT NULL AND NOT \" + render.CastValid(d, col, to)",
-		New:  "bad := col + \" NOT LIKE '____-__-__%'\"",
+		Old:  "THEN %[1]s END AS %[3]s\", col, render.CastValid(d, col, to), b))\n\t\t\t}\n",
+		New:  "THEN %[1]s END AS %[3]s\", col, render.CastValid(d, col, planast.CastText), b))\n\t\t\t}\n",
+		Pkgs: []string{"./engine"}, Run: "TestCastOfTextNamesTheValuesReadAsNull",
+	},
+	{
+		Name: "cast-nulls-timestamp-shortcut-misses-long-dates",
+		File: "internal/source/castnulls.go",
+		Old:  "\"CASE WHEN length(%[1]s) > 10 AND NOT",
+		New:  "\"CASE WHEN length(%[1]s) > 20 AND NOT",
 		Pkgs: []string{"./engine"}, Run: "TestCastOfTextNamesTheValuesReadAsNull",
 	},
 	{
 		Name: "cast-nulls-not-profiled-on-postgres",
 		File: "internal/source/postgres/postgres_schema.go",
 		Old:  "\t\tDialect:   render.Postgres{},\n",
-		New:  "",
+		New:  "\t\tDialect:   render.Dialect(nil),\n",
 		Pkgs: []string{"./engine"}, Run: "TestCastOfTextNamesTheValuesReadAsNull",
 	},
 	{
 		Name: "cast-nulls-not-profiled-on-duckdb",
 		File: "internal/source/duckdb/duckdb_schema.go",
 		Old:  "\t\tDialect: render.DuckDB{},\n",
-		New:  "",
+		New:  "\t\tDialect: render.Dialect(nil),\n",
 		Pkgs: []string{"./engine"}, Run: "TestCastOfTextNamesTheValuesReadAsNull",
 	},
 	{
@@ -2052,7 +2059,7 @@ var mutations = []mutation{
 		Name: "secret-column-cast-example-shown",
 		File: "engine/snapshots/load.go",
 		Old:  "\t\t\t\tp.CastNulls[i].InvalidExample = nil\n",
-		New:  "",
+		New:  "\t\t\t\t_ = p.CastNulls[i]\n",
 		Pkgs: []string{"./engine"}, Run: "TestCastOfTextNamesTheValuesReadAsNull",
 	},
 	{
