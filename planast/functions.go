@@ -81,7 +81,9 @@ var Functions = map[string]FuncSpec{
 	// PERIOD_LABEL(unit, x) is the text naming the period of the date or
 	// timestamp x, identical on every engine: year 'YYYY', quarter
 	// 'YYYY-Qn', month 'YYYY-MM', day 'YYYY-MM-DD'; NULL on NULL. Years
-	// 1000-9999 (SQLite's date functions stop at 9999).
+	// 1000-9999 (SQLite's date functions stop at 9999). Text is read as
+	// a date by the text-cast rule (NULL when it holds none), as by every
+	// date function here.
 	"PERIOD_LABEL": {"PERIOD_LABEL", Scalar, 2, 2, 0},
 	// CURRENT_DATE and CURRENT_TIMESTAMP are the UTC date and time (to the
 	// second) when the query runs; planners are told the run date and

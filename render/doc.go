@@ -346,6 +346,16 @@
 // the result names each column read this way, how many values were NULL
 // for it and the least of them (engine/warnings).
 //
+// A text column cast to a date, a timestamp or a number reads the values
+// that hold none as NULL by the cast rule (textcast.go); so does a date
+// function of text (PERIOD_LABEL, DATE_PART, DATE_TRUNC, DATE_ADD,
+// DATE_DIFF_DAYS), whose text argument Validate casts to date (to
+// timestamp for the hour or minute), where PostgreSQL and DuckDB failed
+// on the first 'n/a' and SQLite read 2024-02-30 as a day of March.
+// Profiling counts such values, with CastValid, for a text column whose
+// samples mostly hold dates or numbers (schema.ColumnProfile.CastNulls),
+// and the result names the column, the count and the least of them.
+//
 // # Scalar subqueries, SUBSTR lengths and numbers as text
 //
 // A subquery used as a value (kind "subquery") that returns more than one
@@ -401,9 +411,7 @@
 // DuckDB, 294276 AD on PostgreSQL), which both compute through a
 // timestamp; a SQLite column whose profile is out of date (values not of
 // its type stored after the last profile) computes with them until the
-// next profile marks it (see "Values not of the column's type"); a text
-// that is no date, cast to date, is NULL on SQLite and an error elsewhere
-// (so is PERIOD_LABEL of such text). A float result beyond ±1.8e308 from
+// next profile marks it (see "Values not of the column's type"). A float result beyond ±1.8e308 from
 // finite operands (1e300 * 1e300, 1e300 / 1e-300) is ARITHMETIC_OVERFLOW
 // on PostgreSQL and ±Infinity on SQLite and DuckDB. DuckDB (1.5) rounds a DECIMAL(38,s) (say
 // SUM over a decimal column) met in a union, CASE or COALESCE with a decimal

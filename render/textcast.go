@@ -144,3 +144,11 @@ func floatToInt(d Dialect, x string) string {
 	}
 	return "(CASE WHEN abs(" + x + ") < " + rangeLimit(planast.CastInteger) + " THEN " + v + " END)"
 }
+
+// CastValid is a condition of dialect d, true when the text x holds a t
+// value by the rule above (its cast is not NULL): profiling counts the
+// values of a text column for which it is false, with the very SQL a
+// plan's cast runs.
+func CastValid(d Dialect, x string, t planast.CastType) string {
+	return "(" + textCast(d, x, t) + " IS NOT NULL)"
+}

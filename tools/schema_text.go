@@ -48,6 +48,9 @@ func SnapshotText(s *schema.Snapshot) string {
 				}
 				line += sampleList(vals, p.AllValues)
 			}
+			if c.Profile != nil {
+				line += castNullsText(c.Profile.CastNulls)
+			}
 			if c.Comment != "" {
 				// the schema's own words: quoted, as stored text is
 				line += "  note " + cellfmt.Quote(planast.Truncate(c.Comment, 200))
@@ -99,4 +102,41 @@ func sampleList(vals []string, all bool) string {
 		return "  all values: " + s
 	}
 	return "  e.g. " + s
+}
+
+// castNullsText says how many of a text column's values a cast to a date,
+// a timestamp or a number reads as NULL (schema.ColumnProfile.CastNulls),
+// with the least of them: a host that groups such a column by month knows
+// before it runs that '05/01/2024' falls in no month, and can filter or
+// say so. "" when the profile counted none.
+func castNullsText(counts []schema.CastNulls) string {
+	var parts []string
+	var ex any
+	for _, cn := range counts {
+		if cn.Invalid == 0 {
+			continue
+		}
+		noun := map[planast.Type]string{planast.TypeDate: "dates", planast.TypeTimestamp: "timestamps", planast.TypeFloat: "numbers"}[cn.To]
+		if len(parts) == 0 {
+			verb := "values are"
+			if cn.Invalid == 1 {
+				verb, noun = "value is", "a "+strings.TrimSuffix(noun, "s")
+			}
+			parts = append(parts, fmt.Sprintf("%d %s not %s", cn.Invalid, verb, noun))
+			ex = cn.InvalidExample
+			continue
+		}
+		parts = append(parts, fmt.Sprintf("%d not %s", cn.Invalid, noun))
+	}
+	if len(parts) == 0 {
+		return ""
+	}
+	s := "  " + strings.Join(parts, ", ")
+	if ex != nil {
+		if t, ok := ex.(string); ok {
+			ex = planast.Truncate(t, 40) // an example, not the value in full
+		}
+		s += " (such as " + quotedValue(ex, planast.TypeText) + ")"
+	}
+	return s + ", read as NULL when cast"
 }

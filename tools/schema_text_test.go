@@ -3,6 +3,9 @@ package tools
 import (
 	"strings"
 	"testing"
+
+	"github.com/nl2sql/nl2sql/internal/schema"
+	"github.com/nl2sql/nl2sql/planast"
 )
 
 // A host checks a spelling ('Welcome to NY') against a column's samples
@@ -26,6 +29,32 @@ func TestSampleListShowsWholeValues(t *testing.T) {
 	} {
 		if got := sampleList(c.vals, c.all); got != c.want {
 			t.Errorf("%s:\n got %s\nwant %s", c.name, got, c.want)
+		}
+	}
+}
+
+// Threat: a host plans "orders per month" over a TEXT column of dates in
+// which some values are '05/01/2024' or 'n/a'. The result warns after the
+// run, but a host that reads describe_schema first could have filtered
+// them out or told the user; the column's line must say how many values a
+// cast reads as NULL and show one, and say nothing for a clean column.
+func TestSchemaTextSaysHowManyValuesACastLoses(t *testing.T) {
+	for _, c := range []struct {
+		name   string
+		counts []schema.CastNulls
+		want   string
+	}{
+		{"dates", []schema.CastNulls{{To: planast.TypeDate, Invalid: 3, InvalidExample: "05/01/2024"}, {To: planast.TypeTimestamp, Invalid: 4, InvalidExample: "05/01/2024"}},
+			`  day        text       TEXT             3 values are not dates, 4 not timestamps (such as "05/01/2024"), read as NULL when cast`},
+		{"one number", []schema.CastNulls{{To: planast.TypeFloat, Invalid: 1, InvalidExample: "abc"}},
+			`  day        text       TEXT             1 value is not a number (such as "abc"), read as NULL when cast`},
+		{"clean", nil, `  day        text       TEXT`},
+	} {
+		snap := &schema.Snapshot{Datasource: "d", Dialect: "sqlite", Tables: []schema.Table{{Schema: "main", Name: "t", Kind: schema.KindTable,
+			Columns: []schema.Column{{Name: "day", DeclaredType: "TEXT", Type: planast.TypeText, Nullable: true, Profile: &schema.ColumnProfile{CastNulls: c.counts}}}}}}
+		lines := strings.Split(SnapshotText(snap), "\n")
+		if got := strings.Join(strings.Fields(lines[len(lines)-2]), " "); got != strings.Join(strings.Fields(c.want), " ") {
+			t.Errorf("%s:\n got %q\nwant %q", c.name, lines[len(lines)-2], c.want)
 		}
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"slices"
 	"time"
 
 	"github.com/nl2sql/nl2sql/index/lex"
@@ -85,7 +86,9 @@ func (l Loader) Load(ctx context.Context, src Source) (snap *schema.Snapshot, ve
 
 // WithholdSecrets clears the values a profile holds of every column whose
 // name says it holds secrets (lex.SecretColumn): sample values and the
-// min/max range. The row count, distinct count and NULL share stay. Every
+// min/max range, and the example of the values not of its type or that a
+// cast reads as NULL. The row count, distinct count, NULL share and the
+// counts of such values stay. Every
 // snapshot the engine serves passes here, so describe_schema, the schema
 // context of planners and hosts, search_schema and the stored snapshot
 // never carry them; the value index, which reads values from the database
@@ -100,10 +103,16 @@ func WithholdSecrets(snap *schema.Snapshot) bool {
 				continue
 			}
 			p := *c.Profile
-			if p.Min == nil && p.Max == nil && p.SampleValues == nil && !p.AllValues {
+			if p.Min == nil && p.Max == nil && p.SampleValues == nil && !p.AllValues && p.InvalidExample == nil && !castExamples(p.CastNulls) {
 				continue
 			}
-			p.Min, p.Max, p.SampleValues, p.AllValues = nil, nil, nil, false
+			p.Min, p.Max, p.SampleValues, p.AllValues, p.InvalidExample = nil, nil, nil, false, nil
+			// the counts stay, the example values go (a pin column of
+			// numbers would show its one pin that is not a number)
+			p.CastNulls = slices.Clone(p.CastNulls)
+			for i := range p.CastNulls {
+				p.CastNulls[i].InvalidExample = nil
+			}
 			c.Profile = &p
 			changed = true
 		}
@@ -186,7 +195,7 @@ func (l Loader) unchangedSince(ctx context.Context, id, token string) (*schema.S
 		return nil, "", false
 	}
 	stored, meta, err := l.Store.LatestSnapshot(ctx, id)
-	if err != nil || meta.Version != version || store.NeedsProfile(meta, nil, l.MaxAge, time.Now()) {
+	if err != nil || meta.Version != version || stale(stored, meta, nil, l.MaxAge) {
 		return nil, "", false
 	}
 	return stored, meta.Version, true
@@ -216,7 +225,7 @@ func (l Loader) checkProfiled(ctx context.Context, src Source) (*schema.Snapshot
 			counts = nil
 		}
 		if counts != nil && meta.SchemaHash == store.SchemaFingerprint(fresh) &&
-			!store.NeedsProfile(meta, counts, l.MaxAge, time.Now()) {
+			!stale(stored, meta, counts, l.MaxAge) {
 			return stored, meta.Version, Reused, nil
 		}
 	}
@@ -229,6 +238,7 @@ func (l Loader) checkProfiled(ctx context.Context, src Source) (*schema.Snapshot
 		return fresh, fresh.Fingerprint(), Unstored, nil
 	}
 	WithholdSecrets(fresh) // before it is stored
+	fresh.ProfileFormat = schema.ProfileFormat
 	version, created, err := l.Store.PutSnapshot(ctx, fresh)
 	if err != nil {
 		if ctx.Err() != nil {
@@ -265,7 +275,7 @@ func (l Loader) checkProfiled(ctx context.Context, src Source) (*schema.Snapshot
 // whether any stored profile was kept.
 func (l Loader) profileChanged(ctx context.Context, src Source, fresh, stored *schema.Snapshot, meta *store.SnapshotMeta, counts map[string]int64) (reused bool, err error) {
 	old := map[string]*schema.Table{}
-	if stored != nil && counts != nil && !store.NeedsProfile(meta, nil, l.MaxAge, time.Now()) {
+	if stored != nil && counts != nil && !stale(stored, meta, nil, l.MaxAge) {
 		for i := range stored.Tables {
 			if t := &stored.Tables[i]; t.Kind == schema.KindTable && t.RowCount != nil {
 				old[store.TableKey(t.Schema, t.Name)] = t
@@ -326,4 +336,23 @@ func (l Loader) rowCounts(ctx context.Context, src Source, snap *schema.Snapshot
 		out[store.TableKey(t.Schema, t.Name)] = n
 	}
 	return out, nil
+}
+
+// stale reports whether the stored snapshot must be profiled again rather
+// than served (store.NeedsProfile), or because its profile is of an older
+// format than profiling now makes: served as it is, it would lack what
+// profiling now records (a stored profile without ColumnProfile.CastNulls
+// would keep casts of text from being warned about until MaxAge).
+func stale(stored *schema.Snapshot, meta *store.SnapshotMeta, counts map[string]int64, maxAge time.Duration) bool {
+	return stored == nil || stored.ProfileFormat < schema.ProfileFormat || store.NeedsProfile(meta, counts, maxAge, time.Now())
+}
+
+// castExamples reports whether any of counts holds an example value.
+func castExamples(counts []schema.CastNulls) bool {
+	for _, c := range counts {
+		if c.InvalidExample != nil {
+			return true
+		}
+	}
+	return false
 }

@@ -12,14 +12,22 @@ import (
 
 // mixedWarnings name each column the plan read as its type because some of
 // its stored values are not of it (planast.Column.ReadAs: 'abc' in a SQLite
-// INTEGER column): those values were read as NULL, so they counted in no
-// sum, average, comparison or group, and a user who expected them there is
-// told how many there are and what one looks like. The count and the
-// example come from the profile, which a caller behind a row filter does
-// not get: such a caller hears only that there are some.
+// INTEGER column), and each text column the plan casts to a date, a
+// timestamp or a number while some of its values hold none (the text-cast
+// rule: '05/01/2024' and 'n/a' cast to date). Either way those values were
+// read as NULL, so they counted in no sum, average, comparison or group,
+// and a user who expected them there is told how many there are and what
+// one looks like. The count and the example come from the profile, which
+// a caller behind a row filter does not get: such a caller hears only
+// that a column read as its type holds some, and nothing of a cast (the
+// profile alone knows whether any value is lost to it).
 func mixedWarnings(snap *schema.Snapshot, plan *planast.Query) []string {
 	var out []string
-	seen := map[*schema.Column]bool{}
+	type key struct {
+		c  *schema.Column
+		to planast.CastType
+	}
+	seen := map[key]bool{}
 	planast.Inspect(plan, func(n planast.Node) bool {
 		q, ok := n.(*planast.Query)
 		if !ok {
@@ -29,13 +37,29 @@ func mixedWarnings(snap *schema.Snapshot, plan *planast.Query) []string {
 			if sub, ok := n.(*planast.Query); ok && sub != q {
 				return false // visited with its own sources
 			}
-			ref, ok := n.(*planast.Column)
-			if !ok || ref.ReadAs == "" {
-				return true
-			}
-			if _, c := emptyrange.TableOfColumn(snap, q, ref); c != nil && !seen[c] {
-				seen[c] = true
-				out = append(out, mixedWarning(c))
+			switch x := n.(type) {
+			case *planast.Column:
+				if x.ReadAs == "" {
+					break
+				}
+				if _, c := emptyrange.TableOfColumn(snap, q, x); c != nil && !seen[key{c, ""}] {
+					seen[key{c, ""}] = true
+					out = append(out, mixedWarning(c))
+				}
+			case *planast.Cast:
+				ref, ok := x.Expr.(*planast.Column)
+				if !ok || !x.FromText {
+					break
+				}
+				_, c := emptyrange.TableOfColumn(snap, q, ref)
+				if c == nil || c.Type != planast.TypeText || seen[key{c, x.Type}] {
+					break
+				}
+				seen[key{c, x.Type}] = true
+				if cn, ok := c.Profile.CastNull(x.Type); ok && cn.Invalid > 0 {
+					out = append(out, fmt.Sprintf("%q holds %s; the cast to %s read them as NULL, so they count in no sum, average or comparison and group as NULL",
+						c.Name, notOf(cn.Invalid, cn.InvalidExample, cn.To, planast.TypeText), x.Type))
+				}
 			}
 			return true
 		})
@@ -47,17 +71,23 @@ func mixedWarnings(snap *schema.Snapshot, plan *planast.Query) []string {
 func mixedWarning(c *schema.Column) string {
 	what := "values that are not " + typeNoun(c.Type, true)
 	if p := c.Profile; p != nil && p.Invalid > 0 {
-		if p.Invalid == 1 {
-			what = "1 value that is not " + typeNoun(c.Type, false)
-		} else {
-			what = fmt.Sprintf("%d values that are not %s", p.Invalid, typeNoun(c.Type, true))
-		}
-		if p.InvalidExample != nil {
-			what += " (such as " + example(p.InvalidExample, c.Type) + ")"
-		}
+		what = notOf(p.Invalid, p.InvalidExample, c.Type, c.Type)
 	}
 	return fmt.Sprintf("%q holds %s; the plan read them as NULL, so they count in no sum, average, comparison or group (PostgreSQL and DuckDB could not store them)",
 		c.Name, what)
+}
+
+// notOf says that n values (the least of them ex, nil when unknown) are
+// not of type t; ex is shown as a value of type stored.
+func notOf(n int64, ex any, t, stored planast.Type) string {
+	what := fmt.Sprintf("%d values that are not %s", n, typeNoun(t, true))
+	if n == 1 {
+		what = "1 value that is not " + typeNoun(t, false)
+	}
+	if ex != nil {
+		what += " (such as " + example(ex, stored) + ")"
+	}
+	return what
 }
 
 // example is a stored value quoted as data, at most 40 characters of it;

@@ -7,7 +7,8 @@ import (
 )
 
 // Of lists the warnings a run earns from its plan, in order: ties, the
-// columns read as their type (mixedWarnings), then
+// columns read as their type and the text columns whose cast read values
+// as NULL (mixedWarnings), then
 // (when its filters matched nothing: no rows, or an ungrouped aggregate of
 // nothing such as a count of 0) the date ranges, the join keys, then the
 // filters.

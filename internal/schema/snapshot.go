@@ -25,7 +25,18 @@ type Snapshot struct {
 	Dialect    string `json:"dialect"` // DialectSQLite, DialectDuckDB or DialectPostgres
 	// Tables are sorted by (Schema, Name), byte-wise.
 	Tables []Table `json:"tables"`
+	// ProfileFormat is the ProfileFormat its profile was made by (0: before
+	// formats were numbered), set by whoever stores a profiled snapshot: a
+	// stored profile of an older format lacks what profiling now records,
+	// so it is profiled again rather than reused.
+	ProfileFormat int `json:"profile_format,omitempty"`
 }
+
+// ProfileFormat numbers what profiling records; it grows when profiling
+// starts recording something a stored profile lacks. 1: the values of
+// date and number text columns that casts read as NULL
+// (ColumnProfile.CastNulls).
+const ProfileFormat = 1
 
 // Table is one table or view. Schema is the engine's schema name ("main" for
 // SQLite and DuckDB's default, "public" for PostgreSQL's).
@@ -85,6 +96,42 @@ type ColumnProfile struct {
 	// the least of them.
 	Invalid        int64 `json:"invalid,omitempty"`
 	InvalidExample any   `json:"invalid_example,omitempty"`
+	// CastNulls are set on a text column most of whose sampled values
+	// hold dates, or most numbers, by the text-cast rule
+	// (render/textcast.go): for each cast to such a value that reads some
+	// of the column's values (of every row) as NULL, how many, and the
+	// least of them. Other text columns are not counted, so a column of
+	// names costs profiling nothing more.
+	CastNulls []CastNulls `json:"cast_nulls,omitempty"`
+}
+
+// CastNulls counts the non-NULL values of a text column that a cast reads
+// as NULL, as Invalid counts those not of a column's own type.
+type CastNulls struct {
+	// To is TypeDate, TypeTimestamp, or TypeFloat for a cast to any
+	// number (counted by the widest range: a cast to integer also reads
+	// text beyond ±2^63 as NULL, which this count leaves out).
+	To             planast.Type `json:"to"`
+	Invalid        int64        `json:"invalid"`
+	InvalidExample any          `json:"invalid_example,omitempty"`
+}
+
+// CastNull is what the profile counted for a cast of the text column to
+// t: ok is false when the cast reads no value as NULL, or when the column
+// was not counted.
+func (p *ColumnProfile) CastNull(t planast.CastType) (CastNulls, bool) {
+	to := planast.Type(t)
+	if t == planast.CastInteger || t == planast.CastDecimal {
+		to = planast.TypeFloat
+	}
+	if p != nil {
+		for _, c := range p.CastNulls {
+			if c.To == to {
+				return c, true
+			}
+		}
+	}
+	return CastNulls{}, false
 }
 
 // ForeignKey is Columns → RefSchema.RefTable(RefColumns), columns in key order.

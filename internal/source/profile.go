@@ -12,6 +12,7 @@ import (
 
 	"github.com/nl2sql/nl2sql/internal/schema"
 	"github.com/nl2sql/nl2sql/planast"
+	"github.com/nl2sql/nl2sql/render"
 )
 
 // Regular expressions (fully matched) for ISO-8601 dates and the start of
@@ -28,8 +29,10 @@ const (
 // and temporal columns and for text columns holding only ISO dates or
 // timestamps, and sample values (every value, sorted, of a text column with
 // at most 50 distinct values; else the 5 most frequent, ties by value; none
-// for blobs). Each statement runs through query, which applies the
-// adapter's timeout and result encoding.
+// for blobs), and for a text column whose samples mostly hold dates or
+// numbers the values a cast reads as NULL (CountCastNulls). Each statement
+// runs through query, which applies the adapter's timeout and result
+// encoding.
 type SQLProfiler struct {
 	Query   func(ctx context.Context, sqlText string, maxRows int) (*Result, error)
 	Timeout time.Duration
@@ -45,6 +48,9 @@ type SQLProfiler struct {
 	// sampleAsText reports whether c is counted and sampled as text (types
 	// without equality, or whose driver value is not a scalar).
 	SampleAsText func(c *schema.Column) bool
+	// Dialect is the adapter's, whose text-cast rule CountCastNulls
+	// counts by; nil: no cast is counted.
+	Dialect render.Dialect
 	// cache keeps profiles between calls while version reports the same
 	// data version; nil cache or version: no caching.
 	Cache   *ProfileCache
@@ -186,6 +192,22 @@ func (p *SQLProfiler) profileTable(ctx context.Context, t *schema.Table) error {
 		}
 		c.Profile = prof
 	}
+	if p.Dialect == nil {
+		return nil
+	}
+	err = CountCastNulls(ctx, p.Dialect, tbl, t, p.AsText, p.TextOrder, func(ctx context.Context, q string) ([]any, error) {
+		res, err := p.Query(ctx, q, 1)
+		if err != nil {
+			return nil, err
+		}
+		return res.Rows[0], nil
+	})
+	if err != nil && CtxError(ctx, p.Timeout) != nil {
+		return err
+	}
+	// otherwise the counts are left out and the rest of the profile kept:
+	// an engine that speaks PostgreSQL but not all of its functions
+	// (CockroachDB) must not lose the table's profile to them
 	return nil
 }
 

@@ -9,14 +9,15 @@ import (
 )
 
 // SchemaFingerprint hashes snap without its profile: the Fingerprint of a
-// copy with every Table.RowCount and Column.Profile removed (snap is not
-// changed). Two snapshots of one schema whose data differ have the same
+// copy with every Table.RowCount and Column.Profile and its ProfileFormat
+// removed (snap is not changed). Two snapshots of one schema whose data differ have the same
 // SchemaFingerprint and different Fingerprints. A nil snap is "".
 func SchemaFingerprint(snap *schema.Snapshot) string {
 	if snap == nil {
 		return ""
 	}
 	c := *snap
+	c.ProfileFormat = 0 // of the profile, as the row counts
 	c.Tables = make([]schema.Table, len(snap.Tables))
 	for i, t := range snap.Tables {
 		c.Tables[i] = withoutProfile(t)

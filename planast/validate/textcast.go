@@ -3,7 +3,6 @@ package validate
 import (
 	"encoding/json"
 	. "github.com/nl2sql/nl2sql/planast"
-	"regexp"
 	"strings"
 )
 
@@ -14,12 +13,6 @@ import (
 // PostgreSQL it would fail the query, on SQLite read as 0 or NULL, on
 // DuckDB as a date in another shape.
 
-var (
-	numberCastText    = regexp.MustCompile(`^\s*[+-]?([0-9]+(\.[0-9]*)?|\.[0-9]+)([eE][+-]?[0-9]+)?\s*$`)
-	dateCastText      = regexp.MustCompile(`^[0-9]{4}-(0[1-9]|1[0-2])-(0[1-9]|[12][0-9]|3[01])([ T].*)?$`)
-	timestampCastText = regexp.MustCompile(`^[0-9]{4}-(0[1-9]|1[0-2])-(0[1-9]|[12][0-9]|3[01])([ T]([01][0-9]|2[0-3]):[0-5][0-9](:[0-5][0-9](\.[0-9]{1,9})?)?)?$`)
-)
-
 // castLiteral refuses a string literal cast to t that holds no t value by
 // the text-cast rule.
 func (v *validator) castLiteral(lit *Literal, t CastType, path string) {
@@ -27,16 +20,11 @@ func (v *validator) castLiteral(lit *Literal, t CastType, path string) {
 		return
 	}
 	s := lit.Text
-	ok := true
-	switch t {
-	case CastInteger, CastDecimal, CastFloat:
-		ok = numberCastText.MatchString(s)
-	case CastDate:
+	ok := TextHolds(s, t)
+	if t == CastDate {
 		// exactly a date, or a timestamp (whose day it is), so that the
 		// plain cast of the literal reads the same on every engine
-		ok = (len(s) == 10 || timestampCastText.MatchString(s)) && dateCastText.MatchString(s) && s[:4] != "0000" && IsDateLiteral(s[:10])
-	case CastTimestamp:
-		ok = timestampCastText.MatchString(s) && s[:4] != "0000" && IsDateLiteral(s[:10])
+		ok = ok && (len(s) == 10 || IsTimestampText(s))
 	}
 	if !ok {
 		v.addHint(CodeBadValue, path, castHint(t), "%q holds no %s value: a cast of text that holds none is NULL on every engine, and such a literal is refused", Truncate(strings.TrimSpace(s), 40), t)
@@ -74,4 +62,42 @@ func numberTextHint(x Expr) string {
 		return "select the number as its own column: every engine returns the same number"
 	}
 	return "select the number as its own column (every engine returns the same number), or round it to a whole number, whose text is the same everywhere: " + string(b)
+}
+
+// textDateArgs are the arguments of date function name that may be text,
+// and the cast they take by the text-cast rule: a timestamp where unit is
+// hour or minute (the time of day counts), else a date (the label, part,
+// truncation or day count of a date is its day's). "" for other functions.
+// Without it PostgreSQL and DuckDB failed the whole query on the first
+// text that holds no timestamp ('n/a'), and SQLite read 2024-02-30 as a
+// day of March.
+func textDateArgs(name, unit string) (CastType, []int) {
+	to := CastDate
+	if unit == "hour" || unit == "minute" {
+		to = CastTimestamp
+	}
+	switch name {
+	case "PERIOD_LABEL", "DATE_PART", "DATE_TRUNC":
+		return to, []int{1}
+	case "DATE_ADD":
+		return to, []int{2}
+	case "DATE_DIFF_DAYS":
+		return CastDate, []int{0, 1}
+	}
+	return "", nil
+}
+
+// textAs wraps *a, a text argument of a date function, in the cast to t
+// by the text-cast rule, as a cast node of the plan would be (a literal
+// is checked and cast plainly), so it means one thing on every engine and
+// the result says how many values it read as NULL; it returns the cast's
+// type.
+func (v *validator) textAs(a *Expr, t CastType, path string) Type {
+	c := &Cast{Expr: *a, Type: t, FromText: true}
+	if lit, ok := c.Expr.(*Literal); ok {
+		v.castLiteral(lit, t, path)
+		c.FromText = false
+	}
+	*a = c
+	return castResult(t)
 }

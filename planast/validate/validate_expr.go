@@ -597,6 +597,13 @@ func (v *validator) fn(f *Func, path string, sc *scope, env *cteEnv) Type {
 		// then misplaced; SQLite and DuckDB refuse it outright
 		v.add(CodeGrouping, path, "%s aggregates only columns of an outer query; aggregate this query's own columns, or move it to the outer query", spec.Name)
 	}
+	if to, args := textDateArgs(spec.Name, unitOf(f)); to != "" {
+		for _, i := range args {
+			if i < len(ts) && ts[i] == TypeText {
+				ts[i] = v.textAs(&f.Args[i], to, idx(join(path, "args"), i))
+			}
+		}
+	}
 	argT := func(i int) Type { return ts[i] }
 	need := func(i int, ok func(Type) bool, what string) {
 		t := ts[i]

@@ -8,6 +8,7 @@ import (
 
 	"github.com/nl2sql/nl2sql/internal/schema"
 	"github.com/nl2sql/nl2sql/planast"
+	"github.com/nl2sql/nl2sql/render"
 )
 
 // Snapshot reads the schema of the database file (not the in-memory temp
@@ -127,6 +128,7 @@ func (d *DuckDB) Profile(ctx context.Context, snap *schema.Snapshot) error {
 		Timeout: d.opts.Timeout,
 		Table:   func(t *schema.Table) string { return source.QuoteIdent(t.Schema) + "." + source.QuoteIdent(t.Name) },
 		AsText:  func(expr string) string { return "CAST(" + expr + " AS VARCHAR)" },
+		Dialect: render.DuckDB{},
 		Matches: func(text, re string) string { return fmt.Sprintf("regexp_full_match(%s, '%s')", text, re) },
 		SampleAsText: func(c *schema.Column) bool {
 			// Nested types, JSON and unknown types compare and sample as text.

@@ -9,6 +9,7 @@ import (
 
 	"github.com/nl2sql/nl2sql/internal/schema"
 	"github.com/nl2sql/nl2sql/planast"
+	"github.com/nl2sql/nl2sql/render"
 )
 
 // pgRelations selects the relations a snapshot shows: tables, partitioned
@@ -156,6 +157,7 @@ func (p *Postgres) Profile(ctx context.Context, snap *schema.Snapshot) error {
 		AsText:    func(expr string) string { return "(" + expr + ")::text" },
 		Matches:   func(text, re string) string { return fmt.Sprintf("%s ~ '^%s$'", text, re) },
 		TextOrder: ` COLLATE "C"`,
+		Dialect:   render.Postgres{},
 		SampleAsText: func(c *schema.Column) bool {
 			if c.Type.IsNested() {
 				return true // json has no equality to group by

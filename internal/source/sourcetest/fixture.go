@@ -149,7 +149,7 @@ func CheckFixtureProfile(t *testing.T, snap *schema.Snapshot) {
 		{"n", "amount", `{"distinct_count":3,"null_fraction":0,"min":-1.00,"max":"12345678901234567.89",` +
 			`"sample_values":[-1.00,0.10,"12345678901234567.89"],"all_values":true}`},
 		{"n", "name", `{"distinct_count":2,"null_fraction":0.3333333333333333,"sample_values":["","null"],"all_values":true}`},
-		{"n", "code", `{"distinct_count":3,"null_fraction":0,"sample_values":["00123","123","true"],"all_values":true}`},
+		{"n", "code", `{"distinct_count":3,"null_fraction":0,"sample_values":["00123","123","true"],"all_values":true,"cast_nulls":[{"to":"float","invalid":1,"invalid_example":"true"}]}`},
 		{"n", "day", `{"distinct_count":3,"null_fraction":0,"min":"1974-03-01","max":"2024-02-29",` +
 			`"sample_values":["1974-03-01","1999-12-31","2024-02-29"],"all_values":true}`},
 	}

@@ -30,7 +30,9 @@ const (
 // encoding. One statement scans the table for the row count and every
 // column's counts and ranges; past ProfileSampleRows rows, distinct counts
 // and values come from the first ProfileSampleRows rows and the profile
-// says so (ColumnProfile.SampledRows).
+// says so (ColumnProfile.SampledRows). A text column whose samples mostly
+// hold dates or numbers also counts the values a cast reads as NULL
+// (source.CountCastNulls: one more scan, for all such columns at once).
 //
 // Each statement is bounded by Options.Timeout. A table that fails keeps
 // what it had and the others go on; the errors are joined. When ctx ends,
@@ -131,7 +133,13 @@ func (s *SQLite) profileTable(ctx context.Context, t *schema.Table) error {
 		}
 		c.Profile = p
 	}
-	return nil
+	return source.CountCastNulls(ctx, render.SQLite{}, tbl, t, nil, "", func(ctx context.Context, q string) ([]any, error) {
+		raw, err := s.profileFetch(ctx, q, 1)
+		if err != nil {
+			return nil, err
+		}
+		return raw.Rows[0], nil // text, or a count: as the result encodes them
+	})
 }
 
 // profileInvalid counts the values of c (of every row of tbl) that are not

@@ -153,7 +153,7 @@ func TestProfileFixture(t *testing.T) {
 		{"n", "big", `{"distinct_count":3,"null_fraction":0,"min":"-9007199254740993","max":"9007199254740993",` +
 			`"sample_values":["-9007199254740993",0,"9007199254740993"],"all_values":true}`},
 		{"n", "name", `{"distinct_count":2,"null_fraction":0.3333333333333333,"sample_values":["","null"],"all_values":true}`},
-		{"n", "code", `{"distinct_count":3,"null_fraction":0,"sample_values":["00123","123","true"],"all_values":true}`},
+		{"n", "code", `{"distinct_count":3,"null_fraction":0,"sample_values":["00123","123","true"],"all_values":true,"cast_nulls":[{"to":"float","invalid":1,"invalid_example":"true"}]}`},
 		{"n", "day", `{"distinct_count":3,"null_fraction":0,"min":"1974-03-01","max":"2024-02-29",` +
 			`"sample_values":["1974-03-01","1999-12-31","2024-02-29"],"all_values":true}`},
 	}

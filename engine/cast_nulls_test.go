@@ -1,0 +1,173 @@
+package engine
+
+import (
+	"context"
+	"fmt"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/nl2sql/nl2sql/internal/source/sourcetest"
+	"github.com/nl2sql/nl2sql/internal/store"
+	"github.com/nl2sql/nl2sql/planast"
+)
+
+// castNullsDB is the table of TestCastOfTextNamesTheValuesReadAsNull: day
+// holds dates as text, four of them by the cast rule and three not
+// ('n/a', '05/01/2024', '2024-02-30'), one of the four no timestamp
+// ('2024-04-01T08:00:00Z'); qty holds numbers and 'abc'; clean only
+// dates; region no dates at all; api_key, a secret by its name, numbers
+// and one key.
+var castNullsDB = []string{
+	"CREATE TABLE orders (id INTEGER PRIMARY KEY, region TEXT, day TEXT, qty TEXT, clean TEXT, api_key TEXT)",
+	"INSERT INTO orders VALUES (1, 'north', '2024-01-05', '10', '2024-01-01', '11'), (2, 'north', 'n/a', '20', '2024-01-02', '22')," +
+		" (3, 'south', '05/01/2024', 'abc', '2024-01-03', 'sk-live-zebra'), (4, 'south', '2024-02-10', '30', '2024-01-04', '44')," +
+		" (5, 'south', '2024-03-01 10:00:00', NULL, '2024-01-05', '55'), (6, 'north', '2024-02-30', '5', '2024-01-06', '66')," +
+		" (7, 'north', '2024-04-01T08:00:00Z', '7', '2024-01-07', '77')",
+}
+
+// Threat: a TEXT column holds dates as text, most of them ISO but some
+// '05/01/2024' or 'n/a' (an import from a spreadsheet). A plan that casts
+// it to date (to count orders per month, to compare with a date) reads
+// those as NULL on every engine, as the cast rule says, so the count is
+// short and the groups miss rows, and the user is never told. The result
+// must name the column, say how many of its values the cast read as NULL
+// and show one (none of a column whose name says it holds secrets), on
+// SQLite, PostgreSQL and DuckDB alike; a clean column
+// and a column of names must bring no such warning; a caller behind a row
+// filter must learn neither the count nor a value (they may be in rows it
+// cannot read).
+func TestCastOfTextNamesTheValuesReadAsNull(t *testing.T) {
+	engines := []struct {
+		name string
+		spec func(t *testing.T) DatasourceSpec
+	}{
+		{"sqlite", func(t *testing.T) DatasourceSpec {
+			return DatasourceSpec{ID: "air", Engine: "sqlite", Path: sourcetest.TempDB(t, castNullsDB...), RowLimit: 1000}
+		}},
+		{"duckdb", func(t *testing.T) DatasourceSpec {
+			return DatasourceSpec{ID: "air", Engine: "duckdb", Path: sourcetest.DuckTempDB(t, castNullsDB...), RowLimit: 1000}
+		}},
+		{"postgres", func(t *testing.T) DatasourceSpec {
+			f := sourcetest.NewPGFixture(t, castNullsDB...)
+			return DatasourceSpec{ID: "air", Engine: "postgres", DSN: f.ReadOnly, RowLimit: 1000}
+		}},
+	}
+	cast := func(c, to string) string {
+		return `{"expr":{"kind":"func","name":"COUNT","args":[{"kind":"cast","type":"` + to + `","expr":{"kind":"column","table":"o","column":"` + c + `"}}]},"alias":"n"}`
+	}
+	sum := `{"expr":{"kind":"func","name":"SUM","args":[{"kind":"cast","type":"integer","expr":{"kind":"column","table":"o","column":"qty"}}]},"alias":"n"}`
+	// orders per month: PostgreSQL and DuckDB failed the whole query on
+	// 'n/a', SQLite put 2024-02-30 in March
+	perMonth := `{"expr":{"kind":"func","name":"PERIOD_LABEL","args":[{"kind":"literal","value":"month"},{"kind":"column","table":"o","column":"day"}]},"alias":"m"},` +
+		`{"expr":{"kind":"func","name":"COUNT","args":[]},"alias":"n"}`
+	byMonth := `,"group_by":[{"kind":"column","column":"m"}],"order_by":[{"expr":{"kind":"column","column":"m"},"nulls":"first"}]`
+	cases := []struct {
+		name, sel, rest, rows string
+		want                  string // the warning, "" for none about a cast
+	}{
+		{"period label", perMonth, byMonth, "[[<nil> 3] [2024-01 1] [2024-02 1] [2024-03 1] [2024-04 1]]",
+			`"day" holds 3 values that are not valid dates (such as "05/01/2024"); the cast to date read them as NULL, so they count in no sum, average or comparison and group as NULL`},
+		{"date", cast("day", "date"), "", "[[4]]",
+			`"day" holds 3 values that are not valid dates (such as "05/01/2024"); the cast to date read them as NULL, so they count in no sum, average or comparison and group as NULL`},
+		{"timestamp", cast("day", "timestamp"), "", "[[3]]",
+			`"day" holds 4 values that are not valid timestamps (such as "05/01/2024"); the cast to timestamp read them as NULL, so they count in no sum, average or comparison and group as NULL`},
+		{"number", sum, "", "[[72]]",
+			`"qty" holds 1 value that is not a number (such as "abc"); the cast to integer read them as NULL, so they count in no sum, average or comparison and group as NULL`},
+		{"clean dates", cast("clean", "date"), "", "[[7]]", ""},
+		// a secret column's values reach no one, not even as an example
+		{"secret", cast("api_key", "integer"), "", "[[6]]",
+			`"api_key" holds 1 value that is not a number; the cast to integer read them as NULL, so they count in no sum, average or comparison and group as NULL`},
+		{"names", cast("region", "date"), "", "[[0]]", ""},
+	}
+	for _, en := range engines {
+		t.Run(en.name, func(t *testing.T) {
+			e, err := New(Options{Open: openAdapter, Datasources: []DatasourceSpec{en.spec(t)}, Today: func() string { return "2026-01-15" }})
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer e.Close()
+			for _, c := range cases {
+				res, err := e.RunPlan(context.Background(), "air", []byte(`{"from":[{"table":"orders","alias":"o"}],"select":[`+c.sel+`]`+c.rest+`}`))
+				if err != nil {
+					t.Fatalf("%s: %v", c.name, err)
+				}
+				if got := fmt.Sprint(res.Rows); got != c.rows {
+					t.Errorf("%s: rows %s, want %s", c.name, got, c.rows)
+				}
+				got := warningWith(res.Warnings, "the cast to")
+				if got != c.want {
+					t.Errorf("%s: warning\n%q\nwant\n%q\n(all: %q)", c.name, got, c.want, res.Warnings)
+				}
+			}
+		})
+	}
+
+	// a caller behind a row filter hears nothing of the count or a value
+	db := sourcetest.TempDB(t, castNullsDB...)
+	ne, nctx := northCaller(t, db, "air.main.orders", "air.main.orders")
+	res, err := ne.RunPlan(nctx, "air", []byte(`{"select":[`+cast("day", "date")+`],"from":[{"table":"orders","alias":"o"}]}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if w := strings.Join(res.Warnings, "\n"); strings.Contains(w, "05/01/2024") || strings.Contains(w, "3 values") {
+		t.Errorf("row-filtered caller's warnings %q: want no count or value of rows it may not read", res.Warnings)
+	}
+}
+
+// Threat: a server upgraded to profiles that count the values a cast of
+// text reads as NULL restarts on an unchanged database whose stored
+// snapshot predates them. Served as stored, its text columns carry no
+// counts, so casts of them are not warned about until the profile ages
+// out (a day or more): the user is silently short. A stored profile of an
+// older format must be profiled again on the next open, and the new one
+// reused after that.
+func TestStoredProfileOfAnOlderFormatIsProfiledAgain(t *testing.T) {
+	path, dir := sourcetest.TempDB(t, castNullsDB...), t.TempDir()
+	if first := openFresh(t, dir, path); first.status != SnapshotNew {
+		t.Fatalf("first open: %s", first.status)
+	}
+	// the stored snapshot as an older server stored it: no format, no counts
+	ctx := context.Background()
+	st, err := store.Open(ctx, filepath.Join(dir, "state"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	old, _, err := st.LatestSnapshot(ctx, "chinook")
+	if err != nil {
+		t.Fatal(err)
+	}
+	old.ProfileFormat = 0
+	for i := range old.Tables {
+		for j := range old.Tables[i].Columns {
+			if p := old.Tables[i].Columns[j].Profile; p != nil {
+				p.CastNulls = nil
+			}
+		}
+	}
+	version, _, err := st.PutSnapshot(ctx, old)
+	if err != nil {
+		t.Fatal(err)
+	}
+	token, _, err := st.SourceState(ctx, "chinook")
+	if err == nil {
+		err = st.PutSourceState(ctx, "chinook", token, version)
+	}
+	st.Close()
+	if err != nil {
+		t.Fatal(err)
+	}
+
+	again := openFresh(t, dir, path)
+	if again.status == SnapshotReused {
+		t.Fatal("a stored profile of an older format was served as it is")
+	}
+	tb, _ := again.snap.Lookup("", "orders")
+	day, _ := tb.Column("day")
+	if cn, ok := day.Profile.CastNull(planast.CastDate); !ok || cn.Invalid != 3 {
+		t.Errorf("day's values a cast to date reads as NULL: %+v (counted %v), want 3", cn, ok)
+	}
+	if after := openFresh(t, dir, path); after.status != SnapshotReused || after.queries != 0 {
+		t.Errorf("the next open: %s with %d queries, want the new profile reused with none", after.status, after.queries)
+	}
+}

@@ -1,0 +1,108 @@
+package source
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"github.com/nl2sql/nl2sql/internal/schema"
+	"github.com/nl2sql/nl2sql/planast"
+	"github.com/nl2sql/nl2sql/render"
+)
+
+// A cast of text to a date, a timestamp or a number reads a value that
+// holds none as NULL on every engine (render/textcast.go), so a plan that
+// counts or groups a text column of dates by casting it silently loses
+// '05/01/2024' and 'n/a'. Profiling counts those values, with the SQL the
+// cast itself runs (render.CastValid), so the result can say how many
+// there are and show one (engine/warnings). It counts them only for a
+// text column whose samples mostly hold dates or mostly numbers
+// (castTargets): the count is an extra scan of the table, spent on the
+// columns a plan would cast.
+
+// castTargets are the casts whose NULLs profiling counts for a text column
+// with profile p (its samples known): date and timestamp when more than
+// half of its string samples hold a date, a number (TypeFloat) when more
+// than half hold one; none otherwise.
+func castTargets(c *schema.Column, p *schema.ColumnProfile) []planast.CastType {
+	if c.Type != planast.TypeText || p == nil {
+		return nil
+	}
+	n, dates, numbers := 0, 0, 0
+	for _, v := range p.SampleValues {
+		s, ok := v.(string)
+		if !ok {
+			continue
+		}
+		n++
+		if planast.TextHolds(s, planast.CastDate) {
+			dates++
+		} else if planast.TextHolds(s, planast.CastFloat) {
+			numbers++
+		}
+	}
+	switch {
+	case 2*dates > n:
+		return []planast.CastType{planast.CastDate, planast.CastTimestamp}
+	case 2*numbers > n:
+		return []planast.CastType{planast.CastFloat}
+	}
+	return nil
+}
+
+// CountCastNulls fills the CastNulls of t's text columns whose samples
+// mostly hold dates or numbers (castTargets), in one statement over every
+// row of table tbl (quoted) in dialect d; the columns' profiles must be
+// set. asText, when set, turns a column into text first (a PostgreSQL
+// enum or citext has no regular-expression match of its own). textOrder
+// follows a text expression so min compares byte-wise (as
+// SQLProfiler.TextOrder). query runs the statement and returns its one
+// row with each value in the result encoding. Nothing runs when no column
+// needs counting.
+func CountCastNulls(ctx context.Context, d render.Dialect, tbl string, t *schema.Table, asText func(string) string, textOrder string, query func(ctx context.Context, q string) ([]any, error)) error {
+	type counted struct {
+		col int
+		to  planast.CastType
+	}
+	var inner, items []string
+	var want []counted
+	for i := range t.Columns {
+		c := &t.Columns[i]
+		for _, to := range castTargets(c, c.Profile) {
+			col := QuoteIdent(c.Name)
+			if asText != nil {
+				col = asText(col)
+			}
+			// the value where the cast reads it as NULL, tested once per
+			// row in a subquery the engine keeps (OFFSET), then counted
+			// and its least taken: testing it in each took twice as long
+			b := fmt.Sprintf("b%d", len(want))
+			bad := b
+			if to == planast.CastTimestamp && len(want) > 0 && want[len(want)-1] == (counted{i, planast.CastDate}) {
+				// what is no date is no timestamp, and a date of ten
+				// characters is one: only the longer dates are tested again
+				inner = append(inner, fmt.Sprintf("CASE WHEN length(%[1]s) > 10 AND NOT %[2]s THEN %[1]s END AS %[3]s", col, render.CastValid(d, col, to), b))
+				bad = fmt.Sprintf("COALESCE(b%d, %s)", len(want)-1, b)
+			} else {
+				inner = append(inner, fmt.Sprintf("CASE WHEN %[1]s IS NOT NULL AND NOT %[2]s THEN %[1]s END AS %[3]s", col, render.CastValid(d, col, to), b))
+			}
+			items = append(items, fmt.Sprintf("count(%[1]s), min(%[1]s%[2]s)", bad, textOrder))
+			want = append(want, counted{i, to})
+		}
+	}
+	if len(items) == 0 {
+		return nil
+	}
+	keep := map[string]string{"sqlite": " LIMIT -1 OFFSET 0", "postgres": " OFFSET 0"}[d.Name()] // DuckDB computes each once
+	row, err := query(ctx, "SELECT "+strings.Join(items, ", ")+" FROM (SELECT "+strings.Join(inner, ",\n\t")+"\nFROM "+tbl+keep+") AS s")
+	if err != nil {
+		return fmt.Errorf("count the values casts read as NULL: %w", err)
+	}
+	for k, w := range want {
+		p := t.Columns[w.col].Profile
+		if n, _ := row[2*k].(int64); n > 0 {
+			p.CastNulls = append(p.CastNulls, schema.CastNulls{To: planast.Type(w.to), Invalid: n, InvalidExample: row[2*k+1]})
+		}
+	}
+	return nil
+}
