@@ -5,6 +5,7 @@ import (
 	"errors"
 	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/nl2sql/nl2sql/index"
@@ -65,5 +66,33 @@ func TestHostContextFitsBudgetOnLargeCatalog(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// A host planning "Who does Margaret Park report to?" must see the stored
+// spelling of the name the question gives: Employee.LastName holds 8
+// values, each on one row, so the context shows two of them as examples,
+// and the matched "Park" has to be one of those, or the host writes a
+// filter on a spelling it guessed.
+func TestHostContextShowsTheMatchedValueOfASmallTable(t *testing.T) {
+	abs, err := filepath.Abs(filepath.Join(chinookDir, "chinook.sqlite"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	e, err := New(Options{Open: openAdapter, Datasources: []DatasourceSpec{{ID: "chinook", Engine: "sqlite", Path: abs}},
+		Today: func() string { return "2026-01-15" }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer e.Close()
+	res, err := e.Ask(context.Background(), AskRequest{Question: "Who does Margaret park report to?"})
+	if err != nil || res.HostPlan == nil {
+		t.Fatalf("ask: %v %+v", err, res)
+	}
+	ctx := res.HostPlan.SchemaContext
+	for _, want := range []string{`"Park"`, `"Margaret"`} {
+		if !strings.Contains(ctx, want) {
+			t.Errorf("the context lacks the matched value %s:\n%s", want, ctx)
+		}
 	}
 }

@@ -77,7 +77,7 @@ func (s *Selection) Filter(snap *schema.Snapshot) *schema.Snapshot {
 				if c.Profile == nil {
 					c.Profile = &schema.ColumnProfile{}
 				}
-				c.Profile.SampleValues = withMatched(c.Profile.SampleValues, matched, c.Profile.AllValues)
+				c.Profile.SampleValues = withMatched(c.Profile.SampleValues, matched)
 			}
 			nt.Columns = append(nt.Columns, c)
 		}
@@ -96,23 +96,21 @@ func (s *Selection) Filter(snap *schema.Snapshot) *schema.Snapshot {
 }
 
 // withMatched adds a question's matched stored values to a column's sample
-// values: a complete (AllValues) list already holds them and keeps its
-// sorted order; otherwise they go first, so that SchemaContext, which shows
-// only the first few samples of such a column, shows them.
-func withMatched(samples, matched []any, all bool) []any {
+// values, first: SchemaContext shows only the first few samples of a
+// column whose values are not all listed, and of a complete list whose
+// values are each on one row (names), so a matched value anywhere else
+// would not reach the planner, who then writes the question's spelling
+// ("zoe angstrom") instead of the stored one. A complete list stays
+// complete, in its order after them.
+func withMatched(samples, matched []any) []any {
 	var front []any
 	for _, v := range matched {
-		if !slices.Contains(samples, v) {
+		if !slices.Contains(front, v) {
 			front = append(front, v)
-		} else if !all {
-			front = append(front, v)
-			samples = slices.DeleteFunc(slices.Clone(samples), func(x any) bool { return x == v })
 		}
 	}
-	if all {
-		return append(samples, front...)
-	}
-	return append(front, samples...)
+	rest := slices.DeleteFunc(slices.Clone(samples), func(x any) bool { return slices.Contains(front, x) })
+	return append(front, rest...)
 }
 
 // outline is the profile of a column outside a whole selection's focus:

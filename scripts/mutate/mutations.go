@@ -1860,6 +1860,13 @@ var mutations = []mutation{
 		Pkgs: []string{"./engine"}, Run: "TestSmallDatasourceAnswersWhileBigOneOpens",
 	},
 	{
+		Name: "matched-value-after-the-examples",
+		File: "index/filter.go",
+		Old:  "return append(front, rest...)",
+		New:  "return append(rest, front...)",
+		Pkgs: []string{"./engine"}, Run: "TestHostContextShowsTheMatchedValueOfASmallTable",
+	},
+	{
 		Name: "postgres-fold-collation-not-applied",
 		File: "render/postgres.go",
 		Old:  "\tif p.Fold != \"\" {\n\t\tx = \"(\" + name",
