@@ -196,6 +196,10 @@ type Cast struct {
 	// every renderer writes as NULL for NaN, ±Infinity and values beyond
 	// int64 (as TRY_CAST), where engines failed or clamped.
 	FromFloat bool `json:"-"`
+	// FromDecimal is set by Validate: Expr is a decimal cast to integer,
+	// which truncates the decimal value (19.99 * 100 is 1999), where
+	// SQLite, whose decimals are doubles, would truncate 1998.9999999999998.
+	FromDecimal bool `json:"-"`
 }
 
 // Func is a call of a function on the allow-list (see Functions): scalar

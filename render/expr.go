@@ -151,6 +151,10 @@ func (w *writer) expr(e planast.Expr) {
 			w.str(floatToInt(w.d, w.exprS(e.Expr)))
 			break
 		}
+		if e.FromDecimal {
+			w.str(decimalToInt(w.d, w.exprS(e.Expr)))
+			break
+		}
 		w.str(w.d.Cast(w.exprS(e.Expr), e.Type))
 	case *planast.Func:
 		w.fn(e)

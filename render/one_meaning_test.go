@@ -142,3 +142,25 @@ func TestSubstrNegativeLengthOneMeaning(t *testing.T) {
 		}
 	}
 }
+
+// A price of 19.99 times 100, cast to integer, is 1999 on every engine:
+// SQLite's decimals are doubles (1998.9999999999998), which a plain cast
+// truncated to 1998 where PostgreSQL and DuckDB gave 1999. A float is
+// truncated as the double it is everywhere (DuckDB's integer cast rounded
+// it through a decimal first: 28.999999999999996 became 29).
+func TestCastToIntegerOfDecimalsAndFloatsOneMeaning(t *testing.T) {
+	cat := memCatalog{table("p", []string{"id integer", "price decimal", "f float"})}
+	rows := map[string][]string{"p": {"1, 19.99, 0.29", "2, 0.29, 1.15", "3, 1.15, -0.29", "4, -19.99, 19.99"}}
+	dbs := engines(t, cat, rows)
+	times := func(col string) string {
+		return `{"kind":"cast","type":"integer","expr":{"kind":"binary","op":"*","left":` + column(col) + `,"right":{"kind":"literal","value":100}}}`
+	}
+	plan := `{"select":[{"expr":` + column("id") + `,"alias":"id"},{"expr":` + times("price") + `,"alias":"cents"},{"expr":` + times("f") + `,"alias":"fcents"}],` +
+		`"from":[{"table":"p","alias":"p"}],"order_by":[{"expr":` + column("id") + `}]}`
+	want := "[[1 1999 28] [2 29 114] [3 115 -28] [4 -1999 1998]]"
+	for name, got := range runOne(t, dbs, cat, "cast to integer", plan) {
+		if got != want {
+			t.Errorf("%s: %s, want %s", name, got, want)
+		}
+	}
+}

@@ -139,10 +139,27 @@ func castInput(x string, t planast.CastType, day string) string {
 // became 9007199254740990.
 func floatToInt(d Dialect, x string) string {
 	v := d.Cast(x, planast.CastInteger)
-	if d.Name() == "postgres" {
+	switch d.Name() {
+	case "postgres":
 		v = "CAST(TRUNC(CAST(" + x + " AS DOUBLE PRECISION)) AS BIGINT)"
+	case "duckdb":
+		// the double itself, as the others: DuckDB's integer cast goes
+		// through DECIMAL(38,10), which made 28.999999999999996 29
+		v = "CAST(TRUNC(" + x + ") AS BIGINT)"
 	}
 	return "(CASE WHEN abs(" + x + ") < " + rangeLimit(planast.CastInteger) + " THEN " + v + " END)"
+}
+
+// decimalToInt renders the cast of the decimal x to integer: its decimal
+// value truncated. PostgreSQL and DuckDB hold decimals exactly; SQLite
+// holds them as doubles, so 19.99 * 100 is 1998.9999999999998 there, which
+// a plain cast truncates to 1998. Rounding to the plan's decimal scale
+// (10 places, DECIMAL(38,10)) first gives back the decimal value.
+func decimalToInt(d Dialect, x string) string {
+	if d.Name() == "sqlite" {
+		return d.Cast("ROUND("+x+", 10)", planast.CastInteger)
+	}
+	return d.Cast(x, planast.CastInteger)
 }
 
 // CastValid is a condition of dialect d, true when the text x holds a t

@@ -253,6 +253,7 @@ func (v *validator) expr(e Expr, path string, sc *scope, env *cteEnv) Type {
 		}
 		e.FromText = src == TypeText && e.Type != CastText && e.Type != CastBoolean
 		e.FromFloat = src == TypeFloat && e.Type == CastInteger
+		e.FromDecimal = src == TypeDecimal && e.Type == CastInteger
 		if lit, ok := e.Expr.(*Literal); ok && e.FromText {
 			// a literal that holds no value is refused here; a date or
 			// timestamp one is checked to its calendar, so its plain cast

@@ -1867,6 +1867,20 @@ var mutations = []mutation{
 		Pkgs: []string{"./engine"}, Run: "TestHostContextShowsTheMatchedValueOfASmallTable",
 	},
 	{
+		Name: "sqlite-decimal-to-int-truncates-the-double",
+		File: "render/textcast.go",
+		Old:  `return d.Cast("ROUND("+x+", 10)", planast.CastInteger)`,
+		New:  `return d.Cast(x, planast.CastInteger)`,
+		Pkgs: []string{"./render"}, Run: "TestCastToIntegerOfDecimalsAndFloatsOneMeaning",
+	},
+	{
+		Name: "duckdb-float-to-int-through-decimal",
+		File: "render/textcast.go",
+		Old:  `v = "CAST(TRUNC(" + x + ") AS BIGINT)"`,
+		New:  `v = d.Cast(x, planast.CastInteger)`,
+		Pkgs: []string{"./render"}, Run: "TestCastToIntegerOfDecimalsAndFloatsOneMeaning",
+	},
+	{
 		Name: "postgres-fold-collation-not-applied",
 		File: "render/postgres.go",
 		Old:  "\tif p.Fold != \"\" {\n\t\tx = \"(\" + name",
