@@ -126,6 +126,9 @@ func castNullsText(counts []schema.CastNulls) string {
 			ex = cn.InvalidExample
 			continue
 		}
+		if cn.Invalid == 1 {
+			noun = "a " + strings.TrimSuffix(noun, "s")
+		}
 		parts = append(parts, fmt.Sprintf("%d not %s", cn.Invalid, noun))
 	}
 	if len(parts) == 0 {

@@ -109,7 +109,7 @@ func Filters(snap *schema.Snapshot, dialect string, plan *planast.Query, empty b
 			add(name + ` ran as an aggregate the server registers on its SQLite connections (stddev_samp, stddev_pop, var_samp, var_pop); a plain sqlite3 shell lacks them, so the shown SQL fails there`)
 		}
 		if foldCall(plan) {
-			add(`UPPER and LOWER ran as unicode_upper and unicode_lower, functions the server registers on its SQLite connections so that every letter folds (SQLite's own upper and lower fold A-Z only); a plain sqlite3 shell lacks them, so the shown SQL fails there`)
+			add(`the SQL changes case with unicode_upper and unicode_lower (for UPPER, LOWER and case-insensitive likes), functions the server registers on its SQLite connections so that every letter folds (SQLite's own upper and lower fold A-Z only); a plain sqlite3 shell lacks them, so the shown SQL fails there`)
 		}
 	}
 	return out
