@@ -204,7 +204,9 @@ func TestFilter(t *testing.T) {
 	if len(c.PrimaryKey) != 0 {
 		t.Error("customer keeps a primary key whose column was dropped")
 	}
-	if got := c.Columns[1].Profile.SampleValues; !slices.Equal(got, []any{"France", "USA", "Germany"}) {
+	// the matched values first, so a context showing only the first few
+	// samples shows them; the rest after, in their order
+	if got := c.Columns[1].Profile.SampleValues; !slices.Equal(got, []any{"Germany", "USA", "France"}) {
 		t.Errorf("country samples = %v", got)
 	}
 	if got := c.Columns[0].Profile.SampleValues; !slices.Equal(got, []any{"Ann"}) {
