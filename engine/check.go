@@ -65,7 +65,11 @@ func (e *Engine) supplied(ctx context.Context, datasource string, doc []byte, tr
 			if w := e.elsewhereHint(ctx, ds, plan); w != "" {
 				hint = w
 			}
-			return nil, nil, &Error{Code: CodePlanInvalid, Msg: pe.Brief(), Issues: pe.Issues, Hint: hint, Err: err}
+			renewing := notFound(pe) && e.sources.Renewing(ds.spec.ID)
+			if renewing {
+				hint = "the datasource's schema changed since it was read and is being read again: send the plan again in a few seconds"
+			}
+			return nil, nil, &Error{Code: CodePlanInvalid, Msg: pe.Brief(), Issues: pe.Issues, Hint: hint, Retryable: renewing, Err: err}
 		}
 		return nil, nil, AsError(err)
 	}
@@ -153,3 +157,14 @@ func (e *Engine) VisibleSnapshot(ctx context.Context, datasource string) (*schem
 // HintSQLText is the hint for SQL text sent as a plan (engine/planning);
 // the command line adds its own lifting command to it.
 const HintSQLText = planning.HintSQLText
+
+// notFound reports whether a refused plan names a table or column the
+// snapshot lacks, which a schema read again may hold.
+func notFound(pe *planast.Error) bool {
+	for _, is := range pe.Issues {
+		if is.Code == planast.CodeTableNotFound || is.Code == planast.CodeColumnNotFound {
+			return true
+		}
+	}
+	return false
+}

@@ -230,6 +230,11 @@ type datasource struct {
 	indexBuilt bool
 	// sem is the semantic layer (nil: none); snap is then enriched by it.
 	sem *semantic.Layer
+	// schemaVer is the source's schema version read before its snapshot
+	// ("": it has none); schemaChecked is when a call last compared it
+	// with the source's (unix nanoseconds). See current.
+	schemaVer     string
+	schemaChecked atomic.Int64
 }
 
 // ResultTokenBudget is the configured token budget of one tool result
@@ -309,7 +314,11 @@ func (e *Engine) datasource(ctx context.Context, id string) (*datasource, error)
 	if _, ok := e.specs[id]; !ok {
 		return nil, &Error{Code: CodeDatasourceNotFound, Msg: fmt.Sprintf("there is no datasource %q", id), Hint: "use one of: " + strings.Join(e.caller(ctx).Datasources(e.DatasourceIDs()), ", ")}
 	}
-	return e.sources.Await(ctx, id, e.opts.OpenWait)
+	ds, err := e.sources.Await(ctx, id, e.opts.OpenWait)
+	if err != nil {
+		return nil, err
+	}
+	return e.current(ctx, ds)
 }
 
 // openDatasource opens spec's source, loads its snapshot and opens or
@@ -321,6 +330,9 @@ func (e *Engine) openDatasource(ctx context.Context, spec DatasourceSpec) (*data
 	if err != nil {
 		return nil, sourceError(err, id)
 	}
+	// read before the snapshot: a change made while it is read is seen
+	// by the next check
+	schemaVer := schemaVersion(ctx, src)
 	opening.Progress(ctx, "profiling", 0, 0)
 	loader := snapshots.Loader{Store: e.opts.Store, MaxAge: e.opts.ProfileMaxAge, Log: e.log}
 	indexer := indexing.Builder{Dir: e.opts.IndexDir, Embedder: e.opts.Embedder, Log: e.log}
@@ -344,7 +356,8 @@ func (e *Engine) openDatasource(ctx context.Context, spec DatasourceSpec) (*data
 	if sem != nil {
 		fingerprint = "" // the layer changed the snapshot
 	}
-	ds := &datasource{spec: spec, src: src, snap: snap, version: version, status: status, sem: sem}
+	ds := &datasource{spec: spec, src: src, snap: snap, version: version, status: status, sem: sem, schemaVer: schemaVer}
+	ds.schemaChecked.Store(time.Now().UnixNano())
 	ds.idx, ds.indexBuilt = indexer.Open(ctx, src, snap, fingerprint, pre) // engine/indexing
 	e.gate().WarnUnmatchedRules(ds.spec.ID, ds.snap)
 	return ds, nil

@@ -2,9 +2,6 @@ package engine
 
 import (
 	"context"
-	"crypto/rand"
-	"encoding/hex"
-	"net/url"
 	"strings"
 	"testing"
 
@@ -17,21 +14,10 @@ import (
 // same database without a flavor renders PostgreSQL's. Runs on a real
 // PostgreSQL through a role that may only SELECT.
 func TestFlavorPicksTheDialect(t *testing.T) {
-	super := pgtest.DSN(t)
-	schemaDSN := pgtest.Schema(t, super)
-	u, err := url.Parse(schemaDSN)
-	if err != nil || u.Scheme == "" {
-		t.Skipf("NL2SQL_TEST_PG_DSN is not a postgres:// URL: %v", err)
-	}
-	schema := u.Query().Get("search_path")
-	var b [6]byte
-	rand.Read(b[:])
-	role := "flavor_" + hex.EncodeToString(b[:])
-	pgtest.Exec(t, schemaDSN, `CREATE TABLE ledger (id BIGINT PRIMARY KEY, booked DATE NOT NULL)`)
-	pgtest.Exec(t, super, `CREATE ROLE `+role+` LOGIN PASSWORD 'pw'`)
-	t.Cleanup(func() { pgtest.Exec(t, super, `DROP OWNED BY `+role+`; DROP ROLE `+role) })
-	pgtest.Exec(t, super, `GRANT USAGE ON SCHEMA `+schema+` TO `+role+`; GRANT SELECT ON `+schema+`.ledger TO `+role)
-	u.User = url.UserPassword(role, "pw")
+	r := pgtest.NewReader(t, "flavor")
+	pgtest.Exec(t, r.Super, `CREATE TABLE ledger (id BIGINT PRIMARY KEY, booked DATE NOT NULL)`,
+		`GRANT SELECT ON ledger TO `+r.Role)
+	u := r.URL
 
 	rp, err := llm.OpenReplay(t.TempDir())
 	if err != nil {

@@ -25,6 +25,12 @@ func (s slowSource) Snapshot(ctx context.Context) (*schema.Snapshot, error) {
 	return s.Source.Snapshot(ctx)
 }
 
+// SchemaVersion is the source's own: a datasource read again after its
+// schema changed is slow the same way.
+func (s slowSource) SchemaVersion(ctx context.Context) (string, error) {
+	return s.Source.(schemaVersioner).SchemaVersion(ctx)
+}
+
 // Two datasources never wait on each other: while a big one is still
 // opening, a small one answers, and a call on the big one gets the typed,
 // retryable DATASOURCE_INDEXING error after OpenWait instead of hanging
@@ -49,7 +55,9 @@ func TestSmallDatasourceAnswersWhileBigOneOpens(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	t.Cleanup(func() { e.Close() })
+	// Close must not hang either: an open holding the set's lock would
+	// block it for good
+	t.Cleanup(func() { closeWithin(t, e, 30*time.Second) })
 	ctx := context.Background()
 	var once sync.Once
 	free := func() { once.Do(func() { close(release) }) }
@@ -181,5 +189,16 @@ func TestTimeoutBeforeModelIsNotBlamedOnIt(t *testing.T) {
 	ee := AsError(err)
 	if ee == nil || ee.Code != CodeTimeout || strings.Contains(ee.Msg, "model call") {
 		t.Fatalf("got %v", err)
+	}
+}
+
+// closeWithin closes e, failing the test when that takes longer than d.
+func closeWithin(t *testing.T, e *Engine, d time.Duration) {
+	done := make(chan struct{})
+	go func() { e.Close(); close(done) }()
+	select {
+	case <-done:
+	case <-time.After(d):
+		t.Error("closing the engine hung")
 	}
 }

@@ -8,7 +8,10 @@
 // wait, or until their context ends with a report about every half second
 // (WithWaitProgress), and then get the retryable DATASOURCE_INDEXING error
 // saying how far the open got (Progress). Close cancels the opens still
-// running and waits for them. It never decides what opening a datasource
+// running and waits for them. Renew opens a datasource again (its schema
+// changed) while the opened value goes on answering; the new value
+// replaces it once ready, and the replaced one is released RetireAfter
+// later, so calls still running on it finish. It never decides what opening a datasource
 // means: the engine hands New the function that opens one (the adapter,
 // the snapshot, the retrieval index) and the one that closes it.
 //
@@ -19,5 +22,7 @@
 //	// first call: the open starts; after 1 s err is DATASOURCE_INDEXING,
 //	// "datasource \"big\" is still being opened (indexing: table 812 of 2000, 1s so far)"
 //	ds, err = s.Await(ctx, "chinook", time.Second) // answers meanwhile
+//	ds, err = s.Renew(ctx, "chinook", time.Second) // its schema changed:
+//	// the new value when it is ready within 1 s, else the old one still
 //	for id, ds := range s.Close() { … } // every open stopped first
 package opening

@@ -31,6 +31,9 @@ type Set[T any] struct {
 	ready   map[string]T
 	running map[string]*op[T]
 	closed  bool
+	// retired are values a renewal replaced, released after RetireAfter
+	// (or at Close): calls still running on them finish first.
+	retired map[*retiree[T]]struct{}
 	// sem bounds the opens running at once (MaxConcurrent).
 	sem *semaphore.Weighted
 	// stop cancels the opens still running when the set closes, and wg
@@ -46,7 +49,8 @@ type Set[T any] struct {
 // handed to release.
 func New[T any](open func(ctx context.Context, id string) (T, error), release func(T)) *Set[T] {
 	s := &Set[T]{open: open, release: release, ready: map[string]T{}, running: map[string]*op[T]{},
-		sem: semaphore.NewWeighted(MaxConcurrent)}
+		retired: map[*retiree[T]]struct{}{},
+		sem:     semaphore.NewWeighted(MaxConcurrent)}
 	s.stopCtx, s.stop = context.WithCancel(context.Background())
 	return s
 }
@@ -105,19 +109,18 @@ func (s *Set[T]) Await(ctx context.Context, id string, wait time.Duration) (T, e
 		s.mu.Unlock()
 		return v, nil
 	}
-	op, ok := s.running[id]
-	if !ok {
-		if s.closed {
-			s.mu.Unlock()
-			return zero, fault.Errorf(fault.CodeCancelled, "", "the server is shutting down")
-		}
-		op = newOp[T]()
-		s.running[id] = op
-		s.wg.Add(1)
-		go s.run(op, id)
+	if _, ok := s.running[id]; !ok && s.closed {
+		s.mu.Unlock()
+		return zero, fault.Errorf(fault.CodeCancelled, "", "the server is shutting down")
 	}
+	op := s.start(id)
 	s.mu.Unlock()
+	return s.wait(ctx, id, op, wait)
+}
 
+// wait waits for op, the open of id, as Await describes.
+func (s *Set[T]) wait(ctx context.Context, id string, op *op[T], wait time.Duration) (T, error) {
+	var zero T
 	report, _ := ctx.Value(waitKey{}).(WaitFunc)
 	var limit <-chan time.Time
 	if wait > 0 && report == nil {
@@ -163,6 +166,19 @@ func (s *Set[T]) Await(ctx context.Context, id string, wait time.Duration) (T, e
 	}
 }
 
+// start returns id's open in progress, starting one in its own goroutine
+// when none runs. s.mu is held, and never across the open itself.
+func (s *Set[T]) start(id string) *op[T] {
+	if op, ok := s.running[id]; ok {
+		return op
+	}
+	op := newOp[T]()
+	s.running[id] = op
+	s.wg.Add(1)
+	go s.run(op, id)
+	return op
+}
+
 func newOp[T any]() *op[T] {
 	o := &op[T]{done: make(chan struct{})}
 	o.started = time.Now()
@@ -193,6 +209,9 @@ func (s *Set[T]) run(op *op[T], id string) {
 	delete(s.running, id)
 	closed := s.closed
 	if op.err == nil && !closed {
+		if old, renewed := s.ready[id]; renewed {
+			s.retire(old)
+		}
 		s.ready[id] = op.v
 	}
 	s.mu.Unlock()
@@ -234,10 +253,71 @@ func (s *Set[T]) Close() map[string]T {
 	s.stop()
 	s.wg.Wait()
 	s.mu.Lock()
-	defer s.mu.Unlock()
 	out := s.ready
 	s.ready = map[string]T{}
+	retired := s.retired
+	s.retired = map[*retiree[T]]struct{}{}
+	s.mu.Unlock()
+	for r := range retired {
+		s.release(r.v)
+	}
 	return out
+}
+
+// RetireAfter is how long a value a renewal replaced stays open: calls
+// that took it before the swap run to their end (a statement's timeout is
+// 30 seconds unless configured longer).
+var RetireAfter = 2 * time.Minute
+
+type retiree[T any] struct{ v T }
+
+// retire releases old after RetireAfter, or at Close. s.mu is held.
+func (s *Set[T]) retire(old T) {
+	r := &retiree[T]{v: old}
+	s.retired[r] = struct{}{}
+	time.AfterFunc(RetireAfter, func() {
+		s.mu.Lock()
+		_, still := s.retired[r]
+		delete(s.retired, r)
+		s.mu.Unlock()
+		if still {
+			s.release(r.v)
+		}
+	})
+}
+
+// Renew opens id again while the opened value goes on answering (a
+// renewal already running is joined, never doubled) and waits for it as
+// Await waits for a first open. It returns the newest value: the renewed
+// one when it is ready in time, else the one it will replace, which a
+// failed renewal leaves in place. An id not opened yet is opened as by
+// Await.
+func (s *Set[T]) Renew(ctx context.Context, id string, wait time.Duration) (T, error) {
+	s.mu.Lock()
+	old, opened := s.ready[id]
+	if !opened || s.closed {
+		s.mu.Unlock()
+		return s.Await(ctx, id, wait)
+	}
+	op := s.start(id)
+	s.mu.Unlock()
+	if v, err := s.wait(ctx, id, op, wait); err == nil {
+		return v, nil
+	}
+	if v, ok := s.Ready(id); ok {
+		return v, nil
+	}
+	return old, nil
+}
+
+// Renewing reports whether id is being opened again while an opened value
+// answers: what that value knows of the datasource may be out of date.
+func (s *Set[T]) Renewing(id string) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	_, running := s.running[id]
+	_, opened := s.ready[id]
+	return running && opened
 }
 
 // Running is how many opens are in progress.

@@ -2,13 +2,10 @@ package app
 
 import (
 	"context"
-	"crypto/rand"
 	"database/sql"
-	"encoding/hex"
 	"errors"
 	"io"
 	"log/slog"
-	"net/url"
 	"os"
 	"path/filepath"
 	"strings"
@@ -178,21 +175,10 @@ func TestDatabaseStorage(t *testing.T) {
 // A PostgreSQL DSN given with --db opens through the real server, as a
 // role that may only read, and ask without a model hands over its schema.
 func TestDatabasePostgresDSN(t *testing.T) {
-	super := pgtest.DSN(t)
-	schemaDSN := pgtest.Schema(t, super)
-	u, err := url.Parse(schemaDSN)
-	if err != nil || u.Scheme == "" {
-		t.Skipf("NL2SQL_TEST_PG_DSN is not a postgres:// URL: %v", err)
-	}
-	schema := u.Query().Get("search_path")
-	var b [6]byte
-	rand.Read(b[:])
-	role := "hostdb_" + hex.EncodeToString(b[:])
-	pgtest.Exec(t, schemaDSN, `CREATE TABLE shipments (id BIGINT PRIMARY KEY, destination TEXT NOT NULL, shipped DATE)`)
-	pgtest.Exec(t, super, `CREATE ROLE `+role+` LOGIN PASSWORD 'pw'`)
-	t.Cleanup(func() { pgtest.Exec(t, super, `DROP OWNED BY `+role+`; DROP ROLE `+role) })
-	pgtest.Exec(t, super, `GRANT USAGE ON SCHEMA `+schema+` TO `+role+`; GRANT SELECT ON `+schema+`.shipments TO `+role)
-	u.User = url.UserPassword(role, "pw")
+	r := pgtest.NewReader(t, "hostdb")
+	pgtest.Exec(t, r.Super, `CREATE TABLE shipments (id BIGINT PRIMARY KEY, destination TEXT NOT NULL, shipped DATE)`,
+		`GRANT SELECT ON shipments TO `+r.Role)
+	u := r.URL
 	cfg, err := ConfigFromDatabases([]string{"ship=" + u.String()}, DatabaseOptions{Storage: t.TempDir()})
 	if err != nil {
 		t.Fatal(err)

@@ -76,3 +76,35 @@ func Exec(tb testing.TB, dsn string, stmts ...string) {
 		}
 	}
 }
+
+// Reader is a fresh schema (Schema) and a fresh login role that may use
+// it, both dropped when the test ends: Super is super's DSN with the
+// schema as search_path (for setup), Name the schema, Role the role, and
+// URL the role's DSN (password "pw"), for the server under test. The
+// role may read nothing yet: the test grants what it should read. It
+// skips when NL2SQL_TEST_PG_DSN is not a URL.
+type Reader struct {
+	Super, Name, Role string
+	URL               *url.URL
+}
+
+// NewReader sets up a Reader whose role's name starts with prefix.
+func NewReader(tb testing.TB, prefix string) Reader {
+	tb.Helper()
+	super := DSN(tb)
+	schemaDSN := Schema(tb, super)
+	u, err := url.Parse(schemaDSN)
+	if err != nil || u.Scheme == "" {
+		tb.Skipf("NL2SQL_TEST_PG_DSN is not a postgres:// URL: %v", err)
+	}
+	var b [6]byte
+	rand.Read(b[:])
+	role := prefix + "_" + hex.EncodeToString(b[:])
+	Exec(tb, super, `CREATE ROLE `+role+` LOGIN PASSWORD 'pw'`)
+	tb.Cleanup(func() { Exec(tb, super, `DROP OWNED BY `+role+`; DROP ROLE `+role) })
+	name := u.Query().Get("search_path")
+	Exec(tb, super, `GRANT USAGE ON SCHEMA `+name+` TO `+role)
+	ru := *u
+	ru.User = url.UserPassword(role, "pw")
+	return Reader{Super: schemaDSN, Name: name, Role: role, URL: &ru}
+}

@@ -4,6 +4,34 @@ package main
 // regression would break it, with the tests that must notice.
 var mutations = []mutation{
 	{
+		Name: "schema-watch-never-renews",
+		File: "engine/schemawatch.go",
+		Old:  "return e.sources.Renew(ctx, ds.spec.ID, e.opts.OpenWait)",
+		New:  "return ds, nil",
+		Pkgs: []string{"./engine"}, Run: "TestSchemaChangedWhileServing|TestPlanDuringReRead",
+	},
+	{
+		Name: "renew-releases-replaced-at-once",
+		File: "engine/opening/set.go",
+		Old:  "\t\t\ts.retire(old)\n",
+		New:  "\t\t\tgo s.release(old)\n",
+		Pkgs: []string{"./engine/opening"}, Run: "TestRenew",
+	},
+	{
+		Name: "renewal-hint-missing",
+		File: "engine/check.go",
+		Old:  "renewing := notFound(pe) && e.sources.Renewing(ds.spec.ID)",
+		New:  "renewing := notFound(pe) && false",
+		Pkgs: []string{"./engine"}, Run: "TestPlanDuringReRead",
+	},
+	{
+		Name: "schema-version-pragma-settable",
+		File: "internal/source/sqlite/sqlite_policy.go",
+		Old:  `strings.EqualFold(arg1, "schema_version") && arg2 == ""`,
+		New:  `strings.EqualFold(arg1, "schema_version")`,
+		Pkgs: []string{"./internal/source/sqlite"}, Run: "TestSQLitePolicy",
+	},
+	{
 		Name: "cache-no-revalidation",
 		File: "engine/cache.go",
 		Old:  "v, err := e.validateFor(ctx, ds, plan)",
@@ -1093,8 +1121,8 @@ var mutations = []mutation{
 	{
 		Name: "open-under-engine-lock",
 		File: "engine/opening/set.go",
-		Old:  "\t\tgo s.run(op, id)\n\t}\n\ts.mu.Unlock()",
-		New:  "\t\tgo s.run(op, id)\n\t\t<-op.done\n\t}\n\ts.mu.Unlock()",
+		Old:  "\tgo s.run(op, id)\n\treturn op",
+		New:  "\tgo s.run(op, id)\n\t<-op.done\n\treturn op",
 		Pkgs: []string{"./engine"}, Run: "TestSmallDatasourceAnswersWhileBigOneOpens",
 	},
 	{

@@ -285,5 +285,6 @@ func sqliteError(err error, denied string) *source.Error {
 
 // SchemaChangedHint is the hint of a query that names a table or column
 // the database no longer has: the schema was read when the datasource
-// opened, and the file changed since.
-const SchemaChangedHint = "the database's schema changed after nl2sql read it: restart nl2sql serve (or start a new nl2sql process) so it reads the schema again"
+// opened, and the file changed since (the engine notices it at its next
+// schema check and reads the datasource again).
+const SchemaChangedHint = "the database's schema changed after nl2sql read it: a running server reads it again within seconds of the change, so send the request again"

@@ -1,0 +1,133 @@
+package opening
+
+import (
+	"context"
+	"errors"
+	"sync"
+	"testing"
+	"time"
+)
+
+// fakeOpens hands out numbered values; an open blocks until gate gives
+// way and fails while fail is set. released lists what was released.
+type fakeOpens struct {
+	mu       sync.Mutex
+	n        int
+	fail     bool
+	gate     chan struct{}
+	released []int
+}
+
+func (f *fakeOpens) open(ctx context.Context, id string) (*int, error) {
+	f.mu.Lock()
+	gate := f.gate
+	f.mu.Unlock()
+	if gate != nil {
+		<-gate
+	}
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if f.fail {
+		return nil, errors.New("the database is down")
+	}
+	f.n++
+	v := f.n
+	return &v, nil
+}
+
+func (f *fakeOpens) release(v *int) {
+	f.mu.Lock()
+	f.released = append(f.released, *v)
+	f.mu.Unlock()
+}
+
+func (f *fakeOpens) set(change func()) {
+	f.mu.Lock()
+	change()
+	f.mu.Unlock()
+}
+
+func (f *fakeOpens) releasedNow() []int {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return append([]int(nil), f.released...)
+}
+
+// The threat: reading a changed schema again takes the datasource away
+// from the calls meanwhile (they fail, or wait behind the re-read), closes
+// it under a query still running on it, or, when the re-read fails,
+// leaves nothing to answer with.
+func TestRenewKeepsAnsweringUntilTheNewValueIsReady(t *testing.T) {
+	defer func(d time.Duration) { RetireAfter = d }(RetireAfter)
+	RetireAfter = time.Hour
+	f := &fakeOpens{}
+	s := New(f.open, f.release)
+	ctx := context.Background()
+	first, err := s.Await(ctx, "db", time.Second)
+	if err != nil || *first != 1 {
+		t.Fatalf("first open: %v %v", first, err)
+	}
+
+	gate := make(chan struct{})
+	f.set(func() { f.gate = gate })
+	got, err := s.Renew(ctx, "db", 10*time.Millisecond) // the re-read is slow
+	if err != nil || got != first {
+		t.Fatalf("a slow renewal: got %v, %v; want the opened value", got, err)
+	}
+	if !s.Renewing("db") {
+		t.Fatal("Renewing is false while the renewal runs")
+	}
+	if v, err := s.Await(ctx, "db", time.Second); err != nil || v != first {
+		t.Fatalf("a call during the renewal: %v, %v; want the opened value at once", v, err)
+	}
+	close(gate)
+	f.set(func() { f.gate = nil })
+	second, err := s.Renew(ctx, "db", 5*time.Second) // joins the running one
+	if err != nil || *second != 2 {
+		t.Fatalf("renewed: %v %v, want value 2", second, err)
+	}
+	if v, _ := s.Await(ctx, "db", time.Second); v != second {
+		t.Fatal("the renewed value does not answer")
+	}
+	if r := f.releasedNow(); len(r) != 0 {
+		t.Fatalf("released %v at once; a query may still run on it", r)
+	}
+
+	f.set(func() { f.fail = true })
+	if v, err := s.Renew(ctx, "db", 5*time.Second); err != nil || v != second {
+		t.Fatalf("a failed renewal: %v, %v; want the value it would have replaced", v, err)
+	}
+	if v, ok := s.Ready("db"); !ok || v != second {
+		t.Fatal("a failed renewal dropped the opened value")
+	}
+
+	if got := s.Close(); got["db"] != second {
+		t.Fatalf("Close handed back %v", got)
+	}
+	if r := f.releasedNow(); len(r) != 1 || r[0] != 1 {
+		t.Fatalf("released %v at Close, want the replaced value 1", r)
+	}
+}
+
+// A replaced value is released once its grace is over.
+func TestRenewReleasesTheReplacedValueLater(t *testing.T) {
+	defer func(d time.Duration) { RetireAfter = d }(RetireAfter)
+	RetireAfter = 50 * time.Millisecond
+	f := &fakeOpens{}
+	s := New(f.open, f.release)
+	t.Cleanup(func() { s.Close() })
+	ctx := context.Background()
+	if _, err := s.Await(ctx, "db", time.Second); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.Renew(ctx, "db", 5*time.Second); err != nil {
+		t.Fatal(err)
+	}
+	deadline := time.Now().Add(5 * time.Second)
+	for len(f.releasedNow()) == 0 && time.Now().Before(deadline) {
+		time.Sleep(10 * time.Millisecond)
+	}
+	if r := f.releasedNow(); len(r) != 1 || r[0] != 1 {
+		t.Fatalf("released %v, want the replaced value 1", r)
+	}
+}

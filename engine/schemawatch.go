@@ -1,0 +1,59 @@
+package engine
+
+import (
+	"context"
+	"time"
+)
+
+// schemaCheckEvery bounds how often a call reads its datasource's schema
+// version: the read is one small catalog statement, and a schema changed
+// a moment ago is seen by the calls of the next moment.
+var schemaCheckEvery = 2 * time.Second
+
+// schemaVersioner is a source whose schema can change while the server
+// runs and that can tell so cheaply (SQLite's schema cookie, a digest of
+// PostgreSQL's catalog). A source without it (DuckDB, whose file no other
+// process can write while it is open) is read once per open.
+type schemaVersioner interface {
+	SchemaVersion(ctx context.Context) (string, error)
+}
+
+// schemaVersion is src's schema version, "" when it has none or cannot
+// read it (no renewal is ever started from "").
+func schemaVersion(ctx context.Context, src Source) string {
+	sv, ok := src.(schemaVersioner)
+	if !ok {
+		return ""
+	}
+	ctx, cancel := context.WithTimeout(ctx, time.Second)
+	defer cancel()
+	v, err := sv.SchemaVersion(ctx)
+	if err != nil {
+		return ""
+	}
+	return v
+}
+
+// current returns ds, or ds read again when its schema changed since it
+// was opened (a table created, dropped or altered while the server runs):
+// at most every schemaCheckEvery per datasource, one call reads the
+// version; a changed one renews the datasource, which this call waits for
+// as for a first open (Options.OpenWait) while the other calls go on with
+// ds. Without the check a new table stayed invisible, and a dropped
+// column failed every plan, until the server restarted.
+func (e *Engine) current(ctx context.Context, ds *datasource) (*datasource, error) {
+	if ds.schemaVer == "" {
+		return ds, nil
+	}
+	now := time.Now().UnixNano()
+	last := ds.schemaChecked.Load()
+	if now-last < int64(schemaCheckEvery) || !ds.schemaChecked.CompareAndSwap(last, now) {
+		return ds, nil
+	}
+	v := schemaVersion(ctx, ds.src)
+	if v == "" || v == ds.schemaVer {
+		return ds, nil
+	}
+	e.log.Info("the datasource's schema changed since it was read; reading it again", "datasource", ds.spec.ID)
+	return e.sources.Renew(ctx, ds.spec.ID, e.opts.OpenWait)
+}
