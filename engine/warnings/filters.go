@@ -57,11 +57,18 @@ func Filters(snap *schema.Snapshot, dialect string, plan *planast.Query, empty b
 				case *planast.Like:
 					if !e.CaseInsensitive {
 						sensitiveLike = true
-						if empty {
-							if w := caseWarning(snap, q, e.Expr, e.Pattern, "like", stored); w != "" {
-								add(w)
-							}
-						}
+					}
+					if !empty {
+						break
+					}
+					part := ""
+					if !wildcards(e.Pattern) {
+						part = partWarning(snap, q, e.Expr, e.Pattern, stored)
+					}
+					if part != "" {
+						add(part)
+					} else if w := caseWarning(snap, q, e.Expr, e.Pattern, "like", stored); !e.CaseInsensitive && w != "" {
+						add(w)
 					}
 				case *planast.Binary:
 					switch e.Op {
@@ -70,6 +77,8 @@ func Filters(snap *schema.Snapshot, dialect string, plan *planast.Query, empty b
 							col, lit := emptyrange.ColumnAndLiterals(e.Left, e.Right)
 							if col != nil && lit[0].Type == planast.TString {
 								if w := spellingWarning(snap, q, col, lit[0], stored); w != "" {
+									add(w)
+								} else if w := partWarning(snap, q, col, lit[0], stored); w != "" {
 									add(w)
 								} else if w := caseWarning(snap, q, col, lit[0], "=", stored); w != "" {
 									add(w)
@@ -92,6 +101,8 @@ func Filters(snap *schema.Snapshot, dialect string, plan *planast.Query, empty b
 						for _, x := range e.List {
 							if w := spellingWarning(snap, q, e.Expr, x, stored); w != "" {
 								add(w)
+							} else if w := partWarning(snap, q, e.Expr, x, stored); w != "" {
+								add(w)
 							}
 						}
 					}
@@ -113,6 +124,13 @@ func Filters(snap *schema.Snapshot, dialect string, plan *planast.Query, empty b
 		}
 	}
 	return out
+}
+
+// wildcards reports whether a like pattern may match more than one
+// whole value: it is not a string literal, or it holds % or _.
+func wildcards(pattern planast.Expr) bool {
+	lit, ok := pattern.(*planast.Literal)
+	return !ok || lit.Type != planast.TString || strings.ContainsAny(lit.Text, "%_")
 }
 
 // spreadCall is the name of a standard deviation or variance aggregate in

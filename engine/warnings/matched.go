@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/nl2sql/nl2sql/engine/emptyrange"
 	"github.com/nl2sql/nl2sql/internal/schema"
@@ -68,13 +69,8 @@ func matchedNothing(plan *planast.Query, rows [][]any) bool {
 // stored values are the column's profile samples and, when known, every
 // value the value index holds; "" when none is that close.
 func spellingWarning(snap *schema.Snapshot, q *planast.Query, x, pattern planast.Expr, stored func(string, string, string) []string) string {
-	ref, ok := x.(*planast.Column)
-	lit, isLit := pattern.(*planast.Literal)
-	if !ok || !isLit || lit.Type != planast.TString {
-		return ""
-	}
-	t, c := emptyrange.TableOfColumn(snap, q, ref)
-	if c == nil || c.Type != planast.TypeText && c.Type != planast.TypeUnknown {
+	t, c, lit := textFilter(snap, q, x, pattern)
+	if c == nil {
 		return ""
 	}
 	want := loose(lit.Text)
@@ -93,20 +89,75 @@ func spellingWarning(snap *schema.Snapshot, q *planast.Query, x, pattern planast
 	if len(near) == 0 {
 		return ""
 	}
+	what := "the stored value " + someQuoted(near) + " differs"
+	if len(near) > 1 {
+		what = "the stored values " + someQuoted(near) + " differ"
+	}
+	return fmt.Sprintf(`no rows matched, and no stored value of %q is exactly %q: %s from it only in letter case or surrounding spaces (= compares case-sensitively and exactly, on every engine); compare with the stored spelling (letter case alone: {"kind": "like", ..., "case_insensitive": true} with the value as pattern)`, c.Name, lit.Text, what)
+}
+
+// textFilter is the table, text column and string literal of a filter
+// comparing column x of q with pattern; c is nil when it is not one.
+func textFilter(snap *schema.Snapshot, q *planast.Query, x, pattern planast.Expr) (t *schema.Table, c *schema.Column, lit *planast.Literal) {
+	ref, ok := x.(*planast.Column)
+	lit, isLit := pattern.(*planast.Literal)
+	if !ok || !isLit || lit.Type != planast.TString {
+		return nil, nil, nil
+	}
+	t, c = emptyrange.TableOfColumn(snap, q, ref)
+	if c == nil || c.Type != planast.TypeText && c.Type != planast.TypeUnknown {
+		return nil, nil, nil
+	}
+	return t, c, lit
+}
+
+// someQuoted quotes the first few of vals, saying how many more there are.
+func someQuoted(vals []string) string {
 	const show = 3
 	quoted := make([]string, 0, show)
-	for _, v := range near[:min(len(near), show)] {
+	for _, v := range vals[:min(len(vals), show)] {
 		quoted = append(quoted, fmt.Sprintf("%q", v))
 	}
 	more := ""
-	if len(near) > show {
-		more = fmt.Sprintf(" and %d more", len(near)-show)
+	if len(vals) > show {
+		more = fmt.Sprintf(" and %d more", len(vals)-show)
 	}
-	what := "the stored value " + quoted[0] + " differs"
-	if len(near) > 1 {
-		what = "the stored values " + strings.Join(quoted, ", ") + more + " differ"
+	return strings.Join(quoted, ", ") + more
+}
+
+// partWarning explains a filter that matched nothing by stored values
+// that hold the literal as a part, regardless of case ('Zeppelin' against
+// a stored 'Led Zeppelin'): = and a like without wildcards compare whole
+// values, so a name guessed from a question's words answers "none" while
+// the rows are there. Literals under three characters are part of too
+// much to say anything; "" when no stored value holds the literal.
+func partWarning(snap *schema.Snapshot, q *planast.Query, x, pattern planast.Expr, stored func(string, string, string) []string) string {
+	t, c, lit := textFilter(snap, q, x, pattern)
+	if c == nil || utf8.RuneCountInString(strings.TrimSpace(lit.Text)) < 3 {
+		return ""
 	}
-	return fmt.Sprintf(`no rows matched, and no stored value of %q is exactly %q: %s from it only in letter case or surrounding spaces (= compares case-sensitively and exactly, on every engine); compare with the stored spelling (letter case alone: {"kind": "like", ..., "case_insensitive": true} with the value as pattern)`, c.Name, lit.Text, what)
+	want := loose(lit.Text)
+	var holding []string
+	seen := map[string]bool{}
+	vals, _ := knownValues(t, c, stored)
+	for _, v := range vals {
+		if lv := loose(v); !seen[v] && lv != want && strings.Contains(lv, want) {
+			seen[v] = true
+			holding = append(holding, v)
+		}
+	}
+	if len(holding) == 0 {
+		return ""
+	}
+	what := "the stored value " + someQuoted(holding) + " holds it"
+	if len(holding) > 1 {
+		what = "the stored values " + someQuoted(holding) + " hold it"
+	}
+	fix := "compare with the stored value"
+	if !strings.ContainsAny(lit.Text, "%_") {
+		fix += fmt.Sprintf(`, or match a part: {"kind": "like", ..., "pattern": %q, "case_insensitive": true}`, "%"+strings.TrimSpace(lit.Text)+"%")
+	}
+	return fmt.Sprintf("no rows matched, and no stored value of %q is %q, but %s (= and a like without %% compare whole values, on every engine): %s", c.Name, lit.Text, what, fix)
 }
 
 // knownValues are the text values known of column c of table t: the

@@ -4,6 +4,27 @@ package main
 // regression would break it, with the tests that must notice.
 var mutations = []mutation{
 	{
+		Name: "cli-inline-plan-read-as-path",
+		File: "internal/app/cli/plans.go",
+		Old:  `if err != nil && strings.HasPrefix(strings.TrimSpace(name), "{") {`,
+		New:  `if err != nil && false {`,
+		Pkgs: []string{"./internal/app/cli"}, Run: "TestPlanGivenInlineIsThePlan",
+	},
+	{
+		Name: "part-warning-off-for-equals",
+		File: "engine/warnings/filters.go",
+		Old:  "} else if w := partWarning(snap, q, col, lit[0], stored); w != \"\" {",
+		New:  "} else if w := partWarning(snap, q, col, lit[0], stored); false && w != \"\" {",
+		Pkgs: []string{"./engine"}, Run: "TestEmptyFilterNamesStoredValuesHoldingIt",
+	},
+	{
+		Name: "part-warning-prefix-only",
+		File: "engine/warnings/matched.go",
+		Old:  "lv != want && strings.Contains(lv, want)",
+		New:  "lv != want && strings.HasPrefix(lv, want)",
+		Pkgs: []string{"./engine"}, Run: "TestEmptyFilterNamesStoredValuesHoldingIt",
+	},
+	{
 		Name: "schema-watch-never-renews",
 		File: "engine/schemawatch.go",
 		Old:  "return e.sources.Renew(ctx, ds.spec.ID, e.opts.OpenWait)",

@@ -24,3 +24,19 @@ func TestSQLGivenAsPlanFileNamesFromSQL(t *testing.T) {
 		t.Errorf("a missing plan file: %v, want the plan-file hint", err)
 	}
 }
+
+// A newcomer pastes the plan's JSON where `plan run` and `plan check`
+// take a file and reads "open {…}: no such file". The JSON is the plan.
+func TestPlanGivenInlineIsThePlan(t *testing.T) {
+	db := sourcetest.TempDB(t, "CREATE TABLE a (x INTEGER)", "INSERT INTO a VALUES (41), (42)")
+	plan := ` {"select":[{"expr":{"kind":"column","table":"a","column":"x"}}],"from":[{"table":"a","alias":"a"}],"order_by":[{"expr":{"kind":"column","table":"a","column":"x"},"direction":"desc"}],"limit":1}`
+	for _, cmd := range []string{"run", "check"} {
+		out, err := runCLI("plan", cmd, "--db", db, "--storage", filepath.Join(t.TempDir(), "s"), plan)
+		if err != nil {
+			t.Fatalf("plan %s with the plan inline: %v", cmd, err)
+		}
+		if want := map[string]string{"run": "42", "check": `"x" DESC`}[cmd]; !strings.Contains(out, want) {
+			t.Errorf("plan %s with the plan inline printed:\n%s\nwant %s", cmd, out, want)
+		}
+	}
+}

@@ -134,7 +134,7 @@ func planCmd(logger *slog.Logger) *cobra.Command {
 	var ds, dialect string
 	var checkSrc *configSource
 	check := &cobra.Command{
-		Use:   "check [flags] FILE|-",
+		Use:   "check [flags] FILE|-|JSON",
 		Short: "Validate a plan and print the SQL it renders, or its typed errors as JSON (exit 1)",
 		Args:  cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
@@ -282,16 +282,20 @@ func readInput(stdin io.Reader, name string) ([]byte, error) {
 	var r io.Reader = stdin
 	if name != "-" {
 		f, err := os.Open(name)
-		if err != nil {
-			hint := "give the path of a JSON plan file, or - to read the plan from stdin"
+		if err != nil && strings.HasPrefix(strings.TrimSpace(name), "{") {
+			// the plan itself, typed inline as one shell argument
+			r, err = strings.NewReader(name), nil
+		} else if err != nil {
+			hint := "give the path of a JSON plan file, - to read the plan from stdin, or the plan's JSON itself"
 			if w := strings.Fields(strings.ToUpper(name)); len(w) > 1 && (w[0] == "SELECT" || w[0] == "WITH") {
 				// SQL typed where a plan file goes
 				hint = "that is SQL, not a plan file: plans are JSON; `nl2sql plan from-sql '<the SQL>'` lifts it into a plan to save and run"
 			}
 			return nil, &engine.Error{Code: engine.CodeInvalidRequest, Msg: fmt.Sprintf("cannot read the plan file: %v", err), Hint: hint}
+		} else {
+			defer f.Close()
+			r = f
 		}
-		defer f.Close()
-		r = f
 	}
 	b, err := io.ReadAll(io.LimitReader(r, 4<<20+1))
 	if err != nil { // a directory opens, then fails to read
@@ -328,7 +332,7 @@ func planRunCmd(logger *slog.Logger) *cobra.Command {
 	var asJSON bool
 	var src *configSource
 	cmd := &cobra.Command{
-		Use:   "run [flags] FILE|-",
+		Use:   "run [flags] FILE|-|JSON",
 		Short: "Validate a plan, run it read-only and print the rows, the SQL and the answer (the run_plan tool's path)",
 		Args:  cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
