@@ -187,6 +187,12 @@ func AccessProblems(pol *scope.Policy, cfg *config.Config, snaps map[string]*sch
 	return out
 }
 
+// integrityChecker is a source that can check its storage for damage
+// (SQLite's quick check).
+type integrityChecker interface {
+	CheckIntegrity(ctx context.Context) error
+}
+
 // checkDatasource opens the datasource, reads its snapshot and closes it.
 func checkDatasource(ctx context.Context, spec engine.DatasourceSpec) (*schema.Snapshot, error) {
 	ctx, cancel := context.WithTimeout(ctx, spec.Timeout)
@@ -202,6 +208,13 @@ func checkDatasource(ctx context.Context, spec engine.DatasourceSpec) (*schema.S
 	}
 	if len(snap.Tables) == 0 {
 		return nil, errors.New("the database has no tables")
+	}
+	// a damaged page fails only the queries that read it: the file opened
+	// and its schema read say nothing about it
+	if ic, ok := src.(integrityChecker); ok {
+		if err := ic.CheckIntegrity(ctx); err != nil {
+			return nil, err
+		}
 	}
 	if spec.Semantic != "" {
 		// A semantic file that does not match the schema keeps the

@@ -69,6 +69,8 @@ func TestSQLitePolicy(t *testing.T) {
 		{"schema version read", meta, sqlite.AuthPragma, "schema_version", "", false},
 		{"schema version set", meta, sqlite.AuthPragma, "schema_version", "7", true},
 		{"schema version on the query pool", q, sqlite.AuthPragma, "schema_version", "", true},
+		{"quick check", meta, sqlite.AuthPragma, "quick_check", "", false},
+		{"quick check on the query pool", q, sqlite.AuthPragma, "quick_check", "", true},
 		{"insert", meta, sqlite.AuthInsert, "t", "", true},
 		{"update", q, sqlite.AuthUpdate, "t", "a", true},
 		{"delete", q, sqlite.AuthDelete, "t", "", true},
