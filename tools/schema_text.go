@@ -2,6 +2,7 @@ package tools
 
 import (
 	"fmt"
+	"regexp"
 	"strings"
 	"unicode/utf8"
 
@@ -65,13 +66,21 @@ func SnapshotText(s *schema.Snapshot) string {
 }
 
 // quotedValue is a value for text a model reads: strings as JSON strings,
-// everything else by cellfmt's rule.
+// everything else by cellfmt's rule. A number of a numeric column carried
+// as a string (an integer beyond 2^53 keeps its digits that way) is a
+// number: quoted, 9223372036854775807 read as text.
 func quotedValue(v any, t planast.Type) string {
 	if s, ok := v.(string); ok {
+		if (t == planast.TypeInteger || t == planast.TypeDecimal) && numberText.MatchString(s) {
+			return s
+		}
 		return cellfmt.Quote(s)
 	}
 	return cellfmt.Value(v, t)
 }
+
+// numberText is a decimal number as an exact value carries it.
+var numberText = regexp.MustCompile(`^-?[0-9]+(\.[0-9]+)?$`)
 
 // sampleBudget is how many characters of a column's line its samples take.
 const sampleBudget = 100

@@ -58,3 +58,27 @@ func TestSchemaTextSaysHowManyValuesACastLoses(t *testing.T) {
 		}
 	}
 }
+
+// The threat: an integer beyond 2^53 is carried as a string to keep its
+// digits, and schema show printed it quoted ("9223372036854775807"), so a
+// reader took the column's range for text; a text value that looks like
+// a number must stay quoted, or a code ("007") reads as a number.
+func TestSchemaValuesReadAsTheirType(t *testing.T) {
+	for _, c := range []struct {
+		v    any
+		typ  planast.Type
+		want string
+	}{
+		{"9223372036854775807", planast.TypeInteger, "9223372036854775807"},
+		{"-9007199254740993", planast.TypeInteger, "-9007199254740993"},
+		{"12345678901234567890.25", planast.TypeDecimal, "12345678901234567890.25"},
+		{"007", planast.TypeText, `"007"`},
+		{"abc", planast.TypeInteger, `"abc"`},
+		{"1e5", planast.TypeInteger, `"1e5"`},
+		{int64(12), planast.TypeInteger, "12"},
+	} {
+		if got := quotedValue(c.v, c.typ); got != c.want {
+			t.Errorf("%v as %s: %s, want %s", c.v, c.typ, got, c.want)
+		}
+	}
+}
