@@ -235,6 +235,10 @@ type datasource struct {
 	// with the source's (unix nanoseconds). See current.
 	schemaVer     string
 	schemaChecked atomic.Int64
+	// openedAt and stateTok (the source's state token then, "" when it
+	// has none) tell when the profile is due again (see current).
+	openedAt time.Time
+	stateTok string
 }
 
 // ResultTokenBudget is the configured token budget of one tool result
@@ -332,7 +336,7 @@ func (e *Engine) openDatasource(ctx context.Context, spec DatasourceSpec) (*data
 	}
 	// read before the snapshot: a change made while it is read is seen
 	// by the next check
-	schemaVer := schemaVersion(ctx, src)
+	schemaVer, stateTok := schemaVersion(ctx, src), stateToken(ctx, src)
 	opening.Progress(ctx, "profiling", 0, 0)
 	loader := snapshots.Loader{Store: e.opts.Store, MaxAge: e.opts.ProfileMaxAge, Log: e.log}
 	indexer := indexing.Builder{Dir: e.opts.IndexDir, Embedder: e.opts.Embedder, Log: e.log}
@@ -356,8 +360,9 @@ func (e *Engine) openDatasource(ctx context.Context, spec DatasourceSpec) (*data
 	if sem != nil {
 		fingerprint = "" // the layer changed the snapshot
 	}
-	ds := &datasource{spec: spec, src: src, snap: snap, version: version, status: status, sem: sem, schemaVer: schemaVer}
-	ds.schemaChecked.Store(time.Now().UnixNano())
+	ds := &datasource{spec: spec, src: src, snap: snap, version: version, status: status, sem: sem, schemaVer: schemaVer,
+		openedAt: time.Now(), stateTok: stateTok}
+	ds.schemaChecked.Store(ds.openedAt.UnixNano())
 	ds.idx, ds.indexBuilt = indexer.Open(ctx, src, snap, fingerprint, pre) // engine/indexing
 	e.gate().WarnUnmatchedRules(ds.spec.ID, ds.snap)
 	return ds, nil

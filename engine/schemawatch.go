@@ -3,6 +3,8 @@ package engine
 import (
 	"context"
 	"time"
+
+	"github.com/nl2sql/nl2sql/engine/snapshots"
 )
 
 // schemaCheckEvery bounds how often a call reads its datasource's schema
@@ -40,20 +42,40 @@ func schemaVersion(ctx context.Context, src Source) string {
 // version; a changed one renews the datasource, which this call waits for
 // as for a first open (Options.OpenWait) while the other calls go on with
 // ds. Without the check a new table stayed invisible, and a dropped
-// column failed every plan, until the server restarted.
+// column failed every plan, until the server restarted. A datasource open
+// for longer than Options.ProfileMaxAge whose data changed since (its
+// state token moved, or it has none) is profiled again in the background,
+// ds answering meanwhile.
 func (e *Engine) current(ctx context.Context, ds *datasource) (*datasource, error) {
-	if ds.schemaVer == "" {
-		return ds, nil
-	}
 	now := time.Now().UnixNano()
 	last := ds.schemaChecked.Load()
 	if now-last < int64(schemaCheckEvery) || !ds.schemaChecked.CompareAndSwap(last, now) {
 		return ds, nil
 	}
-	v := schemaVersion(ctx, ds.src)
-	if v == "" || v == ds.schemaVer {
-		return ds, nil
+	if v := schemaVersion(ctx, ds.src); v != "" && v != ds.schemaVer {
+		e.log.Info("the datasource's schema changed since it was read; reading it again", "datasource", ds.spec.ID)
+		return e.sources.Renew(ctx, ds.spec.ID, e.opts.OpenWait)
 	}
-	e.log.Info("the datasource's schema changed since it was read; reading it again", "datasource", ds.spec.ID)
-	return e.sources.Renew(ctx, ds.spec.ID, e.opts.OpenWait)
+	if time.Since(ds.openedAt) > e.opts.ProfileMaxAge && (ds.stateTok == "" || stateToken(ctx, ds.src) != ds.stateTok) {
+		// the rule a restart applies to a stored profile, applied to a
+		// server that runs for longer: ranges and samples of data written
+		// since would otherwise stay out of date for as long as it runs
+		e.log.Info("the datasource's profile is past its age and its data changed; profiling it again", "datasource", ds.spec.ID, "max_age", e.opts.ProfileMaxAge)
+		e.sources.RenewLater(ds.spec.ID)
+	}
+	return ds, nil
+}
+
+// stateToken is src's state token (snapshots.Tokener), "" when it has
+// none or cannot read it.
+func stateToken(ctx context.Context, src Source) string {
+	st, ok := src.(snapshots.Tokener)
+	if !ok {
+		return ""
+	}
+	tok, err := st.StateToken(ctx)
+	if err != nil {
+		return ""
+	}
+	return tok
 }

@@ -156,3 +156,52 @@ func TestPlanDuringReReadSaysRetry(t *testing.T) {
 		time.Sleep(20 * time.Millisecond)
 	}
 }
+
+// The threat: a server runs for weeks on a database that keeps growing.
+// Its profile, read at start, says the orders run up to 2020, so the
+// host's schema context gives that range and an empty result blames a
+// 2026 filter on data that is in fact there. The rule a restart applies
+// (a profile older than its maximum age is read again when the data
+// changed) must hold for a server that does not restart, and a server
+// whose data did not change must not profile it again.
+func TestProfileOlderThanMaxAgeIsReadAgainWhileServing(t *testing.T) {
+	defer func(d time.Duration) { schemaCheckEvery = d }(schemaCheckEvery)
+	schemaCheckEvery = 0
+	path := sourcetest.TempDB(t, `CREATE TABLE orders (id INTEGER PRIMARY KEY, placed DATE)`,
+		`INSERT INTO orders VALUES (1, '2019-03-01'), (2, '2020-07-15')`)
+	e, err := New(Options{Open: openAdapter, OpenWait: 30 * time.Second, ProfileMaxAge: 200 * time.Millisecond,
+		Datasources: []DatasourceSpec{{ID: "shop", Engine: "sqlite", Path: path}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { e.Close() })
+	ctx := context.Background()
+	maxPlaced := func() any {
+		snap, err := e.VisibleSnapshot(ctx, "shop")
+		if err != nil {
+			t.Fatal(err)
+		}
+		tb, _ := snap.Lookup("main", "orders")
+		c, _ := tb.Column("placed")
+		return c.Profile.Max
+	}
+	if got := maxPlaced(); got != "2020-07-15" {
+		t.Fatalf("profiled max %v", got)
+	}
+	first, _ := e.sources.Ready("shop")
+	time.Sleep(300 * time.Millisecond)
+	maxPlaced()
+	if now, _ := e.sources.Ready("shop"); now != first || e.sources.Renewing("shop") {
+		t.Fatal("a datasource whose data did not change was profiled again")
+	}
+
+	sourcetest.ExecWritable(t, path, `INSERT INTO orders VALUES (3, '2026-11-30')`)
+	time.Sleep(300 * time.Millisecond)
+	deadline := time.Now().Add(20 * time.Second)
+	for maxPlaced() != "2026-11-30" {
+		if time.Now().After(deadline) {
+			t.Fatalf("after its data changed and its profile aged, the max is still %v", maxPlaced())
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}

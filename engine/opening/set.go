@@ -310,6 +310,17 @@ func (s *Set[T]) Renew(ctx context.Context, id string, wait time.Duration) (T, e
 	return old, nil
 }
 
+// RenewLater starts opening id again, as Renew does, without waiting for
+// it: the opened value is good enough meanwhile (its profile is old, its
+// schema is not).
+func (s *Set[T]) RenewLater(id string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if _, opened := s.ready[id]; opened && !s.closed {
+		s.start(id)
+	}
+}
+
 // Renewing reports whether id is being opened again while an opened value
 // answers: what that value knows of the datasource may be out of date.
 func (s *Set[T]) Renewing(id string) bool {

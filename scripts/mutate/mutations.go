@@ -4,6 +4,20 @@ package main
 // regression would break it, with the tests that must notice.
 var mutations = []mutation{
 	{
+		Name: "profile-never-renewed-while-serving",
+		File: "engine/schemawatch.go",
+		Old:  "if time.Since(ds.openedAt) > e.opts.ProfileMaxAge && (ds.stateTok",
+		New:  "if false && time.Since(ds.openedAt) > e.opts.ProfileMaxAge && (ds.stateTok",
+		Pkgs: []string{"./engine"}, Run: "TestProfileOlderThanMaxAgeIsReadAgainWhileServing",
+	},
+	{
+		Name: "profile-renewed-without-a-change",
+		File: "engine/schemawatch.go",
+		Old:  `(ds.stateTok == "" || stateToken(ctx, ds.src) != ds.stateTok)`,
+		New:  `(ds.stateTok != "" || stateToken(ctx, ds.src) != ds.stateTok)`,
+		Pkgs: []string{"./engine"}, Run: "TestProfileOlderThanMaxAgeIsReadAgainWhileServing",
+	},
+	{
 		Name: "schema-big-int-quoted",
 		File: "tools/schema_text.go",
 		Old:  "if (t == planast.TypeInteger || t == planast.TypeDecimal) && numberText.MatchString(s) {",
