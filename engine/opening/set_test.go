@@ -47,6 +47,12 @@ func (f *fakeOpens) set(change func()) {
 	f.mu.Unlock()
 }
 
+func (f *fakeOpens) opened() int {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return f.n
+}
+
 func (f *fakeOpens) releasedNow() []int {
 	f.mu.Lock()
 	defer f.mu.Unlock()
@@ -80,6 +86,9 @@ func TestRenewKeepsAnsweringUntilTheNewValueIsReady(t *testing.T) {
 	if v, err := s.Await(ctx, "db", time.Second); err != nil || v != first {
 		t.Fatalf("a call during the renewal: %v, %v; want the opened value at once", v, err)
 	}
+	if v, _ := s.Renew(ctx, "db", 10*time.Millisecond); v != first { // joins, never doubles
+		t.Fatal("a second renewal during the first did not answer with the opened value")
+	}
 	close(gate)
 	f.set(func() { f.gate = nil })
 	deadline := time.Now().Add(5 * time.Second)
@@ -87,8 +96,8 @@ func TestRenewKeepsAnsweringUntilTheNewValueIsReady(t *testing.T) {
 		time.Sleep(5 * time.Millisecond)
 	}
 	second, _ := s.Ready("db")
-	if *second != 2 {
-		t.Fatalf("renewed: value %d, want 2", *second)
+	if *second != 2 || f.opened() != 2 {
+		t.Fatalf("renewed: value %d after %d opens, want value 2 from one renewal", *second, f.opened())
 	}
 	if v, _ := s.Await(ctx, "db", time.Second); v != second {
 		t.Fatal("the renewed value does not answer")

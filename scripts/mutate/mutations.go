@@ -4,6 +4,13 @@ package main
 // regression would break it, with the tests that must notice.
 var mutations = []mutation{
 	{
+		Name: "renew-doubles-a-running-renewal",
+		File: "engine/opening/set.go",
+		Old:  "\tif op, ok := s.running[id]; ok {\n\t\treturn op\n\t}",
+		New:  "\tif op, ok := s.running[id]; ok && false {\n\t\treturn op\n\t}",
+		Pkgs: []string{"./engine/opening", "./engine"}, Run: "TestRenew|TestSmallDatasource",
+	},
+	{
 		Name: "profile-never-renewed-while-serving",
 		File: "engine/schemawatch.go",
 		Old:  "if time.Since(ds.openedAt) > e.opts.ProfileMaxAge && (ds.stateTok",
