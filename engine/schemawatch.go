@@ -66,16 +66,9 @@ func (e *Engine) current(ctx context.Context, ds *datasource) (*datasource, erro
 	return ds, nil
 }
 
-// stateToken is src's state token (snapshots.Tokener), "" when it has
-// none or cannot read it.
+// stateToken is src's state token, "" when it has none or cannot read
+// it (a renewal is then due by age alone).
 func stateToken(ctx context.Context, src Source) string {
-	st, ok := src.(snapshots.Tokener)
-	if !ok {
-		return ""
-	}
-	tok, err := st.StateToken(ctx)
-	if err != nil {
-		return ""
-	}
+	tok, _ := snapshots.StateToken(ctx, src)
 	return tok
 }

@@ -41,6 +41,15 @@ type Tokener interface {
 	StateToken(ctx context.Context) (string, error)
 }
 
+// StateToken is src's state token, "" when it is no Tokener.
+func StateToken(ctx context.Context, src Source) (string, error) {
+	st, ok := src.(Tokener)
+	if !ok {
+		return "", nil
+	}
+	return st.StateToken(ctx)
+}
+
 // Status says what loading a datasource's snapshot did.
 type Status string
 
@@ -150,11 +159,7 @@ func (l Loader) loadProfiled(ctx context.Context, src Source) (*schema.Snapshot,
 // stateToken is src's state token, or "" when it has none (a server
 // database) or cannot read it.
 func (l Loader) stateToken(ctx context.Context, src Source) string {
-	st, ok := src.(Tokener)
-	if !ok {
-		return ""
-	}
-	token, err := st.StateToken(ctx)
+	token, err := StateToken(ctx, src)
 	if err != nil {
 		l.Log.Warn("cannot read the source's state; checking it in full", "datasource", src.ID(), "err", err)
 		return ""
