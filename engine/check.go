@@ -56,6 +56,14 @@ func (e *Engine) supplied(ctx context.Context, datasource string, doc []byte, tr
 	var v *validate.Result
 	if err == nil {
 		v, err = e.validateFor(ctx, ds, plan)
+		var pe *planast.Error
+		if errors.As(err, &pe) && notFound(pe) {
+			// what the plan names may be newer than the last schema check
+			if fresh, _, ferr := e.schemaMoved(ctx, ds, notFoundCheckEvery); ferr == nil && fresh != ds {
+				ds = fresh
+				v, err = e.validateFor(ctx, ds, plan)
+			}
+		}
 	}
 	if err != nil {
 		var pe *planast.Error

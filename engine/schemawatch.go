@@ -47,14 +47,8 @@ func schemaVersion(ctx context.Context, src Source) string {
 // state token moved, or it has none) is profiled again in the background,
 // ds answering meanwhile.
 func (e *Engine) current(ctx context.Context, ds *datasource) (*datasource, error) {
-	now := time.Now().UnixNano()
-	last := ds.schemaChecked.Load()
-	if now-last < int64(schemaCheckEvery) || !ds.schemaChecked.CompareAndSwap(last, now) {
-		return ds, nil
-	}
-	if v := schemaVersion(ctx, ds.src); v != "" && v != ds.schemaVer {
-		e.log.Info("the datasource's schema changed since it was read; reading it again", "datasource", ds.spec.ID)
-		return e.sources.Renew(ctx, ds.spec.ID, e.opts.OpenWait)
+	if fresh, checked, err := e.schemaMoved(ctx, ds, schemaCheckEvery); !checked || fresh != ds || err != nil {
+		return fresh, err
 	}
 	if time.Since(ds.openedAt) > e.opts.ProfileMaxAge && (ds.stateTok == "" || stateToken(ctx, ds.src) != ds.stateTok) {
 		// the rule a restart applies to a stored profile, applied to a
@@ -65,6 +59,29 @@ func (e *Engine) current(ctx context.Context, ds *datasource) (*datasource, erro
 	}
 	return ds, nil
 }
+
+// schemaMoved compares ds's schema version with its source's, unless a
+// call did so less than every ago (checked false), and returns ds, or ds
+// renewed (as current describes) when the version moved.
+func (e *Engine) schemaMoved(ctx context.Context, ds *datasource, every time.Duration) (fresh *datasource, checked bool, err error) {
+	now := time.Now().UnixNano()
+	last := ds.schemaChecked.Load()
+	if now-last < int64(every) || !ds.schemaChecked.CompareAndSwap(last, now) {
+		return ds, false, nil
+	}
+	if v := schemaVersion(ctx, ds.src); v != "" && v != ds.schemaVer {
+		e.log.Info("the datasource's schema changed since it was read; reading it again", "datasource", ds.spec.ID)
+		fresh, err := e.sources.Renew(ctx, ds.spec.ID, e.opts.OpenWait)
+		return fresh, true, err
+	}
+	return ds, true, nil
+}
+
+// notFoundCheckEvery bounds the schema checks of plans refused for naming
+// what the snapshot lacks, which skip schemaCheckEvery (a table created a
+// moment ago is what such a plan usually names), so that a client sending
+// unknown names cannot make every call read the catalog.
+const notFoundCheckEvery = 200 * time.Millisecond
 
 // stateToken is src's state token, "" when it has none or cannot read
 // it (a renewal is then due by age alone).

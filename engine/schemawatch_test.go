@@ -23,12 +23,7 @@ func TestSchemaChangedWhileServingIsReadAgain(t *testing.T) {
 	defer func(d time.Duration) { schemaCheckEvery = d }(schemaCheckEvery)
 	schemaCheckEvery = 0
 	path := copyChinook(t)
-	e, err := New(Options{Open: openAdapter, OpenWait: 30 * time.Second,
-		Datasources: []DatasourceSpec{{ID: "shop", Engine: "sqlite", Path: path}}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { e.Close() })
+	e := shopEngine(t, path)
 	checkSchemaWatch(t, e, func(stmts ...string) { sourcetest.ExecWritable(t, path, stmts...) })
 }
 
@@ -204,4 +199,37 @@ func TestProfileOlderThanMaxAgeIsReadAgainWhileServing(t *testing.T) {
 		}
 		time.Sleep(20 * time.Millisecond)
 	}
+}
+
+// A table created a moment after the last schema check is what a plan
+// that names it comes for: it is answered at once, not refused until the
+// next periodic check (a host that reads "no such table" gives up).
+func TestNewTableAnsweredBeforeTheNextPeriodicCheck(t *testing.T) {
+	defer func(d time.Duration) { schemaCheckEvery = d }(schemaCheckEvery)
+	schemaCheckEvery = time.Hour
+	path := copyChinook(t)
+	e := shopEngine(t, path)
+	ctx := context.Background()
+	artists := []byte(`{"select":[{"expr":{"kind":"column","table":"a","column":"Name"}}],"from":[{"table":"Artist","alias":"a"}],"limit":1}`)
+	if _, err := e.RunPlan(ctx, "shop", artists); err != nil {
+		t.Fatal(err)
+	}
+	sourcetest.ExecWritable(t, path, `CREATE TABLE "Promo" (code TEXT)`, `INSERT INTO "Promo" VALUES ('SPRING')`)
+	time.Sleep(2 * notFoundCheckEvery)
+	promo := []byte(`{"select":[{"expr":{"kind":"column","table":"p","column":"code"}}],"from":[{"table":"Promo","alias":"p"}]}`)
+	if res, err := e.RunPlan(ctx, "shop", promo); err != nil || len(res.Rows) != 1 {
+		t.Fatalf("a table created after the last check: %v", err)
+	}
+}
+
+// shopEngine is an engine on a copy of Chinook at path, datasource shop.
+func shopEngine(t *testing.T, path string) *Engine {
+	t.Helper()
+	e, err := New(Options{Open: openAdapter, OpenWait: 30 * time.Second,
+		Datasources: []DatasourceSpec{{ID: "shop", Engine: "sqlite", Path: path}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { e.Close() })
+	return e
 }

@@ -4,6 +4,13 @@ package main
 // regression would break it, with the tests that must notice.
 var mutations = []mutation{
 	{
+		Name: "not-found-waits-for-periodic-check",
+		File: "engine/check.go",
+		Old:  "if errors.As(err, &pe) && notFound(pe) {",
+		New:  "if errors.As(err, &pe) && notFound(pe) && false {",
+		Pkgs: []string{"./engine"}, Run: "TestNewTableAnsweredBeforeTheNextPeriodicCheck",
+	},
+	{
 		Name: "renew-doubles-a-running-renewal",
 		File: "engine/opening/set.go",
 		Old:  "\tif op, ok := s.running[id]; ok {\n\t\treturn op\n\t}",
@@ -62,8 +69,8 @@ var mutations = []mutation{
 	{
 		Name: "schema-watch-never-renews",
 		File: "engine/schemawatch.go",
-		Old:  "return e.sources.Renew(ctx, ds.spec.ID, e.opts.OpenWait)",
-		New:  "return ds, nil",
+		Old:  "fresh, err := e.sources.Renew(ctx, ds.spec.ID, e.opts.OpenWait)",
+		New:  "fresh, err := ds, error(nil)",
 		Pkgs: []string{"./engine"}, Run: "TestSchemaChangedWhileServing|TestPlanDuringReRead",
 	},
 	{
