@@ -336,7 +336,8 @@ func (e *Engine) openDatasource(ctx context.Context, spec DatasourceSpec) (*data
 	}
 	// read before the snapshot: a change made while it is read is seen
 	// by the next check
-	schemaVer, stateTok := schemaVersion(ctx, src), stateToken(ctx, src)
+	schemaVer, _ := schemaVersion(ctx, src)
+	stateTok := stateToken(ctx, src)
 	opening.Progress(ctx, "profiling", 0, 0)
 	loader := snapshots.Loader{Store: e.opts.Store, MaxAge: e.opts.ProfileMaxAge, Log: e.log}
 	indexer := indexing.Builder{Dir: e.opts.IndexDir, Embedder: e.opts.Embedder, Log: e.log}

@@ -2,7 +2,10 @@ package engine
 
 import (
 	"context"
+	"errors"
 	"time"
+
+	"github.com/nl2sql/nl2sql/internal/source"
 
 	"github.com/nl2sql/nl2sql/engine/snapshots"
 )
@@ -21,19 +24,25 @@ type schemaVersioner interface {
 }
 
 // schemaVersion is src's schema version, "" when it has none or cannot
-// read it (no renewal is ever started from "").
-func schemaVersion(ctx context.Context, src Source) string {
+// read it (no renewal is ever started from ""); the error is only that of
+// a file removed from under the datasource (source.ErrFileGone) or one
+// replaced that can only be opened once the old one is closed
+// (source.ErrFileReplaced).
+func schemaVersion(ctx context.Context, src Source) (string, error) {
 	sv, ok := src.(schemaVersioner)
 	if !ok {
-		return ""
+		return "", nil
 	}
 	ctx, cancel := context.WithTimeout(ctx, time.Second)
 	defer cancel()
 	v, err := sv.SchemaVersion(ctx)
-	if err != nil {
-		return ""
+	if errors.Is(err, source.ErrFileGone) || errors.Is(err, source.ErrFileReplaced) {
+		return "", err
 	}
-	return v
+	if err != nil {
+		return "", nil
+	}
+	return v, nil
 }
 
 // current returns ds, or ds read again when its schema changed since it
@@ -69,7 +78,21 @@ func (e *Engine) schemaMoved(ctx context.Context, ds *datasource, every time.Dur
 	if now-last < int64(every) || !ds.schemaChecked.CompareAndSwap(last, now) {
 		return ds, false, nil
 	}
-	if v := schemaVersion(ctx, ds.src); v != "" && v != ds.schemaVer {
+	v, err := schemaVersion(ctx, ds.src)
+	if errors.Is(err, source.ErrFileReplaced) {
+		e.log.Info("the datasource's file was replaced; opening the new one", "datasource", ds.spec.ID)
+		fresh, err := e.sources.Reopen(ctx, ds.spec.ID, e.opts.OpenWait)
+		return fresh, true, err
+	}
+	if err != nil {
+		// its file was removed: answering on from the open handle would
+		// show data that is no longer anywhere; the next call opens the
+		// path again (and fails until a file is back)
+		e.log.Warn("the datasource's file was removed; closing it", "datasource", ds.spec.ID)
+		e.sources.Drop(ds.spec.ID)
+		return ds, true, sourceError(err, ds.spec.ID)
+	}
+	if v != "" && v != ds.schemaVer {
 		e.log.Info("the datasource's schema changed since it was read; reading it again", "datasource", ds.spec.ID)
 		fresh, err := e.sources.Renew(ctx, ds.spec.ID, e.opts.OpenWait)
 		return fresh, true, err

@@ -242,6 +242,39 @@ func (s *Set[T]) Forget(id string) (T, bool) {
 	return v, ok
 }
 
+// Drop takes datasource id out of the ready ones and releases it (a
+// source's close waits for the statements running on it to end), so the
+// next Await opens it afresh: for a source whose file is gone, on
+// whose path a new file may appear, which DuckDB would not open while the
+// old handle is (it opens a path once per process).
+func (s *Set[T]) Drop(id string) {
+	s.mu.Lock()
+	v, ok := s.ready[id]
+	delete(s.ready, id)
+	s.mu.Unlock()
+	if ok {
+		s.release(v)
+	}
+}
+
+// Reopen releases datasource id at once, calls still running on it
+// failing, and opens it afresh as Await does: for a source whose new
+// state cannot be opened while the old one is (DuckDB opens a path once
+// per process). A renewal already running is waited for instead.
+func (s *Set[T]) Reopen(ctx context.Context, id string, wait time.Duration) (T, error) {
+	s.mu.Lock()
+	v, ok := s.ready[id]
+	_, running := s.running[id]
+	if ok && !running {
+		delete(s.ready, id)
+	}
+	s.mu.Unlock()
+	if ok && !running {
+		s.release(v)
+	}
+	return s.Await(ctx, id, wait)
+}
+
 // Close cancels the opens still running and waits for them (a server
 // stopped seconds after it started must not leave an open writing to a
 // state store its caller closes next), then hands back every opened

@@ -74,6 +74,20 @@ var mutations = []mutation{
 		Pkgs: []string{"./engine"}, Run: "TestSchemaChangedWhileServing|TestPlanDuringReRead",
 	},
 	{
+		Name: "file-identity-ignored",
+		File: "internal/source/fileident.go",
+		Old:  "return !os.SameFile(fi, f.fi), nil",
+		New:  "return fi == nil, nil",
+		Pkgs: []string{"./engine"}, Run: "TestDatabaseFileReplacedOnDisk",
+	},
+	{
+		Name: "removed-file-answered-from-old-handle",
+		File: "engine/schemawatch.go",
+		Old:  "\t\te.sources.Drop(ds.spec.ID)\n\t\treturn ds, true, sourceError(err, ds.spec.ID)",
+		New:  "\t\treturn ds, true, nil",
+		Pkgs: []string{"./engine"}, Run: "TestDatabaseFileReplacedOnDisk",
+	},
+	{
 		Name: "renew-releases-replaced-at-once",
 		File: "engine/opening/set.go",
 		Old:  "\t\t\ts.retire(old)\n",

@@ -101,6 +101,7 @@ type DuckDB struct {
 	db       *sql.DB
 	profiles source.ProfileCache
 	path     string // absolute, for StateToken
+	ident    source.FileIdent
 }
 
 // OpenDuckDB opens the DuckDB database file at path (made absolute) as
@@ -138,7 +139,7 @@ func OpenDuckDB(ctx context.Context, id, path string, opts source.Options) (*Duc
 		}
 		return nil, duckdbOpenError(err)
 	}
-	d := &DuckDB{id: id, opts: opts, db: sql.OpenDB(conn), path: abs}
+	d := &DuckDB{id: id, opts: opts, db: sql.OpenDB(conn), path: abs, ident: source.IdentOf(abs, fi)}
 	d.db.SetMaxOpenConns(source.QueryConns)
 	d.db.SetMaxIdleConns(source.QueryConns)
 	if err := d.checkSettings(ctx); err != nil {

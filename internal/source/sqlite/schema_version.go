@@ -13,8 +13,14 @@ import (
 // opened the datasource, and reads a changed schema again, while writes
 // of data (which move the state token on every commit) leave it alone.
 // It is read through a connection, so a schema change still in the
-// write-ahead log counts.
+// write-ahead log counts. A file put in the database's place (or its
+// removal, an error wrapping source.ErrFileGone) moves it too: the open
+// connections still read the old file.
 func (s *SQLite) SchemaVersion(ctx context.Context) (string, error) {
+	moved, err := s.ident.Moved()
+	if err != nil {
+		return "", err
+	}
 	res, err := s.run(ctx, s.meta, `SELECT schema_version FROM pragma_schema_version`, nil, 1)
 	if err != nil {
 		return "", err
@@ -22,5 +28,5 @@ func (s *SQLite) SchemaVersion(ctx context.Context) (string, error) {
 	if len(res.Rows) != 1 || len(res.Rows[0]) != 1 {
 		return "", source.Errorf(source.CodeQueryFailed, nil, "", "the schema version could not be read")
 	}
-	return fmt.Sprint(res.Rows[0][0]), nil
+	return source.Versioned(fmt.Sprint(res.Rows[0][0]), moved), nil
 }

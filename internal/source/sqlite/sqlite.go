@@ -34,6 +34,7 @@ type SQLite struct {
 	query *sqlitePool
 	meta  *sqlitePool
 	path  string // absolute, for StateToken
+	ident source.FileIdent
 }
 
 // OpenSQLite opens the SQLite database file at path (made absolute) as
@@ -69,6 +70,7 @@ func openSQLite(ctx context.Context, id, path string, opts source.Options, busy 
 		id:    id,
 		opts:  opts,
 		path:  abs,
+		ident: source.IdentOf(abs, fi),
 		query: openSQLitePool(dsn, sqlitePolicy{}, busy, source.QueryConns),
 		meta:  openSQLitePool(dsn, sqlitePolicy{introspection: true}, busy, 1),
 	}

@@ -1,0 +1,104 @@
+package engine
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"os"
+	"path/filepath"
+	"strconv"
+	"testing"
+	"time"
+
+	"github.com/nl2sql/nl2sql/internal/source/sourcetest"
+)
+
+// The threat: a nightly job writes shop_new.db and moves it over shop.db
+// (or removes the file and writes it anew) while the server runs. The
+// open connections keep reading the old, unlinked file: the server went
+// on answering 400 orders where the file on disk held 100, said the
+// datasource was ready, and refused the new file's tables as unknown,
+// until a restart nobody told the user about.
+func TestDatabaseFileReplacedOnDiskIsOpenedAgain(t *testing.T) {
+	defer func(d time.Duration) { schemaCheckEvery = d }(schemaCheckEvery)
+	schemaCheckEvery = 0
+	for _, eng := range []string{"sqlite", "duckdb"} {
+		t.Run(eng, func(t *testing.T) {
+			dir := t.TempDir()
+			path := filepath.Join(dir, "shop."+eng)
+			writeOrders(t, eng, path, 400)
+			e, err := New(Options{Open: openAdapter, OpenWait: 30 * time.Second,
+				Datasources: []DatasourceSpec{{ID: "shop", Engine: eng, Path: path}}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			t.Cleanup(func() { e.Close() })
+			if n := countOrders(t, e); n != 400 {
+				t.Fatalf("orders %d, want 400", n)
+			}
+
+			// mv new.db shop.db
+			next := filepath.Join(dir, "next."+eng)
+			writeOrders(t, eng, next, 100)
+			if err := os.Rename(next, path); err != nil {
+				t.Fatal(err)
+			}
+			if n := countOrders(t, e); n != 100 {
+				t.Fatalf("after the file was replaced: orders %d, want the new file's 100", n)
+			}
+
+			// rm shop.db: no answer from a file nobody can see
+			if err := os.Remove(path); err != nil {
+				t.Fatal(err)
+			}
+			_, err = e.RunPlan(context.Background(), "shop", ordersCount)
+			var ee *Error
+			if !errors.As(err, &ee) || ee.Code != "DATASOURCE_UNAVAILABLE" || ee.Hint == "" {
+				t.Fatalf("after the file was removed: %v, want DATASOURCE_UNAVAILABLE with a hint", err)
+			}
+
+			// and a file written there again is answered from
+			writeOrders(t, eng, path, 7)
+			if n := countOrders(t, e); n != 7 {
+				t.Fatalf("after the file came back: orders %d, want 7", n)
+			}
+		})
+	}
+}
+
+var ordersCount = []byte(`{"select":[{"expr":{"kind":"func","name":"COUNT","args":[]},"alias":"n"}],"from":[{"table":"orders","alias":"o"}]}`)
+
+func countOrders(t *testing.T, e *Engine) int64 {
+	t.Helper()
+	res, err := e.RunPlan(context.Background(), "shop", ordersCount)
+	if err != nil {
+		t.Fatal(err)
+	}
+	n, ok := res.Rows[0][0].(int64)
+	if !ok {
+		t.Fatalf("count %T %v", res.Rows[0][0], res.Rows[0][0])
+	}
+	return n
+}
+
+// writeOrders writes a database file of engine eng at path whose table
+// orders holds n rows.
+func writeOrders(t *testing.T, eng, path string, n int) {
+	t.Helper()
+	stmts := []string{`CREATE TABLE orders (id INTEGER PRIMARY KEY, total DOUBLE)`}
+	stmts = append(stmts, `INSERT INTO orders SELECT i, i * 1.5 FROM (WITH RECURSIVE s(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM s WHERE i < `+strconv.Itoa(n)+`) SELECT i FROM s) AS s`)
+	if eng == "sqlite" {
+		sourcetest.ExecWritable(t, path, stmts...)
+		return
+	}
+	db, err := sql.Open("duckdb", path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	for _, s := range stmts {
+		if _, err := db.Exec(s); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
