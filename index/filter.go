@@ -24,7 +24,7 @@ import (
 //
 // Profiles are copied, never shared with snap; snap is not changed.
 func (s *Selection) Filter(snap *schema.Snapshot) *schema.Snapshot {
-	out := &schema.Snapshot{Datasource: snap.Datasource, Dialect: snap.Dialect, Tables: []schema.Table{}}
+	out := snap.WithTables([]schema.Table{})
 	cols := map[[2]string]map[string]bool{}
 	for _, t := range s.Tables {
 		m := map[string]bool{}

@@ -19,6 +19,7 @@ const (
 	CodeTableNotFound  Code = "TABLE_NOT_FOUND"       // no such table (or one the caller may not see)
 	CodeColumnNotFound Code = "COLUMN_NOT_FOUND"      // no such column on the source
 	CodeAmbiguous      Code = "AMBIGUOUS_COLUMN"      // an unqualified name several sources have
+	CodeAmbiguousTable Code = "AMBIGUOUS_TABLE"       // a table name several schemas have, none the default one
 	CodeAliasNotFound  Code = "ALIAS_NOT_FOUND"       // a reference to an alias not in scope
 	CodeDuplicateAlias Code = "DUPLICATE_ALIAS"       // two sources or CTEs with one alias
 	CodeNotJoined      Code = "TABLE_NOT_JOINED"      // a declared source no join connects

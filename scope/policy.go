@@ -9,6 +9,8 @@ import (
 	"maps"
 	"slices"
 	"strings"
+
+	"github.com/nl2sql/nl2sql/internal/schema"
 )
 
 // Policy is the compiled access configuration: roles with their patterns
@@ -47,14 +49,6 @@ type rowFilter struct {
 	index             int // in the role's row_filters, for messages
 }
 
-// DefaultSchema is the schema a name without one lives in, per engine.
-func DefaultSchema(engine string) string {
-	if engine == "postgres" {
-		return "public"
-	}
-	return "main" // sqlite, duckdb
-}
-
 // New compiles cfg's roles, users and local user. It fails, naming the key
 // (roles.<name>.row_filters[i].where), when a row filter does not parse;
 // the config checked the shapes. Users naming a role that does not exist
@@ -64,7 +58,7 @@ func New(cfg Access) (*Policy, error) {
 	p := &Policy{secured: cfg.Roles != nil, roles: map[string]*role{}, users: map[string]*User{},
 		local: cfg.LocalUser, schemas: map[string]string{}}
 	for id, engine := range cfg.Engines {
-		p.schemas[id] = DefaultSchema(engine)
+		p.schemas[id] = schema.DefaultSchema(engine)
 	}
 	var errs []error
 	for _, name := range slices.Sorted(maps.Keys(cfg.Roles)) {

@@ -179,7 +179,7 @@ func (s *Scope) FilterSnapshot(snap *schema.Snapshot) *schema.Snapshot {
 	if snap == nil || s.Unrestricted() {
 		return snap
 	}
-	out := &schema.Snapshot{Datasource: snap.Datasource, Dialect: snap.Dialect, Tables: []schema.Table{}}
+	out := snap.WithTables([]schema.Table{})
 	if !s.Reaches(snap.Datasource) {
 		return out
 	}

@@ -143,7 +143,7 @@ func describePage(ctx context.Context, eng SchemaDescriber, snap *schema.Snapsho
 			out.NextCursor = EncodeCursor("describe_schema", tableKey(tables[len(tables)-1]), bind...)
 			out.Truncated, out.TruncatedReason = true, TruncatedTokenBudget
 		}
-		page := &schema.Snapshot{Datasource: snap.Datasource, Dialect: snap.Dialect, Tables: tables}
+		page := snap.WithTables(tables)
 		var err error
 		if out.Semantic, err = semanticFor(ctx, eng, datasource, page.TableNames()); err != nil {
 			return nil, err

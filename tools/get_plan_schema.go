@@ -13,9 +13,9 @@ import (
 
 // planRules is the guide's text part: what a host cannot read off the
 // schema (how rows are capped and ordered, how dates compare).
-const planRules = `A plan is a JSON query tree, never SQL. The server validates it against the schema and your access, renders SQL for the database and runs it read-only. Omit optional fields.
+const planRules = `A plan is a JSON query tree, never SQL. The server validates it against the schema and your access, renders SQL and runs it read-only. Omit optional fields.
 
-- "from" lists sources, each with an "alias"; the first is the base. Every later source is the "right" of exactly one join whose "left" is an alias already joined; "on" pairs a column of left with one of right. Join on the foreign keys describe_schema lists; other joins come back with a warning.
+- "from" lists sources, each a "table" as listed (schema.table outside the default schema) and an "alias"; the first is the base. Every later source is the "right" of exactly one join whose "left" is an alias already joined; "on" pairs a column of left with one of right. Join on the foreign keys listed; other joins come back with a warning.
 - Expression kinds: column {"table": alias, "column"}, literal {"type", "value"}, binary {"op", "left", "right"} ("/" true division, "div" integer division), func {"name", "args", "distinct"}, window {"name", "args", "partition_by", "order_by"}, case, cast, in {"expr", "list"} or {"expr", "subquery"}, exists {"subquery"}, subquery {"query"} (scalar), between, like, is_null, unary, metric, filter. "negated": true makes in, exists, between, like and is_null NOT.
 - A join's "condition" is an extra predicate ANDed to its "on" pairs. "with": [{"name", "query"}] defines CTEs "from" names as tables. "set_ops": [{"op": "union"|"union_all"|"intersect"|"except", "query"}] combines the query with others of the same columns.
 - A computed select item needs an "alias". With aggregates, group_by every other selected column; filter aggregates in "having". order_by, group_by, having and a window's partition_by/order_by may name a select item that is no window by alias: {"kind": "column", "column": "<alias>"} (an alias that is also a source column's name is ambiguous there: choose another). SUM/AVG/COUNT over a table joined to rows that refer to it counts each of its rows once per match: aggregate it in a subquery first. "qualify" filters window results by alias.
@@ -23,7 +23,7 @@ const planRules = `A plan is a JSON query tree, never SQL. The server validates 
 - Dates: write literals {"kind": "literal", "type": "date", "value": "2010-03-31"} (YYYY-MM-DD) or type timestamp "YYYY-MM-DD HH:MM:SS", not CURRENT_DATE. A date compared with a timestamp covers its whole day: ts <= 2010-03-31 and BETWEEN dates include all of March 31. DATE_PART, DATE_TRUNC, PERIOD_LABEL (text 2010, 2010-Q1, 2010-03, 2010-03-31) take (unit, x); DATE_ADD(unit, n, x); DATE_DIFF_DAYS(end, start) counts calendar days, date(end) - date(start), not elapsed time (23:00 to 01:00 next day is 1); unit is year|quarter|month|day; DATE_PART also takes week (ISO, 1-53), doy, dow (0 = Sunday), hour, minute; DATE_TRUNC week (to Monday), hour, minute (timestamps). SUBSTR(x, start, len) counts a negative start from the end; LEFT(x, n), RIGHT(x, n).
 - Text matching is case-sensitive on every engine: {"kind": "like", "expr", "pattern", "case_insensitive": true} matches regardless of case ("%" any run, "_" one character, "\" escapes), and = compares exact text.
 - Where describe_schema lists a semantic layer, {"kind": "metric"|"filter", "name", "table": alias} uses its definitions.
-- A refusal lists issues with code, path, message and often a hint (did you mean, what is allowed there).`
+- A refusal lists issues with code, path, message and often a hint.`
 
 // PlanShape is one short example of a plan shape hosts need, on Chinook.
 type PlanShape struct {

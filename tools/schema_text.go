@@ -59,7 +59,7 @@ func SnapshotText(s *schema.Snapshot) string {
 			b.WriteString(strings.TrimRight(line, " ") + "\n")
 		}
 		for _, fk := range t.ForeignKeys {
-			fmt.Fprintf(&b, "  foreign key (%s) → %s(%s)\n", strings.Join(fk.Columns, ", "), fk.RefTable, strings.Join(fk.RefColumns, ", "))
+			fmt.Fprintf(&b, "  foreign key (%s) → %s(%s)\n", strings.Join(fk.Columns, ", "), fk.RefSchema+"."+fk.RefTable, strings.Join(fk.RefColumns, ", "))
 		}
 	}
 	return b.String()

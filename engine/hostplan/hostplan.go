@@ -259,7 +259,7 @@ func (r *retrieved) context(tokens int) HostContext {
 		// the context grows with its tables: the most leading tables that
 		// fit, by bisection (a whole schema has thousands)
 		render := func(n int) string {
-			return ds.SchemaContext(&schema.Snapshot{Datasource: snap.Datasource, Dialect: snap.Dialect, Tables: snap.Tables[:n]})
+			return ds.SchemaContext(snap.WithTables(snap.Tables[:n]))
 		}
 		n := sort.Search(len(snap.Tables), func(n int) bool { return schemactx.ContextTokens(render(n+1)) > tokens })
 		n = max(n, 1)

@@ -304,7 +304,7 @@ func (l Loader) profileChanged(ctx context.Context, src Source, fresh, stored *s
 	if len(todo) == len(fresh.Tables) {
 		return false, src.Profile(ctx, fresh)
 	}
-	sub := &schema.Snapshot{Datasource: fresh.Datasource, Dialect: fresh.Dialect, Tables: make([]schema.Table, len(todo))}
+	sub := fresh.WithTables(make([]schema.Table, len(todo)))
 	for k, i := range todo {
 		sub.Tables[k] = fresh.Tables[i]
 	}

@@ -3,6 +3,7 @@ package warnings
 import (
 	"encoding/json"
 	"fmt"
+	"slices"
 	"strings"
 	"unicode/utf8"
 
@@ -64,20 +65,22 @@ func matchedNothing(plan *planast.Query, rows [][]any) bool {
 }
 
 // spellingWarning explains a filter that matched nothing by a stored
-// value spelled almost as the literal: the same text but for letter case
-// or surrounding spaces ('Aberdeen' against a stored 'Aberdeen '). The
-// stored values are the column's profile samples and, when known, every
-// value the value index holds; "" when none is that close.
+// value spelled almost as the literal: the same text but for letter case,
+// surrounding spaces, accents, the form of an apostrophe or Unicode
+// composition ('O’Brien' against a stored "O'Brien", 'Siobhan' against
+// 'Siobhán'). The stored values are the column's profile samples and,
+// when known, every value the value index holds; "" when none is that
+// close.
 func spellingWarning(snap *schema.Snapshot, q *planast.Query, x, pattern planast.Expr, stored func(string, string, string) []string) string {
 	t, c, lit := textFilter(snap, q, x, pattern)
 	if c == nil {
 		return ""
 	}
-	want := loose(lit.Text)
+	want := folded(lit.Text)
 	var near []string
 	seen := map[string]bool{lit.Text: true}
 	consider := func(v string) {
-		if !seen[v] && loose(v) == want {
+		if !seen[v] && folded(v) == want {
 			seen[v] = true
 			near = append(near, v)
 		}
@@ -89,11 +92,16 @@ func spellingWarning(snap *schema.Snapshot, q *planast.Query, x, pattern planast
 	if len(near) == 0 {
 		return ""
 	}
+	how := howItDiffers(lit.Text, near[0])
 	what := "the stored value " + someQuoted(near) + " differs"
 	if len(near) > 1 {
 		what = "the stored values " + someQuoted(near) + " differ"
 	}
-	return fmt.Sprintf(`no rows matched, and no stored value of %q is exactly %q: %s from it only in letter case or surrounding spaces (= compares case-sensitively and exactly, on every engine); compare with the stored spelling (letter case alone: {"kind": "like", ..., "case_insensitive": true} with the value as pattern)`, c.Name, lit.Text, what)
+	compares, fix := "exactly", "compare with the stored value exactly as it is quoted here"
+	if strings.HasPrefix(how, "only in letter case") {
+		compares, fix = "case-sensitively and exactly", `compare with the stored spelling (letter case alone: {"kind": "like", ..., "case_insensitive": true} with the value as pattern)`
+	}
+	return fmt.Sprintf(`no rows matched, and no stored value of %q is exactly %q: %s from it %s (= compares %s, on every engine); %s`, c.Name, lit.Text, what, how, compares, fix)
 }
 
 // textFilter is the table, text column and string literal of a filter
@@ -136,12 +144,12 @@ func partWarning(snap *schema.Snapshot, q *planast.Query, x, pattern planast.Exp
 	if c == nil || utf8.RuneCountInString(strings.TrimSpace(lit.Text)) < 3 {
 		return ""
 	}
-	want := loose(lit.Text)
+	want := folded(lit.Text)
 	var holding []string
 	seen := map[string]bool{}
 	vals, _ := knownValues(t, c, stored)
 	for _, v := range vals {
-		if lv := loose(v); !seen[v] && lv != want && strings.Contains(lv, want) {
+		if lv := folded(v); !seen[v] && lv != want && strings.Contains(lv, want) {
 			seen[v] = true
 			holding = append(holding, v)
 		}
@@ -154,7 +162,8 @@ func partWarning(snap *schema.Snapshot, q *planast.Query, x, pattern planast.Exp
 		what = "the stored values " + someQuoted(holding) + " hold it"
 	}
 	fix := "compare with the stored value"
-	if !strings.ContainsAny(lit.Text, "%_") {
+	plainPart := !slices.ContainsFunc(holding, func(v string) bool { return !strings.Contains(loose(v), loose(lit.Text)) })
+	if !strings.ContainsAny(lit.Text, "%_") && plainPart {
 		fix += fmt.Sprintf(`, or match a part: {"kind": "like", ..., "pattern": %q, "case_insensitive": true}`, "%"+strings.TrimSpace(lit.Text)+"%")
 	}
 	return fmt.Sprintf("no rows matched, and no stored value of %q is %q, but %s (= and a like without %% compare whole values, on every engine): %s", c.Name, lit.Text, what, fix)

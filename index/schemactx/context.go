@@ -93,7 +93,7 @@ func SchemaContext(snap *schema.Snapshot) string {
 		if i > 0 {
 			b.WriteByte('\n')
 		}
-		writeTable(&b, t)
+		writeTable(&b, snap, t)
 	}
 	return b.String()
 }
@@ -107,7 +107,7 @@ func SchemaTokens(snap *schema.Snapshot) int {
 	return joinedTokens(func(yield func(string) bool) {
 		for _, t := range tables {
 			var b strings.Builder
-			writeTable(&b, t)
+			writeTable(&b, snap, t)
 			if !yield(b.String()) {
 				return
 			}
@@ -161,8 +161,8 @@ func sortedTables(snap *schema.Snapshot) []schema.Table {
 }
 
 // writeTable writes one table's line of SchemaContext.
-func writeTable(b *strings.Builder, t schema.Table) {
-	b.WriteString(name(t.Name))
+func writeTable(b *strings.Builder, snap *schema.Snapshot, t schema.Table) {
+	b.WriteString(planName(snap.PlanName(&t)))
 	if t.RowCount != nil {
 		fmt.Fprintf(b, " (%d rows)", *t.RowCount)
 	}
@@ -176,7 +176,7 @@ func writeTable(b *strings.Builder, t schema.Table) {
 	for _, fk := range t.ForeignKeys {
 		if len(fk.Columns) == 1 && len(fk.RefColumns) == 1 {
 			if _, dup := ref[fk.Columns[0]]; !dup {
-				ref[fk.Columns[0]] = name(fk.RefTable) + "." + name(fk.RefColumns[0])
+				ref[fk.Columns[0]] = planName(snap.RefPlanName(fk)) + "." + name(fk.RefColumns[0])
 				continue
 			}
 		}
@@ -230,7 +230,7 @@ func writeTable(b *strings.Builder, t schema.Table) {
 		}
 	}
 	for _, fk := range multi {
-		fmt.Fprintf(b, "; fk (%s) -> %s(%s)", names(fk.Columns), name(fk.RefTable), names(fk.RefColumns))
+		fmt.Fprintf(b, "; fk (%s) -> %s(%s)", names(fk.Columns), planName(snap.RefPlanName(fk)), names(fk.RefColumns))
 	}
 }
 
@@ -251,17 +251,29 @@ func uniquePerRow(rows *int64, p *schema.ColumnProfile) bool {
 // a JSON string, so that a name holding spaces or punctuation (or text
 // meant for the model) stays one delimited token of data.
 func name(n string) string {
-	plain := n != ""
-	for i, r := range n {
-		if !(r == '_' || r == '$' || unicode.IsLetter(r) || (i > 0 && unicode.IsDigit(r))) {
-			plain = false
-			break
-		}
-	}
-	if plain {
+	if plain(n) {
 		return n
 	}
 	return jsonString(n)
+}
+
+// planName is name for a table's name as plans write it (schema.table
+// outside the default schema): bare when both parts are plain
+// identifiers.
+func planName(n string) string {
+	if sch, t, ok := strings.Cut(n, "."); ok && plain(sch) && plain(t) {
+		return n
+	}
+	return name(n)
+}
+
+func plain(n string) bool {
+	for i, r := range n {
+		if !(r == '_' || r == '$' || unicode.IsLetter(r) || (i > 0 && unicode.IsDigit(r))) {
+			return false
+		}
+	}
+	return n != ""
 }
 
 // names writes a list of names separated by ", ".

@@ -25,6 +25,10 @@ type Snapshot struct {
 	Dialect    string `json:"dialect"` // DialectSQLite, DialectDuckDB or DialectPostgres
 	// Tables are sorted by (Schema, Name), byte-wise.
 	Tables []Table `json:"tables"`
+	// DefaultSchema is the schema a table name without one reads, when
+	// it is not the dialect's (a PostgreSQL DSN's search_path): see
+	// Snapshot.Default.
+	DefaultSchema string `json:"default_schema,omitempty"`
 	// ProfileFormat is the ProfileFormat its profile was made by (0: before
 	// formats were numbered), set by whoever stores a profiled snapshot: a
 	// stored profile of an older format lacks what profiling now records,
@@ -146,29 +150,87 @@ var _ planast.Catalog = (*Snapshot)(nil)
 
 // Lookup finds a table or view. schema may be empty (any schema). It tries
 // an exact match of both names first; when that finds nothing it matches
-// case-insensitively. Either way the match must be unique: two tables of one
-// name in different schemas with an empty schema argument are ambiguous, and
-// Lookup reports false.
+// case-insensitively. Either way the match must be unique, except that an
+// empty schema prefers the table in the dialect's default schema (as
+// PostgreSQL's search_path does): a customers table added in another schema
+// must not make every plan naming the public one fail. Without a schema,
+// a name no table has that reads as schema.name (the form PlanName writes)
+// is looked up as such.
 func (s *Snapshot) Lookup(schema, name string) (*Table, bool) {
 	if s == nil {
 		return nil, false
 	}
+	def := s.Default()
 	match := func(eq func(a, b string) bool) (*Table, int) {
-		var hit *Table
-		n := 0
+		var hit, inDefault *Table
+		n, nd := 0, 0
 		for i := range s.Tables {
 			t := &s.Tables[i]
 			if eq(t.Name, name) && (schema == "" || eq(t.Schema, schema)) {
 				hit, n = t, n+1
+				if t.Schema == def {
+					inDefault, nd = t, nd+1
+				}
 			}
+		}
+		if n > 1 && schema == "" && nd == 1 {
+			return inDefault, 1
 		}
 		return hit, n
 	}
 	if t, n := match(func(a, b string) bool { return a == b }); n > 0 {
 		return t, n == 1
 	}
-	t, n := match(strings.EqualFold)
-	return t, n == 1
+	if t, n := match(strings.EqualFold); n > 0 {
+		return t, n == 1
+	}
+	if sch, rest, dotted := strings.Cut(name, "."); dotted && schema == "" && sch != "" && rest != "" {
+		return s.Lookup(sch, rest)
+	}
+	return nil, false
+}
+
+// DefaultSchema is the schema a table name without one lives in: "public"
+// on PostgreSQL (the search_path every session gets), "main" on SQLite and
+// DuckDB.
+func DefaultSchema(dialect string) string {
+	if dialect == DialectPostgres {
+		return "public"
+	}
+	return "main"
+}
+
+// WithTables is a snapshot of the same datasource holding tables (a
+// part of s's, a caller's view of them): everything else s says of its
+// datasource comes along.
+func (s *Snapshot) WithTables(tables []Table) *Snapshot {
+	c := *s
+	c.Tables = tables
+	return &c
+}
+
+// Default is the schema a table name without one reads: DefaultSchema,
+// or the one the datasource's connection names instead.
+func (s *Snapshot) Default() string {
+	if s.DefaultSchema != "" {
+		return s.DefaultSchema
+	}
+	return DefaultSchema(s.Dialect)
+}
+
+// PlanName is the name a plan (and every listing a planner reads) gives t:
+// its name in the default schema, schema.name elsewhere, which Lookup
+// reads back; two tables of one name in two schemas are thus told apart.
+func (s *Snapshot) PlanName(t *Table) string {
+	if t.Schema == "" || t.Schema == s.Default() {
+		return t.Name
+	}
+	return t.Schema + "." + t.Name
+}
+
+// RefPlanName is PlanName for the table a foreign key refers to.
+func (s *Snapshot) RefPlanName(fk ForeignKey) string {
+	return s.PlanName(&Table{Schema: fk.RefSchema, Name: fk.RefTable})
 }
 
 // LookupTable implements planast.Catalog: Lookup, returned as the
@@ -223,11 +285,12 @@ func (t *Table) Column(name string) (*Column, bool) {
 	return hit, n == 1
 }
 
-// TableNames lists the snapshot's table names in order (validate.TableLister).
+// TableNames lists the snapshot's tables in order as plans name them
+// (PlanName; validate.TableLister).
 func (s *Snapshot) TableNames() []string {
 	out := make([]string, len(s.Tables))
-	for i, t := range s.Tables {
-		out[i] = t.Name
+	for i := range s.Tables {
+		out[i] = s.PlanName(&s.Tables[i])
 	}
 	return out
 }

@@ -27,6 +27,8 @@ func testSnapshot() *Snapshot {
 				ForeignKeys: []ForeignKey{{Columns: []string{"id"}, RefSchema: "public", RefTable: "order", RefColumns: []string{"select"}}}},
 			{Schema: "sales", Name: "Users", Kind: KindView, Columns: []Column{{Name: "id", Type: planast.TypeInteger}}},
 			{Schema: "sales", Name: "CASE", Kind: KindTable},
+			{Schema: "hr", Name: "staff", Kind: KindTable},
+			{Schema: "sales", Name: "staff", Kind: KindTable},
 		},
 	}
 }
@@ -39,14 +41,19 @@ func TestLookup(t *testing.T) {
 	}{
 		{"public", "order", "public.order"},
 		{"sales", "order", "sales.order"},
-		{"", "order", ""},             // two schemas: ambiguous
+		{"", "order", "public.order"}, // two schemas: the default one, as search_path reads it
 		{"", "users", "public.users"}, // exact beats the case-insensitive sales.Users
 		{"", "Users", "sales.Users"},  // exact
-		{"", "USERS", ""},             // two case-insensitive matches
+		{"", "USERS", "public.users"}, // two case-insensitive matches: the default schema's
 		{"PUBLIC", "ORDER", "public.order"},
 		{"public", "Case", "public.Case"},
-		{"", "case", ""}, // public.Case and sales.CASE
+		{"", "case", "public.Case"}, // public.Case and sales.CASE
 		{"sales", "case", "sales.CASE"},
+		{"", "staff", ""},                  // two schemas, neither the default: ambiguous
+		{"", "sales.staff", "sales.staff"}, // as PlanName writes it
+		{"", "SALES.Order", "sales.order"}, // case-insensitively too
+		{"sales", "sales.staff", ""},       // a schema given: the name is the name
+		{"", "nope.staff", ""},
 		{"public", "nope", ""},
 		{"nope", "order", ""},
 	}

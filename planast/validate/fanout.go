@@ -33,8 +33,18 @@ func fanoutWarnings(root *Query, cat Catalog) []string {
 	return out
 }
 
-// repeat says why a source's rows repeat: the table that refers to it.
-type repeat struct{ table, by string }
+// repeat says why a source's rows repeat: the table that refers to another
+// by a foreign key (by), and the table it refers to (via), which is the
+// repeated source's own table when the two are joined directly.
+type repeat struct{ table, by, via string }
+
+// edge is one join between two aliases, seen from from: many says that
+// to refers to from by a foreign key, not one to one, so each from row
+// meets several to rows.
+type edge struct {
+	to   string
+	many bool
+}
 
 func queryFanout(q *Query, cat Catalog) []string {
 	if len(q.Joins) == 0 {
@@ -49,18 +59,41 @@ func queryFanout(q *Query, cat Catalog) []string {
 			tables[f.Alias] = t
 		}
 	}
-	repeated := map[string]repeat{}
+	edges := map[string][]edge{}
 	for _, j := range q.Joins {
 		l, r := tables[j.Left], tables[j.Right]
 		if l == nil || r == nil {
 			continue
 		}
+		rMany, lMany := false, false
 		for _, p := range j.On {
-			if fkBetween(r, l, p.RightColumn, p.LeftColumn) && !oneToOne(r, p.RightColumn) {
-				repeated[j.Left] = repeat{l.Name, r.Name}
-			}
-			if fkBetween(l, r, p.LeftColumn, p.RightColumn) && !oneToOne(l, p.LeftColumn) {
-				repeated[j.Right] = repeat{r.Name, l.Name}
+			rMany = rMany || fkBetween(r, l, p.RightColumn, p.LeftColumn) && !oneToOne(r, p.RightColumn)
+			lMany = lMany || fkBetween(l, r, p.LeftColumn, p.RightColumn) && !oneToOne(l, p.LeftColumn)
+		}
+		edges[j.Left] = append(edges[j.Left], edge{j.Right, rMany})
+		edges[j.Right] = append(edges[j.Right], edge{j.Left, lMany})
+	}
+	// A source's rows repeat when, walking the joins away from it, some
+	// join meets several rows per row: the rows joined directly to it
+	// (Invoice to its lines) or further on (payments to orders to order
+	// items: each payment once per item of its order).
+	repeated := map[string]repeat{}
+	for alias, t := range tables {
+		seen := map[string]bool{alias: true}
+		queue := []string{alias}
+		for len(queue) > 0 && repeated[alias] == (repeat{}) {
+			u := queue[0]
+			queue = queue[1:]
+			for _, e := range edges[u] {
+				if seen[e.to] {
+					continue
+				}
+				seen[e.to] = true
+				if e.many {
+					repeated[alias] = repeat{t.Name, tables[e.to].Name, tables[u].Name}
+					break
+				}
+				queue = append(queue, e.to)
 			}
 		}
 	}
@@ -91,7 +124,7 @@ func queryFanout(q *Query, cat Catalog) []string {
 						if hit && !seen[key] {
 							seen[key] = true
 							out = append(out, fmt.Sprintf("%s: %s(%s.%s) counts each %s row once per joined %s row (%s refers to %s by a foreign key), so the figure is inflated unless that is meant; aggregate %s alone in a subquery (or a CTE) and join its result, or test %s with exists",
-								path, name, c.Table, c.Column, rp.table, rp.by, rp.by, rp.table, rp.table, rp.by))
+								path, name, c.Table, c.Column, rp.table, rp.by, rp.by, rp.via, rp.table, rp.by))
 						}
 						return true
 					})

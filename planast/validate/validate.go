@@ -466,8 +466,13 @@ func (v *validator) from(f *From, path string, env *cteEnv) *source {
 		ok = false
 	}
 	if !ok {
-		msg := fmt.Sprintf("there is no table named %q", qualified(f.Schema, f.Table))
 		visible := v.visibleTables()
+		if same := sameNamed(visible, f.Table); f.Schema == "" && len(same) > 1 {
+			v.add(CodeAmbiguousTable, join(path, "table"), "%q names a table in several schemas: %s; write the one meant as it is listed (\"table\": %q)",
+				Truncate(f.Table, 128), quotedList(same), same[0])
+			return &source{alias: f.Alias, unknown: true}
+		}
+		msg := fmt.Sprintf("there is no table named %q", qualified(f.Schema, f.Table))
 		if near := Nearest(f.Table, visible); near != "" {
 			msg += fmt.Sprintf("; did you mean %q?", near)
 		} else if len(visible) > 0 {
@@ -486,6 +491,18 @@ func (v *validator) from(f *From, path string, env *cteEnv) *source {
 		}
 	}
 	return &source{alias: f.Alias, rel: rel, table: t}
+}
+
+// sameNamed lists the tables of names (as plans name them, schema.name
+// outside the default schema) whose own name is name.
+func sameNamed(names []string, name string) []string {
+	var out []string
+	for _, n := range names {
+		if strings.EqualFold(n, name) || strings.HasSuffix(strings.ToLower(n), "."+strings.ToLower(name)) {
+			out = append(out, n)
+		}
+	}
+	return out
 }
 
 func qualified(schema, name string) string {

@@ -88,6 +88,41 @@ var mutations = []mutation{
 		Pkgs: []string{"./engine"}, Run: "TestDatabaseFileReplacedOnDisk",
 	},
 	{
+		Name: "unqualified-name-ignores-default-schema",
+		File: "internal/schema/snapshot.go",
+		Old:  "if n > 1 && schema == \"\" && nd == 1 {",
+		New:  "if n > 1 && schema == \"\" && nd == -1 {",
+		Pkgs: []string{"./engine", "./internal/schema"}, Run: "TestTablesOfOneNameInTwoSchemas|TestLookup",
+	},
+	{
+		Name: "plan-names-drop-the-schema",
+		File: "internal/schema/snapshot.go",
+		Old:  "\treturn t.Schema + \".\" + t.Name\n",
+		New:  "\treturn t.Name\n",
+		Pkgs: []string{"./engine"}, Run: "TestTablesOfOneNameInTwoSchemas",
+	},
+	{
+		Name: "ambiguous-table-said-not-found",
+		File: "planast/validate/validate.go",
+		Old:  "f.Schema == \"\" && len(same) > 1 {",
+		New:  "f.Schema == \"\" && len(same) > 99 {",
+		Pkgs: []string{"./engine"}, Run: "TestTablesOfOneNameInTwoSchemas",
+	},
+	{
+		Name: "fanout-only-adjacent-joins",
+		File: "planast/validate/fanout.go",
+		Old:  "\t\t\t\tqueue = append(queue, e.to)\n",
+		New:  "\n",
+		Pkgs: []string{"./planast"}, Run: "TestValidateWarnsJoinFanOut",
+	},
+	{
+		Name: "near-spelling-folds-case-only",
+		File: "engine/warnings/fold.go",
+		Old:  "t := transform.Chain(norm.NFD, runes.Remove(runes.In(unicode.Mn)), typographic, norm.NFC)",
+		New:  "t := transform.Chain(norm.NFC)",
+		Pkgs: []string{"./engine"}, Run: "TestEmptyFilterNamesTheValueSpelledAlmostAlike",
+	},
+	{
 		Name: "renew-releases-replaced-at-once",
 		File: "engine/opening/set.go",
 		Old:  "\t\t\ts.retire(old)\n",
@@ -832,8 +867,8 @@ var mutations = []mutation{
 	{
 		Name: "fanout-warning-dropped",
 		File: "planast/validate/fanout.go",
-		Old:  "if fkBetween(r, l, p.RightColumn, p.LeftColumn) && !oneToOne(r, p.RightColumn) {",
-		New:  "if false {",
+		Old:  "rMany = rMany || fkBetween(r, l, p.RightColumn, p.LeftColumn) && !oneToOne(r, p.RightColumn)",
+		New:  "rMany = false",
 		Pkgs: []string{"./planast"}, Run: "TestValidateWarnsJoinFanOut",
 	},
 	{

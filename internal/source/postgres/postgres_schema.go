@@ -35,6 +35,17 @@ func (p *Postgres) Snapshot(ctx context.Context) (*schema.Snapshot, error) {
 	if err != nil {
 		return nil, err
 	}
+	// the schema a name without one reads (the DSN may set search_path):
+	// plans and listings name the tables outside it schema.table
+	cur, err := p.introspect(ctx, `SELECT coalesce(current_schema(), '')`)
+	if err != nil {
+		return nil, err
+	}
+	if len(cur) == 1 {
+		if d := source.AsString(cur[0][0]); d != "" && d != schema.DefaultSchema(schema.DialectPostgres) {
+			snap.DefaultSchema = d
+		}
+	}
 	byOID := map[int64]int{}
 	for _, r := range tables {
 		t := schema.Table{Schema: source.AsString(r[1]), Name: source.AsString(r[2]), Kind: schema.KindTable, Comment: source.AsString(r[4])}

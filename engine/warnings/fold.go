@@ -1,0 +1,63 @@
+package warnings
+
+import (
+	"strings"
+	"unicode"
+
+	"golang.org/x/text/runes"
+	"golang.org/x/text/transform"
+	"golang.org/x/text/unicode/norm"
+)
+
+// typographic maps the characters people type for one another (a curly
+// apostrophe for a straight one, a dash for a hyphen, a no-break space
+// for a space) to one of each.
+var typographic = runes.Map(func(r rune) rune {
+	switch r {
+	case '\u2019', '\u2018', '\u02bc', '\u201b', '\u0060', '\u00b4', '\u2032':
+		return '\''
+	case '\u201c', '\u201d', '\u201e', '\u201f', '\u2033':
+		return '"'
+	case '\u2010', '\u2011', '\u2012', '\u2013', '\u2014', '\u2212':
+		return '-'
+	}
+	if unicode.IsSpace(r) {
+		return ' '
+	}
+	return r
+})
+
+// folded is a value as a person reading it would compare it: letter case,
+// surrounding spaces, accents (Siobhan for Siobhán), the form of
+// apostrophes, quotes and dashes (O’Brien for O'Brien) and Unicode
+// composition (é as one character or as e and a combining accent) set
+// aside. Equality on every engine sees each of these as a different
+// value, so a filter typed from a question matches nothing.
+func folded(s string) string {
+	t := transform.Chain(norm.NFD, runes.Remove(runes.In(unicode.Mn)), typographic, norm.NFC)
+	out, _, err := transform.String(t, s)
+	if err != nil {
+		out = s
+	}
+	return strings.ToLower(strings.TrimSpace(out))
+}
+
+// howItDiffers says in what stored differs from typed, two values equal
+// once folded: the first of letter case or spaces, Unicode composition,
+// the form of apostrophes, quotes or dashes, accents.
+func howItDiffers(typed, stored string) string {
+	if loose(typed) == loose(stored) {
+		return "only in letter case or surrounding spaces"
+	}
+	if loose(norm.NFC.String(typed)) == loose(norm.NFC.String(stored)) {
+		return "only in how its accented letters are encoded (Unicode composition: the same text, other bytes)"
+	}
+	noMarks := func(s string) string {
+		out, _, _ := transform.String(transform.Chain(norm.NFD, runes.Remove(runes.In(unicode.Mn)), norm.NFC), s)
+		return loose(out)
+	}
+	if noMarks(typed) == noMarks(stored) {
+		return "only in accents"
+	}
+	return "only in the form of its apostrophes, quotes, dashes or spaces"
+}
