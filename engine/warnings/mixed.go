@@ -84,10 +84,30 @@ func notOf(n int64, ex any, t, stored planast.Type) string {
 	if n == 1 {
 		what = "1 value that is not " + typeNoun(t, false)
 	}
+	var notes []string
 	if ex != nil {
-		what += " (such as " + example(ex, stored) + ")"
+		notes = append(notes, "such as "+example(ex, stored))
+	}
+	if sh := readShape(t); sh != "" {
+		notes = append(notes, sh)
+	}
+	if len(notes) > 0 {
+		what += " (" + strings.Join(notes, "; ") + ")"
 	}
 	return what
+}
+
+// readShape says which text reads as a date or timestamp, on every
+// engine: a value with a UTC offset or a day-first date looks valid to a
+// person and is not, and the one example shown may be of another kind.
+func readShape(t planast.Type) string {
+	switch t {
+	case planast.TypeDate:
+		return `a date reads from ISO text "YYYY-MM-DD", a time of day after it allowed`
+	case planast.TypeTimestamp:
+		return `a timestamp reads from ISO text "YYYY-MM-DD HH:MM:SS" or with T, seconds and their fraction optional, no UTC offset or Z`
+	}
+	return ""
 }
 
 // example is a stored value quoted as data, at most 40 characters of it;

@@ -93,6 +93,13 @@ func CtxError(ctx context.Context, limit time.Duration) *Error {
 	}
 }
 
+// SchemaChangedHint is the hint of a query that names a table or column
+// the database no longer has, or one the role may no longer read: the
+// schema was read when the datasource opened, and it changed since (the
+// engine notices it at its next schema check and reads the datasource
+// again).
+const SchemaChangedHint = "the database's schema changed after nl2sql read it: a running server reads it again within seconds of the change, so send the request again"
+
 const (
 	ReadOnlyHint = "send exactly one SELECT (or WITH … SELECT); writes, schema changes, ATTACH, PRAGMA, transactions and file or extension functions are refused"
 	PathHint     = "check the datasource's file (its --db argument, or path: in nl2sql.yaml)"

@@ -123,6 +123,13 @@ var mutations = []mutation{
 		Pkgs: []string{"./engine"}, Run: "TestEmptyFilterNamesTheValueSpelledAlmostAlike",
 	},
 	{
+		Name: "revoked-read-said-write",
+		File: "internal/source/postgres/postgres.go",
+		Old:  "case code == \"42501\" && !readPrivilege(pe.Message):",
+		New:  "case code == \"42501\":",
+		Pkgs: []string{"./internal/source/postgres"}, Run: "TestPostgresRevokedReadIsNotAWriteRefusal",
+	},
+	{
 		Name: "renew-releases-replaced-at-once",
 		File: "engine/opening/set.go",
 		Old:  "\t\t\ts.retire(old)\n",
@@ -662,7 +669,7 @@ var mutations = []mutation{
 	{
 		Name: "schema-changed-hintless",
 		File: "internal/source/sqlite/sqlite_conn.go",
-		Old:  "return source.Errorf(source.CodeQueryFailed, err, SchemaChangedHint,",
+		Old:  "return source.Errorf(source.CodeQueryFailed, err, source.SchemaChangedHint,",
 		New:  "return source.Errorf(source.CodeQueryFailed, err, \"\",",
 		Pkgs: []string{"./internal/source/sqlite"}, Run: "TestDroppedColumnSaysTheSchemaChanged",
 	},

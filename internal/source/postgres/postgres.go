@@ -270,6 +270,17 @@ func pgTypeName(m *pgtype.Map, oid uint32, typmod int32) string {
 	return t.Name
 }
 
+// readPrivilege reports whether a permission error is about reading a
+// relation, a column or a schema, not calling a function.
+func readPrivilege(msg string) bool {
+	for _, on := range []string{"for table ", "for view ", "for materialized view ", "for relation ", "for column ", "for schema "} {
+		if strings.Contains(msg, on) {
+			return true
+		}
+	}
+	return false
+}
+
 // pgError maps an error of a PostgreSQL statement onto *Error. timeout is
 // the limit reported with TIMEOUT.
 func pgError(err error, timeout time.Duration) *source.Error {
@@ -282,8 +293,18 @@ func pgError(err error, timeout time.Duration) *source.Error {
 		switch code := pe.Code; {
 		case code == "25006": // read_only_sql_transaction
 			return source.Errorf(source.CodeReadOnly, err, source.ReadOnlyHint, "the read-only transaction refused the statement: %s", pe.Message)
-		case code == "42501": // insufficient_privilege
+		case code == "42501" && !readPrivilege(pe.Message): // insufficient_privilege
+			// a function or sequence the role may not call
 			return source.Errorf(source.CodeReadOnly, err, source.ReadOnlyHint, "the database role may not do this: %s", pe.Message)
+		case code == "42501":
+			// what the role lacks is a read privilege on a table, column
+			// or schema the snapshot holds: revoked since it was read
+			return source.Errorf(source.CodeQueryFailed, err, "grant the role SELECT on it (GRANT SELECT ON … TO the role), or leave it out of the question; when the privilege was just revoked, "+source.SchemaChangedHint,
+				"the database role may not read this: %s", pe.Message)
+		case code == "42P01", code == "42703": // undefined_table, undefined_column
+			// validated SQL names only what the snapshot holds: the schema
+			// changed under a running server
+			return source.Errorf(source.CodeQueryFailed, err, source.SchemaChangedHint, "the query failed: %s", pe.Message)
 		case code == "55P03": // lock_not_available: a wait, not the query's work
 			return &source.Error{Code: source.CodeTimeout, Msg: "the query waited too long for a lock: " + pe.Message, Waited: true, Err: err,
 				Hint: "another transaction held a lock the query needed; the same request may succeed shortly"}

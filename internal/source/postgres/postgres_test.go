@@ -3,6 +3,7 @@ package postgres
 import (
 	"bytes"
 	"context"
+	"errors"
 	"log/slog"
 	"strings"
 	"testing"
@@ -264,6 +265,26 @@ func TestPostgresQueryRefusals(t *testing.T) {
 		// standard_conforming_strings: a backslash is a character.
 		{SQL: `SELECT 'a\' = 1`, Code: source.CodeQueryFailed, Msg: "integer"},
 	})
+}
+
+// The threat: a table's SELECT is revoked while the server runs. The
+// refusal read READ_ONLY_VIOLATION with a hint about writes, for a plan
+// that was one SELECT: the user looked for a write that never happened.
+// A function the role may not call stays a read-only refusal.
+func TestPostgresRevokedReadIsNotAWriteRefusal(t *testing.T) {
+	f := sourcetest.NewPGFixture(t, "CREATE TABLE returns (a text)", "CREATE TABLE t (a text)")
+	sourcetest.PGExec(t, f.Super, "REVOKE SELECT ON returns FROM "+f.Role)
+	p := openPGTest(t, f.ReadOnly, source.Options{})
+	_, err := p.Query(context.Background(), "SELECT a FROM returns", nil, 10)
+	var se *source.Error
+	if !errors.As(err, &se) || se.Code != source.CodeQueryFailed || !strings.Contains(se.Msg, "may not read") ||
+		!strings.Contains(se.Hint, "GRANT SELECT") || strings.Contains(se.Hint, "writes") {
+		t.Fatalf("revoked table: %#v", err)
+	}
+	_, err = p.Query(context.Background(), "SELECT pg_ls_dir('/')", nil, 10)
+	if !errors.As(err, &se) || se.Code != source.CodeReadOnly {
+		t.Fatalf("a function the role may not call: %v", err)
+	}
 }
 
 func TestPostgresQueryConcurrent(t *testing.T) {

@@ -19,7 +19,7 @@ func TestDroppedColumnSaysTheSchemaChanged(t *testing.T) {
 	for _, q := range []string{`SELECT "b" FROM "main"."t"`, `SELECT 1 FROM "main"."gone"`} {
 		_, err := s.Query(context.Background(), q, nil, 10)
 		se := sourcetest.AsError(t, err)
-		if se.Code != source.CodeQueryFailed || se.Hint != SchemaChangedHint {
+		if se.Code != source.CodeQueryFailed || se.Hint != source.SchemaChangedHint {
 			t.Errorf("%s: %v (hint %q), want the schema-changed hint", q, se, se.Hint)
 		}
 	}

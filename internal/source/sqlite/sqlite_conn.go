@@ -275,16 +275,10 @@ func sqliteError(err error, denied string) *source.Error {
 		if msg := se.Error(); strings.Contains(msg, "no such column") || strings.Contains(msg, "no such table") {
 			// validated SQL names only what the snapshot holds: the file
 			// changed under a running server
-			return source.Errorf(source.CodeQueryFailed, err, SchemaChangedHint, "the query failed: %s", msg)
+			return source.Errorf(source.CodeQueryFailed, err, source.SchemaChangedHint, "the query failed: %s", msg)
 		}
 	case sqlite3.SQLITE_TOOBIG:
 		return source.Errorf(source.CodeQueryFailed, err, "select fewer or shorter values", "a value is larger than %d MiB", source.MaxValueBytes>>20)
 	}
 	return source.Errorf(source.CodeQueryFailed, err, "", "the query failed: %s", se.Error())
 }
-
-// SchemaChangedHint is the hint of a query that names a table or column
-// the database no longer has: the schema was read when the datasource
-// opened, and the file changed since (the engine notices it at its next
-// schema check and reads the datasource again).
-const SchemaChangedHint = "the database's schema changed after nl2sql read it: a running server reads it again within seconds of the change, so send the request again"
