@@ -146,9 +146,6 @@ func (e *Engine) CheckPlan(ctx context.Context, datasource string, doc []byte, d
 // VisibleSnapshot returns the datasource's snapshot as the caller may see
 // it: hidden tables and columns (and keys naming them) removed.
 func (e *Engine) VisibleSnapshot(ctx context.Context, datasource string) (*schema.Snapshot, error) {
-	if datasource == "" {
-		return nil, Errorf(CodeInvalidRequest, "name a datasource from list_datasources", "a datasource is required")
-	}
 	ds, err := e.resolve(ctx, datasource)
 	if err != nil {
 		return nil, err

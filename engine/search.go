@@ -12,9 +12,6 @@ import (
 // with their kept columns, and stored values matching words of the text,
 // all filtered by the caller's scope.
 func (e *Engine) Search(ctx context.Context, datasource, text string) (*index.Selection, error) {
-	if datasource == "" {
-		return nil, Errorf(CodeInvalidRequest, "name a datasource from list_datasources", "a datasource is required")
-	}
 	if text == "" || len(text) > MaxQuestionBytes {
 		return nil, Errorf(CodeInvalidRequest, "send 1 to 4096 bytes of text, e.g. the question's key words", "the search text is empty or too long")
 	}

@@ -179,3 +179,25 @@ func TestSearchSchemaNothingRelevant(t *testing.T) {
 		}
 	}
 }
+
+// A server with one datasource answers every schema tool without the
+// datasource argument, as run_plan does: describe_schema refused the call
+// "a datasource is required" while run_plan, beside it, took the same
+// omission.
+func TestSchemaToolsTakeTheOnlyDatasource(t *testing.T) {
+	c := chinookClient(t)
+	for _, call := range []struct {
+		tool string
+		args map[string]any
+		want string
+	}{
+		{"describe_schema", map[string]any{"table": "Genre"}, "GenreId"},
+		{"search_schema", map[string]any{"text": "genre names"}, "Genre"},
+		{"run_plan", map[string]any{"plan": map[string]any{"select": []any{map[string]any{"expr": map[string]any{"kind": "column", "table": "g", "column": "Name"}}}, "from": []any{map[string]any{"table": "Genre", "alias": "g"}}, "limit": 1}}, "Name"},
+	} {
+		res := callTool(t, c, call.tool, call.args)
+		if res.IsError || !strings.Contains(text(res), call.want) {
+			t.Errorf("%s without a datasource: %s", call.tool, text(res))
+		}
+	}
+}

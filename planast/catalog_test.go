@@ -120,7 +120,7 @@ func hasCode(is []planast.Issue, c planast.Code) bool {
 // allCodes lists every code in errors.go; TestEveryCodeIsReachable keeps it honest.
 var allCodes = []planast.Code{
 	planast.CodeTooLarge, planast.CodeMalformed, planast.CodeUnknownField, planast.CodeBadValue,
-	planast.CodeTableNotFound, planast.CodeColumnNotFound, planast.CodeAmbiguous, planast.CodeAliasNotFound,
+	planast.CodeTableNotFound, planast.CodeColumnNotFound, planast.CodeAmbiguous, planast.CodeAmbiguousTable, planast.CodeAliasNotFound,
 	planast.CodeDuplicateAlias, planast.CodeNotJoined, planast.CodeBadJoin, planast.CodeFunction,
 	planast.CodeArity, planast.CodeType, planast.CodeGrouping, planast.CodeOrder, planast.CodeLimit,
 	planast.CodeSetOp, planast.CodeAccessDenied, planast.CodeEmptySelect,

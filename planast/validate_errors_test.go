@@ -22,7 +22,12 @@ func refuse(t *testing.T, r refusal) []planast.Issue {
 	q, err := planast.Decode([]byte(r.plan), planast.Limits{})
 	if err == nil {
 		var v *validate.Result
-		v, err = validate.Plan(q, chinook, r.opts)
+		cat := planast.Catalog(chinook)
+		if r.code == planast.CodeAmbiguousTable {
+			// the one refusal that needs tables of one name in two schemas
+			cat = twoStaffs
+		}
+		v, err = validate.Plan(q, cat, r.opts)
 		if err == nil {
 			t.Fatalf("accepted: %s", v.Plan.Canonical())
 		}
@@ -140,6 +145,7 @@ func refusals() []refusal {
 		{"cast date to number", plan(sel(item(`{"kind":"cast","expr":`+c("", "SignupDate")+`,"type":"float"}`, "x")), frm(from("Customer", "cu"))), none, planast.CodeType, "select[0].expr"},
 		{"set op column types", plan(sel(c("", "Milliseconds")), tracks, `"set_ops":[{"op":"union","query":`+plan(sel(c("", "InvoiceDate")), frm(from("Invoice", "i")))+`}]`), none, planast.CodeType, "set_ops[0].query.select[0]"},
 		// grouping
+		{"a table name two schemas hold", plan(sel(c("s", "id")), frm(from("staff", "s"))), none, planast.CodeAmbiguousTable, "from[0].table"},
 		{"ungrouped column", plan(sel(c("", "Name"), item(fn("COUNT"), "n")), tracks), none, planast.CodeGrouping, "select[0].expr"},
 		{"ungrouped column with group by", plan(sel(c("", "Name"), item(fn("COUNT"), "n")), tracks, gb(c("", "GenreId"))), none, planast.CodeGrouping, "select[0].expr"},
 		{"aggregate in where", plan(sel(c("", "Name")), tracks, where(bin(">", fn("COUNT"), lit("1")))), none, planast.CodeGrouping, "where.left"},
@@ -180,6 +186,31 @@ func refusals() []refusal {
 		{"group_by an aggregate alias", plan(sel(c("", "GenreId"), item(fn("COUNT"), "n")), tracks, `"group_by":[`+c("", "n")+`]`), none, planast.CodeGrouping, "group_by[0]"},
 		{"having an alias that is also a column", plan(sel(item(fn("UPPER", c("", "Composer")), "Name"), item(fn("COUNT"), "n")), tracks, `"group_by":[`+fn("UPPER", c("", "Composer"))+`]`, `"having":`+bin("=", c("", "Name"), lit(`"X"`))), none, planast.CodeAmbiguous, "having"},
 		{"computed item without alias", plan(sel(fn("UPPER", c("", "Name"))), tracks), none, planast.CodeMalformed, "select[0].alias"},
+	}
+}
+
+// twoStaffs holds a staff table in two schemas, neither the default one,
+// listed as plans name them.
+var twoStaffs = listedCatalog{memCatalog{
+	table("hr", "staff", []string{"id integer"}), table("sales", "staff", []string{"id integer"})}}
+
+type listedCatalog struct{ memCatalog }
+
+func (c listedCatalog) TableNames() []string {
+	var out []string
+	for _, t := range c.memCatalog {
+		out = append(out, t.Schema+"."+t.Name)
+	}
+	return out
+}
+
+// A column refused inside an aggregate is one issue: it read as a column
+// of an outer query, which added a GROUPING_ERROR about subqueries to a
+// plan that has none.
+func TestUnknownColumnInAnAggregateIsOneIssue(t *testing.T) {
+	is := refuse(t, refusal{plan: plan(sel(item(fn("COUNT", c("t", "Nmae")), "n")), tracks), code: planast.CodeColumnNotFound})
+	if len(is) != 1 {
+		t.Errorf("issues %v, want only COLUMN_NOT_FOUND", is)
 	}
 }
 

@@ -197,6 +197,16 @@ func FitResult(eng any, res *engine.Result, binary Binary) *mcpgo.CallToolResult
 	return fitResult(eng, res, binary, false)
 }
 
+// NameTruncation sets a cut result's truncated_reason when nothing named
+// it yet: the query stopped at the row limit (a budget cut names itself).
+// Every surface that prints a result whole (the tools, the CLI's --json)
+// says why its rows end.
+func NameTruncation(res *engine.Result) {
+	if res.Truncated && res.TruncatedReason == "" {
+		res.TruncatedReason = TruncatedRowLimit
+	}
+}
+
 // fitResult is FitResult, with the result view's _meta when view is set.
 func fitResult(eng any, res *engine.Result, binary Binary, view bool) *mcpgo.CallToolResult {
 	out := *res
@@ -205,9 +215,7 @@ func fitResult(eng any, res *engine.Result, binary Binary, view bool) *mcpgo.Cal
 		out.Answer = answerPlaceholders(res.Answer, res.Rows, out.Rows)
 	}
 	out.Answer = capAnswer(out.Answer)
-	if out.Truncated && out.TruncatedReason == "" {
-		out.TruncatedReason = TruncatedRowLimit
-	}
+	NameTruncation(&out)
 	budget := target(BudgetOf(eng))
 	full := resultFor(&out, view)
 	if ok, _ := fits(full, budget); ok {

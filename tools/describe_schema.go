@@ -56,7 +56,7 @@ type DescribeOutput struct {
 	ProfilesOmitted bool `json:"profiles_omitted,omitempty"`
 }
 
-const describeShape = `{"datasource": string, "table"?: string, "tables"?: [string], "filter"?: string, "cursor"?: string}`
+const describeShape = `{"datasource"?: string, "table"?: string, "tables"?: [string], "filter"?: string, "cursor"?: string}`
 
 // maxDescribeTables caps describe_schema's tables argument.
 const maxDescribeTables = 200
@@ -68,13 +68,12 @@ func DescribeSchemaTool() mcpgo.Tool {
 		json.RawMessage(`{
   "type": "object",
   "properties": {
-    "datasource": {"type": "string", "maxLength": 128},
+    "datasource": {"type": "string", "maxLength": 128, "description": "A datasource id from list_datasources; may be omitted when only one is configured."},
     "table": {"type": "string", "maxLength": 256, "description": "Exact table name (any case)."},
     "tables": {"type": "array", "maxItems": 200, "items": {"type": "string", "maxLength": 256}, "description": "Exact table names (any case), e.g. those a plan_it_yourself result left out."},
     "filter": {"type": "string", "maxLength": 256, "description": "Substring of a table or column name (any case)."},
     "cursor": {"type": "string", "maxLength": 1024, "description": "next_cursor of the previous page, with the same other arguments."}
   },
-  "required": ["datasource"],
   "additionalProperties": false
 }`),
 		json.RawMessage(`{"type": "object", "properties": {"datasource": {"type": "string"}, "dialect": {"type": "string"}, "total_tables": {"type": "integer", "description": "Tables matching the request over all pages."}, "total_columns": {"type": "integer"}, "first_table": {"type": "integer", "description": "1-based position of this page's first table."}, "tables": {"type": "array", "items": {"type": "object"}}, "truncated": {"type": "boolean", "description": "True when more tables follow (next_cursor)."}, "truncated_reason": {"type": "string"}, "next_cursor": {"type": "string", "description": "Pass as cursor, with the same other arguments, for the next page; absent on the last page."}, "profiles_omitted": {"type": "boolean", "description": "True when a table too large for one page is shown without its columns' sample values and ranges."}}, "required": ["datasource", "total_tables", "tables"]}`))
@@ -94,6 +93,7 @@ func DescribeSchemaHandler(eng SchemaDescriber) server.ToolHandlerFunc {
 		if err != nil {
 			return errorResult(err), nil
 		}
+		args.Datasource = snap.Datasource // the one configured, when omitted
 		bind := describeBinding(args)
 		after, err := DecodeCursor(args.Cursor, "describe_schema", bind...)
 		if err != nil {

@@ -48,7 +48,7 @@ type SearchArgs struct {
 func SearchSchemaTool() mcpgo.Tool {
 	return readOnlyTool("search_schema", "Search a schema",
 		"Search a datasource's schema for a question or key words: the best-matching tables with their relevant columns (joined through foreign keys), and stored values that match words of the text with their exact spelling (e.g. 'Heavy Metal' for \"heavy metal\"). For clients that write plans themselves (run_plan). Results fit the result's token budget; next_cursor pages through the rest.",
-		json.RawMessage(`{"type": "object", "properties": {"datasource": {"type": "string", "maxLength": 128}, "text": {"type": "string", "maxLength": 4096}, "cursor": {"type": "string", "maxLength": 1024, "description": "next_cursor of the previous page, with the same datasource and text."}}, "required": ["datasource", "text"], "additionalProperties": false}`),
+		json.RawMessage(`{"type": "object", "properties": {"datasource": {"type": "string", "maxLength": 128, "description": "A datasource id from list_datasources; may be omitted when only one is configured."}, "text": {"type": "string", "maxLength": 4096}, "cursor": {"type": "string", "maxLength": 1024, "description": "next_cursor of the previous page, with the same datasource and text."}}, "required": ["text"], "additionalProperties": false}`),
 		json.RawMessage(`{"type": "object", "properties": {"datasource": {"type": "string"}, "tables": {"type": "array", "items": {"type": "object", "properties": {"name": {"type": "string"}, "columns": {"type": "array", "items": {"type": "string"}}, "score": {"type": "number", "description": "Fused retrieval score; compare within one result only."}, "evidence": {"type": "array", "items": {"type": "string", "enum": ["text", "value", "mention", "vector"]}, "description": "What ties the table to the text: text (a shared word in a name, comment or sample), value (a stored value spelled in the text), mention (a name spelled out), vector (an embedding that stands out); empty for a table kept only to join others."}}}}, "values": {"type": "array", "items": {"type": "object"}}, "message": {"type": "string", "description": "Set when nothing matched the text; tables is then empty."}, "total_tables": {"type": "integer", "description": "Tables the search kept, over all pages."}, "first_table": {"type": "integer"}, "truncated": {"type": "boolean"}, "truncated_reason": {"type": "string"}, "next_cursor": {"type": "string", "description": "Pass as cursor, with the same datasource and text, for the next page; absent on the last page."}}, "required": ["datasource", "tables"]}`))
 }
 
@@ -56,7 +56,7 @@ func SearchSchemaTool() mcpgo.Tool {
 func SearchSchemaHandler(eng Searcher) server.ToolHandlerFunc {
 	return func(ctx context.Context, req mcpgo.CallToolRequest) (*mcpgo.CallToolResult, error) {
 		var args SearchArgs
-		if bad := bindStrict(req, &args, `{"datasource": string, "text": string, "cursor"?: string}`); bad != nil {
+		if bad := bindStrict(req, &args, `{"datasource"?: string, "text": string, "cursor"?: string}`); bad != nil {
 			return bad, nil
 		}
 		text := strings.TrimSpace(args.Text)

@@ -69,11 +69,7 @@ type mcpAuth = interface {
 // storage.path/traces, else from the state store's trace index (with a
 // shared PostgreSQL store, a trace another replica served). Errors: the
 // config's, engine.ReadTrace's typed ones when neither has it.
-func ReadTrace(ctx context.Context, cfgPath, id string) (*engine.Trace, error) {
-	cfg, err := LoadConfig(cfgPath)
-	if err != nil {
-		return nil, err
-	}
+func ReadTrace(ctx context.Context, cfg *config.Config, id string) (*engine.Trace, error) {
 	t, ferr := engine.ReadTrace(filepath.Join(cfg.Storage.Path, "traces"), id)
 	if ferr == nil || engine.AsError(ferr).Code != engine.CodeInvalidRequest {
 		return t, ferr

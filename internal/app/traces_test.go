@@ -3,6 +3,7 @@ package app
 import (
 	"context"
 	"encoding/json"
+	"github.com/nl2sql/nl2sql/internal/config"
 	"os"
 	"path/filepath"
 	"testing"
@@ -29,7 +30,7 @@ func TestTraceIndexedInStore(t *testing.T) {
 		t.Fatal(err)
 	}
 	a.Engine.FlushTraces()
-	fromFile, err := ReadTrace(context.Background(), cfg, res.TraceID)
+	fromFile, err := ReadTrace(context.Background(), loaded(t, cfg), res.TraceID)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -37,7 +38,7 @@ func TestTraceIndexedInStore(t *testing.T) {
 	if err := os.RemoveAll(filepath.Join(a.Config.Storage.Path, "traces")); err != nil {
 		t.Fatal(err)
 	}
-	fromStore, err := ReadTrace(context.Background(), cfg, res.TraceID)
+	fromStore, err := ReadTrace(context.Background(), loaded(t, cfg), res.TraceID)
 	if err != nil {
 		t.Fatalf("trace not found in the store: %v", err)
 	}
@@ -46,8 +47,17 @@ func TestTraceIndexedInStore(t *testing.T) {
 	if string(f) != string(s) || fromStore.SQL != res.SQL {
 		t.Errorf("store copy differs:\n%s\n%s", f, s)
 	}
-	_, err = ReadTrace(context.Background(), cfg, "0123456789abcdef0123456789abcdef")
+	_, err = ReadTrace(context.Background(), loaded(t, cfg), "0123456789abcdef0123456789abcdef")
 	if ee := engine.AsError(err); ee == nil || ee.Code != engine.CodeInvalidRequest {
 		t.Errorf("unknown trace: %v", err)
 	}
+}
+
+func loaded(t *testing.T, path string) *config.Config {
+	t.Helper()
+	c, err := LoadConfig(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return c
 }

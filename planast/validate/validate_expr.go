@@ -574,6 +574,7 @@ func (v *validator) fn(f *Func, path string, sc *scope, env *cteEnv) Type {
 		defer func() { v.inAgg-- }()
 	}
 	ts := make([]Type, len(f.Args))
+	argsMark := v.mark()
 	for i, a := range f.Args {
 		p := idx(join(path, "args"), i)
 		if i == spec.UnitArg {
@@ -593,7 +594,9 @@ func (v *validator) fn(f *Func, path string, sc *scope, env *cteEnv) Type {
 			v.untypedOperand(p, spec.Name, a)
 		}
 	}
-	if spec.Kind == Aggregate && v.outerAggregate(f, sc) {
+	if spec.Kind == Aggregate && v.mark() == argsMark && v.outerAggregate(f, sc) {
+		// (an argument already refused, a column not found, would read as
+		// an outer one here: one issue, not a misleading second)
 		// SQL makes such an aggregate part of the outer query, where it is
 		// then misplaced; SQLite and DuckDB refuse it outright
 		v.add(CodeGrouping, path, "%s aggregates only columns of an outer query; aggregate this query's own columns, or move it to the outer query", spec.Name)

@@ -130,6 +130,13 @@ var mutations = []mutation{
 		Pkgs: []string{"./internal/source/postgres"}, Run: "TestPostgresRevokedReadIsNotAWriteRefusal",
 	},
 	{
+		Name: "refused-argument-also-outer-aggregate",
+		File: "planast/validate/validate_expr.go",
+		Old:  "if spec.Kind == Aggregate && v.mark() == argsMark && v.outerAggregate(f, sc) {",
+		New:  "if spec.Kind == Aggregate && argsMark >= 0 && v.outerAggregate(f, sc) {",
+		Pkgs: []string{"./planast"}, Run: "TestUnknownColumnInAnAggregateIsOneIssue",
+	},
+	{
 		Name: "renew-releases-replaced-at-once",
 		File: "engine/opening/set.go",
 		Old:  "\t\t\ts.retire(old)\n",

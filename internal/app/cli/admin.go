@@ -198,9 +198,13 @@ func printIndexReport(out io.Writer, r engine.IndexReport) {
 
 func traceCmd(logger *slog.Logger) *cobra.Command {
 	cmd := &cobra.Command{Use: "trace", Short: "Inspect and replay request traces (storage.path/traces)"}
-	var cfgPath string
+	var src *configSource
 	load := func(id string) (*engine.Trace, error) {
-		return app.ReadTrace(context.Background(), cfgPath, id)
+		cfg, _, err := src.load()
+		if err != nil {
+			return nil, err
+		}
+		return app.ReadTrace(context.Background(), cfg, id)
 	}
 	show := &cobra.Command{
 		Use:   "show ID",
@@ -231,7 +235,7 @@ func traceCmd(logger *slog.Logger) *cobra.Command {
 					fmt.Sprintf("`nl2sql trace show %s` shows its SQL; to record a replayable trace, run `nl2sql cache clear` and ask again", t.ID),
 					"trace %s was answered from %s (plan_source %q), not by a planner call, so there is nothing to replay", t.ID, sourceWords(t.PlanSource), t.PlanSource)
 			}
-			a, err := app.OpenWith(cfgPath, logger, app.Options{Planner: engine.NewTracePlanner(t)})
+			a, err := src.open(logger, app.Options{Planner: engine.NewTracePlanner(t)})
 			if err != nil {
 				return err
 			}
@@ -252,10 +256,11 @@ func traceCmd(logger *slog.Logger) *cobra.Command {
 		},
 	}
 	replay.Flags().BoolVar(&asJSON, "json", false, "print the whole result as JSON")
-	for _, c := range []*cobra.Command{show, replay} {
-		c.Flags().StringVar(&cfgPath, "config", defaultConfigPath(), configUsage)
-		cmd.AddCommand(c)
-	}
+	// each subcommand reads its own flags: the one that runs sets src
+	showSrc, replaySrc := configFlags(show), configFlags(replay)
+	show.PreRun = func(*cobra.Command, []string) { src = showSrc }
+	replay.PreRun = func(*cobra.Command, []string) { src = replaySrc }
+	cmd.AddCommand(show, replay)
 	return cmd
 }
 

@@ -195,6 +195,7 @@ func askCmd(logger *slog.Logger) *cobra.Command {
 				fmt.Fprintf(cmd.ErrOrStderr(), "--html: no page written: no query ran (write the plan and run `nl2sql plan run FILE --html %s`)\n", htmlPath)
 			}
 			if asJSON {
+				tools.NameTruncation(res)
 				return printJSON(out, res)
 			}
 			fmt.Fprint(out, tools.AskText(res))

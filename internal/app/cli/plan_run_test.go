@@ -46,3 +46,22 @@ func TestPlanRun(t *testing.T) {
 		t.Errorf("a plan over a missing table: err %v, out %s", err, out)
 	}
 }
+
+// A result cut at the row limit says so in --json as the MCP tools say it
+// (truncated_reason row_limit): a script reading the CLI's JSON could not
+// tell a row-limit cut from any other.
+func TestPlanRunJSONNamesTheRowLimitCut(t *testing.T) {
+	db, _ := filepath.Abs(filepath.Join("..", "..", "..", "examples", "chinook", "chinook.sqlite"))
+	out, err := runCLI("plan", "run", "--db", db, "--storage", t.TempDir(), "--json",
+		`{"select":[{"expr":{"kind":"column","table":"t","column":"Name"}}],"from":[{"table":"Track","alias":"t"}]}`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var r struct {
+		Truncated       bool   `json:"truncated"`
+		TruncatedReason string `json:"truncated_reason"`
+	}
+	if err := json.Unmarshal([]byte(out), &r); err != nil || !r.Truncated || r.TruncatedReason != "row_limit" {
+		t.Fatalf("%v: truncated %v, reason %q", err, r.Truncated, r.TruncatedReason)
+	}
+}

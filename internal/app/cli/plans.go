@@ -363,6 +363,7 @@ func planRunCmd(logger *slog.Logger) *cobra.Command {
 				}
 			}
 			if asJSON {
+				tools.NameTruncation(res)
 				return printJSON(out, res)
 			}
 			fmt.Fprint(out, tools.ResultText(res))

@@ -89,3 +89,26 @@ func TestEvalCompareRefusesBadInput(t *testing.T) {
 		t.Errorf("duplicate names: %v", err)
 	}
 }
+
+// Every result prints a trace id, also in the no-config mode (--db) the
+// README starts with; trace show refused --db ("unknown flag") while its
+// own error's hint suggested it, so a trace could not be read back.
+func TestTraceShowTakesDB(t *testing.T) {
+	db, _ := filepath.Abs(filepath.Join("..", "..", "..", "examples", "chinook", "chinook.sqlite"))
+	store := t.TempDir()
+	out, err := runCLI("plan", "run", "--db", db, "--storage", store, "--json",
+		`{"select":[{"expr":{"kind":"column","table":"g","column":"Name"}}],"from":[{"table":"Genre","alias":"g"}],"limit":2}`)
+	if err != nil {
+		t.Fatalf("plan run: %v", err)
+	}
+	var r struct {
+		TraceID string `json:"trace_id"`
+	}
+	if err := json.Unmarshal([]byte(out), &r); err != nil || r.TraceID == "" {
+		t.Fatalf("plan run: %v %q", err, out)
+	}
+	shown, err := runCLI("trace", "show", "--db", db, "--storage", store, r.TraceID)
+	if err != nil || !strings.Contains(shown, r.TraceID) || !strings.Contains(shown, "Genre") {
+		t.Fatalf("trace show --db: %v %q", err, shown)
+	}
+}
