@@ -93,6 +93,13 @@ func ServeHTTP(ctx context.Context, s *server.MCPServer, o HTTPOptions) error {
 	if o.Logger == nil {
 		o.Logger = slog.Default()
 	}
+	// a tool call runs under calls too (shutdownAnswer), which a shutdown
+	// cancels first (with ErrShuttingDown): each call still running is
+	// answered at once, and the shutdown then waits only for the answers to
+	// be written (the request's own context stays, or mcp-go would not
+	// write the answer)
+	calls, stopCalls := context.WithCancelCause(context.WithoutCancel(ctx))
+	defer stopCalls(nil)
 	hs := server.NewStreamableHTTPServer(s,
 		server.WithEndpointPath("/mcp"),
 		// No standalone GET stream (GET /mcp answers 405, which the spec
@@ -107,6 +114,7 @@ func ServeHTTP(ctx context.Context, s *server.MCPServer, o HTTPOptions) error {
 		server.WithSessionIdManager(&sessionIDs{}),
 		server.WithStreamableHTTPLogger(o.Logger),
 		server.WithHTTPContextFunc(func(ctx context.Context, r *http.Request) context.Context {
+			ctx = context.WithValue(ctx, shutdownKey{}, calls)
 			if id := r.Context().Value(identityKey{}); id != nil {
 				ctx = context.WithValue(ctx, identityKey{}, id)
 				if sc, ok := id.(*scope.Scope); ok {
@@ -136,6 +144,7 @@ func ServeHTTP(ctx context.Context, s *server.MCPServer, o HTTPOptions) error {
 	case err := <-errc:
 		return err
 	case <-ctx.Done():
+		stopCalls(ErrShuttingDown)
 		sctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 		defer cancel()
 		return srv.Shutdown(sctx)

@@ -70,6 +70,7 @@ func NewServer(eng Engine, version string, logger *slog.Logger, extra ...server.
 		server.WithLogger(logger),
 		server.WithToolHandlerMiddleware(tools.BudgetGuard(eng)),
 		server.WithToolHandlerMiddleware(waitProgress()),
+		shutdownAnswer(),
 	), extra...)
 	s := server.NewMCPServer("nl2sql", version, opts...)
 	s.AddTool(tools.AskTool(), tools.AskHandler(eng))

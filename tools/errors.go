@@ -26,6 +26,10 @@ type ErrorOutput struct {
 	Error engine.ErrorBody `json:"error"`
 }
 
+// ErrorResult turns an engine error into an MCP tool error result, for
+// the server's own middleware.
+func ErrorResult(err error) *mcpgo.CallToolResult { return errorResult(err) }
+
 // errorResult turns an engine error into an MCP tool error result.
 func errorResult(err error) *mcpgo.CallToolResult {
 	e := engine.AsError(err)

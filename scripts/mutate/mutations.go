@@ -137,6 +137,13 @@ var mutations = []mutation{
 		Pkgs: []string{"./planast"}, Run: "TestUnknownColumnInAnAggregateIsOneIssue",
 	},
 	{
+		Name: "shutdown-waits-for-running-calls",
+		File: "mcp/http.go",
+		Old:  "\t\tstopCalls(ErrShuttingDown)\n",
+		New:  "\n",
+		Pkgs: []string{"./mcp"}, Run: "TestShutdownAnswersTheCallsStillRunning",
+	},
+	{
 		Name: "renew-releases-replaced-at-once",
 		File: "engine/opening/set.go",
 		Old:  "\t\t\ts.retire(old)\n",
