@@ -238,7 +238,7 @@ func defaultStorage(dss []config.FlagDatasource) (string, error) {
 	h := sha256.New()
 	var ids []string
 	for _, d := range dss {
-		fmt.Fprintf(h, "%s\x00%s\x00%s\x00%s\n", d.ID, d.Engine, d.Path, d.DSN)
+		fmt.Fprintf(h, "%s\x00%s\x00%s\x00%s\n", d.ID, d.Engine, d.Path, withoutPassword(d.DSN))
 		ids = append(ids, d.ID)
 	}
 	name := strings.Join(ids, "+")
@@ -246,6 +246,23 @@ func defaultStorage(dss []config.FlagDatasource) (string, error) {
 		name = name[:40]
 	}
 	return filepath.Join(base, "nl2sql", name+"-"+hex.EncodeToString(h.Sum(nil))[:12]), nil
+}
+
+// withoutPassword is dsn with its password left out: a password changed
+// (or mistyped once) names the same database, whose state it keeps.
+func withoutPassword(dsn string) string {
+	if u, err := url.Parse(dsn); err == nil && u.Scheme != "" {
+		if u.User != nil {
+			u.User = url.User(u.User.Username())
+		}
+		q := u.Query()
+		if q.Has("password") {
+			q.Del("password")
+			u.RawQuery = q.Encode()
+		}
+		return u.String()
+	}
+	return kvPassword.ReplaceAllString(dsn, "${1}")
 }
 
 // dsnPassword is the password of a URL-form DSN, even one that does not

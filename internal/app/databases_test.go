@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"errors"
+	"github.com/nl2sql/nl2sql/internal/config"
 	"io"
 	"log/slog"
 	"os"
@@ -198,5 +199,33 @@ func TestDatabasePostgresDSN(t *testing.T) {
 	hp := res.HostPlan
 	if hp == nil || hp.Dialect != "postgres" || hp.Datasource != "ship" || !strings.Contains(hp.SchemaContext, "shipments") {
 		t.Errorf("host plan %+v", hp)
+	}
+}
+
+// One database under several passwords (one mistyped, one changed) kept
+// its state in as many cache directories, each indexed anew; another
+// user or database is another state.
+func TestDatabaseStorageIgnoresThePassword(t *testing.T) {
+	t.Setenv("XDG_CACHE_HOME", t.TempDir())
+	dir := func(dsn string) string {
+		d, err := defaultStorage([]config.FlagDatasource{{ID: "shop", Engine: "postgres", DSN: dsn}})
+		if err != nil {
+			t.Skip(err)
+		}
+		return d
+	}
+	base := dir("postgres://reader:pw1@127.0.0.1:5432/shop?sslmode=disable")
+	for _, same := range []string{"postgres://reader:other@127.0.0.1:5432/shop?sslmode=disable", "postgres://reader@127.0.0.1:5432/shop?sslmode=disable&password=x"} {
+		if d := dir(same); d != base {
+			t.Errorf("%s: storage %s, want %s", same, d, base)
+		}
+	}
+	for _, other := range []string{"postgres://writer:pw1@127.0.0.1:5432/shop?sslmode=disable", "postgres://reader:pw1@127.0.0.1:5432/crm?sslmode=disable"} {
+		if d := dir(other); d == base {
+			t.Errorf("%s shares the state of another database or user", other)
+		}
+	}
+	if a, b := dir("host=h user=u password=one dbname=d"), dir("host=h user=u password='two words' dbname=d"); a != b {
+		t.Errorf("key=value DSNs differing in password: %s and %s", a, b)
 	}
 }

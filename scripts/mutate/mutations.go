@@ -144,6 +144,13 @@ var mutations = []mutation{
 		Pkgs: []string{"./mcp"}, Run: "TestShutdownAnswersTheCallsStillRunning",
 	},
 	{
+		Name: "storage-keyed-by-password",
+		File: "internal/app/databases.go",
+		Old:  "d.ID, d.Engine, d.Path, withoutPassword(d.DSN))",
+		New:  "d.ID, d.Engine, d.Path, d.DSN)",
+		Pkgs: []string{"./internal/app"}, Run: "TestDatabaseStorageIgnoresThePassword",
+	},
+	{
 		Name: "renew-releases-replaced-at-once",
 		File: "engine/opening/set.go",
 		Old:  "\t\t\ts.retire(old)\n",
