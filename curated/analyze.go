@@ -15,6 +15,16 @@ type analysis struct {
 	natural bool       // a NATURAL join
 	using   []string   // USING (…) column names
 	params  int        // the highest $k
+	// compared pairs a parameter ($k) with the column it is compared to
+	// with = (c = $k, $k = c, either side cast): its value is meant to be
+	// one of the column's stored values
+	compared []paramColumn
+}
+
+// paramColumn is one comparison of parameter $k with a column reference.
+type paramColumn struct {
+	param int
+	names []string // the column reference's names ("c", "last_name")
 }
 
 // tableRef is one read of a stored table (not a CTE).
@@ -161,6 +171,14 @@ func (a *analyzer) walk(m protoreflect.Message, env *cteScope) {
 		}
 	case *pg.ParamRef:
 		a.out.params = max(a.out.params, int(x.Number))
+	case *pg.A_Expr:
+		if x.Kind == pg.A_Expr_Kind_AEXPR_OP && len(x.Name) == 1 && x.Name[0].GetString_().GetSval() == "=" {
+			if pc, ok := comparedParam(x.Lexpr, x.Rexpr); ok {
+				a.out.compared = append(a.out.compared, pc)
+			} else if pc, ok := comparedParam(x.Rexpr, x.Lexpr); ok {
+				a.out.compared = append(a.out.compared, pc)
+			}
+		}
 	case *pg.InsertStmt, *pg.UpdateStmt, *pg.DeleteStmt, *pg.MergeStmt:
 		a.fail(CodeNotSelect, "a data-modifying statement inside the query")
 		return
@@ -183,6 +201,28 @@ func (a *analyzer) walk(m protoreflect.Message, env *cteScope) {
 			a.walk(v.Message(), env)
 		}
 	}
+}
+
+// comparedParam reads col = param, either side under casts.
+func comparedParam(col, param *pg.Node) (paramColumn, bool) {
+	uncast := func(n *pg.Node) *pg.Node {
+		for n.GetTypeCast() != nil {
+			n = n.GetTypeCast().Arg
+		}
+		return n
+	}
+	c, p := uncast(col).GetColumnRef(), uncast(param).GetParamRef()
+	if c == nil || p == nil {
+		return paramColumn{}, false
+	}
+	var names []string
+	for _, f := range c.Fields {
+		if f.GetString_() == nil {
+			return paramColumn{}, false
+		}
+		names = append(names, f.GetString_().Sval)
+	}
+	return paramColumn{param: int(p.Number), names: names}, true
 }
 
 // with checks a WITH clause, walks its CTE bodies in their scopes and

@@ -116,6 +116,49 @@ func (q *Query) Reads() (tables, columns []string) {
 	return compact(tables), compact(columns)
 }
 
+// ParamColumn is a stored column a parameter is compared to with =.
+type ParamColumn struct{ Schema, Table, Column string }
+
+// ParamColumns maps each parameter compared to a column of a read table
+// with = (WHERE c.last_name = :last_name) to that column, so that a run
+// that matched nothing can say which stored value the argument nearly
+// is. A reference that names no read table's column, or several, is left
+// out.
+func (q *Query) ParamColumns() map[string]ParamColumn {
+	out := map[string]ParamColumn{}
+	for _, pc := range q.an.compared {
+		if pc.param < 1 || pc.param > len(q.prep.order) || len(pc.names) == 0 {
+			continue
+		}
+		col := pc.names[len(pc.names)-1]
+		qual := ""
+		if len(pc.names) > 1 {
+			qual = pc.names[len(pc.names)-2]
+		}
+		var hits []ParamColumn
+		for _, r := range q.tables {
+			if qual != "" {
+				name := r.ref.name
+				if r.ref.hasAlias {
+					name = r.ref.alias
+				}
+				if !strings.EqualFold(qual, name) {
+					continue
+				}
+			}
+			for _, c := range r.info.Columns {
+				if strings.EqualFold(c.Name, col) {
+					hits = append(hits, ParamColumn{r.info.Schema, r.info.Name, c.Name})
+				}
+			}
+		}
+		if len(hits) == 1 {
+			out[q.prep.order[pc.param-1]] = hits[0]
+		}
+	}
+	return out
+}
+
 func compact(s []string) []string {
 	out := s[:0]
 	for i, v := range s {

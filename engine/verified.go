@@ -3,6 +3,7 @@ package engine
 import (
 	"context"
 	"fmt"
+	"sort"
 	"time"
 
 	"github.com/nl2sql/nl2sql/curated"
@@ -10,6 +11,7 @@ import (
 	"github.com/nl2sql/nl2sql/engine/internal/fault"
 	"github.com/nl2sql/nl2sql/engine/llm"
 	"github.com/nl2sql/nl2sql/engine/verified"
+	"github.com/nl2sql/nl2sql/engine/warnings"
 )
 
 // verified is the verified-query step of Ask: when the question matches a
@@ -45,6 +47,7 @@ func (e *Engine) verified(ctx context.Context, ds *datasource, q, today string, 
 	out := verified.Result(verified.Ran{Question: q, Intent: q, SubID: subQueryID(ds.spec.ID, q), Datasource: ds.spec.ID,
 		Dialect: ds.src.Dialect(), Query: ans.Query.ID, Params: ans.Params, ModelCalls: calls, CutWarning: true,
 		TraceID: tr.T.ID, Execution: ans.Execution})
+	out.Warnings = append(out.Warnings, e.argumentWarnings(ctx, ds, ans.Query, ans.Params, out.Rows)...)
 	if err := verified.ResultHooks(ctx, e.hookStep(tr), ds.spec.ID, q, ans.Query, verified.ShapeOf(out)); err != nil {
 		return nil, false, err
 	}
@@ -111,12 +114,30 @@ func (e *Engine) RunVerified(ctx context.Context, id string, params map[string]a
 	ctx = stepSpan(ctx, "answer")
 	res = verified.Result(verified.Ran{Question: question, Intent: q.Description, SubID: subQueryID(ds.spec.ID, id),
 		Datasource: ds.spec.ID, Dialect: ds.src.Dialect(), Query: id, Params: params, TraceID: tr.T.ID, Execution: ex})
+	res.Warnings = append(res.Warnings, e.argumentWarnings(ctx, ds, q, params, res.Rows)...)
 	if err := verified.ResultHooks(ctx, e.hookStep(tr), ds.spec.ID, question, q, verified.ShapeOf(res)); err != nil {
 		return nil, err
 	}
 	tm.Total = sw.Total()
 	res.Timings = tm
 	return res, nil
+}
+
+// argumentWarnings explains a verified query that matched nothing by the
+// stored values its text arguments nearly are (engine/warnings), from
+// the caller's view of the datasource.
+func (e *Engine) argumentWarnings(ctx context.Context, ds *datasource, q *curated.Query, params map[string]any, rows [][]any) []string {
+	var args []warnings.Argument
+	for name, col := range q.ParamColumns() {
+		if v, ok := params[name].(string); ok {
+			args = append(args, warnings.Argument{Param: name, Value: v, Schema: col.Schema, Table: col.Table, Column: col.Column})
+		}
+	}
+	if len(args) == 0 {
+		return nil
+	}
+	sort.Slice(args, func(i, j int) bool { return args[i].Param < args[j].Param })
+	return warnings.ArgumentWarnings(e.caller(ctx).FilterSnapshot(ds.snap), rows, args, e.retrieval(ctx, ds).StoredValues())
 }
 
 // paramFiller fills a matched verified query's parameters with the

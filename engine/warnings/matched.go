@@ -38,7 +38,13 @@ func matchedNothing(plan *planast.Query, rows [][]any) bool {
 			return false
 		}
 	}
-	for _, v := range rows[0] {
+	return zeroRow(rows[0])
+}
+
+// zeroRow reports whether every value of row is 0 or NULL, as COUNT and
+// SUM over nothing are.
+func zeroRow(row []any) bool {
+	for _, v := range row {
 		switch x := v.(type) {
 		case nil:
 		case int64:
@@ -76,6 +82,14 @@ func spellingWarning(snap *schema.Snapshot, q *planast.Query, x, pattern planast
 	if c == nil {
 		return ""
 	}
+	return spelledAlike(t, c, lit.Text, stored, true)
+}
+
+// spelledAlike is spellingWarning for text compared with column c of t;
+// like says whether to suggest a case-insensitive like (a plan can use
+// one).
+func spelledAlike(t *schema.Table, c *schema.Column, text string, stored func(string, string, string) []string, like bool) string {
+	lit := &planast.Literal{Text: text}
 	want := folded(lit.Text)
 	var near []string
 	seen := map[string]bool{lit.Text: true}
@@ -99,9 +113,50 @@ func spellingWarning(snap *schema.Snapshot, q *planast.Query, x, pattern planast
 	}
 	compares, fix := "exactly", "compare with the stored value exactly as it is quoted here"
 	if strings.HasPrefix(how, "only in letter case") {
+		compares = "case-sensitively and exactly"
+	}
+	if strings.HasPrefix(how, "only in letter case") && like {
 		compares, fix = "case-sensitively and exactly", `compare with the stored spelling (letter case alone: {"kind": "like", ..., "case_insensitive": true} with the value as pattern)`
 	}
 	return fmt.Sprintf(`no rows matched, and no stored value of %q is exactly %q: %s from it %s (= compares %s, on every engine); %s`, c.Name, lit.Text, what, how, compares, fix)
+}
+
+// ArgumentWarnings explains a verified query that matched nothing by its
+// text arguments: for each argument compared with = to a stored text
+// column (args: parameter → its column and value), the stored value
+// spelled almost as it or holding it, as for a plan's filter. rows are the
+// run's rows; nothing is said when they hold a match.
+func ArgumentWarnings(snap *schema.Snapshot, rows [][]any, args []Argument, stored func(string, string, string) []string) []string {
+	if len(rows) > 1 || len(rows) == 1 && !zeroRow(rows[0]) {
+		return nil
+	}
+	var out []string
+	for _, a := range args {
+		t, ok := snap.Lookup(a.Schema, a.Table)
+		if !ok {
+			continue
+		}
+		c, ok := t.Column(a.Column)
+		if !ok || c.Type != planast.TypeText && c.Type != planast.TypeUnknown {
+			continue
+		}
+		if vals, _ := knownValues(t, c, stored); slices.Contains(vals, a.Value) {
+			continue // stored as given: the other conditions matched nothing
+		}
+		w := spelledAlike(t, c, a.Value, stored, false)
+		if w == "" {
+			w = holdingIt(t, c, a.Value, stored, false)
+		}
+		if w != "" {
+			out = append(out, fmt.Sprintf("argument %q: %s", a.Param, w))
+		}
+	}
+	return out
+}
+
+// Argument is a verified query's text argument compared with a column.
+type Argument struct {
+	Param, Value, Schema, Table, Column string
 }
 
 // textFilter is the table, text column and string literal of a filter
@@ -141,7 +196,17 @@ func someQuoted(vals []string) string {
 // much to say anything; "" when no stored value holds the literal.
 func partWarning(snap *schema.Snapshot, q *planast.Query, x, pattern planast.Expr, stored func(string, string, string) []string) string {
 	t, c, lit := textFilter(snap, q, x, pattern)
-	if c == nil || utf8.RuneCountInString(strings.TrimSpace(lit.Text)) < 3 {
+	if c == nil {
+		return ""
+	}
+	return holdingIt(t, c, lit.Text, stored, true)
+}
+
+// holdingIt is partWarning for text compared with column c of t; like
+// says whether to suggest a like pattern (a plan can use one).
+func holdingIt(t *schema.Table, c *schema.Column, text string, stored func(string, string, string) []string, like bool) string {
+	lit := &planast.Literal{Text: text}
+	if utf8.RuneCountInString(strings.TrimSpace(lit.Text)) < 3 {
 		return ""
 	}
 	want := folded(lit.Text)
@@ -163,7 +228,7 @@ func partWarning(snap *schema.Snapshot, q *planast.Query, x, pattern planast.Exp
 	}
 	fix := "compare with the stored value"
 	plainPart := !slices.ContainsFunc(holding, func(v string) bool { return !strings.Contains(loose(v), loose(lit.Text)) })
-	if !strings.ContainsAny(lit.Text, "%_") && plainPart {
+	if like && !strings.ContainsAny(lit.Text, "%_") && plainPart {
 		fix += fmt.Sprintf(`, or match a part: {"kind": "like", ..., "pattern": %q, "case_insensitive": true}`, "%"+strings.TrimSpace(lit.Text)+"%")
 	}
 	return fmt.Sprintf("no rows matched, and no stored value of %q is %q, but %s (= and a like without %% compare whole values, on every engine): %s", c.Name, lit.Text, what, fix)

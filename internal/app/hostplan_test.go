@@ -263,3 +263,32 @@ func TestHostPlanSeveralDatasources(t *testing.T) {
 		t.Errorf("twins: %+v", hp)
 	}
 }
+
+// The threat: a verified query run with the value a question spells
+// ("blues", "Roll", "Sci Fi") where the data holds "Blues", "Rock And
+// Roll", "Sci Fi & Fantasy". The SQL compares exactly, so the answer was
+// "No rows matched" with no word of the stored value, where run_plan
+// names it. The same warning must come with the verified query's result,
+// and the value it names, passed again, must answer.
+func TestVerifiedQueryArgumentNamesTheStoredValue(t *testing.T) {
+	a := openHost(t, "")
+	ctx := context.Background()
+	for _, c := range []struct{ typed, stored string }{{"blues", "Blues"}, {"Roll", "Rock And Roll"}, {"Sci Fi", "Sci Fi & Fantasy"}} {
+		res, err := a.Engine.RunVerified(ctx, "tracks_of_genre", map[string]any{"genre": c.typed})
+		if err != nil || res.RowCount != 0 {
+			t.Fatalf("%q: %v %+v", c.typed, err, res)
+		}
+		w := strings.Join(res.Warnings, "\n")
+		if !strings.Contains(w, `argument "genre"`) || !strings.Contains(w, fmt.Sprintf("%q", c.stored)) || strings.Contains(w, `"kind"`) {
+			t.Errorf("%q: warnings %q, want the stored value %q named (and no plan syntax)", c.typed, res.Warnings, c.stored)
+		}
+		again, err := a.Engine.RunVerified(ctx, "tracks_of_genre", map[string]any{"genre": c.stored})
+		if err != nil || again.RowCount == 0 || len(again.Warnings) != 0 {
+			t.Errorf("%q: the stored value %q: %v, %d rows, %q", c.typed, c.stored, err, again.RowCount, again.Warnings)
+		}
+	}
+	res, err := a.Engine.RunVerified(ctx, "tracks_of_genre", map[string]any{"genre": "Polka"})
+	if err != nil || len(res.Warnings) != 0 {
+		t.Errorf("a value nothing resembles: %v %q", err, res.Warnings)
+	}
+}

@@ -151,6 +151,13 @@ var mutations = []mutation{
 		Pkgs: []string{"./internal/app"}, Run: "TestDatabaseStorageIgnoresThePassword",
 	},
 	{
+		Name: "verified-argument-not-mapped-to-column",
+		File: "curated/analyze.go",
+		Old:  "\t\t\t\ta.out.compared = append(a.out.compared, pc)\n\t\t\t} else if",
+		New:  "\t\t\t\t_ = pc\n\t\t\t} else if",
+		Pkgs: []string{"./internal/app"}, Run: "TestVerifiedQueryArgumentNamesTheStoredValue",
+	},
+	{
 		Name: "renew-releases-replaced-at-once",
 		File: "engine/opening/set.go",
 		Old:  "\t\t\ts.retire(old)\n",
