@@ -324,7 +324,9 @@ func pgError(err error, timeout time.Duration) *source.Error {
 		case code == "22003": // numeric_value_out_of_range
 			return source.Errorf(source.CodeOverflow, err, source.OverflowHint, "the query failed: %s", pe.Message)
 		case code == "28P01", code == "28000":
-			return source.Errorf(source.CodeUnavailable, err, dsnHint, "the database refused the login")
+			// the server's own reason (no such role, a wrong password): the
+			// DSN is the operator's, and "refused" alone sent them guessing
+			return source.Errorf(source.CodeUnavailable, err, dsnHint, "the database refused the login: %s", pe.Message)
 		case code == "3D000":
 			return source.Errorf(source.CodeUnavailable, err, dsnHint, "the database does not exist")
 		case strings.HasPrefix(code, "08"), strings.HasPrefix(code, "57P"), code == "53300":
