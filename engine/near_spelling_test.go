@@ -24,7 +24,8 @@ func TestEmptyFilterNamesTheValueSpelledAlmostAlike(t *testing.T) {
 	}
 	stmts = append(stmts, "INSERT INTO people VALUES (1, 'O''Brien', 'Crème brûlée torch')",
 		"INSERT INTO people VALUES (2, 'Siobhán', 'spoon')",
-		"INSERT INTO people VALUES (3, '"+nfdZoe+"', 'fork')")
+		"INSERT INTO people VALUES (3, '"+nfdZoe+"', 'fork')",
+		"INSERT INTO people VALUES (4, 'Máire O''Neill', 'knife')")
 	db := sourcetest.TempDB(t, stmts...)
 	e := airEngine(t, db, nil)
 	ctx := context.Background()
@@ -38,6 +39,7 @@ func TestEmptyFilterNamesTheValueSpelledAlmostAlike(t *testing.T) {
 		{"no accent", "name", "Siobhan", "Siobhán", "accents"},
 		{"composed against decomposed", "name", "Zo\u00eb Bront\u00eb", nfdZoe, "Unicode composition"},
 		{"curly apostrophe and case", "name", "o\u2019brien", "O'Brien", "apostrophes"},
+		{"accent and apostrophe", "name", "Maire O\u2019Neill", "Máire O'Neill", "accents and the form of its apostrophes"},
 	} {
 		res, err := e.RunPlan(ctx, "air", plan(c.col, c.typed))
 		if err != nil {

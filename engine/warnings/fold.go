@@ -43,8 +43,8 @@ func folded(s string) string {
 }
 
 // howItDiffers says in what stored differs from typed, two values equal
-// once folded: the first of letter case or spaces, Unicode composition,
-// the form of apostrophes, quotes or dashes, accents.
+// once folded: letter case or spaces, Unicode composition, accents, the
+// form of apostrophes, quotes or dashes, or the last two together.
 func howItDiffers(typed, stored string) string {
 	if loose(typed) == loose(stored) {
 		return "only in letter case or surrounding spaces"
@@ -52,11 +52,18 @@ func howItDiffers(typed, stored string) string {
 	if loose(norm.NFC.String(typed)) == loose(norm.NFC.String(stored)) {
 		return "only in how its accented letters are encoded (Unicode composition: the same text, other bytes)"
 	}
-	noMarks := func(s string) string {
-		out, _, _ := transform.String(transform.Chain(norm.NFD, runes.Remove(runes.In(unicode.Mn)), norm.NFC), s)
+	marks := transform.Chain(norm.NFD, runes.Remove(runes.In(unicode.Mn)), norm.NFC)
+	form := transform.Chain(typographic, norm.NFC)
+	with := func(t transform.Transformer, s string) string {
+		out, _, _ := transform.String(t, s)
 		return loose(out)
 	}
-	if noMarks(typed) == noMarks(stored) {
+	accents := with(form, typed) != with(form, stored) // equal but for accents once the forms agree
+	forms := with(marks, typed) != with(marks, stored) // equal but for the forms once accents are gone
+	switch {
+	case accents && forms:
+		return "only in accents and the form of its apostrophes, quotes, dashes or spaces"
+	case accents:
 		return "only in accents"
 	}
 	return "only in the form of its apostrophes, quotes, dashes or spaces"
