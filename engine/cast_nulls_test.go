@@ -171,3 +171,24 @@ func TestStoredProfileOfAnOlderFormatIsProfiledAgain(t *testing.T) {
 		t.Errorf("the next open: %s with %d queries, want the new profile reused with none", after.status, after.queries)
 	}
 }
+
+// A text column of dates written day first (an export from a European
+// spreadsheet) is nearly all NULL when cast to date, and profiling did
+// not count it, since its samples did not hold ISO dates: a plan grouping
+// it by month got one group and no word of the rest.
+func TestCastOfDayFirstDatesSaysTheyReadAsNull(t *testing.T) {
+	db := sourcetest.TempDB(t, "CREATE TABLE visits (id INTEGER PRIMARY KEY, day TEXT)",
+		"INSERT INTO visits VALUES (1, '05/01/2024'), (2, '17/02/2024'), (3, '2024-03-01'), (4, '28/03/2024'), (5, '01.04.2024'), (6, 'n/a')")
+	e, err := New(Options{Open: openAdapter, Datasources: []DatasourceSpec{{ID: "air", Engine: "sqlite", Path: db, RowLimit: 1000}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer e.Close()
+	res, err := e.RunPlan(context.Background(), "air", []byte(`{"select":[{"expr":{"kind":"func","name":"COUNT","args":[{"kind":"cast","type":"date","expr":{"kind":"column","table":"v","column":"day"}}]},"alias":"n"}],"from":[{"table":"visits","alias":"v"}]}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if w := warningWith(res.Warnings, "the cast to date"); !strings.Contains(w, `"day" holds 5 values that are not valid dates`) {
+		t.Errorf("warnings %q: want day's 5 values that are no ISO dates counted", res.Warnings)
+	}
+}

@@ -39,8 +39,9 @@ type Snapshot struct {
 // ProfileFormat numbers what profiling records; it grows when profiling
 // starts recording something a stored profile lacks. 1: the values of
 // date and number text columns that casts read as NULL
-// (ColumnProfile.CastNulls).
-const ProfileFormat = 1
+// (ColumnProfile.CastNulls). 2: those counts also for text columns of
+// dates written day first or with slashes or dots.
+const ProfileFormat = 2
 
 // Table is one table or view. Schema is the engine's schema name ("main" for
 // SQLite and DuckDB's default, "public" for PostgreSQL's).

@@ -3,6 +3,7 @@ package source
 import (
 	"context"
 	"fmt"
+	"regexp"
 	"strings"
 
 	"github.com/nl2sql/nl2sql/internal/schema"
@@ -22,8 +23,10 @@ import (
 
 // castTargets are the casts whose NULLs profiling counts for a text column
 // with profile p (its samples known): date and timestamp when more than
-// half of its string samples hold a date, a number (TypeFloat) when more
-// than half hold one; none otherwise.
+// half of its string samples hold a date or look like one written another
+// way (05/01/2024, 2024/01/05, 5.1.2024: a column of those, cast to date,
+// is nearly all NULL, which is when saying so matters most), a number
+// (TypeFloat) when more than half hold one; none otherwise.
 func castTargets(c *schema.Column, p *schema.ColumnProfile) []planast.CastType {
 	if c.Type != planast.TypeText || p == nil {
 		return nil
@@ -35,7 +38,7 @@ func castTargets(c *schema.Column, p *schema.ColumnProfile) []planast.CastType {
 			continue
 		}
 		n++
-		if planast.TextHolds(s, planast.CastDate) {
+		if planast.TextHolds(s, planast.CastDate) || dateLike.MatchString(s) {
 			dates++
 		} else if planast.TextHolds(s, planast.CastFloat) {
 			numbers++
@@ -49,6 +52,10 @@ func castTargets(c *schema.Column, p *schema.ColumnProfile) []planast.CastType {
 	}
 	return nil
 }
+
+// dateLike is a date written with separators in another order or shape
+// than ISO's: day or month first, slashes or dots, an optional time after.
+var dateLike = regexp.MustCompile(`^\s*[0-9]{1,4}[-/.][0-9]{1,2}[-/.][0-9]{1,4}([ T].*)?$`)
 
 // CountCastNulls fills the CastNulls of t's text columns whose samples
 // mostly hold dates or numbers (castTargets), in one statement over every

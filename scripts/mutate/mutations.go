@@ -158,6 +158,13 @@ var mutations = []mutation{
 		Pkgs: []string{"./internal/app"}, Run: "TestVerifiedQueryArgumentNamesTheStoredValue",
 	},
 	{
+		Name: "day-first-dates-not-counted",
+		File: "internal/source/castnulls.go",
+		Old:  "if planast.TextHolds(s, planast.CastDate) || dateLike.MatchString(s) {",
+		New:  "if planast.TextHolds(s, planast.CastDate) || dateLike == nil {",
+		Pkgs: []string{"./engine"}, Run: "TestCastOfDayFirstDatesSaysTheyReadAsNull",
+	},
+	{
 		Name: "renew-releases-replaced-at-once",
 		File: "engine/opening/set.go",
 		Old:  "\t\t\ts.retire(old)\n",
