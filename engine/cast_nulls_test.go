@@ -14,7 +14,7 @@ import (
 
 // castNullsDB is the table of TestCastOfTextNamesTheValuesReadAsNull: day
 // holds dates as text, four of them by the cast rule and three not
-// ('n/a', '05/01/2024', '2024-02-30'), one of the four no timestamp
+// ('n/a', '05/01/2024', '2024-02-30'), one of the four a timestamp in UTC
 // ('2024-04-01T08:00:00Z'); qty holds numbers and 'abc'; clean only
 // dates; region no dates at all; api_key, a secret by its name, numbers
 // and one key.
@@ -70,8 +70,8 @@ func TestCastOfTextNamesTheValuesReadAsNull(t *testing.T) {
 			`"day" holds 3 values that are not valid dates (such as "05/01/2024"; a date reads from ISO text "YYYY-MM-DD", a time of day after it allowed); the cast to date read them as NULL, so they count in no sum, average or comparison and group as NULL`},
 		{"date", cast("day", "date"), "", "[[4]]",
 			`"day" holds 3 values that are not valid dates (such as "05/01/2024"; a date reads from ISO text "YYYY-MM-DD", a time of day after it allowed); the cast to date read them as NULL, so they count in no sum, average or comparison and group as NULL`},
-		{"timestamp", cast("day", "timestamp"), "", "[[3]]",
-			`"day" holds 4 values that are not valid timestamps (such as "05/01/2024"; a timestamp reads from ISO text "YYYY-MM-DD HH:MM:SS" or with T, seconds and their fraction optional, no UTC offset or Z); the cast to timestamp read them as NULL, so they count in no sum, average or comparison and group as NULL`},
+		{"timestamp", cast("day", "timestamp"), "", "[[4]]",
+			`"day" holds 3 values that are not valid timestamps (such as "05/01/2024"; a timestamp reads from ISO text "YYYY-MM-DD HH:MM:SS" or with T, seconds and their fraction optional, Z or a UTC offset (+02:00) read as the instant in UTC); the cast to timestamp read them as NULL, so they count in no sum, average or comparison and group as NULL`},
 		{"number", sum, "", "[[72]]",
 			`"qty" holds 1 value that is not a number (such as "abc"); the cast to integer read them as NULL, so they count in no sum, average or comparison and group as NULL`},
 		{"clean dates", cast("clean", "date"), "", "[[7]]", ""},

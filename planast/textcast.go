@@ -15,8 +15,9 @@ var (
 // TextHolds reports whether text s holds a value of t by the text-cast
 // rule: a number by its shape (the target's range aside), a date when it
 // starts with a calendar date followed by nothing, a space or "T", a
-// timestamp when it is a date optionally followed by a time of day. Other
-// targets hold any text.
+// timestamp when it is a date optionally followed by a time of day (for a
+// literal, without Z or a UTC offset, which the SQL rule accepts in stored
+// text: a literal means the time it writes). Other targets hold any text.
 func TextHolds(s string, t CastType) bool {
 	switch t {
 	case CastInteger, CastDecimal, CastFloat:

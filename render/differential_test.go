@@ -196,6 +196,12 @@ func normValue(v string, t planast.Type) string {
 		if tt, err := time.Parse("2006-01-02 15:04:05 -0700 MST", v); err == nil {
 			return tt.Format("2006-01-02 15:04:05")
 		}
+		// SQLite's stored text with Z or a UTC offset: the instant it names
+		for _, layout := range []string{"2006-01-02T15:04:05.999999999Z07:00", "2006-01-02 15:04:05.999999999Z07:00", "2006-01-02T15:04Z07:00", "2006-01-02 15:04Z07:00"} {
+			if tt, err := time.Parse(layout, v); err == nil {
+				return tt.UTC().Format("2006-01-02 15:04:05")
+			}
+		}
 		if len(v) == 10 {
 			return v + " 00:00:00" // a day stored as a timestamp's text
 		}

@@ -30,8 +30,12 @@ func ReadAs(d Dialect, x string, t planast.Type) string {
 		// a date is its day, as PostgreSQL and DuckDB store it
 		return "(CASE WHEN " + x + " IN ('infinity', '-infinity') THEN " + x + " WHEN " + sqliteTemporal(x, planast.CastDate) + " THEN substr(" + x + ", 1, 10) END)"
 	case t == planast.TypeTimestamp:
-		// as stored: datetime() would drop a fraction of a second
-		return "(CASE WHEN " + x + " IN ('infinity', '-infinity') OR " + sqliteTemporal(x, planast.CastTimestamp) + " THEN " + x + " END)"
+		// as stored (datetime() would drop a fraction of a second), but
+		// for a value with Z or a UTC offset: the instant in UTC, as the
+		// others store it, so that it sorts and compares among the rest
+		utc := "(CASE WHEN strftime('%f', " + x + ") LIKE '%.000' THEN datetime(" + x + ") ELSE strftime('%Y-%m-%d %H:%M:%f', " + x + ") END)"
+		return "(CASE WHEN " + x + " IN ('infinity', '-infinity') THEN " + x + " WHEN " + sqliteTemporal(x, planast.CastTimestamp) +
+			" THEN (CASE WHEN " + sqliteSuffixed(x) + " THEN " + utc + " ELSE " + x + " END) END)"
 	}
 	return x
 }

@@ -10,7 +10,11 @@ import "github.com/nl2sql/nl2sql/planast"
 // aside, it is [+-]digits[.digits][e[+-]digits] (or .digits); a date when
 // it starts with a calendar date YYYY-MM-DD (year 0001 to 9999) followed by
 // nothing, a space or "T"; a timestamp when it is such a date, optionally
-// followed by a space or "T" and HH:MM[:SS[.fraction]] (00:00 to 23:59:59).
+// followed by a space or "T" and HH:MM[:SS[.fraction]] (00:00 to 23:59:59),
+// which may end in Z or a UTC offset ±HH:MM: such a timestamp is the
+// instant in UTC (2024-03-06T00:15:00+02:00 is 2024-03-05 22:15:00), as
+// SQLite's date functions read it and as JavaScript writes timestamps
+// ('2024-03-01T10:15:00.000Z'); its date is still the day it writes.
 // A number outside the target's range is NULL too: |x| < 2^63 for integer,
 // < 10^28 for decimal (DuckDB's DECIMAL(38,10) holds 28 integer digits), at
 // most the largest double for float. A string literal cast to a number
@@ -24,8 +28,9 @@ const numberRE = `'^[[:space:]]*[+-]?([0-9]+(\.[0-9]*)?|\.[0-9]+)([eE][+-]?[0-9]
 // dateRE is the date shape; the calendar check comes after it.
 const dateRE = `'^[0-9]{4}-(0[1-9]|1[0-2])-(0[1-9]|[12][0-9]|3[01])([ T]|$)'`
 
-// timestampRE is the timestamp shape.
-const timestampRE = `'^[0-9]{4}-(0[1-9]|1[0-2])-(0[1-9]|[12][0-9]|3[01])([ T]([01][0-9]|2[0-3]):[0-5][0-9](:[0-5][0-9](\.[0-9]{1,9})?)?)?$'`
+// timestampRE is the timestamp shape: a time of day may end in Z or a
+// UTC offset (2024-03-01T10:15:00.000Z, as JavaScript writes it).
+const timestampRE = `'^[0-9]{4}-(0[1-9]|1[0-2])-(0[1-9]|[12][0-9]|3[01])([ T]([01][0-9]|2[0-3]):[0-5][0-9](:[0-5][0-9](\.[0-9]{1,9})?)?(Z|[+-]([01][0-9]|2[0-3]):[0-5][0-9])?)?$'`
 
 // rangeLimit is the exclusive magnitude bound of a number cast to t, as
 // SQL text.
@@ -94,30 +99,65 @@ func temporalCast(d Dialect, x string, t planast.CastType) string {
 		return "(CASE WHEN " + sqliteTemporal(x, t) + " THEN " + d.Cast(castInput(x, t, day), t) + " END)"
 	case "duckdb":
 		return "(CASE WHEN regexp_matches(" + x + ", " + re + ") AND substr(" + x + ", 1, 4) <> '0000' AND TRY_CAST(" + day + " AS DATE) IS NOT NULL" +
-			" THEN " + d.Cast(castInput(x, t, day), t) + " END)"
+			" THEN " + castTemporal(d, x, t, day) + " END)"
 	}
 	// PostgreSQL has no TRY_CAST: the day of the month is checked against
 	// the month's length before anything is cast
 	y, m, dd := "CAST(substr("+x+", 1, 4) AS INTEGER)", "CAST(substr("+x+", 6, 2) AS INTEGER)", "CAST(substr("+x+", 9, 2) AS INTEGER)"
 	last := "EXTRACT(DAY FROM make_date(" + y + ", " + m + ", 1) + INTERVAL '1 month' - INTERVAL '1 day')"
 	return "(CASE WHEN " + x + " ~ " + re + " AND substr(" + x + ", 1, 4) <> '0000' THEN (CASE WHEN " + dd + " <= " + last +
-		" THEN " + d.Cast(castInput(x, t, day), t) + " END) END)"
+		" THEN " + castTemporal(d, x, t, day) + " END) END)"
+}
+
+// castTemporal casts x, a valid date or timestamp text, to t: a date is
+// its first ten characters (the calendar day written, whatever follows),
+// a timestamp with Z or a UTC offset the instant in UTC, as SQLite's
+// datetime() reads it (PostgreSQL's and DuckDB's own casts to timestamp
+// drop the offset).
+func castTemporal(d Dialect, x string, t planast.CastType, day string) string {
+	if t == planast.CastDate || d.Name() == "sqlite" {
+		return d.Cast(castInput(x, t, day), t)
+	}
+	n := "length(" + x + ")"
+	mins := "((CASE WHEN substr(" + x + ", " + n + " - 5, 1) = '-' THEN -1 ELSE 1 END) * (CAST(substr(" + x + ", " + n + " - 4, 2) AS INTEGER) * 60 + CAST(substr(" + x + ", " + n + " - 1, 2) AS INTEGER)))"
+	shift := "make_interval(mins => " + mins + ")"
+	if d.Name() == "duckdb" {
+		shift = "to_minutes(CAST(" + mins + " AS BIGINT))"
+	}
+	return "(CASE WHEN " + x + " LIKE '%Z' THEN " + d.Cast("substr("+x+", 1, "+n+" - 1)", t) +
+		" WHEN " + n + " > 16 AND substr(" + x + ", " + n + " - 5, 1) IN ('+', '-') THEN " + d.Cast("substr("+x+", 1, "+n+" - 6)", t) + " - " + shift +
+		" ELSE " + d.Cast(x, t) + " END)"
 }
 
 // sqliteTemporal is SQLite's test that x holds a valid date (or timestamp,
-// by t) as text.
+// by t) as text. A timestamp's time of day may end in Z or a UTC offset
+// (+02:00), which SQLite's date functions apply.
 func sqliteTemporal(x string, t planast.CastType) string {
 	day := "substr(" + x + ", 1, 10)"
 	// date() of a valid calendar date gives it back; of 2024-02-30 it
 	// gives 2024-03-01 and of a malformed one NULL
 	shape := "(length(" + x + ") = 10 OR substr(" + x + ", 11, 1) IN (' ', 'T'))"
 	if t == planast.CastTimestamp {
-		shape = "(length(" + x + ") = 10 OR (substr(" + x + ", 11, 1) IN (' ', 'T') AND " +
-			"substr(" + x + ", 12) GLOB '[0-2][0-9]:[0-5][0-9]*' AND CAST(substr(" + x + ", 12, 2) AS INTEGER) < 24 AND " +
-			"(length(" + x + ") = 16 OR substr(" + x + ", 12) GLOB '[0-2][0-9]:[0-5][0-9]:[0-5][0-9]' OR " +
-			"(substr(" + x + ", 12) GLOB '[0-2][0-9]:[0-5][0-9]:[0-5][0-9].[0-9]*' AND substr(" + x + ", 21) NOT GLOB '*[^0-9]*' AND length(" + x + ") <= 29))))"
+		shape = "(" + timeShape(x) + " OR " + sqliteSuffixed(x) + ")"
 	}
 	return "typeof(" + x + ") = 'text' AND " + shape + " AND substr(" + x + ", 1, 4) <> '0000' AND date(" + day + ") = " + day
+}
+
+// sqliteSuffixed is SQLite's test that x is a date and a time of day
+// ending in Z or a UTC offset (hours below 24).
+func sqliteSuffixed(x string) string {
+	n := "length(" + x + ")"
+	core := "substr(" + x + ", 1, " + n + " - (CASE WHEN " + x + " GLOB '*Z' THEN 1 ELSE 6 END))"
+	return "(" + n + " > 16 AND (" + x + " GLOB '*Z' OR (" + x + " GLOB '*[+-][0-2][0-9]:[0-5][0-9]' AND CAST(substr(" + x + ", -5, 2) AS INTEGER) < 24)) AND " + timeShape(core) + ")"
+}
+
+// timeShape is SQLite's test that the text x is a date optionally followed
+// by a time of day, HH:MM with optional seconds and their fraction.
+func timeShape(x string) string {
+	return "(length(" + x + ") = 10 OR (substr(" + x + ", 11, 1) IN (' ', 'T') AND " +
+		"substr(" + x + ", 12) GLOB '[0-2][0-9]:[0-5][0-9]*' AND CAST(substr(" + x + ", 12, 2) AS INTEGER) < 24 AND " +
+		"(length(" + x + ") = 16 OR substr(" + x + ", 12) GLOB '[0-2][0-9]:[0-5][0-9]:[0-5][0-9]' OR " +
+		"(substr(" + x + ", 12) GLOB '[0-2][0-9]:[0-5][0-9]:[0-5][0-9].[0-9]*' AND substr(" + x + ", 21) NOT GLOB '*[^0-9]*' AND length(" + x + ") <= 29))))"
 }
 
 // castInput is what a valid date or timestamp text is cast from: a date

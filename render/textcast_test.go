@@ -22,6 +22,9 @@ var junkTexts = []string{
 	"2024-02-29", "2024-02-30", "2023-02-29", "2024-03-01 10:11:12", "2024-03-01T10:11:12.5", "2024-03-01 24:00:00",
 	"2024-03-01 10:61", "2024-03-01 10:11", "0000-01-01", "2024-13-01", "20240301", "March 1 2024", "2024-3-1",
 	"2024-03-01junk", "2024-03-01 junk", "9999-12-31",
+	// Z and UTC offsets: the instant in UTC; other offset shapes are junk
+	"2024-03-01T10:15:00.000Z", "2024-03-06T00:15:00+02:00", "2024-02-29 23:30-05:30", "2024-03-01Z", "2024-03-01 10:00+25:00",
+	"2024-03-01 10:00:00+0200", "2024-03-01 10:00:00 +02:00",
 }
 
 var castCatalog = memCatalog{table("j", []string{"id integer", "s text"})}
@@ -37,7 +40,8 @@ func castRows() map[string][]string {
 var (
 	refNumber    = regexp.MustCompile(`^\s*[+-]?([0-9]+(\.[0-9]*)?|\.[0-9]+)([eE][+-]?[0-9]+)?\s*$`)
 	refDate      = regexp.MustCompile(`^[0-9]{4}-(0[1-9]|1[0-2])-(0[1-9]|[12][0-9]|3[01])([ T]|$)`)
-	refTimestamp = regexp.MustCompile(`^[0-9]{4}-(0[1-9]|1[0-2])-(0[1-9]|[12][0-9]|3[01])([ T]([01][0-9]|2[0-3]):[0-5][0-9](:[0-5][0-9](\.[0-9]{1,9})?)?)?$`)
+	refTimestamp = regexp.MustCompile(`^[0-9]{4}-(0[1-9]|1[0-2])-(0[1-9]|[12][0-9]|3[01])([ T]([01][0-9]|2[0-3]):[0-5][0-9](:[0-5][0-9](\.[0-9]{1,9})?)?(Z|[+-]([01][0-9]|2[0-3]):[0-5][0-9])?)?$`)
+	refOffset    = regexp.MustCompile(`(Z|[+-][0-9]{2}:[0-9]{2})$`)
 )
 
 // refCast is the text-cast rule written in Go: what every engine must
@@ -74,6 +78,24 @@ func refCast(s *string, t planast.CastType) string {
 	}
 	if t == planast.CastDate {
 		return d.Format("2006-01-02")
+	}
+	if off := refOffset.FindString(*s); off != "" && len(*s) > 16 {
+		core := strings.TrimSuffix(*s, off)
+		local, err := time.Parse("2006-01-02 15:04:05", refCast(&core, planast.CastTimestamp))
+		if err != nil {
+			return "NULL"
+		}
+		zone := time.UTC
+		if off != "Z" {
+			h, _ := strconv.Atoi(off[1:3])
+			m, _ := strconv.Atoi(off[4:6])
+			secs := h*3600 + m*60
+			if off[0] == '-' {
+				secs = -secs
+			}
+			zone = time.FixedZone(off, secs)
+		}
+		return time.Date(local.Year(), local.Month(), local.Day(), local.Hour(), local.Minute(), local.Second(), 0, zone).UTC().Format("2006-01-02 15:04:05")
 	}
 	ts := (*s)[:10] + " 00:00:00"
 	if len(*s) >= 16 {

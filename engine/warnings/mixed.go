@@ -105,7 +105,7 @@ func readShape(t planast.Type) string {
 	case planast.TypeDate:
 		return `a date reads from ISO text "YYYY-MM-DD", a time of day after it allowed`
 	case planast.TypeTimestamp:
-		return `a timestamp reads from ISO text "YYYY-MM-DD HH:MM:SS" or with T, seconds and their fraction optional, no UTC offset or Z`
+		return `a timestamp reads from ISO text "YYYY-MM-DD HH:MM:SS" or with T, seconds and their fraction optional, Z or a UTC offset (+02:00) read as the instant in UTC`
 	}
 	return ""
 }

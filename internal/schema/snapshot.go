@@ -40,8 +40,10 @@ type Snapshot struct {
 // starts recording something a stored profile lacks. 1: the values of
 // date and number text columns that casts read as NULL
 // (ColumnProfile.CastNulls). 2: those counts also for text columns of
-// dates written day first or with slashes or dots.
-const ProfileFormat = 2
+// dates written day first or with slashes or dots. 3: a timestamp text
+// ending in Z or a UTC offset is valid (the values read as NULL counted
+// it).
+const ProfileFormat = 3
 
 // Table is one table or view. Schema is the engine's schema name ("main" for
 // SQLite and DuckDB's default, "public" for PostgreSQL's).

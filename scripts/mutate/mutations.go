@@ -165,6 +165,20 @@ var mutations = []mutation{
 		Pkgs: []string{"./engine"}, Run: "TestCastOfDayFirstDatesSaysTheyReadAsNull",
 	},
 	{
+		Name: "utc-offset-timestamps-read-as-null",
+		File: "render/textcast.go",
+		Old:  "shape = \"(\" + timeShape(x) + \" OR \" + sqliteSuffixed(x) + \")\"",
+		New:  "shape = timeShape(x)",
+		Pkgs: []string{"./engine"}, Run: "TestTimestampsWithZOrAnOffsetReadAsTheirInstant",
+	},
+	{
+		Name: "utc-offset-dropped-on-postgres-and-duckdb",
+		File: "render/textcast.go",
+		Old:  "\tif t == planast.CastDate || d.Name() == \"sqlite\" {\n\t\treturn d.Cast(castInput(x, t, day), t)\n\t}\n\tn := ",
+		New:  "\tif t == planast.CastDate || d.Name() != \"\" {\n\t\treturn d.Cast(castInput(x, t, day), t)\n\t}\n\tn := ",
+		Pkgs: []string{"./render"}, Run: "TestEnginesTextCasts",
+	},
+	{
 		Name: "renew-releases-replaced-at-once",
 		File: "engine/opening/set.go",
 		Old:  "\t\t\ts.retire(old)\n",
