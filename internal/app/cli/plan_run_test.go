@@ -65,3 +65,22 @@ func TestPlanRunJSONNamesTheRowLimitCut(t *testing.T) {
 		t.Fatalf("%v: truncated %v, reason %q", err, r.Truncated, r.TruncatedReason)
 	}
 }
+
+// plan check takes --json as plan run does (a newcomer's `plan check
+// --json` was refused as an unknown flag): the check's SQL, columns and
+// warnings, for a script to read.
+func TestPlanCheckJSON(t *testing.T) {
+	db, _ := filepath.Abs(filepath.Join("..", "..", "..", "examples", "chinook", "chinook.sqlite"))
+	out, err := runCLI("plan", "check", "--db", db, "--storage", t.TempDir(), "--json",
+		`{"select":[{"expr":{"kind":"column","table":"g","column":"Name"}}],"from":[{"table":"Genre","alias":"g"}]}`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var r struct {
+		SQL     string   `json:"sql"`
+		Columns []string `json:"columns"`
+	}
+	if err := json.Unmarshal([]byte(out), &r); err != nil || !strings.Contains(r.SQL, "Genre") || len(r.Columns) != 1 {
+		t.Fatalf("%v: %q", err, out)
+	}
+}

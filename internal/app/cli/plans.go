@@ -133,6 +133,7 @@ func planCmd(logger *slog.Logger) *cobra.Command {
 	cmd := &cobra.Command{Use: "plan", Short: "Work with plans"}
 	var ds, dialect string
 	var checkSrc *configSource
+	var checkJSON bool
 	check := &cobra.Command{
 		Use:   "check [flags] FILE|-|JSON",
 		Short: "Validate a plan and print the SQL it renders, or its typed errors as JSON (exit 1)",
@@ -160,11 +161,16 @@ func planCmd(logger *slog.Logger) *cobra.Command {
 				_ = enc.Encode(map[string]any{"valid": false, "issues": e.Issues})
 				return err // PLAN_INVALID with its hint on stderr; the issues went to stdout
 			}
+			if checkJSON {
+				// the whole check, as the check_plan tool returns it
+				return printJSON(cmd.OutOrStdout(), res)
+			}
 			fmt.Fprintln(cmd.OutOrStdout(), res.SQL)
 			return nil
 		},
 	}
 	checkSrc = configFlags(check)
+	check.Flags().BoolVar(&checkJSON, "json", false, "print the whole check as JSON (plan, columns, types, SQL, warnings); a refused plan's issues are JSON either way")
 	check.Flags().StringVar(&ds, "datasource", "", "datasource id whose schema the plan is checked against (default: the only one configured)")
 	check.Flags().StringVar(&dialect, "dialect", "", "render for this dialect (sqlite, duckdb, postgres); default: the datasource's")
 	cmd.AddCommand(check)
