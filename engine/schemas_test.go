@@ -2,6 +2,7 @@ package engine
 
 import (
 	"context"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -58,6 +59,19 @@ func TestTablesOfOneNameInTwoSchemas(t *testing.T) {
 	_, err = count("staff")
 	if !isIssue(err, "AMBIGUOUS_TABLE") || !strings.Contains(err.Error(), billing+".staff") || !strings.Contains(err.Error(), hr+".staff") {
 		t.Fatalf("staff: %v, want AMBIGUOUS_TABLE naming both", err)
+	}
+
+	// search_schema's names are the ones plans use
+	sel, err := e.Search(ctx, "shop", "customer label")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	for _, ts := range sel.Tables {
+		names = append(names, sel.PlanName(ts))
+	}
+	if !slices.Contains(names, billing+".customers") || !slices.Contains(names, "customers") {
+		t.Errorf("search names %v, want %s.customers and customers", names, billing)
 	}
 
 	// the host's context tells the two apart, in the names plans use

@@ -151,7 +151,7 @@ func (p *plan) selection() *Selection {
 		}
 	}
 
-	sel := &Selection{Datasource: p.ix.snap.Datasource, Tables: []TableSelection{}}
+	sel := &Selection{Datasource: p.ix.snap.Datasource, DefaultSchema: p.ix.snap.Default(), Tables: []TableSelection{}}
 	sort.Ints(kept)
 	for _, t := range kept {
 		tb := p.ix.snap.Tables[t]

@@ -68,6 +68,17 @@ type Selection struct {
 	// come with their values.
 	Focus  []TableSelection `json:"focus,omitempty"`
 	Values []Value          `json:"values,omitempty"`
+	// DefaultSchema is the schema whose tables plans name bare (the
+	// snapshot's Default): a table elsewhere is named schema.table.
+	DefaultSchema string `json:"-"`
+}
+
+// PlanName is t's name as plans write it (schema.Snapshot.PlanName).
+func (s *Selection) PlanName(t TableSelection) string {
+	if t.Schema == "" || t.Schema == s.DefaultSchema || s.DefaultSchema == "" {
+		return t.Name
+	}
+	return t.Schema + "." + t.Name
 }
 
 // TableSelection is one kept table and its kept columns.
@@ -214,7 +225,7 @@ func (ix *Index) access(allow Allow) access {
 
 // whole selects every allowed table and column.
 func (ix *Index) whole(acc access) *Selection {
-	sel := &Selection{Datasource: ix.snap.Datasource, Whole: true, Tables: []TableSelection{}}
+	sel := &Selection{Datasource: ix.snap.Datasource, DefaultSchema: ix.snap.Default(), Whole: true, Tables: []TableSelection{}}
 	for ti, t := range ix.snap.Tables {
 		if !acc.table[ti] {
 			continue

@@ -84,7 +84,7 @@ func SearchSchemaHandler(eng Searcher) server.ToolHandlerFunc {
 		rest := sel.Tables[start:]
 		names := make([]string, len(rest))
 		for i, t := range rest {
-			names[i] = t.Name
+			names[i] = sel.PlanName(t)
 		}
 		var fail error
 		build := func(n int) *mcpgo.CallToolResult {
@@ -100,10 +100,10 @@ func SearchSchemaHandler(eng Searcher) server.ToolHandlerFunc {
 			}
 			var b strings.Builder
 			for _, t := range page.Tables {
-				b.WriteString(searchLine(t))
+				b.WriteString(searchLine(sel, t))
 			}
 			for _, v := range sel.Values {
-				fmt.Fprintf(&b, "value %s.%s = %q\n", v.Table, v.Column, v.Value)
+				fmt.Fprintf(&b, "value %s.%s = %q\n", sel.PlanName(index.TableSelection{Schema: v.Schema, Name: v.Table}), v.Column, v.Value)
 			}
 			b.WriteString(info.Text())
 			if start+n < len(sel.Tables) {
@@ -115,7 +115,7 @@ func SearchSchemaHandler(eng Searcher) server.ToolHandlerFunc {
 		}
 		cost := func(i int) int {
 			j, _ := json.Marshal(rest[i])
-			return Tokens(string(j)) + Tokens(searchLine(rest[i])) + 2
+			return Tokens(string(j)) + Tokens(searchLine(sel, rest[i])) + 2
 		}
 		res, _ := fitPage(len(rest), cost, build, target(BudgetOf(eng)))
 		if fail != nil {
@@ -126,10 +126,10 @@ func SearchSchemaHandler(eng Searcher) server.ToolHandlerFunc {
 }
 
 // searchLine is one kept table in search_schema's text.
-func searchLine(t index.TableSelection) string {
+func searchLine(sel *index.Selection, t index.TableSelection) string {
 	ev := "joins others"
 	if len(t.Evidence) > 0 {
 		ev = strings.Join(t.Evidence, "+")
 	}
-	return fmt.Sprintf("%s (score %g, %s): %s\n", t.Name, t.Score, ev, strings.Join(t.Columns, ", "))
+	return fmt.Sprintf("%s (score %g, %s): %s\n", sel.PlanName(t), t.Score, ev, strings.Join(t.Columns, ", "))
 }

@@ -179,6 +179,13 @@ var mutations = []mutation{
 		Pkgs: []string{"./render"}, Run: "TestEnginesTextCasts",
 	},
 	{
+		Name: "search-names-drop-the-schema",
+		File: "index/retrieve.go",
+		Old:  "\treturn t.Schema + \".\" + t.Name\n",
+		New:  "\treturn t.Name\n",
+		Pkgs: []string{"./engine"}, Run: "TestTablesOfOneNameInTwoSchemas",
+	},
+	{
 		Name: "renew-releases-replaced-at-once",
 		File: "engine/opening/set.go",
 		Old:  "\t\t\ts.retire(old)\n",
