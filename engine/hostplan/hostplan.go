@@ -264,8 +264,8 @@ func (r *retrieved) context(tokens int) HostContext {
 		n := sort.Search(len(snap.Tables), func(n int) bool { return schemactx.ContextTokens(render(n+1)) > tokens })
 		n = max(n, 1)
 		sctx = render(n)
-		for _, t := range snap.Tables[n:] {
-			cut = append(cut, t.Name)
+		for i := range snap.Tables[n:] {
+			cut = append(cut, snap.PlanName(&snap.Tables[n+i]))
 		}
 	}
 	visible := r.visible
