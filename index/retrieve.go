@@ -5,6 +5,7 @@ import (
 	"errors"
 
 	"github.com/nl2sql/nl2sql/index/values"
+	"github.com/nl2sql/nl2sql/internal/schema"
 )
 
 // Budget bounds one retrieval. The zero value means the defaults.
@@ -75,10 +76,7 @@ type Selection struct {
 
 // PlanName is t's name as plans write it (schema.Snapshot.PlanName).
 func (s *Selection) PlanName(t TableSelection) string {
-	if t.Schema == "" || t.Schema == s.DefaultSchema || s.DefaultSchema == "" {
-		return t.Name
-	}
-	return t.Schema + "." + t.Name
+	return schema.PlanName(s.DefaultSchema, t.Schema, t.Name)
 }
 
 // TableSelection is one kept table and its kept columns.

@@ -224,16 +224,21 @@ func (s *Snapshot) Default() string {
 // PlanName is the name a plan (and every listing a planner reads) gives t:
 // its name in the default schema, schema.name elsewhere, which Lookup
 // reads back; two tables of one name in two schemas are thus told apart.
-func (s *Snapshot) PlanName(t *Table) string {
-	if t.Schema == "" || t.Schema == s.Default() {
-		return t.Name
-	}
-	return t.Schema + "." + t.Name
-}
+func (s *Snapshot) PlanName(t *Table) string { return PlanName(s.Default(), t.Schema, t.Name) }
 
 // RefPlanName is PlanName for the table a foreign key refers to.
 func (s *Snapshot) RefPlanName(fk ForeignKey) string {
-	return s.PlanName(&Table{Schema: fk.RefSchema, Name: fk.RefTable})
+	return PlanName(s.Default(), fk.RefSchema, fk.RefTable)
+}
+
+// PlanName is the name plans give table name of schema when def is the
+// schema bare names read: name there (or with no schema known),
+// schema.name elsewhere.
+func PlanName(def, schema, name string) string {
+	if schema == "" || def == "" || schema == def {
+		return name
+	}
+	return schema + "." + name
 }
 
 // LookupTable implements planast.Catalog: Lookup, returned as the

@@ -97,8 +97,8 @@ var mutations = []mutation{
 	{
 		Name: "plan-names-drop-the-schema",
 		File: "internal/schema/snapshot.go",
-		Old:  "\treturn t.Schema + \".\" + t.Name\n",
-		New:  "\treturn t.Name\n",
+		Old:  "\treturn schema + \".\" + name\n",
+		New:  "\treturn name\n",
 		Pkgs: []string{"./engine"}, Run: "TestTablesOfOneNameInTwoSchemas",
 	},
 	{
@@ -181,8 +181,8 @@ var mutations = []mutation{
 	{
 		Name: "search-names-drop-the-schema",
 		File: "index/retrieve.go",
-		Old:  "\treturn t.Schema + \".\" + t.Name\n",
-		New:  "\treturn t.Name\n",
+		Old:  "return schema.PlanName(s.DefaultSchema, t.Schema, t.Name)",
+		New:  "return schema.PlanName(t.Schema, t.Schema, t.Name)",
 		Pkgs: []string{"./engine"}, Run: "TestTablesOfOneNameInTwoSchemas",
 	},
 	{
