@@ -82,13 +82,14 @@ func spellingWarning(snap *schema.Snapshot, q *planast.Query, x, pattern planast
 	if c == nil {
 		return ""
 	}
-	return spelledAlike(t, c, lit.Text, stored, true)
+	vals, _ := knownValues(t, c, stored)
+	return spelledAlike(c, lit.Text, vals, true)
 }
 
 // spelledAlike is spellingWarning for text compared with column c of t;
 // like says whether to suggest a case-insensitive like (a plan can use
 // one).
-func spelledAlike(t *schema.Table, c *schema.Column, text string, stored func(string, string, string) []string, like bool) string {
+func spelledAlike(c *schema.Column, text string, vals []string, like bool) string {
 	lit := &planast.Literal{Text: text}
 	want := folded(lit.Text)
 	var near []string
@@ -99,7 +100,6 @@ func spelledAlike(t *schema.Table, c *schema.Column, text string, stored func(st
 			near = append(near, v)
 		}
 	}
-	vals, _ := knownValues(t, c, stored)
 	for _, v := range vals {
 		consider(v)
 	}
@@ -140,12 +140,13 @@ func ArgumentWarnings(snap *schema.Snapshot, rows [][]any, args []Argument, stor
 		if !ok || c.Type != planast.TypeText && c.Type != planast.TypeUnknown {
 			continue
 		}
-		if vals, _ := knownValues(t, c, stored); slices.Contains(vals, a.Value) {
+		vals, _ := knownValues(t, c, stored)
+		if slices.Contains(vals, a.Value) {
 			continue // stored as given: the other conditions matched nothing
 		}
-		w := spelledAlike(t, c, a.Value, stored, false)
+		w := spelledAlike(c, a.Value, vals, false)
 		if w == "" {
-			w = holdingIt(t, c, a.Value, stored, false)
+			w = holdingIt(c, a.Value, vals, false)
 		}
 		if w != "" {
 			out = append(out, fmt.Sprintf("argument %q: %s", a.Param, w))
@@ -199,12 +200,13 @@ func partWarning(snap *schema.Snapshot, q *planast.Query, x, pattern planast.Exp
 	if c == nil {
 		return ""
 	}
-	return holdingIt(t, c, lit.Text, stored, true)
+	vals, _ := knownValues(t, c, stored)
+	return holdingIt(c, lit.Text, vals, true)
 }
 
 // holdingIt is partWarning for text compared with column c of t; like
 // says whether to suggest a like pattern (a plan can use one).
-func holdingIt(t *schema.Table, c *schema.Column, text string, stored func(string, string, string) []string, like bool) string {
+func holdingIt(c *schema.Column, text string, vals []string, like bool) string {
 	lit := &planast.Literal{Text: text}
 	if utf8.RuneCountInString(strings.TrimSpace(lit.Text)) < 3 {
 		return ""
@@ -212,7 +214,6 @@ func holdingIt(t *schema.Table, c *schema.Column, text string, stored func(strin
 	want := folded(lit.Text)
 	var holding []string
 	seen := map[string]bool{}
-	vals, _ := knownValues(t, c, stored)
 	for _, v := range vals {
 		if lv := folded(v); !seen[v] && lv != want && strings.Contains(lv, want) {
 			seen[v] = true
