@@ -4,6 +4,13 @@ package main
 // regression would break it, with the tests that must notice.
 var mutations = []mutation{
 	{
+		Name: "plan-check-text-hides-warnings",
+		File: "internal/app/cli/plans.go",
+		Old:  `fmt.Fprintln(cmd.OutOrStdout(), "-- warning: "+strings.Join(strings.Fields(w), " "))`,
+		New:  `_ = w`,
+		Pkgs: []string{"./internal/app/cli"}, Run: "TestPlanCheckTextShowsWarnings",
+	},
+	{
 		Name: "not-found-waits-for-periodic-check",
 		File: "engine/check.go",
 		Old:  "if errors.As(err, &pe) && notFound(pe) {",

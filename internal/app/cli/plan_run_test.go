@@ -84,3 +84,18 @@ func TestPlanCheckJSON(t *testing.T) {
 		t.Fatalf("%v: %q", err, out)
 	}
 }
+
+// The text dry run shows the warnings check_plan and plan run give (a
+// newcomer's join of unrelated keys printed bare SQL), as SQL comments so
+// the output still runs in a database shell.
+func TestPlanCheckTextShowsWarnings(t *testing.T) {
+	db, _ := filepath.Abs(filepath.Join("..", "..", "..", "examples", "chinook", "chinook.sqlite"))
+	out, err := runCLI("plan", "check", "--db", db, "--storage", t.TempDir(),
+		`{"select":[{"expr":{"kind":"func","name":"COUNT","args":[]},"alias":"n"}],"from":[{"table":"Customer","alias":"a"},{"table":"Invoice","alias":"b"}],"joins":[{"left":"a","right":"b","on":[{"left_column":"SupportRepId","right_column":"InvoiceId"}]}]}`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(out, "SELECT") || !strings.Contains(out, "-- warning: ") || !strings.Contains(out, "foreign key") {
+		t.Fatalf("the dry run hides the join warning:\n%s", out)
+	}
+}

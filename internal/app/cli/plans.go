@@ -166,6 +166,12 @@ func planCmd(logger *slog.Logger) *cobra.Command {
 				return printJSON(cmd.OutOrStdout(), res)
 			}
 			fmt.Fprintln(cmd.OutOrStdout(), res.SQL)
+			// The dry run is where a join on unrelated keys or a fan-out
+			// should show; as SQL comments the output still pipes into a
+			// database shell.
+			for _, w := range res.Warnings {
+				fmt.Fprintln(cmd.OutOrStdout(), "-- warning: "+strings.Join(strings.Fields(w), " "))
+			}
 			return nil
 		},
 	}
