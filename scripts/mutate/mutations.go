@@ -6,8 +6,8 @@ var mutations = []mutation{
 	{
 		Name: "plan-check-text-hides-warnings",
 		File: "internal/app/cli/plans.go",
-		Old:  `fmt.Fprintln(cmd.OutOrStdout(), "-- warning: "+strings.Join(strings.Fields(w), " "))`,
-		New:  `_ = w`,
+		Old:  `fmt.Fprintln(cmd.OutOrStdout(), "-- warning: "+cellfmt.Text(w))`,
+		New:  `_ = cellfmt.Text(w)`,
 		Pkgs: []string{"./internal/app/cli"}, Run: "TestPlanCheckTextShowsWarnings",
 	},
 	{

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/nl2sql/nl2sql/internal/cellfmt"
 	"io"
 	"log/slog"
 	"os"
@@ -168,9 +169,11 @@ func planCmd(logger *slog.Logger) *cobra.Command {
 			fmt.Fprintln(cmd.OutOrStdout(), res.SQL)
 			// The dry run is where a join on unrelated keys or a fan-out
 			// should show; as SQL comments the output still pipes into a
-			// database shell.
+			// database shell. cellfmt.Text, as in the tools' text: a value
+			// a warning quotes keeps its spaces, and a line break in it
+			// cannot end the comment.
 			for _, w := range res.Warnings {
-				fmt.Fprintln(cmd.OutOrStdout(), "-- warning: "+strings.Join(strings.Fields(w), " "))
+				fmt.Fprintln(cmd.OutOrStdout(), "-- warning: "+cellfmt.Text(w))
 			}
 			return nil
 		},
