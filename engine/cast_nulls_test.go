@@ -26,6 +26,40 @@ var castNullsDB = []string{
 		" (7, 'north', '2024-04-01T08:00:00Z', '7', '2024-01-07', '77')",
 }
 
+// engineSpec names a datasource spec made on one engine.
+type engineSpec struct {
+	name string
+	spec func(t *testing.T) DatasourceSpec
+}
+
+// everyEngine is datasource "air" holding stmts on SQLite, DuckDB and
+// PostgreSQL (skipped without a test server).
+func everyEngine(stmts []string) []engineSpec {
+	return []engineSpec{
+		{"sqlite", func(t *testing.T) DatasourceSpec {
+			return DatasourceSpec{ID: "air", Engine: "sqlite", Path: sourcetest.TempDB(t, stmts...), RowLimit: 1000}
+		}},
+		{"duckdb", func(t *testing.T) DatasourceSpec {
+			return DatasourceSpec{ID: "air", Engine: "duckdb", Path: sourcetest.DuckTempDB(t, stmts...), RowLimit: 1000}
+		}},
+		{"postgres", func(t *testing.T) DatasourceSpec {
+			f := sourcetest.NewPGFixture(t, stmts...)
+			return DatasourceSpec{ID: "air", Engine: "postgres", DSN: f.ReadOnly, RowLimit: 1000}
+		}},
+	}
+}
+
+// specEngine is an engine serving spec, closed when the test ends.
+func specEngine(t *testing.T, spec DatasourceSpec) *Engine {
+	t.Helper()
+	e, err := New(Options{Open: openAdapter, Datasources: []DatasourceSpec{spec}, Today: func() string { return "2026-01-15" }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { e.Close() })
+	return e
+}
+
 // Threat: a TEXT column holds dates as text, most of them ISO but some
 // '05/01/2024' or 'n/a' (an import from a spreadsheet). A plan that casts
 // it to date (to count orders per month, to compare with a date) reads
@@ -38,21 +72,7 @@ var castNullsDB = []string{
 // filter must learn neither the count nor a value (they may be in rows it
 // cannot read).
 func TestCastOfTextNamesTheValuesReadAsNull(t *testing.T) {
-	engines := []struct {
-		name string
-		spec func(t *testing.T) DatasourceSpec
-	}{
-		{"sqlite", func(t *testing.T) DatasourceSpec {
-			return DatasourceSpec{ID: "air", Engine: "sqlite", Path: sourcetest.TempDB(t, castNullsDB...), RowLimit: 1000}
-		}},
-		{"duckdb", func(t *testing.T) DatasourceSpec {
-			return DatasourceSpec{ID: "air", Engine: "duckdb", Path: sourcetest.DuckTempDB(t, castNullsDB...), RowLimit: 1000}
-		}},
-		{"postgres", func(t *testing.T) DatasourceSpec {
-			f := sourcetest.NewPGFixture(t, castNullsDB...)
-			return DatasourceSpec{ID: "air", Engine: "postgres", DSN: f.ReadOnly, RowLimit: 1000}
-		}},
-	}
+	engines := everyEngine(castNullsDB)
 	cast := func(c, to string) string {
 		return `{"expr":{"kind":"func","name":"COUNT","args":[{"kind":"cast","type":"` + to + `","expr":{"kind":"column","table":"o","column":"` + c + `"}}]},"alias":"n"}`
 	}
@@ -82,11 +102,7 @@ func TestCastOfTextNamesTheValuesReadAsNull(t *testing.T) {
 	}
 	for _, en := range engines {
 		t.Run(en.name, func(t *testing.T) {
-			e, err := New(Options{Open: openAdapter, Datasources: []DatasourceSpec{en.spec(t)}, Today: func() string { return "2026-01-15" }})
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer e.Close()
+			e := specEngine(t, en.spec(t))
 			for _, c := range cases {
 				res, err := e.RunPlan(context.Background(), "air", []byte(`{"from":[{"table":"orders","alias":"o"}],"select":[`+c.sel+`]`+c.rest+`}`))
 				if err != nil {

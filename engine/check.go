@@ -9,6 +9,7 @@ import (
 	"github.com/nl2sql/nl2sql/engine/hooks"
 	"github.com/nl2sql/nl2sql/engine/planning"
 	"github.com/nl2sql/nl2sql/engine/semantic"
+	"github.com/nl2sql/nl2sql/engine/warnings"
 	"github.com/nl2sql/nl2sql/internal/schema"
 	"github.com/nl2sql/nl2sql/planast"
 	"github.com/nl2sql/nl2sql/planast/validate"
@@ -29,7 +30,8 @@ type PlanCheck struct {
 	// named; Plan and SQL hold their expansions.
 	Definitions []planast.Used `json:"definitions,omitempty"`
 	// Warnings say what a run could still do differently: the execution
-	// hooks, which only a run reaches, and the row limit.
+	// hooks, which only a run reaches, and the row limit; and what a run
+	// would warn of before reading a row (warnings.Static).
 	Warnings []string `json:"warnings"`
 }
 
@@ -130,17 +132,19 @@ func (e *Engine) CheckPlan(ctx context.Context, datasource string, doc []byte, d
 	} else if sql, err = e.renderIn(ds, p, d); err != nil {
 		return nil, err
 	}
-	warnings := []string{}
+	ws := []string{}
 	if lim := p.plan.Limit; lim == nil || *lim > int64(ds.spec.RowLimit) || p.plan.WithTies {
 		// a plan's own limit at or under the row limit cannot be cut (ties aside)
-		warnings = append(warnings, fmt.Sprintf("a run returns at most %d rows (the datasource's row limit); the SQL reads one more to tell a full result from a cut one", ds.spec.RowLimit))
+		ws = append(ws, fmt.Sprintf("a run returns at most %d rows (the datasource's row limit); the SQL reads one more to tell a full result from a cut one", ds.spec.RowLimit))
 	}
-	warnings = append(warnings, p.warnings...)
+	ws = append(ws, p.warnings...)
+	// what a run would warn of before any row is read
+	ws = append(ws, warnings.Static(e.caller(ctx).FilterSnapshot(ds.snap), p.plan, e.retrieval(ctx, ds).StoredValues())...)
 	if e.opts.Hooks.Has(hooks.BeforeExecution) || e.opts.Hooks.Has(hooks.AfterExecution) || e.opts.Hooks.Has(hooks.AfterAnswer) {
-		warnings = append(warnings, "rules that act when a plan runs (before_execution, after_execution, after_answer) were not consulted: a run may still be refused or need approval")
+		ws = append(ws, "rules that act when a plan runs (before_execution, after_execution, after_answer) were not consulted: a run may still be refused or need approval")
 	}
 	return &PlanCheck{Datasource: ds.spec.ID, Dialect: dialect, Plan: p.plan, Columns: p.columns, Types: p.types, SQL: sql,
-		Definitions: ds.sem.Used(p.planner), Warnings: warnings}, nil
+		Definitions: ds.sem.Used(p.planner), Warnings: ws}, nil
 }
 
 // VisibleSnapshot returns the datasource's snapshot as the caller may see

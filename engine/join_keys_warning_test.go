@@ -17,6 +17,9 @@ import (
 // gives must be a plan that runs and finds the rows. A join whose keys do
 // match (the result is empty for another reason), a partial value list,
 // and a caller behind a row filter get no such warning.
+// looselyOnly is the words of a key warning.
+const looselyOnly = "only when letter case and surrounding spaces are ignored"
+
 func TestJoinOnKeysThatDifferInSpacesIsNamed(t *testing.T) {
 	db := sourcetest.TempDB(t,
 		"CREATE TABLE airports (code TEXT PRIMARY KEY, city TEXT, region TEXT)",
@@ -39,9 +42,9 @@ func TestJoinOnKeysThatDifferInSpacesIsNamed(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	w := warningWith(res.Warnings, "pairs no stored values exactly")
-	if !strings.Contains(w, `(" ABR" against "ABR")`) && !strings.Contains(w, `(" APG" against "APG")`) ||
-		!strings.Contains(w, `"TRIM"`) || !strings.Contains(w, `2 values of "code"`) {
+	w := warningWith(res.Warnings, looselyOnly)
+	if !strings.HasPrefix(w, "no rows matched") || !strings.Contains(w, `(" ABR" against "ABR")`) && !strings.Contains(w, `(" APG" against "APG")`) ||
+		!strings.Contains(w, `"TRIM"`) || !strings.Contains(w, `2 stored values of "src"`) {
 		t.Fatalf("warnings %q: want the join's two spellings, the number of keys that match loosely and a TRIM condition", res.Warnings)
 	}
 	// the condition the warning gives, pasted into the plan, finds the rows
@@ -50,11 +53,12 @@ func TestJoinOnKeysThatDifferInSpacesIsNamed(t *testing.T) {
 	if err != nil {
 		t.Fatalf("the warning's condition does not run: %v\n%s", err, cond)
 	}
-	if len(fixed.Rows) != 1 || fixed.Rows[0][0] != int64(3) || warningWith(fixed.Warnings, "pairs no stored") != "" {
+	if len(fixed.Rows) != 1 || fixed.Rows[0][0] != int64(3) || warningWith(fixed.Warnings, looselyOnly) != "" {
 		t.Errorf("the warning's condition: rows %v warnings %q, want 3 flights and no join warning", fixed.Rows, fixed.Warnings)
 	}
 
-	// keys that match: an empty result for another reason earns none
+	// keys that mostly match: the result is empty for another reason, so
+	// the warning names the one loose key without blaming it for that
 	trimmed := sourcetest.TempDB(t,
 		"CREATE TABLE airports (code TEXT PRIMARY KEY, city TEXT, region TEXT)",
 		"CREATE TABLE flights (no INTEGER PRIMARY KEY, src TEXT REFERENCES airports(code))",
@@ -65,13 +69,13 @@ func TestJoinOnKeysThatDifferInSpacesIsNamed(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if w := warningWith(res.Warnings, "pairs no stored"); w != "" {
-		t.Errorf("keys that share a stored value got a join warning: %q", w)
+	if w := warningWith(res.Warnings, looselyOnly); strings.HasPrefix(w, "no rows matched") || !strings.Contains(w, `1 stored value of "src"`) {
+		t.Errorf("keys that share a stored value: warning %q, want 'apg ' named, not blamed for the empty result", w)
 	}
 
 	// a caller reading airports through a row filter learns no key values
 	res = runAsNorth(t, db, count(declared, ""), "air.main.airports", "air.main.flights")
-	if w := warningWith(res.Warnings, "pairs no stored"); w != "" {
+	if w := warningWith(res.Warnings, looselyOnly); w != "" {
 		t.Errorf("a row-filtered caller got the join's stored values: %q", w)
 	}
 }

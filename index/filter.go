@@ -4,6 +4,7 @@ import (
 	"slices"
 
 	"github.com/nl2sql/nl2sql/internal/schema"
+	"github.com/nl2sql/nl2sql/planast"
 )
 
 // Filter returns the sub-snapshot of snap (the snapshot the index was built
@@ -16,8 +17,9 @@ import (
 //     referenced columns are all kept, so the context never names a table
 //     or column the selection left out (or access denied);
 //   - with Focus set (a whole selection), the profile of a column outside
-//     the focus keeps only a temporal column's range, so SchemaContext
-//     shows it by name and type (and date range) alone;
+//     the focus keeps only a temporal column's range and a text key's
+//     first samples (outline), so SchemaContext shows it by name and type
+//     (and date range, or how its keys are spelled) alone;
 //   - each matched Value added to its column's SampleValues when not there
 //     already (a column without a profile gets one holding only them), so
 //     the planner sees the stored spelling of the literals in the question.
@@ -69,7 +71,7 @@ func (s *Selection) Filter(snap *schema.Snapshot) *schema.Snapshot {
 				p := *c.Profile
 				p.SampleValues = slices.Clone(p.SampleValues)
 				if s.Whole && len(s.Focus) > 0 && !focus[[3]string{t.Schema, t.Name, c.Name}] {
-					p = outline(p, c.Type.IsTemporal() || p.Temporal != "")
+					p = outline(p, c.Type.IsTemporal() || p.Temporal != "", c.Type == planast.TypeText && isKeyColumn(&t, c.Name))
 				}
 				c.Profile = &p
 			}
@@ -115,11 +117,36 @@ func withMatched(samples, matched []any) []any {
 
 // outline is the profile of a column outside a whole selection's focus:
 // only a temporal column's range is kept (relative dates are resolved
-// against the data's range), the counts are kept, nothing else.
-func outline(p schema.ColumnProfile, temporal bool) schema.ColumnProfile {
+// against the data's range), a text key's first KeyExamples samples, the
+// counts, nothing else. A text key's spelling is what a join or an IN
+// must match exactly (flights.SourceAirport " AAF" against
+// airports.AirportCode "AAF"); without its examples a planner cannot see
+// that the keys differ.
+func outline(p schema.ColumnProfile, temporal, textKey bool) schema.ColumnProfile {
 	out := schema.ColumnProfile{DistinctCount: p.DistinctCount, NullFraction: p.NullFraction}
 	if temporal {
 		out.Min, out.Max = p.Min, p.Max
 	}
+	if textKey {
+		out.SampleValues = p.SampleValues[:min(len(p.SampleValues), KeyExamples)]
+	}
 	return out
+}
+
+// KeyExamples is how many samples a text key outside a whole selection's
+// focus keeps.
+const KeyExamples = 2
+
+// isKeyColumn reports whether column c of t is in its primary key or in
+// one of its foreign keys.
+func isKeyColumn(t *schema.Table, c string) bool {
+	if slices.Contains(t.PrimaryKey, c) {
+		return true
+	}
+	for _, fk := range t.ForeignKeys {
+		if slices.Contains(fk.Columns, c) {
+			return true
+		}
+	}
+	return false
 }

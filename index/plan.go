@@ -480,15 +480,6 @@ func (p *plan) focus(n int) []TableSelection {
 // isKey reports whether a column is in its table's primary key or one of
 // its foreign keys: keys carry no values worth showing.
 func (p *plan) isKey(t, c int) bool {
-	tb := p.ix.snap.Tables[t]
-	name := tb.Columns[c].Name
-	if slices.Contains(tb.PrimaryKey, name) {
-		return true
-	}
-	for _, fk := range tb.ForeignKeys {
-		if slices.Contains(fk.Columns, name) {
-			return true
-		}
-	}
-	return false
+	tb := &p.ix.snap.Tables[t]
+	return isKeyColumn(tb, tb.Columns[c].Name)
 }

@@ -67,6 +67,11 @@ type ColumnInfo struct {
 	// stores 'abc' in an INTEGER column), as its profile counted them:
 	// plans read them as NULL (Column.ReadAs).
 	Mixed bool
+	// Repeats marks a column whose profile saw a value on more than one
+	// row (fewer distinct values than non-NULL rows): a join on it meets
+	// several rows per value, which the fan-out check needs when no
+	// foreign key says so.
+	Repeats bool
 }
 
 // ForeignKeyInfo is Columns → RefSchema.RefTable(RefColumns).

@@ -193,3 +193,23 @@ func MapExpr(e Expr, f func(Expr) Expr) Expr {
 	}
 	return f(e)
 }
+
+// OwnExprs are the expression roots of q itself, in a fixed order: where,
+// having, qualify, the select items, the join conditions, group_by and
+// order_by. Its CTEs, derived tables and set operations are queries of
+// their own; the subqueries inside these expressions are reached by
+// inspecting them. Absent parts are nil.
+func (q *Query) OwnExprs() []Expr {
+	out := []Expr{q.Where, q.Having, q.Qualify}
+	for _, s := range q.Select {
+		out = append(out, s.Expr)
+	}
+	for _, j := range q.Joins {
+		out = append(out, j.Condition)
+	}
+	out = append(out, q.GroupBy...)
+	for _, o := range q.OrderBy {
+		out = append(out, o.Expr)
+	}
+	return out
+}

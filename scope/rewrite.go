@@ -122,18 +122,7 @@ func (rw *rewriter) core(q *planast.Query, env *ctes) {
 		}
 		rw.from(f)
 	}
-	exprs := []planast.Expr{q.Where, q.Having}
-	for _, s := range q.Select {
-		exprs = append(exprs, s.Expr)
-	}
-	for _, j := range q.Joins {
-		exprs = append(exprs, j.Condition)
-	}
-	exprs = append(exprs, q.GroupBy...)
-	for _, o := range q.OrderBy {
-		exprs = append(exprs, o.Expr)
-	}
-	for _, e := range exprs {
+	for _, e := range q.OwnExprs() {
 		if e == nil {
 			continue
 		}

@@ -4,7 +4,10 @@
 // empty result whose date filters fall outside the profiled range
 // (engine/emptyrange), a value spelled almost as a stored one ('Aberdeen'
 // for 'Aberdeen ') or a case-sensitive match that found nothing, and a
-// negated filter that silently drops NULLs (Filters). A count of 0 is a
+// negated filter that silently drops NULLs or a NOT IN that a NULL makes
+// never true (Filters), and keys that pair rows only once letter case and
+// spaces are ignored, in a join, an IN or NOT IN subquery or an equality
+// of two columns ('C004 ' against 'C004': keyWarnings). A count of 0 is a
 // result that matched nothing too (matchedNothing); when a table the plan
 // reads was empty when profiled, that is said instead of any guess about
 // the filters (emptyTables).

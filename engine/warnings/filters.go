@@ -32,7 +32,8 @@ import (
 //   - nulls: NOT IN or != on a column whose profile has NULLs. Such a
 //     filter is never true on NULL, so those rows are dropped silently;
 //     the warning names the column, its NULL share and the IS NULL
-//     alternative.
+//     alternative. A NOT IN whose list or subquery holds a NULL is never
+//     true at all (nullInList), which is said instead.
 func Filters(snap *schema.Snapshot, dialect string, plan *planast.Query, empty bool, stored func(schemaName, table, column string) []string) []string {
 	var out []string
 	seen := map[string]bool{}
@@ -94,7 +95,9 @@ func Filters(snap *schema.Snapshot, dialect string, plan *planast.Query, empty b
 					}
 				case *planast.In:
 					if e.Negated {
-						if w := nullWarning(snap, q, e.Expr, "NOT IN"); w != "" {
+						if w := nullInList(snap, e, empty); w != "" {
+							add(w)
+						} else if w := nullWarning(snap, q, e.Expr, "NOT IN"); w != "" {
 							add(w)
 						}
 					} else if empty {
@@ -247,4 +250,49 @@ func likeMatchers(text string, like bool) (exact, loose func(string) bool) {
 	cs := regexp.MustCompile(`(?s)^` + b.String() + `$`)
 	ci := regexp.MustCompile(`(?is)^` + b.String() + `$`)
 	return cs.MatchString, ci.MatchString
+}
+
+// nullInList explains a NOT IN that is never true: x NOT IN (…, NULL) is
+// NULL or false for every x, so the filter keeps no row. The NULL is a
+// literal in the list, or a value of the column a subquery selects whose
+// profile has NULLs; the subquery's own filters may drop those rows, so
+// then it is said only when the run matched nothing (empty) or the
+// subquery tests the column with IS NOT NULL (then never).
+func nullInList(snap *schema.Snapshot, in *planast.In, empty bool) string {
+	const never = "is never true while its list holds a NULL (x NOT IN (…, NULL) is NULL for every x), so it keeps no row"
+	for _, x := range in.List {
+		if lit, ok := x.(*planast.Literal); ok && lit.Type == planast.TNull {
+			return "NOT IN " + never + `: drop the NULL from the list, and test {"kind": "is_null"} apart if NULLs are meant`
+		}
+	}
+	sub := in.Subquery
+	if sub == nil || len(sub.Select) != 1 || len(sub.SetOps) > 0 {
+		return ""
+	}
+	ref, ok := sub.Select[0].Expr.(*planast.Column)
+	if !ok {
+		return ""
+	}
+	c := emptyrange.FromColumn(snap, sub, ref)
+	if c == nil || c.Profile == nil || c.Profile.NullFraction <= 0 || testsNotNull(sub.Where, ref) {
+		return ""
+	}
+	if !empty && (sub.Where != nil || len(sub.Joins) > 0 || len(sub.GroupBy) > 0 || sub.Having != nil) {
+		return ""
+	}
+	return fmt.Sprintf(`NOT IN (a subquery selecting %q) %s, and %q holds NULL (%.1f%% of its rows): add {"kind": "is_null", "expr": <the column>, "negated": true} to the subquery's where, or use {"kind": "exists", "negated": true, ...} with the key compared inside`,
+		c.Name, never, c.Name, 100*c.Profile.NullFraction)
+}
+
+// testsNotNull reports whether cond holds ref IS NOT NULL.
+func testsNotNull(cond planast.Expr, ref *planast.Column) bool {
+	found := false
+	inspectOwn(cond, func(e planast.Expr) {
+		if n, ok := e.(*planast.IsNull); ok && n.Negated {
+			if c, ok := n.Expr.(*planast.Column); ok && c.Column == ref.Column && c.Table == ref.Table {
+				found = true
+			}
+		}
+	})
+	return found
 }

@@ -1,8 +1,11 @@
 package warnings
 
 import (
+	"encoding/json"
 	"fmt"
+	"slices"
 	"strings"
+	"unicode"
 
 	"github.com/nl2sql/nl2sql/engine/emptyrange"
 	"github.com/nl2sql/nl2sql/internal/cellfmt"
@@ -57,8 +60,8 @@ func mixedWarnings(snap *schema.Snapshot, plan *planast.Query) []string {
 				}
 				seen[key{c, x.Type}] = true
 				if cn, ok := c.Profile.CastNull(x.Type); ok && cn.Invalid > 0 {
-					out = append(out, fmt.Sprintf("%q holds %s; the cast to %s read them as NULL, so they count in no sum, average or comparison and group as NULL",
-						c.Name, notOf(cn.Invalid, cn.InvalidExample, cn.To, planast.TypeText), x.Type))
+					out = append(out, fmt.Sprintf("%q holds %s; the cast to %s read them as NULL, so they count in no sum, average or comparison and group as NULL%s",
+						c.Name, notOf(cn.Invalid, cn.InvalidExample, cn.To, planast.TypeText), x.Type, amountFix(x, cn.InvalidExample)))
 				}
 			}
 			return true
@@ -135,4 +138,36 @@ func typeNoun(t planast.Type, plural bool) string {
 		n += "s"
 	}
 	return n
+}
+
+// amountFix tells how to cast an amount written for people ('$1,200.00':
+// a sign, a thousands separator) to a number: remove what is not part of
+// the number with REPLACE first. "" for any other value, or a cast to a
+// date.
+func amountFix(c *planast.Cast, example any) string {
+	s, ok := example.(string)
+	if !ok || c.Type != planast.CastInteger && c.Type != planast.CastDecimal && c.Type != planast.CastFloat {
+		return ""
+	}
+	var strip []string
+	for _, r := range s {
+		if r == ',' || r == '%' || unicode.Is(unicode.Sc, r) {
+			if !slices.Contains(strip, string(r)) {
+				strip = append(strip, string(r))
+			}
+		}
+	}
+	if len(strip) == 0 {
+		return ""
+	}
+	arg, _ := json.Marshal(c.Expr)
+	x := string(arg)
+	for _, r := range strip {
+		x = fmt.Sprintf(`{"kind": "func", "name": "REPLACE", "args": [%s, {"kind": "literal", "value": %q}, {"kind": "literal", "value": ""}]}`, x, r)
+	}
+	quoted := make([]string, len(strip))
+	for i, r := range strip {
+		quoted[i] = fmt.Sprintf("%q", r)
+	}
+	return fmt.Sprintf("; such values are amounts written for people: remove %s before the cast, e.g. cast %s", strings.Join(quoted, " and "), x)
 }

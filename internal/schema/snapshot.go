@@ -42,8 +42,9 @@ type Snapshot struct {
 // (ColumnProfile.CastNulls). 2: those counts also for text columns of
 // dates written day first or with slashes or dots. 3: a timestamp text
 // ending in Z or a UTC offset is valid (the values read as NULL counted
-// it).
-const ProfileFormat = 3
+// it). 4: those counts also for text columns of amounts written for
+// people ('$1,200.00', '12.5%').
+const ProfileFormat = 4
 
 // Table is one table or view. Schema is the engine's schema name ("main" for
 // SQLite and DuckDB's default, "public" for PostgreSQL's).
@@ -262,7 +263,7 @@ func (t *Table) Info() *planast.TableInfo {
 	for i, c := range t.Columns {
 		info.Columns[i] = planast.ColumnInfo{Name: c.Name, Type: c.Type, Unordered: Unordered(c.DeclaredType),
 			Money: c.Type == planast.TypeDecimal && strings.EqualFold(strings.TrimSpace(c.DeclaredType), "money"),
-			Mixed: c.Profile != nil && c.Profile.Invalid > 0}
+			Mixed: c.Profile != nil && c.Profile.Invalid > 0, Repeats: repeats(t.RowCount, c.Profile)}
 	}
 	for _, fk := range t.ForeignKeys {
 		info.ForeignKeys = append(info.ForeignKeys, planast.ForeignKeyInfo{
@@ -273,6 +274,20 @@ func (t *Table) Info() *planast.TableInfo {
 		})
 	}
 	return info
+}
+
+// repeats reports whether a profile saw fewer distinct values than
+// non-NULL rows: over every row, or over the rows a sampled profile read
+// (its distinct count is of those).
+func repeats(rows *int64, p *ColumnProfile) bool {
+	if p == nil || rows == nil {
+		return false
+	}
+	n := float64(*rows)
+	if p.SampledRows > 0 {
+		n = float64(p.SampledRows)
+	}
+	return float64(p.DistinctCount) < n*(1-p.NullFraction)-0.5
 }
 
 // Column finds a column by exact name, then case-insensitively when exactly

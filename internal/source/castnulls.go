@@ -26,7 +26,8 @@ import (
 // half of its string samples hold a date or look like one written another
 // way (05/01/2024, 2024/01/05, 5.1.2024: a column of those, cast to date,
 // is nearly all NULL, which is when saying so matters most), a number
-// (TypeFloat) when more than half hold one; none otherwise.
+// (TypeFloat) when more than half hold one or an amount written for
+// people (numberLike); none otherwise.
 func castTargets(c *schema.Column, p *schema.ColumnProfile) []planast.CastType {
 	if c.Type != planast.TypeText || p == nil {
 		return nil
@@ -40,7 +41,7 @@ func castTargets(c *schema.Column, p *schema.ColumnProfile) []planast.CastType {
 		n++
 		if planast.TextHolds(s, planast.CastDate) || dateLike.MatchString(s) {
 			dates++
-		} else if planast.TextHolds(s, planast.CastFloat) {
+		} else if planast.TextHolds(s, planast.CastFloat) || numberLike.MatchString(s) {
 			numbers++
 		}
 	}
@@ -52,6 +53,13 @@ func castTargets(c *schema.Column, p *schema.ColumnProfile) []planast.CastType {
 	}
 	return nil
 }
+
+// numberLike is an amount written for people: a currency sign or code,
+// thousands separators, a percent sign, parentheses for a negative
+// ('$1,200.00', '€ 85', '12.5%', '(300)', '1 200,50'). A cast reads each
+// as NULL, so a column of them summed after a cast is nearly all NULL,
+// which is when saying so matters most.
+var numberLike = regexp.MustCompile(`^\s*[-+(]?\s*(\p{Sc}|[A-Z]{3}\s)?\s*[0-9][0-9,.' \x{00a0}]*\s*(%|\p{Sc})?\)?\s*$`)
 
 // dateLike is a date written with separators in another order or shape
 // than ISO's: day or month first, slashes or dots, an optional time after.

@@ -78,6 +78,15 @@
 // references, subqueries or outer columns in outer-join conditions and full
 // joins without key pairs are refused.
 //
+// # Warnings
+//
+// A valid plan can still answer another question than it seems to ask;
+// Result.Warnings says so without refusing it: a join no foreign key
+// declares, an aggregate a join repeats rows under (fanout.go: declared
+// keys, or an undeclared key the profile saw repeat), COUNT over a CASE
+// with an ELSE value, and a WHERE condition that turns an outer join into
+// an inner one (traps.go).
+//
 // Hidden tables and columns (Access) are reported as not found, never as
 // denied, so that a refusal does not reveal that they exist; validate never
 // produces ACCESS_DENIED.

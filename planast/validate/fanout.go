@@ -15,7 +15,9 @@ import (
 // may be meant, so it is a warning, never a refusal; it names the
 // aggregate, the repeated table and the fix. MIN, MAX and DISTINCT
 // aggregates are unaffected and COUNT(*) usually counts the joined rows on
-// purpose: neither is warned about.
+// purpose: neither is warned about. A join no foreign key declares repeats
+// rows the same way when the profile saw its key columns on one side hold
+// a value on several rows (ColumnInfo.Repeats).
 
 // inflatable lists the aggregates a repeated row changes.
 var inflatable = []string{"SUM", "AVG", "COUNT", "TOTAL"}
@@ -36,14 +38,18 @@ func fanoutWarnings(root *Query, cat Catalog) []string {
 // repeat says why a source's rows repeat: the table that refers to another
 // by a foreign key (by), and the table it refers to (via), which is the
 // repeated source's own table when the two are joined directly.
-type repeat struct{ table, by, via string }
+type repeat struct {
+	table, by, via string
+	undeclared     bool // no foreign key: the profile saw by's key repeat
+}
 
 // edge is one join between two aliases, seen from from: many says that
 // to refers to from by a foreign key, not one to one, so each from row
 // meets several to rows.
 type edge struct {
-	to   string
-	many bool
+	to         string
+	many       bool
+	undeclared bool
 }
 
 func queryFanout(q *Query, cat Catalog) []string {
@@ -65,13 +71,24 @@ func queryFanout(q *Query, cat Catalog) []string {
 		if l == nil || r == nil {
 			continue
 		}
-		rMany, lMany := false, false
+		rMany, lMany, declared := false, false, false
 		for _, p := range j.On {
 			rMany = rMany || fkBetween(r, l, p.RightColumn, p.LeftColumn) && !oneToOne(r, p.RightColumn)
 			lMany = lMany || fkBetween(l, r, p.LeftColumn, p.RightColumn) && !oneToOne(l, p.LeftColumn)
+			declared = declared || fkBetween(r, l, p.RightColumn, p.LeftColumn) || fkBetween(l, r, p.LeftColumn, p.RightColumn)
 		}
-		edges[j.Left] = append(edges[j.Left], edge{j.Right, rMany})
-		edges[j.Right] = append(edges[j.Right], edge{j.Left, lMany})
+		if !declared && len(j.On) > 0 {
+			// no key says how the rows relate: the profile does, when every
+			// column of a side holds some value on several rows (one unique
+			// column makes the side's combination unique)
+			rMany, lMany = true, true
+			for _, p := range j.On {
+				rMany = rMany && repeats(r, p.RightColumn)
+				lMany = lMany && repeats(l, p.LeftColumn)
+			}
+		}
+		edges[j.Left] = append(edges[j.Left], edge{j.Right, rMany, !declared})
+		edges[j.Right] = append(edges[j.Right], edge{j.Left, lMany, !declared})
 	}
 	// A source's rows repeat when, walking the joins away from it, some
 	// join meets several rows per row: the rows joined directly to it
@@ -90,7 +107,7 @@ func queryFanout(q *Query, cat Catalog) []string {
 				}
 				seen[e.to] = true
 				if e.many {
-					repeated[alias] = repeat{t.Name, tables[e.to].Name, tables[u].Name}
+					repeated[alias] = repeat{t.Name, tables[e.to].Name, tables[u].Name, e.undeclared}
 					break
 				}
 				queue = append(queue, e.to)
@@ -123,8 +140,12 @@ func queryFanout(q *Query, cat Catalog) []string {
 						key := name + "\x00" + c.Table + "\x00" + c.Column
 						if hit && !seen[key] {
 							seen[key] = true
-							out = append(out, fmt.Sprintf("%s: %s(%s.%s) counts each %s row once per joined %s row (%s refers to %s by a foreign key), so the figure is inflated unless that is meant; aggregate %s alone in a subquery (or a CTE) and join its result, or test %s with exists",
-								path, name, c.Table, c.Column, rp.table, rp.by, rp.by, rp.via, rp.table, rp.by))
+							why := fmt.Sprintf("%s refers to %s by a foreign key", rp.by, rp.via)
+							if rp.undeclared {
+								why = fmt.Sprintf("several %s rows share one join key value, as the profile saw", rp.by)
+							}
+							out = append(out, fmt.Sprintf("%s: %s(%s.%s) counts each %s row once per joined %s row (%s), so the figure is inflated unless that is meant; aggregate %s alone in a subquery (or a CTE) and join its result, or test %s with exists",
+								path, name, c.Table, c.Column, rp.table, rp.by, why, rp.table, rp.by))
 						}
 						return true
 					})
@@ -141,6 +162,17 @@ func queryFanout(q *Query, cat Catalog) []string {
 		check(q.Having, "having")
 	}
 	return out
+}
+
+// repeats reports whether t's column col holds some value on several rows
+// (ColumnInfo.Repeats).
+func repeats(t *TableInfo, col string) bool {
+	for _, c := range t.Columns {
+		if strings.EqualFold(c.Name, col) {
+			return c.Repeats
+		}
+	}
+	return false
 }
 
 // oneToOne reports whether col alone is t's primary key: each referred row

@@ -75,6 +75,7 @@ func Plan(q *Query, cat Catalog, opts Options) (*Result, error) {
 	}
 	applyDayRules(cp, v.dayRules)
 	v.warnings = append(v.warnings, fanoutWarnings(cp, cat)...)
+	v.warnings = append(v.warnings, trapWarnings(cp)...)
 	if len(opts.ExpectedColumns) > 0 {
 		got := out.names()
 		if strings.Join(got, "\x00") != strings.Join(opts.ExpectedColumns, "\x00") {

@@ -1,0 +1,102 @@
+package warnings
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/nl2sql/nl2sql/engine/emptyrange"
+	"github.com/nl2sql/nl2sql/internal/schema"
+	"github.com/nl2sql/nl2sql/planast"
+)
+
+// Static are the warnings a plan earns before it runs, from the
+// snapshot's profile and the stored values alone: keys that pair rows only
+// loosely (keyWarnings) and text literals no stored value equals
+// (absentLiterals). check_plan shows them; a run gets them from Of.
+func Static(snap *schema.Snapshot, plan *planast.Query, stored func(string, string, string) []string) []string {
+	return append(keyWarnings(snap, plan, stored, false), absentLiterals(snap, plan, stored, nil)...)
+}
+
+// absentLiterals explain comparisons that are true for no row: a text
+// literal compared with = or IN to a column whose values are all known
+// (the profile saw them all, or the value index lists them all) and none
+// of which is that literal. A typo ('payd' for 'paid') inside a CASE under
+// COUNT gives a count of 0, inside a filter no rows; either way the answer
+// "none" is wrong and looks right. The warning names the nearest stored
+// value (planast.Nearest, the rule that suggests names). Literals the
+// warnings already given quote (said) are left to them: the spelling and
+// part warnings of an empty result say more.
+func absentLiterals(snap *schema.Snapshot, plan *planast.Query, stored func(string, string, string) []string, said []string) []string {
+	var out []string
+	seen := map[string]bool{}
+	check := func(q *planast.Query, x planast.Expr, lit planast.Expr) {
+		w := absentLiteral(snap, q, x, lit, stored)
+		if w == "" || seen[w] {
+			return
+		}
+		quoted := fmt.Sprintf("%q", lit.(*planast.Literal).Text)
+		if slices.ContainsFunc(said, func(s string) bool { return strings.Contains(s, quoted) }) {
+			return
+		}
+		seen[w] = true
+		out = append(out, w)
+	}
+	planast.Inspect(plan, func(n planast.Node) bool {
+		q, ok := n.(*planast.Query)
+		if !ok {
+			return true
+		}
+		for _, root := range q.OwnExprs() {
+			inspectOwn(root, func(e planast.Expr) {
+				switch x := e.(type) {
+				case *planast.Binary:
+					if x.Op == "=" {
+						if col, lits := emptyrange.ColumnAndLiterals(x.Left, x.Right); col != nil {
+							check(q, col, lits[0])
+						}
+					}
+				case *planast.In:
+					if !x.Negated {
+						for _, l := range x.List {
+							check(q, x.Expr, l)
+						}
+					}
+				}
+			})
+		}
+		return true
+	})
+	return out
+}
+
+// maxListed is how many distinct values a warning lists in full when none
+// is near the literal.
+const maxListed = 8
+
+// absentLiteral is absentLiterals' check of one comparison of x with a
+// literal; "" when x is no text column of q, the literal no string, the
+// column's values not all known, or the literal one of them.
+func absentLiteral(snap *schema.Snapshot, q *planast.Query, x, pattern planast.Expr, stored func(string, string, string) []string) string {
+	t, c, lit := textFilter(snap, q, x, pattern)
+	if c == nil {
+		return ""
+	}
+	vals, all := knownValues(t, c, stored)
+	if !all || len(vals) == 0 || slices.Contains(vals, lit.Text) {
+		return ""
+	}
+	slices.Sort(vals)
+	vals = slices.Compact(vals)
+	near := ""
+	if n := planast.Nearest(lit.Text, vals); n != "" {
+		near = fmt.Sprintf("; the nearest stored value is %q", n)
+	} else if len(vals) <= maxListed {
+		quoted := make([]string, len(vals))
+		for i, v := range vals {
+			quoted[i] = fmt.Sprintf("%q", v)
+		}
+		near = "; its values are " + strings.Join(quoted, ", ")
+	}
+	return fmt.Sprintf("no stored value of %q is %q (the %d distinct values read when the datasource was profiled do not include it), so = with it is true for no row%s", c.Name, lit.Text, len(vals), near)
+}

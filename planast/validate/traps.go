@@ -1,0 +1,145 @@
+package validate
+
+import (
+	"encoding/json"
+	"fmt"
+	"strings"
+
+	. "github.com/nl2sql/nl2sql/planast"
+)
+
+// Traps: plans that are valid, run, and answer another question than the
+// one they look like. Each earns a warning that names the part of the
+// plan and the fix; none is refused, since each may be meant.
+//
+//   - COUNT over a CASE whose other branch is a value (ELSE 0) counts
+//     every row: COUNT counts values that are not NULL, and 0 is one.
+//   - A WHERE condition on the right side of a LEFT JOIN that is false on
+//     NULL drops the rows the join kept without a match, so the join acts
+//     as an inner one ("customers and their 2024 orders" loses the
+//     customers without one).
+
+// trapWarnings returns the trap warnings of every query in root.
+func trapWarnings(root *Query) []string {
+	var out []string
+	Inspect(root, func(n Node) bool {
+		q, ok := n.(*Query)
+		if !ok || q == nil {
+			return true
+		}
+		for i, it := range q.Select {
+			out = append(out, countedCases(it.Expr, fmt.Sprintf("select[%d]", i))...)
+		}
+		if q.Having != nil {
+			out = append(out, countedCases(q.Having, "having")...)
+		}
+		out = append(out, outerFilters(q)...)
+		return true
+	})
+	return out
+}
+
+// countedCases finds COUNT(CASE … ELSE v END) with v a value in e (not in
+// its subqueries).
+func countedCases(e Expr, path string) []string {
+	var out []string
+	Inspect(e, func(n Node) bool {
+		switch f := n.(type) {
+		case *Query:
+			return false
+		case *Func:
+			if !strings.EqualFold(f.Name, "COUNT") || len(f.Args) != 1 {
+				return true
+			}
+			c, ok := f.Args[0].(*Case)
+			if !ok || c.Else == nil || !valueLiteral(c.Else) {
+				return true
+			}
+			out = append(out, fmt.Sprintf("%s: COUNT(CASE … ELSE %s END) counts every row: COUNT counts the values that are not NULL, and the ELSE value is one; use SUM over the CASE (THEN 1 ELSE 0), or drop the ELSE so the other rows are NULL", path, literalText(c.Else)))
+		}
+		return true
+	})
+	return out
+}
+
+// valueLiteral reports whether e is a literal that is not NULL.
+func valueLiteral(e Expr) bool {
+	l, ok := e.(*Literal)
+	return ok && l.Type != TNull
+}
+
+// literalText is a literal as the plan's JSON writes it.
+func literalText(e Expr) string {
+	b, err := e.(*Literal).MarshalJSON()
+	if err != nil {
+		return "the value"
+	}
+	var v struct {
+		Value json.RawMessage `json:"value"`
+	}
+	if json.Unmarshal(b, &v) != nil || len(v.Value) == 0 {
+		return "the value"
+	}
+	return string(v.Value)
+}
+
+// outerFilters finds WHERE conditions (top-level conjuncts) on the right
+// side of a LEFT JOIN (either side of a FULL one) that are false where
+// that side is NULL. A condition that tests for NULL either way, or falls
+// back (COALESCE, IFNULL), says what it does with those rows and is left
+// alone.
+func outerFilters(q *Query) []string {
+	if q.Where == nil {
+		return nil
+	}
+	nullable := map[string]bool{}
+	for _, j := range q.Joins {
+		switch j.Type {
+		case JoinLeft:
+			nullable[j.Right] = true
+		case JoinRight:
+			nullable[j.Left] = true
+		case JoinFull:
+			nullable[j.Left], nullable[j.Right] = true, true
+		}
+	}
+	if len(nullable) == 0 {
+		return nil
+	}
+	var out []string
+	for _, c := range conjuncts(q.Where) {
+		alias := ""
+		tolerant := false
+		Inspect(c, func(n Node) bool {
+			switch x := n.(type) {
+			case *Query:
+				return false
+			case *IsNull:
+				// IS NULL keeps the unmatched rows (an anti-join); IS NOT
+				// NULL asks for the matched ones, as an inner join would
+				tolerant = true
+			case *Func:
+				name := strings.ToUpper(x.Name)
+				tolerant = tolerant || name == "COALESCE" || name == "IFNULL"
+			case *Column:
+				if nullable[x.Table] && alias == "" {
+					alias = x.Table
+				}
+			}
+			return true
+		})
+		if alias == "" || tolerant {
+			continue
+		}
+		out = append(out, fmt.Sprintf("where: a condition on %s, which an outer join leaves NULL where it found no match, is false there, so those rows are dropped and the join acts as an inner one; to keep them, move the condition into the join's \"condition\"", alias))
+	}
+	return out
+}
+
+// conjuncts splits e at its top-level ANDs.
+func conjuncts(e Expr) []Expr {
+	if b, ok := e.(*Binary); ok && strings.EqualFold(b.Op, OpAnd) {
+		return append(conjuncts(b.Left), conjuncts(b.Right)...)
+	}
+	return []Expr{e}
+}
