@@ -104,9 +104,24 @@ func ServeStdio(ctx context.Context, s *server.MCPServer, in io.Reader, out io.W
 func ServeStdioLimited(ctx context.Context, s *server.MCPServer, in io.Reader, out io.Writer, logger *slog.Logger, maxLine int) error {
 	std := server.NewStdioServer(s)
 	std.SetErrorLogger(log.New(slogWriter{logger}, "", 0))
+	// a tool call runs under calls too (shutdownAnswer): when ctx ends
+	// (SIGTERM), the calls still running are stopped with ErrShuttingDown
+	// before mcp-go's context is cancelled, so each is answered as
+	// retryable, as over HTTP, rather than with a bare CANCELLED
+	calls, stopCalls := context.WithCancelCause(context.WithoutCancel(ctx))
+	defer stopCalls(nil)
+	listen, stopListen := context.WithCancel(context.WithoutCancel(ctx))
+	defer stopListen()
+	defer context.AfterFunc(ctx, func() {
+		stopCalls(ErrShuttingDown)
+		stopListen()
+	})()
+	std.SetContextFunc(func(ctx context.Context) context.Context {
+		return context.WithValue(ctx, shutdownKey{}, calls)
+	})
 	d := newDrain()
 	w := &stdioWriter{w: out, d: d}
-	return std.Listen(ctx, newLineReader(ctx, in, maxLine, d, w), w)
+	return std.Listen(listen, newLineReader(ctx, in, maxLine, d, w), w)
 }
 
 type slogWriter struct{ l *slog.Logger }

@@ -23,10 +23,13 @@ const DefaultMaxLineBytes = MaxRequestBytes
 // as soon as the limit is crossed and the rest of it is read and discarded
 // in fixed-size pieces, never held; a line that does not parse (not JSON,
 // nested deeper than encoding/json allows) is refused too. Both refusals
-// are JSON-RPC errors carrying the request id when the start of the line
-// shows one (requestID), written through the same serialised writer as
-// mcp-go's answers. Memory stays within max plus the read buffer, time is
-// linear in the input, and the next line is served as usual.
+// are JSON-RPC errors carrying the request id wherever the line puts it
+// (idScanner reads every byte of the line, the discarded ones included:
+// the TypeScript SDK writes "id" last, and a refusal with a null id leaves
+// its client waiting for its timeout), written through the same
+// serialised writer as mcp-go's answers. Memory stays within max plus the
+// read buffer, time is linear in the input, and the next line is served
+// as usual.
 type lineReader struct {
 	ctx  context.Context
 	in   *bufio.Reader
@@ -69,6 +72,12 @@ func (r *lineReader) next() {
 			r.refuseLong(frag, err)
 			return
 		}
+		if need := len(r.line) + len(frag); need > cap(r.line) {
+			// double, up to the limit: append grows a large slice by about
+			// a quarter at a time, which copied a line near the limit
+			// several times over
+			r.line = append(make([]byte, 0, min(r.max, 2*need)), r.line...)
+		}
 		r.line = append(r.line, frag...)
 		if errors.Is(err, bufio.ErrBufferFull) {
 			continue
@@ -85,7 +94,7 @@ func (r *lineReader) next() {
 	var m message
 	if uerr := json.Unmarshal(body, &m); uerr != nil {
 		code, msg := unreadable(body, uerr)
-		r.refuse(body, code, msg)
+		r.refuse(requestID(body), code, msg)
 		return
 	}
 	if m.Method != "" && m.hasID() {
@@ -94,18 +103,21 @@ func (r *lineReader) next() {
 	r.rest = r.line
 }
 
-// refuseLong answers a line over the limit, then discards the rest of it.
+// refuseLong answers a line over the limit, with the id found in all of
+// it, once the rest of it is read and discarded.
 func (r *lineReader) refuseLong(frag []byte, err error) {
-	head := append(r.line, frag[:r.max-len(r.line)]...)
-	r.line = head[:0]
+	var ids idScanner
+	ids.Write(r.line)
+	ids.Write(frag)
+	r.line = r.line[:0]
 	for errors.Is(err, bufio.ErrBufferFull) {
 		frag, err = r.in.ReadSlice('\n')
-		_ = frag
+		ids.Write(frag)
 	}
 	if err != nil {
 		r.err = err
 	}
-	r.refuse(head, mcpgo.INVALID_REQUEST, fmt.Sprintf(
+	r.refuse(ids.ID(), mcpgo.INVALID_REQUEST, fmt.Sprintf(
 		"the message is longer than the limit of %d bytes and was not read; send a smaller request (the limit is serve --max-line-bytes)", r.max))
 }
 
@@ -131,62 +143,171 @@ func unreadable(body []byte, err error) (int, string) {
 	return mcpgo.PARSE_ERROR, "the message is not valid JSON-RPC: " + err.Error()
 }
 
-func (r *lineReader) refuse(head []byte, code int, msg string) {
-	resp := map[string]any{"jsonrpc": "2.0", "id": requestID(head),
+func (r *lineReader) refuse(id any, code int, msg string) {
+	resp := map[string]any{"jsonrpc": "2.0", "id": id,
 		"error": map[string]any{"code": code, "message": msg}}
 	b, _ := json.Marshal(resp)
 	r.out.writeRefusal(append(b, '\n'))
 }
 
-// requestID is the top-level "id" member at the start of a JSON-RPC
-// message, read token by token so that a truncated or deeply nested rest
-// does not matter, or nil when none is readable before the message ends
-// or stops being JSON. Only a string or a number is an id.
-func requestID(head []byte) any {
-	dec := json.NewDecoder(bytes.NewReader(head))
-	dec.UseNumber()
-	if t, err := dec.Token(); err != nil || t != json.Delim('{') {
-		return nil
-	}
-	for dec.More() {
-		name, err := dec.Token()
-		if err != nil {
-			return nil
-		}
-		if name == "id" {
-			id, err := dec.Token()
-			if err != nil {
-				return nil
-			}
-			switch id.(type) {
-			case string, json.Number:
-				return id
-			}
-			return nil
-		}
-		if skipValue(dec) != nil {
-			return nil
-		}
-	}
-	return nil
+// requestID is the id of a JSON-RPC message (idScanner), or nil.
+func requestID(msg []byte) any {
+	var ids idScanner
+	ids.Write(msg)
+	return ids.ID()
 }
 
-// skipValue reads one value's tokens, however deeply nested.
-func skipValue(dec *json.Decoder) error {
-	depth := 0
-	for {
-		t, err := dec.Token()
-		if err != nil {
-			return err
+// maxIDBytes bounds the id a refusal carries back; a longer one is no id
+// (memory stays bounded whatever the line holds).
+const maxIDBytes = 256
+
+// maxNameBytes bounds a top-level member name as written: room for "id"
+// spelt with \u escapes, which is all the scanner needs to recognise.
+const maxNameBytes = 32
+
+// where the scanner is in the top-level object, between its members
+type memberState uint8
+
+const (
+	beforeName  memberState = iota // after '{' or ','
+	inName                         // inside the member's name
+	afterName                      // before the ':'
+	beforeValue                    // after the ':'
+	inValue                        // from the value's first byte to the ',' or '}' after it
+)
+
+// idScanner finds the top-level "id" member of a JSON-RPC message written
+// to it in pieces of any size, holding none of them: it follows string and
+// escape state and nesting depth, so an "id" inside params (or inside a
+// string) is not taken, and it keeps only a member name and the id's
+// value, each capped. It does not validate the JSON: for text that is not
+// a message it finds what it can, and nothing where the top level is not
+// an object. When the id appears more than once the last one counts, as
+// in encoding/json.
+type idScanner struct {
+	started, done bool // the first byte was seen; the top-level value ended (or is not an object)
+	depth         int
+	inStr, esc    bool
+	at            memberState
+	isID          bool   // the member being read is "id"
+	name          []byte // the member name as written, quotes included (capped)
+	val           []byte // the "id" member's value as written (capped)
+	over          bool   // name or val went past its cap
+	id            any    // the last complete id: a string or a json.Number
+}
+
+// Write scans p; it never fails.
+func (s *idScanner) Write(p []byte) (int, error) {
+	for i := 0; i < len(p) && !s.done; i++ {
+		if s.inStr && !s.esc && !s.keeping() {
+			// inside a string nothing but a quote or a backslash matters:
+			// skip to the next one (a long argument is most of the line)
+			j := bytes.IndexAny(p[i:], `"\`)
+			if j < 0 {
+				break
+			}
+			i += j
 		}
-		switch t {
-		case json.Delim('{'), json.Delim('['):
-			depth++
-		case json.Delim('}'), json.Delim(']'):
-			depth--
+		s.step(p[i])
+	}
+	return len(p), nil
+}
+
+// ID is the top-level id found so far, or nil.
+func (s *idScanner) ID() any { return s.id }
+
+func (s *idScanner) step(c byte) {
+	if s.inStr {
+		s.keep(c)
+		switch {
+		case s.esc:
+			s.esc = false
+		case c == '\\':
+			s.esc = true
+		case c == '"':
+			s.inStr = false
+			if s.depth == 1 && s.at == inName {
+				s.at = afterName
+				s.isID = s.nameIsID()
+			}
 		}
-		if depth == 0 {
-			return nil
+		return
+	}
+	switch c {
+	case ' ', '\t', '\r', '\n':
+		return
+	}
+	if !s.started {
+		s.started, s.done = true, c != '{'
+	}
+	if s.depth == 1 {
+		switch {
+		case s.at == inValue && (c == ',' || c == '}'):
+			s.endValue()
+		case s.at == beforeName && c == '"':
+			s.at, s.name, s.over = inName, s.name[:0], false
+		case s.at == afterName && c == ':':
+			s.at = beforeValue
+			return
+		case s.at == beforeValue:
+			s.at, s.val, s.over = inValue, s.val[:0], false
 		}
+	}
+	s.keep(c)
+	switch c {
+	case '"':
+		s.inStr = true
+	case '{', '[':
+		s.depth++
+	case '}', ']':
+		s.depth--
+		s.done = s.depth <= 0
+	}
+}
+
+// keeping reports whether the byte at hand belongs to a member name or to
+// the id's value.
+func (s *idScanner) keeping() bool {
+	return s.at == inName || (s.at == inValue && s.isID)
+}
+
+func (s *idScanner) keep(c byte) {
+	switch {
+	case !s.keeping():
+	case s.at == inName && len(s.name) < maxNameBytes:
+		s.name = append(s.name, c)
+	case s.at == inValue && len(s.val) < maxIDBytes:
+		s.val = append(s.val, c)
+	default:
+		s.over = true
+	}
+}
+
+func (s *idScanner) nameIsID() bool {
+	var name string
+	return !s.over && json.Unmarshal(s.name, &name) == nil && name == "id"
+}
+
+// endValue ends a top-level member. An "id" member sets the id: its
+// value when that is a whole string or number within the cap, else none.
+func (s *idScanner) endValue() {
+	isID, over := s.isID, s.over
+	s.at, s.isID = beforeName, false
+	if !isID {
+		return
+	}
+	s.id = nil
+	if over {
+		return
+	}
+	dec := json.NewDecoder(bytes.NewReader(s.val))
+	dec.UseNumber()
+	var v any
+	if dec.Decode(&v) != nil || dec.More() {
+		return
+	}
+	switch v.(type) {
+	case string, json.Number:
+		s.id = v
 	}
 }

@@ -13,11 +13,11 @@ import (
 	"github.com/mark3labs/mcp-go/server"
 )
 
-// hugeLine yields prefix, then filler bytes up to size, then "\n" and
-// next, without ever holding the filler in memory.
+// hugeLine yields prefix, filler bytes, then suffix (size bytes in all),
+// then "\n" and next, without ever holding the filler in memory.
 type hugeLine struct {
-	prefix, next string
-	size, off    int
+	prefix, suffix, next string
+	size, off            int
 }
 
 func (h *hugeLine) Read(p []byte) (int, error) {
@@ -30,8 +30,10 @@ func (h *hugeLine) Read(p []byte) (int, error) {
 		switch {
 		case h.off < len(h.prefix):
 			p[n] = h.prefix[h.off]
-		case h.off < h.size:
+		case h.off < h.size-len(h.suffix):
 			p[n] = 'x'
+		case h.off < h.size:
+			p[n] = h.suffix[h.off-(h.size-len(h.suffix))]
 		case h.off == h.size:
 			p[n] = '\n'
 		default:
@@ -72,24 +74,38 @@ func errCode(m map[string]any) float64 {
 
 const pingNext = `{"jsonrpc":"2.0","id":"next","method":"ping"}` + "\n"
 
-// A client that sends one message over the limit learns which request
-// was refused (its id) and why, and its next request is still answered.
+// The threat: a client sends a request over the limit and, instead of an
+// error, waits for its timeout (60 s in the TypeScript SDK), because the
+// refusal carries a null id it cannot match. The SDK writes "id" last,
+// after megabytes of arguments, so the id must be found wherever it is in
+// the line, the discarded part included, and only at the top level. The
+// next request is still answered.
 func TestStdioLongLineRefusedWithIDAndNextServed(t *testing.T) {
+	const args = `{"method":"tools/call","params":{"name":"ask","arguments":{"question":"`
 	cases := []struct {
-		name, prefix, wantID string
-		size                 int
-		wantCode             float64
+		name, prefix, suffix, wantID string
+		size                         int
 	}{
-		{"id first, 5 MB", `{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"run_plan","arguments":{"plan":"`, `7`, 5 << 20, -32600},
-		{"string id after other members", `{"jsonrpc":"2.0","method":"tools/call","params":{"a":[1,{"id":9}]},"id":"abc","x":"`, `"abc"`, 3 << 20, -32600},
-		{"id beyond the limit is unreadable", `{"jsonrpc":"2.0","method":"tools/call","params":{"p":"`, `null`, 2 << 20, -32600},
+		{"numeric id last, as the TypeScript SDK writes it", args, `"}},"jsonrpc":"2.0","id":5}`, `5`, 3 << 20},
+		{"string id last", args, `"}},"jsonrpc":"2.0","id":"req-9"}`, `"req-9"`, 3 << 20},
+		{"id first", `{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"run_plan","arguments":{"plan":"`, `"}}}`, `7`, 5 << 20},
+		{"string id between other members", `{"jsonrpc":"2.0","method":"tools/call","params":{"a":[1,{"id":9}]},"id":"abc","x":"`, `"}`, `"abc"`, 3 << 20},
+		{"params.arguments.id is not the request's id", `{"method":"tools/call","params":{"name":"ask","arguments":{"id":99,"q":"`, `"}},"jsonrpc":"2.0","id":5}`, `5`, 3 << 20},
+		{"only a nested id: none", `{"method":"tools/call","params":{"name":"ask","arguments":{"id":99,"q":"`, `"}},"jsonrpc":"2.0"}`, `null`, 3 << 20},
+		{"escaped quotes in a string before the id", args + `say \"hi\", \\`, `\\\""}},"id":6,"jsonrpc":"2.0"}`, `6`, 3 << 20},
+		{"an \"id\" inside a string is not the id", `{"method":"tools/call","params":"\"id\":1,`, `","id":2}`, `2`, 3 << 20},
+		{"an id over the cap is no id", args, `"}},"id":"` + strings.Repeat("i", 300) + `"}`, `null`, 3 << 20},
+		{"an id that is not a string or number is no id", args, `"}},"id":{"n":1}}`, `null`, 3 << 20},
+		{"a batch has no top-level id", `[{"jsonrpc":"2.0","id":3,"method":"tools/call","params":"`, `"}]`, `null`, 3 << 20},
+		{"an unterminated line has no id", `{"jsonrpc":"2.0","method":"tools/call","params":{"p":"`, ``, `null`, 2 << 20},
+		{"8 MB, id last", args, `"}},"jsonrpc":"2.0","id":8}`, `8`, 8 << 20},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			got := serveLines(t, &hugeLine{prefix: c.prefix, size: c.size, next: pingNext}, 1<<20)
+			got := serveLines(t, &hugeLine{prefix: c.prefix, suffix: c.suffix, size: c.size, next: pingNext}, 1<<20)
 			m, ok := got[c.wantID]
-			if !ok || errCode(m) != c.wantCode {
-				t.Fatalf("want error %v for id %s, got %v", c.wantCode, c.wantID, got)
+			if !ok || errCode(m) != -32600 {
+				t.Fatalf("want error -32600 for id %s, got %v", c.wantID, got)
 			}
 			if msg := m["error"].(map[string]any)["message"].(string); !strings.Contains(msg, "limit of 1048576 bytes") {
 				t.Errorf("the refusal does not name the limit: %q", msg)
@@ -98,6 +114,46 @@ func TestStdioLongLineRefusedWithIDAndNextServed(t *testing.T) {
 				t.Errorf("the request after the long line was not answered: %v", got)
 			}
 		})
+	}
+}
+
+// The id is found whatever the pieces the line arrives in: a piece may end
+// inside a name, an escape or the id itself.
+func TestIDScannerAcrossPieces(t *testing.T) {
+	cases := []struct {
+		msg  string
+		want any
+	}{
+		{`{"jsonrpc":"2.0","id":1,"method":"ping"}`, json.Number("1")},
+		{`{"method":"ping","params":{"id":2,"x":[{"id":3}]},"id":-4.5e2}`, json.Number("-4.5e2")},
+		{` { "id" : "a\"b\\" , "method":"ping"}`, `a"b\`},
+		{`{"\u0069d":"esc"}`, "esc"},
+		{`{"idx":1,"xid":2}`, nil},
+		{`{"params":{"id":1}}`, nil},
+		{`{"a":"}\"{","id":7}`, json.Number("7")},
+		{`{"id":1,"id":null}`, nil},
+		{`{"id":true}`, nil},
+		{`{"id":"` + strings.Repeat("y", maxIDBytes) + `"}`, nil},
+		{`[{"id":1}]`, nil},
+		{`"id"`, nil},
+		{`{"id":1} {"id":2}`, json.Number("1")},
+		{`{"id":12`, nil},
+	}
+	for _, c := range cases {
+		for _, piece := range []int{1, 2, 3, 7, len(c.msg)} {
+			var s idScanner
+			for b := []byte(c.msg); len(b) > 0; {
+				n := min(piece, len(b))
+				s.Write(b[:n])
+				b = b[n:]
+			}
+			if got := s.ID(); got != c.want {
+				t.Errorf("%s in pieces of %d: id %#v, want %#v", c.msg, piece, got, c.want)
+			}
+			if cap(s.val) > 2*maxIDBytes || cap(s.name) > 2*maxNameBytes {
+				t.Errorf("%s: the scanner holds %d+%d bytes", c.msg, cap(s.name), cap(s.val))
+			}
+		}
 	}
 }
 
@@ -142,18 +198,35 @@ func TestStdioBatchAndNonObjectsRefusedPlainly(t *testing.T) {
 	}
 }
 
-// A 50 MB line costs a bounded amount of memory: the reader holds at most
-// the limit, never the line.
+// A line far over the limit costs the same bounded memory whatever its
+// size, with its id at the end: the reader holds at most the limit (its
+// line buffer) and the read buffer, never the line, and the scanner holds
+// no more than its caps.
 func TestStdioLongLineMemoryBounded(t *testing.T) {
-	var before, after runtime.MemStats
-	runtime.GC()
-	runtime.ReadMemStats(&before)
-	got := serveLines(t, &hugeLine{prefix: `{"jsonrpc":"2.0","id":1,"params":"`, size: 50 << 20, next: pingNext}, 1<<20)
-	runtime.ReadMemStats(&after)
-	if errCode(got[`1`]) != -32600 {
-		t.Fatalf("got %v", got)
-	}
-	if alloc := after.TotalAlloc - before.TotalAlloc; alloc > 8<<20 {
-		t.Errorf("a 50 MB line allocated %d MB; the bound is the 1 MB limit plus buffers", alloc>>20)
+	const max = 1 << 20
+	done, cancel := context.WithCancel(context.Background())
+	cancel() // no waiting for the answers owed at the end of input
+	for _, size := range []int{8 << 20, 64 << 20} {
+		var out bytes.Buffer
+		d := newDrain()
+		in := &hugeLine{prefix: `{"method":"tools/call","params":{"arguments":{"q":"`, suffix: `"}},"jsonrpc":"2.0","id":42}`, size: size, next: pingNext}
+		r := newLineReader(done, in, max, d, &stdioWriter{w: &out, d: d})
+		var before, after runtime.MemStats
+		runtime.GC()
+		runtime.ReadMemStats(&before)
+		passed, err := io.ReadAll(r)
+		runtime.ReadMemStats(&after)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !strings.Contains(out.String(), `"id":42`) || string(passed) != pingNext {
+			t.Fatalf("%d MB: refused %s, passed on %q", size>>20, out.String(), passed)
+		}
+		if cap(r.line) > max+64<<10 {
+			t.Errorf("%d MB: the reader's line buffer grew to %d bytes, over the %d limit plus the read buffer", size>>20, cap(r.line), max)
+		}
+		if alloc := after.TotalAlloc - before.TotalAlloc; alloc > 3*max {
+			t.Errorf("%d MB: reading the line allocated %d KB; the bound is the %d KB limit plus buffers", size>>20, alloc>>10, max>>10)
+		}
 	}
 }

@@ -177,6 +177,20 @@ describe("nl2sql serve (stdio, TypeScript SDK client)", () => {
     assert.equal(res.isError, true, `question: 42 accepted: ${JSON.stringify(res).slice(0, 500)}`);
   });
 
+  // The SDK writes "id" last, after the arguments: a refusal of a request
+  // over the server's line limit (1 MiB) must still carry that id, or the
+  // call hangs until its timeout instead of failing at once.
+  it("a request over the line limit fails at once with an error, not a timeout", { timeout: TEST_TIMEOUT_MS }, async () => {
+    const started = Date.now();
+    await assert.rejects(call({ question: "x".repeat(2 << 20) }), (err) => {
+      assert.equal(err.code, -32600, `not the server's refusal: ${err}`);
+      assert.match(err.message, /longer than the limit of \d+ bytes/);
+      return true;
+    });
+    const took = Date.now() - started;
+    assert.ok(took < 5_000, `the refusal took ${took} ms`);
+  });
+
   it("server still answers after the error cases", { timeout: TEST_TIMEOUT_MS }, async () => {
     await client.ping({ timeout: CALL_TIMEOUT_MS });
     const res = await call({}, "list_datasources");

@@ -1606,16 +1606,30 @@ var mutations = []mutation{
 	{
 		Name: "stdio-refusal-without-id",
 		File: "mcp/stdio_lines.go",
-		Old:  `resp := map[string]any{"jsonrpc": "2.0", "id": requestID(head),`,
+		Old:  `resp := map[string]any{"jsonrpc": "2.0", "id": id,`,
 		New:  `resp := map[string]any{"jsonrpc": "2.0", "id": nil,`,
 		Pkgs: []string{"./mcp"}, Run: "TestStdioLongLineRefusedWithIDAndNextServed|TestStdioDeepNestingRefusedWithID",
 	},
 	{
 		Name: "stdio-id-read-inside-params",
 		File: "mcp/stdio_lines.go",
-		Old:  "\t\tif skipValue(dec) != nil {",
-		New:  "\t\tif _, err := dec.Token(); err != nil {",
+		Old:  "\tif s.depth == 1 {\n\t\tswitch {",
+		New:  "\tif s.depth >= 1 {\n\t\tswitch {",
+		Pkgs: []string{"./mcp"}, Run: "TestStdioLongLineRefusedWithIDAndNextServed|TestIDScannerAcrossPieces",
+	},
+	{
+		Name: "stdio-id-only-at-line-start",
+		File: "mcp/stdio_lines.go",
+		Old:  "\t\tfrag, err = r.in.ReadSlice('\\n')\n\t\tids.Write(frag)\n",
+		New:  "\t\tfrag, err = r.in.ReadSlice('\\n')\n\t\t_ = frag\n",
 		Pkgs: []string{"./mcp"}, Run: "TestStdioLongLineRefusedWithIDAndNextServed",
+	},
+	{
+		Name: "stdio-shutdown-bare-cancelled",
+		File: "mcp/server.go",
+		Old:  "\t\tstopCalls(ErrShuttingDown)\n\t\tstopListen()\n",
+		New:  "\t\tstopListen()\n",
+		Pkgs: []string{"./mcp"}, Run: "TestStdioShutdownAnswersTheCallsStillRunning",
 	},
 	{
 		Name: "trace-write-blocks",
