@@ -133,8 +133,9 @@ func (e *Engine) CheckPlan(ctx context.Context, datasource string, doc []byte, d
 		return nil, err
 	}
 	ws := []string{}
-	if lim := p.plan.Limit; lim == nil || *lim > int64(ds.spec.RowLimit) || p.plan.WithTies {
-		// a plan's own limit at or under the row limit cannot be cut (ties aside)
+	if lim := p.plan.Limit; (lim == nil || *lim > int64(ds.spec.RowLimit) || p.plan.WithTies) && !warnings.OneRow(p.plan) {
+		// a plan's own limit at or under the row limit cannot be cut (ties
+		// aside), nor can an aggregate without groups: it is one row
 		ws = append(ws, fmt.Sprintf("a run returns at most %d rows (the datasource's row limit); the SQL reads one more to tell a full result from a cut one", ds.spec.RowLimit))
 	}
 	ws = append(ws, p.warnings...)

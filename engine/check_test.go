@@ -78,8 +78,9 @@ func TestCheckPlanRunsNothing(t *testing.T) {
 }
 
 // The row-limit warning speaks of a cut only a run could make: a plan whose
-// own limit is within the row limit cannot be cut, so it gets none (a
-// host would otherwise add filters for nothing).
+// own limit is within the row limit, or that aggregates without groups,
+// cannot be cut, so it gets none (a host would otherwise add filters for
+// nothing).
 func TestCheckPlanRowLimitWarningOnlyWhenItCanCut(t *testing.T) {
 	rp, err := llm.OpenReplay(filepath.Join(chinookDir, "recordings"))
 	if err != nil {
@@ -100,6 +101,9 @@ func TestCheckPlanRowLimitWarningOnlyWhenItCanCut(t *testing.T) {
 		{base + `, "order_by": [{"expr": {"kind": "column", "column": "genre"}}], "limit": 5}`, false},
 		{base + `, "limit": 5000}`, true},
 		{base + `, "order_by": [{"expr": {"kind": "column", "column": "genre"}}], "limit": 5, "with_ties": true}`, true},
+		// one row whatever the data
+		{`{"select": [{"expr": {"kind": "func", "name": "COUNT", "args": []}, "alias": "n"}], "from": [{"table": "Genre", "alias": "g"}]}`, false},
+		{`{"select": [{"expr": {"kind": "func", "name": "COUNT", "args": []}, "alias": "n"}], "from": [{"table": "Genre", "alias": "g"}], "group_by": [{"kind": "column", "table": "g", "column": "Name"}]}`, true},
 	} {
 		pc, err := e.CheckPlan(context.Background(), "", []byte(c.plan), "")
 		if err != nil {

@@ -87,8 +87,10 @@ func TestTableAlignsWideCharacters(t *testing.T) {
 
 // The text table never lets one value pass for another: a blob shows as its
 // placeholder (base64 would read as stored text, an empty blob as an empty
-// cell), and text that reads "NULL" or starts with a quote is shown quoted,
-// so a bare NULL is always SQL NULL and a quoted cell always text.
+// cell), and text that reads "NULL", starts with a quote, is empty or has
+// spaces at its edges ('C004 ', which a host would copy as 'C004') is
+// shown quoted, so a bare NULL is always SQL NULL, a quoted cell always
+// text, and a bare cell has no hidden spaces.
 func TestTableTellsValuesApart(t *testing.T) {
 	for _, c := range []struct {
 		v    any
@@ -104,6 +106,10 @@ func TestTableTellsValuesApart(t *testing.T) {
 		{`"NULL"`, planast.TypeText, `"\"NULL\""`},
 		{"null", planast.TypeText, "null"},
 		{"AP8Q", planast.TypeText, "AP8Q"},
+		{"C004 ", planast.TypeText, `"C004 "`},
+		{"\tC004", planast.TypeText, `"\tC004"`},
+		{"", planast.TypeText, `""`},
+		{"O'Brien & Sons", planast.TypeText, "O'Brien & Sons"},
 	} {
 		got := strings.TrimSpace(strings.Split(Table([]string{"c"}, []planast.Type{c.t}, [][]any{{c.v}}, 1), "\n")[2])
 		if got != c.want {

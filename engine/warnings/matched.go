@@ -30,7 +30,14 @@ func matchedNothing(plan *planast.Query, rows [][]any) bool {
 	if len(rows) == 0 {
 		return true
 	}
-	if len(rows) != 1 || len(plan.GroupBy) > 0 || len(plan.SetOps) > 0 || len(plan.Select) == 0 {
+	return len(rows) == 1 && OneRow(plan) && zeroRow(rows[0])
+}
+
+// OneRow reports whether plan returns at most one row whatever the data:
+// it aggregates without grouping (COUNT, SUM over a whole table or
+// filter; a having may drop that row), so no row limit can cut it.
+func OneRow(plan *planast.Query) bool {
+	if len(plan.GroupBy) > 0 || len(plan.SetOps) > 0 || len(plan.Select) == 0 {
 		return false
 	}
 	for _, it := range plan.Select {
@@ -38,7 +45,7 @@ func matchedNothing(plan *planast.Query, rows [][]any) bool {
 			return false
 		}
 	}
-	return zeroRow(rows[0])
+	return true
 }
 
 // zeroRow reports whether every value of row is 0 or NULL, as COUNT and

@@ -20,8 +20,10 @@ import (
 // rule: '05/01/2024' and 'n/a' cast to date). Either way those values were
 // read as NULL, so they counted in no sum, average, comparison or group,
 // and a user who expected them there is told how many there are and what
-// one looks like. The count and the example come from the profile, which
-// a caller behind a row filter does not get: such a caller hears only
+// one looks like; and MIN or MAX of a text column of dates in several
+// forms, which compares text (textExtreme). The count and the example
+// come from the profile, which a caller behind a row filter does not get:
+// such a caller hears only
 // that a column read as its type holds some, and nothing of a cast (the
 // profile alone knows whether any value is lost to it).
 func mixedWarnings(snap *schema.Snapshot, plan *planast.Query) []string {
@@ -48,6 +50,10 @@ func mixedWarnings(snap *schema.Snapshot, plan *planast.Query) []string {
 				if _, c := emptyrange.TableOfColumn(snap, q, x); c != nil && !seen[key{c, ""}] {
 					seen[key{c, ""}] = true
 					out = append(out, mixedWarning(c))
+				}
+			case *planast.Func:
+				if w := textExtreme(snap, q, x); w != "" && !slices.Contains(out, w) {
+					out = append(out, w)
 				}
 			case *planast.Cast:
 				ref, ok := x.Expr.(*planast.Column)
@@ -170,4 +176,32 @@ func amountFix(c *planast.Cast, example any) string {
 		quoted[i] = fmt.Sprintf("%q", r)
 	}
 	return fmt.Sprintf("; such values are amounts written for people: remove %s before the cast, e.g. cast %s", strings.Join(quoted, " and "), x)
+}
+
+// textExtreme explains MIN or MAX of a text column holding dates in more
+// than one form ('2024-01-05' and '05/01/2024'): they compare as text, so
+// '05/01/2024' is the "latest" of them whatever day it is. The profile
+// knows from the values a cast to date reads as NULL (CastNulls), which
+// it counts for a column whose values mostly look like dates. "" for any
+// other call.
+func textExtreme(snap *schema.Snapshot, q *planast.Query, f *planast.Func) string {
+	name := strings.ToUpper(f.Name)
+	if name != "MIN" && name != "MAX" || len(f.Args) != 1 {
+		return ""
+	}
+	ref, ok := f.Args[0].(*planast.Column)
+	if !ok {
+		return ""
+	}
+	_, c := emptyrange.TableOfColumn(snap, q, ref)
+	if c == nil || c.Type != planast.TypeText || c.Profile == nil {
+		return ""
+	}
+	cn, ok := c.Profile.CastNull(planast.CastDate)
+	if !ok || cn.Invalid == 0 {
+		return ""
+	}
+	return fmt.Sprintf("%s(%s.%s) compares text, and %q holds dates in other forms than ISO (%d values, such as %s), so the %s text need not be the %s date; cast it to date for the ISO ones (the others read as NULL), or compare a reformatted value",
+		name, ref.Table, ref.Column, c.Name, cn.Invalid, example(cn.InvalidExample, planast.TypeText),
+		map[string]string{"MIN": "least", "MAX": "greatest"}[name], map[string]string{"MIN": "earliest", "MAX": "latest"}[name])
 }

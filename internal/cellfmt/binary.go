@@ -37,9 +37,13 @@ func blob(s string) string {
 
 // Mistakable reports whether stored text s, shown bare in a table cell,
 // could be read as something it is not: SQL NULL (the text "NULL", with
-// or without surrounding spaces) or a quoted cell (text that starts with a
-// double quote). A table shows such text quoted (Quote), so a quoted cell
-// is always text and a bare NULL always SQL NULL.
+// or without surrounding spaces), a quoted cell (text that starts with a
+// double quote), or other text than it is because its edges do not show
+// (leading or trailing spaces: 'C004 ' reads as 'C004', and an = with
+// what the reader saw matches nothing; the empty string reads as no
+// value). A table shows such text quoted (Quote), so a quoted cell is
+// always text, a bare NULL always SQL NULL, and a bare cell has no hidden
+// spaces.
 func Mistakable(s string) bool {
-	return strings.TrimSpace(s) == "NULL" || strings.HasPrefix(s, `"`)
+	return s == "" || strings.TrimSpace(s) != s || strings.TrimSpace(s) == "NULL" || strings.HasPrefix(s, `"`)
 }

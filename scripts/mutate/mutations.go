@@ -1086,8 +1086,8 @@ var mutations = []mutation{
 	{
 		Name: "count-of-zero-not-empty",
 		File: "engine/warnings/matched.go",
-		Old:  "if len(rows) != 1 || len(plan.GroupBy) > 0",
-		New:  "if true || len(rows) != 1 || len(plan.GroupBy) > 0",
+		Old:  "return len(rows) == 1 && OneRow(plan) && zeroRow(rows[0])",
+		New:  "return false && len(rows) == 1 && OneRow(plan) && zeroRow(rows[0])",
 		Pkgs: []string{"./engine"}, Run: "TestEmptyFilterNamesTheStoredSpelling",
 	},
 	{
@@ -1166,6 +1166,27 @@ var mutations = []mutation{
 		Old:  "if alias == \"\" || tolerant {",
 		New:  "if alias == \"\" || !tolerant {",
 		Pkgs: []string{"./engine"}, Run: "TestPlansThatAnswerAnotherQuestionAreNamed",
+	},
+	{
+		Name: "cell-hides-edge-spaces",
+		File: "internal/cellfmt/binary.go",
+		Old:  "return s == \"\" || strings.TrimSpace(s) != s || strings.TrimSpace(s) == \"NULL\"",
+		New:  "return strings.TrimSpace(s) == \"NULL\"",
+		Pkgs: []string{"./tools"}, Run: "TestTableTellsValuesApart",
+	},
+	{
+		Name: "check-row-limit-on-one-row",
+		File: "engine/check.go",
+		Old:  "p.plan.WithTies) && !warnings.OneRow(p.plan) {",
+		New:  "p.plan.WithTies) && (true || !warnings.OneRow(p.plan)) {",
+		Pkgs: []string{"./engine"}, Run: "TestCheckPlanRowLimitWarningOnlyWhenItCanCut",
+	},
+	{
+		Name: "text-date-extreme-unsaid",
+		File: "engine/warnings/mixed.go",
+		Old:  "if !ok || cn.Invalid == 0 {",
+		New:  "if ok || cn.Invalid == 0 {",
+		Pkgs: []string{"./engine"}, Run: "TestExtremeOfTextDatesInManyFormsIsNamed",
 	},
 	{
 		Name: "loose-keys-case-not-folded",
