@@ -16,6 +16,7 @@ import (
 	"os/signal"
 	"syscall"
 
+	"github.com/nl2sql/nl2sql/internal/app"
 	"github.com/nl2sql/nl2sql/internal/app/cli"
 )
 
@@ -28,7 +29,7 @@ func main() {
 	slog.SetDefault(logger)
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	defer startCPUProfile()()
+	defer app.StartCPUProfile()()
 	root := cli.Root(logger, os.Stdout, version)
 	cmd, err := root.ExecuteContextC(ctx)
 	if ctx.Err() != nil {

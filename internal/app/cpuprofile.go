@@ -1,4 +1,4 @@
-package main
+package app
 
 import (
 	"log/slog"
@@ -6,11 +6,11 @@ import (
 	"runtime/pprof"
 )
 
-// startCPUProfile writes a CPU profile of the whole process to the file
+// StartCPUProfile writes a CPU profile of the whole process to the file
 // NL2SQL_CPUPROFILE names, when it is set (for measuring a server under
 // load: stop it with SIGINT or SIGTERM to finish the file); the returned
 // function stops it. Without the variable it does nothing.
-func startCPUProfile() func() {
+func StartCPUProfile() func() {
 	path := os.Getenv("NL2SQL_CPUPROFILE")
 	if path == "" {
 		return func() {}
