@@ -65,7 +65,8 @@ func (r For) Search(ctx context.Context, text string) (*index.Selection, error) 
 }
 
 // StoredValues lists a text column's stored values for the warnings of a
-// run that matched nothing: from the retrieval index, and never for a
+// run or a check (a spelling, a literal no value equals, keys that match
+// only loosely): from the retrieval index, and never for a
 // table the caller reads through a row filter (the index holds values of
 // every row). Nil without an index.
 func (r For) StoredValues() func(schemaName, table, column string) []string {
