@@ -60,8 +60,9 @@ func (e *Engine) supplied(ctx context.Context, datasource string, doc []byte, tr
 		v, err = e.validateFor(ctx, ds, plan)
 		var pe *planast.Error
 		if errors.As(err, &pe) && notFound(pe) {
-			// what the plan names may be newer than the last schema check
-			if fresh, _, ferr := e.schemaMoved(ctx, ds, notFoundCheckEvery); ferr == nil && fresh != ds {
+			// what the plan names may be newer than the last schema check:
+			// read the version now, once for this call
+			if fresh, ferr := e.recheck(ctx, ds); ferr == nil && fresh != ds {
 				ds = fresh
 				v, err = e.validateFor(ctx, ds, plan)
 			}

@@ -10,6 +10,11 @@
 //	                         (Options.Open, chosen by the composition root),
 //	                         the profiled snapshot (engine/snapshots), the retrieval index
 //	                         (engine/indexing: stored, read ahead, or built)
+//	          (filewatch.go) on every call, one stat: a file put in a file
+//	                         datasource's place is opened before anything answers
+//	          (schemawatch.go) at most every 2 s, or at once for a plan naming
+//	                         what the snapshot lacks or a statement failing on
+//	                         what it holds: a changed schema is read again
 //	verified  (verified.go)  a verified query the caller may run answers instead (engine/verified)
 //	retrieve  (retrieve.go)  the schema context the planner sees, within the caller's
 //	                         scope (engine/retrieval)

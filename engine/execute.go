@@ -2,16 +2,26 @@ package engine
 
 import (
 	"context"
+	"errors"
 
 	"github.com/nl2sql/nl2sql/engine/warnings"
 	"github.com/nl2sql/nl2sql/internal/source"
 	"github.com/nl2sql/nl2sql/planast"
 )
 
-// execute runs the rendered SQL read-only, stopping at the row limit.
+// execute runs the rendered SQL read-only, stopping at the row limit. A
+// statement that failed on a table or column the snapshot holds and the
+// database no longer has (source.SchemaChanged) makes this call read the
+// schema again before it returns the error, which is retryable: the
+// request sent again then meets the schema as it is, as the error's hint
+// promises, not the same stale snapshot until the next periodic check.
 func (e *Engine) execute(ctx context.Context, ds *datasource, sql string) (*source.Result, error) {
 	res, err := tracedSource{ds.src}.Query(ctx, sql, nil, ds.spec.RowLimit)
 	if err != nil {
+		if se := (*source.Error)(nil); errors.As(err, &se) && se.SchemaChanged {
+			e.log.Info("a statement named what the database no longer has; reading its schema again", "datasource", ds.spec.ID)
+			e.recheck(ctx, ds)
+		}
 		return nil, sourceError(err, ds.spec.ID)
 	}
 	return res, nil

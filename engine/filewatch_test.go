@@ -66,6 +66,74 @@ func TestDatabaseFileReplacedOnDiskIsOpenedAgain(t *testing.T) {
 	}
 }
 
+// The same rename, a moment after a call, with the periodic check far
+// off: the user who just replaced the file asks at once and must get the
+// new file's numbers, not the old ones for another couple of seconds.
+func TestReplacedFileAnsweredFromTheNewFileOnTheNextCall(t *testing.T) {
+	defer func(d time.Duration) { schemaCheckEvery = d }(schemaCheckEvery)
+	schemaCheckEvery = time.Hour // only the per-call check can see it
+	for _, c := range []struct {
+		eng      string
+		old, cur int
+	}{
+		{"sqlite", 400, 100},
+		{"duckdb", 400, 100},
+	} {
+		t.Run(c.eng, func(t *testing.T) {
+			dir := t.TempDir()
+			path := filepath.Join(dir, "shop."+c.eng)
+			writeOrders(t, c.eng, path, c.old)
+			next := filepath.Join(dir, "next."+c.eng)
+			writeOrders(t, c.eng, next, c.cur)
+			e, err := New(Options{Open: openAdapter, OpenWait: 30 * time.Second,
+				Datasources: []DatasourceSpec{{ID: "shop", Engine: c.eng, Path: path}}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			t.Cleanup(func() { e.Close() })
+			if n := countOrders(t, e); n != int64(c.old) {
+				t.Fatalf("orders %d, want %d", n, c.old)
+			}
+			if err := os.Rename(next, path); err != nil { // mv next shop, microseconds after the call
+				t.Fatal(err)
+			}
+			res, err := e.RunPlan(context.Background(), "shop", ordersCount)
+			if err != nil {
+				t.Fatalf("the call right after the rename: %v", err)
+			}
+			if n := res.Rows[0][0]; n != int64(c.cur) {
+				t.Fatalf("the call right after the file was replaced: orders %v, want the new file's %d", n, c.cur)
+			}
+		})
+	}
+}
+
+// BenchmarkSameFile is what every call pays to know its datasource's
+// file is still the one at its path: one stat.
+func BenchmarkSameFile(b *testing.B) {
+	path := filepath.Join(b.TempDir(), "shop.sqlite")
+	db, err := sql.Open("sqlite", path)
+	if err == nil {
+		_, err = db.Exec(`CREATE TABLE orders (id INTEGER PRIMARY KEY)`)
+		db.Close()
+	}
+	if err != nil {
+		b.Fatal(err)
+	}
+	e := shopEngine(b, path)
+	ctx := context.Background()
+	ds, err := e.sources.Await(ctx, "shop", 0)
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.ResetTimer()
+	for range b.N {
+		if fresh, err := e.sameFile(ctx, ds); fresh != ds || err != nil {
+			b.Fatal(fresh, err)
+		}
+	}
+}
+
 var ordersCount = []byte(`{"select":[{"expr":{"kind":"func","name":"COUNT","args":[]},"alias":"n"}],"from":[{"table":"orders","alias":"o"}]}`)
 
 func countOrders(t *testing.T, e *Engine) int64 {

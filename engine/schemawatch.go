@@ -45,9 +45,11 @@ func schemaVersion(ctx context.Context, src Source) (string, error) {
 	return v, nil
 }
 
-// current returns ds, or ds read again when its schema changed since it
-// was opened (a table created, dropped or altered while the server runs):
-// at most every schemaCheckEvery per datasource, one call reads the
+// current returns ds, or ds opened again when its path names another
+// file than the one it opened (checked on every call, sameFile), or ds
+// read again when its schema changed since it was opened (a table
+// created, dropped or altered while the server runs): at most every
+// schemaCheckEvery per datasource, one call reads the
 // version; a changed one renews the datasource, which this call waits for
 // as for a first open (Options.OpenWait) while the other calls go on with
 // ds. Without the check a new table stayed invisible, and a dropped
@@ -56,7 +58,10 @@ func schemaVersion(ctx context.Context, src Source) (string, error) {
 // state token moved, or it has none) is profiled again in the background,
 // ds answering meanwhile.
 func (e *Engine) current(ctx context.Context, ds *datasource) (*datasource, error) {
-	if fresh, checked, err := e.schemaMoved(ctx, ds, schemaCheckEvery); !checked || fresh != ds || err != nil {
+	if fresh, err := e.sameFile(ctx, ds); fresh != ds || err != nil {
+		return fresh, err
+	}
+	if fresh, checked, err := e.schemaMoved(ctx, ds); !checked || fresh != ds || err != nil {
 		return fresh, err
 	}
 	if time.Since(ds.openedAt) > e.opts.ProfileMaxAge && (ds.stateTok == "" || stateToken(ctx, ds.src) != ds.stateTok) {
@@ -70,41 +75,57 @@ func (e *Engine) current(ctx context.Context, ds *datasource) (*datasource, erro
 }
 
 // schemaMoved compares ds's schema version with its source's, unless a
-// call did so less than every ago (checked false), and returns ds, or ds
-// renewed (as current describes) when the version moved.
-func (e *Engine) schemaMoved(ctx context.Context, ds *datasource, every time.Duration) (fresh *datasource, checked bool, err error) {
+// call did so less than schemaCheckEvery ago (checked false), and returns
+// ds, or ds renewed (as current describes) when the version moved.
+func (e *Engine) schemaMoved(ctx context.Context, ds *datasource) (fresh *datasource, checked bool, err error) {
 	now := time.Now().UnixNano()
 	last := ds.schemaChecked.Load()
-	if now-last < int64(every) || !ds.schemaChecked.CompareAndSwap(last, now) {
+	if now-last < int64(schemaCheckEvery) || !ds.schemaChecked.CompareAndSwap(last, now) {
 		return ds, false, nil
 	}
+	fresh, err = e.versionMoved(ctx, ds)
+	return fresh, true, err
+}
+
+// recheck is schemaMoved without the throttle, for a call that has a
+// reason to doubt the snapshot now (a plan naming what it lacks, a
+// statement failing on what it holds): each such call reads the version
+// once, so a table created a moment ago is answered at once rather than
+// refused until the next periodic check. A client that keeps naming what
+// does not exist costs one version read (one small catalog statement)
+// per call it makes, never more.
+func (e *Engine) recheck(ctx context.Context, ds *datasource) (*datasource, error) {
+	ds.schemaChecked.Store(time.Now().UnixNano())
+	return e.versionMoved(ctx, ds)
+}
+
+// versionMoved reads ds's schema version and returns ds, or ds renewed
+// when the version moved, as current describes.
+func (e *Engine) versionMoved(ctx context.Context, ds *datasource) (*datasource, error) {
 	v, err := schemaVersion(ctx, ds.src)
 	if errors.Is(err, source.ErrFileReplaced) {
 		e.log.Info("the datasource's file was replaced; opening the new one", "datasource", ds.spec.ID)
-		fresh, err := e.sources.Reopen(ctx, ds.spec.ID, e.opts.OpenWait)
-		return fresh, true, err
+		return e.sources.Reopen(ctx, ds.spec.ID, e.opts.OpenWait)
 	}
 	if err != nil {
-		// its file was removed: answering on from the open handle would
-		// show data that is no longer anywhere; the next call opens the
-		// path again (and fails until a file is back)
-		e.log.Warn("the datasource's file was removed; closing it", "datasource", ds.spec.ID)
-		e.sources.Drop(ds.spec.ID)
-		return ds, true, sourceError(err, ds.spec.ID)
+		return ds, e.fileGone(ds, err)
 	}
 	if v != "" && v != ds.schemaVer {
 		e.log.Info("the datasource's schema changed since it was read; reading it again", "datasource", ds.spec.ID)
-		fresh, err := e.sources.Renew(ctx, ds.spec.ID, e.opts.OpenWait)
-		return fresh, true, err
+		return e.sources.Renew(ctx, ds.spec.ID, e.opts.OpenWait)
 	}
-	return ds, true, nil
+	return ds, nil
 }
 
-// notFoundCheckEvery bounds the schema checks of plans refused for naming
-// what the snapshot lacks, which skip schemaCheckEvery (a table created a
-// moment ago is what such a plan usually names), so that a client sending
-// unknown names cannot make every call read the catalog.
-const notFoundCheckEvery = 200 * time.Millisecond
+// fileGone closes ds, whose file was removed, and returns err, the
+// adapter's error saying so: answering on from the open handle would
+// show data that is no longer anywhere; the next call opens the path
+// again (and fails until a file is back).
+func (e *Engine) fileGone(ds *datasource, err error) error {
+	e.log.Warn("the datasource's file was removed; closing it", "datasource", ds.spec.ID)
+	e.sources.Drop(ds.spec.ID)
+	return sourceError(err, ds.spec.ID)
+}
 
 // stateToken is src's state token, "" when it has none or cannot read
 // it (a renewal is then due by age alone).

@@ -9,6 +9,7 @@ import (
 	"github.com/nl2sql/nl2sql/engine/answer"
 	"github.com/nl2sql/nl2sql/engine/internal/fault"
 	"github.com/nl2sql/nl2sql/engine/result"
+	"github.com/nl2sql/nl2sql/internal/source"
 )
 
 // Ran is a verified query that ran, as its Result records it.
@@ -91,5 +92,20 @@ func Error(err error, ds string) error {
 		}
 		return &fault.Error{Code: fault.Code(ce.Code), Msg: ce.Msg, Err: err}
 	}
-	return fault.Source(err, ds)
+	fe := fault.Source(err, ds)
+	if schemaChanged(err) {
+		// a verified query's SQL is fixed, not checked against the
+		// snapshot: what it names is missing from the database as it is,
+		// and the same request would fail alike
+		fe.Retryable = false
+		fe.Hint = "the verified query names a table or column the database no longer has: its SQL needs updating to the schema; ask the question instead"
+	}
+	return fe
+}
+
+// schemaChanged reports whether err is a statement's failure on a table
+// or column the database no longer has (source.SchemaChanged).
+func schemaChanged(err error) bool {
+	var se *source.Error
+	return errors.As(err, &se) && se.SchemaChanged
 }

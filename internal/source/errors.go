@@ -61,7 +61,11 @@ type Error struct {
 	// connection) rather than on the query's own work: only such a timeout
 	// may pass on a retry; a slow query times out again.
 	Waited bool
-	Err    error
+	// SchemaChanged marks a statement that named a table or column the
+	// database no longer has (SchemaChanged builds it): validated SQL
+	// names only what the snapshot held, so the schema moved under it.
+	SchemaChanged bool
+	Err           error
 }
 
 // TimeoutHint is a slow query's TIMEOUT hint: the same plan would time out
@@ -94,11 +98,19 @@ func CtxError(ctx context.Context, limit time.Duration) *Error {
 }
 
 // SchemaChangedHint is the hint of a query that names a table or column
-// the database no longer has, or one the role may no longer read: the
-// schema was read when the datasource opened, and it changed since (the
-// engine notices it at its next schema check and reads the datasource
-// again).
-const SchemaChangedHint = "the database's schema changed after nl2sql read it: a running server reads it again within seconds of the change, so send the request again"
+// the database no longer has: the schema was read when the datasource
+// opened, and it changed since. The engine reads the schema again before
+// it returns the error (marked retryable), so the request sent again
+// runs on the schema as it is, or is refused naming what is gone.
+const SchemaChangedHint = "the database's schema changed after nl2sql read it and is being read again: send the request again; it then runs on the schema as it is now, or is refused naming what is gone"
+
+// SchemaChanged is the QUERY_FAILED error of a statement that named a
+// table or column the database no longer has, with SchemaChangedHint.
+func SchemaChanged(cause error, format string, args ...any) *Error {
+	e := Errorf(CodeQueryFailed, cause, SchemaChangedHint, format, args...)
+	e.SchemaChanged = true
+	return e
+}
 
 const (
 	ReadOnlyHint = "send exactly one SELECT (or WITH … SELECT); writes, schema changes, ATTACH, PRAGMA, transactions and file or extension functions are refused"

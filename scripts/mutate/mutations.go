@@ -76,8 +76,8 @@ var mutations = []mutation{
 	{
 		Name: "schema-watch-never-renews",
 		File: "engine/schemawatch.go",
-		Old:  "fresh, err := e.sources.Renew(ctx, ds.spec.ID, e.opts.OpenWait)",
-		New:  "fresh, err := ds, error(nil)",
+		Old:  "return e.sources.Renew(ctx, ds.spec.ID, e.opts.OpenWait)",
+		New:  "return ds, nil",
 		Pkgs: []string{"./engine"}, Run: "TestSchemaChangedWhileServing|TestPlanDuringReRead",
 	},
 	{
@@ -90,9 +90,30 @@ var mutations = []mutation{
 	{
 		Name: "removed-file-answered-from-old-handle",
 		File: "engine/schemawatch.go",
-		Old:  "\t\te.sources.Drop(ds.spec.ID)\n\t\treturn ds, true, sourceError(err, ds.spec.ID)",
-		New:  "\t\treturn ds, true, nil",
+		Old:  "\te.sources.Drop(ds.spec.ID)\n\treturn sourceError(err, ds.spec.ID)",
+		New:  "\treturn nil",
 		Pkgs: []string{"./engine"}, Run: "TestDatabaseFileReplacedOnDisk",
+	},
+	{
+		Name: "file-identity-only-at-the-throttled-check",
+		File: "engine/schemawatch.go",
+		Old:  "if fresh, err := e.sameFile(ctx, ds); fresh != ds || err != nil {",
+		New:  "if fresh, err := ds, error(nil); fresh != ds || err != nil {",
+		Pkgs: []string{"./engine"}, Run: "TestReplacedFileAnsweredFromTheNewFileOnTheNextCall",
+	},
+	{
+		Name: "stale-statement-leaves-the-schema-unread",
+		File: "engine/execute.go",
+		Old:  "\t\t\te.recheck(ctx, ds)\n",
+		New:  "\t\t\t_ = ctx\n",
+		Pkgs: []string{"./engine"}, Run: "TestDroppedTableErrorIsRetryableAndTheRetryIsDefinite",
+	},
+	{
+		Name: "stale-statement-not-retryable",
+		File: "engine/internal/fault/causes.go",
+		Old:  "retry = se.SchemaChanged",
+		New:  "retry = false",
+		Pkgs: []string{"./engine"}, Run: "TestDroppedTableErrorIsRetryableAndTheRetryIsDefinite",
 	},
 	{
 		Name: "unqualified-name-ignores-default-schema",
@@ -732,8 +753,8 @@ var mutations = []mutation{
 	{
 		Name: "schema-changed-hintless",
 		File: "internal/source/sqlite/sqlite_conn.go",
-		Old:  "return source.Errorf(source.CodeQueryFailed, err, source.SchemaChangedHint,",
-		New:  "return source.Errorf(source.CodeQueryFailed, err, \"\",",
+		Old:  "return source.SchemaChanged(err, \"the query failed: %s\", msg)",
+		New:  "return source.Errorf(source.CodeQueryFailed, err, \"\", \"the query failed: %s\", msg)",
 		Pkgs: []string{"./internal/source/sqlite"}, Run: "TestDroppedColumnSaysTheSchemaChanged",
 	},
 	{

@@ -74,6 +74,10 @@ func Source(err error, id string) *Error {
 		case "DATASOURCE_UNAVAILABLE":
 			// a server that went away may come back; a missing file will not
 			code, retry = CodeDatasourceDown, !errors.Is(err, fs.ErrNotExist)
+		case "QUERY_FAILED":
+			// its hint says to send the request again, which the engine
+			// makes true by reading the schema again before returning it
+			retry = se.SchemaChanged
 		}
 		return &Error{Code: code, Msg: fmt.Sprintf("datasource %q: %s", id, se.Msg), Hint: se.Hint, Retryable: retry, Err: err}
 	}

@@ -5,6 +5,9 @@
 // text as exactly one statement, runs a plain SELECT inside
 // SELECT * FROM (…) LIMIT cap+1 so DuckDB produces no more rows than are
 // read, and keeps JSON and nested values exact by reading them as text.
+// FileMoved says, with one stat, whether its path still names the file it
+// opened, so a running server reopens a file put in its place at the next
+// call.
 //
 // QueryDuckDBConn and the sandbox settings (DuckDBSandbox,
 // DuckDBSettingsQuery, DuckDBSettingsMismatch) are shared with the

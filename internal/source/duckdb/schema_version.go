@@ -24,3 +24,9 @@ func (d *DuckDB) SchemaVersion(ctx context.Context) (string, error) {
 	}
 	return "duckdb", ctx.Err()
 }
+
+// FileMoved reports, with one stat of the path, whether another file was
+// put in the database's place since it opened (an error wrapping
+// source.ErrFileGone when none is there): cheap enough for a server to ask
+// before every statement.
+func (d *DuckDB) FileMoved() (bool, error) { return d.ident.Moved() }

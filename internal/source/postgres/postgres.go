@@ -299,12 +299,14 @@ func pgError(err error, timeout time.Duration) *source.Error {
 		case code == "42501":
 			// what the role lacks is a read privilege on a table, column
 			// or schema the snapshot holds: revoked since it was read
-			return source.Errorf(source.CodeQueryFailed, err, "grant the role SELECT on it (GRANT SELECT ON … TO the role), or leave it out of the question; when the privilege was just revoked, "+source.SchemaChangedHint,
+			// or never granted on a column: a retry would fail alike, so
+			// the hint says what to change rather than to send it again
+			return source.Errorf(source.CodeQueryFailed, err, "grant the role SELECT on it (GRANT SELECT ON … TO the role), or leave it out of the question (a table whose privilege was revoked leaves the schema nl2sql reads within seconds)",
 				"the database role may not read this: %s", pe.Message)
 		case code == "42P01", code == "42703": // undefined_table, undefined_column
 			// validated SQL names only what the snapshot holds: the schema
 			// changed under a running server
-			return source.Errorf(source.CodeQueryFailed, err, source.SchemaChangedHint, "the query failed: %s", pe.Message)
+			return source.SchemaChanged(err, "the query failed: %s", pe.Message)
 		case code == "55P03": // lock_not_available: a wait, not the query's work
 			return &source.Error{Code: source.CodeTimeout, Msg: "the query waited too long for a lock: " + pe.Message, Waited: true, Err: err,
 				Hint: "another transaction held a lock the query needed; the same request may succeed shortly"}

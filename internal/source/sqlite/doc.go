@@ -3,7 +3,9 @@
 // read-only, introspects its schema snapshot, profiles its columns in one
 // scan plus a bounded sample, answers queries under the row and time caps,
 // and says cheaply which state the file is in (StateToken) so a restart
-// can skip introspection.
+// can skip introspection, and, with one stat, whether its path still names
+// the file it opened (FileMoved) so a running server answers from a file
+// put in its place at the next call.
 //
 // Read-only holds three times below the shared statement gate
 // (source.CheckStatement): mode=ro, PRAGMA query_only on every connection,

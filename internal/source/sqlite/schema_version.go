@@ -30,3 +30,9 @@ func (s *SQLite) SchemaVersion(ctx context.Context) (string, error) {
 	}
 	return source.Versioned(fmt.Sprint(res.Rows[0][0]), moved), nil
 }
+
+// FileMoved reports, with one stat of the path, whether another file was
+// put in the database's place since it opened (an error wrapping
+// source.ErrFileGone when none is there): cheap enough for a server to ask
+// before every statement, which SchemaVersion, a query, is not.
+func (s *SQLite) FileMoved() (bool, error) { return s.ident.Moved() }

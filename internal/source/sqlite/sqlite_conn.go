@@ -275,7 +275,7 @@ func sqliteError(err error, denied string) *source.Error {
 		if msg := se.Error(); strings.Contains(msg, "no such column") || strings.Contains(msg, "no such table") {
 			// validated SQL names only what the snapshot holds: the file
 			// changed under a running server
-			return source.Errorf(source.CodeQueryFailed, err, source.SchemaChangedHint, "the query failed: %s", msg)
+			return source.SchemaChanged(err, "the query failed: %s", msg)
 		}
 	case sqlite3.SQLITE_TOOBIG:
 		return source.Errorf(source.CodeQueryFailed, err, "select fewer or shorter values", "a value is larger than %d MiB", source.MaxValueBytes>>20)
