@@ -1,8 +1,8 @@
 package validate
 
 import (
-	"encoding/json"
 	"fmt"
+	"strconv"
 	"strings"
 
 	. "github.com/nl2sql/nl2sql/planast"
@@ -68,19 +68,18 @@ func valueLiteral(e Expr) bool {
 	return ok && l.Type != TNull
 }
 
-// literalText is a literal as the plan's JSON writes it.
+// literalText is a literal as a plan's reader wrote it.
 func literalText(e Expr) string {
-	b, err := e.(*Literal).MarshalJSON()
-	if err != nil {
-		return "the value"
+	l := e.(*Literal)
+	switch l.Type {
+	case TInteger:
+		return strconv.FormatInt(l.Int, 10)
+	case TBoolean:
+		return strconv.FormatBool(l.Bool)
+	case TString:
+		return strconv.Quote(l.Text)
 	}
-	var v struct {
-		Value json.RawMessage `json:"value"`
-	}
-	if json.Unmarshal(b, &v) != nil || len(v.Value) == 0 {
-		return "the value"
-	}
-	return string(v.Value)
+	return l.Text
 }
 
 // outerFilters finds WHERE conditions (top-level conjuncts) on the right
