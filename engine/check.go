@@ -141,7 +141,7 @@ func (e *Engine) CheckPlan(ctx context.Context, datasource string, doc []byte, d
 	}
 	ws = append(ws, p.warnings...)
 	// what a run would warn of before any row is read
-	ws = append(ws, warnings.Static(e.caller(ctx).FilterSnapshot(ds.snap), p.plan, e.retrieval(ctx, ds).StoredValues())...)
+	ws = append(ws, warnings.Static(e.caller(ctx).FilterSnapshot(ds.snap), dialect, p.plan, e.retrieval(ctx, ds).StoredValues())...)
 	if e.opts.Hooks.Has(hooks.BeforeExecution) || e.opts.Hooks.Has(hooks.AfterExecution) || e.opts.Hooks.Has(hooks.AfterAnswer) {
 		ws = append(ws, "rules that act when a plan runs (before_execution, after_execution, after_answer) were not consulted: a run may still be refused or need approval")
 	}

@@ -119,5 +119,13 @@ func TestNotInOverANullIsNamed(t *testing.T) {
 		if got := warningWith(res.Warnings, "keeps no row") != ""; got != c.named {
 			t.Errorf("%s: warnings %q, want NOT IN's NULL named: %v", c.name, res.Warnings, c.named)
 		}
+		// a host that checks before it runs trusts the check's silence
+		check, err := e.CheckPlan(ctx, "air", count(c.where), "")
+		if err != nil {
+			t.Fatalf("%s: check: %v", c.name, err)
+		}
+		if got := warningWith(check.Warnings, "keeps no row") != ""; got != c.named {
+			t.Errorf("%s: check_plan warnings %q, want NOT IN's NULL named: %v", c.name, check.Warnings, c.named)
+		}
 	}
 }

@@ -3,6 +3,7 @@ package planast_test
 import (
 	"encoding/json"
 	"errors"
+	"slices"
 	"strings"
 	"testing"
 
@@ -180,11 +181,27 @@ func TestNearest(t *testing.T) {
 		{"x", []string{"Name", "id"}, ""},
 		{"id", []string{"ArtistId", "Name"}, ""},
 		{"Revenue", []string{"Name", "ArtistId"}, ""},
+		// a value typed in lower case meant the lower-case one: "Paid" is
+		// as near once case is ignored, and holds other rows
+		{"payd", []string{"Paid", "cancelled", "paid", "paid ", "payed"}, "paid"},
 	}
 	for _, tc := range cases {
 		if got := planast.Nearest(tc.name, tc.cands); got != tc.want {
 			t.Errorf("Nearest(%q) = %q, want %q", tc.name, got, tc.want)
 		}
+	}
+}
+
+// Near lists every close candidate, so that a warning about a misspelt
+// value shows all the spellings it may have meant, nearest first.
+func TestNear(t *testing.T) {
+	got := planast.Near("payd", []string{"shipped", "Paid", "paid", "payed", "paid", "cancelled"})
+	want := []string{"paid", "payed", "Paid"}
+	if !slices.Equal(got, want) {
+		t.Errorf("Near(payd) = %q, want %q", got, want)
+	}
+	if got := planast.Near("x", []string{"Name", "id"}); len(got) != 0 {
+		t.Errorf("Near(x) = %q, want none", got)
 	}
 }
 

@@ -47,6 +47,11 @@ func SnapshotText(s *schema.Snapshot) string {
 					// break or an instruction stays inside its quotes
 					vals = append(vals, quotedValue(v, c.Type))
 				}
+				if p.AllValues && p.NullFraction > 0 {
+					// a complete list must say NULL is among the values: a NOT
+					// IN over a column holding NULL keeps no row
+					vals = append(vals, "NULL")
+				}
 				line += sampleList(vals, p.AllValues)
 			}
 			if c.Profile != nil {

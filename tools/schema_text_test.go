@@ -59,6 +59,29 @@ func TestSchemaTextSaysHowManyValuesACastLoses(t *testing.T) {
 	}
 }
 
+// The threat: a list of all of a column's values that leaves NULL out
+// reads as every value there is, and a NOT IN over the column keeps no
+// row while it holds one. The list says NULL, unquoted (a stored "NULL"
+// string is quoted), and only when the column holds one.
+func TestSchemaTextAllValuesNameNull(t *testing.T) {
+	for _, c := range []struct {
+		name string
+		null float64
+		want string
+	}{
+		{"with NULL", 0.25, `all values: "C005" | "C012" | NULL`},
+		{"without", 0, `all values: "C005" | "C012"`},
+	} {
+		snap := &schema.Snapshot{Datasource: "d", Dialect: "sqlite", Tables: []schema.Table{{Schema: "main", Name: "blocked", Kind: schema.KindTable,
+			Columns: []schema.Column{{Name: "customer_id", DeclaredType: "TEXT", Type: planast.TypeText, Nullable: true,
+				Profile: &schema.ColumnProfile{DistinctCount: 2, NullFraction: c.null, SampleValues: []any{"C005", "C012"}, AllValues: true}}}}}}
+		got := SnapshotText(snap)
+		if !strings.Contains(got, c.want+"\n") && !strings.HasSuffix(strings.TrimSpace(got), c.want) {
+			t.Errorf("%s: %q, want %q", c.name, got, c.want)
+		}
+	}
+}
+
 // The threat: an integer beyond 2^53 is carried as a string to keep its
 // digits, and schema show printed it quoted ("9223372036854775807"), so a
 // reader took the column's range for text; a text value that looks like

@@ -5,18 +5,9 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/nl2sql/nl2sql/engine/emptyrange"
 	"github.com/nl2sql/nl2sql/internal/schema"
 	"github.com/nl2sql/nl2sql/planast"
 )
-
-// Static are the warnings a plan earns before it runs, from the
-// snapshot's profile and the stored values alone: keys that pair rows only
-// loosely (keyWarnings) and text literals no stored value equals
-// (absentLiterals). check_plan shows them; a run gets them from Of.
-func Static(snap *schema.Snapshot, plan *planast.Query, stored func(string, string, string) []string) []string {
-	return append(keyWarnings(snap, plan, stored, false), absentLiterals(snap, plan, stored, nil)...)
-}
 
 // absentLiterals explain comparisons that are true for no row: a text
 // literal compared with = or IN to a column whose values are all known
@@ -24,7 +15,7 @@ func Static(snap *schema.Snapshot, plan *planast.Query, stored func(string, stri
 // of which is that literal. A typo ('payd' for 'paid') inside a CASE under
 // COUNT gives a count of 0, inside a filter no rows; either way the answer
 // "none" is wrong and looks right. The warning names the nearest stored
-// value (planast.Nearest, the rule that suggests names). Literals the
+// values (planast.Near, the rule that suggests names). Literals the
 // warnings already given quote (said) are left to them: the spelling and
 // part warnings of an empty result say more.
 func absentLiterals(snap *schema.Snapshot, plan *planast.Query, stored func(string, string, string) []string, said []string) []string {
@@ -42,30 +33,10 @@ func absentLiterals(snap *schema.Snapshot, plan *planast.Query, stored func(stri
 		seen[w] = true
 		out = append(out, w)
 	}
-	planast.Inspect(plan, func(n planast.Node) bool {
-		q, ok := n.(*planast.Query)
-		if !ok {
-			return true
+	literalComparisons(plan, func(q *planast.Query, x, lit planast.Expr, op string) {
+		if op == "=" || op == "IN" {
+			check(q, x, lit)
 		}
-		for _, root := range q.OwnExprs() {
-			inspectOwn(root, func(e planast.Expr) {
-				switch x := e.(type) {
-				case *planast.Binary:
-					if x.Op == "=" {
-						if col, lits := emptyrange.ColumnAndLiterals(x.Left, x.Right); col != nil {
-							check(q, col, lits[0])
-						}
-					}
-				case *planast.In:
-					if !x.Negated {
-						for _, l := range x.List {
-							check(q, x.Expr, l)
-						}
-					}
-				}
-			})
-		}
-		return true
 	})
 	return out
 }
@@ -89,8 +60,12 @@ func absentLiteral(snap *schema.Snapshot, q *planast.Query, x, pattern planast.E
 	slices.Sort(vals)
 	vals = slices.Compact(vals)
 	near := ""
-	if n := planast.Nearest(lit.Text, vals); n != "" {
-		near = fmt.Sprintf("; the nearest stored value is %q", n)
+	if n := planast.Near(lit.Text, vals); len(n) == 1 {
+		near = fmt.Sprintf("; the nearest stored value is %q", n[0])
+	} else if len(n) > 1 {
+		// several spellings are as near: which one was meant is the
+		// reader's to say, and each may hold other rows
+		near = "; the nearest stored values are " + someQuoted(n)
 	} else if len(vals) <= maxListed {
 		quoted := make([]string, len(vals))
 		for i, v := range vals {

@@ -7,10 +7,15 @@
 // negated filter that silently drops NULLs or a NOT IN that a NULL makes
 // never true (Filters), and keys that pair rows only once letter case and
 // spaces are ignored, in a join, an IN or NOT IN subquery or an equality
-// of two columns ('C004 ' against 'C004': keyWarnings). A count of 0 is a
+// of two columns ('C004 ' against 'C004': keyWarnings), and a literal that
+// matches one spelling of a value the column holds in several
+// (status = 'paid' beside 'Paid' and 'paid ': variantLiterals). A count of 0 is a
 // result that matched nothing too (matchedNothing); when a table the plan
 // reads was empty when profiled, that is said instead of any guess about
 // the filters (emptyTables).
+//
+// Static is what Of says of a run that returned rows, but ties: check_plan
+// shows it before anything runs.
 //
 // It owns those checks and their wording. It never queries a datasource,
 // never changes a plan or a result, and never decides whether a run

@@ -66,8 +66,12 @@ func mixedWarnings(snap *schema.Snapshot, plan *planast.Query) []string {
 				}
 				seen[key{c, x.Type}] = true
 				if cn, ok := c.Profile.CastNull(x.Type); ok && cn.Invalid > 0 {
+					fix := amountFix(x, cn.InvalidExample)
+					if expr, reading := dateFix(ref, x.Type, cn.InvalidExample); expr != "" {
+						fix = fmt.Sprintf("; to read them too, read the column as %s (%s)", expr, reading)
+					}
 					out = append(out, fmt.Sprintf("%q holds %s; the cast to %s read them as NULL, so they count in no sum, average or comparison and group as NULL%s",
-						c.Name, notOf(cn.Invalid, cn.InvalidExample, cn.To, planast.TypeText), x.Type, amountFix(x, cn.InvalidExample)))
+						c.Name, notOf(cn.Invalid, cn.InvalidExample, cn.To, planast.TypeText), x.Type, fix))
 				}
 			}
 			return true
@@ -201,7 +205,11 @@ func textExtreme(snap *schema.Snapshot, q *planast.Query, f *planast.Func) strin
 	if !ok || cn.Invalid == 0 {
 		return ""
 	}
-	return fmt.Sprintf("%s(%s.%s) compares text, and %q holds dates in other forms than ISO (%d values, such as %s), so the %s text need not be the %s date; cast it to date for the ISO ones (the others read as NULL), or compare a reformatted value",
+	fix := "cast it to date for the ISO ones (the others read as NULL), or compare a reformatted value"
+	if expr, reading := dateFix(ref, planast.CastDate, cn.InvalidExample); expr != "" {
+		fix = fmt.Sprintf("compare dates instead: %s of %s (%s)", name, expr, reading)
+	}
+	return fmt.Sprintf("%s(%s.%s) compares text, and %q holds dates in other forms than ISO (%d values, such as %s), so the %s text need not be the %s date; %s",
 		name, ref.Table, ref.Column, c.Name, cn.Invalid, example(cn.InvalidExample, planast.TypeText),
-		map[string]string{"MIN": "least", "MAX": "greatest"}[name], map[string]string{"MIN": "earliest", "MAX": "latest"}[name])
+		map[string]string{"MIN": "least", "MAX": "greatest"}[name], map[string]string{"MIN": "earliest", "MAX": "latest"}[name], fix)
 }

@@ -1,6 +1,8 @@
 package warnings
 
 import (
+	"slices"
+
 	"github.com/nl2sql/nl2sql/engine/emptyrange"
 	"github.com/nl2sql/nl2sql/internal/schema"
 	"github.com/nl2sql/nl2sql/planast"
@@ -11,7 +13,8 @@ import (
 // as NULL (mixedWarnings), then (when its filters matched nothing: no
 // rows, or an ungrouped aggregate of nothing such as a count of 0) the
 // date ranges, then the keys that pair rows only loosely (keyWarnings),
-// then the filters, then the text literals no stored value equals that
+// then the filters, then the literals that match one of several spellings
+// (variantLiterals), then the text literals no stored value equals that
 // those did not already quote (absentLiterals).
 func Of(snap *schema.Snapshot, dialect string, plan *planast.Query, run Run) []string {
 	var out []string
@@ -28,7 +31,25 @@ func Of(snap *schema.Snapshot, dialect string, plan *planast.Query, run Run) []s
 		// cheap: the plan and the profile in the snapshot, no query
 		out = append(out, emptyrange.Warnings(snap, plan)...)
 	}
-	out = append(out, keyWarnings(snap, plan, run.Stored, empty)...)
-	out = append(out, Filters(snap, dialect, plan, empty, run.Stored)...)
-	return append(out, absentLiterals(snap, plan, run.Stored, out)...)
+	return append(out, unread(snap, dialect, plan, run.Stored, empty, out)...)
+}
+
+// Static are the warnings a plan earns before it runs, from the
+// snapshot's profile and the stored values alone: what Of would say of a
+// run that returned rows, but ties. check_plan shows them, so a host that
+// checks before it runs is told what the run would tell it.
+func Static(snap *schema.Snapshot, dialect string, plan *planast.Query, stored func(string, string, string) []string) []string {
+	out := mixedWarnings(snap, plan)
+	return append(out, unread(snap, dialect, plan, stored, false, out)...)
+}
+
+// unread are the warnings of Of and Static that need no row: the keys,
+// the filters, the literals that match one spelling of several and those
+// no stored value equals that the warnings before them (said) do not
+// already quote.
+func unread(snap *schema.Snapshot, dialect string, plan *planast.Query, stored func(string, string, string) []string, empty bool, said []string) []string {
+	out := keyWarnings(snap, plan, stored, empty)
+	out = append(out, Filters(snap, dialect, plan, empty, stored)...)
+	out = append(out, variantLiterals(snap, plan, stored)...)
+	return append(out, absentLiterals(snap, plan, stored, append(slices.Clone(said), out...))...)
 }

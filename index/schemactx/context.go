@@ -214,7 +214,13 @@ func writeTable(b *strings.Builder, snap *schema.Snapshot, t schema.Table) {
 			b.WriteString(" range " + jsonList([]any{p.Min, p.Max}))
 		case c.Type == planast.TypeText && len(p.SampleValues) > 0:
 			if p.AllValues && (texts == 1 || !uniquePerRow(t.RowCount, p)) {
-				b.WriteString(" values " + jsonList(p.SampleValues))
+				vals := p.SampleValues
+				if p.NullFraction > 0 {
+					// the list is every value: NULL is one (a NOT IN over
+					// it keeps no row, an = never finds it)
+					vals = append(slices.Clip(vals), nil)
+				}
+				b.WriteString(" values " + jsonList(vals))
 			} else if ex := examples(p.SampleValues); len(ex) > 0 {
 				b.WriteString(" e.g. " + jsonList(ex))
 			}

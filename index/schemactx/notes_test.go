@@ -57,3 +57,25 @@ func TestSchemaContextKeyExamples(t *testing.T) {
 		t.Errorf("a numeric key shows its range: %s", got)
 	}
 }
+
+// The threat: a complete value list that leaves NULL out reads as every
+// value there is, so a host writes NOT IN over the column (which a NULL
+// makes true for no row) or counts the listed values as all rows. A list
+// of all values names NULL when the column holds one; a column without
+// NULLs, and one listed by examples only, do not.
+func TestSchemaContextValuesNameNull(t *testing.T) {
+	rows := int64(3)
+	snap := &schema.Snapshot{Datasource: "shop", Tables: []schema.Table{
+		{Schema: "main", Name: "blocked", RowCount: &rows, Columns: []schema.Column{
+			{Name: "customer_id", Type: planast.TypeText, Profile: &schema.ColumnProfile{DistinctCount: 1, NullFraction: 1.0 / 3, SampleValues: []any{"C005"}, AllValues: true}},
+			{Name: "reason", Type: planast.TypeText, Profile: &schema.ColumnProfile{DistinctCount: 2, SampleValues: []any{"fraud", "late"}, AllValues: true}},
+		}},
+	}}
+	got := SchemaContext(snap)
+	if !strings.Contains(got, `customer_id text values ["C005",null]`) {
+		t.Errorf("a complete list hides the column's NULL: %s", got)
+	}
+	if !strings.Contains(got, `reason text values ["fraud","late"]`) {
+		t.Errorf("a column without NULL lists one: %s", got)
+	}
+}

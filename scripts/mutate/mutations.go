@@ -1114,8 +1114,8 @@ var mutations = []mutation{
 	{
 		Name: "join-key-warning-off",
 		File: "engine/warnings/warnings.go",
-		Old:  "out = append(out, keyWarnings(snap, plan, run.Stored, empty)...)",
-		New:  "_ = keyWarnings",
+		Old:  "out := keyWarnings(snap, plan, stored, empty)",
+		New:  "out := keyWarnings(snap, plan, stored, empty)[:0:0]",
 		Pkgs: []string{"./engine"}, Run: "TestJoinOnKeysThatDifferInSpacesIsNamed",
 	},
 	{
@@ -1219,8 +1219,8 @@ var mutations = []mutation{
 	{
 		Name: "loose-keys-only-when-empty",
 		File: "engine/warnings/warnings.go",
-		Old:  "out = append(out, keyWarnings(snap, plan, run.Stored, empty)...)",
-		New:  "if empty {\n\t\tout = append(out, keyWarnings(snap, plan, run.Stored, empty)...)\n\t}",
+		Old:  "out := keyWarnings(snap, plan, stored, empty)",
+		New:  "var out []string\n\tif empty {\n\t\tout = keyWarnings(snap, plan, stored, empty)\n\t}",
 		Pkgs: []string{"./engine"}, Run: "TestKeysThatMatchOnlyLooselyAreNamed",
 	},
 	{
@@ -2572,5 +2572,61 @@ var mutations = []mutation{
 		Old:  "\t\tcase fractional(t):\n\t\t\tv.addHint(CodeType, join(path, \"expr\"), numberTextHint(e.Expr)",
 		New:  "\t\tcase false:\n\t\t\tv.addHint(CodeType, join(path, \"expr\"), numberTextHint(e.Expr)",
 		Pkgs: []string{"./planast"}, Run: "TestNumberToTextOneMeaning",
+	},
+	{
+		Name: "variant-spellings-unsaid",
+		File: "engine/warnings/warnings.go",
+		Old:  "out = append(out, variantLiterals(snap, plan, stored)...)",
+		New:  "_ = variantLiterals",
+		Pkgs: []string{"./engine"}, Run: "TestLiteralMatchingOneOfSeveralSpellingsIsNamed",
+	},
+	{
+		Name: "variant-near-spellings-take-digits",
+		File: "engine/warnings/variants.go",
+		Old:  "\t\t\tif !hasDigit(v) {",
+		New:  "\t\t\tif true {",
+		Pkgs: []string{"./engine"}, Run: "TestLiteralMatchingOneOfSeveralSpellingsIsNamed",
+	},
+	{
+		Name: "variant-near-spellings-without-proof",
+		File: "engine/warnings/variants.go",
+		Old:  "\tif len(same) == 0 {\n\t\treturn \"\"\n\t}\n\tvariants := same",
+		New:  "\tvariants := same",
+		Pkgs: []string{"./engine"}, Run: "TestLiteralMatchingOneOfSeveralSpellingsIsNamed",
+	},
+	{
+		Name: "check-plan-filters-unsaid",
+		File: "engine/warnings/warnings.go",
+		Old:  "out = append(out, Filters(snap, dialect, plan, empty, stored)...)",
+		New:  "out = append(out, Filters(snap, dialect, plan, empty, stored)[:0:0]...)",
+		Pkgs: []string{"./engine"}, Run: "TestNotInOverANullIsNamed",
+	},
+	{
+		Name: "nearest-ignores-letter-case-ties",
+		File: "planast/suggest.go",
+		Old:  "cmp.Compare(a.d, b.d), cmp.Compare(a.exact, b.exact),",
+		New:  "cmp.Compare(a.d, b.d),",
+		Pkgs: []string{"./planast"}, Run: "TestNearest",
+	},
+	{
+		Name: "context-values-hide-null",
+		File: "index/schemactx/context.go",
+		Old:  "vals = append(slices.Clip(vals), nil)",
+		New:  "_ = slices.Clip(vals)",
+		Pkgs: []string{"./index/schemactx"}, Run: "TestSchemaContextValuesNameNull",
+	},
+	{
+		Name: "schema-text-values-hide-null",
+		File: "tools/schema_text.go",
+		Old:  "vals = append(vals, \"NULL\")",
+		New:  "_ = vals",
+		Pkgs: []string{"./tools"}, Run: "TestSchemaTextAllValuesNameNull",
+	},
+	{
+		Name: "date-fix-swaps-day-and-month",
+		File: "engine/warnings/datefix.go",
+		Old:  "sub(month, 2), dash, sub(day, 2)",
+		New:  "sub(day, 2), dash, sub(month, 2)",
+		Pkgs: []string{"./engine"}, Run: "TestCastOfDatesInAnotherFormHasAFix|TestExtremeOfTextDatesInManyFormsIsNamed",
 	},
 }

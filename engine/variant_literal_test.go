@@ -1,0 +1,108 @@
+package engine
+
+import (
+	"context"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/nl2sql/nl2sql/internal/source/sourcetest"
+)
+
+// The threat: a status typed by hand into the data ('paid', 'Paid',
+// 'paid ', 'payed') and a filter written from the question
+// (status = 'paid') that matches one spelling. The result is not empty,
+// so no empty-result check speaks, and the sum looks right while the
+// rows of the other spellings are left out (kept, under != and NOT IN).
+// A run and a check must name every other spelling, and the IN list the
+// warning gives must take them all. A column without such variants earns
+// nothing, even where values are spelled nearly alike ('Anna' and 'Anne'
+// are two people), and digits never make a near spelling (2017 is not
+// 2018). A caller behind a row filter learns no value from it.
+func TestLiteralMatchingOneOfSeveralSpellingsIsNamed(t *testing.T) {
+	db := sourcetest.TempDB(t,
+		"CREATE TABLE orders (id INTEGER PRIMARY KEY, status TEXT, amount INTEGER, customer TEXT, year TEXT, region TEXT)",
+		"INSERT INTO orders VALUES (1, 'paid', 100, 'Anna', '2017', 'north'), (2, 'Paid', 20, 'Anne', '2017 ', 'north'), (3, 'paid ', 3, 'Anna', '2018', 'north'),"+
+			" (4, 'payed', 4000, 'Bo', '2018', 'south'), (5, 'shipped', 50000, 'Bo', '2019', 'south'), (6, 'paid', 100, 'Cy', '2019', 'south'), (7, 'paid2', 0, 'Cy', '2019', 'south')")
+	e := airEngine(t, db, nil)
+	ctx := context.Background()
+	col := func(c string) string { return `{"kind":"column","table":"o","column":"` + c + `"}` }
+	sum := func(where string) []byte {
+		return []byte(`{"select":[{"expr":{"kind":"func","name":"SUM","args":[` + col("amount") + `]},"alias":"total"}],"from":[{"table":"orders","alias":"o"}],"where":` + where + `}`)
+	}
+	cmp := func(op, c, v string) string {
+		return `{"kind":"binary","op":"` + op + `","left":` + col(c) + `,"right":{"kind":"literal","value":"` + v + `"}}`
+	}
+	const said = "that spelling only"
+	for _, c := range []struct {
+		name, where string
+		total       int64
+		names, not  []string
+	}{
+		{"equality", cmp("=", "status", "paid"), 200, []string{`"Paid"`, `"paid "`, `"payed"`}, []string{`"shipped"`, `"paid2"`}},
+		{"in list", `{"kind":"in","expr":` + col("status") + `,"list":[{"kind":"literal","value":"paid"}]}`, 200, []string{`"Paid"`, `"paid "`, `"payed"`}, nil},
+		{"not equal", cmp("!=", "status", "paid"), 54023, []string{`"Paid"`, `"payed"`, "kept"}, nil},
+		{"not in", `{"kind":"in","negated":true,"expr":` + col("status") + `,"list":[{"kind":"literal","value":"paid"}]}`, 54023, []string{`"Paid"`, "kept"}, nil},
+		{"digits are no misspelling", cmp("=", "year", "2017"), 100, []string{`"2017 "`}, []string{`"2018"`}},
+		{"near names without variants", cmp("=", "customer", "Anna"), 103, nil, nil},
+		{"the only spelling", cmp("=", "status", "shipped"), 50000, nil, nil},
+	} {
+		res, err := e.RunPlan(ctx, "air", sum(c.where))
+		if err != nil {
+			t.Fatalf("%s: %v", c.name, err)
+		}
+		if res.Rows[0][0] != c.total {
+			t.Fatalf("%s: %v, want %d (the exact comparison's answer)", c.name, res.Rows, c.total)
+		}
+		check, err := e.CheckPlan(ctx, "air", sum(c.where), "")
+		if err != nil {
+			t.Fatalf("%s: check: %v", c.name, err)
+		}
+		for what, ws := range map[string][]string{"run": res.Warnings, "check": check.Warnings} {
+			w := warningWith(ws, said)
+			if (w != "") != (len(c.names) > 0) {
+				t.Errorf("%s (%s): warnings %q, want one naming the other spellings: %v", c.name, what, ws, len(c.names) > 0)
+			}
+			for _, n := range c.names {
+				if !strings.Contains(w, n) {
+					t.Errorf("%s (%s): warning %q does not name %s", c.name, what, w, n)
+				}
+			}
+			for _, n := range c.not {
+				if strings.Contains(w, n) {
+					t.Errorf("%s (%s): warning %q names %s, which is another value", c.name, what, w, n)
+				}
+			}
+		}
+	}
+
+	// the warning's IN list, pasted into the plan, takes every spelling
+	res, err := e.RunPlan(ctx, "air", sum(cmp("=", "status", "paid")))
+	if err != nil {
+		t.Fatal(err)
+	}
+	fix := regexp.MustCompile(`\{"kind": "in".*\}$`).FindString(warningWith(res.Warnings, said))
+	if fix == "" {
+		t.Fatalf("warnings %q: want an IN list to paste", res.Warnings)
+	}
+	fixed, err := e.RunPlan(ctx, "air", sum(fix))
+	if err != nil {
+		t.Fatalf("the warning's fix %s: %v", fix, err)
+	}
+	if fixed.Rows[0][0] != int64(4223) {
+		t.Errorf("the warning's fix gives %v, want 4223 (every spelling of paid)", fixed.Rows)
+	}
+
+	// a caller reading orders through a row filter learns no stored value
+	ne, nctx := northCaller(t, db, "air.main.orders", "air.main.orders")
+	north, err := ne.RunPlan(nctx, "air", sum(cmp("=", "status", "paid")))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if north.Rows[0][0] != int64(100) {
+		t.Fatalf("the row filter did not apply: %v", north.Rows)
+	}
+	if w := strings.Join(north.Warnings, "\n"); strings.Contains(w, `"payed"`) {
+		t.Errorf("a row-filtered caller learned a value of a row it cannot read: %q", w)
+	}
+}

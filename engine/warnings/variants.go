@@ -1,0 +1,145 @@
+package warnings
+
+import (
+	"encoding/json"
+	"fmt"
+	"slices"
+	"strings"
+	"unicode"
+
+	"github.com/nl2sql/nl2sql/engine/emptyrange"
+	"github.com/nl2sql/nl2sql/internal/schema"
+	"github.com/nl2sql/nl2sql/planast"
+)
+
+// variantLiterals explain filters that match one spelling of a value the
+// column holds in several: status = 'paid' where the column also stores
+// 'Paid' and 'paid ' (equal once folded: letter case, surrounding spaces,
+// accents, the form of apostrophes and dashes). The result is not empty
+// and looks right, yet the rows of the other spellings are left out (or,
+// under != and NOT IN, kept). Only a column whose values are all known is
+// judged, so every variant is named. When a folded variant proves that
+// the column was typed by hand, values spelled nearly alike by
+// planast.Near's rule ('payed') are named too; without that proof a near
+// spelling is more likely another value ('Anna' and 'Anne'). Values with
+// digits never count as near: 2017 is not a misspelling of 2018. The fix
+// is the IN list of every spelling, written as plan JSON.
+func variantLiterals(snap *schema.Snapshot, plan *planast.Query, stored func(string, string, string) []string) []string {
+	var out []string
+	seen := map[string]bool{}
+	literalComparisons(plan, func(q *planast.Query, x, lit planast.Expr, op string) {
+		if w := variantLiteral(snap, q, x, lit, op, stored); w != "" && !seen[w] {
+			seen[w] = true
+			out = append(out, w)
+		}
+	})
+	return out
+}
+
+// maxVariants is how many other spellings a warning names.
+const maxVariants = 6
+
+// variantLiteral is variantLiterals' check of one comparison x op
+// pattern (=, !=, IN or NOT IN); "" when x is
+// no text column of q, its values are not all known, the literal is not
+// one of them, or no other value is a variant of it.
+func variantLiteral(snap *schema.Snapshot, q *planast.Query, x, pattern planast.Expr, op string, stored func(string, string, string) []string) string {
+	t, c, lit := textFilter(snap, q, x, pattern)
+	if c == nil {
+		return ""
+	}
+	vals, all := knownValues(t, c, stored)
+	if !all || !slices.Contains(vals, lit.Text) {
+		return ""
+	}
+	slices.Sort(vals)
+	vals = slices.Compact(vals)
+	want := folded(lit.Text)
+	var same, others []string
+	for _, v := range vals {
+		if v != lit.Text && folded(v) == want {
+			same = append(same, v)
+		} else if v != lit.Text {
+			others = append(others, v)
+		}
+	}
+	if len(same) == 0 {
+		return ""
+	}
+	variants := same
+	if !hasDigit(lit.Text) {
+		for _, v := range planast.Near(lit.Text, others) {
+			if !hasDigit(v) {
+				variants = append(variants, v)
+			}
+		}
+	}
+	if len(variants) > maxVariants {
+		variants = variants[:maxVariants]
+	}
+	how := "only in letter case, spaces, accents or punctuation"
+	if len(variants) > len(same) {
+		how = "only in letter case, spaces, accents or punctuation, or spelled nearly alike"
+	}
+	negated := op == "!=" || op == "NOT IN"
+	effect, verb := "their rows are left out", "matches"
+	if negated {
+		effect, verb = "their rows are kept", "excludes"
+	}
+	list := make([]string, 0, len(variants)+1)
+	for _, v := range append([]string{lit.Text}, variants...) {
+		list = append(list, fmt.Sprintf(`{"kind": "literal", "value": %s}`, jsonText(v)))
+	}
+	ref := x.(*planast.Column)
+	colJSON := fmt.Sprintf(`{"kind": "column", "table": %s, "column": %s}`, jsonText(ref.Table), jsonText(ref.Column))
+	neg := ""
+	if negated {
+		neg = `, "negated": true`
+	}
+	return fmt.Sprintf(`%q %s %q %s that spelling only, but the column also stores %s, which differ from it %s: %s unless the question means that exact spelling; to take every spelling use {"kind": "in", "expr": %s, "list": [%s]%s}`,
+		c.Name, op, lit.Text, verb, someQuoted(variants), how, effect, colJSON, strings.Join(list, ", "), neg)
+}
+
+// hasDigit reports whether s holds a digit: codes and years differ by one
+// digit from their neighbours without being misspellings of them.
+func hasDigit(s string) bool { return strings.ContainsFunc(s, unicode.IsDigit) }
+
+// jsonText is s as a JSON string.
+func jsonText(s string) string {
+	b, _ := json.Marshal(s)
+	return string(b)
+}
+
+// literalComparisons calls f for each comparison of an expression with a
+// literal in the plan, at any depth: x = lit and x != lit (either side),
+// and each item of an IN or NOT IN list, with op "=", "!=", "IN" or
+// "NOT IN".
+func literalComparisons(plan *planast.Query, f func(q *planast.Query, x, lit planast.Expr, op string)) {
+	planast.Inspect(plan, func(n planast.Node) bool {
+		q, ok := n.(*planast.Query)
+		if !ok {
+			return true
+		}
+		for _, root := range q.OwnExprs() {
+			inspectOwn(root, func(e planast.Expr) {
+				switch x := e.(type) {
+				case *planast.Binary:
+					if x.Op == "=" || x.Op == "!=" {
+						if col, lits := emptyrange.ColumnAndLiterals(x.Left, x.Right); col != nil {
+							f(q, col, lits[0], x.Op)
+						}
+					}
+				case *planast.In:
+					op := "IN"
+					if x.Negated {
+						op = "NOT IN"
+					}
+					for _, l := range x.List {
+						f(q, x.Expr, l, op)
+					}
+				}
+			})
+		}
+		return true
+	})
+}
