@@ -308,6 +308,32 @@ func TestValidateWarnsUndeclaredJoins(t *testing.T) {
 			t.Errorf("%s: warnings %q, want %q", tc.plan, v.Warnings, tc.want)
 		}
 	}
+	// a schema that declares no keys: a key and the column named after it
+	// relate the tables, two keys of one name or two plain columns do not
+	bare := memCatalog{
+		table("", "races", []string{"raceId integer", "circuitId integer", "id integer"}),
+		table("", "circuits", []string{"circuitId integer", "name text", "id integer"}),
+		table("", "laps", []string{"id integer", "raceId integer"}),
+		table("", "pits", []string{"id integer", "raceId integer"}),
+	}
+	for _, tc := range []struct {
+		from, join string
+		warned     bool
+	}{
+		{frm(from("races", "r"), from("circuits", "c")), joins(joinOn("inner", "r", "c", "circuitId", "circuitId")), false},
+		{frm(from("circuits", "c"), from("races", "r")), joins(joinOn("inner", "c", "r", "circuitId", "circuitId")), false},
+		{frm(from("laps", "l"), from("pits", "p")), joins(joinOn("inner", "l", "p", "id", "id")), true},
+		{frm(from("laps", "l"), from("pits", "p")), joins(joinOn("inner", "l", "p", "raceId", "raceId")), true},
+	} {
+		q := plan(sel(item(fn("COUNT"), "n")), tc.from, tc.join)
+		v, err := validate.Plan(decode(t, q), bare, validate.Options{})
+		if err != nil {
+			t.Fatalf("%s: %v", q, err)
+		}
+		if got := len(v.Warnings) > 0; got != tc.warned {
+			t.Errorf("%s: warnings %q, want a warning: %v", q, v.Warnings, tc.warned)
+		}
+	}
 	_, err := validate.Plan(decode(t, plan(sel(c("ar", "Name")), frm(from("Album", "al"), from("Artist", "ar")), joins(joinOn("inner", "al", "ar", "AlbumId", "ArtistId")))), chinook, validate.Options{Joins: validate.JoinDeclared})
 	if err == nil || !strings.Contains(err.Error(), "INVALID_JOIN") {
 		t.Errorf("JoinDeclared: %v, want an INVALID_JOIN issue", err)

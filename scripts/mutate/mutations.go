@@ -2629,4 +2629,18 @@ var mutations = []mutation{
 		New:  "sub(day, 2), dash, sub(month, 2)",
 		Pkgs: []string{"./engine"}, Run: "TestCastOfDatesInAnotherFormHasAFix|TestExtremeOfTextDatesInManyFormsIsNamed",
 	},
+	{
+		Name: "named-key-join-warned",
+		File: "planast/validate/validate.go",
+		Old:  "if v.opts.Joins != JoinDeclared && namedKey(",
+		New:  "if false && namedKey(",
+		Pkgs: []string{"./planast"}, Run: "TestValidateWarnsUndeclaredJoins",
+	},
+	{
+		Name: "two-keys-of-one-name-unwarned",
+		File: "planast/validate/validate.go",
+		Old:  "return strings.EqualFold(acol, bcol) && isPK(a, acol) != isPK(b, bcol)",
+		New:  "return strings.EqualFold(acol, bcol)",
+		Pkgs: []string{"./planast"}, Run: "TestValidateWarnsUndeclaredJoins",
+	},
 }
