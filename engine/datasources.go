@@ -4,6 +4,7 @@ import (
 	"context"
 
 	"github.com/nl2sql/nl2sql/engine/opening"
+	"github.com/nl2sql/nl2sql/internal/schema"
 )
 
 // DatasourceInfo describes one configured datasource for listing.
@@ -13,6 +14,10 @@ type DatasourceInfo struct {
 	Description string `json:"description"`
 	// Tables is the number of tables and views; 0 when unavailable.
 	Tables int `json:"tables"`
+	// EmptyTables counts the tables whose profile counted no rows: a
+	// schema-only copy answers every question with nothing, and a host
+	// told so up front says that instead of "none".
+	EmptyTables int `json:"empty_tables,omitempty"`
 	// Status is "ready", "indexing" (still being opened: a retry later
 	// finds it ready; Error says how far it got) or "unavailable" (Error
 	// says why).
@@ -39,7 +44,13 @@ func (e *Engine) ListDatasources(ctx context.Context) []DatasourceInfo {
 				info.Status = "indexing"
 			}
 		} else {
-			info.Tables = len(e.caller(ctx).FilterSnapshot(ds.snap).Tables)
+			snap := e.caller(ctx).FilterSnapshot(ds.snap)
+			info.Tables = len(snap.Tables)
+			for _, t := range snap.Tables {
+				if t.Kind == schema.KindTable && t.RowCount != nil && *t.RowCount == 0 {
+					info.EmptyTables++
+				}
+			}
 		}
 		out = append(out, info)
 	}

@@ -99,7 +99,8 @@ local_user: nora
 // Threat: a host counts rows of a table that is empty (a schema-only copy,
 // a table not loaded yet), gets 0, and is told the comparison was
 // case-sensitive, so it rewrites a correct plan and still gets nothing.
-// The result must say the table held no rows instead.
+// The result must say the table held no rows instead, and so must a
+// result that has rows, and a check before the run.
 func TestEmptyTableIsNamedNotTheFilter(t *testing.T) {
 	db := sourcetest.TempDB(t, "CREATE TABLE district (id INTEGER PRIMARY KEY, region TEXT)")
 	e, err := New(Options{Open: openAdapter, Datasources: []DatasourceSpec{{ID: "fin", Engine: "sqlite", Path: db, RowLimit: 1000}},
@@ -116,6 +117,26 @@ func TestEmptyTableIsNamedNotTheFilter(t *testing.T) {
 	}
 	if warningWith(res.Warnings, `table "district" held no rows`) == "" || warningWith(res.Warnings, "case-sensitively") != "" {
 		t.Errorf("warnings %q: want the empty table named and no case-sensitivity guess", res.Warnings)
+	}
+
+	// a result with rows over an empty table misleads as much: NOT EXISTS
+	// holds, so the CASE answers "no" for a district nobody loaded
+	db2 := sourcetest.TempDB(t, "CREATE TABLE district (id INTEGER PRIMARY KEY, region TEXT)", "CREATE TABLE loaded (id INTEGER)", "INSERT INTO loaded VALUES (1)")
+	e2 := airEngine(t, db2, nil)
+	caseOf := []byte(`{"select":[{"expr":{"kind":"case","whens":[{"when":{"kind":"exists","subquery":{"select":[{"expr":{"kind":"column","table":"d","column":"id"}}],"from":[{"table":"district","alias":"d"}]}},"then":{"kind":"literal","value":"yes"}}],"else":{"kind":"literal","value":"no"}},"alias":"any"}],"from":[{"table":"loaded","alias":"l"}]}`)
+	res, err = e2.RunPlan(context.Background(), "air", caseOf)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Rows) != 1 || warningWith(res.Warnings, `table "district" held no rows`) == "" {
+		t.Errorf("rows %v warnings %q: want the empty table named though the result has a row", res.Rows, res.Warnings)
+	}
+	check, err := e2.CheckPlan(context.Background(), "air", caseOf, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if warningWith(check.Warnings, `table "district" held no rows`) == "" {
+		t.Errorf("check_plan warnings %q: want the empty table named before the run", check.Warnings)
 	}
 }
 

@@ -37,7 +37,7 @@ var listOutputSchema = json.RawMessage(`{
       "type": "object",
       "properties": {
         "id": {"type": "string"}, "engine": {"type": "string"}, "description": {"type": "string"},
-        "tables": {"type": "integer"}, "status": {"type": "string", "enum": ["ready", "indexing", "unavailable"], "description": "indexing: still being opened; list again in a few seconds"},
+        "tables": {"type": "integer"}, "empty_tables": {"type": "integer", "description": "Tables that held no rows when profiled; when it equals tables, every answer is empty."}, "status": {"type": "string", "enum": ["ready", "indexing", "unavailable"], "description": "indexing: still being opened; list again in a few seconds"},
         "error": {"type": "string"}, "hint": {"type": "string", "description": "How to make an unavailable datasource available."}
       },
       "required": ["id", "engine", "description", "tables", "status"]
@@ -77,7 +77,14 @@ func ListDatasourcesHandler(eng Lister) server.ToolHandlerFunc {
 		}
 		rest := all[start:]
 		line := func(d engine.DatasourceInfo) string {
-			s := fmt.Sprintf("%s (%s, %s, %s)", d.ID, d.Engine, fmt.Sprintf("%d %s", d.Tables, plural(d.Tables, "table", "tables")), d.Status)
+			tables := fmt.Sprintf("%d %s", d.Tables, plural(d.Tables, "table", "tables"))
+			switch {
+			case d.EmptyTables > 0 && d.EmptyTables == d.Tables:
+				tables += ", every one empty when profiled"
+			case d.EmptyTables > 0:
+				tables += fmt.Sprintf(", %d empty when profiled", d.EmptyTables)
+			}
+			s := fmt.Sprintf("%s (%s, %s, %s)", d.ID, d.Engine, tables, d.Status)
 			if d.Description != "" {
 				s += ": " + d.Description
 			}

@@ -268,10 +268,13 @@ func knownValues(t *schema.Table, c *schema.Column, stored func(string, string, 
 func loose(s string) string { return strings.ToLower(strings.TrimSpace(s)) }
 
 // emptyTables names the tables the plan reads (at any depth) whose
-// profile counted no rows. A result over an empty table that matched
-// nothing says nothing about the question's values, so the warning says
-// that instead of guessing at letter case or spelling.
-func emptyTables(snap *schema.Snapshot, plan *planast.Query) string {
+// profile counted no rows; "" when none. A result over an empty table says
+// nothing about the question's values, and it need not be empty to
+// mislead: NOT EXISTS over an empty table holds, a CASE of it answers
+// 'no', a count is 0. The warning says so whatever the result; when the
+// filters matched nothing (empty) it says that instead of guessing at
+// letter case or spelling.
+func emptyTables(snap *schema.Snapshot, plan *planast.Query, empty bool) string {
 	var names []string
 	seen := map[string]bool{}
 	planast.Inspect(plan, func(n planast.Node) bool {
@@ -297,5 +300,8 @@ func emptyTables(snap *schema.Snapshot, plan *planast.Query) string {
 	if len(names) > 1 {
 		what = "tables " + strings.Join(names, ", ") + " held"
 	}
-	return "no rows matched, and " + what + " no rows when the datasource was profiled: the result reflects an empty table, not the filters' values"
+	if empty {
+		return "no rows matched, and " + what + " no rows when the datasource was profiled: the result reflects an empty table, not the filters' values"
+	}
+	return what + " no rows when the datasource was profiled: the result reflects an empty table (a count of 0, a NOT EXISTS that holds, a partner never found), not data"
 }

@@ -10,9 +10,11 @@ import (
 
 // Of lists the warnings a run earns from its plan, in order: ties, the
 // columns read as their type and the text columns whose cast read values
-// as NULL (mixedWarnings), then (when its filters matched nothing: no
-// rows, or an ungrouped aggregate of nothing such as a count of 0) the
-// date ranges, then the keys that pair rows only loosely (keyWarnings),
+// as NULL (mixedWarnings), the tables read that were empty when profiled
+// (emptyTables: then, if its filters matched nothing, no other warning
+// but the SQLite notes), then (when its filters matched nothing: no rows,
+// or an ungrouped aggregate of nothing such as a count of 0) the date
+// ranges, then the keys that pair rows only loosely (keyWarnings),
 // then the filters, then the literals that match one of several spellings
 // (variantLiterals), then the text literals no stored value equals that
 // those did not already quote (absentLiterals).
@@ -23,11 +25,13 @@ func Of(snap *schema.Snapshot, dialect string, plan *planast.Query, run Run) []s
 	}
 	out = append(out, mixedWarnings(snap, plan)...)
 	empty := matchedNothing(plan, run.Rows)
+	if w := emptyTables(snap, plan, empty); w != "" && empty {
+		// the filters are not why: no guess at ranges, case or spelling
+		return append(out, append([]string{w}, Filters(snap, dialect, plan, false, nil)...)...)
+	} else if w != "" {
+		out = append(out, w)
+	}
 	if empty {
-		if w := emptyTables(snap, plan); w != "" {
-			// the filters are not why: no guess at ranges, case or spelling
-			return append(out, append([]string{w}, Filters(snap, dialect, plan, false, nil)...)...)
-		}
 		// cheap: the plan and the profile in the snapshot, no query
 		out = append(out, emptyrange.Warnings(snap, plan)...)
 	}
@@ -40,6 +44,9 @@ func Of(snap *schema.Snapshot, dialect string, plan *planast.Query, run Run) []s
 // checks before it runs is told what the run would tell it.
 func Static(snap *schema.Snapshot, dialect string, plan *planast.Query, stored func(string, string, string) []string) []string {
 	out := mixedWarnings(snap, plan)
+	if w := emptyTables(snap, plan, false); w != "" {
+		out = append(out, w)
+	}
 	return append(out, unread(snap, dialect, plan, stored, false, out)...)
 }
 

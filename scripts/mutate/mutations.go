@@ -2643,4 +2643,18 @@ var mutations = []mutation{
 		New:  "return strings.EqualFold(acol, bcol)",
 		Pkgs: []string{"./planast"}, Run: "TestValidateWarnsUndeclaredJoins",
 	},
+	{
+		Name: "empty-table-only-when-nothing-matched",
+		File: "engine/warnings/warnings.go",
+		Old:  "} else if w != \"\" {\n\t\tout = append(out, w)",
+		New:  "} else if false {\n\t\tout = append(out, w)",
+		Pkgs: []string{"./engine"}, Run: "TestEmptyTableIsNamedNotTheFilter",
+	},
+	{
+		Name: "empty-tables-not-listed",
+		File: "engine/datasources.go",
+		Old:  "info.EmptyTables++",
+		New:  "_ = info.EmptyTables",
+		Pkgs: []string{"./mcp"}, Run: "TestListDatasourcesNamesEmptyTables",
+	},
 }
