@@ -73,7 +73,11 @@ func NewServer(eng Engine, version string, logger *slog.Logger, extra ...server.
 		shutdownAnswer(),
 	), extra...)
 	s := server.NewMCPServer("nl2sql", version, opts...)
-	s.AddTool(tools.AskTool(), tools.AskHandler(eng))
+	hostPlans := false
+	if h, ok := eng.(interface{ HostPlanning() bool }); ok {
+		hostPlans = h.HostPlanning()
+	}
+	s.AddTool(tools.AskTool(hostPlans), tools.AskHandler(eng))
 	s.AddTool(tools.ExplainPlanTool(), tools.ExplainPlanHandler(eng))
 	s.AddTool(tools.ListDatasourcesTool(), tools.ListDatasourcesHandler(eng))
 	s.AddTool(tools.DescribeSchemaTool(), tools.DescribeSchemaHandler(eng))

@@ -11,7 +11,7 @@ import (
 // Every tool must marshal: mcp-go drops a tools/list answer it cannot
 // encode, and clients then wait until they time out.
 func TestToolsMarshal(t *testing.T) {
-	for _, tl := range []mcpgo.Tool{AskTool(), ExplainPlanTool(), ListDatasourcesTool()} {
+	for _, tl := range []mcpgo.Tool{AskTool(false), AskTool(true), ExplainPlanTool(), ListDatasourcesTool()} {
 		b, err := json.Marshal(tl)
 		if err != nil {
 			t.Fatalf("%s: %v", tl.Name, err)

@@ -2657,4 +2657,11 @@ var mutations = []mutation{
 		New:  "_ = info.EmptyTables",
 		Pkgs: []string{"./mcp"}, Run: "TestListDatasourcesNamesEmptyTables",
 	},
+	{
+		Name: "ask-description-ignores-host-planning",
+		File: "mcp/server.go",
+		Old:  "hostPlans = h.HostPlanning()",
+		New:  "hostPlans = false && h.HostPlanning()",
+		Pkgs: []string{"./mcp"}, Run: "TestAskDescriptionSaysWhoPlans",
+	},
 }

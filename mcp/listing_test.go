@@ -65,3 +65,34 @@ func TestListDatasourcesNamesEmptyTables(t *testing.T) {
 		t.Errorf("structured %s: want empty_tables 2 for bare", b)
 	}
 }
+
+// The threat: a server without a model of its own lists ask as the tool
+// that "runs the query and returns the rows"; a host calls it, gets the
+// schema context, and pays a call to learn what the description could
+// have said. With no model the description says first that ask runs no
+// query; with one it says ask answers.
+func TestAskDescriptionSaysWhoPlans(t *testing.T) {
+	dir := t.TempDir()
+	cfg := filepath.Join(dir, "nl2sql.yaml")
+	db, _ := filepath.Abs(filepath.Join("..", "examples", "chinook", "chinook.sqlite"))
+	yaml := "storage: {path: " + filepath.Join(dir, "state") + "}\ndatasources:\n  - {id: chinook, engine: sqlite, path: " + db + "}\n"
+	if err := os.WriteFile(cfg, []byte(yaml), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		name, cfg, want string
+	}{
+		{"no model", cfg, "This server has no model of its own, so ask runs no query"},
+		{"a model", filepath.Join("..", "examples", "chinook", "nl2sql.yaml"), "The server plans a typed query"},
+	} {
+		res, err := configClient(t, c.cfg).ListTools(context.Background(), mcpgo.ListToolsRequest{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, tl := range res.Tools {
+			if tl.Name == "ask" && !strings.Contains(tl.Description, c.want) {
+				t.Errorf("%s: ask's description %q, want %q", c.name, tl.Description, c.want)
+			}
+		}
+	}
+}
