@@ -283,3 +283,37 @@ func TestNamedColumns(t *testing.T) {
 		}
 	}
 }
+
+// TestLabelIsThePlainName: a table of cards has asciiName and faceName
+// before name; a question about a card is answered by its name, and a
+// planner shown asciiName alone filters or shows the wrong column. The
+// plain "name" (or "title") is the label; a suffixed one only when there
+// is none.
+func TestLabelIsThePlainName(t *testing.T) {
+	tb := func(name string, cols ...string) schema.Table {
+		t := schema.Table{Schema: "main", Name: name, Kind: schema.KindTable, PrimaryKey: []string{"id"}}
+		for _, c := range append([]string{"id"}, cols...) {
+			t.Columns = append(t.Columns, schema.Column{Name: c, Type: planast.TypeText})
+		}
+		return t
+	}
+	snap := &schema.Snapshot{Tables: []schema.Table{
+		tb("cards", "asciiName", "faceName", "name", "power"),
+		tb("songs", "artist", "song_title", "length"),
+	}}
+	ix, err := Build(context.Background(), snap, nil, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ix.Close()
+	p := plan{ix: ix, acc: ix.access(nil), b: Budget{}.withDefaults()}
+	for _, c := range []struct {
+		table int
+		want  string
+	}{{0, "name"}, {1, "song_title"}} {
+		got := p.labelColumn(c.table)
+		if got < 0 || snap.Tables[c.table].Columns[got].Name != c.want {
+			t.Errorf("label of %s: column %d, want %s", snap.Tables[c.table].Name, got, c.want)
+		}
+	}
+}

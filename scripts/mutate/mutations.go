@@ -2664,4 +2664,11 @@ var mutations = []mutation{
 		New:  "hostPlans = false && h.HostPlanning()",
 		Pkgs: []string{"./mcp"}, Run: "TestAskDescriptionSaysWhoPlans",
 	},
+	{
+		Name: "label-takes-first-suffixed-name",
+		File: "index/plan.go",
+		Old:  "\t\tif len(ws) == 1 {\n",
+		New:  "\t\tif false {\n",
+		Pkgs: []string{"./index"}, Run: "TestLabelIsThePlainName",
+	},
 }
