@@ -76,8 +76,8 @@ func (h stepSource) Retrieved(ctx context.Context, q string) *schema.Snapshot {
 
 func (h stepSource) SchemaContext(snap *schema.Snapshot) string { return h.ds.sem.SchemaContext(snap) }
 
-func (h stepSource) VisibleTables(ctx context.Context) int {
-	return len(h.e.caller(ctx).FilterSnapshot(h.ds.snap).Tables)
+func (h stepSource) Visible(ctx context.Context) *schema.Snapshot {
+	return h.e.caller(ctx).FilterSnapshot(h.ds.snap)
 }
 
 func (h stepSource) Verified(ctx context.Context, q string) ([]*curated.Query, []float64) {

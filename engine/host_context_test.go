@@ -3,7 +3,9 @@ package engine
 import (
 	"context"
 	"errors"
+	"fmt"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strings"
 	"testing"
@@ -11,6 +13,7 @@ import (
 	"github.com/nl2sql/nl2sql/index"
 	"github.com/nl2sql/nl2sql/index/schemactx"
 	"github.com/nl2sql/nl2sql/internal/bigcat"
+	"github.com/nl2sql/nl2sql/internal/source/sourcetest"
 )
 
 // brokenEmbedder fails every call, so the retrieval index cannot be built
@@ -94,5 +97,47 @@ func TestHostContextShowsTheMatchedValueOfASmallTable(t *testing.T) {
 		if !strings.Contains(ctx, want) {
 			t.Errorf("the context lacks the matched value %s:\n%s", want, ctx)
 		}
+	}
+}
+
+// The threat: retrieval keeps the columns of a table that the question
+// points to, and a host reading the context takes them for the whole
+// table: it plans around cards.name, a column it does not know is there,
+// or tells the user the data has no such field. The result must say how
+// many columns it left out, of which tables (as many as each shows, of
+// how many), and how to see them; a context that shows every column
+// (a whole small schema) says nothing of columns.
+func TestHostContextSaysWhichColumnsItLeftOut(t *testing.T) {
+	stmts := []string{"CREATE TABLE cards (id INTEGER PRIMARY KEY, name TEXT, power INTEGER)", "INSERT INTO cards VALUES (1, 'Ancestor''s Chosen', 5)"}
+	for i := range 300 {
+		stmts = append(stmts, fmt.Sprintf("CREATE TABLE ledger%03d (id INTEGER PRIMARY KEY, amount%03d REAL, booked%03d TEXT, memo%03d TEXT, clerk%03d TEXT)", i, i, i, i, i))
+	}
+	big := airEngine(t, sourcetest.TempDB(t, stmts...), nil)
+	res, err := big.Ask(context.Background(), AskRequest{Question: "total amount of ledger 9 booked by clerk"})
+	if err != nil || res.HostPlan == nil {
+		t.Fatalf("ask: %v %+v", err, res)
+	}
+	hp := res.HostPlan
+	m := regexp.MustCompile(`(ledger\d+) shows (\d+) of (\d+)`).FindStringSubmatch(hp.Omitted)
+	if hp.OmittedColumns == 0 || m == nil || !strings.Contains(hp.Omitted, "describe_schema with tables") {
+		t.Fatalf("omitted %d columns: %q (context %q), want the cut columns named", hp.OmittedColumns, hp.Omitted, hp.SchemaContext)
+	}
+	line := ""
+	for _, l := range strings.Split(hp.SchemaContext, "\n") {
+		if strings.HasPrefix(l, m[1]+" ") {
+			line = l
+		}
+	}
+	if shown := strings.Count(line, ";") + 1; line == "" || fmt.Sprint(shown) != m[2] || m[3] != "5" {
+		t.Errorf("the note says %s shows %s of %s; the context line %q shows %d of 5", m[1], m[2], m[3], line, shown)
+	}
+
+	small := airEngine(t, sourcetest.TempDB(t, stmts[:2]...), nil)
+	res, err = small.Ask(context.Background(), AskRequest{Question: "how many cards have power 5?"})
+	if err != nil || res.HostPlan == nil {
+		t.Fatalf("ask: %v %+v", err, res)
+	}
+	if hp := res.HostPlan; hp.OmittedColumns != 0 || strings.Contains(hp.Omitted, "columns") {
+		t.Errorf("a whole schema: omitted %d columns: %q, want none said", hp.OmittedColumns, hp.Omitted)
 	}
 }

@@ -79,6 +79,7 @@ var hostPlanOutputSchema = json.RawMessage(`{
     "context_tokens": {"type": "integer"},
     "visible_tables": {"type": "integer", "description": "Tables you may read on the datasource; more than context_tables when the context was cut to its budget (search_schema and describe_schema show the rest)."},
     "omitted_tables": {"type": "integer", "description": "Visible tables not in the context."},
+    "omitted_columns": {"type": "integer", "description": "Columns of the context's tables that retrieval left out; describe_schema with tables lists them."},
     "cut_tables": {"type": "array", "items": {"type": "string"}, "description": "Tables retrieval picked for the question that the context's token budget left out, best first."},
     "more": {"type": "object", "description": "The call that shows the cut tables (describe_schema with tables)."},
     "omitted": {"type": "string", "description": "What the context left out and how to see it, in one line."},

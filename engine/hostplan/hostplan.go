@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math"
 	"sort"
+	"strings"
 
 	"github.com/nl2sql/nl2sql/curated"
 	"github.com/nl2sql/nl2sql/index/schemactx"
@@ -104,10 +105,15 @@ type HostContext struct {
 	// context's token budget left out, best first; More is the call that
 	// shows them (describe_schema with tables), and Omitted says in one
 	// line what was left out and how to see it.
-	OmittedTables int       `json:"omitted_tables"`
-	CutTables     []string  `json:"cut_tables,omitempty"`
-	More          *ToolCall `json:"more,omitempty"`
-	Omitted       string    `json:"omitted,omitempty"`
+	OmittedTables int `json:"omitted_tables"`
+	// OmittedColumns counts the columns of the context's tables that
+	// retrieval left out; ColumnsOf says of the first tables how many of
+	// how many columns the context shows.
+	OmittedColumns int       `json:"omitted_columns,omitempty"`
+	ColumnsOf      string    `json:"-"`
+	CutTables      []string  `json:"cut_tables,omitempty"`
+	More           *ToolCall `json:"more,omitempty"`
+	Omitted        string    `json:"omitted,omitempty"`
 }
 
 // HostCandidate is one datasource that may hold the answer.
@@ -136,8 +142,8 @@ type Source interface {
 	Retrieved(ctx context.Context, q string) *schema.Snapshot
 	// SchemaContext writes a snapshot as the planner's prompt holds it.
 	SchemaContext(snap *schema.Snapshot) string
-	// VisibleTables counts the tables the caller may read.
-	VisibleTables(ctx context.Context) int
+	// Visible is the schema the caller may read.
+	Visible(ctx context.Context) *schema.Snapshot
 	// Verified is the verified queries the caller may run here with their
 	// scores against q (nil when none), and MinSimilarity the score a
 	// match needs.
@@ -240,12 +246,12 @@ type retrieved struct {
 	snap     *schema.Snapshot
 	sctx     string
 	verified []HostVerified
-	visible  int
+	visible  *schema.Snapshot
 }
 
 func retrieve(ctx context.Context, ds Source, q string) *retrieved {
 	snap := ds.Retrieved(ctx, q)
-	return &retrieved{ds: ds, snap: snap, sctx: ds.SchemaContext(snap), verified: hostVerified(ctx, ds, q), visible: ds.VisibleTables(ctx)}
+	return &retrieved{ds: ds, snap: snap, sctx: ds.SchemaContext(snap), verified: hostVerified(ctx, ds, q), visible: ds.Visible(ctx)}
 }
 
 // context is the retrieved context within tokens: retrieval's tables
@@ -268,11 +274,13 @@ func (r *retrieved) context(tokens int) HostContext {
 			cut = append(cut, snap.PlanName(&snap.Tables[n+i]))
 		}
 	}
-	visible := r.visible
+	visible := len(r.visible.Tables)
 	hc := HostContext{Datasource: ds.ID(), Dialect: ds.Dialect(), VerifiedQueries: r.verified,
 		SchemaContext: sctx, ContextTables: contextTables(sctx), ContextTokens: schemactx.ContextTokens(sctx),
 		VisibleTables: visible}
 	hc.OmittedTables = max(visible-len(hc.ContextTables), 0)
+	var columnsOf string
+	hc.OmittedColumns, columnsOf = omittedColumns(r.visible, snap, hc.ContextTables)
 	if len(cut) > maxHostCutTables {
 		cut = cut[:maxHostCutTables]
 	}
@@ -280,14 +288,51 @@ func (r *retrieved) context(tokens int) HostContext {
 		hc.CutTables = cut
 		hc.More = &ToolCall{Tool: "describe_schema", Arguments: map[string]any{"datasource": ds.ID(), "tables": cut}}
 	}
+	var notes []string
 	switch {
 	case len(cut) > 0:
-		hc.Omitted = fmt.Sprintf("%d of the %d tables you may see are not in schema_context: it holds the leading retrieved tables that fit its %d-token share of the result budget; the call in more (describe_schema with the %d cut_tables) shows the next ones, search_schema and describe_schema (filter, cursor) the others", hc.OmittedTables, visible, tokens, len(cut))
+		notes = append(notes, fmt.Sprintf("%d of the %d tables you may see are not in schema_context: it holds the leading retrieved tables that fit its %d-token share of the result budget; the call in more (describe_schema with the %d cut_tables) shows the next ones, search_schema and describe_schema (filter, cursor) the others", hc.OmittedTables, visible, tokens, len(cut)))
 	case hc.OmittedTables > 0:
-		hc.Omitted = fmt.Sprintf("%d of the %d tables you may see are not in schema_context (retrieval kept those the question names best): search_schema with other words, or describe_schema with tables or a filter, shows others", hc.OmittedTables, visible)
+		notes = append(notes, fmt.Sprintf("%d of the %d tables you may see are not in schema_context (retrieval kept those the question names best): search_schema with other words, or describe_schema with tables or a filter, shows others", hc.OmittedTables, visible))
 	}
+	if hc.OmittedColumns > 0 {
+		// a host that sees cards without cards.name takes the context for
+		// the table and plans around a column it does not know is there
+		notes = append(notes, fmt.Sprintf("%d columns of the tables in schema_context are left out (retrieval kept those the question points to; %s): describe_schema with tables lists every column", hc.OmittedColumns, columnsOf))
+	}
+	hc.Omitted = strings.Join(notes, "; ")
 	return hc
 }
+
+// omittedColumns counts the columns of the context's tables (names as
+// plans write them) that the retrieved snapshot left out, and says of
+// the first few tables how many of how many they show.
+func omittedColumns(visible, retrieved *schema.Snapshot, tables []string) (int, string) {
+	shown := map[string]int{}
+	for i := range retrieved.Tables {
+		shown[retrieved.PlanName(&retrieved.Tables[i])] = len(retrieved.Tables[i].Columns)
+	}
+	all := map[string]int{}
+	for i := range visible.Tables {
+		all[visible.PlanName(&visible.Tables[i])] = len(visible.Tables[i].Columns)
+	}
+	n := 0
+	var of []string
+	for _, t := range tables {
+		has, ok := shown[t]
+		if !ok || all[t] <= has {
+			continue
+		}
+		n += all[t] - has
+		if len(of) < maxOmittedColumnTables {
+			of = append(of, fmt.Sprintf("%s shows %d of %d", t, has, all[t]))
+		}
+	}
+	return n, strings.Join(of, ", ")
+}
+
+// maxOmittedColumnTables bounds the tables the omitted-columns note names.
+const maxOmittedColumnTables = 4
 
 // maxHostCutTables bounds the cut tables a context names.
 const maxHostCutTables = 20

@@ -2671,4 +2671,11 @@ var mutations = []mutation{
 		New:  "\t\tif false {\n",
 		Pkgs: []string{"./index"}, Run: "TestLabelIsThePlainName",
 	},
+	{
+		Name: "omitted-columns-unsaid",
+		File: "engine/hostplan/hostplan.go",
+		Old:  "\tif hc.OmittedColumns > 0 {\n",
+		New:  "\tif false {\n",
+		Pkgs: []string{"./engine"}, Run: "TestHostContextSaysWhichColumnsItLeftOut",
+	},
 }
