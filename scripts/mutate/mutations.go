@@ -1853,8 +1853,8 @@ var mutations = []mutation{
 	{
 		Name: "host-context-counts-hidden-tables",
 		File: "engine/host.go",
-		Old:  "return len(h.e.caller(ctx).FilterSnapshot(h.ds.snap).Tables)",
-		New:  "return len(h.ds.snap.Tables)",
+		Old:  "return h.e.caller(ctx).FilterSnapshot(h.ds.snap)",
+		New:  "return h.ds.snap",
 		Pkgs: []string{"./mcp"}, Run: "TestCatalogSurfacesPageWithinBudget",
 	},
 	{
