@@ -43,3 +43,29 @@ func slicesHas(ws []string, sub string) bool {
 	}
 	return false
 }
+
+// "The three priciest tracks" as RANK() <= 3 keeps every track at a tied
+// price: thousands of rows for a top 3, read as a miscount or cut to three
+// arbitrary ones by the host. The result says how many rows the ties
+// added; ROW_NUMBER, and a rank cut that kept no more than asked, say
+// nothing.
+func TestRankQualifySaysWhenTiesAddedRows(t *testing.T) {
+	e := chinookEngine(t, "")
+	plan := func(fn, op string) []byte {
+		return []byte(`{"select":[{"expr":{"kind":"column","table":"t","column":"Name"},"alias":"name"},` +
+			`{"expr":{"kind":"window","name":"` + fn + `","args":[],"order_by":[{"expr":{"kind":"column","table":"t","column":"UnitPrice"},"direction":"desc"}]},"alias":"rnk"}],` +
+			`"from":[{"table":"Track","alias":"t"}],"qualify":{"kind":"binary","op":"` + op + `","left":{"kind":"column","column":"rnk"},"right":{"kind":"literal","value":3}}}`)
+	}
+	for _, c := range []struct {
+		fn, op string
+		named  bool
+	}{{"RANK", "<=", true}, {"DENSE_RANK", "<", true}, {"ROW_NUMBER", "<=", false}} {
+		res, err := e.RunPlan(context.Background(), "chinook", plan(c.fn, c.op))
+		if err != nil {
+			t.Fatalf("%s: %v", c.fn, err)
+		}
+		if got := slicesHas(res.Warnings, "rows that tie share a rank"); got != c.named {
+			t.Errorf("%s %s 3: %d rows, warnings %q, want the ties named: %v", c.fn, c.op, res.RowCount, res.Warnings, c.named)
+		}
+	}
+}

@@ -2699,4 +2699,18 @@ var mutations = []mutation{
 		New:  "c.Profile == nil",
 		Pkgs: []string{"./engine"}, Run: "TestDivisionByAColumnHoldingZeroIsNamed",
 	},
+	{
+		Name: "rank-ties-unsaid",
+		File: "engine/warnings/ties.go",
+		Old:  "if name, k := rankCut(p); k > 0 && int64(n) > k {",
+		New:  "if name, k := rankCut(p); false && k > 0 && int64(n) > k {",
+		Pkgs: []string{"./engine"}, Run: "TestRankQualifySaysWhenTiesAddedRows",
+	},
+	{
+		Name: "rank-ties-row-number-too",
+		File: "engine/warnings/ties.go",
+		Old:  "name == \"RANK\" || name == \"DENSE_RANK\"",
+		New:  "name != \"\"",
+		Pkgs: []string{"./engine"}, Run: "TestRankQualifySaysWhenTiesAddedRows",
+	},
 }
