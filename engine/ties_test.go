@@ -47,19 +47,23 @@ func slicesHas(ws []string, sub string) bool {
 // "The three priciest tracks" as RANK() <= 3 keeps every track at a tied
 // price: thousands of rows for a top 3, read as a miscount or cut to three
 // arbitrary ones by the host. The result says how many rows the ties
-// added; ROW_NUMBER, and a rank cut that kept no more than asked, say
-// nothing.
+// added; ROW_NUMBER, and a window that is no rank (MIN(price) < 3 keeps
+// every row, and is no top 2), say nothing.
 func TestRankQualifySaysWhenTiesAddedRows(t *testing.T) {
 	e := chinookEngine(t, "")
 	plan := func(fn, op string) []byte {
+		args := "[]"
+		if fn == "MIN" {
+			args = `[{"kind":"column","table":"t","column":"UnitPrice"}]`
+		}
 		return []byte(`{"select":[{"expr":{"kind":"column","table":"t","column":"Name"},"alias":"name"},` +
-			`{"expr":{"kind":"window","name":"` + fn + `","args":[],"order_by":[{"expr":{"kind":"column","table":"t","column":"UnitPrice"},"direction":"desc"}]},"alias":"rnk"}],` +
+			`{"expr":{"kind":"window","name":"` + fn + `","args":` + args + `,"order_by":[{"expr":{"kind":"column","table":"t","column":"UnitPrice"},"direction":"desc"}]},"alias":"rnk"}],` +
 			`"from":[{"table":"Track","alias":"t"}],"qualify":{"kind":"binary","op":"` + op + `","left":{"kind":"column","column":"rnk"},"right":{"kind":"literal","value":3}}}`)
 	}
 	for _, c := range []struct {
 		fn, op string
 		named  bool
-	}{{"RANK", "<=", true}, {"DENSE_RANK", "<", true}, {"ROW_NUMBER", "<=", false}} {
+	}{{"RANK", "<=", true}, {"DENSE_RANK", "<", true}, {"ROW_NUMBER", "<=", false}, {"MIN", "<", false}} {
 		res, err := e.RunPlan(context.Background(), "chinook", plan(c.fn, c.op))
 		if err != nil {
 			t.Fatalf("%s: %v", c.fn, err)
