@@ -34,7 +34,7 @@ func TestAskOutputSchemaKinds(t *testing.T) {
 	hp := &engine.HostPlan{Kind: engine.KindPlanItYourself, Question: "q", Reason: engine.HostReasonNoPlanner, Next: "write a plan",
 		Today: "2026-01-02", HostContext: engine.HostContext{Datasource: "chinook", Dialect: "sqlite", SchemaContext: "Artist (1 rows): ArtistId integer pk",
 			ContextTables: []string{"Artist"}, VerifiedQueries: []engine.HostVerified{{ID: "v", Params: []curated.Param{}, Call: engine.ToolCall{Tool: "run_verified_query", Arguments: map[string]any{"id": "v"}}}}},
-		PlanGuide: engine.ToolCall{Tool: "get_plan_schema", Arguments: map[string]any{}},
+		PlanGuide: engine.ToolCall{Tool: "get_plan_schema", Arguments: map[string]any{"form": "guide"}},
 		RunPlan:   engine.ToolCall{Tool: "run_plan", Arguments: map[string]any{"datasource": "chinook"}, Missing: []string{"plan"}}}
 	host := &engine.Result{Question: "q", HostPlan: hp}
 	for name, r := range map[string]*engine.Result{"answer": answer, "plan_it_yourself": host} {

@@ -80,7 +80,8 @@ type PlanSchemaOutput struct {
 	Guide   string          `json:"guide"`
 	Example json.RawMessage `json:"example"`
 	Form    string          `json:"form"`
-	Schema  json.RawMessage `json:"schema"`
+	// Schema is absent in the guide form.
+	Schema json.RawMessage `json:"schema,omitempty"`
 }
 
 // PlanSchemaArgs is get_plan_schema's input: which form of the schema.
@@ -88,16 +89,17 @@ type PlanSchemaArgs struct {
 	Form string `json:"form,omitempty"`
 }
 
-const planSchemaShape = `{"form": "host" | "strict"} (both optional)`
+const planSchemaShape = `{"form"?: "guide" | "host" | "strict"}`
 
 // GetPlanSchemaTool describes the get_plan_schema tool.
 func GetPlanSchemaTool() mcpgo.Tool {
 	return readOnlyTool("get_plan_schema", "Get the plan language",
 		"Get the plan language's JSON Schema, a short guide and an example, for writing plans to pass to run_plan. "+
 			"The default host form requires only the fields a plan needs (optional ones may be omitted or null): a plan it accepts is never refused for its shape. "+
+			"form \"guide\" gives the guide and the example alone (under half the size), which most plans need no more than; "+
 			"form \"strict\" gives the same language with every property required and optional ones nullable, as OpenAI strict structured output needs.",
-		json.RawMessage(`{"type": "object", "properties": {"form": {"type": "string", "enum": ["host", "strict"], "description": "Schema form; default host."}}, "additionalProperties": false}`),
-		json.RawMessage(`{"type": "object", "properties": {"guide": {"type": "string"}, "example": {"type": "object"}, "form": {"type": "string"}, "schema": {"type": "object"}}, "required": ["guide", "example", "form", "schema"]}`))
+		json.RawMessage(`{"type": "object", "properties": {"form": {"type": "string", "enum": ["guide", "host", "strict"], "description": "Schema form; default host. guide: no JSON Schema."}}, "additionalProperties": false}`),
+		json.RawMessage(`{"type": "object", "properties": {"guide": {"type": "string"}, "example": {"type": "object"}, "form": {"type": "string"}, "schema": {"type": "object", "description": "Absent in the guide form."}}, "required": ["guide", "example", "form"]}`))
 }
 
 // GetPlanSchemaHandler answers get_plan_schema calls.
@@ -112,12 +114,20 @@ func GetPlanSchemaHandler() server.ToolHandlerFunc {
 		case "", "host":
 		case "strict":
 			out.Form, out.Schema = "strict", planschema.Strict()
+		case "guide":
+			out.Form, out.Schema = "guide", nil
 		default:
-			return mcpgo.NewToolResultError("INVALID_REQUEST: form must be \"host\" or \"strict\"\nhint: send " + planSchemaShape), nil
+			return mcpgo.NewToolResultError("INVALID_REQUEST: form must be \"guide\", \"host\" or \"strict\"\nhint: send " + planSchemaShape), nil
 		}
 		var ex json.RawMessage
 		_ = json.Unmarshal([]byte(PlanExample), &ex)
 		out.Example, _ = json.Marshal(ex)
-		return mcpgo.NewToolResultStructured(out, PlanGuide+"\n\nExample:\n"+PlanExample+"\n\nJSON Schema ("+out.Form+" form):\n"+string(out.Schema)), nil
+		text := PlanGuide + "\n\nExample:\n" + PlanExample
+		if out.Schema != nil {
+			text += "\n\nJSON Schema (" + out.Form + " form):\n" + string(out.Schema)
+		} else {
+			text += "\n\n(The JSON Schema of every field: get_plan_schema with form \"host\".)"
+		}
+		return mcpgo.NewToolResultStructured(out, text), nil
 	}
 }

@@ -279,6 +279,31 @@ func TestGetPlanSchemaForms(t *testing.T) {
 	}
 }
 
+// The threat: every plan a host writes starts with get_plan_schema, and
+// the whole answer (guide, example, JSON Schema) is 24k characters of its
+// context, most of it a schema the guide already teaches. The guide form
+// a plan-it-yourself result points to carries the guide and the example
+// and no schema, at under half the tokens, and says how to get the schema.
+func TestGetPlanSchemaGuideForm(t *testing.T) {
+	h := GetPlanSchemaHandler()
+	text := func(form string) (string, PlanSchemaOutput) {
+		res, err := h(context.Background(), mcpCall(map[string]any{"form": form}))
+		if err != nil || res.IsError {
+			t.Fatalf("form %q: %v %+v", form, err, res)
+		}
+		return res.Content[0].(mcpgo.TextContent).Text, res.StructuredContent.(PlanSchemaOutput)
+	}
+	guide, out := text("guide")
+	whole, _ := text("host")
+	if out.Schema != nil || strings.Contains(guide, `"$defs"`) || !strings.Contains(guide, PlanGuide) || !strings.Contains(guide, `form "host"`) {
+		t.Errorf("the guide form: schema %d bytes, text %d chars; want the guide, the example and where the schema is, no schema", len(out.Schema), len(guide))
+	}
+	if g, w := Tokens(guide), Tokens(whole); 2*g >= w {
+		t.Errorf("the guide form is %d tokens against %d for the whole: want under half", g, w)
+	}
+	t.Logf("get_plan_schema text: guide form %d tokens (%d chars), host form %d tokens (%d chars)", Tokens(guide), len(guide), Tokens(whole), len(whole))
+}
+
 func mcpCall(args map[string]any) mcpgo.CallToolRequest {
 	return mcpgo.CallToolRequest{Params: mcpgo.CallToolParams{Arguments: args}}
 }

@@ -161,7 +161,7 @@ func Plan(ctx context.Context, ds Source, q, today, reason, traceID string, resu
 	return fit(resultTokens, 1, func(tokens int) *HostPlan {
 		hp := &HostPlan{
 			Kind: KindPlanItYourself, Question: q, Reason: reason, Today: today, HostContext: r.context(tokens),
-			PlanGuide: ToolCall{Tool: "get_plan_schema", Arguments: map[string]any{}},
+			PlanGuide: ToolCall{Tool: "get_plan_schema", Arguments: map[string]any{"form": "guide"}},
 			RunPlan:   ToolCall{Tool: "run_plan", Arguments: map[string]any{"datasource": ds.ID()}, Missing: []string{"plan"}},
 			TraceID:   traceID,
 		}
@@ -181,7 +181,7 @@ func Candidates(ctx context.Context, q, today, reason, traceID string, cands []S
 		hp := &HostPlan{
 			Kind: KindPlanItYourself, Question: q, Reason: reason, Today: today,
 			HostContext: HostContext{VerifiedQueries: []HostVerified{}, ContextTables: []string{}},
-			PlanGuide:   ToolCall{Tool: "get_plan_schema", Arguments: map[string]any{}},
+			PlanGuide:   ToolCall{Tool: "get_plan_schema", Arguments: map[string]any{"form": "guide"}},
 			RunPlan:     ToolCall{Tool: "run_plan", Arguments: map[string]any{}, Missing: []string{"datasource", "plan"}},
 			TraceID:     traceID,
 		}

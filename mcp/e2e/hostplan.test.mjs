@@ -93,13 +93,15 @@ describe("nl2sql serve --db chinook.sqlite (no YAML, host planning)", () => {
     assert.match(sc.schema_context, /^Artist \(275 rows\): ArtistId integer pk; Name text/m);
     assert.match(sc.schema_context, /^Album \(347 rows\): .*ArtistId integer -> Artist\.ArtistId/m);
     assert.ok(sc.context_tokens > 0);
-    assert.deepEqual(sc.plan_guide, { tool: "get_plan_schema", arguments: {} });
+    assert.deepEqual(sc.plan_guide, { tool: "get_plan_schema", arguments: { form: "guide" } });
     assert.deepEqual(sc.run_plan, { tool: "run_plan", arguments: { datasource: "chinook" }, missing: ["plan"] });
     assert.match(textOf(res).split("\n")[0], /get_plan_schema.*run_plan/);
     assert.match(textOf(res), /Artist \(275 rows\)/, "the text part lacks the schema context");
 
-    const guide = await s.call("get_plan_schema", {});
+    const guide = await s.call(sc.plan_guide.tool, sc.plan_guide.arguments);
     assert.notEqual(guide.isError, true);
+    assert.equal(guide.structuredContent.form, "guide");
+    assert.equal(guide.structuredContent.schema, undefined, "the guide form carries the JSON Schema");
     const run = await s.call(sc.run_plan.tool, { ...sc.run_plan.arguments, plan: ARTIST_PLAN });
     assert.notEqual(run.isError, true, `run_plan failed: ${textOf(run)}`);
     assert.equal(run.structuredContent.kind, "answer");

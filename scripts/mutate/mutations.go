@@ -2713,4 +2713,11 @@ var mutations = []mutation{
 		New:  "name != \"\"",
 		Pkgs: []string{"./engine"}, Run: "TestRankQualifySaysWhenTiesAddedRows",
 	},
+	{
+		Name: "guide-form-carries-schema",
+		File: "tools/get_plan_schema.go",
+		Old:  "out.Form, out.Schema = \"guide\", nil",
+		New:  "out.Form = \"guide\"",
+		Pkgs: []string{"./tools"}, Run: "TestGetPlanSchemaGuideForm",
+	},
 }
