@@ -2,6 +2,7 @@ package engine
 
 import (
 	"context"
+	"fmt"
 	"regexp"
 	"strings"
 	"testing"
@@ -104,5 +105,62 @@ func TestLiteralMatchingOneOfSeveralSpellingsIsNamed(t *testing.T) {
 	}
 	if w := strings.Join(north.Warnings, "\n"); strings.Contains(w, `"payed"`) {
 		t.Errorf("a row-filtered caller learned a value of a row it cannot read: %q", w)
+	}
+}
+
+// The threat: a count per status (or country) over values typed by hand
+// shows one status as several groups ('paid', 'Paid', 'paid '), each with
+// part of its rows, so "the most common status" can be the wrong one. A
+// run and a check must name the split groups, and the expression the
+// warning gives, grouped by, must merge them. Values that are not one
+// spelled several ways ('Anna', 'Anne') split nothing.
+func TestGroupsSplitBySpellingAreNamed(t *testing.T) {
+	db := sourcetest.TempDB(t,
+		"CREATE TABLE orders (id INTEGER PRIMARY KEY, status TEXT, customer TEXT)",
+		"INSERT INTO orders VALUES (1, 'paid', 'Anna'), (2, 'Paid', 'Anne'), (3, 'paid ', 'Anna'), (4, 'shipped', 'Bo'), (5, 'shipped', 'Bo'), (6, 'shipped', 'Cy')")
+	e := airEngine(t, db, nil)
+	ctx := context.Background()
+	per := func(x string) []byte {
+		return []byte(`{"select":[{"expr":` + x + `,"alias":"k"},{"expr":{"kind":"func","name":"COUNT","args":[]},"alias":"n"}],"from":[{"table":"orders","alias":"o"}],` +
+			`"group_by":[{"kind":"column","column":"k"}],"order_by":[{"expr":{"kind":"column","column":"n"},"direction":"desc"}]}`)
+	}
+	const said = "makes a group of each spelling"
+	for _, c := range []struct {
+		col   string
+		named bool
+	}{{"status", true}, {"customer", false}} {
+		plan := per(`{"kind":"column","table":"o","column":"` + c.col + `"}`)
+		res, err := e.RunPlan(ctx, "air", plan)
+		if err != nil {
+			t.Fatal(err)
+		}
+		check, err := e.CheckPlan(ctx, "air", plan, "")
+		if err != nil {
+			t.Fatal(err)
+		}
+		for what, ws := range map[string][]string{"run": res.Warnings, "check": check.Warnings} {
+			w := warningWith(ws, said)
+			if got := w != "" && strings.Contains(w, `"Paid"`) && strings.Contains(w, `"paid "`); got != c.named {
+				t.Errorf("group by %s (%s): warnings %q, want the split groups named: %v", c.col, what, ws, c.named)
+			}
+		}
+		if !c.named {
+			continue
+		}
+		// the run's top group is shipped (3) over three paid groups of 1
+		if res.Rows[0][0] != "shipped" {
+			t.Fatalf("rows %v: want shipped first before the fix", res.Rows)
+		}
+		fix := regexp.MustCompile(`group by (\{.*\})$`).FindStringSubmatch(warningWith(res.Warnings, said))
+		if fix == nil {
+			t.Fatalf("warnings %q: want an expression to group by", res.Warnings)
+		}
+		fixed, err := e.RunPlan(ctx, "air", per(fix[1]))
+		if err != nil {
+			t.Fatalf("the warning's expression %s: %v", fix[1], err)
+		}
+		if fmt.Sprint(fixed.Rows) != "[[paid 3] [shipped 3]]" && fmt.Sprint(fixed.Rows) != "[[shipped 3] [paid 3]]" {
+			t.Errorf("grouped by the warning's expression: %v, want paid 3 and shipped 3", fixed.Rows)
+		}
 	}
 }

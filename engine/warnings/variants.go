@@ -143,3 +143,96 @@ func literalComparisons(plan *planast.Query, f func(q *planast.Query, x, lit pla
 		return true
 	})
 }
+
+// splitGroups explain a GROUP BY on a text column whose values are all
+// known and among which some are one value spelled several ways
+// ('Germany', 'germany ', 'GERMANY'): each spelling is a group of its own,
+// so a count per country shows Germany two or three times, each with part
+// of its rows, and "the country with the most customers" can be the wrong
+// one. The fix groups by LOWER and TRIM of the column, as the differences
+// need, when they are letter case and spaces alone.
+func splitGroups(snap *schema.Snapshot, plan *planast.Query, stored func(string, string, string) []string) []string {
+	var out []string
+	planast.Inspect(plan, func(n planast.Node) bool {
+		q, ok := n.(*planast.Query)
+		if !ok {
+			return true
+		}
+		for _, g := range q.GroupBy {
+			ref, ok := g.(*planast.Column)
+			if !ok {
+				continue
+			}
+			if ref.Table == "" {
+				// an output alias groups by what it selects
+				for _, it := range q.Select {
+					if c, ok := it.Expr.(*planast.Column); ok && it.Alias == ref.Column {
+						ref = c
+					}
+				}
+			}
+			t, c := emptyrange.TableOfColumn(snap, q, ref)
+			if c == nil || !textual(c) {
+				continue
+			}
+			vals, all := knownValues(t, c, stored)
+			if !all {
+				continue
+			}
+			if w := splitGroup(ref, c, vals); w != "" {
+				out = append(out, w)
+			}
+		}
+		return true
+	})
+	return out
+}
+
+// splitGroup is splitGroups' check of one column's complete values.
+func splitGroup(ref *planast.Column, c *schema.Column, vals []string) string {
+	slices.Sort(vals)
+	vals = slices.Compact(vals)
+	byFold := map[string][]string{}
+	var order []string
+	for _, v := range vals {
+		f := folded(v)
+		if len(byFold[f]) == 0 {
+			order = append(order, f)
+		}
+		byFold[f] = append(byFold[f], v)
+	}
+	var split [][]string
+	spaces, letters, other := false, false, false
+	for _, f := range order {
+		g := byFold[f]
+		if len(g) < 2 {
+			continue
+		}
+		split = append(split, g)
+		for _, v := range g[1:] {
+			spaces = spaces || strings.ToLower(v) != strings.ToLower(g[0])
+			letters = letters || strings.TrimSpace(v) != strings.TrimSpace(g[0])
+			other = other || loose(v) != loose(g[0])
+		}
+	}
+	if len(split) == 0 {
+		return ""
+	}
+	more := ""
+	if len(split) > 1 {
+		more = fmt.Sprintf(" (and %d more values spelled several ways)", len(split)-1)
+	}
+	fix := "group by a cleaned value where a plan can write one"
+	if !other {
+		x := fmt.Sprintf(`{"kind": "column", "table": %s, "column": %s}`, jsonText(ref.Table), jsonText(ref.Column))
+		if spaces {
+			x = fmt.Sprintf(`{"kind": "func", "name": "TRIM", "args": [%s]}`, x)
+		}
+		if letters {
+			x = fmt.Sprintf(`{"kind": "func", "name": "LOWER", "args": [%s]}`, x)
+		}
+		fix = "to merge them, select and group by " + x
+	}
+	return fmt.Sprintf("grouping by %q makes a group of each spelling of one value: %s are separate groups%s, each with part of the rows; %s",
+		c.Name, someQuoted(split[0]), more, fix)
+}

@@ -52,13 +52,14 @@ func Static(snap *schema.Snapshot, dialect string, plan *planast.Query, stored f
 
 // unread are the warnings of Of and Static that need no row: the keys,
 // the filters, the literals that match one spelling of several, the
-// divisions by a column holding 0, and the literals
+// groups split by spelling, the divisions by a column holding 0, and the literals
 // no stored value equals that the warnings before them (said) do not
 // already quote.
 func unread(snap *schema.Snapshot, dialect string, plan *planast.Query, stored func(string, string, string) []string, empty bool, said []string) []string {
 	out := keyWarnings(snap, plan, stored, empty)
 	out = append(out, Filters(snap, dialect, plan, empty, stored)...)
 	out = append(out, variantLiterals(snap, plan, stored)...)
+	out = append(out, splitGroups(snap, plan, stored)...)
 	out = append(out, zeroDivisors(snap, plan)...)
 	return append(out, absentLiterals(snap, plan, stored, append(slices.Clone(said), out...))...)
 }

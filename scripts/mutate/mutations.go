@@ -2720,4 +2720,18 @@ var mutations = []mutation{
 		New:  "out.Form = \"guide\"",
 		Pkgs: []string{"./tools"}, Run: "TestGetPlanSchemaGuideForm",
 	},
+	{
+		Name: "split-groups-unsaid",
+		File: "engine/warnings/warnings.go",
+		Old:  "out = append(out, splitGroups(snap, plan, stored)...)",
+		New:  "_ = splitGroups",
+		Pkgs: []string{"./engine"}, Run: "TestGroupsSplitBySpellingAreNamed",
+	},
+	{
+		Name: "split-groups-fix-keeps-spaces",
+		File: "engine/warnings/variants.go",
+		Old:  "\t\tif spaces {\n\t\t\tx = fmt.Sprintf(`{\"kind\": \"func\", \"name\": \"TRIM\"",
+		New:  "\t\tif false {\n\t\t\tx = fmt.Sprintf(`{\"kind\": \"func\", \"name\": \"TRIM\"",
+		Pkgs: []string{"./engine"}, Run: "TestGroupsSplitBySpellingAreNamed",
+	},
 }
