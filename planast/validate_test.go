@@ -315,6 +315,9 @@ func TestValidateWarnsUndeclaredJoins(t *testing.T) {
 		table("", "circuits", []string{"circuitId integer", "name text", "id integer"}),
 		table("", "laps", []string{"id integer", "raceId integer"}),
 		table("", "pits", []string{"id integer", "raceId integer"}),
+		table("", "products", []string{"id integer", "name text"}),
+		table("", "order_items", []string{"id integer", "product_id integer", "ProductId integer", "qty integer"}),
+		table("", "categories", []string{"id integer", "label text"}),
 	}
 	for _, tc := range []struct {
 		from, join string
@@ -324,6 +327,12 @@ func TestValidateWarnsUndeclaredJoins(t *testing.T) {
 		{frm(from("circuits", "c"), from("races", "r")), joins(joinOn("inner", "c", "r", "circuitId", "circuitId")), false},
 		{frm(from("laps", "l"), from("pits", "p")), joins(joinOn("inner", "l", "p", "id", "id")), true},
 		{frm(from("laps", "l"), from("pits", "p")), joins(joinOn("inner", "l", "p", "raceId", "raceId")), true},
+		// a key and the column named for its table's row
+		{frm(from("order_items", "oi"), from("products", "p")), joins(joinOn("inner", "oi", "p", "product_id", "id")), false},
+		{frm(from("products", "p"), from("order_items", "oi")), joins(joinOn("inner", "p", "oi", "id", "ProductId")), false},
+		// a column named for another table's row is no key of this one
+		{frm(from("order_items", "oi"), from("categories", "c")), joins(joinOn("inner", "oi", "c", "product_id", "id")), true},
+		{frm(from("order_items", "oi"), from("products", "p")), joins(joinOn("inner", "oi", "p", "qty", "id")), true},
 	} {
 		q := plan(sel(item(fn("COUNT"), "n")), tc.from, tc.join)
 		v, err := validate.Plan(decode(t, q), bare, validate.Options{})

@@ -1,6 +1,7 @@
 package lex
 
 import (
+	"github.com/nl2sql/nl2sql/internal/plural"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -101,19 +102,10 @@ var questionWords = map[string]bool{"can": true, "will": true, "whose": true, "p
 // matching ignores values made only of them; ranking leaves them out.
 func StopWord(w string) bool { return englishStop[w] || questionWords[w] }
 
-var pluralStemmer = en.NewEnglishPluralStemmerFilter()
-
-// Singular is bleve's English plural stemmer on one folded word ("dogs" →
-// "dog", "countries" → "country", "classes" → "class", "heroes" →
-// "hero"; "status", "glass" stay): the one plural rule of literal
-// matching, table naming, mentions, secret column names and datasource
-// routing. It is deliberately lighter than the Porter stemmer the
-// full-text index uses, whose stems ("compani", "countri") are not words
-// a stored value could equal.
-func Singular(w string) string {
-	ts := pluralStemmer.Filter(analysis.TokenStream{&analysis.Token{Term: []byte(w)}})
-	return string(ts[0].Term)
-}
+// Singular is the module's one plural rule (internal/plural): the rule of
+// literal matching, table naming, mentions, secret column names and
+// datasource routing.
+func Singular(w string) string { return plural.Singular(w) }
 
 // EditDistanceAtMost reports whether the Levenshtein distance of a and b is
 // at most k, in runes. Strings whose lengths differ by more than k are

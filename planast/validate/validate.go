@@ -2,6 +2,7 @@ package validate
 
 import (
 	"fmt"
+	"github.com/nl2sql/nl2sql/internal/plural"
 	. "github.com/nl2sql/nl2sql/planast"
 	"sort"
 	"strings"
@@ -673,12 +674,30 @@ func (v *validator) joinKeyCheck(left, right *source, lcol, rcol, path string) {
 	v.add(CodeBadJoin, path, "no declared relationship joins %s.%s to %s.%s; join on the foreign keys the schema lists", left.alias, lcol, right.alias, rcol)
 }
 
-// namedKey reports whether acol and bcol share a name and exactly one of
-// them is its table's primary key: a key and the column named after it.
-// Two primary keys of one name (orders.id, customers.id) pair rows by
-// accident, as two columns that are no key do.
+// namedKey reports whether exactly one of acol and bcol is its table's
+// primary key and the other is named after it: the same name
+// (races.circuitId, circuits.circuitId) or the keyed table's row and "id"
+// (order_items.product_id or ProductId to products.id). Two primary keys
+// of one name (orders.id, customers.id) pair rows by accident, as two
+// columns that are no key do.
 func namedKey(a, b *TableInfo, acol, bcol string) bool {
-	return strings.EqualFold(acol, bcol) && isPK(a, acol) != isPK(b, bcol)
+	switch {
+	case isPK(a, acol) == isPK(b, bcol):
+		return false
+	case strings.EqualFold(acol, bcol):
+		return true
+	case isPK(b, bcol):
+		return namesRowOf(acol, b.Name)
+	}
+	return namesRowOf(bcol, a.Name)
+}
+
+// namesRowOf reports whether col is named for one row of table: its
+// singular (or its name) followed by "id", case and underscores aside.
+func namesRowOf(col, table string) bool {
+	flat := func(s string) string { return strings.ToLower(strings.ReplaceAll(s, "_", "")) }
+	c, t := flat(col), flat(table)
+	return c == plural.Singular(t)+"id" || c == t+"id"
 }
 
 func fkBetween(a, b *TableInfo, acol, bcol string) bool {

@@ -2734,4 +2734,18 @@ var mutations = []mutation{
 		New:  "\t\tif false {\n\t\t\tx = fmt.Sprintf(`{\"kind\": \"func\", \"name\": \"TRIM\"",
 		Pkgs: []string{"./engine"}, Run: "TestGroupsSplitBySpellingAreNamed",
 	},
+	{
+		Name: "row-named-key-warned",
+		File: "planast/validate/validate.go",
+		Old:  "return c == plural.Singular(t)+\"id\" || c == t+\"id\"",
+		New:  "return c == t+\"id\" && plural.Singular(t) != \"\"",
+		Pkgs: []string{"./planast"}, Run: "TestValidateWarnsUndeclaredJoins",
+	},
+	{
+		Name: "row-named-key-any-table",
+		File: "planast/validate/validate.go",
+		Old:  "return c == plural.Singular(t)+\"id\" || c == t+\"id\"",
+		New:  "return strings.HasSuffix(c, \"id\") || plural.Singular(t) == \"\"",
+		Pkgs: []string{"./planast"}, Run: "TestValidateWarnsUndeclaredJoins",
+	},
 }
