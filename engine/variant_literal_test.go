@@ -93,6 +93,9 @@ func TestLiteralMatchingOneOfSeveralSpellingsIsNamed(t *testing.T) {
 	if fixed.Rows[0][0] != int64(4223) {
 		t.Errorf("the warning's fix gives %v, want 4223 (every spelling of paid)", fixed.Rows)
 	}
+	if w := warningWith(fixed.Warnings, said); w != "" {
+		t.Errorf("the warning's own fix is warned of again: %q", w)
+	}
 
 	// a caller reading orders through a row filter learns no stored value
 	ne, nctx := northCaller(t, db, "air.main.orders", "air.main.orders")

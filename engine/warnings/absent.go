@@ -33,7 +33,7 @@ func absentLiterals(snap *schema.Snapshot, plan *planast.Query, stored func(stri
 		seen[w] = true
 		out = append(out, w)
 	}
-	literalComparisons(plan, func(q *planast.Query, x, lit planast.Expr, op string) {
+	literalComparisons(plan, func(q *planast.Query, x, lit planast.Expr, op string, _ []planast.Expr) {
 		if op == "=" || op == "IN" {
 			check(q, x, lit)
 		}

@@ -27,8 +27,8 @@ import (
 func variantLiterals(snap *schema.Snapshot, plan *planast.Query, stored func(string, string, string) []string) []string {
 	var out []string
 	seen := map[string]bool{}
-	literalComparisons(plan, func(q *planast.Query, x, lit planast.Expr, op string) {
-		if w := variantLiteral(snap, q, x, lit, op, stored); w != "" && !seen[w] {
+	literalComparisons(plan, func(q *planast.Query, x, lit planast.Expr, op string, list []planast.Expr) {
+		if w := variantLiteral(snap, q, x, lit, op, list, stored); w != "" && !seen[w] {
 			seen[w] = true
 			out = append(out, w)
 		}
@@ -40,10 +40,10 @@ func variantLiterals(snap *schema.Snapshot, plan *planast.Query, stored func(str
 const maxVariants = 6
 
 // variantLiteral is variantLiterals' check of one comparison x op
-// pattern (=, !=, IN or NOT IN); "" when x is
+// pattern (=, !=, IN or NOT IN, items the IN's list); "" when x is
 // no text column of q, its values are not all known, the literal is not
 // one of them, or no other value is a variant of it.
-func variantLiteral(snap *schema.Snapshot, q *planast.Query, x, pattern planast.Expr, op string, stored func(string, string, string) []string) string {
+func variantLiteral(snap *schema.Snapshot, q *planast.Query, x, pattern planast.Expr, op string, items []planast.Expr, stored func(string, string, string) []string) string {
 	t, c, lit := textFilter(snap, q, x, pattern)
 	if c == nil {
 		return ""
@@ -54,6 +54,13 @@ func variantLiteral(snap *schema.Snapshot, q *planast.Query, x, pattern planast.
 	}
 	slices.Sort(vals)
 	vals = slices.Compact(vals)
+	listed := map[string]bool{lit.Text: true}
+	for _, l := range items {
+		if sl, ok := l.(*planast.Literal); ok && sl.Type == planast.TString {
+			listed[sl.Text] = true // an IN that names a spelling takes it
+		}
+	}
+	vals = slices.DeleteFunc(vals, func(v string) bool { return listed[v] && v != lit.Text })
 	want := folded(lit.Text)
 	var same, others []string
 	for _, v := range vals {
@@ -113,8 +120,8 @@ func jsonText(s string) string {
 // literalComparisons calls f for each comparison of an expression with a
 // literal in the plan, at any depth: x = lit and x != lit (either side),
 // and each item of an IN or NOT IN list, with op "=", "!=", "IN" or
-// "NOT IN".
-func literalComparisons(plan *planast.Query, f func(q *planast.Query, x, lit planast.Expr, op string)) {
+// "NOT IN" and, for an IN, its list.
+func literalComparisons(plan *planast.Query, f func(q *planast.Query, x, lit planast.Expr, op string, list []planast.Expr)) {
 	planast.Inspect(plan, func(n planast.Node) bool {
 		q, ok := n.(*planast.Query)
 		if !ok {
@@ -126,7 +133,7 @@ func literalComparisons(plan *planast.Query, f func(q *planast.Query, x, lit pla
 				case *planast.Binary:
 					if x.Op == "=" || x.Op == "!=" {
 						if col, lits := emptyrange.ColumnAndLiterals(x.Left, x.Right); col != nil {
-							f(q, col, lits[0], x.Op)
+							f(q, col, lits[0], x.Op, nil)
 						}
 					}
 				case *planast.In:
@@ -135,7 +142,7 @@ func literalComparisons(plan *planast.Query, f func(q *planast.Query, x, lit pla
 						op = "NOT IN"
 					}
 					for _, l := range x.List {
-						f(q, x.Expr, l, op)
+						f(q, x.Expr, l, op, x.List)
 					}
 				}
 			})

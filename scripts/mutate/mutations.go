@@ -2748,4 +2748,11 @@ var mutations = []mutation{
 		New:  "return strings.HasSuffix(c, \"id\") || plural.Singular(t) == \"\"",
 		Pkgs: []string{"./planast"}, Run: "TestValidateWarnsUndeclaredJoins",
 	},
+	{
+		Name: "variant-warns-its-own-fix",
+		File: "engine/warnings/variants.go",
+		Old:  "return listed[v] && v != lit.Text",
+		New:  "return false && listed[v]",
+		Pkgs: []string{"./engine"}, Run: "TestLiteralMatchingOneOfSeveralSpellingsIsNamed",
+	},
 }
