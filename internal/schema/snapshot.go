@@ -34,6 +34,18 @@ type Snapshot struct {
 	// stored profile of an older format lacks what profiling now records,
 	// so it is profiled again rather than reused.
 	ProfileFormat int `json:"profile_format,omitempty"`
+	// Unreadable are the relations of the visible schemas that the
+	// database role may not read (PostgreSQL: no SELECT privilege),
+	// sorted. They are no table of the snapshot; a plan naming one is
+	// told that it exists and what to grant, not that there is no such
+	// table (UnreadableTable).
+	Unreadable []Relation `json:"unreadable,omitempty"`
+}
+
+// Relation names a table or view.
+type Relation struct {
+	Schema string `json:"schema"`
+	Name   string `json:"name"`
 }
 
 // ProfileFormat numbers what profiling records; it grows when profiling
@@ -194,6 +206,26 @@ func (s *Snapshot) Lookup(schema, name string) (*Table, bool) {
 	return nil, false
 }
 
+// UnreadableTable finds, among the relations the role may not read, the
+// one a plan's table name (schema optional: the default one) names,
+// exactly or case-insensitively.
+func (s *Snapshot) UnreadableTable(schema, name string) (Relation, bool) {
+	if s == nil {
+		return Relation{}, false
+	}
+	if schema == "" {
+		schema = s.Default()
+	}
+	for _, eq := range []func(a, b string) bool{func(a, b string) bool { return a == b }, strings.EqualFold} {
+		for _, r := range s.Unreadable {
+			if eq(r.Name, name) && eq(r.Schema, schema) {
+				return r, true
+			}
+		}
+	}
+	return Relation{}, false
+}
+
 // DefaultSchema is the schema a table name without one lives in: "public"
 // on PostgreSQL (the search_path every session gets), "main" on SQLite and
 // DuckDB.
@@ -328,4 +360,11 @@ var unorderedTypes = map[string]bool{"json": true, "xml": true, "point": true, "
 // Unordered reports whether a declared type has no ordering.
 func Unordered(declared string) bool {
 	return unorderedTypes[strings.ToLower(strings.TrimSpace(declared))]
+}
+
+// UnreadableRelation is UnreadableTable for the plan validator, which
+// knows no schema types.
+func (s *Snapshot) UnreadableRelation(schema, name string) (string, string, bool) {
+	r, ok := s.UnreadableTable(schema, name)
+	return r.Schema, r.Name, ok
 }

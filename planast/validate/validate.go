@@ -474,6 +474,13 @@ func (v *validator) from(f *From, path string, env *cteEnv) *source {
 				Truncate(f.Table, 128), quotedList(same), same[0])
 			return &source{alias: f.Alias, unknown: true}
 		}
+		if u, ok := v.cat.(unreadableCatalog); ok {
+			if sch, name, ok := u.UnreadableRelation(f.Schema, f.Table); ok && (v.opts.Access == nil || v.opts.Access.AllowTable(sch, name)) {
+				v.add(CodeTableNotFound, join(path, "table"), "table %q exists, but the database role the server connects as may not read it (no SELECT privilege): an administrator can GRANT SELECT ON %s to that role, and the server reads the schema again within seconds",
+					qualified(sch, name), qualified(sch, name))
+				return &source{alias: f.Alias, unknown: true}
+			}
+		}
 		msg := fmt.Sprintf("there is no table named %q", qualified(f.Schema, f.Table))
 		if near := Nearest(f.Table, visible); near != "" {
 			msg += fmt.Sprintf("; did you mean %q?", near)
@@ -672,6 +679,14 @@ func (v *validator) joinKeyCheck(left, right *source, lcol, rcol, path string) {
 		return
 	}
 	v.add(CodeBadJoin, path, "no declared relationship joins %s.%s to %s.%s; join on the foreign keys the schema lists", left.alias, lcol, right.alias, rcol)
+}
+
+// unreadableCatalog is a catalog that knows the relations the database
+// role may not read (schema.Snapshot): a plan naming one is told it
+// exists, where the caller's access allows the table, rather than that
+// there is no such table.
+type unreadableCatalog interface {
+	UnreadableRelation(schema, name string) (schemaName, table string, ok bool)
 }
 
 // namedKey reports whether exactly one of acol and bcol is its table's

@@ -2755,4 +2755,18 @@ var mutations = []mutation{
 		New:  "return false && listed[v]",
 		Pkgs: []string{"./engine"}, Run: "TestLiteralMatchingOneOfSeveralSpellingsIsNamed",
 	},
+	{
+		Name: "unreadable-table-said-missing",
+		File: "planast/validate/validate.go",
+		Old:  "if sch, name, ok := u.UnreadableRelation(f.Schema, f.Table); ok && (",
+		New:  "if sch, name, ok := u.UnreadableRelation(f.Schema, f.Table); false && ok && (",
+		Pkgs: []string{"./engine"}, Run: "TestTableTheRoleMayNotReadIsNamed",
+	},
+	{
+		Name: "unreadable-table-told-to-any-caller",
+		File: "planast/validate/validate.go",
+		Old:  "ok && (v.opts.Access == nil || v.opts.Access.AllowTable(sch, name))",
+		New:  "ok && (v.opts.Access == nil || v.opts.Access != nil || sch == name)",
+		Pkgs: []string{"./engine"}, Run: "TestTableTheRoleMayNotReadIsNamed",
+	},
 }

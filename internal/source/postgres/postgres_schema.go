@@ -46,6 +46,18 @@ func (p *Postgres) Snapshot(ctx context.Context) (*schema.Snapshot, error) {
 			snap.DefaultSchema = d
 		}
 	}
+	// what the role may not read: a plan naming it is told so, not that
+	// it does not exist
+	hidden, err := p.introspect(ctx, `SELECT n.nspname::text, c.relname::text FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
+		WHERE c.relkind IN ('r', 'p', 'f', 'v', 'm') AND NOT c.relispartition
+			AND `+pgVisibleSchema+` AND NOT has_table_privilege(c.oid, 'SELECT')
+		ORDER BY 1, 2`)
+	if err != nil {
+		return nil, err
+	}
+	for _, r := range hidden {
+		snap.Unreadable = append(snap.Unreadable, schema.Relation{Schema: source.AsString(r[0]), Name: source.AsString(r[1])})
+	}
 	byOID := map[int64]int{}
 	for _, r := range tables {
 		t := schema.Table{Schema: source.AsString(r[1]), Name: source.AsString(r[2]), Kind: schema.KindTable, Comment: source.AsString(r[4])}

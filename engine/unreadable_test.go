@@ -1,0 +1,59 @@
+package engine
+
+import (
+	"context"
+	"strings"
+	"testing"
+
+	"github.com/nl2sql/nl2sql/internal/source/sourcetest"
+)
+
+// The threat: the database role the server connects as may not read a
+// table (SELECT revoked, or never granted), so the table is left out of
+// the schema, and a plan naming it was told "there is no table named
+// returns". The user then believes the data does not exist, and nobody
+// grants the privilege. The refusal must say that the table exists and
+// what to grant; a caller whose access policy hides the table learns
+// nothing of it, and a table that does not exist is still said not to.
+func TestTableTheRoleMayNotReadIsNamed(t *testing.T) {
+	f := sourcetest.NewPGFixture(t, "CREATE TABLE returns (a text)", "CREATE TABLE orders (a text)")
+	sourcetest.PGExec(t, f.Super, "REVOKE SELECT ON returns FROM "+f.Role)
+	plan := func(table string) []byte {
+		return []byte(`{"select":[{"expr":{"kind":"column","table":"r","column":"a"}}],"from":[{"table":"` + table + `","alias":"r"}]}`)
+	}
+	e := specEngine(t, DatasourceSpec{ID: "air", Engine: "postgres", DSN: f.ReadOnly, RowLimit: 1000})
+	for _, c := range []struct {
+		table, want, not string
+	}{
+		{"returns", `table "public.returns" exists, but the database role`, "there is no table"},
+		{"Returns", `table "public.returns" exists`, "there is no table"},
+		{"refunds", "there is no table", "exists"},
+	} {
+		_, err := e.RunPlan(context.Background(), "air", plan(c.table))
+		if err == nil || !strings.Contains(err.Error(), c.want) || strings.Contains(err.Error(), c.not) || c.table != "refunds" && !strings.Contains(err.Error(), "GRANT SELECT") {
+			t.Errorf("%s: %v, want %q", c.table, err, c.want)
+		}
+	}
+
+	// a caller whose policy allows only orders hears of no other table
+	pol := policyFromYAML(t, `datasources:
+  - {id: air, engine: postgres, dsn: "`+f.ReadOnly+`"}
+roles:
+  clerk:
+    allow: ["air.public.orders"]
+users:
+  - {name: cleo, roles: [clerk]}
+local_user: cleo
+`)
+	clerk, _ := pol.ForUser("cleo")
+	pe, err := New(Options{Open: openAdapter, Datasources: []DatasourceSpec{{ID: "air", Engine: "postgres", DSN: f.ReadOnly, RowLimit: 1000}},
+		Policy: pol, Today: func() string { return "2026-01-15" }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { pe.Close() })
+	_, err = pe.RunPlan(WithCaller(context.Background(), clerk), "air", plan("returns"))
+	if err == nil || strings.Contains(err.Error(), "exists") || !strings.Contains(err.Error(), "there is no table") {
+		t.Errorf("a caller without access to returns: %v, want it told there is no such table", err)
+	}
+}
