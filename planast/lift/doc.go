@@ -40,6 +40,10 @@
 // tree is walked into plan nodes with a scope per SELECT, resolving every
 // name against the catalog, the CTEs and the derived tables in view.
 //
+// DuckDB's SQL is read as PostgreSQL's (its parser reads both) but for what
+// DuckDB means otherwise: its / divides as floats (7 / 2 is 3.5; its // is
+// the plan's div) and NULLs sort last in either direction.
+//
 // The lift keeps the dialect's meaning, not its spelling. For SQLite that
 // means its dynamic typing: double-quoted tokens that resolve to nothing
 // are strings; a literal compared with a column takes the column's

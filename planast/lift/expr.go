@@ -191,6 +191,10 @@ func (l *lifter) aexpr(a *pg.A_Expr, sc *scope) planast.Expr {
 			return l.compare(op, l.expr(a.Lexpr, sc), l.expr(a.Rexpr, sc), a.Location)
 		case "+", "-", "*", "/", "%":
 			return l.arith(op, a, sc)
+		case "//":
+			if l.duckdb() {
+				return l.arith(op, a, sc)
+			}
 		case "||":
 			return l.concat(a, sc)
 		}
@@ -231,8 +235,9 @@ func (l *lifter) aexpr(a *pg.A_Expr, sc *scope) planast.Expr {
 	return nil
 }
 
-// arith lifts + - * / %. SQLite divides two integers as integers: that is
-// the plan's div; any other division is "/". Text operands are numbers to
+// arith lifts + - * / % (and DuckDB's //). SQLite and PostgreSQL divide
+// two integers as integers: that is the plan's div; any other division,
+// and every DuckDB /, is "/". Text operands are numbers to
 // SQLite's arithmetic: they are cast (CAST AS NUMERIC keeps SQLite's
 // reading of a leading number).
 func (l *lifter) arith(op string, a *pg.A_Expr, sc *scope) planast.Expr {
@@ -246,10 +251,13 @@ func (l *lifter) arith(op string, a *pg.A_Expr, sc *scope) planast.Expr {
 	lt, rt := l.typeOf(left), l.typeOf(right)
 	switch op {
 	case "/":
-		// both engines divide two integers as integers
-		if lt == planast.TypeInteger && rt == planast.TypeInteger {
+		// SQLite and PostgreSQL divide two integers as integers; DuckDB
+		// divides as floats (its // is the integer division)
+		if lt == planast.TypeInteger && rt == planast.TypeInteger && !l.duckdb() {
 			op = planast.OpIDiv
 		}
+	case "//":
+		op = planast.OpIDiv
 	case "%":
 		if lt != planast.TypeInteger && lt != planast.TypeUnknown {
 			left = &planast.Cast{Expr: left, Type: planast.CastInteger}

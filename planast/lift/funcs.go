@@ -389,7 +389,7 @@ func (l *lifter) window(f *pg.FuncCall, name string, sc *scope) planast.Expr {
 		case pg.SortByNulls_SORTBY_NULLS_LAST:
 			o.Nulls = planast.NullsLast
 		default:
-			if l.sqlite() != desc {
+			if l.nullsFirst(desc) {
 				o.Nulls = planast.NullsFirst
 			}
 		}

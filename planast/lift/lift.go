@@ -16,6 +16,10 @@ import (
 const (
 	DialectSQLite   = "sqlite"
 	DialectPostgres = "postgres"
+	// DialectDuckDB reads DuckDB's SQL as PostgreSQL's, but for what
+	// DuckDB means otherwise: / divides as floats (// as integers) and
+	// NULLs sort last in either direction.
+	DialectDuckDB = "duckdb"
 )
 
 // Unsupported is returned when the SQL uses a construct the plan language
@@ -65,9 +69,9 @@ func (e *Error) Unwrap() error { return e.Err }
 // express faithfully. Lift never approximates.
 func Lift(sql string, dialect string, cat planast.Catalog) (q *planast.Query, err error) {
 	switch dialect {
-	case DialectSQLite, DialectPostgres:
+	case DialectSQLite, DialectPostgres, DialectDuckDB:
 	default:
-		return nil, &Error{Msg: fmt.Sprintf("unknown dialect %q (want sqlite or postgres)", dialect), Pos: -1}
+		return nil, &Error{Msg: fmt.Sprintf("unknown dialect %q (want sqlite, postgres or duckdb)", dialect), Pos: -1}
 	}
 	if cat == nil {
 		return nil, &Error{Msg: "no catalog", Pos: -1}
@@ -141,6 +145,21 @@ type lifter struct {
 }
 
 func (l *lifter) sqlite() bool { return l.dialect == DialectSQLite }
+
+func (l *lifter) duckdb() bool { return l.dialect == DialectDuckDB }
+
+// nullsFirst reports whether the dialect sorts NULLs first by default in
+// the direction desc says: SQLite ascending (NULL is its least value),
+// PostgreSQL descending (its greatest), DuckDB never.
+func (l *lifter) nullsFirst(desc bool) bool {
+	switch l.dialect {
+	case DialectSQLite:
+		return !desc
+	case DialectPostgres:
+		return desc
+	}
+	return false
+}
 
 // unsupported aborts the lift with *Unsupported at normalised offset pos.
 func (l *lifter) unsupported(pos int32, format string, args ...any) {

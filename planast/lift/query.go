@@ -362,7 +362,7 @@ func (l *lifter) orderBy(items []*pg.Node, q *planast.Query, sc *scope, cols []c
 		default:
 			// SQLite sorts NULL as the smallest value, PostgreSQL as the
 			// largest; the plan's default is last
-			if l.sqlite() != desc {
+			if l.nullsFirst(desc) {
 				o.Nulls = planast.NullsFirst
 			}
 		}

@@ -2769,4 +2769,18 @@ var mutations = []mutation{
 		New:  "ok && (v.opts.Access == nil || v.opts.Access != nil || sch == name)",
 		Pkgs: []string{"./engine"}, Run: "TestTableTheRoleMayNotReadIsNamed",
 	},
+	{
+		Name: "duckdb-lift-divides-as-postgres",
+		File: "planast/lift/expr.go",
+		Old:  "rt == planast.TypeInteger && !l.duckdb() {",
+		New:  "rt == planast.TypeInteger {",
+		Pkgs: []string{"./engine"}, Run: "TestLiftedDuckDBSQLMeansWhatDuckDBDoes",
+	},
+	{
+		Name: "duckdb-lift-sorts-nulls-as-postgres",
+		File: "planast/lift/lift.go",
+		Old:  "\tcase DialectPostgres:\n\t\treturn desc\n\t}",
+		New:  "\tcase DialectPostgres, DialectDuckDB:\n\t\treturn desc\n\t}",
+		Pkgs: []string{"./engine"}, Run: "TestLiftedDuckDBSQLMeansWhatDuckDBDoes",
+	},
 }

@@ -188,7 +188,7 @@ func planCmd(logger *slog.Logger) *cobra.Command {
 	var fsSrc *configSource
 	fromSQL := &cobra.Command{
 		Use:   "from-sql [flags] SQL",
-		Short: "Lift SQL (SQLite or PostgreSQL dialect) into a plan; refuses what the plan language cannot express, naming the construct",
+		Short: "Lift SQL (in the datasource's dialect: SQLite, PostgreSQL or DuckDB) into a plan; refuses what the plan language cannot express, naming the construct",
 		Args:  cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			a, err := fsSrc.open(logger, app.Options{})
@@ -199,10 +199,6 @@ func planCmd(logger *slog.Logger) *cobra.Command {
 			snap, err := a.Engine.VisibleSnapshot(cmd.Context(), defaultDatasource(a, fsDS))
 			if err != nil {
 				return err
-			}
-			if snap.Dialect != lift.DialectSQLite && snap.Dialect != lift.DialectPostgres {
-				return &engine.Error{Code: engine.CodeInvalidRequest, Msg: fmt.Sprintf("plan from-sql reads SQLite or PostgreSQL SQL; datasource %q is %s", snap.Datasource, snap.Dialect),
-					Hint: "lift the SQL against a SQLite or PostgreSQL datasource (--datasource), or write the plan by hand"}
 			}
 			plan, err := lift.Lift(strings.Join(args, " "), snap.Dialect, snap)
 			if err != nil {
