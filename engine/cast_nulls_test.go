@@ -243,3 +243,66 @@ func TestCastOfDayFirstDatesSaysTheyReadAsNull(t *testing.T) {
 		t.Errorf("warnings %q: want day's 5 values that are no ISO dates counted", res.Warnings)
 	}
 }
+
+// The threat: a month's orders filtered as text (day LIKE '2024-01%', or
+// '2024-01-01' <= day) over a column that also holds day-first dates
+// ('05/01/2024'): those rows never match, whatever their date, and the
+// count looks complete. A run and a check must say so, and the expression
+// the warning gives, compared with dates, must count them; a column of
+// ISO dates only, and a filter on a column of names, earn nothing.
+func TestTextComparisonOfDatesInSeveralFormsIsNamed(t *testing.T) {
+	count := func(where string) []byte {
+		return []byte(`{"from":[{"table":"orders","alias":"o"}],"select":[{"expr":{"kind":"func","name":"COUNT","args":[]},"alias":"n"}],"where":` + where + `}`)
+	}
+	like := func(col, pattern string) string {
+		return `{"kind":"like","expr":{"kind":"column","table":"o","column":"` + col + `"},"pattern":{"kind":"literal","value":"` + pattern + `"}}`
+	}
+	const said = "is compared as text with"
+	for _, en := range everyEngine(castNullsDB) {
+		t.Run(en.name, func(t *testing.T) {
+			e := specEngine(t, en.spec(t))
+			ctx := context.Background()
+			for _, c := range []struct {
+				name, where string
+				named       bool
+			}{
+				{"like a month", like("day", "2024-01%"), true},
+				{"from a date", `{"kind":"binary","op":">=","left":{"kind":"column","table":"o","column":"day"},"right":{"kind":"literal","value":"2024-01-01"}}`, true},
+				{"ISO dates only", like("clean", "2024-01%"), false},
+				{"names", like("region", "nor%"), false},
+				{"no date in the pattern", like("day", "n/%"), false},
+			} {
+				res, err := e.RunPlan(ctx, "air", count(c.where))
+				if err != nil {
+					t.Fatalf("%s: %v", c.name, err)
+				}
+				check, err := e.CheckPlan(ctx, "air", count(c.where), "")
+				if err != nil {
+					t.Fatalf("%s: check: %v", c.name, err)
+				}
+				for what, ws := range map[string][]string{"run": res.Warnings, "check": check.Warnings} {
+					if got := warningWith(ws, said) != ""; got != c.named {
+						t.Errorf("%s (%s): warnings %q, want the text comparison named: %v", c.name, what, ws, c.named)
+					}
+				}
+			}
+			res, err := e.RunPlan(ctx, "air", count(like("day", "2024-01%")))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if fmt.Sprint(res.Rows) != "[[1]]" {
+				t.Fatalf("LIKE '2024-01%%' counts %v, want 1 (the ISO one)", res.Rows)
+			}
+			_, fix, _ := strings.Cut(warningWith(res.Warnings, said), "read the column as ")
+			fix, _, _ = strings.Cut(fix, " (the __/__/____ ones")
+			jan := `{"kind":"between","expr":` + fix + `,"low":{"kind":"literal","type":"date","value":"2024-01-01"},"high":{"kind":"literal","type":"date","value":"2024-01-31"}}`
+			fixed, err := e.RunPlan(ctx, "air", count(jan))
+			if err != nil {
+				t.Fatalf("the warning's expression %q: %v", fix, err)
+			}
+			if fmt.Sprint(fixed.Rows) != "[[2]]" {
+				t.Errorf("January by the warning's expression: %v, want 2 (2024-01-05 and 05/01/2024)", fixed.Rows)
+			}
+		})
+	}
+}

@@ -6,6 +6,8 @@ import (
 	"regexp"
 	"strconv"
 
+	"github.com/nl2sql/nl2sql/engine/emptyrange"
+	"github.com/nl2sql/nl2sql/internal/schema"
 	"github.com/nl2sql/nl2sql/planast"
 )
 
@@ -52,4 +54,71 @@ func dateFix(x planast.Expr, to planast.CastType, ex any) (expr, reading string)
 	read := fmt.Sprintf(`{"kind": "cast", "type": %q, "expr": {"kind": "case", "whens": [{"when": {"kind": "like", "expr": %s, "pattern": {"kind": "literal", "value": %q}}, "then": %s}], "else": %s}}`,
 		to, col, shape, iso, col)
 	return read, fmt.Sprintf(`the %s ones reordered into ISO, reading %s`, shape, which)
+}
+
+// isoDateText is text a filter compares with as a date: an ISO year,
+// year-month or date, alone or as a LIKE pattern's start ('2025-03%').
+var isoDateText = regexp.MustCompile(`^[0-9]{4}(-[0-9]{2}){0,2}([ T%].*)?$`)
+
+// textDateFilters explain a filter that compares a text column of dates
+// as text ('2025-03-01' <= issued, issued LIKE '2025-03%') while the
+// column holds dates in other forms too ('05/03/2025'): those rows never
+// match, whatever their date, so a month's total leaves them out and
+// looks complete. The profile counts them (CastNulls); the warning names
+// how many, one of them and, where it can, the expression that reads
+// them as dates.
+func textDateFilters(snap *schema.Snapshot, plan *planast.Query) []string {
+	var out []string
+	seen := map[*schema.Column]bool{}
+	planast.Inspect(plan, func(n planast.Node) bool {
+		q, ok := n.(*planast.Query)
+		if !ok {
+			return true
+		}
+		check := func(x planast.Expr, lits ...planast.Expr) {
+			ref, ok := x.(*planast.Column)
+			if !ok {
+				return
+			}
+			for _, l := range lits {
+				if lit, ok := l.(*planast.Literal); !ok || lit.Type != planast.TString || !isoDateText.MatchString(lit.Text) {
+					return
+				}
+			}
+			_, c := emptyrange.TableOfColumn(snap, q, ref)
+			if c == nil || seen[c] || c.Type != planast.TypeText || c.Profile == nil {
+				return
+			}
+			cn, ok := c.Profile.CastNull(planast.CastDate)
+			if !ok || cn.Invalid == 0 {
+				return
+			}
+			seen[c] = true
+			fix := "compare dates instead: cast the column to date (those values then read as NULL) or reformat them"
+			if expr, reading := dateFix(ref, planast.CastDate, cn.InvalidExample); expr != "" {
+				fix = fmt.Sprintf("compare dates instead: read the column as %s (%s) and compare it with a date literal", expr, reading)
+			}
+			out = append(out, fmt.Sprintf("%s.%s is compared as text with %s, and %q holds %d values that are dates in other forms than ISO (such as %s), which that comparison never matches, whatever their date; %s",
+				ref.Table, ref.Column, example(lits[0].(*planast.Literal).Text, planast.TypeText), c.Name, cn.Invalid, example(cn.InvalidExample, planast.TypeText), fix))
+		}
+		for _, root := range q.OwnExprs() {
+			inspectOwn(root, func(e planast.Expr) {
+				switch x := e.(type) {
+				case *planast.Binary:
+					switch x.Op {
+					case planast.OpLt, planast.OpLe, planast.OpGt, planast.OpGe:
+						if col, lits := emptyrange.ColumnAndLiterals(x.Left, x.Right); col != nil {
+							check(col, lits[0])
+						}
+					}
+				case *planast.Between:
+					check(x.Expr, x.Low, x.High)
+				case *planast.Like:
+					check(x.Expr, x.Pattern)
+				}
+			})
+		}
+		return true
+	})
+	return out
 }

@@ -52,7 +52,8 @@ func Static(snap *schema.Snapshot, dialect string, plan *planast.Query, stored f
 
 // unread are the warnings of Of and Static that need no row: the keys,
 // the filters, the literals that match one spelling of several, the
-// groups split by spelling, the divisions by a column holding 0, and the literals
+// groups split by spelling, the text comparisons of dates written in
+// several forms, the divisions by a column holding 0, and the literals
 // no stored value equals that the warnings before them (said) do not
 // already quote.
 func unread(snap *schema.Snapshot, dialect string, plan *planast.Query, stored func(string, string, string) []string, empty bool, said []string) []string {
@@ -60,6 +61,7 @@ func unread(snap *schema.Snapshot, dialect string, plan *planast.Query, stored f
 	out = append(out, Filters(snap, dialect, plan, empty, stored)...)
 	out = append(out, variantLiterals(snap, plan, stored)...)
 	out = append(out, splitGroups(snap, plan, stored)...)
+	out = append(out, textDateFilters(snap, plan)...)
 	out = append(out, zeroDivisors(snap, plan)...)
 	return append(out, absentLiterals(snap, plan, stored, append(slices.Clone(said), out...))...)
 }
