@@ -36,6 +36,8 @@ func TestKeysThatMatchOnlyLooselyAreNamed(t *testing.T) {
 	}
 	code := `{"kind":"column","table":"c","column":"code"}`
 	sub := `{"select":[{"expr":{"kind":"column","table":"o","column":"customer_code"}}],"from":[{"table":"orders","alias":"o"}]}`
+	correlated := `{"select":[{"expr":{"kind":"column","table":"o","column":"id"}}],"from":[{"table":"orders","alias":"o"}],` +
+		`"where":{"kind":"binary","op":"=","left":{"kind":"column","table":"o","column":"customer_code"},"right":` + code + `}}`
 	for _, c := range []struct {
 		name, plan string
 		rows       int
@@ -44,6 +46,8 @@ func TestKeysThatMatchOnlyLooselyAreNamed(t *testing.T) {
 		{"anti-join", `{"select":[{"expr":` + code + `}],` + join("left") + `,"where":{"kind":"is_null","expr":{"kind":"column","table":"o","column":"id"}}}`, 2},
 		{"not in", `{"select":[{"expr":` + code + `}],"from":[{"table":"customers","alias":"c"}],"where":{"kind":"in","negated":true,"expr":` + code + `,"subquery":` + sub + `}}`, 2},
 		{"in", `{"select":[{"expr":` + code + `}],"from":[{"table":"customers","alias":"c"}],"where":{"kind":"in","expr":` + code + `,"subquery":` + sub + `}}`, 2},
+		// the subquery compares its key with a column of the enclosing query
+		{"not exists", `{"select":[{"expr":` + code + `}],"from":[{"table":"customers","alias":"c"}],"where":{"kind":"exists","negated":true,"subquery":` + correlated + `}}`, 2},
 	} {
 		res, err := e.RunPlan(ctx, "air", []byte(c.plan))
 		if err != nil {
@@ -74,6 +78,26 @@ func TestKeysThatMatchOnlyLooselyAreNamed(t *testing.T) {
 	}
 	if res.Rows[0][0] != int64(2) || fixed.Rows[0][0] != int64(5) {
 		t.Errorf("exact join %v, the warning's condition %v: want 2 and 5 orders paired", res.Rows, fixed.Rows)
+	}
+
+	// the condition the correlated warning gives, in the subquery, finds
+	// every customer's orders: only C003 has none
+	notExists := func(cond string) []byte {
+		return []byte(`{"select":[{"expr":` + code + `}],"from":[{"table":"customers","alias":"c"}],"where":{"kind":"exists","negated":true,"subquery":` +
+			`{"select":[{"expr":{"kind":"column","table":"o","column":"id"}}],"from":[{"table":"orders","alias":"o"}],"where":` + cond + `}}}`)
+	}
+	res, err = e.RunPlan(ctx, "air", notExists(`{"kind":"binary","op":"=","left":{"kind":"column","table":"o","column":"customer_code"},"right":`+code+`}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	w = warningWith(res.Warnings, looselyOnly)
+	cond = strings.TrimSuffix(w[strings.Index(w, "compare {")+len("compare "):], " in the subquery instead")
+	fixed, err = e.RunPlan(ctx, "air", notExists(cond))
+	if err != nil {
+		t.Fatalf("the warning's condition does not run: %v\n%s", err, cond)
+	}
+	if len(fixed.Rows) != 1 || fixed.Rows[0][0] != "C003" {
+		t.Errorf("NOT EXISTS with the warning's condition: %v, want only C003", fixed.Rows)
 	}
 
 	// keys that all match exactly earn nothing

@@ -16,6 +16,10 @@ import (
 type keyPair struct {
 	left, right   side
 	in, negatedIn bool // an IN (NOT IN) subquery: right is the column it selects
+	// correlated: an equality inside a subquery with a column of an
+	// enclosing query (EXISTS ... WHERE s.code = c.code): right is the
+	// outer column
+	correlated bool
 }
 
 // side is one column of a keyPair: where it is stored and how the plan
@@ -65,6 +69,7 @@ func keyPairs(snap *schema.Snapshot, plan *planast.Query) []keyPair {
 			out = append(out, p)
 		}
 	}
+	outer := enclosing(plan)
 	planast.Inspect(plan, func(n planast.Node) bool {
 		q, ok := n.(*planast.Query)
 		if !ok {
@@ -92,7 +97,16 @@ func keyPairs(snap *schema.Snapshot, plan *planast.Query) []keyPair {
 					}
 					l, lok := sideOf(snap, q, lc)
 					r, rok := sideOf(snap, q, rc)
-					add(keyPair{left: l, right: r}, lok && rok && l.t != r.t)
+					switch {
+					case lok && !rok:
+						r, rok = outerSide(snap, outer, q, rc)
+						add(keyPair{left: l, right: r, correlated: true}, rok && l.t != r.t)
+					case rok && !lok:
+						l, lok = outerSide(snap, outer, q, lc)
+						add(keyPair{left: r, right: l, correlated: true}, lok && l.t != r.t)
+					default:
+						add(keyPair{left: l, right: r}, lok && rok && l.t != r.t)
+					}
 				case *planast.In:
 					ref, ok := x.Expr.(*planast.Column)
 					if !ok || x.Subquery == nil || len(x.Subquery.Select) != 1 || len(x.Subquery.SetOps) > 0 {
@@ -126,6 +140,43 @@ func inspectOwn(cond planast.Expr, f func(planast.Expr)) {
 		}
 		return true
 	})
+}
+
+// enclosing maps each subquery of plan's expressions (EXISTS, IN, a
+// scalar subquery) to the query it stands in, whose columns it may name.
+func enclosing(plan *planast.Query) map[*planast.Query]*planast.Query {
+	parent := map[*planast.Query]*planast.Query{}
+	planast.Inspect(plan, func(n planast.Node) bool {
+		q, ok := n.(*planast.Query)
+		if !ok {
+			return true
+		}
+		for _, root := range q.OwnExprs() {
+			planast.Inspect(root, func(m planast.Node) bool {
+				if sub, ok := m.(*planast.Query); ok {
+					parent[sub] = q
+					return false
+				}
+				return true
+			})
+		}
+		return true
+	})
+	return parent
+}
+
+// outerSide resolves a column reference of q that names a source of an
+// enclosing query, the nearest first.
+func outerSide(snap *schema.Snapshot, outer map[*planast.Query]*planast.Query, q *planast.Query, ref *planast.Column) (side, bool) {
+	if ref.Table == "" {
+		return side{}, false
+	}
+	for p := outer[q]; p != nil; p = outer[p] {
+		if s, ok := sideOf(snap, p, ref); ok {
+			return s, true
+		}
+	}
+	return side{}, false
 }
 
 // sideOf resolves a column reference of q to its stored table and column.
@@ -181,6 +232,11 @@ func keyWarning(p keyPair, stored func(string, string, string) []string, empty b
 	what := fmt.Sprintf("the join key %s = %s", p.left.ref(), p.right.ref())
 	effect := "those rows find no partner: an inner join drops them, an outer join gives them NULLs (so an IS NULL test counts them as unmatched)"
 	fix := fmt.Sprintf(`join on a condition instead, with "on": [] and "condition": {"kind": "binary", "op": "=", "left": %s, "right": %s}`, call(p.left), call(p.right))
+	if p.correlated {
+		what = fmt.Sprintf("the subquery's condition %s = %s (a column of the enclosing query)", p.left.ref(), p.right.ref())
+		effect = "the subquery finds no partner for those rows: NOT EXISTS keeps them as if they had none, EXISTS leaves them out"
+		fix = fmt.Sprintf(`compare {"kind": "binary", "op": "=", "left": %s, "right": %s} in the subquery instead`, call(p.left), call(p.right))
+	}
 	if p.in {
 		op := "IN"
 		effect = "those rows are left out"
