@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"regexp"
 	"strings"
+	"unicode"
 
 	"github.com/nl2sql/nl2sql/engine/emptyrange"
 	"github.com/nl2sql/nl2sql/internal/schema"
@@ -56,7 +57,7 @@ func Filters(snap *schema.Snapshot, dialect string, plan *planast.Query, empty b
 			planast.Inspect(cond, func(n planast.Node) bool {
 				switch e := n.(type) {
 				case *planast.Like:
-					if !e.CaseInsensitive {
+					if !e.CaseInsensitive && cased(e.Pattern) {
 						sensitiveLike = true
 					}
 					if !empty {
@@ -295,4 +296,12 @@ func testsNotNull(cond planast.Expr, ref *planast.Column) bool {
 		}
 	})
 	return found
+}
+
+// cased reports whether a like pattern can match differently by letter
+// case: it holds a letter, or is no literal. '2024-01%' cannot, so the
+// note on how SQLite runs LIKE would be noise there.
+func cased(pattern planast.Expr) bool {
+	lit, ok := pattern.(*planast.Literal)
+	return !ok || strings.ContainsFunc(lit.Text, unicode.IsLetter)
 }

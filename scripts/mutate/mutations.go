@@ -2804,4 +2804,11 @@ var mutations = []mutation{
 		New:  "\tfor p := outer[q]; p != nil && false; p = outer[p] {",
 		Pkgs: []string{"./engine"}, Run: "TestKeysThatMatchOnlyLooselyAreNamed",
 	},
+	{
+		Name: "like-pragma-note-without-letters",
+		File: "engine/warnings/filters.go",
+		Old:  "if !e.CaseInsensitive && cased(e.Pattern) {",
+		New:  "if !e.CaseInsensitive {",
+		Pkgs: []string{"./engine"}, Run: "TestEmptyCaseSensitiveMatchNamesCaseInsensitive",
+	},
 }
