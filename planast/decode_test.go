@@ -305,3 +305,39 @@ func TestSelectAtTheItemLimitDecodes(t *testing.T) {
 		t.Fatal(err)
 	}
 }
+
+// The threat: a host writes a like's pattern, or a comparison's right
+// side, as the bare value ("pattern": "A%"); the refusal said only "must
+// be a JSON object", and the host guessed again. The refusal shows the
+// literal to write, with the value given; an object or array gets no
+// such guess.
+func TestDecodeBareValueShowsTheLiteral(t *testing.T) {
+	base := `{"select":[{"expr":{"kind":"column","column":"Name"}}],"from":[{"table":"Artist","alias":"a"}],"where":`
+	for _, c := range []struct {
+		where, want string
+	}{
+		{`{"kind":"like","expr":{"kind":"column","column":"Name"},"pattern":"A%"}`, `{"kind":"literal","value":"A%"}`},
+		{`{"kind":"binary","op":">","left":{"kind":"column","column":"ArtistId"},"right":5}`, `{"kind":"literal","value":5}`},
+		{`{"kind":"binary","op":">","left":{"kind":"column","column":"ArtistId"},"right":[5]}`, ""},
+	} {
+		_, err := planast.Decode([]byte(base+c.where+`}`), planast.Limits{})
+		if err == nil {
+			t.Fatalf("%s: accepted", c.where)
+		}
+		if got := strings.Contains(err.Error(), "write a value as a literal"); got != (c.want != "") || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%s: %v, want the literal %s", c.where, err, c.want)
+		}
+	}
+}
+
+// The threat: a refusal that repeats its hint ("cast the text first:
+// CAST(x AS date); cast the text first: CAST(x AS date)") reads as two
+// problems to fix. A text value between two dates is told once.
+func TestBetweenRefusalSaysItsCastOnce(t *testing.T) {
+	q := plan(sel(c("t", "Name")), frm(from("Track", "t")),
+		where(`{"kind":"between","expr":`+c("t", "Name")+`,"low":{"kind":"literal","type":"date","value":"2025-01-01"},"high":{"kind":"literal","type":"date","value":"2025-03-31"}}`))
+	_, err := validate.Plan(decode(t, q), chinook, validate.Options{})
+	if err == nil || strings.Count(err.Error(), "cast the text first") != 1 {
+		t.Errorf("%v: want the cast said once", err)
+	}
+}

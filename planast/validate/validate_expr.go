@@ -176,7 +176,12 @@ func (v *validator) expr(e Expr, path string, sc *scope, env *cteEnv) Type {
 			_, hi, hint2, ok2 = v.coerce(&e.Expr, t, &e.High, hi)
 		}
 		if !ok1 || !ok2 {
-			v.add(CodeType, path, "between needs bounds of the same kind as the value (%s between %s and %s)%s", t0, lo, hi, hint1+hint2)
+			hint := hint1
+			if hint2 != hint1 {
+				// the same cast for both bounds is said once
+				hint += hint2
+			}
+			v.add(CodeType, path, "between needs bounds of the same kind as the value (%s between %s and %s)%s", t0, lo, hi, hint)
 		} else if dayPair(t, lo) || dayPair(t, hi) {
 			v.dayRules[e] = dayRule{x: t, items: []Type{lo, hi}}
 		} else if x := temporalOf(t, lo); x != "" && x == temporalOf(t, hi) {

@@ -2811,4 +2811,18 @@ var mutations = []mutation{
 		New:  "if !e.CaseInsensitive {",
 		Pkgs: []string{"./engine"}, Run: "TestEmptyCaseSensitiveMatchNamesCaseInsensitive",
 	},
+	{
+		Name: "bare-value-refusal-without-literal",
+		File: "planast/decode.go",
+		Old:  "if what == \"an expression\" && (",
+		New:  "if false && what == \"an expression\" && (",
+		Pkgs: []string{"./planast"}, Run: "TestDecodeBareValueShowsTheLiteral",
+	},
+	{
+		Name: "between-hint-twice",
+		File: "planast/validate/validate_expr.go",
+		Old:  "\t\t\tif hint2 != hint1 {",
+		New:  "\t\t\tif true {",
+		Pkgs: []string{"./planast"}, Run: "TestBetweenRefusalSaysItsCastOnce",
+	},
 }
