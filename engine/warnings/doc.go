@@ -1,18 +1,23 @@
 // Package warnings reads, off a validated plan, the snapshot's profile and
 // the number of rows a run returned, the warnings that keep a host from
-// misreading a correct result: rows added by limit with ties (Ties), an
-// empty result whose date filters fall outside the profiled range
-// (engine/emptyrange), a value spelled almost as a stored one ('Aberdeen'
-// for 'Aberdeen ') or a case-sensitive match that found nothing, and a
-// negated filter that silently drops NULLs or a NOT IN that a NULL makes
-// never true (Filters), and keys that pair rows only once letter case and
-// spaces are ignored, in a join, an IN or NOT IN subquery or an equality
-// of two columns ('C004 ' against 'C004': keyWarnings), and a literal that
-// matches one spelling of a value the column holds in several
-// (status = 'paid' beside 'Paid' and 'paid ': variantLiterals). A count of 0 is a
-// result that matched nothing too (matchedNothing); when a table the plan
-// reads was empty when profiled, that is said instead of any guess about
-// the filters (emptyTables).
+// misreading a correct result: rows added by limit with ties or a RANK
+// top k (Ties), an empty result whose date filters fall outside the
+// profiled range (engine/emptyrange), a value spelled almost as a stored
+// one ('Aberdeen' for 'Aberdeen ') or a case-sensitive match that found
+// nothing, and a negated filter that silently drops NULLs or a NOT IN
+// that a NULL makes never true (Filters), keys that pair rows only once
+// letter case and spaces are ignored, in a join, an IN or NOT IN
+// subquery, an equality of two columns or a correlated subquery ('C004 '
+// against 'C004': keyWarnings), a literal that matches one spelling of a
+// value the column holds in several (status = 'paid' beside 'Paid' and
+// 'paid ': variantLiterals) and a GROUP BY that splits them
+// (splitGroups), casts and text comparisons of text dates in several
+// forms (mixedWarnings, textDateFilters, with the expression that reads
+// them: dateFix), and a division by a column that holds 0
+// (zeroDivisors). A count of 0 is a result that matched nothing too
+// (matchedNothing); a table the plan reads that was empty when profiled
+// is named whatever the result, and when nothing matched that is said
+// instead of any guess about the filters (emptyTables).
 //
 // Static is what Of says of a run that returned rows, but ties: check_plan
 // shows it before anything runs.
