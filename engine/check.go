@@ -33,6 +33,8 @@ type PlanCheck struct {
 	// hooks, which only a run reaches, and the row limit; and what a run
 	// would warn of before reading a row (warnings.Static).
 	Warnings []string `json:"warnings"`
+	// SQLNotes: as a run's (result.Result.SQLNotes).
+	SQLNotes []string `json:"sql_notes,omitempty"`
 }
 
 // suppliedQuestion stands for the question of a run over a supplied plan in
@@ -146,7 +148,7 @@ func (e *Engine) CheckPlan(ctx context.Context, datasource string, doc []byte, d
 		ws = append(ws, "rules that act when a plan runs (before_execution, after_execution, after_answer) were not consulted: a run may still be refused or need approval")
 	}
 	return &PlanCheck{Datasource: ds.spec.ID, Dialect: dialect, Plan: p.plan, Columns: p.columns, Types: p.types, SQL: sql,
-		Definitions: ds.sem.Used(p.planner), Warnings: ws}, nil
+		Definitions: ds.sem.Used(p.planner), Warnings: ws, SQLNotes: warnings.SQLNotes(dialect, p.plan)}, nil
 }
 
 // VisibleSnapshot returns the datasource's snapshot as the caller may see

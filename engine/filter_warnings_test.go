@@ -19,9 +19,9 @@ func warningWith(ws []string, sub string) string {
 // A host whose LIKE '%ac/dc%' returns no rows reads "no such artist"
 // unless the result says the match was case-sensitive and names
 // case_insensitive; the same plan pasted into a plain sqlite3 returns the
-// artist, so the SQLite result also says which pragma ran (unless the
-// pattern holds no letter, which case cannot change: a note there is
-// noise that teaches a host to skip warnings). A pattern that matches, or
+// artist, so the SQLite result also says which pragma ran, as a note on
+// the SQL rather than a warning (and not for a pattern without a letter,
+// which case cannot change: noise teaches a host to skip warnings). A pattern that matches, or
 // one asked case-insensitively, gets no case warning.
 func TestEmptyCaseSensitiveMatchNamesCaseInsensitive(t *testing.T) {
 	e := chinookEngine(t, "")
@@ -56,8 +56,12 @@ func TestEmptyCaseSensitiveMatchNamesCaseInsensitive(t *testing.T) {
 			if c.caseWarn != (w != "" && strings.Contains(w, `"Name"`) && strings.Contains(w, "case_insensitive")) {
 				t.Errorf("warnings %q: want a case warning naming Name and case_insensitive: %v", res.Warnings, c.caseWarn)
 			}
-			if c.pragma != (warningWith(res.Warnings, "PRAGMA case_sensitive_like = ON") != "") {
-				t.Errorf("warnings %q: want the pragma said: %v", res.Warnings, c.pragma)
+			if c.pragma != (warningWith(res.SQLNotes, "PRAGMA case_sensitive_like = ON") != "") {
+				t.Errorf("SQL notes %q: want the pragma said: %v", res.SQLNotes, c.pragma)
+			}
+			// how the SQL runs elsewhere is no warning about the result
+			if w := warningWith(res.Warnings, "PRAGMA"); w != "" {
+				t.Errorf("a note on the SQL among the warnings: %q", w)
 			}
 		})
 	}
@@ -101,8 +105,8 @@ func TestStddevRunsOnSQLiteAndSaysSo(t *testing.T) {
 	if res.RowCount != 1 {
 		t.Fatalf("rows %d", res.RowCount)
 	}
-	if !strings.Contains(res.SQL, "STDDEV_SAMP(") || warningWith(res.Warnings, "plain sqlite3 shell lacks them") == "" {
-		t.Errorf("SQL %s, warnings %q: want STDDEV_SAMP and the note that sqlite3 lacks it", res.SQL, res.Warnings)
+	if !strings.Contains(res.SQL, "STDDEV_SAMP(") || warningWith(res.SQLNotes, "plain sqlite3 shell lacks them") == "" {
+		t.Errorf("SQL %s, notes %q: want STDDEV_SAMP and the note that sqlite3 lacks it", res.SQL, res.SQLNotes)
 	}
 	// Chinook's 412 invoice ids are 1..412: the population variance is (412²−1)/12
 	if got := fmt.Sprint(res.Rows[0][1]); got != fmt.Sprint((412.0*412-1)/12) {
@@ -122,7 +126,7 @@ func TestCaseInsensitiveSearchFoldsEveryLetterOnSQLite(t *testing.T) {
 	if res.RowCount != 1 || fmt.Sprint(res.Rows[0][0]) != "Antônio Carlos Jobim" {
 		t.Errorf("case-insensitive search for %q found %v, want Antônio Carlos Jobim", "%ANTÔNIO CARLOS%", res.Rows)
 	}
-	if warningWith(res.Warnings, "unicode_lower") == "" {
-		t.Errorf("warnings %q: want the note that the SQL calls the server's unicode_lower", res.Warnings)
+	if warningWith(res.SQLNotes, "unicode_lower") == "" || warningWith(res.Warnings, "unicode_lower") != "" {
+		t.Errorf("warnings %q, notes %q: want the note (not a warning) that the SQL calls the server's unicode_lower", res.Warnings, res.SQLNotes)
 	}
 }

@@ -54,6 +54,7 @@ var askOutputSchema = json.RawMessage(`{
     "plan": {"type": ["object", "null"], "description": "The validated plan (null when a verified query answered)."},
     "sub_queries": {"type": "array", "items": {"type": "object"}},
     "warnings": {"type": "array", "items": {"type": "string"}},
+    "sql_notes": {"type": "array", "items": {"type": "string"}, "description": "What the shown SQL needs of the server's connection to give this result elsewhere (SQLite: a pragma, registered functions); nothing about the result."},
     "usage": {"type": "object"},
     "scaling": {"type": "object", "description": "Present when test-time scaling is configured: candidates, result buckets, selection, degraded, calls and tokens per stage."}
   },

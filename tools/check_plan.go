@@ -40,7 +40,8 @@ var checkPlanOutputSchema = json.RawMessage(`{
     "sql": {"type": "string", "description": "The SQL run_plan would run for this plan (nothing was run)."},
     "definitions": {"type": "array", "items": {"type": "object"}},
     "issues": {"type": "array", "items": {"type": "object", "properties": {"code": {"type": "string"}, "path": {"type": "string"}, "message": {"type": "string"}, "hint": {"type": "string"}}, "required": ["code", "path", "message"]}},
-    "warnings": {"type": "array", "items": {"type": "string"}}
+    "warnings": {"type": "array", "items": {"type": "string"}},
+    "sql_notes": {"type": "array", "items": {"type": "string"}}
   },
   "required": ["valid", "issues"]
 }`)

@@ -31,6 +31,9 @@ func ResultText(r *engine.Result) string {
 	}
 	b.WriteString(definitionsText(r))
 	b.WriteString(warningsText(r.Warnings))
+	for _, n := range r.SQLNotes {
+		b.WriteString("note on the SQL: " + cellfmt.Text(n) + "\n")
+	}
 	return b.String()
 }
 

@@ -46,7 +46,11 @@ type Result struct {
 	Plan       *planast.Query `json:"plan"`
 	SubQueries []SubQuery     `json:"sub_queries"`
 	Warnings   []string       `json:"warnings"`
-	Usage      Usage          `json:"usage"`
+	// SQLNotes say what the shown SQL needs of the server's connection to
+	// give this result elsewhere (warnings.SQLNotes): nothing about the
+	// result itself.
+	SQLNotes []string `json:"sql_notes,omitempty"`
+	Usage    Usage    `json:"usage"`
 	// Scaling is what test-time scaling did (candidates, buckets, selection,
 	// usage per stage); absent when scaling is off.
 	Scaling *scale.Report `json:"scaling,omitempty"`

@@ -23,13 +23,9 @@ import (
 //     literal in a plan whose filters matched nothing. Every engine matches text
 //     case-sensitively (SQLite runs with PRAGMA case_sensitive_like = ON so
 //     that the three agree), so '%dinosaur%' misses 'Dinosaur'; the
-//     warning names the comparison and case_insensitive. On SQLite a
-//     result whose plan has a case-sensitive LIKE also says that pragma
-//     ran, because the shown SQL pasted into a plain sqlite3 (case-blind
-//     LIKE) can return rows the run did not.
-//   - spread: on SQLite, a plan with a standard deviation or variance ran
-//     through aggregates the adapter registers, which a plain sqlite3
-//     lacks; the shown SQL fails there.
+//     warning names the comparison and case_insensitive. That the pragma
+//     ran, and what else the shown SQL needs of the server's SQLite
+//     connections, are SQLNotes, not warnings.
 //   - nulls: NOT IN or != on a column whose profile has NULLs. Such a
 //     filter is never true on NULL, so those rows are dropped silently;
 //     the warning names the column, its NULL share and the IS NULL
@@ -44,7 +40,6 @@ func Filters(snap *schema.Snapshot, dialect string, plan *planast.Query, empty b
 			out = append(out, w)
 		}
 	}
-	sensitiveLike := false
 	planast.Inspect(plan, func(n planast.Node) bool {
 		q, ok := n.(*planast.Query)
 		if !ok {
@@ -57,9 +52,6 @@ func Filters(snap *schema.Snapshot, dialect string, plan *planast.Query, empty b
 			planast.Inspect(cond, func(n planast.Node) bool {
 				switch e := n.(type) {
 				case *planast.Like:
-					if !e.CaseInsensitive && cased(e.Pattern) {
-						sensitiveLike = true
-					}
 					if !empty {
 						break
 					}
@@ -116,16 +108,36 @@ func Filters(snap *schema.Snapshot, dialect string, plan *planast.Query, empty b
 		}
 		return true
 	})
-	if sensitiveLike && dialect == schema.DialectSQLite {
-		add(`LIKE ran case-sensitively (the connection sets PRAGMA case_sensitive_like = ON, so SQLite agrees with DuckDB and PostgreSQL); to reproduce this result in a sqlite3 shell run that pragma first, and set "case_insensitive": true on the like to match regardless of case`)
+	return out
+}
+
+// SQLNotes say how the shown SQL differs from what a plain client of the
+// engine would run, on SQLite: LIKE ran case-sensitively under a pragma
+// (for a pattern with a letter, which case can change), and aggregates
+// and case folding the server registers on its connections ran. They
+// change nothing in the result, so they are not warnings (a host reading
+// them on every LOWER learns to skip warnings); they matter to a person
+// who pastes the SQL into a sqlite3 shell.
+func SQLNotes(dialect string, plan *planast.Query) []string {
+	if dialect != schema.DialectSQLite {
+		return nil
 	}
-	if dialect == schema.DialectSQLite {
-		if name := spreadCall(plan); name != "" {
-			add(name + ` ran as an aggregate the server registers on its SQLite connections (stddev_samp, stddev_pop, var_samp, var_pop); a plain sqlite3 shell lacks them, so the shown SQL fails there`)
+	var out []string
+	sensitiveLike := false
+	planast.Inspect(plan, func(n planast.Node) bool {
+		if e, ok := n.(*planast.Like); ok && !e.CaseInsensitive && cased(e.Pattern) {
+			sensitiveLike = true
 		}
-		if foldCall(plan) {
-			add(`the SQL changes case with unicode_upper and unicode_lower (for UPPER, LOWER and case-insensitive likes), functions the server registers on its SQLite connections so that every letter folds (SQLite's own upper and lower fold A-Z only); a plain sqlite3 shell lacks them, so the shown SQL fails there`)
-		}
+		return true
+	})
+	if sensitiveLike {
+		out = append(out, `LIKE ran case-sensitively (the connection sets PRAGMA case_sensitive_like = ON, so SQLite agrees with DuckDB and PostgreSQL); to reproduce this result in a sqlite3 shell run that pragma first`)
+	}
+	if name := spreadCall(plan); name != "" {
+		out = append(out, name+` ran as an aggregate the server registers on its SQLite connections (stddev_samp, stddev_pop, var_samp, var_pop); a plain sqlite3 shell lacks them, so the shown SQL fails there`)
+	}
+	if foldCall(plan) {
+		out = append(out, `the SQL changes case with unicode_upper and unicode_lower (for UPPER, LOWER and case-insensitive likes), functions the server registers on its SQLite connections so that every letter folds (SQLite's own upper and lower fold A-Z only); a plain sqlite3 shell lacks them, so the shown SQL fails there`)
 	}
 	return out
 }

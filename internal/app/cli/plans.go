@@ -175,6 +175,9 @@ func planCmd(logger *slog.Logger) *cobra.Command {
 			for _, w := range res.Warnings {
 				fmt.Fprintln(cmd.OutOrStdout(), "-- warning: "+cellfmt.Text(w))
 			}
+			for _, n := range res.SQLNotes {
+				fmt.Fprintln(cmd.OutOrStdout(), "-- note: "+cellfmt.Text(n))
+			}
 			return nil
 		},
 	}
