@@ -1,6 +1,7 @@
 package tools
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -59,7 +60,7 @@ func RunPlanHandler(eng PlanRunner) server.ToolHandlerFunc {
 		if bad := args.Binary.check(); bad != nil {
 			return bad, nil
 		}
-		res, err := eng.RunPlan(ctx, args.Datasource, args.Plan)
+		res, err := eng.RunPlan(ctx, args.Datasource, planObject(args.Plan))
 		if err != nil {
 			return errorResult(err), nil
 		}
@@ -97,4 +98,26 @@ func (b *Binary) check() *mcpgo.CallToolResult {
 		return invalidRequest(fmt.Sprintf("argument \"binary\" must be \"placeholder\" or \"base64\", not %q", string(*b)), "omit binary for placeholders")
 	}
 	return nil
+}
+
+// planObject returns the plan argument as the engine should read it: a
+// JSON string whose text is one JSON object stands for that object. Many
+// hosts serialise a nested argument a second time, and refusing the plan
+// for its quoting made the model resend it quoted again. Any other string
+// (broken JSON, SQL text) goes to the engine as it came, whose hint names
+// what is wrong with it (engine/planning.SuppliedHint).
+func planObject(raw json.RawMessage) json.RawMessage {
+	t := bytes.TrimSpace(raw)
+	if len(t) == 0 || t[0] != '"' {
+		return raw
+	}
+	var text string
+	if json.Unmarshal(t, &text) != nil {
+		return raw
+	}
+	inner := bytes.TrimSpace([]byte(text))
+	if len(inner) == 0 || inner[0] != '{' || !json.Valid(inner) {
+		return raw
+	}
+	return inner
 }

@@ -5,12 +5,17 @@ import (
 	"testing"
 )
 
-// Threat: a host (or a person) who sends the plan as a string of JSON, or
+// Threat: a host (or a person) who sends the plan as a string of JSON (valid
+// or broken), or
 // SQL instead of a plan (bare, or as {"sql": "SELECT …"}), is told only "a query must be a JSON object" and
 // keeps retrying the same wrong form.
 func TestSuppliedHintNamesTheWrongForm(t *testing.T) {
 	cases := []struct{ doc, want string }{
 		{`"{\"select\": []}"`, "JSON string holding JSON"},
+		// a string holding broken JSON is not "JSON": its author must learn
+		// where the JSON breaks, not to resend the same text unquoted
+		{`"{\"select\": [}"`, "its text is not valid JSON: invalid character '}' looking for beginning of value at line 1, column 13 (byte 12)"},
+		{`"{\"select\": ["`, "the text ends (after 12 bytes)"},
 		{`SELECT * FROM Album`, "never SQL text"},
 		{`"select name from artist"`, "never SQL text"},
 		{`{"sql": "SELECT * FROM Album"}`, "never SQL text"},

@@ -2825,4 +2825,18 @@ var mutations = []mutation{
 		New:  "\t\t\tif true {",
 		Pkgs: []string{"./planast"}, Run: "TestBetweenRefusalSaysItsCastOnce",
 	},
+	{
+		Name: "plan-string-not-unwrapped",
+		File: "tools/run_plan.go",
+		Old:  "\treturn inner\n}",
+		New:  "\treturn raw\n}",
+		Pkgs: []string{"./tools", "./mcp"}, Run: "TestPlanSentAsAJSONStringIsTheObject|TestPlanAsAJSONStringOverMCP",
+	},
+	{
+		Name: "broken-json-string-told-to-send-the-object",
+		File: "engine/planning/supplied.go",
+		Old:  "if bad := JSONTextError(inner); bad != \"\" {",
+		New:  "if bad := JSONTextError(inner); false && bad != \"\" {",
+		Pkgs: []string{"./engine/planning", "./mcp"}, Run: "TestSuppliedHintNamesTheWrongForm|TestPlanAsAJSONStringOverMCP",
+	},
 }
