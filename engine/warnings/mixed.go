@@ -179,7 +179,9 @@ func amountFix(c *planast.Cast, example any) string {
 	for i, r := range strip {
 		quoted[i] = fmt.Sprintf("%q", r)
 	}
-	return fmt.Sprintf("; such values are amounts written for people: remove %s before the cast, e.g. cast %s", strings.Join(quoted, " and "), x)
+	// the profile keeps one example: others may be written otherwise
+	// ('1,199.50', '29,99'), and a cast reads each it cannot as NULL
+	return fmt.Sprintf("; such values are amounts written for people: remove %s before the cast, e.g. cast %s; other forms (a thousands separator, a decimal comma) still read as NULL after it, so check that COUNT of the cast equals COUNT of the column", strings.Join(quoted, " and "), x)
 }
 
 // textExtreme explains MIN or MAX of a text column holding dates in more
