@@ -26,6 +26,8 @@ func TestValidateWarnsJoinFanOut(t *testing.T) {
 		{"sum of the one side", plan(sel(item(fn("SUM", c("i", "Total")), "t")), invToLines, onInvoice), "SUM(i.Total) counts each Invoice row once per joined InvoiceLine row"},
 		{"the join written from the many side", plan(sel(item(fn("SUM", c("i", "Total")), "t")), linesToInv, onLine), "SUM(i.Total) counts each Invoice row once per joined InvoiceLine row"},
 		{"avg of the one side", plan(sel(item(fn("AVG", c("i", "Total")), "t")), invToLines, onInvoice), "AVG(i.Total)"},
+		// the warning names the aggregate as written, not its column alone
+		{"avg of an expression", plan(sel(item(fn("AVG", `{"kind":"binary","op":"/","left":`+c("il", "UnitPrice")+`,"right":`+c("i", "Total")+`}`), "t")), invToLines, onInvoice), "AVG of an expression of i.Total counts each Invoice row"},
 		{"count of the one side", plan(sel(item(fn("COUNT", c("i", "InvoiceId")), "n")), invToLines, onInvoice), "COUNT(i.InvoiceId)"},
 		{"in having", plan(sel(c("i", "CustomerId")), invToLines, onInvoice, `"group_by":[`+c("i", "CustomerId")+`]`, `"having":{"kind":"binary","op":">","left":`+fn("SUM", c("i", "Total"))+`,"right":{"kind":"literal","type":"integer","value":10}}`), "having: SUM(i.Total)"},
 		{"in a subquery", plan(sel(c("cu", "Country")), frm(from("Customer", "cu")), `"where":{"kind":"binary","op":">","left":{"kind":"subquery","query":`+plan(sel(item(fn("SUM", c("i", "Total")), "t")), invToLines, onInvoice)+`},"right":{"kind":"literal","type":"integer","value":1}}`), "SUM(i.Total)"},

@@ -144,8 +144,13 @@ func queryFanout(q *Query, cat Catalog) []string {
 							if rp.undeclared {
 								why = fmt.Sprintf("several %s rows share one join key value, as the profile saw", rp.by)
 							}
-							out = append(out, fmt.Sprintf("%s: %s(%s.%s) counts each %s row once per joined %s row (%s), so the figure is inflated unless that is meant; aggregate %s alone in a subquery (or a CTE) and join its result, or test %s with exists",
-								path, name, c.Table, c.Column, rp.table, rp.by, why, rp.table, rp.by))
+							what := fmt.Sprintf("%s(%s.%s)", name, c.Table, c.Column)
+							if a != Expr(c) {
+								// AVG(p.amount / s.mrr) is not AVG(s.mrr)
+								what = fmt.Sprintf("%s of an expression of %s.%s", name, c.Table, c.Column)
+							}
+							out = append(out, fmt.Sprintf("%s: %s counts each %s row once per joined %s row (%s), so the figure is inflated unless that is meant; aggregate %s alone in a subquery (or a CTE) and join its result, or test %s with exists",
+								path, what, rp.table, rp.by, why, rp.table, rp.by))
 						}
 						return true
 					})

@@ -2839,4 +2839,11 @@ var mutations = []mutation{
 		New:  "if bad := JSONTextError(inner); false && bad != \"\" {",
 		Pkgs: []string{"./engine/planning", "./mcp"}, Run: "TestSuppliedHintNamesTheWrongForm|TestPlanAsAJSONStringOverMCP",
 	},
+	{
+		Name: "fanout-names-column-as-aggregate",
+		File: "planast/validate/fanout.go",
+		Old:  "\t\t\t\t\t\t\tif a != Expr(c) {",
+		New:  "\t\t\t\t\t\t\tif false {",
+		Pkgs: []string{"./planast"}, Run: "TestValidateWarnsJoinFanOut",
+	},
 }
