@@ -7,6 +7,7 @@ import (
 	"io"
 	"math"
 	"regexp"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -111,6 +112,7 @@ func checkNesting(data []byte, max int) error {
 type decoder struct {
 	lim   Limits
 	nodes int
+	cur   *obj // the innermost node being read: a new node's parent
 }
 
 func (d *decoder) count(path string, depth int) error {
@@ -129,7 +131,14 @@ func (d *decoder) count(path string, depth int) error {
 type obj struct {
 	m    map[string]any
 	path string
+	what string // "a from item": the node's kind, as errors name it
 	used map[string]bool
+	// fields are every field this kind of node has (nil until an
+	// expression's kind is read): an unknown field in a node inside it
+	// may be one of them, written one level too deep
+	fields []string
+	parent *obj // the node this one is written in, nil at the top
+	d      *decoder
 }
 
 // JoinPath spells the path of a field under path, as Issue.Path shows it:
@@ -162,7 +171,7 @@ func typeName(v any) string {
 	return fmt.Sprintf("%T", v)
 }
 
-func asObj(v any, path, what string) (*obj, error) {
+func (d *decoder) asObj(v any, path, what string) (*obj, error) {
 	m, ok := v.(map[string]any)
 	if !ok {
 		if what == "an expression" && (typeName(v) == "string" || typeName(v) == "number" || typeName(v) == "boolean") {
@@ -173,7 +182,10 @@ func asObj(v any, path, what string) (*obj, error) {
 		}
 		return nil, NewError(CodeMalformed, path, "%s must be a JSON object, got %s", what, typeName(v))
 	}
-	return &obj{m: m, path: path, used: map[string]bool{}}, nil
+	o := &obj{m: m, path: path, what: what, used: map[string]bool{}, parent: d.cur, d: d}
+	o.fields = nodeFields[what]
+	d.cur = o
+	return o, nil
 }
 
 // get returns the value under key; missing and null both report false.
@@ -244,7 +256,10 @@ func (o *obj) array(key string) ([]any, error) {
 	return a, nil
 }
 
+// done ends the reading of the node: the next node read is its sibling
+// or its parent's, and a field the node's kind does not read is refused.
 func (o *obj) done() error {
+	o.d.cur = o.parent
 	var unknown []string
 	for k := range o.m {
 		if !o.used[k] {
@@ -255,22 +270,14 @@ func (o *obj) done() error {
 		return nil
 	}
 	sort.Strings(unknown)
-	known := make([]string, 0, len(o.used))
-	for k := range o.used { // the fields this node's kind reads
-		known = append(known, k)
-	}
-	sort.Strings(known)
-	if near := nearestField(unknown[0], known); near != "" {
-		return NewError(CodeUnknownField, JoinPath(o.path, unknown[0]), "unknown field %q; did you mean %q?", unknown[0], near)
-	}
-	return NewError(CodeUnknownField, JoinPath(o.path, unknown[0]), "unknown field %q; the plan language has no such field", unknown[0])
+	return o.unknownField(unknown[0])
 }
 
 func (d *decoder) query(v any, path string, depth int) (*Query, error) {
 	if err := d.count(path, depth); err != nil {
 		return nil, err
 	}
-	o, err := asObj(v, path, "a query")
+	o, err := d.asObj(v, path, "a query")
 	if err != nil {
 		return nil, err
 	}
@@ -281,7 +288,7 @@ func (d *decoder) query(v any, path string, depth int) (*Query, error) {
 	}
 	for i, cv := range ctes {
 		p := IndexPath(JoinPath(path, "with"), i)
-		co, err := asObj(cv, p, "a CTE")
+		co, err := d.asObj(cv, p, "a CTE")
 		if err != nil {
 			return nil, err
 		}
@@ -315,7 +322,7 @@ func (d *decoder) query(v any, path string, depth int) (*Query, error) {
 	}
 	for i, sv := range sel {
 		p := IndexPath(JoinPath(path, "select"), i)
-		so, err := asObj(sv, p, "a select item")
+		so, err := d.asObj(sv, p, "a select item")
 		if err != nil {
 			return nil, err
 		}
@@ -383,7 +390,7 @@ func (d *decoder) query(v any, path string, depth int) (*Query, error) {
 	}
 	for i, sv := range sops {
 		p := IndexPath(JoinPath(path, "set_ops"), i)
-		so, err := asObj(sv, p, "a set operation")
+		so, err := d.asObj(sv, p, "a set operation")
 		if err != nil {
 			return nil, err
 		}
@@ -436,7 +443,7 @@ func (d *decoder) orderBy(o *obj, key string, depth int) ([]OrderItem, error) {
 	var out []OrderItem
 	for i, v := range arr {
 		p := IndexPath(JoinPath(o.path, key), i)
-		io, err := asObj(v, p, "an order_by item")
+		io, err := d.asObj(v, p, "an order_by item")
 		if err != nil {
 			return nil, err
 		}
@@ -486,7 +493,7 @@ func (d *decoder) from(v any, path string, depth int) (From, error) {
 	if err := d.count(path, depth); err != nil {
 		return f, err
 	}
-	o, err := asObj(v, path, "a from item")
+	o, err := d.asObj(v, path, "a from item")
 	if err != nil {
 		return f, err
 	}
@@ -515,7 +522,7 @@ func (d *decoder) join(v any, path string, depth int) (Join, error) {
 	if err := d.count(path, depth); err != nil {
 		return j, err
 	}
-	o, err := asObj(v, path, "a join")
+	o, err := d.asObj(v, path, "a join")
 	if err != nil {
 		return j, err
 	}
@@ -547,7 +554,7 @@ func (d *decoder) join(v any, path string, depth int) (Join, error) {
 	}
 	for i, pv := range on {
 		p := IndexPath(JoinPath(path, "on"), i)
-		po, err := asObj(pv, p, "a join key pair")
+		po, err := d.asObj(pv, p, "a join key pair")
 		if err != nil {
 			return j, err
 		}
@@ -764,13 +771,20 @@ func (d *decoder) expr(v any, path string, depth int) (Expr, error) {
 	if err := d.count(path, depth); err != nil {
 		return nil, err
 	}
-	o, err := asObj(v, path, "an expression")
+	o, err := d.asObj(v, path, "an expression")
 	if err != nil {
 		return nil, err
 	}
 	kind, err := o.str("kind", true)
 	if err != nil {
 		return nil, err
+	}
+	if slices.Contains(Kinds, kind) {
+		// errors about this node name its kind: "a column expression"
+		o.fields, o.what = exprFields[kind], "a "+kind+" expression"
+		if kind[0] == 'i' || kind[0] == 'e' {
+			o.what = "an " + kind + " expression"
+		}
 	}
 	var e Expr
 	switch kind {
@@ -896,7 +910,7 @@ func (d *decoder) expr(v any, path string, depth int) (Expr, error) {
 					}
 					p := IndexPath(JoinPath(path, "whens"), i)
 					var wo *obj
-					if wo, err = asObj(wv, p, "a when arm"); err != nil {
+					if wo, err = d.asObj(wv, p, "a when arm"); err != nil {
 						break
 					}
 					var w When

@@ -7,7 +7,10 @@
 // are refused with a typed *Error before anything else happens; an unknown
 // field names the field of that node it most likely meant (Nearest, the one
 // did-you-mean rule the validator also uses for tables, columns and
-// functions, plus SQL words such as "union" for "set_ops"). Inspect
+// functions, plus a few synonyms edit distance cannot find: SQL words such
+// as "union" for "set_ops", "desc": true for "direction": "desc"), or, when
+// an enclosing node has a field of that name or near it, says where it
+// belongs ("join" in a from item: "joins" is a field of the query). Inspect
 // visits every node of a plan and MapQuery rewrites its expressions; Expand
 // replaces the semantic layer's metric and filter references by their
 // definitions. The stages over the language are packages of their own:

@@ -141,26 +141,47 @@ func TestFunctionNotAllowedListsWhatIsAllowedHere(t *testing.T) {
 
 // A planner that writes SQL's word for a construct, or misspells a field,
 // is pointed at the field of that node that spells it; a field that node
-// does not have is never suggested.
+// does not have is never suggested as its own: one of an enclosing node
+// (joins written inside a from item) is named with where it belongs.
 func TestUnknownFieldSuggests(t *testing.T) {
 	q := `"from":[{"table":"Track","alias":"t"}]`
 	col := `{"kind":"column","table":"t","column":"Name"}`
 	item := `"select":[{"expr":` + col + `,"alias":"n"}]`
-	cases := []struct{ name, plan, path, want string }{
-		{"union", `{` + item + `,` + q + `,"union":{` + item + `,` + q + `}}`, "union", `unknown field "union"; did you mean "set_ops"?`},
-		{"except", `{` + item + `,` + q + `,"except":{}}`, "except", `unknown field "except"; did you mean "set_ops"?`},
-		{"cte", `{"cte":[],` + item + `,` + q + `}`, "cte", `unknown field "cte"; did you mean "with"?`},
-		{"in values", `{` + item + `,` + q + `,"where":{"kind":"in","expr":` + col + `,"values":[{"kind":"literal","value":"a"}]}}`, "where.values", `unknown field "values"; did you mean "list"?`},
-		{"misspelt", `{` + item + `,` + q + `,"order_bye":[]}`, "order_bye", `unknown field "order_bye"; did you mean "order_by"?`},
-		{"values outside in", `{` + item + `,` + q + `,"values":[]}`, "values", `unknown field "values"; the plan language has no such field`},
-		{"far name", `{` + item + `,` + q + `,"raw_sql":"x"}`, "raw_sql", `unknown field "raw_sql"; the plan language has no such field`},
+	cases := []struct{ name, plan, path, want, hint string }{
+		{"union", `{` + item + `,` + q + `,"union":{` + item + `,` + q + `}}`, "union", `unknown field "union"; did you mean "set_ops"?`, ""},
+		{"except", `{` + item + `,` + q + `,"except":{}}`, "except", `unknown field "except"; did you mean "set_ops"?`, ""},
+		{"cte", `{"cte":[],` + item + `,` + q + `}`, "cte", `unknown field "cte"; did you mean "with"?`, ""},
+		{"in values", `{` + item + `,` + q + `,"where":{"kind":"in","expr":` + col + `,"values":[{"kind":"literal","value":"a"}]}}`, "where.values", `unknown field "values"; did you mean "list"?`, ""},
+		{"misspelt", `{` + item + `,` + q + `,"order_bye":[]}`, "order_bye", `unknown field "order_bye"; did you mean "order_by"?`, ""},
+		{"values outside in", `{` + item + `,` + q + `,"values":[]}`, "values", `unknown field "values"; the plan language has no such field`, ""},
+		{"far name", `{` + item + `,` + q + `,"raw_sql":"x"}`, "raw_sql", `unknown field "raw_sql"; the plan language has no such field`, ""},
+		// fields of an enclosing node, exact or misspelt
+		{"join in a from item", `{` + item + `,"from":[{"table":"Track","alias":"t"},{"table":"Album","alias":"a","join":{"type":"inner"}}]}`, "from[1].join",
+			`unknown field "join"; a from item has no such field`, `"joins" is a field of the enclosing query (the plan's top level), not of a from item: write it there`},
+		{"where in a join", `{` + item + `,` + q + `,"joins":[{"left":"t","right":"a","on":[],"where":{}}]}`, "joins[0].where",
+			`unknown field "where"; a join has no such field`, `"where" is a field of the enclosing query (the plan's top level), not of a join: write it there`},
+		{"alias in an expression", `{"select":[{"expr":{"kind":"column","table":"t","column":"Name","alias":"n"}}],` + q + `}`, "select[0].expr.alias",
+			`unknown field "alias"; a column expression has no such field`, `"alias" is a field of the enclosing select item (at select[0]), not of a column expression: write it there`},
+		{"joins in a subquery's from item", `{` + item + `,"from":[{"alias":"s","subquery":{` + item + `,"from":[{"table":"Track","alias":"t","joins":[]}]}}]}`, "from[0].subquery.from[0].joins",
+			`unknown field "joins"; a from item has no such field`, `"joins" is a field of the enclosing query (at from[0].subquery), not of a from item: write it there`},
+		{"right inside left", `{` + item + `,` + q + `,"where":{"kind":"binary","op":"=","left":{"kind":"column","table":"t","column":"Name","right":{"kind":"literal","value":"a"}}}}`, "where.left.right",
+			`unknown field "right"; a column expression has no such field`, `"right" is a field of the enclosing binary expression (at where), not of a column expression: write it there`},
+		// a node read and closed before is no enclosing node: "table" of
+		// from[0] is not suggested to the join read after it
+		{"table in a join", `{` + item + `,` + q + `,"joins":[{"left":"t","right":"a","on":[],"table":"Album"}]}`, "joins[0].table",
+			`unknown field "table"; the plan language has no such field`, ""},
+		// a synonym edit distance cannot find, written out
+		{"desc flag", `{` + item + `,` + q + `,"order_by":[{"expr":` + col + `,"desc":true}]}`, "order_by[0].desc",
+			`unknown field "desc"; did you mean "direction"?`, `write "direction": "desc"`},
+		{"asc flag in a window", `{"select":[{"expr":{"kind":"window","name":"RANK","args":[],"order_by":[{"expr":` + col + `,"ASC":true}]},"alias":"r"}],` + q + `}`, "select[0].expr.order_by[0].ASC",
+			`unknown field "ASC"; did you mean "direction"?`, `write "direction": "asc" (or leave it out: ascending is the default)`},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			_, err := planast.Decode([]byte(tc.plan), planast.DefaultLimits)
 			is := issues(t, err)[0]
-			if is.Code != planast.CodeUnknownField || is.Path != tc.path || is.Message != tc.want {
-				t.Errorf("got %s at %s: %s\nwant %s at %s: %s", is.Code, is.Path, is.Message, planast.CodeUnknownField, tc.path, tc.want)
+			if is.Code != planast.CodeUnknownField || is.Path != tc.path || is.Message != tc.want || is.Hint != tc.hint {
+				t.Errorf("got %s at %s: %s (hint %q)\nwant %s at %s: %s (hint %q)", is.Code, is.Path, is.Message, is.Hint, planast.CodeUnknownField, tc.path, tc.want, tc.hint)
 			}
 		})
 	}

@@ -2846,4 +2846,32 @@ var mutations = []mutation{
 		New:  "\t\t\t\t\t\t\tif false {",
 		Pkgs: []string{"./planast"}, Run: "TestValidateWarnsJoinFanOut",
 	},
+	{
+		Name: "unknown-field-enclosing-node-not-searched",
+		File: "planast/decode.go",
+		Old:  "parent: d.cur, d: d}",
+		New:  "parent: nil, d: d}",
+		Pkgs: []string{"./planast"}, Run: "TestUnknownFieldSuggests",
+	},
+	{
+		Name: "unknown-field-closed-node-stays-enclosing",
+		File: "planast/decode.go",
+		Old:  "\to.d.cur = o.parent\n",
+		New:  "\t_ = o.parent\n",
+		Pkgs: []string{"./planast"}, Run: "TestUnknownFieldSuggests",
+	},
+	{
+		Name: "unknown-field-expression-fields-unknown",
+		File: "planast/decode.go",
+		Old:  "o.fields, o.what = exprFields[kind], ",
+		New:  "o.what = ",
+		Pkgs: []string{"./planast"}, Run: "TestUnknownFieldSuggests",
+	},
+	{
+		Name: "unknown-field-desc-flag-not-direction",
+		File: "planast/suggest.go",
+		Old:  "\"desc\":       {\"direction\",",
+		New:  "\"desc_\":      {\"direction\",",
+		Pkgs: []string{"./planast"}, Run: "TestUnknownFieldSuggests",
+	},
 }
