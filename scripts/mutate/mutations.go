@@ -2874,4 +2874,11 @@ var mutations = []mutation{
 		New:  "\"desc_\":      {\"direction\",",
 		Pkgs: []string{"./planast"}, Run: "TestUnknownFieldSuggests",
 	},
+	{
+		Name: "from-sql-dash-not-stdin",
+		File: "internal/app/cli/plans.go",
+		Old:  "if len(args) != 1 || args[0] != \"-\" {",
+		New:  "if len(args) != 1 || args[0] != \"\" {",
+		Pkgs: []string{"./internal/app/cli"}, Run: "TestFromSQLReadsStdin",
+	},
 }

@@ -1,7 +1,9 @@
 package cli
 
 import (
+	"bytes"
 	"errors"
+	"log/slog"
 	"os"
 	"path/filepath"
 	"strings"
@@ -48,5 +50,41 @@ func TestPlanRunOfSQLTextNamesFromSQL(t *testing.T) {
 	var ee *engine.Error
 	if !errors.As(err, &ee) || !strings.Contains(ee.Hint, "nl2sql plan from-sql") || !strings.Contains(ee.Hint, "get_plan_schema") {
 		t.Errorf("plan run of SQL text: %v, want a hint naming get_plan_schema and nl2sql plan from-sql", err)
+	}
+}
+
+// Threat: a person with the SQL in a file, or in a pipe, must quote it
+// into one shell argument, as `plan run -` spares them for plans; "-"
+// was lifted as the SQL text "-". `plan from-sql -` reads stdin, and gives
+// the plan the SQL as an argument gives.
+func TestFromSQLReadsStdin(t *testing.T) {
+	db, _ := filepath.Abs(filepath.Join("..", "..", "..", "examples", "chinook", "chinook.sqlite"))
+	state := filepath.Join(t.TempDir(), "state")
+	const sql = "SELECT Name\nFROM Artist\nWHERE ArtistId = 1\n"
+	fromArg, err := runCLI("plan", "from-sql", "--db", db, "--storage", state, sql)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		name, stdin, want string
+		code              engine.Code
+	}{
+		{"the SQL", sql, fromArg, ""},
+		{"the SQL after a byte order mark", "\xef\xbb\xbf" + sql, fromArg, ""},
+		{"nothing", " \n", "", engine.CodeInvalidRequest},
+		{"SQL the plan language cannot say", "SELECT GROUP_CONCAT(Name) FROM Artist", "", CodePlanUnsupported},
+	} {
+		var out bytes.Buffer
+		root := newRoot(slog.New(slog.DiscardHandler), &out)
+		root.SetIn(strings.NewReader(c.stdin))
+		root.SetArgs([]string{"plan", "from-sql", "--db", db, "--storage", state, "-"})
+		err := root.Execute()
+		var ee *engine.Error
+		switch {
+		case c.code == "" && (err != nil || out.String() != c.want):
+			t.Errorf("%s on stdin: %v\n%s\nwant, as from the argument,\n%s", c.name, err, out.String(), c.want)
+		case c.code != "" && (!errors.As(err, &ee) || ee.Code != c.code || ee.Hint == ""):
+			t.Errorf("%s on stdin: %v, want %s with a hint", c.name, err, c.code)
+		}
 	}
 }

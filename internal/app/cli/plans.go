@@ -190,10 +190,14 @@ func planCmd(logger *slog.Logger) *cobra.Command {
 	var fsDS string
 	var fsSrc *configSource
 	fromSQL := &cobra.Command{
-		Use:   "from-sql [flags] SQL",
-		Short: "Lift SQL (in the datasource's dialect: SQLite, PostgreSQL or DuckDB) into a plan; refuses what the plan language cannot express, naming the construct",
+		Use:   "from-sql [flags] SQL|-",
+		Short: "Lift SQL (in the datasource's dialect: SQLite, PostgreSQL or DuckDB; - reads it from stdin) into a plan; refuses what the plan language cannot express, naming the construct",
 		Args:  cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
+			sql, err := sqlText(cmd.InOrStdin(), args)
+			if err != nil {
+				return err
+			}
 			a, err := fsSrc.open(logger, app.Options{})
 			if err != nil {
 				return err
@@ -203,7 +207,7 @@ func planCmd(logger *slog.Logger) *cobra.Command {
 			if err != nil {
 				return err
 			}
-			plan, err := lift.Lift(strings.Join(args, " "), snap.Dialect, snap)
+			plan, err := lift.Lift(sql, snap.Dialect, snap)
 			if err != nil {
 				return liftFailure(err)
 			}
@@ -327,6 +331,35 @@ func readInput(stdin io.Reader, name string) ([]byte, error) {
 }
 
 var utf8BOM = []byte("\xef\xbb\xbf")
+
+// sqlText is the SQL `plan from-sql` lifts: its arguments joined, or stdin
+// for a lone "-", as `plan run -` reads a plan, so a query kept in a file
+// needs no shell quoting (nl2sql plan from-sql - < query.sql). Stdin is
+// bounded and may start with a byte order mark, as a plan's may.
+func sqlText(stdin io.Reader, args []string) (string, error) {
+	if len(args) != 1 || args[0] != "-" {
+		return strings.Join(args, " "), nil
+	}
+	b, err := io.ReadAll(io.LimitReader(stdin, maxSQLText+1))
+	if err != nil {
+		return "", &engine.Error{Code: engine.CodeInvalidRequest, Msg: fmt.Sprintf("cannot read the SQL from stdin: %v", err),
+			Hint: "pipe the SQL in (nl2sql plan from-sql - < query.sql), or give it as the argument"}
+	}
+	if len(b) > maxSQLText {
+		return "", &engine.Error{Code: engine.CodeInvalidRequest, Msg: "the SQL on stdin is larger than 1 MiB",
+			Hint: "from-sql lifts one SELECT statement; pipe in that statement alone"}
+	}
+	sql := string(bytes.TrimPrefix(b, utf8BOM))
+	if strings.TrimSpace(sql) == "" {
+		return "", &engine.Error{Code: engine.CodeInvalidRequest, Msg: "stdin held no SQL",
+			Hint: "pipe the SQL in (nl2sql plan from-sql - < query.sql), or give it as the argument"}
+	}
+	return sql, nil
+}
+
+// maxSQLText bounds the SQL read from stdin: one statement, however long
+// a generated IN list makes it, is far below it.
+const maxSQLText = 1 << 20
 
 // liftHint adds to the engine's hint for SQL text sent as a plan the
 // command that lifts SQL into a plan, which only the command line has.
