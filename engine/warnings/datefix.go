@@ -101,23 +101,21 @@ func textDateFilters(snap *schema.Snapshot, plan *planast.Query) []string {
 			out = append(out, fmt.Sprintf("%s.%s is compared as text with %s, and %q holds %d values that are dates in other forms than ISO (such as %s), which that comparison never matches, whatever their date; %s",
 				ref.Table, ref.Column, example(lits[0].(*planast.Literal).Text, planast.TypeText), c.Name, cn.Invalid, example(cn.InvalidExample, planast.TypeText), fix))
 		}
-		for _, root := range q.OwnExprs() {
-			inspectOwn(root, func(e planast.Expr) {
-				switch x := e.(type) {
-				case *planast.Binary:
-					switch x.Op {
-					case planast.OpLt, planast.OpLe, planast.OpGt, planast.OpGe:
-						if col, lits := emptyrange.ColumnAndLiterals(x.Left, x.Right); col != nil {
-							check(col, lits[0])
-						}
+		inspectQuery(q, func(e planast.Expr) {
+			switch x := e.(type) {
+			case *planast.Binary:
+				switch x.Op {
+				case planast.OpLt, planast.OpLe, planast.OpGt, planast.OpGe:
+					if col, lits := emptyrange.ColumnAndLiterals(x.Left, x.Right); col != nil {
+						check(col, lits[0])
 					}
-				case *planast.Between:
-					check(x.Expr, x.Low, x.High)
-				case *planast.Like:
-					check(x.Expr, x.Pattern)
 				}
-			})
-		}
+			case *planast.Between:
+				check(x.Expr, x.Low, x.High)
+			case *planast.Like:
+				check(x.Expr, x.Pattern)
+			}
+		})
 		return true
 	})
 	return out

@@ -25,19 +25,17 @@ func zeroDivisors(snap *schema.Snapshot, plan *planast.Query) []string {
 			return true
 		}
 		tested := map[string]bool{}
-		for _, root := range q.OwnExprs() {
-			inspectOwn(root, func(e planast.Expr) {
-				if c, ok := e.(*planast.Case); ok {
-					for _, w := range c.Whens {
-						inspectOwn(w.When, func(x planast.Expr) {
-							if ref, ok := x.(*planast.Column); ok {
-								tested[ref.Table+"."+ref.Column] = true
-							}
-						})
-					}
+		inspectQuery(q, func(e planast.Expr) {
+			if c, ok := e.(*planast.Case); ok {
+				for _, w := range c.Whens {
+					inspectOwn(w.When, func(x planast.Expr) {
+						if ref, ok := x.(*planast.Column); ok {
+							tested[ref.Table+"."+ref.Column] = true
+						}
+					})
 				}
-			})
-		}
+			}
+		})
 		if q.Where != nil {
 			inspectOwn(q.Where, func(x planast.Expr) {
 				if ref, ok := x.(*planast.Column); ok {
@@ -45,25 +43,23 @@ func zeroDivisors(snap *schema.Snapshot, plan *planast.Query) []string {
 				}
 			})
 		}
-		for _, root := range q.OwnExprs() {
-			inspectOwn(root, func(e planast.Expr) {
-				b, ok := e.(*planast.Binary)
-				if !ok || b.Op != planast.OpDiv && b.Op != planast.OpIDiv && b.Op != planast.OpMod {
-					return
-				}
-				ref, ok := b.Right.(*planast.Column)
-				if !ok || tested[ref.Table+"."+ref.Column] {
-					return
-				}
-				_, c := emptyrange.TableOfColumn(snap, q, ref)
-				if c == nil || seen[c] || c.Profile == nil || !isZero(c.Profile.Min) && !isZero(c.Profile.Max) {
-					return
-				}
-				seen[c] = true
-				out = append(out, fmt.Sprintf(`%q holds 0 (its profiled range is [%v, %v]), and a division by 0 is NULL on every engine: the quotient is NULL on the rows where %s.%s is 0, so they count in no sum, average or comparison; to leave them out on purpose add {"kind": "binary", "op": "!=", "left": {"kind": "column", "table": %s, "column": %s}, "right": {"kind": "literal", "value": 0}} to the where, or give them a value with a CASE`,
-					c.Name, c.Profile.Min, c.Profile.Max, ref.Table, ref.Column, jsonText(ref.Table), jsonText(ref.Column)))
-			})
-		}
+		inspectQuery(q, func(e planast.Expr) {
+			b, ok := e.(*planast.Binary)
+			if !ok || b.Op != planast.OpDiv && b.Op != planast.OpIDiv && b.Op != planast.OpMod {
+				return
+			}
+			ref, ok := b.Right.(*planast.Column)
+			if !ok || tested[ref.Table+"."+ref.Column] {
+				return
+			}
+			_, c := emptyrange.TableOfColumn(snap, q, ref)
+			if c == nil || seen[c] || c.Profile == nil || !isZero(c.Profile.Min) && !isZero(c.Profile.Max) {
+				return
+			}
+			seen[c] = true
+			out = append(out, fmt.Sprintf(`%q holds 0 (its profiled range is [%v, %v]), and a division by 0 is NULL on every engine: the quotient is NULL on the rows where %s.%s is 0, so they count in no sum, average or comparison; to leave them out on purpose add {"kind": "binary", "op": "!=", "left": {"kind": "column", "table": %s, "column": %s}, "right": {"kind": "literal", "value": 0}} to the where, or give them a value with a CASE`,
+				c.Name, c.Profile.Min, c.Profile.Max, ref.Table, ref.Column, jsonText(ref.Table), jsonText(ref.Column)))
+		})
 		return true
 	})
 	return out

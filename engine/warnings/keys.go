@@ -179,6 +179,14 @@ func outerSide(snap *schema.Snapshot, outer map[*planast.Query]*planast.Query, q
 	return side{}, false
 }
 
+// inspectQuery calls f on each expression of q's own (inspectOwn over
+// q.OwnExprs): its subqueries are queries of their own.
+func inspectQuery(q *planast.Query, f func(planast.Expr)) {
+	for _, root := range q.OwnExprs() {
+		inspectOwn(root, f)
+	}
+}
+
 // sideOf resolves a column reference of q to its stored table and column.
 func sideOf(snap *schema.Snapshot, q *planast.Query, ref *planast.Column) (side, bool) {
 	t, c := emptyrange.TableOfColumn(snap, q, ref)

@@ -127,26 +127,24 @@ func literalComparisons(plan *planast.Query, f func(q *planast.Query, x, lit pla
 		if !ok {
 			return true
 		}
-		for _, root := range q.OwnExprs() {
-			inspectOwn(root, func(e planast.Expr) {
-				switch x := e.(type) {
-				case *planast.Binary:
-					if x.Op == "=" || x.Op == "!=" {
-						if col, lits := emptyrange.ColumnAndLiterals(x.Left, x.Right); col != nil {
-							f(q, col, lits[0], x.Op, nil)
-						}
-					}
-				case *planast.In:
-					op := "IN"
-					if x.Negated {
-						op = "NOT IN"
-					}
-					for _, l := range x.List {
-						f(q, x.Expr, l, op, x.List)
+		inspectQuery(q, func(e planast.Expr) {
+			switch x := e.(type) {
+			case *planast.Binary:
+				if x.Op == "=" || x.Op == "!=" {
+					if col, lits := emptyrange.ColumnAndLiterals(x.Left, x.Right); col != nil {
+						f(q, col, lits[0], x.Op, nil)
 					}
 				}
-			})
-		}
+			case *planast.In:
+				op := "IN"
+				if x.Negated {
+					op = "NOT IN"
+				}
+				for _, l := range x.List {
+					f(q, x.Expr, l, op, x.List)
+				}
+			}
+		})
 		return true
 	})
 }
