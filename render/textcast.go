@@ -202,6 +202,11 @@ func decimalToInt(d Dialect, x string) string {
 	return d.Cast(x, planast.CastInteger)
 }
 
+// CastText is the cast of the text x to t in dialect d by the rule above.
+func CastText(d Dialect, x string, t planast.CastType) string {
+	return textCast(d, x, t)
+}
+
 // CastValid is a condition of dialect d, true when the text x holds a t
 // value by the rule above (its cast is not NULL): profiling counts the
 // values of a text column for which it is false, with the very SQL a

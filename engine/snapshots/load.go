@@ -112,7 +112,7 @@ func WithholdSecrets(snap *schema.Snapshot) bool {
 				continue
 			}
 			p := *c.Profile
-			if p.Min == nil && p.Max == nil && p.SampleValues == nil && !p.AllValues && p.InvalidExample == nil && !castExamples(p.CastNulls) {
+			if p.Min == nil && p.Max == nil && p.SampleValues == nil && !p.AllValues && p.InvalidExample == nil && !castExamples(p.CastNulls) && p.OffsetDays == nil {
 				continue
 			}
 			p.Min, p.Max, p.SampleValues, p.AllValues, p.InvalidExample = nil, nil, nil, false, nil
@@ -121,6 +121,9 @@ func WithholdSecrets(snap *schema.Snapshot) bool {
 			p.CastNulls = slices.Clone(p.CastNulls)
 			for i := range p.CastNulls {
 				p.CastNulls[i].InvalidExample = nil
+			}
+			if p.OffsetDays != nil {
+				p.OffsetDays = &schema.OffsetDays{Count: p.OffsetDays.Count}
 			}
 			c.Profile = &p
 			changed = true

@@ -70,11 +70,7 @@ var isoDateText = regexp.MustCompile(`^[0-9]{4}(-[0-9]{2}){0,2}([ T%].*)?$`)
 func textDateFilters(snap *schema.Snapshot, plan *planast.Query) []string {
 	var out []string
 	seen := map[*schema.Column]bool{}
-	planast.Inspect(plan, func(n planast.Node) bool {
-		q, ok := n.(*planast.Query)
-		if !ok {
-			return true
-		}
+	eachQuery(plan, func(q *planast.Query) {
 		check := func(x planast.Expr, lits ...planast.Expr) {
 			ref, ok := x.(*planast.Column)
 			if !ok {
@@ -116,7 +112,6 @@ func textDateFilters(snap *schema.Snapshot, plan *planast.Query) []string {
 				check(x.Expr, x.Pattern)
 			}
 		})
-		return true
 	})
 	return out
 }

@@ -19,11 +19,7 @@ import (
 func zeroDivisors(snap *schema.Snapshot, plan *planast.Query) []string {
 	var out []string
 	seen := map[*schema.Column]bool{}
-	planast.Inspect(plan, func(n planast.Node) bool {
-		q, ok := n.(*planast.Query)
-		if !ok {
-			return true
-		}
+	eachQuery(plan, func(q *planast.Query) {
 		tested := map[string]bool{}
 		inspectQuery(q, func(e planast.Expr) {
 			if c, ok := e.(*planast.Case); ok {
@@ -60,7 +56,6 @@ func zeroDivisors(snap *schema.Snapshot, plan *planast.Query) []string {
 			out = append(out, fmt.Sprintf(`%q holds 0 (its profiled range is [%v, %v]), and a division by 0 is NULL on every engine: the quotient is NULL on the rows where %s.%s is 0, so they count in no sum, average or comparison; to leave them out on purpose add {"kind": "binary", "op": "!=", "left": {"kind": "column", "table": %s, "column": %s}, "right": {"kind": "literal", "value": 0}} to the where, or give them a value with a CASE`,
 				c.Name, c.Profile.Min, c.Profile.Max, ref.Table, ref.Column, jsonText(ref.Table), jsonText(ref.Column)))
 		})
-		return true
 	})
 	return out
 }

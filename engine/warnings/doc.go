@@ -13,7 +13,9 @@
 // 'paid ': variantLiterals) and a GROUP BY that splits them
 // (splitGroups), casts and text comparisons of text dates in several
 // forms (mixedWarnings, textDateFilters, with the expression that reads
-// them: dateFix), and a division by a column that holds 0
+// them: dateFix), a reading by the written day of text timestamps whose
+// UTC offsets put some on another day in UTC (offsetDays, with the
+// expression for days in UTC), and a division by a column that holds 0
 // (zeroDivisors). A count of 0 is a result that matched nothing too
 // (matchedNothing); a table the plan reads that was empty when profiled
 // is named whatever the result, and when nothing matched that is said

@@ -179,6 +179,17 @@ func outerSide(snap *schema.Snapshot, outer map[*planast.Query]*planast.Query, q
 	return side{}, false
 }
 
+// eachQuery calls f on plan and each query inside it (subqueries,
+// derived tables, set operations' parts), outermost first.
+func eachQuery(plan *planast.Query, f func(q *planast.Query)) {
+	planast.Inspect(plan, func(n planast.Node) bool {
+		if q, ok := n.(*planast.Query); ok {
+			f(q)
+		}
+		return true
+	})
+}
+
 // inspectQuery calls f on each expression of q's own (inspectOwn over
 // q.OwnExprs): its subqueries are queries of their own.
 func inspectQuery(q *planast.Query, f func(planast.Expr)) {

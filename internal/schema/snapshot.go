@@ -55,8 +55,9 @@ type Relation struct {
 // dates written day first or with slashes or dots. 3: a timestamp text
 // ending in Z or a UTC offset is valid (the values read as NULL counted
 // it). 4: those counts also for text columns of amounts written for
-// people ('$1,200.00', '12.5%').
-const ProfileFormat = 4
+// people ('$1,200.00', '12.5%'). 5: the timestamps of such a column
+// whose written day is not their day in UTC (ColumnProfile.OffsetDays).
+const ProfileFormat = 5
 
 // Table is one table or view. Schema is the engine's schema name ("main" for
 // SQLite and DuckDB's default, "public" for PostgreSQL's).
@@ -123,6 +124,20 @@ type ColumnProfile struct {
 	// least of them. Other text columns are not counted, so a column of
 	// names costs profiling nothing more.
 	CastNulls []CastNulls `json:"cast_nulls,omitempty"`
+	// OffsetDays is set on such a text column of dates when some of its
+	// timestamps end in a UTC offset that puts them on another day in UTC
+	// than the one they write ('2024-12-31T23:30:00-05:00' is 2025-01-01
+	// 04:30 in UTC): a cast to date reads the day written, a cast to
+	// timestamp the instant in UTC, and text comparisons, LIKE and
+	// MIN/MAX read the text.
+	OffsetDays *OffsetDays `json:"offset_days,omitempty"`
+}
+
+// OffsetDays counts the values of a text column whose written day is not
+// their day in UTC; Example is the least of them.
+type OffsetDays struct {
+	Count   int64 `json:"count"`
+	Example any   `json:"example,omitempty"`
 }
 
 // CastNulls counts the non-NULL values of a text column that a cast reads

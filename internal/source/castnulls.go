@@ -65,6 +65,10 @@ var numberLike = regexp.MustCompile(`^\s*[-+(]?\s*(\p{Sc}|[A-Z]{3}\s)?\s*[0-9][0
 // than ISO's: day or month first, slashes or dots, an optional time after.
 var dateLike = regexp.MustCompile(`^\s*[0-9]{1,4}[-/.][0-9]{1,2}[-/.][0-9]{1,4}([ T].*)?$`)
 
+// offsetDay marks the count of timestamps whose written day is not their
+// day in UTC (schema.ColumnProfile.OffsetDays), counted with the casts.
+const offsetDay planast.CastType = "offset_day"
+
 // CountCastNulls fills the CastNulls of t's text columns whose samples
 // mostly hold dates or numbers (castTargets), in one statement over every
 // row of table tbl (quoted) in dialect d; the columns' profiles must be
@@ -104,6 +108,22 @@ func CountCastNulls(ctx context.Context, d render.Dialect, tbl string, t *schema
 			items = append(items, fmt.Sprintf("count(%[1]s), min(%[1]s%[2]s)", bad, textOrder))
 			want = append(want, counted{i, to})
 		}
+		if len(want) > 0 && want[len(want)-1] == (counted{i, planast.CastTimestamp}) {
+			// a timestamp with a UTC offset whose written day is not
+			// its day in UTC: the cast to date reads the one, the cast
+			// to timestamp the other (the offset tested first, so the
+			// long casts run on those values only)
+			col := QuoteIdent(c.Name)
+			if asText != nil {
+				col = asText(col)
+			}
+			ts := render.CastText(d, col, planast.CastTimestamp)
+			b := fmt.Sprintf("b%d", len(want))
+			inner = append(inner, fmt.Sprintf("CASE WHEN substr(%[1]s, length(%[1]s) - 5, 1) IN ('+', '-') AND %[2]s IS NOT NULL AND %[3]s <> %[4]s THEN %[1]s END AS %[5]s",
+				col, ts, d.Cast(ts, planast.CastDate), render.CastText(d, col, planast.CastDate), b))
+			items = append(items, fmt.Sprintf("count(%[1]s), min(%[1]s%[2]s)", b, textOrder))
+			want = append(want, counted{i, offsetDay})
+		}
 	}
 	if len(items) == 0 {
 		return nil
@@ -115,7 +135,9 @@ func CountCastNulls(ctx context.Context, d render.Dialect, tbl string, t *schema
 	}
 	for k, w := range want {
 		p := t.Columns[w.col].Profile
-		if n, _ := row[2*k].(int64); n > 0 {
+		if n, _ := row[2*k].(int64); n > 0 && w.to == offsetDay {
+			p.OffsetDays = &schema.OffsetDays{Count: n, Example: row[2*k+1]}
+		} else if n > 0 {
 			p.CastNulls = append(p.CastNulls, schema.CastNulls{To: planast.Type(w.to), Invalid: n, InvalidExample: row[2*k+1]})
 		}
 	}

@@ -2881,4 +2881,25 @@ var mutations = []mutation{
 		New:  "if len(args) != 1 || args[0] != \"\" {",
 		Pkgs: []string{"./internal/app/cli"}, Run: "TestFromSQLReadsStdin",
 	},
+	{
+		Name: "offset-days-not-warned",
+		File: "engine/warnings/warnings.go",
+		Old:  "\tout = append(out, offsetDays(snap, plan)...)\n",
+		New:  "",
+		Pkgs: []string{"./engine"}, Run: "TestTimestampsOnAnotherDayInUTCAreNamed",
+	},
+	{
+		Name: "offset-days-not-profiled",
+		File: "internal/source/castnulls.go",
+		Old:  "n > 0 && w.to == offsetDay {\n\t\t\tp.OffsetDays = &schema.OffsetDays{Count: n, Example: row[2*k+1]}",
+		New:  "n > 0 && w.to == offsetDay {\n\t\t\t_ = p",
+		Pkgs: []string{"./engine"}, Run: "TestTimestampsOnAnotherDayInUTCAreNamed",
+	},
+	{
+		Name: "offset-days-count-every-offset",
+		File: "internal/source/castnulls.go",
+		Old:  "AND %[2]s IS NOT NULL AND %[3]s <> %[4]s THEN",
+		New:  "AND %[2]s IS NOT NULL AND %[3]s IS NOT NULL AND %[4]s IS NOT NULL THEN",
+		Pkgs: []string{"./engine"}, Run: "TestTimestampsOnAnotherDayInUTCAreNamed",
+	},
 }
