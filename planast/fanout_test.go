@@ -27,7 +27,15 @@ func TestValidateWarnsJoinFanOut(t *testing.T) {
 		{"the join written from the many side", plan(sel(item(fn("SUM", c("i", "Total")), "t")), linesToInv, onLine), "SUM(i.Total) counts each Invoice row once per joined InvoiceLine row"},
 		{"avg of the one side", plan(sel(item(fn("AVG", c("i", "Total")), "t")), invToLines, onInvoice), "AVG(i.Total)"},
 		// the warning names the aggregate as written, not its column alone
-		{"avg of an expression", plan(sel(item(fn("AVG", `{"kind":"binary","op":"/","left":`+c("il", "UnitPrice")+`,"right":`+c("i", "Total")+`}`), "t")), invToLines, onInvoice), "AVG of an expression of i.Total counts each Invoice row"},
+		{"avg of an expression", plan(sel(item(fn("AVG", `{"kind":"binary","op":"*","left":`+c("i", "Total")+`,"right":{"kind":"literal","value":2}}`), "t")), invToLines, onInvoice), "AVG of an expression of i.Total counts each Invoice row"},
+		// a value of each joined row (quantity times the repeated price) is
+		// no inflation: obeying a warning there would lose the answer
+		{"sum of a value per joined row", plan(sel(item(fn("SUM", `{"kind":"binary","op":"*","left":`+c("il", "Quantity")+`,"right":`+c("t", "UnitPrice")+`}`), "cost")), frm(from("InvoiceLine", "il"), from("Track", "t")), joins(joinOn("inner", "il", "t", "TrackId", "TrackId"))), ""},
+		{"ratio per joined row", plan(sel(item(fn("AVG", `{"kind":"binary","op":"/","left":`+c("il", "UnitPrice")+`,"right":`+c("i", "Total")+`}`), "t")), invToLines, onInvoice), ""},
+		// both sides repeat (two lines of one invoice per playlist entry):
+		// the value per joined row is inflated all the same
+		{"value per row of a repeated pair", plan(sel(item(fn("SUM", `{"kind":"binary","op":"*","left":`+c("il", "Quantity")+`,"right":`+c("t", "UnitPrice")+`}`), "cost")), frm(from("InvoiceLine", "il"), from("Track", "t"), from("PlaylistTrack", "pt")),
+			joins(joinOn("inner", "il", "t", "TrackId", "TrackId"), joinOn("inner", "t", "pt", "TrackId", "TrackId"))), "SUM of an expression of"},
 		{"count of the one side", plan(sel(item(fn("COUNT", c("i", "InvoiceId")), "n")), invToLines, onInvoice), "COUNT(i.InvoiceId)"},
 		{"in having", plan(sel(c("i", "CustomerId")), invToLines, onInvoice, `"group_by":[`+c("i", "CustomerId")+`]`, `"having":{"kind":"binary","op":">","left":`+fn("SUM", c("i", "Total"))+`,"right":{"kind":"literal","type":"integer","value":10}}`), "having: SUM(i.Total)"},
 		{"in a subquery", plan(sel(c("cu", "Country")), frm(from("Customer", "cu")), `"where":{"kind":"binary","op":">","left":{"kind":"subquery","query":`+plan(sel(item(fn("SUM", c("i", "Total")), "t")), invToLines, onInvoice)+`},"right":{"kind":"literal","type":"integer","value":1}}`), "SUM(i.Total)"},

@@ -15,7 +15,9 @@ import (
 // may be meant, so it is a warning, never a refusal; it names the
 // aggregate, the repeated table and the fix. MIN, MAX and DISTINCT
 // aggregates are unaffected and COUNT(*) usually counts the joined rows on
-// purpose: neither is warned about. A join no foreign key declares repeats
+// purpose: neither is warned about, nor is an aggregate of a value of each
+// joined row (SUM(il.Quantity * t.UnitPrice): a column of a source whose
+// rows do not repeat makes the argument one value per joined row). A join no foreign key declares repeats
 // rows the same way when the profile saw its key columns on one side hold
 // a value on several rows (ColumnInfo.Repeats).
 
@@ -129,6 +131,13 @@ func queryFanout(q *Query, cat Catalog) []string {
 				if f.Distinct || len(f.Args) == 0 || !slices.Contains(inflatable, name) {
 					return true
 				}
+				if perJoinedRow(f.Args, tables, repeated) {
+					// SUM(il.Quantity * t.UnitPrice): a value of each
+					// joined row, which counts once however often the
+					// track repeats
+					return false
+				}
+				warned := false // one warning per aggregate, of its first repeated column
 				for _, a := range f.Args {
 					Inspect(a, func(m Node) bool {
 						c, ok := m.(*Column)
@@ -138,8 +147,8 @@ func queryFanout(q *Query, cat Catalog) []string {
 						}
 						rp, hit := repeated[c.Table]
 						key := name + "\x00" + c.Table + "\x00" + c.Column
-						if hit && !seen[key] {
-							seen[key] = true
+						if hit && !seen[key] && !warned {
+							seen[key], warned = true, true
 							why := fmt.Sprintf("%s refers to %s by a foreign key", rp.by, rp.via)
 							if rp.undeclared {
 								why = fmt.Sprintf("several %s rows share one join key value, as the profile saw", rp.by)
@@ -167,6 +176,25 @@ func queryFanout(q *Query, cat Catalog) []string {
 		check(q.Having, "having")
 	}
 	return out
+}
+
+// perJoinedRow reports whether args name a column of a source whose rows
+// do not repeat: the aggregate then computes one value per joined row,
+// which the repetition of the other sources' rows does not inflate.
+func perJoinedRow(args []Expr, tables map[string]*TableInfo, repeated map[string]repeat) bool {
+	grain := false
+	for _, a := range args {
+		Inspect(a, func(m Node) bool {
+			if _, sub := m.(*Query); sub {
+				return false
+			}
+			if c, ok := m.(*Column); ok && tables[c.Table] != nil && repeated[c.Table] == (repeat{}) {
+				grain = true
+			}
+			return !grain
+		})
+	}
+	return grain
 }
 
 // repeats reports whether t's column col holds some value on several rows

@@ -2902,4 +2902,11 @@ var mutations = []mutation{
 		New:  "AND %[2]s IS NOT NULL AND %[3]s IS NOT NULL AND %[4]s IS NOT NULL THEN",
 		Pkgs: []string{"./engine"}, Run: "TestTimestampsOnAnotherDayInUTCAreNamed",
 	},
+	{
+		Name: "fanout-value-per-joined-row-warned",
+		File: "planast/validate/fanout.go",
+		Old:  "if perJoinedRow(f.Args, tables, repeated) {",
+		New:  "if false && perJoinedRow(f.Args, tables, repeated) {",
+		Pkgs: []string{"./planast"}, Run: "TestValidateWarnsJoinFanOut",
+	},
 }
