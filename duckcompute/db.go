@@ -214,6 +214,9 @@ func (d *DB) seal(ctx context.Context) error {
 	if d.sealed {
 		return nil
 	}
+	if _, err := d.db.ExecContext(ctx, "SET GLOBAL "+duckdbsrc.DuckDBInUTC.Name+" = '"+duckdbsrc.DuckDBInUTC.Value+"'"); err != nil {
+		return fmt.Errorf("duckcompute: set the time zone: %w", err)
+	}
 	if _, err := d.db.ExecContext(ctx, "SET lock_configuration = true"); err != nil {
 		return fmt.Errorf("duckcompute: lock the configuration: %w", err)
 	}
@@ -228,7 +231,7 @@ func (d *DB) seal(ctx context.Context) error {
 func (d *DB) checkSettings(ctx context.Context, locked bool) error {
 	all := append([]duckdbsrc.DuckDBSetting{}, settings...)
 	if locked {
-		all = append(all, duckdbsrc.DuckDBSetting{Name: "lock_configuration", Value: "true", Want: "true"})
+		all = append(all, duckdbsrc.DuckDBInUTC, duckdbsrc.DuckDBSetting{Name: "lock_configuration", Value: "true", Want: "true"})
 	}
 	got := make([]string, len(all))
 	ptrs := make([]any, len(all))

@@ -11,6 +11,7 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -34,10 +35,22 @@ import (
 //     =false: no extension arrives or loads behind a query's back;
 //   - max_temp_directory_size=0B: no spilling to a temporary directory, so
 //     no file appears beside the database;
-//   - lock_configuration=true: SET, RESET and PRAGMA cannot change any of
-//     this afterwards.
-var duckdbSettings = append(append([]DuckDBSetting{{"access_mode", "READ_ONLY", "read_only"}},
-	DuckDBSandbox...), DuckDBSetting{"lock_configuration", "true", "true"})
+//   - TimeZone=UTC (set once open, as DuckDBInUTC): the time zone of
+//     TIMESTAMPTZ arithmetic and parts;
+//   - lock_configuration=true (set last): SET, RESET and PRAGMA cannot
+//     change any of this afterwards.
+var duckdbSettings = append([]DuckDBSetting{{"access_mode", "READ_ONLY", "read_only"}}, DuckDBSandbox...)
+
+// DuckDBInUTC sets DuckDB's time zone to UTC, as the PostgreSQL adapter's
+// sessions are: with the machine's zone (DuckDB's default) a
+// TIMESTAMPTZ's day, hour and month were the server's local ones while
+// its value reads in UTC, and differed between two machines. The time
+// zone needs the ICU extension, which loads after the DSN's options are
+// applied, so it is set once open, before the configuration is locked.
+var DuckDBInUTC = DuckDBSetting{"TimeZone", "UTC", "UTC"}
+
+// duckdbLocked are the settings OpenDuckDB sets once open, in order.
+var duckdbLocked = []DuckDBSetting{DuckDBInUTC, {"lock_configuration", "true", "true"}}
 
 // DuckDBSetting is one DuckDB setting: the value given in the DSN and the
 // value current_setting reports once it holds.
@@ -142,6 +155,10 @@ func OpenDuckDB(ctx context.Context, id, path string, opts source.Options) (*Duc
 	d := &DuckDB{id: id, opts: opts, db: sql.OpenDB(conn), path: abs, ident: source.IdentOf(abs, fi)}
 	d.db.SetMaxOpenConns(source.QueryConns)
 	d.db.SetMaxIdleConns(source.QueryConns)
+	if err := d.lock(ctx); err != nil {
+		d.Close()
+		return nil, err
+	}
 	if err := d.checkSettings(ctx); err != nil {
 		d.Close()
 		return nil, err
@@ -159,20 +176,42 @@ func duckdbDSN(absPath string) string {
 	return absPath + "?" + q.Encode()
 }
 
-// checkSettings reads every setting of duckdbSettings back.
+// lock sets duckdbLocked, globally: every connection reads them. DuckDB
+// keeps one instance per file and process, so a second open of a file
+// finds them set (and the configuration locked): those that hold are left.
+func (d *DuckDB) lock(ctx context.Context) error {
+	ctx, cancel := context.WithTimeout(ctx, max(d.opts.Timeout, source.OpenCheckTimeout))
+	defer cancel()
+	raw, err := d.fetch(ctx, DuckDBSettingsQuery(duckdbLocked), nil, 1)
+	if err != nil {
+		return err
+	}
+	for i, s := range duckdbLocked {
+		if got, _ := raw.Rows[0][i].(string); got == s.Want {
+			continue
+		}
+		if _, err := d.db.ExecContext(ctx, "SET GLOBAL "+s.Name+" = '"+s.Value+"'"); err != nil {
+			return source.Errorf(source.CodeUnavailable, fmt.Errorf("set %s: %w", s.Name, err), "see the server log", "the database could not be opened read-only")
+		}
+	}
+	return nil
+}
+
+// checkSettings reads every setting of duckdbSettings and duckdbLocked back.
 func (d *DuckDB) checkSettings(ctx context.Context) error {
 	limit := max(d.opts.Timeout, source.OpenCheckTimeout)
 	ctx, cancel := context.WithTimeout(ctx, limit)
 	defer cancel()
-	raw, err := d.fetch(ctx, DuckDBSettingsQuery(duckdbSettings), nil, 1)
+	all := append(slices.Clone(duckdbSettings), duckdbLocked...)
+	raw, err := d.fetch(ctx, DuckDBSettingsQuery(all), nil, 1)
 	if err != nil {
 		return err
 	}
-	got := make([]string, len(duckdbSettings))
+	got := make([]string, len(all))
 	for i := range got {
 		got[i], _ = raw.Rows[0][i].(string)
 	}
-	if err := DuckDBSettingsMismatch(duckdbSettings, got); err != nil {
+	if err := DuckDBSettingsMismatch(all, got); err != nil {
 		return source.Errorf(source.CodeUnavailable, err, "see the server log", "the database could not be opened read-only")
 	}
 	return nil
