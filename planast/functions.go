@@ -78,6 +78,12 @@ var Functions = map[string]FuncSpec{
 	// from date(start) to date(end), not elapsed time: 23:00 to 01:00 the
 	// next day is 1, 00:00 to 23:59 the same day is 0.
 	"DATE_DIFF_DAYS": {"DATE_DIFF_DAYS", Scalar, 2, 2, -1},
+	// ELAPSED_SECONDS(end, start) is the time from start to end in seconds
+	// (a float, to the millisecond; negative when end is earlier): hours
+	// are it / 3600. A date is its midnight; text is read by the
+	// text-cast rule as a timestamp (an offset read as the instant in
+	// UTC); NULL on NULL or an infinite date.
+	"ELAPSED_SECONDS": {"ELAPSED_SECONDS", Scalar, 2, 2, -1},
 	// PERIOD_LABEL(unit, x) is the text naming the period of the date or
 	// timestamp x, identical on every engine: year 'YYYY', quarter
 	// 'YYYY-Qn', month 'YYYY-MM', day 'YYYY-MM-DD'; NULL on NULL. Years

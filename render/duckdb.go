@@ -79,6 +79,9 @@ func (DuckDB) Func(name string, a []string) (string, bool) {
 	// ROUND works on DOUBLE: DuckDB types ROUND of a DECIMAL(38,10) as
 	// DECIMAL(38,0), and a union, CASE or IN that meets it with a DECIMAL of
 	// a larger scale rounds every value to that scale (1.99 becomes 2)
+	if name == "ELAPSED_SECONDS" {
+		return elapsedSeconds(a[0], a[1], "DOUBLE", "DOUBLE", true), true
+	}
 	return pgLikeFunc(name, a, "DOUBLE", "DOUBLE", func(unit, n, ts string) string {
 		switch unit {
 		case "year":

@@ -71,6 +71,10 @@ func (c CockroachDB) Func(name string, a []string) (string, bool) {
 		}
 		return "(" + strings.Join(parts, " || ") + ")", true
 	}
+	if name == "ELAPSED_SECONDS" {
+		// CockroachDB has no infinite timestamps
+		return elapsedSeconds(a[0], a[1], "NUMERIC", "DOUBLE PRECISION", false), true
+	}
 	return pgLikeFunc(name, a, "DOUBLE PRECISION", "NUMERIC", func(unit, n, ts string) string {
 		iv := map[string]string{"year": "1 year", "quarter": "3 months", "month": "1 month"}[unit]
 		if iv == "" {

@@ -58,6 +58,9 @@ func (p Postgres) Func(name string, a []string) (string, bool) {
 	if name == "UPPER" || name == "LOWER" {
 		return p.foldCase(name, a[0]), true
 	}
+	if name == "ELAPSED_SECONDS" {
+		return elapsedSeconds(a[0], a[1], "NUMERIC", "DOUBLE PRECISION", true), true
+	}
 	if name == "DATE_PART" && a[0] == "year" {
 		// the year of an infinite timestamp is NULL, as on DuckDB and
 		// SQLite, where PostgreSQL's EXTRACT says Infinity, which no
@@ -81,6 +84,19 @@ func (p Postgres) Func(name string, a []string) (string, bool) {
 		e, s := "CAST("+end+" AS DATE)", "CAST("+start+" AS DATE)"
 		return "(CASE WHEN isfinite(" + e + ") AND isfinite(" + s + ") THEN " + e + " - " + s + " END)"
 	})
+}
+
+// elapsedSeconds is ELAPSED_SECONDS on PostgreSQL and DuckDB: the epochs'
+// difference, rounded to the millisecond in numeric and given as a
+// double. finite guards against an infinite date (NULL, as SQLite's
+// julianday gives), where PostgreSQL's epoch is Infinity.
+func elapsedSeconds(end, start, numeric, double string, finite bool) string {
+	e, s := "CAST("+end+" AS TIMESTAMP)", "CAST("+start+" AS TIMESTAMP)"
+	v := "CAST(ROUND(CAST(EXTRACT(EPOCH FROM " + e + ") - EXTRACT(EPOCH FROM " + s + ") AS " + numeric + "), 3) AS " + double + ")"
+	if !finite {
+		return v
+	}
+	return "(CASE WHEN isfinite(" + e + ") AND isfinite(" + s + ") THEN " + v + " END)"
 }
 
 // pgLikeFunc renders the functions PostgreSQL and DuckDB spell alike; ROUND

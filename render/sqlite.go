@@ -186,6 +186,10 @@ func (SQLite) Func(name string, a []string) (string, bool) {
 		}
 	case "DATE_DIFF_DAYS":
 		return "CAST(julianday(date(" + a[0] + ")) - julianday(date(" + a[1] + ")) AS INTEGER)", true
+	case "ELAPSED_SECONDS":
+		// julianday is a double of days: to the millisecond, as the
+		// others give it
+		return "ROUND((julianday(" + a[0] + ") - julianday(" + a[1] + ")) * 86400, 3)", true
 	case "CURRENT_DATE":
 		return "date('now')", true
 	case "CURRENT_TIMESTAMP":

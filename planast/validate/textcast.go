@@ -83,6 +83,8 @@ func textDateArgs(name, unit string) (CastType, []int) {
 		return to, []int{2}
 	case "DATE_DIFF_DAYS":
 		return CastDate, []int{0, 1}
+	case "ELAPSED_SECONDS":
+		return CastTimestamp, []int{0, 1}
 	}
 	return "", nil
 }

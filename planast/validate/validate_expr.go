@@ -75,7 +75,7 @@ func (v *validator) expr(e Expr, path string, sc *scope, env *cteEnv) Type {
 			switch {
 			case side.t == TypeUnknown:
 			case !side.t.IsNumeric():
-				v.add(CodeType, join(path, side.p), "arithmetic %q needs numbers, this is %s (use DATE_ADD for dates, CAST for text)", e.Op, side.t)
+				v.add(CodeType, join(path, side.p), "arithmetic %q needs numbers, this is %s (for the time between two dates or timestamps use ELAPSED_SECONDS(end, start), or DATE_DIFF_DAYS(end, start) for calendar days; DATE_ADD to shift a date; CAST for text)", e.Op, side.t)
 			case e.Op == OpMod && side.t != TypeInteger:
 				// SQLite truncates both operands to integers, PostgreSQL keeps
 				// the fraction and has no %% for floats: only integers agree.
@@ -734,6 +734,10 @@ func (v *validator) fn(f *Func, path string, sc *scope, env *cteEnv) Type {
 		need(0, isDateish, "a date or timestamp")
 		need(1, isDateish, "a date or timestamp")
 		return TypeInteger
+	case "ELAPSED_SECONDS":
+		need(0, isDateish, "a date or timestamp")
+		need(1, isDateish, "a date or timestamp")
+		return TypeFloat
 	case "CURRENT_DATE":
 		return TypeDate
 	case "CURRENT_TIMESTAMP":

@@ -2909,4 +2909,25 @@ var mutations = []mutation{
 		New:  "if false && perJoinedRow(f.Args, tables, repeated) {",
 		Pkgs: []string{"./planast"}, Run: "TestValidateWarnsJoinFanOut",
 	},
+	{
+		Name: "duckdb-machine-time-zone",
+		File: "internal/source/duckdb/duckdb.go",
+		Old:  "var duckdbLocked = []DuckDBSetting{DuckDBInUTC, {",
+		New:  "var duckdbLocked = []DuckDBSetting{{",
+		Pkgs: []string{"./engine"}, Run: "TestDuckDBInstantsAreReadInUTCOnAnyMachine",
+	},
+	{
+		Name: "elapsed-seconds-sqlite-in-days",
+		File: "render/sqlite.go",
+		Old:  "julianday(\" + a[1] + \")) * 86400, 3)",
+		New:  "julianday(\" + a[1] + \")), 3)",
+		Pkgs: []string{"./engine"}, Run: "TestElapsedTimeIsOneFigureOnEveryEngine",
+	},
+	{
+		Name: "elapsed-seconds-text-not-cast",
+		File: "planast/validate/textcast.go",
+		Old:  "\tcase \"ELAPSED_SECONDS\":\n\t\treturn CastTimestamp, []int{0, 1}",
+		New:  "\tcase \"ELAPSED_SECONDS\":\n\t\treturn CastTimestamp, nil",
+		Pkgs: []string{"./engine"}, Run: "TestElapsedTimeIsOneFigureOnEveryEngine",
+	},
 }
