@@ -186,6 +186,9 @@ func (e *Engine) finish(ctx context.Context, ds *datasource, q, today string, pl
 	}
 	res.Warnings = append(res.Warnings, warnings.Of(e.caller(ctx).FilterSnapshot(ds.snap), ds.src.Dialect(), planned.plan, warnings.Run{Rows: res.Rows, Stored: e.retrieval(ctx, ds).StoredValues()})...)
 	res.SQLNotes = warnings.SQLNotes(ds.src.Dialect(), planned.plan)
+	if w := e.castProbe(ctx, ds, planned.plan); w != "" {
+		res.Warnings = append(res.Warnings, w)
+	}
 	if len(res.Rows) == 0 {
 		if w := e.havingProbe(ctx, ds, planned.plan); w != "" {
 			res.Warnings = append(res.Warnings, w)

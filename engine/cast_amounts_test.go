@@ -20,14 +20,11 @@ var amountsDB = []string{
 // and give a cast that, pasted into the plan, reads them all.
 func TestCastOfAmountsWrittenForPeopleIsNamed(t *testing.T) {
 	engines := everyEngine(amountsDB)
-	total := func(x string) []byte {
-		return []byte(`{"select":[{"expr":{"kind":"func","name":"SUM","args":[{"kind":"cast","type":"decimal","expr":` + x + `}]},"alias":"total"}],"from":[{"table":"sales","alias":"s"}]}`)
-	}
 	for _, en := range engines {
 		t.Run(en.name, func(t *testing.T) {
 			e := specEngine(t, en.spec(t))
 			ctx := context.Background()
-			res, err := e.RunPlan(ctx, "air", total(`{"kind":"column","table":"s","column":"price"}`))
+			res, err := e.RunPlan(ctx, "air", salesTotal(`{"kind":"column","table":"s","column":"price"}`))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -37,14 +34,58 @@ func TestCastOfAmountsWrittenForPeopleIsNamed(t *testing.T) {
 			if !strings.Contains(w, `"price" holds 3 values that are not numbers (such as "$1,200.00"`) || !strings.Contains(w, "REPLACE") || !strings.Contains(w, "COUNT of the cast equals COUNT of the column") {
 				t.Fatalf("rows %v warnings %q: want the 3 amounts the cast lost named, and a REPLACE", res.Rows, res.Warnings)
 			}
-			fixed, _, _ := strings.Cut(w[strings.Index(w, "e.g. cast ")+len("e.g. cast "):], "; other forms")
-			res, err = e.RunPlan(ctx, "air", total(fixed))
-			if err != nil {
-				t.Fatalf("the warning's cast does not run: %v\n%s", err, fixed)
-			}
+			res = runWarningsCast(t, e, w)
 			if got := fmt.Sprint(res.Rows); got != "[[2162.49]]" || warningWith(res.Warnings, "the cast to") != "" {
 				t.Errorf("the warning's cast: rows %s warnings %q, want 2162.49 and no cast warning", got, res.Warnings)
 			}
 		})
 	}
+}
+
+// Threat: amounts written with a decimal comma ('€1.234,50', '€50,00').
+// The fix that removes a thousands comma reads '50,00' as 5000, a total a
+// hundred times too large that no NULL betrays. The warning's cast must
+// read the comma as the decimal point and the dots as separators, and
+// give the true total.
+func TestCastOfDecimalCommaAmountsHasAFix(t *testing.T) {
+	db := []string{
+		"CREATE TABLE sales (id INTEGER PRIMARY KEY, price TEXT)",
+		"INSERT INTO sales VALUES (1, '€1.234,50'), (2, '€50,00'), (3, '€99,99'), (4, '12'), (5, NULL)",
+	}
+	for _, en := range everyEngine(db) {
+		t.Run(en.name, func(t *testing.T) {
+			e := specEngine(t, en.spec(t))
+			res, err := e.RunPlan(context.Background(), "air", salesTotal(`{"kind":"column","table":"s","column":"price"}`))
+			if err != nil {
+				t.Fatal(err)
+			}
+			w := warningWith(res.Warnings, "the cast to")
+			if !strings.Contains(w, "decimal point") {
+				t.Fatalf("warnings %q: want a cast that reads the decimal comma", res.Warnings)
+			}
+			if got := fmt.Sprint(runWarningsCast(t, e, w).Rows); got != "[[1396.49]]" {
+				t.Errorf("the warning's cast: rows %s, want 1396.49", got)
+			}
+		})
+	}
+}
+
+// salesTotal is the plan summing the cast of x to decimal over sales.
+func salesTotal(x string) []byte {
+	return []byte(`{"select":[{"expr":{"kind":"func","name":"SUM","args":[{"kind":"cast","type":"decimal","expr":` + x + `}]},"alias":"total"}],"from":[{"table":"sales","alias":"s"}]}`)
+}
+
+// runWarningsCast runs salesTotal over the cast a cast warning w gives.
+func runWarningsCast(t *testing.T, e *Engine, w string) *Result {
+	t.Helper()
+	i := strings.Index(w, "e.g. cast ")
+	if i < 0 {
+		t.Fatalf("warning %q gives no cast", w)
+	}
+	fixed, _, _ := strings.Cut(w[i+len("e.g. cast "):], "; other forms")
+	res, err := e.RunPlan(context.Background(), "air", salesTotal(fixed))
+	if err != nil {
+		t.Fatalf("the warning's cast does not run: %v\n%s", err, fixed)
+	}
+	return res
 }

@@ -28,24 +28,46 @@ func (e *Engine) execute(ctx context.Context, ds *datasource, sql string) (*sour
 }
 
 // havingProbe runs the probe of a grouped plan whose having filter kept no
-// group (warnings.HavingProbe) as the caller, through the same validation,
-// and says what it found; "" when there is none or it fails.
+// group (warnings.HavingProbe) and says what it found; "" when there is
+// none or it fails.
 func (e *Engine) havingProbe(ctx context.Context, ds *datasource, plan *planast.Query) string {
-	probe := warnings.HavingProbe(plan)
-	if probe == nil {
+	row, types, ok := e.probe(ctx, ds, warnings.HavingProbe(plan))
+	if !ok {
 		return ""
+	}
+	return warnings.HavingWarning(plan, row, types)
+}
+
+// castProbe runs the probe of a cast of an expression over a text column
+// whose profile saw values the cast reads as NULL (warnings.CastProbe)
+// and says what it found; "" when there is none or it fails.
+func (e *Engine) castProbe(ctx context.Context, ds *datasource, plan *planast.Query) string {
+	probe, what := warnings.CastProbe(e.caller(ctx).FilterSnapshot(ds.snap), plan)
+	row, _, ok := e.probe(ctx, ds, probe)
+	if !ok {
+		return ""
+	}
+	return warnings.CastProbeWarning(what, row)
+}
+
+// probe runs a warning's probe plan as the caller, through the same
+// validation as any plan, and returns its one row; ok is false when there
+// is no probe or it fails (a probe only adds a warning, never an error).
+func (e *Engine) probe(ctx context.Context, ds *datasource, probe *planast.Query) (row []any, types []planast.Type, ok bool) {
+	if probe == nil {
+		return nil, nil, false
 	}
 	v, err := e.validateFor(ctx, ds, probe)
 	if err != nil {
-		return ""
+		return nil, nil, false
 	}
 	sql, err := e.render(ds, &planned{plan: v.Plan})
 	if err != nil {
-		return ""
+		return nil, nil, false
 	}
 	rows, err := e.execute(ctx, ds, sql)
 	if err != nil || len(rows.Rows) != 1 {
-		return ""
+		return nil, nil, false
 	}
-	return warnings.HavingWarning(plan, rows.Rows[0], rows.ColumnTypes)
+	return rows.Rows[0], rows.ColumnTypes, true
 }

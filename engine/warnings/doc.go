@@ -21,6 +21,11 @@
 // is named whatever the result, and when nothing matched that is said
 // instead of any guess about the filters (emptyTables).
 //
+// CastProbe and CastProbeWarning count what a cast of an expression of a
+// text column (REPLACE(amount, '$', ”)) still reads as NULL, with one
+// more query the pipeline runs as the caller, as HavingProbe does for a
+// having filter that kept no group.
+//
 // Static is what Of says of a run that returned rows, but ties: check_plan
 // shows it before anything runs.
 //

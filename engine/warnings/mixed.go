@@ -3,6 +3,7 @@ package warnings
 import (
 	"encoding/json"
 	"fmt"
+	"regexp"
 	"slices"
 	"strings"
 	"unicode"
@@ -152,37 +153,61 @@ func typeNoun(t planast.Type, plural bool) string {
 
 // amountFix tells how to cast an amount written for people ('$1,200.00':
 // a sign, a thousands separator) to a number: remove what is not part of
-// the number with REPLACE first. "" for any other value, or a cast to a
-// date.
+// the number with REPLACE first. An example written with a decimal comma
+// ('€1.234,50', '50,00') has its dots removed and its comma made a point
+// instead: removing the comma would read it a hundred times too large. ""
+// for any other value, or a cast to a date.
 func amountFix(c *planast.Cast, example any) string {
 	s, ok := example.(string)
 	if !ok || c.Type != planast.CastInteger && c.Type != planast.CastDecimal && c.Type != planast.CastFloat {
 		return ""
 	}
-	var strip []string
-	for _, r := range s {
-		if r == ',' || r == '%' || unicode.Is(unicode.Sc, r) {
-			if !slices.Contains(strip, string(r)) {
-				strip = append(strip, string(r))
-			}
+	type edit struct{ from, to string }
+	var edits []edit
+	add := func(from, to string) {
+		if !slices.Contains(edits, edit{from, to}) {
+			edits = append(edits, edit{from, to})
 		}
 	}
-	if len(strip) == 0 {
+	comma := decimalComma.MatchString(s)
+	for _, r := range s {
+		switch {
+		case r == ',' && !comma, r == '%' || unicode.Is(unicode.Sc, r):
+			add(string(r), "")
+		}
+	}
+	if comma {
+		if strings.Contains(s, ".") {
+			add(".", "")
+		}
+		add(",", ".")
+	}
+	if len(edits) == 0 {
 		return ""
 	}
 	arg, _ := json.Marshal(c.Expr)
 	x := string(arg)
-	for _, r := range strip {
-		x = fmt.Sprintf(`{"kind": "func", "name": "REPLACE", "args": [%s, {"kind": "literal", "value": %q}, {"kind": "literal", "value": ""}]}`, x, r)
-	}
-	quoted := make([]string, len(strip))
-	for i, r := range strip {
-		quoted[i] = fmt.Sprintf("%q", r)
+	said := make([]string, len(edits))
+	for i, e := range edits {
+		x = fmt.Sprintf(`{"kind": "func", "name": "REPLACE", "args": [%s, {"kind": "literal", "value": %q}, {"kind": "literal", "value": %q}]}`, x, e.from, e.to)
+		said[i] = fmt.Sprintf("remove %q", e.from)
+		if e.to != "" {
+			said[i] = fmt.Sprintf("make %q %q", e.from, e.to)
+		}
 	}
 	// the profile keeps one example: others may be written otherwise
-	// ('1,199.50', '29,99'), and a cast reads each it cannot as NULL
-	return fmt.Sprintf("; such values are amounts written for people: remove %s before the cast, e.g. cast %s; other forms (a thousands separator, a decimal comma) still read as NULL after it, so check that COUNT of the cast equals COUNT of the column", strings.Join(quoted, " and "), x)
+	// ('1,199.50' beside '29,99'), and a cast reads each it cannot as NULL
+	sep := "; a comma removed is read as a thousands separator, so a decimal comma ('50,00') would become 5000: if the column writes any, make their ',' a '.' instead"
+	if comma {
+		sep = "; a comma is read as the decimal point, so a thousands comma ('1,234.50') would read wrong: if the column writes any, remove their ',' instead"
+	}
+	return fmt.Sprintf("; such values are amounts written for people: %s before the cast, e.g. cast %s; other forms still read as NULL after it, so check that COUNT of the cast equals COUNT of the column%s", strings.Join(said, ", "), x, sep)
 }
+
+// decimalComma is an amount written with a decimal comma: digits, dots
+// between groups of three at most, a comma and one or two digits, signs
+// around ('€1.234,50', '50,00 €', '12,5%').
+var decimalComma = regexp.MustCompile(`^[^0-9,]*[0-9]{1,3}(\.[0-9]{3})*,[0-9]{1,2}[^0-9,.]*$|^[^0-9,.]*[0-9]+,[0-9]{1,2}[^0-9,.]*$`)
 
 // textExtreme explains MIN or MAX of a text column holding dates in more
 // than one form ('2024-01-05' and '05/01/2024'): they compare as text, so

@@ -1156,8 +1156,8 @@ var mutations = []mutation{
 	{
 		Name: "amount-fix-unsaid",
 		File: "engine/warnings/mixed.go",
-		Old:  "if len(strip) == 0 {",
-		New:  "if len(strip) >= 0 {",
+		Old:  "if len(edits) == 0 {",
+		New:  "if len(edits) >= 0 {",
 		Pkgs: []string{"./engine"}, Run: "TestCastOfAmountsWrittenForPeopleIsNamed",
 	},
 	{
@@ -2929,5 +2929,19 @@ var mutations = []mutation{
 		Old:  "\tcase \"ELAPSED_SECONDS\":\n\t\treturn CastTimestamp, []int{0, 1}",
 		New:  "\tcase \"ELAPSED_SECONDS\":\n\t\treturn CastTimestamp, nil",
 		Pkgs: []string{"./engine"}, Run: "TestElapsedTimeIsOneFigureOnEveryEngine",
+	},
+	{
+		Name: "cast-probe-not-run",
+		File: "engine/ask.go",
+		Old:  "if w := e.castProbe(ctx, ds, planned.plan); w != \"\" {",
+		New:  "if w := \"\"; w != \"\" {",
+		Pkgs: []string{"./engine"}, Run: "TestCastOfAnExpressionNamesTheValuesItLost",
+	},
+	{
+		Name: "amount-fix-decimal-comma-removed",
+		File: "engine/warnings/mixed.go",
+		Old:  "comma := decimalComma.MatchString(s)",
+		New:  "comma := decimalComma.MatchString(s) && false",
+		Pkgs: []string{"./engine"}, Run: "TestCastOfDecimalCommaAmountsHasAFix",
 	},
 }
