@@ -167,3 +167,38 @@ func TestGroupsSplitBySpellingAreNamed(t *testing.T) {
 		}
 	}
 }
+
+// The threat: "how many countries do our customers come from?" over
+// values typed by hand ('Germany', 'germany', 'Germany '): COUNT(DISTINCT)
+// counts each spelling, 8 where there are 4, and nothing looks wrong. A
+// run must name the spellings, and the expression the warning gives,
+// counted distinct, must count the values; values not spelled several
+// ways ('Anna', 'Anne') are not named.
+func TestCountDistinctOfSpellingsIsNamed(t *testing.T) {
+	db := sourcetest.TempDB(t,
+		"CREATE TABLE customers (id INTEGER PRIMARY KEY, country TEXT, name TEXT)",
+		"INSERT INTO customers VALUES (1, 'Germany', 'Anna'), (2, 'germany', 'Anne'), (3, 'Germany ', 'Bo'), (4, 'France', 'Cy'), (5, 'FRANCE', 'Di'), (6, 'Spain', 'Ed')")
+	e := airEngine(t, db, nil)
+	ctx := context.Background()
+	count := func(x string) []byte {
+		return []byte(`{"select":[{"expr":{"kind":"func","name":"COUNT","distinct":true,"args":[` + x + `]},"alias":"n"}],"from":[{"table":"customers","alias":"c"}]}`)
+	}
+	const said = "counts each spelling of one value"
+	res, err := e.RunPlan(ctx, "air", count(`{"kind":"column","table":"c","column":"country"}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	w := warningWith(res.Warnings, said)
+	fix := regexp.MustCompile(`count distinct (\{.*\})$`).FindStringSubmatch(w)
+	if fmt.Sprint(res.Rows) != "[[6]]" || fix == nil {
+		t.Fatalf("rows %v warnings %q: want 6 and the spellings named with an expression", res.Rows, res.Warnings)
+	}
+	fixed, err := e.RunPlan(ctx, "air", count(fix[1]))
+	if err != nil || fmt.Sprint(fixed.Rows) != "[[3]]" {
+		t.Errorf("counted by the warning's expression %s: %v %v, want 3", fix[1], fixed, err)
+	}
+	res, err = e.RunPlan(ctx, "air", count(`{"kind":"column","table":"c","column":"name"}`))
+	if err != nil || warningWith(res.Warnings, said) != "" {
+		t.Errorf("names: %v %v, want no spelling warning", res, err)
+	}
+}

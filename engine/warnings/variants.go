@@ -188,6 +188,25 @@ func splitGroups(snap *schema.Snapshot, plan *planast.Query, stored func(string,
 				out = append(out, w)
 			}
 		}
+		inspectQuery(q, func(e planast.Expr) {
+			f, ok := e.(*planast.Func)
+			if !ok || !f.Distinct || !strings.EqualFold(f.Name, "COUNT") || len(f.Args) != 1 {
+				return
+			}
+			ref, ok := f.Args[0].(*planast.Column)
+			if !ok {
+				return
+			}
+			t, c := emptyrange.TableOfColumn(snap, q, ref)
+			if c == nil || !textual(c) {
+				return
+			}
+			if vals, all := knownValues(t, c, stored); all {
+				if w := distinctSpellings(ref, vals); w != "" && !slices.Contains(out, w) {
+					out = append(out, w)
+				}
+			}
+		})
 		return true
 	})
 	return out
@@ -195,6 +214,39 @@ func splitGroups(snap *schema.Snapshot, plan *planast.Query, stored func(string,
 
 // splitGroup is splitGroups' check of one column's complete values.
 func splitGroup(ref *planast.Column, c *schema.Column, vals []string) string {
+	return spellingsWarning(ref, vals, func(first []string, more string) string {
+		return fmt.Sprintf("grouping by %q makes a group of each spelling of one value: %s are separate groups%s, each with part of the rows", c.Name, someQuoted(first), more)
+	}, "group by a cleaned value where a plan can write one", "to merge them, select and group by ")
+}
+
+// distinctSpellings is the check of COUNT(DISTINCT ref) over a column's
+// complete values: each spelling of one value counts once.
+func distinctSpellings(ref *planast.Column, vals []string) string {
+	return spellingsWarning(ref, vals, func(first []string, more string) string {
+		return fmt.Sprintf("COUNT(DISTINCT %s.%s) counts each spelling of one value: %s count as %d%s", ref.Table, ref.Column, someQuoted(first), len(first), more)
+	}, "count a cleaned value where a plan can write one", "to count values, not spellings, count distinct ")
+}
+
+// spellingsWarning says what values spelled several ways do (said), and
+// the fix: the expression that merges them after merge, or cleaned when
+// LOWER and TRIM cannot.
+func spellingsWarning(ref *planast.Column, vals []string, said func(first []string, more string) string, cleaned, merge string) string {
+	first, more, x := spellings(ref, vals)
+	if first == nil {
+		return ""
+	}
+	if x != "" {
+		return said(first, more) + "; " + merge + x
+	}
+	return said(first, more) + "; " + cleaned
+}
+
+// spellings finds the values of vals spelled several ways (by letter
+// case, surrounding spaces or punctuation): the first such set, a note
+// of how many more there are, and the expression of ref that merges them
+// ("" when punctuation differs, which LOWER and TRIM cannot merge). first
+// is nil when every value has one spelling.
+func spellings(ref *planast.Column, vals []string) (first []string, more, fix string) {
 	slices.Sort(vals)
 	vals = slices.Compact(vals)
 	byFold := map[string][]string{}
@@ -221,23 +273,19 @@ func splitGroup(ref *planast.Column, c *schema.Column, vals []string) string {
 		}
 	}
 	if len(split) == 0 {
-		return ""
+		return nil, "", ""
 	}
-	more := ""
 	if len(split) > 1 {
 		more = fmt.Sprintf(" (and %d more values spelled several ways)", len(split)-1)
 	}
-	fix := "group by a cleaned value where a plan can write one"
 	if !other {
-		x := fmt.Sprintf(`{"kind": "column", "table": %s, "column": %s}`, jsonText(ref.Table), jsonText(ref.Column))
+		fix = fmt.Sprintf(`{"kind": "column", "table": %s, "column": %s}`, jsonText(ref.Table), jsonText(ref.Column))
 		if spaces {
-			x = fmt.Sprintf(`{"kind": "func", "name": "TRIM", "args": [%s]}`, x)
+			fix = fmt.Sprintf(`{"kind": "func", "name": "TRIM", "args": [%s]}`, fix)
 		}
 		if letters {
-			x = fmt.Sprintf(`{"kind": "func", "name": "LOWER", "args": [%s]}`, x)
+			fix = fmt.Sprintf(`{"kind": "func", "name": "LOWER", "args": [%s]}`, fix)
 		}
-		fix = "to merge them, select and group by " + x
 	}
-	return fmt.Sprintf("grouping by %q makes a group of each spelling of one value: %s are separate groups%s, each with part of the rows; %s",
-		c.Name, someQuoted(split[0]), more, fix)
+	return split[0], more, fix
 }

@@ -2730,8 +2730,8 @@ var mutations = []mutation{
 	{
 		Name: "split-groups-fix-keeps-spaces",
 		File: "engine/warnings/variants.go",
-		Old:  "\t\tif spaces {\n\t\t\tx = fmt.Sprintf(`{\"kind\": \"func\", \"name\": \"TRIM\"",
-		New:  "\t\tif false {\n\t\t\tx = fmt.Sprintf(`{\"kind\": \"func\", \"name\": \"TRIM\"",
+		Old:  "\t\tif spaces {\n\t\t\tfix = fmt.Sprintf(`{\"kind\": \"func\", \"name\": \"TRIM\"",
+		New:  "\t\tif false {\n\t\t\tfix = fmt.Sprintf(`{\"kind\": \"func\", \"name\": \"TRIM\"",
 		Pkgs: []string{"./engine"}, Run: "TestGroupsSplitBySpellingAreNamed",
 	},
 	{
@@ -2943,5 +2943,12 @@ var mutations = []mutation{
 		Old:  "comma := decimalComma.MatchString(s)",
 		New:  "comma := decimalComma.MatchString(s) && false",
 		Pkgs: []string{"./engine"}, Run: "TestCastOfDecimalCommaAmountsHasAFix",
+	},
+	{
+		Name: "count-distinct-spellings-unsaid",
+		File: "engine/warnings/variants.go",
+		Old:  "if !ok || !f.Distinct || !strings.EqualFold(f.Name, \"COUNT\") || len(f.Args) != 1 {",
+		New:  "if true || !ok || !f.Distinct || !strings.EqualFold(f.Name, \"COUNT\") || len(f.Args) != 1 {",
+		Pkgs: []string{"./engine"}, Run: "TestCountDistinctOfSpellingsIsNamed",
 	},
 }
