@@ -3,8 +3,10 @@ package engine
 import (
 	"context"
 	"errors"
+	"slices"
 
 	"github.com/nl2sql/nl2sql/engine/warnings"
+	"github.com/nl2sql/nl2sql/internal/schema"
 	"github.com/nl2sql/nl2sql/internal/source"
 	"github.com/nl2sql/nl2sql/planast"
 )
@@ -70,4 +72,44 @@ func (e *Engine) probe(ctx context.Context, ds *datasource, probe *planast.Query
 		return nil, nil, false
 	}
 	return rows.Rows[0], rows.ColumnTypes, true
+}
+
+// emptyNoMore is snap with the row count forgotten of each table the plan
+// reads that was empty when profiled and holds rows now (one LIMIT 1
+// query each, only for such tables): rows written since the profile made
+// "the table held no rows" a warning that contradicted the rows it came
+// with, until the next profile.
+func (e *Engine) emptyNoMore(ctx context.Context, ds *datasource, snap *schema.Snapshot, plan *planast.Query) *schema.Snapshot {
+	var stale []int
+	planast.Inspect(plan, func(n planast.Node) bool {
+		q, ok := n.(*planast.Query)
+		if !ok {
+			return true
+		}
+		for _, f := range q.From {
+			t, ok := snap.Lookup(f.Schema, f.Table)
+			if f.Subquery != nil || !ok || t.RowCount == nil || *t.RowCount != 0 {
+				continue
+			}
+			i := slices.IndexFunc(snap.Tables, func(x schema.Table) bool { return x.Schema == t.Schema && x.Name == t.Name })
+			if i < 0 || slices.Contains(stale, i) {
+				continue
+			}
+			one := &planast.Query{Select: []planast.SelectItem{{Expr: &planast.Literal{Type: planast.TInteger, Int: 1, Text: "1"}, Alias: "one"}},
+				From: []planast.From{{Schema: t.Schema, Table: t.Name, Alias: "t"}}, Limit: new(int64(1))}
+			if _, _, ok := e.probe(ctx, ds, one); ok {
+				stale = append(stale, i)
+			}
+		}
+		return true
+	})
+	if len(stale) == 0 {
+		return snap
+	}
+	fresh := *snap
+	fresh.Tables = slices.Clone(snap.Tables)
+	for _, i := range stale {
+		fresh.Tables[i].RowCount = nil
+	}
+	return &fresh
 }

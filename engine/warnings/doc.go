@@ -19,7 +19,8 @@
 // (zeroDivisors). A count of 0 is a result that matched nothing too
 // (matchedNothing); a table the plan reads that was empty when profiled
 // is named whatever the result, and when nothing matched that is said
-// instead of any guess about the filters (emptyTables).
+// instead of any guess about the filters (emptyTables; the pipeline
+// passes a snapshot that forgets the count of a table holding rows again).
 //
 // CastProbe and CastProbeWarning count what a cast of an expression of a
 // text column (REPLACE(amount, '$', ”)) still reads as NULL, with one

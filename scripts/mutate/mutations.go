@@ -2951,4 +2951,11 @@ var mutations = []mutation{
 		New:  "if true || !ok || !f.Distinct || !strings.EqualFold(f.Name, \"COUNT\") || len(f.Args) != 1 {",
 		Pkgs: []string{"./engine"}, Run: "TestCountDistinctOfSpellingsIsNamed",
 	},
+	{
+		Name: "empty-table-that-got-rows-still-empty",
+		File: "engine/ask.go",
+		Old:  "warnings.Of(e.emptyNoMore(ctx, ds, e.caller(ctx).FilterSnapshot(ds.snap), planned.plan),",
+		New:  "warnings.Of(e.caller(ctx).FilterSnapshot(ds.snap),",
+		Pkgs: []string{"./engine"}, Run: "TestTableThatGotRowsIsNotCalledEmpty",
+	},
 }
