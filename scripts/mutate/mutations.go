@@ -2387,8 +2387,8 @@ var mutations = []mutation{
 	{
 		Name: "warnings-see-unfiltered-profile",
 		File: "engine/ask.go",
-		Old:  "warnings.Of(e.caller(ctx).FilterSnapshot(ds.snap), ",
-		New:  "warnings.Of(ds.snap, ",
+		Old:  "warnings.Of(e.emptyNoMore(ctx, ds, e.caller(ctx).FilterSnapshot(ds.snap), planned.plan), ",
+		New:  "warnings.Of(e.emptyNoMore(ctx, ds, ds.snap, planned.plan), ",
 		Pkgs: []string{"./engine"}, Run: "TestValuesNotOfTheColumnsTypeReadAsNull|TestCastOfTextNamesTheValuesReadAsNull",
 	},
 	{
