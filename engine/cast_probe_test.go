@@ -50,3 +50,54 @@ func TestCastOfAnExpressionNamesTheValuesItLost(t *testing.T) {
 		})
 	}
 }
+
+// The threat, the other way: a host that reads each form of amount in its
+// own branch of a CASE (euro amounts with a decimal comma, dollar amounts
+// with thousands commas) was told the cast of each branch read the other
+// branch's values as NULL, a false alarm that teaches it to ignore the
+// real ones. A cast in a branch is judged by the rows that reach the
+// branch: silent when it reads them all, named with the count of those it
+// does not.
+func TestCastInACaseBranchCountsItsOwnRows(t *testing.T) {
+	db := []string{
+		"CREATE TABLE orders (id INTEGER PRIMARY KEY, amount TEXT)",
+		"INSERT INTO orders VALUES (1, '$1,234.50'), (2, '1500'), (3, '$20.00'), (4, '€50,00'), (5, NULL), (6, '$2,000.00')",
+	}
+	amount := `{"kind":"column","table":"o","column":"amount"}`
+	replace := func(x, from, to string) string {
+		return `{"kind":"func","name":"REPLACE","args":[` + x + `,{"kind":"literal","value":"` + from + `"},{"kind":"literal","value":"` + to + `"}]}`
+	}
+	cast := func(x string) string { return `{"kind":"cast","type":"decimal","expr":` + x + `}` }
+	like := func(p string) string {
+		return `{"kind":"like","expr":` + amount + `,"pattern":{"kind":"literal","value":"` + p + `"}}`
+	}
+	euro := cast(replace(replace(replace(amount, "€", ""), ".", ""), ",", "."))
+	dollar := cast(replace(replace(amount, "$", ""), ",", ""))
+	for _, c := range []struct {
+		name, expr, want string // want: "" for no warning
+	}{
+		{"every form read in its branch", `{"kind":"case","whens":[{"when":` + like("€%") + `,"then":` + euro + `}],"else":` + dollar + `}`, ""},
+		{"a branch that loses its own rows", `{"kind":"case","whens":[{"when":` + like("$%") + `,"then":` + cast(replace(amount, "$", "")) + `}]}`, "read 2 values"},
+		{"a bare cast in a branch", `{"kind":"case","whens":[{"when":` + like("€%") + `,"then":{"kind":"literal","value":0}}],"else":` + cast(amount) + `}`, "read 3 values"},
+	} {
+		plan := `{"select":[{"expr":{"kind":"func","name":"SUM","args":[` + c.expr + `]},"alias":"s"}],"from":[{"table":"orders","alias":"o"}]}`
+		for _, en := range everyEngine(db) {
+			t.Run(c.name+"/"+en.name, func(t *testing.T) {
+				e := specEngine(t, en.spec(t))
+				res, err := e.RunPlan(context.Background(), "air", []byte(plan))
+				if err != nil {
+					t.Fatal(err)
+				}
+				var lost []string
+				for _, w := range res.Warnings {
+					if strings.Contains(w, "as NULL") {
+						lost = append(lost, w)
+					}
+				}
+				if c.want == "" && len(lost) > 0 || c.want != "" && (len(lost) != 1 || !strings.Contains(lost[0], c.want) || !strings.Contains(lost[0], "branch of the CASE")) {
+					t.Errorf("rows %v warnings %q, want %q", res.Rows, res.Warnings, c.want)
+				}
+			})
+		}
+	}
+}

@@ -28,12 +28,14 @@ func CastProbe(snap *schema.Snapshot, plan *planast.Query) (probe *planast.Query
 		if probe != nil {
 			return
 		}
+		guards := guardedCasts(q)
 		inspectQuery(q, func(e planast.Expr) {
 			c, ok := e.(*planast.Cast)
 			if !ok || probe != nil || !c.FromText {
 				return
 			}
-			if _, bare := c.Expr.(*planast.Column); bare {
+			guard, guarded := guards[c]
+			if _, bare := c.Expr.(*planast.Column); bare && !guarded {
 				return // the profile's count says it (mixedWarnings)
 			}
 			ref := onlyColumn(c.Expr)
@@ -56,30 +58,38 @@ func CastProbe(snap *schema.Snapshot, plan *planast.Query) (probe *planast.Query
 			if from.Table == "" {
 				return
 			}
-			b, err := json.Marshal(c)
-			if err != nil {
-				return
-			}
-			x, err := planast.DecodeExpr(b, planast.DefaultLimits)
+			x, err := copyExpr(c)
 			if err != nil {
 				return
 			}
 			refCol := &planast.Column{Table: ref.Table, Column: ref.Column}
+			var where planast.Expr = &planast.Binary{Op: planast.OpAnd,
+				Left:  &planast.IsNull{Expr: refCol, Negated: true},
+				Right: &planast.IsNull{Expr: x}}
+			if guarded {
+				// only the rows that reach the cast's branch of its CASE
+				g, err := copyExpr(guard)
+				if err != nil {
+					return
+				}
+				where = &planast.Binary{Op: planast.OpAnd, Left: where, Right: g}
+			}
 			probe = &planast.Query{
 				Select: []planast.SelectItem{
 					{Expr: &planast.Func{Name: "COUNT"}, Alias: "lost"},
 					{Expr: &planast.Func{Name: "MIN", Args: []planast.Expr{refCol}}, Alias: "example"},
 				},
-				From: []planast.From{{Schema: from.Schema, Table: from.Table, Alias: from.Alias}},
-				Where: &planast.Binary{Op: planast.OpAnd,
-					Left:  &planast.IsNull{Expr: refCol, Negated: true},
-					Right: &planast.IsNull{Expr: x}},
+				From:  []planast.From{{Schema: from.Schema, Table: from.Table, Alias: from.Alias}},
+				Where: where,
 			}
 			arg, err := json.Marshal(c.Expr)
 			if err != nil {
 				return
 			}
 			what = fmt.Sprintf("the cast of %s to %s", arg, c.Type)
+			if guarded {
+				what += " in its branch of the CASE"
+			}
 		})
 	})
 	return probe, what
@@ -127,4 +137,72 @@ func CastProbeWarning(what string, row []any) string {
 		values += " (such as " + example(row[1], planast.TypeText) + ")"
 	}
 	return fmt.Sprintf("%s read %s of the table as NULL, so they count in no sum, average or comparison and group as NULL; change the expression until it reads them too, or check that they are meant to be missing", what, values)
+}
+
+// copyExpr is a fresh copy of e, to build a probe from.
+func copyExpr(e planast.Expr) (planast.Expr, error) {
+	b, err := json.Marshal(e)
+	if err != nil {
+		return nil, err
+	}
+	return planast.DecodeExpr(b, planast.DefaultLimits)
+}
+
+// guardedCasts maps each cast of q's own expressions that stands in a
+// branch of a CASE (a THEN or the ELSE) to the condition under which a
+// row reaches that branch: CASE WHEN amount LIKE '€%' THEN CAST(…) reads
+// only the euro amounts, so what the cast makes of the others says
+// nothing. The condition is the CASE itself picking the branch (its WHENs
+// numbered, compared with the branch's number), which keeps its
+// semantics exactly, NULLs and earlier WHENs included; a CASE inside a
+// branch adds its own condition to the outer one.
+func guardedCasts(q *planast.Query) map[*planast.Cast]planast.Expr {
+	out := map[*planast.Cast]planast.Expr{}
+	var walk func(e planast.Expr, guard planast.Expr)
+	walk = func(e planast.Expr, guard planast.Expr) {
+		planast.Inspect(e, func(n planast.Node) bool {
+			switch x := n.(type) {
+			case *planast.Query:
+				return false
+			case *planast.Cast:
+				if guard != nil {
+					out[x] = guard
+				}
+			case *planast.Case:
+				pick := &planast.Case{Operand: x.Operand, Else: intLit(0)}
+				for i, w := range x.Whens {
+					pick.Whens = append(pick.Whens, planast.When{When: w.When, Then: intLit(int64(i + 1))})
+				}
+				branch := func(i int64) planast.Expr {
+					var g planast.Expr = &planast.Binary{Op: planast.OpEq, Left: pick, Right: intLit(i)}
+					if guard != nil {
+						g = &planast.Binary{Op: planast.OpAnd, Left: guard, Right: g}
+					}
+					return g
+				}
+				if x.Operand != nil {
+					walk(x.Operand, guard)
+				}
+				for i, w := range x.Whens {
+					walk(w.When, guard)
+					walk(w.Then, branch(int64(i+1)))
+				}
+				if x.Else != nil {
+					walk(x.Else, branch(0))
+				}
+				return false
+			}
+			return true
+		})
+	}
+	for _, root := range q.OwnExprs() {
+		if root != nil {
+			walk(root, nil)
+		}
+	}
+	return out
+}
+
+func intLit(n int64) *planast.Literal {
+	return &planast.Literal{Type: planast.TInteger, Int: n, Text: fmt.Sprint(n)}
 }

@@ -39,6 +39,7 @@ func mixedWarnings(snap *schema.Snapshot, plan *planast.Query) []string {
 		if !ok {
 			return true
 		}
+		guards := guardedCasts(q)
 		planast.Inspect(q, func(n planast.Node) bool {
 			if sub, ok := n.(*planast.Query); ok && sub != q {
 				return false // visited with its own sources
@@ -58,8 +59,8 @@ func mixedWarnings(snap *schema.Snapshot, plan *planast.Query) []string {
 				}
 			case *planast.Cast:
 				ref, ok := x.Expr.(*planast.Column)
-				if !ok || !x.FromText {
-					break
+				if _, guarded := guards[x]; !ok || !x.FromText || guarded {
+					break // a cast in a CASE branch: CastProbe counts its rows
 				}
 				_, c := emptyrange.TableOfColumn(snap, q, ref)
 				if c == nil || c.Type != planast.TypeText || seen[key{c, x.Type}] {

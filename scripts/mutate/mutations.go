@@ -2958,4 +2958,18 @@ var mutations = []mutation{
 		New:  "warnings.Of(e.caller(ctx).FilterSnapshot(ds.snap),",
 		Pkgs: []string{"./engine"}, Run: "TestTableThatGotRowsIsNotCalledEmpty",
 	},
+	{
+		Name: "case-branch-cast-warned-by-profile",
+		File: "engine/warnings/mixed.go",
+		Old:  "if _, guarded := guards[x]; !ok || !x.FromText || guarded {",
+		New:  "if _, guarded := guards[x]; !ok || !x.FromText || guarded && false {",
+		Pkgs: []string{"./engine"}, Run: "TestCastInACaseBranchCountsItsOwnRows",
+	},
+	{
+		Name: "case-branch-probe-unguarded",
+		File: "engine/warnings/castprobe.go",
+		Old:  "where = &planast.Binary{Op: planast.OpAnd, Left: where, Right: g}",
+		New:  "_ = g",
+		Pkgs: []string{"./engine"}, Run: "TestCastInACaseBranchCountsItsOwnRows",
+	},
 }
