@@ -306,3 +306,38 @@ func TestTextComparisonOfDatesInSeveralFormsIsNamed(t *testing.T) {
 		})
 	}
 }
+
+// The threat: a column typed by several hands holds '15/02/2024' (day
+// first) beside '03/20/2024' (month first). One order for all of them
+// reads one of the two as NULL, and a host that follows the warning's
+// expression is still silently short. The expression must read each by
+// the part over 12, on every engine.
+func TestDatesInBothOrdersAreReadByTheirDay(t *testing.T) {
+	db := []string{
+		"CREATE TABLE signups (id INTEGER PRIMARY KEY, day TEXT)",
+		"INSERT INTO signups VALUES (1, '2024-01-05'), (2, '15/02/2024'), (3, '03/20/2024'), (4, '2024-04-01'), (5, '2024-04-02')",
+	}
+	for _, en := range everyEngine(db) {
+		t.Run(en.name, func(t *testing.T) {
+			e := specEngine(t, en.spec(t))
+			ctx := context.Background()
+			res, err := e.RunPlan(ctx, "air", []byte(`{"from":[{"table":"signups","alias":"s"}],"select":[{"expr":{"kind":"func","name":"COUNT","args":[{"kind":"cast","type":"date","expr":{"kind":"column","table":"s","column":"day"}}]},"alias":"n"}]}`))
+			if err != nil {
+				t.Fatal(err)
+			}
+			w := warningWith(res.Warnings, "the cast to date")
+			_, fix, ok := strings.Cut(w, "read the column as ")
+			fix, _, _ = strings.Cut(fix, " (the __/__/____ ones")
+			if !ok {
+				t.Fatalf("warnings %q: want an expression that reads the other dates", res.Warnings)
+			}
+			fixed, err := e.RunPlan(ctx, "air", []byte(`{"from":[{"table":"signups","alias":"s"}],"select":[{"expr":`+fix+`,"alias":"d"}],"order_by":[{"expr":{"kind":"column","column":"d"}}]}`))
+			if err != nil {
+				t.Fatalf("the warning's expression %s: %v", fix, err)
+			}
+			if got := fmt.Sprint(fixed.Rows); got != "[[2024-01-05] [2024-02-15] [2024-03-20] [2024-04-01] [2024-04-02]]" {
+				t.Errorf("the warning's expression reads %s, want both orders read by the part over 12", got)
+			}
+		})
+	}
+}

@@ -16,13 +16,14 @@ import (
 var numericDate = regexp.MustCompile(`^([0-9]{2})([/.-])([0-9]{2})([/.-])([0-9]{4})$`)
 
 // dateFix writes, as plan JSON, the expression (and says how it reads
-// them) that reads text dates
-// shaped as example (27/02/2025) as dates along with the ISO ones: a CASE
-// that reorders such a value into YYYY-MM-DD with SUBSTR and CONCAT, cast
-// to the type. Which of the two first parts is the day only a part over
-// 12 shows; the example alone may not, so the fix reads the first as the
-// day unless the example proves otherwise, and then says how to swap
-// them. "" for an example of another shape (a month name, epoch
+// them) that reads text dates shaped as example (27/02/2025) as dates
+// along with the ISO ones: a CASE that reorders such a value into
+// YYYY-MM-DD with SUBSTR and CONCAT, cast to the type. Which of the two
+// first parts is the day, a part over 12 shows, value by value: a column
+// typed by several hands holds '15/02/2024' beside '03/20/2024', and one
+// order for all would lose one of them. Where both parts are 12 or less
+// the example decides, or the day comes first, and the warning says how
+// to swap them. "" for an example of another shape (a month name, epoch
 // seconds), whose reading a plan cannot spell so simply.
 func dateFix(x planast.Expr, to planast.CastType, ex any) (expr, reading string) {
 	s, _ := ex.(string)
@@ -32,14 +33,14 @@ func dateFix(x planast.Expr, to planast.CastType, ex any) (expr, reading string)
 	}
 	first, _ := strconv.Atoi(m[1])
 	second, _ := strconv.Atoi(m[3])
-	day, month, which := 1, 4, "the first part as the day"
+	day, month, which := 1, 4, "the first as the day"
 	switch {
 	case second > 12 && first <= 12:
-		day, month, which = 4, 1, fmt.Sprintf("the second part as the day, as %s shows", example(s, planast.TypeText))
+		day, month, which = 4, 1, fmt.Sprintf("the second as the day, as %s shows", example(s, planast.TypeText))
 	case first > 12:
-		which = fmt.Sprintf("the first part as the day, as %s shows", example(s, planast.TypeText))
+		which = fmt.Sprintf("the first as the day, as %s shows", example(s, planast.TypeText))
 	default:
-		which += fmt.Sprintf(` (%s could be either: if the data writes the month first, swap SUBSTR's starts %d and %d)`, example(s, planast.TypeText), 1, 4)
+		which += fmt.Sprintf(` (%s could be either: if the data writes the month first, swap SUBSTR's starts %d and %d in the last WHEN)`, example(s, planast.TypeText), 1, 4)
 	}
 	col, err := json.Marshal(x)
 	if err != nil {
@@ -49,11 +50,17 @@ func dateFix(x planast.Expr, to planast.CastType, ex any) (expr, reading string)
 		return fmt.Sprintf(`{"kind": "func", "name": "SUBSTR", "args": [%s, {"kind": "literal", "value": %d}, {"kind": "literal", "value": %d}]}`, col, from, n)
 	}
 	dash := `{"kind": "literal", "value": "-"}`
-	iso := fmt.Sprintf(`{"kind": "func", "name": "CONCAT", "args": [%s, %s, %s, %s, %s]}`, sub(7, 4), dash, sub(month, 2), dash, sub(day, 2))
+	iso := func(day, month int) string {
+		return fmt.Sprintf(`{"kind": "func", "name": "CONCAT", "args": [%s, %s, %s, %s, %s]}`, sub(7, 4), dash, sub(month, 2), dash, sub(day, 2))
+	}
 	shape := "__" + m[2] + "__" + m[4] + "____"
-	read := fmt.Sprintf(`{"kind": "cast", "type": %q, "expr": {"kind": "case", "whens": [{"when": {"kind": "like", "expr": %s, "pattern": {"kind": "literal", "value": %q}}, "then": %s}], "else": %s}}`,
-		to, col, shape, iso, col)
-	return read, fmt.Sprintf(`the %s ones reordered into ISO, reading %s`, shape, which)
+	shaped := fmt.Sprintf(`{"kind": "like", "expr": %s, "pattern": {"kind": "literal", "value": %q}}`, col, shape)
+	dayAt := func(at int) string {
+		return fmt.Sprintf(`{"kind": "binary", "op": "and", "left": %s, "right": {"kind": "binary", "op": ">", "left": {"kind": "cast", "type": "integer", "expr": %s}, "right": {"kind": "literal", "value": 12}}}`, shaped, sub(at, 2))
+	}
+	read := fmt.Sprintf(`{"kind": "cast", "type": %q, "expr": {"kind": "case", "whens": [{"when": %s, "then": %s}, {"when": %s, "then": %s}, {"when": %s, "then": %s}], "else": %s}}`,
+		to, dayAt(1), iso(1, 4), dayAt(4), iso(4, 1), shaped, iso(day, month), col)
+	return read, fmt.Sprintf(`the %s ones reordered into ISO, reading a part over 12 as the day and, where both are 12 or less, %s`, shape, which)
 }
 
 // isoDateText is text a filter compares with as a date: an ISO year,

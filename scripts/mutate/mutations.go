@@ -2972,4 +2972,11 @@ var mutations = []mutation{
 		New:  "_ = g",
 		Pkgs: []string{"./engine"}, Run: "TestCastInACaseBranchCountsItsOwnRows",
 	},
+	{
+		Name: "date-fix-one-order-for-all",
+		File: "engine/warnings/datefix.go",
+		Old:  "to, dayAt(1), iso(1, 4), dayAt(4), iso(4, 1), shaped, iso(day, month), col)",
+		New:  "to, dayAt(1), iso(day, month), dayAt(4), iso(day, month), shaped, iso(day, month), col)",
+		Pkgs: []string{"./engine"}, Run: "TestDatesInBothOrdersAreReadByTheirDay",
+	},
 }
