@@ -3,6 +3,7 @@ package warnings
 import (
 	"strings"
 	"unicode"
+	"unicode/utf8"
 
 	"golang.org/x/text/runes"
 	"golang.org/x/text/transform"
@@ -34,6 +35,38 @@ var typographic = runes.Map(func(r rune) rune {
 // aside. Equality on every engine sees each of these as a different
 // value, so a filter typed from a question matches nothing.
 func folded(s string) string {
+	if out, ok := foldedASCII(s); ok {
+		return out
+	}
+	return foldedUnicode(s)
+}
+
+// foldedASCII is folded for a value of ASCII bytes alone (most stored
+// values), without the Unicode transforms, which allocate and cost more
+// than the rest of a warning's checks together: on ASCII, composition and
+// decomposition change nothing and there is no accent to drop, so only
+// typographic's ASCII cases are left (a backquote read as an apostrophe,
+// white space read as a space). ok is false when s holds a non-ASCII byte.
+func foldedASCII(s string) (out string, ok bool) {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= utf8.RuneSelf {
+			return "", false
+		}
+	}
+	out = strings.Map(func(r rune) rune {
+		switch r {
+		case '`':
+			return '\''
+		case '\t', '\n', '\v', '\f', '\r':
+			return ' '
+		}
+		return r
+	}, s)
+	return strings.ToLower(strings.TrimSpace(out)), true
+}
+
+// foldedUnicode is folded by its definition, for any value.
+func foldedUnicode(s string) string {
 	t := transform.Chain(norm.NFD, runes.Remove(runes.In(unicode.Mn)), typographic, norm.NFC)
 	out, _, err := transform.String(t, s)
 	if err != nil {
