@@ -94,6 +94,10 @@ func lifecycle(next http.Handler) http.Handler {
 // revisions and is a request or notification other than initialize. A
 // body that does not parse is left to mcp-go (a JSON-RPC parse error).
 func needsSessionID(h http.Header, body []byte) bool {
+	if mcpgo.IsModernProtocol(h.Get(mcpgo.HeaderProtocolVersion)) {
+		// modern whatever the body says: no need to decode it
+		return false
+	}
 	var m struct {
 		Method string `json:"method"`
 		Params struct {
@@ -103,8 +107,7 @@ func needsSessionID(h http.Header, body []byte) bool {
 	if json.Unmarshal(body, &m) != nil || m.Method == "" || m.Method == string(mcpgo.MethodInitialize) {
 		return false
 	}
-	modern := mcpgo.IsModernProtocol(h.Get(mcpgo.HeaderProtocolVersion)) || mcpgo.IsModernProtocol(m.Params.Meta.ProtocolVersion())
-	return !modern
+	return !mcpgo.IsModernProtocol(m.Params.Meta.ProtocolVersion())
 }
 
 func writeRPCError(w http.ResponseWriter, status, code int, msg string) {
