@@ -249,10 +249,19 @@ func spellingsWarning(ref *planast.Column, vals []string, said func(first []stri
 func spellings(ref *planast.Column, vals []string) (first []string, more, fix string) {
 	slices.Sort(vals)
 	vals = slices.Compact(vals)
+	folds := make([]string, len(vals))
+	distinct := make(map[string]struct{}, len(vals))
+	for i, v := range vals {
+		folds[i] = folded(v)
+		distinct[folds[i]] = struct{}{}
+	}
+	if len(distinct) == len(vals) {
+		return "" // each value folds to its own: no value spelled two ways
+	}
 	byFold := map[string][]string{}
 	var order []string
-	for _, v := range vals {
-		f := folded(v)
+	for i, v := range vals {
+		f := folds[i]
 		if len(byFold[f]) == 0 {
 			order = append(order, f)
 		}
