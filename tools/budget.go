@@ -123,6 +123,9 @@ func structured(v any, text string) *mcpgo.CallToolResult {
 // encoding/json makes of a json.RawMessage, so the content's bytes add
 // exactly their length.
 func wireLen(r *mcpgo.CallToolResult) (int, error) {
+	if n, ok := textResultLen(r); ok {
+		return n, nil
+	}
 	if len(r.RawStructuredContent) == 0 {
 		b, err := json.Marshal(r)
 		return len(b), err
@@ -131,6 +134,67 @@ func wireLen(r *mcpgo.CallToolResult) (int, error) {
 	c.RawStructuredContent = json.RawMessage("0")
 	b, err := json.Marshal(&c)
 	return len(b) - 1 + len(r.RawStructuredContent), err
+}
+
+// textEnvelope is the JSON of a result holding one empty text content
+// and structured content "0": what textResultLen adds its parts to.
+var textEnvelope = func() int {
+	b, err := json.Marshal(&mcpgo.CallToolResult{Content: []mcpgo.Content{mcpgo.NewTextContent("")}, RawStructuredContent: json.RawMessage("0")})
+	if err != nil {
+		panic(err)
+	}
+	return len(b)
+}()
+
+// textResultLen is wireLen without encoding anything, for the shape of
+// nearly every result (one text content, raw structured content, nothing
+// else): the envelope's length, the content's bytes, and the text's length
+// as encoding/json writes it (jsonStringLen). ok is false for any other
+// shape.
+func textResultLen(r *mcpgo.CallToolResult) (n int, ok bool) {
+	if r.Meta != nil || r.ResultType != "" || r.IsError || len(r.InputRequests) > 0 || r.RequestState != "" ||
+		len(r.RawStructuredContent) == 0 || len(r.Content) != 1 {
+		return 0, false
+	}
+	tc, ok := r.Content[0].(mcpgo.TextContent)
+	if !ok || tc.Annotations != nil || tc.Meta != nil || tc.Type != "text" {
+		return 0, false
+	}
+	// the envelope holds "" and 0 where the text's quoted form and the
+	// structured content go
+	return textEnvelope - 1 + len(r.RawStructuredContent) + jsonStringLen(tc.Text) - 2, true
+}
+
+// jsonStringLen is len(json.Marshal(s)): the quotes, each byte that
+// needs no escape, two bytes for the short escapes (\", \\, \b, \f, \n,
+// \r, \t), six for \u00XX (other control bytes, and <, > and &, which
+// encoding/json escapes for HTML), six for each byte of invalid UTF-8
+// (\ufffd) and for U+2028 and U+2029; other characters as their bytes.
+func jsonStringLen(s string) int {
+	n := 2
+	for i := 0; i < len(s); {
+		b := s[i]
+		if b < utf8.RuneSelf {
+			switch {
+			case b == '"' || b == '\\' || b == '\b' || b == '\f' || b == '\n' || b == '\r' || b == '\t':
+				n += 2
+			case b < 0x20 || b == '<' || b == '>' || b == '&':
+				n += 6
+			default:
+				n++
+			}
+			i++
+			continue
+		}
+		c, size := utf8.DecodeRuneInString(s[i:])
+		if (c == utf8.RuneError && size == 1) || c == '\u2028' || c == '\u2029' {
+			n += 6
+		} else {
+			n += size
+		}
+		i += size
+	}
+	return n
 }
 
 // fits reports whether r fits budget, tokenizing only when its bytes do

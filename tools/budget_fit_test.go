@@ -181,3 +181,31 @@ func TestSinglePassSizingCutsAsBefore(t *testing.T) {
 	}
 	t.Logf("%d cut, %d kept whole, %d refused", cut, kept, refused)
 }
+
+// TestJSONStringLenIsMarshalsLength: jsonStringLen agrees with
+// encoding/json on every byte alone and in context, on the escapes it
+// treats apart, and on random byte strings (invalid UTF-8 included).
+func TestJSONStringLenIsMarshalsLength(t *testing.T) {
+	cases := []string{"", "plain", "<&>", "\u2028\u2029", "naïve 日本語", "\xff\xfe", "a\xc3", "\x7f\x00\x1f", `"\`}
+	for b := range 256 {
+		c := string([]byte{byte(b)})
+		cases = append(cases, c, "x"+c+"y", c+"é")
+	}
+	r := rand.New(rand.NewPCG(3, 5))
+	for range 3000 {
+		b := make([]byte, r.IntN(24))
+		for i := range b {
+			b[i] = byte(r.IntN(256))
+		}
+		cases = append(cases, string(b), "é"+string(b)+"\u2028")
+	}
+	for _, s := range cases {
+		want, err := json.Marshal(s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := jsonStringLen(s); got != len(want) {
+			t.Fatalf("jsonStringLen(%q) = %d, encoding/json writes %d bytes: %s", s, got, len(want), want)
+		}
+	}
+}
