@@ -111,7 +111,8 @@ func (f *File) checkOne(ctx context.Context, q *Query, cfg *config.Config, pol *
 	}
 	// The gate every run meets (the adapter's Query applies it to the text
 	// Run sends): what validates must be what runs.
-	if se := source.CheckStatement(q.dialect, placeholders(q.prep.parse, q.dialect)); se != nil {
+	q.sent = placeholders(q.prep.parse, q.dialect)
+	if se := source.CheckStatement(q.dialect, q.sent); se != nil {
 		return refusef(CodeNotSelect, "the statement gate every run applies refuses it: %s (%s)", se.Msg, se.Hint)
 	}
 	if an.params != len(q.prep.order) {
@@ -159,7 +160,7 @@ func (f *File) plan(ctx context.Context, q *Query, src Source) *Error {
 			args[i] = zeroOf(p.Type)
 		}
 	}
-	text := placeholders(q.prep.parse, q.dialect)
+	text := q.sent
 	var err error
 	if ex, ok := src.(Explainer); ok {
 		err = ex.Explain(ctx, text, args)

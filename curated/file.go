@@ -60,6 +60,9 @@ type Query struct {
 	prep    *prepared
 	an      *analysis
 	tables  []resolved // set by Check
+	// sent is the parse text with its placeholders in the dialect's form
+	// (placeholders), set by Check: what a run without row filters sends.
+	sent    string
 	checked bool
 }
 

@@ -233,3 +233,36 @@ func TestRunOtherEngines(t *testing.T) {
 		})
 	}
 }
+
+// On SQLite a run sends ?k placeholders, whether the text is the checked
+// one (converted once, at Check) or one a row filter rewrote.
+func TestRunSQLitePlaceholders(t *testing.T) {
+	db := filepath.Join(t.TempDir(), "r.sqlite")
+	execDB(t, "sqlite", db, "CREATE TABLE customer (id integer, rep integer)",
+		"INSERT INTO customer VALUES (1, 1), (2, 2), (3, 1)")
+	body := "datasources: [{id: h, engine: sqlite, path: '" + db + "'}]\nroles:\n  all: {allow: [h]}\n  r: {allow: [h], row_filters: [{table: h.main.customer, where: \"rep = :rep\"}]}\n" +
+		"users: [{name: a, roles: [all]}, {name: u, roles: [r], attributes: {rep: 1}}]\n"
+	cfg := writeSetup(t, body, nil,
+		vq{"id": "above", "datasource": "h", "description": "customers", "questions": []string{"customers above"},
+			"sql":    "SELECT c.id FROM customer AS c WHERE c.id > :min AND :min >= 0 ORDER BY c.id",
+			"params": []map[string]any{{"name": "min", "type": "integer", "example": 0}}})
+	set, refused, targets, err := open(context.Background(), cfg, true)
+	defer closeTargets(targets)
+	if err != nil || len(refused) > 0 {
+		t.Fatalf("%v %v", err, refused)
+	}
+	pol, _ := scope.New(cfg.Access())
+	for user, rows := range map[string]string{"a": "[[2] [3]]", "u": "[[3]]"} {
+		sc, _ := pol.ForUser(user)
+		ex, err := set.RunByID(context.Background(), targets["h"].Source, "above", map[string]any{"min": json.Number("1")}, sc, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := fmt.Sprint(ex.Result.Rows); got != rows {
+			t.Errorf("%s: rows %s, want %s", user, got, rows)
+		}
+		if strings.Contains(ex.SQL, "$") || strings.Count(ex.SQL, "?1") != 2 {
+			t.Errorf("%s: sent %s, want ?1 twice and no $k", user, ex.SQL)
+		}
+	}
+}

@@ -68,7 +68,11 @@ func Run(ctx context.Context, src Source, q *Query, params map[string]any, sc *s
 	if ferr != nil {
 		return nil, ferr
 	}
-	text = placeholders(text, q.dialect)
+	if text == q.prep.parse && q.sent != "" {
+		text = q.sent // no row filter changed the text: converted once, at Check
+	} else {
+		text = placeholders(text, q.dialect)
+	}
 	for _, g := range gates {
 		if err := g(q, text); err != nil {
 			return nil, err
