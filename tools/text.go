@@ -61,7 +61,7 @@ func Table(cols []string, types []planast.Type, rows [][]any, max int) string {
 	lines := [][]string{make([]string, len(cols)), make([]string, len(cols))}
 	for i, c := range cols {
 		lines[0][i] = cellfmt.Text(c)
-		lines[1][i] = strings.Repeat("-", max1(uniseg.StringWidth(lines[0][i]), 3))
+		lines[1][i] = strings.Repeat("-", max1(displayWidth(lines[0][i]), 3))
 	}
 	for i, row := range rows {
 		if i >= max {
@@ -84,7 +84,9 @@ func Table(cols []string, types []planast.Type, rows [][]any, max int) string {
 // with spaces to its column's widest display width plus two.
 func alignCells(lines [][]string) string {
 	var widths []int
-	for _, l := range lines {
+	cellWidths := make([][]int, len(lines)) // each cell's, measured once
+	for i, l := range lines {
+		cellWidths[i] = make([]int, len(l))
 		for j, c := range l {
 			if j == len(l)-1 {
 				continue
@@ -92,20 +94,35 @@ func alignCells(lines [][]string) string {
 			for len(widths) <= j {
 				widths = append(widths, 0)
 			}
-			widths[j] = max1(widths[j], uniseg.StringWidth(c))
+			cellWidths[i][j] = displayWidth(c)
+			widths[j] = max1(widths[j], cellWidths[i][j])
 		}
 	}
 	var b strings.Builder
-	for _, l := range lines {
+	for i, l := range lines {
 		for j, c := range l {
 			b.WriteString(c)
 			if j < len(l)-1 {
-				b.WriteString(strings.Repeat(" ", widths[j]-uniseg.StringWidth(c)+2))
+				for range widths[j] - cellWidths[i][j] + 2 {
+					b.WriteByte(' ')
+				}
 			}
 		}
 		b.WriteByte('\n')
 	}
 	return b.String()
+}
+
+// displayWidth is uniseg.StringWidth(s), counted directly when s is
+// printable ASCII alone (most cells): each such character is a grapheme
+// one cell wide.
+func displayWidth(s string) int {
+	for i := 0; i < len(s); i++ {
+		if s[i] < 0x20 || s[i] > 0x7e {
+			return uniseg.StringWidth(s)
+		}
+	}
+	return len(s)
 }
 
 func cell(v any, t planast.Type) string {

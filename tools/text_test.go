@@ -1,6 +1,7 @@
 package tools
 
 import (
+	"math/rand/v2"
 	"strings"
 	"testing"
 
@@ -114,6 +115,29 @@ func TestTableTellsValuesApart(t *testing.T) {
 		got := strings.TrimSpace(strings.Split(Table([]string{"c"}, []planast.Type{c.t}, [][]any{{c.v}}, 1), "\n")[2])
 		if got != c.want {
 			t.Errorf("cell of %#v (%s) = %s, want %s", c.v, c.t, got, c.want)
+		}
+	}
+}
+
+// TestDisplayWidthIsUnisegs: the printable-ASCII count agrees with uniseg
+// on every ASCII byte in context and on random strings.
+func TestDisplayWidthIsUnisegs(t *testing.T) {
+	cases := []string{"", "東京都", "😀😀 ok", "e\u0301", "tab\tx", "\r\n"}
+	for b := range 256 {
+		c := string([]byte{byte(b)})
+		cases = append(cases, c, "ab"+c, c+"\u0301")
+	}
+	r := rand.New(rand.NewPCG(9, 4))
+	for range 2000 {
+		b := make([]byte, r.IntN(16))
+		for i := range b {
+			b[i] = byte(0x20 + r.IntN(0x60))
+		}
+		cases = append(cases, string(b))
+	}
+	for _, s := range cases {
+		if got, want := displayWidth(s), uniseg.StringWidth(s); got != want {
+			t.Fatalf("displayWidth(%q) = %d, uniseg says %d", s, got, want)
 		}
 	}
 }
