@@ -111,8 +111,14 @@ func sentTokens(r *mcpgo.CallToolResult) int {
 // fits measures without encoding v again; StructuredContent keeps v for
 // in-process readers (middleware, tests). Nothing may change v after.
 func structured(v any, text string) *mcpgo.CallToolResult {
+	b, err := json.Marshal(v)
+	return structuredJSON(v, b, err, text)
+}
+
+// structuredJSON is structured with v's JSON already encoded (b, or err).
+func structuredJSON(v any, b []byte, err error, text string) *mcpgo.CallToolResult {
 	res := mcpgo.NewToolResultStructured(v, text)
-	if b, err := json.Marshal(v); err == nil {
+	if err == nil {
 		res.RawStructuredContent = b
 	}
 	return res

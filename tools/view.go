@@ -43,7 +43,11 @@ func FitResultFor(ctx context.Context, eng any, res *engine.Result, binary Binar
 // resultFor is the tool result of r: its structured content and text,
 // and, for a view, the view's _meta.
 func resultFor(r *engine.Result, view bool) *mcpgo.CallToolResult {
-	res := structured(r, ResultText(r))
+	// r's own MarshalJSON returns json.Marshal's output, compact and
+	// escaped already: called directly, it is not scanned a second time
+	// to compact it again (as json.Marshal(r) does a Marshaler's output)
+	b, err := r.MarshalJSON()
+	res := structuredJSON(r, b, err, ResultText(r))
 	if view {
 		res.Meta = mcpgo.NewMetaFromMap(map[string]any{viewer.MetaKey: viewer.For(r)})
 	}
