@@ -191,8 +191,8 @@ func (q *Query) UnmarshalJSON(b []byte) error {
 
 // Canonical returns the plan's canonical JSON encoding.
 func (q *Query) Canonical() []byte {
-	b, err := json.Marshal(q)
-	if err != nil { // only reachable with a nil Expr inside a list: a programming error
+	b, err := q.MarshalJSON() // json.Marshal(q), without compacting it again
+	if err != nil {           // only reachable with a nil Expr inside a list: a programming error
 		panic("planast: cannot encode plan: " + err.Error())
 	}
 	return b

@@ -136,6 +136,31 @@ func corpusPlans(t *testing.T) map[string][]byte {
 // and BIRD sets in ../shared into a plan, validates it on its database's
 // schema and checks every dialect's rendering against the gate.
 func TestGateAcceptsLiftedBenchmarkPlans(t *testing.T) {
+	for _, s := range goldSuites(t) {
+		t.Run(s.suite, func(t *testing.T) {
+			g, lifted := newGateParity(), 0
+			n := s.lift(t, func(id string, snap *schema.Snapshot, plan *planast.Query) {
+				v, err := validate.Plan(plan, snap, validate.Options{})
+				if err != nil {
+					return
+				}
+				lifted++
+				g.check(t, id, v.Plan, render.Options{})
+			})
+			t.Logf("%s: %d of %d gold queries lifted and validated", s.suite, lifted, n)
+			g.report(t, s.suite+" lifted plans")
+		})
+	}
+}
+
+// goldSuite is one benchmark set of ../shared/eval: its questions and
+// their databases.
+type goldSuite struct{ suite, file, root, shared string }
+
+// goldSuites are the Spider and BIRD sets; the test is skipped under
+// -short or when ../shared/eval is absent.
+func goldSuites(t *testing.T) []goldSuite {
+	t.Helper()
 	if testing.Short() {
 		t.Skip("-short")
 	}
@@ -143,48 +168,41 @@ func TestGateAcceptsLiftedBenchmarkPlans(t *testing.T) {
 	if _, err := os.Stat(shared); err != nil {
 		t.Skipf("the benchmark sets are absent (%s): %v", shared, err)
 	}
-	suites := []struct{ suite, file, root string }{
-		{eval.SuiteSpider, "spider/dev.json", "spider/database"},
-		{eval.SuiteBird, "bird-minidev/mini_dev_sqlite.json", "bird-minidev/database"},
+	return []goldSuite{
+		{eval.SuiteSpider, "spider/dev.json", "spider/database", shared},
+		{eval.SuiteBird, "bird-minidev/mini_dev_sqlite.json", "bird-minidev/database", shared},
 	}
-	for _, s := range suites {
-		t.Run(s.suite, func(t *testing.T) {
-			qs, err := eval.LoadQuestions(s.suite, filepath.Join(shared, s.file))
-			if err != nil {
-				t.Fatal(err)
-			}
-			byDB := map[string][]eval.Question{}
-			for _, q := range qs {
-				byDB[q.DBID] = append(byDB[q.DBID], q)
-			}
-			ids := make([]string, 0, len(byDB))
-			for id := range byDB {
-				ids = append(ids, id)
-			}
-			sort.Strings(ids)
-			g, lifted := newGateParity(), 0
-			for _, id := range ids {
-				snap := snapshotOf(t, eval.DBPath(filepath.Join(shared, s.root), id), id)
-				if snap == nil {
-					continue
-				}
-				for _, q := range byDB[id] {
-					plan, err := lift.Lift(q.Gold, lift.DialectSQLite, snap)
-					if err != nil {
-						continue
-					}
-					v, err := validate.Plan(plan, snap, validate.Options{})
-					if err != nil {
-						continue
-					}
-					lifted++
-					g.check(t, q.ID, v.Plan, render.Options{})
-				}
-			}
-			t.Logf("%s: %d of %d gold queries lifted and validated", s.suite, lifted, len(qs))
-			g.report(t, s.suite+" lifted plans")
-		})
+}
+
+// lift lifts every gold query of s into a plan on its database's schema
+// and calls f with each that lifts; it returns how many questions s has.
+func (s goldSuite) lift(t *testing.T, f func(id string, snap *schema.Snapshot, plan *planast.Query)) int {
+	t.Helper()
+	qs, err := eval.LoadQuestions(s.suite, filepath.Join(s.shared, s.file))
+	if err != nil {
+		t.Fatal(err)
 	}
+	byDB := map[string][]eval.Question{}
+	for _, q := range qs {
+		byDB[q.DBID] = append(byDB[q.DBID], q)
+	}
+	ids := make([]string, 0, len(byDB))
+	for id := range byDB {
+		ids = append(ids, id)
+	}
+	sort.Strings(ids)
+	for _, id := range ids {
+		snap := snapshotOf(t, eval.DBPath(filepath.Join(s.shared, s.root), id), id)
+		if snap == nil {
+			continue
+		}
+		for _, q := range byDB[id] {
+			if plan, err := lift.Lift(q.Gold, lift.DialectSQLite, snap); err == nil {
+				f(q.ID, snap, plan)
+			}
+		}
+	}
+	return len(qs)
 }
 
 func snapshotOf(t *testing.T, path, id string) *schema.Snapshot {
