@@ -151,7 +151,7 @@ func JoinPath(path, key string) string {
 }
 
 // IndexPath spells the path of the i-th element of the array at path.
-func IndexPath(path string, i int) string { return fmt.Sprintf("%s[%d]", path, i) }
+func IndexPath(path string, i int) string { return path + "[" + strconv.Itoa(i) + "]" }
 
 func typeName(v any) string {
 	switch v.(type) {

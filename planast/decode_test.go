@@ -341,3 +341,15 @@ func TestBetweenRefusalSaysItsCastOnce(t *testing.T) {
 		t.Errorf("%v: want the cast said once", err)
 	}
 }
+
+func TestIndexPath(t *testing.T) {
+	for _, c := range []struct {
+		path string
+		i    int
+		want string
+	}{{"select", 0, "select[0]"}, {"joins[2].on", 12, "joins[2].on[12]"}, {"", -1, "[-1]"}} {
+		if got := planast.IndexPath(c.path, c.i); got != c.want {
+			t.Errorf("IndexPath(%q, %d) = %q, want %q", c.path, c.i, got, c.want)
+		}
+	}
+}
