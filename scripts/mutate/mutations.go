@@ -358,7 +358,7 @@ var mutations = []mutation{
 	{
 		Name: "curated-validate-skips-gate",
 		File: "curated/check.go",
-		Old:  "if se := source.CheckStatement(q.dialect, placeholders(q.prep.parse, q.dialect)); se != nil {",
+		Old:  "if se := source.CheckStatement(q.dialect, q.sent); se != nil {",
 		New:  "if se := (*source.Error)(nil); se != nil {",
 		Pkgs: []string{"./curated"}, Run: "TestValidateIsWhatRuns",
 	},
@@ -634,8 +634,8 @@ var mutations = []mutation{
 	{
 		Name: "fit-structured-not-compact",
 		File: "tools/budget.go",
-		Old:  "if b, err := json.Marshal(v); err == nil {",
-		New:  `if b, err := json.MarshalIndent(v, "", ""); err == nil {`,
+		Old:  "res.RawStructuredContent = b",
+		New:  `res.RawStructuredContent = append([]byte("\n"), b...)`,
 		Pkgs: []string{"./tools"}, Run: "TestSinglePassSizingCutsAsBefore",
 	},
 	{
@@ -788,8 +788,8 @@ var mutations = []mutation{
 	{
 		Name: "table-display-width",
 		File: "tools/text.go",
-		Old:  "widths[j] = max1(widths[j], uniseg.StringWidth(c))",
-		New:  "widths[j] = max1(widths[j], len([]rune(c)))",
+		Old:  "cellWidths[i][j] = displayWidth(c)",
+		New:  "cellWidths[i][j] = len([]rune(c))",
 		Pkgs: []string{"./tools"}, Run: "TestTableAligns",
 	},
 	{
