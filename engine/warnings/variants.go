@@ -256,7 +256,7 @@ func spellings(ref *planast.Column, vals []string) (first []string, more, fix st
 		distinct[folds[i]] = struct{}{}
 	}
 	if len(distinct) == len(vals) {
-		return "" // each value folds to its own: no value spelled two ways
+		return nil, "", "" // each value folds to its own: no value spelled two ways
 	}
 	byFold := map[string][]string{}
 	var order []string
