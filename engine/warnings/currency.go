@@ -1,0 +1,126 @@
+package warnings
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/nl2sql/nl2sql/engine/emptyrange"
+	"github.com/nl2sql/nl2sql/internal/schema"
+	"github.com/nl2sql/nl2sql/planast"
+)
+
+// mixedCurrencies names a SUM or AVG of an amount whose table has a
+// currency column holding several currencies, when the query neither
+// groups by it nor keeps one of them: invoices in EUR and USD summed
+// give a figure in no currency, which reads like revenue. A currency
+// column is one named so (currency, currency_code, ccy, curr, cur) whose
+// complete values hold two or more; the warning lists them and the fix.
+func mixedCurrencies(snap *schema.Snapshot, plan *planast.Query, stored func(string, string, string) []string) []string {
+	var out []string
+	eachQuery(plan, func(q *planast.Query) {
+		inspectQuery(q, func(e planast.Expr) {
+			f, ok := e.(*planast.Func)
+			if !ok || len(f.Args) != 1 {
+				return
+			}
+			if name := strings.ToUpper(f.Name); name != "SUM" && name != "AVG" {
+				return
+			}
+			ref := onlyColumn(f.Args[0])
+			if ref == nil {
+				return
+			}
+			t, c := emptyrange.TableOfColumn(snap, q, ref)
+			if c == nil || !c.Type.IsNumeric() && !textual(c) {
+				return
+			}
+			for i := range t.Columns {
+				cur := &t.Columns[i]
+				if cur == c || !currencyName(cur.Name) || !textual(cur) {
+					continue
+				}
+				vals, all := knownValues(t, cur, stored)
+				distinct := distinctLoose(vals)
+				if !all || len(distinct) < 2 || pinned(q, ref.Table, cur.Name) {
+					continue
+				}
+				w := fmt.Sprintf("%s(%s.%s) adds amounts in %d currencies (%q holds %s), a figure in none of them; group by %s.%s or keep one currency in the where",
+					strings.ToUpper(f.Name), ref.Table, ref.Column, len(distinct), cur.Name, someQuoted(distinct), ref.Table, cur.Name)
+				if !slices.Contains(out, w) {
+					out = append(out, w)
+				}
+			}
+		})
+	})
+	return out
+}
+
+// currencyName reports whether a column's name says it holds currency
+// codes.
+func currencyName(name string) bool {
+	n := strings.ToLower(strings.Trim(name, "_"))
+	switch n {
+	case "ccy", "curr", "cur", "currency", "currency_code", "currencycode", "currency_id", "iso_currency":
+		return true
+	}
+	return strings.HasSuffix(n, "_currency") || strings.HasSuffix(n, "_ccy")
+}
+
+// distinctLoose is vals without repeats, by letter case and surrounding
+// spaces ('usd' and 'USD ' are one currency), sorted.
+func distinctLoose(vals []string) []string {
+	seen := map[string]bool{}
+	var out []string
+	for _, v := range vals {
+		if k := loose(v); k != "" && !seen[k] {
+			seen[k] = true
+			out = append(out, v)
+		}
+	}
+	slices.Sort(out)
+	return out
+}
+
+// pinned reports whether q groups by column col of alias, or its where
+// keeps one value of it (= a literal, or an IN of one).
+func pinned(q *planast.Query, alias, col string) bool {
+	names := func(e planast.Expr) bool {
+		hit := false
+		inspectOwn(e, func(x planast.Expr) {
+			if r, ok := x.(*planast.Column); ok && r.Table == alias && r.Column == col {
+				hit = true
+			}
+		})
+		return hit
+	}
+	for _, g := range q.GroupBy {
+		if r, ok := g.(*planast.Column); ok && r.Table == "" {
+			// an output alias groups by what it selects
+			for _, it := range q.Select {
+				if it.Alias == r.Column && names(it.Expr) {
+					return true
+				}
+			}
+		}
+		if names(g) {
+			return true
+		}
+	}
+	kept := false
+	if q.Where != nil {
+		inspectOwn(q.Where, func(x planast.Expr) {
+			switch w := x.(type) {
+			case *planast.Binary:
+				if w.Op == planast.OpEq && (names(w.Left) || names(w.Right)) {
+					kept = true
+				}
+			case *planast.In:
+				if !w.Negated && len(w.List) == 1 && names(w.Expr) {
+					kept = true
+				}
+			}
+		})
+	}
+	return kept
+}
