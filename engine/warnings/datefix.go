@@ -77,6 +77,29 @@ var isoDateText = regexp.MustCompile(`^[0-9]{4}(-[0-9]{2}){0,2}([ T%].*)?$`)
 func textDateFilters(snap *schema.Snapshot, plan *planast.Query) []string {
 	var out []string
 	seen := map[*schema.Column]bool{}
+	textComparisons(snap, plan, true, isoDateText, func(ref *planast.Column, c *schema.Column, lit string) {
+		if seen[c] || c.Profile == nil {
+			return
+		}
+		cn, ok := c.Profile.CastNull(planast.CastDate)
+		if !ok || cn.Invalid == 0 {
+			return
+		}
+		seen[c] = true
+		fix := "compare dates instead: cast the column to date (those values then read as NULL) or reformat them"
+		if expr, reading := dateFix(ref, planast.CastDate, cn.InvalidExample); expr != "" {
+			fix = fmt.Sprintf("compare dates instead: read the column as %s (%s) and compare it with a date literal", expr, reading)
+		}
+		out = append(out, fmt.Sprintf("%s.%s is compared as text with %s, and %q holds %d values that are dates in other forms than ISO (such as %s), which that comparison never matches, whatever their date; %s",
+			ref.Table, ref.Column, example(lit, planast.TypeText), c.Name, cn.Invalid, example(cn.InvalidExample, planast.TypeText), fix))
+	})
+	return out
+}
+
+// textComparisons calls f for each comparison in plan (<, <=, >, >=,
+// BETWEEN, and LIKE when like) of a text column with string literals that
+// all match shape; lit is the first literal's text.
+func textComparisons(snap *schema.Snapshot, plan *planast.Query, like bool, shape *regexp.Regexp, f func(ref *planast.Column, c *schema.Column, lit string)) {
 	eachQuery(plan, func(q *planast.Query) {
 		check := func(x planast.Expr, lits ...planast.Expr) {
 			ref, ok := x.(*planast.Column)
@@ -84,25 +107,13 @@ func textDateFilters(snap *schema.Snapshot, plan *planast.Query) []string {
 				return
 			}
 			for _, l := range lits {
-				if lit, ok := l.(*planast.Literal); !ok || lit.Type != planast.TString || !isoDateText.MatchString(lit.Text) {
+				if lit, ok := l.(*planast.Literal); !ok || lit.Type != planast.TString || !shape.MatchString(lit.Text) {
 					return
 				}
 			}
-			_, c := emptyrange.TableOfColumn(snap, q, ref)
-			if c == nil || seen[c] || c.Type != planast.TypeText || c.Profile == nil {
-				return
+			if _, c := emptyrange.TableOfColumn(snap, q, ref); c != nil && c.Type == planast.TypeText {
+				f(ref, c, lits[0].(*planast.Literal).Text)
 			}
-			cn, ok := c.Profile.CastNull(planast.CastDate)
-			if !ok || cn.Invalid == 0 {
-				return
-			}
-			seen[c] = true
-			fix := "compare dates instead: cast the column to date (those values then read as NULL) or reformat them"
-			if expr, reading := dateFix(ref, planast.CastDate, cn.InvalidExample); expr != "" {
-				fix = fmt.Sprintf("compare dates instead: read the column as %s (%s) and compare it with a date literal", expr, reading)
-			}
-			out = append(out, fmt.Sprintf("%s.%s is compared as text with %s, and %q holds %d values that are dates in other forms than ISO (such as %s), which that comparison never matches, whatever their date; %s",
-				ref.Table, ref.Column, example(lits[0].(*planast.Literal).Text, planast.TypeText), c.Name, cn.Invalid, example(cn.InvalidExample, planast.TypeText), fix))
 		}
 		inspectQuery(q, func(e planast.Expr) {
 			switch x := e.(type) {
@@ -116,9 +127,10 @@ func textDateFilters(snap *schema.Snapshot, plan *planast.Query) []string {
 			case *planast.Between:
 				check(x.Expr, x.Low, x.High)
 			case *planast.Like:
-				check(x.Expr, x.Pattern)
+				if like {
+					check(x.Expr, x.Pattern)
+				}
 			}
 		})
 	})
-	return out
 }

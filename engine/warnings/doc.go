@@ -15,7 +15,8 @@
 // forms (mixedWarnings, textDateFilters, with the expression that reads
 // them: dateFix), a reading by the written day of text timestamps whose
 // UTC offsets put some on another day in UTC (offsetDays, with the
-// expression for days in UTC), a SUM or AVG of amounts in several
+// expression for days in UTC), a comparison as text of a text column of
+// numbers or amounts (textAmountFilters), a SUM or AVG of amounts in several
 // currencies (mixedCurrencies), and a division by a column that holds 0
 // (zeroDivisors). A count of 0 is a result that matched nothing too
 // (matchedNothing); a table the plan reads that was empty when profiled

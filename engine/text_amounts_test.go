@@ -1,0 +1,44 @@
+package engine
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"testing"
+)
+
+// The threat: "orders over $500" written as amount > '$500' over a text
+// column of amounts. Text compares character by character, so '$99.99'
+// is over '$500' and '$1,234.50' is not: the rows come back, look like
+// an answer and are the wrong ones. A run must say the comparison is of
+// text, for amounts and for plain numbers held as text ('9' > '10'); a
+// column of words compared with a word is not named.
+func TestAmountsComparedAsTextAreNamed(t *testing.T) {
+	db := []string{
+		"CREATE TABLE orders (id INTEGER PRIMARY KEY, amount TEXT, qty TEXT, status TEXT)",
+		"INSERT INTO orders VALUES (1, '$1,234.50', '9', 'paid'), (2, '$99.99', '10', 'open'), (3, '$2,000.00', '120', 'paid'), (4, '1500', '7', 'void')",
+	}
+	where := func(col, lit string) []byte {
+		return []byte(`{"select":[{"expr":{"kind":"column","table":"o","column":"id"},"alias":"id"}],"from":[{"table":"orders","alias":"o"}],` +
+			`"where":{"kind":"binary","op":">","left":{"kind":"column","table":"o","column":"` + col + `"},"right":{"kind":"literal","value":"` + lit + `"}}}`)
+	}
+	const said = "compared as text with"
+	for _, en := range everyEngine(db) {
+		t.Run(en.name, func(t *testing.T) {
+			e := specEngine(t, en.spec(t))
+			for _, c := range []struct {
+				col, lit string
+				named    bool
+			}{{"amount", "$500", true}, {"qty", "50", true}, {"status", "open", false}} {
+				res, err := e.RunPlan(context.Background(), "air", where(c.col, c.lit))
+				if err != nil {
+					t.Fatal(err)
+				}
+				w := warningWith(res.Warnings, said)
+				if got := w != "" && strings.Contains(w, "o."+c.col); got != c.named {
+					t.Errorf("%s > %q: rows %v warnings %q, want the text comparison named: %v", c.col, c.lit, fmt.Sprint(res.Rows), res.Warnings, c.named)
+				}
+			}
+		})
+	}
+}
