@@ -214,7 +214,7 @@ func (d *DB) seal(ctx context.Context) error {
 	if d.sealed {
 		return nil
 	}
-	if _, err := d.db.ExecContext(ctx, "SET GLOBAL "+duckdbsrc.DuckDBInUTC.Name+" = '"+duckdbsrc.DuckDBInUTC.Value+"'"); err != nil {
+	if _, err := d.db.ExecContext(ctx, duckdbsrc.DuckDBInUTC.SetGlobal()); err != nil {
 		return fmt.Errorf("duckcompute: set the time zone: %w", err)
 	}
 	if _, err := d.db.ExecContext(ctx, "SET lock_configuration = true"); err != nil {

@@ -184,9 +184,10 @@ func (e *Engine) finish(ctx context.Context, ds *datasource, q, today string, pl
 	if rows.Truncated {
 		res.Warnings = append(res.Warnings, warnings.RowLimit(planned.plan, ds.spec.RowLimit))
 	}
-	res.Warnings = append(res.Warnings, warnings.Of(e.emptyNoMore(ctx, ds, e.caller(ctx).FilterSnapshot(ds.snap), planned.plan), ds.src.Dialect(), planned.plan, warnings.Run{Rows: res.Rows, Stored: e.retrieval(ctx, ds).StoredValues()})...)
+	seen := e.caller(ctx).FilterSnapshot(ds.snap) // what the caller may learn of the profile
+	res.Warnings = append(res.Warnings, warnings.Of(e.emptyNoMore(ctx, ds, seen, planned.plan), ds.src.Dialect(), planned.plan, warnings.Run{Rows: res.Rows, Stored: e.retrieval(ctx, ds).StoredValues()})...)
 	res.SQLNotes = warnings.SQLNotes(ds.src.Dialect(), planned.plan)
-	if w := e.castProbe(ctx, ds, planned.plan); w != "" {
+	if w := e.castProbe(ctx, ds, seen, planned.plan); w != "" {
 		res.Warnings = append(res.Warnings, w)
 	}
 	if len(res.Rows) == 0 {

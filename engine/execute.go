@@ -41,10 +41,10 @@ func (e *Engine) havingProbe(ctx context.Context, ds *datasource, plan *planast.
 }
 
 // castProbe runs the probe of a cast of an expression over a text column
-// whose profile saw values the cast reads as NULL (warnings.CastProbe)
-// and says what it found; "" when there is none or it fails.
-func (e *Engine) castProbe(ctx context.Context, ds *datasource, plan *planast.Query) string {
-	probe, what := warnings.CastProbe(e.caller(ctx).FilterSnapshot(ds.snap), plan)
+// whose profile in snap (the caller's) saw values the cast reads as NULL
+// (warnings.CastProbe) and says what it found; "" when there is none or it fails.
+func (e *Engine) castProbe(ctx context.Context, ds *datasource, snap *schema.Snapshot, plan *planast.Query) string {
+	probe, what := warnings.CastProbe(snap, plan)
 	row, _, ok := e.probe(ctx, ds, probe)
 	if !ok {
 		return ""
@@ -81,6 +81,7 @@ func (e *Engine) probe(ctx context.Context, ds *datasource, probe *planast.Query
 // with, until the next profile.
 func (e *Engine) emptyNoMore(ctx context.Context, ds *datasource, snap *schema.Snapshot, plan *planast.Query) *schema.Snapshot {
 	var stale []int
+	probed := map[int]bool{}
 	planast.Inspect(plan, func(n planast.Node) bool {
 		q, ok := n.(*planast.Query)
 		if !ok {
@@ -92,9 +93,10 @@ func (e *Engine) emptyNoMore(ctx context.Context, ds *datasource, snap *schema.S
 				continue
 			}
 			i := slices.IndexFunc(snap.Tables, func(x schema.Table) bool { return x.Schema == t.Schema && x.Name == t.Name })
-			if i < 0 || slices.Contains(stale, i) {
-				continue
+			if i < 0 || probed[i] {
+				continue // a table read twice is asked once
 			}
+			probed[i] = true
 			one := &planast.Query{Select: []planast.SelectItem{{Expr: &planast.Literal{Type: planast.TInteger, Int: 1, Text: "1"}, Alias: "one"}},
 				From: []planast.From{{Schema: t.Schema, Table: t.Name, Alias: "t"}}, Limit: new(int64(1))}
 			if _, _, ok := e.probe(ctx, ds, one); ok {

@@ -95,15 +95,7 @@ func pinned(q *planast.Query, alias, col string) bool {
 		return hit
 	}
 	for _, g := range q.GroupBy {
-		if r, ok := g.(*planast.Column); ok && r.Table == "" {
-			// an output alias groups by what it selects
-			for _, it := range q.Select {
-				if it.Alias == r.Column && names(it.Expr) {
-					return true
-				}
-			}
-		}
-		if names(g) {
+		if names(groupedExpr(q, g)) {
 			return true
 		}
 	}
@@ -123,4 +115,17 @@ func pinned(q *planast.Query, alias, col string) bool {
 		})
 	}
 	return kept
+}
+
+// groupedExpr is what the group_by item g of q groups by: the selected
+// expression when g names an output alias, else g itself.
+func groupedExpr(q *planast.Query, g planast.Expr) planast.Expr {
+	if r, ok := g.(*planast.Column); ok && r.Table == "" {
+		for _, it := range q.Select {
+			if it.Alias == r.Column {
+				return it.Expr
+			}
+		}
+	}
+	return g
 }

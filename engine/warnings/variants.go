@@ -164,17 +164,9 @@ func splitGroups(snap *schema.Snapshot, plan *planast.Query, stored func(string,
 			return true
 		}
 		for _, g := range q.GroupBy {
-			ref, ok := g.(*planast.Column)
+			ref, ok := groupedExpr(q, g).(*planast.Column)
 			if !ok {
 				continue
-			}
-			if ref.Table == "" {
-				// an output alias groups by what it selects
-				for _, it := range q.Select {
-					if c, ok := it.Expr.(*planast.Column); ok && it.Alias == ref.Column {
-						ref = c
-					}
-				}
 			}
 			t, c := emptyrange.TableOfColumn(snap, q, ref)
 			if c == nil || !textual(c) {

@@ -56,6 +56,10 @@ var duckdbLocked = []DuckDBSetting{DuckDBInUTC, {"lock_configuration", "true", "
 // value current_setting reports once it holds.
 type DuckDBSetting struct{ Name, Value, Want string }
 
+// SetGlobal is the statement that sets s for the whole database, for a
+// setting applied once the database is open.
+func (s DuckDBSetting) SetGlobal() string { return "SET GLOBAL " + s.Name + " = '" + s.Value + "'" }
+
 // DuckDBSandbox are the settings that keep any DuckDB database of ours
 // (datasources, and duckcompute's scratch databases) away from files, the
 // network and extensions, and from spilling to disk.
@@ -190,7 +194,7 @@ func (d *DuckDB) lock(ctx context.Context) error {
 		if got, _ := raw.Rows[0][i].(string); got == s.Want {
 			continue
 		}
-		if _, err := d.db.ExecContext(ctx, "SET GLOBAL "+s.Name+" = '"+s.Value+"'"); err != nil {
+		if _, err := d.db.ExecContext(ctx, s.SetGlobal()); err != nil {
 			return source.Errorf(source.CodeUnavailable, fmt.Errorf("set %s: %w", s.Name, err), "see the server log", "the database could not be opened read-only")
 		}
 	}
