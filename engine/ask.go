@@ -14,6 +14,7 @@ import (
 	"github.com/nl2sql/nl2sql/engine/internal/fault"
 	"github.com/nl2sql/nl2sql/engine/warnings"
 	"github.com/nl2sql/nl2sql/internal/source"
+	"github.com/nl2sql/nl2sql/planast"
 )
 
 // MaxQuestionBytes bounds a question's size.
@@ -141,6 +142,28 @@ func (e *Engine) Ask(ctx context.Context, req AskRequest) (res *Result, err erro
 	return res.WithScaling(scale), err
 }
 
+// resultWarnings are what a plan's rows may mean other than they seem
+// (warnings.Of over the profile the caller may learn of, the probes of
+// casts that read values as NULL, of a HAVING that kept nothing and of a
+// limit that cut ties): the
+// same for a plan on one datasource and for each source of a combined one.
+func (e *Engine) resultWarnings(ctx context.Context, ds *datasource, plan *planast.Query, rows [][]any) []string {
+	seen := e.caller(ctx).FilterSnapshot(ds.snap) // what the caller may learn of the profile
+	out := warnings.Of(e.emptyNoMore(ctx, ds, seen, plan), ds.src.Dialect(), plan, warnings.Run{Rows: rows, Stored: e.retrieval(ctx, ds).StoredValues()})
+	if w := e.castProbe(ctx, ds, seen, plan); w != "" {
+		out = append(out, w)
+	}
+	if len(rows) == 0 {
+		if w := e.havingProbe(ctx, ds, plan); w != "" {
+			out = append(out, w)
+		}
+	}
+	if w := e.tieProbe(ctx, ds, plan, len(rows)); w != "" {
+		out = append(out, w)
+	}
+	return out
+}
+
 // finish renders, executes and summarises a validated plan; Ask and RunPlan
 // share it.
 func (e *Engine) finish(ctx context.Context, ds *datasource, q, today string, planned *planned, sw *stopwatch, tm *Timings, tr *traceRec) (*Result, error) {
@@ -184,17 +207,8 @@ func (e *Engine) finish(ctx context.Context, ds *datasource, q, today string, pl
 	if rows.Truncated {
 		res.Warnings = append(res.Warnings, warnings.RowLimit(planned.plan, ds.spec.RowLimit))
 	}
-	seen := e.caller(ctx).FilterSnapshot(ds.snap) // what the caller may learn of the profile
-	res.Warnings = append(res.Warnings, warnings.Of(e.emptyNoMore(ctx, ds, seen, planned.plan), ds.src.Dialect(), planned.plan, warnings.Run{Rows: res.Rows, Stored: e.retrieval(ctx, ds).StoredValues()})...)
+	res.Warnings = append(res.Warnings, e.resultWarnings(ctx, ds, planned.plan, res.Rows)...)
 	res.SQLNotes = warnings.SQLNotes(ds.src.Dialect(), planned.plan)
-	if w := e.castProbe(ctx, ds, seen, planned.plan); w != "" {
-		res.Warnings = append(res.Warnings, w)
-	}
-	if len(res.Rows) == 0 {
-		if w := e.havingProbe(ctx, ds, planned.plan); w != "" {
-			res.Warnings = append(res.Warnings, w)
-		}
-	}
 	res.Answer = e.modelAnswer(ctx, ds.spec.ID, res)
 	if err := e.resultHook(ctx, hooks.AfterAnswer, ds, q, planned, res.Columns, res.RowCount, res.Truncated, res.Answer, tr); err != nil {
 		return nil, err

@@ -89,3 +89,28 @@ func runWarningsCast(t *testing.T, e *Engine, w string) *Result {
 	}
 	return res
 }
+
+// Threat: a column of rates holding numbers, a blank and amounts written
+// for people ('$85.00', '1,050'). The warning's example was the blank (the
+// least value), which says nothing of the amounts, and with it no fix was
+// given, so an average short of the truth looked explained. The example
+// is a value that is not blank, and the amount fix comes with it.
+func TestCastExampleIsNotABlank(t *testing.T) {
+	stmts := []string{
+		"CREATE TABLE sales (id INTEGER PRIMARY KEY, price TEXT)",
+		"INSERT INTO sales VALUES (1, ''), (2, '$85.00'), (3, '1,050'), (4, '90'), (5, '100'), (6, ' ')",
+	}
+	for _, en := range everyEngine(stmts) {
+		t.Run(en.name, func(t *testing.T) {
+			e := specEngine(t, en.spec(t))
+			res, err := e.RunPlan(context.Background(), "air", salesTotal(`{"kind":"column","table":"s","column":"price"}`))
+			if err != nil {
+				t.Fatal(err)
+			}
+			w := warningWith(res.Warnings, "the cast to")
+			if !strings.Contains(w, `"price" holds 4 values that are not numbers (such as "$85.00"`) || !strings.Contains(w, "REPLACE") {
+				t.Errorf("warnings %q: want the example $85.00, not a blank, and the REPLACE fix", res.Warnings)
+			}
+		})
+	}
+}

@@ -101,3 +101,39 @@ func TestCastInACaseBranchCountsItsOwnRows(t *testing.T) {
 		}
 	}
 }
+
+// The threat: a host turns blank scores into NULL on purpose
+// (CAST(NULLIF(TRIM(score), ”) AS integer)) and was told the cast "read
+// 3 values (such as "") as NULL … change the expression until it reads
+// them too": a false alarm about the very values it meant to drop, which
+// teaches it to skip warnings. What the expression itself makes NULL is
+// not counted; a value the cast still loses ('n/a') is.
+func TestCastProbeCountsOnlyWhatTheCastLost(t *testing.T) {
+	db := []string{
+		"CREATE TABLE nps (id INTEGER PRIMARY KEY, score TEXT, tidy TEXT)",
+		"INSERT INTO nps VALUES (1, '9', '9'), (2, '', ''), (3, ' ', ' '), (4, '7', '7'), (5, 'n/a', '10'), (6, '10', '')",
+	}
+	avg := func(c string) []byte {
+		return []byte(`{"select":[{"expr":{"kind":"func","name":"AVG","args":[{"kind":"cast","type":"integer","expr":{"kind":"func","name":"NULLIF","args":[` +
+			`{"kind":"func","name":"TRIM","args":[{"kind":"column","table":"n","column":"` + c + `"}]},{"kind":"literal","value":""}]}}]},"alias":"a"}],"from":[{"table":"nps","alias":"n"}]}`)
+	}
+	for _, en := range everyEngine(db) {
+		t.Run(en.name, func(t *testing.T) {
+			e := specEngine(t, en.spec(t))
+			res, err := e.RunPlan(context.Background(), "air", avg("score"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if w := warningWith(res.Warnings, "of the table as NULL"); !strings.Contains(w, "read 1 value") || !strings.Contains(w, `"n/a"`) {
+				t.Errorf("score: warnings %q, want the one 'n/a' named, not the blanks", res.Warnings)
+			}
+			res, err = e.RunPlan(context.Background(), "air", avg("tidy"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if w := warningWith(res.Warnings, "of the table as NULL"); w != "" {
+				t.Errorf("tidy: %q, want no warning: only blanks, which the expression drops", w)
+			}
+		})
+	}
+}

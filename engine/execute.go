@@ -52,6 +52,29 @@ func (e *Engine) castProbe(ctx context.Context, ds *datasource, snap *schema.Sna
 	return warnings.CastProbeWarning(what, row)
 }
 
+// tieProbe says whether the limit of a top-N plan that returned n rows
+// cut rows tying with the last one (warnings.TieProbe): the plan runs
+// again with with_ties; "" when it cut none, or the probe fails.
+func (e *Engine) tieProbe(ctx context.Context, ds *datasource, plan *planast.Query, n int) string {
+	probe := warnings.TieProbe(plan, n)
+	if probe == nil {
+		return ""
+	}
+	v, err := e.validateFor(ctx, ds, probe)
+	if err != nil {
+		return ""
+	}
+	sql, err := e.render(ds, &planned{plan: v.Plan})
+	if err != nil {
+		return ""
+	}
+	rows, err := e.execute(ctx, ds, sql)
+	if err != nil {
+		return ""
+	}
+	return warnings.TieWarning(*plan.Limit, len(rows.Rows))
+}
+
 // probe runs a warning's probe plan as the caller, through the same
 // validation as any plan, and returns its one row; ok is false when there
 // is no probe or it fails (a probe only adds a warning, never an error).

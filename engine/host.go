@@ -2,6 +2,7 @@ package engine
 
 import (
 	"context"
+	"strings"
 
 	"github.com/nl2sql/nl2sql/curated"
 	"github.com/nl2sql/nl2sql/engine/hostplan"
@@ -47,7 +48,20 @@ func (e *Engine) handsOver(err error) (string, bool) {
 
 // hostPlan builds the plan-it-yourself result for q on ds.
 func (e *Engine) hostPlan(ctx context.Context, ds *datasource, q, today, reason string, tr *traceRec) *Result {
-	return hostResult(q, hostplan.Plan(ctx, stepSource{e, ds}, q, today, reason, tr.T.ID, e.opts.ResultTokens), tr)
+	hp := hostplan.Plan(ctx, stepSource{e, ds}, q, today, reason, tr.T.ID, e.opts.ResultTokens)
+	var others []string
+	for _, id := range e.DatasourceIDs() {
+		if id != ds.spec.ID && e.reaches(ctx, id) {
+			others = append(others, id)
+		}
+	}
+	if len(others) > 0 {
+		// the question was matched to one datasource; its answer may need
+		// rows of another, which the host can only reach this way
+		hp.Next += " If the answer also needs rows from " + strings.Join(others, ", ") +
+			", call run_combined_plan: one plan per datasource and a combine plan over their rows."
+	}
+	return hostResult(q, hp, tr)
 }
 
 func hostResult(q string, hp *HostPlan, tr *traceRec) *Result {

@@ -18,17 +18,9 @@ func (e *Engine) RunPlan(ctx context.Context, datasource string, doc []byte) (re
 	defer cancel()
 	sw := newStopwatch()
 	var tm Timings
-	today := e.opts.Today()
-	tr := &traceRec{T: Trace{ID: newTraceID(), CreatedAt: time.Now().UTC(), Question: suppliedQuestion, Today: today, PlanSource: "supplied"}}
-	ctx = e.startRun(ctx, "run_plan", tr)
-	defer func() {
-		if res != nil {
-			tr.T.Timings, tr.T.SQL, tr.T.RowCount = res.Timings, res.SQL, res.RowCount
-		}
-		e.writeTrace(tr, err)
-		e.runFinished(ctx, "run_plan", tr, res, err)
-	}()
-	if ctx, err = e.runStartedFixed(ctx, "run_plan", suppliedQuestion, tr); err != nil {
+	ctx, tr, end, err := e.suppliedRun(ctx, "run_plan")
+	defer func() { end(res, err) }()
+	if err != nil {
 		return nil, err
 	}
 	ds, p, err := e.supplied(ctx, datasource, doc, tr, sw, &tm)
@@ -37,5 +29,21 @@ func (e *Engine) RunPlan(ctx context.Context, datasource string, doc []byte) (re
 	}
 	tm.Plan = sw.Lap()
 	ctx = stepSpan(ctx, "render")
-	return e.finish(ctx, ds, suppliedQuestion, today, p, sw, &tm, tr)
+	return e.finish(ctx, ds, suppliedQuestion, tr.T.Today, p, sw, &tm, tr)
+}
+
+// suppliedRun starts a run of a client's plan (kind: run_plan,
+// run_combined_plan): its trace record, the run's span and events, and
+// the before_run hooks (err: one refused it); end, deferred whatever err
+// is, records the result in the trace, writes it and finishes the run.
+func (e *Engine) suppliedRun(ctx context.Context, kind string) (context.Context, *traceRec, func(*Result, error), error) {
+	tr := &traceRec{T: Trace{ID: newTraceID(), CreatedAt: time.Now().UTC(), Question: suppliedQuestion, Today: e.opts.Today(), PlanSource: "supplied"}}
+	ctx, err := e.runStartedFixed(e.startRun(ctx, kind, tr), kind, suppliedQuestion, tr)
+	return ctx, tr, func(res *Result, err error) {
+		if res != nil {
+			tr.T.Timings, tr.T.SQL, tr.T.RowCount = res.Timings, res.SQL, res.RowCount
+		}
+		e.writeTrace(tr, err)
+		e.runFinished(ctx, kind, tr, res, err)
+	}, err
 }

@@ -60,10 +60,10 @@ func TestScaleCandidatesPassPlanHooks(t *testing.T) {
 	for _, tc := range []struct {
 		name    string
 		entries []hooks.Entry
-		ran     int // candidates that reach the database
+		ran     int // candidates that reach the database, and the winner's tie check (a top 1 run with with_ties)
 	}{
-		{"no hooks", nil, 6},
-		{"deny Track", []hooks.Entry{{Name: "no_tracks", Points: rule.Points(), Hook: rule}}, 3},
+		{"no hooks", nil, 6 + 1},
+		{"deny Track", []hooks.Entry{{Name: "no_tracks", Points: rule.Points(), Hook: rule}}, 3 + 1},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			log := &runLog{}

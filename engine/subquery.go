@@ -74,7 +74,7 @@ func (h *multiHost) TraceCall(ctx context.Context, req llm.Request, resp *llm.Re
 // intent and datasource.
 func (h *multiHost) Run(ctx context.Context, s multi.Sub, src multi.Source) (r multi.SubRun) {
 	e, ds, today := h.e, src.(stepSource).ds, h.today
-	r.Query = SubQuery{ID: s.ID, Datasource: s.Datasource, Dialect: ds.src.Dialect(), Intent: s.Intent}
+	r.Query = SubQuery{ID: s.ID, Name: s.Ref, Datasource: s.Datasource, Dialect: ds.src.Dialect(), Intent: s.Intent}
 	ctx, sp := spans.SubQuery(ctx, s.ID, s.Datasource)
 	defer func() { spans.End(sp, r.Err) }()
 	fail := func(err error) multi.SubRun {
@@ -82,15 +82,7 @@ func (h *multiHost) Run(ctx context.Context, s multi.Sub, src multi.Source) (r m
 		r.Query.Error = AsError(err).Error()
 		return r
 	}
-	if err := e.screen(ctx, ds, s.Intent); err != nil {
-		return fail(err)
-	}
-	rctx, rsp := spans.Start(ctx, "retrieve")
-	sctx := e.subContext(rctx, ds, s)
-	rsp.End()
-	pctx, psp := spans.Start(ctx, "plan")
-	p, err := e.planValidated(multi.WithExpected(pctx, s.Expected), ds, s.Intent, sctx, today)
-	spans.End(psp, err)
+	p, err := h.plan(ctx, s, ds)
 	if p != nil {
 		r.Usage, r.ModelMS = p.usage, p.modelMS
 		r.Query.Attempts = p.attempts
@@ -129,10 +121,46 @@ func (h *multiHost) Run(ctx context.Context, s multi.Sub, src multi.Source) (r m
 	if err := e.resultHook(ctx, hooks.AfterExecution, ds, s.Intent, p, rows.Columns, len(rows.Rows), rows.Truncated, "", tr); err != nil {
 		return fail(err)
 	}
-	e.storePlan(ctx, ds, s.Intent, today, p)
+	if s.Plan != nil {
+		// the client's plan meets the checks its rows get on run_plan
+		r.Warnings = append(append([]string{}, p.warnings...), e.resultWarnings(ctx, ds, p.plan, rows.Rows)...)
+	} else {
+		e.storePlan(ctx, ds, s.Intent, today, p)
+	}
 	r.Rows = rows
 	r.Query.RowCount, r.Query.Truncated = len(rows.Rows), rows.Truncated
 	return r
+}
+
+// plan is a sub-query's validated plan: the client's own (a
+// run_combined_plan source), validated again for the caller with its
+// expected columns, or the planner's for its intent.
+func (h *multiHost) plan(ctx context.Context, s multi.Sub, ds *datasource) (*planned, error) {
+	e := h.e
+	ctx, sp := spans.Start(ctx, "plan")
+	if s.Plan != nil {
+		plan, err := planast.Decode(s.Plan, planast.DefaultLimits)
+		if err != nil {
+			spans.End(sp, err)
+			return nil, err
+		}
+		v, err := e.validateFor(multi.WithExpected(ctx, s.Expected), ds, plan)
+		spans.End(sp, err)
+		if err != nil {
+			return nil, err
+		}
+		return &planned{plan: v.Plan, columns: v.Columns, types: v.Types, source: "supplied", warnings: v.Warnings, planner: plan}, nil
+	}
+	if err := e.screen(ctx, ds, s.Intent); err != nil {
+		spans.End(sp, err)
+		return nil, err
+	}
+	rctx, rsp := spans.Start(ctx, "retrieve")
+	sctx := e.subContext(rctx, ds, s)
+	rsp.End()
+	p, err := e.planValidated(multi.WithExpected(ctx, s.Expected), ds, s.Intent, sctx, h.today)
+	spans.End(sp, err)
+	return p, err
 }
 
 // subContext is the schema context a sub-query is planned with: the

@@ -77,8 +77,8 @@ func TestViewLinkedFromTools(t *testing.T) {
 			linked[tl.Name] = true
 		}
 	}
-	want := map[string]bool{"ask": true, "run_plan": true, "run_verified_query": true}
-	if len(linked) != len(want) || !linked["ask"] || !linked["run_plan"] || !linked["run_verified_query"] {
+	want := map[string]bool{"ask": true, "run_plan": true, "run_combined_plan": true, "run_verified_query": true}
+	if len(linked) != len(want) || !linked["ask"] || !linked["run_plan"] || !linked["run_combined_plan"] || !linked["run_verified_query"] {
 		t.Errorf("tools linking %s: %v, want %v", viewer.URI, linked, want)
 	}
 }

@@ -85,12 +85,18 @@ func ListDatasourcesHandler(eng Lister) server.ToolHandlerFunc {
 				tables += fmt.Sprintf(", %d empty when profiled", d.EmptyTables)
 			}
 			s := fmt.Sprintf("%s (%s, %s, %s)", d.ID, d.Engine, tables, d.Status)
+			if d.Status != "ready" { // no snapshot yet: no table count to give
+				s = fmt.Sprintf("%s (%s, %s)", d.ID, d.Engine, d.Status)
+			}
 			if d.Description != "" {
 				s += ": " + d.Description
 			}
 			s += "\n"
 			if d.Error != "" {
 				s += fmt.Sprintf("  error: %s\n", d.Error)
+			}
+			if d.Hint != "" {
+				s += fmt.Sprintf("  hint: %s\n", d.Hint)
 			}
 			return s
 		}

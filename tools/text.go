@@ -18,7 +18,19 @@ const TextRows = 50
 // result's encoded rows; NULL is shown as NULL.
 func ResultText(r *engine.Result) string {
 	var b strings.Builder
-	b.WriteString(r.Answer + "\n\nSQL:\n" + r.SQL + "\n\n")
+	b.WriteString(r.Answer + "\n\n")
+	if len(r.SubQueries) > 1 { // rows from several datasources, combined
+		for _, sq := range r.SubQueries {
+			fmt.Fprintf(&b, "SQL of %s (%s, table %s, %d rows", cellfmt.Text(sq.Name), sq.Datasource, sq.ID, sq.RowCount)
+			if sq.Truncated {
+				b.WriteString(", cut at the row limit")
+			}
+			b.WriteString("):\n" + sq.SQL + "\n\n")
+		}
+		b.WriteString("SQL that combined them (DuckDB):\n" + r.SQL + "\n\n")
+	} else {
+		b.WriteString("SQL:\n" + r.SQL + "\n\n")
+	}
 	b.WriteString(Table(r.Columns, r.ColumnTypes, r.Rows, TextRows))
 	if len(r.Rows) > TextRows {
 		fmt.Fprintf(&b, "… %d more rows in the structured result\n", len(r.Rows)-TextRows)

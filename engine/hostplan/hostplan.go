@@ -345,7 +345,7 @@ func hostNext(hp *HostPlan) string {
 	}
 	switch {
 	case len(hp.Candidates) > 0:
-		return "Several datasources may hold the answer: pick one of candidates, write a plan over its schema_context (get_plan_schema gives the plan language) and call run_plan with that datasource and the plan."
+		return "Several datasources may hold the answer: pick one of candidates, write a plan over its schema_context (get_plan_schema gives the plan language) and call run_plan with that datasource and the plan; when the answer needs rows from more than one, call run_combined_plan with one plan per datasource and a combine plan over their rows."
 	case v != nil && len(v.Call.Missing) == 0:
 		args, _ := json.Marshal(v.Call.Arguments)
 		return "A verified query matches: call run_verified_query " + string(args) + "; if it does not answer the question, write a plan over schema_context (get_plan_schema) and call run_plan."

@@ -2,6 +2,7 @@ package indexing
 
 import (
 	"context"
+	"errors"
 	"log/slog"
 	"net/url"
 	"path/filepath"
@@ -50,6 +51,13 @@ func (b Builder) Open(ctx context.Context, src Source, snap *schema.Snapshot, fi
 			return ix, op.Built
 		}
 		if ctx.Err() != nil { // the engine is closing: no fault to report
+			return nil, false
+		}
+		var se *source.Error
+		if errors.As(err, &se) {
+			// the datasource failed, not the index store: a build in
+			// memory would read the same values and fail the same way
+			b.Log.Warn("cannot read the datasource's values for the retrieval index; the whole schema will be sent", "datasource", src.ID(), "code", se.Code, "err", err)
 			return nil, false
 		}
 		b.Log.Warn("cannot store the retrieval index; building it in memory", "datasource", src.ID(), "code", store.CodeOf(err), "err", err)

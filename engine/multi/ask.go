@@ -74,6 +74,10 @@ type SubRun struct {
 	Usage   result.Usage
 	ModelMS float64
 	Err     error
+	// Warnings are what the sub-query's own rows may mean other than they
+	// seem (a client's plan gets run_plan's warnings); the result names
+	// the source of each.
+	Warnings []string
 }
 
 // Asker walks a question across datasources over its Host.
@@ -196,8 +200,11 @@ func (a Asker) Run(ctx context.Context, q string, dec *Decomposition, work Usage
 		Question: q, Columns: out.Columns, ColumnTypes: out.Types, Rows: out.Rows, RowCount: len(out.Rows),
 		Truncated: out.Truncated, SQL: out.SQL, Plan: out.Plan, Usage: usage, Warnings: warnings, TraceID: traceID,
 	}
-	for _, r := range runs {
+	for i, r := range runs {
 		res.SubQueries = append(res.SubQueries, r.Query)
+		for _, w := range r.Warnings {
+			res.Warnings = append(res.Warnings, fmt.Sprintf("%q (%s): %s", dec.Subs[i].Ref, dec.Subs[i].Datasource, w))
+		}
 	}
 	if out.Truncated {
 		res.Warnings = append(res.Warnings, "the result was cut at the row limit; ask for fewer rows or add a filter")

@@ -89,6 +89,14 @@ type Decomposition struct {
 type Sub struct {
 	ID, Ref, Datasource, Intent string
 	Expected                    []duckcompute.Column
+	// Plan is the client's validated plan (PlannedQuery), run as it is;
+	// nil when the planner plans the sub-query from its intent.
+	Plan json.RawMessage
+}
+
+// sortSubs sorts sub-queries by id: the order they run, load and report in.
+func sortSubs(subs []Sub) {
+	sort.Slice(subs, func(i, j int) bool { return subs[i].ID < subs[j].ID })
 }
 
 // sqlRe and sqlMarks find SQL in a text field: one that opens with
@@ -236,24 +244,32 @@ func Check(ans *Answer, offered []string) (*Decomposition, []planast.Issue) {
 	if len(c.issues) > 0 {
 		return nil, c.issues
 	}
-	sort.Slice(d.Subs, func(i, j int) bool { return d.Subs[i].ID < d.Subs[j].ID })
-	var ok bool
-	if d.Layers, d.Groups, ok = c.layers(d.Subs, groups, inputs); !ok {
-		return nil, c.issues
-	}
-	post, ok := c.post(ans.Post, names)
-	if !ok {
-		return nil, c.issues
-	}
-	c.unused(d, inputs, post)
-	if len(c.issues) > 0 {
-		return nil, c.issues
-	}
-	c.prepare(d, post)
-	if len(c.issues) > 0 {
+	sortSubs(d.Subs)
+	if !c.combination(d, groups, inputs, ans.Post, names) {
 		return nil, c.issues
 	}
 	return d, nil
+}
+
+// combination checks what d's sub-queries feed, once they are checked and
+// sorted: the layers of sub-queries and groups, the post plan with its
+// names resolved, that every result is read, and the whole prepared with
+// duckcompute (d.Comb). It reports whether no issue was found.
+func (c *checker) combination(d *Decomposition, groups map[string]duckcompute.Group, inputs map[string][]string, rawPost json.RawMessage, names map[string]string) bool {
+	var ok bool
+	if d.Layers, d.Groups, ok = c.layers(d.Subs, groups, inputs); !ok {
+		return false
+	}
+	post, ok := c.post(rawPost, names)
+	if !ok {
+		return false
+	}
+	c.unused(d, inputs, post)
+	if len(c.issues) > 0 {
+		return false
+	}
+	c.prepare(d, post)
+	return len(c.issues) == 0
 }
 
 // groups checks the combine groups and gives each its content id; inputs

@@ -77,6 +77,27 @@
 //	out, warnings, err := multi.Combine(ctx, d, outs, 1000, time.Minute)
 //	// out.Rows: the joined rows; warnings name failed or truncated sub-queries
 //
+// A host that plans itself (run_combined_plan) sends a PlannedQuery
+// instead of an Answer: one plan per source instead of an intent, and a
+// combine plan instead of groups and a post plan. The engine validates
+// each source's plan on its datasource for the caller, then CheckPlanned
+// builds the Decomposition from the plans and their output columns (the
+// sub-query ids hash datasource, plan and columns; Sub.Plan holds the
+// plan, run as it is) and checks the combine plan as a post plan, its
+// issues under sources[i] and combine. The run is Asker.Run's, with no
+// model: Host.Run runs a Sub with a Plan without planning it, and its
+// SubRun.Warnings (what run_plan would warn of its rows) reach the result
+// named by the source:
+//
+//	pq, _ := multi.DecodePlanned([]byte(`{"sources": [
+//	  {"name": "acc", "datasource": "ops", "plan": {…accounts…}},
+//	  {"name": "tk", "datasource": "crm", "plan": {…tickets per account…}}],
+//	  "combine": {"select": […], "from": [{"table": "acc", "alias": "a"}, {"table": "tk", "alias": "k"}], "joins": […]}}`))
+//	d, issues := multi.CheckPlanned(pq, validatedPlans, outputColumns)
+//	// issues = nil; d.Subs[i].Plan set, d.Layers = [[sq_…, sq_…]];
+//	// a combine plan reading "tix" instead: issues[0].Path "combine",
+//	// UNRESOLVED_REFERENCE "the table "tix" names no source name or CTE of the plan"
+//
 // The whole walk, as the engine runs it over its own steps:
 //
 //	a := multi.Asker{Host: host, Model: planner, MaxRepairs: 2, Timeout: time.Minute}

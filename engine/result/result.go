@@ -104,7 +104,11 @@ func (u *Usage) Add(o Usage) {
 // SubQuery is one datasource query of a result.
 type SubQuery struct {
 	// ID is a content hash of the datasource and the intent: stable across runs.
-	ID         string `json:"id"`
+	ID string `json:"id"`
+	// Name is what the combination reads the sub-query's rows by (a
+	// run_combined_plan source's name, a decomposer's ref); the
+	// combination's SQL names its table by ID.
+	Name       string `json:"name,omitempty"`
 	Datasource string `json:"datasource"`
 	Dialect    string `json:"dialect"`
 	Intent     string `json:"intent"`

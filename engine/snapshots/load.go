@@ -138,7 +138,9 @@ func (l Loader) loadProfiled(ctx context.Context, src Source) (*schema.Snapshot,
 		if err != nil {
 			return nil, "", "", err
 		}
-		if err := src.Profile(ctx, fresh); err != nil {
+		if err := src.Profile(ctx, fresh); unreadable(err) {
+			return nil, "", "", err
+		} else if err != nil {
 			l.Log.Warn("profiling failed; continuing without samples", "datasource", src.ID(), "err", err)
 		}
 		return fresh, fresh.Fingerprint(), Unstored, nil
@@ -242,6 +244,9 @@ func (l Loader) checkProfiled(ctx context.Context, src Source) (*schema.Snapshot
 		if ctx.Err() != nil {
 			return nil, "", "", ctx.Err()
 		}
+		if unreadable(err) {
+			return nil, "", "", err
+		}
 		l.Log.Warn("profiling failed; continuing without samples", "datasource", src.ID(), "err", err)
 		return fresh, fresh.Fingerprint(), Unstored, nil
 	}
@@ -316,6 +321,16 @@ func (l Loader) profileChanged(ctx context.Context, src Source, fresh, stored *s
 		fresh.Tables[i] = sub.Tables[k] // the row count; the columns share their array
 	}
 	return true, err
+}
+
+// unreadable reports whether a profiling error says the database itself
+// cannot be read (a corrupt page, a file that is not a database): queries
+// would fail or miss rows the same way, so the open fails with it and the
+// datasource is listed unavailable with its hint, not ready without
+// samples. A lock or a server that went away passes (Transient).
+func unreadable(err error) bool {
+	var se *source.Error
+	return errors.As(err, &se) && se.Code == source.CodeUnavailable && !se.Transient
 }
 
 // rowCounts counts the rows of every table (not views) through the

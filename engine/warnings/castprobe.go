@@ -63,8 +63,15 @@ func CastProbe(snap *schema.Snapshot, plan *planast.Query) (probe *planast.Query
 				return
 			}
 			refCol := &planast.Column{Table: ref.Table, Column: ref.Column}
+			inner, err := copyExpr(c.Expr)
+			if err != nil {
+				return
+			}
+			// a value the expression itself makes NULL (NULLIF(TRIM(score),
+			// '') for blanks) is meant to be missing: only what the cast
+			// loses of the expression's values counts
 			var where planast.Expr = &planast.Binary{Op: planast.OpAnd,
-				Left:  &planast.IsNull{Expr: refCol, Negated: true},
+				Left:  &planast.IsNull{Expr: inner, Negated: true},
 				Right: &planast.IsNull{Expr: x}}
 			if guarded {
 				// only the rows that reach the cast's branch of its CASE

@@ -1,6 +1,7 @@
 package warnings
 
 import (
+	"encoding/json"
 	"fmt"
 	"strings"
 
@@ -52,4 +53,49 @@ func rankCut(p *planast.Query) (string, int64) {
 		}
 	}
 	return "", 0
+}
+
+// A top-N plan (order_by with a limit) that returned exactly N rows may
+// have cut rows that tie with the last one on every sort key: "the top 3
+// patients by visits" drops the fourth with as many visits as the third,
+// and the answer names three where four share the places. Nothing in the
+// rows shows it. TieProbe is the same plan with with_ties set; run, it
+// returns more than N rows exactly when the limit cut a tie, and
+// TieWarning says how many and how to keep them.
+
+// TieProbe returns plan with with_ties set, or nil when plan is no top-N
+// whose tie could be cut: no limit, no order_by, with_ties already set,
+// an offset or set operations (whose limit applies to the combined rows),
+// or fewer rows returned than the limit.
+func TieProbe(plan *planast.Query, returned int) *planast.Query {
+	if plan == nil || plan.Limit == nil || *plan.Limit <= 0 || int64(returned) != *plan.Limit ||
+		len(plan.OrderBy) == 0 || plan.WithTies || plan.Offset != nil || len(plan.SetOps) > 0 {
+		return nil
+	}
+	b, err := json.Marshal(plan)
+	if err != nil {
+		return nil
+	}
+	probe, err := planast.Decode(b, planast.DefaultLimits)
+	if err != nil {
+		return nil
+	}
+	probe.WithTies = true
+	return probe
+}
+
+// TieWarning is the warning of a tie probe that returned withTies rows for
+// a plan whose limit kept limit rows; "" when none was cut.
+func TieWarning(limit int64, withTies int) string {
+	cut := int64(withTies) - limit
+	if cut <= 0 {
+		return ""
+	}
+	rows := fmt.Sprintf("%d more rows that tie", cut)
+	if cut == 1 {
+		rows = "1 more row that ties"
+	}
+	return fmt.Sprintf("the limit of %d cut %s with the last row kept on every order_by key, and which of them came back is arbitrary: "+
+		"add \"with_ties\": true to keep every row that ties with the last (%d rows), or add an order_by key that tells them apart",
+		limit, rows, withTies)
 }

@@ -169,7 +169,7 @@ func splitGroups(snap *schema.Snapshot, plan *planast.Query, stored func(string,
 				continue
 			}
 			t, c := emptyrange.TableOfColumn(snap, q, ref)
-			if c == nil || !textual(c) {
+			if c == nil || !textual(c) || groupsByKey(snap, q, ref.Table) {
 				continue
 			}
 			vals, all := knownValues(t, c, stored)
@@ -202,6 +202,36 @@ func splitGroups(snap *schema.Snapshot, plan *planast.Query, stored func(string,
 		return true
 	})
 	return out
+}
+
+// groupsByKey reports whether q groups by the whole primary key of the
+// table under alias: each group is then one row of that table, and two
+// spellings of a name ('Luis Costa', 'Luís Costa') are two people, not
+// one value split in two.
+func groupsByKey(snap *schema.Snapshot, q *planast.Query, alias string) bool {
+	var key []string
+	for _, f := range q.From {
+		if f.Alias == alias && f.Subquery == nil {
+			if t, ok := snap.Lookup(f.Schema, f.Table); ok {
+				key = t.PrimaryKey
+			}
+		}
+	}
+	if len(key) == 0 {
+		return false
+	}
+	for _, k := range key {
+		found := false
+		for _, g := range q.GroupBy {
+			if c, ok := groupedExpr(q, g).(*planast.Column); ok && c.Table == alias && strings.EqualFold(c.Column, k) {
+				found = true
+			}
+		}
+		if !found {
+			return false
+		}
+	}
+	return true
 }
 
 // splitGroup is splitGroups' check of one column's complete values.

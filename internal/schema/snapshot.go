@@ -57,7 +57,9 @@ type Relation struct {
 // it). 4: those counts also for text columns of amounts written for
 // people ('$1,200.00', '12.5%'). 5: the timestamps of such a column
 // whose written day is not their day in UTC (ColumnProfile.OffsetDays).
-const ProfileFormat = 5
+// 6: the counts for any text column with one sample that is a number or
+// a date (a column of codes 'A-36' with some bare '36' is cast to join).
+const ProfileFormat = 6
 
 // Table is one table or view. Schema is the engine's schema name ("main" for
 // SQLite and DuckDB's default, "public" for PostgreSQL's).

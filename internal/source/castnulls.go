@@ -22,23 +22,24 @@ import (
 // columns a plan would cast.
 
 // castTargets are the casts whose NULLs profiling counts for a text column
-// with profile p (its samples known): date and timestamp when more than
-// half of its string samples hold a date or look like one written another
+// with profile p (its samples known): date and timestamp when its string
+// samples hold more dates, or values that look like one written another
 // way (05/01/2024, 2024/01/05, 5.1.2024: a column of those, cast to date,
-// is nearly all NULL, which is when saying so matters most), a number
-// (TypeFloat) when more than half hold one or an amount written for
-// people (numberLike); none otherwise.
+// is nearly all NULL, which is when saying so matters most), than numbers;
+// a number (TypeFloat) when one holds a number or an amount written for
+// people (numberLike); none when no sample does. One sample is enough: a
+// column of codes ('A-36') with some bare numbers ('36') is what a plan
+// casts to join on, and the cast reads the codes as NULL.
 func castTargets(c *schema.Column, p *schema.ColumnProfile) []planast.CastType {
 	if c.Type != planast.TypeText || p == nil {
 		return nil
 	}
-	n, dates, numbers := 0, 0, 0
+	dates, numbers := 0, 0
 	for _, v := range p.SampleValues {
 		s, ok := v.(string)
 		if !ok {
 			continue
 		}
-		n++
 		if planast.TextHolds(s, planast.CastDate) || dateLike.MatchString(s) {
 			dates++
 		} else if planast.TextHolds(s, planast.CastFloat) || numberLike.MatchString(s) {
@@ -46,9 +47,9 @@ func castTargets(c *schema.Column, p *schema.ColumnProfile) []planast.CastType {
 		}
 	}
 	switch {
-	case 2*dates > n:
+	case dates > 0 && dates >= numbers:
 		return []planast.CastType{planast.CastDate, planast.CastTimestamp}
-	case 2*numbers > n:
+	case numbers > 0:
 		return []planast.CastType{planast.CastFloat}
 	}
 	return nil
@@ -105,7 +106,9 @@ func CountCastNulls(ctx context.Context, d render.Dialect, tbl string, t *schema
 			} else {
 				inner = append(inner, fmt.Sprintf("CASE WHEN %[1]s IS NOT NULL AND NOT %[2]s THEN %[1]s END AS %[3]s", col, render.CastValid(d, col, to), b))
 			}
-			items = append(items, fmt.Sprintf("count(%[1]s), min(%[1]s%[2]s)", bad, textOrder))
+			// the example is the least value that is not blank: a blank
+			// says nothing of why the rest fail ('$85.00', '1,050' do)
+			items = append(items, fmt.Sprintf("count(%[1]s), coalesce(min(CASE WHEN trim(%[1]s) <> '' THEN %[1]s END%[2]s), min(%[1]s%[2]s))", bad, textOrder))
 			want = append(want, counted{i, to})
 		}
 		if len(want) > 0 && want[len(want)-1] == (counted{i, planast.CastTimestamp}) {

@@ -61,6 +61,12 @@ type Error struct {
 	// connection) rather than on the query's own work: only such a timeout
 	// may pass on a retry; a slow query times out again.
 	Waited bool
+	// Transient marks a DATASOURCE_UNAVAILABLE that may pass by itself (a
+	// lock, a server that is down or unreachable, a file replaced under a
+	// running server): only such a fault is worth sending again; a corrupt
+	// file, a refused login or a wrong path fails the same way until a
+	// person acts.
+	Transient bool
 	// SchemaChanged marks a statement that named a table or column the
 	// database no longer has (SchemaChanged builds it): validated SQL
 	// names only what the snapshot held, so the schema moved under it.
@@ -81,6 +87,12 @@ func (e *Error) Unwrap() error { return e.Err }
 // Errorf builds an *Error with a formatted message.
 func Errorf(code string, cause error, hint, format string, args ...any) *Error {
 	return &Error{Code: code, Msg: fmt.Sprintf(format, args...), Hint: hint, Err: cause}
+}
+
+// Temporary marks e Transient and returns it.
+func (e *Error) Temporary() *Error {
+	e.Transient = true
+	return e
 }
 
 // CtxError returns the TIMEOUT or CANCELLED error for a done ctx, nil while

@@ -11,7 +11,9 @@ import (
 // that item's expression; the validator substitutes a copy of it, so every
 // engine gets the expression (PostgreSQL takes no output alias in HAVING).
 // When the name is both a source column and the alias of another
-// expression, group_by and having refuse it as ambiguous: engines disagree
+// expression, group_by and having refuse it as ambiguous, but for a
+// group_by alias of a rewrite of that very column (rewrites), which means
+// the rewrite: engines disagree
 // (PostgreSQL groups by the source column, SQLite reads the alias in
 // HAVING), and a host that wrote the alias would otherwise get rows grouped
 // by a column it never meant, with no sign of it.
@@ -52,7 +54,11 @@ func (v *validator) groupByAliases(q *Query, path string, sc *scope) {
 		}
 		p := idx(join(path, "group_by"), i)
 		if ownColumn(sc, c.Column) {
-			if !namesColumn(it, c.Column, sc) {
+			switch {
+			case namesColumn(it, c.Column, sc):
+			case rewrites(it, c.Column):
+				q.GroupBy[i] = cloneExpr(it.Expr)
+			default:
 				v.add(CodeAmbiguous, p, "%q is both an output alias and a column of a source; to group by the aliased expression write it out (or rename the alias), to group by the column qualify it with its table alias", c.Column)
 			}
 			continue
@@ -114,6 +120,35 @@ func (v *validator) havingAliases(q *Query, path string, sc *scope) {
 		}
 		return cloneExpr(it.Expr)
 	})
+}
+
+// rewrites reports whether the select item it computes from the column
+// name, and from no other, a value that is not an aggregate or a window
+// (LOWER(TRIM(p.city)) AS city): grouping by the alias then means the
+// rewritten value. Grouped by the raw column instead, the rewritten value
+// would come back once per raw spelling ('lisbon' twice, from 'Lisbon'
+// and 'lisbon '), which no one who wrote the rewrite wants.
+func rewrites(it *SelectItem, name string) bool {
+	if ContainsWindow(it.Expr) || hasAggregate(&Query{Select: []SelectItem{*it}}) {
+		return false
+	}
+	only := true
+	seen := false
+	Inspect(it.Expr, func(n Node) bool {
+		switch n := n.(type) {
+		case *Query:
+			only = false
+			return false
+		case *Column:
+			if strings.EqualFold(n.Column, name) {
+				seen = true
+			} else {
+				only = false
+			}
+		}
+		return true
+	})
+	return seen && only
 }
 
 // namesColumn reports whether the select item it is the column name itself

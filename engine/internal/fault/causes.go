@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io/fs"
 	"regexp"
 
 	"github.com/nl2sql/nl2sql/engine/llm"
@@ -72,8 +71,9 @@ func Source(err error, id string) *Error {
 		case source.CodeOverflow:
 			code = CodeOverflow
 		case "DATASOURCE_UNAVAILABLE":
-			// a server that went away may come back; a missing file will not
-			code, retry = CodeDatasourceDown, !errors.Is(err, fs.ErrNotExist)
+			// a lock passes and a server that went away may come back; a
+			// corrupt file, a refused login or a missing file will not
+			code, retry = CodeDatasourceDown, se.Transient
 		case "QUERY_FAILED":
 			// its hint says to send the request again, which the engine
 			// makes true by reading the schema again before returning it

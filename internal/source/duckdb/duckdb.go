@@ -385,7 +385,7 @@ func duckdbOpenError(err error) *source.Error {
 	msg := err.Error()
 	switch {
 	case strings.Contains(msg, "lock"):
-		return source.Errorf(source.CodeUnavailable, err, "another process holds the database open for writing; retry later", "the database is locked")
+		return source.Errorf(source.CodeUnavailable, err, "another process holds the database open for writing; retry later", "the database is locked").Temporary()
 	case strings.Contains(msg, "not a valid DuckDB database"), strings.Contains(msg, "storage version"),
 		strings.Contains(msg, "Corrupt"), strings.Contains(msg, "corrupt"),
 		// Another format (an SQLite file) that DuckDB would read through an

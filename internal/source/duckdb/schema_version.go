@@ -20,7 +20,7 @@ func (d *DuckDB) SchemaVersion(ctx context.Context) (string, error) {
 		return "", err
 	}
 	if moved {
-		return "", source.Errorf(source.CodeUnavailable, fmt.Errorf("%w: %s", source.ErrFileReplaced, d.path), "send the request again", "the database file was replaced while the server ran")
+		return "", source.Errorf(source.CodeUnavailable, fmt.Errorf("%w: %s", source.ErrFileReplaced, d.path), "send the request again", "the database file was replaced while the server ran").Temporary()
 	}
 	return "duckdb", ctx.Err()
 }

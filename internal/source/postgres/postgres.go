@@ -332,7 +332,7 @@ func pgError(err error, timeout time.Duration) *source.Error {
 		case code == "3D000":
 			return source.Errorf(source.CodeUnavailable, err, dsnHint, "the database does not exist")
 		case strings.HasPrefix(code, "08"), strings.HasPrefix(code, "57P"), code == "53300":
-			return source.Errorf(source.CodeUnavailable, err, "check that the database server is running and accepts connections", "the database server is unavailable: %s", pe.Message)
+			return source.Errorf(source.CodeUnavailable, err, "check that the database server is running and accepts connections", "the database server is unavailable: %s", pe.Message).Temporary()
 		}
 		return source.Errorf(source.CodeQueryFailed, err, "", "the query failed: %s", pe.Message)
 	}
@@ -352,18 +352,18 @@ func pgError(err error, timeout time.Duration) *source.Error {
 				"the database server refused a TLS connection, which the DSN's sslmode requires")
 		case strings.Contains(detail, "connection refused"):
 			return source.Errorf(source.CodeUnavailable, err, "check the DSN's host and port, and that the server is running and listens there",
-				"the database server cannot be reached: nothing accepts connections at the DSN's host and port")
+				"the database server cannot be reached: nothing accepts connections at the DSN's host and port").Temporary()
 		case strings.Contains(detail, "dial unix"):
 			// a DSN without a host means the local socket
 			return source.Errorf(source.CodeUnavailable, err, "name the host in the DSN, e.g. postgres://user@localhost:5432/dbname, or start the server on this machine",
-				"the database server cannot be reached: nothing listens on the local socket the DSN leads to (a DSN without a host means the local socket)")
+				"the database server cannot be reached: nothing listens on the local socket the DSN leads to (a DSN without a host means the local socket)").Temporary()
 		case strings.Contains(detail, "no such host"):
-			return source.Errorf(source.CodeUnavailable, err, "check the host name in the DSN", "the database server cannot be reached: its host name does not resolve")
+			return source.Errorf(source.CodeUnavailable, err, "check the host name in the DSN", "the database server cannot be reached: its host name does not resolve").Temporary()
 		case strings.Contains(detail, "timeout"), strings.Contains(detail, "deadline exceeded"):
 			return source.Errorf(source.CodeUnavailable, err, "check the DSN's host and port, and that no firewall drops the connection",
-				"the database server cannot be reached: the connection timed out")
+				"the database server cannot be reached: the connection timed out").Temporary()
 		}
-		return source.Errorf(source.CodeUnavailable, err, "check that the database server is running and accepts connections", "the database server cannot be reached")
+		return source.Errorf(source.CodeUnavailable, err, "check that the database server is running and accepts connections", "the database server cannot be reached").Temporary()
 	}
 	return source.Errorf(source.CodeQueryFailed, err, "", "the query failed: %v", err)
 }

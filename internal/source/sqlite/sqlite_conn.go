@@ -257,7 +257,7 @@ func sqliteError(err error, denied string) *source.Error {
 	case sqlite3.SQLITE_READONLY:
 		return source.Errorf(source.CodeReadOnly, err, source.ReadOnlyHint, "the database is read-only")
 	case sqlite3.SQLITE_BUSY, sqlite3.SQLITE_LOCKED:
-		return source.Errorf(source.CodeUnavailable, err, "another process holds a lock on the database; retry later", "the database is locked")
+		return source.Errorf(source.CodeUnavailable, err, "another process holds a lock on the database; retry later", "the database is locked").Temporary()
 	case sqlite3.SQLITE_NOTADB:
 		return source.Errorf(source.CodeUnavailable, err, source.PathHint, "the file is not an SQLite database")
 	case sqlite3.SQLITE_CORRUPT:

@@ -1,0 +1,128 @@
+package engine
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/nl2sql/nl2sql/internal/source/sourcetest"
+)
+
+// combinedEngine serves two datasources about one business: billing in
+// DuckDB (accounts 1-5, account 3 inactive) and support in SQLite
+// (tickets of accounts 1, 2, 2, 9 and one with no account; priority
+// spelled three ways). A host that cannot combine them pastes id lists by
+// hand between calls, and a list cut at the text's 50 rows gives a wrong
+// answer with no warning.
+func combinedEngine(t *testing.T, policy string) *Engine {
+	t.Helper()
+	ops := sourcetest.DuckTempDB(t, "CREATE TABLE accounts (account_id INTEGER PRIMARY KEY, name VARCHAR, active BOOLEAN)",
+		"INSERT INTO accounts VALUES (1, 'Acme', true), (2, 'Birch', true), (3, 'Cedar', false), (4, 'Dune', true), (5, 'Elm', true)")
+	crm := sourcetest.TempDB(t, "CREATE TABLE tickets (id INTEGER PRIMARY KEY, account_id INTEGER, priority TEXT)",
+		"INSERT INTO tickets VALUES (1, 1, 'High'), (2, 2, 'high'), (3, 2, 'HIGH '), (4, 9, 'Low'), (5, NULL, 'Low')")
+	opts := Options{Open: openAdapter, Datasources: []DatasourceSpec{
+		{ID: "ops", Engine: "duckdb", Path: ops, RowLimit: 1000}, {ID: "crm", Engine: "sqlite", Path: crm, RowLimit: 1000}}}
+	if policy != "" {
+		opts.Policy = policyFromYAML(t, "datasources:\n  - {id: ops, engine: duckdb, path: "+ops+"}\n  - {id: crm, engine: sqlite, path: "+crm+"}\n"+policy)
+	}
+	e, err := New(opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { e.Close() })
+	return e
+}
+
+const (
+	activeAccounts = `{"name": "acc", "datasource": "ops", "plan": {"select": [{"expr": {"kind": "column", "table": "a", "column": "account_id"}, "alias": "account_id"}, {"expr": {"kind": "column", "table": "a", "column": "name"}, "alias": "name"}], "from": [{"table": "accounts", "alias": "a"}], "where": {"kind": "column", "table": "a", "column": "active"}}}`
+	ticketCounts   = `{"name": "tk", "datasource": "crm", "plan": {"select": [{"expr": {"kind": "column", "table": "t", "column": "account_id"}, "alias": "account_id"}, {"expr": {"kind": "func", "name": "COUNT", "args": []}, "alias": "tickets"}], "from": [{"table": "tickets", "alias": "t"}], "group_by": [{"kind": "column", "table": "t", "column": "account_id"}]}}`
+	highTickets    = `{"name": "tk", "datasource": "crm", "plan": {"select": [{"expr": {"kind": "column", "table": "t", "column": "account_id"}, "alias": "account_id"}, {"expr": {"kind": "func", "name": "COUNT", "args": []}, "alias": "tickets"}], "from": [{"table": "tickets", "alias": "t"}], "where": {"kind": "binary", "op": "=", "left": {"kind": "column", "table": "t", "column": "priority"}, "right": {"kind": "literal", "value": "High"}}, "group_by": [{"kind": "column", "table": "t", "column": "account_id"}]}}`
+	// per active account: its name and ticket count, none counted as 0
+	perAccount = `{"select": [{"expr": {"kind": "column", "table": "a", "column": "name"}, "alias": "name"}, {"expr": {"kind": "func", "name": "COALESCE", "args": [{"kind": "column", "table": "k", "column": "tickets"}, {"kind": "literal", "value": 0}]}, "alias": "tickets"}], "from": [{"table": "acc", "alias": "a"}, {"table": "tk", "alias": "k"}], "joins": [{"type": "left", "left": "a", "right": "k", "on": [{"left_column": "account_id", "right_column": "account_id"}]}], "order_by": [{"expr": {"kind": "column", "column": "name"}}]}`
+)
+
+func combined(sources ...string) []byte {
+	return []byte(`{"sources": [` + strings.Join(sources[:len(sources)-1], ", ") + `], "combine": ` + sources[len(sources)-1] + `}`)
+}
+
+// A host answers a question over two datasources in one call: each
+// source's plan runs on its own database, the combination joins their
+// rows, and the answer is exact (accounts with no ticket count 0, the
+// inactive one and the orphan tickets are left out).
+func TestHostCombinesTwoDatasourcesInOneCall(t *testing.T) {
+	e := combinedEngine(t, "")
+	res, err := e.RunCombined(context.Background(), combined(activeAccounts, ticketCounts, perAccount))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := fmt.Sprint(res.Rows); got != "[[Acme 1] [Birch 2] [Dune 0] [Elm 0]]" {
+		t.Errorf("rows %s, want Acme 1, Birch 2, Dune 0, Elm 0", got)
+	}
+	if len(res.SubQueries) != 2 {
+		t.Fatalf("sub-queries %+v, want one per source", res.SubQueries)
+	}
+	for _, sq := range res.SubQueries {
+		if sq.PlanSource != "supplied" || sq.SQL == "" || sq.Name == "" || !strings.Contains(res.SQL, sq.ID) {
+			t.Errorf("sub-query %+v: want the client's plan, its SQL, its name, and its table read by the combination", sq)
+		}
+	}
+	// the same document gives the same result, byte for byte but timings
+	again, err := e.RunCombined(context.Background(), combined(activeAccounts, ticketCounts, perAccount))
+	if err != nil || again.SQL != res.SQL || fmt.Sprint(again.Rows) != fmt.Sprint(res.Rows) {
+		t.Errorf("a second run differs: %v %q", err, again.SQL)
+	}
+}
+
+// A source's plan gets the warnings run_plan gives it, named by its
+// source: the combined count of high-priority tickets that matched only
+// 'High' says that 'high' and 'HIGH ' were left out.
+func TestCombinedSourceWarningsAreNamed(t *testing.T) {
+	e := combinedEngine(t, "")
+	res, err := e.RunCombined(context.Background(), combined(activeAccounts, highTickets, perAccount))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if w := warningWith(res.Warnings, `"tk" (crm)`); w == "" || !strings.Contains(w, "HIGH") {
+		t.Errorf("warnings %q, want the spelling variants named under source tk (crm)", res.Warnings)
+	}
+}
+
+// Every part is checked before anything runs, and a refusal names where:
+// a wrong column in a source's plan, a combine plan reading a name no
+// source has, a source nobody reads; a caller who may not use a
+// datasource learns nothing of it, as with run_plan.
+func TestCombinedPlanRefusalsNameTheirPart(t *testing.T) {
+	e := combinedEngine(t, "")
+	ctx := context.Background()
+	badSource := strings.Replace(ticketCounts, `"column": "priority"`, `"column": "severity"`, 1)
+	badSource = strings.Replace(badSource, `"group_by"`, `"where": {"kind": "column", "table": "t", "column": "severity"}, "group_by"`, 1)
+	for name, tt := range map[string]struct {
+		doc  []byte
+		path string
+	}{
+		"unknown column":   {combined(activeAccounts, badSource, perAccount), "sources[1].plan.where"},
+		"unknown source":   {combined(activeAccounts, ticketCounts, strings.Replace(perAccount, `"table": "tk"`, `"table": "tix"`, 1)), "combine"},
+		"source not read":  {combined(activeAccounts, ticketCounts, `{"select": [{"expr": {"kind": "column", "table": "a", "column": "name"}, "alias": "name"}], "from": [{"table": "acc", "alias": "a"}]}`), "sources"},
+		"no combine plan":  {[]byte(`{"sources": [` + activeAccounts + `]}`), "combine"},
+		"duplicate source": {combined(activeAccounts, strings.Replace(ticketCounts, `"name": "tk"`, `"name": "acc"`, 1), perAccount), "sources[1].name"},
+	} {
+		t.Run(name, func(t *testing.T) {
+			_, err := e.RunCombined(ctx, tt.doc)
+			var ee *Error
+			if !errors.As(err, &ee) || ee.Code != CodePlanInvalid || len(ee.Issues) == 0 || !strings.HasPrefix(ee.Issues[0].Path, tt.path) {
+				t.Fatalf("%v (issues %+v), want PLAN_INVALID at %s", err, ee, tt.path)
+			}
+			if m := ee.Issues[0].Message; strings.Contains(m, "sub-query") || strings.Contains(m, "post") {
+				t.Errorf("issue %q speaks of the decomposer's sub-queries and post plan, not of sources and the combine plan", m)
+			}
+		})
+	}
+	scoped := combinedEngine(t, "roles:\n  billing:\n    allow: [\"ops\"]\nusers:\n  - {name: bo, roles: [billing]}\nlocal_user: bo\n")
+	_, err := scoped.RunCombined(ctx, combined(activeAccounts, ticketCounts, perAccount))
+	var ee *Error
+	if !errors.As(err, &ee) || ee.Code != CodeDatasourceNotFound {
+		t.Fatalf("a source on a datasource the caller may not use: %v, want %s", err, CodeDatasourceNotFound)
+	}
+}
