@@ -11,6 +11,6 @@ import (
 // (internal/app.OpenSource), for the tests of this package, which cannot
 // import the root.
 func openAdapter(ctx context.Context, spec DatasourceSpec) (Source, error) {
-	return adapters.Open(ctx, spec.Engine, spec.ID, spec.Path, spec.DSN, source.Options{RowLimit: spec.RowLimit,
+	return adapters.Open(ctx, spec.Engine, spec.ID, spec.Path, spec.DSN, source.Options{RowLimit: spec.AdapterRows(),
 		Timeout: spec.Timeout, AllowWritableRole: spec.AllowWritableRole})
 }

@@ -139,25 +139,11 @@ func TestCastOfTextNamesTheValuesReadAsNull(t *testing.T) {
 // must read them on every engine, and the one value that is no date
 // ('n/a', '2024-02-30') stays NULL rather than failing the query.
 func TestCastOfDatesInAnotherFormHasAFix(t *testing.T) {
-	count := func(x string) []byte {
-		return []byte(`{"from":[{"table":"orders","alias":"o"}],"select":[{"expr":{"kind":"func","name":"COUNT","args":[` + x + `]},"alias":"n"}]}`)
-	}
 	for _, en := range everyEngine(castNullsDB) {
 		t.Run(en.name, func(t *testing.T) {
-			e := specEngine(t, en.spec(t))
-			res, err := e.RunPlan(context.Background(), "air", count(`{"kind":"cast","type":"date","expr":{"kind":"column","table":"o","column":"day"}}`))
-			if err != nil {
-				t.Fatal(err)
-			}
-			w := warningWith(res.Warnings, "the cast to date")
-			_, fix, ok := strings.Cut(w, "read the column as ")
-			fix, _, _ = strings.Cut(fix, " (the __/__/____ ones")
-			if !ok || !strings.Contains(w, "could be either") {
-				t.Fatalf("warning %q: want the expression that reads day-first dates, and that 05/01 could be either order", w)
-			}
-			fixed, err := e.RunPlan(context.Background(), "air", count(fix))
-			if err != nil {
-				t.Fatalf("the warning's expression %s: %v", fix, err)
+			w, fixed := countWithDateFix(t, specEngine(t, en.spec(t)))
+			if !strings.Contains(w, "could be either") {
+				t.Errorf("warning %q: want it to say that 05/01 could be either order", w)
 			}
 			if fmt.Sprint(fixed.Rows) != "[[5]]" {
 				t.Errorf("the warning's expression counts %v dates, want 5 (the 4 ISO ones and 05/01/2024)", fixed.Rows)
@@ -374,4 +360,50 @@ func TestCastOfMostlyCodesToJoinSaysWhatItLost(t *testing.T) {
 			}
 		})
 	}
+}
+
+// The threat: a column of dates typed by several hands holds day-first
+// ('15/02/2024') and year-first ('2024/03/20', '2024.04.02') dates beside
+// ISO ones. The warning's expression read the day-first ones only, so a
+// host that pasted it was still short, and warned again with nothing
+// more to go on. The expression reads both, on every engine; 'n/a' stays
+// NULL.
+func TestDayFirstAndYearFirstDatesAreReadTogether(t *testing.T) {
+	stmts := []string{
+		"CREATE TABLE orders (id INTEGER PRIMARY KEY, day TEXT)",
+		"INSERT INTO orders VALUES (1, '2024-01-05'), (2, '15/02/2024'), (3, '2024/03/20'), (4, '2024.04.02'), (5, 'n/a')",
+	}
+	for _, en := range everyEngine(stmts) {
+		t.Run(en.name, func(t *testing.T) {
+			_, fixed := countWithDateFix(t, specEngine(t, en.spec(t)))
+			if fmt.Sprint(fixed.Rows) != "[[4]]" {
+				t.Errorf("the warning's expression counts %v dates, want 4 (ISO, day-first and both year-first ones)", fixed.Rows)
+			}
+		})
+	}
+}
+
+// countWithDateFix counts orders.day cast to date on e, takes the
+// expression the warning gives to read the other forms, and counts with
+// it: the warning and the second result.
+func countWithDateFix(t *testing.T, e *Engine) (string, *Result) {
+	t.Helper()
+	count := func(x string) []byte {
+		return []byte(`{"from":[{"table":"orders","alias":"o"}],"select":[{"expr":{"kind":"func","name":"COUNT","args":[` + x + `]},"alias":"n"}]}`)
+	}
+	res, err := e.RunPlan(context.Background(), "air", count(`{"kind":"cast","type":"date","expr":{"kind":"column","table":"o","column":"day"}}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	w := warningWith(res.Warnings, "the cast to date")
+	_, fix, ok := strings.Cut(w, "read the column as ")
+	fix, _, _ = strings.Cut(fix, " (the __/__/____ ones")
+	if !ok {
+		t.Fatalf("warning %q: want the expression that reads the other dates", w)
+	}
+	fixed, err := e.RunPlan(context.Background(), "air", count(fix))
+	if err != nil {
+		t.Fatalf("the warning's expression %s: %v", fix, err)
+	}
+	return w, fixed
 }

@@ -30,10 +30,11 @@ type PlanCheck struct {
 	// named; Plan and SQL hold their expansions.
 	Definitions []planast.Used `json:"definitions,omitempty"`
 	// Warnings say what a run could still do differently: the execution
-	// hooks, which only a run reaches, and the row limit; and what a run
-	// would warn of before reading a row (warnings.Static).
+	// hooks, which only a run reaches; and what a run would warn of before
+	// reading a row (warnings.Static).
 	Warnings []string `json:"warnings"`
-	// SQLNotes: as a run's (result.Result.SQLNotes).
+	// SQLNotes: as a run's (result.Result.SQLNotes), and the row limit
+	// when a run could be cut by it.
 	SQLNotes []string `json:"sql_notes,omitempty"`
 }
 
@@ -135,20 +136,23 @@ func (e *Engine) CheckPlan(ctx context.Context, datasource string, doc []byte, d
 	} else if sql, err = e.renderIn(ds, p, d); err != nil {
 		return nil, err
 	}
-	ws := []string{}
+	ws := append([]string{}, p.warnings...)
+	notes := warnings.SQLNotes(dialect, p.plan)
 	if lim := p.plan.Limit; (lim == nil || *lim > int64(ds.spec.RowLimit) || p.plan.WithTies) && !warnings.OneRow(p.plan) {
 		// a plan's own limit at or under the row limit cannot be cut (ties
-		// aside), nor can an aggregate without groups: it is one row
-		ws = append(ws, fmt.Sprintf("a run returns at most %d rows (the datasource's row limit); the SQL reads one more to tell a full result from a cut one", ds.spec.RowLimit))
+		// aside), nor can an aggregate without groups: it is one row. It
+		// explains the SQL's LIMIT; it says nothing wrong of the plan, so
+		// it is a note, not a warning (a warning a host learns to skip
+		// hides the ones that matter)
+		notes = append(notes, fmt.Sprintf("a run returns at most %d rows (the datasource's row limit); the SQL reads one more to tell a full result from a cut one", ds.spec.RowLimit))
 	}
-	ws = append(ws, p.warnings...)
 	// what a run would warn of before any row is read
 	ws = append(ws, warnings.Static(e.caller(ctx).FilterSnapshot(ds.snap), dialect, p.plan, e.retrieval(ctx, ds).StoredValues())...)
 	if e.opts.Hooks.Has(hooks.BeforeExecution) || e.opts.Hooks.Has(hooks.AfterExecution) || e.opts.Hooks.Has(hooks.AfterAnswer) {
 		ws = append(ws, "rules that act when a plan runs (before_execution, after_execution, after_answer) were not consulted: a run may still be refused or need approval")
 	}
 	return &PlanCheck{Datasource: ds.spec.ID, Dialect: dialect, Plan: p.plan, Columns: p.columns, Types: p.types, SQL: sql,
-		Definitions: ds.sem.Used(p.planner), Warnings: ws, SQLNotes: warnings.SQLNotes(dialect, p.plan)}, nil
+		Definitions: ds.sem.Used(p.planner), Warnings: ws, SQLNotes: notes}, nil
 }
 
 // VisibleSnapshot returns the datasource's snapshot as the caller may see

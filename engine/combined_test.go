@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/nl2sql/nl2sql/engine/multi"
 	"github.com/nl2sql/nl2sql/internal/source/sourcetest"
 )
 
@@ -18,12 +19,18 @@ import (
 // answer with no warning.
 func combinedEngine(t *testing.T, policy string) *Engine {
 	t.Helper()
+	return combinedEngineRows(t, policy, 1000)
+}
+
+// combinedEngineRows is combinedEngine with the datasources' row limit.
+func combinedEngineRows(t *testing.T, policy string, rowLimit int) *Engine {
+	t.Helper()
 	ops := sourcetest.DuckTempDB(t, "CREATE TABLE accounts (account_id INTEGER PRIMARY KEY, name VARCHAR, active BOOLEAN)",
 		"INSERT INTO accounts VALUES (1, 'Acme', true), (2, 'Birch', true), (3, 'Cedar', false), (4, 'Dune', true), (5, 'Elm', true)")
 	crm := sourcetest.TempDB(t, "CREATE TABLE tickets (id INTEGER PRIMARY KEY, account_id INTEGER, priority TEXT)",
 		"INSERT INTO tickets VALUES (1, 1, 'High'), (2, 2, 'high'), (3, 2, 'HIGH '), (4, 9, 'Low'), (5, NULL, 'Low')")
 	opts := Options{Open: openAdapter, Datasources: []DatasourceSpec{
-		{ID: "ops", Engine: "duckdb", Path: ops, RowLimit: 1000}, {ID: "crm", Engine: "sqlite", Path: crm, RowLimit: 1000}}}
+		{ID: "ops", Engine: "duckdb", Path: ops, RowLimit: rowLimit}, {ID: "crm", Engine: "sqlite", Path: crm, RowLimit: rowLimit}}}
 	if policy != "" {
 		opts.Policy = policyFromYAML(t, "datasources:\n  - {id: ops, engine: duckdb, path: "+ops+"}\n  - {id: crm, engine: sqlite, path: "+crm+"}\n"+policy)
 	}
@@ -124,5 +131,50 @@ func TestCombinedPlanRefusalsNameTheirPart(t *testing.T) {
 	var ee *Error
 	if !errors.As(err, &ee) || ee.Code != CodeDatasourceNotFound {
 		t.Fatalf("a source on a datasource the caller may not use: %v, want %s", err, CodeDatasourceNotFound)
+	}
+}
+
+// The threat: a source's rows were cut at the datasource's row limit (the
+// rows a client is sent), so a combined average or an anti-join over
+// more rows than that came back wrong, with the cut named only in a
+// warning after the figure. A source brings up to multi.SourceRowCap rows
+// to the combination, whatever the row limit; the combined result is still
+// cut at the row limit; and a source cut even so makes the answer start
+// with "Partial answer".
+func TestCombinedSourcesAreNotCutAtTheClientsRowLimit(t *testing.T) {
+	e := combinedEngineRows(t, "", 2)
+	res, err := e.RunCombined(context.Background(), combined(activeAccounts, ticketCounts, perAccount))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := fmt.Sprint(res.Rows); got != "[[Acme 1] [Birch 2]]" || !res.Truncated {
+		t.Errorf("rows %s (truncated %v), want the first 2 of the exact 4, cut at the row limit", got, res.Truncated)
+	}
+	for _, sq := range res.SubQueries {
+		if sq.Truncated {
+			t.Errorf("source %s was cut at %d rows under a row limit of 2", sq.Name, sq.RowCount)
+		}
+	}
+	if strings.HasPrefix(res.Answer, "Partial") {
+		t.Errorf("answer %q: no source was cut", res.Answer)
+	}
+
+	big := sourcetest.TempDB(t, "CREATE TABLE n (i INTEGER)",
+		fmt.Sprintf("WITH RECURSIVE c(i) AS (SELECT 1 UNION ALL SELECT i+1 FROM c WHERE i < %d) INSERT INTO n SELECT i FROM c", multi.SourceRowCap+5))
+	be, err := New(Options{Open: openAdapter, Datasources: []DatasourceSpec{{ID: "a", Engine: "sqlite", Path: big, RowLimit: 10}, {ID: "b", Engine: "sqlite", Path: big, RowLimit: 10}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer be.Close()
+	all := func(name, ds string) string {
+		return `{"name": "` + name + `", "datasource": "` + ds + `", "plan": {"select": [{"expr": {"kind": "column", "table": "x", "column": "i"}, "alias": "i"}], "from": [{"table": "n", "alias": "x"}]}}`
+	}
+	count := `{"select": [{"expr": {"kind": "func", "name": "COUNT", "args": []}, "alias": "n"}], "from": [{"table": "l", "alias": "l"}, {"table": "r", "alias": "r"}], "joins": [{"left": "l", "right": "r", "on": [{"left_column": "i", "right_column": "i"}]}]}`
+	res, err = be.RunCombined(context.Background(), combined(all("l", "a"), all("r", "b"), count))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if fmt.Sprint(res.Rows) != fmt.Sprintf("[[%d]]", multi.SourceRowCap) || !strings.HasPrefix(res.Answer, "Partial answer: 2 of 2 sub-queries were cut") {
+		t.Errorf("rows %v answer %q: want %d joined and the answer saying it is partial", res.Rows, res.Answer, multi.SourceRowCap)
 	}
 }

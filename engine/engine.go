@@ -21,6 +21,7 @@ import (
 	"github.com/nl2sql/nl2sql/engine/indexing"
 	"github.com/nl2sql/nl2sql/engine/internal/fault"
 	"github.com/nl2sql/nl2sql/engine/llm"
+	"github.com/nl2sql/nl2sql/engine/multi"
 	"github.com/nl2sql/nl2sql/engine/opening"
 	"github.com/nl2sql/nl2sql/engine/semantic"
 	"github.com/nl2sql/nl2sql/engine/snapshots"
@@ -108,6 +109,12 @@ type DatasourceSpec struct {
 	// run READ ONLY.
 	AllowWritableRole bool
 }
+
+// AdapterRows is the row cap to open the datasource's adapter with
+// (source.Options.RowLimit): the most rows any query of the engine reads,
+// which is a combination's source (multi.SourceRows), not the client's
+// row limit; every other query asks for the row limit itself.
+func (s DatasourceSpec) AdapterRows() int { return multi.SourceRows(s.RowLimit) }
 
 // Options configure an Engine.
 type Options struct {

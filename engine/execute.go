@@ -18,7 +18,12 @@ import (
 // request sent again then meets the schema as it is, as the error's hint
 // promises, not the same stale snapshot until the next periodic check.
 func (e *Engine) execute(ctx context.Context, ds *datasource, sql string) (*source.Result, error) {
-	res, err := tracedSource{ds.src}.Query(ctx, sql, nil, ds.spec.RowLimit)
+	return e.executeRows(ctx, ds, sql, ds.spec.RowLimit)
+}
+
+// executeRows is execute keeping at most rows rows.
+func (e *Engine) executeRows(ctx context.Context, ds *datasource, sql string, rows int) (*source.Result, error) {
+	res, err := tracedSource{ds.src}.Query(ctx, sql, nil, rows)
 	if err != nil {
 		if se := (*source.Error)(nil); errors.As(err, &se) && se.SchemaChanged {
 			e.log.Info("a statement named what the database no longer has; reading its schema again", "datasource", ds.spec.ID)

@@ -8,6 +8,13 @@ import (
 // row limit plus one probe row, so execution can tell a full result from a
 // truncated one.
 func (e *Engine) render(ds *datasource, p *planned) (string, error) {
+	return e.renderRows(ds, p, ds.spec.RowLimit)
+}
+
+// renderRows renders a validated plan in the datasource's dialect for a
+// run that returns at most rows rows (a combination's source reads more
+// than a client is sent: multi.SourceRows).
+func (e *Engine) renderRows(ds *datasource, p *planned, rows int) (string, error) {
 	d, ok := render.LookupFlavor(ds.src.Dialect(), ds.spec.Flavor)
 	if !ok {
 		return "", Errorf(CodeInternal, "", "no renderer for dialect %q (flavor %q)", ds.src.Dialect(), ds.spec.Flavor)
@@ -15,7 +22,7 @@ func (e *Engine) render(ds *datasource, p *planned) (string, error) {
 	if f, ok := ds.src.(caseFolder); ok {
 		d = render.WithFold(d, f.FoldCollation())
 	}
-	return e.renderIn(ds, p, d)
+	return renderWith(p, d, rows)
 }
 
 // caseFolder is an adapter whose database folds letters beyond A-Z only
@@ -26,7 +33,13 @@ type caseFolder interface{ FoldCollation() string }
 // row limit (plan checks may ask for another dialect than the
 // datasource's).
 func (e *Engine) renderIn(ds *datasource, p *planned, d render.Dialect) (string, error) {
-	sql, err := render.SQL(p.plan, d, render.Options{MaxRows: int64(ds.spec.RowLimit) + 1})
+	return renderWith(p, d, ds.spec.RowLimit)
+}
+
+// renderWith renders a validated plan in dialect d, reading one row more
+// than rows to tell a full result from a cut one.
+func renderWith(p *planned, d render.Dialect, rows int) (string, error) {
+	sql, err := render.SQL(p.plan, d, render.Options{MaxRows: int64(rows) + 1})
 	if err != nil {
 		return "", &Error{Code: CodeInternal, Msg: "a validated plan failed to render: " + err.Error(), Err: err}
 	}

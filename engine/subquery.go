@@ -100,7 +100,8 @@ func (h *multiHost) Run(ctx context.Context, s multi.Sub, src multi.Source) (r m
 		return fail(Errorf(CodePlanInvalid, "", "the plan returns the columns %s, not the expected %s", got, want))
 	}
 	_, dsp := spans.Start(ctx, "render")
-	sql, err := e.render(ds, p)
+	rowCap := multi.SourceRows(ds.spec.RowLimit)
+	sql, err := e.renderRows(ds, p, rowCap)
 	spans.End(dsp, err)
 	if err != nil {
 		return fail(err)
@@ -112,7 +113,7 @@ func (h *multiHost) Run(ctx context.Context, s multi.Sub, src multi.Source) (r m
 		return fail(err)
 	}
 	ectx, esp := spans.Start(ctx, "execute")
-	rows, err := e.execute(ectx, ds, sql)
+	rows, err := e.executeRows(ectx, ds, sql, rowCap)
 	spans.End(esp, err)
 	if err != nil {
 		return fail(err)

@@ -285,6 +285,18 @@ func TestValidateGroupByAliasShadowingAColumn(t *testing.T) {
 	if _, err := validate.Plan(q, chinook, validate.Options{}); err != nil {
 		t.Errorf("group_by an alias of the column itself: %v", err)
 	}
+	// nor when two joined tables hold the column: the alias says which
+	// (a host grouping by its alias "AlbumId" of t.AlbumId was refused
+	// as ambiguous between t and al)
+	q = decode(t, plan(sel(item(c("t", "AlbumId"), "AlbumId"), item(fn("COUNT"), "n")), frm(from("Track", "t"), from("Album", "al")),
+		joins(joinOn("inner", "t", "al", "AlbumId", "AlbumId")), `"group_by":[`+c("", "AlbumId")+`],"having":`+bin(">", c("", "AlbumId"), `{"kind":"literal","value":3}`)))
+	v, err := validate.Plan(q, chinook, validate.Options{})
+	if err != nil {
+		t.Fatalf("group_by and having an alias of a column two joined tables hold: %v", err)
+	}
+	if got := string(v.Plan.Canonical()); !strings.Contains(got, `"group_by":[{"kind":"column","table":"t","column":"AlbumId"}]`) {
+		t.Errorf("grouped by %s, want t.AlbumId", got)
+	}
 }
 
 // A join on keys that are no foreign key (in either direction) is valid

@@ -10,6 +10,7 @@ import (
 	"github.com/mark3labs/mcp-go/server"
 
 	"github.com/nl2sql/nl2sql/engine"
+	"github.com/nl2sql/nl2sql/internal/cellfmt"
 	"github.com/nl2sql/nl2sql/planast"
 )
 
@@ -110,5 +111,8 @@ func checkText(out CheckPlanOutput, hint string) string {
 		fmt.Fprintf(&b, "  %s %s\n", c, out.Types[i])
 	}
 	b.WriteString(warningsText(out.Warnings))
+	for _, n := range out.SQLNotes {
+		b.WriteString("note on the SQL: " + cellfmt.Text(n) + "\n")
+	}
 	return b.String()
 }

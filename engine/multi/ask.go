@@ -210,8 +210,17 @@ func (a Asker) Run(ctx context.Context, q string, dec *Decomposition, work Usage
 		res.Warnings = append(res.Warnings, "the result was cut at the row limit; ask for fewer rows or add a filter")
 	}
 	res.Answer = summary.Summarise(summary.RowsOf(res))
-	if failed > 0 {
+	cut := 0
+	for _, r := range runs {
+		if r.Err == nil && r.Rows != nil && r.Rows.Truncated {
+			cut++
+		}
+	}
+	switch {
+	case failed > 0:
 		res.Answer = fmt.Sprintf("Partial answer: %d of %d sub-queries failed (see warnings). %s", failed, len(runs), res.Answer)
+	case cut > 0: // the figures leave out the rows the cut kept away: said first, not only in a warning
+		res.Answer = fmt.Sprintf("Partial answer: %d of %d sub-queries were cut at their row limit, so the combination saw only part of their rows (see warnings). %s", cut, len(runs), res.Answer)
 	}
 	if _, err := a.Host.Hook(ctx, hooks.AfterAnswer, answerInput(q, srcs, runs, res)); err != nil {
 		return nil, err

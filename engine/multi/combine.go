@@ -18,6 +18,17 @@ import (
 // MaxParallel bounds the sub-queries run at once.
 const MaxParallel = 4
 
+// SourceRowCap is how many rows a sub-query may bring to the combination
+// at most, whatever its datasource's row limit: its rows go to DuckDB,
+// not to the client, and a source cut at the client's row limit (1,000)
+// made a combined average or an anti-join wrong. Beyond it the answer is
+// partial and says so.
+const SourceRowCap = 100_000
+
+// SourceRows is the rows a sub-query on a datasource with row limit
+// rowLimit may bring to the combination.
+func SourceRows(rowLimit int) int { return max(rowLimit, SourceRowCap) }
+
 // RunLayers calls run once for every sub-query of d (its index in d.Subs),
 // layer by layer: the sub-queries of one layer concurrently, at most
 // MaxParallel at a time, each layer after the one before it has finished.
@@ -91,7 +102,7 @@ func Combine(ctx context.Context, d *Decomposition, outs []Outcome, rowLimit int
 		case r.Err != nil:
 			warnings = append(warnings, fmt.Sprintf("%s failed and was read as empty: %s", who, fault.AsError(r.Err).Error()))
 		case r.Rows.Truncated:
-			warnings = append(warnings, fmt.Sprintf("%s was cut at its row limit of %d rows; the combination saw only those", who, len(r.Rows.Rows)))
+			warnings = append(warnings, fmt.Sprintf("%s was cut at %d rows, so the combination saw only those and its figures leave the rest out: aggregate or filter in that source's plan so that fewer rows leave it", who, len(r.Rows.Rows)))
 			fallthrough
 		default:
 			rows = r.Rows.Rows

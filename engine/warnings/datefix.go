@@ -15,6 +15,10 @@ import (
 // four-digit year, in either order: 27/02/2025, 02.27.2025, 27-02-2025.
 var numericDate = regexp.MustCompile(`^([0-9]{2})([/.-])([0-9]{2})([/.-])([0-9]{4})$`)
 
+// yearFirstDate is a date written year first with slashes or dots:
+// 2025/02/27, 2025.02.27.
+var yearFirstDate = regexp.MustCompile(`^[0-9]{4}[/.][0-9]{2}[/.][0-9]{2}$`)
+
 // dateFix writes, as plan JSON, the expression (and says how it reads
 // them) that reads text dates shaped as example (27/02/2025) as dates
 // along with the ISO ones: a CASE that reorders such a value into
@@ -23,10 +27,27 @@ var numericDate = regexp.MustCompile(`^([0-9]{2})([/.-])([0-9]{2})([/.-])([0-9]{
 // typed by several hands holds '15/02/2024' beside '03/20/2024', and one
 // order for all would lose one of them. Where both parts are 12 or less
 // the example decides, or the day comes first, and the warning says how
-// to swap them. "" for an example of another shape (a month name, epoch
-// seconds), whose reading a plan cannot spell so simply.
+// to swap them. Dates written year first with slashes or dots are read
+// too (a fourth WHEN, or the only one for such an example). "" for an
+// example of another shape (a month name, epoch seconds), whose reading a
+// plan cannot spell so simply.
 func dateFix(x planast.Expr, to planast.CastType, ex any) (expr, reading string) {
 	s, _ := ex.(string)
+	col, err := json.Marshal(x)
+	if err != nil {
+		return "", ""
+	}
+	// year first with slashes or dots (2025/02/27) is ISO but for its
+	// separators: a column typed by several hands holds them beside the
+	// day-first ones, and the fix reads both
+	lit := func(v string) string { return fmt.Sprintf(`{"kind": "literal", "value": %q}`, v) }
+	yearFirst := fmt.Sprintf(`{"when": {"kind": "binary", "op": "or", "left": {"kind": "like", "expr": %[1]s, "pattern": %[2]s}, "right": {"kind": "like", "expr": %[1]s, "pattern": %[3]s}}, `+
+		`"then": {"kind": "func", "name": "REPLACE", "args": [{"kind": "func", "name": "REPLACE", "args": [%[1]s, %[4]s, %[5]s]}, %[6]s, %[5]s]}}`,
+		col, lit("____/__/__"), lit("____.__.__"), lit("/"), lit("-"), lit("."))
+	if yearFirstDate.MatchString(s) {
+		return fmt.Sprintf(`{"kind": "cast", "type": %q, "expr": {"kind": "case", "whens": [%s], "else": %s}}`, to, yearFirst, col),
+			"the ____/__/__ and ____.__.__ ones with their separators made dashes"
+	}
 	m := numericDate.FindStringSubmatch(s)
 	if m == nil {
 		return "", ""
@@ -42,10 +63,6 @@ func dateFix(x planast.Expr, to planast.CastType, ex any) (expr, reading string)
 	default:
 		which += fmt.Sprintf(` (%s could be either: if the data writes the month first, swap SUBSTR's starts %d and %d in the last WHEN)`, example(s, planast.TypeText), 1, 4)
 	}
-	col, err := json.Marshal(x)
-	if err != nil {
-		return "", ""
-	}
 	sub := func(from, n int) string {
 		return fmt.Sprintf(`{"kind": "func", "name": "SUBSTR", "args": [%s, {"kind": "literal", "value": %d}, {"kind": "literal", "value": %d}]}`, col, from, n)
 	}
@@ -58,9 +75,9 @@ func dateFix(x planast.Expr, to planast.CastType, ex any) (expr, reading string)
 	dayAt := func(at int) string {
 		return fmt.Sprintf(`{"kind": "binary", "op": "and", "left": %s, "right": {"kind": "binary", "op": ">", "left": {"kind": "cast", "type": "integer", "expr": %s}, "right": {"kind": "literal", "value": 12}}}`, shaped, sub(at, 2))
 	}
-	read := fmt.Sprintf(`{"kind": "cast", "type": %q, "expr": {"kind": "case", "whens": [{"when": %s, "then": %s}, {"when": %s, "then": %s}, {"when": %s, "then": %s}], "else": %s}}`,
-		to, dayAt(1), iso(1, 4), dayAt(4), iso(4, 1), shaped, iso(day, month), col)
-	return read, fmt.Sprintf(`the %s ones reordered into ISO, reading a part over 12 as the day and, where both are 12 or less, %s`, shape, which)
+	read := fmt.Sprintf(`{"kind": "cast", "type": %q, "expr": {"kind": "case", "whens": [{"when": %s, "then": %s}, {"when": %s, "then": %s}, {"when": %s, "then": %s}, %s], "else": %s}}`,
+		to, dayAt(1), iso(1, 4), dayAt(4), iso(4, 1), shaped, iso(day, month), yearFirst, col)
+	return read, fmt.Sprintf(`the %s ones reordered into ISO, reading a part over 12 as the day and, where both are 12 or less, %s; the ____/__/__ and ____.__.__ ones with their separators made dashes`, shape, which)
 }
 
 // isoDateText is text a filter compares with as a date: an ISO year,

@@ -13,6 +13,6 @@ import (
 // handed (engine.Options.Open): the adapters are chosen at the top, and
 // the pipeline imports no driver.
 func OpenSource(ctx context.Context, spec engine.DatasourceSpec) (engine.Source, error) {
-	return adapters.Open(ctx, spec.Engine, spec.ID, spec.Path, spec.DSN, source.Options{RowLimit: spec.RowLimit,
+	return adapters.Open(ctx, spec.Engine, spec.ID, spec.Path, spec.DSN, source.Options{RowLimit: spec.AdapterRows(),
 		Timeout: spec.Timeout, AllowWritableRole: spec.AllowWritableRole})
 }

@@ -36,7 +36,7 @@ func load(path string, environ []string, lookup func(string) (string, bool)) (*C
 	}
 	k := koanf.New(".")
 	if err := k.Load(file.Provider(abs), yaml.Parser()); err != nil {
-		return nil, fmt.Errorf("%s: %w", path, err)
+		return nil, fmt.Errorf("%s: %w", path, yamlHint(abs, err))
 	}
 	raw := k.Raw()
 	if err := applyEnv(raw, environ); err != nil {

@@ -231,6 +231,23 @@ describe("nl2sql serve --http (streamable HTTP, TypeScript SDK client)", () => {
     assertToolError(await call("run_plan", { datasource: "chinook", plan: { select: "DROP TABLE Track" } }), /PLAN_INVALID|INVALID_REQUEST/, "plan with a string select");
   });
 
+  it("run_combined_plan: two sources combined by name; a combine plan reading an unknown name is refused with its path", { timeout: TEST_TIMEOUT_MS }, async () => {
+    const col = (t, c) => ({ kind: "column", table: t, column: c });
+    const genres = { select: [{ expr: col("g", "GenreId"), alias: "genre_id" }, { expr: col("g", "Name"), alias: "genre" }], from: [{ table: "Genre", alias: "g" }] };
+    const tracks = { select: [{ expr: col("t", "GenreId"), alias: "genre_id" }, { expr: { kind: "func", name: "COUNT", args: [] }, alias: "tracks" }],
+      from: [{ table: "Track", alias: "t" }], group_by: [col("t", "GenreId")] };
+    const combine = (name) => ({ select: [{ expr: col("g", "genre"), alias: "genre" }, { expr: col("k", "tracks"), alias: "tracks" }],
+      from: [{ table: "g", alias: "g" }, { table: name, alias: "k" }], joins: [{ left: "g", right: "k", on: [{ left_column: "genre_id", right_column: "genre_id" }] }],
+      order_by: [{ expr: { kind: "column", column: "tracks" }, direction: "desc" }], limit: 1 });
+    const sources = [{ name: "g", datasource: "chinook", plan: genres }, { name: "k", datasource: "chinook", plan: tracks }];
+    const sc = await callOK("run_combined_plan", { sources, combine: combine("k") });
+    assert.deepEqual(sc.rows, [["Rock", 1297]]);
+    assert.deepEqual(sc.sub_queries.map((q) => q.name).sort(), ["g", "k"]);
+    assert.ok(sc.sub_queries.every((q) => q.plan_source === "supplied" && /^SELECT /.test(q.sql)), JSON.stringify(sc.sub_queries).slice(0, 400));
+    const text = assertToolError(await call("run_combined_plan", { sources, combine: combine("tix") }), /PLAN_INVALID/, "unknown source name");
+    assert.ok(text.includes("combine"), text);
+  });
+
   it("explain_plan: plan and SQL for a recorded question, nothing run", { timeout: TEST_TIMEOUT_MS }, async () => {
     const sc = await callOK("explain_plan", { question: GOLD[0].question });
     assert.equal(sc.datasource, "chinook");

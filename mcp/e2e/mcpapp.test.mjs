@@ -63,10 +63,10 @@ describe("MCP Apps: the result view", { timeout: 60_000 }, () => {
     await Promise.all([apps?.close(), plain?.close()]);
   });
 
-  it("links the view from ask, run_plan and run_verified_query only", async () => {
+  it("links the view from ask, run_plan, run_combined_plan and run_verified_query only", async () => {
     const { tools } = await plain.listTools(undefined, OPTS);
     const linked = tools.filter((t) => t._meta?.ui?.resourceUri).map((t) => t.name).sort();
-    assert.deepEqual(linked, ["ask", "run_plan", "run_verified_query"]);
+    assert.deepEqual(linked, ["ask", "run_combined_plan", "run_plan", "run_verified_query"]);
     for (const t of tools.filter((t) => linked.includes(t.name))) {
       assert.equal(t._meta.ui.resourceUri, URI, t.name);
       assert.equal(t._meta["ui/resourceUri"], URI, `${t.name}: legacy key`);

@@ -55,8 +55,10 @@ func (v *validator) groupByAliases(q *Query, path string, sc *scope) {
 		p := idx(join(path, "group_by"), i)
 		if ownColumn(sc, c.Column) {
 			switch {
-			case namesColumn(it, c.Column, sc):
-			case rewrites(it, c.Column):
+			case namesColumn(it, c.Column, sc), rewrites(it, c.Column):
+				// the alias's own column, qualified as the select item
+				// has it: two joined tables that both hold the column
+				// (p.plan_id, s.plan_id) leave the bare name ambiguous
 				q.GroupBy[i] = cloneExpr(it.Expr)
 			default:
 				v.add(CodeAmbiguous, p, "%q is both an output alias and a column of a source; to group by the aliased expression write it out (or rename the alias), to group by the column qualify it with its table alias", c.Column)
@@ -104,7 +106,7 @@ func (v *validator) havingAliases(q *Query, path string, sc *scope) {
 			return e
 		case ownColumn(sc, c.Column):
 			if namesColumn(it, c.Column, sc) {
-				return e // the alias names the column itself
+				return cloneExpr(it.Expr) // the alias names the column itself, qualified
 			}
 			if !bad {
 				v.add(CodeAmbiguous, join(path, "having"), "%q is both an output alias and a column of a source; qualify the column with its table alias, or write the aliased expression out", c.Column)

@@ -373,8 +373,8 @@ var mutations = []mutation{
 	{
 		Name: "run-plan-skips-before-run",
 		File: "engine/run_plan.go",
-		Old:  `if ctx, err = e.runStartedFixed(ctx, "run_plan", suppliedQuestion, tr); err != nil {`,
-		New:  `if err = error(nil); err != nil {`,
+		Old:  `ctx, err := e.runStartedFixed(e.startRun(ctx, kind, tr), kind, suppliedQuestion, tr)`,
+		New:  `ctx, err := e.startRun(ctx, kind, tr), error(nil)`,
 		Pkgs: []string{"./engine"}, Run: "TestHookPointsOnEveryPath/run_plan",
 	},
 	{
@@ -606,7 +606,7 @@ var mutations = []mutation{
 	{
 		Name: "row-cap-render-limit",
 		File: "engine/render.go",
-		Old:  "render.Options{MaxRows: int64(ds.spec.RowLimit) + 1}",
+		Old:  "render.Options{MaxRows: int64(rows) + 1}",
 		New:  "render.Options{}",
 		Pkgs: []string{"./engine"}, Run: "TestCheckPlanRunsNothing",
 	},
@@ -1200,7 +1200,7 @@ var mutations = []mutation{
 		File: "engine/check.go",
 		Old:  "p.plan.WithTies) && !warnings.OneRow(p.plan) {",
 		New:  "p.plan.WithTies) && (true || !warnings.OneRow(p.plan)) {",
-		Pkgs: []string{"./engine"}, Run: "TestCheckPlanRowLimitWarningOnlyWhenItCanCut",
+		Pkgs: []string{"./engine"}, Run: "TestCheckPlanRowLimitNoteOnlyWhenItCanCut",
 	},
 	{
 		Name: "text-date-extreme-unsaid",
@@ -2975,8 +2975,8 @@ var mutations = []mutation{
 	{
 		Name: "date-fix-one-order-for-all",
 		File: "engine/warnings/datefix.go",
-		Old:  "to, dayAt(1), iso(1, 4), dayAt(4), iso(4, 1), shaped, iso(day, month), col)",
-		New:  "to, dayAt(1), iso(day, month), dayAt(4), iso(day, month), shaped, iso(day, month), col)",
+		Old:  "to, dayAt(1), iso(1, 4), dayAt(4), iso(4, 1), shaped, iso(day, month), yearFirst, col)",
+		New:  "to, dayAt(1), iso(day, month), dayAt(4), iso(day, month), shaped, iso(day, month), yearFirst, col)",
 		Pkgs: []string{"./engine"}, Run: "TestDatesInBothOrdersAreReadByTheirDay",
 	},
 	{
@@ -3030,9 +3030,9 @@ var mutations = []mutation{
 	},
 	{
 		Name: "combined-unread-source-accepted",
-		File: "engine/multi/planned.go",
-		Old:  "\t\tc.unused(d, nil, post)\n",
-		New:  "",
+		File: "engine/multi/decomposition.go",
+		Old:  "\tc.unused(d, inputs, post)\n\tif len(c.issues) > 0 {\n\t\treturn false",
+		New:  "\tif len(c.issues) > 0 {\n\t\treturn false",
 		Pkgs: []string{"./engine"}, Run: "TestCombinedPlanRefusalsNameTheirPart",
 	},
 	{
@@ -3052,8 +3052,8 @@ var mutations = []mutation{
 	{
 		Name: "rewrite-alias-ambiguous",
 		File: "planast/validate/aliases.go",
-		Old:  "\t\t\tcase rewrites(it, c.Column):\n",
-		New:  "\t\t\tcase false && rewrites(it, c.Column):\n",
+		Old:  "\t\t\tcase namesColumn(it, c.Column, sc), rewrites(it, c.Column):\n",
+		New:  "\t\t\tcase namesColumn(it, c.Column, sc), false && rewrites(it, c.Column):\n",
 		Pkgs: []string{"./planast"}, Run: "TestValidateGroupByAliasShadowingAColumn",
 	},
 	{
@@ -3083,5 +3083,47 @@ var mutations = []mutation{
 		Old:  "coalesce(min(CASE WHEN trim(%[1]s) <> '' THEN %[1]s END%[2]s), min(%[1]s%[2]s))",
 		New:  "min(%[1]s%[2]s)",
 		Pkgs: []string{"./engine"}, Run: "TestCastExampleIsNotABlank",
+	},
+	{
+		Name: "yaml-error-line-unnamed",
+		File: "internal/config/load.go",
+		Old:  "return nil, fmt.Errorf(\"%s: %w\", path, yamlHint(abs, err))",
+		New:  "return nil, fmt.Errorf(\"%s: %w\", path, err)",
+		Pkgs: []string{"./internal/config"}, Run: "TestYAMLErrorsNameTheLine",
+	},
+	{
+		Name: "row-limit-note-as-warning",
+		File: "engine/check.go",
+		Old:  "\t\tnotes = append(notes, fmt.Sprintf(\"a run returns at most",
+		New:  "\t\tws = append(ws, fmt.Sprintf(\"a run returns at most",
+		Pkgs: []string{"./engine"}, Run: "TestCheckPlanRowLimitNoteOnlyWhenItCanCut",
+	},
+	{
+		Name: "combined-source-cut-at-client-limit",
+		File: "engine/multi/combine.go",
+		Old:  "func SourceRows(rowLimit int) int { return max(rowLimit, SourceRowCap) }",
+		New:  "func SourceRows(rowLimit int) int { return rowLimit }",
+		Pkgs: []string{"./engine"}, Run: "TestCombinedSourcesAreNotCutAtTheClientsRowLimit",
+	},
+	{
+		Name: "combined-cut-not-partial",
+		File: "engine/multi/ask.go",
+		Old:  "\tcase cut > 0:",
+		New:  "\tcase cut < 0:",
+		Pkgs: []string{"./engine"}, Run: "TestCombinedSourcesAreNotCutAtTheClientsRowLimit",
+	},
+	{
+		Name: "year-first-dates-unread",
+		File: "engine/warnings/datefix.go",
+		Old:  "dayAt(4), iso(4, 1), shaped, iso(day, month), yearFirst, col)",
+		New:  "dayAt(4), iso(4, 1), shaped, iso(day, month), `{\"when\": {\"kind\": \"literal\", \"value\": false}, \"then\": {\"kind\": \"literal\", \"value\": null}}`, col)",
+		Pkgs: []string{"./engine"}, Run: "TestDayFirstAndYearFirstDatesAreReadTogether",
+	},
+	{
+		Name: "alias-of-shared-column-ambiguous",
+		File: "planast/validate/aliases.go",
+		Old:  "\t\t\tcase namesColumn(it, c.Column, sc), rewrites(it, c.Column):\n",
+		New:  "\t\t\tcase namesColumn(it, c.Column, sc):\n\t\t\tcase rewrites(it, c.Column):\n",
+		Pkgs: []string{"./planast"}, Run: "TestValidateGroupByAliasShadowingAColumn",
 	},
 }
