@@ -41,13 +41,47 @@ type Rows struct {
 	// LimitZero says the plan itself asked for no rows ("limit": 0), so an
 	// empty result says nothing about the data.
 	LimitZero bool
+	// OrderedBy are the output columns the plan sorts by, in order, when
+	// every order_by key is one; nil otherwise. Rows that lead the result
+	// with equal values there share first place, and the summary says so.
+	OrderedBy []int
 }
 
 // RowsOf is the part of a result the answer step reads.
 func RowsOf(r *result.Result) Rows {
 	return Rows{Question: r.Question, Columns: r.Columns, ColumnTypes: r.ColumnTypes,
 		Rows: r.Rows, RowCount: r.RowCount, Truncated: r.Truncated,
-		LimitZero: r.Plan != nil && r.Plan.Limit != nil && *r.Plan.Limit == 0}
+		LimitZero: r.Plan != nil && r.Plan.Limit != nil && *r.Plan.Limit == 0,
+		OrderedBy: orderedBy(r.Plan, r.Columns)}
+}
+
+// orderedBy maps plan's order_by keys to the output columns that hold
+// them: an output alias, or a select item's own expression (the same
+// column of the same table); nil when a key is neither, or there is none.
+func orderedBy(plan *planast.Query, cols []string) []int {
+	if plan == nil || len(plan.OrderBy) == 0 || len(plan.SetOps) > 0 {
+		return nil
+	}
+	var out []int
+	for _, o := range plan.OrderBy {
+		k := -1
+		if c, ok := o.Expr.(*planast.Column); ok {
+			for i, it := range plan.Select {
+				sc, isCol := it.Expr.(*planast.Column)
+				alias := c.Table == "" && strings.EqualFold(it.Alias, c.Column)
+				same := isCol && c.Table != "" && sc.Table == c.Table && strings.EqualFold(sc.Column, c.Column)
+				if (alias || same) && i < len(cols) {
+					k = i
+					break
+				}
+			}
+		}
+		if k < 0 {
+			return nil
+		}
+		out = append(out, k)
+	}
+	return out
 }
 
 // Reply is what the answer step did: Text is the model's answer, or ""

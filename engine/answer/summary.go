@@ -41,7 +41,44 @@ func Summarise(r Rows) string {
 	if shown == n {
 		lead = "They are: "
 	}
-	return count + ". " + lead + strings.Join(parts, "; ") + "."
+	return count + ". " + lead + strings.Join(parts, "; ") + "." + tiedFirst(r)
+}
+
+// tiedFirst says how many rows lead the result with the same values of
+// every column it is sorted by ("Tom 52; Marcus 52" is a tie for first
+// place, which "First: Tom 52" alone hides); "" when the first row stands
+// alone, or the sort is not by output columns.
+func tiedFirst(r Rows) string {
+	if len(r.OrderedBy) == 0 || len(r.Rows) < 2 {
+		return ""
+	}
+	same := func(a, b []any) bool {
+		for _, k := range r.OrderedBy {
+			t := planast.TypeUnknown
+			if k < len(r.ColumnTypes) {
+				t = r.ColumnTypes[k]
+			}
+			if k >= len(a) || k >= len(b) || formatValue(a[k], t) != formatValue(b[k], t) {
+				return false
+			}
+		}
+		return true
+	}
+	tied := 1
+	for tied < len(r.Rows) && same(r.Rows[0], r.Rows[tied]) {
+		tied++
+	}
+	if tied < 2 {
+		return ""
+	}
+	names := make([]string, len(r.OrderedBy))
+	for i, k := range r.OrderedBy {
+		names[i] = quoteName(r.Columns[k])
+	}
+	if tied == len(r.Rows) {
+		return " All " + strconv.Itoa(tied) + " rows tie on " + strings.Join(names, ", ") + "."
+	}
+	return " The first " + strconv.Itoa(tied) + " rows tie on " + strings.Join(names, ", ") + "."
 }
 
 // maxSummaryText is how many characters of one text value the summary

@@ -1,6 +1,7 @@
 package answer
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/nl2sql/nl2sql/planast"
@@ -50,6 +51,44 @@ func TestSummaryShowsBlobsAsTheTableDoes(t *testing.T) {
 	} {
 		if got := formatValue(c.v, planast.TypeBlob); got != c.want {
 			t.Errorf("formatValue(%q, blob) = %s, want %s", c.v, got, c.want)
+		}
+	}
+}
+
+// The threat: "which account manager looks after the most accounts?"
+// answered "First: Tom Becker, accounts 52" while Marcus Hill also has
+// 52; a host that reads the summary names one manager where two share
+// first place. A result sorted by output columns whose first rows hold
+// the same values there says how many tie; a first row that stands alone,
+// or a sort by something else, adds nothing.
+func TestSummarySaysWhenTheFirstRowsTie(t *testing.T) {
+	rows := [][]any{{"Tom Becker", int64(52)}, {"Marcus Hill", int64(52)}, {"Lucia Fernandez", int64(49)}, {"Ana Ruiz", int64(40)}}
+	plan := func(orderBy string) *planast.Query {
+		q, err := planast.Decode([]byte(`{"select":[{"expr":{"kind":"column","table":"m","column":"name"},"alias":"manager"},{"expr":{"kind":"func","name":"COUNT","args":[]},"alias":"accounts"}],`+
+			`"from":[{"table":"managers","alias":"m"}],"group_by":[{"kind":"column","table":"m","column":"name"}],"order_by":[`+orderBy+`]}`), planast.DefaultLimits)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return q
+	}
+	byCount := plan(`{"expr":{"kind":"column","column":"accounts"},"direction":"desc"}`)
+	for _, c := range []struct {
+		name string
+		plan *planast.Query
+		rows [][]any
+		want string
+	}{
+		{"tie for first", byCount, rows, "The first 2 rows tie on accounts."},
+		{"all tie", byCount, [][]any{{"A", int64(3)}, {"B", int64(3)}}, "All 2 rows tie on accounts."},
+		{"no tie", byCount, rows[1:], ""},
+		{"sorted by name", plan(`{"expr":{"kind":"column","table":"m","column":"name"}}`), rows, ""},
+		{"sorted by an expression", plan(`{"expr":{"kind":"func","name":"LOWER","args":[{"kind":"column","table":"m","column":"name"}]}}`), rows, ""},
+	} {
+		r := Rows{Columns: []string{"manager", "accounts"}, ColumnTypes: []planast.Type{planast.TypeText, planast.TypeInteger},
+			Rows: c.rows, RowCount: len(c.rows), OrderedBy: orderedBy(c.plan, []string{"manager", "accounts"})}
+		got := Summarise(r)
+		if c.want == "" && strings.Contains(got, " tie on ") || c.want != "" && !strings.HasSuffix(got, c.want) {
+			t.Errorf("%s: %q, want it to end %q", c.name, got, c.want)
 		}
 	}
 }
