@@ -68,7 +68,8 @@ type Outcome struct {
 // Combine loads every sub-query's rows (none for a failed one) into a
 // DuckDB table named by its id and runs the combination plan, the result
 // cut at rowLimit and the whole bounded by timeout. Warnings come in
-// sub-query id order: failures, truncations, unconverted values. Errors
+// sub-query id order: failures, truncations, unconverted values; then the
+// rows each join between two sub-queries dropped for want of a match. Errors
 // are *fault.Error, or the context's error when it ended.
 func Combine(ctx context.Context, d *Decomposition, outs []Outcome, rowLimit int, timeout time.Duration) (*duckcompute.Output, []string, error) {
 	// one decimal scale for every table: the most fraction digits any
@@ -127,6 +128,11 @@ func Combine(ctx context.Context, d *Decomposition, outs []Outcome, rowLimit int
 		}
 		return nil, nil, &fault.Error{Code: fault.CodeQueryFailed, Msg: "the combination failed: " + err.Error(), Err: err}
 	}
+	refs := map[string]string{}
+	for _, s := range d.Subs {
+		refs[s.ID] = s.Ref
+	}
+	warnings = append(warnings, unmatched(ctx, db, d.Comb.Plan, refs)...)
 	return out, warnings, nil
 }
 

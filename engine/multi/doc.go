@@ -39,7 +39,9 @@
 // validated combination plan over the sub-query tables, SQL the DuckDB SQL
 // that combined them (each sub-query's own SQL is in its SubQuery), the
 // sub-queries sorted by id, and warnings for failed or truncated
-// sub-queries and unconverted values. It is byte-identical across runs
+// sub-queries, unconverted values and rows a join of two sub-queries
+// dropped because their key matches no row of the other (unmatched.go).
+// It is byte-identical across runs
 // apart from timings and trace_id. A sub-query that fails leaves its table
 // empty: the answer says it is partial, and a run where every sub-query
 // fails is that error. BeforeExecution refuses a sub-query a rule would
