@@ -69,7 +69,12 @@ func (e *Engine) RunCombined(ctx context.Context, doc []byte) (res *Result, err 
 		return nil, combinedInvalid(issues, tr)
 	}
 	tm.Plan = sw.Lap()
-	return e.asker(tr, tr.T.Today).Run(ctx, suppliedQuestion, dec, multi.Usage{}, tr.T.ID, sw, &tm)
+	res, err = e.asker(tr, tr.T.Today).Run(ctx, suppliedQuestion, dec, multi.Usage{}, tr.T.ID, sw, &tm)
+	if err != nil {
+		return nil, err
+	}
+	res.Warnings = append(res.Warnings, e.combinationWarnings(ctx, dec, res)...)
+	return res, nil
 }
 
 // combinedInvalid is the refusal of a combined plan: its issues, each

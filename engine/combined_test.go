@@ -182,3 +182,27 @@ func TestCombinedSourcesAreNotCutAtTheClientsRowLimit(t *testing.T) {
 		t.Errorf("rows %v answer %q: want %d joined and the answer saying it is partial", res.Rows, res.Answer, multi.SourceRowCap)
 	}
 }
+
+// The threat: the combine plan reads the sources' rows, not tables, so
+// the warnings a plan on one datasource earns (a group per spelling of
+// one value, a limit that cut a tie) were never given for it: a combined
+// count per priority split 'High', 'high' and 'HIGH ' into three groups,
+// and a top 1 cut its tie, in silence. The combine plan is warned as a
+// plan on a datasource is, its warnings marked as the combination's.
+func TestCombinePlanGetsTheWarningsOfAnyPlan(t *testing.T) {
+	e := combinedEngine(t, "")
+	tickets := `{"name": "tk", "datasource": "crm", "plan": {"select": [{"expr": {"kind": "column", "table": "t", "column": "account_id"}, "alias": "account_id"}, {"expr": {"kind": "column", "table": "t", "column": "priority"}, "alias": "priority"}], "from": [{"table": "tickets", "alias": "t"}]}}`
+	perPriority := `{"select": [{"expr": {"kind": "column", "table": "k", "column": "priority"}, "alias": "priority"}, {"expr": {"kind": "func", "name": "COUNT", "args": []}, "alias": "n"}],` +
+		` "from": [{"table": "acc", "alias": "a"}, {"table": "tk", "alias": "k"}], "joins": [{"left": "a", "right": "k", "on": [{"left_column": "account_id", "right_column": "account_id"}]}],` +
+		` "group_by": [{"kind": "column", "table": "k", "column": "priority"}], "order_by": [{"expr": {"kind": "column", "column": "n"}, "direction": "desc"}], "limit": 1}`
+	res, err := e.RunCombined(context.Background(), combined(activeAccounts, tickets, perPriority))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if w := warningWith(res.Warnings, `combine: grouping by "priority" makes a group of each spelling`); w == "" {
+		t.Errorf("warnings %q: want the spellings of priority named for the combine plan", res.Warnings)
+	}
+	if w := warningWith(res.Warnings, "the limit of 1 cut 2 more rows that tie"); w == "" {
+		t.Errorf("warnings %q: want the tie the combine plan's limit cut named", res.Warnings)
+	}
+}

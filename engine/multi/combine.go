@@ -11,6 +11,7 @@ import (
 
 	"github.com/nl2sql/nl2sql/duckcompute"
 	"github.com/nl2sql/nl2sql/engine/internal/fault"
+	planwarn "github.com/nl2sql/nl2sql/engine/warnings"
 	"github.com/nl2sql/nl2sql/internal/source"
 	"github.com/nl2sql/nl2sql/planast"
 )
@@ -133,6 +134,13 @@ func Combine(ctx context.Context, d *Decomposition, outs []Outcome, rowLimit int
 		refs[s.ID] = s.Ref
 	}
 	warnings = append(warnings, unmatched(ctx, db, d.Comb.Plan, refs)...)
+	if probe := planwarn.TieProbe(d.Comb.Plan, len(out.Rows)); probe != nil { // a top N whose limit may have cut a tie
+		if all, err := db.Run(ctx, probe, rowLimit); err == nil {
+			if w := planwarn.TieWarning(*d.Comb.Plan.Limit, len(all.Rows)); w != "" {
+				warnings = append(warnings, "combine: "+w)
+			}
+		}
+	}
 	return out, warnings, nil
 }
 

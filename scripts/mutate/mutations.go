@@ -3140,4 +3140,18 @@ var mutations = []mutation{
 		New:  "\t_ = refs\n",
 		Pkgs: []string{"./engine"}, Run: "TestHostCombinesTwoDatasourcesInOneCall",
 	},
+	{
+		Name: "combine-plan-unwarned",
+		File: "engine/combined.go",
+		Old:  "\tres.Warnings = append(res.Warnings, e.combinationWarnings(ctx, dec, res)...)\n",
+		New:  "",
+		Pkgs: []string{"./engine"}, Run: "TestCombinePlanGetsTheWarningsOfAnyPlan",
+	},
+	{
+		Name: "combine-tie-cut-unsaid",
+		File: "engine/multi/combine.go",
+		Old:  "if probe := planwarn.TieProbe(d.Comb.Plan, len(out.Rows)); probe != nil {",
+		New:  "if probe := planwarn.TieProbe(nil, len(out.Rows)); probe != nil {",
+		Pkgs: []string{"./engine"}, Run: "TestCombinePlanGetsTheWarningsOfAnyPlan",
+	},
 }
