@@ -34,7 +34,7 @@ func TestLiteralMatchingOneOfSeveralSpellingsIsNamed(t *testing.T) {
 	cmp := func(op, c, v string) string {
 		return `{"kind":"binary","op":"` + op + `","left":` + col(c) + `,"right":{"kind":"literal","value":"` + v + `"}}`
 	}
-	const said = "that spelling only"
+	const said = "only, but the column also stores"
 	for _, c := range []struct {
 		name, where string
 		total       int64
@@ -95,6 +95,28 @@ func TestLiteralMatchingOneOfSeveralSpellingsIsNamed(t *testing.T) {
 	}
 	if w := warningWith(fixed.Warnings, said); w != "" {
 		t.Errorf("the warning's own fix is warned of again: %q", w)
+	}
+
+	// an IN that lists some spellings gets one warning, whose list keeps
+	// them and adds the rest: a warning per item, each offering a list of
+	// two, led a host to drop the spellings it had
+	partial := `{"kind":"in","expr":` + col("status") + `,"list":[{"kind":"literal","value":"paid"},{"kind":"literal","value":"Paid"}]}`
+	res, err = e.RunPlan(ctx, "air", sum(partial))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var fixes []string
+	for _, w := range res.Warnings {
+		if strings.Contains(w, said) {
+			fixes = append(fixes, w)
+		}
+	}
+	if len(fixes) != 1 {
+		t.Fatalf("IN ('paid', 'Paid'): %d spelling warnings %q, want one for the list", len(fixes), fixes)
+	}
+	fixed, err = e.RunPlan(ctx, "air", sum(regexp.MustCompile(`\{"kind": "in".*\}$`).FindString(fixes[0])))
+	if err != nil || fixed.Rows[0][0] != int64(4223) {
+		t.Errorf("the list warning's fix: %v %v, want 4223 (every spelling of paid)", fixed, err)
 	}
 
 	// a caller reading orders through a row filter learns no stored value

@@ -292,6 +292,12 @@ func fitResult(eng any, res *engine.Result, binary Binary, view bool) *mcpgo.Cal
 		return full
 	}
 	all := out.Rows
+	if base := sentTokens(resultFor(cutRows(&out, all, 0, budget), view)); base > budget/2 {
+		// the echo of the plan and its SQL, not the rows, is what is large
+		// (a long CASE pasted from a warning renders to kilobytes of SQL):
+		// it goes before any row does, or a one-row answer is refused
+		out = slimmed(out, budget)
+	}
 	n := estimateRows(&out, all, budget, view)
 	for range 6 {
 		cut := cutRows(&out, all, n, budget)
@@ -311,6 +317,41 @@ func fitResult(eng any, res *engine.Result, binary Binary, view bool) *mcpgo.Cal
 		n = max(next, 0)
 	}
 	return tooLarge(sentTokens(resultFor(cutRows(&out, all, 0, budget), view)), budget)
+}
+
+// maxEchoSQL is how much of the SQL a result too large for its budget
+// keeps.
+const maxEchoSQL = 2000
+
+// slimmed is out without its plans and with its SQL cut to maxEchoSQL
+// bytes: what it echoes of the request, which the trace keeps whole.
+func slimmed(out engine.Result, budget int) engine.Result {
+	cut := cutSQL
+	n := len(out.SQL)
+	out.SQL, out.Plan = cut(out.SQL), nil
+	subs := make([]engine.SubQuery, len(out.SubQueries))
+	for i, sq := range out.SubQueries {
+		sq.SQL, sq.Plan = cut(sq.SQL), nil
+		subs[i] = sq
+	}
+	out.SubQueries = subs
+	out.Warnings = append(append([]string{}, out.Warnings...), fmt.Sprintf(
+		"the plan and the SQL (%d bytes) are left out of this result, the SQL cut to %d bytes, to fit the %d-token result budget; trace %s holds them whole (nl2sql trace show)",
+		n, maxEchoSQL, budget, out.TraceID))
+	return out
+}
+
+// cutSQL is sql cut to maxEchoSQL bytes (on a character boundary), saying
+// how long it was.
+func cutSQL(sql string) string {
+	if len(sql) <= maxEchoSQL {
+		return sql
+	}
+	i := maxEchoSQL
+	for i > 0 && !utf8.RuneStart(sql[i]) {
+		i--
+	}
+	return sql[:i] + fmt.Sprintf("\n-- … cut: the SQL is %d bytes", len(sql))
 }
 
 // cutRows is out holding only the first n of rows, marked as cut by the

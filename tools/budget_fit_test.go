@@ -64,6 +64,10 @@ func refFitResult(eng any, res *engine.Result, binary Binary, view bool) *mcpgo.
 	}
 	all := out.Rows
 	base := refSentTokens(refResultFor(cutRows(&out, all, 0, budget), view))
+	if base > budget/2 { // the echo goes first (slimmed), as in fitResult
+		out = slimmed(out, budget)
+		base = refSentTokens(refResultFor(cutRows(&out, all, 0, budget), view))
+	}
 	n, used := len(all), base
 	for i, row := range all {
 		b, _ := json.Marshal(row)
@@ -207,5 +211,29 @@ func TestJSONStringLenIsMarshalsLength(t *testing.T) {
 		if got := jsonStringLen(s); got != len(want) {
 			t.Fatalf("jsonStringLen(%q) = %d, encoding/json writes %d bytes: %s", s, got, len(want), want)
 		}
+	}
+}
+
+// The threat: a plan that pastes the long expression a warning offers
+// renders to tens of kilobytes of SQL, and its one-row answer was refused
+// as RESULT_TOO_LARGE, the rows being the smallest part of it. What the
+// result echoes of the request (the plan, the SQL past its first 2,000
+// bytes) goes before any row does, and the result says so and where the
+// whole is; a check of such a plan keeps its verdict the same way.
+func TestLongSQLIsCutBeforeTheRows(t *testing.T) {
+	sql := "SELECT " + strings.Repeat("CASE WHEN x LIKE '__/__/____' THEN 1 END + ", 2000) + "1 AS n"
+	res := &engine.Result{Answer: "n 79.", Columns: []string{"n"}, ColumnTypes: []planast.Type{planast.TypeInteger},
+		Rows: [][]any{{int64(79)}}, RowCount: 1, SQL: sql, TraceID: "t1", Warnings: []string{}}
+	r := fitResult(budgetOf(4000), res, BinaryPlaceholder, false)
+	if r.IsError {
+		t.Fatalf("a one-row answer with %d bytes of SQL was refused: %v", len(sql), r.Content)
+	}
+	b, _ := json.Marshal(r.StructuredContent)
+	if r.StructuredContent == nil {
+		b = []byte(fmt.Sprint(r.RawStructuredContent))
+	}
+	text := fmt.Sprint(r.Content)
+	if !strings.Contains(text, "79") || !strings.Contains(text, "-- … cut: the SQL is") || !strings.Contains(text, "trace t1 holds them whole") {
+		t.Errorf("result %s / %s: want the row, the SQL cut with its length, and where the whole is", text, b)
 	}
 }

@@ -77,6 +77,21 @@ func CheckPlanHandler(eng PlanChecker) server.ToolHandlerFunc {
 			return FitStructured(eng, out, checkText(out, e.Hint)), nil
 		}
 		out := CheckPlanOutput{Valid: true, PlanCheck: pc, Issues: []planast.Issue{}}
+		if r := FitStructured(eng, out, checkText(out, "")); !r.IsError {
+			return r, nil
+		}
+		// the plan echoed back, then the SQL past its first kilobytes, go
+		// before the check is refused: the verdict and the warnings are
+		// what a host checks for
+		slim := *pc
+		slim.Plan = nil
+		slim.Warnings = append(append([]string{}, pc.Warnings...), "the validated plan is left out of this check to fit the result budget")
+		out.PlanCheck = &slim
+		if r := FitStructured(eng, out, checkText(out, "")); !r.IsError {
+			return r, nil
+		}
+		slim.SQL = cutSQL(pc.SQL)
+		slim.Warnings[len(slim.Warnings)-1] = fmt.Sprintf("the validated plan is left out of this check, and its SQL (%d bytes) cut, to fit the result budget", len(pc.SQL))
 		return FitStructured(eng, out, checkText(out, "")), nil
 	}
 }

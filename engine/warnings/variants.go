@@ -93,8 +93,23 @@ func variantLiteral(snap *schema.Snapshot, q *planast.Query, x, pattern planast.
 	if negated {
 		effect, verb = "their rows are kept", "excludes"
 	}
-	list := make([]string, 0, len(variants)+1)
-	for _, v := range append([]string{lit.Text}, variants...) {
+	// an IN keeps the spellings it lists: the fix adds the others to them,
+	// and one warning speaks for the whole list (a warning per item, each
+	// offering its own two values, read as "keep only these two")
+	kept := []string{lit.Text}
+	what, from := fmt.Sprintf("%q %s %q %s that spelling only", c.Name, op, lit.Text, verb), fmt.Sprintf("%q", lit.Text)
+	if op == "IN" || op == "NOT IN" {
+		from = "them"
+		kept = kept[:0]
+		for _, l := range items {
+			if sl, ok := l.(*planast.Literal); ok && sl.Type == planast.TString && !slices.Contains(kept, sl.Text) {
+				kept = append(kept, sl.Text)
+			}
+		}
+		what = fmt.Sprintf("%q %s (%s) %s those spellings only", c.Name, op, someQuoted(kept), verb)
+	}
+	list := make([]string, 0, len(kept)+len(variants))
+	for _, v := range append(slices.Clone(kept), variants...) {
 		list = append(list, fmt.Sprintf(`{"kind": "literal", "value": %s}`, jsonText(v)))
 	}
 	ref := x.(*planast.Column)
@@ -103,8 +118,8 @@ func variantLiteral(snap *schema.Snapshot, q *planast.Query, x, pattern planast.
 	if negated {
 		neg = `, "negated": true`
 	}
-	return fmt.Sprintf(`%q %s %q %s that spelling only, but the column also stores %s, which differ from it %s: %s unless the question means that exact spelling; to take every spelling use {"kind": "in", "expr": %s, "list": [%s]%s}`,
-		c.Name, op, lit.Text, verb, someQuoted(variants), how, effect, colJSON, strings.Join(list, ", "), neg)
+	return fmt.Sprintf(`%s, but the column also stores %s, which differ from %s %s: %s unless the question means those exact spellings; to take every spelling use {"kind": "in", "expr": %s, "list": [%s]%s}`,
+		what, someQuoted(variants), from, how, effect, colJSON, strings.Join(list, ", "), neg)
 }
 
 // hasDigit reports whether s holds a digit: codes and years differ by one

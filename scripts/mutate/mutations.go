@@ -3154,4 +3154,18 @@ var mutations = []mutation{
 		New:  "if probe := planwarn.TieProbe(nil, len(out.Rows)); probe != nil {",
 		Pkgs: []string{"./engine"}, Run: "TestCombinePlanGetsTheWarningsOfAnyPlan",
 	},
+	{
+		Name: "echo-kept-one-row-refused",
+		File: "tools/budget.go",
+		Old:  "if base := sentTokens(resultFor(cutRows(&out, all, 0, budget), view)); base > budget/2 {",
+		New:  "if base := sentTokens(resultFor(cutRows(&out, all, 0, budget), view)); base < 0 {",
+		Pkgs: []string{"./tools"}, Run: "TestLongSQLIsCutBeforeTheRows",
+	},
+	{
+		Name: "in-list-spellings-warned-per-item",
+		File: "engine/warnings/variants.go",
+		Old:  "\tif op == \"IN\" || op == \"NOT IN\" {\n\t\tfrom = \"them\"",
+		New:  "\tif false {\n\t\tfrom = \"them\"",
+		Pkgs: []string{"./engine"}, Run: "TestLiteralMatchingOneOfSeveralSpellingsIsNamed",
+	},
 }
