@@ -54,7 +54,7 @@ func (e *Engine) RunCombined(ctx context.Context, doc []byte) (res *Result, err 
 			}
 			continue
 		}
-		plans[i] = p.plan
+		plans[i] = p.planner // as the client wrote it: its source validates it again, row filters and all
 		for k, name := range p.columns {
 			cols[i] = append(cols[i], duckcompute.Column{Name: name, Type: p.types[k]})
 		}

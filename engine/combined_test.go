@@ -206,3 +206,24 @@ func TestCombinePlanGetsTheWarningsOfAnyPlan(t *testing.T) {
 		t.Errorf("warnings %q: want the tie the combine plan's limit cut named", res.Warnings)
 	}
 }
+
+// The threat: a caller behind a row filter combines two sources. Each
+// source's plan must meet the caller's row filter exactly as run_plan
+// would (once: the plan stored for the run is the client's, validated
+// again when its source runs), and the combination sees only the rows
+// the caller may read.
+func TestCombinedSourcesMeetTheCallersRowFilters(t *testing.T) {
+	e := combinedEngine(t, "roles:\n  one:\n    allow: [\"ops\", \"crm\"]\n    row_filters:\n      - {table: crm.main.tickets, where: \"account_id = 1\"}\nusers:\n  - {name: uno, roles: [one]}\nlocal_user: uno\n")
+	res, err := e.RunCombined(context.Background(), combined(activeAccounts, ticketCounts, perAccount))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := fmt.Sprint(res.Rows); got != "[[Acme 1] [Birch 0] [Dune 0] [Elm 0]]" {
+		t.Errorf("rows %s, want only account 1's ticket counted", got)
+	}
+	for _, sq := range res.SubQueries {
+		if sq.Name == "tk" && strings.Count(sq.SQL, `"account_id" = 1`) != 1 {
+			t.Errorf("the tickets source's SQL applies the row filter %d times, want once:\n%s", strings.Count(sq.SQL, `"account_id" = 1`), sq.SQL)
+		}
+	}
+}

@@ -92,7 +92,10 @@ func ListDatasourcesHandler(eng Lister) server.ToolHandlerFunc {
 				s += ": " + d.Description
 			}
 			s += "\n"
-			if d.Error != "" {
+			switch {
+			case d.Error != "" && d.Status == "indexing": // not a fault: how far the open got
+				s += fmt.Sprintf("  %s\n", d.Error)
+			case d.Error != "":
 				s += fmt.Sprintf("  error: %s\n", d.Error)
 			}
 			if d.Hint != "" {

@@ -3168,4 +3168,11 @@ var mutations = []mutation{
 		New:  "\tif false {\n\t\tfrom = \"them\"",
 		Pkgs: []string{"./engine"}, Run: "TestLiteralMatchingOneOfSeveralSpellingsIsNamed",
 	},
+	{
+		Name: "combined-row-filter-twice",
+		File: "engine/combined.go",
+		Old:  "\t\tplans[i] = p.planner // as the client wrote it",
+		New:  "\t\tplans[i] = p.plan // as the client wrote it",
+		Pkgs: []string{"./engine"}, Run: "TestCombinedSourcesMeetTheCallersRowFilters",
+	},
 }
