@@ -75,9 +75,22 @@ func TestHostCombinesTwoDatasourcesInOneCall(t *testing.T) {
 			t.Errorf("sub-query %+v: want the client's plan, its SQL, its name, and its table read by the combination", sq)
 		}
 	}
-	// ticket 4's account 9 is in no billing row: the left join dropped it
-	if w := warningWith(res.Warnings, `1 row of source "tk": account_id matches no row of source "acc" (such as 9)`); w == "" {
-		t.Errorf("warnings %q: want the ticket of an account billing does not hold named", res.Warnings)
+	// a left join keeps every account and drops by intent the tickets of
+	// accounts it does not list: nothing to say
+	if w := warningWith(res.Warnings, "matches no row of source"); w != "" {
+		t.Errorf("the left join's dropped rows named: %q", w)
+	}
+	// an inner join drops ticket 4, whose account 9 is in no billing row,
+	// and the accounts with no ticket: both are named
+	inner, err := e.RunCombined(context.Background(), combined(activeAccounts, ticketCounts, strings.Replace(perAccount, `"type": "left", `, "", 1)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if w := warningWith(inner.Warnings, `1 row of source "tk": account_id matches no row of source "acc" (such as 9)`); w == "" {
+		t.Errorf("warnings %q: want the ticket of an account billing does not hold named", inner.Warnings)
+	}
+	if w := warningWith(inner.Warnings, `2 rows of source "acc": account_id matches no row of source "tk" (such as 4)`); w == "" {
+		t.Errorf("warnings %q: want the accounts with no ticket named", inner.Warnings)
 	}
 	// the same document gives the same result, byte for byte but timings
 	again, err := e.RunCombined(context.Background(), combined(activeAccounts, ticketCounts, perAccount))

@@ -39,7 +39,7 @@
 // validated combination plan over the sub-query tables, SQL the DuckDB SQL
 // that combined them (each sub-query's own SQL is in its SubQuery), the
 // sub-queries sorted by id, and warnings for failed or truncated
-// sub-queries, unconverted values and rows a join of two sub-queries
+// sub-queries, unconverted values and rows an inner join of two sub-queries
 // dropped because their key matches no row of the other (unmatched.go).
 // It is byte-identical across runs
 // apart from timings and trace_id. A sub-query that fails leaves its table

@@ -15,10 +15,10 @@ import (
 // deleted. A join of their results leaves such rows out without a sign,
 // and nothing in either schema declares the link, so no warning of one
 // datasource can see it. unmatched counts, for each join of the combine
-// plan between two sources, the rows of a side the join drops (both
-// sides of an inner join, the right of a left join, the left of a right
-// join) whose key is set but matches no row of the other side, and names
-// one key.
+// plan between two sources, the rows of each side an inner join drops
+// because their key is set but matches no row of the other side, and
+// names one key. An outer join keeps its own side and drops the other's
+// unmatched rows by intent: it is not said of.
 
 // unmatched runs the counts over db's loaded tables; refs maps a table
 // (a sub-query id) to the name its source was given. A probe that fails
@@ -53,28 +53,19 @@ func unmatched(ctx context.Context, db *duckcompute.DB, plan *planast.Query, ref
 			if n == 1 {
 				rows = "1 row"
 			}
-			out = append(out, fmt.Sprintf("%s of source %q: %s matches no row of source %q (such as %s), so the %s join left them out; the two databases do not hold the same records, or write the key two ways",
-				rows, refs[from], fromCols[0], refs[other], ex, joinName(j.Type)))
+			out = append(out, fmt.Sprintf("%s of source %q: %s matches no row of source %q (such as %s), so the inner join left them out: if they belong in the answer, the two databases do not hold the same records or write the key two ways",
+				rows, refs[from], fromCols[0], refs[other], ex))
 		}
-		switch j.Type {
-		case planast.JoinLeft:
-			check(rt, rcols, lt, lcols)
-		case planast.JoinRight:
-			check(lt, lcols, rt, rcols)
-		case planast.JoinFull:
-		default:
+		// an outer join drops only the other side's unmatched rows, which
+		// is what a host writing one means (the tickets of the accounts it
+		// lists, not the rest): only an inner join, which drops rows of
+		// both sides, is said of
+		if j.Type == "" || j.Type == planast.JoinInner {
 			check(lt, lcols, rt, rcols)
 			check(rt, rcols, lt, lcols)
 		}
 	}
 	return out
-}
-
-func joinName(t planast.JoinType) string {
-	if t == "" {
-		return string(planast.JoinInner)
-	}
-	return string(t)
 }
 
 // countUnmatched counts the rows of table from whose key columns are all

@@ -3175,4 +3175,11 @@ var mutations = []mutation{
 		New:  "\t\tplans[i] = p.plan // as the client wrote it",
 		Pkgs: []string{"./engine"}, Run: "TestCombinedSourcesMeetTheCallersRowFilters",
 	},
+	{
+		Name: "outer-join-drops-called-mismatch",
+		File: "engine/multi/unmatched.go",
+		Old:  "\t\tif j.Type == \"\" || j.Type == planast.JoinInner {\n",
+		New:  "\t\tif j.Type != planast.JoinFull {\n",
+		Pkgs: []string{"./engine"}, Run: "TestHostCombinesTwoDatasourcesInOneCall",
+	},
 }
