@@ -16,8 +16,9 @@ import (
 // access and row filters, the before_run, after_resolution and
 // after_planning hooks), and the combine plan is checked against the
 // sources' output columns, all before anything runs; then each source runs
-// read-only with its datasource's row limit and the rows are combined in
-// DuckDB as a question across datasources is (engine/multi). The result's
+// read-only, bringing up to multi.SourceRowCap rows, and the rows are
+// combined in DuckDB as a question across datasources is (engine/multi),
+// the combine plan warned of as any plan is (combined_warnings.go). The result's
 // sub-queries hold each source's plan and SQL, with plan_source
 // "supplied"; each source's warnings come named by its source. A refused
 // document is an *Error with CodePlanInvalid and Issues whose paths start

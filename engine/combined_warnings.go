@@ -15,8 +15,8 @@ import (
 // grouped apart, join keys that differ in case or spaces, a NOT IN over a
 // column holding NULL, casts that read values as NULL) saw nothing of it,
 // and a combined answer was wrong with no word where the same plan on one
-// datasource was warned. combinationSnapshot describes each source's rows
-// as a table named by its sub-query id, a column that is a source table's
+// datasource was warned. sourceTable describes each source's rows as a
+// table named by its sub-query id, a column that is a source table's
 // column carrying that column's profile as the caller may see it (the
 // values the source kept are among the profiled ones); the combine plan
 // then gets warnings.Of as any plan does.
