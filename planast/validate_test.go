@@ -369,3 +369,31 @@ func TestValidateWarnsUndeclaredJoins(t *testing.T) {
 		t.Errorf("JoinDeclared: %v, want an INVALID_JOIN issue", err)
 	}
 }
+
+// The threat: a filter comparing with a null literal (x = null, x > null)
+// is never true in SQL, so the result is empty and reads as "none"; a
+// JavaScript host sends a number it cannot hold (1e400) as null without
+// knowing. The validator warns of it, and of nothing in a plan that tests
+// NULL as it should.
+func TestValidateWarnsComparisonWithNull(t *testing.T) {
+	null := `{"kind":"literal","value":null}`
+	for _, tc := range []struct {
+		where string
+		warn  bool
+	}{
+		{bin(">", c("t", "Milliseconds"), null), true},
+		{bin("=", null, c("t", "Composer")), true},
+		{`{"kind":"is_null","expr":` + c("t", "Composer") + `}`, false},
+		{bin("=", c("t", "Composer"), `{"kind":"literal","value":"AC/DC"}`), false},
+	} {
+		q := decode(t, plan(sel(item(fn("COUNT"), "n")), frm(from("Track", "t")), `"where":`+tc.where))
+		v, err := validate.Plan(q, chinook, validate.Options{})
+		if err != nil {
+			t.Fatalf("%s: %v", tc.where, err)
+		}
+		got := strings.Contains(strings.Join(v.Warnings, "\n"), "null is never true")
+		if got != tc.warn {
+			t.Errorf("%s: warned %v, want %v (%q)", tc.where, got, tc.warn, v.Warnings)
+		}
+	}
+}

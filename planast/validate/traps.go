@@ -36,7 +36,34 @@ func trapWarnings(root *Query) []string {
 		out = append(out, outerFilters(q)...)
 		return true
 	})
-	return out
+	return append(out, nullComparisons(root)...)
+}
+
+// nullComparisons finds comparisons with a null literal (x = null, x > null):
+// SQL never holds them true, so a filter of one keeps no row and the result
+// looks like "none". A host may not have meant null at all: JavaScript
+// writes a number it cannot hold (1e400) as null. One warning per plan.
+func nullComparisons(root *Query) []string {
+	found := ""
+	Inspect(root, func(n Node) bool {
+		b, ok := n.(*Binary)
+		if !ok || found != "" {
+			return found == ""
+		}
+		switch b.Op {
+		case OpEq, OpNe, OpLt, OpLe, OpGt, OpGe:
+			for _, side := range []Expr{b.Left, b.Right} {
+				if l, ok := side.(*Literal); ok && l.Type == TNull {
+					found = string(b.Op)
+				}
+			}
+		}
+		return true
+	})
+	if found == "" {
+		return nil
+	}
+	return []string{fmt.Sprintf("a comparison %s null is never true in SQL, so it keeps no row and matches nothing: to test for a missing value use {\"kind\": \"is_null\", \"expr\": …} (\"negated\": true for a value that is there); if null was not meant, the client may have written a number it cannot hold (JavaScript sends 1e400 as null): send it as a string", found)}
 }
 
 // countedCases finds COUNT(CASE … ELSE v END) with v a value in e (not in

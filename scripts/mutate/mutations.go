@@ -3182,4 +3182,11 @@ var mutations = []mutation{
 		New:  "\t\tif j.Type != planast.JoinFull {\n",
 		Pkgs: []string{"./engine"}, Run: "TestHostCombinesTwoDatasourcesInOneCall",
 	},
+	{
+		Name: "null-comparison-unsaid",
+		File: "planast/validate/traps.go",
+		Old:  "\treturn append(out, nullComparisons(root)...)\n",
+		New:  "\treturn out\n",
+		Pkgs: []string{"./planast"}, Run: "TestValidateWarnsComparisonWithNull",
+	},
 }
