@@ -4,6 +4,7 @@ import (
 	"context"
 	"time"
 
+	"github.com/nl2sql/nl2sql/engine/hostplan"
 	"github.com/nl2sql/nl2sql/index/schemactx"
 	"github.com/nl2sql/nl2sql/planast"
 )
@@ -43,6 +44,11 @@ func (e *Engine) Explain(ctx context.Context, req AskRequest) (ex *Explanation, 
 	defer func() { e.runFinished(ctx, "explain", tr, nil, err) }()
 	if ctx, q, err = e.runStarted(ctx, "explain", q, tr); err != nil {
 		return nil, err
+	}
+	if e.hostMode {
+		// nothing here can plan: said before any datasource is asked for,
+		// which a host would name only to hear this next
+		return nil, hostplan.ErrNoPlanner
 	}
 	ctx = stepSpan(ctx, "resolve")
 	ds, err := e.resolveOne(ctx, req.Datasource, q, tr)

@@ -3189,4 +3189,11 @@ var mutations = []mutation{
 		New:  "\treturn out\n",
 		Pkgs: []string{"./planast"}, Run: "TestValidateWarnsComparisonWithNull",
 	},
+	{
+		Name: "explain-asks-datasource-before-no-planner",
+		File: "engine/explain.go",
+		Old:  "\tif e.hostMode {\n\t\t// nothing here can plan",
+		New:  "\tif false {\n\t\t// nothing here can plan",
+		Pkgs: []string{"./engine"}, Run: "TestExplainWithoutModelSaysSoBeforeAskingForADatasource",
+	},
 }
