@@ -17,8 +17,7 @@ import (
 // after_planning hooks), and the combine plan is checked against the
 // sources' output columns, all before anything runs; then each source runs
 // read-only, bringing up to multi.SourceRowCap rows, and the rows are
-// combined in DuckDB as a question across datasources is (engine/multi),
-// the combine plan warned of as any plan is (combined_warnings.go). The result's
+// combined in DuckDB as a question across datasources is (engine/multi). The result's
 // sub-queries hold each source's plan and SQL, with plan_source
 // "supplied"; each source's warnings come named by its source. A refused
 // document is an *Error with CodePlanInvalid and Issues whose paths start
@@ -70,12 +69,7 @@ func (e *Engine) RunCombined(ctx context.Context, doc []byte) (res *Result, err 
 		return nil, combinedInvalid(issues, tr)
 	}
 	tm.Plan = sw.Lap()
-	res, err = e.asker(tr, tr.T.Today).Run(ctx, suppliedQuestion, dec, multi.Usage{}, tr.T.ID, sw, &tm)
-	if err != nil {
-		return nil, err
-	}
-	res.Warnings = append(res.Warnings, e.combinationWarnings(ctx, dec, res)...)
-	return res, nil
+	return e.asker(tr, tr.T.Today).Run(ctx, suppliedQuestion, dec, multi.Usage{}, tr.T.ID, sw, &tm)
 }
 
 // combinedInvalid is the refusal of a combined plan: its issues, each

@@ -21,15 +21,16 @@ import (
 // values the source kept are among the profiled ones); the combine plan
 // then gets warnings.Of as any plan does.
 
-// combinationWarnings are warnings.Of for the combine plan of dec over
-// res's rows, each sub-query id in them said as its source's name.
-func (e *Engine) combinationWarnings(ctx context.Context, dec *multi.Decomposition, res *Result) []string {
+// Warnings implements multi.Host: warnings.Of for the combine plan over
+// res's rows, each sub-query id in them said as its source's name, for a
+// client's combined plan and a decomposer's alike.
+func (h *multiHost) Warnings(ctx context.Context, dec *multi.Decomposition, runs []multi.SubRun, res *Result) []string {
 	if res == nil || res.Plan == nil {
 		return nil
 	}
 	snap := &schema.Snapshot{}
-	for _, s := range dec.Subs {
-		snap.Tables = append(snap.Tables, e.sourceTable(ctx, s))
+	for i, s := range dec.Subs {
+		snap.Tables = append(snap.Tables, h.e.sourceTable(ctx, s, runs[i].Query.Plan))
 	}
 	ws := warnings.Of(snap, "duckdb", res.Plan, warnings.Run{Rows: res.Rows})
 	named := make([]string, 0, 2*len(dec.Subs))
@@ -44,13 +45,12 @@ func (e *Engine) combinationWarnings(ctx context.Context, dec *multi.Decompositi
 }
 
 // sourceTable is the table a sub-query's rows are loaded as: its expected
-// columns, each with the profile of the source column it selects as is.
-func (e *Engine) sourceTable(ctx context.Context, s multi.Sub) schema.Table {
+// columns, each with the profile of the source column its validated plan
+// selects as is.
+func (e *Engine) sourceTable(ctx context.Context, s multi.Sub, plan *planast.Query) schema.Table {
 	t := schema.Table{Schema: "main", Name: s.ID, Kind: schema.KindTable}
-	var plan *planast.Query
 	var seen *schema.Snapshot
-	if s.Plan != nil {
-		plan, _ = planast.Decode(s.Plan, planast.DefaultLimits)
+	if plan != nil {
 		if ds, err := e.datasource(ctx, s.Datasource); err == nil {
 			seen = e.caller(ctx).FilterSnapshot(ds.snap)
 		}

@@ -52,6 +52,9 @@ type Host interface {
 	Refused(attempt int, issues []planast.Issue)
 	// TraceCall records one model call in the request's trace.
 	TraceCall(ctx context.Context, req llm.Request, resp *llm.Response, err error, took time.Duration)
+	// Warnings are what the combination plan's rows may mean other than
+	// they seem, judged as any plan's are (runs[i] is dec.Subs[i]'s run).
+	Warnings(ctx context.Context, dec *Decomposition, runs []SubRun, res *result.Result) []string
 }
 
 // Source is one opened datasource as the decomposer sees it.
@@ -209,6 +212,7 @@ func (a Asker) Run(ctx context.Context, q string, dec *Decomposition, work Usage
 	if out.Truncated {
 		res.Warnings = append(res.Warnings, "the result was cut at the row limit; ask for fewer rows or add a filter")
 	}
+	res.Warnings = append(res.Warnings, a.Host.Warnings(ctx, dec, runs, res)...)
 	res.Answer = summary.Summarise(summary.RowsOf(res))
 	cut := 0
 	for _, r := range runs {

@@ -3142,8 +3142,8 @@ var mutations = []mutation{
 	},
 	{
 		Name: "combine-plan-unwarned",
-		File: "engine/combined.go",
-		Old:  "\tres.Warnings = append(res.Warnings, e.combinationWarnings(ctx, dec, res)...)\n",
+		File: "engine/multi/ask.go",
+		Old:  "\tres.Warnings = append(res.Warnings, a.Host.Warnings(ctx, dec, runs, res)...)\n",
 		New:  "",
 		Pkgs: []string{"./engine"}, Run: "TestCombinePlanGetsTheWarningsOfAnyPlan",
 	},
