@@ -1,6 +1,10 @@
 package render
 
-import "github.com/nl2sql/nl2sql/planast"
+import (
+	"strconv"
+
+	"github.com/nl2sql/nl2sql/planast"
+)
 
 // A cast of text to a number, a date or a timestamp means one thing on
 // every engine: the value the text holds, or NULL when it holds none (as
@@ -138,26 +142,29 @@ func sqliteTemporal(x string, t planast.CastType) string {
 	// gives 2024-03-01 and of a malformed one NULL
 	shape := "(length(" + x + ") = 10 OR substr(" + x + ", 11, 1) IN (' ', 'T'))"
 	if t == planast.CastTimestamp {
-		shape = "(" + timeShape(x) + " OR " + sqliteSuffixed(x) + ")"
+		shape = "(length(" + x + ") = 10 OR " + timeShape(x, 0) + " OR " + sqliteSuffixed(x) + ")"
 	}
 	return "typeof(" + x + ") = 'text' AND " + shape + " AND substr(" + x + ", 1, 4) <> '0000' AND date(" + day + ") = " + day
 }
 
 // sqliteSuffixed is SQLite's test that x is a date and a time of day
-// ending in Z or a UTC offset (hours below 24).
+// ending in Z or a UTC offset (hours below 24). Each suffix has its own
+// length, so the time of day is tested in place: a test of x with its
+// suffix cut off would name x three times for each of its own.
 func sqliteSuffixed(x string) string {
-	n := "length(" + x + ")"
-	core := "substr(" + x + ", 1, " + n + " - (CASE WHEN " + x + " GLOB '*Z' THEN 1 ELSE 6 END))"
-	return "(" + n + " > 16 AND (" + x + " GLOB '*Z' OR (" + x + " GLOB '*[+-][0-2][0-9]:[0-5][0-9]' AND CAST(substr(" + x + ", -5, 2) AS INTEGER) < 24)) AND " + timeShape(core) + ")"
+	return "(length(" + x + ") > 16 AND ((" + x + " GLOB '*Z' AND " + timeShape(x, 1) + ") OR (" +
+		x + " GLOB '*[+-][0-2][0-9]:[0-5][0-9]' AND CAST(substr(" + x + ", -5, 2) AS INTEGER) < 24 AND " + timeShape(x, 6) + ")))"
 }
 
-// timeShape is SQLite's test that the text x is a date optionally followed
-// by a time of day, HH:MM with optional seconds and their fraction.
-func timeShape(x string) string {
-	return "(length(" + x + ") = 10 OR (substr(" + x + ", 11, 1) IN (' ', 'T') AND " +
-		"substr(" + x + ", 12) GLOB '[0-2][0-9]:[0-5][0-9]*' AND CAST(substr(" + x + ", 12, 2) AS INTEGER) < 24 AND " +
-		"(length(" + x + ") = 16 OR substr(" + x + ", 12) GLOB '[0-2][0-9]:[0-5][0-9]:[0-5][0-9]' OR " +
-		"(substr(" + x + ", 12) GLOB '[0-2][0-9]:[0-5][0-9]:[0-5][0-9].[0-9]*' AND substr(" + x + ", 21) NOT GLOB '*[^0-9]*' AND length(" + x + ") <= 29))))"
+// timeShape is SQLite's test that the text x is a date followed by a time
+// of day, HH:MM with optional seconds and a fraction of 1 to 9 digits,
+// and then by suffix more characters (tested apart).
+func timeShape(x string, suffix int) string {
+	n := "length(" + x + ")"
+	at := func(k int) string { return strconv.Itoa(k + suffix) }
+	return "(substr(" + x + ", 11, 1) IN (' ', 'T') AND substr(" + x + ", 12) GLOB '[0-2][0-9]:[0-5][0-9]*' AND CAST(substr(" + x + ", 12, 2) AS INTEGER) < 24 AND " +
+		"(" + n + " = " + at(16) + " OR (" + n + " = " + at(19) + " AND substr(" + x + ", 17) GLOB ':[0-5][0-9]*') OR " +
+		"(" + n + " BETWEEN " + at(21) + " AND " + at(29) + " AND substr(" + x + ", 17) GLOB ':[0-5][0-9].*' AND substr(" + x + ", 21, " + n + " - " + at(20) + ") NOT GLOB '*[^0-9]*')))"
 }
 
 // castInput is what a valid date or timestamp text is cast from: a date

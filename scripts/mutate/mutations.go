@@ -195,8 +195,8 @@ var mutations = []mutation{
 	{
 		Name: "utc-offset-timestamps-read-as-null",
 		File: "render/textcast.go",
-		Old:  "shape = \"(\" + timeShape(x) + \" OR \" + sqliteSuffixed(x) + \")\"",
-		New:  "shape = timeShape(x)",
+		Old:  "timeShape(x, 0) + \" OR \" + sqliteSuffixed(x) + \")\"",
+		New:  "timeShape(x, 0) + \")\"",
 		Pkgs: []string{"./engine"}, Run: "TestTimestampsWithZOrAnOffsetReadAsTheirInstant",
 	},
 	{
