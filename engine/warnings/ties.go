@@ -95,7 +95,7 @@ func TieWarning(limit int64, withTies int) string {
 	if cut == 1 {
 		rows = "1 more row that ties"
 	}
-	return fmt.Sprintf("the limit of %d cut %s with the last row kept on every order_by key, and which of them came back is arbitrary: "+
+	return fmt.Sprintf("the limit of %d cut %s with the last row kept on every order_by key; which of them were kept was settled by the tie-breakers after your keys (the other selected columns, ascending), not by the question: "+
 		"add \"with_ties\": true to keep every row that ties with the last (%d rows), or add an order_by key that tells them apart",
 		limit, rows, withTies)
 }
