@@ -110,6 +110,12 @@
 // duckcompute's combination steps, whose inputs are small loaded results,
 // set Options.SortAllRows and keep sorting first.
 //
+// On SQLite, a [NOT] EXISTS tied to its outer row by one equality is
+// written as an IN of the inner keys (semijoin.go): SQLite runs a
+// correlated subquery once per outer row, scanning an unindexed inner
+// table each time (60,000 × 40,000 rows: past a minute; as an IN: 0.07 s).
+// NULL keys keep EXISTS's meaning on both sides.
+//
 // # Dates and timestamps on SQLite
 //
 // SQLite stores dates and timestamps as ISO text of whatever shape the

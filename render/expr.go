@@ -94,6 +94,12 @@ func (w *writer) expr(e planast.Expr) {
 		}
 		w.str(")")
 	case *planast.Exists:
+		if w.d.Name() == "sqlite" {
+			if sql, ok := w.semiJoin(e); ok {
+				w.str(sql)
+				break
+			}
+		}
 		if e.Negated {
 			w.str("(NOT EXISTS " + w.subquery(e.Subquery) + ")")
 		} else {
