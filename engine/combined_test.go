@@ -240,3 +240,25 @@ func TestCombinedSourcesMeetTheCallersRowFilters(t *testing.T) {
 		}
 	}
 }
+
+// A source whose own plan keeps some rows ("High" tickets) leaves the
+// other source's rows joined to the rest out by the host's intent: an
+// account whose tickets are all of another priority is no record the
+// databases disagree on, and naming it as one buried the accounts with no
+// ticket at all (3, 4, 5) in noise the host learned to skip.
+func TestUnmatchedKeysOfAFilteredSourceAreLookedUpInItsTable(t *testing.T) {
+	e := combinedEngine(t, "")
+	allAccounts := strings.Replace(activeAccounts, `, "where": {"kind": "column", "table": "a", "column": "active"}`, "", 1)
+	join := `{"select": [{"expr": {"kind": "column", "table": "a", "column": "name"}, "alias": "name"}, {"expr": {"kind": "column", "table": "k", "column": "tickets"}, "alias": "tickets"}], "from": [{"table": "acc", "alias": "a"}, {"table": "tk", "alias": "k"}], "joins": [{"left": "a", "right": "k", "on": [{"left_column": "account_id", "right_column": "account_id"}]}]}`
+	res, err := e.RunCombined(context.Background(), combined(allAccounts, highTickets, join))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := fmt.Sprint(res.Rows); got != "[[Acme 1]]" {
+		t.Fatalf("rows %s, want Acme's one High ticket", got)
+	}
+	w := warningWith(res.Warnings, `of source "acc": account_id matches no row of source "tk"`)
+	if !strings.HasPrefix(w, `3 rows of source "acc"`) || !strings.Contains(w, "(such as 3)") || !strings.Contains(w, "table holds that key either") {
+		t.Errorf("warning %q: want the 3 accounts the tickets table does not hold named (Birch's tickets are only not High)", w)
+	}
+}

@@ -36,7 +36,7 @@ const combinedPlanShape = `{"sources": [{"name": string, "datasource": string, "
 var combinedPlanInputSchema = json.RawMessage(`{
   "type": "object",
   "properties": {
-    "sources": {"type": "array", "minItems": 1, "maxItems": 8, "description": "One plan per datasource, each run where its data lives (as run_plan runs it) with the datasource's row limit: filter and aggregate here, so that only the rows the combination needs leave the datasource.",
+    "sources": {"type": "array", "minItems": 1, "maxItems": 8, "description": "One plan per datasource, each run where its data lives (as run_plan runs it) and bringing at most 100,000 rows to the combination (its rows go to the combination, not to you, so the datasource's row_limit does not cut them): filter and aggregate here, so that only the rows the combination needs leave the datasource.",
       "items": {"type": "object", "properties": {
         "name": {"type": "string", "maxLength": 63, "description": "The name the combine plan reads this source's rows by, as a table: letters, digits, _."},
         "datasource": {"type": "string", "maxLength": 128, "description": "Datasource id from list_datasources."},

@@ -55,6 +55,10 @@ type Host interface {
 	// Warnings are what the combination plan's rows may mean other than
 	// they seem, judged as any plan's are (runs[i] is dec.Subs[i]'s run).
 	Warnings(ctx context.Context, dec *Decomposition, runs []SubRun, res *result.Result) []string
+	// Held says which of keys the stored table column that run's output
+	// column selects as is holds, as the caller may see it (row filters
+	// applied); ok is false for any other column or when the lookup fails.
+	Held(ctx context.Context, run SubRun, column string, keys []any) (held map[string]bool, ok bool)
 }
 
 // Source is one opened datasource as the decomposer sees it.
@@ -242,7 +246,12 @@ func (a Asker) combine(ctx context.Context, dec *Decomposition, runs []SubRun, r
 	ctx, sp := spans.Start(ctx, "combine", trace.WithAttributes(attribute.Int("nl2sql.subqueries", len(runs))))
 	outs := make([]Outcome, len(runs))
 	for i, r := range runs {
-		outs[i] = Outcome{Rows: r.Rows, Err: r.Err}
+		outs[i] = Outcome{Rows: r.Rows, Err: r.Err, Filtered: Filters(r.Query.Plan)}
+		if outs[i].Filtered {
+			outs[i].Held = func(ctx context.Context, column string, keys []any) (map[string]bool, bool) {
+				return a.Host.Held(ctx, r, column, keys)
+			}
+		}
 	}
 	out, warnings, err := Combine(ctx, dec, outs, rowLimit, a.Timeout)
 	spans.End(sp, err)

@@ -64,6 +64,14 @@ func RunLayers(d *Decomposition, run func(i int)) {
 type Outcome struct {
 	Rows *source.Result
 	Err  error
+	// Filtered is set when the sub-query's plan keeps only some rows of
+	// its tables (Filters): a key of another source that matches none of
+	// its rows may still be in its database.
+	Filtered bool
+	// Held, when set, says which of keys the table column behind the
+	// sub-query's output column holds, as the caller may see it; ok is
+	// false when that cannot be asked (a computed column).
+	Held func(ctx context.Context, column string, keys []any) (held map[string]bool, ok bool)
 }
 
 // Combine loads every sub-query's rows (none for a failed one) into a
@@ -129,11 +137,11 @@ func Combine(ctx context.Context, d *Decomposition, outs []Outcome, rowLimit int
 		}
 		return nil, nil, &fault.Error{Code: fault.CodeQueryFailed, Msg: "the combination failed: " + err.Error(), Err: err}
 	}
-	refs := map[string]string{}
-	for _, s := range d.Subs {
-		refs[s.ID] = s.Ref
+	refs, byID := map[string]string{}, map[string]Outcome{}
+	for i, s := range d.Subs {
+		refs[s.ID], byID[s.ID] = s.Ref, outs[i]
 	}
-	warnings = append(warnings, unmatched(ctx, db, d.Comb.Plan, refs)...)
+	warnings = append(warnings, unmatched(ctx, db, d.Comb.Plan, refs, byID)...)
 	if probe := planwarn.TieProbe(d.Comb.Plan, len(out.Rows)); probe != nil { // a top N whose limit may have cut a tie
 		if all, err := db.Run(ctx, probe, rowLimit); err == nil {
 			if w := planwarn.TieWarning(*d.Comb.Plan.Limit, len(all.Rows)); w != "" {

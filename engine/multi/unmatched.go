@@ -20,10 +20,31 @@ import (
 // names one key. An outer join keeps its own side and drops the other's
 // unmatched rows by intent: it is not said of.
 
+// A source whose plan keeps only some rows of its table (a where, an
+// inner join, a limit) leaves out rows whose keys its database holds: the
+// other side's rows joined to them are dropped by the host's intent ("the
+// bookings of Gold members"), not for want of a record. For such a source
+// the keys that matched nothing are looked up in its table as the caller
+// sees it (Outcome.Held), and only those it does not hold are named; when
+// that cannot be asked (a computed key, a key of several columns), the
+// warning says the filter may be why.
+
+// Filters reports whether q may keep only some rows of the tables it
+// reads: anything beyond selecting (and grouping) the rows of one table,
+// such as a where, a join, a limit or a set operation.
+func Filters(q *planast.Query) bool {
+	return q != nil && (q.Where != nil || q.Having != nil || q.Qualify != nil || q.Limit != nil || q.Offset != nil ||
+		len(q.Joins) > 0 || len(q.From) != 1 || q.From[0].Subquery != nil || len(q.With) > 0 || len(q.SetOps) > 0)
+}
+
+// heldKeys bounds the distinct unmatched keys looked up in a filtered
+// source's table; more are said as "at least".
+const heldKeys = 1000
+
 // unmatched runs the counts over db's loaded tables; refs maps a table
-// (a sub-query id) to the name its source was given. A probe that fails
-// adds nothing: it only warns.
-func unmatched(ctx context.Context, db *duckcompute.DB, plan *planast.Query, refs map[string]string) []string {
+// (a sub-query id) to the name its source was given, outs to its outcome.
+// A probe that fails adds nothing: it only warns.
+func unmatched(ctx context.Context, db *duckcompute.DB, plan *planast.Query, refs map[string]string, outs map[string]Outcome) []string {
 	if plan == nil {
 		return nil
 	}
@@ -45,16 +66,27 @@ func unmatched(ctx context.Context, db *duckcompute.DB, plan *planast.Query, ref
 			lcols, rcols = append(lcols, on.LeftColumn), append(rcols, on.RightColumn)
 		}
 		check := func(from string, fromCols []string, other string, otherCols []string) {
-			n, ex, ok := countUnmatched(ctx, db, from, fromCols, other, otherCols)
-			if !ok || n == 0 {
+			c, ok := countUnmatched(ctx, db, from, fromCols, other, otherCols, outs[other])
+			if !ok || c.n == 0 {
 				return
 			}
-			rows := fmt.Sprintf("%d rows", n)
-			if n == 1 {
+			rows := fmt.Sprintf("%d rows", c.n)
+			if c.n == 1 {
 				rows = "1 row"
 			}
-			out = append(out, fmt.Sprintf("%s of source %q: %s matches no row of source %q (such as %s), so the inner join left them out: if they belong in the answer, the two databases do not hold the same records or write the key two ways",
-				rows, refs[from], fromCols[0], refs[other], ex))
+			if c.atLeast {
+				rows = "at least " + rows
+			}
+			w := fmt.Sprintf("%s of source %q: %s matches no row of source %q (such as %s), so the inner join left them out", rows, refs[from], fromCols[0], refs[other], c.example)
+			switch c.why {
+			case notHeld:
+				w += fmt.Sprintf(": no row of source %q's table holds that key either, so the two databases do not hold the same records or write the key two ways", refs[other])
+			case filtered:
+				w += fmt.Sprintf(": source %q's plan keeps only some of its rows, which may be why; if not, the two databases do not hold the same records or write the key two ways", refs[other])
+			default:
+				w += ": if they belong in the answer, the two databases do not hold the same records or write the key two ways"
+			}
+			out = append(out, w)
 		}
 		// an outer join drops only the other side's unmatched rows, which
 		// is what a host writing one means (the tickets of the accounts it
@@ -68,9 +100,27 @@ func unmatched(ctx context.Context, db *duckcompute.DB, plan *planast.Query, ref
 	return out
 }
 
+// count is a count of unmatched rows: n (a lower bound when atLeast),
+// the least key, and why they matched nothing (whole, notHeld, filtered).
+type count struct {
+	n       int64
+	example string
+	why     int
+	atLeast bool
+}
+
+// Why a count of unmatched rows is what it is.
+const (
+	whole    = iota // the other source keeps every row of its table
+	notHeld         // its table holds none of the keys counted
+	filtered        // it keeps some rows and its table could not be asked
+)
+
 // countUnmatched counts the rows of table from whose key columns are all
 // set and match no row of table other, and gives the least first key.
-func countUnmatched(ctx context.Context, db *duckcompute.DB, from string, fromCols []string, other string, otherCols []string) (int64, string, bool) {
+// When other's plan filters (Outcome.Filtered), only keys its table does
+// not hold either are counted, where Outcome.Held can tell.
+func countUnmatched(ctx context.Context, db *duckcompute.DB, from string, fromCols []string, other string, otherCols []string, o Outcome) (count, bool) {
 	col := func(alias, name string) planast.Expr { return &planast.Column{Table: alias, Column: name} }
 	var set, match planast.Expr
 	for i := range fromCols {
@@ -83,22 +133,68 @@ func countUnmatched(ctx context.Context, db *duckcompute.DB, from string, fromCo
 		set = &planast.Binary{Op: planast.OpAnd, Left: set, Right: s}
 		match = &planast.Binary{Op: planast.OpAnd, Left: match, Right: m}
 	}
+	where := &planast.Binary{Op: planast.OpAnd, Left: set, Right: &planast.Exists{Negated: true, Subquery: &planast.Query{
+		Select: []planast.SelectItem{{Expr: &planast.Literal{Type: planast.TInteger, Int: 1, Text: "1"}, Alias: "one"}},
+		From:   []planast.From{{Table: other, Alias: "o"}},
+		Where:  match,
+	}}}
+	if o.Filtered && len(fromCols) == 1 && o.Held != nil {
+		return unheld(ctx, db, from, fromCols[0], otherCols[0], where, o)
+	}
 	probe := &planast.Query{
 		Select: []planast.SelectItem{
 			{Expr: &planast.Func{Name: "COUNT"}, Alias: "n"},
 			{Expr: &planast.Func{Name: "MIN", Args: []planast.Expr{col("u", fromCols[0])}}, Alias: "example"},
 		},
-		From: []planast.From{{Table: from, Alias: "u"}},
-		Where: &planast.Binary{Op: planast.OpAnd, Left: set, Right: &planast.Exists{Negated: true, Subquery: &planast.Query{
-			Select: []planast.SelectItem{{Expr: &planast.Literal{Type: planast.TInteger, Int: 1, Text: "1"}, Alias: "one"}},
-			From:   []planast.From{{Table: other, Alias: "o"}},
-			Where:  match,
-		}}},
+		From:  []planast.From{{Table: from, Alias: "u"}},
+		Where: where,
 	}
 	res, err := db.Run(ctx, probe, 1)
 	if err != nil || len(res.Rows) != 1 || len(res.Rows[0]) != 2 {
-		return 0, "", false
+		return count{}, false
 	}
-	n, _ := res.Rows[0][0].(int64)
-	return n, cellfmt.Text(fmt.Sprint(res.Rows[0][1])), true
+	c := count{example: cellfmt.Text(fmt.Sprint(res.Rows[0][1])), why: whole}
+	c.n, _ = res.Rows[0][0].(int64)
+	if o.Filtered {
+		c.why = filtered
+	}
+	return c, true
+}
+
+// unheld counts the rows of from (filtered by where) whose key the
+// filtered source's table does not hold either: the distinct keys that
+// matched nothing, least first, up to heldKeys of them, are looked up.
+func unheld(ctx context.Context, db *duckcompute.DB, from, fromCol, otherCol string, where planast.Expr, o Outcome) (count, bool) {
+	key := &planast.Column{Table: "u", Column: fromCol}
+	probe := &planast.Query{
+		Select:  []planast.SelectItem{{Expr: key, Alias: "key"}, {Expr: &planast.Func{Name: "COUNT"}, Alias: "n"}},
+		From:    []planast.From{{Table: from, Alias: "u"}},
+		Where:   where,
+		GroupBy: []planast.Expr{key},
+		OrderBy: []planast.OrderItem{{Expr: key}},
+	}
+	res, err := db.Run(ctx, probe, heldKeys)
+	if err != nil || len(res.Rows) == 0 {
+		return count{}, err == nil
+	}
+	keys := make([]any, len(res.Rows))
+	for i, r := range res.Rows {
+		keys[i] = r[0]
+	}
+	held, ok := o.Held(ctx, otherCol, keys)
+	c := count{why: notHeld, atLeast: res.Truncated}
+	if !ok {
+		c.why = filtered
+	}
+	for _, r := range res.Rows {
+		if ok && held[fmt.Sprint(r[0])] {
+			continue
+		}
+		k, _ := r[1].(int64)
+		c.n += k
+		if c.example == "" {
+			c.example = cellfmt.Text(fmt.Sprint(r[0]))
+		}
+	}
+	return c, true
 }
