@@ -79,6 +79,10 @@ func TestNegatedFilterOnNullableColumnWarns(t *testing.T) {
 		{"not in", `{"kind":"in","negated":true,"expr":{"kind":"column","table":"c","column":"Company"},"list":[{"kind":"literal","value":"Apple Inc."}]}`, true},
 		{"unequal", `{"kind":"binary","op":"!=","left":{"kind":"column","table":"c","column":"Company"},"right":{"kind":"literal","value":"Apple Inc."}}`, true},
 		{"not null column", `{"kind":"binary","op":"!=","left":{"kind":"column","table":"c","column":"Country"},"right":{"kind":"literal","value":"USA"}}`, false},
+		// the spelling warnings advise LOWER(TRIM(x)), which is NULL where x is
+		{"unequal after folding", `{"kind":"binary","op":"!=","left":{"kind":"func","name":"LOWER","args":[{"kind":"func","name":"TRIM","args":[{"kind":"column","table":"c","column":"Company"}]}]},"right":{"kind":"literal","value":"apple inc."}}`, true},
+		{"not in after folding", `{"kind":"in","negated":true,"expr":{"kind":"func","name":"UPPER","args":[{"kind":"column","table":"c","column":"Company"}]},"list":[{"kind":"literal","value":"APPLE INC."}]}`, true},
+		{"a NULL made a value", `{"kind":"binary","op":"!=","left":{"kind":"func","name":"COALESCE","args":[{"kind":"column","table":"c","column":"Company"},{"kind":"literal","value":""}]},"right":{"kind":"literal","value":"Apple Inc."}}`, false},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			res, err := e.RunPlan(context.Background(), "chinook", []byte(`{"select":[{"expr":{"kind":"column","table":"c","column":"CustomerId"},"alias":"id"}],"from":[{"table":"Customer","alias":"c"}],"where":`+c.where+`}`))

@@ -3,6 +3,7 @@ package warnings
 import (
 	"fmt"
 	"regexp"
+	"strconv"
 	"strings"
 	"unicode"
 
@@ -209,16 +210,81 @@ func caseWarning(snap *schema.Snapshot, q *planast.Query, x, pattern planast.Exp
 // nullWarning names a nullable column under NOT IN or != : rows where it
 // is NULL never pass such a filter.
 func nullWarning(snap *schema.Snapshot, q *planast.Query, x planast.Expr, op string) string {
-	ref, ok := x.(*planast.Column)
-	if !ok {
+	ref := nullCarrier(x)
+	if ref == nil {
 		return ""
 	}
 	c := emptyrange.FromColumn(snap, q, ref)
 	if c == nil || c.Profile == nil || c.Profile.NullFraction <= 0 {
 		return ""
 	}
-	return fmt.Sprintf("%q %s drops the rows where %q is NULL (%.1f%% of its rows): a NULL is neither equal nor unequal to anything; to keep them, add {\"kind\": \"is_null\", \"expr\": <the column>} with \"or\"",
-		c.Name, op, c.Name, 100*c.Profile.NullFraction)
+	what := strconv.Quote(c.Name)
+	if x != planast.Expr(ref) { // LOWER(TRIM(status)), as the spelling warnings advise: NULL where status is
+		what = "an expression of " + what
+	}
+	return fmt.Sprintf("%s %s drops the rows where %q is NULL (%.1f%% of its rows): a NULL is neither equal nor unequal to anything; to keep them, add {\"kind\": \"is_null\", \"expr\": <the column>} with \"or\"",
+		what, op, c.Name, 100*c.Profile.NullFraction)
+}
+
+// nullCarrier is the column whose NULL makes x NULL: x itself, or the
+// column inside functions, casts and arithmetic that give NULL on a NULL
+// argument (LOWER(TRIM(status)) is NULL where status is). nil when x
+// holds no column, or may turn a NULL into a value (COALESCE, NULLIF, a
+// case), or holds two columns (either could be why).
+func nullCarrier(x planast.Expr) *planast.Column {
+	switch e := x.(type) {
+	case *planast.Column:
+		return e
+	case *planast.Cast:
+		return nullCarrier(e.Expr)
+	case *planast.Binary:
+		if _, ok := arithOps[e.Op]; !ok {
+			return nil
+		}
+		l, r := nullCarrier(e.Left), nullCarrier(e.Right)
+		switch {
+		case l != nil && constant(e.Right):
+			return l
+		case r != nil && constant(e.Left):
+			return r
+		}
+	case *planast.Func:
+		if _, ok := strictFuncs[strings.ToUpper(e.Name)]; !ok || len(e.Args) == 0 {
+			return nil
+		}
+		var carrier *planast.Column
+		for _, a := range e.Args {
+			if constant(a) {
+				continue
+			}
+			if carrier != nil {
+				return nil
+			}
+			if carrier = nullCarrier(a); carrier == nil {
+				return nil
+			}
+		}
+		return carrier
+	}
+	return nil
+}
+
+// strictFuncs give NULL when an argument is NULL; arithOps likewise.
+var (
+	strictFuncs = map[string]struct{}{"LOWER": {}, "UPPER": {}, "TRIM": {}, "LENGTH": {}, "SUBSTR": {}, "LEFT": {}, "RIGHT": {},
+		"CONCAT": {}, "REPLACE": {}, "ABS": {}, "ROUND": {}, "DATE_PART": {}, "DATE_TRUNC": {}, "PERIOD_LABEL": {}, "POSITION": {}}
+	arithOps = map[string]struct{}{planast.OpAdd: {}, planast.OpSub: {}, planast.OpMul: {}, planast.OpDiv: {}, planast.OpIDiv: {}, planast.OpMod: {}}
+)
+
+// constant reports whether e names no column (a literal, a unit).
+func constant(e planast.Expr) bool {
+	found := false
+	planast.Inspect(e, func(n planast.Node) bool {
+		_, isCol := n.(*planast.Column)
+		found = found || isCol
+		return !found
+	})
+	return !found
 }
 
 // caseCouldExplain reports whether letter case may be why a comparison of

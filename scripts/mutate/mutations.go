@@ -3238,4 +3238,11 @@ var mutations = []mutation{
 		New:  "if false && held[fmt.Sprint(r[0])] {",
 		Pkgs: []string{"./engine"}, Run: "TestUnmatchedKeysOfAFilteredSourceAreLookedUpInItsTable",
 	},
+	{
+		Name: "null-drop-unsaid-through-lower",
+		File: "engine/warnings/filters.go",
+		Old:  "\tref := nullCarrier(x)\n",
+		New:  "\tref, _ := x.(*planast.Column)\n",
+		Pkgs: []string{"./engine"}, Run: "TestNegatedFilterOnNullableColumnWarns",
+	},
 }
