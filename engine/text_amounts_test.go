@@ -42,3 +42,49 @@ func TestAmountsComparedAsTextAreNamed(t *testing.T) {
 		})
 	}
 }
+
+// The threat: "the largest order" as MAX(amount), or order_by amount
+// with a limit, over text amounts gives '$99.99' (text orders '9' after
+// '$', '1' and '2'), a plausible figure with nothing said. MIN, MAX and
+// order_by over such a column must be named, by column and by an output
+// alias of it; the same over a column of words is not.
+func TestAmountsOrderedAsTextAreNamed(t *testing.T) {
+	db := []string{
+		"CREATE TABLE orders (id INTEGER PRIMARY KEY, amount TEXT, qty TEXT, status TEXT)",
+		"INSERT INTO orders VALUES (1, '$1,234.50', '9', 'paid'), (2, '$99.99', '10', 'open'), (3, '$2,000.00', '120', 'paid'), (4, '1500', '7', 'void')",
+	}
+	col := func(c string) string { return `{"kind":"column","table":"o","column":"` + c + `"}` }
+	maxOf := func(c string) []byte {
+		return []byte(`{"select":[{"expr":{"kind":"func","name":"MAX","args":[` + col(c) + `]},"alias":"top"}],"from":[{"table":"orders","alias":"o"}]}`)
+	}
+	firstBy := func(c, key string) []byte {
+		return []byte(`{"select":[{"expr":` + col("id") + `,"alias":"id"},{"expr":` + col(c) + `,"alias":"v"}],"from":[{"table":"orders","alias":"o"}],"order_by":[{"expr":` + key + `,"direction":"desc"}],"limit":1}`)
+	}
+	const said = "orders its values as text"
+	for _, en := range everyEngine(db) {
+		t.Run(en.name, func(t *testing.T) {
+			e := specEngine(t, en.spec(t))
+			for _, c := range []struct {
+				name, col string
+				plan      []byte
+				named     bool
+			}{
+				{"max of amounts", "amount", maxOf("amount"), true},
+				{"max of numbers", "qty", maxOf("qty"), true},
+				{"max of words", "status", maxOf("status"), false},
+				{"order by amounts", "amount", firstBy("amount", col("amount")), true},
+				{"order by an alias of amounts", "amount", firstBy("amount", `{"kind":"column","column":"v"}`), true},
+				{"order by words", "status", firstBy("status", col("status")), false},
+			} {
+				res, err := e.RunPlan(context.Background(), "air", c.plan)
+				if err != nil {
+					t.Fatal(err)
+				}
+				w := warningWith(res.Warnings, said)
+				if got := w != "" && strings.Contains(w, "o."+c.col); got != c.named {
+					t.Errorf("%s: rows %v warnings %q, want the text order named: %v", c.name, fmt.Sprint(res.Rows), res.Warnings, c.named)
+				}
+			}
+		})
+	}
+}

@@ -5,6 +5,7 @@ import (
 	"regexp"
 	"strings"
 
+	"github.com/nl2sql/nl2sql/engine/emptyrange"
 	"github.com/nl2sql/nl2sql/internal/schema"
 	"github.com/nl2sql/nl2sql/planast"
 )
@@ -54,4 +55,56 @@ func numbersAsText(p *schema.ColumnProfile) bool {
 		n++
 	}
 	return n > 0
+}
+
+// textAmountOrders names MIN and MAX of a text column that holds numbers
+// written as text, and an order_by on one (or on the alias of one): text
+// orders character by character, so "the highest credit limit" came back
+// as '9999.99' over '$12,500.00' and "the largest order" as 998.85 over
+// 2,064.05, with nothing said, where a comparison with an amount was
+// warned of.
+func textAmountOrders(snap *schema.Snapshot, plan *planast.Query) []string {
+	var out []string
+	seen := map[*schema.Column]bool{}
+	warn := func(q *planast.Query, ref *planast.Column, what string) {
+		c := emptyrange.FromColumn(snap, q, ref)
+		if c == nil || c.Type != planast.TypeText || seen[c] || !numbersAsText(c.Profile) {
+			return
+		}
+		seen[c] = true
+		out = append(out, fmt.Sprintf("%s %s.%s orders its values as text, and it holds numbers written as text: text orders character by character ('9999.99' comes after '$12,500.00', '9' after '10'), so the first and last rows are not the smallest and largest amounts; cast the column to a number (removing signs and separators with REPLACE first, as the cast's warning shows)",
+			what, ref.Table, ref.Column))
+	}
+	planast.Inspect(plan, func(n planast.Node) bool {
+		q, ok := n.(*planast.Query)
+		if !ok {
+			return true
+		}
+		inspectQuery(q, func(e planast.Expr) {
+			if f, ok := e.(*planast.Func); ok && len(f.Args) == 1 && (strings.EqualFold(f.Name, "MIN") || strings.EqualFold(f.Name, "MAX")) {
+				if ref, ok := f.Args[0].(*planast.Column); ok {
+					warn(q, ref, strings.ToUpper(f.Name)+" of")
+				}
+			}
+		})
+		for _, o := range q.OrderBy {
+			ref, ok := o.Expr.(*planast.Column)
+			if !ok {
+				continue
+			}
+			if alias := ref.Column; ref.Table == "" { // an output alias: the item it names
+				ref = nil
+				for _, it := range q.Select {
+					if c, isCol := it.Expr.(*planast.Column); isCol && it.Alias == alias {
+						ref = c
+					}
+				}
+			}
+			if ref != nil {
+				warn(q, ref, "order_by on")
+			}
+		}
+		return true
+	})
+	return out
 }

@@ -3245,4 +3245,18 @@ var mutations = []mutation{
 		New:  "\tref, _ := x.(*planast.Column)\n",
 		Pkgs: []string{"./engine"}, Run: "TestNegatedFilterOnNullableColumnWarns",
 	},
+	{
+		Name: "text-amount-order-unsaid",
+		File: "engine/warnings/warnings.go",
+		Old:  "\tout = append(out, textAmountOrders(snap, plan)...)\n",
+		New:  "",
+		Pkgs: []string{"./engine"}, Run: "TestAmountsOrderedAsTextAreNamed",
+	},
+	{
+		Name: "text-amount-order-by-alias-unresolved",
+		File: "engine/warnings/textamounts.go",
+		Old:  "isCol && it.Alias == alias {",
+		New:  "isCol && it.Alias == alias+\"?\" {",
+		Pkgs: []string{"./engine"}, Run: "TestAmountsOrderedAsTextAreNamed",
+	},
 }
