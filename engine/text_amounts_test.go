@@ -7,6 +7,12 @@ import (
 	"testing"
 )
 
+// textAmountsDB holds amounts and quantities as text beside words.
+var textAmountsDB = []string{
+	"CREATE TABLE orders (id INTEGER PRIMARY KEY, amount TEXT, qty TEXT, status TEXT)",
+	"INSERT INTO orders VALUES (1, '$1,234.50', '9', 'paid'), (2, '$99.99', '10', 'open'), (3, '$2,000.00', '120', 'paid'), (4, '1500', '7', 'void')",
+}
+
 // The threat: "orders over $500" written as amount > '$500' over a text
 // column of amounts. Text compares character by character, so '$99.99'
 // is over '$500' and '$1,234.50' is not: the rows come back, look like
@@ -14,16 +20,12 @@ import (
 // text, for amounts and for plain numbers held as text ('9' > '10'); a
 // column of words compared with a word is not named.
 func TestAmountsComparedAsTextAreNamed(t *testing.T) {
-	db := []string{
-		"CREATE TABLE orders (id INTEGER PRIMARY KEY, amount TEXT, qty TEXT, status TEXT)",
-		"INSERT INTO orders VALUES (1, '$1,234.50', '9', 'paid'), (2, '$99.99', '10', 'open'), (3, '$2,000.00', '120', 'paid'), (4, '1500', '7', 'void')",
-	}
 	where := func(col, lit string) []byte {
 		return []byte(`{"select":[{"expr":{"kind":"column","table":"o","column":"id"},"alias":"id"}],"from":[{"table":"orders","alias":"o"}],` +
 			`"where":{"kind":"binary","op":">","left":{"kind":"column","table":"o","column":"` + col + `"},"right":{"kind":"literal","value":"` + lit + `"}}}`)
 	}
 	const said = "compared as text with"
-	for _, en := range everyEngine(db) {
+	for _, en := range everyEngine(textAmountsDB) {
 		t.Run(en.name, func(t *testing.T) {
 			e := specEngine(t, en.spec(t))
 			for _, c := range []struct {
@@ -49,10 +51,6 @@ func TestAmountsComparedAsTextAreNamed(t *testing.T) {
 // order_by over such a column must be named, by column and by an output
 // alias of it; the same over a column of words is not.
 func TestAmountsOrderedAsTextAreNamed(t *testing.T) {
-	db := []string{
-		"CREATE TABLE orders (id INTEGER PRIMARY KEY, amount TEXT, qty TEXT, status TEXT)",
-		"INSERT INTO orders VALUES (1, '$1,234.50', '9', 'paid'), (2, '$99.99', '10', 'open'), (3, '$2,000.00', '120', 'paid'), (4, '1500', '7', 'void')",
-	}
 	col := func(c string) string { return `{"kind":"column","table":"o","column":"` + c + `"}` }
 	maxOf := func(c string) []byte {
 		return []byte(`{"select":[{"expr":{"kind":"func","name":"MAX","args":[` + col(c) + `]},"alias":"top"}],"from":[{"table":"orders","alias":"o"}]}`)
@@ -61,7 +59,7 @@ func TestAmountsOrderedAsTextAreNamed(t *testing.T) {
 		return []byte(`{"select":[{"expr":` + col("id") + `,"alias":"id"},{"expr":` + col(c) + `,"alias":"v"}],"from":[{"table":"orders","alias":"o"}],"order_by":[{"expr":` + key + `,"direction":"desc"}],"limit":1}`)
 	}
 	const said = "orders its values as text"
-	for _, en := range everyEngine(db) {
+	for _, en := range everyEngine(textAmountsDB) {
 		t.Run(en.name, func(t *testing.T) {
 			e := specEngine(t, en.spec(t))
 			for _, c := range []struct {
