@@ -407,3 +407,39 @@ func countWithDateFix(t *testing.T, e *Engine) (string, *Result) {
 	}
 	return w, fixed
 }
+
+// The threat: a column of US dates ('03/20/2024') whose least value both
+// orders could read ('01/02/2024'). The warning's expression read such
+// values day first, on the one example, though every value with a part
+// over 12 has it second: pasted as given, it put January 2 in February
+// and May 6 in June, and nothing said so. The profile counts which part
+// is over 12, and the expression reads the column the way it writes.
+func TestDateFixReadsAmbiguousDatesTheWayTheColumnWrites(t *testing.T) {
+	db := []string{
+		"CREATE TABLE orders (id INTEGER PRIMARY KEY, day TEXT)",
+		"INSERT INTO orders VALUES (1, '01/02/2024'), (2, '03/20/2024'), (3, '04/25/2024'), (4, '05/06/2024'), (5, '2024-07-01')",
+	}
+	for _, en := range everyEngine(db) {
+		t.Run(en.name, func(t *testing.T) {
+			e := specEngine(t, en.spec(t))
+			ctx := context.Background()
+			res, err := e.RunPlan(ctx, "air", []byte(`{"from":[{"table":"orders","alias":"o"}],"select":[{"expr":{"kind":"func","name":"COUNT","args":[{"kind":"cast","type":"date","expr":{"kind":"column","table":"o","column":"day"}}]},"alias":"n"}]}`))
+			if err != nil {
+				t.Fatal(err)
+			}
+			w := warningWith(res.Warnings, "the cast to date")
+			_, fix, ok := strings.Cut(w, "read the column as ")
+			fix, _, _ = strings.Cut(fix, " (the __/__/____ ones")
+			if !ok || !strings.Contains(w, "0 values write the day first (a first part over 12) and 2 the month first") {
+				t.Fatalf("warning %q: want the expression and the counts that chose the month first", w)
+			}
+			fixed, err := e.RunPlan(ctx, "air", []byte(`{"from":[{"table":"orders","alias":"o"}],"select":[{"expr":`+fix+`,"alias":"d"}],"order_by":[{"expr":{"kind":"column","column":"d"}}]}`))
+			if err != nil {
+				t.Fatalf("the warning's expression %s: %v", fix, err)
+			}
+			if got := fmt.Sprint(fixed.Rows); got != "[[2024-01-02] [2024-03-20] [2024-04-25] [2024-05-06] [2024-07-01]]" {
+				t.Errorf("the warning's expression reads %s, want every date month first", got)
+			}
+		})
+	}
+}

@@ -31,7 +31,7 @@ var yearFirstDate = regexp.MustCompile(`^[0-9]{4}[/.][0-9]{2}[/.][0-9]{2}$`)
 // too (a fourth WHEN, or the only one for such an example). "" for an
 // example of another shape (a month name, epoch seconds), whose reading a
 // plan cannot spell so simply.
-func dateFix(x planast.Expr, to planast.CastType, ex any) (expr, reading string) {
+func dateFix(x planast.Expr, to planast.CastType, ex any, p *schema.ColumnProfile) (expr, reading string) {
 	s, _ := ex.(string)
 	col, err := json.Marshal(x)
 	if err != nil {
@@ -55,7 +55,16 @@ func dateFix(x planast.Expr, to planast.CastType, ex any) (expr, reading string)
 	first, _ := strconv.Atoi(m[1])
 	second, _ := strconv.Atoi(m[3])
 	day, month, which := 1, 4, "the first as the day"
+	cn, _ := p.CastNull(planast.CastDate)
+	counted := fmt.Sprintf("%d values write the day first (a first part over 12) and %d the month first", cn.DayFirst, cn.MonthFirst)
 	switch {
+	case cn.MonthFirst > cn.DayFirst:
+		// the column's own values decide, not the one example: 638 with
+		// a second part over 12 and none with a first made a day-first
+		// default read every ambiguous US date wrong
+		day, month, which = 4, 1, "the second as the day, as the column writes it: "+counted
+	case cn.DayFirst > 0:
+		which += ", as the column writes it: " + counted
 	case second > 12 && first <= 12:
 		day, month, which = 4, 1, fmt.Sprintf("the second as the day, as %s shows", example(s, planast.TypeText))
 	case first > 12:
@@ -104,7 +113,7 @@ func textDateFilters(snap *schema.Snapshot, plan *planast.Query) []string {
 		}
 		seen[c] = true
 		fix := "compare dates instead: cast the column to date (those values then read as NULL) or reformat them"
-		if expr, reading := dateFix(ref, planast.CastDate, cn.InvalidExample); expr != "" {
+		if expr, reading := dateFix(ref, planast.CastDate, cn.InvalidExample, c.Profile); expr != "" {
 			fix = fmt.Sprintf("compare dates instead: read the column as %s (%s) and compare it with a date literal", expr, reading)
 		}
 		out = append(out, fmt.Sprintf("%s.%s is compared as text with %s, and %q holds %d values that are dates in other forms than ISO (such as %s), which that comparison never matches, whatever their date; %s",

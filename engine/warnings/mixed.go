@@ -69,7 +69,7 @@ func mixedWarnings(snap *schema.Snapshot, plan *planast.Query) []string {
 				seen[key{c, x.Type}] = true
 				if cn, ok := c.Profile.CastNull(x.Type); ok && cn.Invalid > 0 {
 					fix := amountFix(x, cn.InvalidExample)
-					if expr, reading := dateFix(ref, x.Type, cn.InvalidExample); expr != "" {
+					if expr, reading := dateFix(ref, x.Type, cn.InvalidExample, c.Profile); expr != "" {
 						fix = fmt.Sprintf("; to read them too, read the column as %s (%s)", expr, reading)
 					}
 					out = append(out, fmt.Sprintf("%q holds %s; the cast to %s read them as NULL, so they count in no sum, average or comparison and group as NULL%s",
@@ -234,7 +234,7 @@ func textExtreme(snap *schema.Snapshot, q *planast.Query, f *planast.Func) strin
 		return ""
 	}
 	fix := "cast it to date for the ISO ones (the others read as NULL), or compare a reformatted value"
-	if expr, reading := dateFix(ref, planast.CastDate, cn.InvalidExample); expr != "" {
+	if expr, reading := dateFix(ref, planast.CastDate, cn.InvalidExample, c.Profile); expr != "" {
 		fix = fmt.Sprintf("compare dates instead: %s of %s (%s)", name, expr, reading)
 	}
 	return fmt.Sprintf("%s(%s.%s) compares text, and %q holds dates in other forms than ISO (%d values, such as %s), so the %s text need not be the %s date; %s",

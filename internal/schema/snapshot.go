@@ -59,7 +59,9 @@ type Relation struct {
 // whose written day is not their day in UTC (ColumnProfile.OffsetDays).
 // 6: the counts for any text column with one sample that is a number or
 // a date (a column of codes 'A-36' with some bare '36' is cast to join).
-const ProfileFormat = 6
+// 7: the day-first and month-first counts of those dates
+// (CastNulls.DayFirst, MonthFirst).
+const ProfileFormat = 7
 
 // Table is one table or view. Schema is the engine's schema name ("main" for
 // SQLite and DuckDB's default, "public" for PostgreSQL's).
@@ -151,6 +153,13 @@ type CastNulls struct {
 	To             planast.Type `json:"to"`
 	Invalid        int64        `json:"invalid"`
 	InvalidExample any          `json:"invalid_example,omitempty"`
+	// DayFirst and MonthFirst count, for a cast to date, the values
+	// written NN/NN/YYYY (or with dots or dashes) whose first part
+	// (DayFirst) or second (MonthFirst) is over 12 and so must be the
+	// day: what tells which order the column writes where both parts are
+	// 12 or less.
+	DayFirst   int64 `json:"day_first,omitempty"`
+	MonthFirst int64 `json:"month_first,omitempty"`
 }
 
 // CastNull is what the profile counted for a cast of the text column to

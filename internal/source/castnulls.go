@@ -109,6 +109,15 @@ func CountCastNulls(ctx context.Context, d render.Dialect, tbl string, t *schema
 			// the example is the least value that is not blank: a blank
 			// says nothing of why the rest fail ('$85.00', '1,050' do)
 			items = append(items, fmt.Sprintf("count(%[1]s), coalesce(min(CASE WHEN trim(%[1]s) <> '' THEN %[1]s END%[2]s), min(%[1]s%[2]s))", bad, textOrder))
+			if to == planast.CastDate {
+				// a part over 12 is the day: compared as text, which reads
+				// any value on every engine (a cast would fail PostgreSQL's
+				// query on 'n/a')
+				over12 := func(at int) string {
+					return fmt.Sprintf("count(CASE WHEN substr(%[1]s, 3, 1) IN ('/', '.', '-') AND substr(%[1]s, 6, 1) = substr(%[1]s, 3, 1) AND substr(%[1]s, %[2]d, 2) BETWEEN '13' AND '31' THEN 1 END)", bad, at)
+				}
+				items = append(items, over12(1), over12(4))
+			}
 			want = append(want, counted{i, to})
 		}
 		if len(want) > 0 && want[len(want)-1] == (counted{i, planast.CastTimestamp}) {
@@ -136,12 +145,21 @@ func CountCastNulls(ctx context.Context, d render.Dialect, tbl string, t *schema
 	if err != nil {
 		return fmt.Errorf("count the values casts read as NULL: %w", err)
 	}
-	for k, w := range want {
+	at := 0 // each count's first value in row
+	for _, w := range want {
 		p := t.Columns[w.col].Profile
-		if n, _ := row[2*k].(int64); n > 0 && w.to == offsetDay {
-			p.OffsetDays = &schema.OffsetDays{Count: n, Example: row[2*k+1]}
+		n, _ := row[at].(int64)
+		cn := schema.CastNulls{To: planast.Type(w.to), Invalid: n, InvalidExample: row[at+1]}
+		at += 2
+		if w.to == planast.CastDate {
+			cn.DayFirst, _ = row[at].(int64)
+			cn.MonthFirst, _ = row[at+1].(int64)
+			at += 2
+		}
+		if n > 0 && w.to == offsetDay {
+			p.OffsetDays = &schema.OffsetDays{Count: n, Example: cn.InvalidExample}
 		} else if n > 0 {
-			p.CastNulls = append(p.CastNulls, schema.CastNulls{To: planast.Type(w.to), Invalid: n, InvalidExample: row[2*k+1]})
+			p.CastNulls = append(p.CastNulls, cn)
 		}
 	}
 	return nil

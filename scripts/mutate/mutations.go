@@ -2891,7 +2891,7 @@ var mutations = []mutation{
 	{
 		Name: "offset-days-not-profiled",
 		File: "internal/source/castnulls.go",
-		Old:  "n > 0 && w.to == offsetDay {\n\t\t\tp.OffsetDays = &schema.OffsetDays{Count: n, Example: row[2*k+1]}",
+		Old:  "n > 0 && w.to == offsetDay {\n\t\t\tp.OffsetDays = &schema.OffsetDays{Count: n, Example: cn.InvalidExample}",
 		New:  "n > 0 && w.to == offsetDay {\n\t\t\t_ = p",
 		Pkgs: []string{"./engine"}, Run: "TestTimestampsOnAnotherDayInUTCAreNamed",
 	},
@@ -3258,5 +3258,19 @@ var mutations = []mutation{
 		Old:  "isCol && it.Alias == alias {",
 		New:  "isCol && it.Alias == alias+\"?\" {",
 		Pkgs: []string{"./engine"}, Run: "TestAmountsOrderedAsTextAreNamed",
+	},
+	{
+		Name: "date-fix-order-from-one-example",
+		File: "engine/warnings/datefix.go",
+		Old:  "\tcase cn.MonthFirst > cn.DayFirst:\n",
+		New:  "\tcase false:\n",
+		Pkgs: []string{"./engine"}, Run: "TestDateFixReadsAmbiguousDatesTheWayTheColumnWrites",
+	},
+	{
+		Name: "date-order-not-profiled",
+		File: "internal/source/castnulls.go",
+		Old:  "items = append(items, over12(1), over12(4))",
+		New:  "items = append(items, \"0\", \"0\"+over12(4)[:0])",
+		Pkgs: []string{"./engine"}, Run: "TestDateFixReadsAmbiguousDatesTheWayTheColumnWrites",
 	},
 }
