@@ -86,6 +86,11 @@ func unmatched(ctx context.Context, db *duckcompute.DB, plan *planast.Query, ref
 			default:
 				w += ": if they belong in the answer, the two databases do not hold the same records or write the key two ways"
 			}
+			if c.text && len(fromCols) == 1 {
+				if n, ex := looseMatches(ctx, db, from, fromCols[0], other, otherCols[0]); n > 0 {
+					w += fmt.Sprintf("; %d of them match a key of source %q once letter case and surrounding spaces are ignored (such as %s): fold both sources' keys alike, e.g. UPPER(TRIM(x)) in each source's plan, and join on that", n, refs[other], ex)
+				}
+			}
 			out = append(out, w)
 		}
 		// an outer join drops only the other side's unmatched rows, which
@@ -107,6 +112,7 @@ type count struct {
 	example string
 	why     int
 	atLeast bool
+	text    bool // the keys are text
 }
 
 // Why a count of unmatched rows is what it is.
@@ -153,7 +159,8 @@ func countUnmatched(ctx context.Context, db *duckcompute.DB, from string, fromCo
 	if err != nil || len(res.Rows) != 1 || len(res.Rows[0]) != 2 {
 		return count{}, false
 	}
-	c := count{example: cellfmt.Text(fmt.Sprint(res.Rows[0][1])), why: whole}
+	_, text := res.Rows[0][1].(string)
+	c := count{example: keyText(res.Rows[0][1]), why: whole, text: text}
 	c.n, _ = res.Rows[0][0].(int64)
 	if o.Filtered {
 		c.why = filtered
@@ -193,8 +200,52 @@ func unheld(ctx context.Context, db *duckcompute.DB, from, fromCol, otherCol str
 		k, _ := r[1].(int64)
 		c.n += k
 		if c.example == "" {
-			c.example = cellfmt.Text(fmt.Sprint(r[0]))
+			_, c.text = r[0].(string)
+			c.example = keyText(r[0])
 		}
 	}
 	return c, true
+}
+
+// keyText is a key as a warning shows it: text quoted, so that a
+// trailing space or a case is seen ("BRA-007 "), other values as they are.
+func keyText(v any) string {
+	if s, ok := v.(string); ok {
+		return cellfmt.Quote(s)
+	}
+	return cellfmt.Text(fmt.Sprint(v))
+}
+
+// looseMatches counts the rows of from whose text key matches no key of
+// other as written but one once both are trimmed and lower-cased
+// ('BRA-007 ' and 'bra-007'), and gives the least such key: two databases
+// that write one key two ways, which a fold of both sides joins.
+func looseMatches(ctx context.Context, db *duckcompute.DB, from, fromCol, other, otherCol string) (int64, string) {
+	fold := func(alias, name string) planast.Expr {
+		return &planast.Func{Name: "LOWER", Args: []planast.Expr{&planast.Func{Name: "TRIM", Args: []planast.Expr{&planast.Column{Table: alias, Column: name}}}}}
+	}
+	exists := func(negated bool, l, r planast.Expr) planast.Expr {
+		return &planast.Exists{Negated: negated, Subquery: &planast.Query{
+			Select: []planast.SelectItem{{Expr: &planast.Literal{Type: planast.TInteger, Int: 1, Text: "1"}, Alias: "one"}},
+			From:   []planast.From{{Table: other, Alias: "o"}},
+			Where:  &planast.Binary{Op: planast.OpEq, Left: l, Right: r},
+		}}
+	}
+	key := &planast.Column{Table: "u", Column: fromCol}
+	probe := &planast.Query{
+		Select: []planast.SelectItem{
+			{Expr: &planast.Func{Name: "COUNT"}, Alias: "n"},
+			{Expr: &planast.Func{Name: "MIN", Args: []planast.Expr{key}}, Alias: "example"},
+		},
+		From: []planast.From{{Table: from, Alias: "u"}},
+		Where: &planast.Binary{Op: planast.OpAnd,
+			Left:  exists(true, &planast.Column{Table: "o", Column: otherCol}, key),
+			Right: exists(false, fold("o", otherCol), fold("u", fromCol))},
+	}
+	res, err := db.Run(ctx, probe, 1)
+	if err != nil || len(res.Rows) != 1 || len(res.Rows[0]) != 2 {
+		return 0, ""
+	}
+	n, _ := res.Rows[0][0].(int64)
+	return n, keyText(res.Rows[0][1])
 }

@@ -3273,4 +3273,18 @@ var mutations = []mutation{
 		New:  "items = append(items, \"0\", \"0\"+over12(4)[:0])",
 		Pkgs: []string{"./engine"}, Run: "TestDateFixReadsAmbiguousDatesTheWayTheColumnWrites",
 	},
+	{
+		Name: "loose-key-matches-unsaid",
+		File: "engine/multi/unmatched.go",
+		Old:  "if n, ex := looseMatches(ctx, db, from, fromCols[0], other, otherCols[0]); n > 0 {",
+		New:  "if n, ex := looseMatches(ctx, db, from, fromCols[0], other, otherCols[0]); n > 1<<40 {",
+		Pkgs: []string{"./engine"}, Run: "TestUnmatchedTextKeysThatMatchOnceFoldedAreCounted",
+	},
+	{
+		Name: "unmatched-key-unquoted",
+		File: "engine/multi/unmatched.go",
+		Old:  "\t\treturn cellfmt.Quote(s)\n",
+		New:  "\t\treturn s\n",
+		Pkgs: []string{"./engine"}, Run: "TestUnmatchedTextKeysThatMatchOnceFoldedAreCounted",
+	},
 }
