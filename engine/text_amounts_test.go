@@ -86,3 +86,34 @@ func TestAmountsOrderedAsTextAreNamed(t *testing.T) {
 		})
 	}
 }
+
+// The threat: a host built on JavaScript filters on a card number beyond
+// 2^53 (9007199254741993); JSON.parse hands the plan 9007199254741992, no
+// row matches, and "no rows" reads as "no such card". An empty result
+// names the integer and the string form that keeps its digits; the same
+// number sent as a string finds the row.
+func TestRoundedBigIntegerLiteralIsNamedWhenNothingMatches(t *testing.T) {
+	db := []string{
+		"CREATE TABLE cards (id INTEGER PRIMARY KEY, card_no BIGINT)",
+		"INSERT INTO cards VALUES (1, 9007199254741993), (2, 42)",
+	}
+	plan := func(v string) []byte {
+		return []byte(`{"select":[{"expr":{"kind":"column","table":"c","column":"id"},"alias":"id"}],"from":[{"table":"cards","alias":"c"}],"where":{"kind":"binary","op":"=","left":{"kind":"column","table":"c","column":"card_no"},"right":{"kind":"literal","type":"integer","value":` + v + `}}}`)
+	}
+	for _, en := range everyEngine(db) {
+		t.Run(en.name, func(t *testing.T) {
+			e := specEngine(t, en.spec(t))
+			res, err := e.RunPlan(context.Background(), "air", plan("9007199254741992"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if w := warningWith(res.Warnings, "beyond 2^53"); res.RowCount != 0 || !strings.Contains(w, `"value": "9007199254741992"`) {
+				t.Errorf("rows %v warnings %q: want no row and the rounding named with the string form", res.Rows, res.Warnings)
+			}
+			res, err = e.RunPlan(context.Background(), "air", plan(`"9007199254741993"`))
+			if err != nil || fmt.Sprint(res.Rows) != "[[1]]" || warningWith(res.Warnings, "beyond 2^53") != "" {
+				t.Errorf("the string form: %v rows %v warnings %q, want card 1 and no word of rounding", err, res.Rows, res.Warnings)
+			}
+		})
+	}
+}

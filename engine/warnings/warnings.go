@@ -34,6 +34,7 @@ func Of(snap *schema.Snapshot, dialect string, plan *planast.Query, run Run) []s
 	if empty {
 		// cheap: the plan and the profile in the snapshot, no query
 		out = append(out, emptyrange.Warnings(snap, plan)...)
+		out = append(out, roundedIntegers(plan)...)
 	}
 	return append(out, unread(snap, dialect, plan, run.Stored, empty, out)...)
 }

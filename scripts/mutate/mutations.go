@@ -3287,4 +3287,11 @@ var mutations = []mutation{
 		New:  "\t\treturn s\n",
 		Pkgs: []string{"./engine"}, Run: "TestUnmatchedTextKeysThatMatchOnceFoldedAreCounted",
 	},
+	{
+		Name: "rounded-big-integer-unsaid",
+		File: "engine/warnings/warnings.go",
+		Old:  "\t\tout = append(out, roundedIntegers(plan)...)\n",
+		New:  "",
+		Pkgs: []string{"./engine"}, Run: "TestRoundedBigIntegerLiteralIsNamedWhenNothingMatches",
+	},
 }
