@@ -117,3 +117,48 @@ func TestRoundedBigIntegerLiteralIsNamedWhenNothingMatches(t *testing.T) {
 		})
 	}
 }
+
+// The threat: "customers with a segment" as segment IS NOT NULL over a
+// column that holds '' and '  ' beside NULL counts the blank ones, and
+// "without one" as IS NULL leaves them out, with nothing said. Both are
+// named, and the fix the warning gives counts only real segments.
+func TestNullTestOfAColumnHoldingBlanksIsNamed(t *testing.T) {
+	db := []string{
+		"CREATE TABLE customers (id INTEGER PRIMARY KEY, segment TEXT, name TEXT)",
+		"INSERT INTO customers VALUES (1, 'hotel', 'a'), (2, '', 'b'), (3, NULL, 'c'), (4, '  ', 'd'), (5, 'cafe', 'e'), (6, 'cafe', NULL)",
+	}
+	count := func(where string) []byte {
+		return []byte(`{"select":[{"expr":{"kind":"func","name":"COUNT","args":[]},"alias":"n"}],"from":[{"table":"customers","alias":"c"}],"where":` + where + `}`)
+	}
+	isNull := func(col string, negated bool) string {
+		return fmt.Sprintf(`{"kind":"is_null","negated":%v,"expr":{"kind":"column","table":"c","column":"%s"}}`, negated, col)
+	}
+	for _, en := range everyEngine(db) {
+		t.Run(en.name, func(t *testing.T) {
+			e := specEngine(t, en.spec(t))
+			ctx := context.Background()
+			res, err := e.RunPlan(ctx, "air", count(isNull("segment", true)))
+			if err != nil {
+				t.Fatal(err)
+			}
+			w := warningWith(res.Warnings, `"segment" IS NOT NULL keeps the rows where "segment" is blank`)
+			_, fix, ok := strings.Cut(w, "add ")
+			fix, _, _ = strings.Cut(fix, ` with "and"`)
+			if !ok {
+				t.Fatalf("warnings %q: want the blank segments named", res.Warnings)
+			}
+			fixed, err := e.RunPlan(ctx, "air", count(`{"kind":"binary","op":"and","left":`+isNull("segment", true)+`,"right":`+fix+`}`))
+			if err != nil || fmt.Sprint(fixed.Rows) != "[[3]]" {
+				t.Errorf("with the warning's fix %s: %v rows %v, want the 3 real segments", fix, err, fixed.Rows)
+			}
+			res, err = e.RunPlan(ctx, "air", count(isNull("segment", false)))
+			if err != nil || warningWith(res.Warnings, `"segment" IS NULL leaves out the rows where "segment" is blank`) == "" {
+				t.Errorf("IS NULL: %v warnings %q, want the blank ones named", err, res.Warnings)
+			}
+			res, err = e.RunPlan(ctx, "air", count(isNull("name", true)))
+			if err != nil || warningWith(res.Warnings, "is blank") != "" {
+				t.Errorf("a column without blanks: %v warnings %q, want nothing said", err, res.Warnings)
+			}
+		})
+	}
+}

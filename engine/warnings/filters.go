@@ -1,6 +1,7 @@
 package warnings
 
 import (
+	"encoding/json"
 	"fmt"
 	"regexp"
 	"strconv"
@@ -52,6 +53,10 @@ func Filters(snap *schema.Snapshot, dialect string, plan *planast.Query, empty b
 			}
 			planast.Inspect(cond, func(n planast.Node) bool {
 				switch e := n.(type) {
+				case *planast.IsNull:
+					if w := blankWarning(snap, q, e); w != "" {
+						add(w)
+					}
 				case *planast.Like:
 					if !empty {
 						break
@@ -382,4 +387,34 @@ func testsNotNull(cond planast.Expr, ref *planast.Column) bool {
 func cased(pattern planast.Expr) bool {
 	lit, ok := pattern.(*planast.Literal)
 	return !ok || strings.ContainsFunc(lit.Text, unicode.IsLetter)
+}
+
+// blankWarning names an IS [NOT] NULL test of a text column whose
+// profile saw blank values (” or spaces) beside its NULLs: "customers
+// with a segment" as segment IS NOT NULL counted the 5 whose segment is
+// ”, and "without one" as IS NULL left them out, with nothing said.
+func blankWarning(snap *schema.Snapshot, q *planast.Query, e *planast.IsNull) string {
+	ref, ok := e.Expr.(*planast.Column)
+	if !ok {
+		return ""
+	}
+	c := emptyrange.FromColumn(snap, q, ref)
+	if c == nil || c.Type != planast.TypeText || c.Profile == nil {
+		return ""
+	}
+	blank := false
+	for _, v := range c.Profile.SampleValues {
+		if s, ok := v.(string); ok && strings.TrimSpace(s) == "" {
+			blank = true
+		}
+	}
+	if !blank {
+		return ""
+	}
+	col, _ := json.Marshal(ref)
+	trimmed := fmt.Sprintf(`{"kind": "func", "name": "TRIM", "args": [%s]}`, col)
+	if e.Negated {
+		return fmt.Sprintf(`%q IS NOT NULL keeps the rows where %q is blank ('' or spaces), which the column holds beside NULL: to leave them out too, add {"kind": "binary", "op": "!=", "left": %s, "right": {"kind": "literal", "value": ""}} with "and"`, c.Name, c.Name, trimmed)
+	}
+	return fmt.Sprintf(`%q IS NULL leaves out the rows where %q is blank ('' or spaces), which the column holds beside NULL: to take them as missing too, add {"kind": "binary", "op": "=", "left": %s, "right": {"kind": "literal", "value": ""}} with "or"`, c.Name, c.Name, trimmed)
 }

@@ -3294,4 +3294,11 @@ var mutations = []mutation{
 		New:  "",
 		Pkgs: []string{"./engine"}, Run: "TestRoundedBigIntegerLiteralIsNamedWhenNothingMatches",
 	},
+	{
+		Name: "blank-beside-null-unsaid",
+		File: "engine/warnings/filters.go",
+		Old:  "if s, ok := v.(string); ok && strings.TrimSpace(s) == \"\" {",
+		New:  "if s, ok := v.(string); ok && s == \"never\" {",
+		Pkgs: []string{"./engine"}, Run: "TestNullTestOfAColumnHoldingBlanksIsNamed",
+	},
 }
