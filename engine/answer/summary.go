@@ -37,7 +37,7 @@ func Summarise(r Rows) string {
 	if r.Truncated {
 		count = "More than " + strconv.Itoa(n) + " rows (cut at the row limit)"
 	}
-	lead := "First: "
+	lead := "The first " + strconv.Itoa(shown) + ": "
 	if shown == n {
 		lead = "They are: "
 	}
@@ -46,7 +46,7 @@ func Summarise(r Rows) string {
 
 // tiedFirst says how many rows lead the result with the same values of
 // every column it is sorted by ("Tom 52; Marcus 52" is a tie for first
-// place, which "First: Tom 52" alone hides); "" when the first row stands
+// place, which "The first 3: Tom 52; …" alone hides); "" when the first row stands
 // alone, or the sort is not by output columns.
 func tiedFirst(r Rows) string {
 	if len(r.OrderedBy) == 0 || len(r.Rows) < 2 {
