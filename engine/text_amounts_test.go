@@ -119,7 +119,7 @@ func TestRoundedBigIntegerLiteralIsNamedWhenNothingMatches(t *testing.T) {
 }
 
 // The threat: "customers with a segment" as segment IS NOT NULL over a
-// column that holds ” and '  ' beside NULL counts the blank ones, and
+// column that holds empty and all-space text beside NULL counts them, and
 // "without one" as IS NULL leaves them out, with nothing said. Both are
 // named, and the fix the warning gives counts only real segments.
 func TestNullTestOfAColumnHoldingBlanksIsNamed(t *testing.T) {
