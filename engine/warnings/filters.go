@@ -390,9 +390,10 @@ func cased(pattern planast.Expr) bool {
 }
 
 // blankWarning names an IS [NOT] NULL test of a text column whose
-// profile saw blank values (” or spaces) beside its NULLs: "customers
-// with a segment" as segment IS NOT NULL counted the 5 whose segment is
-// ”, and "without one" as IS NULL left them out, with nothing said.
+// profile saw blank values (empty or all spaces) beside its NULLs:
+// "customers with a segment" as segment IS NOT NULL counted the 5 whose
+// segment is empty, and "without one" as IS NULL left them out, with
+// nothing said.
 func blankWarning(snap *schema.Snapshot, q *planast.Query, e *planast.IsNull) string {
 	ref, ok := e.Expr.(*planast.Column)
 	if !ok {
