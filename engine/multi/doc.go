@@ -40,8 +40,10 @@
 // that combined them (each sub-query's own SQL is in its SubQuery), the
 // sub-queries sorted by id, and warnings for failed or truncated
 // sub-queries, unconverted values and rows an inner join of two sub-queries
-// dropped because their key matches no row of the other (unmatched.go).
-// It is byte-identical across runs
+// dropped because their key matches no row of the other (unmatched.go:
+// for a sub-query whose plan filters, only keys its table does not hold
+// either, looked up through Host.Held; with a count of those that match
+// once case and spaces are ignored). It is byte-identical across runs
 // apart from timings and trace_id. A sub-query that fails leaves its table
 // empty: the answer says it is partial, and a run where every sub-query
 // fails is that error. BeforeExecution refuses a sub-query a rule would
