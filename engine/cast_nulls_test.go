@@ -305,23 +305,8 @@ func TestDatesInBothOrdersAreReadByTheirDay(t *testing.T) {
 	}
 	for _, en := range everyEngine(db) {
 		t.Run(en.name, func(t *testing.T) {
-			e := specEngine(t, en.spec(t))
-			ctx := context.Background()
-			res, err := e.RunPlan(ctx, "air", []byte(`{"from":[{"table":"signups","alias":"s"}],"select":[{"expr":{"kind":"func","name":"COUNT","args":[{"kind":"cast","type":"date","expr":{"kind":"column","table":"s","column":"day"}}]},"alias":"n"}]}`))
-			if err != nil {
-				t.Fatal(err)
-			}
-			w := warningWith(res.Warnings, "the cast to date")
-			_, fix, ok := strings.Cut(w, "read the column as ")
-			fix, _, _ = strings.Cut(fix, " (the __/__/____ ones")
-			if !ok {
-				t.Fatalf("warnings %q: want an expression that reads the other dates", res.Warnings)
-			}
-			fixed, err := e.RunPlan(ctx, "air", []byte(`{"from":[{"table":"signups","alias":"s"}],"select":[{"expr":`+fix+`,"alias":"d"}],"order_by":[{"expr":{"kind":"column","column":"d"}}]}`))
-			if err != nil {
-				t.Fatalf("the warning's expression %s: %v", fix, err)
-			}
-			if got := fmt.Sprint(fixed.Rows); got != "[[2024-01-05] [2024-02-15] [2024-03-20] [2024-04-01] [2024-04-02]]" {
+			_, fixed := datesWithFix(t, specEngine(t, en.spec(t)), "signups")
+			if got := fmt.Sprint(fixed); got != "[[2024-01-05] [2024-02-15] [2024-03-20] [2024-04-01] [2024-04-02]]" {
 				t.Errorf("the warning's expression reads %s, want both orders read by the part over 12", got)
 			}
 		})
@@ -391,16 +376,7 @@ func countWithDateFix(t *testing.T, e *Engine) (string, *Result) {
 	count := func(x string) []byte {
 		return []byte(`{"from":[{"table":"orders","alias":"o"}],"select":[{"expr":{"kind":"func","name":"COUNT","args":[` + x + `]},"alias":"n"}]}`)
 	}
-	res, err := e.RunPlan(context.Background(), "air", count(`{"kind":"cast","type":"date","expr":{"kind":"column","table":"o","column":"day"}}`))
-	if err != nil {
-		t.Fatal(err)
-	}
-	w := warningWith(res.Warnings, "the cast to date")
-	_, fix, ok := strings.Cut(w, "read the column as ")
-	fix, _, _ = strings.Cut(fix, " (the __/__/____ ones")
-	if !ok {
-		t.Fatalf("warning %q: want the expression that reads the other dates", w)
-	}
+	w, fix := dateFixOf(t, e, count(`{"kind":"cast","type":"date","expr":{"kind":"column","table":"o","column":"day"}}`))
 	fixed, err := e.RunPlan(context.Background(), "air", count(fix))
 	if err != nil {
 		t.Fatalf("the warning's expression %s: %v", fix, err)
@@ -421,25 +397,44 @@ func TestDateFixReadsAmbiguousDatesTheWayTheColumnWrites(t *testing.T) {
 	}
 	for _, en := range everyEngine(db) {
 		t.Run(en.name, func(t *testing.T) {
-			e := specEngine(t, en.spec(t))
-			ctx := context.Background()
-			res, err := e.RunPlan(ctx, "air", []byte(`{"from":[{"table":"orders","alias":"o"}],"select":[{"expr":{"kind":"func","name":"COUNT","args":[{"kind":"cast","type":"date","expr":{"kind":"column","table":"o","column":"day"}}]},"alias":"n"}]}`))
-			if err != nil {
-				t.Fatal(err)
+			w, fixed := datesWithFix(t, specEngine(t, en.spec(t)), "orders")
+			if !strings.Contains(w, "0 values write the day first (a first part over 12) and 2 the month first") {
+				t.Fatalf("warning %q: want the counts that chose the month first", w)
 			}
-			w := warningWith(res.Warnings, "the cast to date")
-			_, fix, ok := strings.Cut(w, "read the column as ")
-			fix, _, _ = strings.Cut(fix, " (the __/__/____ ones")
-			if !ok || !strings.Contains(w, "0 values write the day first (a first part over 12) and 2 the month first") {
-				t.Fatalf("warning %q: want the expression and the counts that chose the month first", w)
-			}
-			fixed, err := e.RunPlan(ctx, "air", []byte(`{"from":[{"table":"orders","alias":"o"}],"select":[{"expr":`+fix+`,"alias":"d"}],"order_by":[{"expr":{"kind":"column","column":"d"}}]}`))
-			if err != nil {
-				t.Fatalf("the warning's expression %s: %v", fix, err)
-			}
-			if got := fmt.Sprint(fixed.Rows); got != "[[2024-01-02] [2024-03-20] [2024-04-25] [2024-05-06] [2024-07-01]]" {
+			if got := fmt.Sprint(fixed); got != "[[2024-01-02] [2024-03-20] [2024-04-25] [2024-05-06] [2024-07-01]]" {
 				t.Errorf("the warning's expression reads %s, want every date month first", got)
 			}
 		})
 	}
+}
+
+// datesWithFix counts table.day cast to date on e, takes the expression
+// the warning gives to read the other forms, and selects every day read
+// through it, in order: the warning and those rows.
+func datesWithFix(t *testing.T, e *Engine, table string) (string, [][]any) {
+	t.Helper()
+	from := `"from":[{"table":"` + table + `","alias":"s"}]`
+	w, fix := dateFixOf(t, e, []byte(`{`+from+`,"select":[{"expr":{"kind":"func","name":"COUNT","args":[{"kind":"cast","type":"date","expr":{"kind":"column","table":"s","column":"day"}}]},"alias":"n"}]}`))
+	fixed, err := e.RunPlan(context.Background(), "air", []byte(`{`+from+`,"select":[{"expr":`+fix+`,"alias":"d"}],"order_by":[{"expr":{"kind":"column","column":"d"}}]}`))
+	if err != nil {
+		t.Fatalf("the warning's expression %s: %v", fix, err)
+	}
+	return w, fixed.Rows
+}
+
+// dateFixOf runs plan (a cast of a text column of dates) on e and gives
+// the cast's warning and the expression it offers to read the other forms.
+func dateFixOf(t *testing.T, e *Engine, plan []byte) (string, string) {
+	t.Helper()
+	res, err := e.RunPlan(context.Background(), "air", plan)
+	if err != nil {
+		t.Fatal(err)
+	}
+	w := warningWith(res.Warnings, "the cast to date")
+	_, fix, ok := strings.Cut(w, "read the column as ")
+	fix, _, _ = strings.Cut(fix, " (the __/__/____ ones")
+	if !ok {
+		t.Fatalf("warnings %q: want an expression that reads the other dates", res.Warnings)
+	}
+	return w, fix
 }

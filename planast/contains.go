@@ -28,6 +28,27 @@ func ContainsAggregate(e Expr) bool {
 	return found
 }
 
+// Constant reports whether e names nothing that varies by row: no
+// column, aggregate, window or subquery. As a sort or grouping key it
+// means nothing (engines read a constant integer there as a column
+// position); as a function's argument it cannot make the result NULL
+// row by row.
+func Constant(e Expr) bool {
+	c := true
+	Inspect(e, func(n Node) bool {
+		switch x := n.(type) {
+		case *Column, *Window, *Query:
+			c = false
+		case *Func:
+			if spec, ok := LookupFunc(x.Name); !ok || spec.Kind != Scalar {
+				c = false
+			}
+		}
+		return c
+	})
+	return c
+}
+
 // ContainsWindow reports a window call in e outside subqueries.
 func ContainsWindow(e Expr) bool {
 	found := false

@@ -248,9 +248,9 @@ func nullCarrier(x planast.Expr) *planast.Column {
 		}
 		l, r := nullCarrier(e.Left), nullCarrier(e.Right)
 		switch {
-		case l != nil && constant(e.Right):
+		case l != nil && planast.Constant(e.Right):
 			return l
-		case r != nil && constant(e.Left):
+		case r != nil && planast.Constant(e.Left):
 			return r
 		}
 	case *planast.Func:
@@ -259,7 +259,7 @@ func nullCarrier(x planast.Expr) *planast.Column {
 		}
 		var carrier *planast.Column
 		for _, a := range e.Args {
-			if constant(a) {
+			if planast.Constant(a) {
 				continue
 			}
 			if carrier != nil {
@@ -280,17 +280,6 @@ var (
 		"CONCAT": {}, "REPLACE": {}, "ABS": {}, "ROUND": {}, "DATE_PART": {}, "DATE_TRUNC": {}, "PERIOD_LABEL": {}, "POSITION": {}}
 	arithOps = map[string]struct{}{planast.OpAdd: {}, planast.OpSub: {}, planast.OpMul: {}, planast.OpDiv: {}, planast.OpIDiv: {}, planast.OpMod: {}}
 )
-
-// constant reports whether e names no column (a literal, a unit).
-func constant(e planast.Expr) bool {
-	found := false
-	planast.Inspect(e, func(n planast.Node) bool {
-		_, isCol := n.(*planast.Column)
-		found = found || isCol
-		return !found
-	})
-	return !found
-}
 
 // caseCouldExplain reports whether letter case may be why a comparison of
 // ref with text (a LIKE pattern when like) matched nothing, by the stored

@@ -169,25 +169,6 @@ func groups(q *Query) bool {
 	return found
 }
 
-// constant reports whether e names nothing that varies by row: no column,
-// aggregate, window or subquery. As a sort or grouping key it means nothing,
-// and engines read a constant integer there as a column position.
-func constant(e Expr) bool {
-	c := true
-	Inspect(e, func(n Node) bool {
-		switch n.(type) {
-		case *Column, *Window, *Query:
-			c = false
-		case *Func:
-			if spec, ok := LookupFunc(n.(*Func).Name); !ok || spec.Kind != Scalar {
-				c = false
-			}
-		}
-		return c
-	})
-	return c
-}
-
 // hasAggregate reports whether q is an aggregate query: an aggregate call in
 // select, having or order_by, including inside a window's arguments (SUM(x)
 // OVER ...'s own aggregate does not count), but not inside subqueries.

@@ -329,7 +329,7 @@ func (v *validator) selectCore(q *Query, path string, outer *scope, env *cteEnv)
 	}
 	sc.clause = "group_by"
 	for i, g := range q.GroupBy {
-		if constant(g) {
+		if Constant(g) {
 			// engines read GROUP BY 2 as a column position and refuse GROUP BY 'x'
 			v.add(CodeGrouping, idx(join(path, "group_by"), i), "group_by needs a column or expression, not a constant")
 			continue
@@ -407,7 +407,7 @@ func (v *validator) orderLimit(q *Query, path string, rel relation, outer *scope
 			v.add(CodeOrder, p, "order_by of a query with set operations may only name output columns by their alias (%s)", strings.Join(rel.names(), ", "))
 			continue
 		}
-		if constant(o.Expr) {
+		if Constant(o.Expr) {
 			// engines read ORDER BY 2 (and PostgreSQL ORDER BY -2) as a column
 			// position, and PostgreSQL refuses ORDER BY 'x'
 			v.add(CodeOrder, p, "order_by needs a column, an output alias or an expression, not a constant")
