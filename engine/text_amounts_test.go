@@ -159,6 +159,22 @@ func TestNullTestOfAColumnHoldingBlanksIsNamed(t *testing.T) {
 			if err != nil || warningWith(res.Warnings, "is blank") != "" {
 				t.Errorf("a column without blanks: %v warnings %q, want nothing said", err, res.Warnings)
 			}
+			// COUNT(segment) counts the blank ones as segments; the
+			// warning's expression counts the 3 real ones
+			countOf := func(x string) []byte {
+				return []byte(`{"select":[{"expr":{"kind":"func","name":"COUNT","args":[` + x + `]},"alias":"n"}],"from":[{"table":"customers","alias":"c"}]}`)
+			}
+			res, err = e.RunPlan(ctx, "air", countOf(`{"kind":"column","table":"c","column":"segment"}`))
+			if err != nil {
+				t.Fatal(err)
+			}
+			_, real, ok := strings.Cut(warningWith(res.Warnings, `COUNT of "segment" counts the rows where "segment" is blank`), "to count only real values, count ")
+			if !ok {
+				t.Fatalf("COUNT(segment): warnings %q, want the blank ones named", res.Warnings)
+			}
+			if fixed, err := e.RunPlan(ctx, "air", countOf(real)); err != nil || fmt.Sprint(fixed.Rows) != "[[3]]" {
+				t.Errorf("COUNT of the warning's expression %s: %v rows %v, want 3", real, err, fixed.Rows)
+			}
 		})
 	}
 }

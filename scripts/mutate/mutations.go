@@ -3301,4 +3301,11 @@ var mutations = []mutation{
 		New:  "if s, ok := v.(string); ok && s == \"never\" {",
 		Pkgs: []string{"./engine"}, Run: "TestNullTestOfAColumnHoldingBlanksIsNamed",
 	},
+	{
+		Name: "blank-counted-as-value-unsaid",
+		File: "engine/warnings/warnings.go",
+		Old:  "\tout = append(out, blankCounts(snap, plan)...)\n",
+		New:  "",
+		Pkgs: []string{"./engine"}, Run: "TestNullTestOfAColumnHoldingBlanksIsNamed",
+	},
 }
