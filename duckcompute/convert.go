@@ -30,8 +30,8 @@ import (
 // rounds every value to it, which no plan can see coming. A value with
 // more fraction digits than S is rounded half away from zero.
 
-// MaxScale is the largest decimal scale.
-const MaxScale = 10
+// MaxScale is the largest decimal scale: DuckDB's DECIMAL(38,38).
+const MaxScale = 38
 
 // Warning reports the values of one column that did not convert to its
 // type; each was loaded as NULL, so it joins, compares and sums as nothing.
@@ -227,6 +227,20 @@ func FractionDigits(v any) int {
 		x.Mul(x, new(big.Rat).SetInt(ten))
 	}
 	return MaxScale
+}
+
+// IntegerDigits is how many digits the integer part of a value in the
+// result encoding has (0 for 0.5 and for anything not a number).
+func IntegerDigits(v any) int {
+	r, ok := toRat(v)
+	if !ok {
+		return 0
+	}
+	q := new(big.Int).Quo(new(big.Int).Abs(r.Num()), r.Denom())
+	if q.Sign() == 0 {
+		return 0
+	}
+	return len(q.String())
 }
 
 // scaled is r × 10^scale rounded half away from zero.

@@ -17,7 +17,8 @@
 // text VARCHAR, boolean, date, timestamp, blob, and decimal
 // DECIMAL(38,S) with one scale S for the whole database
 // (Options.DecimalScale; the engine passes the most fraction digits any
-// loaded value needs), because DuckDB rounds a UNION or COALESCE of two
+// loaded value needs, as far as the largest value's integer digits leave
+// room, and says which values it rounded), because DuckDB rounds a UNION or COALESCE of two
 // DECIMAL(38,s) of different scales to the smaller one.
 //
 // Two kinds of value have no DuckDB column of their type that holds them,

@@ -87,7 +87,7 @@ func TestConvert(t *testing.T) {
 		}
 	}
 	a, b := 0.1, 0.2
-	for v, want := range map[any]int{0.1: 1, int64(3): 0, "2.125": 3, "x": 0, nil: 0, a + b: MaxScale} {
+	for v, want := range map[any]int{0.1: 1, int64(3): 0, "2.125": 3, "x": 0, nil: 0, a + b: 17, "1e-40": MaxScale} {
 		if got := FractionDigits(v); got != want {
 			t.Errorf("FractionDigits(%#v) = %d, want %d", v, got, want)
 		}

@@ -34,8 +34,10 @@ func checkQuestion(q string) (string, error) {
 		return "", Errorf(CodeInvalidRequest, "ask a question in words, e.g. \"How many customers are there in each country?\"", "the question is empty")
 	case len(q) > MaxQuestionBytes:
 		return "", Errorf(CodeInvalidRequest, "shorten the question", "the question is %d bytes; the limit is %d", len(q), MaxQuestionBytes)
-	case !utf8.ValidString(q) || strings.ContainsRune(q, 0):
-		return "", Errorf(CodeInvalidRequest, "send the question as UTF-8 text", "the question is not valid text")
+	case !utf8.ValidString(q):
+		return "", Errorf(CodeInvalidRequest, "send the question as UTF-8 text", "the question is not valid UTF-8")
+	case strings.ContainsRune(q, 0):
+		return "", Errorf(CodeInvalidRequest, "remove the NUL character (U+0000) from the question", "the question holds a NUL character (U+0000), which no database text may hold")
 	}
 	return q, nil
 }

@@ -118,7 +118,9 @@ func TestAskErrors(t *testing.T) {
 	}{
 		{"empty", AskRequest{Question: "  "}, CodeInvalidRequest, "empty"},
 		{"huge", AskRequest{Question: string(bytes.Repeat([]byte("a"), MaxQuestionBytes+1))}, CodeInvalidRequest, "limit"},
-		{"nul", AskRequest{Question: "a\x00b"}, CodeInvalidRequest, "text"},
+		// the NUL is named: "send UTF-8" would be wrong, the text is UTF-8
+		{"nul", AskRequest{Question: "a\x00b"}, CodeInvalidRequest, "NUL character (U+0000)"},
+		{"not utf-8", AskRequest{Question: "caf\xe9"}, CodeInvalidRequest, "UTF-8"},
 		{"unknown datasource", AskRequest{Question: "How many customers are there in each country?", Datasource: "nope"}, CodeDatasourceNotFound, "nope"},
 		{"no recording", AskRequest{Question: "How many customers live in each city?"}, CodeNoRecording, "How many customers are there in each country?"},
 	}

@@ -17,17 +17,21 @@ import (
 // (15 digits, the rest zeros) in the structured rows and in the answer,
 // where the engine computed 12345678901234568 (SQLite's double) or the
 // exact 12345678901234567.25 (PostgreSQL's numeric, DuckDB's DECIMAL, which
-// come as text). Only SQLite's floating-point noise below 10^15
-// (18.810000000000002) is rounded to 15 digits.
+// come as text), or a stored 12345678.123456789 of a DECIMAL(18,9) column
+// shown as 12345678.1234568 by MAX. Only SQLite's floating-point noise
+// below 10^15 (18.810000000000002, a run of zeros or nines before the last
+// digits) is rounded to 15 digits.
 func TestComputedDecimalsKeepEveryDigit(t *testing.T) {
 	res := &source.Result{Columns: []string{"a", "b", "c", "d"}, Rows: [][]any{
 		{"12345678901234567.25", float64(12345678901234568), 18.810000000000002, 0.1 + 0.2},
 		{"-98765432109876543210.0000000001", float64(-1e17 - 16), 1e15 + 0.25, nil},
+		{nil, 12345678.12345679, 18.809999999999998, -0.12345678901234568},
 	}}
 	result.ApplyTypes(res, []planast.Type{planast.TypeDecimal, planast.TypeDecimal, planast.TypeDecimal, planast.TypeDecimal})
 	want := [][]any{
 		{"12345678901234567.25", float64(12345678901234568), 18.81, 0.3},
 		{"-98765432109876543210.0000000001", float64(-1e17 - 16), 1e15 + 0.25, nil},
+		{nil, 12345678.12345679, 18.81, -0.12345678901234568},
 	}
 	if fmt.Sprint(res.Rows) != fmt.Sprint(want) {
 		t.Errorf("rows %v, want %v", res.Rows, want)

@@ -5,6 +5,8 @@ import (
 	"errors"
 	"fmt"
 
+	"github.com/nl2sql/nl2sql/engine/internal/fault"
+	"github.com/nl2sql/nl2sql/engine/opening"
 	"github.com/nl2sql/nl2sql/internal/source"
 )
 
@@ -47,6 +49,14 @@ func (e *Engine) sameFile(ctx context.Context, ds *datasource) (*datasource, err
 		renew = e.sources.Reopen
 	}
 	fresh, err := renew(ctx, ds.spec.ID, e.opts.OpenWait)
+	if re := (*opening.RenewError)(nil); errors.As(err, &re) {
+		// the file now at the path cannot be opened (not a database, a
+		// damaged one): "being opened again" would have a client retry
+		// for ever; each call tries the file at the path again
+		fe := fault.AsError(re.Err)
+		return ds, &Error{Code: CodeDatasourceDown, Msg: fmt.Sprintf("datasource %q: its database file was replaced by one that cannot be opened: %s", ds.spec.ID, fe.Msg),
+			Hint: "put a valid database file at the datasource's path; the next call opens it", Err: re.Err}
+	}
 	if err != nil {
 		return ds, err
 	}

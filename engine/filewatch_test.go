@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"strconv"
+	"strings"
 	"testing"
 	"time"
 
@@ -103,6 +104,55 @@ func TestReplacedFileAnsweredFromTheNewFileOnTheNextCall(t *testing.T) {
 			}
 			if n := res.Rows[0][0]; n != int64(c.cur) {
 				t.Fatalf("the call right after the file was replaced: orders %v, want the new file's %d", n, c.cur)
+			}
+		})
+	}
+}
+
+// The threat: a file that is no database (a failed download, a text
+// export) moved over the datasource's path. Every call answered "its
+// database file was replaced and is being opened again", retryable, so a
+// client retried for ever while nothing was being opened. The call says
+// the file now at the path cannot be opened, not retryable; a valid file
+// put back is answered from at once.
+func TestFileReplacedByANonDatabaseSaysSo(t *testing.T) {
+	defer func(d time.Duration) { schemaCheckEvery = d }(schemaCheckEvery)
+	schemaCheckEvery = time.Hour
+	for _, eng := range []string{"sqlite", "duckdb"} {
+		t.Run(eng, func(t *testing.T) {
+			dir := t.TempDir()
+			path := filepath.Join(dir, "shop."+eng)
+			writeOrders(t, eng, path, 40)
+			e, err := New(Options{Open: openAdapter, OpenWait: 30 * time.Second,
+				Datasources: []DatasourceSpec{{ID: "shop", Engine: eng, Path: path}}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			t.Cleanup(func() { e.Close() })
+			if n := countOrders(t, e); n != 40 {
+				t.Fatalf("orders %d, want 40", n)
+			}
+			junk := filepath.Join(dir, "junk")
+			if err := os.WriteFile(junk, []byte("garbage, not a database\n"), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.Rename(junk, path); err != nil {
+				t.Fatal(err)
+			}
+			for i := range 2 { // and again: never "being opened again"
+				_, err = e.RunPlan(context.Background(), "shop", ordersCount)
+				var fe *Error
+				if !errors.As(err, &fe) || fe.Retryable || !strings.Contains(fe.Msg, "cannot be opened") && !strings.Contains(fe.Msg, "is not a") {
+					t.Fatalf("call %d after the junk file: %v (%#v), want a non-retryable error saying the new file cannot be opened", i+1, err, fe)
+				}
+			}
+			next := filepath.Join(dir, "next."+eng)
+			writeOrders(t, eng, next, 7)
+			if err := os.Rename(next, path); err != nil {
+				t.Fatal(err)
+			}
+			if n := countOrders(t, e); n != 7 {
+				t.Fatalf("orders %d after a valid file was put back, want 7", n)
 			}
 		})
 	}

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+
+	"github.com/nl2sql/nl2sql/internal/source/sourcetest"
 )
 
 func warningWith(ws []string, sub string) string {
@@ -132,5 +134,40 @@ func TestCaseInsensitiveSearchFoldsEveryLetterOnSQLite(t *testing.T) {
 	}
 	if warningWith(res.SQLNotes, "unicode_lower") == "" || warningWith(res.Warnings, "unicode_lower") != "" {
 		t.Errorf("warnings %q, notes %q: want the note (not a warning) that the SQL calls the server's unicode_lower", res.Warnings, res.SQLNotes)
+	}
+}
+
+// The threat: category LIKE 'plumb%' over a column that stores
+// 'plumbing' and 'Plumbing' counts 5 tickets of 6, a figure that looks
+// right, where the filters' case warning speaks only when nothing
+// matched. The result names the stored spellings the pattern misses for
+// their case alone and case_insensitive; a pattern that misses nothing
+// that way, or one asked case-insensitively, is not said of.
+func TestCaseSensitiveLikeMissingStoredSpellingsIsNamed(t *testing.T) {
+	db := sourcetest.TempDB(t, "CREATE TABLE tickets (id INTEGER PRIMARY KEY, category TEXT)",
+		"INSERT INTO tickets VALUES (1, 'plumbing'), (2, 'Plumbing'), (3, 'plumbing'), (4, 'Electrical'), (5, 'plumbing leak'), (6, 'electrical')")
+	e := specEngine(t, DatasourceSpec{ID: "m", Engine: "sqlite", Path: db, RowLimit: 1000})
+	for _, c := range []struct {
+		pattern, more string
+		rows          int
+		want          string
+	}{
+		{"plumb%", "", 3, `"category" LIKE "plumb%" compares case-sensitively (on every engine), and the column also stores "Plumbing", which the pattern matches only once letter case is ignored: their rows are left out; set "case_insensitive": true`},
+		{"plumb%", `, "negated": true`, 3, `"category" NOT LIKE "plumb%" compares case-sensitively (on every engine), and the column also stores "Plumbing", which the pattern matches only once letter case is ignored: their rows are kept`},
+		{"%leak", "", 1, ""},
+		{"plumb%", `, "case_insensitive": true`, 4, ""},
+	} {
+		plan := `{"select": [{"expr": {"kind": "column", "table": "t", "column": "id"}, "alias": "id"}], "from": [{"table": "tickets", "alias": "t"}], "where": {"kind": "like", "expr": {"kind": "column", "table": "t", "column": "category"}, "pattern": {"kind": "literal", "value": "` + c.pattern + `"}` + c.more + `}}`
+		res, err := e.RunPlan(context.Background(), "m", []byte(plan))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if res.RowCount != c.rows {
+			t.Errorf("%s%s: %d rows, want %d", c.pattern, c.more, res.RowCount, c.rows)
+		}
+		w := warningWith(res.Warnings, "only once letter case is ignored")
+		if c.want == "" && w != "" || !strings.HasPrefix(w, c.want) {
+			t.Errorf("%s%s: warnings %q\nwant one starting %q", c.pattern, c.more, res.Warnings, c.want)
+		}
 	}
 }

@@ -5,9 +5,9 @@ import (
 	"errors"
 	"time"
 
-	"github.com/nl2sql/nl2sql/internal/source"
-
+	"github.com/nl2sql/nl2sql/engine/opening"
 	"github.com/nl2sql/nl2sql/engine/snapshots"
+	"github.com/nl2sql/nl2sql/internal/source"
 )
 
 // schemaCheckEvery bounds how often a call reads its datasource's schema
@@ -112,7 +112,13 @@ func (e *Engine) versionMoved(ctx context.Context, ds *datasource) (*datasource,
 	}
 	if v != "" && v != ds.schemaVer {
 		e.log.Info("the datasource's schema changed since it was read; reading it again", "datasource", ds.spec.ID)
-		return e.sources.Renew(ctx, ds.spec.ID, e.opts.OpenWait)
+		fresh, err := e.sources.Renew(ctx, ds.spec.ID, e.opts.OpenWait)
+		if re := (*opening.RenewError)(nil); errors.As(err, &re) {
+			// the schema could not be read again: the opened one answers
+			e.log.Warn("cannot read the changed schema; answering from the one read before", "datasource", ds.spec.ID, "err", re.Err)
+			return fresh, nil
+		}
+		return fresh, err
 	}
 	return ds, nil
 }

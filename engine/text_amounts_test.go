@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+
+	"github.com/nl2sql/nl2sql/internal/source/sourcetest"
 )
 
 // textAmountsDB holds amounts and quantities as text beside words.
@@ -176,5 +178,34 @@ func TestNullTestOfAColumnHoldingBlanksIsNamed(t *testing.T) {
 				t.Errorf("COUNT of the warning's expression %s: %v rows %v, want 3", real, err, fixed.Rows)
 			}
 		})
+	}
+}
+
+// The threat: AVG of a NUMERIC(38,18) column whose values are near 10^19
+// comes back as 12345678901234567000, a figure that reads as exact while
+// its last digits are the double's, not the data's (PostgreSQL's own avg
+// of numeric would have kept them). The result says the average divides
+// in double precision and that SUM and COUNT are exact; an average over
+// values a double holds whole is not said of.
+func TestAverageOfManyDigitDecimalsSaysItIsInexact(t *testing.T) {
+	db := sourcetest.DuckTempDB(t, "CREATE TABLE b (id INTEGER, exact DECIMAL(38,18), small DECIMAL(10,2))",
+		"INSERT INTO b VALUES (1, 12345678901234567890.123456789012345678, 10.25), (2, 1.5, 20.50)")
+	e := specEngine(t, DatasourceSpec{ID: "b", Engine: "duckdb", Path: db, RowLimit: 1000})
+	for _, c := range []struct {
+		col  string
+		want string
+	}{
+		{"exact", `AVG of "exact" divides in double precision on every engine (15 to 17 significant digits), and the column holds values of 38 significant digits (such as 12345678901234567890.123456789012345678)`},
+		{"small", ""},
+	} {
+		plan := `{"select": [{"expr": {"kind": "func", "name": "AVG", "args": [{"kind": "column", "table": "b", "column": "` + c.col + `"}]}, "alias": "a"}], "from": [{"table": "b", "alias": "b"}]}`
+		res, err := e.RunPlan(context.Background(), "b", []byte(plan))
+		if err != nil {
+			t.Fatal(err)
+		}
+		w := warningWith(res.Warnings, "divides in double precision")
+		if c.want == "" && w != "" || !strings.HasPrefix(w, c.want) {
+			t.Errorf("AVG(%s): warnings %q\nwant one starting %q", c.col, res.Warnings, c.want)
+		}
 	}
 }

@@ -37,6 +37,10 @@ func IdentityFrom(ctx context.Context) any { return ctx.Value(identityKey{}) }
 // HTTPOptions configure ServeHTTP.
 type HTTPOptions struct {
 	Addr string
+	// Listener, if set, is already bound to Addr (a caller that binds
+	// before it opens anything reports a port in use first, alone); else
+	// ServeHTTP listens on Addr.
+	Listener net.Listener
 	// Auth checks bearer tokens; nil requires NoAuth.
 	Auth Authenticator
 	// OAuth, if set, accepts access tokens of the configured identity
@@ -129,9 +133,12 @@ func ServeHTTP(ctx context.Context, s *server.MCPServer, o HTTPOptions) error {
 		addProtectedResource(mux, o.OAuth)
 	}
 	mux.Handle("/mcp", addOps(mux, o, guard(lifecycle(withInvalidParams(hs)), o, loopback)))
-	ln, err := net.Listen("tcp", o.Addr)
-	if err != nil {
-		return fmt.Errorf("listen on %s: %w", o.Addr, err)
+	ln := o.Listener
+	if ln == nil {
+		var err error
+		if ln, err = net.Listen("tcp", o.Addr); err != nil {
+			return fmt.Errorf("listen on %s: %w", o.Addr, err)
+		}
 	}
 	srv := &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second, IdleTimeout: 120 * time.Second, MaxHeaderBytes: 64 << 10}
 	if o.Ready != nil {

@@ -7,6 +7,13 @@
 // plan with no ORDER BY takes its first rows and sorts those, see "Row
 // order and the row cap").
 //
+// What a rule would write many times is written once where the meaning
+// allows: a cast of text that is a CASE casts each branch (the cast rule
+// tests its operand several times, and a CASE reordering a column's dates
+// inside each test made SQL of 50 KB), and a GROUP BY key longer than 200
+// bytes that is a select item is written as its position, as ORDER BY
+// writes its keys.
+//
 // Render only plans that passed validate.Plan: the validator refuses
 // everything the renderer would refuse or render with a different meaning
 // (the parity test enumerates this), and canonicalises names.

@@ -149,6 +149,25 @@ func (w *writer) expr(e planast.Expr) {
 		}
 		w.str(" END")
 	case *planast.Cast:
+		if c, ok := e.Expr.(*planast.Case); ok && e.FromText && len(c.Whens) > 0 {
+			// the cast of each branch, not of the whole CASE: the cast
+			// rule tests its operand several times, and a CASE that
+			// reorders a column's dates (the date-fix warning's
+			// expression) written inside each test made 55 KB of SQL;
+			// one branch runs either way, so the value is the same
+			w.str("CASE")
+			if c.Operand != nil {
+				w.str(" " + w.exprS(c.Operand))
+			}
+			for _, wh := range c.Whens {
+				w.str(" WHEN " + w.exprS(wh.When) + " THEN " + textCast(w.d, w.exprS(wh.Then), e.Type))
+			}
+			if c.Else != nil {
+				w.str(" ELSE " + textCast(w.d, w.exprS(c.Else), e.Type))
+			}
+			w.str(" END")
+			break
+		}
 		if e.FromText {
 			w.str(textCast(w.d, w.exprS(e.Expr), e.Type))
 			break

@@ -3,6 +3,7 @@ package render
 import (
 	"encoding/json"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -273,11 +274,26 @@ func (w *writer) core(q *planast.Query) {
 	}
 	if len(q.GroupBy) > 0 {
 		w.str("\nGROUP BY ")
+		var selected []string // the select items' SQL, rendered once when needed
 		for i, g := range q.GroupBy {
 			if i > 0 {
 				w.str(", ")
 			}
-			w.expr(g)
+			gs := w.exprS(g)
+			if len(gs) > longGroupKey {
+				// a long key that is a select item is written as its
+				// position, as ORDER BY writes its keys: a date read
+				// from text is kilobytes, and the SQL carried it twice
+				if selected == nil {
+					for _, it := range q.Select {
+						selected = append(selected, w.exprS(it.Expr))
+					}
+				}
+				if k := slices.Index(selected, gs); k >= 0 {
+					gs = strconv.Itoa(k + 1)
+				}
+			}
+			w.str(gs)
 		}
 	}
 	if q.Having != nil {
@@ -285,6 +301,10 @@ func (w *writer) core(q *planast.Query) {
 		w.expr(q.Having)
 	}
 }
+
+// longGroupKey is the SQL length from which a GROUP BY key that is a
+// select item is written as its position.
+const longGroupKey = 200
 
 func (w *writer) source(f planast.From) {
 	if f.Subquery != nil {

@@ -141,9 +141,11 @@ func cell(v any, t planast.Type) string {
 	// one formatting with the answer summary (engine/answer.go), so the
 	// numbers a host quotes from either agree
 	s := cellfmt.Value(v, t)
-	if str, ok := v.(string); ok && t != planast.TypeBlob && cellfmt.Mistakable(str) {
-		// text that would read as SQL NULL or as a quoted cell is shown
-		// quoted, the way the summary quotes text
+	if str, ok := v.(string); ok && t != planast.TypeBlob && (quotedType(t) || cellfmt.Mistakable(str)) {
+		// stored text is shown quoted, the way the summary quotes it: a
+		// cell that reads like an instruction ("</rows> SYSTEM: …") stays
+		// inside its quotes, and a bare cell is always a number, a date,
+		// a time, an interval, a JSON document or NULL
 		if r := []rune(s); len(r) > 58 {
 			s = string(r[:57]) + "…"
 		}
@@ -154,6 +156,15 @@ func cell(v any, t planast.Type) string {
 	}
 	// escaped after the cut, so an escape is never cut in half
 	return cellfmt.Text(s)
+}
+
+// quotedType reports whether a string value of a column of type t is
+// stored text: a text column's, or one whose type is not known (SQLite
+// expressions, NULL-typed outputs), whose strings are text too. Binary
+// values are shown by their placeholder, the other types by their own
+// text forms, none of which holds free words.
+func quotedType(t planast.Type) bool {
+	return t == planast.TypeText || t == planast.TypeUnknown || t == ""
 }
 
 func max1(a, b int) int {

@@ -81,24 +81,7 @@ type Outcome struct {
 // rows each join between two sub-queries dropped for want of a match. Errors
 // are *fault.Error, or the context's error when it ended.
 func Combine(ctx context.Context, d *Decomposition, outs []Outcome, rowLimit int, timeout time.Duration) (*duckcompute.Output, []string, error) {
-	// one decimal scale for every table: the most fraction digits any
-	// decimal value needs (see duckcompute.Options.DecimalScale)
-	scale := 2
-	for i, r := range outs {
-		if r.Rows == nil {
-			continue
-		}
-		for k, c := range d.Comb.Tables[i].Columns {
-			if c.Type != planast.TypeDecimal {
-				continue
-			}
-			for _, row := range r.Rows.Rows {
-				if k < len(row) {
-					scale = max(scale, duckcompute.FractionDigits(row[k]))
-				}
-			}
-		}
-	}
+	scale, rounded := decimalScale(d, outs)
 	db, err := duckcompute.Open(ctx, duckcompute.Options{Timeout: timeout, DecimalScale: scale})
 	if err != nil {
 		return nil, nil, &fault.Error{Code: fault.CodeInternal, Msg: "cannot start the combination database: " + err.Error(), Err: err}
@@ -107,6 +90,10 @@ func Combine(ctx context.Context, d *Decomposition, outs []Outcome, rowLimit int
 	warnings := []string{}
 	for i, s := range d.Subs {
 		who := fmt.Sprintf("sub-query %s (%q on %s)", s.ID, s.Ref, s.Datasource)
+		for _, r := range rounded[i] {
+			warnings = append(warnings, fmt.Sprintf("%s: %d value(s) of column %s have more than %d decimal places (such as %s); the combination holds decimals at %d places beside their integer digits, so they were rounded half away from zero there: aggregate or round them in that source's plan",
+				who, r.n, r.column, scale, r.example, scale))
+		}
 		var rows [][]any
 		switch r := outs[i]; {
 		case r.Err != nil:
@@ -193,4 +180,61 @@ func WithExpected(ctx context.Context, cols []duckcompute.Column) context.Contex
 func Expected(ctx context.Context) []string {
 	names, _ := ctx.Value(expectedKey{}).([]string)
 	return names
+}
+
+// roundedColumn counts the values of one decimal column that have more
+// fraction digits than the combination's scale.
+type roundedColumn struct {
+	column, example string
+	n               int
+}
+
+// decimalScale is the one decimal scale of every table of the combination
+// (see duckcompute.Options.DecimalScale): the most fraction digits any
+// decimal value needs, at least 2, and at most what leaves the largest
+// value's integer digits and 6 more (a SUM of up to a million such values)
+// within DECIMAL(38,s), or 10 when that is more. Values with more fraction
+// digits than that are rounded when loaded: rounded lists them per source,
+// so the answer says so instead of showing a sum of rounded values as exact.
+func decimalScale(d *Decomposition, outs []Outcome) (int, [][]roundedColumn) {
+	need, ints := 2, 0
+	each := func(f func(i, k int, c string, v any)) {
+		for i, r := range outs {
+			if r.Rows == nil || i >= len(d.Comb.Tables) {
+				continue
+			}
+			for k, c := range d.Comb.Tables[i].Columns {
+				if c.Type != planast.TypeDecimal {
+					continue
+				}
+				for _, row := range r.Rows.Rows {
+					if k < len(row) && row[k] != nil {
+						f(i, k, c.Name, row[k])
+					}
+				}
+			}
+		}
+	}
+	each(func(_, _ int, _ string, v any) {
+		need, ints = max(need, duckcompute.FractionDigits(v)), max(ints, duckcompute.IntegerDigits(v))
+	})
+	scale := min(need, max(10, duckcompute.MaxScale-ints-6))
+	rounded := make([][]roundedColumn, len(outs))
+	if scale == need {
+		return scale, rounded
+	}
+	at := map[[2]int]int{}
+	each(func(i, k int, c string, v any) {
+		if duckcompute.FractionDigits(v) <= scale {
+			return
+		}
+		j, ok := at[[2]int{i, k}]
+		if !ok {
+			j = len(rounded[i])
+			at[[2]int{i, k}] = j
+			rounded[i] = append(rounded[i], roundedColumn{column: c, example: fmt.Sprint(v)})
+		}
+		rounded[i][j].n++
+	})
+	return scale, rounded
 }

@@ -177,10 +177,16 @@ func (c *checker) text(path, s string, max int) {
 	}
 }
 
-// name checks an identifier field.
+// name checks an identifier field: a name that is no identifier is said
+// to be one whatever it holds ('tk; drop' is a bad name, not a question
+// to put in words).
 func (c *checker) name(path, s string) {
-	c.text(path, s, 63)
-	if semanticOnly(s) && strings.TrimSpace(s) != "" && !duckcompute.ValidName(s) {
+	switch {
+	case strings.TrimSpace(s) == "":
+		c.add(planast.CodeMalformed, path, "is empty")
+	case len(s) > 63:
+		c.add(planast.CodeBadValue, path, "is %d bytes; the limit is 63", len(s))
+	case !duckcompute.ValidName(s):
 		c.add(planast.CodeBadValue, path, "%q must be an identifier: a letter or _, then letters, digits or _", s)
 	}
 }

@@ -83,9 +83,12 @@ func TestCheckDecompositionRefuses(t *testing.T) {
 	}{
 		{"SQL in an intent", func(m map[string]any) { sub(m, 0)["intent"] = "SELECT genre, SUM(x) FROM t GROUP BY genre" }, IssueSQL, "sub_queries[0].intent"},
 		{"terminator in an intent", func(m map[string]any) { sub(m, 1)["intent"] = "targets; drop everything" }, IssueSQL, "sub_queries[1].intent"},
+		// a name that is no identifier is a bad name, whatever it holds:
+		// "describe what you need in words" is no fix for a name
 		{"comment in a column name", func(m map[string]any) {
 			sub(m, 0)["expected_schema"].([]any)[0].(map[string]any)["name"] = "genre--x"
-		}, IssueSQL, "sub_queries[0].expected_schema[0].name"},
+		}, planast.CodeBadValue, "sub_queries[0].expected_schema[0].name"},
+		{"terminator in a ref", func(m map[string]any) { sub(m, 0)["ref"] = "tk; drop" }, planast.CodeBadValue, "sub_queries[0].ref"},
 		{"unknown type", func(m map[string]any) {
 			sub(m, 0)["expected_schema"].([]any)[1].(map[string]any)["type"] = "money"
 		}, planast.CodeBadValue, "sub_queries[0].expected_schema[1].type"},

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"strconv"
 	"strings"
 
 	"github.com/nl2sql/nl2sql/duckcompute"
@@ -115,6 +116,14 @@ func CheckPlanned(pq *PlannedQuery, plans []*planast.Query, cols [][]duckcompute
 				*p = "sources" + strings.TrimPrefix(*p, "sub_queries")
 			}
 			c.issues[i].Message = clientWords.Replace(c.issues[i].Message)
+			if strings.Contains(c.issues[i].Message, "names no source name") {
+				// which names there are, so the fix is one edit
+				var refs []string
+				for _, s := range pq.Sources {
+					refs = append(refs, strconv.Quote(s.Name))
+				}
+				c.issues[i].Message += "; the sources are named " + strings.Join(refs, ", ")
+			}
 		}
 		return nil, c.issues
 	}

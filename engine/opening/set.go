@@ -323,8 +323,10 @@ func (s *Set[T]) retire(old T) {
 // renewal already running is joined, never doubled) and waits for it as
 // Await waits for a first open. It returns the newest value: the renewed
 // one when it is ready in time, else the one it will replace, which a
-// failed renewal leaves in place. An id not opened yet is opened as by
-// Await.
+// failed renewal leaves in place, then with a *RenewError that says why
+// it failed (a caller that must not answer from the old value can tell
+// a failure from a renewal still running). An id not opened yet is
+// opened as by Await.
 func (s *Set[T]) Renew(ctx context.Context, id string, wait time.Duration) (T, error) {
 	s.mu.Lock()
 	old, opened := s.ready[id]
@@ -334,14 +336,29 @@ func (s *Set[T]) Renew(ctx context.Context, id string, wait time.Duration) (T, e
 	}
 	op := s.start(id)
 	s.mu.Unlock()
-	if v, err := s.wait(ctx, id, op, wait); err == nil {
+	v, err := s.wait(ctx, id, op, wait)
+	if err == nil {
 		return v, nil
+	}
+	var failed error
+	select {
+	case <-op.done:
+		failed = &RenewError{Err: op.err}
+	default: // still running
 	}
 	if v, ok := s.Ready(id); ok {
-		return v, nil
+		return v, failed
 	}
-	return old, nil
+	return old, failed
 }
+
+// RenewError is a renewal that failed: the value it would have replaced
+// is still the opened one.
+type RenewError struct{ Err error }
+
+func (e *RenewError) Error() string { return "the renewal failed: " + e.Err.Error() }
+
+func (e *RenewError) Unwrap() error { return e.Err }
 
 // RenewLater starts opening id again, as Renew does, without waiting for
 // it: the opened value is good enough meanwhile (its profile is old, its

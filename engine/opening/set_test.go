@@ -107,8 +107,9 @@ func TestRenewKeepsAnsweringUntilTheNewValueIsReady(t *testing.T) {
 	}
 
 	f.set(func() { f.fail = true })
-	if v, err := s.Renew(ctx, "db", 5*time.Second); err != nil || v != second {
-		t.Fatalf("a failed renewal: %v, %v; want the value it would have replaced", v, err)
+	var re *RenewError
+	if v, err := s.Renew(ctx, "db", 5*time.Second); !errors.As(err, &re) || v != second {
+		t.Fatalf("a failed renewal: %v, %v; want the value it would have replaced and why the renewal failed", v, err)
 	}
 	if v, ok := s.Ready("db"); !ok || v != second {
 		t.Fatal("a failed renewal dropped the opened value")

@@ -3,6 +3,7 @@ package result
 import (
 	"math"
 	"strconv"
+	"strings"
 
 	"github.com/nl2sql/nl2sql/internal/source"
 	"github.com/nl2sql/nl2sql/planast"
@@ -10,8 +11,8 @@ import (
 
 // ApplyTypes gives a run's rows the validator's portable column types
 // (they know what an expression computes; the driver often does not), and
-// rounds decimal columns that came back as doubles below 10^15 to the 15
-// significant digits a double carries: SQLite computes NUMERIC arithmetic
+// rounds away the floating-point noise of decimal columns that came back
+// as doubles below 10^15 (unnoised): SQLite computes NUMERIC arithmetic
 // in floating point, so SUM over NUMERIC(10,2) values can return
 // 18.810000000000002 where PostgreSQL returns 18.81. From 10^15 on, those
 // 15 digits would drop integer digits the double holds (a computed
@@ -47,10 +48,28 @@ func ApplyTypes(res *source.Result, types []planast.Type) {
 		}
 		for _, row := range res.Rows {
 			if f, ok := row[i].(float64); ok && math.Abs(f) < 1e15 {
-				if g, err := strconv.ParseFloat(strconv.FormatFloat(f, 'g', 15, 64), 64); err == nil {
-					row[i] = g
-				}
+				row[i] = unnoised(f)
 			}
 		}
 	}
+}
+
+// unnoised is f rounded to 15 significant digits when what that drops is
+// floating-point noise: the rounded value, its trailing zeros trimmed,
+// has at most 13 digits, so the digits dropped followed a run of zeros or
+// nines (18.810000000000002, 0.30000000000000004). A double whose 16th
+// and 17th digits are data (a stored 12345678.12345679 of a
+// DECIMAL(18,9) column) is kept: rounding it at 15 digits
+// (12345678.1234568) showed another number than the database holds.
+func unnoised(f float64) float64 {
+	s := strconv.FormatFloat(f, 'e', 14, 64) // 15 significant digits
+	mant, _, _ := strings.Cut(s, "e")
+	if len(strings.TrimRight(strings.Replace(strings.TrimPrefix(mant, "-"), ".", "", 1), "0")) > 13 {
+		return f
+	}
+	g, err := strconv.ParseFloat(s, 64)
+	if err != nil {
+		return f
+	}
+	return g
 }

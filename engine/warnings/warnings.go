@@ -17,7 +17,8 @@ import (
 // ranges, then the keys that pair rows only loosely (keyWarnings),
 // then the filters, then the literals that match one of several spellings
 // (variantLiterals), then the text literals no stored value equals that
-// those did not already quote (absentLiterals).
+// those did not already quote (absentLiterals). A long fix two warnings
+// give is written once (shareFixes).
 func Of(snap *schema.Snapshot, dialect string, plan *planast.Query, run Run) []string {
 	var out []string
 	if w := Ties(plan, len(run.Rows)); w != "" {
@@ -36,7 +37,7 @@ func Of(snap *schema.Snapshot, dialect string, plan *planast.Query, run Run) []s
 		out = append(out, emptyrange.Warnings(snap, plan)...)
 		out = append(out, roundedIntegers(plan)...)
 	}
-	return append(out, unread(snap, dialect, plan, run.Stored, empty, out)...)
+	return shareFixes(append(out, unread(snap, dialect, plan, run.Stored, empty, out)...))
 }
 
 // Static are the warnings a plan earns before it runs, from the
@@ -48,11 +49,12 @@ func Static(snap *schema.Snapshot, dialect string, plan *planast.Query, stored f
 	if w := emptyTables(snap, plan, false); w != "" {
 		out = append(out, w)
 	}
-	return append(out, unread(snap, dialect, plan, stored, false, out)...)
+	return shareFixes(append(out, unread(snap, dialect, plan, stored, false, out)...))
 }
 
 // unread are the warnings of Of and Static that need no row: the keys,
 // the filters, the literals that match one spelling of several, the
+// case-sensitive likes that miss stored values for their case, the
 // groups split by spelling, the text comparisons of dates written in
 // several forms, the divisions by a column holding 0, and the literals
 // no stored value equals that the warnings before them (said) do not
@@ -61,12 +63,14 @@ func unread(snap *schema.Snapshot, dialect string, plan *planast.Query, stored f
 	out := keyWarnings(snap, plan, stored, empty)
 	out = append(out, Filters(snap, dialect, plan, empty, stored)...)
 	out = append(out, variantLiterals(snap, plan, stored)...)
+	out = append(out, likeCaseMisses(snap, plan, stored, empty)...)
 	out = append(out, splitGroups(snap, plan, stored)...)
 	out = append(out, textDateFilters(snap, plan)...)
 	out = append(out, offsetDays(snap, plan)...)
 	out = append(out, textAmountFilters(snap, plan)...)
 	out = append(out, textAmountOrders(snap, plan)...)
 	out = append(out, blankCounts(snap, plan)...)
+	out = append(out, inexactAverages(snap, plan)...)
 	out = append(out, zeroDivisors(snap, plan)...)
 	out = append(out, mixedCurrencies(snap, plan, stored)...)
 	return append(out, absentLiterals(snap, plan, stored, append(slices.Clone(said), out...))...)

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"iter"
+	"regexp"
 	"slices"
 	"sort"
 	"strings"
@@ -78,7 +79,9 @@ const (
 // of a lookup table), "e.g. [...]" (at most MaxExamples values of at most
 // MaxExampleBytes bytes, otherwise: names, addresses, e-mails), "range
 // [min, max]" for a text column holding ISO dates, or "range [min, max]" for a numeric or
-// temporal column that is no key. Values are JSON-encoded, so quotes and
+// temporal column that is no key; a text column of dates or numbers
+// that a cast reads partly as NULL adds "as date: N unreadable (e.g.
+// "27/02/2025", day first)" (writeCastNulls). Values are JSON-encoded, so quotes and
 // separators inside them stay unambiguous. A multi-column foreign key ends
 // the line as "fk (A, B) -> T(X, Y)". A name that is not a plain
 // identifier is written as a JSON string ("Order Details"), so everything
@@ -231,6 +234,9 @@ func writeTable(b *strings.Builder, snap *schema.Snapshot, t schema.Table) {
 		case (c.Type.IsNumeric() || c.Type.IsTemporal()) && p.Min != nil && !isFK:
 			b.WriteString(" range " + jsonList([]any{p.Min, p.Max}))
 		}
+		if c.Type == planast.TypeText && p != nil {
+			writeCastNulls(b, p.CastNulls)
+		}
 		if c.Comment != "" {
 			b.WriteString(" note " + jsonString(planast.Truncate(c.Comment, MaxNoteBytes)))
 		}
@@ -336,4 +342,46 @@ func ContextTables(ctx string) []string {
 		}
 	}
 	return out
+}
+
+// amountText is an amount written for people: a currency sign or code
+// before or after, digits with thousands separators or a decimal comma,
+// a sign or a percent ("$1,015.00", " 89,90 €", "-1.234,5", "12%").
+var amountText = regexp.MustCompile(`^\s*[-+(]?\s*(\p{Sc}|[A-Z]{3})?\s*[-+]?\d{1,3}([,.' \x{a0}]\d{3})*([.,]\d+)?\s*(\p{Sc}|[A-Z]{3}|%)?\s*\)?\s*$`)
+
+// writeCastNulls writes what the profile counted of a text column of
+// dates or numbers that a cast reads as NULL: " as date: 1615 unreadable
+// (e.g. "27/02/2025", day first)". A planner that sees only examples
+// ("2023-02-15") casts the column as it is and loses those rows without a
+// word until the result warns; here the first plan can read them.
+func writeCastNulls(b *strings.Builder, cns []schema.CastNulls) {
+	for _, cn := range cns {
+		if cn.Invalid <= 0 {
+			continue
+		}
+		what := "number"
+		if cn.To.IsTemporal() {
+			what = string(cn.To)
+		} else if ex, _ := cn.InvalidExample.(string); !amountText.MatchString(ex) {
+			// codes that are mostly digits (postal codes, phone
+			// numbers) are no numbers to cast: only amounts written
+			// for people ("$1,015.00") are said of
+			continue
+		}
+		fmt.Fprintf(b, " as %s: %d unreadable", what, cn.Invalid)
+		var more []string
+		if cn.InvalidExample != nil {
+			ex := jsonList([]any{cn.InvalidExample})
+			more = append(more, "e.g. "+ex[1:len(ex)-1])
+		}
+		switch {
+		case cn.DayFirst > 0 && cn.MonthFirst == 0:
+			more = append(more, "day first")
+		case cn.MonthFirst > 0 && cn.DayFirst == 0:
+			more = append(more, "month first")
+		}
+		if len(more) > 0 {
+			b.WriteString(" (" + strings.Join(more, ", ") + ")")
+		}
+	}
 }

@@ -79,3 +79,41 @@ func TestSchemaContextValuesNameNull(t *testing.T) {
 		t.Errorf("a column without NULL lists one: %s", got)
 	}
 }
+
+// The threat: a planner that sees a text date column by its examples
+// ("2023-02-15") casts it as it is, and a third of the rows, written
+// "27/02/2025", become NULL: the monthly revenue loses them until a result
+// warns, and a host that plans from this context alone never ran that
+// result. The context says how many values a cast reads as NULL, one of
+// them, and which way the column writes its ambiguous dates; a column a
+// cast reads whole says nothing.
+func TestSchemaContextSaysWhatACastCannotRead(t *testing.T) {
+	rows := int64(100)
+	snap := &schema.Snapshot{Datasource: "vet", Tables: []schema.Table{
+		{Schema: "main", Name: "invoices", RowCount: &rows, Columns: []schema.Column{
+			{Name: "invoice_date", Type: planast.TypeText, Profile: &schema.ColumnProfile{DistinctCount: 90, SampleValues: []any{"2023-02-15"},
+				CastNulls: []schema.CastNulls{{To: planast.TypeDate, Invalid: 31, InvalidExample: "27/02/2025", DayFirst: 12}}}},
+			{Name: "total", Type: planast.TypeText, Profile: &schema.ColumnProfile{DistinctCount: 90, SampleValues: []any{"65.00"},
+				CastNulls: []schema.CastNulls{{To: planast.TypeFloat, Invalid: 45, InvalidExample: " $1,015.00 "}}}},
+			{Name: "zip", Type: planast.TypeText, Profile: &schema.ColumnProfile{DistinctCount: 90, SampleValues: []any{"02139"},
+				CastNulls: []schema.CastNulls{{To: planast.TypeFloat, Invalid: 12, InvalidExample: "00-358"}}}},
+			{Name: "clean", Type: planast.TypeText, Profile: &schema.ColumnProfile{DistinctCount: 90, SampleValues: []any{"2023-01-01"},
+				CastNulls: []schema.CastNulls{{To: planast.TypeDate}}}},
+		}},
+	}}
+	got := SchemaContext(snap)
+	for _, want := range []string{
+		`invoice_date text e.g. ["2023-02-15"] as date: 31 unreadable (e.g. "27/02/2025", day first)`,
+		`total text e.g. ["65.00"] as number: 45 unreadable (e.g. " $1,015.00 ")`,
+	} {
+		if !strings.Contains(got, want) {
+			t.Errorf("context lacks %s:\n%s", want, got)
+		}
+	}
+	if strings.Contains(got, "clean text e.g. [\"2023-01-01\"] as") {
+		t.Errorf("a column every value of which a cast reads is said of:\n%s", got)
+	}
+	if strings.Contains(got, `zip text e.g. ["02139"] as`) {
+		t.Errorf("codes of digits (postal codes) are said of as numbers a cast cannot read:\n%s", got)
+	}
+}

@@ -74,13 +74,15 @@ var fidelityExpectedSQLite = []string{
 
 // fidelityText is what the text rendering must show per row and column
 // (NULL for null, text as stored).
+// Stored text shows quoted (a text column's "00123" is text, not the
+// number 123; its "null" not NULL).
 var fidelityText = map[int][]string{
 	1: {"NULL", "9007199254740993"},
 	2: {"-9007199254740993"},
-	3: {"null"},
-	4: {"00123", "9007199254740991"},
-	5: {`{"a":1}`},
-	6: {"12"},
+	3: {`"null"`},
+	4: {`"00123"`, "9007199254740991"},
+	5: {`"{\"a\":1}"`},
+	6: {`"12"`},
 }
 
 // insertStmts renders the rows for an engine: blob is how a hex byte

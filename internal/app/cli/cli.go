@@ -117,6 +117,16 @@ func serveCmd(logger *slog.Logger) *cobra.Command {
 			if err != nil {
 				return err
 			}
+			var ln net.Listener
+			if httpAddr != "" {
+				// bound before any datasource opens: a port in use is
+				// then the one thing said, not after the opens it cut
+				// short logged their own cancellation
+				if ln, err = net.Listen("tcp", httpAddr); err != nil {
+					return fmt.Errorf("--http %s: %w (hint: another process listens there; pick another port, or 127.0.0.1:0 for a free one)", httpAddr, err)
+				}
+				defer ln.Close()
+			}
 			a, err := app.OpenConfig(cfg, logger, app.Options{Observers: []events.Observer{metrics.Observer()}, OpenWait: serveOpenWait})
 			if err != nil {
 				return err
@@ -128,7 +138,7 @@ func serveCmd(logger *slog.Logger) *cobra.Command {
 				s := mcp.NewServer(a.Engine, version, logger)
 				return mcp.ServeStdioLimited(cmd.Context(), s, os.Stdin, cmd.OutOrStdout(), logger, maxLine)
 			}
-			opts := mcp.HTTPOptions{Addr: httpAddr, NoAuth: noAuth, AllowedOrigins: origins, Logger: logger,
+			opts := mcp.HTTPOptions{Addr: httpAddr, Listener: ln, NoAuth: noAuth, AllowedOrigins: origins, Logger: logger,
 				Metrics: metrics, Readiness: readiness(a)}
 			if auth := a.Authenticator(); auth != nil && !noAuth {
 				opts.Auth = auth

@@ -2,6 +2,7 @@ package cli
 
 import (
 	"io"
+	"net"
 	"os"
 	"path/filepath"
 	"strings"
@@ -13,21 +14,11 @@ import (
 // over streamable HTTP at …" would point a client at a port nobody holds.
 func TestServeHTTPRefusedBeforeTheBanner(t *testing.T) {
 	db, _ := filepath.Abs(filepath.Join("..", "..", "..", "examples", "chinook", "chinook.sqlite"))
-	r, w, err := os.Pipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	stderr := os.Stderr
-	os.Stderr = w
-	defer func() { os.Stderr = stderr }()
-	_, runErr := runCLI("serve", "--http", "127.0.0.1:0", "--db", db, "--storage", t.TempDir())
-	w.Close()
-	os.Stderr = stderr
-	said, _ := io.ReadAll(r)
+	runErr, said := serveSays(t, "--http", "127.0.0.1:0", "--db", db, "--storage", t.TempDir())
 	if runErr == nil || !strings.Contains(runErr.Error(), "needs authentication") {
 		t.Fatalf("serve --http without authentication: err %v, want the authentication refusal", runErr)
 	}
-	if strings.Contains(string(said), "serving MCP") {
+	if strings.Contains(said, "serving MCP") {
 		t.Errorf("the refused server still announced itself:\n%s", said)
 	}
 }
@@ -45,21 +36,50 @@ func TestServeBadFlagsRefusedBeforeTheBanner(t *testing.T) {
 		{[]string{"--max-line-bytes", "0"}, "at least 1 byte"},
 		{[]string{"--max-line-bytes", "-5"}, "at least 1 byte"},
 	} {
-		r, w, err := os.Pipe()
-		if err != nil {
-			t.Fatal(err)
-		}
-		stderr := os.Stderr
-		os.Stderr = w
-		_, runErr := runCLI(append([]string{"serve", "--db", db, "--storage", t.TempDir()}, c.args...)...)
-		w.Close()
-		os.Stderr = stderr
-		said, _ := io.ReadAll(r)
+		runErr, said := serveSays(t, append([]string{"--db", db, "--storage", t.TempDir()}, c.args...)...)
 		if runErr == nil || !strings.Contains(runErr.Error(), c.want) || !strings.Contains(runErr.Error(), "hint") {
 			t.Errorf("%v: err %v, want %q with a hint", c.args, runErr, c.want)
 		}
-		if strings.Contains(string(said), "serving MCP") {
+		if strings.Contains(said, "serving MCP") {
 			t.Errorf("%v: the refused server announced itself:\n%s", c.args, said)
 		}
 	}
+}
+
+// A serve --http on a port another process holds says that, alone: it
+// bound only after opening its datasources, so the opens it then cut short
+// logged "cannot read the source's state … context canceled" and "cannot
+// be opened: CANCELLED" first, and the user chased a datasource fault.
+func TestServeOnAPortInUseSaysSoAlone(t *testing.T) {
+	db, _ := filepath.Abs(filepath.Join("..", "..", "..", "examples", "chinook", "chinook.sqlite"))
+	held, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer held.Close()
+	runErr, said := serveSays(t, "--http", held.Addr().String(), "--insecure-no-auth", "--db", db, "--storage", t.TempDir())
+	if runErr == nil || !strings.Contains(runErr.Error(), "address already in use") || !strings.Contains(runErr.Error(), "hint") {
+		t.Fatalf("serve on a held port: err %v, want address already in use with a hint", runErr)
+	}
+	if s := said; strings.Contains(s, "serving MCP") || strings.Contains(s, "cancel") || strings.Contains(s, "CANCELLED") {
+		t.Errorf("before the real error the server said:\n%s", s)
+	}
+}
+
+// serveSays runs serve with args and returns its error and what it wrote
+// to standard error.
+func serveSays(t *testing.T, args ...string) (error, string) {
+	t.Helper()
+	r, w, err := os.Pipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	stderr := os.Stderr
+	os.Stderr = w
+	defer func() { os.Stderr = stderr }()
+	_, runErr := runCLI(append([]string{"serve"}, args...)...)
+	w.Close()
+	os.Stderr = stderr
+	said, _ := io.ReadAll(r)
+	return runErr, string(said)
 }

@@ -1,0 +1,72 @@
+package warnings
+
+import "strings"
+
+// sharedFixMin is the size from which a fix written as plan JSON is given
+// once: the expression that reads a column of mixed date forms is
+// thousands of bytes, and MIN and MAX of the column each earned it.
+const sharedFixMin = 300
+
+// shareFixes writes each long plan-JSON expression (a balanced object
+// that starts {"kind") once, in the first warning that gives it; a later
+// warning giving the same one says so instead. The warnings keep their
+// order, so "above" is where the host reads it.
+func shareFixes(ws []string) []string {
+	seen := map[string]bool{}
+	for i, w := range ws {
+		var b strings.Builder
+		rest := w
+		for {
+			at := strings.Index(rest, `{"kind"`)
+			if at < 0 {
+				b.WriteString(rest)
+				break
+			}
+			n := objectLen(rest[at:])
+			if n == 0 {
+				b.WriteString(rest)
+				break
+			}
+			obj := rest[at : at+n]
+			b.WriteString(rest[:at])
+			switch {
+			case len(obj) < sharedFixMin:
+				b.WriteString(obj)
+			case seen[obj]:
+				b.WriteString("(the same expression as in the warning above)")
+			default:
+				seen[obj] = true
+				b.WriteString(obj)
+			}
+			rest = rest[at+n:]
+		}
+		ws[i] = b.String()
+	}
+	return ws
+}
+
+// objectLen is the length of the JSON object s starts with, its braces
+// balanced outside strings; 0 when s ends first.
+func objectLen(s string) int {
+	depth, inString, escaped := 0, false, false
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case escaped:
+			escaped = false
+		case inString && c == '\\':
+			escaped = true
+		case c == '"':
+			inString = !inString
+		case inString:
+		case c == '{':
+			depth++
+		case c == '}':
+			depth--
+			if depth == 0 {
+				return i + 1
+			}
+		}
+	}
+	return 0
+}
