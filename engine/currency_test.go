@@ -2,6 +2,7 @@ package engine
 
 import (
 	"context"
+	"strings"
 	"testing"
 )
 
@@ -12,8 +13,8 @@ import (
 // or keeping one in the where, or a table of one currency, earns nothing.
 func TestAmountsInSeveralCurrenciesAreNamed(t *testing.T) {
 	db := []string{
-		"CREATE TABLE invoices (id INTEGER PRIMARY KEY, amount DECIMAL(10,2), currency TEXT)",
-		"INSERT INTO invoices VALUES (1, 100.00, 'USD'), (2, 200.00, 'EUR'), (3, 50.50, 'USD')",
+		"CREATE TABLE invoices (id INTEGER PRIMARY KEY, amount DECIMAL(10,2), currency TEXT, processor_ref INTEGER)",
+		"INSERT INTO invoices VALUES (1, 100.00, 'USD', 7), (2, 200.00, 'EUR', 8), (3, 50.50, 'USD', 9)",
 		"CREATE TABLE payouts (id INTEGER PRIMARY KEY, amount DECIMAL(10,2), currency TEXT)",
 		"INSERT INTO payouts VALUES (1, 10.00, 'USD'), (2, 20.00, 'USD')",
 	}
@@ -35,6 +36,8 @@ func TestAmountsInSeveralCurrenciesAreNamed(t *testing.T) {
 				{"one currency kept", sum("invoices", `,"where":{"kind":"binary","op":"=","left":`+cur+`,"right":{"kind":"literal","value":"USD"}}`), false},
 				{"grouped by currency", sum("invoices", `,"group_by":[`+cur+`]`), false},
 				{"a table of one currency", sum("payouts", ""), false},
+				// a reference number summed is no amount
+				{"a reference summed", []byte(strings.Replace(string(sum("invoices", "")), `"column":"amount"`, `"column":"processor_ref"`, 1)), false},
 			} {
 				res, err := e.RunPlan(ctx, "air", c.plan)
 				if err != nil {

@@ -171,3 +171,37 @@ func TestCaseSensitiveLikeMissingStoredSpellingsIsNamed(t *testing.T) {
 		}
 	}
 }
+
+// The threat: POSITION written in SQL's order, POSITION('/', invoice_date),
+// looks for the date inside "/" (the plan language takes the text first,
+// as strpos does) and is 0 on every row: "no date has a slash", of 8,848
+// dates a third of which had one, with no word. The result says which
+// order POSITION read; a POSITION with the column first is not said of.
+func TestPositionWithALiteralToSearchIsNamed(t *testing.T) {
+	db := sourcetest.TempDB(t, "CREATE TABLE inv (id INTEGER PRIMARY KEY, d TEXT)",
+		"INSERT INTO inv VALUES (1, '2024-01-05'), (2, '27/02/2024')")
+	e := specEngine(t, DatasourceSpec{ID: "m", Engine: "sqlite", Path: db, RowLimit: 1000})
+	pos := func(a, b string) string {
+		return `{"select": [{"expr": {"kind": "func", "name": "SUM", "args": [{"kind": "case", "whens": [{"when": {"kind": "binary", "op": ">", "left": {"kind": "func", "name": "POSITION", "args": [` + a + `, ` + b + `]}, "right": {"kind": "literal", "value": 0}}, "then": {"kind": "literal", "value": 1}}], "else": {"kind": "literal", "value": 0}}]}, "alias": "n"}], "from": [{"table": "inv", "alias": "i"}]}`
+	}
+	col, slash := `{"kind": "column", "table": "i", "column": "d"}`, `{"kind": "literal", "value": "/"}`
+	for _, c := range []struct {
+		plan, rows string
+		warned     bool
+	}{
+		{pos(slash, col), "[[0]]", true},
+		{pos(col, slash), "[[1]]", false},
+	} {
+		res, err := e.RunPlan(context.Background(), "m", []byte(c.plan))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := fmt.Sprint(res.Rows); got != c.rows {
+			t.Errorf("rows %s, want %s", got, c.rows)
+		}
+		w := warningWith(res.Warnings, "POSITION(text, sub) finds its second argument inside its first")
+		if (w != "") != c.warned || c.warned && !strings.Contains(w, `to find "/" inside the other argument, swap them`) {
+			t.Errorf("warnings %q: want the order said: %v", res.Warnings, c.warned)
+		}
+	}
+}

@@ -153,6 +153,10 @@ func TestNullTestOfAColumnHoldingBlanksIsNamed(t *testing.T) {
 			if err != nil || fmt.Sprint(fixed.Rows) != "[[3]]" {
 				t.Errorf("with the warning's fix %s: %v rows %v, want the 3 real segments", fix, err, fixed.Rows)
 			}
+			// the fixed plan is not told to add what it has
+			if w := warningWith(fixed.Warnings, "is blank"); w != "" {
+				t.Errorf("the plan with the fix is told again: %q", w)
+			}
 			res, err = e.RunPlan(ctx, "air", count(isNull("segment", false)))
 			if err != nil || warningWith(res.Warnings, `"segment" IS NULL leaves out the rows where "segment" is blank`) == "" {
 				t.Errorf("IS NULL: %v warnings %q, want the blank ones named", err, res.Warnings)
@@ -188,8 +192,8 @@ func TestNullTestOfAColumnHoldingBlanksIsNamed(t *testing.T) {
 // in double precision and that SUM and COUNT are exact; an average over
 // values a double holds whole is not said of.
 func TestAverageOfManyDigitDecimalsSaysItIsInexact(t *testing.T) {
-	db := sourcetest.DuckTempDB(t, "CREATE TABLE b (id INTEGER, exact DECIMAL(38,18), small DECIMAL(10,2))",
-		"INSERT INTO b VALUES (1, 12345678901234567890.123456789012345678, 10.25), (2, 1.5, 20.50)")
+	db := sourcetest.DuckTempDB(t, "CREATE TABLE b (id INTEGER, exact DECIMAL(38,18), small DECIMAL(10,2), ref BIGINT)",
+		"INSERT INTO b VALUES (1, 12345678901234567890.123456789012345678, 10.25, 9007199254740993), (2, 1.5, 20.50, 9007199254740995)")
 	e := specEngine(t, DatasourceSpec{ID: "b", Engine: "duckdb", Path: db, RowLimit: 1000})
 	for _, c := range []struct {
 		col  string
@@ -197,6 +201,8 @@ func TestAverageOfManyDigitDecimalsSaysItIsInexact(t *testing.T) {
 	}{
 		{"exact", `AVG of "exact" divides in double precision on every engine (15 to 17 significant digits), and the column holds values of 38 significant digits (such as 12345678901234567890.123456789012345678)`},
 		{"small", ""},
+		{"ref", `AVG of "ref" divides in double precision on every engine (15 to 17 significant digits), and the column holds values of 16 significant digits`},
+		{"id", ""},
 	} {
 		plan := `{"select": [{"expr": {"kind": "func", "name": "AVG", "args": [{"kind": "column", "table": "b", "column": "` + c.col + `"}]}, "alias": "a"}], "from": [{"table": "b", "alias": "b"}]}`
 		res, err := e.RunPlan(context.Background(), "b", []byte(plan))
@@ -206,6 +212,47 @@ func TestAverageOfManyDigitDecimalsSaysItIsInexact(t *testing.T) {
 		w := warningWith(res.Warnings, "divides in double precision")
 		if c.want == "" && w != "" || !strings.HasPrefix(w, c.want) {
 			t.Errorf("AVG(%s): warnings %q\nwant one starting %q", c.col, res.Warnings, c.want)
+		}
+	}
+}
+
+// The threat: an export wrote customer C007 twice, and COUNT(*) of
+// customers said 31 where 30 are stored; a sum of payments counted one
+// payment twice. The result names the table whose own id repeats in a few
+// rows, with COUNT(DISTINCT …) to count records. A foreign key that
+// repeats by design (a visit's two invoices), a table with a declared key
+// and a plan that counts the id's distinct values are not said of.
+func TestAggregateOverATableWithARepeatedIDIsNamed(t *testing.T) {
+	var custs, invs []string
+	for i := 1; i <= 30; i++ {
+		custs = append(custs, fmt.Sprintf("('C%03d', 'n%d')", i, i))
+		invs = append(invs, fmt.Sprintf("(%d, %d)", i, min(i, 29))) // a visit with a voided invoice and its reissue
+	}
+	db := sourcetest.TempDB(t, "CREATE TABLE customers (customer_id TEXT, name TEXT)",
+		"INSERT INTO customers VALUES "+strings.Join(custs, ", ")+", ('C007', 'n7')",
+		"CREATE TABLE invoices (invoice_id INTEGER, appointment_id INTEGER)",
+		"INSERT INTO invoices VALUES "+strings.Join(invs, ", "),
+		"CREATE TABLE keyed (customer_id TEXT PRIMARY KEY, name TEXT)",
+		"INSERT INTO keyed SELECT DISTINCT customer_id, name FROM customers")
+	e := specEngine(t, DatasourceSpec{ID: "m", Engine: "sqlite", Path: db, RowLimit: 1000})
+	count := func(table, arg string) string {
+		return `{"select": [{"expr": {"kind": "func", "name": "COUNT", ` + arg + `}, "alias": "n"}], "from": [{"table": "` + table + `", "alias": "t"}]}`
+	}
+	for _, c := range []struct {
+		plan, want string
+	}{
+		{count("customers", `"args": []`), `table "customers" has 31 rows but its column "customer_id" holds 30 distinct values, so 1 of its rows repeat a record's id`},
+		{count("customers", `"distinct": true, "args": [{"kind": "column", "table": "t", "column": "customer_id"}]`), ""},
+		{count("invoices", `"args": []`), ""},
+		{count("keyed", `"args": []`), ""},
+	} {
+		res, err := e.RunPlan(context.Background(), "m", []byte(c.plan))
+		if err != nil {
+			t.Fatal(err)
+		}
+		w := warningWith(res.Warnings, "repeat a record's id")
+		if c.want == "" && w != "" || !strings.HasPrefix(w, c.want) {
+			t.Errorf("%s: warnings %q\nwant one starting %q", c.plan, res.Warnings, c.want)
 		}
 	}
 }

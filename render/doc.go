@@ -364,7 +364,8 @@
 // function of text (PERIOD_LABEL, DATE_PART, DATE_TRUNC, DATE_ADD,
 // DATE_DIFF_DAYS, ELAPSED_SECONDS), whose text argument Validate casts
 // to date (to timestamp for the hour or minute, and for ELAPSED_SECONDS,
-// which SQLite's datetime reads to the whole second), where PostgreSQL and DuckDB failed
+// which on SQLite keeps the fraction the text writes, to the microsecond,
+// as the other engines do), where PostgreSQL and DuckDB failed
 // on the first 'n/a' and SQLite read 2024-02-30 as a day of March.
 // Profiling counts such values, with CastValid, for a text column whose
 // samples mostly hold dates or numbers (schema.ColumnProfile.CastNulls),

@@ -28,7 +28,7 @@ func (SQLite) Cast(x string, t planast.CastType) string {
 	case planast.CastDate:
 		return "date(" + x + ")"
 	case planast.CastTimestamp:
-		return "datetime(" + x + ")"
+		return sqliteTimestamp(x)
 	}
 	return "CAST(" + x + " AS TEXT)"
 }

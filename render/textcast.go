@@ -2,6 +2,7 @@ package render
 
 import (
 	"strconv"
+	"strings"
 
 	"github.com/nl2sql/nl2sql/planast"
 )
@@ -165,6 +166,43 @@ func timeShape(x string, suffix int) string {
 	return "(substr(" + x + ", 11, 1) IN (' ', 'T') AND substr(" + x + ", 12) GLOB '[0-2][0-9]:[0-5][0-9]*' AND CAST(substr(" + x + ", 12, 2) AS INTEGER) < 24 AND " +
 		"(" + n + " = " + at(16) + " OR (" + n + " = " + at(19) + " AND substr(" + x + ", 17) GLOB ':[0-5][0-9]*') OR " +
 		"(" + n + " BETWEEN " + at(21) + " AND " + at(29) + " AND substr(" + x + ", 17) GLOB ':[0-5][0-9].*' AND substr(" + x + ", 21, " + n + " - " + at(20) + ") NOT GLOB '*[^0-9]*')))"
+}
+
+// sqliteTimestamp is the valid timestamp text x as SQLite's datetime()
+// reads it (the instant in UTC, to the second) followed by the fraction
+// of a second x writes, to the microsecond as PostgreSQL and DuckDB keep
+// it: datetime() alone dropped '10:11:12.5' to '10:11:12', so one plan
+// showed two times. A shift by a UTC offset moves whole minutes, so the
+// written fraction is the instant's; digits past the sixth are cut.
+func sqliteTimestamp(x string) string {
+	if lit, ok := quotedText(x); ok {
+		// a literal's fraction is known here: the SQL stays datetime('…')
+		frac := ""
+		if len(lit) > 20 && lit[19] == '.' {
+			frac = lit[20:]
+			frac = frac[:len(frac)-len(strings.TrimLeft(frac, "0123456789"))]
+			frac = frac[:min(len(frac), 6)]
+		}
+		if frac == "" {
+			return "datetime(" + x + ")"
+		}
+		return "(datetime(" + x + ") || '." + frac + "')"
+	}
+	suffix := "(CASE WHEN " + x + " GLOB '*Z' THEN 1 WHEN " + x + " GLOB '*[+-][0-2][0-9]:[0-5][0-9]' THEN 6 ELSE 0 END)"
+	return "(datetime(" + x + ") || CASE WHEN substr(" + x + ", 20, 1) = '.' THEN '.' || substr(" + x + ", 21, min(6, length(" + x + ") - 20 - " + suffix + ")) ELSE '' END)"
+}
+
+// quotedText is the text of x when x is one string literal as
+// QuoteString writes it.
+func quotedText(x string) (string, bool) {
+	if len(x) < 2 || x[0] != '\'' || x[len(x)-1] != '\'' {
+		return "", false
+	}
+	inner := x[1 : len(x)-1]
+	if strings.Count(inner, "'")%2 != 0 || strings.Contains(strings.ReplaceAll(inner, "''", ""), "'") {
+		return "", false
+	}
+	return strings.ReplaceAll(inner, "''", "'"), true
 }
 
 // castInput is what a valid date or timestamp text is cast from: a date

@@ -25,6 +25,8 @@ var junkTexts = []string{
 	// Z and UTC offsets: the instant in UTC; other offset shapes are junk
 	"2024-03-01T10:15:00.000Z", "2024-03-06T00:15:00+02:00", "2024-02-29 23:30-05:30", "2024-03-01Z", "2024-03-01 10:00+25:00",
 	"2024-03-01 10:00:00+0200", "2024-03-01 10:00:00 +02:00",
+	// fractions of a second, kept to the microsecond
+	"2024-03-01 10:11:12.123456", "2024-03-01T10:11:12.25-05:00", "2024-03-01 10:11:12.000100Z",
 }
 
 var castCatalog = memCatalog{table("j", []string{"id integer", "s text"})}
@@ -95,7 +97,7 @@ func refCast(s *string, t planast.CastType) string {
 			}
 			zone = time.FixedZone(off, secs)
 		}
-		return time.Date(local.Year(), local.Month(), local.Day(), local.Hour(), local.Minute(), local.Second(), 0, zone).UTC().Format("2006-01-02 15:04:05")
+		return time.Date(local.Year(), local.Month(), local.Day(), local.Hour(), local.Minute(), local.Second(), local.Nanosecond(), zone).UTC().Format("2006-01-02 15:04:05.999999")
 	}
 	ts := (*s)[:10] + " 00:00:00"
 	if len(*s) >= 16 {
@@ -104,12 +106,18 @@ func refCast(s *string, t planast.CastType) string {
 	if len(*s) >= 19 {
 		ts = (*s)[:10] + " " + (*s)[11:19]
 	}
+	if len(*s) > 20 && (*s)[19] == '.' {
+		ts += (*s)[19:min(len(*s), 26)] // to the microsecond
+	}
+	if tt, err := time.Parse("2006-01-02 15:04:05", ts); err == nil {
+		return tt.Format("2006-01-02 15:04:05.999999")
+	}
 	return ts
 }
 
 // normCell puts an engine's value in one shape: numbers to 15 significant
-// digits, dates and timestamps as text to the second (SQLite's datetime
-// keeps no fraction).
+// digits, dates as text, timestamps as text with the fraction of a second
+// each engine keeps (to the microsecond), its trailing zeros cut.
 func normCell(v string, t planast.CastType) string {
 	if v == "NULL" {
 		return v
@@ -125,9 +133,12 @@ func normCell(v string, t planast.CastType) string {
 		return v[:min(10, len(v))]
 	}
 	if tt, err := time.Parse("2006-01-02 15:04:05 -0700 MST", v); err == nil {
-		return tt.Format("2006-01-02 15:04:05")
+		return tt.Format("2006-01-02 15:04:05.999999")
 	}
-	return strings.Replace(v, "T", " ", 1)[:min(19, len(v))]
+	if tt, err := time.Parse("2006-01-02 15:04:05", strings.Replace(v, "T", " ", 1)); err == nil {
+		return tt.Format("2006-01-02 15:04:05.999999")
+	}
+	return "unparsable " + v
 }
 
 // A cast of text that holds no valid number or date is NULL on SQLite,

@@ -10,8 +10,9 @@ import (
 	"github.com/nl2sql/nl2sql/planast"
 )
 
-// inexactAverages name an AVG over a decimal column whose values have more
-// significant digits than a double carries. AVG divides once, in double
+// inexactAverages name an AVG over a decimal or integer column whose
+// values have more significant digits than a double carries (an integer
+// id beyond 2^53 averaged to …174 for …173). AVG divides once, in double
 // precision, on every engine (render's division rule), so the average of
 // NUMERIC(38,18) values near 10^19 comes back as 12345678901234567000:
 // it reads as an exact figure and its last digits are not the data's.
@@ -45,7 +46,7 @@ func inexactAverages(snap *schema.Snapshot, plan *planast.Query) []string {
 				return true
 			}
 			c := emptyrange.FromColumn(snap, q, ref)
-			if c == nil || seen[c] || c.Type != planast.TypeDecimal || c.Profile == nil {
+			if c == nil || seen[c] || c.Type != planast.TypeDecimal && c.Type != planast.TypeInteger || c.Profile == nil {
 				return true
 			}
 			widest, digits := "", 0

@@ -32,8 +32,8 @@ func mixedCurrencies(snap *schema.Snapshot, plan *planast.Query, stored func(str
 				return
 			}
 			t, c := emptyrange.TableOfColumn(snap, q, ref)
-			if c == nil || !c.Type.IsNumeric() && !textual(c) {
-				return
+			if c == nil || !c.Type.IsNumeric() && !textual(c) || codeName(c.Name) {
+				return // an id or reference summed is no amount
 			}
 			for i := range t.Columns {
 				cur := &t.Columns[i]
@@ -128,4 +128,17 @@ func groupedExpr(q *planast.Query, g planast.Expr) planast.Expr {
 		}
 	}
 	return g
+}
+
+// codeName reports whether a column's name says it holds codes, not
+// amounts: an id, a reference or a number of something ("processor_ref",
+// "customer_id", "InvoiceId", "order_no").
+func codeName(name string) bool {
+	l := strings.ToLower(name)
+	for _, suf := range []string{"id", "_ref", "ref", "_no", "_code", "_number", "_key"} {
+		if strings.HasSuffix(l, suf) && (suf != "id" || l == "id" || strings.HasSuffix(l, "_id") || len(name) > 2 && strings.HasSuffix(name, "Id")) {
+			return true
+		}
+	}
+	return false
 }

@@ -390,7 +390,7 @@ func blankWarning(snap *schema.Snapshot, q *planast.Query, e *planast.IsNull) st
 		return ""
 	}
 	c := blankColumn(snap, q, ref)
-	if c == nil {
+	if c == nil || blankTested(q, ref) {
 		return ""
 	}
 	col, _ := json.Marshal(ref)
@@ -399,6 +399,42 @@ func blankWarning(snap *schema.Snapshot, q *planast.Query, e *planast.IsNull) st
 		return fmt.Sprintf(`%q IS NOT NULL keeps the rows where %q is blank ('' or spaces), which the column holds beside NULL: to leave them out too, add {"kind": "binary", "op": "!=", "left": %s, "right": {"kind": "literal", "value": ""}} with "and"`, c.Name, c.Name, trimmed)
 	}
 	return fmt.Sprintf(`%q IS NULL leaves out the rows where %q is blank ('' or spaces), which the column holds beside NULL: to take them as missing too, add {"kind": "binary", "op": "=", "left": %s, "right": {"kind": "literal", "value": ""}} with "or"`, c.Name, c.Name, trimmed)
+}
+
+// blankTested reports whether q's filters already compare ref (or a
+// function of it, TRIM(ref)) with a blank literal: the plan that writes
+// end_date IS NULL or TRIM(end_date) equal to the empty text was told to
+// add what it had.
+func blankTested(q *planast.Query, ref *planast.Column) bool {
+	found := false
+	for _, cond := range []planast.Expr{q.Where, q.Having} {
+		planast.Inspect(cond, func(n planast.Node) bool {
+			b, ok := n.(*planast.Binary)
+			if !ok || b.Op != planast.OpEq && b.Op != "!=" && b.Op != "<>" {
+				return true
+			}
+			for _, pair := range [][2]planast.Expr{{b.Left, b.Right}, {b.Right, b.Left}} {
+				lit, isLit := pair[1].(*planast.Literal)
+				if isLit && lit.Type == planast.TString && strings.TrimSpace(lit.Text) == "" && refersTo(pair[0], ref) {
+					found = true
+				}
+			}
+			return !found
+		})
+	}
+	return found
+}
+
+// refersTo reports whether e is ref or holds it.
+func refersTo(e planast.Expr, ref *planast.Column) bool {
+	found := false
+	planast.Inspect(e, func(n planast.Node) bool {
+		if c, ok := n.(*planast.Column); ok && c.Table == ref.Table && strings.EqualFold(c.Column, ref.Column) {
+			found = true
+		}
+		return !found
+	})
+	return found
 }
 
 // blankColumn is ref's column when it is text whose profile saw blank

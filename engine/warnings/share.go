@@ -12,8 +12,9 @@ const sharedFixMin = 300
 // warning giving the same one says so instead. The warnings keep their
 // order, so "above" is where the host reads it.
 func shareFixes(ws []string) []string {
-	seen := map[string]bool{}
+	seen := map[string]bool{} // given by an earlier warning
 	for i, w := range ws {
+		given := map[string]bool{}
 		var b strings.Builder
 		rest := w
 		for {
@@ -35,10 +36,13 @@ func shareFixes(ws []string) []string {
 			case seen[obj]:
 				b.WriteString("(the same expression as in the warning above)")
 			default:
-				seen[obj] = true
+				given[obj] = true
 				b.WriteString(obj)
 			}
 			rest = rest[at+n:]
+		}
+		for obj := range given {
+			seen[obj] = true
 		}
 		ws[i] = b.String()
 	}

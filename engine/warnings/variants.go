@@ -76,7 +76,7 @@ func variantLiteral(snap *schema.Snapshot, q *planast.Query, x, pattern planast.
 	variants := same
 	if !hasDigit(lit.Text) {
 		for _, v := range planast.Near(lit.Text, others) {
-			if !hasDigit(v) {
+			if !hasDigit(v) && samePrefix(lit.Text, v) {
 				variants = append(variants, v)
 			}
 		}
@@ -120,6 +120,16 @@ func variantLiteral(snap *schema.Snapshot, q *planast.Query, x, pattern planast.
 	}
 	return fmt.Sprintf(`%s, but the column also stores %s, which differ from %s %s: %s unless the question means those exact spellings; to take every spelling use {"kind": "in", "expr": %s, "list": [%s]%s}`,
 		what, someQuoted(variants), from, how, effect, colJSON, strings.Join(list, ", "), neg)
+}
+
+// samePrefix reports whether a and b begin with the same two letters once
+// folded: a misspelling keeps its word's start ('payed', 'paid';
+// 'canceled', 'cancelled'), while another short word two edits away does
+// not ('void' is two edits from 'paid': offered as a spelling of it, it
+// counted void invoices as paid revenue).
+func samePrefix(a, b string) bool {
+	ra, rb := []rune(folded(a)), []rune(folded(b))
+	return len(ra) >= 2 && len(rb) >= 2 && ra[0] == rb[0] && ra[1] == rb[1]
 }
 
 // hasDigit reports whether s holds a digit: codes and years differ by one

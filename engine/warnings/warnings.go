@@ -71,6 +71,8 @@ func unread(snap *schema.Snapshot, dialect string, plan *planast.Query, stored f
 	out = append(out, textAmountOrders(snap, plan)...)
 	out = append(out, blankCounts(snap, plan)...)
 	out = append(out, inexactAverages(snap, plan)...)
+	out = append(out, reversedPositions(plan)...)
+	out = append(out, repeatedKeys(snap, plan)...)
 	out = append(out, zeroDivisors(snap, plan)...)
 	out = append(out, mixedCurrencies(snap, plan, stored)...)
 	return append(out, absentLiterals(snap, plan, stored, append(slices.Clone(said), out...))...)

@@ -2590,8 +2590,8 @@ var mutations = []mutation{
 	{
 		Name: "variant-near-spellings-take-digits",
 		File: "engine/warnings/variants.go",
-		Old:  "\t\t\tif !hasDigit(v) {",
-		New:  "\t\t\tif true {",
+		Old:  "\t\t\tif !hasDigit(v) && samePrefix(lit.Text, v) {",
+		New:  "\t\t\tif samePrefix(lit.Text, v) {",
 		Pkgs: []string{"./engine"}, Run: "TestLiteralMatchingOneOfSeveralSpellingsIsNamed",
 	},
 	{
@@ -3359,9 +3359,9 @@ var mutations = []mutation{
 	},
 	{
 		Name: "filewatch-junk-file-retry-forever",
-		File: "engine/filewatch.go",
-		Old:  "\tif re := (*opening.RenewError)(nil); errors.As(err, &re) {\n\t\t// the file now at the path",
-		New:  "\tif re := (*opening.RenewError)(nil); false && errors.As(err, &re) {\n\t\t// the file now at the path",
+		File: "engine/opening/set.go",
+		Old:  "\t\tfailed = &RenewError{Err: op.err}\n",
+		New:  "\t\tfailed = nil\n",
 		Pkgs: []string{"./engine"}, Run: "TestFileReplacedByANonDatabaseSaysSo",
 	},
 	{
@@ -3412,5 +3412,54 @@ var mutations = []mutation{
 		Old:  "if k := slices.Index(selected, gs); k >= 0 {",
 		New:  "if k := slices.Index(selected, gs); false && k >= 0 {",
 		Pkgs: []string{"./engine"}, Run: "TestMonthTrendOverTheDateFixHasReviewableSQL",
+	},
+	{
+		Name: "warnings-reversed-position-unsaid",
+		File: "engine/warnings/warnings.go",
+		Old:  "\tout = append(out, reversedPositions(plan)...)\n",
+		New:  "",
+		Pkgs: []string{"./engine"}, Run: "TestPositionWithALiteralToSearchIsNamed",
+	},
+	{
+		Name: "sqlite-timestamp-whole-second",
+		File: "render/sqlite.go",
+		Old:  "\t\treturn sqliteTimestamp(x)\n",
+		New:  "\t\treturn \"datetime(\" + x + \")\"\n",
+		Pkgs: []string{"./render"}, Run: "TestEnginesTextCasts",
+	},
+	{
+		Name: "warnings-near-spelling-any-start",
+		File: "engine/warnings/variants.go",
+		Old:  "if !hasDigit(v) && samePrefix(lit.Text, v) {",
+		New:  "if !hasDigit(v) {",
+		Pkgs: []string{"./engine"}, Run: "TestLiteralMatchingOneOfSeveralSpellingsIsNamed",
+	},
+	{
+		Name: "warnings-repeated-id-unsaid",
+		File: "engine/warnings/warnings.go",
+		Old:  "\tout = append(out, repeatedKeys(snap, plan)...)\n",
+		New:  "",
+		Pkgs: []string{"./engine"}, Run: "TestAggregateOverATableWithARepeatedIDIsNamed",
+	},
+	{
+		Name: "warnings-repeated-id-any-key",
+		File: "engine/warnings/duplicates.go",
+		Old:  "if p == nil || !ownID(t.Name, c.Name, i) ||",
+		New:  "if p == nil || !strings.HasSuffix(strings.ToLower(c.Name), \"id\") ||",
+		Pkgs: []string{"./engine"}, Run: "TestAggregateOverATableWithARepeatedIDIsNamed",
+	},
+	{
+		Name: "warnings-currency-of-a-reference",
+		File: "engine/warnings/currency.go",
+		Old:  "!c.Type.IsNumeric() && !textual(c) || codeName(c.Name) {",
+		New:  "!c.Type.IsNumeric() && !textual(c) {",
+		Pkgs: []string{"./engine"}, Run: "TestAmountsInSeveralCurrenciesAreNamed",
+	},
+	{
+		Name: "warnings-blank-fix-told-again",
+		File: "engine/warnings/filters.go",
+		Old:  "if c == nil || blankTested(q, ref) {",
+		New:  "if c == nil {",
+		Pkgs: []string{"./engine"}, Run: "TestNullTestOfAColumnHoldingBlanksIsNamed",
 	},
 }

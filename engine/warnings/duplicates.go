@@ -1,0 +1,87 @@
+package warnings
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/nl2sql/nl2sql/internal/schema"
+	"github.com/nl2sql/nl2sql/planast"
+)
+
+// repeatedKeys name the tables an aggregate reads whose id column repeats
+// a value in a few rows: an export that wrote a record twice. COUNT(*) of
+// customers said 31 where 30 customers are stored, a sum over payments
+// counted one payment twice, and nothing in a plain count shows it. The
+// profile knows: the table's own id column (ownID: "id", "customer_id"
+// of customers, a first column "InvoiceId") with no NULL whose distinct
+// values fall short of the rows by at most 5%. A table with a declared primary key is left out (its key is
+// unique where it is enforced), so is a profile that read only part of
+// the table (its count is a lower bound), and so is a query that already
+// counts the column's distinct values.
+func repeatedKeys(snap *schema.Snapshot, plan *planast.Query) []string {
+	var out []string
+	seen := map[*schema.Table]bool{}
+	eachQuery(plan, func(q *planast.Query) {
+		aggregates, distinctOf := false, map[string]bool{}
+		inspectQuery(q, func(e planast.Expr) {
+			f, ok := e.(*planast.Func)
+			if !ok {
+				return
+			}
+			spec, ok := planast.LookupFunc(f.Name)
+			if !ok || spec.Kind != planast.Aggregate {
+				return
+			}
+			aggregates = true
+			if f.Distinct && len(f.Args) == 1 {
+				if c, ok := f.Args[0].(*planast.Column); ok {
+					distinctOf[strings.ToLower(c.Column)] = true
+				}
+			}
+		})
+		if !aggregates {
+			return
+		}
+		for _, from := range q.From {
+			if from.Subquery != nil {
+				continue
+			}
+			t, ok := snap.Lookup(from.Schema, from.Table)
+			if !ok || seen[t] || len(t.PrimaryKey) > 0 || t.RowCount == nil || *t.RowCount < 2 {
+				continue
+			}
+			rows := *t.RowCount
+			for i := range t.Columns {
+				c := &t.Columns[i]
+				p := c.Profile
+				if p == nil || !ownID(t.Name, c.Name, i) || distinctOf[strings.ToLower(c.Name)] || p.SampledRows > 0 || p.NullFraction > 0 ||
+					p.DistinctCount >= rows || p.DistinctCount*100 < rows*95 {
+					continue
+				}
+				seen[t] = true
+				extra := rows - p.DistinctCount
+				out = append(out, fmt.Sprintf("table %q has %d rows but its column %q holds %d distinct values, so %d of its rows repeat a record's id (an export that wrote a record twice?): a COUNT, SUM or AVG over its rows counts such a record more than once; COUNT(DISTINCT %s) counts records, and grouping by %s with HAVING COUNT(*) > 1 shows the repeated ones",
+					t.Name, rows, c.Name, p.DistinctCount, extra, c.Name, c.Name))
+				break
+			}
+		}
+	})
+	return out
+}
+
+// ownID reports whether column name (the i-th) names its table's own
+// record id: "id", the table's name made singular with "_id" or "Id"
+// ("customer_id" of customers), or the first column when its name ends
+// so. A foreign key ("appointment_id" of invoices, where a voided invoice
+// and its reissue share a visit) repeats by design.
+func ownID(table, name string, i int) bool {
+	l := strings.ToLower(name)
+	stem := strings.TrimSuffix(strings.ToLower(table), "s")
+	switch {
+	case l == "id", l == stem+"_id", l == stem+"id":
+		return true
+	case i == 0:
+		return strings.HasSuffix(l, "_id") || len(name) > 2 && strings.HasSuffix(name, "Id") && name[len(name)-3] >= 'a' && name[len(name)-3] <= 'z'
+	}
+	return false
+}
