@@ -74,6 +74,11 @@ func TestTimestampsOnAnotherDayInUTCAreNamed(t *testing.T) {
 					t.Errorf("%s: %v %v, want the offsets named", p, r, err)
 				}
 			}
+			// a LIKE that tests the text's shape reads no day: not said of
+			shape := `{"select":[{"expr":{"kind":"func","name":"COUNT","args":[]},"alias":"n"}],"from":[{"table":"payments","alias":"p"}],"where":{"kind":"like","expr":` + col("paid_at") + `,"pattern":{"kind":"literal","value":"____-__-__T%"}}}`
+			if r, err := e.RunPlan(ctx, "air", []byte(shape)); err != nil || warningWith(r.Warnings, "UTC offsets") != "" {
+				t.Errorf("a shape test: %v %v, want no offset warning", r, err)
+			}
 			// offsets that move no day: nothing to choose, nothing said
 			r, err := e.RunPlan(ctx, "air", []byte(year(col("booked_at"))))
 			if err != nil || fmt.Sprint(r.Rows) != "[[5]]" || warningWith(r.Warnings, "UTC offsets") != "" {

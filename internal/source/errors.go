@@ -32,7 +32,7 @@ const (
 )
 
 // OverflowHint is ARITHMETIC_OVERFLOW's hint.
-const OverflowHint = "a computed number is beyond its type's range (integers: ±9.2e18; decimals: 10^28, a product of two decimals 10^18): cast an operand to float to compute with doubles, which reach 1.8e308 but keep only about 15-17 significant digits; a div whose quotient is beyond ±9.2e18 has no integer answer: use / for a float quotient"
+const OverflowHint = "a computed number is beyond its type's range (integers: ±9.2e18; decimals: 10^28, a product of two decimals 10^18): on PostgreSQL and DuckDB a SUM of integers beyond ±9.2e18 keeps every digit as SUM of the column cast to decimal; else cast an operand to float to compute with doubles, which reach 1.8e308 but keep only about 15-17 significant digits; a div whose quotient is beyond ±9.2e18 has no integer answer: use / for a float quotient"
 
 // SeveralRowsHint is the hint of a scalar subquery (a subquery used as a
 // value) that returned more than one row: every engine fails so for a
