@@ -17,8 +17,13 @@
 // UTC offsets put some on another day in UTC (offsetDays, with the
 // expression for days in UTC), a comparison as text of a text column of
 // numbers or amounts (textAmountFilters), a SUM or AVG of amounts in several
-// currencies (mixedCurrencies), and a division by a column that holds 0
-// (zeroDivisors). A count of 0 is a result that matched nothing too
+// currencies (mixedCurrencies), a division by a column that holds 0
+// (zeroDivisors), a case-sensitive LIKE that misses stored spellings for
+// their case alone (likeCaseMisses), an AVG whose values have more digits
+// than a double carries (inexactAverages), a POSITION searching a literal
+// (reversedPositions) and an aggregate over a table whose own id repeats
+// in a few rows (repeatedKeys). A long fix two warnings give is written
+// once (shareFixes). A count of 0 is a result that matched nothing too
 // (matchedNothing); a table the plan reads that was empty when profiled
 // is named whatever the result, and when nothing matched that is said
 // instead of any guess about the filters (emptyTables; the pipeline
