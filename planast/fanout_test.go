@@ -28,6 +28,9 @@ func TestValidateWarnsJoinFanOut(t *testing.T) {
 		{"avg of the one side", plan(sel(item(fn("AVG", c("i", "Total")), "t")), invToLines, onInvoice), "AVG(i.Total)"},
 		// the warning names the aggregate as written, not its column alone
 		{"avg of an expression", plan(sel(item(fn("AVG", `{"kind":"binary","op":"*","left":`+c("i", "Total")+`,"right":{"kind":"literal","value":2}}`), "t")), invToLines, onInvoice), "AVG of an expression of i.Total counts each Invoice row"},
+		// the column whose values are summed, not the one a CASE tests
+		// (naming i.BillingCountry sent the reader to the wrong column)
+		{"sum of a case", plan(sel(item(fn("SUM", `{"kind":"case","whens":[{"when":{"kind":"binary","op":"=","left":`+c("i", "BillingCountry")+`,"right":{"kind":"literal","value":"USA"}},"then":`+c("i", "Total")+`}]}`), "t")), invToLines, onInvoice), "SUM of an expression of i.Total counts each Invoice row"},
 		// a value of each joined row (quantity times the repeated price) is
 		// no inflation: obeying a warning there would lose the answer
 		{"sum of a value per joined row", plan(sel(item(fn("SUM", `{"kind":"binary","op":"*","left":`+c("il", "Quantity")+`,"right":`+c("t", "UnitPrice")+`}`), "cost")), frm(from("InvoiceLine", "il"), from("Track", "t")), joins(joinOn("inner", "il", "t", "TrackId", "TrackId"))), ""},

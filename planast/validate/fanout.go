@@ -139,12 +139,7 @@ func queryFanout(q *Query, cat Catalog) []string {
 				}
 				warned := false // one warning per aggregate, of its first repeated column
 				for _, a := range f.Args {
-					Inspect(a, func(m Node) bool {
-						c, ok := m.(*Column)
-						if !ok {
-							_, sub := m.(*Query)
-							return !sub
-						}
+					for _, c := range valueColumnsFirst(a) {
 						rp, hit := repeated[c.Table]
 						key := name + "\x00" + c.Table + "\x00" + c.Column
 						if hit && !seen[key] && !warned {
@@ -161,8 +156,7 @@ func queryFanout(q *Query, cat Catalog) []string {
 							out = append(out, fmt.Sprintf("%s: %s counts each %s row once per joined %s row (%s), so the figure is inflated unless that is meant; aggregate %s alone in a subquery (or a CTE) and join its result, or test %s with exists",
 								path, what, rp.table, rp.by, why, rp.table, rp.by))
 						}
-						return true
-					})
+					}
 				}
 				return false
 			}
@@ -212,4 +206,43 @@ func repeats(t *TableInfo, col string) bool {
 // is referred to at most once, so nothing repeats.
 func oneToOne(t *TableInfo, col string) bool {
 	return len(t.PrimaryKey) == 1 && strings.EqualFold(t.PrimaryKey[0], col)
+}
+
+// valueColumnsFirst lists the columns of e outside its subqueries, those
+// whose values the expression yields before those that only decide which
+// value (a CASE's conditions and operand): SUM(CASE WHEN p.currency = 'USD'
+// THEN p.price END) adds prices, and a warning naming p.currency sent the
+// reader to the wrong column.
+func valueColumnsFirst(e Expr) []*Column {
+	var values, conds []*Column
+	var walk func(e Expr, cond bool)
+	walk = func(e Expr, cond bool) {
+		Inspect(e, func(n Node) bool {
+			switch x := n.(type) {
+			case *Query:
+				return false
+			case *Case:
+				if x.Operand != nil {
+					walk(x.Operand, true)
+				}
+				for _, w := range x.Whens {
+					walk(w.When, true)
+					walk(w.Then, cond)
+				}
+				if x.Else != nil {
+					walk(x.Else, cond)
+				}
+				return false
+			case *Column:
+				if cond {
+					conds = append(conds, x)
+				} else {
+					values = append(values, x)
+				}
+			}
+			return true
+		})
+	}
+	walk(e, false)
+	return append(values, conds...)
 }

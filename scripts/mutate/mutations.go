@@ -3469,4 +3469,11 @@ var mutations = []mutation{
 		New:  "if true {",
 		Pkgs: []string{"./engine"}, Run: "TestTimestampsOnAnotherDayInUTCAreNamed",
 	},
+	{
+		Name: "fanout-names-the-case-condition",
+		File: "planast/validate/fanout.go",
+		Old:  "\treturn append(values, conds...)\n",
+		New:  "\treturn append(conds, values...)\n",
+		Pkgs: []string{"./planast"}, Run: "TestValidateWarnsJoinFanOut",
+	},
 }
