@@ -42,6 +42,19 @@ func combinedEngineRows(t *testing.T, policy string, rowLimit int) *Engine {
 	return e
 }
 
+// opsAndCRM is an engine serving the DuckDB file ops as "ops" and the
+// SQLite file crm as "crm", closed when the test ends.
+func opsAndCRM(t *testing.T, ops, crm string) *Engine {
+	t.Helper()
+	e, err := New(Options{Open: openAdapter, Datasources: []DatasourceSpec{
+		{ID: "ops", Engine: "duckdb", Path: ops, RowLimit: 1000}, {ID: "crm", Engine: "sqlite", Path: crm, RowLimit: 1000}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { e.Close() })
+	return e
+}
+
 const (
 	activeAccounts = `{"name": "acc", "datasource": "ops", "plan": {"select": [{"expr": {"kind": "column", "table": "a", "column": "account_id"}, "alias": "account_id"}, {"expr": {"kind": "column", "table": "a", "column": "name"}, "alias": "name"}], "from": [{"table": "accounts", "alias": "a"}], "where": {"kind": "column", "table": "a", "column": "active"}}}`
 	ticketCounts   = `{"name": "tk", "datasource": "crm", "plan": {"select": [{"expr": {"kind": "column", "table": "t", "column": "account_id"}, "alias": "account_id"}, {"expr": {"kind": "func", "name": "COUNT", "args": []}, "alias": "tickets"}], "from": [{"table": "tickets", "alias": "t"}], "group_by": [{"kind": "column", "table": "t", "column": "account_id"}]}}`
@@ -278,12 +291,7 @@ func TestUnmatchedTextKeysThatMatchOnceFoldedAreCounted(t *testing.T) {
 		"INSERT INTO products VALUES ('BRA-007', 'dark'), ('COL-001', 'light')")
 	crm := sourcetest.TempDB(t, "CREATE TABLE lines (id INTEGER PRIMARY KEY, sku TEXT, kg INTEGER)",
 		"INSERT INTO lines VALUES (1, 'bra-007 ', 5), (2, 'COL-001', 3), (3, 'XXX-9', 1)")
-	e, err := New(Options{Open: openAdapter, Datasources: []DatasourceSpec{
-		{ID: "ops", Engine: "duckdb", Path: ops, RowLimit: 1000}, {ID: "crm", Engine: "sqlite", Path: crm, RowLimit: 1000}}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer e.Close()
+	e := opsAndCRM(t, ops, crm)
 	pr := `{"name": "pr", "datasource": "ops", "plan": {"select": [{"expr": {"kind": "column", "table": "p", "column": "sku"}, "alias": "sku"}, {"expr": {"kind": "column", "table": "p", "column": "roast"}, "alias": "roast"}], "from": [{"table": "products", "alias": "p"}]}}`
 	ln := `{"name": "ln", "datasource": "crm", "plan": {"select": [{"expr": {"kind": "column", "table": "l", "column": "sku"}, "alias": "sku"}, {"expr": {"kind": "column", "table": "l", "column": "kg"}, "alias": "kg"}], "from": [{"table": "lines", "alias": "l"}]}}`
 	join := `{"select": [{"expr": {"kind": "column", "table": "p", "column": "roast"}, "alias": "roast"}, {"expr": {"kind": "column", "table": "l", "column": "kg"}, "alias": "kg"}], "from": [{"table": "pr", "alias": "p"}, {"table": "ln", "alias": "l"}], "joins": [{"left": "p", "right": "l", "on": [{"left_column": "sku", "right_column": "sku"}]}]}`
@@ -310,12 +318,7 @@ func TestOuterJoinOfKeysWrittenTwoWaysIsNamed(t *testing.T) {
 		"INSERT INTO visits VALUES ('APT-0001', 'North'), ('APT-0002', 'North'), ('APT-0003', 'South'), ('APT-0004', 'South')")
 	crm := sourcetest.TempDB(t, "CREATE TABLE rx (id INTEGER PRIMARY KEY, code TEXT, drug TEXT)",
 		"INSERT INTO rx VALUES (1, 'APT-0001', 'a'), (2, 'apt-0002', 'b'), (3, ' APT-0003', 'c'), (4, 'APT-9999', 'd')")
-	e, err := New(Options{Open: openAdapter, Datasources: []DatasourceSpec{
-		{ID: "ops", Engine: "duckdb", Path: ops, RowLimit: 1000}, {ID: "crm", Engine: "sqlite", Path: crm, RowLimit: 1000}}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer e.Close()
+	e := opsAndCRM(t, ops, crm)
 	vs := `{"name": "v", "datasource": "ops", "plan": {"select": [{"expr": {"kind": "column", "table": "v", "column": "code"}, "alias": "code"}, {"expr": {"kind": "column", "table": "v", "column": "clinic"}, "alias": "clinic"}], "from": [{"table": "visits", "alias": "v"}]}}`
 	rx := `{"name": "r", "datasource": "crm", "plan": {"select": [{"expr": {"kind": "column", "table": "r", "column": "code"}, "alias": "code"}, {"expr": {"kind": "column", "table": "r", "column": "drug"}, "alias": "drug"}], "from": [{"table": "rx", "alias": "r"}]}}`
 	for _, c := range []struct {
@@ -351,12 +354,7 @@ func TestCombinedDecimalsKeepTheirPlacesOrSaySo(t *testing.T) {
 	ops := sourcetest.DuckTempDB(t, "CREATE TABLE rates (id INTEGER, r DECIMAL(38,18))",
 		"INSERT INTO rates VALUES (1, 0.123456789012345678), (2, 12345678901234567890.123456789012345678)")
 	crm := sourcetest.TempDB(t, "CREATE TABLE ids (id INTEGER PRIMARY KEY)", "INSERT INTO ids VALUES (1), (2)")
-	e, err := New(Options{Open: openAdapter, Datasources: []DatasourceSpec{
-		{ID: "ops", Engine: "duckdb", Path: ops, RowLimit: 1000}, {ID: "crm", Engine: "sqlite", Path: crm, RowLimit: 1000}}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer e.Close()
+	e := opsAndCRM(t, ops, crm)
 	ids := `{"name": "i", "datasource": "crm", "plan": {"select": [{"expr": {"kind": "column", "table": "i", "column": "id"}, "alias": "id"}], "from": [{"table": "ids", "alias": "i"}]}}`
 	join := `{"select": [{"expr": {"kind": "column", "table": "r", "column": "r"}, "alias": "r"}], "from": [{"table": "i", "alias": "i"}, {"table": "r", "alias": "r"}], "joins": [{"left": "i", "right": "r", "on": [{"left_column": "id", "right_column": "id"}]}], "order_by": [{"expr": {"kind": "column", "table": "r", "column": "r"}}]}`
 	for _, c := range []struct {

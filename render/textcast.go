@@ -153,9 +153,16 @@ func sqliteTemporal(x string, t planast.CastType) string {
 // length, so the time of day is tested in place: a test of x with its
 // suffix cut off would name x three times for each of its own.
 func sqliteSuffixed(x string) string {
-	return "(length(" + x + ") > 16 AND ((" + x + " GLOB '*Z' AND " + timeShape(x, 1) + ") OR (" +
-		x + " GLOB '*[+-][0-2][0-9]:[0-5][0-9]' AND CAST(substr(" + x + ", -5, 2) AS INTEGER) < 24 AND " + timeShape(x, 6) + ")))"
+	return "(length(" + x + ") > 16 AND ((" + x + " GLOB " + zSuffix + " AND " + timeShape(x, 1) + ") OR (" +
+		x + " GLOB " + offsetSuffix + " AND CAST(substr(" + x + ", -5, 2) AS INTEGER) < 24 AND " + timeShape(x, 6) + ")))"
 }
+
+// zSuffix and offsetSuffix are SQLite's GLOBs of a timestamp text that
+// ends in Z or in a UTC offset (+HH:MM).
+const (
+	zSuffix      = "'*Z'"
+	offsetSuffix = "'*[+-][0-2][0-9]:[0-5][0-9]'"
+)
 
 // timeShape is SQLite's test that the text x is a date followed by a time
 // of day, HH:MM with optional seconds and a fraction of 1 to 9 digits,
@@ -188,7 +195,7 @@ func sqliteTimestamp(x string) string {
 		}
 		return "(datetime(" + x + ") || '." + frac + "')"
 	}
-	suffix := "(CASE WHEN " + x + " GLOB '*Z' THEN 1 WHEN " + x + " GLOB '*[+-][0-2][0-9]:[0-5][0-9]' THEN 6 ELSE 0 END)"
+	suffix := "(CASE WHEN " + x + " GLOB " + zSuffix + " THEN 1 WHEN " + x + " GLOB " + offsetSuffix + " THEN 6 ELSE 0 END)"
 	return "(datetime(" + x + ") || CASE WHEN substr(" + x + ", 20, 1) = '.' THEN '.' || substr(" + x + ", 21, min(6, length(" + x + ") - 20 - " + suffix + ")) ELSE '' END)"
 }
 

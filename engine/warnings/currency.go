@@ -134,9 +134,12 @@ func groupedExpr(q *planast.Query, g planast.Expr) planast.Expr {
 // amounts: an id, a reference or a number of something ("processor_ref",
 // "customer_id", "InvoiceId", "order_no").
 func codeName(name string) bool {
+	if idNamed(name) {
+		return true
+	}
 	l := strings.ToLower(name)
-	for _, suf := range []string{"id", "_ref", "ref", "_no", "_code", "_number", "_key"} {
-		if strings.HasSuffix(l, suf) && (suf != "id" || l == "id" || strings.HasSuffix(l, "_id") || len(name) > 2 && strings.HasSuffix(name, "Id")) {
+	for _, suf := range []string{"ref", "_no", "_code", "_number", "_key"} {
+		if strings.HasSuffix(l, suf) {
 			return true
 		}
 	}

@@ -81,7 +81,14 @@ func ownID(table, name string, i int) bool {
 	case l == "id", l == stem+"_id", l == stem+"id":
 		return true
 	case i == 0:
-		return strings.HasSuffix(l, "_id") || len(name) > 2 && strings.HasSuffix(name, "Id") && name[len(name)-3] >= 'a' && name[len(name)-3] <= 'z'
+		return idNamed(name)
 	}
 	return false
+}
+
+// idNamed reports whether a column's name ends as an id's does: "id",
+// "…_id", or "…Id" after a lower-case letter ("InvoiceId", not "PAID").
+func idNamed(name string) bool {
+	l := strings.ToLower(name)
+	return l == "id" || strings.HasSuffix(l, "_id") || len(name) > 2 && strings.HasSuffix(name, "Id") && name[len(name)-3] >= 'a' && name[len(name)-3] <= 'z'
 }

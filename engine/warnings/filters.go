@@ -305,17 +305,25 @@ func caseCouldExplain(snap *schema.Snapshot, q *planast.Query, ref *planast.Colu
 }
 
 // likeMatchers are text's comparison as written and regardless of case:
-// equality, or LIKE's % (any run) and _ (one character) when like.
+// equality, or LIKE's % (any run) and _ (one character) when like, a
+// backslash taking the next character as it is (the renderer writes
+// ESCAPE '\').
 func likeMatchers(text string, like bool) (exact, loose func(string) bool) {
 	if !like {
 		return func(v string) bool { return v == text }, func(v string) bool { return strings.EqualFold(v, text) }
 	}
 	var b strings.Builder
+	escaped := false
 	for _, r := range text {
-		switch r {
-		case '%':
+		switch {
+		case escaped:
+			b.WriteString(regexp.QuoteMeta(string(r)))
+			escaped = false
+		case r == '\\':
+			escaped = true
+		case r == '%':
 			b.WriteString(".*")
-		case '_':
+		case r == '_':
 			b.WriteString(".")
 		default:
 			b.WriteString(regexp.QuoteMeta(string(r)))

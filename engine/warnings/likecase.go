@@ -2,7 +2,6 @@ package warnings
 
 import (
 	"fmt"
-	"regexp"
 	"strings"
 
 	"github.com/nl2sql/nl2sql/internal/schema"
@@ -51,16 +50,12 @@ func likeCaseMiss(snap *schema.Snapshot, q *planast.Query, l *planast.Like, stor
 	if c == nil || strings.ToLower(lit.Text) == strings.ToUpper(lit.Text) {
 		return ""
 	}
-	exact, err1 := likeRegexp(lit.Text, false)
-	folded, err2 := likeRegexp(lit.Text, true)
-	if err1 != nil || err2 != nil {
-		return ""
-	}
+	exact, folded := likeMatchers(lit.Text, true)
 	vals, _ := knownValues(t, c, stored)
 	var missed []string
 	seen := map[string]bool{}
 	for _, v := range vals {
-		if !seen[v] && folded.MatchString(v) && !exact.MatchString(v) {
+		if !seen[v] && folded(v) && !exact(v) {
 			missed = append(missed, v)
 		}
 		seen[v] = true
@@ -74,34 +69,4 @@ func likeCaseMiss(snap *schema.Snapshot, q *planast.Query, l *planast.Like, stor
 	}
 	return fmt.Sprintf(`%q %s %q compares case-sensitively (on every engine), and the column also stores %s, which the pattern matches only once letter case is ignored: %s; set "case_insensitive": true on the like to match regardless of case`,
 		c.Name, op, lit.Text, someQuoted(missed), effect)
-}
-
-// likeRegexp is a LIKE pattern as an anchored regular expression: % any
-// run of characters, _ one character, a backslash taking the next
-// character as it is (PostgreSQL's default escape), the rest literal.
-func likeRegexp(pattern string, fold bool) (*regexp.Regexp, error) {
-	var b strings.Builder
-	b.WriteString("(?s)")
-	if fold {
-		b.WriteString("(?i)")
-	}
-	b.WriteString("^")
-	escaped := false
-	for _, r := range pattern {
-		switch {
-		case escaped:
-			b.WriteString(regexp.QuoteMeta(string(r)))
-			escaped = false
-		case r == '\\':
-			escaped = true
-		case r == '%':
-			b.WriteString(".*")
-		case r == '_':
-			b.WriteString(".")
-		default:
-			b.WriteString(regexp.QuoteMeta(string(r)))
-		}
-	}
-	b.WriteString("$")
-	return regexp.Compile(b.String())
 }

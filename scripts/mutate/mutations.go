@@ -3476,4 +3476,11 @@ var mutations = []mutation{
 		New:  "\treturn append(conds, values...)\n",
 		Pkgs: []string{"./planast"}, Run: "TestValidateWarnsJoinFanOut",
 	},
+	{
+		Name: "warnings-like-escape-ignored",
+		File: "engine/warnings/filters.go",
+		Old:  "\t\tcase r == '\\\\':\n\t\t\tescaped = true\n",
+		New:  "",
+		Pkgs: []string{"./engine/warnings"}, Run: "TestLikeMatchersReadPatternsAsTheEngines",
+	},
 }
