@@ -67,7 +67,7 @@ func CheckPlanHandler(eng PlanChecker) server.ToolHandlerFunc {
 		if args.Binary != "" {
 			return invalidRequest(`check_plan takes no "binary" argument (it returns no rows)`, "send "+runPlanShape), nil
 		}
-		pc, err := eng.CheckPlan(ctx, args.Datasource, planObject(args.Plan), "")
+		pc, err := eng.CheckPlan(ctx, args.Datasource, PlanObject(args.Plan), "")
 		if err != nil {
 			e := engine.AsError(err)
 			if e.Code != engine.CodePlanInvalid {

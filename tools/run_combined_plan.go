@@ -70,12 +70,12 @@ func RunCombinedPlanHandler(eng CombinedRunner) server.ToolHandlerFunc {
 			return bad, nil
 		}
 		for i := range args.Sources { // a host may send a plan as a JSON string
-			args.Sources[i].Plan = planObject(args.Sources[i].Plan)
+			args.Sources[i].Plan = PlanObject(args.Sources[i].Plan)
 		}
 		doc, err := json.Marshal(struct {
 			Sources []CombinedSource `json:"sources"`
 			Combine json.RawMessage  `json:"combine"`
-		}{args.Sources, planObject(args.Combine)})
+		}{args.Sources, PlanObject(args.Combine)})
 		if err != nil {
 			return invalidRequest("a plan is not valid JSON: "+err.Error(), "send "+combinedPlanShape), nil
 		}

@@ -60,7 +60,7 @@ func RunPlanHandler(eng PlanRunner) server.ToolHandlerFunc {
 		if bad := args.Binary.check(); bad != nil {
 			return bad, nil
 		}
-		res, err := eng.RunPlan(ctx, args.Datasource, planObject(args.Plan))
+		res, err := eng.RunPlan(ctx, args.Datasource, PlanObject(args.Plan))
 		if err != nil {
 			return errorResult(err), nil
 		}
@@ -100,13 +100,13 @@ func (b *Binary) check() *mcpgo.CallToolResult {
 	return nil
 }
 
-// planObject returns the plan argument as the engine should read it: a
+// PlanObject returns the plan argument as the engine should read it: a
 // JSON string whose text is one JSON object stands for that object. Many
 // hosts serialise a nested argument a second time, and refusing the plan
 // for its quoting made the model resend it quoted again. Any other string
 // (broken JSON, SQL text) goes to the engine as it came, whose hint names
 // what is wrong with it (engine/planning.SuppliedHint).
-func planObject(raw json.RawMessage) json.RawMessage {
+func PlanObject(raw json.RawMessage) json.RawMessage {
 	t := bytes.TrimSpace(raw)
 	if len(t) == 0 || t[0] != '"' {
 		return raw

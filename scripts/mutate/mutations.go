@@ -3483,4 +3483,25 @@ var mutations = []mutation{
 		New:  "",
 		Pkgs: []string{"./engine/warnings"}, Run: "TestLikeMatchersReadPatternsAsTheEngines",
 	},
+	{
+		Name: "cli-combined-arguments-not-read",
+		File: "internal/app/cli/planinput.go",
+		Old:  "if _, ok := top[\"sources\"]; ok {",
+		New:  "if _, ok := top[\"sources\"]; ok && false {",
+		Pkgs: []string{"./internal/app/cli"}, Run: "TestPlanRunTakesToolArguments",
+	},
+	{
+		Name: "cli-run-plan-arguments-not-unwrapped",
+		File: "internal/app/cli/planinput.go",
+		Old:  "return planInput{datasource: ds, plan: tools.PlanObject(plan)}, nil",
+		New:  "_ = tools.PlanObject(plan)\n\treturn planInput{datasource: ds, plan: doc}, nil",
+		Pkgs: []string{"./internal/app/cli"}, Run: "TestPlanRunTakesToolArguments",
+	},
+	{
+		Name: "cli-sourceless-flag-unexplained",
+		File: "internal/app/cli/cli.go",
+		Old:  "\t\tif f == known {",
+		New:  "\t\tif f == known+\"!\" {",
+		Pkgs: []string{"./internal/app/cli"}, Run: "TestSourcelessCommandsSayWhyTheyTakeNoConfig",
+	},
 }

@@ -59,7 +59,7 @@ func newRoot(logger *slog.Logger, stdout io.Writer) *cobra.Command {
 func usageOnBadArgs(c *cobra.Command) {
 	c.SetFlagErrorFunc(func(cmd *cobra.Command, err error) error {
 		fmt.Fprint(cmd.ErrOrStderr(), cmd.UsageString())
-		return err
+		return sourceless(cmd, err)
 	})
 	if check := c.Args; check != nil {
 		c.Args = func(cmd *cobra.Command, args []string) error {
@@ -73,6 +73,25 @@ func usageOnBadArgs(c *cobra.Command) {
 	for _, sub := range c.Commands() {
 		usageOnBadArgs(sub)
 	}
+}
+
+// sourceless explains an unknown --config, --db or --datasource: the
+// command reads no datasource (the plan guide and schema are the same for
+// every one), which "unknown flag" alone leaves the user to guess.
+func sourceless(cmd *cobra.Command, err error) error {
+	f, ok := strings.CutPrefix(err.Error(), "unknown flag: --")
+	if !ok {
+		return err
+	}
+	for _, known := range []string{"config", "db", "datasource", "storage"} {
+		if f == known {
+			return &engine.Error{Code: engine.CodeInvalidRequest,
+				Msg:  fmt.Sprintf("%s reads no datasource, so it takes no --%s: what it prints is the same for every database", cmd.CommandPath(), f),
+				Hint: "drop --" + f + "; `nl2sql schema show --config FILE` shows a datasource's tables and `nl2sql plan check --config FILE PLAN` checks a plan against one",
+				Err:  err}
+		}
+	}
+	return err
 }
 
 func versionCmd() *cobra.Command {

@@ -144,12 +144,20 @@ func planCmd(logger *slog.Logger) *cobra.Command {
 			if err != nil {
 				return err
 			}
+			in, err := readPlanInput(doc, ds)
+			if err != nil {
+				return err
+			}
+			if in.combined != nil {
+				return &engine.Error{Code: engine.CodeInvalidRequest, Msg: "plan check takes one datasource's plan; this is a combined plan",
+					Hint: "check each source's plan with plan check --datasource ID, or run the whole with plan run (every plan is validated before anything runs)"}
+			}
 			a, err := checkSrc.open(logger, app.Options{})
 			if err != nil {
 				return err
 			}
 			defer a.Close()
-			res, err := a.Engine.CheckPlan(cmd.Context(), ds, doc, dialect)
+			res, err := a.Engine.CheckPlan(cmd.Context(), in.datasource, in.plan, dialect)
 			err = liftHint(err)
 			if err != nil {
 				e := engine.AsError(err)
@@ -380,11 +388,15 @@ func planRunCmd(logger *slog.Logger) *cobra.Command {
 	var src *configSource
 	cmd := &cobra.Command{
 		Use:   "run [flags] FILE|-|JSON",
-		Short: "Validate a plan, run it read-only and print the rows, the SQL and the answer (the run_plan tool's path)",
+		Short: "Validate a plan, run it read-only and print the rows, the SQL and the answer (the run_plan tool's path; run_plan's or run_combined_plan's arguments run as they are)",
 		Args:  cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			out := cmd.OutOrStdout()
 			doc, err := readInput(cmd.InOrStdin(), args[0])
+			if err != nil {
+				return err
+			}
+			in, err := readPlanInput(doc, ds)
 			if err != nil {
 				return err
 			}
@@ -396,7 +408,12 @@ func planRunCmd(logger *slog.Logger) *cobra.Command {
 				return err
 			}
 			defer a.Close()
-			res, err := a.Engine.RunPlan(cmd.Context(), ds, doc)
+			var res *engine.Result
+			if in.combined != nil {
+				res, err = a.Engine.RunCombined(cmd.Context(), in.combined)
+			} else {
+				res, err = a.Engine.RunPlan(cmd.Context(), in.datasource, in.plan)
+			}
 			err = liftHint(err)
 			if err != nil {
 				if asJSON && cmd.Context().Err() == nil {
