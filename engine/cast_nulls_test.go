@@ -368,6 +368,30 @@ func TestDayFirstAndYearFirstDatesAreReadTogether(t *testing.T) {
 	}
 }
 
+// The threat: a column holds day-first dates ('15/02/2024') beside forms
+// no reordering reads ('2024-3-5', 'Feb 27, 2025'). The least such value
+// was '2024-3-5' (before '25/02/2024'), of no shape the fix reads, so no fix was offered at
+// all; and where one was, it said nothing of the values it leaves NULL,
+// so the total after pasting it looked complete. The fix is offered from
+// a value of its shape, and says how many values remain unread, with one.
+func TestDateFixSaysWhichFormsItLeavesUnread(t *testing.T) {
+	stmts := []string{
+		"CREATE TABLE orders (id INTEGER PRIMARY KEY, day TEXT)",
+		"INSERT INTO orders VALUES (1, '2024-01-05'), (2, '2024-3-5'), (3, '25/02/2024'), (4, 'Feb 27, 2025'), (5, '2024-04-01'), (6, '26/02/2024')",
+	}
+	for _, en := range everyEngine(stmts) {
+		t.Run(en.name, func(t *testing.T) {
+			w, fixed := countWithDateFix(t, specEngine(t, en.spec(t)))
+			if !strings.Contains(w, `2 values in other forms (such as "2024-3-5") are none of those shapes and still read as NULL`) {
+				t.Errorf("warning %q: want the two values the fix leaves unread counted, with one", w)
+			}
+			if fmt.Sprint(fixed.Rows) != "[[4]]" {
+				t.Errorf("the warning's expression counts %v dates, want 4 (the ISO and day-first ones)", fixed.Rows)
+			}
+		})
+	}
+}
+
 // countWithDateFix counts orders.day cast to date on e, takes the
 // expression the warning gives to read the other forms, and counts with
 // it: the warning and the second result.

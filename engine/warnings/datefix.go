@@ -30,8 +30,25 @@ var yearFirstDate = regexp.MustCompile(`^[0-9]{4}[/.][0-9]{2}[/.][0-9]{2}$`)
 // to swap them. Dates written year first with slashes or dots are read
 // too (a fourth WHEN, or the only one for such an example). "" for an
 // example of another shape (a month name, epoch seconds), whose reading a
-// plan cannot spell so simply.
+// plan cannot spell so simply. The profile's example of a shape it reads
+// is taken over the least value, and the reading says how many values
+// are of no such shape, with one of them: they stay NULL.
 func dateFix(x planast.Expr, to planast.CastType, ex any, p *schema.ColumnProfile) (expr, reading string) {
+	dc, _ := p.CastNull(planast.CastDate)
+	if dc.ReorderableExample != nil {
+		// the least value need not be of a shape the fix reads
+		// ('2024-3-5' sorts before '27/02/2024'): one that is shows it
+		ex = dc.ReorderableExample
+	}
+	expr, reading = reorderedDate(x, to, ex, p)
+	if expr != "" && dc.OtherExample != nil && dc.Invalid > dc.Reorderable {
+		reading += fmt.Sprintf("; %d values in other forms (such as %s) are none of those shapes and still read as NULL", dc.Invalid-dc.Reorderable, example(dc.OtherExample, planast.TypeText))
+	}
+	return expr, reading
+}
+
+// reorderedDate is dateFix's expression and reading for one example.
+func reorderedDate(x planast.Expr, to planast.CastType, ex any, p *schema.ColumnProfile) (expr, reading string) {
 	s, _ := ex.(string)
 	col, err := json.Marshal(x)
 	if err != nil {

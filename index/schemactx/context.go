@@ -370,8 +370,12 @@ func writeCastNulls(b *strings.Builder, cns []schema.CastNulls) {
 		}
 		fmt.Fprintf(b, " as %s: %d unreadable", what, cn.Invalid)
 		var more []string
-		if cn.InvalidExample != nil {
-			ex := jsonList([]any{cn.InvalidExample})
+		shown := cn.InvalidExample
+		if cn.ReorderableExample != nil {
+			shown = cn.ReorderableExample // the kind the day-first note is about
+		}
+		if shown != nil {
+			ex := jsonList([]any{shown})
 			more = append(more, "e.g. "+ex[1:len(ex)-1])
 		}
 		switch {
@@ -379,6 +383,12 @@ func writeCastNulls(b *strings.Builder, cns []schema.CastNulls) {
 			more = append(more, "day first")
 		case cn.MonthFirst > 0 && cn.DayFirst == 0:
 			more = append(more, "month first")
+		}
+		if cn.Reorderable > 0 && cn.Invalid > cn.Reorderable && cn.OtherExample != nil {
+			// forms no reordering reads ('Feb 27, 2025'): a plan that
+			// reads the others still leaves these NULL
+			ex := jsonList([]any{cn.OtherExample})
+			more = append(more, fmt.Sprintf("%d in other forms, e.g. %s", cn.Invalid-cn.Reorderable, ex[1:len(ex)-1]))
 		}
 		if len(more) > 0 {
 			b.WriteString(" (" + strings.Join(more, ", ") + ")")

@@ -85,8 +85,8 @@ func TestSchemaContextValuesNameNull(t *testing.T) {
 // "27/02/2025", become NULL: the monthly revenue loses them until a result
 // warns, and a host that plans from this context alone never ran that
 // result. The context says how many values a cast reads as NULL, one of
-// them, and which way the column writes its ambiguous dates; a column a
-// cast reads whole says nothing.
+// them, which way the column writes its ambiguous dates and how many are
+// in forms no reordering reads; a column a cast reads whole says nothing.
 func TestSchemaContextSaysWhatACastCannotRead(t *testing.T) {
 	rows := int64(100)
 	snap := &schema.Snapshot{Datasource: "vet", Tables: []schema.Table{
@@ -97,6 +97,9 @@ func TestSchemaContextSaysWhatACastCannotRead(t *testing.T) {
 				CastNulls: []schema.CastNulls{{To: planast.TypeFloat, Invalid: 45, InvalidExample: " $1,015.00 "}}}},
 			{Name: "zip", Type: planast.TypeText, Profile: &schema.ColumnProfile{DistinctCount: 90, SampleValues: []any{"02139"},
 				CastNulls: []schema.CastNulls{{To: planast.TypeFloat, Invalid: 12, InvalidExample: "00-358"}}}},
+			{Name: "shipped", Type: planast.TypeText, Profile: &schema.ColumnProfile{DistinctCount: 90, SampleValues: []any{"2023-02-15"},
+				CastNulls: []schema.CastNulls{{To: planast.TypeDate, Invalid: 20, InvalidExample: "2024-3-5", DayFirst: 5,
+					Reorderable: 17, ReorderableExample: "15/02/2024", OtherExample: "2024-3-5"}}}},
 			{Name: "clean", Type: planast.TypeText, Profile: &schema.ColumnProfile{DistinctCount: 90, SampleValues: []any{"2023-01-01"},
 				CastNulls: []schema.CastNulls{{To: planast.TypeDate}}}},
 		}},
@@ -105,6 +108,8 @@ func TestSchemaContextSaysWhatACastCannotRead(t *testing.T) {
 	for _, want := range []string{
 		`invoice_date text e.g. ["2023-02-15"] as date: 31 unreadable (e.g. "27/02/2025", day first)`,
 		`total text e.g. ["65.00"] as number: 45 unreadable (e.g. " $1,015.00 ")`,
+		// the forms a reordering of the day-first ones leaves unread
+		`shipped text e.g. ["2023-02-15"] as date: 20 unreadable (e.g. "15/02/2024", day first, 3 in other forms, e.g. "2024-3-5")`,
 	} {
 		if !strings.Contains(got, want) {
 			t.Errorf("context lacks %s:\n%s", want, got)

@@ -60,8 +60,10 @@ type Relation struct {
 // 6: the counts for any text column with one sample that is a number or
 // a date (a column of codes 'A-36' with some bare '36' is cast to join).
 // 7: the day-first and month-first counts of those dates
-// (CastNulls.DayFirst, MonthFirst).
-const ProfileFormat = 7
+// (CastNulls.DayFirst, MonthFirst). 8: how many of them have a numeric
+// shape a plan can reorder into ISO, and an example of each kind
+// (CastNulls.Reorderable, ReorderableExample, OtherExample).
+const ProfileFormat = 8
 
 // Table is one table or view. Schema is the engine's schema name ("main" for
 // SQLite and DuckDB's default, "public" for PostgreSQL's).
@@ -160,6 +162,16 @@ type CastNulls struct {
 	// 12 or less.
 	DayFirst   int64 `json:"day_first,omitempty"`
 	MonthFirst int64 `json:"month_first,omitempty"`
+	// Reorderable counts, for a cast to date, the values of ten
+	// characters shaped NN/NN/YYYY or YYYY/NN/NN (slashes, dots or
+	// dashes): those a plan can reorder into ISO with SUBSTR and CONCAT.
+	// ReorderableExample is the least of them, OtherExample the least of
+	// the rest that is not blank ('Feb 27, 2025', '2024-3-5'), which such
+	// a reordering leaves unread: a fix shown for the first kind must
+	// say that the second remains, or its total looks complete.
+	Reorderable        int64 `json:"reorderable,omitempty"`
+	ReorderableExample any   `json:"reorderable_example,omitempty"`
+	OtherExample       any   `json:"other_example,omitempty"`
 }
 
 // CastNull is what the profile counted for a cast of the text column to

@@ -116,7 +116,10 @@ func CountCastNulls(ctx context.Context, d render.Dialect, tbl string, t *schema
 				over12 := func(at int) string {
 					return fmt.Sprintf("count(CASE WHEN substr(%[1]s, 3, 1) IN ('/', '.', '-') AND substr(%[1]s, 6, 1) = substr(%[1]s, 3, 1) AND substr(%[1]s, %[2]d, 2) BETWEEN '13' AND '31' THEN 1 END)", bad, at)
 				}
-				items = append(items, over12(1), over12(4))
+				// the shapes a plan reorders into ISO (engine/warnings'
+				// date fix), and the least of each kind
+				shaped := fmt.Sprintf("length(%[1]s) = 10 AND (substr(%[1]s, 3, 1) IN ('/', '.', '-') AND substr(%[1]s, 6, 1) = substr(%[1]s, 3, 1) OR substr(%[1]s, 5, 1) IN ('/', '.') AND substr(%[1]s, 8, 1) = substr(%[1]s, 5, 1))", bad)
+				items = append(items, over12(1), over12(4), fmt.Sprintf("count(CASE WHEN %[1]s THEN 1 END), min(CASE WHEN %[1]s THEN %[2]s END%[3]s), min(CASE WHEN NOT (%[1]s) AND trim(%[2]s) <> '' THEN %[2]s END%[3]s)", shaped, bad, textOrder))
 			}
 			want = append(want, counted{i, to})
 		}
@@ -154,7 +157,11 @@ func CountCastNulls(ctx context.Context, d render.Dialect, tbl string, t *schema
 		if w.to == planast.CastDate {
 			cn.DayFirst, _ = row[at].(int64)
 			cn.MonthFirst, _ = row[at+1].(int64)
-			at += 2
+			cn.Reorderable, _ = row[at+2].(int64)
+			if cn.Reorderable > 0 { // else every value is of another form: InvalidExample
+				cn.ReorderableExample, cn.OtherExample = row[at+3], row[at+4]
+			}
+			at += 5
 		}
 		if n > 0 && w.to == offsetDay {
 			p.OffsetDays = &schema.OffsetDays{Count: n, Example: cn.InvalidExample}

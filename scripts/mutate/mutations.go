@@ -3504,4 +3504,32 @@ var mutations = []mutation{
 		New:  "\t\tif f == known+\"!\" {",
 		Pkgs: []string{"./internal/app/cli"}, Run: "TestSourcelessCommandsSayWhyTheyTakeNoConfig",
 	},
+	{
+		Name: "datefix-least-example-only",
+		File: "engine/warnings/datefix.go",
+		Old:  "\tif dc.ReorderableExample != nil {\n",
+		New:  "\tif dc.ReorderableExample != nil && false {\n",
+		Pkgs: []string{"./engine"}, Run: "TestDateFixSaysWhichFormsItLeavesUnread",
+	},
+	{
+		Name: "datefix-other-forms-unsaid",
+		File: "engine/warnings/datefix.go",
+		Old:  "if expr != \"\" && dc.OtherExample != nil && dc.Invalid > dc.Reorderable {",
+		New:  "if expr != \"\" && dc.OtherExample != nil && dc.Invalid < dc.Reorderable {",
+		Pkgs: []string{"./engine"}, Run: "TestDateFixSaysWhichFormsItLeavesUnread",
+	},
+	{
+		Name: "castnulls-reorderable-shape-uncounted",
+		File: "internal/source/castnulls.go",
+		Old:  "shaped := fmt.Sprintf(\"length(%[1]s) = 10 AND",
+		New:  "shaped := fmt.Sprintf(\"length(%[1]s) = 11 AND",
+		Pkgs: []string{"./engine"}, Run: "TestDateFixSaysWhichFormsItLeavesUnread",
+	},
+	{
+		Name: "schemactx-other-date-forms-unsaid",
+		File: "index/schemactx/context.go",
+		Old:  "if cn.Reorderable > 0 && cn.Invalid > cn.Reorderable && cn.OtherExample != nil {",
+		New:  "if cn.Reorderable > 0 && cn.Invalid < cn.Reorderable && cn.OtherExample != nil {",
+		Pkgs: []string{"./index/schemactx"}, Run: "TestSchemaContextSaysWhatACastCannotRead",
+	},
 }
