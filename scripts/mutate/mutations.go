@@ -3276,8 +3276,8 @@ var mutations = []mutation{
 	{
 		Name: "date-order-not-profiled",
 		File: "internal/source/castnulls.go",
-		Old:  "items = append(items, over12(1), over12(4))",
-		New:  "items = append(items, \"0\", \"0\"+over12(4)[:0])",
+		Old:  "items = append(items, over12(1), over12(4), ",
+		New:  "items = append(items, \"0\", \"0\"+over12(4)[:0], ",
 		Pkgs: []string{"./engine"}, Run: "TestDateFixReadsAmbiguousDatesTheWayTheColumnWrites",
 	},
 	{
