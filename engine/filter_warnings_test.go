@@ -111,7 +111,7 @@ func TestStddevRunsOnSQLiteAndSaysSo(t *testing.T) {
 	if res.RowCount != 1 {
 		t.Fatalf("rows %d", res.RowCount)
 	}
-	if !strings.Contains(res.SQL, "STDDEV_SAMP(") || warningWith(res.SQLNotes, "plain sqlite3 shell lacks them") == "" {
+	if !strings.Contains(res.SQL, "STDDEV_SAMP(") || warningWith(res.SQLNotes, "plain sqlite3 shell lacks it") == "" {
 		t.Errorf("SQL %s, notes %q: want STDDEV_SAMP and the note that sqlite3 lacks it", res.SQL, res.SQLNotes)
 	}
 	// Chinook's 412 invoice ids are 1..412: the population variance is (412²−1)/12

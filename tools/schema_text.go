@@ -20,6 +20,9 @@ func SnapshotText(s *schema.Snapshot) string {
 		rows := ""
 		if t.RowCount != nil {
 			rows = fmt.Sprintf(", %d rows", *t.RowCount)
+			if t.DuplicateRows > 0 {
+				rows += fmt.Sprintf(", %d repeat another row exactly", t.DuplicateRows)
+			}
 		}
 		fmt.Fprintf(&b, "\n%s.%s (%s%s)\n", t.Schema, t.Name, t.Kind, rows)
 		pk := map[string]bool{}

@@ -18,11 +18,16 @@ import (
 // unique where it is enforced), so is a profile that read only part of
 // the table (its count is a lower bound), and so is a query that already
 // counts the column's distinct values.
+//
+// A table whose profile counted rows that repeat another exactly (every
+// column equal) is named for that instead, with the rows copied, when an
+// aggregate that counts copies reads it (not MIN, MAX or a DISTINCT one):
+// a log exported twice has no id to repeat.
 func repeatedKeys(snap *schema.Snapshot, plan *planast.Query) []string {
 	var out []string
 	seen := map[*schema.Table]bool{}
 	eachQuery(plan, func(q *planast.Query) {
-		aggregates, distinctOf := false, map[string]bool{}
+		aggregates, counting, distinctOf := false, false, map[string]bool{}
 		inspectQuery(q, func(e planast.Expr) {
 			f, ok := e.(*planast.Func)
 			if !ok {
@@ -33,6 +38,8 @@ func repeatedKeys(snap *schema.Snapshot, plan *planast.Query) []string {
 				return
 			}
 			aggregates = true
+			name := strings.ToUpper(f.Name)
+			counting = counting || !f.Distinct && name != "MIN" && name != "MAX"
 			if f.Distinct && len(f.Args) == 1 {
 				if c, ok := f.Args[0].(*planast.Column); ok {
 					distinctOf[strings.ToLower(c.Column)] = true
@@ -48,6 +55,13 @@ func repeatedKeys(snap *schema.Snapshot, plan *planast.Query) []string {
 			}
 			t, ok := snap.Lookup(from.Schema, from.Table)
 			if !ok || seen[t] || len(t.PrimaryKey) > 0 || t.RowCount == nil || *t.RowCount < 2 {
+				continue
+			}
+			if t.DuplicateRows > 0 {
+				if counting {
+					seen[t] = true
+					out = append(out, copiedRows(t))
+				}
 				continue
 			}
 			rows := *t.RowCount
@@ -67,6 +81,20 @@ func repeatedKeys(snap *schema.Snapshot, plan *planast.Query) []string {
 		}
 	})
 	return out
+}
+
+// copiedRows is the warning for table t, whose profile counted rows that
+// repeat another exactly.
+func copiedRows(t *schema.Table) string {
+	among := ""
+	for _, c := range t.Columns {
+		if c.Profile != nil && c.Profile.SampledRows > 0 {
+			among = fmt.Sprintf(" among its first %d", c.Profile.SampledRows)
+			break
+		}
+	}
+	return fmt.Sprintf("table %q holds %d rows%s that repeat another row exactly (every column equal): a COUNT, SUM or AVG over it counts each copy; if they were recorded twice, read the table through a subquery with \"distinct\": true and aggregate over that",
+		t.Name, t.DuplicateRows, among)
 }
 
 // ownID reports whether column name (the i-th) names its table's own

@@ -138,13 +138,13 @@ func SQLNotes(dialect string, plan *planast.Query) []string {
 		return true
 	})
 	if sensitiveLike {
-		out = append(out, `LIKE ran case-sensitively (the connection sets PRAGMA case_sensitive_like = ON, so SQLite agrees with DuckDB and PostgreSQL); to reproduce this result in a sqlite3 shell run that pragma first`)
+		out = append(out, `LIKE ran case-sensitively, as on DuckDB and PostgreSQL (PRAGMA case_sensitive_like = ON): run that pragma first in a sqlite3 shell`)
 	}
 	if name := spreadCall(plan); name != "" {
-		out = append(out, name+` ran as an aggregate the server registers on its SQLite connections (stddev_samp, stddev_pop, var_samp, var_pop); a plain sqlite3 shell lacks them, so the shown SQL fails there`)
+		out = append(out, name+` is an aggregate the server registers on SQLite: a plain sqlite3 shell lacks it`)
 	}
 	if foldCall(plan) {
-		out = append(out, `the SQL changes case with unicode_upper and unicode_lower (for UPPER, LOWER and case-insensitive likes), functions the server registers on its SQLite connections so that every letter folds (SQLite's own upper and lower fold A-Z only); a plain sqlite3 shell lacks them, so the shown SQL fails there`)
+		out = append(out, `unicode_upper and unicode_lower fold every letter (SQLite's upper and lower fold A-Z only): the server registers them, a plain sqlite3 shell lacks them`)
 	}
 	return out
 }

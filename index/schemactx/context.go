@@ -163,11 +163,20 @@ func sortedTables(snap *schema.Snapshot) []schema.Table {
 	return tables
 }
 
+// copies says how many rows of t repeat another exactly, after its row
+// count: a planner that reads it before summing dedups first.
+func copies(t schema.Table) string {
+	if t.DuplicateRows == 0 {
+		return ""
+	}
+	return fmt.Sprintf(", %d repeat another row exactly", t.DuplicateRows)
+}
+
 // writeTable writes one table's line of SchemaContext.
 func writeTable(b *strings.Builder, snap *schema.Snapshot, t schema.Table) {
 	b.WriteString(planName(snap.PlanName(&t)))
 	if t.RowCount != nil {
-		fmt.Fprintf(b, " (%d rows)", *t.RowCount)
+		fmt.Fprintf(b, " (%d rows%s)", *t.RowCount, copies(t))
 	}
 	b.WriteString(":")
 	pk := map[string]bool{}

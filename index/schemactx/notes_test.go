@@ -122,3 +122,19 @@ func TestSchemaContextSaysWhatACastCannotRead(t *testing.T) {
 		t.Errorf("codes of digits (postal codes) are said of as numbers a cast cannot read:\n%s", got)
 	}
 }
+
+// A planner that reads only the schema context sums a cost log whose
+// export repeated rows: the table's line says how many rows repeat
+// another exactly, beside its row count; a table without copies says
+// nothing more.
+func TestSchemaContextCountsCopiedRows(t *testing.T) {
+	rows := int64(1006)
+	snap := &schema.Snapshot{Datasource: "ops", Tables: []schema.Table{
+		{Schema: "main", Name: "cost_log", RowCount: &rows, DuplicateRows: 43, Columns: []schema.Column{{Name: "amount", Type: planast.TypeFloat}}},
+		{Schema: "main", Name: "stations", RowCount: &rows, Columns: []schema.Column{{Name: "code", Type: planast.TypeText}}},
+	}}
+	got := SchemaContext(snap)
+	if !strings.Contains(got, "cost_log (1006 rows, 43 repeat another row exactly):") || !strings.Contains(got, "stations (1006 rows):") {
+		t.Errorf("context:\n%s", got)
+	}
+}

@@ -62,8 +62,9 @@ type Relation struct {
 // 7: the day-first and month-first counts of those dates
 // (CastNulls.DayFirst, MonthFirst). 8: how many of them have a numeric
 // shape a plan can reorder into ISO, and an example of each kind
-// (CastNulls.Reorderable, ReorderableExample, OtherExample).
-const ProfileFormat = 8
+// (CastNulls.Reorderable, ReorderableExample, OtherExample). 9: the rows
+// that repeat another exactly (Table.DuplicateRows).
+const ProfileFormat = 9
 
 // Table is one table or view. Schema is the engine's schema name ("main" for
 // SQLite and DuckDB's default, "public" for PostgreSQL's).
@@ -78,6 +79,13 @@ type Table struct {
 	ForeignKeys []ForeignKey `json:"foreign_keys,omitempty"`
 	// RowCount is set by profiling; nil when not profiled.
 	RowCount *int64 `json:"row_count,omitempty"`
+	// DuplicateRows is how many of the profiled rows repeat another one
+	// exactly (every column equal, NULL equal to NULL): a log exported
+	// twice, which every SUM and COUNT over the table counts again. Set
+	// by profiling for a table with no primary key and no column unique
+	// in every row (either rules copies out); over the first
+	// ProfileSampleRows rows of a larger table, as its columns' samples.
+	DuplicateRows int64 `json:"duplicate_rows,omitempty"`
 }
 
 // Column is one column of a Table.

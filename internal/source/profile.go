@@ -70,8 +70,8 @@ type ProfileCache struct {
 
 // tableProfile is a cached table profile.
 type tableProfile struct {
-	rows    int64
-	columns []schema.ColumnProfile
+	rows, duplicates int64
+	columns          []schema.ColumnProfile
 }
 
 // cacheKey identifies t's shape.
@@ -93,7 +93,7 @@ func (c *ProfileCache) lookup(version string, t *schema.Table) bool {
 		return false
 	}
 	n := tp.rows
-	t.RowCount = &n
+	t.RowCount, t.DuplicateRows = &n, tp.duplicates
 	for i := range t.Columns {
 		p := tp.columns[i]
 		p.SampleValues = slices.Clone(p.SampleValues)
@@ -109,7 +109,7 @@ func (c *ProfileCache) store(version string, t *schema.Table) {
 	if c.version != version || c.tables == nil {
 		c.version, c.tables = version, map[string]tableProfile{}
 	}
-	tp := tableProfile{rows: *t.RowCount, columns: make([]schema.ColumnProfile, len(t.Columns))}
+	tp := tableProfile{rows: *t.RowCount, duplicates: t.DuplicateRows, columns: make([]schema.ColumnProfile, len(t.Columns))}
 	for i, col := range t.Columns {
 		tp.columns[i] = *col.Profile
 		tp.columns[i].SampleValues = slices.Clone(col.Profile.SampleValues)
@@ -192,16 +192,24 @@ func (p *SQLProfiler) profileTable(ctx context.Context, t *schema.Table) error {
 		}
 		c.Profile = prof
 	}
-	if p.Dialect == nil {
-		return nil
+	cols := make([]string, len(exprs))
+	for i, e := range exprs {
+		cols[i] = e.expr
 	}
-	err = CountCastNulls(ctx, p.Dialect, tbl, t, p.AsText, p.TextOrder, func(ctx context.Context, q string) ([]any, error) {
+	one := func(ctx context.Context, q string) ([]any, error) {
 		res, err := p.Query(ctx, q, 1)
 		if err != nil {
 			return nil, err
 		}
 		return res.Rows[0], nil
-	})
+	}
+	if err := CountDuplicateRows(ctx, t, src, cols, min(n, ProfileSampleRows), one); err != nil && CtxError(ctx, p.Timeout) != nil {
+		return err
+	}
+	if p.Dialect == nil {
+		return nil
+	}
+	err = CountCastNulls(ctx, p.Dialect, tbl, t, p.AsText, p.TextOrder, one)
 	if err != nil && CtxError(ctx, p.Timeout) != nil {
 		return err
 	}

@@ -2457,8 +2457,8 @@ var mutations = []mutation{
 	{
 		Name: "cast-nulls-not-profiled-on-sqlite",
 		File: "internal/source/sqlite/sqlite_profile.go",
-		Old:  "return source.CountCastNulls(ctx, render.SQLite{}, tbl, t, nil, \"\", func(",
-		New:  "return nil\n\treturn source.CountCastNulls(ctx, render.SQLite{}, tbl, t, nil, \"\", func(",
+		Old:  "return source.CountCastNulls(ctx, render.SQLite{}, tbl, t, nil, \"\", one)",
+		New:  "return nil",
 		Pkgs: []string{"./engine"}, Run: "TestCastOfTextNamesTheValuesReadAsNull",
 	},
 	{
@@ -3531,5 +3531,33 @@ var mutations = []mutation{
 		Old:  "if cn.Reorderable > 0 && cn.Invalid > cn.Reorderable && cn.OtherExample != nil {",
 		New:  "if cn.Reorderable > 0 && cn.Invalid < cn.Reorderable && cn.OtherExample != nil {",
 		Pkgs: []string{"./index/schemactx"}, Run: "TestSchemaContextSaysWhatACastCannotRead",
+	},
+	{
+		Name: "copied-rows-not-counted",
+		File: "internal/source/duprows.go",
+		Old:  "\t\tt.DuplicateRows = profiled - distinct\n",
+		New:  "",
+		Pkgs: []string{"./engine"}, Run: "TestCopiedRowsAreNamed",
+	},
+	{
+		Name: "copied-rows-warned-for-min-max",
+		File: "engine/warnings/duplicates.go",
+		Old:  "counting = counting || !f.Distinct && name != \"MIN\" && name != \"MAX\"",
+		New:  "counting = counting || name != \"\"",
+		Pkgs: []string{"./engine"}, Run: "TestCopiedRowsAreNamed",
+	},
+	{
+		Name: "copied-rows-not-in-schema-context",
+		File: "index/schemactx/context.go",
+		Old:  "\tif t.DuplicateRows == 0 {\n\t\treturn \"\"\n",
+		New:  "\tif true {\n\t\treturn \"\"\n",
+		Pkgs: []string{"./index/schemactx"}, Run: "TestSchemaContextCountsCopiedRows",
+	},
+	{
+		Name: "cli-plan-datasource-flag-dropped",
+		File: "internal/app/cli/planinput.go",
+		Old:  "\tif !ok {\n\t\treturn planInput{datasource: flagDS, plan: doc}, nil\n",
+		New:  "\tif !ok {\n\t\treturn planInput{plan: doc}, nil\n",
+		Pkgs: []string{"./internal/app/cli"}, Run: "TestPlanRunTakesToolArguments",
 	},
 }

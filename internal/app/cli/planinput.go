@@ -30,7 +30,7 @@ func readPlanInput(doc []byte, flagDS string) (planInput, error) {
 	var top map[string]json.RawMessage
 	if json.Unmarshal(doc, &top) != nil {
 		// not an object: the plan decoder says what is wrong with it
-		return planInput{plan: doc}, nil
+		return planInput{datasource: flagDS, plan: doc}, nil
 	}
 	if _, ok := top["sources"]; ok {
 		if flagDS != "" {
@@ -56,7 +56,7 @@ func readPlanInput(doc []byte, flagDS string) (planInput, error) {
 	}
 	plan, ok := top["plan"]
 	if !ok {
-		return planInput{plan: doc}, nil
+		return planInput{datasource: flagDS, plan: doc}, nil
 	}
 	for k := range top {
 		if !toolArgKeys[k] {

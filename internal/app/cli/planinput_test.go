@@ -60,7 +60,8 @@ func TestPlanRunTakesToolArguments(t *testing.T) {
 	quoted, _ := json.Marshal(genreTracksPlan) // a host that sent the plan as a string
 	asString := rowsOf("--db", "one="+db, `{"plan":`+string(quoted)+`}`)
 	combined := rowsOf("--db", "one="+db, "--db", "two="+db2, genreTracksCombined)
-	for name, got := range map[string][][]any{"run_plan's arguments": wrapped, "a plan sent as a string": asString, "run_combined_plan's arguments": combined} {
+	flagged := rowsOf("--db", "one="+db, "--db", "two="+db2, "--datasource", "two", genreTracksPlan)
+	for name, got := range map[string][][]any{"a plan with --datasource": flagged, "run_plan's arguments": wrapped, "a plan sent as a string": asString, "run_combined_plan's arguments": combined} {
 		if !slices.EqualFunc(got, want, func(a, b []any) bool { return slices.Equal(a, b) }) {
 			t.Errorf("%s: rows %v, want %v", name, got, want)
 		}

@@ -133,13 +133,21 @@ func (s *SQLite) profileTable(ctx context.Context, t *schema.Table) error {
 		}
 		c.Profile = p
 	}
-	return source.CountCastNulls(ctx, render.SQLite{}, tbl, t, nil, "", func(ctx context.Context, q string) ([]any, error) {
+	one := func(ctx context.Context, q string) ([]any, error) {
 		raw, err := s.profileFetch(ctx, q, 1)
 		if err != nil {
 			return nil, err
 		}
 		return raw.Rows[0], nil // text, or a count: as the result encodes them
-	})
+	}
+	cols := make([]string, len(t.Columns))
+	for i, c := range t.Columns {
+		cols[i] = source.QuoteIdent(c.Name)
+	}
+	if err := source.CountDuplicateRows(ctx, t, src+" AS s", cols, min(n, source.ProfileSampleRows), one); err != nil {
+		return err
+	}
+	return source.CountCastNulls(ctx, render.SQLite{}, tbl, t, nil, "", one)
 }
 
 // profileInvalid counts the values of c (of every row of tbl) that are not
