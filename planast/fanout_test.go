@@ -56,6 +56,15 @@ func TestValidateWarnsJoinFanOut(t *testing.T) {
 		{"max of the one side", plan(sel(item(fn("MAX", c("i", "Total")), "m")), invToLines, onInvoice), ""},
 		{"count star", plan(sel(item(fn("COUNT"), "n")), invToLines, onInvoice), ""},
 		{"no join", plan(sel(item(fn("SUM", c("i", "Total")), "t")), frm(from("Invoice", "i"))), ""},
+		// the join in a derived table or a CTE, the sum outside it: the
+		// same inflation, in two queries
+		{"through a derived table", plan(sel(item(fn("SUM", c("x", "Total")), "t")), frm(`{"alias":"x","subquery":`+plan(sel(item(c("i", "Total"), "Total")), invToLines, onInvoice)+`}`)),
+			"SUM(x.Total) counts each Invoice row once per joined InvoiceLine row inside x"},
+		{"through a CTE", `{"with":[{"name":"lines","query":` + plan(sel(item(c("i", "Total"), "Total"), item(c("il", "Quantity"), "q")), invToLines, onInvoice) + `}],` + plan(sel(item(fn("SUM", c("x", "Total")), "t")), frm(from("lines", "x")))[1:],
+			"SUM(x.Total) counts each Invoice row once per joined InvoiceLine row inside x"},
+		{"a derived table's many side", plan(sel(item(fn("SUM", c("x", "q")), "t")), frm(`{"alias":"x","subquery":`+plan(sel(item(c("il", "Quantity"), "q")), invToLines, onInvoice)+`}`)), ""},
+		{"a derived table that aggregates", plan(sel(item(fn("SUM", c("x", "Total")), "t")), frm(`{"alias":"x","subquery":`+plan(sel(item(c("i", "Total"), "Total")), invToLines, onInvoice, `"group_by":[`+c("i", "InvoiceId")+`,`+c("i", "Total")+`]`)+`}`)), ""},
+		{"a derived table's computed column", plan(sel(item(fn("SUM", c("x", "Total")), "t")), frm(`{"alias":"x","subquery":`+plan(sel(item(`{"kind":"binary","op":"*","left":`+c("i", "Total")+`,"right":`+c("il", "Quantity")+`}`, "Total")), invToLines, onInvoice)+`}`)), ""},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			v, err := validate.Plan(decode(t, tc.plan), chinook, validate.Options{})

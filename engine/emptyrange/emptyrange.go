@@ -93,17 +93,58 @@ func ColumnAndLiterals(a, b planast.Expr) (*planast.Column, []*planast.Literal) 
 }
 
 // FromColumn finds the stored column a column reference of q names:
-// through its alias, or the only stored source when it has none.
+// through its alias, or the only source when it has none; through a
+// derived table or a CTE of q whose output column is a stored column as
+// it is (see TableOfColumn).
 func FromColumn(snap *schema.Snapshot, q *planast.Query, ref *planast.Column) *schema.Column {
 	_, c := TableOfColumn(snap, q, ref)
 	return c
 }
 
-// TableOfColumn is FromColumn with the table the column belongs to.
+// TableOfColumn is FromColumn with the table the column belongs to. A
+// column of a derived table or of a CTE named in q's with is followed to
+// the stored column when the inner select item is that column as it is
+// (SELECT s.status AS st): its values are the stored column's, so what
+// the profile says of them (spellings, dates written two ways, values a
+// cast reads as NULL) holds for the outer reference too; the checks
+// stopped at the first CTE a host wrote. A computed item, or a query
+// with set operations, is no stored column.
 func TableOfColumn(snap *schema.Snapshot, q *planast.Query, ref *planast.Column) (*schema.Table, *schema.Column) {
+	return tableOfColumn(snap, q, ref, nil, 0)
+}
+
+// maxDerivedDepth bounds the derived tables followed (a CTE that names
+// itself would otherwise loop).
+const maxDerivedDepth = 16
+
+func tableOfColumn(snap *schema.Snapshot, q *planast.Query, ref *planast.Column, ctes map[string]*planast.Query, depth int) (*schema.Table, *schema.Column) {
+	if depth > maxDerivedDepth {
+		return nil, nil
+	}
+	if len(q.With) > 0 {
+		inner := make(map[string]*planast.Query, len(ctes)+len(q.With))
+		for name, cq := range ctes {
+			inner[name] = cq
+		}
+		for _, c := range q.With {
+			inner[c.Name] = c.Query
+		}
+		ctes = inner
+	}
 	for _, f := range q.From {
-		if f.Subquery != nil || (ref.Table != "" && f.Alias != ref.Table) || (ref.Table == "" && len(q.From) != 1) {
+		if (ref.Table != "" && f.Alias != ref.Table) || (ref.Table == "" && len(q.From) != 1) {
 			continue
+		}
+		derived := f.Subquery
+		if derived == nil && f.Schema == "" {
+			derived = ctes[f.Table] // a CTE's name hides a stored table's
+		}
+		if derived != nil {
+			col := derived.PassedThrough(ref.Column)
+			if col == nil {
+				return nil, nil
+			}
+			return tableOfColumn(snap, derived, col, ctes, depth+1)
 		}
 		t, ok := snap.Lookup(f.Schema, f.Table)
 		if !ok {

@@ -1,6 +1,8 @@
 // Package warnings reads, off a validated plan, the snapshot's profile and
 // the number of rows a run returned, the warnings that keep a host from
-// misreading a correct result: rows added by limit with ties or a RANK
+// misreading a correct result (a column read through a derived table or
+// a CTE that passes it through as it is has its stored column's profile:
+// emptyrange.TableOfColumn): rows added by limit with ties or a RANK
 // top k (Ties), an empty result whose date filters fall outside the
 // profiled range (engine/emptyrange), a value spelled almost as a stored
 // one ('Aberdeen' for 'Aberdeen ') or a case-sensitive match that found

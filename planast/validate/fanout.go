@@ -19,7 +19,9 @@ import (
 // joined row (SUM(il.Quantity * t.UnitPrice): a column of a source whose
 // rows do not repeat makes the argument one value per joined row). A join no foreign key declares repeats
 // rows the same way when the profile saw its key columns on one side hold
-// a value on several rows (ColumnInfo.Repeats).
+// a value on several rows (ColumnInfo.Repeats). A join inside a derived
+// table or a CTE that does not aggregate repeats rows the same for an
+// aggregate outside it of a column it passes through (derivedFanout).
 
 // inflatable lists the aggregates a repeated row changes.
 var inflatable = []string{"SUM", "AVG", "COUNT", "TOTAL"}
@@ -28,13 +30,98 @@ var inflatable = []string{"SUM", "AVG", "COUNT", "TOTAL"}
 // and CTEs too), in plan order.
 func fanoutWarnings(root *Query, cat Catalog) []string {
 	var out []string
+	ctes := map[string]*Query{} // by name; a name defined twice: its first
+	Inspect(root, func(n Node) bool {
+		if q, ok := n.(*Query); ok && q != nil {
+			for _, c := range q.With {
+				if _, ok := ctes[c.Name]; !ok {
+					ctes[c.Name] = c.Query
+				}
+			}
+		}
+		return true
+	})
 	Inspect(root, func(n Node) bool {
 		if q, ok := n.(*Query); ok && q != nil {
 			out = append(out, queryFanout(q, cat)...)
+			out = append(out, derivedFanout(q, cat, ctes)...)
 		}
 		return true
 	})
 	return out
+}
+
+// derivedFanout warns of an aggregate of q over a column of a derived
+// table or a CTE whose query joins without aggregating, where the column
+// passes through from a source those joins repeat: WITH x AS (SELECT
+// i.amount FROM invoices i JOIN legs l …) SELECT SUM(x.amount) FROM x
+// doubles every two-leg invoice as the join written in one query does,
+// and was not said of because the join and the sum are in two queries.
+func derivedFanout(q *Query, cat Catalog, ctes map[string]*Query) []string {
+	derived := map[string]*Query{} // by the alias q reads it by
+	for _, f := range q.From {
+		inner := f.Subquery
+		if inner == nil && f.Schema == "" {
+			inner = ctes[f.Table]
+		}
+		if inner != nil && len(inner.Joins) > 0 && !inner.Distinct && len(inner.GroupBy) == 0 && !hasAggregate(inner) {
+			derived[f.Alias] = inner
+		}
+	}
+	if len(derived) == 0 {
+		return nil
+	}
+	var out []string
+	seen := map[string]bool{}
+	eachInflatable(q, func(f *Func, name, path string) {
+		for _, a := range f.Args {
+			for _, c := range valueColumnsFirst(a) {
+				inner := derived[c.Table]
+				col := inner.PassedThrough(c.Column)
+				if col == nil {
+					continue
+				}
+				_, repeated := repeatedSources(inner, cat)
+				rp, hit := repeated[col.Table]
+				key := name + "\x00" + c.Table + "\x00" + c.Column
+				if !hit || seen[key] {
+					continue
+				}
+				seen[key] = true
+				out = append(out, path+": "+rp.said(fmt.Sprintf("%s(%s.%s)", name, c.Table, c.Column), c.Table))
+				return
+			}
+		}
+	})
+	return out
+}
+
+// eachInflatable calls f for each aggregate of q's select and having
+// (path names where) that a repeated row changes: SUM, AVG, COUNT of an
+// argument, not DISTINCT; not inside subqueries or windows.
+func eachInflatable(q *Query, f func(fn *Func, name, path string)) {
+	check := func(e Expr, path string) {
+		Inspect(e, func(n Node) bool {
+			switch fn := n.(type) {
+			case *Query, *Window:
+				return false
+			case *Func:
+				name := strings.ToUpper(fn.Name)
+				if fn.Distinct || len(fn.Args) == 0 || !slices.Contains(inflatable, name) {
+					return true
+				}
+				f(fn, name, path)
+				return false
+			}
+			return true
+		})
+	}
+	for i, it := range q.Select {
+		check(it.Expr, fmt.Sprintf("select[%d]", i))
+	}
+	if q.Having != nil {
+		check(q.Having, "having")
+	}
 }
 
 // repeat says why a source's rows repeat: the table that refers to another
@@ -58,6 +145,58 @@ func queryFanout(q *Query, cat Catalog) []string {
 	if len(q.Joins) == 0 {
 		return nil
 	}
+	tables, repeated := repeatedSources(q, cat)
+	if len(repeated) == 0 {
+		return nil
+	}
+	var out []string
+	seen := map[string]bool{}
+	eachInflatable(q, func(f *Func, name, path string) {
+		if perJoinedRow(f.Args, tables, repeated) {
+			// SUM(il.Quantity * t.UnitPrice): a value of each joined
+			// row, which counts once however often the track repeats
+			return
+		}
+		for _, a := range f.Args {
+			for _, c := range valueColumnsFirst(a) {
+				rp, hit := repeated[c.Table]
+				key := name + "\x00" + c.Table + "\x00" + c.Column
+				if !hit || seen[key] {
+					continue
+				}
+				seen[key] = true // one warning per aggregate, of its first repeated column
+				what := fmt.Sprintf("%s(%s.%s)", name, c.Table, c.Column)
+				if a != Expr(c) {
+					// AVG(p.amount / s.mrr) is not AVG(s.mrr)
+					what = fmt.Sprintf("%s of an expression of %s.%s", name, c.Table, c.Column)
+				}
+				out = append(out, path+": "+rp.said(what, ""))
+				return
+			}
+		}
+	})
+	return out
+}
+
+// said is the warning of what (an aggregate of a column of the repeated
+// source), whose rows repeat inside the derived table in ("" when the
+// join is the aggregate's own query).
+func (rp repeat) said(what, in string) string {
+	why := fmt.Sprintf("%s refers to %s by a foreign key", rp.by, rp.via)
+	if rp.undeclared {
+		why = fmt.Sprintf("several %s rows share one join key value, as the profile saw", rp.by)
+	}
+	where := ""
+	if in != "" {
+		where = " inside " + in
+	}
+	return fmt.Sprintf("%s counts each %s row once per joined %s row%s (%s), so the figure is inflated unless that is meant; aggregate %s alone in a subquery (or a CTE) and join its result, or test %s with exists",
+		what, rp.table, rp.by, where, why, rp.table, rp.by)
+}
+
+// repeatedSources are q's stored sources by alias and, of those, the ones
+// whose rows its joins repeat.
+func repeatedSources(q *Query, cat Catalog) (map[string]*TableInfo, map[string]repeat) {
 	tables := map[string]*TableInfo{}
 	for _, f := range q.From {
 		if f.Table == "" {
@@ -116,60 +255,7 @@ func queryFanout(q *Query, cat Catalog) []string {
 			}
 		}
 	}
-	if len(repeated) == 0 {
-		return nil
-	}
-	var out []string
-	seen := map[string]bool{}
-	check := func(e Expr, path string) {
-		Inspect(e, func(n Node) bool {
-			switch f := n.(type) {
-			case *Query, *Window:
-				return false
-			case *Func:
-				name := strings.ToUpper(f.Name)
-				if f.Distinct || len(f.Args) == 0 || !slices.Contains(inflatable, name) {
-					return true
-				}
-				if perJoinedRow(f.Args, tables, repeated) {
-					// SUM(il.Quantity * t.UnitPrice): a value of each
-					// joined row, which counts once however often the
-					// track repeats
-					return false
-				}
-				warned := false // one warning per aggregate, of its first repeated column
-				for _, a := range f.Args {
-					for _, c := range valueColumnsFirst(a) {
-						rp, hit := repeated[c.Table]
-						key := name + "\x00" + c.Table + "\x00" + c.Column
-						if hit && !seen[key] && !warned {
-							seen[key], warned = true, true
-							why := fmt.Sprintf("%s refers to %s by a foreign key", rp.by, rp.via)
-							if rp.undeclared {
-								why = fmt.Sprintf("several %s rows share one join key value, as the profile saw", rp.by)
-							}
-							what := fmt.Sprintf("%s(%s.%s)", name, c.Table, c.Column)
-							if a != Expr(c) {
-								// AVG(p.amount / s.mrr) is not AVG(s.mrr)
-								what = fmt.Sprintf("%s of an expression of %s.%s", name, c.Table, c.Column)
-							}
-							out = append(out, fmt.Sprintf("%s: %s counts each %s row once per joined %s row (%s), so the figure is inflated unless that is meant; aggregate %s alone in a subquery (or a CTE) and join its result, or test %s with exists",
-								path, what, rp.table, rp.by, why, rp.table, rp.by))
-						}
-					}
-				}
-				return false
-			}
-			return true
-		})
-	}
-	for i, it := range q.Select {
-		check(it.Expr, fmt.Sprintf("select[%d]", i))
-	}
-	if q.Having != nil {
-		check(q.Having, "having")
-	}
-	return out
+	return tables, repeated
 }
 
 // perJoinedRow reports whether args name a column of a source whose rows

@@ -2849,8 +2849,8 @@ var mutations = []mutation{
 	{
 		Name: "fanout-names-column-as-aggregate",
 		File: "planast/validate/fanout.go",
-		Old:  "\t\t\t\t\t\t\tif a != Expr(c) {",
-		New:  "\t\t\t\t\t\t\tif false {",
+		Old:  "\t\t\t\tif a != Expr(c) {",
+		New:  "\t\t\t\tif false {",
 		Pkgs: []string{"./planast"}, Run: "TestValidateWarnsJoinFanOut",
 	},
 	{
@@ -3559,5 +3559,40 @@ var mutations = []mutation{
 		Old:  "\tif !ok {\n\t\treturn planInput{datasource: flagDS, plan: doc}, nil\n",
 		New:  "\tif !ok {\n\t\treturn planInput{plan: doc}, nil\n",
 		Pkgs: []string{"./internal/app/cli"}, Run: "TestPlanRunTakesToolArguments",
+	},
+	{
+		Name: "derived-columns-not-followed",
+		File: "engine/emptyrange/emptyrange.go",
+		Old:  "\t\tif derived != nil {\n",
+		New:  "\t\tif derived != nil && false {\n",
+		Pkgs: []string{"./engine"}, Run: "TestWarningsFollowColumnsThroughDerivedTables",
+	},
+	{
+		Name: "cte-columns-not-followed",
+		File: "engine/emptyrange/emptyrange.go",
+		Old:  "derived = ctes[f.Table] // a CTE's name hides a stored table's",
+		New:  "derived = nil",
+		Pkgs: []string{"./engine"}, Run: "TestWarningsFollowColumnsThroughDerivedTables",
+	},
+	{
+		Name: "fanout-through-derived-unsaid",
+		File: "planast/validate/fanout.go",
+		Old:  "\t\t\tout = append(out, derivedFanout(q, cat, ctes)...)\n",
+		New:  "",
+		Pkgs: []string{"./planast"}, Run: "TestValidateWarnsJoinFanOut",
+	},
+	{
+		Name: "fanout-through-cte-unsaid",
+		File: "planast/validate/fanout.go",
+		Old:  "\t\t\tinner = ctes[f.Table]\n",
+		New:  "\t\t\tinner = nil\n",
+		Pkgs: []string{"./planast"}, Run: "TestValidateWarnsJoinFanOut",
+	},
+	{
+		Name: "fanout-through-aggregating-derived",
+		File: "planast/validate/fanout.go",
+		Old:  "!inner.Distinct && len(inner.GroupBy) == 0 && !hasAggregate(inner) {",
+		New:  "!inner.Distinct {",
+		Pkgs: []string{"./planast"}, Run: "TestValidateWarnsJoinFanOut",
 	},
 }
