@@ -55,12 +55,13 @@ func castTargets(c *schema.Column, p *schema.ColumnProfile) []planast.CastType {
 	return nil
 }
 
-// numberLike is an amount written for people: a currency sign or code,
-// thousands separators, a percent sign, parentheses for a negative
-// ('$1,200.00', '€ 85', '12.5%', '(300)', '1 200,50'). A cast reads each
-// as NULL, so a column of them summed after a cast is nearly all NULL,
-// which is when saying so matters most.
-var numberLike = regexp.MustCompile(`^\s*[-+(]?\s*(\p{Sc}|[A-Z]{3}\s)?\s*[0-9][0-9,.' \x{00a0}]*\s*(%|\p{Sc})?\)?\s*$`)
+// numberLike is an amount or a quantity written for people: a currency
+// sign or code, thousands separators, a percent sign, parentheses for a
+// negative, a unit after it ('$1,200.00', '€ 85', '12.5%', '(300)',
+// '1 200,50', '12,5kg', '0.225 t', '800 lbs'). A cast reads each as NULL,
+// so a column of them summed after a cast is nearly all NULL, which is
+// when saying so matters most.
+var numberLike = regexp.MustCompile(`^\s*[-+(]?\s*(\p{Sc}|[A-Z]{3}\s)?\s*[0-9][0-9,.' \x{00a0}]*\s*(%|\p{Sc}|\p{L}{1,5}\.?)?\)?\s*$`)
 
 // dateLike is a date written with separators in another order or shape
 // than ISO's: day or month first, slashes or dots, an optional time after.

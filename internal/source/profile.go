@@ -277,18 +277,19 @@ func (p *SQLProfiler) profileColumn(ctx context.Context, src string, c *schema.C
 		return prof, nil
 	}
 	var q string
-	if isText && distinct <= AllValuesMax {
+	top := !(isText && distinct <= AllValuesMax) // the most frequent values, not all
+	if !top {
 		prof.AllValues = sampled == 0
 		q = fmt.Sprintf(`SELECT %[1]s FROM %[2]s WHERE %[1]s IS NOT NULL GROUP BY %[1]s ORDER BY %[3]s`, e.expr, src, e.order)
 	} else {
 		prof.AllValues = sampled == 0 && distinct <= TopValues
-		q = fmt.Sprintf(`SELECT %[1]s FROM %[2]s WHERE %[1]s IS NOT NULL GROUP BY %[1]s ORDER BY count(*) DESC, %[3]s LIMIT %[4]d`, e.expr, src, e.order, TopValues)
+		q = fmt.Sprintf(`SELECT %[1]s FROM %[2]s WHERE %[1]s IS NOT NULL GROUP BY %[1]s ORDER BY count(*) DESC, %[3]s LIMIT %[4]d`, e.expr, src, e.order, SampleCandidates)
 	}
 	samples, err := p.Query(ctx, q, AllValuesMax)
 	if err != nil {
 		return nil, err
 	}
-	AddSamples(prof, samples.Rows, nil)
+	AddSamples(prof, DiverseSamples(samples.Rows, TopValues, top), nil)
 	return prof, nil
 }
 

@@ -3595,4 +3595,18 @@ var mutations = []mutation{
 		New:  "!inner.Distinct {",
 		Pkgs: []string{"./planast"}, Run: "TestValidateWarnsJoinFanOut",
 	},
+	{
+		Name: "quantities-with-units-not-numbers",
+		File: "internal/source/castnulls.go",
+		Old:  "(%|\\p{Sc}|\\p{L}{1,5}\\.?)?",
+		New:  "(%|\\p{Sc})?",
+		Pkgs: []string{"./engine"}, Run: "TestQuantitiesWithUnitsAreNumbersAsText",
+	},
+	{
+		Name: "samples-not-diverse",
+		File: "internal/source/samples.go",
+		Old:  "if k := shape(s); !seen[k] {",
+		New:  "if k := shape(s); true || !seen[k] {",
+		Pkgs: []string{"./engine"}, Run: "TestQuantitiesWithUnitsAreNumbersAsText",
+	},
 }

@@ -198,17 +198,18 @@ func (s *SQLite) profileColumn(ctx context.Context, src string, c *schema.Column
 		return p, nil
 	}
 	var q string
-	if c.Type == planast.TypeText && distinct <= source.AllValuesMax {
+	top := !(c.Type == planast.TypeText && distinct <= source.AllValuesMax) // the most frequent values, not all
+	if !top {
 		p.AllValues = sampled == 0
 		q = fmt.Sprintf(`SELECT %[1]s FROM %[2]s AS s WHERE %[1]s IS NOT NULL GROUP BY %[1]s ORDER BY %[1]s`, col, src)
 	} else {
 		p.AllValues = sampled == 0 && distinct <= source.TopValues
-		q = fmt.Sprintf(`SELECT %[1]s FROM %[2]s AS s WHERE %[1]s IS NOT NULL GROUP BY %[1]s ORDER BY count(*) DESC, %[1]s LIMIT %[3]d`, col, src, source.TopValues)
+		q = fmt.Sprintf(`SELECT %[1]s FROM %[2]s AS s WHERE %[1]s IS NOT NULL GROUP BY %[1]s ORDER BY count(*) DESC, %[1]s LIMIT %[3]d`, col, src, source.SampleCandidates)
 	}
 	samples, err := s.profileFetch(ctx, q, source.AllValuesMax)
 	if err != nil {
 		return nil, err
 	}
-	source.AddSamples(p, samples.Rows, func(v any) any { return source.EncodeValue(v, enc) })
+	source.AddSamples(p, source.DiverseSamples(samples.Rows, source.TopValues, top), func(v any) any { return source.EncodeValue(v, enc) })
 	return p, nil
 }
