@@ -12,7 +12,9 @@
 // subquery, an equality of two columns or a correlated subquery ('C004 '
 // against 'C004': keyWarnings), a literal that matches one spelling of a
 // value the column holds in several (status = 'paid' beside 'Paid' and
-// 'paid ': variantLiterals) and a GROUP BY that splits them or a
+// 'paid ': variantLiterals), or of a column cleaned with LOWER, UPPER or
+// TRIM while values spelled nearly alike stay apart ('delivred':
+// foldNearMisses), and a GROUP BY that splits them or a
 // COUNT(DISTINCT) that counts each (splitGroups), casts and text comparisons of text dates in several
 // forms (mixedWarnings, textDateFilters, with the expression that reads
 // them: dateFix), a reading by the written day of text timestamps whose

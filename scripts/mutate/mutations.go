@@ -3609,4 +3609,18 @@ var mutations = []mutation{
 		New:  "if k := shape(s); true || !seen[k] {",
 		Pkgs: []string{"./engine"}, Run: "TestQuantitiesWithUnitsAreNumbersAsText",
 	},
+	{
+		Name: "cleaned-comparison-near-spellings-unsaid",
+		File: "engine/warnings/warnings.go",
+		Old:  "\tout = append(out, foldNearMisses(snap, plan, stored)...)\n",
+		New:  "",
+		Pkgs: []string{"./engine"}, Run: "TestCleanedComparisonNamesNearSpellings",
+	},
+	{
+		Name: "cleaned-comparison-fix-not-cleaned",
+		File: "engine/warnings/foldnear.go",
+		Old:  "list = append(list, fmt.Sprintf(`{\"kind\": \"literal\", \"value\": %s}`, jsonText(clean(v))))",
+		New:  "list = append(list, fmt.Sprintf(`{\"kind\": \"literal\", \"value\": %s}`, jsonText(v)))",
+		Pkgs: []string{"./engine"}, Run: "TestCleanedComparisonNamesNearSpellings",
+	},
 }

@@ -1,0 +1,162 @@
+package warnings
+
+import (
+	"encoding/json"
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/nl2sql/nl2sql/engine/emptyrange"
+	"github.com/nl2sql/nl2sql/internal/schema"
+	"github.com/nl2sql/nl2sql/planast"
+)
+
+// foldNearMisses explain a comparison of a column cleaned by LOWER, UPPER
+// or TRIM with a literal (LOWER(TRIM(status)) = 'delivered', the merge a
+// spelling warning itself suggests) while the column also stores values
+// spelled nearly alike ('delivred'), which no change of case or spaces
+// merges: their rows are left out and nothing said so once the plan
+// folded. The stored values must all be known; the literal must match
+// some of them once folded; near means what variantLiteral means by it
+// (an edit or two, the same first two letters, no digits). The fix lists
+// the near spellings as the cleaned expression writes them.
+func foldNearMisses(snap *schema.Snapshot, plan *planast.Query, stored func(string, string, string) []string) []string {
+	var out []string
+	seen := map[string]bool{}
+	eachQuery(plan, func(q *planast.Query) {
+		inspectQuery(q, func(e planast.Expr) {
+			var x planast.Expr
+			var lits []planast.Expr
+			op := ""
+			switch b := e.(type) {
+			case *planast.Binary:
+				if b.Op != "=" && b.Op != "!=" {
+					return
+				}
+				x, lits, op = b.Left, []planast.Expr{b.Right}, b.Op
+				if _, ok := b.Left.(*planast.Literal); ok {
+					x, lits[0] = b.Right, b.Left
+				}
+			case *planast.In:
+				x, lits, op = b.Expr, b.List, "IN"
+				if b.Negated {
+					op = "NOT IN"
+				}
+			default:
+				return
+			}
+			ref, clean := cleaned(x)
+			if ref == nil {
+				return
+			}
+			t, c := emptyrange.TableOfColumn(snap, q, ref)
+			if c == nil || !textual(c) {
+				return
+			}
+			vals, all := knownValues(t, c, stored)
+			if !all {
+				return
+			}
+			if w := foldNearMiss(x, op, lits, vals, clean); w != "" && !seen[w] {
+				seen[w] = true
+				out = append(out, w)
+			}
+		})
+	})
+	return out
+}
+
+// foldNearMiss is foldNearMisses' check of one comparison x op lits.
+func foldNearMiss(x planast.Expr, op string, lits []planast.Expr, vals []string, clean func(string) string) string {
+	var kept []string
+	for _, l := range lits {
+		if lit, ok := l.(*planast.Literal); ok && lit.Type == planast.TString && !slices.Contains(kept, lit.Text) {
+			kept = append(kept, lit.Text)
+		}
+	}
+	if len(kept) == 0 {
+		return ""
+	}
+	var near []string
+	for _, lit := range kept {
+		matched := false
+		var others []string
+		for _, v := range vals {
+			switch cv := clean(v); {
+			case cv == lit:
+				matched = true
+			case !slices.Contains(kept, cv) && loose(v) != loose(lit):
+				others = append(others, v)
+			}
+		}
+		if !matched || hasDigit(lit) {
+			continue
+		}
+		for _, v := range planast.Near(lit, others) {
+			if !hasDigit(v) && samePrefix(lit, v) && !slices.Contains(near, v) {
+				near = append(near, v)
+			}
+		}
+	}
+	if len(near) == 0 {
+		return ""
+	}
+	slices.Sort(near)
+	near = near[:min(len(near), maxVariants)]
+	effect := "their rows are left out"
+	if op == "!=" || op == "NOT IN" {
+		effect = "their rows are kept"
+	}
+	expr, err := json.Marshal(x)
+	if err != nil {
+		return ""
+	}
+	list := make([]string, 0, len(kept)+len(near))
+	for _, v := range append(slices.Clone(kept), near...) {
+		list = append(list, fmt.Sprintf(`{"kind": "literal", "value": %s}`, jsonText(clean(v))))
+	}
+	list = slices.Compact(list)
+	neg := ""
+	if op == "!=" || op == "NOT IN" {
+		neg = `, "negated": true`
+	}
+	return fmt.Sprintf(`the comparison of a cleaned column with %s merges letter case and spaces, but the column also stores %s, spelled nearly alike, which no cleaning of case or spaces merges: %s unless the question means the exact spelling; to take them too use {"kind": "in", "expr": %s, "list": [%s]%s}`,
+		someQuoted(kept), someQuoted(near), effect, expr, strings.Join(list, ", "), neg)
+}
+
+// cleaned is the column x reads through LOWER, UPPER and TRIM (at least
+// one of them), and what those do to a value; nil when x is anything else.
+func cleaned(x planast.Expr) (*planast.Column, func(string) string) {
+	var steps []func(string) string
+	for {
+		switch e := x.(type) {
+		case *planast.Column:
+			if len(steps) == 0 {
+				return nil, nil
+			}
+			return e, func(s string) string {
+				for i := len(steps) - 1; i >= 0; i-- {
+					s = steps[i](s)
+				}
+				return s
+			}
+		case *planast.Func:
+			if len(e.Args) != 1 {
+				return nil, nil
+			}
+			switch strings.ToUpper(e.Name) {
+			case "LOWER":
+				steps = append(steps, strings.ToLower)
+			case "UPPER":
+				steps = append(steps, strings.ToUpper)
+			case "TRIM":
+				steps = append(steps, strings.TrimSpace)
+			default:
+				return nil, nil
+			}
+			x = e.Args[0]
+		default:
+			return nil, nil
+		}
+	}
+}
