@@ -3623,4 +3623,18 @@ var mutations = []mutation{
 		New:  "list = append(list, fmt.Sprintf(`{\"kind\": \"literal\", \"value\": %s}`, jsonText(v)))",
 		Pkgs: []string{"./engine"}, Run: "TestCleanedComparisonNamesNearSpellings",
 	},
+	{
+		Name: "pg-wrong-service-read-as-a-row",
+		File: "internal/source/postgres/postgres.go",
+		Old:  "if connecting && !strings.Contains(err.Error(), \"timeout\")",
+		New:  "if false && connecting && !strings.Contains(err.Error(), \"timeout\")",
+		Pkgs: []string{"./internal/source/postgres"}, Run: "TestConnectingToSomethingElseSaysSo",
+	},
+	{
+		Name: "pg-connect-waits-for-ever",
+		File: "internal/source/postgres/postgres.go",
+		Old:  "\t\tcfg.ConnConfig.ConnectTimeout = connectTimeout\n",
+		New:  "",
+		Pkgs: []string{"./internal/source/postgres"}, Run: "TestConnectingToSomethingElseSaysSo",
+	},
 }

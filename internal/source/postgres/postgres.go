@@ -30,6 +30,10 @@ const pgMaxMessageBytes = 4 * source.MaxValueBytes
 // slow statement first and the connection stays usable.
 const pgTimeoutGrace = 2 * time.Second
 
+// connectTimeout bounds a connection's dial and start-up when the DSN sets
+// no connect_timeout (a variable so that tests wait less).
+var connectTimeout = 10 * time.Second
+
 // pgDefaultSearchPath is the search_path of every session unless the DSN
 // names one.
 const pgDefaultSearchPath = "public"
@@ -87,6 +91,12 @@ func OpenPostgres(ctx context.Context, id, dsn string, opts source.Options) (*Po
 	}
 	cfg.MaxConns = source.QueryConns
 	cfg.ConnConfig.MaxProtocolMessageBodyLen = pgMaxMessageBytes
+	if cfg.ConnConfig.ConnectTimeout == 0 {
+		// a DSN without connect_timeout waits for ever on a server that
+		// accepts the connection and never answers, and the open then
+		// failed at the query's limit, blaming busy connections
+		cfg.ConnConfig.ConnectTimeout = connectTimeout
+	}
 	rp := cfg.ConnConfig.RuntimeParams
 	if rp["search_path"] == "" {
 		rp["search_path"] = pgDefaultSearchPath
@@ -337,12 +347,20 @@ func pgError(err error, timeout time.Duration) *source.Error {
 		return source.Errorf(source.CodeQueryFailed, err, "", "the query failed: %s", pe.Message)
 	}
 	var tooBig *pgproto3.ExceededMaxBodyLenErr
+	var ce *pgconn.ConnectError
+	connecting := errors.As(err, &ce)
+	if connecting && !strings.Contains(err.Error(), "timeout") && !strings.Contains(err.Error(), "refused") && !errors.As(err, new(net.Error)) {
+		// the connection was made but what answered is no PostgreSQL
+		// server (an HTTP service's "HTTP/1.1 403" read as a message
+		// length said "a row is larger than 64 MiB"): a wrong port
+		return source.Errorf(source.CodeUnavailable, err, "check the DSN's port: another service (HTTP, a proxy, another database) listens there; PostgreSQL's default port is 5432",
+			"the server at the DSN's host and port did not answer as PostgreSQL")
+	}
 	if errors.As(err, &tooBig) {
 		return source.Errorf(source.CodeQueryFailed, err, "select fewer or shorter values", "a row is larger than %d MiB", pgMaxMessageBytes>>20)
 	}
-	var ce *pgconn.ConnectError
 	var ne net.Error
-	if errors.As(err, &ce) || errors.As(err, &ne) || pgconn.SafeToRetry(err) {
+	if connecting || errors.As(err, &ne) || pgconn.SafeToRetry(err) {
 		// the reason, never the address: callers of a shared server need not
 		// learn where its databases live (the cause, kept in Err, is logged)
 		detail := err.Error()

@@ -1,0 +1,76 @@
+package postgres
+
+import (
+	"context"
+	"errors"
+	"net"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/nl2sql/nl2sql/internal/source"
+)
+
+// fakeServer listens on loopback and answers each connection with reply
+// (nil: reads and never answers) until the test ends; its port.
+func fakeServer(t *testing.T, reply []byte) string {
+	t.Helper()
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { l.Close() })
+	go func() {
+		for {
+			c, err := l.Accept()
+			if err != nil {
+				return
+			}
+			go func() {
+				defer c.Close()
+				buf := make([]byte, 4096)
+				_, _ = c.Read(buf)
+				if reply != nil {
+					_, _ = c.Write(reply)
+					return
+				}
+				time.Sleep(5 * time.Second)
+			}()
+		}
+	}()
+	_, port, _ := net.SplitHostPort(l.Addr().String())
+	return port
+}
+
+// The threat: a DSN with a wrong port is a common typo (8080, a proxy's
+// port). Another service's answer was read as a PostgreSQL message and
+// the user told "a row is larger than 64 MiB"; a service that accepts the
+// connection and never answers held the open for the query's whole limit
+// and was blamed on busy connections. Each says what it is, at once or
+// within the connect timeout, as DATASOURCE_UNAVAILABLE with a hint.
+func TestConnectingToSomethingElseSaysSo(t *testing.T) {
+	old := connectTimeout
+	connectTimeout = 500 * time.Millisecond
+	t.Cleanup(func() { connectTimeout = old })
+	for _, c := range []struct {
+		name  string
+		reply []byte
+		says  string
+	}{
+		{"an HTTP service", []byte("HTTP/1.1 403 Forbidden\r\nContent-Length: 0\r\n\r\n"), "did not answer as PostgreSQL"},
+		{"a silent service", nil, "the connection timed out"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			port := fakeServer(t, c.reply)
+			start := time.Now()
+			_, err := OpenPostgres(context.Background(), "x", "postgres://u@127.0.0.1:"+port+"/x?sslmode=disable", source.Options{Timeout: 20 * time.Second})
+			var se *source.Error
+			if !errors.As(err, &se) || se.Code != source.CodeUnavailable || !strings.Contains(se.Msg, c.says) || se.Hint == "" {
+				t.Fatalf("open: %v, want DATASOURCE_UNAVAILABLE saying %q with a hint", err, c.says)
+			}
+			if d := time.Since(start); d > 5*time.Second {
+				t.Errorf("the open took %v, past the connect timeout", d)
+			}
+		})
+	}
+}
