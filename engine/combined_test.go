@@ -378,3 +378,31 @@ func TestCombinedDecimalsKeepTheirPlacesOrSaySo(t *testing.T) {
 		}
 	}
 }
+
+// The threat: an inner join of orders to deliveries warned that 1,000
+// orders match no delivery, "… or the databases write the key two
+// ways", and the host spent calls proving the keys alike, though every
+// delivery matched an order: the rows left out were orders never
+// delivered. When the other side matches whole, the warning says so;
+// when both sides have rows left out, it does not.
+func TestUnmatchedKeysSayWhenTheOtherSideMatchesWhole(t *testing.T) {
+	e := combinedEngine(t, "")
+	known := strings.Replace(ticketCounts, `"group_by"`, `"where": {"kind": "binary", "op": "!=", "left": {"kind": "column", "table": "t", "column": "account_id"}, "right": {"kind": "literal", "value": 9}}, "group_by"`, 1)
+	innerJoin := strings.Replace(perAccount, `"type": "left", `, "", 1)
+	for _, c := range []struct {
+		tickets string
+		whole   bool
+	}{{known, true}, {ticketCounts, false}} {
+		res, err := e.RunCombined(context.Background(), combined(activeAccounts, c.tickets, innerJoin))
+		if err != nil {
+			t.Fatal(err)
+		}
+		w := warningWith(res.Warnings, `rows of source "acc": account_id matches no row of source "tk"`)
+		if w == "" {
+			t.Fatalf("warnings %q: want the accounts with no ticket named", res.Warnings)
+		}
+		if said := strings.Contains(w, `every row of source "tk" matches a row of source "acc", so the keys are written alike`); said != c.whole {
+			t.Errorf("warning %q: the other side matched whole: %v, said so: %v", w, c.whole, said)
+		}
+	}
+}

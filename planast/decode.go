@@ -60,7 +60,12 @@ func parseDoc(data []byte, lim Limits, what string) (any, *decoder, error) {
 	jd.UseNumber()
 	var v any
 	if err := jd.Decode(&v); err != nil {
-		return nil, nil, NewError(CodeMalformed, "", "%s is not valid JSON: %v", what, err)
+		// with the fault's line and column: a file's author finds it
+		msg := JSONTextError(string(data))
+		if msg == "" {
+			msg = err.Error()
+		}
+		return nil, nil, NewError(CodeMalformed, "", "%s is not valid JSON: %s", what, msg)
 	}
 	if err := CheckDuplicateKeys(data, what); err != nil {
 		return nil, nil, err

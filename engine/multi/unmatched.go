@@ -67,9 +67,8 @@ func unmatched(ctx context.Context, db *duckcompute.DB, plan *planast.Query, ref
 		for _, on := range j.On {
 			lcols, rcols = append(lcols, on.LeftColumn), append(rcols, on.RightColumn)
 		}
-		check := func(from string, fromCols []string, other string, otherCols []string) {
-			c, ok := countUnmatched(ctx, db, from, fromCols, other, otherCols, outs[other])
-			if !ok || c.n == 0 {
+		check := func(from string, fromCols []string, other string, otherCols []string, c count, otherAll bool) {
+			if c.n == 0 {
 				return
 			}
 			rows := rowsText(c.n)
@@ -84,6 +83,11 @@ func unmatched(ctx context.Context, db *duckcompute.DB, plan *planast.Query, ref
 				w += fmt.Sprintf(": source %q's plan keeps only some of its rows, which may be why; if not, the two databases do not hold the same records or write the key two ways", refs[other])
 			default:
 				w += ": if they belong in the answer, the two databases do not hold the same records or write the key two ways"
+			}
+			if otherAll {
+				// keys written two ways leave rows of both sides unmatched:
+				// a side matched whole says the keys are written alike
+				w += fmt.Sprintf("; every row of source %q matches a row of source %q, so the keys are written alike: these are records source %q does not hold (e.g. orders never delivered), left out as an inner join means", refs[other], refs[from], refs[other])
 			}
 			if c.text && len(fromCols) == 1 {
 				if n, ex := looseMatches(ctx, db, from, fromCols[0], other, otherCols[0]); n > 0 {
@@ -100,8 +104,14 @@ func unmatched(ctx context.Context, db *duckcompute.DB, plan *planast.Query, ref
 		// keeps 'apt-011247' with no visit, and the host reads "no visit"
 		// where the databases only spell the code apart.
 		if j.Type == "" || j.Type == planast.JoinInner {
-			check(lt, lcols, rt, rcols)
-			check(rt, rcols, lt, lcols)
+			l, lok := countUnmatched(ctx, db, lt, lcols, rt, rcols, outs[rt])
+			r, rok := countUnmatched(ctx, db, rt, rcols, lt, lcols, outs[lt])
+			if lok {
+				check(lt, lcols, rt, rcols, l, rok && r.n == 0)
+			}
+			if rok {
+				check(rt, rcols, lt, lcols, r, lok && l.n == 0)
+			}
 			continue
 		}
 		if len(lcols) == 1 {

@@ -3,11 +3,10 @@ package planning
 import (
 	"bytes"
 	"encoding/json"
-	"errors"
-	"fmt"
 	"regexp"
 	"strings"
-	"unicode/utf8"
+
+	"github.com/nl2sql/nl2sql/planast"
 )
 
 // SuppliedHint says what to do about a refused supplied plan (run_plan,
@@ -20,7 +19,7 @@ func SuppliedHint(doc []byte) string {
 	if json.Unmarshal(trimmed, &inner) == nil && strings.HasPrefix(strings.TrimSpace(inner), "{") {
 		// a string that holds broken JSON must say so: told to "send the
 		// object itself", its author sends the same broken text unquoted
-		if bad := JSONTextError(inner); bad != "" {
+		if bad := planast.JSONTextError(inner); bad != "" {
 			return "the plan arrived as a JSON string, and its text is not valid JSON: " + bad + "; fix the JSON and send the plan as an object"
 		}
 		return "the plan arrived as a JSON string holding JSON: send the object itself, not its text"
@@ -50,34 +49,3 @@ const HintSQLText = "a plan is a JSON query tree, never SQL text: the server nev
 
 // sqlStart matches text that opens like a SQL statement.
 var sqlStart = regexp.MustCompile(`(?i)^\s*(select|with|insert|update|delete|create|drop|pragma|explain)\b`)
-
-// JSONTextError says why text is not one valid JSON value, with the
-// position of the fault as line, column and byte offset ("invalid
-// character '}' looking for beginning of object key string at line 1,
-// column 14 (byte 13)"), or "" when it is valid. The position is what lets
-// the author of a long plan find the fault.
-func JSONTextError(text string) string {
-	var v any
-	err := json.Unmarshal([]byte(text), &v)
-	if err == nil {
-		return ""
-	}
-	var se *json.SyntaxError
-	if !errors.As(err, &se) {
-		return err.Error()
-	}
-	if se.Offset >= int64(len(text)) && strings.HasPrefix(se.Error(), "unexpected end") {
-		return fmt.Sprintf("%s: the text ends (after %d bytes) before its brackets and strings close", se.Error(), len(text))
-	}
-	// Offset counts the bytes read up to and including the offending one
-	off := int(se.Offset) - 1
-	if off < 0 {
-		off = 0
-	}
-	if off > len(text) {
-		off = len(text)
-	}
-	line := 1 + strings.Count(text[:off], "\n")
-	col := 1 + utf8.RuneCountInString(text[strings.LastIndex(text[:off], "\n")+1:off])
-	return fmt.Sprintf("%s at line %d, column %d (byte %d)", se.Error(), line, col, off)
-}

@@ -52,6 +52,11 @@ type Options struct {
 	// datasource still opening (the server: 1s); 0 waits as long as the
 	// request may run.
 	OpenWait time.Duration
+	// Reprofile profiles every datasource again whatever its stored
+	// profile's age (nl2sql index --reprofile): data written since the
+	// last profile is otherwise read again only once the profile is a day
+	// old, and its warnings speak of the values it had.
+	Reprofile bool
 }
 
 // Open loads the config file at path and builds the engine. Datasources open
@@ -134,6 +139,9 @@ func OpenConfig(cfg *config.Config, logger *slog.Logger, o Options) (*App, error
 		HandOver:     o.Planner == nil && o.Record == "" && !o.NoCacheReads,
 		ResultTokens: cfg.Results.TokenBudget}
 	opts.Today = func() string { return time.Now().UTC().Format("2006-01-02") }
+	if o.Reprofile {
+		opts.ProfileMaxAge = time.Nanosecond // every stored profile is too old
+	}
 	if err := applyScaling(cfg, &opts, logger, o); err != nil { // test-time scaling (scaling.go)
 		return nil, fmt.Errorf("%s: %w", cfg.File, err)
 	}

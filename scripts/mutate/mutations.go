@@ -2842,8 +2842,8 @@ var mutations = []mutation{
 	{
 		Name: "broken-json-string-told-to-send-the-object",
 		File: "engine/planning/supplied.go",
-		Old:  "if bad := JSONTextError(inner); bad != \"\" {",
-		New:  "if bad := JSONTextError(inner); false && bad != \"\" {",
+		Old:  "if bad := planast.JSONTextError(inner); bad != \"\" {",
+		New:  "if bad := planast.JSONTextError(inner); false && bad != \"\" {",
 		Pkgs: []string{"./engine/planning", "./mcp"}, Run: "TestSuppliedHintNamesTheWrongForm|TestPlanAsAJSONStringOverMCP",
 	},
 	{
@@ -3636,5 +3636,26 @@ var mutations = []mutation{
 		Old:  "\t\tcfg.ConnConfig.ConnectTimeout = connectTimeout\n",
 		New:  "",
 		Pkgs: []string{"./internal/source/postgres"}, Run: "TestConnectingToSomethingElseSaysSo",
+	},
+	{
+		Name: "malformed-plan-without-position",
+		File: "planast/decode.go",
+		Old:  "\t\tmsg := JSONTextError(string(data))\n",
+		New:  "\t\tmsg := \"\"\n",
+		Pkgs: []string{"./planast"}, Run: "TestMalformedPlanNamesWhereItBreaks",
+	},
+	{
+		Name: "index-reprofile-ignored",
+		File: "internal/app/app.go",
+		Old:  "\t\topts.ProfileMaxAge = time.Nanosecond // every stored profile is too old\n",
+		New:  "",
+		Pkgs: []string{"./internal/app/cli"}, Run: "TestIndexReprofileReadsWrittenData",
+	},
+	{
+		Name: "unmatched-other-side-whole-unsaid",
+		File: "engine/multi/unmatched.go",
+		Old:  "\t\t\tif otherAll {\n",
+		New:  "\t\t\tif otherAll && false {\n",
+		Pkgs: []string{"./engine"}, Run: "TestUnmatchedKeysSayWhenTheOtherSideMatchesWhole",
 	},
 }

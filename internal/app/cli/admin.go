@@ -108,14 +108,14 @@ func cacheCmd(logger *slog.Logger) *cobra.Command {
 
 func indexCmd(logger *slog.Logger) *cobra.Command {
 	var ds string
-	var asJSON bool
+	var asJSON, reprofile bool
 	var src *configSource
 	cmd := &cobra.Command{
 		Use:   "index",
-		Short: "Build or refresh snapshots, profiles and retrieval indexes (nothing changed = no profiling)",
+		Short: "Build or refresh snapshots, profiles and retrieval indexes (nothing changed = no profiling; --reprofile after writes of data)",
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			a, err := src.open(logger, app.Options{})
+			a, err := src.open(logger, app.Options{Reprofile: reprofile})
 			if err != nil {
 				return err
 			}
@@ -172,6 +172,7 @@ func indexCmd(logger *slog.Logger) *cobra.Command {
 	src = configFlags(cmd)
 	cmd.Flags().StringVar(&ds, "datasource", "", "only this datasource")
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print the reports as JSON")
+	cmd.Flags().BoolVar(&reprofile, "reprofile", false, "profile every datasource again, whatever its stored profile's age (after writes of data, which change no schema or row count; else a profile is read again once a day old)")
 	return cmd
 }
 
@@ -181,7 +182,7 @@ func printIndexReport(out io.Writer, r engine.IndexReport) {
 		return
 	}
 	what := map[engine.SnapshotStatus]string{
-		engine.SnapshotReused:    "unchanged (schema and row counts); profile reused",
+		engine.SnapshotReused:    "unchanged (schema and row counts); profile reused (--reprofile reads it again)",
 		engine.SnapshotNew:       "changed; profiled and stored as a new version",
 		engine.SnapshotRefreshed: "profile refreshed; data unchanged",
 		engine.SnapshotUnstored:  "profiled (no state store)",
