@@ -41,6 +41,25 @@ func folded(s string) string {
 	return foldedUnicode(s)
 }
 
+// spelling is the key under which two stored values are one value
+// written two ways: folded, and for a value without digits also with its
+// spaces, underscores, hyphens and dots dropped ('checked_out', 'Checked
+// Out' and 'checkedout' are one status; 'e-mail' is 'email'). Digits keep
+// their separators: '1.5' is not '15', nor 'A-12' 'A12' surely.
+func spelling(s string) string {
+	f := folded(s)
+	if hasDigit(f) {
+		return f
+	}
+	return strings.Map(func(r rune) rune {
+		switch r {
+		case ' ', '_', '-', '.':
+			return -1
+		}
+		return r
+	}, f)
+}
+
 // foldedASCII is folded for a value of ASCII bytes alone (most stored
 // values), without the Unicode transforms, which allocate and cost more
 // than the rest of a warning's checks together: on ASCII, composition and

@@ -61,10 +61,10 @@ func variantLiteral(snap *schema.Snapshot, q *planast.Query, x, pattern planast.
 		}
 	}
 	vals = slices.DeleteFunc(vals, func(v string) bool { return listed[v] && v != lit.Text })
-	want := folded(lit.Text)
+	want := spelling(lit.Text)
 	var same, others []string
 	for _, v := range vals {
-		if v != lit.Text && folded(v) == want {
+		if v != lit.Text && spelling(v) == want {
 			same = append(same, v)
 		} else if v != lit.Text {
 			others = append(others, v)
@@ -289,7 +289,8 @@ func spellingsWarning(ref *planast.Column, vals []string, said func(first []stri
 }
 
 // spellings finds the values of vals spelled several ways (by letter
-// case, surrounding spaces or punctuation): the first such set, a note
+// case, surrounding spaces, punctuation or word separators: spelling):
+// the first such set, a note
 // of how many more there are, and the expression of ref that merges them
 // ("" when punctuation differs, which LOWER and TRIM cannot merge). first
 // is nil when every value has one spelling.
@@ -299,7 +300,7 @@ func spellings(ref *planast.Column, vals []string) (first []string, more, fix st
 	folds := make([]string, len(vals))
 	distinct := make(map[string]struct{}, len(vals))
 	for i, v := range vals {
-		folds[i] = folded(v)
+		folds[i] = spelling(v)
 		distinct[folds[i]] = struct{}{}
 	}
 	if len(distinct) == len(vals) {

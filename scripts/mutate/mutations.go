@@ -3658,4 +3658,18 @@ var mutations = []mutation{
 		New:  "\t\t\tif otherAll && false {\n",
 		Pkgs: []string{"./engine"}, Run: "TestUnmatchedKeysSayWhenTheOtherSideMatchesWhole",
 	},
+	{
+		Name: "spelling-keeps-word-separators",
+		File: "engine/warnings/fold.go",
+		Old:  "\t\tcase ' ', '_', '-', '.':\n\t\t\treturn -1\n",
+		New:  "",
+		Pkgs: []string{"./engine"}, Run: "TestSpellingsThatDifferInWordSeparatorsAreNamed",
+	},
+	{
+		Name: "spelling-drops-separators-of-codes",
+		File: "engine/warnings/fold.go",
+		Old:  "\tif hasDigit(f) {\n\t\treturn f\n\t}\n",
+		New:  "",
+		Pkgs: []string{"./engine"}, Run: "TestSpellingsThatDifferInWordSeparatorsAreNamed",
+	},
 }
