@@ -49,6 +49,17 @@ func everyEngine(stmts []string) []engineSpec {
 	}
 }
 
+// runAir runs plan on e's datasource "air" (everyEngine's), failing the
+// test on an error.
+func runAir(t *testing.T, e *Engine, plan string) *Result {
+	t.Helper()
+	res, err := e.RunPlan(context.Background(), "air", []byte(plan))
+	if err != nil {
+		t.Fatalf("%s: %v", plan, err)
+	}
+	return res
+}
+
 // specEngine is an engine serving spec, closed when the test ends.
 func specEngine(t *testing.T, spec DatasourceSpec) *Engine {
 	t.Helper()

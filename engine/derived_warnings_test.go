@@ -1,7 +1,6 @@
 package engine
 
 import (
-	"context"
 	"slices"
 	"testing"
 )
@@ -36,14 +35,7 @@ func TestWarningsFollowColumnsThroughDerivedTables(t *testing.T) {
 	for _, en := range everyEngine(stmts) {
 		t.Run(en.name, func(t *testing.T) {
 			e := specEngine(t, en.spec(t))
-			warn := func(plan string) []string {
-				t.Helper()
-				res, err := e.RunPlan(context.Background(), "air", []byte(plan))
-				if err != nil {
-					t.Fatalf("%s: %v", plan, err)
-				}
-				return res.Warnings
-			}
+			warn := func(plan string) []string { return runAir(t, e, plan).Warnings }
 			for _, c := range []struct{ name, direct, sub, cte string }{
 				{"spellings", count(direct, status), count(subquery, status), withCTE(count(viaCTE, status))},
 				{"text dates", count(direct, dates), count(subquery, dates), withCTE(count(viaCTE, dates))},

@@ -1,7 +1,6 @@
 package engine
 
 import (
-	"context"
 	"fmt"
 	"strings"
 	"testing"
@@ -28,14 +27,7 @@ func TestCleanedComparisonNamesNearSpellings(t *testing.T) {
 	for _, en := range everyEngine(stmts) {
 		t.Run(en.name, func(t *testing.T) {
 			e := specEngine(t, en.spec(t))
-			run := func(plan string) *Result {
-				t.Helper()
-				res, err := e.RunPlan(context.Background(), "air", []byte(plan))
-				if err != nil {
-					t.Fatalf("%s: %v", plan, err)
-				}
-				return res
-			}
+			run := func(plan string) *Result { return runAir(t, e, plan) }
 			res := run(count(eq(cleanStatus, "delivered")))
 			w := warningWith(res.Warnings, "spelled nearly alike, which no cleaning")
 			if fmt.Sprint(res.Rows) != "[[3]]" || !strings.Contains(w, `"Delivred "`) {

@@ -1,7 +1,6 @@
 package engine
 
 import (
-	"context"
 	"fmt"
 	"strings"
 	"testing"
@@ -29,14 +28,7 @@ func TestSpellingsThatDifferInWordSeparatorsAreNamed(t *testing.T) {
 	for _, en := range everyEngine(stmts) {
 		t.Run(en.name, func(t *testing.T) {
 			e := specEngine(t, en.spec(t))
-			run := func(plan string) *Result {
-				t.Helper()
-				res, err := e.RunPlan(context.Background(), "air", []byte(plan))
-				if err != nil {
-					t.Fatalf("%s: %v", plan, err)
-				}
-				return res
-			}
+			run := func(plan string) *Result { return runAir(t, e, plan) }
 			w := warningWith(run(count(eq("status", "checked_out"))).Warnings, "but the column also stores")
 			if !strings.Contains(w, `"Checked Out"`) || !strings.Contains(w, `"checkedout"`) {
 				t.Fatalf("warning %q: want 'Checked Out' and 'checkedout' named", w)

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/nl2sql/nl2sql/index/schemactx"
 	"github.com/nl2sql/nl2sql/internal/cellfmt"
 	"github.com/nl2sql/nl2sql/internal/schema"
 	"github.com/nl2sql/nl2sql/planast"
@@ -19,10 +20,7 @@ func SnapshotText(s *schema.Snapshot) string {
 	for _, t := range s.Tables {
 		rows := ""
 		if t.RowCount != nil {
-			rows = fmt.Sprintf(", %d rows", *t.RowCount)
-			if t.DuplicateRows > 0 {
-				rows += fmt.Sprintf(", %d repeat another row exactly", t.DuplicateRows)
-			}
+			rows = fmt.Sprintf(", %d rows%s", *t.RowCount, schemactx.Copies(t))
 		}
 		fmt.Fprintf(&b, "\n%s.%s (%s%s)\n", t.Schema, t.Name, t.Kind, rows)
 		pk := map[string]bool{}

@@ -163,9 +163,11 @@ func sortedTables(snap *schema.Snapshot) []schema.Table {
 	return tables
 }
 
-// copies says how many rows of t repeat another exactly, after its row
-// count: a planner that reads it before summing dedups first.
-func copies(t schema.Table) string {
+// Copies says how many rows of t repeat another exactly, after its row
+// count (", 43 repeat another row exactly"; "" for none): a planner that
+// reads it before summing dedups first. describe_schema's text says it
+// the same way.
+func Copies(t schema.Table) string {
 	if t.DuplicateRows == 0 {
 		return ""
 	}
@@ -176,7 +178,7 @@ func copies(t schema.Table) string {
 func writeTable(b *strings.Builder, snap *schema.Snapshot, t schema.Table) {
 	b.WriteString(planName(snap.PlanName(&t)))
 	if t.RowCount != nil {
-		fmt.Fprintf(b, " (%d rows%s)", *t.RowCount, copies(t))
+		fmt.Fprintf(b, " (%d rows%s)", *t.RowCount, Copies(t))
 	}
 	b.WriteString(":")
 	pk := map[string]bool{}
