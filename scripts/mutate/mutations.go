@@ -3672,4 +3672,11 @@ var mutations = []mutation{
 		New:  "",
 		Pkgs: []string{"./engine"}, Run: "TestSpellingsThatDifferInWordSeparatorsAreNamed",
 	},
+	{
+		Name: "pg-dsn-option-typo-is-a-query-failure",
+		File: "internal/source/postgres/postgres.go",
+		Old:  "case code == \"42704\" && strings.HasPrefix(pe.Message, \"unrecognized configuration parameter\"):",
+		New:  "case false:",
+		Pkgs: []string{"./internal/source/postgres"}, Run: "TestMisspeltDSNOptionNamesTheOption",
+	},
 }

@@ -19,6 +19,7 @@ import (
 	"github.com/jackc/pgx/v5/pgxpool"
 
 	"github.com/nl2sql/nl2sql/internal/schema"
+	"github.com/nl2sql/nl2sql/planast"
 )
 
 // pgMaxMessageBytes caps one protocol message from the server, so one row
@@ -339,6 +340,11 @@ func pgError(err error, timeout time.Duration) *source.Error {
 			// the server's own reason (no such role, a wrong password): the
 			// DSN is the operator's, and "refused" alone sent them guessing
 			return source.Errorf(source.CodeUnavailable, err, dsnHint, "the database refused the login: %s", pe.Message)
+		case code == "42704" && strings.HasPrefix(pe.Message, "unrecognized configuration parameter"):
+			// a DSN key pgx does not know goes to the server as a setting:
+			// a misspelt option ("sslmod") is refused at the login
+			return source.Errorf(source.CodeUnavailable, err, dsnOptionHint(pe.Message),
+				"the server refused a setting the DSN names: %s", pe.Message)
 		case code == "3D000":
 			return source.Errorf(source.CodeUnavailable, err, dsnHint, "the database does not exist")
 		case strings.HasPrefix(code, "08"), strings.HasPrefix(code, "57P"), code == "53300":
@@ -394,6 +400,25 @@ const WritableRoleHint = "connect as a read-only role: one that owns nothing and
 	"queries still run in READ ONLY transactions"
 
 const dsnHint = "check the datasource's dsn (its --db argument, or dsn: in nl2sql.yaml)"
+
+// dsnOptions are the connection options a DSN commonly sets (libpq's
+// names, which pgx reads); any other key is sent to the server as a
+// setting.
+var dsnOptions = []string{"host", "port", "dbname", "user", "password", "passfile", "sslmode", "sslrootcert", "sslcert", "sslkey",
+	"sslpassword", "connect_timeout", "application_name", "search_path", "target_session_attrs", "options", "statement_timeout"}
+
+// dsnOptionHint names the option nearest to the unknown setting of msg
+// ("unrecognized configuration parameter \"sslmod\"").
+func dsnOptionHint(msg string) string {
+	name := msg
+	if _, q, ok := strings.Cut(msg, `"`); ok {
+		name, _, _ = strings.Cut(q, `"`)
+	}
+	if near := planast.Nearest(name, dsnOptions); near != "" {
+		return fmt.Sprintf("%s in the DSN is no connection option: did you mean %s? Fix the datasource's dsn (its --db argument, or dsn: in nl2sql.yaml)", name, near)
+	}
+	return fmt.Sprintf("%s in the DSN is no connection option nor a server setting; %s", name, dsnHint)
+}
 
 // checkRole refuses a role that can write (see OpenPostgres), or logs it
 // when Options.AllowWritableRole is set. It is also the first query, so a

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/nl2sql/nl2sql/internal/source"
+	"github.com/nl2sql/nl2sql/internal/source/sourcetest"
 )
 
 // fakeServer listens on loopback and answers each connection with reply
@@ -72,5 +73,22 @@ func TestConnectingToSomethingElseSaysSo(t *testing.T) {
 				t.Errorf("the open took %v, past the connect timeout", d)
 			}
 		})
+	}
+}
+
+// The threat: a misspelt DSN option ("sslmod=disable") goes to the
+// server as a setting, which refuses the login; it read as QUERY_FAILED
+// with no hint, as if a query were wrong. It is DATASOURCE_UNAVAILABLE
+// naming the option nearest to the typo.
+func TestMisspeltDSNOptionNamesTheOption(t *testing.T) {
+	f := sourcetest.NewPGFixture(t)
+	sep := "?"
+	if strings.Contains(f.ReadOnly, "?") {
+		sep = "&"
+	}
+	_, err := OpenPostgres(context.Background(), "x", f.ReadOnly+sep+"sslmod=disable", source.Options{})
+	var se *source.Error
+	if !errors.As(err, &se) || se.Code != source.CodeUnavailable || !strings.Contains(se.Hint, "did you mean sslmode?") {
+		t.Fatalf("open: %#v, want DATASOURCE_UNAVAILABLE whose hint names sslmode", err)
 	}
 }
