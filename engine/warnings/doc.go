@@ -14,7 +14,8 @@
 // value the column holds in several (status = 'paid' beside 'Paid' and
 // 'paid ': variantLiterals), or of a column cleaned with LOWER, UPPER or
 // TRIM while values spelled nearly alike stay apart ('delivred':
-// foldNearMisses), and a GROUP BY that splits them or a
+// foldNearMisses; a GROUP BY that keeps such near spellings apart in a
+// column that writes some value several ways: nearGroups), and a GROUP BY that splits them or a
 // COUNT(DISTINCT) that counts each (splitGroups), casts and text comparisons of text dates in several
 // forms (mixedWarnings, textDateFilters, with the expression that reads
 // them: dateFix), a reading by the written day of text timestamps whose

@@ -3,6 +3,7 @@ package warnings
 import (
 	"encoding/json"
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 
@@ -122,6 +123,71 @@ func foldNearMiss(x planast.Expr, op string, lits []planast.Expr, vals []string,
 	}
 	return fmt.Sprintf(`the comparison of a cleaned column with %s merges letter case and spaces, but the column also stores %s, spelled nearly alike, which no cleaning of case or spaces merges: %s unless the question means the exact spelling; to take them too use {"kind": "in", "expr": %s, "list": [%s]%s}`,
 		someQuoted(kept), someQuoted(near), effect, expr, strings.Join(list, ", "), neg)
+}
+
+// nearGroups explain a GROUP BY of a text column, bare or cleaned with
+// LOWER, UPPER or TRIM, whose known values hold two spelled nearly alike
+// that neither the cleaning nor the spelling rule merges ('canceled' and
+// 'cancelled', 'delivred' and 'delivered'): each is a group of its own,
+// with part of one value's rows, after a plan did what the split-group
+// warning advised (GROUP BY LOWER(status)). Near means what it means to
+// variantLiteral, and as there only in a column that writes some value
+// several ways. Groups by the table's whole key are left out.
+func nearGroups(snap *schema.Snapshot, plan *planast.Query, stored func(string, string, string) []string) []string {
+	var out []string
+	eachQuery(plan, func(q *planast.Query) {
+		for _, g := range q.GroupBy {
+			x := groupedExpr(q, g)
+			ref, clean := cleaned(x)
+			if ref == nil {
+				if ref, _ = x.(*planast.Column); ref == nil {
+					continue
+				}
+				clean = func(s string) string { return s }
+			}
+			t, c := emptyrange.TableOfColumn(snap, q, ref)
+			if c == nil || !textual(c) || groupsByKey(snap, q, ref.Table) {
+				continue
+			}
+			vals, all := knownValues(t, c, stored)
+			if !all {
+				continue
+			}
+			// only a column that writes some value several ways: names
+			// and places spelled nearly alike ('Austria', 'Australia')
+			// are different values in a column written one way
+			groups, spelt, messy := map[string]bool{}, map[string]string{}, false
+			for _, v := range vals {
+				groups[clean(v)] = true
+				if o, ok := spelt[spelling(v)]; ok && o != v {
+					messy = true
+				}
+				spelt[spelling(v)] = v
+			}
+			if !messy {
+				continue
+			}
+			keys := slices.Sorted(maps.Keys(groups))
+			var pairs []string
+			for i, a := range keys {
+				if hasDigit(a) {
+					continue
+				}
+				for _, b := range planast.Near(a, keys[i+1:]) {
+					if !hasDigit(b) && samePrefix(a, b) && spelling(a) != spelling(b) {
+						pairs = append(pairs, fmt.Sprintf("%q and %q", a, b))
+					}
+				}
+			}
+			if len(pairs) == 0 {
+				continue
+			}
+			expr, _ := json.Marshal(x)
+			out = append(out, fmt.Sprintf("grouping by %s makes groups of values spelled nearly alike: %s are separate groups, each with part of one value's rows unless they are different values; map them to one with a case expression before grouping",
+				expr, strings.Join(pairs[:min(len(pairs), maxVariants)], ", ")))
+		}
+	})
+	return out
 }
 
 // cleaned is the column x reads through LOWER, UPPER and TRIM (at least

@@ -64,6 +64,7 @@ func unread(snap *schema.Snapshot, dialect string, plan *planast.Query, stored f
 	out = append(out, Filters(snap, dialect, plan, empty, stored)...)
 	out = append(out, variantLiterals(snap, plan, stored)...)
 	out = append(out, foldNearMisses(snap, plan, stored)...)
+	out = append(out, nearGroups(snap, plan, stored)...)
 	out = append(out, likeCaseMisses(snap, plan, stored, empty)...)
 	out = append(out, splitGroups(snap, plan, stored)...)
 	out = append(out, textDateFilters(snap, plan)...)

@@ -3679,4 +3679,18 @@ var mutations = []mutation{
 		New:  "case false:",
 		Pkgs: []string{"./internal/source/postgres"}, Run: "TestMisspeltDSNOptionNamesTheOption",
 	},
+	{
+		Name: "near-groups-unsaid",
+		File: "engine/warnings/warnings.go",
+		Old:  "\tout = append(out, nearGroups(snap, plan, stored)...)\n",
+		New:  "",
+		Pkgs: []string{"./engine"}, Run: "TestGroupingKeepsNearSpellingsApartIsNamed",
+	},
+	{
+		Name: "near-groups-in-tidy-columns",
+		File: "engine/warnings/foldnear.go",
+		Old:  "\t\t\tif !messy {\n",
+		New:  "\t\t\tif !messy && false {\n",
+		Pkgs: []string{"./engine"}, Run: "TestGroupingKeepsNearSpellingsApartIsNamed",
+	},
 }
