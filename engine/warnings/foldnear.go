@@ -145,12 +145,8 @@ func nearGroups(snap *schema.Snapshot, plan *planast.Query, stored func(string, 
 				}
 				clean = func(s string) string { return s }
 			}
-			t, c := emptyrange.TableOfColumn(snap, q, ref)
-			if c == nil || !textual(c) || groupsByKey(snap, q, ref.Table) {
-				continue
-			}
-			vals, all := knownValues(t, c, stored)
-			if !all {
+			c, vals := groupValues(snap, q, ref, stored)
+			if c == nil {
 				continue
 			}
 			// only a column that writes some value several ways: names

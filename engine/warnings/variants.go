@@ -193,12 +193,8 @@ func splitGroups(snap *schema.Snapshot, plan *planast.Query, stored func(string,
 			if !ok {
 				continue
 			}
-			t, c := emptyrange.TableOfColumn(snap, q, ref)
-			if c == nil || !textual(c) || groupsByKey(snap, q, ref.Table) {
-				continue
-			}
-			vals, all := knownValues(t, c, stored)
-			if !all {
+			c, vals := groupValues(snap, q, ref, stored)
+			if c == nil {
 				continue
 			}
 			if w := splitGroup(ref, c, vals); w != "" {
@@ -227,6 +223,21 @@ func splitGroups(snap *schema.Snapshot, plan *planast.Query, stored func(string,
 		return true
 	})
 	return out
+}
+
+// groupValues is the text column ref reads as a GROUP BY item of q and
+// its values, when the profile knows them all; nil when ref is no such
+// column, or q groups by its table's whole key (each group one row).
+func groupValues(snap *schema.Snapshot, q *planast.Query, ref *planast.Column, stored func(string, string, string) []string) (*schema.Column, []string) {
+	t, c := emptyrange.TableOfColumn(snap, q, ref)
+	if c == nil || !textual(c) || groupsByKey(snap, q, ref.Table) {
+		return nil, nil
+	}
+	vals, all := knownValues(t, c, stored)
+	if !all {
+		return nil, nil
+	}
+	return c, vals
 }
 
 // groupsByKey reports whether q groups by the whole primary key of the
