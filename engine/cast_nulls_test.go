@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/nl2sql/nl2sql/internal/schema"
 	"github.com/nl2sql/nl2sql/internal/source/sourcetest"
 	"github.com/nl2sql/nl2sql/internal/store"
 	"github.com/nl2sql/nl2sql/planast"
@@ -58,6 +59,17 @@ func runAir(t *testing.T, e *Engine, plan string) *Result {
 		t.Fatalf("%s: %v", plan, err)
 	}
 	return res
+}
+
+// airSnapshot is the snapshot of e's datasource "air" as the caller sees
+// it, profile included.
+func airSnapshot(t *testing.T, e *Engine) *schema.Snapshot {
+	t.Helper()
+	snap, err := e.VisibleSnapshot(context.Background(), "air")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return snap
 }
 
 // specEngine is an engine serving spec, closed when the test ends.

@@ -33,11 +33,7 @@ func TestCopiedRowsAreNamed(t *testing.T) {
 	for _, en := range everyEngine(stmts) {
 		t.Run(en.name, func(t *testing.T) {
 			e := specEngine(t, en.spec(t))
-			snap, err := e.VisibleSnapshot(context.Background(), "air")
-			if err != nil {
-				t.Fatal(err)
-			}
-			for _, tb := range snap.Tables {
+			for _, tb := range airSnapshot(t, e).Tables {
 				want := map[string]int64{"costs": 3}[tb.Name] // NULL equal to NULL; 'tyre' and 'tyres' differ
 				if tb.DuplicateRows != want {
 					t.Errorf("%s: %d rows counted as copies, want %d", tb.Name, tb.DuplicateRows, want)

@@ -5,8 +5,6 @@ import (
 	"fmt"
 	"strings"
 	"testing"
-
-	"github.com/nl2sql/nl2sql/internal/schema"
 )
 
 // The threat: weights stored as text with their units ('0.225 t',
@@ -34,16 +32,10 @@ func TestQuantitiesWithUnitsAreNumbersAsText(t *testing.T) {
 	for _, en := range everyEngine(stmts) {
 		t.Run(en.name, func(t *testing.T) {
 			e := specEngine(t, en.spec(t))
-			snap, err := e.VisibleSnapshot(context.Background(), "air")
-			if err != nil {
-				t.Fatal(err)
-			}
-			tb, _ := snap.Lookup("", "shipments")
-			var c *schema.Column
-			for i := range tb.Columns {
-				if tb.Columns[i].Name == "weight" {
-					c = &tb.Columns[i]
-				}
+			tb, _ := airSnapshot(t, e).Lookup("", "shipments")
+			c, ok := tb.Column("weight")
+			if !ok || c.Profile == nil {
+				t.Fatalf("shipments.weight: %v, profile %v", ok, c)
 			}
 			units := 0
 			for _, u := range []string{" t", " kg", "kg", " lbs"} {

@@ -1,6 +1,7 @@
 package warnings
 
 import (
+	"fmt"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -39,6 +40,19 @@ func folded(s string) string {
 		return out
 	}
 	return foldedUnicode(s)
+}
+
+// foldedExpr is x (the plan JSON of a text expression) in TRIM when
+// values differ in surrounding spaces and in LOWER when they differ in
+// letter case: the expression that makes such values equal.
+func foldedExpr(x string, spaces, letters bool) string {
+	if spaces {
+		x = fmt.Sprintf(`{"kind": "func", "name": "TRIM", "args": [%s]}`, x)
+	}
+	if letters {
+		x = fmt.Sprintf(`{"kind": "func", "name": "LOWER", "args": [%s]}`, x)
+	}
+	return x
 }
 
 // spelling is the key under which two stored values are one value

@@ -235,14 +235,7 @@ func keyWarning(p keyPair, stored func(string, string, string) []string, empty b
 	}
 	call := func(s side) string {
 		arg, _ := json.Marshal(map[string]string{"kind": "column", "table": s.alias, "column": s.name})
-		x := string(arg)
-		if m.spaces {
-			x = fmt.Sprintf(`{"kind": "func", "name": "TRIM", "args": [%s]}`, x)
-		}
-		if m.letters {
-			x = fmt.Sprintf(`{"kind": "func", "name": "LOWER", "args": [%s]}`, x)
-		}
-		return x
+		return foldedExpr(string(arg), m.spaces, m.letters)
 	}
 	lead := ""
 	if empty && !m.paired { // the keys are why: no value has an exact partner

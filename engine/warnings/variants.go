@@ -347,13 +347,7 @@ func spellings(ref *planast.Column, vals []string) (first []string, more, fix st
 		more = fmt.Sprintf(" (and %d more values spelled several ways)", len(split)-1)
 	}
 	if !other {
-		fix = fmt.Sprintf(`{"kind": "column", "table": %s, "column": %s}`, jsonText(ref.Table), jsonText(ref.Column))
-		if spaces {
-			fix = fmt.Sprintf(`{"kind": "func", "name": "TRIM", "args": [%s]}`, fix)
-		}
-		if letters {
-			fix = fmt.Sprintf(`{"kind": "func", "name": "LOWER", "args": [%s]}`, fix)
-		}
+		fix = foldedExpr(fmt.Sprintf(`{"kind": "column", "table": %s, "column": %s}`, jsonText(ref.Table), jsonText(ref.Column)), spaces, letters)
 	}
 	return split[0], more, fix
 }

@@ -73,6 +73,7 @@ func derivedFanout(q *Query, cat Catalog, ctes map[string]*Query) []string {
 	}
 	var out []string
 	seen := map[string]bool{}
+	repeatedIn := map[string]map[string]repeat{} // by the derived table's alias, worked out once
 	eachInflatable(q, func(f *Func, name, path string) {
 		for _, a := range f.Args {
 			for _, c := range valueColumnsFirst(a) {
@@ -81,7 +82,11 @@ func derivedFanout(q *Query, cat Catalog, ctes map[string]*Query) []string {
 				if col == nil {
 					continue
 				}
-				_, repeated := repeatedSources(inner, cat)
+				repeated, ok := repeatedIn[c.Table]
+				if !ok {
+					_, repeated = repeatedSources(inner, cat)
+					repeatedIn[c.Table] = repeated
+				}
 				rp, hit := repeated[col.Table]
 				key := name + "\x00" + c.Table + "\x00" + c.Column
 				if !hit || seen[key] {

@@ -1239,7 +1239,7 @@ var mutations = []mutation{
 	},
 	{
 		Name: "join-key-warning-suggests-wrong-call",
-		File: "engine/warnings/keys.go",
+		File: "engine/warnings/fold.go",
 		Old:  `x = fmt.Sprintf(` + "`" + `{"kind": "func", "name": "TRIM", "args": [%s]}` + "`" + `, x)`,
 		New:  `x = fmt.Sprintf(` + "`" + `{"kind": "func", "name": "UPPER", "args": [%s]}` + "`" + `, x)`,
 		Pkgs: []string{"./engine"}, Run: "TestJoinOnKeysThatDifferInSpacesIsNamed",
@@ -2736,9 +2736,9 @@ var mutations = []mutation{
 	},
 	{
 		Name: "split-groups-fix-keeps-spaces",
-		File: "engine/warnings/variants.go",
-		Old:  "\t\tif spaces {\n\t\t\tfix = fmt.Sprintf(`{\"kind\": \"func\", \"name\": \"TRIM\"",
-		New:  "\t\tif false {\n\t\t\tfix = fmt.Sprintf(`{\"kind\": \"func\", \"name\": \"TRIM\"",
+		File: "engine/warnings/fold.go",
+		Old:  "\tif spaces {\n\t\tx = fmt.Sprintf(`{\"kind\": \"func\", \"name\": \"TRIM\"",
+		New:  "\tif false {\n\t\tx = fmt.Sprintf(`{\"kind\": \"func\", \"name\": \"TRIM\"",
 		Pkgs: []string{"./engine"}, Run: "TestGroupsSplitBySpellingAreNamed",
 	},
 	{
