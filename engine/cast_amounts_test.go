@@ -114,3 +114,53 @@ func TestCastExampleIsNotABlank(t *testing.T) {
 		})
 	}
 }
+
+// Threat: refunds written 'EUR 2.49' beside '€2.29' and '2.50'. The fix
+// read one example and removed only the euro sign, so the amounts with a
+// currency code stayed NULL after the pasted cast and the total looked
+// complete. The cast given reads every form the samples show: codes,
+// signs, spaces and decimal commas ('EUR 1.234,50'); a unit written in
+// lower case ('12 kgs') or in capitals that are no ISO currency code ('800
+// LBS') is not taken for a currency.
+func TestCastFixReadsCurrencyCodesAndEveryForm(t *testing.T) {
+	for _, c := range []struct {
+		name, values, want string
+	}{
+		{"codes", "('€2.29'), ('EUR 2.49'), ('2.50'), ('EUR 10.00'), ('12.00 EUR'), (NULL)", "29.28"},
+		{"decimal comma", "('EUR 2,49'), ('€1.234,50'), ('3,00'), ('4,01 EUR')", "1244"},
+	} {
+		db := []string{
+			"CREATE TABLE sales (price TEXT)",
+			"INSERT INTO sales (price) VALUES " + c.values,
+		}
+		for _, en := range everyEngine(db) {
+			t.Run(c.name+"/"+en.name, func(t *testing.T) {
+				e := specEngine(t, en.spec(t))
+				res, err := e.RunPlan(context.Background(), "air", salesTotal(`{"kind":"column","table":"s","column":"price"}`))
+				if err != nil {
+					t.Fatal(err)
+				}
+				w := warningWith(res.Warnings, "the cast to")
+				if !strings.Contains(w, `remove "EUR"`) {
+					t.Fatalf("warnings %q: want the currency code removed", res.Warnings)
+				}
+				got := runWarningsCast(t, e, w)
+				if len(got.Rows) != 1 || strings.TrimSuffix(fmt.Sprint(got.Rows[0][0]), ".00") != c.want || warningWith(got.Warnings, "the cast to") != "" {
+					t.Errorf("the warning's cast: rows %v warnings %q, want %s and no value lost", got.Rows, got.Warnings, c.want)
+				}
+			})
+		}
+	}
+	db := []string{
+		"CREATE TABLE sales (price TEXT)",
+		"INSERT INTO sales (price) VALUES ('12 kgs'), ('3 kgs'), ('800 LBS'), ('4')",
+	}
+	e := specEngine(t, everyEngine(db)[0].spec(t))
+	res, err := e.RunPlan(context.Background(), "air", salesTotal(`{"kind":"column","table":"s","column":"price"}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if w := warningWith(res.Warnings, "the cast to"); strings.Contains(w, "amounts written for people") {
+		t.Errorf("a unit taken for a currency: %q", w)
+	}
+}

@@ -256,3 +256,73 @@ func TestAggregateOverATableWithARepeatedIDIsNamed(t *testing.T) {
 		}
 	}
 }
+
+// The threat: a column that writes 'N/A', 'n/a' or 'unknown' for a
+// missing phone number beside NULL: "customers with a phone" as phone IS
+// NOT NULL counted the placeholders as phones, COUNT(phone) too, and
+// "without one" as IS NULL left them out, with nothing said. Each is
+// named with a test that, pasted, counts what the data means; 'NA' among
+// two-letter country codes is a country, not a missing value.
+func TestNoValueWordsAreMissingToo(t *testing.T) {
+	db := []string{
+		"CREATE TABLE customers (id INTEGER PRIMARY KEY, phone TEXT, country TEXT)",
+		"INSERT INTO customers VALUES (1, '555-0101', 'NA'), (2, 'N/A', 'DE'), (3, 'n/a ', 'NA'), (4, NULL, 'FR'), (5, 'unknown', 'DE'), (6, '', 'US'), (7, '555-0102', NULL)",
+	}
+	query := func(sel, where string) []byte {
+		doc := `{"select":[{"expr":` + sel + `,"alias":"n"}],"from":[{"table":"customers","alias":"c"}]`
+		if where != "" {
+			doc += `,"where":` + where
+		}
+		return []byte(doc + `}`)
+	}
+	count := `{"kind":"func","name":"COUNT","args":[]}`
+	isNull := func(col string, negated bool) string {
+		return fmt.Sprintf(`{"kind":"is_null","negated":%v,"expr":{"kind":"column","table":"c","column":"%s"}}`, negated, col)
+	}
+	for _, en := range everyEngine(db) {
+		t.Run(en.name, func(t *testing.T) {
+			e := specEngine(t, en.spec(t))
+			ctx := context.Background()
+			for _, c := range []struct {
+				negated    bool
+				says, join string
+				want       string
+			}{
+				{true, `"phone" IS NOT NULL keeps the rows where "phone" is blank ('' or spaces) or a word written for no value ('N/A', 'UNKNOWN', any case)`, "and", "[[2]]"},
+				{false, `"phone" IS NULL leaves out the rows where "phone" is blank ('' or spaces) or a word written for no value ('N/A', 'UNKNOWN', any case)`, "or", "[[5]]"},
+			} {
+				res, err := e.RunPlan(ctx, "air", query(count, isNull("phone", c.negated)))
+				if err != nil {
+					t.Fatal(err)
+				}
+				_, fix, ok := strings.Cut(warningWith(res.Warnings, c.says), "add ")
+				fix, _, _ = strings.Cut(fix, ` with "`+c.join+`"`)
+				if !ok {
+					t.Fatalf("negated %v: warnings %q, want the placeholders named", c.negated, res.Warnings)
+				}
+				fixed, err := e.RunPlan(ctx, "air", query(count, `{"kind":"binary","op":"`+c.join+`","left":`+isNull("phone", c.negated)+`,"right":`+fix+`}`))
+				if err != nil || fmt.Sprint(fixed.Rows) != c.want {
+					t.Errorf("negated %v, with the fix %s: %v rows %v, want %s", c.negated, fix, err, fixed.Rows, c.want)
+				}
+				if w := warningWith(fixed.Warnings, "written for no value"); w != "" {
+					t.Errorf("the plan with the fix is told again: %q", w)
+				}
+			}
+			res, err := e.RunPlan(ctx, "air", query(`{"kind":"func","name":"COUNT","args":[{"kind":"column","table":"c","column":"phone"}]}`, ""))
+			if err != nil {
+				t.Fatal(err)
+			}
+			_, real, ok := strings.Cut(warningWith(res.Warnings, `COUNT of "phone" counts the rows where "phone" is blank`), "to count only real values, count ")
+			if !ok {
+				t.Fatalf("COUNT(phone): warnings %q, want the placeholders named", res.Warnings)
+			}
+			if fixed, err := e.RunPlan(ctx, "air", query(`{"kind":"func","name":"COUNT","args":[`+real+`]}`, "")); err != nil || fmt.Sprint(fixed.Rows) != "[[2]]" {
+				t.Errorf("COUNT of the warning's expression %s: %v rows %v, want 2", real, err, fixed.Rows)
+			}
+			res, err = e.RunPlan(ctx, "air", query(count, isNull("country", true)))
+			if err != nil || warningWith(res.Warnings, "no value") != "" {
+				t.Errorf("country codes: %v warnings %q, want 'NA' taken as a country", err, res.Warnings)
+			}
+		})
+	}
+}

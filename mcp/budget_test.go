@@ -366,6 +366,7 @@ func TestHiddenTableIsMissing(t *testing.T) {
 		{"describe_schema", map[string]any{"datasource": "big", "table": "secret"}},
 		{"describe_schema", map[string]any{"datasource": "big", "table": "secrets"}},
 		{"describe_schema", map[string]any{"datasource": "big", "table": "main.secret"}},
+		{"describe_schema", map[string]any{"datasource": "big", "tables": []string{"wide", "secret"}}},
 		{"check_plan", map[string]any{"plan": allColumnsPlan("secret", "id")}},
 		{"run_plan", map[string]any{"plan": allColumnsPlan("secret", "id")}},
 	} {
@@ -384,6 +385,32 @@ func TestHiddenTableIsMissing(t *testing.T) {
 	structured(t, res, &e)
 	if !res.IsError || e.Error.Code != "TABLE_NOT_FOUND" || !strings.Contains(e.Error.Message, `did you mean "wide"?`) {
 		t.Errorf("wdie: %s", text(res))
+	}
+}
+
+// A host that asks for several tables and misspells one still gets the
+// others described, and learns which name matched nothing and what it may
+// have meant; only a request where no name matches is an error.
+func TestDescribeSchemaKeepsTheTablesFoundBesideAMisspeltOne(t *testing.T) {
+	f := newBudgetFixture(t)
+	c := f.client(t, "big", f.bare, false, "")
+	res := callTool(t, c, "describe_schema", map[string]any{"datasource": "big", "tables": []string{"blobs", "wdie"}})
+	var out tools.DescribeOutput
+	structured(t, res, &out)
+	if res.IsError || len(out.Tables) != 1 || out.Tables[0].Name != "blobs" {
+		t.Fatalf("the table found was not described: %s", text(res))
+	}
+	if len(out.NotFound) != 1 || out.NotFound[0].Name != "wdie" || !strings.Contains(out.NotFound[0].Message, `did you mean "wide"?`) {
+		t.Errorf("not_found: %+v", out.NotFound)
+	}
+	if !strings.Contains(text(res), `did you mean "wide"?`) || !strings.Contains(text(res), "payload") {
+		t.Errorf("the text names neither the miss nor the table found:\n%s", text(res))
+	}
+	res = callTool(t, c, "describe_schema", map[string]any{"datasource": "big", "tables": []string{"wdie", "blobz"}})
+	var e tools.ErrorOutput
+	structured(t, res, &e)
+	if !res.IsError || e.Error.Code != "TABLE_NOT_FOUND" {
+		t.Errorf("no name matched, yet: %s", text(res))
 	}
 }
 

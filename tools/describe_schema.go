@@ -54,6 +54,17 @@ type DescribeOutput struct {
 	// ProfilesOmitted is set when the page's one table alone would pass
 	// the budget and is shown without its columns' profiles.
 	ProfilesOmitted bool `json:"profiles_omitted,omitempty"`
+	// NotFound lists the names of tables that matched no table the caller
+	// may see, each with the TABLE_NOT_FOUND message and its suggestion;
+	// the tables that were found are described all the same.
+	NotFound []NotFoundTable `json:"not_found,omitempty"`
+}
+
+// NotFoundTable is one name of describe_schema's tables that matched no
+// visible table.
+type NotFoundTable struct {
+	Name    string `json:"name"`
+	Message string `json:"message"`
 }
 
 const describeShape = `{"datasource"?: string, "table"?: string, "tables"?: [string], "filter"?: string, "cursor"?: string}`
@@ -76,7 +87,7 @@ func DescribeSchemaTool() mcpgo.Tool {
   },
   "additionalProperties": false
 }`),
-		json.RawMessage(`{"type": "object", "properties": {"datasource": {"type": "string"}, "dialect": {"type": "string"}, "total_tables": {"type": "integer", "description": "Tables matching the request over all pages."}, "total_columns": {"type": "integer"}, "first_table": {"type": "integer", "description": "1-based position of this page's first table."}, "tables": {"type": "array", "items": {"type": "object"}}, "truncated": {"type": "boolean", "description": "True when more tables follow (next_cursor)."}, "truncated_reason": {"type": "string"}, "next_cursor": {"type": "string", "description": "Pass as cursor, with the same other arguments, for the next page; absent on the last page."}, "profiles_omitted": {"type": "boolean", "description": "True when a table too large for one page is shown without its columns' sample values and ranges."}}, "required": ["datasource", "total_tables", "tables"]}`))
+		json.RawMessage(`{"type": "object", "properties": {"datasource": {"type": "string"}, "dialect": {"type": "string"}, "total_tables": {"type": "integer", "description": "Tables matching the request over all pages."}, "total_columns": {"type": "integer"}, "first_table": {"type": "integer", "description": "1-based position of this page's first table."}, "tables": {"type": "array", "items": {"type": "object"}}, "truncated": {"type": "boolean", "description": "True when more tables follow (next_cursor)."}, "truncated_reason": {"type": "string"}, "next_cursor": {"type": "string", "description": "Pass as cursor, with the same other arguments, for the next page; absent on the last page."}, "profiles_omitted": {"type": "boolean", "description": "True when a table too large for one page is shown without its columns' sample values and ranges."}, "not_found": {"type": "array", "items": {"type": "object", "properties": {"name": {"type": "string"}, "message": {"type": "string"}}}, "description": "Names in tables that matched no table, with a suggestion; the others are described."}}, "required": ["datasource", "total_tables", "tables"]}`))
 }
 
 // DescribeSchemaHandler answers describe_schema calls.
@@ -108,9 +119,16 @@ func DescribeSchemaHandler(eng SchemaDescriber) server.ToolHandlerFunc {
 		if args.Table != "" && len(match) == 0 {
 			return errorResult(tableNotFound(snap, args.Table)), nil
 		}
+		// a misspelt name among several loses none of the others: they are
+		// described and the name is reported with its suggestion
+		var missing []NotFoundTable
 		for _, name := range args.Tables {
 			if !slices.ContainsFunc(match, func(t schema.Table) bool { return tableListed(t, []string{name}) }) {
-				return errorResult(tableNotFound(snap, name)), nil
+				nf := tableNotFound(snap, name)
+				if len(match) == 0 {
+					return errorResult(nf), nil
+				}
+				missing = append(missing, NotFoundTable{Name: name, Message: nf.Msg})
 			}
 		}
 		start := 0
@@ -120,7 +138,7 @@ func DescribeSchemaHandler(eng SchemaDescriber) server.ToolHandlerFunc {
 			// tables before it change
 			start = sort.Search(len(match), func(i int) bool { return tableKey(match[i]) > after })
 		}
-		return describePage(ctx, eng, snap, match, start, args.Datasource, bind, target(BudgetOf(eng)))
+		return describePage(ctx, eng, snap, match, start, args.Datasource, bind, missing, target(BudgetOf(eng)))
 	}
 }
 
@@ -129,13 +147,13 @@ func DescribeSchemaHandler(eng SchemaDescriber) server.ToolHandlerFunc {
 // profiles). Each table is counted once (its JSON and its text); the page
 // is then counted once to verify, dropping tables from its end in the rare
 // case the estimate was short.
-func describePage(ctx context.Context, eng SchemaDescriber, snap *schema.Snapshot, match []schema.Table, start int, datasource string, bind []string, budget int) (*mcpgo.CallToolResult, error) {
+func describePage(ctx context.Context, eng SchemaDescriber, snap *schema.Snapshot, match []schema.Table, start int, datasource string, bind []string, missing []NotFoundTable, budget int) (*mcpgo.CallToolResult, error) {
 	columns := 0
 	for _, t := range match {
 		columns += len(t.Columns)
 	}
 	build := func(tables []schema.Table, omitted bool) (*mcpgo.CallToolResult, error) {
-		out := DescribeOutput{Datasource: snap.Datasource, Dialect: snap.Dialect, TotalTables: len(match), TotalColumns: columns, Tables: tables, ProfilesOmitted: omitted}
+		out := DescribeOutput{Datasource: snap.Datasource, Dialect: snap.Dialect, TotalTables: len(match), TotalColumns: columns, Tables: tables, ProfilesOmitted: omitted, NotFound: missing}
 		if len(tables) > 0 {
 			out.FirstTable = start + 1
 		}
@@ -148,14 +166,21 @@ func describePage(ctx context.Context, eng SchemaDescriber, snap *schema.Snapsho
 		if out.Semantic, err = semanticFor(ctx, eng, datasource, page.TableNames()); err != nil {
 			return nil, err
 		}
-		text := SnapshotText(page) + out.Semantic.Text()
+		var text strings.Builder
+		for _, m := range missing {
+			fmt.Fprintf(&text, "not found: %s\n", m.Message)
+		}
+		if len(missing) > 0 {
+			text.WriteString("(the other tables asked for follow)\n\n")
+		}
+		text.WriteString(SnapshotText(page) + out.Semantic.Text())
 		if omitted {
-			text += "\n(sample values and ranges omitted: this table alone would pass the result's token budget)\n"
+			text.WriteString("\n(sample values and ranges omitted: this table alone would pass the result's token budget)\n")
 		}
 		if out.NextCursor != "" {
-			text += fmt.Sprintf("\n(tables %d-%d of %d, %d columns in all: the rest would pass the result's token budget; pass cursor %q with the same arguments for the next page)\n", start+1, start+len(tables), len(match), columns, out.NextCursor)
+			fmt.Fprintf(&text, "\n(tables %d-%d of %d, %d columns in all: the rest would pass the result's token budget; pass cursor %q with the same arguments for the next page)\n", start+1, start+len(tables), len(match), columns, out.NextCursor)
 		}
-		return mcpgo.NewToolResultStructured(out, text), nil
+		return mcpgo.NewToolResultStructured(out, text.String()), nil
 	}
 	if start >= len(match) {
 		res, err := build([]schema.Table{}, false)

@@ -388,20 +388,27 @@ func cased(pattern planast.Expr) bool {
 }
 
 // blankWarning names an IS [NOT] NULL test of a text column whose
-// profile saw blank values (empty or all spaces) beside its NULLs:
-// "customers with a segment" as segment IS NOT NULL counted the 5 whose
-// segment is empty, and "without one" as IS NULL left them out, with
-// nothing said.
+// profile saw blank values (empty or all spaces) or words written for no
+// value ('N/A', 'unknown') beside its NULLs: "customers with a segment" as
+// segment IS NOT NULL counted the 5 whose segment is empty, and "without
+// one" as IS NULL left them out, with nothing said.
 func blankWarning(snap *schema.Snapshot, q *planast.Query, e *planast.IsNull) string {
 	ref, ok := e.Expr.(*planast.Column)
 	if !ok {
 		return ""
 	}
-	c := blankColumn(snap, q, ref)
+	c, markers := blankColumn(snap, q, ref)
 	if c == nil || blankTested(q, ref) {
 		return ""
 	}
 	col, _ := json.Marshal(ref)
+	if len(markers) > 0 {
+		what, in := missingIn(c, markers, string(col), e.Negated)
+		if e.Negated {
+			return fmt.Sprintf(`%q IS NOT NULL keeps the rows where %q is %s, which the column holds beside NULL: to leave them out too, add %s with "and"`, c.Name, c.Name, what, in)
+		}
+		return fmt.Sprintf(`%q IS NULL leaves out the rows where %q is %s, which the column holds beside NULL: to take them as missing too, add %s with "or"`, c.Name, c.Name, what, in)
+	}
 	trimmed := fmt.Sprintf(`{"kind": "func", "name": "TRIM", "args": [%s]}`, col)
 	if e.Negated {
 		return fmt.Sprintf(`%q IS NOT NULL keeps the rows where %q is blank ('' or spaces), which the column holds beside NULL: to leave them out too, add {"kind": "binary", "op": "!=", "left": %s, "right": {"kind": "literal", "value": ""}} with "and"`, c.Name, c.Name, trimmed)
@@ -409,21 +416,52 @@ func blankWarning(snap *schema.Snapshot, q *planast.Query, e *planast.IsNull) st
 	return fmt.Sprintf(`%q IS NULL leaves out the rows where %q is blank ('' or spaces), which the column holds beside NULL: to take them as missing too, add {"kind": "binary", "op": "=", "left": %s, "right": {"kind": "literal", "value": ""}} with "or"`, c.Name, c.Name, trimmed)
 }
 
+// missingIn describes the no-value words of c (markers, upper case, as
+// blankColumn gives them) and writes the test that finds them, blanks
+// included when the column holds some: UPPER(TRIM(col)) [NOT] IN (...).
+// NOT IN keeps NULL out as IS NOT NULL does.
+func missingIn(c *schema.Column, markers []string, col string, negated bool) (what, in string) {
+	var quoted, lits []string
+	if hasBlank(c) {
+		lits = append(lits, `{"kind": "literal", "value": ""}`)
+	}
+	for _, m := range markers {
+		quoted = append(quoted, "'"+m+"'")
+		b, _ := json.Marshal(m)
+		lits = append(lits, fmt.Sprintf(`{"kind": "literal", "value": %s}`, b))
+	}
+	what = fmt.Sprintf("a word written for no value (%s, any case)", strings.Join(quoted, ", "))
+	if hasBlank(c) {
+		what = "blank ('' or spaces) or " + what
+	}
+	in = fmt.Sprintf(`{"kind": "in", "negated": %v, "expr": {"kind": "func", "name": "UPPER", "args": [{"kind": "func", "name": "TRIM", "args": [%s]}]}, "list": [%s]}`, negated, col, strings.Join(lits, ", "))
+	return what, in
+}
+
 // blankTested reports whether q's filters already compare ref (or a
-// function of it, TRIM(ref)) with a blank literal: the plan that writes
-// end_date IS NULL or TRIM(end_date) equal to the empty text was told to
-// add what it had.
+// function of it, TRIM(ref)) with a blank literal or a no-value word, by
+// = or by IN: the plan that writes end_date IS NULL or TRIM(end_date)
+// equal to the empty text was told to add what it had.
 func blankTested(q *planast.Query, ref *planast.Column) bool {
+	missing := func(e planast.Expr) bool {
+		lit, ok := e.(*planast.Literal)
+		return ok && lit.Type == planast.TString && (strings.TrimSpace(lit.Text) == "" || noValueWord(lit.Text))
+	}
 	found := false
 	for _, cond := range []planast.Expr{q.Where, q.Having} {
 		planast.Inspect(cond, func(n planast.Node) bool {
-			b, ok := n.(*planast.Binary)
-			if !ok || b.Op != planast.OpEq && b.Op != "!=" && b.Op != "<>" {
-				return true
-			}
-			for _, pair := range [][2]planast.Expr{{b.Left, b.Right}, {b.Right, b.Left}} {
-				lit, isLit := pair[1].(*planast.Literal)
-				if isLit && lit.Type == planast.TString && strings.TrimSpace(lit.Text) == "" && refersTo(pair[0], ref) {
+			switch b := n.(type) {
+			case *planast.Binary:
+				if b.Op != planast.OpEq && b.Op != "!=" && b.Op != "<>" {
+					return true
+				}
+				for _, pair := range [][2]planast.Expr{{b.Left, b.Right}, {b.Right, b.Left}} {
+					if missing(pair[1]) && refersTo(pair[0], ref) {
+						found = true
+					}
+				}
+			case *planast.In:
+				if refersTo(b.Expr, ref) && slices.ContainsFunc(b.List, missing) {
 					found = true
 				}
 			}
@@ -445,19 +483,57 @@ func refersTo(e planast.Expr, ref *planast.Column) bool {
 	return found
 }
 
+// noValueWords are the words data writes for "no value" (compared
+// trimmed and in upper case).
+var noValueWords = []string{"N/A", "N.A.", "NA", "#N/A", "NONE", "NULL", "NIL", "-", "--", "?", "UNKNOWN", "NOT AVAILABLE", "MISSING"}
+
+// noValueWord reports whether s is one of noValueWords.
+func noValueWord(s string) bool {
+	return slices.Contains(noValueWords, strings.ToUpper(strings.TrimSpace(s)))
+}
+
+// hasBlank reports whether c's profile saw blank values (” or spaces).
+func hasBlank(c *schema.Column) bool {
+	return slices.ContainsFunc(c.Profile.SampleValues, func(v any) bool {
+		s, ok := v.(string)
+		return ok && strings.TrimSpace(s) == ""
+	})
+}
+
+// codesOnly reports whether every value c's profile saw is a code of at
+// most three letters.
+func codesOnly(c *schema.Column) bool {
+	return !slices.ContainsFunc(c.Profile.SampleValues, func(v any) bool {
+		s, ok := v.(string)
+		return !ok || len(strings.TrimSpace(s)) > 3
+	})
+}
+
 // blankColumn is ref's column when it is text whose profile saw blank
-// values (” or spaces) beside its NULLs; nil otherwise.
-func blankColumn(snap *schema.Snapshot, q *planast.Query, ref *planast.Column) *schema.Column {
+// values (” or spaces) or no-value words beside its NULLs, with those
+// words (trimmed, upper case, in noValueWords' order); nil otherwise.
+func blankColumn(snap *schema.Snapshot, q *planast.Query, ref *planast.Column) (*schema.Column, []string) {
 	c := emptyrange.FromColumn(snap, q, ref)
 	if c == nil || c.Type != planast.TypeText || c.Profile == nil {
-		return nil
+		return nil, nil
 	}
-	for _, v := range c.Profile.SampleValues {
-		if s, ok := v.(string); ok && strings.TrimSpace(s) == "" {
-			return c
+	var markers []string
+	for _, w := range noValueWords {
+		if slices.ContainsFunc(c.Profile.SampleValues, func(v any) bool {
+			s, ok := v.(string)
+			return ok && strings.ToUpper(strings.TrimSpace(s)) == w
+		}) {
+			markers = append(markers, w)
 		}
 	}
-	return nil
+	if i := slices.Index(markers, "NA"); i >= 0 && codesOnly(c) {
+		// 'NA' among two-letter codes is Namibia or North America
+		markers = slices.Delete(markers, i, i+1)
+	}
+	if len(markers) == 0 && !hasBlank(c) {
+		return nil, nil
+	}
+	return c, markers
 }
 
 // blankCounts names COUNT(x) of such a column: it counts the blank rows
@@ -475,8 +551,15 @@ func blankCounts(snap *schema.Snapshot, plan *planast.Query) []string {
 			if !ok {
 				return
 			}
-			if c := blankColumn(snap, q, ref); c != nil {
+			if c, markers := blankColumn(snap, q, ref); c != nil {
 				col, _ := json.Marshal(ref)
+				if len(markers) > 0 {
+					what, in := missingIn(c, markers, string(col), false)
+					if w := fmt.Sprintf(`COUNT of %q counts the rows where %q is %s as values: to count only real values, count {"kind": "case", "whens": [{"when": %s, "then": {"kind": "literal", "value": null}}], "else": %s}`, c.Name, c.Name, what, in, col); !slices.Contains(out, w) {
+						out = append(out, w)
+					}
+					return
+				}
 				w := fmt.Sprintf(`COUNT of %q counts the rows where %q is blank ('' or spaces) as values: to count only real values, count {"kind": "func", "name": "NULLIF", "args": [{"kind": "func", "name": "TRIM", "args": [%s]}, {"kind": "literal", "value": ""}]}`, c.Name, c.Name, col)
 				if !slices.Contains(out, w) {
 					out = append(out, w)

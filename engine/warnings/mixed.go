@@ -5,8 +5,11 @@ import (
 	"fmt"
 	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 	"unicode"
+
+	"golang.org/x/text/currency"
 
 	"github.com/nl2sql/nl2sql/engine/emptyrange"
 	"github.com/nl2sql/nl2sql/internal/cellfmt"
@@ -68,7 +71,7 @@ func mixedWarnings(snap *schema.Snapshot, plan *planast.Query) []string {
 				}
 				seen[key{c, x.Type}] = true
 				if cn, ok := c.Profile.CastNull(x.Type); ok && cn.Invalid > 0 {
-					fix := amountFix(x, cn.InvalidExample)
+					fix := amountFix(x, append([]any{cn.InvalidExample}, c.Profile.SampleValues...))
 					if expr, reading := dateFix(ref, x.Type, cn.InvalidExample, c.Profile); expr != "" {
 						fix = fmt.Sprintf("; to read them too, read the column as %s (%s)", expr, reading)
 					}
@@ -152,15 +155,19 @@ func typeNoun(t planast.Type, plural bool) string {
 	return n
 }
 
-// amountFix tells how to cast an amount written for people ('$1,200.00':
-// a sign, a thousands separator) to a number: remove what is not part of
-// the number with REPLACE first. An example written with a decimal comma
-// ('€1.234,50', '50,00') has its dots removed and its comma made a point
-// instead: removing the comma would read it a hundred times too large. ""
-// for any other value, or a cast to a date.
-func amountFix(c *planast.Cast, example any) string {
-	s, ok := example.(string)
-	if !ok || c.Type != planast.CastInteger && c.Type != planast.CastDecimal && c.Type != planast.CastFloat {
+// amountFix tells how to cast amounts written for people ('$1,200.00',
+// 'EUR 2.49', '45,00 €') to a number: remove what is not part of the
+// number with REPLACE first. It reads every example given (the profile's
+// example of a value the cast lost and its samples that are no plain
+// number), so a column writing '€2.29', 'EUR 2.29' and '2,29' gets one
+// cast for all of them. Examples written with a decimal comma ('€1.234,50',
+// '50,00') have their dots removed and their comma made a point instead:
+// removing the comma would read them a hundred times too large; when the
+// column writes both kinds of comma, the more frequent decides and the
+// warning says so. "" when no example is such an amount, or for a cast to
+// a date.
+func amountFix(c *planast.Cast, examples []any) string {
+	if c.Type != planast.CastInteger && c.Type != planast.CastDecimal && c.Type != planast.CastFloat {
 		return ""
 	}
 	type edit struct{ from, to string }
@@ -170,15 +177,52 @@ func amountFix(c *planast.Cast, example any) string {
 			edits = append(edits, edit{from, to})
 		}
 	}
-	comma := decimalComma.MatchString(s)
-	for _, r := range s {
-		switch {
-		case r == ',' && !comma, r == '%' || unicode.Is(unicode.Sc, r):
-			add(string(r), "")
+	// the examples that hold digits and do not read as a number as they are
+	var amounts []string
+	for _, ex := range examples {
+		s, ok := ex.(string)
+		if !ok || !strings.ContainsAny(s, "0123456789") {
+			continue
+		}
+		if _, err := strconv.ParseFloat(strings.TrimSpace(s), 64); err == nil {
+			continue
+		}
+		amounts = append(amounts, s)
+	}
+	decimal, thousands := 0, 0
+	var codes []string
+	for _, s := range amounts {
+		if decimalComma.MatchString(s) {
+			decimal++
+		} else if strings.Contains(s, ",") {
+			thousands++
+		}
+		for _, m := range currencyCode.FindAllString(s, -1) {
+			m = strings.TrimSpace(m)
+			// an ISO 4217 code only: 'lbs' and 'pcs' are units, which no
+			// removal makes one number
+			if _, err := currency.ParseISO(m); err == nil && !slices.Contains(codes, m) {
+				codes = append(codes, m)
+			}
+		}
+	}
+	comma := decimal > thousands
+	// codes first: 'EUR' goes before the space that followed it
+	for _, code := range codes {
+		add(code, "")
+	}
+	for _, s := range amounts {
+		for _, r := range s {
+			switch {
+			case r == ',' && !comma, r == '%' || unicode.Is(unicode.Sc, r):
+				add(string(r), "")
+			case r == ' ' && (len(codes) > 0 || spaceGroups.MatchString(s)):
+				add(" ", "")
+			}
 		}
 	}
 	if comma {
-		if strings.Contains(s, ".") {
+		if slices.ContainsFunc(amounts, func(s string) bool { return decimalComma.MatchString(s) && strings.Contains(s, ".") }) {
 			add(".", "")
 		}
 		add(",", ".")
@@ -196,14 +240,26 @@ func amountFix(c *planast.Cast, example any) string {
 			said[i] = fmt.Sprintf("make %q %q", e.from, e.to)
 		}
 	}
-	// the profile keeps one example: others may be written otherwise
-	// ('1,199.50' beside '29,99'), and a cast reads each it cannot as NULL
+	// the examples are a sample: others may be written otherwise ('1,199.50'
+	// beside '29,99'), and a cast reads each it cannot as NULL
 	sep := "; a comma removed is read as a thousands separator, so a decimal comma ('50,00') would become 5000: if the column writes any, make their ',' a '.' instead"
 	if comma {
 		sep = "; a comma is read as the decimal point, so a thousands comma ('1,234.50') would read wrong: if the column writes any, remove their ',' instead"
 	}
+	if decimal > 0 && thousands > 0 {
+		sep = fmt.Sprintf("; the column writes both a decimal comma (%d of the examples) and a thousands comma (%d): the cast above reads the more frequent kind, so read the others apart, e.g. with a case on whether the value has a comma two places from its end", decimal, thousands)
+	} else if decimal == 0 && thousands == 0 {
+		sep = ""
+	}
 	return fmt.Sprintf("; such values are amounts written for people: %s before the cast, e.g. cast %s; other forms still read as NULL after it, so check that COUNT of the cast equals COUNT of the column%s", strings.Join(said, ", "), x, sep)
 }
+
+// spaceGroups is an amount whose digits are grouped by spaces ('1 234,50').
+var spaceGroups = regexp.MustCompile(`[0-9]{1,3}( [0-9]{3})+`)
+
+// currencyCode is a three-letter code in capitals written before or after
+// an amount ('EUR 2.49', '45 USD'); lower case ('12 kgs') is a unit.
+var currencyCode = regexp.MustCompile(`^\s*[A-Z]{3}\b|\b[A-Z]{3}\s*$`)
 
 // decimalComma is an amount written with a decimal comma: digits, dots
 // between groups of three at most, a comma and one or two digits, signs
