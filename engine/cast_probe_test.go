@@ -137,3 +137,71 @@ func TestCastProbeCountsOnlyWhatTheCastLost(t *testing.T) {
 		})
 	}
 }
+
+// The threat: a warning that quotes the host's own expression wrote its
+// ">" as "\u003e" and its '&' as "\u0026"; read from the structured
+// result, where the warning is a JSON string, the escape arrives as text,
+// and the expression pasted back was refused ("binary operator \"\\u003e\"
+// is not one of …") or compared with another value. Quoted expressions
+// are written as the host wrote them, and pasted back they run.
+func TestWarningsQuoteThePlanAsWritten(t *testing.T) {
+	db := []string{
+		"CREATE TABLE nps (id INTEGER PRIMARY KEY, score TEXT)",
+		"INSERT INTO nps VALUES (1, '9'), (2, 'R&D'), (3, '7'), (4, 'n/a')",
+	}
+	cast := `{"kind":"cast","type":"integer","expr":{"kind":"case","whens":[{"when":{"kind":"binary","op":">","left":{"kind":"func","name":"LENGTH","args":[{"kind":"column","table":"n","column":"score"}]},"right":{"kind":"literal","value":0}},` +
+		`"then":{"kind":"func","name":"REPLACE","args":[{"kind":"column","table":"n","column":"score"},{"kind":"literal","value":"&"},{"kind":"literal","value":""}]}}]}}`
+	avg := func(c string) []byte {
+		return []byte(`{"select":[{"expr":{"kind":"func","name":"AVG","args":[` + c + `]},"alias":"a"}],"from":[{"table":"nps","alias":"n"}]}`)
+	}
+	for _, en := range everyEngine(db) {
+		t.Run(en.name, func(t *testing.T) {
+			e := specEngine(t, en.spec(t))
+			res, err := e.RunPlan(context.Background(), "air", avg(cast))
+			if err != nil {
+				t.Fatal(err)
+			}
+			w := warningWith(res.Warnings, "the cast of ")
+			_, quoted, _ := strings.Cut(w, "the cast of ")
+			quoted, _, _ = strings.Cut(quoted, " to integer")
+			if !strings.Contains(quoted, `"op":">"`) || !strings.Contains(quoted, `"value":"&"`) || strings.Contains(w, `\u00`) {
+				t.Fatalf("warning %q: want the expression quoted as written", w)
+			}
+			if _, err := e.RunPlan(context.Background(), "air", avg(`{"kind":"cast","type":"integer","expr":`+quoted+`}`)); err != nil {
+				t.Errorf("the quoted expression pasted back: %v", err)
+			}
+		})
+	}
+}
+
+// The threat: the copied-rows warning says to read the table through a
+// distinct subquery; a host did, with the amount cleaned by REPLACE, and
+// the 17 'N/A' prices the cast read as NULL went unsaid, where the same
+// cast over the table named them. The probe follows the column through a
+// derived table or CTE (renamed or not) to the stored table.
+func TestCastProbeFollowsTheColumnThroughDerivedTables(t *testing.T) {
+	db := []string{
+		"CREATE TABLE sales (id INTEGER, price TEXT)",
+		"INSERT INTO sales VALUES (1, '€15.00'), (2, '135,00'), (3, 'N/A'), (4, '45'), (4, '45'), (5, 'N/A')",
+	}
+	cast := func(alias, col string) string {
+		return `{"kind":"cast","type":"decimal","expr":{"kind":"func","name":"REPLACE","args":[{"kind":"func","name":"REPLACE","args":[{"kind":"column","table":"` + alias + `","column":"` + col + `"},{"kind":"literal","value":"€"},{"kind":"literal","value":""}]},{"kind":"literal","value":","},{"kind":"literal","value":"."}]}}`
+	}
+	inner := `{"distinct":true,"select":[{"expr":{"kind":"column","table":"s","column":"id"},"alias":"id"},{"expr":{"kind":"column","table":"s","column":"price"},"alias":"pr"}],"from":[{"table":"sales","alias":"s"}]}`
+	plans := map[string]string{
+		"table":   `{"select":[{"expr":{"kind":"func","name":"SUM","args":[` + cast("s", "price") + `]},"alias":"t"}],"from":[{"table":"sales","alias":"s"}]}`,
+		"derived": `{"select":[{"expr":{"kind":"func","name":"SUM","args":[` + cast("d", "pr") + `]},"alias":"t"}],"from":[{"subquery":` + inner + `,"alias":"d"}]}`,
+		"cte":     `{"with":[{"name":"u","query":` + inner + `}],"select":[{"expr":{"kind":"func","name":"SUM","args":[` + cast("d", "pr") + `]},"alias":"t"}],"from":[{"table":"u","alias":"d"}]}`,
+	}
+	for _, en := range everyEngine(db) {
+		t.Run(en.name, func(t *testing.T) {
+			e := specEngine(t, en.spec(t))
+			for name, plan := range plans {
+				res := runAir(t, e, plan)
+				if w := warningWith(res.Warnings, "of the table as NULL"); !strings.Contains(w, `"N/A"`) {
+					t.Errorf("%s: warnings %q, want the N/A prices the cast lost named", name, res.Warnings)
+				}
+			}
+		})
+	}
+}

@@ -1,7 +1,6 @@
 package planast
 
 import (
-	"encoding/json"
 	"strconv"
 )
 
@@ -226,7 +225,7 @@ func appendExpr(b []byte, x Expr) ([]byte, error) {
 			return append(b, '}'), err
 		}
 	}
-	out, err := json.Marshal(x)
+	out, err := marshal(x)
 	return append(b, out...), err
 }
 
@@ -285,8 +284,8 @@ func appendFunc(b []byte, n *Func) ([]byte, error) {
 func appendString(b []byte, s string) []byte {
 	for i := 0; i < len(s); i++ {
 		c := s[i]
-		if c < 0x20 || c > 0x7e || c == '"' || c == '\\' || c == '<' || c == '>' || c == '&' {
-			out, _ := json.Marshal(s)
+		if c < 0x20 || c > 0x7e || c == '"' || c == '\\' {
+			out, _ := marshal(s)
 			return append(b, out...)
 		}
 	}

@@ -18,14 +18,21 @@ func encodingMatchesReflection(t *testing.T, name string, q *Query) {
 		if !ok {
 			return true
 		}
-		got, err := sub.MarshalJSON()
+		raw, err := sub.MarshalJSON()
+		var esc bytes.Buffer
+		json.HTMLEscape(&esc, raw)
+		got := esc.Bytes()
 		want, werr := json.Marshal((*plainQuery)(sub))
 		if (err == nil) != (werr == nil) || !bytes.Equal(got, want) {
 			t.Fatalf("%s: MarshalJSON wrote\n%s (%v)\nencoding/json writes\n%s (%v)", name, got, err, want, werr)
 		}
-		// compact and escaped already: json.Marshal and Canonical agree
+		// compact already: json.Marshal and Canonical agree, and JSON
+		// writes the same with < > & as themselves
 		if m, _ := json.Marshal(sub); !bytes.Equal(m, got) || !bytes.Equal(sub.Canonical(), got) {
 			t.Fatalf("%s: json.Marshal wrote\n%s\nCanonical\n%s\nMarshalJSON\n%s", name, m, sub.Canonical(), got)
+		}
+		if j, _ := JSON(sub); !bytes.Equal(j, raw) || bytes.Contains(j, []byte(`\u003e`)) {
+			t.Fatalf("%s: JSON wrote\n%s\nMarshalJSON\n%s", name, j, raw)
 		}
 		return true
 	})

@@ -1,7 +1,6 @@
 package warnings
 
 import (
-	"encoding/json"
 	"fmt"
 
 	"github.com/nl2sql/nl2sql/engine/emptyrange"
@@ -42,7 +41,7 @@ func CastProbe(snap *schema.Snapshot, plan *planast.Query) (probe *planast.Query
 			if ref == nil {
 				return
 			}
-			_, col := emptyrange.TableOfColumn(snap, q, ref)
+			t, col := emptyrange.TableOfColumn(snap, q, ref)
 			if col == nil || col.Type != planast.TypeText {
 				return
 			}
@@ -55,18 +54,30 @@ func CastProbe(snap *schema.Snapshot, plan *planast.Query) (probe *planast.Query
 					from = f
 				}
 			}
-			if from.Table == "" {
-				return
+			_, stored := snap.Lookup(from.Schema, from.Table)
+			if !stored {
+				// a derived table or CTE passing the column through (the
+				// distinct subquery the copied-rows warning suggests): the
+				// probe reads the stored table, the expression over its
+				// column; a guard may name columns the table lacks
+				if guarded {
+					return
+				}
+				from = planast.From{Schema: t.Schema, Table: t.Name, Alias: ref.Table}
 			}
 			x, err := copyExpr(c)
 			if err != nil {
 				return
 			}
-			refCol := &planast.Column{Table: ref.Table, Column: ref.Column}
 			inner, err := copyExpr(c.Expr)
 			if err != nil {
 				return
 			}
+			if !stored {
+				renameColumn(x, ref, col.Name)
+				renameColumn(inner, ref, col.Name)
+			}
+			refCol := &planast.Column{Table: ref.Table, Column: col.Name}
 			// a value the expression itself makes NULL (NULLIF(TRIM(score),
 			// '') for blanks) is meant to be missing: only what the cast
 			// loses of the expression's values counts
@@ -89,7 +100,7 @@ func CastProbe(snap *schema.Snapshot, plan *planast.Query) (probe *planast.Query
 				From:  []planast.From{{Schema: from.Schema, Table: from.Table, Alias: from.Alias}},
 				Where: where,
 			}
-			arg, err := json.Marshal(c.Expr)
+			arg, err := planast.JSON(c.Expr)
 			if err != nil {
 				return
 			}
@@ -146,9 +157,20 @@ func CastProbeWarning(what string, row []any) string {
 	return fmt.Sprintf("%s read %s of the table as NULL, so they count in no sum, average or comparison and group as NULL; change the expression until it reads them too, or check that they are meant to be missing", what, values)
 }
 
+// renameColumn makes each reference to ref in e name the stored column
+// name (an alias the derived table gave it is no column of the table).
+func renameColumn(e planast.Expr, ref *planast.Column, name string) {
+	planast.Inspect(e, func(n planast.Node) bool {
+		if c, ok := n.(*planast.Column); ok && c.Table == ref.Table && c.Column == ref.Column {
+			c.Column = name
+		}
+		return true
+	})
+}
+
 // copyExpr is a fresh copy of e, to build a probe from.
 func copyExpr(e planast.Expr) (planast.Expr, error) {
-	b, err := json.Marshal(e)
+	b, err := planast.JSON(e)
 	if err != nil {
 		return nil, err
 	}

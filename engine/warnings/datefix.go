@@ -1,7 +1,6 @@
 package warnings
 
 import (
-	"encoding/json"
 	"fmt"
 	"regexp"
 	"strconv"
@@ -50,7 +49,7 @@ func dateFix(x planast.Expr, to planast.CastType, ex any, p *schema.ColumnProfil
 // reorderedDate is dateFix's expression and reading for one example.
 func reorderedDate(x planast.Expr, to planast.CastType, ex any, p *schema.ColumnProfile) (expr, reading string) {
 	s, _ := ex.(string)
-	col, err := json.Marshal(x)
+	col, err := planast.JSON(x)
 	if err != nil {
 		return "", ""
 	}

@@ -1,7 +1,6 @@
 package warnings
 
 import (
-	"encoding/json"
 	"fmt"
 	"regexp"
 	"slices"
@@ -401,7 +400,7 @@ func blankWarning(snap *schema.Snapshot, q *planast.Query, e *planast.IsNull) st
 	if c == nil || blankTested(q, ref) {
 		return ""
 	}
-	col, _ := json.Marshal(ref)
+	col, _ := planast.JSON(ref)
 	if len(markers) > 0 {
 		what, in := missingIn(c, markers, string(col), e.Negated)
 		if e.Negated {
@@ -427,7 +426,7 @@ func missingIn(c *schema.Column, markers []string, col string, negated bool) (wh
 	}
 	for _, m := range markers {
 		quoted = append(quoted, "'"+m+"'")
-		b, _ := json.Marshal(m)
+		b, _ := planast.JSON(m)
 		lits = append(lits, fmt.Sprintf(`{"kind": "literal", "value": %s}`, b))
 	}
 	what = fmt.Sprintf("a word written for no value (%s, any case)", strings.Join(quoted, ", "))
@@ -552,7 +551,7 @@ func blankCounts(snap *schema.Snapshot, plan *planast.Query) []string {
 				return
 			}
 			if c, markers := blankColumn(snap, q, ref); c != nil {
-				col, _ := json.Marshal(ref)
+				col, _ := planast.JSON(ref)
 				if len(markers) > 0 {
 					what, in := missingIn(c, markers, string(col), false)
 					if w := fmt.Sprintf(`COUNT of %q counts the rows where %q is %s as values: to count only real values, count {"kind": "case", "whens": [{"when": %s, "then": {"kind": "literal", "value": null}}], "else": %s}`, c.Name, c.Name, what, in, col); !slices.Contains(out, w) {

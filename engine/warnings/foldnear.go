@@ -1,7 +1,6 @@
 package warnings
 
 import (
-	"encoding/json"
 	"fmt"
 	"maps"
 	"slices"
@@ -108,7 +107,7 @@ func foldNearMiss(x planast.Expr, op string, lits []planast.Expr, vals []string,
 	if op == "!=" || op == "NOT IN" {
 		effect = "their rows are kept"
 	}
-	expr, err := json.Marshal(x)
+	expr, err := planast.JSON(x)
 	if err != nil {
 		return ""
 	}
@@ -178,7 +177,7 @@ func nearGroups(snap *schema.Snapshot, plan *planast.Query, stored func(string, 
 			if len(pairs) == 0 {
 				continue
 			}
-			expr, _ := json.Marshal(x)
+			expr, _ := planast.JSON(x)
 			out = append(out, fmt.Sprintf("grouping by %s makes groups of values spelled nearly alike: %s are separate groups, each with part of one value's rows unless they are different values; map them to one with a case expression before grouping",
 				expr, strings.Join(pairs[:min(len(pairs), maxVariants)], ", ")))
 		}

@@ -1,7 +1,6 @@
 package warnings
 
 import (
-	"encoding/json"
 	"fmt"
 
 	"github.com/nl2sql/nl2sql/internal/cellfmt"
@@ -23,7 +22,7 @@ func HavingProbe(plan *planast.Query) *planast.Query {
 	if plan == nil || plan.Having == nil || len(plan.GroupBy) == 0 || len(plan.SetOps) > 0 {
 		return nil
 	}
-	b, err := json.Marshal(plan)
+	b, err := planast.JSON(plan)
 	if err != nil {
 		return nil
 	}

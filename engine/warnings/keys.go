@@ -1,7 +1,6 @@
 package warnings
 
 import (
-	"encoding/json"
 	"fmt"
 	"strings"
 
@@ -234,7 +233,7 @@ func keyWarning(p keyPair, stored func(string, string, string) []string, empty b
 		return ""
 	}
 	call := func(s side) string {
-		arg, _ := json.Marshal(map[string]string{"kind": "column", "table": s.alias, "column": s.name})
+		arg, _ := planast.JSON(map[string]string{"kind": "column", "table": s.alias, "column": s.name})
 		return foldedExpr(string(arg), m.spaces, m.letters)
 	}
 	lead := ""

@@ -1,7 +1,6 @@
 package warnings
 
 import (
-	"encoding/json"
 	"fmt"
 	"regexp"
 	"slices"
@@ -230,7 +229,7 @@ func amountFix(c *planast.Cast, examples []any) string {
 	if len(edits) == 0 {
 		return ""
 	}
-	arg, _ := json.Marshal(c.Expr)
+	arg, _ := planast.JSON(c.Expr)
 	x := string(arg)
 	said := make([]string, len(edits))
 	for i, e := range edits {

@@ -1,7 +1,6 @@
 package warnings
 
 import (
-	"encoding/json"
 	"fmt"
 	"strings"
 	"time"
@@ -48,7 +47,7 @@ func offsetDays(snap *schema.Snapshot, plan *planast.Query) []string {
 				}
 				what += ")"
 			}
-			col, _ := json.Marshal(ref)
+			col, _ := planast.JSON(ref)
 			out = append(out, fmt.Sprintf("%s.%s holds timestamps with UTC offsets, and %s written on one day fall on another in UTC; %s; for days in UTC read the column as {\"kind\": \"cast\", \"type\": \"date\", \"expr\": {\"kind\": \"cast\", \"type\": \"timestamp\", \"expr\": %s}} (a cast to timestamp reads the instant in UTC), and order or compare instants with the cast to timestamp",
 				ref.Table, ref.Column, what, how, col))
 		}

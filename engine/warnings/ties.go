@@ -1,7 +1,6 @@
 package warnings
 
 import (
-	"encoding/json"
 	"fmt"
 	"strings"
 
@@ -72,7 +71,7 @@ func TieProbe(plan *planast.Query, returned int) *planast.Query {
 		len(plan.OrderBy) == 0 || plan.WithTies || plan.Offset != nil || len(plan.SetOps) > 0 {
 		return nil
 	}
-	b, err := json.Marshal(plan)
+	b, err := planast.JSON(plan)
 	if err != nil {
 		return nil
 	}

@@ -1,7 +1,6 @@
 package warnings
 
 import (
-	"encoding/json"
 	"fmt"
 	"slices"
 	"strings"
@@ -138,7 +137,7 @@ func hasDigit(s string) bool { return strings.ContainsFunc(s, unicode.IsDigit) }
 
 // jsonText is s as a JSON string.
 func jsonText(s string) string {
-	b, _ := json.Marshal(s)
+	b, _ := planast.JSON(s)
 	return string(b)
 }
 

@@ -1,7 +1,6 @@
 package validate
 
 import (
-	"encoding/json"
 	"fmt"
 	. "github.com/nl2sql/nl2sql/planast"
 	"strings"
@@ -260,7 +259,7 @@ func nextMidnight(d Expr) Expr {
 // cloneExpr copies e through its canonical JSON, so that a rewrite that
 // uses an operand twice holds two distinct nodes.
 func cloneExpr(e Expr) Expr {
-	b, err := json.Marshal(&Query{Select: []SelectItem{{Expr: e, Alias: "x"}}, From: []From{}})
+	b, err := JSON(&Query{Select: []SelectItem{{Expr: e, Alias: "x"}}, From: []From{}})
 	if err != nil {
 		panic("planast: cloneExpr: " + err.Error()) // every node encodes
 	}
@@ -369,7 +368,7 @@ func castJoinHint(la string, l ColumnInfo, ra string, r ColumnInfo) string {
 	default:
 		return ""
 	}
-	b, err := json.Marshal(&Binary{Op: OpEq, Left: lx, Right: rx})
+	b, err := JSON(&Binary{Op: OpEq, Left: lx, Right: rx})
 	if err != nil {
 		return ""
 	}
@@ -388,7 +387,7 @@ func textNumberHint(a Expr, at Type, b Expr, bt Type) string {
 	default:
 		return ""
 	}
-	j, err := json.Marshal(&Cast{Expr: x, Type: CastType(t)})
+	j, err := JSON(&Cast{Expr: x, Type: CastType(t)})
 	if err != nil {
 		return ""
 	}

@@ -1,7 +1,6 @@
 package validate
 
 import (
-	"encoding/json"
 	. "github.com/nl2sql/nl2sql/planast"
 	"strings"
 )
@@ -57,7 +56,7 @@ func fractional(t Type) bool { return t == TypeFloat || t == TypeDecimal }
 // prints the same everywhere.
 func numberTextHint(x Expr) string {
 	whole := &Cast{Expr: &Cast{Expr: &Func{Name: "ROUND", Args: []Expr{x}}, Type: CastInteger}, Type: CastText}
-	b, err := json.Marshal(whole)
+	b, err := JSON(whole)
 	if err != nil {
 		return "select the number as its own column: every engine returns the same number"
 	}

@@ -3749,4 +3749,25 @@ var mutations = []mutation{
 		New:  `amountFix(x, []any{cn.InvalidExample})`,
 		Pkgs: []string{"./engine"}, Run: "TestCastFixReadsCurrencyCodesAndEveryForm",
 	},
+	{
+		Name: "warnings-quote-escaped-json",
+		File: "planast/encode.go",
+		Old:  "\tenc.SetEscapeHTML(false)\n",
+		New:  "\tenc.SetEscapeHTML(true)\n",
+		Pkgs: []string{"./engine"}, Run: "TestWarningsQuoteThePlanAsWritten",
+	},
+	{
+		Name: "cast-probe-stops-at-derived-tables",
+		File: "engine/warnings/castprobe.go",
+		Old:  "\t\t\t\tfrom = planast.From{Schema: t.Schema, Table: t.Name, Alias: ref.Table}\n",
+		New:  "\t\t\t\t_ = t\n\t\t\t\treturn\n",
+		Pkgs: []string{"./engine"}, Run: "TestCastProbeFollowsTheColumnThroughDerivedTables",
+	},
+	{
+		Name: "cast-probe-keeps-the-alias",
+		File: "engine/warnings/castprobe.go",
+		Old:  "\t\t\tc.Column = name\n",
+		New:  "\t\t\t_ = name\n",
+		Pkgs: []string{"./engine"}, Run: "TestCastProbeFollowsTheColumnThroughDerivedTables",
+	},
 }
