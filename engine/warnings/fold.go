@@ -134,3 +134,19 @@ func howItDiffers(typed, stored string) string {
 	}
 	return "only in the form of its apostrophes, quotes, dashes or spaces"
 }
+
+// spellingLoose is spelling with the word separators between a letter and
+// a digit dropped too ('M-001' is 'm001'; '1.5' stays apart from '15'): the
+// key of a column that writes values several ways (messy).
+func spellingLoose(s string) string {
+	f := []rune(spelling(s))
+	out := make([]rune, 0, len(f))
+	for i, r := range f {
+		if strings.ContainsRune(" _-.", r) && i > 0 && i < len(f)-1 &&
+			(unicode.IsLetter(f[i-1]) && unicode.IsDigit(f[i+1]) || unicode.IsDigit(f[i-1]) && unicode.IsLetter(f[i+1])) {
+			continue
+		}
+		out = append(out, r)
+	}
+	return string(out)
+}

@@ -188,7 +188,16 @@ func splitGroups(snap *schema.Snapshot, plan *planast.Query, stored func(string,
 			return true
 		}
 		for _, g := range q.GroupBy {
-			ref, ok := groupedExpr(q, g).(*planast.Column)
+			x := groupedExpr(q, g)
+			if ref, clean := cleaned(x); ref != nil {
+				if c, vals := groupValues(snap, q, ref, stored); c != nil {
+					if w := cleanedSplit(x, vals, clean, "grouping by %s still makes a group of each spelling of one value: %s are separate groups%s, each with part of the rows", "to merge them, select and group by "); w != "" {
+						out = append(out, w)
+					}
+				}
+				continue
+			}
+			ref, ok := x.(*planast.Column)
 			if !ok {
 				continue
 			}
@@ -203,6 +212,18 @@ func splitGroups(snap *schema.Snapshot, plan *planast.Query, stored func(string,
 		inspectQuery(q, func(e planast.Expr) {
 			f, ok := e.(*planast.Func)
 			if !ok || !f.Distinct || !strings.EqualFold(f.Name, "COUNT") || len(f.Args) != 1 {
+				return
+			}
+			if ref, clean := cleaned(f.Args[0]); ref != nil {
+				t, c := emptyrange.TableOfColumn(snap, q, ref)
+				if c == nil || !textual(c) {
+					return
+				}
+				if vals, all := knownValues(t, c, stored); all {
+					if w := cleanedSplit(f.Args[0], vals, clean, "COUNT(DISTINCT %s) still counts each spelling of one value: %s count apart%s", "to count values, not spellings, count distinct "); w != "" && !slices.Contains(out, w) {
+						out = append(out, w)
+					}
+				}
 				return
 			}
 			ref, ok := f.Args[0].(*planast.Column)
@@ -269,6 +290,31 @@ func groupsByKey(snap *schema.Snapshot, q *planast.Query, alias string) bool {
 	return true
 }
 
+// cleanedSplit is the check of an expression x that cleans a column
+// (LOWER, UPPER, TRIM: clean) over the column's complete values vals: the
+// values it still writes apart ('hot desk' and 'hot-desk', 'm001' and
+// 'm-001' in a column of codes written several ways), said with format
+// (x, the values, a note of more), and the expression that merges them.
+func cleanedSplit(x planast.Expr, vals []string, clean func(string) string, format, merge string) string {
+	xs, err := planast.JSON(x)
+	if err != nil {
+		return ""
+	}
+	cv := make([]string, len(vals))
+	for i, v := range vals {
+		cv[i] = clean(v)
+	}
+	first, more, fix := spellingsOf(string(xs), cv, messy(vals), false)
+	if first == nil {
+		return ""
+	}
+	w := fmt.Sprintf(format, xs, someQuoted(first), more)
+	if fix == "" {
+		return w + "; map them to one with a case expression"
+	}
+	return w + "; " + merge + fix
+}
+
 // splitGroup is splitGroups' check of one column's complete values.
 func splitGroup(ref *planast.Column, c *schema.Column, vals []string) string {
 	return spellingsWarning(ref, vals, func(first []string, more string) string {
@@ -300,17 +346,46 @@ func spellingsWarning(ref *planast.Column, vals []string, said func(first []stri
 
 // spellings finds the values of vals spelled several ways (by letter
 // case, surrounding spaces, punctuation or word separators: spelling):
-// the first such set, a note
-// of how many more there are, and the expression of ref that merges them
-// ("" when punctuation differs, which LOWER and TRIM cannot merge). first
-// is nil when every value has one spelling.
+// the first such set, a note of how many more there are, and the
+// expression of ref that merges them ("" when punctuation other than word
+// separators differs, which LOWER, TRIM and REPLACE of a separator cannot
+// merge). first is nil when every value has one spelling.
 func spellings(ref *planast.Column, vals []string) (first []string, more, fix string) {
+	col := fmt.Sprintf(`{"kind": "column", "table": %s, "column": %s}`, jsonText(ref.Table), jsonText(ref.Column))
+	return spellingsOf(col, vals, messy(vals), true)
+}
+
+// messy reports whether vals write some value several ways by letter
+// case or surrounding spaces ('M001', 'm001', 'M001 '): in such a column a
+// code's separators between letters and digits are one more way to write
+// it ('M-001'), where in a tidy one 'A-12' and 'A12' may well be two.
+func messy(vals []string) bool {
+	seen := make(map[string]string, len(vals))
+	for _, v := range vals {
+		if o, ok := seen[folded(v)]; ok && o != v {
+			return true
+		}
+		seen[folded(v)] = v
+	}
+	return false
+}
+
+// spellingsOf is spellings of the values vals of the expression x (plan
+// JSON): codes loose when the column is messy; raw says whether vals are
+// the column's own values (the fix may then add TRIM and LOWER) or those
+// of x, which already cleaned them.
+func spellingsOf(x string, vals []string, codesLoose, raw bool) (first []string, more, fix string) {
+	vals = slices.Clone(vals)
 	slices.Sort(vals)
 	vals = slices.Compact(vals)
+	key := spelling
+	if codesLoose {
+		key = spellingLoose
+	}
 	folds := make([]string, len(vals))
 	distinct := make(map[string]struct{}, len(vals))
 	for i, v := range vals {
-		folds[i] = spelling(v)
+		folds[i] = key(v)
 		distinct[folds[i]] = struct{}{}
 	}
 	if len(distinct) == len(vals) {
@@ -327,6 +402,7 @@ func spellings(ref *planast.Column, vals []string) (first []string, more, fix st
 	}
 	var split [][]string
 	spaces, letters, other := false, false, false
+	var seps []string
 	for _, f := range order {
 		g := byFold[f]
 		if len(g) < 2 {
@@ -336,7 +412,16 @@ func spellings(ref *planast.Column, vals []string) (first []string, more, fix st
 		for _, v := range g[1:] {
 			spaces = spaces || strings.ToLower(v) != strings.ToLower(g[0])
 			letters = letters || strings.TrimSpace(v) != strings.TrimSpace(g[0])
-			other = other || loose(v) != loose(g[0])
+			if loose(v) != loose(g[0]) {
+				for _, v := range g {
+					for _, r := range " _-." {
+						if strings.ContainsRune(strings.TrimSpace(v), r) && !slices.Contains(seps, string(r)) {
+							seps = append(seps, string(r))
+						}
+					}
+				}
+				other = other || unseparated(v, seps) != unseparated(g[0], seps)
+			}
 		}
 	}
 	if len(split) == 0 {
@@ -345,8 +430,26 @@ func spellings(ref *planast.Column, vals []string) (first []string, more, fix st
 	if len(split) > 1 {
 		more = fmt.Sprintf(" (and %d more values spelled several ways)", len(split)-1)
 	}
-	if !other {
-		fix = foldedExpr(fmt.Sprintf(`{"kind": "column", "table": %s, "column": %s}`, jsonText(ref.Table), jsonText(ref.Column)), spaces, letters)
+	if other {
+		return split[0], more, ""
 	}
-	return split[0], more, fix
+	if raw {
+		x = foldedExpr(x, spaces, letters)
+	}
+	// a word separator written or not ('hot-desk', 'hot desk', 'M-001'):
+	// removed from every value, which then compare alike
+	slices.Sort(seps)
+	for _, sep := range seps {
+		x = fmt.Sprintf(`{"kind": "func", "name": "REPLACE", "args": [%s, {"kind": "literal", "value": %s}, {"kind": "literal", "value": ""}]}`, x, jsonText(sep))
+	}
+	return split[0], more, x
+}
+
+// unseparated is loose(v) without the separators seps.
+func unseparated(v string, seps []string) string {
+	v = loose(v)
+	for _, s := range seps {
+		v = strings.ReplaceAll(v, s, "")
+	}
+	return v
 }

@@ -3770,4 +3770,32 @@ var mutations = []mutation{
 		New:  "\t\t\t_ = name\n",
 		Pkgs: []string{"./engine"}, Run: "TestCastProbeFollowsTheColumnThroughDerivedTables",
 	},
+	{
+		Name: "cleaned-grouping-split-unsaid",
+		File: "engine/warnings/variants.go",
+		Old:  "\tfirst, more, fix := spellingsOf(string(xs), cv, messy(vals), false)\n",
+		New:  "\tfirst, more, fix := spellingsOf(string(xs), cv, messy(vals), false)\n\tfirst = nil\n",
+		Pkgs: []string{"./engine"}, Run: "TestCleanedExpressionsThatStillSplitAValueAreNamed",
+	},
+	{
+		Name: "codes-strict-in-messy-columns",
+		File: "engine/warnings/variants.go",
+		Old:  "\tif codesLoose {\n\t\tkey = spellingLoose\n",
+		New:  "\tif codesLoose && false {\n\t\tkey = spellingLoose\n",
+		Pkgs: []string{"./engine"}, Run: "TestCleanedExpressionsThatStillSplitAValueAreNamed",
+	},
+	{
+		Name: "codes-loose-in-tidy-columns",
+		File: "engine/warnings/variants.go",
+		Old:  "\treturn spellingsOf(col, vals, messy(vals), true)\n",
+		New:  "\treturn spellingsOf(col, vals, true, true)\n",
+		Pkgs: []string{"./engine"}, Run: "TestSpellingsThatDifferInWordSeparatorsAreNamed|TestCleanedExpressionsThatStillSplitAValueAreNamed",
+	},
+	{
+		Name: "separator-fix-left-out",
+		File: "engine/warnings/variants.go",
+		Old:  "\tslices.Sort(seps)\n\tfor _, sep := range seps {\n",
+		New:  "\tslices.Sort(seps)\n\tfor _, sep := range seps[:0] {\n",
+		Pkgs: []string{"./engine"}, Run: "TestCleanedExpressionsThatStillSplitAValueAreNamed",
+	},
 }
