@@ -303,7 +303,7 @@ func TestTextComparisonOfDatesInSeveralFormsIsNamed(t *testing.T) {
 				t.Fatalf("LIKE '2024-01%%' counts %v, want 1 (the ISO one)", res.Rows)
 			}
 			_, fix, _ := strings.Cut(warningWith(res.Warnings, said), "read the column as ")
-			fix, _, _ = strings.Cut(fix, " (the __/__/____ ones")
+			fix, _, _ = strings.Cut(fix, " (the NN/NN/YYYY ones")
 			jan := `{"kind":"between","expr":` + fix + `,"low":{"kind":"literal","type":"date","value":"2024-01-01"},"high":{"kind":"literal","type":"date","value":"2024-01-31"}}`
 			fixed, err := e.RunPlan(ctx, "air", count(jan))
 			if err != nil {
@@ -479,7 +479,7 @@ func dateFixOf(t *testing.T, e *Engine, plan []byte) (string, string) {
 	}
 	w := warningWith(res.Warnings, "the cast to date")
 	_, fix, ok := strings.Cut(w, "read the column as ")
-	fix, _, _ = strings.Cut(fix, " (the __/__/____ ones")
+	fix, _, _ = strings.Cut(fix, " (the NN/NN/YYYY ones")
 	if !ok {
 		t.Fatalf("warnings %q: want an expression that reads the other dates", res.Warnings)
 	}
@@ -504,7 +504,7 @@ func TestALongFixIsGivenOnce(t *testing.T) {
 	}
 	first, second := warningWith(res.Warnings, "MIN(s.day) compares text"), warningWith(res.Warnings, "MAX(s.day) compares text")
 	_, fix, ok := strings.Cut(first, "compare dates instead: MIN of ")
-	fix, _, _ = strings.Cut(fix, " (the __/__/____ ones")
+	fix, _, _ = strings.Cut(fix, " (the NN/NN/YYYY ones")
 	if !ok || len(fix) < 300 || !strings.HasPrefix(fix, `{"kind"`) {
 		t.Fatalf("warnings %q: want the first to give the expression", res.Warnings)
 	}
@@ -545,6 +545,27 @@ func TestMonthTrendOverTheDateFixHasReviewableSQL(t *testing.T) {
 			// PostgreSQL 21,120 (its PERIOD_LABEL tests the date it labels)
 			if limit := map[string]int{"sqlite": 16000, "duckdb": 8000, "postgres": 24000}[en.name]; len(res.SQL) > limit {
 				t.Errorf("the SQL is %d bytes, over %d", len(res.SQL), limit)
+			}
+		})
+	}
+}
+
+// The threat: a column writes day-first dates with slashes ('15/02/2024')
+// and month-first ones with dashes ('08-18-2024'). The profile counted
+// both, the fix read only the slash shape of its example, and the dashed
+// dates went to NULL while the warning said only 'N/A' stayed unread: 2024
+// held 3 dates, the fix counted 2. The fix reads the shape with every
+// separator, each value by its part over 12.
+func TestDateFixReadsEverySeparator(t *testing.T) {
+	stmts := []string{
+		"CREATE TABLE orders (id INTEGER PRIMARY KEY, day TEXT)",
+		"INSERT INTO orders VALUES (1, '2024-01-05'), (2, '15/02/2024'), (3, '08-18-2024'), (4, 'N/A'), (5, '20.03.2023')",
+	}
+	for _, en := range everyEngine(stmts) {
+		t.Run(en.name, func(t *testing.T) {
+			w, fixed := datesWithFix(t, specEngine(t, en.spec(t)), "orders")
+			if got := fmt.Sprint(fixed); got != "[[<nil>] [2023-03-20] [2024-01-05] [2024-02-15] [2024-08-18]]" && got != "[[2023-03-20] [2024-01-05] [2024-02-15] [2024-08-18] [<nil>]]" {
+				t.Errorf("warning %q\nthe warning's expression reads %s, want every dated value read", w, got)
 			}
 		})
 	}

@@ -40,7 +40,7 @@ func TestExtremeOfTextDatesInManyFormsIsNamed(t *testing.T) {
 				}
 				// the dates the warning's expression reads give the true extreme
 				_, fix, _ := strings.Cut(w, "compare dates instead: "+c.fn+" of ")
-				fix, _, _ = strings.Cut(fix, " (the __/__/____ ones")
+				fix, _, _ = strings.Cut(fix, " (the NN/NN/YYYY ones")
 				fixed, err := e.RunPlan(context.Background(), "air", []byte(`{"select":[{"expr":{"kind":"func","name":"`+c.fn+`","args":[`+fix+`]},"alias":"x"}],"from":[{"table":"orders","alias":"o"}]}`))
 				if err != nil {
 					t.Fatalf("%s: the warning's expression %q: %v", c.fn, fix, err)

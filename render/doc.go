@@ -225,6 +225,13 @@
 // TRY_CAST and the cast of such text (textcast.go) are: PostgreSQL and
 // DuckDB failed the query and SQLite clamped to 9223372036854775807.
 //
+// The cast of text tests its operand many times over; an operand longer
+// than 80 characters (a date reordered with SUBSTR and CONCAT) is named
+// once, through a scalar subquery over a one-row derived table whose
+// empty FROM lets it read the outer row: "(SELECT (CASE WHEN typeof("v")
+// = 'text' AND … END) FROM (SELECT (SUBSTR("b"."end_at", 7, 4) || …) AS
+// "v") AS "cast_input")".
+//
 // AVG(x) renders as the division rule's SUM(x) / COUNT(x),
 // "(CAST(SUM(x) AS DOUBLE PRECISION) / NULLIF(COUNT(x), 0))" (REAL, DOUBLE
 // on the others; OVER the same window when it is one), not as the engines'

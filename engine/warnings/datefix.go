@@ -95,14 +95,20 @@ func reorderedDate(x planast.Expr, to planast.CastType, ex any, p *schema.Column
 	iso := func(day, month int) string {
 		return fmt.Sprintf(`{"kind": "func", "name": "CONCAT", "args": [%s, %s, %s, %s, %s]}`, sub(7, 4), dash, sub(month, 2), dash, sub(day, 2))
 	}
-	shape := "__" + m[2] + "__" + m[4] + "____"
-	shaped := fmt.Sprintf(`{"kind": "like", "expr": %s, "pattern": {"kind": "literal", "value": %q}}`, col, shape)
+	// every separator: a column typed by several hands writes
+	// '15/02/2024' beside '08-18-2024', and the profile's counts of day
+	// and month first are over all of them
+	like := func(p string) string {
+		return fmt.Sprintf(`{"kind": "like", "expr": %s, "pattern": {"kind": "literal", "value": %q}}`, col, p)
+	}
+	shape := "NN/NN/YYYY"
+	shaped := fmt.Sprintf(`{"kind": "binary", "op": "or", "left": {"kind": "binary", "op": "or", "left": %s, "right": %s}, "right": %s}`, like("__/__/____"), like("__.__.____"), like("__-__-____"))
 	dayAt := func(at int) string {
 		return fmt.Sprintf(`{"kind": "binary", "op": "and", "left": %s, "right": {"kind": "binary", "op": ">", "left": {"kind": "cast", "type": "integer", "expr": %s}, "right": {"kind": "literal", "value": 12}}}`, shaped, sub(at, 2))
 	}
 	read := fmt.Sprintf(`{"kind": "cast", "type": %q, "expr": {"kind": "case", "whens": [{"when": %s, "then": %s}, {"when": %s, "then": %s}, {"when": %s, "then": %s}, %s], "else": %s}}`,
 		to, dayAt(1), iso(1, 4), dayAt(4), iso(4, 1), shaped, iso(day, month), yearFirst, col)
-	return read, fmt.Sprintf(`the %s ones reordered into ISO, reading a part over 12 as the day and, where both are 12 or less, %s; the ____/__/__ and ____.__.__ ones with their separators made dashes`, shape, which)
+	return read, fmt.Sprintf(`the %s ones (with slashes, dots or dashes) reordered into ISO, reading a part over 12 as the day and, where both are 12 or less, %s; the ____/__/__ and ____.__.__ ones with their separators made dashes`, shape, which)
 }
 
 // isoDateText is text a filter compares with as a date: an ISO year,

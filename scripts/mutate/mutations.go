@@ -3798,4 +3798,18 @@ var mutations = []mutation{
 		New:  "\tslices.Sort(seps)\n\tfor _, sep := range seps[:0] {\n",
 		Pkgs: []string{"./engine"}, Run: "TestCleanedExpressionsThatStillSplitAValueAreNamed",
 	},
+	{
+		Name: "long-cast-operand-repeated",
+		File: "render/textcast.go",
+		Old:  "\t\tif len(x) > longOperand {\n",
+		New:  "\t\tif len(x) > longOperand && false {\n",
+		Pkgs: []string{"./engine"}, Run: "TestACastOfALongExpressionNamesItOnce",
+	},
+	{
+		Name: "date-fix-one-separator",
+		File: "engine/warnings/datefix.go",
+		Old:  `like("__.__.____"), like("__-__-____"))`,
+		New:  `like("__.__.____"), like("__/__/____"))`,
+		Pkgs: []string{"./engine"}, Run: "TestDateFixReadsEverySeparator",
+	},
 }
