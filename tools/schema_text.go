@@ -58,6 +58,9 @@ func SnapshotText(s *schema.Snapshot) string {
 			if c.Profile != nil {
 				line += castNullsText(c.Profile.CastNulls)
 			}
+			if marked, _, ok := schemactx.TestFlag(&c); ok {
+				line += "  (" + schemactx.TestFlagNote(marked) + ")"
+			}
 			if c.Comment != "" {
 				// the schema's own words: quoted, as stored text is
 				line += "  note " + cellfmt.Quote(planast.Truncate(c.Comment, 200))

@@ -49,7 +49,7 @@ func ElsewhereHint(plan *planast.Query, here string, has func(schema, table stri
 	if len(found) == 0 {
 		return ""
 	}
-	return strings.Join(found, "; ") + `: send the plan with that "datasource" (a plan reads one datasource; ask combines several)`
+	return strings.Join(found, "; ") + `: send the plan with that "datasource" (a plan reads one datasource; run_combined_plan combines plans over several)`
 }
 
 // containsFold reports whether xs holds s in any letter case.

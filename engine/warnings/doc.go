@@ -26,8 +26,14 @@
 // (zeroDivisors), a case-sensitive LIKE that misses stored spellings for
 // their case alone (likeCaseMisses), an AVG whose values have more digits
 // than a double carries (inexactAverages), a POSITION searching a literal
-// (reversedPositions) and an aggregate over a table whose own id repeats
-// in a few rows (repeatedKeys). A long fix two warnings give is written
+// (reversedPositions), an aggregate over a table whose own id repeats
+// in a few rows (repeatedKeys), a COUNT or NULL test of a column that
+// writes blanks or words for no value ('N/A') beside NULL (blankCounts,
+// blankWarning), and an aggregate over a table flagging test or internal
+// records that the plan never reads (testRecords). A GROUP BY or
+// COUNT(DISTINCT) of a cleaned column names the spellings the cleaning
+// still leaves apart ('hot desk', 'hot-desk': cleanedSplit). Every quoted
+// plan expression is written by planast.JSON, '>' as itself. A long fix two warnings give is written
 // once (shareFixes). A count of 0 is a result that matched nothing too
 // (matchedNothing); a table the plan reads that was empty when profiled
 // is named whatever the result, and when nothing matched that is said

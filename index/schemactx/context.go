@@ -248,6 +248,9 @@ func writeTable(b *strings.Builder, snap *schema.Snapshot, t schema.Table) {
 		if c.Type == planast.TypeText && p != nil {
 			writeCastNulls(b, p.CastNulls)
 		}
+		if marked, _, ok := TestFlag(&c); ok {
+			b.WriteString(" (" + TestFlagNote(marked) + ")")
+		}
 		if c.Comment != "" {
 			b.WriteString(" note " + jsonString(planast.Truncate(c.Comment, MaxNoteBytes)))
 		}

@@ -1,0 +1,56 @@
+package engine
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/nl2sql/nl2sql/index/schemactx"
+)
+
+// The threat: 60 QA accounts flagged is_test_account = 1 carried 42% of a
+// year's invoiced amount, and a sum over invoices joined to owners counted
+// them with nothing said. An aggregate over a table with such a flag that
+// the plan never reads names the flag and gives the filter that, pasted,
+// leaves the test records out; a plan that reads the flag, a listing, and
+// a column merely named like one ('internal_notes') say nothing.
+func TestTestRecordsFlagIsNamed(t *testing.T) {
+	db := []string{
+		"CREATE TABLE owners (id INTEGER PRIMARY KEY, email TEXT, is_test_account INTEGER, internal_notes TEXT)",
+		"INSERT INTO owners VALUES (1, 'a@x.nl', 0, 'vip'), (2, 'qa@vet.test', 1, 'seed'), (3, 'b@x.nl', 0, 'new customer')",
+		"CREATE TABLE invoices (id INTEGER PRIMARY KEY, owner_id INTEGER, amount INTEGER)",
+		"INSERT INTO invoices VALUES (1, 1, 100), (2, 2, 5000), (3, 3, 50), (4, 2, 7000)",
+	}
+	plan := func(sel, where string) string {
+		p := `{"select":[` + sel + `],"from":[{"table":"invoices","alias":"i"},{"table":"owners","alias":"o"}],"joins":[{"type":"inner","left":"i","right":"o","on":[{"left_column":"owner_id","right_column":"id"}]}]`
+		if where != "" {
+			p += `,"where":` + where
+		}
+		return p + `}`
+	}
+	sum := `{"expr":{"kind":"func","name":"SUM","args":[{"kind":"column","table":"i","column":"amount"}]},"alias":"total"}`
+	for _, en := range everyEngine(db) {
+		t.Run(en.name, func(t *testing.T) {
+			e := specEngine(t, en.spec(t))
+			res := runAir(t, e, plan(sum, ""))
+			w := warningWith(res.Warnings, "marks test or internal records")
+			_, fix, ok := strings.Cut(w, "if they should not, add ")
+			fix, _, _ = strings.Cut(fix, " to the filters")
+			if !ok || !strings.HasPrefix(w, "owners.is_test_account") {
+				t.Fatalf("warnings %q: want the test flag named with a filter", res.Warnings)
+			}
+			if got := runAir(t, e, plan(sum, fix)); fmt.Sprint(got.Rows) != "[[150]]" || warningWith(got.Warnings, "marks test") != "" {
+				t.Errorf("with the filter %s: rows %v warnings %q, want 150 and nothing more said", fix, got.Rows, got.Warnings)
+			}
+			if got := runAir(t, e, plan(`{"expr":{"kind":"column","table":"i","column":"amount"},"alias":"amount"}`, "")); warningWith(got.Warnings, "marks test") != "" {
+				t.Errorf("a listing: %q, want nothing said", got.Warnings)
+			}
+			if strings.Contains(w, "internal_notes") || len(res.Warnings) > 0 && strings.Count(strings.Join(res.Warnings, "\n"), "marks test") != 1 {
+				t.Errorf("warnings %q: want the flag named once, the notes column not at all", res.Warnings)
+			}
+			if ctx := schemactx.SchemaContext(airSnapshot(t, e)); !strings.Contains(ctx, "is_test_account integer range [0,1] (marks test or internal records with 1") {
+				t.Errorf("the schema context does not name the flag:\n%s", ctx)
+			}
+		})
+	}
+}

@@ -1,0 +1,35 @@
+package schemactx
+
+import (
+	"testing"
+
+	"github.com/nl2sql/nl2sql/internal/schema"
+)
+
+// The rule that names a flag for test records: a yes/no column named for
+// them, whose profile saw a record marked. Names that only contain such
+// a word ('contest', 'latest'), columns of other values and flags that
+// mark nothing are not named.
+func TestTestFlag(t *testing.T) {
+	for _, c := range []struct {
+		name   string
+		values []any
+		want   any
+	}{
+		{"is_test_account", []any{int64(0), int64(1)}, int64(1)},
+		{"isDemo", []any{false, true}, true},
+		{"internal_order", []any{"N", "Y"}, "Y"},
+		{"QA_FLAG", []any{float64(0), float64(1)}, float64(1)},
+		{"is_test", []any{int64(0)}, nil},                 // no record marked
+		{"contest_entry", []any{int64(0), int64(1)}, nil}, // not the word
+		{"latest", []any{int64(0), int64(1)}, nil},
+		{"test_score", []any{int64(3), int64(7)}, nil}, // no flag
+		{"internal_notes", []any{"seed", "vip"}, nil},
+	} {
+		col := schema.Column{Name: c.name, Profile: &schema.ColumnProfile{SampleValues: c.values, AllValues: true}}
+		marked, _, ok := TestFlag(&col)
+		if ok != (c.want != nil) || marked != c.want {
+			t.Errorf("%s %v: marked %v ok %v, want %v", c.name, c.values, marked, ok, c.want)
+		}
+	}
+}
