@@ -88,6 +88,11 @@ func (h stepSource) Retrieved(ctx context.Context, q string) *schema.Snapshot {
 	return h.e.retrieved(ctx, h.ds, q)
 }
 
+func (h stepSource) Matches(ctx context.Context, q string) bool {
+	sel, err := h.e.retrieval(ctx, h.ds).Search(ctx, q)
+	return err != nil || sel.Relevant() // no index to ask: no claim either way
+}
+
 func (h stepSource) SchemaContext(snap *schema.Snapshot) string { return h.ds.sem.SchemaContext(snap) }
 
 func (h stepSource) Visible(ctx context.Context) *schema.Snapshot {

@@ -141,3 +141,31 @@ func TestHostContextSaysWhichColumnsItLeftOut(t *testing.T) {
 		t.Errorf("a whole schema: omitted %d columns: %q, want none said", hp.OmittedColumns, hp.Omitted)
 	}
 }
+
+// The threat: asked for customer satisfaction scores of a clinic chain
+// whose data holds none, ask answered with the whole schema as context
+// and nothing else, and a host that trusts what it is handed computes a
+// "score" from whatever column looks closest. The result says that
+// nothing matched and that the data may not hold the answer, as
+// search_schema does; a question something matches says nothing of it.
+func TestHostPlanSaysWhenNothingMatched(t *testing.T) {
+	db := sourcetest.TempDB(t, "CREATE TABLE invoices (id INTEGER PRIMARY KEY, clinic TEXT, amount_cents INTEGER, issued_on TEXT)",
+		"INSERT INTO invoices VALUES (1, 'Utrecht', 4500, '2025-01-03'), (2, 'Arnhem', 1200, '2025-02-11')")
+	e := specEngine(t, DatasourceSpec{ID: "vet", Engine: "sqlite", Path: db, RowLimit: 1000})
+	for _, c := range []struct {
+		q       string
+		noMatch bool
+	}{
+		{"What was the average satisfaction score per respondent?", true},
+		{"How much was invoiced per clinic?", false},
+	} {
+		res, err := e.Ask(context.Background(), AskRequest{Question: c.q})
+		if err != nil || res.HostPlan == nil {
+			t.Fatalf("ask %q: %v %+v", c.q, err, res)
+		}
+		said := strings.Contains(res.HostPlan.Next, "may not hold the answer")
+		if res.HostPlan.NoMatch != c.noMatch || said != c.noMatch {
+			t.Errorf("%q: no_match %v, next %q; want no_match %v said so", c.q, res.HostPlan.NoMatch, res.HostPlan.Next, c.noMatch)
+		}
+	}
+}

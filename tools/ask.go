@@ -71,6 +71,7 @@ var hostPlanOutputSchema = json.RawMessage(`{
     "question": {"type": "string"},
     "reason": {"enum": ["no_planner", "no_recording"]},
     "next": {"type": "string", "description": "What to do next, in one line."},
+    "no_match": {"type": "boolean", "description": "True when nothing the datasources hold (no table or column name, comment, sample or stored value) shares a word with the question: the data may not hold the answer."},
     "datasource": {"type": "string", "description": "The datasource the context is for; empty when candidates lists several."},
     "dialect": {"type": "string"},
     "today": {"type": "string", "description": "The run date (YYYY-MM-DD) relative dates resolve against."},

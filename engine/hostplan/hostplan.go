@@ -58,6 +58,11 @@ type HostPlan struct {
 	// Candidates, when several datasources may hold the answer, are the
 	// best-ranked ones with their own contexts.
 	Candidates []HostCandidate `json:"candidates,omitempty"`
+	// NoMatch is set when nothing the caller may read shares a word with
+	// the question, on any datasource offered: the data may not hold the
+	// answer (satisfaction scores asked of a clinic's billing), and the
+	// context is the schema, not a match.
+	NoMatch bool `json:"no_match,omitempty"`
 	// PlanGuide and RunPlan are the calls that get the plan language and
 	// run a plan (add "plan" to RunPlan's arguments).
 	PlanGuide ToolCall `json:"plan_guide"`
@@ -152,15 +157,20 @@ type Source interface {
 	// Values is the stored values q names exactly (or by stem) within the
 	// caller's scope.
 	Values(ctx context.Context, q string) []string
+	// Matches reports whether anything the caller may read shares a word
+	// with q: a table or column name, a comment, a sample or a stored
+	// value (what search_schema calls relevant).
+	Matches(ctx context.Context, q string) bool
 }
 
 // Plan builds the plan-it-yourself result for q on ds; resultTokens is
 // the result budget the whole result fits (see fit).
 func Plan(ctx context.Context, ds Source, q, today, reason, traceID string, resultTokens int) *HostPlan {
 	r := retrieve(ctx, ds, q)
+	noMatch := !ds.Matches(ctx, q)
 	return fit(resultTokens, 1, func(tokens int) *HostPlan {
 		hp := &HostPlan{
-			Kind: KindPlanItYourself, Question: q, Reason: reason, Today: today, HostContext: r.context(tokens),
+			Kind: KindPlanItYourself, Question: q, Reason: reason, Today: today, HostContext: r.context(tokens), NoMatch: noMatch,
 			PlanGuide: ToolCall{Tool: "get_plan_schema", Arguments: map[string]any{"form": "guide"}},
 			RunPlan:   ToolCall{Tool: "run_plan", Arguments: map[string]any{"datasource": ds.ID()}, Missing: []string{"plan"}},
 			TraceID:   traceID,
@@ -174,12 +184,14 @@ func Plan(ctx context.Context, ds Source, q, today, reason, traceID string, resu
 // hold the answer: cands with their ranking scores.
 func Candidates(ctx context.Context, q, today, reason, traceID string, cands []Source, scores []float64, resultTokens int) *HostPlan {
 	rs := make([]*retrieved, len(cands))
+	noMatch := true
 	for i, ds := range cands {
 		rs[i] = retrieve(ctx, ds, q)
+		noMatch = noMatch && !ds.Matches(ctx, q)
 	}
 	return fit(resultTokens, len(cands), func(tokens int) *HostPlan {
 		hp := &HostPlan{
-			Kind: KindPlanItYourself, Question: q, Reason: reason, Today: today,
+			Kind: KindPlanItYourself, Question: q, Reason: reason, Today: today, NoMatch: noMatch,
 			HostContext: HostContext{VerifiedQueries: []HostVerified{}, ContextTables: []string{}},
 			PlanGuide:   ToolCall{Tool: "get_plan_schema", Arguments: map[string]any{"form": "guide"}},
 			RunPlan:     ToolCall{Tool: "run_plan", Arguments: map[string]any{}, Missing: []string{"datasource", "plan"}},
@@ -339,6 +351,14 @@ const maxHostCutTables = 20
 
 // hostNext is the one line that says what to do next.
 func hostNext(hp *HostPlan) string {
+	if hp.NoMatch {
+		return "Nothing the datasource holds matched the question: no table or column name, comment, sample or stored value shares a word with it. The data may not hold the answer: check schema_context (describe_schema lists every table) and say so if nothing answers it, rather than answering from tables that do not. " + planNext(hp)
+	}
+	return planNext(hp)
+}
+
+// planNext is hostNext for a question something matched.
+func planNext(hp *HostPlan) string {
 	var v *HostVerified
 	if len(hp.VerifiedQueries) > 0 {
 		v = &hp.VerifiedQueries[0]

@@ -212,6 +212,23 @@ func caseWarning(snap *schema.Snapshot, q *planast.Query, x, pattern planast.Exp
 	return fmt.Sprintf("no rows matched, and %q %s %q compares case-sensitively (on every engine): %s to match regardless of case", c.Name, strings.ToUpper(op), lit.Text, fix)
 }
 
+// nullTested reports whether q's filters test ref (or an expression of
+// it) for NULL: a plan that writes microchip IS NOT NULL beside its
+// microchip != 'x' has said what its NULLs do, and being told again
+// teaches it to skip warnings.
+func nullTested(q *planast.Query, ref *planast.Column) bool {
+	found := false
+	for _, cond := range []planast.Expr{q.Where, q.Having} {
+		planast.Inspect(cond, func(n planast.Node) bool {
+			if e, ok := n.(*planast.IsNull); ok && refersTo(e.Expr, ref) {
+				found = true
+			}
+			return !found
+		})
+	}
+	return found
+}
+
 // nullWarning names a nullable column under NOT IN or != : rows where it
 // is NULL never pass such a filter.
 func nullWarning(snap *schema.Snapshot, q *planast.Query, x planast.Expr, op string) string {
@@ -220,7 +237,7 @@ func nullWarning(snap *schema.Snapshot, q *planast.Query, x planast.Expr, op str
 		return ""
 	}
 	c := emptyrange.FromColumn(snap, q, ref)
-	if c == nil || c.Profile == nil || c.Profile.NullFraction <= 0 {
+	if c == nil || c.Profile == nil || c.Profile.NullFraction <= 0 || nullTested(q, ref) {
 		return ""
 	}
 	what := strconv.Quote(c.Name)

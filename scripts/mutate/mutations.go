@@ -823,7 +823,7 @@ var mutations = []mutation{
 	{
 		Name: "not-in-null-unsaid",
 		File: "engine/warnings/filters.go",
-		Old:  "if c == nil || c.Profile == nil || c.Profile.NullFraction <= 0 {",
+		Old:  "if c == nil || c.Profile == nil || c.Profile.NullFraction <= 0 || nullTested(q, ref) {",
 		New:  "if true {",
 		Pkgs: []string{"./engine"}, Run: "TestNegatedFilterOnNullableColumnWarns",
 	},
@@ -3846,5 +3846,26 @@ var mutations = []mutation{
 		Old:  "slices.ContainsFunc(lex.SplitWords(c.Name), func(w string) bool { return slices.Contains(testWords, w) })",
 		New:  "slices.ContainsFunc(testWords, func(w string) bool { _ = lex.SplitWords; return strings.Contains(strings.ToLower(c.Name), w) })",
 		Pkgs: []string{"./index/schemactx"}, Run: "TestTestFlag",
+	},
+	{
+		Name: "null-warning-though-tested",
+		File: "engine/warnings/filters.go",
+		Old:  "c.Profile.NullFraction <= 0 || nullTested(q, ref) {",
+		New:  "c.Profile.NullFraction <= 0 || nullTested(q, ref) && false {",
+		Pkgs: []string{"./engine"}, Run: "TestNegatedFilterOnNullableColumnWarns",
+	},
+	{
+		Name: "host-plan-no-match-unsaid",
+		File: "engine/hostplan/hostplan.go",
+		Old:  "\tnoMatch := !ds.Matches(ctx, q)\n",
+		New:  "\tnoMatch := !ds.Matches(ctx, q) && false\n",
+		Pkgs: []string{"./engine"}, Run: "TestHostPlanSaysWhenNothingMatched",
+	},
+	{
+		Name: "host-plan-no-match-everywhere",
+		File: "engine/host.go",
+		Old:  "\treturn err != nil || sel.Relevant() // no index to ask: no claim either way\n",
+		New:  "\treturn err != nil || sel.Relevant() && false\n",
+		Pkgs: []string{"./engine"}, Run: "TestHostPlanSaysWhenNothingMatched",
 	},
 }
