@@ -327,17 +327,20 @@ const maxEchoSQL = 2000
 // bytes: what it echoes of the request, which the trace keeps whole.
 func slimmed(out engine.Result, budget int) engine.Result {
 	cut := cutSQL
+	// the SQL of every part counts: a combination's own SQL is short and
+	// its datasources' may be long
 	n := len(out.SQL)
 	out.SQL, out.Plan = cut(out.SQL), nil
 	subs := make([]engine.SubQuery, len(out.SubQueries))
 	for i, sq := range out.SubQueries {
+		n += len(sq.SQL)
 		sq.SQL, sq.Plan = cut(sq.SQL), nil
 		subs[i] = sq
 	}
 	out.SubQueries = subs
 	out.Warnings = append(append([]string{}, out.Warnings...), fmt.Sprintf(
-		"the plan and the SQL (%d bytes) are left out of this result, the SQL cut to %d bytes, to fit the %d-token result budget; trace %s holds them whole (nl2sql trace show)",
-		n, maxEchoSQL, budget, out.TraceID))
+		"the plans are left out of this result and each SQL past %d bytes is cut there (%d bytes of SQL in all), to fit the %d-token result budget; trace %s holds them whole (nl2sql trace show)",
+		maxEchoSQL, n, budget, out.TraceID))
 	return out
 }
 

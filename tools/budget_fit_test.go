@@ -236,4 +236,13 @@ func TestLongSQLIsCutBeforeTheRows(t *testing.T) {
 	if !strings.Contains(text, "79") || !strings.Contains(text, "-- … cut: the SQL is") || !strings.Contains(text, "trace t1 holds them whole") {
 		t.Errorf("result %s / %s: want the row, the SQL cut with its length, and where the whole is", text, b)
 	}
+	// a combination's own SQL is short, its datasources' long: the size
+	// said is of all of them, not a short SQL "cut" to a longer length
+	comb := &engine.Result{Answer: "n 79.", Columns: []string{"n"}, ColumnTypes: []planast.Type{planast.TypeInteger},
+		Rows: [][]any{{int64(79)}}, RowCount: 1, SQL: "SELECT n FROM a", TraceID: "t2", Warnings: []string{},
+		SubQueries: []engine.SubQuery{{ID: "a", SQL: sql}}}
+	r = fitResult(budgetOf(4000), comb, BinaryPlaceholder, false)
+	if text := fmt.Sprint(r.Content); !strings.Contains(text, fmt.Sprintf("(%d bytes of SQL in all)", len(sql)+len("SELECT n FROM a"))) {
+		t.Errorf("combined result %s: want the SQL of every part counted", text)
+	}
 }

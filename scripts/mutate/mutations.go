@@ -3868,4 +3868,11 @@ var mutations = []mutation{
 		New:  "\treturn err != nil || sel.Relevant() && false\n",
 		Pkgs: []string{"./engine"}, Run: "TestHostPlanSaysWhenNothingMatched",
 	},
+	{
+		Name: "slimmed-size-of-one-part",
+		File: "tools/budget.go",
+		Old:  "\t\tn += len(sq.SQL)\n",
+		New:  "",
+		Pkgs: []string{"./tools"}, Run: "TestLongSQLIsCutBeforeTheRows",
+	},
 }
