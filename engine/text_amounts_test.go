@@ -11,8 +11,8 @@ import (
 
 // textAmountsDB holds amounts and quantities as text beside words.
 var textAmountsDB = []string{
-	"CREATE TABLE orders (id INTEGER PRIMARY KEY, amount TEXT, qty TEXT, status TEXT)",
-	"INSERT INTO orders VALUES (1, '$1,234.50', '9', 'paid'), (2, '$99.99', '10', 'open'), (3, '$2,000.00', '120', 'paid'), (4, '1500', '7', 'void')",
+	"CREATE TABLE orders (id INTEGER PRIMARY KEY, amount TEXT, qty TEXT, status TEXT, ref TEXT)",
+	"INSERT INTO orders VALUES (1, '$1,234.50', '9', 'paid', 'INV-0000243'), (2, '$99.99', '10', 'open', 'INV-0000244'), (3, '$2,000.00', '120', 'paid', '245'), (4, '1500', '7', 'void', 'INV-0000246')",
 }
 
 // The threat: "orders over $500" written as amount > '$500' over a text
@@ -51,7 +51,8 @@ func TestAmountsComparedAsTextAreNamed(t *testing.T) {
 // with a limit, over text amounts gives '$99.99' (text orders '9' after
 // '$', '1' and '2'), a plausible figure with nothing said. MIN, MAX and
 // order_by over such a column must be named, by column and by an output
-// alias of it; the same over a column of words is not.
+// alias of it; the same over a column of words, or of codes some of which
+// are written as bare digits ('INV-0000243' beside '245'), is not.
 func TestAmountsOrderedAsTextAreNamed(t *testing.T) {
 	col := func(c string) string { return `{"kind":"column","table":"o","column":"` + c + `"}` }
 	maxOf := func(c string) []byte {
@@ -72,6 +73,8 @@ func TestAmountsOrderedAsTextAreNamed(t *testing.T) {
 				{"max of amounts", "amount", maxOf("amount"), true},
 				{"max of numbers", "qty", maxOf("qty"), true},
 				{"max of words", "status", maxOf("status"), false},
+				// codes, a few written as bare digits: the least code is asked
+				{"max of codes", "ref", maxOf("ref"), false},
 				{"order by amounts", "amount", firstBy("amount", col("amount")), true},
 				{"order by an alias of amounts", "amount", firstBy("amount", `{"kind":"column","column":"v"}`), true},
 				{"order by words", "status", firstBy("status", col("status")), false},

@@ -7,6 +7,7 @@ import (
 
 	"github.com/nl2sql/nl2sql/engine/emptyrange"
 	"github.com/nl2sql/nl2sql/internal/schema"
+	"github.com/nl2sql/nl2sql/internal/source"
 	"github.com/nl2sql/nl2sql/planast"
 )
 
@@ -44,7 +45,16 @@ func numbersAsText(p *schema.ColumnProfile) bool {
 		return false
 	}
 	if _, ok := p.CastNull(planast.CastFloat); ok {
-		return true
+		// counted because some sample is a number: a column of codes
+		// ('INV-0000243') with a few written as bare digits is no column
+		// of amounts, and MIN of it is the least code, as asked
+		numbers := 0
+		for _, v := range p.SampleValues {
+			if s, ok := v.(string); ok && source.NumberText(s) {
+				numbers++
+			}
+		}
+		return 2*numbers >= len(p.SampleValues)
 	}
 	n := 0
 	for _, v := range p.SampleValues {

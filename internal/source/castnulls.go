@@ -42,7 +42,7 @@ func castTargets(c *schema.Column, p *schema.ColumnProfile) []planast.CastType {
 		}
 		if planast.TextHolds(s, planast.CastDate) || dateLike.MatchString(s) {
 			dates++
-		} else if planast.TextHolds(s, planast.CastFloat) || numberLike.MatchString(s) {
+		} else if NumberText(s) {
 			numbers++
 		}
 	}
@@ -62,6 +62,12 @@ func castTargets(c *schema.Column, p *schema.ColumnProfile) []planast.CastType {
 // so a column of them summed after a cast is nearly all NULL, which is
 // when saying so matters most.
 var numberLike = regexp.MustCompile(`^\s*[-+(]?\s*(\p{Sc}|[A-Z]{3}\s)?\s*[0-9][0-9,.' \x{00a0}]*\s*(%|\p{Sc}|\p{L}{1,5}\.?)?\)?\s*$`)
+
+// NumberText reports whether s is a number, or one written for people
+// (numberLike): what makes a text column one of numbers.
+func NumberText(s string) bool {
+	return planast.TextHolds(s, planast.CastFloat) || numberLike.MatchString(s)
+}
 
 // dateLike is a date written with separators in another order or shape
 // than ISO's: day or month first, slashes or dots, an optional time after.

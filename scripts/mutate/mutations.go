@@ -1156,9 +1156,9 @@ var mutations = []mutation{
 	{
 		Name: "amounts-not-counted-as-numbers",
 		File: "internal/source/castnulls.go",
-		Old:  "planast.TextHolds(s, planast.CastFloat) || numberLike.MatchString(s)",
-		New:  "planast.TextHolds(s, planast.CastFloat) || numberLike == nil",
-		Pkgs: []string{"./engine"}, Run: "TestCastOfAmountsWrittenForPeopleIsNamed",
+		Old:  "\treturn planast.TextHolds(s, planast.CastFloat) || numberLike.MatchString(s)\n",
+		New:  "\treturn planast.TextHolds(s, planast.CastFloat) || numberLike == nil\n",
+		Pkgs: []string{"./engine"}, Run: "TestCastOfAmountsWrittenForPeopleIsNamed|TestQuantitiesWithUnitsAreNumbersAsText",
 	},
 	{
 		Name: "amount-fix-unsaid",
@@ -3874,5 +3874,12 @@ var mutations = []mutation{
 		Old:  "\t\tn += len(sq.SQL)\n",
 		New:  "",
 		Pkgs: []string{"./tools"}, Run: "TestLongSQLIsCutBeforeTheRows",
+	},
+	{
+		Name: "codes-taken-for-amounts",
+		File: "engine/warnings/textamounts.go",
+		Old:  "\t\treturn 2*numbers >= len(p.SampleValues)\n",
+		New:  "\t\treturn numbers >= 0\n",
+		Pkgs: []string{"./engine"}, Run: "TestAmountsOrderedAsTextAreNamed",
 	},
 }
