@@ -18,8 +18,10 @@ func TestTestRecordsFlagIsNamed(t *testing.T) {
 	db := []string{
 		"CREATE TABLE owners (id INTEGER PRIMARY KEY, email TEXT, is_test_account INTEGER, internal_notes TEXT)",
 		"INSERT INTO owners VALUES (1, 'a@x.nl', 0, 'vip'), (2, 'qa@vet.test', 1, 'seed'), (3, 'b@x.nl', 0, 'new customer')",
-		"CREATE TABLE invoices (id INTEGER PRIMARY KEY, owner_id INTEGER, amount INTEGER)",
+		"CREATE TABLE invoices (id INTEGER PRIMARY KEY, owner_id INTEGER REFERENCES owners(id), amount INTEGER)",
 		"INSERT INTO invoices VALUES (1, 1, 100), (2, 2, 5000), (3, 3, 50), (4, 2, 7000)",
+		"CREATE TABLE invoice_lines (id INTEGER PRIMARY KEY, invoice_id INTEGER REFERENCES invoices(id), amount INTEGER)",
+		"INSERT INTO invoice_lines VALUES (1, 1, 60), (2, 1, 40), (3, 2, 5000), (4, 3, 50), (5, 4, 7000)",
 	}
 	plan := func(sel, where string) string {
 		p := `{"select":[` + sel + `],"from":[{"table":"invoices","alias":"i"},{"table":"owners","alias":"o"}],"joins":[{"type":"inner","left":"i","right":"o","on":[{"left_column":"owner_id","right_column":"id"}]}]`
@@ -47,6 +49,12 @@ func TestTestRecordsFlagIsNamed(t *testing.T) {
 			}
 			if strings.Contains(w, "internal_notes") || len(res.Warnings) > 0 && strings.Count(strings.Join(res.Warnings, "\n"), "marks test") != 1 {
 				t.Errorf("warnings %q: want the flag named once, the notes column not at all", res.Warnings)
+			}
+			// the lines' sum: the flag is two foreign keys away, on a table
+			// the plan does not read; the warning names the way there
+			lines := runAir(t, e, `{"select":[{"expr":{"kind":"func","name":"SUM","args":[{"kind":"column","table":"l","column":"amount"}]},"alias":"total"}],"from":[{"table":"invoice_lines","alias":"l"}]}`)
+			if w := warningWith(lines.Warnings, "marks test or internal records"); !strings.Contains(w, "invoice_lines.invoice_id → invoices.owner_id → owners") {
+				t.Errorf("invoice lines: warnings %q, want the flag on owners named with the way there", lines.Warnings)
 			}
 			if ctx := schemactx.SchemaContext(airSnapshot(t, e)); !strings.Contains(ctx, "is_test_account integer range [0,1] (marks test or internal records with 1") {
 				t.Errorf("the schema context does not name the flag:\n%s", ctx)

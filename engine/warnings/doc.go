@@ -30,7 +30,8 @@
 // in a few rows (repeatedKeys), a COUNT or NULL test of a column that
 // writes blanks or words for no value ('N/A') beside NULL (blankCounts,
 // blankWarning), and an aggregate over a table flagging test or internal
-// records that the plan never reads (testRecords). A GROUP BY or
+// records, or whose rows belong through foreign keys to one, that the plan
+// never reads (testRecords). A GROUP BY or
 // COUNT(DISTINCT) of a cleaned column names the spellings the cleaning
 // still leaves apart ('hot desk', 'hot-desk': cleanedSplit). Every quoted
 // plan expression is written by planast.JSON, '>' as itself. A long fix two warnings give is written

@@ -32,15 +32,28 @@ func testRecords(snap *schema.Snapshot, plan *planast.Query) []string {
 		return nil
 	}
 	var out []string
+	direct := map[string]bool{}
+	eachQuery(plan, func(q *planast.Query) {
+		for _, f := range q.From {
+			if t, ok := snap.Lookup(f.Schema, f.Table); ok && f.Subquery == nil {
+				direct[t.Schema+"."+t.Name] = true
+			}
+		}
+	})
 	eachQuery(plan, func(q *planast.Query) {
 		for _, f := range q.From {
 			t, ok := snap.Lookup(f.Schema, f.Table)
 			if f.Subquery != nil || !ok {
 				continue
 			}
+			for _, w := range flaggedParents(snap, t, direct, read) {
+				if !slices.Contains(out, w) {
+					out = append(out, w)
+				}
+			}
 			for _, c := range t.Columns {
-				marked, unmarked, ok := schemactx.TestFlag(&c)
-				if !ok || read[strings.ToLower(c.Name)] {
+				marked, unmarked, ok := unreadFlag(&c, read)
+				if !ok {
 					continue
 				}
 				col := fmt.Sprintf(`{"kind": "column", "table": %s, "column": %s}`, jsonText(f.Alias), jsonText(c.Name))
@@ -61,4 +74,64 @@ func testRecords(snap *schema.Snapshot, plan *planast.Query) []string {
 		}
 	})
 	return out
+}
+
+// maxFlagHops bounds the foreign keys followed from a table read to a
+// table flagging test records (invoice_lines → invoices → owners).
+const maxFlagHops = 3
+
+// flaggedParents says, of table t, each table its rows belong to through
+// declared foreign keys (child to parent, each row to one) that flags test
+// or internal records the plan never reads: a sum of invoices counted the
+// QA accounts' invoices, their flag being on owners, which the plan did
+// not join. Tables the plan reads itself (direct) are said of by name.
+func flaggedParents(snap *schema.Snapshot, t *schema.Table, direct, read map[string]bool) []string {
+	type step struct {
+		t    *schema.Table
+		path string
+	}
+	var out []string
+	seen := map[string]bool{t.Schema + "." + t.Name: true}
+	level := []step{{t, t.Name}}
+	for range maxFlagHops {
+		var next []step
+		for _, s := range level {
+			for _, fk := range s.t.ForeignKeys {
+				p, ok := snap.Lookup(fk.RefSchema, fk.RefTable)
+				if !ok {
+					continue
+				}
+				key := p.Schema + "." + p.Name
+				if seen[key] {
+					continue
+				}
+				seen[key] = true
+				path := fmt.Sprintf("%s.%s → %s", s.path, strings.Join(fk.Columns, ", "), p.Name)
+				next = append(next, step{p, path})
+				if direct[key] {
+					continue
+				}
+				for _, c := range p.Columns {
+					marked, _, ok := unreadFlag(&c, read)
+					if !ok {
+						continue
+					}
+					out = append(out, fmt.Sprintf("each row of %s belongs to one of %s (%s), whose %s %s, and this plan never reads it: the rows of test records count in the result; if they should not, join %s and filter on %s",
+						t.Name, p.Name, path, c.Name, schemactx.TestFlagNote(marked), p.Name, c.Name))
+				}
+			}
+		}
+		level = next
+	}
+	return out
+}
+
+// unreadFlag is schemactx.TestFlag of c when the plan reads no column of
+// its name (read, lower case): a plan that filters, groups or shows the
+// flag anywhere decided already.
+func unreadFlag(c *schema.Column, read map[string]bool) (marked, unmarked any, ok bool) {
+	if read[strings.ToLower(c.Name)] {
+		return nil, nil, false
+	}
+	return schemactx.TestFlag(c)
 }
