@@ -329,3 +329,38 @@ func TestNoValueWordsAreMissingToo(t *testing.T) {
 		})
 	}
 }
+
+// The threat: "pets whose species is not recorded" as GROUP BY species
+// over a column writing NULL, '', 'N/A' and 'unknown' came back as four
+// groups, each with part of them, and a host reading one of them gave a
+// quarter of the answer. The grouping is named with the expression that,
+// pasted, makes them one group; a column writing no value one way (NULL
+// alone) says nothing.
+func TestGroupingByAColumnWritingNoValueSeveralWaysIsNamed(t *testing.T) {
+	db := []string{
+		"CREATE TABLE pets (id INTEGER PRIMARY KEY, species TEXT, sex TEXT)",
+		"INSERT INTO pets VALUES (1, 'dog', 'm'), (2, 'cat', NULL), (3, NULL, 'f'), (4, '', 'm'), (5, 'N/A', NULL), (6, 'unknown', 'f'), (7, 'dog', 'm'), (8, 'n/a', 'f')",
+	}
+	group := func(x string) string {
+		return `{"select":[{"expr":` + x + `,"alias":"k"},{"expr":{"kind":"func","name":"COUNT","args":[]},"alias":"n"}],"from":[{"table":"pets","alias":"p"}],"group_by":[{"kind":"column","column":"k"}],"order_by":[{"expr":{"kind":"column","column":"n"},"direction":"desc"}]}`
+	}
+	for _, en := range everyEngine(db) {
+		t.Run(en.name, func(t *testing.T) {
+			e := specEngine(t, en.spec(t))
+			res := runAir(t, e, group(`{"kind":"column","table":"p","column":"species"}`))
+			w := warningWith(res.Warnings, "makes a group of each way it writes no value")
+			_, fix, ok := strings.Cut(w, "group by ")
+			fix, _, _ = strings.Cut(fix, ", which reads")
+			if !ok || !strings.Contains(w, "NULL") || !strings.Contains(w, `"unknown"`) {
+				t.Fatalf("warnings %q: want the ways of no value named", res.Warnings)
+			}
+			fixed := runAir(t, e, group(fix))
+			if len(fixed.Rows) != 3 || fmt.Sprint(fixed.Rows[0]) != "[<nil> 5]" {
+				t.Errorf("grouped by the fix %s: %v, want dog, cat and one group of the 5 unrecorded", fix, fixed.Rows)
+			}
+			if w := warningWith(runAir(t, e, group(`{"kind":"column","table":"p","column":"sex"}`)).Warnings, "writes no value"); w != "" {
+				t.Errorf("a column writing no value as NULL alone: %q", w)
+			}
+		})
+	}
+}

@@ -9,6 +9,7 @@ import (
 	"unicode"
 
 	"github.com/nl2sql/nl2sql/engine/emptyrange"
+	"github.com/nl2sql/nl2sql/internal/cellfmt"
 	"github.com/nl2sql/nl2sql/internal/schema"
 	"github.com/nl2sql/nl2sql/planast"
 )
@@ -447,7 +448,10 @@ func missingIn(c *schema.Column, markers []string, col string, negated bool) (wh
 		lits = append(lits, fmt.Sprintf(`{"kind": "literal", "value": %s}`, b))
 	}
 	what = fmt.Sprintf("a word written for no value (%s, any case)", strings.Join(quoted, ", "))
-	if hasBlank(c) {
+	switch {
+	case len(markers) == 0:
+		what = "blank ('' or spaces)"
+	case hasBlank(c):
 		what = "blank ('' or spaces) or " + what
 	}
 	in = fmt.Sprintf(`{"kind": "in", "negated": %v, "expr": {"kind": "func", "name": "UPPER", "args": [{"kind": "func", "name": "TRIM", "args": [%s]}]}, "list": [%s]}`, negated, col, strings.Join(lits, ", "))
@@ -582,6 +586,46 @@ func blankCounts(snap *schema.Snapshot, plan *planast.Query) []string {
 				}
 			}
 		})
+	})
+	return out
+}
+
+// blankGroups names a GROUP BY of a column that writes "no value" several
+// ways (NULL, a blank, 'N/A', 'unknown'): each is a group of its own, so "pets
+// whose species is not recorded" came back as four rows, each with part of
+// them. The fix groups by the column with those values made NULL.
+func blankGroups(snap *schema.Snapshot, plan *planast.Query) []string {
+	var out []string
+	eachQuery(plan, func(q *planast.Query) {
+		for _, g := range q.GroupBy {
+			ref, ok := groupedExpr(q, g).(*planast.Column)
+			if !ok {
+				continue
+			}
+			c, markers := blankColumn(snap, q, ref)
+			if c == nil {
+				continue
+			}
+			var ways []string
+			if c.Profile.NullFraction > 0 {
+				ways = append(ways, "NULL")
+			}
+			for _, v := range c.Profile.SampleValues {
+				if s, ok := v.(string); ok && (strings.TrimSpace(s) == "" || noValueWord(s)) {
+					ways = append(ways, cellfmt.Quote(s))
+				}
+			}
+			if len(ways) < 2 {
+				continue
+			}
+			col, _ := planast.JSON(ref)
+			what, in := missingIn(c, markers, string(col), false)
+			w := fmt.Sprintf(`grouping by %q makes a group of each way it writes no value (%s): the rows with no %s are split among them; to make them one group (NULL), group by {"kind": "case", "whens": [{"when": %s, "then": {"kind": "literal", "value": null}}], "else": %s}, which reads %s as NULL`,
+				c.Name, strings.Join(ways, ", "), c.Name, in, col, what)
+			if !slices.Contains(out, w) {
+				out = append(out, w)
+			}
+		}
 	})
 	return out
 }

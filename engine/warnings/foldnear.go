@@ -142,7 +142,9 @@ func nearGroups(snap *schema.Snapshot, plan *planast.Query, stored func(string, 
 				if ref, _ = x.(*planast.Column); ref == nil {
 					continue
 				}
-				clean = func(s string) string { return s }
+				// the split-group warning says how to merge case and
+				// spaces: the pairs are those that cleaning leaves apart
+				clean = loose
 			}
 			c, vals := groupValues(snap, q, ref, stored)
 			if c == nil {

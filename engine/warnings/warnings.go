@@ -72,6 +72,7 @@ func unread(snap *schema.Snapshot, dialect string, plan *planast.Query, stored f
 	out = append(out, textAmountFilters(snap, plan)...)
 	out = append(out, textAmountOrders(snap, plan)...)
 	out = append(out, blankCounts(snap, plan)...)
+	out = append(out, blankGroups(snap, plan)...)
 	out = append(out, inexactAverages(snap, plan)...)
 	out = append(out, reversedPositions(plan)...)
 	out = append(out, repeatedKeys(snap, plan)...)

@@ -3889,4 +3889,18 @@ var mutations = []mutation{
 		New:  "for _, w := range flaggedParents(snap, t, direct, read)[:0] {",
 		Pkgs: []string{"./engine"}, Run: "TestTestRecordsFlagIsNamed",
 	},
+	{
+		Name: "near-groups-of-raw-spellings",
+		File: "engine/warnings/foldnear.go",
+		Old:  "\t\t\t\tclean = loose\n",
+		New:  "\t\t\t\tclean = func(s string) string { return s }\n",
+		Pkgs: []string{"./engine"}, Run: "TestGroupingKeepsNearSpellingsApartIsNamed",
+	},
+	{
+		Name: "no-value-groups-unsaid",
+		File: "engine/warnings/filters.go",
+		Old:  "\t\t\tif len(ways) < 2 {\n",
+		New:  "\t\t\tif len(ways) < 200 {\n",
+		Pkgs: []string{"./engine"}, Run: "TestGroupingByAColumnWritingNoValueSeveralWaysIsNamed",
+	},
 }
