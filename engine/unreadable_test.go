@@ -57,3 +57,25 @@ local_user: cleo
 		t.Errorf("a caller without access to returns: %v, want it told there is no such table", err)
 	}
 }
+
+// The threat: one column whose values cannot be listed (PostgreSQL's
+// point has no equality, so SELECT DISTINCT fails) made the values index
+// fail for the whole datasource: search_schema answered "no retrieval
+// index" and ask lost every stored value a question spells. That column
+// keeps its samples and every other column's values are found.
+func TestAColumnWhoseValuesCannotBeListedLeavesSearchWhole(t *testing.T) {
+	f := sourcetest.NewPGFixture(t, "CREATE TABLE sites (id integer, loc point, city text)",
+		"INSERT INTO sites SELECT g, point(g, g), 'Rotterdam-' || g FROM generate_series(1, 300) g", "INSERT INTO sites VALUES (301, point(0, 0), 'Zwolle')")
+	e := specEngine(t, DatasourceSpec{ID: "air", Engine: "postgres", DSN: f.ReadOnly, RowLimit: 1000})
+	sel, err := e.Search(context.Background(), "air", "sites in Zwolle")
+	if err != nil {
+		t.Fatalf("search with a point column in the schema: %v", err)
+	}
+	found := false
+	for _, v := range sel.Values {
+		found = found || strings.Contains(v.Value, "Zwolle")
+	}
+	if !found {
+		t.Errorf("the stored value Zwolle was not found: %+v", sel.Values)
+	}
+}

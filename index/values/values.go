@@ -46,6 +46,9 @@ type Index struct {
 	searches memo // recent searches (memo.go)
 	fetched  map[string][]string
 	reused   int
+	// Unlisted names the columns (table.column) whose values the Source
+	// could not list: they keep their profile's samples only.
+	Unlisted []string
 }
 
 // Options bound what Build fetches and indexes; all sizes must be set
@@ -141,7 +144,15 @@ func Build(ctx context.Context, snap *schema.Snapshot, opts Options, dir string)
 		} else {
 			got, err := opts.Source.DistinctValues(ctx, t.Schema, t.Name, c.Name, limit)
 			if err != nil {
-				return nil, fmt.Errorf("index: values of %s.%s: %w", t.Name, c.Name, err)
+				if ctx.Err() != nil {
+					return nil, fmt.Errorf("index: values of %s.%s: %w", t.Name, c.Name, err)
+				}
+				// a column whose values cannot be listed (PostgreSQL's point
+				// has no equality for DISTINCT) keeps its profile's samples;
+				// the other columns' values are indexed all the same, where
+				// failing here left the whole datasource without search
+				x.Unlisted = append(x.Unlisted, t.Name+"."+c.Name)
+				continue
 			}
 			all = indexable(got, opts.MaxLen)
 		}

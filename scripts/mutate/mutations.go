@@ -3903,4 +3903,11 @@ var mutations = []mutation{
 		New:  "\t\t\tif len(ways) < 200 {\n",
 		Pkgs: []string{"./engine"}, Run: "TestGroupingByAColumnWritingNoValueSeveralWaysIsNamed",
 	},
+	{
+		Name: "unlistable-column-fails-the-index",
+		File: "index/values/values.go",
+		Old:  "\t\t\t\tx.Unlisted = append(x.Unlisted, t.Name+\".\"+c.Name)\n\t\t\t\tcontinue\n",
+		New:  "\t\t\t\treturn nil, err\n",
+		Pkgs: []string{"./engine"}, Run: "TestAColumnWhoseValuesCannotBeListedLeavesSearchWhole",
+	},
 }
