@@ -90,8 +90,8 @@ func unmatched(ctx context.Context, db *duckcompute.DB, plan *planast.Query, ref
 				w += fmt.Sprintf("; every row of source %q matches a row of source %q, so the keys are written alike: these are records source %q does not hold (e.g. orders never delivered), left out as an inner join means", refs[other], refs[from], refs[other])
 			}
 			if c.text && len(fromCols) == 1 {
-				if n, ex := looseMatches(ctx, db, from, fromCols[0], other, otherCols[0]); n > 0 {
-					w += fmt.Sprintf("; %d of them match a key of source %q once letter case and surrounding spaces are ignored (such as %s): fold both sources' keys alike, e.g. UPPER(TRIM(x)) in each source's plan, and join on that", n, refs[other], ex)
+				if n, ex, kf := looseMatches(ctx, db, from, fromCols[0], other, otherCols[0]); n > 0 {
+					w += fmt.Sprintf("; %d of them match a key of source %q once %s (such as %s): fold both sources' keys alike, e.g. %s in each source's plan, and join on that", n, refs[other], kf.what, ex, kf.fix)
 				}
 			}
 			out = append(out, w)
@@ -128,7 +128,7 @@ func unmatched(ctx context.Context, db *duckcompute.DB, plan *planast.Query, ref
 				if from == rt {
 					fromCol, otherCol = rcols[0], lcols[0]
 				}
-				n, ex := looseMatches(ctx, db, from, fromCol, other, otherCol)
+				n, ex, kf := looseMatches(ctx, db, from, fromCol, other, otherCol)
 				if n == 0 {
 					continue
 				}
@@ -136,8 +136,8 @@ func unmatched(ctx context.Context, db *duckcompute.DB, plan *planast.Query, ref
 				if kept[from] {
 					what = "kept them with no match"
 				}
-				out = append(out, fmt.Sprintf("%s of source %q: %s matches no row of source %q as written, so the %s join %s, but they match one once letter case and surrounding spaces are ignored (such as %s): the two databases write the key two ways; fold both sources' keys alike, e.g. UPPER(TRIM(x)) in each source's plan, and join on that",
-					rowsText(n), refs[from], fromCol, refs[other], j.Type, what, ex))
+				out = append(out, fmt.Sprintf("%s of source %q: %s matches no row of source %q as written, so the %s join %s, but they match one once %s (such as %s): the two databases write the key two ways; fold both sources' keys alike, e.g. %s in each source's plan, and join on that",
+					rowsText(n), refs[from], fromCol, refs[other], j.Type, what, kf.what, ex, kf.fix))
 				break
 			}
 		}
@@ -264,14 +264,44 @@ func keyText(v any) string {
 	return cellfmt.Text(fmt.Sprint(v))
 }
 
+// keyFold is one way two databases write a key apart, the fold that
+// makes the two alike, and how the warning names both.
+type keyFold struct {
+	what, fix string
+	fold      func(planast.Expr) planast.Expr
+}
+
+// keyFolds are tried in order: case and surrounding spaces ('BRA-007 '
+// and 'bra-007'), then also the separators inside ('CU-0001' and
+// 'CU0001'), which a fold of case and spaces leaves apart.
+var keyFolds = []keyFold{
+	{"letter case and surrounding spaces are ignored", "UPPER(TRIM(x))", func(x planast.Expr) planast.Expr {
+		return &planast.Func{Name: "LOWER", Args: []planast.Expr{&planast.Func{Name: "TRIM", Args: []planast.Expr{x}}}}
+	}},
+	{"letter case, spaces and the separators '-', '_', '.' are ignored", `REPLACE(REPLACE(REPLACE(REPLACE(UPPER(x), '-', ''), '_', ''), '.', ''), ' ', '')`, func(x planast.Expr) planast.Expr {
+		x = &planast.Func{Name: "LOWER", Args: []planast.Expr{x}}
+		for _, sep := range []string{"-", "_", ".", " "} {
+			x = &planast.Func{Name: "REPLACE", Args: []planast.Expr{x, &planast.Literal{Type: planast.TString, Text: sep}, &planast.Literal{Type: planast.TString, Text: ""}}}
+		}
+		return x
+	}},
+}
+
 // looseMatches counts the rows of from whose text key matches no key of
-// other as written but one once both are trimmed and lower-cased
-// ('BRA-007 ' and 'bra-007'), and gives the least such key: two databases
-// that write one key two ways, which a fold of both sides joins.
-func looseMatches(ctx context.Context, db *duckcompute.DB, from, fromCol, other, otherCol string) (int64, string) {
-	fold := func(alias, name string) planast.Expr {
-		return &planast.Func{Name: "LOWER", Args: []planast.Expr{&planast.Func{Name: "TRIM", Args: []planast.Expr{&planast.Column{Table: alias, Column: name}}}}}
+// other as written but one once both are folded alike (keyFolds, the
+// first that matches any), and gives the least such key and the fold: two
+// databases that write one key two ways, which a fold of both sides joins.
+func looseMatches(ctx context.Context, db *duckcompute.DB, from, fromCol, other, otherCol string) (int64, string, keyFold) {
+	for _, kf := range keyFolds {
+		if n, ex := foldMatches(ctx, db, from, fromCol, other, otherCol, kf.fold); n > 0 {
+			return n, ex, kf
+		}
 	}
+	return 0, "", keyFold{}
+}
+
+// foldMatches is looseMatches for one fold.
+func foldMatches(ctx context.Context, db *duckcompute.DB, from, fromCol, other, otherCol string, fold func(planast.Expr) planast.Expr) (int64, string) {
 	exists := func(negated bool, l, r planast.Expr) planast.Expr {
 		return &planast.Exists{Negated: negated, Subquery: &planast.Query{
 			Select: []planast.SelectItem{{Expr: &planast.Literal{Type: planast.TInteger, Int: 1, Text: "1"}, Alias: "one"}},
@@ -288,7 +318,7 @@ func looseMatches(ctx context.Context, db *duckcompute.DB, from, fromCol, other,
 		From: []planast.From{{Table: from, Alias: "u"}},
 		Where: &planast.Binary{Op: planast.OpAnd,
 			Left:  exists(true, &planast.Column{Table: "o", Column: otherCol}, key),
-			Right: exists(false, fold("o", otherCol), fold("u", fromCol))},
+			Right: exists(false, fold(&planast.Column{Table: "o", Column: otherCol}), fold(&planast.Column{Table: "u", Column: fromCol}))},
 	}
 	res, err := db.Run(ctx, probe, 1)
 	if err != nil || len(res.Rows) != 1 || len(res.Rows[0]) != 2 {
