@@ -388,6 +388,47 @@ func TestKeysWrittenWithSeparatorsApartAreNamed(t *testing.T) {
 	}
 }
 
+// The threat: bills summed per city after a join to meters across two
+// databases, where a customer with two meters had each bill counted twice:
+// 106,649.06 where the bills total 94,594.65, with nothing said, since no
+// catalog links the databases for the fan-out check. The rows tell: the
+// join key repeats in the meters, and the sum is of the bills' side. The
+// meters grouped per customer in their own plan say nothing.
+func TestCombinedJoinThatRepeatsRowsIsNamed(t *testing.T) {
+	ops := sourcetest.DuckTempDB(t, "CREATE TABLE meters (code VARCHAR, meter VARCHAR)",
+		"INSERT INTO meters VALUES ('C1', 'm1'), ('C1', 'm2'), ('C2', 'm3')")
+	crm := sourcetest.TempDB(t, "CREATE TABLE bills (id INTEGER PRIMARY KEY, code TEXT, amount INTEGER)",
+		"INSERT INTO bills VALUES (1, 'C1', 100), (2, 'C2', 50), (3, 'C1', 10)")
+	e := opsAndCRM(t, ops, crm)
+	bills := `{"name": "b", "datasource": "crm", "plan": {"select": [{"expr": {"kind": "column", "table": "t", "column": "code"}, "alias": "code"}, {"expr": {"kind": "column", "table": "t", "column": "amount"}, "alias": "amount"}], "from": [{"table": "bills", "alias": "t"}]}}`
+	meters := `{"name": "m", "datasource": "ops", "plan": {"select": [{"expr": {"kind": "column", "table": "t", "column": "code"}, "alias": "code"}, {"expr": {"kind": "column", "table": "t", "column": "meter"}, "alias": "meter"}], "from": [{"table": "meters", "alias": "t"}]}}`
+	perCode := `{"name": "m", "datasource": "ops", "plan": {"select": [{"expr": {"kind": "column", "table": "t", "column": "code"}, "alias": "code"}, {"expr": {"kind": "func", "name": "COUNT", "args": []}, "alias": "meters"}], "from": [{"table": "meters", "alias": "t"}], "group_by": [{"kind": "column", "table": "t", "column": "code"}]}}`
+	combine := `{"select": [{"expr": {"kind": "func", "name": "SUM", "args": [{"kind": "column", "table": "b", "column": "amount"}]}, "alias": "total"}], "from": [{"table": "b", "alias": "b"}, {"table": "m", "alias": "m"}], "joins": [{"left": "b", "right": "m", "on": [{"left_column": "code", "right_column": "code"}]}]}`
+	res, err := e.RunCombined(context.Background(), combined(bills, meters, combine))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if w := warningWith(res.Warnings, "repeats each row"); fmt.Sprint(res.Rows) != "[[270]]" || !strings.Contains(w, `1 key of code in source "m" appears in more than one of its rows (such as "C1")`) || !strings.Contains(w, "b.amount") {
+		t.Errorf("rows %v warnings %q: want the repeated meters named for the sum of the bills", res.Rows, res.Warnings)
+	}
+	// a listing of the joined rows aggregates nothing: each row is shown
+	listing := `{"select": [{"expr": {"kind": "func", "name": "UPPER", "args": [{"kind": "column", "table": "b", "column": "code"}]}, "alias": "code"}, {"expr": {"kind": "column", "table": "m", "column": "meter"}, "alias": "meter"}], "from": [{"table": "b", "alias": "b"}, {"table": "m", "alias": "m"}], "joins": [{"left": "b", "right": "m", "on": [{"left_column": "code", "right_column": "code"}]}]}`
+	res, err = e.RunCombined(context.Background(), combined(bills, meters, listing))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if w := warningWith(res.Warnings, "repeats each row"); w != "" {
+		t.Errorf("a listing: %q, want nothing said", w)
+	}
+	res, err = e.RunCombined(context.Background(), combined(bills, perCode, combine))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if w := warningWith(res.Warnings, "repeats each row"); fmt.Sprint(res.Rows) != "[[160]]" || w != "" {
+		t.Errorf("meters per code: rows %v warning %q, want 160 and nothing said", res.Rows, w)
+	}
+}
+
 // The threat: a combination loads decimals into DuckDB at one scale, and a
 // value with more decimal places than that scale was rounded with no word:
 // 0.123456789012345678 of a DECIMAL(38,18) column showed as 0.1234567890,

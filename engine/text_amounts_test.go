@@ -331,7 +331,7 @@ func TestNoValueWordsAreMissingToo(t *testing.T) {
 }
 
 // The threat: "pets whose species is not recorded" as GROUP BY species
-// over a column writing NULL, '', 'N/A' and 'unknown' came back as four
+// over a column writing NULL, a blank, 'N/A' and 'unknown' came back as four
 // groups, each with part of them, and a host reading one of them gave a
 // quarter of the answer. The grouping is named with the expression that,
 // pasted, makes them one group; a column writing no value one way (NULL

@@ -129,6 +129,7 @@ func Combine(ctx context.Context, d *Decomposition, outs []Outcome, rowLimit int
 		refs[s.ID], byID[s.ID] = s.Ref, outs[i]
 	}
 	warnings = append(warnings, unmatched(ctx, db, d.Comb.Plan, refs, byID)...)
+	warnings = append(warnings, fanout(ctx, db, d.Comb.Plan, refs)...)
 	if probe := planwarn.TieProbe(d.Comb.Plan, len(out.Rows)); probe != nil { // a top N whose limit may have cut a tie
 		if all, err := db.Run(ctx, probe, rowLimit); err == nil {
 			if w := planwarn.TieWarning(*d.Comb.Plan.Limit, len(all.Rows)); w != "" {

@@ -43,8 +43,11 @@
 // dropped because their key matches no row of the other (unmatched.go:
 // for a sub-query whose plan filters, only keys its table does not hold
 // either, looked up through Host.Held; with a count of those that match
-// once case and spaces are ignored; an outer join's keys are said of only
-// when they match once so folded). It is byte-identical across runs
+// once case and spaces, then separators too, are ignored; an outer join's
+// keys are said of only when they match once so folded), and a join whose
+// key repeats in one sub-query's rows while the combination aggregates the
+// other's columns (fanout.go: no catalog links two databases, so the rows
+// are asked). It is byte-identical across runs
 // apart from timings and trace_id. A sub-query that fails leaves its table
 // empty: the answer says it is partial, and a run where every sub-query
 // fails is that error. BeforeExecution refuses a sub-query a rule would

@@ -50,23 +50,9 @@ func unmatched(ctx context.Context, db *duckcompute.DB, plan *planast.Query, ref
 	if plan == nil {
 		return nil
 	}
-	tables := map[string]string{} // alias → sub-query table
-	for _, f := range plan.From {
-		if _, ok := refs[f.Table]; ok && f.Subquery == nil {
-			tables[f.Alias] = f.Table
-		}
-	}
 	var out []string
-	for _, j := range plan.Joins {
-		lt, lok := tables[j.Left]
-		rt, rok := tables[j.Right]
-		if !lok || !rok || len(j.On) == 0 {
-			continue
-		}
-		var lcols, rcols []string
-		for _, on := range j.On {
-			lcols, rcols = append(lcols, on.LeftColumn), append(rcols, on.RightColumn)
-		}
+	for _, sj := range sourceJoins(plan, refs) {
+		j, lt, rt, lcols, rcols := sj.join, sj.left, sj.right, sj.leftCols, sj.rightCols
 		check := func(from string, fromCols []string, other string, otherCols []string, c count, otherAll bool) {
 			if c.n == 0 {
 				return
@@ -141,6 +127,39 @@ func unmatched(ctx context.Context, db *duckcompute.DB, plan *planast.Query, ref
 				break
 			}
 		}
+	}
+	return out
+}
+
+// sourceJoin is one join of a combine plan between two sub-query tables:
+// the tables (left, right) and the key columns on each side.
+type sourceJoin struct {
+	join                planast.Join
+	left, right         string
+	leftCols, rightCols []string
+}
+
+// sourceJoins are plan's joins on key pairs between two sub-query tables
+// (refs maps a table to its source's name).
+func sourceJoins(plan *planast.Query, refs map[string]string) []sourceJoin {
+	tables := map[string]string{} // alias → sub-query table
+	for _, f := range plan.From {
+		if _, ok := refs[f.Table]; ok && f.Subquery == nil {
+			tables[f.Alias] = f.Table
+		}
+	}
+	var out []sourceJoin
+	for _, j := range plan.Joins {
+		lt, lok := tables[j.Left]
+		rt, rok := tables[j.Right]
+		if !lok || !rok || len(j.On) == 0 {
+			continue
+		}
+		sj := sourceJoin{join: j, left: lt, right: rt}
+		for _, on := range j.On {
+			sj.leftCols, sj.rightCols = append(sj.leftCols, on.LeftColumn), append(sj.rightCols, on.RightColumn)
+		}
+		out = append(out, sj)
 	}
 	return out
 }

@@ -512,7 +512,7 @@ func noValueWord(s string) bool {
 	return slices.Contains(noValueWords, strings.ToUpper(strings.TrimSpace(s)))
 }
 
-// hasBlank reports whether c's profile saw blank values (” or spaces).
+// hasBlank reports whether c's profile saw blank values (empty or all spaces).
 func hasBlank(c *schema.Column) bool {
 	return slices.ContainsFunc(c.Profile.SampleValues, func(v any) bool {
 		s, ok := v.(string)
@@ -530,7 +530,7 @@ func codesOnly(c *schema.Column) bool {
 }
 
 // blankColumn is ref's column when it is text whose profile saw blank
-// values (” or spaces) or no-value words beside its NULLs, with those
+// values (empty or all spaces) or no-value words beside its NULLs, with those
 // words (trimmed, upper case, in noValueWords' order); nil otherwise.
 func blankColumn(snap *schema.Snapshot, q *planast.Query, ref *planast.Column) (*schema.Column, []string) {
 	c := emptyrange.FromColumn(snap, q, ref)

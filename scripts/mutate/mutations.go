@@ -3917,4 +3917,18 @@ var mutations = []mutation{
 		New:  "\tfor _, kf := range keyFolds[:1] {\n",
 		Pkgs: []string{"./engine"}, Run: "TestKeysWrittenWithSeparatorsApartAreNamed",
 	},
+	{
+		Name: "cross-db-fanout-unsaid",
+		File: "engine/multi/combine.go",
+		Old:  "\twarnings = append(warnings, fanout(ctx, db, d.Comb.Plan, refs)...)\n",
+		New:  "",
+		Pkgs: []string{"./engine"}, Run: "TestCombinedJoinThatRepeatsRowsIsNamed",
+	},
+	{
+		Name: "cross-db-fanout-of-min-max",
+		File: "engine/multi/fanout.go",
+		Old:  "\t\t\tif !ok || !planast.IsAggregate(f) || f.Distinct {\n",
+		New:  "\t\t\tif !ok || f.Distinct {\n",
+		Pkgs: []string{"./engine"}, Run: "TestCombinedJoinThatRepeatsRowsIsNamed",
+	},
 }
