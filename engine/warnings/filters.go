@@ -537,12 +537,19 @@ func blankColumn(snap *schema.Snapshot, q *planast.Query, ref *planast.Column) (
 	if c == nil || c.Type != planast.TypeText || c.Profile == nil {
 		return nil, nil
 	}
+	// each sample read once (this runs for every grouped or counted
+	// column on every call), the words then in noValueWords' order
+	seen := map[string]bool{}
+	for _, v := range c.Profile.SampleValues {
+		if s, ok := v.(string); ok && len(s) <= len("NOT AVAILABLE")+2 {
+			if w := strings.ToUpper(strings.TrimSpace(s)); slices.Contains(noValueWords, w) {
+				seen[w] = true
+			}
+		}
+	}
 	var markers []string
 	for _, w := range noValueWords {
-		if slices.ContainsFunc(c.Profile.SampleValues, func(v any) bool {
-			s, ok := v.(string)
-			return ok && strings.ToUpper(strings.TrimSpace(s)) == w
-		}) {
+		if seen[w] {
 			markers = append(markers, w)
 		}
 	}

@@ -21,7 +21,10 @@ var testWords = []string{"test", "testing", "demo", "dummy", "internal", "sandbo
 // that marks them as the column stores it (1, true, 'Y'); unmarked the
 // other one, when the profile saw it.
 func TestFlag(c *schema.Column) (marked, unmarked any, ok bool) {
-	if c.Profile == nil || !c.Profile.AllValues || !slices.ContainsFunc(lex.SplitWords(c.Name), func(w string) bool { return slices.Contains(testWords, w) }) {
+	// the values first: most columns are no flag, and splitting a name
+	// into words costs more than looking at two values (this runs for
+	// every column a plan's tables reach, on every call)
+	if c.Profile == nil || !c.Profile.AllValues || len(c.Profile.SampleValues) > 3 {
 		return nil, nil, false
 	}
 	for _, v := range c.Profile.SampleValues {
@@ -34,7 +37,10 @@ func TestFlag(c *schema.Column) (marked, unmarked any, ok bool) {
 			unmarked = v
 		}
 	}
-	return marked, unmarked, marked != nil
+	if marked == nil || !slices.ContainsFunc(lex.SplitWords(c.Name), func(w string) bool { return slices.Contains(testWords, w) }) {
+		return nil, nil, false
+	}
+	return marked, unmarked, true
 }
 
 // flagValue reads v as a yes/no flag: yes, and whether it is one at all.

@@ -3815,7 +3815,7 @@ var mutations = []mutation{
 	{
 		Name: "test-flag-never-marks",
 		File: "index/schemactx/testflag.go",
-		Old:  "\treturn marked, unmarked, marked != nil\n",
+		Old:  "\treturn marked, unmarked, true\n",
 		New:  "\treturn marked, unmarked, false\n",
 		Pkgs: []string{"./engine", "./index/schemactx"}, Run: "TestTestRecordsFlagIsNamed|TestTestFlag",
 	},
@@ -3843,8 +3843,8 @@ var mutations = []mutation{
 	{
 		Name: "test-flag-contains-not-word",
 		File: "index/schemactx/testflag.go",
-		Old:  "slices.ContainsFunc(lex.SplitWords(c.Name), func(w string) bool { return slices.Contains(testWords, w) })",
-		New:  "slices.ContainsFunc(testWords, func(w string) bool { _ = lex.SplitWords; return strings.Contains(strings.ToLower(c.Name), w) })",
+		Old:  "!slices.ContainsFunc(lex.SplitWords(c.Name), func(w string) bool { return slices.Contains(testWords, w) })",
+		New:  "!slices.ContainsFunc(testWords, func(w string) bool { _ = lex.SplitWords; return strings.Contains(strings.ToLower(c.Name), w) })",
 		Pkgs: []string{"./index/schemactx"}, Run: "TestTestFlag",
 	},
 	{
