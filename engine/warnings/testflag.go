@@ -11,7 +11,7 @@ import (
 )
 
 // testRecords names a flag for test or internal records
-// (owners.is_test_account: schema.Column.MarksTestRecords) on a table an
+// (owners.is_test_account: schemactx.TestFlag) on a table an
 // aggregating plan reads without ever reading the flag: 60 QA accounts
 // carried 42% of a year's invoiced amount, and nothing in the result said
 // they were in it. The warning gives the filter that leaves them out; a
