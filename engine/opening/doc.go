@@ -11,7 +11,9 @@
 // running and waits for them. Renew opens a datasource again (its schema
 // changed) while the opened value goes on answering; the new value
 // replaces it once ready, and the replaced one is released RetireAfter
-// later, so calls still running on it finish. It never decides what opening a datasource
+// later, so calls still running on it finish. An open that failed is
+// remembered until one succeeds: a caller that stops waiting for the next
+// attempt is told that failure (retryable), not "still being opened". It never decides what opening a datasource
 // means: the engine hands New the function that opens one (the adapter,
 // the snapshot, the retrieval index) and the one that closes it.
 //

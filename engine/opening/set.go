@@ -30,7 +30,11 @@ type Set[T any] struct {
 	mu      sync.Mutex
 	ready   map[string]T
 	running map[string]*op[T]
-	closed  bool
+	// failed is the last open of each datasource that failed, until one
+	// succeeds: a caller that would be told "still being opened" while
+	// another attempt runs is told why the last one failed instead.
+	failed map[string]failure
+	closed bool
 	// retired are values a renewal replaced, released after RetireAfter
 	// (or at Close): calls still running on them finish first.
 	retired map[*retiree[T]]struct{}
@@ -48,7 +52,7 @@ type Set[T any] struct {
 // detached from any caller) and whose values opened after Close are
 // handed to release.
 func New[T any](open func(ctx context.Context, id string) (T, error), release func(T)) *Set[T] {
-	s := &Set[T]{open: open, release: release, ready: map[string]T{}, running: map[string]*op[T]{},
+	s := &Set[T]{open: open, release: release, ready: map[string]T{}, running: map[string]*op[T]{}, failed: map[string]failure{},
 		retired: map[*retiree[T]]struct{}{},
 		sem:     semaphore.NewWeighted(MaxConcurrent)}
 	s.stopCtx, s.stop = context.WithCancel(context.Background())
@@ -63,6 +67,12 @@ type op[T any] struct {
 	v    T // set before done is closed, the zero value on error
 	err  error
 	progress
+}
+
+// failure is an open that failed, and when.
+type failure struct {
+	err error
+	at  time.Time
 }
 
 // progress is how far an open got.
@@ -133,7 +143,7 @@ func (s *Set[T]) wait(ctx context.Context, id string, op *op[T], wait time.Durat
 			case <-op.done:
 				return op.v, op.err
 			default:
-				return zero, indexingError(id, op)
+				return zero, s.notYet(id, op)
 			}
 		}
 		t := time.NewTimer(left)
@@ -154,14 +164,14 @@ func (s *Set[T]) wait(ctx context.Context, id string, op *op[T], wait time.Durat
 			msg, done, total := op.state()
 			report(fmt.Sprintf("datasource %s: %s", id, msg), done, total)
 		case <-limit:
-			return zero, indexingError(id, op)
+			return zero, s.notYet(id, op)
 		case <-ctx.Done():
 			select {
 			case <-op.done:
 				return op.v, op.err
 			default:
 			}
-			return zero, indexingError(id, op)
+			return zero, s.notYet(id, op)
 		}
 	}
 }
@@ -183,6 +193,23 @@ func newOp[T any]() *op[T] {
 	o := &op[T]{done: make(chan struct{})}
 	o.started = time.Now()
 	return o
+}
+
+// notYet is the answer to a caller that stops waiting for op: the last
+// open's failure when one failed before (a server that accepts
+// connections and never answers made every call say "still being opened,
+// 1s so far" for minutes, the timeout only in the log), else the
+// indexing error.
+func (s *Set[T]) notYet(id string, op *op[T]) error {
+	s.mu.Lock()
+	f, failed := s.failed[id]
+	s.mu.Unlock()
+	if !failed {
+		return indexingError(id, op)
+	}
+	last := fault.AsError(f.err)
+	return &fault.Error{Code: last.Code, Retryable: true, Hint: last.Hint, Err: f.err,
+		Msg: fmt.Sprintf("%s (the open failed %s ago; another attempt is running, %s so far)", last.Msg, time.Since(f.at).Round(time.Second), time.Since(op.started).Round(time.Second))}
 }
 
 func indexingError[T any](id string, op *op[T]) *fault.Error {
@@ -208,6 +235,12 @@ func (s *Set[T]) run(op *op[T], id string) {
 	s.mu.Lock()
 	delete(s.running, id)
 	closed := s.closed
+	if op.err != nil && !closed {
+		s.failed[id] = failure{op.err, time.Now()}
+	}
+	if op.err == nil {
+		delete(s.failed, id)
+	}
 	if op.err == nil && !closed {
 		if old, renewed := s.ready[id]; renewed {
 			s.retire(old)

@@ -3,9 +3,12 @@ package opening
 import (
 	"context"
 	"errors"
+	"strings"
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/nl2sql/nl2sql/engine/internal/fault"
 )
 
 // fakeOpens hands out numbered values; an open blocks until gate gives
@@ -144,4 +147,38 @@ func TestRenewReleasesTheReplacedValueLater(t *testing.T) {
 	if r := f.releasedNow(); len(r) != 1 || r[0] != 1 {
 		t.Fatalf("released %v, want the replaced value 1", r)
 	}
+}
+
+// The threat: a database server that accepts connections and never
+// answers made every open time out after 10 s, and every call meanwhile
+// said "still being opened (opening, 1s so far)" for minutes: the host
+// retried forever, and why it failed was only in the server's log. Once an
+// open has failed, a call that stops waiting for the next attempt is told
+// that failure, retryable; a success forgets it.
+func TestAFailedOpenIsToldWhileTheNextOneRuns(t *testing.T) {
+	f := &fakeOpens{fail: true}
+	s := New(f.open, f.release)
+	defer s.Close()
+	ctx := context.Background()
+	if _, err := s.Await(ctx, "pg", time.Second); err == nil || !strings.Contains(err.Error(), "the database is down") {
+		t.Fatalf("the first open: %v, want its failure", err)
+	}
+	gate := make(chan struct{})
+	f.set(func() { f.gate = gate })
+	_, err := s.Await(ctx, "pg", 20*time.Millisecond)
+	var fe *fault.Error
+	if !errors.As(err, &fe) || !fe.Retryable || fe.Code == CodeIndexing || !strings.Contains(fe.Msg, "the database is down") || !strings.Contains(fe.Msg, "another attempt is running") {
+		t.Errorf("a call while the next attempt runs: %v, want the last failure, retryable", err)
+	}
+	f.set(func() { f.fail = false })
+	close(gate)
+	if v, err := s.Await(ctx, "pg", time.Second); err != nil || v == nil {
+		t.Fatalf("the attempt that succeeds: %v", err)
+	}
+	s.Drop("pg")
+	f.set(func() { f.gate = make(chan struct{}) })
+	if _, err := s.Await(ctx, "pg", 20*time.Millisecond); !errors.As(err, &fe) || fe.Code != CodeIndexing {
+		t.Errorf("after a success the failure is forgotten: %v, want the indexing error", err)
+	}
+	close(f.gate)
 }

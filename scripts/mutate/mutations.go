@@ -1429,7 +1429,7 @@ var mutations = []mutation{
 	{
 		Name: "open-waits-forever",
 		File: "engine/opening/set.go",
-		Old:  "\t\tcase <-limit:\n\t\t\treturn zero, indexingError(id, op)",
+		Old:  "\t\tcase <-limit:\n\t\t\treturn zero, s.notYet(id, op)",
 		New:  "\t\tcase <-limit:\n\t\t\t<-op.done\n\t\t\treturn op.v, op.err",
 		Pkgs: []string{"./engine"}, Run: "TestSmallDatasourceAnswersWhileBigOneOpens",
 	},
@@ -3930,5 +3930,19 @@ var mutations = []mutation{
 		Old:  "\t\t\tif !ok || !planast.IsAggregate(f) || f.Distinct {\n",
 		New:  "\t\t\tif !ok || f.Distinct {\n",
 		Pkgs: []string{"./engine"}, Run: "TestCombinedJoinThatRepeatsRowsIsNamed",
+	},
+	{
+		Name: "failed-open-forgotten",
+		File: "engine/opening/set.go",
+		Old:  "\t\ts.failed[id] = failure{op.err, time.Now()}\n",
+		New:  "",
+		Pkgs: []string{"./engine/opening"}, Run: "TestAFailedOpenIsToldWhileTheNextOneRuns",
+	},
+	{
+		Name: "failed-open-remembered-after-success",
+		File: "engine/opening/set.go",
+		Old:  "\tif op.err == nil {\n\t\tdelete(s.failed, id)\n\t}\n",
+		New:  "",
+		Pkgs: []string{"./engine/opening"}, Run: "TestAFailedOpenIsToldWhileTheNextOneRuns",
 	},
 }
