@@ -135,14 +135,11 @@ func TestNullTestOfAColumnHoldingBlanksIsNamed(t *testing.T) {
 	count := func(where string) []byte {
 		return []byte(`{"select":[{"expr":{"kind":"func","name":"COUNT","args":[]},"alias":"n"}],"from":[{"table":"customers","alias":"c"}],"where":` + where + `}`)
 	}
-	isNull := func(col string, negated bool) string {
-		return fmt.Sprintf(`{"kind":"is_null","negated":%v,"expr":{"kind":"column","table":"c","column":"%s"}}`, negated, col)
-	}
 	for _, en := range everyEngine(db) {
 		t.Run(en.name, func(t *testing.T) {
 			e := specEngine(t, en.spec(t))
 			ctx := context.Background()
-			res, err := e.RunPlan(ctx, "air", count(isNull("segment", true)))
+			res, err := e.RunPlan(ctx, "air", count(isNullOf("segment", true)))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -152,7 +149,7 @@ func TestNullTestOfAColumnHoldingBlanksIsNamed(t *testing.T) {
 			if !ok {
 				t.Fatalf("warnings %q: want the blank segments named", res.Warnings)
 			}
-			fixed, err := e.RunPlan(ctx, "air", count(`{"kind":"binary","op":"and","left":`+isNull("segment", true)+`,"right":`+fix+`}`))
+			fixed, err := e.RunPlan(ctx, "air", count(`{"kind":"binary","op":"and","left":`+isNullOf("segment", true)+`,"right":`+fix+`}`))
 			if err != nil || fmt.Sprint(fixed.Rows) != "[[3]]" {
 				t.Errorf("with the warning's fix %s: %v rows %v, want the 3 real segments", fix, err, fixed.Rows)
 			}
@@ -160,11 +157,11 @@ func TestNullTestOfAColumnHoldingBlanksIsNamed(t *testing.T) {
 			if w := warningWith(fixed.Warnings, "is blank"); w != "" {
 				t.Errorf("the plan with the fix is told again: %q", w)
 			}
-			res, err = e.RunPlan(ctx, "air", count(isNull("segment", false)))
+			res, err = e.RunPlan(ctx, "air", count(isNullOf("segment", false)))
 			if err != nil || warningWith(res.Warnings, `"segment" IS NULL leaves out the rows where "segment" is blank`) == "" {
 				t.Errorf("IS NULL: %v warnings %q, want the blank ones named", err, res.Warnings)
 			}
-			res, err = e.RunPlan(ctx, "air", count(isNull("name", true)))
+			res, err = e.RunPlan(ctx, "air", count(isNullOf("name", true)))
 			if err != nil || warningWith(res.Warnings, "is blank") != "" {
 				t.Errorf("a column without blanks: %v warnings %q, want nothing said", err, res.Warnings)
 			}
@@ -279,9 +276,6 @@ func TestNoValueWordsAreMissingToo(t *testing.T) {
 		return []byte(doc + `}`)
 	}
 	count := `{"kind":"func","name":"COUNT","args":[]}`
-	isNull := func(col string, negated bool) string {
-		return fmt.Sprintf(`{"kind":"is_null","negated":%v,"expr":{"kind":"column","table":"c","column":"%s"}}`, negated, col)
-	}
 	for _, en := range everyEngine(db) {
 		t.Run(en.name, func(t *testing.T) {
 			e := specEngine(t, en.spec(t))
@@ -294,7 +288,7 @@ func TestNoValueWordsAreMissingToo(t *testing.T) {
 				{true, `"phone" IS NOT NULL keeps the rows where "phone" is blank ('' or spaces) or a word written for no value ('N/A', 'UNKNOWN', any case)`, "and", "[[2]]"},
 				{false, `"phone" IS NULL leaves out the rows where "phone" is blank ('' or spaces) or a word written for no value ('N/A', 'UNKNOWN', any case)`, "or", "[[5]]"},
 			} {
-				res, err := e.RunPlan(ctx, "air", query(count, isNull("phone", c.negated)))
+				res, err := e.RunPlan(ctx, "air", query(count, isNullOf("phone", c.negated)))
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -303,7 +297,7 @@ func TestNoValueWordsAreMissingToo(t *testing.T) {
 				if !ok {
 					t.Fatalf("negated %v: warnings %q, want the placeholders named", c.negated, res.Warnings)
 				}
-				fixed, err := e.RunPlan(ctx, "air", query(count, `{"kind":"binary","op":"`+c.join+`","left":`+isNull("phone", c.negated)+`,"right":`+fix+`}`))
+				fixed, err := e.RunPlan(ctx, "air", query(count, `{"kind":"binary","op":"`+c.join+`","left":`+isNullOf("phone", c.negated)+`,"right":`+fix+`}`))
 				if err != nil || fmt.Sprint(fixed.Rows) != c.want {
 					t.Errorf("negated %v, with the fix %s: %v rows %v, want %s", c.negated, fix, err, fixed.Rows, c.want)
 				}
@@ -322,7 +316,7 @@ func TestNoValueWordsAreMissingToo(t *testing.T) {
 			if fixed, err := e.RunPlan(ctx, "air", query(`{"kind":"func","name":"COUNT","args":[`+real+`]}`, "")); err != nil || fmt.Sprint(fixed.Rows) != "[[2]]" {
 				t.Errorf("COUNT of the warning's expression %s: %v rows %v, want 2", real, err, fixed.Rows)
 			}
-			res, err = e.RunPlan(ctx, "air", query(count, isNull("country", true)))
+			res, err = e.RunPlan(ctx, "air", query(count, isNullOf("country", true)))
 			if err != nil || warningWith(res.Warnings, "no value") != "" {
 				t.Errorf("country codes: %v warnings %q, want 'NA' taken as a country", err, res.Warnings)
 			}
@@ -363,4 +357,9 @@ func TestGroupingByAColumnWritingNoValueSeveralWaysIsNamed(t *testing.T) {
 			}
 		})
 	}
+}
+
+// isNullOf is the plan JSON of c.col IS [NOT] NULL.
+func isNullOf(col string, negated bool) string {
+	return fmt.Sprintf(`{"kind":"is_null","negated":%v,"expr":{"kind":"column","table":"c","column":"%s"}}`, negated, col)
 }

@@ -182,7 +182,7 @@ func (d *decoder) asObj(v any, path, what string) (*obj, error) {
 		if what == "an expression" && (typeName(v) == "string" || typeName(v) == "number" || typeName(v) == "boolean") {
 			// a value where an expression stands is a literal the writer
 			// meant: show it as one
-			lit, _ := marshal(map[string]any{"kind": "literal", "value": v})
+			lit, _ := JSON(map[string]any{"kind": "literal", "value": v})
 			return nil, NewError(CodeMalformed, path, "%s must be a JSON object, got %s: write a value as a literal, %s", what, typeName(v), lit)
 		}
 		return nil, NewError(CodeMalformed, path, "%s must be a JSON object, got %s", what, typeName(v))

@@ -11,7 +11,7 @@ import (
 // (the plan cache and content-hash ids rely on this).
 
 func (n *Column) MarshalJSON() ([]byte, error) {
-	return marshal(struct {
+	return JSON(struct {
 		Kind   string `json:"kind"`
 		Table  string `json:"table,omitempty"`
 		Column string `json:"column"`
@@ -25,7 +25,7 @@ const maxExactJSONInt = 1<<53 - 1
 func (n *Literal) MarshalJSON() ([]byte, error) {
 	var b bytes.Buffer
 	b.WriteString(`{"kind":"literal","type":`)
-	t, _ := marshal(string(n.Type))
+	t, _ := JSON(string(n.Type))
 	b.Write(t)
 	switch n.Type {
 	case TNull:
@@ -44,7 +44,7 @@ func (n *Literal) MarshalJSON() ([]byte, error) {
 			b.WriteString(`,"value":` + v)
 		}
 	default:
-		v, _ := marshal(n.Text)
+		v, _ := JSON(n.Text)
 		b.WriteString(`,"value":`)
 		b.Write(v)
 	}
@@ -53,7 +53,7 @@ func (n *Literal) MarshalJSON() ([]byte, error) {
 }
 
 func (n *Binary) MarshalJSON() ([]byte, error) {
-	return marshal(struct {
+	return JSON(struct {
 		Kind     string `json:"kind"`
 		Op       string `json:"op"`
 		Left     Expr   `json:"left"`
@@ -63,7 +63,7 @@ func (n *Binary) MarshalJSON() ([]byte, error) {
 }
 
 func (n *Unary) MarshalJSON() ([]byte, error) {
-	return marshal(struct {
+	return JSON(struct {
 		Kind string `json:"kind"`
 		Op   string `json:"op"`
 		Expr Expr   `json:"expr"`
@@ -71,7 +71,7 @@ func (n *Unary) MarshalJSON() ([]byte, error) {
 }
 
 func (n *In) MarshalJSON() ([]byte, error) {
-	return marshal(struct {
+	return JSON(struct {
 		Kind     string `json:"kind"`
 		Expr     Expr   `json:"expr"`
 		List     []Expr `json:"list,omitempty"`
@@ -82,7 +82,7 @@ func (n *In) MarshalJSON() ([]byte, error) {
 }
 
 func (n *Exists) MarshalJSON() ([]byte, error) {
-	return marshal(struct {
+	return JSON(struct {
 		Kind     string `json:"kind"`
 		Subquery *Query `json:"subquery"`
 		Negated  bool   `json:"negated,omitempty"`
@@ -90,14 +90,14 @@ func (n *Exists) MarshalJSON() ([]byte, error) {
 }
 
 func (n *Subquery) MarshalJSON() ([]byte, error) {
-	return marshal(struct {
+	return JSON(struct {
 		Kind  string `json:"kind"`
 		Query *Query `json:"query"`
 	}{"subquery", n.Query})
 }
 
 func (n *Between) MarshalJSON() ([]byte, error) {
-	return marshal(struct {
+	return JSON(struct {
 		Kind     string `json:"kind"`
 		Expr     Expr   `json:"expr"`
 		Low      Expr   `json:"low"`
@@ -108,7 +108,7 @@ func (n *Between) MarshalJSON() ([]byte, error) {
 }
 
 func (n *Like) MarshalJSON() ([]byte, error) {
-	return marshal(struct {
+	return JSON(struct {
 		Kind            string `json:"kind"`
 		Expr            Expr   `json:"expr"`
 		Pattern         Expr   `json:"pattern"`
@@ -118,7 +118,7 @@ func (n *Like) MarshalJSON() ([]byte, error) {
 }
 
 func (n *IsNull) MarshalJSON() ([]byte, error) {
-	return marshal(struct {
+	return JSON(struct {
 		Kind    string `json:"kind"`
 		Expr    Expr   `json:"expr"`
 		Negated bool   `json:"negated,omitempty"`
@@ -135,7 +135,7 @@ func (n *Case) MarshalJSON() ([]byte, error) {
 	for i, w := range n.Whens {
 		ws[i] = whenJSON{w.When, w.Then}
 	}
-	return marshal(struct {
+	return JSON(struct {
 		Kind    string     `json:"kind"`
 		Operand Expr       `json:"operand,omitempty"`
 		Whens   []whenJSON `json:"whens"`
@@ -144,7 +144,7 @@ func (n *Case) MarshalJSON() ([]byte, error) {
 }
 
 func (n *Cast) MarshalJSON() ([]byte, error) {
-	return marshal(struct {
+	return JSON(struct {
 		Kind string   `json:"kind"`
 		Expr Expr     `json:"expr"`
 		Type CastType `json:"type"`
@@ -156,7 +156,7 @@ func (n *Func) MarshalJSON() ([]byte, error) {
 	if args == nil {
 		args = []Expr{}
 	}
-	return marshal(struct {
+	return JSON(struct {
 		Kind     string `json:"kind"`
 		Name     string `json:"name"`
 		Args     []Expr `json:"args"`
@@ -169,7 +169,7 @@ func (n *Window) MarshalJSON() ([]byte, error) {
 	if args == nil {
 		args = []Expr{}
 	}
-	return marshal(struct {
+	return JSON(struct {
 		Kind        string      `json:"kind"`
 		Name        string      `json:"name"`
 		Args        []Expr      `json:"args"`
@@ -209,10 +209,9 @@ func (q *Query) Canonical() []byte {
 // JSON text with < > & written as themselves, not as \u003c \u003e
 // \u0026: a hint or warning that quotes {"op": ">"} or the value 'R&D'
 // reads as it was written, and pasted into a plan it is the same plan.
-func JSON(v any) ([]byte, error) { return marshal(v) }
-
-// marshal is json.Marshal without HTML escaping.
-func marshal(v any) ([]byte, error) {
+// It is json.Marshal without HTML escaping; the nodes' MarshalJSON use it,
+// and Canonical escapes once at the end.
+func JSON(v any) ([]byte, error) {
 	var b bytes.Buffer
 	enc := json.NewEncoder(&b)
 	enc.SetEscapeHTML(false)

@@ -225,7 +225,7 @@ func appendExpr(b []byte, x Expr) ([]byte, error) {
 			return append(b, '}'), err
 		}
 	}
-	out, err := marshal(x)
+	out, err := JSON(x)
 	return append(b, out...), err
 }
 
@@ -285,7 +285,7 @@ func appendString(b []byte, s string) []byte {
 	for i := 0; i < len(s); i++ {
 		c := s[i]
 		if c < 0x20 || c > 0x7e || c == '"' || c == '\\' {
-			out, _ := marshal(s)
+			out, _ := JSON(s)
 			return append(b, out...)
 		}
 	}

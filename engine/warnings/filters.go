@@ -509,7 +509,14 @@ var noValueWords = []string{"N/A", "N.A.", "NA", "#N/A", "NONE", "NULL", "NIL", 
 
 // noValueWord reports whether s is one of noValueWords.
 func noValueWord(s string) bool {
-	return slices.Contains(noValueWords, strings.ToUpper(strings.TrimSpace(s)))
+	_, ok := noValueKey(s)
+	return ok
+}
+
+// noValueKey is the word of noValueWords s writes (trimmed, upper case).
+func noValueKey(s string) (string, bool) {
+	w := strings.ToUpper(strings.TrimSpace(s))
+	return w, slices.Contains(noValueWords, w)
 }
 
 // hasBlank reports whether c's profile saw blank values (empty or all spaces).
@@ -542,7 +549,7 @@ func blankColumn(snap *schema.Snapshot, q *planast.Query, ref *planast.Column) (
 	seen := map[string]bool{}
 	for _, v := range c.Profile.SampleValues {
 		if s, ok := v.(string); ok && len(s) <= len("NOT AVAILABLE")+2 {
-			if w := strings.ToUpper(strings.TrimSpace(s)); slices.Contains(noValueWords, w) {
+			if w, ok := noValueKey(s); ok {
 				seen[w] = true
 			}
 		}

@@ -32,7 +32,7 @@ func testRecords(snap *schema.Snapshot, plan *planast.Query) []string {
 		return nil
 	}
 	var out []string
-	direct := map[string]bool{}
+	direct, walked := map[string]bool{}, map[string]bool{}
 	eachQuery(plan, func(q *planast.Query) {
 		for _, f := range q.From {
 			if t, ok := snap.Lookup(f.Schema, f.Table); ok && f.Subquery == nil {
@@ -46,9 +46,13 @@ func testRecords(snap *schema.Snapshot, plan *planast.Query) []string {
 			if f.Subquery != nil || !ok {
 				continue
 			}
-			for _, w := range flaggedParents(snap, t, direct, read) {
-				if !slices.Contains(out, w) {
-					out = append(out, w)
+			// a table read in several queries is walked once
+			if key := t.Schema + "." + t.Name; !walked[key] {
+				walked[key] = true
+				for _, w := range flaggedParents(snap, t, direct, read) {
+					if !slices.Contains(out, w) {
+						out = append(out, w)
+					}
 				}
 			}
 			for _, c := range t.Columns {

@@ -3885,8 +3885,8 @@ var mutations = []mutation{
 	{
 		Name: "test-flag-parents-unsaid",
 		File: "engine/warnings/testflag.go",
-		Old:  "for _, w := range flaggedParents(snap, t, direct, read) {",
-		New:  "for _, w := range flaggedParents(snap, t, direct, read)[:0] {",
+		Old:  "\t\t\t\tfor _, w := range flaggedParents(snap, t, direct, read) {\n",
+		New:  "\t\t\t\tfor _, w := range flaggedParents(snap, t, direct, read)[:0] {\n",
 		Pkgs: []string{"./engine"}, Run: "TestTestRecordsFlagIsNamed",
 	},
 	{
