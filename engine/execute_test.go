@@ -101,3 +101,36 @@ func TestSQLiteAggregatesOfDecimalsKeepTheColumnsScale(t *testing.T) {
 		t.Errorf("rows %s, want [[710.50,349.00,120.25,7]]", b)
 	}
 }
+
+// Threat: a total of prices (NUMERIC(10,2)) beside a rate of four decimals
+// in one result (a union's column, a CASE) came back as 0.12 on DuckDB,
+// where the rate is 0.1234: DuckDB typed the result as the sum's
+// DECIMAL(38,2). Every engine shows every decimal, and the same text.
+func TestDecimalsMetInOneResultKeepTheirDigits(t *testing.T) {
+	db := []string{
+		"CREATE TABLE p (id INTEGER PRIMARY KEY, price NUMERIC(10,2), rate NUMERIC(10,4))",
+		"INSERT INTO p VALUES (1, 120.25, 0.1234), (2, 229.75, 0.5)",
+	}
+	col := func(c string) string { return `{"kind":"column","table":"p","column":"` + c + `"}` }
+	sum := `{"kind":"func","name":"SUM","args":[` + col("price") + `]}`
+	union := `{"select":[{"expr":` + sum + `,"alias":"v"}],"from":[{"table":"p","alias":"p"}],` +
+		`"set_ops":[{"op":"union_all","query":{"select":[{"expr":` + col("rate") + `,"alias":"v"}],"from":[{"table":"p","alias":"p"}]}}],` +
+		`"order_by":[{"expr":{"kind":"column","column":"v"}}]}`
+	kase := `{"select":[{"expr":{"kind":"case","whens":[{"when":{"kind":"binary","op":"=","left":` + col("id") + `,"right":{"kind":"literal","value":1}},"then":` + col("rate") + `}],` +
+		`"else":{"kind":"subquery","query":{"select":[{"expr":{"kind":"func","name":"SUM","args":[{"kind":"column","table":"q","column":"price"}]},"alias":"s"}],"from":[{"table":"p","alias":"q"}]}}},"alias":"v"}],` +
+		`"from":[{"table":"p","alias":"p"}],"order_by":[{"expr":` + col("id") + `}]}`
+	for _, en := range everyEngine(db) {
+		t.Run(en.name, func(t *testing.T) {
+			e := specEngine(t, en.spec(t))
+			for _, c := range []struct{ plan, want string }{
+				{union, `[[0.1234],[0.5],[350]]`},
+				{kase, `[[0.1234],[350]]`},
+			} {
+				res := runAir(t, e, c.plan)
+				if b, _ := json.Marshal(res.Rows); string(b) != c.want {
+					t.Errorf("rows %s, want %s\nsql: %s", b, c.want, res.SQL)
+				}
+			}
+		})
+	}
+}

@@ -42,6 +42,10 @@ type Query struct {
 	Limit    *int64       `json:"limit,omitempty"`
 	WithTies bool         `json:"with_ties,omitempty" jsonschema:"description=With limit and order_by: also keep the rows tying with the last one on every order_by key"`
 	Offset   *int64       `json:"offset,omitempty"`
+	// Decimals is set by Validate, never by the plan's author, on a query
+	// with set operations: which output columns are decimals on two or
+	// more sides (Case.Decimals says why).
+	Decimals []bool `json:"-"`
 }
 
 // CTE is one named common table expression: WITH name AS (query).

@@ -167,6 +167,14 @@ type Case struct {
 	Operand Expr   `json:"operand,omitempty"`
 	Whens   []When `json:"whens"`
 	Else    Expr   `json:"else,omitempty"`
+	// Decimals is set by Validate, never by the plan's author: two or
+	// more of the results are decimals. DuckDB types such a result with
+	// the larger integer part and drops the other's extra decimals (a SUM,
+	// DECIMAL(38,2), met with a DECIMAL(10,4) 0.1234 gave 0.12), so its
+	// renderer casts each branch to the plan's decimal arithmetic type,
+	// DECIMAL(38,10). COALESCE, LAG and LEAD with a default, and a set
+	// operation's columns are marked alike.
+	Decimals bool `json:"-"`
 }
 
 // CastType is a portable target type of Cast.
@@ -209,6 +217,9 @@ type Func struct {
 	Name     string `json:"name"`
 	Args     []Expr `json:"args"`
 	Distinct bool   `json:"distinct,omitempty"`
+	// Decimals is set by Validate, never by the plan's author, on
+	// COALESCE: two or more arguments are decimals (see Case.Decimals).
+	Decimals bool `json:"-"`
 	// Numeric is set by Validate, never by the plan's author: the type of
 	// an aggregate SUM's or AVG's argument, so that a renderer can give a
 	// SUM of integers one type and range, and an AVG of integers one value,
@@ -226,6 +237,9 @@ type Window struct {
 	OrderBy     []OrderItem `json:"order_by,omitempty"`
 	// Numeric: as Func's, for a windowed SUM or AVG.
 	Numeric Type `json:"-"`
+	// Decimals: as Case's, for LAG or LEAD whose value and default are
+	// decimals.
+	Decimals bool `json:"-"`
 }
 
 func (*Column) exprNode()   {}

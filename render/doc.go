@@ -349,6 +349,13 @@
 // decimals on every engine (349.0), where DuckDB and SQLite round doubles
 // (engine/result's ShowDecimalScales).
 //
+// Two or more decimals met in one result (a union's column, a CASE, a
+// COALESCE, LAG or LEAD with a default: planast.Case.Decimals) DuckDB
+// types with the larger integer part, rounding the other's decimals (a SUM,
+// DECIMAL(38,4), beside 0.12345 gave 0.1235). Each branch is cast to
+// DECIMAL(38,10) there, the type of decimal arithmetic, so such a result
+// keeps ten decimals at most and, like it, drops trailing zeros.
+//
 // # Values not of the column's type
 //
 // SQLite stores any value in any column: 'abc' in an INTEGER column,
@@ -435,7 +442,5 @@
 // its type stored after the last profile) computes with them until the
 // next profile marks it (see "Values not of the column's type"). A float result beyond ±1.8e308 from
 // finite operands (1e300 * 1e300, 1e300 / 1e-300) is ARITHMETIC_OVERFLOW
-// on PostgreSQL and ±Infinity on SQLite and DuckDB. DuckDB (1.5) rounds a DECIMAL(38,s) (say
-// SUM over a decimal column) met in a union, CASE or COALESCE with a decimal
-// of larger scale to scale s.
+// on PostgreSQL and ±Infinity on SQLite and DuckDB.
 package render

@@ -142,10 +142,10 @@ func (w *writer) expr(e planast.Expr) {
 			w.fail("case without when")
 		}
 		for _, wh := range e.Whens {
-			w.str(" WHEN " + w.exprS(wh.When) + " THEN " + w.exprS(wh.Then))
+			w.str(" WHEN " + w.exprS(wh.When) + " THEN " + w.widened(wh.Then, e.Decimals))
 		}
 		if e.Else != nil {
-			w.str(" ELSE " + w.exprS(e.Else))
+			w.str(" ELSE " + w.widened(e.Else, e.Decimals))
 		}
 		w.str(" END")
 	case *planast.Cast:
@@ -190,6 +190,17 @@ func (w *writer) expr(e planast.Expr) {
 	default:
 		w.fail("unknown expression %T", e)
 	}
+}
+
+// widened renders e, one of several decimal results of one value
+// (Case.Decimals), in a type wide enough for each (rangeChecker's
+// WidenDecimal); a NULL is left as it is.
+func (w *writer) widened(e planast.Expr, decimals bool) string {
+	s := w.exprS(e)
+	if l, ok := e.(*planast.Literal); !decimals || ok && l.Type == planast.TNull {
+		return s
+	}
+	return w.d.(rangeChecker).WidenDecimal(s)
 }
 
 // temporalOperands is implemented by dialects whose dates and timestamps
@@ -255,7 +266,7 @@ func (w *writer) fn(f *planast.Func) {
 			args[i] = strings.ToLower(lit.Text)
 			continue
 		}
-		args[i] = w.exprS(a)
+		args[i] = w.widened(a, f.Decimals)
 	}
 	if len(args) < spec.MinArgs || (spec.MaxArgs >= 0 && len(args) > spec.MaxArgs) {
 		w.fail("%s: wrong number of arguments", spec.Name)
@@ -342,7 +353,8 @@ func (w *writer) window(win *planast.Window) {
 	}
 	args := make([]string, len(win.Args))
 	for i, a := range win.Args {
-		args[i] = w.exprS(a)
+		// LAG and LEAD: the value and the default (the offset is an integer)
+		args[i] = w.widened(a, win.Decimals && i != 1)
 	}
 	var parts []string
 	if len(win.PartitionBy) > 0 {

@@ -42,6 +42,9 @@ type rangeChecker interface {
 	// toward zero, NULL when r is 0, an error for the one quotient beyond
 	// int64 (the smallest int64 div -1); leaves as RangeCheck's.
 	ExactDiv(l, r string, leaves []string) string
+	// WidenDecimal renders one of several decimal branches of a result
+	// (planast.Case.Decimals) in a type that holds every branch's digits.
+	WidenDecimal(sql string) string
 }
 
 // overflowError is SQLite's way to raise an error from an expression: abs
@@ -217,6 +220,9 @@ func (d SQLite) ExactDiv(l, r string, leaves []string) string {
 	return "CAST(" + d.RangeCheck("("+l+" / NULLIF("+r+", 0))", rangeInt64, leaves) + " AS INTEGER)"
 }
 
+// WidenDecimal: SQLite's decimals are doubles.
+func (SQLite) WidenDecimal(s string) string { return s }
+
 // WidenInt: SQLite's integers are 64-bit.
 func (SQLite) WidenInt(s string) string { return s }
 
@@ -240,6 +246,9 @@ func (Postgres) ExactDiv(l, r string, _ []string) string {
 	return "(" + l + " / NULLIF(" + r + ", 0))"
 }
 
+// WidenDecimal: a PostgreSQL numeric keeps each value's own scale.
+func (Postgres) WidenDecimal(s string) string { return s }
+
 // WidenInt: PostgreSQL types integer literals and integer columns as int4.
 func (Postgres) WidenInt(s string) string { return "CAST(" + s + " AS BIGINT)" }
 
@@ -261,6 +270,11 @@ func (DuckDB) RangeCheck(s string, kind rangeKind, _ []string) string {
 func (DuckDB) ExactDiv(l, r string, _ []string) string {
 	return "(" + l + " // NULLIF(" + r + ", 0))"
 }
+
+// WidenDecimal: DuckDB gives branches of DECIMAL(38,2) and DECIMAL(10,4)
+// the type DECIMAL(38,2), rounding 0.1234 to 0.12; at the plan's decimal
+// arithmetic type each keeps up to ten decimals.
+func (DuckDB) WidenDecimal(s string) string { return "CAST(" + s + " AS DECIMAL(38,10))" }
 
 // WidenInt: DuckDB types small integer literals and INTEGER columns as
 // INT32.

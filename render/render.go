@@ -84,7 +84,7 @@ func (w *writer) query(q *planast.Query, opts Options, top bool) {
 	}
 	if n, ok := firstRowsLimit(q, opts, top); ok {
 		w.str("SELECT * FROM (")
-		w.core(q)
+		w.core(q, nil) // no set operations (firstRowsLimit)
 		w.str("\nLIMIT " + strconv.FormatInt(n, 10))
 		if w.d.Name() == "sqlite" {
 			// SQLite flattens a subquery with a LIMIT into an outer query
@@ -100,7 +100,7 @@ func (w *writer) query(q *planast.Query, opts Options, top bool) {
 	for i := 0; paren && i < len(q.SetOps)-1; i++ {
 		w.str("(")
 	}
-	w.core(q)
+	w.core(q, q.Decimals)
 	for i, s := range q.SetOps {
 		if paren && i > 0 {
 			w.str(")")
@@ -117,7 +117,7 @@ func (w *writer) query(q *planast.Query, opts Options, top bool) {
 		default:
 			w.fail("unknown set operation %q", s.Op)
 		}
-		w.core(s.Query)
+		w.core(s.Query, q.Decimals)
 	}
 	var keys []string
 	for _, o := range q.OrderBy {
@@ -206,7 +206,7 @@ func (w *writer) orderLimit(q *planast.Query, keys []string, limit *int64, opts 
 	}
 }
 
-func (w *writer) core(q *planast.Query) {
+func (w *writer) core(q *planast.Query, decimals []bool) {
 	w.str("SELECT ")
 	if q.Distinct {
 		w.str("DISTINCT ")
@@ -215,7 +215,7 @@ func (w *writer) core(q *planast.Query) {
 		if i > 0 {
 			w.str(", ")
 		}
-		w.expr(it.Expr)
+		w.str(w.widened(it.Expr, i < len(decimals) && decimals[i]))
 		w.str(" AS " + QuoteIdent(it.Alias))
 	}
 	if len(q.From) == 0 { // a SELECT of constants and scalar subqueries

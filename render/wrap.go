@@ -66,7 +66,7 @@ func (w *writer) wrapped(q *planast.Query, opts Options, top bool) {
 		winKeys = append(winKeys, windowOrderKey(w.d, keyCols[i], o))
 	}
 	level1 := &writer{d: w.d}
-	level1.core(&inner)
+	level1.core(&inner, inner.Decimals)
 	qa := QuoteIdent(fresh("q"))
 	rank := ""
 	mid := "SELECT " + strings.Join(cols, ", ")

@@ -31,7 +31,9 @@ func Typed(rows *source.Result, plan *planast.Query, types []planast.Type, snap 
 // database returns (NUMERIC(10,2) 349.00 stays "349.00"), while the
 // renderer's own scale 10 (DECIMAL(38,10) casts and decimal products,
 // render/doc.go) is not the data's: its trailing zeros are dropped
-// ("3.0000000000" is "3", as PostgreSQL's cast to NUMERIC shows it).
+// ("3.0000000000" is "3", as PostgreSQL's cast to NUMERIC shows it), and
+// so are those of a result of several decimals (widenedItem), on every
+// engine.
 // ROUND(x, n) with a literal n ≥ 0 shows n decimals on every engine
 // (349.0 where DuckDB and SQLite round as doubles and returned 349).
 // SQLite computes SUM, MIN and MAX of a declared NUMERIC(10,2) column as a
@@ -47,7 +49,8 @@ func ShowDecimalScales(res *source.Result, q *planast.Query, scale func(*planast
 			continue
 		}
 		round := roundDigits(it.Expr)
-		if col, ok := storedDecimal(it.Expr); ok {
+		widened := widenedItem(q, i)
+		if col, ok := storedDecimal(it.Expr); ok && !widened {
 			if scale == nil {
 				continue
 			}
@@ -70,7 +73,10 @@ func ShowDecimalScales(res *source.Result, q *planast.Query, scale func(*planast
 			switch x := row[i].(type) {
 			case json.Number:
 				s := string(x)
-				if _, frac, ok := strings.Cut(s, "."); ok && len(frac) == 10 && round < 0 {
+				// widened: the same text on every engine, as DuckDB's
+				// DECIMAL(38,10) shows (PostgreSQL's numeric keeps each
+				// branch's scale)
+				if _, frac, ok := strings.Cut(s, "."); ok && (len(frac) == 10 || widened) && round < 0 {
 					s = strings.TrimSuffix(strings.TrimRight(s, "0"), ".")
 				}
 				if round >= 0 {
@@ -84,6 +90,25 @@ func ShowDecimalScales(res *source.Result, q *planast.Query, scale func(*planast
 			}
 		}
 	}
+}
+
+// widenedItem reports whether select item i of q is a result of several
+// decimals (a union's column, a CASE, COALESCE, LAG or LEAD:
+// planast.Case.Decimals), which DuckDB computes at the renderer's
+// DECIMAL(38,10), not at the data's scale.
+func widenedItem(q *planast.Query, i int) bool {
+	if i < len(q.Decimals) && q.Decimals[i] {
+		return true
+	}
+	switch x := q.Select[i].Expr.(type) {
+	case *planast.Case:
+		return x.Decimals
+	case *planast.Func:
+		return x.Decimals
+	case *planast.Window:
+		return x.Decimals
+	}
+	return false
 }
 
 // floatAtScale is x written with n fraction digits when that text reads

@@ -254,6 +254,10 @@ func (v *validator) query(q *Query, path string, outer *scope, ctes *cteEnv, top
 	}
 	rel := v.selectCore(q, path, outer, env)
 	v.typedOutputs(q, path, rel, top)
+	decimals := make([]int, len(rel.cols))
+	for k, c := range rel.cols {
+		decimals[k] = countOf(c.Type, TypeDecimal)
+	}
 	for i := range q.SetOps {
 		s := &q.SetOps[i]
 		p := idx(join(path, "set_ops"), i)
@@ -271,6 +275,16 @@ func (v *validator) query(q *Query, path string, outer *scope, ctes *cteEnv, top
 			if _, _, _, ok := v.coerce(nil, rel.cols[k].Type, nil, rr.cols[k].Type); !ok {
 				v.add(CodeType, idx(join(p, "query.select"), k), "column %d is %s on the left of %s but %s on the right", k+1, rel.cols[k].Type, s.Op, rr.cols[k].Type)
 			}
+			decimals[k] += countOf(rr.cols[k].Type, TypeDecimal)
+		}
+	}
+	q.Decimals = nil
+	for k, n := range decimals {
+		if n >= 2 && len(q.SetOps) > 0 {
+			if q.Decimals == nil {
+				q.Decimals = make([]bool, len(decimals))
+			}
+			q.Decimals[k] = true
 		}
 	}
 	v.orderLimit(q, path, rel, outer, env)

@@ -225,7 +225,7 @@ func (v *validator) expr(e Expr, path string, sc *scope, env *cteEnv) Type {
 				v.nullOperand(join(path, "operand"), "the case operand")
 			}
 		}
-		result := TypeUnknown
+		result, decimals := TypeUnknown, 0
 		for i, w := range e.Whens {
 			p := idx(join(path, "whens"), i)
 			wt := v.expr(w.When, join(p, "when"), sc, env)
@@ -240,10 +240,14 @@ func (v *validator) expr(e Expr, path string, sc *scope, env *cteEnv) Type {
 			}
 			tt := v.expr(w.Then, join(p, "then"), sc, env)
 			result = v.unify(result, tt, join(p, "then"))
+			decimals += countOf(tt, TypeDecimal)
 		}
 		if e.Else != nil {
-			result = v.unify(result, v.expr(e.Else, join(path, "else"), sc, env), join(path, "else"))
+			et := v.expr(e.Else, join(path, "else"), sc, env)
+			result = v.unify(result, et, join(path, "else"))
+			decimals += countOf(et, TypeDecimal)
 		}
+		e.Decimals = result == TypeDecimal && decimals >= 2
 		return result
 	case *Cast:
 		src := v.expr(e.Expr, join(path, "expr"), sc, env)
@@ -363,6 +367,14 @@ func (v *validator) unify(a, b Type, path string) Type {
 	}
 	v.add(CodeType, path, "all branches must have one type: %s and %s differ; cast one of them", a, b)
 	return a
+}
+
+// countOf is 1 when t is want, else 0.
+func countOf(t, want Type) int {
+	if t == want {
+		return 1
+	}
+	return 0
 }
 
 // subquery validates a nested query that may reference the enclosing scope.
@@ -673,10 +685,13 @@ func (v *validator) fn(f *Func, path string, sc *scope, env *cteEnv) Type {
 		}
 		return TypeDecimal
 	case "COALESCE", "NULLIF":
-		t := TypeUnknown
+		t, decimals := TypeUnknown, 0
 		for i := range ts {
 			t = v.unify(t, ts[i], idx(join(path, "args"), i))
+			decimals += countOf(ts[i], TypeDecimal)
 		}
+		// NULLIF's result is its first argument, never the second's type
+		f.Decimals = spec.Name == "COALESCE" && t == TypeDecimal && decimals >= 2
 		if t == TypeUnknown && !v.hasIssueUnder(path) {
 			v.nullOperand(path, spec.Name)
 		}
@@ -838,6 +853,7 @@ func (v *validator) window(w *Window, path string, sc *scope, env *cteEnv) Type 
 		}
 		if len(ts) == 3 {
 			// the default fills in for the value: PostgreSQL needs one type
+			w.Decimals = ts[0] == TypeDecimal && ts[2] == TypeDecimal
 			return v.unify(ts[0], ts[2], idx(join(path, "args"), 2))
 		}
 		return ts[0]

@@ -2352,8 +2352,8 @@ var mutations = []mutation{
 	{
 		Name: "values-rendered-scale-shown",
 		File: "engine/result/scales.go",
-		Old:  "len(frac) == 10 && round < 0 {",
-		New:  "len(frac) == 11 && round < 0 {",
+		Old:  "len(frac) == 10 || widened) && round < 0 {",
+		New:  "len(frac) == 11 || widened) && round < 0 {",
 		Pkgs: []string{"./engine"}, Run: "TestDecimalsShowTheScaleThePlanMeans",
 	},
 	{
@@ -3944,5 +3944,47 @@ var mutations = []mutation{
 		Old:  "\tif op.err == nil {\n\t\tdelete(s.failed, id)\n\t}\n",
 		New:  "",
 		Pkgs: []string{"./engine/opening"}, Run: "TestAFailedOpenIsToldWhileTheNextOneRuns",
+	},
+	{
+		Name: "duckdb-decimal-branches-not-widened",
+		File: "render/overflow.go",
+		Old:  "func (DuckDB) WidenDecimal(s string) string { return \"CAST(\" + s + \" AS DECIMAL(38,10))\" }",
+		New:  "func (DuckDB) WidenDecimal(s string) string { return s }",
+		Pkgs: []string{"./render"}, Run: "TestDecimalBranchesKeepEveryDecimal",
+	},
+	{
+		Name: "case-decimals-unmarked",
+		File: "planast/validate/validate_expr.go",
+		Old:  "\t\te.Decimals = result == TypeDecimal && decimals >= 2\n",
+		New:  "",
+		Pkgs: []string{"./render"}, Run: "TestDecimalBranchesKeepEveryDecimal",
+	},
+	{
+		Name: "coalesce-decimals-unmarked",
+		File: "planast/validate/validate_expr.go",
+		Old:  "\t\tf.Decimals = spec.Name == \"COALESCE\" && t == TypeDecimal && decimals >= 2\n",
+		New:  "",
+		Pkgs: []string{"./render"}, Run: "TestDecimalBranchesKeepEveryDecimal",
+	},
+	{
+		Name: "lag-default-decimals-unmarked",
+		File: "planast/validate/validate_expr.go",
+		Old:  "\t\t\tw.Decimals = ts[0] == TypeDecimal && ts[2] == TypeDecimal\n",
+		New:  "",
+		Pkgs: []string{"./render"}, Run: "TestDecimalBranchesKeepEveryDecimal",
+	},
+	{
+		Name: "set-op-decimals-unmarked",
+		File: "planast/validate/validate.go",
+		Old:  "\t\t\tdecimals[k] += countOf(rr.cols[k].Type, TypeDecimal)\n",
+		New:  "",
+		Pkgs: []string{"./render"}, Run: "TestDecimalBranchesKeepEveryDecimal",
+	},
+	{
+		Name: "widened-decimals-shown-at-branch-scale",
+		File: "engine/result/scales.go",
+		Old:  "\t\twidened := widenedItem(q, i)\n",
+		New:  "\t\twidened := false\n",
+		Pkgs: []string{"./engine"}, Run: "TestDecimalsMetInOneResultKeepTheirDigits",
 	},
 }
