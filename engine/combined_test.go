@@ -491,3 +491,21 @@ func TestUnmatchedKeysSayWhenTheOtherSideMatchesWhole(t *testing.T) {
 		}
 	}
 }
+
+// Threat: "accounts with no ticket" as an anti-join across two databases
+// while the tickets' part fails as it runs (a server gone, a timeout, here
+// an overflow): the failed part was read as empty and every active
+// account came back as having none, as an answer ("Partial answer: 1 of 2
+// sub-queries failed"). The call fails with the part's error, naming it.
+func TestCombinedPlanWithAFailedPartIsNoAnswer(t *testing.T) {
+	e := combinedEngine(t, "")
+	failing := `{"name": "tk", "datasource": "crm", "plan": {"select": [{"expr": {"kind": "column", "table": "t", "column": "account_id"}, "alias": "account_id"}, {"expr": {"kind": "binary", "op": "+", "left": {"kind": "column", "table": "t", "column": "id"}, "right": {"kind": "literal", "value": 9223372036854775807}}, "alias": "x"}], "from": [{"table": "tickets", "alias": "t"}]}}`
+	noTicket := `{"select": [{"expr": {"kind": "func", "name": "COUNT", "args": []}, "alias": "n"}], "from": [{"table": "acc", "alias": "a"}, {"table": "tk", "alias": "k"}], "joins": [{"type": "left", "left": "a", "right": "k", "on": [{"left_column": "account_id", "right_column": "account_id"}]}], "where": {"kind": "is_null", "expr": {"kind": "column", "table": "k", "column": "account_id"}}}`
+	res, err := e.RunCombined(context.Background(), combined(activeAccounts, failing, noTicket))
+	if err == nil {
+		t.Fatalf("answered %q, rows %v (with the part failed)", res.Answer, res.Rows)
+	}
+	if ee := AsError(err); ee.Code != CodeOverflow || !strings.Contains(ee.Msg, `("tk" on crm) failed`) || !strings.Contains(ee.Msg, "nothing was combined") {
+		t.Errorf("error %v", err)
+	}
+}

@@ -179,27 +179,19 @@ func TestRunDecomposition(t *testing.T) {
 	}
 }
 
-// A sub-query that fails leaves its table empty: a partial answer whose
-// sub-query says why, not a crash.
-func TestMultiPartialAnswer(t *testing.T) {
+// Threat: a part that failed was read as empty and the combination
+// answered as if it held no rows (an anti-join counted every patient as
+// without a visit while the visits' server was down), as an answer. The
+// run fails with the part's error, naming it.
+func TestMultiFailedPartFailsTheRun(t *testing.T) {
 	e, _ := multiEngine(t)
 	doc := bytes.Replace(q1Decomposition(t), []byte("Revenue target per genre for 2024"), []byte("Revenue target per genre for 2023"), 1)
 	res, err := e.RunDecomposition(context.Background(), q1, doc)
-	if err != nil {
-		t.Fatal(err)
+	if err == nil {
+		t.Fatalf("answered %q with rows %v", res.Answer, res.Rows)
 	}
-	var failed []SubQuery
-	for _, sq := range res.SubQueries {
-		if sq.Error != "" {
-			failed = append(failed, sq)
-		}
-	}
-	if len(failed) != 1 || failed[0].Datasource != "targets" || !strings.Contains(failed[0].Error, "NO_RECORDING") {
-		t.Fatalf("sub-queries %+v", res.SubQueries)
-	}
-	if !strings.HasPrefix(res.Answer, "Partial answer: 1 of 2 sub-queries failed") || len(res.Rows) != 0 ||
-		len(res.Warnings) != 1 || !strings.Contains(res.Warnings[0], "failed and was read as empty") {
-		t.Errorf("answer %q, warnings %q, rows %v", res.Answer, res.Warnings, res.Rows)
+	if ee := AsError(err); ee.Code != CodeNoRecording || !strings.Contains(ee.Msg, `on targets) failed, so nothing was combined`) {
+		t.Errorf("error %v", err)
 	}
 }
 

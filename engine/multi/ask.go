@@ -175,25 +175,12 @@ func (a Asker) Run(ctx context.Context, q string, dec *Decomposition, work Usage
 	}
 	usage := work.Result()
 	modelMS := work.ModelMS
-	failed := 0
-	var firstErr error
 	for _, r := range runs {
 		usage.Add(r.Usage)
 		modelMS += r.ModelMS
-		if r.Err != nil {
-			failed++
-			if firstErr == nil {
-				firstErr = r.Err
-			}
-		}
 	}
-	if failed == len(runs) {
-		return nil, fault.Deadline(ctx, firstErr)
-	}
-	for _, r := range runs { // a rule's refusal of any part refuses the whole run: no partial answer around it
-		if r.Err != nil && fault.AsError(r.Err).Code == fault.CodeRefusedByRule {
-			return nil, r.Err
-		}
+	if err := partFailed(ctx, dec, runs); err != nil {
+		return nil, err
 	}
 	tm.Execute = sw.Lap()
 	ctx = a.Host.Step(ctx, "execute")
@@ -224,10 +211,7 @@ func (a Asker) Run(ctx context.Context, q string, dec *Decomposition, work Usage
 			cut++
 		}
 	}
-	switch {
-	case failed > 0:
-		res.Answer = fmt.Sprintf("Partial answer: %d of %d sub-queries failed (see warnings). %s", failed, len(runs), res.Answer)
-	case cut > 0: // the figures leave out the rows the cut kept away: said first, not only in a warning
+	if cut > 0 { // the figures leave out the rows the cut kept away: said first, not only in a warning
 		res.Answer = fmt.Sprintf("Partial answer: %d of %d sub-queries were cut at their row limit, so the combination saw only part of their rows (see warnings). %s", cut, len(runs), res.Answer)
 	}
 	if _, err := a.Host.Hook(ctx, hooks.AfterAnswer, answerInput(q, srcs, runs, res)); err != nil {
@@ -240,13 +224,35 @@ func (a Asker) Run(ctx context.Context, q string, dec *Decomposition, work Usage
 	return res, nil
 }
 
+// partFailed is the error of the first sub-query (in id order) that
+// failed, or nil. A combination needs every part: one read as empty
+// changed every figure without a sign (an anti-join counted every patient
+// as without a visit while the visits' server was down). A rule's refusal
+// is returned as it is; any other error keeps its code and whether a retry
+// may succeed, and names the part.
+func partFailed(ctx context.Context, dec *Decomposition, runs []SubRun) error {
+	for i, r := range runs {
+		if r.Err == nil {
+			continue
+		}
+		ee := fault.AsError(fault.Deadline(ctx, r.Err))
+		if ee.Code == fault.CodeRefusedByRule {
+			return r.Err
+		}
+		s := dec.Subs[i]
+		return &fault.Error{Code: ee.Code, Retryable: ee.Retryable, Hint: ee.Hint, Err: r.Err,
+			Msg: fmt.Sprintf("sub-query %s (%q on %s) failed, so nothing was combined (a part read as empty would change every figure): %s", s.ID, s.Ref, s.Datasource, ee.Msg)}
+	}
+	return nil
+}
+
 // combine loads every sub-query's rows into DuckDB and runs the
 // combination plan (Combine), under a "combine" span.
 func (a Asker) combine(ctx context.Context, dec *Decomposition, runs []SubRun, rowLimit int) (*duckcompute.Output, []string, error) {
 	ctx, sp := spans.Start(ctx, "combine", trace.WithAttributes(attribute.Int("nl2sql.subqueries", len(runs))))
 	outs := make([]Outcome, len(runs))
 	for i, r := range runs {
-		outs[i] = Outcome{Rows: r.Rows, Err: r.Err, Filtered: Filters(r.Query.Plan)}
+		outs[i] = Outcome{Rows: r.Rows, Filtered: Filters(r.Query.Plan)}
 		if outs[i].Filtered {
 			outs[i].Held = func(ctx context.Context, column string, keys []any) (map[string]bool, bool) {
 				return a.Host.Held(ctx, r, column, keys)

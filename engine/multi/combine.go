@@ -59,11 +59,10 @@ func RunLayers(d *Decomposition, run func(i int)) {
 	}
 }
 
-// Outcome is what one sub-query gave the combination: its rows, or the
-// error it failed with (its table is then empty).
+// Outcome is what one sub-query gave the combination: its rows (a part
+// that failed fails the run before any combination).
 type Outcome struct {
 	Rows *source.Result
-	Err  error
 	// Filtered is set when the sub-query's plan keeps only some rows of
 	// its tables (Filters): a key of another source that matches none of
 	// its rows may still be in its database.
@@ -74,10 +73,10 @@ type Outcome struct {
 	Held func(ctx context.Context, column string, keys []any) (held map[string]bool, ok bool)
 }
 
-// Combine loads every sub-query's rows (none for a failed one) into a
+// Combine loads every sub-query's rows into a
 // DuckDB table named by its id and runs the combination plan, the result
 // cut at rowLimit and the whole bounded by timeout. Warnings come in
-// sub-query id order: failures, truncations, unconverted values; then the
+// sub-query id order: truncations, unconverted values; then the
 // rows each join between two sub-queries dropped for want of a match. Errors
 // are *fault.Error, or the context's error when it ended.
 func Combine(ctx context.Context, d *Decomposition, outs []Outcome, rowLimit int, timeout time.Duration) (*duckcompute.Output, []string, error) {
@@ -94,17 +93,11 @@ func Combine(ctx context.Context, d *Decomposition, outs []Outcome, rowLimit int
 			warnings = append(warnings, fmt.Sprintf("%s: %d value(s) of column %s have more than %d decimal places (such as %s); the combination holds decimals at %d places beside their integer digits, so they were rounded half away from zero there: aggregate or round them in that source's plan",
 				who, r.n, r.column, scale, r.example, scale))
 		}
-		var rows [][]any
-		switch r := outs[i]; {
-		case r.Err != nil:
-			warnings = append(warnings, fmt.Sprintf("%s failed and was read as empty: %s", who, fault.AsError(r.Err).Error()))
-		case r.Rows.Truncated:
-			warnings = append(warnings, fmt.Sprintf("%s was cut at %d rows, so the combination saw only those and its figures leave the rest out: aggregate or filter in that source's plan so that fewer rows leave it", who, len(r.Rows.Rows)))
-			fallthrough
-		default:
-			rows = r.Rows.Rows
+		r := outs[i].Rows
+		if r.Truncated {
+			warnings = append(warnings, fmt.Sprintf("%s was cut at %d rows, so the combination saw only those and its figures leave the rest out: aggregate or filter in that source's plan so that fewer rows leave it", who, len(r.Rows)))
 		}
-		ws, err := db.Load(ctx, d.Comb.Tables[i], rows)
+		ws, err := db.Load(ctx, d.Comb.Tables[i], r.Rows)
 		if err != nil {
 			return nil, nil, &fault.Error{Code: fault.CodeInternal, Msg: "cannot load a sub-query's rows for the combination: " + err.Error(), Err: err}
 		}

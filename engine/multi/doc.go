@@ -38,7 +38,7 @@
 // engine/result Result: the combined rows and columns at the top, Plan the
 // validated combination plan over the sub-query tables, SQL the DuckDB SQL
 // that combined them (each sub-query's own SQL is in its SubQuery), the
-// sub-queries sorted by id, and warnings for failed or truncated
+// sub-queries sorted by id, and warnings for truncated
 // sub-queries, unconverted values and rows an inner join of two sub-queries
 // dropped because their key matches no row of the other (unmatched.go:
 // for a sub-query whose plan filters, only keys its table does not hold
@@ -48,9 +48,10 @@
 // key repeats in one sub-query's rows while the combination aggregates the
 // other's columns (fanout.go: no catalog links two databases, so the rows
 // are asked). It is byte-identical across runs
-// apart from timings and trace_id. A sub-query that fails leaves its table
-// empty: the answer says it is partial, and a run where every sub-query
-// fails is that error. BeforeExecution refuses a sub-query a rule would
+// apart from timings and trace_id. A sub-query that fails fails the run
+// with its error, naming it (a table read as empty would change every
+// figure of the combination); one cut at its row limit makes the answer
+// start with "Partial answer". BeforeExecution refuses a sub-query a rule would
 // hold for approval: an approval holds one query over one datasource.
 //
 // It owns the formats (Answer, SubQuerySpec, CombineSpec, InputSpec,

@@ -3115,8 +3115,8 @@ var mutations = []mutation{
 	{
 		Name: "combined-cut-not-partial",
 		File: "engine/multi/ask.go",
-		Old:  "\tcase cut > 0:",
-		New:  "\tcase cut < 0:",
+		Old:  "\tif cut > 0 {",
+		New:  "\tif cut < 0 {",
 		Pkgs: []string{"./engine"}, Run: "TestCombinedSourcesAreNotCutAtTheClientsRowLimit",
 	},
 	{
@@ -3986,5 +3986,12 @@ var mutations = []mutation{
 		Old:  "\t\twidened := widenedItem(q, i)\n",
 		New:  "\t\twidened := false\n",
 		Pkgs: []string{"./engine"}, Run: "TestDecimalsMetInOneResultKeepTheirDigits",
+	},
+	{
+		Name: "combined-failed-part-read-as-empty",
+		File: "engine/multi/ask.go",
+		Old:  "\tif err := partFailed(ctx, dec, runs); err != nil {\n\t\treturn nil, err\n\t}\n",
+		New:  "",
+		Pkgs: []string{"./engine"}, Run: "TestCombinedPlanWithAFailedPartIsNoAnswer|TestMultiFailedPartFailsTheRun",
 	},
 }

@@ -27,7 +27,7 @@ func TestOpenPostgresUnavailable(t *testing.T) {
 		{"no host", "postgres:///x?host=/nonexistent-socket-dir&sslmode=disable&connect_timeout=2", "local socket"},
 		// the test cluster has no TLS: a DSN that requires it must say so,
 		// not send the user looking for a server that is down
-		{"tls required", f.ReadOnly + "&sslmode=require", "refused a TLS connection"},
+		{"tls required", sourcetest.WithParam(f.ReadOnly, "sslmode", "require"), "refused a TLS connection"},
 		{"no such role", sourcetest.WithDSN(f.ReadOnly, "nl2sql_no_such_role", "pw", f.DB), `refused the login: role "nl2sql_no_such_role" does not exist`},
 		{"no such database", sourcetest.WithDSN(f.ReadOnly, "", "", "nl2sql_no_such_db"), "does not exist"},
 	}

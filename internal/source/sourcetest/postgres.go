@@ -45,6 +45,19 @@ func WithDSN(dsn, user, password, db string) string {
 	return s
 }
 
+// WithParam is dsn with its parameter key set to value: a URL's query
+// parameter (added or replaced, whether or not the URL had a query) or a
+// keyword DSN's key=value.
+func WithParam(dsn, key, value string) string {
+	if u, err := url.Parse(dsn); err == nil && (u.Scheme == "postgres" || u.Scheme == "postgresql") {
+		q := u.Query()
+		q.Set(key, value)
+		u.RawQuery = q.Encode()
+		return u.String()
+	}
+	return dsn + " " + key + "=" + value
+}
+
 // PGExec runs statements through one connection of dsn (internal/pgtest).
 func PGExec(t *testing.T, dsn string, stmts ...string) { pgtest.Exec(t, dsn, stmts...) }
 
