@@ -277,7 +277,7 @@ func (d *DB) Run(ctx context.Context, plan *planast.Query, maxRows int) (*Output
 	if err != nil {
 		return nil, err
 	}
-	text, err := render.SQL(v.Plan, render.DuckDB{}, render.Options{MaxRows: int64(maxRows) + 1, SortAllRows: true})
+	text, err := render.SQL(v.Plan, render.DuckDB{}, render.Options{MaxRows: int64(maxRows) + 1, SortAllRows: true, OneDecimalScale: true})
 	if err != nil {
 		return nil, fmt.Errorf("duckcompute: a validated plan failed to render: %w", err)
 	}

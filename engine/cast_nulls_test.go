@@ -570,3 +570,37 @@ func TestDateFixReadsEverySeparator(t *testing.T) {
 		})
 	}
 }
+
+// The threat: "the three latest scans" as an order_by on a text column
+// of timestamps written '2025-06-29T08:00:00Z' by one system and
+// '30.06.2025 07:15' by another: text orders character by character, so
+// '30.06…', '29.06…' and '28.05…' came first, with nothing said (MIN and
+// MAX of the column were warned of). The order is named, with a reading
+// that, pasted as the order_by, orders every value by its time, the time
+// of the day-first ones kept, and the form it cannot read (epoch seconds)
+// is named.
+func TestOrderByTextDatesInSeveralFormsIsNamed(t *testing.T) {
+	stmts := []string{
+		"CREATE TABLE scans (id INTEGER PRIMARY KEY, scanned TEXT)",
+		"INSERT INTO scans VALUES (1, '2025-06-29T08:00:00'), (2, '30.06.2025 07:15'), (3, '28.05.2025 23:59'), (4, '2025-06-30T09:30:00'), (5, '30.06.2025 06:45'), (6, '2025-05-31T10:00:00'), (7, '1751270400')",
+	}
+	for _, en := range everyEngine(stmts) {
+		t.Run(en.name, func(t *testing.T) {
+			e := specEngine(t, en.spec(t))
+			plan := func(order string) []byte {
+				return []byte(`{"select":[{"expr":{"kind":"column","table":"s","column":"id"},"alias":"id"}],"from":[{"table":"scans","alias":"s"}],"order_by":[{"expr":` + order + `,"direction":"desc"}],"limit":3}`)
+			}
+			res := runAir(t, e, string(plan(`{"kind":"column","table":"s","column":"scanned"}`)))
+			w := warningWith(res.Warnings, "order_by on s.scanned orders its text")
+			_, fix, ok := strings.Cut(w, "order by ")
+			fix, _, _ = strings.Cut(fix, " instead (")
+			if !ok || !strings.Contains(w, "the time after the date kept") || !strings.Contains(w, `1 values in other forms (such as "1751270400")`) {
+				t.Fatalf("warnings %q: want the text order named, with a reading by time and the form it leaves unread", res.Warnings)
+			}
+			fixed := runAir(t, e, string(plan(fix)))
+			if got := fmt.Sprint(fixed.Rows); got != "[[4] [2] [5]]" {
+				t.Errorf("ordered by the warning's reading: %s, want [[4] [2] [5]] (09:30, 07:15 and 06:45 of 30 June)", got)
+			}
+		})
+	}
+}

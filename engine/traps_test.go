@@ -51,6 +51,10 @@ func TestPlansThatAnswerAnotherQuestionAreNamed(t *testing.T) {
 		{"WHERE on the left join's right side", joined("", big), "[[Ada 20] [Bo 30]]", "acts as an inner one"},
 		{"the condition in the join", joined(`,"condition":`+big, ""), "[[Ada 20] [Bo 30] [Cy <nil>]]", ""},
 		{"anti-join", joined("", `{"kind":"is_null","expr":{"kind":"column","table":"o","column":"id"}}`), "[[Cy <nil>]]", ""},
+		// an OR whose other branch holds where the orders are NULL keeps
+		// those customers: the outer join still means what it says
+		{"an OR with a branch on the kept side", joined("", `{"kind":"binary","op":"or","left":`+big+`,"right":{"kind":"binary","op":"=","left":{"kind":"column","table":"c","column":"name"},"right":{"kind":"literal","value":"Cy"}}}`), "[[Ada 20] [Bo 30] [Cy <nil>]]", ""},
+		{"an OR of two branches on the outer side", joined("", `{"kind":"binary","op":"or","left":`+big+`,"right":{"kind":"binary","op":"=","left":{"kind":"column","table":"o","column":"status"},"right":{"kind":"literal","value":"x"}}}`), "[[Ada 20] [Bo 30]]", "acts as an inner one"},
 	} {
 		res, err := e.RunPlan(ctx, "air", c.plan)
 		if err != nil {

@@ -364,6 +364,38 @@ func TestValidateWarnsUndeclaredJoins(t *testing.T) {
 			t.Errorf("%s: warnings %q, want a warning: %v", q, v.Warnings, tc.warned)
 		}
 	}
+	// tables that declare no primary key at all (a DuckDB file): a column
+	// named "id" or for the table's row is its key, and a column named for
+	// that row, after a role or not, joins it without a warning on every
+	// join (a host learns to skip warnings)
+	noPK := func(t *planast.TableInfo) *planast.TableInfo { t.PrimaryKey = nil; return t }
+	undeclared := memCatalog{
+		noPK(table("", "customers", []string{"customer_id integer", "name text"})),
+		noPK(table("", "warehouses", []string{"warehouse_id integer", "city text"})),
+		noPK(table("", "shipments", []string{"shipment_id integer", "customer_id integer", "origin_warehouse_id integer", "pieces integer"})),
+		noPK(table("", "drivers", []string{"id integer", "home_warehouse integer"})),
+	}
+	for _, tc := range []struct {
+		from, join string
+		warned     bool
+	}{
+		{frm(from("shipments", "s"), from("customers", "c")), joins(joinOn("inner", "s", "c", "customer_id", "customer_id")), false},
+		{frm(from("shipments", "s"), from("warehouses", "w")), joins(joinOn("inner", "s", "w", "origin_warehouse_id", "warehouse_id")), false},
+		{frm(from("warehouses", "w"), from("shipments", "s")), joins(joinOn("inner", "w", "s", "warehouse_id", "origin_warehouse_id")), false},
+		// two keys, and two columns that are no key, still pair by accident
+		{frm(from("customers", "c"), from("warehouses", "w")), joins(joinOn("inner", "c", "w", "customer_id", "warehouse_id")), true},
+		{frm(from("shipments", "s"), from("drivers", "d")), joins(joinOn("inner", "s", "d", "pieces", "home_warehouse")), true},
+		{frm(from("shipments", "s"), from("drivers", "d")), joins(joinOn("inner", "s", "d", "customer_id", "id")), true},
+	} {
+		q := plan(sel(item(fn("COUNT"), "n")), tc.from, tc.join)
+		v, err := validate.Plan(decode(t, q), undeclared, validate.Options{})
+		if err != nil {
+			t.Fatalf("%s: %v", q, err)
+		}
+		if got := len(v.Warnings) > 0; got != tc.warned {
+			t.Errorf("no primary keys: %s: warnings %q, want a warning: %v", q, v.Warnings, tc.warned)
+		}
+	}
 	_, err := validate.Plan(decode(t, plan(sel(c("ar", "Name")), frm(from("Album", "al"), from("Artist", "ar")), joins(joinOn("inner", "al", "ar", "AlbumId", "ArtistId")))), chinook, validate.Options{Joins: validate.JoinDeclared})
 	if err == nil || !strings.Contains(err.Error(), "INVALID_JOIN") {
 		t.Errorf("JoinDeclared: %v, want an INVALID_JOIN issue", err)

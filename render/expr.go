@@ -197,7 +197,7 @@ func (w *writer) expr(e planast.Expr) {
 // WidenDecimal); a NULL is left as it is.
 func (w *writer) widened(e planast.Expr, decimals bool) string {
 	s := w.exprS(e)
-	if l, ok := e.(*planast.Literal); !decimals || ok && l.Type == planast.TNull {
+	if l, ok := e.(*planast.Literal); !decimals || w.oneScale || ok && l.Type == planast.TNull {
 		return s
 	}
 	return w.d.(rangeChecker).WidenDecimal(s)

@@ -24,6 +24,11 @@ type Options struct {
 	// results), where reading every row costs nothing and the rows kept are
 	// then the smallest by every output, whatever order they were stored in.
 	SortAllRows bool
+	// OneDecimalScale says every decimal the plan reads has one type
+	// (duckcompute loads them at one scale): branches of a result need no
+	// wider common type (planast.Case.Decimals), which would show them at
+	// ten places.
+	OneDecimalScale bool
 }
 
 // Error is returned when a plan cannot be rendered. A validated plan never
@@ -51,7 +56,7 @@ func SQL(q *planast.Query, d Dialect, opts Options) (sql string, err error) {
 			sql, err = "", re
 		}
 	}()
-	w := &writer{d: d}
+	w := &writer{d: d, oneScale: opts.OneDecimalScale}
 	w.query(q, opts, true)
 	return w.b.String(), nil
 }
@@ -59,6 +64,8 @@ func SQL(q *planast.Query, d Dialect, opts Options) (sql string, err error) {
 type writer struct {
 	d Dialect
 	b strings.Builder
+	// oneScale: Options.OneDecimalScale
+	oneScale bool
 }
 
 func (w *writer) fail(format string, args ...any) {
@@ -335,13 +342,13 @@ func (w *writer) lower(x string) string {
 }
 
 func (w *writer) exprS(e planast.Expr) string {
-	sub := &writer{d: w.d}
+	sub := &writer{d: w.d, oneScale: w.oneScale}
 	sub.expr(e)
 	return sub.b.String()
 }
 
 func (w *writer) subquery(q *planast.Query) string {
-	sub := &writer{d: w.d}
+	sub := &writer{d: w.d, oneScale: w.oneScale}
 	sub.query(q, Options{}, false)
 	return "(" + sub.b.String() + ")"
 }

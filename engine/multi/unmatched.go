@@ -53,7 +53,7 @@ func unmatched(ctx context.Context, db *duckcompute.DB, plan *planast.Query, ref
 	var out []string
 	for _, sj := range sourceJoins(plan, refs) {
 		j, lt, rt, lcols, rcols := sj.join, sj.left, sj.right, sj.leftCols, sj.rightCols
-		check := func(from string, fromCols []string, other string, otherCols []string, c count, otherAll bool) {
+		check := func(from string, fromCols []string, other string, otherCols []string, c count, alike string) {
 			if c.n == 0 {
 				return
 			}
@@ -70,14 +70,17 @@ func unmatched(ctx context.Context, db *duckcompute.DB, plan *planast.Query, ref
 			default:
 				w += ": if they belong in the answer, the two databases do not hold the same records or write the key two ways"
 			}
-			if otherAll {
+			if alike != "" {
 				// keys written two ways leave rows of both sides unmatched:
 				// a side matched whole says the keys are written alike
-				w += fmt.Sprintf("; every row of source %q matches a row of source %q, so the keys are written alike: these are records source %q does not hold (e.g. orders never delivered), left out as an inner join means", refs[other], refs[from], refs[other])
+				w += fmt.Sprintf("; %s, so the keys are written alike: these are records source %q does not hold, left out as an inner join means", alike, refs[other])
 			}
 			if c.text && len(fromCols) == 1 {
+				// of every row that matched nothing as written, which may
+				// be more than those counted (a filtered source's table
+				// holds some of them)
 				if n, ex, kf := looseMatches(ctx, db, from, fromCols[0], other, otherCols[0]); n > 0 {
-					w += fmt.Sprintf("; %d of them match a key of source %q once %s (such as %s): fold both sources' keys alike, e.g. %s in each source's plan, and join on that", n, refs[other], kf.what, ex, kf.fix)
+					w += fmt.Sprintf("; rows of source %q that match no row as written but match a key of source %q once %s: %d (such as %s): fold both sources' keys alike, e.g. %s in each source's plan, and join on that", refs[from], refs[other], kf.what, n, ex, kf.fix)
 				}
 			}
 			out = append(out, w)
@@ -93,10 +96,10 @@ func unmatched(ctx context.Context, db *duckcompute.DB, plan *planast.Query, ref
 			l, lok := countUnmatched(ctx, db, lt, lcols, rt, rcols, outs[rt])
 			r, rok := countUnmatched(ctx, db, rt, rcols, lt, lcols, outs[lt])
 			if lok {
-				check(lt, lcols, rt, rcols, l, rok && r.n == 0)
+				check(lt, lcols, rt, rcols, l, alike(r, rok, refs[rt], refs[lt]))
 			}
 			if rok {
-				check(rt, rcols, lt, lcols, r, lok && l.n == 0)
+				check(rt, rcols, lt, lcols, r, alike(l, lok, refs[lt], refs[rt]))
 			}
 			continue
 		}
@@ -129,6 +132,22 @@ func unmatched(ctx context.Context, db *duckcompute.DB, plan *planast.Query, ref
 		}
 	}
 	return out
+}
+
+// alike is what c, the count of source other's rows that matched none of
+// source from's, says when it found none: every row of other matches one
+// of from (they were compared whole), or every key other holds is in
+// from's table as written (from's plan filters, and its table was asked:
+// none of other's rows need have matched a kept row). "" when it found
+// some, or could not count.
+func alike(c count, ok bool, other, from string) string {
+	switch {
+	case !ok || c.n != 0:
+		return ""
+	case c.why == notHeld:
+		return fmt.Sprintf("every key of source %q is one source %q's table holds as written", other, from)
+	}
+	return fmt.Sprintf("every row of source %q matches a row of source %q", other, from)
 }
 
 // sourceJoin is one join of a combine plan between two sub-query tables:

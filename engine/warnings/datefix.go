@@ -11,12 +11,13 @@ import (
 )
 
 // numericDate is a date written with two-digit day and month and a
-// four-digit year, in either order: 27/02/2025, 02.27.2025, 27-02-2025.
-var numericDate = regexp.MustCompile(`^([0-9]{2})([/.-])([0-9]{2})([/.-])([0-9]{4})$`)
+// four-digit year, in either order: 27/02/2025, 02.27.2025, 27-02-2025,
+// with a time after it or not (27.02.2025 08:15).
+var numericDate = regexp.MustCompile(`^([0-9]{2})([/.-])([0-9]{2})([/.-])([0-9]{4})([ T].*)?$`)
 
 // yearFirstDate is a date written year first with slashes or dots:
-// 2025/02/27, 2025.02.27.
-var yearFirstDate = regexp.MustCompile(`^[0-9]{4}[/.][0-9]{2}[/.][0-9]{2}$`)
+// 2025/02/27, 2025.02.27, with a time after it or not.
+var yearFirstDate = regexp.MustCompile(`^[0-9]{4}[/.][0-9]{2}[/.][0-9]{2}([ T].*)?$`)
 
 // dateFix writes, as plan JSON, the expression (and says how it reads
 // them) that reads text dates shaped as example (27/02/2025) as dates
@@ -59,7 +60,7 @@ func reorderedDate(x planast.Expr, to planast.CastType, ex any, p *schema.Column
 	lit := func(v string) string { return fmt.Sprintf(`{"kind": "literal", "value": %q}`, v) }
 	yearFirst := fmt.Sprintf(`{"when": {"kind": "binary", "op": "or", "left": {"kind": "like", "expr": %[1]s, "pattern": %[2]s}, "right": {"kind": "like", "expr": %[1]s, "pattern": %[3]s}}, `+
 		`"then": {"kind": "func", "name": "REPLACE", "args": [{"kind": "func", "name": "REPLACE", "args": [%[1]s, %[4]s, %[5]s]}, %[6]s, %[5]s]}}`,
-		col, lit("____/__/__"), lit("____.__.__"), lit("/"), lit("-"), lit("."))
+		col, lit("____/__/__%"), lit("____.__.__%"), lit("/"), lit("-"), lit("."))
 	if yearFirstDate.MatchString(s) {
 		return fmt.Sprintf(`{"kind": "cast", "type": %q, "expr": {"kind": "case", "whens": [%s], "else": %s}}`, to, yearFirst, col),
 			"the ____/__/__ and ____.__.__ ones with their separators made dashes"
@@ -92,8 +93,15 @@ func reorderedDate(x planast.Expr, to planast.CastType, ex any, p *schema.Column
 		return fmt.Sprintf(`{"kind": "func", "name": "SUBSTR", "args": [%s, {"kind": "literal", "value": %d}, {"kind": "literal", "value": %d}]}`, col, from, n)
 	}
 	dash := `{"kind": "literal", "value": "-"}`
+	// a timestamp keeps what follows the date (' 08:15'): a date reads
+	// the ten characters alone
+	rest, kept := "", ""
+	if to == planast.CastTimestamp {
+		rest = fmt.Sprintf(`, {"kind": "func", "name": "SUBSTR", "args": [%s, {"kind": "literal", "value": 11}]}`, col)
+		kept = " (the time after the date kept)"
+	}
 	iso := func(day, month int) string {
-		return fmt.Sprintf(`{"kind": "func", "name": "CONCAT", "args": [%s, %s, %s, %s, %s]}`, sub(7, 4), dash, sub(month, 2), dash, sub(day, 2))
+		return fmt.Sprintf(`{"kind": "func", "name": "CONCAT", "args": [%s, %s, %s, %s, %s%s]}`, sub(7, 4), dash, sub(month, 2), dash, sub(day, 2), rest)
 	}
 	// every separator: a column typed by several hands writes
 	// '15/02/2024' beside '08-18-2024', and the profile's counts of day
@@ -102,13 +110,13 @@ func reorderedDate(x planast.Expr, to planast.CastType, ex any, p *schema.Column
 		return fmt.Sprintf(`{"kind": "like", "expr": %s, "pattern": {"kind": "literal", "value": %q}}`, col, p)
 	}
 	shape := "NN/NN/YYYY"
-	shaped := fmt.Sprintf(`{"kind": "binary", "op": "or", "left": {"kind": "binary", "op": "or", "left": %s, "right": %s}, "right": %s}`, like("__/__/____"), like("__.__.____"), like("__-__-____"))
+	shaped := fmt.Sprintf(`{"kind": "binary", "op": "or", "left": {"kind": "binary", "op": "or", "left": %s, "right": %s}, "right": %s}`, like("__/__/____%"), like("__.__.____%"), like("__-__-____%"))
 	dayAt := func(at int) string {
 		return fmt.Sprintf(`{"kind": "binary", "op": "and", "left": %s, "right": {"kind": "binary", "op": ">", "left": {"kind": "cast", "type": "integer", "expr": %s}, "right": {"kind": "literal", "value": 12}}}`, shaped, sub(at, 2))
 	}
 	read := fmt.Sprintf(`{"kind": "cast", "type": %q, "expr": {"kind": "case", "whens": [{"when": %s, "then": %s}, {"when": %s, "then": %s}, {"when": %s, "then": %s}, %s], "else": %s}}`,
 		to, dayAt(1), iso(1, 4), dayAt(4), iso(4, 1), shaped, iso(day, month), yearFirst, col)
-	return read, fmt.Sprintf(`the %s ones (with slashes, dots or dashes) reordered into ISO, reading a part over 12 as the day and, where both are 12 or less, %s; the ____/__/__ and ____.__.__ ones with their separators made dashes`, shape, which)
+	return read, fmt.Sprintf(`the %s ones (with slashes, dots or dashes) reordered into ISO%s, reading a part over 12 as the day and, where both are 12 or less, %s; the ____/__/__ and ____.__.__ ones with their separators made dashes`, shape, kept, which)
 }
 
 // isoDateText is text a filter compares with as a date: an ISO year,

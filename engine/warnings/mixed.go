@@ -265,6 +265,53 @@ var currencyCode = regexp.MustCompile(`^\s*[A-Z]{3}\b|\b[A-Z]{3}\s*$`)
 // around ('€1.234,50', '50,00 €', '12,5%').
 var decimalComma = regexp.MustCompile(`^[^0-9,]*[0-9]{1,3}(\.[0-9]{3})*,[0-9]{1,2}[^0-9,.]*$|^[^0-9,.]*[0-9]+,[0-9]{1,2}[^0-9,.]*$`)
 
+// textDateOrders names an order_by on a text column (or the alias of one)
+// that holds dates in other forms than ISO: text orders character by
+// character, so "the five latest appointments" came back as '30 Jun
+// 2025', '29 Jan 2025', '28 May 2025' ahead of 2025-06-30 and 2025-06-29,
+// with only a note of UTC offsets, where MIN, MAX and comparisons of the
+// same column were warned of. The fix orders by the dates read as such (as
+// timestamps when the column writes times).
+func textDateOrders(snap *schema.Snapshot, plan *planast.Query) []string {
+	var out []string
+	seen := map[*schema.Column]bool{}
+	eachQuery(plan, func(q *planast.Query) {
+		orderedColumns(q, func(ref *planast.Column) {
+			c := emptyrange.FromColumn(snap, q, ref)
+			if c == nil || c.Type != planast.TypeText || seen[c] || c.Profile == nil {
+				return
+			}
+			cn, ok := c.Profile.CastNull(planast.CastDate)
+			if !ok || cn.Invalid == 0 {
+				return
+			}
+			seen[c] = true
+			to := planast.CastDate
+			if writesTimes(c.Profile) {
+				to = planast.CastTimestamp
+			}
+			fix := fmt.Sprintf("order by the column cast to %s (those values then read as NULL) or reformat them", to)
+			if expr, reading := dateFix(ref, to, cn.InvalidExample, c.Profile); expr != "" {
+				fix = fmt.Sprintf("order by %s instead (%s)", expr, reading)
+			}
+			out = append(out, fmt.Sprintf("order_by on %s.%s orders its text, and %q holds %d values that are dates in other forms than ISO (such as %s): text orders character by character, so the first rows are not the earliest or the latest; %s",
+				ref.Table, ref.Column, c.Name, cn.Invalid, example(cn.InvalidExample, planast.TypeText), fix))
+		})
+	})
+	return out
+}
+
+// writesTimes reports whether a sample of a text column of dates writes a
+// time of day after the date ('05/03/2025 08:15', '2025-03-05T08:15').
+func writesTimes(p *schema.ColumnProfile) bool {
+	for _, v := range p.SampleValues {
+		if s, ok := v.(string); ok && len(s) > 10 && strings.Contains(s[10:], ":") {
+			return true
+		}
+	}
+	return false
+}
+
 // textExtreme explains MIN or MAX of a text column holding dates in more
 // than one form ('2024-01-05' and '05/01/2024'): they compare as text, so
 // '05/01/2024' is the "latest" of them whatever day it is. The profile

@@ -97,24 +97,30 @@ func textAmountOrders(snap *schema.Snapshot, plan *planast.Query) []string {
 				}
 			}
 		})
-		for _, o := range q.OrderBy {
-			ref, ok := o.Expr.(*planast.Column)
-			if !ok {
-				continue
-			}
-			if alias := ref.Column; ref.Table == "" { // an output alias: the item it names
-				ref = nil
-				for _, it := range q.Select {
-					if c, isCol := it.Expr.(*planast.Column); isCol && it.Alias == alias {
-						ref = c
-					}
-				}
-			}
-			if ref != nil {
-				warn(q, ref, "order_by on")
-			}
-		}
+		orderedColumns(q, func(ref *planast.Column) { warn(q, ref, "order_by on") })
 		return true
 	})
 	return out
+}
+
+// orderedColumns calls f with each column q's order_by orders by: a
+// column, or the column a select item of that alias is.
+func orderedColumns(q *planast.Query, f func(ref *planast.Column)) {
+	for _, o := range q.OrderBy {
+		ref, ok := o.Expr.(*planast.Column)
+		if !ok {
+			continue
+		}
+		if alias := ref.Column; ref.Table == "" { // an output alias: the item it names
+			ref = nil
+			for _, it := range q.Select {
+				if c, isCol := it.Expr.(*planast.Column); isCol && it.Alias == alias {
+					ref = c
+				}
+			}
+		}
+		if ref != nil {
+			f(ref)
+		}
+	}
 }

@@ -71,6 +71,7 @@ func unread(snap *schema.Snapshot, dialect string, plan *planast.Query, stored f
 	out = append(out, offsetDays(snap, plan)...)
 	out = append(out, textAmountFilters(snap, plan)...)
 	out = append(out, textAmountOrders(snap, plan)...)
+	out = append(out, textDateOrders(snap, plan)...)
 	out = append(out, blankCounts(snap, plan)...)
 	out = append(out, blankGroups(snap, plan)...)
 	out = append(out, inexactAverages(snap, plan)...)

@@ -170,9 +170,10 @@ type CastNulls struct {
 	// 12 or less.
 	DayFirst   int64 `json:"day_first,omitempty"`
 	MonthFirst int64 `json:"month_first,omitempty"`
-	// Reorderable counts, for a cast to date, the values of ten
-	// characters shaped NN/NN/YYYY or YYYY/NN/NN (slashes, dots or
-	// dashes): those a plan can reorder into ISO with SUBSTR and CONCAT.
+	// Reorderable counts, for a cast to date, the values shaped
+	// NN/NN/YYYY or YYYY/NN/NN (slashes, dots or dashes), alone or with a
+	// time after them: those a plan can reorder into ISO with SUBSTR and
+	// CONCAT.
 	// ReorderableExample is the least of them, OtherExample the least of
 	// the rest that is not blank ('Feb 27, 2025', '2024-3-5'), which such
 	// a reordering leaves unread: a fix shown for the first kind must

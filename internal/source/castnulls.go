@@ -125,7 +125,8 @@ func CountCastNulls(ctx context.Context, d render.Dialect, tbl string, t *schema
 				}
 				// the shapes a plan reorders into ISO (engine/warnings'
 				// date fix), and the least of each kind
-				shaped := fmt.Sprintf("length(%[1]s) = 10 AND (substr(%[1]s, 3, 1) IN ('/', '.', '-') AND substr(%[1]s, 6, 1) = substr(%[1]s, 3, 1) OR substr(%[1]s, 5, 1) IN ('/', '.') AND substr(%[1]s, 8, 1) = substr(%[1]s, 5, 1))", bad)
+				// with a time after the date or not ('27.02.2025 08:15')
+				shaped := fmt.Sprintf("(length(%[1]s) = 10 OR substr(%[1]s, 11, 1) IN (' ', 'T')) AND (substr(%[1]s, 3, 1) IN ('/', '.', '-') AND substr(%[1]s, 6, 1) = substr(%[1]s, 3, 1) OR substr(%[1]s, 5, 1) IN ('/', '.') AND substr(%[1]s, 8, 1) = substr(%[1]s, 5, 1))", bad)
 				items = append(items, over12(1), over12(4), fmt.Sprintf("count(CASE WHEN %[1]s THEN 1 END), min(CASE WHEN %[1]s THEN %[2]s END%[3]s), min(CASE WHEN NOT (%[1]s) AND trim(%[2]s) <> '' THEN %[2]s END%[3]s)", shaped, bad, textOrder))
 			}
 			want = append(want, counted{i, to})

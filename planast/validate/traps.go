@@ -154,12 +154,42 @@ func outerFilters(q *Query) []string {
 			}
 			return true
 		})
-		if alias == "" || tolerant {
+		if alias == "" || tolerant || !everyBranchReads(c, alias) {
 			continue
 		}
 		out = append(out, fmt.Sprintf("where: a condition on %s, which an outer join leaves NULL where it found no match, is false there, so those rows are dropped and the join acts as an inner one; to keep them, move the condition into the join's \"condition\"", alias))
 	}
 	return out
+}
+
+// everyBranchReads reports whether each branch of c's top-level ORs reads
+// a column of alias: a branch that does not may hold where alias is NULL
+// (p.x = 1 OR l.y = 2), and then the row is kept.
+func everyBranchReads(c Expr, alias string) bool {
+	for _, d := range disjuncts(c) {
+		reads := false
+		Inspect(d, func(n Node) bool {
+			if _, ok := n.(*Query); ok {
+				return false
+			}
+			if col, ok := n.(*Column); ok && col.Table == alias {
+				reads = true
+			}
+			return !reads
+		})
+		if !reads {
+			return false
+		}
+	}
+	return true
+}
+
+// disjuncts splits e at its top-level ORs.
+func disjuncts(e Expr) []Expr {
+	if b, ok := e.(*Binary); ok && strings.EqualFold(b.Op, OpOr) {
+		return append(disjuncts(b.Left), disjuncts(b.Right)...)
+	}
+	return []Expr{e}
 }
 
 // conjuncts splits e at its top-level ANDs.

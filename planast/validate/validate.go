@@ -704,29 +704,47 @@ type unreadableCatalog interface {
 }
 
 // namedKey reports whether exactly one of acol and bcol is its table's
-// primary key and the other is named after it: the same name
-// (races.circuitId, circuits.circuitId) or the keyed table's row and "id"
-// (order_items.product_id or ProductId to products.id). Two primary keys
-// of one name (orders.id, customers.id) pair rows by accident, as two
+// key (keyOf) and the other is named after it: the same name
+// (races.circuitId, circuits.circuitId) or the keyed table's row and "id",
+// after a role or not (order_items.product_id or ProductId to products.id,
+// shipments.origin_warehouse_id to warehouses.warehouse_id). Two keys of
+// one name (orders.id, customers.id) pair rows by accident, as two
 // columns that are no key do.
 func namedKey(a, b *TableInfo, acol, bcol string) bool {
 	switch {
-	case isPK(a, acol) == isPK(b, bcol):
+	case keyOf(a, acol) == keyOf(b, bcol):
 		return false
 	case strings.EqualFold(acol, bcol):
 		return true
-	case isPK(b, bcol):
-		return namesRowOf(acol, b.Name)
+	case keyOf(b, bcol):
+		return namesRowOf(acol, b.Name, true)
 	}
-	return namesRowOf(bcol, a.Name)
+	return namesRowOf(bcol, a.Name, true)
+}
+
+// keyOf reports whether col is t's key: its declared primary key or, in a
+// table that declares none (DuckDB files and tables loaded from files
+// often declare nothing), a column named "id" or for one row of the table
+// (customers.customer_id).
+func keyOf(t *TableInfo, col string) bool {
+	if len(t.PrimaryKey) > 0 {
+		return isPK(t, col)
+	}
+	return strings.EqualFold(col, "id") || namesRowOf(col, t.Name, false)
 }
 
 // namesRowOf reports whether col is named for one row of table: its
-// singular (or its name) followed by "id", case and underscores aside.
-func namesRowOf(col, table string) bool {
+// singular (or its name) followed by "id", case and underscores aside,
+// and with role, after a word that says which (origin_warehouse_id).
+func namesRowOf(col, table string, role bool) bool {
 	flat := func(s string) string { return strings.ToLower(strings.ReplaceAll(s, "_", "")) }
 	c, t := flat(col), flat(table)
-	return c == plural.Singular(t)+"id" || c == t+"id"
+	for _, row := range []string{plural.Singular(t) + "id", t + "id"} {
+		if c == row || role && len(row) >= 5 && len(c) > len(row) && strings.HasSuffix(c, row) {
+			return true
+		}
+	}
+	return false
 }
 
 func fkBetween(a, b *TableInfo, acol, bcol string) bool {

@@ -1191,8 +1191,8 @@ var mutations = []mutation{
 	{
 		Name: "outer-join-where-unsaid",
 		File: "planast/validate/traps.go",
-		Old:  "if alias == \"\" || tolerant {",
-		New:  "if alias == \"\" || !tolerant {",
+		Old:  "if alias == \"\" || tolerant || !everyBranchReads(c, alias) {",
+		New:  "if alias == \"\" || !tolerant || !everyBranchReads(c, alias) {",
 		Pkgs: []string{"./engine"}, Run: "TestPlansThatAnswerAnotherQuestionAreNamed",
 	},
 	{
@@ -1212,8 +1212,8 @@ var mutations = []mutation{
 	{
 		Name: "text-date-extreme-unsaid",
 		File: "engine/warnings/mixed.go",
-		Old:  "if !ok || cn.Invalid == 0 {",
-		New:  "if ok || cn.Invalid == 0 {",
+		Old:  "\tcn, ok := c.Profile.CastNull(planast.CastDate)\n\tif !ok || cn.Invalid == 0 {",
+		New:  "\tcn, ok := c.Profile.CastNull(planast.CastDate)\n\tif ok || cn.Invalid == 0 {",
 		Pkgs: []string{"./engine"}, Run: "TestExtremeOfTextDatesInManyFormsIsNamed",
 	},
 	{
@@ -2646,7 +2646,7 @@ var mutations = []mutation{
 	{
 		Name: "two-keys-of-one-name-unwarned",
 		File: "planast/validate/validate.go",
-		Old:  "\tcase isPK(a, acol) == isPK(b, bcol):\n\t\treturn false",
+		Old:  "\tcase keyOf(a, acol) == keyOf(b, bcol):\n\t\treturn false",
 		New:  "\tcase false:\n\t\treturn false",
 		Pkgs: []string{"./planast"}, Run: "TestValidateWarnsUndeclaredJoins",
 	},
@@ -2744,15 +2744,15 @@ var mutations = []mutation{
 	{
 		Name: "row-named-key-warned",
 		File: "planast/validate/validate.go",
-		Old:  "return c == plural.Singular(t)+\"id\" || c == t+\"id\"",
-		New:  "return c == t+\"id\" && plural.Singular(t) != \"\"",
+		Old:  "for _, row := range []string{plural.Singular(t) + \"id\", t + \"id\"} {",
+		New:  "for _, row := range []string{t + \"id\", plural.Singular(\"\")} {",
 		Pkgs: []string{"./planast"}, Run: "TestValidateWarnsUndeclaredJoins",
 	},
 	{
 		Name: "row-named-key-any-table",
 		File: "planast/validate/validate.go",
-		Old:  "return c == plural.Singular(t)+\"id\" || c == t+\"id\"",
-		New:  "return strings.HasSuffix(c, \"id\") || plural.Singular(t) == \"\"",
+		Old:  "\t\tif c == row || role && len(row) >= 5 && len(c) > len(row) && strings.HasSuffix(c, row) {",
+		New:  "\t\tif strings.HasSuffix(c, \"id\") || row == \"\" {",
 		Pkgs: []string{"./planast"}, Run: "TestValidateWarnsUndeclaredJoins",
 	},
 	{
@@ -3521,8 +3521,8 @@ var mutations = []mutation{
 	{
 		Name: "castnulls-reorderable-shape-uncounted",
 		File: "internal/source/castnulls.go",
-		Old:  "shaped := fmt.Sprintf(\"length(%[1]s) = 10 AND",
-		New:  "shaped := fmt.Sprintf(\"length(%[1]s) = 11 AND",
+		Old:  "shaped := fmt.Sprintf(\"(length(%[1]s) = 10 OR",
+		New:  "shaped := fmt.Sprintf(\"(length(%[1]s) = 11 OR",
 		Pkgs: []string{"./engine"}, Run: "TestDateFixSaysWhichFormsItLeavesUnread",
 	},
 	{
@@ -3654,8 +3654,8 @@ var mutations = []mutation{
 	{
 		Name: "unmatched-other-side-whole-unsaid",
 		File: "engine/multi/unmatched.go",
-		Old:  "\t\t\tif otherAll {\n",
-		New:  "\t\t\tif otherAll && false {\n",
+		Old:  "\t\t\tif alike != \"\" {\n",
+		New:  "\t\t\tif alike != \"\" && false {\n",
 		Pkgs: []string{"./engine"}, Run: "TestUnmatchedKeysSayWhenTheOtherSideMatchesWhole",
 	},
 	{
@@ -3808,8 +3808,8 @@ var mutations = []mutation{
 	{
 		Name: "date-fix-one-separator",
 		File: "engine/warnings/datefix.go",
-		Old:  `like("__.__.____"), like("__-__-____"))`,
-		New:  `like("__.__.____"), like("__/__/____"))`,
+		Old:  `like("__.__.____%"), like("__-__-____%"))`,
+		New:  `like("__.__.____%"), like("__/__/____%"))`,
 		Pkgs: []string{"./engine"}, Run: "TestDateFixReadsEverySeparator",
 	},
 	{
@@ -3993,5 +3993,68 @@ var mutations = []mutation{
 		Old:  "\tif err := partFailed(ctx, dec, runs); err != nil {\n\t\treturn nil, err\n\t}\n",
 		New:  "",
 		Pkgs: []string{"./engine"}, Run: "TestCombinedPlanWithAFailedPartIsNoAnswer|TestMultiFailedPartFailsTheRun",
+	},
+	{
+		Name: "text-date-order-unsaid",
+		File: "engine/warnings/warnings.go",
+		Old:  "\tout = append(out, textDateOrders(snap, plan)...)\n",
+		New:  "",
+		Pkgs: []string{"./engine"}, Run: "TestOrderByTextDatesInSeveralFormsIsNamed",
+	},
+	{
+		Name: "date-fix-drops-the-time",
+		File: "engine/warnings/datefix.go",
+		Old:  "\tif to == planast.CastTimestamp {\n\t\trest = ",
+		New:  "\tif to == \"never\" {\n\t\trest = ",
+		Pkgs: []string{"./engine"}, Run: "TestOrderByTextDatesInSeveralFormsIsNamed",
+	},
+	{
+		Name: "reorderable-dates-without-times",
+		File: "internal/source/castnulls.go",
+		Old:  "(length(%[1]s) = 10 OR substr(%[1]s, 11, 1) IN (' ', 'T'))",
+		New:  "length(%[1]s) = 10",
+		Pkgs: []string{"./engine"}, Run: "TestOrderByTextDatesInSeveralFormsIsNamed",
+	},
+	{
+		Name: "order-date-fix-as-date",
+		File: "engine/warnings/mixed.go",
+		Old:  "\t\t\tif writesTimes(c.Profile) {\n",
+		New:  "\t\t\tif false {\n",
+		Pkgs: []string{"./engine"}, Run: "TestOrderByTextDatesInSeveralFormsIsNamed",
+	},
+	{
+		Name: "outer-filter-or-ignored",
+		File: "planast/validate/traps.go",
+		Old:  "if alias == \"\" || tolerant || !everyBranchReads(c, alias) {",
+		New:  "if alias == \"\" || tolerant {",
+		Pkgs: []string{"./engine"}, Run: "TestPlansThatAnswerAnotherQuestionAreNamed",
+	},
+	{
+		Name: "unmatched-every-row-said-of-held-keys",
+		File: "engine/multi/unmatched.go",
+		Old:  "\tcase c.why == notHeld:\n",
+		New:  "\tcase c.why == -1:\n",
+		Pkgs: []string{"./engine"}, Run: "TestUnmatchedKeysSayWhenTheOtherSideMatchesWhole",
+	},
+	{
+		Name: "combination-decimals-widened",
+		File: "duckcompute/db.go",
+		Old:  "SortAllRows: true, OneDecimalScale: true}",
+		New:  "SortAllRows: true}",
+		Pkgs: []string{"./internal/app"}, Run: "TestValueFidelityEndToEnd",
+	},
+	{
+		Name: "no-pk-table-key-unknown",
+		File: "planast/validate/validate.go",
+		Old:  "\treturn strings.EqualFold(col, \"id\") || namesRowOf(col, t.Name, false)\n",
+		New:  "\treturn false\n",
+		Pkgs: []string{"./planast"}, Run: "TestValidateWarnsUndeclaredJoins",
+	},
+	{
+		Name: "role-named-key-unknown",
+		File: "planast/validate/validate.go",
+		Old:  "if c == row || role && len(row) >= 5",
+		New:  "if c == row || false && len(row) >= 5",
+		Pkgs: []string{"./planast"}, Run: "TestValidateWarnsUndeclaredJoins",
 	},
 }
