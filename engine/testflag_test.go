@@ -62,3 +62,50 @@ func TestTestRecordsFlagIsNamed(t *testing.T) {
 		})
 	}
 }
+
+// The threat: 20 appointments deleted in place (deleted_at set) and
+// merged patients (is_deleted = 1) counted in every figure, with nothing
+// said: the schema says so only by the columns' names. A plan reading
+// such a table without reading the column names it, with the filter
+// that, pasted, leaves those rows out; a plan that reads it, and a
+// column named like one that holds no deleted row, and other times, say
+// nothing.
+func TestRowsDeletedInPlaceAreNamed(t *testing.T) {
+	db := []string{
+		"CREATE TABLE patients (id INTEGER PRIMARY KEY, name TEXT, is_deleted INTEGER)",
+		"INSERT INTO patients VALUES (1, 'Ann', 0), (2, 'Ann (dup)', 1), (3, 'Bo', 0)",
+		"CREATE TABLE visits (id INTEGER PRIMARY KEY, patient_id INTEGER, fee INTEGER, deleted_at TIMESTAMP, removed_on DATE, booked TIMESTAMP)",
+		"INSERT INTO visits VALUES (1, 1, 100, NULL, NULL, '2025-02-01 08:00:00'), (2, 1, 900, '2025-03-01 10:00:00', NULL, NULL), (3, 3, 50, NULL, NULL, '2025-02-03 08:00:00'), (4, 2, 700, '2025-03-02 09:00:00', NULL, '2025-02-04 08:00:00')",
+	}
+	for _, en := range everyEngine(db) {
+		t.Run(en.name, func(t *testing.T) {
+			e := specEngine(t, en.spec(t))
+			for _, c := range []struct {
+				plan, column, want string
+			}{
+				{`{"select":[{"expr":{"kind":"func","name":"SUM","args":[{"kind":"column","table":"v","column":"fee"}]},"alias":"total"}],"from":[{"table":"visits","alias":"v"}]}`, "visits.deleted_at", "[[150]]"},
+				{`{"select":[{"expr":{"kind":"column","table":"p","column":"name"},"alias":"name"}],"from":[{"table":"patients","alias":"p"}],"order_by":[{"expr":{"kind":"column","column":"name"}}]}`, "patients.is_deleted", "[[Ann] [Bo]]"},
+			} {
+				res := runAir(t, e, c.plan)
+				w := warningWith(res.Warnings, c.column+" ")
+				_, fix, ok := strings.Cut(w, "if they should not, add ")
+				fix, _, _ = strings.Cut(fix, ` to the filters with "and"`)
+				if !ok || !strings.Contains(w, "deleted in place") {
+					t.Fatalf("warnings %q: want %s named with a filter", res.Warnings, c.column)
+				}
+				filtered := strings.Replace(c.plan, `,"from":`, `,"where":`+fix+`,"from":`, 1)
+				got := runAir(t, e, filtered)
+				if fmt.Sprint(got.Rows) != c.want || warningWith(got.Warnings, "deleted in place") != "" {
+					t.Errorf("with the filter %s: rows %v warnings %q, want %s and nothing more said", fix, got.Rows, got.Warnings, c.want)
+				}
+			}
+			res := runAir(t, e, `{"select":[{"expr":{"kind":"func","name":"COUNT","args":[]},"alias":"n"}],"from":[{"table":"visits","alias":"v"}]}`)
+			if all := strings.Join(res.Warnings, "\n"); strings.Contains(all, "removed_on") || strings.Contains(all, "booked") {
+				t.Errorf("warnings %q: a column that marks no row, or a time of another meaning, is named", res.Warnings)
+			}
+			if ctx := schemactx.SchemaContext(airSnapshot(t, e)); !strings.Contains(ctx, "(set on the rows deleted in place, 50% of them") {
+				t.Errorf("the schema context does not name the deleted rows:\n%s", ctx)
+			}
+		})
+	}
+}

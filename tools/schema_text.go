@@ -61,6 +61,9 @@ func SnapshotText(s *schema.Snapshot) string {
 			if marked, _, ok := schemactx.TestFlag(&c); ok {
 				line += "  (" + schemactx.TestFlagNote(marked) + ")"
 			}
+			if marked, _, ok := schemactx.DeletedMark(&c); ok {
+				line += "  (" + schemactx.DeletedNote(&c, marked) + ")"
+			}
 			if c.Comment != "" {
 				// the schema's own words: quoted, as stored text is
 				line += "  note " + cellfmt.Quote(planast.Truncate(c.Comment, 200))

@@ -80,5 +80,6 @@ func unread(snap *schema.Snapshot, dialect string, plan *planast.Query, stored f
 	out = append(out, zeroDivisors(snap, plan)...)
 	out = append(out, mixedCurrencies(snap, plan, stored)...)
 	out = append(out, testRecords(snap, plan)...)
+	out = append(out, deletedRows(snap, plan)...)
 	return append(out, absentLiterals(snap, plan, stored, append(slices.Clone(said), out...))...)
 }

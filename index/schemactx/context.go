@@ -251,6 +251,9 @@ func writeTable(b *strings.Builder, snap *schema.Snapshot, t schema.Table) {
 		if marked, _, ok := TestFlag(&c); ok {
 			b.WriteString(" (" + TestFlagNote(marked) + ")")
 		}
+		if marked, _, ok := DeletedMark(&c); ok {
+			b.WriteString(" (" + DeletedNote(&c, marked) + ")")
+		}
 		if c.Comment != "" {
 			b.WriteString(" note " + jsonString(planast.Truncate(c.Comment, MaxNoteBytes)))
 		}

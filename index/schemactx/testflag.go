@@ -24,10 +24,21 @@ func TestFlag(c *schema.Column) (marked, unmarked any, ok bool) {
 	// the values first: most columns are no flag, and splitting a name
 	// into words costs more than looking at two values (this runs for
 	// every column a plan's tables reach, on every call)
-	if c.Profile == nil || !c.Profile.AllValues || len(c.Profile.SampleValues) > 3 {
+	marked, unmarked, ok = yesNo(c.Profile)
+	if !ok || !named(c.Name, testWords) {
 		return nil, nil, false
 	}
-	for _, v := range c.Profile.SampleValues {
+	return marked, unmarked, true
+}
+
+// yesNo reads a column's profile as a yes/no flag's: the value that marks
+// a row (1, true, 'Y') and the other one, when the profile saw it; ok is
+// false when the profile lists other values or saw no row marked.
+func yesNo(p *schema.ColumnProfile) (marked, unmarked any, ok bool) {
+	if p == nil || !p.AllValues || len(p.SampleValues) > 3 {
+		return nil, nil, false
+	}
+	for _, v := range p.SampleValues {
 		switch yes, known := flagValue(v); {
 		case !known:
 			return nil, nil, false
@@ -37,10 +48,68 @@ func TestFlag(c *schema.Column) (marked, unmarked any, ok bool) {
 			unmarked = v
 		}
 	}
-	if marked == nil || !slices.ContainsFunc(lex.SplitWords(c.Name), func(w string) bool { return slices.Contains(testWords, w) }) {
+	return marked, unmarked, marked != nil
+}
+
+// named reports whether a word of name is one of words.
+func named(name string, words []string) bool {
+	return slices.ContainsFunc(lex.SplitWords(name), func(w string) bool { return slices.Contains(words, w) })
+}
+
+// deletedWords are the words a column's name uses for rows deleted in
+// place and kept in the table (soft deletes): deleted_at, is_deleted,
+// voided_on, removed.
+var deletedWords = []string{"deleted", "removed", "voided", "void", "trashed"}
+
+// DeletedMark reports whether c marks rows deleted in place and its
+// profile saw a row marked: a date or timestamp set when the row was
+// deleted (deleted_at; marked is nil: the rows holding a value are the
+// deleted ones), or a yes/no flag (is_deleted; marked is the value that
+// marks them, unmarked the other, when seen). A list, a count or a sum of
+// the table takes those rows unless a filter leaves them out, and nothing
+// but the column's name says so.
+func DeletedMark(c *schema.Column) (marked, unmarked any, ok bool) {
+	p := c.Profile
+	if p == nil {
+		return nil, nil, false
+	}
+	// the values first, as TestFlag's: this runs for every column of
+	// every table a plan reads
+	if marked, unmarked, ok = yesNo(p); !ok && !holdsTimes(c) {
+		return nil, nil, false
+	}
+	if !named(c.Name, deletedWords) {
 		return nil, nil, false
 	}
 	return marked, unmarked, true
+}
+
+// holdsTimes reports whether c is a date or timestamp column, or a text
+// column whose samples are dates or timestamps (SQLite's deleted_at
+// TEXT), and some row holds one.
+func holdsTimes(c *schema.Column) bool {
+	if c.Type.IsTemporal() {
+		return c.Profile.Min != nil
+	}
+	if c.Type != planast.TypeText {
+		return false
+	}
+	for _, v := range c.Profile.SampleValues {
+		if s, ok := v.(string); ok && planast.TextHolds(s, planast.CastTimestamp) {
+			return true
+		}
+	}
+	return false
+}
+
+// DeletedNote is what a schema says of such a column (DeletedMark's
+// marked), for a planner.
+func DeletedNote(c *schema.Column, marked any) string {
+	if marked == nil {
+		return fmt.Sprintf("set on the rows deleted in place, %.0f%% of them: business figures usually leave those rows out", 100*(1-c.Profile.NullFraction))
+	}
+	v, _ := planast.JSON(marked)
+	return fmt.Sprintf("marks rows deleted in place with %s: business figures usually leave them out", v)
 }
 
 // flagValue reads v as a yes/no flag: yes, and whether it is one at all.

@@ -3815,8 +3815,8 @@ var mutations = []mutation{
 	{
 		Name: "test-flag-never-marks",
 		File: "index/schemactx/testflag.go",
-		Old:  "\treturn marked, unmarked, true\n",
-		New:  "\treturn marked, unmarked, false\n",
+		Old:  "\tif !ok || !named(c.Name, testWords) {\n\t\treturn nil, nil, false\n\t}\n\treturn marked, unmarked, true\n",
+		New:  "\tif !ok || !named(c.Name, testWords) {\n\t\treturn nil, nil, false\n\t}\n\treturn marked, unmarked, false\n",
 		Pkgs: []string{"./engine", "./index/schemactx"}, Run: "TestTestRecordsFlagIsNamed|TestTestFlag",
 	},
 	{
@@ -3829,8 +3829,8 @@ var mutations = []mutation{
 	{
 		Name: "test-flag-said-though-read",
 		File: "engine/warnings/testflag.go",
-		Old:  "\tif read[strings.ToLower(c.Name)] {\n",
-		New:  "\tif read[strings.ToLower(c.Name)] && false {\n",
+		Old:  "\tif read[strings.ToLower(c.Name)] {\n\t\treturn nil, nil, false\n",
+		New:  "\tif read[strings.ToLower(c.Name)] && false {\n\t\treturn nil, nil, false\n",
 		Pkgs: []string{"./engine"}, Run: "TestTestRecordsFlagIsNamed",
 	},
 	{
@@ -3843,8 +3843,8 @@ var mutations = []mutation{
 	{
 		Name: "test-flag-contains-not-word",
 		File: "index/schemactx/testflag.go",
-		Old:  "!slices.ContainsFunc(lex.SplitWords(c.Name), func(w string) bool { return slices.Contains(testWords, w) })",
-		New:  "!slices.ContainsFunc(testWords, func(w string) bool { _ = lex.SplitWords; return strings.Contains(strings.ToLower(c.Name), w) })",
+		Old:  "return slices.ContainsFunc(lex.SplitWords(name), func(w string) bool { return slices.Contains(words, w) })",
+		New:  "return slices.ContainsFunc(words, func(w string) bool { _ = lex.SplitWords; return strings.Contains(strings.ToLower(name), w) })",
 		Pkgs: []string{"./index/schemactx"}, Run: "TestTestFlag",
 	},
 	{
@@ -4056,5 +4056,26 @@ var mutations = []mutation{
 		Old:  "if c == row || role && len(row) >= 5",
 		New:  "if c == row || false && len(row) >= 5",
 		Pkgs: []string{"./planast"}, Run: "TestValidateWarnsUndeclaredJoins",
+	},
+	{
+		Name: "deleted-rows-unsaid",
+		File: "engine/warnings/warnings.go",
+		Old:  "\tout = append(out, deletedRows(snap, plan)...)\n",
+		New:  "",
+		Pkgs: []string{"./engine"}, Run: "TestRowsDeletedInPlaceAreNamed",
+	},
+	{
+		Name: "deleted-mark-any-name",
+		File: "index/schemactx/testflag.go",
+		Old:  "\tif !named(c.Name, deletedWords) {\n",
+		New:  "\tif false {\n",
+		Pkgs: []string{"./engine"}, Run: "TestRowsDeletedInPlaceAreNamed",
+	},
+	{
+		Name: "deleted-flag-filter-keeps-deleted",
+		File: "engine/warnings/testflag.go",
+		Old:  "\t\treturn fmt.Sprintf(`{\"kind\": \"is_null\", \"expr\": %s}`, col)\n",
+		New:  "\t\treturn fmt.Sprintf(`{\"kind\": \"is_null\", \"negated\": true, \"expr\": %s}`, col)\n",
+		Pkgs: []string{"./engine"}, Run: "TestRowsDeletedInPlaceAreNamed",
 	},
 }
