@@ -43,7 +43,8 @@
 // dropped because their key matches no row of the other (unmatched.go:
 // for a sub-query whose plan filters, only keys its table does not hold
 // either, looked up through Host.Held; with a count of those that match
-// once case and spaces, then separators too, are ignored; an outer join's
+// once case and spaces, then separators too, are ignored, or once only
+// their digits are compared where one key is a bare number; an outer join's
 // keys are said of only when they match once so folded), and a join whose
 // key repeats in one sub-query's rows while the combination aggregates the
 // other's columns (fanout.go: no catalog links two databases, so the rows

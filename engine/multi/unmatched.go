@@ -3,6 +3,8 @@ package multi
 import (
 	"context"
 	"fmt"
+	"strings"
+	"unicode"
 
 	"github.com/nl2sql/nl2sql/duckcompute"
 	"github.com/nl2sql/nl2sql/internal/cellfmt"
@@ -307,22 +309,80 @@ func keyText(v any) string {
 type keyFold struct {
 	what, fix string
 	fold      func(planast.Expr) planast.Expr
+	// bare, when set, is also required of a pair matched once folded: one
+	// of the keys is a bare number (the digits fold: '123' beside
+	// 'SHP-000123', where 'A-12' and 'B-12' are two keys)
+	bare bool
+	// fixFor, when set, writes fix for the key shown (its prefix)
+	fixFor func(example any) string
 }
 
 // keyFolds are tried in order: case and surrounding spaces ('BRA-007 '
 // and 'bra-007'), then also the separators inside ('CU-0001' and
-// 'CU0001'), which a fold of case and spaces leaves apart.
+// 'CU0001'), which a fold of case and spaces leaves apart, then the digits
+// alone where one key is a bare number ('00032' and 'MRN-00032', which
+// the advised UPPER(TRIM(x)) left apart with nothing said).
 var keyFolds = []keyFold{
-	{"letter case and surrounding spaces are ignored", "UPPER(TRIM(x))", func(x planast.Expr) planast.Expr {
+	{what: "letter case and surrounding spaces are ignored", fix: "UPPER(TRIM(x))", fold: func(x planast.Expr) planast.Expr {
 		return &planast.Func{Name: "LOWER", Args: []planast.Expr{&planast.Func{Name: "TRIM", Args: []planast.Expr{x}}}}
 	}},
-	{"letter case, spaces and the separators '-', '_', '.' are ignored", `REPLACE(REPLACE(REPLACE(REPLACE(UPPER(x), '-', ''), '_', ''), '.', ''), ' ', '')`, func(x planast.Expr) planast.Expr {
+	{what: "letter case, spaces and the separators '-', '_', '.' are ignored", fix: `REPLACE(REPLACE(REPLACE(REPLACE(UPPER(x), '-', ''), '_', ''), '.', ''), ' ', '')`, fold: func(x planast.Expr) planast.Expr {
 		x = &planast.Func{Name: "LOWER", Args: []planast.Expr{x}}
 		for _, sep := range []string{"-", "_", ".", " "} {
 			x = &planast.Func{Name: "REPLACE", Args: []planast.Expr{x, &planast.Literal{Type: planast.TString, Text: sep}, &planast.Literal{Type: planast.TString, Text: ""}}}
 		}
 		return x
 	}},
+	{what: "only their digits are compared, one of them a bare number (prefix, separators and leading zeros aside)", fold: digitsOnly, bare: true, fixFor: digitsFix},
+}
+
+// keySeparators are the characters a key writes between its parts.
+var keySeparators = []string{"-", "_", ".", " ", "/", "#"}
+
+// digitsOnly is x without its letters and separators, read as an
+// integer: 'SHP-000123', 'shp000123' and '123' are all 123 (NULL when
+// nothing but digits is left).
+func digitsOnly(x planast.Expr) planast.Expr {
+	x = &planast.Func{Name: "UPPER", Args: []planast.Expr{&planast.Func{Name: "TRIM", Args: []planast.Expr{x}}}}
+	for r := 'A'; r <= 'Z'; r++ {
+		x = replaceAll(x, string(r))
+	}
+	for _, sep := range keySeparators {
+		x = replaceAll(x, sep)
+	}
+	return &planast.Cast{Type: planast.CastInteger, Expr: x}
+}
+
+func replaceAll(x planast.Expr, what string) planast.Expr {
+	return &planast.Func{Name: "REPLACE", Args: []planast.Expr{x, &planast.Literal{Type: planast.TString, Text: what}, &planast.Literal{Type: planast.TString, Text: ""}}}
+}
+
+// bareNumber is whether x is a bare number ('123', ' 00123 ').
+func bareNumber(x planast.Expr) planast.Expr {
+	return &planast.IsNull{Negated: true, Expr: &planast.Cast{Type: planast.CastInteger, Expr: &planast.Func{Name: "TRIM", Args: []planast.Expr{x}}}}
+}
+
+// digitsFix writes the digits fold for keys such as example: its prefix
+// of letters and separators removed ('SHP-000123': 'SHP' and '-'), the
+// rest cast to an integer.
+func digitsFix(example any) string {
+	s, _ := example.(string)
+	s = strings.ToUpper(strings.TrimSpace(s))
+	prefix := s[:len(s)-len(strings.TrimLeftFunc(s, func(r rune) bool { return !unicode.IsDigit(r) }))]
+	letters := strings.TrimRightFunc(prefix, func(r rune) bool { return !unicode.IsLetter(r) })
+	x := "UPPER(TRIM(x))"
+	if letters != "" {
+		x = fmt.Sprintf("REPLACE(%s, '%s', '')", x, strings.ReplaceAll(letters, "'", "''"))
+	}
+	for _, sep := range keySeparators {
+		if strings.Contains(prefix, sep) && sep != " " {
+			x = fmt.Sprintf("REPLACE(%s, '%s', '')", x, sep)
+		}
+	}
+	if letters == "" {
+		return "CAST(x AS INTEGER) where x is the key without the letters and separators the other source writes before its digits"
+	}
+	return fmt.Sprintf("CAST(%s AS INTEGER) (one REPLACE for each prefix the keys write)", x)
 }
 
 // looseMatches counts the rows of from whose text key matches no key of
@@ -331,37 +391,86 @@ var keyFolds = []keyFold{
 // databases that write one key two ways, which a fold of both sides joins.
 func looseMatches(ctx context.Context, db *duckcompute.DB, from, fromCol, other, otherCol string) (int64, string, keyFold) {
 	for _, kf := range keyFolds {
-		if n, ex := foldMatches(ctx, db, from, fromCol, other, otherCol, kf.fold); n > 0 {
+		if n, ex, raw := foldMatches(ctx, db, from, fromCol, other, otherCol, kf); n > 0 {
+			if kf.fixFor != nil {
+				if raw != nil && !hasLetter(raw) {
+					// the bare numbers are this side's: the other names the prefix
+					if p := prefixedOf(ctx, db, other, otherCol, from, fromCol); p != nil {
+						raw = p
+					}
+				}
+				kf.fix = kf.fixFor(raw)
+			}
 			return n, ex, kf
 		}
 	}
 	return 0, "", keyFold{}
 }
 
-// foldMatches is looseMatches for one fold.
-func foldMatches(ctx context.Context, db *duckcompute.DB, from, fromCol, other, otherCol string, fold func(planast.Expr) planast.Expr) (int64, string) {
-	exists := func(negated bool, l, r planast.Expr) planast.Expr {
+// hasLetter reports whether the key v holds a letter.
+func hasLetter(v any) bool {
+	s, _ := v.(string)
+	return strings.IndexFunc(s, unicode.IsLetter) >= 0
+}
+
+// prefixedOf is the least key of table t (column col) that is no bare
+// number and whose digits are those of a bare number of table from
+// (column fromCol): the prefix the bare numbers leave out. Nil when none.
+func prefixedOf(ctx context.Context, db *duckcompute.DB, t, col, from, fromCol string) any {
+	key := &planast.Column{Table: "t", Column: col}
+	fkey := &planast.Column{Table: "f", Column: fromCol}
+	probe := &planast.Query{
+		Select: []planast.SelectItem{{Expr: &planast.Func{Name: "MIN", Args: []planast.Expr{key}}, Alias: "example"}},
+		From:   []planast.From{{Table: t, Alias: "t"}},
+		Where: &planast.Binary{Op: planast.OpAnd, Left: &planast.Unary{Op: "not", Expr: bareNumber(key)}, Right: &planast.Exists{Subquery: &planast.Query{
+			Select: []planast.SelectItem{{Expr: &planast.Literal{Type: planast.TInteger, Int: 1, Text: "1"}, Alias: "one"}},
+			From:   []planast.From{{Table: from, Alias: "f"}},
+			Where:  &planast.Binary{Op: planast.OpAnd, Left: bareNumber(fkey), Right: &planast.Binary{Op: planast.OpEq, Left: digitsOnly(key), Right: digitsOnly(fkey)}},
+		}}},
+	}
+	res, err := db.Run(ctx, probe, 1)
+	if err != nil || len(res.Rows) != 1 {
+		return nil
+	}
+	return res.Rows[0][0]
+}
+
+// foldMatches is looseMatches for one fold: the count, the least key
+// shown, and as it is (raw). The example is a prefixed key where some
+// is (the least with a letter first), so that a fix can name its prefix.
+func foldMatches(ctx context.Context, db *duckcompute.DB, from, fromCol, other, otherCol string, kf keyFold) (int64, string, any) {
+	key := &planast.Column{Table: "u", Column: fromCol}
+	okey := &planast.Column{Table: "o", Column: otherCol}
+	exists := func(negated bool, where planast.Expr) planast.Expr {
 		return &planast.Exists{Negated: negated, Subquery: &planast.Query{
 			Select: []planast.SelectItem{{Expr: &planast.Literal{Type: planast.TInteger, Int: 1, Text: "1"}, Alias: "one"}},
 			From:   []planast.From{{Table: other, Alias: "o"}},
-			Where:  &planast.Binary{Op: planast.OpEq, Left: l, Right: r},
+			Where:  where,
 		}}
 	}
-	key := &planast.Column{Table: "u", Column: fromCol}
+	folded := planast.Expr(&planast.Binary{Op: planast.OpEq, Left: kf.fold(okey), Right: kf.fold(key)})
+	if kf.bare {
+		folded = &planast.Binary{Op: planast.OpAnd, Left: folded, Right: &planast.Binary{Op: planast.OpOr, Left: bareNumber(okey), Right: bareNumber(key)}}
+	}
+	example := planast.Expr(&planast.Func{Name: "MIN", Args: []planast.Expr{key}})
+	if kf.bare {
+		prefixed := &planast.Func{Name: "MIN", Args: []planast.Expr{&planast.Case{Whens: []planast.When{{When: bareNumber(key), Then: &planast.Literal{Type: planast.TNull}}}, Else: key}}}
+		example = &planast.Func{Name: "COALESCE", Args: []planast.Expr{prefixed, example}}
+	}
 	probe := &planast.Query{
 		Select: []planast.SelectItem{
 			{Expr: &planast.Func{Name: "COUNT"}, Alias: "n"},
-			{Expr: &planast.Func{Name: "MIN", Args: []planast.Expr{key}}, Alias: "example"},
+			{Expr: example, Alias: "example"},
 		},
 		From: []planast.From{{Table: from, Alias: "u"}},
 		Where: &planast.Binary{Op: planast.OpAnd,
-			Left:  exists(true, &planast.Column{Table: "o", Column: otherCol}, key),
-			Right: exists(false, fold(&planast.Column{Table: "o", Column: otherCol}), fold(&planast.Column{Table: "u", Column: fromCol}))},
+			Left:  exists(true, &planast.Binary{Op: planast.OpEq, Left: okey, Right: key}),
+			Right: exists(false, folded)},
 	}
 	res, err := db.Run(ctx, probe, 1)
 	if err != nil || len(res.Rows) != 1 || len(res.Rows[0]) != 2 {
-		return 0, ""
+		return 0, "", nil
 	}
 	n, _ := res.Rows[0][0].(int64)
-	return n, keyText(res.Rows[0][1])
+	return n, keyText(res.Rows[0][1]), res.Rows[0][1]
 }

@@ -4078,4 +4078,25 @@ var mutations = []mutation{
 		New:  "\t\treturn fmt.Sprintf(`{\"kind\": \"is_null\", \"negated\": true, \"expr\": %s}`, col)\n",
 		Pkgs: []string{"./engine"}, Run: "TestRowsDeletedInPlaceAreNamed",
 	},
+	{
+		Name: "digits-fold-untried",
+		File: "engine/multi/unmatched.go",
+		Old:  "\t{what: \"only their digits are compared, one of them a bare number (prefix, separators and leading zeros aside)\", fold: digitsOnly, bare: true, fixFor: digitsFix},\n",
+		New:  "",
+		Pkgs: []string{"./engine"}, Run: "TestKeysWrittenAsBareNumbersAreNamed",
+	},
+	{
+		Name: "digits-fold-without-a-bare-number",
+		File: "engine/multi/unmatched.go",
+		Old:  "\tif kf.bare {\n\t\tfolded = ",
+		New:  "\tif false {\n\t\tfolded = ",
+		Pkgs: []string{"./engine"}, Run: "TestKeysWrittenAsBareNumbersAreNamed",
+	},
+	{
+		Name: "digits-fix-without-the-prefix",
+		File: "engine/multi/unmatched.go",
+		Old:  "\t\t\t\t\tif p := prefixedOf(ctx, db, other, otherCol, from, fromCol); p != nil {\n",
+		New:  "\t\t\t\t\tif p := prefixedOf(ctx, db, other, otherCol, from, fromCol); p == nil {\n",
+		Pkgs: []string{"./engine"}, Run: "TestKeysWrittenAsBareNumbersAreNamed",
+	},
 }
