@@ -357,21 +357,10 @@ func TestKeysWrittenWithSeparatorsApartAreNamed(t *testing.T) {
 	crm := sourcetest.TempDB(t, "CREATE TABLE customers (id INTEGER PRIMARY KEY, code TEXT, city TEXT)",
 		"INSERT INTO customers VALUES (1, 'CU-0001', 'Utrecht'), (2, 'CU-0002', 'Delft'), (3, 'CU-0003', 'Ede'), (4, 'CU-0004', 'Gouda'), (5, 'CU-0005', 'Breda')")
 	e := opsAndCRM(t, ops, crm)
-	source := func(name, ds, table, col string, fold string) string {
-		key := `{"kind": "column", "table": "t", "column": "code"}`
-		if fold != "" {
-			key = fold
-		}
-		return `{"name": "` + name + `", "datasource": "` + ds + `", "plan": {"select": [{"expr": ` + key + `, "alias": "code"}, {"expr": {"kind": "column", "table": "t", "column": "` + col + `"}, "alias": "` + col + `"}], "from": [{"table": "` + table + `", "alias": "t"}]}}`
-	}
 	upperTrim := `{"kind": "func", "name": "UPPER", "args": [{"kind": "func", "name": "TRIM", "args": [{"kind": "column", "table": "t", "column": "code"}]}]}`
 	combine := `{"select": [{"expr": {"kind": "column", "table": "c", "column": "city"}, "alias": "city"}], "from": [{"table": "c", "alias": "c"}, {"table": "m", "alias": "m"}], "joins": [{"type": "left", "left": "c", "right": "m", "on": [{"left_column": "code", "right_column": "code"}]}], "where": {"kind": "is_null", "expr": {"kind": "column", "table": "m", "column": "kwh"}}}`
 	run := func(fold string) *Result {
-		res, err := e.RunCombined(context.Background(), combined(source("c", "crm", "customers", "city", fold), source("m", "ops", "meters", "kwh", fold), combine))
-		if err != nil {
-			t.Fatal(err)
-		}
-		return res
+		return keyedRun(t, e, "code", fold, [4]string{"c", "crm", "customers", "city"}, [4]string{"m", "ops", "meters", "kwh"}, combine)
 	}
 	res := run(upperTrim)
 	w := warningWith(res.Warnings, "separators")
@@ -538,18 +527,11 @@ func TestKeysWrittenAsBareNumbersAreNamed(t *testing.T) {
 	crm := sourcetest.TempDB(t, "CREATE TABLE patients (id INTEGER PRIMARY KEY, mrn TEXT, name TEXT)",
 		"INSERT INTO patients VALUES (1, 'MRN-00032', 'Ann'), (2, 'MRN-00033', 'Bo'), (3, 'MRN-00034', 'Cy'), (4, 'A-12', 'Di')")
 	e := opsAndCRM(t, ops, crm)
-	source := func(name, ds, table, col, key string) string {
-		return `{"name": "` + name + `", "datasource": "` + ds + `", "plan": {"select": [{"expr": ` + key + `, "alias": "mrn"}, {"expr": {"kind": "column", "table": "t", "column": "` + col + `"}, "alias": "` + col + `"}], "from": [{"table": "` + table + `", "alias": "t"}]}}`
-	}
 	col := `{"kind": "column", "table": "t", "column": "mrn"}`
 	upperTrim := `{"kind": "func", "name": "UPPER", "args": [{"kind": "func", "name": "TRIM", "args": [` + col + `]}]}`
 	unknown := `{"select": [{"expr": {"kind": "column", "table": "o", "column": "test"}, "alias": "test"}], "from": [{"table": "o", "alias": "o"}, {"table": "p", "alias": "p"}], "joins": [{"type": "left", "left": "o", "right": "p", "on": [{"left_column": "mrn", "right_column": "mrn"}]}], "where": {"kind": "is_null", "expr": {"kind": "column", "table": "p", "column": "name"}}}`
 	run := func(key string) *Result {
-		res, err := e.RunCombined(context.Background(), combined(source("o", "ops", "orders", "test", key), source("p", "crm", "patients", "name", key), unknown))
-		if err != nil {
-			t.Fatal(err)
-		}
-		return res
+		return keyedRun(t, e, "mrn", key, [4]string{"o", "ops", "orders", "test"}, [4]string{"p", "crm", "patients", "name"}, unknown)
 	}
 	res := run(upperTrim)
 	w := warningWith(res.Warnings, "only their digits are compared")
@@ -567,4 +549,19 @@ func TestKeysWrittenAsBareNumbersAreNamed(t *testing.T) {
 	if fmt.Sprint(got.Rows) != "[[glu] [glu]]" || warningWith(got.Warnings, "digits") != "" {
 		t.Errorf("with the digits folded: rows %v, warnings %q; want the 2 orders of unknown patients (MRN-09999 and B-12, read as NULL)", got.Rows, got.Warnings)
 	}
+}
+
+// keyedRun runs on e a combined plan of two sources (left: name, datasource,
+// table and the column shown beside the key; right alike), each selecting
+// key (plan JSON over alias "t") as keyCol, and the combine plan.
+func keyedRun(t *testing.T, e *Engine, keyCol, key string, left, right [4]string, combine string) *Result {
+	t.Helper()
+	source := func(s [4]string) string {
+		return `{"name": "` + s[0] + `", "datasource": "` + s[1] + `", "plan": {"select": [{"expr": ` + key + `, "alias": "` + keyCol + `"}, {"expr": {"kind": "column", "table": "t", "column": "` + s[3] + `"}, "alias": "` + s[3] + `"}], "from": [{"table": "` + s[2] + `", "alias": "t"}]}}`
+	}
+	res, err := e.RunCombined(context.Background(), combined(source(left), source(right), combine))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return res
 }
