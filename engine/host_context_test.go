@@ -169,3 +169,29 @@ func TestHostPlanSaysWhenNothingMatched(t *testing.T) {
 		}
 	}
 }
+
+// The threat: an extract taken on 1 July 2025 and asked "which shipments
+// are stuck now" in December 2026: the context said only "today
+// 2026-12-06", and a host took every exception since mid-2025 as stuck for
+// a year and a half. The result names the newest date the data holds
+// (a due date after today is none of it).
+func TestHostContextSaysHowRecentTheDataIs(t *testing.T) {
+	db := sourcetest.TempDB(t,
+		"CREATE TABLE events (id INTEGER PRIMARY KEY, shipment TEXT, at TIMESTAMP, status TEXT)",
+		"INSERT INTO events VALUES (1, 'S1', '2025-06-30 17:00:00', 'exception'), (2, 'S2', '2025-07-01 09:12:00', 'delivered')",
+		"CREATE TABLE invoices (id INTEGER PRIMARY KEY, due DATE)",
+		"INSERT INTO invoices VALUES (1, '2025-05-01'), (2, '2027-03-01')")
+	e, err := New(Options{Open: openAdapter, Datasources: []DatasourceSpec{{ID: "ops", Engine: "sqlite", Path: db}},
+		Today: func() string { return "2026-12-06" }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer e.Close()
+	res, err := e.Ask(context.Background(), AskRequest{Question: "Which shipments are stuck in an exception now?"})
+	if err != nil || res.HostPlan == nil {
+		t.Fatalf("ask: %v %+v", err, res)
+	}
+	if got := res.HostPlan.Newest; got != "2025-07-01 09:12:00 in events.at" {
+		t.Errorf("newest %q, want the latest event", got)
+	}
+}

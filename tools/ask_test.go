@@ -32,7 +32,7 @@ func TestAskOutputSchemaKinds(t *testing.T) {
 	}
 	answer := &engine.Result{Question: "q", Answer: "1 row", Columns: []string{"n"}, Rows: [][]any{{1}}, RowCount: 1, SQL: "SELECT 1", ColumnTypes: []planast.Type{"integer"}, Warnings: []string{}, SubQueries: []engine.SubQuery{}}
 	hp := &engine.HostPlan{Kind: engine.KindPlanItYourself, Question: "q", Reason: engine.HostReasonNoPlanner, Next: "write a plan",
-		Today: "2026-01-02", HostContext: engine.HostContext{Datasource: "chinook", Dialect: "sqlite", SchemaContext: "Artist (1 rows): ArtistId integer pk",
+		Today: "2026-01-02", HostContext: engine.HostContext{Datasource: "chinook", Dialect: "sqlite", SchemaContext: "Artist (1 rows): ArtistId integer pk", Newest: "2025-07-01 in Invoice.InvoiceDate",
 			ContextTables: []string{"Artist"}, VerifiedQueries: []engine.HostVerified{{ID: "v", Params: []curated.Param{}, Call: engine.ToolCall{Tool: "run_verified_query", Arguments: map[string]any{"id": "v"}}}}},
 		PlanGuide: engine.ToolCall{Tool: "get_plan_schema", Arguments: map[string]any{"form": "guide"}},
 		RunPlan:   engine.ToolCall{Tool: "run_plan", Arguments: map[string]any{"datasource": "chinook"}, Missing: []string{"plan"}}}
@@ -47,7 +47,8 @@ func TestAskOutputSchemaKinds(t *testing.T) {
 	if sch.Validate(broken) == nil {
 		t.Error("a plan-it-yourself result without schema_context validates")
 	}
-	if text := AskText(host); !strings.HasPrefix(text, "write a plan\n") || !strings.Contains(text, "ArtistId integer pk") || !strings.Contains(text, `run_verified_query {"id":"v"}`) {
+	if text := AskText(host); !strings.HasPrefix(text, "write a plan\n") || !strings.Contains(text, "ArtistId integer pk") || !strings.Contains(text, `run_verified_query {"id":"v"}`) ||
+		!strings.Contains(text, "the newest date the data holds: 2025-07-01 in Invoice.InvoiceDate") {
 		t.Errorf("text:\n%s", text)
 	}
 }

@@ -119,6 +119,11 @@ type HostContext struct {
 	CutTables      []string  `json:"cut_tables,omitempty"`
 	More           *ToolCall `json:"more,omitempty"`
 	Omitted        string    `json:"omitted,omitempty"`
+	// Newest is the latest date or time a date or timestamp column of the
+	// datasource held when profiled, up to today, with the column
+	// ("2025-07-01 09:12:00 in delivery_events.ingested_at"): data
+	// extracted a year ago answers "currently" as of then, not today.
+	Newest string `json:"newest,omitempty"`
 }
 
 // HostCandidate is one datasource that may hold the answer.
@@ -166,7 +171,7 @@ type Source interface {
 // Plan builds the plan-it-yourself result for q on ds; resultTokens is
 // the result budget the whole result fits (see fit).
 func Plan(ctx context.Context, ds Source, q, today, reason, traceID string, resultTokens int) *HostPlan {
-	r := retrieve(ctx, ds, q)
+	r := retrieve(ctx, ds, q, today)
 	noMatch := !ds.Matches(ctx, q)
 	return fit(resultTokens, 1, func(tokens int) *HostPlan {
 		hp := &HostPlan{
@@ -186,7 +191,7 @@ func Candidates(ctx context.Context, q, today, reason, traceID string, cands []S
 	rs := make([]*retrieved, len(cands))
 	noMatch := true
 	for i, ds := range cands {
-		rs[i] = retrieve(ctx, ds, q)
+		rs[i] = retrieve(ctx, ds, q, today)
 		noMatch = noMatch && !ds.Matches(ctx, q)
 	}
 	return fit(resultTokens, len(cands), func(tokens int) *HostPlan {
@@ -259,11 +264,35 @@ type retrieved struct {
 	sctx     string
 	verified []HostVerified
 	visible  *schema.Snapshot
+	today    string
 }
 
-func retrieve(ctx context.Context, ds Source, q string) *retrieved {
+func retrieve(ctx context.Context, ds Source, q, today string) *retrieved {
 	snap := ds.Retrieved(ctx, q)
-	return &retrieved{ds: ds, snap: snap, sctx: ds.SchemaContext(snap), verified: hostVerified(ctx, ds, q), visible: ds.Visible(ctx)}
+	return &retrieved{ds: ds, snap: snap, sctx: ds.SchemaContext(snap), verified: hostVerified(ctx, ds, q), visible: ds.Visible(ctx), today: today}
+}
+
+// newest is HostContext.Newest of snap: the greatest profiled maximum of a
+// date or timestamp column that is not after today (a due date next year
+// says nothing of when the data was taken), "" when none.
+func newest(snap *schema.Snapshot, today string) string {
+	best, where := "", ""
+	for _, t := range snap.Tables {
+		for _, c := range t.Columns {
+			if !c.Type.IsTemporal() || c.Profile == nil || c.Profile.Max == nil {
+				continue
+			}
+			v := fmt.Sprint(c.Profile.Max)
+			if len(v) < 10 || v[:10] > today || v <= best {
+				continue
+			}
+			best, where = v, snap.PlanName(&t)+"."+c.Name
+		}
+	}
+	if best == "" {
+		return ""
+	}
+	return best + " in " + where
 }
 
 // context is the retrieved context within tokens: retrieval's tables
@@ -289,7 +318,7 @@ func (r *retrieved) context(tokens int) HostContext {
 	visible := len(r.visible.Tables)
 	hc := HostContext{Datasource: ds.ID(), Dialect: ds.Dialect(), VerifiedQueries: r.verified,
 		SchemaContext: sctx, ContextTables: contextTables(sctx), ContextTokens: schemactx.ContextTokens(sctx),
-		VisibleTables: visible}
+		VisibleTables: visible, Newest: newest(r.visible, r.today)}
 	hc.OmittedTables = max(visible-len(hc.ContextTables), 0)
 	var columnsOf string
 	hc.OmittedColumns, columnsOf = omittedColumns(r.visible, snap, hc.ContextTables)

@@ -84,7 +84,7 @@ func TestHostPlanShape(t *testing.T) {
 	for k := range m {
 		keys = append(keys, k)
 	}
-	want := "context_tables context_tokens datasource dialect kind next omitted_tables plan_guide question reason run_plan schema_context today trace_id verified_queries visible_tables"
+	want := "context_tables context_tokens datasource dialect kind newest next omitted_tables plan_guide question reason run_plan schema_context today trace_id verified_queries visible_tables"
 	if got := strings.Join(sortStrings(keys), " "); got != want {
 		t.Errorf("keys %s\nwant %s", got, want)
 	}

@@ -4099,4 +4099,18 @@ var mutations = []mutation{
 		New:  "\t\t\t\t\tif p := prefixedOf(ctx, db, other, otherCol, from, fromCol); p == nil {\n",
 		Pkgs: []string{"./engine"}, Run: "TestKeysWrittenAsBareNumbersAreNamed",
 	},
+	{
+		Name: "newest-after-today",
+		File: "engine/hostplan/hostplan.go",
+		Old:  "if len(v) < 10 || v[:10] > today || v <= best {",
+		New:  "if len(v) < 10 || v <= best {",
+		Pkgs: []string{"./engine"}, Run: "TestHostContextSaysHowRecentTheDataIs",
+	},
+	{
+		Name: "newest-unsaid-in-text",
+		File: "tools/ask.go",
+		Old:  "\treturn \"; the newest date the data holds: \" + newest",
+		New:  "\treturn \"\" + newest[:0]",
+		Pkgs: []string{"./tools"}, Run: "TestAskOutputSchemaKinds",
+	},
 }
