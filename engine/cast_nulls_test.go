@@ -604,3 +604,36 @@ func TestOrderByTextDatesInSeveralFormsIsNamed(t *testing.T) {
 		})
 	}
 }
+
+// The threat: the plan guide's date range, a text column cast to
+// timestamp BETWEEN two dates, failed on PostgreSQL ("date/time field
+// value out of range: "01.08.2023 20:54"") where SQLite answered: the
+// whole-day rule writes the cast twice (>= the first day, < the day after
+// the last), and the second copy lost its reading of bad text as NULL.
+// Every copy reads text as the cast rule does, on every engine.
+func TestDateRangeOverATextCastReadsBadTextAsNull(t *testing.T) {
+	stmts := []string{
+		"CREATE TABLE invoices (id INTEGER PRIMARY KEY, issued TEXT)",
+		"INSERT INTO invoices VALUES (1, '2025-01-05T10:00:00Z'), (2, '01.08.2023 20:54'), (3, '2025-03-31 23:59:00'), (4, '2025-04-01 00:00:00'), (5, 'n/a')",
+	}
+	cast := `{"kind":"cast","type":"timestamp","expr":{"kind":"column","table":"i","column":"issued"}}`
+	for _, en := range everyEngine(stmts) {
+		t.Run(en.name, func(t *testing.T) {
+			e := specEngine(t, en.spec(t))
+			for _, where := range []string{
+				`{"kind":"between","expr":` + cast + `,"low":{"kind":"literal","type":"date","value":"2025-01-01"},"high":{"kind":"literal","type":"date","value":"2025-03-31"}}`,
+				`{"kind":"in","expr":` + cast + `,"list":[{"kind":"literal","type":"date","value":"2025-01-05"},{"kind":"literal","type":"date","value":"2025-03-31"}]}`,
+				`{"kind":"binary","op":"=","left":` + cast + `,"right":{"kind":"literal","type":"date","value":"2025-03-31"}}`,
+			} {
+				res, err := e.RunPlan(context.Background(), "air", []byte(`{"select":[{"expr":{"kind":"func","name":"COUNT","args":[]},"alias":"n"}],"from":[{"table":"invoices","alias":"i"}],"where":`+where+`}`))
+				if err != nil {
+					t.Fatalf("%s: %v", where, err)
+				}
+				want := map[bool]string{true: "[[2]]", false: "[[1]]"}[!strings.Contains(where, `"op":"="`)]
+				if fmt.Sprint(res.Rows) != want {
+					t.Errorf("%s: rows %v, want %s", where, res.Rows, want)
+				}
+			}
+		})
+	}
+}

@@ -10,7 +10,8 @@ import (
 // SUM of the amounts is a figure in no currency that reads like revenue,
 // and nothing in the result says two currencies went into it. A run and
 // a check must name the currencies and the fix; grouping by the currency
-// or keeping one in the where, or a table of one currency, earns nothing.
+// or keeping one in the where (in any of its spellings), or a table of one
+// currency, earns nothing.
 func TestAmountsInSeveralCurrenciesAreNamed(t *testing.T) {
 	db := []string{
 		"CREATE TABLE invoices (id INTEGER PRIMARY KEY, amount DECIMAL(10,2), currency TEXT, processor_ref INTEGER)",
@@ -35,6 +36,10 @@ func TestAmountsInSeveralCurrenciesAreNamed(t *testing.T) {
 				{"both currencies summed", sum("invoices", ""), true},
 				{"one currency kept", sum("invoices", `,"where":{"kind":"binary","op":"=","left":`+cur+`,"right":{"kind":"literal","value":"USD"}}`), false},
 				{"grouped by currency", sum("invoices", `,"group_by":[`+cur+`]`), false},
+				// the spellings of one currency, as the spelling warning
+				// advises, keep one; two currencies in the list do not
+				{"the spellings of one kept", sum("invoices", `,"where":{"kind":"in","expr":`+cur+`,"list":[{"kind":"literal","value":"USD"},{"kind":"literal","value":"usd "}]}`), false},
+				{"two currencies kept", sum("invoices", `,"where":{"kind":"in","expr":`+cur+`,"list":[{"kind":"literal","value":"USD"},{"kind":"literal","value":"EUR"}]}`), true},
 				{"a table of one currency", sum("payouts", ""), false},
 				// a reference number summed is no amount
 				{"a reference summed", []byte(strings.Replace(string(sum("invoices", "")), `"column":"amount"`, `"column":"processor_ref"`, 1)), false},

@@ -108,13 +108,29 @@ func pinned(q *planast.Query, alias, col string) bool {
 					kept = true
 				}
 			case *planast.In:
-				if !w.Negated && len(w.List) == 1 && names(w.Expr) {
+				// one currency, or the spellings of one ('USD', 'usd '),
+				// as the spelling warning advises
+				if !w.Negated && names(w.Expr) && (len(w.List) == 1 || len(distinctLoose(literalTexts(w.List))) == 1) {
 					kept = true
 				}
 			}
 		})
 	}
 	return kept
+}
+
+// literalTexts are the texts of the string literals among xs; nil when
+// any is another expression.
+func literalTexts(xs []planast.Expr) []string {
+	out := make([]string, 0, len(xs))
+	for _, x := range xs {
+		l, ok := x.(*planast.Literal)
+		if !ok || l.Type != planast.TString {
+			return nil
+		}
+		out = append(out, l.Text)
+	}
+	return out
 }
 
 // groupedExpr is what the group_by item g of q groups by: the selected

@@ -2,9 +2,11 @@ package validate
 
 import (
 	"fmt"
-	. "github.com/nl2sql/nl2sql/planast"
+	"reflect"
 	"strings"
 	"time"
+
+	. "github.com/nl2sql/nl2sql/planast"
 )
 
 // Comparisons between dates, timestamps and text. SQLite stores both as ISO
@@ -257,7 +259,10 @@ func nextMidnight(d Expr) Expr {
 }
 
 // cloneExpr copies e through its canonical JSON, so that a rewrite that
-// uses an operand twice holds two distinct nodes.
+// uses an operand twice holds two distinct nodes, with the validator's
+// annotations, which the JSON leaves out (copyAnnotations): a copy of a
+// text cast without them rendered as a plain CAST, which fails on
+// PostgreSQL and DuckDB where the original reads bad text as NULL.
 func cloneExpr(e Expr) Expr {
 	b, err := JSON(&Query{Select: []SelectItem{{Expr: e, Alias: "x"}}, From: []From{}})
 	if err != nil {
@@ -267,7 +272,33 @@ func cloneExpr(e Expr) Expr {
 	if err != nil {
 		panic("planast: cloneExpr: " + err.Error()) // the canonical form decodes
 	}
-	return q.Select[0].Expr
+	c := q.Select[0].Expr
+	copyAnnotations(c, e)
+	return c
+}
+
+// copyAnnotations copies, node by node in walk order, the fields of src's
+// nodes that a plan's JSON leaves out (tagged json:"-", set by Validate)
+// to those of dst, src's copy through its JSON.
+func copyAnnotations(dst, src Expr) {
+	var to, from []Node
+	Inspect(dst, func(n Node) bool { to = append(to, n); return true })
+	Inspect(src, func(n Node) bool { from = append(from, n); return true })
+	if len(to) != len(from) {
+		return
+	}
+	for i := range to {
+		d, s := reflect.ValueOf(to[i]), reflect.ValueOf(from[i])
+		if d.Type() != s.Type() || d.Kind() != reflect.Pointer || d.Elem().Kind() != reflect.Struct {
+			continue
+		}
+		d, s = d.Elem(), s.Elem()
+		for f := range d.NumField() {
+			if d.Type().Field(f).Tag.Get("json") == "-" {
+				d.Field(f).Set(s.Field(f))
+			}
+		}
+	}
 }
 
 // applyDayRules rewrites the comparisons recorded in rules, innermost

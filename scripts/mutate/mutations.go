@@ -4113,4 +4113,18 @@ var mutations = []mutation{
 		New:  "\treturn \"\" + newest[:0]",
 		Pkgs: []string{"./tools"}, Run: "TestAskOutputSchemaKinds",
 	},
+	{
+		Name: "day-rule-copy-loses-annotations",
+		File: "planast/validate/coerce.go",
+		Old:  "\tc := q.Select[0].Expr\n\tcopyAnnotations(c, e)\n",
+		New:  "\tc := q.Select[0].Expr\n",
+		Pkgs: []string{"./engine"}, Run: "TestDateRangeOverATextCastReadsBadTextAsNull",
+	},
+	{
+		Name: "currency-spellings-not-kept",
+		File: "engine/warnings/currency.go",
+		Old:  "(len(w.List) == 1 || len(distinctLoose(literalTexts(w.List))) == 1)",
+		New:  "(len(w.List) == 1)",
+		Pkgs: []string{"./engine"}, Run: "TestAmountsInSeveralCurrenciesAreNamed",
+	},
 }
