@@ -23,6 +23,11 @@ func SnapshotText(s *schema.Snapshot) string {
 			rows = fmt.Sprintf(", %d rows%s", *t.RowCount, schemactx.Copies(t))
 		}
 		fmt.Fprintf(&b, "\n%s.%s (%s%s)\n", t.Schema, t.Name, t.Kind, rows)
+		if t.Comment != "" {
+			// the schema's own words (which way a rate converts, what a
+			// percentage applies to): quoted, as stored text is
+			b.WriteString("  note " + cellfmt.Quote(planast.Truncate(t.Comment, 200)) + "\n")
+		}
 		pk := map[string]bool{}
 		for _, k := range t.PrimaryKey {
 			pk[k] = true

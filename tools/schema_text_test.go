@@ -105,3 +105,18 @@ func TestSchemaValuesReadAsTheirType(t *testing.T) {
 		}
 	}
 }
+
+// The threat: a host reading describe_schema's text missed the table
+// comment saying which way a rate converts ("1 unit of base_currency =
+// rate units of quote_currency"), which only the structured content
+// carried, and converted the other way. The text shows it, quoted, under
+// the table's line.
+func TestSchemaTextShowsTheTablesComment(t *testing.T) {
+	snap := &schema.Snapshot{Datasource: "d", Dialect: "postgres", Tables: []schema.Table{{Schema: "public", Name: "currency_rates", Kind: schema.KindTable,
+		Comment: "1 unit of base_currency = rate units of quote_currency",
+		Columns: []schema.Column{{Name: "rate", DeclaredType: "numeric", Type: planast.TypeDecimal}}}}}
+	text := SnapshotText(snap)
+	if !strings.Contains(text, "public.currency_rates (table)\n  note \"1 unit of base_currency = rate units of quote_currency\"\n  rate") {
+		t.Errorf("text:\n%s", text)
+	}
+}

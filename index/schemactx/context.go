@@ -180,6 +180,9 @@ func writeTable(b *strings.Builder, snap *schema.Snapshot, t schema.Table) {
 	if t.RowCount != nil {
 		fmt.Fprintf(b, " (%d rows%s)", *t.RowCount, Copies(t))
 	}
+	if t.Comment != "" {
+		b.WriteString(" note " + jsonString(planast.Truncate(t.Comment, MaxNoteBytes)))
+	}
 	b.WriteString(":")
 	pk := map[string]bool{}
 	for _, k := range t.PrimaryKey {

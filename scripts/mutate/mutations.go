@@ -4127,4 +4127,18 @@ var mutations = []mutation{
 		New:  "(len(w.List) == 1)",
 		Pkgs: []string{"./engine"}, Run: "TestAmountsInSeveralCurrenciesAreNamed",
 	},
+	{
+		Name: "table-comment-not-in-text",
+		File: "tools/schema_text.go",
+		Old:  "\t\tif t.Comment != \"\" {\n",
+		New:  "\t\tif t.Comment == \"never\" {\n",
+		Pkgs: []string{"./tools"}, Run: "TestSchemaTextShowsTheTablesComment",
+	},
+	{
+		Name: "table-comment-not-in-context",
+		File: "index/schemactx/context.go",
+		Old:  "\tif t.Comment != \"\" {\n",
+		New:  "\tif t.Comment == \"never\" {\n",
+		Pkgs: []string{"./index/schemactx"}, Run: "TestSchemaContextNotes",
+	},
 }
