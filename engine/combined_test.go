@@ -489,7 +489,7 @@ func TestUnmatchedKeysSayWhenTheOtherSideMatchesWhole(t *testing.T) {
 		t.Fatal(err)
 	}
 	w := warningWith(res.Warnings, `row of source "acc": account_id matches no row of source "tk"`)
-	if strings.Contains(w, "every row of source") || !strings.Contains(w, `every key of source "tk" is one source "acc"'s table holds as written, so the keys are written alike`) {
+	if strings.Contains(w, "every row of source") || !strings.Contains(w, `every key of source "tk" is held, as written, in the table behind source "acc", so the keys are written alike`) {
 		t.Errorf("rows %v, warnings %q: no ticket matched a kept account; want its keys said to be in the table, not every row matched", res.Rows, res.Warnings)
 	}
 }

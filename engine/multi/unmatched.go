@@ -147,7 +147,7 @@ func alike(c count, ok bool, other, from string) string {
 	case !ok || c.n != 0:
 		return ""
 	case c.why == notHeld:
-		return fmt.Sprintf("every key of source %q is one source %q's table holds as written", other, from)
+		return fmt.Sprintf("every key of source %q is held, as written, in the table behind source %q", other, from)
 	}
 	return fmt.Sprintf("every row of source %q matches a row of source %q", other, from)
 }
@@ -329,7 +329,7 @@ var keyFolds = []keyFold{
 	{what: "letter case, spaces and the separators '-', '_', '.' are ignored", fix: `REPLACE(REPLACE(REPLACE(REPLACE(UPPER(x), '-', ''), '_', ''), '.', ''), ' ', '')`, fold: func(x planast.Expr) planast.Expr {
 		x = &planast.Func{Name: "LOWER", Args: []planast.Expr{x}}
 		for _, sep := range []string{"-", "_", ".", " "} {
-			x = &planast.Func{Name: "REPLACE", Args: []planast.Expr{x, &planast.Literal{Type: planast.TString, Text: sep}, &planast.Literal{Type: planast.TString, Text: ""}}}
+			x = replaceAll(x, sep)
 		}
 		return x
 	}},
@@ -353,6 +353,7 @@ func digitsOnly(x planast.Expr) planast.Expr {
 	return &planast.Cast{Type: planast.CastInteger, Expr: x}
 }
 
+// replaceAll is REPLACE of what by the empty string in x.
 func replaceAll(x planast.Expr, what string) planast.Expr {
 	return &planast.Func{Name: "REPLACE", Args: []planast.Expr{x, &planast.Literal{Type: planast.TString, Text: what}, &planast.Literal{Type: planast.TString, Text: ""}}}
 }
@@ -375,7 +376,7 @@ func digitsFix(example any) string {
 		x = fmt.Sprintf("REPLACE(%s, '%s', '')", x, strings.ReplaceAll(letters, "'", "''"))
 	}
 	for _, sep := range keySeparators {
-		if strings.Contains(prefix, sep) && sep != " " {
+		if strings.Contains(prefix, sep) { // 'MRN 00032' writes a space inside, which TRIM keeps
 			x = fmt.Sprintf("REPLACE(%s, '%s', '')", x, sep)
 		}
 	}

@@ -4141,4 +4141,11 @@ var mutations = []mutation{
 		New:  "\tif t.Comment == \"never\" {\n",
 		Pkgs: []string{"./index/schemactx"}, Run: "TestSchemaContextNotes",
 	},
+	{
+		Name: "digits-fix-drops-inner-space",
+		File: "engine/multi/unmatched.go",
+		Old:  "\t\tif strings.Contains(prefix, sep) { //",
+		New:  "\t\tif strings.Contains(prefix, sep) && sep != \" \" { //",
+		Pkgs: []string{"./engine/multi"}, Run: "TestDigitsFixReadsTheExamplesPrefix",
+	},
 }
