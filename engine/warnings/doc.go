@@ -21,7 +21,8 @@
 // them: dateFix), a reading by the written day of text timestamps whose
 // UTC offsets put some on another day in UTC (offsetDays, with the
 // expression for days in UTC), a comparison as text of a text column of
-// numbers or amounts (textAmountFilters), a SUM or AVG of amounts in several
+// numbers or amounts (textAmountFilters), an order_by on text dates in
+// several forms (textDateOrders, with the reading by date or time), a SUM or AVG of amounts in several
 // currencies (mixedCurrencies), a division by a column that holds 0
 // (zeroDivisors), a case-sensitive LIKE that misses stored spellings for
 // their case alone (likeCaseMisses), an AVG whose values have more digits
@@ -31,7 +32,9 @@
 // writes blanks or words for no value ('N/A') beside NULL (blankCounts,
 // blankWarning), and an aggregate over a table flagging test or internal
 // records, or whose rows belong through foreign keys to one, that the plan
-// never reads (testRecords). A GROUP BY or
+// never reads (testRecords), and a plan reading a table whose column marks
+// rows deleted in place (deleted_at, is_deleted) without reading it
+// (deletedRows). A GROUP BY or
 // COUNT(DISTINCT) of a cleaned column names the spellings the cleaning
 // still leaves apart ('hot desk', 'hot-desk': cleanedSplit). Every quoted
 // plan expression is written by planast.JSON, '>' as itself. A long fix two warnings give is written

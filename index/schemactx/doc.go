@@ -5,7 +5,11 @@
 // literal; ContextTables reads the table names back; ContextTokens counts
 // a text in o200k_base tokens with a compiled-in vocabulary (no network,
 // no files). MaxExamples, MaxExampleBytes and MaxNoteBytes bound what a
-// column's line may carry.
+// column's line may carry; a table's and a column's comments are quoted
+// notes. TestFlag and DeletedMark read, from a column's name and profile,
+// a flag of test or internal records and a mark of rows deleted in place,
+// which the context notes and engine/warnings names when a plan ignores
+// them.
 //
 // It never ranks, selects or filters: which tables and columns reach the
 // prompt is package index's decision (Retrieve, Selection.Filter, the
