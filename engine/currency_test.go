@@ -62,3 +62,40 @@ func TestAmountsInSeveralCurrenciesAreNamed(t *testing.T) {
 		})
 	}
 }
+
+// The threat: "the average weight of Rotterdam's shipments" over weights
+// in kg and lbs (weight_unit 'kg', 'KG', 'lbs') gave 408 where they weigh
+// 332 kg on average, with nothing said. An aggregate of a measure beside
+// its unit column names the units and the fix; another measure of the
+// table (pieces), one unit kept in any spelling, or a grouping by the
+// unit, earns nothing.
+func TestMeasuresInSeveralUnitsAreNamed(t *testing.T) {
+	db := []string{
+		"CREATE TABLE shipments (id INTEGER PRIMARY KEY, weight REAL, weight_unit TEXT, pieces INTEGER)",
+		"INSERT INTO shipments VALUES (1, 100, 'kg', 2), (2, 220.5, 'lbs', 1), (3, 50, 'KG', 4)",
+	}
+	agg := func(fn, col, rest string) string {
+		return `{"select":[{"expr":{"kind":"func","name":"` + fn + `","args":[{"kind":"column","table":"s","column":"` + col + `"}]},"alias":"v"}],"from":[{"table":"shipments","alias":"s"}]` + rest + `}`
+	}
+	unit := `{"kind":"column","table":"s","column":"weight_unit"}`
+	for _, en := range everyEngine(db) {
+		t.Run(en.name, func(t *testing.T) {
+			e := specEngine(t, en.spec(t))
+			for _, c := range []struct {
+				name, plan string
+				named      bool
+			}{
+				{"weights in kg and lbs", agg("AVG", "weight", ""), true},
+				{"pieces", agg("SUM", "pieces", ""), false},
+				{"kg kept in its spellings", agg("AVG", "weight", `,"where":{"kind":"in","expr":`+unit+`,"list":[{"kind":"literal","value":"kg"},{"kind":"literal","value":"KG"}]}`), false},
+				{"grouped by unit", agg("AVG", "weight", `,"group_by":[`+unit+`]`), false},
+			} {
+				res := runAir(t, e, c.plan)
+				w := warningWith(res.Warnings, "adds values in 2 units")
+				if (w != "" && strings.Contains(w, `"weight_unit" holds "KG", "lbs"`)) != c.named {
+					t.Errorf("%s: warnings %q, want the units named: %v", c.name, res.Warnings, c.named)
+				}
+			}
+		})
+	}
+}

@@ -16,6 +16,9 @@ import (
 // give a figure in no currency, which reads like revenue. A currency
 // column is one named so (currency, currency_code, ccy, curr, cur) whose
 // complete values hold two or more; the warning lists them and the fix.
+// A measure beside its unit column (weight and weight_unit holding kg and
+// lbs: unitOf) is named alike: an average weight of 408 where the
+// shipments weigh 332 kg on average.
 func mixedCurrencies(snap *schema.Snapshot, plan *planast.Query, stored func(string, string, string) []string) []string {
 	var out []string
 	eachQuery(plan, func(q *planast.Query) {
@@ -37,7 +40,15 @@ func mixedCurrencies(snap *schema.Snapshot, plan *planast.Query, stored func(str
 			}
 			for i := range t.Columns {
 				cur := &t.Columns[i]
-				if cur == c || !currencyName(cur.Name) || !textual(cur) {
+				what := ""
+				switch {
+				case cur == c || !textual(cur):
+				case currencyName(cur.Name):
+					what = "currencies"
+				case unitOf(cur.Name, c.Name):
+					what = "units"
+				}
+				if what == "" {
 					continue
 				}
 				vals, all := knownValues(t, cur, stored)
@@ -45,8 +56,14 @@ func mixedCurrencies(snap *schema.Snapshot, plan *planast.Query, stored func(str
 				if !all || len(distinct) < 2 || pinned(q, ref.Table, cur.Name) {
 					continue
 				}
-				w := fmt.Sprintf("%s(%s.%s) adds amounts in %d currencies (%q holds %s), a figure in none of them; group by %s.%s or keep one currency in the where",
-					strings.ToUpper(f.Name), ref.Table, ref.Column, len(distinct), cur.Name, someQuoted(distinct), ref.Table, cur.Name)
+				var w string
+				if what == "units" {
+					w = fmt.Sprintf("%s(%s.%s) adds values in %d units (%q holds %s), a figure in none of them; convert them to one unit first (a CASE on %s.%s), group by it or keep one unit in the where",
+						strings.ToUpper(f.Name), ref.Table, ref.Column, len(distinct), cur.Name, someQuoted(distinct), ref.Table, cur.Name)
+				} else {
+					w = fmt.Sprintf("%s(%s.%s) adds amounts in %d currencies (%q holds %s), a figure in none of them; group by %s.%s or keep one currency in the where",
+						strings.ToUpper(f.Name), ref.Table, ref.Column, len(distinct), cur.Name, someQuoted(distinct), ref.Table, cur.Name)
+				}
 				if !slices.Contains(out, w) {
 					out = append(out, w)
 				}
@@ -54,6 +71,19 @@ func mixedCurrencies(snap *schema.Snapshot, plan *planast.Query, stored func(str
 		})
 	})
 	return out
+}
+
+// unitOf reports whether a column named name holds the unit of the
+// measure column named measure: weight_unit or weightUom of weight, or a
+// plain unit, uom or unit_of_measure of any measure of its table.
+func unitOf(name, measure string) bool {
+	n := strings.ToLower(strings.ReplaceAll(name, "_", ""))
+	switch n {
+	case "unit", "uom", "unitofmeasure", "units":
+		return true
+	}
+	m := strings.ToLower(strings.ReplaceAll(measure, "_", ""))
+	return n == m+"unit" || n == m+"uom" || n == m+"units"
 }
 
 // currencyName reports whether a column's name says it holds currency

@@ -23,7 +23,8 @@
 // expression for days in UTC), a comparison as text of a text column of
 // numbers or amounts (textAmountFilters), an order_by on text dates in
 // several forms (textDateOrders, with the reading by date or time), a SUM or AVG of amounts in several
-// currencies (mixedCurrencies), a division by a column that holds 0
+// currencies or of a measure in several units (weight beside weight_unit:
+// mixedCurrencies), a division by a column that holds 0
 // (zeroDivisors), a case-sensitive LIKE that misses stored spellings for
 // their case alone (likeCaseMisses), an AVG whose values have more digits
 // than a double carries (inexactAverages), a POSITION searching a literal

@@ -4148,4 +4148,18 @@ var mutations = []mutation{
 		New:  "\t\tif strings.Contains(prefix, sep) && sep != \" \" { //",
 		Pkgs: []string{"./engine/multi"}, Run: "TestDigitsFixReadsTheExamplesPrefix",
 	},
+	{
+		Name: "units-unsaid",
+		File: "engine/warnings/currency.go",
+		Old:  "\t\t\t\tcase unitOf(cur.Name, c.Name):\n",
+		New:  "\t\t\t\tcase false:\n",
+		Pkgs: []string{"./engine"}, Run: "TestMeasuresInSeveralUnitsAreNamed",
+	},
+	{
+		Name: "unit-of-any-measure",
+		File: "engine/warnings/currency.go",
+		Old:  "\treturn n == m+\"unit\" || n == m+\"uom\" || n == m+\"units\"\n",
+		New:  "\treturn strings.HasSuffix(n, \"unit\") || m == \"\"\n",
+		Pkgs: []string{"./engine"}, Run: "TestMeasuresInSeveralUnitsAreNamed",
+	},
 }
