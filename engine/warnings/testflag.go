@@ -17,7 +17,7 @@ import (
 // they were in it. The warning gives the filter that leaves them out; a
 // plan that reads the flag anywhere (to filter, group or show it) decided
 // already.
-func testRecords(snap *schema.Snapshot, plan *planast.Query) []string {
+func testRecords(snap *schema.Snapshot, plan *planast.Query, columns func() map[string]bool) []string {
 	aggregates := false
 	eachQuery(plan, func(q *planast.Query) {
 		aggregates = aggregates || len(q.GroupBy) > 0 || slices.ContainsFunc(q.Select, func(it planast.SelectItem) bool { return planast.ContainsAggregate(it.Expr) })
@@ -25,7 +25,7 @@ func testRecords(snap *schema.Snapshot, plan *planast.Query) []string {
 	if !aggregates {
 		return nil
 	}
-	read := readColumns(plan)
+	read := columns()
 	var out []string
 	direct, walked := map[string]bool{}, map[string]bool{}
 	eachQuery(plan, func(q *planast.Query) {
@@ -66,18 +66,24 @@ func testRecords(snap *schema.Snapshot, plan *planast.Query) []string {
 	return out
 }
 
-// readColumns are the names (lower case) of the columns plan reads
-// anywhere: a plan that filters, groups or shows a flag decided already.
-func readColumns(plan *planast.Query) map[string]bool {
-	read := map[string]bool{}
-	eachQuery(plan, func(q *planast.Query) {
-		inspectQuery(q, func(e planast.Expr) {
-			if c, ok := e.(*planast.Column); ok {
-				read[strings.ToLower(c.Column)] = true
-			}
-		})
-	})
-	return read
+// readColumns gives the names (lower case) of the columns plan reads
+// anywhere, walked on the first call and kept: a plan that filters, groups
+// or shows a flag decided already. testRecords and deletedRows share one.
+func readColumns(plan *planast.Query) func() map[string]bool {
+	var read map[string]bool
+	return func() map[string]bool {
+		if read == nil {
+			read = map[string]bool{}
+			eachQuery(plan, func(q *planast.Query) {
+				inspectQuery(q, func(e planast.Expr) {
+					if c, ok := e.(*planast.Column); ok {
+						read[strings.ToLower(c.Column)] = true
+					}
+				})
+			})
+		}
+		return read
+	}
 }
 
 // unmarkedFilter is the plan JSON of a filter that keeps the rows column c
@@ -106,8 +112,7 @@ func unmarkedFilter(alias string, c *schema.Column, marked, unmarked any) string
 // appointments and 2 merged patients counted in every figure, and nothing
 // said they were there. The warning gives the filter that leaves them
 // out; a plan that reads the column anywhere decided already.
-func deletedRows(snap *schema.Snapshot, plan *planast.Query) []string {
-	var read map[string]bool // only once a table has such a column
+func deletedRows(snap *schema.Snapshot, plan *planast.Query, columns func() map[string]bool) []string {
 	var out []string
 	eachQuery(plan, func(q *planast.Query) {
 		for _, f := range q.From {
@@ -121,10 +126,7 @@ func deletedRows(snap *schema.Snapshot, plan *planast.Query) []string {
 				if !ok {
 					continue
 				}
-				if read == nil {
-					read = readColumns(plan)
-				}
-				if read[strings.ToLower(c.Name)] {
+				if columns()[strings.ToLower(c.Name)] { // walked only once a table has such a column
 					continue
 				}
 				note := schemactx.DeletedNote(c, marked)

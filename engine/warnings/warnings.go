@@ -79,7 +79,8 @@ func unread(snap *schema.Snapshot, dialect string, plan *planast.Query, stored f
 	out = append(out, repeatedKeys(snap, plan)...)
 	out = append(out, zeroDivisors(snap, plan)...)
 	out = append(out, mixedCurrencies(snap, plan, stored)...)
-	out = append(out, testRecords(snap, plan)...)
-	out = append(out, deletedRows(snap, plan)...)
+	columns := readColumns(plan)
+	out = append(out, testRecords(snap, plan, columns)...)
+	out = append(out, deletedRows(snap, plan, columns)...)
 	return append(out, absentLiterals(snap, plan, stored, append(slices.Clone(said), out...))...)
 }

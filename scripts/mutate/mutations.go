@@ -3822,7 +3822,7 @@ var mutations = []mutation{
 	{
 		Name: "test-flag-warning-unsaid",
 		File: "engine/warnings/warnings.go",
-		Old:  "\tout = append(out, testRecords(snap, plan)...)\n",
+		Old:  "\tout = append(out, testRecords(snap, plan, columns)...)\n",
 		New:  "",
 		Pkgs: []string{"./engine"}, Run: "TestTestRecordsFlagIsNamed",
 	},
@@ -4060,7 +4060,7 @@ var mutations = []mutation{
 	{
 		Name: "deleted-rows-unsaid",
 		File: "engine/warnings/warnings.go",
-		Old:  "\tout = append(out, deletedRows(snap, plan)...)\n",
+		Old:  "\tout = append(out, deletedRows(snap, plan, columns)...)\n",
 		New:  "",
 		Pkgs: []string{"./engine"}, Run: "TestRowsDeletedInPlaceAreNamed",
 	},
