@@ -455,6 +455,31 @@ func TestDateFixReadsAmbiguousDatesTheWayTheColumnWrites(t *testing.T) {
 	}
 }
 
+// The threat: a column typed by two hands writes day first with dots
+// ('15.02.2024') and month first with slashes ('03/20/2024'). One order
+// for the column read the dates whose parts are both 12 or less of one
+// of them in the wrong month ('03/04/2024', the 4th of March, read as
+// the 3rd of April), and the counts over all separators hid it. The
+// profile counts each separator, and the expression reads each the way
+// it writes.
+func TestDateFixReadsEachSeparatorTheWayItWrites(t *testing.T) {
+	db := []string{
+		"CREATE TABLE orders (id INTEGER PRIMARY KEY, day TEXT)",
+		"INSERT INTO orders VALUES (1, '15.02.2024'), (2, '03.04.2024'), (3, '03/20/2024'), (4, '03/04/2024'), (5, '2024-07-01'), (6, '28.05.2024')",
+	}
+	for _, en := range everyEngine(db) {
+		t.Run(en.name, func(t *testing.T) {
+			w, fixed := datesWithFix(t, specEngine(t, en.spec(t)), "orders")
+			if !strings.Contains(w, `those with "/" the month first (0 values with a first part over 12, 1 with a second), those with "." the day first (2 values with a first part over 12, 0 with a second)`) {
+				t.Fatalf("warning %q: want each separator's order, with its counts", w)
+			}
+			if got := fmt.Sprint(fixed); got != "[[2024-02-15] [2024-03-04] [2024-03-20] [2024-04-03] [2024-05-28] [2024-07-01]]" {
+				t.Errorf("the warning's expression reads %s, want the dotted dates day first and the slashed ones month first", got)
+			}
+		})
+	}
+}
+
 // datesWithFix counts table.day cast to date on e, takes the expression
 // the warning gives to read the other forms, and selects every day read
 // through it, in order: the warning and those rows.

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"regexp"
 	"strconv"
+	"strings"
 
 	"github.com/nl2sql/nl2sql/engine/emptyrange"
 	"github.com/nl2sql/nl2sql/internal/schema"
@@ -114,9 +115,41 @@ func reorderedDate(x planast.Expr, to planast.CastType, ex any, p *schema.Column
 	dayAt := func(at int) string {
 		return fmt.Sprintf(`{"kind": "binary", "op": "and", "left": %s, "right": {"kind": "binary", "op": ">", "left": {"kind": "cast", "type": "integer", "expr": %s}, "right": {"kind": "literal", "value": 12}}}`, shaped, sub(at, 2))
 	}
-	read := fmt.Sprintf(`{"kind": "cast", "type": %q, "expr": {"kind": "case", "whens": [{"when": %s, "then": %s}, {"when": %s, "then": %s}, {"when": %s, "then": %s}, %s], "else": %s}}`,
-		to, dayAt(1), iso(1, 4), dayAt(4), iso(4, 1), shaped, iso(day, month), yearFirst, col)
+	ambiguous := fmt.Sprintf(`{"when": %s, "then": %s}`, shaped, iso(day, month))
+	if whens, said := bySeparator(cn.Orders, like, iso); whens != "" {
+		// a separator no value showed the order of keeps the majority's
+		ambiguous, which = whens+", "+ambiguous, said
+	}
+	read := fmt.Sprintf(`{"kind": "cast", "type": %q, "expr": {"kind": "case", "whens": [{"when": %s, "then": %s}, {"when": %s, "then": %s}, %s, %s], "else": %s}}`,
+		to, dayAt(1), iso(1, 4), dayAt(4), iso(4, 1), ambiguous, yearFirst, col)
 	return read, fmt.Sprintf(`the %s ones (with slashes, dots or dashes) reordered into ISO%s, reading a part over 12 as the day and, where both are 12 or less, %s; the ____/__/__ and ____.__.__ ones with their separators made dashes`, shape, kept, which)
+}
+
+// bySeparator writes the WHENs that read a date whose parts are both 12
+// or less in the order its separator writes, when the separators write
+// different orders ('15.02.2024' day first, '03/20/2024' month first: one
+// order for the column read '03.04.2024' or '03/04/2024' in the wrong
+// month), and says so; "" when they agree. A separator with no count
+// (no part over 12) is left to the caller's WHEN after these.
+func bySeparator(orders []schema.DateOrder, like func(string) string, iso func(day, month int) string) (whens, said string) {
+	monthFirst := func(o schema.DateOrder) bool { return o.MonthFirst > o.DayFirst }
+	mixed := false
+	for _, o := range orders[min(1, len(orders)):] {
+		mixed = mixed || monthFirst(o) != monthFirst(orders[0])
+	}
+	if !mixed {
+		return "", ""
+	}
+	var ws, parts []string
+	for _, o := range orders {
+		day, month, order := 1, 4, "day"
+		if monthFirst(o) {
+			day, month, order = 4, 1, "month"
+		}
+		ws = append(ws, fmt.Sprintf(`{"when": %s, "then": %s}`, like("__"+o.Sep+"__"+o.Sep+"____%"), iso(day, month)))
+		parts = append(parts, fmt.Sprintf("those with %q the %s first (%d values with a first part over 12, %d with a second)", o.Sep, order, o.DayFirst, o.MonthFirst))
+	}
+	return strings.Join(ws, ", "), "each the way its separator writes: " + strings.Join(parts, ", ")
 }
 
 // isoDateText is text a filter compares with as a date: an ISO year,

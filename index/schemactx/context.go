@@ -366,8 +366,9 @@ func ContextTables(ctx string) []string {
 
 // amountText is an amount written for people: a currency sign or code
 // before or after, digits with thousands separators or a decimal comma,
-// a sign or a percent ("$1,015.00", " 89,90 €", "-1.234,5", "12%").
-var amountText = regexp.MustCompile(`^\s*[-+(]?\s*(\p{Sc}|[A-Z]{3})?\s*[-+]?\d{1,3}([,.' \x{a0}]\d{3})*([.,]\d+)?\s*(\p{Sc}|[A-Z]{3}|%)?\s*\)?\s*$`)
+// a sign, a percent or a unit ("$1,015.00", " 89,90 €", "-1.234,5",
+// "12%", " 103.5 kg").
+var amountText = regexp.MustCompile(`^\s*[-+(]?\s*(\p{Sc}|[A-Z]{3})?\s*[-+]?\d{1,3}([,.' \x{a0}]\d{3})*([.,]\d+)?\s*(\p{Sc}|[A-Z]{3}|%|\p{Ll}{1,4}\.?)?\s*\)?\s*$`)
 
 // writeCastNulls writes what the profile counted of a text column of
 // dates or numbers that a cast reads as NULL: " as date: 1615 unreadable
@@ -403,6 +404,18 @@ func writeCastNulls(b *strings.Builder, cns []schema.CastNulls) {
 			more = append(more, "day first")
 		case cn.MonthFirst > 0 && cn.DayFirst == 0:
 			more = append(more, "month first")
+		case len(cn.Orders) > 1:
+			// separators that write different orders ('15.02.2024',
+			// '03/20/2024') are said each: one order for the column
+			// reads the other's ambiguous dates in the wrong month
+			for _, o := range cn.Orders {
+				switch {
+				case o.DayFirst > 0 && o.MonthFirst == 0:
+					more = append(more, fmt.Sprintf("day first with %q", o.Sep))
+				case o.MonthFirst > 0 && o.DayFirst == 0:
+					more = append(more, fmt.Sprintf("month first with %q", o.Sep))
+				}
+			}
 		}
 		if cn.Reorderable > 0 && cn.Invalid > cn.Reorderable && cn.OtherExample != nil {
 			// forms no reordering reads ('Feb 27, 2025'): a plan that

@@ -102,11 +102,16 @@ func TestSchemaContextSaysWhatACastCannotRead(t *testing.T) {
 				CastNulls: []schema.CastNulls{{To: planast.TypeDate, Invalid: 31, InvalidExample: "27/02/2025", DayFirst: 12}}}},
 			{Name: "total", Type: planast.TypeText, Profile: &schema.ColumnProfile{DistinctCount: 90, SampleValues: []any{"65.00"},
 				CastNulls: []schema.CastNulls{{To: planast.TypeFloat, Invalid: 45, InvalidExample: " $1,015.00 "}}}},
+			{Name: "weight", Type: planast.TypeText, Profile: &schema.ColumnProfile{DistinctCount: 90, SampleValues: []any{"202.5"},
+				CastNulls: []schema.CastNulls{{To: planast.TypeFloat, Invalid: 230, InvalidExample: " 103.5 kg"}}}},
 			{Name: "zip", Type: planast.TypeText, Profile: &schema.ColumnProfile{DistinctCount: 90, SampleValues: []any{"02139"},
 				CastNulls: []schema.CastNulls{{To: planast.TypeFloat, Invalid: 12, InvalidExample: "00-358"}}}},
 			{Name: "shipped", Type: planast.TypeText, Profile: &schema.ColumnProfile{DistinctCount: 90, SampleValues: []any{"2023-02-15"},
 				CastNulls: []schema.CastNulls{{To: planast.TypeDate, Invalid: 20, InvalidExample: "2024-3-5", DayFirst: 5,
 					Reorderable: 17, ReorderableExample: "15/02/2024", OtherExample: "2024-3-5"}}}},
+			{Name: "booked", Type: planast.TypeText, Profile: &schema.ColumnProfile{DistinctCount: 90, SampleValues: []any{"2023-02-15"},
+				CastNulls: []schema.CastNulls{{To: planast.TypeDate, Invalid: 40, DayFirst: 9, MonthFirst: 7, Reorderable: 40, ReorderableExample: "03/20/2024",
+					Orders: []schema.DateOrder{{Sep: "/", MonthFirst: 7}, {Sep: ".", DayFirst: 9}}}}}},
 			{Name: "clean", Type: planast.TypeText, Profile: &schema.ColumnProfile{DistinctCount: 90, SampleValues: []any{"2023-01-01"},
 				CastNulls: []schema.CastNulls{{To: planast.TypeDate}}}},
 		}},
@@ -115,8 +120,12 @@ func TestSchemaContextSaysWhatACastCannotRead(t *testing.T) {
 	for _, want := range []string{
 		`invoice_date text e.g. ["2023-02-15"] as date: 31 unreadable (e.g. "27/02/2025", day first)`,
 		`total text e.g. ["65.00"] as number: 45 unreadable (e.g. " $1,015.00 ")`,
+		// a measure written with its unit
+		`weight text e.g. ["202.5"] as number: 230 unreadable (e.g. " 103.5 kg")`,
 		// the forms a reordering of the day-first ones leaves unread
 		`shipped text e.g. ["2023-02-15"] as date: 20 unreadable (e.g. "15/02/2024", day first, 3 in other forms, e.g. "2024-3-5")`,
+		// each separator's order, where they differ
+		`booked text e.g. ["2023-02-15"] as date: 40 unreadable (e.g. "03/20/2024", month first with "/", day first with ".")`,
 	} {
 		if !strings.Contains(got, want) {
 			t.Errorf("context lacks %s:\n%s", want, got)

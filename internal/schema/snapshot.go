@@ -63,8 +63,9 @@ type Relation struct {
 // (CastNulls.DayFirst, MonthFirst). 8: how many of them have a numeric
 // shape a plan can reorder into ISO, and an example of each kind
 // (CastNulls.Reorderable, ReorderableExample, OtherExample). 9: the rows
-// that repeat another exactly (Table.DuplicateRows).
-const ProfileFormat = 9
+// that repeat another exactly (Table.DuplicateRows). 10: those day-first
+// and month-first counts for each separator (CastNulls.Orders).
+const ProfileFormat = 10
 
 // Table is one table or view. Schema is the engine's schema name ("main" for
 // SQLite and DuckDB's default, "public" for PostgreSQL's).
@@ -170,6 +171,12 @@ type CastNulls struct {
 	// 12 or less.
 	DayFirst   int64 `json:"day_first,omitempty"`
 	MonthFirst int64 `json:"month_first,omitempty"`
+	// Orders splits DayFirst and MonthFirst by the separator the values
+	// write ('/', '.', '-'; those with a count only, in that order): a
+	// column typed by several hands writes '15.02.2024' day first and
+	// '03/20/2024' month first, and its ambiguous dates ('03.04.2024',
+	// '03/04/2024') are read each the way its separator writes.
+	Orders []DateOrder `json:"orders,omitempty"`
 	// Reorderable counts, for a cast to date, the values shaped
 	// NN/NN/YYYY or YYYY/NN/NN (slashes, dots or dashes), alone or with a
 	// time after them: those a plan can reorder into ISO with SUBSTR and
@@ -181,6 +188,14 @@ type CastNulls struct {
 	Reorderable        int64 `json:"reorderable,omitempty"`
 	ReorderableExample any   `json:"reorderable_example,omitempty"`
 	OtherExample       any   `json:"other_example,omitempty"`
+}
+
+// DateOrder counts, for one separator, the dates of a text column whose
+// first part (DayFirst) or second (MonthFirst) is over 12.
+type DateOrder struct {
+	Sep        string `json:"sep"`
+	DayFirst   int64  `json:"day_first,omitempty"`
+	MonthFirst int64  `json:"month_first,omitempty"`
 }
 
 // CastNull is what the profile counted for a cast of the text column to

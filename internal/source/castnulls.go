@@ -73,6 +73,11 @@ func NumberText(s string) bool {
 // than ISO's: day or month first, slashes or dots, an optional time after.
 var dateLike = regexp.MustCompile(`^\s*[0-9]{1,4}[-/.][0-9]{1,2}[-/.][0-9]{1,4}([ T].*)?$`)
 
+// dateSeps are the separators of the dates a plan reorders into ISO
+// (DD/MM/YYYY, DD.MM.YYYY, DD-MM-YYYY), in the order CastNulls.Orders
+// lists them.
+var dateSeps = []string{"/", ".", "-"}
+
 // offsetDay marks the count of timestamps whose written day is not their
 // day in UTC (schema.ColumnProfile.OffsetDays), counted with the casts.
 const offsetDay planast.CastType = "offset_day"
@@ -120,14 +125,18 @@ func CountCastNulls(ctx context.Context, d render.Dialect, tbl string, t *schema
 				// a part over 12 is the day: compared as text, which reads
 				// any value on every engine (a cast would fail PostgreSQL's
 				// query on 'n/a')
-				over12 := func(at int) string {
-					return fmt.Sprintf("count(CASE WHEN substr(%[1]s, 3, 1) IN ('/', '.', '-') AND substr(%[1]s, 6, 1) = substr(%[1]s, 3, 1) AND substr(%[1]s, %[2]d, 2) BETWEEN '13' AND '31' THEN 1 END)", bad, at)
+				over12 := func(at int, sep string) string {
+					return fmt.Sprintf("count(CASE WHEN substr(%[1]s, 3, 1) = '%[3]s' AND substr(%[1]s, 6, 1) = '%[3]s' AND substr(%[1]s, %[2]d, 2) BETWEEN '13' AND '31' THEN 1 END)", bad, at, sep)
+				}
+				// by separator: one column may write each its own way
+				for _, sep := range dateSeps {
+					items = append(items, over12(1, sep), over12(4, sep))
 				}
 				// the shapes a plan reorders into ISO (engine/warnings'
 				// date fix), and the least of each kind
 				// with a time after the date or not ('27.02.2025 08:15')
 				shaped := fmt.Sprintf("(length(%[1]s) = 10 OR substr(%[1]s, 11, 1) IN (' ', 'T')) AND (substr(%[1]s, 3, 1) IN ('/', '.', '-') AND substr(%[1]s, 6, 1) = substr(%[1]s, 3, 1) OR substr(%[1]s, 5, 1) IN ('/', '.') AND substr(%[1]s, 8, 1) = substr(%[1]s, 5, 1))", bad)
-				items = append(items, over12(1), over12(4), fmt.Sprintf("count(CASE WHEN %[1]s THEN 1 END), min(CASE WHEN %[1]s THEN %[2]s END%[3]s), min(CASE WHEN NOT (%[1]s) AND trim(%[2]s) <> '' THEN %[2]s END%[3]s)", shaped, bad, textOrder))
+				items = append(items, fmt.Sprintf("count(CASE WHEN %[1]s THEN 1 END), min(CASE WHEN %[1]s THEN %[2]s END%[3]s), min(CASE WHEN NOT (%[1]s) AND trim(%[2]s) <> '' THEN %[2]s END%[3]s)", shaped, bad, textOrder))
 			}
 			want = append(want, counted{i, to})
 		}
@@ -163,13 +172,22 @@ func CountCastNulls(ctx context.Context, d render.Dialect, tbl string, t *schema
 		cn := schema.CastNulls{To: planast.Type(w.to), Invalid: n, InvalidExample: row[at+1]}
 		at += 2
 		if w.to == planast.CastDate {
-			cn.DayFirst, _ = row[at].(int64)
-			cn.MonthFirst, _ = row[at+1].(int64)
-			cn.Reorderable, _ = row[at+2].(int64)
-			if cn.Reorderable > 0 { // else every value is of another form: InvalidExample
-				cn.ReorderableExample, cn.OtherExample = row[at+3], row[at+4]
+			for _, sep := range dateSeps {
+				o := schema.DateOrder{Sep: sep}
+				o.DayFirst, _ = row[at].(int64)
+				o.MonthFirst, _ = row[at+1].(int64)
+				at += 2
+				if o.DayFirst+o.MonthFirst > 0 {
+					cn.Orders = append(cn.Orders, o)
+					cn.DayFirst += o.DayFirst
+					cn.MonthFirst += o.MonthFirst
+				}
 			}
-			at += 5
+			cn.Reorderable, _ = row[at].(int64)
+			if cn.Reorderable > 0 { // else every value is of another form: InvalidExample
+				cn.ReorderableExample, cn.OtherExample = row[at+1], row[at+2]
+			}
+			at += 3
 		}
 		if n > 0 && w.to == offsetDay {
 			p.OffsetDays = &schema.OffsetDays{Count: n, Example: cn.InvalidExample}
