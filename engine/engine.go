@@ -8,6 +8,7 @@ import (
 	"log/slog"
 	"sort"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"time"
 
@@ -67,6 +68,7 @@ const (
 	SnapshotNew       = snapshots.New       // profiled and stored as a new version
 	SnapshotRefreshed = snapshots.Refreshed // profiled again; the data had not changed (nothing new stored)
 	SnapshotUnstored  = snapshots.Unstored  // profiled; no state store (or it failed)
+	SnapshotPresumed  = snapshots.Presumed  // schema version as recorded; rows counted after opening
 )
 
 // CodeDatasourceIndexing: the datasource is still being opened
@@ -223,6 +225,10 @@ type Engine struct {
 	// retrievals counts schema-context retrievals (a plan-cache hit does
 	// none; tests read it).
 	retrievals atomic.Int64
+	// checked holds the ids opened once by this engine: only a first
+	// open may presume a server database unchanged (SnapshotPresumed);
+	// the renewal that checks it, and any later open, checks in full.
+	checked sync.Map
 }
 
 // datasource is an opened source with its schema snapshot and version.
@@ -246,6 +252,9 @@ type datasource struct {
 	// has none) tell when the profile is due again (see current).
 	openedAt time.Time
 	stateTok string
+	// checking: the full check of a presumed snapshot has started
+	// (verifyPresumed).
+	checking atomic.Bool
 }
 
 // ResultTokenBudget is the configured token budget of one tool result
@@ -346,7 +355,8 @@ func (e *Engine) openDatasource(ctx context.Context, spec DatasourceSpec) (*data
 	schemaVer, _ := schemaVersion(ctx, src)
 	stateTok := stateToken(ctx, src)
 	opening.Progress(ctx, "profiling", 0, 0)
-	loader := snapshots.Loader{Store: e.opts.Store, MaxAge: e.opts.ProfileMaxAge, Log: e.log}
+	_, again := e.checked.LoadOrStore(id, true)
+	loader := snapshots.Loader{Store: e.opts.Store, MaxAge: e.opts.ProfileMaxAge, Log: e.log, Presume: !again}
 	indexer := indexing.Builder{Dir: e.opts.IndexDir, Embedder: e.opts.Embedder, Log: e.log}
 	pre := indexer.Prefetch(ctx, src, loader.Recorded(ctx, src))
 	defer pre.Discard()

@@ -58,6 +58,7 @@ func schemaVersion(ctx context.Context, src Source) (string, error) {
 // state token moved, or it has none) is profiled again in the background,
 // ds answering meanwhile.
 func (e *Engine) current(ctx context.Context, ds *datasource) (*datasource, error) {
+	e.verifyPresumed(ds)
 	if fresh, err := e.sameFile(ctx, ds); fresh != ds || err != nil {
 		return fresh, err
 	}
@@ -138,4 +139,17 @@ func (e *Engine) fileGone(ds *datasource, err error) error {
 func stateToken(ctx context.Context, src Source) string {
 	tok, _ := snapshots.StateToken(ctx, src)
 	return tok
+}
+
+// verifyPresumed starts, once, the full check of a datasource opened on a
+// presumed snapshot (SnapshotPresumed: its schema version as recorded, its
+// rows not counted): the datasource is opened again in the background,
+// which counts the rows and profiles what changed, while ds answers. A
+// snapshot presumed and never checked would keep a profile of data that
+// changed since for as long as the server runs.
+func (e *Engine) verifyPresumed(ds *datasource) {
+	if ds.status == SnapshotPresumed && ds.checking.CompareAndSwap(false, true) {
+		e.log.Info("the datasource's schema is as recorded; counting its rows in the background", "datasource", ds.spec.ID)
+		e.sources.RenewLater(ds.spec.ID)
+	}
 }

@@ -45,6 +45,7 @@ func (e *Engine) Refresh(ctx context.Context, id string) IndexReport {
 	if old, ok := e.sources.Forget(id); ok {
 		old.close()
 	}
+	e.checked.Store(id, true) // a refresh checks in full, never presumes
 	var ds *datasource
 	var err error = Errorf(CodeDatasourceNotFound, "", "there is no datasource %q", id)
 	if _, known := e.specs[id]; known {

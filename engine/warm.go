@@ -11,6 +11,9 @@ func (e *Engine) OpenDatasource(ctx context.Context, id string) error {
 	if _, ok := e.specs[id]; !ok {
 		return Errorf(CodeDatasourceNotFound, "", "there is no datasource %q", id)
 	}
-	_, err := e.sources.Await(ctx, id, 0)
+	ds, err := e.sources.Await(ctx, id, 0)
+	if err == nil {
+		e.verifyPresumed(ds)
+	}
 	return err
 }

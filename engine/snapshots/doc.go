@@ -3,7 +3,11 @@
 //
 // It owns the freshness rules: a source whose state token (Tokener: the
 // SQLite and DuckDB files' size, time and header) equals the one recorded
-// reuses the stored snapshot with no introspection and no COUNT(*); else
+// reuses the stored snapshot with no introspection and no COUNT(*); a
+// server database (PostgreSQL) has no such token, and with Presume its
+// schema version, recorded after a full check, stands for it until the
+// caller checks in full (status Presumed: no COUNT(*) before the first
+// answer); else
 // the schema is introspected and the rows counted, and an unchanged schema
 // with unchanged row counts and a profile younger than MaxAge reuses the
 // stored profile; else only the tables whose schema or row count changed
@@ -20,5 +24,7 @@
 //	snap, version, fingerprint, status, err := l.Load(ctx, src)
 //	// first open: status New, every table profiled and stored
 //	// restart, nothing written since: status Reused, no query ran
+//	// PostgreSQL, restart with Presume, schema version as recorded:
+//	// status Presumed; a Load without Presume then counts the rows
 //	// a column added to one table: status New, that table profiled again
 package snapshots

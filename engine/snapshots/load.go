@@ -41,6 +41,18 @@ type Tokener interface {
 	StateToken(ctx context.Context) (string, error)
 }
 
+// SchemaVersioner is a Source that can say cheaply which schema it has
+// but not whether its rows changed (postgres.Postgres: a digest of its
+// catalog). Loader.Presume lets an unchanged schema version stand for
+// an unchanged source until its rows are counted.
+type SchemaVersioner interface {
+	SchemaVersion(ctx context.Context) (string, error)
+}
+
+// presumedPrefix marks a recorded state token that is a schema version
+// (SchemaVersioner), which says nothing of the rows.
+const presumedPrefix = "schema:"
+
 // StateToken is src's state token, "" when it is no Tokener.
 func StateToken(ctx context.Context, src Source) (string, error) {
 	st, ok := src.(Tokener)
@@ -59,6 +71,11 @@ const (
 	New       Status = "new"       // profiled and stored as a new version
 	Refreshed Status = "refreshed" // profiled again; the data had not changed (nothing new stored)
 	Unstored  Status = "unstored"  // profiled; no state store (or it failed)
+	// Presumed: the schema version is the one recorded with the stored
+	// snapshot (Loader.Presume), whose profile is young; the rows were not
+	// counted, and the caller checks them in full after opening (a Load
+	// without Presume).
+	Presumed Status = "presumed"
 )
 
 // Loader loads profiled snapshots. Store nil profiles every time and
@@ -68,6 +85,12 @@ type Loader struct {
 	Store  Store
 	MaxAge time.Duration
 	Log    *slog.Logger
+	// Presume lets a source without a state token (a server database)
+	// whose schema version is the one recorded with its stored snapshot
+	// reuse that snapshot unchecked (status Presumed): counting every
+	// table of a big database before the first answer took minutes, for
+	// a profile that is only a guide. The caller checks it in full later.
+	Presume bool
 }
 
 // Load introspects src and returns its profiled snapshot and version,
@@ -149,7 +172,16 @@ func (l Loader) loadProfiled(ctx context.Context, src Source) (*schema.Snapshot,
 	// introspection or the profile below leaves a token that no longer
 	// matches, and the next open checks in full.
 	token := l.stateToken(ctx, src)
-	if snap, version, ok := l.unchangedSince(ctx, src.ID(), token); ok {
+	presumed := false
+	if token == "" {
+		// a server database: its schema version stands for it, recorded
+		// after a full check and trusted only where Presume allows
+		token, presumed = l.schemaToken(ctx, src), true
+	}
+	if snap, version, ok := l.unchangedSince(ctx, src.ID(), token); ok && (!presumed || l.Presume) {
+		if presumed {
+			return snap, version, Presumed, nil
+		}
 		return snap, version, Reused, nil
 	}
 	snap, version, status, err := l.checkProfiled(ctx, src)
@@ -172,6 +204,20 @@ func (l Loader) stateToken(ctx context.Context, src Source) string {
 	return token
 }
 
+// schemaToken is src's schema version as a recorded state token
+// (presumedPrefix), "" when it has none or cannot read it.
+func (l Loader) schemaToken(ctx context.Context, src Source) string {
+	sv, ok := src.(SchemaVersioner)
+	if !ok {
+		return ""
+	}
+	v, err := sv.SchemaVersion(ctx)
+	if err != nil || v == "" {
+		return ""
+	}
+	return presumedPrefix + v
+}
+
 // Recorded is the version Load will return when it finds src unchanged:
 // the one recorded with src's current state token. It reads no snapshot,
 // so what depends only on the version (the stored retrieval index) can be
@@ -182,6 +228,9 @@ func (l Loader) Recorded(ctx context.Context, src Source) string {
 		return ""
 	}
 	token := l.stateToken(ctx, src)
+	if token == "" && l.Presume {
+		token = l.schemaToken(ctx, src)
+	}
 	if token == "" {
 		return ""
 	}

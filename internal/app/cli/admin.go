@@ -186,6 +186,7 @@ func printIndexReport(out io.Writer, r engine.IndexReport) {
 		engine.SnapshotNew:       "changed; profiled and stored as a new version",
 		engine.SnapshotRefreshed: "profile refreshed; data unchanged",
 		engine.SnapshotUnstored:  "profiled (no state store)",
+		engine.SnapshotPresumed:  "schema as recorded; rows counted after opening",
 	}[r.Snapshot]
 	ix := "no retrieval index (the whole schema is sent)"
 	switch {
