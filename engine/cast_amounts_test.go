@@ -164,3 +164,42 @@ func TestCastFixReadsCurrencyCodesAndEveryForm(t *testing.T) {
 		t.Errorf("a unit taken for a currency: %q", w)
 	}
 }
+
+// Threat: weights written with their unit ('103.5 kg') beside bare ones.
+// The cast read them as NULL and the warning gave no cast, so a host
+// removed the unit and the comma by hand, reading decimal commas ten
+// times too large. Where the column writes one unit, the warning's cast
+// removes it and reads every weight; where it writes several ('kg',
+// 'lbs'), removing them would add pounds to kilograms, and it does not.
+func TestCastOfMeasuresWrittenWithTheirUnit(t *testing.T) {
+	for _, c := range []struct {
+		name, values string
+		want         string // the total the warning's cast gives; "" for no cast
+	}{
+		{"one unit", "(1, ' 103.5 kg'), (2, '12 kg'), (3, '7.5'), (4, '20')", "143"},
+		{"two units", "(1, '103.5 kg'), (2, '12 lbs'), (3, '7.5'), (4, '20')", ""},
+	} {
+		db := []string{"CREATE TABLE sales (id INTEGER PRIMARY KEY, price TEXT)", "INSERT INTO sales VALUES " + c.values}
+		for _, en := range everyEngine(db) {
+			t.Run(c.name+"/"+en.name, func(t *testing.T) {
+				e := specEngine(t, en.spec(t))
+				res, err := e.RunPlan(context.Background(), "air", salesTotal(`{"kind":"column","table":"s","column":"price"}`))
+				if err != nil {
+					t.Fatal(err)
+				}
+				w := warningWith(res.Warnings, "the cast to")
+				if c.want == "" {
+					if strings.Contains(w, "e.g. cast ") {
+						t.Errorf("warning %q: a cast that removes two units adds pounds to kilograms", w)
+					}
+					return
+				}
+				res = runWarningsCast(t, e, w)
+				// PostgreSQL's numeric keeps the scale of the text read (143.0)
+				if got := strings.TrimSuffix(strings.Trim(fmt.Sprint(res.Rows), "[]"), ".0"); got != c.want || warningWith(res.Warnings, "the cast to") != "" {
+					t.Errorf("the warning's cast: rows %s warnings %q, want %s and no cast warning", got, res.Warnings, c.want)
+				}
+			})
+		}
+	}
+}

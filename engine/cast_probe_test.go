@@ -205,3 +205,45 @@ func TestCastProbeFollowsTheColumnThroughDerivedTables(t *testing.T) {
 		})
 	}
 }
+
+// The threat: a weight column writes some values with a decimal comma
+// ('94,4') among plain ones and thousands ('1,234'). A host that removes
+// the comma, as the amount fix does for thousands, reads '94,4' as 944:
+// the sum came back 75% too high, and the only warning named values read
+// as NULL, with a blank one as their example, so the host took them all
+// for missing values. The result says how many values lost a decimal
+// comma, with one, and shows a lost value that is not blank; a comma made
+// a point says nothing of commas.
+func TestRemovingADecimalCommaIsNamed(t *testing.T) {
+	db := []string{
+		"CREATE TABLE deliveries (id INTEGER PRIMARY KEY, weight TEXT)",
+		"INSERT INTO deliveries VALUES (1, '94,4'), (2, '5,8'), (3, '103.5'), (4, ''), (5, '1,234'), (6, 'n/a'), (7, '12')",
+	}
+	sum := func(to string) []byte {
+		return []byte(`{"select":[{"expr":{"kind":"func","name":"SUM","args":[{"kind":"cast","type":"decimal","expr":{"kind":"func","name":"REPLACE","args":[` +
+			`{"kind":"column","table":"d","column":"weight"},{"kind":"literal","value":","},{"kind":"literal","value":"` + to + `"}]}}]},"alias":"kg"}],"from":[{"table":"deliveries","alias":"d"}]}`)
+	}
+	for _, en := range everyEngine(db) {
+		t.Run(en.name, func(t *testing.T) {
+			e := specEngine(t, en.spec(t))
+			res, err := e.RunPlan(context.Background(), "air", sum(""))
+			if err != nil {
+				t.Fatal(err)
+			}
+			w := warningWith(res.Warnings, "decimal comma")
+			if !strings.Contains(w, `removes the comma of 2 values written with a decimal comma (such as "5,8")`) {
+				t.Errorf("sum %v warnings %q, want the 2 values whose decimal comma was removed named", res.Rows, res.Warnings)
+			}
+			if w := warningWith(res.Warnings, "of the table as NULL"); !strings.Contains(w, `read 2 values (1 blank, the others such as "n/a")`) {
+				t.Errorf("warning %q: want the lost values counted with the blank apart and an example that is not blank", w)
+			}
+			res, err = e.RunPlan(context.Background(), "air", sum("."))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if w := warningWith(res.Warnings, "decimal comma"); w != "" {
+				t.Errorf("a comma made a point: warning %q, want none of decimal commas", w)
+			}
+		})
+	}
+}

@@ -14,8 +14,8 @@ import (
 // currency, earns nothing.
 func TestAmountsInSeveralCurrenciesAreNamed(t *testing.T) {
 	db := []string{
-		"CREATE TABLE invoices (id INTEGER PRIMARY KEY, amount DECIMAL(10,2), currency TEXT, processor_ref INTEGER)",
-		"INSERT INTO invoices VALUES (1, 100.00, 'USD', 7), (2, 200.00, 'EUR', 8), (3, 50.50, 'USD', 9)",
+		"CREATE TABLE invoices (id INTEGER PRIMARY KEY, amount DECIMAL(10,2), currency TEXT, processor_ref INTEGER, kind TEXT, amount_eur DECIMAL(10,2), n_lines INTEGER)",
+		"INSERT INTO invoices VALUES (1, 100.00, 'USD', 7, 'sale', 92.00, 2), (2, 200.00, 'EUR', 8, 'fee', 200.00, 1), (3, 50.50, 'USD', 9, 'sale', 46.46, 3)",
 		"CREATE TABLE payouts (id INTEGER PRIMARY KEY, amount DECIMAL(10,2), currency TEXT)",
 		"INSERT INTO payouts VALUES (1, 10.00, 'USD'), (2, 20.00, 'USD')",
 	}
@@ -43,6 +43,13 @@ func TestAmountsInSeveralCurrenciesAreNamed(t *testing.T) {
 				{"a table of one currency", sum("payouts", ""), false},
 				// a reference number summed is no amount
 				{"a reference summed", []byte(strings.Replace(string(sum("invoices", "")), `"column":"amount"`, `"column":"processor_ref"`, 1)), false},
+				// a count of rows by a CASE reads no amount; a CASE choosing
+				// the amount does; a converted amount and a count are in
+				// no currency of the column
+				{"a CASE counting rows", []byte(strings.Replace(string(sum("invoices", "")), `{"kind":"column","table":"i","column":"amount"}`, kindCase(`{"kind":"literal","value":1}`), 1)), false},
+				{"a CASE choosing the amount", []byte(strings.Replace(string(sum("invoices", "")), `{"kind":"column","table":"i","column":"amount"}`, kindCase(`{"kind":"column","table":"i","column":"amount"}`), 1)), true},
+				{"an amount converted", []byte(strings.Replace(string(sum("invoices", "")), `"column":"amount"`, `"column":"amount_eur"`, 1)), false},
+				{"a count summed", []byte(strings.Replace(string(sum("invoices", "")), `"column":"amount"`, `"column":"n_lines"`, 1)), false},
 			} {
 				res, err := e.RunPlan(ctx, "air", c.plan)
 				if err != nil {
@@ -61,6 +68,11 @@ func TestAmountsInSeveralCurrenciesAreNamed(t *testing.T) {
 			}
 		})
 	}
+}
+
+// kindCase is CASE WHEN i.kind = 'sale' THEN then ELSE 0 END.
+func kindCase(then string) string {
+	return `{"kind":"case","whens":[{"when":{"kind":"binary","op":"=","left":{"kind":"column","table":"i","column":"kind"},"right":{"kind":"literal","value":"sale"}},"then":` + then + `}],"else":{"kind":"literal","value":0}}`
 }
 
 // The threat: "the average weight of Rotterdam's shipments" over weights

@@ -109,3 +109,39 @@ func TestRowsDeletedInPlaceAreNamed(t *testing.T) {
 		})
 	}
 }
+
+// The threat: a reservations table filled by several systems writes its
+// test flag ten ways ('Y', 'yes', '1', 'true' beside 'N', 'no', '0',
+// 'false', blank and NULL). The flag was taken for no flag at all (more
+// than two values), so test bookings counted in every figure with
+// nothing said. Every spelling of a yes/no is read as one, and the
+// warning's filter, pasted, leaves out each spelling of a marked row and
+// keeps the blank and NULL ones.
+func TestTestFlagWrittenManyWaysIsNamed(t *testing.T) {
+	db := []string{
+		"CREATE TABLE bookings (id INTEGER PRIMARY KEY, amount INTEGER, is_test TEXT)",
+		"INSERT INTO bookings VALUES (1, 10, 'Y'), (2, 20, 'yes'), (3, 40, '1'), (4, 80, 'true'), (5, 1, 'N'), (6, 2, 'no'), (7, 4, '0'), (8, 8, 'false'), (9, 16, ''), (10, 32, NULL)",
+	}
+	sum := func(where string) string {
+		p := `{"select":[{"expr":{"kind":"func","name":"SUM","args":[{"kind":"column","table":"b","column":"amount"}]},"alias":"total"}],"from":[{"table":"bookings","alias":"b"}]`
+		if where != "" {
+			p += `,"where":` + where
+		}
+		return p + `}`
+	}
+	for _, en := range everyEngine(db) {
+		t.Run(en.name, func(t *testing.T) {
+			e := specEngine(t, en.spec(t))
+			res := runAir(t, e, sum(""))
+			w := warningWith(res.Warnings, "marks test or internal records")
+			_, fix, ok := strings.Cut(w, "if they should not, add ")
+			fix, _, _ = strings.Cut(fix, " to the filters")
+			if !ok {
+				t.Fatalf("warnings %q: want the test flag named with a filter", res.Warnings)
+			}
+			if got := runAir(t, e, sum(fix)); fmt.Sprint(got.Rows) != "[[63]]" || warningWith(got.Warnings, "marks test") != "" {
+				t.Errorf("with the filter %s: rows %v warnings %q, want 63 (every row not marked) and nothing more said", fix, got.Rows, got.Warnings)
+			}
+		})
+	}
+}

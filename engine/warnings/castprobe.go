@@ -2,6 +2,7 @@ package warnings
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/nl2sql/nl2sql/engine/emptyrange"
 	"github.com/nl2sql/nl2sql/internal/schema"
@@ -81,24 +82,49 @@ func CastProbe(snap *schema.Snapshot, plan *planast.Query) (probe *planast.Query
 			// a value the expression itself makes NULL (NULLIF(TRIM(score),
 			// '') for blanks) is meant to be missing: only what the cast
 			// loses of the expression's values counts
-			var where planast.Expr = &planast.Binary{Op: planast.OpAnd,
+			var lostIf planast.Expr = &planast.Binary{Op: planast.OpAnd,
 				Left:  &planast.IsNull{Expr: inner, Negated: true},
 				Right: &planast.IsNull{Expr: x}}
+			readIf := planast.Expr(&planast.IsNull{Expr: x, Negated: true})
 			if guarded {
 				// only the rows that reach the cast's branch of its CASE
-				g, err := copyExpr(guard)
-				if err != nil {
-					return
+				for _, cond := range []*planast.Expr{&lostIf, &readIf} {
+					g, err := copyExpr(guard)
+					if err != nil {
+						return
+					}
+					*cond = &planast.Binary{Op: planast.OpAnd, Left: *cond, Right: g}
 				}
-				where = &planast.Binary{Op: planast.OpAnd, Left: where, Right: g}
+			}
+			trimmed := &planast.Func{Name: "TRIM", Args: []planast.Expr{refCol}}
+			blank := &planast.Binary{Op: "=", Left: trimmed, Right: &planast.Literal{Type: planast.TString, Text: ""}}
+			when := func(cond planast.Expr, then planast.Expr) planast.Expr {
+				return &planast.Case{Whens: []planast.When{{When: cond, Then: then}}}
+			}
+			and := func(a, b planast.Expr) planast.Expr { return &planast.Binary{Op: planast.OpAnd, Left: a, Right: b} }
+			one := &planast.Literal{Type: planast.TInteger, Int: 1}
+			// the example is one that is not blank: of 143 lost, 102
+			// written '94,4' and 41 blank, a blank example said they were
+			// all missing values
+			items := []planast.SelectItem{
+				{Expr: &planast.Func{Name: "COUNT", Args: []planast.Expr{when(lostIf, one)}}, Alias: "lost"},
+				{Expr: &planast.Func{Name: "MIN", Args: []planast.Expr{when(and(lostIf, &planast.Unary{Op: "not", Expr: blank}), refCol)}}, Alias: "example"},
+				{Expr: &planast.Func{Name: "COUNT", Args: []planast.Expr{when(and(lostIf, blank), one)}}, Alias: "blank"},
+			}
+			if removesComma(c.Expr) {
+				// a decimal comma removed makes '94,4' 944: read, so no
+				// count of lost values sees it
+				endsLike := func(p string) planast.Expr {
+					return &planast.Like{Expr: trimmed, Pattern: &planast.Literal{Type: planast.TString, Text: p}}
+				}
+				comma := and(readIf, &planast.Binary{Op: planast.OpOr, Left: endsLike("%,_"), Right: endsLike("%,__")})
+				items = append(items,
+					planast.SelectItem{Expr: &planast.Func{Name: "COUNT", Args: []planast.Expr{when(comma, one)}}, Alias: "decimal_commas"},
+					planast.SelectItem{Expr: &planast.Func{Name: "MIN", Args: []planast.Expr{when(comma, refCol)}}, Alias: "comma_example"})
 			}
 			probe = &planast.Query{
-				Select: []planast.SelectItem{
-					{Expr: &planast.Func{Name: "COUNT"}, Alias: "lost"},
-					{Expr: &planast.Func{Name: "MIN", Args: []planast.Expr{refCol}}, Alias: "example"},
-				},
-				From:  []planast.From{{Schema: from.Schema, Table: from.Table, Alias: from.Alias}},
-				Where: where,
+				Select: items,
+				From:   []planast.From{{Schema: from.Schema, Table: from.Table, Alias: from.Alias}},
 			}
 			arg, err := planast.JSON(c.Expr)
 			if err != nil {
@@ -137,24 +163,54 @@ func onlyColumn(e planast.Expr) *planast.Column {
 	return ref
 }
 
-// CastProbeWarning reads the probe's row (lost, example): "" when the
-// expression reads every value.
+// CastProbeWarning reads the probe's row (lost, example, blank, and when
+// the expression removes commas decimal_commas, comma_example): "" when
+// the expression reads every value, and reads none wrong.
 func CastProbeWarning(what string, row []any) string {
-	if len(row) != 2 {
+	if len(row) != 3 && len(row) != 5 {
 		return ""
 	}
+	var out []string
 	n, _ := row[0].(int64)
-	if n == 0 {
-		return ""
+	if n > 0 {
+		values := fmt.Sprintf("%d values", n)
+		if n == 1 {
+			values = "1 value"
+		}
+		blanks, _ := row[2].(int64)
+		switch {
+		case row[1] != nil && blanks > 0:
+			values += fmt.Sprintf(" (%d blank, the others such as %s)", blanks, example(row[1], planast.TypeText))
+		case row[1] != nil:
+			values += " (such as " + example(row[1], planast.TypeText) + ")"
+		case blanks == n:
+			values += " (all blank)"
+		}
+		out = append(out, fmt.Sprintf("%s read %s of the table as NULL, so they count in no sum, average or comparison and group as NULL; change the expression until it reads them too, or check that they are meant to be missing", what, values))
 	}
-	values := fmt.Sprintf("%d values", n)
-	if n == 1 {
-		values = "1 value"
+	if len(row) == 5 {
+		if k, _ := row[3].(int64); k > 0 {
+			out = append(out, fmt.Sprintf("%s removes the comma of %d values written with a decimal comma (such as %s), so each reads ten or a hundred times too large (9,5 as 95); make their ',' a '.' instead, e.g. with a CASE whose WHEN is the value LIKE '%%,_' or LIKE '%%,__' (a comma one or two places from the end) and whose THEN replaces ',' with '.'",
+				what, k, example(row[4], planast.TypeText)))
+		}
 	}
-	if row[1] != nil {
-		values += " (such as " + example(row[1], planast.TypeText) + ")"
-	}
-	return fmt.Sprintf("%s read %s of the table as NULL, so they count in no sum, average or comparison and group as NULL; change the expression until it reads them too, or check that they are meant to be missing", what, values)
+	return strings.Join(out, "; and ")
+}
+
+// removesComma reports whether e removes commas: a REPLACE of ',' with nothing
+// at any depth (the thousands fix), which a decimal comma does not survive.
+func removesComma(e planast.Expr) bool {
+	found := false
+	planast.Inspect(e, func(n planast.Node) bool {
+		f, ok := n.(*planast.Func)
+		if ok && strings.EqualFold(f.Name, "REPLACE") && len(f.Args) == 3 {
+			from, _ := f.Args[1].(*planast.Literal)
+			to, _ := f.Args[2].(*planast.Literal)
+			found = found || from != nil && to != nil && from.Text == "," && to.Text == "" && to.Type == planast.TString
+		}
+		return !found
+	})
+	return found
 }
 
 // renameColumn makes each reference to ref in e name the stored column

@@ -2,12 +2,14 @@ package warnings
 
 import (
 	"fmt"
+	"regexp"
 	"slices"
 	"strings"
 
 	"github.com/nl2sql/nl2sql/engine/emptyrange"
 	"github.com/nl2sql/nl2sql/internal/schema"
 	"github.com/nl2sql/nl2sql/planast"
+	"golang.org/x/text/currency"
 )
 
 // mixedCurrencies names a SUM or AVG of an amount whose table has a
@@ -30,13 +32,13 @@ func mixedCurrencies(snap *schema.Snapshot, plan *planast.Query, stored func(str
 			if name := strings.ToUpper(f.Name); name != "SUM" && name != "AVG" {
 				return
 			}
-			ref := onlyColumn(f.Args[0])
+			ref := valueColumn(f.Args[0])
 			if ref == nil {
 				return
 			}
 			t, c := emptyrange.TableOfColumn(snap, q, ref)
-			if c == nil || !c.Type.IsNumeric() && !textual(c) || codeName(c.Name) {
-				return // an id or reference summed is no amount
+			if c == nil || !c.Type.IsNumeric() && !textual(c) || codeName(c.Name) || countName(c.Name) || inOneCurrency(c.Name) {
+				return // an id, a count or an amount converted is no mix
 			}
 			for i := range t.Columns {
 				cur := &t.Columns[i]
@@ -175,6 +177,96 @@ func groupedExpr(q *planast.Query, g planast.Expr) planast.Expr {
 	}
 	return g
 }
+
+// valueColumn is the one column whose values e's value is made of (an
+// amount, or a CASE choosing it), or nil when there is none or several.
+// A column only tested (the WHEN of SUM(CASE WHEN c.entry_type =
+// 'COMMISSION' THEN 1 ELSE 0 END), a comparison, a LIKE) gives e no
+// value: a count of rows summed beside a currency column was warned of
+// as amounts in several currencies, which taught a host to skip the
+// warning where it was right.
+func valueColumn(e planast.Expr) *planast.Column {
+	var found []*planast.Column
+	var walk func(e planast.Expr)
+	walk = func(e planast.Expr) {
+		switch x := e.(type) {
+		case *planast.Column:
+			if !slices.ContainsFunc(found, func(c *planast.Column) bool { return c.Table == x.Table && c.Column == x.Column }) {
+				found = append(found, x)
+			}
+		case *planast.Case:
+			for _, w := range x.Whens {
+				walk(w.Then)
+			}
+			walk(x.Else)
+		case *planast.Binary:
+			switch x.Op {
+			case planast.OpAdd, planast.OpSub, planast.OpMul, planast.OpDiv, planast.OpIDiv, planast.OpMod:
+				walk(x.Left)
+				walk(x.Right)
+			}
+		case *planast.Unary:
+			if x.Op == "-" {
+				walk(x.Expr)
+			}
+		case *planast.Cast:
+			walk(x.Expr)
+		case *planast.Func:
+			for _, a := range x.Args {
+				walk(a)
+			}
+		}
+	}
+	walk(e)
+	if len(found) != 1 {
+		return nil
+	}
+	return found[0]
+}
+
+// countName reports whether a column's name says it counts things (n_rows,
+// num_guests, row_count, cnt, quantity): a sum of counts is in no currency.
+func countName(name string) bool {
+	l := strings.ToLower(name)
+	for _, p := range []string{"n_", "num_", "count", "cnt", "nb_"} {
+		if strings.HasPrefix(l, p) {
+			return true
+		}
+	}
+	for _, suf := range []string{"_count", "_cnt", "count", "quantity", "qty"} {
+		if strings.HasSuffix(l, suf) {
+			return true
+		}
+	}
+	return l == "n" || l == "rows" || l == "quantity" || l == "qty"
+}
+
+// inOneCurrency reports whether a column's name says the currency its
+// amounts are in (owed_eur, amount_usd, eur_total, totalGbp): an amount
+// converted row by row, its table's currency column then tells where it
+// came from, not what it is in.
+func inOneCurrency(name string) bool {
+	parts := strings.FieldsFunc(camelRe.ReplaceAllString(name, "${1}_${2}"), func(r rune) bool { return r == '_' || r == ' ' })
+	if len(parts) < 2 {
+		return false
+	}
+	for _, p := range []string{parts[0], parts[len(parts)-1]} {
+		if len(p) != 3 || commonWordCode[strings.ToLower(p)] {
+			continue
+		}
+		if _, err := currency.ParseISO(strings.ToUpper(p)); err == nil {
+			return true
+		}
+	}
+	return false
+}
+
+// commonWordCode are ISO 4217 codes that are also words a column's name
+// uses for something else (all_amount, top_price).
+var commonWordCode = map[string]bool{"all": true, "top": true, "cup": true, "try": true, "mop": true, "bam": true}
+
+// camelRe splits camelCase names (totalGbp).
+var camelRe = regexp.MustCompile(`([a-z0-9])([A-Z])`)
 
 // codeName reports whether a column's name says it holds codes, not
 // amounts: an id, a reference or a number of something ("processor_ref",

@@ -210,6 +210,12 @@ func amountFix(c *planast.Cast, examples []any) string {
 	for _, code := range codes {
 		add(code, "")
 	}
+	// a unit after the number ('103.5 kg') is removed when the examples
+	// write one unit alone: several ('kg', 'lbs') need converting, which
+	// no removal does (the units warning says how)
+	if unit := oneUnit(amounts); unit != "" && len(codes) == 0 {
+		add(unit, "")
+	}
 	for _, s := range amounts {
 		for _, r := range s {
 			switch {
@@ -251,6 +257,33 @@ func amountFix(c *planast.Cast, examples []any) string {
 		sep = ""
 	}
 	return fmt.Sprintf("; such values are amounts written for people: %s before the cast, e.g. cast %s; other forms still read as NULL after it, so check that COUNT of the cast equals COUNT of the column%s", strings.Join(said, ", "), x, sep)
+}
+
+// unitAfter is a number with a unit of letters after it ('103.5 kg',
+// '12kg', '3 pcs.'): the unit is the submatch.
+var unitAfter = regexp.MustCompile(`^\s*[-+]?[0-9][0-9.,' ]*\s*(\p{L}{1,5})\.?\s*$`)
+
+// oneUnit is the unit every example with one writes after its number,
+// as the first writes it ('kg' for '103.5 kg' and '12 kg'); "" when none
+// writes one, when they write several (compared ignoring case, as 'KG'
+// and 'kg' are one unit, so the first spelling alone would leave the
+// other), or when it is a currency code.
+func oneUnit(amounts []string) string {
+	unit := ""
+	for _, s := range amounts {
+		m := unitAfter.FindStringSubmatch(s)
+		if m == nil {
+			continue
+		}
+		if _, err := currency.ParseISO(m[1]); err == nil && strings.ToUpper(m[1]) == m[1] {
+			return ""
+		}
+		if unit != "" && m[1] != unit {
+			return ""
+		}
+		unit = m[1]
+	}
+	return unit
 }
 
 // spaceGroups is an amount whose digits are grouped by spaces ('1 234,50').

@@ -97,7 +97,16 @@ func unmarkedFilter(alias string, c *schema.Column, marked, unmarked any) string
 	}
 	m, _ := planast.JSON(marked)
 	filter := fmt.Sprintf(`{"kind": "binary", "op": "!=", "left": %s, "right": {"kind": "literal", "value": %s}}`, col, m)
-	if unmarked != nil && c.Profile.NullFraction == 0 {
+	if list, several := marked.([]any); several {
+		// every spelling of a marked row ('Y', 'yes', '1', 'true')
+		lits := make([]string, len(list))
+		for i, v := range list {
+			j, _ := planast.JSON(v)
+			lits[i] = fmt.Sprintf(`{"kind": "literal", "value": %s}`, j)
+		}
+		filter = fmt.Sprintf(`{"kind": "in", "expr": %s, "list": [%s], "negated": true}`, col, strings.Join(lits, ", "))
+	}
+	if _, several := unmarked.([]any); unmarked != nil && !several && c.Profile.NullFraction == 0 {
 		u, _ := planast.JSON(unmarked)
 		return fmt.Sprintf(`{"kind": "binary", "op": "=", "left": %s, "right": {"kind": "literal", "value": %s}}`, col, u)
 	} else if c.Profile.NullFraction > 0 {

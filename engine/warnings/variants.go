@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strings"
 	"unicode"
+	"unicode/utf8"
 
 	"github.com/nl2sql/nl2sql/engine/emptyrange"
 	"github.com/nl2sql/nl2sql/internal/schema"
@@ -72,14 +73,7 @@ func variantLiteral(snap *schema.Snapshot, q *planast.Query, x, pattern planast.
 	if len(same) == 0 {
 		return ""
 	}
-	variants := same
-	if !hasDigit(lit.Text) {
-		for _, v := range planast.Near(lit.Text, others) {
-			if !hasDigit(v) && samePrefix(lit.Text, v) {
-				variants = append(variants, v)
-			}
-		}
-	}
+	variants := append(same, nearlyAlike(lit.Text, others)...)
 	if len(variants) > maxVariants {
 		variants = variants[:maxVariants]
 	}
@@ -119,6 +113,25 @@ func variantLiteral(snap *schema.Snapshot, q *planast.Query, x, pattern planast.
 	}
 	return fmt.Sprintf(`%s, but the column also stores %s, which differ from %s %s: %s unless the question means those exact spellings; to take every spelling use {"kind": "in", "expr": %s, "list": [%s]%s}`,
 		what, someQuoted(variants), from, how, effect, colJSON, strings.Join(list, ", "), neg)
+}
+
+// nearlyAlike is the values of others spelled nearly alike word
+// (planast.Near), as a misspelling of it: neither holds a digit, both
+// begin alike (samePrefix), and each is three letters or more, as a code
+// of one or two ('CO', 'N') is an abbreviation of its own, not a
+// misspelling ('CO', checked out, offered as a spelling of 'conf' made
+// 1,153 stays confirmed bookings).
+func nearlyAlike(word string, others []string) []string {
+	var out []string
+	if hasDigit(word) || utf8.RuneCountInString(strings.TrimSpace(word)) < 3 {
+		return nil
+	}
+	for _, v := range planast.Near(word, others) {
+		if !hasDigit(v) && samePrefix(word, v) && utf8.RuneCountInString(strings.TrimSpace(v)) >= 3 {
+			out = append(out, v)
+		}
+	}
+	return out
 }
 
 // samePrefix reports whether a and b begin with the same two letters once

@@ -33,23 +33,41 @@ func TestFlag(c *schema.Column) (marked, unmarked any, ok bool) {
 
 // yesNo reads a column's profile as a yes/no flag's: the value that marks
 // a row (1, true, 'Y') and the other one, when the profile saw it; ok is
-// false when the profile lists other values or saw no row marked.
+// false when the profile lists other values or saw no row marked. A
+// column typed by several systems writes its flag several ways ('Y',
+// 'yes', '1', 'true' beside 'N', 'no', '0', blank): marked and unmarked are
+// then the lists ([]any) of each kind's spellings, so that a filter
+// leaves out every spelling of a marked row, not one of them.
 func yesNo(p *schema.ColumnProfile) (marked, unmarked any, ok bool) {
-	if p == nil || !p.AllValues || len(p.SampleValues) > 3 {
+	if p == nil || !p.AllValues || len(p.SampleValues) > maxFlagSpellings {
 		return nil, nil, false
 	}
+	var yes, no []any
 	for _, v := range p.SampleValues {
-		switch yes, known := flagValue(v); {
+		switch y, known := flagValue(v); {
 		case !known:
 			return nil, nil, false
-		case yes:
-			marked = v
+		case y:
+			yes = append(yes, v)
 		default:
-			unmarked = v
+			no = append(no, v)
 		}
 	}
-	return marked, unmarked, marked != nil
+	one := func(vs []any) any {
+		switch len(vs) {
+		case 0:
+			return nil
+		case 1:
+			return vs[0]
+		}
+		return vs
+	}
+	return one(yes), one(no), len(yes) > 0
 }
+
+// maxFlagSpellings bounds the values a yes/no flag may write: the
+// spellings flagValue knows, each in a few letter cases.
+const maxFlagSpellings = 16
 
 // named reports whether a word of name is one of words.
 func named(name string, words []string) bool {

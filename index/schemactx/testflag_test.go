@@ -1,6 +1,7 @@
 package schemactx
 
 import (
+	"fmt"
 	"testing"
 
 	"github.com/nl2sql/nl2sql/internal/schema"
@@ -25,10 +26,13 @@ func TestTestFlag(t *testing.T) {
 		{"latest", []any{int64(0), int64(1)}, nil},
 		{"test_score", []any{int64(3), int64(7)}, nil}, // no flag
 		{"internal_notes", []any{"seed", "vip"}, nil},
+		// several spellings: each that marks a record
+		{"is_test", []any{"", "0", "1", "N", "Y", "false", "no", "true", "yes"}, []any{"1", "Y", "true", "yes"}},
+		{"is_test", []any{"N", "Y", "maybe"}, nil},
 	} {
 		col := schema.Column{Name: c.name, Profile: &schema.ColumnProfile{SampleValues: c.values, AllValues: true}}
 		marked, _, ok := TestFlag(&col)
-		if ok != (c.want != nil) || marked != c.want {
+		if ok != (c.want != nil) || fmt.Sprint(marked) != fmt.Sprint(c.want) {
 			t.Errorf("%s %v: marked %v ok %v, want %v", c.name, c.values, marked, ok, c.want)
 		}
 	}
