@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/nl2sql/nl2sql/engine/multi"
+	"github.com/nl2sql/nl2sql/engine/verified"
 )
 
 // Questions across datasources: engine/multi walks them (its doc.go walks
@@ -120,7 +121,9 @@ func (e *Engine) candidates(ctx context.Context, question string) ([]multi.Candi
 		if ds, err := e.datasource(ctx, id); err != nil {
 			e.log.Warn("datasource offered to the resolver by its description only", "datasource", id, "err", err)
 		} else {
-			c.Tables = multi.TableNames(e.caller(ctx).FilterSnapshot(ds.snap).Tables)
+			visible := e.caller(ctx).FilterSnapshot(ds.snap).Tables
+			c.Tables, c.Columns = multi.TableNames(visible), multi.TableColumnNames(visible)
+			c.Values = verified.NamedValues(ctx, ds.idx, question, e.caller(ctx).Reader(id))
 		}
 		all = append(all, c)
 	}

@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/agnivade/levenshtein"
+	"github.com/nl2sql/nl2sql/internal/plural"
 )
 
 // Nearest returns the candidate closest to name by Levenshtein distance,
@@ -49,7 +50,9 @@ func Near(name string, cands []string) []string {
 		d := levenshtein.ComputeDistance(lname, strings.ToLower(cand))
 		close := d <= 2 && 2*d <= n
 		abbrev := d > 0 && d == len([]rune(cand))-n && d <= n && n >= 3
-		if close || abbrev {
+		// one number of the other ('delivery', 'deliveries': three edits)
+		number := d > 0 && n >= 3 && plural.Singular(lname) == plural.Singular(strings.ToLower(cand))
+		if close || abbrev || number {
 			found = append(found, near{cand, d, levenshtein.ComputeDistance(name, cand)})
 		}
 	}

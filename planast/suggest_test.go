@@ -205,6 +205,10 @@ func TestNearest(t *testing.T) {
 		// a value typed in lower case meant the lower-case one: "Paid" is
 		// as near once case is ignored, and holds other rows
 		{"payd", []string{"Paid", "cancelled", "paid", "paid ", "payed"}, "paid"},
+		// one number for the other, three edits apart: a table named in
+		// the singular (an access pattern, a plan) meant the plural one
+		{"delivery", []string{"deliveries", "members"}, "deliveries"},
+		{"coop.main.Category", []string{"coop.main.categories", "coop.main.crops"}, "coop.main.categories"},
 	}
 	for _, tc := range cases {
 		if got := planast.Nearest(tc.name, tc.cands); got != tc.want {

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -69,22 +70,28 @@ const (
 
 // Candidate is a datasource the caller reaches. Tables is empty when the
 // datasource cannot be opened now (it is still offered by its description;
-// picking it then fails with its error).
+// picking it then fails with its error). Columns (the names of its
+// columns) and Values (the values of the question it holds, found by its
+// value index) rank it too but are not shown to the resolver: a question
+// phrased by a column ("which members have no email?") or a value ("the
+// total weight of apples") named no table, and the datasource that
+// holds them ranked last or not at all.
 type Candidate struct {
 	ID, Description string
 	Tables          []string
+	Columns, Values []string `json:"-"`
 	Score           float64
 }
 
 // Shortlist ranks the candidates against the question (Rank over the
-// description and table names) and keeps the best MaxCandidates, each with
-// its score.
+// description, table and column names, and the question's values each
+// holds) and keeps the best MaxCandidates, each with its score.
 func Shortlist(question string, cands []Candidate) []Candidate {
 	docs := map[string]string{}
 	byID := map[string]Candidate{}
 	for _, c := range cands {
 		byID[c.ID] = c
-		docs[c.ID] = c.Description + " " + strings.Join(c.Tables, " ")
+		docs[c.ID] = c.Description + " " + strings.Join(c.Tables, " ") + " " + strings.Join(c.Columns, " ") + " " + strings.Join(c.Values, " ")
 	}
 	var out []Candidate
 	for _, r := range Rank(question, docs) {
@@ -95,6 +102,18 @@ func Shortlist(question string, cands []Candidate) []Candidate {
 		}
 	}
 	return out
+}
+
+// TableColumnNames lists the distinct column names of tables, sorted.
+func TableColumnNames(tables []schema.Table) []string {
+	var names []string
+	for _, t := range tables {
+		for _, c := range t.Columns {
+			names = append(names, c.Name)
+		}
+	}
+	sort.Strings(names)
+	return slices.Compact(names)
 }
 
 // TableNames lists table names, sorted, at most MaxPromptTables.

@@ -28,11 +28,15 @@ func TestPlanInputAndHTMLHandover(t *testing.T) {
 		{filepath.Join(dir, "missing.json"), engine.CodeInvalidRequest},
 		{dir, engine.CodeInvalidRequest}, // a directory opens, then fails to read
 		{big, "PLAN_TOO_LARGE"},
+		{"", engine.CodeInvalidRequest}, // a $(…) that printed nothing
 	} {
 		_, err := runCLI("plan", "run", "--db", db, "--storage", state, c.file)
 		var ee *engine.Error
 		if !errors.As(err, &ee) || ee.Code != c.code || ee.Hint == "" {
 			t.Errorf("plan run %s: %v, want %s with a hint", filepath.Base(c.file), err, c.code)
+		}
+		if c.file == "" && (ee == nil || !strings.Contains(ee.Msg, "empty")) {
+			t.Errorf("plan run of an empty argument: %v, want it said to be empty", err)
 		}
 	}
 	page := filepath.Join(dir, "view.html")

@@ -306,6 +306,11 @@ func schemaCmd(logger *slog.Logger) *cobra.Command {
 
 func readInput(stdin io.Reader, name string) ([]byte, error) {
 	var r io.Reader = stdin
+	if strings.TrimSpace(name) == "" {
+		// an empty argument, most often a $(…) that printed nothing
+		return nil, &engine.Error{Code: engine.CodeInvalidRequest, Msg: "the plan argument is empty",
+			Hint: "give the path of a JSON plan file, - to read the plan from stdin, or the plan's JSON itself"}
+	}
 	if name != "-" {
 		f, err := os.Open(name)
 		if err != nil && strings.HasPrefix(strings.TrimSpace(name), "{") {

@@ -88,7 +88,13 @@ func OpenPostgres(ctx context.Context, id, dsn string, opts source.Options) (*Po
 	opts = opts.WithDefaults()
 	cfg, err := pgxpool.ParseConfig(dsn)
 	if err != nil {
-		return nil, source.Errorf(source.CodeUnavailable, err, dsnHint, "the connection string does not parse")
+		msg := "the connection string does not parse"
+		if scheme, _, ok := strings.Cut(dsn, "://"); ok && scheme != "postgres" && scheme != "postgresql" {
+			// the DSN is never shown (it may hold a password); its
+			// scheme is no secret and is what a typo most often breaks
+			msg += fmt.Sprintf(": its scheme is %q, where PostgreSQL's is \"postgres\" (or \"postgresql\")", scheme)
+		}
+		return nil, source.Errorf(source.CodeUnavailable, err, dsnHint, "%s", msg)
 	}
 	cfg.MaxConns = source.QueryConns
 	cfg.ConnConfig.MaxProtocolMessageBodyLen = pgMaxMessageBytes

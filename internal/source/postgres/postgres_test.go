@@ -21,6 +21,9 @@ func TestOpenPostgresUnavailable(t *testing.T) {
 		name, dsn, msg string
 	}{
 		{"does not parse", "postgres://a b:%zz@/", "does not parse"},
+		// a typo in the scheme is named (the rest of the DSN, which may
+		// hold a password, is not)
+		{"scheme typo", "postgress://u:pw_secret@127.0.0.1:5432/x", `its scheme is "postgress"`},
 		{"no server", "postgres://nobody@127.0.0.1:1/x?sslmode=disable&connect_timeout=2", "nothing accepts connections"},
 		// postgres:// alone leads to the local socket, which a user who
 		// meant localhost:5432 must be told
