@@ -69,6 +69,9 @@ func SnapshotText(s *schema.Snapshot) string {
 			if marked, _, ok := schemactx.DeletedMark(&c); ok {
 				line += "  (" + schemactx.DeletedNote(&c, marked) + ")"
 			}
+			if extra, ok := schemactx.RepeatedIDs(&t, &c); ok {
+				line += "  (" + schemactx.RepeatedIDsNote(extra) + ")"
+			}
 			if c.Comment != "" {
 				// the schema's own words: quoted, as stored text is
 				line += "  note " + cellfmt.Quote(planast.Truncate(c.Comment, 200))

@@ -3,6 +3,7 @@ package warnings
 import (
 	"fmt"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -11,10 +12,10 @@ import (
 	"github.com/nl2sql/nl2sql/planast"
 )
 
-// numericDate is a date written with two-digit day and month and a
-// four-digit year, in either order: 27/02/2025, 02.27.2025, 27-02-2025,
-// with a time after it or not (27.02.2025 08:15).
-var numericDate = regexp.MustCompile(`^([0-9]{2})([/.-])([0-9]{2})([/.-])([0-9]{4})([ T].*)?$`)
+// numericDate is a date written with day and month of one or two digits
+// and a four-digit year, in either order: 27/02/2025, 02.27.2025,
+// 27-02-2025, 9/9/2025, with a time after it or not (27.02.2025 08:15).
+var numericDate = regexp.MustCompile(`^([0-9]{1,2})([/.-])([0-9]{1,2})([/.-])([0-9]{4})([ T].*)?$`)
 
 // yearFirstDate is a date written year first with slashes or dots:
 // 2025/02/27, 2025.02.27, with a time after it or not.
@@ -72,7 +73,7 @@ func reorderedDate(x planast.Expr, to planast.CastType, ex any, p *schema.Column
 	}
 	first, _ := strconv.Atoi(m[1])
 	second, _ := strconv.Atoi(m[3])
-	day, month, which := 1, 4, "the first as the day"
+	dayFirst, which := true, "the first as the day"
 	cn, _ := p.CastNull(planast.CastDate)
 	counted := fmt.Sprintf("%d values write the day first (a first part over 12) and %d the month first", cn.DayFirst, cn.MonthFirst)
 	switch {
@@ -80,49 +81,91 @@ func reorderedDate(x planast.Expr, to planast.CastType, ex any, p *schema.Column
 		// the column's own values decide, not the one example: 638 with
 		// a second part over 12 and none with a first made a day-first
 		// default read every ambiguous US date wrong
-		day, month, which = 4, 1, "the second as the day, as the column writes it: "+counted
+		dayFirst, which = false, "the second as the day, as the column writes it: "+counted
 	case cn.DayFirst > 0:
 		which += ", as the column writes it: " + counted
 	case second > 12 && first <= 12:
-		day, month, which = 4, 1, fmt.Sprintf("the second as the day, as %s shows", example(s, planast.TypeText))
+		dayFirst, which = false, fmt.Sprintf("the second as the day, as %s shows", example(s, planast.TypeText))
 	case first > 12:
 		which = fmt.Sprintf("the first as the day, as %s shows", example(s, planast.TypeText))
 	default:
-		which += fmt.Sprintf(` (%s could be either: if the data writes the month first, swap SUBSTR's starts %d and %d in the last WHEN)`, example(s, planast.TypeText), 1, 4)
+		which += fmt.Sprintf(` (%s could be either: if the data writes the month first, swap the day and the month in the WHENs that read both parts as 12 or less)`, example(s, planast.TypeText))
 	}
 	sub := func(from, n int) string {
 		return fmt.Sprintf(`{"kind": "func", "name": "SUBSTR", "args": [%s, {"kind": "literal", "value": %d}, {"kind": "literal", "value": %d}]}`, col, from, n)
 	}
-	dash := `{"kind": "literal", "value": "-"}`
-	// a timestamp keeps what follows the date (' 08:15'): a date reads
-	// the ten characters alone
-	rest, kept := "", ""
-	if to == planast.CastTimestamp {
-		rest = fmt.Sprintf(`, {"kind": "func", "name": "SUBSTR", "args": [%s, {"kind": "literal", "value": 11}]}`, col)
-		kept = " (the time after the date kept)"
+	// a part of one digit ('9/9/2025') is padded to two
+	part := func(from, n int) string {
+		if n == 2 {
+			return sub(from, 2)
+		}
+		return fmt.Sprintf(`{"kind": "func", "name": "CONCAT", "args": [%s, %s]}`, lit("0"), sub(from, 1))
 	}
-	iso := func(day, month int) string {
-		return fmt.Sprintf(`{"kind": "func", "name": "CONCAT", "args": [%s, %s, %s, %s, %s%s]}`, sub(7, 4), dash, sub(month, 2), dash, sub(day, 2), rest)
-	}
-	// every separator: a column typed by several hands writes
-	// '15/02/2024' beside '08-18-2024', and the profile's counts of day
-	// and month first are over all of them
 	like := func(p string) string {
 		return fmt.Sprintf(`{"kind": "like", "expr": %s, "pattern": {"kind": "literal", "value": %q}}`, col, p)
 	}
-	shape := "NN/NN/YYYY"
-	shaped := fmt.Sprintf(`{"kind": "binary", "op": "or", "left": {"kind": "binary", "op": "or", "left": %s, "right": %s}, "right": %s}`, like("__/__/____%"), like("__.__.____%"), like("__-__-____%"))
-	dayAt := func(at int) string {
-		return fmt.Sprintf(`{"kind": "binary", "op": "and", "left": %s, "right": {"kind": "binary", "op": ">", "left": {"kind": "cast", "type": "integer", "expr": %s}, "right": {"kind": "literal", "value": 12}}}`, shaped, sub(at, 2))
+	or := func(xs ...string) string {
+		x := xs[0]
+		for _, y := range xs[1:] {
+			x = fmt.Sprintf(`{"kind": "binary", "op": "or", "left": %s, "right": %s}`, x, y)
+		}
+		return x
 	}
-	ambiguous := fmt.Sprintf(`{"when": %s, "then": %s}`, shaped, iso(day, month))
-	if whens, said := bySeparator(cn.Orders, like, iso); whens != "" {
-		// a separator no value showed the order of keeps the majority's
-		ambiguous, which = whens+", "+ambiguous, said
+	// the shapes the column writes (the profile's; two-digit parts alone
+	// when it did not say), each read by the positions of its parts: a
+	// column typed by several hands writes '15/02/2024' beside
+	// '08-18-2024' and '3/7/2024'
+	var whens []string
+	oneDigit := false
+	for _, sh := range schema.DateShapes {
+		if len(cn.Shapes) == 0 && sh.Name != schema.DateShapes[0].Name || len(cn.Shapes) > 0 && !slices.Contains(cn.Shapes, sh.Name) {
+			continue
+		}
+		oneDigit = oneDigit || sh.First == 1 || sh.Second == 1
+		a, b := sh.First, sh.Second
+		pattern := func(sep string) string {
+			return strings.Repeat("_", a) + sep + strings.Repeat("_", b) + sep + "____%"
+		}
+		shaped := or(like(pattern("/")), like(pattern(".")), like(pattern("-")))
+		iso := func(dayFirst bool) string {
+			// a timestamp keeps what follows the date (' 08:15'): a date
+			// reads the date alone
+			rest := ""
+			if to == planast.CastTimestamp {
+				rest = fmt.Sprintf(`, {"kind": "func", "name": "SUBSTR", "args": [%s, {"kind": "literal", "value": %d}]}`, col, a+b+7)
+			}
+			day, month := part(1, a), part(a+2, b)
+			if !dayFirst {
+				day, month = month, day
+			}
+			return fmt.Sprintf(`{"kind": "func", "name": "CONCAT", "args": [%s, %s, %s, %s, %s%s]}`, sub(a+b+3, 4), lit("-"), month, lit("-"), day, rest)
+		}
+		over12 := func(at int) string {
+			return fmt.Sprintf(`{"kind": "binary", "op": "and", "left": %s, "right": {"kind": "binary", "op": ">", "left": {"kind": "cast", "type": "integer", "expr": %s}, "right": {"kind": "literal", "value": 12}}}`, shaped, sub(at, 2))
+		}
+		if a == 2 {
+			whens = append(whens, fmt.Sprintf(`{"when": %s, "then": %s}`, over12(1), iso(true)))
+		}
+		if b == 2 {
+			whens = append(whens, fmt.Sprintf(`{"when": %s, "then": %s}`, over12(a+2), iso(false)))
+		}
+		if ws, said := bySeparator(cn.Orders, func(sep string) string { return like(pattern(sep)) }, iso); ws != "" {
+			// a separator no value showed the order of keeps the majority's
+			whens = append(whens, ws)
+			which = said
+		}
+		whens = append(whens, fmt.Sprintf(`{"when": %s, "then": %s}`, shaped, iso(dayFirst)))
 	}
-	read := fmt.Sprintf(`{"kind": "cast", "type": %q, "expr": {"kind": "case", "whens": [{"when": %s, "then": %s}, {"when": %s, "then": %s}, %s, %s], "else": %s}}`,
-		to, dayAt(1), iso(1, 4), dayAt(4), iso(4, 1), ambiguous, yearFirst, col)
-	return read, fmt.Sprintf(`the %s ones (with slashes, dots or dashes) reordered into ISO%s, reading a part over 12 as the day and, where both are 12 or less, %s; the ____/__/__ and ____.__.__ ones with their separators made dashes`, shape, kept, which)
+	kept := ""
+	if to == planast.CastTimestamp {
+		kept = " (the time after the date kept)"
+	}
+	seps := "with slashes, dots or dashes"
+	if oneDigit {
+		seps += "; a day or month of one digit, as in 9/9/2025, padded"
+	}
+	read := fmt.Sprintf(`{"kind": "cast", "type": %q, "expr": {"kind": "case", "whens": [%s, %s], "else": %s}}`, to, strings.Join(whens, ", "), yearFirst, col)
+	return read, fmt.Sprintf(`the NN/NN/YYYY ones (%s) reordered into ISO%s, reading a part over 12 as the day and, where both are 12 or less, %s; the ____/__/__ and ____.__.__ ones with their separators made dashes`, seps, kept, which)
 }
 
 // bySeparator writes the WHENs that read a date whose parts are both 12
@@ -131,7 +174,7 @@ func reorderedDate(x planast.Expr, to planast.CastType, ex any, p *schema.Column
 // order for the column read '03.04.2024' or '03/04/2024' in the wrong
 // month), and says so; "" when they agree. A separator with no count
 // (no part over 12) is left to the caller's WHEN after these.
-func bySeparator(orders []schema.DateOrder, like func(string) string, iso func(day, month int) string) (whens, said string) {
+func bySeparator(orders []schema.DateOrder, like func(sep string) string, iso func(dayFirst bool) string) (whens, said string) {
 	monthFirst := func(o schema.DateOrder) bool { return o.MonthFirst > o.DayFirst }
 	mixed := false
 	for _, o := range orders[min(1, len(orders)):] {
@@ -142,11 +185,11 @@ func bySeparator(orders []schema.DateOrder, like func(string) string, iso func(d
 	}
 	var ws, parts []string
 	for _, o := range orders {
-		day, month, order := 1, 4, "day"
+		order := "day"
 		if monthFirst(o) {
-			day, month, order = 4, 1, "month"
+			order = "month"
 		}
-		ws = append(ws, fmt.Sprintf(`{"when": %s, "then": %s}`, like("__"+o.Sep+"__"+o.Sep+"____%"), iso(day, month)))
+		ws = append(ws, fmt.Sprintf(`{"when": %s, "then": %s}`, like(o.Sep), iso(!monthFirst(o))))
 		parts = append(parts, fmt.Sprintf("those with %q the %s first (%d values with a first part over 12, %d with a second)", o.Sep, order, o.DayFirst, o.MonthFirst))
 	}
 	return strings.Join(ws, ", "), "each the way its separator writes: " + strings.Join(parts, ", ")

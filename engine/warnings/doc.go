@@ -18,13 +18,16 @@
 // column that writes some value several ways: nearGroups), and a GROUP BY that splits them or a
 // COUNT(DISTINCT) that counts each (splitGroups), casts and text comparisons of text dates in several
 // forms (mixedWarnings, textDateFilters, with the expression that reads
-// them: dateFix), a reading by the written day of text timestamps whose
+// them: dateFix, which reads a day or month of one digit, and each
+// separator in the order it writes), a reading by the written day of text timestamps whose
 // UTC offsets put some on another day in UTC (offsetDays, with the
 // expression for days in UTC), a comparison as text of a text column of
 // numbers or amounts (textAmountFilters), an order_by on text dates in
 // several forms (textDateOrders, with the reading by date or time), a SUM or AVG of amounts in several
 // currencies or of a measure in several units (weight beside weight_unit:
-// mixedCurrencies), a division by a column that holds 0
+// mixedCurrencies, over the one column whose values make the sum: a CASE
+// counting rows, a count or an amount named in one currency is no mix),
+// a decimal comma removed by a cast's REPLACE (CastProbe), a division by a column that holds 0
 // (zeroDivisors), a case-sensitive LIKE that misses stored spellings for
 // their case alone (likeCaseMisses), an AVG whose values have more digits
 // than a double carries (inexactAverages), a POSITION searching a literal

@@ -257,6 +257,9 @@ func writeTable(b *strings.Builder, snap *schema.Snapshot, t schema.Table) {
 		if marked, _, ok := DeletedMark(&c); ok {
 			b.WriteString(" (" + DeletedNote(&c, marked) + ")")
 		}
+		if extra, ok := RepeatedIDs(&t, &c); ok {
+			b.WriteString(" (" + RepeatedIDsNote(extra) + ")")
+		}
 		if c.Comment != "" {
 			b.WriteString(" note " + jsonString(planast.Truncate(c.Comment, MaxNoteBytes)))
 		}

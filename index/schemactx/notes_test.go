@@ -154,3 +154,32 @@ func TestSchemaContextCountsCopiedRows(t *testing.T) {
 		t.Errorf("context:\n%s", got)
 	}
 }
+
+// The threat: a payments feed re-sent three payments (new payment_id,
+// same gateway transaction id), and a planner reading only the schema
+// summed them twice: nothing said the gateway id, which names one
+// payment each, repeats. The context says how many rows repeat such an
+// identifier; a foreign key (each payment of one guest), a column that
+// repeats by nature and one that never repeats say nothing.
+func TestSchemaContextNamesRepeatedIdentifiers(t *testing.T) {
+	rows := int64(100)
+	snap := &schema.Snapshot{Datasource: "fin", Tables: []schema.Table{
+		{Schema: "main", Name: "guests", RowCount: &rows, PrimaryKey: []string{"id"}, Columns: []schema.Column{{Name: "id", Type: planast.TypeInteger}}},
+		{Schema: "main", Name: "payments", RowCount: &rows, PrimaryKey: []string{"payment_id"},
+			ForeignKeys: []schema.ForeignKey{{Columns: []string{"guest_ref_id"}, RefTable: "guests", RefColumns: []string{"id"}}},
+			Columns: []schema.Column{
+				{Name: "payment_id", Type: planast.TypeInteger, Profile: &schema.ColumnProfile{DistinctCount: 100}},
+				{Name: "gateway_txn_id", Type: planast.TypeText, Profile: &schema.ColumnProfile{DistinctCount: 97}},
+				{Name: "guest_ref_id", Type: planast.TypeInteger, Profile: &schema.ColumnProfile{DistinctCount: 95}},
+				{Name: "batch_no", Type: planast.TypeText, Profile: &schema.ColumnProfile{DistinctCount: 12}},
+				{Name: "receipt_no", Type: planast.TypeText, Profile: &schema.ColumnProfile{DistinctCount: 100}},
+			}},
+	}}
+	got := SchemaContext(snap)
+	if !strings.Contains(got, "gateway_txn_id text (nearly unique: 3 rows repeat another row's value") {
+		t.Errorf("context does not name the repeated gateway ids:\n%s", got)
+	}
+	if n := strings.Count(got, "nearly unique"); n != 1 {
+		t.Errorf("%d columns are said to repeat an identifier, want the gateway id alone (not the foreign key, the batch or the receipt):\n%s", n, got)
+	}
+}

@@ -64,8 +64,10 @@ type Relation struct {
 // shape a plan can reorder into ISO, and an example of each kind
 // (CastNulls.Reorderable, ReorderableExample, OtherExample). 9: the rows
 // that repeat another exactly (Table.DuplicateRows). 10: those day-first
-// and month-first counts for each separator (CastNulls.Orders).
-const ProfileFormat = 10
+// and month-first counts for each separator (CastNulls.Orders). 11: dates
+// whose day or month is one digit ('9/9/2025') counted too, and the
+// shapes seen (CastNulls.Shapes).
+const ProfileFormat = 11
 
 // Table is one table or view. Schema is the engine's schema name ("main" for
 // SQLite and DuckDB's default, "public" for PostgreSQL's).
@@ -177,6 +179,8 @@ type CastNulls struct {
 	// '03/20/2024' month first, and its ambiguous dates ('03.04.2024',
 	// '03/04/2024') are read each the way its separator writes.
 	Orders []DateOrder `json:"orders,omitempty"`
+	// Shapes names the DateShapes some value is written in.
+	Shapes []string `json:"shapes,omitempty"`
 	// Reorderable counts, for a cast to date, the values shaped
 	// NN/NN/YYYY or YYYY/NN/NN (slashes, dots or dashes), alone or with a
 	// time after them: those a plan can reorder into ISO with SUBSTR and
@@ -189,6 +193,19 @@ type CastNulls struct {
 	ReorderableExample any   `json:"reorderable_example,omitempty"`
 	OtherExample       any   `json:"other_example,omitempty"`
 }
+
+// DateShape is a shape of date written day and month first (in either
+// order) with a four-digit year: each part of one or two digits
+// ('03/20/2024', '3/20/2024', '20/3/2024', '9/9/2025'), with slashes,
+// dots or dashes. Name is as CastNulls.Shapes lists it.
+type DateShape struct {
+	Name          string
+	First, Second int // the parts' lengths
+}
+
+// DateShapes are the shapes a plan can reorder into ISO with SUBSTR and
+// CONCAT, padding a part of one digit.
+var DateShapes = []DateShape{{"NN/NN/YYYY", 2, 2}, {"N/NN/YYYY", 1, 2}, {"NN/N/YYYY", 2, 1}, {"N/N/YYYY", 1, 1}}
 
 // DateOrder counts, for one separator, the dates of a text column whose
 // first part (DayFirst) or second (MonthFirst) is over 12.

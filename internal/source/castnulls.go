@@ -125,17 +125,41 @@ func CountCastNulls(ctx context.Context, d render.Dialect, tbl string, t *schema
 				// a part over 12 is the day: compared as text, which reads
 				// any value on every engine (a cast would fail PostgreSQL's
 				// query on 'n/a')
-				over12 := func(at int, sep string) string {
-					return fmt.Sprintf("count(CASE WHEN substr(%[1]s, 3, 1) = '%[3]s' AND substr(%[1]s, 6, 1) = '%[3]s' AND substr(%[1]s, %[2]d, 2) BETWEEN '13' AND '31' THEN 1 END)", bad, at, sep)
+				// each shape of date with its parts in either order, its
+				// separators at the parts' ends, alike, and a time after
+				// the year or nothing
+				shape := func(sh schema.DateShape, seps string) string {
+					at, end := sh.First+1, sh.First+sh.Second+2
+					return fmt.Sprintf("substr(%[1]s, %[2]d, 1) IN (%[4]s) AND substr(%[1]s, %[3]d, 1) = substr(%[1]s, %[2]d, 1) AND (length(%[1]s) = %[5]d OR substr(%[1]s, %[6]d, 1) IN (' ', 'T'))",
+						bad, at, end, seps, end+4, end+5)
 				}
-				// by separator: one column may write each its own way
+				anySep := func(sh schema.DateShape) string { return shape(sh, "'/', '.', '-'") }
+				// a part of two digits over 12 is the day: compared as
+				// text, which reads any value on every engine (a cast would
+				// fail PostgreSQL's query on 'n/a'); by separator, as one
+				// column may write each its own way
 				for _, sep := range dateSeps {
-					items = append(items, over12(1, sep), over12(4, sep))
+					var first, second []string
+					for _, sh := range schema.DateShapes {
+						if sh.First == 2 {
+							first = append(first, fmt.Sprintf("(%s AND substr(%s, 1, 2) BETWEEN '13' AND '31')", shape(sh, "'"+sep+"'"), bad))
+						}
+						if sh.Second == 2 {
+							second = append(second, fmt.Sprintf("(%s AND substr(%s, %d, 2) BETWEEN '13' AND '31')", shape(sh, "'"+sep+"'"), bad, sh.First+2))
+						}
+					}
+					items = append(items, "count(CASE WHEN "+strings.Join(first, " OR ")+" THEN 1 END)", "count(CASE WHEN "+strings.Join(second, " OR ")+" THEN 1 END)")
 				}
 				// the shapes a plan reorders into ISO (engine/warnings'
-				// date fix), and the least of each kind
+				// date fix), each counted, and the least of each kind
 				// with a time after the date or not ('27.02.2025 08:15')
-				shaped := fmt.Sprintf("(length(%[1]s) = 10 OR substr(%[1]s, 11, 1) IN (' ', 'T')) AND (substr(%[1]s, 3, 1) IN ('/', '.', '-') AND substr(%[1]s, 6, 1) = substr(%[1]s, 3, 1) OR substr(%[1]s, 5, 1) IN ('/', '.') AND substr(%[1]s, 8, 1) = substr(%[1]s, 5, 1))", bad)
+				var shapes []string
+				for _, sh := range schema.DateShapes {
+					items = append(items, fmt.Sprintf("count(CASE WHEN %s THEN 1 END)", anySep(sh)))
+					shapes = append(shapes, "("+anySep(sh)+")")
+				}
+				shapes = append(shapes, fmt.Sprintf("((length(%[1]s) = 10 OR substr(%[1]s, 11, 1) IN (' ', 'T')) AND substr(%[1]s, 5, 1) IN ('/', '.') AND substr(%[1]s, 8, 1) = substr(%[1]s, 5, 1))", bad))
+				shaped := strings.Join(shapes, " OR ")
 				items = append(items, fmt.Sprintf("count(CASE WHEN %[1]s THEN 1 END), min(CASE WHEN %[1]s THEN %[2]s END%[3]s), min(CASE WHEN NOT (%[1]s) AND trim(%[2]s) <> '' THEN %[2]s END%[3]s)", shaped, bad, textOrder))
 			}
 			want = append(want, counted{i, to})
@@ -182,6 +206,12 @@ func CountCastNulls(ctx context.Context, d render.Dialect, tbl string, t *schema
 					cn.DayFirst += o.DayFirst
 					cn.MonthFirst += o.MonthFirst
 				}
+			}
+			for _, sh := range schema.DateShapes {
+				if n, _ := row[at].(int64); n > 0 {
+					cn.Shapes = append(cn.Shapes, sh.Name)
+				}
+				at++
 			}
 			cn.Reorderable, _ = row[at].(int64)
 			if cn.Reorderable > 0 { // else every value is of another form: InvalidExample

@@ -2632,8 +2632,8 @@ var mutations = []mutation{
 	{
 		Name: "date-fix-swaps-day-and-month",
 		File: "engine/warnings/datefix.go",
-		Old:  "sub(month, 2), dash, sub(day, 2)",
-		New:  "sub(day, 2), dash, sub(month, 2)",
+		Old:  "sub(a+b+3, 4), lit(\"-\"), month, lit(\"-\"), day, rest)",
+		New:  "sub(a+b+3, 4), lit(\"-\"), day, lit(\"-\"), month, rest)",
 		Pkgs: []string{"./engine"}, Run: "TestCastOfDatesInAnotherFormHasAFix|TestExtremeOfTextDatesInManyFormsIsNamed",
 	},
 	{
@@ -2982,8 +2982,8 @@ var mutations = []mutation{
 	{
 		Name: "date-fix-one-order-for-all",
 		File: "engine/warnings/datefix.go",
-		Old:  "to, dayAt(1), iso(1, 4), dayAt(4), iso(4, 1), ambiguous, yearFirst, col)",
-		New:  "to, dayAt(1), iso(day, month), dayAt(4), iso(day, month), ambiguous, yearFirst, col)",
+		Old:  "over12(a+2), iso(false)))",
+		New:  "over12(a+2), iso(dayFirst)))",
 		Pkgs: []string{"./engine"}, Run: "TestDatesInBothOrdersAreReadByTheirDay",
 	},
 	{
@@ -3122,8 +3122,8 @@ var mutations = []mutation{
 	{
 		Name: "year-first-dates-unread",
 		File: "engine/warnings/datefix.go",
-		Old:  "dayAt(4), iso(4, 1), ambiguous, yearFirst, col)",
-		New:  "dayAt(4), iso(4, 1), ambiguous, `{\"when\": {\"kind\": \"literal\", \"value\": false}, \"then\": {\"kind\": \"literal\", \"value\": null}}`, col)",
+		Old:  "strings.Join(whens, \", \"), yearFirst, col)",
+		New:  "strings.Join(whens, \", \"), `{\"when\": {\"kind\": \"literal\", \"value\": false}, \"then\": {\"kind\": \"literal\", \"value\": null}}`, col)",
 		Pkgs: []string{"./engine"}, Run: "TestDayFirstAndYearFirstDatesAreReadTogether",
 	},
 	{
@@ -3276,8 +3276,8 @@ var mutations = []mutation{
 	{
 		Name: "date-order-not-profiled",
 		File: "internal/source/castnulls.go",
-		Old:  "items = append(items, over12(1, sep), over12(4, sep))",
-		New:  "items = append(items, \"0\", \"0\"+over12(4, sep)[:0])",
+		Old:  "items = append(items, \"count(CASE WHEN \"+strings.Join(first, \" OR \")+\" THEN 1 END)\", \"count(CASE WHEN \"+strings.Join(second, \" OR \")+\" THEN 1 END)\")",
+		New:  "items = append(items, \"0\", \"0\"+strings.Join(first, \"\")[:0]+strings.Join(second, \"\")[:0])",
 		Pkgs: []string{"./engine"}, Run: "TestDateFixReadsAmbiguousDatesTheWayTheColumnWrites",
 	},
 	{
@@ -3521,8 +3521,8 @@ var mutations = []mutation{
 	{
 		Name: "castnulls-reorderable-shape-uncounted",
 		File: "internal/source/castnulls.go",
-		Old:  "shaped := fmt.Sprintf(\"(length(%[1]s) = 10 OR",
-		New:  "shaped := fmt.Sprintf(\"(length(%[1]s) = 11 OR",
+		Old:  "(length(%[1]s) = %[5]d OR",
+		New:  "(length(%[1]s) = %[5]d + 1 OR",
 		Pkgs: []string{"./engine"}, Run: "TestDateFixSaysWhichFormsItLeavesUnread",
 	},
 	{
@@ -3808,9 +3808,9 @@ var mutations = []mutation{
 	{
 		Name: "date-fix-one-separator",
 		File: "engine/warnings/datefix.go",
-		Old:  `like("__.__.____%"), like("__-__-____%"))`,
-		New:  `like("__.__.____%"), like("__/__/____%"))`,
-		Pkgs: []string{"./engine"}, Run: "TestDateFixReadsEverySeparator",
+		Old:  "shaped := or(like(pattern(\"/\")), like(pattern(\".\")), like(pattern(\"-\")))",
+		New:  "shaped := or(like(pattern(\".\")), like(pattern(\".\")), like(pattern(\"-\")))",
+		Pkgs: []string{"./engine"}, Run: "TestDateFixReadsEverySeparator|TestDateFixReadsAmbiguousDatesTheWayTheColumnWrites|TestDateFixReadsDaysAndMonthsOfOneDigit",
 	},
 	{
 		Name: "test-flag-never-marks",
@@ -4004,8 +4004,8 @@ var mutations = []mutation{
 	{
 		Name: "date-fix-drops-the-time",
 		File: "engine/warnings/datefix.go",
-		Old:  "\tif to == planast.CastTimestamp {\n\t\trest = ",
-		New:  "\tif to == \"never\" {\n\t\trest = ",
+		Old:  "\t\t\tif to == planast.CastTimestamp {\n\t\t\t\trest = ",
+		New:  "\t\t\tif to == \"never\" {\n\t\t\t\trest = ",
 		Pkgs: []string{"./engine"}, Run: "TestOrderByTextDatesInSeveralFormsIsNamed",
 	},
 	{
@@ -4186,15 +4186,15 @@ var mutations = []mutation{
 	{
 		Name: "one-order-for-every-separator",
 		File: "engine/warnings/datefix.go",
-		Old:  "bySeparator(cn.Orders, like, iso)",
-		New:  "bySeparator(nil, like, iso)",
+		Old:  "bySeparator(cn.Orders, func(sep string)",
+		New:  "bySeparator(nil, func(sep string)",
 		Pkgs: []string{"./engine"}, Run: "TestDateFixReadsEachSeparatorTheWayItWrites",
 	},
 	{
 		Name: "separators-counted-together",
 		File: "internal/source/castnulls.go",
-		Old:  "substr(%[1]s, 3, 1) = '%[3]s' AND substr(%[1]s, 6, 1) = '%[3]s' AND",
-		New:  "substr(%[1]s, 3, 1) IN ('/', '.', '-') AND substr(%[1]s, 6, 1) = substr(%[1]s, 3, 1) AND '%[3]s' <> '' AND",
+		Old:  "first = append(first, fmt.Sprintf(\"(%s AND substr(%s, 1, 2) BETWEEN '13' AND '31')\", shape(sh, \"'\"+sep+\"'\"), bad))",
+		New:  "first = append(first, fmt.Sprintf(\"(%s AND substr(%s, 1, 2) BETWEEN '13' AND '31')\", anySep(sh), bad))",
 		Pkgs: []string{"./engine"}, Run: "TestDateFixReadsEachSeparatorTheWayItWrites",
 	},
 	{
@@ -4322,5 +4322,40 @@ var mutations = []mutation{
 		Old:  "\tif strings.TrimSpace(name) == \"\" {\n",
 		New:  "\tif false {\n",
 		Pkgs: []string{"./internal/app/cli"}, Run: "TestPlanInputAndHTMLHandover",
+	},
+	{
+		Name: "one-digit-dates-unread",
+		File: "engine/warnings/datefix.go",
+		Old:  "if len(cn.Shapes) == 0 && sh.Name != schema.DateShapes[0].Name || len(cn.Shapes) > 0 && !slices.Contains(cn.Shapes, sh.Name) {",
+		New:  "if sh.Name != schema.DateShapes[0].Name && !slices.Contains(cn.Shapes, \"\") {",
+		Pkgs: []string{"./engine"}, Run: "TestDateFixReadsDaysAndMonthsOfOneDigit",
+	},
+	{
+		Name: "one-digit-shapes-unprofiled",
+		File: "internal/source/castnulls.go",
+		Old:  "items = append(items, fmt.Sprintf(\"count(CASE WHEN %s THEN 1 END)\", anySep(sh)))",
+		New:  "items = append(items, fmt.Sprintf(\"count(CASE WHEN %s AND 1 = 0 THEN 1 END)\", anySep(sh)))",
+		Pkgs: []string{"./engine"}, Run: "TestDateFixReadsDaysAndMonthsOfOneDigit",
+	},
+	{
+		Name: "one-digit-unpadded",
+		File: "engine/warnings/datefix.go",
+		Old:  "return fmt.Sprintf(`{\"kind\": \"func\", \"name\": \"CONCAT\", \"args\": [%s, %s]}`, lit(\"0\"), sub(from, 1))",
+		New:  "return sub(from, 1)",
+		Pkgs: []string{"./engine"}, Run: "TestDateFixReadsDaysAndMonthsOfOneDigit",
+	},
+	{
+		Name: "repeated-ids-unsaid",
+		File: "index/schemactx/repeatedids.go",
+		Old:  "if rows < 20 || p.DistinctCount >= rows || p.DistinctCount*10 < rows*9 {",
+		New:  "if rows < 20 || p.DistinctCount >= 0 {",
+		Pkgs: []string{"./index/schemactx"}, Run: "TestSchemaContextNamesRepeatedIdentifiers",
+	},
+	{
+		Name: "repeated-fks-said",
+		File: "index/schemactx/repeatedids.go",
+		Old:  "\t\tif slices.Contains(fk.Columns, c.Name) {\n\t\t\treturn 0, false\n\t\t}\n",
+		New:  "\t\t_ = fk\n",
+		Pkgs: []string{"./index/schemactx"}, Run: "TestSchemaContextNamesRepeatedIdentifiers",
 	},
 }

@@ -1,0 +1,52 @@
+package schemactx
+
+import (
+	"fmt"
+	"slices"
+
+	"github.com/nl2sql/nl2sql/index/lex"
+	"github.com/nl2sql/nl2sql/internal/schema"
+)
+
+// idWords are the last words of a column's name that say it names one
+// thing each (gateway_txn_id, confirmation_no, order_ref, event_uuid).
+var idWords = []string{"id", "ref", "reference", "uuid", "guid", "no", "number", "key"}
+
+// RepeatedIDs reports how many rows of t repeat a value of c where c
+// names one thing per row nearly everywhere: an identifier by its name,
+// not the table's primary key nor a declared foreign key, whose values
+// are distinct on at least 90% of its rows but not all. A payment whose
+// gateway transaction id another row carries too may be a copy from a
+// retried import, which a sum counts twice, or a row of one thing with
+// it (a commission and its reversal): the note says which to check, not
+// what to do. A foreign key repeats by nature (each order of one
+// customer) and is left out, as is any column that repeats more.
+func RepeatedIDs(t *schema.Table, c *schema.Column) (int64, bool) {
+	p := c.Profile
+	if p == nil || t.RowCount == nil || slices.Contains(t.PrimaryKey, c.Name) {
+		return 0, false
+	}
+	n := *t.RowCount
+	if p.SampledRows > 0 {
+		n = p.SampledRows
+	}
+	rows := int64(float64(n)*(1-p.NullFraction) + 0.5)
+	if rows < 20 || p.DistinctCount >= rows || p.DistinctCount*10 < rows*9 {
+		return 0, false
+	}
+	for _, fk := range t.ForeignKeys {
+		if slices.Contains(fk.Columns, c.Name) {
+			return 0, false
+		}
+	}
+	words := lex.SplitWords(c.Name)
+	if len(words) < 2 || !slices.Contains(idWords, words[len(words)-1]) {
+		return 0, false // a bare id is the key's; a name with no id word is data
+	}
+	return rows - p.DistinctCount, true
+}
+
+// RepeatedIDsNote is what a schema says of such a column, for a planner.
+func RepeatedIDsNote(extra int64) string {
+	return fmt.Sprintf("nearly unique: %d rows repeat another row's value, copies from a retried import or several rows of one thing (a reversal, a re-issue): check which before counting or summing", extra)
+}
