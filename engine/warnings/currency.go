@@ -228,17 +228,18 @@ func valueColumn(e planast.Expr) *planast.Column {
 // num_guests, row_count, cnt, quantity): a sum of counts is in no currency.
 func countName(name string) bool {
 	l := strings.ToLower(name)
-	for _, p := range []string{"n_", "num_", "count", "cnt", "nb_"} {
+	for _, p := range []string{"n_", "num_", "nb_", "count_", "cnt_"} {
 		if strings.HasPrefix(l, p) {
 			return true
 		}
 	}
-	for _, suf := range []string{"_count", "_cnt", "count", "quantity", "qty"} {
+	// whole words only: a discount or an account balance is an amount
+	for _, suf := range []string{"_count", "_cnt", "_quantity", "_qty"} {
 		if strings.HasSuffix(l, suf) {
 			return true
 		}
 	}
-	return l == "n" || l == "rows" || l == "quantity" || l == "qty"
+	return slices.Contains([]string{"n", "rows", "count", "cnt", "quantity", "qty"}, l)
 }
 
 // inOneCurrency reports whether a column's name says the currency its

@@ -4358,4 +4358,11 @@ var mutations = []mutation{
 		New:  "\t\t_ = fk\n",
 		Pkgs: []string{"./index/schemactx"}, Run: "TestSchemaContextNamesRepeatedIdentifiers",
 	},
+	{
+		Name: "count-suffix-in-a-word",
+		File: "engine/warnings/currency.go",
+		Old:  "[]string{\"_count\", \"_cnt\", \"_quantity\", \"_qty\"}",
+		New:  "[]string{\"count\", \"_cnt\", \"_quantity\", \"_qty\"}",
+		Pkgs: []string{"./engine"}, Run: "TestAmountsInSeveralCurrenciesAreNamed",
+	},
 }
