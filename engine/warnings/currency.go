@@ -2,11 +2,11 @@ package warnings
 
 import (
 	"fmt"
-	"regexp"
 	"slices"
 	"strings"
 
 	"github.com/nl2sql/nl2sql/engine/emptyrange"
+	"github.com/nl2sql/nl2sql/index/lex"
 	"github.com/nl2sql/nl2sql/internal/schema"
 	"github.com/nl2sql/nl2sql/planast"
 	"golang.org/x/text/currency"
@@ -247,7 +247,7 @@ func countName(name string) bool {
 // converted row by row, its table's currency column then tells where it
 // came from, not what it is in.
 func inOneCurrency(name string) bool {
-	parts := strings.FieldsFunc(camelRe.ReplaceAllString(name, "${1}_${2}"), func(r rune) bool { return r == '_' || r == ' ' })
+	parts := lex.SplitWords(name)
 	if len(parts) < 2 {
 		return false
 	}
@@ -265,9 +265,6 @@ func inOneCurrency(name string) bool {
 // commonWordCode are ISO 4217 codes that are also words a column's name
 // uses for something else (all_amount, top_price).
 var commonWordCode = map[string]bool{"all": true, "top": true, "cup": true, "try": true, "mop": true, "bam": true}
-
-// camelRe splits camelCase names (totalGbp).
-var camelRe = regexp.MustCompile(`([a-z0-9])([A-Z])`)
 
 // codeName reports whether a column's name says it holds codes, not
 // amounts: an id, a reference or a number of something ("processor_ref",
