@@ -14,8 +14,8 @@ import (
 // currency, earns nothing.
 func TestAmountsInSeveralCurrenciesAreNamed(t *testing.T) {
 	db := []string{
-		"CREATE TABLE invoices (id INTEGER PRIMARY KEY, amount DECIMAL(10,2), currency TEXT, processor_ref INTEGER, kind TEXT, amount_eur DECIMAL(10,2), n_lines INTEGER, discount DECIMAL(10,2))",
-		"INSERT INTO invoices VALUES (1, 100.00, 'USD', 7, 'sale', 92.00, 2, 5.00), (2, 200.00, 'EUR', 8, 'fee', 200.00, 1, 0.00), (3, 50.50, 'USD', 9, 'sale', 46.46, 3, 1.50)",
+		"CREATE TABLE invoices (id INTEGER PRIMARY KEY, amount DECIMAL(10,2), currency TEXT, processor_ref INTEGER, kind TEXT, amount_eur DECIMAL(10,2), n_lines INTEGER, discount DECIMAL(10,2), eur DECIMAL(10,2))",
+		"INSERT INTO invoices VALUES (1, 100.00, 'USD', 7, 'sale', 92.00, 2, 5.00, 92.00), (2, 200.00, 'EUR', 8, 'fee', 200.00, 1, 0.00, 200.00), (3, 50.50, 'USD', 9, 'sale', 46.46, 3, 1.50, 46.46)",
 		"CREATE TABLE payouts (id INTEGER PRIMARY KEY, amount DECIMAL(10,2), currency TEXT)",
 		"INSERT INTO payouts VALUES (1, 10.00, 'USD'), (2, 20.00, 'USD')",
 	}
@@ -49,6 +49,7 @@ func TestAmountsInSeveralCurrenciesAreNamed(t *testing.T) {
 				{"a CASE counting rows", []byte(strings.Replace(string(sum("invoices", "")), `{"kind":"column","table":"i","column":"amount"}`, kindCase(`{"kind":"literal","value":1}`), 1)), false},
 				{"a CASE choosing the amount", []byte(strings.Replace(string(sum("invoices", "")), `{"kind":"column","table":"i","column":"amount"}`, kindCase(`{"kind":"column","table":"i","column":"amount"}`), 1)), true},
 				{"an amount converted", []byte(strings.Replace(string(sum("invoices", "")), `"column":"amount"`, `"column":"amount_eur"`, 1)), false},
+				{"an amount converted, named by its currency alone", []byte(strings.Replace(string(sum("invoices", "")), `"column":"amount"`, `"column":"eur"`, 1)), false},
 				{"a count summed", []byte(strings.Replace(string(sum("invoices", "")), `"column":"amount"`, `"column":"n_lines"`, 1)), false},
 				// a name ending in "count" that is an amount
 				{"a discount summed", []byte(strings.Replace(string(sum("invoices", "")), `"column":"amount"`, `"column":"discount"`, 1)), true},

@@ -243,14 +243,11 @@ func countName(name string) bool {
 }
 
 // inOneCurrency reports whether a column's name says the currency its
-// amounts are in (owed_eur, amount_usd, eur_total, totalGbp): an amount
+// amounts are in (owed_eur, amount_usd, eur_total, totalGbp, eur): an amount
 // converted row by row, its table's currency column then tells where it
 // came from, not what it is in.
 func inOneCurrency(name string) bool {
-	parts := lex.SplitWords(name)
-	if len(parts) < 2 {
-		return false
-	}
+	parts := lex.SplitWords(name) // a column named eur holds euros too
 	for _, p := range []string{parts[0], parts[len(parts)-1]} {
 		if len(p) != 3 || commonWordCode[strings.ToLower(p)] {
 			continue

@@ -475,13 +475,16 @@ func blankTested(q *planast.Query, ref *planast.Column) bool {
 				if b.Op != planast.OpEq && b.Op != "!=" && b.Op != "<>" {
 					return true
 				}
+				// a != of the column keeps its blank values already (the
+				// test-flag filter: is_test IS NULL OR is_test != 'Y')
 				for _, pair := range [][2]planast.Expr{{b.Left, b.Right}, {b.Right, b.Left}} {
-					if missing(pair[1]) && refersTo(pair[0], ref) {
+					if refersTo(pair[0], ref) && (missing(pair[1]) || b.Op != planast.OpEq) {
 						found = true
 					}
 				}
 			case *planast.In:
-				if refersTo(b.Expr, ref) && slices.ContainsFunc(b.List, missing) {
+				// so does a NOT IN listing no blank
+				if refersTo(b.Expr, ref) && (b.Negated || slices.ContainsFunc(b.List, missing)) {
 					found = true
 				}
 			}

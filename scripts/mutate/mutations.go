@@ -3724,8 +3724,8 @@ var mutations = []mutation{
 	{
 		Name: "no-value-in-test-unseen",
 		File: "engine/warnings/filters.go",
-		Old:  `if refersTo(b.Expr, ref) && slices.ContainsFunc(b.List, missing) {`,
-		New:  `if false && refersTo(b.Expr, ref) && slices.ContainsFunc(b.List, missing) {`,
+		Old:  `if refersTo(b.Expr, ref) && (b.Negated || slices.ContainsFunc(b.List, missing)) {`,
+		New:  `if false && refersTo(b.Expr, ref) && (b.Negated || slices.ContainsFunc(b.List, missing)) {`,
 		Pkgs: []string{"./engine"}, Run: "TestNoValueWordsAreMissingToo",
 	},
 	{
@@ -4363,6 +4363,20 @@ var mutations = []mutation{
 		File: "engine/warnings/currency.go",
 		Old:  "[]string{\"_count\", \"_cnt\", \"_quantity\", \"_qty\"}",
 		New:  "[]string{\"count\", \"_cnt\", \"_quantity\", \"_qty\"}",
+		Pkgs: []string{"./engine"}, Run: "TestAmountsInSeveralCurrenciesAreNamed",
+	},
+	{
+		Name: "blank-warned-beside-not-in",
+		File: "engine/warnings/filters.go",
+		Old:  "if refersTo(b.Expr, ref) && (b.Negated || slices.ContainsFunc(b.List, missing)) {",
+		New:  "if refersTo(b.Expr, ref) && slices.ContainsFunc(b.List, missing) {",
+		Pkgs: []string{"./engine"}, Run: "TestNullTestOfAColumnHoldingBlanksIsNamed",
+	},
+	{
+		Name: "currency-named-column-a-mix",
+		File: "engine/warnings/currency.go",
+		Old:  "parts := lex.SplitWords(name) // a column named eur holds euros too",
+		New:  "parts := lex.SplitWords(name)\n\tif len(parts) < 2 {\n\t\treturn false\n\t}",
 		Pkgs: []string{"./engine"}, Run: "TestAmountsInSeveralCurrenciesAreNamed",
 	},
 }
