@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"iter"
-	"regexp"
 	"slices"
 	"sort"
 	"strings"
@@ -15,6 +14,7 @@ import (
 	"github.com/tiktoken-go/tokenizer"
 
 	"github.com/nl2sql/nl2sql/internal/schema"
+	"github.com/nl2sql/nl2sql/internal/source"
 	"github.com/nl2sql/nl2sql/planast"
 )
 
@@ -367,12 +367,6 @@ func ContextTables(ctx string) []string {
 	return out
 }
 
-// amountText is an amount written for people: a currency sign or code
-// before or after, digits with thousands separators or a decimal comma,
-// a sign, a percent or a unit ("$1,015.00", " 89,90 €", "-1.234,5",
-// "12%", " 103.5 kg").
-var amountText = regexp.MustCompile(`^\s*[-+(]?\s*(\p{Sc}|[A-Z]{3})?\s*[-+]?\d{1,3}([,.' \x{a0}]\d{3})*([.,]\d+)?\s*(\p{Sc}|[A-Z]{3}|%|\p{Ll}{1,4}\.?)?\s*\)?\s*$`)
-
 // writeCastNulls writes what the profile counted of a text column of
 // dates or numbers that a cast reads as NULL: " as date: 1615 unreadable
 // (e.g. "27/02/2025", day first)". A planner that sees only examples
@@ -386,7 +380,7 @@ func writeCastNulls(b *strings.Builder, cns []schema.CastNulls) {
 		what := "number"
 		if cn.To.IsTemporal() {
 			what = string(cn.To)
-		} else if ex, _ := cn.InvalidExample.(string); !amountText.MatchString(ex) {
+		} else if ex, _ := cn.InvalidExample.(string); !source.NumberText(ex) {
 			// codes that are mostly digits (postal codes, phone
 			// numbers) are no numbers to cast: only amounts written
 			// for people ("$1,015.00") are said of

@@ -4304,9 +4304,9 @@ var mutations = []mutation{
 	},
 	{
 		Name: "context-units-unsaid",
-		File: "index/schemactx/context.go",
-		Old:  "|%|\\p{Ll}{1,4}\\.?)?",
-		New:  "|%)?",
+		File: "internal/source/castnulls.go",
+		Old:  "(%|\\p{Sc}|\\p{L}{1,5}\\.?)?",
+		New:  "(%|\\p{Sc})?",
 		Pkgs: []string{"./index/schemactx"}, Run: "TestSchemaContextSaysWhatACastCannotRead",
 	},
 	{
