@@ -14,7 +14,6 @@ import (
 	"github.com/nl2sql/nl2sql/engine/internal/fault"
 	"github.com/nl2sql/nl2sql/engine/warnings"
 	"github.com/nl2sql/nl2sql/internal/source"
-	"github.com/nl2sql/nl2sql/planast"
 )
 
 // MaxQuestionBytes bounds a question's size.
@@ -149,9 +148,11 @@ func (e *Engine) Ask(ctx context.Context, req AskRequest) (res *Result, err erro
 // casts that read values as NULL, of a HAVING that kept nothing and of a
 // limit that cut ties): the
 // same for a plan on one datasource and for each source of a combined one.
-func (e *Engine) resultWarnings(ctx context.Context, ds *datasource, plan *planast.Query, rows [][]any) []string {
+func (e *Engine) resultWarnings(ctx context.Context, ds *datasource, p *planned, rows [][]any) []string {
+	plan := p.plan
 	seen := e.caller(ctx).FilterSnapshot(ds.snap) // what the caller may learn of the profile
-	out := warnings.Of(e.emptyNoMore(ctx, ds, seen, plan), ds.src.Dialect(), plan, warnings.Run{Rows: rows, Stored: e.retrieval(ctx, ds).StoredValues()})
+	snap, stored := e.emptyNoMore(ctx, ds, seen, plan), e.retrieval(ctx, ds).StoredValues()
+	out := warnings.Of(snap, ds.src.Dialect(), plan, warnings.Run{Rows: rows, Stored: stored, Static: p.staticWarnings(ds, snap, stored)})
 	if w := e.castProbe(ctx, ds, seen, plan); w != "" {
 		out = append(out, w)
 	}
@@ -209,7 +210,7 @@ func (e *Engine) finish(ctx context.Context, ds *datasource, q, today string, pl
 	if rows.Truncated {
 		res.Warnings = append(res.Warnings, warnings.RowLimit(planned.plan, ds.spec.RowLimit))
 	}
-	res.Warnings = append(res.Warnings, e.resultWarnings(ctx, ds, planned.plan, res.Rows)...)
+	res.Warnings = append(res.Warnings, e.resultWarnings(ctx, ds, planned, res.Rows)...)
 	res.SQLNotes = warnings.SQLNotes(ds.src.Dialect(), planned.plan)
 	res.Answer = e.modelAnswer(ctx, ds.spec.ID, res)
 	if err := e.resultHook(ctx, hooks.AfterAnswer, ds, q, planned, res.Columns, res.RowCount, res.Truncated, res.Answer, tr); err != nil {

@@ -24,17 +24,17 @@ func cacheQuestion(ds *datasource, question, today string) plancache.Question {
 // cachedPlan returns a cached plan for the question, validated again now
 // (so a schema or access change applies at once), or nil.
 func (e *Engine) cachedPlan(ctx context.Context, ds *datasource, question, today string) *planned {
-	plan := e.planCache().Get(ctx, cacheQuestion(ds, question, today))
-	if plan == nil {
+	raw := e.planCache().Get(ctx, cacheQuestion(ds, question, today))
+	if raw == nil {
 		return nil
 	}
-	v, err := e.validateFor(ctx, ds, plan)
+	v, plan, memo, err := e.validateDoc(ctx, ds, raw)
 	if err != nil {
-		e.log.Info("cached plan does not validate for this caller; asking the planner", "datasource", ds.spec.ID, "err", err)
+		e.log.Info("cached plan does not decode or validate for this caller; asking the planner", "datasource", ds.spec.ID, "err", err)
 		return nil
 	}
 	return &planned{plan: v.Plan, columns: v.Columns, types: v.Types, source: "cache", attempts: 0, warnings: v.Warnings,
-		usage: Usage{PlanCacheHits: 1}, planner: plan}
+		usage: Usage{PlanCacheHits: 1}, planner: plan, memo: memo}
 }
 
 // storePlan caches a plan that validated and executed. Only planner plans

@@ -12,7 +12,6 @@ import (
 	"github.com/nl2sql/nl2sql/engine/warnings"
 	"github.com/nl2sql/nl2sql/internal/schema"
 	"github.com/nl2sql/nl2sql/planast"
-	"github.com/nl2sql/nl2sql/planast/validate"
 	"github.com/nl2sql/nl2sql/render"
 )
 
@@ -57,18 +56,13 @@ func (e *Engine) supplied(ctx context.Context, datasource string, doc []byte, tr
 	}
 	tm.Resolve = sw.Lap()
 	ctx = stepSpan(ctx, "plan") // the client's plan: decoded and validated
-	plan, err := planast.Decode(doc, planast.DefaultLimits)
-	var v *validate.Result
-	if err == nil {
-		v, err = e.validateFor(ctx, ds, plan)
-		var pe *planast.Error
-		if errors.As(err, &pe) && notFound(pe) {
-			// what the plan names may be newer than the last schema check:
-			// read the version now, once for this call
-			if fresh, ferr := e.recheck(ctx, ds); ferr == nil && fresh != ds {
-				ds = fresh
-				v, err = e.validateFor(ctx, ds, plan)
-			}
+	v, plan, memo, err := e.validateDoc(ctx, ds, doc)
+	if pe := (*planast.Error)(nil); errors.As(err, &pe) && notFound(pe) {
+		// what the plan names may be newer than the last schema check:
+		// read the version now, once for this call
+		if fresh, ferr := e.recheck(ctx, ds); ferr == nil && fresh != ds {
+			ds = fresh
+			v, plan, memo, err = e.validateDoc(ctx, ds, doc)
 		}
 	}
 	if err != nil {
@@ -89,7 +83,7 @@ func (e *Engine) supplied(ctx context.Context, datasource string, doc []byte, tr
 	}
 	// validation leaves the decoded plan as it was (it returns its
 	// expansion as v.Plan): what it names of the semantic layer is reported
-	p := &planned{plan: v.Plan, columns: v.Columns, types: v.Types, source: "supplied", attempts: 0, warnings: v.Warnings, planner: plan}
+	p := &planned{plan: v.Plan, columns: v.Columns, types: v.Types, source: "supplied", attempts: 0, warnings: v.Warnings, planner: plan, memo: memo}
 	return ds, p, nil
 }
 

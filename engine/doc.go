@@ -27,6 +27,9 @@
 //	validate  (access.go)    validate.Plan against the snapshot for the caller; typed
 //	                         issues go back to the planner at most Options.MaxRepairs
 //	                         times (engine/planning's loop)
+//	          (compiled.go)  plan bytes sent again (a client's plan, a cached one) by a
+//	                         caller who reads everything, on the same snapshot: the
+//	                         validation and the profile's warnings are kept, not redone
 //	render    (render.go)    render.SQL for the datasource's dialect, LIMIT = row limit + 1
 //	execute   (execute.go)   read-only, streamed, stopped at the row limit (truncated)
 //	answer    (engine/answer) a short summary drawn from the first rows only, with the

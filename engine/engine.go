@@ -12,6 +12,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	lru "github.com/hashicorp/golang-lru/v2"
 	"go.opentelemetry.io/otel"
 	"go.opentelemetry.io/otel/trace"
 
@@ -229,6 +230,8 @@ type Engine struct {
 	// open may presume a server database unchanged (SnapshotPresumed);
 	// the renewal that checks it, and any later open, checks in full.
 	checked sync.Map
+	// compiled keeps what plans' bytes gave (compiled.go).
+	compiled *lru.Cache[[32]byte, *compiledPlan]
 }
 
 // datasource is an opened source with its schema snapshot and version.
@@ -297,7 +300,7 @@ func New(opts Options) (*Engine, error) {
 	}
 	observeModels(&opts)
 	traceModels(&opts)
-	e := &Engine{opts: opts, log: opts.Logger, specs: map[string]DatasourceSpec{}, hostMode: hostMode,
+	e := &Engine{opts: opts, log: opts.Logger, specs: map[string]DatasourceSpec{}, hostMode: hostMode, compiled: newCompiled(),
 		tracer: opts.TracerProvider.Tracer(tracerName)}
 	e.sources = opening.New(func(ctx context.Context, id string) (*datasource, error) { return e.openDatasource(ctx, e.specs[id]) },
 		func(ds *datasource) { ds.close() })

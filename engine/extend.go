@@ -182,9 +182,6 @@ func (e *Engine) resultHook(ctx context.Context, p hooks.Point, ds *datasource, 
 // decodeValidate decodes a plan document with the language's limits and
 // validates it for the caller (scope, row filters, snapshot).
 func (e *Engine) decodeValidate(ctx context.Context, ds *datasource, doc []byte) (*validate.Result, error) {
-	plan, err := planast.Decode(doc, planast.DefaultLimits)
-	if err != nil {
-		return nil, err
-	}
-	return e.validateFor(ctx, ds, plan)
+	v, _, _, err := e.validateDoc(ctx, ds, doc)
+	return v, err
 }

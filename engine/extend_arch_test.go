@@ -109,7 +109,7 @@ func isIdent(e ast.Expr, name string) bool {
 }
 
 // validators are the calls whose result's .Plan is a validated plan.
-var validators = []string{"validate.Plan", "validateFor", "decodeValidate"}
+var validators = []string{"validate.Plan", "validateFor", "decodeValidate", "validateDoc"}
 
 // Every path from planning to rendering passes validation: across the
 // module, the plan handed to render.SQL, and every plan stored in the

@@ -34,6 +34,9 @@ type planned struct {
 	// its rows, after the hooks up to after_execution passed it; finish
 	// answers from them instead of running it again.
 	ran *ranPlan
+	// memo is the compiled plan this one came from, when it is kept
+	// (compiled.go); nil otherwise.
+	memo *compiledPlan
 }
 
 // ranPlan is a plan's rendered SQL and its result, and the wall time of

@@ -26,6 +26,9 @@ func withEvents(ctx context.Context) context.Context {
 		return ctx
 	}
 	return engine.WithEventSink(ctx, func(ev events.Event) {
+		if !wantsInfo(ctx) {
+			return // nobody reads it: not built
+		}
 		b, err := json.Marshal(ev)
 		if err != nil {
 			return
@@ -37,4 +40,16 @@ func withEvents(ctx context.Context) context.Context {
 		data["event"] = ev.EventName()
 		_ = srv.SendLogMessageToClient(ctx, mcpgo.NewLoggingMessageNotification(mcpgo.LoggingLevelInfo, EventsLogger, data))
 	})
+}
+
+// wantsInfo reports whether the request's client asked for log messages
+// at info or below, as mcp-go decides before it sends one (the level the
+// request declares, or the session's level, error by default): an event
+// nobody will receive is not marshalled.
+func wantsInfo(ctx context.Context) bool {
+	if info := server.RequestProtocolInfoFromContext(ctx); info != nil && info.Modern {
+		return info.LogLevel != "" && mcpgo.LoggingLevelInfo.ShouldSendTo(info.LogLevel)
+	}
+	s, ok := server.ClientSessionFromContext(ctx).(server.SessionWithLogging)
+	return ok && mcpgo.LoggingLevelInfo.ShouldSendTo(s.GetLogLevel())
 }

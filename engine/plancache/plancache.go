@@ -46,10 +46,11 @@ func (c Cache) key(q Question) (store.PlanKey, bool) {
 		Today: q.Today, Extra: c.Planner}, true
 }
 
-// Get returns the plan cached for q, decoded with the language's limits,
-// or nil: a miss, or a plan that cannot be read or decoded (logged). The
-// caller validates it again before use.
-func (c Cache) Get(ctx context.Context, q Question) *planast.Query {
+// Get returns the bytes cached for q (the plan's canonical JSON), or nil:
+// a miss, or a store that cannot be read (logged). The caller decodes and
+// validates them again before use, and may keep what it made of the same
+// bytes before.
+func (c Cache) Get(ctx context.Context, q Question) []byte {
 	key, ok := c.key(q)
 	if !ok {
 		return nil
@@ -62,12 +63,7 @@ func (c Cache) Get(ctx context.Context, q Question) *planast.Query {
 	if !hit {
 		return nil
 	}
-	plan, err := planast.Decode(b, planast.DefaultLimits)
-	if err != nil {
-		c.Log.Warn("cached plan does not decode; asking the planner", "datasource", q.Datasource, "err", err)
-		return nil
-	}
-	return plan
+	return b
 }
 
 // Put caches plan for q in its canonical form; a failure is logged, never

@@ -19,6 +19,11 @@ type Run struct {
 	// retrieval index's value list); nil when the caller may not see them
 	// all (a row filter) or they are unknown.
 	Stored func(schemaName, table, column string) []string
+	// Static, when set, gives what Static gives of the same snapshot,
+	// plan and stored values (a memo of them kept by the caller): a run
+	// that returned rows earns those and its ties, and the same plan on
+	// the same snapshot earns the same ones every time.
+	Static func() []string
 }
 
 // matchedNothing reports whether the plan's filters matched no row: no

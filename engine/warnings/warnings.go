@@ -20,24 +20,27 @@ import (
 // those did not already quote (absentLiterals). A long fix two warnings
 // give is written once (shareFixes).
 func Of(snap *schema.Snapshot, dialect string, plan *planast.Query, run Run) []string {
-	var out []string
-	if w := Ties(plan, len(run.Rows)); w != "" {
-		out = append(out, w)
-	}
-	out = append(out, mixedWarnings(snap, plan)...)
 	empty := matchedNothing(plan, run.Rows)
-	if w := emptyTables(snap, plan, empty); w != "" && empty {
+	if !empty {
+		// rows came back: the ties, then what the plan earns before it runs
+		var out []string
+		if w := Ties(plan, len(run.Rows)); w != "" {
+			out = append(out, w)
+		}
+		if run.Static != nil {
+			return append(out, run.Static()...)
+		}
+		return append(out, Static(snap, dialect, plan, run.Stored)...)
+	}
+	out := mixedWarnings(snap, plan)
+	if w := emptyTables(snap, plan, true); w != "" {
 		// the filters are not why: no guess at ranges, case or spelling
 		return append(out, append([]string{w}, Filters(snap, dialect, plan, false, nil)...)...)
-	} else if w != "" {
-		out = append(out, w)
 	}
-	if empty {
-		// cheap: the plan and the profile in the snapshot, no query
-		out = append(out, emptyrange.Warnings(snap, plan)...)
-		out = append(out, roundedIntegers(plan)...)
-	}
-	return shareFixes(append(out, unread(snap, dialect, plan, run.Stored, empty, out)...))
+	// cheap: the plan and the profile in the snapshot, no query
+	out = append(out, emptyrange.Warnings(snap, plan)...)
+	out = append(out, roundedIntegers(plan)...)
+	return shareFixes(append(out, unread(snap, dialect, plan, run.Stored, true, out)...))
 }
 
 // Static are the warnings a plan earns before it runs, from the

@@ -13,8 +13,8 @@ var mutations = []mutation{
 	{
 		Name: "not-found-waits-for-periodic-check",
 		File: "engine/check.go",
-		Old:  "if errors.As(err, &pe) && notFound(pe) {",
-		New:  "if errors.As(err, &pe) && notFound(pe) && false {",
+		Old:  "if pe := (*planast.Error)(nil); errors.As(err, &pe) && notFound(pe) {",
+		New:  "if pe := (*planast.Error)(nil); errors.As(err, &pe) && notFound(pe) && false {",
 		Pkgs: []string{"./engine"}, Run: "TestNewTableAnsweredBeforeTheNextPeriodicCheck",
 	},
 	{
@@ -237,15 +237,15 @@ var mutations = []mutation{
 	{
 		Name: "cache-no-revalidation",
 		File: "engine/cache.go",
-		Old:  "v, err := e.validateFor(ctx, ds, plan)",
-		New:  "v, err := e.validateFor(context.Background(), ds, plan)",
+		Old:  "v, plan, memo, err := e.validateDoc(ctx, ds, raw)",
+		New:  "v, plan, memo, err := e.validateDoc(context.Background(), ds, raw)",
 		Pkgs: []string{"./internal/app"}, Run: "TestCachedPlanFilteredPerCaller",
 	},
 	{
 		Name: "supplied-planner-is-expansion",
 		File: "engine/check.go",
-		Old:  "warnings: v.Warnings, planner: plan}",
-		New:  "warnings: v.Warnings, planner: v.Plan}",
+		Old:  "warnings: v.Warnings, planner: plan, memo: memo}",
+		New:  "warnings: v.Warnings, planner: v.Plan, memo: memo}",
 		Pkgs: []string{"./engine"}, Run: "TestSemanticExpansionMeetsScope",
 	},
 	{
@@ -2387,8 +2387,8 @@ var mutations = []mutation{
 	{
 		Name: "mixed-storage-not-warned",
 		File: "engine/warnings/warnings.go",
-		Old:  "\tout = append(out, mixedWarnings(snap, plan)...)\n",
-		New:  "",
+		Old:  "\tout := mixedWarnings(snap, plan)\n\tif w := emptyTables(snap, plan, false); w != \"\" {",
+		New:  "\tvar out []string\n\tif w := emptyTables(snap, plan, false); w != \"\" {",
 		Pkgs: []string{"./engine"}, Run: "TestValuesNotOfTheColumnsTypeReadAsNull",
 	},
 	{
@@ -2653,8 +2653,8 @@ var mutations = []mutation{
 	{
 		Name: "empty-table-only-when-nothing-matched",
 		File: "engine/warnings/warnings.go",
-		Old:  "} else if w != \"\" {\n\t\tout = append(out, w)",
-		New:  "} else if false {\n\t\tout = append(out, w)",
+		Old:  "if w := emptyTables(snap, plan, false); w != \"\" {\n\t\tout = append(out, w)",
+		New:  "if w := emptyTables(snap, plan, false); false {\n\t\tout = append(out, w)",
 		Pkgs: []string{"./engine"}, Run: "TestEmptyTableIsNamedNotTheFilter",
 	},
 	{
@@ -2961,8 +2961,8 @@ var mutations = []mutation{
 	{
 		Name: "empty-table-that-got-rows-still-empty",
 		File: "engine/ask.go",
-		Old:  "warnings.Of(e.emptyNoMore(ctx, ds, seen, plan),",
-		New:  "warnings.Of(seen,",
+		Old:  "snap, stored := e.emptyNoMore(ctx, ds, seen, plan), e.retrieval(ctx, ds).StoredValues()",
+		New:  "snap, stored := seen, e.retrieval(ctx, ds).StoredValues()",
 		Pkgs: []string{"./engine"}, Run: "TestTableThatGotRowsIsNotCalledEmpty",
 	},
 	{
@@ -3297,7 +3297,7 @@ var mutations = []mutation{
 	{
 		Name: "rounded-big-integer-unsaid",
 		File: "engine/warnings/warnings.go",
-		Old:  "\t\tout = append(out, roundedIntegers(plan)...)\n",
+		Old:  "\tout = append(out, roundedIntegers(plan)...)\n",
 		New:  "",
 		Pkgs: []string{"./engine"}, Run: "TestRoundedBigIntegerLiteralIsNamedWhenNothingMatches",
 	},
@@ -4378,5 +4378,40 @@ var mutations = []mutation{
 		Old:  "parts := lex.SplitWords(name) // a column named eur holds euros too",
 		New:  "parts := lex.SplitWords(name)\n\tif len(parts) < 2 {\n\t\treturn false\n\t}",
 		Pkgs: []string{"./engine"}, Run: "TestAmountsInSeveralCurrenciesAreNamed",
+	},
+	{
+		Name: "memo-ignores-caller",
+		File: "engine/compiled.go",
+		Old:  "return e.compiled != nil && e.caller(ctx).Unrestricted() && multi.Expected(ctx) == nil",
+		New:  "return e.compiled != nil && multi.Expected(ctx) == nil",
+		Pkgs: []string{"./engine"}, Run: "TestPlanSentAgainIsFilteredForEachCaller",
+	},
+	{
+		Name: "memo-ignores-snapshot",
+		File: "engine/compiled.go",
+		Old:  "if c, ok := e.compiled.Get(key); ok && c.ds == ds {",
+		New:  "if c, ok := e.compiled.Get(key); ok {",
+		Pkgs: []string{"./engine"}, Run: "TestSchemaChangedWhileServingIsReadAgain$",
+	},
+	{
+		Name: "memo-static-never-filled",
+		File: "engine/compiled.go",
+		Old:  "if c.staticSnap != snap {",
+		New:  "if c.staticSnap != snap && c.static != nil {",
+		Pkgs: []string{"./engine"}, Run: "TestPlanSentAgainEarnsTheSameWarnings",
+	},
+	{
+		Name: "events-never-wanted",
+		File: "tools/events.go",
+		Old:  "return info.LogLevel != \"\" && mcpgo.LoggingLevelInfo.ShouldSendTo(info.LogLevel)",
+		New:  "return false",
+		Pkgs: []string{"./mcp"}, Run: "TestRunEventsReachOnlyAClientThatAskedForThem",
+	},
+	{
+		Name: "events-never-wanted-by-a-session",
+		File: "tools/events.go",
+		Old:  "return ok && mcpgo.LoggingLevelInfo.ShouldSendTo(s.GetLogLevel())",
+		New:  "return false && ok && mcpgo.LoggingLevelInfo.ShouldSendTo(s.GetLogLevel())",
+		Pkgs: []string{"./mcp"}, Run: "TestRunEventsReachOnlyAClientThatAskedForThem",
 	},
 }
