@@ -14,8 +14,8 @@ import (
 // currency, earns nothing.
 func TestAmountsInSeveralCurrenciesAreNamed(t *testing.T) {
 	db := []string{
-		"CREATE TABLE invoices (id INTEGER PRIMARY KEY, amount DECIMAL(10,2), currency TEXT, processor_ref INTEGER, kind TEXT, amount_eur DECIMAL(10,2), n_lines INTEGER, discount DECIMAL(10,2), eur DECIMAL(10,2))",
-		"INSERT INTO invoices VALUES (1, 100.00, 'USD', 7, 'sale', 92.00, 2, 5.00, 92.00), (2, 200.00, 'EUR', 8, 'fee', 200.00, 1, 0.00, 200.00), (3, 50.50, 'USD', 9, 'sale', 46.46, 3, 1.50, 46.46)",
+		"CREATE TABLE invoices (id INTEGER PRIMARY KEY, amount DECIMAL(10,2), currency TEXT, processor_ref INTEGER, kind TEXT, amount_eur DECIMAL(10,2), n_lines INTEGER, discount DECIMAL(10,2), eur DECIMAL(10,2), seats INTEGER, amount_cents INTEGER, fee INTEGER)",
+		"INSERT INTO invoices VALUES (1, 100.00, 'USD', 7, 'sale', 92.00, 2, 5.00, 92.00, 10, 10000, 3), (2, 200.00, 'EUR', 8, 'fee', 200.00, 1, 0.00, 200.00, 5, 20000, 4), (3, 50.50, 'USD', 9, 'sale', 46.46, 3, 1.50, 46.46, 12, 5050, 1)",
 		"CREATE TABLE payouts (id INTEGER PRIMARY KEY, amount DECIMAL(10,2), currency TEXT)",
 		"INSERT INTO payouts VALUES (1, 10.00, 'USD'), (2, 20.00, 'USD')",
 	}
@@ -53,6 +53,11 @@ func TestAmountsInSeveralCurrenciesAreNamed(t *testing.T) {
 				{"a count summed", []byte(strings.Replace(string(sum("invoices", "")), `"column":"amount"`, `"column":"n_lines"`, 1)), false},
 				// a name ending in "count" that is an amount
 				{"a discount summed", []byte(strings.Replace(string(sum("invoices", "")), `"column":"amount"`, `"column":"discount"`, 1)), true},
+				// whole numbers of things beside a currency are no amount;
+				// whole-number amounts say so in their names
+				{"seats summed", []byte(strings.Replace(string(sum("invoices", "")), `"column":"amount"`, `"column":"seats"`, 1)), false},
+				{"an amount in cents summed", []byte(strings.Replace(string(sum("invoices", "")), `"column":"amount"`, `"column":"amount_cents"`, 1)), true},
+				{"a whole-number fee summed", []byte(strings.Replace(string(sum("invoices", "")), `"column":"amount"`, `"column":"fee"`, 1)), true},
 			} {
 				res, err := e.RunPlan(ctx, "air", c.plan)
 				if err != nil {

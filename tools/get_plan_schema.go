@@ -117,7 +117,7 @@ func GetPlanSchemaHandler() server.ToolHandlerFunc {
 		case "guide":
 			out.Form, out.Schema = "guide", nil
 		default:
-			return mcpgo.NewToolResultError("INVALID_REQUEST: form must be \"guide\", \"host\" or \"strict\"\nhint: send " + planSchemaShape), nil
+			return invalidRequest(`form must be "guide", "host" or "strict"`, "send "+planSchemaShape), nil
 		}
 		var ex json.RawMessage
 		_ = json.Unmarshal([]byte(PlanExample), &ex)

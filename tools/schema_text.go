@@ -69,7 +69,7 @@ func SnapshotText(s *schema.Snapshot) string {
 			if marked, _, ok := schemactx.DeletedMark(&c); ok {
 				line += "  (" + schemactx.DeletedNote(&c, marked) + ")"
 			}
-			if extra, ok := schemactx.RepeatedIDs(&t, &c); ok {
+			if extra, ok := schemactx.RepeatedIDs(s, &t, &c); ok {
 				line += "  (" + schemactx.RepeatedIDsNote(extra) + ")"
 			}
 			if c.Comment != "" {

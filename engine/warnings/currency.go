@@ -45,7 +45,7 @@ func mixedCurrencies(snap *schema.Snapshot, plan *planast.Query, stored func(str
 				what := ""
 				switch {
 				case cur == c || !textual(cur):
-				case currencyName(cur.Name):
+				case currencyName(cur.Name) && !quantity(c):
 					what = "currencies"
 				case unitOf(cur.Name, c.Name):
 					what = "units"
@@ -242,21 +242,50 @@ func countName(name string) bool {
 	return slices.Contains([]string{"n", "rows", "count", "cnt", "quantity", "qty"}, l)
 }
 
+// quantity reports whether c counts things rather than money: a column
+// of whole numbers whose name has no word of money in it (seats, users,
+// licences, nights beside the table's currency). A whole-number amount
+// says so in its name (amount_cents, fee, price, total, paid).
+func quantity(c *schema.Column) bool {
+	if c.Type != planast.TypeInteger {
+		return false
+	}
+	for _, w := range lex.SplitWords(c.Name) {
+		w = strings.ToLower(w)
+		if moneyWords[w] || moneyWords[strings.TrimSuffix(w, "s")] || isoCode(w) {
+			return false
+		}
+	}
+	return true
+}
+
+// moneyWords are the words of a column name that say it holds money.
+var moneyWords = map[string]bool{
+	"amount": true, "amt": true, "price": true, "cost": true, "fee": true, "total": true, "revenue": true, "paid": true,
+	"pay": true, "payment": true, "balance": true, "cent": true, "penny": true, "pence": true, "value": true, "charge": true,
+	"tax": true, "vat": true, "mrr": true, "arr": true, "salary": true, "wage": true, "income": true, "spend": true,
+	"spent": true, "discount": true, "refund": true, "credit": true, "debit": true, "net": true, "gross": true,
+	"sale": true, "sales": true, "budget": true, "profit": true, "margin": true, "commission": true, "bonus": true,
+	"rate": true, "tip": true, "deposit": true, "owed": true, "due": true, "money": true, "minor": true, "subtotal": true,
+}
+
 // inOneCurrency reports whether a column's name says the currency its
 // amounts are in (owed_eur, amount_usd, eur_total, totalGbp, eur): an amount
 // converted row by row, its table's currency column then tells where it
 // came from, not what it is in.
 func inOneCurrency(name string) bool {
 	parts := lex.SplitWords(name) // a column named eur holds euros too
-	for _, p := range []string{parts[0], parts[len(parts)-1]} {
-		if len(p) != 3 || commonWordCode[strings.ToLower(p)] {
-			continue
-		}
-		if _, err := currency.ParseISO(strings.ToUpper(p)); err == nil {
-			return true
-		}
+	return isoCode(parts[0]) || isoCode(parts[len(parts)-1])
+}
+
+// isoCode reports whether a word of a column's name is an ISO 4217
+// currency code, not one that is also a common word.
+func isoCode(w string) bool {
+	if len(w) != 3 || commonWordCode[strings.ToLower(w)] {
+		return false
 	}
-	return false
+	_, err := currency.ParseISO(strings.ToUpper(w))
+	return err == nil
 }
 
 // commonWordCode are ISO 4217 codes that are also words a column's name

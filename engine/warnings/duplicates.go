@@ -2,6 +2,7 @@ package warnings
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/nl2sql/nl2sql/internal/schema"
@@ -51,6 +52,9 @@ func repeatedKeys(snap *schema.Snapshot, plan *planast.Query) []string {
 		}
 		for _, from := range q.From {
 			if from.Subquery != nil {
+				if counting {
+					out = append(out, distinctKeepsRepeats(snap, from.Subquery, seen)...)
+				}
 				continue
 			}
 			t, ok := snap.Lookup(from.Schema, from.Table)
@@ -64,22 +68,67 @@ func repeatedKeys(snap *schema.Snapshot, plan *planast.Query) []string {
 				}
 				continue
 			}
-			rows := *t.RowCount
-			for i := range t.Columns {
-				c := &t.Columns[i]
-				p := c.Profile
-				if p == nil || !ownID(t.Name, c.Name, i) || distinctOf[strings.ToLower(c.Name)] || p.SampledRows > 0 || p.NullFraction > 0 ||
-					p.DistinctCount >= rows || p.DistinctCount*100 < rows*95 {
-					continue
-				}
+			if c, extra := repeatedID(t); c != nil && !distinctOf[strings.ToLower(c.Name)] {
 				seen[t] = true
-				extra := rows - p.DistinctCount
 				out = append(out, fmt.Sprintf("table %q has %d rows but its column %q holds %d distinct values, so %d of its rows repeat a record's id (an export that wrote a record twice?): a COUNT, SUM or AVG over its rows counts such a record more than once; COUNT(DISTINCT %s) counts records, and grouping by %s with HAVING COUNT(*) > 1 shows the repeated ones",
-					t.Name, rows, c.Name, p.DistinctCount, extra, c.Name, c.Name))
-				break
+					t.Name, *t.RowCount, c.Name, c.Profile.DistinctCount, extra, c.Name, c.Name))
 			}
 		}
 	})
+	return out
+}
+
+// repeatedID is t's own id column when a few of its rows repeat a value
+// of it (see repeatedKeys) and how many do; nil when none does.
+func repeatedID(t *schema.Table) (*schema.Column, int64) {
+	if len(t.PrimaryKey) > 0 || t.RowCount == nil || *t.RowCount < 2 {
+		return nil, 0
+	}
+	rows := *t.RowCount
+	for i := range t.Columns {
+		c := &t.Columns[i]
+		p := c.Profile
+		if p == nil || !ownID(t.Name, c.Name, i) || p.SampledRows > 0 || p.NullFraction > 0 ||
+			p.DistinctCount >= rows || p.DistinctCount*100 < rows*95 {
+			continue
+		}
+		return c, rows - p.DistinctCount
+	}
+	return nil, 0
+}
+
+// distinctKeepsRepeats explain a subquery with "distinct" that an
+// aggregate reads, meant to drop the copies of a record (its id repeats
+// in its table): DISTINCT drops a copy only when every column selected
+// is equal, and a copy re-imported with another spelling ('cu0006' and
+// 'CU0006', a trailing space) or another time stamp stays, and is
+// counted or summed twice with nothing said. Said when the subquery
+// selects the repeated id beside other columns; grouping by the id, or
+// a subquery of the ids alone, keeps one row per record.
+func distinctKeepsRepeats(snap *schema.Snapshot, sub *planast.Query, seen map[*schema.Table]bool) []string {
+	if !sub.Distinct || len(sub.Select) < 2 || len(sub.GroupBy) > 0 {
+		return nil
+	}
+	var out []string
+	for _, from := range sub.From {
+		if from.Subquery != nil {
+			continue
+		}
+		t, ok := snap.Lookup(from.Schema, from.Table)
+		if !ok || seen[t] {
+			continue
+		}
+		c, extra := repeatedID(t)
+		if c == nil || !slices.ContainsFunc(sub.Select, func(it planast.SelectItem) bool {
+			r, ok := it.Expr.(*planast.Column)
+			return ok && (r.Table == from.Alias || r.Table == "") && strings.EqualFold(r.Column, c.Name)
+		}) {
+			continue
+		}
+		seen[t] = true
+		out = append(out, fmt.Sprintf("%d rows of table %q repeat another row's id %q, and the subquery with \"distinct\" that the aggregate reads drops a repeat only when every column it selects is equal: a repeat written with another spelling or time stays and is counted twice; group the subquery by %s (one row per record, the other columns by MIN or MAX) instead of distinct",
+			extra, t.Name, c.Name, c.Name))
+	}
 	return out
 }
 

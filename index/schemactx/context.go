@@ -257,7 +257,7 @@ func writeTable(b *strings.Builder, snap *schema.Snapshot, t schema.Table) {
 		if marked, _, ok := DeletedMark(&c); ok {
 			b.WriteString(" (" + DeletedNote(&c, marked) + ")")
 		}
-		if extra, ok := RepeatedIDs(&t, &c); ok {
+		if extra, ok := RepeatedIDs(snap, &t, &c); ok {
 			b.WriteString(" (" + RepeatedIDsNote(extra) + ")")
 		}
 		if c.Comment != "" {

@@ -165,6 +165,7 @@ func TestSchemaContextNamesRepeatedIdentifiers(t *testing.T) {
 	rows := int64(100)
 	snap := &schema.Snapshot{Datasource: "fin", Tables: []schema.Table{
 		{Schema: "main", Name: "guests", RowCount: &rows, PrimaryKey: []string{"id"}, Columns: []schema.Column{{Name: "id", Type: planast.TypeInteger}}},
+		{Schema: "main", Name: "Customers", RowCount: &rows, Columns: []schema.Column{{Name: "id", Type: planast.TypeInteger}}},
 		{Schema: "main", Name: "payments", RowCount: &rows, PrimaryKey: []string{"payment_id"},
 			ForeignKeys: []schema.ForeignKey{{Columns: []string{"guest_ref_id"}, RefTable: "guests", RefColumns: []string{"id"}}},
 			Columns: []schema.Column{
@@ -173,6 +174,8 @@ func TestSchemaContextNamesRepeatedIdentifiers(t *testing.T) {
 				{Name: "guest_ref_id", Type: planast.TypeInteger, Profile: &schema.ColumnProfile{DistinctCount: 95}},
 				{Name: "batch_no", Type: planast.TypeText, Profile: &schema.ColumnProfile{DistinctCount: 12}},
 				{Name: "receipt_no", Type: planast.TypeText, Profile: &schema.ColumnProfile{DistinctCount: 100}},
+				// a key of another table by its name, though not declared
+				{Name: "customer_id", Type: planast.TypeInteger, Profile: &schema.ColumnProfile{DistinctCount: 96}},
 			}},
 	}}
 	got := SchemaContext(snap)
@@ -180,6 +183,6 @@ func TestSchemaContextNamesRepeatedIdentifiers(t *testing.T) {
 		t.Errorf("context does not name the repeated gateway ids:\n%s", got)
 	}
 	if n := strings.Count(got, "nearly unique"); n != 1 {
-		t.Errorf("%d columns are said to repeat an identifier, want the gateway id alone (not the foreign key, the batch or the receipt):\n%s", n, got)
+		t.Errorf("%d columns are said to repeat an identifier, want the gateway id alone (not the foreign keys, declared or by name, the batch or the receipt):\n%s", n, got)
 	}
 }

@@ -3,8 +3,10 @@ package schemactx
 import (
 	"fmt"
 	"slices"
+	"strings"
 
 	"github.com/nl2sql/nl2sql/index/lex"
+	"github.com/nl2sql/nl2sql/internal/plural"
 	"github.com/nl2sql/nl2sql/internal/schema"
 )
 
@@ -20,8 +22,10 @@ var idWords = []string{"id", "ref", "reference", "uuid", "guid", "no", "number",
 // retried import, which a sum counts twice, or a row of one thing with
 // it (a commission and its reversal): the note says which to check, not
 // what to do. A foreign key repeats by nature (each order of one
-// customer) and is left out, as is any column that repeats more.
-func RepeatedIDs(t *schema.Table, c *schema.Column) (int64, bool) {
+// customer) and is left out, declared or named after another table of
+// the snapshot (customer_id beside a customers table), as is any column
+// that repeats more.
+func RepeatedIDs(snap *schema.Snapshot, t *schema.Table, c *schema.Column) (int64, bool) {
 	p := c.Profile
 	if p == nil || t.RowCount == nil || slices.Contains(t.PrimaryKey, c.Name) {
 		return 0, false
@@ -43,7 +47,30 @@ func RepeatedIDs(t *schema.Table, c *schema.Column) (int64, bool) {
 	if len(words) < 2 || !slices.Contains(idWords, words[len(words)-1]) {
 		return 0, false // a bare id is the key's; a name with no id word is data
 	}
+	if namesTable(snap, t, words[:len(words)-1]) {
+		return 0, false
+	}
 	return rows - p.DistinctCount, true
+}
+
+// namesTable reports whether words (a column's name before its id word)
+// name another table of snap, in the singular or plural: the column then
+// points at that table's rows, many of its own to one of them.
+func namesTable(snap *schema.Snapshot, self *schema.Table, words []string) bool {
+	if snap == nil {
+		return false
+	}
+	want := plural.Singular(strings.Join(words, ""))
+	for i := range snap.Tables {
+		o := &snap.Tables[i]
+		if o.Name == self.Name && o.Schema == self.Schema {
+			continue
+		}
+		if plural.Singular(strings.Join(lex.SplitWords(o.Name), "")) == want {
+			return true
+		}
+	}
+	return false
 }
 
 // RepeatedIDsNote is what a schema says of such a column, for a planner.

@@ -201,7 +201,7 @@ func TestLoadErrors(t *testing.T) {
 		{"negative max_retries", "llm:\n  default: {provider: ollama, max_retries: -1}\n", nil, []string{"llm.default.max_retries"}},
 		{"negative retry_max_seconds", "llm:\n  default: {provider: ollama, retry_max_seconds: -1}\n", nil, []string{"llm.default.retry_max_seconds"}},
 		{"fractional seed", "llm:\n  default: {provider: ollama, seed: 1.5}\n", nil, []string{"seed", "not a whole number"}},
-		{"env bad retries", "llm:\n  default: {provider: ollama}\n", []string{"NL2SQL_LLM__DEFAULT__MAX_RETRIES=some"}, []string{"max_retries", "not a whole number"}},
+		{"env bad retries", "llm:\n  default: {provider: ollama}\n", []string{"NL2SQL_LLM__DEFAULT__MAX_RETRIES=some"}, []string{"NL2SQL_LLM__DEFAULT__MAX_RETRIES", "max_retries", "not a whole number"}},
 		{"missing env var", ds(`{id: a, engine: postgres, dsn: "${env:NOPE_DSN}"}`), nil,
 			[]string{"datasources[0].dsn", "NOPE_DSN", "not set"}},
 		{"bad env var name", "storage: {path: \"${env:1X}\"}\n", nil, []string{"storage.path", "not a valid variable name"}},
@@ -213,7 +213,7 @@ func TestLoadErrors(t *testing.T) {
 		{"env index out of range", ds("{id: a, engine: sqlite, path: a.db}"), []string{"NL2SQL_DATASOURCES__3__PATH=x"},
 			[]string{"NL2SQL_DATASOURCES__3__PATH", "no element 3"}},
 		{"env bad number", ds("{id: a, engine: sqlite, path: a.db}"), []string{"NL2SQL_DATASOURCES__A__ROW_LIMIT=lots"},
-			[]string{"row_limit", "not a whole number"}},
+			[]string{"NL2SQL_DATASOURCES__A__ROW_LIMIT", "row_limit", "not a whole number"}},
 		{"env bad value", ds("{id: a, engine: sqlite, path: a.db}"), []string{"NL2SQL_DATASOURCES__A__ROW_LIMIT=0"},
 			[]string{"datasources[0].row_limit", "greater than 0"}},
 		{"allow_writable_role on a file", ds("{id: a, engine: sqlite, path: a.db, allow_writable_role: true}"), nil,
@@ -222,7 +222,7 @@ func TestLoadErrors(t *testing.T) {
 		{"allow_writable_role misspelt", ds("{id: a, engine: postgres, dsn: x, allow_writable_roles: true}"), nil,
 			[]string{"unknown key datasources[0].allow_writable_roles"}},
 		{"env bad allow_writable_role", ds("{id: a, engine: postgres, dsn: x}"), []string{"NL2SQL_DATASOURCES__A__ALLOW_WRITABLE_ROLE=maybe"},
-			[]string{"allow_writable_role", "not true or false"}},
+			[]string{"NL2SQL_DATASOURCES__A__ALLOW_WRITABLE_ROLE", "allow_writable_role", "not true or false"}},
 		{"bad yaml", "datasources: [\n", nil, []string{"yaml"}},
 	}
 	for _, tt := range tests {

@@ -102,6 +102,13 @@ func setPath(t reflect.Type, raw map[string]any, path []string, v any) error {
 			if !last {
 				return fmt.Errorf("config key %s is a value, not a section", key)
 			}
+			// a value of the wrong kind is named with its variable here:
+			// decoding, later, knows only the key and blamed the file
+			if str, ok := v.(string); ok && !strings.Contains(str, "${") {
+				if _, err := convertHook(reflect.TypeOf(v), next, v); err != nil {
+					return fmt.Errorf("config key %s: %w", key, err)
+				}
+			}
 			node[seg] = v
 		}
 	}

@@ -335,7 +335,7 @@ func readInput(stdin io.Reader, name string) ([]byte, error) {
 	}
 	if len(b) > 4<<20 {
 		return nil, &engine.Error{Code: engine.Code(planast.CodeTooLarge), Msg: fmt.Sprintf("%s is larger than 4 MiB", inputName(name)),
-			Hint: "a plan is a small JSON document (tools and run_plan take up to 256 KiB); write the plan, not data, in the file"}
+			Hint: "a plan file holds a plan or a combination of plans, each plan at most 256 KiB (as the tools take them); write the plan, not data, in the file"}
 	}
 	// Editors on Windows (Notepad, PowerShell's Out-File) start a UTF-8
 	// file with a byte order mark, which JSON does not allow; it says
