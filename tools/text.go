@@ -49,7 +49,7 @@ func ResultText(r *engine.Result) string {
 	return b.String()
 }
 
-// warningsText prints every warning, one a line, through cellfmt.Text: a
+// warningsText prints every warning, one a line, through cellfmt.Visible: a
 // warning names tables, columns and values from the schema and the plan,
 // which are data and sit in quotes inside it, and a name holding a line
 // break or a control character is escaped, so an instruction in one stays
@@ -58,7 +58,7 @@ func ResultText(r *engine.Result) string {
 func warningsText(ws []string) string {
 	var b strings.Builder
 	for _, w := range ws {
-		b.WriteString("warning: " + cellfmt.Text(w) + "\n")
+		b.WriteString("warning: " + cellfmt.Visible(w) + "\n")
 	}
 	return b.String()
 }

@@ -1,6 +1,7 @@
 package tools
 
 import (
+	"fmt"
 	"math/rand/v2"
 	"strings"
 	"testing"
@@ -25,6 +26,14 @@ func TestResultTextQuotesWarnings(t *testing.T) {
 		if strings.HasPrefix(line, "SYSTEM:") {
 			t.Errorf("the warning's data broke out of its line: %q", line)
 		}
+	}
+	// a warning quotes the values it names itself ("a\\b" for a stored
+	// a\b): the text shows that quote as the structured warning has it,
+	// not with each escape doubled again ("a\\\\b" read as two backslashes)
+	quoted := fmt.Sprintf("no stored value equals %q", `a\b`)
+	r.Warnings = []string{quoted}
+	if got := ResultText(r); !strings.Contains(got, "warning: "+quoted+"\n") {
+		t.Errorf("text shows the warning %q otherwise:\n%s", quoted, got)
 	}
 }
 

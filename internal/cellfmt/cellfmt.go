@@ -35,7 +35,9 @@
 // visible escapes such as \u001b and \n) and a model-facing sample
 // through Quote (the same escapes inside a JSON string), so a value
 // holding an ESC sequence cannot clear a person's screen and a U+202E
-// cannot reverse what they read.
+// cannot reverse what they read. A warning, which quotes the values it
+// names itself, is shown through Visible: the same escapes but the
+// backslash, which there already starts an escape of its quote.
 //
 // The structured result keeps the exact values (package internal/source's
 // encoding rule): this is display only.

@@ -44,9 +44,28 @@ func Text(s string) string {
 	return b.String()
 }
 
-func needsEscape(s string) bool {
+// Visible is Text for a message of the server's own that quotes values
+// already (a warning writes each value it names quoted, "a\\b" for a
+// stored a\b): what a terminal would act on is escaped as Text escapes
+// it, and the backslash, which here starts the quote's own escapes, is
+// left as it is, so the text reads as the structured warning does
+// instead of with every escape doubled.
+//
+//	cellfmt.Visible(`value "a\\b"` + "\x1b") // `value "a\\b"\u001b`
+func Visible(s string) string {
+	if !needsEscapeBut(s, false) {
+		return s
+	}
+	var b strings.Builder
+	escapeBut(&b, s, false, false)
+	return b.String()
+}
+
+func needsEscape(s string) bool { return needsEscapeBut(s, true) }
+
+func needsEscapeBut(s string, backslash bool) bool {
 	for _, r := range s {
-		if r == '\\' || r == utf8.RuneError || hidden(r) {
+		if r == '\\' && backslash || r == utf8.RuneError || hidden(r) {
 			return true
 		}
 	}
@@ -64,12 +83,16 @@ const hexDigits = "0123456789abcdef"
 // escape writes s to b with the backslash, hidden characters and (when
 // quote is set) the double quote escaped as JSON escapes them; an invalid
 // UTF-8 byte is written as \ufffd, as encoding/json does.
-func escape(b *strings.Builder, s string, quote bool) {
+func escape(b *strings.Builder, s string, quote bool) { escapeBut(b, s, quote, true) }
+
+// escapeBut is escape that leaves the backslash as it is unless
+// backslash is set.
+func escapeBut(b *strings.Builder, s string, quote, backslash bool) {
 	for i := 0; i < len(s); {
 		r, size := utf8.DecodeRuneInString(s[i:])
 		i += size
 		switch {
-		case r == '\\':
+		case r == '\\' && backslash:
 			b.WriteString(`\\`)
 		case r == '"' && quote:
 			b.WriteString(`\"`)

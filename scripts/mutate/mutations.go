@@ -6,8 +6,8 @@ var mutations = []mutation{
 	{
 		Name: "plan-check-text-hides-warnings",
 		File: "internal/app/cli/plans.go",
-		Old:  `fmt.Fprintln(cmd.OutOrStdout(), "-- warning: "+cellfmt.Text(w))`,
-		New:  `_ = cellfmt.Text(w)`,
+		Old:  `fmt.Fprintln(cmd.OutOrStdout(), "-- warning: "+cellfmt.Visible(w))`,
+		New:  `_ = cellfmt.Visible(w)`,
 		Pkgs: []string{"./internal/app/cli"}, Run: "TestPlanCheckTextShowsWarnings",
 	},
 	{
@@ -648,7 +648,7 @@ var mutations = []mutation{
 	{
 		Name: "quote-warnings-text",
 		File: "tools/text.go",
-		Old:  `b.WriteString("warning: " + cellfmt.Text(w) + "\n")`,
+		Old:  `b.WriteString("warning: " + cellfmt.Visible(w) + "\n")`,
 		New:  `b.WriteString("warning: " + w + "\n")`,
 		Pkgs: []string{"./tools"}, Run: "TestResultTextQuotesWarnings",
 	},
@@ -4476,5 +4476,19 @@ var mutations = []mutation{
 		Old:  "if _, err := convertHook(reflect.TypeOf(v), next, v); err != nil {",
 		New:  "if _, err := convertHook(reflect.TypeOf(v), next, v); err != nil && false {",
 		Pkgs: []string{"./internal/config"}, Run: "TestLoadErrors",
+	},
+	{
+		Name: "warning-escapes-doubled",
+		File: "tools/text.go",
+		Old:  `b.WriteString("warning: " + cellfmt.Visible(w) + "\n")`,
+		New:  `b.WriteString("warning: " + cellfmt.Text(w) + "\n")`,
+		Pkgs: []string{"./tools"}, Run: "TestResultTextQuotesWarnings",
+	},
+	{
+		Name: "visible-leaves-controls",
+		File: "internal/cellfmt/quote.go",
+		Old:  "if r == '\\\\' && backslash || r == utf8.RuneError || hidden(r) {",
+		New:  "if r == '\\\\' && backslash || r == utf8.RuneError {",
+		Pkgs: []string{"./tools"}, Run: "TestResultTextQuotesWarnings",
 	},
 }

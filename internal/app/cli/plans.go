@@ -181,7 +181,7 @@ func planCmd(logger *slog.Logger) *cobra.Command {
 			// a warning quotes keeps its spaces, and a line break in it
 			// cannot end the comment.
 			for _, w := range res.Warnings {
-				fmt.Fprintln(cmd.OutOrStdout(), "-- warning: "+cellfmt.Text(w))
+				fmt.Fprintln(cmd.OutOrStdout(), "-- warning: "+cellfmt.Visible(w))
 			}
 			for _, n := range res.SQLNotes {
 				fmt.Fprintln(cmd.OutOrStdout(), "-- note: "+cellfmt.Text(n))
