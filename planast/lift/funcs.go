@@ -13,7 +13,9 @@ import (
 // allow-list only where the meaning is the same: ifnull → COALESCE, iif →
 // CASE, date(x) → CAST AS date, datetime(x) → CAST AS timestamp,
 // strftime('%Y'|'%m'|'%d', x) → DATE_PART (see strftime), julianday(a) -
-// julianday(b) → DATE_DIFF_DAYS for dates (see julianDiff). Anything else is
+// julianday(b) → DATE_DIFF_DAYS for dates and ELAPSED_SECONDS / 86400.0
+// for times (see julianDiff); the plan language's own ELAPSED_SECONDS,
+// DATE_DIFF_DAYS and PERIOD_LABEL lift as themselves. Anything else is
 // refused by name.
 func (l *lifter) funcCall(f *pg.FuncCall, sc *scope) planast.Expr {
 	name := strings.ToLower(opName(f.Funcname))
@@ -153,7 +155,18 @@ func (l *lifter) funcCall(f *pg.FuncCall, sc *scope) planast.Expr {
 		}
 		return call(fn, &planast.Literal{Type: planast.TString, Text: strings.ToLower(unit.Text)}, l.value(args[1], sc))
 	case "julianday":
-		l.unsupported(f.Location, "JULIANDAY (other than the difference of two dates)")
+		l.unsupported(f.Location, "JULIANDAY (other than the difference of two values)")
+	case "elapsed_seconds", "date_diff_days":
+		// the plan language's own: SQL written for the plan reads back
+		nargs(2, 2)
+		return call(strings.ToUpper(name), l.dateValue(args[0], sc), l.dateValue(args[1], sc))
+	case "period_label":
+		nargs(2, 2)
+		unit, ok := l.expr(args[0], sc).(*planast.Literal)
+		if !ok || unit.Type != planast.TString || !isUnit(strings.ToLower(unit.Text)) {
+			l.unsupported(f.Location, "PERIOD_LABEL with a unit other than year, quarter, month or day")
+		}
+		return call("PERIOD_LABEL", &planast.Literal{Type: planast.TString, Text: strings.ToLower(unit.Text)}, l.dateValue(args[1], sc))
 	}
 	l.unsupported(f.Location, "function %s", strings.ToUpper(name))
 	return nil
@@ -327,8 +340,10 @@ func (l *lifter) strfLiteral(p *planast.Expr, format string, pos int32) {
 
 // julianDiff lifts julianday(a) - julianday(b) as DATE_DIFF_DAYS(a, b)
 // when both are dates (a date column, a date literal or a cast to date):
-// then the difference is a whole number of days. It returns nil when the
-// operands are not two julianday calls.
+// then the difference is a whole number of days; otherwise as the elapsed
+// time in days, ELAPSED_SECONDS(a, b) / 86400.0 (a ride from 09:00 to
+// 10:30 is 0.0625). It returns nil when the operands are not two
+// julianday calls.
 func (l *lifter) julianDiff(a *pg.A_Expr, sc *scope) planast.Expr {
 	lf, rf := a.Lexpr.GetFuncCall(), a.Rexpr.GetFuncCall()
 	if lf == nil || rf == nil || !strings.EqualFold(opName(lf.Funcname), "julianday") || !strings.EqualFold(opName(rf.Funcname), "julianday") {
@@ -343,7 +358,10 @@ func (l *lifter) julianDiff(a *pg.A_Expr, sc *scope) planast.Expr {
 			continue
 		}
 		if l.typeOf(e) != planast.TypeDate {
-			l.unsupported(a.Location, "JULIANDAY of a value that is not a date (the difference is not whole days)")
+			// times of day: the difference is a fraction of days, the
+			// elapsed time in days
+			return &planast.Binary{Op: planast.OpDiv, Left: &planast.Func{Name: "ELAPSED_SECONDS", Args: []planast.Expr{x, y}},
+				Right: &planast.Literal{Type: planast.TDecimal, Text: "86400.0"}}
 		}
 	}
 	return &planast.Func{Name: "DATE_DIFF_DAYS", Args: []planast.Expr{x, y}}

@@ -4491,4 +4491,18 @@ var mutations = []mutation{
 		New:  "if r == '\\\\' && backslash || r == utf8.RuneError {",
 		Pkgs: []string{"./tools"}, Run: "TestResultTextQuotesWarnings",
 	},
+	{
+		Name: "lift-own-time-functions-refused",
+		File: "planast/lift/funcs.go",
+		Old:  "\tcase \"elapsed_seconds\", \"date_diff_days\":\n",
+		New:  "\tcase \"elapsed_seconds_\", \"date_diff_days_\":\n",
+		Pkgs: []string{"./planast/lift"}, Run: "TestLift",
+	},
+	{
+		Name: "lift-julianday-times-refused",
+		File: "planast/lift/funcs.go",
+		Old:  "\t\t\treturn &planast.Binary{Op: planast.OpDiv, Left: &planast.Func{Name: \"ELAPSED_SECONDS\", Args: []planast.Expr{x, y}},\n",
+		New:  "\t\t\tl.unsupported(a.Location, \"JULIANDAY of times\")\n\t\t\treturn &planast.Binary{Op: planast.OpDiv, Left: &planast.Func{Name: \"ELAPSED_SECONDS\", Args: []planast.Expr{x, y}},\n",
+		Pkgs: []string{"./planast/lift"}, Run: "TestLift",
+	},
 }
