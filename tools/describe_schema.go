@@ -173,7 +173,7 @@ func describePage(ctx context.Context, eng SchemaDescriber, snap *schema.Snapsho
 		if len(missing) > 0 {
 			text.WriteString("(the other tables asked for follow)\n\n")
 		}
-		text.WriteString(SnapshotText(page) + out.Semantic.Text())
+		text.WriteString(snapshotTextIn(page, snap) + out.Semantic.Text())
 		if omitted {
 			text.WriteString("\n(sample values and ranges omitted: this table alone would pass the result's token budget)\n")
 		}

@@ -14,7 +14,12 @@ import (
 
 // SnapshotText renders a schema snapshot for people: one block per table
 // with its columns, types, keys and sample values.
-func SnapshotText(s *schema.Snapshot) string {
+func SnapshotText(s *schema.Snapshot) string { return snapshotTextIn(s, s) }
+
+// snapshotTextIn is SnapshotText of a page of the snapshot whole (some of
+// its tables): what a column is said to be may depend on tables the page
+// leaves out (a key another table declares).
+func snapshotTextIn(s, whole *schema.Snapshot) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "datasource %s (%s), %s\n", s.Datasource, s.Dialect, fmt.Sprintf("%d %s", len(s.Tables), plural(len(s.Tables), "table", "tables")))
 	for _, t := range s.Tables {
@@ -69,7 +74,7 @@ func SnapshotText(s *schema.Snapshot) string {
 			if marked, _, ok := schemactx.DeletedMark(&c); ok {
 				line += "  (" + schemactx.DeletedNote(&c, marked) + ")"
 			}
-			if extra, ok := schemactx.RepeatedIDs(s, &t, &c); ok {
+			if extra, ok := schemactx.RepeatedIDs(whole, &t, &c); ok {
 				line += "  (" + schemactx.RepeatedIDsNote(extra) + ")"
 			}
 			if c.Comment != "" {

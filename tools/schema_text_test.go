@@ -1,9 +1,13 @@
 package tools
 
 import (
+	"context"
 	"strings"
 	"testing"
 
+	mcpgo "github.com/mark3labs/mcp-go/mcp"
+
+	"github.com/nl2sql/nl2sql/engine/semantic"
 	"github.com/nl2sql/nl2sql/internal/schema"
 	"github.com/nl2sql/nl2sql/planast"
 )
@@ -118,5 +122,39 @@ func TestSchemaTextShowsTheTablesComment(t *testing.T) {
 	text := SnapshotText(snap)
 	if !strings.Contains(text, "public.currency_rates (table)\n  note \"1 unit of base_currency = rate units of quote_currency\"\n  rate") {
 		t.Errorf("text:\n%s", text)
+	}
+}
+
+// describeFake is a SchemaDescriber of one snapshot, without a semantic
+// layer.
+type describeFake struct{ snap *schema.Snapshot }
+
+func (f describeFake) VisibleSnapshot(context.Context, string) (*schema.Snapshot, error) {
+	return f.snap, nil
+}
+func (describeFake) Semantic(context.Context, string) (*semantic.Layer, error) { return nil, nil }
+
+// Threat: a host asks describe_schema for one table, credit_notes, whose
+// customer_id repeats a little (a customer's second credit note); invoices,
+// not asked for, declares customer_id a foreign key. Judged on the page
+// alone the column looked like an id with copies from a retried import,
+// and the host spent calls proving it was not. What a column is said to
+// be is judged on the whole visible schema, not on the tables asked for.
+func TestDescribeSchemaJudgesAColumnOnTheWholeSchema(t *testing.T) {
+	rows := int64(100)
+	snap := &schema.Snapshot{Datasource: "billing", Dialect: "postgres", Tables: []schema.Table{
+		{Schema: "public", Name: "invoices", RowCount: &rows, PrimaryKey: []string{"invoice_id"},
+			ForeignKeys: []schema.ForeignKey{{Columns: []string{"customer_id"}, RefTable: "account_keys", RefColumns: []string{"billing_customer_id"}}},
+			Columns:     []schema.Column{{Name: "invoice_id", Type: planast.TypeInteger}, {Name: "customer_id", Type: planast.TypeText}}},
+		{Schema: "public", Name: "credit_notes", RowCount: &rows, PrimaryKey: []string{"credit_note_id"}, Columns: []schema.Column{
+			{Name: "credit_note_id", Type: planast.TypeInteger},
+			{Name: "customer_id", Type: planast.TypeText, Profile: &schema.ColumnProfile{DistinctCount: 97}}}},
+	}}
+	res, err := DescribeSchemaHandler(describeFake{snap})(context.Background(), mcpCall(map[string]any{"datasource": "billing", "table": "credit_notes"}))
+	if err != nil || res.IsError {
+		t.Fatalf("describe_schema: %v %+v", err, res)
+	}
+	if text := res.Content[0].(mcpgo.TextContent).Text; strings.Contains(text, "nearly unique") || !strings.Contains(text, "customer_id") {
+		t.Errorf("credit_notes.customer_id is judged on the page alone:\n%s", text)
 	}
 }

@@ -166,6 +166,10 @@ func TestSchemaContextNamesRepeatedIdentifiers(t *testing.T) {
 	snap := &schema.Snapshot{Datasource: "fin", Tables: []schema.Table{
 		{Schema: "main", Name: "guests", RowCount: &rows, PrimaryKey: []string{"id"}, Columns: []schema.Column{{Name: "id", Type: planast.TypeInteger}}},
 		{Schema: "main", Name: "Customers", RowCount: &rows, Columns: []schema.Column{{Name: "id", Type: planast.TypeInteger}}},
+		// the name of a key another table (payments) declares, undeclared here
+		{Schema: "main", Name: "refunds", RowCount: &rows, PrimaryKey: []string{"refund_id"}, Columns: []schema.Column{
+			{Name: "refund_id", Type: planast.TypeInteger, Profile: &schema.ColumnProfile{DistinctCount: 100}},
+			{Name: "guest_ref_id", Type: planast.TypeInteger, Profile: &schema.ColumnProfile{DistinctCount: 96}}}},
 		{Schema: "main", Name: "payments", RowCount: &rows, PrimaryKey: []string{"payment_id"},
 			ForeignKeys: []schema.ForeignKey{{Columns: []string{"guest_ref_id"}, RefTable: "guests", RefColumns: []string{"id"}}},
 			Columns: []schema.Column{

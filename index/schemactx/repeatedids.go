@@ -22,9 +22,11 @@ var idWords = []string{"id", "ref", "reference", "uuid", "guid", "no", "number",
 // retried import, which a sum counts twice, or a row of one thing with
 // it (a commission and its reversal): the note says which to check, not
 // what to do. A foreign key repeats by nature (each order of one
-// customer) and is left out, declared or named after another table of
-// the snapshot (customer_id beside a customers table), as is any column
-// that repeats more.
+// customer) and is left out, declared, named after another table of the
+// snapshot (customer_id beside a customers table) or named as a key
+// another table declares (credit_notes.customer_id where invoices
+// declares customer_id a foreign key), as is any column that repeats
+// more.
 func RepeatedIDs(snap *schema.Snapshot, t *schema.Table, c *schema.Column) (int64, bool) {
 	p := c.Profile
 	if p == nil || t.RowCount == nil || slices.Contains(t.PrimaryKey, c.Name) {
@@ -47,10 +49,27 @@ func RepeatedIDs(snap *schema.Snapshot, t *schema.Table, c *schema.Column) (int6
 	if len(words) < 2 || !slices.Contains(idWords, words[len(words)-1]) {
 		return 0, false // a bare id is the key's; a name with no id word is data
 	}
-	if namesTable(snap, t, words[:len(words)-1]) {
+	if namesTable(snap, t, words[:len(words)-1]) || foreignElsewhere(snap, c.Name) {
 		return 0, false
 	}
 	return rows - p.DistinctCount, true
+}
+
+// foreignElsewhere reports whether a table of snap declares a foreign key
+// on a column named name (invoices.customer_id pointing at account_keys):
+// the same name in another table is the same reference, undeclared there.
+func foreignElsewhere(snap *schema.Snapshot, name string) bool {
+	if snap == nil {
+		return false
+	}
+	for i := range snap.Tables {
+		for _, fk := range snap.Tables[i].ForeignKeys {
+			if slices.ContainsFunc(fk.Columns, func(c string) bool { return strings.EqualFold(c, name) }) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // namesTable reports whether words (a column's name before its id word)
