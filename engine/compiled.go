@@ -4,6 +4,7 @@ import (
 	"context"
 	"crypto/sha256"
 	"sync"
+	"weak"
 
 	lru "github.com/hashicorp/golang-lru/v2"
 
@@ -33,13 +34,17 @@ const compiledCap = 512
 // column grants change what validation makes of the same bytes, and the
 // policy decides per call (scope), so those plans go the whole way each
 // time.
+//
+// The datasource value and the snapshot an entry was made on are held
+// weakly: an entry never keeps a replaced snapshot and its index alive
+// (on a large catalog hundreds of megabytes), it only stops matching.
 type compiledPlan struct {
-	ds      *datasource
+	ds      weak.Pointer[datasource]
 	planner *planast.Query // as sent, before expansion
 	v       *validate.Result
 
 	mu         sync.Mutex
-	staticSnap *schema.Snapshot // the snapshot static was computed on (nil: not yet)
+	staticSnap weak.Pointer[schema.Snapshot] // the snapshot static was computed on (zero: not yet)
 	static     []string
 }
 
@@ -79,7 +84,7 @@ func (e *Engine) validateDoc(ctx context.Context, ds *datasource, doc []byte) (v
 	var key [32]byte
 	if keep {
 		key = compiledKey(ds.spec.ID, doc)
-		if c, ok := e.compiled.Get(key); ok && c.ds == ds {
+		if c, ok := e.compiled.Get(key); ok && c.ds.Value() == ds {
 			return c.v, c.planner, c, nil
 		}
 	}
@@ -90,7 +95,7 @@ func (e *Engine) validateDoc(ctx context.Context, ds *datasource, doc []byte) (v
 		return nil, plan, nil, err
 	}
 	if keep {
-		memo = &compiledPlan{ds: ds, planner: plan, v: v}
+		memo = &compiledPlan{ds: weak.Make(ds), planner: plan, v: v}
 		e.compiled.Add(key, memo)
 	}
 	return v, plan, memo, nil
@@ -109,8 +114,8 @@ func (p *planned) staticWarnings(ds *datasource, snap *schema.Snapshot, stored f
 	return func() []string {
 		c.mu.Lock()
 		defer c.mu.Unlock()
-		if c.staticSnap != snap {
-			c.static, c.staticSnap = warnings.Static(snap, ds.src.Dialect(), p.plan, stored), snap
+		if c.staticSnap.Value() != snap {
+			c.static, c.staticSnap = warnings.Static(snap, ds.src.Dialect(), p.plan, stored), weak.Make(snap)
 		}
 		return c.static
 	}

@@ -80,6 +80,7 @@ func unread(snap *schema.Snapshot, dialect string, plan *planast.Query, stored f
 	out = append(out, inexactAverages(snap, plan)...)
 	out = append(out, reversedPositions(plan)...)
 	out = append(out, finerGroups(plan)...)
+	out = append(out, sentinelAggregates(snap, plan)...)
 	out = append(out, repeatedKeys(snap, plan)...)
 	out = append(out, zeroDivisors(snap, plan)...)
 	out = append(out, mixedCurrencies(snap, plan, stored)...)

@@ -4389,15 +4389,15 @@ var mutations = []mutation{
 	{
 		Name: "memo-ignores-snapshot",
 		File: "engine/compiled.go",
-		Old:  "if c, ok := e.compiled.Get(key); ok && c.ds == ds {",
+		Old:  "if c, ok := e.compiled.Get(key); ok && c.ds.Value() == ds {",
 		New:  "if c, ok := e.compiled.Get(key); ok {",
 		Pkgs: []string{"./engine"}, Run: "TestSchemaChangedWhileServingIsReadAgain$",
 	},
 	{
 		Name: "memo-static-never-filled",
 		File: "engine/compiled.go",
-		Old:  "if c.staticSnap != snap {",
-		New:  "if c.staticSnap != snap && c.static != nil {",
+		Old:  "if c.staticSnap.Value() != snap {",
+		New:  "if c.staticSnap.Value() != snap && c.static != nil {",
 		Pkgs: []string{"./engine"}, Run: "TestPlanSentAgainEarnsTheSameWarnings",
 	},
 	{
@@ -4518,5 +4518,26 @@ var mutations = []mutation{
 		Old:  "text.WriteString(snapshotTextIn(page, snap) + out.Semantic.Text())",
 		New:  "text.WriteString(snapshotTextIn(page, page) + out.Semantic.Text())",
 		Pkgs: []string{"./tools"}, Run: "TestDescribeSchemaJudgesAColumnOnTheWholeSchema",
+	},
+	{
+		Name: "documented-no-value-unsaid",
+		File: "engine/warnings/warnings.go",
+		Old:  "\tout = append(out, sentinelAggregates(snap, plan)...)\n",
+		New:  "",
+		Pkgs: []string{"./engine"}, Run: "TestDocumentedNoValueIsNamedInAnAggregate",
+	},
+	{
+		Name: "documented-no-value-despite-filter",
+		File: "engine/warnings/sentinel.go",
+		Old:  "if v == \"\" || filteredBy(q, ref) {",
+		New:  "if v == \"\" {",
+		Pkgs: []string{"./engine"}, Run: "TestDocumentedNoValueIsNamedInAnAggregate",
+	},
+	{
+		Name: "documented-no-value-any-number",
+		File: "engine/warnings/sentinel.go",
+		Old:  "|not available|none)\\b)`)",
+		New:  "|not available|none|ticket)\\b)`)",
+		Pkgs: []string{"./engine"}, Run: "TestDocumentedNoValueIsNamedInAnAggregate",
 	},
 }
