@@ -129,18 +129,46 @@ func TestTestFlagWrittenManyWaysIsNamed(t *testing.T) {
 		}
 		return p + `}`
 	}
+	pastedTestFilterLeaves(t, db, sum, "", "[[63]]")
+}
+
+// The threat: accounts of type 'test', 'internal' and 'demo' beside the
+// customers, and a count of accounts or a sum of their seats takes them
+// all, with nothing said but a column of kinds. An aggregate over such a
+// table names the column and the test values, with the filter that,
+// pasted, leaves them out (NULL kept: an account of no type is no test).
+func TestTestRecordsByCategoryAreNamed(t *testing.T) {
+	db := []string{
+		"CREATE TABLE accounts (id INTEGER PRIMARY KEY, account_type TEXT, seats INTEGER)",
+		"INSERT INTO accounts VALUES (1, 'customer', 10), (2, 'test', 50), (3, 'customer', 5), (4, 'internal', 40), (5, 'demo', 7), (6, NULL, 3)",
+	}
+	plan := func(where string) string {
+		p := `{"select":[{"expr":{"kind":"func","name":"SUM","args":[{"kind":"column","table":"a","column":"seats"}]},"alias":"seats"}],"from":[{"table":"accounts","alias":"a"}]`
+		if where != "" {
+			p += `,"where":` + where
+		}
+		return p + `}`
+	}
+	pastedTestFilterLeaves(t, db, plan, `accounts.account_type marks test or internal records with ["demo","internal","test"]`, "[[18]]")
+}
+
+// pastedTestFilterLeaves runs plan("") on each engine over db, wants a
+// test-records warning starting with prefix, and its filter, pasted into
+// plan, to give want with no such warning left.
+func pastedTestFilterLeaves(t *testing.T, db []string, plan func(where string) string, prefix, want string) {
+	t.Helper()
 	for _, en := range everyEngine(db) {
 		t.Run(en.name, func(t *testing.T) {
 			e := specEngine(t, en.spec(t))
-			res := runAir(t, e, sum(""))
+			res := runAir(t, e, plan(""))
 			w := warningWith(res.Warnings, "marks test or internal records")
 			_, fix, ok := strings.Cut(w, "if they should not, add ")
 			fix, _, _ = strings.Cut(fix, " to the filters")
-			if !ok {
-				t.Fatalf("warnings %q: want the test flag named with a filter", res.Warnings)
+			if !ok || !strings.HasPrefix(w, prefix) {
+				t.Fatalf("warnings %q: want the test values named (%q) with a filter", res.Warnings, prefix)
 			}
-			if got := runAir(t, e, sum(fix)); fmt.Sprint(got.Rows) != "[[63]]" || warningWith(got.Warnings, "marks test") != "" {
-				t.Errorf("with the filter %s: rows %v warnings %q, want 63 (every row not marked) and nothing more said", fix, got.Rows, got.Warnings)
+			if got := runAir(t, e, plan(fix)); fmt.Sprint(got.Rows) != want || warningWith(got.Warnings, "marks test") != "" {
+				t.Errorf("with the filter %s: rows %v warnings %q, want %s and nothing more said", fix, got.Rows, got.Warnings, want)
 			}
 		})
 	}

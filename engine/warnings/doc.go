@@ -32,10 +32,15 @@
 // their case alone (likeCaseMisses), an AVG whose values have more digits
 // than a double carries (inexactAverages), a POSITION searching a literal
 // (reversedPositions), an aggregate over a table whose own id repeats
-// in a few rows (repeatedKeys), a COUNT or NULL test of a column that
+// in a few rows (repeatedKeys; or over a subquery with "distinct" that
+// keeps those repeats: distinctKeepsRepeats), a period of a column
+// selected while the query groups by the column itself (finerGroups), an
+// aggregate of a number column whose comment says a value stands for no
+// value ('0 = not answered': sentinelAggregates), a COUNT or NULL test of a column that
 // writes blanks or words for no value ('N/A') beside NULL (blankCounts,
 // blankWarning), and an aggregate over a table flagging test or internal
-// records, or whose rows belong through foreign keys to one, that the plan
+// records (a yes/no flag, or a kind of record such as account_type
+// 'test'), or whose rows belong through foreign keys to one, that the plan
 // never reads (testRecords), and a plan reading a table whose column marks
 // rows deleted in place (deleted_at, is_deleted) without reading it
 // (deletedRows). A GROUP BY or
@@ -54,7 +59,9 @@
 // having filter that kept no group.
 //
 // Static is what Of says of a run that returned rows, but ties: check_plan
-// shows it before anything runs.
+// shows it before anything runs, and Of of a run that returned rows is
+// its ties and Static (Run.Static may hand it in, kept from an earlier
+// run of the same plan on the same snapshot).
 //
 // It owns those checks and their wording. It never queries a datasource,
 // never changes a plan or a result, and never decides whether a run

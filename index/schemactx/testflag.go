@@ -20,15 +20,59 @@ var testWords = []string{"test", "testing", "demo", "dummy", "internal", "sandbo
 // records out, and nothing else in a schema says so. marked is the value
 // that marks them as the column stores it (1, true, 'Y'); unmarked the
 // other one, when the profile saw it.
+//
+// A category column does the same with its values: an account_type or
+// environment whose complete values are a few, some of them test words
+// ('test', 'internal', 'demo' beside 'customer'); marked is then the test
+// values (one, or a list), unmarked the others.
 func TestFlag(c *schema.Column) (marked, unmarked any, ok bool) {
 	// the values first: most columns are no flag, and splitting a name
 	// into words costs more than looking at two values (this runs for
 	// every column a plan's tables reach, on every call)
 	marked, unmarked, ok = yesNo(c.Profile)
-	if !ok || !named(c.Name, testWords) {
+	if ok && named(c.Name, testWords) {
+		return marked, unmarked, true
+	}
+	return testCategory(c)
+}
+
+// categoryWords are the words a column's name uses for a kind of record.
+var categoryWords = []string{"type", "kind", "category", "class", "env", "environment", "mode", "source", "origin", "segment", "tier"}
+
+// maxCategoryValues bounds the values of a category column testCategory
+// reads: a handful of kinds, not a column of names.
+const maxCategoryValues = 12
+
+// testCategory is TestFlag of a category column: its profile knows all
+// its values, a few, at least one of them a test word and one not, and
+// its name says it holds a kind of record.
+func testCategory(c *schema.Column) (marked, unmarked any, ok bool) {
+	p := c.Profile
+	if p == nil || !p.AllValues || len(p.SampleValues) < 2 || len(p.SampleValues) > maxCategoryValues {
 		return nil, nil, false
 	}
-	return marked, unmarked, true
+	var test, other []any
+	for _, v := range p.SampleValues {
+		s, isText := v.(string)
+		if !isText {
+			return nil, nil, false
+		}
+		if slices.Contains(testWords, strings.ToLower(strings.TrimSpace(s))) {
+			test = append(test, v)
+		} else {
+			other = append(other, v)
+		}
+	}
+	if len(test) == 0 || len(other) == 0 || !named(c.Name, categoryWords) {
+		return nil, nil, false
+	}
+	one := func(vs []any) any {
+		if len(vs) == 1 {
+			return vs[0]
+		}
+		return vs
+	}
+	return one(test), one(other), true
 }
 
 // yesNo reads a column's profile as a yes/no flag's: the value that marks

@@ -8,9 +8,10 @@ import (
 )
 
 // The rule that names a flag for test records: a yes/no column named for
-// them, whose profile saw a record marked. Names that only contain such
-// a word ('contest', 'latest'), columns of other values and flags that
-// mark nothing are not named.
+// them, whose profile saw a record marked, or a category column whose
+// few values name test records beside others. Names that only contain
+// such a word ('contest', 'latest'), columns of other values, flags that
+// mark nothing and columns not named for a kind of record are not named.
 func TestTestFlag(t *testing.T) {
 	for _, c := range []struct {
 		name   string
@@ -29,6 +30,13 @@ func TestTestFlag(t *testing.T) {
 		// several spellings: each that marks a record
 		{"is_test", []any{"", "0", "1", "N", "Y", "false", "no", "true", "yes"}, []any{"1", "Y", "true", "yes"}},
 		{"is_test", []any{"N", "Y", "maybe"}, nil},
+		// a category column whose values name test records beside others
+		{"account_type", []any{"customer", "demo", "internal", "test"}, []any{"demo", "internal", "test"}},
+		{"environment", []any{"prod", "Test "}, "Test "},
+		{"account_type", []any{"customer", "partner"}, nil},        // no test value
+		{"account_type", []any{"demo", "test"}, nil},               // nothing else
+		{"visibility", []any{"public", "internal"}, nil},           // not a kind of record by its name
+		{"segment", []any{"SMB", "Enterprise", "Mid-Market"}, nil}, // kinds, none a test
 	} {
 		col := schema.Column{Name: c.name, Profile: &schema.ColumnProfile{SampleValues: c.values, AllValues: true}}
 		marked, _, ok := TestFlag(&col)

@@ -3815,8 +3815,8 @@ var mutations = []mutation{
 	{
 		Name: "test-flag-never-marks",
 		File: "index/schemactx/testflag.go",
-		Old:  "\tif !ok || !named(c.Name, testWords) {\n\t\treturn nil, nil, false\n\t}\n\treturn marked, unmarked, true\n",
-		New:  "\tif !ok || !named(c.Name, testWords) {\n\t\treturn nil, nil, false\n\t}\n\treturn marked, unmarked, false\n",
+		Old:  "\tif ok && named(c.Name, testWords) {\n\t\treturn marked, unmarked, true\n\t}\n",
+		New:  "\tif ok && named(c.Name, testWords) {\n\t\treturn marked, unmarked, false\n\t}\n",
 		Pkgs: []string{"./engine", "./index/schemactx"}, Run: "TestTestRecordsFlagIsNamed|TestTestFlag",
 	},
 	{
@@ -4539,5 +4539,26 @@ var mutations = []mutation{
 		Old:  "|not available|none)\\b)`)",
 		New:  "|not available|none|ticket)\\b)`)",
 		Pkgs: []string{"./engine"}, Run: "TestDocumentedNoValueIsNamedInAnAggregate",
+	},
+	{
+		Name: "test-category-unsaid",
+		File: "index/schemactx/testflag.go",
+		Old:  "\treturn testCategory(c)\n}",
+		New:  "\treturn nil, nil, false\n}",
+		Pkgs: []string{"./engine"}, Run: "TestTestRecordsByCategoryAreNamed",
+	},
+	{
+		Name: "test-category-any-name",
+		File: "index/schemactx/testflag.go",
+		Old:  "if len(test) == 0 || len(other) == 0 || !named(c.Name, categoryWords) {",
+		New:  "if len(test) == 0 || len(other) == 0 {",
+		Pkgs: []string{"./index/schemactx"}, Run: "TestTestFlag",
+	},
+	{
+		Name: "test-category-all-test",
+		File: "index/schemactx/testflag.go",
+		Old:  "if len(test) == 0 || len(other) == 0 || !named(c.Name, categoryWords) {",
+		New:  "if len(test) == 0 || !named(c.Name, categoryWords) {",
+		Pkgs: []string{"./index/schemactx"}, Run: "TestTestFlag",
 	},
 }
