@@ -105,11 +105,19 @@ func TestSQLiteAggregatesOfDecimalsKeepTheColumnsScale(t *testing.T) {
 // Threat: a total of prices (NUMERIC(10,2)) beside a rate of four decimals
 // in one result (a union's column, a CASE) came back as 0.12 on DuckDB,
 // where the rate is 0.1234: DuckDB typed the result as the sum's
-// DECIMAL(38,2). Every engine shows every decimal, and the same text.
+// DECIMAL(38,2). Every engine shows every decimal, and the same text, a
+// rate finer than the renderer's own ten places too (0.100000000001 came
+// back as 0.1 on DuckDB).
 func TestDecimalsMetInOneResultKeepTheirDigits(t *testing.T) {
+	for _, r := range []struct{ typ, rate string }{{"NUMERIC(10,4)", "0.1234"}, {"NUMERIC(20,12)", "0.100000000001"}} {
+		decimalsMetInOneResult(t, r.typ, r.rate)
+	}
+}
+
+func decimalsMetInOneResult(t *testing.T, typ, rate string) {
 	db := []string{
-		"CREATE TABLE p (id INTEGER PRIMARY KEY, price NUMERIC(10,2), rate NUMERIC(10,4))",
-		"INSERT INTO p VALUES (1, 120.25, 0.1234), (2, 229.75, 0.5)",
+		"CREATE TABLE p (id INTEGER PRIMARY KEY, price NUMERIC(10,2), rate " + typ + ")",
+		"INSERT INTO p VALUES (1, 120.25, " + rate + "), (2, 229.75, 0.5)",
 	}
 	col := func(c string) string { return `{"kind":"column","table":"p","column":"` + c + `"}` }
 	sum := `{"kind":"func","name":"SUM","args":[` + col("price") + `]}`
@@ -120,11 +128,11 @@ func TestDecimalsMetInOneResultKeepTheirDigits(t *testing.T) {
 		`"else":{"kind":"subquery","query":{"select":[{"expr":{"kind":"func","name":"SUM","args":[{"kind":"column","table":"q","column":"price"}]},"alias":"s"}],"from":[{"table":"p","alias":"q"}]}}},"alias":"v"}],` +
 		`"from":[{"table":"p","alias":"p"}],"order_by":[{"expr":` + col("id") + `}]}`
 	for _, en := range everyEngine(db) {
-		t.Run(en.name, func(t *testing.T) {
+		t.Run(typ+"/"+en.name, func(t *testing.T) {
 			e := specEngine(t, en.spec(t))
 			for _, c := range []struct{ plan, want string }{
-				{union, `[[0.1234],[0.5],[350]]`},
-				{kase, `[[0.1234],[350]]`},
+				{union, `[[` + rate + `],[0.5],[350]]`},
+				{kase, `[[` + rate + `],[350]]`},
 			} {
 				res := runAir(t, e, c.plan)
 				if b, _ := json.Marshal(res.Rows); string(b) != c.want {

@@ -63,6 +63,9 @@ type ColumnInfo struct {
 	// cast to double and no arithmetic or comparison with numbers, so the
 	// renderer reads it as NUMERIC.
 	Money bool
+	// Scale is a decimal column's declared scale (the digits after its
+	// point: 12 for DECIMAL(20,12)), 0 when it declares none.
+	Scale int
 	// Mixed marks a column holding values that are not of its type (SQLite
 	// stores 'abc' in an INTEGER column), as its profile counted them:
 	// plans read them as NULL (Column.ReadAs).

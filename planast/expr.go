@@ -26,6 +26,9 @@ type Column struct {
 	// Money is set by Validate: the column is PostgreSQL money
 	// (ColumnInfo.Money), rendered there as CAST(column AS NUMERIC).
 	Money bool `json:"-"`
+	// Scale is set by Validate: the column's declared decimal scale
+	// (ColumnInfo.Scale), which a result of several decimals keeps.
+	Scale int `json:"-"`
 	// ReadAs is set by Validate to the column's type when some of its
 	// stored values are not of that type (ColumnInfo.Mixed, possible on
 	// SQLite only): the renderer reads every value as that type, those

@@ -28,6 +28,9 @@ func TestDecimalBranchesKeepEveryDecimal(t *testing.T) {
 		{"lag default", `{"select":[{"expr":{"kind":"window","name":"LAG","args":[` + ocol("x", "s") + `,` + num("1") + `,` + fine + `],"order_by":[{"expr":` + ocol("x", "id") + `}]},"alias":"v"}],` +
 			`"from":[{"subquery":` + strings.TrimSuffix(strings.TrimPrefix(sums, `{"kind":"subquery","query":`), `}`) + `,"alias":"x"}],"order_by":[{"expr":` + ocol("x", "id") + `}]}`,
 			"0.12345 1.25"},
+		// finer than the renderer's own ten decimals: a literal of twelve
+		{"union of twelve decimals", `{"select":[{"expr":` + sum + `,"alias":"v"}],` + from + `,"set_ops":[{"op":"union_all","query":{"select":[{"expr":` + num("0.123456789012") + `,"alias":"v"}]}}],"order_by":[{"expr":` + column("v") + `}]}`,
+			"0.123456789012 3.75"},
 	}
 	for _, c := range cases {
 		for name, got := range runOne(t, dbs, cat, c.name, c.plan) {

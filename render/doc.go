@@ -353,8 +353,10 @@
 // COALESCE, LAG or LEAD with a default: planast.Case.Decimals) DuckDB
 // types with the larger integer part, rounding the other's decimals (a SUM,
 // DECIMAL(38,4), beside 0.12345 gave 0.1235). Each branch is cast to
-// DECIMAL(38,10) there, the type of decimal arithmetic, so such a result
-// keeps ten decimals at most and, like it, drops trailing zeros.
+// DECIMAL(38,10) there, the type of decimal arithmetic, or to DECIMAL(38,s)
+// when a decimal column (its declared scale, planast.Column.Scale) or
+// literal the plan reads has s > 10 digits after the point (an amount of
+// DECIMAL(38,18) keeps its 18), and such a result drops trailing zeros.
 //
 // # Values not of the column's type
 //

@@ -200,7 +200,7 @@ func (w *writer) widened(e planast.Expr, decimals bool) string {
 	if l, ok := e.(*planast.Literal); !decimals || w.oneScale || ok && l.Type == planast.TNull {
 		return s
 	}
-	return w.d.(rangeChecker).WidenDecimal(s)
+	return w.d.(rangeChecker).WidenDecimal(s, w.scale)
 }
 
 // temporalOperands is implemented by dialects whose dates and timestamps

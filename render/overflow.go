@@ -3,6 +3,7 @@ package render
 import (
 	"math"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/nl2sql/nl2sql/planast"
@@ -43,8 +44,10 @@ type rangeChecker interface {
 	// int64 (the smallest int64 div -1); leaves as RangeCheck's.
 	ExactDiv(l, r string, leaves []string) string
 	// WidenDecimal renders one of several decimal branches of a result
-	// (planast.Case.Decimals) in a type that holds every branch's digits.
-	WidenDecimal(sql string) string
+	// (planast.Case.Decimals) in a type that holds every branch's digits;
+	// scale is the most digits after the point a decimal the plan reads
+	// has.
+	WidenDecimal(sql string, scale int) string
 }
 
 // overflowError is SQLite's way to raise an error from an expression: abs
@@ -221,7 +224,7 @@ func (d SQLite) ExactDiv(l, r string, leaves []string) string {
 }
 
 // WidenDecimal: SQLite's decimals are doubles.
-func (SQLite) WidenDecimal(s string) string { return s }
+func (SQLite) WidenDecimal(s string, _ int) string { return s }
 
 // WidenInt: SQLite's integers are 64-bit.
 func (SQLite) WidenInt(s string) string { return s }
@@ -247,7 +250,7 @@ func (Postgres) ExactDiv(l, r string, _ []string) string {
 }
 
 // WidenDecimal: a PostgreSQL numeric keeps each value's own scale.
-func (Postgres) WidenDecimal(s string) string { return s }
+func (Postgres) WidenDecimal(s string, _ int) string { return s }
 
 // WidenInt: PostgreSQL types integer literals and integer columns as int4.
 func (Postgres) WidenInt(s string) string { return "CAST(" + s + " AS BIGINT)" }
@@ -273,8 +276,11 @@ func (DuckDB) ExactDiv(l, r string, _ []string) string {
 
 // WidenDecimal: DuckDB gives branches of DECIMAL(38,2) and DECIMAL(10,4)
 // the type DECIMAL(38,2), rounding 0.1234 to 0.12; at the plan's decimal
-// arithmetic type each keeps up to ten decimals.
-func (DuckDB) WidenDecimal(s string) string { return "CAST(" + s + " AS DECIMAL(38,10))" }
+// arithmetic type each keeps up to ten decimals, or as many as the
+// finest decimal the plan reads has (a DECIMAL(38,18) of token amounts).
+func (DuckDB) WidenDecimal(s string, scale int) string {
+	return "CAST(" + s + " AS DECIMAL(38," + strconv.Itoa(min(max(10, scale), 38)) + "))"
+}
 
 // WidenInt: DuckDB types small integer literals and INTEGER columns as
 // INT32.

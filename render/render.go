@@ -56,7 +56,7 @@ func SQL(q *planast.Query, d Dialect, opts Options) (sql string, err error) {
 			sql, err = "", re
 		}
 	}()
-	w := &writer{d: d, oneScale: opts.OneDecimalScale}
+	w := &writer{d: d, oneScale: opts.OneDecimalScale, scale: widestScale(q)}
 	w.query(q, opts, true)
 	return w.b.String(), nil
 }
@@ -66,6 +66,34 @@ type writer struct {
 	b strings.Builder
 	// oneScale: Options.OneDecimalScale
 	oneScale bool
+	// scale is the most digits after the point a decimal the plan reads
+	// has (widestScale): what a result of several decimals keeps.
+	scale int
+}
+
+// sub is a writer for a part of w's statement, rendered apart.
+func (w *writer) sub() *writer { return &writer{d: w.d, oneScale: w.oneScale, scale: w.scale} }
+
+// widestScale is the most digits after the point of a decimal column
+// (its declared scale, planast.Column.Scale) or decimal literal that q
+// reads anywhere.
+func widestScale(q *planast.Query) int {
+	n := 0
+	planast.Inspect(q, func(x planast.Node) bool {
+		switch x := x.(type) {
+		case *planast.Column:
+			n = max(n, x.Scale)
+		case *planast.Literal:
+			if x.Type == planast.TDecimal {
+				if _, frac, ok := strings.Cut(x.Text, "."); ok {
+					frac, _, _ = strings.Cut(strings.ToLower(frac), "e")
+					n = max(n, len(frac))
+				}
+			}
+		}
+		return true
+	})
+	return n
 }
 
 func (w *writer) fail(format string, args ...any) {
@@ -342,13 +370,13 @@ func (w *writer) lower(x string) string {
 }
 
 func (w *writer) exprS(e planast.Expr) string {
-	sub := &writer{d: w.d, oneScale: w.oneScale}
+	sub := w.sub()
 	sub.expr(e)
 	return sub.b.String()
 }
 
 func (w *writer) subquery(q *planast.Query) string {
-	sub := &writer{d: w.d, oneScale: w.oneScale}
+	sub := w.sub()
 	sub.query(q, Options{}, false)
 	return "(" + sub.b.String() + ")"
 }

@@ -65,7 +65,7 @@ func (w *writer) wrapped(q *planast.Query, opts Options, top bool) {
 		keys = append(keys, orderKey(keyCols[i], o))
 		winKeys = append(winKeys, windowOrderKey(w.d, keyCols[i], o))
 	}
-	level1 := &writer{d: w.d, oneScale: w.oneScale}
+	level1 := w.sub()
 	level1.core(&inner, inner.Decimals)
 	qa := QuoteIdent(fresh("q"))
 	rank := ""

@@ -375,6 +375,9 @@ func (t *Table) Info() *planast.TableInfo {
 		info.Columns[i] = planast.ColumnInfo{Name: c.Name, Type: c.Type, Unordered: Unordered(c.DeclaredType),
 			Money: c.Type == planast.TypeDecimal && strings.EqualFold(strings.TrimSpace(c.DeclaredType), "money"),
 			Mixed: c.Profile != nil && c.Profile.Invalid > 0, Repeats: repeats(t.RowCount, c.Profile)}
+		if c.Type == planast.TypeDecimal {
+			info.Columns[i].Scale, _ = DecimalScale(c.DeclaredType)
+		}
 	}
 	for _, fk := range t.ForeignKeys {
 		info.ForeignKeys = append(info.ForeignKeys, planast.ForeignKeyInfo{

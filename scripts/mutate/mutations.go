@@ -3948,8 +3948,8 @@ var mutations = []mutation{
 	{
 		Name: "duckdb-decimal-branches-not-widened",
 		File: "render/overflow.go",
-		Old:  "func (DuckDB) WidenDecimal(s string) string { return \"CAST(\" + s + \" AS DECIMAL(38,10))\" }",
-		New:  "func (DuckDB) WidenDecimal(s string) string { return s }",
+		Old:  "\treturn \"CAST(\" + s + \" AS DECIMAL(38,\" + strconv.Itoa(min(max(10, scale), 38)) + \"))\"\n",
+		New:  "\t_ = strconv.Itoa(scale)\n\treturn s\n",
 		Pkgs: []string{"./render"}, Run: "TestDecimalBranchesKeepEveryDecimal",
 	},
 	{
@@ -4560,5 +4560,19 @@ var mutations = []mutation{
 		Old:  "if len(test) == 0 || len(other) == 0 || !named(c.Name, categoryWords) {",
 		New:  "if len(test) == 0 || !named(c.Name, categoryWords) {",
 		Pkgs: []string{"./index/schemactx"}, Run: "TestTestFlag",
+	},
+	{
+		Name: "decimal-scale-undeclared",
+		File: "internal/schema/snapshot.go",
+		Old:  "\t\t\tinfo.Columns[i].Scale, _ = DecimalScale(c.DeclaredType)\n",
+		New:  "",
+		Pkgs: []string{"./engine"}, Run: "TestDecimalsMetInOneResultKeepTheirDigits",
+	},
+	{
+		Name: "decimal-literal-scale-unread",
+		File: "render/render.go",
+		Old:  "\t\t\t\t\tn = max(n, len(frac))\n",
+		New:  "",
+		Pkgs: []string{"./render"}, Run: "TestDecimalBranchesKeepEveryDecimal",
 	},
 }
