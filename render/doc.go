@@ -166,7 +166,7 @@
 //
 // # Arithmetic overflow
 //
-// Integer and decimal arithmetic has one range on every engine, and a
+// Integer, decimal and float arithmetic has one range on every engine, and a
 // result beyond it is the error ARITHMETIC_OVERFLOW everywhere (the
 // adapters map PostgreSQL's 22003, DuckDB's "Out of Range" and "out of
 // range" conversions, and SQLite's "integer overflow" onto it), never a
@@ -189,6 +189,14 @@
 //     scale 20 as DuckDB does (|x| < 10^18) and rounded to scale 10, on
 //     PostgreSQL and DuckDB alike, so products of products keep a scale
 //     DuckDB can hold; SQLite checks abs(product) >= 1e18.
+//   - floats are doubles, finite unless an operand is: PostgreSQL fails on
+//     a +, -, * or / of finite doubles beyond 1.8e308 by itself, where
+//     SQLite and DuckDB give an infinity; there the top of a float chain
+//     (and a / whose divisor is not a literal of at least 1) is checked
+//     for an infinite value while none of its operands (of a quotient: its
+//     dividend) is infinite, which fails (SQLite through the error below,
+//     DuckDB as a cast of the infinity to BIGINT). An infinity stored in a
+//     column stays one in the arithmetic, as on PostgreSQL.
 //
 // The SQLite check of an integer chain:
 //

@@ -45,7 +45,14 @@ func (w *writer) expr(e planast.Expr) {
 		l, r := w.operand(e.Left, e.Temporal), w.operand(e.Right, e.Temporal)
 		switch e.Op {
 		case planast.OpDiv:
-			w.str(w.d.TrueDiv(l, r))
+			// a quotient of a finite dividend is finite on PostgreSQL or
+			// an error: the same error elsewhere (rangeDouble), unless the
+			// divisor is a literal of at least 1, which cannot make one
+			if q := w.d.TrueDiv(l, r); atLeastOne(e.Right) {
+				w.str(q)
+			} else {
+				w.str(w.d.(rangeChecker).RangeCheck(q, rangeDouble, []string{l}))
+			}
 		case planast.OpIDiv:
 			w.str(w.d.IntDiv(l, r))
 		case planast.OpMod:

@@ -11,8 +11,9 @@ import (
 
 // Arithmetic has one range on every engine (see "Arithmetic overflow" in
 // doc.go): integer arithmetic is int64, decimal arithmetic DECIMAL(38,10),
-// and a result beyond the range is an error everywhere, never a value on
-// one engine and an error or a rounded double on another.
+// float arithmetic double, and a result beyond the range is an error
+// everywhere, never a value on one engine and an error, an infinity or a
+// rounded double on another.
 //
 // A chain is a maximal tree of +, - and * (and unary minus) of one numeric
 // type (Binary.Numeric, Unary.Numeric): its range is checked once, at its
@@ -27,6 +28,7 @@ const (
 	rangeInt64      rangeKind = iota // |x| ≤ 2^63-1
 	rangeDecimal                     // |x| < 10^28, 10 decimals: DECIMAL(38,10)
 	rangeDecProduct                  // a decimal × decimal product: |x| < 10^18
+	rangeDouble                      // finite, unless an operand is infinite
 )
 
 // rangeChecker is implemented by every dialect: RangeCheck wraps the
@@ -61,12 +63,28 @@ func isArith(e planast.Expr) (planast.Type, bool) {
 	case *planast.Binary:
 		switch e.Op {
 		case planast.OpAdd, planast.OpSub, planast.OpMul:
-			return e.Numeric, e.Numeric == planast.TypeInteger || e.Numeric == planast.TypeDecimal
+			return e.Numeric, e.Numeric.IsNumeric()
 		}
 	case *planast.Unary:
-		return e.Numeric, e.Op == "-" && (e.Numeric == planast.TypeInteger || e.Numeric == planast.TypeDecimal)
+		return e.Numeric, e.Op == "-" && e.Numeric.IsNumeric()
 	}
 	return "", false
+}
+
+// atLeastOne reports whether e is a number literal whose absolute value
+// is at least 1: a quotient by it is no larger than its dividend.
+func atLeastOne(e planast.Expr) bool {
+	l, ok := e.(*planast.Literal)
+	switch {
+	case !ok:
+		return false
+	case l.Type == planast.TInteger:
+		return l.Int != 0
+	case l.Type == planast.TDecimal:
+		f, err := strconv.ParseFloat(l.Text, 64)
+		return err == nil && math.Abs(f) >= 1
+	}
+	return false
 }
 
 // decProduct reports whether e multiplies two decimals.
@@ -91,7 +109,7 @@ func (w *writer) arith(e planast.Expr, top bool, leaves *[]string) string {
 			return w.arith(x, false, leaves)
 		}
 		s := w.exprS(x)
-		if _, cast := x.(*planast.Cast); t == planast.TypeInteger && !cast && !intLiteral(x) {
+		if _, cast := x.(*planast.Cast); t == planast.TypeInteger && !cast && !intLiteral(x) || t == planast.TypeFloat {
 			*leaves = append(*leaves, s)
 		}
 		return s
@@ -121,6 +139,8 @@ func (w *writer) arith(e planast.Expr, top bool, leaves *[]string) string {
 		kind = rangeDecProduct
 	case t == planast.TypeDecimal:
 		kind = rangeDecimal
+	case t == planast.TypeFloat:
+		kind = rangeDouble
 	}
 	return rc.RangeCheck(s, kind, dedupe(*leaves))
 }
@@ -211,8 +231,27 @@ func (SQLite) RangeCheck(s string, kind rangeKind, leaves []string) string {
 		return "CASE WHEN " + strings.Join(conds, " AND ") + " THEN " + overflowError + " ELSE " + s + " END"
 	case rangeDecimal:
 		return "CASE WHEN abs(" + s + ") >= 1e28 THEN " + overflowError + " ELSE " + s + " END"
+	case rangeDouble:
+		return "CASE WHEN " + overflowed(s, leaves, func(x string) string { return "abs(" + x + ") > " + maxDouble }) +
+			" THEN " + overflowError + " ELSE " + s + " END"
 	}
 	return "CASE WHEN abs(" + s + ") >= 1e18 THEN " + overflowError + " ELSE " + s + " END"
+}
+
+// maxDouble is the largest finite double: SQLite has no isinf, and its
+// infinity is greater.
+const maxDouble = "1.7976931348623157e308"
+
+// overflowed renders the condition of a double overflow as PostgreSQL
+// raises it: the value s is infinite (inf renders that test) while none of
+// its operands is (an infinity stored in a column stays one, as it does
+// there).
+func overflowed(s string, leaves []string, inf func(string) string) string {
+	conds := []string{inf(s)}
+	for _, l := range leaves {
+		conds = append(conds, "NOT "+inf(l))
+	}
+	return strings.Join(conds, " AND ")
 }
 
 // ExactDiv: SQLite divides two integers exactly, but turns the smallest
@@ -229,7 +268,8 @@ func (SQLite) WidenDecimal(s string, _ int) string { return s }
 // WidenInt: SQLite's integers are 64-bit.
 func (SQLite) WidenInt(s string) string { return s }
 
-// RangeCheck: PostgreSQL's bigint arithmetic fails beyond int64 by itself;
+// RangeCheck: PostgreSQL's bigint and float8 arithmetic fail beyond their
+// range by themselves (an infinite operand gives an infinity);
 // its numeric is unbounded, so a decimal chain beyond 10^28 is cast to
 // NUMERIC(38,10), which fails there (in range it keeps its scale), and a
 // decimal product is computed in DuckDB's product range and scale.
@@ -260,9 +300,16 @@ func (Postgres) WidenInt(s string) string { return "CAST(" + s + " AS BIGINT)" }
 // scales (20 for two plan decimals, so |x| < 10^18) and is cast back to
 // scale 10, so products of products do not run out of scale (DuckDB
 // refuses a scale beyond 38) and every engine fails at the same bound.
-func (DuckDB) RangeCheck(s string, kind rangeKind, _ []string) string {
-	if kind == rangeDecProduct {
+//
+// Its doubles overflow to an infinity: an infinite value of finite
+// operands is cast to BIGINT, which fails there as out of range.
+func (DuckDB) RangeCheck(s string, kind rangeKind, leaves []string) string {
+	switch kind {
+	case rangeDecProduct:
 		return "CAST(CAST(" + s + " AS DECIMAL(38,20)) AS DECIMAL(38,10))"
+	case rangeDouble:
+		return "CASE WHEN " + overflowed(s, leaves, func(x string) string { return "isinf(CAST(" + x + " AS DOUBLE))" }) +
+			" THEN CAST(" + s + " AS BIGINT) ELSE " + s + " END"
 	}
 	return s
 }

@@ -298,3 +298,49 @@ func TestFloatDivisionBeyondInt64Overflows(t *testing.T) {
 		{"a NaN operand is NULL", row("9", div(f, num("2"))), [][]string{{"9", "NULL"}}},
 	})
 }
+
+// The threat: one plan and one database's rows, and a product or sum of
+// doubles past 1.8e308 that is "Infinity" on SQLite and DuckDB, a number
+// a user may carry into a report, where PostgreSQL refuses it. A double
+// computed from finite operands (+, -, * and /) beyond the double range
+// is ARITHMETIC_OVERFLOW on every engine; an infinite operand stored in a
+// column gives an infinity everywhere, as PostgreSQL computes it.
+func TestFloatArithmeticOverflowsAlike(t *testing.T) {
+	cat := memCatalog{table("d", []string{"id integer", "f float", "g float"})}
+	rows := map[string][]string{"d": {
+		`1, 1e300, 1e-300`,
+		`2, 1.7e308, 2`,
+		`3, -1.7e308, 0.5`,
+		`4, 0, 2`,
+		`5, NULL, NULL`,
+		`6, 2.5, 4`,
+	}}
+	dbs := engines(t, cat, rows)
+	inf := map[string]string{"sqlite": "9e999", "duckdb": "'inf'::DOUBLE", "postgres": "'Infinity'::float8"}
+	for _, e := range dbs {
+		if _, err := e.db.Exec(`UPDATE "d" SET "f" = ` + inf[e.d.Name()] + ` WHERE "id" = 4`); err != nil {
+			t.Fatalf("%s: %v", e.d.Name(), err)
+		}
+	}
+	f, g, id := column("f"), column("g"), column("id")
+	row := func(n string, es ...string) string {
+		items := []string{`{"expr":` + id + `,"alias":"id"}`}
+		for i, e := range es {
+			items = append(items, `{"expr":`+e+`,"alias":"e`+strconv.Itoa(i)+`"}`)
+		}
+		return `{"select":[` + strings.Join(items, ",") + `],"from":[{"table":"d","alias":"d"}],"where":` +
+			binary("=", id, num(n)) + `,"order_by":[{"expr":` + id + `}]}`
+	}
+	overflow := [][]string{{"ARITHMETIC_OVERFLOW"}}
+	checkRangeCases(t, dbs, cat, []rangeCase{
+		{"a product beyond the double range", row("1", binary("*", f, f)), overflow},
+		{"a sum beyond the double range", row("2", binary("+", f, f)), overflow},
+		{"a negative sum beyond the double range", row("3", binary("+", f, f)), overflow},
+		{"an overflow inside a chain", row("2", binary("-", binary("*", f, g), f)), overflow},
+		{"a quotient beyond the double range", row("1", binary("/", f, g)), overflow},
+		{"in range", row("6", binary("*", f, g), binary("/", f, g), binary("-", f, g)), [][]string{{"6", "10", "0.625", "-1.5"}}},
+		{"a quotient by a literal of at least 1", row("2", binary("/", f, num("2"))), [][]string{{"2", "8.5e+307"}}},
+		{"an infinite operand gives an infinity", row("4", binary("*", f, g), binary("+", f, g)), [][]string{{"4", "+Inf", "+Inf"}}},
+		{"NULL stays NULL", row("5", binary("*", f, g), binary("/", f, g)), [][]string{{"5", "NULL", "NULL"}}},
+	})
+}

@@ -1514,8 +1514,8 @@ var mutations = []mutation{
 	{
 		Name: "overflow-decimal-product-scale-grows",
 		File: "render/overflow.go",
-		Old:  "\tif kind == rangeDecProduct {\n\t\treturn \"CAST(CAST(\"",
-		New:  "\tif false {\n\t\treturn \"CAST(CAST(\"",
+		Old:  "\tcase rangeDecProduct:\n\t\treturn \"CAST(CAST(\" + s + \" AS DECIMAL(38,20))",
+		New:  "\tcase -1:\n\t\treturn \"CAST(CAST(\" + s + \" AS DECIMAL(38,20))",
 		Pkgs: []string{"./render"}, Run: "TestArithmeticHasOneRange",
 	},
 	{
@@ -4574,5 +4574,26 @@ var mutations = []mutation{
 		Old:  "\t\t\t\t\tn = max(n, len(frac))\n",
 		New:  "",
 		Pkgs: []string{"./render"}, Run: "TestDecimalBranchesKeepEveryDecimal",
+	},
+	{
+		Name: "float-chain-unchecked",
+		File: "render/overflow.go",
+		Old:  "\t\t\treturn e.Numeric, e.Numeric.IsNumeric()\n",
+		New:  "\t\t\treturn e.Numeric, e.Numeric == planast.TypeInteger || e.Numeric == planast.TypeDecimal\n",
+		Pkgs: []string{"./render"}, Run: "TestFloatArithmeticOverflowsAlike",
+	},
+	{
+		Name: "float-overflow-any-operand",
+		File: "render/overflow.go",
+		Old:  "\t\tconds = append(conds, \"NOT \"+inf(l))\n",
+		New:  "\t\t_ = l\n",
+		Pkgs: []string{"./render"}, Run: "TestFloatArithmeticOverflowsAlike",
+	},
+	{
+		Name: "float-quotient-unchecked",
+		File: "render/expr.go",
+		Old:  "\t\t\tif q := w.d.TrueDiv(l, r); atLeastOne(e.Right) {\n",
+		New:  "\t\t\tif q := w.d.TrueDiv(l, r); true || atLeastOne(e.Right) {\n",
+		Pkgs: []string{"./render"}, Run: "TestFloatArithmeticOverflowsAlike",
 	},
 }
