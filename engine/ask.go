@@ -197,7 +197,7 @@ func (e *Engine) finish(ctx context.Context, ds *datasource, q, today string, pl
 		Usage:       planned.usage,
 		Warnings:    append([]string{}, planned.warnings...),
 		SubQueries: []SubQuery{{
-			ID: subQueryID(ds.spec.ID, q), Datasource: ds.spec.ID, Dialect: ds.src.Dialect(), Intent: q,
+			ID: subQueryID(ds.spec.ID, q, sql), Datasource: ds.spec.ID, Dialect: ds.src.Dialect(), Intent: q,
 			Plan: planned.plan, SQL: sql, PlanSource: planned.source, Reasoning: planned.reasoning,
 			Attempts: planned.attempts, RowCount: len(rows.Rows), Truncated: rows.Truncated,
 			Definitions: ds.sem.Used(planned.planner),
@@ -252,10 +252,16 @@ func (e *Engine) gateAndRun(ctx context.Context, ds *datasource, q string, p *pl
 	return p, sql, rows, nil
 }
 
-// subQueryID is a content hash of the datasource and the normalised intent.
-func subQueryID(datasource, intent string) string {
-	h := sha256.Sum256([]byte(datasource + "\x00" + strings.ToLower(strings.Join(strings.Fields(intent), " "))))
-	return "sq_" + hex.EncodeToString(h[:6])
+// subQueryID is a content hash of the datasource, the normalised intent
+// and the SQL that ran, when given: every plan a client supplies has one
+// intent, and ids alike for different queries told a tracer nothing.
+func subQueryID(datasource, intent string, sql ...string) string {
+	h := sha256.New()
+	h.Write([]byte(datasource + "\x00" + strings.ToLower(strings.Join(strings.Fields(intent), " "))))
+	for _, s := range sql {
+		h.Write([]byte("\x00" + s))
+	}
+	return "sq_" + hex.EncodeToString(h.Sum(nil)[:6])
 }
 
 // deadline turns an error caused by the request's own deadline into TIMEOUT.

@@ -88,9 +88,12 @@ func (h stepSource) Retrieved(ctx context.Context, q string) *schema.Snapshot {
 	return h.e.retrieved(ctx, h.ds, q)
 }
 
-func (h stepSource) Matches(ctx context.Context, q string) bool {
+func (h stepSource) Matches(ctx context.Context, q string) (bool, []string) {
 	sel, err := h.e.retrieval(ctx, h.ds).Search(ctx, q)
-	return err != nil || sel.Relevant() // no index to ask: no claim either way
+	if err != nil {
+		return true, nil // no index to ask: no claim either way
+	}
+	return sel.Relevant(), sel.Unmatched
 }
 
 func (h stepSource) SchemaContext(snap *schema.Snapshot) string { return h.ds.sem.SchemaContext(snap) }

@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -153,11 +154,14 @@ func TestHostPlanSaysWhenNothingMatched(t *testing.T) {
 		"INSERT INTO invoices VALUES (1, 'Utrecht', 4500, '2025-01-03'), (2, 'Arnhem', 1200, '2025-02-11')")
 	e := specEngine(t, DatasourceSpec{ID: "vet", Engine: "sqlite", Path: db, RowLimit: 1000})
 	for _, c := range []struct {
-		q       string
-		noMatch bool
+		q         string
+		noMatch   bool
+		unmatched string // the words nothing holds, when something matched
 	}{
-		{"What was the average satisfaction score per respondent?", true},
-		{"How much was invoiced per clinic?", false},
+		{"What was the average satisfaction score per respondent?", true, ""},
+		{"How much was invoiced per clinic?", false, ""},
+		// most words match; the one the question turns on does not
+		{"How much was invoiced per clinic, and why was it refunded?", false, "refunded"},
 	} {
 		res, err := e.Ask(context.Background(), AskRequest{Question: c.q})
 		if err != nil || res.HostPlan == nil {
@@ -166,6 +170,10 @@ func TestHostPlanSaysWhenNothingMatched(t *testing.T) {
 		said := strings.Contains(res.HostPlan.Next, "may not hold the answer")
 		if res.HostPlan.NoMatch != c.noMatch || said != c.noMatch {
 			t.Errorf("%q: no_match %v, next %q; want no_match %v said so", c.q, res.HostPlan.NoMatch, res.HostPlan.Next, c.noMatch)
+		}
+		named := strings.Contains(res.HostPlan.Next, "holds "+strconv.Quote(c.unmatched)+" ")
+		if got := strings.Join(res.HostPlan.Unmatched, ","); got != c.unmatched || c.unmatched != "" && !named {
+			t.Errorf("%q: unmatched %q, next %q; want %q named", c.q, got, res.HostPlan.Next, c.unmatched)
 		}
 	}
 }

@@ -76,6 +76,10 @@ func TestRowsDeletedInPlaceAreNamed(t *testing.T) {
 		"INSERT INTO patients VALUES (1, 'Ann', 0), (2, 'Ann (dup)', 1), (3, 'Bo', 0)",
 		"CREATE TABLE visits (id INTEGER PRIMARY KEY, patient_id INTEGER, fee INTEGER, deleted_at TIMESTAMP, removed_on DATE, booked TIMESTAMP)",
 		"INSERT INTO visits VALUES (1, 1, 100, NULL, NULL, '2025-02-01 08:00:00'), (2, 1, 900, '2025-03-01 10:00:00', NULL, NULL), (3, 3, 50, NULL, NULL, '2025-02-03 08:00:00'), (4, 2, 700, '2025-03-02 09:00:00', NULL, '2025-02-04 08:00:00')",
+		// a meter removed from its premises on a day is an event of the
+		// meter, not a row deleted: its readings count
+		"CREATE TABLE meters (id INTEGER PRIMARY KEY, kwh INTEGER, installed_on DATE, removed_on DATE)",
+		"INSERT INTO meters VALUES (1, 10, '2020-01-01', '2025-02-06'), (2, 20, '2025-02-06', NULL), (3, 5, '2019-05-01', NULL)",
 	}
 	for _, en := range everyEngine(db) {
 		t.Run(en.name, func(t *testing.T) {
@@ -102,6 +106,10 @@ func TestRowsDeletedInPlaceAreNamed(t *testing.T) {
 			res := runAir(t, e, `{"select":[{"expr":{"kind":"func","name":"COUNT","args":[]},"alias":"n"}],"from":[{"table":"visits","alias":"v"}]}`)
 			if all := strings.Join(res.Warnings, "\n"); strings.Contains(all, "removed_on") || strings.Contains(all, "booked") {
 				t.Errorf("warnings %q: a column that marks no row, or a time of another meaning, is named", res.Warnings)
+			}
+			res = runAir(t, e, `{"select":[{"expr":{"kind":"func","name":"SUM","args":[{"kind":"column","table":"m","column":"kwh"}]},"alias":"kwh"}],"from":[{"table":"meters","alias":"m"}]}`)
+			if w := warningWith(res.Warnings, "removed_on"); w != "" {
+				t.Errorf("warning %q: the day a meter was removed from its premises is no row deleted", w)
 			}
 			if ctx := schemactx.SchemaContext(airSnapshot(t, e)); !strings.Contains(ctx, "(set on the rows deleted in place, 50% of them") {
 				t.Errorf("the schema context does not name the deleted rows:\n%s", ctx)
@@ -169,6 +177,42 @@ func pastedTestFilterLeaves(t *testing.T, db []string, plan func(where string) s
 			}
 			if got := runAir(t, e, plan(fix)); fmt.Sprint(got.Rows) != want || warningWith(got.Warnings, "marks test") != "" {
 				t.Errorf("with the filter %s: rows %v warnings %q, want %s and nothing more said", fix, got.Rows, got.Warnings, want)
+			}
+		})
+	}
+}
+
+// The threat: a plan over invoices, their lines and payments, all of them
+// belonging to accounts flagged two ways (a class 'test' and an internal
+// flag), was told so in six near-alike paragraphs, which buried the
+// warnings that mattered. Each flagged table is said once, with every
+// table read that belongs to it and both flags.
+func TestFlaggedParentIsSaidOnce(t *testing.T) {
+	db := []string{
+		"CREATE TABLE accounts (id INTEGER PRIMARY KEY, account_class TEXT, is_internal INTEGER)",
+		"INSERT INTO accounts VALUES (1, 'residential', 0), (2, 'test', 0), (3, 'business', 1), (4, 'business', 0)",
+		"CREATE TABLE invoices (id INTEGER PRIMARY KEY, account_id INTEGER REFERENCES accounts(id), total INTEGER)",
+		"INSERT INTO invoices VALUES (1, 1, 100), (2, 2, 5), (3, 3, 70), (4, 4, 40)",
+		"CREATE TABLE payments (id INTEGER PRIMARY KEY, account_id INTEGER REFERENCES accounts(id), amount INTEGER)",
+		"INSERT INTO payments VALUES (1, 1, 100), (2, 2, 5), (3, 4, 40)",
+	}
+	plan := `{"select":[{"expr":{"kind":"column","table":"i","column":"account_id"},"alias":"account"},` +
+		`{"expr":{"kind":"func","name":"SUM","args":[{"kind":"column","table":"i","column":"total"}]},"alias":"billed"},` +
+		`{"expr":{"kind":"subquery","query":{"select":[{"expr":{"kind":"func","name":"SUM","args":[{"kind":"column","table":"p","column":"amount"}]},"alias":"s"}],"from":[{"table":"payments","alias":"p"}]}},"alias":"paid"}],` +
+		`"from":[{"table":"invoices","alias":"i"}],"group_by":[{"kind":"column","table":"i","column":"account_id"}]}`
+	for _, en := range everyEngine(db) {
+		t.Run(en.name, func(t *testing.T) {
+			e := specEngine(t, en.spec(t))
+			res := runAir(t, e, plan)
+			var said []string
+			for _, w := range res.Warnings {
+				if strings.Contains(w, "marks test or internal records") {
+					said = append(said, w)
+				}
+			}
+			want := `each row of invoices and payments belongs to one of accounts (invoices.account_id → accounts; payments.account_id → accounts), whose account_class marks test or internal records with "test", and whose is_internal marks test or internal records with 1`
+			if len(said) != 1 || !strings.HasPrefix(said[0], want) || !strings.HasSuffix(said[0], "join accounts and filter on account_class and is_internal") {
+				t.Errorf("warnings %q\nwant one starting %q", said, want)
 			}
 		})
 	}

@@ -387,3 +387,48 @@ func TestGroupingByAColumnWritingNoValueSeveralWaysIsNamed(t *testing.T) {
 func isNullOf(col string, negated bool) string {
 	return fmt.Sprintf(`{"kind":"is_null","negated":%v,"expr":{"kind":"column","table":"c","column":"%s"}}`, negated, col)
 }
+
+// The threat: a month's receipts summed over payments, two of which an
+// import loaded twice (their bank_ref repeats another row's), on a table
+// whose payment_id is a declared key: the sum took both copies and only
+// the schema's notes said the reference was nearly unique. An aggregate
+// that counts or sums such a table's rows names the reference; a plan
+// that reads it (one row per reference) and a MAX are not said of.
+func TestSumOverANearlyUniqueReferenceIsNamed(t *testing.T) {
+	var rows []string
+	for i := 1; i <= 24; i++ {
+		rows = append(rows, fmt.Sprintf("(%d, 'BR%04d', %d)", i, i, i))
+	}
+	rows = append(rows, "(25, 'BR0003', 3)", "(26, 'BR0010', 10)") // loaded twice
+	db := []string{
+		"CREATE TABLE payments (payment_id INTEGER PRIMARY KEY, bank_ref TEXT, amount INTEGER)",
+		"INSERT INTO payments VALUES " + strings.Join(rows, ", "),
+	}
+	agg := func(name, arg string) string {
+		return `{"select":[{"expr":{"kind":"func","name":"` + name + `","args":[` + arg + `]},"alias":"v"}],"from":[{"table":"payments","alias":"p"}]}`
+	}
+	amount, ref := `{"kind":"column","table":"p","column":"amount"}`, `{"kind":"column","table":"p","column":"bank_ref"}`
+	onePerRef := `{"select":[{"expr":{"kind":"func","name":"SUM","args":[{"kind":"column","table":"r","column":"a"}]},"alias":"v"}],"from":[{"alias":"r","subquery":` +
+		`{"select":[{"expr":` + ref + `,"alias":"ref"},{"expr":{"kind":"func","name":"MIN","args":[` + amount + `]},"alias":"a"}],"from":[{"table":"payments","alias":"p"}],"group_by":[` + ref + `]}}]}`
+	for _, en := range everyEngine(db) {
+		t.Run(en.name, func(t *testing.T) {
+			e := specEngine(t, en.spec(t))
+			for _, c := range []struct{ plan, rows, want string }{
+				{agg("SUM", amount), "[[313]]", "payments.bank_ref is nearly unique, but 2 rows repeat another row's value"},
+				{onePerRef, "[[300]]", ""},
+				{`{"select":[{"expr":{"kind":"func","name":"COUNT","distinct":true,"args":[` + ref + `]},"alias":"v"}],"from":[{"table":"payments","alias":"p"}]}`, "[[24]]", ""},
+				{agg("MAX", amount), "[[24]]", ""},
+				// the repeats themselves, as the warning shows them
+				{`{"select":[{"expr":` + ref + `,"alias":"ref"},{"expr":{"kind":"func","name":"COUNT","args":[]},"alias":"n"}],"from":[{"table":"payments","alias":"p"}],"group_by":[` + ref + `],` +
+					`"having":{"kind":"binary","op":">","left":{"kind":"func","name":"COUNT","args":[]},"right":{"kind":"literal","value":1}},"order_by":[{"expr":{"kind":"column","column":"ref"}}]}`,
+					"[[BR0003 2] [BR0010 2]]", ""},
+			} {
+				res := runAir(t, e, c.plan)
+				w := warningWith(res.Warnings, "nearly unique")
+				if fmt.Sprint(res.Rows) != c.rows || c.want == "" && w != "" || !strings.HasPrefix(w, c.want) {
+					t.Errorf("%s: rows %v warnings %q\nwant %s and a warning starting %q", c.plan, res.Rows, res.Warnings, c.rows, c.want)
+				}
+			}
+		})
+	}
+}

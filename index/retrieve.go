@@ -69,6 +69,9 @@ type Selection struct {
 	// come with their values.
 	Focus  []TableSelection `json:"focus,omitempty"`
 	Values []Value          `json:"values,omitempty"`
+	// Unmatched, set by a search (not by Retrieve), lists the words of the
+	// text nothing the caller may read holds (Index.Unmatched).
+	Unmatched []string `json:"unmatched,omitempty"`
 	// DefaultSchema is the schema whose tables plans name bare (the
 	// snapshot's Default): a table elsewhere is named schema.table.
 	DefaultSchema string `json:"-"`

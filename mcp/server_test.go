@@ -180,6 +180,31 @@ func TestSearchSchemaNothingRelevant(t *testing.T) {
 	}
 }
 
+// The threat: a question the data cannot answer ("which customers churned
+// because of a price rise?") shares most words with the schema, so the
+// search ranks tables high and a host answered it from them. The words
+// nothing in the datasource holds are named, those the schema holds (in
+// another form: "invoices" for Invoice, a stored value) are not.
+func TestSearchSchemaNamesWordsNothingHolds(t *testing.T) {
+	c := chinookClient(t)
+	res, err := c.CallTool(context.Background(), mcpgo.CallToolRequest{Params: mcpgo.CallToolParams{Name: "search_schema",
+		Arguments: map[string]any{"datasource": "chinook", "text": "customers who churned because of a price rise, by country, with their invoices and Heavy Metal tracks in 2024"}}})
+	if err != nil || res.IsError {
+		t.Fatalf("%v %+v", err, res)
+	}
+	b, _ := json.Marshal(res.StructuredContent)
+	var out struct {
+		Unmatched []string `json:"unmatched"`
+	}
+	_ = json.Unmarshal(b, &out)
+	if got := strings.Join(out.Unmatched, ","); got != "churned" {
+		t.Errorf("unmatched %q, want churned alone (price is Track.UnitPrice's word, rise a track's name, the rest are the schema's)", out.Unmatched)
+	}
+	if tx := res.Content[0].(mcpgo.TextContent).Text; !strings.Contains(tx, `no table or column name, comment, sample or stored value holds "churned"`) {
+		t.Errorf("text %q does not name the words", tx)
+	}
+}
+
 // A server with one datasource answers every schema tool without the
 // datasource argument, as run_plan does: describe_schema refused the call
 // "a datasource is required" while run_plan, beside it, took the same

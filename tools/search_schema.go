@@ -49,7 +49,7 @@ func SearchSchemaTool() mcpgo.Tool {
 	return readOnlyTool("search_schema", "Search a schema",
 		"Search a datasource's schema for a question or key words: the best-matching tables with their relevant columns (joined through foreign keys), and stored values that match words of the text with their exact spelling (e.g. 'Heavy Metal' for \"heavy metal\"). For clients that write plans themselves (run_plan). Results fit the result's token budget; next_cursor pages through the rest.",
 		json.RawMessage(`{"type": "object", "properties": {"datasource": {"type": "string", "maxLength": 128, "description": "A datasource id from list_datasources; may be omitted when only one is configured."}, "text": {"type": "string", "maxLength": 4096}, "cursor": {"type": "string", "maxLength": 1024, "description": "next_cursor of the previous page, with the same datasource and text."}}, "required": ["text"], "additionalProperties": false}`),
-		json.RawMessage(`{"type": "object", "properties": {"datasource": {"type": "string"}, "tables": {"type": "array", "items": {"type": "object", "properties": {"name": {"type": "string"}, "columns": {"type": "array", "items": {"type": "string"}}, "score": {"type": "number", "description": "Fused retrieval score; compare within one result only."}, "evidence": {"type": "array", "items": {"type": "string", "enum": ["text", "value", "mention", "vector"]}, "description": "What ties the table to the text: text (a shared word in a name, comment or sample), value (a stored value spelled in the text), mention (a name spelled out), vector (an embedding that stands out); empty for a table kept only to join others."}}}}, "values": {"type": "array", "items": {"type": "object"}}, "message": {"type": "string", "description": "Set when nothing matched the text; tables is then empty."}, "total_tables": {"type": "integer", "description": "Tables the search kept, over all pages."}, "first_table": {"type": "integer"}, "truncated": {"type": "boolean"}, "truncated_reason": {"type": "string"}, "next_cursor": {"type": "string", "description": "Pass as cursor, with the same datasource and text, for the next page; absent on the last page."}}, "required": ["datasource", "tables"]}`))
+		json.RawMessage(`{"type": "object", "properties": {"datasource": {"type": "string"}, "tables": {"type": "array", "items": {"type": "object", "properties": {"name": {"type": "string"}, "columns": {"type": "array", "items": {"type": "string"}}, "score": {"type": "number", "description": "Fused retrieval score; compare within one result only."}, "evidence": {"type": "array", "items": {"type": "string", "enum": ["text", "value", "mention", "vector"]}, "description": "What ties the table to the text: text (a shared word in a name, comment or sample), value (a stored value spelled in the text), mention (a name spelled out), vector (an embedding that stands out); empty for a table kept only to join others."}}}}, "values": {"type": "array", "items": {"type": "object"}}, "message": {"type": "string", "description": "Set when nothing matched the text; tables is then empty."}, "unmatched": {"type": "array", "items": {"type": "string"}, "description": "Words of the text that no table or column name, comment, sample or stored value holds."}, "total_tables": {"type": "integer", "description": "Tables the search kept, over all pages."}, "first_table": {"type": "integer"}, "truncated": {"type": "boolean"}, "truncated_reason": {"type": "string"}, "next_cursor": {"type": "string", "description": "Pass as cursor, with the same datasource and text, for the next page; absent on the last page."}}, "required": ["datasource", "tables"]}`))
 }
 
 // SearchSchemaHandler answers search_schema calls.
@@ -99,6 +99,9 @@ func SearchSchemaHandler(eng Searcher) server.ToolHandlerFunc {
 				out.FirstTable = start + 1
 			}
 			var b strings.Builder
+			if len(sel.Unmatched) > 0 {
+				fmt.Fprintf(&b, "%s\n", unmatchedLine(sel.Unmatched))
+			}
 			for _, t := range page.Tables {
 				b.WriteString(searchLine(sel, t))
 			}
@@ -123,6 +126,16 @@ func SearchSchemaHandler(eng Searcher) server.ToolHandlerFunc {
 		}
 		return res, nil
 	}
+}
+
+// unmatchedLine says which words of the text nothing in the datasource
+// holds: the tables below match the other words.
+func unmatchedLine(words []string) string {
+	q := make([]string, len(words))
+	for i, w := range words {
+		q[i] = strconv.Quote(w)
+	}
+	return fmt.Sprintf("no table or column name, comment, sample or stored value holds %s: the tables below match the other words; if the question turns on these, the data may not hold its answer", strings.Join(q, ", "))
 }
 
 // searchLine is one kept table in search_schema's text.

@@ -5,7 +5,9 @@ import (
 	"encoding/json"
 	"fmt"
 	"math"
+	"slices"
 	"sort"
+	"strconv"
 	"strings"
 
 	"github.com/nl2sql/nl2sql/curated"
@@ -63,6 +65,11 @@ type HostPlan struct {
 	// answer (satisfaction scores asked of a clinic's billing), and the
 	// context is the schema, not a match.
 	NoMatch bool `json:"no_match,omitempty"`
+	// Unmatched, when something matched, lists the words of the question
+	// nothing the caller may read holds on any datasource offered ("reason"
+	// in "accounts closed for which reason"): a question turning on them
+	// may not be answerable.
+	Unmatched []string `json:"unmatched,omitempty"`
 	// PlanGuide and RunPlan are the calls that get the plan language and
 	// run a plan (add "plan" to RunPlan's arguments).
 	PlanGuide ToolCall `json:"plan_guide"`
@@ -164,18 +171,22 @@ type Source interface {
 	Values(ctx context.Context, q string) []string
 	// Matches reports whether anything the caller may read shares a word
 	// with q: a table or column name, a comment, a sample or a stored
-	// value (what search_schema calls relevant).
-	Matches(ctx context.Context, q string) bool
+	// value (what search_schema calls relevant), and the words of q
+	// nothing of those holds.
+	Matches(ctx context.Context, q string) (relevant bool, unmatched []string)
 }
 
 // Plan builds the plan-it-yourself result for q on ds; resultTokens is
 // the result budget the whole result fits (see fit).
 func Plan(ctx context.Context, ds Source, q, today, reason, traceID string, resultTokens int) *HostPlan {
 	r := retrieve(ctx, ds, q, today)
-	noMatch := !ds.Matches(ctx, q)
+	relevant, unmatched := ds.Matches(ctx, q)
+	if !relevant {
+		unmatched = nil
+	}
 	return fit(resultTokens, 1, func(tokens int) *HostPlan {
 		hp := &HostPlan{
-			Kind: KindPlanItYourself, Question: q, Reason: reason, Today: today, HostContext: r.context(tokens), NoMatch: noMatch,
+			Kind: KindPlanItYourself, Question: q, Reason: reason, Today: today, HostContext: r.context(tokens), NoMatch: !relevant, Unmatched: unmatched,
 			PlanGuide: ToolCall{Tool: "get_plan_schema", Arguments: map[string]any{"form": "guide"}},
 			RunPlan:   ToolCall{Tool: "run_plan", Arguments: map[string]any{"datasource": ds.ID()}, Missing: []string{"plan"}},
 			TraceID:   traceID,
@@ -190,13 +201,23 @@ func Plan(ctx context.Context, ds Source, q, today, reason, traceID string, resu
 func Candidates(ctx context.Context, q, today, reason, traceID string, cands []Source, scores []float64, resultTokens int) *HostPlan {
 	rs := make([]*retrieved, len(cands))
 	noMatch := true
+	var unmatched []string // the words no candidate holds
 	for i, ds := range cands {
 		rs[i] = retrieve(ctx, ds, q, today)
-		noMatch = noMatch && !ds.Matches(ctx, q)
+		relevant, un := ds.Matches(ctx, q)
+		noMatch = noMatch && !relevant
+		if i == 0 {
+			unmatched = un
+		} else {
+			unmatched = slices.DeleteFunc(unmatched, func(w string) bool { return !slices.Contains(un, w) })
+		}
+	}
+	if noMatch {
+		unmatched = nil
 	}
 	return fit(resultTokens, len(cands), func(tokens int) *HostPlan {
 		hp := &HostPlan{
-			Kind: KindPlanItYourself, Question: q, Reason: reason, Today: today, NoMatch: noMatch,
+			Kind: KindPlanItYourself, Question: q, Reason: reason, Today: today, NoMatch: noMatch, Unmatched: unmatched,
 			HostContext: HostContext{VerifiedQueries: []HostVerified{}, ContextTables: []string{}},
 			PlanGuide:   ToolCall{Tool: "get_plan_schema", Arguments: map[string]any{"form": "guide"}},
 			RunPlan:     ToolCall{Tool: "run_plan", Arguments: map[string]any{}, Missing: []string{"datasource", "plan"}},
@@ -382,6 +403,13 @@ const maxHostCutTables = 20
 func hostNext(hp *HostPlan) string {
 	if hp.NoMatch {
 		return "Nothing the datasource holds matched the question: no table or column name, comment, sample or stored value shares a word with it. The data may not hold the answer: check schema_context (describe_schema lists every table) and say so if nothing answers it, rather than answering from tables that do not. " + planNext(hp)
+	}
+	if len(hp.Unmatched) > 0 {
+		q := make([]string, len(hp.Unmatched))
+		for i, w := range hp.Unmatched {
+			q[i] = strconv.Quote(w)
+		}
+		return "No table or column name, comment, sample or stored value holds " + strings.Join(q, ", ") + " (the schema context matches the question's other words): if the question turns on these, the data may not hold its answer; say so rather than answer from tables that do not. " + planNext(hp)
 	}
 	return planNext(hp)
 }

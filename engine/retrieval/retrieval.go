@@ -61,6 +61,9 @@ func (r For) Search(ctx context.Context, text string) (*index.Selection, error) 
 		return nil, fault.AsError(err)
 	}
 	sel.Values = r.filteredValues(sel.Values)
+	if sel.Unmatched, err = r.Index.Unmatched(ctx, text, r.Scope.Reader(r.Datasource)); err != nil {
+		return nil, fault.AsError(err)
+	}
 	return sel, nil
 }
 

@@ -33,7 +33,9 @@
 // than a double carries (inexactAverages), a POSITION searching a literal
 // (reversedPositions), an aggregate over a table whose own id repeats
 // in a few rows (repeatedKeys; or over a subquery with "distinct" that
-// keeps those repeats: distinctKeepsRepeats), a period of a column
+// keeps those repeats: distinctKeepsRepeats), a COUNT or SUM over a table
+// with a nearly unique reference the plan never reads (a bank_ref a few
+// rows repeat: repeatedRefs), a period of a column
 // selected while the query groups by the column itself (finerGroups), an
 // aggregate of a number column whose comment says a value stands for no
 // value ('0 = not answered': sentinelAggregates), a COUNT or NULL test of a column that

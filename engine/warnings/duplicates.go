@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/nl2sql/nl2sql/index/schemactx"
 	"github.com/nl2sql/nl2sql/internal/schema"
 	"github.com/nl2sql/nl2sql/planast"
 )
@@ -24,7 +25,13 @@ import (
 // column equal) is named for that instead, with the rows copied, when an
 // aggregate that counts copies reads it (not MIN, MAX or a DISTINCT one):
 // a log exported twice has no id to repeat.
-func repeatedKeys(snap *schema.Snapshot, plan *planast.Query) []string {
+//
+// Any other identifier column of a table read by such an aggregate that
+// is nearly unique (schemactx.RepeatedIDs: a bank reference or an order
+// number of which a few rows repeat another's, key or none) and that the
+// plan never reads is named too: a payment imported twice counted twice
+// in a month's receipts, and the schema said so only in its notes.
+func repeatedKeys(snap *schema.Snapshot, plan *planast.Query, columns func() map[string]bool) []string {
 	var out []string
 	seen := map[*schema.Table]bool{}
 	eachQuery(plan, func(q *planast.Query) {
@@ -58,7 +65,17 @@ func repeatedKeys(snap *schema.Snapshot, plan *planast.Query) []string {
 				continue
 			}
 			t, ok := snap.Lookup(from.Schema, from.Table)
-			if !ok || seen[t] || len(t.PrimaryKey) > 0 || t.RowCount == nil || *t.RowCount < 2 {
+			if !ok || seen[t] {
+				continue
+			}
+			if counting {
+				for _, w := range repeatedRefs(snap, t, columns) {
+					if !slices.Contains(out, w) {
+						out = append(out, w)
+					}
+				}
+			}
+			if len(t.PrimaryKey) > 0 || t.RowCount == nil || *t.RowCount < 2 {
 				continue
 			}
 			if t.DuplicateRows > 0 {
@@ -75,6 +92,23 @@ func repeatedKeys(snap *schema.Snapshot, plan *planast.Query) []string {
 			}
 		}
 	})
+	return out
+}
+
+// repeatedRefs names t's nearly unique identifier columns that the plan
+// never reads (columns: what it reads, lower case), for an aggregate that
+// counts or sums t's rows.
+func repeatedRefs(snap *schema.Snapshot, t *schema.Table, columns func() map[string]bool) []string {
+	var out []string
+	for i := range t.Columns {
+		c := &t.Columns[i]
+		extra, ok := schemactx.RepeatedIDs(snap, t, c)
+		if !ok || columns()[strings.ToLower(c.Name)] {
+			continue
+		}
+		out = append(out, fmt.Sprintf("%s.%s is nearly unique, but %d rows repeat another row's value: copies from a retried import, or several rows of one thing (a reversal, a re-issue); a COUNT, SUM or AVG over %s takes each of them, and this plan never reads %s: see which they are (group by %s with HAVING COUNT(*) > 1) and, if they are copies, count one row per %s",
+			t.Name, c.Name, extra, t.Name, c.Name, c.Name, c.Name))
+	}
 	return out
 }
 

@@ -242,7 +242,8 @@ func holdingIt(c *schema.Column, text string, vals []string, like bool) string {
 	fix := "compare with the stored value"
 	plainPart := !slices.ContainsFunc(holding, func(v string) bool { return !strings.Contains(loose(v), loose(lit.Text)) })
 	if like && !strings.ContainsAny(lit.Text, "%_") && plainPart {
-		fix += fmt.Sprintf(`, or match a part: {"kind": "like", ..., "pattern": %q, "case_insensitive": true}`, "%"+strings.TrimSpace(lit.Text)+"%")
+		pattern, _ := planast.JSON("%" + strings.TrimSpace(lit.Text) + "%")
+		fix += fmt.Sprintf(`, or match a part: {"kind": "like", ..., "pattern": {"kind": "literal", "value": %s}, "case_insensitive": true}`, pattern)
 	}
 	return fmt.Sprintf("no rows matched, and no stored value of %q is %q, but %s (= and a like without %% compare whole values, on every engine): %s", c.Name, lit.Text, what, fix)
 }

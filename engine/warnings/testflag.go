@@ -27,6 +27,7 @@ func testRecords(snap *schema.Snapshot, plan *planast.Query, columns func() map[
 	}
 	read := columns()
 	var out []string
+	var parents []parentFlag
 	direct, walked := map[string]bool{}, map[string]bool{}
 	eachQuery(plan, func(q *planast.Query) {
 		for _, f := range q.From {
@@ -44,11 +45,7 @@ func testRecords(snap *schema.Snapshot, plan *planast.Query, columns func() map[
 			// a table read in several queries is walked once
 			if key := t.Schema + "." + t.Name; !walked[key] {
 				walked[key] = true
-				for _, w := range flaggedParents(snap, t, direct, read) {
-					if !slices.Contains(out, w) {
-						out = append(out, w)
-					}
-				}
+				parents = append(parents, flaggedParents(snap, t, direct, read)...)
 			}
 			for _, c := range t.Columns {
 				marked, unmarked, ok := unreadFlag(&c, read)
@@ -63,7 +60,61 @@ func testRecords(snap *schema.Snapshot, plan *planast.Query, columns func() map[
 			}
 		}
 	})
+	return append(out, parentWarnings(parents)...)
+}
+
+// parentFlag is a flag of test or internal records on parent, a table
+// the rows of child belong to through foreign keys (path), which the plan
+// never reads (flaggedParents).
+type parentFlag struct {
+	child, path string
+	parent      *schema.Table
+	col         string
+	marked      any
+}
+
+// parentWarnings says each flagged parent once, with every table read
+// that belongs to it and every flag it has: a plan over invoices, their
+// lines and payments, all belonging to accounts flagged two ways, was
+// told so in six near-alike paragraphs that buried the other warnings.
+func parentWarnings(flags []parentFlag) []string {
+	var order []*schema.Table
+	children, paths, cols, marks := map[*schema.Table][]string{}, map[*schema.Table][]string{}, map[*schema.Table][]string{}, map[*schema.Table][]string{}
+	for _, f := range flags {
+		p := f.parent
+		if _, ok := paths[p]; !ok {
+			order = append(order, p)
+		}
+		if !slices.Contains(children[p], f.child) {
+			children[p] = append(children[p], f.child)
+		}
+		if !slices.Contains(paths[p], f.path) {
+			paths[p] = append(paths[p], f.path)
+		}
+		if !slices.Contains(cols[p], f.col) {
+			cols[p] = append(cols[p], f.col)
+			marks[p] = append(marks[p], f.col+" "+schemactx.TestFlagMarks(f.marked))
+		}
+	}
+	out := make([]string, 0, len(order))
+	for _, p := range order {
+		it := "it"
+		if len(cols[p]) > 1 {
+			it = "them"
+		}
+		out = append(out, fmt.Sprintf("each row of %s belongs to one of %s (%s), whose %s: business figures usually leave them out, and this plan never reads %s: the rows of test records count in the result; if they should not, join %s and filter on %s",
+			andList(children[p]), p.Name, strings.Join(paths[p], "; "), strings.Join(marks[p], ", and whose "), it, p.Name, andList(cols[p])))
+	}
 	return out
+}
+
+// andList joins names as a sentence lists them: "a", "a and b", "a, b
+// and c".
+func andList(names []string) string {
+	if len(names) < 2 {
+		return strings.Join(names, "")
+	}
+	return strings.Join(names[:len(names)-1], ", ") + " and " + names[len(names)-1]
 }
 
 // readColumns gives the names (lower case) of the columns plan reads
@@ -162,12 +213,12 @@ const maxFlagHops = 3
 // or internal records the plan never reads: a sum of invoices counted the
 // QA accounts' invoices, their flag being on owners, which the plan did
 // not join. Tables the plan reads itself (direct) are said of by name.
-func flaggedParents(snap *schema.Snapshot, t *schema.Table, direct, read map[string]bool) []string {
+func flaggedParents(snap *schema.Snapshot, t *schema.Table, direct, read map[string]bool) []parentFlag {
 	type step struct {
 		t    *schema.Table
 		path string
 	}
-	var out []string
+	var out []parentFlag
 	seen := map[string]bool{t.Schema + "." + t.Name: true}
 	level := []step{{t, t.Name}}
 	for range maxFlagHops {
@@ -193,8 +244,7 @@ func flaggedParents(snap *schema.Snapshot, t *schema.Table, direct, read map[str
 					if !ok {
 						continue
 					}
-					out = append(out, fmt.Sprintf("each row of %s belongs to one of %s (%s), whose %s %s, and this plan never reads it: the rows of test records count in the result; if they should not, join %s and filter on %s",
-						t.Name, p.Name, path, c.Name, schemactx.TestFlagNote(marked), p.Name, c.Name))
+					out = append(out, parentFlag{child: t.Name, path: path, parent: p, col: c.Name, marked: marked})
 				}
 			}
 		}

@@ -144,7 +144,34 @@ func DeletedMark(c *schema.Column) (marked, unmarked any, ok bool) {
 	if !named(c.Name, deletedWords) {
 		return nil, nil, false
 	}
+	// "removed" names an event of the thing as often as a deletion of
+	// the row (a meter removed from its premises: removed_on beside
+	// installed_on): a date alone is that event; a flag, or a time of
+	// day, is the deletion
+	if !ok && !named(c.Name, deletionOnlyWords) && !holdsTimeOfDay(c) {
+		return nil, nil, false
+	}
 	return marked, unmarked, true
+}
+
+// deletionOnlyWords are the words of deletedWords that name nothing but a
+// deletion.
+var deletionOnlyWords = []string{"deleted", "voided", "void", "trashed"}
+
+// holdsTimeOfDay reports whether c holds timestamps, not dates alone: a
+// timestamp column, or a text column whose samples have a time after the
+// date.
+func holdsTimeOfDay(c *schema.Column) bool {
+	if c.Type == planast.TypeTimestamp {
+		return true
+	}
+	if c.Type != planast.TypeText {
+		return false
+	}
+	return slices.ContainsFunc(c.Profile.SampleValues, func(v any) bool {
+		s, ok := v.(string)
+		return ok && len(strings.TrimSpace(s)) > len("2006-01-02") && planast.TextHolds(s, planast.CastTimestamp)
+	})
 }
 
 // mayNameDeletion reports whether name holds the letters of a word of
@@ -210,6 +237,11 @@ func flagValue(v any) (yes, known bool) {
 
 // TestFlagNote is what a schema says of such a column, for a planner.
 func TestFlagNote(marked any) string {
+	return TestFlagMarks(marked) + ": business figures usually leave them out"
+}
+
+// TestFlagMarks is what TestFlagNote says of the records marked.
+func TestFlagMarks(marked any) string {
 	v, _ := planast.JSON(marked)
-	return fmt.Sprintf("marks test or internal records with %s: business figures usually leave them out", v)
+	return "marks test or internal records with " + string(v)
 }

@@ -1,0 +1,99 @@
+package index
+
+import (
+	"context"
+	"fmt"
+	"unicode"
+
+	"github.com/blevesearch/bleve/v2"
+	"github.com/blevesearch/bleve/v2/analysis/lang/en"
+	"github.com/blevesearch/bleve/v2/search/query"
+
+	"github.com/nl2sql/nl2sql/index/lex"
+)
+
+// maxUnmatchedHits bounds the documents one word's search lists: a word
+// with more hits than that is taken as matched (a common word is).
+const maxUnmatchedHits = 1000
+
+// Unmatched lists the words of text that nothing allow permits holds: no
+// table or column name, comment or profile sample shares the word as the
+// full-text ranking reads it (stemmed, stop words out), and no stored
+// value spells it. Each is listed once, as the text writes it, in its
+// order; words with a digit, words of fewer than three letters and words of
+// questions that carry no schema signal (lex.StopWord: "much", "per")
+// are left out. A
+// search whose every word is in the schema but one ("reason" in "accounts
+// closed for which reason") still ranks tables high; the word nothing
+// holds is what says the data may not answer it.
+func (ix *Index) Unmatched(ctx context.Context, text string, allow Allow) ([]string, error) {
+	if ix == nil || ix.text == nil {
+		return nil, nil
+	}
+	acc := ix.access(allow)
+	an := ix.text.Mapping().AnalyzerNamed(en.AnalyzerName)
+	if an == nil {
+		return nil, nil
+	}
+	var out []string
+	seen := map[string]bool{}
+	for _, tk := range an.Analyze([]byte(text)) {
+		term := string(tk.Term)
+		word := text[tk.Start:tk.End]
+		if seen[term] || len([]rune(word)) < 3 || !onlyLetters(word) || lex.StopWord(lex.Fold(word)) {
+			continue
+		}
+		seen[term] = true
+		held, err := ix.holdsTerm(ctx, term, acc.doc)
+		if err != nil {
+			return nil, err
+		}
+		if !held && ix.vals != nil {
+			hits, err := ix.vals.Match(ctx, word, func(t, c int) bool { return acc.col[t][c] }, false)
+			if err != nil {
+				return nil, err
+			}
+			held = len(hits) > 0
+		}
+		if !held {
+			out = append(out, word)
+		}
+	}
+	return out, nil
+}
+
+// holdsTerm reports whether an allowed schema document holds the analysed
+// term in any field.
+func (ix *Index) holdsTerm(ctx context.Context, term string, ok []bool) (bool, error) {
+	var qs []query.Query
+	for _, f := range fieldBoosts {
+		q := bleve.NewTermQuery(term)
+		q.SetField(f.field)
+		qs = append(qs, q)
+	}
+	res, err := ix.text.SearchInContext(ctx, bleve.NewSearchRequestOptions(bleve.NewDisjunctionQuery(qs...), maxUnmatchedHits, 0, false))
+	if err != nil {
+		return false, fmt.Errorf("index: search: %w", err)
+	}
+	if res.Total > uint64(len(res.Hits)) {
+		return true, nil
+	}
+	for _, h := range res.Hits {
+		if i, found := ix.byID[h.ID]; found && ok[i] {
+			return true, nil
+		}
+	}
+	return false, nil
+}
+
+// onlyLetters reports whether s is letters alone: a word with digits is
+// a code or a value ("BR1234", a password), whose absence says nothing of
+// what the data holds, and is never echoed back.
+func onlyLetters(s string) bool {
+	for _, r := range s {
+		if !unicode.IsLetter(r) {
+			return false
+		}
+	}
+	return true
+}
