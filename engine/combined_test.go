@@ -418,6 +418,46 @@ func TestCombinedJoinThatRepeatsRowsIsNamed(t *testing.T) {
 	}
 }
 
+// The threat: bills joined across databases to the meter a customer had
+// on the bill's day, by key and a period condition: the key repeats (one
+// customer, two meters in turn), so the combination warned that the sum
+// counted bills twice, though the condition left one meter per bill, and
+// a host nearly gave up a right plan. The rows are asked under the whole
+// condition: one match each says nothing; periods that overlap are named.
+func TestCombinedJoinConditionThatPicksOneRowIsNotNamed(t *testing.T) {
+	ops := sourcetest.DuckTempDB(t, "CREATE TABLE meters (code VARCHAR, meter VARCHAR, from_day INTEGER, to_day INTEGER)",
+		"INSERT INTO meters VALUES ('C1', 'm1', 1, 10), ('C1', 'm2', 11, 31), ('C2', 'm3', 1, 31)")
+	crm := sourcetest.TempDB(t, "CREATE TABLE bills (id INTEGER PRIMARY KEY, code TEXT, day INTEGER, amount INTEGER)",
+		"INSERT INTO bills VALUES (1, 'C1', 5, 100), (2, 'C2', 7, 50), (3, 'C1', 20, 10)")
+	e := opsAndCRM(t, ops, crm)
+	col := func(t, c string) string { return `{"kind": "column", "table": "` + t + `", "column": "` + c + `"}` }
+	item := func(c string) string { return `{"expr": ` + col("t", c) + `, "alias": "` + c + `"}` }
+	bills := `{"name": "b", "datasource": "crm", "plan": {"select": [` + item("code") + `, ` + item("day") + `, ` + item("amount") + `], "from": [{"table": "bills", "alias": "t"}]}}`
+	meters := `{"name": "m", "datasource": "ops", "plan": {"select": [` + item("code") + `, ` + item("meter") + `, ` + item("from_day") + `, ` + item("to_day") + `], "from": [{"table": "meters", "alias": "t"}]}}`
+	combine := func(upTo string) string {
+		cond := `{"kind": "binary", "op": "and", "left": {"kind": "binary", "op": ">=", "left": ` + col("b", "day") + `, "right": ` + col("m", "from_day") + `}, ` +
+			`"right": {"kind": "binary", "op": "<=", "left": ` + col("b", "day") + `, "right": ` + upTo + `}}`
+		return `{"select": [{"expr": {"kind": "func", "name": "SUM", "args": [` + col("b", "amount") + `]}, "alias": "total"}], "from": [{"table": "b", "alias": "b"}, {"table": "m", "alias": "m"}], ` +
+			`"joins": [{"left": "b", "right": "m", "on": [{"left_column": "code", "right_column": "code"}], "condition": ` + cond + `}]}`
+	}
+	for _, c := range []struct {
+		name, upTo, rows, want string
+	}{
+		{"periods that pick one meter", col("m", "to_day"), "[[160]]", ""},
+		// every meter from its first day on: bill 3 (day 20) meets both of C1's
+		{"periods that overlap", `{"kind": "literal", "value": 31}`, "[[170]]", `1 row of source "b" matches more than one row of source "m" under the join's keys and condition (such as code "C1")`},
+	} {
+		res, err := e.RunCombined(context.Background(), combined(bills, meters, combine(c.upTo)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		w := warningWith(res.Warnings, "counts those rows several times")
+		if fmt.Sprint(res.Rows) != c.rows || c.want == "" && w != "" || !strings.HasPrefix(w, c.want) {
+			t.Errorf("%s: rows %v warnings %q\nwant %s and a warning starting %q", c.name, res.Rows, res.Warnings, c.rows, c.want)
+		}
+	}
+}
+
 // The threat: a combination loads decimals into DuckDB at one scale, and a
 // value with more decimal places than that scale was rounded with no word:
 // 0.123456789012345678 of a DECIMAL(38,18) column showed as 0.1234567890,

@@ -70,8 +70,17 @@ func variantLiteral(snap *schema.Snapshot, q *planast.Query, x, pattern planast.
 			others = append(others, v)
 		}
 	}
-	if len(same) == 0 {
+	var short [][2]string // abbreviations of the literal's value
+	for _, p := range abbreviationsOf(vals, maxVariants) {
+		if spelling(p[1]) == want && !listed[p[0]] {
+			short = append(short, p)
+		}
+	}
+	if len(same) == 0 && (len(short) == 0 || op != "=") {
 		return ""
+	}
+	if len(same) == 0 {
+		return fmt.Sprintf("%q %s %q matches that spelling only, but the column also stores %s%s", c.Name, op, lit.Text, someQuoted(firsts(short)), abbreviationNote(short))
 	}
 	variants := append(same, nearlyAlike(lit.Text, others)...)
 	if len(variants) > maxVariants {
@@ -111,8 +120,8 @@ func variantLiteral(snap *schema.Snapshot, q *planast.Query, x, pattern planast.
 	if negated {
 		neg = `, "negated": true`
 	}
-	return fmt.Sprintf(`%s, but the column also stores %s, which differ from %s %s: %s unless the question means those exact spellings; to take every spelling use {"kind": "in", "expr": %s, "list": [%s]%s}`,
-		what, someQuoted(variants), from, how, effect, colJSON, strings.Join(list, ", "), neg)
+	return fmt.Sprintf(`%s, but the column also stores %s, which differ from %s %s: %s unless the question means those exact spellings; to take every spelling use {"kind": "in", "expr": %s, "list": [%s]%s}%s`,
+		what, someQuoted(variants), from, how, effect, colJSON, strings.Join(list, ", "), neg, abbreviationNote(short))
 }
 
 // nearlyAlike is the values of others spelled nearly alike word
@@ -351,10 +360,11 @@ func spellingsWarning(ref *planast.Column, vals []string, said func(first []stri
 	if first == nil {
 		return ""
 	}
+	short := abbreviationNote(abbreviationsOf(vals, maxVariants))
 	if x != "" {
-		return said(first, more) + "; " + merge + x
+		return said(first, more) + "; " + merge + x + short
 	}
-	return said(first, more) + "; " + cleaned
+	return said(first, more) + "; " + cleaned + short
 }
 
 // spellings finds the values of vals spelled several ways (by letter

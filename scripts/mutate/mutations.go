@@ -2597,8 +2597,8 @@ var mutations = []mutation{
 	{
 		Name: "variant-near-spellings-without-proof",
 		File: "engine/warnings/variants.go",
-		Old:  "\tif len(same) == 0 {\n\t\treturn \"\"\n\t}\n\tvariants := append(same,",
-		New:  "\tvariants := append(same,",
+		Old:  "\tif len(same) == 0 && (len(short) == 0 || op != \"=\") {\n\t\treturn \"\"\n\t}\n",
+		New:  "",
 		Pkgs: []string{"./engine"}, Run: "TestLiteralMatchingOneOfSeveralSpellingsIsNamed",
 	},
 	{
@@ -4658,5 +4658,33 @@ var mutations = []mutation{
 		Old:  "`, or match a part: {\"kind\": \"like\", ..., \"pattern\": {\"kind\": \"literal\", \"value\": %s}, \"case_insensitive\": true}`",
 		New:  "`, or match a part: {\"kind\": \"like\", ..., \"pattern\": %s, \"case_insensitive\": true}`",
 		Pkgs: []string{"./engine"}, Run: "TestEmptyFilterNamesStoredValuesHoldingIt",
+	},
+	{
+		Name: "fanout-condition-ignored",
+		File: "engine/multi/fanout.go",
+		Old:  "\t\t\tif j.Condition != nil && readsOnly(j.Condition, j.Left, j.Right) {\n",
+		New:  "\t\t\tif false && readsOnly(j.Condition, j.Left, j.Right) {\n",
+		Pkgs: []string{"./engine"}, Run: "TestCombinedJoinConditionThatPicksOneRowIsNotNamed",
+	},
+	{
+		Name: "fanout-condition-never-repeats",
+		File: "engine/multi/fanout.go",
+		Old:  "\t\t\t\tif n > 0 {\n",
+		New:  "\t\t\t\tif n > 0 && false {\n",
+		Pkgs: []string{"./engine"}, Run: "TestCombinedJoinConditionThatPicksOneRowIsNotNamed",
+	},
+	{
+		Name: "abbrev-unsaid-in-filter",
+		File: "engine/warnings/variants.go",
+		Old:  "\t\tif spelling(p[1]) == want && !listed[p[0]] {\n",
+		New:  "\t\tif false {\n",
+		Pkgs: []string{"./engine"}, Run: "TestAbbreviatedValuesAreNamed",
+	},
+	{
+		Name: "abbrev-short-for-two",
+		File: "engine/warnings/abbrev.go",
+		Old:  "\t\tif len(longs) == 1 && len(out) < max {\n",
+		New:  "\t\tif len(longs) >= 1 && len(out) < max {\n",
+		Pkgs: []string{"./engine/warnings"}, Run: "TestAbbreviationsOf",
 	},
 }
