@@ -90,7 +90,10 @@
 // for a similarity more than four standard deviations above the mean over
 // all documents (relevance.go). Selection.Relevant is false when no table
 // has any: search_schema then answers that nothing matched instead of
-// listing the top of a ranking of unrelated tables.
+// listing the top of a ranking of unrelated tables. Unmatched lists the
+// words of a text that nothing the caller may read holds (a name,
+// comment, sample or stored value), for a search whose other words match:
+// "reason" in "accounts closed for which reason" (unmatched.go).
 //
 // A schema whose whole context is at most DefaultWholeSchemaTokens (see
 // there for why 4,000) is selected whole: below that size certainty beats

@@ -3,6 +3,7 @@ package index
 import (
 	"context"
 	"fmt"
+	"strings"
 	"unicode"
 
 	"github.com/blevesearch/bleve/v2"
@@ -12,6 +13,25 @@ import (
 	"github.com/nl2sql/nl2sql/index/lex"
 )
 
+// computedWords are words of questions that a plan computes rather than
+// reads: aggregates, rankings, periods and comparisons ("the top 5 by
+// average", "monthly trend"). No schema names them, and their absence says
+// nothing of whether the data answers.
+var computedWords = func() map[string]bool {
+	m := map[string]bool{}
+	for _, w := range strings.Fields(`top bottom most least average avg mean median total totals sum count counts
+		max maximum min minimum highest lowest best worst largest smallest biggest greatest fewest
+		first last latest earliest recent current previous next ago since until
+		year years yearly annual annually month months monthly quarter quarters quarterly week weeks weekly
+		day days daily today yesterday hour hours time times period periods date dates
+		trend trends growth change changes rate rates ratio share percent percentage proportion
+		distribution breakdown compare compared comparison overall rank ranked ranking order ordered
+		more less fewer higher lower between during across among within average`) {
+		m[w] = true
+	}
+	return m
+}()
+
 // maxUnmatchedHits bounds the documents one word's search lists: a word
 // with more hits than that is taken as matched (a common word is).
 const maxUnmatchedHits = 1000
@@ -20,9 +40,10 @@ const maxUnmatchedHits = 1000
 // table or column name, comment or profile sample shares the word as the
 // full-text ranking reads it (stemmed, stop words out), and no stored
 // value spells it. Each is listed once, as the text writes it, in its
-// order; words with a digit, words of fewer than three letters and words of
-// questions that carry no schema signal (lex.StopWord: "much", "per")
-// are left out. A
+// order; words with a digit, words of fewer than three letters, words of
+// questions that carry no schema signal (lex.StopWord: "much", "per") and
+// words a plan computes (computedWords: "average", "monthly") are left
+// out. A
 // search whose every word is in the schema but one ("reason" in "accounts
 // closed for which reason") still ranks tables high; the word nothing
 // holds is what says the data may not answer it.
@@ -40,7 +61,7 @@ func (ix *Index) Unmatched(ctx context.Context, text string, allow Allow) ([]str
 	for _, tk := range an.Analyze([]byte(text)) {
 		term := string(tk.Term)
 		word := text[tk.Start:tk.End]
-		if seen[term] || len([]rune(word)) < 3 || !onlyLetters(word) || lex.StopWord(lex.Fold(word)) {
+		if seen[term] || len([]rune(word)) < 3 || !onlyLetters(word) || lex.StopWord(lex.Fold(word)) || computedWords[lex.Fold(word)] {
 			continue
 		}
 		seen[term] = true

@@ -25,5 +25,9 @@
 // within 20000/4 tokens (less if the rest of the result needs the room),
 // hp.RunPlan is {"tool": "run_plan", "arguments":
 // {"datasource": "chinook"}, "missing": ["plan"]}, and hp.Next says to
-// write a plan over schema_context and call run_plan with it.
+// write a plan over schema_context and call run_plan with it. Asked
+// "How many tracks does each album by AC/DC have, and why were they
+// banned?", hp.Unmatched is ["banned"] (nothing Chinook holds says it,
+// Source.Matches) and hp.Next names it first: the data may not answer
+// what turns on it.
 package hostplan

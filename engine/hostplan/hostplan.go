@@ -409,7 +409,7 @@ func hostNext(hp *HostPlan) string {
 		for i, w := range hp.Unmatched {
 			q[i] = strconv.Quote(w)
 		}
-		return "No table or column name, comment, sample or stored value holds " + strings.Join(q, ", ") + " (the schema context matches the question's other words): if the question turns on these, the data may not hold its answer; say so rather than answer from tables that do not. " + planNext(hp)
+		return "No table or column name, comment, sample or stored value holds " + strings.Join(q, ", ") + " (the schema context matches the question's other words): a measure a plan computes is fine, but if one names a fact the data would have to store (a reason, a kind of thing), that fact may not be stored: say so rather than answer without it. " + planNext(hp)
 	}
 	return planNext(hp)
 }

@@ -48,7 +48,8 @@
 // keys are said of only when they match once so folded), and a join whose
 // key repeats in one sub-query's rows while the combination aggregates the
 // other's columns (fanout.go: no catalog links two databases, so the rows
-// are asked). It is byte-identical across runs
+// are asked; a join with a condition beside its keys, such as a period
+// holding a date, is asked under the whole condition). It is byte-identical across runs
 // apart from timings and trace_id. A sub-query that fails fails the run
 // with its error, naming it (a table read as empty would change every
 // figure of the combination); one cut at its row limit makes the answer

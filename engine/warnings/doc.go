@@ -12,7 +12,9 @@
 // subquery, an equality of two columns or a correlated subquery ('C004 '
 // against 'C004': keyWarnings), a literal that matches one spelling of a
 // value the column holds in several (status = 'paid' beside 'Paid' and
-// 'paid ': variantLiterals), or of a column cleaned with LOWER, UPPER or
+// 'paid ': variantLiterals; a short value whose letters are one other's in
+// order, 'Pd' beside 'paid', is named as likely short for it here and in
+// splitGroups: abbrev.go), or of a column cleaned with LOWER, UPPER or
 // TRIM while values spelled nearly alike stay apart ('delivred':
 // foldNearMisses; a GROUP BY that keeps such near spellings apart in a
 // column that writes some value several ways: nearGroups), and a GROUP BY that splits them or a
