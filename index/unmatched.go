@@ -14,8 +14,8 @@ import (
 )
 
 // computedWords are words of questions that a plan computes rather than
-// reads: aggregates, rankings, periods and comparisons ("the top 5 by
-// average", "monthly trend"). No schema names them, and their absence says
+// reads: aggregates, rankings, periods, months and days, and comparisons
+// ("the top 5 by average", "monthly trend", "in March"). No schema names them, and their absence says
 // nothing of whether the data answers.
 var computedWords = func() map[string]bool {
 	m := map[string]bool{}
@@ -26,7 +26,11 @@ var computedWords = func() map[string]bool {
 		day days daily today yesterday hour hours time times period periods date dates
 		trend trends growth change changes rate rates ratio share percent percentage proportion
 		distribution breakdown compare compared comparison overall rank ranked ranking order ordered
-		more less fewer higher lower between during across among within average`) {
+		more less fewer higher lower between during across among within now currently
+		get got want need know see
+		january february march april may june july august september october november december
+		jan feb mar apr jun jul aug sep sept oct nov dec
+		monday tuesday wednesday thursday friday saturday sunday weekend weekday weekdays`) {
 		m[w] = true
 	}
 	return m

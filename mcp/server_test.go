@@ -188,7 +188,7 @@ func TestSearchSchemaNothingRelevant(t *testing.T) {
 func TestSearchSchemaNamesWordsNothingHolds(t *testing.T) {
 	c := chinookClient(t)
 	res, err := c.CallTool(context.Background(), mcpgo.CallToolRequest{Params: mcpgo.CallToolParams{Name: "search_schema",
-		Arguments: map[string]any{"datasource": "chinook", "text": "the monthly average of invoices of customers who churned because of a price rise, by country, with Heavy Metal tracks in 2024"}}})
+		Arguments: map[string]any{"datasource": "chinook", "text": "the monthly average of invoices in March of customers who churned because of a price rise, by country, with Heavy Metal tracks in 2024"}}})
 	if err != nil || res.IsError {
 		t.Fatalf("%v %+v", err, res)
 	}

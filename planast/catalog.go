@@ -63,6 +63,9 @@ type ColumnInfo struct {
 	// cast to double and no arithmetic or comparison with numbers, so the
 	// renderer reads it as NUMERIC.
 	Money bool
+	// Comment is the column's comment in the database, if any: a join
+	// it documents ("the read_id it replaces") is no undeclared one.
+	Comment string
 	// Scale is a decimal column's declared scale (the digits after its
 	// point: 12 for DECIMAL(20,12)), 0 when it declares none.
 	Scale int

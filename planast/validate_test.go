@@ -366,14 +366,21 @@ func TestValidateWarnsUndeclaredJoins(t *testing.T) {
 	}
 	// tables that declare no primary key at all (a DuckDB file): a column
 	// named "id" or for the table's row is its key, and a column named for
-	// that row, after a role or not, joins it without a warning on every
-	// join (a host learns to skip warnings)
+	// that row, after a role or not, or whose comment names the other
+	// column or table, joins it without a warning on every join (a host
+	// learns to skip warnings)
 	noPK := func(t *planast.TableInfo) *planast.TableInfo { t.PrimaryKey = nil; return t }
 	undeclared := memCatalog{
 		noPK(table("", "customers", []string{"customer_id integer", "name text"})),
 		noPK(table("", "warehouses", []string{"warehouse_id integer", "city text"})),
 		noPK(table("", "shipments", []string{"shipment_id integer", "customer_id integer", "origin_warehouse_id integer", "pieces integer"})),
 		noPK(table("", "drivers", []string{"id integer", "home_warehouse integer"})),
+		// a schema whose comments say what a column refers to
+		noPK(commented(table("", "meter_reads", []string{"read_id integer", "replaces_read_id integer", "kwh integer"}),
+			"replaces_read_id", "Set when this row corrects an earlier reading (the read_id it replaces).")),
+		noPK(commented(table("", "credit_notes", []string{"note_id integer", "invoice_ref integer", "batch integer"}),
+			"invoice_ref", "The invoice credited.")),
+		noPK(table("", "invoices", []string{"invoice_no integer", "total integer"})),
 	}
 	for _, tc := range []struct {
 		from, join string
@@ -386,6 +393,11 @@ func TestValidateWarnsUndeclaredJoins(t *testing.T) {
 		{frm(from("customers", "c"), from("warehouses", "w")), joins(joinOn("inner", "c", "w", "customer_id", "warehouse_id")), true},
 		{frm(from("shipments", "s"), from("drivers", "d")), joins(joinOn("inner", "s", "d", "pieces", "home_warehouse")), true},
 		{frm(from("shipments", "s"), from("drivers", "d")), joins(joinOn("inner", "s", "d", "customer_id", "id")), true},
+		// a join the schema's comments document, by the column or the table
+		// it names, and one they do not
+		{frm(from("meter_reads", "c"), from("meter_reads", "o")), joins(joinOn("inner", "c", "o", "replaces_read_id", "read_id")), false},
+		{frm(from("credit_notes", "n"), from("invoices", "i")), joins(joinOn("inner", "n", "i", "invoice_ref", "invoice_no")), false},
+		{frm(from("credit_notes", "n"), from("invoices", "i")), joins(joinOn("inner", "n", "i", "batch", "invoice_no")), true},
 	} {
 		q := plan(sel(item(fn("COUNT"), "n")), tc.from, tc.join)
 		v, err := validate.Plan(decode(t, q), undeclared, validate.Options{})
@@ -428,4 +440,14 @@ func TestValidateWarnsComparisonWithNull(t *testing.T) {
 			t.Errorf("%s: warned %v, want %v (%q)", tc.where, got, tc.warn, v.Warnings)
 		}
 	}
+}
+
+// commented gives t's column col the comment text.
+func commented(t *planast.TableInfo, col, text string) *planast.TableInfo {
+	for i := range t.Columns {
+		if t.Columns[i].Name == col {
+			t.Columns[i].Comment = text
+		}
+	}
+	return t
 }

@@ -102,8 +102,8 @@ func parentWarnings(flags []parentFlag) []string {
 		if len(cols[p]) > 1 {
 			it = "them"
 		}
-		out = append(out, fmt.Sprintf("each row of %s belongs to one of %s (%s), whose %s: business figures usually leave them out, and this plan never reads %s: the rows of test records count in the result; if they should not, join %s and filter on %s",
-			andList(children[p]), p.Name, strings.Join(paths[p], "; "), strings.Join(marks[p], ", and whose "), it, p.Name, andList(cols[p])))
+		out = append(out, fmt.Sprintf("each row of %s belongs to one of %s (%s), whose %s: %s, and this plan never reads %s: the rows of test records count in the result; if they should not, join %s and filter on %s",
+			andList(children[p]), p.Name, strings.Join(paths[p], "; "), strings.Join(marks[p], ", and whose "), schemactx.TestRecordsChoice, it, p.Name, andList(cols[p])))
 	}
 	return out
 }

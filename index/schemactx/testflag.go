@@ -237,8 +237,13 @@ func flagValue(v any) (yes, known bool) {
 
 // TestFlagNote is what a schema says of such a column, for a planner.
 func TestFlagNote(marked any) string {
-	return TestFlagMarks(marked) + ": business figures usually leave them out"
+	return TestFlagMarks(marked) + ": " + TestRecordsChoice
 }
+
+// TestRecordsChoice is what TestFlagNote says to do: internal records
+// (a company's own sites, staff accounts) can be real business, so
+// whether a figure counts them is the question's, not the server's.
+const TestRecordsChoice = "whether a figure counts them is the question's choice (business figures often leave them out)"
 
 // TestFlagMarks is what TestFlagNote says of the records marked.
 func TestFlagMarks(marked any) string {

@@ -372,7 +372,7 @@ func (t *Table) Info() *planast.TableInfo {
 		PrimaryKey: append([]string(nil), t.PrimaryKey...),
 	}
 	for i, c := range t.Columns {
-		info.Columns[i] = planast.ColumnInfo{Name: c.Name, Type: c.Type, Unordered: Unordered(c.DeclaredType),
+		info.Columns[i] = planast.ColumnInfo{Name: c.Name, Type: c.Type, Unordered: Unordered(c.DeclaredType), Comment: c.Comment,
 			Money: c.Type == planast.TypeDecimal && strings.EqualFold(strings.TrimSpace(c.DeclaredType), "money"),
 			Mixed: c.Profile != nil && c.Profile.Invalid > 0, Repeats: repeats(t.RowCount, c.Profile)}
 		if c.Type == planast.TypeDecimal {

@@ -4,8 +4,10 @@ import (
 	"fmt"
 	"github.com/nl2sql/nl2sql/internal/plural"
 	. "github.com/nl2sql/nl2sql/planast"
+	"slices"
 	"sort"
 	"strings"
+	"unicode"
 )
 
 // JoinStrictness sets how much the validator asks of join keys.
@@ -682,7 +684,7 @@ func (v *validator) joinKeyCheck(left, right *source, lcol, rcol, path string) {
 	if fkBetween(left.table, right.table, lcol, rcol) || fkBetween(right.table, left.table, rcol, lcol) || sameFKTarget(left.table, right.table, lcol, rcol) {
 		return
 	}
-	if v.opts.Joins != JoinDeclared && namedKey(left.table, right.table, lcol, rcol) {
+	if v.opts.Joins != JoinDeclared && (namedKey(left.table, right.table, lcol, rcol) || documented(left.table, lcol, right.table, rcol) || documented(right.table, rcol, left.table, lcol)) {
 		// races.circuitId to circuits.circuitId is how a schema that
 		// declares no keys relates its tables; a warning on every such
 		// join teaches a planner to ignore warnings
@@ -720,6 +722,23 @@ func namedKey(a, b *TableInfo, acol, bcol string) bool {
 		return namesRowOf(acol, b.Name, true)
 	}
 	return namesRowOf(bcol, a.Name, true)
+}
+
+// documented reports whether the comment of a's column acol names the
+// column bcol of b, or b itself, as the row it refers to
+// (meter_reads.replaces_read_id: "the read_id it replaces";
+// credit_notes.invoice_no: "the invoice credited"): the schema's own words
+// relate them where it declares no key.
+func documented(a *TableInfo, acol string, b *TableInfo, bcol string) bool {
+	c, ok := a.Column(acol)
+	if !ok || c.Comment == "" {
+		return false
+	}
+	words := strings.FieldsFunc(strings.ToLower(c.Comment), func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) && r != '_' })
+	table := strings.ToLower(b.Name)
+	return slices.ContainsFunc(words, func(w string) bool {
+		return w == strings.ToLower(bcol) || w == table || w == plural.Singular(table)
+	})
 }
 
 // keyOf reports whether col is t's key: its declared primary key or, in a
