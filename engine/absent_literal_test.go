@@ -76,3 +76,24 @@ func TestLiteralNoStoredValueEqualsIsNamed(t *testing.T) {
 		t.Errorf("a row-filtered caller learned a value of a row it cannot read: %q", w)
 	}
 }
+
+// The threat: a SUM over a text amount the cast read as NULL ('$1.00')
+// came back NULL, and the warning said "no rows matched, and no stored
+// value of status is exactly 'dispensed'", though 'dispensed' is the
+// column's commonest value and its rows matched: a fixer went after the
+// filter instead of the cast. A literal stored as written is never said
+// to be missing.
+func TestStoredLiteralIsNeverCalledMissing(t *testing.T) {
+	db := sourcetest.TempDB(t,
+		"CREATE TABLE prescriptions (id INTEGER PRIMARY KEY, status TEXT, price TEXT)",
+		"INSERT INTO prescriptions VALUES (1, 'dispensed', '$1.00'), (2, 'Dispensed', '$2.00'), (3, 'dispensed', '$4.00'), (4, 'pending', '8')")
+	e := airEngine(t, db, nil)
+	res, err := e.RunPlan(context.Background(), "air", []byte(`{"select":[{"expr":{"kind":"func","name":"SUM","args":[{"kind":"cast","type":"decimal","expr":{"kind":"column","table":"p","column":"price"}}]},"alias":"revenue"}],`+
+		`"from":[{"table":"prescriptions","alias":"p"}],"where":{"kind":"binary","op":"=","left":{"kind":"column","table":"p","column":"status"},"right":{"kind":"literal","value":"dispensed"}}}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if w := warningWith(res.Warnings, "no rows matched"); w != "" || warningWith(res.Warnings, "read them as NULL") == "" {
+		t.Errorf("rows %v warnings %q: want the cast named and no claim that 'dispensed' is not stored", res.Rows, res.Warnings)
+	}
+}

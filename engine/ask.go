@@ -153,9 +153,7 @@ func (e *Engine) resultWarnings(ctx context.Context, ds *datasource, p *planned,
 	seen := e.caller(ctx).FilterSnapshot(ds.snap) // what the caller may learn of the profile
 	snap, stored := e.emptyNoMore(ctx, ds, seen, plan), e.retrieval(ctx, ds).StoredValues()
 	out := warnings.Of(snap, ds.src.Dialect(), plan, warnings.Run{Rows: rows, Stored: stored, Static: p.staticWarnings(ds, snap, stored)})
-	if w := e.castProbe(ctx, ds, seen, plan); w != "" {
-		out = append(out, w)
-	}
+	out = append(out, e.castProbes(ctx, ds, seen, plan)...)
 	if len(rows) == 0 {
 		if w := e.havingProbe(ctx, ds, plan); w != "" {
 			out = append(out, w)

@@ -247,3 +247,29 @@ func TestRemovingADecimalCommaIsNamed(t *testing.T) {
 		})
 	}
 }
+
+// The threat: a revenue plan summed CAST(REPLACE(REPLACE(price, '$', ”),
+// ',', ”)) and filtered the year on a cast of the text date; 'USD 12.34'
+// was read as NULL and the sum came back 8% short with no word, because
+// only the first cast met (the date's, which read every value) was
+// probed. Every such cast is probed: the amount's losses are named
+// whatever else the plan casts.
+func TestEveryCastOfAPlanIsProbed(t *testing.T) {
+	db := []string{
+		"CREATE TABLE sales (id INTEGER PRIMARY KEY, price TEXT, sold_on TEXT)",
+		"INSERT INTO sales VALUES (1, '$1,200.00', '2025-01-03'), (2, 'USD 12.34', '03/02/2025'), (3, '$5.00', '2025-04-01'), (4, 'n/a', 'soon')",
+	}
+	price := `{"kind":"cast","type":"decimal","expr":{"kind":"func","name":"REPLACE","args":[{"kind":"func","name":"REPLACE","args":[{"kind":"column","table":"s","column":"price"},{"kind":"literal","value":"$"},{"kind":"literal","value":""}]},{"kind":"literal","value":","},{"kind":"literal","value":""}]}}`
+	day := `{"kind":"cast","type":"date","expr":{"kind":"func","name":"REPLACE","args":[{"kind":"column","table":"s","column":"sold_on"},{"kind":"literal","value":"/"},{"kind":"literal","value":"-"}]}}`
+	plan := `{"select":[{"expr":{"kind":"func","name":"SUM","args":[` + price + `]},"alias":"revenue"}],"from":[{"table":"sales","alias":"s"}],` +
+		`"where":{"kind":"binary","op":"=","left":{"kind":"func","name":"DATE_PART","args":[{"kind":"literal","value":"year"},` + day + `]},"right":{"kind":"literal","value":2025}}}`
+	for _, en := range everyEngine(db) {
+		t.Run(en.name, func(t *testing.T) {
+			e := specEngine(t, en.spec(t))
+			res := runAir(t, e, plan)
+			if w := warningWith(res.Warnings, `"USD 12.34"`); !strings.Contains(w, "the cast of") {
+				t.Errorf("rows %v warnings %q: want the amount cast's lost 'USD 12.34' named beside the date's cast", res.Rows, res.Warnings)
+			}
+		})
+	}
+}

@@ -57,12 +57,18 @@ func (e *Engine) supplied(ctx context.Context, datasource string, doc []byte, tr
 	tm.Resolve = sw.Lap()
 	ctx = stepSpan(ctx, "plan") // the client's plan: decoded and validated
 	v, plan, memo, err := e.validateDoc(ctx, ds, doc)
+	current := false // validated against the schema as it is now
 	if pe := (*planast.Error)(nil); errors.As(err, &pe) && notFound(pe) {
 		// what the plan names may be newer than the last schema check:
 		// read the version now, once for this call
-		if fresh, ferr := e.recheck(ctx, ds); ferr == nil && fresh != ds {
-			ds = fresh
-			v, plan, memo, err = e.validateDoc(ctx, ds, doc)
+		if fresh, moved, ferr := e.recheck(ctx, ds); ferr == nil {
+			// the version as read, or a renewal that has finished: a
+			// renewal still running keeps the plan early, not wrong
+			current = !moved || fresh != ds
+			if fresh != ds {
+				ds = fresh
+				v, plan, memo, err = e.validateDoc(ctx, ds, doc)
+			}
 		}
 	}
 	if err != nil {
@@ -73,7 +79,10 @@ func (e *Engine) supplied(ctx context.Context, datasource string, doc []byte, tr
 			if w := e.elsewhereHint(ctx, ds, plan); w != "" {
 				hint = w
 			}
-			renewing := notFound(pe) && e.sources.Renewing(ds.spec.ID)
+			// a renewal that only counts rows (a restart that presumed its
+			// stored schema) changes no name: a plan checked against the
+			// current version is wrong, not early
+			renewing := notFound(pe) && !current && e.sources.Renewing(ds.spec.ID)
 			if renewing {
 				hint = "the datasource's schema changed since it was read and is being read again: send the plan again in a few seconds"
 			}

@@ -45,16 +45,20 @@ func (e *Engine) havingProbe(ctx context.Context, ds *datasource, plan *planast.
 	return warnings.HavingWarning(plan, row, types)
 }
 
-// castProbe runs the probe of a cast of an expression over a text column
-// whose profile in snap (the caller's) saw values the cast reads as NULL
-// (warnings.CastProbe) and says what it found; "" when there is none or it fails.
-func (e *Engine) castProbe(ctx context.Context, ds *datasource, snap *schema.Snapshot, plan *planast.Query) string {
-	probe, what := warnings.CastProbe(snap, plan)
-	row, _, ok := e.probe(ctx, ds, probe)
-	if !ok {
-		return ""
+// castProbes runs the probes of the casts of expressions over text
+// columns whose profile in snap (the caller's) saw values the casts read
+// as NULL (warnings.CastProbes) and says what they found; none when there
+// is none or they fail.
+func (e *Engine) castProbes(ctx context.Context, ds *datasource, snap *schema.Snapshot, plan *planast.Query) []string {
+	var out []string
+	for _, p := range warnings.CastProbes(snap, plan) {
+		if row, _, ok := e.probe(ctx, ds, p.Query); ok {
+			if w := warnings.CastProbeWarning(p.What, row); w != "" {
+				out = append(out, w)
+			}
+		}
 	}
-	return warnings.CastProbeWarning(what, row)
+	return out
 }
 
 // tieProbe says whether the limit of a top-N plan that returned n rows

@@ -150,9 +150,9 @@ func TestHostContextSaysWhichColumnsItLeftOut(t *testing.T) {
 // nothing matched and that the data may not hold the answer, as
 // search_schema does; a question something matches says nothing of it.
 func TestHostPlanSaysWhenNothingMatched(t *testing.T) {
-	db := sourcetest.TempDB(t, "CREATE TABLE invoices (id INTEGER PRIMARY KEY, clinic TEXT, amount_cents INTEGER, issued_on TEXT)",
-		"INSERT INTO invoices VALUES (1, 'Utrecht', 4500, '2025-01-03'), (2, 'Arnhem', 1200, '2025-02-11')")
-	e := specEngine(t, DatasourceSpec{ID: "vet", Engine: "sqlite", Path: db, RowLimit: 1000})
+	db := sourcetest.TempDB(t, "CREATE TABLE invoices (id INTEGER PRIMARY KEY, clinic TEXT, amount_cents INTEGER, issued_on TEXT, status TEXT)",
+		"INSERT INTO invoices VALUES (1, 'Utrecht', 4500, '2025-01-03', 'paid'), (2, 'Arnhem', 1200, '2025-02-11', 'open')")
+	e := specEngine(t, DatasourceSpec{ID: "vet", Engine: "sqlite", Path: db, RowLimit: 1000, Description: "Veterinary practice billing"})
 	for _, c := range []struct {
 		q         string
 		noMatch   bool
@@ -162,6 +162,9 @@ func TestHostPlanSaysWhenNothingMatched(t *testing.T) {
 		{"How much was invoiced per clinic?", false, ""},
 		// most words match; the one the question turns on does not
 		{"How much was invoiced per clinic, and why was it refunded?", false, "refunded"},
+		// the datasource's own name and description, and the negation of
+		// a stored value, are the data's words
+		{"How many unpaid invoices does the veterinary practice have in March?", false, ""},
 	} {
 		res, err := e.Ask(context.Background(), AskRequest{Question: c.q})
 		if err != nil || res.HostPlan == nil {

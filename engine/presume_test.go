@@ -3,6 +3,7 @@ package engine
 import (
 	"context"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -59,6 +60,13 @@ func TestPostgresRestartAnswersBeforeCountingRows(t *testing.T) {
 	}
 	if ds.status != SnapshotPresumed || rows(ds) != 3 {
 		t.Fatalf("the restart opened with status %q and %d rows, counting the rows before answering (want %q, the 3 stored)", ds.status, rows(ds), SnapshotPresumed)
+	}
+	// a typo while the rows are counted is a typo: the schema is as
+	// stored, so no "changed, send it again" that a client would retry
+	// forever
+	_, err = e.RunPlan(context.Background(), "shop", []byte(`{"from":[{"table":"items","alias":"i"}],"select":[{"expr":{"kind":"column","table":"i","column":"nmae"},"alias":"n"}]}`))
+	if ee := AsError(err); ee == nil || ee.Code != CodePlanInvalid || ee.Retryable || strings.Contains(ee.Hint, "changed") {
+		t.Errorf("a column typo on the presumed snapshot: %+v: want PLAN_INVALID, not retryable, no schema change claimed", ee)
 	}
 	res, err := e.RunPlan(context.Background(), "shop", []byte(`{"from":[{"table":"items","alias":"i"}],"select":[{"expr":{"kind":"func","name":"COUNT","args":[]},"alias":"n"}]}`))
 	if err != nil || len(res.Rows) != 1 || res.Rows[0][0] != int64(5) {

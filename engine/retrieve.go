@@ -28,5 +28,5 @@ func (e *Engine) retrieved(ctx context.Context, ds *datasource, question string)
 
 // retrieval is retrieval over ds for this request's caller.
 func (e *Engine) retrieval(ctx context.Context, ds *datasource) retrieval.For {
-	return retrieval.For{Datasource: ds.spec.ID, Snap: ds.snap, Index: ds.idx, Scope: e.caller(ctx), Budget: e.opts.Retrieval, Log: e.log}
+	return retrieval.For{Datasource: ds.spec.ID, Snap: ds.snap, Index: ds.idx, Scope: e.caller(ctx), Budget: e.opts.Retrieval, Log: e.log, Description: ds.spec.Description}
 }

@@ -84,7 +84,7 @@ func (e *Engine) schemaMoved(ctx context.Context, ds *datasource) (fresh *dataso
 	if now-last < int64(schemaCheckEvery) || !ds.schemaChecked.CompareAndSwap(last, now) {
 		return ds, false, nil
 	}
-	fresh, err = e.versionMoved(ctx, ds)
+	fresh, _, err = e.versionMoved(ctx, ds)
 	return fresh, true, err
 }
 
@@ -95,21 +95,22 @@ func (e *Engine) schemaMoved(ctx context.Context, ds *datasource) (fresh *dataso
 // refused until the next periodic check. A client that keeps naming what
 // does not exist costs one version read (one small catalog statement)
 // per call it makes, never more.
-func (e *Engine) recheck(ctx context.Context, ds *datasource) (*datasource, error) {
+func (e *Engine) recheck(ctx context.Context, ds *datasource) (fresh *datasource, moved bool, err error) {
 	ds.schemaChecked.Store(time.Now().UnixNano())
 	return e.versionMoved(ctx, ds)
 }
 
 // versionMoved reads ds's schema version and returns ds, or ds renewed
-// when the version moved, as current describes.
-func (e *Engine) versionMoved(ctx context.Context, ds *datasource) (*datasource, error) {
+// when the version moved (moved), as current describes.
+func (e *Engine) versionMoved(ctx context.Context, ds *datasource) (*datasource, bool, error) {
 	v, err := schemaVersion(ctx, ds.src)
 	if errors.Is(err, source.ErrFileReplaced) {
 		e.log.Info("the datasource's file was replaced; opening the new one", "datasource", ds.spec.ID)
-		return e.sources.Reopen(ctx, ds.spec.ID, e.opts.OpenWait)
+		fresh, err := e.sources.Reopen(ctx, ds.spec.ID, e.opts.OpenWait)
+		return fresh, true, err
 	}
 	if err != nil {
-		return ds, e.fileGone(ds, err)
+		return ds, false, e.fileGone(ds, err)
 	}
 	if v != "" && v != ds.schemaVer {
 		e.log.Info("the datasource's schema changed since it was read; reading it again", "datasource", ds.spec.ID)
@@ -117,11 +118,11 @@ func (e *Engine) versionMoved(ctx context.Context, ds *datasource) (*datasource,
 		if re := (*opening.RenewError)(nil); errors.As(err, &re) {
 			// the schema could not be read again: the opened one answers
 			e.log.Warn("cannot read the changed schema; answering from the one read before", "datasource", ds.spec.ID, "err", re.Err)
-			return fresh, nil
+			return fresh, true, nil
 		}
-		return fresh, err
+		return fresh, true, err
 	}
-	return ds, nil
+	return ds, false, nil
 }
 
 // fileGone closes ds, whose file was removed, and returns err, the

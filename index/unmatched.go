@@ -73,6 +73,26 @@ func (ix *Index) Unmatched(ctx context.Context, text string, allow Allow) ([]str
 		if err != nil {
 			return nil, err
 		}
+		// "unpaid", "non-food": the negation of a word the data holds is
+		// a filter on it ('paid')
+		for _, neg := range []string{"un", "non"} {
+			rest := strings.TrimPrefix(strings.ToLower(word), neg)
+			if held || rest == strings.ToLower(word) || len(rest) < 3 {
+				continue
+			}
+			for _, rt := range an.Analyze([]byte(rest)) {
+				if held, err = ix.holdsTerm(ctx, string(rt.Term), acc.doc); err != nil {
+					return nil, err
+				}
+			}
+			if !held && ix.vals != nil {
+				hits, err := ix.vals.Match(ctx, rest, func(t, c int) bool { return acc.col[t][c] }, false)
+				if err != nil {
+					return nil, err
+				}
+				held = len(hits) > 0
+			}
+		}
 		if !held && ix.vals != nil {
 			hits, err := ix.vals.Match(ctx, word, func(t, c int) bool { return acc.col[t][c] }, false)
 			if err != nil {

@@ -3,9 +3,11 @@ package retrieval
 import (
 	"context"
 	"log/slog"
+	"slices"
 
 	"github.com/nl2sql/nl2sql/engine/internal/fault"
 	"github.com/nl2sql/nl2sql/index"
+	"github.com/nl2sql/nl2sql/index/lex"
 	"github.com/nl2sql/nl2sql/internal/schema"
 	"github.com/nl2sql/nl2sql/scope"
 )
@@ -23,6 +25,9 @@ type For struct {
 	Scope  *scope.Scope
 	Budget index.Budget
 	Log    *slog.Logger
+	// Description is the datasource's description: a word of it (or of
+	// its id) names the data, and is never unmatched.
+	Description string
 }
 
 // Retrieve is the part of the snapshot the planner sees for a question:
@@ -64,6 +69,11 @@ func (r For) Search(ctx context.Context, text string) (*index.Selection, error) 
 	if sel.Unmatched, err = r.Index.Unmatched(ctx, text, r.Scope.Reader(r.Datasource)); err != nil {
 		return nil, fault.AsError(err)
 	}
+	named := lex.Words(r.Datasource + " " + r.Description)
+	sel.Unmatched = slices.DeleteFunc(sel.Unmatched, func(w string) bool {
+		f := lex.Fold(w)
+		return slices.ContainsFunc(named, func(n string) bool { return n == f || lex.Singular(n) == lex.Singular(f) })
+	})
 	return sel, nil
 }
 

@@ -2,6 +2,7 @@ package warnings
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/nl2sql/nl2sql/engine/emptyrange"
@@ -19,21 +20,24 @@ import (
 // the profile saw values the plain cast reads as NULL, so a column of
 // clean numbers costs nothing.
 
-// CastProbe is the probe of the first such cast in plan (its text, the
-// column and the table named), or nil when there is none. It is a new
-// plan: validate and run it as the caller, like any other. what names the
-// cast for the warning.
-func CastProbe(snap *schema.Snapshot, plan *planast.Query) (probe *planast.Query, what string) {
+// CastProbes are the probes of such casts in plan (each cast's text, the
+// column and the table named), the first MaxCastProbes of them; none when
+// there is none. Each is a new plan: validate and run it as the caller,
+// like any other. What names the cast for the warning. Every cast is
+// probed, not the first alone: a plan that cast a text date in its
+// filter (read whole) and a text amount in its sum (a fifth lost) was
+// told nothing of the amount.
+func CastProbes(snap *schema.Snapshot, plan *planast.Query) []Probe {
+	var out []Probe
 	eachQuery(plan, func(q *planast.Query) {
-		if probe != nil {
-			return
-		}
 		guards := guardedCasts(q)
 		inspectQuery(q, func(e planast.Expr) {
 			c, ok := e.(*planast.Cast)
-			if !ok || probe != nil || !c.FromText {
+			if !ok || len(out) == MaxCastProbes || !c.FromText {
 				return
 			}
+			var probe *planast.Query
+			var what string
 			guard, guarded := guards[c]
 			if _, bare := c.Expr.(*planast.Column); bare && !guarded {
 				return // the profile's count says it (mixedWarnings)
@@ -134,9 +138,22 @@ func CastProbe(snap *schema.Snapshot, plan *planast.Query) (probe *planast.Query
 			if guarded {
 				what += " in its branch of the CASE"
 			}
+			if !slices.ContainsFunc(out, func(p Probe) bool { return p.What == what }) {
+				out = append(out, Probe{Query: probe, What: what})
+			}
 		})
 	})
-	return probe, what
+	return out
+}
+
+// MaxCastProbes bounds the casts of one plan probed: each probe reads the
+// whole table once.
+const MaxCastProbes = 3
+
+// Probe is one cast's probe (CastProbes) and what names the cast.
+type Probe struct {
+	Query *planast.Query
+	What  string
 }
 
 // onlyColumn is the one column e names (several references to it count

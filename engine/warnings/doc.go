@@ -12,7 +12,8 @@
 // subquery, an equality of two columns or a correlated subquery ('C004 '
 // against 'C004': keyWarnings), a literal that matches one spelling of a
 // value the column holds in several (status = 'paid' beside 'Paid' and
-// 'paid ': variantLiterals; a short value whose letters are one other's in
+// 'paid ': variantLiterals; LOWER(status) = 'paid' beside a stored 'paid '
+// that LOWER leaves apart: cleanedApart; a short value whose letters are one other's in
 // order, 'Pd' beside 'paid', is named as likely short for it here and in
 // splitGroups: abbrev.go), or of a column cleaned with LOWER, UPPER or
 // TRIM while values spelled nearly alike stay apart ('delivred':
@@ -29,7 +30,7 @@
 // currencies or of a measure in several units (weight beside weight_unit:
 // mixedCurrencies, over the one column whose values make the sum: a CASE
 // counting rows, a count or an amount named in one currency is no mix),
-// a decimal comma removed by a cast's REPLACE (CastProbe), a division by a column that holds 0
+// a decimal comma removed by a cast's REPLACE (CastProbes), a division by a column that holds 0
 // (zeroDivisors), a case-sensitive LIKE that misses stored spellings for
 // their case alone (likeCaseMisses), an AVG whose values have more digits
 // than a double carries (inexactAverages), a POSITION searching a literal
@@ -57,10 +58,11 @@
 // instead of any guess about the filters (emptyTables; the pipeline
 // passes a snapshot that forgets the count of a table holding rows again).
 //
-// CastProbe and CastProbeWarning count what a cast of an expression of a
-// text column (REPLACE(amount, '$', ”)) still reads as NULL, with one
-// more query the pipeline runs as the caller, as HavingProbe does for a
-// having filter that kept no group.
+// CastProbes and CastProbeWarning count what each cast of an expression
+// of a text column (REPLACE(amount, '$', ”)) still reads as NULL, up to
+// MaxCastProbes of a plan, with one more query each that the pipeline
+// runs as the caller, as HavingProbe does for a having filter that kept
+// no group.
 //
 // Static is what Of says of a run that returned rows, but ties: check_plan
 // shows it before anything runs, and Of of a run that returned rows is

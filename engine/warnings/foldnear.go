@@ -57,6 +57,10 @@ func foldNearMisses(snap *schema.Snapshot, plan *planast.Query, stored func(stri
 			if !all {
 				return
 			}
+			if w := cleanedApart(ref, x, op, lits, vals, clean); w != "" && !seen[w] {
+				seen[w] = true
+				out = append(out, w)
+			}
 			if w := foldNearMiss(x, op, lits, vals, clean); w != "" && !seen[w] {
 				seen[w] = true
 				out = append(out, w)
@@ -64,6 +68,47 @@ func foldNearMisses(snap *schema.Snapshot, plan *planast.Query, stored func(stri
 		})
 	})
 	return out
+}
+
+// cleanedApart is the values a comparison of a column cleaned only in
+// part leaves apart: LOWER(status) = 'completed' beside a stored
+// 'completed ' (LOWER keeps the space), TRIM(species) = 'dog' beside
+// 'Dog'. Those differ from a literal in letter case and surrounding
+// spaces alone, which LOWER(TRIM(x)) merges; the fix says so. Models
+// write LOWER(x) = '…' often, and its undercount came with no word.
+func cleanedApart(ref *planast.Column, x planast.Expr, op string, lits []planast.Expr, vals []string, clean func(string) string) string {
+	var kept, apart []string
+	for _, l := range lits {
+		if lit, ok := l.(*planast.Literal); ok && lit.Type == planast.TString && !slices.Contains(kept, lit.Text) {
+			kept = append(kept, lit.Text)
+		}
+	}
+	for _, lit := range kept {
+		for _, v := range vals {
+			if cv := clean(v); cv != lit && !slices.Contains(kept, cv) && loose(v) == loose(lit) && !slices.Contains(apart, v) {
+				apart = append(apart, v)
+			}
+		}
+	}
+	if len(apart) == 0 {
+		return ""
+	}
+	slices.Sort(apart)
+	expr, err := planast.JSON(x)
+	if err != nil {
+		return ""
+	}
+	effect := "their rows are left out"
+	if op == "!=" || op == "NOT IN" {
+		effect = "their rows are kept"
+	}
+	col := fmt.Sprintf(`{"kind": "column", "table": %s, "column": %s}`, jsonText(ref.Table), jsonText(ref.Column))
+	list := make([]string, 0, len(kept))
+	for _, lit := range kept {
+		list = append(list, jsonText(loose(lit)))
+	}
+	return fmt.Sprintf(`%s %s %s leaves apart the stored %s, which differ from it only in letter case or surrounding spaces that this cleaning does not remove: %s; to take every spelling compare %s with %s`,
+		expr, op, someQuoted(kept), someQuoted(apart), effect, foldedExpr(col, true, true), strings.Join(list, ", "))
 }
 
 // foldNearMiss is foldNearMisses' check of one comparison x op lits.

@@ -223,8 +223,8 @@ var mutations = []mutation{
 	{
 		Name: "renewal-hint-missing",
 		File: "engine/check.go",
-		Old:  "renewing := notFound(pe) && e.sources.Renewing(ds.spec.ID)",
-		New:  "renewing := notFound(pe) && false",
+		Old:  "renewing := notFound(pe) && !current && e.sources.Renewing(ds.spec.ID)",
+		New:  "renewing := notFound(pe) && !current && false",
 		Pkgs: []string{"./engine"}, Run: "TestPlanDuringReRead",
 	},
 	{
@@ -2940,8 +2940,8 @@ var mutations = []mutation{
 	{
 		Name: "cast-probe-not-run",
 		File: "engine/ask.go",
-		Old:  "if w := e.castProbe(ctx, ds, seen, plan); w != \"\" {",
-		New:  "if w := \"\"; w != \"\" {",
+		Old:  "\tout = append(out, e.castProbes(ctx, ds, seen, plan)...)\n",
+		New:  "",
 		Pkgs: []string{"./engine"}, Run: "TestCastOfAnExpressionNamesTheValuesItLost",
 	},
 	{
@@ -4634,8 +4634,8 @@ var mutations = []mutation{
 	{
 		Name: "unmatched-values-unchecked",
 		File: "index/unmatched.go",
-		Old:  "\t\tif !held && ix.vals != nil {\n",
-		New:  "\t\tif false {\n",
+		Old:  "\t\tif !held && ix.vals != nil {\n\t\t\thits, err := ix.vals.Match(ctx, word,",
+		New:  "\t\tif false {\n\t\t\thits, err := ix.vals.Match(ctx, word,",
 		Pkgs: []string{"./mcp"}, Run: "TestSearchSchemaNamesWordsNothingHolds",
 	},
 	{
@@ -4700,5 +4700,47 @@ var mutations = []mutation{
 		Old:  " || documented(left.table, lcol, right.table, rcol) || documented(right.table, rcol, left.table, lcol)) {",
 		New:  ") {",
 		Pkgs: []string{"./planast"}, Run: "TestValidateWarnsUndeclaredJoins",
+	},
+	{
+		Name: "typo-on-counting-restart-retryable",
+		File: "engine/check.go",
+		Old:  "\t\t\trenewing := notFound(pe) && !current && e.sources.Renewing(ds.spec.ID)\n",
+		New:  "\t\t\trenewing := notFound(pe) && (!current || true) && e.sources.Renewing(ds.spec.ID)\n",
+		Pkgs: []string{"./engine"}, Run: "TestPostgresRestartAnswersBeforeCountingRows",
+	},
+	{
+		Name: "stored-literal-called-missing",
+		File: "engine/warnings/matched.go",
+		Old:  "\tif slices.Contains(vals, lit.Text) {\n\t\t// stored as written",
+		New:  "\tif false {\n\t\t// stored as written",
+		Pkgs: []string{"./engine"}, Run: "TestStoredLiteralIsNeverCalledMissing",
+	},
+	{
+		Name: "unmatched-datasource-words-listed",
+		File: "engine/retrieval/retrieval.go",
+		Old:  "\t\treturn slices.ContainsFunc(named, func(n string) bool { return n == f || lex.Singular(n) == lex.Singular(f) })\n",
+		New:  "\t\treturn slices.ContainsFunc(named, func(n string) bool { return false && n == f })\n",
+		Pkgs: []string{"./engine"}, Run: "TestHostPlanSaysWhenNothingMatched",
+	},
+	{
+		Name: "unmatched-negation-unread",
+		File: "index/unmatched.go",
+		Old:  "\t\tfor _, neg := range []string{\"un\", \"non\"} {\n",
+		New:  "\t\tfor _, neg := range []string{} {\n",
+		Pkgs: []string{"./engine"}, Run: "TestHostPlanSaysWhenNothingMatched",
+	},
+	{
+		Name: "half-cleaned-unsaid",
+		File: "engine/warnings/foldnear.go",
+		Old:  "\t\t\tif cv := clean(v); cv != lit && !slices.Contains(kept, cv) && loose(v) == loose(lit) && !slices.Contains(apart, v) {\n",
+		New:  "\t\t\tif cv := clean(v); false && cv != lit && !slices.Contains(kept, cv) && loose(v) == loose(lit) && !slices.Contains(apart, v) {\n",
+		Pkgs: []string{"./engine"}, Run: "TestHalfCleanedComparisonIsNamed",
+	},
+	{
+		Name: "cast-probe-first-only",
+		File: "engine/warnings/castprobe.go",
+		Old:  "const MaxCastProbes = 3\n",
+		New:  "const MaxCastProbes = 1\n",
+		Pkgs: []string{"./engine"}, Run: "TestEveryCastOfAPlanIsProbed",
 	},
 }
