@@ -15,8 +15,8 @@ import (
 
 // computedWords are words of questions that a plan computes rather than
 // reads: aggregates, rankings, periods, months and days, and comparisons
-// ("the top 5 by average", "monthly trend", "in March"). No schema names them, and their absence says
-// nothing of whether the data answers.
+// ("the top 5 by average", "monthly trend", "in March"). No schema names
+// them, and their absence says nothing of whether the data answers.
 var computedWords = func() map[string]bool {
 	m := map[string]bool{}
 	for _, w := range strings.Fields(`top bottom most least average avg mean median total totals sum count counts
@@ -45,9 +45,9 @@ const maxUnmatchedHits = 1000
 // full-text ranking reads it (stemmed, stop words out), and no stored
 // value spells it. Each is listed once, as the text writes it, in its
 // order; words with a digit, words of fewer than three letters, words of
-// questions that carry no schema signal (lex.StopWord: "much", "per") and
-// words a plan computes (computedWords: "average", "monthly") are left
-// out. A
+// questions that carry no schema signal (lex.StopWord: "much", "per"),
+// words a plan computes (computedWords: "average", "monthly") and the
+// negation of a word the data holds ("unpaid" of 'paid') are left out. A
 // search whose every word is in the schema but one ("reason" in "accounts
 // closed for which reason") still ranks tables high; the word nothing
 // holds is what says the data may not answer it.
