@@ -4743,4 +4743,11 @@ var mutations = []mutation{
 		New:  "const MaxCastProbes = 1\n",
 		Pkgs: []string{"./engine"}, Run: "TestEveryCastOfAPlanIsProbed",
 	},
+	{
+		Name: "pg-lost-connection-not-retried",
+		File: "internal/source/postgres/postgres.go",
+		Old:  "\tif lost && ctx.Err() == nil {\n",
+		New:  "\tif false && lost && ctx.Err() == nil {\n",
+		Pkgs: []string{"./internal/source/postgres"}, Run: "TestQueryAfterTheServerClosedThePoolsConnections",
+	},
 }

@@ -6,7 +6,10 @@
 // statement_timeout, and runs a plain SELECT (checked alone with
 // pg_query first) inside SELECT * FROM (…) LIMIT cap+1 so the server stops
 // at the cap. Values leave through the shared encoding after PostgreSQL's
-// own types (arrays, ranges, money, intervals, …) are converted.
+// own types (arrays, ranges, money, intervals, …) are converted. A pooled
+// connection the server closed (a restart, a failover, idle connections
+// killed: 57P01-57P03) is found when the transaction begins, before the
+// statement runs, and the statement goes once more on a new connection.
 //
 // It never commits a transaction, never runs text the statement gate
 // refused through Query, and never imports another adapter.

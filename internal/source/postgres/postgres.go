@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"log/slog"
 	"net"
 	"strconv"
@@ -176,6 +177,19 @@ func (p *Postgres) fetch(ctx context.Context, sqlText string, args []any, maxRow
 		}
 		return pgError(err, p.opts.Timeout)
 	}
+	raw, lost, err := p.fetchOn(ctx, sqlText, args, maxRows, fail)
+	if lost && ctx.Err() == nil {
+		// a pooled connection the server had closed (a restart, a
+		// failover, an idle connection killed): nothing ran on it, so the
+		// statement goes again on a new one rather than failing a question
+		raw, _, err = p.fetchOn(ctx, sqlText, args, maxRows, fail)
+	}
+	return raw, err
+}
+
+// fetchOn is fetch on one pooled connection; lost reports that the
+// connection was found closed by the server before the statement ran.
+func (p *Postgres) fetchOn(ctx context.Context, sqlText string, args []any, maxRows int, fail func(error) error) (raw *source.RawResult, lost bool, err error) {
 	pc, err := p.pool.Acquire(ctx)
 	if err != nil {
 		err = fail(err)
@@ -183,13 +197,13 @@ func (p *Postgres) fetch(ctx context.Context, sqlText string, args []any, maxRow
 		if errors.As(err, &se) && se.Code == source.CodeTimeout { // every connection was busy
 			se.Waited, se.Hint = true, "every connection to the database was busy; the same request may succeed shortly"
 		}
-		return nil, err
+		return nil, false, err
 	}
 	defer pc.Release() // destroys the connection when it is closed, busy or in a transaction
 	conn := pc.Conn()
 	tx, err := conn.BeginTx(ctx, pgx.TxOptions{AccessMode: pgx.ReadOnly})
 	if err != nil {
-		return nil, fail(err)
+		return nil, connLost(err), fail(err)
 	}
 	abandon := func() { conn.PgConn().Conn().Close() } // Release then destroys it
 	ms := strconv.FormatInt(p.opts.Timeout.Milliseconds(), 10)
@@ -199,23 +213,23 @@ func (p *Postgres) fetch(ctx context.Context, sqlText string, args []any, maxRow
 	// render's "Row order and the row cap").
 	if _, err := tx.Exec(ctx, "SELECT set_config('statement_timeout', $1, true), set_config('synchronize_seqscans', 'off', true)", ms); err != nil {
 		abandon()
-		return nil, fail(err)
+		return nil, connLost(err), fail(err)
 	}
 	text, capped := pgCapped(sqlText, maxRows)
 	rows, err := tx.Query(ctx, text, args...)
 	if err != nil {
 		abandon()
-		return nil, fail(err)
+		return nil, false, fail(err)
 	}
-	raw, err := readPgRows(conn, rows, maxRows)
+	raw, err = readPgRows(conn, rows, maxRows)
 	if err != nil || (raw.Truncated && !capped) {
 		// Closing the connection, not draining the rest of a large result.
 		abandon()
 		rows.Close()
 		if err != nil {
-			return nil, fail(err)
+			return nil, false, fail(err)
 		}
-		return raw, nil
+		return raw, false, nil
 	}
 	// a capped statement has no row left past the one that set truncated
 	rows.Close()
@@ -224,7 +238,18 @@ func (p *Postgres) fetch(ctx context.Context, sqlText string, args []any, maxRow
 	if err := tx.Rollback(rctx); err != nil {
 		abandon()
 	}
-	return raw, nil
+	return raw, false, nil
+}
+
+// connLost reports whether err says the server had closed the connection
+// (an administrator's or a shutdown's termination, 57P01-57P03, or the
+// connection found closed): what a new connection answers.
+func connLost(err error) bool {
+	var pe *pgconn.PgError
+	if errors.As(err, &pe) {
+		return strings.HasPrefix(pe.Code, "57P")
+	}
+	return pgconn.SafeToRetry(err) || errors.Is(err, io.EOF) || errors.Is(err, net.ErrClosed)
 }
 
 // readPgRows reads at most maxRows rows, and one more to set truncated.

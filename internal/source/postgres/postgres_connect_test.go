@@ -3,6 +3,7 @@ package postgres
 import (
 	"context"
 	"errors"
+	"fmt"
 	"net"
 	"strings"
 	"testing"
@@ -90,5 +91,34 @@ func TestMisspeltDSNOptionNamesTheOption(t *testing.T) {
 	var se *source.Error
 	if !errors.As(err, &se) || se.Code != source.CodeUnavailable || !strings.Contains(se.Hint, "did you mean sslmode?") {
 		t.Fatalf("open: %#v, want DATASOURCE_UNAVAILABLE whose hint names sslmode", err)
+	}
+}
+
+// The threat: PostgreSQL restarted, failed over or killed the idle
+// connections of the server's pool, and the next question failed with
+// "the database server is unavailable: terminating connection due to
+// administrator command" though the server was up again: every restart
+// cost a user a question. A statement that had not run when the
+// connection was found closed goes again on a new one.
+func TestQueryAfterTheServerClosedThePoolsConnections(t *testing.T) {
+	f := sourcetest.NewPGFixture(t, "CREATE TABLE t (id INTEGER)", "INSERT INTO t VALUES (1), (2)")
+	p, err := OpenPostgres(context.Background(), "x", f.ReadOnly, source.Options{Timeout: 10 * time.Second})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer p.Close()
+	count := func() error {
+		res, err := p.Query(context.Background(), `SELECT COUNT(*) AS n FROM t`, nil, 10)
+		if err == nil && fmt.Sprint(res.Rows) != "[[2]]" {
+			return fmt.Errorf("rows %v", res.Rows)
+		}
+		return err
+	}
+	if err := count(); err != nil {
+		t.Fatal(err)
+	}
+	sourcetest.PGExec(t, f.Super, `SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE usename = '`+f.Role+`'`)
+	if err := count(); err != nil {
+		t.Errorf("after the server closed the pool's connections: %v, want the answer on a new connection", err)
 	}
 }
