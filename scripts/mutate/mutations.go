@@ -4750,4 +4750,11 @@ var mutations = []mutation{
 		New:  "\tif false && lost && ctx.Err() == nil {\n",
 		Pkgs: []string{"./internal/source/postgres"}, Run: "TestQueryAfterTheServerClosedThePoolsConnections",
 	},
+	{
+		Name: "plan-run-line-without-datasource",
+		File: "internal/app/cli/cli.go",
+		Old:  "\tcase hp.Datasource != \"\":\n\t\treturn \"`nl2sql plan run --datasource \" + hp.Datasource + \" FILE`\"\n",
+		New:  "\tcase hp.Datasource != \"\":\n\t\treturn \"`nl2sql plan run FILE`\"\n",
+		Pkgs: []string{"./internal/app/cli"}, Run: "TestPlanRunLineNamesTheDatasource",
+	},
 }

@@ -230,7 +230,7 @@ func askCmd(logger *slog.Logger) *cobra.Command {
 			fmt.Fprint(out, tools.AskText(res))
 			if res.HostPlan != nil {
 				// run_plan is an MCP tool; here the same path is a command
-				fmt.Fprintln(out, "\nFrom the command line: write the plan to a file (`nl2sql schema guide` shows how, with worked plans; `nl2sql plan from-sql` lifts a SELECT) and run it with `nl2sql plan run FILE` (with the same --db or --config).")
+				fmt.Fprintln(out, "\nFrom the command line: write the plan to a file (`nl2sql schema guide` shows how, with worked plans; `nl2sql plan from-sql` lifts a SELECT) and run it with "+planRunLine(res.HostPlan)+" (with the same --db or --config).")
 			}
 			return nil
 		},
@@ -391,4 +391,18 @@ func printJSON(out io.Writer, v any) error {
 	enc.SetEscapeHTML(false) // stored & < > print as themselves
 	enc.SetIndent("", "  ")
 	return enc.Encode(v)
+}
+
+// planRunLine is the command that runs the plan a plan-it-yourself result
+// asks for: it names the datasource the result planned over, or asks for
+// one of the candidates', as plan run refuses a plan over several
+// datasources that names none.
+func planRunLine(hp *engine.HostPlan) string {
+	switch {
+	case hp.Datasource != "":
+		return "`nl2sql plan run --datasource " + hp.Datasource + " FILE`"
+	case len(hp.Candidates) > 0:
+		return "`nl2sql plan run --datasource ID FILE`, ID the datasource of the candidate you planned over"
+	}
+	return "`nl2sql plan run FILE`"
 }
