@@ -7,6 +7,7 @@ import (
 	"unicode"
 
 	"github.com/blevesearch/bleve/v2"
+	"github.com/blevesearch/bleve/v2/analysis"
 	"github.com/blevesearch/bleve/v2/analysis/lang/en"
 	"github.com/blevesearch/bleve/v2/search/query"
 
@@ -69,42 +70,37 @@ func (ix *Index) Unmatched(ctx context.Context, text string, allow Allow) ([]str
 			continue
 		}
 		seen[term] = true
-		held, err := ix.holdsTerm(ctx, term, acc.doc)
-		if err != nil {
-			return nil, err
-		}
+		held, err := ix.holdsWord(ctx, an, word, acc)
 		// "unpaid", "non-food": the negation of a word the data holds is
 		// a filter on it ('paid')
 		for _, neg := range []string{"un", "non"} {
-			rest := strings.TrimPrefix(strings.ToLower(word), neg)
-			if held || rest == strings.ToLower(word) || len(rest) < 3 {
-				continue
-			}
-			for _, rt := range an.Analyze([]byte(rest)) {
-				if held, err = ix.holdsTerm(ctx, string(rt.Term), acc.doc); err != nil {
-					return nil, err
-				}
-			}
-			if !held && ix.vals != nil {
-				hits, err := ix.vals.Match(ctx, rest, func(t, c int) bool { return acc.col[t][c] }, false)
-				if err != nil {
-					return nil, err
-				}
-				held = len(hits) > 0
+			if rest, cut := strings.CutPrefix(strings.ToLower(word), neg); cut && !held && err == nil && len(rest) >= 3 {
+				held, err = ix.holdsWord(ctx, an, rest, acc)
 			}
 		}
-		if !held && ix.vals != nil {
-			hits, err := ix.vals.Match(ctx, word, func(t, c int) bool { return acc.col[t][c] }, false)
-			if err != nil {
-				return nil, err
-			}
-			held = len(hits) > 0
+		if err != nil {
+			return nil, err
 		}
 		if !held {
 			out = append(out, word)
 		}
 	}
 	return out, nil
+}
+
+// holdsWord reports whether something acc permits holds word: a schema
+// document one of its analysed terms, or a stored value it spells.
+func (ix *Index) holdsWord(ctx context.Context, an analysis.Analyzer, word string, acc access) (bool, error) {
+	for _, tk := range an.Analyze([]byte(word)) {
+		if held, err := ix.holdsTerm(ctx, string(tk.Term), acc.doc); held || err != nil {
+			return held, err
+		}
+	}
+	if ix.vals == nil {
+		return false, nil
+	}
+	hits, err := ix.vals.Match(ctx, word, func(t, c int) bool { return acc.col[t][c] }, false)
+	return len(hits) > 0, err
 }
 
 // holdsTerm reports whether an allowed schema document holds the analysed

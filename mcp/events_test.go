@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/mark3labs/mcp-go/client"
+	"github.com/mark3labs/mcp-go/client/transport"
 	mcpgo "github.com/mark3labs/mcp-go/mcp"
 
 	"github.com/nl2sql/nl2sql/engine/events"
@@ -78,11 +79,12 @@ func TestRunEventsReachOnlyAClientThatAskedForThem(t *testing.T) {
 	}
 }
 
-// connectAt is connect for a client that speaks protocol version ("":
-// mcp-go's newest).
-func connectAt(t *testing.T, url, version string) *client.Client {
+// connectAt starts an initialized mcp-go streamable HTTP client of url
+// that speaks protocol version ("": mcp-go's newest), closed with the
+// test.
+func connectAt(t *testing.T, url, version string, opts ...transport.StreamableHTTPCOption) *client.Client {
 	t.Helper()
-	c, err := client.NewStreamableHttpClient(url)
+	c, err := client.NewStreamableHttpClient(url, opts...)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -79,20 +79,8 @@ func TestReadyzAndMetrics(t *testing.T) {
 }
 
 // connect starts an initialized mcp-go streamable HTTP client of url,
-// closed with the test.
+// closed with the test, speaking mcp-go's newest protocol.
 func connect(t *testing.T, url string, opts ...transport.StreamableHTTPCOption) *client.Client {
 	t.Helper()
-	c, err := client.NewStreamableHttpClient(url, opts...)
-	if err != nil {
-		t.Fatal(err)
-	}
-	ctx := context.Background()
-	if err := c.Start(ctx); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { c.Close() })
-	if _, err := c.Initialize(ctx, mcpgo.InitializeRequest{}); err != nil {
-		t.Fatal(err)
-	}
-	return c
+	return connectAt(t, url, "", opts...)
 }
