@@ -228,6 +228,12 @@ type Func struct {
 	// SUM of integers one type and range, and an AVG of integers one value,
 	// on every engine.
 	Numeric Type `json:"-"`
+	// Temporal is set by Validate, never by the plan's author: the type of
+	// the date or timestamp DATE_PART, DATE_TRUNC, DATE_ADD or PERIOD_LABEL
+	// takes (a text one already cast), so that a renderer can compute a
+	// date as a date: through
+	// a timestamp, whose range is narrower, a date after 294247 AD fails.
+	Temporal Type `json:"-"`
 }
 
 // Window is a window function call: Name(Args) OVER (PARTITION BY ...

@@ -3,6 +3,7 @@ package render_test
 import (
 	"fmt"
 	"strconv"
+	"strings"
 	"testing"
 	"time"
 )
@@ -65,8 +66,27 @@ func TestEnginesDateUnits(t *testing.T) {
 		part("year", "ts"), part("quarter", "ts"), part("month", "ts"), part("day", "ts")} {
 		infPlan += `,{"expr":` + e + `,"alias":"e` + strconv.Itoa(i) + `"}`
 	}
+	// and truncated to the day or coarser, a date or a timestamp, stays
+	// infinite too (SQLite's date() would say NULL, as would date
+	// arithmetic on PostgreSQL)
+	for _, u := range []string{"day", "week", "month", "quarter", "year"} {
+		infPlan += `,{"expr":` + text(trunc(u, "ts")) + `,"alias":"t` + u + `"},{"expr":` + text(trunc(u, "d")) + `,"alias":"d` + u + `"}`
+	}
+	for _, u := range []string{"year", "month", "dow", "hour"} {
+		infPlan += `,{"expr":` + part(u, "d") + `,"alias":"p` + u + `"}`
+	}
+	// moved by DATE_ADD it stays itself (SQLite's date() would say NULL),
+	// and its quarter's label is 'infinity' as its year's is (DuckDB's
+	// quarter of it is NULL)
+	add := func(u, x string) string { return call("DATE_ADD", str(u), num("1"), column(x)) }
+	for _, x := range []string{"ts", "d"} {
+		infPlan += `,{"expr":` + text(add("day", x)) + `,"alias":"aday` + x + `"},{"expr":` + text(add("month", x)) + `,"alias":"amonth` + x + `"}`
+		infPlan += `,{"expr":` + call("PERIOD_LABEL", str("quarter"), column(x)) + `,"alias":"q` + x + `"}`
+	}
 	infPlan += `],"from":[{"table":"u","alias":"u"}],"where":` + binary("=", column("id"), num("7")) + `}`
-	infWant := [][]string{{"7", "NULL", "NULL", "NULL", "NULL", "NULL", "infinity", "infinity", "NULL", "NULL", "NULL", "NULL"}}
+	infWant := [][]string{{"7", "NULL", "NULL", "NULL", "NULL", "NULL", "infinity", "infinity", "NULL", "NULL", "NULL", "NULL",
+		"infinity", "infinity", "infinity", "infinity", "infinity", "infinity", "infinity", "infinity", "infinity", "infinity",
+		"NULL", "NULL", "NULL", "NULL", "infinity", "infinity", "infinity", "infinity", "infinity", "infinity"}}
 	for _, e := range engines(t, cat, map[string][]string{"u": rows}) {
 		if got := planRows(t, e, cat, plan); fmt.Sprint(got[:min(len(got), len(want))]) != fmt.Sprint(want) {
 			t.Errorf("%s:\ngot  %v\nwant %v", e.d.Name(), got, want)
@@ -75,4 +95,74 @@ func TestEnginesDateUnits(t *testing.T) {
 			t.Errorf("%s, infinity: got %v, want %v", e.d.Name(), got, infWant)
 		}
 	}
+}
+
+// A date after the engines' timestamp range (294247 AD on DuckDB, 294276
+// AD on PostgreSQL; dates go on for millions of years) is a value those
+// engines store and return: a plan that takes its year or truncates it to
+// the month must answer, not fail the whole query with "date out of range
+// for timestamp" because of one row. SQLite's date functions stop at
+// year 9999 and give NULL there (a known gap, render's doc).
+func TestEnginesFarDates(t *testing.T) {
+	cat := memCatalog{table("f", []string{"id integer", "d date"})}
+	far := []string{"200000-06-15", "5000000-12-31", "2024-02-29"}
+	var rows []string
+	for i, s := range far {
+		rows = append(rows, fmt.Sprintf("%d, '%s'", i+1, s))
+	}
+	part := func(u string) string { return call("DATE_PART", str(u), column("d")) }
+	trunc := func(u string) string {
+		return `{"kind":"cast","expr":` + call("DATE_TRUNC", str(u), column("d")) + `,"type":"text"}`
+	}
+	plan := `{"select":[{"expr":` + column("id") + `,"alias":"id"}`
+	units := []string{"year", "quarter", "month", "week", "day", "doy", "dow", "hour"}
+	for _, u := range units {
+		plan += `,{"expr":` + part(u) + `,"alias":"p` + u + `"}`
+	}
+	truncs := []string{"year", "quarter", "month", "week", "day"}
+	for _, u := range truncs {
+		plan += `,{"expr":` + trunc(u) + `,"alias":"t` + u + `"}`
+	}
+	plan += `,{"expr":{"kind":"cast","expr":` + call("DATE_ADD", str("day"), num("3"), column("d")) + `,"type":"text"},"alias":"later"}`
+	plan += `],"from":[{"table":"f","alias":"f"}],"order_by":[{"expr":` + column("id") + `}]}`
+	var want [][]string
+	it := strconv.Itoa
+	for i, s := range far {
+		dash := strings.LastIndex(s[:len(s)-3], "-")
+		y, _ := strconv.Atoi(s[:dash])
+		m, _ := strconv.Atoi(s[dash+1 : dash+3])
+		day, _ := strconv.Atoi(s[dash+4:])
+		tm := time.Date(y, time.Month(m), day, 0, 0, 0, 0, time.UTC)
+		_, week := tm.ISOWeek()
+		q := (m-1)/3 + 1
+		date := func(t time.Time) string {
+			return fmt.Sprintf("%04d-%02d-%02d", t.Year(), int(t.Month()), t.Day())
+		}
+		want = append(want, []string{it(i + 1), it(y), it(q), it(m), it(week), it(day), it(tm.YearDay()), it(int(tm.Weekday())), "0",
+			date(time.Date(y, 1, 1, 0, 0, 0, 0, time.UTC)), date(time.Date(y, time.Month(q*3-2), 1, 0, 0, 0, 0, time.UTC)),
+			date(time.Date(y, time.Month(m), 1, 0, 0, 0, 0, time.UTC)), date(tm.AddDate(0, 0, -((int(tm.Weekday()) + 6) % 7))), s, date(tm.AddDate(0, 0, 3))})
+	}
+	for _, e := range engines(t, cat, map[string][]string{"f": rows}) {
+		got := planRows(t, e, cat, plan)
+		w := want
+		if e.d.Name() == "sqlite" {
+			// past year 9999 SQLite's date functions give NULL
+			w = [][]string{nullsBut(want[0], 0), nullsBut(want[1], 0), want[2]}
+		}
+		if fmt.Sprint(got) != fmt.Sprint(w) {
+			t.Errorf("%s:\ngot  %v\nwant %v", e.d.Name(), got, w)
+		}
+	}
+}
+
+// nullsBut is row with every cell NULL but those at keep.
+func nullsBut(row []string, keep ...int) []string {
+	out := make([]string, len(row))
+	for i := range out {
+		out[i] = "NULL"
+	}
+	for _, k := range keep {
+		out[k] = row[k]
+	}
+	return out
 }

@@ -69,7 +69,7 @@ func TestDuckDBAddsDaysWithoutIntervals(t *testing.T) {
 	sql := renderAll(t, `{"select":[{"expr":{"kind":"func","name":"DATE_ADD","args":[{"kind":"literal","value":"day"},{"kind":"literal","value":30},{"kind":"column","column":"SignupDate"}]},"alias":"d"},
 		{"expr":{"kind":"func","name":"DATE_ADD","args":[{"kind":"literal","value":"month"},{"kind":"literal","value":1},{"kind":"column","column":"SignupDate"}]},"alias":"m"}],
 		"from":[{"table":"Customer","alias":"c"}]}`, render.Options{})["duckdb"]
-	if strings.Contains(sql, "to_days") || !strings.Contains(sql, `CAST(CAST(CAST("c"."SignupDate" AS TIMESTAMP) AS DATE) + CAST(30 AS INTEGER) AS DATE)`) {
+	if strings.Contains(sql, "to_days") || !strings.Contains(sql, `"c"."SignupDate" + CAST(30 AS INTEGER)`) {
 		t.Errorf("duckdb:\n%s", sql)
 	}
 }

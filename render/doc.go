@@ -302,10 +302,26 @@
 // and SQLite's %V, not %W, which numbers 2021-01-03 as week 0), doy 1-366.
 // DATE_TRUNC to the week goes back to Monday; to the hour or minute it
 // gives a timestamp (SQLite text 'YYYY-MM-DD HH:MM:00') and keeps an
-// infinite one as it is, as PERIOD_LABEL keeps its label. The hour, minute,
-// dow, doy and week of an infinite timestamp are NULL on every engine.
-// DATE_TRUNC of an infinite value to the day or coarser (the week too)
-// differs: infinity on PostgreSQL, a far date on DuckDB, NULL on SQLite.
+// infinite one as it is, as PERIOD_LABEL keeps its label. Every part of an
+// infinite date or timestamp is NULL on every engine; DATE_TRUNC and
+// DATE_ADD keep it infinite (SQLite's date functions would give NULL), and
+// its PERIOD_LABEL is 'infinity' or '-infinity' in every unit (DuckDB's
+// quarter of it is NULL).
+//
+// PostgreSQL's and DuckDB's dates reach millions of years, their
+// timestamps only 294276 AD (DuckDB 294247 AD), and their DATE_PART and
+// DATE_TRUNC go through a timestamp. Of a date (Func.Temporal, set by the
+// validator) they are therefore computed on the date itself: EXTRACT of
+// the date, date minus whole days, make_date for the quarter; so is
+// DATE_ADD by days, and DuckDB's PERIOD_LABEL (strftime takes a date). A
+// date in the year 200000 gives its year, its month's first day and so
+// on, where the timestamp form failed the whole query. For example, on
+// PostgreSQL and DuckDB
+//
+//	DATE_TRUNC('month', d)  ->  (CASE WHEN isfinite(d) THEN d - CAST(EXTRACT(DAY FROM d) AS INTEGER) + 1 ELSE d END)
+//	DATE_PART('year', d)    ->  (CASE WHEN isfinite(d) THEN CAST(EXTRACT(YEAR FROM d) AS BIGINT) END)
+//
+// A timestamp keeps the timestamp form; CockroachDB keeps it for dates too.
 //
 // # LIKE and case
 //
@@ -445,10 +461,9 @@
 //
 // Some differences depend on the data, not on the plan, and are not
 // caught: SQLite decimals are floating point; SQLite date functions return NULL
-// beyond year 9999, and PostgreSQL and DuckDB fail DATE_PART and
-// DATE_TRUNC of a date beyond their timestamp range (after 294247 AD on
-// DuckDB, 294276 AD on PostgreSQL), which both compute through a
-// timestamp; a SQLite column whose profile is out of date (values not of
+// beyond year 9999; DATE_ADD by months, quarters or years of a date past
+// the timestamp range (above) fails on PostgreSQL and DuckDB, and so does
+// PostgreSQL's PERIOD_LABEL of one (to_char takes a timestamp); a SQLite column whose profile is out of date (values not of
 // its type stored after the last profile) computes with them until the
 // next profile marks it (see "Values not of the column's type"). A float result beyond ±1.8e308 from
 // finite operands (1e300 * 1e300, 1e300 / 1e-300) is ARITHMETIC_OVERFLOW

@@ -47,6 +47,23 @@ func (DuckDB) IntDiv(l, r string) string {
 
 func (DuckDB) ParenthesizeCompound() bool { return true }
 
+// duckLabel is PERIOD_LABEL of x, a date or timestamp. strftime labels
+// an infinite one 'infinity' or '-infinity', as PostgreSQL's rendering
+// does; its quarter is NULL, so the quarter's label is guarded.
+func duckLabel(unit, x string) (string, bool) {
+	switch unit {
+	case "year":
+		return "strftime(" + x + ", '%Y')", true
+	case "month":
+		return "strftime(" + x + ", '%Y-%m')", true
+	case "day":
+		return "strftime(" + x + ", '%Y-%m-%d')", true
+	case "quarter":
+		return "(CASE WHEN isfinite(" + x + ") THEN strftime(" + x + ", '%Y') || '-Q' || CAST(quarter(" + x + ") AS VARCHAR) ELSE CAST(" + x + " AS VARCHAR) END)", true
+	}
+	return "", false
+}
+
 func (DuckDB) Func(name string, a []string) (string, bool) {
 	switch name { // DuckDB without ICU: a timestamptz cast to timestamp is UTC
 	case "CURRENT_DATE":
@@ -54,20 +71,8 @@ func (DuckDB) Func(name string, a []string) (string, bool) {
 	case "CURRENT_TIMESTAMP":
 		return "DATE_TRUNC('second', CAST(CURRENT_TIMESTAMP AS TIMESTAMP))", true
 	}
-	switch name {
-	case "PERIOD_LABEL":
-		ts := "CAST(" + a[1] + " AS TIMESTAMP)"
-		switch a[0] {
-		case "year":
-			return "strftime(" + ts + ", '%Y')", true
-		case "month":
-			return "strftime(" + ts + ", '%Y-%m')", true
-		case "day":
-			return "strftime(" + ts + ", '%Y-%m-%d')", true
-		case "quarter":
-			return "(strftime(" + ts + ", '%Y') || '-Q' || CAST(quarter(" + ts + ") AS VARCHAR))", true
-		}
-		return "", false
+	if name == "PERIOD_LABEL" {
+		return duckLabel(a[0], "CAST("+a[1]+" AS TIMESTAMP)")
 	}
 	if name == "ROUND" {
 		x := roundHalfShown("CAST(" + a[0] + " AS DOUBLE)")

@@ -294,6 +294,12 @@ func (w *writer) fn(f *planast.Func) {
 		w.str(spec.Name + "(CASE WHEN " + x + dom + " THEN " + x + " END)")
 		return
 	}
+	if r, ok := w.d.(dateRenderer); ok && f.Temporal == planast.TypeDate {
+		if s, ok := r.DateFunc(spec.Name, args); ok {
+			w.str(s)
+			return
+		}
+	}
 	s, ok := w.d.Func(spec.Name, args)
 	if !ok {
 		w.fail("function %s has no rendering", spec.Name)

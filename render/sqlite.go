@@ -156,34 +156,40 @@ func (SQLite) Func(name string, a []string) (string, bool) {
 		return "CAST(strftime('" + f + "', " + x + ") AS INTEGER)", true
 	case "DATE_TRUNC":
 		x := a[1]
+		var v string
 		switch a[0] {
 		case "year":
-			return "date(" + x + ", 'start of year')", true
+			v = "date(" + x + ", 'start of year')"
 		case "month":
-			return "date(" + x + ", 'start of month')", true
+			v = "date(" + x + ", 'start of month')"
 		case "day":
-			return "date(" + x + ")", true
+			v = "date(" + x + ")"
 		case "quarter":
-			return "date(" + x + ", 'start of month', '-' || ((CAST(strftime('%m', " + x + ") AS INTEGER) - 1) % 3) || ' months')", true
+			v = "date(" + x + ", 'start of month', '-' || ((CAST(strftime('%m', " + x + ") AS INTEGER) - 1) % 3) || ' months')"
 		case "week": // back to Monday: %u is 1 (Monday) to 7 (Sunday)
-			return "date(" + x + ", '-' || (CAST(strftime('%u', " + x + ") AS INTEGER) - 1) || ' days')", true
+			v = "date(" + x + ", '-' || (CAST(strftime('%u', " + x + ") AS INTEGER) - 1) || ' days')"
 		case "hour", "minute":
 			f := map[string]string{"hour": "%Y-%m-%d %H:00:00", "minute": "%Y-%m-%d %H:%M:00"}[a[0]]
-			// an infinite timestamp stays itself, as on PostgreSQL
-			return "(CASE WHEN " + x + " IN ('infinity', '-infinity') THEN " + x + " ELSE strftime('" + f + "', " + x + ") END)", true
+			v = "strftime('" + f + "', " + x + ")"
+		default:
+			return "", false
 		}
+		// an infinite date or timestamp (PostgreSQL's text for it, copied
+		// here) truncates to itself, as on PostgreSQL and DuckDB
+		return "(CASE WHEN " + x + " IN ('infinity', '-infinity') THEN " + x + " ELSE " + v + " END)", true
 	case "DATE_ADD":
 		n, x := a[1], a[2]
-		switch a[0] {
-		case "year":
-			return "date(" + x + ", (" + n + ") || ' years', 'floor')", true
-		case "quarter":
-			return "date(" + x + ", ((" + n + ") * 3) || ' months', 'floor')", true
-		case "month":
-			return "date(" + x + ", (" + n + ") || ' months', 'floor')", true
-		case "day":
-			return "date(" + x + ", (" + n + ") || ' days')", true
+		v, ok := map[string]string{
+			"year":    "date(" + x + ", (" + n + ") || ' years', 'floor')",
+			"quarter": "date(" + x + ", ((" + n + ") * 3) || ' months', 'floor')",
+			"month":   "date(" + x + ", (" + n + ") || ' months', 'floor')",
+			"day":     "date(" + x + ", (" + n + ") || ' days')",
+		}[a[0]]
+		if !ok {
+			return "", false
 		}
+		// an infinite date stays itself, as on PostgreSQL and DuckDB
+		return "(CASE WHEN " + x + " IN ('infinity', '-infinity') THEN " + x + " ELSE " + v + " END)", true
 	case "DATE_DIFF_DAYS":
 		return "CAST(julianday(date(" + a[0] + ")) - julianday(date(" + a[1] + ")) AS INTEGER)", true
 	case "ELAPSED_SECONDS":

@@ -561,7 +561,7 @@ func (v *validator) fn(f *Func, path string, sc *scope, env *cteEnv) Type {
 		return TypeUnknown
 	}
 	f.Name = spec.Name
-	f.Numeric = ""
+	f.Numeric, f.Temporal = "", ""
 	if spec.Kind == WindowOnly {
 		if v.windowHere(sc) {
 			v.add(CodeFunction, join(path, "name"), "%s is a window function; use an expression of kind \"window\"", spec.Name)
@@ -722,6 +722,7 @@ func (v *validator) fn(f *Func, path string, sc *scope, env *cteEnv) Type {
 		return TypeText
 	case "PERIOD_LABEL":
 		need(1, isDateish, "a date or timestamp")
+		f.Temporal = argT(1)
 		return TypeText
 	case "CONCAT", "REPLACE":
 		for i := range ts {
@@ -730,9 +731,11 @@ func (v *validator) fn(f *Func, path string, sc *scope, env *cteEnv) Type {
 		return TypeText
 	case "DATE_PART":
 		need(1, isDateish, "a date or timestamp")
+		f.Temporal = argT(1)
 		return TypeInteger
 	case "DATE_TRUNC":
 		need(1, isDateish, "a date or timestamp")
+		f.Temporal = argT(1)
 		if u := unitOf(f); u == "hour" || u == "minute" {
 			// the time survives: a timestamp, and a date has none to keep
 			if argT(1) == TypeDate {
@@ -744,6 +747,7 @@ func (v *validator) fn(f *Func, path string, sc *scope, env *cteEnv) Type {
 	case "DATE_ADD":
 		need(1, isInt, "an integer amount")
 		need(2, isDateish, "a date or timestamp")
+		f.Temporal = argT(2)
 		return TypeDate
 	case "DATE_DIFF_DAYS":
 		need(0, isDateish, "a date or timestamp")

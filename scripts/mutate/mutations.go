@@ -2149,8 +2149,8 @@ var mutations = []mutation{
 	{
 		Name: "sqlite-week-trunc-from-sunday",
 		File: "render/sqlite.go",
-		Old:  `return "date(" + x + ", '-' || (CAST(strftime('%u', "`,
-		New:  `return "date(" + x + ", '-' || (CAST(strftime('%w', "`,
+		Old:  `v = "date(" + x + ", '-' || (CAST(strftime('%u', "`,
+		New:  `v = "date(" + x + ", '-' || (CAST(strftime('%w', "`,
 		Pkgs: []string{"./render"}, Run: "TestEnginesDateUnits",
 	},
 	{
@@ -4756,5 +4756,47 @@ var mutations = []mutation{
 		Old:  "\tcase hp.Datasource != \"\":\n\t\treturn \"`nl2sql plan run --datasource \" + hp.Datasource + \" FILE`\"\n",
 		New:  "\tcase hp.Datasource != \"\":\n\t\treturn \"`nl2sql plan run FILE`\"\n",
 		Pkgs: []string{"./internal/app/cli"}, Run: "TestPlanRunLineNamesTheDatasource",
+	},
+	{
+		Name: "date-funcs-through-timestamp",
+		File: "render/expr.go",
+		Old:  "if r, ok := w.d.(dateRenderer); ok && f.Temporal == planast.TypeDate {",
+		New:  "if r, ok := w.d.(dateRenderer); false && ok && f.Temporal == planast.TypeDate {",
+		Pkgs: []string{"./render"}, Run: "TestEnginesFarDates",
+	},
+	{
+		Name: "date-trunc-type-not-recorded",
+		File: "planast/validate/validate_expr.go",
+		Old:  "\t\tneed(1, isDateish, \"a date or timestamp\")\n\t\tf.Temporal = argT(1)\n\t\tif u := unitOf(f)",
+		New:  "\t\tneed(1, isDateish, \"a date or timestamp\")\n\t\tif u := unitOf(f)",
+		Pkgs: []string{"./render"}, Run: "TestEnginesFarDates",
+	},
+	{
+		Name: "date-month-trunc-off-by-one",
+		File: "render/dates.go",
+		Old:  `v = d + " - " + part("DAY") + " + 1"`,
+		New:  `v = d + " - " + part("DAY")`,
+		Pkgs: []string{"./render"}, Run: "TestEnginesFarDates",
+	},
+	{
+		Name: "date-trunc-infinite-date-to-null",
+		File: "render/dates.go",
+		Old:  `return "(CASE WHEN " + finite + " THEN " + v + " ELSE " + d + " END)", true`,
+		New:  `return "(CASE WHEN " + finite + " THEN " + v + " END)", true`,
+		Pkgs: []string{"./render"}, Run: "TestEnginesDateUnits",
+	},
+	{
+		Name: "sqlite-infinite-date-add-null",
+		File: "render/sqlite.go",
+		Old:  "\t\t// an infinite date stays itself, as on PostgreSQL and DuckDB\n\t\treturn \"(CASE WHEN \" + x + \" IN ('infinity', '-infinity') THEN \" + x + \" ELSE \" + v + \" END)\", true",
+		New:  "\t\treturn v, true",
+		Pkgs: []string{"./render"}, Run: "TestEnginesDateUnits",
+	},
+	{
+		Name: "duckdb-infinite-quarter-label-null",
+		File: "render/duckdb.go",
+		Old:  `return "(CASE WHEN isfinite(" + x + ") THEN strftime(" + x + ", '%Y') || '-Q' || CAST(quarter(" + x + ") AS VARCHAR) ELSE CAST(" + x + " AS VARCHAR) END)", true`,
+		New:  `return "(strftime(" + x + ", '%Y') || '-Q' || CAST(quarter(" + x + ") AS VARCHAR))", true`,
+		Pkgs: []string{"./render"}, Run: "TestEnginesDateUnits",
 	},
 }
