@@ -278,3 +278,30 @@ func TestTableNotFoundListsVisibleTables(t *testing.T) {
 		t.Errorf("the list names a hidden table: %s", is.Message)
 	}
 }
+
+// A planner that writes a SQL function the plan language spells otherwise
+// (LEN, IFNULL) or lacks (LPAD, STRING_AGG, MEDIAN) is told what to write,
+// not the function nearest by spelling: "did you mean LEAD?" for LPAD or
+// LEN sends it to a window function it never wanted. A misspelling of a
+// plan function still gets the nearest one.
+func TestSQLFunctionsGetAdviceNotTheNearestName(t *testing.T) {
+	cases := []struct{ name, want, not string }{
+		{"LPAD", "no such text function", "LEAD"},
+		{"len", "write LENGTH(x)", "LEAD"},
+		{"IFNULL", "COALESCE", ""},
+		{"string_agg", "no list aggregate", "did you mean"},
+		{"POWER", "no power function", "did you mean"},
+		{"MEDIAN", "no percentile aggregate", "MIN"},
+		{"NOW", "literal", ""},
+		{"COALESCEE", `function "COALESCEE" is not allowed; did you mean COALESCE?`, ""},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			p := plan(sel(item(fn(tc.name, c("", "Total")), "x")), frm(from("Invoice", "i")))
+			is := firstIssue(t, p, chinook, validate.Options{})
+			if is.Code != planast.CodeFunction || !strings.Contains(is.Message, tc.want) || (tc.not != "" && strings.Contains(is.Message, tc.not)) {
+				t.Errorf("got %s %q, want it to say %q and not %q", is.Code, is.Message, tc.want, tc.not)
+			}
+		})
+	}
+}

@@ -553,11 +553,13 @@ func overlapping(name string, names []string) string {
 func (v *validator) fn(f *Func, path string, sc *scope, env *cteEnv) Type {
 	spec, ok := LookupFunc(f.Name)
 	if !ok {
-		msg := "function %q is not allowed"
-		if near := Nearest(f.Name, funcsWhere(func(FuncSpec) bool { return true })); near != "" {
-			msg += "; did you mean " + near + "?"
+		msg, more := "function %q is not allowed", ""
+		if advice := SQLFuncAdvice(f.Name); advice != "" {
+			more = "; " + advice
+		} else if near := Nearest(f.Name, funcsWhere(func(FuncSpec) bool { return true })); near != "" {
+			more = "; did you mean " + near + "?"
 		}
-		v.addHint(CodeFunction, join(path, "name"), v.allowedHere(sc), msg, Truncate(f.Name, 40))
+		v.addHint(CodeFunction, join(path, "name"), v.allowedHere(sc), msg+"%s", Truncate(f.Name, 40), more)
 		return TypeUnknown
 	}
 	f.Name = spec.Name

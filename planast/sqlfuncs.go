@@ -1,0 +1,72 @@
+package planast
+
+import "strings"
+
+// sqlFuncAdvice says, for SQL functions a planner reaches for that the plan
+// language spells otherwise or lacks, what to write instead. Edit distance
+// alone misleads here: LPAD is two edits from LEAD and LEN one, and a
+// planner told "did you mean LEAD?" writes a window it never wanted.
+var sqlFuncAdvice = map[string]string{}
+
+func init() {
+	for _, a := range []struct{ names, advice string }{
+		{"IFNULL NVL ISNULL",
+			"write COALESCE(x, fallback)"},
+		{"IIF IF DECODE GREATEST LEAST SIGN",
+			`write a "case" expression`},
+		{"LEN CHAR_LENGTH CHARACTER_LENGTH",
+			"write LENGTH(x)"},
+		{"SUBSTRING MID",
+			"write SUBSTR(x, start, len)"},
+		{"INSTR STRPOS CHARINDEX LOCATE",
+			"write POSITION(text, sub)"},
+		{"LTRIM RTRIM BTRIM",
+			"write TRIM(x) (both ends)"},
+		{"EXTRACT DATEPART YEAR MONTH DAY HOUR MINUTE WEEKDAY DAYOFWEEK DAYOFYEAR QUARTER",
+			"write DATE_PART(unit, x)"},
+		{"DATEADD DATE_SUB ADD_MONTHS TIMESTAMPADD",
+			"write DATE_ADD(unit, n, x)"},
+		{"MOD",
+			`write the "%" operator`},
+		{"CONCAT_WS",
+			`write CONCAT(a, sep, b, ...)`},
+		{"STRFTIME TO_CHAR DATE_FORMAT FORMAT",
+			"write PERIOD_LABEL(unit, x) for 'YYYY', 'YYYY-Qn', 'YYYY-MM' or 'YYYY-MM-DD' labels, DATE_PART(unit, x) for numbers"},
+		{"DATEDIFF DATE_DIFF JULIANDAY AGE TIMESTAMPDIFF",
+			"write DATE_DIFF_DAYS(end, start) for calendar days or ELAPSED_SECONDS(end, start) for time"},
+		{"TO_DATE STR_TO_DATE DATE DATETIME TO_TIMESTAMP CONVERT CAST TO_NUMBER",
+			`write a cast: {"kind": "cast", "expr": x, "type": "date"} (or timestamp, integer, decimal, float, text)`},
+		{"NOW GETDATE SYSDATE SYSDATETIME LOCALTIMESTAMP TODAY CURDATE CURTIME",
+			`write a literal of the date or time meant (the guide's run date); CURRENT_DATE and CURRENT_TIMESTAMP are UTC`},
+		{"CEIL CEILING FLOOR TRUNC TRUNCATE",
+			`write ROUND(x[, digits]), or the "div" operator for whole-number division`},
+		{"POWER POW SQUARE",
+			"there is no power function: multiply (x * x), or SQRT(x) for a square root"},
+		{"LOG LOG10 LOG2 EXP",
+			"write LN(x) (a base-10 logarithm is LN(x) / LN(10)); there is no EXP"},
+		{"STRING_AGG GROUP_CONCAT LISTAGG ARRAY_AGG LIST JSON_AGG JSON_GROUP_ARRAY",
+			"there is no list aggregate: select the rows, ordered, and join them in the answer"},
+		{"MEDIAN PERCENTILE_CONT PERCENTILE_DISC QUANTILE QUANTILE_CONT QUANTILE_DISC MODE",
+			"there is no percentile aggregate: number the ordered values with ROW_NUMBER and COUNT(*) windows and keep the middle"},
+		{"COUNT_IF COUNTIF",
+			`write SUM of a "case" expression that gives 1 or 0`},
+		{"ANY_VALUE FIRST LAST FIRST_VALUE LAST_VALUE NTH_VALUE ARBITRARY",
+			"write MIN or MAX, or keep the row ROW_NUMBER numbers 1"},
+		{"NTILE PERCENT_RANK CUME_DIST",
+			"write ROW_NUMBER, RANK or DENSE_RANK with a COUNT(*) window"},
+		{"LPAD RPAD REPEAT REVERSE INITCAP TRANSLATE SPLIT_PART REGEXP_REPLACE REGEXP_MATCHES REGEXP_LIKE REGEXP_SUBSTR REGEXP_EXTRACT REGEXP_MATCH",
+			"there is no such text function: SUBSTR, POSITION, REPLACE, CONCAT, TRIM, UPPER, LOWER and like patterns are; shape the text in the answer"},
+		{"RANDOM RAND UUID GEN_RANDOM_UUID NEWID",
+			"not available: a plan gives the same answer on every run"},
+	} {
+		for _, n := range strings.Fields(a.names) {
+			sqlFuncAdvice[n] = a.advice
+		}
+	}
+}
+
+// SQLFuncAdvice returns what to write instead of the SQL function name,
+// which is not in the plan language, or "" when there is no advice.
+func SQLFuncAdvice(name string) string {
+	return sqlFuncAdvice[strings.ToUpper(strings.TrimSpace(name))]
+}
