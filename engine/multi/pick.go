@@ -61,6 +61,11 @@ func (u Usage) Result() result.Usage {
 	return result.Usage{ModelCalls: u.Calls, InputTokens: u.InputTokens, OutputTokens: u.OutputTokens}
 }
 
+// descriptionWeight and tableWeight are how much a word of a datasource's
+// description and of its table names count in Shortlist, against 1 for a
+// word of a column name or a value.
+const descriptionWeight, tableWeight = 2, 4
+
 // MaxCandidates bounds the datasources offered to the resolver;
 // MaxPromptTables the table names listed per datasource.
 const (
@@ -83,18 +88,22 @@ type Candidate struct {
 	Score           float64
 }
 
-// Shortlist ranks the candidates against the question (Rank over the
-// description, table and column names, and the question's values each
-// holds) and keeps the best MaxCandidates, each with its score.
+// Shortlist ranks the candidates against the question (RankFields over
+// the description, table and column names, and the question's values each
+// holds) and keeps the best MaxCandidates, each with its score. A word of
+// a table's name or of the description counts more than one of a column's
+// name or a value: "how many singers?" is about the datasource with a
+// singer table, not the one with a column named total_singers_seen.
 func Shortlist(question string, cands []Candidate) []Candidate {
-	docs := map[string]string{}
+	docs := map[string][]Field{}
 	byID := map[string]Candidate{}
 	for _, c := range cands {
 		byID[c.ID] = c
-		docs[c.ID] = c.Description + " " + strings.Join(c.Tables, " ") + " " + strings.Join(c.Columns, " ") + " " + strings.Join(c.Values, " ")
+		docs[c.ID] = []Field{{c.Description, descriptionWeight}, {strings.Join(c.Tables, " "), tableWeight},
+			{strings.Join(c.Columns, " "), 1}, {strings.Join(c.Values, " "), 1}}
 	}
 	var out []Candidate
-	for _, r := range Rank(question, docs) {
+	for _, r := range RankFields(question, docs) {
 		if len(out) < MaxCandidates {
 			c := byID[r.ID]
 			c.Score = r.Score

@@ -54,30 +54,51 @@ type Ranked struct {
 	Score float64
 }
 
+// Field is one part of a ranked document with its weight: a word of it
+// counts Weight times in the document's term frequencies and length.
+type Field struct {
+	Text   string
+	Weight float64
+}
+
 // Rank scores each document (datasource description and table names)
 // against the question with BM25 (k1 1.2, b 0.75) and sorts by score,
 // ties by id.
 func Rank(question string, docs map[string]string) []Ranked {
+	fields := make(map[string][]Field, len(docs))
+	for id, d := range docs {
+		fields[id] = []Field{{d, 1}}
+	}
+	return RankFields(question, fields)
+}
+
+// RankFields is Rank over documents of weighted fields (BM25F with one
+// length normalisation): the weights say which parts of a datasource are
+// stronger evidence that a question is about it, a table named by the
+// question more than a column of that name.
+func RankFields(question string, docs map[string][]Field) []Ranked {
 	k1, b := 1.2, 0.75
 	q := terms(question)
-	tf := map[string]map[string]int{}
+	tf := map[string]map[string]float64{}
 	df := map[string]int{}
-	total := 0
-	for id, d := range docs {
-		tf[id] = map[string]int{}
-		for _, t := range terms(d) {
-			if tf[id][t] == 0 {
-				df[t]++
+	total := 0.0
+	for id, fields := range docs {
+		tf[id] = map[string]float64{}
+		for _, f := range fields {
+			for _, t := range terms(f.Text) {
+				if tf[id][t] == 0 {
+					df[t]++
+				}
+				tf[id][t] += f.Weight
+				total += f.Weight
 			}
-			tf[id][t]++
-			total++
 		}
 	}
 	n := float64(len(docs))
-	avg := float64(total) / math.Max(n, 1)
+	avg := total / math.Max(n, 1)
 	out := make([]Ranked, 0, len(docs))
 	for id, f := range tf {
-		length := 0
+		length := 0.0
 		for _, c := range f {
 			length += c
 		}
@@ -87,8 +108,8 @@ func Rank(question string, docs map[string]string) []Ranked {
 				continue
 			}
 			idf := math.Log(1 + (n-float64(df[t])+0.5)/(float64(df[t])+0.5))
-			x := float64(f[t])
-			score += idf * x * (k1 + 1) / (x + k1*(1-b+b*float64(length)/math.Max(avg, 1)))
+			x := f[t]
+			score += idf * x * (k1 + 1) / (x + k1*(1-b+b*length/math.Max(avg, 1)))
 		}
 		out = append(out, Ranked{id, math.Round(score*1e9) / 1e9})
 	}

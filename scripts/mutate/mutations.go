@@ -4235,8 +4235,8 @@ var mutations = []mutation{
 	{
 		Name: "datasources-ranked-by-tables-alone",
 		File: "engine/multi/pick.go",
-		Old:  " + \" \" + strings.Join(c.Columns, \" \") + \" \" + strings.Join(c.Values, \" \")",
-		New:  "",
+		Old:  "\t\t\t{strings.Join(c.Columns, \" \"), 1}, {strings.Join(c.Values, \" \"), 1}}",
+		New:  "\t\t}",
 		Pkgs: []string{"./engine"}, Run: "TestDatasourcesRankByTheirColumnsAndValues",
 	},
 	{
@@ -4805,5 +4805,12 @@ var mutations = []mutation{
 		Old:  "if advice := SQLFuncAdvice(f.Name); advice != \"\" {",
 		New:  "if advice := SQLFuncAdvice(f.Name); false && advice != \"\" {",
 		Pkgs: []string{"./planast"}, Run: "TestSQLFunctionsGetAdviceNotTheNearestName",
+	},
+	{
+		Name: "datasource-tables-weigh-as-columns",
+		File: "engine/multi/pick.go",
+		Old:  "const descriptionWeight, tableWeight = 2, 4",
+		New:  "const descriptionWeight, tableWeight = 1, 1",
+		Pkgs: []string{"./engine/multi"}, Run: "TestShortlistWeighsTablesOverColumns",
 	},
 }

@@ -53,11 +53,14 @@ func evalCmd(logger *slog.Logger) *cobra.Command {
 			default:
 				return errors.New("give --spider DEV_JSON or --bird MINI_DEV_JSON")
 			}
+			if measure == "routing" {
+				return evalRouting(cmd, evalret.Config{Dataset: o.Suite, Questions: o.File, DBRoot: o.DBRoot, Cases: asJSON, Split: split}, asJSON)
+			}
 			if measure == "retrieval" {
 				return evalRetrieval(cmd, evalret.Config{Dataset: o.Suite, Questions: o.File, DBRoot: o.DBRoot, Limit: o.Limit, Cases: asJSON, Semantic: semanticTables, Split: split}, asJSON)
 			}
 			if measure != "" && measure != "execution" {
-				return fmt.Errorf("--measure is execution or retrieval, not %q", measure)
+				return fmt.Errorf("--measure is execution, retrieval or routing, not %q", measure)
 			}
 			if !asJSON {
 				o.Progress = func(done, total int, _ eval.Case) {
@@ -101,8 +104,8 @@ func evalCmd(logger *slog.Logger) *cobra.Command {
 	cmd.Flags().IntVar(&o.Limit, "limit", 0, "evaluate only the first N questions (with --measure retrieval: the first N of each database)")
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print the whole report as JSON")
 	cmd.Flags().StringVar(&semanticTables, "semantic", "", "with --measure retrieval: Spider tables.json; each database gets the semantic layer drafted from its natural-language names")
-	cmd.Flags().StringVar(&split, "split", "", "with --measure retrieval: only the tuning or the heldout half of the databases (by a hash of the database name), to measure retrieval on schemas it was not tuned on")
-	cmd.Flags().StringVar(&measure, "measure", "execution", "execution (oracle plans run and compared) or retrieval (recall of the schema context)")
+	cmd.Flags().StringVar(&split, "split", "", "with --measure retrieval or routing: only the tuning or the heldout half of the databases (by a hash of the database name), to measure retrieval on schemas it was not tuned on")
+	cmd.Flags().StringVar(&measure, "measure", "execution", "execution (oracle plans run and compared), retrieval (recall of the schema context) or routing (the datasource chosen for each question among all the suite's databases)")
 	return cmd
 }
 
@@ -127,6 +130,25 @@ func evalRetrieval(cmd *cobra.Command, cfg evalret.Config, asJSON bool) error {
 	fmt.Fprintf(cmd.OutOrStdout(), "%s%s retrieval (%s embedder), %d questions: table_recall %.3f, column_recall %.3f, column_share %.3f, value_recall %s (%d of %d stored literals); median context %d tokens (p95 %d); retrieval %.2f ms median, %.2f ms p95\n",
 		rep.Dataset, half, rep.Embedder, rep.Questions, rep.TableRecall, rep.ColumnRecall, rep.ColumnShare, vr,
 		rep.Literals.Found, rep.Literals.Stored, rep.PromptTokens, rep.PromptTokensP95, rep.LatencyMS.Median, rep.LatencyMS.P95)
+	return nil
+}
+
+// evalRouting measures the choice of datasource among the suite's
+// databases.
+func evalRouting(cmd *cobra.Command, cfg evalret.Config, asJSON bool) error {
+	rep, err := evalret.Routing(cmd.Context(), cfg)
+	if err != nil {
+		return err
+	}
+	if asJSON {
+		return printJSON(cmd.OutOrStdout(), rep)
+	}
+	half := ""
+	if rep.Split != "" {
+		half = " (" + rep.Split + " half)"
+	}
+	fmt.Fprintf(cmd.OutOrStdout(), "%s%s routing, %d questions over %d datasources: top1 %.3f, picked %.3f (right %.3f), own datasource offered %.3f\n",
+		rep.Dataset, half, rep.Questions, rep.Datasources, rep.Top1, rep.Picked, rep.PickedRight, rep.Offered)
 	return nil
 }
 
