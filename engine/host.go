@@ -48,13 +48,17 @@ func (e *Engine) handsOver(err error) (string, bool) {
 
 // hostPlan builds the plan-it-yourself result for q on ds.
 func (e *Engine) hostPlan(ctx context.Context, ds *datasource, q, today, reason string, tr *traceRec) *Result {
-	hp := hostplan.Plan(ctx, stepSource{e, ds}, q, today, reason, tr.T.ID, e.opts.ResultTokens)
 	var others []string
+	var open []hostplan.Source // asked, without waiting for one to open, which words they hold
 	for _, id := range e.DatasourceIDs() {
 		if id != ds.spec.ID && e.reaches(ctx, id) {
 			others = append(others, id)
+			if o, ok := e.sources.Ready(id); ok {
+				open = append(open, stepSource{e, o})
+			}
 		}
 	}
+	hp := hostplan.Plan(ctx, stepSource{e, ds}, open, q, today, reason, tr.T.ID, e.opts.ResultTokens)
 	if len(others) > 0 {
 		// the question was matched to one datasource; its answer may need
 		// rows of another, which the host can only reach this way

@@ -206,3 +206,42 @@ func TestHostContextSaysHowRecentTheDataIs(t *testing.T) {
 		t.Errorf("newest %q, want the latest event", got)
 	}
 }
+
+// The threat: asked "which town had the most bounced payments?" of the
+// billing datasource, the result said no table, column or value holds
+// "town" and that the data may not hold the answer, though the operations
+// datasource next to it keeps premises.town; a host told so either gives
+// up or answers without towns. The word is named as held by the other
+// datasource, with the way to combine, and is not called unmatched.
+func TestHostPlanNamesWordsAnotherDatasourceHolds(t *testing.T) {
+	billing := sourcetest.TempDB(t, "CREATE TABLE payments (id INTEGER PRIMARY KEY, account_no INTEGER, amount REAL, status TEXT, paid_on TEXT)",
+		"INSERT INTO payments VALUES (1, 17, 20.5, 'BOUNCED', '2025-03-02'), (2, 18, 31, 'CLEARED', '2025-03-09')")
+	ops := sourcetest.TempDB(t, "CREATE TABLE premises (id INTEGER PRIMARY KEY, account_no INTEGER, town TEXT)",
+		"INSERT INTO premises VALUES (1, 17, 'Marshby'), (2, 18, 'Eastwick')")
+	e, err := New(Options{Open: openAdapter, Today: func() string { return "2026-01-15" }, Datasources: []DatasourceSpec{
+		{ID: "billing", Engine: "sqlite", Path: billing, Description: "Payments"},
+		{ID: "ops", Engine: "sqlite", Path: ops, Description: "Operations"}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer e.Close()
+	ctx := context.Background()
+	if err := e.OpenDatasource(ctx, "ops"); err != nil {
+		t.Fatal(err)
+	}
+	res, err := e.Ask(ctx, AskRequest{Question: "Which town had the most bounced payments, and were any refunded?", Datasource: "billing"})
+	if err != nil || res.HostPlan == nil {
+		t.Fatalf("ask: %v %+v", err, res)
+	}
+	hp := res.HostPlan
+	if fmt.Sprint(hp.HeldElsewhere) != "[{town [ops]}]" || slices.Contains(hp.Unmatched, "town") {
+		t.Errorf("held elsewhere %v, unmatched %v: want town held by ops, not unmatched", hp.HeldElsewhere, hp.Unmatched)
+	}
+	if !strings.Contains(hp.Next, `"town" (ops)`) || !strings.Contains(hp.Next, "run_combined_plan") {
+		t.Errorf("next %q does not name town in ops and how to combine", hp.Next)
+	}
+	// a word no datasource holds is still said to be unmatched
+	if !slices.Contains(hp.Unmatched, "refunded") {
+		t.Errorf("unmatched %v: want refunded, which neither holds", hp.Unmatched)
+	}
+}

@@ -19,7 +19,7 @@
 // Worked example: on Chinook without an llm section, "How many tracks
 // does each album by AC/DC have?" reaches planning; the pipeline calls
 //
-//	hp := hostplan.Plan(ctx, src, q, "2026-12-01", hostplan.HostReasonNoPlanner, traceID, 20000)
+//	hp := hostplan.Plan(ctx, src, nil, q, "2026-12-01", hostplan.HostReasonNoPlanner, traceID, 20000)
 //
 // and hp.SchemaContext holds the retrieved tables (Artist, Album, Track…)
 // within 20000/4 tokens (less if the rest of the result needs the room),

@@ -70,11 +70,22 @@ type HostPlan struct {
 	// in "accounts closed for which reason"): a question turning on them
 	// may not be answerable.
 	Unmatched []string `json:"unmatched,omitempty"`
+	// HeldElsewhere lists the words of the question this datasource holds
+	// nothing of but another open one the caller may read does ("town"
+	// asked of billing, where operations keeps premises.town): the answer
+	// may need that datasource's rows too. Such words are not Unmatched.
+	HeldElsewhere []Held `json:"held_elsewhere,omitempty"`
 	// PlanGuide and RunPlan are the calls that get the plan language and
 	// run a plan (add "plan" to RunPlan's arguments).
 	PlanGuide ToolCall `json:"plan_guide"`
 	RunPlan   ToolCall `json:"run_plan"`
 	TraceID   string   `json:"trace_id"`
+}
+
+// Held is a word of the question and the other datasources that hold it.
+type Held struct {
+	Word        string   `json:"word"`
+	Datasources []string `json:"datasources"`
 }
 
 // ToolCall is a call of one of the server's tools. Missing names what the
@@ -176,17 +187,20 @@ type Source interface {
 	Matches(ctx context.Context, q string) (relevant bool, unmatched []string)
 }
 
-// Plan builds the plan-it-yourself result for q on ds; resultTokens is
-// the result budget the whole result fits (see fit).
-func Plan(ctx context.Context, ds Source, q, today, reason, traceID string, resultTokens int) *HostPlan {
+// Plan builds the plan-it-yourself result for q on ds; others are the
+// other datasources the caller reaches that are open now (asked which of
+// q's unmatched words they hold); resultTokens is the result budget the
+// whole result fits (see fit).
+func Plan(ctx context.Context, ds Source, others []Source, q, today, reason, traceID string, resultTokens int) *HostPlan {
 	r := retrieve(ctx, ds, q, today)
 	relevant, unmatched := ds.Matches(ctx, q)
 	if !relevant {
 		unmatched = nil
 	}
+	unmatched, held := heldElsewhere(ctx, q, unmatched, others)
 	return fit(resultTokens, 1, func(tokens int) *HostPlan {
 		hp := &HostPlan{
-			Kind: KindPlanItYourself, Question: q, Reason: reason, Today: today, HostContext: r.context(tokens), NoMatch: !relevant, Unmatched: unmatched,
+			Kind: KindPlanItYourself, Question: q, Reason: reason, Today: today, HostContext: r.context(tokens), NoMatch: !relevant, Unmatched: unmatched, HeldElsewhere: held,
 			PlanGuide: ToolCall{Tool: "get_plan_schema", Arguments: map[string]any{"form": "guide"}},
 			RunPlan:   ToolCall{Tool: "run_plan", Arguments: map[string]any{"datasource": ds.ID()}, Missing: []string{"plan"}},
 			TraceID:   traceID,
@@ -194,6 +208,31 @@ func Plan(ctx context.Context, ds Source, q, today, reason, traceID string, resu
 		hp.Next = hostNext(hp)
 		return hp
 	})
+}
+
+// heldElsewhere splits unmatched, the words of q one datasource holds
+// nothing of, into those no other holds either and those others hold,
+// with the ids of the ones that do.
+func heldElsewhere(ctx context.Context, q string, unmatched []string, others []Source) ([]string, []Held) {
+	if len(unmatched) == 0 || len(others) == 0 {
+		return unmatched, nil
+	}
+	var held []Held
+	var rest []string
+	for _, w := range unmatched {
+		h := Held{Word: w}
+		for _, o := range others {
+			if relevant, un := o.Matches(ctx, q); relevant && !slices.Contains(un, w) {
+				h.Datasources = append(h.Datasources, o.ID())
+			}
+		}
+		if len(h.Datasources) > 0 {
+			held = append(held, h)
+		} else {
+			rest = append(rest, w)
+		}
+	}
+	return rest, held
 }
 
 // Candidates is the plan-it-yourself result when several datasources may
@@ -404,14 +443,23 @@ func hostNext(hp *HostPlan) string {
 	if hp.NoMatch {
 		return "Nothing the datasource holds matched the question: no table or column name, comment, sample or stored value shares a word with it. The data may not hold the answer: check schema_context (describe_schema lists every table) and say so if nothing answers it, rather than answering from tables that do not. " + planNext(hp)
 	}
+	next := planNext(hp)
+	if len(hp.HeldElsewhere) > 0 {
+		var parts []string
+		for _, h := range hp.HeldElsewhere {
+			parts = append(parts, strconv.Quote(h.Word)+" ("+strings.Join(h.Datasources, ", ")+")")
+		}
+		next = "Words of the question this datasource holds nothing of are held by another: " + strings.Join(parts, ", ") +
+			"; if the answer turns on them, search_schema that datasource and combine its rows with run_combined_plan. " + next
+	}
 	if len(hp.Unmatched) > 0 {
 		q := make([]string, len(hp.Unmatched))
 		for i, w := range hp.Unmatched {
 			q[i] = strconv.Quote(w)
 		}
-		return "No table or column name, comment, sample or stored value holds " + strings.Join(q, ", ") + " (the schema context matches the question's other words): a measure a plan computes is fine, but if one names a fact the data would have to store (a reason, a kind of thing), that fact may not be stored: say so rather than answer without it. " + planNext(hp)
+		return "No table or column name, comment, sample or stored value holds " + strings.Join(q, ", ") + " (the schema context matches the question's other words): a measure a plan computes is fine, but if one names a fact the data would have to store (a reason, a kind of thing), that fact may not be stored: say so rather than answer without it. " + next
 	}
-	return planNext(hp)
+	return next
 }
 
 // planNext is hostNext for a question something matched.

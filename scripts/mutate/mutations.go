@@ -4813,4 +4813,11 @@ var mutations = []mutation{
 		New:  "const descriptionWeight, tableWeight = 1, 1",
 		Pkgs: []string{"./engine/multi"}, Run: "TestShortlistWeighsTablesOverColumns",
 	},
+	{
+		Name: "held-elsewhere-not-asked",
+		File: "engine/hostplan/hostplan.go",
+		Old:  "\tif len(unmatched) == 0 || len(others) == 0 {\n\t\treturn unmatched, nil",
+		New:  "\tif true {\n\t\treturn unmatched, nil",
+		Pkgs: []string{"./engine"}, Run: "TestHostPlanNamesWordsAnotherDatasourceHolds",
+	},
 }
