@@ -186,7 +186,9 @@ func (l Loader) loadProfiled(ctx context.Context, src Source) (*schema.Snapshot,
 	}
 	snap, version, status, err := l.checkProfiled(ctx, src)
 	if err == nil && status != Unstored {
-		if err := l.Store.PutSourceState(ctx, src.ID(), token, version); err != nil {
+		if err := l.Store.PutSourceState(ctx, src.ID(), token, version); err != nil && ctx.Err() == nil {
+			// (an open cancelled meanwhile, as when a one-shot command
+			// ends, is no fault to report: the next start checks in full)
 			l.Log.Warn("cannot record the source state; the next start checks in full", "datasource", src.ID(), "err", err)
 		}
 	}

@@ -4820,4 +4820,11 @@ var mutations = []mutation{
 		New:  "\tif true {\n\t\treturn unmatched, nil",
 		Pkgs: []string{"./engine"}, Run: "TestHostPlanNamesWordsAnotherDatasourceHolds",
 	},
+	{
+		Name: "fold-check-failure-read-as-refusal",
+		File: "internal/source/postgres/postgres_fold.go",
+		Old:  "return errors.As(err, &se) && se.Code == source.CodeQueryFailed",
+		New:  "return errors.As(err, &se) || se == nil",
+		Pkgs: []string{"./internal/source/postgres"}, Run: "TestFoldCheckThatCouldNotRunIsNoFinding",
+	},
 }

@@ -2,6 +2,7 @@ package postgres
 
 import (
 	"context"
+	"errors"
 	"log/slog"
 
 	"github.com/jackc/pgx/v5"
@@ -51,6 +52,11 @@ func (p *Postgres) findFold(ctx context.Context) error {
 		c := " COLLATE " + pgx.Identifier{name}.Sanitize()
 		try, err := p.fetch(ctx, "SELECT lower('ÅÉΣ'"+c+") = 'åéσ' AND upper('åéσß'"+c+") = 'ÅÉΣß'", nil, 1)
 		if err != nil {
+			if !loadFailed(err) {
+				// the check itself did not finish (the open was cancelled,
+				// timed out, the server went away): no claim either way
+				return err
+			}
 			continue
 		}
 		if ok, _ := try.Rows[0][0].(bool); ok {
@@ -60,6 +66,14 @@ func (p *Postgres) findFold(ctx context.Context) error {
 	}
 	slog.Warn("postgres: the database folds only A-Z (LC_CTYPE C) and has no UTF-8 collation: UPPER, LOWER and case-insensitive matches leave other letters as they are", "datasource", p.id)
 	return nil
+}
+
+// loadFailed reports whether err, from trying a collation, is the
+// server's refusal of it (a collation it lists but cannot load), not a
+// check that could not run.
+func loadFailed(err error) bool {
+	var se *source.Error
+	return errors.As(err, &se) && se.Code == source.CodeQueryFailed
 }
 
 // FoldCollation names the collation a plan's UPPER and LOWER fold under on

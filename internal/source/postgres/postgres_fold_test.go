@@ -2,6 +2,7 @@ package postgres
 
 import (
 	"context"
+	"fmt"
 	"testing"
 
 	"github.com/nl2sql/nl2sql/internal/source"
@@ -40,5 +41,30 @@ func TestFoldCollationFindsLettersBeyondASCII(t *testing.T) {
 	}
 	if len(res.Rows) != 1 || res.Rows[0][0] != "Zoë Ångström" || res.Rows[0][1] != "ZOË ÅNGSTRÖM" {
 		t.Errorf("case-insensitive search under %q found %v, want [[Zoë Ångström ZOË ÅNGSTRÖM]]", p.FoldCollation(), res.Rows)
+	}
+}
+
+// Only the server's refusal of a collation passes it over; a check that
+// could not run (the open cancelled as a one-shot command ended, a
+// timeout, a lost server) is no finding, where it used to end in the
+// warning that the database folds only A-Z although a UTF-8 collation was
+// there and in use the next run.
+func TestFoldCheckThatCouldNotRunIsNoFinding(t *testing.T) {
+	for _, c := range []struct {
+		code string
+		skip bool
+	}{
+		{source.CodeQueryFailed, true},
+		{source.CodeCancelled, false},
+		{source.CodeTimeout, false},
+		{source.CodeUnavailable, false},
+	} {
+		err := fmt.Errorf("try: %w", source.Errorf(c.code, nil, "", "x"))
+		if got := loadFailed(err); got != c.skip {
+			t.Errorf("%s: passed over = %v, want %v", c.code, got, c.skip)
+		}
+	}
+	if loadFailed(context.Canceled) {
+		t.Error("a bare context error passed the collation over")
 	}
 }
