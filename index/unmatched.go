@@ -15,8 +15,9 @@ import (
 )
 
 // computedWords are words of questions that a plan computes rather than
-// reads: aggregates, rankings, periods, months and days, and comparisons
-// ("the top 5 by average", "monthly trend", "in March"). No schema names
+// reads: aggregates, rankings, periods, months and days, comparisons and
+// measures summed from amounts ("the top 5 by average", "monthly trend",
+// "in March", "the first half", "revenue", "what they owe"). No schema names
 // them, and their absence says nothing of whether the data answers.
 var computedWords = func() map[string]bool {
 	m := map[string]bool{}
@@ -24,7 +25,8 @@ var computedWords = func() map[string]bool {
 		max maximum min minimum highest lowest best worst largest smallest biggest greatest fewest
 		first last latest earliest recent current previous next ago since until
 		year years yearly annual annually month months monthly quarter quarters quarterly week weeks weekly
-		day days daily today yesterday hour hours time times period periods date dates
+		day days daily today yesterday hour hours time times period periods date dates half halves
+		revenue income earnings spend spending spent owe owed owing usage consumption
 		trend trends growth change changes rate rates ratio share percent percentage proportion
 		distribution breakdown compare compared comparison overall rank ranked ranking order ordered
 		more less fewer higher lower between during across among within now currently

@@ -32,6 +32,12 @@ var DefaultLimits = Limits{MaxBytes: 256 << 10, MaxNodes: 4000, MaxDepth: 64}
 // bound below all of them lets check_plan refuse what run_plan would.
 const MaxSelectItems = 1000
 
+// MaxSources bounds one query's from list: SQLite joins at most 64 tables
+// ("at most 64 tables in a join", met only when it runs), so a bound on
+// every engine lets check_plan refuse what run_plan would, alike
+// everywhere.
+const MaxSources = 64
+
 // Decode parses a plan document. It accepts omitted optional fields and
 // explicit nulls alike, rejects unknown fields, duplicate keys, wrong JSON types and values
 // outside the language, and enforces lim (zero fields take DefaultLimits).
@@ -105,7 +111,7 @@ func checkNesting(data []byte, max int) error {
 		case c == '{' || c == '[':
 			depth++
 			if depth > max {
-				return NewError(CodeTooLarge, "", "plan nests deeper than the limit of %d levels", max)
+				return NewError(CodeTooLarge, "", "plan nests deeper than %d JSON brackets (its nodes may nest %d levels)", max, (max-4)/3)
 			}
 		case c == '}' || c == ']':
 			depth--
@@ -350,6 +356,11 @@ func (d *decoder) query(v any, path string, depth int) (*Query, error) {
 	from, err := o.array("from")
 	if err != nil {
 		return nil, err
+	}
+	if len(from) > MaxSources {
+		e := NewError(CodeTooLarge, JoinPath(path, "from"), "the query joins %d sources; the limit is %d", len(from), MaxSources)
+		e.Issues[0].Hint = "join only the tables the answer needs, or aggregate parts in subqueries first"
+		return nil, e
 	}
 	for i, fv := range from {
 		f, err := d.from(fv, IndexPath(JoinPath(path, "from"), i), depth+1)

@@ -152,6 +152,8 @@ func TestDecodeRejects(t *testing.T) {
 		// past every engine's result-column ceiling: refused by check_plan,
 		// not by the engine at run time
 		{"select over the item limit", selectN(planast.MaxSelectItems + 1), planast.Limits{MaxNodes: 1 << 20}, planast.CodeTooLarge, "select"},
+		// past SQLite's 64-table join: refused alike on every engine
+		{"from over the source limit", fromN(planast.MaxSources + 1), planast.Limits{}, planast.CodeTooLarge, "from"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -297,6 +299,14 @@ func selectN(n int) string {
 		items[i] = `{"expr":{"kind":"literal","type":"integer","value":1},"alias":"c` + strconv.Itoa(i) + `"}`
 	}
 	return `{"select":[` + strings.Join(items, ",") + `]}`
+}
+
+func fromN(n int) string {
+	items := make([]string, n)
+	for i := range items {
+		items[i] = `{"table":"Artist","alias":"a` + strconv.Itoa(i) + `"}`
+	}
+	return `{"select":[{"expr":{"kind":"literal","type":"integer","value":1},"alias":"x"}],"from":[` + strings.Join(items, ",") + `]}`
 }
 
 // The bound itself decodes: a wide but legal select list is not refused.

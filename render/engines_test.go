@@ -338,3 +338,27 @@ func TestGoldenUndeclaredJoinWarns(t *testing.T) {
 	}
 	t.Fatal("no undeclared_join golden plan")
 }
+
+// The threat: a plan joining more tables than an engine can (SQLite joins
+// at most 64) passed check_plan and then failed at run time as
+// QUERY_FAILED, phrased as the engine's error. The decoder's bound is
+// that limit: at it, the plan runs on every engine; past it, decoding
+// refuses it (planast's decode tests).
+func TestJoinAtTheSourceLimitRunsEverywhere(t *testing.T) {
+	cat := memCatalog{table("n", []string{"id integer"})}
+	from := make([]string, planast.MaxSources)
+	var joins []string
+	for i := range from {
+		from[i] = fmt.Sprintf(`{"table":"n","alias":"a%d"}`, i)
+		if i > 0 {
+			joins = append(joins, fmt.Sprintf(`{"type":"inner","left":"a0","right":"a%d","on":[{"left_column":"id","right_column":"id"}]}`, i))
+		}
+	}
+	plan := `{"select":[{"expr":{"kind":"func","name":"COUNT","args":[]},"alias":"n"}],"from":[` + strings.Join(from, ",") +
+		`],"joins":[` + strings.Join(joins, ",") + `]}`
+	for _, e := range engines(t, cat, map[string][]string{"n": {"1", "2"}}) {
+		if got := planRows(t, e, cat, plan); fmt.Sprint(got) != "[[2]]" {
+			t.Errorf("%s: %v, want [[2]]", e.d.Name(), got)
+		}
+	}
+}

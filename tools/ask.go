@@ -167,6 +167,14 @@ func AskText(res *engine.Result) string {
 	return ResultText(res)
 }
 
+// CommandAskText is AskText for the command line (CommandText).
+func CommandAskText(res *engine.Result) string {
+	if res.HostPlan != nil {
+		return HostPlanText(res.HostPlan)
+	}
+	return CommandText(res)
+}
+
 // HostPlanText renders a plan-it-yourself result: the next step in one
 // line, the matching verified queries with their calls, then the schema
 // context (each candidate's when several datasources may answer).

@@ -16,7 +16,14 @@ const TextRows = 50
 // ResultText renders a result for people: the answer, the SQL and the rows
 // as an aligned table (at most TextRows rows). Values come from the
 // result's encoded rows; NULL is shown as NULL.
-func ResultText(r *engine.Result) string {
+func ResultText(r *engine.Result) string { return resultText(r, "in the structured result") }
+
+// CommandText is ResultText for the command line, which shows the rows
+// past TextRows with --json.
+func CommandText(r *engine.Result) string { return resultText(r, "with --json") }
+
+// resultText is ResultText with where the rows past TextRows are.
+func resultText(r *engine.Result, rest string) string {
 	var b strings.Builder
 	b.WriteString(r.Answer + "\n\n")
 	if len(r.SubQueries) > 1 { // rows from several datasources, combined
@@ -33,7 +40,7 @@ func ResultText(r *engine.Result) string {
 	}
 	b.WriteString(Table(r.Columns, r.ColumnTypes, r.Rows, TextRows))
 	if len(r.Rows) > TextRows {
-		fmt.Fprintf(&b, "… %d more rows in the structured result\n", len(r.Rows)-TextRows)
+		fmt.Fprintf(&b, "… %d more rows %s\n", len(r.Rows)-TextRows, rest)
 	}
 	switch {
 	case r.TruncatedReason == "token_budget":

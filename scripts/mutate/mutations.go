@@ -4827,4 +4827,18 @@ var mutations = []mutation{
 		New:  "return errors.As(err, &se) || se == nil",
 		Pkgs: []string{"./internal/source/postgres"}, Run: "TestFoldCheckThatCouldNotRunIsNoFinding",
 	},
+	{
+		Name: "source-limit-past-sqlite-join-limit",
+		File: "planast/decode.go",
+		Old:  "const MaxSources = 64",
+		New:  "const MaxSources = 65",
+		Pkgs: []string{"./render"}, Run: "TestJoinAtTheSourceLimitRunsEverywhere",
+	},
+	{
+		Name: "source-limit-unchecked",
+		File: "planast/decode.go",
+		Old:  "\tif len(from) > MaxSources {",
+		New:  "\tif len(from) > MaxSources*100 {",
+		Pkgs: []string{"./planast"}, Run: "TestDecodeRejects",
+	},
 }

@@ -253,7 +253,7 @@ func traceCmd(logger *slog.Logger) *cobra.Command {
 			if asJSON {
 				return printJSON(cmd.OutOrStdout(), res)
 			}
-			fmt.Fprint(cmd.OutOrStdout(), tools.ResultText(res))
+			fmt.Fprint(cmd.OutOrStdout(), tools.CommandText(res))
 			return nil
 		},
 	}

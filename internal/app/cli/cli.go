@@ -227,7 +227,7 @@ func askCmd(logger *slog.Logger) *cobra.Command {
 				tools.NameTruncation(res)
 				return printJSON(out, res)
 			}
-			fmt.Fprint(out, tools.AskText(res))
+			fmt.Fprint(out, tools.CommandAskText(res))
 			if res.HostPlan != nil {
 				// run_plan is an MCP tool; here the same path is a command
 				fmt.Fprintln(out, "\nFrom the command line: write the plan to a file (`nl2sql schema guide` shows how, with worked plans; `nl2sql plan from-sql` lifts a SELECT) and run it with "+planRunLine(res.HostPlan)+" (with the same --db or --config).")
@@ -356,7 +356,7 @@ func runDemo(ctx context.Context, out io.Writer, cfgPath string, logger *slog.Lo
 			fmt.Fprintf(out, "error: %v\n\n", err)
 			continue
 		}
-		fmt.Fprint(out, tools.AskText(res))
+		fmt.Fprint(out, tools.CommandAskText(res))
 		fmt.Fprintln(out)
 	}
 	if failed > 0 {

@@ -457,7 +457,7 @@ func planRunCmd(logger *slog.Logger) *cobra.Command {
 				tools.NameTruncation(res)
 				return printJSON(out, res)
 			}
-			fmt.Fprint(out, tools.ResultText(res))
+			fmt.Fprint(out, tools.CommandText(res))
 			return nil
 		},
 	}
