@@ -688,3 +688,28 @@ func TestDateRangeOverATextCastReadsBadTextAsNull(t *testing.T) {
 		})
 	}
 }
+
+// The threat: a plan that casts one day-first date column to a timestamp
+// and takes its year (a cast to date) got two warnings of about 6,000
+// characters each, the same reading of the column spelt out twice, and the
+// result's token budget went to the repeat. The reading is spelt out once;
+// the second warning still counts its own lost values and points to it.
+func TestDayFirstReadingIsSpeltOutOnceAColumn(t *testing.T) {
+	db := sourcetest.TempDB(t, "CREATE TABLE visits (id INTEGER PRIMARY KEY, at TEXT)",
+		"INSERT INTO visits VALUES (1, '05/01/2024 10:00'), (2, '17/02/2024 11:30'), (3, '2024-03-01 09:00:00'), (4, '28/03/2024 08:15')")
+	e := specEngine(t, DatasourceSpec{ID: "air", Engine: "sqlite", Path: db, RowLimit: 1000})
+	col := `{"kind":"column","table":"v","column":"at"}`
+	res, err := e.RunPlan(context.Background(), "air", []byte(`{"select":[{"expr":{"kind":"cast","type":"timestamp","expr":`+col+`},"alias":"t"},
+		{"expr":{"kind":"func","name":"DATE_PART","args":[{"kind":"literal","value":"year"},`+col+`]},"alias":"y"}],"from":[{"table":"visits","alias":"v"}]}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ts, date := warningWith(res.Warnings, "the cast to timestamp"), warningWith(res.Warnings, "the cast to date")
+	if !strings.Contains(ts, "to read them too, read the column as {") {
+		t.Fatalf("the timestamp cast's warning spells out no reading: %q", ts)
+	}
+	if !strings.Contains(date, `"at" holds 3 values that are not valid dates`) || strings.Contains(date, `"kind"`) ||
+		!strings.Contains(date, "the warning on its cast to timestamp") {
+		t.Errorf("the date cast's warning %q: want its count, no second reading, and a pointer to the first", date)
+	}
+}

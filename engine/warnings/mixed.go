@@ -36,6 +36,7 @@ func mixedWarnings(snap *schema.Snapshot, plan *planast.Query) []string {
 		to planast.CastType
 	}
 	seen := map[key]bool{}
+	fixed := map[*schema.Column]planast.CastType{} // the cast whose warning spelt a reading out
 	planast.Inspect(plan, func(n planast.Node) bool {
 		q, ok := n.(*planast.Query)
 		if !ok {
@@ -71,8 +72,14 @@ func mixedWarnings(snap *schema.Snapshot, plan *planast.Query) []string {
 				seen[key{c, x.Type}] = true
 				if cn, ok := c.Profile.CastNull(x.Type); ok && cn.Invalid > 0 {
 					fix := amountFix(x, append([]any{cn.InvalidExample}, c.Profile.SampleValues...))
-					if expr, reading := dateFix(ref, x.Type, cn.InvalidExample, c.Profile); expr != "" {
+					if first, ok := fixed[c]; ok {
+						// the reading is kilobytes of plan: spelt out once
+						// a column, where a date and a timestamp cast of it
+						// repeated it whole
+						fix = fmt.Sprintf("; the reading the warning on its cast to %s spells out reads them too, cast to %s", first, x.Type)
+					} else if expr, reading := dateFix(ref, x.Type, cn.InvalidExample, c.Profile); expr != "" {
 						fix = fmt.Sprintf("; to read them too, read the column as %s (%s)", expr, reading)
+						fixed[c] = x.Type
 					}
 					out = append(out, fmt.Sprintf("%q holds %s; the cast to %s read them as NULL, so they count in no sum, average or comparison and group as NULL%s",
 						c.Name, notOf(cn.Invalid, cn.InvalidExample, cn.To, planast.TypeText), x.Type, fix))

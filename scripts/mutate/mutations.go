@@ -4841,4 +4841,18 @@ var mutations = []mutation{
 		New:  "\tif len(from) > MaxSources*100 {",
 		Pkgs: []string{"./planast"}, Run: "TestDecodeRejects",
 	},
+	{
+		Name: "cli-text-points-to-structured-result",
+		File: "tools/text.go",
+		Old:  `func CommandText(r *engine.Result) string { return resultText(r, "with --json") }`,
+		New:  `func CommandText(r *engine.Result) string { return resultText(r, "in the structured result") }`,
+		Pkgs: []string{"./internal/app/cli"}, Run: "TestPlanRunTextSaysWhereTheOtherRowsAre",
+	},
+	{
+		Name: "date-reading-spelt-out-per-cast",
+		File: "engine/warnings/mixed.go",
+		Old:  "if first, ok := fixed[c]; ok {",
+		New:  "if first, ok := fixed[c]; false && ok {",
+		Pkgs: []string{"./engine"}, Run: "TestDayFirstReadingIsSpeltOutOnceAColumn",
+	},
 }
