@@ -4855,4 +4855,18 @@ var mutations = []mutation{
 		New:  "if first, ok := fixed[c]; false && ok {",
 		Pkgs: []string{"./engine"}, Run: "TestDayFirstReadingIsSpeltOutOnceAColumn",
 	},
+	{
+		Name: "nested-cell-escaped-as-text",
+		File: "tools/text.go",
+		Old:  "\tif t.IsNested() {\n\t\treturn s\n\t}",
+		New:  "",
+		Pkgs: []string{"./tools"}, Run: "TestNestedCellsShowTheirOwnJSON",
+	},
+	{
+		Name: "nested-cell-html-escapes-kept",
+		File: "internal/cellfmt/quote.go",
+		Old:  "\tif strings.Contains(s, `\\u00`) {",
+		New:  "\tif false {",
+		Pkgs: []string{"./tools"}, Run: "TestNestedCellsShowTheirOwnJSON",
+	},
 }
