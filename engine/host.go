@@ -3,6 +3,7 @@ package engine
 import (
 	"context"
 	"strings"
+	"time"
 
 	"github.com/nl2sql/nl2sql/curated"
 	"github.com/nl2sql/nl2sql/engine/hostplan"
@@ -46,19 +47,34 @@ func (e *Engine) handsOver(err error) (string, bool) {
 	return hostplan.HandsOver(err, e.hostMode, e.opts.HandOver)
 }
 
+// otherOpenWait bounds the wait for another datasource to open so that
+// the question's words can be looked up there too.
+const otherOpenWait = time.Second
+
 // hostPlan builds the plan-it-yourself result for q on ds.
 func (e *Engine) hostPlan(ctx context.Context, ds *datasource, q, today, reason string, tr *traceRec) *Result {
-	var others []string
-	var open []hostplan.Source // asked, without waiting for one to open, which words they hold
+	var others, unsearched []string
+	var open []hostplan.Source // asked which of the question's words they hold
 	for _, id := range e.DatasourceIDs() {
 		if id != ds.spec.ID && e.reaches(ctx, id) {
 			others = append(others, id)
-			if o, ok := e.sources.Ready(id); ok {
+			// one not open yet starts opening and is waited for briefly: a
+			// word it holds would otherwise be called stored nowhere
+			wctx, cancel := context.WithTimeout(ctx, otherOpenWait)
+			o, err := e.sources.Await(wctx, id, otherOpenWait)
+			cancel()
+			if err == nil {
 				open = append(open, stepSource{e, o})
+			} else {
+				unsearched = append(unsearched, id)
 			}
 		}
 	}
 	hp := hostplan.Plan(ctx, stepSource{e, ds}, open, q, today, reason, tr.T.ID, e.opts.ResultTokens)
+	if len(hp.Unmatched) > 0 && len(unsearched) > 0 {
+		hp.NotSearched = unsearched
+		hp.Next = hostplan.Next(hp)
+	}
 	if len(others) > 0 {
 		// the question was matched to one datasource; its answer may need
 		// rows of another, which the host can only reach this way

@@ -75,6 +75,10 @@ type HostPlan struct {
 	// asked of billing, where operations keeps premises.town): the answer
 	// may need that datasource's rows too. Such words are not Unmatched.
 	HeldElsewhere []Held `json:"held_elsewhere,omitempty"`
+	// NotSearched names the other datasources the caller reaches whose
+	// holdings were not looked up (still opening): Unmatched says nothing
+	// of them.
+	NotSearched []string `json:"not_searched,omitempty"`
 	// PlanGuide and RunPlan are the calls that get the plan language and
 	// run a plan (add "plan" to RunPlan's arguments).
 	PlanGuide ToolCall `json:"plan_guide"`
@@ -438,6 +442,10 @@ const maxOmittedColumnTables = 4
 // maxHostCutTables bounds the cut tables a context names.
 const maxHostCutTables = 20
 
+// Next is the one line that says what to do next (HostPlan.Next), for a
+// result changed after it was built.
+func Next(hp *HostPlan) string { return hostNext(hp) }
+
 // hostNext is the one line that says what to do next.
 func hostNext(hp *HostPlan) string {
 	if hp.NoMatch {
@@ -449,7 +457,11 @@ func hostNext(hp *HostPlan) string {
 		for i, w := range hp.Unmatched {
 			q[i] = strconv.Quote(w)
 		}
-		next = "No table or column name, comment, sample or stored value holds " + strings.Join(q, ", ") + " (the schema context matches the question's other words): a measure a plan computes is fine, but if one names a fact the data would have to store (a reason, a kind of thing), that fact may not be stored: say so rather than answer without it. " + next
+		where := ""
+		if len(hp.NotSearched) > 0 {
+			where = " here (" + strings.Join(hp.NotSearched, ", ") + " not searched: still opening)"
+		}
+		next = "No table or column name, comment, sample or stored value holds " + strings.Join(q, ", ") + where + " (the schema context matches the question's other words): a measure a plan computes is fine, but if one names a fact the data would have to store (a reason, a kind of thing), that fact may not be stored: say so rather than answer without it. " + next
 	}
 	if len(hp.HeldElsewhere) > 0 {
 		// first: it says where the answer's other half is

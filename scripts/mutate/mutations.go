@@ -4869,4 +4869,11 @@ var mutations = []mutation{
 		New:  "\tif false {",
 		Pkgs: []string{"./tools"}, Run: "TestNestedCellsShowTheirOwnJSON",
 	},
+	{
+		Name: "other-datasource-not-awaited",
+		File: "engine/host.go",
+		Old:  "o, err := e.sources.Await(wctx, id, otherOpenWait)",
+		New:  "o, err := e.sources.Await(wctx, id, time.Nanosecond)",
+		Pkgs: []string{"./engine"}, Run: "TestHostPlanNamesWordsAnotherDatasourceHolds",
+	},
 }
