@@ -4876,4 +4876,11 @@ var mutations = []mutation{
 		New:  "o, err := e.sources.Await(wctx, id, time.Nanosecond)",
 		Pkgs: []string{"./engine"}, Run: "TestHostPlanNamesWordsAnotherDatasourceHolds",
 	},
+	{
+		Name: "pg-revoked-connect-as-write-refusal",
+		File: "internal/source/postgres/postgres.go",
+		Old:  `case code == "42501" && strings.Contains(pe.Message, "for database "):`,
+		New:  `case code == "42501" && strings.Contains(pe.Message, "for no database "):`,
+		Pkgs: []string{"./internal/source/postgres"}, Run: "TestPostgresRevokedConnectIsUnavailable",
+	},
 }

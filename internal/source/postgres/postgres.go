@@ -335,6 +335,12 @@ func pgError(err error, timeout time.Duration) *source.Error {
 		switch code := pe.Code; {
 		case code == "25006": // read_only_sql_transaction
 			return source.Errorf(source.CodeReadOnly, err, source.ReadOnlyHint, "the read-only transaction refused the statement: %s", pe.Message)
+		case code == "42501" && strings.Contains(pe.Message, "for database "):
+			// CONNECT revoked: no statement can run until it is granted
+			// again, and "may not do this" with a hint about writes sent
+			// the assistant rewriting a plain SELECT
+			return source.Errorf(source.CodeUnavailable, err, "grant the role CONNECT on the database again (GRANT CONNECT ON DATABASE … TO the role)",
+				"the database refused the role's connection: %s", pe.Message)
 		case code == "42501" && !readPrivilege(pe.Message): // insufficient_privilege
 			// a function or sequence the role may not call
 			return source.Errorf(source.CodeReadOnly, err, source.ReadOnlyHint, "the database role may not do this: %s", pe.Message)

@@ -9,6 +9,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/jackc/pgx/v5"
+
 	"github.com/nl2sql/nl2sql/internal/source"
 	"github.com/nl2sql/nl2sql/internal/source/sourcetest"
 
@@ -287,6 +289,24 @@ func TestPostgresRevokedReadIsNotAWriteRefusal(t *testing.T) {
 	_, err = p.Query(context.Background(), "SELECT pg_ls_dir('/')", nil, 10)
 	if !errors.As(err, &se) || se.Code != source.CodeReadOnly {
 		t.Fatalf("a function the role may not call: %v", err)
+	}
+}
+
+// The threat: the role's CONNECT is revoked while the server runs (a DBA
+// locking the database). The next query failed as READ_ONLY_VIOLATION,
+// "send exactly one SELECT", and the assistant rewrote a plain SELECT
+// in vain. It is the datasource being unavailable, with the grant that
+// restores it.
+func TestPostgresRevokedConnectIsUnavailable(t *testing.T) {
+	f := sourcetest.NewPGFixture(t, "CREATE TABLE t (a text)")
+	p := openPGTest(t, f.ReadOnly, source.Options{})
+	sourcetest.PGExec(t, f.Super, "REVOKE CONNECT ON DATABASE "+pgx.Identifier{f.DB}.Sanitize()+" FROM PUBLIC, "+pgx.Identifier{f.Role}.Sanitize())
+	defer sourcetest.PGExec(t, f.Super, "GRANT CONNECT ON DATABASE "+pgx.Identifier{f.DB}.Sanitize()+" TO "+pgx.Identifier{f.Role}.Sanitize())
+	sourcetest.PGExec(t, f.Super, "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE usename = '"+f.Role+"'")
+	_, err := p.Query(context.Background(), "SELECT a FROM t", nil, 10)
+	var se *source.Error
+	if !errors.As(err, &se) || se.Code != source.CodeUnavailable || !strings.Contains(se.Hint, "GRANT CONNECT") {
+		t.Fatalf("revoked CONNECT: %#v", err)
 	}
 }
 
