@@ -273,3 +273,47 @@ func TestEveryCastOfAPlanIsProbed(t *testing.T) {
 		})
 	}
 }
+
+// The threat: a fee column writes euros with a decimal comma ('1.150,50')
+// and dollars with a thousands comma ('$1,200.00'); a plan reads each in
+// its own CASE branch, the euros with their ',' made a '.', and its sum was
+// right, yet the warning said the cast removed the comma of the euro
+// value and read it a hundred times too large: a host that trusted it
+// broke a correct plan. Only the rows that reach a branch which removes
+// commas count; a euro sent to the dollar branch still does.
+func TestDecimalCommaCountsOnlyRowsOfTheBranchThatRemovesCommas(t *testing.T) {
+	db := []string{
+		"CREATE TABLE fees (id INTEGER PRIMARY KEY, fee TEXT)",
+		"INSERT INTO fees VALUES (1, '1.150,50'), (2, '$1,200.00'), (3, '$950.00')",
+	}
+	col := `{"kind":"column","table":"f","column":"fee"}`
+	rep := func(x, from, to string) string {
+		return `{"kind":"func","name":"REPLACE","args":[` + x + `,{"kind":"literal","value":"` + from + `"},{"kind":"literal","value":"` + to + `"}]}`
+	}
+	dollar := rep(rep(col, "$", ""), ",", "")
+	euro := rep(rep(col, ".", ""), ",", ".")
+	sum := func(when string) []byte {
+		return []byte(`{"select":[{"expr":{"kind":"func","name":"SUM","args":[{"kind":"cast","type":"decimal","expr":{"kind":"case","whens":[{"when":` +
+			`{"kind":"like","expr":` + col + `,"pattern":{"kind":"literal","value":"` + when + `"}},"then":` + dollar + `}],"else":` + euro + `}}]},"alias":"total"}],"from":[{"table":"fees","alias":"f"}]}`)
+	}
+	for _, en := range everyEngine(db) {
+		t.Run(en.name, func(t *testing.T) {
+			e := specEngine(t, en.spec(t))
+			res, err := e.RunPlan(context.Background(), "air", sum("$%"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if w := warningWith(res.Warnings, "decimal comma"); w != "" {
+				t.Errorf("euros read in their own branch (rows %v): warning %q, want none of decimal commas", res.Rows, w)
+			}
+			// every row to the dollar branch: the euro's comma is dropped
+			res, err = e.RunPlan(context.Background(), "air", sum("%"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if w := warningWith(res.Warnings, "decimal comma"); !strings.Contains(w, "removes the comma of 1 value") {
+				t.Errorf("a euro read by the branch that drops commas: warnings %q, want it named", res.Warnings)
+			}
+		})
+	}
+}

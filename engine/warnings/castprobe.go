@@ -122,6 +122,11 @@ func CastProbes(snap *schema.Snapshot, plan *planast.Query) []Probe {
 					return &planast.Like{Expr: trimmed, Pattern: &planast.Literal{Type: planast.TString, Text: p}}
 				}
 				comma := and(readIf, &planast.Binary{Op: planast.OpOr, Left: endsLike("%,_"), Right: endsLike("%,__")})
+				if reach, err := commaBranches(inner); err != nil {
+					return
+				} else if reach != nil {
+					comma = and(comma, reach)
+				}
 				items = append(items,
 					planast.SelectItem{Expr: &planast.Func{Name: "COUNT", Args: []planast.Expr{when(comma, one)}}, Alias: "decimal_commas"},
 					planast.SelectItem{Expr: &planast.Func{Name: "MIN", Args: []planast.Expr{when(comma, refCol)}}, Alias: "comma_example"})
@@ -212,6 +217,41 @@ func CastProbeWarning(what string, row []any) string {
 		}
 	}
 	return strings.Join(out, "; and ")
+}
+
+// commaBranches is, for e a CASE some of whose results remove commas and
+// some not ('€1.150,50' read by a branch that makes its ',' a '.', the
+// dollar amounts by one that drops it), the condition that a row takes
+// one that removes them: the same CASE with 1 for those results and 0 for
+// the others, = 1. nil when e is no such CASE (all of e removes them).
+func commaBranches(e planast.Expr) (planast.Expr, error) {
+	cs, ok := e.(*planast.Case)
+	if !ok {
+		return nil, nil
+	}
+	c, err := copyExpr(cs)
+	if err != nil {
+		return nil, err
+	}
+	flags := c.(*planast.Case)
+	flag := func(x planast.Expr) planast.Expr {
+		v := int64(0)
+		if x != nil && removesComma(x) {
+			v = 1
+		}
+		return &planast.Literal{Type: planast.TInteger, Int: v}
+	}
+	all := true
+	for i := range flags.Whens {
+		all = all && removesComma(flags.Whens[i].Then)
+		flags.Whens[i].Then = flag(flags.Whens[i].Then)
+	}
+	all = all && flags.Else != nil && removesComma(flags.Else)
+	if all {
+		return nil, nil
+	}
+	flags.Else = flag(flags.Else)
+	return &planast.Binary{Op: "=", Left: flags, Right: &planast.Literal{Type: planast.TInteger, Int: 1}}, nil
 }
 
 // removesComma reports whether e removes commas: a REPLACE of ',' with nothing

@@ -4883,4 +4883,11 @@ var mutations = []mutation{
 		New:  `case code == "42501" && strings.Contains(pe.Message, "for no database "):`,
 		Pkgs: []string{"./internal/source/postgres"}, Run: "TestPostgresRevokedConnectIsUnavailable",
 	},
+	{
+		Name: "decimal-comma-counted-in-every-branch",
+		File: "engine/warnings/castprobe.go",
+		Old:  "\t\t\t\t\tcomma = and(comma, reach)",
+		New:  "\t\t\t\t\t_ = reach",
+		Pkgs: []string{"./engine"}, Run: "TestDecimalCommaCountsOnlyRowsOfTheBranchThatRemovesCommas",
+	},
 }
