@@ -4890,4 +4890,11 @@ var mutations = []mutation{
 		New:  "\t\t\t\t\t_ = reach",
 		Pkgs: []string{"./engine"}, Run: "TestDecimalCommaCountsOnlyRowsOfTheBranchThatRemovesCommas",
 	},
+	{
+		Name: "pg-daterange-bounds-as-timestamps",
+		File: "internal/source/postgres/postgres_encode.go",
+		Old:  "\t\t\tbound.Type = planast.TypeDate // a day, never a midnight timestamp",
+		New:  "",
+		Pkgs: []string{"./internal/source/sourcetest"}, Run: "TestValueTypes",
+	},
 }

@@ -85,6 +85,9 @@ func pgValue(v any, c source.Column) any {
 			return nil
 		}
 		bound := source.Column{Type: planast.TypeUnknown, Scale: -1, TZ: c.Decl == "tstzrange"}
+		if c.Decl == "daterange" || c.Decl == "datemultirange" {
+			bound.Type = planast.TypeDate // a day, never a midnight timestamp
+		}
 		return rangeText(x, func(b any) any { return pgValue(b, bound) })
 	case []any, map[string]any:
 		return source.JSONText(x, pgValue)

@@ -53,6 +53,7 @@ var pgValueTypes = []struct{ name, decl, value string }{
 	{"bx", "box", "'(1,1),(0,0)'"},
 	{"rng", "int4range", "'[1,10)'"},
 	{"trng", "tstzrange", "'[2024-01-01 00:00:00+00,2024-02-01 00:00:00+00)'"},
+	{"drng", "daterange", "'[2024-01-01,infinity)'"},
 	{"e", "mood", "'happy'"},
 	{"bits", "bit varying", "B'101'"},
 }
