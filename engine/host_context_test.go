@@ -193,7 +193,11 @@ func TestHostContextSaysHowRecentTheDataIs(t *testing.T) {
 		"CREATE TABLE events (id INTEGER PRIMARY KEY, shipment TEXT, at TIMESTAMP, status TEXT)",
 		"INSERT INTO events VALUES (1, 'S1', '2025-06-30 17:00:00', 'exception'), (2, 'S2', '2025-07-01 09:12:00', 'delivered')",
 		"CREATE TABLE invoices (id INTEGER PRIMARY KEY, due DATE)",
-		"INSERT INTO invoices VALUES (1, '2025-05-01'), (2, '2027-03-01')")
+		"INSERT INTO invoices VALUES (1, '2025-05-01'), (2, '2027-03-01')",
+		// a tariff valid to a date after the last event and before today:
+		// set in advance, it is no record of when the data was taken
+		"CREATE TABLE tariffs (id INTEGER PRIMARY KEY, valid_from DATE, valid_to DATE, endDate DATE)",
+		"INSERT INTO tariffs VALUES (1, '2024-04-01', '2026-04-30', '2026-03-31')")
 	e, err := New(Options{Open: openAdapter, Datasources: []DatasourceSpec{{ID: "ops", Engine: "sqlite", Path: db}},
 		Today: func() string { return "2026-12-06" }})
 	if err != nil {

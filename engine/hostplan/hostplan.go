@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/nl2sql/nl2sql/curated"
+	"github.com/nl2sql/nl2sql/index/lex"
 	"github.com/nl2sql/nl2sql/index/schemactx"
 	"github.com/nl2sql/nl2sql/internal/config"
 	"github.com/nl2sql/nl2sql/internal/schema"
@@ -338,12 +339,15 @@ func retrieve(ctx context.Context, ds Source, q, today string) *retrieved {
 
 // newest is HostContext.Newest of snap: the greatest profiled maximum of a
 // date or timestamp column that is not after today (a due date next year
-// says nothing of when the data was taken), "" when none.
+// says nothing of when the data was taken), "" when none. A column that
+// names when something ends or falls due (valid_to, end_date, expires_at,
+// due) is left out: a tariff valid to next April, set long before, is no
+// record of when the data was taken.
 func newest(snap *schema.Snapshot, today string) string {
 	best, where := "", ""
 	for _, t := range snap.Tables {
 		for _, c := range t.Columns {
-			if !c.Type.IsTemporal() || c.Profile == nil || c.Profile.Max == nil {
+			if !c.Type.IsTemporal() || c.Profile == nil || c.Profile.Max == nil || endsSomething(c.Name) {
 				continue
 			}
 			v := fmt.Sprint(c.Profile.Max)
@@ -357,6 +361,18 @@ func newest(snap *schema.Snapshot, today string) string {
 		return ""
 	}
 	return best + " in " + where
+}
+
+// endsSomething reports whether a column's name says when something ends
+// or falls due rather than when it happened.
+func endsSomething(name string) bool {
+	for _, w := range lex.SplitWords(name) {
+		switch strings.ToLower(w) {
+		case "to", "until", "till", "end", "ends", "ending", "ended", "expiry", "expires", "expiration", "due", "deadline", "valid":
+			return true
+		}
+	}
+	return false
 }
 
 // context is the retrieved context within tokens: retrieval's tables

@@ -4897,4 +4897,11 @@ var mutations = []mutation{
 		New:  "",
 		Pkgs: []string{"./internal/source/sourcetest"}, Run: "TestValueTypes",
 	},
+	{
+		Name: "newest-date-from-end-columns",
+		File: "engine/hostplan/hostplan.go",
+		Old:  "c.Profile.Max == nil || endsSomething(c.Name) {",
+		New:  "c.Profile.Max == nil {",
+		Pkgs: []string{"./engine"}, Run: "TestHostContextSaysHowRecentTheDataIs",
+	},
 }
