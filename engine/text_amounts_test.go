@@ -432,3 +432,31 @@ func TestSumOverANearlyUniqueReferenceIsNamed(t *testing.T) {
 		})
 	}
 }
+
+// The threat: a retried import wrote two orders twice, every column
+// equal; the copies warning advised a subquery with "distinct", and the
+// plan that followed it was then told distinct keeps such repeats: a
+// correct plan flagged, advice contradicting advice. Repeats of the id
+// that are all exact copies are dropped by distinct and not said of.
+func TestDistinctOverExactCopiesIsNotSaidToKeepThem(t *testing.T) {
+	var rows []string
+	for i := 1; i <= 40; i++ {
+		rows = append(rows, fmt.Sprintf("(%d, 'c%d', %d.5)", i, i%7, i))
+	}
+	db := sourcetest.TempDB(t, "CREATE TABLE orders (order_id INTEGER, customer TEXT, amount REAL)",
+		"INSERT INTO orders VALUES "+strings.Join(rows, ", ")+", (7, 'c0', 7.5), (12, 'c5', 12.5)")
+	e := specEngine(t, DatasourceSpec{ID: "m", Engine: "sqlite", Path: db, RowLimit: 1000})
+	plan := `{"select": [{"expr": {"kind": "func", "name": "SUM", "args": [{"kind": "column", "table": "d", "column": "amount"}]}, "alias": "total"}],
+		"from": [{"alias": "d", "subquery": {"distinct": true, "select": [{"expr": {"kind": "column", "table": "o", "column": "order_id"}, "alias": "order_id"},
+		{"expr": {"kind": "column", "table": "o", "column": "amount"}, "alias": "amount"}], "from": [{"table": "orders", "alias": "o"}]}}]}`
+	res, err := e.RunPlan(context.Background(), "m", []byte(plan))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if w := warningWith(res.Warnings, "the subquery with"); w != "" {
+		t.Errorf("rows %v: warning %q, want none: distinct drops exact copies", res.Rows, w)
+	}
+	if fmt.Sprint(res.Rows) != "[[840]]" {
+		t.Errorf("total %v, want [[840]] (40 orders of i+0.5)", res.Rows)
+	}
+}

@@ -137,8 +137,10 @@ func repeatedID(t *schema.Table) (*schema.Column, int64) {
 // is equal, and a copy re-imported with another spelling ('cu0006' and
 // 'CU0006', a trailing space) or another time stamp stays, and is
 // counted or summed twice with nothing said. Said when the subquery
-// selects the repeated id beside other columns; grouping by the id, or
-// a subquery of the ids alone, keeps one row per record.
+// selects the repeated id beside other columns, unless every repeat is an
+// exact copy of its row (the profile counts those), which distinct drops;
+// grouping by the id, or a subquery of the ids alone, keeps one row per
+// record.
 func distinctKeepsRepeats(snap *schema.Snapshot, sub *planast.Query, seen map[*schema.Table]bool) []string {
 	if !sub.Distinct || len(sub.Select) < 2 || len(sub.GroupBy) > 0 {
 		return nil
@@ -153,6 +155,11 @@ func distinctKeepsRepeats(snap *schema.Snapshot, sub *planast.Query, seen map[*s
 			continue
 		}
 		c, extra := repeatedID(t)
+		if c != nil && t.DuplicateRows >= extra {
+			// every repeat of the id is an exact copy of its row, equal
+			// in whatever columns the subquery selects: distinct drops it
+			continue
+		}
 		if c == nil || !slices.ContainsFunc(sub.Select, func(it planast.SelectItem) bool {
 			r, ok := it.Expr.(*planast.Column)
 			return ok && (r.Table == from.Alias || r.Table == "") && strings.EqualFold(r.Column, c.Name)
