@@ -605,3 +605,23 @@ func keyedRun(t *testing.T, e *Engine, keyCol, key string, left, right [4]string
 	}
 	return res
 }
+
+// The threat: keys written apart two ways at once, in case ('cu-0001 ')
+// and in separators ('cu0002'): the warning named the case fold, which
+// matched the first, and called the others different records; a host
+// that wrote the advised UPPER(TRIM(x)) still lost them. The fold that
+// matches the most, here the separators' (which covers case too), is the
+// one named.
+func TestKeysWrittenApartTwoWaysGetTheFoldThatJoinsThemAll(t *testing.T) {
+	ops := sourcetest.DuckTempDB(t, "CREATE TABLE meters (code VARCHAR, kwh INTEGER)",
+		"INSERT INTO meters VALUES ('cu-0001 ', 10), ('cu0002', 20), ('cu0003', 30)")
+	crm := sourcetest.TempDB(t, "CREATE TABLE customers (id INTEGER PRIMARY KEY, code TEXT, city TEXT)",
+		"INSERT INTO customers VALUES (1, 'CU-0001', 'Utrecht'), (2, 'CU-0002', 'Delft'), (3, 'CU-0003', 'Ede'), (4, 'CU-0004', 'Gouda')")
+	e := opsAndCRM(t, ops, crm)
+	raw := `{"kind": "column", "table": "t", "column": "code"}`
+	combine := `{"select": [{"expr": {"kind": "column", "table": "c", "column": "city"}, "alias": "city"}], "from": [{"table": "c", "alias": "c"}, {"table": "m", "alias": "m"}], "joins": [{"type": "left", "left": "c", "right": "m", "on": [{"left_column": "code", "right_column": "code"}]}], "where": {"kind": "is_null", "expr": {"kind": "column", "table": "m", "column": "kwh"}}}`
+	res := keyedRun(t, e, "code", raw, [4]string{"c", "crm", "customers", "city"}, [4]string{"m", "ops", "meters", "kwh"}, combine)
+	if w := warningWith(res.Warnings, "ignored"); !strings.Contains(w, "separators") || !strings.Contains(w, "3 rows") {
+		t.Errorf("warnings %q: want the separators' fold named, matching all 3 keys written apart", res.Warnings)
+	}
+}

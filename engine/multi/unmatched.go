@@ -387,11 +387,31 @@ func digitsFix(example any) string {
 }
 
 // looseMatches counts the rows of from whose text key matches no key of
-// other as written but one once both are folded alike (keyFolds, the
-// first that matches any), and gives the least such key and the fold: two
+// other as written but one once both are folded alike (keyFolds: of the
+// folds of letters and separators, the one that matches the most, the
+// earlier on a tie, where the first that matched any named 4 keys written
+// 'cu0001' beside 'CU-0001' as different records; the digits fold only
+// when neither matches), and gives the least such key and the fold: two
 // databases that write one key two ways, which a fold of both sides joins.
 func looseMatches(ctx context.Context, db *duckcompute.DB, from, fromCol, other, otherCol string) (int64, string, keyFold) {
+	var best int64
+	var bestEx string
+	var bestFold keyFold
 	for _, kf := range keyFolds {
+		if kf.bare {
+			continue
+		}
+		if n, ex, _ := foldMatches(ctx, db, from, fromCol, other, otherCol, kf); n > best {
+			best, bestEx, bestFold = n, ex, kf
+		}
+	}
+	if best > 0 {
+		return best, bestEx, bestFold
+	}
+	for _, kf := range keyFolds {
+		if !kf.bare {
+			continue
+		}
 		if n, ex, raw := foldMatches(ctx, db, from, fromCol, other, otherCol, kf); n > 0 {
 			if kf.fixFor != nil {
 				if raw != nil && !hasLetter(raw) {

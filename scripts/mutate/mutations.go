@@ -3913,8 +3913,8 @@ var mutations = []mutation{
 	{
 		Name: "cross-db-keys-separators-unseen",
 		File: "engine/multi/unmatched.go",
-		Old:  "\tfor _, kf := range keyFolds {\n",
-		New:  "\tfor _, kf := range keyFolds[:1] {\n",
+		Old:  "\tfor _, kf := range keyFolds {\n\t\tif kf.bare {\n",
+		New:  "\tfor _, kf := range keyFolds[:1] {\n\t\tif kf.bare {\n",
 		Pkgs: []string{"./engine"}, Run: "TestKeysWrittenWithSeparatorsApartAreNamed",
 	},
 	{
@@ -4910,5 +4910,12 @@ var mutations = []mutation{
 		Old:  "if c != nil && t.DuplicateRows >= extra {",
 		New:  "if c != nil && t.DuplicateRows >= extra && false {",
 		Pkgs: []string{"./engine"}, Run: "TestDistinctOverExactCopiesIsNotSaidToKeepThem",
+	},
+	{
+		Name: "key-fold-first-that-matches",
+		File: "engine/multi/unmatched.go",
+		Old:  "if n, ex, _ := foldMatches(ctx, db, from, fromCol, other, otherCol, kf); n > best {",
+		New:  "if n, ex, _ := foldMatches(ctx, db, from, fromCol, other, otherCol, kf); n > best && best == 0 {",
+		Pkgs: []string{"./engine"}, Run: "TestKeysWrittenApartTwoWaysGetTheFoldThatJoinsThemAll",
 	},
 }
