@@ -47,30 +47,43 @@ func (e *Engine) handsOver(err error) (string, bool) {
 	return hostplan.HandsOver(err, e.hostMode, e.opts.HandOver)
 }
 
-// otherOpenWait bounds the wait for another datasource to open so that
-// the question's words can be looked up there too.
+// otherOpenWait bounds the wait for the other datasources to open so
+// that the question's words can be looked up there too (all of them
+// together: opens run concurrently, each started by its Await).
 const otherOpenWait = time.Second
 
 // hostPlan builds the plan-it-yourself result for q on ds.
 func (e *Engine) hostPlan(ctx context.Context, ds *datasource, q, today, reason string, tr *traceRec) *Result {
 	var others, unsearched []string
-	var open []hostplan.Source // asked which of the question's words they hold
 	for _, id := range e.DatasourceIDs() {
 		if id != ds.spec.ID && e.reaches(ctx, id) {
 			others = append(others, id)
-			// one not open yet starts opening and is waited for briefly: a
-			// word it holds would otherwise be called stored nowhere
-			wctx, cancel := context.WithTimeout(ctx, otherOpenWait)
-			o, err := e.sources.Await(wctx, id, otherOpenWait)
-			cancel()
-			if err == nil {
+		}
+	}
+	// asked which of the question's unmatched words they hold: one not
+	// open yet starts opening and is waited for, all of them within
+	// otherOpenWait, since a word it holds would otherwise be called
+	// stored nowhere
+	opened := func() []hostplan.Source {
+		wctx, cancel := context.WithTimeout(ctx, otherOpenWait)
+		defer cancel()
+		for _, id := range others {
+			e.sources.Await(wctx, id, time.Nanosecond) // starts its open, if none has
+		}
+		var open []hostplan.Source
+		for _, id := range others {
+			if o, err := e.sources.Await(wctx, id, otherOpenWait); err == nil {
 				open = append(open, stepSource{e, o})
 			} else {
 				unsearched = append(unsearched, id)
 			}
 		}
+		return open
 	}
-	hp := hostplan.Plan(ctx, stepSource{e, ds}, open, q, today, reason, tr.T.ID, e.opts.ResultTokens)
+	if len(others) == 0 {
+		opened = nil
+	}
+	hp := hostplan.Plan(ctx, stepSource{e, ds}, opened, q, today, reason, tr.T.ID, e.opts.ResultTokens)
 	if len(hp.Unmatched) > 0 && len(unsearched) > 0 {
 		hp.NotSearched = unsearched
 		hp.Next = hostplan.Next(hp)

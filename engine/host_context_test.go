@@ -167,6 +167,7 @@ func TestHostPlanSaysWhenNothingMatched(t *testing.T) {
 		{"How many unpaid invoices does the veterinary practice have in March?", false, ""},
 		// a period and a measure a plan computes from amounts
 		{"What revenue did each clinic invoice in the first half of the year?", false, ""},
+		{"How much money did each clinic actually invoice?", false, ""},
 	} {
 		res, err := e.Ask(context.Background(), AskRequest{Question: c.q})
 		if err != nil || res.HostPlan == nil {
@@ -249,5 +250,27 @@ func TestHostPlanNamesWordsAnotherDatasourceHolds(t *testing.T) {
 	// a word no datasource holds is still said to be unmatched
 	if !slices.Contains(hp.Unmatched, "refunded") {
 		t.Errorf("unmatched %v: want refunded, which neither holds", hp.Unmatched)
+	}
+}
+
+// The other datasources are opened to be asked only when the question
+// has words the chosen one holds nothing of: otherwise every ask would
+// wait for them to open, up to a second.
+func TestHostPlanOpensOtherDatasourcesOnlyForUnmatchedWords(t *testing.T) {
+	billing := sourcetest.TempDB(t, "CREATE TABLE payments (id INTEGER PRIMARY KEY, amount REAL, status TEXT)",
+		"INSERT INTO payments VALUES (1, 20.5, 'BOUNCED'), (2, 31, 'CLEARED')")
+	ops := sourcetest.TempDB(t, "CREATE TABLE premises (id INTEGER PRIMARY KEY, town TEXT)", "INSERT INTO premises VALUES (1, 'Marshby')")
+	e, err := New(Options{Open: openAdapter, Today: func() string { return "2026-01-15" }, Datasources: []DatasourceSpec{
+		{ID: "billing", Engine: "sqlite", Path: billing}, {ID: "ops", Engine: "sqlite", Path: ops}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer e.Close()
+	res, err := e.Ask(context.Background(), AskRequest{Question: "What is the amount of bounced payments?", Datasource: "billing"})
+	if err != nil || res.HostPlan == nil || len(res.HostPlan.Unmatched) > 0 {
+		t.Fatalf("ask: %v %+v", err, res)
+	}
+	if _, open := e.sources.Ready("ops"); open {
+		t.Error("ops was opened for a question billing matches whole")
 	}
 }

@@ -17,7 +17,8 @@ import (
 // computedWords are words of questions that a plan computes rather than
 // reads: aggregates, rankings, periods, months and days, comparisons and
 // measures summed from amounts ("the top 5 by average", "monthly trend",
-// "in March", "the first half", "revenue", "what they owe"). No schema names
+// "in March", "the first half", "revenue", "what they owe"), and the
+// adverbs of speech ("actually", "roughly"). No schema names
 // them, and their absence says nothing of whether the data answers.
 var computedWords = func() map[string]bool {
 	m := map[string]bool{}
@@ -26,7 +27,8 @@ var computedWords = func() map[string]bool {
 		first last latest earliest recent current previous next ago since until
 		year years yearly annual annually month months monthly quarter quarters quarterly week weeks weekly
 		day days daily today yesterday hour hours time times period periods date dates half halves
-		revenue income earnings spend spending spent owe owed owing usage consumption
+		revenue income earnings spend spending spent owe owed owing usage consumption money cash
+		actually really exactly roughly approximately about around just still ever
 		trend trends growth change changes rate rates ratio share percent percentage proportion
 		distribution breakdown compare compared comparison overall rank ranked ranking order ordered
 		more less fewer higher lower between during across among within now currently

@@ -192,11 +192,12 @@ type Source interface {
 	Matches(ctx context.Context, q string) (relevant bool, unmatched []string)
 }
 
-// Plan builds the plan-it-yourself result for q on ds; others are the
-// other datasources the caller reaches that are open now (asked which of
-// q's unmatched words they hold); resultTokens is the result budget the
-// whole result fits (see fit).
-func Plan(ctx context.Context, ds Source, others []Source, q, today, reason, traceID string, resultTokens int) *HostPlan {
+// Plan builds the plan-it-yourself result for q on ds; others gives the
+// other datasources the caller reaches, asked which of q's unmatched words
+// they hold (called only when some are, since it may wait for them to
+// open; nil for none); resultTokens is the result budget the whole result
+// fits (see fit).
+func Plan(ctx context.Context, ds Source, others func() []Source, q, today, reason, traceID string, resultTokens int) *HostPlan {
 	r := retrieve(ctx, ds, q, today)
 	relevant, unmatched := ds.Matches(ctx, q)
 	if !relevant {
@@ -218,17 +219,30 @@ func Plan(ctx context.Context, ds Source, others []Source, q, today, reason, tra
 // heldElsewhere splits unmatched, the words of q one datasource holds
 // nothing of, into those no other holds either and those others hold,
 // with the ids of the ones that do.
-func heldElsewhere(ctx context.Context, q string, unmatched []string, others []Source) ([]string, []Held) {
-	if len(unmatched) == 0 || len(others) == 0 {
+func heldElsewhere(ctx context.Context, q string, unmatched []string, others func() []Source) ([]string, []Held) {
+	if len(unmatched) == 0 || others == nil {
+		return unmatched, nil
+	}
+	type match struct {
+		id        string
+		unmatched []string
+	}
+	var matched []match // each other datasource searched once
+	for _, o := range others() {
+		if relevant, un := o.Matches(ctx, q); relevant {
+			matched = append(matched, match{o.ID(), un})
+		}
+	}
+	if len(matched) == 0 {
 		return unmatched, nil
 	}
 	var held []Held
 	var rest []string
 	for _, w := range unmatched {
 		h := Held{Word: w}
-		for _, o := range others {
-			if relevant, un := o.Matches(ctx, q); relevant && !slices.Contains(un, w) {
-				h.Datasources = append(h.Datasources, o.ID())
+		for _, m := range matched {
+			if !slices.Contains(m.unmatched, w) {
+				h.Datasources = append(h.Datasources, m.id)
 			}
 		}
 		if len(h.Datasources) > 0 {

@@ -4816,7 +4816,7 @@ var mutations = []mutation{
 	{
 		Name: "held-elsewhere-not-asked",
 		File: "engine/hostplan/hostplan.go",
-		Old:  "\tif len(unmatched) == 0 || len(others) == 0 {\n\t\treturn unmatched, nil",
+		Old:  "\tif len(unmatched) == 0 || others == nil {\n\t\treturn unmatched, nil",
 		New:  "\tif true {\n\t\treturn unmatched, nil",
 		Pkgs: []string{"./engine"}, Run: "TestHostPlanNamesWordsAnotherDatasourceHolds",
 	},
@@ -4872,8 +4872,8 @@ var mutations = []mutation{
 	{
 		Name: "other-datasource-not-awaited",
 		File: "engine/host.go",
-		Old:  "o, err := e.sources.Await(wctx, id, otherOpenWait)",
-		New:  "o, err := e.sources.Await(wctx, id, time.Nanosecond)",
+		Old:  "if o, err := e.sources.Await(wctx, id, otherOpenWait); err == nil {",
+		New:  "if o, err := e.sources.Await(wctx, id, time.Nanosecond); err == nil {",
 		Pkgs: []string{"./engine"}, Run: "TestHostPlanNamesWordsAnotherDatasourceHolds",
 	},
 	{
@@ -4917,5 +4917,12 @@ var mutations = []mutation{
 		Old:  "if n, ex, _ := foldMatches(ctx, db, from, fromCol, other, otherCol, kf); n > best {",
 		New:  "if n, ex, _ := foldMatches(ctx, db, from, fromCol, other, otherCol, kf); n > best && best == 0 {",
 		Pkgs: []string{"./engine"}, Run: "TestKeysWrittenApartTwoWaysGetTheFoldThatJoinsThemAll",
+	},
+	{
+		Name: "others-opened-for-every-question",
+		File: "engine/hostplan/hostplan.go",
+		Old:  "\tif len(unmatched) == 0 || others == nil {\n\t\treturn unmatched, nil",
+		New:  "\tif others == nil {\n\t\treturn unmatched, nil",
+		Pkgs: []string{"./engine"}, Run: "TestHostPlanOpensOtherDatasourcesOnlyForUnmatchedWords",
 	},
 }
