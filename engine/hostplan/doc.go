@@ -29,5 +29,8 @@
 // "How many tracks does each album by AC/DC have, and why were they
 // banned?", hp.Unmatched is ["banned"] (nothing Chinook holds says it,
 // Source.Matches) and hp.Next names it first: the data may not answer
-// what turns on it.
+// what turns on it. Given the other datasources (others, opened only when
+// a word is unmatched), a word one of them holds moves to
+// hp.HeldElsewhere with its id ("town" asked of billing: [{town [ops]}])
+// and hp.Next leads with it and the way to combine the two.
 package hostplan

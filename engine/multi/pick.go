@@ -93,7 +93,7 @@ type Candidate struct {
 // holds) and keeps the best MaxCandidates, each with its score. A word of
 // a table's name or of the description counts more than one of a column's
 // name or a value: "how many singers?" is about the datasource with a
-// singer table, not the one with a column named total_singers_seen.
+// singer table, not the one with a column named Total_spent.
 func Shortlist(question string, cands []Candidate) []Candidate {
 	docs := map[string][]Field{}
 	byID := map[string]Candidate{}
