@@ -8,6 +8,7 @@ import (
 	"io"
 	"log"
 	"log/slog"
+	"strings"
 
 	"github.com/mark3labs/mcp-go/server"
 
@@ -130,10 +131,20 @@ func ServeStdioLimited(ctx context.Context, s *server.MCPServer, in io.Reader, o
 	return std.Listen(listen, newLineReader(ctx, in, maxLine, d, w), w)
 }
 
+// slogWriter is mcp-go's stdio error log as slog records: one a line, its
+// text under "detail" (a second "msg" key made the line ambiguous) without
+// its newline.
 type slogWriter struct{ l *slog.Logger }
 
 func (w slogWriter) Write(p []byte) (int, error) {
-	w.l.Error("mcp stdio", "msg", string(p))
+	detail := strings.TrimRight(string(p), "\n")
+	level := slog.LevelError
+	if strings.Contains(detail, "processing synchronously") {
+		// a burst filled mcp-go's worker queue and it ran the call on
+		// its read loop: every call is still answered, nothing failed
+		level = slog.LevelDebug
+	}
+	w.l.Log(context.Background(), level, "mcp stdio", "detail", detail)
 	return len(p), nil
 }
 

@@ -4925,4 +4925,11 @@ var mutations = []mutation{
 		New:  "\tif others == nil {\n\t\treturn unmatched, nil",
 		Pkgs: []string{"./engine"}, Run: "TestHostPlanOpensOtherDatasourcesOnlyForUnmatchedWords",
 	},
+	{
+		Name: "stdio-queue-full-logged-as-error",
+		File: "mcp/server.go",
+		Old:  "\t\tlevel = slog.LevelDebug\n",
+		New:  "\t\tlevel = slog.LevelError\n",
+		Pkgs: []string{"./mcp"}, Run: "TestStdioLogSaysErrorsOnlyOfErrors",
+	},
 }
