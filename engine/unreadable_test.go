@@ -2,6 +2,7 @@ package engine
 
 import (
 	"context"
+	"fmt"
 	"strings"
 	"testing"
 
@@ -95,5 +96,34 @@ func TestTableCreatedUnreadableWhileRunningIsNamed(t *testing.T) {
 	sourcetest.PGExec(t, f.Super, "CREATE TABLE board (a text)", "REVOKE SELECT ON board FROM "+f.Role)
 	if _, err := e.RunPlan(context.Background(), "air", plan); err == nil || !strings.Contains(err.Error(), `table "public.board" exists, but the database role`) {
 		t.Errorf("after it was created unreadable: %v, want it named with the GRANT it needs", err)
+	}
+}
+
+// The threat: a range (or a time) column the result shows as text was
+// compared with a string that the engine reads as the same value
+// ('[2024-01-01,2024-01-31]' is the stored '[2024-01-01,2024-02-01)'):
+// the row came back, and a warning said no stored value is that string
+// and = with it is true for no row, contradicting the answer beside it.
+// Only columns stored as text are judged by their texts.
+func TestValuesComparedByValueAreNotJudgedByTheirText(t *testing.T) {
+	f := sourcetest.NewPGFixture(t, "CREATE TABLE stays (id integer, nights daterange, guest text)",
+		"INSERT INTO stays VALUES (1, '[2024-01-01,2024-01-31]', 'Ann'), (2, '[2024-03-01,2024-03-05)', 'Bo')")
+	e := specEngine(t, DatasourceSpec{ID: "air", Engine: "postgres", DSN: f.ReadOnly, RowLimit: 1000})
+	res, err := e.RunPlan(context.Background(), "air", []byte(`{"select":[{"expr":{"kind":"column","table":"s","column":"guest"}}],"from":[{"table":"stays","alias":"s"}],
+		"where":{"kind":"binary","op":"=","left":{"kind":"column","table":"s","column":"nights"},"right":{"kind":"literal","value":"[2024-01-01,2024-01-31]"}}}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if fmt.Sprint(res.Rows) != "[[Ann]]" || warningWith(res.Warnings, "true for no row") != "" {
+		t.Errorf("rows %v warnings %q: want Ann and no claim that nothing matches", res.Rows, res.Warnings)
+	}
+	// a text column is still judged by its texts
+	res, err = e.RunPlan(context.Background(), "air", []byte(`{"select":[{"expr":{"kind":"column","table":"s","column":"id"}}],"from":[{"table":"stays","alias":"s"}],
+		"where":{"kind":"binary","op":"=","left":{"kind":"column","table":"s","column":"guest"},"right":{"kind":"literal","value":"Anne"}}}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if w := warningWith(res.Warnings, "true for no row"); !strings.Contains(w, `"Ann"`) {
+		t.Errorf("a typo of a text value: warnings %q, want the nearest stored value named", res.Warnings)
 	}
 }

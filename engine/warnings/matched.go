@@ -186,10 +186,21 @@ func textFilter(snap *schema.Snapshot, q *planast.Query, x, pattern planast.Expr
 		return nil, nil, nil
 	}
 	t, c = emptyrange.TableOfColumn(snap, q, ref)
-	if c == nil || c.Type != planast.TypeText && c.Type != planast.TypeUnknown {
+	if c == nil || c.Type != planast.TypeText && c.Type != planast.TypeUnknown || !storedAsText(c.DeclaredType) {
 		return nil, nil, nil
 	}
 	return t, c, lit
+}
+
+// storedAsText reports whether a column of the declared type compares
+// with a string as text: a character type, or none (SQLite). A time, a
+// range, an address or an enum the result shows as text compares by
+// value ('[2024-01-01,2024-01-31]' is the stored '[2024-01-01,2024-02-01)';
+// an enum refuses a label it lacks), so its profiled texts say nothing of
+// which literals match.
+func storedAsText(declared string) bool {
+	d := strings.ToLower(declared)
+	return d == "" || strings.Contains(d, "char") || strings.Contains(d, "text") || strings.Contains(d, "clob") || strings.Contains(d, "string")
 }
 
 // someQuoted quotes the first few of vals, saying how many more there are.

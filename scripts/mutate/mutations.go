@@ -4932,4 +4932,11 @@ var mutations = []mutation{
 		New:  "\t\tlevel = slog.LevelError\n",
 		Pkgs: []string{"./mcp"}, Run: "TestStdioLogSaysErrorsOnlyOfErrors",
 	},
+	{
+		Name: "range-judged-by-its-text",
+		File: "engine/warnings/matched.go",
+		Old:  "c.Type != planast.TypeText && c.Type != planast.TypeUnknown || !storedAsText(c.DeclaredType) {",
+		New:  "c.Type != planast.TypeText && c.Type != planast.TypeUnknown {",
+		Pkgs: []string{"./engine"}, Run: "TestValuesComparedByValueAreNotJudgedByTheirText",
+	},
 }
