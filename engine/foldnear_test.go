@@ -1,9 +1,12 @@
 package engine
 
 import (
+	"context"
 	"fmt"
 	"strings"
 	"testing"
+
+	"github.com/nl2sql/nl2sql/internal/source/sourcetest"
 )
 
 // The threat: a plan that follows the spelling warning's advice and
@@ -202,5 +205,24 @@ func TestHalfCleanedComparisonIsNamed(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// The threat: a like pattern typed or pasted in Unicode's decomposed form
+// ('Cafe' and a combining accent) against names stored composed ('Café
+// Noir'): 0 rows on every engine and nothing said, where = with the same
+// literal is told it differs only in accents. The pattern is named with
+// its composed form.
+func TestDecomposedLikePatternIsNamed(t *testing.T) {
+	db := sourcetest.TempDB(t, "CREATE TABLE shops (id INTEGER PRIMARY KEY, name TEXT)",
+		"INSERT INTO shops VALUES (1, 'Café Noir'), (2, 'Bakery')")
+	e := specEngine(t, DatasourceSpec{ID: "air", Engine: "sqlite", Path: db, RowLimit: 1000})
+	res, err := e.RunPlan(context.Background(), "air", []byte(`{"select":[{"expr":{"kind":"func","name":"COUNT","args":[]},"alias":"n"}],"from":[{"table":"shops","alias":"s"}],
+		"where":{"kind":"like","expr":{"kind":"column","table":"s","column":"name"},"pattern":{"kind":"literal","value":"Cafe\u0301%"}}}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if w := warningWith(res.Warnings, "combining marks"); !strings.Contains(w, `"Café%"`) {
+		t.Errorf("rows %v warnings %q: want the decomposed pattern named with its composed form", res.Rows, res.Warnings)
 	}
 }

@@ -32,7 +32,8 @@
 // counting rows, a count or an amount named in one currency is no mix),
 // a decimal comma removed by a cast's REPLACE (CastProbes), a division by a column that holds 0
 // (zeroDivisors), a case-sensitive LIKE that misses stored spellings for
-// their case alone (likeCaseMisses), an AVG whose values have more digits
+// their case alone (likeCaseMisses), a LIKE pattern written with combining
+// marks that composed text never matches (decomposedPatterns), an AVG whose values have more digits
 // than a double carries (inexactAverages), a POSITION searching a literal
 // (reversedPositions), an aggregate over a table whose own id repeats
 // in a few rows (repeatedKeys; or over a subquery with "distinct" that

@@ -69,6 +69,7 @@ func unread(snap *schema.Snapshot, dialect string, plan *planast.Query, stored f
 	out = append(out, foldNearMisses(snap, plan, stored)...)
 	out = append(out, nearGroups(snap, plan, stored)...)
 	out = append(out, likeCaseMisses(snap, plan, stored, empty)...)
+	out = append(out, decomposedPatterns(plan)...)
 	out = append(out, splitGroups(snap, plan, stored)...)
 	out = append(out, textDateFilters(snap, plan)...)
 	out = append(out, offsetDays(snap, plan)...)

@@ -4939,4 +4939,11 @@ var mutations = []mutation{
 		New:  "c.Type != planast.TypeText && c.Type != planast.TypeUnknown {",
 		Pkgs: []string{"./engine"}, Run: "TestValuesComparedByValueAreNotJudgedByTheirText",
 	},
+	{
+		Name: "decomposed-like-pattern-unsaid",
+		File: "engine/warnings/warnings.go",
+		Old:  "\tout = append(out, decomposedPatterns(plan)...)\n",
+		New:  "",
+		Pkgs: []string{"./engine"}, Run: "TestDecomposedLikePatternIsNamed",
+	},
 }
