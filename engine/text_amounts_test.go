@@ -460,3 +460,34 @@ func TestDistinctOverExactCopiesIsNotSaidToKeepThem(t *testing.T) {
 		t.Errorf("total %v, want [[840]] (40 orders of i+0.5)", res.Rows)
 	}
 }
+
+// The threat (host trial 33): "customers without an email address" as
+// email IS NULL OR email NOT LIKE '%@%.%' counts the blanks and the 'n/a'
+// words already, through the NOT LIKE; the warning said IS NULL leaves
+// them out, and a host that added the advised test doubted a right count.
+// A NOT LIKE of a pattern that needs a character no blank holds counts as
+// testing them; a NOT LIKE of the blank pattern itself does not.
+func TestNotLikeOfAnAddressCountsAsTestingBlanks(t *testing.T) {
+	db := sourcetest.TempDB(t, "CREATE TABLE customers (id INTEGER PRIMARY KEY, email TEXT)",
+		"INSERT INTO customers VALUES (1, 'a@b.co'), (2, 'n/a'), (3, ''), (4, NULL), (5, 'c@d.org'), (6, '-')")
+	e := specEngine(t, DatasourceSpec{ID: "m", Engine: "sqlite", Path: db, RowLimit: 1000})
+	email := `{"kind":"column","table":"c","column":"email"}`
+	plan := func(pattern string) []byte {
+		return []byte(`{"select":[{"expr":{"kind":"func","name":"COUNT","args":[]},"alias":"n"}],"from":[{"table":"customers","alias":"c"}],
+			"where":{"kind":"binary","op":"or","left":{"kind":"is_null","expr":` + email + `},"right":{"kind":"like","negated":true,"expr":` + email + `,"pattern":{"kind":"literal","value":"` + pattern + `"}}}}`)
+	}
+	res, err := e.RunPlan(context.Background(), "m", plan("%@%.%"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if w := warningWith(res.Warnings, "IS NULL leaves out"); w != "" || fmt.Sprint(res.Rows) != "[[4]]" {
+		t.Errorf("rows %v warning %q: want 4 and no word of blanks left out", res.Rows, w)
+	}
+	res, err = e.RunPlan(context.Background(), "m", plan("%"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if w := warningWith(res.Warnings, "IS NULL leaves out"); w == "" {
+		t.Errorf("NOT LIKE '%%' keeps no blank: warnings %q, want the blanks named", res.Warnings)
+	}
+}

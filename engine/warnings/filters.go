@@ -487,6 +487,15 @@ func blankTested(q *planast.Query, ref *planast.Column) bool {
 				if refersTo(b.Expr, ref) && (b.Negated || slices.ContainsFunc(b.List, missing)) {
 					found = true
 				}
+			case *planast.Like:
+				// and a NOT LIKE of a pattern that needs a character (an
+				// email NOT LIKE '%@%.%'): no blank and no word for no
+				// value holds its '@'
+				lit, ok := b.Pattern.(*planast.Literal)
+				if b.Negated && refersTo(b.Expr, ref) && ok && lit.Type == planast.TString &&
+					strings.Trim(lit.Text, "%_ ") != "" && !noValueWord(strings.Trim(lit.Text, "%_")) {
+					found = true
+				}
 			}
 			return !found
 		})
