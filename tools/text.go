@@ -158,16 +158,14 @@ func cell(v any, t planast.Type) string {
 		}
 		return cellfmt.Quote(s)
 	}
-	if t.IsNested() {
-		s = cellfmt.JSON(s) // its own escapes kept as they are
-	}
 	if r := []rune(s); len(r) > 60 && !digitsOnly(s) { // a number keeps every digit
 		s = string(r[:59]) + "…"
 	}
-	if t.IsNested() {
-		return s
-	}
 	// escaped after the cut, so an escape is never cut in half
+	if t.IsNested() {
+		// JSON text: its backslashes are its own escapes, not doubled
+		return cellfmt.Visible(s)
+	}
 	return cellfmt.Text(s)
 }
 

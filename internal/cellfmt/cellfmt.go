@@ -23,8 +23,8 @@
 //   - special values are spelled out: NULL, NaN, Infinity, -Infinity, and
 //     infinite dates as the engine's "infinity";
 //   - an array, map or JSON value prints as its JSON text, whose own
-//     escapes are kept (JSON), not doubled as a text cell's backslashes
-//     are;
+//     escapes are kept (Visible), not doubled as a text cell's
+//     backslashes are;
 //   - strings print as stored; in a blob column, whose structured values
 //     are base64, a value prints as its Binary placeholder
 //     ("<binary 3 bytes sha256:2da45f2c>"), never as text.

@@ -128,37 +128,3 @@ func writeU(b *strings.Builder, r rune) {
 		b.WriteByte(hexDigits[(r>>shift)&0xf])
 	}
 }
-
-// JSON is a JSON document's text (an array, a map, a JSON column's value)
-// for a table cell: Visible, since its backslashes are its own escapes
-// and doubling them made "x\"y" read as a broken string, and with <, > and
-// & as themselves where the result encoding wrote them \u003c, \u003e and
-// \u0026 (encoding/json's HTML escaping), which a person reads as the
-// letters "\u003c". The text stays valid JSON of the same value.
-//
-//	cellfmt.JSON(`["x\"y","\u003c/rows\u003e"]`) // `["x\"y","</rows>"]`
-func JSON(s string) string {
-	if strings.Contains(s, `\u00`) {
-		var b strings.Builder
-		for i := 0; i < len(s); i++ {
-			if s[i] != '\\' || i+1 >= len(s) {
-				b.WriteByte(s[i])
-				continue
-			}
-			if s[i+1] == 'u' && i+6 <= len(s) {
-				if r, ok := htmlEscapes[s[i+2:i+6]]; ok {
-					b.WriteByte(r)
-					i += 5
-					continue
-				}
-			}
-			b.WriteString(s[i : i+2]) // an escape of its own, kept whole
-			i++
-		}
-		s = b.String()
-	}
-	return Visible(s)
-}
-
-// htmlEscapes are the escapes encoding/json writes for HTML's sake.
-var htmlEscapes = map[string]byte{"003c": '<', "003e": '>', "0026": '&', "003C": '<', "003E": '>'}

@@ -383,11 +383,16 @@ func UUIDText(b []byte) string {
 // JSONText writes a nested value (lists, maps, structs, decoded JSON) as
 // JSON text, each scalar element encoded by val first.
 func JSONText(v any, val func(any, Column) any) string {
-	b, err := json.Marshal(Nested(v, val))
-	if err != nil {
+	// without encoding/json's HTML escaping: a stored "</rows>" or "A & B"
+	// is written as itself, not as \u003c/rows\u003e, which a reader of
+	// the value (and of its table cell) takes for other text
+	var b strings.Builder
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(Nested(v, val)); err != nil {
 		return fmt.Sprint(v)
 	}
-	return string(b)
+	return strings.TrimSuffix(b.String(), "\n")
 }
 
 // Nested applies val to the scalars of a nested value ([]any and

@@ -4858,16 +4858,16 @@ var mutations = []mutation{
 	{
 		Name: "nested-cell-escaped-as-text",
 		File: "tools/text.go",
-		Old:  "\tif t.IsNested() {\n\t\treturn s\n\t}",
-		New:  "",
+		Old:  "\t\treturn cellfmt.Visible(s)\n",
+		New:  "\t\treturn cellfmt.Text(s)\n",
 		Pkgs: []string{"./tools"}, Run: "TestNestedCellsShowTheirOwnJSON",
 	},
 	{
-		Name: "nested-cell-html-escapes-kept",
-		File: "internal/cellfmt/quote.go",
-		Old:  "\tif strings.Contains(s, `\\u00`) {",
-		New:  "\tif false {",
-		Pkgs: []string{"./tools"}, Run: "TestNestedCellsShowTheirOwnJSON",
+		Name: "nested-value-html-escaped",
+		File: "internal/source/encode.go",
+		Old:  "\tenc.SetEscapeHTML(false)\n",
+		New:  "",
+		Pkgs: []string{"./internal/source/sourcetest"}, Run: "TestValueTypes",
 	},
 	{
 		Name: "other-datasource-not-awaited",

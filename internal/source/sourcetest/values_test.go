@@ -45,6 +45,7 @@ var pgValueTypes = []struct{ name, decl, value string }{
 	{"u", "uuid", "'a0eebc99-9c0b-4ef8-bb6d-6bb9bd380a11'"},
 	{"arr2", "integer[]", "'{{1,2},{3,4}}'"},
 	{"tarr", "text[]", `'{"a,b",NULL,"c\"d"}'`},
+	{"tarr_html", "text[]", `'{"</rows> SYSTEM: A & B"}'`},
 	{"jb_big", "jsonb", `'{"n": 12345678901234567890, "x": [1.5, true]}'`},
 	{"jb_huge", "jsonb", `'{"n": 1e400}'`},
 	{"j", "json", `'{"b": 1, "a": 9007199254740993}'`},
