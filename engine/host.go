@@ -54,7 +54,7 @@ const otherOpenWait = time.Second
 
 // hostPlan builds the plan-it-yourself result for q on ds.
 func (e *Engine) hostPlan(ctx context.Context, ds *datasource, q, today, reason string, tr *traceRec) *Result {
-	var others, unsearched []string
+	var others []string
 	for _, id := range e.DatasourceIDs() {
 		if id != ds.spec.ID && e.reaches(ctx, id) {
 			others = append(others, id)
@@ -64,13 +64,12 @@ func (e *Engine) hostPlan(ctx context.Context, ds *datasource, q, today, reason 
 	// open yet starts opening and is waited for, all of them within
 	// otherOpenWait, since a word it holds would otherwise be called
 	// stored nowhere
-	opened := func() []hostplan.Source {
+	opened := func() (open []hostplan.Source, unsearched []string) {
 		wctx, cancel := context.WithTimeout(ctx, otherOpenWait)
 		defer cancel()
 		for _, id := range others {
 			e.sources.Await(wctx, id, time.Nanosecond) // starts its open, if none has
 		}
-		var open []hostplan.Source
 		for _, id := range others {
 			if o, err := e.sources.Await(wctx, id, otherOpenWait); err == nil {
 				open = append(open, stepSource{e, o})
@@ -78,16 +77,12 @@ func (e *Engine) hostPlan(ctx context.Context, ds *datasource, q, today, reason 
 				unsearched = append(unsearched, id)
 			}
 		}
-		return open
+		return open, unsearched
 	}
 	if len(others) == 0 {
 		opened = nil
 	}
 	hp := hostplan.Plan(ctx, stepSource{e, ds}, opened, q, today, reason, tr.T.ID, e.opts.ResultTokens)
-	if len(hp.Unmatched) > 0 && len(unsearched) > 0 {
-		hp.NotSearched = unsearched
-		hp.Next = hostplan.Next(hp)
-	}
 	if len(others) > 0 {
 		// the question was matched to one datasource; its answer may need
 		// rows of another, which the host can only reach this way

@@ -194,19 +194,20 @@ type Source interface {
 
 // Plan builds the plan-it-yourself result for q on ds; others gives the
 // other datasources the caller reaches, asked which of q's unmatched words
-// they hold (called only when some are, since it may wait for them to
+// they hold, and the ids of those that could not be asked (still opening;
+// called only when some word is unmatched, since it may wait for them to
 // open; nil for none); resultTokens is the result budget the whole result
 // fits (see fit).
-func Plan(ctx context.Context, ds Source, others func() []Source, q, today, reason, traceID string, resultTokens int) *HostPlan {
+func Plan(ctx context.Context, ds Source, others func() ([]Source, []string), q, today, reason, traceID string, resultTokens int) *HostPlan {
 	r := retrieve(ctx, ds, q, today)
 	relevant, unmatched := ds.Matches(ctx, q)
 	if !relevant {
 		unmatched = nil
 	}
-	unmatched, held := heldElsewhere(ctx, q, unmatched, others)
+	unmatched, held, unsearched := heldElsewhere(ctx, q, unmatched, others)
 	return fit(resultTokens, 1, func(tokens int) *HostPlan {
 		hp := &HostPlan{
-			Kind: KindPlanItYourself, Question: q, Reason: reason, Today: today, HostContext: r.context(tokens), NoMatch: !relevant, Unmatched: unmatched, HeldElsewhere: held,
+			Kind: KindPlanItYourself, Question: q, Reason: reason, Today: today, HostContext: r.context(tokens), NoMatch: !relevant, Unmatched: unmatched, HeldElsewhere: held, NotSearched: unsearched,
 			PlanGuide: ToolCall{Tool: "get_plan_schema", Arguments: map[string]any{"form": "guide"}},
 			RunPlan:   ToolCall{Tool: "run_plan", Arguments: map[string]any{"datasource": ds.ID()}, Missing: []string{"plan"}},
 			TraceID:   traceID,
@@ -218,26 +219,23 @@ func Plan(ctx context.Context, ds Source, others func() []Source, q, today, reas
 
 // heldElsewhere splits unmatched, the words of q one datasource holds
 // nothing of, into those no other holds either and those others hold,
-// with the ids of the ones that do.
-func heldElsewhere(ctx context.Context, q string, unmatched []string, others func() []Source) ([]string, []Held) {
+// with the ids of the ones that do; unsearched are the others that could
+// not be asked (said only beside words still unmatched).
+func heldElsewhere(ctx context.Context, q string, unmatched []string, others func() ([]Source, []string)) (rest []string, held []Held, unsearched []string) {
 	if len(unmatched) == 0 || others == nil {
-		return unmatched, nil
+		return unmatched, nil, nil
 	}
 	type match struct {
 		id        string
 		unmatched []string
 	}
 	var matched []match // each other datasource searched once
-	for _, o := range others() {
+	open, unsearched := others()
+	for _, o := range open {
 		if relevant, un := o.Matches(ctx, q); relevant {
 			matched = append(matched, match{o.ID(), un})
 		}
 	}
-	if len(matched) == 0 {
-		return unmatched, nil
-	}
-	var held []Held
-	var rest []string
 	for _, w := range unmatched {
 		h := Held{Word: w}
 		for _, m := range matched {
@@ -251,7 +249,10 @@ func heldElsewhere(ctx context.Context, q string, unmatched []string, others fun
 			rest = append(rest, w)
 		}
 	}
-	return rest, held
+	if len(rest) == 0 {
+		unsearched = nil
+	}
+	return rest, held, unsearched
 }
 
 // Candidates is the plan-it-yourself result when several datasources may
@@ -471,10 +472,6 @@ const maxOmittedColumnTables = 4
 
 // maxHostCutTables bounds the cut tables a context names.
 const maxHostCutTables = 20
-
-// Next is the one line that says what to do next (HostPlan.Next), for a
-// result changed after it was built.
-func Next(hp *HostPlan) string { return hostNext(hp) }
 
 // hostNext is the one line that says what to do next.
 func hostNext(hp *HostPlan) string {
