@@ -168,6 +168,8 @@ func TestHostPlanSaysWhenNothingMatched(t *testing.T) {
 		// a period and a measure a plan computes from amounts
 		{"What revenue did each clinic invoice in the first half of the year?", false, ""},
 		{"How much money did each clinic actually invoice?", false, ""},
+		// how the answer is written
+		{"Which clinics invoiced, as one comma separated list sorted alphabetically, amounts in pounds?", false, ""},
 	} {
 		res, err := e.Ask(context.Background(), AskRequest{Question: c.q})
 		if err != nil || res.HostPlan == nil {

@@ -17,8 +17,9 @@ import (
 // computedWords are words of questions that a plan computes rather than
 // reads: aggregates, rankings, periods, months and days, comparisons and
 // measures summed from amounts ("the top 5 by average", "monthly trend",
-// "in March", "the first half", "revenue", "what they owe"), and the
-// adverbs of speech ("actually", "roughly"). No schema names
+// "in March", "the first half", "revenue", "what they owe"), the adverbs
+// of speech ("actually", "roughly"), and how the answer is to be written
+// ("comma-separated", "padded", "in pounds"). No schema names
 // them, and their absence says nothing of whether the data answers.
 var computedWords = func() map[string]bool {
 	m := map[string]bool{}
@@ -29,6 +30,9 @@ var computedWords = func() map[string]bool {
 		day days daily today yesterday hour hours time times period periods date dates half halves
 		revenue income earnings spend spending spent owe owed owing usage consumption money cash
 		actually really exactly roughly approximately about around just still ever
+		list listed comma commas separated alphabetical alphabetically sorted padded rounded formatted
+		pound pounds euro euros dollar dollars cent cents pence
+		one two three four five six seven eight nine ten dozen hundred hundreds thousand thousands million millions
 		trend trends growth change changes rate rates ratio share percent percentage proportion
 		distribution breakdown compare compared comparison overall rank ranked ranking order ordered
 		more less fewer higher lower between during across among within now currently

@@ -286,7 +286,10 @@ func TestTableNotFoundListsVisibleTables(t *testing.T) {
 // plan function still gets the nearest one.
 func TestSQLFunctionsGetAdviceNotTheNearestName(t *testing.T) {
 	cases := []struct{ name, want, not string }{
-		{"LPAD", "no such text function", "LEAD"},
+		{"LPAD", "RIGHT(CONCAT('00000000', x), n)", "LEAD"},
+		{"REGEXP_REPLACE", "no such text function", "did you mean"},
+		// ROUND alone does not round up: 109.12 is 109 either way
+		{"CEIL", "ROUND(x) + 1", ""},
 		{"len", "write LENGTH(x)", "LEAD"},
 		{"IFNULL", "COALESCE", ""},
 		{"string_agg", "no list aggregate", "did you mean"},

@@ -4953,4 +4953,18 @@ var mutations = []mutation{
 		New:  "\t\t\t\tif false && b.Negated && refersTo(b.Expr, ref) && ok && lit.Type == planast.TString &&",
 		Pkgs: []string{"./engine"}, Run: "TestNotLikeOfAnAddressCountsAsTestingBlanks",
 	},
+	{
+		Name: "ceil-advice-rounds-to-nearest",
+		File: "planast/sqlfuncs.go",
+		Old:  "`write a \"case\": ROUND(x) when ROUND(x) >= x, else ROUND(x) + 1`",
+		New:  "`write ROUND(x[, digits])`",
+		Pkgs: []string{"./planast"}, Run: "TestSQLFunctionsGetAdviceNotTheNearestName",
+	},
+	{
+		Name: "format-words-unmatched",
+		File: "index/unmatched.go",
+		Old:  "\t\tlist listed comma commas separated alphabetical alphabetically sorted padded rounded formatted\n",
+		New:  "",
+		Pkgs: []string{"./engine"}, Run: "TestHostPlanSaysWhenNothingMatched",
+	},
 }
