@@ -2,6 +2,10 @@ package events
 
 import (
 	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
 	"reflect"
 	"regexp"
 	"slices"
@@ -155,5 +159,43 @@ func TestOTelNames(t *testing.T) {
 	slices.Sort(tools)
 	if strings.Join(tools, ",") != "ask,explain_plan,run_plan,run_verified_query" {
 		t.Errorf("tool names %q", tools)
+	}
+}
+
+// Every finished run is one audit line carrying its time, its event name and
+// its fields, readable as soon as the writer has caught up (not held in a
+// buffer until the process stops, where a crash would lose it).
+func TestAuditLinesWrittenWhenQueueDrains(t *testing.T) {
+	dir := t.TempDir()
+	a, err := OpenAudit(dir, nil, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer a.Close()
+	at := time.Date(2026, 3, 4, 5, 6, 7, 8e6, time.UTC)
+	const n = 40
+	for i := range n {
+		a.Observe(context.Background(), Envelope{Name: NameRunFinished, Time: at,
+			Event: RunFinished{RunID: fmt.Sprintf("r%d", i), Kind: "run_plan", Status: "ok", RowCount: i}})
+	}
+	var lines []string
+	for deadline := time.Now().Add(5 * time.Second); time.Now().Before(deadline); time.Sleep(10 * time.Millisecond) {
+		b, _ := os.ReadFile(filepath.Join(dir, "audit-2026-03-04.jsonl"))
+		if lines = strings.Split(strings.TrimSuffix(string(b), "\n"), "\n"); len(lines) == n {
+			break
+		}
+	}
+	if len(lines) != n {
+		t.Fatalf("%d audit lines readable before close, want %d", len(lines), n)
+	}
+	for i, l := range lines {
+		var m map[string]any
+		if err := json.Unmarshal([]byte(l), &m); err != nil {
+			t.Fatalf("line %d is not JSON: %v\n%s", i, err, l)
+		}
+		if m["time"] != "2026-03-04T05:06:07.008Z" || m["event"] != NameRunFinished || m["run_id"] != fmt.Sprintf("r%d", i) ||
+			m["row_count"] != float64(i) || m["status"] != "ok" {
+			t.Errorf("line %d: %s", i, l)
+		}
 	}
 }

@@ -1,7 +1,8 @@
 // Package traces keeps the request traces on disk: the background writer
 // of the day files (storage.path/traces/traces-YYYY-MM-DD.jsonl, one
 // compact JSON trace a line) with their retention, the index of every
-// batch in the state store (so a replica finds a trace another served),
+// batch in a state store replicas share (PostgreSQL: so a replica finds a
+// trace another served; a store of this server's own holds no second copy),
 // finding one trace by id, and replaying a trace's model calls.
 //
 // It owns the trace's shape (Trace, its JSON line: Encode masks the

@@ -42,10 +42,13 @@ const Linger = 20 * time.Millisecond
 // IndexTimeout bounds indexing one batch of traces in the state store.
 const IndexTimeout = 2 * time.Second
 
-// Index is the state store's trace index (internal/store: PutTraces); a
-// store without one indexes nothing.
+// Index is the state store's trace index (internal/store: PutTraces),
+// kept only in a store other replicas read (Shared): a store in this
+// server's own storage path would hold a second copy of the day files,
+// outside their size bound, for nobody, at a cost on every request.
 type Index interface {
 	PutTraces(ctx context.Context, traces []store.TraceEntry) error
+	Shared() bool
 }
 
 // Pruner is the state store's trace index retention.
@@ -76,7 +79,7 @@ type writer struct {
 // logged with its storage code and no request is affected.
 func (w writer) index(lines [][]byte) {
 	ix, ok := w.st.(Index)
-	if !ok || ix == nil {
+	if !ok || ix == nil || !ix.Shared() {
 		return
 	}
 	rows := make([]store.TraceEntry, 0, len(lines))

@@ -6,8 +6,10 @@
 //   - schema snapshots, immutable and keyed by content (version =
 //     schema.Snapshot.Fingerprint), with a head per datasource;
 //   - the plan cache (PlanKey → the planner's plan bytes, with hit counts);
-//   - the traces index (id, created_at, a summary; the traces themselves
-//     live in <storage.path>/traces/);
+//   - the traces index (id, created_at, the trace's line), filled only in a
+//     store replicas share (Shared: PostgreSQL), where a replica finds a
+//     trace another served; each server's own copy lives in
+//     <storage.path>/traces/;
 //   - runs stopped for approval (pending, approved, rejected, used);
 //   - per datasource, the source's state token when a snapshot version was
 //     last confirmed (SourceState), so an unchanged file is not checked

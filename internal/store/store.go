@@ -191,6 +191,11 @@ func (s *Store) Close() error {
 // to the display path.
 func (s *Store) Path() string { return s.display }
 
+// Shared reports whether other processes may serve from this store: true
+// for PostgreSQL (replicas share it), false for the SQLite file kept in one
+// server's own storage path.
+func (s *Store) Shared() bool { return s.fl.name == "postgres" }
+
 // Check verifies the whole store: on SQLite its integrity_check and
 // foreign_key_check, on both backends that every stored snapshot still
 // hashes to its version. It reads only. A problem is CodeCorrupt.

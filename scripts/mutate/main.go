@@ -148,6 +148,9 @@ func apply(dir string, m mutation, timeout time.Duration) (verdict, detail strin
 	if by := failing(out); by != "" {
 		return "killed", "by " + by
 	}
+	if by := crashedIn(out); by != "" {
+		return "killed", "by " + by + " (the test binary crashed in it)"
+	}
 	// A mutation that does not compile proves nothing about the tests.
 	return "BROKEN", "no test failed (the build or the test binary did): " + lastLines(out, 3)
 }
@@ -198,6 +201,25 @@ func failing(out []byte) string {
 		}
 	}
 	return strings.Join(names, ", ")
+}
+
+// crashedIn names the test that was running when the test binary crashed
+// (a fatal error or a panic other than go test's own timeout): a mutation
+// that makes a driver fault is caught by the test that reached it. "" when
+// nothing crashed.
+func crashedIn(out []byte) string {
+	running := ""
+	for _, l := range strings.Split(string(out), "\n") {
+		switch {
+		case strings.HasPrefix(l, "=== RUN   "):
+			running = strings.Fields(strings.TrimPrefix(l, "=== RUN   "))[0]
+		case strings.HasPrefix(l, "panic: test timed out"):
+			return ""
+		case strings.HasPrefix(l, "fatal error: ") || strings.HasPrefix(l, "panic: "):
+			return running
+		}
+	}
+	return ""
 }
 
 func repoRoot() (string, error) {

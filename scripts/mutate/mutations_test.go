@@ -42,3 +42,19 @@ func TestMutationsApplyToTheTree(t *testing.T) {
 		}
 	}
 }
+
+// A test binary that crashes while a test runs counts as that test's kill;
+// go test's own timeout (a hang) does not name a killer.
+func TestCrashedIn(t *testing.T) {
+	for _, tt := range []struct{ out, want string }{
+		{"=== RUN   TestA\n--- PASS: TestA (0.00s)\n=== RUN   TestB\nunexpected fault address 0x1\nfatal error: fault\n", "TestB"},
+		{"=== RUN   TestA\npanic: runtime error: index out of range\n", "TestA"},
+		{"=== RUN   TestA\npanic: test timed out after 15s\n", ""},
+		{"=== RUN   TestA\n--- FAIL: TestA (0.00s)\nFAIL\n", ""},
+		{"# pkg\n./x.go:1:1: undefined: y\nFAIL\n", ""},
+	} {
+		if got := crashedIn([]byte(tt.out)); got != tt.want {
+			t.Errorf("crashedIn(%q) = %q, want %q", tt.out, got, tt.want)
+		}
+	}
+}

@@ -10,7 +10,10 @@
 // Read-only holds three times below the shared statement gate
 // (source.CheckStatement): mode=ro, PRAGMA query_only on every connection,
 // and an authorizer (sqlitePolicy) that lets a statement compile only if it
-// reads. Values leave through the shared encoding (source.EncodeValue).
+// reads. Each connection keeps the statements it prepared (cachingConn),
+// so SQL run again is not compiled again; they were authorized when
+// prepared, under the one policy of their pool. Values leave through the
+// shared encoding (source.EncodeValue).
 // RawRows hands the driver's values, unencoded, to the copier
 // (internal/source/sqlitecopy) only.
 //

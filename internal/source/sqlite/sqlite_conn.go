@@ -130,7 +130,11 @@ func (c connector) Connect(ctx context.Context) (driver.Conn, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	return c.d.Open(c.dsn)
+	dc, err := c.d.Open(c.dsn)
+	if err != nil {
+		return nil, err
+	}
+	return newCachingConn(dc)
 }
 
 func (c connector) Driver() driver.Driver { return c.d }
@@ -185,6 +189,9 @@ func interruptOnDone(ctx context.Context, handle uintptr) (stop func()) {
 func handleOf(c *sql.Conn) (uintptr, error) {
 	var h uintptr
 	err := c.Raw(func(dc any) error {
+		if cc, ok := dc.(*cachingConn); ok {
+			dc = cc.raw
+		}
 		var err error
 		h, err = connHandle(dc)
 		return err
