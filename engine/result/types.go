@@ -33,6 +33,13 @@ func ApplyTypes(res *source.Result, types []planast.Type) {
 		if i < len(driver) && (t == planast.TypeUnknown || t == planast.TypeText) && (driver[i] == planast.TypeJSON || t == planast.TypeUnknown) {
 			res.ColumnTypes[i] = driver[i]
 		}
+		// bytes or not is how each value was stored, which only the
+		// adapter sees (an SQLite TEXT column may hold blobs, a BLOB column
+		// text): a blob column's values are read back from base64, so a
+		// wrong guess shows text as the hash of bytes or bytes as text
+		if i < len(driver) && driver[i] != t && (driver[i] == planast.TypeBlob || t == planast.TypeBlob) && driver[i] != planast.TypeUnknown {
+			res.ColumnTypes[i] = driver[i]
+		}
 		if t == planast.TypeDate || t == planast.TypeTimestamp {
 			// an expression over dates (MIN, MAX, CASE) comes back from
 			// SQLite as stored text: shown as the column itself is

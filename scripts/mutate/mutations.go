@@ -5009,4 +5009,32 @@ var mutations = []mutation{
 		New:  "func (s *Store) Shared() bool { return false }",
 		Pkgs: []string{"./internal/app"}, Run: "TestTraceIndexedInSharedStore",
 	},
+	{
+		Name: "plan-type-overrides-stored-bytes",
+		File: "engine/result/types.go",
+		Old:  "driver[i] != t && (driver[i] == planast.TypeBlob || t == planast.TypeBlob) && driver[i] != planast.TypeUnknown {",
+		New:  "false && driver[i] != t {",
+		Pkgs: []string{"./engine/result"}, Run: "TestStoredBytesOrTextDecideOverThePlansType",
+	},
+	{
+		Name: "mixed-storage-blobs-as-base64",
+		File: "internal/source/sqlite/sqlite.go",
+		Old:  "\t\t\tif b, ok := v.([]byte); ok && mixed[i] {\n",
+		New:  "\t\t\tif b, ok := v.([]byte); ok && mixed[i] && false {\n",
+		Pkgs: []string{"./internal/source/sqlite"}, Run: "TestEachValueShownByItsOwnStorageClass",
+	},
+	{
+		Name: "declared-blob-holding-text-stays-blob",
+		File: "internal/source/sqlite/sqlite.go",
+		Old:  "\tcase others && declared == planast.TypeBlob:\n",
+		New:  "\tcase others && declared == planast.TypeBlob && first == \"\":\n",
+		Pkgs: []string{"./internal/source/sqlite"}, Run: "TestEachValueShownByItsOwnStorageClass",
+	},
+	{
+		Name: "text-column-of-blobs-stays-text",
+		File: "internal/source/sqlite/sqlite.go",
+		Old:  "\tcase blobs:\n\t\treturn planast.TypeBlob, false\n",
+		New:  "",
+		Pkgs: []string{"./internal/source/sqlite"}, Run: "TestEachValueShownByItsOwnStorageClass",
+	},
 }

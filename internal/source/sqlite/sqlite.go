@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"time"
 
+	"github.com/nl2sql/nl2sql/internal/cellfmt"
 	"github.com/nl2sql/nl2sql/internal/source"
 
 	"modernc.org/sqlite"
@@ -243,21 +244,62 @@ func readRows(rows *sql.Rows, maxRows int) (*source.RawResult, error) {
 func encode(r *source.RawResult) *source.Result {
 	res := &source.Result{Columns: r.Names, ColumnTypes: make([]planast.Type, len(r.Names)), Rows: make([][]any, 0, len(r.Rows)), Truncated: r.Truncated}
 	cols := make([]source.Column, len(r.Names))
+	mixed := make([]bool, len(r.Names))
 	for i, decl := range r.Decls {
 		cols[i] = sqliteColumn(decl)
 		if decl == "" {
 			cols[i].Type = source.FirstValueType(r.Rows, i)
 		}
+		cols[i].Type, mixed[i] = storedType(r.Rows, i, cols[i].Type)
 		res.ColumnTypes[i] = cols[i].Type
 	}
 	for _, row := range r.Rows {
 		out := make([]any, len(row))
 		for i, v := range row {
+			if b, ok := v.([]byte); ok && mixed[i] {
+				out[i] = cellfmt.Binary(b)
+				continue
+			}
 			out[i] = source.EncodeValue(v, cols[i])
 		}
 		res.Rows = append(res.Rows, out)
 	}
 	return res
+}
+
+// storedType is the type of result column i as its values are stored. SQLite
+// keeps a storage class per value, whatever the declared type, and a blob
+// column's values are read back from base64 while any other column's are
+// read as they are: so a column holding only blobs is a blob column (a
+// TEXT column of blobs showed their base64 as if it were stored text), one
+// declared BLOB holding none is of its values' type (its text was decoded
+// as base64), and one mixing blobs with other values is text, each blob
+// written as its placeholder (mixed: the structured value too, as no
+// single column type reads both).
+func storedType(rows [][]any, i int, declared planast.Type) (t planast.Type, mixed bool) {
+	var blobs, others bool
+	first := planast.TypeUnknown
+	for _, r := range rows {
+		switch r[i].(type) {
+		case nil:
+		case []byte:
+			blobs = true
+		default:
+			if !others {
+				first = source.FirstValueType([][]any{r}, i)
+			}
+			others = true
+		}
+	}
+	switch {
+	case blobs && others:
+		return planast.TypeText, true
+	case blobs:
+		return planast.TypeBlob, false
+	case others && declared == planast.TypeBlob:
+		return first, false
+	}
+	return declared, false
 }
 
 // sqliteColumn is the encoding column of an SQLite declared type.
