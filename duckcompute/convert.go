@@ -287,6 +287,13 @@ func toTime(v any) (time.Time, bool) {
 	return time.Time{}, false
 }
 
+// SubMicrosecond reports whether v, a timestamp in the result encoding, has
+// digits past the microsecond, which a TIMESTAMP column drops.
+func SubMicrosecond(v any) bool {
+	t, ok := toTime(v)
+	return ok && t.Nanosecond()%1000 != 0
+}
+
 // example writes a value that did not convert, for a Warning.
 func example(v any) string {
 	var s string

@@ -625,3 +625,33 @@ func TestKeysWrittenApartTwoWaysGetTheFoldThatJoinsThemAll(t *testing.T) {
 		t.Errorf("warnings %q: want the separators' fold named, matching all 3 keys written apart", res.Warnings)
 	}
 }
+
+// The threat: a DuckDB TIMESTAMP_NS value joined in a combination lost its
+// last three digits with no word (2024-02-29 13:45:56.123456789 showed as
+// …123456), so two instants a nanosecond apart compared equal there. The
+// answer says which column lost digits, with the source and a count.
+func TestCombinedTimestampsFinerThanMicrosecondsAreSaidOf(t *testing.T) {
+	ops := sourcetest.DuckTempDB(t, "CREATE TABLE ev (id INTEGER, seen TIMESTAMP_NS)",
+		"INSERT INTO ev VALUES (1, TIMESTAMP_NS '2024-02-29 13:45:56.123456789'), (2, TIMESTAMP_NS '2024-03-01 00:00:00.5')")
+	crm := sourcetest.TempDB(t, "CREATE TABLE ids (id INTEGER PRIMARY KEY)", "INSERT INTO ids VALUES (1), (2)")
+	e := opsAndCRM(t, ops, crm)
+	ids := `{"name": "i", "datasource": "crm", "plan": {"select": [{"expr": {"kind": "column", "table": "i", "column": "id"}, "alias": "id"}], "from": [{"table": "ids", "alias": "i"}]}}`
+	join := `{"select": [{"expr": {"kind": "column", "table": "v", "column": "seen"}, "alias": "seen"}], "from": [{"table": "i", "alias": "i"}, {"table": "v", "alias": "v"}], "joins": [{"left": "i", "right": "v", "on": [{"left_column": "id", "right_column": "id"}]}], "order_by": [{"expr": {"kind": "column", "table": "v", "column": "seen"}}]}`
+	for _, c := range []struct {
+		id      int
+		warning string
+	}{
+		{2, ""},
+		{1, `("v" on ops): 1 value(s) of column seen are finer than a microsecond (such as 2024-02-29 13:45:56.123456789)`},
+	} {
+		events := fmt.Sprintf(`{"name": "v", "datasource": "ops", "plan": {"select": [{"expr": {"kind": "column", "table": "x", "column": "id"}, "alias": "id"}, {"expr": {"kind": "column", "table": "x", "column": "seen"}, "alias": "seen"}], "from": [{"table": "ev", "alias": "x"}], "where": {"kind": "binary", "op": "=", "left": {"kind": "column", "table": "x", "column": "id"}, "right": {"kind": "literal", "value": %d}}}}`, c.id)
+		res, err := e.RunCombined(context.Background(), combined(ids, events, join))
+		if err != nil {
+			t.Fatal(err)
+		}
+		w := warningWith(res.Warnings, "finer than a microsecond")
+		if c.warning == "" && w != "" || c.warning != "" && !strings.Contains(w, c.warning) {
+			t.Errorf("id %d: rows %v warnings %q, want one containing %q", c.id, res.Rows, res.Warnings, c.warning)
+		}
+	}
+}

@@ -93,6 +93,10 @@ func Combine(ctx context.Context, d *Decomposition, outs []Outcome, rowLimit int
 			warnings = append(warnings, fmt.Sprintf("%s: %d value(s) of column %s have more than %d decimal places (such as %s); the combination holds decimals at %d places beside their integer digits, so they were rounded half away from zero there: aggregate or round them in that source's plan",
 				who, r.n, r.column, scale, r.example, scale))
 		}
+		for _, r := range finerThanMicro(d.Comb.Tables[i].Columns, outs[i].Rows) {
+			warnings = append(warnings, fmt.Sprintf("%s: %d value(s) of column %s are finer than a microsecond (such as %s); the combination holds timestamps to the microsecond, so the digits after the sixth were dropped there: cast the column to text in that source's plan to keep them",
+				who, r.n, r.column, r.example))
+		}
 		r := outs[i].Rows
 		if r.Truncated {
 			warnings = append(warnings, fmt.Sprintf("%s was cut at %d rows, so the combination saw only those and its figures leave the rest out: aggregate or filter in that source's plan so that fewer rows leave it", who, len(r.Rows)))
@@ -231,4 +235,33 @@ func decimalScale(d *Decomposition, outs []Outcome) (int, [][]roundedColumn) {
 		rounded[i][j].n++
 	})
 	return scale, rounded
+}
+
+// finerThanMicro counts, per timestamp column of one sub-query's rows, the
+// values with digits past the microsecond (DuckDB's TIMESTAMP_NS): the
+// combination's TIMESTAMP keeps six, so a join or a comparison there sees
+// another instant than the source holds.
+func finerThanMicro(cols []duckcompute.Column, res *source.Result) []roundedColumn {
+	if res == nil {
+		return nil
+	}
+	var out []roundedColumn
+	for k, c := range cols {
+		if c.Type != planast.TypeTimestamp {
+			continue
+		}
+		r := roundedColumn{column: c.Name}
+		for _, row := range res.Rows {
+			if k < len(row) && duckcompute.SubMicrosecond(row[k]) {
+				if r.n == 0 {
+					r.example = fmt.Sprint(row[k])
+				}
+				r.n++
+			}
+		}
+		if r.n > 0 {
+			out = append(out, r)
+		}
+	}
+	return out
 }

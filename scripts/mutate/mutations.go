@@ -5037,4 +5037,11 @@ var mutations = []mutation{
 		New:  "",
 		Pkgs: []string{"./internal/source/sqlite"}, Run: "TestEachValueShownByItsOwnStorageClass",
 	},
+	{
+		Name: "combined-nanoseconds-dropped-unsaid",
+		File: "engine/multi/combine.go",
+		Old:  "\t\tfor _, r := range finerThanMicro(d.Comb.Tables[i].Columns, outs[i].Rows) {\n",
+		New:  "\t\tfor _, r := range finerThanMicro(d.Comb.Tables[i].Columns, outs[i].Rows)[:0] {\n",
+		Pkgs: []string{"./engine"}, Run: "TestCombinedTimestampsFinerThanMicrosecondsAreSaidOf",
+	},
 }
