@@ -40,7 +40,7 @@ func TestWholeContextShowsHowTextKeysAreSpelled(t *testing.T) {
 		what string
 		in   bool
 	}{
-		{`src text -> airports.code e.g. [" AAF"," ABI"]`, true},
+		{`src text -> airports.code (stored with surrounding spaces on one side only: join on TRIM of both) e.g. [" AAF"," ABI"]`, true},
 		{`code text pk e.g. ["AAF","ABI"]`, true},
 		{`city text e.g. ["Albany ","Anchorage "]`, true},
 		{`"late"`, false},

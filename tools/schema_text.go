@@ -84,7 +84,7 @@ func snapshotTextIn(s, whole *schema.Snapshot) string {
 			b.WriteString(strings.TrimRight(line, " ") + "\n")
 		}
 		for _, fk := range t.ForeignKeys {
-			fmt.Fprintf(&b, "  foreign key (%s) → %s(%s)\n", strings.Join(fk.Columns, ", "), fk.RefSchema+"."+fk.RefTable, strings.Join(fk.RefColumns, ", "))
+			fmt.Fprintf(&b, "  foreign key (%s) → %s(%s)%s\n", strings.Join(fk.Columns, ", "), fk.RefSchema+"."+fk.RefTable, strings.Join(fk.RefColumns, ", "), schemactx.KeyNote(whole, &t, fk))
 		}
 	}
 	return b.String()

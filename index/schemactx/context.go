@@ -193,7 +193,7 @@ func writeTable(b *strings.Builder, snap *schema.Snapshot, t schema.Table) {
 	for _, fk := range t.ForeignKeys {
 		if len(fk.Columns) == 1 && len(fk.RefColumns) == 1 {
 			if _, dup := ref[fk.Columns[0]]; !dup {
-				ref[fk.Columns[0]] = planName(snap.RefPlanName(fk)) + "." + name(fk.RefColumns[0])
+				ref[fk.Columns[0]] = planName(snap.RefPlanName(fk)) + "." + name(fk.RefColumns[0]) + KeyNote(snap, &t, fk)
 				continue
 			}
 		}

@@ -5044,4 +5044,25 @@ var mutations = []mutation{
 		New:  "\t\tfor _, r := range finerThanMicro(d.Comb.Tables[i].Columns, outs[i].Rows)[:0] {\n",
 		Pkgs: []string{"./engine"}, Run: "TestCombinedTimestampsFinerThanMicrosecondsAreSaidOf",
 	},
+	{
+		Name: "padded-key-unsaid",
+		File: "index/schemactx/keynote.go",
+		Old:  "\tif here != there && here >= 0 && there >= 0 {\n",
+		New:  "\tif false && here != there && here >= 0 && there >= 0 {\n",
+		Pkgs: []string{"./index/schemactx"}, Run: "TestForeignKeyLineSaysWhatAPlainJoinMisses",
+	},
+	{
+		Name: "stray-padded-value-marks-key",
+		File: "index/schemactx/keynote.go",
+		Old:  "\tcase spaced == 0:\n\t\treturn 0\n\t}\n\treturn -1\n",
+		New:  "\tcase spaced == 0:\n\t\treturn 0\n\t}\n\treturn 1\n",
+		Pkgs: []string{"./index/schemactx"}, Run: "TestForeignKeyLineSaysWhatAPlainJoinMisses",
+	},
+	{
+		Name: "mistyped-key-unsaid",
+		File: "index/schemactx/keynote.go",
+		Old:  "\t\treturn \" (\" + string(rc.Type) + \" there: join with the cast check_plan writes)\"\n",
+		New:  "\t\treturn \"\"\n",
+		Pkgs: []string{"./index/schemactx"}, Run: "TestForeignKeyLineSaysWhatAPlainJoinMisses",
+	},
 }
