@@ -100,18 +100,21 @@ func TestGroupingKeepsNearSpellingsApartIsNamed(t *testing.T) {
 // made every stay that ended a confirmed booking. And a grouping by
 // first_name named 'lucas' and 'lukas' as one value split in two, though
 // they are two people. A code of one or two letters is no misspelling of a
-// word, and names spelled nearly alike are different names; a true
-// misspelling is still named.
+// word, and names spelled nearly alike are different names (towns too:
+// 'Ada' and 'Adrian', 'Alameda' and 'Alamosa'); a true misspelling is
+// still named.
 func TestNearSpellingsLeaveCodesAndNamesAlone(t *testing.T) {
 	stmts := []string{
-		"CREATE TABLE stays (id INTEGER PRIMARY KEY, status TEXT, first_name TEXT)",
-		"INSERT INTO stays VALUES (1, 'conf', 'Lucas'), (2, 'CONF', 'lucas'), (3, 'CO', 'Lukas'), (4, 'co', 'Lucia'), (5, 'cofn', 'Marco')",
+		"CREATE TABLE stays (id INTEGER PRIMARY KEY, status TEXT, first_name TEXT, home_city TEXT)",
+		"INSERT INTO stays VALUES (1, 'conf', 'Lucas', 'Ada'), (2, 'CONF', 'lucas', 'Ada '), (3, 'CO', 'Lukas', 'Adrian'), (4, 'co', 'Lucia', 'Alameda '), (5, 'cofn', 'Marco', 'Alamosa')",
 	}
 	clean := func(c string) string {
 		return `{"kind": "func", "name": "LOWER", "args": [{"kind": "func", "name": "TRIM", "args": [{"kind": "column", "table": "s", "column": "` + c + `"}]}]}`
 	}
 	count := `{"select": [{"expr": {"kind": "func", "name": "COUNT", "args": []}, "alias": "n"}], "from": [{"table": "stays", "alias": "s"}], "where": {"kind": "binary", "op": "=", "left": ` + clean("status") + `, "right": {"kind": "literal", "value": "conf"}}}`
-	group := `{"select": [{"expr": ` + clean("first_name") + `, "alias": "k"}, {"expr": {"kind": "func", "name": "COUNT", "args": []}, "alias": "n"}], "from": [{"table": "stays", "alias": "s"}], "group_by": [{"kind": "column", "column": "k"}]}`
+	groupBy := func(c string) string {
+		return `{"select": [{"expr": ` + clean(c) + `, "alias": "k"}, {"expr": {"kind": "func", "name": "COUNT", "args": []}, "alias": "n"}], "from": [{"table": "stays", "alias": "s"}], "group_by": [{"kind": "column", "column": "k"}]}`
+	}
 	for _, en := range everyEngine(stmts) {
 		t.Run(en.name, func(t *testing.T) {
 			e := specEngine(t, en.spec(t))
@@ -119,8 +122,10 @@ func TestNearSpellingsLeaveCodesAndNamesAlone(t *testing.T) {
 			if !strings.Contains(w, `"cofn"`) || strings.Contains(w, `"CO"`) || strings.Contains(w, `"co"`) {
 				t.Errorf("warning %q: want the misspelling 'cofn' named and the code 'CO' left alone", w)
 			}
-			if w := warningWith(runAir(t, e, group).Warnings, "spelled nearly alike"); w != "" {
-				t.Errorf("grouping by first names: warning %q, want none (names spelled alike are different people)", w)
+			for _, c := range []string{"first_name", "home_city"} {
+				if w := warningWith(runAir(t, e, groupBy(c)).Warnings, "spelled nearly alike"); w != "" {
+					t.Errorf("grouping by %s: warning %q, want none (names and towns spelled alike are different people and places)", c, w)
+				}
 			}
 		})
 	}

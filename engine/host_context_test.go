@@ -170,6 +170,8 @@ func TestHostPlanSaysWhenNothingMatched(t *testing.T) {
 		{"How much money did each clinic actually invoice?", false, ""},
 		// how the answer is written
 		{"Which clinics invoiced, as one comma separated list sorted alphabetically, amounts in pounds?", false, ""},
+		// what the question asks be done, and a question word in the plural
+		{"Return each clinic and the numbers of its invoices; identify and calculate the total.", false, ""},
 	} {
 		res, err := e.Ask(context.Background(), AskRequest{Question: c.q})
 		if err != nil || res.HostPlan == nil {

@@ -18,7 +18,8 @@ import (
 // reads: aggregates, rankings, periods, months and days, comparisons and
 // measures summed from amounts ("the top 5 by average", "monthly trend",
 // "in March", "the first half", "revenue", "what they owe"), the adverbs
-// of speech ("actually", "roughly"), and how the answer is to be written
+// of speech ("actually", "roughly"), what the question asks be done
+// ("return", "calculate", "identify"), and how the answer is to be written
 // ("comma-separated", "padded", "in pounds"). No schema names
 // them, and their absence says nothing of whether the data answers.
 var computedWords = func() map[string]bool {
@@ -37,6 +38,7 @@ var computedWords = func() map[string]bool {
 		distribution breakdown compare compared comparison overall rank ranked ranking order ordered
 		more less fewer higher lower between during across among within now currently
 		get got want need know see
+		return returns display provide calculate compute identify write give gives
 		january february march april may june july august september october november december
 		jan feb mar apr jun jul aug sep sept oct nov dec
 		monday tuesday wednesday thursday friday saturday sunday weekend weekday weekdays`) {
@@ -74,7 +76,7 @@ func (ix *Index) Unmatched(ctx context.Context, text string, allow Allow) ([]str
 	for _, tk := range an.Analyze([]byte(text)) {
 		term := string(tk.Term)
 		word := text[tk.Start:tk.End]
-		if seen[term] || len([]rune(word)) < 3 || !onlyLetters(word) || lex.StopWord(lex.Fold(word)) || computedWords[lex.Fold(word)] {
+		if seen[term] || len([]rune(word)) < 3 || !onlyLetters(word) || lex.StopWord(lex.Fold(word)) || lex.StopWord(lex.Singular(lex.Fold(word))) || computedWords[lex.Fold(word)] {
 			continue
 		}
 		seen[term] = true

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/nl2sql/nl2sql/engine/emptyrange"
+	"github.com/nl2sql/nl2sql/index/lex"
 	"github.com/nl2sql/nl2sql/internal/schema"
 	"github.com/nl2sql/nl2sql/planast"
 )
@@ -230,13 +231,24 @@ func nearGroups(snap *schema.Snapshot, plan *planast.Query, stored func(string, 
 }
 
 // namesOf reports whether a column's name says it holds names
-// (first_name, surname, hotel_name): names spelled nearly alike ('Lucas',
-// 'Lukas'; 'Marco', 'Marie') are different people and places, not one
-// value misspelled, and calling them so taught a host to skip the
-// warnings that were right.
+// (first_name, surname, hotel_name) or places (city, town, country,
+// county, address: words of the name, so capacity is no city): names
+// spelled nearly alike ('Lucas', 'Lukas'; 'Marco', 'Marie'; the towns
+// 'Ada' and 'Adrian', 'Alameda' and 'Alamosa') are different people and
+// places, not one value misspelled, and calling them so taught a host to
+// skip the warnings that were right.
 func namesOf(column string) bool {
 	n := strings.ToLower(column)
-	return strings.Contains(n, "name") || n == "forename"
+	if strings.Contains(n, "name") || n == "forename" {
+		return true
+	}
+	for _, w := range lex.SplitWords(column) {
+		switch lex.Singular(w) {
+		case "city", "town", "village", "suburb", "county", "country", "province", "address", "street":
+			return true
+		}
+	}
+	return false
 }
 
 // cleaned is the column x reads through LOWER, UPPER and TRIM (at least

@@ -5065,4 +5065,32 @@ var mutations = []mutation{
 		New:  "\t\treturn \"\"\n",
 		Pkgs: []string{"./index/schemactx"}, Run: "TestForeignKeyLineSaysWhatAPlainJoinMisses",
 	},
+	{
+		Name: "towns-spelled-alike-called-one-value",
+		File: "engine/warnings/foldnear.go",
+		Old:  "\t\tcase \"city\", \"town\", \"village\", \"suburb\", \"county\", \"country\", \"province\", \"address\", \"street\":\n",
+		New:  "\t\tcase \"\":\n",
+		Pkgs: []string{"./engine"}, Run: "TestNearSpellingsLeaveCodesAndNamesAlone",
+	},
+	{
+		Name: "instruction-words-unmatched",
+		File: "index/unmatched.go",
+		Old:  "\t\treturn returns display provide calculate compute identify write give gives\n",
+		New:  "",
+		Pkgs: []string{"./engine"}, Run: "TestHostPlanSaysWhenNothingMatched",
+	},
+	{
+		Name: "plural-question-words-unmatched",
+		File: "index/unmatched.go",
+		Old:  " || lex.StopWord(lex.Singular(lex.Fold(word)))",
+		New:  "",
+		Pkgs: []string{"./engine"}, Run: "TestHostPlanSaysWhenNothingMatched",
+	},
+	{
+		Name: "profile-blob-samples-as-base64",
+		File: "internal/source/sqlite/sqlite_profile.go",
+		Old:  "\t\t\treturn cellfmt.Binary(b)\n",
+		New:  "\t\t\treturn source.EncodeValue(b, enc)\n",
+		Pkgs: []string{"./internal/source/sqlite"}, Run: "TestProfileSamplesShowBlobsByTheirPlaceholder",
+	},
 }

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/nl2sql/nl2sql/internal/cellfmt"
 	"github.com/nl2sql/nl2sql/internal/source"
 
 	"github.com/nl2sql/nl2sql/internal/schema"
@@ -210,6 +211,14 @@ func (s *SQLite) profileColumn(ctx context.Context, src string, c *schema.Column
 	if err != nil {
 		return nil, err
 	}
-	source.AddSamples(p, source.DiverseSamples(samples.Rows, source.TopValues, top), func(v any) any { return source.EncodeValue(v, enc) })
+	source.AddSamples(p, source.DiverseSamples(samples.Rows, source.TopValues, top), func(v any) any {
+		if b, ok := v.([]byte); ok {
+			// a blob among the values of a column that is no blob column
+			// (SQLite stores a class per value): its placeholder, as a
+			// result shows it, not its base64, which reads as stored text
+			return cellfmt.Binary(b)
+		}
+		return source.EncodeValue(v, enc)
+	})
 	return p, nil
 }

@@ -2,7 +2,9 @@ package sqlite
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
+	"strings"
 	"testing"
 	"time"
 
@@ -45,5 +47,19 @@ func TestEachValueShownByItsOwnStorageClass(t *testing.T) {
 		if fmt.Sprint(res.ColumnTypes[1:]) != fmt.Sprint([]planast.Type{planast.TypeBlob, planast.TypeBlob, planast.TypeText, planast.TypeText}) {
 			t.Errorf("%s: column types %v", order, res.ColumnTypes[1:])
 		}
+	}
+}
+
+// The profile's samples follow the same rule: a blob among text and
+// numbers is listed as its placeholder (its base64 read as a stored
+// string, and a filter on it found nothing with no warning).
+func TestProfileSamplesShowBlobsByTheirPlaceholder(t *testing.T) {
+	path := sourcetest.TempDB(t, "CREATE TABLE p (id INTEGER PRIMARY KEY, legacy)",
+		"INSERT INTO p VALUES (1, x'DEADBEEF'), (2, 'A-17'), (3, 42)")
+	snap := sourcetest.Profiled(t, openTest(t, path, source.Options{}))
+	got := sourcetest.ProfileJSON(t, snap, "p", "legacy")
+	placeholder, _ := json.Marshal(cellfmt.Binary([]byte{0xde, 0xad, 0xbe, 0xef}))
+	if !strings.Contains(got, string(placeholder)) || strings.Contains(got, "3q2+7w==") || !strings.Contains(got, `"A-17"`) {
+		t.Errorf("profile %s: want the blob as its placeholder beside \"A-17\"", got)
 	}
 }
