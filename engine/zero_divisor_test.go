@@ -63,3 +63,30 @@ func TestDivisionByAColumnHoldingZeroIsNamed(t *testing.T) {
 		})
 	}
 }
+
+// The threat: a plan dividing by the literal 0 (a typo for a real divisor)
+// answered NULL on every row with no word. The run names the division;
+// a literal that is not 0 earns nothing.
+func TestDivisionByTheLiteralZeroIsNamed(t *testing.T) {
+	e := specEngine(t, everyEngine([]string{
+		"CREATE TABLE lines (id INTEGER PRIMARY KEY, price INTEGER)",
+		"INSERT INTO lines VALUES (1, 100), (2, 60)",
+	})[0].spec(t))
+	for _, c := range []struct {
+		divisor string
+		named   bool
+	}{
+		{`{"kind":"literal","value":0}`, true},
+		{`{"kind":"literal","type":"decimal","value":"0.00"}`, true},
+		{`{"kind":"literal","value":2}`, false},
+	} {
+		plan := []byte(`{"select":[{"expr":{"kind":"binary","op":"/","left":{"kind":"column","table":"l","column":"price"},"right":` + c.divisor + `},"alias":"q"}],"from":[{"table":"lines","alias":"l"}]}`)
+		res, err := e.RunPlan(context.Background(), "air", plan)
+		if err != nil {
+			t.Fatalf("%s: %v", c.divisor, err)
+		}
+		if got := warningWith(res.Warnings, "divided by the literal 0") != ""; got != c.named {
+			t.Errorf("%s: rows %v warnings %q, want the division named: %v", c.divisor, res.Rows, res.Warnings, c.named)
+		}
+	}
+}

@@ -2,13 +2,15 @@ package warnings
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/nl2sql/nl2sql/engine/emptyrange"
 	"github.com/nl2sql/nl2sql/internal/schema"
 	"github.com/nl2sql/nl2sql/planast"
 )
 
-// zeroDivisors explain a division by a column that holds 0: "/", div and
+// zeroDivisors explain a division by the literal 0 (NULL on every row),
+// and a division by a column that holds 0: "/", div and
 // % give NULL there on every engine (the renderer guards each with
 // NULLIF), so a ratio per row is NULL for those rows and an AVG or SUM of
 // it leaves them out without a word, where a person dividing by hand
@@ -44,6 +46,11 @@ func zeroDivisors(snap *schema.Snapshot, plan *planast.Query) []string {
 			if !ok || b.Op != planast.OpDiv && b.Op != planast.OpIDiv && b.Op != planast.OpMod {
 				return
 			}
+			if lit, ok := b.Right.(*planast.Literal); ok && literalZero(lit) {
+				left, _ := planast.JSON(b.Left)
+				out = append(out, fmt.Sprintf(`%s is divided by the literal 0 (op %q), which is NULL on every engine and every row: divide by the quantity meant`, left, b.Op))
+				return
+			}
 			ref, ok := b.Right.(*planast.Column)
 			if !ok || tested[ref.Table+"."+ref.Column] {
 				return
@@ -58,6 +65,18 @@ func zeroDivisors(snap *schema.Snapshot, plan *planast.Query) []string {
 		})
 	})
 	return out
+}
+
+// literalZero reports whether lit is the number 0 (an integer or a decimal
+// such as 0.00).
+func literalZero(lit *planast.Literal) bool {
+	switch lit.Type {
+	case planast.TInteger:
+		return lit.Int == 0
+	case planast.TDecimal:
+		return strings.Trim(lit.Text, "0.-+") == ""
+	}
+	return false
 }
 
 // isZero reports whether a profiled value is the number 0.
