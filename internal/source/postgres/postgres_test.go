@@ -185,9 +185,11 @@ func TestPostgresQueryValues(t *testing.T) {
 		{SQL: `SELECT INTERVAL '1 year 2 months 3 days 04:05:06.5', INTERVAL '-3 days', INTERVAL '0', '6ba7b810-9dad-11d1-80b4-00c04fd430c8'::uuid`,
 			Types: []planast.Type{"interval", "interval", "interval", "text"},
 			Rows:  `[["P1Y2M3DT4H5M6.5S","P-3D","PT0S","6ba7b810-9dad-11d1-80b4-00c04fd430c8"]]`},
-		{SQL: `SELECT ARRAY[1, 2], '{"a": [1, 2.50]}'::json, '{"b": 1, "a": 2}'::jsonb, '192.168.0.1/24'::inet`,
-			Types: []planast.Type{"array", "json", "json", "text"},
-			Rows:  `[["[1,2]","{\"a\": [1, 2.50]}","{\"a\": 2, \"b\": 1}","192.168.0.1/24"]]`},
+		// network values as PostgreSQL writes them: an inet host without
+		// its full mask, a cidr always with it
+		{SQL: `SELECT ARRAY[1, 2], '{"a": [1, 2.50]}'::json, '{"b": 1, "a": 2}'::jsonb, '192.168.0.1/24'::inet, '10.0.0.1'::inet, '::1'::inet, '10.0.0.0/8'::cidr, '10.0.0.1/32'::cidr`,
+			Types: []planast.Type{"array", "json", "json", "text", "text", "text", "text", "text"},
+			Rows:  `[["[1,2]","{\"a\": [1, 2.50]}","{\"a\": 2, \"b\": 1}","192.168.0.1/24","10.0.0.1","::1","10.0.0.0/8","10.0.0.1/32"]]`},
 		{SQL: `SELECT $1::int + 1, $2::text`, Types: []planast.Type{"integer", "text"}, Rows: `[[42,"x"]]`},
 	})
 }

@@ -2,6 +2,7 @@ package postgres
 
 import (
 	"fmt"
+	"net/netip"
 	"strings"
 
 	"github.com/nl2sql/nl2sql/internal/source"
@@ -61,6 +62,12 @@ func pgRowValues(m *pgtype.Map, fds []pgconn.FieldDescription, raws [][]byte) ([
 		v, err := t.Codec.DecodeValue(m, fd.DataTypeOID, fd.Format, raw)
 		if err != nil {
 			return nil, fmt.Errorf("decode column %q (%s): %w", fd.Name, t.Name, err)
+		}
+		if p, ok := v.(netip.Prefix); ok && fd.DataTypeOID == pgtype.InetOID && p.Bits() == p.Addr().BitLen() {
+			// an inet host address is written without its full mask, as
+			// PostgreSQL writes it ('10.0.0.1', not '10.0.0.1/32'); a
+			// cidr always carries its mask
+			v = p.Addr().String()
 		}
 		out[i] = v
 	}
