@@ -8,6 +8,7 @@ import (
 	"regexp"
 	"slices"
 	"strconv"
+	"strings"
 	"time"
 	"unicode/utf8"
 )
@@ -147,6 +148,18 @@ func (p *Param) check(v any) (any, *Error) {
 	case TypeInteger:
 		n, ok := toInt(v)
 		if !ok {
+			switch x := v.(type) {
+			case string:
+				return nil, bad("must be a whole number written as a JSON number (42), not a string (%q)", x)
+			case json.Number:
+				if _, err := strconv.ParseInt(string(x), 10, 64); err != nil && strings.Trim(string(x), "-0123456789") == "" {
+					return nil, bad("must be a whole number between -9223372036854775808 and 9223372036854775807 (64 bits), not %s", x)
+				}
+			case float64:
+				if x == math.Trunc(x) {
+					return nil, bad("must be a whole number of at most 2^53 in size (one a double holds exactly), not %s", strconv.FormatFloat(x, 'f', -1, 64))
+				}
+			}
 			return nil, bad("must be a whole number")
 		}
 		if p.Min != nil && float64(n) < *p.Min || p.Max != nil && float64(n) > *p.Max {

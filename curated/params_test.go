@@ -134,3 +134,27 @@ func TestBindAndSchema(t *testing.T) {
 		t.Errorf("request %s", req)
 	}
 }
+
+// A whole number refused says why: written as a string, or past the 64-bit
+// range ("must be a whole number" of "42" and of 99999999999999999999 sent
+// a user looking for a fraction that was not there).
+func TestWholeNumberRefusalsSayWhy(t *testing.T) {
+	n := Param{Name: "n", Type: TypeInteger}
+	if err := n.define(); err != nil {
+		t.Fatal(err)
+	}
+	for _, tt := range []struct {
+		in   any
+		want string
+	}{
+		{"42", `not a string ("42")`},
+		{json.Number("99999999999999999999"), "(64 bits), not 99999999999999999999"},
+		{1e20, "at most 2^53"},
+		{json.Number("7.5"), "must be a whole number"},
+	} {
+		_, err := n.check(tt.in)
+		if err == nil || !strings.Contains(err.Error(), tt.want) {
+			t.Errorf("%v: %v, want a refusal saying %q", tt.in, err, tt.want)
+		}
+	}
+}

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/nl2sql/nl2sql/curated"
 	"io"
 	"log/slog"
 	"strings"
@@ -94,6 +95,7 @@ func DoctorConfig(ctx context.Context, cfg *config.Config, label string, out io.
 		check(label, Count(n, "table", "tables"), err)
 	}
 	checkAccess(cfg, snaps, check)
+	checkVerified(ctx, cfg, check)
 	for _, h := range cfg.Hooks {
 		if h.Rule != nil {
 			check("hook "+h.Name, "", checkRuleNames(h.Rule, snaps))
@@ -116,6 +118,25 @@ func DoctorConfig(ctx context.Context, cfg *config.Config, label string, out io.
 		return fmt.Errorf("%d check(s) failed: %s", len(failed), strings.Join(failed, ", "))
 	}
 	return nil
+}
+
+// checkVerified reports the verified queries (curated:): how many serve,
+// and each one refused with its reason, as curated validate does; the
+// server leaves a refused one out with a log line only, so a doctor that
+// said ok left a user puzzled why ask never offered it.
+func checkVerified(ctx context.Context, cfg *config.Config, check func(name, detail string, err error)) {
+	set, refused, err := curated.Open(ctx, cfg)
+	if err != nil {
+		check("verified queries", "", err)
+		return
+	}
+	if set == nil {
+		return // none configured
+	}
+	for _, r := range refused {
+		check("verified query "+r.ID, "", fmt.Errorf("%s (the server leaves it out; nl2sql curated validate lists every refusal)", r.Err.Error()))
+	}
+	check("verified queries", Count(len(set.Queries()), "query serves", "queries serve"), nil)
 }
 
 // withHint appends the hint of a datasource error (source.Error keeps it

@@ -351,3 +351,44 @@ func TestDoctorUnwritableStorage(t *testing.T) {
 		t.Errorf("err %v\n%s", err, out.String())
 	}
 }
+
+// The threat: a verified query the server refuses (an example of the wrong
+// type) is left out with a log line only, and doctor said every check was
+// ok, so a user never learnt why ask did not offer it. Doctor names the
+// refused query with its reason and fails; the good one serves.
+func TestDoctorChecksVerifiedQueries(t *testing.T) {
+	cfg := writeConfig(t, "")
+	cur := filepath.Join(filepath.Dir(cfg), "curated.yaml")
+	if err := os.WriteFile(cur, []byte(`verified_queries:
+  - id: customers_in_country
+    datasource: chinook
+    description: Customers of one country
+    questions: ["Which customers live in Brazil?"]
+    sql: SELECT FirstName FROM Customer WHERE Country = :country
+    params:
+      - {name: country, type: string, required: true, example: "Brazil"}
+  - id: invoices_of_customer
+    datasource: chinook
+    description: The invoices of one customer
+    questions: ["Which invoices did customer 42 get?"]
+    sql: SELECT InvoiceId FROM Invoice WHERE CustomerId = :customer_id
+    params:
+      - {name: customer_id, type: integer, required: true, example: "42"}
+`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	b, _ := os.ReadFile(cfg)
+	if err := os.WriteFile(cfg, append([]byte("curated: curated.yaml\n"), b...), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var out bytes.Buffer
+	err := Doctor(context.Background(), cfg, &out)
+	if err == nil || !strings.Contains(err.Error(), "verified query invoices_of_customer") {
+		t.Errorf("doctor passed or named another check: %v\n%s", err, out.String())
+	}
+	for _, want := range []string{"verified query invoices_of_customer: FAILED: ", "customer_id", "verified queries: ok (1 query serves)"} {
+		if !strings.Contains(out.String(), want) {
+			t.Errorf("doctor output lacks %q:\n%s", want, out.String())
+		}
+	}
+}

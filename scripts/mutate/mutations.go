@@ -5107,4 +5107,11 @@ var mutations = []mutation{
 		New:  "ok && fd.DataTypeOID == pgtype.InetOID && p.Bits() == p.Addr().BitLen() && false {",
 		Pkgs: []string{"./internal/source/postgres"}, Run: "TestPostgresQueryValues",
 	},
+	{
+		Name: "doctor-skips-verified-queries",
+		File: "internal/app/doctor.go",
+		Old:  "\tcheckVerified(ctx, cfg, check)\n",
+		New:  "",
+		Pkgs: []string{"./internal/app"}, Run: "TestDoctorChecksVerifiedQueries",
+	},
 }
