@@ -478,7 +478,16 @@ func hostNext(hp *HostPlan) string {
 	if hp.NoMatch {
 		return "Nothing the datasource holds matched the question: no table or column name, comment, sample or stored value shares a word with it. The data may not hold the answer: check schema_context (describe_schema lists every table) and say so if nothing answers it, rather than answering from tables that do not. " + planNext(hp)
 	}
-	next := planNext(hp)
+	var notes []string
+	if len(hp.HeldElsewhere) > 0 {
+		// first: it says where the answer's other half is
+		var parts []string
+		for _, h := range hp.HeldElsewhere {
+			parts = append(parts, strconv.Quote(h.Word)+" ("+strings.Join(h.Datasources, ", ")+")")
+		}
+		notes = append(notes, "Words of the question this datasource holds nothing of are held by another: "+strings.Join(parts, ", ")+
+			"; if the answer turns on them, search_schema that datasource and combine its rows with run_combined_plan.")
+	}
 	if len(hp.Unmatched) > 0 {
 		q := make([]string, len(hp.Unmatched))
 		for i, w := range hp.Unmatched {
@@ -488,18 +497,14 @@ func hostNext(hp *HostPlan) string {
 		if len(hp.NotSearched) > 0 {
 			where = " here (" + strings.Join(hp.NotSearched, ", ") + " not searched: still opening)"
 		}
-		next = "No table or column name, comment, sample or stored value holds " + strings.Join(q, ", ") + where + " (the schema context matches the question's other words): a measure a plan computes is fine, but if one names a fact the data would have to store (a reason, a kind of thing), that fact may not be stored: say so rather than answer without it. " + next
+		notes = append(notes, "No table or column name, comment, sample or stored value holds "+strings.Join(q, ", ")+where+" (the schema context matches the question's other words): a measure a plan computes is fine, but if one names a fact the data would have to store (a reason, a kind of thing), that fact may not be stored: say so rather than answer without it.")
 	}
-	if len(hp.HeldElsewhere) > 0 {
-		// first: it says where the answer's other half is
-		var parts []string
-		for _, h := range hp.HeldElsewhere {
-			parts = append(parts, strconv.Quote(h.Word)+" ("+strings.Join(h.Datasources, ", ")+")")
-		}
-		next = "Words of the question this datasource holds nothing of are held by another: " + strings.Join(parts, ", ") +
-			"; if the answer turns on them, search_schema that datasource and combine its rows with run_combined_plan. " + next
+	if len(hp.VerifiedQueries) > 0 && len(hp.Candidates) == 0 {
+		// a verified query that matches comes first: its author answered
+		// the question, whatever words the schema lacks
+		return strings.Join(append([]string{planNext(hp)}, notes...), " ")
 	}
-	return next
+	return strings.Join(append(notes, planNext(hp)), " ")
 }
 
 // planNext is hostNext for a question something matched.

@@ -3,6 +3,7 @@ package hostplan
 import (
 	"context"
 	"errors"
+	"slices"
 	"sort"
 
 	"github.com/nl2sql/nl2sql/engine/internal/fault"
@@ -99,9 +100,36 @@ func Resolve(ctx context.Context, r Resolver, q string) (pick string, cands []So
 	case 1:
 		return cands[0].ID(), nil, nil, nil
 	}
+	if id := verifiedOwner(ctx, cands, q); id != "" {
+		return id, nil, nil, nil
+	}
 	scores = make([]float64, len(cands))
 	for i, c := range cands {
 		scores[i] = score[c.ID()]
 	}
 	return "", cands, scores, nil
+}
+
+// VerifiedCertain is the score at which a verified query's listed question
+// is the question asked (word for word, or all but a word).
+const VerifiedCertain = 0.95
+
+// verifiedOwner is the one candidate holding a verified query written for
+// q (VerifiedCertain): its author answered this very question there, which
+// outweighs the ranking's near tie (newcomer 28: a verified query's own
+// example question went to the datasource without it). "" when none or
+// several do.
+func verifiedOwner(ctx context.Context, cands []Source, q string) string {
+	owner := ""
+	for _, c := range cands {
+		_, scores := c.Verified(ctx, q)
+		if len(scores) == 0 || slices.Max(scores) < max(VerifiedCertain, c.MinSimilarity()) {
+			continue
+		}
+		if owner != "" {
+			return ""
+		}
+		owner = c.ID()
+	}
+	return owner
 }
