@@ -13,6 +13,7 @@ import (
 
 	"github.com/tiktoken-go/tokenizer"
 
+	"github.com/nl2sql/nl2sql/internal/cellfmt"
 	"github.com/nl2sql/nl2sql/internal/schema"
 	"github.com/nl2sql/nl2sql/internal/source"
 	"github.com/nl2sql/nl2sql/planast"
@@ -338,13 +339,17 @@ func examples(vals []any) []any {
 // jsonString encodes s as a JSON string, HTML characters unescaped.
 func jsonString(s string) string { return strings.TrimSuffix(jsonList([]any{s})[1:], "]") }
 
-// jsonList encodes values as a JSON array, HTML characters unescaped.
+// jsonList encodes values as a JSON array, HTML characters unescaped and
+// format characters escaped as a result table escapes them
+// (cellfmt.Visible: a bidi override such as U+202E would reverse the text
+// around it, a zero-width space hide one value inside another), which
+// JSON reads back as the same characters.
 func jsonList(vals []any) string {
 	var b strings.Builder
 	enc := json.NewEncoder(&b)
 	enc.SetEscapeHTML(false)
 	_ = enc.Encode(vals) // values are the result encoding: strings, numbers, bools, nil
-	return strings.TrimSuffix(b.String(), "\n")
+	return cellfmt.Visible(strings.TrimSuffix(b.String(), "\n"))
 }
 
 // ContextTables lists the table names of a SchemaContext text, in its

@@ -47,3 +47,18 @@ func TestForeignKeyLineSaysWhatAPlainJoinMisses(t *testing.T) {
 		}
 	}
 }
+
+// The threat: a stored value holding a bidi override (U+202E) or a
+// zero-width space reached the planner's context raw, where it reverses
+// the text around it or hides one value inside another, while the result
+// tables escape it. The context escapes it the same way.
+func TestContextEscapesFormatCharacters(t *testing.T) {
+	stored := []any{"zero\u200bwidth", "\u202eevil\u202c reversed"}
+	snap := &schema.Snapshot{Datasource: "crm", Tables: []schema.Table{{Schema: "main", Name: "notes", Columns: []schema.Column{
+		{Name: "body", Type: planast.TypeText, Profile: &schema.ColumnProfile{DistinctCount: 2, SampleValues: stored, AllValues: true}},
+	}}}}
+	got := SchemaContext(snap)
+	if strings.ContainsAny(got, "\u200b\u202e\u202c") || !strings.Contains(got, `"zero\u200bwidth"`) || !strings.Contains(got, `"\u202eevil\u202c reversed"`) {
+		t.Errorf("context %q: want the format characters escaped", got)
+	}
+}

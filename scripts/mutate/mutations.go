@@ -5128,4 +5128,18 @@ var mutations = []mutation{
 		New:  "\tif false && len(hp.VerifiedQueries) > 0 && len(hp.Candidates) == 0 {\n",
 		Pkgs: []string{"./internal/app"}, Run: "TestVerifiedQueryDecidesBetweenTiedDatasources",
 	},
+	{
+		Name: "context-format-characters-raw",
+		File: "index/schemactx/context.go",
+		Old:  "\treturn cellfmt.Visible(strings.TrimSuffix(b.String(), \"\\n\"))\n",
+		New:  "\treturn strings.TrimSuffix(b.String(), \"\\n\") + cellfmt.Visible(\"\")\n",
+		Pkgs: []string{"./index/schemactx"}, Run: "TestContextEscapesFormatCharacters",
+	},
+	{
+		Name: "sqlite-inexact-literal-unsaid",
+		File: "engine/warnings/warnings.go",
+		Old:  "\tout = append(out, inexactLiterals(dialect, plan)...)\n",
+		New:  "",
+		Pkgs: []string{"./engine"}, Run: "TestLiteralsSQLiteCannotHoldAreNamed",
+	},
 }
