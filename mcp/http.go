@@ -132,7 +132,7 @@ func ServeHTTP(ctx context.Context, s *server.MCPServer, o HTTPOptions) error {
 	if o.OAuth != nil && !o.NoAuth {
 		addProtectedResource(mux, o.OAuth)
 	}
-	mux.Handle("/mcp", addOps(mux, o, guard(lifecycle(withInvalidParams(hs)), o, loopback)))
+	mux.Handle("/mcp", addOps(mux, o, guard(withTextCheck(lifecycle(withInvalidParams(hs))), o, loopback)))
 	ln := o.Listener
 	if ln == nil {
 		var err error

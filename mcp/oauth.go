@@ -164,12 +164,10 @@ func toolsCalled(r *http.Request) (*http.Request, []string) {
 	if r.Method != http.MethodPost || r.Body == nil {
 		return r, nil
 	}
-	b, err := io.ReadAll(r.Body)
+	b, err := readBody(r)
 	if err != nil {
-		r.Body = io.NopCloser(io.MultiReader(bytes.NewReader(b), errReader{err}))
 		return r, nil
 	}
-	r.Body = io.NopCloser(bytes.NewReader(b))
 	type call struct {
 		Method string `json:"method"`
 		Params struct {
@@ -192,6 +190,20 @@ func toolsCalled(r *http.Request) (*http.Request, []string) {
 		}
 	}
 	return r, tools
+}
+
+// readBody reads r's body and puts back a reader of the same bytes, so
+// the next handler reads what this one did; when the read failed (a body
+// over the limit) the new reader fails with the same error after them.
+func readBody(r *http.Request) ([]byte, error) {
+	b, err := io.ReadAll(r.Body)
+	r.Body.Close()
+	if err != nil {
+		r.Body = io.NopCloser(io.MultiReader(bytes.NewReader(b), errReader{err}))
+		return b, err
+	}
+	r.Body = io.NopCloser(bytes.NewReader(b))
+	return b, nil
 }
 
 type errReader struct{ err error }

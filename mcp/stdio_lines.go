@@ -97,6 +97,10 @@ func (r *lineReader) next() {
 		r.refuse(requestID(body), code, msg)
 		return
 	}
+	if at, what, ok := badText(body); !ok {
+		r.refuse(requestID(body), mcpgo.INVALID_REQUEST, badTextMessage(at, what))
+		return
+	}
 	if m.Method != "" && m.hasID() {
 		r.d.request()
 	}

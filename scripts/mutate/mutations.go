@@ -5142,4 +5142,25 @@ var mutations = []mutation{
 		New:  "",
 		Pkgs: []string{"./engine"}, Run: "TestLiteralsSQLiteCannotHoldAreNamed",
 	},
+	{
+		Name: "stdio-bad-text-read-as-replacement",
+		File: "mcp/stdio_lines.go",
+		Old:  "\tif at, what, ok := badText(body); !ok {\n",
+		New:  "\tif at, what, ok := badText(body); !ok && false {\n",
+		Pkgs: []string{"./mcp"}, Run: "TestBadTextRefusedWithID",
+	},
+	{
+		Name: "http-bad-text-unchecked",
+		File: "mcp/http.go",
+		Old:  "guard(withTextCheck(lifecycle(withInvalidParams(hs))), o, loopback)",
+		New:  "guard(lifecycle(withInvalidParams(hs)), o, loopback)",
+		Pkgs: []string{"./mcp"}, Run: "TestBadTextRefusedWithID",
+	},
+	{
+		Name: "lone-surrogate-accepted",
+		File: "mcp/badtext.go",
+		Old:  "\t\t\tcase u >= 0xDC00 && u <= 0xDFFF:\n",
+		New:  "\t\t\tcase u >= 0xDC00 && u <= 0xDFFF && false:\n",
+		Pkgs: []string{"./mcp"}, Run: "TestBadTextRefusedWithID",
+	},
 }
