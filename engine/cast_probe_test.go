@@ -317,3 +317,29 @@ func TestDecimalCommaCountsOnlyRowsOfTheBranchThatRemovesCommas(t *testing.T) {
 		})
 	}
 }
+
+// The threat: a host pasted a warning's 4 KB date-reading CASE into its
+// plan, and every run after quoted the whole CASE back in the next
+// warning, the host paying for its own expression again each time. A long
+// operand is named by its start and length; a short one is still quoted
+// whole.
+func TestLongCastOperandIsNamedByItsStart(t *testing.T) {
+	db := []string{
+		"CREATE TABLE nps (id INTEGER PRIMARY KEY, score TEXT)",
+		"INSERT INTO nps VALUES (1, '9'), (2, 'n/a'), (3, '7')",
+	}
+	var whens []string
+	for i := range 30 {
+		whens = append(whens, fmt.Sprintf(`{"when":{"kind":"binary","op":"=","left":{"kind":"column","table":"n","column":"score"},"right":{"kind":"literal","value":"code-%02d"}},"then":{"kind":"literal","value":"%d"}}`, i, i))
+	}
+	long := `{"kind":"case","whens":[` + strings.Join(whens, ",") + `],"else":{"kind":"column","table":"n","column":"score"}}`
+	e := specEngine(t, everyEngine(db)[0].spec(t))
+	res, err := e.RunPlan(context.Background(), "air", []byte(`{"select":[{"expr":{"kind":"func","name":"AVG","args":[{"kind":"cast","type":"integer","expr":`+long+`}]},"alias":"a"}],"from":[{"table":"nps","alias":"n"}]}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	w := warningWith(res.Warnings, "the cast of ")
+	if w == "" || len(w) > len(long) || !strings.Contains(w, "characters of your plan") || !strings.Contains(w, `{"kind":"case","whens":[`) {
+		t.Errorf("warning (%d bytes, operand %d): %q", len(w), len(long), w)
+	}
+}

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/nl2sql/nl2sql/engine/emptyrange"
 	"github.com/nl2sql/nl2sql/internal/schema"
@@ -139,7 +140,7 @@ func CastProbes(snap *schema.Snapshot, plan *planast.Query) []Probe {
 			if err != nil {
 				return
 			}
-			what = fmt.Sprintf("the cast of %s to %s", arg, c.Type)
+			what = fmt.Sprintf("the cast of %s to %s", castOperand(string(arg)), c.Type)
 			if guarded {
 				what += " in its branch of the CASE"
 			}
@@ -149,6 +150,21 @@ func CastProbes(snap *schema.Snapshot, plan *planast.Query) []Probe {
 		})
 	})
 	return out
+}
+
+// maxOperandBytes bounds how much of a cast's operand a warning quotes.
+const maxOperandBytes = 1000
+
+// castOperand is a cast's operand as a warning names it: its JSON, or,
+// past maxOperandBytes, its start and its length. The operand is the
+// caller's own expression (a 4 KB CASE that reads dates written two ways,
+// pasted from an earlier warning's fix): quoted whole it cost the host
+// those bytes again on every run, where its start names it.
+func castOperand(arg string) string {
+	if len(arg) <= maxOperandBytes {
+		return arg
+	}
+	return fmt.Sprintf("%s (%d characters of your plan)", planast.Truncate(arg, maxOperandBytes/4), utf8.RuneCountInString(arg))
 }
 
 // MaxCastProbes bounds the casts of one plan probed: each probe reads the

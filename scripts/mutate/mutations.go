@@ -5163,4 +5163,11 @@ var mutations = []mutation{
 		New:  "\t\t\tcase u >= 0xDC00 && u <= 0xDFFF && false:\n",
 		Pkgs: []string{"./mcp"}, Run: "TestBadTextRefusedWithID",
 	},
+	{
+		Name: "long-cast-operand-quoted-whole",
+		File: "engine/warnings/castprobe.go",
+		Old:  "\tif len(arg) <= maxOperandBytes {\n",
+		New:  "\tif len(arg) <= maxOperandBytes || true {\n",
+		Pkgs: []string{"./engine"}, Run: "TestLongCastOperandIsNamedByItsStart",
+	},
 }
