@@ -41,6 +41,10 @@ func TestAmountsInSeveralCurrenciesAreNamed(t *testing.T) {
 				{"the spellings of one kept", sum("invoices", `,"where":{"kind":"in","expr":`+cur+`,"list":[{"kind":"literal","value":"USD"},{"kind":"literal","value":"usd "}]}`), false},
 				{"two currencies kept", sum("invoices", `,"where":{"kind":"in","expr":`+cur+`,"list":[{"kind":"literal","value":"USD"},{"kind":"literal","value":"EUR"}]}`), true},
 				{"a table of one currency", sum("payouts", ""), false},
+				// one invoice, or one per group, holds one currency
+				{"one invoice by its key", sum("invoices", `,"where":{"kind":"binary","op":"=","left":{"kind":"column","table":"i","column":"id"},"right":{"kind":"literal","value":2}}`), false},
+				{"grouped by the key", sum("invoices", `,"group_by":[{"kind":"column","table":"i","column":"id"}]`), false},
+				{"two invoices by their keys", sum("invoices", `,"where":{"kind":"in","expr":{"kind":"column","table":"i","column":"id"},"list":[{"kind":"literal","value":1},{"kind":"literal","value":2}]}`), true},
 				// a reference number summed is no amount
 				{"a reference summed", []byte(strings.Replace(string(sum("invoices", "")), `"column":"amount"`, `"column":"processor_ref"`, 1)), false},
 				// a count of rows by a CASE reads no amount; a CASE choosing

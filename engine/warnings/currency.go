@@ -55,7 +55,7 @@ func mixedCurrencies(snap *schema.Snapshot, plan *planast.Query, stored func(str
 				}
 				vals, all := knownValues(t, cur, stored)
 				distinct := distinctLoose(vals)
-				if !all || len(distinct) < 2 || pinned(q, ref.Table, cur.Name) {
+				if !all || len(distinct) < 2 || pinned(q, ref.Table, cur.Name) || oneRow(q, t, ref.Table) {
 					continue
 				}
 				var w string
@@ -149,6 +149,21 @@ func pinned(q *planast.Query, alias, col string) bool {
 		})
 	}
 	return kept
+}
+
+// oneRow reports whether q keeps one row of table t (alias) per result
+// row: every column of its primary key is pinned to one value (order_id =
+// 7) or grouped by. One row holds one currency, so its sum mixes none.
+func oneRow(q *planast.Query, t *schema.Table, alias string) bool {
+	if t == nil || len(t.PrimaryKey) == 0 {
+		return false
+	}
+	for _, k := range t.PrimaryKey {
+		if !pinned(q, alias, k) {
+			return false
+		}
+	}
+	return true
 }
 
 // literalTexts are the texts of the string literals among xs; nil when

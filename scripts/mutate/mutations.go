@@ -5170,4 +5170,11 @@ var mutations = []mutation{
 		New:  "\tif len(arg) <= maxOperandBytes || true {\n",
 		Pkgs: []string{"./engine"}, Run: "TestLongCastOperandIsNamedByItsStart",
 	},
+	{
+		Name: "one-row-currency-mix-warned",
+		File: "engine/warnings/currency.go",
+		Old:  " || pinned(q, ref.Table, cur.Name) || oneRow(q, t, ref.Table) {",
+		New:  " || pinned(q, ref.Table, cur.Name) {",
+		Pkgs: []string{"./engine"}, Run: "TestAmountsInSeveralCurrenciesAreNamed",
+	},
 }
