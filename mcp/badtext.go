@@ -5,14 +5,19 @@ import (
 	"fmt"
 	"net/http"
 	"strconv"
+	"strings"
 	"unicode/utf8"
 
 	mcpgo "github.com/mark3labs/mcp-go/mcp"
+
+	"github.com/nl2sql/nl2sql/planast"
 )
 
-// badText reports where a JSON-RPC message's text is not what JSON is: a
-// byte sequence that is not UTF-8, or a \u escape of half a surrogate pair
-// with no other half. encoding/json reads both as U+FFFD without a word,
+// badText reports where a JSON-RPC message's text is not what JSON is, or
+// not what a JSON reader of doubles can hold: a byte sequence that is not
+// UTF-8, a \u escape of half a surrogate pair with no other half, or a
+// number beyond a double's range (1e400), which failed the whole request
+// with Go's type names. encoding/json reads both as U+FFFD without a word,
 // so "caf\xc3 orders" was answered as a question about "caf", and a
 // literal "\ud800" ran as '�' against the data. ok is false with the byte
 // offset and what is wrong; a valid message is read once, linearly.
@@ -30,8 +35,22 @@ func badText(body []byte) (at int, what string, ok bool) {
 	for i := 0; i < len(body); i++ {
 		c := body[i]
 		if !inString {
-			if c == '"' {
+			switch {
+			case c == '"':
 				inString = true
+			case c == '-' || c >= '0' && c <= '9':
+				// a number a double cannot hold fails mcp-go's decoding of
+				// the whole request with Go's type names; say which
+				j := i + 1
+				for j < len(body) && strings.IndexByte("0123456789.eE+-", body[j]) >= 0 {
+					j++
+				}
+				if num := string(body[i:j]); strings.ContainsAny(num, "eE") || len(num) > 300 {
+					if _, err := strconv.ParseFloat(num, 64); err != nil {
+						return i, fmt.Sprintf("the number %s is beyond what a double holds (about ±1.8e308): send it as a string (a decimal literal takes its digits as text)", planast.Truncate(num, 40)), false
+					}
+				}
+				i = j - 1
 			}
 			continue
 		}

@@ -30,6 +30,7 @@ func TestBadTextRefusedWithID(t *testing.T) {
 		{`a pair \ud83d\ude00 whole`, ""},
 		{`an escaped backslash \\ud800 is text`, ""},
 		{"café ünïcode", ""},
+		{`1e400 as text stays text`, ""},
 	} {
 		if _, what, ok := badText([]byte(call("x", c.text))); ok != (c.bad == "") || !strings.Contains(what, c.bad) {
 			t.Errorf("%q: refused %v (%q), want refused %v saying %q", c.text, !ok, what, c.bad != "", c.bad)
@@ -68,5 +69,38 @@ func TestBadTextRefusedWithID(t *testing.T) {
 	})).ServeHTTP(httptest.NewRecorder(), httptest.NewRequest(http.MethodPost, "/mcp", strings.NewReader(body)))
 	if seen != body {
 		t.Errorf("the server read %q, want the body sent", seen)
+	}
+}
+
+// The threat: a number beyond a double's range in a tool's arguments
+// (a literal 1e400) failed the whole request with "cannot unmarshal number
+// 1e400 into Go struct field CallToolRequest.params of type float64": no
+// path, Go's names, and a type that misleads. It is refused saying which
+// number and what to send instead; numbers a double holds, however
+// written, pass.
+func TestNumbersBeyondADoubleRefusedPlainly(t *testing.T) {
+	plan := func(v string) string {
+		return `{"jsonrpc":"2.0","id":"n","method":"tools/call","params":{"name":"run_plan","arguments":{"plan":{"select":[{"expr":{"kind":"literal","value":` + v + `},"alias":"x"}]}}}}`
+	}
+	for _, c := range []struct {
+		v   string
+		bad bool
+	}{
+		{"1e400", true},
+		{"-1E+999", true},
+		{"1" + strings.Repeat("0", 400), true},
+		{"1e308", false},
+		{"123456789012345678901234567890", false},
+		{"-0.5e-3", false},
+		{"1e-400", false}, // underflows to 0, which a double holds
+	} {
+		_, what, ok := badText([]byte(plan(c.v)))
+		if ok == c.bad || c.bad && (!strings.Contains(what, "beyond what a double holds") || strings.Contains(what, "Go ")) {
+			t.Errorf("%s: refused %v (%q), want refused %v", c.v, !ok, what, c.bad)
+		}
+	}
+	got := serveLines(t, strings.NewReader(plan("1e400")+"\n"+pingNext), 0)
+	if e, _ := got[`"n"`]["error"].(map[string]any); errCode(got[`"n"`]) != -32600 || !strings.Contains(e["message"].(string), "the number 1e400") {
+		t.Errorf("stdio: %v", got[`"n"`])
 	}
 }

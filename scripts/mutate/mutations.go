@@ -5177,4 +5177,11 @@ var mutations = []mutation{
 		New:  " || pinned(q, ref.Table, cur.Name) {",
 		Pkgs: []string{"./engine"}, Run: "TestAmountsInSeveralCurrenciesAreNamed",
 	},
+	{
+		Name: "number-beyond-double-unsaid",
+		File: "mcp/badtext.go",
+		Old:  "\t\t\t\t\tif _, err := strconv.ParseFloat(num, 64); err != nil {\n",
+		New:  "\t\t\t\t\tif _, err := strconv.ParseFloat(num, 64); err != nil && false {\n",
+		Pkgs: []string{"./mcp"}, Run: "TestNumbersBeyondADoubleRefusedPlainly",
+	},
 }
