@@ -318,6 +318,36 @@ func TestDecimalCommaCountsOnlyRowsOfTheBranchThatRemovesCommas(t *testing.T) {
 	}
 }
 
+// The threat: a total column writes '2.986,77 €' and '$1,234.50'; the
+// REPLACE chain a host wrote (remove "€", "$" and ",") read every value,
+// so no NULL betrayed the euros read a thousand times too small, and the
+// answer came back 66% off with no warning: the stored text ends in the
+// symbol, not in two digits after a comma. The value is judged as the
+// expression has it just before its commas go.
+func TestDecimalCommaBehindACurrencySymbolIsNamed(t *testing.T) {
+	db := []string{
+		"CREATE TABLE orders (id INTEGER PRIMARY KEY, total TEXT)",
+		"INSERT INTO orders VALUES (1, '2.986,77 €'), (2, '230,07 €'), (3, '$1,234.50'), (4, '$99.00')",
+	}
+	col := `{"kind":"column","table":"o","column":"total"}`
+	rep := func(x, from string) string {
+		return `{"kind":"func","name":"REPLACE","args":[` + x + `,{"kind":"literal","value":"` + from + `"},{"kind":"literal","value":""}]}`
+	}
+	plan := []byte(`{"select":[{"expr":{"kind":"func","name":"SUM","args":[{"kind":"cast","type":"decimal","expr":` + rep(rep(rep(col, "€"), "$"), ",") + `}]},"alias":"total"}],"from":[{"table":"orders","alias":"o"}]}`)
+	for _, en := range everyEngine(db) {
+		t.Run(en.name, func(t *testing.T) {
+			e := specEngine(t, en.spec(t))
+			res, err := e.RunPlan(context.Background(), "air", plan)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if w := warningWith(res.Warnings, "decimal comma"); !strings.Contains(w, "removes the comma of 2 values") {
+				t.Errorf("rows %v: warnings %q, want the two euro amounts named", res.Rows, res.Warnings)
+			}
+		})
+	}
+}
+
 // The threat: a host pasted a warning's 4 KB date-reading CASE into its
 // plan, and every run after quoted the whole CASE back in the next
 // warning, the host paying for its own expression again each time. A long

@@ -119,8 +119,16 @@ func CastProbes(snap *schema.Snapshot, plan *planast.Query) []Probe {
 			if removesComma(c.Expr) {
 				// a decimal comma removed makes '94,4' 944: read, so no
 				// count of lost values sees it
+				// the value as the expression has it just before its
+				// commas go: '2.986,77 €' with its symbol removed ends in
+				// two digits after a comma, which the stored text does not
+				kept, err := keepCommas(inner)
+				if err != nil {
+					return
+				}
+				keptTrimmed := &planast.Func{Name: "TRIM", Args: []planast.Expr{kept}}
 				endsLike := func(p string) planast.Expr {
-					return &planast.Like{Expr: trimmed, Pattern: &planast.Literal{Type: planast.TString, Text: p}}
+					return &planast.Like{Expr: keptTrimmed, Pattern: &planast.Literal{Type: planast.TString, Text: p}}
 				}
 				comma := and(readIf, &planast.Binary{Op: planast.OpOr, Left: endsLike("%,_"), Right: endsLike("%,__")})
 				if reach, err := commaBranches(inner); err != nil {
@@ -268,6 +276,26 @@ func commaBranches(e planast.Expr) (planast.Expr, error) {
 	}
 	flags.Else = flag(flags.Else)
 	return &planast.Binary{Op: "=", Left: flags, Right: &planast.Literal{Type: planast.TInteger, Int: 1}}, nil
+}
+
+// keepCommas is a copy of e whose every REPLACE of ',' with nothing is
+// replaced by its first argument: what e's value is just before its commas
+// are removed (the currency symbols and spaces it strips, stripped).
+func keepCommas(e planast.Expr) (planast.Expr, error) {
+	c, err := copyExpr(e)
+	if err != nil {
+		return nil, err
+	}
+	return planast.MapExpr(c, func(x planast.Expr) planast.Expr {
+		if f, ok := x.(*planast.Func); ok && strings.EqualFold(f.Name, "REPLACE") && len(f.Args) == 3 {
+			from, _ := f.Args[1].(*planast.Literal)
+			to, _ := f.Args[2].(*planast.Literal)
+			if from != nil && to != nil && from.Text == "," && to.Text == "" && to.Type == planast.TString {
+				return f.Args[0]
+			}
+		}
+		return x
+	}), nil
 }
 
 // removesComma reports whether e removes commas: a REPLACE of ',' with nothing

@@ -5184,4 +5184,11 @@ var mutations = []mutation{
 		New:  "\t\t\t\t\tif _, err := strconv.ParseFloat(num, 64); err != nil && false {\n",
 		Pkgs: []string{"./mcp"}, Run: "TestNumbersBeyondADoubleRefusedPlainly",
 	},
+	{
+		Name: "decimal-comma-judged-on-stored-text",
+		File: "engine/warnings/castprobe.go",
+		Old:  "\t\t\t\treturn f.Args[0]\n",
+		New:  "\t\t\t\treturn f\n",
+		Pkgs: []string{"./engine"}, Run: "TestDecimalCommaBehindACurrencySymbolIsNamed",
+	},
 }
