@@ -295,6 +295,11 @@ func (a *analyzer) funcCall(f *pg.FuncCall) {
 		name = parts[0]
 	case len(parts) == 2 && parts[0] == "pg_catalog":
 		name = parts[1] // SQL-standard syntax: EXTRACT, SUBSTRING … FROM, TRIM, POSITION
+		if strings.EqualFold(name, "btrim") {
+			// TRIM(x) as PostgreSQL's parser writes it: the query says
+			// trim, which every dialect's list judges
+			name = "trim"
+		}
 	default:
 		a.fail(CodeFunction, "function %s is not allowed (schema-qualified)", strings.Join(parts, "."))
 		return

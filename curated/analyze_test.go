@@ -110,3 +110,26 @@ func TestAnalyzeTables(t *testing.T) {
 		t.Error("ONLY")
 	}
 }
+
+// The threat: a verified query on SQLite writing TRIM(code) was refused as
+// "function btrim is not on the sqlite allow-list", a name the author
+// never wrote (PostgreSQL's parser spells TRIM so). TRIM in every form is
+// judged as trim on every dialect; a btrim the author writes is still
+// judged by its own name.
+func TestTrimIsJudgedAsWritten(t *testing.T) {
+	for _, dialect := range []string{"sqlite", "duckdb", "postgres"} {
+		for _, q := range []string{
+			"SELECT TRIM(name) FROM t",
+			"SELECT TRIM(BOTH ' ' FROM name) FROM t",
+			"SELECT TRIM(LEADING ' ' FROM name) FROM t",
+			"SELECT TRIM(TRAILING ' ' FROM name) FROM t",
+		} {
+			if _, err := analyze(q, dialect, false); err != nil {
+				t.Errorf("%s: %s: %v", dialect, q, err)
+			}
+		}
+	}
+	if _, err := analyze("SELECT btrim(name) FROM t", "sqlite", false); err == nil || err.Code != CodeFunction {
+		t.Errorf("btrim written on SQLite (which has none): %v, want it refused", err)
+	}
+}

@@ -136,6 +136,10 @@ func checkVerified(ctx context.Context, cfg *config.Config, check func(name, det
 	for _, r := range refused {
 		check("verified query "+r.ID, "", fmt.Errorf("%s (the server leaves it out; nl2sql curated validate lists every refusal)", r.Err.Error()))
 	}
+	if len(set.Queries()) == 0 && len(refused) > 0 {
+		check("verified queries", "", fmt.Errorf("none of the %s serves", Count(len(refused), "verified query", "verified queries")))
+		return
+	}
 	check("verified queries", Count(len(set.Queries()), "query serves", "queries serve"), nil)
 }
 

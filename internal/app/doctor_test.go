@@ -391,4 +391,15 @@ func TestDoctorChecksVerifiedQueries(t *testing.T) {
 			t.Errorf("doctor output lacks %q:\n%s", want, out.String())
 		}
 	}
+	// every one refused: the summary line fails too, not "ok (0 queries serve)"
+	b, _ = os.ReadFile(cur)
+	bad := strings.Replace(string(b), `example: "Brazil"`, `example: 7`, 1)
+	if err := os.WriteFile(cur, []byte(bad), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out.Reset()
+	_ = Doctor(context.Background(), cfg, &out)
+	if !strings.Contains(out.String(), "verified queries: FAILED: none of the 2 verified queries serves") {
+		t.Errorf("doctor with every verified query refused:\n%s", out.String())
+	}
 }
