@@ -11,8 +11,8 @@ import (
 
 // textAmountsDB holds amounts and quantities as text beside words.
 var textAmountsDB = []string{
-	"CREATE TABLE orders (id INTEGER PRIMARY KEY, amount TEXT, qty TEXT, status TEXT, ref TEXT)",
-	"INSERT INTO orders VALUES (1, '$1,234.50', '9', 'paid', 'INV-0000243'), (2, '$99.99', '10', 'open', 'INV-0000244'), (3, '$2,000.00', '120', 'paid', '245'), (4, '1500', '7', 'void', 'INV-0000246')",
+	"CREATE TABLE orders (id INTEGER PRIMARY KEY, amount TEXT, qty TEXT, status TEXT, ref TEXT, sku TEXT)",
+	"INSERT INTO orders VALUES (1, '$1,234.50', '9', 'paid', 'INV-0000243', '000840'), (2, '$99.99', '10', 'open', 'INV-0000244', '000007'), (3, '$2,000.00', '120', 'paid', '245', '000123'), (4, '1500', '7', 'void', 'INV-0000246', '000045')",
 }
 
 // The threat: "orders over $500" written as amount > '$500' over a text
@@ -51,8 +51,10 @@ func TestAmountsComparedAsTextAreNamed(t *testing.T) {
 // with a limit, over text amounts gives '$99.99' (text orders '9' after
 // '$', '1' and '2'), a plausible figure with nothing said. MIN, MAX and
 // order_by over such a column must be named, by column and by an output
-// alias of it; the same over a column of words, or of codes some of which
-// are written as bare digits ('INV-0000243' beside '245'), is not.
+// alias of it; the same over a column of words, of codes some of which
+// are written as bare digits ('INV-0000243' beside '245'), or of codes of
+// one width padded with zeros ('000007': text orders them as numbers, and
+// the advised cast would drop the zeros) is not.
 func TestAmountsOrderedAsTextAreNamed(t *testing.T) {
 	col := func(c string) string { return `{"kind":"column","table":"o","column":"` + c + `"}` }
 	maxOf := func(c string) []byte {
@@ -78,6 +80,9 @@ func TestAmountsOrderedAsTextAreNamed(t *testing.T) {
 				{"order by amounts", "amount", firstBy("amount", col("amount")), true},
 				{"order by an alias of amounts", "amount", firstBy("amount", `{"kind":"column","column":"v"}`), true},
 				{"order by words", "status", firstBy("status", col("status")), false},
+				// codes of one width padded with zeros order as their numbers
+				{"max of zero-padded codes", "sku", maxOf("sku"), false},
+				{"order by zero-padded codes", "sku", firstBy("sku", col("sku")), false},
 			} {
 				res, err := e.RunPlan(context.Background(), "air", c.plan)
 				if err != nil {

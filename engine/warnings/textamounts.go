@@ -78,7 +78,7 @@ func textAmountOrders(snap *schema.Snapshot, plan *planast.Query) []string {
 	seen := map[*schema.Column]bool{}
 	warn := func(q *planast.Query, ref *planast.Column, what string) {
 		c := emptyrange.FromColumn(snap, q, ref)
-		if c == nil || c.Type != planast.TypeText || seen[c] || !numbersAsText(c.Profile) {
+		if c == nil || c.Type != planast.TypeText || seen[c] || !numbersAsText(c.Profile) || zeroPadded(c.Profile) {
 			return
 		}
 		seen[c] = true
@@ -123,4 +123,21 @@ func orderedColumns(q *planast.Query, f func(ref *planast.Column)) {
 			f(ref)
 		}
 	}
+}
+
+// zeroPadded reports whether a text column's samples are codes of one
+// width padded with zeros ('000007', '000840'): digits only, every one as
+// long as the others, one at least starting with 0. Text orders such codes
+// as their numbers, and a cast to a number would drop the zeros they are
+// written with.
+func zeroPadded(p *schema.ColumnProfile) bool {
+	width, lead := -1, false
+	for _, v := range p.SampleValues {
+		s, ok := v.(string)
+		if !ok || s == "" || strings.Trim(s, "0123456789") != "" || width >= 0 && len(s) != width {
+			return false
+		}
+		width, lead = len(s), lead || s[0] == '0'
+	}
+	return lead
 }

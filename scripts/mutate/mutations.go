@@ -5205,4 +5205,11 @@ var mutations = []mutation{
 		New:  "\tif false {\n",
 		Pkgs: []string{"./internal/app"}, Run: "TestDoctorChecksVerifiedQueries",
 	},
+	{
+		Name: "zero-padded-codes-ordered-as-amounts",
+		File: "engine/warnings/textamounts.go",
+		Old:  " || !numbersAsText(c.Profile) || zeroPadded(c.Profile) {",
+		New:  " || !numbersAsText(c.Profile) {",
+		Pkgs: []string{"./engine"}, Run: "TestAmountsOrderedAsTextAreNamed",
+	},
 }
