@@ -86,6 +86,7 @@ func unread(snap *schema.Snapshot, dialect string, plan *planast.Query, stored f
 	out = append(out, repeatedKeys(snap, plan, columns)...)
 	out = append(out, zeroDivisors(snap, plan)...)
 	out = append(out, inexactLiterals(dialect, plan)...)
+	out = append(out, specialAggregates(snap, plan)...)
 	out = append(out, mixedCurrencies(snap, plan, stored)...)
 	out = append(out, testRecords(snap, plan, columns)...)
 	out = append(out, deletedRows(snap, plan, columns)...)

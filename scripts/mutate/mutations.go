@@ -5212,4 +5212,11 @@ var mutations = []mutation{
 		New:  " || !numbersAsText(c.Profile) {",
 		Pkgs: []string{"./engine"}, Run: "TestAmountsOrderedAsTextAreNamed",
 	},
+	{
+		Name: "nan-aggregate-unsaid",
+		File: "engine/warnings/warnings.go",
+		Old:  "\tout = append(out, specialAggregates(snap, plan)...)\n",
+		New:  "",
+		Pkgs: []string{"./engine"}, Run: "TestAggregatesOfColumnsHoldingNaNAreNamed",
+	},
 }
