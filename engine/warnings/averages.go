@@ -64,7 +64,7 @@ func inexactAverages(snap *schema.Snapshot, plan *planast.Query) []string {
 			}
 			if digits > 15 {
 				seen[c] = true
-				out = append(out, fmt.Sprintf("AVG of %q divides in double precision on every engine (15 to 17 significant digits), and the column holds values of %d significant digits (such as %s): the average's last digits are not exact; SUM and COUNT of it are exact, to divide by hand where every digit matters", c.Name, digits, widest))
+				out = append(out, fmt.Sprintf("AVG of %q divides in double precision on every engine (15 to 17 significant digits), and the column holds values of %d significant digits (such as %s): the average's last digits are not exact; SUM and COUNT of it are exact, to divide by hand where every digit matters (on SQLite while the running sum stays within ±9.2e18: past it SUM fails with ARITHMETIC_OVERFLOW, and only PostgreSQL and DuckDB sum such values exactly)", c.Name, digits, widest))
 			}
 			return true
 		})
