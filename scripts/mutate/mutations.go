@@ -5219,4 +5219,11 @@ var mutations = []mutation{
 		New:  "",
 		Pkgs: []string{"./engine"}, Run: "TestAggregatesOfColumnsHoldingNaNAreNamed",
 	},
+	{
+		Name: "pg-numeric-zero-loses-scale",
+		File: "internal/source/postgres/postgres_encode.go",
+		Old:  "\t\treturn source.DecimalText(atScale(s, c.Scale))\n",
+		New:  "\t\treturn source.DecimalText(s)\n",
+		Pkgs: []string{"./internal/source/postgres"}, Run: "TestPostgresQueryValues",
+	},
 }

@@ -59,7 +59,7 @@ func pgValue(v any, c source.Column) any {
 			return nil
 		}
 		s, _ := t.(string)
-		return source.DecimalText(s)
+		return source.DecimalText(atScale(s, c.Scale))
 	case pgtype.Interval:
 		if !x.Valid {
 			return nil
@@ -123,4 +123,22 @@ func infinity(valid bool, inf pgtype.InfinityModifier, t time.Time, c source.Col
 		return "-infinity"
 	}
 	return source.EncodeValue(t, c)
+}
+
+// atScale writes a numeric of a column declared with a scale at that scale,
+// as PostgreSQL does: pgx decodes a zero of numeric(30,10) as "0" (the wire
+// carries no digits for it), where psql shows 0.0000000000. Text with
+// more fraction digits, NaN and the infinities are left as they are.
+func atScale(s string, scale int) string {
+	if scale <= 0 || s == "" || strings.ContainsAny(s, "NIne") {
+		return s
+	}
+	_, frac, dot := strings.Cut(s, ".")
+	if len(frac) >= scale {
+		return s
+	}
+	if !dot {
+		s += "."
+	}
+	return s + strings.Repeat("0", scale-len(frac))
 }

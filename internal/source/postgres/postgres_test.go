@@ -176,6 +176,11 @@ func TestPostgresQueryValues(t *testing.T) {
 		{SQL: `SELECT 1.50::numeric(10,2), 12345678901234567.89::numeric(20,2), -0.05::numeric, 123456789012345.6::numeric, 'NaN'::numeric, 1e20::numeric`,
 			Types: []planast.Type{"decimal", "decimal", "decimal", "decimal", "decimal", "decimal"},
 			Rows:  `[[1.50,"12345678901234567.89",-0.05,"123456789012345.6","NaN","100000000000000000000"]]`},
+		// a zero at its column's scale, as psql shows it (the wire carries
+		// no digits for a zero, so pgx reads "0")
+		{SQL: `SELECT 0::numeric(30,10), 35.48::numeric(30,10), 0::numeric(10,2), 0::numeric`,
+			Types: []planast.Type{"decimal", "decimal", "decimal", "decimal"},
+			Rows:  `[[0.0000000000,35.4800000000,0.00,0]]`},
 		{SQL: `SELECT NULL::text, '\x00ff'::bytea, '007', 'null', true, 'happy'::mood, 'x'::varchar(3), 'y'::char(2)`,
 			Types: []planast.Type{"text", "blob", "text", "text", "boolean", "text", "text", "text"},
 			Rows:  `[[null,"AP8=","007","null",true,"happy","x","y "]]`},
