@@ -116,9 +116,8 @@ const VerifiedCertain = 0.95
 
 // verifiedOwner is the one candidate holding a verified query written for
 // q (VerifiedCertain): its author answered this very question there, which
-// outweighs the ranking's near tie (newcomer 28: a verified query's own
-// example question went to the datasource without it). "" when none or
-// several do.
+// outweighs the ranking's near tie (a verified query's own example
+// question went to a datasource without it). "" when none or several do.
 func verifiedOwner(ctx context.Context, cands []Source, q string) string {
 	owner := ""
 	for _, c := range cands {

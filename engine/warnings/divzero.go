@@ -34,13 +34,7 @@ func zeroDivisors(snap *schema.Snapshot, plan *planast.Query) []string {
 				}
 			}
 		})
-		if q.Where != nil {
-			inspectOwn(q.Where, func(x planast.Expr) {
-				if ref, ok := x.(*planast.Column); ok {
-					tested[ref.Table+"."+ref.Column] = true
-				}
-			})
-		}
+		whereColumns(q, tested)
 		inspectQuery(q, func(e planast.Expr) {
 			b, ok := e.(*planast.Binary)
 			if !ok || b.Op != planast.OpDiv && b.Op != planast.OpIDiv && b.Op != planast.OpMod {

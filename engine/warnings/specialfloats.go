@@ -20,13 +20,7 @@ func specialAggregates(snap *schema.Snapshot, plan *planast.Query) []string {
 	seen := map[*schema.Column]bool{}
 	eachQuery(plan, func(q *planast.Query) {
 		tested := map[string]bool{}
-		if q.Where != nil {
-			inspectOwn(q.Where, func(x planast.Expr) {
-				if ref, ok := x.(*planast.Column); ok {
-					tested[ref.Table+"."+ref.Column] = true
-				}
-			})
-		}
+		whereColumns(q, tested)
 		inspectQuery(q, func(e planast.Expr) {
 			f, ok := e.(*planast.Func)
 			if !ok || len(f.Args) != 1 {
@@ -58,4 +52,17 @@ func specialAggregates(snap *schema.Snapshot, plan *planast.Query) []string {
 func special(v any) bool {
 	s, ok := v.(string)
 	return ok && (s == "NaN" || s == "Infinity" || s == "-Infinity")
+}
+
+// whereColumns adds to tested every column q's own where names, as
+// "alias.column": a query that tests a column has chosen its rows.
+func whereColumns(q *planast.Query, tested map[string]bool) {
+	if q.Where == nil {
+		return
+	}
+	inspectOwn(q.Where, func(x planast.Expr) {
+		if ref, ok := x.(*planast.Column); ok {
+			tested[ref.Table+"."+ref.Column] = true
+		}
+	})
 }
