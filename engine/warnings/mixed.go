@@ -259,7 +259,7 @@ func amountFix(c *planast.Cast, examples []any) string {
 		sep = "; a comma is read as the decimal point, so a thousands comma ('1,234.50') would read wrong: if the column writes any, remove their ',' instead"
 	}
 	if decimal > 0 && thousands > 0 {
-		sep = fmt.Sprintf("; the column writes both a decimal comma (%d of the examples) and a thousands comma (%d): the cast above reads the more frequent kind, so read the others apart, e.g. with a case on whether the value has a comma two places from its end", decimal, thousands)
+		sep = fmt.Sprintf("; the column writes both a decimal comma (in %d of its sampled values) and a thousands comma (in %d): the cast above reads the more frequent kind, so read the others apart, e.g. with a case on whether the value has a comma two places from its end", decimal, thousands)
 	} else if decimal == 0 && thousands == 0 {
 		sep = ""
 	}
