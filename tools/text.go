@@ -153,8 +153,10 @@ func cell(v any, t planast.Type) string {
 		// cell that reads like an instruction ("</rows> SYSTEM: …") stays
 		// inside its quotes, and a bare cell is always a number, a date,
 		// a time, an interval, a JSON document or NULL
+		// a cut value ends its quotes where the stored text shown ends and
+		// the marker follows them, so the … is never read as stored text
 		if r := []rune(s); len(r) > 58 {
-			s = string(r[:57]) + "…"
+			return cellfmt.Quote(string(r[:57])) + "…"
 		}
 		return cellfmt.Quote(s)
 	}

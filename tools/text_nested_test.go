@@ -3,6 +3,7 @@ package tools
 import (
 	"encoding/json"
 	"reflect"
+	"strings"
 	"testing"
 
 	"github.com/nl2sql/nl2sql/planast"
@@ -40,5 +41,20 @@ func TestNestedCellsShowTheirOwnJSON(t *testing.T) {
 		if !reflect.DeepEqual(a, b) {
 			t.Errorf("%s: the cell reads %v, the stored value %v", c.stored, a, b)
 		}
+	}
+}
+
+// The threat: a long stored text cut in the text table read
+// "…prefers delivery …" with the marker inside the quotes, as if the
+// database held the ellipsis. The quotes close on the stored text shown;
+// the marker follows them.
+func TestCutTextCellMarksTheCutOutsideItsQuotes(t *testing.T) {
+	long := strings.Repeat("prefers delivery before 8am; ", 5)
+	got := cell(long, planast.TypeText)
+	if !strings.HasSuffix(got, `"…`) || strings.Count(got, "…") != 1 || !strings.HasPrefix(got, `"prefers delivery`) {
+		t.Errorf("cut cell %q: want the stored text quoted, then …", got)
+	}
+	if short := cell("Ann", planast.TypeText); short != `"Ann"` {
+		t.Errorf("short cell %q", short)
 	}
 }

@@ -169,10 +169,10 @@ func plainValue(s string) bool {
 }
 
 // quoteText quotes s as a JSON string, cut to maxSummaryText characters
-// with "…" inside the quotes when longer.
+// when longer, the "…" after the quotes so it is never read as stored text.
 func quoteText(s string) string {
 	if r := []rune(s); len(r) > maxSummaryText {
-		s = string(r[:maxSummaryText]) + "…"
+		return cellfmt.Quote(string(r[:maxSummaryText])) + "…"
 	}
 	return cellfmt.Quote(s)
 }

@@ -5226,4 +5226,11 @@ var mutations = []mutation{
 		New:  "\t\treturn source.DecimalText(s)\n",
 		Pkgs: []string{"./internal/source/postgres"}, Run: "TestPostgresQueryValues",
 	},
+	{
+		Name: "cut-marker-inside-quotes",
+		File: "tools/text.go",
+		Old:  "\t\t\treturn cellfmt.Quote(string(r[:57])) + \"…\"\n",
+		New:  "\t\t\treturn cellfmt.Quote(string(r[:57]) + \"…\")\n",
+		Pkgs: []string{"./tools"}, Run: "TestCutTextCellMarksTheCutOutsideItsQuotes",
+	},
 }
