@@ -241,18 +241,18 @@ func keyWarning(p keyPair, stored func(string, string, string) []string, empty b
 		lead = "no rows matched, and "
 	}
 	what := fmt.Sprintf("the join key %s = %s", p.left.ref(), p.right.ref())
-	effect := "those rows find no partner: an inner join drops them, an outer join gives them NULLs (so an IS NULL test counts them as unmatched)"
+	effect := "the rows holding them (a value may be in several) find no partner: an inner join drops them, an outer join gives them NULLs (so an IS NULL test counts them as unmatched)"
 	fix := fmt.Sprintf(`join on a condition instead, with "on": [] and "condition": {"kind": "binary", "op": "=", "left": %s, "right": %s}`, call(p.left), call(p.right))
 	if p.correlated {
 		what = fmt.Sprintf("the subquery's condition %s = %s (a column of the enclosing query)", p.left.ref(), p.right.ref())
-		effect = "the subquery finds no partner for those rows: NOT EXISTS keeps them as if they had none, EXISTS leaves them out"
+		effect = "the subquery finds no partner for the rows holding them: NOT EXISTS keeps them as if they had none, EXISTS leaves them out"
 		fix = fmt.Sprintf(`compare {"kind": "binary", "op": "=", "left": %s, "right": %s} in the subquery instead`, call(p.left), call(p.right))
 	}
 	if p.in {
 		op := "IN"
-		effect = "those rows are left out"
+		effect = "the rows holding them are left out"
 		if p.negatedIn {
-			op, effect = "NOT IN", "those rows are kept as if absent"
+			op, effect = "NOT IN", "the rows holding them are kept as if absent"
 		}
 		what = fmt.Sprintf("%s %s (a subquery selecting %s)", p.left.ref(), op, p.right.ref())
 		fix = fmt.Sprintf(`compare %s as the operand and select %s in the subquery`, call(p.left), call(p.right))
