@@ -467,10 +467,7 @@ func TestCombinedJoinConditionThatPicksOneRowIsNotNamed(t *testing.T) {
 func TestCombinedDecimalsKeepTheirPlacesOrSaySo(t *testing.T) {
 	ops := sourcetest.DuckTempDB(t, "CREATE TABLE rates (id INTEGER, r DECIMAL(38,18))",
 		"INSERT INTO rates VALUES (1, 0.123456789012345678), (2, 12345678901234567890.123456789012345678)")
-	crm := sourcetest.TempDB(t, "CREATE TABLE ids (id INTEGER PRIMARY KEY)", "INSERT INTO ids VALUES (1), (2)")
-	e := opsAndCRM(t, ops, crm)
-	ids := `{"name": "i", "datasource": "crm", "plan": {"select": [{"expr": {"kind": "column", "table": "i", "column": "id"}, "alias": "id"}], "from": [{"table": "ids", "alias": "i"}]}}`
-	join := `{"select": [{"expr": {"kind": "column", "table": "r", "column": "r"}, "alias": "r"}], "from": [{"table": "i", "alias": "i"}, {"table": "r", "alias": "r"}], "joins": [{"left": "i", "right": "r", "on": [{"left_column": "id", "right_column": "id"}]}], "order_by": [{"expr": {"kind": "column", "table": "r", "column": "r"}}]}`
+	e, ids, join := idsJoinedTo(t, ops, "r", "r")
 	for _, c := range []struct {
 		where, rows, warning string
 	}{
@@ -633,10 +630,7 @@ func TestKeysWrittenApartTwoWaysGetTheFoldThatJoinsThemAll(t *testing.T) {
 func TestCombinedTimestampsFinerThanMicrosecondsAreSaidOf(t *testing.T) {
 	ops := sourcetest.DuckTempDB(t, "CREATE TABLE ev (id INTEGER, seen TIMESTAMP_NS)",
 		"INSERT INTO ev VALUES (1, TIMESTAMP_NS '2024-02-29 13:45:56.123456789'), (2, TIMESTAMP_NS '2024-03-01 00:00:00.5')")
-	crm := sourcetest.TempDB(t, "CREATE TABLE ids (id INTEGER PRIMARY KEY)", "INSERT INTO ids VALUES (1), (2)")
-	e := opsAndCRM(t, ops, crm)
-	ids := `{"name": "i", "datasource": "crm", "plan": {"select": [{"expr": {"kind": "column", "table": "i", "column": "id"}, "alias": "id"}], "from": [{"table": "ids", "alias": "i"}]}}`
-	join := `{"select": [{"expr": {"kind": "column", "table": "v", "column": "seen"}, "alias": "seen"}], "from": [{"table": "i", "alias": "i"}, {"table": "v", "alias": "v"}], "joins": [{"left": "i", "right": "v", "on": [{"left_column": "id", "right_column": "id"}]}], "order_by": [{"expr": {"kind": "column", "table": "v", "column": "seen"}}]}`
+	e, ids, join := idsJoinedTo(t, ops, "v", "seen")
 	for _, c := range []struct {
 		id      int
 		warning string
@@ -654,4 +648,18 @@ func TestCombinedTimestampsFinerThanMicrosecondsAreSaidOf(t *testing.T) {
 			t.Errorf("id %d: rows %v warnings %q, want one containing %q", c.id, res.Rows, res.Warnings, c.warning)
 		}
 	}
+}
+
+// idsJoinedTo is an engine over ops (DuckDB, as "ops") and a crm SQLite
+// file of ids 1 and 2, the crm sub-query "i" selecting those ids, and the
+// combine plan joining them to sub-query name's column col, ordered by it.
+func idsJoinedTo(t *testing.T, ops, name, col string) (e *Engine, ids, join string) {
+	t.Helper()
+	crm := sourcetest.TempDB(t, "CREATE TABLE ids (id INTEGER PRIMARY KEY)", "INSERT INTO ids VALUES (1), (2)")
+	e = opsAndCRM(t, ops, crm)
+	ids = `{"name": "i", "datasource": "crm", "plan": {"select": [{"expr": {"kind": "column", "table": "i", "column": "id"}, "alias": "id"}], "from": [{"table": "ids", "alias": "i"}]}}`
+	ref := fmt.Sprintf(`{"kind": "column", "table": %q, "column": %q}`, name, col)
+	join = fmt.Sprintf(`{"select": [{"expr": %s, "alias": %q}], "from": [{"table": "i", "alias": "i"}, {"table": %q, "alias": %q}], "joins": [{"left": "i", "right": %q, "on": [{"left_column": "id", "right_column": "id"}]}], "order_by": [{"expr": %s}]}`,
+		ref, col, name, name, name, ref)
+	return e, ids, join
 }

@@ -118,10 +118,12 @@ func CastProbes(snap *schema.Snapshot, plan *planast.Query) []Probe {
 			}
 			if removesComma(c.Expr) {
 				// a decimal comma removed makes '94,4' 944: read, so no
-				// count of lost values sees it
-				// the value as the expression has it just before its
-				// commas go: '2.986,77 €' with its symbol removed ends in
-				// two digits after a comma, which the stored text does not
+				// count of lost values sees it. The value is judged as the
+				// expression has it just before its commas go: '2.986,77 €'
+				// with its symbol removed ends in two digits after a comma,
+				// which the stored text does not; and a row whose CASE
+				// branch keeps its comma ('1.150,50' made 1150.50) has none
+				// there, since a cast reads no text with a comma
 				kept, err := keepCommas(inner)
 				if err != nil {
 					return
@@ -131,11 +133,6 @@ func CastProbes(snap *schema.Snapshot, plan *planast.Query) []Probe {
 					return &planast.Like{Expr: keptTrimmed, Pattern: &planast.Literal{Type: planast.TString, Text: p}}
 				}
 				comma := and(readIf, &planast.Binary{Op: planast.OpOr, Left: endsLike("%,_"), Right: endsLike("%,__")})
-				if reach, err := commaBranches(inner); err != nil {
-					return
-				} else if reach != nil {
-					comma = and(comma, reach)
-				}
 				items = append(items,
 					planast.SelectItem{Expr: &planast.Func{Name: "COUNT", Args: []planast.Expr{when(comma, one)}}, Alias: "decimal_commas"},
 					planast.SelectItem{Expr: &planast.Func{Name: "MIN", Args: []planast.Expr{when(comma, refCol)}}, Alias: "comma_example"})
@@ -243,41 +240,6 @@ func CastProbeWarning(what string, row []any) string {
 	return strings.Join(out, "; and ")
 }
 
-// commaBranches is, for e a CASE some of whose results remove commas and
-// some not ('€1.150,50' read by a branch that makes its ',' a '.', the
-// dollar amounts by one that drops it), the condition that a row takes
-// one that removes them: the same CASE with 1 for those results and 0 for
-// the others, = 1. nil when e is no such CASE (all of e removes them).
-func commaBranches(e planast.Expr) (planast.Expr, error) {
-	cs, ok := e.(*planast.Case)
-	if !ok {
-		return nil, nil
-	}
-	c, err := copyExpr(cs)
-	if err != nil {
-		return nil, err
-	}
-	flags := c.(*planast.Case)
-	flag := func(x planast.Expr) planast.Expr {
-		v := int64(0)
-		if x != nil && removesComma(x) {
-			v = 1
-		}
-		return &planast.Literal{Type: planast.TInteger, Int: v}
-	}
-	all := true
-	for i := range flags.Whens {
-		all = all && removesComma(flags.Whens[i].Then)
-		flags.Whens[i].Then = flag(flags.Whens[i].Then)
-	}
-	all = all && flags.Else != nil && removesComma(flags.Else)
-	if all {
-		return nil, nil
-	}
-	flags.Else = flag(flags.Else)
-	return &planast.Binary{Op: "=", Left: flags, Right: &planast.Literal{Type: planast.TInteger, Int: 1}}, nil
-}
-
 // keepCommas is a copy of e whose every REPLACE of ',' with nothing is
 // replaced by its first argument: what e's value is just before its commas
 // are removed (the currency symbols and spaces it strips, stripped).
@@ -287,12 +249,8 @@ func keepCommas(e planast.Expr) (planast.Expr, error) {
 		return nil, err
 	}
 	return planast.MapExpr(c, func(x planast.Expr) planast.Expr {
-		if f, ok := x.(*planast.Func); ok && strings.EqualFold(f.Name, "REPLACE") && len(f.Args) == 3 {
-			from, _ := f.Args[1].(*planast.Literal)
-			to, _ := f.Args[2].(*planast.Literal)
-			if from != nil && to != nil && from.Text == "," && to.Text == "" && to.Type == planast.TString {
-				return f.Args[0]
-			}
+		if f, ok := x.(*planast.Func); ok && commaRemoval(f) {
+			return f.Args[0]
 		}
 		return x
 	}), nil
@@ -304,14 +262,21 @@ func removesComma(e planast.Expr) bool {
 	found := false
 	planast.Inspect(e, func(n planast.Node) bool {
 		f, ok := n.(*planast.Func)
-		if ok && strings.EqualFold(f.Name, "REPLACE") && len(f.Args) == 3 {
-			from, _ := f.Args[1].(*planast.Literal)
-			to, _ := f.Args[2].(*planast.Literal)
-			found = found || from != nil && to != nil && from.Text == "," && to.Text == "" && to.Type == planast.TString
-		}
+		found = found || ok && commaRemoval(f)
 		return !found
 	})
 	return found
+}
+
+// commaRemoval reports whether f is REPLACE(x, ',', ”): the call that
+// drops commas.
+func commaRemoval(f *planast.Func) bool {
+	if !strings.EqualFold(f.Name, "REPLACE") || len(f.Args) != 3 {
+		return false
+	}
+	from, _ := f.Args[1].(*planast.Literal)
+	to, _ := f.Args[2].(*planast.Literal)
+	return from != nil && to != nil && from.Text == "," && to.Text == "" && to.Type == planast.TString
 }
 
 // renameColumn makes each reference to ref in e name the stored column

@@ -4886,8 +4886,8 @@ var mutations = []mutation{
 	{
 		Name: "decimal-comma-counted-in-every-branch",
 		File: "engine/warnings/castprobe.go",
-		Old:  "\t\t\t\t\tcomma = and(comma, reach)",
-		New:  "\t\t\t\t\t_ = reach",
+		Old:  "\t\t\t\tkept, err := keepCommas(inner)\n",
+		New:  "\t\t\t\tkept, err := copyExpr(inner)\n",
 		Pkgs: []string{"./engine"}, Run: "TestDecimalCommaCountsOnlyRowsOfTheBranchThatRemovesCommas",
 	},
 	{
@@ -5187,8 +5187,8 @@ var mutations = []mutation{
 	{
 		Name: "decimal-comma-judged-on-stored-text",
 		File: "engine/warnings/castprobe.go",
-		Old:  "\t\t\t\treturn f.Args[0]\n",
-		New:  "\t\t\t\treturn f\n",
+		Old:  "\t\t\treturn f.Args[0]\n",
+		New:  "\t\t\treturn f\n",
 		Pkgs: []string{"./engine"}, Run: "TestDecimalCommaBehindACurrencySymbolIsNamed",
 	},
 	{
