@@ -97,6 +97,7 @@ type Index struct {
 	graph  [][]joins.Edge // per table (snap order), sorted by (to, columns)
 	keys   [][]int        // per table, its primary-key columns (declared or inferred)
 	refCol [][]bool       // per table and column: joins another table and is not the primary key
+	names  names          // the words of table and column names
 	// inferred is true when the snapshot declares no foreign keys and the
 	// graph holds inferred join keys (see joins.Graph).
 	inferred    bool
@@ -213,6 +214,7 @@ func (ix *Index) setDocs() {
 func (ix *Index) derive() {
 	ix.graph, ix.keys, ix.inferred = joins.Graph(ix.snap)
 	ix.refCol = joins.Referencing(ix.snap, ix.graph, ix.keys)
+	ix.names = nameWords(ix.snap.Tables)
 }
 
 // indexDocs adds the schema documents to the text index and embeds them,

@@ -60,7 +60,9 @@
 // touches, gets inferred ones, from key names, a key's name without its
 // key word, and a first column that profiling found unique), keeps per
 // table its primary key and the keys joining kept tables, the columns the
-// question names, spells out or implies, the label (name or title column) of a
+// question names (every word of the name in any inflection, "established"
+// for year_of_establishment, or two words of it, "growing season" for
+// growing_season_length), spells out or implies, the label (name or title column) of a
 // table it names, the columns holding values the question names (stored
 // strings, and the columns a year the question names may filter: integer,
 // whole-number real or date ranges holding it, or, with no rows to

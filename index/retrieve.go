@@ -141,7 +141,7 @@ func (ix *Index) Retrieve(ctx context.Context, question string, budget Budget, a
 	}
 	// The columns the question names are kept whatever their rank: those
 	// it spells out or shortens (mentionRank) and those namedColumns finds.
-	named := ix.namedColumns(question, acc)
+	named := ix.namedColumns(questionWords(question), acc)
 	for _, m := range r.mentions {
 		if d := ix.docs[m.doc]; d.col >= 0 {
 			named[[2]int{d.table, d.col}] = true

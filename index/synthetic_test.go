@@ -147,22 +147,24 @@ func checkSynthCase(t *testing.T, ix *Index, c synthCase) {
 // column they need must come from a rule.
 func TestSyntheticRulesWithoutRank(t *testing.T) {
 	cases := synthCases(t)
-	ix := synthIndex(t, "gallery")
-	ix.opts.Tuning = DefaultTuning
-	ix.opts.Tuning.ColumnDocScale = 0
-	ix.opts.Tuning.MinColumns = 0
-	ix.opts.Tuning.FillShare = 0
-	ix.opts.Tuning.FillColumns = 0
-	n := 0
-	for _, c := range cases {
-		if c.Schema != "gallery" {
-			continue
+	for _, schema := range []string{"gallery", "orchard"} {
+		ix := synthIndex(t, schema)
+		ix.opts.Tuning = DefaultTuning
+		ix.opts.Tuning.ColumnDocScale = 0
+		ix.opts.Tuning.MinColumns = 0
+		ix.opts.Tuning.FillShare = 0
+		ix.opts.Tuning.FillColumns = 0
+		n := 0
+		for _, c := range cases {
+			if c.Schema != schema {
+				continue
+			}
+			n++
+			t.Run(c.Question, func(t *testing.T) { checkSynthCase(t, ix, c) })
 		}
-		n++
-		t.Run(c.Question, func(t *testing.T) { checkSynthCase(t, ix, c) })
-	}
-	if n == 0 {
-		t.Fatal("no gallery cases")
+		if n == 0 {
+			t.Fatalf("no %s cases", schema)
+		}
 	}
 }
 
@@ -254,7 +256,7 @@ func TestNamedColumns(t *testing.T) {
 	acc := ix.access(nil)
 	named := func(q string) []string {
 		var out []string
-		for k := range ix.namedColumns(q, acc) {
+		for k := range ix.namedColumns(questionWords(q), acc) {
 			tb := ix.snap.Tables[k[0]]
 			out = append(out, tb.Name+"."+tb.Columns[k[1]].Name)
 		}

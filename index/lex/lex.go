@@ -229,6 +229,20 @@ func contraction(p, w string) bool {
 
 var porter = porterpkg.NewPorterStemmer()
 
+// SameWord reports whether a name word and a question word (both folded)
+// are one word for matching names: equal in the singular ("singers",
+// "singer"), equal Porter stems ("founded", "founding"; "worked", "work"),
+// or one family (sameFamily: "injured", "injuries").
+func SameWord(name, question string) bool {
+	if name == question || Singular(name) == Singular(question) {
+		return true
+	}
+	if stem(name) == stem(question) {
+		return true
+	}
+	return sameFamily(name, question)
+}
+
 // sameFamily reports whether words a and b have Porter stems (bleve's, as
 // the full-text index uses) of which the shorter, five letters or more, is
 // the longer but for one or two final letters: "injured" (injur) and

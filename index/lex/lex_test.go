@@ -52,6 +52,34 @@ func TestSingular(t *testing.T) {
 	}
 }
 
+// TestSameWord: a name word matches the question's word in another
+// inflection ("Year_of_Founded" for "founding", "Year_of_Work" for
+// "worked") but not a word that merely starts the same way, which would
+// keep columns the question never asks about.
+func TestSameWord(t *testing.T) {
+	tests := []struct {
+		name, question string
+		want           bool
+	}{
+		{"singer", "singers", true},
+		{"founded", "founding", true},
+		{"work", "worked", true},
+		{"injured", "injuries", true},
+		{"country", "countries", true},
+		{"date", "dates", true},
+		{"age", "agent", false},
+		{"name", "names", true},
+		{"name", "number", false},
+		{"year", "yearly", false},
+		{"city", "capacity", false},
+	}
+	for _, tc := range tests {
+		if got := SameWord(tc.name, tc.question); got != tc.want {
+			t.Errorf("SameWord(%q, %q) = %v, want %v", tc.name, tc.question, got, tc.want)
+		}
+	}
+}
+
 func TestEditDistanceAtMost(t *testing.T) {
 	tests := []struct {
 		a, b string

@@ -1795,7 +1795,7 @@ var mutations = []mutation{
 	},
 	{
 		Name: "retrieval-stop-words-name-columns",
-		File: "index/plan.go",
+		File: "index/names.go",
 		Old:  "if joins.KeyWord(w) || lex.StopWord(w) {",
 		New:  "if joins.KeyWord(w) {",
 		Pkgs: []string{"./index"}, Run: "TestNamedColumns",
@@ -2673,7 +2673,7 @@ var mutations = []mutation{
 	},
 	{
 		Name: "label-takes-first-suffixed-name",
-		File: "index/plan.go",
+		File: "index/names.go",
 		Old:  "\t\tif len(ws) == 1 {\n",
 		New:  "\t\tif false {\n",
 		Pkgs: []string{"./index"}, Run: "TestLabelIsThePlainName",
@@ -5232,5 +5232,26 @@ var mutations = []mutation{
 		Old:  "\t\t\treturn cellfmt.Quote(string(r[:57])) + \"…\"\n",
 		New:  "\t\t\treturn cellfmt.Quote(string(r[:57]) + \"…\")\n",
 		Pkgs: []string{"./tools"}, Run: "TestCutTextCellMarksTheCutOutsideItsQuotes",
+	},
+	{
+		Name: "named-columns-need-every-word",
+		File: "index/names.go",
+		Old:  "if (content > 0 && hit == content) || hit >= 2 || impliesName(ws, q.implied) {",
+		New:  "if (content > 0 && hit == content) || impliesName(ws, q.implied) {",
+		Pkgs: []string{"./index"}, Run: "TestSyntheticRulesWithoutRank",
+	},
+	{
+		Name: "named-columns-plural-only",
+		File: "index/names.go",
+		Old:  "return lex.SameWord(name, q) })",
+		New:  "return lex.Singular(name) == lex.Singular(q) })",
+		Pkgs: []string{"./index"}, Run: "TestSyntheticRulesWithoutRank",
+	},
+	{
+		Name: "same-word-ignores-stems",
+		File: "index/lex/lex.go",
+		Old:  "\tif stem(name) == stem(question) {\n\t\treturn true\n\t}\n\treturn sameFamily(name, question)",
+		New:  "\treturn false",
+		Pkgs: []string{"./index/lex"}, Run: "TestSameWord",
 	},
 }

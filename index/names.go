@@ -1,0 +1,153 @@
+package index
+
+import (
+	"slices"
+
+	"github.com/nl2sql/nl2sql/index/joins"
+	"github.com/nl2sql/nl2sql/index/lex"
+	"github.com/nl2sql/nl2sql/internal/schema"
+)
+
+// names are the words of the snapshot's table and column names
+// (lex.SplitWords), split once per index: every retrieval reads them, and
+// on a catalog of thousands of tables splitting them per question would
+// cost more than the ranking.
+type names struct {
+	table  [][]string   // per table
+	column [][][]string // per table and column
+}
+
+func nameWords(tables []schema.Table) names {
+	n := names{table: make([][]string, len(tables)), column: make([][][]string, len(tables))}
+	for t, tb := range tables {
+		n.table[t] = lex.SplitWords(tb.Name)
+		n.column[t] = make([][]string, len(tb.Columns))
+		for c, col := range tb.Columns {
+			n.column[t][c] = lex.SplitWords(col.Name)
+		}
+	}
+	return n
+}
+
+// words are a question's content words (folded, stop words and key words
+// aside) and the name words it implies, with which name words match a
+// content word (lex.SameWord: another inflection, stem or family of it),
+// remembered per name word for the one retrieval.
+type words struct {
+	content []string
+	implied map[string]bool // impliedNames
+	memo    map[string]bool
+}
+
+func questionWords(question string) *words {
+	qw := lex.Words(question)
+	w := &words{memo: map[string]bool{}, implied: implied(qw)}
+	for _, x := range qw {
+		if !lex.StopWord(x) && !joins.KeyWord(x) && !slices.Contains(w.content, x) {
+			w.content = append(w.content, x)
+		}
+	}
+	return w
+}
+
+// has reports whether a name word matches one of the question's words.
+func (w *words) has(name string) bool {
+	if m, ok := w.memo[name]; ok {
+		return m
+	}
+	m := slices.ContainsFunc(w.content, func(q string) bool { return lex.SameWord(name, q) })
+	w.memo[name] = m
+	return m
+}
+
+// namedTables are the allowed tables all of whose name's words occur in
+// the question, plural endings aside ("How many courses…" names course,
+// "order details" names "Order Details").
+func (ix *Index) namedTables(question string, acc access) map[int]bool {
+	q := map[string]bool{}
+	for _, w := range lex.Words(question) {
+		q[lex.Singular(w)] = true
+	}
+	out := map[int]bool{}
+	for t := range ix.snap.Tables {
+		if !acc.table[t] {
+			continue
+		}
+		all := true
+		for _, w := range ix.names.table[t] {
+			if !q[lex.Singular(w)] {
+				all = false
+				break
+			}
+		}
+		out[t] = all
+	}
+	return out
+}
+
+// labelColumn is the column that names table t's rows, or -1: its
+// allowed column, not a key, named "name" or "title", else the first whose
+// name ends in one (AirportName, song_title). A question that names a table asks
+// about its rows ("for each stadium", "which airports"), and an answer
+// shows them by their label; no word of the question need name that
+// column.
+func (p *plan) labelColumn(t int) int {
+	first := -1
+	for c := range p.ix.snap.Tables[t].Columns {
+		if !p.acc.col[t][c] || p.ix.refCol[t][c] || slices.Contains(p.ix.keys[t], c) {
+			continue
+		}
+		ws := p.ix.names.column[t][c]
+		if len(ws) == 0 || !labelWords[ws[len(ws)-1]] {
+			continue
+		}
+		if len(ws) == 1 {
+			// the plain "name" beats an earlier "asciiName" or "faceName":
+			// a variant of the label is not the label
+			return c
+		}
+		if first < 0 {
+			first = c
+		}
+	}
+	return first
+}
+
+// labelWords end the names of the columns that name a table's rows.
+var labelWords = map[string]bool{"name": true, "title": true}
+
+// namedColumns are the allowed columns whose name the question uses: every
+// word of it (key words such as "id" and stop words such as "other" not
+// counted), two of its words or more ("high definition TV" names
+// Hight_definition_TV, "air date" Original_air_date), or one of its words
+// the question implies (impliedNames: "the youngest singer" implies
+// singer.age). Words match in any inflection (lex.SameWord: "years they
+// have worked" names Year_of_Work). A name the question uses is as good a
+// reason to keep a column as a stored value: BM25 spreads a plain word
+// ("date") over every document that holds it, so its rank alone may fall
+// under the cut on a schema where the question's other words match many
+// columns.
+func (ix *Index) namedColumns(q *words, acc access) map[[2]int]bool {
+	out := map[[2]int]bool{}
+	for t, cols := range ix.names.column {
+		for c, ws := range cols {
+			if !acc.col[t][c] {
+				continue
+			}
+			content, hit := 0, 0
+			for _, w := range ws {
+				if joins.KeyWord(w) || lex.StopWord(w) {
+					continue
+				}
+				content++
+				if q.has(w) {
+					hit++
+				}
+			}
+			if (content > 0 && hit == content) || hit >= 2 || impliesName(ws, q.implied) {
+				out[[2]int{t, c}] = true
+			}
+		}
+	}
+	return out
+}
