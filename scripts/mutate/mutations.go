@@ -5254,4 +5254,11 @@ var mutations = []mutation{
 		New:  "\treturn false",
 		Pkgs: []string{"./index/lex"}, Run: "TestSameWord",
 	},
+	{
+		Name: "pg-array-bounds-dropped",
+		File: "internal/source/postgres/postgres_encode.go",
+		Old:  "\t\tif b := x.bounds(); b != \"\" {\n",
+		New:  "\t\tif b := x.bounds(); b == \"-\" {\n",
+		Pkgs: []string{"./internal/source/postgres"}, Run: "TestPostgresQueryValues",
+	},
 }

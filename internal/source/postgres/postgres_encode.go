@@ -37,7 +37,9 @@ func pgColumn(decl string) source.Column {
 //     ±Infinity the strings "NaN", "Infinity" and "-Infinity";
 //   - money as its exact decimal text, xml as its text, ranges as their
 //     PostgreSQL text ("[1,10)"), geometric types as their text (column
-//     type text); arrays as nested JSON text keeping every dimension, and
+//     type text); arrays as nested JSON text keeping every dimension (an
+//     array whose subscripts do not start at 1 as an object keyed by
+//     them, as PostgreSQL writes them: {"[0:2]": [1,2,3]}), and
 //     json/jsonb as the document's own text (column type json);
 //   - int2, int4, int8, float4, float8, bool, text, bytea, date, timestamp
 //     and timestamptz by EncodeValue (timestamptz in UTC with "+00:00");
@@ -79,6 +81,9 @@ func pgValue(v any, c source.Column) any {
 	case pgtype.Timestamptz:
 		return infinity(x.Valid, x.InfinityModifier, x.Time, c)
 	case pgArray:
+		if b := x.bounds(); b != "" {
+			return source.JSONText(map[string]any{b: x.nested()}, pgValue)
+		}
 		return source.JSONText(x.nested(), pgValue)
 	case pgtype.Range[any]:
 		if !x.Valid {

@@ -195,6 +195,11 @@ func TestPostgresQueryValues(t *testing.T) {
 		{SQL: `SELECT ARRAY[1, 2], '{"a": [1, 2.50]}'::json, '{"b": 1, "a": 2}'::jsonb, '192.168.0.1/24'::inet, '10.0.0.1'::inet, '::1'::inet, '10.0.0.0/8'::cidr, '10.0.0.1/32'::cidr`,
 			Types: []planast.Type{"array", "json", "json", "text", "text", "text", "text", "text"},
 			Rows:  `[["[1,2]","{\"a\": [1, 2.50]}","{\"a\": 2, \"b\": 1}","192.168.0.1/24","10.0.0.1","::1","10.0.0.0/8","10.0.0.1/32"]]`},
+		// arrays whose subscripts do not start at 1 say where they start:
+		// a[1] of the first is 2, which a bare [1,2,3] would not tell
+		{SQL: `SELECT '[0:2]={1,2,3}'::int[], '[0:1][1:2]={{1,2},{3,4}}'::int[], '{{1,2},{3,4}}'::int[], '{}'::int[]`,
+			Types: []planast.Type{"array", "array", "array", "array"},
+			Rows:  `[["{\"[0:2]\":[1,2,3]}","{\"[0:1][1:2]\":[[1,2],[3,4]]}","[[1,2],[3,4]]","[]"]]`},
 		{SQL: `SELECT $1::int + 1, $2::text`, Types: []planast.Type{"integer", "text"}, Rows: `[[42,"x"]]`},
 	})
 }

@@ -78,6 +78,23 @@ func pgRowValues(m *pgtype.Map, fds []pgconn.FieldDescription, raws [][]byte) ([
 // nested JSON.
 type pgArray struct{ a pgtype.Array[any] }
 
+// bounds is the array's subscripts as PostgreSQL writes them ("[0:2]",
+// "[0:1][1:2]") when one dimension does not start at 1, else "": a[1] of
+// '[0:2]={1,2,3}' is 2, so a plain list [1,2,3] would tell a reader the
+// wrong element for every subscript.
+func (p pgArray) bounds() string {
+	var b strings.Builder
+	shifted := false
+	for _, d := range p.a.Dims {
+		shifted = shifted || d.LowerBound != 1
+		fmt.Fprintf(&b, "[%d:%d]", d.LowerBound, int64(d.LowerBound)+int64(d.Length)-1)
+	}
+	if !shifted {
+		return ""
+	}
+	return b.String()
+}
+
 // nested returns the elements as nested lists, one level per dimension.
 func (p pgArray) nested() []any {
 	elems := p.a.Elements
