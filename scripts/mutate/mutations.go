@@ -5261,4 +5261,11 @@ var mutations = []mutation{
 		New:  "\t\tif b := x.bounds(); b == \"-\" {\n",
 		Pkgs: []string{"./internal/source/postgres"}, Run: "TestPostgresQueryValues",
 	},
+	{
+		Name: "plan-check-issues-json-without-flag",
+		File: "internal/app/cli/plans.go",
+		Old:  "\t\t\t\tif checkJSON {\n\t\t\t\t\tenc := json.NewEncoder(cmd.OutOrStdout())",
+		New:  "\t\t\t\tif true {\n\t\t\t\t\tenc := json.NewEncoder(cmd.OutOrStdout())",
+		Pkgs: []string{"./internal/app/cli"}, Run: "TestPlanCheckRefusedPlanOutput",
+	},
 }

@@ -85,6 +85,33 @@ func TestPlanCheckJSON(t *testing.T) {
 	}
 }
 
+// A refused plan's issues are JSON on stdout only with --json: a person
+// reading the text check gets each issue once, in the error on stderr,
+// not a JSON document before it; a script asking for JSON gets them all.
+func TestPlanCheckRefusedPlanOutput(t *testing.T) {
+	db, _ := filepath.Abs(filepath.Join("..", "..", "..", "examples", "chinook", "chinook.sqlite"))
+	plan := `{"select":[{"expr":{"kind":"column","table":"a","column":"nmae"}},{"expr":{"kind":"column","table":"a","column":"zzz"}}],"from":[{"table":"Artist","alias":"a"}]}`
+	out, err := runCLI("plan", "check", "--db", db, "--storage", t.TempDir(), plan)
+	if err == nil || out != "" {
+		t.Fatalf("text check of a refused plan: stdout %q, err %v", out, err)
+	}
+	for _, want := range []string{"select[0].expr.column", "nmae", "select[1].expr.column", "zzz"} {
+		if !strings.Contains(err.Error(), want) {
+			t.Errorf("the error does not name %q: %v", want, err)
+		}
+	}
+	out, err = runCLI("plan", "check", "--db", db, "--storage", t.TempDir(), "--json", plan)
+	var r struct {
+		Valid  bool `json:"valid"`
+		Issues []struct {
+			Path string `json:"path"`
+		} `json:"issues"`
+	}
+	if err == nil || json.Unmarshal([]byte(out), &r) != nil || r.Valid || len(r.Issues) != 2 {
+		t.Fatalf("--json check of a refused plan: %v, %q", err, out)
+	}
+}
+
 // The text dry run shows the warnings check_plan and plan run give (a
 // newcomer's join of unrelated keys printed bare SQL), as SQL comments so
 // the output still runs in a database shell.

@@ -186,11 +186,13 @@ func planCmd(logger *slog.Logger) *cobra.Command {
 				if e.Code != engine.CodePlanInvalid {
 					return err
 				}
-				enc := json.NewEncoder(cmd.OutOrStdout())
-				enc.SetEscapeHTML(false) // "op": ">" reads as written
-				enc.SetIndent("", "  ")
-				_ = enc.Encode(map[string]any{"valid": false, "issues": e.Issues})
-				return err // PLAN_INVALID with its hint on stderr; the issues went to stdout
+				if checkJSON {
+					enc := json.NewEncoder(cmd.OutOrStdout())
+					enc.SetEscapeHTML(false) // "op": ">" reads as written
+					enc.SetIndent("", "  ")
+					_ = enc.Encode(map[string]any{"valid": false, "issues": e.Issues})
+				}
+				return err // PLAN_INVALID on stderr names every issue with its path and the hint
 			}
 			if checkJSON {
 				// the whole check, as the check_plan tool returns it
@@ -212,7 +214,7 @@ func planCmd(logger *slog.Logger) *cobra.Command {
 		},
 	}
 	checkSrc = configFlags(check)
-	check.Flags().BoolVar(&checkJSON, "json", false, "print the whole check as JSON (plan, columns, types, SQL, warnings); a refused plan's issues are JSON either way")
+	check.Flags().BoolVar(&checkJSON, "json", false, "print the whole check as JSON (plan, columns, types, SQL, warnings; a refused plan's issues as {valid: false, issues})")
 	check.Flags().StringVar(&ds, "datasource", "", "datasource id whose schema the plan is checked against (default: the only one configured)")
 	check.Flags().StringVar(&dialect, "dialect", "", "render for this dialect (sqlite, duckdb, postgres); default: the datasource's")
 	cmd.AddCommand(check)
