@@ -9,6 +9,7 @@ import (
 
 	"github.com/nl2sql/nl2sql/engine/emptyrange"
 	"github.com/nl2sql/nl2sql/internal/schema"
+	"github.com/nl2sql/nl2sql/internal/source"
 	"github.com/nl2sql/nl2sql/planast"
 )
 
@@ -193,6 +194,16 @@ func bySeparator(orders []schema.DateOrder, like func(sep string) string, iso fu
 		parts = append(parts, fmt.Sprintf("those with %q the %s first (%d values with a first part over 12, %d with a second)", o.Sep, order, o.DayFirst, o.MonthFirst))
 	}
 	return strings.Join(ws, ", "), "each the way its separator writes: " + strings.Join(parts, ", ")
+}
+
+// monthNameDates is what reads dates written with a month's name
+// ("February27,2009"), which no cast reads and dateFix cannot spell as one
+// expression; "" when ex is no such date.
+func monthNameDates(ex any) string {
+	if s, _ := ex.(string); source.MonthNameDate(s) {
+		return "the date built from its parts (the year's four digits with SUBSTR, the month's number from a CASE over the months' names with LIKE, the day's digits between them; no cast reads a month's name), or reformat the values"
+	}
+	return ""
 }
 
 // isoDateText is text a filter compares with as a date: an ISO year,

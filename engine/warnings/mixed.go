@@ -333,6 +333,8 @@ func textDateOrders(snap *schema.Snapshot, plan *planast.Query) []string {
 			fix := fmt.Sprintf("order by the column cast to %s (those values then read as NULL) or reformat them", to)
 			if expr, reading := dateFix(ref, to, cn.InvalidExample, c.Profile); expr != "" {
 				fix = fmt.Sprintf("order by %s instead (%s)", expr, reading)
+			} else if m := monthNameDates(cn.InvalidExample); m != "" {
+				fix = "order by " + m
 			}
 			out = append(out, fmt.Sprintf("order_by on %s.%s orders its text, and %q holds %d values that are dates in other forms than ISO (such as %s): text orders character by character, so the first rows are not the earliest or the latest; %s",
 				ref.Table, ref.Column, c.Name, cn.Invalid, example(cn.InvalidExample, planast.TypeText), fix))
@@ -378,6 +380,8 @@ func textExtreme(snap *schema.Snapshot, q *planast.Query, f *planast.Func) strin
 	fix := "cast it to date for the ISO ones (the others read as NULL), or compare a reformatted value"
 	if expr, reading := dateFix(ref, planast.CastDate, cn.InvalidExample, c.Profile); expr != "" {
 		fix = fmt.Sprintf("compare dates instead: %s of %s (%s)", name, expr, reading)
+	} else if m := monthNameDates(cn.InvalidExample); m != "" {
+		fix = "compare dates instead: " + name + " of " + m
 	}
 	return fmt.Sprintf("%s(%s.%s) compares text, and %q holds dates in other forms than ISO (%d values, such as %s), so the %s text need not be the %s date; %s",
 		name, ref.Table, ref.Column, c.Name, cn.Invalid, example(cn.InvalidExample, planast.TypeText),

@@ -66,8 +66,10 @@ type Relation struct {
 // that repeat another exactly (Table.DuplicateRows). 10: those day-first
 // and month-first counts for each separator (CastNulls.Orders). 11: dates
 // whose day or month is one digit ('9/9/2025') counted too, and the
-// shapes seen (CastNulls.Shapes).
-const ProfileFormat = 11
+// shapes seen (CastNulls.Shapes). 12: dates written with the month's name
+// ('February27,2009') counted too, and a rating or score such as '1.5/4'
+// or '3-1' no longer taken for a date.
+const ProfileFormat = 12
 
 // Table is one table or view. Schema is the engine's schema name ("main" for
 // SQLite and DuckDB's default, "public" for PostgreSQL's).

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"regexp"
 	"strings"
+	"unicode"
 
 	"github.com/nl2sql/nl2sql/internal/schema"
 	"github.com/nl2sql/nl2sql/planast"
@@ -40,7 +41,7 @@ func castTargets(c *schema.Column, p *schema.ColumnProfile) []planast.CastType {
 		if !ok {
 			continue
 		}
-		if planast.TextHolds(s, planast.CastDate) || dateLike.MatchString(s) {
+		if planast.TextHolds(s, planast.CastDate) || dateLike.MatchString(s) || MonthNameDate(s) {
 			dates++
 		} else if NumberText(s) {
 			numbers++
@@ -70,8 +71,82 @@ func NumberText(s string) bool {
 }
 
 // dateLike is a date written with separators in another order or shape
-// than ISO's: day or month first, slashes or dots, an optional time after.
-var dateLike = regexp.MustCompile(`^\s*[0-9]{1,4}[-/.][0-9]{1,2}[-/.][0-9]{1,4}([ T].*)?$`)
+// than ISO's: day or month first, slashes or dots, one separator used
+// twice, a year of four digits first or of two or four last, an optional
+// time after. A rating of "1.5/4" or a score of "3-1" is none.
+var dateLike = regexp.MustCompile(`^\s*([0-9]{4}([-/.])[0-9]{1,2}([-/.])[0-9]{1,2}|[0-9]{1,2}/[0-9]{1,2}/([0-9]{2}|[0-9]{4})|[0-9]{1,2}\.[0-9]{1,2}\.([0-9]{2}|[0-9]{4})|[0-9]{1,2}-[0-9]{1,2}-([0-9]{2}|[0-9]{4}))([ T].*)?$`)
+
+// MonthNameDate reports whether s is a date written with its month's name
+// ("February27,2009", "27 Feb 2025", "Monday, March 3rd, 2025"): a year
+// of four digits, a day of one or two digits or none, the name of a month
+// or its first three letters, maybe a weekday's, ordinal endings and "of";
+// nothing else but spaces and punctuation. No cast reads one, and text
+// orders them by the month's name ("April" before "February").
+func MonthNameDate(s string) bool {
+	if len(s) > 40 {
+		return false
+	}
+	years, days, months := 0, 0, 0
+	for _, run := range runs(strings.ToLower(s)) {
+		switch {
+		case run[0] >= '0' && run[0] <= '9':
+			switch {
+			case len(run) == 4 && (run[0] == '1' || run[0] == '2'):
+				years++
+			case len(run) <= 2:
+				days++
+			default:
+				return false
+			}
+		case monthNames[run]:
+			months++
+		case !dateWords[run]:
+			return false
+		}
+	}
+	return years == 1 && months == 1 && days <= 1
+}
+
+// runs splits s into its runs of letters and of digits.
+func runs(s string) []string {
+	var out []string
+	start, kind := -1, 0
+	for i, r := range s {
+		k := 0
+		switch {
+		case unicode.IsLetter(r):
+			k = 1
+		case unicode.IsDigit(r):
+			k = 2
+		}
+		if k != kind && start >= 0 {
+			out = append(out, s[start:i])
+			start = -1
+		}
+		if k != 0 && start < 0 {
+			start = i
+		}
+		kind = k
+	}
+	if start >= 0 {
+		out = append(out, s[start:])
+	}
+	return out
+}
+
+// monthNames are the English months' names and first three letters;
+// dateWords the other words a date written for people holds.
+var monthNames, dateWords = func() (map[string]bool, map[string]bool) {
+	m, w := map[string]bool{}, map[string]bool{"st": true, "nd": true, "rd": true, "th": true, "of": true}
+	for _, n := range []string{"january", "february", "march", "april", "may", "june", "july", "august", "september", "october", "november", "december"} {
+		m[n], m[n[:3]] = true, true
+	}
+	m["sept"] = true
+	for _, n := range []string{"monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"} {
+		w[n], w[n[:3]] = true, true
+	}
+	return m, w
+}()
 
 // dateSeps are the separators of the dates a plan reorders into ISO
 // (DD/MM/YYYY, DD.MM.YYYY, DD-MM-YYYY), in the order CastNulls.Orders

@@ -188,9 +188,9 @@ var mutations = []mutation{
 	{
 		Name: "day-first-dates-not-counted",
 		File: "internal/source/castnulls.go",
-		Old:  "if planast.TextHolds(s, planast.CastDate) || dateLike.MatchString(s) {",
-		New:  "if planast.TextHolds(s, planast.CastDate) || dateLike == nil {",
-		Pkgs: []string{"./engine"}, Run: "TestCastOfDayFirstDatesSaysTheyReadAsNull",
+		Old:  "if planast.TextHolds(s, planast.CastDate) || dateLike.MatchString(s) || MonthNameDate(s) {",
+		New:  "if planast.TextHolds(s, planast.CastDate) || dateLike == nil || MonthNameDate(s) {",
+		Pkgs: []string{"./engine", "./internal/source"}, Run: "TestCastOfDayFirstDatesSaysTheyReadAsNull|TestColumnsOfPeoplesDatesAreCounted",
 	},
 	{
 		Name: "utc-offset-timestamps-read-as-null",
@@ -5267,5 +5267,26 @@ var mutations = []mutation{
 		Old:  "\t\t\t\tif checkJSON {\n\t\t\t\t\tenc := json.NewEncoder(cmd.OutOrStdout())",
 		New:  "\t\t\t\tif true {\n\t\t\t\t\tenc := json.NewEncoder(cmd.OutOrStdout())",
 		Pkgs: []string{"./internal/app/cli"}, Run: "TestPlanCheckRefusedPlanOutput",
+	},
+	{
+		Name: "month-name-dates-not-profiled",
+		File: "internal/source/castnulls.go",
+		Old:  "|| dateLike.MatchString(s) || MonthNameDate(s) {",
+		New:  "|| dateLike.MatchString(s) {",
+		Pkgs: []string{"./engine"}, Run: "TestTextDatesWithMonthNamesAreNamed",
+	},
+	{
+		Name: "ratings-read-as-dates",
+		File: "internal/source/castnulls.go",
+		Old:  "var dateLike = regexp.MustCompile(`^\\s*([0-9]{4}",
+		New:  "var dateLike = regexp.MustCompile(`^\\s*([0-9]{1,4}[-/.][0-9]{1,2}[-/.][0-9]{1,4}|[0-9]{4}",
+		Pkgs: []string{"./engine"}, Run: "TestTextDatesWithMonthNamesAreNamed",
+	},
+	{
+		Name: "month-name-dates-fix-unsaid",
+		File: "engine/warnings/datefix.go",
+		Old:  "\tif s, _ := ex.(string); source.MonthNameDate(s) {\n",
+		New:  "\tif s, _ := ex.(string); source.MonthNameDate(s) && s == \"\" {\n",
+		Pkgs: []string{"./engine"}, Run: "TestTextDatesWithMonthNamesAreNamed",
 	},
 }
