@@ -150,8 +150,11 @@ func TestHostContextSaysWhichColumnsItLeftOut(t *testing.T) {
 // nothing matched and that the data may not hold the answer, as
 // search_schema does; a question something matches says nothing of it.
 func TestHostPlanSaysWhenNothingMatched(t *testing.T) {
-	db := sourcetest.TempDB(t, "CREATE TABLE invoices (id INTEGER PRIMARY KEY, clinic TEXT, amount_cents INTEGER, issued_on TEXT, status TEXT)",
-		"INSERT INTO invoices VALUES (1, 'Utrecht', 4500, '2025-01-03', 'paid'), (2, 'Arnhem', 1200, '2025-02-11', 'open')")
+	db := sourcetest.TempDB(t, "CREATE TABLE invoices (id INTEGER PRIMARY KEY, clinic TEXT, amount_cents INTEGER, issued_on TEXT, status TEXT, vet_id INTEGER)",
+		"INSERT INTO invoices VALUES (1, 'Utrecht', 4500, '2025-01-03', 'paid', 1), (2, 'Arnhem', 1200, '2025-02-11', 'open', 2), (3, 'Zeist Central', 800, '2025-03-01', 'paid', 1)",
+		"CREATE TABLE vets (id INTEGER PRIMARY KEY, surname TEXT, sex TEXT)", "INSERT INTO vets VALUES (1, 'Visser', 'F'), (2, 'Bakker', 'M')",
+		// clinics enough that the profile's samples leave 'Zeist Central' out
+		"INSERT INTO invoices (clinic, amount_cents, issued_on, status, vet_id) WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 300) SELECT 'Clinic ' || i, 100, '2025-04-01', 'open', 2 FROM n")
 	e := specEngine(t, DatasourceSpec{ID: "vet", Engine: "sqlite", Path: db, RowLimit: 1000, Description: "Veterinary practice billing"})
 	for _, c := range []struct {
 		q         string
@@ -172,6 +175,10 @@ func TestHostPlanSaysWhenNothingMatched(t *testing.T) {
 		{"Which clinics invoiced, as one comma separated list sorted alphabetically, amounts in pounds?", false, ""},
 		// what the question asks be done, and a question word in the plural
 		{"Return each clinic and the numbers of its invoices; identify and calculate the total.", false, ""},
+		// one word of a stored value ('Zeist Central'), and a word a
+		// column's name stands for (female: sex, which stores 'F')
+		{"How much did the Central clinic invoice?", false, ""},
+		{"How much did female vets invoice?", false, ""},
 	} {
 		res, err := e.Ask(context.Background(), AskRequest{Question: c.q})
 		if err != nil || res.HostPlan == nil {

@@ -99,18 +99,44 @@ func (ix *Index) Unmatched(ctx context.Context, text string, allow Allow) ([]str
 }
 
 // holdsWord reports whether something acc permits holds word: a schema
-// document one of its analysed terms, or a stored value it spells.
+// document one of its analysed terms, a column whose name it implies, or
+// a stored value it spells or one of whose words it is.
 func (ix *Index) holdsWord(ctx context.Context, an analysis.Analyzer, word string, acc access) (bool, error) {
 	for _, tk := range an.Analyze([]byte(word)) {
 		if held, err := ix.holdsTerm(ctx, string(tk.Term), acc.doc); held || err != nil {
 			return held, err
 		}
 	}
+	if ix.impliesColumn(word, acc) {
+		return true, nil
+	}
 	if ix.vals == nil {
 		return false, nil
 	}
-	hits, err := ix.vals.Match(ctx, word, func(t, c int) bool { return acc.col[t][c] }, false)
-	return len(hits) > 0, err
+	ok := func(t, c int) bool { return acc.col[t][c] }
+	hits, err := ix.vals.Match(ctx, word, ok, false)
+	if len(hits) > 0 || err != nil {
+		return len(hits) > 0, err
+	}
+	return ix.vals.HoldsWord(ctx, word, ok)
+}
+
+// impliesColumn reports whether word implies a name word of a column acc
+// permits (impliedNames): "female" a sex or gender column, whose values
+// ('F') spell no word of the question.
+func (ix *Index) impliesColumn(word string, acc access) bool {
+	imp := implied([]string{lex.Fold(word)})
+	if len(imp) == 0 {
+		return false
+	}
+	for t, cols := range ix.names.column {
+		for c, ws := range cols {
+			if acc.col[t][c] && impliesName(ws, imp) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // holdsTerm reports whether an allowed schema document holds the analysed

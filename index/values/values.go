@@ -12,6 +12,7 @@ import (
 	"github.com/blevesearch/bleve/v2/analysis/tokenizer/unicode"
 	"github.com/blevesearch/bleve/v2/index/scorch"
 	"github.com/blevesearch/bleve/v2/mapping"
+	"github.com/blevesearch/bleve/v2/search/query"
 	bindex "github.com/blevesearch/bleve_index_api"
 
 	"github.com/nl2sql/nl2sql/index/datafile"
@@ -383,6 +384,38 @@ func (x *Index) Match(ctx context.Context, question string, allow func(table, co
 		return hits[a].doc < hits[b].doc
 	})
 	return hits, nil
+}
+
+// maxWordHits bounds the value documents HoldsWord reads for one word: a
+// word more values hold than that is held.
+const maxWordHits = 1000
+
+// HoldsWord reports whether a stored value of a column allow permits holds
+// word as one of its words, in the singular or as written: "Radio" of
+// 'Sky Radio'. Match finds the values a question spells whole; a search
+// for one word of a value must not be told the data never holds it.
+func (x *Index) HoldsWord(ctx context.Context, word string, allow func(table, col int) bool) (bool, error) {
+	w := lex.Fold(word)
+	var qs []query.Query
+	for _, t := range uniq([]string{w, lex.Singular(w)}) {
+		q := bleve.NewTermQuery(t)
+		q.SetField("v")
+		qs = append(qs, q)
+	}
+	res, err := x.vals.SearchInContext(ctx, bleve.NewSearchRequestOptions(bleve.NewDisjunctionQuery(qs...), maxWordHits, 0, false))
+	if err != nil {
+		return false, fmt.Errorf("index: value search: %w", err)
+	}
+	if res.Total > uint64(len(res.Hits)) {
+		return true, nil
+	}
+	for _, h := range res.Hits {
+		var i int
+		if _, err := fmt.Sscanf(h.ID, "v/%d", &i); err == nil && i >= 0 && i < len(x.docs) && allow(x.docs[i].Table, x.docs[i].Col) {
+			return true, nil
+		}
+	}
+	return false, nil
 }
 
 // matchWords scores value words vw against question words: 0 when they do
