@@ -35,7 +35,15 @@ func KeyNote(snap *schema.Snapshot, t *schema.Table, fk schema.ForeignKey) strin
 	}
 	if c.Type != rc.Type && (c.Type == planast.TypeText) != (rc.Type == planast.TypeText) &&
 		c.Type != planast.TypeUnknown && rc.Type != planast.TypeUnknown {
-		return " (" + string(rc.Type) + " there: join with the cast check_plan writes)"
+		// the text side cast to the other's type, in a join's condition: an
+		// "on" pair of the two types is refused
+		here, there := c.Name, rc.Name
+		if c.Type == planast.TypeText {
+			here = "CAST(" + here + " AS " + string(rc.Type) + ")"
+		} else {
+			there = "CAST(" + there + " AS " + string(c.Type) + ")"
+		}
+		return " (" + string(rc.Type) + " there: join with \"condition\" " + here + " = " + there + ", not an \"on\" pair)"
 	}
 	if c.Type != planast.TypeText || rc.Type != planast.TypeText {
 		return ""

@@ -29,7 +29,8 @@ func TestForeignKeyLineSaysWhatAPlainJoinMisses(t *testing.T) {
 		{"alike", planast.TypeText, planast.TypeText, []any{"AAF", "AHD"}, []any{"AAF", "AHD"}, ""},
 		{"one stray padded value", planast.TypeText, planast.TypeText, []any{" AAF", "AHD"}, []any{"AAF", "AHD"}, ""},
 		{"one sample only", planast.TypeText, planast.TypeText, []any{" AAF"}, []any{"AAF", "AHD"}, ""},
-		{"text against integer", planast.TypeText, planast.TypeInteger, []any{"1", "2"}, nil, "(integer there: join with the cast check_plan writes)"},
+		{"text against integer", planast.TypeText, planast.TypeInteger, []any{"1", "2"}, nil, `(integer there: join with "condition" CAST(src AS integer) = code, not an "on" pair)`},
+		{"integer against text", planast.TypeInteger, planast.TypeText, nil, []any{"1", "2"}, `(text there: join with "condition" src = CAST(code AS integer), not an "on" pair)`},
 		{"integer against integer", planast.TypeInteger, planast.TypeInteger, nil, nil, ""},
 	} {
 		snap := &schema.Snapshot{Datasource: "air", Tables: []schema.Table{

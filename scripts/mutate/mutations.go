@@ -5061,8 +5061,8 @@ var mutations = []mutation{
 	{
 		Name: "mistyped-key-unsaid",
 		File: "index/schemactx/keynote.go",
-		Old:  "\t\treturn \" (\" + string(rc.Type) + \" there: join with the cast check_plan writes)\"\n",
-		New:  "\t\treturn \"\"\n",
+		Old:  "\t\treturn \" (\" + string(rc.Type) + \" there: join with \\\"condition\\\" \" + here + \" = \" + there + \", not an \\\"on\\\" pair)\"\n",
+		New:  "\t\treturn \"\" + here + there\n",
 		Pkgs: []string{"./index/schemactx"}, Run: "TestForeignKeyLineSaysWhatAPlainJoinMisses",
 	},
 	{
