@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"regexp"
+	"slices"
 	"strings"
 	"unicode"
 )
@@ -84,46 +85,68 @@ func (p *Param) fill(question string, words, values []string) (any, bool) {
 			}
 		}
 	}
-	var found any
-	seen := map[string]bool{}
+	// One reading, by its text folded: 'paid', 'Paid' and 'paid ' are
+	// one reading spelled three ways, two readings make the host decide.
+	var spellings []any
+	key := ""
 	for _, c := range cands {
 		v, err := p.check(c)
 		if err != nil {
 			continue
 		}
-		key := strings.ToLower(strings.TrimSpace(fmt.Sprint(v)))
-		if seen[key] {
-			continue
-		}
-		seen[key] = true
-		if len(seen) > 1 {
+		k := strings.ToLower(strings.TrimSpace(fmt.Sprint(v)))
+		switch {
+		case key == "":
+			key = k
+		case k != key:
 			return nil, false // two readings: the host decides
 		}
-		found = v
+		if !slices.ContainsFunc(spellings, func(x any) bool { return fmt.Sprint(x) == fmt.Sprint(v) }) {
+			spellings = append(spellings, v)
+		}
 	}
-	return found, len(seen) == 1
+	if len(spellings) == 1 {
+		return spellings[0], true
+	}
+	// Several stored spellings: the one the question writes, as written
+	// ("status paid" is 'paid', not 'Paid', which a verified query's
+	// equality would return instead); none or several, and the host
+	// decides.
+	var exact []any
+	for _, v := range spellings {
+		if s := fmt.Sprint(v); s == strings.TrimSpace(s) && containsExact(question, s) {
+			exact = append(exact, v)
+		}
+	}
+	if len(exact) == 1 {
+		return exact[0], true
+	}
+	return nil, false
 }
 
-// containsPhrase reports whether text contains phrase as whole words,
-// case-insensitively.
-func containsPhrase(text, phrase string) bool {
-	t, ph := strings.ToLower(text), strings.ToLower(strings.TrimSpace(phrase))
-	if ph == "" {
-		return false
-	}
+// containsExact reports whether text contains phrase as whole words,
+// spelled as phrase spells them (case included).
+func containsExact(text, phrase string) bool {
 	for i := 0; ; {
-		j := strings.Index(t[i:], ph)
+		j := strings.Index(text[i:], phrase)
 		if j < 0 {
 			return false
 		}
-		start, end := i+j, i+j+len(ph)
-		before := start == 0 || !isWordRune(rune(t[start-1]))
-		after := end == len(t) || !isWordRune(rune(t[end]))
+		start, end := i+j, i+j+len(phrase)
+		before := start == 0 || !isWordRune(rune(text[start-1]))
+		after := end == len(text) || !isWordRune(rune(text[end]))
 		if before && after {
 			return true
 		}
 		i = start + 1
 	}
+}
+
+// containsPhrase reports whether text contains phrase as whole words,
+// case-insensitively.
+func containsPhrase(text, phrase string) bool {
+	ph := strings.ToLower(strings.TrimSpace(phrase))
+	return ph != "" && containsExact(strings.ToLower(text), ph)
 }
 
 func isWordRune(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) || r == '_' }

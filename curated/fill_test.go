@@ -38,6 +38,13 @@ func TestFillFromQuestion(t *testing.T) {
 		{"Rock or Blues in 2024", []string{"Rock", "Blues"}, `{"year":"2024"}`, "[genre active]"}, // two values
 		{"Top 500 tracks", nil, `{}`, "[year genre active]"},                                      // out of range
 		{"USAF budget", nil, `{}`, "[year genre active]"},                                         // a choice inside a word
+		// one value stored in several spellings: the one the question
+		// writes ('Paid' would return other rows than 'paid'), and none
+		// when the question writes none of them as stored
+		{"orders paid", []string{"Paid", "paid", "paid "}, `{"genre":"paid"}`, "[year active]"},
+		{"orders PAID", []string{"Paid", "paid", "paid "}, `{}`, "[year genre active]"},
+		{"orders Paid", []string{"paid ", "Paid"}, `{"genre":"Paid"}`, "[year active]"},
+		{"Jazz", []string{"Jazz"}, `{"genre":"Jazz"}`, "[year active]"},
 	}
 	for _, c := range cases {
 		filled, missing := q.FillFromQuestion(c.question, c.values)

@@ -138,15 +138,13 @@ func spelledAlike(c *schema.Column, text string, vals []string, like bool) strin
 	return fmt.Sprintf(`no rows matched, and no stored value of %q is exactly %q: %s from it %s (= compares %s, on every engine); %s`, c.Name, lit.Text, what, how, compares, fix)
 }
 
-// ArgumentWarnings explains a verified query that matched nothing by its
-// text arguments: for each argument compared with = to a stored text
-// column (args: parameter → its column and value), the stored value
-// spelled almost as it or holding it, as for a plan's filter. rows are the
-// run's rows; nothing is said when they hold a match.
+// ArgumentWarnings explains a verified query's text arguments: for each
+// argument compared with = to a stored text column (args: parameter → its
+// column and value), the other spellings of it the column stores (their
+// rows left out), and, when the run matched nothing (rows), the stored
+// value spelled almost as it or holding it, as for a plan's filter.
 func ArgumentWarnings(snap *schema.Snapshot, rows [][]any, args []Argument, stored func(string, string, string) []string) []string {
-	if len(rows) > 1 || len(rows) == 1 && !zeroRow(rows[0]) {
-		return nil
-	}
+	matched := len(rows) > 1 || len(rows) == 1 && !zeroRow(rows[0])
 	var out []string
 	for _, a := range args {
 		t, ok := snap.Lookup(a.Schema, a.Table)
@@ -157,9 +155,17 @@ func ArgumentWarnings(snap *schema.Snapshot, rows [][]any, args []Argument, stor
 		if !ok || c.Type != planast.TypeText && c.Type != planast.TypeUnknown {
 			continue
 		}
-		vals, _ := knownValues(t, c, stored)
+		vals, all := knownValues(t, c, stored)
 		if slices.Contains(vals, a.Value) {
-			continue // stored as given: the other conditions matched nothing
+			// stored as given; other spellings of it are left out, as
+			// a plan's filter on it says (variantLiterals)
+			if w := otherSpellings(c, a.Value, vals, all); w != "" {
+				out = append(out, fmt.Sprintf("argument %q: %s", a.Param, w))
+			}
+			continue
+		}
+		if matched {
+			continue
 		}
 		w := spelledAlike(c, a.Value, vals, false)
 		if w == "" {
@@ -170,6 +176,32 @@ func ArgumentWarnings(snap *schema.Snapshot, rows [][]any, args []Argument, stor
 		}
 	}
 	return out
+}
+
+// otherSpellings names the values of c (all of them known) that differ
+// from value only in letter case, spaces, accents or punctuation: a
+// query's equality with value leaves their rows out. "" when there are
+// none, or when c's values are not all known.
+func otherSpellings(c *schema.Column, value string, vals []string, all bool) string {
+	if !all {
+		return ""
+	}
+	want := spelling(value)
+	var same []string
+	for _, v := range vals {
+		if v != value && spelling(v) == want && !slices.Contains(same, v) {
+			same = append(same, v)
+		}
+	}
+	if len(same) == 0 {
+		return ""
+	}
+	slices.Sort(same)
+	if len(same) > maxVariants {
+		same = same[:maxVariants]
+	}
+	return fmt.Sprintf("%q = %q matches that spelling only, but the column also stores %s, which differ from it only in letter case, spaces, accents or punctuation: their rows are left out unless the question means that exact spelling; run the query once per spelling, or answer with a plan whose filter lists them all",
+		c.Name, value, someQuoted(same))
 }
 
 // Argument is a verified query's text argument compared with a column.

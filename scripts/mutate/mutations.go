@@ -5303,4 +5303,18 @@ var mutations = []mutation{
 		New:  "\tif false && ix.impliesColumn(word, acc) {\n",
 		Pkgs: []string{"./engine"}, Run: "TestHostPlanSaysWhenNothingMatched",
 	},
+	{
+		Name: "verified-fill-first-spelling",
+		File: "curated/fill.go",
+		Old:  "\tif len(spellings) == 1 {\n\t\treturn spellings[0], true\n\t}\n",
+		New:  "\tif len(spellings) >= 1 {\n\t\treturn spellings[0], true\n\t}\n",
+		Pkgs: []string{"./curated", "./internal/app"}, Run: "TestFillFromQuestion|TestVerifiedQueryOfAValueStoredInSeveralSpellings",
+	},
+	{
+		Name: "verified-argument-spellings-unsaid",
+		File: "engine/warnings/matched.go",
+		Old:  "\tif len(same) == 0 {\n\t\treturn \"\"\n\t}\n\tslices.Sort(same)\n",
+		New:  "\tif len(same) >= 0 {\n\t\treturn \"\"\n\t}\n\tslices.Sort(same)\n",
+		Pkgs: []string{"./internal/app"}, Run: "TestVerifiedQueryOfAValueStoredInSeveralSpellings",
+	},
 }
