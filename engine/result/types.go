@@ -44,7 +44,10 @@ func ApplyTypes(res *source.Result, types []planast.Type) {
 			// an expression over dates (MIN, MAX, CASE) comes back from
 			// SQLite as stored text: shown as the column itself is
 			for _, row := range res.Rows {
-				if s, ok := row[i].(string); ok {
+				// an instant the adapter wrote in UTC with its marker (a
+				// PostgreSQL timestamptz, "2023-01-15 09:00:00+00:00")
+				// keeps it: without, it reads as a local time
+				if s, ok := row[i].(string); ok && !strings.HasSuffix(s, "+00:00") {
 					row[i] = source.TemporalText(s, t)
 				}
 			}

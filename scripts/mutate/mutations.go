@@ -5317,4 +5317,11 @@ var mutations = []mutation{
 		New:  "\tif len(same) >= 0 {\n\t\treturn \"\"\n\t}\n\tslices.Sort(same)\n",
 		Pkgs: []string{"./internal/app"}, Run: "TestVerifiedQueryOfAValueStoredInSeveralSpellings",
 	},
+	{
+		Name: "instants-lose-utc-marker",
+		File: "engine/result/types.go",
+		Old:  "if s, ok := row[i].(string); ok && !strings.HasSuffix(s, \"+00:00\") {",
+		New:  "if s, ok := row[i].(string); ok && !strings.HasSuffix(s, \"\\x00\") {",
+		Pkgs: []string{"./engine"}, Run: "TestPlanResultKeepsTheUTCMarkerOfInstants",
+	},
 }
