@@ -643,8 +643,15 @@ func (d *decoder) literal(o *obj, path string) (*Literal, error) {
 	if err != nil {
 		return nil, err
 	}
+	_, written := o.m["value"]
 	v, present := o.get("value")
 	lt := LiteralType(strings.ToLower(t))
+	if lt == "" && !written {
+		// neither a type nor a value: a value left out, not a NULL meant
+		// (a comparison with it matches nothing), which "value": null or
+		// "type": "null" says
+		return nil, NewError(CodeMalformed, JoinPath(path, "value"), `field "value" is required ("value": null for NULL)`)
+	}
 	if lt == "" { // infer from the JSON value, for hand-written plans
 		switch x := v.(type) {
 		case nil:

@@ -104,6 +104,9 @@ func TestDecodeRejects(t *testing.T) {
 		{"unknown from field", `{"select":[{"expr":` + col + `}],"from":[{"table":"Artist","alias":"a","name":"x"}]}`, planast.Limits{}, planast.CodeUnknownField, "from[0].name"},
 		{"unknown nested field", withWhere(`{"kind":"exists","subquery":{` + sel + `,"query_type":"DELETE"}}`), planast.Limits{}, planast.CodeUnknownField, "where.subquery.query_type"},
 		{"select not array", `{"select":"*","from":[{"table":"Artist","alias":"a"}]}`, planast.Limits{}, planast.CodeMalformed, "select"},
+		// a value left out is no NULL meant: a filter on it matched nothing
+		{"literal without value", withWhere(`{"kind":"binary","op":">=","left":` + col + `,"right":{"kind":"literal"}}`), planast.Limits{}, planast.CodeMalformed, "where.right.value"},
+		{"literal typed null by JSON", withItem(`{"kind":"literal","type":null}`), planast.Limits{}, planast.CodeMalformed, "select[0].expr.value"},
 		{"limit as string", `{` + sel + `,"limit":"10"}`, planast.Limits{}, planast.CodeMalformed, "limit"},
 		{"distinct as string", `{` + sel + `,"distinct":"yes"}`, planast.Limits{}, planast.CodeMalformed, "distinct"},
 		{"with_ties as string", `{` + sel + `,"with_ties":"yes"}`, planast.Limits{}, planast.CodeMalformed, "with_ties"},

@@ -214,13 +214,17 @@ func hostLiteral() map[string]any {
 			"type": map[string]any{"type": []any{"string", "null"},
 				"enum":        []any{"string", "integer", "decimal", "boolean", "date", "timestamp", "null", nil},
 				"description": "The literal's type; omit it to infer it from the value. Dates are YYYY-MM-DD, timestamps YYYY-MM-DD HH:MM:SS, decimals may be strings"},
-			"value": map[string]any{"description": "The value, of the JSON type its literal type needs (an integer beyond 2^53 may be a string of its digits, which a client reading JSON numbers as doubles cannot round); absent or null for a null literal"},
+			"value": map[string]any{"description": "The value, of the JSON type its literal type needs (an integer beyond 2^53 may be a string of its digits, which a client reading JSON numbers as doubles cannot round); null for a null literal"},
 		},
 		"required":             []any{"kind"},
 		"additionalProperties": false,
 		"anyOf": []any{
-			map[string]any{"properties": map[string]any{
-				"type": map[string]any{"enum": []any{"null", nil}}, "value": map[string]any{"type": "null"}}},
+			// a null literal says so: "type": "null", or "value": null
+			// written (neither is a value left out, refused)
+			map[string]any{"required": []any{"type"}, "properties": map[string]any{
+				"type": map[string]any{"const": "null"}, "value": map[string]any{"type": "null"}}},
+			map[string]any{"required": []any{"value"}, "properties": map[string]any{
+				"type": map[string]any{"type": "null"}, "value": map[string]any{"type": "null"}}},
 			map[string]any{"required": []any{"value"}, "properties": map[string]any{
 				"type":  map[string]any{"type": "null"},
 				"value": map[string]any{"anyOf": []any{map[string]any{"type": "boolean"}, str(noNUL), finite}}}},

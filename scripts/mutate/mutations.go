@@ -5324,4 +5324,11 @@ var mutations = []mutation{
 		New:  "if s, ok := row[i].(string); ok && !strings.HasSuffix(s, \"\\x00\") {",
 		Pkgs: []string{"./engine"}, Run: "TestPlanResultKeepsTheUTCMarkerOfInstants",
 	},
+	{
+		Name: "literal-without-value-is-null",
+		File: "planast/decode.go",
+		Old:  "\tif lt == \"\" && !written {\n",
+		New:  "\tif lt == \"\" && !written && false {\n",
+		Pkgs: []string{"./planast"}, Run: "TestDecodeRejects|TestHostSchemaShapeEquivalence",
+	},
 }
