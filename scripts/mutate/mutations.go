@@ -5331,4 +5331,11 @@ var mutations = []mutation{
 		New:  "\tif lt == \"\" && !written && false {\n",
 		Pkgs: []string{"./planast"}, Run: "TestDecodeRejects|TestHostSchemaShapeEquivalence",
 	},
+	{
+		Name: "cli-plan-bad-utf8-read-as-replacement",
+		File: "internal/app/cli/plans.go",
+		Old:  "\tif !utf8.Valid(b) {\n",
+		New:  "\tif !utf8.Valid(b) && false {\n",
+		Pkgs: []string{"./internal/app/cli"}, Run: "TestPlanInputThatIsNotUTF8OrNotAnObject",
+	},
 }

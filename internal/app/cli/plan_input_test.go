@@ -49,6 +49,31 @@ func TestPlanInputAndHTMLHandover(t *testing.T) {
 	}
 }
 
+// The threat: a plan typed in a terminal of another encoding holds a byte
+// that is not UTF-8; JSON decoding read it as U+FFFD and the plan ran
+// comparing with a value nobody typed. It is refused, naming the byte,
+// from an argument and from a file; and an inline JSON array is read as
+// the JSON it is (not as a file path that does not exist).
+func TestPlanInputThatIsNotUTF8OrNotAnObject(t *testing.T) {
+	dir := t.TempDir()
+	db, _ := filepath.Abs(filepath.Join("..", "..", "..", "examples", "chinook", "chinook.sqlite"))
+	state := filepath.Join(dir, "state")
+	plan := `{"select":[{"expr":{"kind":"literal","value":"caf` + "\xe9" + `"},"alias":"x"}]}`
+	file := filepath.Join(dir, "latin1.json")
+	os.WriteFile(file, []byte(plan), 0o600)
+	for _, arg := range []string{plan, file} {
+		_, err := runCLI("plan", "run", "--db", db, "--storage", state, arg)
+		var ee *engine.Error
+		if !errors.As(err, &ee) || ee.Code != engine.CodeInvalidRequest || !strings.Contains(ee.Msg, "not valid UTF-8 (byte 0xe9") || ee.Hint == "" {
+			t.Errorf("a plan with a Latin-1 byte: %v", err)
+		}
+	}
+	_, err := runCLI("plan", "run", "--db", db, "--storage", state, "[]")
+	if err == nil || strings.Contains(err.Error(), "cannot read the plan file") || !strings.Contains(err.Error(), "array") {
+		t.Errorf("plan run '[]': %v, want the JSON read and refused as no plan object", err)
+	}
+}
+
 // A person writing a plan file at the command line reads the same guide
 // (rules and worked plans) the host gets from get_plan_schema.
 func TestSchemaGuideIsTheHostGuide(t *testing.T) {

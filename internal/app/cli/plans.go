@@ -10,6 +10,7 @@ import (
 	"log/slog"
 	"os"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/spf13/cobra"
 
@@ -330,6 +331,7 @@ func schemaCmd(logger *slog.Logger) *cobra.Command {
 
 func readInput(stdin io.Reader, name string) ([]byte, error) {
 	var r io.Reader = stdin
+	label := inputName(name)
 	if strings.TrimSpace(name) == "" {
 		// an empty argument, most often a $(…) that printed nothing
 		return nil, &engine.Error{Code: engine.CodeInvalidRequest, Msg: "the plan argument is empty",
@@ -337,9 +339,10 @@ func readInput(stdin io.Reader, name string) ([]byte, error) {
 	}
 	if name != "-" {
 		f, err := os.Open(name)
-		if err != nil && strings.HasPrefix(strings.TrimSpace(name), "{") {
-			// the plan itself, typed inline as one shell argument
-			r, err = strings.NewReader(name), nil
+		if t := strings.TrimSpace(name); err != nil && (strings.HasPrefix(t, "{") || strings.HasPrefix(t, "[")) {
+			// the plan itself, typed inline as one shell argument (an
+			// array is JSON too, and the decoder says it is no plan)
+			r, err, label = strings.NewReader(name), nil, "the plan argument"
 		} else if err != nil {
 			hint := "give the path of a JSON plan file, - to read the plan from stdin, or the plan's JSON itself"
 			if w := strings.Fields(strings.ToUpper(name)); len(w) > 1 && (w[0] == "SELECT" || w[0] == "WITH") {
@@ -364,7 +367,22 @@ func readInput(stdin io.Reader, name string) ([]byte, error) {
 	// Editors on Windows (Notepad, PowerShell's Out-File) start a UTF-8
 	// file with a byte order mark, which JSON does not allow; it says
 	// nothing about the plan, so a file or stdin may carry one.
-	return bytes.TrimPrefix(b, utf8BOM), nil
+	b = bytes.TrimPrefix(b, utf8BOM)
+	if !utf8.Valid(b) {
+		// JSON decoding would read each bad byte as U+FFFD: a literal
+		// compared with that is not what was typed
+		at := 0
+		for at < len(b) {
+			r, n := utf8.DecodeRune(b[at:])
+			if r == utf8.RuneError && n <= 1 {
+				break
+			}
+			at += n
+		}
+		return nil, &engine.Error{Code: engine.CodeInvalidRequest, Msg: fmt.Sprintf("%s is not valid UTF-8 (byte 0x%02x at offset %d)", label, b[at], at),
+			Hint: "save the plan as UTF-8; a character the terminal cannot type may be written as a JSON escape (\\u00e9)"}
+	}
+	return b, nil
 }
 
 var utf8BOM = []byte("\xef\xbb\xbf")
