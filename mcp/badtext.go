@@ -26,7 +26,7 @@ func badText(body []byte) (at int, what string, ok bool) {
 		for i := 0; i < len(body); {
 			r, size := utf8.DecodeRune(body[i:])
 			if r == utf8.RuneError && size <= 1 {
-				return i, fmt.Sprintf("byte 0x%02x is not UTF-8", body[i]), false
+				return i, fmt.Sprintf("byte 0x%02x is not UTF-8: send the message encoded as UTF-8", body[i]), false
 			}
 			i += size
 		}
@@ -76,9 +76,9 @@ func badText(body []byte) (at int, what string, ok bool) {
 					i += 11 // both halves
 					continue
 				}
-				return i, fmt.Sprintf(`\u%04x is half a surrogate pair with no other half`, u), false
+				return i, fmt.Sprintf(`\u%04x is half a surrogate pair with no other half: escape a character past U+FFFF as both halves of its pair`, u), false
 			case u >= 0xDC00 && u <= 0xDFFF:
-				return i, fmt.Sprintf(`\u%04x is half a surrogate pair with no other half`, u), false
+				return i, fmt.Sprintf(`\u%04x is half a surrogate pair with no other half: escape a character past U+FFFF as both halves of its pair`, u), false
 			}
 			i += 5
 		}
@@ -104,9 +104,9 @@ func lowAfter(body []byte, i int) (rune, bool) {
 }
 
 // badTextMessage is the JSON-RPC error message of a message badText
-// refused.
+// refused; what says what to send instead.
 func badTextMessage(at int, what string) string {
-	return fmt.Sprintf("the message is not valid JSON text at byte %d: %s; send it encoded as UTF-8 (a character past U+FFFF escaped as both halves of its surrogate pair)", at, what)
+	return fmt.Sprintf("the message is not valid JSON text at byte %d: %s", at, what)
 }
 
 // withTextCheck answers an HTTP request whose JSON-RPC message is not

@@ -23,7 +23,7 @@ func TestBadTextRefusedWithID(t *testing.T) {
 		text string
 		bad  string // what the refusal says, "" when valid
 	}{
-		{"caf\xc3 \xff orders", "byte 0xc3 is not UTF-8"},
+		{"caf\xc3 \xff orders", "byte 0xc3 is not UTF-8: send the message encoded as UTF-8"},
 		{`lone \ud800 high`, `\ud800 is half a surrogate pair`},
 		{`lone \udc00 low`, `\udc00 is half a surrogate pair`},
 		{`high then other \ud83d\u0041`, `\ud83d is half a surrogate pair`},
@@ -100,7 +100,9 @@ func TestNumbersBeyondADoubleRefusedPlainly(t *testing.T) {
 		}
 	}
 	got := serveLines(t, strings.NewReader(plan("1e400")+"\n"+pingNext), 0)
-	if e, _ := got[`"n"`]["error"].(map[string]any); errCode(got[`"n"`]) != -32600 || !strings.Contains(e["message"].(string), "the number 1e400") {
+	// the message says what is wrong with this message only: a number
+	// sent as it should be is not also told to mend its encoding
+	if e, _ := got[`"n"`]["error"].(map[string]any); errCode(got[`"n"`]) != -32600 || !strings.Contains(e["message"].(string), "the number 1e400") || strings.Contains(e["message"].(string), "UTF-8") {
 		t.Errorf("stdio: %v", got[`"n"`])
 	}
 }
