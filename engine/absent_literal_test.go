@@ -97,3 +97,24 @@ func TestStoredLiteralIsNeverCalledMissing(t *testing.T) {
 		t.Errorf("rows %v warnings %q: want the cast named and no claim that 'dispensed' is not stored", res.Rows, res.Warnings)
 	}
 }
+
+// The threat: a literal typed with a decomposed accent ("Zoe" and U+0308)
+// where the data stores the composed "Zoë" matches no row, and the
+// warning said no stored value is "Zoë", the nearest being "Zoë": the
+// two print alike, so the warning read as a contradiction and the reader
+// could not mend the plan. It says they differ in how the accent is
+// encoded.
+func TestLiteralInAnotherUnicodeFormIsExplained(t *testing.T) {
+	db := sourcetest.TempDB(t,
+		"CREATE TABLE people (id INTEGER PRIMARY KEY, name TEXT)",
+		"INSERT INTO people VALUES (1, 'Zo\u00eb'), (2, 'Ann'), (3, 'Bo')")
+	e := airEngine(t, db, nil)
+	plan := `{"select":[{"expr":{"kind":"func","name":"COUNT","args":[{"kind":"case","whens":[{"when":{"kind":"binary","op":"=","left":{"kind":"column","table":"p","column":"name"},"right":{"kind":"literal","value":"Zoe\u0308"}},"then":{"kind":"literal","value":1}}]}]},"alias":"n"}],"from":[{"table":"people","alias":"p"}]}`
+	res, err := e.RunPlan(context.Background(), "air", []byte(plan))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if w := warningWith(res.Warnings, `no stored value of "name" is`); !strings.Contains(w, "composed and decomposed") {
+		t.Errorf("warnings %q: want the two encodings of the accent named", res.Warnings)
+	}
+}

@@ -5,6 +5,8 @@ import (
 	"slices"
 	"strings"
 
+	"golang.org/x/text/unicode/norm"
+
 	"github.com/nl2sql/nl2sql/internal/schema"
 	"github.com/nl2sql/nl2sql/planast"
 )
@@ -60,7 +62,11 @@ func absentLiteral(snap *schema.Snapshot, q *planast.Query, x, pattern planast.E
 	slices.Sort(vals)
 	vals = slices.Compact(vals)
 	near := ""
-	if n := planast.Near(lit.Text, vals); len(n) == 1 {
+	if n := planast.Near(lit.Text, vals); len(n) == 1 && norm.NFC.String(n[0]) == norm.NFC.String(lit.Text) {
+		// the two print alike: say how they differ, or the warning reads
+		// as a contradiction
+		near = fmt.Sprintf("; the stored value %q is the same text with its accented letters encoded another way (Unicode's composed and decomposed forms), which = tells apart: compare with the stored one", n[0])
+	} else if len(n) == 1 {
 		near = fmt.Sprintf("; the nearest stored value is %q", n[0])
 	} else if len(n) > 1 {
 		// several spellings are as near: which one was meant is the

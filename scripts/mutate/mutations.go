@@ -5338,4 +5338,11 @@ var mutations = []mutation{
 		New:  "\tif !utf8.Valid(b) && false {\n",
 		Pkgs: []string{"./internal/app/cli"}, Run: "TestPlanInputThatIsNotUTF8OrNotAnObject",
 	},
+	{
+		Name: "unicode-forms-read-as-contradiction",
+		File: "engine/warnings/absent.go",
+		Old:  "len(n) == 1 && norm.NFC.String(n[0]) == norm.NFC.String(lit.Text) {",
+		New:  "len(n) == 1 && norm.NFC.String(n[0]) == \"\\x00\" {",
+		Pkgs: []string{"./engine"}, Run: "TestLiteralInAnotherUnicodeFormIsExplained",
+	},
 }
