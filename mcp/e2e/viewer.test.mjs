@@ -264,10 +264,11 @@ describe("the result view in Chromium", { timeout: 240_000 }, () => {
     await done(v);
   });
 
-  it("NULL is visibly different from empty text", async () => {
+  it("NULL is visibly different from empty text, and text with spaces around it from text without", async () => {
     const v = await open("null_vs_empty");
     const cells = await v.frame.evaluate(() => [...document.querySelectorAll("#rows tbody tr:nth-child(2) td")].map((td) => ({
-      cls: td.className, text: td.textContent, after: getComputedStyle(td, "::after").content, style: getComputedStyle(td.querySelector("span") || td).fontStyle })));
+      cls: td.className, text: td.textContent, after: getComputedStyle(td, "::after").content, style: getComputedStyle(td.querySelector("span") || td).fontStyle,
+      space: getComputedStyle(td).whiteSpace })));
     assert.equal(cells[0].text, "Leonie");
     assert.equal(cells[1].cls, "null");
     assert.equal(cells[1].text, "NULL");
@@ -275,6 +276,10 @@ describe("the result view in Chromium", { timeout: 240_000 }, () => {
     assert.equal(cells[2].cls, "empty");
     assert.equal(cells[2].text, "");
     assert.equal(cells[2].after, '"empty"');
+    // text with spaces around it is quoted, its spaces kept: " 7 " is not 7
+    assert.equal(cells[3].cls, "spaced");
+    assert.equal(cells[3].text, '" 7 "');
+    assert.equal(cells[3].space, "pre");
     await done(v);
   });
 

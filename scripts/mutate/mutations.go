@@ -55,8 +55,8 @@ var mutations = []mutation{
 	{
 		Name: "cli-inline-plan-read-as-path",
 		File: "internal/app/cli/plans.go",
-		Old:  `if err != nil && strings.HasPrefix(strings.TrimSpace(name), "{") {`,
-		New:  `if err != nil && false {`,
+		Old:  `if t := strings.TrimSpace(name); err != nil && (strings.HasPrefix(t, "{") || strings.HasPrefix(t, "[")) {`,
+		New:  `if t := strings.TrimSpace(name); err != nil && t == "" {`,
 		Pkgs: []string{"./internal/app/cli"}, Run: "TestPlanGivenInlineIsThePlan",
 	},
 	{
@@ -760,8 +760,8 @@ var mutations = []mutation{
 	{
 		Name: "plan-file-bom",
 		File: "internal/app/cli/plans.go",
-		Old:  "return bytes.TrimPrefix(b, utf8BOM), nil",
-		New:  "return bytes.TrimPrefix(b, nil), nil",
+		Old:  "\tb = bytes.TrimPrefix(b, utf8BOM)\n",
+		New:  "\tb = bytes.TrimPrefix(b, nil)\n",
 		Pkgs: []string{"./internal/app/cli"}, Run: "TestPlanFileWithByteOrderMark",
 	},
 	{
@@ -5344,5 +5344,12 @@ var mutations = []mutation{
 		Old:  "len(n) == 1 && norm.NFC.String(n[0]) == norm.NFC.String(lit.Text) {",
 		New:  "len(n) == 1 && norm.NFC.String(n[0]) == \"\\x00\" {",
 		Pkgs: []string{"./engine"}, Run: "TestLiteralInAnotherUnicodeFormIsExplained",
+	},
+	{
+		Name: "viewer-hides-surrounding-spaces",
+		File: "internal/viewer/view.html",
+		Old:  "if (!num[i] && typeof d === \"string\" && d !== d.trim()) return",
+		New:  "if (false) return",
+		Pkgs: []string{"./mcp/e2e"}, Run: "TestViewerInChromium",
 	},
 }

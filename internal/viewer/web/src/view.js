@@ -193,6 +193,9 @@
         var d = display(r, i);
         if (d === null) return el("td", { class: "null" + (num[i] ? " num" : "") }, [el("span", { text: "NULL" })]);
         if (d === "") return el("td", { class: "empty", title: "empty text" });
+        // text with spaces around it is quoted, as the text table quotes
+        // it: " 7 " and "7" are different values a page would show alike
+        if (!num[i] && typeof d === "string" && d !== d.trim()) return el("td", { class: "spaced", title: "text with spaces around it", text: "\"" + d + "\"" });
         return el("td", { class: num[i] ? "num" : "", title: d.length > 40 ? d : null, text: d });
       })));
     });
