@@ -68,6 +68,11 @@ func TestInstructions(t *testing.T) {
 	for _, tl := range tools.Tools {
 		listed[tl.Name] = true
 	}
+	// a server with no model lists no tool that can only fail: its schema
+	// would cost every host's context for a NO_PLANNER answer
+	if listed["explain_plan"] {
+		t.Error("explain_plan is listed by a server with no model to plan with")
+	}
 	notTools := map[string]bool{"plan_it_yourself": true, "verified_queries": true} // the result's kind and field
 	for _, name := range regexp.MustCompile(`\b[a-z]+(?:_[a-z]+)+\b`).FindAllString(got, -1) {
 		if !notTools[name] && !listed[name] {

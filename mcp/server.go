@@ -80,7 +80,11 @@ func NewServer(eng Engine, version string, logger *slog.Logger, extra ...server.
 		hostPlans = h.HostPlanning()
 	}
 	s.AddTool(tools.AskTool(hostPlans), tools.AskHandler(eng))
-	s.AddTool(tools.ExplainPlanTool(), tools.ExplainPlanHandler(eng))
+	if !hostPlans {
+		// explain_plan asks the server's model for a plan: without one it
+		// can only fail, and its schema would cost every host's context
+		s.AddTool(tools.ExplainPlanTool(), tools.ExplainPlanHandler(eng))
+	}
 	s.AddTool(tools.ListDatasourcesTool(), tools.ListDatasourcesHandler(eng))
 	s.AddTool(tools.DescribeSchemaTool(), tools.DescribeSchemaHandler(eng))
 	s.AddTool(tools.SearchSchemaTool(), tools.SearchSchemaHandler(eng))

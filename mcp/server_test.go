@@ -55,7 +55,7 @@ func TestToolsListed(t *testing.T) {
 	for _, tl := range res.Tools {
 		got[tl.Name] = tl
 	}
-	for _, name := range []string{"ask", "list_datasources"} {
+	for _, name := range []string{"ask", "list_datasources", "explain_plan"} { // this config plans with a model
 		tl, ok := got[name]
 		if !ok {
 			t.Fatalf("tool %s missing", name)

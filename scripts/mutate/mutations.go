@@ -5352,4 +5352,11 @@ var mutations = []mutation{
 		New:  "if (false) return",
 		Pkgs: []string{"./mcp/e2e"}, Run: "TestViewerInChromium",
 	},
+	{
+		Name: "explain-plan-listed-without-a-model",
+		File: "mcp/server.go",
+		Old:  "\tif !hostPlans {\n\t\t// explain_plan asks",
+		New:  "\tif true {\n\t\t// explain_plan asks",
+		Pkgs: []string{"./mcp"}, Run: "TestInstructions",
+	},
 }
