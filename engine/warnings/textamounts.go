@@ -31,7 +31,7 @@ func textAmountFilters(snap *schema.Snapshot, plan *planast.Query) []string {
 			return
 		}
 		seen[c] = true
-		out = append(out, fmt.Sprintf("%s.%s is compared as text with %s, and it holds numbers written as text: text compares character by character ('9' > '10', '$99.99' > '$500'), so the rows kept are not those over or under the amount; cast the column to a number (removing signs and separators with REPLACE first, as the cast's warning shows) and compare it with a number literal",
+		out = append(out, fmt.Sprintf("%s.%s is compared as text with %s, and it holds numbers written as text: text compares character by character ('9' > '10', '$99.99' > '$500'), so the rows kept are not those over or under the amount; cast the column to a number, removing signs and separators with REPLACE first (a cast reads '$1,200.00' as NULL) and compare it with a number literal",
 			ref.Table, ref.Column, example(strings.TrimSpace(lit), planast.TypeText)))
 	})
 	return out
@@ -82,7 +82,7 @@ func textAmountOrders(snap *schema.Snapshot, plan *planast.Query) []string {
 			return
 		}
 		seen[c] = true
-		out = append(out, fmt.Sprintf("%s %s.%s orders its values as text, and it holds numbers written as text: text orders character by character ('9999.99' comes after '$12,500.00', '9' after '10'), so the first and last rows are not the smallest and largest amounts; cast the column to a number (removing signs and separators with REPLACE first, as the cast's warning shows)",
+		out = append(out, fmt.Sprintf("%s %s.%s orders its values as text, and it holds numbers written as text: text orders character by character ('9999.99' comes after '$12,500.00', '9' after '10'), so the first and last rows are not the smallest and largest amounts; cast the column to a number, removing signs and separators with REPLACE first (a cast reads '$1,200.00' as NULL)",
 			what, ref.Table, ref.Column))
 	}
 	planast.Inspect(plan, func(n planast.Node) bool {
