@@ -5359,4 +5359,11 @@ var mutations = []mutation{
 		New:  "\tif true {\n\t\t// explain_plan asks",
 		Pkgs: []string{"./mcp"}, Run: "TestInstructions",
 	},
+	{
+		Name: "config-only-command-said-to-read-none",
+		File: "internal/app/cli/cli.go",
+		Old:  "\tif (f == \"db\" || f == \"storage\") && cmd.Flags().Lookup(\"config\") != nil {\n",
+		New:  "\tif false {\n",
+		Pkgs: []string{"./internal/app/cli"}, Run: "TestSourcelessCommandsSayWhyTheyTakeNoConfig",
+	},
 }

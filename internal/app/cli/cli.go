@@ -83,6 +83,13 @@ func sourceless(cmd *cobra.Command, err error) error {
 	if !ok {
 		return err
 	}
+	if (f == "db" || f == "storage") && cmd.Flags().Lookup("config") != nil {
+		// the command does read a datasource, from a config file only
+		return &engine.Error{Code: engine.CodeInvalidRequest,
+			Msg:  fmt.Sprintf("%s reads its datasource from --config only, so it takes no --%s", cmd.CommandPath(), f),
+			Hint: "write a config file naming the database (README: Configuration) and give it with --config",
+			Err:  err}
+	}
 	for _, known := range []string{"config", "db", "datasource", "storage"} {
 		if f == known {
 			return &engine.Error{Code: engine.CodeInvalidRequest,

@@ -110,6 +110,13 @@ func TestSourcelessCommandsSayWhyTheyTakeNoConfig(t *testing.T) {
 			t.Errorf("%v: %v, want INVALID_REQUEST saying it reads no datasource", args, err)
 		}
 	}
+	// a command that reads its datasource from a config file only is not
+	// said to read none
+	_, err := runCLI("semantic", "suggest", "--db", "x.sqlite", "--datasource", "x")
+	var ee *engine.Error
+	if !errors.As(err, &ee) || ee.Code != engine.CodeInvalidRequest || strings.Contains(ee.Msg, "reads no datasource") || !strings.Contains(ee.Msg, "--config only") {
+		t.Errorf("semantic suggest --db: %v, want it said to read its datasource from --config only", err)
+	}
 	if _, err := runCLI("schema", "guide", "--configx", "x"); err == nil || !strings.Contains(err.Error(), "unknown flag: --configx") {
 		t.Errorf("a misspelt flag: %v", err)
 	}

@@ -38,7 +38,12 @@ func semanticCmd(logger *slog.Logger) *cobra.Command {
 			}
 			d, ok := cfg.Datasource(ds)
 			if !ok {
-				return fmt.Errorf("there is no datasource %q in %s", ds, cfgPath)
+				var ids []string
+				for _, d := range cfg.Datasources {
+					ids = append(ids, d.ID)
+				}
+				return &engine.Error{Code: engine.CodeDatasourceNotFound, Msg: fmt.Sprintf("there is no datasource %q in %s", ds, cfgPath),
+					Hint: "give --datasource one of: " + strings.Join(ids, ", ")}
 			}
 			target := out
 			switch {
