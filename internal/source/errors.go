@@ -76,7 +76,7 @@ type Error struct {
 
 // TimeoutHint is a slow query's TIMEOUT hint: the same plan would time out
 // again, so it says how to make the query cheaper.
-const TimeoutHint = "the query itself is too slow and will time out again: narrow the plan (filters, a smaller date range), aggregate before joining, or raise the datasource's timeout_seconds"
+const TimeoutHint = "the query itself is too slow and will time out again: narrow the plan (filters, a smaller date range), aggregate before joining, or raise the datasource's timeout_seconds in a config file (a --db database has none: write one naming it)"
 
 // Error returns "CODE: Msg".
 func (e *Error) Error() string { return e.Code + ": " + e.Msg }
