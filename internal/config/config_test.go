@@ -207,6 +207,7 @@ func TestLoadErrors(t *testing.T) {
 		{"bad env var name", "storage: {path: \"${env:1X}\"}\n", nil, []string{"storage.path", "not a valid variable name"}},
 		{"env unknown key", "", []string{"NL2SQL_STORAGE__SIZE=3"}, []string{"NL2SQL_STORAGE__SIZE", "unknown config key storage.size"}},
 		{"env unknown section", "", []string{"NL2SQL_FOO__BAR=1"}, []string{"NL2SQL_FOO__BAR", "unknown config key foo"}},
+		{"env misspelt key", "", []string{"NL2SQL_STORAGE__PATHH=/tmp"}, []string{"NL2SQL_STORAGE__PATHH", "unknown config key storage.pathh (did you mean storage.path?)"}},
 		{"env section as value", "", []string{"NL2SQL_LLM__DEFAULT=x"}, []string{"NL2SQL_LLM__DEFAULT", "is a section"}},
 		{"env no such datasource", ds("{id: a, engine: sqlite, path: a.db}"), []string{"NL2SQL_DATASOURCES__B__PATH=x"},
 			[]string{"NL2SQL_DATASOURCES__B__PATH", `no element with id "b"`}},

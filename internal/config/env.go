@@ -63,6 +63,9 @@ func setPath(t reflect.Type, raw map[string]any, path []string, v any) error {
 		case reflect.Struct:
 			f, ok := fieldByTag(t, seg)
 			if !ok {
+				if near := nearestKey(t, seg); near != "" {
+					return fmt.Errorf("unknown config key %s (did you mean %s?)", key, strings.Join(append(slices.Clone(path[:i]), near), "."))
+				}
 				return fmt.Errorf("unknown config key %s", key)
 			}
 			next = f.Type
