@@ -138,7 +138,7 @@ func report(out io.Writer, set *Set, refused []Refusal, what string) error {
 	for _, r := range refused {
 		fmt.Fprintln(out, r.String())
 	}
-	fmt.Fprintf(out, "%d verified queries %s, %d refused\n", len(set.Queries()), what, len(refused))
+	fmt.Fprintf(out, "%s %s, %d refused\n", queries(len(set.Queries())), what, len(refused))
 	if len(refused) > 0 {
 		return fmt.Errorf("%w: %d", ErrRefused, len(refused))
 	}
@@ -179,9 +179,17 @@ func Test(ctx context.Context, cfg *config.Config, out io.Writer) error {
 	for _, r := range refused {
 		fmt.Fprintln(out, r.String())
 	}
-	fmt.Fprintf(out, "%d verified queries passed, %d refused or failed\n", len(passed), len(refused))
+	fmt.Fprintf(out, "%s passed, %d refused or failed\n", queries(len(passed)), len(refused))
 	if len(refused) > 0 {
 		return fmt.Errorf("%w: %d", ErrRefused, len(refused))
 	}
 	return nil
+}
+
+// queries is "1 verified query" or "n verified queries".
+func queries(n int) string {
+	if n == 1 {
+		return "1 verified query"
+	}
+	return fmt.Sprintf("%d verified queries", n)
 }
