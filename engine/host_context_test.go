@@ -179,6 +179,8 @@ func TestHostPlanSaysWhenNothingMatched(t *testing.T) {
 		// column's name stands for (female: sex, which stores 'F')
 		{"How much did the Central clinic invoice?", false, ""},
 		{"How much did female vets invoice?", false, ""},
+		// the data itself, and people in general
+		{"Which clinic is the most common in the invoices table, and which people were invoiced most highly?", false, ""},
 	} {
 		res, err := e.Ask(context.Background(), AskRequest{Question: c.q})
 		if err != nil || res.HostPlan == nil {

@@ -20,7 +20,9 @@ import (
 // "in March", "the first half", "revenue", "what they owe"), the adverbs
 // of speech ("actually", "roughly"), what the question asks be done
 // ("return", "calculate", "identify"), and how the answer is to be written
-// ("comma-separated", "padded", "in pounds"). No schema names
+// ("comma-separated", "padded", "in pounds"), the data itself and the
+// people in it in general ("the most common", "in the table", "which
+// people"). No schema names
 // them, and their absence says nothing of whether the data answers.
 var computedWords = func() map[string]bool {
 	m := map[string]bool{}
@@ -37,7 +39,9 @@ var computedWords = func() map[string]bool {
 		trend trends growth change changes rate rates ratio share percent percentage proportion
 		distribution breakdown compare compared comparison overall rank ranked ranking order ordered
 		more less fewer higher lower between during across among within now currently
-		get got want need know see
+		get got want need know see common commonly highly mostly usually typically
+		table tables row rows column columns record records entry entries field fields database data dataset value values
+		people person persons someone anyone everyone everybody anybody somebody everything anything something thing things
 		return returns display provide calculate compute identify write give gives
 		january february march april may june july august september october november december
 		jan feb mar apr jun jul aug sep sept oct nov dec
