@@ -138,7 +138,7 @@ func SQLNotes(dialect string, plan *planast.Query) []string {
 		return true
 	})
 	if sensitiveLike {
-		out = append(out, `LIKE ran case-sensitively, as on DuckDB and PostgreSQL (PRAGMA case_sensitive_like = ON): run that pragma first in a sqlite3 shell`)
+		out = append(out, `LIKE ran case-sensitively, as on DuckDB and PostgreSQL (PRAGMA case_sensitive_like = ON); only to run this SQL yourself in a sqlite3 shell, set that pragma first`)
 	}
 	if name := spreadCall(plan); name != "" {
 		out = append(out, name+` is an aggregate the server registers on SQLite: a plain sqlite3 shell lacks it`)
