@@ -397,7 +397,10 @@
 // A date reads as its first ten characters, a timestamp as stored. Columns
 // without such values render as before, so their indexes still serve;
 // the result names each column read this way, how many values were NULL
-// for it and the least of them (engine/warnings).
+// for it and the least of them (engine/warnings). Such a column cast to
+// text is COALESCE(CAST(<its reading> AS TEXT), CAST(<column> AS TEXT)):
+// the values its type reads, as read, and the others as the text stored,
+// the one way a plan lists them to mend them.
 //
 // A text column cast to a date, a timestamp or a number reads the values
 // that hold none as NULL by the cast rule (textcast.go); so does a date

@@ -187,6 +187,16 @@ func (w *writer) expr(e planast.Expr) {
 			w.str(decimalToInt(w.d, w.exprS(e.Expr)))
 			break
 		}
+		if col, ok := e.Expr.(*planast.Column); ok && col.ReadAs != "" && e.Type == planast.CastText && w.d.Name() == "sqlite" {
+			// a value the column's type cannot read (SQLite stores any:
+			// '15/01/2024' in a DATE column) reads as NULL everywhere else;
+			// as text it is the text stored, the one way a plan lists such
+			// values, while the others read as their type, as elsewhere
+			raw := *col
+			raw.ReadAs = ""
+			w.str("COALESCE(" + w.d.Cast(w.exprS(e.Expr), e.Type) + ", " + w.d.Cast(w.exprS(&raw), e.Type) + ")")
+			break
+		}
 		w.str(w.d.Cast(w.exprS(e.Expr), e.Type))
 	case *planast.Func:
 		w.fn(e)

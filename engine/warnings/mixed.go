@@ -43,13 +43,22 @@ func mixedWarnings(snap *schema.Snapshot, plan *planast.Query) []string {
 			return true
 		}
 		guards := guardedCasts(q)
+		asText := map[*planast.Column]bool{} // read as the text stored (render's cast to text)
+		planast.Inspect(q, func(n planast.Node) bool {
+			if x, ok := n.(*planast.Cast); ok && x.Type == planast.CastText {
+				if ref, ok := x.Expr.(*planast.Column); ok {
+					asText[ref] = true
+				}
+			}
+			return true
+		})
 		planast.Inspect(q, func(n planast.Node) bool {
 			if sub, ok := n.(*planast.Query); ok && sub != q {
 				return false // visited with its own sources
 			}
 			switch x := n.(type) {
 			case *planast.Column:
-				if x.ReadAs == "" {
+				if x.ReadAs == "" || asText[x] {
 					break
 				}
 				if _, c := emptyrange.TableOfColumn(snap, q, x); c != nil && !seen[key{c, ""}] {
@@ -97,7 +106,7 @@ func mixedWarning(c *schema.Column) string {
 	if p := c.Profile; p != nil && p.Invalid > 0 {
 		what = notOf(p.Invalid, p.InvalidExample, c.Type, c.Type)
 	}
-	return fmt.Sprintf("%q holds %s; the plan read them as NULL, so they count in no sum, average, comparison or group (PostgreSQL and DuckDB could not store them)",
+	return fmt.Sprintf("%q holds %s; the plan read them as NULL, so they count in no sum, average, comparison or group (PostgreSQL and DuckDB could not store them); the column cast to text shows them as stored",
 		c.Name, what)
 }
 

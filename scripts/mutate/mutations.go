@@ -5366,4 +5366,18 @@ var mutations = []mutation{
 		New:  "\tif false {\n",
 		Pkgs: []string{"./internal/app/cli"}, Run: "TestSourcelessCommandsSayWhyTheyTakeNoConfig",
 	},
+	{
+		Name: "cast-to-text-hides-stored-text",
+		File: "render/expr.go",
+		Old:  "if col, ok := e.Expr.(*planast.Column); ok && col.ReadAs != \"\" && e.Type == planast.CastText && w.d.Name() == \"sqlite\" {",
+		New:  "if col, ok := e.Expr.(*planast.Column); ok && col.ReadAs != \"\" && e.Type == planast.CastText && w.d.Name() == \"-\" {",
+		Pkgs: []string{"./engine"}, Run: "TestCastToTextShowsValuesTheTypeCannotRead",
+	},
+	{
+		Name: "cast-to-text-warned-as-null",
+		File: "engine/warnings/mixed.go",
+		Old:  "if x.ReadAs == \"\" || asText[x] {",
+		New:  "if x.ReadAs == \"\" || asText[x] && false {",
+		Pkgs: []string{"./engine"}, Run: "TestCastToTextShowsValuesTheTypeCannotRead",
+	},
 }
