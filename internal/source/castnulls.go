@@ -74,7 +74,8 @@ func NumberText(s string) bool {
 // than ISO's: day or month first, slashes or dots, one separator used
 // twice, a year of four digits first or of two or four last, an optional
 // time after. A rating of "1.5/4" or a score of "3-1" is none.
-var dateLike = regexp.MustCompile(`^\s*([0-9]{4}([-/.])[0-9]{1,2}([-/.])[0-9]{1,2}|[0-9]{1,2}/[0-9]{1,2}/([0-9]{2}|[0-9]{4})|[0-9]{1,2}\.[0-9]{1,2}\.([0-9]{2}|[0-9]{4})|[0-9]{1,2}-[0-9]{1,2}-([0-9]{2}|[0-9]{4}))([ T].*)?$`)
+var dateLike = regexp.MustCompile(`^\s*([0-9]{4}/[0-9]{1,2}/[0-9]{1,2}|[0-9]{4}\.[0-9]{1,2}\.[0-9]{1,2}|[0-9]{4}-[0-9]{1,2}-[0-9]{1,2}|` +
+	`[0-9]{1,2}/[0-9]{1,2}/([0-9]{2}|[0-9]{4})|[0-9]{1,2}\.[0-9]{1,2}\.([0-9]{2}|[0-9]{4})|[0-9]{1,2}-[0-9]{1,2}-([0-9]{2}|[0-9]{4}))([ T].*)?$`)
 
 // MonthNameDate reports whether s is a date written with its month's name
 // ("February27,2009", "27 Feb 2025", "Monday, March 3rd, 2025"): a year

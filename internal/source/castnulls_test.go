@@ -32,6 +32,7 @@ func TestDatesWrittenForPeople(t *testing.T) {
 		{"05/01/2024", false, true},
 		{"5.1.24", false, true},
 		{"2024/05/01", false, true},
+		{"2024/05-01", false, false},
 		{"27-02-2025 08:15", false, true},
 		{"1.5/4", false, false},
 		{"3-1", false, false},
