@@ -53,6 +53,17 @@ func ApplyTypes(res *source.Result, types []planast.Type) {
 			}
 			continue
 		}
+		if t == planast.TypeBoolean {
+			// SQLite has no boolean: a comparison or a boolean column
+			// comes back as 1 or 0, which the other engines return as
+			// true or false
+			for _, row := range res.Rows {
+				if n, ok := row[i].(int64); ok && (n == 0 || n == 1) {
+					row[i] = n == 1
+				}
+			}
+			continue
+		}
 		if t != planast.TypeDecimal {
 			continue
 		}

@@ -5380,4 +5380,11 @@ var mutations = []mutation{
 		New:  "if x.ReadAs == \"\" || asText[x] && false {",
 		Pkgs: []string{"./engine"}, Run: "TestCastToTextShowsValuesTheTypeCannotRead",
 	},
+	{
+		Name: "sqlite-booleans-as-integers",
+		File: "engine/result/types.go",
+		Old:  "if n, ok := row[i].(int64); ok && (n == 0 || n == 1) {",
+		New:  "if n, ok := row[i].(int64); ok && n == -7 {",
+		Pkgs: []string{"./engine"}, Run: "TestBooleansAreBooleansOnEveryEngine",
+	},
 }
