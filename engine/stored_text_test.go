@@ -9,8 +9,10 @@ import (
 	"github.com/nl2sql/nl2sql/internal/source/sourcetest"
 )
 
-// The threat: SQLite stores '15/01/2024' in a DATE column and an epoch
-// 1705312800 or 'yesterday' in a DATETIME one; a plan reads them as NULL,
+// The threat: SQLite stores '15/01/2024' in a DATE column, an epoch
+// 1705312800 or 'yesterday' in a DATETIME one, 'abc' in a REAL one (whose
+// cast to text is otherwise refused: engines print numbers differently);
+// a plan reads them as NULL,
 // as every other engine must (none could store them), and the warning
 // says so, but a user asking "which rows hold a bad date?" to mend them
 // could not see one: a cast to text read NULL too. The column cast to text
@@ -18,16 +20,16 @@ import (
 // them), with no warning that they read as NULL, and the bare column's
 // warning says so.
 func TestCastToTextShowsValuesTheTypeCannotRead(t *testing.T) {
-	db := sourcetest.TempDB(t, "CREATE TABLE m (id INTEGER PRIMARY KEY, d DATE, ts DATETIME)",
-		"INSERT INTO m VALUES (1, '2024-01-20', '2024-01-15T10:00:00+05:30'), (2, '15/01/2024', 1705312800), (3, NULL, 'yesterday')")
+	db := sourcetest.TempDB(t, "CREATE TABLE m (id INTEGER PRIMARY KEY, d DATE, ts DATETIME, f REAL)",
+		"INSERT INTO m VALUES (1, '2024-01-20', '2024-01-15T10:00:00+05:30', 1.5), (2, '15/01/2024', 1705312800, 'abc'), (3, NULL, 'yesterday', NULL)")
 	e := airEngine(t, db, nil)
 	ctx := context.Background()
 	col := func(c string) string { return `{"kind":"column","table":"m","column":"` + c + `"}` }
-	res, err := e.RunPlan(ctx, "air", []byte(`{"select":[{"expr":`+col("id")+`},{"expr":{"kind":"cast","type":"text","expr":`+col("d")+`},"alias":"d"},{"expr":{"kind":"cast","type":"text","expr":`+col("ts")+`},"alias":"ts"}],"from":[{"table":"m","alias":"m"}],"order_by":[{"expr":`+col("id")+`}]}`))
+	res, err := e.RunPlan(ctx, "air", []byte(`{"select":[{"expr":`+col("id")+`},{"expr":{"kind":"cast","type":"text","expr":`+col("d")+`},"alias":"d"},{"expr":{"kind":"cast","type":"text","expr":`+col("ts")+`},"alias":"ts"},{"expr":{"kind":"cast","type":"text","expr":`+col("f")+`},"alias":"f"}],"from":[{"table":"m","alias":"m"}],"order_by":[{"expr":`+col("id")+`}]}`))
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got := fmt.Sprint(res.Rows); got != "[[1 2024-01-20 2024-01-15 04:30:00] [2 15/01/2024 1705312800] [3 <nil> yesterday]]" {
+	if got := fmt.Sprint(res.Rows); got != "[[1 2024-01-20 2024-01-15 04:30:00 1.5] [2 15/01/2024 1705312800 abc] [3 <nil> yesterday <nil>]]" {
 		t.Errorf("rows %s: want the stored text of the values the type cannot read, the others as it reads them", got)
 	}
 	if w := warningWith(res.Warnings, "read them as NULL"); w != "" {

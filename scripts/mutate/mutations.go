@@ -5387,4 +5387,11 @@ var mutations = []mutation{
 		New:  "if n, ok := row[i].(int64); ok && n == -7 {",
 		Pkgs: []string{"./engine"}, Run: "TestBooleansAreBooleansOnEveryEngine",
 	},
+	{
+		Name: "mixed-number-column-text-cast-refused",
+		File: "planast/validate/validate_expr.go",
+		Old:  "\t\tasStored := isCol && col.ReadAs != \"\" && e.Type == CastText\n",
+		New:  "\t\tasStored := isCol && col.ReadAs == \"-\" && e.Type == CastText\n",
+		Pkgs: []string{"./engine"}, Run: "TestCastToTextShowsValuesTheTypeCannotRead",
+	},
 }
