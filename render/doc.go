@@ -385,7 +385,7 @@
 // # Values not of the column's type
 //
 // SQLite stores any value in any column: 'abc' in an INTEGER column,
-// 2024-02-30 or 45000 in a DATE one. PostgreSQL and DuckDB cannot, so one
+// 2024-02-30 or 45000 in a DATE one, a venue's name in a BOOLEAN one. PostgreSQL and DuckDB cannot, so one
 // meaning on every engine is to read such a value as NULL, as the cast rule
 // reads text that holds no number or date. Profiling counts them
 // (schema.ColumnProfile.Invalid, with Valid); a column with any is marked
@@ -394,7 +394,9 @@
 //
 //	(CASE WHEN typeof("o"."qty") IN ('integer', 'real') THEN "o"."qty" ELSE <the cast rule of text to integer> END)
 //
-// A date reads as its first ten characters, a timestamp as stored. Columns
+// A date reads as its first ten characters, a timestamp as stored, a
+// boolean as 1 or 0 from those numbers or the text PostgreSQL reads as a
+// boolean ('yes', 'FALSE'; 2 and 'St. Mirren Park' are none). Columns
 // without such values render as before, so their indexes still serve;
 // the result names each column read this way, how many values were NULL
 // for it and the least of them (engine/warnings). Such a column cast to

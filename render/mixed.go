@@ -29,6 +29,11 @@ func ReadAs(d Dialect, x string, t planast.Type) string {
 	case t == planast.TypeDate:
 		// a date is its day, as PostgreSQL and DuckDB store it
 		return "(CASE WHEN " + x + " IN ('infinity', '-infinity') THEN " + x + " WHEN " + sqliteTemporal(x, planast.CastDate) + " THEN substr(" + x + ", 1, 10) END)"
+	case t == planast.TypeBoolean:
+		// 1 and 0, as SQLite stores TRUE and FALSE, and the text
+		// PostgreSQL reads as a boolean ('true', 'yes', 'f', …): what a
+		// boolean column of the other engines could hold
+		return "(CASE WHEN " + x + " IN (0, 1) THEN " + x + " WHEN typeof(" + x + ") = 'text' THEN (CASE WHEN lower(trim(" + x + ")) IN ('t', 'true', 'y', 'yes', 'on', '1') THEN 1 WHEN lower(trim(" + x + ")) IN ('f', 'false', 'n', 'no', 'off', '0') THEN 0 END) END)"
 	case t == planast.TypeTimestamp:
 		// as stored (datetime() would drop a fraction of a second), but
 		// for a value with Z or a UTC offset: the instant in UTC, as the

@@ -930,7 +930,7 @@ func arithType(op string, l, r Type) Type {
 // readAs is the type a column is read as when it holds values that are
 // not of its type (ColumnInfo.Mixed), else empty.
 func readAs(c ColumnInfo) Type {
-	if c.Mixed { // profiling marks only numeric and temporal columns
+	if c.Mixed { // profiling marks only numeric, temporal and boolean columns
 		return c.Type
 	}
 	return ""

@@ -5394,4 +5394,18 @@ var mutations = []mutation{
 		New:  "\t\tasStored := isCol && col.ReadAs == \"-\" && e.Type == CastText\n",
 		Pkgs: []string{"./engine"}, Run: "TestCastToTextShowsValuesTheTypeCannotRead",
 	},
+	{
+		Name: "sqlite-boolean-read-as-stored",
+		File: "render/mixed.go",
+		Old:  "\tcase t == planast.TypeBoolean:\n",
+		New:  "\tcase t == planast.TypeBoolean && false:\n",
+		Pkgs: []string{"./engine"}, Run: "TestBooleanColumnHoldingOtherValues",
+	},
+	{
+		Name: "sqlite-boolean-not-profiled",
+		File: "internal/source/sqlite/sqlite_profile.go",
+		Old:  "suspects > 0 && (c.Type.IsNumeric() || c.Type.IsTemporal() || c.Type == planast.TypeBoolean) {",
+		New:  "suspects > 0 && (c.Type.IsNumeric() || c.Type.IsTemporal()) {",
+		Pkgs: []string{"./engine"}, Run: "TestBooleanColumnHoldingOtherValues",
+	},
 }

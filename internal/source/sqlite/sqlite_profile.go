@@ -89,7 +89,7 @@ func (s *SQLite) profileTable(ctx context.Context, t *schema.Table) error {
 			// suspects, cheaply: with numeric affinity a well-formed
 			// number is never stored as text (profileInvalid counts)
 			shapes = fmt.Sprintf(`count(CASE WHEN typeof(%s) IN ('text', 'blob') THEN 1 END), 0`, col)
-		case c.Type.IsTemporal():
+		case c.Type.IsTemporal() || c.Type == planast.TypeBoolean:
 			shapes = fmt.Sprintf(`count(CASE WHEN %s IS NOT NULL AND NOT %s THEN 1 END), 0`, col, render.Valid(col, c.Type))
 		}
 		full = append(full, fmt.Sprintf("count(%[1]s), min(%[1]s), max(%[1]s),\n\t\t%[2]s", source.QuoteIdent(c.Name), shapes))
@@ -127,7 +127,7 @@ func (s *SQLite) profileTable(ctx context.Context, t *schema.Table) error {
 		if err != nil {
 			return fmt.Errorf("column %q: %w", c.Name, err)
 		}
-		if suspects, _ := r[3].(int64); suspects > 0 && (c.Type.IsNumeric() || c.Type.IsTemporal()) {
+		if suspects, _ := r[3].(int64); suspects > 0 && (c.Type.IsNumeric() || c.Type.IsTemporal() || c.Type == planast.TypeBoolean) {
 			if err := s.profileInvalid(ctx, tbl, c, p); err != nil {
 				return fmt.Errorf("column %q: %w", c.Name, err)
 			}
