@@ -43,22 +43,20 @@ func mixedWarnings(snap *schema.Snapshot, plan *planast.Query) []string {
 			return true
 		}
 		guards := guardedCasts(q)
-		asText := map[*planast.Column]bool{} // read as the text stored (render's cast to text)
-		planast.Inspect(q, func(n planast.Node) bool {
-			if x, ok := n.(*planast.Cast); ok && x.Type == planast.CastText {
-				if ref, ok := x.Expr.(*planast.Column); ok {
-					asText[ref] = true
-				}
-			}
-			return true
-		})
+		var asText map[*planast.Column]bool // read as the text stored (render's cast to text); built for the rare plan that reads a column as its type
 		planast.Inspect(q, func(n planast.Node) bool {
 			if sub, ok := n.(*planast.Query); ok && sub != q {
 				return false // visited with its own sources
 			}
 			switch x := n.(type) {
 			case *planast.Column:
-				if x.ReadAs == "" || asText[x] {
+				if x.ReadAs == "" {
+					break
+				}
+				if asText == nil {
+					asText = textCastColumns(q)
+				}
+				if asText[x] {
 					break
 				}
 				if _, c := emptyrange.TableOfColumn(snap, q, x); c != nil && !seen[key{c, ""}] {
@@ -96,6 +94,21 @@ func mixedWarnings(snap *schema.Snapshot, plan *planast.Query) []string {
 			}
 			return true
 		})
+		return true
+	})
+	return out
+}
+
+// textCastColumns are the columns of q cast to text directly: render
+// reads such a column's values its type cannot read as their stored text.
+func textCastColumns(q *planast.Query) map[*planast.Column]bool {
+	out := map[*planast.Column]bool{}
+	planast.Inspect(q, func(n planast.Node) bool {
+		if x, ok := n.(*planast.Cast); ok && x.Type == planast.CastText {
+			if ref, ok := x.Expr.(*planast.Column); ok {
+				out[ref] = true
+			}
+		}
 		return true
 	})
 	return out

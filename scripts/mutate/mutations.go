@@ -5376,8 +5376,8 @@ var mutations = []mutation{
 	{
 		Name: "cast-to-text-warned-as-null",
 		File: "engine/warnings/mixed.go",
-		Old:  "if x.ReadAs == \"\" || asText[x] {",
-		New:  "if x.ReadAs == \"\" || asText[x] && false {",
+		Old:  "\t\t\t\tif asText[x] {\n",
+		New:  "\t\t\t\tif asText[x] && false {\n",
 		Pkgs: []string{"./engine"}, Run: "TestCastToTextShowsValuesTheTypeCannotRead",
 	},
 	{
