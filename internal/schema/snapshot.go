@@ -69,8 +69,10 @@ type Relation struct {
 // shapes seen (CastNulls.Shapes). 12: dates written with the month's name
 // ('February27,2009') counted too, and a rating or score such as '1.5/4'
 // or '3-1' no longer taken for a date. 13: a boolean column's values
-// that are no boolean (2, 'St. Mirren Park') counted as Invalid.
-const ProfileFormat = 13
+// that are no boolean (2, 'St. Mirren Park') counted as Invalid. 14: the
+// samples of arrays and JSON documents written as results write them
+// (["a,b"], not '{"a,b"}').
+const ProfileFormat = 14
 
 // Table is one table or view. Schema is the engine's schema name ("main" for
 // SQLite and DuckDB's default, "public" for PostgreSQL's).

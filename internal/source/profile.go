@@ -48,6 +48,13 @@ type SQLProfiler struct {
 	// sampleAsText reports whether c is counted and sampled as text (types
 	// without equality, or whose driver value is not a scalar).
 	SampleAsText func(c *schema.Column) bool
+	// SampleValue, when set, is the value of column c's group, grouped by
+	// its text textExpr, as the column's type ("(textExpr)::text[]", or an
+	// aggregate picking one): a nested column (an array, a JSON document)
+	// is sampled as its value, which the adapter encodes as results do,
+	// where the engine's text ('{a,b}', "[a, 'b']") is a form no result
+	// or literal uses.
+	SampleValue func(c *schema.Column, textExpr string) string
 	// Dialect is the adapter's, whose text-cast rule CountCastNulls
 	// counts by; nil: no cast is counted.
 	Dialect render.Dialect
@@ -278,12 +285,16 @@ func (p *SQLProfiler) profileColumn(ctx context.Context, src string, c *schema.C
 	}
 	var q string
 	top := !(isText && distinct <= AllValuesMax) // the most frequent values, not all
+	shown := e.expr
+	if c.Type.IsNested() && p.SampleValue != nil {
+		shown = p.SampleValue(c, e.expr)
+	}
 	if !top {
 		prof.AllValues = sampled == 0
-		q = fmt.Sprintf(`SELECT %[1]s FROM %[2]s WHERE %[1]s IS NOT NULL GROUP BY %[1]s ORDER BY %[3]s`, e.expr, src, e.order)
+		q = fmt.Sprintf(`SELECT %[5]s FROM %[2]s WHERE %[1]s IS NOT NULL GROUP BY %[1]s ORDER BY %[3]s`, e.expr, src, e.order, 0, shown)
 	} else {
 		prof.AllValues = sampled == 0 && distinct <= TopValues
-		q = fmt.Sprintf(`SELECT %[1]s FROM %[2]s WHERE %[1]s IS NOT NULL GROUP BY %[1]s ORDER BY count(*) DESC, %[3]s LIMIT %[4]d`, e.expr, src, e.order, SampleCandidates)
+		q = fmt.Sprintf(`SELECT %[5]s FROM %[2]s WHERE %[1]s IS NOT NULL GROUP BY %[1]s ORDER BY count(*) DESC, %[3]s LIMIT %[4]d`, e.expr, src, e.order, SampleCandidates, shown)
 	}
 	samples, err := p.Query(ctx, q, AllValuesMax)
 	if err != nil {

@@ -5408,4 +5408,11 @@ var mutations = []mutation{
 		New:  "suspects > 0 && (c.Type.IsNumeric() || c.Type.IsTemporal()) {",
 		Pkgs: []string{"./engine"}, Run: "TestBooleanColumnHoldingOtherValues",
 	},
+	{
+		Name: "nested-samples-in-engine-text",
+		File: "internal/source/profile.go",
+		Old:  "\tif c.Type.IsNested() && p.SampleValue != nil {\n",
+		New:  "\tif c.Type.IsNested() && p.SampleValue == nil {\n",
+		Pkgs: []string{"./internal/source/postgres", "./internal/source/duckdb"}, Run: "NestedSamplesAsResultsWriteThem",
+	},
 }

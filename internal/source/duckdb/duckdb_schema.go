@@ -125,11 +125,12 @@ func (d *DuckDB) Profile(ctx context.Context, snap *schema.Snapshot) error {
 			}
 			return raw.EncodeWith(duckdbColumn, duckdbValue), nil
 		},
-		Timeout: d.opts.Timeout,
-		Table:   func(t *schema.Table) string { return source.QuoteIdent(t.Schema) + "." + source.QuoteIdent(t.Name) },
-		AsText:  func(expr string) string { return "CAST(" + expr + " AS VARCHAR)" },
-		Dialect: render.DuckDB{},
-		Matches: func(text, re string) string { return fmt.Sprintf("regexp_full_match(%s, '%s')", text, re) },
+		Timeout:     d.opts.Timeout,
+		Table:       func(t *schema.Table) string { return source.QuoteIdent(t.Schema) + "." + source.QuoteIdent(t.Name) },
+		AsText:      func(expr string) string { return "CAST(" + expr + " AS VARCHAR)" },
+		Dialect:     render.DuckDB{},
+		Matches:     func(text, re string) string { return fmt.Sprintf("regexp_full_match(%s, '%s')", text, re) },
+		SampleValue: func(c *schema.Column, _ string) string { return "any_value(" + source.QuoteIdent(c.Name) + ")" },
 		SampleAsText: func(c *schema.Column) bool {
 			// Nested types, JSON and unknown types compare and sample as text.
 			return c.Type == planast.TypeUnknown || c.Type.IsNested()

@@ -120,3 +120,29 @@ func TestDuckDBProfileCache(t *testing.T) {
 		t.Error("profiles share sample slices")
 	}
 }
+
+// The threat: a list or map column's samples were DuckDB's text ("[a,
+// 'b\"c']", "{k=1}") where results write JSON (["a","b\"c"], {"k":1}): a
+// host that copied a sample wrote a form no result uses. Samples of
+// nested columns are written as results write them.
+func TestDuckDBNestedSamplesAsResultsWriteThem(t *testing.T) {
+	d := openDuckTest(t, sourcetest.DuckTempDB(t, `CREATE TABLE o (id INTEGER, tags VARCHAR[], m MAP(VARCHAR, INTEGER))`,
+		`INSERT INTO o VALUES (1, ['a', 'b"c'], MAP {'k': 1}), (2, [], MAP {})`), source.Options{})
+	snap := sourcetest.Profiled(t, d)
+	res, err := d.Query(context.Background(), `SELECT tags, m FROM o ORDER BY id`, nil, 10)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, name := range []string{"tags", "m"} {
+		c, _ := snap.Tables[0].Column(name)
+		for _, row := range res.Rows {
+			found := false
+			for _, s := range c.Profile.SampleValues {
+				found = found || reflect.DeepEqual(s, row[i])
+			}
+			if !found {
+				t.Errorf("%s: samples %q lack the result's %q", name, c.Profile.SampleValues, row[i])
+			}
+		}
+	}
+}

@@ -181,6 +181,9 @@ func (p *Postgres) Profile(ctx context.Context, snap *schema.Snapshot) error {
 		Matches:   func(text, re string) string { return fmt.Sprintf("%s ~ '^%s$'", text, re) },
 		TextOrder: ` COLLATE "C"`,
 		Dialect:   render.Postgres{},
+		// the group's text read back as the column's type: every array and
+		// JSON type reads its own text
+		SampleValue: func(c *schema.Column, text string) string { return text + "::" + c.DeclaredType },
 		SampleAsText: func(c *schema.Column) bool {
 			if c.Type.IsNested() {
 				return true // json has no equality to group by

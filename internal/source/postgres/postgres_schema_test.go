@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 
@@ -192,5 +193,29 @@ func TestPostgresMoneyColumnsAreMarked(t *testing.T) {
 	}
 	if got, _ := json.Marshal(res.Rows); string(got) != `[["1234.56"]]` && string(got) != `[[1234.56]]` {
 		t.Errorf("ABS(amount) = %s", got)
+	}
+}
+
+// The threat: a text[] column's samples were the engine's text
+// ('{"a,b","c\"d"}', '{hot,milk}') where results show the array as JSON
+// (["a,b","c\"d"]): a host that copied a sample into a literal or a
+// comparison wrote a form no result uses. Samples of arrays and JSON
+// documents are written as results write them.
+func TestPostgresNestedSamplesAsResultsWriteThem(t *testing.T) {
+	f := sourcetest.NewPGFixture(t, `CREATE TABLE o (id int, tags text[], doc jsonb)`,
+		`INSERT INTO o VALUES (1, ARRAY['a,b', 'c"d'], '{"b": 1, "a": [2]}'), (2, ARRAY['hot', 'milk'], '{"k": 12345678901234567890}')`)
+	p := openPGTest(t, f.ReadOnly, source.Options{})
+	snap := sourcetest.Profiled(t, p)
+	res, err := p.Query(context.Background(), `SELECT tags, doc FROM o ORDER BY id`, nil, 10)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, name := range []string{"tags", "doc"} {
+		c, _ := snap.Tables[0].Column(name)
+		for _, row := range res.Rows {
+			if !slices.Contains(c.Profile.SampleValues, row[i]) {
+				t.Errorf("%s: samples %q lack the result's %q", name, c.Profile.SampleValues, row[i])
+			}
+		}
 	}
 }
