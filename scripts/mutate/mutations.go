@@ -2450,8 +2450,8 @@ var mutations = []mutation{
 	{
 		Name: "cast-nulls-not-profiled-on-duckdb",
 		File: "internal/source/duckdb/duckdb_schema.go",
-		Old:  "\t\tDialect: render.DuckDB{},\n",
-		New:  "\t\tDialect: render.Dialect(nil),\n",
+		Old:  "\t\tDialect:     render.DuckDB{},\n",
+		New:  "\t\tDialect:     render.Dialect(nil),\n",
 		Pkgs: []string{"./engine"}, Run: "TestCastOfTextNamesTheValuesReadAsNull",
 	},
 	{
