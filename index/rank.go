@@ -153,7 +153,10 @@ func (ix *Index) mentionRank(question string, ok []bool) []ranked {
 			name = t.Columns[d.col].Name
 		}
 		raw := lex.Fold(name)
-		w := lex.SplitWords(name)
+		w := ix.names.table[d.table] // split once per index; shared, so read only
+		if d.col >= 0 {
+			w = ix.names.column[d.table][d.col]
+		}
 		score := 0.0
 		switch {
 		case d.col >= 0 && containsWord(ql, lex.Fold(t.Name)+"."+raw):
@@ -161,17 +164,14 @@ func (ix *Index) mentionRank(question string, ok []bool) []ranked {
 		case !plainWord(name) && containsWord(ql, raw):
 			score = 3
 		case len(w) >= 2:
-			for j := range w {
-				w[j] = lex.Singular(w[j])
-			}
-			if lex.ContainsSeq(qstem, w, func(a, b string) bool { return a == b }) {
+			if lex.ContainsSeq(qstem, w, func(a, b string) bool { return a == lex.Singular(b) }) {
 				score = 2
 			}
 		}
-		if score == 0 && d.col >= 0 && lex.Abbreviates(lex.SplitWords(name), content) {
+		if score == 0 && d.col >= 0 && lex.Abbreviates(w, content) {
 			score = 1
 		}
-		if score == 0 && d.col >= 0 && impliesName(lex.SplitWords(name), imp) {
+		if score == 0 && d.col >= 0 && impliesName(w, imp) {
 			score = 1
 		}
 		if score > 0 {

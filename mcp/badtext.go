@@ -6,10 +6,10 @@ import (
 	"net/http"
 	"strconv"
 	"strings"
-	"unicode/utf8"
 
 	mcpgo "github.com/mark3labs/mcp-go/mcp"
 
+	"github.com/nl2sql/nl2sql/internal/cellfmt"
 	"github.com/nl2sql/nl2sql/planast"
 )
 
@@ -22,14 +22,8 @@ import (
 // literal "\ud800" ran as '�' against the data. ok is false with the byte
 // offset and what is wrong; a valid message is read once, linearly.
 func badText(body []byte) (at int, what string, ok bool) {
-	if !utf8.Valid(body) {
-		for i := 0; i < len(body); {
-			r, size := utf8.DecodeRune(body[i:])
-			if r == utf8.RuneError && size <= 1 {
-				return i, fmt.Sprintf("byte 0x%02x is not UTF-8: send the message encoded as UTF-8", body[i]), false
-			}
-			i += size
-		}
+	if i := cellfmt.InvalidUTF8(body); i >= 0 {
+		return i, fmt.Sprintf("byte 0x%02x is not UTF-8: send the message encoded as UTF-8", body[i]), false
 	}
 	inString := false
 	for i := 0; i < len(body); i++ {

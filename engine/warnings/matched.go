@@ -186,17 +186,11 @@ func otherSpellings(c *schema.Column, value string, vals []string, all bool) str
 	if !all {
 		return ""
 	}
-	want := spelling(value)
-	var same []string
-	for _, v := range vals {
-		if v != value && spelling(v) == want && !slices.Contains(same, v) {
-			same = append(same, v)
-		}
-	}
+	vals = slices.Compact(slices.Sorted(slices.Values(vals)))
+	same, _ := spelledAs(value, vals)
 	if len(same) == 0 {
 		return ""
 	}
-	slices.Sort(same)
 	if len(same) > maxVariants {
 		same = same[:maxVariants]
 	}

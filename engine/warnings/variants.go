@@ -62,14 +62,7 @@ func variantLiteral(snap *schema.Snapshot, q *planast.Query, x, pattern planast.
 	}
 	vals = slices.DeleteFunc(vals, func(v string) bool { return listed[v] && v != lit.Text })
 	want := spelling(lit.Text)
-	var same, others []string
-	for _, v := range vals {
-		if v != lit.Text && spelling(v) == want {
-			same = append(same, v)
-		} else if v != lit.Text {
-			others = append(others, v)
-		}
-	}
+	same, others := spelledAs(lit.Text, vals)
 	var short [][2]string // abbreviations of the literal's value
 	for _, p := range abbreviationsOf(vals, maxVariants) {
 		if spelling(p[1]) == want && !listed[p[0]] {
@@ -122,6 +115,23 @@ func variantLiteral(snap *schema.Snapshot, q *planast.Query, x, pattern planast.
 	}
 	return fmt.Sprintf(`%s, but the column also stores %s, which differ from %s %s: %s unless the question means those exact spellings; to take every spelling use {"kind": "in", "expr": %s, "list": [%s]%s}%s`,
 		what, someQuoted(variants), from, how, effect, colJSON, strings.Join(list, ", "), neg, abbreviationNote(short))
+}
+
+// spelledAs splits the values of vals other than value into those that
+// differ from it only in letter case, spaces, accents or punctuation
+// (spelling) and the others, in vals' order.
+func spelledAs(value string, vals []string) (same, others []string) {
+	want := spelling(value)
+	for _, v := range vals {
+		switch {
+		case v == value:
+		case spelling(v) == want:
+			same = append(same, v)
+		default:
+			others = append(others, v)
+		}
+	}
+	return same, others
 }
 
 // nearlyAlike is the values of others spelled nearly alike word

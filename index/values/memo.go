@@ -103,11 +103,9 @@ func (x *Index) search(ctx context.Context, qw []string, fuzzy bool) ([]int, err
 	}
 	ids := []int{}
 	for _, h := range res.Hits {
-		var i int
-		if _, err := fmt.Sscanf(h.ID, "v/%d", &i); err != nil || i < 0 || i >= len(x.docs) {
-			continue
+		if i, ok := x.docIndex(h.ID); ok {
+			ids = append(ids, i)
 		}
-		ids = append(ids, i)
 	}
 	return ids, nil
 }

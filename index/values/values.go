@@ -410,12 +410,21 @@ func (x *Index) HoldsWord(ctx context.Context, word string, allow func(table, co
 		return true, nil
 	}
 	for _, h := range res.Hits {
-		var i int
-		if _, err := fmt.Sscanf(h.ID, "v/%d", &i); err == nil && i >= 0 && i < len(x.docs) && allow(x.docs[i].Table, x.docs[i].Col) {
+		if i, ok := x.docIndex(h.ID); ok && allow(x.docs[i].Table, x.docs[i].Col) {
 			return true, nil
 		}
 	}
 	return false, nil
+}
+
+// docIndex is the position in x.docs of the value document with bleve id
+// (valueID's form), false for an id of no document.
+func (x *Index) docIndex(id string) (int, bool) {
+	var i int
+	if _, err := fmt.Sscanf(id, "v/%d", &i); err != nil || i < 0 || i >= len(x.docs) {
+		return 0, false
+	}
+	return i, true
 }
 
 // matchWords scores value words vw against question words: 0 when they do

@@ -128,3 +128,21 @@ func writeU(b *strings.Builder, r rune) {
 		b.WriteByte(hexDigits[(r>>shift)&0xf])
 	}
 }
+
+// InvalidUTF8 is the offset of the first byte of b that does not start a
+// valid UTF-8 sequence, or -1 when b is valid: where a message or a plan
+// that decoding would read with U+FFFD in its place goes wrong, said once
+// for every reader that refuses it.
+func InvalidUTF8(b []byte) int {
+	if utf8.Valid(b) {
+		return -1
+	}
+	for i := 0; i < len(b); {
+		r, n := utf8.DecodeRune(b[i:])
+		if r == utf8.RuneError && n <= 1 {
+			return i
+		}
+		i += n
+	}
+	return -1
+}

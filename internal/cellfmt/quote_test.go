@@ -25,3 +25,22 @@ func TestQuoteKeepsTheStoredText(t *testing.T) {
 }
 
 func contains(s, sub string) bool { return strings.Contains(s, sub) }
+
+// InvalidUTF8 names the first byte a decoder would replace with U+FFFD,
+// where a valid multi-byte character is no fault.
+func TestInvalidUTF8(t *testing.T) {
+	for _, c := range []struct {
+		in   string
+		want int
+	}{
+		{"café ☕", -1},
+		{"", -1},
+		{"caf\xe9 x", 3},
+		{"ok\xc3", 2},
+		{"\xff", 0},
+	} {
+		if got := InvalidUTF8([]byte(c.in)); got != c.want {
+			t.Errorf("InvalidUTF8(%q) = %d, want %d", c.in, got, c.want)
+		}
+	}
+}

@@ -1740,8 +1740,8 @@ var mutations = []mutation{
 	{
 		Name: "retrieval-short-names-unread",
 		File: "index/rank.go",
-		Old:  "if score == 0 && d.col >= 0 && lex.Abbreviates(lex.SplitWords(name), content) {",
-		New:  "if false && score == 0 && d.col >= 0 && lex.Abbreviates(lex.SplitWords(name), content) {",
+		Old:  "if score == 0 && d.col >= 0 && lex.Abbreviates(w, content) {",
+		New:  "if false && score == 0 && d.col >= 0 && lex.Abbreviates(w, content) {",
 		Pkgs: []string{"./index"}, Run: "TestShortNamesAndUnprofiledYears",
 	},
 	{
@@ -5313,8 +5313,8 @@ var mutations = []mutation{
 	{
 		Name: "verified-argument-spellings-unsaid",
 		File: "engine/warnings/matched.go",
-		Old:  "\tif len(same) == 0 {\n\t\treturn \"\"\n\t}\n\tslices.Sort(same)\n",
-		New:  "\tif len(same) >= 0 {\n\t\treturn \"\"\n\t}\n\tslices.Sort(same)\n",
+		Old:  "\tsame, _ := spelledAs(value, vals)\n\tif len(same) == 0 {\n",
+		New:  "\tsame, _ := spelledAs(value, vals)\n\tif len(same) >= 0 {\n",
 		Pkgs: []string{"./internal/app"}, Run: "TestVerifiedQueryOfAValueStoredInSeveralSpellings",
 	},
 	{
@@ -5334,8 +5334,8 @@ var mutations = []mutation{
 	{
 		Name: "cli-plan-bad-utf8-read-as-replacement",
 		File: "internal/app/cli/plans.go",
-		Old:  "\tif !utf8.Valid(b) {\n",
-		New:  "\tif !utf8.Valid(b) && false {\n",
+		Old:  "\tif at := cellfmt.InvalidUTF8(b); at >= 0 {\n",
+		New:  "\tif at := cellfmt.InvalidUTF8(b); at >= 0 && false {\n",
 		Pkgs: []string{"./internal/app/cli"}, Run: "TestPlanInputThatIsNotUTF8OrNotAnObject",
 	},
 	{

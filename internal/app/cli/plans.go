@@ -10,7 +10,6 @@ import (
 	"log/slog"
 	"os"
 	"strings"
-	"unicode/utf8"
 
 	"github.com/spf13/cobra"
 
@@ -368,17 +367,9 @@ func readInput(stdin io.Reader, name string) ([]byte, error) {
 	// file with a byte order mark, which JSON does not allow; it says
 	// nothing about the plan, so a file or stdin may carry one.
 	b = bytes.TrimPrefix(b, utf8BOM)
-	if !utf8.Valid(b) {
+	if at := cellfmt.InvalidUTF8(b); at >= 0 {
 		// JSON decoding would read each bad byte as U+FFFD: a literal
 		// compared with that is not what was typed
-		at := 0
-		for at < len(b) {
-			r, n := utf8.DecodeRune(b[at:])
-			if r == utf8.RuneError && n <= 1 {
-				break
-			}
-			at += n
-		}
 		return nil, &engine.Error{Code: engine.CodeInvalidRequest, Msg: fmt.Sprintf("%s is not valid UTF-8 (byte 0x%02x at offset %d)", label, b[at], at),
 			Hint: "save the plan as UTF-8; a character the terminal cannot type may be written as a JSON escape (\\u00e9)"}
 	}
