@@ -663,3 +663,32 @@ func idsJoinedTo(t *testing.T, ops, name, col string) (e *Engine, ids, join stri
 		ref, col, name, name, name, ref)
 	return e, ids, join
 }
+
+// The threat: a combination holds every decimal at one scale, the most
+// places any loaded value needs, so a price stored as 349.00 came back as
+// 349.0000000000 beside a rate of ten places: not the value the database
+// holds as the user reads it. A stored decimal (a column, or MIN, MAX or
+// SUM of one) shows at the scale its source returned it, and a value with
+// more places than that keeps them.
+func TestCombinedDecimalsShowTheirSourcesScale(t *testing.T) {
+	ops := sourcetest.DuckTempDB(t, "CREATE TABLE rates (id INTEGER, price DECIMAL(10,2), r DECIMAL(20,10))",
+		"INSERT INTO rates VALUES (1, 349.00, 0.1234567891), (2, 0.50, 2.5)")
+	e, ids, _ := idsJoinedTo(t, ops, "r", "price")
+	rates := `{"name": "r", "datasource": "ops", "plan": {"select": [{"expr": {"kind": "column", "table": "x", "column": "id"}, "alias": "id"}, {"expr": {"kind": "column", "table": "x", "column": "price"}, "alias": "price"}, {"expr": {"kind": "column", "table": "x", "column": "r"}, "alias": "r"}], "from": [{"table": "rates", "alias": "x"}]}}`
+	col := func(c string) string { return `{"kind": "column", "table": "r", "column": "` + c + `"}` }
+	from := `"from": [{"table": "i", "alias": "i"}, {"table": "r", "alias": "r"}], "joins": [{"left": "i", "right": "r", "on": [{"left_column": "id", "right_column": "id"}]}]`
+	for _, c := range []struct{ name, plan, rows string }{
+		{"columns", `{"select": [{"expr": ` + col("price") + `, "alias": "price"}, {"expr": ` + col("r") + `, "alias": "r"}], ` + from + `, "order_by": [{"expr": ` + col("id") + `}]}`,
+			"[[349.00 0.1234567891] [0.50 2.5000000000]]"},
+		{"sum", `{"select": [{"expr": {"kind": "func", "name": "SUM", "args": [` + col("price") + `]}, "alias": "total"}], ` + from + `}`,
+			"[[349.50]]"},
+	} {
+		res, err := e.RunCombined(context.Background(), combined(ids, rates, c.plan))
+		if err != nil {
+			t.Fatalf("%s: %v", c.name, err)
+		}
+		if got := fmt.Sprint(res.Rows); got != c.rows {
+			t.Errorf("%s: rows %s, want %s (each at its source's places)", c.name, got, c.rows)
+		}
+	}
+}

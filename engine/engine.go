@@ -7,7 +7,6 @@ import (
 	"io"
 	"log/slog"
 	"sort"
-	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -122,6 +121,9 @@ func (s DatasourceSpec) AdapterRows() int { return multi.SourceRows(s.RowLimit) 
 // Options configure an Engine.
 type Options struct {
 	Datasources []DatasourceSpec
+	// ConfigFile names the configuration file in hints that tell the user
+	// to edit it; empty means nl2sql.yaml.
+	ConfigFile string
 	// Planner plans questions; nil means host planning: no model call is
 	// made, and Ask returns the plan-it-yourself result (engine/hostplan).
 	Planner Planner
@@ -335,7 +337,7 @@ func (e *Engine) DatasourceIDs() []string {
 // (engine/opening).
 func (e *Engine) datasource(ctx context.Context, id string) (*datasource, error) {
 	if _, ok := e.specs[id]; !ok {
-		return nil, &Error{Code: CodeDatasourceNotFound, Msg: fmt.Sprintf("there is no datasource %q", id), Hint: "use one of: " + strings.Join(e.caller(ctx).Datasources(e.DatasourceIDs()), ", ")}
+		return nil, e.noDatasource(ctx, id)
 	}
 	ds, err := e.sources.Await(ctx, id, e.opts.OpenWait)
 	if err != nil {

@@ -73,7 +73,7 @@ func (e *Engine) RunDecomposition(ctx context.Context, question string, doc []by
 	for _, id := range offered {
 		if _, known := e.specs[id]; !known || !e.reaches(ctx, id) {
 			// exactly the answer for an unknown id, before any model call
-			return nil, Errorf(CodeDatasourceNotFound, "list_datasources shows the datasources you can use", "there is no datasource %q", id)
+			return nil, e.noDatasource(ctx, id)
 		}
 	}
 	tr.T.Datasource = strings.Join(offered, ",")

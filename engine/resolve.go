@@ -2,6 +2,7 @@ package engine
 
 import (
 	"context"
+	"fmt"
 	"github.com/nl2sql/nl2sql/scope"
 	"strings"
 )
@@ -13,8 +14,7 @@ func (e *Engine) resolve(ctx context.Context, id string) (*datasource, error) {
 	if id != "" {
 		if _, known := e.specs[id]; known && !sc.Reaches(id) {
 			// exactly the answer for an unknown id: existence is not disclosed
-			return nil, &Error{Code: CodeDatasourceNotFound, Msg: "there is no datasource " + quote(id),
-				Hint: "use one of: " + strings.Join(sc.Datasources(e.DatasourceIDs()), ", ")}
+			return nil, e.noDatasource(ctx, id)
 		}
 		return e.datasource(ctx, id)
 	}
@@ -23,11 +23,11 @@ func (e *Engine) resolve(ctx context.Context, id string) (*datasource, error) {
 	case 0:
 		if len(e.specs) > 0 {
 			if _, set := ctx.Value(callerKey{}).(*scope.Scope); !set && e.opts.Policy != nil && e.opts.Policy.Secured() {
-				return nil, Errorf(CodeAccessDenied, "set local_user in nl2sql.yaml: with roles configured, the CLI and stdio act as that user", "you may read no datasource")
+				return nil, Errorf(CodeAccessDenied, "set local_user in "+e.configFile()+": with roles configured, the CLI and stdio act as that user", "you may read no datasource")
 			}
 			return nil, Errorf(CodeAccessDenied, "ask an administrator for a role that reaches a datasource", "you may read no datasource")
 		}
-		return nil, Errorf(CodeDatasourceNotFound, "add a datasource to nl2sql.yaml", "no datasource is configured")
+		return nil, Errorf(CodeDatasourceNotFound, "add a datasource under datasources: in "+e.configFile()+", or pass --db FILE_OR_DSN", "no datasource is configured")
 	case 1:
 		return e.datasource(ctx, ids[0])
 	}
@@ -35,4 +35,20 @@ func (e *Engine) resolve(ctx context.Context, id string) (*datasource, error) {
 		"several datasources are configured and the request names none")
 }
 
-func quote(s string) string { return `"` + s + `"` }
+// noDatasource is the one answer for a datasource id that is not
+// configured or that the caller does not reach: the same words for both,
+// so that existence is not disclosed, with the ids the caller may use.
+func (e *Engine) noDatasource(ctx context.Context, id string) *Error {
+	hint := "no datasource is configured"
+	if ids := e.caller(ctx).Datasources(e.DatasourceIDs()); len(ids) > 0 {
+		hint = "use one of: " + strings.Join(ids, ", ")
+	}
+	return &Error{Code: CodeDatasourceNotFound, Msg: fmt.Sprintf("there is no datasource %q", id), Hint: hint}
+}
+
+func (e *Engine) configFile() string {
+	if e.opts.ConfigFile != "" {
+		return e.opts.ConfigFile
+	}
+	return "nl2sql.yaml"
+}

@@ -34,6 +34,9 @@ type IndexReport struct {
 	IndexBuilt bool    `json:"index_built"`
 	MS         float64 `json:"ms"`
 	Error      string  `json:"error,omitempty"`
+	// Code and Hint type a failure as every other error of the engine.
+	Code Code   `json:"code,omitempty"`
+	Hint string `json:"hint,omitempty"`
 }
 
 // Refresh opens a datasource afresh: introspects it, profiles it unless
@@ -47,13 +50,14 @@ func (e *Engine) Refresh(ctx context.Context, id string) IndexReport {
 	}
 	e.checked.Store(id, true) // a refresh checks in full, never presumes
 	var ds *datasource
-	var err error = Errorf(CodeDatasourceNotFound, "", "there is no datasource %q", id)
+	var err error = e.noDatasource(ctx, id)
 	if _, known := e.specs[id]; known {
 		ds, err = e.sources.Await(ctx, id, 0)
 	}
 	rep.MS = ms(time.Since(t0))
 	if err != nil {
-		rep.Error = AsError(err).Msg
+		te := AsError(err)
+		rep.Error, rep.Code, rep.Hint = te.Msg, te.Code, te.Hint
 		return rep
 	}
 	rep.Tables, rep.Version, rep.Snapshot, rep.Indexed = len(ds.snap.Tables), ds.version, ds.status, ds.idx != nil

@@ -43,7 +43,7 @@ func (h *multiHost) Picked(ids []string) { h.tr.T.Datasource = strings.Join(ids,
 
 func (h *multiHost) Open(ctx context.Context, id string) (multi.Source, error) {
 	if !h.e.reaches(ctx, id) {
-		return nil, Errorf(CodeDatasourceNotFound, "list_datasources shows the datasources you can use", "there is no datasource %q", id)
+		return nil, h.e.noDatasource(ctx, id)
 	}
 	ds, err := h.e.datasource(ctx, id)
 	if err != nil {

@@ -65,7 +65,7 @@ func (e *Engine) verified(ctx context.Context, ds *datasource, q, today string, 
 func (e *Engine) ListVerified(ctx context.Context, datasource string) ([]curated.Summary, error) {
 	if datasource != "" {
 		if _, known := e.specs[datasource]; !known || !e.reaches(ctx, datasource) {
-			return nil, Errorf(CodeDatasourceNotFound, "list_datasources shows the datasources you can use", "there is no datasource %q", datasource)
+			return nil, e.noDatasource(ctx, datasource)
 		}
 	}
 	if e.opts.Curated == nil {
@@ -80,7 +80,7 @@ func (e *Engine) RunVerified(ctx context.Context, id string, params map[string]a
 	ctx, cancel := e.withDeadline(ctx)
 	defer cancel()
 	if e.opts.Curated == nil {
-		return nil, Errorf(CodeInvalidRequest, "add verified queries with curated: in nl2sql.yaml", "no verified queries are configured")
+		return nil, Errorf(CodeInvalidRequest, "add verified queries with curated: in "+e.configFile(), "no verified queries are configured")
 	}
 	sw := newStopwatch()
 	var tm Timings

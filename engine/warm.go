@@ -9,7 +9,7 @@ import "context"
 // question does not pay for the opening. Errors are those of first use.
 func (e *Engine) OpenDatasource(ctx context.Context, id string) error {
 	if _, ok := e.specs[id]; !ok {
-		return Errorf(CodeDatasourceNotFound, "", "there is no datasource %q", id)
+		return e.noDatasource(ctx, id)
 	}
 	ds, err := e.sources.Await(ctx, id, 0)
 	if err == nil {

@@ -11,6 +11,7 @@ import (
 
 	"github.com/nl2sql/nl2sql/duckcompute"
 	"github.com/nl2sql/nl2sql/engine/internal/fault"
+	"github.com/nl2sql/nl2sql/engine/result"
 	planwarn "github.com/nl2sql/nl2sql/engine/warnings"
 	"github.com/nl2sql/nl2sql/internal/source"
 	"github.com/nl2sql/nl2sql/planast"
@@ -111,6 +112,9 @@ func Combine(ctx context.Context, d *Decomposition, outs []Outcome, rowLimit int
 		}
 	}
 	out, err := db.Run(ctx, d.Comb.Plan, rowLimit)
+	if err == nil {
+		sourceScales(d, outs, out)
+	}
 	if err != nil {
 		if ctx.Err() != nil {
 			return nil, nil, ctx.Err()
@@ -235,6 +239,49 @@ func decimalScale(d *Decomposition, outs []Outcome) (int, [][]roundedColumn) {
 		rounded[i][j].n++
 	})
 	return scale, rounded
+}
+
+// sourceScales shows each stored decimal of the combination's result (a
+// loaded column, or MIN, MAX or SUM of one) at the scale its source
+// returned it: every table holds decimals at the combination's one scale,
+// and 349.00 came back as 349.0000000000 beside a column that needed ten
+// places. Only zeros are dropped (result.ShowDecimalScales), so a value
+// the load rounded keeps the digits it has.
+func sourceScales(d *Decomposition, outs []Outcome, out *duckcompute.Output) {
+	if out.Plan == nil {
+		return
+	}
+	scales := map[string]map[string]int{} // table → column → fraction digits
+	for i, t := range d.Comb.Tables {
+		if i >= len(outs) || outs[i].Rows == nil {
+			continue
+		}
+		m := map[string]int{}
+		for k, c := range t.Columns {
+			if c.Type != planast.TypeDecimal {
+				continue
+			}
+			n := 0
+			for _, row := range outs[i].Rows.Rows {
+				if k < len(row) && row[k] != nil {
+					n = max(n, duckcompute.FractionDigits(row[k]))
+				}
+			}
+			m[c.Name] = n
+		}
+		scales[t.Name] = m
+	}
+	alias := map[string]string{}
+	for _, f := range out.Plan.From {
+		if f.Table != "" {
+			alias[f.Alias] = f.Table
+		}
+	}
+	res := &source.Result{Columns: out.Columns, ColumnTypes: out.Types, Rows: out.Rows}
+	result.ShowDecimalScales(res, out.Plan, func(c *planast.Column) (int, bool) {
+		n, ok := scales[alias[c.Table]][c.Column]
+		return n, ok
+	})
 }
 
 // finerThanMicro counts, per timestamp column of one sub-query's rows, the

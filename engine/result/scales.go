@@ -65,6 +65,13 @@ func ShowDecimalScales(res *source.Result, q *planast.Query, scale func(*planast
 					if declared {
 						row[i] = json.Number(atScale(strconv.FormatInt(x, 10), n))
 					}
+				case json.Number:
+					// a combination holds decimals at one scale: zeros past n
+					// go, and nothing is padded (a value the load rounded
+					// must not show places it lost)
+					if _, frac, ok := strings.Cut(string(x), "."); declared && ok && len(frac) > n && !strings.ContainsAny(frac, "eE") {
+						row[i] = json.Number(atScale(string(x), n))
+					}
 				}
 			}
 			continue

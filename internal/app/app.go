@@ -131,7 +131,7 @@ func OpenConfig(cfg *config.Config, logger *slog.Logger, o Options) (*App, error
 		// path still answers (nl2sql curated validate exits 1 on these)
 		logger.Warn("verified query left out", "reason", r.String())
 	}
-	opts := engine.Options{Datasources: datasourceSpecs(cfg), Open: OpenSource, Planner: planner, Logger: logger, PlannerID: plannerID(lc),
+	opts := engine.Options{Datasources: datasourceSpecs(cfg), ConfigFile: cfg.File, Open: OpenSource, Planner: planner, Logger: logger, PlannerID: plannerID(lc),
 		Policy: pol, Curated: set, Answerer: answerer, Embedder: emb, TraceDir: filepath.Join(cfg.Storage.Path, "traces"),
 		TraceRetention: engine.TraceRetention{MaxAge: time.Duration(cfg.Storage.TraceMaxAgeDays) * 24 * time.Hour,
 			MaxBytes: int64(cfg.Storage.TraceMaxMB) << 20},

@@ -136,6 +136,7 @@ func indexCmd(logger *slog.Logger) *cobra.Command {
 					progressbar.OptionSetDescription("indexing"), progressbar.OptionShowCount(), progressbar.OptionClearOnFinish())
 			}
 			var reps []engine.IndexReport
+			var lastFail engine.IndexReport
 			failed := 0
 			for _, id := range ids {
 				if bar != nil {
@@ -145,17 +146,21 @@ func indexCmd(logger *slog.Logger) *cobra.Command {
 				reps = append(reps, rep)
 				if rep.Error != "" {
 					failed++
+					lastFail = rep
 				}
 				if bar != nil {
 					_ = bar.Add(1)
-				} else if !asJSON {
+				} else if !asJSON && (rep.Error == "" || len(ids) > 1) {
+					// a lone failure is the command's error, said once
 					printIndexReport(cmd.OutOrStdout(), rep)
 				}
 			}
 			if bar != nil {
 				_ = bar.Finish()
 				for _, rep := range reps {
-					printIndexReport(cmd.OutOrStdout(), rep)
+					if rep.Error == "" || len(ids) > 1 {
+						printIndexReport(cmd.OutOrStdout(), rep)
+					}
 				}
 			}
 			if asJSON {
@@ -163,8 +168,11 @@ func indexCmd(logger *slog.Logger) *cobra.Command {
 					return err
 				}
 			}
-			if failed > 0 {
-				return fmt.Errorf("%d of %d datasources failed", failed, len(ids))
+			switch {
+			case failed == 1 && len(ids) == 1:
+				return &engine.Error{Code: lastFail.Code, Msg: lastFail.Error, Hint: lastFail.Hint}
+			case failed > 0:
+				return fmt.Errorf("%d of %d datasources failed (each is listed above with its reason)", failed, len(ids))
 			}
 			return nil
 		},
@@ -178,7 +186,11 @@ func indexCmd(logger *slog.Logger) *cobra.Command {
 
 func printIndexReport(out io.Writer, r engine.IndexReport) {
 	if r.Error != "" {
-		fmt.Fprintf(out, "%s: FAILED: %s\n", r.Datasource, r.Error)
+		fmt.Fprintf(out, "%s: FAILED: %s: %s", r.Datasource, r.Code, r.Error)
+		if r.Hint != "" {
+			fmt.Fprintf(out, " (hint: %s)", r.Hint)
+		}
+		fmt.Fprintln(out)
 		return
 	}
 	what := map[engine.SnapshotStatus]string{

@@ -201,6 +201,9 @@ func askCmd(logger *slog.Logger) *cobra.Command {
 		Args:  cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			out := cmd.OutOrStdout()
+			if err := checkPagePath(htmlPath); err != nil {
+				return err
+			}
 			a, err := src.open(logger, app.Options{Record: record})
 			if err != nil {
 				if asJSON {
@@ -251,6 +254,30 @@ func askCmd(logger *slog.Logger) *cobra.Command {
 }
 
 const htmlUsage = "also write the result as a self-contained HTML page (table, chart, SQL, plan; no network) to FILE"
+
+// checkPagePath refuses an --html path that cannot be written before
+// anything runs: a query that ran for nothing, or rows printed and then
+// an error, is work lost.
+func checkPagePath(path string) error {
+	if path == "" {
+		return nil
+	}
+	bad := func(msg, hint string) error {
+		return &engine.Error{Code: engine.CodeInvalidRequest, Msg: "--html " + path + ": " + msg, Hint: hint}
+	}
+	if st, err := os.Stat(path); err == nil && st.IsDir() {
+		return bad("is a directory", "name a file, e.g. "+filepath.Join(path, "result.html"))
+	}
+	dir := filepath.Dir(path)
+	st, err := os.Stat(dir)
+	switch {
+	case err != nil:
+		return bad("the directory "+dir+" does not exist", "create it first, or name a file in an existing directory")
+	case !st.IsDir():
+		return bad(dir+" is not a directory", "name a file in an existing directory")
+	}
+	return nil
+}
 
 // writePage writes res as the standalone result view (tools.ResultPage).
 func writePage(path string, res *engine.Result) error {

@@ -2,6 +2,7 @@ package cli
 
 import (
 	"encoding/json"
+	"errors"
 	"os"
 	"path/filepath"
 	"strings"
@@ -34,5 +35,72 @@ func TestAskJSONConfigError(t *testing.T) {
 	}
 	if err == nil || json.Unmarshal([]byte(out), &got) != nil || got.Error.Code != "CONFIG_INVALID" || !strings.Contains(got.Error.Message, "row_limt") {
 		t.Errorf("err %v, stdout %q", err, out)
+	}
+}
+
+// Bad command lines are refused with the typed error, its hint naming
+// what to use, before anything runs: an unknown datasource for index, a
+// config that lists none (the hint names the file the user edits, not
+// the default's name), and an --html file that could not be written
+// after the query ran.
+func TestBadCommandLinesRefusedUpFront(t *testing.T) {
+	dir := t.TempDir()
+	db, err := filepath.Abs("../../../examples/chinook/chinook.sqlite")
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg := filepath.Join(dir, "one.yaml")
+	empty := filepath.Join(dir, "empty.yaml")
+	for p, body := range map[string]string{
+		cfg:   "storage: {path: st}\ndatasources:\n  - {id: music, engine: sqlite, path: " + db + "}\n",
+		empty: "storage: {path: st}\ndatasources: []\n",
+	} {
+		if err := os.WriteFile(p, []byte(body), 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	plan := `{"from":[{"table":"Genre","alias":"g"}],"select":[{"expr":{"kind":"column","table":"g","column":"Name"}}],"limit":3}`
+	cases := []struct {
+		name string
+		args []string
+		code engine.Code
+		want []string
+	}{
+		{"index names no configured datasource", []string{"index", "--config", cfg, "--datasource", "nope"},
+			engine.CodeDatasourceNotFound, []string{`there is no datasource "nope"`, "use one of: music"}},
+		{"config lists no datasource", []string{"ask", "--config", empty, "how many genres"},
+			engine.CodeDatasourceNotFound, []string{"no datasource is configured", "datasources: in " + empty}},
+		{"html into a missing directory", []string{"plan", "run", "--config", cfg, "--html", filepath.Join(dir, "no", "page.html"), plan},
+			engine.CodeInvalidRequest, []string{"does not exist"}},
+		{"html names a directory", []string{"plan", "run", "--config", cfg, "--html", dir, plan},
+			engine.CodeInvalidRequest, []string{"is a directory", filepath.Join(dir, "result.html")}},
+		{"ask html into a missing directory", []string{"ask", "--config", cfg, "--html", filepath.Join(dir, "no", "page.html"), "how many genres"},
+			engine.CodeInvalidRequest, []string{"does not exist"}},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			out, err := runCLI(c.args...)
+			var ee *engine.Error
+			if !errors.As(err, &ee) || ee.Code != c.code {
+				t.Fatalf("err %v (%T), want code %s", err, err, c.code)
+			}
+			text := ee.Msg + " (hint: " + ee.Hint + ")"
+			for _, w := range c.want {
+				if !strings.Contains(text, w) {
+					t.Errorf("error %q lacks %q", text, w)
+				}
+			}
+			if out != "" {
+				t.Errorf("printed before refusing (the error is said once, nothing ran): %q", out)
+			}
+		})
+	}
+	// the plan itself runs once the page can be written
+	page := filepath.Join(dir, "page.html")
+	if out, err := runCLI("plan", "run", "--config", cfg, "--html", page, plan); err != nil || !strings.Contains(out, "3 rows") {
+		t.Fatalf("valid run: %v %q", err, out)
+	}
+	if _, err := os.Stat(page); err != nil {
+		t.Error(err)
 	}
 }

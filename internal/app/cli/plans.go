@@ -430,6 +430,9 @@ func planRunCmd(logger *slog.Logger) *cobra.Command {
 		Args:  cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			out := cmd.OutOrStdout()
+			if err := checkPagePath(htmlPath); err != nil {
+				return err
+			}
 			doc, err := readInput(cmd.InOrStdin(), args[0])
 			if err != nil {
 				return err
