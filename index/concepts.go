@@ -39,6 +39,13 @@ var impliedNames = []struct{ question, names []string }{
 	{[]string{"revenue", "income", "turnover", "spent", "spend", "spending"}, []string{"amount", "total", "price", "revenue", "sale"}},
 	{[]string{"often", "frequently", "frequent", "frequency"}, []string{"frequency", "count", "times"}},
 	{[]string{"populous", "population", "inhabitants"}, []string{"population"}},
+	// two-letter short forms, which lex.Abbreviates leaves to a list
+	// (a contraction keeps three letters or more)
+	{[]string{"year", "years", "yearly", "annual", "annually"}, []string{"yr"}},
+	{[]string{"date", "dates", "dated"}, []string{"dt"}},
+	{[]string{"money", "spent", "spend", "spending", "pay", "paid", "paying", "fee", "fees", "worth", "charge", "charged", "charges", "total", "totals"}, []string{"amount", "amt", "total", "price", "cost", "fee", "charge", "payment"}},
+	{[]string{"share", "proportion", "percentage", "percent", "fraction", "rate"}, []string{"pct", "percent", "percentage", "share", "rate", "ratio"}},
+	{[]string{"units", "quantity", "quantities", "pieces", "items"}, []string{"qty", "quantity", "unit"}},
 }
 
 // impliedBy maps a question word (folded) to the name words it implies.

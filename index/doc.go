@@ -68,7 +68,10 @@
 // whole-number real or date ranges holding it, or, with no rows to
 // profile, date-typed or date- or year-named columns) and its best
 // columns by rank (the best 2·√d of the d documents, at least one per
-// seed table), and fills up to 35% of the schema's columns. Every sort breaks ties
+// seed table), and fills up to 35% of the schema's columns. A view
+// seeds only when the question names it (views repeat their base
+// tables' columns, and as seeds took the slots of the base tables whose
+// keys join); a named table of people keeps its first and family name. Every sort breaks ties
 // by document id, so the same index and question always give the same
 // Selection, byte for byte as JSON.
 //
@@ -77,12 +80,15 @@
 // "LName" ← "first name", "last name", also across "first and last
 // names"; "AvgMath" ← "average math"), one shortened word ("dept" ←
 // "department"), a compound ending in the question's word ("forename",
-// "surname" ← "name"), or a word of one family that the Porter stemmer
-// tells apart ("injured" ← "injuries") ranks as a mention of the
+// "surname" ← "name"), a word of one family that the Porter stemmer
+// tells apart ("injured" ← "injuries"), or an initialism of three
+// question words or more ("frpm" ← "free or reduced-price meals") ranks
+// as a mention of the
 // lowest weight, as does a column one of whose name words a question word
 // implies through a short list of general schema vocabulary
 // (impliedNames in concepts.go: "youngest" → age, birth; "nation" →
-// country; "sold" → quantity; "expensive" → price; "name" → title).
+// country; "sold" → quantity; "expensive" → price; "name" → title;
+// "spent" → amount, amt; "year" → yr).
 // Each shortening rule has a guard against names that merely share
 // letters (a prefix of four letters, a contraction keeping the word's
 // first two, a piece of three letters).

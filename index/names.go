@@ -113,6 +113,37 @@ func (p *plan) labelColumn(t int) int {
 	return first
 }
 
+// labelColumns are the columns that name table t's rows: its label
+// (labelColumn) and, when that is a person's first name, the family name
+// beside it (LastName, surname): a person is named by both, and an
+// answer listing people by first names alone tells two Annes apart by
+// nothing.
+func (p *plan) labelColumns(t int) []int {
+	c := p.labelColumn(t)
+	if c < 0 {
+		return nil
+	}
+	out := []int{c}
+	ws := p.ix.names.column[t][c]
+	if len(ws) < 2 || !givenWords[ws[0]] {
+		return out
+	}
+	for d, dw := range p.ix.names.column[t] {
+		if d == c || !p.acc.col[t][d] || len(dw) == 0 {
+			continue
+		}
+		if familyWords[dw[0]] || len(dw) == 1 && dw[0] == "surname" {
+			return append(out, d)
+		}
+	}
+	return out
+}
+
+var (
+	givenWords  = map[string]bool{"first": true, "given": true, "fore": true}
+	familyWords = map[string]bool{"last": true, "family": true, "sur": true}
+)
+
 // labelWords end the names of the columns that name a table's rows.
 var labelWords = map[string]bool{"name": true, "title": true}
 

@@ -147,7 +147,7 @@ func checkSynthCase(t *testing.T, ix *Index, c synthCase) {
 // column they need must come from a rule.
 func TestSyntheticRulesWithoutRank(t *testing.T) {
 	cases := synthCases(t)
-	for _, schema := range []string{"gallery", "orchard"} {
+	for _, schema := range []string{"gallery", "orchard", "bursary"} {
 		ix := synthIndex(t, schema)
 		ix.opts.Tuning = DefaultTuning
 		ix.opts.Tuning.ColumnDocScale = 0

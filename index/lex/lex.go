@@ -134,7 +134,9 @@ func EditDistanceAtMost(a, b string, k int) bool {
 //   - a compound ending in the question's word: "forename", "surname" ←
 //     "name" (the rest three letters or more, the word four or more);
 //   - a word of the same family whose Porter stems the full-text index
-//     tells apart by an ending (sameFamily): "injured" ← "injuries".
+//     tells apart by an ending (sameFamily): "injured" ← "injuries";
+//   - an initialism of three words or more (initialism): "frpm" ← "free
+//     or reduced-price meals".
 //
 // A name the question spells out whole is a mention (package index ranks
 // those), not a short form.
@@ -148,7 +150,7 @@ func Abbreviates(name, q []string) bool {
 			return true
 		}
 		for _, n := range name {
-			if sameFamily(n, q[i]) {
+			if sameFamily(n, q[i]) || initialism(n, q[i:]) {
 				return true
 			}
 		}
@@ -164,6 +166,21 @@ func Abbreviates(name, q []string) bool {
 		}
 	}
 	return false
+}
+
+// initialism reports whether n, three letters or more, is the first
+// letters of as many words of q from its start: "frpm" ← "free reduced
+// price meal".
+func initialism(n string, q []string) bool {
+	if len(n) < 3 || len(q) < len(n) {
+		return false
+	}
+	for i := range len(n) {
+		if q[i] == "" || q[i][0] != n[i] {
+			return false
+		}
+	}
+	return true
 }
 
 // segments reports whether s splits into short forms of q[0], q[1], … in

@@ -128,6 +128,9 @@ func TestAbbreviates(t *testing.T) {
 		{"injured", "most total injuries", true}, // one family, stems injur and injuri
 		{"killed", "the kills", false},           // equal stems are BM25's
 		{"nation", "national", true},
+		{"pct_frpm_elig", "share eligible for free or reduced-price meals", true}, // an initialism of four words
+		{"frpm", "free reduced meals", false},                                     // one letter more than the words
+		{"fr", "free reduced", false},                                             // two letters are initials of anything
 	} {
 		var q []string
 		for _, w := range Words(c.question) {

@@ -1768,8 +1768,8 @@ var mutations = []mutation{
 	{
 		Name: "retrieval-word-family-unread",
 		File: "index/lex/lex.go",
-		Old:  "if sameFamily(n, q[i]) {",
-		New:  "if false && sameFamily(n, q[i]) {",
+		Old:  "if sameFamily(n, q[i]) || initialism(n, q[i:]) {",
+		New:  "if false && sameFamily(n, q[i]) || initialism(n, q[i:]) {",
 		Pkgs: []string{"./index/lex"}, Run: "TestAbbreviates",
 	},
 	{
@@ -1810,8 +1810,8 @@ var mutations = []mutation{
 	{
 		Name: "retrieval-label-column-dropped",
 		File: "index/plan.go",
-		Old:  "if c := p.labelColumn(t); c >= 0 {",
-		New:  "if c := p.labelColumn(t); c >= 0 && false {",
+		Old:  "\t\t\tfor _, c := range p.labelColumns(t) {\n",
+		New:  "\t\t\tfor _, c := range p.labelColumns(t)[:0] {\n",
 		Pkgs: []string{"./index"}, Run: "TestSyntheticRulesWithoutRank",
 	},
 	{
@@ -5449,5 +5449,40 @@ var mutations = []mutation{
 		Old:  "declared && ok && len(frac) > n && ",
 		New:  "declared && ok && len(frac) != n && ",
 		Pkgs: []string{"./engine"}, Run: "TestCombinedDecimals",
+	},
+	{
+		Name: "views-seed-like-tables",
+		File: "index/plan.go",
+		Old:  "(p.ix.snap.Tables[t].Kind != schema.KindView || p.named[t])",
+		New:  "(p.ix.snap.Tables[t].Kind != schema.KindView+\"-\" || p.named[t])",
+		Pkgs: []string{"./index"}, Run: "TestSynthetic",
+	},
+	{
+		Name: "money-words-imply-no-amount",
+		File: "index/concepts.go",
+		Old:  "[]string{\"amount\", \"amt\", \"total\", \"price\", \"cost\", \"fee\", \"charge\", \"payment\"}",
+		New:  "[]string{\"total\"}",
+		Pkgs: []string{"./index"}, Run: "TestSynthetic",
+	},
+	{
+		Name: "initialisms-spell-nothing",
+		File: "index/lex/lex.go",
+		Old:  "if sameFamily(n, q[i]) || initialism(n, q[i:]) {",
+		New:  "if sameFamily(n, q[i]) {",
+		Pkgs: []string{"./index", "./index/lex"}, Run: "TestSynthetic|TestAbbreviates",
+	},
+	{
+		Name: "year-short-form-unknown",
+		File: "index/concepts.go",
+		Old:  "[]string{\"yr\"}},",
+		New:  "[]string{\"year\"}},",
+		Pkgs: []string{"./index"}, Run: "TestSynthetic",
+	},
+	{
+		Name: "person-label-first-name-only",
+		File: "index/names.go",
+		Old:  "\t\t\treturn append(out, d)\n",
+		New:  "\t\t\treturn out\n",
+		Pkgs: []string{"./index"}, Run: "TestSynthetic",
 	},
 }
