@@ -17,9 +17,9 @@ import (
 //     referenced columns are all kept, so the context never names a table
 //     or column the selection left out (or access denied);
 //   - with Focus set (a whole selection), the profile of a column outside
-//     the focus keeps only a temporal column's range and a text key's
-//     first samples (outline), so SchemaContext shows it by name and type
-//     (and date range, or how its keys are spelled) alone;
+//     the focus keeps only a temporal or numeric column's range, a text
+//     key's first samples and a code's few values (outline), so
+//     SchemaContext shows it by name and type and little more;
 //   - each matched Value added to its column's SampleValues when not there
 //     already (a column without a profile gets one holding only them), so
 //     the planner sees the stored spelling of the literals in the question.
@@ -71,7 +71,7 @@ func (s *Selection) Filter(snap *schema.Snapshot) *schema.Snapshot {
 				p := *c.Profile
 				p.SampleValues = slices.Clone(p.SampleValues)
 				if s.Whole && len(s.Focus) > 0 && !focus[[3]string{t.Schema, t.Name, c.Name}] {
-					p = outline(p, c.Type.IsTemporal() || p.Temporal != "", c.Type == planast.TypeText && isKeyColumn(&t, c.Name))
+					p = outline(p, c.Type, p.Temporal != "", isKeyColumn(&t, c.Name), t.RowCount)
 				}
 				c.Profile = &p
 			}
@@ -116,22 +116,47 @@ func withMatched(samples, matched []any) []any {
 }
 
 // outline is the profile of a column outside a whole selection's focus:
-// only a temporal column's range is kept (relative dates are resolved
-// against the data's range), a text key's first KeyExamples samples, the
-// counts, nothing else. A text key's spelling is what a join or an IN
-// must match exactly (flights.SourceAirport " AAF" against
-// airports.AirportCode "AAF"); without its examples a planner cannot see
-// that the keys differ.
-func outline(p schema.ColumnProfile, temporal, textKey bool) schema.ColumnProfile {
+// the counts, a temporal column's range (relative dates are resolved
+// against the data's range), a text key's first KeyExamples samples, and,
+// of a column that is no key, a number's range and a code's every value
+// (text with at most CodeValues distinct values, all known, each on two
+// rows or more on average: not a name per row). A text key's
+// spelling is what a join or an IN must match exactly
+// (flights.SourceAirport " AAF" against airports.AirportCode "AAF");
+// without its examples a planner cannot see that the keys differ. A
+// status or type code is what a filter on the question's condition must
+// name, and a number's range shows its zeros and negatives: a planner
+// shown neither summed a PENDING grant as money received and counted
+// students on a stipend of 0 as paid. Both cost a few tokens.
+func outline(p schema.ColumnProfile, t planast.Type, temporalText, key bool, rows *int64) schema.ColumnProfile {
 	out := schema.ColumnProfile{DistinctCount: p.DistinctCount, NullFraction: p.NullFraction}
-	if temporal {
+	switch {
+	case t.IsTemporal() || temporalText:
 		out.Min, out.Max = p.Min, p.Max
-	}
-	if textKey {
+	case t == planast.TypeText && key:
 		out.SampleValues = p.SampleValues[:min(len(p.SampleValues), KeyExamples)]
+	case key:
+	case t.IsNumeric():
+		out.Min, out.Max = p.Min, p.Max
+	case t == planast.TypeText && p.AllValues && len(p.SampleValues) <= CodeValues && repeats(p, rows):
+		out.SampleValues, out.AllValues = p.SampleValues, true
 	}
 	return out
 }
+
+// repeats reports whether a column's values are each on two rows or more
+// on average.
+func repeats(p schema.ColumnProfile, rows *int64) bool {
+	if rows == nil {
+		return false
+	}
+	filled := float64(*rows) * (1 - p.NullFraction)
+	return p.DistinctCount > 0 && 2*float64(p.DistinctCount) <= filled
+}
+
+// CodeValues is how many distinct values a text column outside a whole
+// selection's focus may have for its values to be listed (outline).
+const CodeValues = 8
 
 // KeyExamples is how many samples a text key outside a whole selection's
 // focus keeps.

@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/nl2sql/nl2sql/internal/source/sqlite"
@@ -14,6 +15,7 @@ import (
 	_ "modernc.org/sqlite" // the writable driver, to build the synthetic databases
 
 	"github.com/nl2sql/nl2sql/index/joins"
+	"github.com/nl2sql/nl2sql/index/schemactx"
 	"github.com/nl2sql/nl2sql/internal/schema"
 	"github.com/nl2sql/nl2sql/internal/source"
 	"github.com/nl2sql/nl2sql/planast"
@@ -317,5 +319,35 @@ func TestLabelIsThePlainName(t *testing.T) {
 		if got < 0 || snap.Tables[c.table].Columns[got].Name != c.want {
 			t.Errorf("label of %s: column %d, want %s", snap.Tables[c.table].Name, got, c.want)
 		}
+	}
+}
+
+// TestWholeSelectionKeepsCodesAndRanges: a schema sent whole shows the
+// columns outside the question's focus by name and type to save tokens,
+// but a status code's few values and a number's range stay. Without them
+// a planner summed a PENDING grant as money received and counted awards
+// of 0 as funded: nothing in the context said either exists.
+func TestWholeSelectionKeepsCodesAndRanges(t *testing.T) {
+	ix := synthIndex(t, "grants")
+	sel, err := ix.Retrieve(context.Background(), "Which researchers work in Physics?", Budget{}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !sel.Whole || len(sel.Focus) == 0 {
+		t.Fatalf("want a whole selection with a focus, got whole=%v focus=%v", sel.Whole, sel.Focus)
+	}
+	for _, f := range sel.Focus {
+		if f.Name == "grant_award" && slices.Contains(f.Columns, "status_cd") {
+			t.Fatalf("status_cd is in the focus %v: the case tests a column outside it", sel.Focus)
+		}
+	}
+	got := schemactx.SchemaContext(sel.Filter(ix.snap))
+	for _, want := range []string{`status_cd text values ["ACTIVE","CLOSED","PENDING"]`, "award_amt decimal range [0,1450000]"} {
+		if !strings.Contains(got, want) {
+			t.Errorf("context lacks %s:\n%s", want, got)
+		}
+	}
+	if strings.Contains(got, `"Dark matter maps"`) {
+		t.Errorf("a title outside the focus is listed (names per row are not codes):\n%s", got)
 	}
 }

@@ -15,7 +15,8 @@ package index
 // retrieval's median context wins (142 tokens on the Spider subset:
 // nl2sql eval --spider … --measure retrieval). A whole selection still
 // ranks: its Focus decides which columns come with their values, the rest
-// are listed by name and type (Selection.Filter), so Chinook (1,285 tokens
-// whole) costs 440-710 in the prompt. A warehouse of a few hundred
+// are listed by name and type with their ranges and codes
+// (Selection.Filter), so Chinook (1,285 tokens whole) costs about half of
+// it in the prompt. A warehouse of a few hundred
 // columns with profiles passes 4,000 quickly.
 const DefaultWholeSchemaTokens = 4000

@@ -1135,8 +1135,8 @@ var mutations = []mutation{
 	{
 		Name: "whole-context-hides-key-spelling",
 		File: "index/filter.go",
-		Old:  `c.Type == planast.TypeText && isKeyColumn(&t, c.Name))`,
-		New:  `c.Type == planast.TypeText && isKeyColumn(&t, c.Name) && false)`,
+		Old:  "\tcase t == planast.TypeText && key:\n\t\tout.SampleValues = p.SampleValues[:min(len(p.SampleValues), KeyExamples)]\n",
+		New:  "\tcase t == planast.TypeText && key:\n",
 		Pkgs: []string{"./index"}, Run: "TestWholeContextShowsHowTextKeysAreSpelled",
 	},
 	{
@@ -5484,5 +5484,26 @@ var mutations = []mutation{
 		Old:  "\t\t\treturn append(out, d)\n",
 		New:  "\t\t\treturn out\n",
 		Pkgs: []string{"./index"}, Run: "TestSynthetic",
+	},
+	{
+		Name: "whole-outline-drops-codes",
+		File: "index/filter.go",
+		Old:  "\t\tout.SampleValues, out.AllValues = p.SampleValues, true\n",
+		New:  "\t\tout.AllValues = true\n",
+		Pkgs: []string{"./index"}, Run: "TestWholeSelectionKeepsCodesAndRanges",
+	},
+	{
+		Name: "whole-outline-drops-number-ranges",
+		File: "index/filter.go",
+		Old:  "\tcase t.IsNumeric():\n\t\tout.Min, out.Max = p.Min, p.Max\n",
+		New:  "\tcase t.IsNumeric():\n",
+		Pkgs: []string{"./index"}, Run: "TestWholeSelectionKeepsCodesAndRanges",
+	},
+	{
+		Name: "whole-outline-lists-names-per-row",
+		File: "index/filter.go",
+		Old:  "\treturn p.DistinctCount > 0 && 2*float64(p.DistinctCount) <= filled\n",
+		New:  "\treturn p.DistinctCount > 0 || filled < 0\n",
+		Pkgs: []string{"./index"}, Run: "TestWholeSelectionKeepsCodesAndRanges|TestWholeSchemaRule",
 	},
 }
