@@ -257,3 +257,37 @@ func TestValidateMaxIssues(t *testing.T) {
 		t.Errorf("%d issues, want the default 20", n)
 	}
 }
+
+// A misspelled table is one issue: a group_by or having naming an output
+// alias read the unknown table as holding every column, and added a false
+// AMBIGUOUS_COLUMN that sent the user to "fix" a correct group_by.
+func TestUnknownTableIsNotAlsoAnAmbiguousAlias(t *testing.T) {
+	for _, p := range []string{
+		plan(sel(item(c("t", "Composer"), "st"), item(fn("COUNT"), "n")), frm(from("Trakcs", "t")), `"group_by":[`+c("", "st")+`]`),
+		plan(sel(item(c("t", "Composer"), "st"), item(fn("COUNT"), "n")), frm(from("Trakcs", "t")), `"group_by":[`+c("t", "Composer")+`]`, `"having":`+bin("=", c("", "st"), lit(`"X"`))),
+	} {
+		is := refuse(t, refusal{plan: p, code: planast.CodeTableNotFound})
+		if len(is) != 1 {
+			t.Errorf("issues %v, want only TABLE_NOT_FOUND", is)
+		}
+	}
+}
+
+// A literal written as the date format asks but naming no real day (30
+// February) is refused for what it is: "write YYYY-MM-DD" to a literal
+// written so sent the user in a circle.
+func TestImpossibleDateLiteralSaysSo(t *testing.T) {
+	for _, d := range []struct{ table, column, text, want string }{
+		{"Invoice", "InvoiceDate", "2023-02-30", "names no real day"},
+		{"Invoice", "InvoiceDate", "2023-13-01 10:00:00", "names no real day"},
+		{"Invoice", "InvoiceDate", "30/02/2023", "write YYYY-MM-DD HH:MM:SS"},
+		{"Customer", "SignupDate", "2023-02-30", "names no real day"},
+		{"Customer", "SignupDate", "30/02/2023", "write YYYY-MM-DD"},
+	} {
+		p := plan(sel(c("", d.column)), frm(from(d.table, "x")), `"where":`+bin("=", c("", d.column), lit(`"`+d.text+`"`)))
+		is := refuse(t, refusal{plan: p, code: planast.CodeType})
+		if len(is) != 1 || !strings.Contains(is[0].Message, d.want) {
+			t.Errorf("%s: issues %v, want one saying %q", d.text, is, d.want)
+		}
+	}
+}

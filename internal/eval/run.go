@@ -86,7 +86,7 @@ func Run(ctx context.Context, opts Options) (*Report, error) {
 	}
 	defer cleanup()
 	if fi, err := os.Stat(opts.DBRoot); err != nil || !fi.IsDir() {
-		return nil, fmt.Errorf("eval: database root %q is not a directory", opts.DBRoot)
+		return nil, fmt.Errorf("eval: --db-root %q is not a directory (it holds DB_ID/DB_ID.sqlite for each database the questions name)", opts.DBRoot)
 	}
 	qs, err := LoadQuestions(opts.Suite, opts.File)
 	if err != nil {

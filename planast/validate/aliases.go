@@ -30,10 +30,13 @@ func outputAlias(q *Query, name string) *SelectItem {
 }
 
 // ownColumn reports whether a source of sc itself (not an outer scope) has
-// the column name.
+// the column name. A source whose table is unknown has no columns to
+// tell: its own error says so, and taking it to hold every name made a
+// group_by of an output alias a second, false ambiguity the user would
+// "fix".
 func ownColumn(sc *scope, name string) bool {
 	for _, src := range sc.sources {
-		if _, ok := src.rel.column(name); ok || src.unknown {
+		if _, ok := src.rel.column(name); ok && !src.unknown {
 			return true
 		}
 	}

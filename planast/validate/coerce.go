@@ -3,6 +3,7 @@ package validate
 import (
 	"fmt"
 	"reflect"
+	"regexp"
 	"strings"
 	"time"
 
@@ -111,10 +112,21 @@ func literalAs(p *Expr, t Type) (string, bool) {
 			lit.Type, lit.Text = TTimestamp, s
 			return "", true
 		}
+		if shapedAsDate.MatchString(s) {
+			return "; " + quoteShort(lit.Text) + " is written as a timestamp but names no real day or time (a 30 February, a 13th month, an hour past 23)", false
+		}
 		return "; " + quoteShort(lit.Text) + " is not a timestamp: write YYYY-MM-DD HH:MM:SS", false
+	}
+	if shapedAsDate.MatchString(s) {
+		// "write YYYY-MM-DD" to a literal written so sends the user in a circle
+		return "; " + quoteShort(lit.Text) + " is written YYYY-MM-DD but names no real day (a 30 February, a 13th month)", false
 	}
 	return "; " + quoteShort(lit.Text) + " is not a date: write YYYY-MM-DD", false
 }
+
+// shapedAsDate matches text of a date's or timestamp's shape, whatever its
+// numbers.
+var shapedAsDate = regexp.MustCompile(`^[0-9]{4}-[0-9]{2}-[0-9]{2}( [0-9]{2}:[0-9]{2}(:[0-9]{2}(\.[0-9]+)?)?)?$`)
 
 func quoteShort(s string) string { return `"` + Truncate(s, 40) + `"` }
 

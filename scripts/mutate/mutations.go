@@ -5506,4 +5506,25 @@ var mutations = []mutation{
 		New:  "\treturn p.DistinctCount > 0 || filled < 0\n",
 		Pkgs: []string{"./index"}, Run: "TestWholeSelectionKeepsCodesAndRanges|TestWholeSchemaRule",
 	},
+	{
+		Name: "unknown-table-holds-every-column",
+		File: "planast/validate/aliases.go",
+		Old:  "if _, ok := src.rel.column(name); ok && !src.unknown {",
+		New:  "if _, ok := src.rel.column(name); ok || src.unknown {",
+		Pkgs: []string{"./planast"}, Run: "TestUnknownTableIsNotAlsoAnAmbiguousAlias",
+	},
+	{
+		Name: "cache-clear-creates-store",
+		File: "internal/app/cli/source.go",
+		Old:  "\tif _, err := os.Stat(cfg.Storage.Path); errors.Is(err, fs.ErrNotExist) {\n",
+		New:  "\tif _, err := os.Stat(cfg.Storage.Path); errors.Is(err, fs.ErrExist) {\n",
+		Pkgs: []string{"./internal/app/cli"}, Run: "TestBadCommandLinesRefusedUpFront",
+	},
+	{
+		Name: "impossible-date-told-to-write-the-format",
+		File: "planast/validate/coerce.go",
+		Old:  "\tif shapedAsDate.MatchString(s) {\n\t\t// \"write YYYY-MM-DD\"",
+		New:  "\tif shapedAsDate.MatchString(s) && false {\n\t\t// \"write YYYY-MM-DD\"",
+		Pkgs: []string{"./planast"}, Run: "TestImpossibleDateLiteralSaysSo",
+	},
 }

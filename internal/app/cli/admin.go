@@ -87,6 +87,9 @@ func cacheCmd(logger *slog.Logger) *cobra.Command {
 		Short: "Remove cached plans (of one datasource, or all)",
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
+			if err := src.requireStore(); err != nil {
+				return err
+			}
 			a, err := src.open(logger, app.Options{})
 			if err != nil {
 				return err

@@ -41,8 +41,9 @@ func TestAskJSONConfigError(t *testing.T) {
 // Bad command lines are refused with the typed error, its hint naming
 // what to use, before anything runs: an unknown datasource for index, a
 // config that lists none (the hint names the file the user edits, not
-// the default's name), and an --html file that could not be written
-// after the query ran.
+// the default's name), an --html file that could not be written after
+// the query ran, and a cache clear of a mistyped store that created it
+// empty and said "removed 0 cached plans".
 func TestBadCommandLinesRefusedUpFront(t *testing.T) {
 	dir := t.TempDir()
 	db, err := filepath.Abs("../../../examples/chinook/chinook.sqlite")
@@ -74,6 +75,8 @@ func TestBadCommandLinesRefusedUpFront(t *testing.T) {
 			engine.CodeInvalidRequest, []string{"does not exist"}},
 		{"html names a directory", []string{"plan", "run", "--config", cfg, "--html", dir, plan},
 			engine.CodeInvalidRequest, []string{"is a directory", filepath.Join(dir, "result.html")}},
+		{"cache clear of a mistyped store", []string{"cache", "clear", "--db", db, "--storage", filepath.Join(dir, "nostore")},
+			engine.CodeInvalidRequest, []string{"no state store at " + filepath.Join(dir, "nostore"), "--storage"}},
 		{"ask html into a missing directory", []string{"ask", "--config", cfg, "--html", filepath.Join(dir, "no", "page.html"), "how many genres"},
 			engine.CodeInvalidRequest, []string{"does not exist"}},
 	}
@@ -95,6 +98,9 @@ func TestBadCommandLinesRefusedUpFront(t *testing.T) {
 			}
 		})
 	}
+	if _, err := os.Stat(filepath.Join(dir, "nostore")); err == nil {
+		t.Error("cache clear created the store it was to clear")
+	}
 	// the plan itself runs once the page can be written
 	page := filepath.Join(dir, "page.html")
 	if out, err := runCLI("plan", "run", "--config", cfg, "--html", page, plan); err != nil || !strings.Contains(out, "3 rows") {
@@ -102,5 +108,14 @@ func TestBadCommandLinesRefusedUpFront(t *testing.T) {
 	}
 	if _, err := os.Stat(page); err != nil {
 		t.Error(err)
+	}
+}
+
+// eval without --db-root names the flag it lacks, not an empty directory.
+func TestEvalWithoutDBRootNamesTheFlag(t *testing.T) {
+	for _, measure := range []string{"execution", "retrieval", "routing"} {
+		if _, err := runCLI("eval", "--measure", measure, "--spider", "questions.json"); err == nil || !strings.Contains(err.Error(), "--db-root DIR") {
+			t.Errorf("%s: %v", measure, err)
+		}
 	}
 }

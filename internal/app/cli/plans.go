@@ -53,6 +53,9 @@ func evalCmd(logger *slog.Logger) *cobra.Command {
 			default:
 				return errors.New("give --spider DEV_JSON or --bird MINI_DEV_JSON")
 			}
+			if o.DBRoot == "" {
+				return errors.New("give --db-root DIR: the directory holding DB_ID/DB_ID.sqlite for each database the questions name")
+			}
 			if measure == "routing" {
 				return evalRouting(cmd, evalret.Config{Dataset: o.Suite, Questions: o.File, DBRoot: o.DBRoot, Cases: asJSON, Split: split}, asJSON)
 			}

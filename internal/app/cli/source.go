@@ -2,11 +2,13 @@ package cli
 
 import (
 	"errors"
+	"io/fs"
 	"log/slog"
 	"os"
 
 	"github.com/spf13/cobra"
 
+	"github.com/nl2sql/nl2sql/engine"
 	"github.com/nl2sql/nl2sql/internal/app"
 	"github.com/nl2sql/nl2sql/internal/config"
 )
@@ -74,6 +76,21 @@ func (s *configSource) load() (*config.Config, string, error) {
 	}
 	cfg, err := app.ConfigFromDatabases(s.dbs, app.DatabaseOptions{Storage: s.storage, AllowWritableRole: s.allowWritable})
 	return cfg, config.FlagsLabel, err
+}
+
+// requireStore refuses a command that only reads or clears stored state
+// when the storage directory does not exist: opening it would create an
+// empty store there (a mistyped --storage) and report success on nothing.
+func (s *configSource) requireStore() error {
+	cfg, _, err := s.load()
+	if err != nil || cfg.Storage.Postgres != "" {
+		return err
+	}
+	if _, err := os.Stat(cfg.Storage.Path); errors.Is(err, fs.ErrNotExist) {
+		return &engine.Error{Code: engine.CodeInvalidRequest, Msg: "there is no state store at " + cfg.Storage.PathAsWritten + ": nothing was ever stored there",
+			Hint: "check --storage (with --db) or storage.path: name the directory ask and serve store their state in"}
+	}
+	return nil
 }
 
 // open loads the configuration and builds the app.
