@@ -1,6 +1,7 @@
 package mcp
 
 import (
+	"github.com/nl2sql/nl2sql/internal/jsontext"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -32,7 +33,7 @@ func TestBadTextRefusedWithID(t *testing.T) {
 		{"café ünïcode", ""},
 		{`1e400 as text stays text`, ""},
 	} {
-		if _, what, ok := badText([]byte(call("x", c.text))); ok != (c.bad == "") || !strings.Contains(what, c.bad) {
+		if _, what, ok := jsontext.Bad([]byte(call("x", c.text))); ok != (c.bad == "") || !strings.Contains(what, c.bad) {
 			t.Errorf("%q: refused %v (%q), want refused %v saying %q", c.text, !ok, what, c.bad != "", c.bad)
 		}
 		if c.bad == "" {
@@ -94,7 +95,7 @@ func TestNumbersBeyondADoubleRefusedPlainly(t *testing.T) {
 		{"-0.5e-3", false},
 		{"1e-400", false}, // underflows to 0, which a double holds
 	} {
-		_, what, ok := badText([]byte(plan(c.v)))
+		_, what, ok := jsontext.Bad([]byte(plan(c.v)))
 		if ok == c.bad || c.bad && (!strings.Contains(what, "beyond what a double holds") || strings.Contains(what, "Go ")) {
 			t.Errorf("%s: refused %v (%q), want refused %v", c.v, !ok, what, c.bad)
 		}

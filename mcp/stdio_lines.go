@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/nl2sql/nl2sql/internal/jsontext"
 	"io"
 
 	mcpgo "github.com/mark3labs/mcp-go/mcp"
@@ -97,7 +98,7 @@ func (r *lineReader) next() {
 		r.refuse(requestID(body), code, msg)
 		return
 	}
-	if at, what, ok := badText(body); !ok {
+	if at, what, ok := jsontext.Bad(body); !ok {
 		r.refuse(requestID(body), mcpgo.INVALID_REQUEST, badTextMessage(at, what))
 		return
 	}

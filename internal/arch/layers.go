@@ -36,6 +36,7 @@ var Layers = map[string]int{
 	"render":                 Language,
 	"internal/sqlscan":       Language,
 	"internal/cellfmt":       Language,
+	"internal/jsontext":      Language,
 	"internal/plural":        Language,
 
 	"internal/schema":            Foundations,

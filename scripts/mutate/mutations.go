@@ -3626,8 +3626,8 @@ var mutations = []mutation{
 	{
 		Name: "pg-wrong-service-read-as-a-row",
 		File: "internal/source/postgres/postgres.go",
-		Old:  "if connecting && !strings.Contains(err.Error(), \"timeout\")",
-		New:  "if false && connecting && !strings.Contains(err.Error(), \"timeout\")",
+		Old:  "if connecting && !strings.Contains(text, \"timeout\")",
+		New:  "if false && connecting && !strings.Contains(text, \"timeout\")",
 		Pkgs: []string{"./internal/source/postgres"}, Run: "TestConnectingToSomethingElseSaysSo",
 	},
 	{
@@ -5145,8 +5145,8 @@ var mutations = []mutation{
 	{
 		Name: "stdio-bad-text-read-as-replacement",
 		File: "mcp/stdio_lines.go",
-		Old:  "\tif at, what, ok := badText(body); !ok {\n",
-		New:  "\tif at, what, ok := badText(body); !ok && false {\n",
+		Old:  "\tif at, what, ok := jsontext.Bad(body); !ok {\n",
+		New:  "\tif at, what, ok := jsontext.Bad(body); !ok && false {\n",
 		Pkgs: []string{"./mcp"}, Run: "TestBadTextRefusedWithID",
 	},
 	{
@@ -5158,7 +5158,7 @@ var mutations = []mutation{
 	},
 	{
 		Name: "lone-surrogate-accepted",
-		File: "mcp/badtext.go",
+		File: "internal/jsontext/jsontext.go",
 		Old:  "\t\t\tcase u >= 0xDC00 && u <= 0xDFFF:\n",
 		New:  "\t\t\tcase u >= 0xDC00 && u <= 0xDFFF && false:\n",
 		Pkgs: []string{"./mcp"}, Run: "TestBadTextRefusedWithID",
@@ -5179,7 +5179,7 @@ var mutations = []mutation{
 	},
 	{
 		Name: "number-beyond-double-unsaid",
-		File: "mcp/badtext.go",
+		File: "internal/jsontext/jsontext.go",
 		Old:  "\t\t\t\t\tif _, err := strconv.ParseFloat(num, 64); err != nil {\n",
 		New:  "\t\t\t\t\tif _, err := strconv.ParseFloat(num, 64); err != nil && false {\n",
 		Pkgs: []string{"./mcp"}, Run: "TestNumbersBeyondADoubleRefusedPlainly",
@@ -5526,5 +5526,26 @@ var mutations = []mutation{
 		Old:  "\tif shapedAsDate.MatchString(s) {\n\t\t// \"write YYYY-MM-DD\"",
 		New:  "\tif shapedAsDate.MatchString(s) && false {\n\t\t// \"write YYYY-MM-DD\"",
 		Pkgs: []string{"./planast"}, Run: "TestImpossibleDateLiteralSaysSo",
+	},
+	{
+		Name: "pg-tls-refusal-hides-garbled-answer",
+		File: "internal/source/postgres/postgres.go",
+		Old:  "\ttlsOnly := strings.Contains(text, \"refused TLS\") && !garbled\n",
+		New:  "\ttlsOnly := strings.Contains(text, \"refused TLS\") || garbled && false\n",
+		Pkgs: []string{"./internal/source/postgres"}, Run: "TestConnectingToSomethingElseSaysSo|TestOpenPostgres",
+	},
+	{
+		Name: "cli-plan-lone-surrogate-read",
+		File: "internal/app/cli/plans.go",
+		Old:  "\tif at, what, ok := jsontext.Bad(b); !ok {\n",
+		New:  "\tif at, what, ok := jsontext.Bad(b); !ok && false {\n",
+		Pkgs: []string{"./internal/app/cli"}, Run: "TestPlanInputThatIsNotUTF8OrNotAnObject",
+	},
+	{
+		Name: "cli-empty-stdin-as-json",
+		File: "internal/app/cli/plans.go",
+		Old:  "\tif len(bytes.TrimSpace(b)) == 0 {\n",
+		New:  "\tif len(bytes.TrimSpace(b)) == -1 {\n",
+		Pkgs: []string{"./internal/app/cli"}, Run: "TestEmptyStdinHoldsNoPlan",
 	},
 }

@@ -68,6 +68,16 @@ func TestPlanInputThatIsNotUTF8OrNotAnObject(t *testing.T) {
 			t.Errorf("a plan with a Latin-1 byte: %v", err)
 		}
 	}
+	// a lone surrogate escape read as U+FFFD and ran against the data on
+	// the command line, while the MCP server refused it
+	lone := `{"select":[{"expr":{"kind":"literal","value":"\ud800"},"alias":"x"}]}`
+	for _, cmd := range []string{"check", "run"} {
+		_, err := runCLI("plan", cmd, "--db", db, "--storage", state, lone)
+		var ee *engine.Error
+		if !errors.As(err, &ee) || ee.Code != engine.CodeInvalidRequest || !strings.Contains(ee.Msg, `\ud800 is half a surrogate pair`) {
+			t.Errorf("plan %s with a lone surrogate: %v", cmd, err)
+		}
+	}
 	_, err := runCLI("plan", "run", "--db", db, "--storage", state, "[]")
 	if err == nil || strings.Contains(err.Error(), "cannot read the plan file") || !strings.Contains(err.Error(), "array") {
 		t.Errorf("plan run '[]': %v, want the JSON read and refused as no plan object", err)
@@ -101,5 +111,17 @@ func TestPlanFileWithByteOrderMark(t *testing.T) {
 	b, err := readInput(strings.NewReader(plan), "-")
 	if err != nil || string(b) != plan[3:] {
 		t.Errorf("stdin with a BOM reads %q, %v", b, err)
+	}
+}
+
+// An empty stdin (a pipe from a command that printed nothing) says the
+// plan is missing, not that JSON ended after 0 bytes.
+func TestEmptyStdinHoldsNoPlan(t *testing.T) {
+	for _, in := range []string{"", " \n"} {
+		_, err := readInput(strings.NewReader(in), "-")
+		var ee *engine.Error
+		if !errors.As(err, &ee) || !strings.Contains(ee.Msg, "stdin holds no plan") {
+			t.Errorf("stdin %q: %v", in, err)
+		}
 	}
 }

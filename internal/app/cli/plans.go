@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"github.com/nl2sql/nl2sql/internal/cellfmt"
+	"github.com/nl2sql/nl2sql/internal/jsontext"
 	"io"
 	"log/slog"
 	"os"
@@ -375,6 +376,16 @@ func readInput(stdin io.Reader, name string) ([]byte, error) {
 		// compared with that is not what was typed
 		return nil, &engine.Error{Code: engine.CodeInvalidRequest, Msg: fmt.Sprintf("%s is not valid UTF-8 (byte 0x%02x at offset %d)", label, b[at], at),
 			Hint: "save the plan as UTF-8; a character the terminal cannot type may be written as a JSON escape (\\u00e9)"}
+	}
+	if at, what, ok := jsontext.Bad(b); !ok {
+		// the same texts the MCP server refuses: decoding would read a
+		// lone surrogate as U+FFFD and run it against the data
+		return nil, &engine.Error{Code: engine.CodeInvalidRequest, Msg: fmt.Sprintf("%s is not valid JSON text at byte %d: %s", label, at, what),
+			Hint: "fix the plan's text where the message says"}
+	}
+	if len(bytes.TrimSpace(b)) == 0 {
+		return nil, &engine.Error{Code: engine.CodeInvalidRequest, Msg: label + " holds no plan: it is empty",
+			Hint: "give the path of a JSON plan file, - to read the plan from stdin, or the plan's JSON itself"}
 	}
 	return b, nil
 }

@@ -392,7 +392,13 @@ func pgError(err error, timeout time.Duration) *source.Error {
 	var tooBig *pgproto3.ExceededMaxBodyLenErr
 	var ce *pgconn.ConnectError
 	connecting := errors.As(err, &ce)
-	if connecting && !strings.Contains(err.Error(), "timeout") && !strings.Contains(err.Error(), "refused") && !errors.As(err, new(net.Error)) {
+	text := err.Error()
+	// sslmode=prefer tries TLS, then plain: a service that is no
+	// PostgreSQL refuses the first ("server refused TLS") and garbles the
+	// second, and that refusal alone is a PostgreSQL server without TLS
+	garbled := errors.As(err, &tooBig) || strings.Contains(text, "failed to receive message")
+	tlsOnly := strings.Contains(text, "refused TLS") && !garbled
+	if connecting && !strings.Contains(text, "timeout") && !strings.Contains(text, "connection refused") && !tlsOnly && !errors.As(err, new(net.Error)) {
 		// the connection was made but what answered is no PostgreSQL
 		// server (an HTTP service's "HTTP/1.1 403" read as a message
 		// length said "a row is larger than 64 MiB"): a wrong port

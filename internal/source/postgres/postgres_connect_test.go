@@ -57,15 +57,19 @@ func TestConnectingToSomethingElseSaysSo(t *testing.T) {
 	for _, c := range []struct {
 		name  string
 		reply []byte
+		dsn   string // after the port
 		says  string
 	}{
-		{"an HTTP service", []byte("HTTP/1.1 403 Forbidden\r\nContent-Length: 0\r\n\r\n"), "did not answer as PostgreSQL"},
-		{"a silent service", nil, "the connection timed out"},
+		{"an HTTP service", []byte("HTTP/1.1 403 Forbidden\r\nContent-Length: 0\r\n\r\n"), "/x?sslmode=disable", "did not answer as PostgreSQL"},
+		// sslmode=prefer, the default: the service refuses TLS first, which
+		// alone would read as a PostgreSQL server without TLS
+		{"an HTTP service asked for TLS first", []byte("HTTP/1.0 426 Upgrade Required\r\nContent-Length: 0\r\n\r\n"), "/x", "did not answer as PostgreSQL"},
+		{"a silent service", nil, "/x?sslmode=disable", "the connection timed out"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			port := fakeServer(t, c.reply)
 			start := time.Now()
-			_, err := OpenPostgres(context.Background(), "x", "postgres://u@127.0.0.1:"+port+"/x?sslmode=disable", source.Options{Timeout: 20 * time.Second})
+			_, err := OpenPostgres(context.Background(), "x", "postgres://u@127.0.0.1:"+port+c.dsn, source.Options{Timeout: 20 * time.Second})
 			var se *source.Error
 			if !errors.As(err, &se) || se.Code != source.CodeUnavailable || !strings.Contains(se.Msg, c.says) || se.Hint == "" {
 				t.Fatalf("open: %v, want DATASOURCE_UNAVAILABLE saying %q with a hint", err, c.says)
