@@ -401,7 +401,7 @@ func estimateRows(out *engine.Result, rows [][]any, budget int, view bool) int {
 func textLine(row []any) string {
 	s := ""
 	for _, v := range row {
-		s += cell(v, planast.TypeUnknown) + "  "
+		s += cell(v, planast.TypeUnknown, CellWidth(len(row))) + "  "
 	}
 	return s
 }

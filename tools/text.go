@@ -39,6 +39,10 @@ func resultText(r *engine.Result, rest string) string {
 		b.WriteString("SQL:\n" + r.SQL + "\n\n")
 	}
 	b.WriteString(Table(r.Columns, r.ColumnTypes, r.Rows, TextRows))
+	if cutCells(r.Columns, r.ColumnTypes, r.Rows, TextRows) {
+		// a host copying a value from the table would report the cut one
+		fmt.Fprintf(&b, "(a value ending in … is cut in this table at %d characters; the structured rows hold every value whole)\n", CellWidth(len(r.Columns)))
+	}
 	if len(r.Rows) > TextRows {
 		fmt.Fprintf(&b, "… %d more rows %s\n", len(r.Rows)-TextRows, rest)
 	}
@@ -92,7 +96,7 @@ func Table(cols []string, types []planast.Type, rows [][]any, max int) string {
 			if j < len(types) {
 				t = types[j]
 			}
-			cells[j] = cell(v, t)
+			cells[j] = cell(v, t, CellWidth(len(cols)))
 		}
 		lines = append(lines, cells)
 	}
@@ -144,7 +148,32 @@ func displayWidth(s string) int {
 	return len(s)
 }
 
-func cell(v any, t planast.Type) string {
+// CellWidth is how many characters a value of a table of n columns
+// shows before it is cut: 60, or more for a table of few columns, whose
+// line has room for a title or an address whole.
+func CellWidth(n int) int { return max(60, 160/max(n, 1)) }
+
+// cutCells reports whether the table of the first max rows cuts a value.
+func cutCells(cols []string, types []planast.Type, rows [][]any, max int) bool {
+	w := CellWidth(len(cols))
+	for i, row := range rows {
+		if i >= max {
+			break
+		}
+		for j, v := range row {
+			t := planast.TypeUnknown
+			if j < len(types) {
+				t = types[j]
+			}
+			if strings.HasSuffix(cell(v, t, w), "…") {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+func cell(v any, t planast.Type, width int) string {
 	// one formatting with the answer summary (engine/answer.go), so the
 	// numbers a host quotes from either agree
 	s := cellfmt.Value(v, t)
@@ -155,13 +184,13 @@ func cell(v any, t planast.Type) string {
 		// a time, an interval, a JSON document or NULL
 		// a cut value ends its quotes where the stored text shown ends and
 		// the marker follows them, so the … is never read as stored text
-		if r := []rune(s); len(r) > 58 {
-			return cellfmt.Quote(string(r[:57])) + "…"
+		if r := []rune(s); len(r) > width-2 {
+			return cellfmt.Quote(string(r[:width-3])) + "…"
 		}
 		return cellfmt.Quote(s)
 	}
-	if r := []rune(s); len(r) > 60 && !digitsOnly(s) { // a number keeps every digit
-		s = string(r[:59]) + "…"
+	if r := []rune(s); len(r) > width && !digitsOnly(s) { // a number keeps every digit
+		s = string(r[:width-1]) + "…"
 	}
 	// escaped after the cut, so an escape is never cut in half
 	if t.IsNested() {

@@ -28,7 +28,7 @@ func TestNestedCellsShowTheirOwnJSON(t *testing.T) {
 		{`{"k":9007199254740993,"x\"y":-1,"a\u003c":"&"}`, planast.TypeJSON, `{"k":9007199254740993,"x\"y":-1,"a\u003c":"&"}`},
 		{"[\"rtl\u202eevil\"]", planast.TypeJSON, `["rtl\u202eevil"]`},
 	} {
-		got := cell(c.stored, c.typ)
+		got := cell(c.stored, c.typ, 60)
 		if got != c.want {
 			t.Errorf("%s: cell %s, want %s", c.stored, got, c.want)
 			continue
@@ -50,11 +50,11 @@ func TestNestedCellsShowTheirOwnJSON(t *testing.T) {
 // the marker follows them.
 func TestCutTextCellMarksTheCutOutsideItsQuotes(t *testing.T) {
 	long := strings.Repeat("prefers delivery before 8am; ", 5)
-	got := cell(long, planast.TypeText)
+	got := cell(long, planast.TypeText, 60)
 	if !strings.HasSuffix(got, `"…`) || strings.Count(got, "…") != 1 || !strings.HasPrefix(got, `"prefers delivery`) {
 		t.Errorf("cut cell %q: want the stored text quoted, then …", got)
 	}
-	if short := cell("Ann", planast.TypeText); short != `"Ann"` {
+	if short := cell("Ann", planast.TypeText, 60); short != `"Ann"` {
 		t.Errorf("short cell %q", short)
 	}
 }

@@ -158,3 +158,24 @@ func TestDisplayWidthIsUnisegs(t *testing.T) {
 		}
 	}
 }
+
+// The threat: the text table cut every value at 60 characters, so a
+// paper's 61-character title came back cut in a two-column result, with
+// nothing but the … to say so, and a host copying from the text reported
+// a title that does not exist. A table of few columns shows such values
+// whole; a value still cut is said of below the table.
+func TestTableCutsOnlyWhatItMustAndSaysSo(t *testing.T) {
+	title := "Additive manufacturing of turbine blades: a scalable approach"
+	long := strings.Repeat("a long address line ", 5)
+	two := &engine.Result{Answer: "1 row.", SQL: "SELECT 1", Columns: []string{"title", "cites"},
+		ColumnTypes: []planast.Type{planast.TypeText, planast.TypeInteger}, Rows: [][]any{{title, int64(101)}}}
+	if got := ResultText(two); !strings.Contains(got, `"`+title+`"`) || strings.Contains(got, "is cut in this table") {
+		t.Errorf("two columns: the title is not whole, or a cut is claimed:\n%s", got)
+	}
+	five := &engine.Result{Answer: "1 row.", SQL: "SELECT 1", Columns: []string{"a", "b", "c", "d", "e"},
+		ColumnTypes: []planast.Type{planast.TypeText, planast.TypeText, planast.TypeText, planast.TypeText, planast.TypeText},
+		Rows: [][]any{{long, "x", "y", "z", "w"}}}
+	if got := ResultText(five); strings.Contains(got, long) || !strings.Contains(got, "is cut in this table at 60 characters; the structured rows hold every value whole") {
+		t.Errorf("five columns: want the long value cut and the cut said of:\n%s", got)
+	}
+}

@@ -5229,8 +5229,8 @@ var mutations = []mutation{
 	{
 		Name: "cut-marker-inside-quotes",
 		File: "tools/text.go",
-		Old:  "\t\t\treturn cellfmt.Quote(string(r[:57])) + \"…\"\n",
-		New:  "\t\t\treturn cellfmt.Quote(string(r[:57]) + \"…\")\n",
+		Old:  "\t\t\treturn cellfmt.Quote(string(r[:width-3])) + \"…\"\n",
+		New:  "\t\t\treturn cellfmt.Quote(string(r[:width-3]) + \"…\")\n",
 		Pkgs: []string{"./tools"}, Run: "TestCutTextCellMarksTheCutOutsideItsQuotes",
 	},
 	{
@@ -5547,5 +5547,19 @@ var mutations = []mutation{
 		Old:  "\tif len(bytes.TrimSpace(b)) == 0 {\n",
 		New:  "\tif len(bytes.TrimSpace(b)) == -1 {\n",
 		Pkgs: []string{"./internal/app/cli"}, Run: "TestEmptyStdinHoldsNoPlan",
+	},
+	{
+		Name: "text-table-cuts-at-sixty-always",
+		File: "tools/text.go",
+		Old:  "func CellWidth(n int) int { return max(60, 160/max(n, 1)) }",
+		New:  "func CellWidth(n int) int { return 60 + 0*n }",
+		Pkgs: []string{"./tools"}, Run: "TestTableCutsOnlyWhatItMustAndSaysSo",
+	},
+	{
+		Name: "text-table-cut-unsaid",
+		File: "tools/text.go",
+		Old:  "\tif cutCells(r.Columns, r.ColumnTypes, r.Rows, TextRows) {\n",
+		New:  "\tif cutCells(r.Columns, r.ColumnTypes, r.Rows, TextRows) && false {\n",
+		Pkgs: []string{"./tools"}, Run: "TestTableCutsOnlyWhatItMustAndSaysSo",
 	},
 }
