@@ -174,7 +174,7 @@ func TestTableCutsOnlyWhatItMustAndSaysSo(t *testing.T) {
 	}
 	five := &engine.Result{Answer: "1 row.", SQL: "SELECT 1", Columns: []string{"a", "b", "c", "d", "e"},
 		ColumnTypes: []planast.Type{planast.TypeText, planast.TypeText, planast.TypeText, planast.TypeText, planast.TypeText},
-		Rows: [][]any{{long, "x", "y", "z", "w"}}}
+		Rows:        [][]any{{long, "x", "y", "z", "w"}}}
 	if got := ResultText(five); strings.Contains(got, long) || !strings.Contains(got, "is cut in this table at 60 characters; the structured rows hold every value whole") {
 		t.Errorf("five columns: want the long value cut and the cut said of:\n%s", got)
 	}
