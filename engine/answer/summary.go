@@ -47,9 +47,18 @@ func Summarise(r Rows) string {
 // tiedFirst says how many rows lead the result with the same values of
 // every column it is sorted by ("Tom 52; Marcus 52" is a tie for first
 // place, which "The first 3: Tom 52; …" alone hides); "" when the first row stands
-// alone, or the sort is not by output columns.
+// alone, the sort is not by output columns, or by none that ranks (a
+// number, a date): rows sorted by a carrier's name share it by grouping,
+// and "the first 5 rows tie on carrier" read as a remark about a ranking.
 func tiedFirst(r Rows) string {
 	if len(r.OrderedBy) == 0 || len(r.Rows) < 2 {
+		return ""
+	}
+	ranks := false
+	for _, k := range r.OrderedBy {
+		ranks = ranks || k < len(r.ColumnTypes) && (r.ColumnTypes[k].IsNumeric() || r.ColumnTypes[k].IsTemporal())
+	}
+	if !ranks {
 		return ""
 	}
 	same := func(a, b []any) bool {

@@ -83,6 +83,8 @@ func TestSummarySaysWhenTheFirstRowsTie(t *testing.T) {
 		{"no tie", byCount, rows[1:], ""},
 		{"sorted by name", plan(`{"expr":{"kind":"column","table":"m","column":"name"}}`), rows, ""},
 		{"sorted by an expression", plan(`{"expr":{"kind":"func","name":"LOWER","args":[{"kind":"column","table":"m","column":"name"}]}}`), rows, ""},
+		// rows grouped by more than the name share it: no ranking ties
+		{"sorted by a repeated name", plan(`{"expr":{"kind":"column","column":"manager"}}`), [][]any{{"Ana", int64(3)}, {"Ana", int64(5)}, {"Bo", int64(1)}}, ""},
 	} {
 		r := Rows{Columns: []string{"manager", "accounts"}, ColumnTypes: []planast.Type{planast.TypeText, planast.TypeInteger},
 			Rows: c.rows, RowCount: len(c.rows), OrderedBy: orderedBy(c.plan, []string{"manager", "accounts"})}

@@ -5562,4 +5562,11 @@ var mutations = []mutation{
 		New:  "\tif cutCells(r.Columns, r.ColumnTypes, r.Rows, TextRows) && false {\n",
 		Pkgs: []string{"./tools"}, Run: "TestTableCutsOnlyWhatItMustAndSaysSo",
 	},
+	{
+		Name: "tie-note-on-a-text-sort",
+		File: "engine/answer/summary.go",
+		Old:  "\tif !ranks {\n\t\treturn \"\"\n\t}\n",
+		New:  "\tif !ranks && false {\n\t\treturn \"\"\n\t}\n",
+		Pkgs: []string{"./engine/answer"}, Run: "TestSummarySaysWhenTheFirstRowsTie",
+	},
 }
