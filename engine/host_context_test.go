@@ -211,7 +211,11 @@ func TestHostContextSaysHowRecentTheDataIs(t *testing.T) {
 		// a tariff valid to a date after the last event and before today:
 		// set in advance, it is no record of when the data was taken
 		"CREATE TABLE tariffs (id INTEGER PRIMARY KEY, valid_from DATE, valid_to DATE, endDate DATE)",
-		"INSERT INTO tariffs VALUES (1, '2024-04-01', '2026-04-30', '2026-03-31')")
+		"INSERT INTO tariffs VALUES (1, '2024-04-01', '2026-04-30', '2026-03-31')",
+		// dates kept as text, as a date dimension often is: a host read
+		// "February" as this year's, which the data does not hold
+		"CREATE TABLE calendar (day_key INTEGER PRIMARY KEY, full_date TEXT)",
+		"INSERT INTO calendar VALUES (1, '2025-06-01'), (2, '2025-07-01')")
 	e, err := New(Options{Open: openAdapter, Datasources: []DatasourceSpec{{ID: "ops", Engine: "sqlite", Path: db}},
 		Today: func() string { return "2026-12-06" }})
 	if err != nil {
@@ -224,6 +228,21 @@ func TestHostContextSaysHowRecentTheDataIs(t *testing.T) {
 	}
 	if got := res.HostPlan.Newest; got != "2025-07-01 09:12:00 in events.at" {
 		t.Errorf("newest %q, want the latest event", got)
+	}
+	// without the timestamps, the text dates say it
+	e2, err := New(Options{Open: openAdapter, Datasources: []DatasourceSpec{{ID: "cal", Engine: "sqlite", Path: sourcetest.TempDB(t,
+		"CREATE TABLE calendar (day_key INTEGER PRIMARY KEY, full_date TEXT)", "INSERT INTO calendar VALUES (1, '2025-06-01'), (2, '2025-07-01')")}},
+		Today: func() string { return "2026-12-06" }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer e2.Close()
+	res, err = e2.Ask(context.Background(), AskRequest{Question: "How many days in February?"})
+	if err != nil || res.HostPlan == nil {
+		t.Fatalf("ask: %v %+v", err, res)
+	}
+	if got := res.HostPlan.Newest; got != "2025-07-01 in calendar.full_date" {
+		t.Errorf("newest %q, want the latest text date", got)
 	}
 }
 

@@ -353,7 +353,8 @@ func retrieve(ctx context.Context, ds Source, q, today string) *retrieved {
 }
 
 // newest is HostContext.Newest of snap: the greatest profiled maximum of a
-// date or timestamp column that is not after today (a due date next year
+// date or timestamp column (or of text the profile reads as dates) that
+// is not after today (a due date next year
 // says nothing of when the data was taken), "" when none. A column that
 // names when something ends or falls due (valid_to, end_date, expires_at,
 // due) is left out: a tariff valid to next April, set long before, is no
@@ -362,7 +363,8 @@ func newest(snap *schema.Snapshot, today string) string {
 	best, where := "", ""
 	for _, t := range snap.Tables {
 		for _, c := range t.Columns {
-			if !c.Type.IsTemporal() || c.Profile == nil || c.Profile.Max == nil || endsSomething(c.Name) {
+			// dates kept as text (SQLite's '2024-03-31') count as dates
+			if c.Profile == nil || !c.Type.IsTemporal() && c.Profile.Temporal == "" || c.Profile.Max == nil || endsSomething(c.Name) {
 				continue
 			}
 			v := fmt.Sprint(c.Profile.Max)

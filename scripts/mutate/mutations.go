@@ -5569,4 +5569,11 @@ var mutations = []mutation{
 		New:  "\tif !ranks && false {\n\t\treturn \"\"\n\t}\n",
 		Pkgs: []string{"./engine/answer"}, Run: "TestSummarySaysWhenTheFirstRowsTie",
 	},
+	{
+		Name: "newest-ignores-text-dates",
+		File: "engine/hostplan/hostplan.go",
+		Old:  "!c.Type.IsTemporal() && c.Profile.Temporal == \"\" ||",
+		New:  "!c.Type.IsTemporal() ||",
+		Pkgs: []string{"./engine"}, Run: "TestHostContextSaysHowRecentTheDataIs",
+	},
 }
