@@ -28,7 +28,7 @@ var impliedNames = []struct{ question, names []string }{
 	{[]string{"die", "died", "dead", "death", "deaths", "kill", "killed", "fatal", "fatalities"}, []string{"death", "dead", "killed", "fatality", "died"}},
 	{[]string{"male", "female", "men", "women", "man", "woman", "boy", "girl", "gender", "sex"}, []string{"gender", "sex"}},
 	{[]string{"earn", "earns", "earned", "paid", "pay", "salary", "wage", "wages", "income"}, []string{"salary", "wage", "pay", "income", "earning"}},
-	{[]string{"name", "names", "called"}, []string{"title"}},
+	{[]string{"name", "names", "called"}, []string{"title", "nm"}},
 	{[]string{"title", "titles"}, []string{"name"}},
 	{[]string{"abbreviation", "abbreviated", "abbreviate"}, []string{"abbreviation", "abbrev", "abbr", "code"}},
 	{[]string{"phone", "telephone"}, []string{"phone", "telephone", "tel"}},
@@ -45,6 +45,7 @@ var impliedNames = []struct{ question, names []string }{
 	{[]string{"date", "dates", "dated"}, []string{"dt"}},
 	{[]string{"money", "spent", "spend", "spending", "pay", "paid", "paying", "fee", "fees", "worth", "charge", "charged", "charges", "total", "totals"}, []string{"amount", "amt", "total", "price", "cost", "fee", "charge", "payment"}},
 	{[]string{"share", "proportion", "percentage", "percent", "fraction", "rate"}, []string{"pct", "percent", "percentage", "share", "rate", "ratio"}},
+	{[]string{"passenger", "passengers", "traveller", "travellers", "traveler", "travelers"}, []string{"pax", "passenger"}},
 	{[]string{"units", "quantity", "quantities", "pieces", "items"}, []string{"qty", "quantity", "unit"}},
 }
 

@@ -145,7 +145,7 @@ var (
 )
 
 // labelWords end the names of the columns that name a table's rows.
-var labelWords = map[string]bool{"name": true, "title": true}
+var labelWords = map[string]bool{"name": true, "title": true, "nm": true}
 
 // namedColumns are the allowed columns whose name the question uses: every
 // word of it (key words such as "id" and stop words such as "other" not

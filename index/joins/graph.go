@@ -46,6 +46,10 @@ var linkWords = map[string]bool{"link": true, "to": true, "ref": true, "fk": tru
 //     (id, uuid, code, key, no) join ("raceId" = "raceId"), except bare
 //     "id", "code", "key" and "no", which name each table's own key
 //     ("uuid" is global by design);
+//   - shortened key name: a column whose name ends in another table's
+//     key with its first word cut to three letters or more ("res_id",
+//     "advisor_res_id" → researchers.researcher_id), when no other
+//     table's key reads so;
 //   - reference by name: a column whose name is another table's name
 //     (singular) plus one key word or link words joins that table's
 //     column of the remaining name, else its primary key: "setCode" →
@@ -198,6 +202,49 @@ func inferKeys(snap *schema.Snapshot, g [][]Edge, keys [][]int, only []bool) {
 		for _, c := range cands {
 			if c.table != b && compatible(snap.Tables[c.table].Columns[c.col].Type, tb.Columns[kb].Type) {
 				link(c.table, b, snap.Tables[c.table].Columns[c.col].Name, tb.Columns[kb].Name)
+			}
+		}
+	}
+	// Shortened key name: a column whose name ends in a short form of one
+	// table's key, its first word cut to three letters or more and the
+	// same key word ("res_id", "advisor_res_id" → researchers.researcher_id),
+	// joins it when no other table's key reads so.
+	type shortKey struct {
+		table int
+		word  string
+	}
+	byKeyWord := map[string][]shortKey{} // key word → the tables whose key is [word, key word]
+	for b := range snap.Tables {
+		if len(keys[b]) != 1 {
+			continue
+		}
+		wk := words[b][keys[b][0]]
+		if len(wk) == 2 && keyWords[wk[1]] && !keyWords[wk[0]] && len(wk[0]) >= 4 {
+			byKeyWord[wk[1]] = append(byKeyWord[wk[1]], shortKey{b, wk[0]})
+		}
+	}
+	for a, ta := range snap.Tables {
+		for ca, wa := range words[a] {
+			if len(wa) < 2 || !keyWords[wa[len(wa)-1]] {
+				continue
+			}
+			p := wa[len(wa)-2]
+			if len(p) < 3 || keyWords[p] {
+				continue
+			}
+			var hit []shortKey
+			for _, k := range byKeyWord[wa[len(wa)-1]] {
+				if k.table != a && len(p) < len(k.word) && strings.HasPrefix(k.word, p) {
+					hit = append(hit, k)
+				}
+			}
+			if len(hit) != 1 {
+				continue
+			}
+			tb := snap.Tables[hit[0].table]
+			kb := keys[hit[0].table][0]
+			if compatible(ta.Columns[ca].Type, tb.Columns[kb].Type) {
+				link(a, hit[0].table, ta.Columns[ca].Name, tb.Columns[kb].Name)
 			}
 		}
 	}

@@ -129,4 +129,23 @@ func TestInferredKeys(t *testing.T) {
 	if g, _, _ := Graph(snap); len(g[1]) != 1 || g[1][0].Cols[0] != "store" || g[1][0].RefCols[0] != "StoreCode" {
 		t.Errorf("key without its key word: graph=%v", g)
 	}
+	// A key shortened in the referencing name ("res_id", "advisor_res_id"
+	// for researcher_id) joins the one table whose key reads so; a short
+	// form two keys share ("pro_id": product_id, project_id) joins none.
+	snap = &schema.Snapshot{Tables: []schema.Table{
+		tb("researchers", "researcher_id", "name"), tb("students", "student_id", "advisor_res_id"),
+		tb("staffing", "res_id", "pro_id"), tb("products", "product_id"), tb("projects", "project_id")}}
+	g, _, _ = Graph(snap)
+	edges = edges[:0]
+	for i := range g {
+		for _, e := range g[i] {
+			if i < e.To {
+				edges = append(edges, snap.Tables[i].Name+"."+e.Cols[0]+"="+snap.Tables[e.To].Name+"."+e.RefCols[0])
+			}
+		}
+	}
+	slices.Sort(edges)
+	if want := []string{"researchers.researcher_id=staffing.res_id", "researchers.researcher_id=students.advisor_res_id"}; !reflect.DeepEqual(edges, want) {
+		t.Errorf("shortened keys: edges = %v, want %v", edges, want)
+	}
 }

@@ -5576,4 +5576,18 @@ var mutations = []mutation{
 		New:  "!c.Type.IsTemporal() ||",
 		Pkgs: []string{"./engine"}, Run: "TestHostContextSaysHowRecentTheDataIs",
 	},
+	{
+		Name: "shortened-key-names-join-nothing",
+		File: "index/joins/graph.go",
+		Old:  "\t\t\tif len(hit) != 1 {\n",
+		New:  "\t\t\tif len(hit) != 1 || true {\n",
+		Pkgs: []string{"./index/joins"}, Run: "TestInferredKeys",
+	},
+	{
+		Name: "shortened-key-names-ambiguous-joined",
+		File: "index/joins/graph.go",
+		Old:  "\t\t\tif len(hit) != 1 {\n",
+		New:  "\t\t\tif len(hit) == 0 {\n",
+		Pkgs: []string{"./index/joins"}, Run: "TestInferredKeys",
+	},
 }
