@@ -63,6 +63,11 @@ type ColumnInfo struct {
 	// cast to double and no arithmetic or comparison with numbers, so the
 	// renderer reads it as NUMERIC.
 	Money bool
+	// AsText marks a column the portable types call text whose engine type
+	// is not text (PostgreSQL uuid, inet; DuckDB UUID): LIKE, text
+	// functions and comparisons with text fail on it there, so the
+	// renderer reads it as text.
+	AsText bool
 	// Comment is the column's comment in the database, if any: a join
 	// it documents ("the read_id it replaces") is no undeclared one.
 	Comment string

@@ -164,6 +164,12 @@
 // SQLite. Its values come back as numeric's, the same decimal text; a join
 // key (on) compares the stored money as it is.
 //
+// A column the portable types call text whose engine type is not text
+// (PostgreSQL uuid, macaddr; DuckDB UUID: ColumnInfo.AsText) is rendered
+// there as "CAST(x AS TEXT)" wherever the plan names it: LIKE, UPPER and a
+// comparison with a literal that does not parse as the type fail on the
+// type itself, and its cast is the same text its values come back as.
+//
 // # Arithmetic overflow
 //
 // Integer, decimal and float arithmetic has one range on every engine, and a

@@ -27,6 +27,11 @@ func (w *writer) expr(e planast.Expr) {
 			// comparison with numbers: read as the numeric it holds
 			col = "CAST(" + col + " AS NUMERIC)"
 		}
+		if e.AsText && w.d.Name() != "sqlite" {
+			// uuid ~~ text, UPPER(uuid) and uuid = 'x' fail where the
+			// column's engine type is not text: read its text
+			col = "CAST(" + col + " AS TEXT)"
+		}
 		if e.ReadAs != "" {
 			col = ReadAs(w.d, col, e.ReadAs)
 		}

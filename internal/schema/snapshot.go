@@ -378,8 +378,9 @@ func (t *Table) Info() *planast.TableInfo {
 	}
 	for i, c := range t.Columns {
 		info.Columns[i] = planast.ColumnInfo{Name: c.Name, Type: c.Type, Unordered: Unordered(c.DeclaredType), Comment: c.Comment,
-			Money: c.Type == planast.TypeDecimal && strings.EqualFold(strings.TrimSpace(c.DeclaredType), "money"),
-			Mixed: c.Profile != nil && c.Profile.Invalid > 0, Repeats: repeats(t.RowCount, c.Profile)}
+			Money:  c.Type == planast.TypeDecimal && strings.EqualFold(strings.TrimSpace(c.DeclaredType), "money"),
+			AsText: TextLike(c.Type, c.DeclaredType),
+			Mixed:  c.Profile != nil && c.Profile.Invalid > 0, Repeats: repeats(t.RowCount, c.Profile)}
 		if c.Type == planast.TypeDecimal {
 			info.Columns[i].Scale, _ = DecimalScale(c.DeclaredType)
 		}
@@ -443,6 +444,21 @@ func (s *Snapshot) TableNames() []string {
 var unorderedTypes = map[string]bool{"json": true, "xml": true, "point": true, "line": true, "lseg": true,
 	"box": true, "path": true, "polygon": true, "circle": true, "_json": true, "_xml": true, "_point": true,
 	"json[]": true, "xml[]": true, "point[]": true}
+
+// textLikeTypes are engine types the portable types call text whose
+// values are not text to the engine: PostgreSQL refuses LIKE, UPPER or a
+// comparison with a literal that does not parse ("operator does not
+// exist: uuid ~~ text", "invalid input syntax for type uuid"), DuckDB
+// likewise for its UUID. Each one's cast to text is the text its values
+// come back as; inet's is not (it adds /32 to a host address), so inet
+// and cidr stay as they are.
+var textLikeTypes = map[string]bool{"uuid": true, "macaddr": true, "macaddr8": true}
+
+// TextLike reports whether a column of a declared type that the portable
+// types call text must be read as text (planast.ColumnInfo.AsText).
+func TextLike(t planast.Type, declared string) bool {
+	return t == planast.TypeText && textLikeTypes[strings.ToLower(strings.TrimSpace(declared))]
+}
 
 // Unordered reports whether a declared type has no ordering.
 func Unordered(declared string) bool {

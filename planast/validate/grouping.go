@@ -124,7 +124,7 @@ func (v *validator) dependent(c *Column, q *Query, sc *scope) bool {
 	if !dependsOnGroupedKey(c, q.GroupBy, sc) {
 		return false
 	}
-	g := &Column{Table: c.Table, Column: c.Column, Money: c.Money, Scale: c.Scale, ReadAs: c.ReadAs}
+	g := &Column{Table: c.Table, Column: c.Column, Money: c.Money, AsText: c.AsText, Scale: c.Scale, ReadAs: c.ReadAs}
 	v.resolvedIn(g, sc)
 	q.GroupBy = append(q.GroupBy, g)
 	return true

@@ -415,7 +415,7 @@ func (v *validator) orderLimit(q *Query, path string, rel relation, outer *scope
 		p := join(idx(join(path, "order_by"), i), "expr")
 		if c, ok := o.Expr.(*Column); ok && c.Table == "" {
 			if col, ok := rel.column(c.Column); ok {
-				c.Column, c.Unordered, c.Money, c.Scale = col.Name, col.Unordered, col.Money, col.Scale
+				c.Column, c.Unordered, c.Money, c.AsText, c.Scale = col.Name, col.Unordered, col.Money, col.AsText, col.Scale
 				continue // an output alias
 			}
 		}

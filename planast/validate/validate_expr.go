@@ -420,7 +420,7 @@ func (v *validator) column(c *Column, path string, sc *scope) Type {
 					v.noColumn(join(path, "column"), src, c.Column)
 					return TypeUnknown
 				}
-				c.Table, c.Column, c.Unordered, c.Money, c.Scale, c.ReadAs = src.alias, col.Name, col.Unordered, col.Money, col.Scale, readAs(col)
+				c.Table, c.Column, c.Unordered, c.Money, c.AsText, c.Scale, c.ReadAs = src.alias, col.Name, col.Unordered, col.Money, col.AsText, col.Scale, readAs(col)
 				v.resolvedIn(c, s)
 				return col.Type
 			}
@@ -442,7 +442,7 @@ func (v *validator) column(c *Column, path string, sc *scope) Type {
 			return TypeUnknown
 		}
 		if len(hits) == 1 {
-			c.Table, c.Column, c.Unordered, c.Money, c.Scale, c.ReadAs = hits[0].alias, hit.Name, hit.Unordered, hit.Money, hit.Scale, readAs(hit)
+			c.Table, c.Column, c.Unordered, c.Money, c.AsText, c.Scale, c.ReadAs = hits[0].alias, hit.Name, hit.Unordered, hit.Money, hit.AsText, hit.Scale, readAs(hit)
 			v.resolvedIn(c, s)
 			return hit.Type
 		}

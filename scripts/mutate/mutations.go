@@ -2310,8 +2310,8 @@ var mutations = []mutation{
 	{
 		Name: "values-money-unmarked",
 		File: "internal/schema/snapshot.go",
-		Old:  `Money: c.Type == planast.TypeDecimal && strings.EqualFold(`,
-		New:  `Money: c.Type == planast.TypeText && strings.EqualFold(`,
+		Old:  `Money:  c.Type == planast.TypeDecimal && strings.EqualFold(`,
+		New:  `Money:  c.Type == planast.TypeText && strings.EqualFold(`,
 		Pkgs: []string{"./internal/source/postgres"}, Run: "TestPostgresMoneyColumnsAreMarked",
 	},
 	{
@@ -5589,5 +5589,19 @@ var mutations = []mutation{
 		Old:  "\t\t\tif len(hit) != 1 {\n",
 		New:  "\t\t\tif len(hit) == 0 {\n",
 		Pkgs: []string{"./index/joins"}, Run: "TestInferredKeys",
+	},
+	{
+		Name: "uuid-compared-as-uuid",
+		File: "render/expr.go",
+		Old:  "\t\tif e.AsText && w.d.Name() != \"sqlite\" {\n",
+		New:  "\t\tif e.AsText && w.d.Name() == \"-\" {\n",
+		Pkgs: []string{"./engine"}, Run: "TestUUIDAndNetworkColumnsReadAsText",
+	},
+	{
+		Name: "uuid-not-marked-text-like",
+		File: "internal/schema/snapshot.go",
+		Old:  "\t\t\tAsText: TextLike(c.Type, c.DeclaredType),\n",
+		New:  "\t\t\tAsText: TextLike(c.Type, c.DeclaredType) && false,\n",
+		Pkgs: []string{"./engine"}, Run: "TestUUIDAndNetworkColumnsReadAsText",
 	},
 }

@@ -1,0 +1,61 @@
+package engine
+
+import (
+	"context"
+	"fmt"
+	"testing"
+
+	"github.com/nl2sql/nl2sql/internal/pgtest"
+	"github.com/nl2sql/nl2sql/internal/source/sourcetest"
+)
+
+// The threat: a uuid column is text to the plan language, so
+// check_plan passed a LIKE on it, UPPER of it and a comparison with a
+// literal that is no UUID, and each run then failed with PostgreSQL's own
+// words ("operator does not exist: uuid ~~ text", "invalid input syntax
+// for type uuid") and no hint. Such a column reads as its text wherever a
+// plan names it, on PostgreSQL and on DuckDB (UUID), so every plan the
+// validator passes runs and means what it means on text.
+func TestUUIDAndNetworkColumnsReadAsText(t *testing.T) {
+	r := pgtest.NewReader(t, "astext")
+	pgtest.Exec(t, r.Super, `CREATE TABLE accounts (id uuid PRIMARY KEY, mac macaddr, name text)`,
+		`INSERT INTO accounts VALUES ('a0eebc99-9c0b-4ef8-bb6d-6bb9bd380a11', '08:00:2b:01:02:03', 'Ada'), ('11111111-2222-3333-4444-555555555555', '08:00:2b:ff:fe:01', 'Bo')`,
+		`GRANT SELECT ON accounts TO `+r.Role)
+	duck := sourcetest.DuckTempDB(t, `CREATE TABLE accounts (id UUID PRIMARY KEY, name VARCHAR)`,
+		`INSERT INTO accounts VALUES ('a0eebc99-9c0b-4ef8-bb6d-6bb9bd380a11', 'Ada'), ('11111111-2222-3333-4444-555555555555', 'Bo')`)
+	e, err := New(Options{Open: openAdapter, Datasources: []DatasourceSpec{
+		{ID: "pg", Engine: "postgres", DSN: r.URL.String()}, {ID: "duck", Engine: "duckdb", Path: duck}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer e.Close()
+	col := func(c string) string { return `{"kind":"column","table":"a","column":"` + c + `"}` }
+	where := func(cond string) []byte {
+		return []byte(`{"select":[{"expr":` + col("name") + `,"alias":"name"}],"from":[{"table":"accounts","alias":"a"}],"where":` + cond + `,"order_by":[{"expr":` + col("name") + `}]}`)
+	}
+	cases := []struct {
+		name, cond, rows string
+		pgOnly           bool
+	}{
+		{"like on a uuid", `{"kind":"like","expr":` + col("id") + `,"pattern":{"kind":"literal","value":"a0ee%"}}`, "[[Ada]]", false},
+		{"upper of a uuid", `{"kind":"binary","op":"=","left":{"kind":"func","name":"UPPER","args":[` + col("id") + `]},"right":{"kind":"literal","value":"A0EEBC99-9C0B-4EF8-BB6D-6BB9BD380A11"}}`, "[[Ada]]", false},
+		{"a literal that is no uuid", `{"kind":"binary","op":"=","left":` + col("id") + `,"right":{"kind":"literal","value":"not-a-uuid"}}`, "[]", false},
+		{"the uuid as stored", `{"kind":"binary","op":"=","left":` + col("id") + `,"right":{"kind":"literal","value":"11111111-2222-3333-4444-555555555555"}}`, "[[Bo]]", false},
+		{"like on a macaddr", `{"kind":"like","expr":` + col("mac") + `,"pattern":{"kind":"literal","value":"08:00:2b:01%"}}`, "[[Ada]]", true},
+	}
+	for _, c := range cases {
+		for _, ds := range []string{"pg", "duck"} {
+			if c.pgOnly && ds == "duck" {
+				continue
+			}
+			res, err := e.RunPlan(context.Background(), ds, where(c.cond))
+			if err != nil {
+				t.Errorf("%s on %s: %v", c.name, ds, err)
+				continue
+			}
+			if got := fmt.Sprint(res.Rows); got != c.rows {
+				t.Errorf("%s on %s: rows %s, want %s", c.name, ds, got, c.rows)
+			}
+		}
+	}
+}
