@@ -63,11 +63,11 @@ type ColumnInfo struct {
 	// cast to double and no arithmetic or comparison with numbers, so the
 	// renderer reads it as NUMERIC.
 	Money bool
-	// AsText marks a column the portable types call text whose engine type
-	// is not text (PostgreSQL uuid, inet; DuckDB UUID): LIKE, text
-	// functions and comparisons with text fail on it there, so the
-	// renderer reads it as text.
-	AsText bool
+	// AsText names the engine type of a column the portable types call
+	// text whose engine type is not text ("uuid", "macaddr"; "" for
+	// others): LIKE, text functions and comparisons with text that does
+	// not parse fail on it there, so the renderer reads it as text.
+	AsText string
 	// Comment is the column's comment in the database, if any: a join
 	// it documents ("the read_id it replaces") is no undeclared one.
 	Comment string

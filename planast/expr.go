@@ -26,10 +26,10 @@ type Column struct {
 	// Money is set by Validate: the column is PostgreSQL money
 	// (ColumnInfo.Money), rendered there as CAST(column AS NUMERIC).
 	Money bool `json:"-"`
-	// AsText is set by Validate: the column's engine type is not text
-	// though its portable type is (ColumnInfo.AsText), rendered as
-	// CAST(column AS TEXT).
-	AsText bool `json:"-"`
+	// AsText is set by Validate: the column's engine type, which is not
+	// text though its portable type is (ColumnInfo.AsText), rendered as
+	// CAST(column AS TEXT) but where it is looked up by a value of its type.
+	AsText string `json:"-"`
 	// Scale is set by Validate: the column's declared decimal scale
 	// (ColumnInfo.Scale), which a result of several decimals keeps.
 	Scale int `json:"-"`

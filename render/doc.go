@@ -168,7 +168,9 @@
 // (PostgreSQL uuid, macaddr; DuckDB UUID: ColumnInfo.AsText) is rendered
 // there as "CAST(x AS TEXT)" wherever the plan names it: LIKE, UPPER and a
 // comparison with a literal that does not parse as the type fail on the
-// type itself, and its cast is the same text its values come back as.
+// type itself, and its cast is the same text its values come back as. An
+// equality of a uuid column with a literal written as a UUID stays as it
+// is: the database compares uuids (in any letter case) by the key's index.
 //
 // # Arithmetic overflow
 //

@@ -27,7 +27,7 @@ func (w *writer) expr(e planast.Expr) {
 			// comparison with numbers: read as the numeric it holds
 			col = "CAST(" + col + " AS NUMERIC)"
 		}
-		if e.AsText && w.d.Name() != "sqlite" {
+		if e.AsText != "" && w.d.Name() != "sqlite" && e != w.lookup {
 			// uuid ~~ text, UPPER(uuid) and uuid = 'x' fail where the
 			// column's engine type is not text: read its text
 			col = "CAST(" + col + " AS TEXT)"
@@ -47,7 +47,11 @@ func (w *writer) expr(e planast.Expr) {
 			w.str(w.exactDiv(e))
 			break
 		}
+		if c := uuidLookup(e); c != nil {
+			w.lookup = c
+		}
 		l, r := w.operand(e.Left, e.Temporal), w.operand(e.Right, e.Temporal)
+		w.lookup = nil
 		switch e.Op {
 		case planast.OpDiv:
 			// a quotient of a finite dividend is finite on PostgreSQL or
@@ -235,6 +239,25 @@ type temporalOperands interface {
 
 // operand renders e as an operand of a comparison of type t ("" when the
 // comparison compares no dates or timestamps).
+// uuidLookup is the uuid column of an equality or inequality with a
+// literal written as a UUID, or nil: the database compares those as
+// uuids, by its index, and only other text needs the column's text.
+func uuidLookup(e *planast.Binary) *planast.Column {
+	if e.Op != planast.OpEq && e.Op != planast.OpNe {
+		return nil
+	}
+	for _, p := range [][2]planast.Expr{{e.Left, e.Right}, {e.Right, e.Left}} {
+		c, ok := p[0].(*planast.Column)
+		l, lok := p[1].(*planast.Literal)
+		if ok && lok && c.AsText == "uuid" && l.Type == planast.TString && uuidText.MatchString(l.Text) {
+			return c
+		}
+	}
+	return nil
+}
+
+var uuidText = regexp.MustCompile(`^[0-9A-Fa-f]{8}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{12}$`)
+
 func (w *writer) operand(e planast.Expr, t planast.Type) string {
 	s := w.exprS(e)
 	if n, ok := w.d.(temporalOperands); ok && t != "" {

@@ -69,10 +69,15 @@ type writer struct {
 	// scale is the most digits after the point a decimal the plan reads
 	// has (widestScale): what a result of several decimals keeps.
 	scale int
+	// lookup is a column compared with a value of its own engine type
+	// (uuidLookup), written as it is so the database's index serves it.
+	lookup *planast.Column
 }
 
 // sub is a writer for a part of w's statement, rendered apart.
-func (w *writer) sub() *writer { return &writer{d: w.d, oneScale: w.oneScale, scale: w.scale} }
+func (w *writer) sub() *writer {
+	return &writer{d: w.d, oneScale: w.oneScale, scale: w.scale, lookup: w.lookup}
+}
 
 // widestScale is the most digits after the point of a decimal column
 // (its declared scale, planast.Column.Scale) or decimal literal that q

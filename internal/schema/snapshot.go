@@ -454,10 +454,15 @@ var unorderedTypes = map[string]bool{"json": true, "xml": true, "point": true, "
 // and cidr stay as they are.
 var textLikeTypes = map[string]bool{"uuid": true, "macaddr": true, "macaddr8": true}
 
-// TextLike reports whether a column of a declared type that the portable
-// types call text must be read as text (planast.ColumnInfo.AsText).
-func TextLike(t planast.Type, declared string) bool {
-	return t == planast.TypeText && textLikeTypes[strings.ToLower(strings.TrimSpace(declared))]
+// TextLike is the engine type of a column of a declared type that the
+// portable types call text and that must be read as text
+// (planast.ColumnInfo.AsText), "" for any other.
+func TextLike(t planast.Type, declared string) string {
+	d := strings.ToLower(strings.TrimSpace(declared))
+	if t == planast.TypeText && textLikeTypes[d] {
+		return d
+	}
+	return ""
 }
 
 // Unordered reports whether a declared type has no ordering.
