@@ -91,7 +91,9 @@ func (w *writer) expr(e planast.Expr) {
 			w.fail("unknown unary operator %q", e.Op)
 		}
 	case *planast.In:
+		w.lookup = uuidListLookup(e)
 		w.str("(" + w.operand(e.Expr, e.Temporal))
+		w.lookup = nil
 		if e.Negated {
 			w.str(" NOT")
 		}
@@ -254,6 +256,21 @@ func uuidLookup(e *planast.Binary) *planast.Column {
 		}
 	}
 	return nil
+}
+
+// uuidListLookup is uuidLookup for an IN list of literals, each written
+// as a UUID.
+func uuidListLookup(e *planast.In) *planast.Column {
+	c, ok := e.Expr.(*planast.Column)
+	if !ok || c.AsText != "uuid" || e.Subquery != nil || len(e.List) == 0 {
+		return nil
+	}
+	for _, x := range e.List {
+		if l, ok := x.(*planast.Literal); !ok || l.Type != planast.TString || !uuidText.MatchString(l.Text) {
+			return nil
+		}
+	}
+	return c
 }
 
 var uuidText = regexp.MustCompile(`^[0-9A-Fa-f]{8}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{12}$`)

@@ -5611,4 +5611,11 @@ var mutations = []mutation{
 		New:  "\t\tif c := uuidLookup(e); c != nil && false {\n",
 		Pkgs: []string{"./engine"}, Run: "TestUUIDAndNetworkColumnsReadAsText",
 	},
+	{
+		Name: "uuid-list-reads-every-row",
+		File: "render/expr.go",
+		Old:  "\t\tw.lookup = uuidListLookup(e)\n",
+		New:  "\t\tw.lookup = nil\n",
+		Pkgs: []string{"./engine"}, Run: "TestUUIDAndNetworkColumnsReadAsText",
+	},
 }
