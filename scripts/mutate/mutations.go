@@ -5618,4 +5618,11 @@ var mutations = []mutation{
 		New:  "\t\tw.lookup = nil\n",
 		Pkgs: []string{"./engine"}, Run: "TestUUIDAndNetworkColumnsReadAsText",
 	},
+	{
+		Name: "pg-computed-zero-loses-scale",
+		File: "internal/source/postgres/postgres_values.go",
+		Old:  "\t\t\tout[i] = source.DecimalText(zeroAtScale(int(binary.BigEndian.Uint16(raw[6:]))))\n",
+		New:  "\t\t\tout[i] = source.DecimalText(zeroAtScale(0 * int(binary.BigEndian.Uint16(raw[6:]))))\n",
+		Pkgs: []string{"./internal/source/postgres"}, Run: "TestPostgresQueryValues",
+	},
 }

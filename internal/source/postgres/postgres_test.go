@@ -181,6 +181,11 @@ func TestPostgresQueryValues(t *testing.T) {
 		{SQL: `SELECT 0::numeric(30,10), 35.48::numeric(30,10), 0::numeric(10,2), 0::numeric`,
 			Types: []planast.Type{"decimal", "decimal", "decimal", "decimal"},
 			Rows:  `[[0.0000000000,35.4800000000,0.00,0]]`},
+		// a computed zero has no column scale: its own display scale says
+		// how psql writes it
+		{SQL: `SELECT 0.0000::numeric * 2, 120.5000::numeric - 120.5000::numeric, 0.00::numeric(10,2) + 0`,
+			Types: []planast.Type{"decimal", "decimal", "decimal"},
+			Rows:  `[[0.0000,0.0000,0.00]]`},
 		{SQL: `SELECT NULL::text, '\x00ff'::bytea, '007', 'null', true, 'happy'::mood, 'x'::varchar(3), 'y'::char(2)`,
 			Types: []planast.Type{"text", "blob", "text", "text", "boolean", "text", "text", "text"},
 			Rows:  `[[null,"AP8=","007","null",true,"happy","x","y "]]`},
