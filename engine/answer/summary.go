@@ -142,6 +142,14 @@ func formatValue(v any, t planast.Type) string {
 	switch {
 	case !ok, t == planast.TypeBlob: // a blob is its placeholder, as in the table
 		return cellfmt.Value(v, t)
+	case t.IsNested():
+		// a JSON document or an array is JSON text, its strings in their
+		// own quotes, printed bare as the table prints it (quoted again,
+		// every quote inside came back escaped: "[\"vip\"]")
+		if r := []rune(s); len(r) > maxSummaryText {
+			s = string(r[:maxSummaryText]) + "…"
+		}
+		return cellfmt.Visible(s)
 	case textType(t) || !plainValue(s):
 		return quoteText(s)
 	}

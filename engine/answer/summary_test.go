@@ -10,7 +10,8 @@ import (
 // Stored text is quoted in the summary whatever it looks like: a text or
 // untyped column's "9007199254740993" or "infinity" printed bare would read
 // as a number or an infinite date the database computed. Strings of typed
-// columns (big integers, exact decimals, dates, infinities) print bare.
+// columns (big integers, exact decimals, dates, infinities) print bare, and
+// JSON documents and arrays as the table prints them.
 func TestSummaryQuotesTextByColumnType(t *testing.T) {
 	text, unk := planast.TypeText, planast.TypeUnknown
 	for _, c := range []struct {
@@ -31,7 +32,10 @@ func TestSummaryQuotesTextByColumnType(t *testing.T) {
 		{"infinity", planast.TypeDate, "infinity"},
 		{"2024-01-15 10:20:30", planast.TypeTimestamp, "2024-01-15 10:20:30"},
 		{"Infinity", planast.TypeFloat, "Infinity"},
-		{`{"a": 1}`, planast.TypeJSON, `"{\"a\": 1}"`},
+		// JSON text as the table prints it: its strings sit in their own
+		// quotes; quoted again, each came back escaped
+		{`{"a": "x"}`, planast.TypeJSON, `{"a": "x"}`},
+		{`["vip","eu"]`, planast.TypeArray, `["vip","eu"]`},
 		{int64(42), unk, "42"},
 		{4.5, unk, "4.5"},
 		{nil, text, "NULL"},
