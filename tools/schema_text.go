@@ -2,7 +2,9 @@ package tools
 
 import (
 	"fmt"
+	"math"
 	"regexp"
+	"strconv"
 	"strings"
 	"unicode/utf8"
 
@@ -65,6 +67,11 @@ func snapshotTextIn(s, whole *schema.Snapshot) string {
 				}
 				line += sampleList(vals, p.AllValues)
 			}
+			if p := c.Profile; p != nil && p.NullFraction > 0 && !(p.AllValues && len(p.SampleValues) > 0) {
+				// a range says nothing of blanks: 15 of 95 empty readings
+				// read as none, and a count or an average over "all" is off
+				line += "  " + nullShare(p.NullFraction) + " NULL"
+			}
 			if c.Profile != nil {
 				line += castNullsText(c.Profile.CastNulls)
 			}
@@ -88,6 +95,19 @@ func snapshotTextIn(s, whole *schema.Snapshot) string {
 		}
 	}
 	return b.String()
+}
+
+// nullShare writes a share of NULL values as a whole percentage, never
+// 0% or 100% for a share that is neither.
+func nullShare(f float64) string {
+	pct := math.Round(f * 100)
+	switch {
+	case f < 0.005:
+		return "<1%"
+	case f < 1 && pct >= 100:
+		return ">99%"
+	}
+	return strconv.Itoa(int(pct)) + "%"
 }
 
 // quotedValue is a value for text a model reads: strings as JSON strings,

@@ -158,3 +158,26 @@ func TestDescribeSchemaJudgesAColumnOnTheWholeSchema(t *testing.T) {
 		t.Errorf("credit_notes.customer_id is judged on the page alone:\n%s", text)
 	}
 }
+
+// The threat: a number column's line showed its range alone, so 15 of 95
+// empty readings read as none, and a host counted and averaged over "all"
+// the rows. A column holding NULL says what share it is, never 0% for a
+// few nor 100% for most; a complete value list names NULL itself.
+func TestSchemaTextSaysHowManyValuesAreNull(t *testing.T) {
+	for _, c := range []struct {
+		null float64
+		want string
+	}{
+		{15.0 / 95, "range [72, 99]  16% NULL"},
+		{0.001, "range [72, 99]  <1% NULL"},
+		{0.999, "range [72, 99]  >99% NULL"},
+		{0, "range [72, 99]\n"},
+	} {
+		snap := &schema.Snapshot{Datasource: "d", Dialect: "sqlite", Tables: []schema.Table{{Schema: "main", Name: "tests", Kind: schema.KindTable,
+			Columns: []schema.Column{{Name: "noise_db", DeclaredType: "INTEGER", Type: planast.TypeInteger, Nullable: true,
+				Profile: &schema.ColumnProfile{DistinctCount: 20, NullFraction: c.null, Min: int64(72), Max: int64(99)}}}}}}
+		if got := SnapshotText(snap) + "\n"; !strings.Contains(got, c.want) {
+			t.Errorf("null share %v: %q, want %q", c.null, got, c.want)
+		}
+	}
+}

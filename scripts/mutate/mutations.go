@@ -5632,4 +5632,11 @@ var mutations = []mutation{
 		New:  "\tcase t.IsNested() && false:\n\t\t// a JSON document",
 		Pkgs: []string{"./engine/answer"}, Run: "TestSummaryQuotesTextByColumnType",
 	},
+	{
+		Name: "schema-text-hides-null-share",
+		File: "tools/schema_text.go",
+		Old:  "\t\t\t\tline += \"  \" + nullShare(p.NullFraction) + \" NULL\"\n",
+		New:  "\t\t\t\tline += \"\"\n",
+		Pkgs: []string{"./tools"}, Run: "TestSchemaTextSaysHowManyValuesAreNull",
+	},
 }
