@@ -383,6 +383,8 @@ func (e *Engine) openDatasource(ctx context.Context, spec DatasourceSpec) (*data
 	if sem != nil {
 		fingerprint = "" // the layer changed the snapshot
 	}
+	// views are judged by what they read, before any caller sees them
+	e.opts.Policy.SetViews(id, snap)
 	ds := &datasource{spec: spec, src: src, snap: snap, version: version, status: status, sem: sem, schemaVer: schemaVer,
 		openedAt: time.Now(), stateTok: stateTok}
 	ds.schemaChecked.Store(ds.openedAt.UnixNano())

@@ -28,6 +28,16 @@
 // nothing. A name given without a schema is in the datasource engine's
 // default schema (main; public on PostgreSQL).
 //
+// # Views
+//
+// A view reads its tables whatever a role may read of them, so a role
+// reads a view only when it reads everything the view reads (views
+// through views included) whole: allowed, no column denied or left out
+// of its allow, no row filter (views.go). The engine records what each
+// datasource's views read with SetViews from its snapshot
+// (schema.Table.Reads). A role that means to show a view over what it
+// hides names the view itself in allow, with no wildcard.
+//
 // # Patterns that match nothing
 //
 // A user naming a role that is not defined is refused by the config

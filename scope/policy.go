@@ -27,6 +27,8 @@ type Policy struct {
 	// given without one.
 	schemas  map[string]string
 	warnings []string
+	// views holds what each datasource's views read (SetViews).
+	views views
 }
 
 type tokenEntry struct {

@@ -102,7 +102,7 @@ func (s *Scope) AllowTable(ds, schema, table string) bool {
 	}
 	schema = s.schemaOf(ds, schema)
 	for _, r := range s.roles {
-		if r.table(ds, schema, table) {
+		if r.table(ds, schema, table) && s.p.viewReadable(r, ds, schema, table, 0) {
 			return true
 		}
 	}
@@ -133,7 +133,7 @@ func (s *Scope) AllowColumn(ds, schema, table, column string) bool {
 	}
 	schema = s.schemaOf(ds, schema)
 	for _, r := range s.roles {
-		if r.column(ds, schema, table, column) {
+		if r.column(ds, schema, table, column) && s.p.viewReadable(r, ds, schema, table, 0) {
 			return true
 		}
 	}

@@ -71,8 +71,10 @@ type Relation struct {
 // or '3-1' no longer taken for a date. 13: a boolean column's values
 // that are no boolean (2, 'St. Mirren Park') counted as Invalid. 14: the
 // samples of arrays and JSON documents written as results write them
-// (["a,b"], not '{"a,b"}').
-const ProfileFormat = 14
+// (["a,b"], not '{"a,b"}'). 15: what each view reads (Table.Reads), by
+// which access to it is decided: a stored snapshot without it would let
+// a view show what a role may not read of its tables.
+const ProfileFormat = 15
 
 // Table is one table or view. Schema is the engine's schema name ("main" for
 // SQLite and DuckDB's default, "public" for PostgreSQL's).
@@ -94,6 +96,11 @@ type Table struct {
 	// in every row (either rules copies out); over the first
 	// ProfileSampleRows rows of a larger table, as its columns' samples.
 	DuplicateRows int64 `json:"duplicate_rows,omitempty"`
+	// Reads are the relations a view's definition reads (none for a
+	// table), as the engine reports them or as names in its SQL: access
+	// to a view is decided with them (package scope), since a view reads
+	// its tables whatever a role may read of them.
+	Reads []Relation `json:"reads,omitempty"`
 }
 
 // Column is one column of a Table.

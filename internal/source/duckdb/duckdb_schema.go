@@ -93,6 +93,14 @@ func (d *DuckDB) Snapshot(ctx context.Context) (*schema.Snapshot, error) {
 			t.ForeignKeys = append(t.ForeignKeys, fk)
 		}
 	}
+	views, err := d.introspect(ctx, `SELECT schema_name, view_name, sql FROM duckdb_views()
+		WHERE database_name = current_database() AND NOT internal AND NOT temporary`)
+	if err != nil {
+		return nil, err
+	}
+	for _, r := range views {
+		source.ViewReads(snap, source.AsString(r[0]), source.AsString(r[1]), source.AsString(r[2]))
+	}
 	snap.SortTables()
 	return snap, nil
 }

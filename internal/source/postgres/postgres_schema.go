@@ -134,6 +134,20 @@ func (p *Postgres) Snapshot(ctx context.Context) (*schema.Snapshot, error) {
 			fk.RefColumns = append(fk.RefColumns, source.AsString(r[7]))
 		}
 	}
+	// what each view reads, as its rewrite rule depends on it
+	reads, err := p.introspect(ctx, `SELECT DISTINCT v.oid::int8, rn.nspname::text, r.relname::text
+		FROM pg_rewrite rw JOIN pg_class v ON v.oid = rw.ev_class
+		JOIN pg_depend d ON d.objid = rw.oid AND d.classid = 'pg_rewrite'::regclass AND d.refclassid = 'pg_class'::regclass
+		JOIN pg_class r ON r.oid = d.refobjid AND r.oid <> v.oid JOIN pg_namespace rn ON rn.oid = r.relnamespace
+		WHERE v.relkind IN ('v', 'm') ORDER BY 1, 2, 3`)
+	if err != nil {
+		return nil, err
+	}
+	for _, r := range reads {
+		if t := table(r[0]); t != nil {
+			t.Reads = append(t.Reads, schema.Relation{Schema: source.AsString(r[1]), Name: source.AsString(r[2])})
+		}
+	}
 	snap.SortTables()
 	return snap, nil
 }

@@ -60,6 +60,13 @@ func (s *SQLite) Snapshot(ctx context.Context) (*schema.Snapshot, error) {
 			return nil, err
 		}
 	}
+	views, err := s.run(ctx, s.meta, `SELECT name, sql FROM sqlite_master WHERE type = 'view'`, nil, source.MaxIntrospectionRows)
+	if err != nil {
+		return nil, err
+	}
+	for _, r := range views.Rows {
+		source.ViewReads(snap, "main", source.AsString(r[0]), source.AsString(r[1]))
+	}
 	snap.SortTables()
 	return snap, nil
 }
