@@ -2,6 +2,7 @@ package engine
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"strings"
 	"testing"
@@ -67,3 +68,43 @@ func TestUUIDAndNetworkColumnsReadAsText(t *testing.T) {
 		}
 	}
 }
+
+// The threat: a text[] shows as ["cold","bulk"] in results, but a plan's
+// cast of it to text read PostgreSQL's {cold,bulk} (and a DuckDB struct
+// its {'a': 1}), so a filter written from the value shown matched no row,
+// with no warning. A cast of an array or a JSON value to text is the
+// JSON text results show, on every engine.
+func TestNestedValuesCastToTheTextResultsShow(t *testing.T) {
+	r := pgtest.NewReader(t, "nested")
+	pgtest.Exec(t, r.Super, `CREATE TABLE racks (id int PRIMARY KEY, tags text[], doc jsonb)`,
+		`INSERT INTO racks VALUES (1, ARRAY['cold','bulk'], '{"a": 1}'), (2, ARRAY['dry'], '{"a": 2}')`,
+		`GRANT SELECT ON racks TO `+r.Role)
+	duck := sourcetest.DuckTempDB(t, `CREATE TABLE racks (id INTEGER PRIMARY KEY, tags VARCHAR[], doc STRUCT(a INTEGER))`,
+		`INSERT INTO racks VALUES (1, ['cold','bulk'], {'a': 1}), (2, ['dry'], {'a': 2})`)
+	e, err := New(Options{Open: openAdapter, Datasources: []DatasourceSpec{
+		{ID: "pg", Engine: "postgres", DSN: r.URL.String()}, {ID: "duck", Engine: "duckdb", Path: duck}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer e.Close()
+	for _, ds := range []string{"pg", "duck"} {
+		shown, err := e.RunPlan(context.Background(), ds, []byte(`{"select":[{"expr":{"kind":"column","table":"r","column":"tags"},"alias":"tags"},{"expr":{"kind":"column","table":"r","column":"doc"},"alias":"doc"}],"from":[{"table":"racks","alias":"r"}],"order_by":[{"expr":{"kind":"column","table":"r","column":"id"}}]}`))
+		if err != nil {
+			t.Fatalf("%s: %v", ds, err)
+		}
+		tags, doc := fmt.Sprint(shown.Rows[0][0]), fmt.Sprint(shown.Rows[0][1])
+		for col, v := range map[string]string{"tags": tags, "doc": doc} {
+			cond := `{"kind":"binary","op":"=","left":{"kind":"cast","expr":{"kind":"column","table":"r","column":"` + col + `"},"type":"text"},"right":{"kind":"literal","value":` + strconvQuote(v) + `}}`
+			res, err := e.RunPlan(context.Background(), ds, []byte(`{"select":[{"expr":{"kind":"column","table":"r","column":"id"},"alias":"id"}],"from":[{"table":"racks","alias":"r"}],"where":`+cond+`}`))
+			if err != nil {
+				t.Errorf("%s %s: %v", ds, col, err)
+				continue
+			}
+			if got := fmt.Sprint(res.Rows); got != "[[1]]" {
+				t.Errorf("%s: %s cast to text = %s (as shown) found %s, want [[1]]\n%s", ds, col, v, got, res.SQL)
+			}
+		}
+	}
+}
+
+func strconvQuote(s string) string { b, _ := json.Marshal(s); return string(b) }

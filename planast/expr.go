@@ -215,6 +215,12 @@ type Cast struct {
 	// which truncates the decimal value (19.99 * 100 is 1999), where
 	// SQLite, whose decimals are doubles, would truncate 1998.9999999999998.
 	FromDecimal bool `json:"-"`
+	// FromNested is set by Validate to the type of an array or a JSON value
+	// (a struct, a map) cast to text ("" for any other cast), which every
+	// renderer writes as the JSON text results show it (["cold","bulk"]),
+	// not the engine's own ({cold,bulk} on PostgreSQL, {'a': 1} on
+	// DuckDB), so a filter written from a shown value matches.
+	FromNested Type `json:"-"`
 }
 
 // Func is a call of a function on the allow-list (see Functions): scalar

@@ -172,6 +172,11 @@
 // equality of a uuid column with a literal written as a UUID stays as it
 // is: the database compares uuids (in any letter case) by the key's index.
 //
+// An array or a JSON value cast to text (Cast.FromNested) is the JSON text
+// results show it as, on every engine: PostgreSQL's array_to_json of an
+// array (its own text is {cold,bulk}), DuckDB's to_json (a struct's own
+// is {'a': 1}); a filter written from a value a result showed matches.
+//
 // # Arithmetic overflow
 //
 // Integer, decimal and float arithmetic has one range on every engine, and a

@@ -198,6 +198,10 @@ func (w *writer) expr(e planast.Expr) {
 			w.str(decimalToInt(w.d, w.exprS(e.Expr)))
 			break
 		}
+		if e.FromNested != "" {
+			w.str(nestedText(w.d, w.exprS(e.Expr), e.FromNested))
+			break
+		}
 		if col, ok := e.Expr.(*planast.Column); ok && col.ReadAs != "" && e.Type == planast.CastText && w.d.Name() == "sqlite" {
 			// a value the column's type cannot read (SQLite stores any:
 			// '15/01/2024' in a DATE column) reads as NULL everywhere else;
@@ -218,6 +222,21 @@ func (w *writer) expr(e planast.Expr) {
 	default:
 		w.fail("unknown expression %T", e)
 	}
+}
+
+// nestedText is an array's or a JSON value's text as results show it:
+// PostgreSQL writes an array {cold,bulk} and DuckDB a struct {'a': 1},
+// while results carry JSON (["cold","bulk"], {"a":1}), so a plan's cast
+// is their JSON text; PostgreSQL's json is already that text, SQLite has
+// only JSON text.
+func nestedText(d Dialect, x string, t planast.Type) string {
+	switch {
+	case (d.Name() == "postgres" || d.Name() == "cockroachdb") && t == planast.TypeArray:
+		return "CAST(array_to_json(" + x + ") AS TEXT)"
+	case d.Name() == "duckdb":
+		return "CAST(to_json(" + x + ") AS VARCHAR)"
+	}
+	return d.Cast(x, planast.CastText)
 }
 
 // widened renders e, one of several decimal results of one value

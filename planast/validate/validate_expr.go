@@ -194,9 +194,11 @@ func (v *validator) expr(e Expr, path string, sc *scope, env *cteEnv) Type {
 		t := v.expr(e.Expr, join(path, "expr"), sc, env)
 		pt := v.expr(e.Pattern, join(path, "pattern"), sc, env)
 		switch {
-		case t.IsNested() || t == TypeInterval:
-			// the engines refuse LIKE on them (text[] ~~ text); their text
-			// form is the engine's own ({a,b} on PostgreSQL, [a, b] on DuckDB)
+		case t.IsNested():
+			// the engines refuse LIKE on them (text[] ~~ text); cast to
+			// text, an array or a JSON value is the JSON results show
+			v.addHint(CodeType, join(path, "expr"), unorderedHint, "like needs text, this is %s; cast it to text first (its text is the JSON results show, such as [\"cold\",\"bulk\"])", t)
+		case t == TypeInterval:
 			v.addHint(CodeType, join(path, "expr"), unorderedHint, "like needs text, this is %s; cast it to text first (each engine writes its own text of it)", t)
 		case fractional(t):
 			v.addHint(CodeType, join(path, "expr"), numberTextHint(e.Expr), "like needs text, this is %s, whose text each engine prints its own way", t)
@@ -269,6 +271,10 @@ func (v *validator) expr(e Expr, path string, sc *scope, env *cteEnv) Type {
 		e.FromText = src == TypeText && e.Type != CastText && e.Type != CastBoolean
 		e.FromFloat = src == TypeFloat && e.Type == CastInteger
 		e.FromDecimal = src == TypeDecimal && e.Type == CastInteger
+		e.FromNested = ""
+		if src.IsNested() && e.Type == CastText {
+			e.FromNested = src
+		}
 		if lit, ok := e.Expr.(*Literal); ok && e.FromText {
 			// a literal that holds no value is refused here; a date or
 			// timestamp one is checked to its calendar, so its plain cast

@@ -5681,4 +5681,11 @@ var mutations = []mutation{
 		New:  "\t\tif holdsWord(text, strings.ToLower(t.Name)) && false {\n",
 		Pkgs: []string{"./engine"}, Run: "TestViewsDoNotShowWhatTheirTablesHide|TestViewsOverDeniedTablesOnEveryEngine",
 	},
+	{
+		Name: "nested-cast-engine-text",
+		File: "render/expr.go",
+		Old:  "\t\tif e.FromNested != \"\" {\n",
+		New:  "\t\tif e.FromNested == \"-\" {\n",
+		Pkgs: []string{"./engine"}, Run: "TestNestedValuesCastToTheTextResultsShow",
+	},
 }
