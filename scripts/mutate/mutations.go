@@ -5688,4 +5688,11 @@ var mutations = []mutation{
 		New:  "\t\tif e.FromNested == \"-\" {\n",
 		Pkgs: []string{"./engine"}, Run: "TestNestedValuesCastToTheTextResultsShow",
 	},
+	{
+		Name: "unknown-subcommand-exits-zero",
+		File: "internal/app/cli/cli.go",
+		Old:  "\trefuseUnknownSubcommands(root)\n",
+		New:  "",
+		Pkgs: []string{"./internal/app/cli"}, Run: "TestUnknownSubcommandIsAnError",
+	},
 }

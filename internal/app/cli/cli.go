@@ -48,8 +48,34 @@ func newRoot(logger *slog.Logger, stdout io.Writer) *cobra.Command {
 	root.SetOut(stdout)
 	root.AddCommand(serveCmd(logger), askCmd(logger), explainCmd(logger), demoCmd(logger), doctorCmd(logger), indexCmd(logger), traceCmd(logger), recordingsCmd(logger), cacheCmd(logger), curatedCmd(logger), withEvalCompare(evalCmd(logger), logger), planCmd(logger), schemaCmd(logger), approvalsCmd(logger), versionCmd())
 	root.AddCommand(semanticCmd(logger)) // semantic layer files (semantic.go)
+	refuseUnknownSubcommands(root)
 	usageOnBadArgs(root)
 	return root
+}
+
+// refuseUnknownSubcommands makes a command that only groups others (plan,
+// trace, cache) refuse a word that names none of them: cobra prints the
+// group's help and exits 0 for `nl2sql plan runn`, and a script reads
+// that as done. Without arguments the group still prints its help.
+func refuseUnknownSubcommands(c *cobra.Command) {
+	for _, sub := range c.Commands() {
+		refuseUnknownSubcommands(sub)
+	}
+	if c == c.Root() || !c.HasSubCommands() || c.Run != nil || c.RunE != nil {
+		return
+	}
+	c.SuggestionsMinimumDistance = 2
+	c.Args = func(cmd *cobra.Command, args []string) error {
+		if len(args) == 0 {
+			return nil
+		}
+		msg := fmt.Sprintf("unknown command %q for %q", args[0], cmd.CommandPath())
+		if s := cmd.SuggestionsFor(args[0]); len(s) > 0 {
+			msg += "; did you mean " + strings.Join(s, " or ") + "?"
+		}
+		return errors.New(msg)
+	}
+	c.RunE = func(cmd *cobra.Command, _ []string) error { return cmd.Help() }
 }
 
 // usageOnBadArgs makes every command print its usage on stderr when its

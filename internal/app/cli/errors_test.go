@@ -119,3 +119,22 @@ func TestEvalWithoutDBRootNamesTheFlag(t *testing.T) {
 		}
 	}
 }
+
+// A mistyped subcommand of a group (plan runn, trace shwo) printed the
+// group's help and exited 0, and a script read that as done. It is an
+// error naming the word and the nearest command; a group alone still
+// prints its help.
+func TestUnknownSubcommandIsAnError(t *testing.T) {
+	for _, c := range []struct{ args, want string }{
+		{"plan runn", `unknown command "runn" for "nl2sql plan"; did you mean run?`},
+		{"trace shwo", `did you mean show?`},
+		{"cache clr", `unknown command "clr" for "nl2sql cache"`},
+	} {
+		if _, err := runCLI(strings.Fields(c.args)...); err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%s: %v, want %q", c.args, err, c.want)
+		}
+	}
+	if out, err := runCLI("plan"); err != nil || !strings.Contains(out, "Available Commands") {
+		t.Errorf("plan alone: %v %q", err, out)
+	}
+}
