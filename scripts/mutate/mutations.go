@@ -1584,7 +1584,7 @@ var mutations = []mutation{
 	{
 		Name: "like-on-array-passes",
 		File: "planast/validate/validate_expr.go",
-		Old:  "\t\tcase t.IsNested() || t == TypeInterval:\n\t\t\t// the engines refuse LIKE",
+		Old:  "\t\tcase t.IsNested():\n\t\t\t// the engines refuse LIKE",
 		New:  "\t\tcase false:\n\t\t\t// the engines refuse LIKE",
 		Pkgs: []string{"./internal/app/cli"}, Run: "TestTypesNestedRefusedOrRun",
 	},
@@ -5694,5 +5694,19 @@ var mutations = []mutation{
 		Old:  "\trefuseUnknownSubcommands(root)\n",
 		New:  "",
 		Pkgs: []string{"./internal/app/cli"}, Run: "TestUnknownSubcommandIsAnError",
+	},
+	{
+		Name: "replay-hint-asks-a-model",
+		File: "internal/app/cli/admin.go",
+		Old:  "\t\t\t\tif src == \"supplied\" || src == \"approved\" {\n",
+		New:  "\t\t\t\tif src == \"-\" {\n",
+		Pkgs: []string{"./internal/app/cli"}, Run: "TestReplayOfASuppliedPlanPointsAtPlanRun",
+	},
+	{
+		Name: "trace-show-creates-store",
+		File: "internal/app/cli/admin.go",
+		Old:  "\t\tif err := src.requireStore(); err != nil {\n\t\t\treturn nil, err\n",
+		New:  "\t\tif err := src.requireStore(); err != nil && false {\n\t\t\treturn nil, err\n",
+		Pkgs: []string{"./internal/app/cli"}, Run: "TestBadCommandLinesRefusedUpFront",
 	},
 }

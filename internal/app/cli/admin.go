@@ -217,6 +217,9 @@ func traceCmd(logger *slog.Logger) *cobra.Command {
 	cmd := &cobra.Command{Use: "trace", Short: "Inspect and replay request traces (storage.path/traces)"}
 	var src *configSource
 	load := func(id string) (*engine.Trace, error) {
+		if err := src.requireStore(); err != nil {
+			return nil, err
+		}
 		cfg, _, err := src.load()
 		if err != nil {
 			return nil, err
@@ -248,8 +251,13 @@ func traceCmd(logger *slog.Logger) *cobra.Command {
 			// A plan from the cache, a client or an approval was not planned in
 			// this trace (other calls, like resolving the datasource, may be).
 			if src := t.PlanSource; src == "cache" || src == "supplied" || src == "approved" || (len(t.ModelCalls) == 0 && src != "" && src != "llm") {
-				return engine.Errorf(engine.CodeInvalidRequest,
-					fmt.Sprintf("`nl2sql trace show %s` shows its SQL; to record a replayable trace, run `nl2sql cache clear` and ask again", t.ID),
+				hint := fmt.Sprintf("`nl2sql trace show %s` shows its SQL; to record a replayable trace, run `nl2sql cache clear` and ask again", t.ID)
+				if src == "supplied" || src == "approved" {
+					// a plan the host or a person wrote: no planner ran, and
+					// without a model none will
+					hint = fmt.Sprintf("`nl2sql trace show %s` shows its plan and SQL; `nl2sql plan run` runs that plan again", t.ID)
+				}
+				return engine.Errorf(engine.CodeInvalidRequest, hint,
 					"trace %s was answered from %s (plan_source %q), not by a planner call, so there is nothing to replay", t.ID, sourceWords(t.PlanSource), t.PlanSource)
 			}
 			a, err := src.open(logger, app.Options{Planner: engine.NewTracePlanner(t)})

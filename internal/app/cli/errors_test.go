@@ -77,6 +77,8 @@ func TestBadCommandLinesRefusedUpFront(t *testing.T) {
 			engine.CodeInvalidRequest, []string{"is a directory", filepath.Join(dir, "result.html")}},
 		{"cache clear of a mistyped store", []string{"cache", "clear", "--db", db, "--storage", filepath.Join(dir, "nostore")},
 			engine.CodeInvalidRequest, []string{"no state store at " + filepath.Join(dir, "nostore"), "--storage"}},
+		{"trace show in a mistyped store", []string{"trace", "show", "abc", "--db", db, "--storage", filepath.Join(dir, "nostore")},
+			engine.CodeInvalidRequest, []string{"no state store at " + filepath.Join(dir, "nostore")}},
 		{"ask html into a missing directory", []string{"ask", "--config", cfg, "--html", filepath.Join(dir, "no", "page.html"), "how many genres"},
 			engine.CodeInvalidRequest, []string{"does not exist"}},
 	}
@@ -136,5 +138,26 @@ func TestUnknownSubcommandIsAnError(t *testing.T) {
 	}
 	if out, err := runCLI("plan"); err != nil || !strings.Contains(out, "Available Commands") {
 		t.Errorf("plan alone: %v %q", err, out)
+	}
+}
+
+// A trace of a plan the host or a person wrote has no planner call to
+// replay; the hint said to clear the cache and ask again, which without a
+// model never records one. It points at the plan's own rerun.
+func TestReplayOfASuppliedPlanPointsAtPlanRun(t *testing.T) {
+	dir := t.TempDir()
+	db, _ := filepath.Abs("../../../examples/chinook/chinook.sqlite")
+	out, err := runCLI("plan", "run", "--json", "--db", db, "--storage", dir,
+		`{"from":[{"table":"Genre","alias":"g"}],"select":[{"expr":{"kind":"column","table":"g","column":"Name"}}],"limit":1}`)
+	var r struct {
+		TraceID string `json:"trace_id"`
+	}
+	if err != nil || json.Unmarshal([]byte(out), &r) != nil || r.TraceID == "" {
+		t.Fatalf("plan run: %v %q", err, out)
+	}
+	_, err = runCLI("trace", "replay", "--db", db, "--storage", dir, r.TraceID)
+	var ee *engine.Error
+	if !errors.As(err, &ee) || !strings.Contains(ee.Hint, "nl2sql plan run") || strings.Contains(ee.Hint, "cache clear") {
+		t.Errorf("replay of a supplied plan: %v", err)
 	}
 }
