@@ -125,5 +125,8 @@ func TestValuesComparedByValueAreNotJudgedByTheirText(t *testing.T) {
 	}
 	if w := warningWith(res.Warnings, "true for no row"); !strings.Contains(w, `"Ann"`) {
 		t.Errorf("a typo of a text value: warnings %q, want the nearest stored value named", res.Warnings)
+	} else if !strings.Contains(w, "as profiled") {
+		// a value written after the profile matches: the claim is the profile's
+		t.Errorf("the warning states as fact what only the profile says: %q", w)
 	}
 }

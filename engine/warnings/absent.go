@@ -79,5 +79,7 @@ func absentLiteral(snap *schema.Snapshot, q *planast.Query, x, pattern planast.E
 		}
 		near = "; its values are " + strings.Join(quoted, ", ")
 	}
-	return fmt.Sprintf("no stored value of %q is %q (the %d distinct values read when the datasource was profiled do not include it), so = with it is true for no row%s", c.Name, lit.Text, len(vals), near)
+	// "as profiled": a value written since the profile is not in it, and a
+	// run that matched such a row sat beside a warning saying none can
+	return fmt.Sprintf("no stored value of %q is %q (the %d distinct values read when the datasource was profiled do not include it), so = with it is true for no row as profiled (a value written since is not in the profile)%s", c.Name, lit.Text, len(vals), near)
 }
