@@ -9,6 +9,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/nl2sql/nl2sql/engine"
 	"github.com/nl2sql/nl2sql/internal/app"
 	"github.com/nl2sql/nl2sql/internal/config"
 )
@@ -60,8 +61,10 @@ func openInBackground(ctx context.Context, eng datasourceOpener, cfg *config.Con
 	for _, d := range cfg.Datasources {
 		wg.Go(func() {
 			err := eng.OpenDatasource(ctx, d.ID)
-			if ctx.Err() != nil || errors.Is(err, context.Canceled) {
-				// the server stopped (the client hung up): nothing to report
+			if ctx.Err() != nil || errors.Is(err, context.Canceled) || err != nil && engine.AsError(err).Code == engine.CodeCancelled {
+				// the server stopped (the client hung up): nothing to report;
+				// the engine may close before the context ends, and its open
+				// then says the server is shutting down
 				return
 			}
 			if err == nil {
