@@ -2534,8 +2534,8 @@ var mutations = []mutation{
 	{
 		Name: "hang-up-reported-as-database-fault",
 		File: "internal/app/cli/banner.go",
-		Old:  "if ctx.Err() != nil || errors.Is(err, context.Canceled) {",
-		New:  "if ctx.Err() != nil || errors.Is(err, context.Canceled) && false {",
+		Old:  "if ctx.Err() != nil || errors.Is(err, context.Canceled) || err != nil && engine.AsError(err).Code == engine.CodeCancelled {",
+		New:  "if ctx.Err() != nil || (errors.Is(err, context.Canceled) || err != nil && engine.AsError(err).Code == engine.CodeCancelled) && false {",
 		Pkgs: []string{"./internal/app/cli"}, Run: "TestHangUpDuringOpeningReportsNothing",
 	},
 	{
