@@ -6,14 +6,13 @@ import (
 	"fmt"
 	"math"
 	"slices"
-	"strings"
 	"unicode"
-	"unicode/utf8"
 
 	"github.com/blevesearch/bleve/v2"
 	"github.com/blevesearch/bleve/v2/search/query"
 
 	"github.com/nl2sql/nl2sql/index/lex"
+	"github.com/nl2sql/nl2sql/internal/sqlscan"
 )
 
 // Field boosts of the full-text query: a document's own name matters most,
@@ -159,9 +158,9 @@ func (ix *Index) mentionRank(question string, ok []bool) []ranked {
 		}
 		score := 0.0
 		switch {
-		case d.col >= 0 && containsWord(ql, lex.Fold(t.Name)+"."+raw):
+		case d.col >= 0 && sqlscan.ContainsWord(ql, lex.Fold(t.Name)+"."+raw):
 			score = 4
-		case !plainWord(name) && containsWord(ql, raw):
+		case !plainWord(name) && sqlscan.ContainsWord(ql, raw):
 			score = 3
 		case len(w) >= 2:
 			if lex.ContainsSeq(qstem, w, func(a, b string) bool { return a == lex.Singular(b) }) {
@@ -229,33 +228,3 @@ func plainWord(name string) bool {
 	}
 	return name != ""
 }
-
-// containsWord reports whether s holds sub with no letter, digit or
-// underscore right before or after it.
-func containsWord(s, sub string) bool {
-	if sub == "" {
-		return false
-	}
-	for from := 0; ; {
-		k := strings.Index(s[from:], sub)
-		if k < 0 {
-			return false
-		}
-		k += from
-		before, after := k == 0, k+len(sub) == len(s)
-		if !before {
-			r, _ := utf8.DecodeLastRuneInString(s[:k])
-			before = !isIdentRune(r)
-		}
-		if !after {
-			r, _ := utf8.DecodeRuneInString(s[k+len(sub):])
-			after = !isIdentRune(r)
-		}
-		if before && after {
-			return true
-		}
-		from = k + 1
-	}
-}
-
-func isIdentRune(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) || r == '_' }

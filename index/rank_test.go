@@ -71,23 +71,7 @@ func TestRRF(t *testing.T) {
 	}
 }
 
-func TestContainsWordAndPlainWord(t *testing.T) {
-	tests := []struct {
-		s, sub string
-		want   bool
-	}{
-		{"full name refers to first_name, last_name", "first_name", true},
-		{"refers to first_names", "first_name", false},
-		{"x_first_name", "first_name", false},
-		{"`free meal count (k-12)` / x", "free meal count (k-12)", true},
-		{"races.name = 'x'", "races.name", true},
-		{"", "a", false},
-	}
-	for _, tt := range tests {
-		if got := containsWord(tt.s, tt.sub); got != tt.want {
-			t.Errorf("containsWord(%q, %q) = %v", tt.s, tt.sub, got)
-		}
-	}
+func TestPlainWord(t *testing.T) {
 	for name, want := range map[string]bool{"name": true, "Name": true, "first_name": false, "FirstName": false, "A2": false, "NAME": false, "": false} {
 		if got := plainWord(name); got != want {
 			t.Errorf("plainWord(%q) = %v", name, got)

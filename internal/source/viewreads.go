@@ -2,10 +2,9 @@ package source
 
 import (
 	"strings"
-	"unicode"
-	"unicode/utf8"
 
 	"github.com/nl2sql/nl2sql/internal/schema"
+	"github.com/nl2sql/nl2sql/internal/sqlscan"
 )
 
 // ViewReads sets the Reads of snap's view named (schemaName, name) from
@@ -31,33 +30,8 @@ func ViewReads(snap *schema.Snapshot, schemaName, name, sql string) {
 		if t.Schema == schemaName && t.Name == name {
 			continue
 		}
-		if holdsWord(text, strings.ToLower(t.Name)) {
+		if sqlscan.ContainsWord(text, strings.ToLower(t.Name)) {
 			view.Reads = append(view.Reads, schema.Relation{Schema: t.Schema, Name: t.Name})
 		}
 	}
-}
-
-// holdsWord reports whether text holds w with no letter, digit or
-// underscore either side.
-func holdsWord(text, w string) bool {
-	if w == "" {
-		return false
-	}
-	for from := 0; ; {
-		i := strings.Index(text[from:], w)
-		if i < 0 {
-			return false
-		}
-		i += from
-		before, _ := utf8.DecodeLastRuneInString(text[:i])
-		after, _ := utf8.DecodeRuneInString(text[i+len(w):])
-		if !identRune(before) && !identRune(after) {
-			return true
-		}
-		from = i + 1
-	}
-}
-
-func identRune(r rune) bool {
-	return r == '_' || unicode.IsLetter(r) || unicode.IsDigit(r)
 }

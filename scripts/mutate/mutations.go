@@ -5677,8 +5677,8 @@ var mutations = []mutation{
 	{
 		Name: "view-sql-reads-nothing",
 		File: "internal/source/viewreads.go",
-		Old:  "\t\tif holdsWord(text, strings.ToLower(t.Name)) {\n",
-		New:  "\t\tif holdsWord(text, strings.ToLower(t.Name)) && false {\n",
+		Old:  "\t\tif sqlscan.ContainsWord(text, strings.ToLower(t.Name)) {\n",
+		New:  "\t\tif sqlscan.ContainsWord(text, strings.ToLower(t.Name)) && false {\n",
 		Pkgs: []string{"./engine"}, Run: "TestViewsDoNotShowWhatTheirTablesHide|TestViewsOverDeniedTablesOnEveryEngine",
 	},
 	{
@@ -5708,5 +5708,12 @@ var mutations = []mutation{
 		Old:  "\t\tif err := src.requireStore(); err != nil {\n\t\t\treturn nil, err\n",
 		New:  "\t\tif err := src.requireStore(); err != nil && false {\n\t\t\treturn nil, err\n",
 		Pkgs: []string{"./internal/app/cli"}, Run: "TestBadCommandLinesRefusedUpFront",
+	},
+	{
+		Name: "contains-word-ignores-what-follows",
+		File: "internal/sqlscan/words.go",
+		Old:  "\t\tif !identRune(before) && !identRune(after) {\n",
+		New:  "\t\tif !identRune(before) && after >= 0 {\n",
+		Pkgs: []string{"./internal/sqlscan", "./index"}, Run: "TestContainsWord|TestMentionRank",
 	},
 }
