@@ -258,8 +258,6 @@ type temporalOperands interface {
 	TemporalOperand(sql string, e planast.Expr, t planast.Type) string
 }
 
-// operand renders e as an operand of a comparison of type t ("" when the
-// comparison compares no dates or timestamps).
 // uuidLookup is the uuid column of an equality or inequality with a
 // literal written as a UUID, or nil: the database compares those as
 // uuids, by its index, and only other text needs the column's text.
@@ -268,9 +266,7 @@ func uuidLookup(e *planast.Binary) *planast.Column {
 		return nil
 	}
 	for _, p := range [][2]planast.Expr{{e.Left, e.Right}, {e.Right, e.Left}} {
-		c, ok := p[0].(*planast.Column)
-		l, lok := p[1].(*planast.Literal)
-		if ok && lok && c.AsText == "uuid" && l.Type == planast.TString && uuidText.MatchString(l.Text) {
+		if c, ok := p[0].(*planast.Column); ok && c.AsText == "uuid" && uuidLiteral(p[1]) {
 			return c
 		}
 	}
@@ -285,15 +281,23 @@ func uuidListLookup(e *planast.In) *planast.Column {
 		return nil
 	}
 	for _, x := range e.List {
-		if l, ok := x.(*planast.Literal); !ok || l.Type != planast.TString || !uuidText.MatchString(l.Text) {
+		if !uuidLiteral(x) {
 			return nil
 		}
 	}
 	return c
 }
 
+// uuidLiteral reports whether e is a string literal written as a UUID.
+func uuidLiteral(e planast.Expr) bool {
+	l, ok := e.(*planast.Literal)
+	return ok && l.Type == planast.TString && uuidText.MatchString(l.Text)
+}
+
 var uuidText = regexp.MustCompile(`^[0-9A-Fa-f]{8}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{12}$`)
 
+// operand renders e as an operand of a comparison of type t ("" when the
+// comparison compares no dates or timestamps).
 func (w *writer) operand(e planast.Expr, t planast.Type) string {
 	s := w.exprS(e)
 	if n, ok := w.d.(temporalOperands); ok && t != "" {

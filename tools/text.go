@@ -38,8 +38,9 @@ func resultText(r *engine.Result, rest string) string {
 	} else {
 		b.WriteString("SQL:\n" + r.SQL + "\n\n")
 	}
-	b.WriteString(Table(r.Columns, r.ColumnTypes, r.Rows, TextRows))
-	if cutCells(r.Columns, r.ColumnTypes, r.Rows, TextRows) {
+	table, cut := cutTable(r.Columns, r.ColumnTypes, r.Rows, TextRows)
+	b.WriteString(table)
+	if cut {
 		// a host copying a value from the table would report the cut one
 		fmt.Fprintf(&b, "(a value ending in … is cut in this table at %d characters; the structured rows hold every value whole)\n", CellWidth(len(r.Columns)))
 	}
@@ -81,11 +82,18 @@ func warningsText(ws []string) string {
 // width (uniseg): a CJK character or an emoji takes two terminal cells,
 // which counting runes or bytes would misalign.
 func Table(cols []string, types []planast.Type, rows [][]any, max int) string {
+	s, _ := cutTable(cols, types, rows, max)
+	return s
+}
+
+// cutTable is Table, and whether it cut a value (CellWidth).
+func cutTable(cols []string, types []planast.Type, rows [][]any, max int) (string, bool) {
 	lines := [][]string{make([]string, len(cols)), make([]string, len(cols))}
 	for i, c := range cols {
 		lines[0][i] = cellfmt.Text(c)
 		lines[1][i] = strings.Repeat("-", max1(displayWidth(lines[0][i]), 3))
 	}
+	width, cut := CellWidth(len(cols)), false
 	for i, row := range rows {
 		if i >= max {
 			break
@@ -96,11 +104,12 @@ func Table(cols []string, types []planast.Type, rows [][]any, max int) string {
 			if j < len(types) {
 				t = types[j]
 			}
-			cells[j] = cell(v, t, CellWidth(len(cols)))
+			cells[j] = cell(v, t, width)
+			cut = cut || strings.HasSuffix(cells[j], "…")
 		}
 		lines = append(lines, cells)
 	}
-	return alignCells(lines)
+	return alignCells(lines), cut
 }
 
 // alignCells writes lines of cells, every cell but a line's last padded
@@ -152,26 +161,6 @@ func displayWidth(s string) int {
 // shows before it is cut: 60, or more for a table of few columns, whose
 // line has room for a title or an address whole.
 func CellWidth(n int) int { return max(60, 160/max(n, 1)) }
-
-// cutCells reports whether the table of the first max rows cuts a value.
-func cutCells(cols []string, types []planast.Type, rows [][]any, max int) bool {
-	w := CellWidth(len(cols))
-	for i, row := range rows {
-		if i >= max {
-			break
-		}
-		for j, v := range row {
-			t := planast.TypeUnknown
-			if j < len(types) {
-				t = types[j]
-			}
-			if strings.HasSuffix(cell(v, t, w), "…") {
-				return true
-			}
-		}
-	}
-	return false
-}
 
 func cell(v any, t planast.Type, width int) string {
 	// one formatting with the answer summary (engine/answer.go), so the
