@@ -5621,8 +5621,8 @@ var mutations = []mutation{
 	{
 		Name: "pg-computed-zero-loses-scale",
 		File: "internal/source/postgres/postgres_values.go",
-		Old:  "\t\t\tout[i] = source.DecimalText(zeroAtScale(int(binary.BigEndian.Uint16(raw[6:]))))\n",
-		New:  "\t\t\tout[i] = source.DecimalText(zeroAtScale(0 * int(binary.BigEndian.Uint16(raw[6:]))))\n",
+		Old:  "\t\t\tout[i] = source.DecimalText(source.UnscaledText(new(big.Int), int(binary.BigEndian.Uint16(raw[6:]))))\n",
+		New:  "\t\t\tout[i] = source.DecimalText(source.UnscaledText(new(big.Int), 0*int(binary.BigEndian.Uint16(raw[6:]))))\n",
 		Pkgs: []string{"./internal/source/postgres"}, Run: "TestPostgresQueryValues",
 	},
 	{

@@ -141,6 +141,8 @@ func indexCmd(logger *slog.Logger) *cobra.Command {
 			var reps []engine.IndexReport
 			var lastFail engine.IndexReport
 			failed := 0
+			// a lone failure is the command's error, said once
+			listed := func(rep engine.IndexReport) bool { return rep.Error == "" || len(ids) > 1 }
 			for _, id := range ids {
 				if bar != nil {
 					bar.Describe("indexing " + id)
@@ -153,15 +155,14 @@ func indexCmd(logger *slog.Logger) *cobra.Command {
 				}
 				if bar != nil {
 					_ = bar.Add(1)
-				} else if !asJSON && (rep.Error == "" || len(ids) > 1) {
-					// a lone failure is the command's error, said once
+				} else if !asJSON && listed(rep) {
 					printIndexReport(cmd.OutOrStdout(), rep)
 				}
 			}
 			if bar != nil {
 				_ = bar.Finish()
 				for _, rep := range reps {
-					if rep.Error == "" || len(ids) > 1 {
+					if listed(rep) {
 						printIndexReport(cmd.OutOrStdout(), rep)
 					}
 				}

@@ -3,6 +3,7 @@ package postgres
 import (
 	"encoding/binary"
 	"fmt"
+	"math/big"
 	"net/netip"
 	"strings"
 
@@ -45,7 +46,7 @@ func pgRowValues(m *pgtype.Map, fds []pgconn.FieldDescription, raws [][]byte) ([
 		case fd.DataTypeOID == pgtype.NumericOID && fd.Format == pgx.BinaryFormatCode && len(raw) >= 8 && binary.BigEndian.Uint16(raw) == 0 && binary.BigEndian.Uint16(raw[4:]) == 0:
 			// a zero: pgx reads it without its scale, and a computed
 			// NUMERIC(12,4) zero (price * 2) came back as 0 beside 241.0000
-			out[i] = source.DecimalText(zeroAtScale(int(binary.BigEndian.Uint16(raw[6:]))))
+			out[i] = source.DecimalText(source.UnscaledText(new(big.Int), int(binary.BigEndian.Uint16(raw[6:]))))
 			continue
 		case fd.DataTypeOID == pgMoneyOID && fd.Format == pgx.TextFormatCode:
 			out[i] = source.DecimalText(moneyText(string(raw))) // the decimal rule, as numeric
@@ -170,13 +171,4 @@ func rangeText(r pgtype.Range[any], enc func(any) any) string {
 		b.WriteByte(')')
 	}
 	return b.String()
-}
-
-// zeroAtScale is zero written with scale digits after the point ("0.0000"),
-// as PostgreSQL writes a numeric zero of that display scale.
-func zeroAtScale(scale int) string {
-	if scale <= 0 {
-		return "0"
-	}
-	return "0." + strings.Repeat("0", min(scale, 1000))
 }
