@@ -52,7 +52,11 @@ func viewKey(schemaName, name string) string {
 func (p *Policy) reads(ds, schemaName, name string) []schema.Relation {
 	p.views.mu.RLock()
 	defer p.views.mu.RUnlock()
-	return p.views.ds[ds][viewKey(schemaName, name)]
+	m := p.views.ds[ds]
+	if len(m) == 0 { // no views: no key to build on every access check
+		return nil
+	}
+	return m[viewKey(schemaName, name)]
 }
 
 // viewReadable reports whether role r may read the view (or table)
