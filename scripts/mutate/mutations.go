@@ -5716,4 +5716,11 @@ var mutations = []mutation{
 		New:  "\t\tif !identRune(before) && after >= 0 {\n",
 		Pkgs: []string{"./internal/sqlscan", "./index"}, Run: "TestContainsWord|TestMentionRank",
 	},
+	{
+		Name: "typo-before-a-flag-blames-the-flag",
+		File: "internal/app/cli/cli.go",
+		Old:  "\tif words := cmd.Flags().Args(); cmd.HasSubCommands() && len(words) > 0 {\n",
+		New:  "\tif words := cmd.Flags().Args(); cmd.HasSubCommands() && len(words) > 99 {\n",
+		Pkgs: []string{"./internal/app/cli"}, Run: "TestUnknownSubcommandIsAnError",
+	},
 }

@@ -69,13 +69,19 @@ func refuseUnknownSubcommands(c *cobra.Command) {
 		if len(args) == 0 {
 			return nil
 		}
-		msg := fmt.Sprintf("unknown command %q for %q", args[0], cmd.CommandPath())
-		if s := cmd.SuggestionsFor(args[0]); len(s) > 0 {
-			msg += "; did you mean " + strings.Join(s, " or ") + "?"
-		}
-		return errors.New(msg)
+		return unknownSubcommand(cmd, args[0])
 	}
 	c.RunE = func(cmd *cobra.Command, _ []string) error { return cmd.Help() }
+}
+
+// unknownSubcommand is the error of a word that names no subcommand of
+// the group cmd, with the nearest ones.
+func unknownSubcommand(cmd *cobra.Command, word string) error {
+	msg := fmt.Sprintf("unknown command %q for %q", word, cmd.CommandPath())
+	if s := cmd.SuggestionsFor(word); len(s) > 0 {
+		msg += "; did you mean " + strings.Join(s, " or ") + "?"
+	}
+	return errors.New(msg)
 }
 
 // usageOnBadArgs makes every command print its usage on stderr when its
@@ -108,6 +114,11 @@ func sourceless(cmd *cobra.Command, err error) error {
 	f, ok := strings.CutPrefix(err.Error(), "unknown flag: --")
 	if !ok {
 		return err
+	}
+	if words := cmd.Flags().Args(); cmd.HasSubCommands() && len(words) > 0 {
+		// a group's flag error follows a mistyped subcommand (plan rn
+		// --db x): the word is the fault, not the flag
+		return unknownSubcommand(cmd, words[0])
 	}
 	if (f == "db" || f == "storage") && cmd.Flags().Lookup("config") != nil {
 		// the command does read a datasource, from a config file only

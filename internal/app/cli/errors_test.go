@@ -131,6 +131,8 @@ func TestUnknownSubcommandIsAnError(t *testing.T) {
 		{"plan runn", `unknown command "runn" for "nl2sql plan"; did you mean run?`},
 		{"trace shwo", `did you mean show?`},
 		{"cache clr", `unknown command "clr" for "nl2sql cache"`},
+		// a flag after the typo is the group's flag error: the word is the fault
+		{"plan rn --db x.db p.json", `unknown command "rn" for "nl2sql plan"; did you mean run?`},
 	} {
 		if _, err := runCLI(strings.Fields(c.args)...); err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("%s: %v, want %q", c.args, err, c.want)
