@@ -53,6 +53,8 @@ func TestLimitZeroAnswerSaysThePlanAskedForNoRows(t *testing.T) {
 	for _, c := range []struct{ tail, want string }{
 		{`,"limit":0`, `asked for 0 rows`},
 		{`,"where":{"kind":"binary","op":"<","left":{"kind":"column","table":"a","column":"ArtistId"},"right":{"kind":"literal","value":0}},"limit":5`, "No rows matched."},
+		// every artist matches; the offset skipped them all
+		{`,"order_by":[{"expr":{"kind":"column","table":"a","column":"ArtistId"}}],"offset":100000`, "No rows after the first 100000 the plan skipped"},
 	} {
 		plan := `{"select":[{"expr":{"kind":"column","table":"a","column":"Name"},"alias":"name"}],"from":[{"table":"Artist","alias":"a"}]` + c.tail + `}`
 		res, err := e.RunPlan(context.Background(), "chinook", []byte(plan))

@@ -73,7 +73,8 @@ func (e *Engine) hostPlan(ctx context.Context, ds *datasource, q, today, reason 
 		for _, id := range others {
 			if o, err := e.sources.Await(wctx, id, otherOpenWait); err == nil {
 				open = append(open, stepSource{e, o})
-			} else {
+			} else if e.sources.Failed(id) == nil {
+				// still opening; one that is down is no place to look
 				unsearched = append(unsearched, id)
 			}
 		}
@@ -83,10 +84,18 @@ func (e *Engine) hostPlan(ctx context.Context, ds *datasource, q, today, reason 
 		opened = nil
 	}
 	hp := hostplan.Plan(ctx, stepSource{e, ds}, opened, q, today, reason, tr.T.ID, e.opts.ResultTokens)
-	if len(others) > 0 {
-		// the question was matched to one datasource; its answer may need
-		// rows of another, which the host can only reach this way
-		hp.Next += " If the answer also needs rows from " + strings.Join(others, ", ") +
+	// the question was matched to one datasource; its answer may need
+	// rows of another, which the host can only reach this way; one whose
+	// last open failed (after Plan, which may have tried it) would only
+	// fail the combined run
+	var up []string
+	for _, id := range others {
+		if e.sources.Failed(id) == nil {
+			up = append(up, id)
+		}
+	}
+	if len(up) > 0 {
+		hp.Next += " If the answer also needs rows from " + strings.Join(up, ", ") +
 			", call run_combined_plan: one plan per datasource and a combine plan over their rows."
 	}
 	return hostResult(q, hp, tr)

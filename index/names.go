@@ -119,7 +119,10 @@ func (p *plan) labelColumn(t int) int {
 // answer listing people by first names alone tells two Annes apart by
 // nothing.
 func (p *plan) labelColumns(t int) []int {
-	c := p.labelColumn(t)
+	c := p.givenName(t)
+	if c < 0 {
+		c = p.labelColumn(t)
+	}
 	if c < 0 {
 		return nil
 	}
@@ -137,6 +140,42 @@ func (p *plan) labelColumns(t int) []int {
 		}
 	}
 	return out
+}
+
+// people reports whether table t's rows are people: its label is a
+// first name with a family name beside it, or a full name.
+func (p *plan) people(t int) bool {
+	ls := p.labelColumns(t)
+	if len(ls) == 2 {
+		return true
+	}
+	if len(ls) == 1 {
+		ws := p.ix.names.column[t][ls[0]]
+		return len(ws) == 2 && (ws[0] == "full" || ws[0] == "person")
+	}
+	return false
+}
+
+// asksWho reports whether question asks who.
+func asksWho(question string) bool {
+	for _, w := range lex.Words(question) {
+		if w == "who" || w == "whom" || w == "whose" {
+			return true
+		}
+	}
+	return false
+}
+
+// givenName is table t's allowed first-name column (FirstName, first_nm),
+// or -1: a person's name labels the row before a lone Title beside it,
+// which is their job's.
+func (p *plan) givenName(t int) int {
+	for c, ws := range p.ix.names.column[t] {
+		if p.acc.col[t][c] && len(ws) == 2 && givenWords[ws[0]] && labelWords[ws[1]] {
+			return c
+		}
+	}
+	return -1
 }
 
 var (
@@ -160,9 +199,17 @@ var labelWords = map[string]bool{"name": true, "title": true, "nm": true}
 // columns.
 func (ix *Index) namedColumns(q *words, acc access) map[[2]int]bool {
 	out := map[[2]int]bool{}
+	sing := make([]string, len(q.content))
+	for i, w := range q.content {
+		sing[i] = lex.Singular(w)
+	}
 	for t, cols := range ix.names.column {
 		for c, ws := range cols {
 			if !acc.col[t][c] {
+				continue
+			}
+			if lex.Abbreviates(ws, sing) {
+				out[[2]int{t, c}] = true
 				continue
 			}
 			content, hit := 0, 0

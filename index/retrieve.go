@@ -147,7 +147,7 @@ func (ix *Index) Retrieve(ctx context.Context, question string, budget Budget, a
 			named[[2]int{d.table, d.col}] = true
 		}
 	}
-	p := plan{ix: ix, acc: acc, b: b, tun: ix.opts.Tuning.withDefaults(), fused: r.fused, valueCols: r.valueCols, yearCols: r.yearCols, named: ix.namedTables(question, acc), namedCols: named}
+	p := plan{ix: ix, acc: acc, b: b, tun: ix.opts.Tuning.withDefaults(), fused: r.fused, valueCols: r.valueCols, yearCols: r.yearCols, named: ix.namedTables(question, acc), namedCols: named, asksWho: asksWho(question)}
 	sel := p.selection()
 	sel.Values = ix.reportValues(r.hits, sel, b.MaxValues)
 	ix.annotate(sel, r)

@@ -285,3 +285,27 @@ func TestExplainAndClose(t *testing.T) {
 		t.Error("Retrieve after Close succeeded")
 	}
 }
+
+// A question that asks who is answered with people's names: the kept
+// table of people must bring its first and family name although no word
+// of the question names them ("who supports…" names no column), or the
+// planner answers with ids nobody can read.
+func TestWhoBringsThePeoplesNames(t *testing.T) {
+	ix, _ := chinook(t)
+	sel, err := ix.Retrieve(context.Background(), "Who looks after the customers in Brazil?", retrieveOnly, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cols := map[string][]string{}
+	for _, ts := range sel.Tables {
+		cols[ts.Name] = ts.Columns
+	}
+	if _, ok := cols["Employee"]; !ok {
+		t.Skipf("Employee not retrieved (tables %v): the rule has nothing to label", tableNames(sel))
+	}
+	for _, c := range []string{"FirstName", "LastName"} {
+		if !slices.Contains(cols["Employee"], c) {
+			t.Errorf("Employee columns %v lack %s", cols["Employee"], c)
+		}
+	}
+}

@@ -17,8 +17,16 @@ import (
 	"github.com/nl2sql/nl2sql/scope"
 )
 
-// MaxRequestBytes bounds one HTTP request body (a tool call with a plan).
+// MaxRequestBytes bounds one HTTP request body (a tool call with a plan)
+// unless HTTPOptions.MaxRequestBytes says otherwise.
 const MaxRequestBytes = 1 << 20
+
+// tooLong is the refusal of a message over limit bytes, on either
+// transport: it names the limit and the flag that sets it, so the sender
+// knows how much to cut or whom to ask.
+func tooLong(limit int64) string {
+	return fmt.Sprintf("the message is longer than the limit of %d bytes and was not read; send a smaller request (the limit is serve --max-line-bytes)", limit)
+}
 
 // Authenticator maps a bearer token to an identity (whatever the engine's
 // access layer needs). It is implemented by scope.Policy.
@@ -62,6 +70,9 @@ type HTTPOptions struct {
 	Readiness func(context.Context) error
 	// Metrics, if set, are served at /metrics and count /mcp's requests.
 	Metrics *Metrics
+	// MaxRequestBytes bounds one request body (serve --max-line-bytes, the
+	// stdio line's bound); <= 0 is MaxRequestBytes.
+	MaxRequestBytes int
 }
 
 // Check refuses options ServeHTTP would not serve with: an address that
@@ -166,12 +177,16 @@ func guard(next http.Handler, o HTTPOptions, loopback bool) http.Handler {
 	for _, a := range o.AllowedOrigins {
 		allowed[strings.ToLower(strings.TrimRight(a, "/"))] = true
 	}
+	maxBody := int64(MaxRequestBytes)
+	if o.MaxRequestBytes > 0 {
+		maxBody = int64(o.MaxRequestBytes)
+	}
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if origin := r.Header.Get("Origin"); origin != "" && !originAllowed(origin, allowed, loopback) {
 			http.Error(w, "origin not allowed", http.StatusForbidden)
 			return
 		}
-		r.Body = http.MaxBytesReader(w, r.Body, MaxRequestBytes)
+		r.Body = http.MaxBytesReader(w, r.Body, maxBody)
 		if !o.NoAuth {
 			token, ok := bearer(r)
 			if !ok {

@@ -153,3 +153,36 @@ func TestNoAuthOnlyOnLoopback(t *testing.T) {
 		t.Fatalf("err = %v", err)
 	}
 }
+
+// A request body over the limit is refused with 413 and a message naming
+// the limit and the flag that sets it: "larger than the limit" alone left
+// the sender guessing how much to cut, and the operator which setting to
+// raise. --max-line-bytes sets it on HTTP as on stdio.
+func TestHTTPOversizeBodyNamesLimitAndFlag(t *testing.T) {
+	for _, c := range []struct {
+		name  string
+		max   int
+		size  int
+		limit string
+	}{
+		{"default", 0, MaxRequestBytes + 10, "limit of 1048576 bytes"},
+		{"--max-line-bytes", 4096, 5000, "limit of 4096 bytes"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			base := startHTTP(t, HTTPOptions{Auth: tokenAuth{scope.TokenDigest("s3cret"): "alice"}, MaxRequestBytes: c.max})
+			req, _ := http.NewRequest("POST", base+"/mcp", strings.NewReader(`{"jsonrpc":"2.0","id":1,"method":"ping","params":{"x":"`+strings.Repeat("x", c.size)+`"}}`))
+			req.Header.Set("Authorization", "Bearer s3cret")
+			req.Header.Set("Content-Type", "application/json")
+			req.Header.Set("Accept", "application/json, text/event-stream")
+			resp, err := http.DefaultClient.Do(req)
+			if err != nil {
+				t.Fatal(err)
+			}
+			b, _ := io.ReadAll(resp.Body)
+			resp.Body.Close()
+			if resp.StatusCode != http.StatusRequestEntityTooLarge || !strings.Contains(string(b), c.limit) || !strings.Contains(string(b), "serve --max-line-bytes") {
+				t.Errorf("%d %s, want 413 naming the %s and serve --max-line-bytes", resp.StatusCode, b, c.limit)
+			}
+		})
+	}
+}

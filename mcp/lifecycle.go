@@ -69,7 +69,7 @@ func lifecycle(next http.Handler) http.Handler {
 		if err != nil {
 			var tooBig *http.MaxBytesError
 			if errors.As(err, &tooBig) {
-				writeRPCError(w, http.StatusRequestEntityTooLarge, mcpgo.INVALID_REQUEST, "request body is larger than the limit")
+				writeRPCError(w, http.StatusRequestEntityTooLarge, mcpgo.INVALID_REQUEST, tooLong(tooBig.Limit))
 				return
 			}
 			writeRPCError(w, http.StatusBadRequest, mcpgo.PARSE_ERROR, "request body could not be read")

@@ -122,8 +122,7 @@ func (r *lineReader) refuseLong(frag []byte, err error) {
 	if err != nil {
 		r.err = err
 	}
-	r.refuse(ids.ID(), mcpgo.INVALID_REQUEST, fmt.Sprintf(
-		"the message is longer than the limit of %d bytes and was not read; send a smaller request (the limit is serve --max-line-bytes)", r.max))
+	r.refuse(ids.ID(), mcpgo.INVALID_REQUEST, tooLong(int64(r.max)))
 }
 
 // unreadable is the JSON-RPC error of a line that does not decode as a

@@ -54,10 +54,12 @@ type CTE struct {
 	Query *Query `json:"query"`
 }
 
-// SelectItem is one output column. Alias names the column in the result.
+// SelectItem is one output column. Alias names the column in the result;
+// left out (empty here) it is the column's own name, which the validator
+// fills in. A plan may leave it out but not write it empty (Decode).
 type SelectItem struct {
 	Expr  Expr   `json:"expr"`
-	Alias string `json:"alias"`
+	Alias string `json:"alias,omitempty"`
 }
 
 // From is one table source: a stored table (Table, optionally Schema), a CTE

@@ -227,6 +227,22 @@ func (o *obj) str(key string, required bool) (string, error) {
 	return s, nil
 }
 
+// alias is a select item's "alias": left out (or null) it names the
+// column after its source column, so written empty it is refused rather
+// than read as left out, which gave a plan that meant to name its column
+// another header without a word. (A required name written empty, a from
+// item's alias or a CTE's name, is the validator's to refuse, with what
+// else a name must be: validate.unreadable.)
+func (o *obj) alias() (string, error) {
+	s, err := o.str("alias", false)
+	if _, given := o.get("alias"); err == nil && given && s == "" {
+		e := NewError(CodeBadValue, JoinPath(o.path, "alias"), "field \"alias\" is empty")
+		e.Issues[0].Hint = "write a name, or leave \"alias\" out (or null) to name the column after its source column"
+		return "", e
+	}
+	return s, err
+}
+
 func (o *obj) boolean(key string) (bool, error) {
 	v, ok := o.get(key)
 	if !ok {
@@ -345,7 +361,7 @@ func (d *decoder) query(v any, path string, depth int) (*Query, error) {
 		if it.Expr, err = d.expr(ev, JoinPath(p, "expr"), depth+1); err != nil {
 			return nil, err
 		}
-		if it.Alias, err = so.str("alias", false); err != nil {
+		if it.Alias, err = so.alias(); err != nil {
 			return nil, err
 		}
 		if err := so.done(); err != nil {
@@ -636,6 +652,8 @@ var (
 	dateRe      = regexp.MustCompile(`^\d{4}-\d{2}-\d{2}$`)
 	timestampRe = regexp.MustCompile(`^\d{4}-\d{2}-\d{2}[ T]\d{2}:\d{2}:\d{2}(\.\d{1,9})?$`)
 	decimalRe   = regexp.MustCompile(`^-?\d{1,38}(\.\d{1,38})?$`)
+	// zoned is a timestamp written with a zone: Z, +02:00, -0500
+	zoned = regexp.MustCompile(`^\d{4}-\d{2}-\d{2} \d{2}:\d{2}(:\d{2}(\.\d+)?)?\s*(Z|[+-]\d{2}(:?\d{2})?)$`)
 )
 
 func (d *decoder) literal(o *obj, path string) (*Literal, error) {
@@ -738,9 +756,15 @@ func (d *decoder) literal(o *obj, path string) (*Literal, error) {
 			return nil, NewError(CodeBadValue, vp, "a date literal is a real calendar date written YYYY-MM-DD (year 0001 or later), got %q", Truncate(s, 40))
 		}
 		if lt == TTimestamp {
+			sent := s
 			s = strings.Replace(s, "T", " ", 1) // one canonical form: SQLite compares timestamps as text
 			if !IsTimestampLiteral(s) {
-				return nil, NewError(CodeBadValue, vp, "a timestamp literal is a real time written YYYY-MM-DD HH:MM:SS, got %q", Truncate(s, 40))
+				// quoted as sent: the canonical form is ours, not the user's
+				e := NewError(CodeBadValue, vp, "a timestamp literal is a real time written YYYY-MM-DD HH:MM:SS, got %q", Truncate(sent, 40))
+				if zoned.MatchString(s) {
+					e.Issues[0].Hint = "a timestamp literal has no time zone: write the time in UTC without the Z or offset (instants read in UTC)"
+				}
+				return nil, e
 			}
 		}
 		l.Text = s

@@ -3,6 +3,7 @@ package planast_test
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"strconv"
 	"strings"
@@ -363,6 +364,29 @@ func TestIndexPath(t *testing.T) {
 	}{{"select", 0, "select[0]"}, {"joins[2].on", 12, "joins[2].on[12]"}, {"", -1, "[-1]"}} {
 		if got := planast.IndexPath(c.path, c.i); got != c.want {
 			t.Errorf("IndexPath(%q, %d) = %q, want %q", c.path, c.i, got, c.want)
+		}
+	}
+}
+
+// The threat: an error that quotes a value the user never wrote
+// ("2024-01-01 10:00:00Z" for "2024-01-01T10:00:00Z") sends them looking
+// for the wrong mistake; a zone is the mistake, and the hint says so.
+func TestTimestampLiteralRefusalQuotesWhatWasSent(t *testing.T) {
+	for _, c := range []struct{ value, hint string }{
+		{"2024-01-01T10:00:00Z", "no time zone"},
+		{"2024-01-01T10:00:00+02:00", "no time zone"},
+		{"2024-01-01T25:00:00", ""},
+	} {
+		_, err := planast.Decode([]byte(`{"select":[{"expr":{"kind":"literal","type":"timestamp","value":"`+c.value+`"},"alias":"t"}]}`), planast.Limits{})
+		var pe *planast.Error
+		if !errors.As(err, &pe) {
+			t.Fatalf("%s: %v, want a plan error", c.value, err)
+		}
+		if !strings.Contains(pe.Issues[0].Message, `"`+c.value+`"`) {
+			t.Errorf("%s: message %q does not quote the value as sent", c.value, pe.Issues[0].Message)
+		}
+		if got := pe.Issues[0].Hint; c.hint != "" && !strings.Contains(got, c.hint) || c.hint == "" && got != "" {
+			t.Errorf("%s: hint %q, want one naming %q", c.value, got, c.hint)
 		}
 	}
 }

@@ -129,8 +129,10 @@ func appendNamedQuery(b []byte, key, name string, q *Query) ([]byte, error) {
 func appendSelectItem(b []byte, it SelectItem) ([]byte, error) {
 	b = append(b, `{"expr":`...)
 	b, err := appendExpr(b, it.Expr)
-	b = append(b, `,"alias":`...)
-	b = appendString(b, it.Alias)
+	if it.Alias != "" { // none yet (a plan not validated): Decode refuses an empty one
+		b = append(b, `,"alias":`...)
+		b = appendString(b, it.Alias)
+	}
 	return append(b, '}'), err
 }
 

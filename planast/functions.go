@@ -96,6 +96,13 @@ var Functions = map[string]FuncSpec{
 	// write literals instead, so these mostly come from lifted SQL.
 	"CURRENT_DATE":      {"CURRENT_DATE", Scalar, 0, 0, -1},
 	"CURRENT_TIMESTAMP": {"CURRENT_TIMESTAMP", Scalar, 0, 0, -1},
+	// FROM_EPOCH_SECONDS(x) is the UTC timestamp x seconds after
+	// 1970-01-01 00:00:00 (Unix time), to the whole second (the fraction
+	// dropped towards the past): columns that store instants as numbers
+	// read as timestamps (milliseconds: x / 1000). NULL on NULL and
+	// outside years 1 to 9999; text is read as a number by the text-cast
+	// rule (NULL where it holds none).
+	"FROM_EPOCH_SECONDS": {"FROM_EPOCH_SECONDS", Scalar, 1, 1, -1},
 	// POSITION(text, sub) is the 1-based position of sub in text, 0 when
 	// absent, NULL on NULL (SQLite instr, PostgreSQL/DuckDB strpos).
 	"POSITION": {"POSITION", Scalar, 2, 2, -1},

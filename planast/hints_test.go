@@ -120,3 +120,15 @@ func TestWindowOrderByNamesASelectAlias(t *testing.T) {
 		t.Errorf("a window ordered by another window's alias: %+v", is)
 	}
 }
+
+// An integer column of Unix times cast to a timestamp is refused (each
+// engine reads a number as a time its own way, or not at all); the user
+// must learn the function that reads it, not only that the cast fails.
+func TestCastOfANumberToATimeNamesTheEpochReading(t *testing.T) {
+	for _, to := range []string{"timestamp", "date"} {
+		is := firstIssue(t, plan(sel(item(`{"kind":"cast","type":"`+to+`","expr":`+c("", "Milliseconds")+`}`, "x")), frm(from("Track", "t"))), chinook, validate.Options{})
+		if is.Code != planast.CodeType || !strings.Contains(is.Message, "FROM_EPOCH_SECONDS(x)") {
+			t.Errorf("cast to %s: issue %+v, want a type error naming FROM_EPOCH_SECONDS(x)", to, is)
+		}
+	}
+}

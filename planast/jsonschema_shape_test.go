@@ -459,6 +459,7 @@ var mutateValues = []any{
 	[]any{}, map[string]any{}, []any{map[string]any{}},
 	"2024-02-30", "2023-02-29", "2024-02-29", "0000-01-01", "2024-01-01T25:00:00", "2024-01-01 10:00:00",
 	"12345678901234567890", "+5", "1e5", " 5", ".5", "NaN", "==", "<>", " = ", "NOT",
+	"   ", "nam\u202e", "a\u200bb",
 }
 
 var numberValues = []any{json.Number("1.0"), json.Number("1e3"), json.Number("100e-2"), json.Number("15e-1"),
@@ -589,6 +590,9 @@ func leniency(m mutation) string {
 		return "an empty enum value means the default"
 	case m.op == "replace" && m.def == "LiteralExpr" && m.key == "value" && readsAsNumber(nv):
 		return "numeric text in forms strconv reads (decimal or integer literal)"
+	case m.op == "replace" && (m.key == "alias" || m.key == "name" && m.def == "?") /* a select item's or from item's alias, a CTE's name */ &&
+		(strings.TrimSpace(nv) == "" || strings.ContainsAny(nv, "\u202e\u200b")):
+		return "a blank name or one with a hidden character (the validator refuses it: INVALID_VALUE)"
 	}
 	return ""
 }

@@ -1,6 +1,7 @@
 package planast_test
 
 import (
+	"errors"
 	"strings"
 	"testing"
 
@@ -289,5 +290,44 @@ func TestImpossibleDateLiteralSaysSo(t *testing.T) {
 		if len(is) != 1 || !strings.Contains(is[0].Message, d.want) {
 			t.Errorf("%s: issues %v, want one saying %q", d.text, is, d.want)
 		}
+	}
+}
+
+// The threat: "Accounts" and "accounts" in one schema were called "a
+// table in several schemas", sending the user to look for schemas that
+// are not there; and tables in two schemas must still be called that.
+func TestAmbiguousTableSaysWhatDiffers(t *testing.T) {
+	cases := []struct {
+		cat         planast.Catalog
+		table, want string
+	}{
+		{listedCatalog{memCatalog{table("", "Accounts", []string{"id integer"}), table("", "accounts", []string{"id integer"})}}, "ACCOUNTS", "differ only in letter case"},
+		{twoStaffs, "staff", "several schemas"},
+	}
+	for _, tc := range cases {
+		q, err := planast.Decode([]byte(plan(sel(c("s", "id")), frm(from(tc.table, "s")))), planast.Limits{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, err = validate.Plan(q, tc.cat, validate.Options{})
+		var pe *planast.Error
+		if !errors.As(err, &pe) || pe.FirstCode() != planast.CodeAmbiguousTable || !strings.Contains(pe.Issues[0].Message, tc.want) {
+			t.Errorf("got %v, want AMBIGUOUS_TABLE saying %q", err, tc.want)
+		}
+	}
+}
+
+// The threat: with "Name" and "name" both in a table, NAME was answered
+// "did you mean "Name"?", hiding the other column the user may mean.
+func TestCaseTwinColumnsAreBothNamed(t *testing.T) {
+	cat := listedCatalog{memCatalog{table("", "people", []string{"id integer", "Name text", "name text"})}}
+	q, err := planast.Decode([]byte(plan(sel(c("p", "NAME")), frm(from("people", "p")))), planast.Limits{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = validate.Plan(q, cat, validate.Options{})
+	var pe *planast.Error
+	if !errors.As(err, &pe) || pe.FirstCode() != planast.CodeAmbiguous || !strings.Contains(pe.Issues[0].Message, `"Name", "name"`) {
+		t.Errorf("got %v, want AMBIGUOUS_COLUMN naming both columns", err)
 	}
 }

@@ -336,6 +336,17 @@
 //
 // A timestamp keeps the timestamp form; CockroachDB keeps it for dates too.
 //
+// FROM_EPOCH_SECONDS(x) is the epoch plus the whole seconds of x, floored:
+// PostgreSQL's to_timestamp gives an instant in the session's time zone
+// and keeps the fraction, SQLite's unixepoch rounds to the millisecond
+// first. Outside years 1 to 9999 it is NULL, where SQLite's dates stop and
+// PostgreSQL would fail the query:
+//
+//	FROM_EPOCH_SECONDS(s)  ->  (CASE WHEN x >= -62135596800 AND x < 253402300800 THEN <the epoch plus FLOOR(x) seconds> END), x = CAST(s AS DOUBLE)
+//	  SQLite:     datetime(CAST(x AS INTEGER) - (x < CAST(x AS INTEGER)), 'unixepoch')
+//	  PostgreSQL: (TIMESTAMP '1970-01-01 00:00:00' + CAST(FLOOR(x) AS BIGINT) * INTERVAL '1 second')
+//	  DuckDB:     make_timestamp(CAST(FLOOR(x) AS BIGINT) * 1000000)
+//
 // # LIKE and case
 //
 // A like matches case-sensitively on every engine: PostgreSQL's and

@@ -372,6 +372,17 @@ func (w *writer) fn(f *planast.Func) {
 		w.str(spec.Name + "(CASE WHEN " + x + dom + " THEN " + x + " END)")
 		return
 	}
+	if spec.Name == "FROM_EPOCH_SECONDS" {
+		// years 1 to 9999 everywhere: SQLite's dates stop at 9999, and
+		// PostgreSQL would fail the whole query past its range
+		x := w.d.Cast(args[0], planast.CastFloat)
+		s, ok := w.d.Func(spec.Name, []string{x})
+		if !ok {
+			w.fail("function %s has no rendering", spec.Name)
+		}
+		w.str("(CASE WHEN " + x + " >= " + epochFirst + " AND " + x + " < " + epochEnd + " THEN " + s + " END)")
+		return
+	}
 	if r, ok := w.d.(dateRenderer); ok && f.Temporal == planast.TypeDate {
 		if s, ok := r.DateFunc(spec.Name, args); ok {
 			w.str(s)
@@ -392,6 +403,10 @@ func (w *writer) fn(f *planast.Func) {
 // many-digit decimals it differed by engine and from the true mean, while
 // SUM is exact wherever the column is (integers, decimals outside SQLite)
 // and the one rounding left is the final division.
+// epochFirst and epochEnd bound FROM_EPOCH_SECONDS: the Unix times of
+// 0001-01-01 00:00:00 and of 10000-01-01 00:00:00.
+const epochFirst, epochEnd = "-62135596800", "253402300800"
+
 // mathDomain is the condition under which each float function is defined:
 // outside it the argument becomes NULL, so every engine returns NULL where
 // PostgreSQL would fail the query and DuckDB return NaN or -inf.

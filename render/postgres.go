@@ -161,6 +161,10 @@ func pgLikeFunc(name string, a []string, float, numeric string, add func(unit, n
 		return "CAST(DATE_TRUNC('second', CURRENT_TIMESTAMP AT TIME ZONE 'UTC') AS TIMESTAMP)", true
 	case "POSITION":
 		return "strpos(" + a[0] + ", " + a[1] + ")", true
+	case "FROM_EPOCH_SECONDS":
+		// arithmetic from the epoch, not to_timestamp: that gives an
+		// instant in the session's time zone
+		return "(TIMESTAMP '1970-01-01 00:00:00' + CAST(FLOOR(" + a[0] + ") AS BIGINT) * INTERVAL '1 second')", true
 	}
 	_ = float
 	return "", false

@@ -200,6 +200,11 @@ func (SQLite) Func(name string, a []string) (string, bool) {
 		return "date('now')", true
 	case "CURRENT_TIMESTAMP":
 		return "datetime('now')", true
+	case "FROM_EPOCH_SECONDS":
+		// whole seconds towards the past (CAST truncates towards zero):
+		// -1.5 is 23:59:58 of 1969-12-31, as on the other engines
+		x := a[0]
+		return "datetime(CAST(" + x + " AS INTEGER) - (" + x + " < CAST(" + x + " AS INTEGER)), 'unixepoch')", true
 	case "POSITION":
 		return "instr(" + a[0] + ", " + a[1] + ")", true
 	}

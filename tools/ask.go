@@ -129,9 +129,9 @@ var askToolOutputSchema = func() json.RawMessage {
 // query, and the description says so first, so that a host does not
 // expect rows from it.
 func AskTool(hostPlans bool) mcpgo.Tool {
-	desc := "Answer a question about the configured databases. The server plans a typed query, validates it against the schema, runs it read-only with a row limit and returns the rows, the SQL and a short answer (kind \"answer\"). When the server has no model of its own it returns kind \"plan_it_yourself\" instead: the schema context for the question, matching verified queries with their run_verified_query call, and the run_plan call to make with a plan you write (get_plan_schema)."
+	desc := "Answer a question about the configured databases. The server plans a typed query, validates it against the schema, runs it read-only with a row limit and returns the rows, the SQL and a short answer (kind \"answer\"). When the server has no model of its own it returns kind \"plan_it_yourself\" instead: the schema context for the question, the verified queries that match it (if any) with their run_verified_query call, and the run_plan call to make with a plan you write (get_plan_schema)."
 	if hostPlans {
-		desc = "Start here with a question about the configured databases. This server has no model of its own, so ask runs no query: it returns kind \"plan_it_yourself\" with the schema context for the question (tables, columns, keys, stored values), matching verified queries with their run_verified_query call, and the run_plan call to make with a plan you write (get_plan_schema). run_plan validates the plan, runs it read-only with a row limit and returns the rows, the SQL and a short answer."
+		desc = "Start here with a question about the configured databases. This server has no model of its own, so ask runs no query: it returns kind \"plan_it_yourself\" with the schema context for the question (tables, columns, keys, stored values), the verified queries that match it (if any) with their run_verified_query call, and the run_plan call to make with a plan you write (get_plan_schema). run_plan validates the plan, runs it read-only with a row limit and returns the rows, the SQL and a short answer."
 	}
 	return withView(readOnlyTool("ask", "Ask a question of the data", desc, askInputSchema, askToolOutputSchema))
 }

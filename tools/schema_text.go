@@ -47,7 +47,9 @@ func snapshotTextIn(s, whole *schema.Snapshot) string {
 			if !c.Nullable {
 				flags = append(flags, "not null")
 			}
-			line := fmt.Sprintf("  %-24s %-10s %-14s %s", c.Name, c.Type, c.DeclaredType, strings.Join(flags, ", "))
+			// padded by display width: a column named in CJK keeps the
+			// type column in line with the others
+			line := "  " + cellfmt.Pad(c.Name, 24) + " " + cellfmt.Pad(string(c.Type), 10) + " " + cellfmt.Pad(c.DeclaredType, 14) + " " + strings.Join(flags, ", ")
 			if p := c.Profile; p != nil && p.Min != nil && (c.Type.IsNumeric() || c.Type.IsTemporal() || p.Temporal != "") {
 				// the profiled range, as the planners' schema context has it:
 				// a host sees that orders run 2016..2018 before asking for 1997

@@ -8,6 +8,7 @@ import (
 	mcpgo "github.com/mark3labs/mcp-go/mcp"
 
 	"github.com/nl2sql/nl2sql/engine/semantic"
+	"github.com/nl2sql/nl2sql/internal/cellfmt"
 	"github.com/nl2sql/nl2sql/internal/schema"
 	"github.com/nl2sql/nl2sql/planast"
 )
@@ -179,5 +180,27 @@ func TestSchemaTextSaysHowManyValuesAreNull(t *testing.T) {
 		if got := SnapshotText(snap) + "\n"; !strings.Contains(got, c.want) {
 			t.Errorf("null share %v: %q, want %q", c.null, got, c.want)
 		}
+	}
+}
+
+// The threat: describe_schema padded column names by bytes, so a column
+// named in CJK or with accents ended its name column early on a terminal
+// and its type stood off the column of types the other lines form. Each
+// line's type starts at the same display column.
+func TestSnapshotTextAlignsWideColumnNames(t *testing.T) {
+	snap := &schema.Snapshot{Datasource: "d", Dialect: "sqlite", Tables: []schema.Table{{Schema: "main", Name: "t", Kind: schema.KindTable,
+		Columns: []schema.Column{{Name: "qty", Type: planast.TypeInteger, DeclaredType: "INTEGER"},
+			{Name: "数量", Type: planast.TypeInteger, DeclaredType: "INTEGER"},
+			{Name: "Zürich", Type: planast.TypeText, DeclaredType: "TEXT"}}}}}
+	var at []int
+	for _, line := range strings.Split(SnapshotText(snap), "\n") {
+		if i := strings.Index(line, " integer"); i >= 0 {
+			at = append(at, cellfmt.Width(line[:i]))
+		} else if i := strings.Index(line, " text"); i >= 0 && strings.HasPrefix(line, "  ") {
+			at = append(at, cellfmt.Width(line[:i]))
+		}
+	}
+	if len(at) != 3 || at[0] != at[1] || at[0] != at[2] {
+		t.Errorf("the type column starts at display columns %v, not one:\n%s", at, SnapshotText(snap))
 	}
 }

@@ -7,7 +7,6 @@ import (
 	"github.com/nl2sql/nl2sql/engine"
 	"github.com/nl2sql/nl2sql/internal/cellfmt"
 	"github.com/nl2sql/nl2sql/planast"
-	"github.com/rivo/uniseg"
 )
 
 // TextRows is how many rows the text rendering of a result shows.
@@ -42,7 +41,7 @@ func resultText(r *engine.Result, rest string) string {
 	b.WriteString(table)
 	if cut {
 		// a host copying a value from the table would report the cut one
-		fmt.Fprintf(&b, "(a value ending in … is cut in this table at %d characters; the structured rows hold every value whole)\n", CellWidth(len(r.Columns)))
+		fmt.Fprintf(&b, "(a value ending in … is cut in this table at %d characters, a wide character such as 東 counting two; the structured rows hold every value whole)\n", CellWidth(len(r.Columns)))
 	}
 	if len(r.Rows) > TextRows {
 		fmt.Fprintf(&b, "… %d more rows %s\n", len(r.Rows)-TextRows, rest)
@@ -78,9 +77,10 @@ func warningsText(ws []string) string {
 // Table renders columns and up to max rows as an aligned text table, each
 // value by cellfmt's rule for its column's type (types may be shorter than
 // cols: the rest are unknown) and shown through cellfmt.Text, so stored
-// text never acts on the reader's terminal. Columns are aligned by display
-// width (uniseg): a CJK character or an emoji takes two terminal cells,
-// which counting runes or bytes would misalign.
+// text never acts on the reader's terminal. Columns are aligned, and long
+// values cut, by display width (cellfmt.Width, cellfmt.Cut): a CJK
+// character or an emoji takes two terminal cells, which counting runes or
+// bytes would misalign.
 func Table(cols []string, types []planast.Type, rows [][]any, max int) string {
 	s, _ := cutTable(cols, types, rows, max)
 	return s
@@ -91,7 +91,7 @@ func cutTable(cols []string, types []planast.Type, rows [][]any, max int) (strin
 	lines := [][]string{make([]string, len(cols)), make([]string, len(cols))}
 	for i, c := range cols {
 		lines[0][i] = cellfmt.Text(c)
-		lines[1][i] = strings.Repeat("-", max1(displayWidth(lines[0][i]), 3))
+		lines[1][i] = strings.Repeat("-", max1(cellfmt.Width(lines[0][i]), 3))
 	}
 	width, cut := CellWidth(len(cols)), false
 	for i, row := range rows {
@@ -126,7 +126,7 @@ func alignCells(lines [][]string) string {
 			for len(widths) <= j {
 				widths = append(widths, 0)
 			}
-			cellWidths[i][j] = displayWidth(c)
+			cellWidths[i][j] = cellfmt.Width(c)
 			widths[j] = max1(widths[j], cellWidths[i][j])
 		}
 	}
@@ -145,21 +145,10 @@ func alignCells(lines [][]string) string {
 	return b.String()
 }
 
-// displayWidth is uniseg.StringWidth(s), counted directly when s is
-// printable ASCII alone (most cells): each such character is a grapheme
-// one cell wide.
-func displayWidth(s string) int {
-	for i := 0; i < len(s); i++ {
-		if s[i] < 0x20 || s[i] > 0x7e {
-			return uniseg.StringWidth(s)
-		}
-	}
-	return len(s)
-}
-
-// CellWidth is how many characters a value of a table of n columns
-// shows before it is cut: 60, or more for a table of few columns, whose
-// line has room for a title or an address whole.
+// CellWidth is how many terminal cells (cellfmt.Width: a CJK character
+// takes two) a value of a table of n columns shows before it is cut: 60,
+// or more for a table of few columns, whose line has room for a title or
+// an address whole.
 func CellWidth(n int) int { return max(60, 160/max(n, 1)) }
 
 func cell(v any, t planast.Type, width int) string {
@@ -173,13 +162,15 @@ func cell(v any, t planast.Type, width int) string {
 		// a time, an interval, a JSON document or NULL
 		// a cut value ends its quotes where the stored text shown ends and
 		// the marker follows them, so the … is never read as stored text
-		if r := []rune(s); len(r) > width-2 {
-			return cellfmt.Quote(string(r[:width-3])) + "…"
+		if cellfmt.Width(s) > width-2 {
+			head, _ := cellfmt.Cut(s, width-3)
+			return cellfmt.Quote(head) + "…"
 		}
 		return cellfmt.Quote(s)
 	}
-	if r := []rune(s); len(r) > width && !digitsOnly(s) { // a number keeps every digit
-		s = string(r[:width-1]) + "…"
+	if cellfmt.Width(s) > width && !digitsOnly(s) { // a number keeps every digit
+		head, _ := cellfmt.Cut(s, width-1)
+		s = head + "…"
 	}
 	// escaped after the cut, so an escape is never cut in half
 	if t.IsNested() {

@@ -2,7 +2,6 @@ package tools
 
 import (
 	"fmt"
-	"math/rand/v2"
 	"strings"
 	"testing"
 
@@ -136,29 +135,6 @@ func TestTableTellsValuesApart(t *testing.T) {
 	}
 }
 
-// TestDisplayWidthIsUnisegs: the printable-ASCII count agrees with uniseg
-// on every ASCII byte in context and on random strings.
-func TestDisplayWidthIsUnisegs(t *testing.T) {
-	cases := []string{"", "東京都", "😀😀 ok", "e\u0301", "tab\tx", "\r\n"}
-	for b := range 256 {
-		c := string([]byte{byte(b)})
-		cases = append(cases, c, "ab"+c, c+"\u0301")
-	}
-	r := rand.New(rand.NewPCG(9, 4))
-	for range 2000 {
-		b := make([]byte, r.IntN(16))
-		for i := range b {
-			b[i] = byte(0x20 + r.IntN(0x60))
-		}
-		cases = append(cases, string(b))
-	}
-	for _, s := range cases {
-		if got, want := displayWidth(s), uniseg.StringWidth(s); got != want {
-			t.Fatalf("displayWidth(%q) = %d, uniseg says %d", s, got, want)
-		}
-	}
-}
-
 // The threat: the text table cut every value at 60 characters, so a
 // paper's 61-character title came back cut in a two-column result, with
 // nothing but the … to say so, and a host copying from the text reported
@@ -175,7 +151,33 @@ func TestTableCutsOnlyWhatItMustAndSaysSo(t *testing.T) {
 	five := &engine.Result{Answer: "1 row.", SQL: "SELECT 1", Columns: []string{"a", "b", "c", "d", "e"},
 		ColumnTypes: []planast.Type{planast.TypeText, planast.TypeText, planast.TypeText, planast.TypeText, planast.TypeText},
 		Rows:        [][]any{{long, "x", "y", "z", "w"}}}
-	if got := ResultText(five); strings.Contains(got, long) || !strings.Contains(got, "is cut in this table at 60 characters; the structured rows hold every value whole") {
+	if got := ResultText(five); strings.Contains(got, long) || !strings.Contains(got, "is cut in this table at 60 characters, a wide character such as 東 counting two; the structured rows hold every value whole") {
 		t.Errorf("five columns: want the long value cut and the cut said of:\n%s", got)
+	}
+}
+
+// The threat: a long CJK value was cut after 57 characters, 114 terminal
+// cells, so its row ran twice as wide as a Latin one cut at the same
+// width and every column after it left the screen. A cut value takes at
+// most its column's width on a terminal, whatever script it is in, and
+// the columns after it still line up.
+func TestTableCutsWideTextByDisplayWidth(t *testing.T) {
+	wide := strings.Repeat("東京運送株式会社", 20)
+	got := Table([]string{"a", "b", "c", "d", "e"}, nil,
+		[][]any{{wide, "x", "y", "z", int64(1)}, {strings.Repeat("Tokyo Unso ", 20), "x", "y", "z", int64(2)}}, 10)
+	lines := strings.Split(strings.TrimSuffix(got, "\n"), "\n")
+	first := strings.Split(lines[2], "  ")[0]
+	if w := uniseg.StringWidth(first); w > CellWidth(5) || !strings.HasSuffix(first, `"…`) {
+		t.Errorf("the cut CJK cell takes %d cells (the width is %d) or lacks its marker: %q", w, CellWidth(5), first)
+	}
+	var at []int
+	for _, line := range lines {
+		i := strings.LastIndex(line, "  ")
+		at = append(at, uniseg.StringWidth(line[:i+2]))
+	}
+	for i := range at {
+		if at[i] != at[0] {
+			t.Fatalf("the last column starts at display columns %v, not one:\n%s", at, got)
+		}
 	}
 }

@@ -32,7 +32,7 @@ type VerifiedList struct {
 // ListVerifiedQueriesTool describes list_verified_queries.
 func ListVerifiedQueriesTool() mcpgo.Tool {
 	return readOnlyTool("list_verified_queries", "List verified queries",
-		"List the verified queries you may run: human-reviewed SQL run by id with typed parameters. Shows id, datasource, description, example questions and each parameter's type and constraints (never the SQL).",
+		"List the verified queries you may run: human-reviewed SQL run by id with typed parameters. Shows id, datasource, description, example questions and each parameter's type and constraints (never the SQL). ask already returns those that match a question; list them to browse.",
 		json.RawMessage(`{"type": "object", "properties": {"datasource": {"type": "string", "maxLength": 128}}, "additionalProperties": false}`),
 		json.RawMessage(`{"type": "object", "properties": {"verified_queries": {"type": "array", "items": {"type": "object"}}}, "required": ["verified_queries"]}`))
 }

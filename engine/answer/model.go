@@ -41,6 +41,9 @@ type Rows struct {
 	// LimitZero says the plan itself asked for no rows ("limit": 0), so an
 	// empty result says nothing about the data.
 	LimitZero bool
+	// Skipped is the plan's offset: an empty result after it says only
+	// that no more rows than that matched, not that none did.
+	Skipped int64
 	// OrderedBy are the output columns the plan sorts by, in order, when
 	// every order_by key is one; nil otherwise. Rows that lead the result
 	// with equal values there share first place, and the summary says so.
@@ -52,6 +55,7 @@ func RowsOf(r *result.Result) Rows {
 	return Rows{Question: r.Question, Columns: r.Columns, ColumnTypes: r.ColumnTypes,
 		Rows: r.Rows, RowCount: r.RowCount, Truncated: r.Truncated,
 		LimitZero: r.Plan != nil && r.Plan.Limit != nil && *r.Plan.Limit == 0,
+		Skipped:   skipped(r.Plan),
 		OrderedBy: orderedBy(r.Plan, r.Columns)}
 }
 
@@ -218,4 +222,11 @@ func unsupportedNumber(answer, data string) string {
 		}
 	}
 	return ""
+}
+
+func skipped(q *planast.Query) int64 {
+	if q == nil || q.Offset == nil {
+		return 0
+	}
+	return *q.Offset
 }

@@ -4,6 +4,7 @@ import (
 	"strconv"
 	"strings"
 	"unicode"
+	"unicode/utf8"
 
 	"github.com/nl2sql/nl2sql/internal/cellfmt"
 	"github.com/nl2sql/nl2sql/planast"
@@ -20,6 +21,8 @@ func Summarise(r Rows) string {
 	switch {
 	case n == 0 && r.LimitZero:
 		return "No rows: the plan asked for 0 rows (\"limit\": 0), so the result says nothing about the data."
+	case n == 0 && r.Skipped > 0:
+		return "No rows after the first " + strconv.FormatInt(r.Skipped, 10) + " the plan skipped (\"offset\"): at most that many match."
 	case n == 0:
 		return "No rows matched."
 	case n == 1:
@@ -91,7 +94,8 @@ func tiedFirst(r Rows) string {
 }
 
 // maxSummaryText is how many characters of one text value the summary
-// quotes; the rows hold the whole value.
+// quotes, by display width (a CJK character counts two); the rows hold
+// the whole value.
 const maxSummaryText = 40
 
 // maxSummaryColumns is how many columns of a row the summary describes;
@@ -146,8 +150,8 @@ func formatValue(v any, t planast.Type) string {
 		// a JSON document or an array is JSON text, its strings in their
 		// own quotes, printed bare as the table prints it (quoted again,
 		// every quote inside came back escaped: "[\"vip\"]")
-		if r := []rune(s); len(r) > maxSummaryText {
-			s = string(r[:maxSummaryText]) + "…"
+		if head, cut := cellfmt.Cut(s, maxSummaryText); cut {
+			return cellfmt.Visible(head) + "…" + cutNote(s)
 		}
 		return cellfmt.Visible(s)
 	case textType(t) || !plainValue(s):
@@ -186,12 +190,23 @@ func plainValue(s string) bool {
 }
 
 // quoteText quotes s as a JSON string, cut to maxSummaryText characters
-// when longer, the "…" after the quotes so it is never read as stored text.
+// of width (cellfmt.Cut, as the text table cuts) when longer: the quotes
+// close on the stored text shown and the "…" follows them, as in the
+// table, so the marker is never read as stored text; and cutNote says
+// the value goes on, so a cut inside "(pending review)" does not read as
+// a stored value ending in "(pending".
 func quoteText(s string) string {
-	if r := []rune(s); len(r) > maxSummaryText {
-		return cellfmt.Quote(string(r[:maxSummaryText])) + "…"
+	if head, cut := cellfmt.Cut(s, maxSummaryText); cut {
+		return cellfmt.Quote(head) + "…" + cutNote(s)
 	}
 	return cellfmt.Quote(s)
+}
+
+// cutNote follows a value the summary cut: how long the stored value is.
+// The summary has no footnote below it as the text table has, so the
+// note stands beside the value.
+func cutNote(s string) string {
+	return " (cut; " + strconv.Itoa(utf8.RuneCountInString(s)) + " characters)"
 }
 
 // quoteName is a column name for the summary: bare when it is a plain

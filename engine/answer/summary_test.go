@@ -98,3 +98,28 @@ func TestSummarySaysWhenTheFirstRowsTie(t *testing.T) {
 		}
 	}
 }
+
+// The threat: a title cut inside its parenthesis read
+// `title "Pandemic preparedness modelling (pending"…`, as if the database
+// held a title ending in an open parenthesis. A cut value says it was cut
+// and how long the stored value is; a CJK value is cut by the width it
+// takes, whole characters only; a value that fits is not marked.
+func TestSummarySaysAValueWasCut(t *testing.T) {
+	title := "Pandemic preparedness modelling (pending review)"
+	got := formatValue(title, planast.TypeText)
+	if want := `"Pandemic preparedness modelling (pending"… (cut; 48 characters)`; got != want {
+		t.Errorf("cut title = %s, want %s", got, want)
+	}
+	if got := formatValue("Pandemic preparedness", planast.TypeText); got != `"Pandemic preparedness"` {
+		t.Errorf("a whole value is marked: %s", got)
+	}
+	wide := strings.Repeat("東京運送", 12) // 48 characters, 96 cells
+	got = formatValue(wide, planast.TypeText)
+	if want := `"` + strings.Repeat("東京運送", 5) + `"… (cut; 48 characters)`; got != want {
+		t.Errorf("cut CJK value = %s, want %s", got, want)
+	}
+	doc := `{"note": "` + strings.Repeat("x", 60) + `"}`
+	if got := formatValue(doc, planast.TypeJSON); !strings.HasSuffix(got, "… (cut; 72 characters)") {
+		t.Errorf("cut JSON document = %s, want the cut said", got)
+	}
+}

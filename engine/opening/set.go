@@ -265,6 +265,22 @@ func (s *Set[T]) Ready(id string) (T, bool) {
 	return v, ok
 }
 
+// Failed returns why the last open of datasource id failed, nil when it
+// is open, is being opened for the first time or was never asked for;
+// like Ready it starts nothing and waits for nothing: for not pointing a
+// caller at a datasource that is down, never for answering.
+func (s *Set[T]) Failed(id string) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if _, ok := s.ready[id]; ok {
+		return nil
+	}
+	if f, ok := s.failed[id]; ok {
+		return f.err
+	}
+	return nil
+}
+
 // Forget drops datasource id from the ready ones (the next Await opens it
 // afresh) and returns it, for the caller to close.
 func (s *Set[T]) Forget(id string) (T, bool) {

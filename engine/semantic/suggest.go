@@ -9,6 +9,7 @@ import (
 
 	"go.yaml.in/yaml/v3"
 
+	"github.com/nl2sql/nl2sql/index/lex"
 	"github.com/nl2sql/nl2sql/internal/schema"
 	"github.com/nl2sql/nl2sql/planast"
 )
@@ -123,6 +124,9 @@ func labelCandidates(t schema.Table, c schema.Column) []string {
 		t.RowCount == nil || *t.RowCount <= int64(len(p.SampleValues)) || len(p.SampleValues) < 2 {
 		return nil
 	}
+	if c.Type == planast.TypeInteger && slices.ContainsFunc(lex.SplitWords(c.Name), func(w string) bool { return measureWords[w] }) {
+		return nil // a quantity, count or amount that happens to take few values
+	}
 	if c.Type == planast.TypeText && slices.ContainsFunc(p.SampleValues, func(v any) bool {
 		s, _ := v.(string)
 		return len(s) > 4 || strings.ContainsAny(s, " ()+-.")
@@ -141,6 +145,13 @@ func labelCandidates(t schema.Table, c schema.Column) []string {
 	})
 	return out
 }
+
+// measureWords name integer columns that count or measure: their few
+// values are numbers to compute with, not codes to explain.
+var measureWords = map[string]bool{"qty": true, "quantity": true, "count": true, "cnt": true, "num": true, "number": true,
+	"amount": true, "amt": true, "total": true, "sum": true, "age": true, "year": true, "years": true, "price": true,
+	"cost": true, "size": true, "units": true, "days": true, "hours": true, "minutes": true, "seconds": true,
+	"weight": true, "height": true, "length": true, "width": true, "score": true, "points": true, "stock": true}
 
 func isFKColumn(t schema.Table, col string) bool {
 	return slices.ContainsFunc(t.ForeignKeys, func(fk schema.ForeignKey) bool { return slices.Contains(fk.Columns, col) })

@@ -87,6 +87,8 @@ func mixedWarnings(snap *schema.Snapshot, plan *planast.Query) []string {
 					} else if expr, reading := dateFix(ref, x.Type, cn.InvalidExample, c.Profile); expr != "" {
 						fix = fmt.Sprintf("; to read them too, read the column as %s (%s)", expr, reading)
 						fixed[c] = x.Type
+					} else if ef := epochFix(c, cn.InvalidExample, x.Type); ef != "" {
+						fix = ef
 					}
 					out = append(out, fmt.Sprintf("%q holds %s; the cast to %s read them as NULL, so they count in no sum, average or comparison and group as NULL%s",
 						c.Name, notOf(cn.Invalid, cn.InvalidExample, cn.To, planast.TypeText), x.Type, fix))
@@ -115,12 +117,52 @@ func textCastColumns(q *planast.Query) map[*planast.Column]bool {
 }
 
 func mixedWarning(c *schema.Column) string {
-	what := "values that are not " + typeNoun(c.Type, true)
+	what, fix := "values that are not "+typeNoun(c.Type, true), ""
 	if p := c.Profile; p != nil && p.Invalid > 0 {
 		what = notOf(p.Invalid, p.InvalidExample, c.Type, c.Type)
+		if c.Type.IsTemporal() {
+			fix = epochFix(c, p.InvalidExample, "")
+		}
 	}
-	return fmt.Sprintf("%q holds %s; the plan read them as NULL, so they count in no sum, average, comparison or group (PostgreSQL and DuckDB could not store them); the column cast to text shows them as stored",
-		c.Name, what)
+	return fmt.Sprintf("%q holds %s; the plan read them as NULL, so they count in no sum, average, comparison or group (PostgreSQL and DuckDB could not store them); the column cast to text shows them as stored%s",
+		c.Name, what, fix)
+}
+
+// epochFix reads the values of column c that are numbers as Unix times,
+// when the example of those its reading lost looks like one (seconds of
+// 1973 to 2286, or milliseconds of those years): DATETIME columns that
+// loaders filled with time() hold such numbers beside ISO text. to is ""
+// for a date or timestamp column read as its type, whose numbers are
+// reached through its text, else the type a text column is cast to.
+func epochFix(c *schema.Column, ex any, to planast.CastType) string {
+	if to != "" && to != planast.CastDate && to != planast.CastTimestamp {
+		return ""
+	}
+	if ex == nil {
+		return ""
+	}
+	f, err := strconv.ParseFloat(strings.TrimSpace(fmt.Sprint(ex)), 64)
+	if err != nil {
+		return ""
+	}
+	x, as := "CAST("+c.Name+" AS text)", c.Name
+	if to != "" {
+		x, as = c.Name, "CAST("+c.Name+" AS "+string(to)+")"
+	}
+	switch {
+	case f >= 1e8 && f < 1e10:
+	case f >= 1e11 && f < 1e13:
+		x += " / 1000"
+	default:
+		return ""
+	}
+	epoch := "FROM_EPOCH_SECONDS(" + x + ")"
+	if to == planast.CastDate || to == "" && c.Type == planast.TypeDate {
+		epoch = "CAST(" + epoch + " AS date)"
+	}
+	unit := map[bool]string{true: "seconds", false: "milliseconds"}[f < 1e10]
+	return fmt.Sprintf("; if they are %s since 1970 (Unix time, such as %s), read them too as COALESCE(%s, %s)",
+		unit, example(ex, planast.TypeText), as, epoch)
 }
 
 // notOf says that n values (the least of them ex, nil when unknown) are

@@ -141,6 +141,9 @@ func EditDistanceAtMost(a, b string, k int) bool {
 // A name the question spells out whole is a mention (package index ranks
 // those), not a short form.
 func Abbreviates(name, q []string) bool {
+	if n := len(name); n >= 2 && unitWords[name[n-1]] && Abbreviates(name[:n-1], q) {
+		return true
+	}
 	s := strings.Join(name, "")
 	if len(s) < 3 {
 		return false
@@ -167,6 +170,12 @@ func Abbreviates(name, q []string) bool {
 	}
 	return false
 }
+
+// unitWords end column names as the unit or the measure of what the
+// words before them name: susp_cnt is a count of suspensions, el_reclass_rt
+// a rate of reclassification; a question names the thing, not the unit.
+var unitWords = map[string]bool{"cnt": true, "ct": true, "num": true, "nbr": true, "pct": true, "rt": true, "usd": true,
+	"amt": true, "qty": true, "yrs": true, "min": true, "flag": true, "flg": true, "ind": true}
 
 // initialism reports whether n, three letters or more, is the first
 // letters of as many words of q from its start: "frpm" ← "free reduced

@@ -131,6 +131,9 @@ func TestAbbreviates(t *testing.T) {
 		{"pct_frpm_elig", "share eligible for free or reduced-price meals", true}, // an initialism of four words
 		{"frpm", "free reduced meals", false},                                     // one letter more than the words
 		{"fr", "free reduced", false},                                             // two letters are initials of anything
+		{"susp_cnt", "how many suspensions", true},                                // the unit ends the name; the question names the thing
+		{"el_reclass_rt", "rate of reclassified english learners", false},         // the words before the unit must all be spelled
+		{"cnt", "how many counts", false},                                         // a unit alone names nothing
 	} {
 		var q []string
 		for _, w := range Words(c.question) {

@@ -65,15 +65,19 @@ func needsEscape(s string) bool { return needsEscapeBut(s, true) }
 
 func needsEscapeBut(s string, backslash bool) bool {
 	for _, r := range s {
-		if r == '\\' && backslash || r == utf8.RuneError || hidden(r) {
+		if r == '\\' && backslash || r == utf8.RuneError || Hidden(r) {
 			return true
 		}
 	}
 	return false
 }
 
-// hidden reports whether r is acted on or invisible rather than shown.
-func hidden(r rune) bool {
+// Hidden reports whether r is acted on or invisible rather than shown:
+// a C0 or C1 control character, DEL, a format character (bidi controls
+// such as U+202E, zero-width characters) or the line and paragraph
+// separators. Text escapes each; a name a person reads (a plan's alias)
+// may hold none.
+func Hidden(r rune) bool {
 	return r < 0x20 || r == 0x7f || (r >= 0x80 && r <= 0x9f) ||
 		r == '\u2028' || r == '\u2029' || unicode.Is(unicode.Cf, r)
 }
@@ -108,7 +112,7 @@ func escapeBut(b *strings.Builder, s string, quote, backslash bool) {
 			b.WriteString(`\f`)
 		case r == utf8.RuneError && size == 1:
 			b.WriteString(`\ufffd`)
-		case hidden(r):
+		case Hidden(r):
 			if r > 0xffff { // JSON escapes beyond the BMP as a surrogate pair
 				r1, r2 := utf16.EncodeRune(r)
 				writeU(b, r1)

@@ -37,7 +37,7 @@ func TestHostileTextIsShownEscaped(t *testing.T) {
 			t.Errorf("Quote(%q) = %s reads back %q (%v)", tc.in, q, back, err)
 		}
 		for _, r := range Text(tc.in) {
-			if hidden(r) {
+			if Hidden(r) {
 				t.Errorf("Text(%q) = %q keeps the raw character %U", tc.in, Text(tc.in), r)
 			}
 		}

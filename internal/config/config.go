@@ -21,6 +21,12 @@ const (
 	DefaultLLMRetryMaxSeconds = 30
 )
 
+// MaxRowLimit bounds row_limit: a result is held in memory before it is
+// answered (DuckDB's driver holds it whole), and a million rows is ten
+// times what a combined plan's source brings (100,000), far past what any
+// reader of an answer looks at.
+const MaxRowLimit = 1_000_000
+
 // Engines a datasource may name.
 var Engines = []string{"sqlite", "duckdb", "postgres"}
 
@@ -106,7 +112,7 @@ type Datasource struct {
 	// Flavors: citus, cockroachdb, yugabytedb); "" is PostgreSQL itself.
 	Flavor      string
 	Description string
-	RowLimit    int // rows a query returns at most, > 0
+	RowLimit    int // rows a query returns at most, 1…MaxRowLimit
 	// TimeoutSeconds bounds each query, > 0.
 	TimeoutSeconds int
 	// Scaling replaces the global scaling section for this datasource.

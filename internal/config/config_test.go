@@ -191,6 +191,16 @@ func TestLoadErrors(t *testing.T) {
 		{"zero timeout", ds("{id: a, engine: sqlite, path: a.db, timeout_seconds: 0}"), nil, []string{"datasources[0].timeout_seconds"}},
 		{"missing path", ds("{id: a, engine: sqlite}"), nil, []string{"datasources[0].path: missing"}},
 		{"missing dsn", ds("{id: a, engine: postgres}"), nil, []string{"datasources[0].dsn: missing"}},
+		// a key of another engine would be silently ignored: the user
+		// believes a database is read that is not
+		{"dsn on a sqlite file", ds(`{id: a, engine: sqlite, path: a.db, dsn: "postgres://x@y/z"}`), nil,
+			[]string{"datasources[0].dsn: does not apply to engine sqlite", "set engine: postgres"}},
+		{"dsn on a duckdb file", ds(`{id: a, engine: duckdb, path: a.duckdb, dsn: "postgres://x@y/z"}`), nil,
+			[]string{"datasources[0].dsn: does not apply to engine duckdb"}},
+		{"path on postgres", ds(`{id: a, engine: postgres, dsn: "postgres://x@y/z", path: a.db}`), nil,
+			[]string{"datasources[0].path: does not apply to engine postgres", "remove path:"}},
+		{"env dsn on a sqlite file", ds("{id: a, engine: sqlite, path: a.db}"), []string{"NL2SQL_DATASOURCES__A__DSN=postgres://x@y/z"},
+			[]string{"datasources[0].dsn: does not apply to engine sqlite"}},
 		{"datasources not a list", "datasources: {id: a}\n", nil, []string{"datasources"}},
 		{"unknown provider", "llm:\n  default: {provider: gpt}\n", nil, []string{"llm.default.provider", `unknown provider "gpt"`}},
 		{"replay without recordings", "llm:\n  default: {provider: replay}\n", nil, []string{"llm.default.recordings: missing"}},
@@ -268,6 +278,46 @@ func TestLoadAllowWritableRole(t *testing.T) {
 		t.TempDir(), nil, lookupIn(nil))
 	if err != nil || !c.Datasources[0].AllowWritableRole || c.Datasources[1].AllowWritableRole {
 		t.Errorf("from flags: %+v %v", c, err)
+	}
+}
+
+// TestTooLargeNumberNamesItsBound: a row_limit past what the server holds,
+// or a whole number past what any int holds, is called too large with the
+// bound to write instead, never "not a whole number" (the user would hunt
+// for a typo in a number that has none); the bound itself loads.
+func TestTooLargeNumberNamesItsBound(t *testing.T) {
+	ds := func(rest string) string {
+		return "datasources:\n  - {id: a, engine: sqlite, path: a.db" + rest + "}\n"
+	}
+	tests := []struct {
+		name    string
+		body    string
+		environ []string
+		want    string // "" for loads
+	}{
+		{"past int64", ds(", row_limit: 99999999999999999999"), nil, "datasources[0].row_limit: too large (at most 1000000)"},
+		{"past int64, within uint64", ds(", row_limit: 10000000000000000000"), nil, "datasources[0].row_limit: too large (at most 1000000)"},
+		{"past the bound", ds(", row_limit: 2000000000"), nil, "datasources[0].row_limit: 2000000000 is too large (at most 1000000)"},
+		{"the bound", ds(", row_limit: 1000000"), nil, ""},
+		{"env past int64", ds(""), []string{"NL2SQL_DATASOURCES__A__ROW_LIMIT=99999999999999999999"},
+			`NL2SQL_DATASOURCES__A__ROW_LIMIT: config key datasources.a.row_limit: "99999999999999999999" is too large (at most 1000000)`},
+		{"env past the bound", ds(""), []string{"NL2SQL_DATASOURCES__A__ROW_LIMIT=5000000"}, "datasources[0].row_limit: 5000000 is too large (at most 1000000)"},
+		{"a key without a bound of its own", "llm:\n  default: {provider: ollama, num_ctx: 1e30}\n", nil,
+			"llm.default.num_ctx: too large (at most 9223372036854775807)"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, err := load(writeConfig(t, tt.body), tt.environ, lookupIn(nil))
+			switch {
+			case tt.want == "" && err != nil:
+				t.Fatal(err)
+			case tt.want == "":
+			case err == nil:
+				t.Fatal("loaded")
+			case !strings.Contains(err.Error(), tt.want) || strings.Contains(err.Error(), "whole number"):
+				t.Errorf("error %q, want %q", err, tt.want)
+			}
+		})
 	}
 }
 

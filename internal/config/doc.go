@@ -12,6 +12,11 @@
 //	  plan: {provider: openai, base_url: "https://api.openai.com/v1", api_key: "${env:OPENAI_API_KEY}", model: gpt-4.1-mini,
 //	         seed: 7, max_output_tokens: 4096, timeout_seconds: 60, max_retries: 4, retry_max_seconds: 30}
 //
+// A datasource's keys must apply to its engine: path (sqlite, duckdb) or
+// dsn, flavor and allow_writable_role (postgres); another engine's key is
+// refused, never ignored. A datasource's row_limit (default 1000) is at most MaxRowLimit
+// (1,000,000); a number past it is refused with the bound.
+//
 // An llm entry's call settings: temperature and seed are sent only when
 // set; max_output_tokens (0: the server's default) and num_ctx (Ollama, 0:
 // the model's default) are token counts; timeout_seconds bounds one call

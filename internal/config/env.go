@@ -1,6 +1,7 @@
 package config
 
 import (
+	"errors"
 	"fmt"
 	"maps"
 	"reflect"
@@ -109,6 +110,9 @@ func setPath(t reflect.Type, raw map[string]any, path []string, v any) error {
 			// decoding, later, knows only the key and blamed the file
 			if str, ok := v.(string); ok && !strings.Contains(str, "${") {
 				if _, err := convertHook(reflect.TypeOf(v), next, v); err != nil {
+					if errors.Is(err, errTooLarge) {
+						return fmt.Errorf("config key %s: %q is %s", key, str, tooLarge(key))
+					}
 					return fmt.Errorf("config key %s: %w", key, err)
 				}
 			}

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"maps"
+	"math"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -55,9 +56,15 @@ func load(path string, environ []string, lookup func(string) (string, bool)) (*C
 // perFile prefixes each of err's joined errors (mapstructure joins one per
 // bad key) with the file's name.
 func perFile(path string, err error) error {
+	one := func(e error) error {
+		if de := (*mapstructure.DecodeError)(nil); errors.As(e, &de) && errors.Is(e, errTooLarge) {
+			return keyError(path, mapKeyIndex.ReplaceAllString(de.Name(), ".$1"), "%s", tooLarge(de.Name()))
+		}
+		return fmt.Errorf("%s: %w", path, e)
+	}
 	var joined interface{ Unwrap() []error }
 	if !errors.As(err, &joined) {
-		return fmt.Errorf("%s: %w", path, err)
+		return one(err)
 	}
 	var errs []error
 	var walk func([]error)
@@ -67,7 +74,7 @@ func perFile(path string, err error) error {
 				walk(j.Unwrap())
 				continue
 			}
-			errs = append(errs, fmt.Errorf("%s: %w", path, e))
+			errs = append(errs, one(e))
 		}
 	}
 	walk(joined.Unwrap())
@@ -180,12 +187,23 @@ func convertHook(from, to reflect.Type, data any) (any, error) {
 	case reflect.Int:
 		switch v := data.(type) {
 		case float64:
-			if v != float64(int(v)) {
+			if v != math.Trunc(v) {
 				return nil, fmt.Errorf("%v is not a whole number", v)
 			}
+			// YAML reads a whole number past int64 as a float
+			if v >= math.MaxInt || v < math.MinInt {
+				return nil, errTooLarge
+			}
 			return int(v), nil
+		case uint64:
+			if v > math.MaxInt {
+				return nil, errTooLarge
+			}
 		case string:
 			n, err := strconv.Atoi(strings.TrimSpace(v))
+			if errors.Is(err, strconv.ErrRange) {
+				return nil, errTooLarge
+			}
 			if err != nil {
 				return nil, fmt.Errorf("%q is not a whole number", v)
 			}
@@ -212,6 +230,26 @@ func convertHook(from, to reflect.Type, data any) (any, error) {
 		}
 	}
 	return data, nil
+}
+
+// errTooLarge is a whole number no int holds; the key's error then says
+// the bound the key has (upperBound).
+var errTooLarge = errors.New("too large")
+
+// upperBounds are the whole-number keys with an upper bound, by their last
+// key segment (each names one key of the file).
+var upperBounds = map[string]int{"row_limit": MaxRowLimit}
+
+// tooLarge is the error text of a value above the bound of key (a dotted
+// path, list indexes and ids included), or of a whole number no int holds
+// when key has no bound of its own.
+func tooLarge(key string) string {
+	key = keyIndex.ReplaceAllString(key, "")
+	bound, ok := upperBounds[key[strings.LastIndex(key, ".")+1:]]
+	if !ok {
+		bound = math.MaxInt
+	}
+	return fmt.Sprintf("too large (at most %d)", bound)
 }
 
 // idPattern is what a datasource id must look like.
@@ -270,9 +308,17 @@ func build(path, abs string, fc *fileConfig) (*Config, error) {
 			if d.DSN == "" {
 				bad(key+".dsn", "missing (postgres needs a connection string)")
 			}
+			// a key of another engine is refused, not ignored: the user
+			// meant something by it (a file they think is read)
+			if d.Path != "" {
+				bad(key+".path", "does not apply to engine postgres, which connects through dsn: (remove path:, or set engine to sqlite or duckdb)")
+			}
 		default:
 			if d.Path == "" {
 				bad(key+".path", "missing (%s needs a database file)", d.Engine)
+			}
+			if d.DSN != "" {
+				bad(key+".dsn", "does not apply to engine %s, which reads the file at path: (remove dsn:, or set engine: postgres)", d.Engine)
 			}
 		}
 		if d.Flavor != "" && (d.Engine != "postgres" || !slices.Contains(Flavors, d.Flavor)) {
@@ -289,8 +335,11 @@ func build(path, abs string, fc *fileConfig) (*Config, error) {
 			ds.Semantic, ds.SemanticAsWritten = resolve(dir, d.Semantic), d.Semantic
 		}
 		if d.RowLimit != nil {
-			if *d.RowLimit <= 0 {
+			switch {
+			case *d.RowLimit <= 0:
 				bad(key+".row_limit", "%d must be greater than 0", *d.RowLimit)
+			case *d.RowLimit > MaxRowLimit:
+				bad(key+".row_limit", "%d is %s", *d.RowLimit, tooLarge("row_limit"))
 			}
 			ds.RowLimit = *d.RowLimit
 		}

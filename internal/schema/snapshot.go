@@ -40,6 +40,9 @@ type Snapshot struct {
 	// told that it exists and what to grant, not that there is no such
 	// table (UnreadableTable).
 	Unreadable []Relation `json:"unreadable,omitempty"`
+	// Role is the database role the schema was read as (PostgreSQL's
+	// current_user), "" where there is none: what to grant names it.
+	Role string `json:"role,omitempty"`
 }
 
 // Relation names a table or view.
@@ -73,8 +76,10 @@ type Relation struct {
 // samples of arrays and JSON documents written as results write them
 // (["a,b"], not '{"a,b"}'). 15: what each view reads (Table.Reads), by
 // which access to it is decided: a stored snapshot without it would let
-// a view show what a role may not read of its tables.
-const ProfileFormat = 15
+// a view show what a role may not read of its tables. 16: a SQLite view's
+// computed columns typed from a sample of its rows (a stored snapshot
+// would keep them unknown until the file changed).
+const ProfileFormat = 16
 
 // Table is one table or view. Schema is the engine's schema name ("main" for
 // SQLite and DuckDB's default, "public" for PostgreSQL's).
@@ -482,4 +487,12 @@ func Unordered(declared string) bool {
 func (s *Snapshot) UnreadableRelation(schema, name string) (string, string, bool) {
 	r, ok := s.UnreadableTable(schema, name)
 	return r.Schema, r.Name, ok
+}
+
+// ReadingRole is the role the schema was read as (Role), "" when unknown.
+func (s *Snapshot) ReadingRole() string {
+	if s == nil {
+		return ""
+	}
+	return s.Role
 }

@@ -197,6 +197,11 @@ func (l *lifter) aexpr(a *pg.A_Expr, sc *scope) planast.Expr {
 			}
 		case "||":
 			return l.concat(a, sc)
+		case "->", "->>", "#>", "#>>", "@>", "?":
+			// JSON text is what a plan can search: the cast to text of a
+			// document or array is its JSON on every engine
+			l.unsupportedHint(a.Location, `the plan language reads no JSON paths: cast the document to text and match its JSON text with LIKE (e.g. '%"manager": "Ann"%'), or select the whole document`,
+				"operator %s", op)
 		}
 		l.unsupported(a.Location, "operator %s", op)
 	case pg.A_Expr_Kind_AEXPR_LIKE, pg.A_Expr_Kind_AEXPR_ILIKE:
@@ -227,7 +232,8 @@ func (l *lifter) aexpr(a *pg.A_Expr, sc *scope) planast.Expr {
 	case pg.A_Expr_Kind_AEXPR_DISTINCT, pg.A_Expr_Kind_AEXPR_NOT_DISTINCT:
 		l.unsupported(a.Location, "IS [NOT] DISTINCT FROM (SQLite's IS / IS NOT between values)")
 	case pg.A_Expr_Kind_AEXPR_OP_ANY, pg.A_Expr_Kind_AEXPR_OP_ALL:
-		l.unsupported(a.Location, "ANY/ALL")
+		l.unsupportedHint(a.Location, `for x = ANY of a list write x IN (…); for an array column, cast it to text and match its JSON text with LIKE (e.g. '%"cold"%')`,
+			"ANY/ALL")
 	case pg.A_Expr_Kind_AEXPR_SIMILAR:
 		l.unsupported(a.Location, "SIMILAR TO")
 	}

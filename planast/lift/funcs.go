@@ -1,6 +1,8 @@
 package lift
 
 import (
+	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -14,9 +16,11 @@ import (
 // CASE, date(x) → CAST AS date, datetime(x) → CAST AS timestamp,
 // strftime('%Y'|'%m'|'%d', x) → DATE_PART (see strftime), julianday(a) -
 // julianday(b) → DATE_DIFF_DAYS for dates and ELAPSED_SECONDS / 86400.0
-// for times (see julianDiff); the plan language's own ELAPSED_SECONDS,
-// DATE_DIFF_DAYS and PERIOD_LABEL lift as themselves. Anything else is
-// refused by name.
+// for times (see julianDiff); date|datetime(x, 'unixepoch') and
+// PostgreSQL's and DuckDB's to_timestamp(x) of whole seconds →
+// FROM_EPOCH_SECONDS (see epoch); the plan language's own ELAPSED_SECONDS,
+// DATE_DIFF_DAYS, PERIOD_LABEL and FROM_EPOCH_SECONDS lift as themselves.
+// Anything else is refused by name.
 func (l *lifter) funcCall(f *pg.FuncCall, sc *scope) planast.Expr {
 	name := strings.ToLower(opName(f.Funcname))
 	if f.Over != nil {
@@ -131,6 +135,11 @@ func (l *lifter) funcCall(f *pg.FuncCall, sc *scope) planast.Expr {
 		nargs(3, 3)
 		return &planast.Case{Whens: []planast.When{{When: l.cond(args[0], sc), Then: l.value(args[1], sc)}}, Else: l.value(args[2], sc)}
 	case "date", "datetime":
+		if len(args) == 2 {
+			if m, ok := l.stringArg(args[1]); ok && strings.EqualFold(m, "unixepoch") {
+				return l.epoch(name, args[0], f.Location, sc)
+			}
+		}
 		if len(args) != 1 {
 			l.unsupported(f.Location, "%s() with modifiers", name)
 		}
@@ -145,15 +154,31 @@ func (l *lifter) funcCall(f *pg.FuncCall, sc *scope) planast.Expr {
 		if l.sqlite() || len(args) != 2 {
 			break
 		}
-		unit, ok := l.expr(args[0], sc).(*planast.Literal)
-		if !ok || unit.Type != planast.TString || !isUnit(strings.ToLower(unit.Text)) {
-			l.unsupported(f.Location, "%s with a unit other than year, quarter, month or day", name)
-		}
 		fn := "DATE_PART"
 		if name == "date_trunc" {
 			fn = "DATE_TRUNC"
 		}
+		// the plan's units mean what PostgreSQL's and DuckDB's of the same
+		// name do: dow 0 is Sunday, week is ISO, a week truncates to Monday
+		units := planast.UnitsOf(fn)
+		unit, ok := l.expr(args[0], sc).(*planast.Literal)
+		if !ok || unit.Type != planast.TString || !slices.Contains(units, strings.ToLower(unit.Text)) {
+			what := "a unit that is not a literal"
+			if ok && unit.Type == planast.TString {
+				what = fmt.Sprintf("the unit %q", unit.Text)
+			}
+			l.unsupportedHint(f.Location, "write one of "+strings.Join(units, ", ")+" (for seconds since 1970 of a timestamp, ELAPSED_SECONDS(x, TIMESTAMP '1970-01-01 00:00:00'))",
+				"%s with %s", name, what)
+		}
 		return call(fn, &planast.Literal{Type: planast.TString, Text: strings.ToLower(unit.Text)}, l.value(args[1], sc))
+	case "to_timestamp":
+		if l.sqlite() || len(args) != 1 {
+			break
+		}
+		return l.epoch("datetime", args[0], f.Location, sc)
+	case "from_epoch_seconds":
+		nargs(1, 1)
+		return call("FROM_EPOCH_SECONDS", l.value(args[0], sc))
 	case "julianday":
 		l.unsupported(f.Location, "JULIANDAY (other than the difference of two values)")
 	case "elapsed_seconds", "date_diff_days":
@@ -171,6 +196,28 @@ func (l *lifter) funcCall(f *pg.FuncCall, sc *scope) planast.Expr {
 	l.unsupported(f.Location, "function %s", strings.ToUpper(name))
 	return nil
 }
+
+// epoch lifts the timestamp (fn "datetime") or the date (fn "date") of
+// x seconds since 1970: SQLite's datetime(x, 'unixepoch'), PostgreSQL's and
+// DuckDB's to_timestamp(x). Only of whole seconds: the plan's
+// FROM_EPOCH_SECONDS drops a fraction, which to_timestamp keeps and
+// SQLite rounds to the millisecond first.
+func (l *lifter) epoch(fn string, x *pg.Node, pos int32, sc *scope) planast.Expr {
+	e := l.value(x, sc)
+	if t := l.typeOf(e); t != planast.TypeInteger {
+		l.unsupportedHint(pos, "cast the seconds to integer first, or write FROM_EPOCH_SECONDS(x), the plan's own function, which drops the fraction",
+			"a timestamp of seconds since 1970 that are %s, not whole", t)
+	}
+	ts := call("FROM_EPOCH_SECONDS", e)
+	if fn == "date" {
+		return &planast.Cast{Expr: ts, Type: planast.CastDate}
+	}
+	return ts
+}
+
+// sqliteDateFunc is SQLite's function that reads text as a date or
+// timestamp, which lifts where its CAST cannot.
+var sqliteDateFunc = map[planast.CastType]string{planast.CastDate: "date", planast.CastTimestamp: "datetime"}
 
 func isUnit(s string) bool {
 	for _, u := range planast.DateUnits {
@@ -460,6 +507,16 @@ func (l *lifter) cast(tc *pg.TypeCast, sc *scope) planast.Expr {
 		l.unsupported(tc.Location, "a cast to %s", tn)
 	}
 	if l.sqlite() && (t == planast.CastDate || t == planast.CastTimestamp || t == planast.CastBoolean) {
+		if lit := tc.Arg.GetAConst(); lit != nil && tc.TypeName.Location < lit.Location {
+			// DATE '2024-02-01': PostgreSQL's typed literal, which
+			// sqlite3 refuses as a syntax error
+			l.unsupportedHint(tc.Location, "SQLite compares ISO dates as text: write the text literal, or "+sqliteDateFunc[t]+"('…')",
+				"%s '…' literals, which SQLite does not have", strings.ToUpper(tn))
+		}
+		if f, ok := sqliteDateFunc[t]; ok {
+			l.unsupportedHint(tc.Location, "write "+f+"(x) for the "+map[planast.CastType]string{planast.CastDate: "date", planast.CastTimestamp: "date and time"}[t]+" SQLite reads in x",
+				"CAST AS %s (SQLite casts it as NUMERIC)", strings.ToUpper(tn))
+		}
 		l.unsupported(tc.Location, "CAST AS %s (SQLite casts it as NUMERIC)", strings.ToUpper(tn))
 	}
 	var e planast.Expr

@@ -29,6 +29,11 @@ const (
 type Unsupported struct {
 	Construct string
 	Pos       int
+	// Hint, when set, is SQL the dialect has that says the same and
+	// lifts, or the plan construct that does: the generic advice to
+	// rewrite the SQL sent users in circles where one spelling lifts and
+	// its neighbour does not.
+	Hint string
 }
 
 func (e *Unsupported) Error() string {
@@ -164,6 +169,11 @@ func (l *lifter) nullsFirst(desc bool) bool {
 // unsupported aborts the lift with *Unsupported at normalised offset pos.
 func (l *lifter) unsupported(pos int32, format string, args ...any) {
 	panic(&Unsupported{Construct: fmt.Sprintf(format, args...), Pos: l.src.OrigPos(int(pos))})
+}
+
+// unsupportedHint is unsupported with a hint naming what lifts instead.
+func (l *lifter) unsupportedHint(pos int32, hint, format string, args ...any) {
+	panic(&Unsupported{Construct: fmt.Sprintf(format, args...), Pos: l.src.OrigPos(int(pos)), Hint: hint})
 }
 
 // fail aborts the lift with *Error at normalised offset pos.

@@ -202,6 +202,9 @@ func (l *lifter) coercePair(a, b *planast.Expr, pos int32) {
 		return
 	}
 	at, bt := l.typeOf(*a), l.typeOf(*b)
+	if l.sqlite() && (at == planast.TypeText && sqliteDateText(b) || bt == planast.TypeText && sqliteDateText(a)) {
+		return
+	}
 	switch {
 	case at == planast.TypeTimestamp:
 		bt = l.midnight(b, bt)
@@ -220,6 +223,35 @@ func (l *lifter) coercePair(a, b *planast.Expr, pos int32) {
 	case at == planast.TypeText && bt.IsNumeric():
 		l.numberVsText(b, a, pos)
 	}
+}
+
+// sqliteDateText makes *p, SQLite's date('…') or datetime('…') of an ISO
+// literal compared with text, the text SQLite compares: those functions
+// return text, so ordered_at > date('2024-02-01') is a comparison of
+// texts there, which a plan's date would make a type error.
+func sqliteDateText(p *planast.Expr) bool {
+	c, ok := (*p).(*planast.Cast)
+	if !ok {
+		return false
+	}
+	lit, ok := c.Expr.(*planast.Literal)
+	if !ok || lit.Type != planast.TString {
+		return false
+	}
+	s := lit.Text
+	var out string
+	switch {
+	case c.Type == planast.CastDate && (validDate(s) || validTimestamp(s)):
+		out = s[:10]
+	case c.Type == planast.CastTimestamp && validDate(s):
+		out = s + " 00:00:00"
+	case c.Type == planast.CastTimestamp && validTimestamp(s):
+		out = s[:19] // datetime() drops the fraction
+	default:
+		return false
+	}
+	*p = &planast.Literal{Type: planast.TString, Text: out}
+	return true
 }
 
 // midnight makes *p, of type t and compared with a timestamp, the

@@ -21,7 +21,8 @@ import (
 // beyond JSON types are written into it: exactly one of table and subquery
 // in a from item, and of list and subquery in an in expression; non-empty
 // IN lists and case arms; a literal's value fitting its type, with real
-// calendar dates; 64-bit integers; no NUL characters in strings. Decode
+// calendar dates; 64-bit integers; no NUL characters in strings; a select
+// item's alias never empty. Decode
 // also takes a few spellings the schema does not list (upper-case enum
 // values but function names, "==" and "<>", function names outside the
 // allow-list, which the validator then refuses), and select is required although only the
@@ -162,6 +163,13 @@ func hostPatches(defs map[string]any) {
 	}
 
 	nonEmpty(props("CaseExpr")["whens"].(map[string]any))
+
+	// an empty select alias is refused (left out or null names the
+	// column after its source); the validator's further rule for names
+	// people read (no blank one, no hidden character) is left to its
+	// refusal, whose hint says it, rather than a pattern every
+	// get_plan_schema would carry
+	props("SelectItem")["alias"].(map[string]any)["minLength"] = 1
 
 	defs["LiteralExpr"] = hostLiteral()
 

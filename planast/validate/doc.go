@@ -78,6 +78,12 @@
 // references, subqueries or outer columns in outer-join conditions and full
 // joins without key pairs are refused.
 //
+// The names a plan gives (a select item's alias, a from item's alias, a
+// CTE's name) are read by people, as headers and in the SQL shown: one
+// that is blank or holds a character that is not shown but acts (a bidi
+// override, a zero-width space: cellfmt.Hidden) is refused with
+// INVALID_VALUE and a hint (names.go).
+//
 // # Warnings
 //
 // A valid plan can still answer another question than it seems to ask;

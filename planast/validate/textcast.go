@@ -84,6 +84,10 @@ func textDateArgs(name, unit string) (CastType, []int) {
 		return CastDate, []int{0, 1}
 	case "ELAPSED_SECONDS":
 		return CastTimestamp, []int{0, 1}
+	case "FROM_EPOCH_SECONDS":
+		// seconds kept as text ('1609459200'), as a timestamp column
+		// holding numbers shows them cast to text
+		return CastFloat, []int{0}
 	}
 	return "", nil
 }

@@ -246,6 +246,7 @@ func (v *validator) query(q *Query, path string, outer *scope, ctes *cteEnv, top
 			v.add(CodeBadValue, join(p, "name"), "CTE name %q must be 1-128 characters with no control characters", c.Name)
 			continue
 		}
+		v.readableName("CTE name", c.Name, join(p, "name"))
 		if _, dup := env.defs[strings.ToLower(c.Name)]; dup {
 			v.add(CodeDuplicateAlias, join(p, "name"), "CTE %q is defined twice", c.Name)
 			continue
@@ -372,6 +373,8 @@ func (v *validator) selectCore(q *Query, path string, outer *scope, env *cteEnv)
 		}
 		if !validName(it.Alias) {
 			v.add(CodeBadValue, join(p, "alias"), "alias %q must be 1-128 characters with no control characters", it.Alias)
+		} else {
+			v.readableName("alias", it.Alias, join(p, "alias"))
 		}
 		if seen[strings.ToLower(it.Alias)] {
 			v.add(CodeDuplicateAlias, join(p, "alias"), "output column %q appears twice; give each select item its own alias", it.Alias)
@@ -461,6 +464,7 @@ func (v *validator) from(f *From, path string, env *cteEnv) *source {
 		v.add(CodeBadValue, join(path, "alias"), "alias %q must be 1-128 characters with no control characters", f.Alias)
 		return nil
 	}
+	v.readableName("alias", f.Alias, join(path, "alias"))
 	if f.Subquery != nil {
 		rel := v.query(f.Subquery, join(path, "subquery"), nil, env, false)
 		return &source{alias: f.Alias, rel: rel}
@@ -486,14 +490,23 @@ func (v *validator) from(f *From, path string, env *cteEnv) *source {
 	if !ok {
 		visible := v.visibleTables()
 		if same := sameNamed(visible, f.Table); f.Schema == "" && len(same) > 1 {
-			v.add(CodeAmbiguousTable, join(path, "table"), "%q names a table in several schemas: %s; write the one meant as it is listed (\"table\": %q)",
-				Truncate(f.Table, 128), quotedList(same), same[0])
+			where := "a table in several schemas"
+			if caseOnly(same) {
+				where = "several tables whose names differ only in letter case"
+			}
+			v.add(CodeAmbiguousTable, join(path, "table"), "%q names %s: %s; write the one meant as it is listed (\"table\": %q)",
+				Truncate(f.Table, 128), where, quotedList(same), same[0])
 			return &source{alias: f.Alias, unknown: true}
 		}
 		if u, ok := v.cat.(unreadableCatalog); ok {
 			if sch, name, ok := u.UnreadableRelation(f.Schema, f.Table); ok && (v.opts.Access == nil || v.opts.Access.AllowTable(sch, name)) {
-				v.add(CodeTableNotFound, join(path, "table"), "table %q exists, but the database role the server connects as may not read it (no SELECT privilege): an administrator can GRANT SELECT ON %s to that role, and the server reads the schema again within seconds",
-					qualified(sch, name), qualified(sch, name))
+				role, to := "the database role the server connects as", "that role"
+				if r := u.ReadingRole(); r != "" {
+					// the administrator grants to a role by name
+					role, to = fmt.Sprintf("the database role %s the server connects as", grantee(r)), grantee(r)
+				}
+				v.add(CodeTableNotFound, join(path, "table"), "table %q exists, but %s may not read it (no SELECT privilege): an administrator can GRANT SELECT ON %s TO %s, and the server reads the schema again within seconds",
+					qualified(sch, name), role, qualified(sch, name), to)
 				return &source{alias: f.Alias, unknown: true}
 			}
 		}
@@ -520,6 +533,17 @@ func (v *validator) from(f *From, path string, env *cteEnv) *source {
 
 // sameNamed lists the tables of names (as plans name them, schema.name
 // outside the default schema) whose own name is name.
+// caseOnly reports whether names are one name in several letter cases
+// (one schema's "Accounts" and "accounts"), not names in several schemas.
+func caseOnly(names []string) bool {
+	for _, n := range names[1:] {
+		if !strings.EqualFold(n, names[0]) {
+			return false
+		}
+	}
+	return true
+}
+
 func sameNamed(names []string, name string) []string {
 	var out []string
 	for _, n := range names {
@@ -528,6 +552,17 @@ func sameNamed(names []string, name string) []string {
 		}
 	}
 	return out
+}
+
+// grantee writes a role name as a GRANT statement takes it: as it is
+// when PostgreSQL reads it back unchanged, else double-quoted.
+func grantee(role string) string {
+	for i, r := range role {
+		if !(r == '_' || 'a' <= r && r <= 'z' || i > 0 && (r == '$' || '0' <= r && r <= '9')) {
+			return `"` + strings.ReplaceAll(role, `"`, `""`) + `"`
+		}
+	}
+	return role
 }
 
 func qualified(schema, name string) string {
@@ -703,6 +738,9 @@ func (v *validator) joinKeyCheck(left, right *source, lcol, rcol, path string) {
 // there is no such table.
 type unreadableCatalog interface {
 	UnreadableRelation(schema, name string) (schemaName, table string, ok bool)
+	// ReadingRole is the database role the catalog was read as, "" when
+	// unknown: what to grant names it.
+	ReadingRole() string
 }
 
 // namedKey reports whether exactly one of acol and bcol is its table's

@@ -319,6 +319,10 @@ func castAllowed(src Type, t CastType) (hint string, ok bool) {
 	case CastBoolean:
 		return "; compare it instead (x <> 0)", src == TypeInteger
 	case CastDate, CastTimestamp:
+		if src.IsNumeric() {
+			// what a number that is a time most often is
+			return "; for seconds since 1970 (Unix time) write FROM_EPOCH_SECONDS(x) (of milliseconds: x / 1000)", false
+		}
 		return "", src.IsTemporal() || src == TypeText
 	}
 	return "", false
@@ -517,6 +521,17 @@ func (s *scope) clauseName() string {
 // needs no other call.
 func (v *validator) noColumn(path string, src *source, name string) {
 	names := src.rel.names()
+	var twins []string
+	for _, n := range names {
+		if strings.EqualFold(n, name) {
+			twins = append(twins, n)
+		}
+	}
+	if len(twins) > 1 {
+		// "Name" and "name" both: a suggestion of one would hide the other
+		v.add(CodeAmbiguous, path, "%q names several columns of %q whose names differ only in letter case: %s; write the one meant as it is listed", name, src.alias, quotedList(twins))
+		return
+	}
 	if near := Nearest(name, names); near != "" {
 		v.add(CodeColumnNotFound, path, "%q has no column %q; did you mean %q?", src.alias, name, near)
 		return
@@ -771,6 +786,9 @@ func (v *validator) fn(f *Func, path string, sc *scope, env *cteEnv) Type {
 		need(0, isDateish, "a date or timestamp")
 		need(1, isDateish, "a date or timestamp")
 		return TypeFloat
+	case "FROM_EPOCH_SECONDS":
+		need(0, isNum, "a number")
+		return TypeTimestamp
 	case "CURRENT_DATE":
 		return TypeDate
 	case "CURRENT_TIMESTAMP":

@@ -68,14 +68,16 @@ type Error struct {
 
 func (e *Error) Error() string {
 	s := string(e.Code) + ": " + e.Msg
-	if e.Hint != "" {
-		s += " (hint: " + e.Hint + ")"
-	}
-	// the issues' hints, for a text reader, unless the message holds them
+	// the issues' hints, for a text reader, unless the message holds
+	// them; beside the message they fix, the general hint last (after
+	// it they read as detached from the error)
 	for _, is := range e.Issues {
-		if is.Hint != "" && !strings.Contains(s, is.Hint) {
+		if is.Hint != "" && !strings.Contains(s, is.Hint) && !strings.Contains(e.Hint, is.Hint) {
 			s += "; " + is.Path + ": " + is.Hint
 		}
+	}
+	if e.Hint != "" {
+		s += " (hint: " + e.Hint + ")"
 	}
 	return s
 }

@@ -19,3 +19,19 @@ func TestErrorTextCarriesIssueHintsOnce(t *testing.T) {
 		}
 	}
 }
+
+// A reader of the one-line error reads the fix of each issue beside the
+// message it fixes; written after the general hint's closing bracket, it
+// read as detached from the error.
+func TestIssueHintsComeBeforeTheGeneralHint(t *testing.T) {
+	e := &Error{Code: "FUNCTION_NOT_ALLOWED", Msg: "function FOO is not allowed", Hint: "fix the listed issues",
+		Issues: []planast.Issue{{Path: "select[0].expr.name", Hint: "scalar functions allowed here: ABS"}}}
+	got := e.Error()
+	want := "FUNCTION_NOT_ALLOWED: function FOO is not allowed; select[0].expr.name: scalar functions allowed here: ABS (hint: fix the listed issues)"
+	if got != want {
+		t.Errorf("got  %s\nwant %s", got, want)
+	}
+	if strings.HasSuffix(got, "ABS") {
+		t.Error("an issue's fix ends the line after the hint")
+	}
+}

@@ -202,7 +202,7 @@ func serveCmd(logger *slog.Logger) *cobra.Command {
 				return mcp.ServeStdioLimited(cmd.Context(), s, os.Stdin, cmd.OutOrStdout(), logger, maxLine)
 			}
 			opts := mcp.HTTPOptions{Addr: httpAddr, Listener: ln, NoAuth: noAuth, AllowedOrigins: origins, Logger: logger,
-				Metrics: metrics, Readiness: readiness(a)}
+				Metrics: metrics, Readiness: readiness(a), MaxRequestBytes: maxLine}
 			if auth := a.Authenticator(); auth != nil && !noAuth {
 				opts.Auth = auth
 			}
@@ -222,7 +222,7 @@ func serveCmd(logger *slog.Logger) *cobra.Command {
 	cmd.Flags().StringVar(&httpAddr, "http", "", "serve streamable HTTP on HOST:PORT at /mcp instead of stdio")
 	cmd.Flags().BoolVar(&noAuth, "insecure-no-auth", false, "with --http on a loopback address: serve without authentication, as local_user")
 	cmd.Flags().StringSliceVar(&origins, "allow-origin", nil, "browser origins allowed to call the HTTP endpoint (scheme://host:port)")
-	cmd.Flags().IntVar(&maxLine, "max-line-bytes", mcp.DefaultMaxLineBytes, "stdio: the longest message (one line) read; a longer one is refused with a JSON-RPC error carrying its id")
+	cmd.Flags().IntVar(&maxLine, "max-line-bytes", mcp.DefaultMaxLineBytes, "the longest message read (one stdio line, one HTTP request body); a longer one is refused with a JSON-RPC error carrying its id")
 	cmd.Flags().StringVar(&logFormat, "log-format", "", "log format on stderr: text (default) or json (one JSON object per line)")
 	cmd.Flags().StringVar(&logLevel, "log-level", "", "log level: debug, info, warn (default) or error")
 	return cmd
@@ -295,15 +295,21 @@ const htmlUsage = "also write the result as a self-contained HTML page (table, c
 // checkPagePath refuses an --html path that cannot be written before
 // anything runs: a query that ran for nothing, or rows printed and then
 // an error, is work lost.
-func checkPagePath(path string) error {
+func checkPagePath(path string) error { return checkOutFile("--html", path, "result.html") }
+
+// checkOutFile refuses path, the file a command is to write (given with
+// flag), when it cannot be written because it is a directory or its
+// directory does not exist, before the command does its work; example
+// is a file name to suggest inside a directory. "" is no file.
+func checkOutFile(flag, path, example string) error {
 	if path == "" {
 		return nil
 	}
 	bad := func(msg, hint string) error {
-		return &engine.Error{Code: engine.CodeInvalidRequest, Msg: "--html " + path + ": " + msg, Hint: hint}
+		return &engine.Error{Code: engine.CodeInvalidRequest, Msg: flag + " " + path + ": " + msg, Hint: hint}
 	}
 	if st, err := os.Stat(path); err == nil && st.IsDir() {
-		return bad("is a directory", "name a file, e.g. "+filepath.Join(path, "result.html"))
+		return bad("is a directory", "name a file, e.g. "+filepath.Join(path, example))
 	}
 	dir := filepath.Dir(path)
 	st, err := os.Stat(dir)

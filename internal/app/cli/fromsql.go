@@ -25,9 +25,13 @@ func liftFailure(err error) error {
 	var pe *planast.Error
 	switch {
 	case errors.As(err, &un):
+		hint := "rewrite the SQL without that construct, or write the plan by hand (nl2sql schema plan prints the language)"
+		if un.Hint != "" {
+			hint = un.Hint
+		}
 		return &engine.Error{Code: CodePlanUnsupported, Err: err,
 			Msg:  fmt.Sprintf("the plan language cannot express %s%s", un.Construct, posText(un.Pos)),
-			Hint: "rewrite the SQL without that construct, or write the plan by hand (nl2sql schema plan prints the language)"}
+			Hint: hint}
 	case errors.As(err, &le):
 		return &engine.Error{Code: engine.CodeInvalidRequest, Err: err,
 			Msg:  "the SQL is not a valid query of the datasource: " + le.Msg + posText(le.Pos),

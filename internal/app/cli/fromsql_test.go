@@ -35,6 +35,16 @@ func TestFromSQLErrorsAreTyped(t *testing.T) {
 	if out, err := runCLI("plan", "from-sql", "--db", db, "--storage", state, "SELECT Name FROM Artist"); err != nil {
 		t.Errorf("plan from-sql of a plain query: %v\n%s", err, out)
 	}
+	// where SQLite has a spelling that lifts, the hint names it instead
+	// of sending the user to rewrite the SQL blind
+	_, err := runCLI("plan", "from-sql", "--db", db, "--storage", state, "SELECT InvoiceId FROM Invoice WHERE CAST(BillingCity AS date) > '2024-01-01'")
+	var ee *engine.Error
+	if !errors.As(err, &ee) || !strings.Contains(ee.Hint, "date(x)") {
+		t.Errorf("CAST AS DATE on SQLite: %v, want a hint naming date(x)", err)
+	}
+	if out, err := runCLI("plan", "from-sql", "--db", db, "--storage", state, "SELECT count(*) AS n FROM Invoice WHERE BillingCity > date('2024-02-01')"); err != nil {
+		t.Errorf("a text column against date('…') on SQLite: %v\n%s", err, out)
+	}
 }
 
 // A person who runs SQL text as a plan from the command line is pointed at

@@ -2,6 +2,7 @@ package cli
 
 import (
 	"errors"
+	"io/fs"
 	"strings"
 
 	"github.com/nl2sql/nl2sql/engine"
@@ -20,8 +21,11 @@ var toolCommands = strings.NewReplacer(
 )
 
 // CommandLineError is err as a command other than serve reports it: an
-// engine error's hint and message name commands where they named tools.
-// Other errors are returned as they are.
+// engine error's hint and message name commands where they named tools,
+// and an unavailable datasource's message names the file it looked for
+// (resolved against the config file's directory), which the engine's
+// message leaves out because MCP clients must not learn the server's
+// paths. Other errors are returned as they are.
 func CommandLineError(err error) error {
 	var ee *engine.Error
 	if !errors.As(err, &ee) {
@@ -30,6 +34,9 @@ func CommandLineError(err error) error {
 	c := *ee
 	c.Hint = toolCommands.Replace(c.Hint)
 	c.Msg = toolCommands.Replace(c.Msg)
+	if pe := (*fs.PathError)(nil); c.Code == engine.CodeDatasourceDown && errors.As(err, &pe) && !strings.Contains(c.Msg, pe.Path) {
+		c.Msg += ": " + pe.Path
+	}
 	c.Issues = make([]planast.Issue, len(ee.Issues))
 	for i, is := range ee.Issues {
 		is.Message, is.Hint = toolCommands.Replace(is.Message), toolCommands.Replace(is.Hint)

@@ -84,6 +84,34 @@ func TestPlanInputThatIsNotUTF8OrNotAnObject(t *testing.T) {
 	}
 }
 
+// JSON that is not an object (null, 42, "x", true) given where a plan goes
+// is JSON, not a file name: "open null: no such file" sent the user
+// looking for a file they never meant. The error says it is neither, for
+// plan run and plan check; a file of that name is still read as the file.
+func TestPlanArgumentThatIsJSONButNoObject(t *testing.T) {
+	dir := t.TempDir()
+	db, _ := filepath.Abs(filepath.Join("..", "..", "..", "examples", "chinook", "chinook.sqlite"))
+	state := filepath.Join(dir, "state")
+	t.Chdir(dir)
+	for _, cmd := range []string{"run", "check"} {
+		for _, arg := range []string{"null", "42", `"x"`, "true", " 7 "} {
+			_, err := runCLI("plan", cmd, "--db", db, "--storage", state, arg)
+			var ee *engine.Error
+			if !errors.As(err, &ee) || ee.Code != engine.CodeInvalidRequest ||
+				!strings.Contains(ee.Msg, "neither a plan file") || !strings.Contains(ee.Msg, "nor a JSON object plan") || strings.Contains(ee.Msg, "open ") {
+				t.Errorf("plan %s %q: %v", cmd, arg, err)
+			}
+		}
+	}
+	// a file named 42 holding a plan is that plan
+	if err := os.WriteFile(filepath.Join(dir, "42"), []byte(`{"select":[{"expr":{"kind":"literal","value":7},"alias":"x"}]}`), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if out, err := runCLI("plan", "run", "--db", db, "--storage", state, "42"); err != nil || !strings.Contains(out, "7") {
+		t.Errorf("plan run of the file 42: %v %q", err, out)
+	}
+}
+
 // A person writing a plan file at the command line reads the same guide
 // (rules and worked plans) the host gets from get_plan_schema.
 func TestSchemaGuideIsTheHostGuide(t *testing.T) {

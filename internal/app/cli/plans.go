@@ -8,6 +8,7 @@ import (
 	"github.com/nl2sql/nl2sql/internal/cellfmt"
 	"github.com/nl2sql/nl2sql/internal/jsontext"
 	"io"
+	"io/fs"
 	"log/slog"
 	"os"
 	"strings"
@@ -346,6 +347,12 @@ func readInput(stdin io.Reader, name string) ([]byte, error) {
 			// the plan itself, typed inline as one shell argument (an
 			// array is JSON too, and the decoder says it is no plan)
 			r, err, label = strings.NewReader(name), nil, "the plan argument"
+		} else if errors.Is(err, fs.ErrNotExist) && json.Valid([]byte(t)) {
+			// JSON that is no object (null, 42, "x", true): reading it
+			// as a file name says only that no such file exists
+			return nil, &engine.Error{Code: engine.CodeInvalidRequest,
+				Msg:  fmt.Sprintf("the argument %s is neither a plan file (there is no file of that name) nor a JSON object plan (it is JSON, but not an object)", t),
+				Hint: `give the path of a JSON plan file, - to read the plan from stdin, or the plan's JSON object itself: {"from": [...], "select": [...]}`}
 		} else if err != nil {
 			hint := "give the path of a JSON plan file, - to read the plan from stdin, or the plan's JSON itself"
 			if w := strings.Fields(strings.ToUpper(name)); len(w) > 1 && (w[0] == "SELECT" || w[0] == "WITH") {
@@ -481,12 +488,7 @@ func planRunCmd(logger *slog.Logger) *cobra.Command {
 					return err
 				}
 			}
-			if asJSON {
-				tools.NameTruncation(res)
-				return printJSON(out, res)
-			}
-			fmt.Fprint(out, tools.CommandText(res))
-			return nil
+			return printRun(out, res, asJSON)
 		},
 	}
 	src = configFlags(cmd)
@@ -494,6 +496,18 @@ func planRunCmd(logger *slog.Logger) *cobra.Command {
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print the whole result as JSON")
 	cmd.Flags().StringVar(&htmlPath, "html", "", htmlUsage)
 	return cmd
+}
+
+// printRun prints the result of a run that executed a plan (plan run,
+// approvals run): the rows, the SQL and the answer as text, or the whole
+// result as JSON.
+func printRun(out io.Writer, res *engine.Result, asJSON bool) error {
+	if asJSON {
+		tools.NameTruncation(res)
+		return printJSON(out, res)
+	}
+	_, err := fmt.Fprint(out, tools.CommandText(res))
+	return err
 }
 
 func inputName(name string) string {

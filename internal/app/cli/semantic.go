@@ -45,13 +45,17 @@ func semanticCmd(logger *slog.Logger) *cobra.Command {
 				return &engine.Error{Code: engine.CodeDatasourceNotFound, Msg: fmt.Sprintf("there is no datasource %q in %s", ds, cfgPath),
 					Hint: "give --datasource one of: " + strings.Join(ids, ", ")}
 			}
-			target := out
+			target, flag := out, "--out"
 			switch {
 			case target != "":
 			case d.Semantic != "":
-				target = d.Semantic
+				target, flag = d.Semantic, "the semantic file"
 			default:
-				target = filepath.Join(filepath.Dir(cfgPath), d.ID+".semantic.yaml")
+				target, flag = filepath.Join(filepath.Dir(cfgPath), d.ID+".semantic.yaml"), "the draft"
+			}
+			// before profiling: the draft is lost when it cannot be written
+			if err := checkOutFile(flag, target, d.ID+".semantic.yaml"); err != nil {
+				return err
 			}
 			if _, err := os.Stat(target); err == nil {
 				return fmt.Errorf("%s exists; semantic suggest never overwrites a file (give --out NEW_PATH)", target)
@@ -102,12 +106,19 @@ func semanticCheckCmd() *cobra.Command {
 			if err != nil {
 				return err
 			}
-			failed, checked := 0, 0
+			failed, missing, checked := 0, 0, 0
 			for _, d := range cfg.Datasources {
 				if (ds != "" && d.ID != ds) || d.Semantic == "" {
 					continue
 				}
 				checked++
+				if _, err := os.Stat(d.Semantic); errors.Is(err, fs.ErrNotExist) {
+					// not a mismatch: there is nothing to compare yet
+					missing++
+					fmt.Fprintf(cmd.OutOrStdout(), "%s: the semantic file %s does not exist (%s); `nl2sql semantic suggest --datasource %s` drafts it there\n",
+						d.ID, d.SemanticAsWritten, d.Semantic, d.ID)
+					continue
+				}
 				src, snap, err := openProfiled(cmd.Context(), d)
 				if err != nil {
 					return err
@@ -125,8 +136,15 @@ func semanticCheckCmd() *cobra.Command {
 			if checked == 0 {
 				fmt.Fprintln(cmd.OutOrStdout(), "no datasource has a semantic file (key semantic:)")
 			}
+			var problems []string
+			if missing > 0 {
+				problems = append(problems, fmt.Sprintf("%d semantic file(s) do not exist", missing))
+			}
 			if failed > 0 {
-				return fmt.Errorf("%d semantic file(s) do not match their schema", failed)
+				problems = append(problems, fmt.Sprintf("%d semantic file(s) do not match their schema", failed))
+			}
+			if len(problems) > 0 {
+				return errors.New(strings.Join(problems, "; "))
 			}
 			return nil
 		},

@@ -2,11 +2,14 @@ package cli
 
 import (
 	"bytes"
+	"errors"
 	"log/slog"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/nl2sql/nl2sql/engine"
 )
 
 // semantic suggest writes a draft that loads as the datasource's semantic
@@ -72,5 +75,48 @@ func TestSemanticSuggest(t *testing.T) {
 	}
 	if _, err := run("semantic", "suggest", "--config", cfg, "--datasource", "nope"); err == nil {
 		t.Error("unknown datasource accepted")
+	}
+}
+
+// A semantic file that is not there is called missing, not "does not
+// match its schema" (the user would look for a mistake in a file that does
+// not exist), with the path it was looked for at and the command that
+// drafts it; suggest into a missing directory is refused before profiling,
+// with the hint --html gives, instead of a bare "no such file".
+func TestSemanticMissingFileAndDirectory(t *testing.T) {
+	dir := t.TempDir()
+	db, _ := filepath.Abs(filepath.Join("..", "..", "..", "examples", "chinook", "chinook.sqlite"))
+	cfg := filepath.Join(dir, "nl2sql.yaml")
+	body := "storage: {path: st}\ndatasources:\n  - {id: chinook, engine: sqlite, path: " + db + ", semantic: nosuch.yaml}\n"
+	if err := os.WriteFile(cfg, []byte(body), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	out, err := runCLI("semantic", "check", "--config", cfg)
+	if err == nil || strings.Contains(err.Error(), "match") || !strings.Contains(err.Error(), "1 semantic file(s) do not exist") {
+		t.Errorf("check: %v", err)
+	}
+	if want := "the semantic file nosuch.yaml does not exist (" + filepath.Join(dir, "nosuch.yaml") + "); `nl2sql semantic suggest --datasource chinook`"; !strings.Contains(out, want) {
+		t.Errorf("check printed %q, want %q", out, want)
+	}
+	for name, c := range map[string]struct {
+		out  string
+		want []string
+	}{
+		"--out into a missing directory": {filepath.Join(dir, "nodir", "s.yaml"),
+			[]string{"--out " + filepath.Join(dir, "nodir", "s.yaml") + ": the directory " + filepath.Join(dir, "nodir") + " does not exist", "create it first"}},
+		"--out names a directory": {dir, []string{"is a directory", filepath.Join(dir, "chinook.semantic.yaml")}},
+	} {
+		t.Run(name, func(t *testing.T) {
+			_, err := runCLI("semantic", "suggest", "--config", cfg, "--datasource", "chinook", "--out", c.out)
+			var ee *engine.Error
+			if !errors.As(err, &ee) || ee.Code != engine.CodeInvalidRequest {
+				t.Fatalf("err %v, want %s", err, engine.CodeInvalidRequest)
+			}
+			for _, w := range c.want {
+				if !strings.Contains(ee.Msg+" (hint: "+ee.Hint+")", w) {
+					t.Errorf("error %v lacks %q", ee, w)
+				}
+			}
+		})
 	}
 }

@@ -14,6 +14,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"syscall"
 
 	"github.com/nl2sql/nl2sql/internal/source"
 
@@ -144,9 +145,9 @@ func OpenDuckDB(ctx context.Context, id, path string, opts source.Options) (*Duc
 	case err != nil:
 		return nil, source.Errorf(source.CodeUnavailable, err, source.PathHint, "the database file cannot be read")
 	case fi.IsDir():
-		return nil, source.Errorf(source.CodeUnavailable, fmt.Errorf("%s is a directory", abs), source.PathHint, "the database path is a directory, not a file")
+		return nil, source.Errorf(source.CodeUnavailable, &fs.PathError{Op: "open", Path: abs, Err: syscall.EISDIR}, source.PathHint, "the database path is a directory, not a file")
 	case strings.ContainsAny(abs, "?#"):
-		return nil, source.Errorf(source.CodeUnavailable, fmt.Errorf("%s holds '?' or '#'", abs), "rename the database file without '?' or '#'",
+		return nil, source.Errorf(source.CodeUnavailable, &fs.PathError{Op: "open", Path: abs, Err: errors.New("the path holds '?' or '#'")}, "rename the database file without '?' or '#'",
 			"the database path holds '?' or '#', which the DuckDB driver cannot open safely")
 	}
 	conn, err := duckdb.NewConnector(duckdbDSN(abs), nil)

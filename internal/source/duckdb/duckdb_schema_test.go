@@ -86,7 +86,7 @@ func TestDuckDBSnapshotShapes(t *testing.T) {
 		t.Errorf("columns\n%v\nwant\n%v", types, wantTypes)
 	}
 	v, _ := snap.Lookup("", "v")
-	if len(v.Columns) != 2 || v.Columns[1].Name != "ub" || v.Comment != "a view" {
+	if len(v.Columns) != 2 || v.Columns[1].Name != "ub" || v.Columns[1].Type != planast.TypeText || v.Comment != "a view" {
 		t.Errorf("view v %+v", v)
 	}
 }

@@ -37,7 +37,7 @@ func (p *Postgres) Snapshot(ctx context.Context) (*schema.Snapshot, error) {
 	}
 	// the schema a name without one reads (the DSN may set search_path):
 	// plans and listings name the tables outside it schema.table
-	cur, err := p.introspect(ctx, `SELECT coalesce(current_schema(), '')`)
+	cur, err := p.introspect(ctx, `SELECT coalesce(current_schema(), ''), current_user::text`)
 	if err != nil {
 		return nil, err
 	}
@@ -45,6 +45,8 @@ func (p *Postgres) Snapshot(ctx context.Context) (*schema.Snapshot, error) {
 		if d := source.AsString(cur[0][0]); d != "" && d != schema.DefaultSchema(schema.DialectPostgres) {
 			snap.DefaultSchema = d
 		}
+		// the role what the snapshot lacks must be granted to
+		snap.Role = source.AsString(cur[0][1])
 	}
 	// what the role may not read: a plan naming it is told so, not that
 	// it does not exist

@@ -30,6 +30,7 @@ func TestPostgresSnapshotFixture(t *testing.T) {
 		{Name: "group", DeclaredType: "integer", Type: planast.TypeInteger, Nullable: true},
 	}}
 	want.Tables = append([]schema.Table{caseTable}, want.Tables...)
+	want.Role = f.Role // what to grant names it
 	sourcetest.CheckFixtureSnapshot(t, snap, want)
 	c, _ := snap.LookupTable("public", "Case")
 	if col, ok := c.Column("group"); !ok || col.Name != "group" {
@@ -125,7 +126,7 @@ func TestPostgresSnapshotShapes(t *testing.T) {
 		t.Errorf("ts %+v", c)
 	}
 	v, _ := snap.Lookup("", "v")
-	if len(v.Columns) != 2 || v.Columns[1].Name != "ub" || v.Comment != "a view" {
+	if len(v.Columns) != 2 || v.Columns[1].Name != "ub" || v.Columns[1].Type != planast.TypeText || v.Comment != "a view" {
 		t.Errorf("view v %+v", v)
 	}
 }

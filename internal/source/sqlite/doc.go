@@ -17,6 +17,18 @@
 // RawRows hands the driver's values, unencoded, to the copier
 // (internal/source/sqlitecopy) only.
 //
+// A view column's type: SQLite declares a type only for a view column
+// that is a plain column of a table (PRAGMA table_info gives that
+// column's declared type, as for the table). A computed column (an
+// expression, an aggregate: SUM(amount), julianday(a) - julianday(b))
+// has none; Snapshot types it by the storage classes (typeof) of its
+// values in the view's first 100 rows, read within 2 seconds: integers
+// alone are integer, integers and reals float, text alone text. No value
+// there, values of several classes, or a sample that fails or takes longer
+// leaves it unknown (the validator then asks for a cast). Views are not
+// profiled nor counted (a view may aggregate a large table: counting it
+// is computing it), so they have no row count and no samples.
+//
 // It never writes to the file, never runs text the gate refused through
 // Query, and never imports another adapter.
 package sqlite

@@ -4,10 +4,10 @@ import (
 	"context"
 	"database/sql"
 	"errors"
-	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
+	"syscall"
 	"time"
 
 	"github.com/nl2sql/nl2sql/internal/cellfmt"
@@ -64,7 +64,7 @@ func openSQLite(ctx context.Context, id, path string, opts source.Options, busy 
 	case err != nil:
 		return nil, source.Errorf(source.CodeUnavailable, err, source.PathHint, "the database file cannot be read")
 	case fi.IsDir():
-		return nil, source.Errorf(source.CodeUnavailable, fmt.Errorf("%s is a directory", abs), source.PathHint, "the database path is a directory, not a file")
+		return nil, source.Errorf(source.CodeUnavailable, &fs.PathError{Op: "open", Path: abs, Err: syscall.EISDIR}, source.PathHint, "the database path is a directory, not a file")
 	}
 	dsn := sqliteDSN(abs)
 	s := &SQLite{

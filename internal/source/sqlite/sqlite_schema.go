@@ -3,13 +3,16 @@ package sqlite
 import (
 	"context"
 	"errors"
+	"fmt"
 	"log/slog"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/nl2sql/nl2sql/internal/source"
 
 	"github.com/nl2sql/nl2sql/internal/schema"
+	"github.com/nl2sql/nl2sql/planast"
 )
 
 // Snapshot reads the schema: every table and view of the main database
@@ -19,8 +22,9 @@ import (
 // not), primary key columns in key order, and foreign keys (a reference to
 // the parent's primary key resolved to its columns). Tables come sorted by
 // (Schema, Name); SQLite's schema is "main". A view that no longer compiles
-// is left out (and logged). RowCount and profiles stay empty: Profile fills
-// them.
+// is left out (and logged). A view's computed columns are typed from a
+// bounded sample of its rows (typeViewColumns). RowCount and profiles stay
+// empty: Profile fills them.
 //
 // It runs on the introspection pool, whose authorizer allows the read-only
 // pragma table functions it uses; each statement is bounded by
@@ -52,6 +56,9 @@ func (s *SQLite) Snapshot(ctx context.Context) (*schema.Snapshot, error) {
 		}
 		if err := s.readComments(ctx, &t); err != nil {
 			return nil, err
+		}
+		if t.Kind == schema.KindView {
+			s.typeViewColumns(ctx, &t)
 		}
 		snap.Tables = append(snap.Tables, t)
 	}
@@ -158,4 +165,67 @@ func (s *SQLite) readForeignKeys(ctx context.Context, snap *schema.Snapshot, t *
 		}
 	}
 	return nil
+}
+
+// viewSampleRows is how many of a view's first rows type its computed
+// columns, and viewSampleTimeout how long reading them may take: a view
+// that aggregates a large table computes its groups before its first row,
+// and an open must not wait on it.
+const (
+	viewSampleRows    = 100
+	viewSampleTimeout = 2 * time.Second
+)
+
+// typeViewColumns types the columns of view t that SQLite gives no
+// declared type (an expression, an aggregate: a plain column of a table
+// has that column's declared type already) by the storage classes their
+// values have in the view's first viewSampleRows rows (typeof): integers
+// alone are integer, integers and reals float, text alone text. A column
+// with no value there, or values of several classes (a CASE that gives a
+// number or a text), stays unknown, as does every such column when the
+// sample fails or takes longer than viewSampleTimeout: the validator then
+// asks for a cast, as it does for any column of unknown type. Without it
+// a host planner read "revenue unknown" for a SUM and could not tell a
+// number from a text.
+func (s *SQLite) typeViewColumns(ctx context.Context, t *schema.Table) {
+	var idx []int
+	var cols, counts []string
+	for i, c := range t.Columns {
+		if c.DeclaredType != "" || c.Type != planast.TypeUnknown {
+			continue
+		}
+		col := source.QuoteIdent(c.Name)
+		idx, cols = append(idx, i), append(cols, col)
+		for _, class := range []string{"integer", "real", "text", "blob"} {
+			counts = append(counts, fmt.Sprintf("count(CASE WHEN typeof(%s) = '%s' THEN 1 END)", col, class))
+		}
+	}
+	if len(idx) == 0 {
+		return
+	}
+	// OFFSET 0: SQLite never flattens a subquery with an OFFSET, so the
+	// LIMIT stays where it stops reading the view
+	q := fmt.Sprintf("SELECT %s FROM (SELECT %s FROM %s LIMIT %d OFFSET 0)",
+		strings.Join(counts, ", "), strings.Join(cols, ", "), source.QuoteIdent(t.Name), viewSampleRows)
+	ctx, cancel := context.WithTimeout(ctx, viewSampleTimeout)
+	defer cancel()
+	raw, err := s.fetch(ctx, s.meta, q, nil, 1)
+	if err != nil || len(raw.Rows) != 1 {
+		slog.Debug("sqlite: view columns left untyped", "datasource", s.id, "view", t.Name, "err", err)
+		return
+	}
+	for k, i := range idx {
+		n := func(j int) int64 { v, _ := raw.Rows[0][4*k+j].(int64); return v }
+		ints, reals, texts, blobs := n(0), n(1), n(2), n(3)
+		switch {
+		case texts > 0 || blobs > 0:
+			if ints == 0 && reals == 0 && blobs == 0 {
+				t.Columns[i].Type = planast.TypeText
+			}
+		case reals > 0:
+			t.Columns[i].Type = planast.TypeFloat
+		case ints > 0:
+			t.Columns[i].Type = planast.TypeInteger
+		}
+	}
 }

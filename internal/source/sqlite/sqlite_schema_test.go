@@ -112,7 +112,7 @@ func TestSnapshotShapes(t *testing.T) {
 		t.Errorf("WithoutRowid.v %+v", c)
 	}
 	v, _ := snap.Lookup("", "v")
-	if len(v.Columns) != 2 || v.Columns[0].Type != planast.TypeInteger || v.Columns[1].Name != "ub" {
+	if len(v.Columns) != 2 || v.Columns[0].Type != planast.TypeInteger || v.Columns[1].Name != "ub" || v.Columns[1].Type != planast.TypeUnknown {
 		t.Errorf("view v columns %+v", v.Columns)
 	}
 	docs, _ := snap.Lookup("", "docs")
@@ -160,6 +160,34 @@ func TestProfileFixture(t *testing.T) {
 	for _, tt := range tests {
 		if got := sourcetest.ProfileJSON(t, snap, tt.table, tt.column); got != tt.want {
 			t.Errorf("%s.%s profile\n got %s\nwant %s", tt.table, tt.column, got, tt.want)
+		}
+	}
+}
+
+// The threat: SQLite declares no type for a view's computed column, so a
+// host planner read "revenue unknown; invoices unknown" for a SUM and a
+// COUNT and could not tell a number from a text, and the validator asked
+// for a cast of every one. A computed column takes the type its values
+// have in the view's first rows; one whose values are of several kinds,
+// or that has none, stays unknown rather than guessed.
+func TestSnapshotTypesComputedViewColumns(t *testing.T) {
+	p := sourcetest.TempDB(t,
+		`CREATE TABLE inv (id INTEGER PRIMARY KEY, carrier TEXT, amount REAL, shipped TEXT, delivered TEXT)`,
+		`INSERT INTO inv VALUES (1, 'Blitz', 10.5, '2024-01-01', '2024-01-03'), (2, 'Blitz', 4, '2024-01-02', '2024-01-02'),
+			(3, '東京運送', 7.25, '2024-02-01', NULL)`,
+		`CREATE VIEW revenue AS SELECT carrier, SUM(amount) AS revenue, COUNT(*) AS invoices, upper(carrier) AS shout,
+			julianday(delivered) - julianday(shipped) AS days, CASE WHEN id = 1 THEN 'one' ELSE id END AS mixed,
+			NULL AS nada, id * 2 AS dbl FROM inv GROUP BY carrier, id`,
+	)
+	s := openTest(t, p, source.Options{})
+	snap := sourcetest.Snapshot(t, s)
+	v, _ := snap.Lookup("", "revenue")
+	want := map[string]planast.Type{"carrier": planast.TypeText, "revenue": planast.TypeFloat, "invoices": planast.TypeInteger,
+		"shout": planast.TypeText, "days": planast.TypeFloat, "mixed": planast.TypeUnknown, "nada": planast.TypeUnknown,
+		"dbl": planast.TypeInteger}
+	for name, typ := range want {
+		if c, ok := v.Column(name); !ok || c.Type != typ {
+			t.Errorf("view column %s: %+v, want type %s", name, c, typ)
 		}
 	}
 }

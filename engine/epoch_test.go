@@ -1,0 +1,55 @@
+package engine
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/nl2sql/nl2sql/internal/source/sourcetest"
+)
+
+// Threat: a DATETIME column that a loader filled partly with Unix times
+// (time() gives 1609459200) reads those rows as NULL, so "hired before
+// June" silently drops them; and a text column of seconds cast to a
+// timestamp loses all of them. The warning must say how to read them too,
+// and the reading it names must run and count them.
+func TestUnixTimesReadByTheWarningsReading(t *testing.T) {
+	db := sourcetest.TempDB(t,
+		"CREATE TABLE staff (id INTEGER PRIMARY KEY, hired_at DATETIME, joined TEXT)",
+		"INSERT INTO staff VALUES (1, 1609459200, '1609459200'), (2, '2021-03-01 08:00:00', '2021-03-01 08:00:00'), (3, '2021-09-01 00:00:00', '2021-09-01 00:00:00')")
+	e := airEngine(t, db, nil)
+	ctx := context.Background()
+	before := func(x string) (string, []string) {
+		t.Helper()
+		p := `{"select":[{"expr":{"kind":"func","name":"COUNT","args":[]},"alias":"n"}],"from":[{"table":"staff","alias":"s"}],` +
+			`"where":{"kind":"binary","op":"<","left":` + x + `,"right":{"kind":"literal","type":"date","value":"2021-06-01"}}}`
+		res, err := e.RunPlan(ctx, "air", []byte(p))
+		if err != nil {
+			t.Fatalf("%s: %v", x, err)
+		}
+		return fmt.Sprint(res.Rows[0][0]), res.Warnings
+	}
+	col := func(c string) string { return `{"kind":"column","table":"s","column":"` + c + `"}` }
+	asText := func(x string) string { return `{"kind":"cast","type":"text","expr":` + x + `}` }
+	epoch := func(x string) string { return `{"kind":"func","name":"FROM_EPOCH_SECONDS","args":[` + x + `]}` }
+	coalesce := func(a, b string) string { return `{"kind":"func","name":"COALESCE","args":[` + a + `,` + b + `]}` }
+
+	n, warns := before(col("hired_at"))
+	w := warningWith(warns, `"hired_at" holds`)
+	if n != "1" || !strings.Contains(w, "COALESCE(hired_at, FROM_EPOCH_SECONDS(CAST(hired_at AS text)))") {
+		t.Errorf("hired before June = %s with warnings %q; want 1 and a warning naming the Unix-time reading", n, warns)
+	}
+	if n, _ := before(coalesce(col("hired_at"), epoch(asText(col("hired_at"))))); n != "2" {
+		t.Errorf("the warning's reading counts %s hired before June, want 2 (2021-01-01 and 2021-03-01)", n)
+	}
+
+	n, warns = before(`{"kind":"cast","type":"timestamp","expr":` + col("joined") + `}`)
+	w = warningWith(warns, `"joined" holds`)
+	if n != "1" || !strings.Contains(w, "COALESCE(CAST(joined AS timestamp), FROM_EPOCH_SECONDS(joined))") {
+		t.Errorf("joined before June = %s with warnings %q; want 1 and a warning naming the Unix-time reading", n, warns)
+	}
+	if n, _ := before(coalesce(`{"kind":"cast","type":"timestamp","expr":`+col("joined")+`}`, epoch(col("joined")))); n != "2" {
+		t.Errorf("the warning's reading counts %s joined before June, want 2", n)
+	}
+}
