@@ -51,3 +51,24 @@ func TestBooleanColumnHoldingOtherValues(t *testing.T) {
 		t.Errorf("rows where first holds: %v, want 2 (1 and 'yes'; not 2 or a venue)", kept.Rows)
 	}
 }
+
+// The threat: a BOOLEAN column holding 1, 0, 'yes' and 'true' and nothing
+// unreadable was read as SQLite reads it, where 'yes' and 'true' are
+// false: "how many are active" counted 1 of 3, and grouping made two
+// "true" groups and a "yes" one, with no warning. Booleans spelt as text
+// read as booleans whether or not the column also holds values that are
+// none, and lose nothing, so nothing is warned.
+func TestBooleanColumnSpeltAsText(t *testing.T) {
+	db := sourcetest.TempDB(t, "CREATE TABLE subs (id INTEGER PRIMARY KEY, active BOOLEAN)",
+		"INSERT INTO subs VALUES (1, 1), (2, 0), (3, 'yes'), (4, 'true'), (5, NULL)")
+	e := airEngine(t, db, nil)
+	col := `{"kind":"column","table":"s","column":"active"}`
+	kept := runAir(t, e, `{"select":[{"expr":{"kind":"func","name":"COUNT","args":[]},"alias":"n"}],"from":[{"table":"subs","alias":"s"}],"where":`+col+`}`)
+	if fmt.Sprint(kept.Rows) != "[[3]]" || len(kept.Warnings) > 0 {
+		t.Errorf("rows where active: %v (warnings %q), want 3 (1, 'yes', 'true') and no warning", kept.Rows, kept.Warnings)
+	}
+	groups := runAir(t, e, `{"select":[{"expr":`+col+`,"alias":"active"},{"expr":{"kind":"func","name":"COUNT","args":[]},"alias":"n"}],"from":[{"table":"subs","alias":"s"}],"group_by":[`+col+`],"order_by":[{"expr":{"kind":"column","column":"active"}}]}`)
+	if got := fmt.Sprint(groups.Rows); got != "[[false 1] [true 3] [<nil> 1]]" {
+		t.Errorf("groups %s, want false 1, true 3, NULL 1", got)
+	}
+}

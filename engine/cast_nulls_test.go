@@ -302,6 +302,12 @@ func TestTextComparisonOfDatesInSeveralFormsIsNamed(t *testing.T) {
 			if fmt.Sprint(res.Rows) != "[[1]]" {
 				t.Fatalf("LIKE '2024-01%%' counts %v, want 1 (the ISO one)", res.Rows)
 			}
+			// a range compared as text can keep such a value
+			// ('15/03/2023' < '2023-06-01'): the warning must not say it
+			// never matches
+			if w := warningWith(res.Warnings, said); !strings.Contains(w, "by their characters, never by their date") {
+				t.Errorf("warning %q: want it to say the comparison goes by characters", w)
+			}
 			_, fix, _ := strings.Cut(warningWith(res.Warnings, said), "read the column as ")
 			fix, _, _ = strings.Cut(fix, " (the NN/NN/YYYY ones")
 			jan := `{"kind":"between","expr":` + fix + `,"low":{"kind":"literal","type":"date","value":"2024-01-01"},"high":{"kind":"literal","type":"date","value":"2024-01-31"}}`

@@ -53,3 +53,20 @@ func TestUnixTimesReadByTheWarningsReading(t *testing.T) {
 		t.Errorf("the warning's reading counts %s joined before June, want 2", n)
 	}
 }
+
+// Threat: Unix times in milliseconds (13 digits, common in exports) read
+// by FROM_EPOCH_SECONDS are past year 9999 as seconds: every one came
+// back NULL with no sign of why. The result must say so and name the
+// division that reads them.
+func TestMillisecondsReadAsSecondsAreWarned(t *testing.T) {
+	db := sourcetest.TempDB(t, "CREATE TABLE events (id INTEGER PRIMARY KEY, ts_ms INTEGER)",
+		"INSERT INTO events VALUES (1, 1717418460000), (2, 1717500000000), (3, 1720000000123)")
+	e := airEngine(t, db, nil)
+	res, err := e.RunPlan(context.Background(), "air", []byte(`{"select":[{"expr":{"kind":"func","name":"FROM_EPOCH_SECONDS","args":[{"kind":"column","table":"e","column":"ts_ms"}]},"alias":"t"}],"from":[{"table":"events","alias":"e"}]}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if w := warningWith(res.Warnings, "FROM_EPOCH_SECONDS(ts_ms)"); !strings.Contains(w, "milliseconds") || !strings.Contains(w, "FROM_EPOCH_SECONDS(ts_ms / 1000)") {
+		t.Errorf("warnings %q: want one naming milliseconds and FROM_EPOCH_SECONDS(ts_ms / 1000)", res.Warnings)
+	}
+}

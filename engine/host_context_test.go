@@ -306,3 +306,28 @@ func TestHostPlanOpensOtherDatasourcesOnlyForUnmatchedWords(t *testing.T) {
 		t.Error("ops was opened for a question billing matches whole")
 	}
 }
+
+// The threat: "Which driver drove the most kilometres?" over legs.km was
+// told that "drove" and "kilometres" may not be stored, so a careful
+// host refused a question the data answers. Units and the verbs of
+// covering or holding a quantity are the data's words when a column
+// holds the unit or the measure; so is "completed" where a status column
+// names states, and "UTC" is how to read the answer.
+func TestHostPlanReadsUnitsAndTheirVerbs(t *testing.T) {
+	db := sourcetest.TempDB(t, "CREATE TABLE drivers (id INTEGER PRIMARY KEY, name TEXT)", "INSERT INTO drivers VALUES (1, 'Ana'), (2, 'Bo')",
+		"CREATE TABLE legs (id INTEGER PRIMARY KEY, driver_id INTEGER REFERENCES drivers(id), km REAL, status TEXT)", "INSERT INTO legs VALUES (1, 1, 12.5, 'done'), (2, 2, 40, 'cancelled')",
+		"CREATE TABLE stock (warehouse TEXT, sku TEXT, qty INTEGER)", "INSERT INTO stock VALUES ('North', 'A1', 5), ('South', 'A1', 7)")
+	e := specEngine(t, DatasourceSpec{ID: "fleet", Engine: "sqlite", Path: db, RowLimit: 1000})
+	for _, q := range []string{"Which driver drove the most kilometres?", "How far has each driver travelled?", "How many units does each warehouse hold?",
+		// a state the status column spells its own way ('done'), and the
+		// time zone the answer is to be read in
+		"How many legs were completed in March 2024 UTC?"} {
+		res, err := e.Ask(context.Background(), AskRequest{Question: q})
+		if err != nil || res.HostPlan == nil {
+			t.Fatalf("ask %q: %v %+v", q, err, res)
+		}
+		if len(res.HostPlan.Unmatched) > 0 {
+			t.Errorf("%q: unmatched %v, want none (legs.km, stock.qty hold them)", q, res.HostPlan.Unmatched)
+		}
+	}
+}

@@ -292,3 +292,35 @@ func TestFiscalYearAsTheContextSaysToWriteIt(t *testing.T) {
 		t.Errorf("fiscal years %v, want %v\nSQL: %s", got, normalize(want), res.SQL)
 	}
 }
+
+// The threat: with a semantic layer, context_tables listed its JSON lines
+// ('{"semantic"', '{"metric"') as tables, so a host comparing it with
+// visible_tables thought the context held more tables than the schema
+// and that nothing was cut.
+func TestHostContextTablesAreTablesWithASemanticLayer(t *testing.T) {
+	abs, _ := filepath.Abs(filepath.Join(chinookDir, "chinook.sqlite"))
+	e, err := New(Options{Open: openAdapter,
+		Datasources: []DatasourceSpec{{ID: "chinook", Engine: "sqlite", Path: abs, RowLimit: 1000, Semantic: filepath.Join(semanticDir, "semantic.yaml"), SemanticName: "semantic.yaml"}},
+		Today:       func() string { return "2026-01-15" },
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer e.Close()
+	res, err := e.Ask(context.Background(), AskRequest{Question: "What is the revenue per billing country?"})
+	if err != nil || res.HostPlan == nil {
+		t.Fatalf("ask: %v %+v", err, res)
+	}
+	hc := res.HostPlan
+	if !strings.Contains(hc.SchemaContext, `{"`) {
+		t.Fatalf("the context holds no semantic line; the test needs one:\n%s", hc.SchemaContext)
+	}
+	if len(hc.ContextTables) == 0 || len(hc.ContextTables) > hc.VisibleTables {
+		t.Errorf("context_tables %v of %d visible tables", hc.ContextTables, hc.VisibleTables)
+	}
+	for _, n := range hc.ContextTables {
+		if strings.ContainsAny(n, `{"`) {
+			t.Errorf("context_tables lists %q, no table", n)
+		}
+	}
+}

@@ -27,7 +27,7 @@ var impliedNames = []struct{ question, names []string }{
 	{[]string{"big", "bigger", "biggest", "large", "larger", "largest", "small", "smaller", "smallest"}, []string{"size", "area", "capacity"}},
 	{[]string{"die", "died", "dead", "death", "deaths", "kill", "killed", "fatal", "fatalities"}, []string{"death", "dead", "killed", "fatality", "died"}},
 	{[]string{"male", "female", "men", "women", "man", "woman", "boy", "girl", "gender", "sex"}, []string{"gender", "sex"}},
-	{[]string{"earn", "earns", "earned", "paid", "pay", "salary", "wage", "wages", "income"}, []string{"salary", "wage", "pay", "income", "earning"}},
+	{[]string{"earn", "earns", "earned", "paid", "pay", "salary", "wage", "wages", "income"}, []string{"salary", "wage", "pay", "income", "earning", "revenue"}},
 	{[]string{"name", "names", "called"}, []string{"title", "nm"}},
 	{[]string{"title", "titles"}, []string{"name"}},
 	{[]string{"abbreviation", "abbreviated", "abbreviate"}, []string{"abbreviation", "abbrev", "abbr", "code"}},
@@ -47,6 +47,15 @@ var impliedNames = []struct{ question, names []string }{
 	{[]string{"share", "proportion", "percentage", "percent", "fraction", "rate"}, []string{"pct", "percent", "percentage", "share", "rate", "ratio"}},
 	{[]string{"passenger", "passengers", "traveller", "travellers", "traveler", "travelers"}, []string{"pax", "passenger"}},
 	{[]string{"units", "quantity", "quantities", "pieces", "items"}, []string{"qty", "quantity", "unit"}},
+	// units of distance and the verbs of covering one: a column holds
+	// the unit's short form (km) or the measure (distance)
+	{[]string{"kilometre", "kilometres", "kilometer", "kilometers", "distance", "distances", "far", "farther", "farthest", "further", "furthest"}, []string{"km", "kms", "kilometre", "kilometer", "distance", "mileage"}},
+	{[]string{"mile", "miles", "mileage"}, []string{"mi", "mile", "miles", "mileage", "distance"}},
+	{[]string{"drove", "drive", "drives", "driven", "driving", "travelled", "traveled", "covered", "flew", "flown"}, []string{"km", "kms", "mi", "distance", "mileage"}},
+	// the states a row's status column names in its own words ('done',
+	// 'C'): the question's word need not be stored
+	{[]string{"completed", "complete", "finished", "done", "fulfilled"}, []string{"status", "state"}},
+	{[]string{"hold", "holds", "held", "stock", "stocked", "stocks", "inventory"}, []string{"stock", "qty", "quantity", "inventory", "onhand"}},
 }
 
 // impliedBy maps a question word (folded) to the name words it implies.

@@ -112,7 +112,10 @@
 //
 // Access control: Retrieve takes an Allow function. A denied table or
 // column is never ranked, never selected, never a bridge, and its values
-// are never reported, so it cannot reach a prompt. Selection.Filter drops
+// are never reported, so it cannot reach a prompt; nor does its name,
+// comment or sample make a question match (Relevant, Unmatched): a table
+// document's list of its columns' names counts only where the caller may
+// read every column (access.fieldQuery). Selection.Filter drops
 // foreign keys that point outside the selection.
 //
 // # Rendering

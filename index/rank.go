@@ -30,16 +30,18 @@ type ranked struct {
 }
 
 // bm25Rank searches the schema documents with the question (an OR of its
-// analysed words over every field, boosted per fieldBoosts) and returns
-// the documents that matched, allowed ones only, best first; equal scores
+// analysed words over every field, boosted per fieldBoosts, each field
+// as acc permits it: access.fieldQuery) and returns the documents that
+// matched, allowed ones only, best first; equal scores
 // (rounded to 1e-9, so summation order cannot reorder them) by id.
-func (ix *Index) bm25Rank(ctx context.Context, question string, ok []bool) ([]ranked, error) {
+func (ix *Index) bm25Rank(ctx context.Context, question string, acc access) ([]ranked, error) {
+	ok := acc.doc
 	var qs []query.Query
 	for _, f := range fieldBoosts {
 		m := bleve.NewMatchQuery(question)
 		m.SetField(f.field)
 		m.SetBoost(f.boost)
-		qs = append(qs, m)
+		qs = append(qs, acc.fieldQuery(f.field, m))
 	}
 	req := bleve.NewSearchRequestOptions(bleve.NewDisjunctionQuery(qs...), len(ix.docs), 0, false)
 	res, err := ix.text.SearchInContext(ctx, req)

@@ -3,6 +3,10 @@ package index
 import (
 	"context"
 	"errors"
+	"slices"
+
+	"github.com/blevesearch/bleve/v2"
+	"github.com/blevesearch/bleve/v2/search/query"
 
 	"github.com/nl2sql/nl2sql/index/values"
 	"github.com/nl2sql/nl2sql/internal/schema"
@@ -173,7 +177,7 @@ func (ix *Index) rank(ctx context.Context, question string, acc access) (*rankin
 	if err != nil {
 		return nil, err
 	}
-	lex, err := ix.bm25Rank(ctx, question, acc.doc)
+	lex, err := ix.bm25Rank(ctx, question, acc)
 	if err != nil {
 		return nil, err
 	}
@@ -203,6 +207,11 @@ type access struct {
 	table []bool
 	col   [][]bool
 	doc   []bool // per ix.docs
+	// whole is true when every allowed table has all its columns allowed;
+	// else fullTables lists the ids of the table documents that do
+	// (fieldQuery).
+	whole      bool
+	fullTables []string
 }
 
 func (ix *Index) access(allow Allow) access {
@@ -214,14 +223,41 @@ func (ix *Index) access(allow Allow) access {
 			a.col[ti][ci] = a.table[ti] && (allow == nil || allow(t.Schema, t.Name, c.Name))
 		}
 	}
+	a.whole = true
 	for i, d := range ix.docs {
 		if d.col < 0 {
 			a.doc[i] = a.table[d.table]
+			if a.doc[i] && !slices.Contains(a.col[d.table], false) {
+				a.fullTables = append(a.fullTables, d.id)
+			} else if a.doc[i] {
+				a.whole = false
+			}
 		} else {
 			a.doc[i] = a.col[d.table][d.col]
 		}
 	}
 	return a
+}
+
+// fieldQuery is q searched in field of the schema documents acc permits.
+// A table document's cols field holds the names of all the table's
+// columns, so where acc denies some column of an allowed table the field
+// counts only in the tables whose every column acc permits: else a denied
+// column's name would rank its table and make a question naming it
+// match, telling the caller the column exists. Each column's own document
+// holds its name too (and acc leaves a denied one out), so a permitted
+// column's name still matches.
+func (acc access) fieldQuery(field string, q query.Query) query.Query {
+	if field != "cols" || acc.whole {
+		return q
+	}
+	if len(acc.fullTables) == 0 {
+		return bleve.NewMatchNoneQuery()
+	}
+	b := bleve.NewBooleanQuery()
+	b.AddMust(q)
+	b.AddFilter(bleve.NewDocIDQuery(acc.fullTables)) // a filter does not score
+	return b
 }
 
 // whole selects every allowed table and column.

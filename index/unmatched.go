@@ -20,7 +20,7 @@ import (
 // "in March", "the first half", "revenue", "what they owe"), the adverbs
 // of speech ("actually", "roughly"), what the question asks be done
 // ("return", "calculate", "identify"), and how the answer is to be written
-// ("comma-separated", "padded", "in pounds"), the data itself and the
+// ("comma-separated", "padded", "in pounds", "in UTC"), the data itself and the
 // people in it in general ("the most common", "in the table", "which
 // people"). No schema names
 // them, and their absence says nothing of whether the data answers.
@@ -45,7 +45,8 @@ var computedWords = func() map[string]bool {
 		return returns display provide calculate compute identify write give gives
 		january february march april may june july august september october november december
 		jan feb mar apr jun jul aug sep sept oct nov dec
-		monday tuesday wednesday thursday friday saturday sunday weekend weekday weekdays`) {
+		monday tuesday wednesday thursday friday saturday sunday weekend weekday weekdays
+		utc gmt timezone zone local`) {
 		m[w] = true
 	}
 	return m
@@ -107,7 +108,7 @@ func (ix *Index) Unmatched(ctx context.Context, text string, allow Allow) ([]str
 // a stored value it spells or one of whose words it is.
 func (ix *Index) holdsWord(ctx context.Context, an analysis.Analyzer, word string, acc access) (bool, error) {
 	for _, tk := range an.Analyze([]byte(word)) {
-		if held, err := ix.holdsTerm(ctx, string(tk.Term), acc.doc); held || err != nil {
+		if held, err := ix.holdsTerm(ctx, string(tk.Term), acc); held || err != nil {
 			return held, err
 		}
 	}
@@ -143,14 +144,15 @@ func (ix *Index) impliesColumn(word string, acc access) bool {
 	return false
 }
 
-// holdsTerm reports whether an allowed schema document holds the analysed
-// term in any field.
-func (ix *Index) holdsTerm(ctx context.Context, term string, ok []bool) (bool, error) {
+// holdsTerm reports whether a schema document acc permits holds the
+// analysed term in any field (each as access.fieldQuery permits it).
+func (ix *Index) holdsTerm(ctx context.Context, term string, acc access) (bool, error) {
+	ok := acc.doc
 	var qs []query.Query
 	for _, f := range fieldBoosts {
 		q := bleve.NewTermQuery(term)
 		q.SetField(f.field)
-		qs = append(qs, q)
+		qs = append(qs, acc.fieldQuery(f.field, q))
 	}
 	res, err := ix.text.SearchInContext(ctx, bleve.NewSearchRequestOptions(bleve.NewDisjunctionQuery(qs...), maxUnmatchedHits, 0, false))
 	if err != nil {

@@ -132,3 +132,30 @@ func TestCastOfANumberToATimeNamesTheEpochReading(t *testing.T) {
 		}
 	}
 }
+
+// A Unix-time column compared with a date: the refusal must name the
+// reading that makes the comparison, or the planner guesses arithmetic.
+func TestNumberComparedWithADateNamesTheEpochReading(t *testing.T) {
+	is := firstIssue(t, plan(sel(c("", "Name")), frm(from("Track", "t")), where(bin(">", c("", "Milliseconds"), `{"kind":"literal","type":"date","value":"2024-01-01"}`))), chinook, validate.Options{})
+	if is.Code != planast.CodeType || !strings.Contains(is.Hint, "FROM_EPOCH_SECONDS(x)") {
+		t.Errorf("issue %+v, want a type error whose hint names FROM_EPOCH_SECONDS(x)", is)
+	}
+}
+
+// FROM_EPOCH_SECONDS of a literal past year 9999 is NULL on every
+// engine: a literal so far out is milliseconds written for seconds, and
+// the plan is refused with the division rather than run to a NULL.
+func TestEpochLiteralOutOfRangeIsRefused(t *testing.T) {
+	epoch := func(x string) string { return `{"kind":"func","name":"FROM_EPOCH_SECONDS","args":[` + x + `]}` }
+	is := firstIssue(t, plan(sel(item(epoch(lit("1717418460000")), "t"))), chinook, validate.Options{})
+	if is.Code != planast.CodeBadValue || !strings.Contains(is.Hint, "x / 1000") {
+		t.Errorf("issue %+v, want INVALID_VALUE whose hint divides by 1000", is)
+	}
+	q, err := planast.Decode([]byte(plan(sel(item(epoch(lit("1717418460")), "t")))), planast.Limits{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := validate.Plan(q, chinook, validate.Options{}); err != nil {
+		t.Errorf("seconds in range refused: %v", err)
+	}
+}

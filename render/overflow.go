@@ -57,6 +57,14 @@ type rangeChecker interface {
 // reports as ARITHMETIC_OVERFLOW as it does PostgreSQL's and DuckDB's own.
 const overflowError = "abs(-9223372036854775807 - 1)"
 
+// DoubleOverflowMessage is the text of the error a float result beyond
+// the double range raises on SQLite and DuckDB (PostgreSQL raises its
+// own, "value out of range: overflow"): the integer raise above would
+// tell a caller whose operands are floats already to cast one to float.
+// The adapters report it as ARITHMETIC_OVERFLOW with a float hint
+// (internal/source.DoubleOverflow).
+const DoubleOverflowMessage = "float out of range: the result is beyond ±1.8e308"
+
 // isArith reports whether e is +, -, * or unary minus, and of which type.
 func isArith(e planast.Expr) (planast.Type, bool) {
 	switch e := e.(type) {
@@ -232,8 +240,10 @@ func (SQLite) RangeCheck(s string, kind rangeKind, leaves []string) string {
 	case rangeDecimal:
 		return "CASE WHEN abs(" + s + ") >= 1e28 THEN " + overflowError + " ELSE " + s + " END"
 	case rangeDouble:
+		// json_extract of a path that is no JSON path raises a chosen
+		// text (as oneRowSQLite does)
 		return "CASE WHEN " + overflowed(s, leaves, func(x string) string { return "abs(" + x + ") > " + maxDouble }) +
-			" THEN " + overflowError + " ELSE " + s + " END"
+			" THEN json_extract('{}', " + QuoteString(DoubleOverflowMessage) + ") ELSE " + s + " END"
 	}
 	return "CASE WHEN abs(" + s + ") >= 1e18 THEN " + overflowError + " ELSE " + s + " END"
 }
@@ -302,14 +312,14 @@ func (Postgres) WidenInt(s string) string { return "CAST(" + s + " AS BIGINT)" }
 // refuses a scale beyond 38) and every engine fails at the same bound.
 //
 // Its doubles overflow to an infinity: an infinite value of finite
-// operands is cast to BIGINT, which fails there as out of range.
+// operands raises DoubleOverflowMessage through error().
 func (DuckDB) RangeCheck(s string, kind rangeKind, leaves []string) string {
 	switch kind {
 	case rangeDecProduct:
 		return "CAST(CAST(" + s + " AS DECIMAL(38,20)) AS DECIMAL(38,10))"
 	case rangeDouble:
 		return "CASE WHEN " + overflowed(s, leaves, func(x string) string { return "isinf(CAST(" + x + " AS DOUBLE))" }) +
-			" THEN CAST(" + s + " AS BIGINT) ELSE " + s + " END"
+			" THEN error(" + QuoteString(DoubleOverflowMessage) + ") ELSE " + s + " END"
 	}
 	return s
 }

@@ -36,7 +36,9 @@
 // of its allow, no row filter (views.go). The engine records what each
 // datasource's views read with SetViews from its snapshot
 // (schema.Table.Reads). A role that means to show a view over what it
-// hides names the view itself in allow, with no wildcard.
+// hides names the view itself in allow, with no wildcard. HiddenViews
+// lists the views a role's patterns allow but this rule hides, each with
+// the first relation it needs whole (nl2sql doctor prints them).
 //
 // # Patterns that match nothing
 //

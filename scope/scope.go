@@ -173,7 +173,9 @@ func (s *Scope) Datasources(ids []string) []string {
 // hidden reaches a client or a model. Profiles of visible columns are
 // kept, except on tables the caller reads through a row filter: their row
 // count and every column profile (samples, ranges, counts) are dropped,
-// since they describe rows the caller may not see. A nil snap gives nil;
+// since they describe rows the caller may not see. A view's Reads keep
+// only what the caller sees, and its definition is withheld when it would
+// name more (definitions.go). A nil snap gives nil;
 // an unrestricted scope gets snap itself.
 func (s *Scope) FilterSnapshot(snap *schema.Snapshot) *schema.Snapshot {
 	if snap == nil || s.Unrestricted() {
@@ -189,6 +191,7 @@ func (s *Scope) FilterSnapshot(snap *schema.Snapshot) *schema.Snapshot {
 			continue
 		}
 		nt := t
+		s.withholdDefinition(ds, &nt)
 		nt.Columns = nil
 		// A table the caller sees through a row filter keeps no profile:
 		// its row count, sample values and ranges come from every row.

@@ -1,6 +1,8 @@
 package scope
 
 import (
+	"maps"
+	"slices"
 	"strings"
 	"sync"
 
@@ -60,22 +62,69 @@ func (p *Policy) reads(ds, schemaName, name string) []schema.Relation {
 }
 
 // viewReadable reports whether role r may read the view (or table)
-// ds.schema.name through what it reads; depth bounds a cycle.
+// ds.schema.name through what it reads.
 func (p *Policy) viewReadable(r *role, ds, schemaName, name string, depth int) bool {
+	_, hidden := p.viewLacks(r, ds, schemaName, name, depth)
+	return !hidden
+}
+
+// viewLacks is the first relation the view (or table) ds.schema.name
+// reads, views through views included, that role r does not read whole;
+// false when there is none and r may read it. depth bounds a cycle (the
+// view then lacks itself).
+func (p *Policy) viewLacks(r *role, ds, schemaName, name string, depth int) (schema.Relation, bool) {
 	reads := p.reads(ds, schemaName, name)
 	if len(reads) == 0 || r.namesExactly(ds, schemaName, name) {
-		return true
+		return schema.Relation{}, false
 	}
 	if depth > 16 {
-		return false
+		return schema.Relation{Schema: schemaName, Name: name}, true
 	}
 	for _, rel := range reads {
 		s := p.schemaOf(ds, rel.Schema)
-		if r.restricted(ds, s, rel.Name) || !p.viewReadable(r, ds, s, rel.Name, depth+1) {
-			return false
+		if r.restricted(ds, s, rel.Name) {
+			return schema.Relation{Schema: s, Name: rel.Name}, true
+		}
+		if lack, hidden := p.viewLacks(r, ds, s, rel.Name, depth+1); hidden {
+			return lack, true
 		}
 	}
-	return true
+	return schema.Relation{}, false
+}
+
+// HiddenView is a view a role's patterns allow but the role may not read
+// by the view rule: Lacks is the first relation the view reads that the
+// role does not read whole.
+type HiddenView struct {
+	Role  string
+	View  schema.Relation
+	Lacks schema.Relation
+}
+
+// HiddenViews lists, role by role in name order and view by view in
+// snapshot order, the views of snap that a role's allow covers and its
+// deny leaves, but that the role may not read because of what they read;
+// an administrator who misses such a view learns here which table to
+// grant whole, or that the view is to be named in allow. It records snap's
+// views first, as the engine does when it opens the datasource (SetViews).
+func (p *Policy) HiddenViews(snap *schema.Snapshot) []HiddenView {
+	if !p.Secured() || snap == nil {
+		return nil
+	}
+	p.SetViews(snap.Datasource, snap)
+	var out []HiddenView
+	for _, name := range slices.Sorted(maps.Keys(p.roles)) {
+		r := p.roles[name]
+		for _, t := range snap.Tables {
+			if len(t.Reads) == 0 || !r.table(snap.Datasource, t.Schema, t.Name) {
+				continue
+			}
+			if lack, hidden := p.viewLacks(r, snap.Datasource, t.Schema, t.Name, 0); hidden {
+				out = append(out, HiddenView{Role: name, View: schema.Relation{Schema: t.Schema, Name: t.Name}, Lacks: lack})
+			}
+		}
+	}
+	return out
 }
 
 // restricted reports whether role r reads less than all of the table:

@@ -30,6 +30,14 @@ func snapshotTextIn(s, whole *schema.Snapshot) string {
 			rows = fmt.Sprintf(", %d rows%s", *t.RowCount, schemactx.Copies(t))
 		}
 		fmt.Fprintf(&b, "\n%s.%s (%s%s)\n", t.Schema, t.Name, t.Kind, rows)
+		switch {
+		case t.DefinitionWithheld:
+			b.WriteString("  " + schemactx.WithheldNote + " (it names what you may not read)\n")
+		case t.Definition != "":
+			// what the view covers (a filter, a grain, every year),
+			// which its name does not say: the database's text, quoted
+			b.WriteString("  as " + cellfmt.Quote(schemactx.DefinitionText(t.Definition)) + "\n")
+		}
 		if t.Comment != "" {
 			// the schema's own words (which way a rate converts, what a
 			// percentage applies to): quoted, as stored text is

@@ -204,3 +204,33 @@ func TestSnapshotTextAlignsWideColumnNames(t *testing.T) {
 		t.Errorf("the type column starts at display columns %v, not one:\n%s", at, SnapshotText(snap))
 	}
 }
+
+// The threat: describe_schema showed a view driver_km with its columns
+// and nothing of what it covers, so a host took its all-time total of
+// completed trips for 2024's. Its text says what the view is, whole and
+// quoted as data (a line break in it cannot start a line of its own),
+// and says when the definition is withheld from the caller.
+func TestSchemaTextShowsViewDefinitions(t *testing.T) {
+	def := "SELECT d.id AS driver_id, SUM(t.km) AS km -- all years\n  FROM trips t JOIN drivers d ON d.id = t.driver_id\n  WHERE t.status = 'done\nx'\n  GROUP BY d.id"
+	view := schema.Table{Schema: "main", Name: "driver_km", Kind: schema.KindView, Definition: def,
+		Columns: []schema.Column{{Name: "driver_id", Type: planast.TypeInteger}, {Name: "km", Type: planast.TypeFloat}}}
+	text := SnapshotText(&schema.Snapshot{Datasource: "fleet", Dialect: "sqlite", Tables: []schema.Table{view}})
+	want := "main.driver_km (view)\n  as " + cellfmt.Quote("SELECT d.id AS driver_id, SUM(t.km) AS km /* all years */ FROM trips t JOIN drivers d ON d.id = t.driver_id WHERE t.status = 'done\nx' GROUP BY d.id") + "\n  driver_id"
+	if !strings.Contains(text, want) {
+		t.Errorf("text:\n%s\nwant it to hold:\n%s", text, want)
+	}
+	// describe_schema's structured output carries it too
+	res, err := DescribeSchemaHandler(describeFake{&schema.Snapshot{Datasource: "fleet", Dialect: "sqlite", Tables: []schema.Table{view}}})(
+		context.Background(), mcpCall(map[string]any{"datasource": "fleet", "table": "driver_km"}))
+	if err != nil || res.IsError {
+		t.Fatalf("describe_schema: %v %+v", err, res)
+	}
+	if out, ok := res.StructuredContent.(DescribeOutput); !ok || len(out.Tables) != 1 || out.Tables[0].Definition != def {
+		t.Errorf("structured output %+v, want driver_km's definition", res.StructuredContent)
+	}
+	view.Definition, view.DefinitionWithheld = "", true
+	text = SnapshotText(&schema.Snapshot{Datasource: "fleet", Dialect: "sqlite", Tables: []schema.Table{view}})
+	if !strings.Contains(text, "main.driver_km (view)\n  definition withheld (it names what you may not read)\n") {
+		t.Errorf("withheld:\n%s", text)
+	}
+}

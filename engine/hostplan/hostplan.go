@@ -399,6 +399,7 @@ func endsSomething(name string) bool {
 func (r *retrieved) context(tokens int) HostContext {
 	ds, snap, sctx := r.ds, r.snap, r.sctx
 	var cut []string
+	shown := snap
 	if schemactx.ContextTokens(sctx) > tokens && len(snap.Tables) > 1 {
 		// the context grows with its tables: the most leading tables that
 		// fit, by bisection (a whole schema has thousands)
@@ -408,13 +409,14 @@ func (r *retrieved) context(tokens int) HostContext {
 		n := sort.Search(len(snap.Tables), func(n int) bool { return schemactx.ContextTokens(render(n+1)) > tokens })
 		n = max(n, 1)
 		sctx = render(n)
+		shown = snap.WithTables(snap.Tables[:n])
 		for i := range snap.Tables[n:] {
 			cut = append(cut, snap.PlanName(&snap.Tables[n+i]))
 		}
 	}
 	visible := len(r.visible.Tables)
 	hc := HostContext{Datasource: ds.ID(), Dialect: ds.Dialect(), VerifiedQueries: r.verified,
-		SchemaContext: sctx, ContextTables: contextTables(sctx), ContextTokens: schemactx.ContextTokens(sctx),
+		SchemaContext: sctx, ContextTables: schemactx.TableNames(shown), ContextTokens: schemactx.ContextTokens(sctx),
 		VisibleTables: visible, Newest: newest(r.visible, r.today)}
 	hc.OmittedTables = max(visible-len(hc.ContextTables), 0)
 	var columnsOf string
@@ -588,15 +590,6 @@ func hostVerified(ctx context.Context, ds Source, q string) []HostVerified {
 			Call: ToolCall{Tool: "run_verified_query", Arguments: args, Missing: miss}})
 	}
 	return out
-}
-
-// contextTables lists the context's tables, never nil.
-func contextTables(sctx string) []string {
-	t := schemactx.ContextTables(sctx)
-	if t == nil {
-		return []string{}
-	}
-	return t
 }
 
 func round3(f float64) float64 { return math.Round(f*1000) / 1000 }

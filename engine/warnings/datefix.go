@@ -233,8 +233,14 @@ func textDateFilters(snap *schema.Snapshot, plan *planast.Query) []string {
 		if expr, reading := dateFix(ref, planast.CastDate, cn.InvalidExample, c.Profile); expr != "" {
 			fix = fmt.Sprintf("compare dates instead: read the column as %s (%s) and compare it with a date literal", expr, reading)
 		}
-		out = append(out, fmt.Sprintf("%s.%s is compared as text with %s, and %q holds %d values that are dates in other forms than ISO (such as %s), which that comparison never matches, whatever their date; %s",
-			ref.Table, ref.Column, example(lit, planast.TypeText), c.Name, cn.Invalid, example(cn.InvalidExample, planast.TypeText), fix))
+		// "never matches" was false of a range: '15/03/2023' < '2023-06-01'
+		// holds, as text
+		what := fmt.Sprintf("%d values that are dates", cn.Invalid)
+		if cn.Invalid == 1 {
+			what = "1 value that is a date"
+		}
+		out = append(out, fmt.Sprintf("%s.%s is compared as text with %s, and %q holds %s in other forms than ISO (such as %s), which that comparison keeps or drops by their characters, never by their date; %s",
+			ref.Table, ref.Column, example(lit, planast.TypeText), c.Name, what, example(cn.InvalidExample, planast.TypeText), fix))
 	})
 	return out
 }

@@ -59,7 +59,9 @@ func mixedWarnings(snap *schema.Snapshot, plan *planast.Query) []string {
 				if asText[x] {
 					break
 				}
-				if _, c := emptyrange.TableOfColumn(snap, q, x); c != nil && !seen[key{c, ""}] {
+				// a column read only because some booleans are spelt as
+				// text loses no value: its reading is the fix, no warning
+				if _, c := emptyrange.TableOfColumn(snap, q, x); c != nil && !seen[key{c, ""}] && (c.Profile == nil || c.Profile.Invalid > 0) {
 					seen[key{c, ""}] = true
 					out = append(out, mixedWarning(c))
 				}

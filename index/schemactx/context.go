@@ -72,6 +72,8 @@ const (
 //	Genre (25 rows): GenreId integer pk; Name text values ["Alternative","Blues",…]
 //	InvoiceLine (2240 rows): …; UnitPrice decimal range [0.99, 1.99]; …
 //
+// A view says so after its name, with what it covers (ViewNote:
+// ` view "SELECT … FROM trips t … WHERE t.status = 'done' GROUP BY d.id"`).
 // A column is its name and normalised type, then "pk" for a primary-key
 // column, "-> T.C" for a single-column foreign key, and of its profile
 // (none for a key that is not text):
@@ -178,6 +180,7 @@ func Copies(t schema.Table) string {
 // writeTable writes one table's line of SchemaContext.
 func writeTable(b *strings.Builder, snap *schema.Snapshot, t schema.Table) {
 	b.WriteString(planName(snap.PlanName(&t)))
+	b.WriteString(ViewNote(&t))
 	if t.RowCount != nil {
 		fmt.Fprintf(b, " (%d rows%s)", *t.RowCount, Copies(t))
 	}
@@ -358,6 +361,9 @@ func jsonList(vals []any) string {
 func ContextTables(ctx string) []string {
 	out := []string{}
 	for _, line := range strings.Split(ctx, "\n") {
+		if strings.HasPrefix(line, "{") {
+			continue // a semantic layer's line, no table
+		}
 		if strings.HasPrefix(line, `"`) {
 			var n string
 			if err := json.NewDecoder(strings.NewReader(line)).Decode(&n); err == nil {

@@ -6,7 +6,11 @@
 // a text in o200k_base tokens with a compiled-in vocabulary (no network,
 // no files). MaxExamples, MaxExampleBytes and MaxNoteBytes bound what a
 // column's line may carry; a table's and a column's comments are quoted
-// notes. TestFlag and DeletedMark read, from a column's name and profile,
+// notes. A view says so after its name, with the part of its
+// definition that says what it covers, quoted and bounded (ViewNote,
+// MaxViewBytes), or that the definition is withheld from the caller;
+// DefinitionText is the whole definition on one line, for describe_schema.
+// TestFlag and DeletedMark read, from a column's name and profile,
 // a flag of test or internal records and a mark of rows deleted in place,
 // which the context notes and engine/warnings names when a plan ignores
 // them.

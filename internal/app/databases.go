@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"log/slog"
 	"net"
 	"net/url"
 	"os"
@@ -101,6 +102,15 @@ func ConfigFromDatabases(args []string, o DatabaseOptions) (*config.Config, erro
 		id := base
 		for n := 2; used[id]; n++ {
 			id = fmt.Sprintf("%s_%d", base, n)
+		}
+		if id != base {
+			// a user who then names the datasource by its file's name
+			// reaches the other one: said where the user looks first
+			where := dss[i].Path
+			if where == "" {
+				where = withoutPassword(dss[i].DSN)
+			}
+			slog.Warn("--db: another database already has this name, so this one's id is "+id+" (write --db NAME=PATH to choose it)", "id", id, "database", where)
 		}
 		used[id] = true
 		dss[i].ID = id

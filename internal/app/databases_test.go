@@ -109,6 +109,12 @@ func TestDatabaseIDs(t *testing.T) {
 	c := makeDB(t, "sqlite", filepath.Join(dir, "2024.sqlite"))
 	d := makeDB(t, "sqlite", filepath.Join(dir, "d.sqlite"))
 	args := []string{a, b, c, "sales_data_2=" + d}
+	// a renamed database is said on stderr: a user who names the other
+	// one by its file's name would query the wrong copy
+	var logged strings.Builder
+	prev := slog.Default()
+	slog.SetDefault(slog.New(slog.NewTextHandler(&logged, nil)))
+	defer slog.SetDefault(prev)
 	var first []string
 	for range 2 {
 		cfg, err := ConfigFromDatabases(args, DatabaseOptions{})
@@ -127,6 +133,9 @@ func TestDatabaseIDs(t *testing.T) {
 		if want := "sales_data,sales_data_3,db_2024,sales_data_2"; strings.Join(ids, ",") != want {
 			t.Errorf("ids %v, want %s", ids, want)
 		}
+	}
+	if !strings.Contains(logged.String(), "id is sales_data_3") || !strings.Contains(logged.String(), "sales_data.sqlite") {
+		t.Errorf("log %q: want the renamed database named with its new id", logged.String())
 	}
 	for _, bad := range [][]string{{"x=" + a, "x=" + b}, {a, a}} {
 		if _, err := ConfigFromDatabases(bad, DatabaseOptions{Storage: t.TempDir()}); engine.AsError(err).Code != engine.CodeInvalidDatabase {

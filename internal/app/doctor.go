@@ -38,7 +38,11 @@ var DoctorSchema = json.RawMessage(`{"type":"object","properties":{"ok":{"type":
 // schema snapshot reads and its semantic file, if any, matches it (a
 // datasource error's hint is on its line); with roles, every allow and
 // deny pattern and row-filter table matches something in its datasource
-// (one FAILED line each, with the closest real name); every llm
+// (one FAILED line each, with the closest real name), and the views a
+// role's patterns allow but the view rule hides are counted per
+// datasource and role, the first few named with the table each needs
+// (an ok line: the policy at work, which an administrator missing a
+// view needs to learn); every llm
 // entry answers one tiny structured request (DoctorSchema) — a replay
 // entry loads its recordings instead. Live calls
 // follow the entry's retry policy, as real calls do (max_retries; 429, 5xx,
@@ -199,6 +203,42 @@ func checkAccess(cfg *config.Config, snaps map[string]*schema.Snapshot, check fu
 		check("access policy", fmt.Sprintf("every pattern matches the schema of the %d datasource(s) that opened", len(snaps)), nil)
 	default:
 		check("access policy", "every pattern matches the schema", nil)
+	}
+	checkHiddenViews(pol, cfg, snaps, check)
+}
+
+// hiddenViewsShown is how many hidden views a line names; the count says
+// how many more there are.
+const hiddenViewsShown = 3
+
+// checkHiddenViews says, per datasource and role, which views the role's
+// patterns allow but the view rule hides (scope.HiddenViews), with the
+// table each lacks: the view is simply missing from what the role is
+// shown, and an administrator would otherwise hunt for a typo that is not
+// there. It is the policy working, so the line is ok.
+func checkHiddenViews(pol *scope.Policy, cfg *config.Config, snaps map[string]*schema.Snapshot, check func(name, detail string, err error)) {
+	for _, d := range cfg.Datasources {
+		var roles []string
+		byRole := map[string][]scope.HiddenView{}
+		for _, h := range pol.HiddenViews(snaps[d.ID]) {
+			if byRole[h.Role] == nil {
+				roles = append(roles, h.Role)
+			}
+			byRole[h.Role] = append(byRole[h.Role], h)
+		}
+		for _, role := range roles {
+			hs := byRole[role]
+			var names []string
+			for _, h := range hs[:min(len(hs), hiddenViewsShown)] {
+				names = append(names, fmt.Sprintf("%s.%s needs %s.%s", h.View.Schema, h.View.Name, h.Lacks.Schema, h.Lacks.Name))
+			}
+			if more := len(hs) - len(names); more > 0 {
+				names = append(names, fmt.Sprintf("and %d more", more))
+			}
+			check(fmt.Sprintf("views of %s hidden from role %s", d.ID, role), fmt.Sprintf(
+				"%s: %s; a role reads a view only when it reads every table the view reads whole, or names the view in allow",
+				Count(len(hs), "view", "views"), strings.Join(names, ", ")), nil)
+		}
 	}
 }
 

@@ -27,6 +27,12 @@ const (
 // reader of an answer looks at.
 const MaxRowLimit = 1_000_000
 
+// MaxSeconds bounds every *_seconds key (and timeout_ms, in milliseconds):
+// no query, model call or refresh interval is meant to take longer than a
+// day, and a number of seconds past about 9.2e9 wraps when it is made a
+// time.Duration, to a timeout that fires at once or never.
+const MaxSeconds = 24 * 60 * 60
+
 // Engines a datasource may name.
 var Engines = []string{"sqlite", "duckdb", "postgres"}
 

@@ -126,8 +126,9 @@ func TestLoadEnvOverrides(t *testing.T) {
 		"NL2SQL_LLM__DEFAULT__RECORDINGS=${env:REC_DIR}",
 		"NL2SQL_LLM__PLAN__PROVIDER=openai",
 		"NL2SQL_LLM__PLAN__TEMPERATURE=0.5",
-		"NL2SQL_CONFIG=/somewhere/nl2sql.yaml", // no "__": not an override
+		"NL2SQL_CONFIG=/somewhere/nl2sql.yaml", // no "__" and no setting: not an override
 		"NL2SQL_LOG_LEVEL=debug",
+		"NL2SQL_CURATED=verified.yaml", // a top-level setting is its key alone
 		"OTHER__STORAGE__PATH=/nope",
 	}
 	c, err := load(p, environ, lookupIn(map[string]string{"REC_DIR": "rec2", "SHOP_DSN": "x"}))
@@ -151,6 +152,9 @@ func TestLoadEnvOverrides(t *testing.T) {
 	}
 	if l := c.LLMFor("plan"); l.Provider != "openai" || l.Temperature == nil || *l.Temperature != 0.5 {
 		t.Errorf("plan %+v", l)
+	}
+	if !strings.HasSuffix(c.Curated, "verified.yaml") {
+		t.Errorf("curated %q: NL2SQL_CURATED was ignored", c.Curated)
 	}
 }
 

@@ -15,7 +15,11 @@
 // A datasource's keys must apply to its engine: path (sqlite, duckdb) or
 // dsn, flavor and allow_writable_role (postgres); another engine's key is
 // refused, never ignored. A datasource's row_limit (default 1000) is at most MaxRowLimit
-// (1,000,000); a number past it is refused with the bound.
+// (1,000,000) and its timeout_seconds (default 30) at most MaxSeconds (86400,
+// a day), as is every other *_seconds key (llm, scaling, telemetry, oauth;
+// a hook's timeout_ms at most 86400000): past about 9.2e9 seconds a
+// time.Duration wraps, to a timeout that fires at once or never. A number
+// past its bound is refused with the bound.
 //
 // An llm entry's call settings: temperature and seed are sent only when
 // set; max_output_tokens (0: the server's default) and num_ctx (Ollama, 0:

@@ -21,8 +21,10 @@ const EnvPrefix = "NL2SQL_"
 // matched lower-case: NL2SQL_STORAGE__PATH sets storage.path. A level inside
 // datasources is an index or a datasource id (NL2SQL_DATASOURCES__0__PATH,
 // NL2SQL_DATASOURCES__CHINOOK__ROW_LIMIT); inside llm it is the step name,
-// and an override may add a step. Variables without "__" after the prefix
-// (NL2SQL_CONFIG, NL2SQL_LOG_LEVEL) are not overrides and are left alone. A
+// and an override may add a step. A top-level setting is its key alone
+// (NL2SQL_LOCAL_USER, NL2SQL_CURATED); other variables without "__" after
+// the prefix (NL2SQL_CONFIG, NL2SQL_LOG_LEVEL) are not overrides and are
+// left alone. A
 // path the config does not have is an error naming the variable. Overrides
 // apply in path order; values stay strings (decoding converts them).
 func applyEnv(raw map[string]any, environ []string) error {
@@ -33,6 +35,12 @@ func applyEnv(raw map[string]any, environ []string) error {
 		TransformFunc: func(k, v string) (string, any) {
 			rest := strings.TrimPrefix(k, EnvPrefix)
 			if !strings.Contains(rest, "__") {
+				// a top-level setting (NL2SQL_LOCAL_USER, NL2SQL_CURATED)
+				// has no level to separate; other names are not settings
+				if f, ok := fieldByTag(reflect.TypeFor[fileConfig](), strings.ToLower(rest)); ok && f.Type.Kind() == reflect.String {
+					names[strings.ToLower(rest)] = k
+					return strings.ToLower(rest), v
+				}
 				return "", nil
 			}
 			path := strings.ReplaceAll(strings.ToLower(rest), "__", ".")

@@ -103,10 +103,7 @@ func buildHooks(fc *fileConfig, c *Config, bad func(key, format string, args ...
 			bad(key+".on_error", "%q must be open or closed", h.OnError)
 		}
 		if h.TimeoutMS != nil {
-			if *h.TimeoutMS <= 0 {
-				bad(key+".timeout_ms", "%d must be greater than 0", *h.TimeoutMS)
-			}
-			out.Timeout = time.Duration(*h.TimeoutMS) * time.Millisecond
+			out.Timeout = time.Duration(intSetting(bad, key+".timeout_ms", h.TimeoutMS, 0, 1, "greater than 0")) * time.Millisecond
 		}
 		switch {
 		case (h.Rule == nil) == (h.HTTP == nil):

@@ -237,19 +237,28 @@ func convertHook(from, to reflect.Type, data any) (any, error) {
 var errTooLarge = errors.New("too large")
 
 // upperBounds are the whole-number keys with an upper bound, by their last
-// key segment (each names one key of the file).
-var upperBounds = map[string]int{"row_limit": MaxRowLimit}
+// key segment (each names one key of the file); every *_seconds key has
+// MaxSeconds besides.
+var upperBounds = map[string]int{"row_limit": MaxRowLimit, "timeout_ms": MaxSeconds * 1000}
 
-// tooLarge is the error text of a value above the bound of key (a dotted
-// path, list indexes and ids included), or of a whole number no int holds
-// when key has no bound of its own.
-func tooLarge(key string) string {
+// upperBound is the bound of key (a dotted path, list indexes and ids
+// included), or math.MaxInt when it has none of its own.
+func upperBound(key string) int {
 	key = keyIndex.ReplaceAllString(key, "")
-	bound, ok := upperBounds[key[strings.LastIndex(key, ".")+1:]]
-	if !ok {
-		bound = math.MaxInt
+	last := key[strings.LastIndex(key, ".")+1:]
+	if strings.HasSuffix(last, "_seconds") {
+		return MaxSeconds
 	}
-	return fmt.Sprintf("too large (at most %d)", bound)
+	if bound, ok := upperBounds[last]; ok {
+		return bound
+	}
+	return math.MaxInt
+}
+
+// tooLarge is the error text of a value above the bound of key, or of a
+// whole number no int holds when key has no bound of its own.
+func tooLarge(key string) string {
+	return fmt.Sprintf("too large (at most %d)", upperBound(key))
 }
 
 // idPattern is what a datasource id must look like.
@@ -334,21 +343,9 @@ func build(path, abs string, fc *fileConfig) (*Config, error) {
 		if d.Semantic != "" {
 			ds.Semantic, ds.SemanticAsWritten = resolve(dir, d.Semantic), d.Semantic
 		}
-		if d.RowLimit != nil {
-			switch {
-			case *d.RowLimit <= 0:
-				bad(key+".row_limit", "%d must be greater than 0", *d.RowLimit)
-			case *d.RowLimit > MaxRowLimit:
-				bad(key+".row_limit", "%d is %s", *d.RowLimit, tooLarge("row_limit"))
-			}
-			ds.RowLimit = *d.RowLimit
-		}
-		if d.TimeoutSeconds != nil {
-			if *d.TimeoutSeconds <= 0 {
-				bad(key+".timeout_seconds", "%d must be greater than 0", *d.TimeoutSeconds)
-			}
-			ds.TimeoutSeconds = *d.TimeoutSeconds
-		}
+		ds.RowLimit = intSetting(bad, key+".row_limit", d.RowLimit, DefaultRowLimit, 1, "greater than 0")
+		ds.TimeoutSeconds = intSetting(bad, key+".timeout_seconds", d.TimeoutSeconds, DefaultTimeoutSeconds, 1, "greater than 0")
+		checkScaling(bad, key+".scaling", d.Scaling)
 		ds.Scaling = d.Scaling
 		c.Datasources = append(c.Datasources, ds)
 	}
@@ -383,6 +380,7 @@ func build(path, abs string, fc *fileConfig) (*Config, error) {
 		lc.RetryMaxSeconds = intSetting(bad, key+".retry_max_seconds", l.RetryMaxSeconds, DefaultLLMRetryMaxSeconds, 0, "0 or more")
 		c.LLM[step] = lc
 	}
+	checkScaling(bad, "scaling", fc.Scaling)
 	c.Scaling = fc.Scaling
 	buildAccess(fc, c, dir, bad)
 	buildHooks(fc, c, bad)
@@ -396,15 +394,28 @@ func build(path, abs string, fc *fileConfig) (*Config, error) {
 }
 
 // intSetting returns *v, or def when v is nil; a value below min is
-// reported through bad with the key and "must be <want>".
+// reported through bad with the key and "must be <want>", one above the
+// key's upperBound with the bound.
 func intSetting(bad func(key, format string, args ...any), key string, v *int, def, min int, want string) int {
 	if v == nil {
 		return def
 	}
-	if *v < min {
+	switch {
+	case *v < min:
 		bad(key, "%d must be %s", *v, want)
+	case *v > upperBound(key):
+		bad(key, "%d is %s", *v, tooLarge(key))
 	}
 	return *v
+}
+
+// checkScaling bounds a scaling section's time budget here, before it is
+// made a time.Duration (engine/scale checks the rest of the section): past
+// the bound the product wraps, to a budget every question exhausts at once.
+func checkScaling(bad func(key, format string, args ...any), key string, s *Scaling) {
+	if s != nil && s.TimeBudgetSeconds > upperBound("time_budget_seconds") {
+		bad(key+".time_budget_seconds", "%d is %s", s.TimeBudgetSeconds, tooLarge("time_budget_seconds"))
+	}
 }
 
 // resolve makes p absolute against dir (a ~ is not expanded).

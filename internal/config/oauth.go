@@ -238,10 +238,7 @@ func buildOAuth(fo *fileOAuth, c *Config, bad func(key, format string, args ...a
 		if v == nil {
 			return def
 		}
-		if *v < 0 {
-			bad(key, "%d must be 0 or more", *v)
-		}
-		return time.Duration(*v) * time.Second
+		return time.Duration(intSetting(bad, key, v, 0, 0, "0 or more")) * time.Second
 	}
 	o.Leeway = secs("oauth.leeway_seconds", fo.LeewaySeconds, o.Leeway)
 	o.JWKSMinRefresh = secs("oauth.jwks_min_refresh_seconds", fo.JWKSMinRefreshSeconds, o.JWKSMinRefresh)

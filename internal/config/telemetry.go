@@ -42,9 +42,6 @@ func buildTelemetry(ft *fileTelemetry, c *Config, bad func(key, format string, a
 		c.Telemetry.ServiceName = "nl2sql"
 	}
 	if s := ft.ExportIntervalSeconds; s != nil {
-		if *s <= 0 {
-			bad("telemetry.export_interval_seconds", "%d must be greater than 0", *s)
-		}
-		c.Telemetry.ExportInterval = time.Duration(*s) * time.Second
+		c.Telemetry.ExportInterval = time.Duration(intSetting(bad, "telemetry.export_interval_seconds", s, 0, 1, "greater than 0")) * time.Second
 	}
 }

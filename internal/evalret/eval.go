@@ -151,7 +151,7 @@ type question struct {
 }
 
 func loadQuestions(cfg Config) ([]question, error) {
-	if err := checkSplit(cfg.Split); err != nil {
+	if err := CheckSplit(cfg.Split); err != nil {
 		return nil, err
 	}
 	b, err := os.ReadFile(cfg.Questions)

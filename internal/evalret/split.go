@@ -28,8 +28,8 @@ func HalfOf(db string) string {
 	return SplitTuning
 }
 
-// checkSplit validates a Config.Split value.
-func checkSplit(s string) error {
+// CheckSplit validates a Config.Split value.
+func CheckSplit(s string) error {
 	switch s {
 	case SplitAll, SplitTuning, SplitHeldOut:
 		return nil

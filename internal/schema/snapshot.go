@@ -78,8 +78,12 @@ type Relation struct {
 // which access to it is decided: a stored snapshot without it would let
 // a view show what a role may not read of its tables. 16: a SQLite view's
 // computed columns typed from a sample of its rows (a stored snapshot
-// would keep them unknown until the file changed).
-const ProfileFormat = 16
+// would keep them unknown until the file changed). 17: each view's
+// definition (Table.Definition): a stored snapshot without it would show
+// planners a view with nothing of what it covers. 18: a SQLite boolean
+// column's values stored as text that read as booleans ('yes', 'true')
+// counted (ColumnProfile.Respelled): SQLite reads them as false.
+const ProfileFormat = 18
 
 // Table is one table or view. Schema is the engine's schema name ("main" for
 // SQLite and DuckDB's default, "public" for PostgreSQL's).
@@ -106,7 +110,24 @@ type Table struct {
 	// to a view is decided with them (package scope), since a view reads
 	// its tables whatever a role may read of them.
 	Reads []Relation `json:"reads,omitempty"`
+	// Definition is a view's query as the engine reports it (SQLite's
+	// sqlite_master.sql and DuckDB's duckdb_views().sql without their
+	// CREATE VIEW … AS, PostgreSQL's pg_get_viewdef), at most
+	// MaxDefinitionBytes, ending in "…" when cut; "" for a table. A view
+	// named for its result ("driver_km") reads as the answer to a
+	// question it does not answer (every year's completed trips, asked
+	// for 2024's): what it covers is in its FROM, WHERE and GROUP BY. It
+	// is text from the database: every rendering quotes it as data.
+	Definition string `json:"definition,omitempty"`
+	// DefinitionWithheld is set, with Definition cleared, on a caller's
+	// copy of the snapshot (scope.FilterSnapshot) when the definition
+	// would name what the caller may not read.
+	DefinitionWithheld bool `json:"definition_withheld,omitempty"`
 }
+
+// MaxDefinitionBytes bounds a view's Definition: a view built of a few
+// joins and filters fits; one of pages of CASE arms shows its start.
+const MaxDefinitionBytes = 2000
 
 // Column is one column of a Table.
 type Column struct {
@@ -151,6 +172,11 @@ type ColumnProfile struct {
 	// the least of them.
 	Invalid        int64 `json:"invalid,omitempty"`
 	InvalidExample any   `json:"invalid_example,omitempty"`
+	// Respelled counts the values of a SQLite boolean column stored as
+	// text that read as booleans ('yes', 'true', 't'): SQLite itself
+	// takes such text for false in a filter, so plans read the column
+	// through render.ReadAs as they do one with Invalid values.
+	Respelled int64 `json:"respelled,omitempty"`
 	// CastNulls are set on a text column most of whose sampled values
 	// hold dates, or most numbers, by the text-cast rule
 	// (render/textcast.go): for each cast to such a value that reads some
@@ -392,7 +418,7 @@ func (t *Table) Info() *planast.TableInfo {
 		info.Columns[i] = planast.ColumnInfo{Name: c.Name, Type: c.Type, Unordered: Unordered(c.DeclaredType), Comment: c.Comment,
 			Money:  c.Type == planast.TypeDecimal && strings.EqualFold(strings.TrimSpace(c.DeclaredType), "money"),
 			AsText: TextLike(c.Type, c.DeclaredType),
-			Mixed:  c.Profile != nil && c.Profile.Invalid > 0, Repeats: repeats(t.RowCount, c.Profile)}
+			Mixed:  c.Profile != nil && (c.Profile.Invalid > 0 || c.Profile.Respelled > 0), Repeats: repeats(t.RowCount, c.Profile)}
 		if c.Type == planast.TypeDecimal {
 			info.Columns[i].Scale, _ = DecimalScale(c.DeclaredType)
 		}

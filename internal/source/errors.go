@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"strings"
 	"time"
+
+	"github.com/nl2sql/nl2sql/render"
 )
 
 // Error codes of *Error. The engine maps them onto the product's codes.
@@ -33,6 +35,21 @@ const (
 
 // OverflowHint is ARITHMETIC_OVERFLOW's hint.
 const OverflowHint = "a computed number is beyond its type's range (integers: ±9.2e18; decimals: 10^28, a product of two decimals 10^18): on PostgreSQL and DuckDB a SUM of integers beyond ±9.2e18 keeps every digit as SUM of the column cast to decimal; else cast an operand to float to compute with doubles, which reach 1.8e308 but keep only about 15-17 significant digits; a div whose quotient is beyond ±9.2e18 has no integer answer: use / for a float quotient"
+
+// DoubleOverflowHint is ARITHMETIC_OVERFLOW's hint for a float result:
+// OverflowHint's advice, to cast to float, is what overflowed.
+const DoubleOverflowHint = "a float (double) reaches only ±1.8e308, and this result, computed from floats, is beyond it: scale the operands down before multiplying or adding (divide by a power of ten and say the unit in the alias), or filter out the rows whose values are that large"
+
+// DoubleOverflow returns the ARITHMETIC_OVERFLOW error of a float result
+// beyond the double range when msg, an engine's error text, is one
+// (PostgreSQL's own, SQLite's and DuckDB's raised by the renderer's range
+// check with render.DoubleOverflowMessage), else nil.
+func DoubleOverflow(msg string, cause error) *Error {
+	if !strings.Contains(msg, render.DoubleOverflowMessage) && !strings.HasPrefix(msg, "value out of range: overflow") {
+		return nil
+	}
+	return Errorf(CodeOverflow, cause, DoubleOverflowHint, "the query failed: %s", render.DoubleOverflowMessage)
+}
 
 // SeveralRowsHint is the hint of a scalar subquery (a subquery used as a
 // value) that returned more than one row: every engine fails so for a

@@ -5,6 +5,7 @@ import (
 
 	"github.com/nl2sql/nl2sql/internal/schema"
 	"github.com/nl2sql/nl2sql/internal/sqlscan"
+	"github.com/nl2sql/nl2sql/planast"
 )
 
 // ViewReads sets the Reads of snap's view named (schemaName, name) from
@@ -15,12 +16,7 @@ import (
 // for access, reading too much into a view hides it, reading too little
 // would let it show what a role may not read.
 func ViewReads(snap *schema.Snapshot, schemaName, name, sql string) {
-	var view *schema.Table
-	for i := range snap.Tables {
-		if t := &snap.Tables[i]; t.Schema == schemaName && t.Name == name {
-			view = t
-		}
-	}
+	view := findView(snap, schemaName, name)
 	if view == nil {
 		return
 	}
@@ -34,4 +30,53 @@ func ViewReads(snap *schema.Snapshot, schemaName, name, sql string) {
 			view.Reads = append(view.Reads, schema.Relation{Schema: t.Schema, Name: t.Name})
 		}
 	}
+}
+
+// ViewDefinition sets the Definition of snap's view named (schemaName,
+// name) from the statement or query the engine reports for it: the query
+// after CREATE VIEW … AS (the first AS outside parentheses; a column
+// list is inside them), without a final ';', cut to
+// schema.MaxDefinitionBytes. Text that does not scan is kept whole, its
+// header too: it is shown as data, never run.
+func ViewDefinition(snap *schema.Snapshot, schemaName, name, sql string) {
+	if view := findView(snap, schemaName, name); view != nil {
+		view.Definition = planast.Truncate(viewQuery(sql), schema.MaxDefinitionBytes)
+	}
+}
+
+// viewQuery is sql without a leading CREATE … AS and a final ';'.
+func viewQuery(sql string) string {
+	sql = strings.TrimSpace(sql)
+	toks, err := sqlscan.ScanSQLite(sql)
+	if err != nil || len(toks) == 0 {
+		return sql
+	}
+	if last := toks[len(toks)-1]; last.Kind == sqlscan.Op && last.Text == ";" {
+		sql = strings.TrimSpace(sql[:last.Start])
+	}
+	if !toks[0].Is("CREATE") {
+		return sql
+	}
+	depth := 0
+	for _, t := range toks {
+		switch {
+		case t.Kind == sqlscan.Op && t.Text == "(":
+			depth++
+		case t.Kind == sqlscan.Op && t.Text == ")":
+			depth--
+		case depth == 0 && t.Is("AS"):
+			return strings.TrimSpace(sql[min(t.End, len(sql)):])
+		}
+	}
+	return sql
+}
+
+// findView is snap's view named (schemaName, name), nil when none.
+func findView(snap *schema.Snapshot, schemaName, name string) *schema.Table {
+	for i := range snap.Tables {
+		if t := &snap.Tables[i]; t.Schema == schemaName && t.Name == name {
+			return t
+		}
+	}
+	return nil
 }

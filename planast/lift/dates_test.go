@@ -43,6 +43,8 @@ func TestLiftDateIdioms(t *testing.T) {
 		{"sqlite typed literal", DialectSQLite, "SELECT id FROM invoice WHERE note > DATE '2024-02-01'", "DATE '…' literals", "text literal"},
 		{"unit the plan lacks", DialectPostgres, "SELECT EXTRACT(EPOCH FROM invoicedate) FROM invoice", `the unit "epoch"`, "ELAPSED_SECONDS"},
 		{"fractional seconds", DialectPostgres, "SELECT to_timestamp(total) FROM invoice", "not whole", "FROM_EPOCH_SECONDS"},
+		{"strftime weekday", DialectSQLite, "SELECT strftime('%w', invoicedate) FROM invoice", `strftime format "%w"`, "DATE_PART('dow', x)"},
+		{"date modifiers", DialectSQLite, "SELECT id FROM invoice WHERE duedate > date('now', '-2 years')", "date() with modifiers", "DATE_ADD"},
 		{"json path", DialectPostgres, "SELECT note->>'manager' FROM invoice", "operator ->>", "LIKE"},
 		{"any of an array", DialectPostgres, "SELECT id FROM invoice WHERE 'cold' = ANY(note)", "ANY/ALL", "IN (…)"},
 	}

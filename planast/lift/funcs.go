@@ -141,7 +141,8 @@ func (l *lifter) funcCall(f *pg.FuncCall, sc *scope) planast.Expr {
 			}
 		}
 		if len(args) != 1 {
-			l.unsupported(f.Location, "%s() with modifiers", name)
+			l.unsupportedHint(f.Location, "shift a date with DATE_ADD('year'|'quarter'|'month'|'day', n, x) in the plan, or write the date the modifiers give as a literal",
+				"%s() with modifiers", name)
 		}
 		t := planast.CastDate
 		if name == "datetime" {
@@ -215,6 +216,9 @@ func (l *lifter) epoch(fn string, x *pg.Node, pos int32, sc *scope) planast.Expr
 	return ts
 }
 
+// strftimeParts are strftime formats whose number DATE_PART gives.
+var strftimeParts = map[string]string{"%w": "dow", "%j": "doy", "%V": "week", "%H": "hour", "%M": "minute"}
+
 // sqliteDateFunc is SQLite's function that reads text as a date or
 // timestamp, which lifts where its CAST cannot.
 var sqliteDateFunc = map[planast.CastType]string{planast.CastDate: "date", planast.CastTimestamp: "datetime"}
@@ -277,6 +281,11 @@ func (l *lifter) strftime(f *pg.FuncCall, sc *scope) planast.Expr {
 	}
 	u, ok := strftimeUnits[format]
 	if !ok {
+		if unit, ok := strftimeParts[format]; ok {
+			// the number the plan gives where SQLite gives text
+			l.unsupportedHint(f.Location, fmt.Sprintf("write DATE_PART('%s', x), the plan's number for it (SQLite's %s is zero-padded text)", unit, format),
+				"strftime format %q", format)
+		}
 		l.unsupported(f.Location, "strftime format %q", format)
 	}
 	x := l.dateValue(f.Args[1], sc)

@@ -62,6 +62,9 @@ func (e *Error) Error() string {
 
 func (e *Error) Unwrap() error { return e.Err }
 
+// notSelect is the error of a statement that is no query.
+const notSelect = "only a SELECT statement can be lifted"
+
 // Lift parses one SELECT statement written for dialect ("sqlite" or
 // "postgres") and returns the plan that means the same on that dialect,
 // with every column qualified by a source alias and every name resolved
@@ -87,6 +90,11 @@ func Lift(sql string, dialect string, cat planast.Catalog) (q *planast.Query, er
 		if nested, ok := normalize.QualifyNested(sql); ok {
 			return Lift(nested, dialect, cat)
 		}
+		if word, at, ok := normalize.NotQuery(sql); ok {
+			// PRAGMA, ATTACH, a DuckDB SUMMARIZE: statements the
+			// PostgreSQL parser does not know, and no query either way
+			return nil, &Error{Msg: notSelect + " (this one is " + strings.ToUpper(word) + ")", Pos: at}
+		}
 		if word, at, ok := normalize.SQLiteOnly(sql); ok {
 			return nil, &Unsupported{Construct: strings.ToUpper(word), Pos: at}
 		}
@@ -102,7 +110,7 @@ func Lift(sql string, dialect string, cat planast.Catalog) (q *planast.Query, er
 	}
 	sel := tree.Stmts[0].Stmt.GetSelectStmt()
 	if sel == nil {
-		return nil, &Error{Msg: "only a SELECT statement can be lifted", Pos: -1}
+		return nil, &Error{Msg: notSelect, Pos: -1}
 	}
 	l := &lifter{src: n, dialect: dialect, cat: cat, aliases: map[string]bool{}, outCols: map[*planast.Query][]column{}}
 	defer func() {

@@ -110,6 +110,11 @@ func TestLiftErrors(t *testing.T) {
 		{"SELECT T9.name FROM singer AS T1", `no table or alias "T9"`, 7},
 		{"SELECT name FROM singer; SELECT 1", "exactly one statement", -1},
 		{"DELETE FROM singer", "only a SELECT", -1},
+		// statements the PostgreSQL parser does not know: its "syntax
+		// error at or near PRAGMA" sent the user looking for a typo
+		{"PRAGMA table_info(singer)", "only a SELECT statement can be lifted (this one is PRAGMA)", 0},
+		{"-- the file\n  attach database 'x.db' AS x", "only a SELECT statement can be lifted (this one is ATTACH)", 14},
+		{"SUMMARIZE singer", "only a SELECT statement can be lifted (this one is SUMMARIZE)", 0},
 		{"SELECT T1.name FROM singer AS T1 JOIN stadium AS T2 ON T1.age = T2.capacity WHERE name = 'x'", "ambiguous", 82},
 		{"SELECT `name` FROM singer WHERE age == 3 AND x = 1", `no column "x"`, 45},
 	} {

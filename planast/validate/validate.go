@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"github.com/nl2sql/nl2sql/internal/plural"
 	. "github.com/nl2sql/nl2sql/planast"
+	"github.com/nl2sql/nl2sql/render"
 	"slices"
 	"sort"
 	"strings"
@@ -503,7 +504,7 @@ func (v *validator) from(f *From, path string, env *cteEnv) *source {
 				role, to := "the database role the server connects as", "that role"
 				if r := u.ReadingRole(); r != "" {
 					// the administrator grants to a role by name
-					role, to = fmt.Sprintf("the database role %s the server connects as", grantee(r)), grantee(r)
+					role, to = fmt.Sprintf("the database role %s the server connects as", render.GrantName(r)), render.GrantName(r)
 				}
 				v.add(CodeTableNotFound, join(path, "table"), "table %q exists, but %s may not read it (no SELECT privilege): an administrator can GRANT SELECT ON %s TO %s, and the server reads the schema again within seconds",
 					qualified(sch, name), role, qualified(sch, name), to)
@@ -552,17 +553,6 @@ func sameNamed(names []string, name string) []string {
 		}
 	}
 	return out
-}
-
-// grantee writes a role name as a GRANT statement takes it: as it is
-// when PostgreSQL reads it back unchanged, else double-quoted.
-func grantee(role string) string {
-	for i, r := range role {
-		if !(r == '_' || 'a' <= r && r <= 'z' || i > 0 && (r == '$' || '0' <= r && r <= '9')) {
-			return `"` + strings.ReplaceAll(role, `"`, `""`) + `"`
-		}
-	}
-	return role
 }
 
 func qualified(schema, name string) string {

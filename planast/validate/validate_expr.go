@@ -58,6 +58,9 @@ func (v *validator) expr(e Expr, path string, sc *scope, env *cteEnv) Type {
 					v.addHint(CodeType, path, nh[2:], "cannot compare %s with %s", l, r)
 				} else if th := textNumberHint(e.Left, l, e.Right, r); hint == "" && th != "" {
 					v.addHint(CodeType, path, th, "cannot compare %s with %s", l, r)
+				} else if hint == "" && (l.IsNumeric() && r.IsTemporal() || l.IsTemporal() && r.IsNumeric()) {
+					// a number compared with a date is most often a Unix time
+					v.addHint(CodeType, path, "if the number is seconds since 1970 (Unix time), compare FROM_EPOCH_SECONDS(x) (of milliseconds: x / 1000); else cast one side", "cannot compare %s with %s", l, r)
 				} else {
 					v.add(CodeType, path, "cannot compare %s with %s%s", l, r, orHint(hint, "; cast one side or compare with a value of the column's type"))
 				}
@@ -788,6 +791,18 @@ func (v *validator) fn(f *Func, path string, sc *scope, env *cteEnv) Type {
 		return TypeFloat
 	case "FROM_EPOCH_SECONDS":
 		need(0, isNum, "a number")
+		if lit, ok := f.Args[0].(*Literal); ok && (lit.Type == TInteger || lit.Type == TDecimal) {
+			x, text := float64(lit.Int), strconv.FormatInt(lit.Int, 10)
+			if lit.Type == TDecimal {
+				x, _ = strconv.ParseFloat(lit.Text, 64)
+				text = lit.Text
+			}
+			// NULL on every engine: a literal so far out is a unit mistake
+			if x < -62135596800 || x >= 253402300800 {
+				v.addHint(CodeBadValue, idx(join(path, "args"), 0), "milliseconds since 1970 are x / 1000, microseconds x / 1000000",
+					"FROM_EPOCH_SECONDS of %s is outside years 1 to 9999, so NULL", text)
+			}
+		}
 		return TypeTimestamp
 	case "CURRENT_DATE":
 		return TypeDate

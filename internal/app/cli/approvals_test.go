@@ -2,10 +2,13 @@ package cli
 
 import (
 	"encoding/json"
+	"errors"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/nl2sql/nl2sql/engine"
 )
 
 // An approver who lists and finds nothing is told there is nothing (an
@@ -86,5 +89,37 @@ func TestApprovalsListAndRunPrintLikeTheOtherCommands(t *testing.T) {
 	}
 	if err != nil || json.Unmarshal([]byte(out), &res) != nil || res.Kind != "answer" || res.RowCount != 2 || !strings.Contains(out, "\n  \"") {
 		t.Errorf("approvals run --json printed %q (%v), want the whole result as plan run --json prints it", out, err)
+	}
+}
+
+// A command-line user stopped with NEEDS_APPROVAL was told to "call
+// run_approved", an MCP tool with no command of that name: the hint names
+// the commands that approve and then run that approval, with its id.
+func TestNeedsApprovalHintNamesTheCommands(t *testing.T) {
+	dir := t.TempDir()
+	db, _ := filepath.Abs(filepath.Join("..", "..", "..", "examples", "chinook", "chinook.sqlite"))
+	cfg := filepath.Join(dir, "nl2sql.yaml")
+	body := "storage: {path: st}\ndatasources:\n  - {id: chinook, engine: sqlite, path: " + db + "}\n" +
+		"hooks:\n  - {name: invoices_need_approval, rule: {approval_tables: [chinook.main.Invoice]}}\n"
+	if err := os.WriteFile(cfg, []byte(body), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	plan := `{"from":[{"table":"Invoice","alias":"i"}],"select":[{"expr":{"kind":"column","table":"i","column":"Total"}}]}`
+	_, err := runCLI("plan", "run", "--config", cfg, plan)
+	var ee *engine.Error
+	if !errors.As(err, &ee) || ee.Code != engine.CodeNeedsApproval || ee.ApprovalID == "" {
+		t.Fatalf("plan run on Invoice: %v, want NEEDS_APPROVAL with an id", err)
+	}
+	shown := CommandLineError(err).Error()
+	for _, w := range []string{"nl2sql approvals approve " + ee.ApprovalID, "nl2sql approvals run " + ee.ApprovalID} {
+		if !strings.Contains(shown, w) {
+			t.Errorf("%q does not name %q", shown, w)
+		}
+	}
+	if strings.Contains(shown, "run_approved") || strings.Contains(shown, "approve_run") {
+		t.Errorf("%q names a tool", shown)
+	}
+	if !strings.Contains(ee.Hint, "run_approved") {
+		t.Error("the engine's hint itself was changed (MCP callers share it)")
 	}
 }

@@ -16,6 +16,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"unicode"
 
 	"github.com/spf13/cobra"
 
@@ -90,6 +91,9 @@ func unknownSubcommand(cmd *cobra.Command, word string) error {
 // query does not bury its message under the flag list.
 func usageOnBadArgs(c *cobra.Command) {
 	c.SetFlagErrorFunc(func(cmd *cobra.Command, err error) error {
+		if e := argumentAsFlag(cmd, err); e != nil {
+			return e // the usage would bury what to type instead
+		}
 		fmt.Fprint(cmd.ErrOrStderr(), cmd.UsageString())
 		return sourceless(cmd, err)
 	})
@@ -105,6 +109,29 @@ func usageOnBadArgs(c *cobra.Command) {
 	for _, sub := range c.Commands() {
 		usageOnBadArgs(sub)
 	}
+}
+
+// argumentAsFlag is the error of an argument pflag read as a flag because
+// it starts with "--" though it holds a blank, which no flag name does:
+// SQL that opens with a comment ("-- paid orders\nSELECT …"). It is not
+// taken as the argument it is: flags are parsed before the command runs,
+// and marking where the flags end is the shell's way (--), which also
+// keeps every flag after it an argument; the error says so, and names
+// stdin for a command that reads its argument from "-". Nil for any
+// other flag error.
+func argumentAsFlag(cmd *cobra.Command, err error) error {
+	f, ok := strings.CutPrefix(err.Error(), "unknown flag: --")
+	if !ok || !strings.ContainsFunc(f, unicode.IsSpace) {
+		return nil
+	}
+	first, _, _ := strings.Cut("--"+f, "\n")
+	hint := fmt.Sprintf("put -- before it to end the flags (flags go first): %s [flags] -- '%s…'", cmd.CommandPath(), first)
+	if strings.Contains(cmd.Use, "|-") {
+		hint += fmt.Sprintf(", or pass it on stdin with -: %s [flags] - < query.sql", cmd.CommandPath())
+	}
+	return &engine.Error{Code: engine.CodeInvalidRequest, Err: err,
+		Msg:  fmt.Sprintf("the argument %q starts with -- (a SQL comment?), so it was read as a flag", first),
+		Hint: hint}
 }
 
 // sourceless explains an unknown --config, --db or --datasource: the
@@ -277,7 +304,11 @@ func askCmd(logger *slog.Logger) *cobra.Command {
 			fmt.Fprint(out, tools.CommandAskText(res))
 			if res.HostPlan != nil {
 				// run_plan is an MCP tool; here the same path is a command
-				fmt.Fprintln(out, "\nFrom the command line: write the plan to a file (`nl2sql schema guide` shows how, with worked plans; `nl2sql plan from-sql` lifts a SELECT) and run it with "+planRunLine(res.HostPlan)+" (with the same --db or --config).")
+				fmt.Fprintln(out)
+				for _, l := range verifiedRunLines(res.HostPlan) {
+					fmt.Fprintln(out, l)
+				}
+				fmt.Fprintln(out, "From the command line: write the plan to a file (`nl2sql schema guide` shows how, with worked plans; `nl2sql plan from-sql` lifts a SELECT) and run it with "+planRunLine(res.HostPlan)+" (with the same --db or --config).")
 			}
 			return nil
 		},
@@ -474,6 +505,33 @@ func printJSON(out io.Writer, v any) error {
 // asks for: it names the datasource the result planned over, or asks for
 // one of the candidates', as plan run refuses a plan over several
 // datasources that names none.
+// verifiedRunLines are the commands that run hp's matching verified
+// queries: run_verified_query is an MCP tool, and plan run takes its
+// arguments as they are.
+func verifiedRunLines(hp *engine.HostPlan) []string {
+	vs := hp.VerifiedQueries
+	for _, c := range hp.Candidates {
+		vs = append(vs, c.VerifiedQueries...)
+	}
+	var out []string
+	for _, v := range vs {
+		args, err := json.Marshal(v.Call.Arguments)
+		if err != nil {
+			continue
+		}
+		l := "From the command line, verified query " + v.ID + " runs with `nl2sql plan run " + shellQuote(string(args)) + "`"
+		if len(v.Call.Missing) > 0 {
+			l += " after filling its " + strings.Join(v.Call.Missing, ", ")
+		}
+		out = append(out, l+" (with the same --db or --config).")
+	}
+	return out
+}
+
+// shellQuote quotes s as one POSIX shell word: a parameter value may hold
+// a quote (O'Brien).
+func shellQuote(s string) string { return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'" }
+
 func planRunLine(hp *engine.HostPlan) string {
 	switch {
 	case hp.Datasource != "":

@@ -163,3 +163,30 @@ func TestReplayOfASuppliedPlanPointsAtPlanRun(t *testing.T) {
 		t.Errorf("replay of a supplied plan: %v", err)
 	}
 }
+
+// A benchmark run with --limit -3 or --split train ran every question and
+// exited 0: the user measured something else than they asked, with
+// nothing said. Each bad flag is refused with the values it takes, all of
+// them in one error, not one per run.
+func TestEvalRefusesBadFlagsAllAtOnce(t *testing.T) {
+	_, err := runCLI("eval", "--spider", "questions.json", "--engine", "oracle", "--limit", "-3", "--split", "train", "--measure", "retrieval", "--planner", "gpt")
+	var ee *engine.Error
+	if !errors.As(err, &ee) || ee.Code != engine.CodeInvalidRequest || ee.Hint == "" {
+		t.Fatalf("bad eval flags: %v, want INVALID_REQUEST with a hint", err)
+	}
+	for _, w := range []string{"--db-root DIR", `--engine is sqlite, duckdb or postgres, not "oracle"`, "--limit is a number of questions", "not -3",
+		`--split is tuning or heldout`, `not "train"`, `--planner is oracle, replay or live, not "gpt"`} {
+		if !strings.Contains(ee.Msg, w) {
+			t.Errorf("%q lacks %q", ee.Msg, w)
+		}
+	}
+	for _, args := range [][]string{
+		{"--split", "tuning"}, // execution runs every database
+		{"--measure", "speed"},
+		{"--limit", "-1", "--measure", "routing"},
+	} {
+		if _, err := runCLI(append([]string{"eval", "--spider", "q.json", "--db-root", t.TempDir()}, args...)...); !errors.As(err, &ee) || ee.Code != engine.CodeInvalidRequest {
+			t.Errorf("eval %q: %v, want INVALID_REQUEST", args, err)
+		}
+	}
+}

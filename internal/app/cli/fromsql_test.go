@@ -98,3 +98,33 @@ func TestFromSQLReadsStdin(t *testing.T) {
 		}
 	}
 }
+
+// A saved query that opens with a comment ("-- paid orders") was read as
+// an unknown flag, and the usage that followed said nothing of how to pass
+// it: the error names the argument and both ways that work (-- before it,
+// or stdin), and those ways lift it. A statement that is no query (PRAGMA)
+// says only a SELECT lifts, not PostgreSQL's syntax error.
+func TestFromSQLStartingWithACommentSaysHowToPassIt(t *testing.T) {
+	db, _ := filepath.Abs(filepath.Join("..", "..", "..", "examples", "chinook", "chinook.sqlite"))
+	state := filepath.Join(t.TempDir(), "state")
+	sql := "-- every artist\nSELECT Name FROM Artist"
+	_, err := runCLI("plan", "from-sql", "--db", db, "--storage", state, sql)
+	var ee *engine.Error
+	if !errors.As(err, &ee) || ee.Code != engine.CodeInvalidRequest || !strings.Contains(ee.Msg, `"-- every artist"`) ||
+		!strings.Contains(ee.Hint, "put -- before it") || !strings.Contains(ee.Hint, "stdin with -") {
+		t.Errorf("SQL opening with a comment: %v, want INVALID_REQUEST naming it, with -- and stdin in the hint", err)
+	}
+	if out, err := runCLI("plan", "from-sql", "--db", db, "--storage", state, "--", sql); err != nil || !strings.Contains(out, `"Name"`) {
+		t.Errorf("the hint's -- way: %v\n%s", err, out)
+	}
+	// a real unknown flag keeps its own error
+	if _, err := runCLI("plan", "from-sql", "--db", db, "--storage", state, "--bogus", "SELECT 1"); err == nil || !strings.Contains(err.Error(), "unknown flag: --bogus") {
+		t.Errorf("--bogus: %v", err)
+	}
+	for _, sql := range []string{"PRAGMA table_info(Artist)", "ATTACH DATABASE 'x.db' AS x"} {
+		_, err := runCLI("plan", "from-sql", "--db", db, "--storage", state, sql)
+		if !errors.As(err, &ee) || !strings.Contains(ee.Msg, "only a SELECT statement can be lifted") {
+			t.Errorf("%s: %v, want only a SELECT statement can be lifted", sql, err)
+		}
+	}
+}

@@ -33,6 +33,10 @@ func CommandLineError(err error) error {
 	}
 	c := *ee
 	c.Hint = toolCommands.Replace(c.Hint)
+	if c.Code == engine.CodeNeedsApproval && c.ApprovalID != "" && strings.Contains(c.Hint, "run_approved") {
+		// the engine's hint names the tools approve_run and run_approved
+		c.Hint = "ask an approver to run `nl2sql approvals approve " + c.ApprovalID + "`, then run it with `nl2sql approvals run " + c.ApprovalID + "`"
+	}
 	c.Msg = toolCommands.Replace(c.Msg)
 	if pe := (*fs.PathError)(nil); c.Code == engine.CodeDatasourceDown && errors.As(err, &pe) && !strings.Contains(c.Msg, pe.Path) {
 		c.Msg += ": " + pe.Path

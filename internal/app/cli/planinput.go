@@ -1,8 +1,10 @@
 package cli
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
+	"strings"
 
 	"github.com/nl2sql/nl2sql/engine"
 	"github.com/nl2sql/nl2sql/tools"
@@ -10,13 +12,56 @@ import (
 
 // planInput is what `plan run` and `plan check` were given, told apart by
 // its top-level keys: a plan; run_plan's arguments {"datasource", "plan"};
-// or run_combined_plan's {"sources", "combine"}. A host's tool call saved
-// to a file (or copied from a trace) then runs from a shell as it is,
-// without first being unwrapped by hand.
+// run_combined_plan's {"sources", "combine"}; or run_verified_query's
+// {"id", "params"}. A host's tool call saved to a file (or copied from a
+// trace, or from ask's plan-it-yourself text) then runs from a shell as
+// it is, without first being unwrapped by hand.
 type planInput struct {
 	datasource string // from run_plan's arguments; "" when the flag decides
 	plan       []byte // one datasource's plan
 	combined   []byte // {"sources", "combine"}: plans across datasources
+	verified   *verifiedArgs
+}
+
+// verifiedArgs are run_verified_query's arguments, with the datasource
+// the query runs on when the caller names one (the query names its own).
+type verifiedArgs struct {
+	ID         string          `json:"id"`
+	Params     map[string]any  `json:"params,omitempty"`
+	Datasource string          `json:"datasource,omitempty"`
+	Binary     json.RawMessage `json:"binary,omitempty"` // as run_plan's: the command line prints no blobs
+}
+
+// readVerified decodes run_verified_query's arguments strictly, numbers
+// kept as written (a parameter's 9007199254740993 must not become ...992,
+// as the tool keeps them).
+func readVerified(doc []byte, flagDS string) (planInput, error) {
+	const shape = `{"id": string, "params"?: object}`
+	dec := json.NewDecoder(bytes.NewReader(doc))
+	dec.DisallowUnknownFields()
+	dec.UseNumber()
+	var v verifiedArgs
+	if err := dec.Decode(&v); err != nil {
+		msg := err.Error()
+		if f, ok := strings.CutPrefix(msg, "json: unknown field "); ok {
+			msg = f + " beside \"id\": run_verified_query's arguments are " + shape
+		}
+		return planInput{}, &engine.Error{Code: engine.CodeInvalidRequest, Err: err,
+			Msg: "cannot read the verified query's arguments: " + msg, Hint: "give run_verified_query's arguments " + shape + ", as ask's plan-it-yourself text prints them"}
+	}
+	if v.ID == "" {
+		return planInput{}, &engine.Error{Code: engine.CodeInvalidRequest,
+			Msg: "\"id\" names no verified query", Hint: "give run_verified_query's arguments " + shape + ", as ask's plan-it-yourself text prints them"}
+	}
+	if flagDS != "" && v.Datasource != "" && flagDS != v.Datasource {
+		return planInput{}, &engine.Error{Code: engine.CodeInvalidRequest,
+			Msg:  fmt.Sprintf("--datasource %q and the file's \"datasource\": %q disagree", flagDS, v.Datasource),
+			Hint: "drop --datasource, or the file's datasource"}
+	}
+	if v.Datasource == "" {
+		v.Datasource = flagDS
+	}
+	return planInput{verified: &v}, nil
 }
 
 // toolArgKeys are the keys of run_plan's arguments; none is a key of the
@@ -55,6 +100,9 @@ func readPlanInput(doc []byte, flagDS string) (planInput, error) {
 		return planInput{combined: b}, nil
 	}
 	plan, ok := top["plan"]
+	if _, id := top["id"]; id && !ok {
+		return readVerified(doc, flagDS) // "id" is no key of a plan
+	}
 	if !ok {
 		return planInput{datasource: flagDS, plan: doc}, nil
 	}

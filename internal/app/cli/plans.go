@@ -2,6 +2,7 @@ package cli
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -11,10 +12,12 @@ import (
 	"io/fs"
 	"log/slog"
 	"os"
+	"slices"
 	"strings"
 
 	"github.com/spf13/cobra"
 
+	"github.com/nl2sql/nl2sql/curated"
 	"github.com/nl2sql/nl2sql/engine"
 	"github.com/nl2sql/nl2sql/internal/app"
 	"github.com/nl2sql/nl2sql/internal/eval"
@@ -46,26 +49,19 @@ func evalCmd(logger *slog.Logger) *cobra.Command {
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			switch {
-			case spider != "" && bird != "":
-				return errors.New("give --spider or --bird, not both")
 			case spider != "":
 				o.Suite, o.File = eval.SuiteSpider, spider
 			case bird != "":
 				o.Suite, o.File = eval.SuiteBird, bird
-			default:
-				return errors.New("give --spider DEV_JSON or --bird MINI_DEV_JSON")
 			}
-			if o.DBRoot == "" {
-				return errors.New("give --db-root DIR: the directory holding DB_ID/DB_ID.sqlite for each database the questions name")
+			if err := evalFlagErrors(o, spider, bird, measure, split); err != nil {
+				return err
 			}
 			if measure == "routing" {
 				return evalRouting(cmd, evalret.Config{Dataset: o.Suite, Questions: o.File, DBRoot: o.DBRoot, Cases: asJSON, Split: split}, asJSON)
 			}
 			if measure == "retrieval" {
 				return evalRetrieval(cmd, evalret.Config{Dataset: o.Suite, Questions: o.File, DBRoot: o.DBRoot, Limit: o.Limit, Cases: asJSON, Semantic: semanticTables, Split: split}, asJSON)
-			}
-			if measure != "" && measure != "execution" {
-				return fmt.Errorf("--measure is execution, retrieval or routing, not %q", measure)
 			}
 			if !asJSON {
 				o.Progress = func(done, total int, _ eval.Case) {
@@ -75,9 +71,6 @@ func evalCmd(logger *slog.Logger) *cobra.Command {
 				}
 			}
 			if o.Planner != eval.PlannerOracle {
-				if o.Engine != "" && o.Engine != eval.EngineSQLite {
-					return fmt.Errorf("--planner %s runs the benchmark's SQLite databases as datasources; --engine %s goes with --planner oracle", o.Planner, o.Engine)
-				}
 				ep.Planner, ep.Timeout = o.Planner, o.Timeout
 				asker, err := app.NewEvalAsker(ep, logger)
 				if err != nil {
@@ -112,6 +105,49 @@ func evalCmd(logger *slog.Logger) *cobra.Command {
 	cmd.Flags().StringVar(&split, "split", "", "with --measure retrieval or routing: only the tuning or the heldout half of the databases (by a hash of the database name), to measure retrieval on schemas it was not tuned on")
 	cmd.Flags().StringVar(&measure, "measure", "execution", "execution (oracle plans run and compared), retrieval (recall of the schema context) or routing (the datasource chosen for each question among all the suite's databases)")
 	return cmd
+}
+
+// evalFlagErrors is every fault of eval's flags at once, each naming the
+// values the flag takes, as one INVALID_REQUEST (nil when there is none):
+// a run of a benchmark takes minutes, and a value it ignored (a negative
+// --limit, an unknown --split) measured something else than asked, with
+// nothing said; one fault at a time sent the user back once per flag.
+func evalFlagErrors(o eval.Options, spider, bird, measure, split string) error {
+	var bad []string
+	switch {
+	case spider != "" && bird != "":
+		bad = append(bad, "give --spider or --bird, not both")
+	case spider == "" && bird == "":
+		bad = append(bad, "give --spider DEV_JSON or --bird MINI_DEV_JSON")
+	}
+	if o.DBRoot == "" {
+		bad = append(bad, "give --db-root DIR: the directory holding DB_ID/DB_ID.sqlite for each database the questions name")
+	}
+	if !slices.Contains([]string{"", "execution", "retrieval", "routing"}, measure) {
+		bad = append(bad, fmt.Sprintf("--measure is execution, retrieval or routing, not %q", measure))
+	}
+	execution := measure == "" || measure == "execution"
+	if !slices.Contains([]string{eval.PlannerOracle, eval.PlannerReplay, eval.PlannerLive}, o.Planner) {
+		bad = append(bad, fmt.Sprintf("--planner is %s, %s or %s, not %q", eval.PlannerOracle, eval.PlannerReplay, eval.PlannerLive, o.Planner))
+	}
+	if !slices.Contains([]string{"", eval.EngineSQLite, eval.EngineDuckDB, eval.EnginePostgres}, o.Engine) {
+		bad = append(bad, fmt.Sprintf("--engine is %s, %s or %s, not %q", eval.EngineSQLite, eval.EngineDuckDB, eval.EnginePostgres, o.Engine))
+	} else if execution && o.Planner != eval.PlannerOracle && o.Engine != "" && o.Engine != eval.EngineSQLite {
+		bad = append(bad, fmt.Sprintf("--planner %s runs the benchmark's SQLite databases as datasources; --engine %s goes with --planner oracle", o.Planner, o.Engine))
+	}
+	if o.Limit < 0 {
+		bad = append(bad, fmt.Sprintf("--limit is a number of questions, 1 or more (0, the default, is all of them), not %d", o.Limit))
+	}
+	if evalret.CheckSplit(split) != nil {
+		bad = append(bad, fmt.Sprintf("--split is %s or %s (or absent: every database), not %q", evalret.SplitTuning, evalret.SplitHeldOut, split))
+	} else if split != "" && execution {
+		bad = append(bad, "--split goes with --measure retrieval or routing; execution runs every database")
+	}
+	if len(bad) == 0 {
+		return nil
+	}
+	return &engine.Error{Code: engine.CodeInvalidRequest, Msg: "eval: " + strings.Join(bad, "; "),
+		Hint: "fix each flag as listed (nl2sql eval --help describes them)"}
 }
 
 // evalRetrieval measures retrieval against the tables, columns and values
@@ -174,6 +210,10 @@ func planCmd(logger *slog.Logger) *cobra.Command {
 			in, err := readPlanInput(doc, ds)
 			if err != nil {
 				return err
+			}
+			if in.verified != nil {
+				return &engine.Error{Code: engine.CodeInvalidRequest, Msg: "plan check takes a plan; these are run_verified_query's arguments, whose SQL is the curated file's",
+					Hint: "run them with plan run (the parameters are checked before anything runs)"}
 			}
 			if in.combined != nil {
 				return &engine.Error{Code: engine.CodeInvalidRequest, Msg: "plan check takes one datasource's plan; this is a combined plan",
@@ -447,7 +487,7 @@ func planRunCmd(logger *slog.Logger) *cobra.Command {
 	var src *configSource
 	cmd := &cobra.Command{
 		Use:   "run [flags] FILE|-|JSON",
-		Short: "Validate a plan, run it read-only and print the rows, the SQL and the answer (the run_plan tool's path; run_plan's or run_combined_plan's arguments run as they are)",
+		Short: "Validate a plan, run it read-only and print the rows, the SQL and the answer (the run_plan tool's path; run_plan's, run_combined_plan's or run_verified_query's arguments run as they are)",
 		Args:  cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			out := cmd.OutOrStdout()
@@ -471,9 +511,12 @@ func planRunCmd(logger *slog.Logger) *cobra.Command {
 			}
 			defer a.Close()
 			var res *engine.Result
-			if in.combined != nil {
+			switch {
+			case in.verified != nil:
+				res, err = runVerified(cmd.Context(), a.Engine, in.verified)
+			case in.combined != nil:
 				res, err = a.Engine.RunCombined(cmd.Context(), in.combined)
-			} else {
+			default:
 				res, err = a.Engine.RunPlan(cmd.Context(), in.datasource, in.plan)
 			}
 			err = liftHint(err)
@@ -496,6 +539,24 @@ func planRunCmd(logger *slog.Logger) *cobra.Command {
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print the whole result as JSON")
 	cmd.Flags().StringVar(&htmlPath, "html", "", htmlUsage)
 	return cmd
+}
+
+// runVerified runs a verified query as run_verified_query does; a
+// datasource the arguments name must be the one the query runs on, which
+// the caller may have meant to choose and cannot.
+func runVerified(ctx context.Context, eng *engine.Engine, v *verifiedArgs) (*engine.Result, error) {
+	if v.Datasource != "" {
+		list, err := eng.ListVerified(ctx, v.Datasource)
+		if err != nil {
+			return nil, err
+		}
+		if !slices.ContainsFunc(list, func(s curated.Summary) bool { return s.ID == v.ID }) {
+			return nil, &engine.Error{Code: engine.CodeVerifiedNotFound,
+				Msg:  fmt.Sprintf("datasource %q has no verified query %q you may run", v.Datasource, v.ID),
+				Hint: "a verified query runs on the datasource its file names: drop the datasource, or name the query's"}
+		}
+	}
+	return eng.RunVerified(ctx, v.ID, v.Params)
 }
 
 // printRun prints the result of a run that executed a plan (plan run,

@@ -413,6 +413,9 @@ func duckdbError(err error) *source.Error {
 	if !errors.As(err, &de) {
 		return source.Errorf(source.CodeQueryFailed, err, "", "the query failed: %v", err)
 	}
+	if e := source.DoubleOverflow(de.Msg, err); e != nil {
+		return e // the renderer's range check of a float result
+	}
 	switch de.Type {
 	case duckdb.ErrorTypePermission:
 		return source.Errorf(source.CodeReadOnly, err, source.ReadOnlyHint, "the read-only policy refused the statement: %s", source.FirstLine(de.Msg))

@@ -100,6 +100,7 @@ func (d *DuckDB) Snapshot(ctx context.Context) (*schema.Snapshot, error) {
 	}
 	for _, r := range views {
 		source.ViewReads(snap, source.AsString(r[0]), source.AsString(r[1]), source.AsString(r[2]))
+		source.ViewDefinition(snap, source.AsString(r[0]), source.AsString(r[1]), source.AsString(r[2]))
 	}
 	snap.SortTables()
 	return snap, nil

@@ -21,6 +21,7 @@ import (
 
 	"github.com/nl2sql/nl2sql/internal/schema"
 	"github.com/nl2sql/nl2sql/planast"
+	"github.com/nl2sql/nl2sql/render"
 )
 
 // pgMaxMessageBytes caps one protocol message from the server, so one row
@@ -160,9 +161,63 @@ func (p *Postgres) Query(ctx context.Context, sqlText string, args []any, maxRow
 	}
 	raw, err := p.fetch(ctx, sqlText, args, maxRows)
 	if err != nil {
+		p.nameTheGrant(ctx, err, sqlText)
 		return nil, err
 	}
 	return raw.EncodeWith(pgColumn, pgValue), nil
+}
+
+// nameTheGrant writes into a refused read's hint the GRANT that restores
+// it, naming the role the server connects as and the relation or schema
+// as the catalog has them: PostgreSQL's message names the relation
+// without its schema ("permission denied for table Invoice") and never
+// the role, and the administrator reading the hint needs both. Without an
+// answer from the catalog the hint stays the general one.
+func (p *Postgres) nameTheGrant(ctx context.Context, err error, sqlText string) {
+	var se *source.Error
+	var pe *pgconn.PgError
+	if !errors.As(err, &se) || !errors.As(err, &pe) || pe.Code != "42501" || !readPrivilege(pe.Message) {
+		return
+	}
+	kind, name, ok := strings.Cut(strings.TrimPrefix(pe.Message, "permission denied for "), " ")
+	if !ok || kind == "column" {
+		return
+	}
+	if kind == "materialized" {
+		name = strings.TrimPrefix(name, "view ")
+	}
+	raw, qerr := p.fetch(ctx, `SELECT current_user::text, n.nspname::text, c.relname::text
+		FROM (SELECT 1) one LEFT JOIN (pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace)
+			ON c.relname = $1 AND has_schema_privilege(n.oid, 'USAGE') AND NOT has_table_privilege(c.oid, 'SELECT')`,
+		[]any{name}, 8)
+	if qerr != nil || len(raw.Rows) == 0 {
+		return
+	}
+	rows := raw.Rows
+	role := render.GrantName(source.AsString(rows[0][0]))
+	grant := "GRANT USAGE ON SCHEMA " + render.GrantName(name)
+	if kind != "schema" {
+		// the one the statement names when several schemas hold a
+		// relation of that name the role may not read
+		var found []string
+		for _, r := range rows {
+			sch, rel := source.AsString(r[1]), source.AsString(r[2])
+			if rel == "" {
+				continue
+			}
+			found = append(found, render.GrantName(sch)+"."+render.GrantName(rel))
+			if strings.Contains(sqlText, render.QuoteIdent(sch)+"."+render.QuoteIdent(rel)) {
+				found = found[len(found)-1:]
+				break
+			}
+		}
+		if len(found) != 1 {
+			return
+		}
+		grant = "GRANT SELECT ON " + found[0]
+	}
+	se.Msg = strings.Replace(se.Msg, "the database role ", "the database role "+role+" ", 1)
+	se.Hint = "an administrator can restore it with " + grant + " TO " + role + "; until then, leave the table out of the question (a table whose privilege was revoked leaves the schema nl2sql reads within seconds)"
 }
 
 // fetch runs sqlText in a read-only transaction on one pooled connection
@@ -372,6 +427,9 @@ func pgError(err error, timeout time.Duration) *source.Error {
 				return e
 			}
 		case code == "22003": // numeric_value_out_of_range
+			if e := source.DoubleOverflow(pe.Message, err); e != nil {
+				return e
+			}
 			return source.Errorf(source.CodeOverflow, err, source.OverflowHint, "the query failed: %s", pe.Message)
 		case code == "28P01", code == "28000":
 			// the server's own reason (no such role, a wrong password): the

@@ -150,6 +150,16 @@ func (p *Postgres) Snapshot(ctx context.Context) (*schema.Snapshot, error) {
 			t.Reads = append(t.Reads, schema.Relation{Schema: source.AsString(r[1]), Name: source.AsString(r[2])})
 		}
 	}
+	// what each view covers, for planners that would take it for the
+	// answer its name promises
+	defs, err := p.introspect(ctx, `SELECT n.nspname::text, c.relname::text, pg_get_viewdef(c.oid) `+pgRelations+`
+			AND c.relkind IN ('v', 'm')`)
+	if err != nil {
+		return nil, err
+	}
+	for _, r := range defs {
+		source.ViewDefinition(snap, source.AsString(r[0]), source.AsString(r[1]), source.AsString(r[2]))
+	}
 	snap.SortTables()
 	return snap, nil
 }

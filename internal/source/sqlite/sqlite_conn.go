@@ -279,6 +279,9 @@ func sqliteError(err error, denied string) *source.Error {
 		if e := source.SeveralRows(se.Error(), err); e != nil {
 			return e // the renderer's check of a scalar subquery
 		}
+		if e := source.DoubleOverflow(se.Error(), err); e != nil {
+			return e // the renderer's range check of a float result
+		}
 		if msg := se.Error(); strings.Contains(msg, "no such column") || strings.Contains(msg, "no such table") {
 			// validated SQL names only what the snapshot holds: the file
 			// changed under a running server

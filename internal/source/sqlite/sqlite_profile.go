@@ -89,7 +89,11 @@ func (s *SQLite) profileTable(ctx context.Context, t *schema.Table) error {
 			// suspects, cheaply: with numeric affinity a well-formed
 			// number is never stored as text (profileInvalid counts)
 			shapes = fmt.Sprintf(`count(CASE WHEN typeof(%s) IN ('text', 'blob') THEN 1 END), 0`, col)
-		case c.Type.IsTemporal() || c.Type == planast.TypeBoolean:
+		case c.Type == planast.TypeBoolean:
+			// the second: booleans spelt as text, which SQLite's own WHERE
+			// takes for false
+			shapes = fmt.Sprintf(`count(CASE WHEN %[1]s IS NOT NULL AND NOT %[2]s THEN 1 END), count(CASE WHEN typeof(%[1]s) = 'text' AND %[2]s THEN 1 END)`, col, render.Valid(col, c.Type))
+		case c.Type.IsTemporal():
 			shapes = fmt.Sprintf(`count(CASE WHEN %s IS NOT NULL AND NOT %s THEN 1 END), 0`, col, render.Valid(col, c.Type))
 		}
 		full = append(full, fmt.Sprintf("count(%[1]s), min(%[1]s), max(%[1]s),\n\t\t%[2]s", source.QuoteIdent(c.Name), shapes))
@@ -131,6 +135,9 @@ func (s *SQLite) profileTable(ctx context.Context, t *schema.Table) error {
 			if err := s.profileInvalid(ctx, tbl, c, p); err != nil {
 				return fmt.Errorf("column %q: %w", c.Name, err)
 			}
+		}
+		if c.Type == planast.TypeBoolean {
+			p.Respelled, _ = r[4].(int64)
 		}
 		c.Profile = p
 	}

@@ -73,6 +73,7 @@ func (s *SQLite) Snapshot(ctx context.Context) (*schema.Snapshot, error) {
 	}
 	for _, r := range views.Rows {
 		source.ViewReads(snap, "main", source.AsString(r[0]), source.AsString(r[1]))
+		source.ViewDefinition(snap, "main", source.AsString(r[0]), source.AsString(r[1]))
 	}
 	snap.SortTables()
 	return snap, nil

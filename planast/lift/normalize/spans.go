@@ -51,6 +51,19 @@ func SQLiteOnly(sql string) (word string, pos int, ok bool) {
 	return "", 0, false
 }
 
+// NotQuery finds the first word of sql (comments and blanks skipped) when
+// it starts a statement that is no query (PRAGMA, ATTACH, DELETE), to
+// name it when the parse fails: the word as written and its byte offset.
+func NotQuery(sql string) (word string, pos int, ok bool) {
+	for _, t := range lex(sql) {
+		if t.kind == tSpace {
+			continue
+		}
+		return t.text, t.pos, t.kind == tWord && !isWord(t, "SELECT", "WITH", "VALUES", "TABLE")
+	}
+	return "", 0, false
+}
+
 // DoubleQuoted reports whether the token at normalised offset pos was
 // written with double quotes (not converted from backticks or brackets).
 func (n *Text) DoubleQuoted(pos int) bool {

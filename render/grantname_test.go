@@ -1,4 +1,4 @@
-package validate
+package render
 
 import "testing"
 
@@ -14,8 +14,8 @@ func TestGranteeIsWrittenAsGrantTakesIt(t *testing.T) {
 		"1st":          `"1st"`,
 		`a"b`:          `"a""b"`,
 	} {
-		if got := grantee(role); got != want {
-			t.Errorf("grantee(%q) = %s, want %s", role, got, want)
+		if got := GrantName(role); got != want {
+			t.Errorf("GrantName(%q) = %s, want %s", role, got, want)
 		}
 	}
 }
