@@ -70,3 +70,19 @@ func TestMillisecondsReadAsSecondsAreWarned(t *testing.T) {
 		t.Errorf("warnings %q: want one naming milliseconds and FROM_EPOCH_SECONDS(ts_ms / 1000)", res.Warnings)
 	}
 }
+
+// Threat: the host's context showed started_at as a bare integer range;
+// the planner could not tell it holds times, nor which dates. The
+// context must say it reads as Unix seconds and give the dates.
+func TestHostContextNamesUnixSecondsColumns(t *testing.T) {
+	db := sourcetest.TempDB(t, "CREATE TABLE trips (id INTEGER PRIMARY KEY, started_at INTEGER, km REAL)",
+		"INSERT INTO trips VALUES (1, 1696122010, 5), (2, 1722003355, 7)")
+	e := specEngine(t, DatasourceSpec{ID: "fleet", Engine: "sqlite", Path: db, RowLimit: 1000})
+	res, err := e.Ask(context.Background(), AskRequest{Question: "How many trips started in 2024?"})
+	if err != nil || res.HostPlan == nil {
+		t.Fatalf("ask: %v %+v", err, res)
+	}
+	if !strings.Contains(res.HostPlan.SchemaContext, "(Unix seconds? FROM_EPOCH_SECONDS: 2023-10-01 to 2024-07-26)") {
+		t.Errorf("context %q: want started_at read as Unix seconds with its dates", res.HostPlan.SchemaContext)
+	}
+}

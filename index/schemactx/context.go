@@ -251,6 +251,7 @@ func writeTable(b *strings.Builder, snap *schema.Snapshot, t schema.Table) {
 			}
 		case (c.Type.IsNumeric() || c.Type.IsTemporal()) && p.Min != nil && !isFK:
 			b.WriteString(" range " + jsonList([]any{p.Min, p.Max}))
+			b.WriteString(EpochNote(&c))
 		}
 		if c.Type == planast.TypeText && p != nil {
 			writeCastNulls(b, p.CastNulls)

@@ -6500,4 +6500,18 @@ var mutations = []mutation{
 		New:  "if evalret.CheckSplit(split) != nil && false {",
 		Pkgs: []string{"./internal/app/cli"}, Run: "TestEvalRefusesBadFlagsAllAtOnce",
 	},
+	{
+		Name: "unix-seconds-column-unsaid",
+		File: "index/schemactx/context.go",
+		Old:  "\t\t\tb.WriteString(EpochNote(&c))\n",
+		New:  "",
+		Pkgs: []string{"./engine"}, Run: "TestHostContextNamesUnixSecondsColumns",
+	},
+	{
+		Name: "any-big-number-is-a-time",
+		File: "index/schemactx/epoch.go",
+		Old:  "\tif !named || err1 != nil || err2 != nil {\n",
+		New:  "\tif !named && false || err1 != nil || err2 != nil {\n",
+		Pkgs: []string{"./index/schemactx"}, Run: "TestEpochNote",
+	},
 }
