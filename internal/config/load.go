@@ -239,7 +239,11 @@ var errTooLarge = errors.New("too large")
 // upperBounds are the whole-number keys with an upper bound, by their last
 // key segment (each names one key of the file); every *_seconds key has
 // MaxSeconds besides.
-var upperBounds = map[string]int{"row_limit": MaxRowLimit, "timeout_ms": MaxSeconds * 1000}
+var upperBounds = map[string]int{"row_limit": MaxRowLimit, "timeout_ms": MaxSeconds * 1000,
+	// a trace age is multiplied into a time.Duration, which wraps past
+	// 106,751 days (to a small age that deletes traces early); a hundred
+	// years is "keep them"
+	"max_age_days": 36500, "max_mb": 1 << 30}
 
 // upperBound is the bound of key (a dotted path, list indexes and ids
 // included), or math.MaxInt when it has none of its own.
@@ -278,18 +282,8 @@ func build(path, abs string, fc *fileConfig) (*Config, error) {
 	c.Storage = Storage{Path: resolve(dir, sp), PathAsWritten: sp, Postgres: fc.Storage.Postgres,
 		TraceMaxAgeDays: DefaultTraceMaxAgeDays, TraceMaxMB: DefaultTraceMaxMB}
 	if t := fc.Storage.Traces; t != nil {
-		if t.MaxAgeDays != nil {
-			if *t.MaxAgeDays < 0 {
-				bad("storage.traces.max_age_days", "must be 0 (keep all) or more days, not %d", *t.MaxAgeDays)
-			}
-			c.Storage.TraceMaxAgeDays = *t.MaxAgeDays
-		}
-		if t.MaxMB != nil {
-			if *t.MaxMB < 0 {
-				bad("storage.traces.max_mb", "must be 0 (no size bound) or more megabytes, not %d", *t.MaxMB)
-			}
-			c.Storage.TraceMaxMB = *t.MaxMB
-		}
+		c.Storage.TraceMaxAgeDays = intSetting(bad, "storage.traces.max_age_days", t.MaxAgeDays, DefaultTraceMaxAgeDays, 0, "0 (keep all) or more days")
+		c.Storage.TraceMaxMB = intSetting(bad, "storage.traces.max_mb", t.MaxMB, DefaultTraceMaxMB, 0, "0 (no size bound) or more megabytes")
 	}
 
 	seen := map[string]int{}

@@ -43,6 +43,13 @@ func TestSecondsPastADayAreRefused(t *testing.T) {
 			"oauth.jwks_max_age_seconds: 18446744074 is too large (at most 86400)"},
 		{"hook timeout", with("") + "hooks: [{name: h, timeout_ms: 18446744073710, rule: {deny_tables: [a.main.t]}}]\n", nil,
 			"hooks[0].timeout_ms: 18446744073710 is too large (at most 86400000)"},
+		// days wrap too: 106,752 days past time.Duration, to an age that
+		// deletes traces early
+		{"trace age", with("") + "storage: {traces: {max_age_days: 200000}}\n", nil,
+			"storage.traces.max_age_days: 200000 is too large (at most 36500)"},
+		{"trace age, a century", with("") + "storage: {traces: {max_age_days: 36500}}\n", nil, ""},
+		{"trace age below 0", with("") + "storage: {traces: {max_age_days: -1}}\n", nil,
+			"storage.traces.max_age_days: -1 must be 0 (keep all) or more days"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -5950,8 +5950,8 @@ var mutations = []mutation{
 	{
 		Name: "row-limit-unbounded",
 		File: "internal/config/load.go",
-		Old:  `var upperBounds = map[string]int{"row_limit": MaxRowLimit, "timeout_ms": MaxSeconds * 1000}`,
-		New:  `var upperBounds = map[string]int{"timeout_ms": MaxSeconds * 1000}`,
+		Old:  `var upperBounds = map[string]int{"row_limit": MaxRowLimit, "timeout_ms": MaxSeconds * 1000,`,
+		New:  `var upperBounds = map[string]int{"timeout_ms": MaxSeconds * 1000,`,
 		Pkgs: []string{"./internal/config"}, Run: "TestTooLargeNumberNamesItsBound",
 	},
 	{
@@ -6209,8 +6209,8 @@ var mutations = []mutation{
 	{
 		Name: "hook-timeout-ms-unbounded",
 		File: "internal/config/load.go",
-		Old:  `var upperBounds = map[string]int{"row_limit": MaxRowLimit, "timeout_ms": MaxSeconds * 1000}`,
-		New:  `var upperBounds = map[string]int{"row_limit": MaxRowLimit}`,
+		Old:  `var upperBounds = map[string]int{"row_limit": MaxRowLimit, "timeout_ms": MaxSeconds * 1000,`,
+		New:  `var upperBounds = map[string]int{"row_limit": MaxRowLimit,`,
 		Pkgs: []string{"./internal/config"}, Run: "TestSecondsPastADayAreRefused",
 	},
 	{
@@ -6513,5 +6513,12 @@ var mutations = []mutation{
 		Old:  "\tif !named || err1 != nil || err2 != nil {\n",
 		New:  "\tif !named && false || err1 != nil || err2 != nil {\n",
 		Pkgs: []string{"./index/schemactx"}, Run: "TestEpochNote",
+	},
+	{
+		Name: "trace-age-unbounded",
+		File: "internal/config/load.go",
+		Old:  "\t\"max_age_days\": 36500, \"max_mb\": 1 << 30}\n",
+		New:  "\t\"max_age_days\": math.MaxInt, \"max_mb\": 1 << 30}\n",
+		Pkgs: []string{"./internal/config"}, Run: "TestSecondsPastADayAreRefused",
 	},
 }
