@@ -137,27 +137,35 @@ func quotedValue(v any, t planast.Type) string {
 // numberText is a decimal number as an exact value carries it.
 var numberText = regexp.MustCompile(`^-?[0-9]+(\.[0-9]+)?$`)
 
-// sampleBudget is how many characters of a column's line its samples take.
-const sampleBudget = 100
+// sampleBudget is how many characters of a column's line its samples
+// take; allValuesBudget when they are all of its values.
+const sampleBudget, allValuesBudget = 100, 300
 
 // sampleList is a column's quoted samples, whole values only (a host
 // checks a spelling against them, so none is cut but a first one that
 // alone passes the budget), saying how many did not fit and whether they
 // are all of the column's values.
 func sampleList(vals []string, all bool) string {
+	// every value of a column of few: the list the ask context shows
+	// whole, cut here to five of seven specialties, left a host unsure
+	// which spellings exist
+	budget := sampleBudget
+	if all {
+		budget = allValuesBudget
+	}
 	s, shown := "", 0
 	for _, v := range vals {
 		next := v
 		if shown > 0 {
 			next = s + " | " + v
 		}
-		if shown > 0 && utf8.RuneCountInString(next) > sampleBudget {
+		if shown > 0 && utf8.RuneCountInString(next) > budget {
 			break
 		}
 		s, shown = next, shown+1
 	}
-	if r := []rune(s); len(r) > sampleBudget {
-		s = string(r[:sampleBudget-1]) + "…"
+	if r := []rune(s); len(r) > budget {
+		s = string(r[:budget-1]) + "…"
 	}
 	if shown < len(vals) {
 		s += fmt.Sprintf(" | … %d more", len(vals)-shown)

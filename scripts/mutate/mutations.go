@@ -2520,8 +2520,8 @@ var mutations = []mutation{
 	{
 		Name: "samples-cut-mid-value",
 		File: "tools/schema_text.go",
-		Old:  "\t\tif shown > 0 && utf8.RuneCountInString(next) > sampleBudget {",
-		New:  "\t\tif false && utf8.RuneCountInString(next) > sampleBudget {",
+		Old:  "\t\tif shown > 0 && utf8.RuneCountInString(next) > budget {",
+		New:  "\t\tif false && utf8.RuneCountInString(next) > budget {",
 		Pkgs: []string{"./tools"}, Run: "TestSampleListShowsWholeValues",
 	},
 	{
@@ -6520,5 +6520,12 @@ var mutations = []mutation{
 		Old:  "\t\"max_age_days\": 36500, \"max_mb\": 1 << 30}\n",
 		New:  "\t\"max_age_days\": math.MaxInt, \"max_mb\": 1 << 30}\n",
 		Pkgs: []string{"./internal/config"}, Run: "TestSecondsPastADayAreRefused",
+	},
+	{
+		Name: "all-values-cut-like-samples",
+		File: "tools/schema_text.go",
+		Old:  "\t\tbudget = allValuesBudget\n",
+		New:  "\t\tbudget = sampleBudget\n",
+		Pkgs: []string{"./tools"}, Run: "TestSampleListShowsWholeValues",
 	},
 }
