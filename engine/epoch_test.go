@@ -85,4 +85,8 @@ func TestHostContextNamesUnixSecondsColumns(t *testing.T) {
 	if !strings.Contains(res.HostPlan.SchemaContext, "(Unix seconds? FROM_EPOCH_SECONDS: 2023-10-01 to 2024-07-26)") {
 		t.Errorf("context %q: want started_at read as Unix seconds with its dates", res.HostPlan.SchemaContext)
 	}
+	// and the data's newest date is theirs: "last quarter" is read from it
+	if got := res.HostPlan.Newest; got != "2024-07-26 14:15:55 in trips.started_at" {
+		t.Errorf("newest %q, want the latest Unix time as a date", got)
+	}
 }

@@ -363,11 +363,17 @@ func newest(snap *schema.Snapshot, today string) string {
 	best, where := "", ""
 	for _, t := range snap.Tables {
 		for _, c := range t.Columns {
-			// dates kept as text (SQLite's '2024-03-31') count as dates
-			if c.Profile == nil || !c.Type.IsTemporal() && c.Profile.Temporal == "" || c.Profile.Max == nil || endsSomething(c.Name) {
+			// dates kept as text (SQLite's '2024-03-31') count as dates,
+			// and numbers that read as Unix times
+			if c.Profile == nil || c.Profile.Max == nil || endsSomething(c.Name) {
 				continue
 			}
 			v := fmt.Sprint(c.Profile.Max)
+			if _, to, _, ok := schemactx.EpochRange(&c); ok {
+				v = to.Format("2006-01-02 15:04:05")
+			} else if !c.Type.IsTemporal() && c.Profile.Temporal == "" {
+				continue
+			}
 			if len(v) < 10 || v[:10] > today || v <= best {
 				continue
 			}

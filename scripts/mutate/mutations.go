@@ -5572,8 +5572,8 @@ var mutations = []mutation{
 	{
 		Name: "newest-ignores-text-dates",
 		File: "engine/hostplan/hostplan.go",
-		Old:  "!c.Type.IsTemporal() && c.Profile.Temporal == \"\" ||",
-		New:  "!c.Type.IsTemporal() ||",
+		Old:  "} else if !c.Type.IsTemporal() && c.Profile.Temporal == \"\" {",
+		New:  "} else if !c.Type.IsTemporal() {",
 		Pkgs: []string{"./engine"}, Run: "TestHostContextSaysHowRecentTheDataIs",
 	},
 	{
@@ -6527,5 +6527,12 @@ var mutations = []mutation{
 		Old:  "\t\tbudget = allValuesBudget\n",
 		New:  "\t\tbudget = sampleBudget\n",
 		Pkgs: []string{"./tools"}, Run: "TestSampleListShowsWholeValues",
+	},
+	{
+		Name: "unix-times-not-the-newest-date",
+		File: "engine/hostplan/hostplan.go",
+		Old:  "\t\t\tif _, to, _, ok := schemactx.EpochRange(&c); ok {\n",
+		New:  "\t\t\tif _, to, _, ok := schemactx.EpochRange(&c); ok && false {\n",
+		Pkgs: []string{"./engine"}, Run: "TestHostContextNamesUnixSecondsColumns",
 	},
 }
