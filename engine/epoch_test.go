@@ -40,8 +40,8 @@ func TestUnixTimesReadByTheWarningsReading(t *testing.T) {
 	if n != "1" || !strings.Contains(w, "COALESCE(hired_at, FROM_EPOCH_SECONDS(CAST(hired_at AS text)))") {
 		t.Errorf("hired before June = %s with warnings %q; want 1 and a warning naming the Unix-time reading", n, warns)
 	}
-	if n, _ := before(coalesce(col("hired_at"), epoch(asText(col("hired_at"))))); n != "2" {
-		t.Errorf("the warning's reading counts %s hired before June, want 2 (2021-01-01 and 2021-03-01)", n)
+	if n, warns := before(coalesce(col("hired_at"), epoch(asText(col("hired_at"))))); n != "2" || warningWith(warns, `"hired_at" holds`) != "" {
+		t.Errorf("the warning's reading counts %s hired before June with warnings %q, want 2 (2021-01-01 and 2021-03-01) and no repeat of the warning it followed", n, warns)
 	}
 
 	n, warns = before(`{"kind":"cast","type":"timestamp","expr":` + col("joined") + `}`)
@@ -88,5 +88,21 @@ func TestHostContextNamesUnixSecondsColumns(t *testing.T) {
 	// and the data's newest date is theirs: "last quarter" is read from it
 	if got := res.HostPlan.Newest; got != "2024-07-26 14:15:55 in trips.started_at" {
 		t.Errorf("newest %q, want the latest Unix time as a date", got)
+	}
+}
+
+// Threat: DATE_ADD of a timestamp gives a date on every engine, so "the
+// seconds from a time to one day later" was 1 for 23:59:59, not 86,400,
+// with nothing to say why. The result says the time is dropped.
+func TestDateAddOfATimestampSaysTheTimeIsDropped(t *testing.T) {
+	db := sourcetest.TempDB(t, "CREATE TABLE ev (id INTEGER PRIMARY KEY, at DATETIME)", "INSERT INTO ev VALUES (1, '2024-12-31 23:59:59')")
+	e := airEngine(t, db, nil)
+	at := `{"kind":"column","table":"e","column":"at"}`
+	res, err := e.RunPlan(context.Background(), "air", []byte(`{"select":[{"expr":{"kind":"func","name":"DATE_ADD","args":[{"kind":"literal","value":"day"},{"kind":"literal","value":1},`+at+`]},"alias":"next"}],"from":[{"table":"ev","alias":"e"}]}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if warningWith(res.Warnings, "DATE_ADD of a timestamp gives a date") == "" {
+		t.Errorf("warnings %q: want the dropped time of day named", res.Warnings)
 	}
 }

@@ -73,7 +73,9 @@ var Functions = map[string]FuncSpec{
 	"REPLACE":    {"REPLACE", Scalar, 3, 3, -1},
 	"DATE_PART":  {"DATE_PART", Scalar, 2, 2, 0},
 	"DATE_TRUNC": {"DATE_TRUNC", Scalar, 2, 2, 0},
-	"DATE_ADD":   {"DATE_ADD", Scalar, 3, 3, 0},
+	// DATE_ADD(unit, n, x) is the date n units after x's date: of a
+	// timestamp the time of day is dropped (the result warns).
+	"DATE_ADD": {"DATE_ADD", Scalar, 3, 3, 0},
 	// DATE_DIFF_DAYS(end, start) counts calendar-day boundaries, the days
 	// from date(start) to date(end), not elapsed time: 23:00 to 01:00 the
 	// next day is 1, 00:00 to 23:59 the same day is 0.

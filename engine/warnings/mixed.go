@@ -56,7 +56,10 @@ func mixedWarnings(snap *schema.Snapshot, plan *planast.Query) []string {
 				if asText == nil {
 					asText = textCastColumns(q)
 				}
-				if asText[x] {
+				if asText[x] || mended(q, x) {
+					// a plan that reads the values its type cannot with the
+					// warning's own reading (COALESCE(col, FROM_EPOCH_SECONDS(
+					// CAST(col AS text)))) is told nothing it did not do
 					break
 				}
 				// a column read only because some booleans are spelt as
@@ -116,6 +119,31 @@ func textCastColumns(q *planast.Query) map[*planast.Column]bool {
 		return true
 	})
 	return out
+}
+
+// mended reports whether x is the first argument of a COALESCE in q
+// whose later arguments read x's column as its stored text: the column
+// read as its type, and the values it cannot read taken from their text.
+func mended(q *planast.Query, x *planast.Column) bool {
+	found := false
+	planast.Inspect(q, func(n planast.Node) bool {
+		f, ok := n.(*planast.Func)
+		if found || !ok || f.Name != "COALESCE" || len(f.Args) < 2 || f.Args[0] != planast.Expr(x) {
+			return !found
+		}
+		for _, a := range f.Args[1:] {
+			planast.Inspect(a, func(n planast.Node) bool {
+				if c, ok := n.(*planast.Cast); ok && c.Type == planast.CastText {
+					if ref, ok := c.Expr.(*planast.Column); ok && ref.Table == x.Table && ref.Column == x.Column {
+						found = true
+					}
+				}
+				return !found
+			})
+		}
+		return !found
+	})
+	return found
 }
 
 func mixedWarning(c *schema.Column) string {

@@ -73,6 +73,7 @@ func unread(snap *schema.Snapshot, dialect string, plan *planast.Query, stored f
 	out = append(out, splitGroups(snap, plan, stored)...)
 	out = append(out, textDateFilters(snap, plan)...)
 	out = append(out, epochUnits(snap, plan)...)
+	out = append(out, dateAddTimes(plan)...)
 	out = append(out, offsetDays(snap, plan)...)
 	out = append(out, textAmountFilters(snap, plan)...)
 	out = append(out, textAmountOrders(snap, plan)...)

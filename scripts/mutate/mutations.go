@@ -5376,8 +5376,8 @@ var mutations = []mutation{
 	{
 		Name: "cast-to-text-warned-as-null",
 		File: "engine/warnings/mixed.go",
-		Old:  "\t\t\t\tif asText[x] {\n",
-		New:  "\t\t\t\tif asText[x] && false {\n",
+		Old:  "\t\t\t\tif asText[x] || mended(q, x) {\n",
+		New:  "\t\t\t\tif asText[x] && false || mended(q, x) {\n",
 		Pkgs: []string{"./engine"}, Run: "TestCastToTextShowsValuesTheTypeCannotRead",
 	},
 	{
@@ -6534,5 +6534,19 @@ var mutations = []mutation{
 		Old:  "\t\t\tif _, to, _, ok := schemactx.EpochRange(&c); ok {\n",
 		New:  "\t\t\tif _, to, _, ok := schemactx.EpochRange(&c); ok && false {\n",
 		Pkgs: []string{"./engine"}, Run: "TestHostContextNamesUnixSecondsColumns",
+	},
+	{
+		Name: "warning-repeats-after-its-fix",
+		File: "engine/warnings/mixed.go",
+		Old:  "\t\t\t\tif asText[x] || mended(q, x) {\n",
+		New:  "\t\t\t\tif asText[x] {\n",
+		Pkgs: []string{"./engine"}, Run: "TestUnixTimesReadByTheWarningsReading",
+	},
+	{
+		Name: "date-add-drops-time-unsaid",
+		File: "engine/warnings/warnings.go",
+		Old:  "\tout = append(out, dateAddTimes(plan)...)\n",
+		New:  "",
+		Pkgs: []string{"./engine"}, Run: "TestDateAddOfATimestampSaysTheTimeIsDropped",
 	},
 }
