@@ -199,17 +199,9 @@ var labelWords = map[string]bool{"name": true, "title": true, "nm": true}
 // columns.
 func (ix *Index) namedColumns(q *words, acc access) map[[2]int]bool {
 	out := map[[2]int]bool{}
-	sing := make([]string, len(q.content))
-	for i, w := range q.content {
-		sing[i] = lex.Singular(w)
-	}
 	for t, cols := range ix.names.column {
 		for c, ws := range cols {
 			if !acc.col[t][c] {
-				continue
-			}
-			if lex.Abbreviates(ws, sing) {
-				out[[2]int{t, c}] = true
 				continue
 			}
 			content, hit := 0, 0

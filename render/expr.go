@@ -380,7 +380,8 @@ func (w *writer) fn(f *planast.Func) {
 		if !ok {
 			w.fail("function %s has no rendering", spec.Name)
 		}
-		w.str("(CASE WHEN " + x + " >= " + epochFirst + " AND " + x + " < " + epochEnd + " THEN " + s + " END)")
+		first, end := strconv.FormatInt(planast.EpochFirst, 10), strconv.FormatInt(planast.EpochEnd, 10)
+		w.str("(CASE WHEN " + x + " >= " + first + " AND " + x + " < " + end + " THEN " + s + " END)")
 		return
 	}
 	if r, ok := w.d.(dateRenderer); ok && f.Temporal == planast.TypeDate {
@@ -403,10 +404,6 @@ func (w *writer) fn(f *planast.Func) {
 // many-digit decimals it differed by engine and from the true mean, while
 // SUM is exact wherever the column is (integers, decimals outside SQLite)
 // and the one rounding left is the final division.
-// epochFirst and epochEnd bound FROM_EPOCH_SECONDS: the Unix times of
-// 0001-01-01 00:00:00 and of 10000-01-01 00:00:00.
-const epochFirst, epochEnd = "-62135596800", "253402300800"
-
 // mathDomain is the condition under which each float function is defined:
 // outside it the argument becomes NULL, so every engine returns NULL where
 // PostgreSQL would fail the query and DuckDB return NaN or -inf.

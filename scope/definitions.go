@@ -37,15 +37,7 @@ func (s *Scope) readsWhole(ds string, t *schema.Table) bool {
 		if !r.table(ds, sch, t.Name) {
 			continue
 		}
-		whole := true
-		for _, rel := range t.Reads {
-			rs := s.schemaOf(ds, rel.Schema)
-			if r.restricted(ds, rs, rel.Name) || !s.p.viewReadable(r, ds, rs, rel.Name, 1) {
-				whole = false
-				break
-			}
-		}
-		if whole {
+		if _, lacking := s.p.firstLacking(r, ds, t.Reads, 0); !lacking {
 			return true
 		}
 	}

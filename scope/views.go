@@ -80,6 +80,12 @@ func (p *Policy) viewLacks(r *role, ds, schemaName, name string, depth int) (sch
 	if depth > 16 {
 		return schema.Relation{Schema: schemaName, Name: name}, true
 	}
+	return p.firstLacking(r, ds, reads, depth)
+}
+
+// firstLacking is the first of reads (views through views included)
+// that role r does not read whole; false when r reads all of them whole.
+func (p *Policy) firstLacking(r *role, ds string, reads []schema.Relation, depth int) (schema.Relation, bool) {
 	for _, rel := range reads {
 		s := p.schemaOf(ds, rel.Schema)
 		if r.restricted(ds, s, rel.Name) {

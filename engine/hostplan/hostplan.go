@@ -369,7 +369,7 @@ func newest(snap *schema.Snapshot, today string) string {
 				continue
 			}
 			v := fmt.Sprint(c.Profile.Max)
-			if _, to, _, ok := schemactx.EpochRange(&c); ok {
+			if _, to, _, _, ok := schemactx.EpochRange(&c); ok {
 				v = to.Format("2006-01-02 15:04:05")
 			} else if !c.Type.IsTemporal() && c.Profile.Temporal == "" {
 				continue

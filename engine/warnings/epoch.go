@@ -2,20 +2,15 @@ package warnings
 
 import (
 	"fmt"
-	"strconv"
-	"strings"
 
 	"github.com/nl2sql/nl2sql/engine/emptyrange"
 	"github.com/nl2sql/nl2sql/internal/schema"
 	"github.com/nl2sql/nl2sql/planast"
 )
 
-// epochEnd is the first Unix time FROM_EPOCH_SECONDS reads as NULL
-// (10000-01-01): render's bound.
-const epochEnd = 253402300800
-
 // epochUnits are the warnings on FROM_EPOCH_SECONDS of a column whose
-// profiled values pass year 9999 read as seconds: exports write Unix
+// greatest profiled value reads as Unix milliseconds or microseconds
+// (planast.UnixTime), past year 9999 as seconds: exports write Unix
 // times in milliseconds (13 digits) or microseconds (16), which the
 // function reads as NULL, every one of them, without a sign in the rows.
 // The warning names the division that reads them.
@@ -36,17 +31,13 @@ func epochUnits(snap *schema.Snapshot, plan *planast.Query) []string {
 			if c == nil || c.Profile == nil || seen[c] {
 				return
 			}
-			hi, err := strconv.ParseFloat(strings.TrimSpace(fmt.Sprint(c.Profile.Max)), 64)
-			if err != nil || hi < epochEnd {
+			_, unit, per, ok := planast.UnixTime(c.Profile.Max)
+			if !ok || unit == "seconds" {
 				return
 			}
 			seen[c] = true
-			unit, div := "milliseconds", "1000"
-			if hi >= 1e14 {
-				unit, div = "microseconds", "1000000"
-			}
-			out = append(out, fmt.Sprintf("FROM_EPOCH_SECONDS(%s) reads a number past year 9999 as NULL, and %q holds such numbers (up to %s): if they are %s since 1970, read them as FROM_EPOCH_SECONDS(%s / %s)",
-				c.Name, c.Name, example(c.Profile.Max, c.Type), unit, c.Name, div))
+			out = append(out, fmt.Sprintf("FROM_EPOCH_SECONDS(%s) reads a number past year 9999 as NULL, and %q holds such numbers (up to %s): if they are %s since 1970, read them as FROM_EPOCH_SECONDS(%s%s)",
+				c.Name, c.Name, example(c.Profile.Max, c.Type), unit, c.Name, per))
 		})
 	})
 	return out

@@ -159,8 +159,8 @@ func mixedWarning(c *schema.Column) string {
 }
 
 // epochFix reads the values of column c that are numbers as Unix times,
-// when the example of those its reading lost looks like one (seconds of
-// 1973 to 2286, or milliseconds of those years): DATETIME columns that
+// when the example of those its reading lost looks like one
+// (planast.UnixTime): DATETIME columns that
 // loaders filled with time() hold such numbers beside ISO text. to is ""
 // for a date or timestamp column read as its type, whose numbers are
 // reached through its text, else the type a text column is cast to.
@@ -168,29 +168,18 @@ func epochFix(c *schema.Column, ex any, to planast.CastType) string {
 	if to != "" && to != planast.CastDate && to != planast.CastTimestamp {
 		return ""
 	}
-	if ex == nil {
+	_, unit, per, ok := planast.UnixTime(ex)
+	if !ok {
 		return ""
 	}
-	f, err := strconv.ParseFloat(strings.TrimSpace(fmt.Sprint(ex)), 64)
-	if err != nil {
-		return ""
-	}
-	x, as := "CAST("+c.Name+" AS text)", c.Name
+	x, as := "CAST("+c.Name+" AS text)"+per, c.Name
 	if to != "" {
-		x, as = c.Name, "CAST("+c.Name+" AS "+string(to)+")"
-	}
-	switch {
-	case f >= 1e8 && f < 1e10:
-	case f >= 1e11 && f < 1e13:
-		x += " / 1000"
-	default:
-		return ""
+		x, as = c.Name+per, "CAST("+c.Name+" AS "+string(to)+")"
 	}
 	epoch := "FROM_EPOCH_SECONDS(" + x + ")"
 	if to == planast.CastDate || to == "" && c.Type == planast.TypeDate {
 		epoch = "CAST(" + epoch + " AS date)"
 	}
-	unit := map[bool]string{true: "seconds", false: "milliseconds"}[f < 1e10]
 	return fmt.Sprintf("; if they are %s since 1970 (Unix time, such as %s), read them too as COALESCE(%s, %s)",
 		unit, example(ex, planast.TypeText), as, epoch)
 }

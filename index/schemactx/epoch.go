@@ -2,13 +2,13 @@ package schemactx
 
 import (
 	"fmt"
-	"math"
-	"strconv"
+	"slices"
 	"strings"
 	"time"
 
 	"github.com/nl2sql/nl2sql/index/lex"
 	"github.com/nl2sql/nl2sql/internal/schema"
+	"github.com/nl2sql/nl2sql/planast"
 )
 
 // timeWords name columns that hold when something happened.
@@ -21,44 +21,29 @@ var timeWords = map[string]bool{"at": true, "on": true, "time": true, "ts": true
 // which dates the data holds, and compared it with a date literal or left
 // it out.
 func EpochNote(c *schema.Column) string {
-	from, to, unit, ok := EpochRange(c)
+	from, to, unit, per, ok := EpochRange(c)
 	if !ok {
 		return ""
 	}
 	read := "FROM_EPOCH_SECONDS"
-	if unit == "milliseconds" {
-		read = "FROM_EPOCH_SECONDS(x / 1000)"
+	if per != "" {
+		read = "FROM_EPOCH_SECONDS(x" + per + ")"
 	}
 	return fmt.Sprintf(" (Unix %s? %s: %s to %s)", unit, read, from.Format("2006-01-02"), to.Format("2006-01-02"))
 }
 
-// EpochRange is the span of number column c read as Unix times, in UTC,
-// and their unit ("seconds" or "milliseconds"), when c is named like a
-// time and its profiled range reads as one (1973 to 2100).
-func EpochRange(c *schema.Column) (from, to time.Time, unit string, ok bool) {
+// EpochRange is the span of number column c read as Unix times
+// (planast.UnixTime: both ends in one unit), in UTC, with their unit and
+// FROM_EPOCH_SECONDS's divisor, when c is named like a time.
+func EpochRange(c *schema.Column) (from, to time.Time, unit, per string, ok bool) {
 	p := c.Profile
-	if p == nil || !c.Type.IsNumeric() || p.Min == nil || p.Max == nil {
-		return from, to, "", false
+	if p == nil || !c.Type.IsNumeric() || !slices.ContainsFunc(lex.SplitWords(c.Name), func(w string) bool { return timeWords[strings.ToLower(w)] }) {
+		return from, to, "", "", false
 	}
-	named := false
-	for _, w := range lex.SplitWords(c.Name) {
-		if timeWords[strings.ToLower(w)] {
-			named = true
-		}
+	from, unit, per, ok1 := planast.UnixTime(p.Min)
+	to, unit2, _, ok2 := planast.UnixTime(p.Max)
+	if !ok1 || !ok2 || unit != unit2 {
+		return from, to, "", "", false
 	}
-	lo, err1 := strconv.ParseFloat(fmt.Sprint(p.Min), 64)
-	hi, err2 := strconv.ParseFloat(fmt.Sprint(p.Max), 64)
-	if !named || err1 != nil || err2 != nil {
-		return from, to, "", false
-	}
-	unit, div := "seconds", 1.0
-	switch {
-	case lo >= 1e8 && hi < 4.1e9:
-	case lo >= 1e11 && hi < 4.1e12:
-		unit, div = "milliseconds", 1000
-	default:
-		return from, to, "", false
-	}
-	at := func(x float64) time.Time { return time.Unix(int64(math.Floor(x/div)), 0).UTC() }
-	return at(lo), at(hi), unit, true
+	return from, to, unit, per, true
 }

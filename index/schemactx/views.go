@@ -55,20 +55,7 @@ func ViewTail(def string) string {
 	}
 	from := 0
 	if toks[0].Is("SELECT") {
-		depth := 0
-		for i, t := range toks {
-			switch {
-			case t.Kind == sqlscan.Op && t.Text == "(":
-				depth++
-			case t.Kind == sqlscan.Op && t.Text == ")":
-				depth--
-			case depth == 0 && t.Is("FROM"):
-				from = i
-			}
-			if from > 0 {
-				break
-			}
-		}
+		from = max(sqlscan.TopLevel(toks, "FROM"), 0)
 	}
 	out := oneLine(def, toks[from:], false)
 	if from > 0 {

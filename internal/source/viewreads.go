@@ -57,16 +57,8 @@ func viewQuery(sql string) string {
 	if !toks[0].Is("CREATE") {
 		return sql
 	}
-	depth := 0
-	for _, t := range toks {
-		switch {
-		case t.Kind == sqlscan.Op && t.Text == "(":
-			depth++
-		case t.Kind == sqlscan.Op && t.Text == ")":
-			depth--
-		case depth == 0 && t.Is("AS"):
-			return strings.TrimSpace(sql[min(t.End, len(sql)):])
-		}
+	if as := sqlscan.TopLevel(toks, "AS"); as >= 0 {
+		return strings.TrimSpace(sql[min(toks[as].End, len(sql)):])
 	}
 	return sql
 }

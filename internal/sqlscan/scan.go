@@ -154,3 +154,21 @@ func sqliteDivergence(t Token) *Error {
 	}
 	return nil
 }
+
+// TopLevel is the index in toks of the first word equal to one of words
+// outside parentheses (FROM of a query, not of its subqueries; AS of
+// CREATE VIEW v AS, not of its column list), or -1.
+func TopLevel(toks []Token, words ...string) int {
+	depth := 0
+	for i, t := range toks {
+		switch {
+		case t.Kind == Op && t.Text == "(":
+			depth++
+		case t.Kind == Op && t.Text == ")":
+			depth--
+		case depth == 0 && t.Is(words...):
+			return i
+		}
+	}
+	return -1
+}

@@ -798,7 +798,7 @@ func (v *validator) fn(f *Func, path string, sc *scope, env *cteEnv) Type {
 				text = lit.Text
 			}
 			// NULL on every engine: a literal so far out is a unit mistake
-			if x < -62135596800 || x >= 253402300800 {
+			if x < EpochFirst || x >= EpochEnd {
 				v.addHint(CodeBadValue, idx(join(path, "args"), 0), "milliseconds since 1970 are x / 1000, microseconds x / 1000000",
 					"FROM_EPOCH_SECONDS of %s is outside years 1 to 9999, so NULL", text)
 			}

@@ -23,13 +23,13 @@ type planInput struct {
 	verified   *verifiedArgs
 }
 
-// verifiedArgs are run_verified_query's arguments, with the datasource
-// the query runs on when the caller names one (the query names its own).
+// verifiedArgs are run_verified_query's arguments (its binary mode
+// accepted and unused: the command line prints no blobs), with the
+// datasource the query runs on when the caller names one (the query names
+// its own).
 type verifiedArgs struct {
-	ID         string          `json:"id"`
-	Params     map[string]any  `json:"params,omitempty"`
-	Datasource string          `json:"datasource,omitempty"`
-	Binary     json.RawMessage `json:"binary,omitempty"` // as run_plan's: the command line prints no blobs
+	tools.RunVerifiedArgs
+	Datasource string `json:"datasource,omitempty"`
 }
 
 // readVerified decodes run_verified_query's arguments strictly, numbers
