@@ -88,17 +88,9 @@ func placeholders(text, dialect string) string {
 	if err != nil {
 		return text
 	}
-	var b strings.Builder
-	at := 0
-	for _, t := range toks {
-		if t.Kind == sqlscan.Param {
-			b.WriteString(text[at:t.Start])
-			b.WriteString("?" + t.Text[1:])
-			at = t.End
-		}
-	}
-	b.WriteString(text[at:])
-	return b.String()
+	return sqlscan.Replace(text, toks, func(t sqlscan.Token) (string, bool) {
+		return "?" + t.Text[1:], t.Kind == sqlscan.Param
+	})
 }
 
 // nameSpan returns the end of the (possibly qualified) name starting at i

@@ -105,6 +105,28 @@ func (p *Param) define() *Error {
 	return nil
 }
 
+// noSuchDate says why s, written as YYYY-MM-DD, names no day of the
+// calendar ("February 2024 has 29 days"); "" when s is not so written.
+func noSuchDate(s string) string {
+	if !dateShape.MatchString(s) {
+		return ""
+	}
+	y, _ := strconv.Atoi(s[:4])
+	m, _ := strconv.Atoi(s[5:7])
+	switch {
+	case y < 1:
+		return "there is no year 0"
+	case m < 1 || m > 12:
+		return fmt.Sprintf("there is no month %s", s[5:7])
+	case s[8:] == "00":
+		return "days are numbered from 01"
+	}
+	last := time.Date(y, time.Month(m)+1, 0, 0, 0, 0, 0, time.UTC)
+	return fmt.Sprintf("%s %d has %d days", last.Month(), y, last.Day())
+}
+
+var dateShape = regexp.MustCompile(`^\d{4}-\d{2}-\d{2}$`)
+
 // check types and checks one value as JSON or YAML decoding produced it
 // (json.Number, float64, int, string, bool) and returns the value to bind:
 // string, int64, float64 or bool; a date binds as its "YYYY-MM-DD" text.
@@ -125,6 +147,11 @@ func (p *Param) check(v any) (any, *Error) {
 		if p.Type == TypeDate {
 			t, err := time.Parse("2006-01-02", s)
 			if err != nil || t.Year() < 1 {
+				if why := noSuchDate(s); why != "" {
+					// written right: told to write it so, a caller
+					// resends the same value
+					return nil, bad("%q is written YYYY-MM-DD but is not a real calendar date: %s", s, why)
+				}
 				return nil, bad("must be a date written YYYY-MM-DD")
 			}
 			return s, nil

@@ -158,3 +158,27 @@ func TestWholeNumberRefusalsSayWhy(t *testing.T) {
 		}
 	}
 }
+
+// A date written as the refusal asks ("YYYY-MM-DD") but not on the
+// calendar was told to be written YYYY-MM-DD: a caller resent it as it
+// was. The refusal says which day does not exist, and the shape refusal
+// stays for text of another shape.
+func TestDateRefusalsSayWhy(t *testing.T) {
+	d := Param{Name: "since", Type: TypeDate}
+	if err := d.define(); err != nil {
+		t.Fatal(err)
+	}
+	for _, tt := range []struct{ in, want string }{
+		{"2024-02-30", "not a real calendar date: February 2024 has 29 days"},
+		{"2023-02-29", "February 2023 has 28 days"},
+		{"2024-13-01", "there is no month 13"},
+		{"2024-04-00", "days are numbered from 01"},
+		{"0000-01-01", "there is no year 0"},
+		{"2024/06/01", "must be a date written YYYY-MM-DD"},
+	} {
+		_, err := d.check(tt.in)
+		if err == nil || !strings.Contains(err.Error(), tt.want) {
+			t.Errorf("%s: %v, want a refusal saying %q", tt.in, err, tt.want)
+		}
+	}
+}

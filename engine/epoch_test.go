@@ -11,46 +11,62 @@ import (
 
 // Threat: a DATETIME column that a loader filled partly with Unix times
 // (time() gives 1609459200) reads those rows as NULL, so "hired before
-// June" silently drops them; and a text column of seconds cast to a
-// timestamp loses all of them. The warning must say how to read them too,
-// and the reading it names must run and count them.
+// June" silently drops them; and a text column of seconds (or of
+// milliseconds) cast to a timestamp loses all of them, on every engine.
+// The warning must say how to read them too, as plan JSON, and the
+// reading it gives must run and count them.
 func TestUnixTimesReadByTheWarningsReading(t *testing.T) {
-	db := sourcetest.TempDB(t,
-		"CREATE TABLE staff (id INTEGER PRIMARY KEY, hired_at DATETIME, joined TEXT)",
-		"INSERT INTO staff VALUES (1, 1609459200, '1609459200'), (2, '2021-03-01 08:00:00', '2021-03-01 08:00:00'), (3, '2021-09-01 00:00:00', '2021-09-01 00:00:00')")
-	e := airEngine(t, db, nil)
-	ctx := context.Background()
-	before := func(x string) (string, []string) {
+	before := func(e *Engine, table, x string) (string, []string) {
 		t.Helper()
-		p := `{"select":[{"expr":{"kind":"func","name":"COUNT","args":[]},"alias":"n"}],"from":[{"table":"staff","alias":"s"}],` +
-			`"where":{"kind":"binary","op":"<","left":` + x + `,"right":{"kind":"literal","type":"date","value":"2021-06-01"}}}`
-		res, err := e.RunPlan(ctx, "air", []byte(p))
-		if err != nil {
-			t.Fatalf("%s: %v", x, err)
-		}
+		res := runAir(t, e, `{"select":[{"expr":{"kind":"func","name":"COUNT","args":[]},"alias":"n"}],"from":[{"table":"`+table+`","alias":"s"}],`+
+			`"where":{"kind":"binary","op":"<","left":`+x+`,"right":{"kind":"literal","type":"date","value":"2021-06-01"}}}`)
 		return fmt.Sprint(res.Rows[0][0]), res.Warnings
 	}
 	col := func(c string) string { return `{"kind":"column","table":"s","column":"` + c + `"}` }
-	asText := func(x string) string { return `{"kind":"cast","type":"text","expr":` + x + `}` }
-	epoch := func(x string) string { return `{"kind":"func","name":"FROM_EPOCH_SECONDS","args":[` + x + `]}` }
-	coalesce := func(a, b string) string { return `{"kind":"func","name":"COALESCE","args":[` + a + `,` + b + `]}` }
 
-	n, warns := before(col("hired_at"))
+	e := airEngine(t, sourcetest.TempDB(t,
+		"CREATE TABLE staff (id INTEGER PRIMARY KEY, hired_at DATETIME)",
+		"INSERT INTO staff VALUES (1, 1609459200), (2, '2021-03-01 08:00:00'), (3, '2021-09-01 00:00:00')"), nil)
+	n, warns := before(e, "staff", col("hired_at"))
 	w := warningWith(warns, `"hired_at" holds`)
-	if n != "1" || !strings.Contains(w, "COALESCE(hired_at, FROM_EPOCH_SECONDS(CAST(hired_at AS text)))") {
-		t.Errorf("hired before June = %s with warnings %q; want 1 and a warning naming the Unix-time reading", n, warns)
+	reading := readingAfter(w, "read the column as ")
+	if n != "1" || reading == "" || !strings.Contains(w, "1 of them is a number that reads as Unix seconds (2021-01-01)") {
+		t.Fatalf("hired before June = %s with warnings %q; want 1 and a warning giving the Unix-time reading as plan JSON", n, warns)
 	}
-	if n, warns := before(coalesce(col("hired_at"), epoch(asText(col("hired_at"))))); n != "2" || warningWith(warns, `"hired_at" holds`) != "" {
-		t.Errorf("the warning's reading counts %s hired before June with warnings %q, want 2 (2021-01-01 and 2021-03-01) and no repeat of the warning it followed", n, warns)
+	if n, warns := before(e, "staff", reading); n != "2" || warningWith(warns, `"hired_at" holds`) != "" {
+		t.Errorf("the warning's reading %s counts %s hired before June with warnings %q, want 2 (2021-01-01 and 2021-03-01) and no repeat of the warning it followed", reading, n, warns)
 	}
 
-	n, warns = before(`{"kind":"cast","type":"timestamp","expr":` + col("joined") + `}`)
-	w = warningWith(warns, `"joined" holds`)
-	if n != "1" || !strings.Contains(w, "COALESCE(CAST(joined AS timestamp), FROM_EPOCH_SECONDS(joined))") {
-		t.Errorf("joined before June = %s with warnings %q; want 1 and a warning naming the Unix-time reading", n, warns)
+	// the refusal of FROM_EPOCH_SECONDS of the column hints the same reading
+	_, err := e.RunPlan(context.Background(), "air", []byte(`{"select":[{"expr":{"kind":"func","name":"FROM_EPOCH_SECONDS","args":[`+col("hired_at")+`]},"alias":"at"}],"from":[{"table":"staff","alias":"s"}]}`))
+	if err == nil || readingAfter(err.Error(), "read them too as ") != reading {
+		t.Errorf("FROM_EPOCH_SECONDS(hired_at): error %v, want its hint to give the reading %s", err, reading)
 	}
-	if n, _ := before(coalesce(`{"kind":"cast","type":"timestamp","expr":`+col("joined")+`}`, epoch(col("joined")))); n != "2" {
-		t.Errorf("the warning's reading counts %s joined before June, want 2", n)
+
+	text := []string{
+		"CREATE TABLE joins (id INTEGER PRIMARY KEY, joined TEXT, joined_ms TEXT, left_on TEXT)",
+		"INSERT INTO joins VALUES (1, '1609459200', '1609459200000', 'n/a'), (2, '2021-03-01 08:00:00', '2021-03-01 08:00:00', '2021-03-01 08:00:00'), (3, '2021-09-01 00:00:00', '2021-09-01 00:00:00', '2021-09-01 00:00:00')",
+	}
+	for _, eng := range everyEngine(text) {
+		t.Run(eng.name, func(t *testing.T) {
+			e := specEngine(t, eng.spec(t))
+			for _, c := range []string{"joined", "joined_ms"} {
+				n, warns := before(e, "joins", `{"kind":"cast","type":"timestamp","expr":`+col(c)+`}`)
+				w := warningWith(warns, `"`+c+`" holds`)
+				reading := readingAfter(w, "read them too as ")
+				if n != "1" || reading == "" {
+					t.Fatalf("%s before June = %s with warnings %q; want 1 and a warning giving the Unix-time reading as plan JSON", c, n, warns)
+				}
+				if n, _ := before(e, "joins", reading); n != "2" {
+					t.Errorf("the warning's reading %s counts %s joined before June, want 2", reading, n)
+				}
+			}
+			// a value that is no number is told no Unix time
+			_, warns := before(e, "joins", `{"kind":"cast","type":"timestamp","expr":`+col("left_on")+`}`)
+			if w := warningWith(warns, `"left_on" holds`); w == "" || strings.Contains(w, "Unix") {
+				t.Errorf("warnings %q: want the value 'n/a' counted, with no Unix-time reading", warns)
+			}
+		})
 	}
 }
 
@@ -91,18 +107,24 @@ func TestHostContextNamesUnixSecondsColumns(t *testing.T) {
 	}
 }
 
-// Threat: DATE_ADD of a timestamp gives a date on every engine, so "the
+// Threat: DATE_ADD of a timestamp gave a date on every engine, so "the
 // seconds from a time to one day later" was 1 for 23:59:59, not 86,400,
-// with nothing to say why. The result says the time is dropped.
-func TestDateAddOfATimestampSaysTheTimeIsDropped(t *testing.T) {
+// and the column read as a date. It keeps the time of day, is typed a
+// timestamp, and no warning says otherwise.
+func TestDateAddOfATimestampKeepsTheTimeOfDay(t *testing.T) {
 	db := sourcetest.TempDB(t, "CREATE TABLE ev (id INTEGER PRIMARY KEY, at DATETIME)", "INSERT INTO ev VALUES (1, '2024-12-31 23:59:59')")
 	e := airEngine(t, db, nil)
 	at := `{"kind":"column","table":"e","column":"at"}`
-	res, err := e.RunPlan(context.Background(), "air", []byte(`{"select":[{"expr":{"kind":"func","name":"DATE_ADD","args":[{"kind":"literal","value":"day"},{"kind":"literal","value":1},`+at+`]},"alias":"next"}],"from":[{"table":"ev","alias":"e"}]}`))
+	next := `{"kind":"func","name":"DATE_ADD","args":[{"kind":"literal","value":"day"},{"kind":"literal","value":1},` + at + `]}`
+	res, err := e.RunPlan(context.Background(), "air", []byte(`{"select":[{"expr":`+next+`,"alias":"next"},`+
+		`{"expr":{"kind":"func","name":"ELAPSED_SECONDS","args":[`+next+`,`+at+`]},"alias":"secs"}],"from":[{"table":"ev","alias":"e"}]}`))
 	if err != nil {
 		t.Fatal(err)
 	}
-	if warningWith(res.Warnings, "DATE_ADD of a timestamp gives a date") == "" {
-		t.Errorf("warnings %q: want the dropped time of day named", res.Warnings)
+	if got := fmt.Sprint(res.Rows, res.ColumnTypes); got != "[[2025-01-01 23:59:59 86400]] [timestamp float]" {
+		t.Errorf("rows and types %s, want the time kept and one day of seconds", got)
+	}
+	if w := warningWith(res.Warnings, "DATE_ADD"); w != "" {
+		t.Errorf("warning %q about a time that is kept", w)
 	}
 }

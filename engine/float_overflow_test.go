@@ -22,15 +22,15 @@ func TestFloatOverflowSaysTheFloatRange(t *testing.T) {
 	}{
 		{"sqlite", func(t *testing.T) DatasourceSpec {
 			return DatasourceSpec{ID: "m", Engine: "sqlite", RowLimit: 100, Path: sourcetest.TempDB(t,
-				"CREATE TABLE m (id INTEGER, f REAL, n INTEGER)", "INSERT INTO m VALUES (1, 1e308, 9223372036854775807)")}
+				"CREATE TABLE m (id INTEGER, f REAL, n INTEGER, d DECIMAL(20,2))", "INSERT INTO m VALUES (1, 1e308, 9223372036854775807, 100000000000000000)")}
 		}},
 		{"duckdb", func(t *testing.T) DatasourceSpec {
 			return DatasourceSpec{ID: "m", Engine: "duckdb", RowLimit: 100, Path: sourcetest.DuckTempDB(t,
-				"CREATE TABLE m (id INTEGER, f DOUBLE, n BIGINT)", "INSERT INTO m VALUES (1, 1e308, 9223372036854775807)")}
+				"CREATE TABLE m (id INTEGER, f DOUBLE, n BIGINT, d DECIMAL(20,2))", "INSERT INTO m VALUES (1, 1e308, 9223372036854775807, 100000000000000000)")}
 		}},
 		{"postgres", func(t *testing.T) DatasourceSpec {
-			f := sourcetest.NewPGFixture(t, "CREATE TABLE m (id integer, f double precision, n bigint)",
-				"INSERT INTO m VALUES (1, 1e308, 9223372036854775807)")
+			f := sourcetest.NewPGFixture(t, "CREATE TABLE m (id integer, f double precision, n bigint, d numeric(20,2))",
+				"INSERT INTO m VALUES (1, 1e308, 9223372036854775807, 100000000000000000)")
 			return DatasourceSpec{ID: "m", Engine: "postgres", DSN: f.ReadOnly, RowLimit: 100}
 		}},
 	} {
@@ -49,6 +49,9 @@ func TestFloatOverflowSaysTheFloatRange(t *testing.T) {
 				{"floats", times("f", "10"), "beyond ±1.8e308", "integer", false},
 				{"floats negative", times("f", "-10"), "beyond ±1.8e308", "integer", false},
 				{"integers", times("n", "2"), "", "1.8e308", true},
+				// a decimal beyond 10^28 is no integer: SQLite said "integer
+				// overflow"
+				{"decimals", times("d", "100000000000000"), "", "integer", true},
 			} {
 				_, err := e.RunPlan(context.Background(), "m", c.plan)
 				var ee *Error

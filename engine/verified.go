@@ -12,6 +12,8 @@ import (
 	"github.com/nl2sql/nl2sql/engine/llm"
 	"github.com/nl2sql/nl2sql/engine/verified"
 	"github.com/nl2sql/nl2sql/engine/warnings"
+	"github.com/nl2sql/nl2sql/planast"
+	"github.com/nl2sql/nl2sql/scope"
 )
 
 // verified is the verified-query step of Ask: when the question matches a
@@ -94,7 +96,7 @@ func (e *Engine) RunVerified(ctx context.Context, id string, params map[string]a
 	q, ok := e.opts.Curated.Get(id)
 	sc := e.caller(ctx)
 	if !ok || !sc.Reaches(q.Datasource) {
-		return nil, &Error{Code: CodeVerifiedNotFound, Msg: fmt.Sprintf("there is no verified query %q", id), Hint: "list_verified_queries shows the ones you may run"}
+		return nil, &Error{Code: CodeVerifiedNotFound, Msg: fmt.Sprintf("there is no verified query %q", id) + e.nearVerified(id, sc), Hint: "list_verified_queries shows the ones you may run"}
 	}
 	ctx = stepSpan(ctx, "resolve")
 	ds, err := e.resolveOne(ctx, q.Datasource, question, tr)
@@ -172,3 +174,17 @@ func (e *Engine) hookStep(tr *traceRec) verified.Hook {
 // stop: those end the request (fail closed), they never fall back to
 // another path.
 func refusedByRule(err error) bool { return fault.RefusedByRule(err) }
+
+// nearVerified is "; did you mean "x"?" for the verified query id nearest
+// a mistyped one among those sc may run (planast.Nearest), else "": an id
+// is typed from memory of a listing, and one letter off found nothing.
+func (e *Engine) nearVerified(id string, sc *scope.Scope) string {
+	var ids []string
+	for _, q := range e.opts.Curated.Runnable(sc, "") {
+		ids = append(ids, q.ID)
+	}
+	if near := planast.Nearest(id, ids); near != "" {
+		return fmt.Sprintf("; did you mean %q?", near)
+	}
+	return ""
+}

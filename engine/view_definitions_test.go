@@ -127,3 +127,59 @@ local_user: bea
 		}
 	}
 }
+
+// The secret case: a view that keeps the live accounts by their keys
+// ("WHERE api_key IN ('sk-live-…')") showed those keys to every caller
+// who reads it, in the host's context and the snapshot every schema
+// surface prints, while the key column's own values are never profiled.
+// Its strings are blanked; the rest of the definition stays, and a view
+// that names no secret column keeps its strings.
+func TestViewDefinitionNamingASecretColumnLosesItsStrings(t *testing.T) {
+	stmts := func(text string) []string {
+		return []string{
+			"CREATE TABLE accounts (id INTEGER PRIMARY KEY, name " + text + ", api_key " + text + ")",
+			"INSERT INTO accounts VALUES (1, 'Ana', 'sk-live-4242'), (2, 'Bo', 'sk-test-1')",
+			"CREATE VIEW live_accounts AS SELECT id, name FROM accounts WHERE api_key IN ('sk-live-4242', 'sk-live-9999') AND name <> 'nobody'",
+			"CREATE VIEW named_accounts AS SELECT id, name FROM accounts WHERE name <> 'nobody'",
+		}
+	}
+	specs := map[string]func(t *testing.T) DatasourceSpec{
+		"sqlite": func(t *testing.T) DatasourceSpec {
+			return DatasourceSpec{ID: "crm", Engine: "sqlite", Path: sourcetest.TempDB(t, stmts("TEXT")...)}
+		},
+		"postgres": func(t *testing.T) DatasourceSpec {
+			r := pgtest.NewReader(t, "viewsecrets")
+			pgtest.Exec(t, r.Super, append(stmts("TEXT"), "GRANT SELECT ON accounts, live_accounts, named_accounts TO "+r.Role)...)
+			return DatasourceSpec{ID: "crm", Engine: "postgres", DSN: r.URL.String()}
+		},
+	}
+	for name, spec := range specs {
+		t.Run(name, func(t *testing.T) {
+			e := specEngine(t, spec(t))
+			snap, err := e.VisibleSnapshot(context.Background(), "crm")
+			if err != nil {
+				t.Fatal(err)
+			}
+			res, err := e.Ask(context.Background(), AskRequest{Question: "which accounts are live"})
+			if err != nil || res.HostPlan == nil {
+				t.Fatalf("ask: %v %+v", err, res)
+			}
+			live, _ := snap.Lookup("", "live_accounts")
+			named, _ := snap.Lookup("", "named_accounts")
+			if live == nil || named == nil {
+				t.Fatalf("views missing from the snapshot: %+v", snap.Tables)
+			}
+			for where, text := range map[string]string{"definition": live.Definition, "host context": res.HostPlan.SchemaContext} {
+				if strings.Contains(text, "sk-live") {
+					t.Errorf("%s shows a key:\n%s", where, text)
+				}
+			}
+			if !strings.Contains(live.Definition, "api_key") || !strings.Contains(live.Definition, "'<redacted>'") {
+				t.Errorf("live_accounts' definition %q, want it kept with its strings blanked", live.Definition)
+			}
+			if !strings.Contains(named.Definition, "'nobody'") {
+				t.Errorf("named_accounts' definition %q lost a string though it names no secret column", named.Definition)
+			}
+		})
+	}
+}

@@ -3,6 +3,7 @@ package index
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strings"
 	"unicode"
 
@@ -16,8 +17,9 @@ import (
 
 // computedWords are words of questions that a plan computes rather than
 // reads: aggregates, rankings, periods, months and days, comparisons and
-// measures summed from amounts ("the top 5 by average", "monthly trend",
-// "in March", "the first half", "revenue", "what they owe"), the adverbs
+// measures summed from amounts and the verbs of earning them ("the top 5
+// by average", "monthly trend", "in March", "the first half", "revenue",
+// "what they owe", "brought in"), the adverbs
 // of speech ("actually", "roughly"), what the question asks be done
 // ("return", "calculate", "identify"), and how the answer is to be written
 // ("comma-separated", "padded", "in pounds", "in UTC"), the data itself and the
@@ -32,6 +34,7 @@ var computedWords = func() map[string]bool {
 		year years yearly annual annually month months monthly quarter quarters quarterly week weeks weekly
 		day days daily today yesterday hour hours time times period periods date dates half halves
 		revenue income earnings spend spending spent owe owed owing usage consumption money cash
+		bring brings brought earn earns earned generate generates generated
 		actually really exactly roughly approximately about around just still ever
 		list listed comma commas separated alphabetical alphabetically sorted padded rounded formatted
 		pound pounds euro euros dollar dollars cent cents pence
@@ -112,7 +115,7 @@ func (ix *Index) holdsWord(ctx context.Context, an analysis.Analyzer, word strin
 			return held, err
 		}
 	}
-	if ix.impliesColumn(word, acc) {
+	if ix.impliesColumn(word, acc) || ix.phrasalColumn(lex.Fold(word), acc) {
 		return true, nil
 	}
 	if ix.vals == nil {
@@ -137,6 +140,20 @@ func (ix *Index) impliesColumn(word string, acc access) bool {
 	for t, cols := range ix.names.column {
 		for c, ws := range cols {
 			if acc.col[t][c] && impliesName(ws, imp) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// phrasalColumn reports whether word is the verb of a column's name word
+// made of a verb and its particle (lex.Phrasal: "signed" of signup_ts),
+// which no analysed term of the name shares.
+func (ix *Index) phrasalColumn(word string, acc access) bool {
+	for t, cols := range ix.names.column {
+		for c, ws := range cols {
+			if acc.col[t][c] && slices.ContainsFunc(ws, func(w string) bool { return lex.Phrasal(w, word) }) {
 				return true
 			}
 		}

@@ -59,3 +59,24 @@ func TestDeniedNamesNeverMatch(t *testing.T) {
 		}
 	}
 }
+
+// A question says "signed up", a schema "signup_ts": the verb and its
+// particle are one name word there, and the caveat that "signed" may not
+// be stored told a host to hedge on a question the data answers. A word
+// no name or value holds is still listed.
+func TestPhrasalVerbMatchesItsNoun(t *testing.T) {
+	snap := smallSnapshot()
+	snap.Tables[0].Columns[2].Name = "signup_ts"
+	ix, err := Build(context.Background(), snap, nil, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ix.Close()
+	un, err := ix.Unmatched(context.Background(), "how much did customers who signed up in 2024 bring in, by loyalty", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if slices.Contains(un, "signed") || slices.Contains(un, "bring") || !slices.Contains(un, "loyalty") {
+		t.Errorf("unmatched %v, want loyalty but not signed or bring", un)
+	}
+}

@@ -1,6 +1,9 @@
 package planast
 
-import "strings"
+import (
+	"strconv"
+	"strings"
+)
 
 // FuncKind says where a function may appear.
 type FuncKind int
@@ -73,8 +76,10 @@ var Functions = map[string]FuncSpec{
 	"REPLACE":    {"REPLACE", Scalar, 3, 3, -1},
 	"DATE_PART":  {"DATE_PART", Scalar, 2, 2, 0},
 	"DATE_TRUNC": {"DATE_TRUNC", Scalar, 2, 2, 0},
-	// DATE_ADD(unit, n, x) is the date n units after x's date: of a
-	// timestamp the time of day is dropped (the result warns).
+	// DATE_ADD(unit, n, x) is x moved n units: a date stays a date, a
+	// timestamp keeps its time of day. A month from a day the target month
+	// lacks lands on its last day, as in PostgreSQL (2024-01-31 plus a
+	// month is 2024-02-29); a timestamp outside years 1 to 9999 is NULL.
 	"DATE_ADD": {"DATE_ADD", Scalar, 3, 3, 0},
 	// DATE_DIFF_DAYS(end, start) counts calendar-day boundaries, the days
 	// from date(start) to date(end), not elapsed time: 23:00 to 01:00 the
@@ -146,6 +151,27 @@ var Spread = map[string]string{"STDDEV_SAMP": "STDDEV_SAMP", "STDDEV_POP": "STDD
 func LookupFunc(name string) (FuncSpec, bool) {
 	s, ok := Functions[strings.ToUpper(name)]
 	return s, ok
+}
+
+// TakesArgs is the refusal of a call of name with got arguments where it
+// takes min to max (max < 0: no bound), "COUNT takes 0 or 1 argument, got
+// 2": every arity message of the lift and the validator reads the same,
+// with the noun's number agreeing with its count.
+func TakesArgs(name string, min, max, got int) string {
+	count := strconv.Itoa(min)
+	switch {
+	case max < 0:
+		count = "at least " + count
+	case max == min+1:
+		count += " or " + strconv.Itoa(max)
+	case max > min:
+		count += " to " + strconv.Itoa(max)
+	}
+	noun := " arguments"
+	if max == 1 || min == 1 && max <= 1 {
+		noun = " argument"
+	}
+	return name + " takes " + count + noun + ", got " + strconv.Itoa(got)
 }
 
 // IsDateUnit reports whether s is a unit of DATE_ADD and PERIOD_LABEL.

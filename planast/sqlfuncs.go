@@ -1,6 +1,9 @@
 package planast
 
-import "strings"
+import (
+	"slices"
+	"strings"
+)
 
 // sqlFuncAdvice says, for SQL functions a planner reaches for that the plan
 // language spells otherwise or lacks, what to write instead. Edit distance
@@ -34,7 +37,13 @@ func init() {
 			"write PERIOD_LABEL(unit, x) for 'YYYY', 'YYYY-Qn', 'YYYY-MM' or 'YYYY-MM-DD' labels, DATE_PART(unit, x) for numbers"},
 		{"DATEDIFF DATE_DIFF JULIANDAY AGE TIMESTAMPDIFF",
 			"write DATE_DIFF_DAYS(end, start) for calendar days or ELAPSED_SECONDS(end, start) for time"},
-		{"TO_DATE STR_TO_DATE DATE DATETIME TO_TIMESTAMP CONVERT CAST TO_NUMBER STRPTIME TRY_STRPTIME PARSE_DATE PARSE_DATETIME PARSE_TIMESTAMP DATE_PARSE TRY_CAST",
+		{"TO_TIMESTAMP",
+			`for seconds since 1970 (Unix time) write FROM_EPOCH_SECONDS(x) (of milliseconds: x / 1000); for text, a cast: {"kind": "cast", "expr": x, "type": "timestamp"}`},
+		{"FROM_UNIXTIME FROM_UNIX_TIMESTAMP FROM_EPOCH FROM_EPOCH_SEC FROM_EPOCH_S TO_TIMESTAMP_S EPOCH_S",
+			"write FROM_EPOCH_SECONDS(x) for seconds since 1970 (x / 1000 for milliseconds)"},
+		{"UNIXEPOCH UNIX_TIMESTAMP TO_UNIXTIME EPOCH EPOCH_SECONDS",
+			"for the seconds since 1970 of a timestamp write ELAPSED_SECONDS(x, TIMESTAMP '1970-01-01 00:00:00'); to read seconds since 1970 as a timestamp, FROM_EPOCH_SECONDS(x)"},
+		{"TO_DATE STR_TO_DATE DATE DATETIME CONVERT CAST TO_NUMBER STRPTIME TRY_STRPTIME PARSE_DATE PARSE_DATETIME PARSE_TIMESTAMP DATE_PARSE TRY_CAST",
 			`write a cast: {"kind": "cast", "expr": x, "type": "date"} (or timestamp, integer, decimal, float, text); text that holds no such value becomes NULL, and the result counts those`},
 		{"NOW GETDATE SYSDATE SYSDATETIME LOCALTIMESTAMP TODAY CURDATE CURTIME",
 			`write a literal of the date or time meant (the guide's run date); CURRENT_DATE and CURRENT_TIMESTAMP are UTC`},
@@ -75,6 +84,30 @@ func init() {
 
 // SQLFuncAdvice returns what to write instead of the SQL function name,
 // which is not in the plan language, or "" when there is no advice.
+//
+// A Unix time in another unit (FROM_EPOCH_MILLISECONDS, EPOCH_MS,
+// TO_TIMESTAMP_MICROS: engines spell them many ways) is FROM_EPOCH_SECONDS
+// of it divided; edit distance finds no such name, so the unit is read
+// off the name.
 func SQLFuncAdvice(name string) string {
-	return sqlFuncAdvice[strings.ToUpper(strings.TrimSpace(name))]
+	n := strings.ToUpper(strings.TrimSpace(name))
+	if a := sqlFuncAdvice[n]; a != "" {
+		return a
+	}
+	if !strings.Contains(n, "EPOCH") && !strings.Contains(n, "UNIX") && !strings.Contains(n, "TIMESTAMP") {
+		return ""
+	}
+	words := strings.FieldsFunc(n, func(r rune) bool { return r == '_' })
+	for _, u := range []struct{ words, per, unit string }{
+		{"MILLISECONDS MILLISECOND MILLIS MILLI MS", "1000", "milliseconds"},
+		{"MICROSECONDS MICROSECOND MICROS MICRO US", "1000000", "microseconds"},
+		{"NANOSECONDS NANOSECOND NANOS NANO NS", "1000000000", "nanoseconds"},
+	} {
+		for _, w := range words {
+			if slices.Contains(strings.Fields(u.words), w) {
+				return "for " + u.unit + " since 1970 write FROM_EPOCH_SECONDS(x / " + u.per + ")"
+			}
+		}
+	}
+	return ""
 }

@@ -39,3 +39,46 @@ func UnixTime(v any) (at time.Time, unit, per string, ok bool) {
 	}
 	return at, "", "", false
 }
+
+// UnixSpan reads the least and greatest of some stored numbers as Unix
+// times (UnixTime), both in one unit, so every number between them reads
+// in it too: the dates they span, in UTC, with the unit and
+// FROM_EPOCH_SECONDS's divisor. ok is false when either end reads as no
+// Unix time or the two read in different units.
+func UnixSpan(least, greatest any) (from, to time.Time, unit, per string, ok bool) {
+	from, unit, per, ok1 := UnixTime(least)
+	to, unit2, _, ok2 := UnixTime(greatest)
+	if !ok1 || !ok2 || unit != unit2 {
+		return from, to, "", "", false
+	}
+	return from, to, unit, per, true
+}
+
+// UnixReading is the one reading of values that are dates beside Unix
+// times (a loader wrote time() next to ISO text): x as a date or
+// timestamp and, where that is NULL, its text as Unix times divided by
+// per (UnixTime's: " / 1000", "" for seconds). x is a date or timestamp
+// column of type t read as its type (to ""): COALESCE(x,
+// FROM_EPOCH_SECONDS(CAST(x AS text))); or text cast to to (CastDate,
+// CastTimestamp): COALESCE(CAST(x AS to), FROM_EPOCH_SECONDS(x)). A
+// divided text goes through a decimal first, as text takes no arithmetic.
+// The time is cast to a date where the column or the cast is one. x
+// appears twice: the reading is for writing as plan JSON (JSON), not for
+// a plan to hold.
+func UnixReading(x Expr, t Type, to CastType, per string) Expr {
+	read, text := x, x
+	if to == "" {
+		text = &Cast{Type: CastText, Expr: x}
+	} else {
+		read = &Cast{Type: to, Expr: x}
+	}
+	arg := text
+	if d, err := strconv.ParseInt(strings.TrimPrefix(per, " / "), 10, 64); per != "" && err == nil {
+		arg = &Binary{Op: OpDiv, Left: &Cast{Type: CastDecimal, Expr: text}, Right: &Literal{Type: TInteger, Int: d}}
+	}
+	var epoch Expr = &Func{Name: "FROM_EPOCH_SECONDS", Args: []Expr{arg}}
+	if to == CastDate || to == "" && t == TypeDate {
+		epoch = &Cast{Type: CastDate, Expr: epoch}
+	}
+	return &Func{Name: "COALESCE", Args: []Expr{read, epoch}}
+}

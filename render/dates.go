@@ -28,6 +28,76 @@ func (DuckDB) DateFunc(name string, a []string) (string, bool) {
 // isfinite of a date have not been tried there.
 func (CockroachDB) DateFunc(string, []string) (string, bool) { return "", false }
 
+// timestampAdder renders DATE_ADD(unit, n, x) of the timestamp x (unit
+// lower case): a timestamp that keeps x's time of day, to its fraction. A
+// month (quarter, year) from a day its target month lacks lands on that
+// month's last day, as PostgreSQL's interval arithmetic does: 2024-01-31
+// 10:00:00 plus a month is 2024-02-29 10:00:00. An infinite x stays
+// itself. A result outside years 1 to 9999 is NULL on every engine, as
+// FROM_EPOCH_SECONDS is: SQLite's dates stop there, and PostgreSQL would
+// fail the whole query past its own range.
+type timestampAdder interface {
+	AddToTimestamp(unit, n, x string) string
+}
+
+// yearsOne9999 bounds the amount of DATE_ADD of a timestamp: the days
+// from 0001-01-01 to 9999-12-31, so no amount that can land in those years
+// is cut, and none computed overflows an integer or a timestamp.
+const yearsOne9999 = "3652058"
+
+// AddToTimestamp: see timestampAdder.
+func (Postgres) AddToTimestamp(unit, n, x string) string {
+	return pgAddToTimestamp(unit, n, x, pgShift)
+}
+
+// AddToTimestamp: see timestampAdder. DuckDB's shift by days is a date
+// (duckShift): the time of day is added back.
+func (DuckDB) AddToTimestamp(unit, n, x string) string {
+	return pgAddToTimestamp(unit, n, x, func(unit, n, ts string) string {
+		if unit == "day" {
+			return "(" + duckShift(unit, n, ts) + " + CAST(" + ts + " AS TIME))"
+		}
+		return duckShift(unit, n, ts)
+	})
+}
+
+// pgAddToTimestamp is DATE_ADD of a timestamp on PostgreSQL and DuckDB.
+// Whether the result lies in years 1 to 9999 is decided before it is
+// computed, in whole days or months from year 1 (the clamp to a month's
+// last day never leaves the month), since computing one below 4713 BC
+// fails the whole query on PostgreSQL.
+func pgAddToTimestamp(unit, n, x string, shift func(unit, n, ts string) string) string {
+	ts := "CAST(" + x + " AS TIMESTAMP)"
+	amount := "CAST(" + n + " AS BIGINT)"
+	// the target day counted from 0001-01-01, or the target month from
+	// December of year 0 (January of year 1 is 13)
+	target, first, last := "(CAST("+ts+" AS DATE) - DATE '0001-01-01') + "+amount, "0", yearsOne9999
+	if unit != "day" {
+		months := map[string]string{"year": " * 12", "quarter": " * 3", "month": ""}[unit]
+		target, first, last = "CAST(EXTRACT(YEAR FROM "+ts+") AS BIGINT) * 12 + CAST(EXTRACT(MONTH FROM "+ts+") AS BIGINT) + "+amount+months, "13", "120000"
+	}
+	return "(CASE WHEN NOT isfinite(" + ts + ") THEN " + ts +
+		" WHEN (CASE WHEN " + amount + " BETWEEN -" + yearsOne9999 + " AND " + yearsOne9999 + " THEN " + target + " END) BETWEEN " + first + " AND " + last +
+		" THEN " + shift(unit, n, ts) + " END)"
+}
+
+// AddToTimestamp: see timestampAdder. datetime() drops the fraction of a
+// second, which is put back from the timestamp's text (SQLite's own
+// reading would round it to the millisecond, 59.9996 seconds to the next
+// minute); past 9999 datetime() is NULL already.
+func (SQLite) AddToTimestamp(unit, n, x string) string {
+	t := sqliteTimestamp(x)
+	mods := map[string]string{
+		"year":    "(" + n + ") || ' years', 'floor'",
+		"quarter": "((" + n + ") * 3) || ' months', 'floor'",
+		"month":   "(" + n + ") || ' months', 'floor'",
+		"day":     "(" + n + ") || ' days'",
+	}[unit]
+	r := "(datetime(substr(" + t + ", 1, 19), " + mods + ") || substr(" + t + ", 20))"
+	return "(CASE WHEN " + x + " IN ('infinity', '-infinity') THEN " + x +
+		" WHEN (" + n + ") BETWEEN -" + yearsOne9999 + " AND " + yearsOne9999 + " AND " + r + " >= '0001-01-01' THEN " + r + " END)"
+}
+
 // onDate renders DATE_PART, DATE_TRUNC and DATE_ADD by days of a date in
 // the date arithmetic PostgreSQL and DuckDB share (EXTRACT of a date, date
 // plus or minus an integer, make_date), which holds over every date the

@@ -6,6 +6,9 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/nl2sql/nl2sql/planast"
+	"github.com/nl2sql/nl2sql/planast/validate"
 )
 
 // A host asking for the busiest hour or weekday, or counting by week, must
@@ -165,4 +168,113 @@ func nullsBut(row []string, keep ...int) []string {
 		out[k] = row[k]
 	}
 	return out
+}
+
+// A host shifting a time by a day, a month or a year must keep its time
+// of day on every engine: a date in its place made "a day after
+// 23:59:59" one second later and the column a date. A month from the
+// 31st lands on the next month's last day as on PostgreSQL (2024-01-31 is
+// followed by 2024-02-29, not March 2); a result outside years 1 to 9999
+// is NULL everywhere, not a value on one engine, a NULL on SQLite and a
+// failed query on PostgreSQL. The expected values come from Go's time
+// package.
+func TestEnginesDateAddKeepsTheTimeOfDay(t *testing.T) {
+	cat := memCatalog{table("a", []string{"id integer", "ts timestamp", "n integer", "d date"})}
+	cases := []struct {
+		ts string
+		n  int
+	}{
+		{"2024-12-31 23:59:59", 1},
+		{"2024-01-31 10:15:00", 1},
+		{"2024-02-29 12:00:00", 1},
+		{"2024-03-31 08:00:00", -1},
+		{"2024-11-30 06:30:00", 1},
+		{"2024-06-15 10:00:00.5", 1},
+		{"2000-02-29 00:00:00", 4},
+		{"2024-05-31 13:00:00", -3},
+		{"9999-12-31 00:00:00", -1},
+		{"9999-12-31 23:59:59", 1},   // past 9999 in every unit
+		{"9999-10-31 12:00:00", 1},   // a month stays in 9999, a quarter or a year does not
+		{"0001-01-01 00:00:00", -1},  // before year 1
+		{"2024-05-31 13:00:00", 3e9}, // far past any timestamp
+	}
+	units := []string{"day", "month", "quarter", "year"}
+	// shift moves tm by n units, a missing day clamped to the month's last
+	shift := func(tm time.Time, unit string, n int) (time.Time, bool) {
+		if unit == "day" {
+			if n > 4e6 || n < -4e6 {
+				return time.Time{}, false
+			}
+			tm = tm.AddDate(0, 0, n)
+		} else {
+			months := n * map[string]int{"month": 1, "quarter": 3, "year": 12}[unit]
+			if months > 2e5 || months < -2e5 {
+				return time.Time{}, false
+			}
+			first := time.Date(tm.Year(), tm.Month()+time.Month(months), 1, tm.Hour(), tm.Minute(), tm.Second(), tm.Nanosecond(), time.UTC)
+			lastDay := first.AddDate(0, 1, -1).Day()
+			tm = first.AddDate(0, 0, min(tm.Day(), lastDay)-1)
+		}
+		return tm, tm.Year() >= 1 && tm.Year() <= 9999
+	}
+	text := func(x string) string { return `{"kind":"cast","expr":` + x + `,"type":"text"}` }
+	plan := `{"select":[{"expr":` + column("id") + `,"alias":"id"}`
+	for _, u := range units {
+		plan += `,{"expr":` + text(call("DATE_ADD", str(u), column("n"), column("ts"))) + `,"alias":"t` + u + `"}`
+	}
+	// a date stays a date
+	plan += `,{"expr":` + text(call("DATE_ADD", str("month"), num("1"), column("d"))) + `,"alias":"dmonth"}`
+	plan += `],"from":[{"table":"a","alias":"a"}],"order_by":[{"expr":` + column("id") + `}]}`
+	var rows []string
+	var want [][]string
+	for i, c := range cases {
+		tm, err := time.Parse("2006-01-02 15:04:05.999999999", c.ts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		d, row := "NULL", []string{strconv.Itoa(i + 1)}
+		for _, u := range units {
+			if r, ok := shift(tm, u, c.n); ok {
+				row = append(row, r.Format("2006-01-02 15:04:05.999999"))
+			} else {
+				row = append(row, "NULL")
+			}
+		}
+		row = append(row, "NULL")
+		if r, ok := shift(tm, "month", 1); ok && tm.Year() < 9999 {
+			// (past 9999 a date is a known gap: SQLite's NULL, a value elsewhere)
+			d, row[len(row)-1] = "'"+c.ts[:10]+"'", r.Format(time.DateOnly)
+		}
+		rows = append(rows, fmt.Sprintf("%d, '%s', %d, %s", i+1, c.ts, c.n, d))
+		want = append(want, row)
+	}
+	rows = append(rows, fmt.Sprintf("%d, NULL, 1, NULL", len(cases)+1))
+	want = append(want, []string{strconv.Itoa(len(cases) + 1), "NULL", "NULL", "NULL", "NULL", "NULL"})
+	for _, e := range engines(t, cat, map[string][]string{"a": rows}) {
+		got := planRows(t, e, cat, plan)
+		for i := range max(len(got), len(want)) {
+			var g, w []string
+			if i < len(got) {
+				g = got[i]
+			}
+			if i < len(want) {
+				w = want[i]
+			}
+			if fmt.Sprint(g) != fmt.Sprint(w) {
+				t.Errorf("%s, %v:\ngot  %v\nwant %v", e.d.Name(), cases[min(i, len(cases)-1)], g, w)
+			}
+		}
+	}
+	// and the column is a timestamp, as the host reads column_types
+	q, err := planast.Decode([]byte(`{"select":[{"expr":`+call("DATE_ADD", str("day"), num("1"), column("ts"))+`,"alias":"next"},{"expr":`+call("DATE_ADD", str("day"), num("1"), column("d"))+`,"alias":"day"}],"from":[{"table":"a","alias":"a"}]}`), planast.DefaultLimits)
+	if err != nil {
+		t.Fatal(err)
+	}
+	v, err := validate.Plan(q, cat, validate.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if fmt.Sprint(v.Types) != "[timestamp date]" {
+		t.Errorf("types %v, want [timestamp date]", v.Types)
+	}
 }

@@ -91,6 +91,12 @@ func (g planGen) num(depth int) string {
 }
 
 func (g planGen) dateExpr() string {
+	if g.r.IntN(3) == 0 {
+		// a timestamp shifted keeps its time of day and its fraction,
+		// lands on a month's last day, is NULL past 9999 (9999-12-31
+		// is among the texts); a date past 9999 is a known gap
+		return call("DATE_ADD", str(g.pick("day", "month", "quarter", "year")), g.pick(num("1"), num("-1"), num("13"), column("n")), g.cast("timestamp"))
+	}
 	return g.cast(g.pick("date", "timestamp"))
 }
 

@@ -195,13 +195,15 @@
 //     integer column holding a real on SQLite computes a real, no error;
 //   - SUM of integers is a BIGINT: PostgreSQL's numeric and DuckDB's
 //     HUGEINT sums are cast, so a sum beyond int64 fails as SQLite's does;
-//   - decimals are DECIMAL(38,10), |x| < 10^28: DuckDB fails beyond it by
-//     itself, PostgreSQL's unbounded numeric is cast to NUMERIC(38,10) when
-//     a chain's result reaches it, SQLite (whose decimals are doubles)
-//     checks abs(chain) >= 1e28. A product of two decimals is computed at
-//     scale 20 as DuckDB does (|x| < 10^18) and rounded to scale 10, on
-//     PostgreSQL and DuckDB alike, so products of products keep a scale
-//     DuckDB can hold; SQLite checks abs(product) >= 1e18.
+//   - decimals are DECIMAL(38,10), |x| < 10^28: PostgreSQL's unbounded
+//     numeric is cast to NUMERIC(38,10) when a chain's result reaches it;
+//     SQLite (whose decimals are doubles) and DuckDB (whose DECIMAL(20,2)
+//     times an integer is a DECIMAL(38,2), good to 10^36) check
+//     abs(chain) >= 1e28 and raise DecimalOverflowMessage, not "integer
+//     overflow". A product of two decimals is computed at scale 20 as
+//     DuckDB does (|x| < 10^18) and rounded to scale 10, on PostgreSQL and
+//     DuckDB alike, so products of products keep a scale DuckDB can hold;
+//     SQLite checks abs(product) >= 1e18.
 //   - floats are doubles, finite unless an operand is: PostgreSQL fails on
 //     a +, -, * or / of finite doubles beyond 1.8e308 by itself, where
 //     SQLite and DuckDB give an infinity; there the top of a float chain
@@ -251,7 +253,13 @@
 // once, through a scalar subquery over a one-row derived table whose
 // empty FROM lets it read the outer row: "(SELECT (CASE WHEN typeof("v")
 // = 'text' AND … END) FROM (SELECT (SUBSTR("b"."end_at", 7, 4) || …) AS
-// "v") AS "cast_input")".
+// "v") AS "cast_input")". A function whose rendering names a long
+// operand more than once (SQRT's domain test, FROM_EPOCH_SECONDS's range,
+// a quarter label) names it once the same way, as "arg1", "arg2", …
+// (once.go), but in a grouped query's output, where the engines match an
+// expression of the grouping keys by its text, and for an operand holding
+// an aggregate or a window: five nested SQRT over a text cast were 2^5
+// copies of the cast.
 //
 // AVG(x) renders as the division rule's SUM(x) / COUNT(x),
 // "(CAST(SUM(x) AS DOUBLE PRECISION) / NULLIF(COUNT(x), 0))" (REAL, DOUBLE
@@ -320,6 +328,15 @@
 // DATE_ADD keep it infinite (SQLite's date functions would give NULL), and
 // its PERIOD_LABEL is 'infinity' or '-infinity' in every unit (DuckDB's
 // quarter of it is NULL).
+//
+// DATE_ADD of a timestamp is a timestamp: its time of day is kept, to the
+// fraction of a second. By months, quarters or years from a day the
+// target month lacks it lands on that month's last day, as PostgreSQL's
+// interval arithmetic does (SQLite's 'floor' modifier): 2024-01-31 10:00
+// plus a month is 2024-02-29 10:00. A result outside years 1 to 9999 is
+// NULL on every engine, as FROM_EPOCH_SECONDS is; PostgreSQL and DuckDB
+// decide it in whole days or months before computing it, since a result
+// below 4713 BC fails the query on PostgreSQL (timestampAdder).
 //
 // PostgreSQL's and DuckDB's dates reach millions of years, their
 // timestamps only 294276 AD (DuckDB 294247 AD), and their DATE_PART and

@@ -92,22 +92,27 @@ func (DuckDB) Func(name string, a []string) (string, bool) {
 	if name == "ELAPSED_SECONDS" {
 		return elapsedSeconds(a[0], a[1], "DOUBLE", "DOUBLE", true), true
 	}
-	return pgLikeFunc(name, a, "DOUBLE", "DOUBLE", func(unit, n, ts string) string {
-		switch unit {
-		case "year":
-			return ts + " + to_years(CAST(" + n + " AS INTEGER))"
-		case "quarter":
-			return ts + " + to_months(CAST(" + n + " AS INTEGER) * 3)"
-		case "month":
-			return ts + " + to_months(CAST(" + n + " AS INTEGER))"
-		}
-		// days by date arithmetic, not an interval: DuckDB (1.5) treats
-		// INTERVAL 30 DAY as equal to INTERVAL 1 MONTH and merges
-		// x + to_days(30) with x + to_months(1) in one statement
-		return "CAST(" + ts + " AS DATE) + CAST(" + n + " AS INTEGER)"
-	}, func(end, start string) string {
+	return pgLikeFunc(name, a, "DOUBLE", "DOUBLE", duckShift, func(end, start string) string {
 		return "date_diff('day', CAST(" + start + " AS DATE), CAST(" + end + " AS DATE))"
 	})
+}
+
+// duckShift is the timestamp ts moved by n units on DuckDB, a month from
+// the 31st landing on the next month's last day as on PostgreSQL; by days
+// it is a date.
+func duckShift(unit, n, ts string) string {
+	switch unit {
+	case "year":
+		return ts + " + to_years(CAST(" + n + " AS INTEGER))"
+	case "quarter":
+		return ts + " + to_months(CAST(" + n + " AS INTEGER) * 3)"
+	case "month":
+		return ts + " + to_months(CAST(" + n + " AS INTEGER))"
+	}
+	// days by date arithmetic, not an interval: DuckDB (1.5) treats
+	// INTERVAL 30 DAY as equal to INTERVAL 1 MONTH and merges
+	// x + to_days(30) with x + to_months(1) in one statement
+	return "CAST(" + ts + " AS DATE) + CAST(" + n + " AS INTEGER)"
 }
 
 // Spread renders a standard deviation or variance in two passes over the

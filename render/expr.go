@@ -16,6 +16,12 @@ var decimalRe = regexp.MustCompile(`^-?[0-9]+(\.[0-9]+)?$`)
 // expr writes e fully parenthesised where precedence could differ between
 // engines, so the rendered SQL means what the tree means.
 func (w *writer) expr(e planast.Expr) {
+	if w.grouped && w.selectedKeys[planast.Key(e)] {
+		// a grouping key that is a select item: grouped by its position,
+		// so it is written alike wherever it stands, and may bind
+		defer func(k map[string]bool) { w.grouped, w.selectedKeys = true, k }(w.selectedKeys)
+		w.grouped, w.selectedKeys = false, nil
+	}
 	switch e := e.(type) {
 	case *planast.Column:
 		col := QuoteIdent(e.Column)
@@ -342,6 +348,11 @@ func (w *writer) fn(f *planast.Func) {
 		w.fail("function %q is not allowed", f.Name)
 	}
 	args := make([]string, len(f.Args))
+	if spec.Kind == planast.Aggregate {
+		// an aggregate's argument is read row by row, before grouping
+		defer func(g bool) { w.grouped = g }(w.grouped)
+		w.grouped = false
+	}
 	for i, a := range f.Args {
 		if i == spec.UnitArg {
 			lit, ok := a.(*planast.Literal)
@@ -367,10 +378,15 @@ func (w *writer) fn(f *planast.Func) {
 		w.str(call)
 		return
 	}
+	w.str(once(args, w.bindable(f.Args), func(args []string) string { return w.scalar(spec, f, args) }))
+}
+
+// scalar is the rendering of a call of a function that is not an
+// aggregate, over its rendered args.
+func (w *writer) scalar(spec planast.FuncSpec, f *planast.Func, args []string) string {
 	if dom, ok := mathDomain[spec.Name]; ok {
 		x := w.d.Cast(args[0], planast.CastFloat)
-		w.str(spec.Name + "(CASE WHEN " + x + dom + " THEN " + x + " END)")
-		return
+		return spec.Name + "(CASE WHEN " + x + dom + " THEN " + x + " END)"
 	}
 	if spec.Name == "FROM_EPOCH_SECONDS" {
 		// years 1 to 9999 everywhere: SQLite's dates stop at 9999, and
@@ -381,20 +397,25 @@ func (w *writer) fn(f *planast.Func) {
 			w.fail("function %s has no rendering", spec.Name)
 		}
 		first, end := strconv.FormatInt(planast.EpochFirst, 10), strconv.FormatInt(planast.EpochEnd, 10)
-		w.str("(CASE WHEN " + x + " >= " + first + " AND " + x + " < " + end + " THEN " + s + " END)")
-		return
+		return "(CASE WHEN " + x + " >= " + first + " AND " + x + " < " + end + " THEN " + s + " END)"
+	}
+	if spec.Name == "DATE_ADD" && f.Temporal == planast.TypeTimestamp {
+		r, ok := w.d.(timestampAdder)
+		if !ok {
+			w.fail("DATE_ADD of a timestamp has no rendering for %s", w.d.Name())
+		}
+		return r.AddToTimestamp(args[0], args[1], args[2])
 	}
 	if r, ok := w.d.(dateRenderer); ok && f.Temporal == planast.TypeDate {
 		if s, ok := r.DateFunc(spec.Name, args); ok {
-			w.str(s)
-			return
+			return s
 		}
 	}
 	s, ok := w.d.Func(spec.Name, args)
 	if !ok {
 		w.fail("function %s has no rendering", spec.Name)
 	}
-	w.str(s)
+	return s
 }
 
 // aggregate writes an aggregate call; over is "" or the " OVER (...)"

@@ -75,15 +75,23 @@ func (c CockroachDB) Func(name string, a []string) (string, bool) {
 		// CockroachDB has no infinite timestamps
 		return elapsedSeconds(a[0], a[1], "NUMERIC", "DOUBLE PRECISION", false), true
 	}
-	return pgLikeFunc(name, a, "DOUBLE PRECISION", "NUMERIC", func(unit, n, ts string) string {
-		iv := map[string]string{"year": "1 year", "quarter": "3 months", "month": "1 month"}[unit]
-		if iv == "" {
-			iv = "1 day"
-		}
-		return ts + " + CAST(" + n + " AS INTEGER) * INTERVAL '" + iv + "'"
-	}, func(end, start string) string {
+	return pgLikeFunc(name, a, "DOUBLE PRECISION", "NUMERIC", crdbShift, func(end, start string) string {
 		return "(CAST(" + end + " AS DATE) - CAST(" + start + " AS DATE))"
 	})
+}
+
+// crdbShift is the timestamp ts moved by n units on CockroachDB.
+func crdbShift(unit, n, ts string) string {
+	iv := map[string]string{"year": "1 year", "quarter": "3 months", "month": "1 month"}[unit]
+	if iv == "" {
+		iv = "1 day"
+	}
+	return ts + " + CAST(" + n + " AS INTEGER) * INTERVAL '" + iv + "'"
+}
+
+// AddToTimestamp: see timestampAdder.
+func (CockroachDB) AddToTimestamp(unit, n, x string) string {
+	return pgAddToTimestamp(unit, n, x, crdbShift)
 }
 
 // emulateWindowNulls is implemented by dialects whose window ORDER BY takes

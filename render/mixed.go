@@ -1,6 +1,11 @@
 package render
 
-import "github.com/nl2sql/nl2sql/planast"
+import (
+	"slices"
+	"strings"
+
+	"github.com/nl2sql/nl2sql/planast"
+)
 
 // A SQLite column stores any value whatever its declared type: 'abc' or
 // 'n/a' in an INTEGER column, 2024-02-30 or 45000 in a DATE column. SQLite
@@ -11,6 +16,33 @@ import "github.com/nl2sql/nl2sql/planast"
 // of its type means one thing on every engine: NULL, as the cast rule reads
 // text that holds no number or date (textcast.go). Columns whose values
 // are all of their type render as before, so their indexes still serve.
+
+// boolTrue and boolFalse are the texts, lower case and trimmed of
+// spaces, that ReadAs reads as a boolean in a SQLite boolean column:
+// PostgreSQL's own spellings of one.
+var boolTrue, boolFalse = []string{"t", "true", "y", "yes", "on", "1"}, []string{"f", "false", "n", "no", "off", "0"}
+
+// ReadsTrue reports whether ReadAs reads the text s, stored in a SQLite
+// boolean column, as true, where SQLite itself takes it for a number
+// (0, so false, but for '1').
+func ReadsTrue(s string) bool {
+	return slices.Contains(boolTrue, strings.ToLower(strings.Trim(s, " ")))
+}
+
+// ReadsFalse reports whether ReadAs reads the text s, stored in a SQLite
+// boolean column, as false.
+func ReadsFalse(s string) bool {
+	return slices.Contains(boolFalse, strings.ToLower(strings.Trim(s, " ")))
+}
+
+// sqlList is texts as a list of SQL string literals.
+func sqlList(texts []string) string {
+	q := make([]string, len(texts))
+	for i, t := range texts {
+		q[i] = QuoteString(t)
+	}
+	return strings.Join(q, ", ")
+}
 
 // ReadAs is column expression x of type t read as that type: on SQLite, a
 // number as it is, text by the cast rule for t (a well-formed number, date
@@ -33,7 +65,7 @@ func ReadAs(d Dialect, x string, t planast.Type) string {
 		// 1 and 0, as SQLite stores TRUE and FALSE, and the text
 		// PostgreSQL reads as a boolean ('true', 'yes', 'f', …): what a
 		// boolean column of the other engines could hold
-		return "(CASE WHEN " + x + " IN (0, 1) THEN " + x + " WHEN typeof(" + x + ") = 'text' THEN (CASE WHEN lower(trim(" + x + ")) IN ('t', 'true', 'y', 'yes', 'on', '1') THEN 1 WHEN lower(trim(" + x + ")) IN ('f', 'false', 'n', 'no', 'off', '0') THEN 0 END) END)"
+		return "(CASE WHEN " + x + " IN (0, 1) THEN " + x + " WHEN typeof(" + x + ") = 'text' THEN (CASE WHEN lower(trim(" + x + ")) IN (" + sqlList(boolTrue) + ") THEN 1 WHEN lower(trim(" + x + ")) IN (" + sqlList(boolFalse) + ") THEN 0 END) END)"
 	case t == planast.TypeTimestamp:
 		// as stored (datetime() would drop a fraction of a second), but
 		// for a value with Z or a UTC offset: the instant in UTC, as the

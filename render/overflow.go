@@ -238,15 +238,25 @@ func (SQLite) RangeCheck(s string, kind rangeKind, leaves []string) string {
 		}
 		return "CASE WHEN " + strings.Join(conds, " AND ") + " THEN " + overflowError + " ELSE " + s + " END"
 	case rangeDecimal:
-		return "CASE WHEN abs(" + s + ") >= 1e28 THEN " + overflowError + " ELSE " + s + " END"
+		return "CASE WHEN abs(" + s + ") >= 1e28 THEN " + decimalOverflow + " ELSE " + s + " END"
 	case rangeDouble:
 		// json_extract of a path that is no JSON path raises a chosen
 		// text (as oneRowSQLite does)
 		return "CASE WHEN " + overflowed(s, leaves, func(x string) string { return "abs(" + x + ") > " + maxDouble }) +
 			" THEN json_extract('{}', " + QuoteString(DoubleOverflowMessage) + ") ELSE " + s + " END"
 	}
-	return "CASE WHEN abs(" + s + ") >= 1e18 THEN " + overflowError + " ELSE " + s + " END"
+	return "CASE WHEN abs(" + s + ") >= 1e18 THEN " + decimalOverflow + " ELSE " + s + " END"
 }
+
+// DecimalOverflowMessage is the error a decimal result beyond the plan's
+// decimal range raises on SQLite, whose decimals are doubles (its own
+// "integer overflow" sent the user looking for an integer), and on DuckDB,
+// whose decimals of a smaller scale reach past it.
+const DecimalOverflowMessage = "decimal out of range: the result is beyond ±10^28 (a product of two decimals ±10^18)"
+
+// decimalOverflow raises DecimalOverflowMessage on SQLite: json_extract of
+// a path that is no JSON path raises a chosen text.
+var decimalOverflow = "json_extract('{}', " + QuoteString(DecimalOverflowMessage) + ")"
 
 // maxDouble is the largest finite double: SQLite has no isinf, and its
 // infinity is greater.
@@ -317,6 +327,11 @@ func (DuckDB) RangeCheck(s string, kind rangeKind, leaves []string) string {
 	switch kind {
 	case rangeDecProduct:
 		return "CAST(CAST(" + s + " AS DECIMAL(38,20)) AS DECIMAL(38,10))"
+	case rangeDecimal:
+		// a DECIMAL(20,2) column times an integer is a DECIMAL(38,2),
+		// which holds 10^31: the plan's decimals stop at 10^28, as on the
+		// other engines
+		return "CASE WHEN abs(" + s + ") >= 1e28 THEN error(" + QuoteString(DecimalOverflowMessage) + ") ELSE " + s + " END"
 	case rangeDouble:
 		return "CASE WHEN " + overflowed(s, leaves, func(x string) string { return "isinf(CAST(" + x + " AS DOUBLE))" }) +
 			" THEN error(" + QuoteString(DoubleOverflowMessage) + ") ELSE " + s + " END"

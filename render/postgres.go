@@ -68,22 +68,26 @@ func (p Postgres) Func(name string, a []string) (string, bool) {
 		ts := "CAST(" + a[1] + " AS TIMESTAMP)"
 		return "(CASE WHEN isfinite(" + ts + ") THEN CAST(EXTRACT(YEAR FROM " + ts + ") AS BIGINT) END)", true
 	}
-	return pgLikeFunc(name, a, "DOUBLE PRECISION", "NUMERIC", func(unit, n, ts string) string {
-		switch unit {
-		case "year":
-			return ts + " + make_interval(years => CAST(" + n + " AS INTEGER))"
-		case "quarter":
-			return ts + " + make_interval(months => CAST(" + n + " AS INTEGER) * 3)"
-		case "month":
-			return ts + " + make_interval(months => CAST(" + n + " AS INTEGER))"
-		}
-		return ts + " + make_interval(days => CAST(" + n + " AS INTEGER))"
-	}, func(end, start string) string {
+	return pgLikeFunc(name, a, "DOUBLE PRECISION", "NUMERIC", pgShift, func(end, start string) string {
 		// NULL over an infinite date, as DuckDB's date_diff and SQLite's
 		// julianday give, where PostgreSQL would fail the whole query
 		e, s := "CAST("+end+" AS DATE)", "CAST("+start+" AS DATE)"
 		return "(CASE WHEN isfinite(" + e + ") AND isfinite(" + s + ") THEN " + e + " - " + s + " END)"
 	})
+}
+
+// pgShift is the timestamp ts moved by n units on PostgreSQL: a month
+// from the 31st lands on the next month's last day.
+func pgShift(unit, n, ts string) string {
+	switch unit {
+	case "year":
+		return ts + " + make_interval(years => CAST(" + n + " AS INTEGER))"
+	case "quarter":
+		return ts + " + make_interval(months => CAST(" + n + " AS INTEGER) * 3)"
+	case "month":
+		return ts + " + make_interval(months => CAST(" + n + " AS INTEGER))"
+	}
+	return ts + " + make_interval(days => CAST(" + n + " AS INTEGER))"
 }
 
 // elapsedSeconds is ELAPSED_SECONDS on PostgreSQL and DuckDB: the epochs'

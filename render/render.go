@@ -72,11 +72,17 @@ type writer struct {
 	// lookup is a column compared with a value of its own engine type
 	// (uuidLookup), written as it is so the database's index serves it.
 	lookup *planast.Column
+	// grouped: the expression being written is a grouped query's output
+	// (bindable), but inside an aggregate's argument
+	grouped bool
+	// selectedKeys are the planast.Key of the grouped query's keys that
+	// are select items (selectedGroupKeys)
+	selectedKeys map[string]bool
 }
 
 // sub is a writer for a part of w's statement, rendered apart.
 func (w *writer) sub() *writer {
-	return &writer{d: w.d, oneScale: w.oneScale, scale: w.scale, lookup: w.lookup}
+	return &writer{d: w.d, oneScale: w.oneScale, scale: w.scale, lookup: w.lookup, grouped: w.grouped, selectedKeys: w.selectedKeys}
 }
 
 // widestScale is the most digits after the point of a decimal column
@@ -247,6 +253,10 @@ func (w *writer) orderLimit(q *planast.Query, keys []string, limit *int64, opts 
 }
 
 func (w *writer) core(q *planast.Query, decimals []bool) {
+	grouped, keys := groupedQuery(q), selectedGroupKeys(q)
+	// the ORDER BY written after the core is of its output too
+	defer func() { w.grouped, w.selectedKeys = grouped, keys }()
+	w.grouped, w.selectedKeys = grouped, keys
 	w.str("SELECT ")
 	if q.Distinct {
 		w.str("DISTINCT ")
@@ -268,6 +278,7 @@ func (w *writer) core(q *planast.Query, decimals []bool) {
 		}
 		return
 	}
+	w.grouped = false
 	w.str("\nFROM ")
 	w.source(q.From[0])
 	byAlias := map[string]planast.From{}
@@ -308,10 +319,12 @@ func (w *writer) core(q *planast.Query, decimals []bool) {
 	if len(q.From) != len(q.Joins)+1 {
 		w.fail("every from item after the first must be joined")
 	}
+	w.grouped = false // a subquery in FROM or a join left its own
 	if q.Where != nil {
 		w.str("\nWHERE ")
 		w.expr(q.Where)
 	}
+	w.grouped, w.selectedKeys = grouped, keys
 	if len(q.GroupBy) > 0 {
 		w.str("\nGROUP BY ")
 		var selected []string // the select items' SQL, rendered once when needed

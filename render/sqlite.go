@@ -70,8 +70,10 @@ func sqliteDateShaped(e planast.Expr) bool {
 		return e.Type == planast.CastDate
 	case *planast.Func:
 		switch strings.ToUpper(e.Name) {
-		case "DATE_ADD", "CURRENT_DATE":
+		case "CURRENT_DATE":
 			return true
+		case "DATE_ADD": // of a timestamp it keeps the time
+			return e.Temporal != planast.TypeTimestamp
 		case "DATE_TRUNC": // to the hour or minute it is a timestamp
 			lit, ok := e.Args[0].(*planast.Literal)
 			return ok && lit.Text != "hour" && lit.Text != "minute"

@@ -238,3 +238,20 @@ func TestSchemaTextShowsViewDefinitions(t *testing.T) {
 		t.Errorf("withheld:\n%s", text)
 	}
 }
+
+// A host shown happened_at's range 2024-01-01..2024-05-01 took it for
+// every date the column holds and missed the Unix times a loader stored
+// beside them. describe_schema's text says how many there are, their
+// dates, and that the range leaves them out, as the ask context does.
+func TestSnapshotTextNamesUnixTimes(t *testing.T) {
+	rows := int64(5)
+	snap := &schema.Snapshot{Tables: []schema.Table{{Schema: "main", Name: "events", RowCount: &rows, Columns: []schema.Column{
+		{Name: "happened_at", Type: planast.TypeTimestamp, DeclaredType: "DATETIME", Nullable: true, Profile: &schema.ColumnProfile{
+			Min: "2024-01-01 10:00:00", Max: "2024-05-01 00:00:00", Invalid: 2, InvalidExample: int64(1706745600),
+			Numbers: &schema.StoredNumbers{Count: 2, Min: int64(1706745600), Max: int64(1711929600)}}},
+	}}}}
+	want := "(2 values are Unix seconds, 2024-02-01 to 2024-04-01, outside the range and read as NULL; to count them read COALESCE(x, FROM_EPOCH_SECONDS(CAST(x AS text))))"
+	if got := SnapshotText(snap); !strings.Contains(got, want) {
+		t.Errorf("text %q: want %q", got, want)
+	}
+}

@@ -67,7 +67,13 @@ func Warnings(snap *schema.Snapshot, plan *planast.Query) []string {
 				for i, l := range lits {
 					vals[i] = fmt.Sprintf("%q", l.Text)
 				}
-				out = append(out, fmt.Sprintf("no rows matched, and the plan compares %q with %v, outside the column's profiled range %q..%q", c.Name, vals, fmt.Sprint(c.Profile.Min), fmt.Sprint(c.Profile.Max)))
+				w := fmt.Sprintf("no rows matched, and the plan compares %q with %v, outside the column's profiled range %q..%q", c.Name, vals, fmt.Sprint(c.Profile.Min), fmt.Sprint(c.Profile.Max))
+				if n, from, to, unit, _, ok := c.Profile.UnixTimes(); ok && c.Type.IsTemporal() {
+					// the range is of the dates alone: Unix times stored
+					// beside them may fall where the literals do
+					w += fmt.Sprintf(", which leaves out the %d Unix %s it stores as numbers (%s to %s read as dates)", n, unit, from.Format("2006-01-02"), to.Format("2006-01-02"))
+				}
+				out = append(out, w)
 			}
 			return true
 		})

@@ -353,9 +353,10 @@ func retrieve(ctx context.Context, ds Source, q, today string) *retrieved {
 }
 
 // newest is HostContext.Newest of snap: the greatest profiled maximum of a
-// date or timestamp column (or of text the profile reads as dates) that
-// is not after today (a due date next year
-// says nothing of when the data was taken), "" when none. A column that
+// date or timestamp column (or of text the profile reads as dates, of a
+// number column of Unix times, of the Unix times a date column stores as
+// numbers) that is not after today (a due date next year says nothing of
+// when the data was taken), "" when none. A column that
 // names when something ends or falls due (valid_to, end_date, expires_at,
 // due) is left out: a tariff valid to next April, set long before, is no
 // record of when the data was taken.
@@ -365,19 +366,27 @@ func newest(snap *schema.Snapshot, today string) string {
 		for _, c := range t.Columns {
 			// dates kept as text (SQLite's '2024-03-31') count as dates,
 			// and numbers that read as Unix times
-			if c.Profile == nil || c.Profile.Max == nil || endsSomething(c.Name) {
+			if c.Profile == nil || endsSomething(c.Name) {
 				continue
 			}
-			v := fmt.Sprint(c.Profile.Max)
+			var vs []string
 			if _, to, _, _, ok := schemactx.EpochRange(&c); ok {
-				v = to.Format("2006-01-02 15:04:05")
-			} else if !c.Type.IsTemporal() && c.Profile.Temporal == "" {
-				continue
+				vs = append(vs, to.Format("2006-01-02 15:04:05"))
+			} else if c.Profile.Max != nil && (c.Type.IsTemporal() || c.Profile.Temporal != "") {
+				vs = append(vs, fmt.Sprint(c.Profile.Max))
 			}
-			if len(v) < 10 || v[:10] > today || v <= best {
-				continue
+			// the Unix times a date or timestamp column stores as numbers
+			// (a loader wrote time() beside ISO text) are left out of its
+			// range: the newest event may be one of them, or all are
+			if _, _, to, _, _, ok := c.Profile.UnixTimes(); ok && c.Type.IsTemporal() {
+				vs = append(vs, to.Format("2006-01-02 15:04:05"))
 			}
-			best, where = v, snap.PlanName(&t)+"."+c.Name
+			for _, v := range vs {
+				if len(v) < 10 || v[:10] > today || v <= best {
+					continue
+				}
+				best, where = v, snap.PlanName(&t)+"."+c.Name
+			}
 		}
 	}
 	if best == "" {

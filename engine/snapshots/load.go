@@ -124,11 +124,17 @@ func (l Loader) Load(ctx context.Context, src Source) (snap *schema.Snapshot, ve
 // snapshot the engine serves passes here, so describe_schema, the schema
 // context of planners and hosts, search_schema and the stored snapshot
 // never carry them; the value index, which reads values from the database
-// itself, skips those columns by the same rule. It reports whether it
-// changed anything.
+// itself, skips those columns by the same rule. A view definition that
+// names such a column loses its strings (withoutSecrets). It reports
+// whether it changed anything.
 func WithholdSecrets(snap *schema.Snapshot) bool {
 	changed := false
 	for ti := range snap.Tables {
+		if t := &snap.Tables[ti]; t.Definition != "" {
+			if d := withoutSecrets(t.Definition); d != t.Definition {
+				t.Definition, changed = d, true
+			}
+		}
 		for ci := range snap.Tables[ti].Columns {
 			c := &snap.Tables[ti].Columns[ci]
 			if c.Profile == nil || !lex.SecretColumn(c.Name) {

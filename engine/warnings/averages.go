@@ -21,15 +21,8 @@ import (
 func inexactAverages(snap *schema.Snapshot, plan *planast.Query) []string {
 	var out []string
 	seen := map[*schema.Column]bool{}
-	planast.Inspect(plan, func(n planast.Node) bool {
-		q, ok := n.(*planast.Query)
-		if !ok {
-			return true
-		}
-		planast.Inspect(q, func(n planast.Node) bool {
-			if sub, ok := n.(*planast.Query); ok && sub != q {
-				return false // its own turn
-			}
+	queries(plan, func(q *planast.Query) {
+		own(q, func(n planast.Node) bool {
 			var name string
 			var args []planast.Expr
 			switch f := n.(type) {
@@ -68,7 +61,6 @@ func inexactAverages(snap *schema.Snapshot, plan *planast.Query) []string {
 			}
 			return true
 		})
-		return true
 	})
 	return out
 }

@@ -216,7 +216,9 @@ var isoDateText = regexp.MustCompile(`^[0-9]{4}(-[0-9]{2}){0,2}([ T%].*)?$`)
 // match, whatever their date, so a month's total leaves them out and
 // looks complete. The profile counts them (CastNulls); the warning names
 // how many, one of them and, where it can, the expression that reads
-// them as dates.
+// them as dates: when that one is a Unix time ('1711929600' beside ISO
+// text), the reading of Unix times every warning gives
+// (planast.UnixReading).
 func textDateFilters(snap *schema.Snapshot, plan *planast.Query) []string {
 	var out []string
 	seen := map[*schema.Column]bool{}
@@ -230,17 +232,28 @@ func textDateFilters(snap *schema.Snapshot, plan *planast.Query) []string {
 		}
 		seen[c] = true
 		fix := "compare dates instead: cast the column to date (those values then read as NULL) or reformat them"
-		if expr, reading := dateFix(ref, planast.CastDate, cn.InvalidExample, c.Profile); expr != "" {
-			fix = fmt.Sprintf("compare dates instead: read the column as %s (%s) and compare it with a date literal", expr, reading)
-		}
 		// "never matches" was false of a range: '15/03/2023' < '2023-06-01'
 		// holds, as text
-		what := fmt.Sprintf("%d values that are dates", cn.Invalid)
+		what, kind := fmt.Sprintf("%d values", cn.Invalid), " that are dates"
 		if cn.Invalid == 1 {
-			what = "1 value that is a date"
+			what, kind = "1 value", " that is a date"
+		}
+		such := example(cn.InvalidExample, planast.TypeText)
+		if expr, reading := dateFix(ref, planast.CastDate, cn.InvalidExample, c.Profile); expr != "" {
+			fix = fmt.Sprintf("compare dates instead: read the column as %s (%s) and compare it with a date literal", expr, reading)
+		} else if at, unit, per, ok := planast.UnixTime(cn.InvalidExample); ok {
+			// a loader that wrote time() beside ISO text: the profile of a
+			// text column keeps only the least value no cast reads, so the
+			// numbers are told by it, and the reading every warning on Unix
+			// times gives reads them
+			if reading, err := planast.JSON(planast.UnixReading(&planast.Column{Table: ref.Table, Column: ref.Column}, c.Type, planast.CastDate, per)); err == nil {
+				kind = ""
+				such += fmt.Sprintf(", which reads as a Unix time in %s: %s", unit, at.Format("2006-01-02 15:04:05"))
+				fix = fmt.Sprintf("if they are Unix times, compare dates instead: read the column as %s and compare it with a date literal", reading)
+			}
 		}
 		out = append(out, fmt.Sprintf("%s.%s is compared as text with %s, and %q holds %s in other forms than ISO (such as %s), which that comparison keeps or drops by their characters, never by their date; %s",
-			ref.Table, ref.Column, example(lit, planast.TypeText), c.Name, what, example(cn.InvalidExample, planast.TypeText), fix))
+			ref.Table, ref.Column, example(lit, planast.TypeText), c.Name, what+kind, such, fix))
 	})
 	return out
 }

@@ -49,7 +49,14 @@
 // 'test'), or whose rows belong through foreign keys to one, that the plan
 // never reads (testRecords), and a plan reading a table whose column marks
 // rows deleted in place (deleted_at, is_deleted) without reading it
-// (deletedRows). A GROUP BY or
+// (deletedRows). Unix times: a text comparison of a date or timestamp
+// column that also stores them as numbers (unixTextFilters, with the
+// reading that counts them), FROM_EPOCH_SECONDS of a column in the wrong
+// unit or of numbers that are no Unix time (epochUnits), and of text that
+// holds no number (mixedWarnings). A SQLite view whose definition reads
+// a boolean column holding 'yes' or 'true', which it takes for false
+// where a plan over the table takes them for true (viewBooleans; a plan
+// lifted from SQL that reads one: LiftedBooleans). A GROUP BY or
 // COUNT(DISTINCT) of a cleaned column names the spellings the cleaning
 // still leaves apart ('hot desk', 'hot-desk': cleanedSplit). Every quoted
 // plan expression is written by planast.JSON, '>' as itself. A long fix two warnings give is written

@@ -37,17 +37,10 @@ func mixedWarnings(snap *schema.Snapshot, plan *planast.Query) []string {
 	}
 	seen := map[key]bool{}
 	fixed := map[*schema.Column]planast.CastType{} // the cast whose warning spelt a reading out
-	planast.Inspect(plan, func(n planast.Node) bool {
-		q, ok := n.(*planast.Query)
-		if !ok {
-			return true
-		}
+	queries(plan, func(q *planast.Query) {
 		guards := guardedCasts(q)
 		var asText map[*planast.Column]bool // read as the text stored (render's cast to text); built for the rare plan that reads a column as its type
-		planast.Inspect(q, func(n planast.Node) bool {
-			if sub, ok := n.(*planast.Query); ok && sub != q {
-				return false // visited with its own sources
-			}
+		own(q, func(n planast.Node) bool {
 			switch x := n.(type) {
 			case *planast.Column:
 				if x.ReadAs == "" {
@@ -66,7 +59,7 @@ func mixedWarnings(snap *schema.Snapshot, plan *planast.Query) []string {
 				// text loses no value: its reading is the fix, no warning
 				if _, c := emptyrange.TableOfColumn(snap, q, x); c != nil && !seen[key{c, ""}] && (c.Profile == nil || c.Profile.Invalid > 0) {
 					seen[key{c, ""}] = true
-					out = append(out, mixedWarning(c))
+					out = append(out, mixedWarning(x, c))
 				}
 			case *planast.Func:
 				if w := textExtreme(snap, q, x); w != "" && !slices.Contains(out, w) {
@@ -77,11 +70,15 @@ func mixedWarnings(snap *schema.Snapshot, plan *planast.Query) []string {
 				if _, guarded := guards[x]; !ok || !x.FromText || guarded {
 					break // a cast in a CASE branch: CastProbe counts its rows
 				}
-				_, c := emptyrange.TableOfColumn(snap, q, ref)
+				t, c := emptyrange.TableOfColumn(snap, q, ref)
 				if c == nil || c.Type != planast.TypeText || seen[key{c, x.Type}] {
 					break
 				}
 				seen[key{c, x.Type}] = true
+				reader := "the cast to " + string(x.Type)
+				if epochArg(q, x) {
+					reader = "FROM_EPOCH_SECONDS" // the cast is the validator's, not the plan's
+				}
 				if cn, ok := c.Profile.CastNull(x.Type); ok && cn.Invalid > 0 {
 					fix := amountFix(x, append([]any{cn.InvalidExample}, c.Profile.SampleValues...))
 					if first, ok := fixed[c]; ok {
@@ -92,18 +89,26 @@ func mixedWarnings(snap *schema.Snapshot, plan *planast.Query) []string {
 					} else if expr, reading := dateFix(ref, x.Type, cn.InvalidExample, c.Profile); expr != "" {
 						fix = fmt.Sprintf("; to read them too, read the column as %s (%s)", expr, reading)
 						fixed[c] = x.Type
-					} else if ef := epochFix(c, cn.InvalidExample, x.Type); ef != "" {
+					} else if ef := epochFix(ref, c, cn.InvalidExample, x.Type); ef != "" {
 						fix = ef
 					}
-					out = append(out, fmt.Sprintf("%q holds %s; the cast to %s read them as NULL, so they count in no sum, average or comparison and group as NULL%s",
-						c.Name, notOf(cn.Invalid, cn.InvalidExample, cn.To, planast.TypeText), x.Type, fix))
+					out = append(out, castNullWarning(c, notOf(cn.Invalid, cn.InvalidExample, cn.To, planast.TypeText), reader, fix))
+				} else if what := uncountedNumbers(t, c, x.Type); what != "" {
+					out = append(out, castNullWarning(c, what, reader, ""))
 				}
 			}
 			return true
 		})
-		return true
 	})
 	return out
+}
+
+// castNullWarning says that column c holds what (values of no type a
+// cast reads), which reader (the cast to date, FROM_EPOCH_SECONDS) read as
+// NULL; fix is how to read them too, if any.
+func castNullWarning(c *schema.Column, what, reader, fix string) string {
+	return fmt.Sprintf("%q holds %s; %s read them as NULL, so they count in no sum, average or comparison and group as NULL%s",
+		c.Name, what, reader, fix)
 }
 
 // textCastColumns are the columns of q cast to text directly: render
@@ -146,42 +151,63 @@ func mended(q *planast.Query, x *planast.Column) bool {
 	return found
 }
 
-func mixedWarning(c *schema.Column) string {
+// mixedWarning says that column c, read as its type by ref, holds
+// values that type cannot read, with the reading of its Unix times when
+// it holds some (epochFix).
+func mixedWarning(ref *planast.Column, c *schema.Column) string {
 	what, fix := "values that are not "+typeNoun(c.Type, true), ""
 	if p := c.Profile; p != nil && p.Invalid > 0 {
 		what = notOf(p.Invalid, p.InvalidExample, c.Type, c.Type)
 		if c.Type.IsTemporal() {
-			fix = epochFix(c, p.InvalidExample, "")
+			fix = epochFix(ref, c, p.InvalidExample, "")
 		}
 	}
 	return fmt.Sprintf("%q holds %s; the plan read them as NULL, so they count in no sum, average, comparison or group (PostgreSQL and DuckDB could not store them); the column cast to text shows them as stored%s",
 		c.Name, what, fix)
 }
 
-// epochFix reads the values of column c that are numbers as Unix times,
-// when the example of those its reading lost looks like one
-// (planast.UnixTime): DATETIME columns that
-// loaders filled with time() hold such numbers beside ISO text. to is ""
-// for a date or timestamp column read as its type, whose numbers are
-// reached through its text, else the type a text column is cast to.
-func epochFix(c *schema.Column, ex any, to planast.CastType) string {
+// epochFix reads the values of column c (ref in the plan) that are
+// numbers as Unix times, as plan JSON (planast.UnixReading, the reading
+// every warning on them gives). to is "" for a date or timestamp column
+// read as its type: DATETIME columns that loaders filled with time() hold
+// such numbers beside ISO text, which the profile counts and spans
+// (UnixTimes). Else to is the type a text column is cast to, whose
+// profile keeps no numbers apart: the example of the values the cast
+// lost (ex) decides, when it looks like a Unix time (planast.UnixTime).
+func epochFix(ref *planast.Column, c *schema.Column, ex any, to planast.CastType) string {
 	if to != "" && to != planast.CastDate && to != planast.CastTimestamp {
 		return ""
+	}
+	col := &planast.Column{Table: ref.Table, Column: ref.Column}
+	if to == "" {
+		n, from, last, unit, per, ok := c.Profile.UnixTimes()
+		if !ok {
+			return ""
+		}
+		reading, err := planast.JSON(planast.UnixReading(col, c.Type, "", per))
+		if err != nil {
+			return ""
+		}
+		what, span := fmt.Sprintf("%d of them are numbers that read", n), from.Format("2006-01-02")
+		if n == 1 {
+			what = "1 of them is a number that reads"
+		}
+		if !last.Equal(from) {
+			span += " to " + last.Format("2006-01-02")
+		}
+		return fmt.Sprintf("; %s as Unix %s (%s): to read them too, read the column as %s",
+			what, unit, span, reading)
 	}
 	_, unit, per, ok := planast.UnixTime(ex)
 	if !ok {
 		return ""
 	}
-	x, as := "CAST("+c.Name+" AS text)"+per, c.Name
-	if to != "" {
-		x, as = c.Name+per, "CAST("+c.Name+" AS "+string(to)+")"
+	reading, err := planast.JSON(planast.UnixReading(col, c.Type, to, per))
+	if err != nil {
+		return ""
 	}
-	epoch := "FROM_EPOCH_SECONDS(" + x + ")"
-	if to == planast.CastDate || to == "" && c.Type == planast.TypeDate {
-		epoch = "CAST(" + epoch + " AS date)"
-	}
-	return fmt.Sprintf("; if they are %s since 1970 (Unix time, such as %s), read them too as COALESCE(%s, %s)",
-		unit, example(ex, planast.TypeText), as, epoch)
+	return fmt.Sprintf("; if they are %s since 1970 (Unix time, such as %s), read them too as %s",
+		unit, example(ex, planast.TypeText), reading)
 }
 
 // notOf says that n values (the least of them ex, nil when unknown) are

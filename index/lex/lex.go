@@ -266,7 +266,28 @@ func SameWord(name, question string) bool {
 	if stem(name) == stem(question) {
 		return true
 	}
-	return sameFamily(name, question)
+	return sameFamily(name, question) || Phrasal(name, question)
+}
+
+// particles end the nouns made of a verb and its particle: signup,
+// checkout, login, payout, takeoff, handover, breakdown, feedback.
+var particles = []string{"up", "in", "out", "on", "off", "over", "down", "back"}
+
+// Phrasal reports whether name is such a noun whose verb the question
+// word inflects (-ed, -ing): "signup" of "signed" (up), "checkout" of
+// "checking", "login" of "logged". The question spells the verb and its
+// particle as two words ("signed up"), the schema as one. A bare word
+// ("seas", "butt") is no verb form: season and button stay apart.
+func Phrasal(name, question string) bool {
+	if !strings.HasSuffix(question, "ed") && !strings.HasSuffix(question, "ing") {
+		return false
+	}
+	for _, p := range particles {
+		if verb, ok := strings.CutSuffix(name, p); ok && len(verb) >= 3 && stem(verb) == stem(question) {
+			return true
+		}
+	}
+	return false
 }
 
 // sameFamily reports whether words a and b have Porter stems (bleve's, as

@@ -72,6 +72,14 @@ func TestSameWord(t *testing.T) {
 		{"name", "number", false},
 		{"year", "yearly", false},
 		{"city", "capacity", false},
+		// a verb and its particle, one word in the schema ("customers who
+		// signed up in 2024": signup_ts)
+		{"signup", "signed", true},
+		{"checkout", "checking", true},
+		{"login", "logged", true},
+		{"within", "with", false}, // too short a verb
+		{"button", "butt", false},
+		{"season", "seas", false},
 	}
 	for _, tc := range tests {
 		if got := SameWord(tc.name, tc.question); got != tc.want {

@@ -154,10 +154,17 @@ func joinedTokens(lines iter.Seq[string]) int {
 	return n + k
 }
 
-// sortedTables are snap's tables in SchemaContext's order.
+// sortedTables are snap's tables in SchemaContext's order: tables, then
+// views, each by name. A view named for a result (driver_km) listed
+// before the tables it sums read as the answer to a question it does not
+// answer (km per driver in one quarter, where it sums every year): after
+// the tables, its definition is read against what they hold.
 func sortedTables(snap *schema.Snapshot) []schema.Table {
 	tables := append([]schema.Table(nil), snap.Tables...)
 	sort.SliceStable(tables, func(i, j int) bool {
+		if vi, vj := tables[i].Kind == schema.KindView, tables[j].Kind == schema.KindView; vi != vj {
+			return vj
+		}
 		if tables[i].Name != tables[j].Name {
 			return tables[i].Name < tables[j].Name
 		}
@@ -252,6 +259,9 @@ func writeTable(b *strings.Builder, snap *schema.Snapshot, t schema.Table) {
 		case (c.Type.IsNumeric() || c.Type.IsTemporal()) && p.Min != nil && !isFK:
 			b.WriteString(" range " + jsonList([]any{p.Min, p.Max}))
 			b.WriteString(EpochNote(&c))
+			if note := UnixTimesNote(&c); note != "" {
+				b.WriteString(" (" + note + ")")
+			}
 		}
 		if c.Type == planast.TypeText && p != nil {
 			writeCastNulls(b, p.CastNulls)

@@ -33,17 +33,34 @@ func EpochNote(c *schema.Column) string {
 }
 
 // EpochRange is the span of number column c read as Unix times
-// (planast.UnixTime: both ends in one unit), in UTC, with their unit and
+// (planast.UnixSpan: both ends in one unit), in UTC, with their unit and
 // FROM_EPOCH_SECONDS's divisor, when c is named like a time.
 func EpochRange(c *schema.Column) (from, to time.Time, unit, per string, ok bool) {
 	p := c.Profile
 	if p == nil || !c.Type.IsNumeric() || !slices.ContainsFunc(lex.SplitWords(c.Name), func(w string) bool { return timeWords[strings.ToLower(w)] }) {
 		return from, to, "", "", false
 	}
-	from, unit, per, ok1 := planast.UnixTime(p.Min)
-	to, unit2, _, ok2 := planast.UnixTime(p.Max)
-	if !ok1 || !ok2 || unit != unit2 {
-		return from, to, "", "", false
+	return planast.UnixSpan(p.Min, p.Max)
+}
+
+// UnixTimesNote is "4 values are Unix seconds, 2024-02-01 to 2025-01-01,
+// outside the range and read as NULL; to count them read COALESCE(x,
+// FROM_EPOCH_SECONDS(CAST(x AS text)))" for a date or timestamp
+// column that also stores Unix times as numbers (SQLite: a loader wrote
+// time() beside ISO text), else "": its range is of its dates alone, and
+// a planner comparing them as text or by that range missed those rows.
+func UnixTimesNote(c *schema.Column) string {
+	if !c.Type.IsTemporal() {
+		return ""
 	}
-	return from, to, unit, per, true
+	n, from, to, unit, per, ok := c.Profile.UnixTimes()
+	if !ok {
+		return ""
+	}
+	// the column reads as a timestamp, and its text is the stored digits
+	read := "FROM_EPOCH_SECONDS(CAST(x AS text))"
+	if per != "" {
+		read = "FROM_EPOCH_SECONDS(CAST(CAST(x AS text) AS decimal)" + per + ")"
+	}
+	return fmt.Sprintf("%d values are Unix %s, %s to %s, outside the range and read as NULL; to count them read COALESCE(x, %s)", n, unit, from.Format("2006-01-02"), to.Format("2006-01-02"), read)
 }

@@ -56,3 +56,25 @@ func TestSchemaContextSaysWhatAViewCovers(t *testing.T) {
 		t.Errorf("no definition recorded: %q", ctx)
 	}
 }
+
+// The threat: a host asked for km per driver in one quarter met a view
+// driver_km, named for the answer, before the tables it sums (names sort
+// driver_km before drivers and trips), and it read as the answer though
+// it sums every year. The context lists the tables first, then the
+// views, each by name, so a view's definition is read against the tables.
+func TestSchemaContextListsTablesBeforeViews(t *testing.T) {
+	snap := &schema.Snapshot{Tables: []schema.Table{
+		{Schema: "main", Name: "driver_km", Kind: schema.KindView, Definition: "SELECT driver_id, SUM(km) AS km FROM trips GROUP BY driver_id",
+			Columns: []schema.Column{{Name: "driver_id", Type: planast.TypeInteger}, {Name: "km", Type: planast.TypeFloat}}},
+		{Schema: "main", Name: "trips", Kind: schema.KindTable, Columns: []schema.Column{{Name: "id", Type: planast.TypeInteger}}},
+		{Schema: "main", Name: "a_view", Kind: schema.KindView, Columns: []schema.Column{{Name: "x", Type: planast.TypeInteger}}},
+		{Schema: "main", Name: "drivers", Kind: schema.KindTable, Columns: []schema.Column{{Name: "id", Type: planast.TypeInteger}}},
+	}}
+	var got []string
+	for _, l := range strings.Split(SchemaContext(snap), "\n") {
+		got = append(got, strings.TrimSuffix(strings.Fields(l)[0], ":"))
+	}
+	if want := []string{"drivers", "trips", "a_view", "driver_km"}; strings.Join(got, " ") != strings.Join(want, " ") {
+		t.Errorf("context order %v, want %v", got, want)
+	}
+}

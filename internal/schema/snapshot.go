@@ -2,6 +2,7 @@ package schema
 
 import (
 	"strings"
+	"time"
 
 	"github.com/nl2sql/nl2sql/planast"
 )
@@ -82,8 +83,10 @@ type Relation struct {
 // definition (Table.Definition): a stored snapshot without it would show
 // planners a view with nothing of what it covers. 18: a SQLite boolean
 // column's values stored as text that read as booleans ('yes', 'true')
-// counted (ColumnProfile.Respelled): SQLite reads them as false.
-const ProfileFormat = 18
+// counted (ColumnProfile.Respelled): SQLite reads them as false. 19: the
+// numbers a SQLite date or timestamp column stores (ColumnProfile.Numbers):
+// Unix times there were counted only among the values it cannot read.
+const ProfileFormat = 19
 
 // Table is one table or view. Schema is the engine's schema name ("main" for
 // SQLite and DuckDB's default, "public" for PostgreSQL's).
@@ -177,6 +180,12 @@ type ColumnProfile struct {
 	// takes such text for false in a filter, so plans read the column
 	// through render.ReadAs as they do one with Invalid values.
 	Respelled int64 `json:"respelled,omitempty"`
+	// Numbers are the values of a SQLite date or timestamp column stored
+	// as numbers, which are among Invalid: a loader that wrote time()
+	// beside ISO text left Unix times there, which a text comparison
+	// never matches as dates and the range leaves out (UnixTimes reads
+	// them).
+	Numbers *StoredNumbers `json:"numbers,omitempty"`
 	// CastNulls are set on a text column most of whose sampled values
 	// hold dates, or most numbers, by the text-cast rule
 	// (render/textcast.go): for each cast to such a value that reads some
@@ -191,6 +200,26 @@ type ColumnProfile struct {
 	// timestamp the instant in UTC, and text comparisons, LIKE and
 	// MIN/MAX read the text.
 	OffsetDays *OffsetDays `json:"offset_days,omitempty"`
+}
+
+// StoredNumbers counts the numbers stored in a date or timestamp column,
+// with the least and the greatest of them.
+type StoredNumbers struct {
+	Count int64 `json:"count"`
+	Min   any   `json:"min,omitempty"`
+	Max   any   `json:"max,omitempty"`
+}
+
+// UnixTimes reads the numbers a date or timestamp column holds
+// (Numbers) as Unix times, by planast.UnixSpan: how many, the dates they
+// span, their unit and FROM_EPOCH_SECONDS's divisor; ok is false when
+// the column holds no numbers or they read as no Unix times in one unit.
+func (p *ColumnProfile) UnixTimes() (n int64, from, to time.Time, unit, per string, ok bool) {
+	if p == nil || p.Numbers == nil || p.Numbers.Count == 0 {
+		return 0, from, to, "", "", false
+	}
+	from, to, unit, per, ok = planast.UnixSpan(p.Numbers.Min, p.Numbers.Max)
+	return p.Numbers.Count, from, to, unit, per, ok
 }
 
 // OffsetDays counts the values of a text column whose written day is not

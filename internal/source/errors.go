@@ -51,6 +51,17 @@ func DoubleOverflow(msg string, cause error) *Error {
 	return Errorf(CodeOverflow, cause, DoubleOverflowHint, "the query failed: %s", render.DoubleOverflowMessage)
 }
 
+// DecimalOverflow returns the ARITHMETIC_OVERFLOW error of a decimal
+// result beyond the plan's decimal range when msg, an engine's error text,
+// is one (SQLite's, raised by the renderer's range check with
+// render.DecimalOverflowMessage), else nil.
+func DecimalOverflow(msg string, cause error) *Error {
+	if !strings.Contains(msg, render.DecimalOverflowMessage) {
+		return nil
+	}
+	return Errorf(CodeOverflow, cause, OverflowHint, "the query failed: %s", render.DecimalOverflowMessage)
+}
+
 // SeveralRowsHint is the hint of a scalar subquery (a subquery used as a
 // value) that returned more than one row: every engine fails so for a
 // rendered plan, SQLite through the renderer's check (package render).

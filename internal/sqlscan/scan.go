@@ -172,3 +172,19 @@ func TopLevel(toks []Token, words ...string) int {
 	}
 	return -1
 }
+
+// Replace is text with each token of toks (scanned from text) for which
+// with returns true written as the string it returns, the rest as it was.
+func Replace(text string, toks []Token, with func(Token) (string, bool)) string {
+	var b strings.Builder
+	at := 0
+	for _, t := range toks {
+		if s, ok := with(t); ok {
+			b.WriteString(text[at:t.Start])
+			b.WriteString(s)
+			at = t.End
+		}
+	}
+	b.WriteString(text[at:])
+	return b.String()
+}

@@ -51,7 +51,8 @@
 // DATE_PART compared as a number but returned as text; strftime('%Y-%m' or
 // '%Y-%m-%d', x), DuckDB's strftime(x, format) and PostgreSQL's to_char(x,
 // 'YYYY' | 'YYYY-MM' | 'YYYY-MM-DD') are PERIOD_LABEL (other formats are
-// refused naming the format); substr(x, -n) counts from the end as the
+// refused naming the format); strftime(format, x, 'unixepoch') is
+// strftime(format, datetime(x, 'unixepoch')); substr(x, -n) counts from the end as the
 // plan's SUBSTR does (PostgreSQL's substr with a start below 1 is refused);
 // left and right are LEFT and RIGHT; PostgreSQL's FETCH FIRST n ROWS WITH
 // TIES is the plan's with_ties, and DuckDB's QUALIFY on output aliases

@@ -19,7 +19,8 @@ import (
 // for times (see julianDiff); date|datetime(x, 'unixepoch') and
 // PostgreSQL's and DuckDB's to_timestamp(x) of whole seconds →
 // FROM_EPOCH_SECONDS (see epoch); the plan language's own ELAPSED_SECONDS,
-// DATE_DIFF_DAYS, PERIOD_LABEL and FROM_EPOCH_SECONDS lift as themselves.
+// DATE_DIFF_DAYS, PERIOD_LABEL, FROM_EPOCH_SECONDS and DATE_ADD(unit, n, x)
+// lift as themselves.
 // Anything else is refused by name.
 func (l *lifter) funcCall(f *pg.FuncCall, sc *scope) planast.Expr {
 	name := strings.ToLower(opName(f.Funcname))
@@ -37,7 +38,7 @@ func (l *lifter) funcCall(f *pg.FuncCall, sc *scope) planast.Expr {
 	args := f.Args
 	nargs := func(min, max int) {
 		if len(args) < min || len(args) > max {
-			l.fail(f.Location, "%s takes %d to %d arguments, got %d", name, min, max, len(args))
+			l.fail(f.Location, "%s", planast.TakesArgs(name, min, max, len(args)))
 		}
 	}
 	if f.AggDistinct && name != "count" && name != "sum" && name != "avg" && name != "min" && name != "max" {
@@ -121,7 +122,11 @@ func (l *lifter) funcCall(f *pg.FuncCall, sc *scope) planast.Expr {
 		return l.toChar(f, sc)
 	case "ifnull", "coalesce":
 		if len(args) < 2 || name == "ifnull" && len(args) != 2 {
-			l.fail(f.Location, "%s takes two arguments", name)
+			max := -1
+			if name == "ifnull" {
+				max = 2
+			}
+			l.fail(f.Location, "%s", planast.TakesArgs(name, 2, max, len(args)))
 		}
 		out := call("COALESCE")
 		for _, a := range args {
@@ -186,6 +191,16 @@ func (l *lifter) funcCall(f *pg.FuncCall, sc *scope) planast.Expr {
 		// the plan language's own: SQL written for the plan reads back
 		nargs(2, 2)
 		return call(strings.ToUpper(name), l.dateValue(args[0], sc), l.dateValue(args[1], sc))
+	case "date_add":
+		// the plan's own DATE_ADD(unit, n, x), which a refusal of date
+		// modifiers names; PostgreSQL's and DuckDB's date_add take no unit
+		// first, so only that spelling is read as the plan's
+		if len(args) != 3 {
+			break
+		}
+		if u, ok := l.stringArg(args[0]); ok && isUnit(strings.ToLower(u)) {
+			return call("DATE_ADD", &planast.Literal{Type: planast.TString, Text: strings.ToLower(u)}, l.numeric(l.expr(args[1], sc), f.Location), l.dateValue(args[2], sc))
+		}
 	case "period_label":
 		nargs(2, 2)
 		unit, ok := l.expr(args[0], sc).(*planast.Literal)
@@ -264,20 +279,40 @@ var strftimeUnits = map[string]struct {
 // means the same where SQLite compares it with digits of that width (the
 // literal becomes the number), does arithmetic on it, or casts it; where
 // the text itself is used, textify casts a year back to text and refuses
-// the other units.
+// the other units. strftime(format, x, 'unixepoch'), the way SQLite users
+// label Unix times, is strftime(format, datetime(x, 'unixepoch')); other
+// modifiers are refused naming the plan's way to shift or read a time.
 func (l *lifter) strftime(f *pg.FuncCall, sc *scope) planast.Expr {
-	if len(f.Args) != 2 {
-		l.unsupported(f.Location, "strftime with modifiers")
+	if len(f.Args) < 2 {
+		l.fail(f.Location, "%s", planast.TakesArgs("strftime", 2, -1, len(f.Args)))
 	}
 	format, ok := l.stringArg(f.Args[0])
-	if !ok {
+	if !ok && len(f.Args) == 2 {
 		// DuckDB's strftime(x, format)
 		if format, ok = l.stringArg(f.Args[1]); ok {
-			return l.periodLabel(f, "strftime format", format, strftimeLabels, f.Args[0], sc)
+			return l.periodLabel(f, "strftime format", format, strftimeLabels, func() planast.Expr { return l.dateValue(f.Args[0], sc) })
 		}
 	}
+	x := func() planast.Expr { return l.dateValue(f.Args[1], sc) }
+	if len(f.Args) > 2 {
+		if m, ok := l.stringArg(f.Args[2]); !ok || len(f.Args) > 3 || !strings.EqualFold(strings.TrimSpace(m), "unixepoch") {
+			l.unsupportedHint(f.Location, "strftime(format, x, 'unixepoch') of whole seconds since 1970 lifts; for other modifiers shift a date with DATE_ADD('year'|'quarter'|'month'|'day', n, x) in the plan, read seconds since 1970 as FROM_EPOCH_SECONDS(x), or write the date the modifiers give as a literal",
+				"strftime with modifiers")
+		}
+		x = func() planast.Expr { return l.epoch("datetime", f.Args[1], f.Location, sc) }
+	}
+	if format == "%s" {
+		hint := "for the seconds since 1970 of a time write ELAPSED_SECONDS(x, '1970-01-01 00:00:00')"
+		if d, ok := l.stringArg(f.Args[1]); ok && len(f.Args) == 2 {
+			// a column of Unix times compared with a date's seconds: the
+			// same test with the column read as a time, which the plan
+			// compares with the date itself
+			hint = fmt.Sprintf("compare the seconds column read as a timestamp with the date instead, e.g. FROM_EPOCH_SECONDS(x) >= '%s' (x / 1000 for milliseconds), rather than x >= strftime('%%s', '%s')", d, d)
+		}
+		l.unsupportedHint(f.Location, hint, "strftime format %q", format)
+	}
 	if _, ok := strftimeLabels[format]; ok && format != "%Y" {
-		return l.periodLabel(f, "strftime format", format, strftimeLabels, f.Args[1], sc)
+		return l.periodLabel(f, "strftime format", format, strftimeLabels, x)
 	}
 	u, ok := strftimeUnits[format]
 	if !ok {
@@ -288,11 +323,11 @@ func (l *lifter) strftime(f *pg.FuncCall, sc *scope) planast.Expr {
 		}
 		l.unsupported(f.Location, "strftime format %q", format)
 	}
-	x := l.dateValue(f.Args[1], sc)
-	if t := l.typeOf(x); t != planast.TypeUnknown && t != planast.TypeText && !t.IsTemporal() {
+	e := x()
+	if t := l.typeOf(e); t != planast.TypeUnknown && t != planast.TypeText && !t.IsTemporal() {
 		l.unsupported(f.Location, "strftime of a %s", t)
 	}
-	fn := &planast.Func{Name: "DATE_PART", Args: []planast.Expr{&planast.Literal{Type: planast.TString, Text: u.unit}, x}}
+	fn := &planast.Func{Name: "DATE_PART", Args: []planast.Expr{&planast.Literal{Type: planast.TString, Text: u.unit}, e}}
 	if l.strf == nil {
 		l.strf = map[*planast.Func]string{}
 	}
@@ -324,12 +359,12 @@ func (l *lifter) stringArg(n *pg.Node) (string, bool) {
 
 // periodLabel lifts a formatting call whose format names a period as
 // PERIOD_LABEL(unit, x), refusing other formats by name.
-func (l *lifter) periodLabel(f *pg.FuncCall, what, format string, units map[string]string, x *pg.Node, sc *scope) planast.Expr {
+func (l *lifter) periodLabel(f *pg.FuncCall, what, format string, units map[string]string, x func() planast.Expr) planast.Expr {
 	u, ok := units[format]
 	if !ok {
 		l.unsupported(f.Location, "%s %q", what, format)
 	}
-	e := l.dateValue(x, sc)
+	e := x()
 	if t := l.typeOf(e); t != planast.TypeUnknown && t != planast.TypeText && !t.IsTemporal() {
 		l.unsupported(f.Location, "%s of a %s", what, t)
 	}
@@ -340,13 +375,13 @@ func (l *lifter) periodLabel(f *pg.FuncCall, what, format string, units map[stri
 // of a date or timestamp as PERIOD_LABEL.
 func (l *lifter) toChar(f *pg.FuncCall, sc *scope) planast.Expr {
 	if len(f.Args) != 2 {
-		l.fail(f.Location, "to_char takes two arguments, got %d", len(f.Args))
+		l.fail(f.Location, "%s", planast.TakesArgs("to_char", 2, 2, len(f.Args)))
 	}
 	format, ok := l.stringArg(f.Args[1])
 	if !ok {
 		l.unsupported(f.Location, "to_char with a computed format")
 	}
-	return l.periodLabel(f, "to_char format", format, toCharLabels, f.Args[0], sc)
+	return l.periodLabel(f, "to_char format", format, toCharLabels, func() planast.Expr { return l.dateValue(f.Args[0], sc) })
 }
 
 // strfOf returns the strftime format e was lifted from ("" when none): a

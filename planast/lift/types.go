@@ -133,7 +133,12 @@ func (l *lifter) funcType(name string, args []planast.Expr) planast.Type {
 		return t
 	case "UPPER", "LOWER", "TRIM", "SUBSTR", "CONCAT", "REPLACE", "LEFT", "RIGHT", "PERIOD_LABEL":
 		return planast.TypeText
-	case "DATE_TRUNC", "DATE_ADD":
+	case "DATE_ADD":
+		if arg(2) == planast.TypeTimestamp {
+			return planast.TypeTimestamp // the time of day is kept
+		}
+		return planast.TypeDate
+	case "DATE_TRUNC":
 		return planast.TypeDate
 	}
 	return planast.TypeUnknown

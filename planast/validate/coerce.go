@@ -421,7 +421,12 @@ func castJoinHint(la string, l ColumnInfo, ra string, r ColumnInfo) string {
 // textNumberHint is the cast that compares a text expression with a
 // number (a year or an age stored as text), as JSON to paste: the text
 // side cast to the number's type by the cast rule. "" for other pairs.
-func textNumberHint(a Expr, at Type, b Expr, bt Type) string {
+//
+// A date written as text ('2024-06-01') holds no number, and its cast is
+// refused next: compared with a number, the number is most often a Unix
+// time, so the hint is FROM_EPOCH_SECONDS of it compared with the date,
+// op and sides kept.
+func textNumberHint(op string, a Expr, at Type, b Expr, bt Type) string {
 	x, t := a, bt
 	switch {
 	case at == TypeText && bt.IsNumeric():
@@ -429,6 +434,19 @@ func textNumberHint(a Expr, at Type, b Expr, bt Type) string {
 		x, t = b, at
 	default:
 		return ""
+	}
+	if lit, ok := x.(*Literal); ok && lit.Type == TString && TextHolds(strings.TrimSpace(lit.Text), CastTimestamp) {
+		when := &Literal{Type: TDate, Text: strings.TrimSpace(lit.Text)}
+		if !TextHolds(when.Text, CastDate) || len(when.Text) > 10 {
+			when.Type = TTimestamp
+		}
+		cmp := &Binary{Op: op, Left: when, Right: &Func{Name: "FROM_EPOCH_SECONDS", Args: []Expr{b}}}
+		if x == b {
+			cmp = &Binary{Op: op, Left: &Func{Name: "FROM_EPOCH_SECONDS", Args: []Expr{a}}, Right: when}
+		}
+		if j, err := JSON(cmp); err == nil {
+			return "if the number is seconds since 1970 (Unix time), compare it read as a timestamp with the date: " + string(j) + " (of milliseconds: x / 1000); a date written as text holds no number"
+		}
 	}
 	j, err := JSON(&Cast{Expr: x, Type: CastType(t)})
 	if err != nil {

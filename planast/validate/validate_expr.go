@@ -56,7 +56,7 @@ func (v *validator) expr(e Expr, path string, sc *scope, env *cteEnv) Type {
 			if l2, r2, hint, ok := v.coerce(&e.Left, l, &e.Right, r); !ok {
 				if nh := nestedHint(l, r); hint == "" && nh != "" {
 					v.addHint(CodeType, path, nh[2:], "cannot compare %s with %s", l, r)
-				} else if th := textNumberHint(e.Left, l, e.Right, r); hint == "" && th != "" {
+				} else if th := textNumberHint(e.Op, e.Left, l, e.Right, r); hint == "" && th != "" {
 					v.addHint(CodeType, path, th, "cannot compare %s with %s", l, r)
 				} else if hint == "" && (l.IsNumeric() && r.IsTemporal() || l.IsTemporal() && r.IsNumeric()) {
 					// a number compared with a date is most often a Unix time
@@ -611,6 +611,10 @@ func (v *validator) fn(f *Func, path string, sc *scope, env *cteEnv) Type {
 	if !v.arity(spec, len(f.Args), path) {
 		return TypeUnknown
 	}
+	if hint := unitSwapped(spec, f); hint != "" {
+		v.addHint(CodeBadValue, join(path, "args"), hint, "%s takes its unit first; these arguments look swapped", spec.Name)
+		return TypeUnknown
+	}
 	if spec.Kind == Aggregate {
 		switch sc.clause {
 		case "where", "group_by", "join", "qualify":
@@ -628,8 +632,17 @@ func (v *validator) fn(f *Func, path string, sc *scope, env *cteEnv) Type {
 		p := idx(join(path, "args"), i)
 		if i == spec.UnitArg {
 			lit, ok := a.(*Literal)
-			if !ok || lit.Type != TString || !slices.Contains(UnitsOf(spec.Name), strings.ToLower(lit.Text)) {
-				v.add(CodeBadValue, p, "%s takes a string literal unit first: one of %s", spec.Name, strings.Join(UnitsOf(spec.Name), ", "))
+			units := UnitsOf(spec.Name)
+			if ok && lit.Type == TString && !slices.Contains(units, strings.ToLower(lit.Text)) {
+				near := ""
+				if n := Nearest(lit.Text, units); n != "" {
+					near = fmt.Sprintf("; did you mean %q?", n)
+				}
+				v.add(CodeBadValue, p, "%s has no unit %q%s (its units: %s)", spec.Name, Truncate(lit.Text, 40), near, strings.Join(units, ", "))
+				continue
+			}
+			if !ok || lit.Type != TString {
+				v.add(CodeBadValue, p, "%s takes a string literal unit first: one of %s", spec.Name, strings.Join(units, ", "))
 				continue
 			}
 			lit.Text = strings.ToLower(lit.Text)
@@ -670,11 +683,11 @@ func (v *validator) fn(f *Func, path string, sc *scope, env *cteEnv) Type {
 			// its cast to text is refused too
 			v.addHint(CodeType, idx(join(path, "args"), i), numberTextHint(f.Args[i]), "%s needs text here, this is %s, whose text each engine prints its own way", spec.Name, t)
 		default:
-			hint := ""
-			if to, ok := map[string]string{"a number": "decimal", "text": "text", "an integer": "integer", "a date or timestamp": "date"}[what]; ok && t != TypeBoolean && t != TypeBlob {
-				hint = `cast it first: {"kind": "cast", "expr": <the value>, "type": "` + to + `"}`
+			if hint, cast := needHint(spec.Name, f.Args[i], t, what); cast {
+				v.addHint(CodeType, idx(join(path, "args"), i), hint, "%s needs %s here, this is %s; cast it first", spec.Name, what, t)
+			} else {
+				v.addHint(CodeType, idx(join(path, "args"), i), hint, "%s needs %s here, this is %s", spec.Name, what, t)
 			}
-			v.addHint(CodeType, idx(join(path, "args"), i), hint, "%s needs %s here, this is %s; cast it first", spec.Name, what, t)
 		}
 	}
 	isText := func(t Type) bool { return t == TypeText }
@@ -780,6 +793,9 @@ func (v *validator) fn(f *Func, path string, sc *scope, env *cteEnv) Type {
 		need(1, isInt, "an integer amount")
 		need(2, isDateish, "a date or timestamp")
 		f.Temporal = argT(2)
+		if argT(2) == TypeTimestamp {
+			return TypeTimestamp // the time of day is kept
+		}
 		return TypeDate
 	case "DATE_DIFF_DAYS":
 		need(0, isDateish, "a date or timestamp")
@@ -816,6 +832,69 @@ func (v *validator) fn(f *Func, path string, sc *scope, env *cteEnv) Type {
 	return TypeUnknown
 }
 
+// needHint is what to write for x, of type t, where function name needs
+// what: the cast to it where every engine casts t so (cast is then true),
+// else the function that reads t as what. A hint whose own advice is
+// refused next leaves a planner going round: a number is no date by cast
+// (FROM_EPOCH_SECONDS reads Unix time), a timestamp no number (it is used
+// as it is, or its span taken).
+func needHint(name string, x Expr, t Type, what string) (hint string, cast bool) {
+	paste := func(e Expr) string {
+		b, err := JSON(e)
+		if err != nil {
+			return ""
+		}
+		return string(b)
+	}
+	switch {
+	case name == "FROM_EPOCH_SECONDS" && t.IsTemporal():
+		// the reading the warnings on Unix times give, for a column
+		// loaders filled with both ISO text and time()
+		return fmt.Sprintf("it is a %s already: use it as it is, without FROM_EPOCH_SECONDS; if it also holds numbers of seconds since 1970 (Unix time), read them too as %s",
+			t, paste(UnixReading(x, t, "", ""))), false
+	case what == "a date or timestamp" && t.IsNumeric():
+		return "if the number is seconds since 1970 (Unix time), write " + paste(&Func{Name: "FROM_EPOCH_SECONDS", Args: []Expr{x}}) +
+			" (of milliseconds: x / 1000); a number has no cast to a date", false
+	case t == TypeBoolean || t == TypeBlob:
+		return "", false
+	}
+	to, ok := map[string]CastType{"a number": CastDecimal, "text": CastText, "an integer": CastInteger, "a date or timestamp": CastDate}[what]
+	if _, allowed := castAllowed(t, to); ok && allowed {
+		return `cast it first: {"kind": "cast", "expr": <the value>, "type": "` + string(to) + `"}`, true
+	}
+	if t.IsTemporal() {
+		return "for the time between two dates or timestamps write ELAPSED_SECONDS(end, start) or DATE_DIFF_DAYS(end, start); for a part of one, DATE_PART(unit, x)", false
+	}
+	return "", false
+}
+
+// unitSwapped is the call f written with its unit first, as JSON to
+// paste, when f has a string literal naming one of its units in another
+// place than its unit's (DATE_ADD(2, 'day', x)); else "". Told only that
+// the first argument is no unit and the second no integer, a planner
+// casts 'day' to integer.
+func unitSwapped(spec FuncSpec, f *Func) string {
+	if spec.UnitArg < 0 || spec.UnitArg >= len(f.Args) {
+		return ""
+	}
+	if lit, ok := f.Args[spec.UnitArg].(*Literal); ok && lit.Type == TString {
+		return ""
+	}
+	for j, a := range f.Args {
+		lit, ok := a.(*Literal)
+		if j == spec.UnitArg || !ok || lit.Type != TString || !slices.Contains(UnitsOf(spec.Name), strings.ToLower(lit.Text)) {
+			continue
+		}
+		args := slices.Insert(slices.Delete(slices.Clone(f.Args), j, j+1), spec.UnitArg, a)
+		b, err := JSON(&Func{Name: spec.Name, Args: args})
+		if err != nil {
+			return ""
+		}
+		return "write " + string(b)
+	}
+	return ""
+}
+
 // unitOf is the unit literal of a date function f, lower-case, or "".
 func unitOf(f *Func) string {
 	if len(f.Args) > 0 {
@@ -828,16 +907,7 @@ func unitOf(f *Func) string {
 
 func (v *validator) arity(spec FuncSpec, n int, path string) bool {
 	if n < spec.MinArgs || (spec.MaxArgs >= 0 && n > spec.MaxArgs) {
-		want := ""
-		switch {
-		case spec.MaxArgs < 0:
-			want = "at least " + itoa(spec.MinArgs)
-		case spec.MinArgs == spec.MaxArgs:
-			want = itoa(spec.MinArgs)
-		default:
-			want = itoa(spec.MinArgs) + " to " + itoa(spec.MaxArgs)
-		}
-		v.add(CodeArity, join(path, "args"), "%s takes %s arguments, got %d", spec.Name, want, n)
+		v.add(CodeArity, join(path, "args"), "%s", TakesArgs(spec.Name, spec.MinArgs, spec.MaxArgs, n))
 		return false
 	}
 	return true
@@ -945,8 +1015,6 @@ func funcsWhere(keep func(FuncSpec) bool) []string {
 	}
 	return out
 }
-
-func itoa(n int) string { return strconv.Itoa(n) }
 
 // arithType is the type of l op r for an arithmetic operator (TypeUnknown
 // when neither operand's type is known).

@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/nl2sql/nl2sql/engine"
+	"github.com/nl2sql/nl2sql/internal/source/sourcetest"
 )
 
 // A person lifting SQL the plan language cannot say, or SQL that is not a
@@ -126,5 +127,35 @@ func TestFromSQLStartingWithACommentSaysHowToPassIt(t *testing.T) {
 		if !errors.As(err, &ee) || !strings.Contains(ee.Msg, "only a SELECT statement can be lifted") {
 			t.Errorf("%s: %v, want only a SELECT statement can be lifted", sql, err)
 		}
+	}
+}
+
+// Threat: a SQLite boolean column holding 'yes' and 'true' beside 1 and 0
+// reads them as false in SQLite's own SQL (`WHERE is_public` counts 3)
+// and as true in a plan (5): lifting the SQL silently changed its answer.
+// The lift says so, with the spellings and the count; SQL that does not
+// read the column is told nothing.
+func TestFromSQLSaysBooleansSpeltAsTextReadAsTrue(t *testing.T) {
+	db := sourcetest.TempDB(t, "CREATE TABLE events (id INTEGER PRIMARY KEY, city TEXT, is_public BOOLEAN)",
+		"INSERT INTO events VALUES (1, 'Paris', 1), (2, 'Lyon', 0), (3, 'Paris', 'yes'), (4, 'Nice', 'true'), (5, 'Lyon', 'no'), (6, 'Nice', 1), (7, 'Paris', NULL)")
+	state := filepath.Join(t.TempDir(), "state")
+	lift := func(sql string) string {
+		var out, errOut bytes.Buffer
+		root := newRoot(slog.New(slog.DiscardHandler), &out)
+		root.SetErr(&errOut)
+		root.SetArgs([]string{"plan", "from-sql", "--db", db, "--storage", state, sql})
+		if err := root.Execute(); err != nil {
+			t.Fatalf("plan from-sql %q: %v", sql, err)
+		}
+		return errOut.String()
+	}
+	want := `warning: "events"."is_public" holds 3 values spelt as text; the plan reads 'true' and 'yes' as true, where this SQL on SQLite reads them as false`
+	for _, sql := range []string{"SELECT COUNT(*) FROM events WHERE is_public", "SELECT city, SUM(is_public = 1) FROM events GROUP BY city"} {
+		if got := lift(sql); !strings.Contains(got, want) {
+			t.Errorf("plan from-sql %q: stderr %q, want %q", sql, got, want)
+		}
+	}
+	if got := lift("SELECT COUNT(*) FROM events WHERE city = 'Paris'"); got != "" {
+		t.Errorf("SQL that never reads is_public: stderr %q, want nothing", got)
 	}
 }

@@ -18,6 +18,7 @@ var toolCommands = strings.NewReplacer(
 	"get_plan_schema", "`nl2sql schema guide`",
 	"check_plan", "`nl2sql plan check`",
 	"run_plan", "`nl2sql plan run`",
+	"list_verified_queries", "`nl2sql curated validate`",
 )
 
 // CommandLineError is err as a command other than serve reports it: an

@@ -94,7 +94,7 @@ func TestPlanArgumentThatIsJSONButNoObject(t *testing.T) {
 	state := filepath.Join(dir, "state")
 	t.Chdir(dir)
 	for _, cmd := range []string{"run", "check"} {
-		for _, arg := range []string{"null", "42", `"x"`, "true", " 7 "} {
+		for _, arg := range []string{"null", "42", `"x"`, "true", " 7 ", "[1,2,3]", "[]"} {
 			_, err := runCLI("plan", cmd, "--db", db, "--storage", state, arg)
 			var ee *engine.Error
 			if !errors.As(err, &ee) || ee.Code != engine.CodeInvalidRequest ||

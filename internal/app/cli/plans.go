@@ -19,6 +19,7 @@ import (
 
 	"github.com/nl2sql/nl2sql/curated"
 	"github.com/nl2sql/nl2sql/engine"
+	"github.com/nl2sql/nl2sql/engine/warnings"
 	"github.com/nl2sql/nl2sql/internal/app"
 	"github.com/nl2sql/nl2sql/internal/eval"
 	"github.com/nl2sql/nl2sql/internal/evalret"
@@ -288,14 +289,22 @@ func planCmd(logger *slog.Logger) *cobra.Command {
 			if err != nil {
 				return liftFailure(err)
 			}
-			if _, err := validate.Plan(plan, snap, validate.Options{}); err != nil {
+			v, err := validate.Plan(plan, snap, validate.Options{})
+			if err != nil {
 				return liftFailure(err)
 			}
 			var buf bytes.Buffer
 			_ = json.Indent(&buf, plan.Canonical(), "", "  ")
 			buf.WriteByte('\n')
-			_, err = cmd.OutOrStdout().Write(buf.Bytes())
-			return err
+			if _, err = cmd.OutOrStdout().Write(buf.Bytes()); err != nil {
+				return err
+			}
+			// where the plan means other rows than the SQL did; on stderr,
+			// so the plan still pipes into `plan run -`
+			for _, w := range warnings.LiftedBooleans(snap, v.Plan) {
+				fmt.Fprintln(cmd.ErrOrStderr(), "warning: "+cellfmt.Visible(w))
+			}
+			return nil
 		},
 	}
 	fsSrc = configFlags(fromSQL)
@@ -383,15 +392,17 @@ func readInput(stdin io.Reader, name string) ([]byte, error) {
 	}
 	if name != "-" {
 		f, err := os.Open(name)
-		if t := strings.TrimSpace(name); err != nil && (strings.HasPrefix(t, "{") || strings.HasPrefix(t, "[")) {
-			// the plan itself, typed inline as one shell argument (an
-			// array is JSON too, and the decoder says it is no plan)
+		if t := strings.TrimSpace(name); err != nil && (strings.HasPrefix(t, "{") || strings.HasPrefix(t, "[") && !json.Valid([]byte(t))) {
+			// the plan itself, typed inline as one shell argument (broken
+			// JSON too: the decoder says where)
 			r, err, label = strings.NewReader(name), nil, "the plan argument"
 		} else if errors.Is(err, fs.ErrNotExist) && json.Valid([]byte(t)) {
-			// JSON that is no object (null, 42, "x", true): reading it
-			// as a file name says only that no such file exists
+			// JSON that is no object (null, 42, "x", true, [1,2]): reading
+			// it as a file name says only that no such file exists, and
+			// one mistake gets one code
+			shown, _ := cellfmt.Cut(t, 80)
 			return nil, &engine.Error{Code: engine.CodeInvalidRequest,
-				Msg:  fmt.Sprintf("the argument %s is neither a plan file (there is no file of that name) nor a JSON object plan (it is JSON, but not an object)", t),
+				Msg:  fmt.Sprintf("the argument %s is neither a plan file (there is no file of that name) nor a JSON object plan (it is JSON, but %s, not an object)", shown, jsonKind(t)),
 				Hint: `give the path of a JSON plan file, - to read the plan from stdin, or the plan's JSON object itself: {"from": [...], "select": [...]}`}
 		} else if err != nil {
 			hint := "give the path of a JSON plan file, - to read the plan from stdin, or the plan's JSON itself"
@@ -576,4 +587,19 @@ func inputName(name string) string {
 		return "stdin"
 	}
 	return name
+}
+
+// jsonKind names the kind of the valid JSON value t, with its article.
+func jsonKind(t string) string {
+	switch t[0] {
+	case '[':
+		return "an array"
+	case '"':
+		return "a string"
+	case 'n':
+		return "null"
+	case 't', 'f':
+		return "a boolean"
+	}
+	return "a number"
 }

@@ -74,3 +74,36 @@ func TestPlanRunRunsVerifiedQueryArguments(t *testing.T) {
 		t.Errorf("plan check of verified arguments: %v", err)
 	}
 }
+
+// An id one letter off ("customers_in_contry") was told only that no such
+// query exists, with a hint naming list_verified_queries, an MCP tool a
+// command-line user cannot call. The refusal names the id meant, which
+// runs, and the hint a command that lists the ids.
+func TestUnknownVerifiedIDSuggests(t *testing.T) {
+	dir := t.TempDir()
+	root, _ := filepath.Abs(filepath.Join("..", "..", "..", "examples", "chinook"))
+	cfg := filepath.Join(dir, "nl2sql.yaml")
+	body := "storage: {path: st}\ndatasources:\n  - {id: chinook, engine: sqlite, path: " + filepath.Join(root, "chinook.sqlite") + "}\n" +
+		"curated: " + filepath.Join(root, "curated.yaml") + "\n"
+	if err := os.WriteFile(cfg, []byte(body), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	_, err := runCLI("plan", "run", "--config", cfg, `{"id":"customers_in_contry","params":{"country":"Brazil"}}`)
+	var ee *engine.Error
+	if !errors.As(err, &ee) || ee.Code != engine.CodeVerifiedNotFound || !strings.Contains(ee.Msg, `did you mean "customers_in_country"?`) {
+		t.Fatalf("misspelt id: %v, want VERIFIED_QUERY_NOT_FOUND naming customers_in_country", err)
+	}
+	if shown := CommandLineError(err).Error(); strings.Contains(shown, "list_verified_queries") || !strings.Contains(shown, "`nl2sql curated validate`") {
+		t.Errorf("%q names the MCP tool, or no command", shown)
+	}
+	if out, err := runCLI("curated", "validate", "--config", cfg); err != nil || !strings.Contains(out, "customers_in_country") {
+		t.Errorf("the hint's command: %v\n%s", err, out)
+	}
+	if out, err := runCLI("plan", "run", "--config", cfg, `{"id":"customers_in_country","params":{"country":"Brazil"}}`); err != nil || !strings.HasPrefix(out, "5 rows.") {
+		t.Errorf("the suggested id: %v\n%s", err, out)
+	}
+	_, err = runCLI("plan", "run", "--config", cfg, `{"id":"zzz_nothing_like_it"}`)
+	if !errors.As(err, &ee) || strings.Contains(ee.Msg, "did you mean") {
+		t.Errorf("an id near nothing: %v", err)
+	}
+}

@@ -416,6 +416,9 @@ func duckdbError(err error) *source.Error {
 	if e := source.DoubleOverflow(de.Msg, err); e != nil {
 		return e // the renderer's range check of a float result
 	}
+	if e := source.DecimalOverflow(de.Msg, err); e != nil {
+		return e // the renderer's range check of a decimal result
+	}
 	switch de.Type {
 	case duckdb.ErrorTypePermission:
 		return source.Errorf(source.CodeReadOnly, err, source.ReadOnlyHint, "the read-only policy refused the statement: %s", source.FirstLine(de.Msg))

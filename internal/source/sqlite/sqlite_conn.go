@@ -282,6 +282,9 @@ func sqliteError(err error, denied string) *source.Error {
 		if e := source.DoubleOverflow(se.Error(), err); e != nil {
 			return e // the renderer's range check of a float result
 		}
+		if e := source.DecimalOverflow(se.Error(), err); e != nil {
+			return e // the renderer's range check of a decimal result
+		}
 		if msg := se.Error(); strings.Contains(msg, "no such column") || strings.Contains(msg, "no such table") {
 			// validated SQL names only what the snapshot holds: the file
 			// changed under a running server

@@ -165,8 +165,11 @@ func (s *SQLite) profileInvalid(ctx context.Context, tbl string, c *schema.Colum
 	col := source.QuoteIdent(c.Name)
 	bad := fmt.Sprintf("%s IS NOT NULL AND NOT %s", col, render.Valid(col, c.Type))
 	read := render.ReadAs(render.SQLite{}, col, c.Type)
-	raw, err := s.profileFetch(ctx, fmt.Sprintf("SELECT count(CASE WHEN %[1]s THEN 1 END), min(CASE WHEN %[1]s THEN %[2]s END), min(%[3]s), max(%[3]s) FROM %[4]s",
-		bad, col, read, tbl), 1)
+	// the numbers of a date or timestamp column, in the same scan: Unix
+	// times a loader wrote beside ISO text (never valid, so among bad)
+	number := fmt.Sprintf("CASE WHEN typeof(%s) IN ('integer', 'real') THEN %[1]s END", col)
+	raw, err := s.profileFetch(ctx, fmt.Sprintf("SELECT count(CASE WHEN %[1]s THEN 1 END), min(CASE WHEN %[1]s THEN %[2]s END), min(%[3]s), max(%[3]s), count(%[5]s), min(%[5]s), max(%[5]s) FROM %[4]s",
+		bad, col, read, tbl, number), 1)
 	if err != nil {
 		return err
 	}
@@ -177,6 +180,9 @@ func (s *SQLite) profileInvalid(ctx context.Context, tbl string, c *schema.Colum
 		p.InvalidExample = source.EncodeValue(r[1], enc)
 	}
 	p.Min, p.Max = source.EncodeValue(r[2], enc), source.EncodeValue(r[3], enc)
+	if n, _ := r[4].(int64); n > 0 && c.Type.IsTemporal() {
+		p.Numbers = &schema.StoredNumbers{Count: n, Min: r[5], Max: r[6]}
+	}
 	return nil
 }
 

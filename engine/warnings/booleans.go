@@ -1,0 +1,146 @@
+package warnings
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/nl2sql/nl2sql/engine/emptyrange"
+	"github.com/nl2sql/nl2sql/internal/schema"
+	"github.com/nl2sql/nl2sql/internal/sqlscan"
+	"github.com/nl2sql/nl2sql/planast"
+	"github.com/nl2sql/nl2sql/render"
+)
+
+// A SQLite boolean column may hold 'yes' or 'true' beside 1 and 0
+// (ColumnProfile.Respelled). A plan reads such text as the boolean it
+// spells (render.ReadAs); SQLite's own SQL takes it for the number 0, so
+// `WHERE is_public` and `is_public = 1` skip those rows. The plan's
+// reading is the fix, and no run warns of it; but SQL that meant
+// SQLite's reading, a view's or the SQL a plan was lifted from, counts
+// fewer rows than the plan, which only these warnings say.
+
+// spelt are the values of SQLite boolean column c stored as text that
+// a plan reads as the boolean reads (render.ReadsTrue or ReadsFalse),
+// quoted, from the profile's samples; "1" and "0" as text are left out,
+// being what SQLite itself reads.
+func spelt(c *schema.Column, reads func(string) bool) []string {
+	if c == nil || c.Type != planast.TypeBoolean || c.Profile == nil || c.Profile.Respelled == 0 {
+		return nil
+	}
+	var out []string
+	for _, v := range c.Profile.SampleValues {
+		if s, ok := v.(string); ok && reads(s) && strings.Trim(s, " ") != "1" && strings.Trim(s, " ") != "0" {
+			out = append(out, render.QuoteString(s))
+		}
+	}
+	return out
+}
+
+// trueTexts are the values of SQLite boolean column c stored as text
+// that a plan reads as true and SQLite as false ('no' is false either
+// way).
+func trueTexts(c *schema.Column) []string { return spelt(c, render.ReadsTrue) }
+
+// respelled calls f once with each boolean column holding text spellings
+// (ColumnProfile.Respelled) that plan reads, and its table.
+func respelled(snap *schema.Snapshot, plan *planast.Query, f func(t *schema.Table, c *schema.Column)) {
+	seen := map[*schema.Column]bool{}
+	queries(plan, func(q *planast.Query) {
+		own(q, func(n planast.Node) bool {
+			if ref, ok := n.(*planast.Column); ok {
+				if t, c := emptyrange.TableOfColumn(snap, q, ref); c != nil && c.Profile != nil && c.Profile.Respelled > 0 && !seen[c] {
+					seen[c] = true
+					f(t, c)
+				}
+			}
+			return true
+		})
+	})
+}
+
+// LiftedBooleans are the warnings of a plan lifted from SQLite SQL
+// (`plan from-sql`) that reads a boolean column holding text spellings of
+// true: the plan counts those rows as true where the SQL did not.
+func LiftedBooleans(snap *schema.Snapshot, plan *planast.Query) []string {
+	var out []string
+	respelled(snap, plan, func(t *schema.Table, c *schema.Column) {
+		if texts := trueTexts(c); len(texts) > 0 {
+			out = append(out, fmt.Sprintf("%q.%q holds %d values spelt as text; the plan reads %s as true, where this SQL on SQLite reads them as false, so the plan can match or count more rows than the SQL",
+				t.Name, c.Name, c.Profile.Respelled, andList(texts)))
+		}
+	})
+	return out
+}
+
+// spelledBooleans say, of each boolean column a plan reads that holds
+// text spellings, how the plan reads them: the result shows true and
+// false, and a host auditing "how many are active" could not see that
+// 'yes' and 'true' were counted (a cast to text shows the boolean too).
+func spelledBooleans(snap *schema.Snapshot, plan *planast.Query) []string {
+	var out []string
+	respelled(snap, plan, func(t *schema.Table, c *schema.Column) {
+		yes, no := trueTexts(c), spelt(c, render.ReadsFalse)
+		if len(yes)+len(no) == 0 {
+			return
+		}
+		var how []string
+		if len(yes) > 0 {
+			how = append(how, andList(yes)+" as true")
+		}
+		if len(no) > 0 {
+			how = append(how, andList(no)+" as false")
+		}
+		out = append(out, fmt.Sprintf("%q.%q holds %d values spelt as text; the plan reads %s, as a boolean column of PostgreSQL would (SQLite's own SQL takes text for false)",
+			t.Name, c.Name, c.Profile.Respelled, strings.Join(how, " and ")))
+	})
+	return out
+}
+
+// viewBooleans warn of each view the plan reads whose definition names,
+// past its select list, a boolean column of a table it reads that holds
+// text spellings of true: the view filters or counts as SQLite reads
+// them (false), a plan over the table as true, so "how many public
+// events" had two answers by which of them a planner picked.
+func viewBooleans(snap *schema.Snapshot, plan *planast.Query) []string {
+	var out []string
+	seen := map[*schema.Table]bool{}
+	queries(plan, func(q *planast.Query) {
+		for _, f := range q.From {
+			v, ok := snap.Lookup(f.Schema, f.Table)
+			if f.Subquery != nil || !ok || v.Kind != schema.KindView || v.Definition == "" || seen[v] {
+				continue
+			}
+			seen[v] = true
+			out = append(out, viewBoolean(snap, v)...)
+		}
+	})
+	return out
+}
+
+func viewBoolean(snap *schema.Snapshot, v *schema.Table) []string {
+	toks, err := sqlscan.ScanSQLite(v.Definition)
+	if err != nil {
+		return nil
+	}
+	named := map[string]bool{}
+	for _, t := range toks[max(sqlscan.TopLevel(toks, "FROM"), 0):] {
+		if t.Kind == sqlscan.Word || t.Kind == sqlscan.Quoted {
+			named[strings.ToLower(t.Name())] = true
+		}
+	}
+	var out []string
+	for _, r := range v.Reads {
+		t, ok := snap.Lookup(r.Schema, r.Name)
+		if !ok {
+			continue
+		}
+		for i := range t.Columns {
+			c := &t.Columns[i]
+			if texts := trueTexts(c); len(texts) > 0 && named[strings.ToLower(c.Name)] {
+				out = append(out, fmt.Sprintf("view %q reads %q.%q as SQLite does, taking %s (of its %d values spelt as text) for false, where a plan over %q reads them as true: the view can count fewer rows than the table",
+					v.Name, t.Name, c.Name, andList(texts), c.Profile.Respelled, t.Name))
+			}
+		}
+	}
+	return out
+}
