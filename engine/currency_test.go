@@ -123,3 +123,45 @@ func TestMeasuresInSeveralUnitsAreNamed(t *testing.T) {
 		})
 	}
 }
+
+// The threat: invoices whose currency is their plan's (plans.currency
+// holds EUR and USD) summed over the join gave 52295.09 with no warning,
+// a figure in no currency, while the same sum over a table with its own
+// currency column was named. The joined table's currency counts too, and
+// grouping by it or keeping one of it earns nothing.
+func TestAmountsWhoseCurrencyAJoinedTableHoldsAreNamed(t *testing.T) {
+	db := []string{
+		"CREATE TABLE plans (id INTEGER PRIMARY KEY, name TEXT, currency TEXT)",
+		"INSERT INTO plans VALUES (1, 'Basic', 'EUR'), (2, 'Pro', 'USD')",
+		"CREATE TABLE invoices (id INTEGER PRIMARY KEY, plan_id INTEGER REFERENCES plans(id), amount DECIMAL(10,2))",
+		"INSERT INTO invoices VALUES (1, 1, 10.00), (2, 2, 99.00), (3, 2, 99.00)",
+	}
+	cur := `{"kind":"column","table":"p","column":"currency"}`
+	sum := func(rest string) []byte {
+		return []byte(`{"select":[{"expr":{"kind":"func","name":"SUM","args":[{"kind":"column","table":"i","column":"amount"}]},"alias":"total"}],` +
+			`"from":[{"table":"invoices","alias":"i"},{"table":"plans","alias":"p"}],"joins":[{"type":"inner","left":"i","right":"p","on":[{"left_column":"plan_id","right_column":"id"}]}]` + rest + `}`)
+	}
+	for _, en := range everyEngine(db) {
+		t.Run(en.name, func(t *testing.T) {
+			e := specEngine(t, en.spec(t))
+			for _, c := range []struct {
+				name  string
+				plan  []byte
+				named bool
+			}{
+				{"summed over the join", sum(""), true},
+				{"grouped by the plan's currency", sum(`,"group_by":[` + cur + `]`), false},
+				{"one currency kept", sum(`,"where":{"kind":"binary","op":"=","left":` + cur + `,"right":{"kind":"literal","value":"EUR"}}`), false},
+			} {
+				res, err := e.RunPlan(context.Background(), "air", c.plan)
+				if err != nil {
+					t.Fatalf("%s: %v", c.name, err)
+				}
+				w := warningWith(res.Warnings, "adds amounts in 2 currencies")
+				if got := w != "" && strings.Contains(w, `"EUR", "USD"`) && strings.Contains(w, "group by p.currency"); got != c.named {
+					t.Errorf("%s: warnings %q, want the plan's currencies named: %v", c.name, res.Warnings, c.named)
+				}
+			}
+		})
+	}
+}

@@ -39,7 +39,7 @@ func TestUnixTimesReadByTheWarningsReading(t *testing.T) {
 
 	// the refusal of FROM_EPOCH_SECONDS of the column hints the same reading
 	_, err := e.RunPlan(context.Background(), "air", []byte(`{"select":[{"expr":{"kind":"func","name":"FROM_EPOCH_SECONDS","args":[`+col("hired_at")+`]},"alias":"at"}],"from":[{"table":"staff","alias":"s"}]}`))
-	if err == nil || readingAfter(err.Error(), "read them too as ") != reading {
+	if err == nil || readingAfter(err.Error(), "read them and its dates alike as ") != reading {
 		t.Errorf("FROM_EPOCH_SECONDS(hired_at): error %v, want its hint to give the reading %s", err, reading)
 	}
 
@@ -126,5 +126,27 @@ func TestDateAddOfATimestampKeepsTheTimeOfDay(t *testing.T) {
 	}
 	if w := warningWith(res.Warnings, "DATE_ADD"); w != "" {
 		t.Errorf("warning %q about a time that is kept", w)
+	}
+}
+
+// Threat: DATE_ADD of text holding timestamps ('2024-04-09T07:06:00Z')
+// read it as a date, so "tickets closed within a day of opening" counted
+// one closed at 23:00 the next day (a newcomer's count was 23 where 15
+// were). Text reads as a timestamp there, as a timestamp column does: the
+// time of day is kept, and text holding only a date is its midnight.
+func TestDateAddOfTextKeepsTheTimeOfDay(t *testing.T) {
+	db := sourcetest.TempDB(t, "CREATE TABLE tickets (id INTEGER PRIMARY KEY, opened_at TEXT, closed_at TEXT)",
+		"INSERT INTO tickets VALUES (1, '2024-04-09T07:06:00Z', '2024-04-10T06:00:00Z'), (2, '2024-04-09T07:06:00Z', '2024-04-10T23:00:00Z'), (3, '2024-04-09', '2024-04-10')")
+	e := airEngine(t, db, nil)
+	col := func(c string) string { return `{"kind":"column","table":"t","column":"` + c + `"}` }
+	next := `{"kind":"func","name":"DATE_ADD","args":[{"kind":"literal","value":"day"},{"kind":"literal","value":1},` + col("opened_at") + `]}`
+	res := runAir(t, e, `{"select":[{"expr":`+col("id")+`,"alias":"id"},{"expr":`+next+`,"alias":"next"}],"from":[{"table":"tickets","alias":"t"}],"order_by":[{"expr":`+col("id")+`}]}`)
+	if got := fmt.Sprint(res.Rows, res.ColumnTypes); got != "[[1 2024-04-10 07:06:00] [2 2024-04-10 07:06:00] [3 2024-04-10 00:00:00]] [integer timestamp]" {
+		t.Errorf("rows and types %s, want each opening a day later to the second", got)
+	}
+	within := runAir(t, e, `{"select":[{"expr":{"kind":"func","name":"COUNT","args":[]},"alias":"n"}],"from":[{"table":"tickets","alias":"t"}],`+
+		`"where":{"kind":"binary","op":"<=","left":{"kind":"cast","type":"timestamp","expr":`+col("closed_at")+`},"right":`+next+`}}`)
+	if fmt.Sprint(within.Rows) != "[[2]]" {
+		t.Errorf("closed within a day: %v, want 2 (not the one closed at 23:00 the next day)", within.Rows)
 	}
 }

@@ -90,6 +90,22 @@ func TestSchemaContextNamesUnixTimesInADatetimeColumn(t *testing.T) {
 	}
 }
 
+// Threat: a DATETIME column holding nothing but Unix seconds has no date
+// range, so its line said nothing of them, and the plan read every value
+// as NULL (0 rows where 8 were). The note stands without a range.
+func TestSchemaContextNamesADatetimeColumnOfUnixTimesAlone(t *testing.T) {
+	e := specEngine(t, DatasourceSpec{ID: "air", Engine: "sqlite", Path: sourcetest.TempDB(t,
+		"CREATE TABLE subs (id INTEGER PRIMARY KEY, started_at DATETIME)", "INSERT INTO subs VALUES (1, 1706745600), (2, 1711929600), (3, 1717200000)"), RowLimit: 1000})
+	want := "(3 values are Unix seconds, 2024-02-01 to 2024-06-01, read as NULL; to count them read COALESCE(x, FROM_EPOCH_SECONDS(CAST(x AS text))))"
+	res, err := e.Ask(context.Background(), AskRequest{Question: "How many subscriptions started in April 2024?"})
+	if err != nil || res.HostPlan == nil {
+		t.Fatalf("ask: %v %+v", err, res)
+	}
+	if !strings.Contains(res.HostPlan.SchemaContext, want) {
+		t.Errorf("context %q: want %q", res.HostPlan.SchemaContext, want)
+	}
+}
+
 // Threat: FROM_EPOCH_SECONDS(created_at / 1000) of a column of Unix
 // seconds (or of milliseconds divided by 1000000) put every date in
 // January 1970, and FROM_EPOCH_SECONDS(id) every row on 1970-01-01: rows

@@ -151,6 +151,10 @@ func TestEpochLiteralOutOfRangeIsRefused(t *testing.T) {
 	if is.Code != planast.CodeBadValue || !strings.Contains(is.Hint, "x / 1000") {
 		t.Errorf("issue %+v, want INVALID_VALUE whose hint divides by 1000", is)
 	}
+	// a literal of 301 digits is named as written short, not spelt out
+	if is := firstIssue(t, plan(sel(item(epoch(lit("1e300")), "t"))), chinook, validate.Options{}); !strings.Contains(is.Message, "of 1e+300 is outside") {
+		t.Errorf("issue %+v, want 1e300 named as 1e+300", is)
+	}
 	q, err := planast.Decode([]byte(plan(sel(item(epoch(lit("1717418460")), "t")))), planast.Limits{})
 	if err != nil {
 		t.Fatal(err)

@@ -16,7 +16,7 @@ var decimalRe = regexp.MustCompile(`^-?[0-9]+(\.[0-9]+)?$`)
 // expr writes e fully parenthesised where precedence could differ between
 // engines, so the rendered SQL means what the tree means.
 func (w *writer) expr(e planast.Expr) {
-	if w.grouped && w.selectedKeys[planast.Key(e)] {
+	if w.grouped && w.selectedKeys != nil && w.selectedKeys[planast.Key(e)] {
 		// a grouping key that is a select item: grouped by its position,
 		// so it is written alike wherever it stands, and may bind
 		defer func(k map[string]bool) { w.grouped, w.selectedKeys = true, k }(w.selectedKeys)

@@ -1,6 +1,7 @@
 package render
 
 import (
+	"slices"
 	"strconv"
 	"strings"
 
@@ -82,16 +83,28 @@ func (w *writer) bindable(args []planast.Expr) []bool {
 // position when long), HAVING and ORDER BY, so the engines match it whole:
 // a month of Unix times read from text, grouped, was 63 kB of SQL a copy.
 func selectedGroupKeys(q *planast.Query) map[string]bool {
-	if len(q.GroupBy) == 0 {
+	if !slices.ContainsFunc(q.GroupBy, func(g planast.Expr) bool {
+		_, col := g.(*planast.Column)
+		return !col
+	}) {
 		return nil
 	}
 	sel := map[string]bool{}
 	for _, it := range q.Select {
 		sel[planast.Key(it.Expr)] = true
 	}
-	out := map[string]bool{}
+	var out map[string]bool
 	for _, g := range q.GroupBy {
+		switch g.(type) {
+		case *planast.Column, *planast.Literal:
+			// no operand to bind, and written alike everywhere: most keys
+			// are columns, and no node need be keyed for them
+			continue
+		}
 		if k := planast.Key(g); sel[k] {
+			if out == nil {
+				out = map[string]bool{}
+			}
 			out[k] = true
 		}
 	}

@@ -62,9 +62,10 @@ func snapshotTextIn(s, whole *schema.Snapshot) string {
 				// the profiled range, as the planners' schema context has it:
 				// a host sees that orders run 2016..2018 before asking for 1997
 				line += "  range [" + quotedValue(p.Min, c.Type) + ", " + quotedValue(p.Max, c.Type) + "]"
-				if note := schemactx.UnixTimesNote(&c); note != "" {
-					line += " (" + note + ")"
-				}
+			}
+			if note := schemactx.UnixTimesNote(&c); note != "" {
+				// a column of Unix times alone has no range, and needs it most
+				line += "  (" + note + ")"
 			}
 			if p := c.Profile; p != nil && len(p.SampleValues) > 0 {
 				vals := make([]string, 0, len(p.SampleValues))

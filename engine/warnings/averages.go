@@ -21,8 +21,8 @@ import (
 func inexactAverages(snap *schema.Snapshot, plan *planast.Query) []string {
 	var out []string
 	seen := map[*schema.Column]bool{}
-	queries(plan, func(q *planast.Query) {
-		own(q, func(n planast.Node) bool {
+	eachQuery(plan, func(q *planast.Query) {
+		inspectQuery(q, func(n planast.Expr) {
 			var name string
 			var args []planast.Expr
 			switch f := n.(type) {
@@ -32,15 +32,15 @@ func inexactAverages(snap *schema.Snapshot, plan *planast.Query) []string {
 				name, args = f.Name, f.Args
 			}
 			if !strings.EqualFold(name, "AVG") || len(args) != 1 {
-				return true
+				return
 			}
 			ref, ok := args[0].(*planast.Column)
 			if !ok {
-				return true
+				return
 			}
 			c := emptyrange.FromColumn(snap, q, ref)
 			if c == nil || seen[c] || c.Type != planast.TypeDecimal && c.Type != planast.TypeInteger || c.Profile == nil {
-				return true
+				return
 			}
 			widest, digits := "", 0
 			for _, v := range []any{c.Profile.Min, c.Profile.Max} {
@@ -59,7 +59,6 @@ func inexactAverages(snap *schema.Snapshot, plan *planast.Query) []string {
 				seen[c] = true
 				out = append(out, fmt.Sprintf("AVG of %q divides in double precision on every engine (15 to 17 significant digits), and the column holds values of %d significant digits (such as %s): the average's last digits are not exact; SUM and COUNT of it are exact, to divide by hand where every digit matters (on SQLite while the running sum stays within ±9.2e18: past it SUM fails with ARITHMETIC_OVERFLOW, and only PostgreSQL and DuckDB sum such values exactly)", c.Name, digits, widest))
 			}
-			return true
 		})
 	})
 	return out

@@ -45,15 +45,14 @@ func trueTexts(c *schema.Column) []string { return spelt(c, render.ReadsTrue) }
 // (ColumnProfile.Respelled) that plan reads, and its table.
 func respelled(snap *schema.Snapshot, plan *planast.Query, f func(t *schema.Table, c *schema.Column)) {
 	seen := map[*schema.Column]bool{}
-	queries(plan, func(q *planast.Query) {
-		own(q, func(n planast.Node) bool {
+	eachQuery(plan, func(q *planast.Query) {
+		inspectQuery(q, func(n planast.Expr) {
 			if ref, ok := n.(*planast.Column); ok {
 				if t, c := emptyrange.TableOfColumn(snap, q, ref); c != nil && c.Profile != nil && c.Profile.Respelled > 0 && !seen[c] {
 					seen[c] = true
 					f(t, c)
 				}
 			}
-			return true
 		})
 	})
 }
@@ -104,7 +103,7 @@ func spelledBooleans(snap *schema.Snapshot, plan *planast.Query) []string {
 func viewBooleans(snap *schema.Snapshot, plan *planast.Query) []string {
 	var out []string
 	seen := map[*schema.Table]bool{}
-	queries(plan, func(q *planast.Query) {
+	eachQuery(plan, func(q *planast.Query) {
 		for _, f := range q.From {
 			v, ok := snap.Lookup(f.Schema, f.Table)
 			if f.Subquery != nil || !ok || v.Kind != schema.KindView || v.Definition == "" || seen[v] {

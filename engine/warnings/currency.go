@@ -40,33 +40,21 @@ func mixedCurrencies(snap *schema.Snapshot, plan *planast.Query, stored func(str
 			if c == nil || !c.Type.IsNumeric() && !textual(c) || codeName(c.Name) || countName(c.Name) || inOneCurrency(c.Name) {
 				return // an id, a count or an amount converted is no mix
 			}
-			for i := range t.Columns {
-				cur := &t.Columns[i]
-				what := ""
-				switch {
-				case cur == c || !textual(cur):
-				case currencyName(cur.Name) && !quantity(c):
-					what = "currencies"
-				case unitOf(cur.Name, c.Name):
-					what = "units"
+			own := slices.ContainsFunc(t.Columns, func(cur schema.Column) bool {
+				return cur.Name != c.Name && textual(&cur) && currencyName(cur.Name)
+			})
+			sides := []currencySide{{t, ref.Table, true}}
+			if !own {
+				// the amount's currency may be held by a table it is joined
+				// to (invoices' plans.currency)
+				for _, fr := range q.From {
+					if jt, ok := snap.Lookup(fr.Schema, fr.Table); ok && fr.Subquery == nil && jt != t && fr.Alias != ref.Table {
+						sides = append(sides, currencySide{jt, fr.Alias, false})
+					}
 				}
-				if what == "" {
-					continue
-				}
-				vals, all := knownValues(t, cur, stored)
-				distinct := distinctLoose(vals)
-				if !all || len(distinct) < 2 || pinned(q, ref.Table, cur.Name) || oneRow(q, t, ref.Table) {
-					continue
-				}
-				var w string
-				if what == "units" {
-					w = fmt.Sprintf("%s(%s.%s) adds values in %d units (%q holds %s), a figure in none of them; convert them to one unit first (a CASE on %s.%s), group by it or keep one unit in the where",
-						strings.ToUpper(f.Name), ref.Table, ref.Column, len(distinct), cur.Name, someQuoted(distinct), ref.Table, cur.Name)
-				} else {
-					w = fmt.Sprintf("%s(%s.%s) adds amounts in %d currencies (%q holds %s), a figure in none of them; group by %s.%s or keep one currency in the where",
-						strings.ToUpper(f.Name), ref.Table, ref.Column, len(distinct), cur.Name, someQuoted(distinct), ref.Table, cur.Name)
-				}
-				if !slices.Contains(out, w) {
+			}
+			for _, side := range sides {
+				if w := currencyWarning(q, f, ref, c, side, stored); w != "" && !slices.Contains(out, w) {
 					out = append(out, w)
 				}
 			}
@@ -321,4 +309,45 @@ func codeName(name string) bool {
 		}
 	}
 	return false
+}
+
+// currencySide is a table whose columns may hold an amount's currency or
+// unit: the amount's own (units too) or one joined to it (currencies).
+type currencySide struct {
+	t     *schema.Table
+	alias string
+	own   bool
+}
+
+// currencyWarning is the warning of SUM or AVG f of amount c (ref) whose
+// currency or unit a column of side holds in several values, "" when none
+// does or q keeps one of them.
+func currencyWarning(q *planast.Query, f *planast.Func, ref *planast.Column, c *schema.Column, side currencySide, stored func(string, string, string) []string) string {
+	t := side.t
+	for i := range t.Columns {
+		cur := &t.Columns[i]
+		what := ""
+		switch {
+		case cur == c || !textual(cur):
+		case currencyName(cur.Name) && !quantity(c):
+			what = "currencies"
+		case side.own && unitOf(cur.Name, c.Name):
+			what = "units"
+		}
+		if what == "" {
+			continue
+		}
+		vals, all := knownValues(t, cur, stored)
+		distinct := distinctLoose(vals)
+		if !all || len(distinct) < 2 || pinned(q, side.alias, cur.Name) || oneRow(q, t, side.alias) {
+			continue
+		}
+		if what == "units" {
+			return fmt.Sprintf("%s(%s.%s) adds values in %d units (%q holds %s), a figure in none of them; convert them to one unit first (a CASE on %s.%s), group by it or keep one unit in the where",
+				strings.ToUpper(f.Name), ref.Table, ref.Column, len(distinct), cur.Name, someQuoted(distinct), side.alias, cur.Name)
+		}
+		return fmt.Sprintf("%s(%s.%s) adds amounts in %d currencies (%q holds %s), a figure in none of them; group by %s.%s or keep one currency in the where",
+			strings.ToUpper(f.Name), ref.Table, ref.Column, len(distinct), cur.Name, someQuoted(distinct), side.alias, cur.Name)
+	}
+	return ""
 }

@@ -37,10 +37,10 @@ func mixedWarnings(snap *schema.Snapshot, plan *planast.Query) []string {
 	}
 	seen := map[key]bool{}
 	fixed := map[*schema.Column]planast.CastType{} // the cast whose warning spelt a reading out
-	queries(plan, func(q *planast.Query) {
+	eachQuery(plan, func(q *planast.Query) {
 		guards := guardedCasts(q)
 		var asText map[*planast.Column]bool // read as the text stored (render's cast to text); built for the rare plan that reads a column as its type
-		own(q, func(n planast.Node) bool {
+		inspectQuery(q, func(n planast.Expr) {
 			switch x := n.(type) {
 			case *planast.Column:
 				if x.ReadAs == "" {
@@ -97,7 +97,6 @@ func mixedWarnings(snap *schema.Snapshot, plan *planast.Query) []string {
 					out = append(out, castNullWarning(c, what, reader, ""))
 				}
 			}
-			return true
 		})
 	})
 	return out

@@ -259,9 +259,10 @@ func writeTable(b *strings.Builder, snap *schema.Snapshot, t schema.Table) {
 		case (c.Type.IsNumeric() || c.Type.IsTemporal()) && p.Min != nil && !isFK:
 			b.WriteString(" range " + jsonList([]any{p.Min, p.Max}))
 			b.WriteString(EpochNote(&c))
-			if note := UnixTimesNote(&c); note != "" {
-				b.WriteString(" (" + note + ")")
-			}
+		}
+		if note := UnixTimesNote(&c); note != "" && p != nil && !isFK {
+			// a column of Unix times alone has no range, and needs it most
+			b.WriteString(" (" + note + ")")
 		}
 		if c.Type == planast.TypeText && p != nil {
 			writeCastNulls(b, p.CastNulls)

@@ -62,5 +62,9 @@ func UnixTimesNote(c *schema.Column) string {
 	if per != "" {
 		read = "FROM_EPOCH_SECONDS(CAST(CAST(x AS text) AS decimal)" + per + ")"
 	}
-	return fmt.Sprintf("%d values are Unix %s, %s to %s, outside the range and read as NULL; to count them read COALESCE(x, %s)", n, unit, from.Format("2006-01-02"), to.Format("2006-01-02"), read)
+	where := "outside the range and "
+	if c.Profile.Min == nil {
+		where = "" // no date beside them: no range
+	}
+	return fmt.Sprintf("%d values are Unix %s, %s to %s, %sread as NULL; to count them read COALESCE(x, %s)", n, unit, from.Format("2006-01-02"), to.Format("2006-01-02"), where, read)
 }

@@ -82,3 +82,22 @@ func TestLiftPlanDateAdd(t *testing.T) {
 		}
 	}
 }
+
+// SQLite's TRUE and FALSE are 1 and 0: "is_active = TRUE" over a flag
+// kept in an INTEGER column was refused as a comparison of an integer
+// with a boolean, while the bare "WHERE is_active" lifted. It lifts as
+// the comparison with 1 (or 0) it is.
+func TestLiftTrueAgainstAnIntegerFlag(t *testing.T) {
+	for _, tc := range []struct{ name, sql, same string }{
+		{"true", "SELECT count(*) FROM invoice WHERE id = TRUE", "SELECT count(*) FROM invoice WHERE id = 1"},
+		{"false", "SELECT count(*) FROM invoice WHERE FALSE <> id", "SELECT count(*) FROM invoice WHERE 0 <> id"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			want, err := Lift(tc.same, DialectSQLite, cat)
+			if err != nil {
+				t.Fatalf("Lift(%q): %v", tc.same, err)
+			}
+			checkLift(t, liftCase{tc.name, tc.sql, string(want.Canonical())}, DialectSQLite)
+		})
+	}
+}

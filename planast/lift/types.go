@@ -347,6 +347,11 @@ func (l *lifter) coerceOne(col *planast.Expr, ct planast.Type, other *planast.Ex
 		return true
 	case ct == planast.TypeBoolean && lit.Type == planast.TString && l.sqlite():
 		l.unsupported(pos, "a comparison of a boolean column with text")
+	case ct == planast.TypeInteger && lit.Type == planast.TBoolean && l.sqlite():
+		// SQLite's TRUE and FALSE are the integers 1 and 0: a flag kept
+		// in an INTEGER column compared with TRUE is compared with 1
+		*other = &planast.Literal{Type: planast.TInteger, Int: map[bool]int64{true: 1}[lit.Bool]}
+		return true
 	}
 	return false
 }

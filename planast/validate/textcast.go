@@ -66,7 +66,11 @@ func numberTextHint(x Expr) string {
 // textDateArgs are the arguments of date function name that may be text,
 // and the cast they take by the text-cast rule: a timestamp where unit is
 // hour or minute (the time of day counts), else a date (the label, part,
-// truncation or day count of a date is its day's). "" for other functions.
+// truncation or day count of a date is its day's); DATE_ADD's a timestamp
+// whatever the unit, as DATE_ADD of a timestamp keeps the time of day
+// (read as a date, '2024-04-09T07:06:00Z' plus a day was 2024-04-10, and
+// "closed within a day of opening" counted tickets closed at 23:00 the
+// next day). "" for other functions.
 // Without it PostgreSQL and DuckDB failed the whole query on the first
 // text that holds no timestamp ('n/a'), and SQLite read 2024-02-30 as a
 // day of March.
@@ -79,7 +83,7 @@ func textDateArgs(name, unit string) (CastType, []int) {
 	case "PERIOD_LABEL", "DATE_PART", "DATE_TRUNC":
 		return to, []int{1}
 	case "DATE_ADD":
-		return to, []int{2}
+		return CastTimestamp, []int{2}
 	case "DATE_DIFF_DAYS":
 		return CastDate, []int{0, 1}
 	case "ELAPSED_SECONDS":

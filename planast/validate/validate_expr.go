@@ -812,6 +812,11 @@ func (v *validator) fn(f *Func, path string, sc *scope, env *cteEnv) Type {
 			if lit.Type == TDecimal {
 				x, _ = strconv.ParseFloat(lit.Text, 64)
 				text = lit.Text
+				if len(text) > 21 {
+					// a decimal literal is kept as its digits: 1e300 is 301
+					// of them, named in the exponent form the results use
+					text = strconv.FormatFloat(x, 'g', -1, 64)
+				}
 			}
 			// NULL on every engine: a literal so far out is a unit mistake
 			if x < EpochFirst || x >= EpochEnd {
@@ -850,7 +855,10 @@ func needHint(name string, x Expr, t Type, what string) (hint string, cast bool)
 	case name == "FROM_EPOCH_SECONDS" && t.IsTemporal():
 		// the reading the warnings on Unix times give, for a column
 		// loaders filled with both ISO text and time()
-		return fmt.Sprintf("it is a %s already: use it as it is, without FROM_EPOCH_SECONDS; if it also holds numbers of seconds since 1970 (Unix time), read them too as %s",
+		// the reading first: a planner writes FROM_EPOCH_SECONDS of such
+		// a column because its context showed numbers in it, and a column
+		// of Unix times alone read as it is was all NULL
+		return fmt.Sprintf("it is a %s column; where it holds numbers of seconds since 1970 (Unix time, as its schema line says), read them and its dates alike as %s; a column of dates alone is used as it is, without FROM_EPOCH_SECONDS",
 			t, paste(UnixReading(x, t, "", ""))), false
 	case what == "a date or timestamp" && t.IsNumeric():
 		return "if the number is seconds since 1970 (Unix time), write " + paste(&Func{Name: "FROM_EPOCH_SECONDS", Args: []Expr{x}}) +

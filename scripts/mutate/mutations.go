@@ -4151,8 +4151,8 @@ var mutations = []mutation{
 	{
 		Name: "units-unsaid",
 		File: "engine/warnings/currency.go",
-		Old:  "\t\t\t\tcase unitOf(cur.Name, c.Name):\n",
-		New:  "\t\t\t\tcase false:\n",
+		Old:  "\t\tcase side.own && unitOf(cur.Name, c.Name):\n",
+		New:  "\t\tcase false:\n",
 		Pkgs: []string{"./engine"}, Run: "TestMeasuresInSeveralUnitsAreNamed",
 	},
 	{
@@ -5166,8 +5166,8 @@ var mutations = []mutation{
 	{
 		Name: "one-row-currency-mix-warned",
 		File: "engine/warnings/currency.go",
-		Old:  " || pinned(q, ref.Table, cur.Name) || oneRow(q, t, ref.Table) {",
-		New:  " || pinned(q, ref.Table, cur.Name) {",
+		Old:  " || pinned(q, side.alias, cur.Name) || oneRow(q, t, side.alias) {",
+		New:  " || pinned(q, side.alias, cur.Name) {",
 		Pkgs: []string{"./engine"}, Run: "TestAmountsInSeveralCurrenciesAreNamed",
 	},
 	{
@@ -6573,8 +6573,8 @@ var mutations = []mutation{
 	{
 		Name: "context-hides-unix-times-of-datetime",
 		File: "index/schemactx/context.go",
-		Old:  "\t\t\tif note := UnixTimesNote(&c); note != \"\" {\n",
-		New:  "\t\t\tif note := UnixTimesNote(&c); note == \"x\" {\n",
+		Old:  "\t\tif note := UnixTimesNote(&c); note != \"\" && p != nil && !isFK {\n",
+		New:  "\t\tif note := UnixTimesNote(&c); note == \"x\" && p != nil && !isFK {\n",
 		Pkgs: []string{"./engine"}, Run: "TestSchemaContextNamesUnixTimesInADatetimeColumn",
 	},
 	{
@@ -7040,8 +7040,8 @@ var mutations = []mutation{
 	{
 		Name: "OnceKeyNotBound",
 		File: "render/expr.go",
-		Old:  "	if w.grouped && w.selectedKeys[planast.Key(e)] {",
-		New:  "	if false && w.grouped && w.selectedKeys[planast.Key(e)] {",
+		Old:  "	if w.grouped && w.selectedKeys != nil && w.selectedKeys[planast.Key(e)] {",
+		New:  "	if false && w.grouped && w.selectedKeys != nil && w.selectedKeys[planast.Key(e)] {",
 		Pkgs: []string{"./render"},
 		Run:  "TestNestedCallsNameTheirOperandOnce",
 	},
@@ -7068,5 +7068,53 @@ var mutations = []mutation{
 		New:  "",
 		Pkgs: []string{"./engine"},
 		Run:  "TestBooleanColumnSpeltAsText",
+	},
+	{
+		Name: "CLIParamHintNamesMCPField",
+		File: "internal/app/cli/hints.go",
+		Old:  "	\"the query's param_schema\", \"the parameters the verified-queries file declares for the query\",\n",
+		New:  "",
+		Pkgs: []string{"./internal/app/cli"},
+		Run:  "TestPlanRunRunsVerifiedQueryArguments",
+	},
+	{
+		Name: "DateAddOfTextReadAsDate",
+		File: "planast/validate/textcast.go",
+		Old:  "	case \"DATE_ADD\":\n		return CastTimestamp, []int{2}",
+		New:  "	case \"DATE_ADD\":\n		return to, []int{2}",
+		Pkgs: []string{"./engine"},
+		Run:  "TestDateAddOfTextKeepsTheTimeOfDay",
+	},
+	{
+		Name: "CurrencyOfJoinedTableIgnored",
+		File: "engine/warnings/currency.go",
+		Old:  "			if !own {",
+		New:  "			if false && !own {",
+		Pkgs: []string{"./engine"},
+		Run:  "TestAmountsWhoseCurrencyAJoinedTableHoldsAreNamed",
+	},
+	{
+		Name: "UnixNoteNeedsARange",
+		File: "index/schemactx/context.go",
+		Old:  "		if note := UnixTimesNote(&c); note != \"\" && p != nil && !isFK {",
+		New:  "		if note := UnixTimesNote(&c); note != \"\" && p != nil && p.Min != nil && !isFK {",
+		Pkgs: []string{"./engine"},
+		Run:  "TestSchemaContextNamesADatetimeColumnOfUnixTimesAlone",
+	},
+	{
+		Name: "LiftTrueAgainstIntegerRefused",
+		File: "planast/lift/types.go",
+		Old:  "	case ct == planast.TypeInteger && lit.Type == planast.TBoolean && l.sqlite():",
+		New:  "	case false && ct == planast.TypeInteger && lit.Type == planast.TBoolean && l.sqlite():",
+		Pkgs: []string{"./planast/lift"},
+		Run:  "TestLiftTrueAgainstAnIntegerFlag",
+	},
+	{
+		Name: "EpochLiteralSpeltOut",
+		File: "planast/validate/validate_expr.go",
+		Old:  "				if len(text) > 21 {",
+		New:  "				if len(text) > 21000 {",
+		Pkgs: []string{"./planast"},
+		Run:  "TestEpochLiteralOutOfRangeIsRefused",
 	},
 }

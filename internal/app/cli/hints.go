@@ -19,6 +19,7 @@ var toolCommands = strings.NewReplacer(
 	"check_plan", "`nl2sql plan check`",
 	"run_plan", "`nl2sql plan run`",
 	"list_verified_queries", "`nl2sql curated validate`",
+	"the query's param_schema", "the parameters the verified-queries file declares for the query",
 )
 
 // CommandLineError is err as a command other than serve reports it: an
