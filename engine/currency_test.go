@@ -95,8 +95,8 @@ func kindCase(then string) string {
 // unit, earns nothing.
 func TestMeasuresInSeveralUnitsAreNamed(t *testing.T) {
 	db := []string{
-		"CREATE TABLE shipments (id INTEGER PRIMARY KEY, weight REAL, weight_unit TEXT, pieces INTEGER)",
-		"INSERT INTO shipments VALUES (1, 100, 'kg', 2), (2, 220.5, 'lbs', 1), (3, 50, 'KG', 4)",
+		"CREATE TABLE shipments (id INTEGER PRIMARY KEY, weight REAL, weight_unit TEXT, pieces INTEGER, qty INTEGER)",
+		"INSERT INTO shipments VALUES (1, 100, 'kg', 2, 3), (2, 220.5, 'lbs', 1, 1), (3, 50, 'KG', 4, 2)",
 	}
 	agg := func(fn, col, rest string) string {
 		return `{"select":[{"expr":{"kind":"func","name":"` + fn + `","args":[{"kind":"column","table":"s","column":"` + col + `"}]},"alias":"v"}],"from":[{"table":"shipments","alias":"s"}]` + rest + `}`
@@ -113,6 +113,9 @@ func TestMeasuresInSeveralUnitsAreNamed(t *testing.T) {
 				{"pieces", agg("SUM", "pieces", ""), false},
 				{"kg kept in its spellings", agg("AVG", "weight", `,"where":{"kind":"in","expr":`+unit+`,"list":[{"kind":"literal","value":"kg"},{"kind":"literal","value":"KG"}]}`), false},
 				{"grouped by unit", agg("AVG", "weight", `,"group_by":[`+unit+`]`), false},
+				// a count times the measure is in the measure's unit
+				{"weights times quantities", strings.Replace(agg("SUM", "weight", ""), `{"kind":"column","table":"s","column":"weight"}`,
+					`{"kind":"binary","op":"*","left":{"kind":"column","table":"s","column":"qty"},"right":{"kind":"column","table":"s","column":"weight"}}`, 1), true},
 			} {
 				res := runAir(t, e, c.plan)
 				w := warningWith(res.Warnings, "adds values in 2 units")

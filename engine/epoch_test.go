@@ -131,7 +131,7 @@ func TestDateAddOfATimestampKeepsTheTimeOfDay(t *testing.T) {
 
 // Threat: DATE_ADD of text holding timestamps ('2024-04-09T07:06:00Z')
 // read it as a date, so "tickets closed within a day of opening" counted
-// one closed at 23:00 the next day (a newcomer's count was 23 where 15
+// one closed at 23:00 the next day (23 counted where 15
 // were). Text reads as a timestamp there, as a timestamp column does: the
 // time of day is kept, and text holding only a date is its midnight.
 func TestDateAddOfTextKeepsTheTimeOfDay(t *testing.T) {

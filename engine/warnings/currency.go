@@ -182,7 +182,8 @@ func groupedExpr(q *planast.Query, g planast.Expr) planast.Expr {
 }
 
 // valueColumn is the one column whose values e's value is made of (an
-// amount, or a CASE choosing it), or nil when there is none or several.
+// amount, or a CASE choosing it, or it times a count), or nil when there
+// is none or several.
 // A column only tested (the WHEN of SUM(CASE WHEN c.entry_type =
 // 'COMMISSION' THEN 1 ELSE 0 END), a comparison, a LIKE) gives e no
 // value: a count of rows summed beside a currency column was warned of
@@ -221,6 +222,11 @@ func valueColumn(e planast.Expr) *planast.Column {
 		}
 	}
 	walk(e)
+	if len(found) > 1 {
+		// a count times an amount (qty * unit_price, qty * weight) is
+		// in the amount's currency or unit
+		found = slices.DeleteFunc(found, func(c *planast.Column) bool { return countName(c.Column) })
+	}
 	if len(found) != 1 {
 		return nil
 	}

@@ -7117,4 +7117,12 @@ var mutations = []mutation{
 		Pkgs: []string{"./planast"},
 		Run:  "TestEpochLiteralOutOfRangeIsRefused",
 	},
+	{
+		Name: "CountTimesMeasureNoValue",
+		File: "engine/warnings/currency.go",
+		Old:  "		found = slices.DeleteFunc(found, func(c *planast.Column) bool { return countName(c.Column) })",
+		New:  "",
+		Pkgs: []string{"./engine"},
+		Run:  "TestMeasuresInSeveralUnitsAreNamed",
+	},
 }
