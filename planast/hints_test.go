@@ -163,3 +163,29 @@ func TestEpochLiteralOutOfRangeIsRefused(t *testing.T) {
 		t.Errorf("seconds in range refused: %v", err)
 	}
 }
+
+// DATE_ADD of 999,999,999 years is NULL for every date on every engine: a
+// plan that can only return NULL is refused with the unit to check, as a
+// FROM_EPOCH_SECONDS of a literal past year 9999 is; the largest shift
+// that can stay within years 1 to 9999 is kept.
+func TestDateAddPastEveryDateIsRefused(t *testing.T) {
+	add := func(unit, n string) string {
+		return `{"kind":"func","name":"DATE_ADD","args":[` + lit(`"`+unit+`"`) + `,` + lit(n) + `,{"kind":"column","table":"i","column":"InvoiceDate"}]}`
+	}
+	body := func(x string) string {
+		return `{"select":[{"expr":` + x + `,"alias":"d"}],"from":[{"table":"Invoice","alias":"i"}]}`
+	}
+	for _, c := range []struct {
+		unit, n string
+		refused bool
+	}{{"year", "999999999", true}, {"day", "-3652059", true}, {"year", "9998", false}, {"day", "3652058", false}, {"month", "-119987", false}} {
+		q, err := planast.Decode([]byte(body(add(c.unit, c.n))), planast.Limits{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, err = validate.Plan(q, chinook, validate.Options{})
+		if (err != nil) != c.refused || c.refused && !strings.Contains(err.Error(), "NULL for every date") {
+			t.Errorf("DATE_ADD(%s, %s, x): %v, want refused %v", c.unit, c.n, err, c.refused)
+		}
+	}
+}

@@ -172,7 +172,16 @@ func sampleList(vals []string, all bool) string {
 		s = string(r[:budget-1]) + "…"
 	}
 	if shown < len(vals) {
-		s += fmt.Sprintf(" | … %d more", len(vals)-shown)
+		// of examples, more examples: "… 1 more" beside 150 distinct
+		// values read as one more value
+		n, what := len(vals)-shown, "example"
+		if all {
+			what = "value"
+		}
+		if n > 1 {
+			what += "s"
+		}
+		s += fmt.Sprintf(" | … %d more %s", n, what)
 	}
 	if all {
 		return "  all values: " + s

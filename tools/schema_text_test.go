@@ -29,12 +29,12 @@ func TestSampleListShowsWholeValues(t *testing.T) {
 		{"fits, complete", []string{`"Ann"`, `"Bo"`}, true, `  all values: "Ann" | "Bo"`},
 		{"fits, samples", []string{`"Ann"`, `"Bo"`}, false, `  e.g. "Ann" | "Bo"`},
 		{"cut at a value", []string{`"A history of Arts"`, `"About Korea"`, `"Customer reviews"`, `"Data base"`, `"Do not panic"`, `"Welcome to NY"`, `"Zoo"`}, false,
-			`  e.g. "A history of Arts" | "About Korea" | "Customer reviews" | "Data base" | "Do not panic" | … 2 more`},
+			`  e.g. "A history of Arts" | "About Korea" | "Customer reviews" | "Data base" | "Do not panic" | … 2 more examples`},
 		// every value of a column of few shows whole, as the ask context
 		// shows it: a host checks which spellings exist
 		{"all of few", []string{`"A history of Arts"`, `"About Korea"`, `"Customer reviews"`, `"Data base"`, `"Do not panic"`, `"Welcome to NY"`, `"Zoo"`}, true,
 			`  all values: "A history of Arts" | "About Korea" | "Customer reviews" | "Data base" | "Do not panic" | "Welcome to NY" | "Zoo"`},
-		{"one value beyond the budget", []string{`"` + long + `"`, `"b"`}, false, `  e.g. "` + long[:sampleBudget-2] + `… | … 1 more`},
+		{"one value beyond the budget", []string{`"` + long + `"`, `"b"`}, false, `  e.g. "` + long[:sampleBudget-2] + `… | … 1 more example`},
 	} {
 		if got := sampleList(c.vals, c.all); got != c.want {
 			t.Errorf("%s:\n got %s\nwant %s", c.name, got, c.want)

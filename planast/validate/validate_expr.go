@@ -792,6 +792,14 @@ func (v *validator) fn(f *Func, path string, sc *scope, env *cteEnv) Type {
 	case "DATE_ADD":
 		need(1, isInt, "an integer amount")
 		need(2, isDateish, "a date or timestamp")
+		if lit, ok := f.Args[1].(*Literal); ok && lit.Type == TInteger {
+			// years 1 to 9999 span 3,652,058 days: an amount past that
+			// takes every date out of them, so every row NULL
+			if most, ok := map[string]int64{"year": 9998, "quarter": 39995, "month": 119987, "day": 3652058}[unitOf(f)]; ok && (lit.Int > most || lit.Int < -most) {
+				v.addHint(CodeBadValue, idx(join(path, "args"), 1), "a date plus or minus this many "+unitOf(f)+"s is outside years 1 to 9999 whatever the date; check the unit",
+					"DATE_ADD of %d %ss is NULL for every date", lit.Int, unitOf(f))
+			}
+		}
 		f.Temporal = argT(2)
 		if argT(2) == TypeTimestamp {
 			return TypeTimestamp // the time of day is kept

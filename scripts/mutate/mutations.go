@@ -7125,4 +7125,20 @@ var mutations = []mutation{
 		Pkgs: []string{"./engine"},
 		Run:  "TestMeasuresInSeveralUnitsAreNamed",
 	},
+	{
+		Name: "DateAddPastEveryDateRuns",
+		File: "planast/validate/validate_expr.go",
+		Old:  "ok && (lit.Int > most || lit.Int < -most) {",
+		New:  "ok && (lit.Int > most*2 || lit.Int < -most) {",
+		Pkgs: []string{"./planast"},
+		Run:  "TestDateAddPastEveryDateIsRefused",
+	},
+	{
+		Name: "SampleCutReadsAsValues",
+		File: "tools/schema_text.go",
+		Old:  "		n, what := len(vals)-shown, \"example\"",
+		New:  "		n, what := len(vals)-shown, \"\"",
+		Pkgs: []string{"./tools"},
+		Run:  "TestSampleListShowsWholeValues",
+	},
 }
