@@ -189,3 +189,18 @@ func TestDateAddPastEveryDateIsRefused(t *testing.T) {
 		}
 	}
 }
+
+// The refusal of a text literal no cast reads names what it lacks in the
+// plan's words: "float" is a cast type but no literal type, and "holds no
+// float value" sent a user looking for a float literal.
+func TestTextLiteralWithoutANumberSaysNumber(t *testing.T) {
+	cast := func(v, to string) string {
+		return `{"kind":"cast","type":"` + to + `","expr":` + lit(`"`+v+`"`) + `}`
+	}
+	for _, c := range []struct{ to, want string }{{"float", `"yesterday" holds no number:`}, {"integer", `"yesterday" holds no whole number:`}, {"date", `"yesterday" holds no date:`}} {
+		is := firstIssue(t, plan(sel(item(cast("yesterday", c.to), "x"))), chinook, validate.Options{})
+		if !strings.Contains(is.Message, c.want) {
+			t.Errorf("cast to %s: %q, want %q", c.to, is.Message, c.want)
+		}
+	}
+}

@@ -27,12 +27,13 @@ func Of(snap *schema.Snapshot, dialect string, plan *planast.Query, run Run) []s
 		if w := Ties(plan, len(run.Rows)); w != "" {
 			out = append(out, w)
 		}
+		out = append(out, zeroRatios(plan, run.Rows)...)
 		if run.Static != nil {
 			return append(out, run.Static()...)
 		}
 		return append(out, Static(snap, dialect, plan, run.Stored)...)
 	}
-	out := mixedWarnings(snap, plan)
+	out := append(mixedWarnings(snap, plan), zeroRatios(plan, run.Rows)...)
 	if w := emptyTables(snap, plan, true); w != "" {
 		// the filters are not why: no guess at ranges, case or spelling
 		return append(out, append([]string{w}, Filters(snap, dialect, plan, false, nil)...)...)

@@ -318,7 +318,7 @@ func (l *lifter) strftime(f *pg.FuncCall, sc *scope) planast.Expr {
 	if !ok {
 		if unit, ok := strftimeParts[format]; ok {
 			// the number the plan gives where SQLite gives text
-			l.unsupportedHint(f.Location, fmt.Sprintf("write DATE_PART('%s', x), the plan's number for it (SQLite's %s is zero-padded text)", unit, format),
+			l.unsupportedHint(f.Location, fmt.Sprintf("write DATE_PART('%s', x), the plan's number for it (SQLite's %s is text)", unit, format),
 				"strftime format %q", format)
 		}
 		l.unsupported(f.Location, "strftime format %q", format)

@@ -423,13 +423,13 @@ func (l *lifter) limit(s *pg.SelectStmt, q *planast.Query) {
 				q.Limit = &k
 			}
 		} else {
-			l.unsupported(location(s.LimitCount), "a LIMIT that is not an integer constant")
+			l.unsupported(location(s.LimitCount), "a LIMIT that is not an integer constant of 64 bits")
 		}
 	}
 	if s.LimitOffset != nil {
 		k, ok := intConst(s.LimitOffset)
 		if !ok {
-			l.unsupported(location(s.LimitOffset), "an OFFSET that is not an integer constant")
+			l.unsupported(location(s.LimitOffset), "an OFFSET that is not an integer constant of 64 bits")
 		}
 		if k > 0 {
 			q.Offset = &k

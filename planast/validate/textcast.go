@@ -26,7 +26,11 @@ func (v *validator) castLiteral(lit *Literal, t CastType, path string) {
 		ok = ok && (len(s) == 10 || IsTimestampText(s))
 	}
 	if !ok {
-		v.addHint(CodeBadValue, path, castHint(t), "%q holds no %s value: a cast of text that holds none is NULL on every engine, and such a literal is refused", Truncate(strings.TrimSpace(s), 40), t)
+		what := map[CastType]string{CastFloat: "number", CastDecimal: "number", CastInteger: "whole number"}[t]
+		if what == "" {
+			what = string(t)
+		}
+		v.addHint(CodeBadValue, path, castHint(t), "%q holds no %s: a cast of text that holds none is NULL on every engine, and such a literal is refused", Truncate(strings.TrimSpace(s), 40), what)
 	}
 }
 

@@ -7141,4 +7141,20 @@ var mutations = []mutation{
 		Pkgs: []string{"./tools"},
 		Run:  "TestSampleListShowsWholeValues",
 	},
+	{
+		Name: "TextLiteralSaysCastType",
+		File: "planast/validate/textcast.go",
+		Old:  "map[CastType]string{CastFloat: \"number\", CastDecimal: \"number\", CastInteger: \"whole number\"}[t]",
+		New:  "map[CastType]string{}[t]",
+		Pkgs: []string{"./planast"},
+		Run:  "TestTextLiteralWithoutANumberSaysNumber",
+	},
+	{
+		Name: "ZeroRatioUnsaid",
+		File: "engine/warnings/warnings.go",
+		Old:  "		out = append(out, zeroRatios(plan, run.Rows)...)\n",
+		New:  "",
+		Pkgs: []string{"./engine"},
+		Run:  "TestWholeNumberRatioOfCountsIsNamed",
+	},
 }

@@ -201,7 +201,7 @@ func planCmd(logger *slog.Logger) *cobra.Command {
 	var checkJSON bool
 	check := &cobra.Command{
 		Use:   "check [flags] FILE|-|JSON",
-		Short: "Validate a plan and print the SQL it renders, or its typed errors as JSON (exit 1)",
+		Short: "Validate a plan and print the SQL it renders, or its typed errors (exit 1; as JSON with --json)",
 		Args:  cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			doc, err := readInput(cmd.InOrStdin(), args[0])
