@@ -116,6 +116,9 @@ func TestMeasuresInSeveralUnitsAreNamed(t *testing.T) {
 				// a count times the measure is in the measure's unit
 				{"weights times quantities", strings.Replace(agg("SUM", "weight", ""), `{"kind":"column","table":"s","column":"weight"}`,
 					`{"kind":"binary","op":"*","left":{"kind":"column","table":"s","column":"qty"},"right":{"kind":"column","table":"s","column":"weight"}}`, 1), true},
+				// converted by the unit, as the warning advises: no mix left
+				{"weights converted by their unit", strings.Replace(agg("SUM", "weight", ""), `{"kind":"column","table":"s","column":"weight"}`,
+					`{"kind":"case","whens":[{"when":{"kind":"binary","op":"=","left":`+unit+`,"right":{"kind":"literal","value":"lbs"}},"then":{"kind":"binary","op":"*","left":{"kind":"column","table":"s","column":"weight"},"right":{"kind":"literal","value":0.4536}}}],"else":{"kind":"column","table":"s","column":"weight"}}`, 1), false},
 			} {
 				res := runAir(t, e, c.plan)
 				w := warningWith(res.Warnings, "adds values in 2 units")
@@ -136,8 +139,8 @@ func TestAmountsWhoseCurrencyAJoinedTableHoldsAreNamed(t *testing.T) {
 	db := []string{
 		"CREATE TABLE plans (id INTEGER PRIMARY KEY, name TEXT, currency TEXT)",
 		"INSERT INTO plans VALUES (1, 'Basic', 'EUR'), (2, 'Pro', 'USD')",
-		"CREATE TABLE invoices (id INTEGER PRIMARY KEY, plan_id INTEGER REFERENCES plans(id), amount DECIMAL(10,2))",
-		"INSERT INTO invoices VALUES (1, 1, 10.00), (2, 2, 99.00), (3, 2, 99.00)",
+		"CREATE TABLE invoices (id INTEGER PRIMARY KEY, plan_id INTEGER REFERENCES plans(id), amount DECIMAL(10,2), weight REAL)",
+		"INSERT INTO invoices VALUES (1, 1, 10.00, 1.5), (2, 2, 99.00, 2.0), (3, 2, 99.00, 0.5)",
 	}
 	cur := `{"kind":"column","table":"p","column":"currency"}`
 	sum := func(rest string) []byte {
@@ -155,6 +158,8 @@ func TestAmountsWhoseCurrencyAJoinedTableHoldsAreNamed(t *testing.T) {
 				{"summed over the join", sum(""), true},
 				{"grouped by the plan's currency", sum(`,"group_by":[` + cur + `]`), false},
 				{"one currency kept", sum(`,"where":{"kind":"binary","op":"=","left":` + cur + `,"right":{"kind":"literal","value":"EUR"}}`), false},
+				// a weight is in no plan's currency
+				{"a weight summed over the join", []byte(strings.Replace(string(sum("")), `"column":"amount"`, `"column":"weight"`, 1)), false},
 			} {
 				res, err := e.RunPlan(context.Background(), "air", c.plan)
 				if err != nil {

@@ -23,6 +23,13 @@ func TestWholeNumberRatioOfCountsIsNamed(t *testing.T) {
 	if res := runAir(t, e, ratio("div")); warningWith(res.Warnings, said) == "" {
 		t.Errorf("div: rows %v, warnings %q, want %q", res.Rows, res.Warnings, said)
 	}
+	// a group whose every row is cancelled truncates to 1, not 0: the
+	// shares still read as whole numbers
+	db2 := sourcetest.TempDB(t, "CREATE TABLE subs (id INTEGER PRIMARY KEY, plan TEXT, cancelled_at TEXT)",
+		"INSERT INTO subs VALUES (1, 'a', '2024-01-03'), (2, 'a', '2024-01-01'), (3, 'b', NULL), (4, 'b', NULL), (5, 'b', '2024-02-01')")
+	if res := runAir(t, airEngine(t, db2, nil), ratio("div")); warningWith(res.Warnings, said) == "" {
+		t.Errorf("div of 1 and 0: rows %v, warnings %q, want %q", res.Rows, res.Warnings, said)
+	}
 	if res := runAir(t, e, ratio("/")); warningWith(res.Warnings, said) != "" {
 		t.Errorf("/: warnings %q, want no word of div", res.Warnings)
 	}

@@ -259,13 +259,34 @@ func quantity(c *schema.Column) bool {
 	if c.Type != planast.TypeInteger {
 		return false
 	}
-	for _, w := range lex.SplitWords(c.Name) {
+	return !moneyName(c.Name)
+}
+
+// moneyName reports whether a column's name has a word of money in it
+// (moneyWords, an ISO currency code).
+func moneyName(name string) bool {
+	for _, w := range lex.SplitWords(name) {
 		w = strings.ToLower(w)
 		if moneyWords[w] || moneyWords[strings.TrimSuffix(w, "s")] || isoCode(w) {
-			return false
+			return true
 		}
 	}
-	return true
+	return false
+}
+
+// reads reports whether aggregate f's argument reads column col of alias:
+// SUM(CASE WHEN weight_unit = 'lb' THEN weight * 0.4536 ELSE weight END)
+// converts by the unit, the fix the warning gives, and is no mix.
+func reads(f *planast.Func, alias, col string) bool {
+	hit := false
+	for _, a := range f.Args {
+		inspectOwn(a, func(x planast.Expr) {
+			if r, ok := x.(*planast.Column); ok && r.Table == alias && r.Column == col {
+				hit = true
+			}
+		})
+	}
+	return hit
 }
 
 // moneyWords are the words of a column name that say it holds money.
@@ -335,7 +356,9 @@ func currencyWarning(q *planast.Query, f *planast.Func, ref *planast.Column, c *
 		what := ""
 		switch {
 		case cur == c || !textual(cur):
-		case currencyName(cur.Name) && !quantity(c):
+		case currencyName(cur.Name) && !quantity(c) && (side.own || moneyName(c.Name)):
+			// of a joined table, only for an amount named as money: a
+			// weight summed over orders is in no order's currency
 			what = "currencies"
 		case side.own && unitOf(cur.Name, c.Name):
 			what = "units"
@@ -345,7 +368,7 @@ func currencyWarning(q *planast.Query, f *planast.Func, ref *planast.Column, c *
 		}
 		vals, all := knownValues(t, cur, stored)
 		distinct := distinctLoose(vals)
-		if !all || len(distinct) < 2 || pinned(q, side.alias, cur.Name) || oneRow(q, t, side.alias) {
+		if !all || len(distinct) < 2 || pinned(q, side.alias, cur.Name) || oneRow(q, t, side.alias) || reads(f, side.alias, cur.Name) {
 			continue
 		}
 		if what == "units" {

@@ -4417,8 +4417,8 @@ var mutations = []mutation{
 	{
 		Name: "seats-summed-as-money",
 		File: "engine/warnings/currency.go",
-		Old:  "case currencyName(cur.Name) && !quantity(c):",
-		New:  "case currencyName(cur.Name):",
+		Old:  "case currencyName(cur.Name) && !quantity(c) && (side.own || moneyName(c.Name)):",
+		New:  "case currencyName(cur.Name) && (side.own || moneyName(c.Name)):",
 		Pkgs: []string{"./engine"}, Run: "TestAmountsInSeveralCurrenciesAreNamed",
 	},
 	{
@@ -5166,8 +5166,8 @@ var mutations = []mutation{
 	{
 		Name: "one-row-currency-mix-warned",
 		File: "engine/warnings/currency.go",
-		Old:  " || pinned(q, side.alias, cur.Name) || oneRow(q, t, side.alias) {",
-		New:  " || pinned(q, side.alias, cur.Name) {",
+		Old:  " || pinned(q, side.alias, cur.Name) || oneRow(q, t, side.alias) || reads(f, side.alias, cur.Name) {",
+		New:  " || pinned(q, side.alias, cur.Name) || reads(f, side.alias, cur.Name) {",
 		Pkgs: []string{"./engine"}, Run: "TestAmountsInSeveralCurrenciesAreNamed",
 	},
 	{
@@ -7154,6 +7154,30 @@ var mutations = []mutation{
 		File: "engine/warnings/warnings.go",
 		Old:  "		out = append(out, zeroRatios(plan, run.Rows)...)\n",
 		New:  "",
+		Pkgs: []string{"./engine"},
+		Run:  "TestWholeNumberRatioOfCountsIsNamed",
+	},
+	{
+		Name: "JoinedCurrencyOfAnyMeasure",
+		File: "engine/warnings/currency.go",
+		Old:  "currencyName(cur.Name) && !quantity(c) && (side.own || moneyName(c.Name)):",
+		New:  "currencyName(cur.Name) && !quantity(c):",
+		Pkgs: []string{"./engine"},
+		Run:  "TestAmountsWhoseCurrencyAJoinedTableHoldsAreNamed",
+	},
+	{
+		Name: "ConvertedUnitsStillWarned",
+		File: "engine/warnings/currency.go",
+		Old:  " || oneRow(q, t, side.alias) || reads(f, side.alias, cur.Name) {",
+		New:  " || oneRow(q, t, side.alias) || false && reads(f, side.alias, cur.Name) {",
+		Pkgs: []string{"./engine"},
+		Run:  "TestMeasuresInSeveralUnitsAreNamed",
+	},
+	{
+		Name: "RatioOfOnesUnsaid",
+		File: "engine/warnings/ratios.go",
+		Old:  "			} else if !isOne(r[i]) {",
+		New:  "			} else if true {",
 		Pkgs: []string{"./engine"},
 		Run:  "TestWholeNumberRatioOfCountsIsNamed",
 	},
