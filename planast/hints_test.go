@@ -204,3 +204,26 @@ func TestTextLiteralWithoutANumberSaysNumber(t *testing.T) {
 		}
 	}
 }
+
+// A host writes the instant it saw stored ('2024-01-31T10:00:00Z'); a
+// literal carries no zone and is refused, and the hint gives the same
+// instant in UTC, which validates.
+func TestZonedTimestampLiteralHintGivesUTC(t *testing.T) {
+	cast := func(v string) string {
+		return `{"kind":"cast","type":"timestamp","expr":` + lit(`"`+v+`"`) + `}`
+	}
+	for _, c := range []struct{ in, utc string }{{"2024-01-31T10:00:00Z", "2024-01-31 10:00:00"}, {"2024-01-31T23:30:00-02:00", "2024-02-01 01:30:00"}} {
+		is := firstIssue(t, plan(sel(item(cast(c.in), "x"))), chinook, validate.Options{})
+		if !strings.Contains(is.Hint, `"`+c.utc+`"`) {
+			t.Errorf("%s: hint %q, want %q", c.in, is.Hint, c.utc)
+			continue
+		}
+		q, err := planast.Decode([]byte(plan(sel(item(cast(c.utc), "x")))), planast.Limits{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := validate.Plan(q, chinook, validate.Options{}); err != nil {
+			t.Errorf("the hint's %s: %v", c.utc, err)
+		}
+	}
+}

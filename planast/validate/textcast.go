@@ -1,8 +1,11 @@
 package validate
 
 import (
-	. "github.com/nl2sql/nl2sql/planast"
+	"fmt"
 	"strings"
+	"time"
+
+	. "github.com/nl2sql/nl2sql/planast"
 )
 
 // The text-cast rule (render/textcast.go renders it): a cast of text to a
@@ -30,7 +33,17 @@ func (v *validator) castLiteral(lit *Literal, t CastType, path string) {
 		if what == "" {
 			what = string(t)
 		}
-		v.addHint(CodeBadValue, path, castHint(t), "%q holds no %s: a cast of text that holds none is NULL on every engine, and such a literal is refused", Truncate(strings.TrimSpace(s), 40), what)
+		hint := castHint(t)
+		if at, err := time.Parse(time.RFC3339Nano, strings.TrimSpace(s)); err == nil && (t == CastTimestamp || t == CastDate) {
+			// a zone in a literal is refused (a literal means the time it
+			// writes), but the instant it names is known: the same in UTC
+			utc := at.UTC().Format("2006-01-02 15:04:05.999999999")
+			if t == CastDate {
+				utc = utc[:10]
+			}
+			hint = fmt.Sprintf("a literal carries no time zone: write the instant in UTC, %q (stored times with Z or an offset are read in UTC too)", utc)
+		}
+		v.addHint(CodeBadValue, path, hint, "%q holds no %s: a cast of text that holds none is NULL on every engine, and such a literal is refused", Truncate(strings.TrimSpace(s), 40), what)
 	}
 }
 

@@ -7181,4 +7181,12 @@ var mutations = []mutation{
 		Pkgs: []string{"./engine"},
 		Run:  "TestWholeNumberRatioOfCountsIsNamed",
 	},
+	{
+		Name: "ZonedLiteralGenericHint",
+		File: "planast/validate/textcast.go",
+		Old:  "err == nil && (t == CastTimestamp || t == CastDate) {",
+		New:  "err == nil && false && (t == CastTimestamp || t == CastDate) {",
+		Pkgs: []string{"./planast"},
+		Run:  "TestZonedTimestampLiteralHintGivesUTC",
+	},
 }
