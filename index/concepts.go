@@ -51,6 +51,9 @@ var impliedNames = []struct{ question, names []string }{
 	// the unit's short form (km) or the measure (distance)
 	{[]string{"kilometre", "kilometres", "kilometer", "kilometers", "distance", "distances", "far", "farther", "farthest", "further", "furthest"}, []string{"km", "kms", "kilometre", "kilometer", "distance", "mileage"}},
 	{[]string{"mile", "miles", "mileage"}, []string{"mi", "mile", "miles", "mileage", "distance"}},
+	// units of mass and the words of weighing: a column holds the
+	// measure (weight) and another its unit ('kg')
+	{[]string{"kilogram", "kilograms", "kilo", "kilos", "gram", "grams", "tonne", "tonnes", "heavy", "heavier", "heaviest", "weighs", "weighed", "weighing"}, []string{"kg", "kgs", "weight", "mass", "tonnage"}},
 	{[]string{"drove", "drive", "drives", "driven", "driving", "travelled", "traveled", "covered", "flew", "flown"}, []string{"km", "kms", "mi", "distance", "mileage"}},
 	// the states a row's status column names in its own words ('done',
 	// 'C'): the question's word need not be stored

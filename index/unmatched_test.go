@@ -80,3 +80,24 @@ func TestPhrasalVerbMatchesItsNoun(t *testing.T) {
 		t.Errorf("unmatched %v, want loyalty but not signed or bring", un)
 	}
 }
+
+// "How many kilograms shipped" over a weight column and a unit column
+// holding 'kg': no name or value spells "kilograms", and the caveat that
+// it may not be stored told a host to hedge. A unit of mass implies the
+// weight it measures.
+func TestUnitOfMassImpliesWeight(t *testing.T) {
+	snap := smallSnapshot()
+	snap.Tables[0].Columns[2].Name = "weight"
+	ix, err := Build(context.Background(), snap, nil, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ix.Close()
+	un, err := ix.Unmatched(context.Background(), "how many kilograms did each customer order, by loyalty", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if slices.Contains(un, "kilograms") || !slices.Contains(un, "loyalty") {
+		t.Errorf("unmatched %v, want loyalty but not kilograms", un)
+	}
+}

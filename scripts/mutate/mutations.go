@@ -7189,4 +7189,12 @@ var mutations = []mutation{
 		Pkgs: []string{"./planast"},
 		Run:  "TestZonedTimestampLiteralHintGivesUTC",
 	},
+	{
+		Name: "MassUnitsImplyNothing",
+		File: "index/concepts.go",
+		Old:  "[]string{\"kg\", \"kgs\", \"weight\", \"mass\", \"tonnage\"}},",
+		New:  "[]string{\"kgs\"}},",
+		Pkgs: []string{"./index"},
+		Run:  "TestUnitOfMassImpliesWeight",
+	},
 }
