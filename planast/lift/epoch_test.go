@@ -101,3 +101,18 @@ func TestLiftTrueAgainstAnIntegerFlag(t *testing.T) {
 		})
 	}
 }
+
+// "WHERE Is_male = 'yes'" over a boolean column matched, on SQLite, only
+// the rows stored as that text; the plan reads every spelling as the
+// boolean it means. The refusal says so and names the condition that
+// lifts, which does.
+func TestLiftBooleanAgainstTextNamesTheCondition(t *testing.T) {
+	_, err := Lift("SELECT count(*) FROM singer WHERE Is_male = 'yes'", DialectSQLite, cat)
+	var u *Unsupported
+	if !errors.As(err, &u) || !strings.Contains(u.Hint, "WHERE x for true") {
+		t.Fatalf("lift: %v, want a refusal whose hint names WHERE x", err)
+	}
+	if _, err := Lift("SELECT count(*) FROM singer WHERE Is_male", DialectSQLite, cat); err != nil {
+		t.Errorf("the hint's condition: %v", err)
+	}
+}

@@ -346,7 +346,10 @@ func (l *lifter) coerceOne(col *planast.Expr, ct planast.Type, other *planast.Ex
 		*other = &planast.Literal{Type: planast.TBoolean, Bool: lit.Int == 1}
 		return true
 	case ct == planast.TypeBoolean && lit.Type == planast.TString && l.sqlite():
-		l.unsupported(pos, "a comparison of a boolean column with text")
+		// SQLite matches the rows stored as that very text; the plan reads
+		// the column as the boolean every spelling means
+		l.unsupportedHint(pos, "the plan reads a boolean column as true or false whatever its spelling ('yes', 'true', 1 are true; 'no', 'false', 0 false): write WHERE x for true or WHERE NOT x for false (SQLite's x = 'yes' matched only the rows stored as 'yes')",
+			"a comparison of a boolean column with text")
 	case ct == planast.TypeInteger && lit.Type == planast.TBoolean && l.sqlite():
 		// SQLite's TRUE and FALSE are the integers 1 and 0: a flag kept
 		// in an INTEGER column compared with TRUE is compared with 1

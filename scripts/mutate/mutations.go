@@ -7197,4 +7197,12 @@ var mutations = []mutation{
 		Pkgs: []string{"./index"},
 		Run:  "TestUnitOfMassImpliesWeight",
 	},
+	{
+		Name: "LiftBooleanTextGenericHint",
+		File: "planast/lift/types.go",
+		Old:  "write WHERE x for true or WHERE NOT x for false (SQLite's x = 'yes' matched only the rows stored as 'yes')",
+		New:  "rewrite the SQL",
+		Pkgs: []string{"./planast/lift"},
+		Run:  "TestLiftBooleanAgainstTextNamesTheCondition",
+	},
 }
