@@ -248,18 +248,18 @@
 // TRY_CAST and the cast of such text (textcast.go) are: PostgreSQL and
 // DuckDB failed the query and SQLite clamped to 9223372036854775807.
 //
-// The cast of text tests its operand many times over; an operand longer
-// than 80 characters (a date reordered with SUBSTR and CONCAT) is named
-// once, through a scalar subquery over a one-row derived table whose
-// empty FROM lets it read the outer row: "(SELECT (CASE WHEN typeof("v")
-// = 'text' AND … END) FROM (SELECT (SUBSTR("b"."end_at", 7, 4) || …) AS
-// "v") AS "cast_input")". A function whose rendering names a long
-// operand more than once (SQRT's domain test, FROM_EPOCH_SECONDS's range,
-// a quarter label) names it once the same way, as "arg1", "arg2", …
-// (once.go), but in a grouped query's output, where the engines match an
-// expression of the grouping keys by its text, and for an operand holding
-// an aggregate or a window: five nested SQRT over a text cast were 2^5
-// copies of the cast.
+// A rendering that names a long operand (over 80 characters: a date
+// reordered with SUBSTR and CONCAT) more than once names it once, through
+// a scalar subquery over a one-row derived table whose empty FROM lets it
+// read the outer row (once.go): the cast of text, which tests its operand
+// many times over, "(SELECT (CASE WHEN typeof("arg1") = 'text' AND … END)
+// FROM (SELECT (SUBSTR("b"."end_at", 7, 4) || …) AS "arg1") AS "once")",
+// and a function (SQRT's domain test, FROM_EPOCH_SECONDS's range, a
+// quarter label), as "arg1", "arg2", …, but in a grouped query's output,
+// where the engines match an expression of the grouping keys by its text
+// (a grouping key that is a select item excepted), and for an operand
+// holding a window: five nested SQRT over a text cast were 2^5 copies of
+// the cast.
 //
 // AVG(x) renders as the division rule's SUM(x) / COUNT(x),
 // "(CAST(SUM(x) AS DOUBLE PRECISION) / NULLIF(COUNT(x), 0))" (REAL, DOUBLE

@@ -378,7 +378,7 @@ func (w *writer) fn(f *planast.Func) {
 		w.str(call)
 		return
 	}
-	w.str(once(args, w.bindable(f.Args), func(args []string) string { return w.scalar(spec, f, args) }))
+	w.str(once(args, func(i int) bool { return w.bindable(f.Args[i]) }, func(args []string) string { return w.scalar(spec, f, args) }))
 }
 
 // scalar is the rendering of a call of a function that is not an

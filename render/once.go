@@ -23,22 +23,30 @@ import (
 // Its FROM is empty, so the operand reads the outer row; a nested binding
 // of the same name is the innermost one's, as SQL scopes it.
 
+// longOperand is the length past which an operand is named once: the
+// cast of text tests its operand up to thirty times, and the date a plan
+// reorders with SUBSTR and CONCAT (a few hundred bytes) made a short
+// plan's SQL of 26 to 39 kB, too long to show beside its rows.
+const longOperand = 80
+
 // bindArg is the placeholder for operand i while a rendering is written.
 func bindArg(i int) string { return QuoteIdent("arg" + strconv.Itoa(i+1)) }
 
 // once renders with args through render, binding each long operand that
-// the rendering names more than once and bindable allows.
-func once(args []string, bindable []bool, render func([]string) string) string {
-	held := make([]string, len(args))
-	copy(held, args)
-	placed := false
+// the rendering names more than once and bindable(i) allows; bindable is
+// asked of long operands alone (most are short, and nothing is copied
+// for them).
+func once(args []string, bindable func(i int) bool, render func([]string) string) string {
+	var held []string
 	for i, a := range args {
-		if len(a) > longOperand && bindable[i] {
+		if len(a) > longOperand && bindable(i) {
+			if held == nil {
+				held = slices.Clone(args)
+			}
 			held[i] = bindArg(i)
-			placed = true
 		}
 	}
-	if !placed {
+	if held == nil {
 		return render(args)
 	}
 	body := render(held)
@@ -61,20 +69,16 @@ func once(args []string, bindable []bool, render func([]string) string) string {
 	return "(SELECT " + body + " FROM (SELECT " + strings.Join(binds, ", ") + `) AS "once")`
 }
 
-// bindable reports which of a call's arguments may be bound. Not a
+// bindable reports whether a call's argument a may be bound. Not a
 // literal, which a rendering may read; not in a grouped query's output
 // (its select list, grouping keys, HAVING and ORDER BY), where the engines
 // match an expression of the grouping keys by its text, and a key named
 // inside a subquery reads as an ungrouped column (an operand holding an
 // aggregate is in one); not an operand holding a window, which the
 // derived table would compute over its own one row.
-func (w *writer) bindable(args []planast.Expr) []bool {
-	out := make([]bool, len(args))
-	for i, a := range args {
-		_, lit := a.(*planast.Literal)
-		out[i] = !lit && !w.grouped && !planast.ContainsWindow(a)
-	}
-	return out
+func (w *writer) bindable(a planast.Expr) bool {
+	_, lit := a.(*planast.Literal)
+	return !lit && !w.grouped && !planast.ContainsWindow(a)
 }
 
 // selectedGroupKeys are the planast.Key of q's grouping keys that are

@@ -49,22 +49,14 @@ func rangeLimit(t planast.CastType) string {
 	return "1.7976931348623158e308"
 }
 
-// longOperand is the length past which a cast names its operand once:
-// the tests above name x up to thirty times, and the date a plan reorders
-// with SUBSTR and CONCAT (a few hundred bytes) made a short plan's SQL of
-// 26 to 39 kB, too long to show beside its rows.
-const longOperand = 80
-
-// textCast renders the cast of text x to t by the rule above.
+// textCast renders the cast of text x to t by the rule above, a long x
+// named once (once.go).
 func textCast(d Dialect, x string, t planast.CastType) string {
-	switch d.Name() {
-	case "sqlite", "duckdb", "postgres":
-		if len(x) > longOperand {
-			// a scalar subquery over a one-row derived table: its FROM is
-			// empty, so x reads the outer row, once
-			return "(SELECT " + textCast(d, `"v"`, t) + " FROM (SELECT " + x + ` AS "v") AS "cast_input")`
-		}
-	}
+	return once([]string{x}, func(int) bool { return true }, func(a []string) string { return castOfText(d, a[0], t) })
+}
+
+// castOfText is textCast of x written where it stands.
+func castOfText(d Dialect, x string, t planast.CastType) string {
 	switch t {
 	case planast.CastInteger, planast.CastDecimal, planast.CastFloat:
 		return numberCast(d, x, t)

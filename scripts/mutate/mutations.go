@@ -3801,8 +3801,8 @@ var mutations = []mutation{
 	{
 		Name: "long-cast-operand-repeated",
 		File: "render/textcast.go",
-		Old:  "\t\tif len(x) > longOperand {\n",
-		New:  "\t\tif len(x) > longOperand && false {\n",
+		Old:  "once([]string{x}, func(int) bool { return true },",
+		New:  "once([]string{x}, func(int) bool { return false },",
 		Pkgs: []string{"./engine"}, Run: "TestACastOfALongExpressionNamesItOnce",
 	},
 	{
@@ -6928,16 +6928,16 @@ var mutations = []mutation{
 	{
 		Name: "OnceNeverBinds",
 		File: "render/once.go",
-		Old:  "	if !placed {",
-		New:  "	if placed || !placed {",
+		Old:  "	if held == nil {\n		return render(args)",
+		New:  "	if true {\n		return render(args)",
 		Pkgs: []string{"./render"},
 		Run:  "TestNestedCallsNameTheirOperandOnce",
 	},
 	{
 		Name: "OnceBindsInGroupedOutput",
 		File: "render/once.go",
-		Old:  "out[i] = !lit && !w.grouped && ",
-		New:  "out[i] = !lit && ",
+		Old:  "return !lit && !w.grouped && ",
+		New:  "return !lit && ",
 		Pkgs: []string{"./render"},
 		Run:  "TestNestedCallsNameTheirOperandOnce",
 	},
@@ -6952,8 +6952,8 @@ var mutations = []mutation{
 	{
 		Name: "OnceBindsWindows",
 		File: "render/once.go",
-		Old:  "out[i] = !lit && !w.grouped && !planast.ContainsWindow(a)",
-		New:  "out[i] = !lit && !w.grouped",
+		Old:  "return !lit && !w.grouped && !planast.ContainsWindow(a)",
+		New:  "return !lit && !w.grouped",
 		Pkgs: []string{"./render"},
 		Run:  "TestNestedCallsNameTheirOperandOnce",
 	},
