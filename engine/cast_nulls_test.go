@@ -110,17 +110,17 @@ func TestCastOfTextNamesTheValuesReadAsNull(t *testing.T) {
 		want                  string // the warning, "" for none about a cast
 	}{
 		{"period label", perMonth, byMonth, "[[<nil> 3] [2024-01 1] [2024-02 1] [2024-03 1] [2024-04 1]]",
-			`"day" holds 3 values that are not valid dates (such as "05/01/2024"; a date reads from ISO text "YYYY-MM-DD", a time of day after it allowed); the cast to date read them as NULL, so they count in no sum, average or comparison and group as NULL`},
+			`"day" holds 3 values that are not valid dates (such as "05/01/2024"; a date reads from ISO text "YYYY-MM-DD", a time of day after it allowed); the cast to date read them as NULL, so they count in no COUNT, sum, average or comparison and group as NULL`},
 		{"date", cast("day", "date"), "", "[[4]]",
-			`"day" holds 3 values that are not valid dates (such as "05/01/2024"; a date reads from ISO text "YYYY-MM-DD", a time of day after it allowed); the cast to date read them as NULL, so they count in no sum, average or comparison and group as NULL`},
+			`"day" holds 3 values that are not valid dates (such as "05/01/2024"; a date reads from ISO text "YYYY-MM-DD", a time of day after it allowed); the cast to date read them as NULL, so they count in no COUNT, sum, average or comparison and group as NULL`},
 		{"timestamp", cast("day", "timestamp"), "", "[[4]]",
-			`"day" holds 3 values that are not valid timestamps (such as "05/01/2024"; a timestamp reads from ISO text "YYYY-MM-DD HH:MM:SS" or with T, seconds and their fraction optional, Z or a UTC offset (+02:00) read as the instant in UTC); the cast to timestamp read them as NULL, so they count in no sum, average or comparison and group as NULL`},
+			`"day" holds 3 values that are not valid timestamps (such as "05/01/2024"; a timestamp reads from ISO text "YYYY-MM-DD HH:MM:SS" or with T, seconds and their fraction optional, Z or a UTC offset (+02:00) read as the instant in UTC); the cast to timestamp read them as NULL, so they count in no COUNT, sum, average or comparison and group as NULL`},
 		{"number", sum, "", "[[72]]",
-			`"qty" holds 1 value that is not a number (such as "abc"); the cast to integer read them as NULL, so they count in no sum, average or comparison and group as NULL`},
+			`"qty" holds 1 value that is not a number (such as "abc"); the cast to integer read them as NULL, so they count in no COUNT, sum, average or comparison and group as NULL`},
 		{"clean dates", cast("clean", "date"), "", "[[7]]", ""},
 		// a secret column's values reach no one, not even as an example
 		{"secret", cast("api_key", "integer"), "", "[[6]]",
-			`"api_key" holds 1 value that is not a number; the cast to integer read them as NULL, so they count in no sum, average or comparison and group as NULL`},
+			`"api_key" holds 1 value that is not a number; the cast to integer read them as NULL, so they count in no COUNT, sum, average or comparison and group as NULL`},
 		{"names", cast("region", "date"), "", "[[0]]", ""},
 	}
 	for _, en := range engines {

@@ -39,6 +39,10 @@ func TestAmountsInSeveralCurrenciesAreNamed(t *testing.T) {
 				// the spellings of one currency, as the spelling warning
 				// advises, keep one; two currencies in the list do not
 				{"the spellings of one kept", sum("invoices", `,"where":{"kind":"in","expr":`+cur+`,"list":[{"kind":"literal","value":"USD"},{"kind":"literal","value":"usd "}]}`), false},
+				// a kept currency read through a function: the where keeps
+				// one all the same
+				{"one currency kept through LOWER", sum("invoices", `,"where":{"kind":"binary","op":"=","left":{"kind":"func","name":"LOWER","args":[`+cur+`]},"right":{"kind":"literal","value":"usd"}}`), false},
+				{"the spellings of one kept through TRIM", sum("invoices", `,"where":{"kind":"in","expr":{"kind":"func","name":"TRIM","args":[`+cur+`]},"list":[{"kind":"literal","value":"USD"},{"kind":"literal","value":"usd"}]}`), false},
 				{"two currencies kept", sum("invoices", `,"where":{"kind":"in","expr":`+cur+`,"list":[{"kind":"literal","value":"USD"},{"kind":"literal","value":"EUR"}]}`), true},
 				{"a table of one currency", sum("payouts", ""), false},
 				// one invoice, or one per group, holds one currency

@@ -43,3 +43,24 @@ func TestCastToTextShowsValuesTheTypeCannotRead(t *testing.T) {
 		t.Errorf("the bare column's warnings %q: want the way to see them named", bare.Warnings)
 	}
 }
+
+// COUNT of a column whose stored values its type cannot read counts
+// fewer rows than the same SQL in SQLite itself ("how many orders were
+// shipped": 134 where 234 hold a date or a Unix time), and a warning
+// that listed sums, averages and comparisons read as if the count were
+// safe: it names COUNT.
+func TestCountOfValuesReadAsNullIsWarned(t *testing.T) {
+	db := sourcetest.TempDB(t, "CREATE TABLE m (id INTEGER PRIMARY KEY, ts DATETIME)",
+		"INSERT INTO m VALUES (1, '2024-01-15 10:00:00'), (2, 1705312800), (3, 'yesterday'), (4, NULL)")
+	e := airEngine(t, db, nil)
+	res, err := e.RunPlan(context.Background(), "air", []byte(`{"select":[{"expr":{"kind":"func","name":"COUNT","args":[{"kind":"column","table":"m","column":"ts"}]},"alias":"shipped"}],"from":[{"table":"m","alias":"m"}]}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := fmt.Sprint(res.Rows); got != "[[1]]" {
+		t.Errorf("rows %s: want the one value a timestamp column reads", got)
+	}
+	if w := warningWith(res.Warnings, "read them as NULL"); !strings.Contains(w, "COUNT") {
+		t.Errorf("warnings %q: want the count named among what leaves those values out", res.Warnings)
+	}
+}

@@ -180,7 +180,7 @@ func readingAfter(w, marker string) string {
 // ISO text lost those rows to NULL, and a reading that took the
 // milliseconds for seconds (or divided text) put them past year 9999 or
 // nowhere. Every warning on the column must give the one reading, and it
-// must read each stored value as its own timestamp (to the second).
+// must read each stored value as its own timestamp (to the millisecond).
 func TestMillisecondsInADatetimeColumnReadByTheWarningsReading(t *testing.T) {
 	e := airEngine(t, sourcetest.TempDB(t,
 		"CREATE TABLE events (id INTEGER PRIMARY KEY, happened_at DATETIME)",
@@ -209,7 +209,7 @@ func TestMillisecondsInADatetimeColumnReadByTheWarningsReading(t *testing.T) {
 				t.Fatalf("warning %q gives no reading", w)
 			}
 			res := runAir(t, e, plan(reading, ""))
-			want := "[[1 2024-01-01 10:00:00] [2 2024-02-01 00:00:00] [3 2024-04-01 00:00:00] [4 2024-05-01 00:00:00] [5 <nil>]]"
+			want := "[[1 2024-01-01 10:00:00] [2 2024-02-01 00:00:00] [3 2024-04-01 00:00:00.999] [4 2024-05-01 00:00:00] [5 <nil>]]"
 			if got := fmt.Sprint(res.Rows); got != want {
 				t.Errorf("the warning's reading %s reads %s, want %s", reading, got, want)
 			}

@@ -118,7 +118,8 @@ func withMatched(samples, matched []any) []any {
 // outline is the profile of a column outside a whole selection's focus:
 // the counts, a temporal column's range (relative dates are resolved
 // against the data's range), a text key's first KeyExamples samples, and,
-// of a column that is no key, a number's range and a code's every value
+// of a column that is no key, a number's range, a boolean's spellings
+// as text (ColumnProfile.Respelled) and a code's every value
 // (text with at most CodeValues distinct values, all known, each on two
 // rows or more on average: not a name per row). A text key's
 // spelling is what a join or an IN must match exactly
@@ -140,6 +141,10 @@ func outline(p schema.ColumnProfile, t planast.Type, temporalText, key bool, row
 		out.Min, out.Max = p.Min, p.Max
 	case t == planast.TypeText && p.AllValues && len(p.SampleValues) <= CodeValues && repeats(p, rows):
 		out.SampleValues, out.AllValues = p.SampleValues, true
+	case t == planast.TypeBoolean && p.Respelled > 0 && p.AllValues:
+		// a SQLite flag that also writes 'y' or 'yes': a few values, and
+		// the only sign that SQL written for SQLite counts those as false
+		out.SampleValues, out.AllValues, out.Respelled = p.SampleValues, true, p.Respelled
 	}
 	return out
 }

@@ -104,8 +104,8 @@ var Functions = map[string]FuncSpec{
 	"CURRENT_DATE":      {"CURRENT_DATE", Scalar, 0, 0, -1},
 	"CURRENT_TIMESTAMP": {"CURRENT_TIMESTAMP", Scalar, 0, 0, -1},
 	// FROM_EPOCH_SECONDS(x) is the UTC timestamp x seconds after
-	// 1970-01-01 00:00:00 (Unix time), to the whole second (the fraction
-	// dropped towards the past): columns that store instants as numbers
+	// 1970-01-01 00:00:00 (Unix time), to the nearest millisecond (as
+	// SQLite keeps time): columns that store instants as numbers
 	// read as timestamps (milliseconds: x / 1000). NULL on NULL and
 	// outside years 1 to 9999; text is read as a number by the text-cast
 	// rule (NULL where it holds none).

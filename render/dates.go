@@ -14,14 +14,35 @@ type dateRenderer interface {
 }
 
 // DateFunc: see dateRenderer.
-func (Postgres) DateFunc(name string, a []string) (string, bool) { return onDate(name, a) }
+func (Postgres) DateFunc(name string, a []string) (string, bool) {
+	if name == "DATE_ADD" {
+		return addToDate(a[0], a[1], a[2], pgShift), true
+	}
+	return onDate(name, a)
+}
 
 // DateFunc: see dateRenderer. DuckDB's strftime takes a date as it is.
 func (DuckDB) DateFunc(name string, a []string) (string, bool) {
-	if name == "PERIOD_LABEL" {
+	switch name {
+	case "PERIOD_LABEL":
 		return duckLabel(a[0], a[1])
+	case "DATE_ADD":
+		return addToDate(a[0], a[1], a[2], duckShift), true
 	}
 	return onDate(name, a)
+}
+
+// addToDate is DATE_ADD(unit, n, d) of the date d on PostgreSQL and
+// DuckDB, decided on the date itself (pgAddInYears): by days the date
+// plus whole days, by months through a timestamp once the result is known
+// to lie in years 1 to 9999, so a date past the timestamp's range is NULL
+// as on SQLite, not a failed query.
+func addToDate(unit, n, d string, shift func(unit, n, ts string) string) string {
+	moved := d + " + CAST(" + n + " AS INTEGER)"
+	if unit != "day" {
+		moved = "CAST(" + shift(unit, n, "CAST("+d+" AS TIMESTAMP)") + " AS DATE)"
+	}
+	return pgAddInYears(unit, n, d, d, moved)
 }
 
 // DateFunc keeps CockroachDB on the timestamp form: make_date and
@@ -61,24 +82,34 @@ func (DuckDB) AddToTimestamp(unit, n, x string) string {
 	})
 }
 
-// pgAddToTimestamp is DATE_ADD of a timestamp on PostgreSQL and DuckDB.
-// Whether the result lies in years 1 to 9999 is decided before it is
-// computed, in whole days or months from year 1 (the clamp to a month's
-// last day never leaves the month), since computing one below 4713 BC
-// fails the whole query on PostgreSQL.
+// pgAddToTimestamp is DATE_ADD of a timestamp on PostgreSQL and DuckDB
+// (pgAddInYears).
 func pgAddToTimestamp(unit, n, x string, shift func(unit, n, ts string) string) string {
 	ts := "CAST(" + x + " AS TIMESTAMP)"
+	return pgAddInYears(unit, n, ts, "CAST("+ts+" AS DATE)", shift(unit, n, ts))
+}
+
+// pgAddInYears is DATE_ADD(unit, n, t) on PostgreSQL and DuckDB of t, a
+// date or a timestamp whose day is day: moved, t moved by n units, where
+// that lies in years 1 to 9999, t where t is infinite, else NULL, as on
+// SQLite, whose dates stop there (a date of 9999-12-28 plus 10 days was
+// NULL on SQLite and 10000-01-07 on the others). Whether the result lies
+// in those years is decided before it is computed, in whole days or months
+// from year 1 (the clamp to a month's last day never leaves the month),
+// since computing one below 4713 BC, or past the timestamp's range from a
+// date, fails the whole query, and so does an amount past 32 bits.
+func pgAddInYears(unit, n, t, day, moved string) string {
 	amount := "CAST(" + n + " AS BIGINT)"
 	// the target day counted from 0001-01-01, or the target month from
 	// December of year 0 (January of year 1 is 13)
-	target, first, last := "(CAST("+ts+" AS DATE) - DATE '0001-01-01') + "+amount, "0", yearsOne9999
+	target, first, last := "("+day+" - DATE '0001-01-01') + "+amount, "0", yearsOne9999
 	if unit != "day" {
 		months := map[string]string{"year": " * 12", "quarter": " * 3", "month": ""}[unit]
-		target, first, last = "CAST(EXTRACT(YEAR FROM "+ts+") AS BIGINT) * 12 + CAST(EXTRACT(MONTH FROM "+ts+") AS BIGINT) + "+amount+months, "13", "120000"
+		target, first, last = "CAST(EXTRACT(YEAR FROM "+t+") AS BIGINT) * 12 + CAST(EXTRACT(MONTH FROM "+t+") AS BIGINT) + "+amount+months, "13", "120000"
 	}
-	return "(CASE WHEN NOT isfinite(" + ts + ") THEN " + ts +
+	return "(CASE WHEN NOT isfinite(" + t + ") THEN " + t +
 		" WHEN (CASE WHEN " + amount + " BETWEEN -" + yearsOne9999 + " AND " + yearsOne9999 + " THEN " + target + " END) BETWEEN " + first + " AND " + last +
-		" THEN " + shift(unit, n, ts) + " END)"
+		" THEN " + moved + " END)"
 }
 
 // AddToTimestamp: see timestampAdder. datetime() drops the fraction of a
@@ -98,23 +129,17 @@ func (SQLite) AddToTimestamp(unit, n, x string) string {
 		" WHEN (" + n + ") BETWEEN -" + yearsOne9999 + " AND " + yearsOne9999 + " AND " + r + " >= '0001-01-01' THEN " + r + " END)"
 }
 
-// onDate renders DATE_PART, DATE_TRUNC and DATE_ADD by days of a date in
-// the date arithmetic PostgreSQL and DuckDB share (EXTRACT of a date, date
-// plus or minus an integer, make_date), which holds over every date the
-// type does. An infinite date has no part (NULL, as an infinite timestamp)
-// and truncates or moves to itself; the hour and minute of a finite date
+// onDate renders DATE_PART and DATE_TRUNC of a date in the date
+// arithmetic PostgreSQL and DuckDB share (EXTRACT of a date, date minus
+// an integer, make_date), which holds over every date the type does. An
+// infinite date has no part (NULL, as an infinite timestamp) and
+// truncates to itself; the hour and minute of a finite date
 // are 0, as of its midnight.
 func onDate(name string, a []string) (string, bool) {
 	unit, d := a[0], a[1]
 	finite := "isfinite(" + d + ")"
 	part := func(u string) string { return "CAST(EXTRACT(" + u + " FROM " + d + ") AS INTEGER)" }
 	switch name {
-	case "DATE_ADD":
-		if unit != "day" { // months and years go through a timestamp
-			return "", false
-		}
-		n, d := a[1], a[2]
-		return "(CASE WHEN isfinite(" + d + ") THEN " + d + " + CAST(" + n + " AS INTEGER) ELSE " + d + " END)", true
 	case "DATE_PART":
 		v := "CAST(EXTRACT(" + strings.ToUpper(unit) + " FROM " + d + ") AS BIGINT)"
 		if unit == "hour" || unit == "minute" {

@@ -105,7 +105,10 @@ func TestEnginesDateUnits(t *testing.T) {
 // engines store and return: a plan that takes its year or truncates it to
 // the month must answer, not fail the whole query with "date out of range
 // for timestamp" because of one row. SQLite's date functions stop at
-// year 9999 and give NULL there (a known gap, render's doc).
+// year 9999 and give NULL there (a known gap, render's doc). Moved by
+// DATE_ADD, such a date is NULL on every engine, as any result outside
+// years 1 to 9999 is: by months it failed the query, by days it was a
+// value SQLite has not.
 func TestEnginesFarDates(t *testing.T) {
 	cat := memCatalog{table("f", []string{"id integer", "d date"})}
 	far := []string{"200000-06-15", "5000000-12-31", "2024-02-29"}
@@ -127,6 +130,7 @@ func TestEnginesFarDates(t *testing.T) {
 		plan += `,{"expr":` + trunc(u) + `,"alias":"t` + u + `"}`
 	}
 	plan += `,{"expr":{"kind":"cast","expr":` + call("DATE_ADD", str("day"), num("3"), column("d")) + `,"type":"text"},"alias":"later"}`
+	plan += `,{"expr":{"kind":"cast","expr":` + call("DATE_ADD", str("month"), num("-1"), column("d")) + `,"type":"text"},"alias":"before"}`
 	plan += `],"from":[{"table":"f","alias":"f"}],"order_by":[{"expr":` + column("id") + `}]}`
 	var want [][]string
 	it := strconv.Itoa
@@ -143,7 +147,10 @@ func TestEnginesFarDates(t *testing.T) {
 		}
 		want = append(want, []string{it(i + 1), it(y), it(q), it(m), it(week), it(day), it(tm.YearDay()), it(int(tm.Weekday())), "0",
 			date(time.Date(y, 1, 1, 0, 0, 0, 0, time.UTC)), date(time.Date(y, time.Month(q*3-2), 1, 0, 0, 0, 0, time.UTC)),
-			date(time.Date(y, time.Month(m), 1, 0, 0, 0, 0, time.UTC)), date(tm.AddDate(0, 0, -((int(tm.Weekday()) + 6) % 7))), s, date(tm.AddDate(0, 0, 3))})
+			date(time.Date(y, time.Month(m), 1, 0, 0, 0, 0, time.UTC)), date(tm.AddDate(0, 0, -((int(tm.Weekday()) + 6) % 7))), s, "NULL", "NULL"})
+		if y <= 9999 {
+			want[i][len(want[i])-2], want[i][len(want[i])-1] = date(tm.AddDate(0, 0, 3)), date(time.Date(y, time.Month(m)-1, day, 0, 0, 0, 0, time.UTC))
+		}
 	}
 	for _, e := range engines(t, cat, map[string][]string{"f": rows}) {
 		got := planRows(t, e, cat, plan)
@@ -176,8 +183,9 @@ func nullsBut(row []string, keep ...int) []string {
 // 31st lands on the next month's last day as on PostgreSQL (2024-01-31 is
 // followed by 2024-02-29, not March 2); a result outside years 1 to 9999
 // is NULL everywhere, not a value on one engine, a NULL on SQLite and a
-// failed query on PostgreSQL. The expected values come from Go's time
-// package.
+// failed query on PostgreSQL; so is a date's (9999-12-28 plus ten days
+// was 10000-01-07 on PostgreSQL and DuckDB), and an amount past 32 bits
+// fails no query. The expected values come from Go's time package.
 func TestEnginesDateAddKeepsTheTimeOfDay(t *testing.T) {
 	cat := memCatalog{table("a", []string{"id integer", "ts timestamp", "n integer", "d date"})}
 	cases := []struct {
@@ -197,14 +205,19 @@ func TestEnginesDateAddKeepsTheTimeOfDay(t *testing.T) {
 		{"9999-10-31 12:00:00", 1},   // a month stays in 9999, a quarter or a year does not
 		{"0001-01-01 00:00:00", -1},  // before year 1
 		{"2024-05-31 13:00:00", 3e9}, // far past any timestamp
+		{"9999-12-28 10:00:00", 10},  // a date ten days on is past 9999
+		{"0001-01-03 10:00:00", -10}, // and ten days back before year 1
+		{"2024-05-31 13:00:00", 1 << 32},
+		{"2024-05-31 13:00:00", -1<<32 - 1},
+		{"2024-05-31 13:00:00", 1<<63 - 1}, // its months pass int64
 	}
 	units := []string{"day", "month", "quarter", "year"}
 	// shift moves tm by n units, a missing day clamped to the month's last
 	shift := func(tm time.Time, unit string, n int) (time.Time, bool) {
+		if n > 4e6 || n < -4e6 { // past years 1 to 9999 in any unit
+			return time.Time{}, false
+		}
 		if unit == "day" {
-			if n > 4e6 || n < -4e6 {
-				return time.Time{}, false
-			}
 			tm = tm.AddDate(0, 0, n)
 		} else {
 			months := n * map[string]int{"month": 1, "quarter": 3, "year": 12}[unit]
@@ -222,8 +235,10 @@ func TestEnginesDateAddKeepsTheTimeOfDay(t *testing.T) {
 	for _, u := range units {
 		plan += `,{"expr":` + text(call("DATE_ADD", str(u), column("n"), column("ts"))) + `,"alias":"t` + u + `"}`
 	}
-	// a date stays a date
-	plan += `,{"expr":` + text(call("DATE_ADD", str("month"), num("1"), column("d"))) + `,"alias":"dmonth"}`
+	// a date stays a date, NULL outside years 1 to 9999 on every engine
+	for _, u := range units {
+		plan += `,{"expr":` + text(call("DATE_ADD", str(u), column("n"), column("d"))) + `,"alias":"d` + u + `"}`
+	}
 	plan += `],"from":[{"table":"a","alias":"a"}],"order_by":[{"expr":` + column("id") + `}]}`
 	var rows []string
 	var want [][]string
@@ -232,7 +247,7 @@ func TestEnginesDateAddKeepsTheTimeOfDay(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		d, row := "NULL", []string{strconv.Itoa(i + 1)}
+		row := []string{strconv.Itoa(i + 1)}
 		for _, u := range units {
 			if r, ok := shift(tm, u, c.n); ok {
 				row = append(row, r.Format("2006-01-02 15:04:05.999999"))
@@ -240,16 +255,19 @@ func TestEnginesDateAddKeepsTheTimeOfDay(t *testing.T) {
 				row = append(row, "NULL")
 			}
 		}
-		row = append(row, "NULL")
-		if r, ok := shift(tm, "month", 1); ok && tm.Year() < 9999 {
-			// (past 9999 a date is a known gap: SQLite's NULL, a value elsewhere)
-			d, row[len(row)-1] = "'"+c.ts[:10]+"'", r.Format(time.DateOnly)
+		day := tm.Truncate(24 * time.Hour)
+		for _, u := range units {
+			if r, ok := shift(day, u, c.n); ok {
+				row = append(row, r.Format(time.DateOnly))
+			} else {
+				row = append(row, "NULL")
+			}
 		}
-		rows = append(rows, fmt.Sprintf("%d, '%s', %d, %s", i+1, c.ts, c.n, d))
+		rows = append(rows, fmt.Sprintf("%d, '%s', %d, '%s'", i+1, c.ts, c.n, c.ts[:10]))
 		want = append(want, row)
 	}
 	rows = append(rows, fmt.Sprintf("%d, NULL, 1, NULL", len(cases)+1))
-	want = append(want, []string{strconv.Itoa(len(cases) + 1), "NULL", "NULL", "NULL", "NULL", "NULL"})
+	want = append(want, []string{strconv.Itoa(len(cases) + 1), "NULL", "NULL", "NULL", "NULL", "NULL", "NULL", "NULL", "NULL"})
 	for _, e := range engines(t, cat, map[string][]string{"a": rows}) {
 		got := planRows(t, e, cat, plan)
 		for i := range max(len(got), len(want)) {

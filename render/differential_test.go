@@ -91,11 +91,17 @@ func (g planGen) num(depth int) string {
 }
 
 func (g planGen) dateExpr() string {
+	if g.r.IntN(4) == 0 {
+		// seconds since 1970 with a fraction (milliseconds / 1000 among
+		// them): the same millisecond on every engine, NULL past 9999
+		return call("FROM_EPOCH_SECONDS", g.pick(column("f"), column("q"), g.cast("float"),
+			binary("/", column("n"), num("1000")), binary("/", g.cast(g.pick("integer", "float")), num("1000")), binary("*", column("f"), num("123456789.0123"))))
+	}
 	if g.r.IntN(3) == 0 {
 		// a timestamp shifted keeps its time of day and its fraction,
-		// lands on a month's last day, is NULL past 9999 (9999-12-31
-		// is among the texts); a date past 9999 is a known gap
-		return call("DATE_ADD", str(g.pick("day", "month", "quarter", "year")), g.pick(num("1"), num("-1"), num("13"), column("n")), g.cast("timestamp"))
+		// lands on a month's last day; it and a date are NULL past 9999
+		// (9999-12-31 is among the texts) and before year 1 (0000-01-01)
+		return call("DATE_ADD", str(g.pick("day", "month", "quarter", "year")), g.pick(num("1"), num("-1"), num("13"), column("n")), g.cast(g.pick("timestamp", "date")))
 	}
 	return g.cast(g.pick("date", "timestamp"))
 }
@@ -199,19 +205,24 @@ func normValue(v string, t planast.Type) string {
 	case planast.TypeDate:
 		return v[:min(10, len(v))]
 	case planast.TypeTimestamp:
+		// to the microsecond: a fraction of a second is part of the value
+		const micro = "2006-01-02 15:04:05.999999"
 		if tt, err := time.Parse("2006-01-02 15:04:05 -0700 MST", v); err == nil {
-			return tt.Format("2006-01-02 15:04:05")
+			return tt.Format(micro)
 		}
 		// SQLite's stored text with Z or a UTC offset: the instant it names
 		for _, layout := range []string{"2006-01-02T15:04:05.999999999Z07:00", "2006-01-02 15:04:05.999999999Z07:00", "2006-01-02T15:04Z07:00", "2006-01-02 15:04Z07:00"} {
 			if tt, err := time.Parse(layout, v); err == nil {
-				return tt.UTC().Format("2006-01-02 15:04:05")
+				return tt.UTC().Format(micro)
 			}
 		}
 		if len(v) == 10 {
 			return v + " 00:00:00" // a day stored as a timestamp's text
 		}
-		return strings.Replace(v, "T", " ", 1)[:min(19, len(v))]
+		if tt, err := time.Parse("2006-01-02 15:04:05.999999999", strings.Replace(v, "T", " ", 1)); err == nil {
+			return tt.Format(micro)
+		}
+		return strings.Replace(v, "T", " ", 1)
 	}
 	return v
 }

@@ -334,16 +334,19 @@
 // target month lacks it lands on that month's last day, as PostgreSQL's
 // interval arithmetic does (SQLite's 'floor' modifier): 2024-01-31 10:00
 // plus a month is 2024-02-29 10:00. A result outside years 1 to 9999 is
-// NULL on every engine, as FROM_EPOCH_SECONDS is; PostgreSQL and DuckDB
-// decide it in whole days or months before computing it, since a result
-// below 4713 BC fails the query on PostgreSQL (timestampAdder).
+// NULL on every engine, of a date as of a timestamp, as FROM_EPOCH_SECONDS
+// is (SQLite's date() is NULL past 9999 and writes year 0); PostgreSQL
+// and DuckDB decide it in whole days or months before computing it, since
+// a result below 4713 BC, or a date moved past the timestamp's range, or
+// an amount past 32 bits fails the query there (pgAddInYears).
 //
 // PostgreSQL's and DuckDB's dates reach millions of years, their
 // timestamps only 294276 AD (DuckDB 294247 AD), and their DATE_PART and
 // DATE_TRUNC go through a timestamp. Of a date (Func.Temporal, set by the
 // validator) they are therefore computed on the date itself: EXTRACT of
 // the date, date minus whole days, make_date for the quarter; so is
-// DATE_ADD by days, and DuckDB's PERIOD_LABEL (strftime takes a date). A
+// DuckDB's PERIOD_LABEL (strftime takes a date), and DATE_ADD decides on
+// the date whether its result lies in years 1 to 9999 (NULL if not). A
 // date in the year 200000 gives its year, its month's first day and so
 // on, where the timestamp form failed the whole query. For example, on
 // PostgreSQL and DuckDB
@@ -353,16 +356,22 @@
 //
 // A timestamp keeps the timestamp form; CockroachDB keeps it for dates too.
 //
-// FROM_EPOCH_SECONDS(x) is the epoch plus the whole seconds of x, floored:
-// PostgreSQL's to_timestamp gives an instant in the session's time zone
-// and keeps the fraction, SQLite's unixepoch rounds to the millisecond
-// first. Outside years 1 to 9999 it is NULL, where SQLite's dates stop and
-// PostgreSQL would fail the query:
+// FROM_EPOCH_SECONDS(x) is the epoch plus x seconds to the nearest
+// millisecond, as SQLite keeps time: a column of milliseconds read as
+// x / 1000 keeps them, so durations from it (ELAPSED_SECONDS) and their
+// averages mean what they do from a timestamp stored as text. The
+// milliseconds are FLOOR(x * 1000 + 0.5), one double computed alike on
+// every engine, where PostgreSQL's to_timestamp gives an instant in the
+// session's time zone and rounds in a double to microseconds that are off
+// past 2255, and SQLite's unixepoch rounds its own way. Outside years 1 to
+// 9999 it is NULL, where SQLite's dates stop and PostgreSQL would fail the
+// query; a whole second is written as before, a fraction as PostgreSQL
+// writes it ('1970-01-01 00:00:01.5'):
 //
-//	FROM_EPOCH_SECONDS(s)  ->  (CASE WHEN x >= -62135596800 AND x < 253402300800 THEN <the epoch plus FLOOR(x) seconds> END), x = CAST(s AS DOUBLE)
-//	  SQLite:     datetime(CAST(x AS INTEGER) - (x < CAST(x AS INTEGER)), 'unixepoch')
-//	  PostgreSQL: (TIMESTAMP '1970-01-01 00:00:00' + CAST(FLOOR(x) AS BIGINT) * INTERVAL '1 second')
-//	  DuckDB:     make_timestamp(CAST(FLOOR(x) AS BIGINT) * 1000000)
+//	FROM_EPOCH_SECONDS(s)  ->  (CASE WHEN v >= -62135596800000 AND v < 253402300800000 THEN <the epoch plus FLOOR(v) milliseconds> END), v = CAST(s AS DOUBLE) * 1000 + 0.5
+//	  SQLite:     rtrim(rtrim(strftime('%Y-%m-%d %H:%M:%f', floor(v) / 1000, 'unixepoch'), '0'), '.')
+//	  PostgreSQL: (TIMESTAMP '1970-01-01 00:00:00' + CAST(FLOOR(v) AS BIGINT) / 1000 * INTERVAL '1 second' + CAST(FLOOR(v) AS BIGINT) % 1000 * INTERVAL '1 millisecond')
+//	  DuckDB:     make_timestamp(CAST(FLOOR(v) AS BIGINT) * 1000)
 //
 // # LIKE and case
 //
@@ -443,7 +452,11 @@
 // for it and the least of them (engine/warnings). Such a column cast to
 // text is COALESCE(CAST(<its reading> AS TEXT), CAST(<column> AS TEXT)):
 // the values its type reads, as read, and the others as the text stored,
-// the one way a plan lists them to mend them.
+// the one way a plan lists them to mend them; a boolean column's is
+// CAST(<column> AS TEXT), every value as stored, as its reading as text
+// ('1' for 'y') shows nothing the column does not, where the stored text
+// counts 'y' apart from 1 (only SQLite casts a boolean to text: the
+// validator refuses the cast of a column holding booleans alone).
 //
 // A text column cast to a date, a timestamp or a number reads the values
 // that hold none as NULL by the cast rule (textcast.go); so does a date
@@ -456,6 +469,16 @@
 // Profiling counts such values, with CastValid, for a text column whose
 // samples mostly hold dates or numbers (schema.ColumnProfile.CastNulls),
 // and the result names the column, the count and the least of them.
+//
+// Either reading is a CASE of up to two kilobytes, and a plan names its
+// columns many times, so each table reads each such column once, in a
+// derived table beside its stored columns (readonce.go), and every
+// reference names the reading:
+//
+//	FROM (SELECT *, <the cast of "s" to timestamp> AS "s::timestamp" FROM "e") AS "e"
+//	… ELAPSED_SECONDS: julianday("e"."s::timestamp") - …
+//
+// Every engine flattens such a subquery into its query.
 //
 // # Scalar subqueries, SUBSTR lengths and numbers as text
 //
@@ -507,9 +530,8 @@
 //
 // Some differences depend on the data, not on the plan, and are not
 // caught: SQLite decimals are floating point; SQLite date functions return NULL
-// beyond year 9999; DATE_ADD by months, quarters or years of a date past
-// the timestamp range (above) fails on PostgreSQL and DuckDB, and so does
-// PostgreSQL's PERIOD_LABEL of one (to_char takes a timestamp); a SQLite column whose profile is out of date (values not of
+// beyond year 9999; PostgreSQL's PERIOD_LABEL of a date past the
+// timestamp range (above) fails (to_char takes a timestamp); a SQLite column whose profile is out of date (values not of
 // its type stored after the last profile) computes with them until the
 // next profile marks it (see "Values not of the column's type"). A float result beyond ±1.8e308 from
 // finite operands (1e300 * 1e300, 1e300 / 1e-300) is ARITHMETIC_OVERFLOW

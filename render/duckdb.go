@@ -72,9 +72,9 @@ func (DuckDB) Func(name string, a []string) (string, bool) {
 		return "DATE_TRUNC('second', CAST(CURRENT_TIMESTAMP AS TIMESTAMP))", true
 	}
 	if name == "FROM_EPOCH_SECONDS" {
-		// in microseconds: DuckDB multiplies an interval by a 32-bit
-		// integer only
-		return "make_timestamp(CAST(FLOOR(" + a[0] + ") AS BIGINT) * 1000000)", true
+		// floor(v) milliseconds (see writer.scalar), in microseconds:
+		// DuckDB multiplies an interval by a 32-bit integer only
+		return "make_timestamp(CAST(FLOOR(" + a[0] + ") AS BIGINT) * 1000)", true
 	}
 	if name == "PERIOD_LABEL" {
 		return duckLabel(a[0], "CAST("+a[1]+" AS TIMESTAMP)")

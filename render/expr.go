@@ -38,7 +38,9 @@ func (w *writer) expr(e planast.Expr) {
 			// column's engine type is not text: read its text
 			col = "CAST(" + col + " AS TEXT)"
 		}
-		if e.ReadAs != "" {
+		if r := w.readColumn(e, e.ReadAs, false); r != "" {
+			col = r
+		} else if e.ReadAs != "" {
 			col = ReadAs(w.d, col, e.ReadAs)
 		}
 		w.str(col)
@@ -192,6 +194,12 @@ func (w *writer) expr(e planast.Expr) {
 			w.str(" END")
 			break
 		}
+		if ref, ok := e.Expr.(*planast.Column); ok && e.FromText {
+			if r := w.readColumn(ref, planast.Type(e.Type), true); r != "" {
+				w.str(r)
+				break
+			}
+		}
 		if e.FromText {
 			w.str(textCast(w.d, w.exprS(e.Expr), e.Type))
 			break
@@ -215,6 +223,13 @@ func (w *writer) expr(e planast.Expr) {
 			// values, while the others read as their type, as elsewhere
 			raw := *col
 			raw.ReadAs = ""
+			if col.ReadAs == planast.TypeBoolean {
+				// a boolean's reading as text is '1' or '0', which the
+				// column itself shows as true or false: the stored text
+				// is what tells 'y' from 1 (no other engine casts one)
+				w.str(w.d.Cast(w.exprS(&raw), e.Type))
+				break
+			}
 			w.str("COALESCE(" + w.d.Cast(w.exprS(e.Expr), e.Type) + ", " + w.d.Cast(w.exprS(&raw), e.Type) + ")")
 			break
 		}
@@ -389,15 +404,19 @@ func (w *writer) scalar(spec planast.FuncSpec, f *planast.Func, args []string) s
 		return spec.Name + "(CASE WHEN " + x + dom + " THEN " + x + " END)"
 	}
 	if spec.Name == "FROM_EPOCH_SECONDS" {
-		// years 1 to 9999 everywhere: SQLite's dates stop at 9999, and
+		// to the nearest millisecond, as SQLite keeps time: v's floor,
+		// one double computed alike on every engine, is the count of
+		// milliseconds each dialect's Func adds to the epoch. Years
+		// 1 to 9999 everywhere, decided on v so a value rounded up into
+		// year 10000 is NULL too: SQLite's dates stop at 9999, and
 		// PostgreSQL would fail the whole query past its range
-		x := w.d.Cast(args[0], planast.CastFloat)
-		s, ok := w.d.Func(spec.Name, []string{x})
+		v := w.d.Cast(args[0], planast.CastFloat) + " * 1000 + 0.5"
+		s, ok := w.d.Func(spec.Name, []string{v})
 		if !ok {
 			w.fail("function %s has no rendering", spec.Name)
 		}
-		first, end := strconv.FormatInt(planast.EpochFirst, 10), strconv.FormatInt(planast.EpochEnd, 10)
-		return "(CASE WHEN " + x + " >= " + first + " AND " + x + " < " + end + " THEN " + s + " END)"
+		first, end := strconv.FormatInt(planast.EpochFirst*1000, 10), strconv.FormatInt(planast.EpochEnd*1000, 10)
+		return "(CASE WHEN " + v + " >= " + first + " AND " + v + " < " + end + " THEN " + s + " END)"
 	}
 	if spec.Name == "DATE_ADD" && f.Temporal == planast.TypeTimestamp {
 		r, ok := w.d.(timestampAdder)

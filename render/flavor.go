@@ -71,6 +71,11 @@ func (c CockroachDB) Func(name string, a []string) (string, bool) {
 		}
 		return "(" + strings.Join(parts, " || ") + ")", true
 	}
+	if name == "FROM_EPOCH_SECONDS" {
+		// an integer quotient is a DECIMAL on CockroachDB, where an
+		// interval times an integer is exact
+		return "(TIMESTAMP '1970-01-01 00:00:00' + CAST(FLOOR(" + a[0] + ") AS BIGINT) * INTERVAL '1 millisecond')", true
+	}
 	if name == "ELAPSED_SECONDS" {
 		// CockroachDB has no infinite timestamps
 		return elapsedSeconds(a[0], a[1], "NUMERIC", "DOUBLE PRECISION", false), true

@@ -155,8 +155,8 @@ func pgLikeFunc(name string, a []string, float, numeric string, add func(unit, n
 			return "(CASE WHEN isfinite(" + ts + ") THEN DATE_TRUNC('" + a[0] + "', " + ts + ") ELSE " + ts + " END)", true
 		}
 		return "CAST(DATE_TRUNC('" + a[0] + "', " + ts + ") AS DATE)", true
-	case "DATE_ADD":
-		return "CAST(" + add(a[0], a[1], "CAST("+a[2]+" AS TIMESTAMP)") + " AS DATE)", true
+	case "DATE_ADD": // the timestamp's form (a date's is addToDate)
+		return "CAST(" + pgAddToTimestamp(a[0], a[1], a[2], add) + " AS DATE)", true
 	case "DATE_DIFF_DAYS":
 		return diff(a[0], a[1]), true
 	case "CURRENT_DATE":
@@ -166,9 +166,14 @@ func pgLikeFunc(name string, a []string, float, numeric string, add func(unit, n
 	case "POSITION":
 		return "strpos(" + a[0] + ", " + a[1] + ")", true
 	case "FROM_EPOCH_SECONDS":
-		// arithmetic from the epoch, not to_timestamp: that gives an
-		// instant in the session's time zone
-		return "(TIMESTAMP '1970-01-01 00:00:00' + CAST(FLOOR(" + a[0] + ") AS BIGINT) * INTERVAL '1 second')", true
+		// floor(v) milliseconds (see writer.scalar) from the epoch, not
+		// to_timestamp: that gives an instant in the session's time zone
+		// and computes it in a double (microseconds off past 2255). The
+		// seconds apart from the milliseconds: an interval times n is
+		// computed in a double too, exact for seconds up to 9999 but for
+		// milliseconds only up to 4253
+		m := "CAST(FLOOR(" + a[0] + ") AS BIGINT)"
+		return "(TIMESTAMP '1970-01-01 00:00:00' + " + m + " / 1000 * INTERVAL '1 second' + " + m + " % 1000 * INTERVAL '1 millisecond')", true
 	}
 	_ = float
 	return "", false

@@ -78,11 +78,14 @@ type writer struct {
 	// selectedKeys are the planast.Key of the grouped query's keys that
 	// are select items (selectedGroupKeys)
 	selectedKeys map[string]bool
+	// reads are the columns each alias in scope reads as their type
+	// through its derived table (readonce.go)
+	reads map[string][]read
 }
 
 // sub is a writer for a part of w's statement, rendered apart.
 func (w *writer) sub() *writer {
-	return &writer{d: w.d, oneScale: w.oneScale, scale: w.scale, lookup: w.lookup, grouped: w.grouped, selectedKeys: w.selectedKeys}
+	return &writer{d: w.d, oneScale: w.oneScale, scale: w.scale, lookup: w.lookup, grouped: w.grouped, selectedKeys: w.selectedKeys, reads: w.reads}
 }
 
 // widestScale is the most digits after the point of a decimal column
@@ -123,14 +126,16 @@ func QuoteIdent(s string) string { return `"` + strings.ReplaceAll(s, `"`, `""`)
 func QuoteString(s string) string { return "'" + strings.ReplaceAll(s, "'", "''") + "'" }
 
 func (w *writer) query(q *planast.Query, opts Options, top bool) {
+	base := w.reads // what the enclosing query's core sees
 	w.with(q)
+	w.reads = base
 	if q.Qualify != nil || q.WithTies {
 		w.wrapped(q, opts, top)
 		return
 	}
 	if n, ok := firstRowsLimit(q, opts, top); ok {
 		w.str("SELECT * FROM (")
-		w.core(q, nil) // no set operations (firstRowsLimit)
+		w.core(q, nil, base) // no set operations (firstRowsLimit)
 		w.str("\nLIMIT " + strconv.FormatInt(n, 10))
 		if w.d.Name() == "sqlite" {
 			// SQLite flattens a subquery with a LIMIT into an outer query
@@ -146,7 +151,7 @@ func (w *writer) query(q *planast.Query, opts Options, top bool) {
 	for i := 0; paren && i < len(q.SetOps)-1; i++ {
 		w.str("(")
 	}
-	w.core(q, q.Decimals)
+	w.core(q, q.Decimals, base)
 	for i, s := range q.SetOps {
 		if paren && i > 0 {
 			w.str(")")
@@ -163,7 +168,7 @@ func (w *writer) query(q *planast.Query, opts Options, top bool) {
 		default:
 			w.fail("unknown set operation %q", s.Op)
 		}
-		w.core(s.Query, q.Decimals)
+		w.core(s.Query, q.Decimals, base)
 	}
 	var keys []string
 	for _, o := range q.OrderBy {
@@ -252,7 +257,10 @@ func (w *writer) orderLimit(q *planast.Query, keys []string, limit *int64, opts 
 	}
 }
 
-func (w *writer) core(q *planast.Query, decimals []bool) {
+// core writes q's SELECT; base are the readings of the enclosing
+// queries' aliases (scopeReads).
+func (w *writer) core(q *planast.Query, decimals []bool, base map[string][]read) {
+	w.scopeReads(q, base)
 	grouped, keys := groupedQuery(q), selectedGroupKeys(q)
 	// the ORDER BY written after the core is of its output too
 	defer func() { w.grouped, w.selectedKeys = grouped, keys }()
@@ -368,10 +376,14 @@ func (w *writer) source(f planast.From) {
 		if f.Table == "" {
 			w.fail("from item without table")
 		}
+		table := QuoteIdent(f.Table)
 		if f.Schema != "" {
-			w.str(QuoteIdent(f.Schema) + ".")
+			table = QuoteIdent(f.Schema) + "." + table
 		}
-		w.str(QuoteIdent(f.Table))
+		if keys := w.reads[f.Alias]; len(keys) > 0 {
+			table = w.readTable(table, keys)
+		}
+		w.str(table)
 	}
 	w.str(" AS " + QuoteIdent(f.Alias))
 }

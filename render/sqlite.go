@@ -190,8 +190,12 @@ func (SQLite) Func(name string, a []string) (string, bool) {
 		if !ok {
 			return "", false
 		}
-		// an infinite date stays itself, as on PostgreSQL and DuckDB
-		return "(CASE WHEN " + x + " IN ('infinity', '-infinity') THEN " + x + " ELSE " + v + " END)", true
+		// an infinite date stays itself, as on PostgreSQL and DuckDB; one
+		// outside years 1 to 9999 is NULL, as there (pgAddInYears): date()
+		// is NULL past 9999 but writes year 0, and an amount past the
+		// years' span is cut as AddToTimestamp cuts it
+		return "(CASE WHEN " + x + " IN ('infinity', '-infinity') THEN " + x +
+			" WHEN (" + n + ") BETWEEN -" + yearsOne9999 + " AND " + yearsOne9999 + " AND " + v + " >= '0001-01-01' THEN " + v + " END)", true
 	case "DATE_DIFF_DAYS":
 		return "CAST(julianday(date(" + a[0] + ")) - julianday(date(" + a[1] + ")) AS INTEGER)", true
 	case "ELAPSED_SECONDS":
@@ -203,10 +207,12 @@ func (SQLite) Func(name string, a []string) (string, bool) {
 	case "CURRENT_TIMESTAMP":
 		return "datetime('now')", true
 	case "FROM_EPOCH_SECONDS":
-		// whole seconds towards the past (CAST truncates towards zero):
-		// -1.5 is 23:59:58 of 1969-12-31, as on the other engines
-		x := a[0]
-		return "datetime(CAST(" + x + " AS INTEGER) - (" + x + " < CAST(" + x + " AS INTEGER)), 'unixepoch')", true
+		// the epoch plus floor(v) milliseconds (see writer.scalar), whole
+		// and so exact for 'unixepoch'; written as datetime() writes a
+		// whole second and PostgreSQL and DuckDB write a fraction (no
+		// trailing zeros): 1.5 is '1970-01-01 00:00:01.5', 1 is
+		// '1970-01-01 00:00:01'
+		return "rtrim(rtrim(strftime('%Y-%m-%d %H:%M:%f', floor(" + a[0] + ") / 1000, 'unixepoch'), '0'), '.')", true
 	case "POSITION":
 		return "instr(" + a[0] + ", " + a[1] + ")", true
 	}

@@ -66,7 +66,7 @@ func (w *writer) wrapped(q *planast.Query, opts Options, top bool) {
 		winKeys = append(winKeys, windowOrderKey(w.d, keyCols[i], o))
 	}
 	level1 := w.sub()
-	level1.core(&inner, inner.Decimals)
+	level1.core(&inner, inner.Decimals, w.reads)
 	qa := QuoteIdent(fresh("q"))
 	rank := ""
 	mid := "SELECT " + strings.Join(cols, ", ")

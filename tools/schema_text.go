@@ -2,9 +2,7 @@ package tools
 
 import (
 	"fmt"
-	"math"
 	"regexp"
-	"strconv"
 	"strings"
 	"unicode/utf8"
 
@@ -67,6 +65,9 @@ func snapshotTextIn(s, whole *schema.Snapshot) string {
 				// a column of Unix times alone has no range, and needs it most
 				line += "  (" + note + ")"
 			}
+			if note := schemactx.SpellingsNote(&c); note != "" {
+				line += "  (" + note + ")"
+			}
 			if p := c.Profile; p != nil && len(p.SampleValues) > 0 {
 				vals := make([]string, 0, len(p.SampleValues))
 				for _, v := range p.SampleValues {
@@ -111,18 +112,9 @@ func snapshotTextIn(s, whole *schema.Snapshot) string {
 	return b.String()
 }
 
-// nullShare writes a share of NULL values as a whole percentage, never
-// 0% or 100% for a share that is neither.
-func nullShare(f float64) string {
-	pct := math.Round(f * 100)
-	switch {
-	case f < 0.005:
-		return "<1%"
-	case f < 1 && pct >= 100:
-		return ">99%"
-	}
-	return strconv.Itoa(int(pct)) + "%"
-}
+// nullShare is schemactx.NullShare: the planners' context says a share
+// as describe_schema does.
+var nullShare = schemactx.NullShare
 
 // quotedValue is a value for text a model reads: strings as JSON strings,
 // everything else by cellfmt's rule. A number of a numeric column carried

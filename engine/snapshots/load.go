@@ -141,7 +141,7 @@ func WithholdSecrets(snap *schema.Snapshot) bool {
 				continue
 			}
 			p := *c.Profile
-			if p.Min == nil && p.Max == nil && p.SampleValues == nil && !p.AllValues && p.InvalidExample == nil && !castExamples(p.CastNulls) && p.OffsetDays == nil {
+			if p.Min == nil && p.Max == nil && p.SampleValues == nil && !p.AllValues && p.InvalidExample == nil && !castExamples(p.CastNulls) && p.OffsetDays == nil && p.Spellings == nil {
 				continue
 			}
 			p.Min, p.Max, p.SampleValues, p.AllValues, p.InvalidExample = nil, nil, nil, false, nil
@@ -153,6 +153,9 @@ func WithholdSecrets(snap *schema.Snapshot) bool {
 			}
 			if p.OffsetDays != nil {
 				p.OffsetDays = &schema.OffsetDays{Count: p.OffsetDays.Count}
+			}
+			if p.Spellings != nil {
+				p.Spellings = &schema.TimestampSpellings{T: p.Spellings.T, Space: p.Spellings.Space}
 			}
 			c.Profile = &p
 			changed = true

@@ -42,15 +42,16 @@ func spelt(c *schema.Column, reads func(string) bool) []string {
 func trueTexts(c *schema.Column) []string { return spelt(c, render.ReadsTrue) }
 
 // respelled calls f once with each boolean column holding text spellings
-// (ColumnProfile.Respelled) that plan reads, and its table.
-func respelled(snap *schema.Snapshot, plan *planast.Query, f func(t *schema.Table, c *schema.Column)) {
+// (ColumnProfile.Respelled) that plan reads, its table and the first
+// reference to it.
+func respelled(snap *schema.Snapshot, plan *planast.Query, f func(t *schema.Table, c *schema.Column, ref *planast.Column)) {
 	seen := map[*schema.Column]bool{}
 	eachQuery(plan, func(q *planast.Query) {
 		inspectQuery(q, func(n planast.Expr) {
 			if ref, ok := n.(*planast.Column); ok {
 				if t, c := emptyrange.TableOfColumn(snap, q, ref); c != nil && c.Profile != nil && c.Profile.Respelled > 0 && !seen[c] {
 					seen[c] = true
-					f(t, c)
+					f(t, c, ref)
 				}
 			}
 		})
@@ -62,7 +63,7 @@ func respelled(snap *schema.Snapshot, plan *planast.Query, f func(t *schema.Tabl
 // true: the plan counts those rows as true where the SQL did not.
 func LiftedBooleans(snap *schema.Snapshot, plan *planast.Query) []string {
 	var out []string
-	respelled(snap, plan, func(t *schema.Table, c *schema.Column) {
+	respelled(snap, plan, func(t *schema.Table, c *schema.Column, _ *planast.Column) {
 		if texts := trueTexts(c); len(texts) > 0 {
 			out = append(out, fmt.Sprintf("%q.%q holds %d values spelt as text; the plan reads %s as true, where this SQL on SQLite reads them as false, so the plan can match or count more rows than the SQL",
 				t.Name, c.Name, c.Profile.Respelled, andList(texts)))
@@ -74,10 +75,13 @@ func LiftedBooleans(snap *schema.Snapshot, plan *planast.Query) []string {
 // spelledBooleans say, of each boolean column a plan reads that holds
 // text spellings, how the plan reads them: the result shows true and
 // false, and a host auditing "how many are active" could not see that
-// 'yes' and 'true' were counted (a cast to text shows the boolean too).
+// 'yes' and 'true' were counted. The profile counts the spellings
+// together (Respelled); the column cast to text is each value as stored
+// (render: 'y' apart from 1), so the warning gives that cast to group by
+// for how many rows write each.
 func spelledBooleans(snap *schema.Snapshot, plan *planast.Query) []string {
 	var out []string
-	respelled(snap, plan, func(t *schema.Table, c *schema.Column) {
+	respelled(snap, plan, func(t *schema.Table, c *schema.Column, ref *planast.Column) {
 		yes, no := trueTexts(c), spelt(c, render.ReadsFalse)
 		if len(yes)+len(no) == 0 {
 			return
@@ -89,8 +93,9 @@ func spelledBooleans(snap *schema.Snapshot, plan *planast.Query) []string {
 		if len(no) > 0 {
 			how = append(how, andList(no)+" as false")
 		}
-		out = append(out, fmt.Sprintf("%q.%q holds %d values spelt as text; the plan reads %s, as a boolean column of PostgreSQL would (SQLite's own SQL takes text for false)",
-			t.Name, c.Name, c.Profile.Respelled, strings.Join(how, " and ")))
+		stored := fmt.Sprintf(`{"kind": "cast", "type": "text", "expr": {"kind": "column", "table": %s, "column": %s}}`, jsonText(ref.Table), jsonText(ref.Column))
+		out = append(out, fmt.Sprintf("%q.%q holds %d values spelt as text; the plan reads %s, as a boolean column of PostgreSQL would (SQLite's own SQL takes text for false); to count the rows of each spelling, group by the column cast to text, which is each value as stored: %s",
+			t.Name, c.Name, c.Profile.Respelled, strings.Join(how, " and "), stored))
 	})
 	return out
 }
@@ -143,3 +148,28 @@ func viewBoolean(snap *schema.Snapshot, v *schema.Table) []string {
 	}
 	return out
 }
+
+// textTruths reads the values of a text column as the booleans they
+// spell (render.ReadsTrue, ReadsFalse: the reading a plan gives a SQLite
+// boolean column), when every one of at least two distinct values spells
+// one: '1', 'true' and 'yes' are then one value written three ways, as
+// 'paid' and 'Paid ' are, and a filter on one of them leaves the others'
+// rows out. ok is false when some value spells no boolean (a column of
+// 'on', 'off' and 'paused' is a status, not a flag).
+func textTruths(vals []string) (truth map[string]bool, ok bool) {
+	truth = make(map[string]bool, len(vals))
+	for _, v := range vals {
+		switch {
+		case render.ReadsTrue(v):
+			truth[v] = true
+		case render.ReadsFalse(v):
+			truth[v] = false
+		default:
+			return nil, false
+		}
+	}
+	return truth, len(truth) >= 2
+}
+
+// truthName is "true" or "false".
+func truthName(b bool) string { return fmt.Sprint(b) }

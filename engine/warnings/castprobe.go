@@ -229,7 +229,7 @@ func CastProbeWarning(what string, row []any) string {
 		case blanks == n:
 			values += " (all blank)"
 		}
-		out = append(out, fmt.Sprintf("%s read %s of the table as NULL, so they count in no sum, average or comparison and group as NULL; change the expression until it reads them too, or check that they are meant to be missing", what, values))
+		out = append(out, fmt.Sprintf("%s read %s of the table as NULL, so they count in no COUNT, sum, average or comparison and group as NULL; change the expression until it reads them too, or check that they are meant to be missing", what, values))
 	}
 	if len(row) == 5 {
 		if k, _ := row[3].(int64); k > 0 {

@@ -20,7 +20,11 @@ import (
 // complete values hold two or more; the warning lists them and the fix.
 // A measure beside its unit column (weight and weight_unit holding kg and
 // lbs: unitOf) is named alike: an average weight of 408 where the
-// shipments weigh 332 kg on average.
+// shipments weigh 332 kg on average. The currencies counted are those the
+// where leaves (keptValues: an IN of two of three names two). An amount
+// whose table and joined tables hold no currency may have it on a table
+// its rows belong to through foreign keys (heldCurrencies), or, of a
+// view, on a table the view's definition reads (viewCurrencies).
 func mixedCurrencies(snap *schema.Snapshot, plan *planast.Query, stored func(string, string, string) []string) []string {
 	var out []string
 	eachQuery(plan, func(q *planast.Query) {
@@ -53,8 +57,18 @@ func mixedCurrencies(snap *schema.Snapshot, plan *planast.Query, stored func(str
 					}
 				}
 			}
+			var ws []string
 			for _, side := range sides {
-				if w := currencyWarning(q, f, ref, c, side, stored); w != "" && !slices.Contains(out, w) {
+				ws = append(ws, currencyWarning(q, f, ref, c, side, stored))
+			}
+			if !own && !slices.ContainsFunc(sides, func(s currencySide) bool { return currencyColumn(s.t) != nil }) {
+				// nor does a joined table: the currency may be held by a
+				// table its rows belong to that the plan never joins
+				ws = append(ws, heldCurrencies(snap, plan, q, f, ref, t, c, stored)...)
+				ws = append(ws, viewCurrencies(snap, f, ref, t, c, stored)...)
+			}
+			for _, w := range ws {
+				if w != "" && !slices.Contains(out, w) {
 					out = append(out, w)
 				}
 			}
@@ -103,7 +117,8 @@ func distinctLoose(vals []string) []string {
 }
 
 // pinned reports whether q groups by column col of alias, or its where
-// keeps one value of it (= a literal, or an IN of one).
+// keeps one value of it (= a literal, or an IN of one, required of every
+// row: under "or" it keeps others too).
 func pinned(q *planast.Query, alias, col string) bool {
 	names := func(e planast.Expr) bool {
 		hit := false
@@ -121,7 +136,7 @@ func pinned(q *planast.Query, alias, col string) bool {
 	}
 	kept := false
 	if q.Where != nil {
-		inspectOwn(q.Where, func(x planast.Expr) {
+		eachConjunct(q.Where, func(x planast.Expr) {
 			switch w := x.(type) {
 			case *planast.Binary:
 				if w.Op == planast.OpEq && (names(w.Left) || names(w.Right)) {
@@ -137,6 +152,59 @@ func pinned(q *planast.Query, alias, col string) bool {
 		})
 	}
 	return kept
+}
+
+// keptValues are the values of distinct (a column's, one per spelling)
+// that q's where leaves column col of alias, read off the conditions it
+// requires of every row (joined by "and"): currency IN ('EUR', 'USD')
+// sums two of three currencies, and NOT IN or != takes some out. A
+// condition under "or" or "not" keeps what it may, so it removes
+// nothing.
+func keptValues(q *planast.Query, alias, col string, distinct []string) []string {
+	names := func(e planast.Expr) bool {
+		r, ok := e.(*planast.Column)
+		return ok && r.Table == alias && r.Column == col
+	}
+	kept := slices.Clone(distinct)
+	keep := func(lits []string, in bool) {
+		set := map[string]bool{}
+		for _, l := range lits {
+			set[loose(l)] = true
+		}
+		kept = slices.DeleteFunc(kept, func(v string) bool { return set[loose(v)] != in })
+	}
+	if q.Where == nil {
+		return kept
+	}
+	eachConjunct(q.Where, func(e planast.Expr) {
+		switch w := e.(type) {
+		case *planast.Binary:
+			switch {
+			case w.Op != planast.OpEq && w.Op != planast.OpNe:
+			case names(w.Left) && literalTexts([]planast.Expr{w.Right}) != nil:
+				keep(literalTexts([]planast.Expr{w.Right}), w.Op == planast.OpEq)
+			case names(w.Right) && literalTexts([]planast.Expr{w.Left}) != nil:
+				keep(literalTexts([]planast.Expr{w.Left}), w.Op == planast.OpEq)
+			}
+		case *planast.In:
+			if lits := literalTexts(w.List); names(w.Expr) && w.Subquery == nil && len(lits) > 0 {
+				keep(lits, !w.Negated)
+			}
+		}
+	})
+	return kept
+}
+
+// eachConjunct calls f with each condition where requires of every row:
+// where itself, or each side of an "and", at any depth. A condition under
+// "or" or "not" may fail for rows the rest keeps, so it is none.
+func eachConjunct(where planast.Expr, f func(planast.Expr)) {
+	if b, ok := where.(*planast.Binary); ok && b.Op == planast.OpAnd {
+		eachConjunct(b.Left, f)
+		eachConjunct(b.Right, f)
+		return
+	}
+	f(where)
 }
 
 // oneRow reports whether q keeps one row of table t (alias) per result
@@ -368,15 +436,20 @@ func currencyWarning(q *planast.Query, f *planast.Func, ref *planast.Column, c *
 		}
 		vals, all := knownValues(t, cur, stored)
 		distinct := distinctLoose(vals)
-		if !all || len(distinct) < 2 || pinned(q, side.alias, cur.Name) || oneRow(q, t, side.alias) || reads(f, side.alias, cur.Name) {
+		kept := keptValues(q, side.alias, cur.Name, distinct)
+		if !all || len(kept) < 2 || pinned(q, side.alias, cur.Name) || oneRow(q, t, side.alias) || reads(f, side.alias, cur.Name) {
 			continue
 		}
-		if what == "units" {
-			return fmt.Sprintf("%s(%s.%s) adds values in %d units (%q holds %s), a figure in none of them; convert them to one unit first (a CASE on %s.%s), group by it or keep one unit in the where",
-				strings.ToUpper(f.Name), ref.Table, ref.Column, len(distinct), cur.Name, someQuoted(distinct), side.alias, cur.Name)
+		held := fmt.Sprintf("%q holds %s", cur.Name, someQuoted(kept))
+		if len(kept) < len(distinct) {
+			held += " in the rows the where keeps"
 		}
-		return fmt.Sprintf("%s(%s.%s) adds amounts in %d currencies (%q holds %s), a figure in none of them; group by %s.%s or keep one currency in the where",
-			strings.ToUpper(f.Name), ref.Table, ref.Column, len(distinct), cur.Name, someQuoted(distinct), side.alias, cur.Name)
+		if what == "units" {
+			return fmt.Sprintf("%s(%s.%s) adds values in %d units (%s), a figure in none of them; convert them to one unit first (a CASE on %s.%s), group by it or keep one unit in the where",
+				strings.ToUpper(f.Name), ref.Table, ref.Column, len(kept), held, side.alias, cur.Name)
+		}
+		return fmt.Sprintf("%s(%s.%s) adds amounts in %d currencies (%s), a figure in none of them; group by %s.%s or keep one currency in the where",
+			strings.ToUpper(f.Name), ref.Table, ref.Column, len(kept), held, side.alias, cur.Name)
 	}
 	return ""
 }

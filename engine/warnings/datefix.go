@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/nl2sql/nl2sql/engine/emptyrange"
 	"github.com/nl2sql/nl2sql/internal/schema"
@@ -218,16 +219,24 @@ var isoDateText = regexp.MustCompile(`^[0-9]{4}(-[0-9]{2}){0,2}([ T%].*)?$`)
 // how many, one of them and, where it can, the expression that reads
 // them as dates: when that one is a Unix time ('1711929600' beside ISO
 // text), the reading of Unix times every warning gives
-// (planast.UnixReading).
+// (planast.UnixReading). A column of ISO timestamps written with 'T' and
+// with a space, compared with a time, is told so too (spelledComparison),
+// also of = and !=.
 func textDateFilters(snap *schema.Snapshot, plan *planast.Query) []string {
 	var out []string
 	seen := map[*schema.Column]bool{}
-	textComparisons(snap, plan, true, isoDateText, func(ref *planast.Column, c *schema.Column, lit string) {
-		if seen[c] || c.Profile == nil {
+	textComparisons(snap, plan, rangeOps|likeOps|equalOps, isoDateText, func(ref *planast.Column, c *schema.Column, lit string, cmp planast.Expr) {
+		if c.Profile == nil {
 			return
 		}
 		cn, ok := c.Profile.CastNull(planast.CastDate)
 		if !ok || cn.Invalid == 0 {
+			if w := spelledComparison(ref, c, cmp); w != "" && !slices.Contains(out, w) {
+				out = append(out, w)
+			}
+			return
+		}
+		if seen[c] || isEquality(cmp) {
 			return
 		}
 		seen[c] = true
@@ -258,12 +267,27 @@ func textDateFilters(snap *schema.Snapshot, plan *planast.Query) []string {
 	return out
 }
 
-// textComparisons calls f for each comparison in plan (<, <=, >, >=,
-// BETWEEN, and LIKE when like) of a text column with string literals that
-// all match shape; lit is the first literal's text.
-func textComparisons(snap *schema.Snapshot, plan *planast.Query, like bool, shape *regexp.Regexp, f func(ref *planast.Column, c *schema.Column, lit string)) {
+// compareOps are the comparisons textComparisons finds.
+type compareOps uint8
+
+const (
+	rangeOps compareOps = 1 << iota // <, <=, >, >=, BETWEEN
+	likeOps                         // LIKE
+	equalOps                        // =, !=
+)
+
+// isEquality reports whether cmp is an = or != comparison.
+func isEquality(cmp planast.Expr) bool {
+	b, ok := cmp.(*planast.Binary)
+	return ok && (b.Op == planast.OpEq || b.Op == planast.OpNe)
+}
+
+// textComparisons calls f for each comparison cmp in plan (of ops) of a
+// text column with string literals that all match shape; lit is the
+// first literal's text.
+func textComparisons(snap *schema.Snapshot, plan *planast.Query, ops compareOps, shape *regexp.Regexp, f func(ref *planast.Column, c *schema.Column, lit string, cmp planast.Expr)) {
 	eachQuery(plan, func(q *planast.Query) {
-		check := func(x planast.Expr, lits ...planast.Expr) {
+		check := func(cmp, x planast.Expr, lits ...planast.Expr) {
 			ref, ok := x.(*planast.Column)
 			if !ok {
 				return
@@ -274,25 +298,169 @@ func textComparisons(snap *schema.Snapshot, plan *planast.Query, like bool, shap
 				}
 			}
 			if _, c := emptyrange.TableOfColumn(snap, q, ref); c != nil && c.Type == planast.TypeText {
-				f(ref, c, lits[0].(*planast.Literal).Text)
+				f(ref, c, lits[0].(*planast.Literal).Text, cmp)
 			}
 		}
 		inspectQuery(q, func(e planast.Expr) {
 			switch x := e.(type) {
 			case *planast.Binary:
+				want := rangeOps
+				if x.Op == planast.OpEq || x.Op == planast.OpNe {
+					want = equalOps
+				}
 				switch x.Op {
-				case planast.OpLt, planast.OpLe, planast.OpGt, planast.OpGe:
-					if col, lits := emptyrange.ColumnAndLiterals(x.Left, x.Right); col != nil {
-						check(col, lits[0])
+				case planast.OpLt, planast.OpLe, planast.OpGt, planast.OpGe, planast.OpEq, planast.OpNe:
+					if col, lits := emptyrange.ColumnAndLiterals(x.Left, x.Right); col != nil && ops&want != 0 {
+						check(x, col, lits[0])
 					}
 				}
 			case *planast.Between:
-				check(x.Expr, x.Low, x.High)
+				if ops&rangeOps != 0 {
+					check(x, x.Expr, x.Low, x.High)
+				}
 			case *planast.Like:
-				if like {
-					check(x.Expr, x.Pattern)
+				if ops&likeOps != 0 {
+					check(x, x.Expr, x.Pattern)
 				}
 			}
 		})
 	})
+}
+
+// spelledTwoWays says how text column c writes its timestamps when some
+// write 'T' before the time and some a space (the profile's Spellings),
+// and why that matters; "" when it writes them one way. A cast to
+// timestamp reads both, and text orders 'T' after ' ': a comparison of
+// the text, MIN, MAX and ORDER BY of it go wrong within a day, on ISO
+// text that every other warning takes for well written.
+func spelledTwoWays(c *schema.Column) string {
+	if c.Type != planast.TypeText || c.Profile == nil {
+		return ""
+	}
+	sp := c.Profile.Spellings
+	if sp == nil || sp.T == 0 || sp.Space == 0 {
+		return ""
+	}
+	way := func(n int64, how string, ex any) string {
+		s := fmt.Sprintf("%d with %s", n, how)
+		if ex != nil {
+			s += ", such as " + example(ex, planast.TypeText)
+		}
+		return s
+	}
+	return fmt.Sprintf("%q writes its timestamps two ways (%s; %s), and text orders 'T' after ' '",
+		c.Name, way(sp.T, "'T' before the time", sp.TExample), way(sp.Space, "a space", sp.SpaceExample))
+}
+
+// asInstant is the column ref read as a timestamp, which reads both
+// spellings as the same instant.
+func asInstant(ref *planast.Column) *planast.Cast {
+	return &planast.Cast{Type: planast.CastTimestamp, Expr: &planast.Column{Table: ref.Table, Column: ref.Column}}
+}
+
+// instantLiteral is lit, ISO text of a date or a time, as the timestamp
+// literal a cast of the column compares with: the 'T' made a space, a Z
+// or UTC offset read as the instant in UTC (as the cast reads the
+// column's), a date alone at midnight; nil when it reads as none.
+func instantLiteral(lit string) *planast.Literal {
+	s := strings.TrimSpace(lit)
+	if utc := utcOf(s); utc != "" {
+		s = utc
+	}
+	if len(s) > 10 && s[10] == 'T' {
+		s = s[:10] + " " + s[11:]
+	}
+	switch len(s) {
+	case 10:
+		s += " 00:00:00"
+	case 16:
+		s += ":00"
+	}
+	if !planast.IsTimestampLiteral(s) {
+		return nil
+	}
+	return &planast.Literal{Type: planast.TTimestamp, Text: s}
+}
+
+// timed reports whether the ISO text s writes a time after its date,
+// after 'T' or a space: only then does the spelling decide a comparison.
+func timed(s string) bool {
+	return len(s) > 10 && (s[10] == 'T' || s[10] == ' ')
+}
+
+// spelledComparison explains comparison cmp (of textComparisons) of the
+// text column ref (c) with a literal that writes a time, when c writes
+// its timestamps two ways (spelledTwoWays): '2024-01-03T01:34:09Z' is
+// after '2024-01-03 23:59:59' as text, so "up to the end of the 3rd"
+// dropped it, and no text of one spelling equals the other. The fix is
+// the comparison itself with the column read as timestamp and the
+// literals as timestamp literals, as plan JSON; "" when there is nothing
+// to say.
+func spelledComparison(ref *planast.Column, c *schema.Column, cmp planast.Expr) string {
+	ways := spelledTwoWays(c)
+	if ways == "" {
+		return ""
+	}
+	lost := false // a literal that reads as no instant
+	read := func(e planast.Expr) planast.Expr {
+		switch x := e.(type) {
+		case *planast.Column:
+			if x == ref {
+				return asInstant(ref)
+			}
+		case *planast.Literal:
+			if x.Type == planast.TString {
+				if l := instantLiteral(x.Text); l != nil {
+					return l
+				}
+				lost = true
+			}
+		}
+		return e
+	}
+	var fixed planast.Expr
+	what := ""
+	switch x := cmp.(type) {
+	case *planast.Binary:
+		_, lits := emptyrange.ColumnAndLiterals(x.Left, x.Right)
+		if len(lits) == 0 || !timed(lits[0].Text) {
+			return ""
+		}
+		what = example(lits[0].Text, planast.TypeText)
+		fixed = &planast.Binary{Op: x.Op, Left: read(x.Left), Right: read(x.Right)}
+	case *planast.Between:
+		lo, _ := x.Low.(*planast.Literal)
+		hi, _ := x.High.(*planast.Literal)
+		if lo == nil || hi == nil || !timed(lo.Text) && !timed(hi.Text) {
+			return ""
+		}
+		what = example(lo.Text, planast.TypeText) + " and " + example(hi.Text, planast.TypeText)
+		fixed = &planast.Between{Expr: read(x.Expr), Low: read(x.Low), High: read(x.High), Negated: x.Negated}
+	case *planast.Like:
+		p, _ := x.Pattern.(*planast.Literal)
+		if p == nil || !timed(p.Text) {
+			return ""
+		}
+		what = example(p.Text, planast.TypeText)
+		// a day's pattern ('2024-01-03 %') is that day's instants
+		if day, err := time.Parse(time.DateOnly, p.Text[:10]); err == nil && p.Text[11:] == "%" && !x.Negated && !x.CaseInsensitive {
+			at := func(t time.Time) *planast.Literal {
+				return &planast.Literal{Type: planast.TTimestamp, Text: t.Format(time.DateTime)}
+			}
+			fixed = &planast.Binary{Op: planast.OpAnd,
+				Left:  &planast.Binary{Op: planast.OpGe, Left: asInstant(ref), Right: at(day)},
+				Right: &planast.Binary{Op: planast.OpLt, Left: asInstant(ref), Right: at(day.AddDate(0, 0, 1))}}
+		}
+	default:
+		return ""
+	}
+	fix := ""
+	if j, err := planast.JSON(fixed); err == nil && fixed != nil && !lost {
+		fix = "compare instants instead, the column read as timestamp with a timestamp literal: " + string(j)
+	} else {
+		col, _ := planast.JSON(asInstant(ref))
+		fix = fmt.Sprintf("compare instants instead: read the column as %s and compare it with timestamp literals (YYYY-MM-DD HH:MM:SS, in UTC)", col)
+	}
+	return fmt.Sprintf("%s.%s is compared as text with %s, and %s, so within a day a value written the other way than the literal falls on the wrong side of it and never equals it; %s",
+		ref.Table, ref.Column, what, ways, fix)
 }

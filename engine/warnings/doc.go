@@ -12,7 +12,9 @@
 // subquery, an equality of two columns or a correlated subquery ('C004 '
 // against 'C004': keyWarnings), a literal that matches one spelling of a
 // value the column holds in several (status = 'paid' beside 'Paid' and
-// 'paid ': variantLiterals; LOWER(status) = 'paid' beside a stored 'paid '
+// 'paid ', and in a text column of flags is_vip = '1' beside 'true' and
+// 'yes', the spellings of one truth by render.ReadsTrue and ReadsFalse:
+// variantLiterals; LOWER(status) = 'paid' beside a stored 'paid '
 // that LOWER leaves apart: cleanedApart; a short value whose letters are one other's in
 // order, 'Pd' beside 'paid', is named as likely short for it here and in
 // splitGroups: abbrev.go), or of a column cleaned with LOWER, UPPER or
@@ -26,10 +28,16 @@
 // UTC offsets put some on another day in UTC (offsetDays, with the
 // expression for days in UTC), a comparison as text of a text column of
 // numbers or amounts (textAmountFilters), an order_by on text dates in
-// several forms (textDateOrders, with the reading by date or time), a SUM or AVG of amounts in several
+// several forms (textDateOrders, with the reading by date or time), a
+// comparison, MIN, MAX or order_by of the text of timestamps written both
+// with 'T' and with a space (spelledComparison, textExtreme,
+// textDateOrders, with the reading as timestamp), a SUM or AVG of amounts in several
 // currencies or of a measure in several units (weight beside weight_unit:
 // mixedCurrencies, over the one column whose values make the sum: a CASE
-// counting rows, a count or an amount named in one currency is no mix),
+// counting rows, a count or an amount named in one currency is no mix;
+// the currency of an amount's own table, a joined one, one its foreign
+// keys reach (heldCurrencies) or the tables a summed view reads:
+// viewCurrencies),
 // a decimal comma removed by a cast's REPLACE (CastProbes), a division by a column that holds 0
 // (zeroDivisors), a case-sensitive LIKE that misses stored spellings for
 // their case alone (likeCaseMisses), a LIKE pattern written with combining
@@ -56,7 +64,9 @@
 // holds no number (mixedWarnings). A SQLite view whose definition reads
 // a boolean column holding 'yes' or 'true', which it takes for false
 // where a plan over the table takes them for true (viewBooleans; a plan
-// lifted from SQL that reads one: LiftedBooleans). A GROUP BY or
+// lifted from SQL that reads one: LiftedBooleans); a plan that reads
+// one is told which spellings it read as which, and the cast to text
+// that counts each spelling as stored (spelledBooleans). A GROUP BY or
 // COUNT(DISTINCT) of a cleaned column names the spellings the cleaning
 // still leaves apart ('hot desk', 'hot-desk': cleanedSplit). Every quoted
 // plan expression is written by planast.JSON, '>' as itself. A long fix two warnings give is written

@@ -106,7 +106,7 @@ func mixedWarnings(snap *schema.Snapshot, plan *planast.Query) []string {
 // cast reads), which reader (the cast to date, FROM_EPOCH_SECONDS) read as
 // NULL; fix is how to read them too, if any.
 func castNullWarning(c *schema.Column, what, reader, fix string) string {
-	return fmt.Sprintf("%q holds %s; %s read them as NULL, so they count in no sum, average or comparison and group as NULL%s",
+	return fmt.Sprintf("%q holds %s; %s read them as NULL, so they count in no COUNT, sum, average or comparison and group as NULL%s",
 		c.Name, what, reader, fix)
 }
 
@@ -161,7 +161,7 @@ func mixedWarning(ref *planast.Column, c *schema.Column) string {
 			fix = epochFix(ref, c, p.InvalidExample, "")
 		}
 	}
-	return fmt.Sprintf("%q holds %s; the plan read them as NULL, so they count in no sum, average, comparison or group (PostgreSQL and DuckDB could not store them); the column cast to text shows them as stored%s",
+	return fmt.Sprintf("%q holds %s; the plan read them as NULL, so they count in no COUNT of the column, sum, average, comparison or group (PostgreSQL and DuckDB could not store them); the column cast to text shows them as stored%s",
 		c.Name, what, fix)
 }
 
@@ -419,7 +419,9 @@ var decimalComma = regexp.MustCompile(`^[^0-9,]*[0-9]{1,3}(\.[0-9]{3})*,[0-9]{1,
 // 2025', '29 Jan 2025', '28 May 2025' ahead of 2025-06-30 and 2025-06-29,
 // with only a note of UTC offsets, where MIN, MAX and comparisons of the
 // same column were warned of. The fix orders by the dates read as such (as
-// timestamps when the column writes times).
+// timestamps when the column writes times). A column of ISO timestamps
+// written with 'T' and with a space (spelledTwoWays) is ordered wrong
+// within a day, and read as timestamps the fix.
 func textDateOrders(snap *schema.Snapshot, plan *planast.Query) []string {
 	var out []string
 	seen := map[*schema.Column]bool{}
@@ -431,6 +433,12 @@ func textDateOrders(snap *schema.Snapshot, plan *planast.Query) []string {
 			}
 			cn, ok := c.Profile.CastNull(planast.CastDate)
 			if !ok || cn.Invalid == 0 {
+				if ways := spelledTwoWays(c); ways != "" {
+					seen[c] = true
+					read, _ := planast.JSON(asInstant(ref))
+					out = append(out, fmt.Sprintf("order_by on %s.%s orders its text, and %s, so within a day the rows are not in the order of their times; order by %s instead",
+						ref.Table, ref.Column, ways, read))
+				}
 				return
 			}
 			seen[c] = true
@@ -466,8 +474,10 @@ func writesTimes(p *schema.ColumnProfile) bool {
 // than one form ('2024-01-05' and '05/01/2024'): they compare as text, so
 // '05/01/2024' is the "latest" of them whatever day it is. The profile
 // knows from the values a cast to date reads as NULL (CastNulls), which
-// it counts for a column whose values mostly look like dates. "" for any
-// other call.
+// it counts for a column whose values mostly look like dates. So too of
+// ISO timestamps written with 'T' and with a space (spelledTwoWays):
+// '2024-12-31T09:56:45Z' is the greatest text where '2024-12-31
+// 10:53:32' is the latest. "" for any other call.
 func textExtreme(snap *schema.Snapshot, q *planast.Query, f *planast.Func) string {
 	name := strings.ToUpper(f.Name)
 	if name != "MIN" && name != "MAX" || len(f.Args) != 1 {
@@ -483,6 +493,11 @@ func textExtreme(snap *schema.Snapshot, q *planast.Query, f *planast.Func) strin
 	}
 	cn, ok := c.Profile.CastNull(planast.CastDate)
 	if !ok || cn.Invalid == 0 {
+		if ways := spelledTwoWays(c); ways != "" {
+			read, _ := planast.JSON(&planast.Func{Name: name, Args: []planast.Expr{asInstant(ref)}})
+			return fmt.Sprintf("%s(%s.%s) compares text, and %s, so within a day the %s text need not be the %s timestamp; take %s of the column read as timestamp instead: %s",
+				name, ref.Table, ref.Column, ways, map[string]string{"MIN": "least", "MAX": "greatest"}[name], map[string]string{"MIN": "earliest", "MAX": "latest"}[name], name, read)
+		}
 		return ""
 	}
 	fix := "cast it to date for the ISO ones (the others read as NULL), or compare a reformatted value"

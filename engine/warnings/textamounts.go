@@ -26,7 +26,7 @@ var amountText = regexp.MustCompile(`^\s*[-+(]?\s*\p{Sc}?\s*[0-9][0-9,.' ]*\s*(%
 func textAmountFilters(snap *schema.Snapshot, plan *planast.Query) []string {
 	var out []string
 	seen := map[*schema.Column]bool{}
-	textComparisons(snap, plan, false, amountText, func(ref *planast.Column, c *schema.Column, lit string) {
+	textComparisons(snap, plan, rangeOps, amountText, func(ref *planast.Column, c *schema.Column, lit string, _ planast.Expr) {
 		if seen[c] || !numbersAsText(c.Profile) {
 			return
 		}

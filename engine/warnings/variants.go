@@ -54,6 +54,7 @@ func variantLiteral(snap *schema.Snapshot, q *planast.Query, x, pattern planast.
 	}
 	slices.Sort(vals)
 	vals = slices.Compact(vals)
+	truth, flag := textTruths(vals)
 	listed := map[string]bool{lit.Text: true}
 	for _, l := range items {
 		if sl, ok := l.(*planast.Literal); ok && sl.Type == planast.TString {
@@ -69,6 +70,17 @@ func variantLiteral(snap *schema.Snapshot, q *planast.Query, x, pattern planast.
 			short = append(short, p)
 		}
 	}
+	if flag {
+		// a column of flags ('1', 'true', 'yes', '0', 'no'): each other
+		// spelling of the literal's truth is a variant of it ('y' is one,
+		// not short for 'yes'), and each of the other truth another value
+		same, others, short = same[:0], nil, nil
+		for _, v := range vals {
+			if v != lit.Text && truth[v] == truth[lit.Text] {
+				same = append(same, v)
+			}
+		}
+	}
 	if len(same) == 0 && (len(short) == 0 || op != "=") {
 		return ""
 	}
@@ -80,7 +92,9 @@ func variantLiteral(snap *schema.Snapshot, q *planast.Query, x, pattern planast.
 		variants = variants[:maxVariants]
 	}
 	how := "only in letter case, spaces, accents or punctuation"
-	if len(variants) > len(same) {
+	if flag {
+		how = "only in how they write " + truthName(truth[lit.Text])
+	} else if len(variants) > len(same) {
 		how = "only in letter case, spaces, accents or punctuation, or spelled nearly alike"
 	}
 	negated := op == "!=" || op == "NOT IN"
@@ -385,7 +399,55 @@ func spellingsWarning(ref *planast.Column, vals []string, said func(first []stri
 // merge). first is nil when every value has one spelling.
 func spellings(ref *planast.Column, vals []string) (first []string, more, fix string) {
 	col := fmt.Sprintf(`{"kind": "column", "table": %s, "column": %s}`, jsonText(ref.Table), jsonText(ref.Column))
+	if first, more, fix := truthSpellings(col, vals); first != nil {
+		return first, more, fix
+	}
 	return spellingsOf(col, vals, messy(vals), true)
+}
+
+// truthSpellings is spellings of a column of flags ('1', 'true', 'yes',
+// '0', 'no': textTruths): the spellings of true when there are several,
+// else those of false, a note of the other truth's, and the test that
+// reads each as the boolean it writes (the column IN the spellings of
+// true: true, false, or NULL for NULL), which no LOWER or TRIM merges.
+// first is nil when the column is no such flag or writes each truth one
+// way.
+func truthSpellings(col string, vals []string) (first []string, more, fix string) {
+	vals = slices.Clone(vals)
+	slices.Sort(vals)
+	vals = slices.Compact(vals)
+	truth, ok := textTruths(vals)
+	if !ok {
+		return nil, "", ""
+	}
+	var yes, no []string
+	for _, v := range vals {
+		if truth[v] {
+			yes = append(yes, v)
+		} else {
+			no = append(no, v)
+		}
+	}
+	first, other, name := yes, no, "false"
+	if len(yes) < 2 {
+		first, other, name = no, yes, "true"
+	}
+	if len(first) < 2 {
+		return nil, "", ""
+	}
+	if len(other) > 1 {
+		more = fmt.Sprintf(" (and %s, which write %s)", someQuoted(other), name)
+	}
+	spelt, neg := yes, ""
+	if len(yes) == 0 {
+		// a column that writes false alone: not one of its spellings
+		spelt, neg = no, `, "negated": true`
+	}
+	list := make([]string, len(spelt))
+	for i, v := range spelt {
+		list[i] = fmt.Sprintf(`{"kind": "literal", "value": %s}`, jsonText(v))
+	}
+	return first, more, fmt.Sprintf(`{"kind": "in", "expr": %s, "list": [%s]%s}`, col, strings.Join(list, ", "), neg)
 }
 
 // messy reports whether vals write some value several ways by letter

@@ -4,8 +4,10 @@ import (
 	"encoding/json"
 	"fmt"
 	"iter"
+	"math"
 	"slices"
 	"sort"
+	"strconv"
 	"strings"
 	"sync"
 	"unicode"
@@ -82,7 +84,10 @@ const (
 // of a lookup table), "e.g. [...]" (at most MaxExamples values of at most
 // MaxExampleBytes bytes, otherwise: names, addresses, e-mails), "range
 // [min, max]" for a text column holding ISO dates, or "range [min, max]" for a numeric or
-// temporal column that is no key; a text column of dates or numbers
+// temporal column that is no key, "values [...]" for a SQLite boolean
+// column holding text spellings ('y' beside 1: ColumnProfile.Respelled),
+// and "(13% NULL)" for a share of NULL values of at least MaterialNulls
+// that no values list shows; a text column of dates or numbers
 // that a cast reads partly as NULL adds "as date: N unreadable (e.g.
 // "27/02/2025", day first)" (writeCastNulls). Values are JSON-encoded, so quotes and
 // separators inside them stay unambiguous. A multi-column foreign key ends
@@ -233,6 +238,7 @@ func writeTable(b *strings.Builder, snap *schema.Snapshot, t schema.Table) {
 			b.WriteString(" -> " + r)
 		}
 		p := c.Profile
+		nulls := p != nil && p.NullFraction >= MaterialNulls // said once below, unless a values list holds NULL
 		switch {
 		case p == nil || pk[c.Name] && c.Type != planast.TypeText:
 			// a numeric key's range says nothing a join needs; a text
@@ -247,11 +253,21 @@ func writeTable(b *strings.Builder, snap *schema.Snapshot, t schema.Table) {
 					// the list is every value: NULL is one (a NOT IN over
 					// it keeps no row, an = never finds it)
 					vals = append(slices.Clip(vals), nil)
+					nulls = false
 				}
 				b.WriteString(" values " + jsonList(vals))
 			} else if ex := examples(p.SampleValues); len(ex) > 0 {
 				b.WriteString(" e.g. " + jsonList(ex))
 			}
+		case c.Type == planast.TypeBoolean && p.Respelled > 0 && p.AllValues:
+			// a SQLite flag holding 'y' or 'yes' beside 1 and 0: plans read
+			// them as the boolean they spell, SQL written for SQLite as
+			// false, and only the list shows there is text to count
+			vals := p.SampleValues
+			if p.NullFraction > 0 {
+				vals, nulls = append(slices.Clip(vals), nil), false
+			}
+			b.WriteString(" values " + jsonList(vals))
 		case (c.Type.IsNested() || c.Type == planast.TypeInterval) && len(p.SampleValues) > 0:
 			if ex := examples(p.SampleValues); len(ex) > 0 {
 				b.WriteString(" e.g. " + jsonList(ex))
@@ -263,6 +279,14 @@ func writeTable(b *strings.Builder, snap *schema.Snapshot, t schema.Table) {
 		if note := UnixTimesNote(&c); note != "" && p != nil && !isFK {
 			// a column of Unix times alone has no range, and needs it most
 			b.WriteString(" (" + note + ")")
+		}
+		if note := SpellingsNote(&c); note != "" {
+			b.WriteString(" (" + note + ")")
+		}
+		if nulls {
+			// a range or examples say nothing of blanks: a count or an
+			// average over "all" of a column 13% NULL is off by that much
+			b.WriteString(" (" + NullShare(p.NullFraction) + " NULL)")
 		}
 		if c.Type == planast.TypeText && p != nil {
 			writeCastNulls(b, p.CastNulls)
@@ -283,6 +307,26 @@ func writeTable(b *strings.Builder, snap *schema.Snapshot, t schema.Table) {
 	for _, fk := range multi {
 		fmt.Fprintf(b, "; fk (%s) -> %s(%s)", names(fk.Columns), planName(snap.RefPlanName(fk)), names(fk.RefColumns))
 	}
+}
+
+// MaterialNulls is the least share of NULL values the context says of a
+// column whose values it does not list with NULL among them: a few NULLs
+// in a large column change no count a question asks for, and each note
+// costs tokens every question pays for.
+const MaterialNulls = 0.05
+
+// NullShare writes a share of NULL values as a whole percentage, never
+// 0% or 100% for a share that is neither; describe_schema writes it so
+// too.
+func NullShare(f float64) string {
+	pct := math.Round(f * 100)
+	switch {
+	case f < 0.005:
+		return "<1%"
+	case f < 1 && pct >= 100:
+		return ">99%"
+	}
+	return strconv.Itoa(int(pct)) + "%"
 }
 
 // uniquePerRow reports whether a column's non-null values are all

@@ -68,3 +68,18 @@ func UnixTimesNote(c *schema.Column) string {
 	}
 	return fmt.Sprintf("%d values are Unix %s, %s to %s, %sread as NULL; to count them read COALESCE(x, %s)", n, unit, from.Format("2006-01-02"), to.Format("2006-01-02"), where, read)
 }
+
+// SpellingsNote is "timestamps written two ways, 12 with 'T' and 288
+// with a space: text orders 'T' after ' ', so compare, order or take
+// MIN/MAX of CAST(x AS timestamp)" for a text column of timestamps in
+// both spellings (schema.ColumnProfile.Spellings), else "": a planner
+// that compared the text with '2024-01-03 23:59:59' left out that day's
+// 'T' rows, and MAX of the text was no latest.
+func SpellingsNote(c *schema.Column) string {
+	p := c.Profile
+	if c.Type != planast.TypeText || p == nil || p.Spellings == nil || p.Spellings.T == 0 || p.Spellings.Space == 0 {
+		return ""
+	}
+	return fmt.Sprintf("timestamps written two ways, %d with 'T' and %d with a space: text orders 'T' after ' ', so compare, order or take MIN/MAX of CAST(x AS timestamp)",
+		p.Spellings.T, p.Spellings.Space)
+}

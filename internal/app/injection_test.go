@@ -154,7 +154,7 @@ local_user: alice
 // schemaLine is a line of schemactx.SchemaContext once its JSON literals are
 // replaced by J: a table, its row count, then columns of a name (plain, or
 // J), a type and the context's keywords.
-var schemaLine = regexp.MustCompile(`^(\w+|J)( \(\d+ rows\))?:( (\w+|J) \w+( pk)?( -> (\w+|J)\.(\w+|J))?( (values|e\.g\.|range) J)?( as (date|timestamp|number): \d+ unreadable( \((e\.g\. J)?(, )?((day|month) first)?\))?)?( note J)?;?)*( fk \([^)]*\) -> (\w+|J)\([^)]*\);?)*$`)
+var schemaLine = regexp.MustCompile(`^(\w+|J)( \(\d+ rows\))?:( (\w+|J) \w+( pk)?( -> (\w+|J)\.(\w+|J))?( (values|e\.g\.|range) J)?( \([<>]?\d+% NULL\))?( as (date|timestamp|number): \d+ unreadable( \((e\.g\. J)?(, )?((day|month) first)?\))?)?( note J)?;?)*( fk \([^)]*\) -> (\w+|J)\([^)]*\);?)*$`)
 
 // withoutJSON replaces each JSON string or array in l by J.
 func withoutJSON(l string) (string, error) {

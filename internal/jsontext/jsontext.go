@@ -40,7 +40,7 @@ func Bad(body []byte) (at int, what string, ok bool) {
 				}
 				if num := string(body[i:j]); strings.ContainsAny(num, "eE") || len(num) > 300 {
 					if _, err := strconv.ParseFloat(num, 64); err != nil {
-						return i, fmt.Sprintf("the number %s is beyond what a double holds (about ±1.8e308): send it as a string (a decimal literal takes its digits as text)", truncate(num, 40)), false
+						return i, fmt.Sprintf("the number %s is beyond what a double holds (about ±1.8e308): a literal's value keeps every digit sent as a string ({\"kind\": \"literal\", \"type\": \"decimal\", \"value\": \"…\"}); no limit or count is that large", truncate(num, 40)), false
 					}
 				}
 				i = j - 1

@@ -86,7 +86,11 @@ type Relation struct {
 // counted (ColumnProfile.Respelled): SQLite reads them as false. 19: the
 // numbers a SQLite date or timestamp column stores (ColumnProfile.Numbers):
 // Unix times there were counted only among the values it cannot read.
-const ProfileFormat = 19
+// 20: a text column of timestamps written both with 'T' and with a space
+// before the time counted (ColumnProfile.Spellings), and its range taken
+// over the values read with a space: text orders 'T' after ' ', so the
+// range over the text was wrong within a day.
+const ProfileFormat = 20
 
 // Table is one table or view. Schema is the engine's schema name ("main" for
 // SQLite and DuckDB's default, "public" for PostgreSQL's).
@@ -200,6 +204,24 @@ type ColumnProfile struct {
 	// timestamp the instant in UTC, and text comparisons, LIKE and
 	// MIN/MAX read the text.
 	OffsetDays *OffsetDays `json:"offset_days,omitempty"`
+	// Spellings is set on such a text column when some of its ISO
+	// timestamps write 'T' before the time ('2024-01-03T01:34:09Z') and
+	// some a space ('2024-01-01 15:18:49'): text orders 'T' after ' ', so
+	// a comparison of the text with a literal, MIN, MAX and ORDER BY are
+	// wrong within a day, while a cast to timestamp reads both. Min and
+	// Max are then of the values read with a space in place of the 'T'
+	// (the true earliest and latest, as text of that one spelling).
+	Spellings *TimestampSpellings `json:"timestamp_spellings,omitempty"`
+}
+
+// TimestampSpellings counts the timestamps of a text column written with
+// 'T' before the time and those written with a space, with the least of
+// each.
+type TimestampSpellings struct {
+	T            int64 `json:"t"`
+	TExample     any   `json:"t_example,omitempty"`
+	Space        int64 `json:"space"`
+	SpaceExample any   `json:"space_example,omitempty"`
 }
 
 // StoredNumbers counts the numbers stored in a date or timestamp column,

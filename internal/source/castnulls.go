@@ -65,10 +65,19 @@ func castTargets(c *schema.Column, p *schema.ColumnProfile) []planast.CastType {
 var numberLike = regexp.MustCompile(`^\s*[-+(]?\s*(\p{Sc}|[A-Z]{3}\s)?\s*[0-9][0-9,.' \x{00a0}]*\s*(%|\p{Sc}|\p{L}{1,5}\.?)?\)?\s*$`)
 
 // NumberText reports whether s is a number, or one written for people
-// (numberLike): what makes a text column one of numbers.
+// (numberLike): what makes a text column one of numbers. Digits with two
+// dots or more are one only in groups of three ('1.234.567'): an IP
+// address or a version ('10.0.0.1', '2.10.3') is none, and a column of
+// them noted as unreadable numbers costs a planner's context for nothing.
 func NumberText(s string) bool {
+	if strings.Count(s, ".") >= 2 && !dotGrouped.MatchString(s) {
+		return false
+	}
 	return planast.TextHolds(s, planast.CastFloat) || numberLike.MatchString(s)
 }
+
+// dotGrouped is a number whose dots separate groups of three digits.
+var dotGrouped = regexp.MustCompile(`^[^0-9.]*[0-9]{1,3}(\.[0-9]{3})+(,[0-9]+)?[^0-9.]*$`)
 
 // dateLike is a date written with separators in another order or shape
 // than ISO's: day or month first, slashes or dots, one separator used
@@ -158,11 +167,24 @@ var dateSeps = []string{"/", ".", "-"}
 // day in UTC (schema.ColumnProfile.OffsetDays), counted with the casts.
 const offsetDay planast.CastType = "offset_day"
 
+// spelled marks the counts of timestamps written with 'T' and with a
+// space before the time (schema.ColumnProfile.Spellings), counted with
+// the casts.
+const spelled planast.CastType = "spelled"
+
+// separated is the SQL test that the ISO timestamp text x writes sep
+// (quoted) before its time.
+func separated(x, sep string) string {
+	return fmt.Sprintf("substr(%[1]s, 5, 1) = '-' AND substr(%[1]s, 8, 1) = '-' AND substr(%[1]s, 14, 1) = ':' AND substr(%[1]s, 11, 1) = %[2]s", x, sep)
+}
+
 // CountCastNulls fills the CastNulls of t's text columns whose samples
 // mostly hold dates or numbers (castTargets), in one statement over every
 // row of table tbl (quoted) in dialect d; the columns' profiles must be
-// set. asText, when set, turns a column into text first (a PostgreSQL
-// enum or citext has no regular-expression match of its own). textOrder
+// set. For a column of timestamps it also sets OffsetDays and Spellings,
+// and with the second its Min and Max read with a space for the 'T'.
+// asText, when set, turns a column into text first (a PostgreSQL enum or
+// citext has no regular-expression match of its own). textOrder
 // follows a text expression so min compares byte-wise (as
 // SQLProfiler.TextOrder). query runs the statement and returns its one
 // row with each value in the result encoding. Nothing runs when no column
@@ -255,6 +277,17 @@ func CountCastNulls(ctx context.Context, d render.Dialect, tbl string, t *schema
 				col, ts, d.Cast(ts, planast.CastDate), render.CastText(d, col, planast.CastDate), b))
 			items = append(items, fmt.Sprintf("count(%[1]s), min(%[1]s%[2]s)", b, textOrder))
 			want = append(want, counted{i, offsetDay})
+			// the timestamps written with 'T' and with a space, each
+			// counted with its least, and the range read with a space:
+			// text orders 'T' after ' ', so the range over the text put
+			// '2024-12-31T09:56:45Z' after '2024-12-31 10:53:32'
+			s := fmt.Sprintf("b%d", len(want))
+			inner = append(inner, fmt.Sprintf("%s AS %s", col, s))
+			t, sp := separated(s, "'T'"), separated(s, "' '")
+			spaced := fmt.Sprintf("CASE WHEN %[1]s THEN substr(%[2]s, 1, 10) || ' ' || substr(%[2]s, 12) ELSE %[2]s END", t, s)
+			items = append(items, fmt.Sprintf("count(CASE WHEN %[1]s THEN 1 END), min(CASE WHEN %[1]s THEN %[2]s END%[4]s), count(CASE WHEN %[3]s THEN 1 END), min(CASE WHEN %[3]s THEN %[2]s END%[4]s), min(%[5]s%[4]s), max(%[5]s%[4]s)",
+				t, s, sp, textOrder, spaced))
+			want = append(want, counted{i, spelled})
 		}
 	}
 	if len(items) == 0 {
@@ -271,6 +304,20 @@ func CountCastNulls(ctx context.Context, d render.Dialect, tbl string, t *schema
 		n, _ := row[at].(int64)
 		cn := schema.CastNulls{To: planast.Type(w.to), Invalid: n, InvalidExample: row[at+1]}
 		at += 2
+		if w.to == spelled {
+			sp := schema.TimestampSpellings{T: n, TExample: cn.InvalidExample}
+			sp.Space, _ = row[at].(int64)
+			sp.SpaceExample = row[at+1]
+			least, greatest := row[at+2], row[at+3]
+			at += 4
+			if sp.T > 0 && sp.Space > 0 {
+				p.Spellings = &sp
+				if p.Min != nil { // a range is kept of ISO text alone (Temporal)
+					p.Min, p.Max = least, greatest
+				}
+			}
+			continue
+		}
 		if w.to == planast.CastDate {
 			for _, sep := range dateSeps {
 				o := schema.DateOrder{Sep: sep}

@@ -62,3 +62,25 @@ func TestColumnsOfPeoplesDatesAreCounted(t *testing.T) {
 		}
 	}
 }
+
+// A column of IP addresses or versions is no column of numbers: noted as
+// "300 values are not numbers, read as NULL when cast", it cost a
+// planner's context and suggested a cast nobody would write; numbers
+// grouped by dots in threes still are numbers.
+func TestAddressesAndVersionsAreNoNumbers(t *testing.T) {
+	for _, c := range []struct {
+		samples []any
+		counted bool
+	}{
+		{[]any{"10.0.0.1", "192.168.1.20", "10.0.0.0"}, false},
+		{[]any{"2.10.3", "1.0.0", "3.4.15"}, false},
+		{[]any{"1.234.567", "12.500", "€1.234,50"}, true},
+		{[]any{"$1,200.00", "85.5", "12.5%"}, true},
+	} {
+		c2 := &schema.Column{Name: "v", Type: planast.TypeText}
+		got := castTargets(c2, &schema.ColumnProfile{SampleValues: c.samples})
+		if counted := slices.Contains(got, planast.CastFloat); counted != c.counted {
+			t.Errorf("samples %v: counted as numbers %v, want %v", c.samples, counted, c.counted)
+		}
+	}
+}

@@ -216,12 +216,12 @@ func (l *lifter) funcCall(f *pg.FuncCall, sc *scope) planast.Expr {
 // epoch lifts the timestamp (fn "datetime") or the date (fn "date") of
 // x seconds since 1970: SQLite's datetime(x, 'unixepoch'), PostgreSQL's and
 // DuckDB's to_timestamp(x). Only of whole seconds: the plan's
-// FROM_EPOCH_SECONDS drops a fraction, which to_timestamp keeps and
-// SQLite rounds to the millisecond first.
+// FROM_EPOCH_SECONDS keeps a fraction to the millisecond, which datetime()
+// drops and to_timestamp keeps to the microsecond.
 func (l *lifter) epoch(fn string, x *pg.Node, pos int32, sc *scope) planast.Expr {
 	e := l.value(x, sc)
 	if t := l.typeOf(e); t != planast.TypeInteger {
-		l.unsupportedHint(pos, "cast the seconds to integer first, or write FROM_EPOCH_SECONDS(x), the plan's own function, which drops the fraction",
+		l.unsupportedHint(pos, "cast the seconds to integer first, or write FROM_EPOCH_SECONDS(x), the plan's own function, which keeps the fraction to the millisecond",
 			"a timestamp of seconds since 1970 that are %s, not whole", t)
 	}
 	ts := call("FROM_EPOCH_SECONDS", e)

@@ -114,7 +114,8 @@ func TestProfileShapes(t *testing.T) {
 		{"t", "d", `{"distinct_count":2,"null_fraction":0.3333333333333333,"min":"2023-12-31","max":"2024-01-02",` +
 			`"sample_values":["2023-12-31","2024-01-02"],"all_values":true,"temporal":"date"}`},
 		{"t", "ts", `{"distinct_count":3,"null_fraction":0,"min":"2024-01-02 10:00:00","max":"2024-01-03",` +
-			`"sample_values":["2024-01-02 10:00:00","2024-01-02T11:00","2024-01-03"],"all_values":true,"temporal":"timestamp"}`},
+			`"sample_values":["2024-01-02 10:00:00","2024-01-02T11:00","2024-01-03"],"all_values":true,"temporal":"timestamp",` +
+			`"timestamp_spellings":{"t":1,"t_example":"2024-01-02T11:00","space":1,"space_example":"2024-01-02 10:00:00"}}`},
 		// one date among the samples is enough to count what a cast to date loses
 		{"t", "mixed", `{"distinct_count":2,"null_fraction":0.3333333333333333,"sample_values":["2024-01-02","soon"],"all_values":true,` +
 			`"cast_nulls":[{"to":"date","invalid":1,"invalid_example":"soon"},{"to":"timestamp","invalid":1,"invalid_example":"soon"}]}`},

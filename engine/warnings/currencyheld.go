@@ -1,0 +1,314 @@
+package warnings
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/nl2sql/nl2sql/engine/emptyrange"
+	"github.com/nl2sql/nl2sql/internal/schema"
+	"github.com/nl2sql/nl2sql/internal/sqlscan"
+	"github.com/nl2sql/nl2sql/planast"
+)
+
+// maxCurrencyHops bounds the declared foreign keys followed from an
+// amount's table to the table holding its currency: payments → orders,
+// or payment_lines → payments → orders. The second hop is taken only when
+// the first reaches no currency column and one table alone holds one a
+// hop further; two candidates there, or a third hop, and which currency
+// the amount is in would be a guess the warning passes off as fact.
+const maxCurrencyHops = 2
+
+// currencyHop is one foreign key followed: from's rows each belong to
+// one row of to.
+type currencyHop struct {
+	from, to *schema.Table
+	fk       schema.ForeignKey
+}
+
+// currencyHolder is a table reached from an amount's table through hops
+// whose column cur names a currency.
+type currencyHolder struct {
+	hops []currencyHop
+	cur  *schema.Column
+}
+
+// currencyColumn is t's first text column named as a currency
+// (currencyName), nil when it has none.
+func currencyColumn(t *schema.Table) *schema.Column {
+	for i := range t.Columns {
+		if c := &t.Columns[i]; textual(c) && currencyName(c.Name) {
+			return c
+		}
+	}
+	return nil
+}
+
+// currencyHolders are the tables t's rows belong to through declared
+// foreign keys that name a currency: every one a hop away, else the one
+// table two hops away (maxCurrencyHops).
+func currencyHolders(snap *schema.Snapshot, t *schema.Table) []currencyHolder {
+	seen := map[*schema.Table]bool{t: true}
+	level := []currencyHolder{{}}
+	from := []*schema.Table{t}
+	for hop := range maxCurrencyHops {
+		var next []currencyHolder
+		var nextFrom []*schema.Table
+		var found []currencyHolder
+		for i, h := range level {
+			for _, fk := range from[i].ForeignKeys {
+				p, ok := snap.Lookup(fk.RefSchema, fk.RefTable)
+				if !ok || seen[p] || len(fk.Columns) == 0 || len(fk.Columns) != len(fk.RefColumns) {
+					continue
+				}
+				seen[p] = true
+				path := currencyHolder{hops: append(slices.Clone(h.hops), currencyHop{from[i], p, fk})}
+				if cur := currencyColumn(p); cur != nil {
+					path.cur = cur
+					found = append(found, path)
+					continue
+				}
+				next, nextFrom = append(next, path), append(nextFrom, p)
+			}
+		}
+		if len(found) > 0 {
+			if hop > 0 && len(found) > 1 {
+				return nil // two tables a hop further: no telling whose currency
+			}
+			return found
+		}
+		level, from = next, nextFrom
+	}
+	return nil
+}
+
+// heldCurrencies are the warnings of SUM or AVG f of amount c (ref, of
+// stored table t, the source of q it names) whose table and joined
+// tables hold no currency, while a table its rows belong to through
+// declared foreign keys (currencyHolders) holds several: payments summed
+// alone gave 155410.3, euros, dollars and pounds added, with nothing
+// said, where the same sum joined to orders was named. Each warning gives
+// the join and the grouping, as plan JSON, that keep the currencies
+// apart. A plan that reads that currency anywhere (an IN subquery keeping
+// one) decided already, and one row of t, or of the table its key
+// reaches, holds one currency.
+func heldCurrencies(snap *schema.Snapshot, plan, q *planast.Query, f *planast.Func, ref *planast.Column, t *schema.Table, c *schema.Column, stored func(string, string, string) []string) []string {
+	if !moneyName(c.Name) || quantity(c) || oneRow(q, t, ref.Table) {
+		return nil
+	}
+	src := storedSource(snap, q, ref, t)
+	if src == nil {
+		return nil // a derived table may not pass the keys a join needs
+	}
+	var out []string
+	for _, h := range currencyHolders(snap, t) {
+		first := h.hops[0].fk
+		if !slices.ContainsFunc(first.Columns, func(k string) bool { return !pinned(q, ref.Table, k) }) {
+			continue // one row it belongs to per result row
+		}
+		p := h.hops[len(h.hops)-1].to
+		vals, all := knownValues(p, h.cur, stored)
+		distinct := distinctLoose(vals)
+		if !all || len(distinct) < 2 || readsColumn(snap, plan, p, h.cur) {
+			continue
+		}
+		out = append(out, heldWarning(snap, plan, f, ref, src, h, distinct))
+	}
+	return out
+}
+
+// heldWarning words heldCurrencies' warning of holder h, with the
+// sources and joins (fresh aliases) that reach it from source src and
+// the currency column to group by.
+func heldWarning(snap *schema.Snapshot, plan *planast.Query, f *planast.Func, ref *planast.Column, src *planast.From, h currencyHolder, distinct []string) string {
+	used := usedAliases(plan)
+	left := src.Alias
+	path := h.hops[0].from.Name
+	var froms, joins []string
+	for _, hop := range h.hops {
+		alias := freshAlias(hop.to.Name, used)
+		schemaName := ""
+		if hop.to.Schema != snap.Default() {
+			schemaName = hop.to.Schema
+		}
+		fr, _ := planast.JSON(planast.From{Schema: schemaName, Table: hop.to.Name, Alias: alias})
+		on := make([]planast.OnPair, len(hop.fk.Columns))
+		for i := range hop.fk.Columns {
+			on[i] = planast.OnPair{LeftColumn: hop.fk.Columns[i], RightColumn: hop.fk.RefColumns[i]}
+		}
+		// a left join keeps the amounts of rows that belong to none
+		j, _ := planast.JSON(planast.Join{Type: planast.JoinLeft, Left: left, Right: alias, On: on})
+		froms, joins = append(froms, string(fr)), append(joins, string(j))
+		path = fmt.Sprintf("%s.%s → %s", path, strings.Join(hop.fk.Columns, ", "), hop.to.Name)
+		left = alias
+	}
+	p := h.hops[len(h.hops)-1].to
+	cur, _ := planast.JSON(&planast.Column{Table: left, Column: h.cur.Name})
+	amount := ref.Column
+	if ref.Table != "" {
+		amount = ref.Table + "." + ref.Column
+	}
+	return fmt.Sprintf(`%s(%s) adds amounts in %d currencies (%q holds %s), a figure in none of them: each row of %s belongs to one of %s (%s), which holds the currency and which this plan does not join; add %s to "from" and %s to "joins", then group by %s (and select it) or keep one currency in the where`,
+		strings.ToUpper(f.Name), amount, len(distinct), p.Name+"."+h.cur.Name, someQuoted(distinct), h.hops[0].from.Name, p.Name, path,
+		strings.Join(froms, ", "), strings.Join(joins, ", "), cur)
+}
+
+// storedSource is the source of q that ref names when it reads stored
+// table t itself, nil when ref names a derived table or a CTE.
+func storedSource(snap *schema.Snapshot, q *planast.Query, ref *planast.Column, t *schema.Table) *planast.From {
+	for i := range q.From {
+		fr := &q.From[i]
+		if ref.Table != fr.Alias && (ref.Table != "" || len(q.From) != 1) {
+			continue
+		}
+		if fr.Subquery != nil || slices.ContainsFunc(q.With, func(c planast.CTE) bool { return c.Name == fr.Table }) {
+			return nil
+		}
+		if st, ok := snap.Lookup(fr.Schema, fr.Table); ok && st == t {
+			return fr
+		}
+		return nil
+	}
+	return nil
+}
+
+// readsColumn reports whether plan reads column c of stored table t
+// anywhere (a where, a group_by, a subquery's select).
+func readsColumn(snap *schema.Snapshot, plan *planast.Query, t *schema.Table, c *schema.Column) bool {
+	hit := false
+	eachQuery(plan, func(q *planast.Query) {
+		inspectQuery(q, func(e planast.Expr) {
+			if r, ok := e.(*planast.Column); ok && !hit {
+				rt, rc := emptyrange.TableOfColumn(snap, q, r)
+				hit = rt == t && rc != nil && rc.Name == c.Name
+			}
+		})
+	})
+	return hit
+}
+
+// usedAliases are the source aliases and CTE names of plan, lower case:
+// an alias the fix adds must be none of them (aliases compare ignoring
+// case).
+func usedAliases(plan *planast.Query) map[string]bool {
+	used := map[string]bool{}
+	eachQuery(plan, func(q *planast.Query) {
+		for _, fr := range q.From {
+			used[strings.ToLower(fr.Alias)] = true
+		}
+		for _, c := range q.With {
+			used[strings.ToLower(c.Name)] = true
+		}
+	})
+	return used
+}
+
+// freshAlias is an alias for table name that used lacks (the table's
+// first letter, its name, then its name numbered), marked used.
+func freshAlias(name string, used map[string]bool) string {
+	n := strings.ToLower(name)
+	cands := []string{n}
+	if r := n[0]; r >= 'a' && r <= 'z' {
+		cands = []string{n[:1], n}
+	}
+	for i := 2; ; i++ {
+		for _, a := range cands {
+			if !used[a] {
+				used[a] = true
+				return a
+			}
+		}
+		cands = []string{fmt.Sprintf("%s_%d", n, i)}
+	}
+}
+
+// viewCurrencies are the warnings of SUM or AVG f of column c (ref) of
+// view v, which has no currency column, when its definition computes c
+// from an amount of a table it reads, and a table it reads holds the
+// currency in several values in a column the definition never names
+// (neither grouping by, keeping one nor showing it): customer_lifetime's
+// SUM(oi.quantity * oi.unit_price) over orders in EUR, USD and GBP is in
+// no currency, and neither is any sum of it. The definition is read as
+// text (no lineage is stored): c's select item is the one ending in its
+// name.
+func viewCurrencies(snap *schema.Snapshot, f *planast.Func, ref *planast.Column, v *schema.Table, c *schema.Column, stored func(string, string, string) []string) []string {
+	if v.Kind != schema.KindView || v.Definition == "" || currencyColumn(v) != nil {
+		return nil
+	}
+	toks, err := sqlscan.ScanSQLite(v.Definition)
+	if snap.Dialect != "sqlite" {
+		toks, err = sqlscan.Scan(v.Definition)
+	}
+	if err != nil {
+		return nil
+	}
+	named := map[string]bool{}
+	for _, t := range toks {
+		if t.Kind == sqlscan.Word || t.Kind == sqlscan.Quoted {
+			named[strings.ToLower(t.Name())] = true
+		}
+	}
+	item := viewSelectItem(toks, c.Name)
+	var reads []*schema.Table
+	for _, r := range v.Reads {
+		if t, ok := snap.Lookup(r.Schema, r.Name); ok {
+			reads = append(reads, t)
+		}
+	}
+	// the item reads an amount of a table the view reads
+	amount := slices.ContainsFunc(item, func(tok sqlscan.Token) bool {
+		return (tok.Kind == sqlscan.Word || tok.Kind == sqlscan.Quoted) && slices.ContainsFunc(reads, func(t *schema.Table) bool {
+			return slices.ContainsFunc(t.Columns, func(a schema.Column) bool {
+				return strings.EqualFold(a.Name, tok.Name()) && (a.Type.IsNumeric() || textual(&a)) && moneyName(a.Name) && !quantity(&a) && !codeName(a.Name) && !inOneCurrency(a.Name)
+			})
+		})
+	})
+	if !amount {
+		return nil
+	}
+	amountName := ref.Column
+	if ref.Table != "" {
+		amountName = ref.Table + "." + ref.Column
+	}
+	var out []string
+	for _, h := range reads {
+		cur := currencyColumn(h)
+		if cur == nil || named[strings.ToLower(cur.Name)] {
+			continue
+		}
+		vals, all := knownValues(h, cur, stored)
+		distinct := distinctLoose(vals)
+		if !all || len(distinct) < 2 {
+			continue
+		}
+		out = append(out, fmt.Sprintf(`%s(%s) adds amounts in %d currencies (%q holds %s), a figure in none of them: view %s computes %s from amounts in all of them, never grouping by or keeping one of %s; sum the amounts from the view's tables instead, grouped by %s.%s`,
+			strings.ToUpper(f.Name), amountName, len(distinct), h.Name+"."+cur.Name, someQuoted(distinct), v.Name, c.Name, h.Name+"."+cur.Name, h.Name, cur.Name))
+	}
+	return out
+}
+
+// viewSelectItem are the tokens of the top-level select item of a view's
+// definition (toks) that ends in name (AS name, or the column itself),
+// nil when none does.
+func viewSelectItem(toks []sqlscan.Token, name string) []sqlscan.Token {
+	start, end := sqlscan.TopLevel(toks, "SELECT"), sqlscan.TopLevel(toks, "FROM")
+	if start < 0 || end <= start {
+		return nil
+	}
+	depth, from := 0, start+1
+	for i := start + 1; i <= end; i++ {
+		t := toks[i]
+		switch {
+		case t.Kind == sqlscan.Op && t.Text == "(":
+			depth++
+		case t.Kind == sqlscan.Op && t.Text == ")":
+			depth--
+		case depth == 0 && (i == end || t.Kind == sqlscan.Op && t.Text == ","):
+			if last := toks[i-1]; i > from && (last.Kind == sqlscan.Word || last.Kind == sqlscan.Quoted) && strings.EqualFold(last.Name(), name) {
+				return toks[from:i]
+			}
+			from = i + 1
+		}
+	}
+	return nil
+}
