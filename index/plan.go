@@ -130,9 +130,12 @@ type plan struct {
 	// namedCols are the columns whose name the question spells or implies
 	// (namedColumns): kept with their table, whatever their rank.
 	namedCols map[[2]int]bool
+	top map[int]bool
 	// Sizes of the allowed schema.
 	nTables, nDocs, nCols int
 }
+
+var topLabels = 1
 
 func (p *plan) doc(i int) doc { return p.ix.docs[i] }
 
@@ -159,6 +162,10 @@ func (p *plan) selection() *Selection {
 	p.count()
 	columnDocs := int(math.Round(p.tun.ColumnDocScale * math.Sqrt(float64(p.nDocs))))
 	seeds, order := p.seeds()
+	p.top = map[int]bool{}
+	for _, t := range seeds[:min(len(seeds), topLabels)] {
+		p.top[t] = true
+	}
 	kept, bridge := joins.Expand(p.ix.graph, seeds, p.acc.table, p.b.MaxTables)
 	kept = p.links(kept, bridge)
 	fill := map[int]bool{}
@@ -341,7 +348,7 @@ func (p *plan) columns(kept []int, bridge, fill map[int]bool, columnDocs int) ma
 		}
 	}
 	for _, t := range kept {
-		if (p.named[t] || p.asksWho && p.people(t)) && !bridge[t] {
+		if (p.named[t] || p.top[t]) && !bridge[t] || p.asksWho && p.people(t) {
 			for _, c := range p.labelColumns(t) {
 				keep[[2]int{t, c}] = true
 			}

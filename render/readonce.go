@@ -46,6 +46,9 @@ type read struct {
 // within them that do not bind the alias again, but not in q's derived
 // tables or set operations, which cannot see it.
 func (w *writer) readsByAlias(q *planast.Query) map[string][]read {
+	if !w.readsAny(q) {
+		return nil // most plans: nothing to gather, nothing allocated
+	}
 	var out map[string][]read
 	for _, f := range q.From {
 		if f.Subquery != nil {
@@ -85,6 +88,23 @@ func (w *writer) readsByAlias(q *planast.Query) map[string][]read {
 		}
 	}
 	return out
+}
+
+// readsAny reports whether q, subqueries included, reads a column as its
+// type or casts one from text.
+func (w *writer) readsAny(q *planast.Query) bool {
+	found := false
+	planast.Inspect(q, func(n planast.Node) bool {
+		switch n := n.(type) {
+		case *planast.Column:
+			found = found || n.ReadAs != "" && w.d.Name() == "sqlite"
+		case *planast.Cast:
+			_, col := n.Expr.(*planast.Column)
+			found = found || col && n.FromText
+		}
+		return !found
+	})
+	return found
 }
 
 // binds reports whether q's FROM names alias.
