@@ -55,6 +55,10 @@ func TestValidateWarnsJoinFanOut(t *testing.T) {
 		{"count distinct of the one side", plan(sel(item(distinct("COUNT", c("i", "InvoiceId")), "n")), invToLines, onInvoice), ""},
 		{"max of the one side", plan(sel(item(fn("MAX", c("i", "Total")), "m")), invToLines, onInvoice), ""},
 		{"count star", plan(sel(item(fn("COUNT"), "n")), invToLines, onInvoice), ""},
+		// lines counted by a condition on their invoice, as COUNT(*) with a
+		// filter: no value of the repeated row is added (a host obeying the
+		// warning would rewrite a right answer)
+		{"conditional count over the one side", plan(sel(item(fn("SUM", `{"kind":"case","whens":[{"when":{"kind":"binary","op":"=","left":`+c("i", "BillingCountry")+`,"right":{"kind":"literal","value":"USA"}},"then":{"kind":"literal","value":1}}],"else":{"kind":"literal","value":0}}`), "n")), linesToInv, onLine), ""},
 		{"no join", plan(sel(item(fn("SUM", c("i", "Total")), "t")), frm(from("Invoice", "i"))), ""},
 		// the join in a derived table or a CTE, the sum outside it: the
 		// same inflation, in two queries

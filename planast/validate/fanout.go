@@ -115,6 +115,12 @@ func eachInflatable(q *Query, f func(fn *Func, name, path string)) {
 				if fn.Distinct || len(fn.Args) == 0 || !slices.Contains(inflatable, name) {
 					return true
 				}
+				if countsRows(fn.Args) {
+					// SUM(CASE WHEN m.account_type = 'business' THEN 1 ELSE 0
+					// END) counts the joined rows a condition holds for, as
+					// COUNT(*) does, never a value of the repeated row
+					return false
+				}
 				f(fn, name, path)
 				return false
 			}
@@ -305,7 +311,24 @@ func oneToOne(t *TableInfo, col string) bool {
 // THEN p.price END) adds prices, and a warning naming p.currency sent the
 // reader to the wrong column.
 func valueColumnsFirst(e Expr) []*Column {
-	var values, conds []*Column
+	values, conds := splitColumns(e)
+	return append(values, conds...)
+}
+
+// countsRows reports whether no argument yields a column's value: each
+// is constants chosen by conditions (CASE WHEN … THEN 1 ELSE 0 END).
+func countsRows(args []Expr) bool {
+	for _, a := range args {
+		if values, _ := splitColumns(a); len(values) > 0 {
+			return false
+		}
+	}
+	return true
+}
+
+// splitColumns is valueColumnsFirst's two lists: the columns whose
+// values e yields, and those that only decide which.
+func splitColumns(e Expr) (values, conds []*Column) {
 	var walk func(e Expr, cond bool)
 	walk = func(e Expr, cond bool) {
 		Inspect(e, func(n Node) bool {
@@ -335,5 +358,5 @@ func valueColumnsFirst(e Expr) []*Column {
 		})
 	}
 	walk(e, false)
-	return append(values, conds...)
+	return values, conds
 }

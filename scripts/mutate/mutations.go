@@ -7617,4 +7617,20 @@ var mutations = []mutation{
 		Pkgs: []string{"./engine"},
 		Run:  "TestTimestampsWrittenTwoWaysAreProfiled",
 	},
+	{
+		Name: "FanoutConditionalCountWarned",
+		File: "planast/validate/fanout.go",
+		Old:  "\t\t\t\tif countsRows(fn.Args) {",
+		New:  "\t\t\t\tif false && countsRows(fn.Args) {",
+		Pkgs: []string{"./planast"},
+		Run:  "TestValidateWarnsJoinFanOut",
+	},
+	{
+		Name: "DeletedDimensionWarned",
+		File: "engine/warnings/testflag.go",
+		Old:  "if f.Subquery != nil || !ok || joinedByKey(q, f.Alias, t) {",
+		New:  "if f.Subquery != nil || !ok || false && joinedByKey(q, f.Alias, t) {",
+		Pkgs: []string{"./engine"},
+		Run:  "TestRowsDeletedInPlaceAreNamed",
+	},
 }
