@@ -14,6 +14,9 @@ type DatasourceInfo struct {
 	Description string `json:"description"`
 	// Tables is the number of tables and views; 0 when unavailable.
 	Tables int `json:"tables"`
+	// Views counts the views among Tables: "6 tables" for five tables
+	// and a view read as one more table than the user made.
+	Views int `json:"views,omitempty"`
 	// EmptyTables counts the tables whose profile counted no rows: a
 	// schema-only copy answers every question with nothing, and a host
 	// told so up front says that instead of "none".
@@ -46,6 +49,7 @@ func (e *Engine) ListDatasources(ctx context.Context) []DatasourceInfo {
 		} else {
 			snap := e.caller(ctx).FilterSnapshot(ds.snap)
 			info.Tables = len(snap.Tables)
+			info.Views = snap.Views()
 			for _, t := range snap.Tables {
 				if t.Kind == schema.KindTable && t.RowCount != nil && *t.RowCount == 0 {
 					info.EmptyTables++

@@ -26,6 +26,7 @@ func (e *Engine) Search(ctx context.Context, datasource, text string) (*index.Se
 type IndexReport struct {
 	Datasource string         `json:"datasource"`
 	Tables     int            `json:"tables"`
+	Views      int            `json:"views,omitempty"` // of Tables
 	Version    string         `json:"version"`
 	Snapshot   SnapshotStatus `json:"snapshot"`
 	Indexed    bool           `json:"indexed"`
@@ -61,6 +62,7 @@ func (e *Engine) Refresh(ctx context.Context, id string) IndexReport {
 		return rep
 	}
 	rep.Tables, rep.Version, rep.Snapshot, rep.Indexed = len(ds.snap.Tables), ds.version, ds.status, ds.idx != nil
+	rep.Views = ds.snap.Views()
 	rep.IndexBuilt = ds.indexBuilt
 	return rep
 }

@@ -34,7 +34,9 @@ func TestListDatasourcesNamesEmptyTables(t *testing.T) {
 		}
 		return path
 	}
-	bare := mk("bare.db", "CREATE TABLE races (id INTEGER PRIMARY KEY)", "CREATE TABLE circuits (id INTEGER PRIMARY KEY)")
+	// a view is counted apart: "3 tables" for two tables and a view had
+	// the user look for a table they never made
+	bare := mk("bare.db", "CREATE TABLE races (id INTEGER PRIMARY KEY)", "CREATE TABLE circuits (id INTEGER PRIMARY KEY)", "CREATE VIEW race_ids AS SELECT id FROM races")
 	half := mk("half.db", "CREATE TABLE races (id INTEGER PRIMARY KEY)", "CREATE TABLE circuits (id INTEGER PRIMARY KEY)", "INSERT INTO circuits VALUES (1)")
 	full := mk("full.db", "CREATE TABLE races (id INTEGER PRIMARY KEY)", "INSERT INTO races VALUES (1)")
 	cfg := filepath.Join(dir, "nl2sql.yaml")
@@ -56,7 +58,7 @@ func TestListDatasourcesNamesEmptyTables(t *testing.T) {
 		t.Fatalf("list_datasources: %v %+v", err, res)
 	}
 	text := res.Content[0].(mcpgo.TextContent).Text
-	for _, want := range []string{"bare (sqlite, 2 tables, every one empty when profiled, ready)", "full (sqlite, 1 table, ready)", "half (sqlite, 2 tables, 1 empty when profiled, ready)"} {
+	for _, want := range []string{"bare (sqlite, 2 tables, 1 view, every one empty when profiled, ready)", "full (sqlite, 1 table, ready)", "half (sqlite, 2 tables, 1 empty when profiled, ready)"} {
 		if !strings.Contains(text, want) {
 			t.Errorf("list_datasources text %q lacks %q", text, want)
 		}

@@ -284,7 +284,7 @@ func tableNotFound(visible *schema.Snapshot, table string) *engine.Error {
 			}
 		}
 	}
-	return &engine.Error{Code: engine.Code(planast.CodeTableNotFound), Msg: msg, Hint: "call describe_schema without table (or with filter) to list the tables you may see"}
+	return &engine.Error{Code: engine.Code(planast.CodeTableNotFound), Msg: msg, Hint: "call describe_schema without table or tables (or with filter) to list the tables you may see"}
 }
 
 func tableMatches(t schema.Table, table, filter string) bool {

@@ -37,7 +37,7 @@ var listOutputSchema = json.RawMessage(`{
       "type": "object",
       "properties": {
         "id": {"type": "string"}, "engine": {"type": "string"}, "description": {"type": "string"},
-        "tables": {"type": "integer"}, "empty_tables": {"type": "integer", "description": "Tables that held no rows when profiled; when it equals tables, every answer is empty."}, "status": {"type": "string", "enum": ["ready", "indexing", "unavailable"], "description": "indexing: still being opened; list again in a few seconds"},
+        "tables": {"type": "integer", "description": "Tables and views."}, "views": {"type": "integer", "description": "How many of tables are views."}, "empty_tables": {"type": "integer", "description": "Tables that held no rows when profiled; when it equals tables, every answer is empty."}, "status": {"type": "string", "enum": ["ready", "indexing", "unavailable"], "description": "indexing: still being opened; list again in a few seconds"},
         "error": {"type": "string"}, "hint": {"type": "string", "description": "How to make an unavailable datasource available."}
       },
       "required": ["id", "engine", "description", "tables", "status"]
@@ -77,9 +77,13 @@ func ListDatasourcesHandler(eng Lister) server.ToolHandlerFunc {
 		}
 		rest := all[start:]
 		line := func(d engine.DatasourceInfo) string {
-			tables := fmt.Sprintf("%d %s", d.Tables, plural(d.Tables, "table", "tables"))
+			n := d.Tables - d.Views
+			tables := fmt.Sprintf("%d %s", n, plural(n, "table", "tables"))
+			if d.Views > 0 {
+				tables += fmt.Sprintf(", %d %s", d.Views, plural(d.Views, "view", "views"))
+			}
 			switch {
-			case d.EmptyTables > 0 && d.EmptyTables == d.Tables:
+			case d.EmptyTables > 0 && d.EmptyTables == n:
 				tables += ", every one empty when profiled"
 			case d.EmptyTables > 0:
 				tables += fmt.Sprintf(", %d empty when profiled", d.EmptyTables)

@@ -86,9 +86,9 @@ func DoctorConfig(ctx context.Context, cfg *config.Config, label string, out io.
 	snaps := map[string]*schema.Snapshot{}
 	for _, spec := range datasourceSpecs(cfg) {
 		snap, err := checkDatasource(ctx, spec)
-		n := 0
+		n, views := 0, 0
 		if snap != nil {
-			n, snaps[spec.ID] = len(snap.Tables), snap
+			n, views, snaps[spec.ID] = len(snap.Tables), snap.Views(), snap
 		}
 		label := fmt.Sprintf("datasource %s (%s)", spec.ID, spec.Engine)
 		if spec.Path != "" && spec.Engine != "postgres" {
@@ -96,7 +96,7 @@ func DoctorConfig(ctx context.Context, cfg *config.Config, label string, out io.
 			// the usual fault (the adapter's error names no path, for clients)
 			label = fmt.Sprintf("datasource %s (%s %s)", spec.ID, spec.Engine, spec.Path)
 		}
-		check(label, Count(n, "table", "tables"), err)
+		check(label, Relations(n, views), err)
 	}
 	checkAccess(cfg, snaps, check)
 	checkVerified(ctx, cfg, check)
@@ -419,6 +419,16 @@ func oneLine(err error) string {
 func retryable(err error) bool {
 	var pe *llm.ProviderError
 	return errors.As(err, &pe) && pe.Retryable
+}
+
+// Relations is "5 tables, 1 view" for n tables and views of which views
+// are views: "6 tables" read as one more table than the user made.
+func Relations(n, views int) string {
+	s := Count(n-views, "table", "tables")
+	if views > 0 {
+		s += ", " + Count(views, "view", "views")
+	}
+	return s
 }
 
 // Count is n with the noun for it: "1 table", "2 tables".

@@ -53,6 +53,11 @@ local_user: bob
 	if err := Doctor(context.Background(), cfg, &out); err != nil {
 		t.Fatalf("%v\n%s", err, out.String())
 	}
+	// four tables and five views: "9 tables" made the user count tables
+	// they never made
+	if !strings.Contains(out.String(), "4 tables, 5 views") {
+		t.Errorf("want the datasource's tables and views counted apart in\n%s", out.String())
+	}
 	want := `views of freight hidden from role clerk: ok (4 views: main.carrier revenue needs main.invoices, main.delivered needs main.shipments, main.delivered_by_city needs main.shipments, and 1 more; `
 	if !strings.Contains(out.String(), want) {
 		t.Errorf("want the line starting %q in\n%s", want, out.String())

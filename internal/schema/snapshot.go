@@ -224,6 +224,17 @@ type TimestampSpellings struct {
 	SpaceExample any   `json:"space_example,omitempty"`
 }
 
+// Views counts the views among s's tables.
+func (s *Snapshot) Views() int {
+	n := 0
+	for _, t := range s.Tables {
+		if t.Kind == KindView {
+			n++
+		}
+	}
+	return n
+}
+
 // StoredNumbers counts the numbers stored in a date or timestamp column,
 // with the least and the greatest of them.
 type StoredNumbers struct {

@@ -771,6 +771,13 @@ func (v *validator) fn(f *Func, path string, sc *scope, env *cteEnv) Type {
 		return TypeText
 	case "CONCAT", "REPLACE":
 		for i := range ts {
+			if spec.Name == "CONCAT" && ts[i] == TypeInteger && !columnReadAs(f.Args[i]) {
+				// a whole number's text is its digits on every engine, as
+				// SQLite's || takes it: a key built of an id and a name
+				// needs no cast written out
+				f.Args[i] = &Cast{Expr: f.Args[i], Type: CastText}
+				ts[i] = TypeText
+			}
 			need(i, isText, "text")
 		}
 		return TypeText
@@ -1057,4 +1064,13 @@ func readAs(c ColumnInfo) Type {
 		return c.Type
 	}
 	return ""
+}
+
+// columnReadAs reports whether e is a column read as its type
+// (Column.ReadAs): cast to text it is the text stored, which a CONCAT
+// would show of the values its type cannot read, so only a cast written
+// out does that.
+func columnReadAs(e Expr) bool {
+	c, ok := e.(*Column)
+	return ok && c.ReadAs != ""
 }

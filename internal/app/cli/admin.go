@@ -211,7 +211,7 @@ func printIndexReport(out io.Writer, r engine.IndexReport) {
 	case r.Indexed:
 		ix = "stored retrieval index reused"
 	}
-	fmt.Fprintf(out, "%s: %s, version %.12s, %s, %s (%.0f ms)\n", r.Datasource, app.Count(r.Tables, "table", "tables"), r.Version, what, ix, r.MS)
+	fmt.Fprintf(out, "%s: %s, version %.12s, %s, %s (%.0f ms)\n", r.Datasource, app.Relations(r.Tables, r.Views), r.Version, what, ix, r.MS)
 }
 
 func traceCmd(logger *slog.Logger) *cobra.Command {

@@ -159,3 +159,29 @@ func TestFromSQLSaysBooleansSpeltAsTextReadAsTrue(t *testing.T) {
 		t.Errorf("SQL that never reads is_public: stderr %q, want nothing", got)
 	}
 }
+
+// Threat: SQLite's LIKE ignores case for A–Z alone; the lifted plan for
+// every letter, so 'анна%' matched 'Анна Каренина', a row the user's own
+// SQLite left out, and nothing said the answer changed. The lift says so
+// of a pattern with such letters, and of no other.
+func TestFromSQLSaysLikeFoldsEveryLetter(t *testing.T) {
+	db := sourcetest.TempDB(t, "CREATE TABLE riders (id INTEGER PRIMARY KEY, full_name TEXT)",
+		"INSERT INTO riders VALUES (1, 'Zoë Ångström'), (2, 'Анна Каренина'), (3, 'Ann Lee')")
+	state := filepath.Join(t.TempDir(), "state")
+	lift := func(sql string) string {
+		var out, errOut bytes.Buffer
+		root := newRoot(slog.New(slog.DiscardHandler), &out)
+		root.SetErr(&errOut)
+		root.SetArgs([]string{"plan", "from-sql", "--db", db, "--storage", state, sql})
+		if err := root.Execute(); err != nil {
+			t.Fatalf("plan from-sql %q: %v", sql, err)
+		}
+		return errOut.String()
+	}
+	if got := lift("SELECT full_name FROM riders WHERE full_name LIKE 'анна%'"); !strings.Contains(got, "letters beyond A–Z") || !strings.Contains(got, `"анна%"`) {
+		t.Errorf("stderr %q: want the pattern named and the wider match said", got)
+	}
+	if got := lift("SELECT full_name FROM riders WHERE full_name LIKE 'ann%'"); got != "" {
+		t.Errorf("a pattern of A–Z alone: stderr %q, want nothing", got)
+	}
+}

@@ -301,7 +301,7 @@ func planCmd(logger *slog.Logger) *cobra.Command {
 			}
 			// where the plan means other rows than the SQL did; on stderr,
 			// so the plan still pipes into `plan run -`
-			for _, w := range warnings.LiftedBooleans(snap, v.Plan) {
+			for _, w := range warnings.Lifted(snap, v.Plan) {
 				fmt.Fprintln(cmd.ErrOrStderr(), "warning: "+cellfmt.Visible(w))
 			}
 			return nil
