@@ -81,7 +81,9 @@
 // names"; "AvgMath" ← "average math"), one shortened word ("dept" ←
 // "department"), a compound ending in the question's word ("forename",
 // "surname" ← "name"), a word of one family that the Porter stemmer
-// tells apart ("injured" ← "injuries"), or an initialism of three
+// tells apart ("injured" ← "injuries"), words of the name the question
+// writes as one ("eGFR", "A1c" ← eGFR_mL_min, HbA1c_pct: kept, not
+// ranked), or an initialism of three
 // question words or more ("frpm" ← "free or reduced-price meals") ranks
 // as a mention of the
 // lowest weight, as does a column one of whose name words a question word

@@ -15,6 +15,9 @@ import (
 type names struct {
 	table  [][]string   // per table
 	column [][][]string // per table and column
+	// joined maps two or more consecutive words of a column's name,
+	// written together, to the columns holding them (joinedWords).
+	joined map[string][][2]int
 }
 
 func nameWords(tables []schema.Table) names {
@@ -26,7 +29,34 @@ func nameWords(tables []schema.Table) names {
 			n.column[t][c] = lex.SplitWords(col.Name)
 		}
 	}
+	n.joined = joinedWords(n.column)
 	return n
+}
+
+// joinedWords indexes, for each column, every run of two or more
+// consecutive words of its name written as one word, when that is at
+// least three letters long: the splitting that makes "eGFR" two words (e,
+// gfr), "HbA1c" four and "Home_town" two leaves a question that writes
+// the term as one ("eGFR", "A1c", "hometown") no word of the name to
+// match.
+func joinedWords(cols [][][]string) map[string][][2]int {
+	out := map[string][][2]int{}
+	for t, tc := range cols {
+		for c, ws := range tc {
+			seen := map[string]bool{}
+			for i := range ws {
+				j := ws[i]
+				for _, w := range ws[i+1:] {
+					j += w
+					if len(j) >= 3 && !seen[j] {
+						seen[j] = true
+						out[j] = append(out[j], [2]int{t, c})
+					}
+				}
+			}
+		}
+	}
+	return out
 }
 
 // words are a question's content words (folded, stop words and key words
@@ -216,6 +246,20 @@ func (ix *Index) namedColumns(q *words, acc access) map[[2]int]bool {
 			}
 			if (content > 0 && hit == content) || hit >= 2 || impliesName(ws, q.implied) {
 				out[[2]int{t, c}] = true
+			}
+		}
+	}
+	for _, w := range q.content {
+		for _, k := range ix.names.joined[w] {
+			if acc.col[k[0]][k[1]] {
+				out[k] = true
+			}
+		}
+		if s := lex.Singular(w); s != w {
+			for _, k := range ix.names.joined[s] {
+				if acc.col[k[0]][k[1]] {
+					out[k] = true
+				}
 			}
 		}
 	}

@@ -149,7 +149,7 @@ func checkSynthCase(t *testing.T, ix *Index, c synthCase) {
 // column they need must come from a rule.
 func TestSyntheticRulesWithoutRank(t *testing.T) {
 	cases := synthCases(t)
-	for _, schema := range []string{"gallery", "orchard", "bursary"} {
+	for _, schema := range []string{"gallery", "orchard", "bursary", "labwork"} {
 		ix := synthIndex(t, schema)
 		ix.opts.Tuning = DefaultTuning
 		ix.opts.Tuning.ColumnDocScale = 0
