@@ -165,10 +165,12 @@
 // key (on) compares the stored money as it is.
 //
 // A column the portable types call text whose engine type is not text
-// (PostgreSQL uuid, macaddr; DuckDB UUID: ColumnInfo.AsText) is rendered
-// there as "CAST(x AS TEXT)" wherever the plan names it: LIKE, UPPER and a
-// comparison with a literal that does not parse as the type fail on the
-// type itself, and its cast is the same text its values come back as. An
+// (PostgreSQL uuid, macaddr and enums; DuckDB UUID: ColumnInfo.AsText) is
+// rendered there as "CAST(x AS TEXT)" wherever the plan names it: LIKE,
+// UPPER and a comparison with a literal that does not parse as the type
+// (or that an enum does not list) fail on the type itself, and its cast is
+// the same text its values come back as; an enum then sorts by its text,
+// as a text column does, not in its declared order. An
 // equality of a uuid column with a literal written as a UUID stays as it
 // is: the database compares uuids (in any letter case) by the key's index.
 //

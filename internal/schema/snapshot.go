@@ -143,6 +143,11 @@ type Column struct {
 	Type         planast.Type `json:"type"`                    // NormalizeType of DeclaredType
 	Nullable     bool         `json:"nullable"`
 	Comment      string       `json:"comment,omitempty"`
+	// Enum marks a PostgreSQL enum, portable text whose engine type takes
+	// no LIKE, regular expression or collation, and refuses a literal it
+	// does not list ("invalid input value for enum"): plans read its text
+	// (TextLike), so a filter on any value is no error.
+	Enum bool `json:"enum,omitempty"`
 	// Profile is nil when the column was not profiled.
 	Profile *ColumnProfile `json:"profile,omitempty"`
 }
@@ -479,7 +484,7 @@ func (t *Table) Info() *planast.TableInfo {
 	for i, c := range t.Columns {
 		info.Columns[i] = planast.ColumnInfo{Name: c.Name, Type: c.Type, Unordered: Unordered(c.DeclaredType), Comment: c.Comment,
 			Money:  c.Type == planast.TypeDecimal && strings.EqualFold(strings.TrimSpace(c.DeclaredType), "money"),
-			AsText: TextLike(c.Type, c.DeclaredType),
+			AsText: c.textLike(),
 			Mixed:  c.Profile != nil && (c.Profile.Invalid > 0 || c.Profile.Respelled > 0), Repeats: repeats(t.RowCount, c.Profile)}
 		if c.Type == planast.TypeDecimal {
 			info.Columns[i].Scale, _ = DecimalScale(c.DeclaredType)
@@ -563,6 +568,14 @@ func TextLike(t planast.Type, declared string) string {
 		return d
 	}
 	return ""
+}
+
+// textLike is TextLike of c, or its declared type for an enum.
+func (c *Column) textLike() string {
+	if c.Enum && c.Type == planast.TypeText {
+		return c.DeclaredType
+	}
+	return TextLike(c.Type, c.DeclaredType)
 }
 
 // Unordered reports whether a declared type has no ordering.

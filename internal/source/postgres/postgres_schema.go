@@ -80,7 +80,7 @@ func (p *Postgres) Snapshot(ctx context.Context) (*schema.Snapshot, error) {
 	cols, err := p.introspect(ctx, `SELECT c.oid::int8, a.attname::text, format_type(a.atttypid, a.atttypmod),
 			CASE t.typtype WHEN 'd' THEN format_type(t.typbasetype, t.typtypmod) WHEN 'e' THEN 'text'
 				ELSE format_type(a.atttypid, a.atttypmod) END,
-			a.attnotnull, coalesce(col_description(c.oid, a.attnum), '')
+			a.attnotnull, coalesce(col_description(c.oid, a.attnum), ''), t.typtype = 'e'
 		FROM pg_attribute a JOIN pg_type t ON t.oid = a.atttypid
 			JOIN pg_class c ON c.oid = a.attrelid JOIN pg_namespace n ON n.oid = c.relnamespace
 		WHERE a.attnum > 0 AND NOT a.attisdropped AND c.oid IN (SELECT c.oid `+pgRelations+`)
@@ -94,7 +94,9 @@ func (p *Postgres) Snapshot(ctx context.Context) (*schema.Snapshot, error) {
 			continue
 		}
 		notNull, _ := r[4].(bool)
+		enum, _ := r[6].(bool)
 		t.Columns = append(t.Columns, schema.Column{
+			Enum:         enum,
 			Name:         source.AsString(r[1]),
 			DeclaredType: source.AsString(r[2]),
 			Type:         schema.NormalizeType(schema.DialectPostgres, source.AsString(r[3])),
