@@ -8,16 +8,19 @@ import (
 	"github.com/nl2sql/nl2sql/internal/source/sourcetest"
 )
 
-// A PostgreSQL enum is text to a plan, but its engine type takes no LIKE
-// ("operator does not exist: lvl ~~ text"), no UPPER ("collations are not
-// supported by type lvl"), no cast of its text to a number (the text
-// cast's regular expression) and refuses a literal it does not list
-// ("invalid input value for enum lvl"): each of those plans failed where
-// the same plan over a text column answered. Plans read an enum's text.
-func TestPostgresEnumReadsAsText(t *testing.T) {
+// A PostgreSQL enum, inet, cidr or bit string is text to a plan, but its
+// engine type takes no LIKE ("operator does not exist: lvl ~~ text"), no
+// UPPER ("collations are not supported by type inet"), no cast of its
+// text to a number (the text cast's regular expression) and refuses a
+// literal it cannot read ("invalid input value for enum lvl", "invalid
+// input syntax for type inet"): each of those plans failed where the
+// same plan over a text column answered. Plans read their text, as
+// results show it (an inet host address without /32), and the values
+// the profile lists are that text, so a filter copied from them matches.
+func TestPostgresTextOfOtherTypes(t *testing.T) {
 	f := sourcetest.NewPGFixture(t, "CREATE TYPE lvl AS ENUM ('low', 'high', '10')",
-		"CREATE TABLE tasks (id INTEGER PRIMARY KEY, level lvl)",
-		"INSERT INTO tasks VALUES (1, 'low'), (2, 'high'), (3, '10'), (4, NULL)")
+		"CREATE TABLE tasks (id INTEGER PRIMARY KEY, level lvl, ip inet, net cidr, flags bit(4))",
+		"INSERT INTO tasks VALUES (1, 'low', '10.0.0.1', '10.0.0.0/8', '1010'), (2, 'high', '192.168.1.20/24', '192.168.0.0/16', '0001'), (3, '10', NULL, NULL, NULL), (4, NULL, NULL, NULL, NULL)")
 	e := specEngine(t, DatasourceSpec{ID: "air", Engine: "postgres", DSN: f.ReadOnly, RowLimit: 1000})
 	col := `{"kind":"column","table":"t","column":"level"}`
 	from := `"from":[{"table":"tasks","alias":"t"}]`
@@ -30,6 +33,10 @@ func TestPostgresEnumReadsAsText(t *testing.T) {
 		{"a value it lists", ids(`{"kind":"binary","op":"=","left":` + col + `,"right":{"kind":"literal","value":"low"}}`), "[[1]]"},
 		{"upper", `{"select":[{"expr":{"kind":"func","name":"UPPER","args":[` + col + `]},"alias":"u"}],` + from + `,"order_by":[{"expr":{"kind":"column","column":"u"}}]}`, "[[10] [HIGH] [LOW] [<nil>]]"},
 		{"its text cast to a number", `{"select":[{"expr":{"kind":"func","name":"SUM","args":[{"kind":"cast","type":"integer","expr":` + col + `}]},"alias":"s"}],` + from + `}`, "[[10]]"},
+		{"an address as results show it", ids(`{"kind":"binary","op":"=","left":{"kind":"column","table":"t","column":"ip"},"right":{"kind":"literal","value":"10.0.0.1"}}`), "[[1]]"},
+		{"text no address reads", ids(`{"kind":"binary","op":"=","left":{"kind":"column","table":"t","column":"ip"},"right":{"kind":"literal","value":"unknown"}}`), "[]"},
+		{"like of a network", ids(`{"kind":"like","expr":{"kind":"column","table":"t","column":"net"},"pattern":{"kind":"literal","value":"192.%"}}`), "[[2]]"},
+		{"upper of bits", ids(`{"kind":"binary","op":"=","left":{"kind":"func","name":"UPPER","args":[{"kind":"column","table":"t","column":"flags"}]},"right":{"kind":"literal","value":"1010"}}`), "[[1]]"},
 	} {
 		res, err := e.RunPlan(context.Background(), "air", []byte(c.plan))
 		if err != nil {
@@ -38,6 +45,11 @@ func TestPostgresEnumReadsAsText(t *testing.T) {
 		}
 		if got := fmt.Sprint(res.Rows); got != c.want {
 			t.Errorf("%s: rows %s, want %s", c.name, got, c.want)
+		}
+	}
+	for _, c := range airSnapshot(t, e).Tables[0].Columns {
+		if c.Name == "ip" && (c.Profile == nil || !c.Profile.AllValues || fmt.Sprint(c.Profile.SampleValues) != "[10.0.0.1 192.168.1.20/24]") {
+			t.Errorf("ip's profile %+v: want the values as results show them", c.Profile)
 		}
 	}
 }

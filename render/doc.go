@@ -165,8 +165,10 @@
 // key (on) compares the stored money as it is.
 //
 // A column the portable types call text whose engine type is not text
-// (PostgreSQL uuid, macaddr and enums; DuckDB UUID: ColumnInfo.AsText) is
-// rendered there as "CAST(x AS TEXT)" wherever the plan names it: LIKE,
+// (PostgreSQL uuid, macaddr, enums, inet, cidr, bit strings, xml; DuckDB
+// UUID: ColumnInfo.AsText) is rendered there as "CAST(x AS TEXT)" (inet:
+// abbrev(x), its text without /32, as results show it) wherever the plan
+// names it: LIKE,
 // UPPER and a comparison with a literal that does not parse as the type
 // (or that an enum does not list) fail on the type itself, and its cast is
 // the same text its values come back as; an enum then sorts by its text,

@@ -36,7 +36,12 @@ func (w *writer) expr(e planast.Expr) {
 		if e.AsText != "" && w.d.Name() != "sqlite" && e != w.lookup {
 			// uuid ~~ text, UPPER(uuid) and uuid = 'x' fail where the
 			// column's engine type is not text: read its text
-			col = "CAST(" + col + " AS TEXT)"
+			if e.AsText == "inet" && w.d.Name() == "postgres" {
+				// as its values come back: a host address without /32
+				col = "abbrev(" + col + ")"
+			} else {
+				col = "CAST(" + col + " AS TEXT)"
+			}
 		}
 		if r := w.readColumn(e, e.ReadAs, false); r != "" {
 			col = r

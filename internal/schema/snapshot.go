@@ -143,11 +143,13 @@ type Column struct {
 	Type         planast.Type `json:"type"`                    // NormalizeType of DeclaredType
 	Nullable     bool         `json:"nullable"`
 	Comment      string       `json:"comment,omitempty"`
-	// Enum marks a PostgreSQL enum, portable text whose engine type takes
-	// no LIKE, regular expression or collation, and refuses a literal it
-	// does not list ("invalid input value for enum"): plans read its text
-	// (TextLike), so a filter on any value is no error.
-	Enum bool `json:"enum,omitempty"`
+	// TextOf is the engine type of a PostgreSQL column the portable types
+	// call text whose engine type is no string (an enum, inet, cidr, bit,
+	// xml): it takes no LIKE, regular expression or collation, and refuses
+	// a literal it cannot read ("invalid input value for enum", "invalid
+	// input syntax for type inet"), so plans read its text (TextLike) and
+	// a filter on any value is no error.
+	TextOf string `json:"text_of,omitempty"`
 	// Profile is nil when the column was not profiled.
 	Profile *ColumnProfile `json:"profile,omitempty"`
 }
@@ -570,10 +572,10 @@ func TextLike(t planast.Type, declared string) string {
 	return ""
 }
 
-// textLike is TextLike of c, or its declared type for an enum.
+// textLike is TextLike of c, or its TextOf.
 func (c *Column) textLike() string {
-	if c.Enum && c.Type == planast.TypeText {
-		return c.DeclaredType
+	if c.TextOf != "" && c.Type == planast.TypeText {
+		return c.TextOf
 	}
 	return TextLike(c.Type, c.DeclaredType)
 }

@@ -40,6 +40,10 @@ type SQLProfiler struct {
 	Table func(t *schema.Table) string
 	// asText casts an expression to text.
 	AsText func(expr string) string
+	// ColumnText, when set, is column c's text as results show it, where
+	// that is not AsText's (PostgreSQL inet: abbrev, without /32), so
+	// the values a profile lists are those a plan's filter matches.
+	ColumnText func(c *schema.Column, col string) string
 	// matches is a boolean expression: textExpr fully matches re.
 	Matches func(textExpr, re string) string
 	// textOrder follows a text expression in ORDER BY, min and max so text
@@ -240,6 +244,9 @@ func (p *SQLProfiler) exprs(c *schema.Column) columnExprs {
 	isText := c.Type == planast.TypeText
 	if p.SampleAsText(c) {
 		e.expr = p.AsText(col)
+		if p.ColumnText != nil {
+			e.expr = p.ColumnText(c, col)
+		}
 		e.order = e.expr
 	}
 	if isText || p.SampleAsText(c) {

@@ -96,7 +96,7 @@ func (p *Postgres) Snapshot(ctx context.Context) (*schema.Snapshot, error) {
 		notNull, _ := r[4].(bool)
 		enum, _ := r[6].(bool)
 		t.Columns = append(t.Columns, schema.Column{
-			Enum:         enum,
+			TextOf:       textOf(source.AsString(r[2]), source.AsString(r[3]), enum),
 			Name:         source.AsString(r[1]),
 			DeclaredType: source.AsString(r[2]),
 			Type:         schema.NormalizeType(schema.DialectPostgres, source.AsString(r[3])),
@@ -180,6 +180,27 @@ func (p *Postgres) introspect(ctx context.Context, sqlText string) ([][]any, err
 	return raw.Rows, nil
 }
 
+// pgReadAsText are the base types the portable types call text whose
+// values are no strings to PostgreSQL: a plan reads their text
+// (schema.Column.TextOf), as its values come back.
+var pgReadAsText = map[string]bool{"inet": true, "cidr": true, "bit": true, "bit varying": true, "xml": true}
+
+// textOf is schema.Column.TextOf of a column of declared type declared,
+// base type base (a domain's) and an enum or not.
+func textOf(declared, base string, enum bool) string {
+	if enum {
+		return declared
+	}
+	b := strings.ToLower(base)
+	if i := strings.IndexByte(b, '('); i >= 0 {
+		b = strings.TrimSpace(b[:i])
+	}
+	if pgReadAsText[b] {
+		return b
+	}
+	return ""
+}
+
 // pgStringTypes are the declared base types that are strings already; other
 // text-like types (json, xml, uuid, interval, time, inet) and unknown ones
 // are counted and sampled as their text.
@@ -203,9 +224,15 @@ func (p *Postgres) Profile(ctx context.Context, snap *schema.Snapshot) error {
 			}
 			return raw.EncodeWith(pgColumn, pgValue), nil
 		},
-		Timeout:   p.opts.Timeout,
-		Table:     func(t *schema.Table) string { return source.QuoteIdent(t.Schema) + "." + source.QuoteIdent(t.Name) },
-		AsText:    func(expr string) string { return "(" + expr + ")::text" },
+		Timeout: p.opts.Timeout,
+		Table:   func(t *schema.Table) string { return source.QuoteIdent(t.Schema) + "." + source.QuoteIdent(t.Name) },
+		AsText:  func(expr string) string { return "(" + expr + ")::text" },
+		ColumnText: func(c *schema.Column, col string) string {
+			if c.TextOf == "inet" {
+				return "abbrev(" + col + ")" // as render reads it
+			}
+			return "(" + col + ")::text"
+		},
 		Matches:   func(text, re string) string { return fmt.Sprintf("%s ~ '^%s$'", text, re) },
 		TextOrder: ` COLLATE "C"`,
 		Dialect:   render.Postgres{},
