@@ -7,6 +7,8 @@ import (
 	"slices"
 	"strings"
 	"unicode"
+
+	"github.com/nl2sql/nl2sql/index/lex"
 )
 
 // FillFromQuestion fills q's parameters from what the question states,
@@ -19,7 +21,8 @@ import (
 //
 //   - choices: a choice the question names as a word (case-insensitive);
 //   - date: a YYYY-MM-DD in the question;
-//   - integer, number: a number in the question;
+//   - integer, number: a number in the question (lex.Numbers: "4.5",
+//     "4,5", "1,200", "4.5km"; not the digits of a date or an id);
 //   - string with a pattern: a word of the question that matches it;
 //   - other strings: a stored value the question names (values, which the
 //     engine reads through the retrieval index within the caller's scope),
@@ -45,10 +48,7 @@ func (q *Query) FillFromQuestion(question string, values []string) (filled map[s
 	return filled, missing
 }
 
-var (
-	dateInText   = regexp.MustCompile(`\b[0-9]{4}-[0-9]{2}-[0-9]{2}\b`)
-	numberInText = regexp.MustCompile(`-?\b[0-9]+(?:\.[0-9]+)?\b`)
-)
+var dateInText = regexp.MustCompile(`\b[0-9]{4}-[0-9]{2}-[0-9]{2}\b`)
 
 // fill returns the one value of the question that passes p's check.
 func (p *Param) fill(question string, words, values []string) (any, bool) {
@@ -61,8 +61,8 @@ func (p *Param) fill(question string, words, values []string) (any, bool) {
 			cands = append(cands, m)
 		}
 	case TypeInteger, TypeNumber:
-		for _, m := range numberInText.FindAllString(question, -1) {
-			cands = append(cands, json.Number(m))
+		for _, n := range lex.Numbers(question) {
+			cands = append(cands, json.Number(n.Value))
 		}
 	default:
 		switch {

@@ -57,3 +57,57 @@ func TestFillFromQuestion(t *testing.T) {
 		}
 	}
 }
+
+// The threat: a question states a distance as "4.5 km", "4,5 km" or
+// "4.5km" and the host is handed a call with km missing, or worse with
+// km 4 (the digits before the mark) or 5; or a date or a thousands group
+// is read as a number it is not. A number however written fills a number
+// parameter; an integer parameter takes only a whole one.
+func TestFillNumberFromQuestion(t *testing.T) {
+	q := &Query{ID: "q", Params: []Param{{Name: "km", Type: TypeNumber, Required: true}}}
+	n := &Query{ID: "n", Params: []Param{{Name: "n", Type: TypeInteger, Required: true}}}
+	for _, x := range []*Query{q, n} {
+		if err := x.Params[0].define(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, c := range []struct {
+		q              *Query
+		question, want string
+	}{
+		{q, "Which trips were longer than 4.5 km?", `{"km":4.5}`},
+		{q, "Which trips were longer than 0.5 km?", `{"km":0.5}`},
+		{q, "Which trips were longer than 4,5 km?", `{"km":4.5}`},
+		{q, "Which trips were longer than 4.5km?", `{"km":4.5}`},
+		{q, "Which trips were longer than 10 km?", `{"km":10}`},
+		{q, "Which trips were longer than 1,200 km?", `{"km":1200}`},
+		{q, "Trips longer than -2.5 km", `{"km":-2.5}`},
+		{q, "Trips since 2024-06-01 longer than 4.5 km", `{"km":4.5}`}, // the date is no number
+		{q, "Trips of rider BR12 longer than 3 km", `{"km":3}`},        // nor is the id
+		{q, "Trips longer than 4.5 km or 6 km", `{}`},                  // two readings: the host decides
+		{q, "Trips longer than 1,2,3 km", `{}`},                        // no reading
+		{n, "The 5 longest trips", `{"n":5}`},
+		{n, "Riders with more than 1,200 trips", `{"n":1200}`},
+		{n, "Riders with more than 4.5 trips", `{}`}, // not an integer
+		{n, "Trips on 2024-06-01", `{}`},             // a date, no count
+	} {
+		filled, _ := c.q.FillFromQuestion(c.question, nil)
+		b, _ := json.Marshal(filled)
+		if string(b) != c.want {
+			t.Errorf("%q: filled %s, want %s", c.question, b, c.want)
+		}
+	}
+}
+
+// The threat: without the retrieval index, the word-overlap matcher
+// misses a verified query when the question glues a unit to its number
+// ("4.5km") or writes a decimal ("4,5"): the number is a value, the unit
+// a word like any other.
+func TestTokenMatcherReadsNumbers(t *testing.T) {
+	q := &Query{ID: "q", Questions: []string{"Which trips were longer than 4 km?"}}
+	for _, question := range []string{"Which trips were longer than 4.5km?", "Which trips were longer than 4,5 km?", "Which trips were longer than 10km?"} {
+		if s := (TokenMatcher{}).Scores(question, []*Query{q})[0]; s != 1 {
+			t.Errorf("%q scores %.3f, want 1", question, s)
+		}
+	}
+}

@@ -5,6 +5,7 @@ import (
 	"strings"
 	"unicode"
 
+	"github.com/nl2sql/nl2sql/index/lex"
 	"github.com/nl2sql/nl2sql/scope"
 )
 
@@ -22,7 +23,7 @@ type Matcher interface {
 // |A∩B| / |A∪B| of the question's word set and each of the candidate's
 // questions and its description, taking the best. Words are lower-cased
 // letters and digits, plurals reduced (sales → sale), with stop words and
-// pure numbers dropped, so "revenue by country in 2023" matches "What was
+// numbers dropped (a unit glued to one kept: "km" of "4km"), so "revenue by country in 2023" matches "What was
 // revenue by country in 2024?" at 1.0.
 type TokenMatcher struct{}
 
@@ -53,7 +54,10 @@ func init() {
 func tokenSet(s string) map[string]bool {
 	set := map[string]bool{}
 	for _, w := range strings.FieldsFunc(strings.ToLower(s), func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) }) {
-		if stopWords[w] || strings.IndexFunc(w, func(r rune) bool { return !unicode.IsDigit(r) }) < 0 {
+		if unit, isNumber := lex.NumberUnit(w); isNumber {
+			w = unit // "4km", the "5km" of "4.5km": a value and its unit
+		}
+		if w == "" || stopWords[w] {
 			continue
 		}
 		set[singular(w)] = true

@@ -177,3 +177,54 @@ func TestAmountsWhoseCurrencyAJoinedTableHoldsAreNamed(t *testing.T) {
 		})
 	}
 }
+
+// The threat: SUM and AVG of trips' distance_km beside trips.currency
+// (CHF, EUR, USD) were warned of as amounts in 3 currencies, and a host
+// following the warning grouped kilometres by currency. A measure whose
+// name says its unit or what it measures is no amount; fares and amounts
+// beside the same column still are, and a price per unit of a measure is
+// money.
+func TestMeasuresBesideACurrencyAreNoAmounts(t *testing.T) {
+	db := []string{
+		"CREATE TABLE trips (id INTEGER PRIMARY KEY, distance_km REAL, duration_min REAL, weight_kg REAL, rating REAL, total_minutes INTEGER, net_weight REAL, time_spent REAL, fare REAL, amount DECIMAL(10,2), price_per_km REAL, fare_min REAL, day_rate REAL, distance_fee REAL, currency TEXT)",
+		"INSERT INTO trips VALUES (1, 3.2, 20.5, 1.5, 4.5, 20, 1.2, 9.5, 4.00, 4.00, 1.25, 3.0, 80.0, 0.5, 'CHF'), (2, 2.0, 12.0, 2.5, 3.5, 12, 2.1, 7.0, 2.50, 2.50, 1.10, 2.0, 90.0, 0.4, 'EUR'), (3, 4.4, 25.0, 0.5, 5.0, 25, 0.4, 3.5, 5.00, 5.00, 1.30, 4.0, 70.0, 0.6, 'USD')",
+	}
+	const said = "adds amounts in 3 currencies"
+	for _, en := range everyEngine(db) {
+		t.Run(en.name, func(t *testing.T) {
+			e := specEngine(t, en.spec(t))
+			for _, c := range []struct {
+				col   string
+				named bool
+			}{
+				{"distance_km", false},
+				{"duration_min", false},
+				{"weight_kg", false},
+				{"rating", false},
+				{"total_minutes", false},
+				{"net_weight", false},
+				{"time_spent", false},
+				{"fare", true},
+				{"amount", true},
+				{"price_per_km", true},
+				{"fare_min", true},
+				{"day_rate", true},
+				{"distance_fee", true},
+			} {
+				for _, fn := range []string{"SUM", "AVG"} {
+					plan := `{"select":[{"expr":{"kind":"func","name":"` + fn + `","args":[{"kind":"column","table":"t","column":"` + c.col + `"}]},"alias":"v"}],"from":[{"table":"trips","alias":"t"}]}`
+					res := runAir(t, e, plan)
+					check, err := e.CheckPlan(context.Background(), "air", []byte(plan), "")
+					if err != nil {
+						t.Fatalf("%s(%s): %v", fn, c.col, err)
+					}
+					for what, ws := range map[string][]string{"run": res.Warnings, "check": check.Warnings} {
+						if got := warningWith(ws, said) != ""; got != c.named {
+							t.Errorf("%s(%s) (%s): warnings %q, want the currencies named: %v", fn, c.col, what, ws, c.named)
+						}
+					}
+				}
+			}
+		})
+	}
+}

@@ -94,7 +94,7 @@ func (e *Engine) hostPlan(ctx context.Context, ds *datasource, q, today, reason 
 			up = append(up, id)
 		}
 	}
-	if len(up) > 0 {
+	if len(up) > 0 && !hp.NoMatch { // nothing here to combine with
 		hp.Next += " If the answer also needs rows from " + strings.Join(up, ", ") +
 			", call run_combined_plan: one plan per datasource and a combine plan over their rows."
 	}
@@ -129,6 +129,12 @@ func (h stepSource) Matches(ctx context.Context, q string) (bool, []string) {
 	sel, err := h.e.retrieval(ctx, h.ds).Search(ctx, q)
 	if err != nil {
 		return true, nil // no index to ask: no claim either way
+	}
+	// a fuzzy value ("Heather" of "weather"), a title spelling a word a
+	// plan computes ("Today") or an embedding's nearness is no match when
+	// the data holds none of the words the question turns on
+	if weighed := h.ds.idx.Weighed(q); len(weighed) > 0 && len(sel.Unmatched) == len(weighed) {
+		return false, sel.Unmatched
 	}
 	return sel.Relevant(), sel.Unmatched
 }

@@ -190,7 +190,7 @@ func TestHostPlanSaysWhenNothingMatched(t *testing.T) {
 		if res.HostPlan.NoMatch != c.noMatch || said != c.noMatch {
 			t.Errorf("%q: no_match %v, next %q; want no_match %v said so", c.q, res.HostPlan.NoMatch, res.HostPlan.Next, c.noMatch)
 		}
-		named := strings.Contains(res.HostPlan.Next, "holds "+strconv.Quote(c.unmatched)+" ")
+		named := strings.Contains(res.HostPlan.Next, " "+strconv.Quote(c.unmatched)+" ")
 		if got := strings.Join(res.HostPlan.Unmatched, ","); got != c.unmatched || c.unmatched != "" && !named {
 			t.Errorf("%q: unmatched %q, next %q; want %q named", c.q, got, res.HostPlan.Next, c.unmatched)
 		}

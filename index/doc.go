@@ -103,7 +103,10 @@
 // listing the top of a ranking of unrelated tables. Unmatched lists the
 // words of a text that nothing the caller may read holds (a name,
 // comment, sample or stored value), for a search whose other words match:
-// "reason" in "accounts closed for which reason" (unmatched.go).
+// "reason" in "accounts closed for which reason" (unmatched.go); Weighed
+// lists the words it weighs (no common verbs, no comparatives of a
+// measure), so a caller can tell a text none of whose words the data
+// holds, whatever a fuzzy value says.
 //
 // A schema whose whole context is at most DefaultWholeSchemaTokens (see
 // there for why 4,000) is selected whole: below that size certainty beats

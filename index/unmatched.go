@@ -3,6 +3,7 @@ package index
 import (
 	"context"
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 	"unicode"
@@ -32,7 +33,7 @@ var computedWords = func() map[string]bool {
 		max maximum min minimum highest lowest best worst largest smallest biggest greatest fewest
 		first last latest earliest recent current previous next ago since until
 		year years yearly annual annually month months monthly quarter quarters quarterly week weeks weekly
-		day days daily today yesterday hour hours time times period periods date dates half halves
+		day days daily today yesterday tomorrow tonight hour hours time times period periods date dates half halves
 		revenue income earnings spend spending spent owe owed owing usage consumption money cash
 		bring brings brought earn earns earned generate generates generated
 		actually really exactly roughly approximately about around just still ever
@@ -55,6 +56,79 @@ var computedWords = func() map[string]bool {
 	return m
 }()
 
+// commonVerbs are the verbs of taking, doing and having, of happening
+// and belonging ("which trips did she take", "what happened", "orders
+// that contain"): they say what the rows are, never a fact of their own.
+var commonVerbs = wordSet(`take takes took taken taking make makes made making do does did done doing
+	have has had having go goes went gone going come comes came coming keep keeps kept keeping
+	hold holds held holding put puts putting let lets happen happens happened happening occur occurs occurred occurring
+	belong belongs belonged belonging contain contains contained containing include includes included including
+	involve involves involved involving become becomes became remain remains remained stay stays stayed
+	say says said seem seems seemed look looks looked`)
+
+// measureAdjectives are adjectives of a measure whose comparative and
+// superlative (measureComparisons: "longer", "cheapest", "bigger") ask for
+// a comparison on some measure a plan orders or filters by: the measure
+// (a distance, a price, a size) is what the data stores, not the word.
+// Adjectives of one quantity the data may well lack (hot, cold: a
+// temperature) are not among them.
+var measureAdjectives = strings.Fields(`long short big small large tall high low cheap heavy fast slow quick
+	old young new early late far near wide narrow deep shallow thick thin great few rich poor busy full
+	costly pricey tiny huge strong weak easy hard dear`)
+
+// measureComparisons are the comparatives and superlatives of
+// measureAdjectives as English spells them (long → longer, longest; big →
+// bigger; late → later; busy → busier), and the irregular ones.
+var measureComparisons = func() map[string]bool {
+	m := wordSet(`better best worse worst farther farthest further furthest elder eldest more most less least pricier priciest`)
+	for _, a := range measureAdjectives {
+		stem := a
+		switch last := a[len(a)-1]; {
+		case last == 'e':
+			stem = a[:len(a)-1]
+		case last == 'y':
+			stem = a[:len(a)-1] + "i"
+		case len(a) >= 3 && !isVowel(last) && last != 'w' && isVowel(a[len(a)-2]) && !isVowel(a[len(a)-3]):
+			stem = a + string(last) // big → bigg-er, thin → thinn-est
+		}
+		m[stem+"er"], m[stem+"est"] = true, true
+	}
+	return m
+}()
+
+func isVowel(b byte) bool { return strings.IndexByte("aeiou", b) >= 0 }
+
+// coveredBy are words a question says in other terms than the schema: a
+// word of one of the lists is held when the schema holds a word of its
+// cover (holdsWord). Opposites: "real" accounts are those a note or a
+// value calls test, fake or demo (and a fake one is a test one), "open"
+// ones those not closed. Synonyms
+// of the people a table is of (a customer is a member, a client, a user).
+// The verbs of an account's or a record's beginning ("opened in 2025")
+// are read from a column of its start (signup_at, created_at, joined_on).
+// The lists are general schema vocabulary, each entry reading "question
+// words → words the schema may hold instead".
+var coveredBy = []struct{ words, cover map[string]bool }{
+	{wordSet(`real genuine actual legitimate authentic test testing fake dummy demo sandbox`),
+		wordSet(`test tests testing fake dummy demo sandbox qa real genuine production live`)},
+	{wordSet(`active inactive dormant disabled suspended deactivated`),
+		wordSet(`active inactive dormant disabled enabled suspended deactivated churned cancelled canceled status`)},
+	{wordSet(`open closed`), wordSet(`open closed close status`)},
+	{wordSet(`customer client member user subscriber patron shopper buyer purchaser consumer`),
+		wordSet(`customer client member user subscriber patron shopper buyer purchaser consumer account`)},
+	{wordSet(`staff employee worker personnel`), wordSet(`staff employee worker personnel`)},
+	{wordSet(`opened created registered joined enrolled founded established launched started began begun onboarded subscribed`),
+		wordSet(`created creation signup registered registration joined join enrolled enrollment enrolment opened opening start started founded established launched onboarded subscribed since`)},
+}
+
+func wordSet(words string) map[string]bool {
+	m := map[string]bool{}
+	for _, w := range strings.Fields(words) {
+		m[w] = true
+	}
+	return m
+}
+
 // maxUnmatchedHits bounds the documents one word's search lists: a word
 // with more hits than that is taken as matched (a common word is).
 const maxUnmatchedHits = 1000
@@ -63,13 +137,13 @@ const maxUnmatchedHits = 1000
 // table or column name, comment or profile sample shares the word as the
 // full-text ranking reads it (stemmed, stop words out), and no stored
 // value spells it. Each is listed once, as the text writes it, in its
-// order; words with a digit, words of fewer than three letters, words of
-// questions that carry no schema signal (lex.StopWord: "much", "per"),
-// words a plan computes (computedWords: "average", "monthly") and the
-// negation of a word the data holds ("unpaid" of 'paid') are left out. A
-// search whose every word is in the schema but one ("reason" in "accounts
-// closed for which reason") still ranks tables high; the word nothing
-// holds is what says the data may not answer it.
+// order; the words Weighed leaves out are never listed, nor the negation
+// of a word the data holds ("unpaid" of 'paid') or a word the data says
+// in other terms (coveredBy: "real" of a note on test accounts,
+// "customer" of a members table, "opened" of signup_at). A search whose
+// every word is in the schema but one ("reason" in "accounts closed for
+// which reason") still ranks tables high; the word nothing holds is what
+// says the data may not answer it.
 func (ix *Index) Unmatched(ctx context.Context, text string, allow Allow) ([]string, error) {
 	if ix == nil || ix.text == nil {
 		return nil, nil
@@ -80,20 +154,24 @@ func (ix *Index) Unmatched(ctx context.Context, text string, allow Allow) ([]str
 		return nil, nil
 	}
 	var out []string
-	seen := map[string]bool{}
-	for _, tk := range an.Analyze([]byte(text)) {
-		term := string(tk.Term)
-		word := text[tk.Start:tk.End]
-		if seen[term] || len([]rune(word)) < 3 || !onlyLetters(word) || lex.StopWord(lex.Fold(word)) || lex.StopWord(lex.Singular(lex.Fold(word))) || computedWords[lex.Fold(word)] {
-			continue
-		}
-		seen[term] = true
+	for _, word := range ix.Weighed(text) {
 		held, err := ix.holdsWord(ctx, an, word, acc)
 		// "unpaid", "non-food": the negation of a word the data holds is
 		// a filter on it ('paid')
 		for _, neg := range []string{"un", "non"} {
 			if rest, cut := strings.CutPrefix(strings.ToLower(word), neg); cut && !held && err == nil && len(rest) >= 3 {
 				held, err = ix.holdsWord(ctx, an, rest, acc)
+			}
+		}
+		f := lex.Fold(word)
+		for _, c := range coveredBy {
+			if held || err != nil || !c.words[f] && !c.words[lex.Singular(f)] {
+				continue
+			}
+			for _, w := range slices.Sorted(maps.Keys(c.cover)) {
+				if held, err = ix.holdsWord(ctx, an, w, acc); held || err != nil {
+					break
+				}
 			}
 		}
 		if err != nil {
@@ -104,6 +182,40 @@ func (ix *Index) Unmatched(ctx context.Context, text string, allow Allow) ([]str
 		}
 	}
 	return out, nil
+}
+
+// Weighed lists the words of text whose absence from the data Unmatched
+// weighs, once each (by analysed term), as the text writes them, in its
+// order: not words with a digit, words of fewer than three letters,
+// words of questions that carry no schema signal (lex.StopWord: "much",
+// "per"), words a plan computes (computedWords: "average", "monthly"),
+// common verbs (commonVerbs: "take", "did") nor the comparatives of a
+// measure (measureComparisons: "longer", "cheapest"). A question none of
+// whose weighed words the data holds matches nothing, whatever a fuzzy
+// value or a title spelling one of the other words ("Today") says.
+func (ix *Index) Weighed(text string) []string {
+	if ix == nil || ix.text == nil {
+		return nil
+	}
+	an := ix.text.Mapping().AnalyzerNamed(en.AnalyzerName)
+	if an == nil {
+		return nil
+	}
+	var out []string
+	seen := map[string]bool{}
+	for _, tk := range an.Analyze([]byte(text)) {
+		term := string(tk.Term)
+		word := text[tk.Start:tk.End]
+		if seen[term] || len([]rune(word)) < 3 || !onlyLetters(word) || lex.StopWord(lex.Fold(word)) || lex.StopWord(lex.Singular(lex.Fold(word))) || computedWords[lex.Fold(word)] {
+			continue
+		}
+		if commonVerbs[lex.Fold(word)] || measureComparisons[lex.Fold(word)] {
+			continue
+		}
+		seen[term] = true
+		out = append(out, word)
+	}
+	return out
 }
 
 // holdsWord reports whether something acc permits holds word: a schema

@@ -3,7 +3,12 @@ package index
 import (
 	"context"
 	"slices"
+	"strings"
 	"testing"
+
+	"github.com/nl2sql/nl2sql/internal/source"
+	"github.com/nl2sql/nl2sql/internal/source/sourcetest"
+	"github.com/nl2sql/nl2sql/internal/source/sqlite"
 )
 
 // A role denied a column or a table must learn nothing of it from a
@@ -99,5 +104,91 @@ func TestUnitOfMassImpliesWeight(t *testing.T) {
 	}
 	if slices.Contains(un, "kilograms") || !slices.Contains(un, "loyalty") {
 		t.Errorf("unmatched %v, want loyalty but not kilograms", un)
+	}
+}
+
+// sqliteIndex builds the index of a SQLite file made of stmts, with
+// comments (table.column → text) as a semantic layer's notes give them.
+func sqliteIndex(t *testing.T, comments map[string]string, stmts ...string) *Index {
+	t.Helper()
+	ctx := context.Background()
+	src, err := sqlite.OpenSQLite(ctx, "db", sourcetest.TempDB(t, stmts...), source.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { src.Close() })
+	snap, err := src.Snapshot(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := src.Profile(ctx, snap); err != nil {
+		t.Fatal(err)
+	}
+	for i := range snap.Tables {
+		for j := range snap.Tables[i].Columns {
+			snap.Tables[i].Columns[j].Comment = comments[snap.Tables[i].Name+"."+snap.Tables[i].Columns[j].Name]
+		}
+	}
+	ix, err := Build(ctx, snap, nil, Options{Values: sourceValues(src)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { ix.Close() })
+	return ix
+}
+
+// The threat: a host told that an ordinary word of the question "may not
+// be stored" refuses a question the data answers: a verb of taking or
+// doing ("take", "made"), the comparative of a measure ("longer",
+// "cheapest": a comparison on a distance or a fare), a word the data says
+// in other terms ("real" of a note on QA test accounts, "customer" of a
+// members table, "opened" of signup_at). The words that name a fact no
+// name, value, note or synonym holds are still listed ("lanes",
+// "weather", "loyalty").
+func TestUnmatchedWordClasses(t *testing.T) {
+	bikes := sqliteIndex(t, nil,
+		"CREATE TABLE riders (rider_id INTEGER PRIMARY KEY, full_name TEXT, joined_at TEXT)",
+		"INSERT INTO riders VALUES (1, 'Zoë Ångström', '2024-01-03'), (2, 'Ann Lee', '2024-02-01')",
+		"CREATE TABLE stations (station_id INTEGER PRIMARY KEY, name TEXT, city TEXT)",
+		"INSERT INTO stations VALUES (1, 'Bellevue', 'Zurich'), (2, 'Oerlikon', 'Zurich')",
+		"CREATE TABLE trips (trip_id INTEGER PRIMARY KEY, rider_id INTEGER REFERENCES riders(rider_id), start_station INTEGER REFERENCES stations(station_id), started_at TEXT, distance_km REAL, fare REAL)",
+		"INSERT INTO trips VALUES (1, 1, 1, '2024-06-01 08:00', 3.2, 4.0), (2, 2, 2, '2024-06-02 09:00', 5.5, 6.2)")
+	club := sqliteIndex(t, map[string]string{"members.account_type": "'qa_test' marks QA test accounts"},
+		"CREATE TABLE members (member_id INTEGER PRIMARY KEY, full_name TEXT, account_type TEXT, signup_at TEXT, status TEXT)",
+		"INSERT INTO members VALUES (1, 'Ann', 'personal', '2025-01-03', 'open'), (2, 'Bob', 'business', '2025-02-03', 'closed'), (3, 'QA bot', 'qa_test', '2025-03-01', 'open')")
+	for _, c := range []struct {
+		class, question string
+		ix              *Index
+		want            string // the words listed
+	}{
+		{"verb", "Which trips did Zoë Ångström take?", bikes, ""},
+		{"verb", "Which trips has each rider made?", bikes, ""},
+		{"verb", "Which stations did the trips go to?", bikes, ""},
+		{"verb", "What happened to the trips of Ann Lee?", bikes, ""},
+		{"verb", "Which trips included station Bellevue?", bikes, ""},
+		{"comparative", "Which trips were longer than 4 km?", bikes, ""},
+		{"comparative", "Which is the shortest trip?", bikes, ""},
+		{"comparative", "Which riders made the cheapest trips?", bikes, ""},
+		{"comparative", "Which fares were bigger than 5?", bikes, ""},
+		{"comparative", "Which trips were pricier than the busiest station's?", bikes, ""},
+		{"other terms", "How many real customer accounts were opened in 2025 and are still open today?", club, ""},
+		{"other terms", "Which genuine members signed up in 2025?", club, ""},
+		{"other terms", "How many clients joined in 2025?", club, ""},
+		{"other terms", "How many fake accounts were created?", club, ""},
+		{"other terms", "How many users registered, and how many accounts are closed?", club, ""},
+		{"fact", "How many kilometres of bike lanes are there?", bikes, "bike,lanes"},
+		{"fact", "What is the weather today?", bikes, "weather"},
+		{"fact", "Which riders hold a loyalty card?", bikes, "loyalty,card"},
+		{"fact", "Which trips were hotter than 30 degrees?", bikes, "hotter,degrees"}, // a temperature the data lacks
+		{"fact", "How many real customer accounts have a loyalty tier?", club, "loyalty,tier"},
+		{"fact", "Which customers took the most trips?", bikes, "customers"}, // no synonym of it here
+	} {
+		un, err := c.ix.Unmatched(context.Background(), c.question, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := strings.Join(un, ","); got != c.want {
+			t.Errorf("%s: %q: unmatched %q, want %q", c.class, c.question, got, c.want)
+		}
 	}
 }

@@ -65,6 +65,11 @@ func snapshotTextIn(s, whole *schema.Snapshot) string {
 				// a column of Unix times alone has no range, and needs it most
 				line += "  (" + note + ")"
 			}
+			if note := schemactx.UnreadNote(&c); note != "" {
+				// the range is of the values the type reads: '15/01/2024' may
+				// be the latest date the column holds
+				line += "  (" + note + ")"
+			}
 			if note := schemactx.SpellingsNote(&c); note != "" {
 				line += "  (" + note + ")"
 			}

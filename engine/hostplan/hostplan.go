@@ -494,6 +494,11 @@ const maxHostCutTables = 20
 
 // hostNext is the one line that says what to do next.
 func hostNext(hp *HostPlan) string {
+	if hp.NoMatch && len(hp.Candidates) > 0 {
+		// several datasources and none matched: the same warning, with
+		// no claim that one of them may hold the answer
+		return "Nothing any datasource holds matched the question: no table or column name, comment, sample or stored value of any of them shares a word with it. The data may not hold the answer: check the candidates' schema_context (describe_schema lists every table) and say so if nothing answers it, rather than answering from tables that do not. If one does answer it, write a plan over its schema_context (get_plan_schema gives the plan language) and call run_plan with that datasource and the plan."
+	}
 	if hp.NoMatch {
 		return "Nothing the datasource holds matched the question: no table or column name, comment, sample or stored value shares a word with it. The data may not hold the answer: check schema_context (describe_schema lists every table) and say so if nothing answers it, rather than answering from tables that do not. " + planNext(hp)
 	}
@@ -508,15 +513,7 @@ func hostNext(hp *HostPlan) string {
 			"; if the answer turns on them, search_schema that datasource and combine its rows with run_combined_plan.")
 	}
 	if len(hp.Unmatched) > 0 {
-		q := make([]string, len(hp.Unmatched))
-		for i, w := range hp.Unmatched {
-			q[i] = strconv.Quote(w)
-		}
-		where := ""
-		if len(hp.NotSearched) > 0 {
-			where = " here (" + strings.Join(hp.NotSearched, ", ") + " not searched: still opening)"
-		}
-		notes = append(notes, "No table or column name, comment, sample or stored value holds "+strings.Join(q, ", ")+where+" (the schema context matches the question's other words): a measure a plan computes is fine, but if one names a fact the data would have to store (a reason, a kind of thing), that fact may not be stored: say so rather than answer without it.")
+		notes = append(notes, unmatchedNote(hp))
 	}
 	if len(hp.VerifiedQueries) > 0 && len(hp.Candidates) == 0 {
 		// a verified query that matches comes first: its author answered
@@ -524,6 +521,48 @@ func hostNext(hp *HostPlan) string {
 		return strings.Join(append([]string{planNext(hp)}, notes...), " ")
 	}
 	return strings.Join(append(notes, planNext(hp)), " ")
+}
+
+// unmatchedNote says which words of the question nothing holds. The
+// words were weighed beside others the datasource holds (a question none
+// of whose words it holds is NoMatch), so the context matches those. A
+// noun nothing holds names a fact the data would have to store: the host
+// is told to say so unless the schema has a synonym; a verb or an
+// adjective (lex.Descriptive: "refunded", "fastest") is weak evidence,
+// often said by a column of another name, so the host is only told to
+// look for it.
+func unmatchedNote(hp *HostPlan) string {
+	var facts, described []string
+	for _, w := range hp.Unmatched {
+		if lex.Descriptive(w) {
+			described = append(described, strconv.Quote(w))
+		} else {
+			facts = append(facts, strconv.Quote(w))
+		}
+	}
+	where := ""
+	if len(hp.NotSearched) > 0 {
+		where = " here (" + strings.Join(hp.NotSearched, ", ") + " not searched: still opening)"
+	}
+	matches := "the schema context matches the question's other words"
+	if len(hp.Candidates) > 0 {
+		matches = "the candidates' schema contexts match the question's other words"
+	}
+	var out []string
+	if len(facts) > 0 {
+		out = append(out, "No table or column name, comment, sample or stored value holds "+strings.Join(facts, ", ")+where+" ("+matches+
+			"): a measure a plan computes is fine, but if one names a fact the data would have to store (a reason, a kind of thing), look in schema_context for a synonym of it first; with none, that fact may not be stored: say so rather than answer without it.")
+		where, matches = "", ""
+	}
+	if len(described) > 0 {
+		m := ""
+		if matches != "" {
+			m = " (" + matches + ")"
+		}
+		out = append(out, "No table or column name, comment, sample or stored value spells "+strings.Join(described, ", ")+where+m+
+			", but a column of another name may hold what it says (a date, a flag, a status, a synonym): look for one in schema_context before concluding the data does not hold it.")
+	}
+	return strings.Join(out, " ")
 }
 
 // planNext is hostNext for a question something matched.

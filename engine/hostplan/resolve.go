@@ -60,7 +60,8 @@ type Resolver interface {
 }
 
 // Resolve resolves q across several datasources without a model. The
-// ranking picks its top datasource when it leads (Leads); otherwise the
+// ranking picks its top datasource when it leads (Leads) and holds a word
+// of q (leaderMatches); otherwise the
 // best MaxCandidates that pass after_resolution and the access screen are
 // returned with their scores, in the ranking's order, for the host to
 // choose from. One left is picked; none left is ACCESS_DENIED.
@@ -69,7 +70,7 @@ func Resolve(ctx context.Context, r Resolver, q string) (pick string, cands []So
 	if err != nil {
 		return "", nil, nil, err
 	}
-	if Leads(scores) {
+	if Leads(scores) && (len(ids) == 1 || leaderMatches(ctx, r, ids[0], q)) {
 		return ids[0], nil, nil, nil
 	}
 	if len(ids) > MaxCandidates {
@@ -108,6 +109,21 @@ func Resolve(ctx context.Context, r Resolver, q string) (pick string, cands []So
 		scores[i] = score[c.ID()]
 	}
 	return "", cands, scores, nil
+}
+
+// leaderMatches reports whether the ranking's leader holds a word of q
+// (Source.Matches). A lead won by a fuzzy value or a title spelling a
+// word a plan computes ("Today" for "what is the weather today") is no
+// reason to plan over one datasource: the candidates are offered, and
+// when none matches the result says so (NoMatch) as for one datasource.
+// A leader that cannot be opened is left to the usual path.
+func leaderMatches(ctx context.Context, r Resolver, id, q string) bool {
+	src := r.Usable(ctx, id, q)
+	if src == nil {
+		return true
+	}
+	relevant, _ := src.Matches(ctx, q)
+	return relevant
 }
 
 // VerifiedCertain is the score at which a verified query's listed question

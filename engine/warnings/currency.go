@@ -319,15 +319,77 @@ func countName(name string) bool {
 	return slices.Contains([]string{"n", "rows", "count", "cnt", "quantity", "qty"}, l)
 }
 
-// quantity reports whether c counts things rather than money: a column
-// of whole numbers whose name has no word of money in it (seats, users,
-// licences, nights beside the table's currency). A whole-number amount
-// says so in its name (amount_cents, fee, price, total, paid).
+// quantity reports whether c counts or measures things rather than
+// money: a column whose name says a unit or a measure other than money
+// (measureName: distance_km, duration_min, rating beside the table's
+// currency), or one of whole numbers whose name has no word of money in it
+// (seats, users, licences, nights). A whole-number amount says so in its
+// name (amount_cents, fee, price, total, paid).
 func quantity(c *schema.Column) bool {
-	if c.Type != planast.TypeInteger {
-		return false
+	if measureName(c.Name) {
+		return true
 	}
-	return !moneyName(c.Name)
+	return c.Type == planast.TypeInteger && !moneyName(c.Name)
+}
+
+// measureName reports whether a column's name says it holds a measure in
+// a unit of its own, not an amount of money (distance_km, weight_kg,
+// total_minutes, net_weight, time_spent, tax_pct, rating): read from its
+// last word back, the first word of measureWords or of money decides
+// (month_fee and day_rate are money, weight_kg a weight), past words that
+// qualify either (total, net, paid, spent, min, max: weakMoneyWords). Only
+// the words before a "per" count, as price_per_km is money per kilometre.
+// A name no word decides is no measure. A sum of distances beside a
+// trip's currency was warned of as amounts in three currencies, and a
+// host grouped kilometres by currency.
+func measureName(name string) bool {
+	words := lex.SplitWords(name)
+	if i := slices.Index(words, "per"); i >= 0 {
+		words = words[:i]
+	}
+	for i := len(words) - 1; i >= 0; i-- {
+		w := words[i]
+		switch {
+		case weakMoneyWords[w]:
+		case measureWords[w]:
+			return true
+		case moneyName(w):
+			return false
+		}
+	}
+	return false
+}
+
+// measureWords are the words of a column name that say it holds a
+// measure other than money: units of distance, mass, time, volume,
+// energy, data and share, and the measures themselves. Words that also
+// name money stay out of it (rate: hourly_rate; value; unit: unit_price;
+// share: share_price; pound), and a period is one in the plural alone:
+// days_overdue counts days, day_total is a day's money.
+var measureWords = map[string]bool{
+	"km": true, "kms": true, "kilometre": true, "kilometres": true, "kilometer": true, "kilometers": true, "mi": true,
+	"mile": true, "miles": true, "mileage": true, "meters": true, "metres": true, "cm": true, "mm": true, "ft": true,
+	"feet": true, "inches": true, "yards": true, "distance": true, "dist": true, "length": true, "height": true,
+	"width": true, "depth": true, "altitude": true, "elevation": true, "area": true, "sqm": true, "sqft": true,
+	"kg": true, "kgs": true, "kilos": true, "grams": true, "lb": true, "lbs": true, "oz": true, "tons": true,
+	"tonnes": true, "weight": true, "mass": true, "tonnage": true,
+	"sec": true, "secs": true, "seconds": true, "mins": true, "minutes": true, "hr": true, "hrs": true, "hours": true,
+	"days": true, "weeks": true, "months": true, "years": true, "yrs": true, "nights": true, "ms": true, "millis": true,
+	"duration": true, "elapsed": true, "time": true, "latency": true, "age": true,
+	"litres": true, "liters": true, "gallons": true, "ml": true, "volume": true, "capacity": true,
+	"kwh": true, "kw": true, "watts": true, "calories": true, "kcal": true, "temperature": true, "temp": true,
+	"speed": true, "kmh": true, "mph": true, "bytes": true, "kb": true, "mb": true, "gb": true,
+	"pct": true, "percent": true, "percentage": true, "ratio": true, "fraction": true,
+	"score": true, "rating": true, "stars": true, "points": true, "grade": true, "rank": true,
+	"quantity": true, "qty": true,
+}
+
+// weakMoneyWords qualify a measure or an amount without saying which
+// (total_minutes, net_weight, time_spent, duration_min beside fare_min):
+// measureName reads past them.
+var weakMoneyWords = map[string]bool{
+	"total": true, "subtotal": true, "sum": true, "net": true, "gross": true, "value": true, "paid": true, "spent": true,
+	"due": true, "owed": true, "min": true, "max": true, "avg": true, "mean": true,
 }
 
 // moneyName reports whether a column's name has a word of money in it

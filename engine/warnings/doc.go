@@ -24,7 +24,9 @@
 // COUNT(DISTINCT) that counts each (splitGroups), casts and text comparisons of text dates in several
 // forms (mixedWarnings, textDateFilters, with the expression that reads
 // them: dateFix, which reads a day or month of one digit, and each
-// separator in the order it writes), a reading by the written day of text timestamps whose
+// separator in the order it writes; of a SQLite date or timestamp
+// column read as its type, dateFix of its text, with its Unix times:
+// otherDatesFix), a reading by the written day of text timestamps whose
 // UTC offsets put some on another day in UTC (offsetDays, with the
 // expression for days in UTC), a comparison as text of a text column of
 // numbers or amounts (textAmountFilters), an order_by on text dates in
@@ -34,7 +36,9 @@
 // textDateOrders, with the reading as timestamp), a SUM or AVG of amounts in several
 // currencies or of a measure in several units (weight beside weight_unit:
 // mixedCurrencies, over the one column whose values make the sum: a CASE
-// counting rows, a count or an amount named in one currency is no mix;
+// counting rows, a count, a measure whose name says its unit
+// (distance_km, rating: measureName) or an amount named in one currency
+// is no mix;
 // the currency of an amount's own table, a joined one, one its foreign
 // keys reach (heldCurrencies) or the tables a summed view reads:
 // viewCurrencies),

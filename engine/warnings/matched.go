@@ -178,24 +178,30 @@ func ArgumentWarnings(snap *schema.Snapshot, rows [][]any, args []Argument, stor
 	return out
 }
 
-// otherSpellings names the values of c (all of them known) that differ
-// from value only in letter case, spaces, accents or punctuation: a
-// query's equality with value leaves their rows out. "" when there are
-// none, or when c's values are not all known.
+// otherSpellings names the values of c (all of them known) that a
+// query's equality with value leaves out though they are likely value
+// itself, by the rule a plan's filter is judged by (spellingVariants:
+// 'PAID' and 'paid ', then 'payed'), and those short for it. "" when
+// there are none, or when c's values are not all known.
 func otherSpellings(c *schema.Column, value string, vals []string, all bool) string {
 	if !all {
 		return ""
 	}
-	vals = slices.Compact(slices.Sorted(slices.Values(vals)))
-	same, _ := spelledAs(value, vals)
-	if len(same) == 0 {
+	variants, short, how := spellingVariants(value, vals, nil)
+	if len(variants) == 0 && len(short) == 0 {
 		return ""
 	}
-	if len(same) > maxVariants {
-		same = same[:maxVariants]
+	if len(variants) == 0 {
+		return fmt.Sprintf("%q = %q matches that spelling only, but the column also stores %s%s", c.Name, value, someQuoted(firsts(short)), abbreviationNote(short))
 	}
-	return fmt.Sprintf("%q = %q matches that spelling only, but the column also stores %s, which differ from it only in letter case, spaces, accents or punctuation: their rows are left out unless the question means that exact spelling; run the query once per spelling, or answer with a plan whose filter lists them all",
-		c.Name, value, someQuoted(same))
+	// every one named (maxVariants at most): a run per spelling needs
+	// them all, where a plan's warning writes them in its fix
+	quoted := make([]string, len(variants))
+	for i, v := range variants {
+		quoted[i] = fmt.Sprintf("%q", v)
+	}
+	return fmt.Sprintf("%q = %q matches that spelling only, but the column also stores %s, which differ from it %s: their rows are left out unless the question means that exact spelling; run the query once per spelling, or answer with a plan whose filter lists them all%s",
+		c.Name, value, strings.Join(quoted, ", "), how, abbreviationNote(short))
 }
 
 // Argument is a verified query's text argument compared with a column.

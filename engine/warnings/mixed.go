@@ -6,11 +6,13 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"time"
 	"unicode"
 
 	"golang.org/x/text/currency"
 
 	"github.com/nl2sql/nl2sql/engine/emptyrange"
+	"github.com/nl2sql/nl2sql/index/schemactx"
 	"github.com/nl2sql/nl2sql/internal/cellfmt"
 	"github.com/nl2sql/nl2sql/internal/schema"
 	"github.com/nl2sql/nl2sql/planast"
@@ -152,17 +154,72 @@ func mended(q *planast.Query, x *planast.Column) bool {
 
 // mixedWarning says that column c, read as its type by ref, holds
 // values that type cannot read, with the reading of its Unix times when
-// it holds some (epochFix).
+// it holds some (epochFix), or of its dates written otherwise
+// (otherDatesFix), which reads the Unix times too.
 func mixedWarning(ref *planast.Column, c *schema.Column) string {
 	what, fix := "values that are not "+typeNoun(c.Type, true), ""
 	if p := c.Profile; p != nil && p.Invalid > 0 {
 		what = notOf(p.Invalid, p.InvalidExample, c.Type, c.Type)
 		if c.Type.IsTemporal() {
 			fix = epochFix(ref, c, p.InvalidExample, "")
+			if f := otherDatesFix(ref, c); f != "" {
+				fix = f
+			}
 		}
 	}
 	return fmt.Sprintf("%q holds %s; the plan read them as NULL, so they count in no COUNT of the column, sum, average, comparison or group (PostgreSQL and DuckDB could not store them); the column cast to text shows them as stored%s",
 		c.Name, what, fix)
+}
+
+// otherDatesFix reads, as plan JSON, the values of date or timestamp
+// column c (ref) that are dates written in another form than ISO
+// ('15/01/2024' in a SQLite DATE column: schemactx.Unread) along with
+// the others: dateFix's reordering of the column cast to text, which is
+// the text stored for such a value and the value read as its type for
+// the others (render's cast of a column read as its type), and of the
+// Unix times the column also holds, if any, their reading (UnixReading's)
+// where that is NULL. The latest purchase, stored as '15/01/2024', was
+// no MAX of the column read as its type; "" when no such value is of a
+// shape dateFix reads.
+func otherDatesFix(ref *planast.Column, c *schema.Column) string {
+	n, ex, _ := schemactx.Unread(c)
+	if _, text := ex.(string); n == 0 || !text {
+		return ""
+	}
+	col := &planast.Column{Table: ref.Table, Column: ref.Column}
+	to := planast.CastDate
+	if c.Type == planast.TypeTimestamp {
+		to = planast.CastTimestamp
+	}
+	expr, reading := dateFix(&planast.Cast{Type: planast.CastText, Expr: col}, to, ex, c.Profile)
+	if expr == "" {
+		return ""
+	}
+	what := fmt.Sprintf("%d of them are dates in other forms than ISO (such as %s)", n, example(ex, planast.TypeText))
+	if n == 1 {
+		what = fmt.Sprintf("1 of them is a date in another form than ISO (%s)", example(ex, planast.TypeText))
+	}
+	if un, from, last, unit, per, ok := c.Profile.UnixTimes(); ok {
+		u, isFunc := planast.UnixReading(col, c.Type, "", per).(*planast.Func)
+		epoch, err := planast.JSON(u.Args[len(u.Args)-1])
+		if !isFunc || err != nil {
+			return ""
+		}
+		expr = fmt.Sprintf(`{"kind": "func", "name": "COALESCE", "args": [%s, %s]}`, expr, epoch)
+		what += fmt.Sprintf(" and %d numbers that read as Unix %s (%s)", un, unit, unixSpan(from, last))
+		reading += "; where that is NULL, the text as Unix " + unit
+	}
+	return fmt.Sprintf("; %s: to read them too, read the column as %s (the column cast to text, %s)", what, expr, reading)
+}
+
+// unixSpan is the dates Unix times span, "2024-02-01 to 2024-04-01" or
+// one date.
+func unixSpan(from, last time.Time) string {
+	span := from.Format("2006-01-02")
+	if !last.Equal(from) {
+		span += " to " + last.Format("2006-01-02")
+	}
+	return span
 }
 
 // epochFix reads the values of column c (ref in the plan) that are
@@ -187,12 +244,9 @@ func epochFix(ref *planast.Column, c *schema.Column, ex any, to planast.CastType
 		if err != nil {
 			return ""
 		}
-		what, span := fmt.Sprintf("%d of them are numbers that read", n), from.Format("2006-01-02")
+		what, span := fmt.Sprintf("%d of them are numbers that read", n), unixSpan(from, last)
 		if n == 1 {
 			what = "1 of them is a number that reads"
-		}
-		if !last.Equal(from) {
-			span += " to " + last.Format("2006-01-02")
 		}
 		return fmt.Sprintf("; %s as Unix %s (%s): to read them too, read the column as %s",
 			what, unit, span, reading)

@@ -52,50 +52,18 @@ func variantLiteral(snap *schema.Snapshot, q *planast.Query, x, pattern planast.
 	if !all || !slices.Contains(vals, lit.Text) {
 		return ""
 	}
-	slices.Sort(vals)
-	vals = slices.Compact(vals)
-	truth, flag := textTruths(vals)
-	listed := map[string]bool{lit.Text: true}
+	listed := map[string]bool{}
 	for _, l := range items {
 		if sl, ok := l.(*planast.Literal); ok && sl.Type == planast.TString {
 			listed[sl.Text] = true // an IN that names a spelling takes it
 		}
 	}
-	vals = slices.DeleteFunc(vals, func(v string) bool { return listed[v] && v != lit.Text })
-	want := spelling(lit.Text)
-	same, others := spelledAs(lit.Text, vals)
-	var short [][2]string // abbreviations of the literal's value
-	for _, p := range abbreviationsOf(vals, maxVariants) {
-		if spelling(p[1]) == want && !listed[p[0]] {
-			short = append(short, p)
-		}
-	}
-	if flag {
-		// a column of flags ('1', 'true', 'yes', '0', 'no'): each other
-		// spelling of the literal's truth is a variant of it ('y' is one,
-		// not short for 'yes'), and each of the other truth another value
-		same, others, short = same[:0], nil, nil
-		for _, v := range vals {
-			if v != lit.Text && truth[v] == truth[lit.Text] {
-				same = append(same, v)
-			}
-		}
-	}
-	if len(same) == 0 && (len(short) == 0 || op != "=") {
+	variants, short, how := spellingVariants(lit.Text, vals, listed)
+	if len(variants) == 0 && (len(short) == 0 || op != "=") {
 		return ""
 	}
-	if len(same) == 0 {
+	if len(variants) == 0 {
 		return fmt.Sprintf("%q %s %q matches that spelling only, but the column also stores %s%s", c.Name, op, lit.Text, someQuoted(firsts(short)), abbreviationNote(short))
-	}
-	variants := append(same, nearlyAlike(lit.Text, others)...)
-	if len(variants) > maxVariants {
-		variants = variants[:maxVariants]
-	}
-	how := "only in letter case, spaces, accents or punctuation"
-	if flag {
-		how = "only in how they write " + truthName(truth[lit.Text])
-	} else if len(variants) > len(same) {
-		how = "only in letter case, spaces, accents or punctuation, or spelled nearly alike"
 	}
 	negated := op == "!=" || op == "NOT IN"
 	effect, verb := "their rows are left out", "matches"
@@ -129,6 +97,54 @@ func variantLiteral(snap *schema.Snapshot, q *planast.Query, x, pattern planast.
 	}
 	return fmt.Sprintf(`%s, but the column also stores %s, which differ from %s %s: %s unless the question means those exact spellings; to take every spelling use {"kind": "in", "expr": %s, "list": [%s]%s}%s`,
 		what, someQuoted(variants), from, how, effect, colJSON, strings.Join(list, ", "), neg, abbreviationNote(short))
+}
+
+// spellingVariants are the values of vals (every one a column stores)
+// that a filter keeping value leaves out though they are likely value
+// itself, the one rule for a plan's filter (variantLiteral) and a
+// verified query's argument (otherSpellings): those equal to it once
+// folded (spelledAs), and then, as the column was proved typed by hand,
+// those spelled nearly alike (nearlyAlike: 'payed'), at most maxVariants;
+// in a column of flags, the other spellings of its truth. short are the
+// values short for it ('Pd' of 'paid'), and how says how variants differ
+// from it. listed are the values the filter names besides value (an IN's
+// list), which are neither.
+func spellingVariants(value string, vals []string, listed map[string]bool) (variants []string, short [][2]string, how string) {
+	vals = slices.Compact(slices.Sorted(slices.Values(vals)))
+	truth, flag := textTruths(vals)
+	vals = slices.DeleteFunc(vals, func(v string) bool { return listed[v] && v != value })
+	want := spelling(value)
+	same, others := spelledAs(value, vals)
+	for _, p := range abbreviationsOf(vals, maxVariants) {
+		if spelling(p[1]) == want && !listed[p[0]] && p[0] != value {
+			short = append(short, p)
+		}
+	}
+	if flag {
+		// a column of flags ('1', 'true', 'yes', '0', 'no'): each other
+		// spelling of the value's truth is a variant of it ('y' is one,
+		// not short for 'yes'), and each of the other truth another value
+		same, others, short = same[:0], nil, nil
+		for _, v := range vals {
+			if v != value && truth[v] == truth[value] {
+				same = append(same, v)
+			}
+		}
+	}
+	if len(same) == 0 {
+		return nil, short, ""
+	}
+	variants = append(same, nearlyAlike(value, others)...)
+	if len(variants) > maxVariants {
+		variants = variants[:maxVariants]
+	}
+	how = "only in letter case, spaces, accents or punctuation"
+	if flag {
+		how = "only in how they write " + truthName(truth[value])
+	} else if len(variants) > len(same) {
+		how = "only in letter case, spaces, accents or punctuation, or spelled nearly alike"
+	}
+	return variants, short, how
 }
 
 // spelledAs splits the values of vals other than value into those that

@@ -4,8 +4,10 @@
 // lower case without accents, StopWord tells words that carry no schema
 // signal, Singular is the one plural rule every comparison applies,
 // EditDistanceAtMost bounds fuzzy matches, Abbreviates reads the shortened
-// column names schemas use ("Fname" ← "first name"), and SecretColumn tells
-// the names that mark secrets.
+// column names schemas use ("Fname" ← "first name"), SecretColumn tells
+// the names that mark secrets, Numbers and NumberUnit read the numbers a
+// question states ("4,5", "1,200", "4.5km"; not a date's or an id's
+// digits), and Descriptive tells a verb or an adjective from a noun.
 //
 // It never ranks, selects or indexes anything, reads no snapshot and no
 // database: which words matter for which document is package index's

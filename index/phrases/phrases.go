@@ -12,6 +12,8 @@ import (
 	"github.com/blevesearch/bleve/v2/analysis/lang/en"
 	"github.com/blevesearch/bleve/v2/index/scorch"
 	"github.com/blevesearch/bleve/v2/search/query"
+
+	"github.com/nl2sql/nl2sql/index/lex"
 )
 
 // Phrase is one short text to match questions against, such as one of a
@@ -48,9 +50,10 @@ type PhraseScore struct {
 // score this is bounded (1 for the same words, 0 for none shared) and so
 // can be held to a fixed threshold; the IDF weighting makes words every
 // phrase shares ("revenue" in a catalogue of revenue queries) count less
-// than the words that tell the phrases apart. Terms that are only digits
-// are left out on both sides: they are parameter values ("in 2023" matches
-// "in 2024"). Ties are broken by key; the same phrases and question always
+// than the words that tell the phrases apart. Numbers (lex.NumberUnit:
+// "2023", "4.5", "4,5", "1,200") are left out on both sides, a unit glued
+// to one kept as its word: they are parameter values ("in 2023" matches
+// "in 2024", "longer than 4.5km" matches "longer than 4 km"). Ties are broken by key; the same phrases and question always
 // give the same scores.
 type PhraseIndex struct {
 	b     bleve.Index
@@ -112,12 +115,21 @@ func BuildPhrases(phrases []Phrase) (*PhraseIndex, error) {
 	return p, nil
 }
 
-// terms analyses text as the index does, digits-only terms left out.
+// terms analyses text as the index does, numbers left out (lex.NumberUnit:
+// digits, decimals, thousands; a unit glued to one is kept as its word).
 func (p *PhraseIndex) terms(text string) map[string]bool {
 	out := map[string]bool{}
 	an := p.b.Mapping().AnalyzerNamed(en.AnalyzerName)
 	for _, tok := range an.Analyze([]byte(text)) {
 		t := string(tok.Term)
+		if unit, isNumber := lex.NumberUnit(t); isNumber {
+			// "4.5", "4,5" and "4.5km" are a value as "4" and "4 km" are:
+			// the unit is a word of the question, the number is not
+			for u := range p.terms(unit) {
+				out[u] = true
+			}
+			continue
+		}
 		if strings.IndexFunc(t, func(r rune) bool { return !unicode.IsDigit(r) }) < 0 {
 			continue
 		}

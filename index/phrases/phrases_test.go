@@ -12,6 +12,7 @@ func TestPhraseIndex(t *testing.T) {
 		{Key: "rev", Text: "Revenue per billing country for one year"},
 		{Key: "genre", Text: "Which tracks are in the Jazz genre?", Values: []string{"Jazz"}},
 		{Key: "cust", Text: "Which customers are in Brazil?", Values: []string{"Brazil"}},
+		{Key: "km", Text: "Which trips were longer than 4 km?"},
 	})
 	if err != nil {
 		t.Fatal(err)
@@ -43,6 +44,13 @@ func TestPhraseIndex(t *testing.T) {
 		{"Which customers are in Canada?", []string{"Canada"}, "cust", 1, 1},
 		{"Which customers are in each country?", nil, "cust", 0, 0.59}, // under the default threshold (0.6)
 		{"revenue per country", []string{"Rock"}, "rev", 0.5, 1},       // a filler only fills a slot the phrase has
+		// a number however written is a parameter value, its glued unit a word
+		{"Which trips were longer than 4.5 km?", nil, "km", 1, 1},
+		{"Which trips were longer than 0.5 km?", nil, "km", 1, 1},
+		{"Which trips were longer than 4,5 km?", nil, "km", 1, 1},
+		{"Which trips were longer than 4.5km?", nil, "km", 1, 1},
+		{"Which trips were longer than 1,200 km?", nil, "km", 1, 1},
+		{"Which trips were longer than 4.5 miles?", nil, "km", 0, 0.59}, // another unit counts against it
 	}
 	for _, tt := range tests {
 		got := score(tt.q, tt.values...)[tt.key]

@@ -280,6 +280,11 @@ func writeTable(b *strings.Builder, snap *schema.Snapshot, t schema.Table) {
 			// a column of Unix times alone has no range, and needs it most
 			b.WriteString(" (" + note + ")")
 		}
+		if note := UnreadNote(&c); note != "" && !isFK {
+			// the range is of the values the type reads: '15/01/2024' may
+			// be the latest date the column holds
+			b.WriteString(" (" + note + ")")
+		}
 		if note := SpellingsNote(&c); note != "" {
 			b.WriteString(" (" + note + ")")
 		}

@@ -65,3 +65,65 @@ func TestVerifiedQueryOfAValueStoredInSeveralSpellings(t *testing.T) {
 		t.Errorf("a value stored in one spelling: %v %q", err, run.Warnings)
 	}
 }
+
+// The threat: a verified query run with status 'paid' named 'PAID',
+// 'Paid' and 'paid ' as spellings its equality leaves out, but not
+// 'payed', which a plan's filter status = 'paid' names: the host that ran
+// the query once per spelling still lost the 'payed' rows. The argument's
+// warning must name every spelling the plan's warning names, by the one
+// rule: near spellings, the other spellings of a flag's truth, a value
+// short for it.
+func TestVerifiedQueryNamesTheSpellingsAPlanFilterNames(t *testing.T) {
+	db := sourcetest.TempDB(t, "CREATE TABLE payments (payment_id INTEGER PRIMARY KEY, status TEXT, is_member TEXT, kind TEXT)",
+		"INSERT INTO payments VALUES (1, 'paid', 'yes', 'refund'), (2, 'Paid', 'Y', 'refund'), (3, 'paid ', 'true', 'Rf'), (4, 'payed', '1', 'sale'), (5, 'PAID', 'no', 'sale'), (6, 'pending', '0', 'sale'), (7, 'refunded', 'false', 'sale')")
+	dir := t.TempDir()
+	cur := filepath.Join(dir, "curated.yaml")
+	var queries strings.Builder
+	queries.WriteString("verified_queries:\n")
+	for _, col := range []string{"status", "is_member", "kind"} {
+		fmt.Fprintf(&queries, "  - id: by_%[1]s\n    datasource: shop\n    description: The payments of one %[1]s\n    questions: [\"Which payments have %[1]s x?\"]\n    sql: SELECT payment_id FROM payments WHERE %[1]s = :v ORDER BY payment_id\n    params:\n      - {name: v, type: string, required: true, max_length: 20}\n", col)
+	}
+	if err := os.WriteFile(cur, []byte(queries.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cfg := filepath.Join(dir, "nl2sql.yaml")
+	if err := os.WriteFile(cfg, []byte(fmt.Sprintf("storage: {path: %q}\ndatasources:\n  - {id: shop, engine: sqlite, path: %q}\ncurated: %q\n",
+		filepath.Join(dir, "state"), db, cur)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	a, err := Open(cfg, quiet)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer a.Close()
+	ctx := context.Background()
+	for _, c := range []struct {
+		col, value string
+		want       []string // the spellings both warnings name
+	}{
+		{"status", "paid", []string{`"PAID"`, `"Paid"`, `"paid "`, `"payed"`}},
+		{"is_member", "yes", []string{`"Y"`, `"true"`, `"1"`}},
+		{"kind", "refund", []string{`"Rf"`}},
+	} {
+		t.Run(c.col, func(t *testing.T) {
+			plan := fmt.Sprintf(`{"select":[{"expr":{"kind":"column","table":"p","column":"payment_id"},"alias":"id"}],"from":[{"table":"payments","alias":"p"}],"where":{"kind":"binary","op":"=","left":{"kind":"column","table":"p","column":%q},"right":{"kind":"literal","value":%q}}}`, c.col, c.value)
+			pr, err := a.Engine.RunPlan(ctx, "shop", []byte(plan))
+			if err != nil {
+				t.Fatal(err)
+			}
+			vr, err := a.Engine.RunVerified(ctx, "by_"+c.col, map[string]any{"v": c.value})
+			if err != nil {
+				t.Fatal(err)
+			}
+			planSaid, verifiedSaid := strings.Join(pr.Warnings, "\n"), strings.Join(vr.Warnings, "\n")
+			for _, v := range c.want {
+				if !strings.Contains(planSaid, v) {
+					t.Errorf("the plan's warnings %q do not name %s", pr.Warnings, v)
+				}
+				if !strings.Contains(verifiedSaid, v) {
+					t.Errorf("the verified query's warnings %q do not name %s, which the plan's name", vr.Warnings, v)
+				}
+			}
+		})
+	}
+}
