@@ -4677,7 +4677,7 @@ var mutations = []mutation{
 		Name: "abbrev-unsaid-in-filter",
 		File: "engine/warnings/variants.go",
 		Old:  "\t\tif spelling(p[1]) == want && !listed[p[0]] && p[0] != value {\n",
-		New:  "\t\tif false {\n",
+		New:  "\t\tif false && spelling(p[1]) == want {\n",
 		Pkgs: []string{"./engine"}, Run: "TestAbbreviatedValuesAreNamed",
 	},
 	{
@@ -7705,7 +7705,7 @@ var mutations = []mutation{
 		Name: "PostgresEnumNotReadAsText",
 		File: "internal/source/postgres/postgres_schema.go",
 		Old:  "TextOf:       textOf(source.AsString(r[2]), source.AsString(r[3]), enum),",
-		New:  "TextOf:       textOf(source.AsString(r[2]), source.AsString(r[3]), false),",
+		New:  "TextOf:       textOf(source.AsString(r[2]), source.AsString(r[3]), enum && false),",
 		Pkgs: []string{"./engine"},
 		Run:  "TestPostgresTextOfOtherTypes",
 	},
