@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"github.com/nl2sql/nl2sql/internal/plural"
 	"strings"
 
 	mcpgo "github.com/mark3labs/mcp-go/mcp"
@@ -96,20 +97,13 @@ func CheckPlanHandler(eng PlanChecker) server.ToolHandlerFunc {
 	}
 }
 
-func plural(n int, one, many string) string {
-	if n == 1 {
-		return one
-	}
-	return many
-}
-
 func checkText(out CheckPlanOutput, hint string) string {
 	var b strings.Builder
 	if !out.Valid {
 		// the verdict leads: this result is not isError (a refused draft is
 		// a successful check), so a host skimming the text must not read it
 		// as a pass
-		fmt.Fprintf(&b, "INVALID PLAN: %d %s; nothing was run\n", len(out.Issues), plural(len(out.Issues), "issue", "issues"))
+		fmt.Fprintf(&b, "INVALID PLAN: %s; nothing was run\n", plural.Count(len(out.Issues), "issue", "issues"))
 		for i, is := range out.Issues {
 			fmt.Fprintf(&b, "%d. %s at %s: %s\n", i+1, is.Code, is.Path, is.Message)
 			if is.Hint != "" {

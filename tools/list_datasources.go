@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"github.com/nl2sql/nl2sql/internal/plural"
 	"sort"
 	"strings"
 
@@ -78,10 +79,7 @@ func ListDatasourcesHandler(eng Lister) server.ToolHandlerFunc {
 		rest := all[start:]
 		line := func(d engine.DatasourceInfo) string {
 			n := d.Tables - d.Views
-			tables := fmt.Sprintf("%d %s", n, plural(n, "table", "tables"))
-			if d.Views > 0 {
-				tables += fmt.Sprintf(", %d %s", d.Views, plural(d.Views, "view", "views"))
-			}
+			tables := plural.Relations(d.Tables, d.Views)
 			switch {
 			case d.EmptyTables > 0 && d.EmptyTables == n:
 				tables += ", every one empty when profiled"

@@ -2,6 +2,7 @@ package tools
 
 import (
 	"fmt"
+	"github.com/nl2sql/nl2sql/internal/plural"
 	"regexp"
 	"strings"
 	"unicode/utf8"
@@ -21,7 +22,7 @@ func SnapshotText(s *schema.Snapshot) string { return snapshotTextIn(s, s) }
 // leaves out (a key another table declares).
 func snapshotTextIn(s, whole *schema.Snapshot) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "datasource %s (%s), %s\n", s.Datasource, s.Dialect, fmt.Sprintf("%d %s", len(s.Tables), plural(len(s.Tables), "table", "tables")))
+	fmt.Fprintf(&b, "datasource %s (%s), %s\n", s.Datasource, s.Dialect, plural.Relations(len(s.Tables), s.Views()))
 	for _, t := range s.Tables {
 		rows := ""
 		if t.RowCount != nil {
@@ -71,6 +72,9 @@ func snapshotTextIn(s, whole *schema.Snapshot) string {
 				line += "  (" + note + ")"
 			}
 			if note := schemactx.SpellingsNote(&c); note != "" {
+				line += "  (" + note + ")"
+			}
+			if note := schemactx.UnitNote(&t, &c); note != "" {
 				line += "  (" + note + ")"
 			}
 			if p := c.Profile; p != nil && len(p.SampleValues) > 0 {

@@ -130,6 +130,16 @@ func TestSchemaTextShowsTheTablesComment(t *testing.T) {
 	}
 }
 
+// A datasource of two tables and a view was described as "3 tables", and
+// a host looked for a third table; every surface counts them apart.
+func TestSnapshotTextCountsTablesAndViews(t *testing.T) {
+	snap := &schema.Snapshot{Datasource: "d", Dialect: "sqlite", Tables: []schema.Table{
+		{Name: "a", Kind: schema.KindTable}, {Name: "b", Kind: schema.KindTable}, {Name: "v", Kind: schema.KindView}}}
+	if text := SnapshotText(snap); !strings.HasPrefix(text, "datasource d (sqlite), 2 tables, 1 view\n") {
+		t.Errorf("text:\n%s", text)
+	}
+}
+
 // describeFake is a SchemaDescriber of one snapshot, without a semantic
 // layer.
 type describeFake struct{ snap *schema.Snapshot }

@@ -77,19 +77,6 @@ func mixedCurrencies(snap *schema.Snapshot, plan *planast.Query, stored func(str
 	return out
 }
 
-// unitOf reports whether a column named name holds the unit of the
-// measure column named measure: weight_unit or weightUom of weight, or a
-// plain unit, uom or unit_of_measure of any measure of its table.
-func unitOf(name, measure string) bool {
-	n := strings.ToLower(strings.ReplaceAll(name, "_", ""))
-	switch n {
-	case "unit", "uom", "unitofmeasure", "units":
-		return true
-	}
-	m := strings.ToLower(strings.ReplaceAll(measure, "_", ""))
-	return n == m+"unit" || n == m+"uom" || n == m+"units"
-}
-
 // currencyName reports whether a column's name says it holds currency
 // codes.
 func currencyName(name string) bool {
@@ -490,7 +477,7 @@ func currencyWarning(q *planast.Query, f *planast.Func, ref *planast.Column, c *
 			// of a joined table, only for an amount named as money: a
 			// weight summed over orders is in no order's currency
 			what = "currencies"
-		case side.own && unitOf(cur.Name, c.Name):
+		case side.own && lex.UnitColumn(cur.Name, c.Name):
 			what = "units"
 		}
 		if what == "" {

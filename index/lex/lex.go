@@ -334,3 +334,16 @@ func ContainsSeq(hay, needle []string, eq func(h, n string) bool) bool {
 	}
 	return false
 }
+
+// UnitColumn reports whether a column named name holds the unit of the
+// measure column named measure: weight_unit or weightUom of weight, or a
+// plain unit, uom or unit_of_measure of any measure of its table.
+func UnitColumn(name, measure string) bool {
+	n := strings.ToLower(strings.ReplaceAll(name, "_", ""))
+	switch n {
+	case "unit", "uom", "unitofmeasure", "units":
+		return true
+	}
+	m := strings.ToLower(strings.ReplaceAll(measure, "_", ""))
+	return n == m+"unit" || n == m+"uom" || n == m+"units"
+}

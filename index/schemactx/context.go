@@ -288,6 +288,9 @@ func writeTable(b *strings.Builder, snap *schema.Snapshot, t schema.Table) {
 		if note := SpellingsNote(&c); note != "" {
 			b.WriteString(" (" + note + ")")
 		}
+		if note := UnitNote(&t, &c); note != "" {
+			b.WriteString(" (" + note + ")")
+		}
 		if nulls {
 			// a range or examples say nothing of blanks: a count or an
 			// average over "all" of a column 13% NULL is off by that much

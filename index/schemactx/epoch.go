@@ -83,3 +83,25 @@ func SpellingsNote(c *schema.Column) string {
 	return fmt.Sprintf("timestamps written two ways, %d with 'T' and %d with a space: text orders 'T' after ' ', so compare, order or take MIN/MAX of CAST(x AS timestamp)",
 		p.Spellings.T, p.Spellings.Space)
 }
+
+// UnitNote is `its unit is in weight_unit ["kg","lb"]: convert…` for a numeric
+// column of t whose unit a column beside it holds in several spellings
+// or units (lex.UnitColumn), else "": a planner that summed or compared
+// the numbers as they are added kilograms to pounds.
+func UnitNote(t *schema.Table, c *schema.Column) string {
+	if !c.Type.IsNumeric() {
+		return ""
+	}
+	for i := range t.Columns {
+		u := &t.Columns[i]
+		if u == c || u.Type != planast.TypeText || !lex.UnitColumn(u.Name, c.Name) || u.Profile == nil || !u.Profile.AllValues {
+			continue
+		}
+		if len(u.Profile.SampleValues) < 2 {
+			return ""
+		}
+		// the units as data, in a JSON list as every value the context shows
+		return fmt.Sprintf("its unit is in %s %s: convert before a sum, average or comparison", u.Name, jsonList(u.Profile.SampleValues))
+	}
+	return ""
+}

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"github.com/nl2sql/nl2sql/curated"
+	"github.com/nl2sql/nl2sql/internal/plural"
 	"io"
 	"log/slog"
 	"strings"
@@ -96,7 +97,7 @@ func DoctorConfig(ctx context.Context, cfg *config.Config, label string, out io.
 			// the usual fault (the adapter's error names no path, for clients)
 			label = fmt.Sprintf("datasource %s (%s %s)", spec.ID, spec.Engine, spec.Path)
 		}
-		check(label, Relations(n, views), err)
+		check(label, plural.Relations(n, views), err)
 	}
 	checkAccess(cfg, snaps, check)
 	checkVerified(ctx, cfg, check)
@@ -421,20 +422,5 @@ func retryable(err error) bool {
 	return errors.As(err, &pe) && pe.Retryable
 }
 
-// Relations is "5 tables, 1 view" for n tables and views of which views
-// are views: "6 tables" read as one more table than the user made.
-func Relations(n, views int) string {
-	s := Count(n-views, "table", "tables")
-	if views > 0 {
-		s += ", " + Count(views, "view", "views")
-	}
-	return s
-}
-
-// Count is n with the noun for it: "1 table", "2 tables".
-func Count(n int, one, many string) string {
-	if n == 1 {
-		return "1 " + one
-	}
-	return fmt.Sprintf("%d %s", n, many)
-}
+// Count is plural.Count.
+func Count(n int, one, many string) string { return plural.Count(n, one, many) }

@@ -11,6 +11,8 @@
 package plural
 
 import (
+	"strconv"
+
 	"github.com/blevesearch/bleve/v2/analysis"
 	"github.com/blevesearch/bleve/v2/analysis/lang/en"
 )
@@ -25,4 +27,23 @@ var stemmer = en.NewEnglishPluralStemmerFilter()
 func Singular(w string) string {
 	ts := stemmer.Filter(analysis.TokenStream{&analysis.Token{Term: []byte(w)}})
 	return string(ts[0].Term)
+}
+
+// Count is n with the noun for it: "1 table", "2 tables".
+func Count(n int, one, many string) string {
+	if n == 1 {
+		return "1 " + one
+	}
+	return strconv.Itoa(n) + " " + many
+}
+
+// Relations is "5 tables, 1 view" for n tables and views of which views
+// are views, the one way every surface counts them: "6 tables" read as
+// one more table than the user made.
+func Relations(n, views int) string {
+	s := Count(n-views, "table", "tables")
+	if views > 0 {
+		s += ", " + Count(views, "view", "views")
+	}
+	return s
 }

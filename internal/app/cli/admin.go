@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"github.com/nl2sql/nl2sql/engine"
+	"github.com/nl2sql/nl2sql/internal/plural"
 	"github.com/nl2sql/nl2sql/tools"
 	"github.com/schollz/progressbar/v3"
 	"golang.org/x/term"
@@ -211,7 +212,7 @@ func printIndexReport(out io.Writer, r engine.IndexReport) {
 	case r.Indexed:
 		ix = "stored retrieval index reused"
 	}
-	fmt.Fprintf(out, "%s: %s, version %.12s, %s, %s (%.0f ms)\n", r.Datasource, app.Relations(r.Tables, r.Views), r.Version, what, ix, r.MS)
+	fmt.Fprintf(out, "%s: %s, version %.12s, %s, %s (%.0f ms)\n", r.Datasource, plural.Relations(r.Tables, r.Views), r.Version, what, ix, r.MS)
 }
 
 func traceCmd(logger *slog.Logger) *cobra.Command {
