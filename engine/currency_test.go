@@ -134,6 +134,47 @@ func TestMeasuresInSeveralUnitsAreNamed(t *testing.T) {
 	}
 }
 
+// The threat: "shipments over 80 kg" compared weights in kg and lbs with
+// one number, keeping a 220.5 lbs (100 kg) parcel's row for the number
+// and dropping none by its unit, and only a sum was warned of. The
+// comparison is named with its units; a filter keeping one unit, or a
+// comparison of the weight converted by its unit, is not.
+func TestMeasureComparedAcrossUnitsIsNamed(t *testing.T) {
+	db := []string{
+		"CREATE TABLE shipments (id INTEGER PRIMARY KEY, weight REAL, weight_unit TEXT, pieces INTEGER)",
+		"INSERT INTO shipments VALUES (1, 100, 'kg', 2), (2, 220.5, 'lbs', 1), (3, 50, 'KG', 4)",
+	}
+	ids := func(where string) string {
+		return `{"select":[{"expr":{"kind":"column","table":"s","column":"id"},"alias":"id"}],"from":[{"table":"shipments","alias":"s"}],"where":` + where + `}`
+	}
+	weight, unit := `{"kind":"column","table":"s","column":"weight"}`, `{"kind":"column","table":"s","column":"weight_unit"}`
+	over := func(x string) string {
+		return `{"kind":"binary","op":">","left":` + x + `,"right":{"kind":"literal","value":80}}`
+	}
+	converted := `{"kind":"case","whens":[{"when":{"kind":"binary","op":"=","left":` + unit + `,"right":{"kind":"literal","value":"lbs"}},"then":{"kind":"binary","op":"*","left":` + weight + `,"right":{"kind":"literal","value":0.4536}}}],"else":` + weight + `}`
+	for _, en := range everyEngine(db) {
+		t.Run(en.name, func(t *testing.T) {
+			e := specEngine(t, en.spec(t))
+			for _, c := range []struct {
+				name, plan string
+				named      bool
+			}{
+				{"weights in kg and lbs over a number", ids(over(weight)), true},
+				{"the number on the left", ids(`{"kind":"binary","op":"<","left":{"kind":"literal","value":80},"right":` + weight + `}`), true},
+				{"pieces", ids(`{"kind":"binary","op":">","left":{"kind":"column","table":"s","column":"pieces"},"right":{"kind":"literal","value":1}}`), false},
+				{"one unit kept", ids(`{"kind":"binary","op":"and","left":` + over(weight) + `,"right":{"kind":"binary","op":"=","left":` + unit + `,"right":{"kind":"literal","value":"lbs"}}}`), false},
+				{"converted by its unit", ids(over(converted)), false},
+			} {
+				res := runAir(t, e, c.plan)
+				w := warningWith(res.Warnings, "compares numbers in 2 units")
+				if (w != "" && strings.Contains(w, `"weight_unit" holds "KG", "lbs"`)) != c.named {
+					t.Errorf("%s: warnings %q, want the units named: %v", c.name, res.Warnings, c.named)
+				}
+			}
+		})
+	}
+}
+
 // The threat: invoices whose currency is their plan's (plans.currency
 // holds EUR and USD) summed over the join gave 52295.09 with no warning,
 // a figure in no currency, while the same sum over a table with its own

@@ -41,7 +41,8 @@
 // is no mix;
 // the currency of an amount's own table, a joined one, one its foreign
 // keys reach (heldCurrencies) or the tables a summed view reads:
-// viewCurrencies),
+// viewCurrencies), a comparison of such a measure with a number
+// (unitFilters),
 // a decimal comma removed by a cast's REPLACE (CastProbes), a division by a column that holds 0
 // (zeroDivisors), a case-sensitive LIKE that misses stored spellings for
 // their case alone (likeCaseMisses), a LIKE pattern written with combining

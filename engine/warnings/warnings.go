@@ -93,6 +93,7 @@ func unread(snap *schema.Snapshot, dialect string, plan *planast.Query, stored f
 	out = append(out, inexactLiterals(dialect, plan)...)
 	out = append(out, specialAggregates(snap, plan)...)
 	out = append(out, mixedCurrencies(snap, plan, stored)...)
+	out = append(out, unitFilters(snap, plan, stored)...)
 	out = append(out, testRecords(snap, plan, columns)...)
 	out = append(out, deletedRows(snap, plan, columns)...)
 	return append(out, absentLiterals(snap, plan, stored, append(slices.Clone(said), out...))...)

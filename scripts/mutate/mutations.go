@@ -8014,4 +8014,28 @@ var mutations = []mutation{
 		Pkgs: []string{"./tools"},
 		Run:  "TestSnapshotTextCountsTablesAndViews",
 	},
+	{
+		Name: "UnitComparisonUnwarned",
+		File: "engine/warnings/warnings.go",
+		Old:  "\tout = append(out, unitFilters(snap, plan, stored)...)\n",
+		New:  "",
+		Pkgs: []string{"./engine"},
+		Run:  "TestMeasureComparedAcrossUnitsIsNamed",
+	},
+	{
+		Name: "UnitComparisonIgnoresKeptUnit",
+		File: "engine/warnings/unitfilters.go",
+		Old:  "!lex.UnitColumn(u.Name, c.Name) || pinned(q, ref.Table, u.Name) {",
+		New:  "!lex.UnitColumn(u.Name, c.Name) {",
+		Pkgs: []string{"./engine"},
+		Run:  "TestMeasureComparedAcrossUnitsIsNamed",
+	},
+	{
+		Name: "UnitComparisonMissesCastLiteral",
+		File: "engine/warnings/unitfilters.go",
+		Old:  "\tif c, ok := e.(*planast.Cast); ok {\n\t\te = c.Expr\n\t}\n",
+		New:  "",
+		Pkgs: []string{"./engine"},
+		Run:  "TestMeasureComparedAcrossUnitsIsNamed",
+	},
 }
