@@ -15,8 +15,10 @@ import (
 // whose unit a column beside it holds in several units (weight_unit:
 // 'kg', 'lb'): rows in pounds were kept or dropped as if in kilograms,
 // "listings over 20 kg" counted 110 where 157 are, and only a sum was
-// warned of. A query that keeps one unit, or reads the unit column in the
-// comparison's side (a CASE converting), decided already.
+// warned of. A where that keeps one unit (keptValues), or a comparison of
+// the measure converted by its unit (a CASE: no bare column), decided
+// already; grouping by the unit does not, the one number being a
+// threshold in one unit.
 func unitFilters(snap *schema.Snapshot, plan *planast.Query, stored func(string, string, string) []string) []string {
 	var out []string
 	eachQuery(plan, func(q *planast.Query) {
@@ -44,7 +46,7 @@ func unitFilters(snap *schema.Snapshot, plan *planast.Query, stored func(string,
 			}
 			for i := range t.Columns {
 				u := &t.Columns[i]
-				if u == c || !textual(u) || !lex.UnitColumn(u.Name, c.Name) || pinned(q, ref.Table, u.Name) {
+				if u == c || !textual(u) || !lex.UnitColumn(u.Name, c.Name) {
 					continue
 				}
 				vals, all := knownValues(t, u, stored)

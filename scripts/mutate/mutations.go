@@ -8025,8 +8025,8 @@ var mutations = []mutation{
 	{
 		Name: "UnitComparisonIgnoresKeptUnit",
 		File: "engine/warnings/unitfilters.go",
-		Old:  "!lex.UnitColumn(u.Name, c.Name) || pinned(q, ref.Table, u.Name) {",
-		New:  "!lex.UnitColumn(u.Name, c.Name) {",
+		Old:  "if !all || len(kept) < 2 {",
+		New:  "if !all || len(vals) < 2 {",
 		Pkgs: []string{"./engine"},
 		Run:  "TestMeasureComparedAcrossUnitsIsNamed",
 	},
