@@ -130,10 +130,7 @@ func (h stepSource) Matches(ctx context.Context, q string) (bool, []string) {
 	if err != nil {
 		return true, nil // no index to ask: no claim either way
 	}
-	// a fuzzy value ("Heather" of "weather"), a title spelling a word a
-	// plan computes ("Today") or an embedding's nearness is no match when
-	// the data holds none of the words the question turns on
-	if weighed := h.ds.idx.Weighed(q); len(weighed) > 0 && len(sel.Unmatched) == len(weighed) {
+	if noneHeld(h.ds, q, sel) {
 		return false, sel.Unmatched
 	}
 	return sel.Relevant(), sel.Unmatched

@@ -19,7 +19,21 @@ func (e *Engine) Search(ctx context.Context, datasource, text string) (*index.Se
 	if err != nil {
 		return nil, err
 	}
-	return e.retrieval(ctx, ds).Search(ctx, text)
+	sel, err := e.retrieval(ctx, ds).Search(ctx, text)
+	if err != nil || !noneHeld(ds, text, sel) {
+		return sel, err
+	}
+	// no table a match, as ask says of the same words
+	return &index.Selection{Datasource: sel.Datasource, Tables: []index.TableSelection{}, Unmatched: sel.Unmatched}, nil
+}
+
+// noneHeld reports whether the data holds none of the words of q a
+// match turns on (index.Weighed): a fuzzy value ("Heather" of "weather"),
+// a title spelling a word a plan computes ("Today") or an embedding's
+// nearness then matches nothing, in search_schema as in ask.
+func noneHeld(ds *datasource, q string, sel *index.Selection) bool {
+	weighed := ds.idx.Weighed(q)
+	return len(weighed) > 0 && len(sel.Unmatched) == len(weighed)
 }
 
 // IndexReport says what refreshing one datasource did.

@@ -7937,10 +7937,26 @@ var mutations = []mutation{
 	{
 		Name: "AskMatchesOnFuzzyValueAlone",
 		File: "engine/host.go",
-		Old:  "if weighed := h.ds.idx.Weighed(q); len(weighed) > 0 && len(sel.Unmatched) == len(weighed) {",
-		New:  "if weighed := h.ds.idx.Weighed(q); false && len(weighed) > 0 && len(sel.Unmatched) == len(weighed) {",
+		Old:  "\tif noneHeld(h.ds, q, sel) {",
+		New:  "\tif false && noneHeld(h.ds, q, sel) {",
 		Pkgs: []string{"./internal/app"},
 		Run:  "TestNoDatasourceMatchesTheQuestion",
+	},
+	{
+		Name: "SearchMatchesOnFuzzyValueAlone",
+		File: "engine/search.go",
+		Old:  "if err != nil || !noneHeld(ds, text, sel) {",
+		New:  "if err != nil || true {",
+		Pkgs: []string{"./engine"},
+		Run:  "TestSearchOfWordsTheDataLacksMatchesNothing",
+	},
+	{
+		Name: "NoneHeldOfAnyWordUnheld",
+		File: "engine/search.go",
+		Old:  "return len(weighed) > 0 && len(sel.Unmatched) == len(weighed)",
+		New:  "return len(weighed) > 0 && len(sel.Unmatched) > 0",
+		Pkgs: []string{"./engine"},
+		Run:  "TestSearchOfWordsTheDataLacksMatchesNothing",
 	},
 	{
 		Name: "AskCombinesWhenNothingMatched",
