@@ -36,12 +36,7 @@ func (w *writer) expr(e planast.Expr) {
 		if e.AsText != "" && w.d.Name() != "sqlite" && e != w.lookup {
 			// uuid ~~ text, UPPER(uuid) and uuid = 'x' fail where the
 			// column's engine type is not text: read its text
-			if e.AsText == "inet" && w.d.Name() == "postgres" {
-				// as its values come back: a host address without /32
-				col = "abbrev(" + col + ")"
-			} else {
-				col = "CAST(" + col + " AS TEXT)"
-			}
+			col = EngineText(w.d, col, e.AsText)
 		}
 		if r := w.readColumn(e, e.ReadAs, false); r != "" {
 			col = r
@@ -532,4 +527,17 @@ func (w *writer) window(win *planast.Window) {
 		return
 	}
 	w.str(spec.Name + "(" + strings.Join(args, ", ") + ")" + over)
+}
+
+// EngineText is the text of x, a column of engine type engineType that the
+// portable types call text (planast.Column.AsText), as its values come
+// back: its cast to text, but for a PostgreSQL inet, whose cast writes a
+// host address with /32 where results show none (abbrev). Profiling lists
+// such a column's values by the same text, so a filter copied from them
+// matches.
+func EngineText(d Dialect, x, engineType string) string {
+	if engineType == "inet" && d.Name() == "postgres" {
+		return "abbrev(" + x + ")"
+	}
+	return "CAST(" + x + " AS TEXT)"
 }

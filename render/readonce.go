@@ -61,19 +61,11 @@ func (w *writer) readsByAlias(q *planast.Query) map[string][]read {
 			}
 		}
 		visit := func(n planast.Node) bool {
-			switch n := n.(type) {
-			case *planast.Query:
-				if binds(n, f.Alias) {
-					return false // its own alias; a set operation's branch is no subquery
-				}
-			case *planast.Column:
-				if n.ReadAs != "" && w.d.Name() == "sqlite" {
-					add(readKey{n.Column, n.ReadAs, false}, n)
-				}
-			case *planast.Cast:
-				if ref, ok := n.Expr.(*planast.Column); ok && n.FromText {
-					add(readKey{ref.Column, planast.Type(n.Type), true}, ref)
-				}
+			if sub, ok := n.(*planast.Query); ok && binds(sub, f.Alias) {
+				return false // its own alias; a set operation's branch is no subquery
+			}
+			if k, ref, ok := w.readOf(n); ok {
+				add(k, ref)
 			}
 			return true
 		}
@@ -95,16 +87,29 @@ func (w *writer) readsByAlias(q *planast.Query) map[string][]read {
 func (w *writer) readsAny(q *planast.Query) bool {
 	found := false
 	planast.Inspect(q, func(n planast.Node) bool {
-		switch n := n.(type) {
-		case *planast.Column:
-			found = found || n.ReadAs != "" && w.d.Name() == "sqlite"
-		case *planast.Cast:
-			_, col := n.Expr.(*planast.Column)
-			found = found || col && n.FromText
+		if !found {
+			_, _, found = w.readOf(n)
 		}
 		return !found
 	})
 	return found
+}
+
+// readOf is the reading node n asks of a column: a column read as its
+// type (ReadAs, on SQLite: elsewhere it is the column itself), or a
+// column cast from text; false for any other node.
+func (w *writer) readOf(n planast.Node) (readKey, *planast.Column, bool) {
+	switch n := n.(type) {
+	case *planast.Column:
+		if n.ReadAs != "" && w.d.Name() == "sqlite" {
+			return readKey{n.Column, n.ReadAs, false}, n, true
+		}
+	case *planast.Cast:
+		if ref, ok := n.Expr.(*planast.Column); ok && n.FromText {
+			return readKey{ref.Column, planast.Type(n.Type), true}, ref, true
+		}
+	}
+	return readKey{}, nil, false
 }
 
 // binds reports whether q's FROM names alias.

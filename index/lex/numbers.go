@@ -2,6 +2,8 @@ package lex
 
 import (
 	"strings"
+
+	"github.com/nl2sql/nl2sql/internal/numtext"
 	"unicode"
 	"unicode/utf8"
 )
@@ -91,7 +93,7 @@ func readNumber(text string, start, end int) (Number, bool) {
 			unit = strings.ToLower(text[end:j])
 		}
 	}
-	v, ok := numberValue(text[start:end])
+	v, ok := numtext.Value(text[start:end])
 	if !ok {
 		return Number{}, false
 	}
@@ -99,50 +101,6 @@ func readNumber(text string, start, end int) (Number, bool) {
 		sign = "" // "-0" is 0
 	}
 	return Number{Value: sign + v, Text: sign + text[start:end], Unit: unit}, true
-}
-
-// numberValue reads digits with '.' and ',' marks (see Numbers) in JSON
-// number form, or false.
-func numberValue(s string) (string, bool) {
-	dot, comma := strings.Count(s, "."), strings.Count(s, ",")
-	var whole, frac string
-	switch {
-	case dot == 0 && comma == 0:
-		whole = s
-	case comma == 0 && dot == 1:
-		whole, frac, _ = strings.Cut(s, ".")
-	case dot == 0 && comma == 1 && len(s)-strings.IndexByte(s, ',')-1 < 3:
-		whole, frac, _ = strings.Cut(s, ",")
-	case dot == 0, comma == 0:
-		whole = s // thousands groups ("1,200", "1.234.567"), checked below
-	case dot == 1 && strings.LastIndexByte(s, '.') > strings.LastIndexByte(s, ','):
-		whole, frac, _ = strings.Cut(s, ".") // 1,200.50
-	case comma == 1 && strings.LastIndexByte(s, ',') > strings.LastIndexByte(s, '.'):
-		whole, frac, _ = strings.Cut(s, ",") // 1.200,50
-	default:
-		return "", false
-	}
-	if g := strings.IndexAny(whole, ".,"); g >= 0 {
-		groups := strings.Split(whole, whole[g:g+1])
-		if len(groups[0]) > 3 || groups[0] == "0" {
-			return "", false
-		}
-		for _, gr := range groups[1:] {
-			if len(gr) != 3 {
-				return "", false
-			}
-		}
-		whole = strings.Join(groups, "")
-	}
-	if t := strings.TrimLeft(whole, "0"); t != "" {
-		whole = t
-	} else {
-		whole = "0"
-	}
-	if frac != "" {
-		return whole + "." + frac, true
-	}
-	return whole, true
 }
 
 // NumberUnit reports whether word (a word of a question, or a term the

@@ -142,10 +142,10 @@ func checkVerified(ctx context.Context, cfg *config.Config, check func(name, det
 		check("verified query "+r.ID, "", fmt.Errorf("%s (the server leaves it out; nl2sql curated validate lists every refusal)", r.Err.Error()))
 	}
 	if len(set.Queries()) == 0 && len(refused) > 0 {
-		check("verified queries", "", fmt.Errorf("none of the %s serves", Count(len(refused), "verified query", "verified queries")))
+		check("verified queries", "", fmt.Errorf("none of the %s serves", plural.Count(len(refused), "verified query", "verified queries")))
 		return
 	}
-	check("verified queries", Count(len(set.Queries()), "query serves", "queries serve"), nil)
+	check("verified queries", plural.Count(len(set.Queries()), "query serves", "queries serve"), nil)
 }
 
 // withHint appends the hint of a datasource error (source.Error keeps it
@@ -238,7 +238,7 @@ func checkHiddenViews(pol *scope.Policy, cfg *config.Config, snaps map[string]*s
 			}
 			check(fmt.Sprintf("views of %s hidden from role %s", d.ID, role), fmt.Sprintf(
 				"%s: %s; a role reads a view only when it reads every table the view reads whole, or names the view in allow",
-				Count(len(hs), "view", "views"), strings.Join(names, ", ")), nil)
+				plural.Count(len(hs), "view", "views"), strings.Join(names, ", ")), nil)
 		}
 	}
 }
@@ -421,6 +421,3 @@ func retryable(err error) bool {
 	var pe *llm.ProviderError
 	return errors.As(err, &pe) && pe.Retryable
 }
-
-// Count is plural.Count.
-func Count(n int, one, many string) string { return plural.Count(n, one, many) }

@@ -38,6 +38,7 @@ var Layers = map[string]int{
 	"internal/cellfmt":       Language,
 	"internal/jsontext":      Language,
 	"internal/plural":        Language,
+	"internal/numtext":       Language,
 
 	"internal/schema":            Foundations,
 	"internal/source":            Foundations,

@@ -3,6 +3,7 @@ package source
 import (
 	"context"
 	"fmt"
+	"github.com/nl2sql/nl2sql/internal/numtext"
 	"regexp"
 	"strings"
 	"unicode"
@@ -66,18 +67,21 @@ var numberLike = regexp.MustCompile(`^\s*[-+(]?\s*(\p{Sc}|[A-Z]{3}\s)?\s*[0-9][0
 
 // NumberText reports whether s is a number, or one written for people
 // (numberLike): what makes a text column one of numbers. Digits with two
-// dots or more are one only in groups of three ('1.234.567'): an IP
-// address or a version ('10.0.0.1', '2.10.3') is none, and a column of
-// them noted as unreadable numbers costs a planner's context for nothing.
+// marks or more that fit no reading of a number (numtext.Value) are none:
+// an IP address or a version ('10.0.0.1', '2.10.3') noted as an
+// unreadable number cost a planner's context for nothing ('0,125' keeps
+// its one mark, a decimal comma).
 func NumberText(s string) bool {
-	if strings.Count(s, ".") >= 2 && !dotGrouped.MatchString(s) {
-		return false
+	if run := markedDigits.FindString(s); strings.Count(run, ".")+strings.Count(run, ",") >= 2 {
+		if _, ok := numtext.Value(run); !ok {
+			return false
+		}
 	}
 	return planast.TextHolds(s, planast.CastFloat) || numberLike.MatchString(s)
 }
 
-// dotGrouped is a number whose dots separate groups of three digits.
-var dotGrouped = regexp.MustCompile(`^[^0-9.]*[0-9]{1,3}(\.[0-9]{3})+(,[0-9]+)?[^0-9.]*$`)
+// markedDigits is a run of digits with points or commas inside.
+var markedDigits = regexp.MustCompile(`[0-9]+([.,][0-9]+)+`)
 
 // dateLike is a date written with separators in another order or shape
 // than ISO's: day or month first, slashes or dots, one separator used

@@ -138,17 +138,7 @@ func TestFromSQLStartingWithACommentSaysHowToPassIt(t *testing.T) {
 func TestFromSQLSaysBooleansSpeltAsTextReadAsTrue(t *testing.T) {
 	db := sourcetest.TempDB(t, "CREATE TABLE events (id INTEGER PRIMARY KEY, city TEXT, is_public BOOLEAN)",
 		"INSERT INTO events VALUES (1, 'Paris', 1), (2, 'Lyon', 0), (3, 'Paris', 'yes'), (4, 'Nice', 'true'), (5, 'Lyon', 'no'), (6, 'Nice', 1), (7, 'Paris', NULL)")
-	state := filepath.Join(t.TempDir(), "state")
-	lift := func(sql string) string {
-		var out, errOut bytes.Buffer
-		root := newRoot(slog.New(slog.DiscardHandler), &out)
-		root.SetErr(&errOut)
-		root.SetArgs([]string{"plan", "from-sql", "--db", db, "--storage", state, sql})
-		if err := root.Execute(); err != nil {
-			t.Fatalf("plan from-sql %q: %v", sql, err)
-		}
-		return errOut.String()
-	}
+	lift := liftStderr(t, db)
 	want := `warning: "events"."is_public" holds 3 values spelt as text; the plan reads 'true' and 'yes' as true, where this SQL on SQLite reads them as false`
 	for _, sql := range []string{"SELECT COUNT(*) FROM events WHERE is_public", "SELECT city, SUM(is_public = 1) FROM events GROUP BY city"} {
 		if got := lift(sql); !strings.Contains(got, want) {
@@ -167,8 +157,21 @@ func TestFromSQLSaysBooleansSpeltAsTextReadAsTrue(t *testing.T) {
 func TestFromSQLSaysLikeFoldsEveryLetter(t *testing.T) {
 	db := sourcetest.TempDB(t, "CREATE TABLE riders (id INTEGER PRIMARY KEY, full_name TEXT)",
 		"INSERT INTO riders VALUES (1, 'Zoë Ångström'), (2, 'Анна Каренина'), (3, 'Ann Lee')")
+	lift := liftStderr(t, db)
+	if got := lift("SELECT full_name FROM riders WHERE full_name LIKE 'анна%'"); !strings.Contains(got, "letters beyond A–Z") || !strings.Contains(got, `"анна%"`) {
+		t.Errorf("stderr %q: want the pattern named and the wider match said", got)
+	}
+	if got := lift("SELECT full_name FROM riders WHERE full_name LIKE 'ann%'"); got != "" {
+		t.Errorf("a pattern of A–Z alone: stderr %q, want nothing", got)
+	}
+}
+
+// liftStderr lifts SQL over db with plan from-sql and returns what it
+// says on stderr (the plan goes to stdout).
+func liftStderr(t *testing.T, db string) func(sql string) string {
 	state := filepath.Join(t.TempDir(), "state")
-	lift := func(sql string) string {
+	return func(sql string) string {
+		t.Helper()
 		var out, errOut bytes.Buffer
 		root := newRoot(slog.New(slog.DiscardHandler), &out)
 		root.SetErr(&errOut)
@@ -177,11 +180,5 @@ func TestFromSQLSaysLikeFoldsEveryLetter(t *testing.T) {
 			t.Fatalf("plan from-sql %q: %v", sql, err)
 		}
 		return errOut.String()
-	}
-	if got := lift("SELECT full_name FROM riders WHERE full_name LIKE 'анна%'"); !strings.Contains(got, "letters beyond A–Z") || !strings.Contains(got, `"анна%"`) {
-		t.Errorf("stderr %q: want the pattern named and the wider match said", got)
-	}
-	if got := lift("SELECT full_name FROM riders WHERE full_name LIKE 'ann%'"); got != "" {
-		t.Errorf("a pattern of A–Z alone: stderr %q, want nothing", got)
 	}
 }

@@ -228,8 +228,8 @@ func (p *Postgres) Profile(ctx context.Context, snap *schema.Snapshot) error {
 		Table:   func(t *schema.Table) string { return source.QuoteIdent(t.Schema) + "." + source.QuoteIdent(t.Name) },
 		AsText:  func(expr string) string { return "(" + expr + ")::text" },
 		ColumnText: func(c *schema.Column, col string) string {
-			if c.TextOf == "inet" {
-				return "abbrev(" + col + ")" // as render reads it
+			if c.TextOf != "" {
+				return render.EngineText(render.Postgres{}, col, c.TextOf) // as plans read it
 			}
 			return "(" + col + ")::text"
 		},
