@@ -7490,7 +7490,7 @@ var mutations = []mutation{
 		Name: "DotGroupedNumbersNoNumbers",
 		File: "internal/source/castnulls.go",
 		Old:  "\t\tif _, ok := numtext.Value(run); !ok {\n",
-		New:  "\t\tif _, ok := numtext.Value(run); true {\n",
+		New:  "\t\tif _, ok := numtext.Value(run); !ok || true {\n",
 		Pkgs: []string{"./internal/source"},
 		Run:  "TestAddressesAndVersionsAreNoNumbers",
 	},
