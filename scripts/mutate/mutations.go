@@ -7875,8 +7875,8 @@ var mutations = []mutation{
 		File: "internal/numtext/numtext.go",
 		Old:  "\t\t\tif len(gr) != 3 {\n",
 		New:  "\t\t\tif len(gr) == 0 {\n",
-		Pkgs: []string{"./index/lex"},
-		Run:  "TestNumbers",
+		Pkgs: []string{"./index/lex", "./internal/numtext"},
+		Run:  "TestNumbers|TestValue",
 	},
 	{
 		Name: "PhraseDecimalKeptAsTerm",
