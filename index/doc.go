@@ -68,7 +68,10 @@
 // whole-number real or date ranges holding it, or, with no rows to
 // profile, date-typed or date- or year-named columns) and its best
 // columns by rank (the best 2·√d of the d documents, at least one per
-// seed table), and fills up to 35% of the schema's columns. A view
+// seed table; only the one per table when every weighed word of the
+// question is a word of a table or column it names or of a value it
+// spells: the rest would be the named table's columns its name alone
+// ranks), and fills up to 35% of the schema's columns. A view
 // seeds only when the question names it (views repeat their base
 // tables' columns, and as seeds took the slots of the base tables whose
 // keys join); a named table of people keeps its first and family name. Every sort breaks ties

@@ -5,6 +5,7 @@ import (
 
 	"github.com/nl2sql/nl2sql/index/joins"
 	"github.com/nl2sql/nl2sql/index/lex"
+	"github.com/nl2sql/nl2sql/index/values"
 	"github.com/nl2sql/nl2sql/internal/schema"
 )
 
@@ -264,4 +265,47 @@ func (ix *Index) namedColumns(q *words, acc access) map[[2]int]bool {
 		}
 	}
 	return out
+}
+
+// accounted reports whether every word of question that Weighed weighs
+// (one at least) is a word of a table the question names (named), a word
+// of a column it names or implies (cols: lex.SameWord, or the column's
+// name is one the word implies) or a word of a value it spells (hits).
+// Such a question has said, in the schema's own words, all it asks for:
+// what the ranking adds beyond that are the columns of the named tables
+// that the table's name alone ranks, which no word of the question asks
+// for ("How many ships were captured?" needs ship's disposition, not its
+// tonnage and location). A word nothing named accounts for ("pushed
+// back", "turnaround") may be said in other terms than the schema's, and
+// then the ranked columns are what finds it.
+func (ix *Index) accounted(question string, named map[int]bool, cols map[[2]int]bool, hits []values.Hit) bool {
+	var nameWords [][]string
+	for t, ok := range named {
+		if ok {
+			nameWords = append(nameWords, ix.names.table[t])
+		}
+	}
+	for k := range cols {
+		nameWords = append(nameWords, ix.names.column[k[0]][k[1]])
+	}
+	valueWords := map[string]bool{}
+	for _, h := range hits {
+		for _, w := range lex.Words(h.Value) {
+			valueWords[w] = true
+		}
+	}
+	weighed := ix.Weighed(question)
+	for _, w := range weighed {
+		f := lex.Fold(w)
+		if valueWords[f] {
+			continue
+		}
+		imp := implied([]string{f})
+		if !slices.ContainsFunc(nameWords, func(ws []string) bool {
+			return impliesName(ws, imp) || slices.ContainsFunc(ws, func(n string) bool { return lex.SameWord(n, f) })
+		}) {
+			return false
+		}
+	}
+	return len(weighed) > 0
 }

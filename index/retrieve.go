@@ -124,7 +124,9 @@ type TableSelection struct {
 //     keys joining kept tables, value columns, year and date columns a year in the
 //     question may filter (seeds and bridges), the columns the question
 //     names, spells out or implies and the label of a table it names
-//     (not bridges), then the best ranked ones (see plan.columns).
+//     (not bridges), then the best ranked ones (see plan.columns; only
+//     each table's least when Index.accounted finds every weighed word
+//     of the question named).
 //  6. Fill: further tables, best first, while the kept columns stay within
 //     Tuning.FillShare of the schema and Budget.MaxColumns.
 //
@@ -152,6 +154,7 @@ func (ix *Index) Retrieve(ctx context.Context, question string, budget Budget, a
 		}
 	}
 	p := plan{ix: ix, acc: acc, b: b, tun: ix.opts.Tuning.withDefaults(), fused: r.fused, valueCols: r.valueCols, yearCols: r.yearCols, named: ix.namedTables(question, acc), namedCols: named, asksWho: asksWho(question)}
+	p.accounted = ix.accounted(question, p.named, named, r.hits)
 	sel := p.selection()
 	sel.Values = ix.reportValues(r.hits, sel, b.MaxValues)
 	ix.annotate(sel, r)

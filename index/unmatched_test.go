@@ -166,6 +166,7 @@ func TestUnmatchedWordClasses(t *testing.T) {
 		{"verb", "Which stations did the trips go to?", bikes, ""},
 		{"verb", "What happened to the trips of Ann Lee?", bikes, ""},
 		{"verb", "Which trips included station Bellevue?", bikes, ""},
+		{"quantifier", "List every trip of Ann Lee.", bikes, ""},
 		{"comparative", "Which trips were longer than 4 km?", bikes, ""},
 		{"comparative", "Which is the shortest trip?", bikes, ""},
 		{"comparative", "Which riders made the cheapest trips?", bikes, ""},

@@ -95,7 +95,7 @@ var englishStop = func() analysis.TokenMap {
 // questionWords are words of questions that carry no schema signal and
 // that the English list keeps ("how many", "list", "count").
 var questionWords = map[string]bool{"can": true, "will": true, "whose": true, "per": true, "give": true, "list": true,
-	"show": true, "find": true, "tell": true, "many": true, "much": true, "number": true, "count": true}
+	"show": true, "find": true, "tell": true, "many": true, "much": true, "number": true, "count": true, "every": true}
 
 // StopWord reports whether the folded word w carries no schema signal: an
 // English function word (bleve's list) or a question word. Literal

@@ -135,9 +135,12 @@ type Case struct {
 	MissingLiterals []string `json:"missing_literals,omitempty"`
 	Tables          []string `json:"tables"`
 	Columns         int      `json:"columns"`
-	Share           float64  `json:"share"`
-	Tokens          int      `json:"tokens"`
-	LatencyMS       float64  `json:"latency_ms"`
+	// Kept are the retrieved columns (table.column), to tell the columns
+	// a question did not need from those it did.
+	Kept      []string `json:"kept"`
+	Share     float64  `json:"share"`
+	Tokens    int      `json:"tokens"`
+	LatencyMS float64  `json:"latency_ms"`
 	// GoldRanks maps each gold table to its 1-based rank among tables
 	// (ordered by their best document) and each "table.column" to its
 	// document's rank in the fused ranking (Config.Explain).
@@ -385,17 +388,18 @@ func score(db string, q question, gold Gold, sel *index.Selection, snap *schema.
 	render func(*schema.Snapshot) string, rep *Report, acc *tally) Case {
 	tables := map[string]bool{}
 	cols := map[string]bool{}
-	var names []string
+	var names, kept []string
 	n := 0
 	for _, t := range sel.Tables {
 		tables[t.Name] = true
 		names = append(names, t.Name)
 		for _, c := range t.Columns {
 			cols[t.Name+"."+c] = true
+			kept = append(kept, t.Name+"."+c)
 			n++
 		}
 	}
-	c := Case{DB: db, Question: q.Text, Gold: gold, Tables: names, Columns: n}
+	c := Case{DB: db, Question: q.Text, Gold: gold, Tables: names, Columns: n, Kept: kept}
 	for _, t := range gold.Tables {
 		if !tables[t] {
 			c.MissingTables = append(c.MissingTables, t)

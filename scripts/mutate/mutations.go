@@ -8062,4 +8062,32 @@ var mutations = []mutation{
 		Pkgs: []string{"./internal/source"},
 		Run:  "TestAddressesAndVersionsAreNoNumbers",
 	},
+	{
+		Name: "accounted-question-still-padded-by-rank",
+		File: "index/plan.go",
+		Old:  "\tif p.accounted {\n\t\tcolumnDocs = 0\n\t}",
+		New:  "\tif p.accounted && false {\n\t\tcolumnDocs = 0\n\t}",
+		Pkgs: []string{"./index"}, Run: "TestNamedAttributesNotPaddedByTableName",
+	},
+	{
+		Name: "accounted-without-weighed-words",
+		File: "index/names.go",
+		Old:  "\treturn len(weighed) > 0\n}",
+		New:  "\treturn true\n}",
+		Pkgs: []string{"./index"}, Run: "TestAccounted",
+	},
+	{
+		Name: "accounted-ignores-unnamed-words",
+		File: "index/names.go",
+		Old:  "return impliesName(ws, imp) || slices.ContainsFunc(ws, func(n string) bool { return lex.SameWord(n, f) })",
+		New:  "return true || impliesName(ws, imp) || slices.ContainsFunc(ws, func(n string) bool { return lex.SameWord(n, f) })",
+		Pkgs: []string{"./index"}, Run: "TestNamedAttributesNotPaddedByTableName|TestAccounted",
+	},
+	{
+		Name: "EveryIsAFactWord",
+		File: "index/lex/lex.go",
+		Old:  `"count": true, "every": true}`,
+		New:  `"count": true}`,
+		Pkgs: []string{"./index"}, Run: "TestUnmatchedWordClasses",
+	},
 }
