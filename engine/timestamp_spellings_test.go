@@ -161,3 +161,60 @@ func TestTextOfTimestampsWrittenTwoWaysIsWarned(t *testing.T) {
 		})
 	}
 }
+
+// The threat: the range of a text column of timestamps written with 'T'
+// and with a space is ordered as read with a space, and an end stored
+// with 'T' was shown read so: describe_schema, schema show and ask's
+// context said the first order was at "2024-01-03 01:34:09Z", a value
+// stored in neither spelling, which a person checking it with
+// col = '…' finds in no row. Each end must be a value as stored, of
+// either spelling, with its zone (Z, +02:00) and fractional seconds, and
+// still the true earliest and latest, on every engine.
+func TestRangeOfTimestampsWrittenTwoWaysIsOfStoredValues(t *testing.T) {
+	db := []string{
+		"CREATE TABLE events (id INTEGER PRIMARY KEY, zulu TEXT, offset_frac TEXT, space_ends TEXT)",
+		"INSERT INTO events VALUES" +
+			" (1, '2024-01-03T01:34:09Z', '2024-01-02T08:00:00.250+02:00', '2024-01-01 00:00:00')," +
+			" (2, '2024-01-03 02:00:00', '2024-01-02 09:00:00', '2024-01-02T10:00:00Z')," +
+			" (3, '2024-06-01 12:00:00', '2024-06-01T12:00:00.5+02:00', '2024-06-01T12:00:00Z')," +
+			" (4, '2024-12-31T23:30:00Z', '2024-12-31 23:59:59.5', '2024-12-31 23:59:59')",
+	}
+	cases := []struct{ col, min, max string }{
+		// both ends written with 'T' and 'Z'
+		{"zulu", "2024-01-03T01:34:09Z", "2024-12-31T23:30:00Z"},
+		// the earliest with 'T', an offset and a fraction; the latest
+		// with a space and a fraction
+		{"offset_frac", "2024-01-02T08:00:00.250+02:00", "2024-12-31 23:59:59.5"},
+		// both ends written with a space, the values with 'T' between
+		{"space_ends", "2024-01-01 00:00:00", "2024-12-31 23:59:59"},
+	}
+	for _, en := range everyEngine(db) {
+		t.Run(en.name, func(t *testing.T) {
+			e := specEngine(t, en.spec(t))
+			snap := airSnapshot(t, e)
+			tb, _ := snap.Lookup("", "events")
+			ctx := schemactx.SchemaContext(&schema.Snapshot{Datasource: snap.Datasource, Dialect: snap.Dialect, Tables: []schema.Table{*tb}})
+			for _, c := range cases {
+				col, _ := tb.Column(c.col)
+				p := col.Profile
+				if p == nil || p.Spellings == nil {
+					t.Fatalf("%s: profile %+v, want the two spellings counted", c.col, p)
+				}
+				if lo, hi := fmt.Sprint(p.Min), fmt.Sprint(p.Max); lo != c.min || hi != c.max {
+					t.Errorf("%s: range [%s, %s], want [%s, %s]", c.col, lo, hi, c.min, c.max)
+				}
+				if want := fmt.Sprintf(`%s text range [%q,%q]`, c.col, c.min, c.max); !strings.Contains(ctx, want) {
+					t.Errorf("schema context %q: want %s", ctx, want)
+				}
+				// what the range shows, a filter on the column finds
+				for _, end := range []any{p.Min, p.Max} {
+					plan := fmt.Sprintf(`{"from":[{"table":"events","alias":"e"}],"select":[{"expr":{"kind":"func","name":"COUNT","args":[]},"alias":"n"}],"where":{"kind":"binary","op":"=","left":{"kind":"column","table":"e","column":%q},"right":{"kind":"literal","value":%q}}}`,
+						c.col, fmt.Sprint(end))
+					if got := fmt.Sprint(runAir(t, e, plan).Rows); got != "[[1]]" {
+						t.Errorf("%s = %q counts %s rows, want [[1]]: the range shows a value no row holds", c.col, end, got)
+					}
+				}
+			}
+		})
+	}
+}

@@ -65,7 +65,7 @@ func mixedCurrencies(snap *schema.Snapshot, plan *planast.Query, stored func(str
 				// nor does a joined table: the currency may be held by a
 				// table its rows belong to that the plan never joins
 				ws = append(ws, heldCurrencies(snap, plan, q, f, ref, t, c, stored)...)
-				ws = append(ws, viewCurrencies(snap, f, ref, t, c, stored)...)
+				ws = append(ws, viewCurrencies(snap, f, t, c, stored)...)
 			}
 			for _, w := range ws {
 				if w != "" && !slices.Contains(out, w) {
@@ -391,18 +391,17 @@ func moneyName(name string) bool {
 	return false
 }
 
-// reads reports whether aggregate f's argument reads column col of alias:
-// SUM(CASE WHEN weight_unit = 'lb' THEN weight * 0.4536 ELSE weight END)
-// converts by the unit, the fix the warning gives, and is no mix.
-func reads(f *planast.Func, alias, col string) bool {
+// reads reports whether e (an aggregate, or a value compared) reads
+// column col of alias: SUM(CASE WHEN weight_unit = 'lb' THEN weight *
+// 0.4536 ELSE weight END) converts by the unit, the fix the warning
+// gives, and is no mix.
+func reads(e planast.Expr, alias, col string) bool {
 	hit := false
-	for _, a := range f.Args {
-		inspectOwn(a, func(x planast.Expr) {
-			if r, ok := x.(*planast.Column); ok && r.Table == alias && r.Column == col {
-				hit = true
-			}
-		})
-	}
+	inspectOwn(e, func(x planast.Expr) {
+		if r, ok := x.(*planast.Column); ok && r.Table == alias && r.Column == col {
+			hit = true
+		}
+	})
 	return hit
 }
 
@@ -494,11 +493,11 @@ func currencyWarning(q *planast.Query, f *planast.Func, ref *planast.Column, c *
 			held += " in the rows the where keeps"
 		}
 		if what == "units" {
-			return fmt.Sprintf("%s(%s.%s) adds values in %d units (%s), a figure in none of them; convert them to one unit first (a CASE on %s.%s), group by it or keep one unit in the where",
-				strings.ToUpper(f.Name), ref.Table, ref.Column, len(kept), held, side.alias, cur.Name)
+			return fmt.Sprintf("%s adds values in %d units (%s), a figure in none of them; convert them to one unit first (a CASE on %s.%s), group by it or keep one unit in the where",
+				exprText(f), len(kept), held, side.alias, cur.Name)
 		}
-		return fmt.Sprintf("%s(%s.%s) adds amounts in %d currencies (%s), a figure in none of them; group by %s.%s or keep one currency in the where",
-			strings.ToUpper(f.Name), ref.Table, ref.Column, len(kept), held, side.alias, cur.Name)
+		return fmt.Sprintf("%s adds amounts in %d currencies (%s), a figure in none of them; group by %s.%s or keep one currency in the where",
+			exprText(f), len(kept), held, side.alias, cur.Name)
 	}
 	return ""
 }

@@ -112,7 +112,7 @@ func heldCurrencies(snap *schema.Snapshot, plan, q *planast.Query, f *planast.Fu
 		if !all || len(distinct) < 2 || readsColumn(snap, plan, p, h.cur) {
 			continue
 		}
-		out = append(out, heldWarning(snap, plan, f, ref, src, h, distinct))
+		out = append(out, heldWarning(snap, plan, f, src, h, distinct))
 	}
 	return out
 }
@@ -120,7 +120,7 @@ func heldCurrencies(snap *schema.Snapshot, plan, q *planast.Query, f *planast.Fu
 // heldWarning words heldCurrencies' warning of holder h, with the
 // sources and joins (fresh aliases) that reach it from source src and
 // the currency column to group by.
-func heldWarning(snap *schema.Snapshot, plan *planast.Query, f *planast.Func, ref *planast.Column, src *planast.From, h currencyHolder, distinct []string) string {
+func heldWarning(snap *schema.Snapshot, plan *planast.Query, f *planast.Func, src *planast.From, h currencyHolder, distinct []string) string {
 	used := usedAliases(plan)
 	left := src.Alias
 	path := h.hops[0].from.Name
@@ -144,12 +144,8 @@ func heldWarning(snap *schema.Snapshot, plan *planast.Query, f *planast.Func, re
 	}
 	p := h.hops[len(h.hops)-1].to
 	cur, _ := planast.JSON(&planast.Column{Table: left, Column: h.cur.Name})
-	amount := ref.Column
-	if ref.Table != "" {
-		amount = ref.Table + "." + ref.Column
-	}
-	return fmt.Sprintf(`%s(%s) adds amounts in %d currencies (%q holds %s), a figure in none of them: each row of %s belongs to one of %s (%s), which holds the currency and which this plan does not join; add %s to "from" and %s to "joins", then group by %s (and select it) or keep one currency in the where`,
-		strings.ToUpper(f.Name), amount, len(distinct), p.Name+"."+h.cur.Name, someQuoted(distinct), h.hops[0].from.Name, p.Name, path,
+	return fmt.Sprintf(`%s adds amounts in %d currencies (%q holds %s), a figure in none of them: each row of %s belongs to one of %s (%s), which holds the currency and which this plan does not join; add %s to "from" and %s to "joins", then group by %s (and select it) or keep one currency in the where`,
+		exprText(f), len(distinct), p.Name+"."+h.cur.Name, someQuoted(distinct), h.hops[0].from.Name, p.Name, path,
 		strings.Join(froms, ", "), strings.Join(joins, ", "), cur)
 }
 
@@ -222,7 +218,7 @@ func freshAlias(name string, used map[string]bool) string {
 	}
 }
 
-// viewCurrencies are the warnings of SUM or AVG f of column c (ref) of
+// viewCurrencies are the warnings of SUM or AVG f of column c of
 // view v, which has no currency column, when its definition computes c
 // from an amount of a table it reads, and a table it reads holds the
 // currency in several values in a column the definition never names
@@ -231,7 +227,7 @@ func freshAlias(name string, used map[string]bool) string {
 // no currency, and neither is any sum of it. The definition is read as
 // text (no lineage is stored): c's select item is the one ending in its
 // name.
-func viewCurrencies(snap *schema.Snapshot, f *planast.Func, ref *planast.Column, v *schema.Table, c *schema.Column, stored func(string, string, string) []string) []string {
+func viewCurrencies(snap *schema.Snapshot, f *planast.Func, v *schema.Table, c *schema.Column, stored func(string, string, string) []string) []string {
 	if v.Kind != schema.KindView || v.Definition == "" || currencyColumn(v) != nil {
 		return nil
 	}
@@ -266,10 +262,6 @@ func viewCurrencies(snap *schema.Snapshot, f *planast.Func, ref *planast.Column,
 	if !amount {
 		return nil
 	}
-	amountName := ref.Column
-	if ref.Table != "" {
-		amountName = ref.Table + "." + ref.Column
-	}
 	var out []string
 	for _, h := range reads {
 		cur := currencyColumn(h)
@@ -281,8 +273,8 @@ func viewCurrencies(snap *schema.Snapshot, f *planast.Func, ref *planast.Column,
 		if !all || len(distinct) < 2 {
 			continue
 		}
-		out = append(out, fmt.Sprintf(`%s(%s) adds amounts in %d currencies (%q holds %s), a figure in none of them: view %s computes %s from amounts in all of them, never grouping by or keeping one of %s; sum the amounts from the view's tables instead, grouped by %s.%s`,
-			strings.ToUpper(f.Name), amountName, len(distinct), h.Name+"."+cur.Name, someQuoted(distinct), v.Name, c.Name, h.Name+"."+cur.Name, h.Name, cur.Name))
+		out = append(out, fmt.Sprintf(`%s adds amounts in %d currencies (%q holds %s), a figure in none of them: view %s computes %s from amounts in all of them, never grouping by or keeping one of %s; sum the amounts from the view's tables instead, grouped by %s.%s`,
+			exprText(f), len(distinct), h.Name+"."+cur.Name, someQuoted(distinct), v.Name, c.Name, h.Name+"."+cur.Name, h.Name, cur.Name))
 	}
 	return out
 }

@@ -11,14 +11,15 @@ import (
 	"github.com/nl2sql/nl2sql/planast"
 )
 
-// unitFilters name a comparison of a measure with a number (weight > 20)
-// whose unit a column beside it holds in several units (weight_unit:
-// 'kg', 'lb'): rows in pounds were kept or dropped as if in kilograms,
-// "listings over 20 kg" counted 110 where 157 are, and only a sum was
-// warned of. A where that keeps one unit (keptValues), or a comparison of
-// the measure converted by its unit (a CASE: no bare column), decided
-// already; grouping by the unit does not, the one number being a
-// threshold in one unit.
+// unitFilters name a comparison of a measure, or of a value made of it
+// (o.qty * p.weight > 50), with a number (weight > 20) whose unit a
+// column beside it holds in several units (weight_unit: 'kg', 'lb'): rows
+// in pounds were kept or dropped as if in kilograms, "listings over 20
+// kg" counted 110 where 157 are, and only a sum was warned of. The
+// warning names the expression compared. A where that keeps one unit
+// (keptValues), or a comparison of the measure converted by its unit (a
+// CASE reading the unit column), decided already; grouping by the unit
+// does not, the one number being a threshold in one unit.
 func unitFilters(snap *schema.Snapshot, plan *planast.Query, stored func(string, string, string) []string) []string {
 	var out []string
 	eachQuery(plan, func(q *planast.Query) {
@@ -27,13 +28,14 @@ func unitFilters(snap *schema.Snapshot, plan *planast.Query, stored func(string,
 			if !ok || !slices.Contains([]string{"<", "<=", ">", ">=", "="}, b.Op) {
 				return
 			}
-			ref, okc := b.Left.(*planast.Column)
+			x := b.Left
 			lit, okl := number(b.Right)
-			if !okc || !okl {
-				ref, okc = b.Right.(*planast.Column)
+			if !okl {
+				x = b.Right
 				lit, okl = number(b.Left)
 			}
-			if !okc || !okl {
+			ref := measured(x)
+			if !okl || ref == nil {
 				return
 			}
 			text := lit.Text
@@ -46,7 +48,7 @@ func unitFilters(snap *schema.Snapshot, plan *planast.Query, stored func(string,
 			}
 			for i := range t.Columns {
 				u := &t.Columns[i]
-				if u == c || !textual(u) || !lex.UnitColumn(u.Name, c.Name) {
+				if u == c || !textual(u) || !lex.UnitColumn(u.Name, c.Name) || reads(x, ref.Table, u.Name) {
 					continue
 				}
 				vals, all := knownValues(t, u, stored)
@@ -54,8 +56,8 @@ func unitFilters(snap *schema.Snapshot, plan *planast.Query, stored func(string,
 				if !all || len(kept) < 2 {
 					continue
 				}
-				w := fmt.Sprintf("%s.%s %s %s compares numbers in %d units (%q holds %s) with one number: rows in the other units are kept or left out as if in the same one; convert first (a CASE on %s.%s) or keep one unit in the where",
-					ref.Table, ref.Column, b.Op, text, len(kept), u.Name, someQuoted(kept), ref.Table, u.Name)
+				w := fmt.Sprintf("%s %s %s compares numbers in %d units (%q holds %s) with one number: rows in the other units are kept or left out as if in the same one; convert first (a CASE on %s.%s) or keep one unit in the where",
+					exprText(x), b.Op, text, len(kept), u.Name, someQuoted(kept), ref.Table, u.Name)
 				if !slices.Contains(out, w) {
 					out = append(out, w)
 				}
@@ -63,6 +65,17 @@ func unitFilters(snap *schema.Snapshot, plan *planast.Query, stored func(string,
 		})
 	})
 	return out
+}
+
+// measured is the measure x's value is made of (valueColumn: weight,
+// o.qty * p.weight, ROUND(weight)), nil when there is none or x holds
+// an aggregate or a window: SUM(weight) > 100 is named by the
+// aggregate's own warning.
+func measured(x planast.Expr) *planast.Column {
+	if planast.ContainsAggregate(x) || planast.ContainsWindow(x) {
+		return nil
+	}
+	return valueColumn(x)
 }
 
 // number is the literal number e is, or e casts (the validator casts an

@@ -89,8 +89,10 @@ type Relation struct {
 // 20: a text column of timestamps written both with 'T' and with a space
 // before the time counted (ColumnProfile.Spellings), and its range taken
 // over the values read with a space: text orders 'T' after ' ', so the
-// range over the text was wrong within a day.
-const ProfileFormat = 20
+// range over the text was wrong within a day. 21: that range's ends as
+// stored: 20 wrote an end stored with 'T' with a space, a value stored in
+// neither spelling ('2024-01-03 01:34:09Z') that no filter finds.
+const ProfileFormat = 21
 
 // Table is one table or view. Schema is the engine's schema name ("main" for
 // SQLite and DuckDB's default, "public" for PostgreSQL's).
@@ -216,8 +218,10 @@ type ColumnProfile struct {
 	// some a space ('2024-01-01 15:18:49'): text orders 'T' after ' ', so
 	// a comparison of the text with a literal, MIN, MAX and ORDER BY are
 	// wrong within a day, while a cast to timestamp reads both. Min and
-	// Max are then of the values read with a space in place of the 'T'
-	// (the true earliest and latest, as text of that one spelling).
+	// Max are then the earliest and latest as read with a space in place
+	// of the 'T', each written as stored ('2024-01-03T01:34:09Z'), so a
+	// filter on it finds it: the text read with a space is no stored
+	// value ('2024-01-03 01:34:09Z').
 	Spellings *TimestampSpellings `json:"timestamp_spellings,omitempty"`
 }
 

@@ -186,7 +186,8 @@ func separated(x, sep string) string {
 // mostly hold dates or numbers (castTargets), in one statement over every
 // row of table tbl (quoted) in dialect d; the columns' profiles must be
 // set. For a column of timestamps it also sets OffsetDays and Spellings,
-// and with the second its Min and Max read with a space for the 'T'.
+// and with the second its Min and Max ordered as read with a space for
+// the 'T', each as stored.
 // asText, when set, turns a column into text first (a PostgreSQL enum or
 // citext has no regular-expression match of its own). textOrder
 // follows a text expression so min compares byte-wise (as
@@ -282,15 +283,25 @@ func CountCastNulls(ctx context.Context, d render.Dialect, tbl string, t *schema
 			items = append(items, fmt.Sprintf("count(%[1]s), min(%[1]s%[2]s)", b, textOrder))
 			want = append(want, counted{i, offsetDay})
 			// the timestamps written with 'T' and with a space, each
-			// counted with its least, and the range read with a space:
-			// text orders 'T' after ' ', so the range over the text put
-			// '2024-12-31T09:56:45Z' after '2024-12-31 10:53:32'
+			// counted with its least, and the range ordered as read with
+			// a space: text orders 'T' after ' ', so the range over the
+			// text put '2024-12-31T09:56:45Z' after '2024-12-31 10:53:32'.
+			// Each end is the value as stored, the one a filter on it
+			// finds: when a value written with 'T' is the end, that value
+			// (among those with 'T' the order of the text is the order
+			// read with a space), else the end read with a space, which
+			// is then stored so. The text read with a space alone is no
+			// stored value ('2024-01-03 01:34:09Z').
 			s := fmt.Sprintf("b%d", len(want))
 			inner = append(inner, fmt.Sprintf("%s AS %s", col, s))
 			t, sp := separated(s, "'T'"), separated(s, "' '")
 			spaced := fmt.Sprintf("CASE WHEN %[1]s THEN substr(%[2]s, 1, 10) || ' ' || substr(%[2]s, 12) ELSE %[2]s END", t, s)
-			items = append(items, fmt.Sprintf("count(CASE WHEN %[1]s THEN 1 END), min(CASE WHEN %[1]s THEN %[2]s END%[4]s), count(CASE WHEN %[3]s THEN 1 END), min(CASE WHEN %[3]s THEN %[2]s END%[4]s), min(%[5]s%[4]s), max(%[5]s%[4]s)",
-				t, s, sp, textOrder, spaced))
+			end := func(agg string) string {
+				return fmt.Sprintf("CASE WHEN %[1]s(%[2]s%[3]s) = %[1]s(CASE WHEN %[4]s THEN %[2]s END%[3]s) THEN %[1]s(CASE WHEN %[4]s THEN %[5]s END%[3]s) ELSE %[1]s(%[2]s%[3]s) END",
+					agg, spaced, textOrder, t, s)
+			}
+			items = append(items, fmt.Sprintf("count(CASE WHEN %[1]s THEN 1 END), min(CASE WHEN %[1]s THEN %[2]s END%[4]s), count(CASE WHEN %[3]s THEN 1 END), min(CASE WHEN %[3]s THEN %[2]s END%[4]s), %[5]s, %[6]s",
+				t, s, sp, textOrder, end("min"), end("max")))
 			want = append(want, counted{i, spelled})
 		}
 	}
