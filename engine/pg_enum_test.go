@@ -3,6 +3,7 @@ package engine
 import (
 	"context"
 	"fmt"
+	"strings"
 	"testing"
 
 	"github.com/nl2sql/nl2sql/internal/source/sourcetest"
@@ -50,6 +51,30 @@ func TestPostgresTextOfOtherTypes(t *testing.T) {
 	for _, c := range airSnapshot(t, e).Tables[0].Columns {
 		if c.Name == "ip" && (c.Profile == nil || !c.Profile.AllValues || fmt.Sprint(c.Profile.SampleValues) != "[10.0.0.1 192.168.1.20/24]") {
 			t.Errorf("ip's profile %+v: want the values as results show them", c.Profile)
+		}
+	}
+}
+
+// The threat: a plan that casts an enum to text, as the portable types
+// allow, ran as CAST(CAST("t"."level" AS TEXT) AS TEXT): a host reading
+// the SQL took the second cast for a mistake of the server's. A column
+// already read as its text is cast once; the values are the same.
+func TestPostgresTextOfOtherTypesIsCastOnce(t *testing.T) {
+	f := sourcetest.NewPGFixture(t, "CREATE TYPE lvl AS ENUM ('low', 'high')",
+		"CREATE TABLE tasks (id INTEGER PRIMARY KEY, level lvl, ip inet)",
+		"INSERT INTO tasks VALUES (1, 'low', '10.0.0.1'), (2, 'high', '192.168.1.20/24')")
+	e := specEngine(t, DatasourceSpec{ID: "air", Engine: "postgres", DSN: f.ReadOnly, RowLimit: 1000})
+	for _, c := range []struct{ column, once, want string }{
+		{"level", `CAST("t"."level" AS TEXT)`, "[[high] [low]]"},
+		{"ip", `abbrev("t"."ip")`, "[[10.0.0.1] [192.168.1.20/24]]"},
+	} {
+		plan := `{"select":[{"expr":{"kind":"cast","type":"text","expr":{"kind":"column","table":"t","column":"` + c.column + `"}},"alias":"v"}],"from":[{"table":"tasks","alias":"t"}],"order_by":[{"expr":{"kind":"column","column":"v"}}]}`
+		res, err := e.RunPlan(context.Background(), "air", []byte(plan))
+		if err != nil {
+			t.Fatalf("%s: %v", c.column, err)
+		}
+		if got := fmt.Sprint(res.Rows); got != c.want || !strings.Contains(res.SQL, c.once) || strings.Contains(res.SQL, "CAST("+c.once) {
+			t.Errorf("cast of %s to text: rows %s, SQL %s; want %s, %s cast once", c.column, got, res.SQL, c.want, c.once)
 		}
 	}
 }

@@ -113,6 +113,32 @@ var Functions = map[string]FuncSpec{
 	// POSITION(text, sub) is the 1-based position of sub in text, 0 when
 	// absent, NULL on NULL (SQLite instr, PostgreSQL/DuckDB strpos).
 	"POSITION": {"POSITION", Scalar, 2, 2, -1},
+	// AT_TIME_ZONE(instant, zone) is the wall-clock time (a timestamp
+	// without zone) the instant shows in zone, an IANA name such as
+	// 'Europe/London', with that zone's offset on that day (summer time
+	// included): DATE_PART('hour', AT_TIME_ZONE(x, 'Europe/London')) of
+	// 2024-07-01 06:30 UTC is 7, of 2024-01-15 06:30 UTC it is 6. The
+	// instant is a timestamp read as UTC, as a timestamptz and text with an
+	// offset already are (text by the text-cast rule); a date is refused.
+	// A literal zone must name one (time.LoadLocation's names, exactly
+	// spelled); a zone read from a column that names none the engine
+	// knows, or NULL, gives NULL. Not on SQLite, which holds no zone rules
+	// (Unavailable).
+	"AT_TIME_ZONE": {"AT_TIME_ZONE", Scalar, 2, 2, -1},
+}
+
+// Unavailable says why the engine dialect ("sqlite", "duckdb",
+// "postgres") cannot compute the function named name, and what to write
+// instead; ok is false where it can. Validation refuses such a call on a
+// catalog that names its engine, and the renderer of that dialect refuses
+// it too: no rendering could mean there what it means elsewhere.
+func Unavailable(name, dialect string) (why, hint string, ok bool) {
+	if strings.EqualFold(name, "AT_TIME_ZONE") && strings.EqualFold(dialect, "sqlite") {
+		return "SQLite holds no time-zone rules, so it cannot tell a zone's offset on a given day (summer time)",
+			"select the instants as they are (they read in UTC) and convert them in the answer, or ask a PostgreSQL or DuckDB datasource; " +
+				"a zone without summer time keeps one offset, which FROM_EPOCH_SECONDS(ELAPSED_SECONDS(x, '1970-01-01 00:00:00') + hours * 3600) adds", true
+	}
+	return "", "", false
 }
 
 // DateUnits are the units DATE_ADD and PERIOD_LABEL take.

@@ -45,6 +45,8 @@ func init() {
 			"for the seconds since 1970 of a timestamp write ELAPSED_SECONDS(x, TIMESTAMP '1970-01-01 00:00:00'); to read seconds since 1970 as a timestamp, FROM_EPOCH_SECONDS(x)"},
 		{"TO_DATE STR_TO_DATE DATE DATETIME CONVERT CAST TO_NUMBER STRPTIME TRY_STRPTIME PARSE_DATE PARSE_DATETIME PARSE_TIMESTAMP DATE_PARSE TRY_CAST",
 			`write a cast: {"kind": "cast", "expr": x, "type": "date"} (or timestamp, integer, decimal, float, text); text that holds no such value becomes NULL, and the result counts those`},
+		{"TIMEZONE CONVERT_TZ CONVERT_TIMEZONE FROM_UTC_TIMESTAMP TO_LOCAL_TIME SWITCHOFFSET AT_TIMEZONE",
+			"write AT_TIME_ZONE(instant, zone): the instant first, then an IANA zone name ('Europe/London') or a text column of them; it gives the local wall-clock timestamp"},
 		{"NOW GETDATE SYSDATE SYSDATETIME LOCALTIMESTAMP TODAY CURDATE CURTIME",
 			`write a literal of the date or time meant (the guide's run date); CURRENT_DATE and CURRENT_TIMESTAMP are UTC`},
 		{"CEIL CEILING",

@@ -65,7 +65,7 @@ func duckLabel(unit, x string) (string, bool) {
 }
 
 func (DuckDB) Func(name string, a []string) (string, bool) {
-	switch name { // DuckDB without ICU: a timestamptz cast to timestamp is UTC
+	switch name { // sessions run in UTC (DuckDBInUTC): a timestamptz cast to timestamp is UTC
 	case "CURRENT_DATE":
 		return "CAST(CAST(CURRENT_TIMESTAMP AS TIMESTAMP) AS DATE)", true
 	case "CURRENT_TIMESTAMP":

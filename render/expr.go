@@ -33,7 +33,7 @@ func (w *writer) expr(e planast.Expr) {
 			// comparison with numbers: read as the numeric it holds
 			col = "CAST(" + col + " AS NUMERIC)"
 		}
-		if e.AsText != "" && w.d.Name() != "sqlite" && e != w.lookup {
+		if w.readsText(e) {
 			// uuid ~~ text, UPPER(uuid) and uuid = 'x' fail where the
 			// column's engine type is not text: read its text
 			col = EngineText(w.d, col, e.AsText)
@@ -175,6 +175,13 @@ func (w *writer) expr(e planast.Expr) {
 		}
 		w.str(" END")
 	case *planast.Cast:
+		if ref, ok := e.Expr.(*planast.Column); ok && e.Type == planast.CastText && ref.ReadAs == "" && w.readsText(ref) {
+			// a column read as its text already (EngineText: an enum,
+			// an inet): a second cast of that text to text is noise a
+			// host reading the SQL takes for a mistake
+			w.expr(ref)
+			break
+		}
 		if c, ok := e.Expr.(*planast.Case); ok && e.FromText && len(c.Whens) > 0 {
 			// the cast of each branch, not of the whole CASE: the cast
 			// rule tests its operand several times, and a CASE that
@@ -418,6 +425,9 @@ func (w *writer) scalar(spec planast.FuncSpec, f *planast.Func, args []string) s
 		first, end := strconv.FormatInt(planast.EpochFirst*1000, 10), strconv.FormatInt(planast.EpochEnd*1000, 10)
 		return "(CASE WHEN " + v + " >= " + first + " AND " + v + " < " + end + " THEN " + s + " END)"
 	}
+	if spec.Name == "AT_TIME_ZONE" {
+		return w.atTimeZone(f, args)
+	}
 	if spec.Name == "DATE_ADD" && f.Temporal == planast.TypeTimestamp {
 		r, ok := w.d.(timestampAdder)
 		if !ok {
@@ -527,6 +537,13 @@ func (w *writer) window(win *planast.Window) {
 		return
 	}
 	w.str(spec.Name + "(" + strings.Join(args, ", ") + ")" + over)
+}
+
+// readsText reports whether column e is written as its text
+// (EngineText): a column of an engine type the portable types call text,
+// outside SQLite and a uuid lookup.
+func (w *writer) readsText(e *planast.Column) bool {
+	return e.AsText != "" && w.d.Name() != "sqlite" && e != w.lookup
 }
 
 // EngineText is the text of x, a column of engine type engineType that the

@@ -38,7 +38,7 @@ var listOutputSchema = json.RawMessage(`{
       "type": "object",
       "properties": {
         "id": {"type": "string"}, "engine": {"type": "string"}, "description": {"type": "string"},
-        "tables": {"type": "integer", "description": "Tables and views."}, "views": {"type": "integer", "description": "How many of tables are views."}, "empty_tables": {"type": "integer", "description": "Tables that held no rows when profiled; when it equals tables, every answer is empty."}, "status": {"type": "string", "enum": ["ready", "indexing", "unavailable"], "description": "indexing: still being opened; list again in a few seconds"},
+        "tables": {"type": "integer", "description": "Tables, not counting views."}, "views": {"type": "integer", "description": "Views."}, "empty_tables": {"type": "integer", "description": "Tables that held no rows when profiled; when it equals tables, every answer is empty."}, "status": {"type": "string", "enum": ["ready", "indexing", "unavailable"], "description": "indexing: still being opened; list again in a few seconds"},
         "error": {"type": "string"}, "hint": {"type": "string", "description": "How to make an unavailable datasource available."}
       },
       "required": ["id", "engine", "description", "tables", "status"]
@@ -53,7 +53,7 @@ var listOutputSchema = json.RawMessage(`{
 // ListDatasourcesTool describes the list_datasources tool.
 func ListDatasourcesTool() mcpgo.Tool {
 	return readOnlyTool("list_datasources", "List datasources",
-		"List the datasources this server can answer questions about: id, engine, description and table count, in pages that fit the result's token budget (next_cursor).",
+		"List the datasources this server can answer questions about: id, engine, description, and its tables and views counted apart, in pages that fit the result's token budget (next_cursor).",
 		json.RawMessage(`{"type": "object", "properties": {"cursor": {"type": "string", "maxLength": 1024, "description": "next_cursor of the previous page."}}, "additionalProperties": false}`),
 		listOutputSchema)
 }
@@ -78,10 +78,9 @@ func ListDatasourcesHandler(eng Lister) server.ToolHandlerFunc {
 		}
 		rest := all[start:]
 		line := func(d engine.DatasourceInfo) string {
-			n := d.Tables - d.Views
-			tables := plural.Relations(d.Tables, d.Views)
+			tables := plural.Relations(d.Tables+d.Views, d.Views)
 			switch {
-			case d.EmptyTables > 0 && d.EmptyTables == n:
+			case d.EmptyTables > 0 && d.EmptyTables == d.Tables:
 				tables += ", every one empty when profiled"
 			case d.EmptyTables > 0:
 				tables += fmt.Sprintf(", %d empty when profiled", d.EmptyTables)

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"github.com/nl2sql/nl2sql/internal/plural"
 	"regexp"
+	"slices"
 	"strings"
 	"unicode/utf8"
 
@@ -21,8 +22,18 @@ func SnapshotText(s *schema.Snapshot) string { return snapshotTextIn(s, s) }
 // its tables): what a column is said to be may depend on tables the page
 // leaves out (a key another table declares).
 func snapshotTextIn(s, whole *schema.Snapshot) string {
+	return fmt.Sprintf("datasource %s (%s), %s\n", s.Datasource, s.Dialect, plural.Relations(len(s.Tables), s.Views())) + snapshotBody(s, whole)
+}
+
+// snapshotBody is snapshotTextIn without its first line (the datasource
+// and its counts), for a page that counts the listing it is part of.
+func snapshotBody(s, whole *schema.Snapshot) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "datasource %s (%s), %s\n", s.Datasource, s.Dialect, plural.Relations(len(s.Tables), s.Views()))
+	if slices.ContainsFunc(s.Tables, func(t schema.Table) bool { return slices.ContainsFunc(t.Columns, instantColumn) }) {
+		// whether TIMESTAMP '2024-01-01 00:00:00' against a timestamptz
+		// depends on the session's zone: it does not, sessions run in UTC
+		b.WriteString("(timestamptz columns hold instants: they read in UTC, and a timestamp literal compared with one is a UTC time)\n")
+	}
 	for _, t := range s.Tables {
 		rows := ""
 		if t.RowCount != nil {
@@ -119,6 +130,13 @@ func snapshotTextIn(s, whole *schema.Snapshot) string {
 		}
 	}
 	return b.String()
+}
+
+// instantColumn reports whether c is a timestamp with a time zone
+// (timestamptz, TIMESTAMP WITH TIME ZONE): an instant.
+func instantColumn(c schema.Column) bool {
+	d := strings.ToLower(c.DeclaredType)
+	return c.Type == planast.TypeTimestamp && (strings.HasPrefix(d, "timestamptz") || strings.Contains(d, "with time zone"))
 }
 
 // nullShare is schemactx.NullShare: the planners' context says a share

@@ -192,12 +192,8 @@ func deletedRows(snap *schema.Snapshot, plan *planast.Query, columns func() map[
 				if columns()[strings.ToLower(c.Name)] { // walked only once a table has such a column
 					continue
 				}
-				note := schemactx.DeletedNote(c, marked)
-				if marked == nil {
-					note = "is " + note
-				}
-				w := fmt.Sprintf(`%s.%s %s, and this plan never reads it: those rows count in the result; if they should not, add %s to the filters with "and"`,
-					t.Name, c.Name, note, unmarkedFilter(f.Alias, c, marked, unmarked))
+				w := fmt.Sprintf(`%s.%s %s; this plan never reads it, so those rows count in the result (business figures usually leave them out); if they should not, add %s to the filters with "and"`,
+					t.Name, c.Name, schemactx.DeletedMarks(c, marked), unmarkedFilter(f.Alias, c, marked, unmarked))
 				if !slices.Contains(out, w) {
 					out = append(out, w)
 				}

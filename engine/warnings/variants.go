@@ -253,7 +253,7 @@ func splitGroups(snap *schema.Snapshot, plan *planast.Query, stored func(string,
 			x := groupedExpr(q, g)
 			if ref, clean := cleaned(x); ref != nil {
 				if c, vals := groupValues(snap, q, ref, stored); c != nil {
-					if w := cleanedSplit(x, vals, clean, "grouping by %s still makes a group of each spelling of one value: %s are separate groups%s, each with part of the rows", "to merge them, select and group by "); w != "" {
+					if w := cleanedSplit(x, vals, clean, "grouping by %s still makes a group of each spelling of one value: %s are separate groups%s, each with part of the rows", "to merge them, select and group by ", true); w != "" {
 						out = append(out, w)
 					}
 				}
@@ -282,7 +282,7 @@ func splitGroups(snap *schema.Snapshot, plan *planast.Query, stored func(string,
 					return
 				}
 				if vals, all := knownValues(t, c, stored); all {
-					if w := cleanedSplit(f.Args[0], vals, clean, "COUNT(DISTINCT %s) still counts each spelling of one value: %s count apart%s", "to count values, not spellings, count distinct "); w != "" && !slices.Contains(out, w) {
+					if w := cleanedSplit(f.Args[0], vals, clean, "COUNT(DISTINCT %s) still counts each spelling of one value: %s count apart%s", "to count values, not spellings, count distinct ", false); w != "" && !slices.Contains(out, w) {
 						out = append(out, w)
 					}
 				}
@@ -357,7 +357,7 @@ func groupsByKey(snap *schema.Snapshot, q *planast.Query, alias string) bool {
 // values it still writes apart ('hot desk' and 'hot-desk', 'm001' and
 // 'm-001' in a column of codes written several ways), said with format
 // (x, the values, a note of more), and the expression that merges them.
-func cleanedSplit(x planast.Expr, vals []string, clean func(string) string, format, merge string) string {
+func cleanedSplit(x planast.Expr, vals []string, clean func(string) string, format, merge string, groups bool) string {
 	xs, err := planast.JSON(x)
 	if err != nil {
 		return ""
@@ -366,7 +366,7 @@ func cleanedSplit(x planast.Expr, vals []string, clean func(string) string, form
 	for i, v := range vals {
 		cv[i] = clean(v)
 	}
-	first, more, fix := spellingsOf(string(xs), cv, messy(vals), false)
+	first, more, fix, left := spellingsOf(string(xs), cv, messy(vals), false)
 	if first == nil {
 		return ""
 	}
@@ -374,14 +374,17 @@ func cleanedSplit(x planast.Expr, vals []string, clean func(string) string, form
 	if fix == "" {
 		return w + "; map them to one with a case expression"
 	}
-	return w + "; " + merge + fix
+	if !groups {
+		left = ""
+	}
+	return w + left + "; " + merge + fix
 }
 
 // splitGroup is splitGroups' check of one column's complete values.
 func splitGroup(ref *planast.Column, c *schema.Column, vals []string) string {
 	return spellingsWarning(ref, vals, func(first []string, more string) string {
 		return fmt.Sprintf("grouping by %q makes a group of each spelling of one value: %s are separate groups%s, each with part of the rows", c.Name, someQuoted(first), more)
-	}, "group by a cleaned value where a plan can write one", "to merge them, select and group by ")
+	}, "group by a cleaned value where a plan can write one", "to merge them, select and group by ", true)
 }
 
 // distinctSpellings is the check of COUNT(DISTINCT ref) over a column's
@@ -389,20 +392,24 @@ func splitGroup(ref *planast.Column, c *schema.Column, vals []string) string {
 func distinctSpellings(ref *planast.Column, vals []string) string {
 	return spellingsWarning(ref, vals, func(first []string, more string) string {
 		return fmt.Sprintf("COUNT(DISTINCT %s.%s) counts each spelling of one value: %s count as %d%s", ref.Table, ref.Column, someQuoted(first), len(first), more)
-	}, "count a cleaned value where a plan can write one", "to count values, not spellings, count distinct ")
+	}, "count a cleaned value where a plan can write one", "to count values, not spellings, count distinct ", false)
 }
 
 // spellingsWarning says what values spelled several ways do (said), and
 // the fix: the expression that merges them after merge, or cleaned when
-// LOWER and TRIM cannot.
-func spellingsWarning(ref *planast.Column, vals []string, said func(first []string, more string) string, cleaned, merge string) string {
-	first, more, x := spellings(ref, vals)
+// LOWER and TRIM cannot; for a grouping (groups), the values the fix
+// leaves apart.
+func spellingsWarning(ref *planast.Column, vals []string, said func(first []string, more string) string, cleaned, merge string, groups bool) string {
+	first, more, x, left := spellings(ref, vals)
 	if first == nil {
 		return ""
 	}
+	if !groups {
+		left = "" // a count's fix is pasted whole: the values left apart are the grouping's concern
+	}
 	short := abbreviationNote(abbreviationsOf(vals, maxVariants))
 	if x != "" {
-		return said(first, more) + "; " + merge + x + short
+		return said(first, more) + left + "; " + merge + x + short
 	}
 	return said(first, more) + "; " + cleaned + short
 }
@@ -413,10 +420,10 @@ func spellingsWarning(ref *planast.Column, vals []string, said func(first []stri
 // expression of ref that merges them ("" when punctuation other than word
 // separators differs, which LOWER, TRIM and REPLACE of a separator cannot
 // merge). first is nil when every value has one spelling.
-func spellings(ref *planast.Column, vals []string) (first []string, more, fix string) {
+func spellings(ref *planast.Column, vals []string) (first []string, more, fix, left string) {
 	col := fmt.Sprintf(`{"kind": "column", "table": %s, "column": %s}`, jsonText(ref.Table), jsonText(ref.Column))
 	if first, more, fix := truthSpellings(col, vals); first != nil {
-		return first, more, fix
+		return first, more, fix, ""
 	}
 	return spellingsOf(col, vals, messy(vals), true)
 }
@@ -484,8 +491,9 @@ func messy(vals []string) bool {
 // spellingsOf is spellings of the values vals of the expression x (plan
 // JSON): codes loose when the column is messy; raw says whether vals are
 // the column's own values (the fix may then add TRIM and LOWER) or those
-// of x, which already cleaned them.
-func spellingsOf(x string, vals []string, codesLoose, raw bool) (first []string, more, fix string) {
+// of x, which already cleaned them. left is remainNote of the values
+// the fix still writes apart.
+func spellingsOf(x string, vals []string, codesLoose, raw bool) (first []string, more, fix, left string) {
 	vals = slices.Clone(vals)
 	slices.Sort(vals)
 	vals = slices.Compact(vals)
@@ -500,7 +508,7 @@ func spellingsOf(x string, vals []string, codesLoose, raw bool) (first []string,
 		distinct[folds[i]] = struct{}{}
 	}
 	if len(distinct) == len(vals) {
-		return nil, "", "" // each value folds to its own: no value spelled two ways
+		return nil, "", "", "" // each value folds to its own: no value spelled two ways
 	}
 	byFold := map[string][]string{}
 	var order []string
@@ -536,16 +544,18 @@ func spellingsOf(x string, vals []string, codesLoose, raw bool) (first []string,
 		}
 	}
 	if len(split) == 0 {
-		return nil, "", ""
+		return nil, "", "", ""
 	}
 	if len(split) > 1 {
 		more = fmt.Sprintf(" (and %d more values spelled several ways)", len(split)-1)
 	}
 	if other {
-		return split[0], more, ""
+		return split[0], more, "", ""
 	}
 	if raw {
 		x = foldedExpr(x, spaces, letters)
+	} else {
+		spaces, letters = false, false // x cleaned them already
 	}
 	// a word separator written or not ('hot-desk', 'hot desk', 'M-001'):
 	// removed from every value, which then compare alike
@@ -553,7 +563,66 @@ func spellingsOf(x string, vals []string, codesLoose, raw bool) (first []string,
 	for _, sep := range seps {
 		x = fmt.Sprintf(`{"kind": "func", "name": "REPLACE", "args": [%s, {"kind": "literal", "value": %s}, {"kind": "literal", "value": ""}]}`, x, jsonText(sep))
 	}
-	return split[0], more, x
+	return split[0], more, x, remainNote(vals, spaces, letters, seps)
+}
+
+// maxRemaining is how many of the values a fold leaves apart remainNote
+// names.
+const maxRemaining = 10
+
+// remainNote says which different values vals still hold once folded as
+// the fix folds them (TRIM when spaces, LOWER when letters, each of seps
+// removed): the fix merges spellings only, and a host that follows it to
+// the letter, with approved/Approved/accepted and denied/DECLINED stored,
+// still reports 'accepted' apart from 'approved'. Whether two words mean
+// the same is the host's call, so the note names them and says how to
+// merge them, without calling them synonyms. "" when one value remains.
+func remainNote(vals []string, spaces, letters bool, seps []string) string {
+	var left []string
+	for _, v := range vals {
+		if spaces {
+			v = strings.TrimSpace(v)
+		}
+		if letters {
+			v = strings.ToLower(v)
+		}
+		for _, sep := range seps {
+			v = strings.ReplaceAll(v, sep, "")
+		}
+		if !slices.Contains(left, v) {
+			left = append(left, v)
+		}
+	}
+	if len(left) < 2 {
+		return ""
+	}
+	slices.Sort(left)
+	var funcs, what []string
+	if spaces {
+		funcs, what = append(funcs, "TRIM"), append(what, "surrounding spaces")
+	}
+	if letters {
+		funcs, what = append(funcs, "LOWER"), append(what, "letter case")
+	}
+	if len(seps) > 0 {
+		funcs, what = append(funcs, "REPLACE"), append(what, "separators")
+	}
+	if len(funcs) == 0 {
+		return ""
+	}
+	verb, it := "merges", "it"
+	if len(funcs) > 1 {
+		verb, it = "merge", "them"
+	}
+	quoted := make([]string, 0, maxRemaining)
+	for _, v := range left[:min(len(left), maxRemaining)] {
+		quoted = append(quoted, fmt.Sprintf("%q", v))
+	}
+	if len(left) > maxRemaining {
+		quoted = append(quoted, fmt.Sprintf("and %d more", len(left)-maxRemaining))
+	}
+	return fmt.Sprintf("; %s, below, %s %s only: %d different values remain after %s (%s): if some of them mean the same, map them to one with a case expression",
+		strings.Join(funcs, " and "), verb, strings.Join(what, " and "), len(left), it, strings.Join(quoted, ", "))
 }
 
 // unseparated is loose(v) without the separators seps.

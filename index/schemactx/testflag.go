@@ -207,13 +207,21 @@ func holdsTimes(c *schema.Column) bool {
 }
 
 // DeletedNote is what a schema says of such a column (DeletedMark's
-// marked), for a planner.
+// marked), for a planner: DeletedMarks, and what figures do with them.
 func DeletedNote(c *schema.Column, marked any) string {
+	return DeletedMarks(c, marked) + "; business figures usually leave them out"
+}
+
+// DeletedMarks says, after the column's name, which rows it marks
+// deleted in place and how many: "marks the rows deleted in place, which
+// stay in the table: 3% of rows hold a time in it" ("set on the rows
+// deleted in place, 3% of them" read as a share of the deleted rows).
+func DeletedMarks(c *schema.Column, marked any) string {
 	if marked == nil {
-		return fmt.Sprintf("set on the rows deleted in place, %.0f%% of them: business figures usually leave those rows out", 100*(1-c.Profile.NullFraction))
+		return fmt.Sprintf("marks the rows deleted in place, which stay in the table: %s of rows hold a time in it", NullShare(1-c.Profile.NullFraction))
 	}
 	v, _ := planast.JSON(marked)
-	return fmt.Sprintf("marks rows deleted in place with %s: business figures usually leave them out", v)
+	return fmt.Sprintf("marks with %s the rows deleted in place, which stay in the table", v)
 }
 
 // flagValue reads v as a yes/no flag: yes, and whether it is one at all.

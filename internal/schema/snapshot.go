@@ -603,3 +603,13 @@ func (s *Snapshot) ReadingRole() string {
 	}
 	return s.Role
 }
+
+// EngineDialect is the engine the snapshot was read from (Dialect), for
+// the plan validator (validate.EngineCatalog): a function that engine
+// cannot compute is refused before any SQL is written.
+func (s *Snapshot) EngineDialect() string {
+	if s == nil {
+		return ""
+	}
+	return s.Dialect
+}

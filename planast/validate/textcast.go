@@ -105,6 +105,8 @@ func textDateArgs(name, unit string) (CastType, []int) {
 		return CastDate, []int{0, 1}
 	case "ELAPSED_SECONDS":
 		return CastTimestamp, []int{0, 1}
+	case "AT_TIME_ZONE": // an instant; the zone, its second, is text
+		return CastTimestamp, []int{0}
 	case "FROM_EPOCH_SECONDS":
 		// seconds kept as text ('1609459200'), as a timestamp column
 		// holding numbers shows them cast to text

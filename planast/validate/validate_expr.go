@@ -594,6 +594,9 @@ func (v *validator) fn(f *Func, path string, sc *scope, env *cteEnv) Type {
 	}
 	f.Name = spec.Name
 	f.Numeric, f.Temporal = "", ""
+	if v.unavailableHere(spec.Name, path) {
+		return TypeUnknown
+	}
 	if spec.Kind == WindowOnly {
 		if v.windowHere(sc) {
 			v.add(CodeFunction, join(path, "name"), "%s is a window function; use an expression of kind \"window\"", spec.Name)
@@ -662,6 +665,9 @@ func (v *validator) fn(f *Func, path string, sc *scope, env *cteEnv) Type {
 		// SQL makes such an aggregate part of the outer query, where it is
 		// then misplaced; SQLite and DuckDB refuse it outright
 		v.add(CodeGrouping, path, "%s aggregates only columns of an outer query; aggregate this query's own columns, or move it to the outer query", spec.Name)
+	}
+	if spec.Name == "AT_TIME_ZONE" && v.zoneSwapped(f, ts, path) {
+		return TypeUnknown
 	}
 	if to, args := textDateArgs(spec.Name, unitOf(f)); to != "" {
 		for _, i := range args {
@@ -848,6 +854,18 @@ func (v *validator) fn(f *Func, path string, sc *scope, env *cteEnv) Type {
 		need(0, isText, "text")
 		need(1, isText, "text")
 		return TypeInteger
+	case "AT_TIME_ZONE":
+		if argT(0) == TypeDate {
+			// a day has no time to convert, and read as its midnight in
+			// UTC it would move to the day before west of Greenwich
+			v.addHint(CodeType, idx(join(path, "args"), 0), "a date column holds days already, usually the local ones: use it as it is; for an instant kept as a date at midnight UTC, cast it to timestamp first",
+				"AT_TIME_ZONE needs an instant (a timestamp), this is a date")
+		} else {
+			need(0, func(t Type) bool { return t == TypeTimestamp }, "a timestamp")
+		}
+		need(1, isText, "text")
+		v.zoneLiteral(f.Args[1], idx(join(path, "args"), 1))
+		return TypeTimestamp
 	}
 	return TypeUnknown
 }
@@ -875,7 +893,7 @@ func needHint(name string, x Expr, t Type, what string) (hint string, cast bool)
 		// of Unix times alone read as it is was all NULL
 		return fmt.Sprintf("it is a %s column; where it holds numbers of seconds since 1970 (Unix time, as its schema line says), read them and its dates alike as %s; a column of dates alone is used as it is, without FROM_EPOCH_SECONDS",
 			t, paste(UnixReading(x, t, "", ""))), false
-	case what == "a date or timestamp" && t.IsNumeric():
+	case (what == "a date or timestamp" || what == "a timestamp") && t.IsNumeric():
 		return "if the number is seconds since 1970 (Unix time), write " + paste(&Func{Name: "FROM_EPOCH_SECONDS", Args: []Expr{x}}) +
 			" (of milliseconds: x / 1000); a number has no cast to a date", false
 	case t == TypeBoolean || t == TypeBlob:
@@ -1017,7 +1035,10 @@ func (v *validator) windowHere(sc *scope) bool {
 // and says where window functions go when a window may stand here.
 func (v *validator) allowedHere(sc *scope) string {
 	aggOK := v.inAgg == 0 && (sc.clause == "select" || sc.clause == "having" || sc.clause == "order_by")
-	out := "scalar functions allowed here: " + strings.Join(funcsWhere(func(s FuncSpec) bool { return s.Kind == Scalar }), ", ")
+	out := "scalar functions allowed here: " + strings.Join(funcsWhere(func(s FuncSpec) bool {
+		_, _, missing := Unavailable(s.Name, v.engine())
+		return s.Kind == Scalar && !missing
+	}), ", ")
 	if aggOK {
 		out += "; aggregates: " + strings.Join(funcsWhere(func(s FuncSpec) bool { return s.Kind == Aggregate }), ", ")
 	}
