@@ -1,6 +1,7 @@
 package mcp
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"os"
@@ -9,8 +10,11 @@ import (
 	"strings"
 	"testing"
 
+	mcpgo "github.com/mark3labs/mcp-go/mcp"
+
 	"github.com/nl2sql/nl2sql/internal/bigcat"
 	"github.com/nl2sql/nl2sql/internal/source/sourcetest"
+	"github.com/nl2sql/nl2sql/tools"
 )
 
 // insuranceDB is twelve tables and two views, the dimension that holds
@@ -127,6 +131,28 @@ func TestEveryPageNamesTheOtherPagesTables(t *testing.T) {
 			if len(l.Datasources) != 1 || l.Datasources[0].Tables != 12 || l.Datasources[0].Views != 2 || !strings.Contains(text(list), "12 tables, 2 views") {
 				b, _ := json.Marshal(list.StructuredContent)
 				t.Errorf("list_datasources: structured %s, text %q; want 12 tables and 2 views in both", b, text(list))
+			}
+			// the schema resource, paged at this budget, a page and a view's own
+			read := func(uri string) (string, error) {
+				rr, err := c.ReadResource(context.Background(), mcpgo.ReadResourceRequest{Params: mcpgo.ReadResourceParams{URI: uri}})
+				if err != nil {
+					return "", err
+				}
+				return rr.Contents[0].(mcpgo.TextResourceContents).Text, nil
+			}
+			body, err := read("nl2sql://ins/schema")
+			var idx tools.SchemaIndex
+			if err != nil || json.Unmarshal([]byte(body), &idx) != nil || !idx.Paged || idx.TotalTables != 12 || idx.TotalViews != 2 || len(idx.Pages) == 0 {
+				t.Fatalf("schema resource: %v %.300s; want a paged index counting 12 tables and 2 views", err, body)
+			}
+			page, err := read(idx.Pages[0].URI)
+			var pg tools.SchemaPage
+			if err != nil || json.Unmarshal([]byte(page), &pg) != nil || pg.TotalTables != 12 || pg.TotalViews != 2 {
+				t.Errorf("schema page: %v %.300s; want 12 tables and 2 views", err, page)
+			}
+			view, err := read("nl2sql://ins/schema/table/v_sites")
+			if err != nil || json.Unmarshal([]byte(view), &pg) != nil || pg.TotalTables != 0 || pg.TotalViews != 1 {
+				t.Errorf("a view's resource: %v %.300s; want it counted as a view", err, view)
 			}
 		})
 	}

@@ -26,11 +26,14 @@ import (
 
 // SchemaIndex is the schema resource of a catalog too large to send whole.
 type SchemaIndex struct {
-	Datasource   string `json:"datasource"`
-	Dialect      string `json:"dialect"`
-	Paged        bool   `json:"paged"`
-	TotalTables  int    `json:"total_tables"`
-	TotalColumns int    `json:"total_columns"`
+	Datasource string `json:"datasource"`
+	Dialect    string `json:"dialect"`
+	Paged      bool   `json:"paged"`
+	// TotalTables and TotalViews count the tables and the views apart, as
+	// every other surface does.
+	TotalTables  int `json:"total_tables"`
+	TotalViews   int `json:"total_views"`
+	TotalColumns int `json:"total_columns"`
 	// Pages lists the page resources; when even the list passes the
 	// budget it holds the leading ones and PagesTruncated is set (each
 	// page names the next).
@@ -55,9 +58,10 @@ type SchemaPage struct {
 	Dialect      string         `json:"dialect"`
 	Page         int            `json:"page"`
 	TotalPages   int            `json:"total_pages"`
-	TotalTables  int            `json:"total_tables"`
+	TotalTables  int            `json:"total_tables"` // tables, not views
+	TotalViews   int            `json:"total_views"`
 	TotalColumns int            `json:"total_columns"`
-	FirstTable   int            `json:"first_table"` // 1-based position of the page's first table
+	FirstTable   int            `json:"first_table"` // 1-based position of the page's first table or view
 	Tables       []schema.Table `json:"tables"`
 	// ProfilesOmitted is set when the page's one table alone would pass
 	// the budget and is shown without its columns' profiles.
@@ -146,7 +150,7 @@ func SchemaResourceJSON(eng any, snap *schema.Snapshot) (string, error) {
 	}
 	starts := schemaPages(snap, budget)
 	pages := len(starts) - 1
-	idx := SchemaIndex{Datasource: snap.Datasource, Dialect: snap.Dialect, Paged: true, TotalTables: len(snap.Tables),
+	idx := SchemaIndex{Datasource: snap.Datasource, Dialect: snap.Dialect, Paged: true, TotalTables: len(snap.Tables) - snap.Views(), TotalViews: snap.Views(),
 		TotalColumns: columnCount(snap.Tables), TotalPages: pages, Pages: []SchemaPageRef{},
 		TableURI: SchemaURI(snap.Datasource) + "/table/{schema.table}",
 		Hint:     fmt.Sprintf("the schema passes this resource's %d-token budget, so it is paged: read each page's uri (each names the next), one table by table_uri, or call describe_schema (it pages with a cursor and filters)", budget)}
@@ -178,7 +182,7 @@ func SchemaPageJSON(eng any, snap *schema.Snapshot, n int) (string, bool) {
 		return "", false
 	}
 	page := SchemaPage{Datasource: snap.Datasource, Dialect: snap.Dialect, Page: n, TotalPages: len(starts) - 1,
-		TotalTables: len(snap.Tables), TotalColumns: columnCount(snap.Tables), FirstTable: starts[n-1] + 1,
+		TotalTables: len(snap.Tables) - snap.Views(), TotalViews: snap.Views(), TotalColumns: columnCount(snap.Tables), FirstTable: starts[n-1] + 1,
 		Tables: snap.Tables[starts[n-1]:starts[n]]}
 	if n < len(starts)-1 {
 		page.Next = SchemaPageURI(snap.Datasource, n+1)
@@ -202,6 +206,9 @@ func SchemaTableJSON(eng any, snap *schema.Snapshot, name string) (string, bool)
 	t := snap.Tables[i]
 	one := SchemaPage{Datasource: snap.Datasource, Dialect: snap.Dialect, Page: 1, TotalPages: 1, TotalTables: 1,
 		TotalColumns: len(t.Columns), FirstTable: 1, Tables: []schema.Table{t}}
+	if t.Kind == schema.KindView {
+		one.TotalTables, one.TotalViews = 0, 1
+	}
 	out, _ := json.Marshal(one)
 	if quotedTokens(string(out)) > resourceBudget(eng) {
 		one.Tables, one.ProfilesOmitted = []schema.Table{withoutProfiles(t)}, true

@@ -8321,4 +8321,25 @@ var mutations = []mutation{
 		New:  "\t\treturn s.Kind == Scalar && !missing || missing\n",
 		Pkgs: []string{"./engine"}, Run: "TestFunctionsListedAreTheEnginesOwn",
 	},
+	{
+		Name: "schema-index-counts-views-as-tables",
+		File: "tools/schema_pages.go",
+		Old:  "Paged: true, TotalTables: len(snap.Tables) - snap.Views(),",
+		New:  "Paged: true, TotalTables: len(snap.Tables),",
+		Pkgs: []string{"./mcp"}, Run: "TestEveryPageNamesTheOtherPagesTables",
+	},
+	{
+		Name: "schema-page-counts-views-as-tables",
+		File: "tools/schema_pages.go",
+		Old:  "TotalTables: len(snap.Tables) - snap.Views(), TotalViews: snap.Views(), TotalColumns: columnCount(snap.Tables), FirstTable",
+		New:  "TotalTables: len(snap.Tables), TotalViews: snap.Views(), TotalColumns: columnCount(snap.Tables), FirstTable",
+		Pkgs: []string{"./mcp"}, Run: "TestEveryPageNamesTheOtherPagesTables",
+	},
+	{
+		Name: "view-resource-counted-as-table",
+		File: "tools/schema_pages.go",
+		Old:  "\t\tone.TotalTables, one.TotalViews = 0, 1",
+		New:  "\t\tone.TotalTables, one.TotalViews = 1, 0",
+		Pkgs: []string{"./mcp"}, Run: "TestEveryPageNamesTheOtherPagesTables",
+	},
 }
