@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"slices"
+	"time"
 
 	"github.com/nl2sql/nl2sql/engine/warnings"
 	"github.com/nl2sql/nl2sql/internal/schema"
@@ -59,6 +60,38 @@ func (e *Engine) castProbes(ctx context.Context, ds *datasource, snap *schema.Sn
 		}
 	}
 	return out
+}
+
+// currencyProbeTimeout bounds each currency probe: it reads the plan's
+// rows once more, and a warning is not worth a second slow query.
+const currencyProbeTimeout = 10 * time.Second
+
+// currencyProbes runs the probes of the currency warnings in ws that the
+// plan's where, joins or grouping may make wrong (warnings.CurrencyProbes,
+// over snap and stored, what warnings.Static read) as the caller, and
+// puts what each found in its warning's place: nothing when no group of
+// the rows summed holds two currencies, else the count found. A probe
+// that fails, is refused or runs out of time leaves its warning as the
+// profile words it.
+func (e *Engine) currencyProbes(ctx context.Context, ds *datasource, snap *schema.Snapshot, plan *planast.Query, stored func(string, string, string) []string, ws []string) []string {
+	for _, p := range warnings.CurrencyProbes(snap, plan, stored) {
+		i := slices.Index(ws, p.Warning)
+		if i < 0 {
+			continue
+		}
+		pctx, cancel := context.WithTimeout(ctx, currencyProbeTimeout)
+		row, _, ok := e.probe(pctx, ds, p.Query)
+		cancel()
+		if !ok {
+			continue
+		}
+		if w, keep := p.Verdict(row); keep {
+			ws[i] = w
+		} else {
+			ws = slices.Delete(ws, i, i+1)
+		}
+	}
+	return ws
 }
 
 // tieProbe says whether the limit of a top-N plan that returned n rows

@@ -59,6 +59,9 @@ func TestUnitAndCurrencyWarningsNameTheExpressionThePlanHolds(t *testing.T) {
 		{"fees in the joined store's currency", "SELECT SUM(o.fee * 2) AS fees FROM orders o JOIN stores s ON o.store_id = s.store_id",
 			[]string{"SUM(o.fee * 2) adds amounts in 2 currencies"}},
 	}
+	// each store's products weigh in one unit: a run's probe finds no
+	// group mixing two, so the check alone (no probe) says it
+	checked := map[string]bool{"an aggregate compared": true}
 	for _, en := range everyEngine(unitShopDB) {
 		t.Run(en.name, func(t *testing.T) {
 			e := specEngine(t, en.spec(t))
@@ -68,7 +71,16 @@ func TestUnitAndCurrencyWarningsNameTheExpressionThePlanHolds(t *testing.T) {
 				if err != nil {
 					t.Fatalf("%s: %v", c.sql, err)
 				}
-				ws := mixWarnings(runAir(t, e, string(plan.Canonical())).Warnings)
+				var ws []string
+				if checked[c.name] {
+					check, err := e.CheckPlan(context.Background(), "air", plan.Canonical(), "")
+					if err != nil {
+						t.Fatalf("%s: %v", c.name, err)
+					}
+					ws = mixWarnings(check.Warnings)
+				} else {
+					ws = mixWarnings(runAir(t, e, string(plan.Canonical())).Warnings)
+				}
 				if len(ws) != len(c.said) {
 					t.Errorf("%s: warnings of units or currencies %q, want %d opening %q", c.name, ws, len(c.said), c.said)
 					continue

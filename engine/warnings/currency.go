@@ -27,6 +27,16 @@ import (
 // view, on a table the view's definition reads (viewCurrencies).
 func mixedCurrencies(snap *schema.Snapshot, plan *planast.Query, stored func(string, string, string) []string) []string {
 	var out []string
+	for _, fd := range currencyFindings(snap, plan, stored) {
+		out = append(out, fd.text())
+	}
+	return out
+}
+
+// currencyFindings are mixedCurrencies' warnings, each with what a probe
+// needs to count the currencies the summed rows hold (currencyFinding).
+func currencyFindings(snap *schema.Snapshot, plan *planast.Query, stored func(string, string, string) []string) []currencyFinding {
+	var out []currencyFinding
 	eachQuery(plan, func(q *planast.Query) {
 		inspectQuery(q, func(e planast.Expr) {
 			f, ok := e.(*planast.Func)
@@ -57,19 +67,23 @@ func mixedCurrencies(snap *schema.Snapshot, plan *planast.Query, stored func(str
 					}
 				}
 			}
-			var ws []string
+			var fds []currencyFinding
 			for _, side := range sides {
-				ws = append(ws, currencyWarning(q, f, ref, c, side, stored))
+				if fd, ok := currencyWarning(q, f, ref, c, side, stored); ok {
+					fds = append(fds, fd)
+				}
 			}
 			if !own && !slices.ContainsFunc(sides, func(s currencySide) bool { return currencyColumn(s.t) != nil }) {
 				// nor does a joined table: the currency may be held by a
 				// table its rows belong to that the plan never joins
-				ws = append(ws, heldCurrencies(snap, plan, q, f, ref, t, c, stored)...)
-				ws = append(ws, viewCurrencies(snap, f, t, c, stored)...)
+				fds = append(fds, heldCurrencies(snap, plan, q, f, ref, t, c, stored)...)
+				for _, w := range viewCurrencies(snap, f, t, c, stored) {
+					fds = append(fds, currencyFinding{head: w})
+				}
 			}
-			for _, w := range ws {
-				if w != "" && !slices.Contains(out, w) {
-					out = append(out, w)
+			for _, fd := range fds {
+				if !slices.ContainsFunc(out, func(o currencyFinding) bool { return o.text() == fd.text() }) {
+					out = append(out, fd)
 				}
 			}
 		})
@@ -463,9 +477,9 @@ type currencySide struct {
 }
 
 // currencyWarning is the warning of SUM or AVG f of amount c (ref) whose
-// currency or unit a column of side holds in several values, "" when none
-// does or q keeps one of them.
-func currencyWarning(q *planast.Query, f *planast.Func, ref *planast.Column, c *schema.Column, side currencySide, stored func(string, string, string) []string) string {
+// currency or unit a column of side holds in several values; ok is false
+// when none does or q keeps one of them.
+func currencyWarning(q *planast.Query, f *planast.Func, ref *planast.Column, c *schema.Column, side currencySide, stored func(string, string, string) []string) (fd currencyFinding, ok bool) {
 	t := side.t
 	for i := range t.Columns {
 		cur := &t.Columns[i]
@@ -492,12 +506,15 @@ func currencyWarning(q *planast.Query, f *planast.Func, ref *planast.Column, c *
 		if len(kept) < len(distinct) {
 			held += " in the rows the where keeps"
 		}
+		fd = currencyFinding{q: q, cur: &planast.Column{Table: side.alias, Column: cur.Name}, what: what, n: len(kept), held: held}
 		if what == "units" {
-			return fmt.Sprintf("%s adds values in %d units (%s), a figure in none of them; convert them to one unit first (a CASE on %s.%s), group by it or keep one unit in the where",
-				exprText(f), len(kept), held, side.alias, cur.Name)
+			fd.head = exprText(f) + " adds values in "
+			fd.tail = fmt.Sprintf(", a figure in none of them; convert them to one unit first (a CASE on %s.%s), group by it or keep one unit in the where", side.alias, cur.Name)
+			return fd, true
 		}
-		return fmt.Sprintf("%s adds amounts in %d currencies (%s), a figure in none of them; group by %s.%s or keep one currency in the where",
-			exprText(f), len(kept), held, side.alias, cur.Name)
+		fd.head = exprText(f) + " adds amounts in "
+		fd.tail = fmt.Sprintf(", a figure in none of them; group by %s.%s or keep one currency in the where", side.alias, cur.Name)
+		return fd, true
 	}
-	return ""
+	return fd, false
 }

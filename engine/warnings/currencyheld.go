@@ -92,7 +92,7 @@ func currencyHolders(snap *schema.Snapshot, t *schema.Table) []currencyHolder {
 // apart. A plan that reads that currency anywhere (an IN subquery keeping
 // one) decided already, and one row of t, or of the table its key
 // reaches, holds one currency.
-func heldCurrencies(snap *schema.Snapshot, plan, q *planast.Query, f *planast.Func, ref *planast.Column, t *schema.Table, c *schema.Column, stored func(string, string, string) []string) []string {
+func heldCurrencies(snap *schema.Snapshot, plan, q *planast.Query, f *planast.Func, ref *planast.Column, t *schema.Table, c *schema.Column, stored func(string, string, string) []string) []currencyFinding {
 	if !moneyName(c.Name) || quantity(c) || oneRow(q, t, ref.Table) {
 		return nil
 	}
@@ -100,7 +100,7 @@ func heldCurrencies(snap *schema.Snapshot, plan, q *planast.Query, f *planast.Fu
 	if src == nil {
 		return nil // a derived table may not pass the keys a join needs
 	}
-	var out []string
+	var out []currencyFinding
 	for _, h := range currencyHolders(snap, t) {
 		first := h.hops[0].fk
 		if !slices.ContainsFunc(first.Columns, func(k string) bool { return !pinned(q, ref.Table, k) }) {
@@ -112,41 +112,49 @@ func heldCurrencies(snap *schema.Snapshot, plan, q *planast.Query, f *planast.Fu
 		if !all || len(distinct) < 2 || readsColumn(snap, plan, p, h.cur) {
 			continue
 		}
-		out = append(out, heldWarning(snap, plan, f, src, h, distinct))
+		out = append(out, heldWarning(snap, plan, q, f, src, h, distinct))
 	}
 	return out
 }
 
 // heldWarning words heldCurrencies' warning of holder h, with the
 // sources and joins (fresh aliases) that reach it from source src and
-// the currency column to group by.
-func heldWarning(snap *schema.Snapshot, plan *planast.Query, f *planast.Func, src *planast.From, h currencyHolder, distinct []string) string {
+// the currency column to group by; a probe of q adds the same sources
+// and joins to count the currencies its rows reach.
+func heldWarning(snap *schema.Snapshot, plan, q *planast.Query, f *planast.Func, src *planast.From, h currencyHolder, distinct []string) currencyFinding {
 	used := usedAliases(plan)
 	left := src.Alias
 	path := h.hops[0].from.Name
 	var froms, joins []string
+	fd := currencyFinding{q: q, what: "currencies", n: len(distinct)}
 	for _, hop := range h.hops {
 		alias := freshAlias(hop.to.Name, used)
 		schemaName := ""
 		if hop.to.Schema != snap.Default() {
 			schemaName = hop.to.Schema
 		}
-		fr, _ := planast.JSON(planast.From{Schema: schemaName, Table: hop.to.Name, Alias: alias})
+		from := planast.From{Schema: schemaName, Table: hop.to.Name, Alias: alias}
+		fr, _ := planast.JSON(from)
 		on := make([]planast.OnPair, len(hop.fk.Columns))
 		for i := range hop.fk.Columns {
 			on[i] = planast.OnPair{LeftColumn: hop.fk.Columns[i], RightColumn: hop.fk.RefColumns[i]}
 		}
 		// a left join keeps the amounts of rows that belong to none
-		j, _ := planast.JSON(planast.Join{Type: planast.JoinLeft, Left: left, Right: alias, On: on})
+		join := planast.Join{Type: planast.JoinLeft, Left: left, Right: alias, On: on}
+		j, _ := planast.JSON(join)
 		froms, joins = append(froms, string(fr)), append(joins, string(j))
+		fd.froms, fd.joins = append(fd.froms, from), append(fd.joins, join)
 		path = fmt.Sprintf("%s.%s → %s", path, strings.Join(hop.fk.Columns, ", "), hop.to.Name)
 		left = alias
 	}
 	p := h.hops[len(h.hops)-1].to
-	cur, _ := planast.JSON(&planast.Column{Table: left, Column: h.cur.Name})
-	return fmt.Sprintf(`%s adds amounts in %d currencies (%q holds %s), a figure in none of them: each row of %s belongs to one of %s (%s), which holds the currency and which this plan does not join; add %s to "from" and %s to "joins", then group by %s (and select it) or keep one currency in the where`,
-		exprText(f), len(distinct), p.Name+"."+h.cur.Name, someQuoted(distinct), h.hops[0].from.Name, p.Name, path,
-		strings.Join(froms, ", "), strings.Join(joins, ", "), cur)
+	fd.cur = &planast.Column{Table: left, Column: h.cur.Name}
+	cur, _ := planast.JSON(fd.cur)
+	fd.head = exprText(f) + " adds amounts in "
+	fd.held = fmt.Sprintf("%q holds %s", p.Name+"."+h.cur.Name, someQuoted(distinct))
+	fd.tail = fmt.Sprintf(`, a figure in none of them: each row of %s belongs to one of %s (%s), which holds the currency and which this plan does not join; add %s to "from" and %s to "joins", then group by %s (and select it) or keep one currency in the where`,
+		h.hops[0].from.Name, p.Name, path, strings.Join(froms, ", "), strings.Join(joins, ", "), cur)
+	return fd
 }
 
 // storedSource is the source of q that ref names when it reads stored
@@ -231,18 +239,9 @@ func viewCurrencies(snap *schema.Snapshot, f *planast.Func, v *schema.Table, c *
 	if v.Kind != schema.KindView || v.Definition == "" || currencyColumn(v) != nil {
 		return nil
 	}
-	toks, err := sqlscan.ScanSQLite(v.Definition)
-	if snap.Dialect != "sqlite" {
-		toks, err = sqlscan.Scan(v.Definition)
-	}
-	if err != nil {
+	toks, named, ok := definitionNames(snap, v)
+	if !ok {
 		return nil
-	}
-	named := map[string]bool{}
-	for _, t := range toks {
-		if t.Kind == sqlscan.Word || t.Kind == sqlscan.Quoted {
-			named[strings.ToLower(t.Name())] = true
-		}
 	}
 	item := viewSelectItem(toks, c.Name)
 	var reads []*schema.Table
@@ -277,6 +276,29 @@ func viewCurrencies(snap *schema.Snapshot, f *planast.Func, v *schema.Table, c *
 			exprText(f), len(distinct), h.Name+"."+cur.Name, someQuoted(distinct), v.Name, c.Name, h.Name+"."+cur.Name, h.Name, cur.Name))
 	}
 	return out
+}
+
+// definitionNames are the tokens of view v's definition, scanned as its
+// engine writes SQL, and the names it holds (words and quoted names,
+// lower case); ok is false when it has none or does not scan.
+func definitionNames(snap *schema.Snapshot, v *schema.Table) (toks []sqlscan.Token, named map[string]bool, ok bool) {
+	if v.Definition == "" {
+		return nil, nil, false
+	}
+	toks, err := sqlscan.ScanSQLite(v.Definition)
+	if snap.Dialect != "sqlite" {
+		toks, err = sqlscan.Scan(v.Definition)
+	}
+	if err != nil {
+		return nil, nil, false
+	}
+	named = map[string]bool{}
+	for _, t := range toks {
+		if t.Kind == sqlscan.Word || t.Kind == sqlscan.Quoted {
+			named[strings.ToLower(t.Name())] = true
+		}
+	}
+	return toks, named, true
 }
 
 // viewSelectItem are the tokens of the top-level select item of a view's

@@ -41,7 +41,8 @@
 // is no mix;
 // the currency of an amount's own table, a joined one, one its foreign
 // keys reach (heldCurrencies) or the tables a summed view reads:
-// viewCurrencies), a comparison of such a measure with a number
+// viewCurrencies; where the plan filters, joins or groups, a run counts
+// the currencies of the rows summed: CurrencyProbes), a comparison of such a measure with a number
 // (unitFilters),
 // a decimal comma removed by a cast's REPLACE (CastProbes), a division by a column that holds 0
 // (zeroDivisors), a case-sensitive LIKE that misses stored spellings for
@@ -62,7 +63,8 @@
 // 'test'), or whose rows belong through foreign keys to one, that the plan
 // never reads (testRecords), and a plan reading a table whose column marks
 // rows deleted in place (deleted_at, is_deleted) without reading it
-// (deletedRows). Unix times: a text comparison of a date or timestamp
+// (deletedRows), or a view whose definition reads such a table without
+// naming the column (viewHiddenRows). Unix times: a text comparison of a date or timestamp
 // column that also stores them as numbers (unixTextFilters, with the
 // reading that counts them), FROM_EPOCH_SECONDS of a column in the wrong
 // unit or of numbers that are no Unix time (epochUnits), and of text that

@@ -18,11 +18,7 @@ import (
 // plan that reads the flag anywhere (to filter, group or show it) decided
 // already.
 func testRecords(snap *schema.Snapshot, plan *planast.Query, columns func() map[string]bool) []string {
-	aggregates := false
-	eachQuery(plan, func(q *planast.Query) {
-		aggregates = aggregates || len(q.GroupBy) > 0 || slices.ContainsFunc(q.Select, func(it planast.SelectItem) bool { return planast.ContainsAggregate(it.Expr) })
-	})
-	if !aggregates {
+	if !aggregating(plan) {
 		return nil
 	}
 	read := columns()
@@ -164,6 +160,16 @@ func unmarkedFilter(alias string, c *schema.Column, marked, unmarked any) string
 		return fmt.Sprintf(`{"kind": "binary", "op": "or", "left": {"kind": "is_null", "expr": %s}, "right": %s}`, col, filter)
 	}
 	return filter
+}
+
+// aggregating reports whether any query of plan groups or aggregates:
+// what a figure is made of, where test records change the answer.
+func aggregating(plan *planast.Query) bool {
+	aggregates := false
+	eachQuery(plan, func(q *planast.Query) {
+		aggregates = aggregates || len(q.GroupBy) > 0 || slices.ContainsFunc(q.Select, func(it planast.SelectItem) bool { return planast.ContainsAggregate(it.Expr) })
+	})
+	return aggregates
 }
 
 // deletedRows names a column marking rows deleted in place

@@ -60,7 +60,8 @@ func Static(snap *schema.Snapshot, dialect string, plan *planast.Query, stored f
 // the filters, the literals that match one spelling of several, the
 // case-sensitive likes that miss stored values for their case, the
 // groups split by spelling, the text comparisons of dates written in
-// several forms, the divisions by a column holding 0, and the literals
+// several forms, the divisions by a column holding 0, the views that
+// count test or deleted rows their definitions never filter, and the literals
 // no stored value equals that the warnings before them (said) do not
 // already quote.
 func unread(snap *schema.Snapshot, dialect string, plan *planast.Query, stored func(string, string, string) []string, empty bool, said []string) []string {
@@ -96,5 +97,6 @@ func unread(snap *schema.Snapshot, dialect string, plan *planast.Query, stored f
 	out = append(out, unitFilters(snap, plan, stored)...)
 	out = append(out, testRecords(snap, plan, columns)...)
 	out = append(out, deletedRows(snap, plan, columns)...)
+	out = append(out, viewHiddenRows(snap, plan, columns)...)
 	return append(out, absentLiterals(snap, plan, stored, append(slices.Clone(said), out...))...)
 }

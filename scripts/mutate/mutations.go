@@ -3773,8 +3773,8 @@ var mutations = []mutation{
 	{
 		Name: "cleaned-grouping-split-unsaid",
 		File: "engine/warnings/variants.go",
-		Old:  "\tfirst, more, fix := spellingsOf(string(xs), cv, messy(vals), false)\n",
-		New:  "\tfirst, more, fix := spellingsOf(string(xs), cv, messy(vals), false)\n\tfirst = nil\n",
+		Old:  "\tfirst, more, fix, left := spellingsOf(string(xs), cv, messy(vals), false)\n",
+		New:  "\tfirst, more, fix, left := spellingsOf(string(xs), cv, messy(vals), false)\n\tfirst = nil\n",
 		Pkgs: []string{"./engine"}, Run: "TestCleanedExpressionsThatStillSplitAValueAreNamed",
 	},
 	{
@@ -4515,8 +4515,8 @@ var mutations = []mutation{
 	{
 		Name: "describe-judges-the-page-alone",
 		File: "tools/describe_schema.go",
-		Old:  "text.WriteString(snapshotTextIn(page, snap) + out.Semantic.Text())",
-		New:  "text.WriteString(snapshotTextIn(page, page) + out.Semantic.Text())",
+		Old:  "text.WriteString(snapshotBody(page, snap) + out.Semantic.Text())",
+		New:  "text.WriteString(snapshotBody(page, page) + out.Semantic.Text())",
 		Pkgs: []string{"./tools"}, Run: "TestDescribeSchemaJudgesAColumnOnTheWholeSchema",
 	},
 	{
@@ -5579,8 +5579,8 @@ var mutations = []mutation{
 	{
 		Name: "uuid-compared-as-uuid",
 		File: "render/expr.go",
-		Old:  "\t\tif e.AsText != \"\" && w.d.Name() != \"sqlite\" && e != w.lookup {\n",
-		New:  "\t\tif e.AsText != \"\" && w.d.Name() == \"-\" && e != w.lookup {\n",
+		Old:  "\treturn e.AsText != \"\" && w.d.Name() != \"sqlite\" && e != w.lookup\n",
+		New:  "\treturn e.AsText != \"\" && w.d.Name() == \"-\" && e != w.lookup\n",
 		Pkgs: []string{"./engine"}, Run: "TestUUIDAndNetworkColumnsReadAsText",
 	},
 	{
@@ -6643,8 +6643,8 @@ var mutations = []mutation{
 	{
 		Name: "number-as-date-hint-casts-to-date",
 		File: "planast/validate/validate_expr.go",
-		Old:  `case what == "a date or timestamp" && t.IsNumeric():`,
-		New:  `case what == "a date or timestamp" && t.IsNumeric() && false:`,
+		Old:  `case (what == "a date or timestamp" || what == "a timestamp") && t.IsNumeric():`,
+		New:  `case (what == "a date or timestamp" || what == "a timestamp") && t.IsNumeric() && false:`,
 		Pkgs: []string{"./planast"}, Run: "TestHintsLeadToAValidPlan",
 	},
 	{
@@ -7292,8 +7292,8 @@ var mutations = []mutation{
 	{
 		Name: "currency-held-by-unjoined-table-ignored",
 		File: "engine/warnings/currency.go",
-		Old:  "ws = append(ws, heldCurrencies(snap, plan, q, f, ref, t, c, stored)...)",
-		New:  "ws = append(ws, heldCurrencies(snap, plan, q, f, ref, t, c, stored)[:0]...)",
+		Old:  "fds = append(fds, heldCurrencies(snap, plan, q, f, ref, t, c, stored)...)",
+		New:  "fds = append(fds, heldCurrencies(snap, plan, q, f, ref, t, c, stored)[:0]...)",
 		Pkgs: []string{"./engine"}, Run: "TestAmountsWhoseCurrencyAnUnjoinedTableHoldsAreNamed",
 	},
 	{
@@ -7362,8 +7362,8 @@ var mutations = []mutation{
 	{
 		Name: "currency-of-a-view-ignored",
 		File: "engine/warnings/currency.go",
-		Old:  "ws = append(ws, viewCurrencies(snap, f, t, c, stored)...)",
-		New:  "ws = append(ws, viewCurrencies(snap, f, t, c, stored)[:0]...)",
+		Old:  "for _, w := range viewCurrencies(snap, f, t, c, stored) {",
+		New:  "for _, w := range viewCurrencies(snap, f, t, c, stored)[:0] {",
 		Pkgs: []string{"./engine"}, Run: "TestAmountsWhoseCurrencyAnUnjoinedTableHoldsAreNamed",
 	},
 	{
@@ -7411,8 +7411,8 @@ var mutations = []mutation{
 	{
 		Name: "currencies-count-says-every-one",
 		File: "engine/warnings/currency.go",
-		Old:  "a figure in none of them; group by %s.%s or keep one currency in the where\",\n\t\t\texprText(f), len(kept), held,",
-		New:  "a figure in none of them; group by %s.%s or keep one currency in the where\",\n\t\t\texprText(f), len(distinct), held,",
+		Old:  "fd = currencyFinding{q: q, cur: &planast.Column{Table: side.alias, Column: cur.Name}, what: what, n: len(kept), held: held}",
+		New:  "fd = currencyFinding{q: q, cur: &planast.Column{Table: side.alias, Column: cur.Name}, what: what, n: len(distinct), held: held}",
 		Pkgs: []string{"./engine"}, Run: "TestCurrenciesCountedAreThoseTheWhereKeeps",
 	},
 	{
@@ -8107,22 +8107,22 @@ var mutations = []mutation{
 	{
 		Name: "unit-sum-names-the-column",
 		File: "engine/warnings/currency.go",
-		Old:  "\t\t\t\texprText(f), len(kept), held, side.alias, cur.Name)\n",
-		New:  "\t\t\t\tstrings.ToUpper(f.Name)+\"(\"+ref.Table+\".\"+ref.Column+\")\", len(kept), held, side.alias, cur.Name)\n",
+		Old:  "fd.head = exprText(f) + \" adds values in \"",
+		New:  "fd.head = strings.ToUpper(f.Name) + \"(\" + ref.Table + \".\" + ref.Column + \")\" + \" adds values in \"",
 		Pkgs: []string{"./engine"}, Run: "TestUnitAndCurrencyWarningsNameTheExpressionThePlanHolds",
 	},
 	{
 		Name: "currency-sum-names-the-column",
 		File: "engine/warnings/currency.go",
-		Old:  "\t\t\texprText(f), len(kept), held, side.alias, cur.Name)\n\t}\n",
-		New:  "\t\t\tstrings.ToUpper(f.Name)+\"(\"+ref.Table+\".\"+ref.Column+\")\", len(kept), held, side.alias, cur.Name)\n\t}\n",
+		Old:  "fd.head = exprText(f) + \" adds amounts in \"\n\t\tfd.tail",
+		New:  "fd.head = strings.ToUpper(f.Name) + \"(\" + ref.Table + \".\" + ref.Column + \")\" + \" adds amounts in \"\n\t\tfd.tail",
 		Pkgs: []string{"./engine"}, Run: "TestUnitAndCurrencyWarningsNameTheExpressionThePlanHolds",
 	},
 	{
 		Name: "held-currency-names-the-column",
 		File: "engine/warnings/currencyheld.go",
-		Old:  "\t\texprText(f), len(distinct), p.Name+\".\"+h.cur.Name,",
-		New:  "\t\tstrings.ToUpper(f.Name)+\"(\"+exprText(valueColumn(f.Args[0]))+\")\", len(distinct), p.Name+\".\"+h.cur.Name,",
+		Old:  "fd.head = exprText(f) + \" adds amounts in \"",
+		New:  "fd.head = strings.ToUpper(f.Name) + \"(\" + exprText(valueColumn(f.Args[0])) + \")\" + \" adds amounts in \"",
 		Pkgs: []string{"./engine"}, Run: "TestHeldCurrencyWarningsNameTheExpressionThePlanHolds",
 	},
 	{
@@ -8341,5 +8341,103 @@ var mutations = []mutation{
 		Old:  "\t\tone.TotalTables, one.TotalViews = 0, 1",
 		New:  "\t\tone.TotalTables, one.TotalViews = 1, 0",
 		Pkgs: []string{"./mcp"}, Run: "TestEveryPageNamesTheOtherPagesTables",
+	},
+	{
+		Name: "currency-probe-not-run",
+		File: "engine/ask.go",
+		Old:  "\tout = e.currencyProbes(ctx, ds, snap, plan, stored, out)\n",
+		New:  "\tout = append(out[:0:0], out...)\n",
+		Pkgs: []string{"./engine"}, Run: "TestCurrencyWarningCountsTheRowsSummed|TestHeldCurrencyWarningCountsTheRowsSummed",
+	},
+	{
+		Name: "currency-probe-ignores-the-grouping",
+		File: "engine/warnings/currencyprobe.go",
+		Old:  "\tcur, err := copyExpr(fd.cur)\n",
+		New:  "\tinner.GroupBy = nil\n\tcur, err := copyExpr(fd.cur)\n",
+		Pkgs: []string{"./engine"}, Run: "TestCurrencyWarningCountsTheRowsSummed",
+	},
+	{
+		Name: "currency-probe-ignores-the-where",
+		File: "engine/warnings/currencyprobe.go",
+		Old:  "inner.With, inner.Having, inner.Qualify, inner.SetOps, inner.OrderBy = nil, nil, nil, nil, nil",
+		New:  "inner.With, inner.Having, inner.Qualify, inner.SetOps, inner.OrderBy, inner.Where = nil, nil, nil, nil, nil, nil",
+		Pkgs: []string{"./engine"}, Run: "TestCurrencyWarningCountsTheRowsSummed",
+	},
+	{
+		Name: "currency-probe-keeps-one-currency",
+		File: "engine/warnings/currencyprobe.go",
+		Old:  "if !ok3 || most <= 1 {",
+		New:  "if !ok3 || most < 1 {",
+		Pkgs: []string{"./engine"}, Run: "TestCurrencyWarningCountsTheRowsSummed",
+	},
+	{
+		Name: "currency-probe-count-not-said",
+		File: "engine/warnings/currencyprobe.go",
+		Old:  "return fd.head + fmt.Sprintf(\"%d %s (counted in the rows it sums; of the whole column, %s)\", most, fd.what, fd.held) + fd.tail, true",
+		New:  "return fd.head + fd.count() + fd.tail, true",
+		Pkgs: []string{"./engine"}, Run: "TestCurrencyWarningCountsTheRowsSummed",
+	},
+	{
+		Name: "currency-probe-group-count-not-said",
+		File: "engine/warnings/currencyprobe.go",
+		Old:  "\tcase len(fd.q.GroupBy) == 0:\n",
+		New:  "\tdefault:\n",
+		Pkgs: []string{"./engine"}, Run: "TestCurrencyWarningCountsTheRowsSummed",
+	},
+	{
+		Name: "currency-check-says-probed",
+		File: "engine/warnings/currencyprobe.go",
+		Old:  "\tif probed(fd.q) {\n\t\tw += fmt.Sprintf(",
+		New:  "\tif false && probed(fd.q) {\n\t\tw += fmt.Sprintf(",
+		Pkgs: []string{"./engine"}, Run: "TestCurrencyWarningCountsTheRowsSummed",
+	},
+	{
+		Name: "held-currency-probe-without-its-joins",
+		File: "engine/warnings/currencyprobe.go",
+		Old:  "for _, j := range fd.joins {",
+		New:  "for _, j := range fd.joins[:0] {",
+		Pkgs: []string{"./engine"}, Run: "TestHeldCurrencyWarningCountsTheRowsSummed",
+	},
+	{
+		Name: "view-hidden-rows-not-warned",
+		File: "engine/warnings/warnings.go",
+		Old:  "\tout = append(out, viewHiddenRows(snap, plan, columns)...)\n",
+		New:  "",
+		Pkgs: []string{"./engine"}, Run: "TestViewsHidingTestAndDeletedRowsAreNamed",
+	},
+	{
+		Name: "view-hidden-rows-filtered-view-warned",
+		File: "engine/warnings/viewrows.go",
+		Old:  "if named[name] || slices.ContainsFunc(v.Columns,",
+		New:  "if named[name] && false || slices.ContainsFunc(v.Columns,",
+		Pkgs: []string{"./engine"}, Run: "TestViewsHidingTestAndDeletedRowsAreNamed",
+	},
+	{
+		Name: "view-hidden-rows-shown-columns-warned",
+		File: "engine/warnings/viewrows.go",
+		Old:  "if named[name] || slices.ContainsFunc(v.Columns, func(vc schema.Column) bool { return strings.EqualFold(vc.Name, c.Name) }) {",
+		New:  "if named[name] {",
+		Pkgs: []string{"./engine"}, Run: "TestViewsHidingTestAndDeletedRowsAreNamed",
+	},
+	{
+		Name: "view-hidden-test-flag-of-a-listing",
+		File: "engine/warnings/viewrows.go",
+		Old:  "case test && aggregates:",
+		New:  "case test:",
+		Pkgs: []string{"./engine"}, Run: "TestViewsHidingTestAndDeletedRowsAreNamed",
+	},
+	{
+		Name: "view-hidden-rows-no-key-join",
+		File: "engine/warnings/viewrows.go",
+		Old:  "return vc.Name == fk.Columns[0] }) {",
+		New:  "return false && vc.Name == fk.Columns[0] }) {",
+		Pkgs: []string{"./engine"}, Run: "TestViewsHidingTestAndDeletedRowsAreNamed",
+	},
+	{
+		Name: "view-hidden-rows-one-per-column",
+		File: "engine/warnings/viewrows.go",
+		Old:  "\t\t\t\tif len(marks) > 0 {\n",
+		New:  "\t\t\t\tfor _, m := range marks {\n\t\t\t\t\tout = append(out, hiddenRowsWarning(snap, plan, f, v, t, []hiddenMark{m}))\n\t\t\t\t}\n\t\t\t\tif false {\n",
+		Pkgs: []string{"./engine"}, Run: "TestViewsHidingTestAndDeletedRowsAreNamed",
 	},
 }
