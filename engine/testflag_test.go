@@ -2,6 +2,7 @@ package engine
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
 
@@ -223,4 +224,35 @@ func TestFlaggedParentIsSaidOnce(t *testing.T) {
 			}
 		})
 	}
+}
+
+// The threat: patients.account_type holds 'patient', 'test', 'demo' and
+// 'staff'; the warning named only the test and demo accounts, and a host
+// that followed it kept the clinic's own staff in "real patient" figures.
+// Staff accounts are internal records of a table of customers: the
+// warning names them with the others, and its filter, pasted, keeps the
+// patients alone. The column's comment, which says which rows are real,
+// is quoted in the warning (PostgreSQL, where the fixture can write one).
+func TestStaffAccountsAreInternalRecords(t *testing.T) {
+	db := []string{
+		"CREATE TABLE patients (id INTEGER PRIMARY KEY, account_type TEXT NOT NULL, visits INTEGER)",
+		"INSERT INTO patients VALUES (1, 'patient', 3), (2, 'staff', 10), (3, 'test', 20), (4, 'patient', 4), (5, 'demo', 40), (6, 'staff', 80)",
+	}
+	plan := func(where string) string {
+		p := `{"select":[{"expr":{"kind":"func","name":"SUM","args":[{"kind":"column","table":"p","column":"visits"}]},"alias":"visits"}],"from":[{"table":"patients","alias":"p"}]`
+		if where != "" {
+			p += `,"where":` + where
+		}
+		return p + `}`
+	}
+	pastedTestFilterLeaves(t, db, plan, `patients.account_type marks test or internal records with ["demo","staff","test"]`, "[[7]]")
+
+	pg := everyEngine(append(slices.Clone(db), "COMMENT ON COLUMN patients.account_type IS 'only ''patient'' rows are real customers'"))[2]
+	t.Run("postgres/comment", func(t *testing.T) {
+		e := specEngine(t, pg.spec(t))
+		w := warningWith(runAir(t, e, plan("")).Warnings, "marks test or internal records")
+		if !strings.Contains(w, `(its note: "only 'patient' rows are real customers")`) {
+			t.Errorf("warning %q: want the column's note quoted", w)
+		}
+	})
 }

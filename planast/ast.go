@@ -99,6 +99,14 @@ type Join struct {
 type OnPair struct {
 	LeftColumn  string `json:"left_column"`
 	RightColumn string `json:"right_column"`
+	// Left and Right are set by Validate, never by the plan's author, when
+	// the two keys are read otherwise wherever a plan names them (a uuid
+	// column, read as its text, met with a CTE's output of it, which is
+	// that text: Column.AsText, Column.Money): each side as it is read, so
+	// that the renderer compares the two alike (PostgreSQL has no uuid =
+	// text). nil when both are read as stored, which compares them by
+	// their own type, and by an index on it.
+	Left, Right *Column `json:"-"`
 }
 
 // SetOpKind is a set operation.

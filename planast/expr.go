@@ -236,7 +236,8 @@ type Func struct {
 	// Numeric is set by Validate, never by the plan's author: the type of
 	// an aggregate SUM's or AVG's argument, so that a renderer can give a
 	// SUM of integers one type and range, and an AVG of integers one value,
-	// on every engine.
+	// on every engine; and boolean for a MIN or MAX of booleans, which
+	// PostgreSQL has only as BOOL_AND and BOOL_OR.
 	Numeric Type `json:"-"`
 	// Temporal is set by Validate, never by the plan's author: the type of
 	// the date or timestamp DATE_PART, DATE_TRUNC, DATE_ADD or PERIOD_LABEL
@@ -254,7 +255,7 @@ type Window struct {
 	Args        []Expr      `json:"args"`
 	PartitionBy []Expr      `json:"partition_by,omitempty"`
 	OrderBy     []OrderItem `json:"order_by,omitempty"`
-	// Numeric: as Func's, for a windowed SUM or AVG.
+	// Numeric: as Func's, for a windowed SUM or AVG, or MIN or MAX of booleans.
 	Numeric Type `json:"-"`
 	// Decimals: as Case's, for LAG or LEAD whose value and default are
 	// decimals.

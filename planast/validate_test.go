@@ -2,6 +2,7 @@ package planast_test
 
 import (
 	"encoding/json"
+	"errors"
 	"slices"
 	"strings"
 	"testing"
@@ -296,6 +297,41 @@ func TestValidateGroupByAliasShadowingAColumn(t *testing.T) {
 	}
 	if got := string(v.Plan.Canonical()); !strings.Contains(got, `"group_by":[{"kind":"column","table":"t","column":"AlbumId"}]`) {
 		t.Errorf("grouped by %s, want t.AlbumId", got)
+	}
+}
+
+// The threat: a host grouping by its alias "Name" of ar.Name, second in
+// group_by as the plan guide writes aliases, over tables that all hold a
+// Name, was told the alias was ambiguous; and where the alias is another
+// expression's, told only to "qualify it", it guessed at the table. The
+// alias of the column itself groups by that column; a clash names the
+// column to write for each source that holds it and the expression, or
+// another alias, for the select item.
+func TestValidateGroupByAliasClashSaysWhatToWrite(t *testing.T) {
+	three := []string{frm(from("Track", "t"), from("Album", "al"), from("Artist", "ar")),
+		joins(joinOn("inner", "t", "al", "AlbumId", "AlbumId"), joinOn("inner", "al", "ar", "ArtistId", "ArtistId"))}
+	q := decode(t, plan(append([]string{sel(item(c("ar", "Name"), "Name"), item(fn("COUNT"), "n"))}, append(three, `"group_by":[`+c("ar", "ArtistId")+`,`+c("", "Name")+`]`)...)...))
+	v, err := validate.Plan(q, chinook, validate.Options{})
+	if err != nil {
+		t.Fatalf("group_by the alias of ar.Name: %v", err)
+	}
+	if got := string(v.Plan.Canonical()); !strings.Contains(got, `"group_by":[{"kind":"column","table":"ar","column":"ArtistId"},{"kind":"column","table":"ar","column":"Name"}]`) {
+		t.Errorf("grouped by %s, want ar.Name", got)
+	}
+	upper := fn("UPPER", c("al", "Title"))
+	for _, clause := range []string{`"group_by":[` + c("al", "AlbumId") + `,` + c("", "Name") + `]`, `"group_by":[` + c("al", "AlbumId") + `],"having":` + bin("=", c("", "Name"), `{"kind":"literal","value":"X"}`)} {
+		q = decode(t, plan(append([]string{sel(item(upper, "Name"), item(fn("COUNT"), "n"))}, append(three, clause)...)...))
+		_, err = validate.Plan(q, chinook, validate.Options{})
+		var pe *planast.Error
+		if !errors.As(err, &pe) || pe.Issues[0].Code != planast.CodeAmbiguous {
+			t.Fatalf("%s over UPPER(al.Title) AS Name: %v, want AMBIGUOUS_COLUMN first", clause, err)
+		}
+		for _, want := range []string{`{"kind":"column","table":"t","column":"Name"} or {"kind":"column","table":"ar","column":"Name"}`,
+			`its expression {"kind":"func","name":"UPPER","args":[{"kind":"column","table":"al","column":"Title"}]}`, `rename its alias "Name"`} {
+			if !strings.Contains(pe.Issues[0].Hint, want) {
+				t.Errorf("%s: hint %q, want it to say %s", clause, pe.Issues[0].Hint, want)
+			}
+		}
 	}
 }
 

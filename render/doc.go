@@ -162,7 +162,9 @@
 // with a float) and no comparison or arithmetic with numbers, while the
 // numeric it holds has all of them, as a decimal column on DuckDB and
 // SQLite. Its values come back as numeric's, the same decimal text; a join
-// key (on) compares the stored money as it is.
+// key (on) compares the stored money as it is, unless the other key is
+// read otherwise (a CTE's output of it, which is numeric): OnPair.Left
+// and Right then compare both keys as read.
 //
 // A column the portable types call text whose engine type is not text
 // (PostgreSQL uuid, macaddr, enums, inet, cidr, bit strings, xml; DuckDB
@@ -175,6 +177,9 @@
 // as a text column does, not in its declared order. An
 // equality of a uuid column with a literal written as a UUID stays as it
 // is: the database compares uuids (in any letter case) by the key's index.
+// A join's key pair compares two such keys as stored (uuid = uuid, by the
+// index), and such a key met with one read otherwise (a CTE's output of
+// the uuid, its text) as read on both sides: PostgreSQL has no uuid = text.
 //
 // An array or a JSON value cast to text (Cast.FromNested) is the JSON text
 // results show it as, on every engine: PostgreSQL's array_to_json of an

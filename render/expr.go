@@ -390,7 +390,10 @@ func (w *writer) fn(f *planast.Func) {
 		w.fail("%s: wrong number of arguments", spec.Name)
 	}
 	if spec.Kind == planast.Aggregate {
-		call := w.aggregate(spec.Name, args, f.Distinct, "")
+		call, ok := w.boolExtreme(spec.Name, f.Numeric, args, f.Distinct, "")
+		if !ok {
+			call = w.aggregate(spec.Name, args, f.Distinct, "")
+		}
 		if spec.Name == "SUM" && f.Numeric == planast.TypeInteger {
 			call = w.sumInt(call)
 		}
@@ -476,6 +479,31 @@ type intAvgRenderer interface {
 	AvgInt(x, over string) string
 }
 
+// boolExtremeRenderer is a dialect with no MIN or MAX of booleans
+// (PostgreSQL: "function max(boolean) does not exist"): BoolExtreme renders
+// name (MIN or MAX) over the boolean arg (with DISTINCT) as the aggregate
+// that means the same there, true when all (MIN) or any (MAX) of the
+// values that are not NULL is, NULL over none, as MIN and MAX are over
+// SQLite's 0 and 1 and DuckDB's booleans.
+type boolExtremeRenderer interface {
+	BoolExtreme(name, arg, over string) string
+}
+
+// boolExtreme is the MIN or MAX of booleans (numeric is the type Validate
+// set on the call: Func.Numeric) in the dialect's own words, or false
+// where the dialect's MIN and MAX take booleans.
+func (w *writer) boolExtreme(name string, numeric planast.Type, args []string, distinct bool, over string) (string, bool) {
+	r, ok := w.d.(boolExtremeRenderer)
+	if !ok || numeric != planast.TypeBoolean || (name != "MIN" && name != "MAX") {
+		return "", false
+	}
+	d := ""
+	if distinct {
+		d = "DISTINCT "
+	}
+	return r.BoolExtreme(name, d+args[0], over), true
+}
+
 func (w *writer) aggregate(name string, args []string, distinct bool, over string) string {
 	if name == "COUNT" && len(args) == 0 {
 		return "COUNT(*)" + over
@@ -526,7 +554,10 @@ func (w *writer) window(win *planast.Window) {
 	}
 	over := " OVER (" + strings.Join(parts, " ") + ")"
 	if spec.Kind == planast.Aggregate {
-		call := w.aggregate(spec.Name, args, false, over)
+		call, ok := w.boolExtreme(spec.Name, win.Numeric, args, false, over)
+		if !ok {
+			call = w.aggregate(spec.Name, args, false, over)
+		}
 		if spec.Name == "SUM" && win.Numeric == planast.TypeInteger {
 			call = w.sumInt(call)
 		}

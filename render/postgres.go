@@ -54,6 +54,14 @@ func (Postgres) IntDiv(l, r string) string {
 
 func (Postgres) ParenthesizeCompound() bool { return true }
 
+// BoolExtreme: PostgreSQL orders booleans but has no MIN or MAX of them.
+func (Postgres) BoolExtreme(name, arg, over string) string {
+	if name == "MIN" {
+		return "BOOL_AND(" + arg + ")" + over
+	}
+	return "BOOL_OR(" + arg + ")" + over
+}
+
 func (p Postgres) Func(name string, a []string) (string, bool) {
 	if name == "UPPER" || name == "LOWER" {
 		return p.foldCase(name, a[0]), true

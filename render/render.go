@@ -314,6 +314,12 @@ func (w *writer) core(q *planast.Query, decimals []bool, base map[string][]read)
 		w.str(" ON ")
 		var conds []string
 		for _, p := range j.On {
+			if p.Left != nil && p.Right != nil {
+				// keys read otherwise elsewhere (a uuid and a CTE's text
+				// of one): compared as read, alike on both sides
+				conds = append(conds, w.exprS(p.Left)+" = "+w.exprS(p.Right))
+				continue
+			}
 			conds = append(conds, QuoteIdent(j.Left)+"."+QuoteIdent(p.LeftColumn)+" = "+QuoteIdent(j.Right)+"."+QuoteIdent(p.RightColumn))
 		}
 		if j.Condition != nil {

@@ -29,7 +29,9 @@ func snapshotTextIn(s, whole *schema.Snapshot) string {
 // and its counts), for a page that counts the listing it is part of.
 func snapshotBody(s, whole *schema.Snapshot) string {
 	var b strings.Builder
-	if slices.ContainsFunc(s.Tables, func(t schema.Table) bool { return slices.ContainsFunc(t.Columns, instantColumn) }) {
+	if slices.ContainsFunc(s.Tables, func(t schema.Table) bool {
+		return slices.ContainsFunc(t.Columns, func(c schema.Column) bool { return schemactx.ZonedType(&c) })
+	}) {
 		// whether TIMESTAMP '2024-01-01 00:00:00' against a timestamptz
 		// depends on the session's zone: it does not, sessions run in UTC
 		b.WriteString("(timestamptz columns hold instants: they read in UTC, and a timestamp literal compared with one is a UTC time)\n")
@@ -88,6 +90,9 @@ func snapshotBody(s, whole *schema.Snapshot) string {
 			if note := schemactx.UnitNote(&t, &c); note != "" {
 				line += "  (" + note + ")"
 			}
+			if schemactx.ZoneColumn(&c) {
+				line += "  (" + schemactx.ZoneNote(s.Dialect) + ")"
+			}
 			if p := c.Profile; p != nil && len(p.SampleValues) > 0 {
 				vals := make([]string, 0, len(p.SampleValues))
 				for _, v := range p.SampleValues {
@@ -130,13 +135,6 @@ func snapshotBody(s, whole *schema.Snapshot) string {
 		}
 	}
 	return b.String()
-}
-
-// instantColumn reports whether c is a timestamp with a time zone
-// (timestamptz, TIMESTAMP WITH TIME ZONE): an instant.
-func instantColumn(c schema.Column) bool {
-	d := strings.ToLower(c.DeclaredType)
-	return c.Type == planast.TypeTimestamp && (strings.HasPrefix(d, "timestamptz") || strings.Contains(d, "with time zone"))
 }
 
 // nullShare is schemactx.NullShare: the planners' context says a share

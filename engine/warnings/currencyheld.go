@@ -48,6 +48,14 @@ func currencyColumn(t *schema.Table) *schema.Column {
 // foreign keys that name a currency: every one a hop away, else the one
 // table two hops away (maxCurrencyHops).
 func currencyHolders(snap *schema.Snapshot, t *schema.Table) []currencyHolder {
+	return holdersOf(snap, t, currencyColumn)
+}
+
+// holdersOf are the tables t's rows belong to through declared foreign
+// keys that hold a column col finds (a currency, a time zone; cur is
+// that column): every one a hop away, else the one table two hops away,
+// as currencyHolders says.
+func holdersOf(snap *schema.Snapshot, t *schema.Table, col func(*schema.Table) *schema.Column) []currencyHolder {
 	seen := map[*schema.Table]bool{t: true}
 	level := []currencyHolder{{}}
 	from := []*schema.Table{t}
@@ -63,7 +71,7 @@ func currencyHolders(snap *schema.Snapshot, t *schema.Table) []currencyHolder {
 				}
 				seen[p] = true
 				path := currencyHolder{hops: append(slices.Clone(h.hops), currencyHop{from[i], p, fk})}
-				if cur := currencyColumn(p); cur != nil {
+				if cur := col(p); cur != nil {
 					path.cur = cur
 					found = append(found, path)
 					continue
@@ -122,31 +130,10 @@ func heldCurrencies(snap *schema.Snapshot, plan, q *planast.Query, f *planast.Fu
 // the currency column to group by; a probe of q adds the same sources
 // and joins to count the currencies its rows reach.
 func heldWarning(snap *schema.Snapshot, plan, q *planast.Query, f *planast.Func, src *planast.From, h currencyHolder, distinct []string) currencyFinding {
-	used := usedAliases(plan)
-	left := src.Alias
-	path := h.hops[0].from.Name
-	var froms, joins []string
 	fd := currencyFinding{q: q, what: "currencies", n: len(distinct)}
-	for _, hop := range h.hops {
-		alias := freshAlias(hop.to.Name, used)
-		schemaName := ""
-		if hop.to.Schema != snap.Default() {
-			schemaName = hop.to.Schema
-		}
-		from := planast.From{Schema: schemaName, Table: hop.to.Name, Alias: alias}
-		fr, _ := planast.JSON(from)
-		on := make([]planast.OnPair, len(hop.fk.Columns))
-		for i := range hop.fk.Columns {
-			on[i] = planast.OnPair{LeftColumn: hop.fk.Columns[i], RightColumn: hop.fk.RefColumns[i]}
-		}
-		// a left join keeps the amounts of rows that belong to none
-		join := planast.Join{Type: planast.JoinLeft, Left: left, Right: alias, On: on}
-		j, _ := planast.JSON(join)
-		froms, joins = append(froms, string(fr)), append(joins, string(j))
-		fd.froms, fd.joins = append(fd.froms, from), append(fd.joins, join)
-		path = fmt.Sprintf("%s.%s → %s", path, strings.Join(hop.fk.Columns, ", "), hop.to.Name)
-		left = alias
-	}
+	var froms, joins []string
+	var path, left string
+	fd.froms, fd.joins, froms, joins, path, left = joinHops(snap, usedAliases(plan), src.Alias, h.hops)
 	p := h.hops[len(h.hops)-1].to
 	fd.cur = &planast.Column{Table: left, Column: h.cur.Name}
 	cur, _ := planast.JSON(fd.cur)
@@ -155,6 +142,37 @@ func heldWarning(snap *schema.Snapshot, plan, q *planast.Query, f *planast.Func,
 	fd.tail = fmt.Sprintf(`, a figure in none of them: each row of %s belongs to one of %s (%s), which holds the currency and which this plan does not join; add %s to "from" and %s to "joins", then group by %s (and select it) or keep one currency in the where`,
 		h.hops[0].from.Name, p.Name, path, strings.Join(froms, ", "), strings.Join(joins, ", "), cur)
 	return fd
+}
+
+// joinHops are the sources and joins (fresh aliases, not in used) that
+// reach the last table of hops from the source aliased from, as values
+// and as plan JSON, with the path they follow ("payments.order_id →
+// orders") and the alias of the last table. The joins are left joins:
+// they keep the rows of from that belong to none.
+func joinHops(snap *schema.Snapshot, used map[string]bool, from string, hops []currencyHop) (sources []planast.From, joins []planast.Join, fromJSON, joinJSON []string, path, last string) {
+	left := from
+	path = hops[0].from.Name
+	for _, hop := range hops {
+		alias := freshAlias(hop.to.Name, used)
+		schemaName := ""
+		if hop.to.Schema != snap.Default() {
+			schemaName = hop.to.Schema
+		}
+		src := planast.From{Schema: schemaName, Table: hop.to.Name, Alias: alias}
+		fr, _ := planast.JSON(src)
+		on := make([]planast.OnPair, len(hop.fk.Columns))
+		for i := range hop.fk.Columns {
+			on[i] = planast.OnPair{LeftColumn: hop.fk.Columns[i], RightColumn: hop.fk.RefColumns[i]}
+		}
+		// a left join keeps the amounts of rows that belong to none
+		join := planast.Join{Type: planast.JoinLeft, Left: left, Right: alias, On: on}
+		j, _ := planast.JSON(join)
+		fromJSON, joinJSON = append(fromJSON, string(fr)), append(joinJSON, string(j))
+		sources, joins = append(sources, src), append(joins, join)
+		path = fmt.Sprintf("%s.%s → %s", path, strings.Join(hop.fk.Columns, ", "), hop.to.Name)
+		left = alias
+	}
+	return sources, joins, fromJSON, joinJSON, path, left
 }
 
 // storedSource is the source of q that ref names when it reads stored

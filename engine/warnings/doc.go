@@ -28,7 +28,11 @@
 // column read as its type, dateFix of its text, with its Unix times:
 // otherDatesFix), a reading by the written day of text timestamps whose
 // UTC offsets put some on another day in UTC (offsetDays, with the
-// expression for days in UTC), a comparison as text of a text column of
+// expression for days in UTC), the hour or day of an instant column
+// (timestamptz, text with an offset) read in UTC without AT_TIME_ZONE on
+// a datasource holding a column of IANA zone names (localTimes, with the
+// conversion reading that column, through the joins its foreign keys
+// need; on SQLite, to convert in the answer), a comparison as text of a text column of
 // numbers or amounts (textAmountFilters), an order_by on text dates in
 // several forms (textDateOrders, with the reading by date or time), a
 // comparison, MIN, MAX or order_by of the text of timestamps written both

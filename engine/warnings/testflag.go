@@ -48,8 +48,8 @@ func testRecords(snap *schema.Snapshot, plan *planast.Query, columns func() map[
 				if !ok {
 					continue
 				}
-				w := fmt.Sprintf(`%s.%s %s, and this plan never reads it: their rows count in the result; if they should not, add %s to the filters with "and"`,
-					t.Name, c.Name, schemactx.TestFlagNote(marked), unmarkedFilter(f.Alias, &c, marked, unmarked))
+				w := fmt.Sprintf(`%s.%s %s%s, and this plan never reads it: their rows count in the result; if they should not, add %s to the filters with "and"`,
+					t.Name, c.Name, schemactx.TestFlagNote(marked), columnNote(&c), unmarkedFilter(f.Alias, &c, marked, unmarked))
 				if !slices.Contains(out, w) {
 					out = append(out, w)
 				}
@@ -57,6 +57,17 @@ func testRecords(snap *schema.Snapshot, plan *planast.Query, columns func() map[
 		}
 	})
 	return append(out, parentWarnings(parents)...)
+}
+
+// columnNote is " (its note: "…")" for a column with a comment, else "":
+// the schema's own words on which values are real records ("only
+// 'patient' rows are real customers") are read by whoever writes the
+// filter, where a rule that parsed them would guess.
+func columnNote(c *schema.Column) string {
+	if c.Comment == "" {
+		return ""
+	}
+	return fmt.Sprintf(" (its note: %q)", planast.Truncate(c.Comment, 200))
 }
 
 // parentFlag is a flag of test or internal records on parent, a table

@@ -291,6 +291,10 @@ func writeTable(b *strings.Builder, snap *schema.Snapshot, t schema.Table) {
 		if note := UnitNote(&t, &c); note != "" {
 			b.WriteString(" (" + note + ")")
 		}
+		if ZoneColumn(&c) {
+			// instants read in UTC: a local hour or day needs this column
+			b.WriteString(" (" + ZoneNote(snap.Dialect) + ")")
+		}
 		if nulls {
 			// a range or examples say nothing of blanks: a count or an
 			// average over "all" of a column 13% NULL is off by that much

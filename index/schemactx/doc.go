@@ -13,7 +13,9 @@
 // TestFlag and DeletedMark read, from a column's name and profile,
 // a flag of test or internal records and a mark of rows deleted in place,
 // which the context notes and engine/warnings names when a plan ignores
-// them.
+// them; ZoneColumn and InstantColumn read a column of IANA time zones
+// and a column of instants, which the context notes (ZoneNote) and
+// engine/warnings names when a plan reads a UTC hour or day beside one.
 //
 // It never ranks, selects or filters: which tables and columns reach the
 // prompt is package index's decision (Retrieve, Selection.Filter, the

@@ -23,8 +23,9 @@ var testWords = []string{"test", "testing", "demo", "dummy", "internal", "sandbo
 //
 // A category column does the same with its values: an account_type or
 // environment whose complete values are a few, some of them test words
-// ('test', 'internal', 'demo' beside 'customer'); marked is then the test
-// values (one, or a list), unmarked the others.
+// or internal kinds ('test', 'internal', 'demo', 'staff' beside
+// 'customer'); marked is then those values (one, or a list), unmarked
+// the others.
 func TestFlag(c *schema.Column) (marked, unmarked any, ok bool) {
 	// the values first: most columns are no flag, and splitting a name
 	// into words costs more than looking at two values (this runs for
@@ -36,6 +37,15 @@ func TestFlag(c *schema.Column) (marked, unmarked any, ok bool) {
 	return testCategory(c)
 }
 
+// internalKinds are the values a category column of records
+// (account_type, user_kind) uses for a business's own people beside test
+// words: a staff or employee account is an internal record of a table of
+// customers, as a test or demo one is, and a figure of customers that
+// counts them is off by them. They mark records as values of a kind
+// only: a yes/no flag named for them (staff_pick, employee_discount)
+// marks something of a real record, not the record as internal.
+var internalKinds = []string{"staff", "employee", "employees"}
+
 // categoryWords are the words a column's name uses for a kind of record.
 var categoryWords = []string{"type", "kind", "category", "class", "env", "environment", "mode", "source", "origin", "segment", "tier"}
 
@@ -44,7 +54,8 @@ var categoryWords = []string{"type", "kind", "category", "class", "env", "enviro
 const maxCategoryValues = 12
 
 // testCategory is TestFlag of a category column: its profile knows all
-// its values, a few, at least one of them a test word and one not, and
+// its values, a few, at least one of them a test word or an internal
+// kind (internalKinds) and one not, and
 // its name says it holds a kind of record.
 func testCategory(c *schema.Column) (marked, unmarked any, ok bool) {
 	p := c.Profile
@@ -57,7 +68,7 @@ func testCategory(c *schema.Column) (marked, unmarked any, ok bool) {
 		if !isText {
 			return nil, nil, false
 		}
-		if slices.Contains(testWords, strings.ToLower(strings.TrimSpace(s))) {
+		if w := strings.ToLower(strings.TrimSpace(s)); slices.Contains(testWords, w) || slices.Contains(internalKinds, w) {
 			test = append(test, v)
 		} else {
 			other = append(other, v)

@@ -2,6 +2,7 @@ package schemactx
 
 import (
 	"fmt"
+	"strings"
 	"testing"
 
 	"github.com/nl2sql/nl2sql/internal/schema"
@@ -33,6 +34,10 @@ func TestTestFlag(t *testing.T) {
 		// a category column whose values name test records beside others
 		{"account_type", []any{"customer", "demo", "internal", "test"}, []any{"demo", "internal", "test"}},
 		{"environment", []any{"prod", "Test "}, "Test "},
+		// staff accounts are a business's own records beside its customers
+		{"account_type", []any{"demo", "patient", "staff", "test"}, []any{"demo", "staff", "test"}},
+		{"user_kind", []any{"Employee", "customer"}, "Employee"},
+		{"staff_pick", []any{int64(0), int64(1)}, nil},             // a flag of a real record
 		{"account_type", []any{"customer", "partner"}, nil},        // no test value
 		{"account_type", []any{"demo", "test"}, nil},               // nothing else
 		{"visibility", []any{"public", "internal"}, nil},           // not a kind of record by its name
@@ -42,6 +47,38 @@ func TestTestFlag(t *testing.T) {
 		marked, _, ok := TestFlag(&col)
 		if ok != (c.want != nil) || fmt.Sprint(marked) != fmt.Sprint(c.want) {
 			t.Errorf("%s %v: marked %v ok %v, want %v", c.name, c.values, marked, ok, c.want)
+		}
+	}
+}
+
+// A planner counted a clinic's sessions by UTC hours though a column
+// held each clinic's zone: the context marks a column of IANA zone names
+// (decided by its values: mostly names with a '/' the tz database knows)
+// and says instants read in UTC. A column named timezone of offsets or
+// abbreviations, and a column of countries the tz database also names
+// ('Japan', 'Poland'), are no zone column.
+func TestZoneColumnIsNoted(t *testing.T) {
+	for _, c := range []struct {
+		name   string
+		values []any
+		want   bool
+	}{
+		{"timezone", []any{"Europe/Amsterdam", "Europe/London", "Mars/Olympus"}, true},
+		{"tz", []any{"America/New_York"}, true},
+		{"timezone", []any{"+01:00", "-05:00"}, false},
+		{"timezone", []any{"CET", "EST"}, false},
+		{"country", []any{"Japan", "Poland"}, false},
+		{"path", []any{"a/b", "c/d", "Europe/London"}, false},
+	} {
+		col := schema.Column{Name: c.name, Type: "text", Profile: &schema.ColumnProfile{SampleValues: c.values, AllValues: true}}
+		if got := ZoneColumn(&col); got != c.want {
+			t.Errorf("%s %v: ZoneColumn %v, want %v", c.name, c.values, got, c.want)
+		}
+		for _, d := range []string{schema.DialectPostgres, schema.DialectSQLite} {
+			ctx := SchemaContext(&schema.Snapshot{Dialect: d, Tables: []schema.Table{{Name: "sites", Columns: []schema.Column{col}}}})
+			if strings.Contains(ctx, "IANA time zones: instants read in UTC") != c.want {
+				t.Errorf("%s %v on %s: context\n%s", c.name, c.values, d, ctx)
+			}
 		}
 	}
 }

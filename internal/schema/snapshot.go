@@ -145,12 +145,14 @@ type Column struct {
 	Type         planast.Type `json:"type"`                    // NormalizeType of DeclaredType
 	Nullable     bool         `json:"nullable"`
 	Comment      string       `json:"comment,omitempty"`
-	// TextOf is the engine type of a PostgreSQL column the portable types
-	// call text whose engine type is no string (an enum, inet, cidr, bit,
-	// xml): it takes no LIKE, regular expression or collation, and refuses
-	// a literal it cannot read ("invalid input value for enum", "invalid
-	// input syntax for type inet"), so plans read its text (TextLike) and
-	// a filter on any value is no error.
+	// TextOf is the engine type of a column the portable types call text
+	// whose engine type is no string: on PostgreSQL an enum, inet, cidr,
+	// bit or xml, which takes no LIKE, regular expression or collation,
+	// and refuses a literal it cannot read ("invalid input value for
+	// enum", "invalid input syntax for type inet"); on DuckDB an enum,
+	// which orders by its declared values. Plans read its text
+	// (TextLike), so a filter on any value is no error and one plan
+	// orders alike on every engine.
 	TextOf string `json:"text_of,omitempty"`
 	// Profile is nil when the column was not profiled.
 	Profile *ColumnProfile `json:"profile,omitempty"`

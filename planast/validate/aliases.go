@@ -1,6 +1,7 @@
 package validate
 
 import (
+	"fmt"
 	"strings"
 
 	. "github.com/nl2sql/nl2sql/planast"
@@ -64,7 +65,7 @@ func (v *validator) groupByAliases(q *Query, path string, sc *scope) {
 				// (p.plan_id, s.plan_id) leave the bare name ambiguous
 				q.GroupBy[i] = cloneExpr(it.Expr)
 			default:
-				v.add(CodeAmbiguous, p, "%q is both an output alias and a column of a source; to group by the aliased expression write it out (or rename the alias), to group by the column qualify it with its table alias", c.Column)
+				v.addHint(CodeAmbiguous, p, aliasClashHint(it, c.Column, sc), "%q is both an output alias and a column of a source", c.Column)
 			}
 			continue
 		}
@@ -112,7 +113,7 @@ func (v *validator) havingAliases(q *Query, path string, sc *scope) {
 				return cloneExpr(it.Expr) // the alias names the column itself, qualified
 			}
 			if !bad {
-				v.add(CodeAmbiguous, join(path, "having"), "%q is both an output alias and a column of a source; qualify the column with its table alias, or write the aliased expression out", c.Column)
+				v.addHint(CodeAmbiguous, join(path, "having"), aliasClashHint(it, c.Column, sc), "%q is both an output alias and a column of a source", c.Column)
 			}
 			bad = true
 			return e
@@ -125,6 +126,29 @@ func (v *validator) havingAliases(q *Query, path string, sc *scope) {
 		}
 		return cloneExpr(it.Expr)
 	})
+}
+
+// aliasClashHint says what to write for each meaning of name, the alias
+// of the select item it and a column of a source of sc: the column
+// qualified with each table alias that holds it, and the item's
+// expression itself or another alias for it. Told only to "qualify it",
+// a host guessed at which alias, or renamed the wrong thing.
+func aliasClashHint(it *SelectItem, name string, sc *scope) string {
+	var cols []string
+	for _, src := range sc.sources {
+		if col, ok := src.rel.column(name); ok && !src.unknown {
+			b, err := JSON(&Column{Table: src.alias, Column: col.Name})
+			if err == nil {
+				cols = append(cols, string(b))
+			}
+		}
+	}
+	expr, err := JSON(it.Expr)
+	if err != nil || len(cols) == 0 {
+		return ""
+	}
+	return fmt.Sprintf("for the source column write %s; for the select item's value write its expression %s, or rename its alias %q to a name no source column has (%q) and use that",
+		strings.Join(cols, " or "), expr, it.Alias, it.Alias+"_value")
 }
 
 // rewrites reports whether the select item it computes from the column

@@ -14,6 +14,8 @@ import (
 //
 //   - COUNT over a CASE whose other branch is a value (ELSE 0) counts
 //     every row: COUNT counts values that are not NULL, and 0 is one.
+//     With DISTINCT it counts the value once: one too many beside ids
+//     (THEN a column), and meant beside labels (every THEN a literal).
 //   - A WHERE condition on the right side of a LEFT JOIN that is false on
 //     NULL drops the rows the join kept without a match, so the join acts
 //     as an inner one ("customers and their 2024 orders" loses the
@@ -82,11 +84,31 @@ func countedCases(e Expr, path string) []string {
 			if !ok || c.Else == nil || !valueLiteral(c.Else) {
 				return true
 			}
+			if f.Distinct {
+				// COUNT(DISTINCT …) counts the ELSE value once, not every
+				// row: a count of labels ('APP', 'OTHER') means it; only
+				// beside THEN values read from rows (ids) is it one too many
+				if allLiteralThens(c) {
+					return true
+				}
+				out = append(out, fmt.Sprintf("%s: COUNT(DISTINCT CASE … ELSE %s END) counts %s as one more distinct value beside the THEN values, whenever a row takes the ELSE; to count only the THEN values drop the ELSE, so the other rows are NULL", path, literalText(c.Else), literalText(c.Else)))
+				return true
+			}
 			out = append(out, fmt.Sprintf("%s: COUNT(CASE … ELSE %s END) counts every row: COUNT counts the values that are not NULL, and the ELSE value is one; use SUM over the CASE (THEN 1 ELSE 0), or drop the ELSE so the other rows are NULL", path, literalText(c.Else)))
 		}
 		return true
 	})
 	return out
+}
+
+// allLiteralThens reports whether every THEN of c is a literal.
+func allLiteralThens(c *Case) bool {
+	for _, w := range c.Whens {
+		if _, ok := w.Then.(*Literal); !ok {
+			return false
+		}
+	}
+	return true
 }
 
 // valueLiteral reports whether e is a literal that is not NULL.

@@ -640,6 +640,11 @@ func (v *validator) joins(q *Query, path string, sc *scope, env *cteEnv) {
 				continue
 			}
 			pair.LeftColumn, pair.RightColumn = lc.Name, rc.Name
+			pair.Left, pair.Right = nil, nil
+			if lc.AsText != rc.AsText || lc.Money != rc.Money {
+				pair.Left = &Column{Table: left.alias, Column: lc.Name, AsText: lc.AsText, Money: lc.Money}
+				pair.Right = &Column{Table: right.alias, Column: rc.Name, AsText: rc.AsText, Money: rc.Money}
+			}
 			if lc.Unordered || rc.Unordered {
 				v.addHint(CodeType, pp, unorderedHint, "cannot join on %s.%s = %s.%s: a type without an ordering (json, xml or a geometric type) has no equality", left.alias, lc.Name, right.alias, rc.Name)
 				continue

@@ -725,6 +725,11 @@ func (v *validator) fn(f *Func, path string, sc *scope, env *cteEnv) Type {
 			v.addHint(CodeType, idx(join(path, "args"), 0), nonScalarHint(argT(0)),
 				"%s of a %s value has no one meaning on every engine", spec.Name, argT(0))
 		}
+		if spec.Name != "ABS" && argT(0) == TypeBoolean {
+			// PostgreSQL has no MAX of booleans: the renderer writes its
+			// BOOL_OR (MIN: BOOL_AND), true when any (all) is
+			f.Numeric = TypeBoolean
+		}
 		return argT(0)
 	case "ROUND":
 		need(0, isNum, "a number")
@@ -896,6 +901,17 @@ func needHint(name string, x Expr, t Type, what string) (hint string, cast bool)
 	case (what == "a date or timestamp" || what == "a timestamp") && t.IsNumeric():
 		return "if the number is seconds since 1970 (Unix time), write " + paste(&Func{Name: "FROM_EPOCH_SECONDS", Args: []Expr{x}}) +
 			" (of milliseconds: x / 1000); a number has no cast to a date", false
+	case t == TypeBoolean && (name == "SUM" || name == "AVG"):
+		// engines disagree on a boolean as a number (PostgreSQL has no SUM
+		// of one); the CASE counts true as 1 and false as 0 everywhere and
+		// leaves NULL out, as SUM and AVG leave it
+		one := &Case{Whens: []When{{When: x, Then: &Literal{Type: TInteger, Int: 1}},
+			{When: &Unary{Op: "not", Expr: x}, Then: &Literal{Type: TInteger, Int: 0}}}}
+		what := "the number of rows where it is true"
+		if name == "AVG" {
+			what = "the share of rows where it is true (0 to 1)"
+		}
+		return fmt.Sprintf("for %s write %s over %s", what, name, paste(one)), false
 	case t == TypeBoolean || t == TypeBlob:
 		return "", false
 	}
@@ -1001,7 +1017,7 @@ func (v *validator) window(w *Window, path string, sc *scope, env *cteEnv) Type 
 	}
 	v.inWin--
 	w.Numeric = ""
-	if spec.Name == "SUM" || spec.Name == "AVG" {
+	if spec.Name == "SUM" || spec.Name == "AVG" || (spec.Name == "MIN" || spec.Name == "MAX") && ts[0] == TypeBoolean {
 		w.Numeric = ts[0]
 	}
 	switch spec.Name {

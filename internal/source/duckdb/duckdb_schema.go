@@ -3,6 +3,7 @@ package duckdb
 import (
 	"context"
 	"fmt"
+	"strings"
 
 	"github.com/nl2sql/nl2sql/internal/source"
 
@@ -62,6 +63,7 @@ func (d *DuckDB) Snapshot(ctx context.Context) (*schema.Snapshot, error) {
 			Type:         schema.NormalizeType(schema.DialectDuckDB, source.AsString(r[3])),
 			Nullable:     nullable,
 			Comment:      source.AsString(r[5]),
+			TextOf:       enumText(source.AsString(r[3])),
 		})
 	}
 
@@ -141,11 +143,30 @@ func (d *DuckDB) Profile(ctx context.Context, snap *schema.Snapshot) error {
 		Matches:     func(text, re string) string { return fmt.Sprintf("regexp_full_match(%s, '%s')", text, re) },
 		SampleValue: func(c *schema.Column, _ string) string { return "any_value(" + source.QuoteIdent(c.Name) + ")" },
 		SampleAsText: func(c *schema.Column) bool {
-			// Nested types, JSON and unknown types compare and sample as text.
-			return c.Type == planast.TypeUnknown || c.Type.IsNested()
+			// Nested types, JSON and unknown types compare and sample as
+			// text; an enum samples as the text plans read (TextOf).
+			return c.Type == planast.TypeUnknown || c.Type.IsNested() || c.TextOf != ""
+		},
+		ColumnText: func(c *schema.Column, col string) string {
+			if c.TextOf != "" {
+				return render.EngineText(render.DuckDB{}, col, c.TextOf) // as plans read it
+			}
+			return "CAST(" + col + " AS VARCHAR)"
 		},
 		Cache:   &d.profiles,
 		Version: func(context.Context) (string, error) { return "read-only", nil },
 	}
 	return p.Profile(ctx, snap)
+}
+
+// enumText is schema.Column.TextOf of a column of DuckDB type declared:
+// the type of an enum, whose values order and compare by their declared
+// position ('low' < 'high' < '10'), where every other engine orders text
+// by its characters; plans read its text, so one plan orders alike
+// everywhere. "" for any other type.
+func enumText(declared string) string {
+	if strings.HasPrefix(strings.ToUpper(declared), "ENUM(") {
+		return declared
+	}
+	return ""
 }
