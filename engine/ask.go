@@ -210,7 +210,7 @@ func (e *Engine) finish(ctx context.Context, ds *datasource, q, today string, pl
 	if rows.Truncated {
 		res.Warnings = append(res.Warnings, warnings.RowLimit(planned.plan, ds.spec.RowLimit))
 	}
-	res.Warnings = append(res.Warnings, e.resultWarnings(ctx, ds, planned, res.Rows)...)
+	res.Warnings = append(e.fanoutProbes(ctx, ds, planned.plan, res.Warnings), e.resultWarnings(ctx, ds, planned, res.Rows)...)
 	res.SQLNotes = warnings.SQLNotes(ds.src.Dialect(), planned.plan)
 	res.Answer = e.modelAnswer(ctx, ds.spec.ID, res)
 	if err := e.resultHook(ctx, hooks.AfterAnswer, ds, q, planned, res.Columns, res.RowCount, res.Truncated, res.Answer, tr); err != nil {

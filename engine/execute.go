@@ -10,6 +10,7 @@ import (
 	"github.com/nl2sql/nl2sql/internal/schema"
 	"github.com/nl2sql/nl2sql/internal/source"
 	"github.com/nl2sql/nl2sql/planast"
+	"github.com/nl2sql/nl2sql/planast/validate"
 )
 
 // execute runs the rendered SQL read-only, stopping at the row limit. A
@@ -92,6 +93,54 @@ func (e *Engine) currencyProbes(ctx context.Context, ds *datasource, snap *schem
 		}
 	}
 	return ws
+}
+
+// fanoutProbeTimeout bounds each probe of a join's key: it reads the
+// joined table once more.
+const fanoutProbeTimeout = 10 * time.Second
+
+// fanoutProbes runs, as the caller, the probes of the fan-out warnings of
+// plan (in ws, its validation's warnings among others) whose join key a
+// join condition's equalities narrow (validate.FanoutProbes), and puts
+// the fan-out warnings as what they found words them in their place:
+// none for a join whose whole key has one row per value (a monthly rate
+// joined on its currency and month). A probe that fails, is refused or
+// runs out of time leaves its warning saying the condition was not
+// probed; so does every one when ws does not hold them all as validation
+// worded them.
+func (e *Engine) fanoutProbes(ctx context.Context, ds *datasource, plan *planast.Query, ws []string) []string {
+	probes := validate.FanoutProbes(plan, ds.snap)
+	if len(probes) == 0 {
+		return ws
+	}
+	before := validate.FanoutWarnings(plan, ds.snap, nil)
+	for _, w := range before {
+		if !slices.Contains(ws, w) {
+			return ws
+		}
+	}
+	found := validate.FanoutFound{}
+	for _, p := range probes {
+		pctx, cancel := context.WithTimeout(ctx, fanoutProbeTimeout)
+		row, _, ok := e.probe(pctx, ds, p.Query)
+		cancel()
+		if ok {
+			found[p] = row
+		}
+	}
+	if len(found) == 0 {
+		return ws
+	}
+	after := validate.FanoutWarnings(plan, ds.snap, found)
+	out := make([]string, 0, len(ws))
+	for _, w := range ws {
+		if !slices.Contains(before, w) {
+			out = append(out, w)
+		} else if after != nil {
+			out, after = append(out, after...), nil
+		}
+	}
+	return out
 }
 
 // tieProbe says whether the limit of a top-N plan that returned n rows

@@ -130,7 +130,7 @@ func (h stepSource) Matches(ctx context.Context, q string) (bool, []string) {
 	if err != nil {
 		return true, nil // no index to ask: no claim either way
 	}
-	if noneHeld(h.ds, q, sel) {
+	if h.e.noneHeld(ctx, h.ds, q, sel) {
 		return false, sel.Unmatched
 	}
 	return sel.Relevant(), sel.Unmatched

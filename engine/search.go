@@ -20,7 +20,7 @@ func (e *Engine) Search(ctx context.Context, datasource, text string) (*index.Se
 		return nil, err
 	}
 	sel, err := e.retrieval(ctx, ds).Search(ctx, text)
-	if err != nil || !noneHeld(ds, text, sel) {
+	if err != nil || !e.noneHeld(ctx, ds, text, sel) {
 		return sel, err
 	}
 	// no table a match, as ask says of the same words
@@ -30,9 +30,11 @@ func (e *Engine) Search(ctx context.Context, datasource, text string) (*index.Se
 // noneHeld reports whether the data holds none of the words of q a
 // match turns on (index.Weighed): a fuzzy value ("Heather" of "weather"),
 // a title spelling a word a plan computes ("Today") or an embedding's
-// nearness then matches nothing, in search_schema as in ask.
-func noneHeld(ds *datasource, q string, sel *index.Selection) bool {
-	weighed := ds.idx.Weighed(q)
+// nearness then matches nothing, in search_schema as in ask. A word
+// naming a table or column the caller reads is weighed and held
+// (index.Weighed), so a question naming one is never said to match nothing.
+func (e *Engine) noneHeld(ctx context.Context, ds *datasource, q string, sel *index.Selection) bool {
+	weighed := ds.idx.Weighed(q, e.caller(ctx).Reader(ds.spec.ID))
 	return len(weighed) > 0 && len(sel.Unmatched) == len(weighed)
 }
 

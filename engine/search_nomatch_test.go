@@ -2,7 +2,12 @@ package engine
 
 import (
 	"context"
+	"slices"
+	"strings"
 	"testing"
+
+	"github.com/nl2sql/nl2sql/index"
+	"github.com/nl2sql/nl2sql/internal/source/sourcetest"
 )
 
 // search_schema "weather" on Chinook answered "the tables below match the
@@ -27,6 +32,46 @@ func TestSearchOfWordsTheDataLacksMatchesNothing(t *testing.T) {
 		}
 		if sel.Relevant() != c.relevant || !c.relevant && len(sel.Tables) > 0 {
 			t.Errorf("%q: relevant %v with %d tables, want relevant %v", c.text, sel.Relevant(), len(sel.Tables), c.relevant)
+		}
+	}
+}
+
+// The threat: ask "What is the average basket size per order?" on a shop
+// answered "Nothing the datasource holds matched the question … the data
+// may not hold the answer" though "order" names its orders table (an
+// ordering is also a word a plan computes, and was never weighed): a
+// host told so refuses a question the data answers. A question naming a
+// table, in the singular or by an SQL key word, gets its tables; one whose
+// every weighed word the data lacks still matches nothing.
+func TestQuestionNamingATableMatches(t *testing.T) {
+	db := sourcetest.TempDB(t,
+		"CREATE TABLE customers (id INTEGER PRIMARY KEY, email TEXT)",
+		"CREATE TABLE orders (id INTEGER PRIMARY KEY, customer_id INTEGER REFERENCES customers(id), total_cents INTEGER)",
+		"CREATE TABLE order_items (order_id INTEGER REFERENCES orders(id), product_id INTEGER, qty INTEGER)",
+		`CREATE TABLE "group" (id INTEGER PRIMARY KEY, label TEXT)`,
+		"INSERT INTO customers VALUES (1, 'a@example.com')", "INSERT INTO orders VALUES (1, 1, 500)", "INSERT INTO order_items VALUES (1, 1, 2)")
+	e := specEngine(t, DatasourceSpec{ID: "shop", Engine: "sqlite", Path: db, RowLimit: 1000})
+	for _, c := range []struct {
+		q, table string // table: "" when nothing matches
+	}{
+		{"What is the average basket size per order?", "orders"},
+		{"What is the average basket size per group?", "group"},
+		{"What is the average basket size?", ""},
+	} {
+		res, err := e.Ask(context.Background(), AskRequest{Question: c.q})
+		if err != nil || res.HostPlan == nil {
+			t.Fatalf("ask %q: %v %+v", c.q, err, res)
+		}
+		said := strings.Contains(res.HostPlan.Next, "Nothing the datasource holds matched the question")
+		if res.HostPlan.NoMatch != (c.table == "") || said != (c.table == "") {
+			t.Errorf("%q: no_match %v, next %q; want no_match %v", c.q, res.HostPlan.NoMatch, res.HostPlan.Next, c.table == "")
+		}
+		sel, err := e.Search(context.Background(), "shop", c.q)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := slices.ContainsFunc(sel.Tables, func(ts index.TableSelection) bool { return ts.Name == c.table }); got != (c.table != "") || c.table == "" && len(sel.Tables) > 0 {
+			t.Errorf("search %q: tables %+v, want %q", c.q, sel.Tables, c.table)
 		}
 	}
 }

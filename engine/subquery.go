@@ -124,7 +124,7 @@ func (h *multiHost) Run(ctx context.Context, s multi.Sub, src multi.Source) (r m
 	}
 	if s.Plan != nil {
 		// the client's plan meets the checks its rows get on run_plan
-		r.Warnings = append(append([]string{}, p.warnings...), e.resultWarnings(ctx, ds, p, rows.Rows)...)
+		r.Warnings = append(e.fanoutProbes(ctx, ds, p.plan, append([]string{}, p.warnings...)), e.resultWarnings(ctx, ds, p, rows.Rows)...)
 	} else {
 		e.storePlan(ctx, ds, s.Intent, today, p)
 	}

@@ -12,6 +12,7 @@ import (
 	"github.com/nl2sql/nl2sql/engine/llm"
 	"github.com/nl2sql/nl2sql/engine/verified"
 	"github.com/nl2sql/nl2sql/engine/warnings"
+	"github.com/nl2sql/nl2sql/internal/config"
 	"github.com/nl2sql/nl2sql/planast"
 	"github.com/nl2sql/nl2sql/scope"
 )
@@ -76,13 +77,22 @@ func (e *Engine) ListVerified(ctx context.Context, datasource string) ([]curated
 	return e.opts.Curated.List(e.caller(ctx), datasource), nil
 }
 
+// curatedHint says where verified queries are configured: under curated:
+// in the config file, which a server started with --db has none of.
+func (e *Engine) curatedHint() string {
+	if e.opts.ConfigFile == config.FlagsLabel {
+		return "verified queries need a config file: serve with --config nl2sql.yaml, its datasources listed there and a curated: key naming the verified queries file (a server started with --db has no config file)"
+	}
+	return "add verified queries with curated: in " + e.configFile()
+}
+
 // RunVerified runs a verified query by id with typed parameters, for the
 // caller. An id the caller may not run is answered as unknown.
 func (e *Engine) RunVerified(ctx context.Context, id string, params map[string]any) (res *Result, err error) {
 	ctx, cancel := e.withDeadline(ctx)
 	defer cancel()
 	if e.opts.Curated == nil {
-		return nil, Errorf(CodeInvalidRequest, "add verified queries with curated: in "+e.configFile(), "no verified queries are configured")
+		return nil, Errorf(CodeInvalidRequest, e.curatedHint(), "no verified queries are configured")
 	}
 	sw := newStopwatch()
 	var tm Timings

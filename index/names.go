@@ -19,15 +19,29 @@ type names struct {
 	// joined maps two or more consecutive words of a column's name,
 	// written together, to the columns holding them (joinedWords).
 	joined map[string][][2]int
+	// named maps each name word, in the singular (lex.Singular), to the
+	// tables (column -1) and columns whose names hold it: a question's
+	// word is looked up once, not against every name of a large catalog.
+	named map[string][][2]int
 }
 
 func nameWords(tables []schema.Table) names {
-	n := names{table: make([][]string, len(tables)), column: make([][][]string, len(tables))}
+	n := names{table: make([][]string, len(tables)), column: make([][][]string, len(tables)), named: map[string][][2]int{}}
+	add := func(ws []string, t, c int) {
+		for _, w := range ws {
+			s := lex.Singular(w)
+			if l := n.named[s]; len(l) == 0 || l[len(l)-1] != [2]int{t, c} {
+				n.named[s] = append(l, [2]int{t, c})
+			}
+		}
+	}
 	for t, tb := range tables {
 		n.table[t] = lex.SplitWords(tb.Name)
+		add(n.table[t], t, -1)
 		n.column[t] = make([][]string, len(tb.Columns))
 		for c, col := range tb.Columns {
 			n.column[t][c] = lex.SplitWords(col.Name)
+			add(n.column[t][c], t, c)
 		}
 	}
 	n.joined = joinedWords(n.column)
@@ -294,7 +308,7 @@ func (ix *Index) accounted(question string, named map[int]bool, cols map[[2]int]
 			valueWords[w] = true
 		}
 	}
-	weighed := ix.Weighed(question)
+	weighed := ix.weighed(question, nil)
 	for _, w := range weighed {
 		f := lex.Fold(w)
 		if valueWords[f] {

@@ -23,7 +23,9 @@ import (
 // "what they owe", "brought in"), the adverbs
 // of speech ("actually", "roughly"), what the question asks be done
 // ("return", "calculate", "identify"), and how the answer is to be written
-// ("comma-separated", "padded", "in pounds", "in UTC"), the data itself and the
+// ("comma-separated", "padded", "in pounds", "in UTC"), how the rows are
+// counted or taken together ("distinct", "unique", "combined",
+// "cumulative"), the data itself and the
 // people in it in general ("the most common", "in the table", "which
 // people"). No schema names
 // them, and their absence says nothing of whether the data answers.
@@ -42,6 +44,7 @@ var computedWords = func() map[string]bool {
 		one two three four five six seven eight nine ten dozen hundred hundreds thousand thousands million millions
 		trend trends growth change changes rate rates ratio share percent percentage proportion
 		distribution breakdown compare compared comparison overall rank ranked ranking order ordered
+		distinct unique different separate individual various respective combined cumulative aggregate aggregated altogether entire
 		more less fewer higher lower between during across among within now currently
 		get got want need know see common commonly highly mostly usually typically
 		table tables row rows column columns record records entry entries field fields database data dataset value values
@@ -154,7 +157,10 @@ func (ix *Index) Unmatched(ctx context.Context, text string, allow Allow) ([]str
 		return nil, nil
 	}
 	var out []string
-	for _, word := range ix.Weighed(text) {
+	for _, word := range ix.weighed(text, &acc) {
+		if ix.namesWord(lex.Fold(word), acc) {
+			continue // a name's word, however the analyser stems it
+		}
 		held, err := ix.holdsWord(ctx, an, word, acc)
 		// "unpaid", "non-food": the negation of a word the data holds is
 		// a filter on it ('paid')
@@ -193,7 +199,24 @@ func (ix *Index) Unmatched(ctx context.Context, text string, allow Allow) ([]str
 // measure (measureComparisons: "longer", "cheapest"). A question none of
 // whose weighed words the data holds matches nothing, whatever a fuzzy
 // value or a title spelling one of the other words ("Today") says.
-func (ix *Index) Weighed(text string) []string {
+//
+// A word that names a table or column allow permits (namesWord: "order"
+// of orders, "date" of a date column, "count" of a column named count) is
+// weighed whatever list holds it: it is a word of the schema before it is
+// one of the question, and left out it would let a question that names a
+// table ("the average basket size per order") read as one the data holds
+// no word of.
+func (ix *Index) Weighed(text string, allow Allow) []string {
+	if ix == nil || ix.text == nil {
+		return nil
+	}
+	acc := ix.access(allow)
+	return ix.weighed(text, &acc)
+}
+
+// weighed is Weighed of the names acc permits; with no acc (nil) a word
+// of the lists is never weighed, whatever it names.
+func (ix *Index) weighed(text string, acc *access) []string {
 	if ix == nil || ix.text == nil {
 		return nil
 	}
@@ -206,16 +229,34 @@ func (ix *Index) Weighed(text string) []string {
 	for _, tk := range an.Analyze([]byte(text)) {
 		term := string(tk.Term)
 		word := text[tk.Start:tk.End]
-		if seen[term] || len([]rune(word)) < 3 || !onlyLetters(word) || lex.StopWord(lex.Fold(word)) || lex.StopWord(lex.Singular(lex.Fold(word))) || computedWords[lex.Fold(word)] {
+		if seen[term] || len([]rune(word)) < 3 || !onlyLetters(word) {
 			continue
 		}
-		if commonVerbs[lex.Fold(word)] || measureComparisons[lex.Fold(word)] {
-			continue
+		if acc == nil || !ix.namesWord(lex.Fold(word), *acc) {
+			if lex.StopWord(lex.Fold(word)) || lex.StopWord(lex.Singular(lex.Fold(word))) || computedWords[lex.Fold(word)] {
+				continue
+			}
+			if commonVerbs[lex.Fold(word)] || measureComparisons[lex.Fold(word)] {
+				continue
+			}
 		}
 		seen[term] = true
 		out = append(out, word)
 	}
 	return out
+}
+
+// namesWord reports whether the folded word w is, in the singular
+// (lex.Singular, the module's one plural rule), a word of the name of a
+// table or column acc permits: "order" and "orders" of orders, "group" of
+// user_groups, "date" of order_date.
+func (ix *Index) namesWord(w string, acc access) bool {
+	for _, k := range ix.names.named[lex.Singular(w)] {
+		if k[1] < 0 && acc.table[k[0]] || k[1] >= 0 && acc.col[k[0]][k[1]] {
+			return true
+		}
+	}
+	return false
 }
 
 // holdsWord reports whether something acc permits holds word: a schema

@@ -193,3 +193,72 @@ func TestUnmatchedWordClasses(t *testing.T) {
 		}
 	}
 }
+
+// The threat: "What is the average basket size per order?" on a shop's
+// orders table was answered "nothing the datasource holds matched the
+// question": "order" is also a word a plan computes (an ordering), so it
+// was never weighed, the two words left ("basket", "size") were unheld,
+// and a host was told the data may not hold the answer. A word naming a
+// table or column, in the singular or the plural and whatever other list
+// holds it (an SQL key word, a computed word, a question word), is
+// weighed and held, and its table ranked. A role denied the table learns
+// nothing of it: the word is then weighed as on a schema without it.
+func TestNamedWordsAreHeld(t *testing.T) {
+	tables := []string{"orders", "group", "users", "select", "table", "values", "keys", "limit", "offsets",
+		"cases", "end", "counts", "dates", "times", "distinct", "total"}
+	var stmts []string
+	for _, tb := range tables {
+		stmts = append(stmts, `CREATE TABLE "`+tb+`" (id INTEGER PRIMARY KEY, label TEXT)`)
+	}
+	ix := sqliteIndex(t, nil, stmts...)
+	for _, c := range []struct{ table, word string }{
+		{"orders", "order"}, {"orders", "orders"}, {"group", "groups"}, {"group", "group"}, {"users", "user"},
+		{"select", "select"}, {"table", "table"}, {"values", "value"}, {"keys", "key"}, {"limit", "limits"},
+		{"offsets", "offset"}, {"cases", "case"}, {"end", "end"}, {"counts", "count"}, {"dates", "date"},
+		{"times", "time"}, {"distinct", "distinct"}, {"total", "total"},
+	} {
+		q := "What is the average basket size per " + c.word + "?"
+		weighed := ix.Weighed(q, nil)
+		un, err := ix.Unmatched(context.Background(), q, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !slices.Contains(weighed, c.word) || slices.Contains(un, c.word) || len(un) == len(weighed) {
+			t.Errorf("%q: weighed %v, unmatched %v; want %q weighed and held (table %s)", q, weighed, un, c.word, c.table)
+		}
+		sel, err := ix.Retrieve(context.Background(), q, retrieveOnly, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !slices.ContainsFunc(sel.Tables, func(ts TableSelection) bool { return ts.Name == c.table }) {
+			t.Errorf("%q: tables %+v, want %s among them", q, sel.Tables, c.table)
+		}
+	}
+	deny := func(_, table, _ string) bool { return table != "orders" }
+	if w := ix.Weighed("What is the average basket size per order?", deny); slices.Contains(w, "order") {
+		t.Errorf("a role denied orders: weighed %v, want \"order\" left out as on a schema without it", w)
+	}
+}
+
+// The threat: "How many distinct customers…" listed "distinct" as a word
+// the data may not hold, and a host hedged on a question the data
+// answers. The words of how rows are counted or taken together are the
+// computation's, not the data's.
+func TestComputationWordsNotUnmatched(t *testing.T) {
+	ix := sqliteIndex(t, nil, "CREATE TABLE customers (id INTEGER PRIMARY KEY, country TEXT)", "INSERT INTO customers VALUES (1, 'FR'), (2, 'DE')")
+	for _, q := range []string{
+		"How many distinct customers are there?",
+		"How many unique countries do customers come from?",
+		"How many different countries, overall and in total?",
+		"What is the combined and cumulative average of customers per country, taken altogether?",
+		"List the separate, individual and various countries of the entire customers and their respective aggregate.",
+	} {
+		un, err := ix.Unmatched(context.Background(), q, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(un) > 0 {
+			t.Errorf("%q: unmatched %v, want none", q, un)
+		}
+	}
+}

@@ -78,6 +78,11 @@ type ColumnInfo struct {
 	// stores 'abc' in an INTEGER column), as its profile counted them:
 	// plans read them as NULL (Column.ReadAs).
 	Mixed bool
+	// Zoned marks a timestamp column that holds instants with a zone
+	// (PostgreSQL timestamptz, DuckDB TIMESTAMPTZ): its SQL AT TIME ZONE
+	// reads the instant's wall clock in a zone, which is the plan's
+	// AT_TIME_ZONE, where of a timestamp without zone it means the inverse.
+	Zoned bool
 	// Repeats marks a column whose profile saw a value on more than one
 	// row (fewer distinct values than non-NULL rows): a join on it meets
 	// several rows per value, which the fan-out check needs when no

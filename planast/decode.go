@@ -1017,7 +1017,9 @@ func (d *decoder) expr(v any, path string, depth int) (Expr, error) {
 			e = &FilterRef{Name: name, Table: table}
 		}
 	default:
-		return nil, NewError(CodeBadValue, JoinPath(path, "kind"), "expression kind %q is not one of %s", kind, strings.Join(Kinds, ", "))
+		e := NewError(CodeBadValue, JoinPath(path, "kind"), "expression kind %q is not one of %s", kind, strings.Join(Kinds, ", "))
+		e.Issues[0].Hint = kindHint(kind)
+		return nil, e
 	}
 	if err != nil {
 		return nil, err
@@ -1060,4 +1062,40 @@ func normBinaryOp(op, path string) (string, error) {
 		return OpOr, nil
 	}
 	return "", NewError(CodeBadValue, path, "binary operator %q is not one of + - * / div %% = != < <= > >= and or", op)
+}
+
+// operatorWords are the names authors give operators as if they were
+// kinds ("eq", "gt"), each with the plan's operator.
+var operatorWords = map[string]string{
+	"eq": OpEq, "equals": OpEq, "equal": OpEq, "ne": OpNe, "neq": OpNe, "not_equal": OpNe,
+	"lt": OpLt, "lte": OpLe, "le": OpLe, "gt": OpGt, "gte": OpGe, "ge": OpGe,
+	"add": OpAdd, "plus": OpAdd, "sub": OpSub, "minus": OpSub, "mul": OpMul, "times": OpMul,
+	"divide": OpDiv, "mod": OpMod,
+}
+
+// kindHint is the hint of an expression kind the language lacks that
+// names what an author meant: an operator (a binary operator, or its name:
+// "and", "=", "gt") is a binary node, "not" and "neg" unary ones, and a
+// function's name a func node; "" for others, whose message lists the
+// kinds.
+func kindHint(kind string) string {
+	k := strings.ToLower(strings.TrimSpace(kind))
+	if k == "not" || k == "neg" || k == "negate" {
+		op := map[string]string{"not": "not", "neg": "-", "negate": "-"}[k]
+		return fmt.Sprintf(`%q is an operator: write {"kind":"unary","op":%q,"expr":…}`, kind, op)
+	}
+	op, err := normBinaryOp(k, "")
+	if err != nil {
+		op = operatorWords[k]
+	}
+	if op != "" {
+		return fmt.Sprintf(`%q is an operator: write {"kind":"binary","op":%q,"left":…,"right":…} (one node per operator; and/or of more conditions nest)`, kind, op)
+	}
+	if spec, ok := LookupFunc(k); ok {
+		if spec.Kind == WindowOnly {
+			return fmt.Sprintf(`%q is a window function: write {"kind":"window","name":%q,"args":[…],"order_by":[…]}`, kind, spec.Name)
+		}
+		return fmt.Sprintf(`%q is a function: write {"kind":"func","name":%q,"args":[…]}`, kind, spec.Name)
+	}
+	return ""
 }

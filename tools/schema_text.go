@@ -52,8 +52,10 @@ func snapshotBody(s, whole *schema.Snapshot) string {
 		}
 		if t.Comment != "" {
 			// the schema's own words (which way a rate converts, what a
-			// percentage applies to): quoted, as stored text is
-			b.WriteString("  note " + cellfmt.Quote(planast.Truncate(t.Comment, 200)) + "\n")
+			// percentage applies to): quoted, as stored text is, and whole
+			// (the page budget pages whole tables): a note's decisive
+			// sentence is often its last
+			b.WriteString("  note " + cellfmt.Quote(t.Comment) + "\n")
 		}
 		pk := map[string]bool{}
 		for _, k := range t.PrimaryKey {
@@ -125,8 +127,8 @@ func snapshotBody(s, whole *schema.Snapshot) string {
 				line += "  (" + schemactx.RepeatedIDsNote(extra) + ")"
 			}
 			if c.Comment != "" {
-				// the schema's own words: quoted, as stored text is
-				line += "  note " + cellfmt.Quote(planast.Truncate(c.Comment, 200))
+				// the schema's own words: quoted, as stored text is, and whole
+				line += "  note " + cellfmt.Quote(c.Comment)
 			}
 			b.WriteString(strings.TrimRight(line, " ") + "\n")
 		}

@@ -130,6 +130,25 @@ func TestSchemaTextShowsTheTablesComment(t *testing.T) {
 	}
 }
 
+// The threat: the owner's note on account types runs on for a few
+// sentences before the one that decides a revenue question ("only
+// customer accounts are real revenue"); describe_schema's text cut it at
+// 200 characters, so the sentence was only in the structured content and
+// a host counted every account as revenue. The text shows a table's and
+// a column's note whole, however long.
+func TestSchemaTextShowsALongNoteWhole(t *testing.T) {
+	note := "All account types run through the billing system: customer, partner, internal and test accounts are invoiced alike, " +
+		"with the same plans, discounts and currencies, so that finance can reconcile every invoice against the ledger each month. " +
+		strings.Repeat("Credits, refunds and write-offs are recorded against the account that received the invoice. ", 8) +
+		"Only customer accounts are real revenue."
+	snap := &schema.Snapshot{Datasource: "d", Dialect: "duckdb", Tables: []schema.Table{{Schema: "main", Name: "accounts", Kind: schema.KindTable,
+		Comment: note, Columns: []schema.Column{{Name: "account_type", DeclaredType: "VARCHAR", Type: planast.TypeText, Comment: note}}}}}
+	text := SnapshotText(snap)
+	if n := strings.Count(text, cellfmt.Quote(note)); n != 2 {
+		t.Errorf("the note is whole %d times in the text, want the table's and the column's:\n%s", n, text)
+	}
+}
+
 // A datasource of two tables and a view was described as "3 tables", and
 // a host looked for a third table; every surface counts them apart.
 func TestSnapshotTextCountsTablesAndViews(t *testing.T) {

@@ -32,7 +32,9 @@
 // (timestamptz, text with an offset) read in UTC without AT_TIME_ZONE on
 // a datasource holding a column of IANA zone names (localTimes, with the
 // conversion reading that column, through the joins its foreign keys
-// need; on SQLite, to convert in the answer), a comparison as text of a text column of
+// need; on SQLite, to convert in the answer), an AT_TIME_ZONE reading a
+// column of zones some of whose profiled values name no IANA zone (offsets,
+// blanks), which read as NULL (unknownZones, with how to map them), a comparison as text of a text column of
 // numbers or amounts (textAmountFilters), an order_by on text dates in
 // several forms (textDateOrders, with the reading by date or time), a
 // comparison, MIN, MAX or order_by of the text of timestamps written both

@@ -80,6 +80,7 @@ func unread(snap *schema.Snapshot, dialect string, plan *planast.Query, stored f
 	out = append(out, spelledBooleans(snap, plan)...)
 	out = append(out, offsetDays(snap, plan)...)
 	out = append(out, localTimes(snap, dialect, plan)...)
+	out = append(out, unknownZones(snap, plan)...)
 	out = append(out, textAmountFilters(snap, plan)...)
 	out = append(out, textAmountOrders(snap, plan)...)
 	out = append(out, textDateOrders(snap, plan)...)

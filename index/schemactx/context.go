@@ -61,11 +61,25 @@ func countTokens(s string) (int, bool) {
 const (
 	MaxExamples     = 2
 	MaxExampleBytes = 48
-	// MaxNoteBytes bounds a column's comment in the context: the start of
-	// a description says what codes and units mean; the rest costs tokens
-	// every question pays for.
-	MaxNoteBytes = 160
+	// MaxNoteChars bounds a table's or a column's comment in the context
+	// (Note): the owner's words are documentation, whose decisive
+	// sentence is often its last ("only customer accounts are real
+	// revenue"), so a note is whole up to a length few reach; past it
+	// the cut says where the rest is.
+	MaxNoteChars = 600
 )
+
+// Note is a table's or a column's comment as the context gives it, table
+// naming the table it is of: JSON-quoted, whole up to MaxNoteChars
+// characters; a longer one cut there, saying that describe_schema of the
+// table shows it whole. describe_schema's text shows every note whole.
+func Note(comment, table string) string {
+	r := []rune(comment)
+	if len(r) <= MaxNoteChars {
+		return jsonString(comment)
+	}
+	return jsonString(string(r[:MaxNoteChars])+"…") + fmt.Sprintf(" (note cut at %d characters of %d: describe_schema with table %s shows it whole)", MaxNoteChars, len(r), jsonString(table))
+}
 
 // SchemaContext renders a snapshot for the planner's prompt, one line per
 // table, tables sorted by name then schema:
@@ -197,7 +211,7 @@ func writeTable(b *strings.Builder, snap *schema.Snapshot, t schema.Table) {
 		fmt.Fprintf(b, " (%d rows%s)", *t.RowCount, Copies(t))
 	}
 	if t.Comment != "" {
-		b.WriteString(" note " + jsonString(planast.Truncate(t.Comment, MaxNoteBytes)))
+		b.WriteString(" note " + Note(t.Comment, t.Name))
 	}
 	b.WriteString(":")
 	pk := map[string]bool{}
@@ -313,7 +327,7 @@ func writeTable(b *strings.Builder, snap *schema.Snapshot, t schema.Table) {
 			b.WriteString(" (" + RepeatedIDsNote(extra) + ")")
 		}
 		if c.Comment != "" {
-			b.WriteString(" note " + jsonString(planast.Truncate(c.Comment, MaxNoteBytes)))
+			b.WriteString(" note " + Note(c.Comment, t.Name))
 		}
 	}
 	for _, fk := range multi {

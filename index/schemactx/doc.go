@@ -4,9 +4,9 @@
 // taken from the data is either a plain identifier or inside a JSON
 // literal; ContextTables reads the table names back; ContextTokens counts
 // a text in o200k_base tokens with a compiled-in vocabulary (no network,
-// no files). MaxExamples, MaxExampleBytes and MaxNoteBytes bound what a
-// column's line may carry; a table's and a column's comments are quoted
-// notes. A view says so after its name, with the part of its
+// no files). MaxExamples and MaxExampleBytes bound what a column's line
+// may carry; a table's and a column's comments are quoted notes, whole up
+// to MaxNoteChars (Note). A view says so after its name, with the part of its
 // definition that says what it covers, quoted and bounded (ViewNote,
 // MaxViewBytes), or that the definition is withheld from the caller;
 // DefinitionText is the whole definition on one line, for describe_schema.

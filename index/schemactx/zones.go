@@ -111,6 +111,5 @@ func zonedTimestamp(s string) bool {
 // zone (timestamptz, TIMESTAMP WITH TIME ZONE): an instant, which plans
 // read in UTC.
 func ZonedType(c *schema.Column) bool {
-	d := strings.ToLower(c.DeclaredType)
-	return c.Type == planast.TypeTimestamp && (strings.HasPrefix(d, "timestamptz") || strings.Contains(d, "with time zone"))
+	return c.Type == planast.TypeTimestamp && schema.Zoned(c.DeclaredType)
 }

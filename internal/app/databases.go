@@ -8,12 +8,14 @@ import (
 	"io/fs"
 	"log/slog"
 	"net"
+	"net/netip"
 	"net/url"
 	"os"
 	"path/filepath"
 	"regexp"
 	"strconv"
 	"strings"
+	"unicode"
 
 	"github.com/jackc/pgx/v5/pgconn"
 
@@ -144,8 +146,12 @@ func parseDatabase(arg string) (config.FlagDatasource, error) {
 		}
 	}
 	if isDSN(s) {
-		if _, err := pgconn.ParseConfig(s); err != nil {
+		c, err := pgconn.ParseConfig(s)
+		if err != nil {
 			return d, dbError(arg, "the PostgreSQL DSN is malformed: "+redactDSN(err.Error(), s), "write it as postgres://user@host:5432/dbname?sslmode=disable")
+		}
+		if why := dsnNonsense(c); why != "" {
+			return d, dbError(arg, "the PostgreSQL DSN is malformed: "+redactDSN(why, s), dsnHint)
 		}
 		d.Engine, d.DSN = "postgres", s
 		return d, nil
@@ -166,6 +172,41 @@ func parseDatabase(arg string) (config.FlagDatasource, error) {
 	}
 	d.Engine, d.Path = eng, abs
 	return d, nil
+}
+
+// dsnHint says how to write a DSN, and the usual cause of one that reads
+// as nonsense: a password holding @, : or / unencoded moves the split
+// between user, password and host.
+const dsnHint = "write it as postgres://user:password@host:5432/dbname?sslmode=disable; percent-encode @, : and / in the user or password (%40, %3A, %2F)"
+
+// hostName is a host name as DNS and /etc/hosts spell one (underscores,
+// as container names have, and non-ASCII letters allowed).
+var hostName = regexp.MustCompile(`^[\p{L}\p{N}_-]+(\.[\p{L}\p{N}_-]+)*\.?$`)
+
+// dsnNonsense says what a DSN pgx parsed names that no server can be, ""
+// when nothing: pgx reads what it is given leniently (postgres://::::@@@/
+// is the host "@@" and the login's own user), so such a DSN would be
+// served and fail only at connect, with an error about a host no one
+// wrote. A host must be a name, an IP address or a socket directory; a
+// user name must not be blank or hold control characters.
+func dsnNonsense(c *pgconn.Config) string {
+	hosts := []string{c.Host}
+	for _, f := range c.Fallbacks {
+		hosts = append(hosts, f.Host)
+	}
+	for _, h := range hosts {
+		if strings.HasPrefix(h, "/") || hostName.MatchString(h) {
+			continue
+		}
+		if _, err := netip.ParseAddr(h); err == nil {
+			continue
+		}
+		return fmt.Sprintf("the host %q is no host name, IP address or socket directory", h)
+	}
+	if strings.TrimSpace(c.User) == "" || strings.ContainsFunc(c.User, unicode.IsControl) {
+		return fmt.Sprintf("the user %q is blank or holds control characters", c.User)
+	}
+	return ""
 }
 
 // sniff tells SQLite from DuckDB by the file's first bytes.

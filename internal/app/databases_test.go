@@ -64,6 +64,14 @@ func TestDatabaseDetection(t *testing.T) {
 		{"id without a database", "sales=", "", "", "", "the database is missing"},
 		{"bad id", "Sales!=" + sqlitePath, "", "", "", "must match"},
 		{"malformed dsn", "postgres://u:hunter2@host:notaport/db", "", "", "", "DSN is malformed"},
+		// pgx reads these as the hosts "@@" and "h@x", which would be
+		// served and fail only at connect, naming a host no one wrote
+		{"dsn of punctuation", "postgres://::::@@@/", "", "", "", `the host "@@" is no host name`},
+		{"dsn with an unencoded @ in the password", "postgres://u:hunter2@h@x/db", "", "", "", `the host "h@x"`},
+		{"dsn with a blank user", "postgres://%20@db.example/db", "", "", "", "the user"},
+		{"dsn of an IPv6 address", "postgres://reader@[::1]:5433/warehouse", "postgres", "warehouse", "", ""},
+		{"dsn of a socket directory", "postgres://reader@/warehouse?host=/var/run/postgresql", "postgres", "warehouse", "", ""},
+		{"dsn of several hosts", "postgres://reader@db_1,db-2.example:5433/warehouse", "postgres", "warehouse", "", ""},
 		{"dsn", "postgres://reader@db.example:5432/warehouse?sslmode=disable", "postgres", "warehouse", "", ""},
 		{"dsn without database", "postgresql://reader@db.example", "postgres", "db_example", "", ""},
 		{"another database's url", "mysql://u@h/db", "", "", "", "mysql:// URLs are not supported"},

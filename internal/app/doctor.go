@@ -8,7 +8,10 @@ import (
 	"github.com/nl2sql/nl2sql/curated"
 	"github.com/nl2sql/nl2sql/internal/plural"
 	"io"
+	"io/fs"
 	"log/slog"
+	"os"
+	"path/filepath"
 	"strings"
 	"time"
 
@@ -159,10 +162,13 @@ func withHint(err error) error {
 	return err
 }
 
-// checkStorage opens (creating, if need be) the state store and closes
-// it. A store that cannot be written leaves the server without plan
-// cache, stored snapshots, traces and approvals, and index with nothing
-// to do: doctor fails rather than let serve degrade silently.
+// checkStorage opens the state store and closes it, or, where there is
+// none yet, checks that it could be made there, creating nothing: a
+// diagnostic run in the wrong directory (or of a config not yet finished)
+// must not leave a state directory behind. A store that cannot be written
+// leaves the server without plan cache, stored snapshots, traces and
+// approvals, and index with nothing to do: doctor fails rather than let
+// serve degrade silently.
 func checkStorage(ctx context.Context, cfg *config.Config) (string, error) {
 	if cfg.Storage.Postgres != "" {
 		st, err := store.OpenPostgres(ctx, cfg.Storage.Postgres)
@@ -172,12 +178,43 @@ func checkStorage(ctx context.Context, cfg *config.Config) (string, error) {
 		defer st.Close()
 		return "postgres " + st.Path(), nil
 	}
+	file := filepath.Join(cfg.Storage.Path, store.FileName)
+	if _, err := os.Stat(file); errors.Is(err, fs.ErrNotExist) {
+		if err := canCreate(cfg.Storage.Path, cfg.Storage.PathAsWritten); err != nil {
+			return "", fmt.Errorf("%w (hint: set storage.path, or --storage, to a writable directory)", err)
+		}
+		return file + " does not exist yet; serve and ask create it there", nil
+	}
 	st, err := store.Open(ctx, cfg.Storage.Path, store.WithDisplayPath(cfg.Storage.PathAsWritten))
 	if err != nil {
 		return "", fmt.Errorf("%w (hint: set storage.path, or --storage, to a writable directory)", err)
 	}
 	defer st.Close()
 	return st.Path(), nil
+}
+
+// canCreate checks that the directory dir (shown as display) could be
+// created with a store in it, creating nothing: its nearest existing
+// ancestor must be a directory one may write in, which a file made there
+// and removed at once shows.
+func canCreate(dir, display string) error {
+	for d := dir; ; d = filepath.Dir(d) {
+		fi, err := os.Stat(d)
+		switch {
+		case errors.Is(err, fs.ErrNotExist) && filepath.Dir(d) != d:
+			continue
+		case err != nil:
+			return fmt.Errorf("cannot create the state store directory %s: %w", display, err)
+		case !fi.IsDir():
+			return fmt.Errorf("cannot create the state store directory %s: %s is a file", display, d)
+		}
+		f, err := os.CreateTemp(d, ".nl2sql-probe-*")
+		if err != nil {
+			return fmt.Errorf("cannot create the state store directory %s: %s cannot be written", display, d)
+		}
+		f.Close()
+		return os.Remove(f.Name())
+	}
 }
 
 // checkAccess fails one line per allow or deny pattern, or row filter

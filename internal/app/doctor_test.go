@@ -403,3 +403,28 @@ func TestDoctorChecksVerifiedQueries(t *testing.T) {
 		t.Errorf("doctor with every verified query refused:\n%s", out.String())
 	}
 }
+
+// A diagnostic run where no state exists yet (a config not finished, or
+// the wrong directory) must not leave a state directory behind: doctor
+// says where serve will keep its state and that it can, creating nothing.
+func TestDoctorCreatesNoState(t *testing.T) {
+	dir := t.TempDir()
+	cfgPath := filepath.Join(dir, "nl2sql.yaml")
+	if err := os.WriteFile(cfgPath, nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var out bytes.Buffer
+	_ = Doctor(context.Background(), cfgPath, &out) // fails: no datasource
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range entries {
+		if e.Name() != "nl2sql.yaml" {
+			t.Errorf("doctor left %s in %s:\n%s", e.Name(), dir, out.String())
+		}
+	}
+	if want := "storage: ok (" + filepath.Join(dir, ".nl2sql", "state.db") + " does not exist yet"; !strings.Contains(out.String(), want) {
+		t.Errorf("output lacks %q:\n%s", want, out.String())
+	}
+}

@@ -493,6 +493,7 @@ func (t *Table) Info() *planast.TableInfo {
 		info.Columns[i] = planast.ColumnInfo{Name: c.Name, Type: c.Type, Unordered: Unordered(c.DeclaredType), Comment: c.Comment,
 			Money:  c.Type == planast.TypeDecimal && strings.EqualFold(strings.TrimSpace(c.DeclaredType), "money"),
 			AsText: c.textLike(),
+			Zoned:  c.Type == planast.TypeTimestamp && Zoned(c.DeclaredType),
 			Mixed:  c.Profile != nil && (c.Profile.Invalid > 0 || c.Profile.Respelled > 0), Repeats: repeats(t.RowCount, c.Profile)}
 		if c.Type == planast.TypeDecimal {
 			info.Columns[i].Scale, _ = DecimalScale(c.DeclaredType)

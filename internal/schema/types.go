@@ -103,6 +103,30 @@ var namedTypes = map[string]planast.Type{
 	"varbit": planast.TypeText, "bitstring": planast.TypeText,
 }
 
+// bareTypeName is a declared type d (lower case) without its "(…)"
+// arguments, wherever they sit ("numeric(12,2)", "timestamp(3) with time
+// zone", "character varying(40)"), its words single-spaced.
+func bareTypeName(d string) string {
+	if i := strings.IndexByte(d, '('); i >= 0 {
+		if j := strings.IndexByte(d[i:], ')'); j >= 0 {
+			d = d[:i] + d[i+j+1:]
+		} else {
+			d = d[:i]
+		}
+	}
+	return strings.Join(strings.Fields(d), " ")
+}
+
+// Zoned reports whether a declared type is a timestamp with time zone
+// (PostgreSQL timestamptz, DuckDB TIMESTAMPTZ), whose values are instants.
+func Zoned(declared string) bool {
+	switch bareTypeName(strings.ToLower(strings.TrimSpace(declared))) {
+	case "timestamptz", "timestamp with time zone":
+		return true
+	}
+	return false
+}
+
 func namedType(dialect, declared string) planast.Type {
 	d := strings.ToLower(strings.TrimSpace(declared))
 	if d == "" {
@@ -113,16 +137,7 @@ func namedType(dialect, declared string) planast.Type {
 		// (PostgreSQL's array type names).
 		return planast.TypeArray
 	}
-	// Drop "(…)" arguments wherever they sit: "numeric(12,2)",
-	// "timestamp(3) with time zone", "character varying(40)".
-	if i := strings.IndexByte(d, '('); i >= 0 {
-		if j := strings.IndexByte(d[i:], ')'); j >= 0 {
-			d = d[:i] + d[i+j+1:]
-		} else {
-			d = d[:i]
-		}
-	}
-	d = strings.Join(strings.Fields(d), " ")
+	d = bareTypeName(d)
 	if t, ok := namedTypes[d]; ok {
 		return t
 	}

@@ -29,6 +29,10 @@ func table(name string, pk string, cols ...string) *planast.TableInfo {
 	}
 	for _, c := range cols {
 		n, typ, _ := strings.Cut(c, ":")
+		if typ == "timestamptz" {
+			t.Columns = append(t.Columns, planast.ColumnInfo{Name: n, Type: planast.TypeTimestamp, Zoned: true})
+			continue
+		}
 		t.Columns = append(t.Columns, planast.ColumnInfo{Name: n, Type: planast.Type(typ)})
 	}
 	return t
@@ -41,4 +45,5 @@ var cat = testCatalog{
 	"singer_in_concert": table("singer_in_concert", "", "concert_ID:integer", "Singer_ID:text"),
 	"invoice":           table("invoice", "Id", "Id:integer", "InvoiceDate:timestamp", "DueDate:date", "Total:float", "CustomerId:integer", "Note:text"),
 	"customer":          table("customer", "Id", "Id:integer", "Name:text", "City:text", "Score:decimal"),
+	"visit":             table("visit", "Id", "Id:integer", "StartsAt:timestamptz", "Zone:text", "Fee:decimal"),
 }

@@ -57,7 +57,14 @@
 // left and right are LEFT and RIGHT; PostgreSQL's FETCH FIRST n ROWS WITH
 // TIES is the plan's with_ties, and DuckDB's QUALIFY on output aliases
 // lifts as the filter over a derived table it means; LIKE ignores case;
-// NULLs sort first; a bare column of an aggregate query is accepted only
+// NULLs sort first; PostgreSQL's and DuckDB's x AT TIME ZONE z (and
+// timezone(z, x)) of an instant (a timestamptz column, now()) is
+// AT_TIME_ZONE(x, z), and of a timestamp without zone is refused unless
+// read in UTC first, (x AT TIME ZONE 'UTC') AT TIME ZONE z; x ± interval
+// 'n unit' of year, month, week or day is DATE_ADD (see shift); agg(x)
+// FILTER (WHERE c) is agg(CASE WHEN c THEN x END); text with a UTC offset
+// compared with a timestamp is the plan's timestamp literal PostgreSQL
+// compares (see offsetLiteral); a bare column of an aggregate query is accepted only
 // where its value is determined (its table's primary key grouped, directly
 // or through a join equality). What cannot be said in the plan language is
 // refused with *Unsupported naming the construct — the lift never

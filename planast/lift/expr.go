@@ -53,7 +53,9 @@ func (l *lifter) expr(n *pg.Node, sc *scope) planast.Expr {
 		switch x.SqlvalueFunction.Op {
 		case pg.SQLValueFunctionOp_SVFOP_CURRENT_DATE:
 			return call("CURRENT_DATE")
-		case pg.SQLValueFunctionOp_SVFOP_CURRENT_TIMESTAMP, pg.SQLValueFunctionOp_SVFOP_LOCALTIMESTAMP:
+		case pg.SQLValueFunctionOp_SVFOP_CURRENT_TIMESTAMP:
+			return l.currentTimestamp()
+		case pg.SQLValueFunctionOp_SVFOP_LOCALTIMESTAMP:
 			return call("CURRENT_TIMESTAMP")
 		}
 		l.unsupported(x.SqlvalueFunction.Location, "the current time of day (CURRENT_TIME, LOCALTIME)")
@@ -251,6 +253,9 @@ func (l *lifter) arith(op string, a *pg.A_Expr, sc *scope) planast.Expr {
 		if d := l.julianDiff(a, sc); d != nil {
 			return d
 		}
+	}
+	if d := l.shift(op, a, sc); d != nil {
+		return d
 	}
 	left := l.numeric(l.expr(a.Lexpr, sc), a.Location)
 	right := l.numeric(l.expr(a.Rexpr, sc), a.Location)

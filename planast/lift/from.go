@@ -106,7 +106,7 @@ func (l *lifter) leaf(n *pg.Node, sc *scope) (*source, planast.From) {
 			}
 			src.table = info
 			for _, c := range info.Columns {
-				src.cols = append(src.cols, column{name: c.Name, typ: c.Type, affinity: true})
+				src.cols = append(src.cols, column{name: c.Name, typ: c.Type, affinity: true, zoned: c.Zoned})
 			}
 		}
 		src.alias = l.alias(want)

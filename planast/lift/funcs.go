@@ -29,7 +29,7 @@ func (l *lifter) funcCall(f *pg.FuncCall, sc *scope) planast.Expr {
 	}
 	switch {
 	case f.AggFilter != nil:
-		l.unsupported(f.Location, "FILTER on an aggregate")
+		return l.aggFilter(f, name, sc)
 	case len(f.AggOrder) > 0 || f.AggWithinGroup:
 		l.unsupported(f.Location, "ORDER BY inside an aggregate")
 	case f.FuncVariadic:
@@ -177,6 +177,17 @@ func (l *lifter) funcCall(f *pg.FuncCall, sc *scope) planast.Expr {
 				"%s with %s", name, what)
 		}
 		return call(fn, &planast.Literal{Type: planast.TString, Text: strings.ToLower(unit.Text)}, l.value(args[1], sc))
+	case "timezone":
+		if l.sqlite() {
+			break
+		}
+		return l.atTimeZone(f, sc)
+	case "now", "transaction_timestamp":
+		if l.sqlite() {
+			l.unsupportedHint(f.Location, "SQLite has no now(): write datetime('now') or CURRENT_TIMESTAMP, the UTC time when the query runs", "function NOW")
+		}
+		nargs(0, 0)
+		return l.currentTimestamp()
 	case "to_timestamp":
 		if l.sqlite() || len(args) != 1 {
 			break
@@ -211,6 +222,29 @@ func (l *lifter) funcCall(f *pg.FuncCall, sc *scope) planast.Expr {
 	}
 	l.unsupported(f.Location, "function %s", strings.ToUpper(name))
 	return nil
+}
+
+// aggFilter lifts agg(x) FILTER (WHERE c) as agg(CASE WHEN c THEN x END)
+// and COUNT(*) FILTER (WHERE c) as COUNT(CASE WHEN c THEN 1 END): the
+// plan's aggregates of one argument skip NULLs, so each reads exactly the
+// rows c holds for. The aggregate is lifted first, so one the plan lacks
+// is refused by its own name.
+func (l *lifter) aggFilter(f *pg.FuncCall, name string, sc *scope) planast.Expr {
+	filter := f.AggFilter
+	f.AggFilter = nil
+	agg, _ := l.funcCall(f, sc).(*planast.Func)
+	f.AggFilter = filter
+	if spec, ok := planast.LookupFunc(name); agg == nil || !ok || spec.Kind != planast.Aggregate || len(agg.Args) > 1 {
+		l.unsupportedHint(f.Location, "write the aggregate of CASE WHEN c THEN x END, which reads the rows FILTER (WHERE c) keeps",
+			"FILTER on %s", strings.ToUpper(name))
+	}
+	c := l.cond(filter, sc)
+	if len(agg.Args) == 0 {
+		agg.Args = []planast.Expr{&planast.Case{Whens: []planast.When{{When: c, Then: &planast.Literal{Type: planast.TInteger, Int: 1}}}}}
+		return agg
+	}
+	agg.Args[0] = &planast.Case{Whens: []planast.When{{When: c, Then: agg.Args[0]}}}
+	return agg
 }
 
 // epoch lifts the timestamp (fn "datetime") or the date (fn "date") of
@@ -545,6 +579,11 @@ func (l *lifter) cast(tc *pg.TypeCast, sc *scope) planast.Expr {
 		t = planast.CastDate
 	case "timestamp", "datetime":
 		t = planast.CastTimestamp
+	case "timestamptz":
+		if !l.sqlite() {
+			return l.zonedLiteral(tc)
+		}
+		l.unsupported(tc.Location, "a cast to %s", tn)
 	case "bool", "boolean":
 		t = planast.CastBoolean
 	default:

@@ -155,6 +155,9 @@ type lifter struct {
 	// strf marks the DATE_PART calls lifted from strftime: their SQLite
 	// value is text of a fixed width (see strftime).
 	strf map[*planast.Func]string
+	// instants marks the timestamps that have a time zone in the SQL
+	// beyond what columns say (see zoned).
+	instants map[planast.Expr]bool
 }
 
 func (l *lifter) sqlite() bool { return l.dialect == DialectSQLite }

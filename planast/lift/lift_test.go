@@ -240,7 +240,7 @@ func TestLiftRefuses(t *testing.T) {
 		{"period label of another unit", "SELECT period_label('hour', invoicedate) FROM invoice", "PERIOD_LABEL with a unit"},
 		{"natural join", "SELECT name FROM singer NATURAL JOIN stadium", "NATURAL JOIN"},
 		{"any subquery", "SELECT name FROM singer WHERE age > ALL (SELECT age FROM singer)", "ALL subquery"},
-		{"filter", "SELECT count(*) FILTER (WHERE age > 3) FROM singer", "FILTER"},
+		{"filter on a scalar", "SELECT upper(name) FILTER (WHERE age > 3) FROM singer", "FILTER on UPPER"},
 		{"greatest", "SELECT greatest(age, 3) FROM singer", "GREATEST/LEAST"},
 		{"values", "SELECT * FROM (VALUES (1)) AS v(x)", "VALUES"},
 	}

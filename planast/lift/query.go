@@ -169,7 +169,7 @@ func (l *lifter) core(s *pg.SelectStmt, outer *scope, env *cteEnv) (*planast.Que
 		alias = uniqueAlias(alias, seen)
 		q.Select = append(q.Select, planast.SelectItem{Expr: e, Alias: alias})
 		sc.items = append(sc.items, outItem{sqlName: sqlName, alias: alias, expr: e})
-		c := column{name: alias, typ: l.typeOf(e), strf: l.strfOf(e)}
+		c := column{name: alias, typ: l.typeOf(e), strf: l.strfOf(e), zoned: l.zoned(e)}
 		switch x := e.(type) {
 		case *planast.Column:
 			c.affinity = l.columnInfo(x).affinity

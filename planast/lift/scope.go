@@ -18,6 +18,8 @@ type column struct {
 	// strf is the strftime format of an output column lifted from one
 	// (see strftime), "" otherwise.
 	strf string
+	// zoned marks a timestamp with time zone (see lifter.zoned).
+	zoned bool
 }
 
 // source is one FROM item in scope.

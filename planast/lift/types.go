@@ -138,8 +138,10 @@ func (l *lifter) funcType(name string, args []planast.Expr) planast.Type {
 			return planast.TypeTimestamp // the time of day is kept
 		}
 		return planast.TypeDate
-	case "DATE_TRUNC":
+	case "DATE_TRUNC", "CURRENT_DATE":
 		return planast.TypeDate
+	case "AT_TIME_ZONE", "CURRENT_TIMESTAMP":
+		return planast.TypeTimestamp
 	}
 	return planast.TypeUnknown
 }
@@ -212,9 +214,11 @@ func (l *lifter) coercePair(a, b *planast.Expr, pos int32) {
 	}
 	switch {
 	case at == planast.TypeTimestamp:
-		bt = l.midnight(b, bt)
+		l.offsetLiteral(b, *a, pos)
+		bt = l.midnight(b, l.typeOf(*b))
 	case bt == planast.TypeTimestamp:
-		at = l.midnight(a, at)
+		l.offsetLiteral(a, *b, pos)
+		at = l.midnight(a, l.typeOf(*a))
 	}
 	if comparableTypes(at, bt) {
 		return

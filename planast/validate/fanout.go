@@ -22,6 +22,9 @@ import (
 // a value on several rows (ColumnInfo.Repeats). A join inside a derived
 // table or a CTE that does not aggregate repeats rows the same for an
 // aggregate outside it of a column it passes through (derivedFanout).
+// A join condition's equalities on further columns of a side are part of
+// its key (fanoutkey.go): fx_rates joined on currency with its rate_month
+// pinned to the invoice's month meets one rate per invoice.
 
 // inflatable lists the aggregates a repeated row changes.
 var inflatable = []string{"SUM", "AVG", "COUNT", "TOTAL"}
@@ -29,6 +32,19 @@ var inflatable = []string{"SUM", "AVG", "COUNT", "TOTAL"}
 // fanoutWarnings returns the warnings of every query in root (subqueries
 // and CTEs too), in plan order.
 func fanoutWarnings(root *Query, cat Catalog) []string {
+	return fanoutFound(root, cat, &fanoutRun{})
+}
+
+// fanoutRun is what probes of join keys counted (FanoutProbes), by join
+// side, and the narrowed keys of the warnings given (used).
+type fanoutRun struct {
+	found map[joinSide]int64
+	used  []pinnedKey
+}
+
+// fanoutFound is fanoutWarnings with what probes of join keys counted: a
+// key a probe found unique repeats no row.
+func fanoutFound(root *Query, cat Catalog, run *fanoutRun) []string {
 	var out []string
 	ctes := map[string]*Query{} // by name; a name defined twice: its first
 	Inspect(root, func(n Node) bool {
@@ -43,8 +59,8 @@ func fanoutWarnings(root *Query, cat Catalog) []string {
 	})
 	Inspect(root, func(n Node) bool {
 		if q, ok := n.(*Query); ok && q != nil {
-			out = append(out, queryFanout(q, cat)...)
-			out = append(out, derivedFanout(q, cat, ctes)...)
+			out = append(out, queryFanout(q, cat, run)...)
+			out = append(out, derivedFanout(q, cat, ctes, run)...)
 		}
 		return true
 	})
@@ -57,7 +73,7 @@ func fanoutWarnings(root *Query, cat Catalog) []string {
 // i.amount FROM invoices i JOIN legs l …) SELECT SUM(x.amount) FROM x
 // doubles every two-leg invoice as the join written in one query does,
 // and was not said of because the join and the sum are in two queries.
-func derivedFanout(q *Query, cat Catalog, ctes map[string]*Query) []string {
+func derivedFanout(q *Query, cat Catalog, ctes map[string]*Query, run *fanoutRun) []string {
 	derived := map[string]*Query{} // by the alias q reads it by
 	for _, f := range q.From {
 		inner := f.Subquery
@@ -84,7 +100,7 @@ func derivedFanout(q *Query, cat Catalog, ctes map[string]*Query) []string {
 				}
 				repeated, ok := repeatedIn[c.Table]
 				if !ok {
-					_, repeated = repeatedSources(inner, cat)
+					_, repeated = repeatedSources(inner, cat, run.found)
 					repeatedIn[c.Table] = repeated
 				}
 				rp, hit := repeated[col.Table]
@@ -93,6 +109,7 @@ func derivedFanout(q *Query, cat Catalog, ctes map[string]*Query) []string {
 					continue
 				}
 				seen[key] = true
+				run.use(rp.key)
 				out = append(out, path+": "+rp.said(fmt.Sprintf("%s(%s.%s)", name, c.Table, c.Column), c.Table))
 				return
 			}
@@ -141,6 +158,9 @@ func eachInflatable(q *Query, f func(fn *Func, name, path string)) {
 type repeat struct {
 	table, by, via string
 	undeclared     bool // no foreign key: the profile saw by's key repeat
+	// key says what is known of a key a join condition's equalities
+	// narrow; zero when the join has none.
+	key pinnedKey
 }
 
 // edge is one join between two aliases, seen from from: many says that
@@ -150,13 +170,14 @@ type edge struct {
 	to         string
 	many       bool
 	undeclared bool
+	key        pinnedKey
 }
 
-func queryFanout(q *Query, cat Catalog) []string {
+func queryFanout(q *Query, cat Catalog, run *fanoutRun) []string {
 	if len(q.Joins) == 0 {
 		return nil
 	}
-	tables, repeated := repeatedSources(q, cat)
+	tables, repeated := repeatedSources(q, cat, run.found)
 	if len(repeated) == 0 {
 		return nil
 	}
@@ -181,6 +202,7 @@ func queryFanout(q *Query, cat Catalog) []string {
 					// AVG(p.amount / s.mrr) is not AVG(s.mrr)
 					what = fmt.Sprintf("%s of an expression of %s.%s", name, c.Table, c.Column)
 				}
+				run.use(rp.key)
 				out = append(out, path+": "+rp.said(what, ""))
 				return
 			}
@@ -197,6 +219,7 @@ func (rp repeat) said(what, in string) string {
 	if rp.undeclared {
 		why = fmt.Sprintf("several %s rows share one join key value, as the profile saw", rp.by)
 	}
+	why += rp.key.said(rp.by)
 	where := ""
 	if in != "" {
 		where = " inside " + in
@@ -207,7 +230,7 @@ func (rp repeat) said(what, in string) string {
 
 // repeatedSources are q's stored sources by alias and, of those, the ones
 // whose rows its joins repeat.
-func repeatedSources(q *Query, cat Catalog) (map[string]*TableInfo, map[string]repeat) {
+func repeatedSources(q *Query, cat Catalog, found map[joinSide]int64) (map[string]*TableInfo, map[string]repeat) {
 	tables := map[string]*TableInfo{}
 	for _, f := range q.From {
 		if f.Table == "" {
@@ -218,29 +241,42 @@ func repeatedSources(q *Query, cat Catalog) (map[string]*TableInfo, map[string]r
 		}
 	}
 	edges := map[string][]edge{}
-	for _, j := range q.Joins {
+	for ji, j := range q.Joins {
 		l, r := tables[j.Left], tables[j.Right]
 		if l == nil || r == nil {
 			continue
 		}
+		// each side's key: its on-pair columns and the columns the
+		// condition's equalities pin (to the other side or a literal)
+		var rKey, lKey []string
+		for _, p := range j.On {
+			rKey, lKey = append(rKey, p.RightColumn), append(lKey, p.LeftColumn)
+		}
+		rPin, lPin := pinnedBy(j.Condition, j.Right), pinnedBy(j.Condition, j.Left)
+		rKey, lKey = append(rKey, rPin...), append(lKey, lPin...)
 		rMany, lMany, declared := false, false, false
 		for _, p := range j.On {
-			rMany = rMany || fkBetween(r, l, p.RightColumn, p.LeftColumn) && !oneToOne(r, p.RightColumn)
-			lMany = lMany || fkBetween(l, r, p.LeftColumn, p.RightColumn) && !oneToOne(l, p.LeftColumn)
+			rMany = rMany || fkBetween(r, l, p.RightColumn, p.LeftColumn) && !keyCovers(r, rKey)
+			lMany = lMany || fkBetween(l, r, p.LeftColumn, p.RightColumn) && !keyCovers(l, lKey)
 			declared = declared || fkBetween(r, l, p.RightColumn, p.LeftColumn) || fkBetween(l, r, p.LeftColumn, p.RightColumn)
 		}
 		if !declared && len(j.On) > 0 {
 			// no key says how the rows relate: the profile does, when every
-			// column of a side holds some value on several rows (one unique
-			// column makes the side's combination unique)
-			rMany, lMany = true, true
-			for _, p := range j.On {
-				rMany = rMany && repeats(r, p.RightColumn)
-				lMany = lMany && repeats(l, p.LeftColumn)
+			// column of a side's key holds some value on several rows (one
+			// unique column makes the side's combination unique)
+			rMany, lMany = !keyCovers(r, rKey), !keyCovers(l, lKey)
+			for _, c := range rKey {
+				rMany = rMany && repeats(r, c)
+			}
+			for _, c := range lKey {
+				lMany = lMany && repeats(l, c)
 			}
 		}
-		edges[j.Left] = append(edges[j.Left], edge{j.Right, rMany, !declared})
-		edges[j.Right] = append(edges[j.Right], edge{j.Left, lMany, !declared})
+		rk := sideKey(q, ji, true, rPin, rKey, rMany, found)
+		lk := sideKey(q, ji, false, lPin, lKey, lMany, found)
+		rMany, lMany = rMany && !rk.unique(), lMany && !lk.unique()
+		edges[j.Left] = append(edges[j.Left], edge{j.Right, rMany, !declared, rk})
+		edges[j.Right] = append(edges[j.Right], edge{j.Left, lMany, !declared, lk})
 	}
 	// A source's rows repeat when, walking the joins away from it, some
 	// join meets several rows per row: the rows joined directly to it
@@ -259,7 +295,7 @@ func repeatedSources(q *Query, cat Catalog) (map[string]*TableInfo, map[string]r
 				}
 				seen[e.to] = true
 				if e.many {
-					repeated[alias] = repeat{t.Name, tables[e.to].Name, tables[u].Name, e.undeclared}
+					repeated[alias] = repeat{t.Name, tables[e.to].Name, tables[u].Name, e.undeclared, e.key}
 					break
 				}
 				queue = append(queue, e.to)
@@ -299,10 +335,18 @@ func repeats(t *TableInfo, col string) bool {
 	return false
 }
 
-// oneToOne reports whether col alone is t's primary key: each referred row
-// is referred to at most once, so nothing repeats.
-func oneToOne(t *TableInfo, col string) bool {
-	return len(t.PrimaryKey) == 1 && strings.EqualFold(t.PrimaryKey[0], col)
+// keyCovers reports whether key holds every column of t's primary key:
+// each row of the other side meets at most one t row, so nothing repeats.
+func keyCovers(t *TableInfo, key []string) bool {
+	if len(t.PrimaryKey) == 0 {
+		return false
+	}
+	for _, pk := range t.PrimaryKey {
+		if !slices.ContainsFunc(key, func(c string) bool { return strings.EqualFold(c, pk) }) {
+			return false
+		}
+	}
+	return true
 }
 
 // valueColumnsFirst lists the columns of e outside its subqueries, those

@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/nl2sql/nl2sql/engine"
+	"github.com/nl2sql/nl2sql/internal/pgtest"
 	"github.com/nl2sql/nl2sql/internal/source/sourcetest"
 )
 
@@ -180,5 +181,33 @@ func liftStderr(t *testing.T, db string) func(sql string) string {
 			t.Fatalf("plan from-sql %q: %v", sql, err)
 		}
 		return errOut.String()
+	}
+}
+
+// A PostgreSQL user lifting a query that reads instants in a local zone
+// gets the plan's AT_TIME_ZONE: the snapshot tells a timestamptz column
+// (an instant) from a timestamp without zone, whose AT TIME ZONE means
+// the inverse and is refused saying what to write.
+func TestFromSQLReadsTimestamptzColumnsAsInstants(t *testing.T) {
+	dsn := pgtest.Schema(t, pgtest.DSN(t))
+	pgtest.Exec(t, dsn, "CREATE TABLE visits (id integer PRIMARY KEY, starts_at timestamptz, booked_at timestamp(3) without time zone)")
+	state := filepath.Join(t.TempDir(), "state")
+	lift := func(sql string) (string, error) {
+		return runCLI("plan", "from-sql", "--db", dsn, "--allow-writable-role", "--storage", state, sql)
+	}
+	for _, sql := range []string{
+		"SELECT starts_at AT TIME ZONE 'Europe/London' AS local FROM visits",
+		"SELECT timezone('Europe/London', starts_at) AS local FROM visits",
+		"SELECT (booked_at AT TIME ZONE 'UTC') AT TIME ZONE 'Europe/London' AS local FROM visits",
+	} {
+		out, err := lift(sql)
+		if err != nil || !strings.Contains(out, `"AT_TIME_ZONE"`) || !strings.Contains(out, `"Europe/London"`) {
+			t.Errorf("plan from-sql %q: %v\n%s", sql, err, out)
+		}
+	}
+	_, err := lift("SELECT booked_at AT TIME ZONE 'Europe/London' AS local FROM visits")
+	var ee *engine.Error
+	if !errors.As(err, &ee) || ee.Code != CodePlanUnsupported || !strings.Contains(ee.Hint, "AT TIME ZONE 'UTC') AT TIME ZONE z") {
+		t.Errorf("AT TIME ZONE of a timestamp without zone: %v, want %s with a hint naming the UTC form", err, CodePlanUnsupported)
 	}
 }
