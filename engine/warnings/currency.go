@@ -496,10 +496,22 @@ func currencyWarning(q *planast.Query, f *planast.Func, ref *planast.Column, c *
 		if what == "" {
 			continue
 		}
+		if pinned(q, side.alias, cur.Name) || oneRow(q, t, side.alias) || reads(f, side.alias, cur.Name) {
+			continue
+		}
 		vals, all := knownValues(t, cur, stored)
+		if cur.Profile == nil && len(vals) == 0 && what == "currencies" && side.own {
+			// a column never profiled (a PostgreSQL view's): no value is
+			// known, so a run counts them in the rows summed (unprofiled)
+			fd = currencyFinding{q: q, cur: &planast.Column{Table: side.alias, Column: cur.Name}, what: what, unprofiled: true,
+				held: fmt.Sprintf("%q of %s was not profiled", cur.Name, t.Name)}
+			fd.head = exprText(f) + " may add amounts in "
+			fd.tail = fmt.Sprintf(", a figure in none of them; group by %s.%s or keep one currency in the where", side.alias, cur.Name)
+			return fd, true
+		}
 		distinct := distinctLoose(vals)
 		kept := keptValues(q, side.alias, cur.Name, distinct)
-		if !all || len(kept) < 2 || pinned(q, side.alias, cur.Name) || oneRow(q, t, side.alias) || reads(f, side.alias, cur.Name) {
+		if !all || len(kept) < 2 {
 			continue
 		}
 		held := fmt.Sprintf("%q holds %s", cur.Name, someQuoted(kept))

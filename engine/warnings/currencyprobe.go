@@ -2,6 +2,7 @@ package warnings
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/nl2sql/nl2sql/internal/schema"
 	"github.com/nl2sql/nl2sql/planast"
@@ -31,6 +32,9 @@ import (
 type currencyFinding struct {
 	head, tail, held, what string
 	n                      int // what the profile counts
+	// unprofiled: the column holds values no profile read (a view's on
+	// PostgreSQL), so n is unknown and every run probes
+	unprofiled bool
 
 	q     *planast.Query
 	froms []planast.From
@@ -42,6 +46,9 @@ type currencyFinding struct {
 func (fd currencyFinding) text() string {
 	if fd.q == nil {
 		return fd.head
+	}
+	if fd.unprofiled {
+		return fd.head + "several " + fd.what + " (" + fd.held + ", and only a run counts them in the rows summed)" + fd.tail
 	}
 	w := fd.head + fd.count() + fd.tail
 	if probed(fd.q) {
@@ -84,7 +91,7 @@ func CurrencyProbes(snap *schema.Snapshot, plan *planast.Query, stored func(stri
 		if len(out) == MaxCurrencyProbes {
 			break
 		}
-		if fd.q == nil || !probed(fd.q) {
+		if fd.q == nil || !probed(fd.q) && !fd.unprofiled {
 			continue
 		}
 		if p := currencyProbe(plan, fd); p != nil {
@@ -174,7 +181,12 @@ func (p CurrencyProbe) Verdict(row []any) (w string, keep bool) {
 		return "", false // MAX of no group is NULL: no rows, no mix
 	}
 	fd := p.fd
+	if fd.unprofiled {
+		fd.head = strings.Replace(fd.head, " may add ", " adds ", 1)
+	}
 	switch {
+	case fd.unprofiled && len(fd.q.GroupBy) == 0:
+		return fd.head + fmt.Sprintf("%d %s (counted in the rows it sums; %s)", most, fd.what, fd.held) + fd.tail, true
 	case len(fd.q.GroupBy) == 0 && most == int64(fd.n):
 		return fd.head + fd.count() + fd.tail, true
 	case len(fd.q.GroupBy) == 0:
@@ -184,7 +196,11 @@ func (p CurrencyProbe) Verdict(row []any) (w string, keep bool) {
 	if groups == 1 {
 		groupsWord = "group"
 	}
-	return fd.head + fmt.Sprintf("up to %d %s within one group (%d of its %d %s hold more than one, counted in the rows it sums; of the whole column, %s)", most, fd.what, mixed, groups, groupsWord, fd.held) + fd.tail, true
+	whole := "of the whole column, " + fd.held
+	if fd.unprofiled {
+		whole = fd.held
+	}
+	return fd.head + fmt.Sprintf("up to %d %s within one group (%d of its %d %s hold more than one, counted in the rows it sums; %s)", most, fd.what, mixed, groups, groupsWord, whole) + fd.tail, true
 }
 
 // wholeNumber reads a count a probe returned, as each engine's driver
