@@ -35,8 +35,13 @@ func (l *lifter) numeric(e planast.Expr, pos int32) planast.Expr {
 			l.unsupported(pos, "arithmetic on text")
 		}
 		return &planast.Cast{Expr: e, Type: planast.CastDecimal}
-	case t.IsTemporal():
+	case t.IsTemporal() && l.sqlite():
 		l.unsupported(pos, "arithmetic on a %s (SQLite reads its leading number)", t)
+	case t.IsTemporal():
+		// PostgreSQL's and DuckDB's date - 7 is a date a week before: the
+		// plan says it with DATE_ADD, which the interval form lifts to
+		l.unsupportedHint(pos, "shift it with DATE_ADD('day', -7, x) in the plan (x - interval '7 days' lifts so); the span between two is DATE_DIFF_DAYS(end, start) or ELAPSED_SECONDS(end, start)",
+			"arithmetic on a %s", t)
 	case t == planast.TypeBoolean:
 		// SQLite's true and false are 1 and 0, NULL stays NULL
 		one, zero := &planast.Literal{Type: planast.TInteger, Int: 1}, &planast.Literal{Type: planast.TInteger}

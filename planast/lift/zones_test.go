@@ -82,6 +82,10 @@ func TestLiftZonesAndIntervalsRefusedWithTheirPlanEquivalent(t *testing.T) {
 		{"DuckDB's offset literal against a timestamp without zone", DialectDuckDB, "SELECT id FROM invoice WHERE invoicedate > '2024-01-01 10:00:00+02'",
 			"a timestamp with a UTC offset", "'2024-01-01 08:00:00'"},
 		{"SQLite's now()", DialectSQLite, "SELECT now() FROM invoice", "function NOW", "datetime('now')"},
+		{"a date less a number of days", DialectPostgres, "SELECT id FROM invoice WHERE invoicedate >= CURRENT_DATE - 7",
+			"arithmetic on a date", "DATE_ADD('day', -7, x)"},
+		{"a timestamp plus a number on DuckDB", DialectDuckDB, "SELECT invoicedate + 1 FROM invoice",
+			"arithmetic on a timestamp", "DATE_ADD("},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

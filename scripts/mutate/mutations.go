@@ -8877,4 +8877,11 @@ var mutations = []mutation{
 		New:  `		return fd.head + "several " + fd.what + fd.tail`,
 		Pkgs: []string{"./engine"}, Run: "TestUnprofiledCurrencyOfAViewIsCounted",
 	},
+	{
+		Name: "date-arithmetic-told-of-sqlite-elsewhere",
+		File: "planast/lift/operands.go",
+		Old:  "\tcase t.IsTemporal() && l.sqlite():",
+		New:  "\tcase t.IsTemporal():",
+		Pkgs: []string{"./planast/lift"}, Run: "TestLiftZonesAndIntervalsRefusedWithTheirPlanEquivalent",
+	},
 }
