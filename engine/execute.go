@@ -63,10 +63,6 @@ func (e *Engine) castProbes(ctx context.Context, ds *datasource, snap *schema.Sn
 	return out
 }
 
-// currencyProbeTimeout bounds each currency probe: it reads the plan's
-// rows once more, and a warning is not worth a second slow query.
-const currencyProbeTimeout = 10 * time.Second
-
 // currencyProbes runs the probes of the currency warnings in ws that the
 // plan's where, joins or grouping may make wrong (warnings.CurrencyProbes,
 // over snap and stored, what warnings.Static read) as the caller, and
@@ -80,9 +76,7 @@ func (e *Engine) currencyProbes(ctx context.Context, ds *datasource, snap *schem
 		if i < 0 {
 			continue
 		}
-		pctx, cancel := context.WithTimeout(ctx, currencyProbeTimeout)
-		row, _, ok := e.probe(pctx, ds, p.Query)
-		cancel()
+		row, _, ok := e.probe(ctx, ds, p.Query)
 		if !ok {
 			continue
 		}
@@ -94,10 +88,6 @@ func (e *Engine) currencyProbes(ctx context.Context, ds *datasource, snap *schem
 	}
 	return ws
 }
-
-// fanoutProbeTimeout bounds each probe of a join's key: it reads the
-// joined table once more.
-const fanoutProbeTimeout = 10 * time.Second
 
 // fanoutProbes runs, as the caller, the probes of the fan-out warnings of
 // plan (in ws, its validation's warnings among others) whose join key a
@@ -121,9 +111,7 @@ func (e *Engine) fanoutProbes(ctx context.Context, ds *datasource, plan *planast
 	}
 	found := validate.FanoutFound{}
 	for _, p := range probes {
-		pctx, cancel := context.WithTimeout(ctx, fanoutProbeTimeout)
-		row, _, ok := e.probe(pctx, ds, p.Query)
-		cancel()
+		row, _, ok := e.probe(ctx, ds, p.Query)
 		if ok {
 			found[p] = row
 		}
@@ -166,13 +154,20 @@ func (e *Engine) tieProbe(ctx context.Context, ds *datasource, plan *planast.Que
 	return warnings.TieWarning(*plan.Limit, len(rows.Rows))
 }
 
+// probeTimeout bounds each probe: it reads the plan's rows (or a table
+// it joins) once more, and a warning is not worth a second slow query.
+const probeTimeout = 10 * time.Second
+
 // probe runs a warning's probe plan as the caller, through the same
-// validation as any plan, and returns its one row; ok is false when there
-// is no probe or it fails (a probe only adds a warning, never an error).
+// validation as any plan, within probeTimeout, and returns its one row; ok
+// is false when there is no probe or it fails (a probe only adds a
+// warning, never an error).
 func (e *Engine) probe(ctx context.Context, ds *datasource, probe *planast.Query) (row []any, types []planast.Type, ok bool) {
 	if probe == nil {
 		return nil, nil, false
 	}
+	ctx, cancel := context.WithTimeout(ctx, probeTimeout)
+	defer cancel()
 	v, err := e.validateFor(ctx, ds, probe)
 	if err != nil {
 		return nil, nil, false

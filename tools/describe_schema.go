@@ -2,14 +2,12 @@ package tools
 
 import (
 	"context"
-	"crypto/sha256"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"slices"
 	"sort"
 	"strings"
-	"sync"
 
 	mcpgo "github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
@@ -330,12 +328,8 @@ func indexPages(match []schema.Table, budget int, bind []string, fit func(from, 
 		idx.unlisted = true
 		return idx, 120, nil
 	}
-	b, _ := json.Marshal(match)
-	key := sha256.Sum256(fmt.Appendf(b, "\x00%d\x00%q", budget, bind))
-	indexCache.Lock()
-	hit, ok := indexCache.m[key]
-	indexCache.Unlock()
-	if ok {
+	key := digest(match, budget, bind)
+	if hit, ok := indexCache.get(key); ok {
 		if hit.starts == nil {
 			return nil, 0, nil
 		}
@@ -343,16 +337,11 @@ func indexPages(match []schema.Table, budget int, bind []string, fit func(from, 
 		return idx, hit.reserve, nil
 	}
 	keep := func(idx *pageIndex, reserve int) (*pageIndex, int, error) {
-		indexCache.Lock()
-		if len(indexCache.m) > 32 {
-			clear(indexCache.m)
-		}
 		e := indexEntry{reserve: reserve}
 		if idx != nil {
 			e.starts, e.cursors = idx.starts, idx.cursors
 		}
-		indexCache.m[key] = e
-		indexCache.Unlock()
+		indexCache.put(key, e)
 		return idx, reserve, nil
 	}
 	for range 3 {
@@ -386,12 +375,8 @@ func indexPages(match []schema.Table, budget int, bind []string, fit func(from, 
 }
 
 // indexCache keeps the pages of recent listings (their tables, budget
-// and arguments): packing every page to name its tables would otherwise
-// be repeated on each page a host reads.
-var indexCache = struct {
-	sync.Mutex
-	m map[[32]byte]indexEntry
-}{m: map[[32]byte]indexEntry{}}
+// and arguments), which every page names.
+var indexCache memo[indexEntry]
 
 // indexEntry is one listing's pages: nil starts when one page holds it.
 type indexEntry struct {

@@ -1,14 +1,12 @@
 package tools
 
 import (
-	"crypto/sha256"
 	"encoding/json"
 	"fmt"
 	"net/url"
 	"slices"
 	"strconv"
 	"strings"
-	"sync"
 
 	"github.com/nl2sql/nl2sql/internal/schema"
 )
@@ -81,25 +79,16 @@ func SchemaTableURI(ds string, t schema.Table) string {
 	return SchemaURI(ds) + "/table/" + url.PathEscape(t.Schema+"."+t.Name)
 }
 
-// pageCache keeps the page boundaries of recent (snapshot, budget) pairs:
-// packing counts every table's tokens, which a walk over dozens of pages
-// would otherwise repeat on each read.
-var pageCache = struct {
-	sync.Mutex
-	m map[[32]byte][]int
-}{m: map[[32]byte][]int{}}
+// pageCache keeps the page boundaries of recent (snapshot, budget) pairs.
+var pageCache memo[[]int]
 
 // schemaPages returns the start index of each page of snap's tables
 // within budget, plus len(snap.Tables) as the end.
 func schemaPages(snap *schema.Snapshot, budget int) []int {
-	b, _ := json.Marshal(snap)
-	key := sha256.Sum256(append(b, []byte(strconv.Itoa(budget))...))
-	pageCache.Lock()
-	if p, ok := pageCache.m[key]; ok {
-		pageCache.Unlock()
+	key := digest(snap, budget)
+	if p, ok := pageCache.get(key); ok {
 		return p
 	}
-	pageCache.Unlock()
 	head, _ := json.Marshal(SchemaPage{Datasource: snap.Datasource, Dialect: snap.Dialect, Page: 1 << 20, TotalPages: 1 << 20,
 		TotalTables: len(snap.Tables), TotalColumns: 1 << 30, FirstTable: len(snap.Tables), Tables: []schema.Table{}, Next: SchemaPageURI(snap.Datasource, 1<<20)})
 	base := quotedTokens(string(head)) + 20
@@ -115,12 +104,7 @@ func schemaPages(snap *schema.Snapshot, budget int) []int {
 		used += cost
 	}
 	starts = append(starts, len(snap.Tables))
-	pageCache.Lock()
-	if len(pageCache.m) > 32 {
-		clear(pageCache.m)
-	}
-	pageCache.m[key] = starts
-	pageCache.Unlock()
+	pageCache.put(key, starts)
 	return starts
 }
 
