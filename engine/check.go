@@ -34,7 +34,7 @@ type PlanCheck struct {
 	Warnings []string `json:"warnings"`
 	// SQLNotes: as a run's (result.Result.SQLNotes), and the row limit
 	// when a run could be cut by it.
-	SQLNotes []string `json:"sql_notes,omitempty"`
+	SQLNotes []string `json:"sql_notes"`
 }
 
 // suppliedQuestion stands for the question of a run over a supplied plan in
@@ -86,7 +86,7 @@ func (e *Engine) supplied(ctx context.Context, datasource string, doc []byte, tr
 			if renewing {
 				hint = "the datasource's schema changed since it was read and is being read again: send the plan again in a few seconds"
 			}
-			return nil, nil, &Error{Code: CodePlanInvalid, Msg: pe.Brief(), Issues: pe.Issues, Hint: hint, Retryable: renewing, Err: err}
+			return ds, nil, &Error{Code: CodePlanInvalid, Msg: pe.Brief(), Issues: pe.Issues, Hint: hint, Retryable: renewing, Err: err}
 		}
 		return nil, nil, AsError(err)
 	}
@@ -102,7 +102,9 @@ func (e *Engine) supplied(ctx context.Context, datasource string, doc []byte, tr
 // shows) — and runs nothing: like Explain it stops after rendering. dialect
 // renders for another dialect (empty: the datasource's own, giving the SQL
 // a run would execute). A refused plan is an *Error with CodePlanInvalid
-// and its Issues.
+// and its Issues, returned with a PlanCheck that names the datasource
+// and dialect it was checked for (the caller may have named neither), its
+// other fields empty.
 func (e *Engine) CheckPlan(ctx context.Context, datasource string, doc []byte, dialect string) (pc *PlanCheck, err error) {
 	ctx, cancel := e.withDeadline(ctx)
 	defer cancel()
@@ -120,7 +122,16 @@ func (e *Engine) CheckPlan(ctx context.Context, datasource string, doc []byte, d
 		}
 	}
 	ds, p, err := e.supplied(ctx, datasource, doc, tr, newStopwatch(), &Timings{})
+	if d == nil && ds != nil {
+		dialect = ds.src.Dialect()
+		if own, ok := render.LookupFlavor(dialect, ds.spec.Flavor); ok {
+			dialect = own.Name()
+		}
+	}
 	if err != nil {
+		if ds != nil && AsError(err).Code == CodePlanInvalid {
+			return &PlanCheck{Datasource: ds.spec.ID, Dialect: dialect, Columns: []string{}, Types: []planast.Type{}, Warnings: []string{}, SQLNotes: []string{}}, err
+		}
 		return nil, err
 	}
 	if p, err = e.afterPlanning(ctx, ds, suppliedQuestion, p, tr); err != nil {
@@ -131,10 +142,6 @@ func (e *Engine) CheckPlan(ctx context.Context, datasource string, doc []byte, d
 	if d == nil {
 		if sql, err = e.render(ds, p); err != nil {
 			return nil, err
-		}
-		dialect = ds.src.Dialect()
-		if own, ok := render.LookupFlavor(dialect, ds.spec.Flavor); ok {
-			dialect = own.Name()
 		}
 	} else if sql, err = e.renderIn(ds, p, d); err != nil {
 		return nil, err
@@ -153,6 +160,9 @@ func (e *Engine) CheckPlan(ctx context.Context, datasource string, doc []byte, d
 	ws = append(ws, warnings.Static(e.caller(ctx).FilterSnapshot(ds.snap), dialect, p.plan, e.retrieval(ctx, ds).StoredValues())...)
 	if e.opts.Hooks.Has(hooks.BeforeExecution) || e.opts.Hooks.Has(hooks.AfterExecution) || e.opts.Hooks.Has(hooks.AfterAnswer) {
 		ws = append(ws, "rules that act when a plan runs (before_execution, after_execution, after_answer) were not consulted: a run may still be refused or need approval")
+	}
+	if notes == nil {
+		notes = []string{} // the key is always there: a check's shape does not vary
 	}
 	return &PlanCheck{Datasource: ds.spec.ID, Dialect: dialect, Plan: p.plan, Columns: p.columns, Types: p.types, SQL: sql,
 		Definitions: ds.sem.Used(p.planner), Warnings: ws, SQLNotes: notes}, nil

@@ -46,6 +46,7 @@ type compiledPlan struct {
 	mu         sync.Mutex
 	staticSnap weak.Pointer[schema.Snapshot] // the snapshot static was computed on (zero: not yet)
 	static     []string
+	sql        string // v.Plan rendered for ds (its dialect and row limit); "" until rendered
 }
 
 // compiledKey is the memo's key of a plan's bytes for a datasource.

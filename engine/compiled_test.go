@@ -4,8 +4,11 @@ import (
 	"context"
 	"fmt"
 	"slices"
+	"strings"
+	"sync/atomic"
 	"testing"
 
+	"github.com/nl2sql/nl2sql/engine/hooks"
 	"github.com/nl2sql/nl2sql/internal/source/sourcetest"
 	"github.com/nl2sql/nl2sql/scope"
 )
@@ -110,6 +113,38 @@ func TestPlanSentAgainEarnsTheSameWarnings(t *testing.T) {
 		}
 		if w := warningWith(res.Warnings, "makes a group of each spelling"); w != "" {
 			t.Errorf("round %d: a plan grouping nothing was warned %q", round, w)
+		}
+	}
+}
+
+// Threat: a plan sent again runs the SQL rendered for it the first time,
+// without rendering it again. When an after_planning hook changes the
+// plan on one of the runs (a tenant filter added), that run must execute
+// the hook's plan: SQL kept from the run the hook let pass would return
+// every country's customers to a caller the hook restricts to the USA,
+// and the runs after must go back to the plan as sent.
+func TestPlanSentAgainRunsTheHooksChange(t *testing.T) {
+	var restrict atomic.Bool
+	hook := signedHook(t, "k", func(in hooks.Input) hooks.Decision {
+		if !restrict.Load() {
+			return hooks.Decision{Action: hooks.Allow}
+		}
+		return hooks.Decision{Action: hooks.Modify,
+			Plan: withWhere(t, in.Plan, `{"kind":"binary","op":"=","left":{"kind":"column","table":"c","column":"Country"},"right":{"kind":"literal","value":"USA"}}`)}
+	})
+	e := hookEngine(t, func(o *Options) {
+		o.Hooks = runner(t, hooks.Entry{Name: "usa", Points: []hooks.Point{hooks.AfterPlanning}, Hook: &hooks.HTTP{URL: hook.URL, Secret: []byte("k")}})
+	})
+	plan := []byte(`{"select":[{"expr":{"kind":"column","table":"c","column":"Country"}},{"expr":{"kind":"func","name":"COUNT","args":[]},"alias":"n"}],` +
+		`"from":[{"table":"Customer","alias":"c"}],"group_by":[{"kind":"column","table":"c","column":"Country"}]}`)
+	for run := range 4 {
+		restrict.Store(run%2 == 1)
+		res, err := e.RunPlan(context.Background(), "chinook", plan)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if filtered := run%2 == 1; filtered != strings.Contains(res.SQL, "'USA'") || filtered != (res.RowCount == 1) {
+			t.Errorf("run %d (hook changed the plan: %v): %d rows from %s", run+1, filtered, res.RowCount, res.SQL)
 		}
 	}
 }

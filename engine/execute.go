@@ -71,6 +71,12 @@ func (e *Engine) castProbes(ctx context.Context, ds *datasource, snap *schema.Sn
 // that fails, is refused or runs out of time leaves its warning as the
 // profile words it.
 func (e *Engine) currencyProbes(ctx context.Context, ds *datasource, snap *schema.Snapshot, plan *planast.Query, stored func(string, string, string) []string, ws []string) []string {
+	if len(ws) == 0 {
+		// a probe only rewords or drops its own warning: with none to
+		// act on, finding the probes (a walk of the plan over the
+		// profile) is work for nothing, on most runs
+		return ws
+	}
 	for _, p := range warnings.CurrencyProbes(snap, plan, stored) {
 		i := slices.Index(ws, p.Warning)
 		if i < 0 {

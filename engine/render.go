@@ -1,17 +1,34 @@
 package engine
 
 import (
-	"fmt"
-
-	"github.com/nl2sql/nl2sql/planast"
 	"github.com/nl2sql/nl2sql/render"
 )
 
 // render turns a validated plan into the datasource's SQL. The LIMIT is the
 // row limit plus one probe row, so execution can tell a full result from a
 // truncated one.
+//
+// The SQL of a memo's plan, unchanged by any hook, is rendered once: the
+// memo belongs to this datasource value, whose dialect and row limit
+// are fixed, and rendering reads nothing else.
 func (e *Engine) render(ds *datasource, p *planned) (string, error) {
-	return e.renderRows(ds, p, ds.spec.RowLimit)
+	c := p.memo
+	if c == nil || p.plan != c.v.Plan || c.ds.Value() != ds {
+		return e.renderRows(ds, p, ds.spec.RowLimit)
+	}
+	c.mu.Lock()
+	sql := c.sql
+	c.mu.Unlock()
+	if sql != "" {
+		return sql, nil
+	}
+	sql, err := e.renderRows(ds, p, ds.spec.RowLimit)
+	if err == nil {
+		c.mu.Lock()
+		c.sql = sql
+		c.mu.Unlock()
+	}
+	return sql, err
 }
 
 // renderRows renders a validated plan in the datasource's dialect for a
@@ -36,32 +53,7 @@ type caseFolder interface{ FoldCollation() string }
 // row limit (plan checks may ask for another dialect than the
 // datasource's).
 func (e *Engine) renderIn(ds *datasource, p *planned, d render.Dialect) (string, error) {
-	if err := unavailableIn(p.plan, d.Name()); err != nil {
-		return "", err
-	}
 	return renderWith(p, d, ds.spec.RowLimit)
-}
-
-// unavailableIn refuses, as validation refuses it on a datasource of that
-// engine, a plan that calls a function dialect cannot compute
-// (planast.Unavailable): the plan was validated for its own datasource's
-// engine, so such a call would otherwise reach the renderer and come back
-// as an internal error.
-func unavailableIn(plan *planast.Query, dialect string) error {
-	var issues []planast.Issue
-	planast.Inspect(plan, func(n planast.Node) bool {
-		if f, ok := n.(*planast.Func); ok {
-			if why, hint, ok := planast.Unavailable(f.Name, dialect); ok {
-				issues = append(issues, planast.Issue{Code: planast.CodeFunction, Message: fmt.Sprintf("%s is not available on %s: %s", f.Name, dialect, why), Hint: hint})
-			}
-		}
-		return true
-	})
-	if issues == nil {
-		return nil
-	}
-	pe := &planast.Error{Issues: issues}
-	return &Error{Code: CodePlanInvalid, Msg: pe.Brief(), Issues: issues, Err: pe}
 }
 
 // renderWith renders a validated plan in dialect d, reading one row more

@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"encoding/json"
 	"fmt"
 	"slices"
 	"strings"
@@ -255,4 +256,105 @@ func TestStaffAccountsAreInternalRecords(t *testing.T) {
 			t.Errorf("warning %q: want the column's note quoted", w)
 		}
 	})
+}
+
+// flagNoteDB: customers flagged is_test, some of them test accounts by
+// their email or name alone, as a note may say; each books one amount, a
+// power of two, so that a sum names the customers it counts.
+var flagNoteDB = []string{
+	"CREATE TABLE customers (id INTEGER PRIMARY KEY, full_name TEXT, email TEXT, is_test BOOLEAN NOT NULL)",
+	"INSERT INTO customers VALUES (1, 'Ann', 'ann@mail.nl', false), (2, 'QA', 'qa@mail.nl', true), (3, 'Bo', 'bo@example.com', false)," +
+		" (4, 'test user', 'tu@mail.nl', false), (5, 'Cy', 'CY@Example.COM', false), (6, 'Di', NULL, false)",
+	"CREATE TABLE bookings (id INTEGER PRIMARY KEY, customer_id INTEGER REFERENCES customers(id), amount INTEGER)",
+	"INSERT INTO bookings VALUES (1, 1, 1), (2, 2, 2), (3, 3, 4), (4, 4, 8), (5, 5, 16), (6, 6, 32)",
+}
+
+// The threat: the is_test flag came in 2026, and its note said accounts
+// whose email ends in @example.com are test accounts too; the warning
+// quoted the note but its filter read the flag alone, and a host that
+// pasted it counted those accounts (1353 bookings where the note's rule
+// left 1302). A note's rule on a column of the flag's table (an email
+// domain, a name's start) is in the filter, which pasted gives the note's
+// figure; a plan that filters on the flag alone is told of the rule, with
+// its filter; a rule in words no filter reads is said not covered.
+func TestFlagNoteRuleIsInTheFix(t *testing.T) {
+	pg := func(note string) engineSpec {
+		return everyEngine(append(slices.Clone(flagNoteDB), "COMMENT ON COLUMN customers.is_test IS '"+strings.ReplaceAll(note, "'", "''")+"'"))[2]
+	}
+	// the bookings of customers joined; where is "" or a filter
+	plan := func(where string) string {
+		p := `{"select":[{"expr":{"kind":"func","name":"SUM","args":[{"kind":"column","table":"b","column":"amount"}]},"alias":"total"}],` +
+			`"from":[{"table":"bookings","alias":"b"},{"table":"customers","alias":"c"}],"joins":[{"type":"inner","left":"b","right":"c","on":[{"left_column":"customer_id","right_column":"id"}]}]`
+		if where != "" {
+			p += `,"where":` + where
+		}
+		return p + `}`
+	}
+	flagOnly := `{"kind":"unary","op":"not","expr":{"kind":"column","table":"c","column":"is_test"}}`
+	for _, c := range []struct {
+		name, note, want string
+	}{
+		// the flag alone leaves 1+4+8+16+32 = 61
+		{"email ends in", "Set by QA. Note that the flag was only introduced in 2026: accounts whose email ends in @example.com are also test accounts even when is_test is false.", "[[41]]"},
+		{"an email domain", "Accounts with an @example.com email are test accounts too.", "[[41]]"},
+		{"names starting with", "Customers whose names start with 'test' are QA accounts as well.", "[[53]]"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			e := specEngine(t, pg(c.note).spec(t))
+			w := warningWith(runAir(t, e, plan("")).Warnings, "customers.is_test marks test or internal records")
+			_, fix, ok := strings.Cut(w, "if they should not, add ")
+			fix, _, _ = strings.Cut(fix, " to the filters")
+			if !ok || !strings.Contains(w, "it also leaves out the rows its note adds: customers.") {
+				t.Fatalf("warning %q: want the filter with the note's rule", w)
+			}
+			if got := runAir(t, e, plan(fix)); fmt.Sprint(got.Rows) != c.want || warningWith(got.Warnings, "is_test") != "" {
+				t.Errorf("with the filter %s: rows %v warnings %q, want %s (not 61) and nothing more said", fix, got.Rows, got.Warnings, c.want)
+			}
+			// the flag filtered as the schema says, the rule forgotten
+			res := runAir(t, e, plan(flagOnly))
+			w = warningWith(res.Warnings, "its note adds the rows where customers.")
+			rule := jsonValuesAfter(t, w, "if they should not, add ")[0]
+			where, _ := json.Marshal(map[string]any{"kind": "binary", "op": "and", "left": json.RawMessage(flagOnly), "right": rule})
+			if got := runAir(t, e, plan(string(where))); fmt.Sprint(got.Rows) != c.want || warningWith(got.Warnings, "is_test") != "" {
+				t.Errorf("the flag filtered, then the rule %v: rows %v warnings %q, want %s and nothing more said", rule, got.Rows, got.Warnings, c.want)
+			}
+		})
+	}
+	t.Run("a rule in words", func(t *testing.T) {
+		e := specEngine(t, pg("Accounts opened by the sales team before 2020 are also test accounts, flagged or not.").spec(t))
+		w := warningWith(runAir(t, e, plan("")).Warnings, "customers.is_test marks test or internal records")
+		if !strings.Contains(w, "its note adds a rule this filter does not cover: apply it too") {
+			t.Errorf("warning %q: want the rule the filter misses said", w)
+		}
+		// of the bookings alone, the fix is said in words
+		w = warningWith(runAir(t, e, `{"select":[{"expr":{"kind":"func","name":"COUNT","args":[]},"alias":"n"}],"from":[{"table":"bookings","alias":"b"}]}`).Warnings, "belongs to one of customers")
+		if !strings.Contains(w, `its note adds a rule this filter does not cover: "Accounts opened by the sales team before 2020 are also test accounts, flagged or not"`) {
+			t.Errorf("warning %q: want the rule the filter misses quoted", w)
+		}
+	})
+}
+
+// The threat: accounts.is_internal marks the partners' and resellers'
+// accounts as well as the staff's, as its note says, and a figure over
+// accounts was told the flag marks "test or internal records": a host
+// read the partners as customers. The kinds the note names are said with
+// the flag, as data; of a column of kinds, those its filter keeps are
+// said kept.
+func TestFlagNoteKindsAreSaid(t *testing.T) {
+	db := []string{
+		"CREATE TABLE accounts (id INTEGER PRIMARY KEY, is_internal BOOLEAN, account_type TEXT, seats INTEGER)",
+		"INSERT INTO accounts VALUES (1, false, 'customer', 1), (2, true, 'partner', 2), (3, true, 'test', 4), (4, false, 'customer', 8), (5, true, 'reseller', 16)",
+		"COMMENT ON COLUMN accounts.is_internal IS 'true for our Partners'' and resellers'' accounts and for staff'",
+		"COMMENT ON COLUMN accounts.account_type IS 'partner and test rows are no customers'",
+	}
+	e := specEngine(t, everyEngine(db)[2].spec(t))
+	ws := runAir(t, e, `{"select":[{"expr":{"kind":"func","name":"SUM","args":[{"kind":"column","table":"a","column":"seats"}]},"alias":"seats"}],"from":[{"table":"accounts","alias":"a"}]}`).Warnings
+	for col, said := range map[string]string{
+		"accounts.is_internal ":  `(its note also names "partner" and "reseller" records)`,
+		"accounts.account_type ": `(its note also names "partner" records, which the filter below keeps)`,
+	} {
+		if w := warningWith(ws, col); !strings.Contains(w, said) {
+			t.Errorf("warning %q: want %q", w, said)
+		}
+	}
 }

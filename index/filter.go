@@ -62,6 +62,7 @@ func (s *Selection) Filter(snap *schema.Snapshot) *schema.Snapshot {
 		nt := t
 		nt.Columns = nil
 		nt.PrimaryKey = nil
+		nt.UniqueKeys = nil
 		nt.ForeignKeys = nil
 		for _, c := range t.Columns {
 			if !keep[c.Name] {
@@ -85,6 +86,11 @@ func (s *Selection) Filter(snap *schema.Snapshot) *schema.Snapshot {
 		}
 		if len(t.PrimaryKey) > 0 && all(keep, t.PrimaryKey) {
 			nt.PrimaryKey = slices.Clone(t.PrimaryKey)
+		}
+		for _, k := range t.UniqueKeys {
+			if all(keep, k) {
+				nt.UniqueKeys = append(nt.UniqueKeys, slices.Clone(k))
+			}
 		}
 		for _, fk := range t.ForeignKeys {
 			ref, ok := cols[[2]string{fk.RefSchema, fk.RefTable}]

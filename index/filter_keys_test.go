@@ -52,3 +52,28 @@ func TestWholeContextShowsHowTextKeysAreSpelled(t *testing.T) {
 		}
 	}
 }
+
+// The threat: a rate table keyed by a surrogate id holds one rate per
+// currency and month under a UNIQUE constraint; a planner that does not
+// see it guards a correct join against duplicates that cannot exist (a
+// DISTINCT, an averaged rate). The context names the unique key when its
+// columns are in it, and never a key over a column it leaves out (the
+// planner would read a name the context does not otherwise hold).
+func TestContextNamesUniqueKeysOfTheColumnsItHolds(t *testing.T) {
+	snap := &schema.Snapshot{Tables: []schema.Table{
+		{Schema: "main", Name: "fx_rates", PrimaryKey: []string{"id"},
+			UniqueKeys: [][]string{{"currency", "rate_month"}, {"source_ref"}},
+			Columns: []schema.Column{
+				{Name: "id", Type: planast.TypeInteger},
+				{Name: "currency", Type: planast.TypeText},
+				{Name: "rate_month", Type: planast.TypeDate},
+				{Name: "rate", Type: planast.TypeDecimal},
+				{Name: "source_ref", Type: planast.TypeText},
+			}},
+	}}
+	sel := &Selection{Tables: []TableSelection{{Schema: "main", Name: "fx_rates", Columns: []string{"id", "currency", "rate_month", "rate"}}}}
+	got := schemactx.SchemaContext(sel.Filter(snap))
+	if !strings.Contains(got, "unique (currency, rate_month)") || strings.Contains(got, "source_ref") {
+		t.Errorf("context %q: want unique (currency, rate_month) and nothing of source_ref", got)
+	}
+}

@@ -31,11 +31,11 @@ func get(t *testing.T, url string) (int, string) {
 func TestReadyzAndMetrics(t *testing.T) {
 	var down atomic.Bool
 	m := NewMetrics()
-	base := startHTTP(t, HTTPOptions{NoAuth: true, Metrics: m, Readiness: func(ctx context.Context) error {
+	base := startHTTP(t, HTTPOptions{NoAuth: true, Metrics: m, Readiness: func(ctx context.Context) (string, error) {
 		if down.Load() {
-			return errors.New("STORE_UNAVAILABLE: postgres://n@127.0.0.1:5432/state does not answer")
+			return "", errors.New("STORE_UNAVAILABLE: postgres://n@127.0.0.1:5432/state does not answer")
 		}
-		return nil
+		return "", nil
 	}})
 	if code, body := get(t, base+"/readyz"); code != 200 || body != "ready\n" {
 		t.Errorf("/readyz = %d %q", code, body)
@@ -83,4 +83,26 @@ func TestReadyzAndMetrics(t *testing.T) {
 func connect(t *testing.T, url string, opts ...transport.StreamableHTTPCOption) *client.Client {
 	t.Helper()
 	return connectAt(t, url, "", opts...)
+}
+
+// /readyz says the reason of a NotReady (a server none of whose
+// datasources opens is no place to route to, for a reason of its own, not
+// the store's), and the note of a server that is ready with a part down.
+func TestReadyzSaysTheReasonAndTheNote(t *testing.T) {
+	var note atomic.Value
+	note.Store("")
+	base := startHTTP(t, HTTPOptions{NoAuth: true, Readiness: func(ctx context.Context) (string, error) {
+		if n := note.Load().(string); n != "down" {
+			return n, nil
+		}
+		return "", &NotReady{Reason: "no datasource can be opened: shop (DATASOURCE_UNAVAILABLE)", Err: errors.New("postgres://u@db.internal/shop: refused")}
+	}})
+	note.Store("down")
+	if code, body := get(t, base+"/readyz"); code != 503 || body != "not ready: no datasource can be opened: shop (DATASOURCE_UNAVAILABLE); the server log has the details\n" {
+		t.Errorf("/readyz with no datasource = %d %q", code, body)
+	}
+	note.Store("1 datasource cannot be opened, the others serve: shop (DATASOURCE_UNAVAILABLE)")
+	if code, body := get(t, base+"/readyz"); code != 200 || body != "ready: 1 datasource cannot be opened, the others serve: shop (DATASOURCE_UNAVAILABLE)\n" {
+		t.Errorf("/readyz with one datasource down = %d %q", code, body)
+	}
 }

@@ -65,9 +65,9 @@ type HTTPOptions struct {
 	Logger         *slog.Logger
 	// Ready, if set, receives the bound address once the listener is up.
 	Ready chan<- string
-	// Readiness, if set, is /readyz's check (a replica: the shared state
-	// store answers); nil is always ready.
-	Readiness func(context.Context) error
+	// Readiness, if set, is /readyz's check (see addOps): an error is not
+	// ready, a note is said beside "ready"; nil is always ready.
+	Readiness func(context.Context) (note string, err error)
 	// Metrics, if set, are served at /metrics and count /mcp's requests.
 	Metrics *Metrics
 	// MaxRequestBytes bounds one request body (serve --max-line-bytes, the

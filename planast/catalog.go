@@ -50,6 +50,19 @@ type TableInfo struct {
 	ForeignKeys []ForeignKeyInfo
 	// PrimaryKey lists the primary key columns in key order.
 	PrimaryKey []string
+	// UniqueKeys lists the table's other keys (UNIQUE constraints, unique
+	// indexes over plain columns), each in key order.
+	UniqueKeys [][]string
+}
+
+// Keys lists every key of t: its primary key, when it has one, then its
+// unique keys.
+func (t *TableInfo) Keys() [][]string {
+	var out [][]string
+	if len(t.PrimaryKey) > 0 {
+		out = append(out, t.PrimaryKey)
+	}
+	return append(out, t.UniqueKeys...)
 }
 
 // ColumnInfo is one column of a TableInfo.

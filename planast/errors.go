@@ -59,8 +59,13 @@ func (e *Error) Error() string { return e.text(true) }
 
 // Brief is Error without the hints, for a message sent beside the issues
 // themselves: a hint listing the allowed functions is long, and a refusal
-// that repeats it per copy costs the host its context for nothing.
-func (e *Error) Brief() string { return e.text(false) }
+// that repeats it per copy costs the host its context for nothing. It
+// leaves out "invalid plan: " too: the message it goes into has the code
+// PLAN_INVALID ("PLAN_INVALID: invalid plan: ..." said it twice).
+func (e *Error) Brief() string { return strings.TrimPrefix(e.text(false), invalidLead) }
+
+// invalidLead starts Error's text.
+const invalidLead = "invalid plan: "
 
 func (e *Error) text(hints bool) string {
 	parts := make([]string, 0, len(e.Issues))
@@ -74,7 +79,7 @@ func (e *Error) text(hints bool) string {
 		}
 		parts = append(parts, part)
 	}
-	return "invalid plan: " + strings.Join(parts, "; ")
+	return invalidLead + strings.Join(parts, "; ")
 }
 
 // FirstCode returns the code of the first issue, or "" for an empty error.

@@ -122,23 +122,9 @@ var Functions = map[string]FuncSpec{
 	// offset already are (text by the text-cast rule); a date is refused.
 	// A literal zone must name one (time.LoadLocation's names, exactly
 	// spelled); a zone read from a column that names none the engine
-	// knows, or NULL, gives NULL. Not on SQLite, which holds no zone rules
-	// (Unavailable).
+	// knows, or NULL, gives NULL. On SQLite, which holds no zone rules,
+	// the adapter registers the function that reads Go's tz database.
 	"AT_TIME_ZONE": {"AT_TIME_ZONE", Scalar, 2, 2, -1},
-}
-
-// Unavailable says why the engine dialect ("sqlite", "duckdb",
-// "postgres") cannot compute the function named name, and what to write
-// instead; ok is false where it can. Validation refuses such a call on a
-// catalog that names its engine, and the renderer of that dialect refuses
-// it too: no rendering could mean there what it means elsewhere.
-func Unavailable(name, dialect string) (why, hint string, ok bool) {
-	if strings.EqualFold(name, "AT_TIME_ZONE") && strings.EqualFold(dialect, "sqlite") {
-		return "SQLite holds no time-zone rules, so it cannot tell a zone's offset on a given day (summer time)",
-			"select the instants as they are (they read in UTC) and convert them in the answer, or ask a PostgreSQL or DuckDB datasource; " +
-				"a zone without summer time keeps one offset, which FROM_EPOCH_SECONDS(ELAPSED_SECONDS(x, '1970-01-01 00:00:00') + hours * 3600) adds", true
-	}
-	return "", "", false
 }
 
 // DateUnits are the units DATE_ADD and PERIOD_LABEL take.

@@ -450,6 +450,60 @@ func TestValidateWarnsUndeclaredJoins(t *testing.T) {
 	}
 }
 
+// The threat: a host converting invoices with a monthly rate table,
+// joined on its whole key (currency, month), was told on every query
+// that no foreign key joins the currencies, and learns to skip warnings;
+// a currency is a code, which no foreign key declares. A join whose key
+// pairs (or condition equalities) cover one side's declared primary key,
+// by columns of one name or documented, is a lookup: no note. A join on
+// part of the key, on a table that declares no key, on columns of other
+// names, or one pairing the other side's own key (customers.id =
+// orders.id: orders' whole key, but customers' own) keeps it.
+func TestValidateLookupJoinOnWholeKeyIsNotWarned(t *testing.T) {
+	noPK := func(t *planast.TableInfo) *planast.TableInfo { t.PrimaryKey = nil; return t }
+	keyed := func(t *planast.TableInfo, pk ...string) *planast.TableInfo { t.PrimaryKey = pk; return t }
+	cat := memCatalog{
+		table("", "invoices", []string{"invoice_id integer", "currency text", "month date", "ccy text", "amount decimal"}),
+		keyed(table("", "fx_rates", []string{"currency text", "month date", "usd_per_unit decimal"}), "currency", "month"),
+		noPK(table("", "fx_loose", []string{"currency text", "month date", "usd_per_unit decimal"})),
+		table("", "customers", []string{"id integer", "name text"}),
+		table("", "orders", []string{"id integer", "customer_id integer"}),
+	}
+	on := func(l, r string, pairs ...string) string {
+		var ps []string
+		for i := 0; i+1 < len(pairs); i += 2 {
+			ps = append(ps, `{"left_column":"`+pairs[i]+`","right_column":"`+pairs[i+1]+`"}`)
+		}
+		return `{"type":"inner","left":"` + l + `","right":"` + r + `","on":[` + strings.Join(ps, ",") + `]`
+	}
+	cond := func(j, e string) string { return j + `,"condition":` + e + `}` }
+	month := fn("DATE_TRUNC", lit(`"month"`), c("i", "month"))
+	for _, tc := range []struct {
+		name, from, join string
+		warned           bool
+	}{
+		{"both key columns as pairs", frm(from("invoices", "i"), from("fx_rates", "x")), on("i", "x", "currency", "currency", "month", "month") + "}", false},
+		{"the lookup table on the left", frm(from("fx_rates", "x"), from("invoices", "i")), on("x", "i", "currency", "currency", "month", "month") + "}", false},
+		{"month pinned by the condition", frm(from("invoices", "i"), from("fx_rates", "x")), cond(on("i", "x", "currency", "currency"), bin("=", c("x", "month"), month)), false},
+		{"month pinned to a literal", frm(from("invoices", "i"), from("fx_rates", "x")), cond(on("i", "x", "currency", "currency"), bin("=", c("x", "month"), lit(`"2024-01-01"`))), false},
+		{"part of the key", frm(from("invoices", "i"), from("fx_rates", "x")), on("i", "x", "currency", "currency") + "}", true},
+		{"month compared, not pinned", frm(from("invoices", "i"), from("fx_rates", "x")), cond(on("i", "x", "currency", "currency"), bin(">=", c("x", "month"), c("i", "month"))), true},
+		{"no declared key", frm(from("invoices", "i"), from("fx_loose", "x")), on("i", "x", "currency", "currency", "month", "month") + "}", true},
+		{"columns of other names", frm(from("invoices", "i"), from("fx_rates", "x")), on("i", "x", "ccy", "currency", "month", "month") + "}", true},
+		{"two keys of one name", frm(from("customers", "c"), from("orders", "o")), on("c", "o", "id", "id") + "}", true},
+	} {
+		q := plan(sel(item(fn("COUNT"), "n")), tc.from, joins(tc.join))
+		v, err := validate.Plan(decode(t, q), cat, validate.Options{})
+		if err != nil {
+			t.Fatalf("%s: %s: %v", tc.name, q, err)
+		}
+		warned := slices.ContainsFunc(v.Warnings, func(w string) bool { return strings.Contains(w, "no foreign key or declared relationship joins") })
+		if warned != tc.warned {
+			t.Errorf("%s: warnings %q, want the foreign key note: %v", tc.name, v.Warnings, tc.warned)
+		}
+	}
+}
+
 // The threat: a filter comparing with a null literal (x = null, x > null)
 // is never true in SQL, so the result is empty and reads as "none"; a
 // JavaScript host sends a number it cannot hold (1e400) as null without

@@ -10,6 +10,7 @@ import (
 
 	"github.com/nl2sql/nl2sql/internal/source/sqlitefold"
 	"github.com/nl2sql/nl2sql/internal/source/sqlitestats"
+	"github.com/nl2sql/nl2sql/internal/source/sqlitezone"
 	"github.com/nl2sql/nl2sql/planast"
 	"github.com/nl2sql/nl2sql/render"
 
@@ -108,7 +109,9 @@ var (
 // adapter sets it up (case-sensitive LIKE), holding cat's tables and rows.
 func openSQLite(t testing.TB, cat memCatalog, rows map[string][]string) *sql.DB {
 	t.Helper()
-	statsOnce.Do(func() { statsErr = errors.Join(sqlitestats.RegisterDefault(), sqlitefold.RegisterDefault()) })
+	statsOnce.Do(func() {
+		statsErr = errors.Join(sqlitestats.RegisterDefault(), sqlitefold.RegisterDefault(), sqlitezone.RegisterDefault())
+	})
 	if statsErr != nil {
 		t.Fatal(statsErr)
 	}

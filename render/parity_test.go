@@ -1,8 +1,6 @@
 package render_test
 
 import (
-	"errors"
-	"strings"
 	"testing"
 
 	"github.com/nl2sql/nl2sql/planast"
@@ -156,15 +154,10 @@ func TestParityNormalises(t *testing.T) {
 }
 
 // TestParityGolden: for every golden plan and every dialect, validation
-// success implies render success, but for a function the engine lacks,
-// which Validate refuses on a catalog naming the engine (its test is
-// TestParityUnavailableRefusedFirst).
+// success implies render success.
 func TestParityGolden(t *testing.T) {
 	for _, g := range goldenPlans(t) {
 		for _, d := range dialects() {
-			if lacks(g.v.Plan, d) {
-				continue
-			}
 			if _, err := render.SQL(g.v.Plan, d, goldenOpts); err != nil {
 				t.Errorf("%s/%s: validated but not rendered: %v", g.name, d.Name(), err)
 			}
@@ -172,38 +165,5 @@ func TestParityGolden(t *testing.T) {
 				t.Errorf("%s/%s (no total order): %v", g.name, d.Name(), err)
 			}
 		}
-	}
-}
-
-// sqliteCatalog is the golden catalog naming its engine, SQLite.
-type sqliteCatalog struct{ memCatalog }
-
-func (sqliteCatalog) EngineDialect() string { return "sqlite" }
-
-// TestParityUnavailableRefusedFirst: every golden plan calling a function
-// an engine lacks renders on no such engine, and Validate refuses it on a
-// catalog naming that engine, at the call, with what to do instead.
-func TestParityUnavailableRefusedFirst(t *testing.T) {
-	n := 0
-	for _, g := range goldenPlans(t) {
-		if !lacks(g.v.Plan, render.SQLite{}) {
-			continue
-		}
-		n++
-		if _, err := render.SQL(g.v.Plan, render.SQLite{}, goldenOpts); err == nil {
-			t.Errorf("%s: rendered on SQLite", g.name)
-		}
-		q, err := planast.Decode(g.raw, planast.DefaultLimits)
-		if err != nil {
-			t.Fatal(err)
-		}
-		_, err = validate.Plan(q, sqliteCatalog{goldenCatalog}, validate.Options{})
-		var pe *planast.Error
-		if !errors.As(err, &pe) || pe.Issues[0].Code != planast.CodeFunction || pe.Issues[0].Hint == "" || !strings.HasSuffix(pe.Issues[0].Path, ".name") {
-			t.Errorf("%s on a SQLite catalog: %v, want FUNCTION_NOT_ALLOWED at the call with a hint", g.name, err)
-		}
-	}
-	if n == 0 {
-		t.Fatal("no golden plan calls a function SQLite lacks")
 	}
 }

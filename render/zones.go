@@ -6,9 +6,9 @@ import "github.com/nl2sql/nl2sql/planast"
 // zone. The instant is a timestamp read as UTC (a timestamptz cast to
 // timestamp is its UTC time: both adapters run their sessions in UTC),
 // made the instant of that UTC time whatever the session's zone, then
-// read in the zone by the engine's tz rules. SQLite has none
-// (planast.Unavailable): its dialect implements no zoneReader and the
-// call fails to render, after Validate refused it on a SQLite catalog.
+// read in the zone by the engine's tz rules. SQLite holds none: the
+// adapter registers tz_local_time (package sqlitezone), which reads Go's
+// tz database. Every dialect is a zoneReader.
 //
 // A zone read from a column may hold a name the engine does not know
 // ('Mars/Olympus', 'europe/london', 'UTC+3'); PostgreSQL would fail the
@@ -26,7 +26,8 @@ type zoneReader interface {
 	// timestamp read as UTC, shows in zone.
 	AtTimeZone(x, zone string) string
 	// KnownZone is the condition that zone names a zone of the engine's
-	// list, spelled exactly as listed.
+	// list, spelled exactly as listed; "" where AtTimeZone gives NULL of
+	// any other zone itself.
 	KnownZone(zone string) string
 }
 
@@ -34,14 +35,14 @@ type zoneReader interface {
 func (w *writer) atTimeZone(f *planast.Func, args []string) string {
 	z, ok := w.d.(zoneReader)
 	if !ok {
-		why, _, _ := planast.Unavailable(f.Name, w.d.Name())
-		w.fail("AT_TIME_ZONE has no rendering for %s: %s", w.d.Name(), why)
+		w.fail("AT_TIME_ZONE has no rendering for %s", w.d.Name())
 	}
 	s := z.AtTimeZone(args[0], args[1])
-	if lit, ok := f.Args[1].(*planast.Literal); ok && lit.Type == planast.TString {
+	known := z.KnownZone(args[1])
+	if lit, ok := f.Args[1].(*planast.Literal); ok && lit.Type == planast.TString || known == "" {
 		return s
 	}
-	return "(CASE WHEN " + z.KnownZone(args[1]) + " THEN " + s + " END)"
+	return "(CASE WHEN " + known + " THEN " + s + " END)"
 }
 
 // AtTimeZone: the UTC time made a timestamptz AT TIME ZONE 'UTC', read in
@@ -69,3 +70,13 @@ func (DuckDB) AtTimeZone(x, zone string) string {
 func (DuckDB) KnownZone(zone string) string {
 	return "(" + zone + " IN (SELECT name FROM pg_timezone_names()))"
 }
+
+// AtTimeZone: tz_local_time, which the SQLite adapter registers (package
+// sqlitezone), of the instant in strftime's one shape (a 'T', a Z or an
+// offset read into a UTC time, as every SQLite date function reads them).
+func (SQLite) AtTimeZone(x, zone string) string {
+	return "tz_local_time(strftime('%Y-%m-%d %H:%M:%f', " + x + "), " + zone + ")"
+}
+
+// KnownZone: tz_local_time gives NULL of a zone it does not know.
+func (SQLite) KnownZone(string) string { return "" }

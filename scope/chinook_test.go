@@ -293,6 +293,18 @@ func TestFilterSnapshot(t *testing.T) {
 	if len(alice.Tables) != len(snap.Tables)-1 {
 		t.Errorf("%d tables", len(alice.Tables))
 	}
+	// a unique key over a hidden column names it ("unique (Email)" in
+	// describe_schema): alice keeps only the keys of columns she may read
+	keyed := &schema.Snapshot{Datasource: snap.Datasource, Dialect: snap.Dialect}
+	for _, tb := range snap.Tables {
+		if tb.Name == "Customer" {
+			tb.UniqueKeys = [][]string{{"Email"}, {"FirstName", "LastName"}}
+		}
+		keyed.Tables = append(keyed.Tables, tb)
+	}
+	if ak, _ := user(t, p, "alice").FilterSnapshot(keyed).Lookup("main", "Customer"); fmt.Sprint(ak.UniqueKeys) != "[[FirstName LastName]]" {
+		t.Errorf("alice's Customer unique keys %v, want [[FirstName LastName]]", ak.UniqueKeys)
+	}
 	jane := user(t, p, "jane").FilterSnapshot(snap)
 	if len(jane.Tables) != 2 {
 		t.Errorf("jane sees %d tables", len(jane.Tables))

@@ -175,23 +175,28 @@ func (s *Scope) Datasources(ids []string) []string {
 // count and every column profile (samples, ranges, counts) are dropped,
 // since they describe rows the caller may not see. A view's Reads keep
 // only what the caller sees, and its definition is withheld when it would
-// name more (definitions.go). A nil snap gives nil;
+// name more (definitions.go); a note read from a documentation table
+// the caller does not read whole is left out (notes.go). A nil snap gives nil;
 // an unrestricted scope gets snap itself.
 func (s *Scope) FilterSnapshot(snap *schema.Snapshot) *schema.Snapshot {
 	if snap == nil || s.Unrestricted() {
 		return snap
 	}
 	out := snap.WithTables([]schema.Table{})
+	out.Dictionaries = nil
 	if !s.Reaches(snap.Datasource) {
 		return out
 	}
 	ds := snap.Datasource
+	readable, kept := s.readableDictionaries(snap) // notes.go
+	out.Dictionaries = kept
 	for _, t := range snap.Tables {
 		if !s.AllowTable(ds, t.Schema, t.Name) {
 			continue
 		}
 		nt := t
 		s.withholdDefinition(ds, &nt)
+		withholdNote(&nt.Comment, &nt.CommentFrom, readable)
 		nt.Columns = nil
 		// A table the caller sees through a row filter keeps no profile:
 		// its row count, sample values and ranges come from every row.
@@ -205,6 +210,7 @@ func (s *Scope) FilterSnapshot(snap *schema.Snapshot) *schema.Snapshot {
 				if filtered {
 					c.Profile = nil
 				}
+				withholdNote(&c.Comment, &c.CommentFrom, readable)
 				nt.Columns = append(nt.Columns, c)
 				visible[c.Name] = true
 			}
@@ -212,6 +218,13 @@ func (s *Scope) FilterSnapshot(snap *schema.Snapshot) *schema.Snapshot {
 		nt.PrimaryKey = nil
 		if allIn(t.PrimaryKey, visible) {
 			nt.PrimaryKey = slices.Clone(t.PrimaryKey)
+		}
+		nt.UniqueKeys = nil
+		for _, k := range t.UniqueKeys {
+			// a key with a hidden column would name it
+			if allIn(k, visible) {
+				nt.UniqueKeys = append(nt.UniqueKeys, slices.Clone(k))
+			}
 		}
 		nt.ForeignKeys = nil
 		for _, fk := range t.ForeignKeys {

@@ -181,14 +181,7 @@ func jsonStringLen(s string) int {
 	for i := 0; i < len(s); {
 		b := s[i]
 		if b < utf8.RuneSelf {
-			switch {
-			case b == '"' || b == '\\' || b == '\b' || b == '\f' || b == '\n' || b == '\r' || b == '\t':
-				n += 2
-			case b < 0x20 || b == '<' || b == '>' || b == '&':
-				n += 6
-			default:
-				n++
-			}
+			n += int(asciiJSONLen[b])
 			i++
 			continue
 		}
@@ -202,6 +195,23 @@ func jsonStringLen(s string) int {
 	}
 	return n
 }
+
+// asciiJSONLen is how many bytes encoding/json writes for each ASCII byte
+// inside a string: jsonStringLen's table, looked up once a byte on every
+// result's text.
+var asciiJSONLen = func() (t [utf8.RuneSelf]uint8) {
+	for b := range t {
+		switch {
+		case b == '"' || b == '\\' || b == '\b' || b == '\f' || b == '\n' || b == '\r' || b == '\t':
+			t[b] = 2
+		case b < 0x20 || b == '<' || b == '>' || b == '&':
+			t[b] = 6
+		default:
+			t[b] = 1
+		}
+	}
+	return t
+}()
 
 // fits reports whether r fits budget, tokenizing only when its bytes do
 // not already prove it.
@@ -339,7 +349,7 @@ func slimmed(out engine.Result, budget int) engine.Result {
 	}
 	out.SubQueries = subs
 	out.Warnings = append(append([]string{}, out.Warnings...), fmt.Sprintf(
-		"the plans are left out of this result and each SQL past %d bytes is cut there (%d bytes of SQL in all), to fit the %d-token result budget; trace %s holds them whole (nl2sql trace show)",
+		"the plans are left out of this result and each SQL past %d bytes is cut there (%d bytes of SQL in all), to fit the %d-token result budget; the rows are whole, and a plan you sent is the one that ran (trace %s holds them whole for the server's operator: nl2sql trace show)",
 		maxEchoSQL, n, budget, out.TraceID))
 	return out
 }

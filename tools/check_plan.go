@@ -48,6 +48,25 @@ var checkPlanOutputSchema = json.RawMessage(`{
   "required": ["valid", "issues"]
 }`)
 
+// CheckOutput is the check of what PlanChecker.CheckPlan returned: a plan
+// the engine refused is a check too (valid false, its issues, the
+// datasource and dialect it was checked for); any other error is returned
+// as it is. check_plan and `nl2sql plan check --json` both print it, so a
+// script written against one reads the other.
+func CheckOutput(pc *engine.PlanCheck, err error) (CheckPlanOutput, error) {
+	if err == nil {
+		return CheckPlanOutput{Valid: true, PlanCheck: pc, Issues: []planast.Issue{}}, nil
+	}
+	e := engine.AsError(err)
+	if e.Code != engine.CodePlanInvalid {
+		return CheckPlanOutput{}, err
+	}
+	if pc == nil {
+		pc = &engine.PlanCheck{Columns: []string{}, Types: []planast.Type{}, Warnings: []string{}, SQLNotes: []string{}}
+	}
+	return CheckPlanOutput{Valid: false, PlanCheck: pc, Issues: e.Issues}, nil
+}
+
 // CheckPlanTool describes check_plan.
 func CheckPlanTool() mcpgo.Tool {
 	return readOnlyTool("check_plan", "Check a plan without running it",
@@ -69,15 +88,16 @@ func CheckPlanHandler(eng PlanChecker) server.ToolHandlerFunc {
 			return invalidRequest(`check_plan takes no "binary" argument (it returns no rows)`, "send "+runPlanShape), nil
 		}
 		pc, err := eng.CheckPlan(ctx, args.Datasource, PlanObject(args.Plan), "")
-		if err != nil {
-			e := engine.AsError(err)
-			if e.Code != engine.CodePlanInvalid {
-				return errorResult(err), nil
-			}
-			out := CheckPlanOutput{Valid: false, PlanCheck: &engine.PlanCheck{Datasource: args.Datasource, Columns: []string{}, Types: []planast.Type{}, Warnings: []string{}}, Issues: e.Issues}
-			return FitStructured(eng, out, checkText(out, e.Hint)), nil
+		out, cerr := CheckOutput(pc, err)
+		if cerr != nil {
+			return errorResult(cerr), nil
 		}
-		out := CheckPlanOutput{Valid: true, PlanCheck: pc, Issues: []planast.Issue{}}
+		if !out.Valid {
+			if out.Datasource == "" {
+				out.Datasource = args.Datasource
+			}
+			return FitStructured(eng, out, checkText(out, engine.AsError(err).Hint)), nil
+		}
 		if r := FitStructured(eng, out, checkText(out, "")); !r.IsError {
 			return r, nil
 		}

@@ -55,7 +55,7 @@ func snapshotBody(s, whole *schema.Snapshot) string {
 			// percentage applies to): quoted, as stored text is, and whole
 			// (the page budget pages whole tables): a note's decisive
 			// sentence is often its last
-			b.WriteString("  note " + cellfmt.Quote(t.Comment) + "\n")
+			b.WriteString("  note " + schemactx.NoteFrom(s, t.CommentFrom) + cellfmt.Quote(t.Comment) + "\n")
 		}
 		pk := map[string]bool{}
 		for _, k := range t.PrimaryKey {
@@ -93,7 +93,7 @@ func snapshotBody(s, whole *schema.Snapshot) string {
 				line += "  (" + note + ")"
 			}
 			if schemactx.ZoneColumn(&c) {
-				line += "  (" + schemactx.ZoneNote(s.Dialect) + ")"
+				line += "  (" + schemactx.ZoneNote + ")"
 			}
 			if p := c.Profile; p != nil && len(p.SampleValues) > 0 {
 				vals := make([]string, 0, len(p.SampleValues))
@@ -128,12 +128,15 @@ func snapshotBody(s, whole *schema.Snapshot) string {
 			}
 			if c.Comment != "" {
 				// the schema's own words: quoted, as stored text is, and whole
-				line += "  note " + cellfmt.Quote(c.Comment)
+				line += "  note " + schemactx.NoteFrom(s, c.CommentFrom) + cellfmt.Quote(c.Comment)
 			}
 			b.WriteString(strings.TrimRight(line, " ") + "\n")
 		}
 		for _, fk := range t.ForeignKeys {
 			fmt.Fprintf(&b, "  foreign key (%s) → %s(%s)%s\n", strings.Join(fk.Columns, ", "), fk.RefSchema+"."+fk.RefTable, strings.Join(fk.RefColumns, ", "), schemactx.KeyNote(whole, &t, fk))
+		}
+		for _, k := range t.UniqueKeys {
+			fmt.Fprintf(&b, "  unique (%s)\n", strings.Join(k, ", "))
 		}
 	}
 	return b.String()

@@ -24,7 +24,12 @@ func CommandText(r *engine.Result) string { return resultText(r, "with --json") 
 // resultText is ResultText with where the rows past TextRows are.
 func resultText(r *engine.Result, rest string) string {
 	var b strings.Builder
-	b.WriteString(r.Answer + "\n\n")
+	table, cut := cutTable(r.Columns, r.ColumnTypes, r.Rows, TextRows)
+	// one allocation for the usual text (the answer, the SQL, the table
+	// and a few lines after it) instead of a doubling per line
+	b.Grow(len(r.Answer) + len(r.SQL) + len(table) + 256)
+	b.WriteString(r.Answer)
+	b.WriteString("\n\n")
 	if len(r.SubQueries) > 1 { // rows from several datasources, combined
 		for _, sq := range r.SubQueries {
 			fmt.Fprintf(&b, "SQL of %s (%s, table %s, %d rows", cellfmt.Text(sq.Name), sq.Datasource, sq.ID, sq.RowCount)
@@ -35,9 +40,10 @@ func resultText(r *engine.Result, rest string) string {
 		}
 		b.WriteString("SQL that combined them (DuckDB):\n" + r.SQL + "\n\n")
 	} else {
-		b.WriteString("SQL:\n" + r.SQL + "\n\n")
+		b.WriteString("SQL:\n")
+		b.WriteString(r.SQL)
+		b.WriteString("\n\n")
 	}
-	table, cut := cutTable(r.Columns, r.ColumnTypes, r.Rows, TextRows)
 	b.WriteString(table)
 	if cut {
 		// a host copying a value from the table would report the cut one
@@ -88,7 +94,8 @@ func Table(cols []string, types []planast.Type, rows [][]any, max int) string {
 
 // cutTable is Table, and whether it cut a value (CellWidth).
 func cutTable(cols []string, types []planast.Type, rows [][]any, max int) (string, bool) {
-	lines := [][]string{make([]string, len(cols)), make([]string, len(cols))}
+	lines := make([][]string, 2, 2+min(len(rows), max))
+	lines[0], lines[1] = make([]string, len(cols)), make([]string, len(cols))
 	for i, c := range cols {
 		lines[0][i] = cellfmt.Text(c)
 		lines[1][i] = strings.Repeat("-", max1(cellfmt.Width(lines[0][i]), 3))
@@ -130,19 +137,39 @@ func alignCells(lines [][]string) string {
 			widths[j] = max1(widths[j], cellWidths[i][j])
 		}
 	}
+	size := 0
+	for _, l := range lines {
+		for j, c := range l {
+			size += len(c)
+			if j < len(l)-1 {
+				size += widths[j] + 2 // at least: a wide cell pads less than its bytes
+			}
+		}
+		size++
+	}
 	var b strings.Builder
+	b.Grow(size)
 	for i, l := range lines {
 		for j, c := range l {
 			b.WriteString(c)
 			if j < len(l)-1 {
-				for range widths[j] - cellWidths[i][j] + 2 {
-					b.WriteByte(' ')
-				}
+				b.WriteString(padding(widths[j] - cellWidths[i][j] + 2))
 			}
 		}
 		b.WriteByte('\n')
 	}
 	return b.String()
+}
+
+// spaces is where padding cuts its runs of spaces from.
+var spaces = strings.Repeat(" ", 256)
+
+// padding is n spaces, without allocating for the usual widths.
+func padding(n int) string {
+	if n <= len(spaces) {
+		return spaces[:n]
+	}
+	return strings.Repeat(" ", n)
 }
 
 // CellWidth is how many terminal cells (cellfmt.Width: a CJK character

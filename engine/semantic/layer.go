@@ -85,7 +85,7 @@ func (l *Layer) Describe(visible *schema.Snapshot, allow Allow) *schema.Snapshot
 	if l.base == nil || visible == nil {
 		return visible
 	}
-	annotated := l.Visible(allow).Apply(l.base)
+	annotated := l.Visible(allow).Apply(withoutWithheldNotes(l.base, visible))
 	out := *visible
 	out.Tables = make([]schema.Table, len(visible.Tables))
 	for i, t := range visible.Tables {
@@ -103,6 +103,47 @@ func (l *Layer) Describe(visible *schema.Snapshot, allow Allow) *schema.Snapshot
 		out.Tables[i] = t
 	}
 	return &out
+}
+
+// withoutWithheldNotes is base without the notes of documentation tables
+// (CommentFrom) that the caller's copy visible lost (scope.FilterSnapshot):
+// annotated again from base, they would come back.
+func withoutWithheldNotes(base, visible *schema.Snapshot) *schema.Snapshot {
+	out := base
+	if len(base.Dictionaries) == 0 {
+		return base
+	}
+	for ti, bt := range base.Tables {
+		vt, ok := visible.Lookup(bt.Schema, bt.Name)
+		if !ok {
+			continue
+		}
+		if bt.CommentFrom != nil && vt.CommentFrom == nil {
+			out = clonedTables(base, out)
+			out.Tables[ti].Comment, out.Tables[ti].CommentFrom = "", nil
+		}
+		for ci, bc := range bt.Columns {
+			if vc, ok := vt.Column(bc.Name); ok && bc.CommentFrom != nil && vc.CommentFrom == nil {
+				out = clonedTables(base, out)
+				out.Tables[ti].Columns[ci].Comment, out.Tables[ti].Columns[ci].CommentFrom = "", nil
+			}
+		}
+	}
+	return out
+}
+
+// clonedTables is out when it is already a copy of base, else a copy of
+// base whose tables and columns may be changed.
+func clonedTables(base, out *schema.Snapshot) *schema.Snapshot {
+	if out != base {
+		return out
+	}
+	c := *base
+	c.Tables = slices.Clone(base.Tables)
+	for i := range c.Tables {
+		c.Tables[i].Columns = slices.Clone(c.Tables[i].Columns)
+	}
+	return &c
 }
 
 // Raw is the file's bytes as loaded (what the MCP resource serves).

@@ -12,7 +12,9 @@
 // with unchanged row counts and a profile younger than MaxAge reuses the
 // stored profile; else only the tables whose schema or row count changed
 // are profiled again, and the snapshot is stored (nothing new when it is
-// identical). Every snapshot it returns has the values of secret-named
+// identical). An introspected schema carries the notes of the source's
+// documentation tables as comments (internal/source/dictionary), read
+// before it is compared: an edited note makes a new snapshot. Every snapshot it returns has the values of secret-named
 // columns withheld (WithholdSecrets). It never builds a retrieval index,
 // applies an access policy or decides whether a datasource may open: the
 // engine opens the source, calls Load, and refuses a snapshot without

@@ -11,6 +11,7 @@ import (
 	"github.com/nl2sql/nl2sql/index/lex"
 	"github.com/nl2sql/nl2sql/internal/schema"
 	"github.com/nl2sql/nl2sql/internal/source"
+	"github.com/nl2sql/nl2sql/internal/source/dictionary"
 	"github.com/nl2sql/nl2sql/internal/store"
 	"github.com/nl2sql/nl2sql/render"
 )
@@ -166,7 +167,7 @@ func WithholdSecrets(snap *schema.Snapshot) bool {
 
 func (l Loader) loadProfiled(ctx context.Context, src Source) (*schema.Snapshot, string, Status, error) {
 	if l.Store == nil {
-		fresh, err := src.Snapshot(ctx)
+		fresh, err := l.snapshot(ctx, src)
 		if err != nil {
 			return nil, "", "", err
 		}
@@ -202,6 +203,19 @@ func (l Loader) loadProfiled(ctx context.Context, src Source) (*schema.Snapshot,
 		}
 	}
 	return snap, version, status, err
+}
+
+// snapshot introspects src, with the notes of its documentation tables
+// (internal/source/dictionary) as comments: before the schema hash is
+// compared, so a changed note makes a new snapshot as a changed COMMENT
+// does.
+func (l Loader) snapshot(ctx context.Context, src Source) (*schema.Snapshot, error) {
+	snap, err := src.Snapshot(ctx)
+	if err != nil {
+		return nil, err
+	}
+	dictionary.Attach(ctx, snap, src, l.Log)
+	return snap, nil
 }
 
 // stateToken is src's state token, or "" when it has none (a server
@@ -276,7 +290,7 @@ func (l Loader) unchangedSince(ctx context.Context, id, token string) (*schema.S
 // young reuses the stored profile; otherwise src is profiled and the
 // snapshot stored.
 func (l Loader) checkProfiled(ctx context.Context, src Source) (*schema.Snapshot, string, Status, error) {
-	fresh, err := src.Snapshot(ctx)
+	fresh, err := l.snapshot(ctx, src)
 	if err != nil {
 		return nil, "", "", err
 	}

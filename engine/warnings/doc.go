@@ -67,10 +67,14 @@
 // blankWarning), and an aggregate over a table flagging test or internal
 // records (a yes/no flag, or a kind of record such as account_type
 // 'test'), or whose rows belong through foreign keys to one, that the plan
-// never reads (testRecords), and a plan reading a table whose column marks
-// rows deleted in place (deleted_at, is_deleted) without reading it
-// (deletedRows), or a view whose definition reads such a table without
-// naming the column (viewHiddenRows). Unix times: a text comparison of a date or timestamp
+// never reads (testRecords; its filter leaves out too the records the
+// flag's note adds, an email domain: schemactx.TestNoteRules, and a plan
+// reading the flag but not the note's column is told), and a plan reading
+// a table whose column marks rows deleted in place (deleted_at,
+// is_deleted) without reading it (deletedRows), or a view whose
+// definition reads such a table, or one whose rows belong through foreign
+// keys to a table flagging test records, without naming the column
+// (viewHiddenRows, with the joins there). Unix times: a text comparison of a date or timestamp
 // column that also stores them as numbers (unixTextFilters, with the
 // reading that counts them), FROM_EPOCH_SECONDS of a column in the wrong
 // unit or of numbers that are no Unix time (epochUnits), and of text that

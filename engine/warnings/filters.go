@@ -120,8 +120,9 @@ func Filters(snap *schema.Snapshot, dialect string, plan *planast.Query, empty b
 
 // SQLNotes say how the shown SQL differs from what a plain client of the
 // engine would run, on SQLite: LIKE ran case-sensitively under a pragma
-// (for a pattern with a letter, which case can change), and aggregates
-// and case folding the server registers on its connections ran. They
+// (for a pattern with a letter, which case can change), and aggregates,
+// case folding and time-zone rules the server registers on its
+// connections ran. They
 // change nothing in the result, so they are not warnings (a host reading
 // them on every LOWER learns to skip warnings); they matter to a person
 // who pastes the SQL into a sqlite3 shell.
@@ -146,7 +147,21 @@ func SQLNotes(dialect string, plan *planast.Query) []string {
 	if foldCall(plan) {
 		out = append(out, `unicode_upper and unicode_lower fold every letter (SQLite's upper and lower fold A-Z only): the server registers them, a plain sqlite3 shell lacks them`)
 	}
+	if calls(plan, "AT_TIME_ZONE") {
+		out = append(out, `tz_local_time reads the tz database's rules (SQLite holds none): the server registers it, a plain sqlite3 shell lacks it`)
+	}
 	return out
+}
+
+// calls reports whether plan calls the function named name.
+func calls(plan *planast.Query, name string) bool {
+	found := false
+	planast.Inspect(plan, func(n planast.Node) bool {
+		f, ok := n.(*planast.Func)
+		found = found || ok && strings.EqualFold(f.Name, name)
+		return !found
+	})
+	return found
 }
 
 // wildcards reports whether a like pattern may match more than one

@@ -25,6 +25,7 @@ func foldNearMisses(snap *schema.Snapshot, plan *planast.Query, stored func(stri
 	var out []string
 	seen := map[string]bool{}
 	eachQuery(plan, func(q *planast.Query) {
+		relabels := relabelled(q)
 		inspectQuery(q, func(e planast.Expr) {
 			var x planast.Expr
 			var lits []planast.Expr
@@ -39,13 +40,14 @@ func foldNearMisses(snap *schema.Snapshot, plan *planast.Query, stored func(stri
 					x, lits[0] = b.Right, b.Left
 				}
 			case *planast.In:
-				x, lits, op = b.Expr, b.List, "IN"
+				x, lits, op = b.Expr, slices.Clone(b.List), "IN"
 				if b.Negated {
 					op = "NOT IN"
 				}
 			default:
 				return
 			}
+			lits = append(lits, relabels[e]...)
 			ref, clean := cleaned(x)
 			if ref == nil {
 				return
@@ -67,6 +69,27 @@ func foldNearMisses(snap *schema.Snapshot, plan *planast.Query, stored func(stri
 				out = append(out, w)
 			}
 		})
+	})
+	return out
+}
+
+// relabelled maps each condition of a CASE arm of q (one without an
+// operand) whose result is a string literal to that literal: CASE WHEN
+// LOWER(TRIM(status)) = 'canceled' THEN 'cancelled' … names the spelling
+// it maps the compared one to, and a comparison that merges two spellings
+// so leaves neither apart.
+func relabelled(q *planast.Query) map[planast.Expr][]planast.Expr {
+	out := map[planast.Expr][]planast.Expr{}
+	inspectQuery(q, func(e planast.Expr) {
+		c, ok := e.(*planast.Case)
+		if !ok || c.Operand != nil {
+			return
+		}
+		for _, w := range c.Whens {
+			if lit, ok := w.Then.(*planast.Literal); ok && lit.Type == planast.TString {
+				out[w.When] = append(out[w.When], lit)
+			}
+		}
 	})
 	return out
 }

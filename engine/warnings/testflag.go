@@ -44,19 +44,177 @@ func testRecords(snap *schema.Snapshot, plan *planast.Query, columns func() map[
 				parents = append(parents, flaggedParents(snap, t, direct, read)...)
 			}
 			for _, c := range t.Columns {
-				marked, unmarked, ok := unreadFlag(&c, read)
-				if !ok {
-					continue
-				}
-				w := fmt.Sprintf(`%s.%s %s%s, and this plan never reads it: their rows count in the result; if they should not, add %s to the filters with "and"`,
-					t.Name, c.Name, schemactx.TestFlagNote(marked), columnNote(&c), unmarkedFilter(f.Alias, &c, marked, unmarked))
-				if !slices.Contains(out, w) {
+				w := flagWarning(f.Alias, t, &c, read)
+				if w != "" && !slices.Contains(out, w) {
 					out = append(out, w)
 				}
 			}
 		}
 	})
 	return append(out, parentWarnings(parents)...)
+}
+
+// flagWarning says of column c of table t (source alias) that it flags
+// test records the plan never reads, with the filter that leaves them
+// out and what the flag's note adds to it (realFilter); of a flag the
+// plan reads, the records its note adds that the plan does not leave
+// out (noteRulesUnread); else "".
+func flagWarning(alias string, t *schema.Table, c *schema.Column, read map[string]bool) string {
+	marked, unmarked, ok := unreadFlag(c, read)
+	if !ok {
+		return noteRulesUnread(alias, t, c, read)
+	}
+	filter, said := realFilter(alias, t, c, marked, unmarked, shownNote(c))
+	return fmt.Sprintf(`%s.%s %s%s%s, and this plan never reads it: their rows count in the result; if they should not, add %s to the filters with "and"%s`,
+		t.Name, c.Name, schemactx.TestFlagNote(marked), columnNote(c), kindsSaid(c, marked), filter, said)
+}
+
+// realFilter is the plan JSON of the filter that keeps the records flag c
+// (of table t, source alias) does not mark (unmarkedFilter), and leaves
+// out too the rows its note says are test records beside the flag
+// (schemactx.TestNoteRules: an email domain): following a filter on the
+// flag alone answered 1353 bookings of real customers where the note's
+// rule left 1302. said tells what the filter adds for the note's rules,
+// and, of a rule the note says in words no filter reads, that the filter
+// does not cover it, quoting it unless shown (the part of the note the
+// warning quotes) holds it.
+func realFilter(alias string, t *schema.Table, c *schema.Column, marked, unmarked any, shown string) (filter, said string) {
+	filter = unmarkedFilter(alias, c, marked, unmarked)
+	rules, unread := schemactx.TestNoteRules(t, c)
+	for _, r := range rules {
+		filter = fmt.Sprintf(`{"kind": "binary", "op": "and", "left": %s, "right": %s}`, filter, ruleFilter(alias, t, r))
+	}
+	if len(rules) > 0 {
+		said = fmt.Sprintf(" (it also leaves out the rows its note adds: %s)", rulesSaid(t.Name, rules))
+	}
+	return filter, said + uncoveredSaid(unread, shown)
+}
+
+// ruleFilter is the plan JSON of the filter that keeps the rows of table
+// t (source alias) that rule r does not name: its column does not match
+// the pattern, in any letter case, or is NULL where the column holds
+// NULLs (NOT LIKE of a NULL drops the row, and a record with no email is
+// no test record by this rule).
+func ruleFilter(alias string, t *schema.Table, r schemactx.NoteRule) string {
+	col := &planast.Column{Table: alias, Column: r.Column}
+	var keep planast.Expr = &planast.Like{Expr: col, Pattern: &planast.Literal{Type: planast.TString, Text: r.Pattern}, CaseInsensitive: true, Negated: true}
+	if c := columnOf(t, r.Column); c == nil || c.Profile == nil || c.Profile.NullFraction > 0 {
+		keep = &planast.Binary{Op: "or", Left: &planast.IsNull{Expr: col}, Right: keep}
+	}
+	b, _ := planast.JSON(keep)
+	return string(b)
+}
+
+// columnOf is t's column named name, or nil.
+func columnOf(t *schema.Table, name string) *schema.Column {
+	for i := range t.Columns {
+		if t.Columns[i].Name == name {
+			return &t.Columns[i]
+		}
+	}
+	return nil
+}
+
+// rulesSaid says rules of table name in words: `customers.email ends in
+// "@example.com" (any case)`.
+func rulesSaid(name string, rules []schemactx.NoteRule) string {
+	said := make([]string, len(rules))
+	for i, r := range rules {
+		said[i] = fmt.Sprintf("%s.%s %s", name, r.Column, r.Says)
+	}
+	return strings.Join(said, " or ") + " (any case)"
+}
+
+// uncoveredSaid says that a flag's note adds records in words no filter
+// reads (unread: schemactx.TestNoteRules), quoting them as data unless
+// shown, the part of the note a warning quotes already, holds them all.
+func uncoveredSaid(unread []string, shown string) string {
+	if len(unread) == 0 {
+		return ""
+	}
+	all := true
+	var q []string
+	for _, s := range unread {
+		all = all && strings.Contains(shown, s)
+		q = append(q, jsonText(planast.Truncate(s, 160)))
+	}
+	if all {
+		return "; its note adds a rule this filter does not cover: apply it too"
+	}
+	return "; its note adds a rule this filter does not cover: " + strings.Join(q, ", ") + ": apply it too"
+}
+
+// kindsSaid names the kinds of record beside test and internal ones that
+// the note of flag c names (schemactx.NoteKinds: partners, resellers), as
+// data: the flag was said to mark test or internal records while its
+// note said partners' accounts too. Of a category column that holds such
+// a kind as a value it does not mark, it says the filter keeps them.
+func kindsSaid(c *schema.Column, marked any) string {
+	kinds := schemactx.NoteKinds(c)
+	if len(kinds) == 0 {
+		return ""
+	}
+	q := make([]string, len(kinds))
+	kept := false
+	for i, k := range kinds {
+		q[i] = jsonText(k)
+		kept = kept || c.Profile != nil && slices.ContainsFunc(c.Profile.SampleValues, func(v any) bool {
+			s, ok := v.(string)
+			return ok && strings.EqualFold(strings.TrimSpace(s), k) && !isMarked(marked, v)
+		})
+	}
+	if kept {
+		return fmt.Sprintf(" (its note also names %s records, which the filter below keeps)", andList(q))
+	}
+	return fmt.Sprintf(" (its note also names %s records)", andList(q))
+}
+
+// isMarked reports whether v is marked, TestFlag's marked value or one of
+// its list.
+func isMarked(marked, v any) bool {
+	if list, ok := marked.([]any); ok {
+		return slices.Contains(list, v)
+	}
+	return marked == v
+}
+
+// noteRulesUnread says, of flag c of table t (source alias) that the plan
+// reads, the rules its note adds (schemactx.TestNoteRules) on a column the
+// plan never reads: a plan that filtered on is_test as told still
+// counted the @example.com accounts its note names, and was told
+// nothing. "" when there are none.
+func noteRulesUnread(alias string, t *schema.Table, c *schema.Column, read map[string]bool) string {
+	if !read[strings.ToLower(c.Name)] {
+		return ""
+	}
+	if _, _, ok := schemactx.TestFlag(c); !ok {
+		return ""
+	}
+	rules, _ := schemactx.TestNoteRules(t, c)
+	var filters []string
+	var missed []schemactx.NoteRule
+	for _, r := range rules {
+		if !read[strings.ToLower(r.Column)] {
+			missed = append(missed, r)
+			filters = append(filters, ruleFilter(alias, t, r))
+		}
+	}
+	if len(missed) == 0 {
+		return ""
+	}
+	return fmt.Sprintf(`%s.%s marks test records, and its note adds the rows where %s: this plan reads the flag but not %s, so they count in the result; if they should not, add %s to the filters, each with "and"`,
+		t.Name, c.Name, rulesSaid(t.Name, missed), andList(ruleColumns(missed)), strings.Join(filters, ", "))
+}
+
+// ruleColumns are the columns rules read, each once.
+func ruleColumns(rules []schemactx.NoteRule) []string {
+	var out []string
+	for _, r := range rules {
+		if !slices.Contains(out, r.Column) {
+			out = append(out, r.Column)
+		}
+	}
+	return out
 }
 
 // columnNote is " (its note: "…")" for a column with a comment, else "":
@@ -67,7 +225,13 @@ func columnNote(c *schema.Column) string {
 	if c.Comment == "" {
 		return ""
 	}
-	return fmt.Sprintf(" (its note: %q)", planast.Truncate(c.Comment, 200))
+	return fmt.Sprintf(" (its note: %q)", shownNote(c))
+}
+
+// shownNote is the part of c's note a warning quotes: a warning has a
+// budget, and the note is whole in the schema's description.
+func shownNote(c *schema.Column) string {
+	return planast.Truncate(c.Comment, 200)
 }
 
 // parentFlag is a flag of test or internal records on parent, a table
@@ -75,9 +239,17 @@ func columnNote(c *schema.Column) string {
 // never reads (flaggedParents).
 type parentFlag struct {
 	child, path string
+	hops        []fkHop
 	parent      *schema.Table
-	col         string
+	col         *schema.Column
 	marked      any
+	unmarked    any
+}
+
+// fkHop is one foreign key followed from table from.
+type fkHop struct {
+	from *schema.Table
+	fk   schema.ForeignKey
 }
 
 // parentWarnings says each flagged parent once, with every table read
@@ -86,7 +258,7 @@ type parentFlag struct {
 // told so in six near-alike paragraphs that buried the other warnings.
 func parentWarnings(flags []parentFlag) []string {
 	var order []*schema.Table
-	children, paths, cols, marks := map[*schema.Table][]string{}, map[*schema.Table][]string{}, map[*schema.Table][]string{}, map[*schema.Table][]string{}
+	children, paths, cols, marks, notes := map[*schema.Table][]string{}, map[*schema.Table][]string{}, map[*schema.Table][]string{}, map[*schema.Table][]string{}, map[*schema.Table]string{}
 	for _, f := range flags {
 		p := f.parent
 		if _, ok := paths[p]; !ok {
@@ -98,9 +270,10 @@ func parentWarnings(flags []parentFlag) []string {
 		if !slices.Contains(paths[p], f.path) {
 			paths[p] = append(paths[p], f.path)
 		}
-		if !slices.Contains(cols[p], f.col) {
-			cols[p] = append(cols[p], f.col)
-			marks[p] = append(marks[p], f.col+" "+schemactx.TestFlagMarks(f.marked))
+		if !slices.Contains(cols[p], f.col.Name) {
+			cols[p] = append(cols[p], f.col.Name)
+			marks[p] = append(marks[p], f.col.Name+" "+schemactx.TestFlagMarks(f.marked)+kindsSaid(f.col, f.marked))
+			notes[p] += flagNoteSaid(p, f.col)
 		}
 	}
 	out := make([]string, 0, len(order))
@@ -109,10 +282,22 @@ func parentWarnings(flags []parentFlag) []string {
 		if len(cols[p]) > 1 {
 			it = "them"
 		}
-		out = append(out, fmt.Sprintf("each row of %s belongs to one of %s (%s), whose %s: %s, and this plan never reads %s: the rows of test records count in the result; if they should not, join %s and filter on %s",
-			andList(children[p]), p.Name, strings.Join(paths[p], "; "), strings.Join(marks[p], ", and whose "), schemactx.TestRecordsChoice, it, p.Name, andList(cols[p])))
+		out = append(out, fmt.Sprintf("each row of %s belongs to one of %s (%s), whose %s: %s, and this plan never reads %s: the rows of test records count in the result; if they should not, join %s and filter on %s%s",
+			andList(children[p]), p.Name, strings.Join(paths[p], "; "), strings.Join(marks[p], ", and whose "), schemactx.TestRecordsChoice, it, p.Name, andList(cols[p]), notes[p]))
 	}
 	return out
+}
+
+// flagNoteSaid is what the note of flag c of table t adds to a filter on
+// the flag alone, for a fix said in words: the rows its rules name
+// (schemactx.TestNoteRules), and that a rule in words is not covered.
+func flagNoteSaid(t *schema.Table, c *schema.Column) string {
+	rules, unread := schemactx.TestNoteRules(t, c)
+	said := ""
+	if len(rules) > 0 {
+		said = fmt.Sprintf("; its note adds the rows where %s: leave them out too", rulesSaid(t.Name, rules))
+	}
+	return said + uncoveredSaid(unread, "")
 }
 
 // andList joins names as a sentence lists them: "a", "a and b", "a, b
@@ -252,10 +437,11 @@ func flaggedParents(snap *schema.Snapshot, t *schema.Table, direct, read map[str
 	type step struct {
 		t    *schema.Table
 		path string
+		hops []fkHop
 	}
 	var out []parentFlag
 	seen := map[string]bool{t.Schema + "." + t.Name: true}
-	level := []step{{t, t.Name}}
+	level := []step{{t, t.Name, nil}}
 	for range maxFlagHops {
 		var next []step
 		for _, s := range level {
@@ -270,16 +456,18 @@ func flaggedParents(snap *schema.Snapshot, t *schema.Table, direct, read map[str
 				}
 				seen[key] = true
 				path := fmt.Sprintf("%s.%s → %s", s.path, strings.Join(fk.Columns, ", "), p.Name)
-				next = append(next, step{p, path})
+				hops := append(slices.Clip(s.hops), fkHop{s.t, fk})
+				next = append(next, step{p, path, hops})
 				if direct[key] {
 					continue
 				}
-				for _, c := range p.Columns {
-					marked, _, ok := unreadFlag(&c, read)
+				for i := range p.Columns {
+					c := &p.Columns[i]
+					marked, unmarked, ok := unreadFlag(c, read)
 					if !ok {
 						continue
 					}
-					out = append(out, parentFlag{child: t.Name, path: path, parent: p, col: c.Name, marked: marked})
+					out = append(out, parentFlag{child: t.Name, path: path, hops: hops, parent: p, col: c, marked: marked, unmarked: unmarked})
 				}
 			}
 		}

@@ -64,10 +64,14 @@ func unknownZoneWarning(f *planast.Func, t *schema.Table, c *schema.Column) stri
 		return ""
 	}
 	col := t.Name + "." + c.Name
-	some := fmt.Sprintf("%d of the %d distinct values of %s are none (%s), so those rows read NULL", len(bad), len(p.SampleValues), col, someQuoted(bad))
+	are := "are"
+	if len(bad) == 1 {
+		are = "is"
+	}
+	some := fmt.Sprintf("%d of the %d distinct values of %s %s none (%s), so those rows read NULL", len(bad), len(p.SampleValues), col, are, someQuoted(bad))
 	switch {
 	case !p.AllValues:
-		some = fmt.Sprintf("%d of the %d most frequent values of %s (profiled) are none (%s), so those rows read NULL, and rarer values may too", len(bad), len(p.SampleValues), col, someQuoted(bad))
+		some = fmt.Sprintf("%d of the %d most frequent values of %s (profiled) %s none (%s), so those rows read NULL, and rarer values may too", len(bad), len(p.SampleValues), col, are, someQuoted(bad))
 	case len(bad) == len(p.SampleValues):
 		some = fmt.Sprintf("no value of %s is one (%s), so every row reads NULL: the result is all NULL", col, someQuoted(bad))
 	}

@@ -2,6 +2,7 @@ package warnings
 
 import (
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 
@@ -25,8 +26,10 @@ import (
 // a column of that name anywhere (it joined the table and filters) decided
 // already. The definition is read as text, a name anywhere in it counting
 // (a column of that name on another of its tables too): a view that may
-// filter is given the benefit of the doubt. One level only: of a view
-// reading a view, the inner view's tables are not looked at.
+// filter is given the benefit of the doubt. Of an aggregating plan, the
+// tables the view's tables belong to through foreign keys are looked at
+// too (viewFlaggedParents). Of a view reading a view, the inner view's
+// tables are not looked at.
 func viewHiddenRows(snap *schema.Snapshot, plan *planast.Query, columns func() map[string]bool) []string {
 	aggregates := aggregating(plan)
 	var out []string
@@ -55,11 +58,10 @@ func viewHiddenRows(snap *schema.Snapshot, plan *planast.Query, columns func() m
 						continue // filtered, or shown for the plan to filter
 					}
 					m := hiddenMark{c: c}
-					test := false
-					switch m.marked, m.unmarked, test = schemactx.TestFlag(c); {
-					case test && aggregates:
-						m.note = schemactx.TestFlagNote(m.marked)
-					case test:
+					switch m.marked, m.unmarked, m.test = schemactx.TestFlag(c); {
+					case m.test && aggregates:
+						m.note = schemactx.TestFlagNote(m.marked) + kindsSaid(c, m.marked)
+					case m.test:
 						continue
 					default:
 						var deleted bool
@@ -76,19 +78,79 @@ func viewHiddenRows(snap *schema.Snapshot, plan *planast.Query, columns func() m
 					out = append(out, hiddenRowsWarning(snap, plan, f, v, t, marks))
 				}
 			}
+			if aggregates {
+				out = append(out, viewFlaggedParents(snap, plan, f, v, named, columns())...)
+			}
 		}
 	})
+	return out
+}
+
+// viewFlaggedParents names, of view v (source f of plan), each table that
+// the tables v reads belong to through declared foreign keys
+// (flaggedParents: bookings.customer_id → customers), that v does not
+// read itself, and that flags test records with a column neither v's
+// definition (named) nor the plan (read) names: a sum over a view of
+// revenue per location counted the test accounts' bookings, their flag
+// being on customers, which the view never joins, and nothing was said.
+// The fix joins the view's key to the flagged table along those foreign
+// keys, or computes the figure from the tables, naming the joins.
+func viewFlaggedParents(snap *schema.Snapshot, plan *planast.Query, f planast.From, v *schema.Table, named, read map[string]bool) []string {
+	reads, skip := map[string]bool{}, maps.Clone(read)
+	for n := range named {
+		skip[n] = true
+	}
+	var tables []*schema.Table
+	for _, r := range v.Reads {
+		if t, ok := snap.Lookup(r.Schema, r.Name); ok && t.Kind != schema.KindView {
+			reads[t.Schema+"."+t.Name] = true
+			tables = append(tables, t)
+		}
+	}
+	var order []*schema.Table
+	byParent := map[*schema.Table][]parentFlag{}
+	for _, t := range tables {
+		for _, pf := range flaggedParents(snap, t, reads, skip) {
+			if _, ok := byParent[pf.parent]; !ok {
+				order = append(order, pf.parent)
+			}
+			byParent[pf.parent] = append(byParent[pf.parent], pf)
+		}
+	}
+	var out []string
+	for _, p := range order {
+		var paths []string
+		var marks []hiddenMark
+		var routes [][]fkHop
+		for _, pf := range byParent[p] {
+			if !slices.Contains(paths, pf.path) {
+				paths = append(paths, pf.path)
+				routes = append(routes, pf.hops)
+			}
+			if !slices.ContainsFunc(marks, func(m hiddenMark) bool { return m.c == pf.col }) {
+				marks = append(marks, hiddenMark{c: pf.col, marked: pf.marked, unmarked: pf.unmarked, note: schemactx.TestFlagNote(pf.marked) + kindsSaid(pf.col, pf.marked), test: true})
+			}
+		}
+		var whose, names []string
+		for _, m := range marks {
+			whose = append(whose, m.c.Name+" "+m.note)
+			names = append(names, m.c.Name)
+		}
+		out = append(out, fmt.Sprintf(`view %s reads rows that belong to %s (%s), whose %s, and its definition never reads %s: those rows count in the view's figures and in this result, and no column of the view can leave them out; %s`,
+			v.Name, p.Name, strings.Join(paths, "; "), strings.Join(whose, ", and whose "), andList(names), viewRowsFix(snap, plan, f, v, p, routes, marks)))
+	}
 	return out
 }
 
 // hiddenMark is a column c of a table a view reads that flags test
 // records or marks rows deleted (marked, unmarked: as TestFlag or
 // DeletedMark say) which the view's definition never names; note is what
-// the schema says of it.
+// the schema says of it; test tells a flag of test records.
 type hiddenMark struct {
 	c                *schema.Column
 	marked, unmarked any
 	note             string
+	test             bool
 }
 
 // hiddenRowsWarning says, of view v (source f of plan) and table t it
@@ -102,7 +164,25 @@ func hiddenRowsWarning(snap *schema.Snapshot, plan *planast.Query, f planast.Fro
 		names = append(names, m.c.Name)
 	}
 	return fmt.Sprintf(`view %s reads %s (%s), whose %s, and its definition neither filters on %s nor shows %s: those rows count in the view's figures and in this result, and no column of the view can leave them out; %s`,
-		v.Name, t.Name, rowsProfiled(t), strings.Join(whose, ", and whose "), andList(names), pronoun(len(names)), viewRowsFix(snap, plan, f, v, t, marks))
+		v.Name, t.Name, rowsProfiled(t), strings.Join(whose, ", and whose "), andList(names), pronoun(len(names)), viewRowsFix(snap, plan, f, v, t, readersOf(snap, v, t), marks))
+}
+
+// readersOf are the foreign keys by which the tables view v reads refer
+// to t, each a route of one hop, in the order v reads them.
+func readersOf(snap *schema.Snapshot, v, t *schema.Table) [][]fkHop {
+	var routes [][]fkHop
+	for _, r := range v.Reads {
+		rt, ok := snap.Lookup(r.Schema, r.Name)
+		if !ok {
+			continue
+		}
+		for _, fk := range rt.ForeignKeys {
+			if p, ok := snap.Lookup(fk.RefSchema, fk.RefTable); ok && p == t {
+				routes = append(routes, []fkHop{{rt, fk}})
+			}
+		}
+	}
+	return routes
 }
 
 // pronoun is "it", or "them" of several.
@@ -133,44 +213,88 @@ func profiledRows(t *schema.Table, c *schema.Column, marked any) string {
 }
 
 // viewRowsFix is what a plan over view v (source f) does to leave out
-// the rows column c of table t marks: join t on the view's column that
-// holds t's key (a column of the view named as a foreign key to t of
-// one of the tables v reads: patient_id to patients.id), as plan JSON
-// with the filter; else compute the figure from the view's tables.
-func viewRowsFix(snap *schema.Snapshot, plan *planast.Query, f planast.From, v, t *schema.Table, marks []hiddenMark) string {
+// the rows the columns marks of table t mark: join t along a route of
+// foreign keys from the tables v reads (routes, each ending at t) from
+// the first hop whose key columns v shows (a column of the view named as
+// the foreign key: patient_id to patients.id; customer_id, then
+// customers), the fewest joins first, as plan JSON with the filter; else
+// compute the figure from the view's tables, joined along the first
+// route when t is not one of them. A flag's filter leaves out too the
+// rows its note adds (realFilter).
+func viewRowsFix(snap *schema.Snapshot, plan *planast.Query, f planast.From, v, t *schema.Table, routes [][]fkHop, marks []hiddenMark) string {
 	var cols []string
+	said := ""
 	for _, m := range marks {
 		cols = append(cols, t.Name+"."+m.c.Name)
-	}
-	compute := fmt.Sprintf("compute the figure from the tables %s reads (its definition in describe_schema), filtering %s", v.Name, andList(cols))
-	key, ref := "", ""
-	for _, r := range v.Reads {
-		rt, ok := snap.Lookup(r.Schema, r.Name)
-		if !ok {
-			continue
+		if m.test {
+			said += flagNoteSaid(t, m.c)
 		}
-		for _, fk := range rt.ForeignKeys {
-			p, ok := snap.Lookup(fk.RefSchema, fk.RefTable)
-			if ok && p == t && len(fk.Columns) == 1 && len(fk.RefColumns) == 1 &&
-				slices.ContainsFunc(v.Columns, func(vc schema.Column) bool { return vc.Name == fk.Columns[0] }) {
-				key, ref = fk.Columns[0], fk.RefColumns[0]
+	}
+	joined := ""
+	if len(routes) > 0 && !slices.ContainsFunc(v.Reads, func(r schema.Relation) bool { rt, ok := snap.Lookup(r.Schema, r.Name); return ok && rt == t }) {
+		joined = ", joining " + joinsSaid(routes[0])
+	}
+	compute := fmt.Sprintf("compute the figure from the tables %s reads (its definition in describe_schema)%s, filtering %s%s", v.Name, joined, andList(cols), said)
+	var hops []fkHop
+	for _, route := range routes {
+		for i, h := range route {
+			if shows(v, h.fk.Columns) && (hops == nil || len(route)-i < len(hops)) {
+				hops = route[i:]
+				break
 			}
 		}
 	}
-	if key == "" {
+	if hops == nil {
 		return compute
 	}
-	alias := freshAlias(t.Name, usedAliases(plan))
-	schemaName := ""
-	if t.Schema != snap.Default() {
-		schemaName = t.Schema
+	used := usedAliases(plan)
+	left, keys := f.Alias, hops[0].fk.Columns
+	var froms, joins []string
+	for _, h := range hops {
+		p, _ := snap.Lookup(h.fk.RefSchema, h.fk.RefTable)
+		alias := freshAlias(p.Name, used)
+		schemaName := ""
+		if p.Schema != snap.Default() {
+			schemaName = p.Schema
+		}
+		fr, _ := planast.JSON(planast.From{Schema: schemaName, Table: p.Name, Alias: alias})
+		var on []planast.OnPair
+		for k, c := range h.fk.Columns {
+			on = append(on, planast.OnPair{LeftColumn: c, RightColumn: h.fk.RefColumns[k]})
+		}
+		j, _ := planast.JSON(planast.Join{Type: planast.JoinInner, Left: left, Right: alias, On: on})
+		froms, joins = append(froms, string(fr)), append(joins, string(j))
+		left = alias
 	}
-	fr, _ := planast.JSON(planast.From{Schema: schemaName, Table: t.Name, Alias: alias})
-	j, _ := planast.JSON(planast.Join{Type: planast.JoinInner, Left: f.Alias, Right: alias, On: []planast.OnPair{{LeftColumn: key, RightColumn: ref}}})
 	var filters []string
 	for _, m := range marks {
-		filters = append(filters, unmarkedFilter(alias, m.c, m.marked, m.unmarked))
+		filter := unmarkedFilter(left, m.c, m.marked, m.unmarked)
+		if m.test {
+			filter, _ = realFilter(left, t, m.c, m.marked, m.unmarked, "")
+		}
+		filters = append(filters, filter)
 	}
-	return fmt.Sprintf(`if they should not, join the view's %s to %s.%s: add %s to "from" and %s to "joins", then add %s to the filters, each with "and"; or %s`,
-		key, t.Name, ref, fr, j, strings.Join(filters, ", "), compute)
+	way := fmt.Sprintf("%s.%s", hops[0].fk.RefTable, strings.Join(hops[0].fk.RefColumns, ", "))
+	if len(hops) > 1 {
+		way += ", then " + joinsSaid(hops[1:])
+	}
+	return fmt.Sprintf(`if they should not, join the view's %s to %s: add %s to "from" and %s to "joins", then add %s to the filters, each with "and"; or %s`,
+		strings.Join(keys, ", "), way, strings.Join(froms, ", "), strings.Join(joins, ", "), strings.Join(filters, ", "), compute)
+}
+
+// shows reports whether view v has a column of each name of cols.
+func shows(v *schema.Table, cols []string) bool {
+	return len(cols) > 0 && !slices.ContainsFunc(cols, func(c string) bool {
+		return !slices.ContainsFunc(v.Columns, func(vc schema.Column) bool { return vc.Name == c })
+	})
+}
+
+// joinsSaid says a route of foreign keys as joins: "bookings.customer_id
+// to customers.customer_id".
+func joinsSaid(route []fkHop) string {
+	said := make([]string, len(route))
+	for i, h := range route {
+		said[i] = fmt.Sprintf("%s.%s to %s.%s", h.from.Name, strings.Join(h.fk.Columns, ", "), h.fk.RefTable, strings.Join(h.fk.RefColumns, ", "))
+	}
+	return strings.Join(said, ", then ")
 }

@@ -56,8 +56,8 @@ func Static(snap *schema.Snapshot, dialect string, plan *planast.Query, stored f
 	return shareFixes(append(out, unread(snap, dialect, plan, stored, false, out)...))
 }
 
-// unread are the warnings of Of and Static that need no row: the keys,
-// the filters, the literals that match one spelling of several, the
+// unread are the warnings of Of and Static that need no row: the keys
+// (those that pair loosely, then those often NULL), the filters, the literals that match one spelling of several, the
 // case-sensitive likes that miss stored values for their case, the
 // groups split by spelling, the text comparisons of dates written in
 // several forms, the divisions by a column holding 0, the views that
@@ -66,6 +66,7 @@ func Static(snap *schema.Snapshot, dialect string, plan *planast.Query, stored f
 // already quote.
 func unread(snap *schema.Snapshot, dialect string, plan *planast.Query, stored func(string, string, string) []string, empty bool, said []string) []string {
 	out := keyWarnings(snap, plan, stored, empty)
+	out = append(out, nullKeys(snap, plan)...)
 	out = append(out, Filters(snap, dialect, plan, empty, stored)...)
 	out = append(out, variantLiterals(snap, plan, stored)...)
 	out = append(out, foldNearMisses(snap, plan, stored)...)
@@ -79,7 +80,7 @@ func unread(snap *schema.Snapshot, dialect string, plan *planast.Query, stored f
 	out = append(out, viewBooleans(snap, plan)...)
 	out = append(out, spelledBooleans(snap, plan)...)
 	out = append(out, offsetDays(snap, plan)...)
-	out = append(out, localTimes(snap, dialect, plan)...)
+	out = append(out, localTimes(snap, plan)...)
 	out = append(out, unknownZones(snap, plan)...)
 	out = append(out, textAmountFilters(snap, plan)...)
 	out = append(out, textAmountOrders(snap, plan)...)

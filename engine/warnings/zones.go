@@ -39,10 +39,10 @@ var localParts = map[string]map[string]string{
 // took and writes the conversion as plan JSON that reads the zone column:
 // through the plan's own source of its table, else the joins through
 // declared foreign keys that reach it (holdersOf, as the currency
-// warnings find a currency). On SQLite, which has no zone rules and
-// refuses AT_TIME_ZONE, it says to convert in the answer. A plan that
-// converts the column anywhere (AT_TIME_ZONE over it) decided already.
-func localTimes(snap *schema.Snapshot, dialect string, plan *planast.Query) []string {
+// warnings find a currency); SQLite converts as the others do (the
+// adapter registers the tz rules). A plan that converts the column
+// anywhere (AT_TIME_ZONE over it) decided already.
+func localTimes(snap *schema.Snapshot, plan *planast.Query) []string {
 	type read struct {
 		q    *planast.Query
 		expr planast.Expr
@@ -107,14 +107,13 @@ func localTimes(snap *schema.Snapshot, dialect string, plan *planast.Query) []st
 	if len(zoned) == 0 {
 		return nil
 	}
-	sqlite := dialect == schema.DialectSQLite || dialect == "" && snap.Dialect == schema.DialectSQLite
 	var out []string
 	for _, r := range reads {
 		if converted[r.c] {
 			continue
 		}
 		head := fmt.Sprintf("%s takes %s of %s.%s, which holds instants, in UTC", exprText(r.expr), r.what, r.t.Name, r.c.Name)
-		out = append(out, head+zoneFix(snap, plan, r.q, r.ref, r.t, zoned, sqlite))
+		out = append(out, head+zoneFix(snap, plan, r.q, r.ref, r.t, zoned))
 	}
 	return out
 }
@@ -147,7 +146,7 @@ func zoneColumnOf(t *schema.Table) *schema.Column {
 // with it. The zone comes from t itself, a source of q holding one, or
 // the one table t's rows belong to through declared foreign keys that
 // holds one (the joins written out); else the zone tables are named.
-func zoneFix(snap *schema.Snapshot, plan, q *planast.Query, ref *planast.Column, t *schema.Table, zoned []*schema.Table, sqlite bool) string {
+func zoneFix(snap *schema.Snapshot, plan, q *planast.Query, ref *planast.Column, t *schema.Table, zoned []*schema.Table) string {
 	src := storedSource(snap, q, ref, t)
 	alias, path, joins := "", "", ""
 	var zt *schema.Table
@@ -176,21 +175,10 @@ func zoneFix(snap *schema.Snapshot, plan, q *planast.Query, ref *planast.Column,
 			held[i] = zoneHeld(z)
 		}
 		convert := "join the table holding the zone of each row of " + t.Name + " and read AT_TIME_ZONE(instant, zone) in its place"
-		if sqlite {
-			convert = "SQLite has no time-zone rules (AT_TIME_ZONE is refused here): select the instants with the zone of each row and convert them in the answer"
-		}
 		return fmt.Sprintf(", while %s, which this plan does not reach: if the question means local time, %s", strings.Join(held, "; "), convert)
 	}
 	held := zoneHeld(zt)
 	zone := &planast.Column{Table: alias, Column: zoneColumnOf(zt).Name}
-	if sqlite {
-		through := ""
-		if path != "" {
-			through = " (through " + path + ")"
-		}
-		return fmt.Sprintf(", while %s: SQLite has no time-zone rules (AT_TIME_ZONE is refused here), so if the question means local time, select the instants with %s%s and convert each in the answer",
-			held, exprText(zone), through)
-	}
 	fix, _ := planast.JSON(&planast.Func{Name: "AT_TIME_ZONE", Args: []planast.Expr{ref, zone}})
 	return fmt.Sprintf(", while %s: if the question means local time, read %s in its place (each zone's offset on that day, summer time included)%s", held, fix, joins)
 }

@@ -211,7 +211,7 @@ func writeTable(b *strings.Builder, snap *schema.Snapshot, t schema.Table) {
 		fmt.Fprintf(b, " (%d rows%s)", *t.RowCount, Copies(t))
 	}
 	if t.Comment != "" {
-		b.WriteString(" note " + Note(t.Comment, t.Name))
+		b.WriteString(" note " + NoteFrom(snap, t.CommentFrom) + Note(t.Comment, t.Name))
 	}
 	b.WriteString(":")
 	pk := map[string]bool{}
@@ -307,7 +307,7 @@ func writeTable(b *strings.Builder, snap *schema.Snapshot, t schema.Table) {
 		}
 		if ZoneColumn(&c) {
 			// instants read in UTC: a local hour or day needs this column
-			b.WriteString(" (" + ZoneNote(snap.Dialect) + ")")
+			b.WriteString(" (" + ZoneNote + ")")
 		}
 		if nulls {
 			// a range or examples say nothing of blanks: a count or an
@@ -327,11 +327,16 @@ func writeTable(b *strings.Builder, snap *schema.Snapshot, t schema.Table) {
 			b.WriteString(" (" + RepeatedIDsNote(extra) + ")")
 		}
 		if c.Comment != "" {
-			b.WriteString(" note " + Note(c.Comment, t.Name))
+			b.WriteString(" note " + NoteFrom(snap, c.CommentFrom) + Note(c.Comment, t.Name))
 		}
 	}
 	for _, fk := range multi {
 		fmt.Fprintf(b, "; fk (%s) -> %s(%s)", names(fk.Columns), planName(snap.RefPlanName(fk)), names(fk.RefColumns))
+	}
+	for _, k := range t.UniqueKeys {
+		// a lookup table keyed by (currency, month) under a surrogate id:
+		// a join naming the whole key meets one row
+		fmt.Fprintf(b, "; unique (%s)", names(k))
 	}
 }
 

@@ -82,3 +82,51 @@ func TestZoneColumnIsNoted(t *testing.T) {
 		}
 	}
 }
+
+// The rules a test flag's note adds to the flag: an email domain, or a
+// column's text ending in, starting with or holding a value, on the
+// column the sentence names (one alone), read as LIKE patterns in any
+// case with the wildcards of the value escaped; a sentence that adds
+// test records in words no rule reads is unread; a sentence that adds
+// nothing, or names no kind of record, is neither.
+func TestTestNoteRules(t *testing.T) {
+	text := func(names ...string) schema.Table {
+		tb := schema.Table{Name: "customers"}
+		for _, n := range names {
+			tb.Columns = append(tb.Columns, schema.Column{Name: n, Type: "text"})
+		}
+		return tb
+	}
+	customers := text("full_name", "email", "username")
+	split := text("first_name", "last_name", "email")
+	for _, c := range []struct {
+		table       schema.Table
+		note, rules string
+		unread      int
+	}{
+		{customers, "Flag set by QA. Note that the flag was only introduced in 2026: accounts whose email ends in @example.com are also test accounts even when is_test is false.", `[{email %@example.com ends in "@example.com"}]`, 0},
+		{customers, "Accounts with an @Example.com email are test accounts too.", `[{email %@example.com ends in "@Example.com"}]`, 0},
+		{customers, "Emails ending with '.invalid' are QA accounts as well", `[{email %.invalid ends in ".invalid"}]`, 0},
+		{customers, "Customers whose names start with 'Test' are QA accounts as well.", `[{full_name test% starts with "Test"}]`, 0},
+		{customers, `Usernames containing "_qa_" are test accounts too.`, `[{username %\_qa\_% holds "_qa_"}]`, 0},
+		// names: first or last, no rule says which
+		{split, "Names starting with 'test' are test accounts too.", "[]", 1},
+		{customers, "Accounts opened before 2020 are also test accounts; partner accounts are internal too.", "[]", 2},
+		{customers, "Flag set by QA for demo accounts. Also read by the billing export.", "[]", 0},
+		{customers, "", "[]", 0},
+	} {
+		col := schema.Column{Name: "is_test", Comment: c.note}
+		rules, unread := TestNoteRules(&c.table, &col)
+		if fmt.Sprint(rules) != c.rules || len(unread) != c.unread {
+			t.Errorf("%q: rules %v unread %q, want %s and %d unread", c.note, rules, unread, c.rules, c.unread)
+		}
+	}
+	for note, want := range map[string]string{
+		"true for our Partners' and resellers' accounts and for staff": "[partner reseller]",
+		"never counted in a report the finance team or investors see":  "[]",
+	} {
+		if got := fmt.Sprint(NoteKinds(&schema.Column{Comment: note})); got != want {
+			t.Errorf("%q: kinds %s, want %s", note, got, want)
+		}
+	}
+}

@@ -2,6 +2,7 @@ package schemactx
 
 import (
 	"regexp"
+	"slices"
 	"strings"
 
 	"github.com/nl2sql/nl2sql/internal/schema"
@@ -54,42 +55,34 @@ func ZoneNames(c *schema.Column) []string {
 	return out
 }
 
-// ZoneNote is what a schema says of a zone column (ZoneColumn), for a
-// planner on an engine of dialect: the instants a database holds
-// (timestamptz, text with a UTC offset) read in UTC, so an hour, a day
-// or a date of one is UTC's unless converted, and a zone column beside
-// them is what converts them.
-func ZoneNote(dialect string) string {
-	if dialect == schema.DialectSQLite {
-		return "IANA time zones: instants read in UTC, and SQLite cannot convert them (no zone rules): convert local hours and days in the answer"
-	}
-	return "IANA time zones: instants read in UTC; AT_TIME_ZONE(instant, this column) gives the local time, for local hours, days and dates"
-}
+// ZoneNote is what a schema says of a zone column (ZoneColumn): the
+// instants a database holds (timestamptz, text with a UTC offset) read
+// in UTC, so an hour, a day or a date of one is UTC's unless converted,
+// and a zone column beside them is what converts them, on every engine.
+const ZoneNote = "IANA time zones: instants read in UTC; AT_TIME_ZONE(instant, this column) gives the local time, for local hours, days and dates"
 
 // InstantColumn reports whether c holds instants, which every plan
 // reads in UTC: a timestamp with a time zone (timestamptz, TIMESTAMP
-// WITH TIME ZONE), or a text column more than half of whose sampled
-// values are timestamps ending in Z or a UTC offset
-// ('2024-06-01T09:00:00+02:00'), which the text-cast rule reads as the
-// instant in UTC.
+// WITH TIME ZONE), or text (or a SQLite timestamp, text too) that writes
+// them: one of its sampled values, or an end of its profiled range, is a
+// timestamp ending in Z or a UTC offset ('2024-06-01T09:00:00+02:00'),
+// which the text-cast rule reads as the instant in UTC. One is enough: a
+// column two apps wrote, one '2024-03-01T09:00:00Z' and the other
+// '2024-03-01 09:00:00', holds instants in both spellings, and its
+// examples may be mostly of the second.
 func InstantColumn(c *schema.Column) bool {
-	switch c.Type {
-	case planast.TypeTimestamp:
-		return ZonedType(c)
-	case planast.TypeText:
-		p := c.Profile
-		if p == nil || len(p.SampleValues) == 0 {
-			return false
-		}
-		n := 0
-		for _, v := range p.SampleValues {
-			if s, ok := v.(string); ok && zonedTimestamp(s) {
-				n++
-			}
-		}
-		return 2*n > len(p.SampleValues)
+	if c.Type == planast.TypeTimestamp && ZonedType(c) {
+		return true
 	}
-	return false
+	p := c.Profile
+	if p == nil || c.Type != planast.TypeText && c.Type != planast.TypeTimestamp {
+		return false
+	}
+	zoned := func(v any) bool {
+		s, ok := v.(string)
+		return ok && zonedTimestamp(s)
+	}
+	return zoned(p.Min) || zoned(p.Max) || slices.ContainsFunc(p.SampleValues, zoned)
 }
 
 // utcSuffix is the Z or UTC offset (±HH:MM) the text-cast rule reads at

@@ -30,10 +30,14 @@ import (
 //   - A file is told apart by its first bytes, not its name: "SQLite
 //     format 3\0" is SQLite, "DUCK" at offset 8 is DuckDB; anything else
 //     (a text file, an empty file) is refused.
-//   - postgres:// and postgresql:// are PostgreSQL DSNs, parsed with pgx's
-//     own parser (the one that will connect).
+//   - postgres:// and postgresql:// are PostgreSQL DSNs, and so is libpq's
+//     keyword/value form ("host=db port=5432 dbname=shop user=me"), told
+//     by its first keyword being one of libpq's: both are parsed with
+//     pgx's own parser (the one that will connect).
 //   - The id is the file's name without its extension (the DSN's database
-//     name, else its host), lower-cased, every run of other characters
+//     name; a DSN that names none connects, as libpq and psql do, to the
+//     database named after its user, whose name it then takes),
+//     lower-cased, every run of other characters
 //     turned into "_", "db_" in front when it does not start with a
 //     letter; a repeat gets _2, _3 in argument order. `--db id=PATH`
 //     names it instead.
@@ -136,7 +140,10 @@ func parseDatabase(arg string) (config.FlagDatasource, error) {
 	if s == "" {
 		return d, dbError(arg, "the argument is empty", "")
 	}
-	if id, rest, ok := strings.Cut(s, "="); ok && !isDSN(s) && !exists(s) {
+	// id=PATH, unless the whole is a DSN: a keyword/value DSN also starts
+	// with "word=", and is one unless what follows is a file
+	// ("host=h.sqlite" names the file h.sqlite "host")
+	if id, rest, ok := strings.Cut(s, "="); ok && !exists(s) && (!isDSN(s) || !isURL(s) && isFile(strings.TrimSpace(rest))) {
 		if !flagID.MatchString(id) {
 			return d, dbError(arg, fmt.Sprintf("the id %q must match %s (lower-case letters, digits, _)", id, flagID), "")
 		}
@@ -146,12 +153,8 @@ func parseDatabase(arg string) (config.FlagDatasource, error) {
 		}
 	}
 	if isDSN(s) {
-		c, err := pgconn.ParseConfig(s)
-		if err != nil {
-			return d, dbError(arg, "the PostgreSQL DSN is malformed: "+redactDSN(err.Error(), s), "write it as postgres://user@host:5432/dbname?sslmode=disable")
-		}
-		if why := dsnNonsense(c); why != "" {
-			return d, dbError(arg, "the PostgreSQL DSN is malformed: "+redactDSN(why, s), dsnHint)
+		if _, why, hint := ParseDSN(s); why != "" {
+			return d, dbError(arg, "the PostgreSQL DSN is malformed: "+why, hint)
 		}
 		d.Engine, d.DSN = "postgres", s
 		return d, nil
@@ -172,6 +175,32 @@ func parseDatabase(arg string) (config.FlagDatasource, error) {
 	}
 	d.Engine, d.Path = eng, abs
 	return d, nil
+}
+
+// ParseDSN parses a PostgreSQL DSN (URL or keyword/value) with pgx's
+// parser, as the connection will, and refuses what dsnNonsense finds. why
+// is "" when it is usable, else the reason, without the DSN (pgx's text
+// quotes it, and masks a password only where it can tell one) and with
+// any password masked, and hint how to write one.
+func ParseDSN(dsn string) (c *pgconn.Config, why, hint string) {
+	c, err := pgconn.ParseConfig(dsn)
+	if err != nil {
+		why = err.Error()
+		if pe := (*pgconn.ParseConfigError)(nil); errors.As(err, &pe) {
+			if _, reason, ok := strings.Cut(why, "`: "); ok {
+				why = reason
+			}
+			if ue := (*url.Error)(nil); errors.As(err, &ue) {
+				// url's text quotes the URL too
+				why = strings.Replace(why, ue.Error(), ue.Err.Error(), 1)
+			}
+		}
+		return nil, redactDSN(why, dsn), "write it as postgres://user@host:5432/dbname?sslmode=disable, or as host=HOST port=5432 dbname=DB user=USER"
+	}
+	if why := dsnNonsense(c); why != "" {
+		return nil, redactDSN(why, dsn), dsnHint
+	}
+	return c, "", ""
 }
 
 // dsnHint says how to write a DSN, and the usual cause of one that reads
@@ -244,8 +273,34 @@ func unwrapPath(err error) error {
 var urlScheme = regexp.MustCompile(`^[A-Za-z][A-Za-z0-9+.-]*$`)
 
 func isDSN(s string) bool {
+	return isURL(s) || isKeywordValue(s)
+}
+
+func isURL(s string) bool {
 	l := strings.ToLower(s)
 	return strings.HasPrefix(l, "postgres://") || strings.HasPrefix(l, "postgresql://")
+}
+
+// firstKeyword is the first "keyword =" of a keyword/value DSN.
+var firstKeyword = regexp.MustCompile(`^\s*([A-Za-z_]+)\s*=`)
+
+// libpqKeywords are libpq's connection keywords (which pgx reads too): a
+// --db argument starting with one of them is a keyword/value DSN, not
+// an id= naming a file.
+var libpqKeywords = map[string]bool{
+	"host": true, "hostaddr": true, "port": true, "dbname": true, "user": true, "password": true, "passfile": true,
+	"require_auth": true, "channel_binding": true, "connect_timeout": true, "client_encoding": true, "options": true,
+	"application_name": true, "fallback_application_name": true, "keepalives": true, "keepalives_idle": true,
+	"keepalives_interval": true, "keepalives_count": true, "tcp_user_timeout": true, "gssencmode": true,
+	"sslmode": true, "sslnegotiation": true, "sslcompression": true, "sslcert": true, "sslkey": true, "sslpassword": true,
+	"sslcertmode": true, "sslrootcert": true, "sslcrl": true, "sslcrldir": true, "sslsni": true, "requirepeer": true,
+	"ssl_min_protocol_version": true, "ssl_max_protocol_version": true, "krbsrvname": true, "gsslib": true,
+	"gssdelegation": true, "service": true, "target_session_attrs": true, "load_balance_hosts": true,
+}
+
+func isKeywordValue(s string) bool {
+	m := firstKeyword.FindStringSubmatch(s)
+	return m != nil && libpqKeywords[strings.ToLower(m[1])]
 }
 
 func exists(p string) bool {
@@ -253,14 +308,21 @@ func exists(p string) bool {
 	return err == nil
 }
 
+func isFile(p string) bool {
+	fi, err := os.Stat(p)
+	return err == nil && fi.Mode().IsRegular()
+}
+
 // derivedID is a datasource's id from its file name or DSN.
 func derivedID(d config.FlagDatasource) string {
 	var name string
 	if d.DSN != "" {
-		if u, err := url.Parse(d.DSN); err == nil {
-			name = strings.TrimPrefix(u.Path, "/")
+		if c, why, _ := ParseDSN(d.DSN); why == "" {
+			// PostgreSQL's default database is the one named after the
+			// user: the id names the database served, not a host
+			name = c.Database
 			if name == "" {
-				name = u.Hostname()
+				name = c.User
 			}
 		}
 		if name == "" {
@@ -333,8 +395,9 @@ func redactDSN(msg, dsn string) string {
 }
 
 // kvPassword is the password of a keyword/value DSN ("host=h
-// password=secret"), quoted or not.
-var kvPassword = regexp.MustCompile(`(?i)(password\s*=\s*)('(?:[^'\\]|\\.)*'|\S+)`)
+// password=secret"), quoted or not; an unterminated quote (which does not
+// parse) runs to the end, all of it masked.
+var kvPassword = regexp.MustCompile(`(?i)(password\s*=\s*)('(?:[^'\\]|\\.)*(?:'|$)|\S+)`)
 
 // DSNLocation names where a PostgreSQL DSN leads, for messages:
 // postgres://user@host:port/dbname, without password or parameters, for
@@ -357,7 +420,9 @@ func dbError(arg, msg, hint string) error {
 		hint = DatabaseHint
 	}
 	if arg != "" {
-		msg = fmt.Sprintf("--db %s: %s", redactDSN(arg, arg), msg)
+		// the reason too: it may quote the argument (a path that is a
+		// mistyped DSN), password and all
+		msg = fmt.Sprintf("--db %s: %s", redactDSN(arg, arg), redactDSN(msg, arg))
 	}
 	return &engine.Error{Code: engine.CodeInvalidDatabase, Msg: msg, Hint: hint}
 }

@@ -73,7 +73,17 @@ func TestDatabaseDetection(t *testing.T) {
 		{"dsn of a socket directory", "postgres://reader@/warehouse?host=/var/run/postgresql", "postgres", "warehouse", "", ""},
 		{"dsn of several hosts", "postgres://reader@db_1,db-2.example:5433/warehouse", "postgres", "warehouse", "", ""},
 		{"dsn", "postgres://reader@db.example:5432/warehouse?sslmode=disable", "postgres", "warehouse", "", ""},
-		{"dsn without database", "postgresql://reader@db.example", "postgres", "db_example", "", ""},
+		// PostgreSQL (as libpq and psql) connects to the database named
+		// after the user when the DSN names none: the id names that
+		// database, not the host, so an error about it names what was tried
+		{"dsn without database", "postgresql://reader@db.example", "postgres", "reader", "", ""},
+		// libpq's keyword/value form, which pgx reads: not id=PATH
+		{"keyword/value dsn", "host=db.example port=5432 dbname=warehouse user=reader", "postgres", "warehouse", "", ""},
+		{"keyword/value dsn with an id", "wh=host=db.example dbname=warehouse", "postgres", "wh", "", ""},
+		{"keyword/value dsn without database", "host=db.example user=reader sslmode=disable", "postgres", "reader", "", ""},
+		{"id named like a keyword, of a file", "host=" + sqlitePath, "sqlite", "host", sqlitePath, ""},
+		{"malformed keyword/value dsn", "host=db.example port=abc password=hunter2 dbname=x", "", "", "", "DSN is malformed: invalid port"},
+		{"keyword/value dsn with an unterminated quote", "host=db.example password='x hunter2", "", "", "", "unterminated quoted string"},
 		{"another database's url", "mysql://u@h/db", "", "", "", "mysql:// URLs are not supported"},
 		{"sqlite url", "sqlite:///" + sqlitePath, "", "", "", "sqlite:// URLs are not supported"},
 	}
@@ -244,5 +254,35 @@ func TestDatabaseStorageIgnoresThePassword(t *testing.T) {
 	}
 	if a, b := dir("host=h user=u password=one dbname=d"), dir("host=h user=u password='two words' dbname=d"); a != b {
 		t.Errorf("key=value DSNs differing in password: %s and %s", a, b)
+	}
+}
+
+// A DSN that names no database connects, as libpq and psql do, to the
+// database named after its user: when that one does not exist, a user
+// told only "the database does not exist" could not tell which one, nor
+// that the DSN lacks a /dbname. The id and the error name it; a database
+// the DSN names and the server lacks is named too.
+func TestDatabaseMissingFromTheDSNIsNamed(t *testing.T) {
+	r := pgtest.NewReader(t, "nodb")
+	u := *r.URL
+	u.Path = ""
+	missing := *r.URL
+	missing.Path = "/no_such_db_" + r.Role
+	for _, c := range []struct{ dsn, id, want string }{
+		{u.String(), r.Role, `the database "` + r.Role + `" does not exist: the DSN names no database, so PostgreSQL connects to the one named after the user (hint: name the database in the DSN`},
+		{missing.String(), "no_such_db_" + r.Role, `the database "no_such_db_` + r.Role + `" does not exist (hint: check the database name`},
+	} {
+		cfg, err := ConfigFromDatabases([]string{c.dsn}, DatabaseOptions{Storage: t.TempDir()})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if id := cfg.Datasources[0].ID; id != c.id {
+			t.Errorf("%s: id %q, want %q (the database it connects to)", c.dsn, id, c.id)
+		}
+		var out strings.Builder
+		_ = DoctorConfig(context.Background(), cfg, "--db", &out)
+		if !strings.Contains(out.String(), c.want) || strings.Contains(out.String(), ":pw@") {
+			t.Errorf("doctor says\n%s\nwant %q", out.String(), c.want)
+		}
 	}
 }

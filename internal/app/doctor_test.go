@@ -99,6 +99,13 @@ func TestDoctorFailures(t *testing.T) {
 			[]string{"nope.sqlite): FAILED: ", "llm.default (openai  at https://api.openai.com/v1): FAILED: llm.default: model: missing"}},
 		{"nothing configured", "storage: {path: .x}\n", []string{"datasources: FAILED: none configured", "planning: ok (host: no llm section"}},
 		{"recordings missing", "llm:\n  default: {provider: replay, recordings: none/}\n", []string{"llm.default (replay none/): FAILED: "}},
+		// a DSN that does not parse says why, as --db does, the password
+		// masked: "does not parse" alone sent the operator comparing the
+		// DSN character by character
+		{"dsn does not parse", "datasources:\n  - {id: broken, engine: postgres, dsn: \"postgres://u:hunter2@127.0.0.1:notaport/x\"}\n",
+			[]string{"datasource broken (postgres): FAILED: DATASOURCE_UNAVAILABLE: the connection string does not parse: invalid port (hint: write it as postgres://"}},
+		{"keyword/value dsn does not parse", "datasources:\n  - {id: broken, engine: postgres, dsn: \"host=127.0.0.1 password='hunter2 sslmode=bogus\"}\n",
+			[]string{"datasource broken (postgres): FAILED: DATASOURCE_UNAVAILABLE: the connection string does not parse: failed to parse as keyword/value (unterminated quoted string"}},
 	}
 	for i, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -113,6 +120,9 @@ func TestDoctorFailures(t *testing.T) {
 				if !strings.Contains(out.String(), w) {
 					t.Errorf("output lacks %q:\n%s", w, out.String())
 				}
+			}
+			if strings.Contains(out.String(), "hunter2") {
+				t.Errorf("the password is shown:\n%s", out.String())
 			}
 		})
 	}

@@ -47,6 +47,8 @@ var Layers = map[string]int{
 	"internal/source/postgres":   Foundations,
 	"internal/source/sqlitecopy": Foundations,
 	"internal/source/adapters":   Foundations,
+	// documentation tables read into the snapshot's comments
+	"internal/source/dictionary": Foundations,
 	"internal/source/sourcetest": Foundations,
 	"internal/store":             Foundations,
 	"scope":                      Foundations,
@@ -59,6 +61,7 @@ var Layers = map[string]int{
 	// the aggregates SQLite lacks, registered on its connections
 	"internal/source/sqlitestats": Foundations,
 	"internal/source/sqlitefold":  Foundations,
+	"internal/source/sqlitezone":  Foundations,
 
 	"index":                     Domain,
 	"index/embed":               Domain,

@@ -19,6 +19,7 @@ import (
 //	cellfmt.Quote(`Rock & "Roll"`) // `"Rock & \"Roll\""`
 func Quote(s string) string {
 	var b strings.Builder
+	b.Grow(len(s) + 2) // the usual value needs no escape: one allocation
 	b.WriteByte('"')
 	escape(&b, s, true)
 	b.WriteByte('"')

@@ -14,7 +14,10 @@
 //
 // A datasource's keys must apply to its engine: path (sqlite, duckdb) or
 // dsn, flavor and allow_writable_role (postgres); another engine's key is
-// refused, never ignored. A datasource's row_limit (default 1000) is at most MaxRowLimit
+// refused, never ignored. A dsn is a postgres:// URL or libpq's
+// keyword/value form ("host=db port=5432 dbname=shop user=reader"), read
+// by pgx when the datasource opens; one naming no database connects, as
+// libpq does, to the database named after its user. A datasource's row_limit (default 1000) is at most MaxRowLimit
 // (1,000,000) and its timeout_seconds (default 30) at most MaxSeconds (86400,
 // a day), as is every other *_seconds key (llm, scaling, telemetry, oauth;
 // a hook's timeout_ms at most 86400000): past about 9.2e9 seconds a

@@ -1,6 +1,7 @@
 package schema
 
 import (
+	"slices"
 	"strings"
 	"time"
 
@@ -44,6 +45,10 @@ type Snapshot struct {
 	// Role is the database role the schema was read as (PostgreSQL's
 	// current_user), "" where there is none: what to grant names it.
 	Role string `json:"role,omitempty"`
+	// Dictionaries are the tables whose rows gave notes to other tables
+	// and columns (CommentFrom), sorted: a caller who may not read one
+	// whole gets none of its notes (scope.FilterSnapshot).
+	Dictionaries []Dictionary `json:"dictionaries,omitempty"`
 }
 
 // Relation names a table or view.
@@ -97,13 +102,22 @@ const ProfileFormat = 21
 // Table is one table or view. Schema is the engine's schema name ("main" for
 // SQLite and DuckDB's default, "public" for PostgreSQL's).
 type Table struct {
-	Schema  string   `json:"schema"`
-	Name    string   `json:"name"`
-	Kind    string   `json:"kind"` // KindTable or KindView
-	Comment string   `json:"comment,omitempty"`
-	Columns []Column `json:"columns"` // in the database's order
+	Schema  string `json:"schema"`
+	Name    string `json:"name"`
+	Kind    string `json:"kind"` // KindTable or KindView
+	Comment string `json:"comment,omitempty"`
+	// CommentFrom names the documentation table Comment was read from
+	// (one of Snapshot.Dictionaries), nil for the database's own comment.
+	CommentFrom *Relation `json:"comment_from,omitempty"`
+	Columns     []Column  `json:"columns"` // in the database's order
 	// PrimaryKey lists the key's columns in key order.
-	PrimaryKey  []string     `json:"primary_key,omitempty"`
+	PrimaryKey []string `json:"primary_key,omitempty"`
+	// UniqueKeys are the table's other keys, each in key order, sorted:
+	// the columns of a UNIQUE constraint or a unique index over plain
+	// columns, not a partial one. No two rows share a value of one (NULLs
+	// aside, which no join matches): a join that names a whole unique key
+	// meets one row, as one naming the primary key does.
+	UniqueKeys  [][]string   `json:"unique_keys,omitempty"`
 	ForeignKeys []ForeignKey `json:"foreign_keys,omitempty"`
 	// RowCount is set by profiling; nil when not profiled.
 	RowCount *int64 `json:"row_count,omitempty"`
@@ -138,6 +152,10 @@ type Table struct {
 // joins and filters fits; one of pages of CASE arms shows its start.
 const MaxDefinitionBytes = 2000
 
+// MaxCommentBytes bounds one table's or column's Comment read from the
+// database or its documentation table: a description, not a document.
+const MaxCommentBytes = 1000
+
 // Column is one column of a Table.
 type Column struct {
 	Name         string       `json:"name"`
@@ -145,6 +163,8 @@ type Column struct {
 	Type         planast.Type `json:"type"`                    // NormalizeType of DeclaredType
 	Nullable     bool         `json:"nullable"`
 	Comment      string       `json:"comment,omitempty"`
+	// CommentFrom is Table.CommentFrom for the column's Comment.
+	CommentFrom *Relation `json:"comment_from,omitempty"`
 	// TextOf is the engine type of a column the portable types call text
 	// whose engine type is no string: on PostgreSQL an enum, inet, cidr,
 	// bit or xml, which takes no LIKE, regular expression or collation,
@@ -488,6 +508,7 @@ func (t *Table) Info() *planast.TableInfo {
 		Name:       t.Name,
 		Columns:    make([]planast.ColumnInfo, len(t.Columns)),
 		PrimaryKey: append([]string(nil), t.PrimaryKey...),
+		UniqueKeys: cloneKeys(t.UniqueKeys),
 	}
 	for i, c := range t.Columns {
 		info.Columns[i] = planast.ColumnInfo{Name: c.Name, Type: c.Type, Unordered: Unordered(c.DeclaredType), Comment: c.Comment,
@@ -607,12 +628,26 @@ func (s *Snapshot) ReadingRole() string {
 	return s.Role
 }
 
-// EngineDialect is the engine the snapshot was read from (Dialect), for
-// the plan validator (validate.EngineCatalog): a function that engine
-// cannot compute is refused before any SQL is written.
-func (s *Snapshot) EngineDialect() string {
-	if s == nil {
-		return ""
+// cloneKeys copies keys, nil for none.
+func cloneKeys(keys [][]string) [][]string {
+	var out [][]string
+	for _, k := range keys {
+		out = append(out, slices.Clone(k))
 	}
-	return s.Dialect
+	return out
+}
+
+// OtherKeys returns keys as Table.UniqueKeys holds them: sorted, each once,
+// none equal to the primary key pk (a UNIQUE constraint beside a unique
+// index of the same columns is one key).
+func OtherKeys(pk []string, keys [][]string) [][]string {
+	var out [][]string
+	for _, k := range keys {
+		if len(k) == 0 || slices.Equal(k, pk) || slices.ContainsFunc(out, func(o []string) bool { return slices.Equal(o, k) }) {
+			continue
+		}
+		out = append(out, slices.Clone(k))
+	}
+	slices.SortFunc(out, func(a, b []string) int { return slices.Compare(a, b) })
+	return out
 }

@@ -146,8 +146,9 @@ func AsStrings(v any) []string {
 // StateTokenFormat changes whenever what a token covers changes, or what
 // introspection reads into a snapshot (column comments from the DDL, say),
 // so a token recorded by another version never matches and the first
-// start after an upgrade introspects in full.
-const StateTokenFormat = 2
+// start after an upgrade introspects in full. 3: the notes of
+// documentation tables (internal/source/dictionary).
+const StateTokenFormat = 3
 
 // HashFile writes path's size and modification time, and its bytes
 // [from, to), into h. A missing file is fs.ErrNotExist (h then holds a

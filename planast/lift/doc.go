@@ -60,8 +60,10 @@
 // NULLs sort first; PostgreSQL's and DuckDB's x AT TIME ZONE z (and
 // timezone(z, x)) of an instant (a timestamptz column, now()) is
 // AT_TIME_ZONE(x, z), and of a timestamp without zone is refused unless
-// read in UTC first, (x AT TIME ZONE 'UTC') AT TIME ZONE z; x ± interval
-// 'n unit' of year, month, week or day is DATE_ADD (see shift); agg(x)
+// read in UTC first, (x AT TIME ZONE 'UTC') AT TIME ZONE z (SQLite has no
+// time-zone conversion: there it is refused as unavailable); x ± interval
+// 'n unit' of year, month, week or day is DATE_ADD (see shift), and so is
+// date ± an integer, days (CURRENT_DATE - 7; see dayShift); agg(x)
 // FILTER (WHERE c) is agg(CASE WHEN c THEN x END); text with a UTC offset
 // compared with a timestamp is the plan's timestamp literal PostgreSQL
 // compares (see offsetLiteral); a bare column of an aggregate query is accepted only

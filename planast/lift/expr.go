@@ -257,8 +257,11 @@ func (l *lifter) arith(op string, a *pg.A_Expr, sc *scope) planast.Expr {
 	if d := l.shift(op, a, sc); d != nil {
 		return d
 	}
-	left := l.numeric(l.expr(a.Lexpr, sc), a.Location)
-	right := l.numeric(l.expr(a.Rexpr, sc), a.Location)
+	left, right := l.expr(a.Lexpr, sc), l.expr(a.Rexpr, sc)
+	if d := l.dayShift(op, left, right); d != nil {
+		return d
+	}
+	left, right = l.numeric(left, a.Location), l.numeric(right, a.Location)
 	lt, rt := l.typeOf(left), l.typeOf(right)
 	switch op {
 	case "/":

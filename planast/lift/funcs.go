@@ -179,7 +179,7 @@ func (l *lifter) funcCall(f *pg.FuncCall, sc *scope) planast.Expr {
 		return call(fn, &planast.Literal{Type: planast.TString, Text: strings.ToLower(unit.Text)}, l.value(args[1], sc))
 	case "timezone":
 		if l.sqlite() {
-			break
+			l.noZoneRules(f)
 		}
 		return l.atTimeZone(f, sc)
 	case "now", "transaction_timestamp":

@@ -34,9 +34,21 @@ type Unsupported struct {
 	// rewrite the SQL sent users in circles where one spelling lifts and
 	// its neighbour does not.
 	Hint string
+	// Unavailable, when set, says why the dialect's engine cannot compute
+	// what the construct means, which the plan language can say (AT TIME
+	// ZONE on SQLite, which holds no zone rules): the refusal is the
+	// engine's, and blaming the language sent users after a plan form
+	// that is refused there too.
+	Unavailable string
 }
 
 func (e *Unsupported) Error() string {
+	if e.Unavailable != "" {
+		if e.Pos < 0 {
+			return "lift: " + e.Construct + " is not available on this datasource: " + e.Unavailable
+		}
+		return fmt.Sprintf("lift: %s is not available on this datasource: %s (at byte %d)", e.Construct, e.Unavailable, e.Pos)
+	}
 	if e.Pos < 0 {
 		return "lift: the plan language cannot express " + e.Construct
 	}

@@ -38,9 +38,10 @@ func (l *lifter) numeric(e planast.Expr, pos int32) planast.Expr {
 	case t.IsTemporal() && l.sqlite():
 		l.unsupported(pos, "arithmetic on a %s (SQLite reads its leading number)", t)
 	case t.IsTemporal():
-		// PostgreSQL's and DuckDB's date - 7 is a date a week before: the
-		// plan says it with DATE_ADD, which the interval form lifts to
-		l.unsupportedHint(pos, "shift it with DATE_ADD('day', -7, x) in the plan (x - interval '7 days' lifts so); the span between two is DATE_DIFF_DAYS(end, start) or ELAPSED_SECONDS(end, start)",
+		// date ± a whole number of days lifted before (dayShift): what is
+		// left is an error on PostgreSQL and DuckDB too (timestamp + 1,
+		// 7 - date, date + 1.5)
+		l.unsupportedHint(pos, "a date plus or minus a whole number of days lifts (date - 7 is DATE_ADD('day', -7, x)); shift a timestamp with x - interval '7 days', which lifts as DATE_ADD('day', -7, x); the span between two is DATE_DIFF_DAYS(end, start) or ELAPSED_SECONDS(end, start)",
 			"arithmetic on a %s", t)
 	case t == planast.TypeBoolean:
 		// SQLite's true and false are 1 and 0, NULL stays NULL

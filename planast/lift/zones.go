@@ -97,6 +97,20 @@ func (l *lifter) atTimeZone(f *pg.FuncCall, sc *scope) planast.Expr {
 	return nil
 }
 
+// noZoneRules refuses x AT TIME ZONE z (or timezone(z, x)) of SQLite SQL
+// as what it is: SQLite's SQL has no time-zone conversion. The plan's
+// AT_TIME_ZONE runs on SQLite (the adapter registers its function), so
+// the refusal names the plan form to write by hand.
+func (l *lifter) noZoneRules(f *pg.FuncCall) {
+	what := "AT TIME ZONE"
+	if f.Funcformat != pg.CoercionForm_COERCE_SQL_SYNTAX {
+		what = "timezone(zone, x)"
+	}
+	panic(&Unsupported{Construct: what, Pos: l.src.OrigPos(int(f.Location)),
+		Unavailable: "SQLite has no time-zone conversion (AT TIME ZONE is PostgreSQL's and DuckDB's SQL)",
+		Hint:        `write the plan's {"kind":"func","name":"AT_TIME_ZONE","args":[x, zone]} by hand (SQLite runs it): the wall clock of the instant x in zone`})
+}
+
 // utcZone reports whether PostgreSQL reads zone as UTC itself.
 func utcZone(zone string) bool {
 	switch strings.ToLower(strings.TrimSpace(zone)) {
@@ -172,6 +186,34 @@ func (l *lifter) shift(op string, a *pg.A_Expr, sc *scope) planast.Expr {
 		out = &planast.Cast{Expr: out, Type: planast.CastTimestamp}
 	}
 	return out
+}
+
+// dayShift lifts PostgreSQL's and DuckDB's date + n, n + date and
+// date - n, of an integer n, as DATE_ADD('day', ±n, date): both engines
+// read the integer as days and give a date (CURRENT_DATE - 7 is a week
+// ago). It returns nil for anything else, which arith then reads as
+// numbers: SQLite's date - 7 reads the date's leading number, and a
+// timestamp plus an integer, n - date and date + 1.5 are errors on
+// PostgreSQL and DuckDB, refused there too.
+func (l *lifter) dayShift(op string, x, y planast.Expr) planast.Expr {
+	if l.sqlite() || op != "+" && op != "-" {
+		return nil
+	}
+	d, n := x, y
+	if op == "+" && l.typeOf(x) == planast.TypeInteger {
+		d, n = y, x
+	}
+	if l.typeOf(d) != planast.TypeDate || l.typeOf(n) != planast.TypeInteger {
+		return nil
+	}
+	if op == "-" {
+		if lit, ok := n.(*planast.Literal); ok && lit.Type == planast.TInteger {
+			n = &planast.Literal{Type: planast.TInteger, Int: -lit.Int}
+		} else {
+			n = &planast.Unary{Op: "-", Expr: n}
+		}
+	}
+	return call("DATE_ADD", &planast.Literal{Type: planast.TString, Text: "day"}, n, d)
 }
 
 // interval reads an interval literal of one unit DATE_ADD has: '30 days',

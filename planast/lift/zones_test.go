@@ -39,6 +39,14 @@ func TestLiftZonesIntervalsAndFilters(t *testing.T) {
 			"SELECT id FROM visit WHERE startsat > now() - interval '30 days'",
 			`{"select":[{"expr":{"kind":"column","table":"t1","column":"Id"},"alias":"Id"}],` + visit + `,
 			  "where":{"kind":"binary","op":">","left":` + starts + `,"right":{"kind":"func","name":"DATE_ADD","args":[{"kind":"literal","value":"day"},{"kind":"literal","value":-30},{"kind":"func","name":"CURRENT_TIMESTAMP","args":[]}]}}}`}},
+		{DialectPostgres, liftCase{"a date less a number of days is a date that many days before",
+			"SELECT id FROM invoice WHERE duedate >= CURRENT_DATE - 7",
+			`{"select":[{"expr":{"kind":"column","table":"t1","column":"Id"},"alias":"Id"}],"from":[{"table":"invoice","alias":"t1"}],
+			  "where":{"kind":"binary","op":">=","left":{"kind":"column","table":"t1","column":"DueDate"},"right":{"kind":"func","name":"DATE_ADD","args":[{"kind":"literal","value":"day"},{"kind":"literal","value":-7},{"kind":"func","name":"CURRENT_DATE","args":[]}]}}}`}},
+		{DialectDuckDB, liftCase{"DuckDB: a number of days plus a date, a date less a column of days",
+			"SELECT 30 + duedate AS d, duedate - customerid AS e FROM invoice",
+			`{"select":[{"expr":{"kind":"func","name":"DATE_ADD","args":[{"kind":"literal","value":"day"},{"kind":"literal","value":30},{"kind":"column","table":"t1","column":"DueDate"}]},"alias":"d"},
+			  {"expr":{"kind":"func","name":"DATE_ADD","args":[{"kind":"literal","value":"day"},{"kind":"unary","op":"-","expr":{"kind":"column","table":"t1","column":"CustomerId"}},{"kind":"column","table":"t1","column":"DueDate"}]},"alias":"e"}],"from":[{"table":"invoice","alias":"t1"}]}`}},
 		{DialectPostgres, liftCase{"intervals of weeks, years and a unit typmod; a date shifted is a timestamp",
 			"SELECT interval '2 weeks' + invoicedate AS d, duedate - interval '1 year' AS e, invoicedate + interval '3' month AS f FROM invoice",
 			`{"select":[{"expr":{"kind":"func","name":"DATE_ADD","args":[{"kind":"literal","value":"day"},{"kind":"literal","value":14},` + invoiceDate + `]},"alias":"d"},
@@ -82,8 +90,12 @@ func TestLiftZonesAndIntervalsRefusedWithTheirPlanEquivalent(t *testing.T) {
 		{"DuckDB's offset literal against a timestamp without zone", DialectDuckDB, "SELECT id FROM invoice WHERE invoicedate > '2024-01-01 10:00:00+02'",
 			"a timestamp with a UTC offset", "'2024-01-01 08:00:00'"},
 		{"SQLite's now()", DialectSQLite, "SELECT now() FROM invoice", "function NOW", "datetime('now')"},
-		{"a date less a number of days", DialectPostgres, "SELECT id FROM invoice WHERE invoicedate >= CURRENT_DATE - 7",
-			"arithmetic on a date", "DATE_ADD('day', -7, x)"},
+		{"a timestamp less a number, an error on PostgreSQL", DialectPostgres, "SELECT id FROM invoice WHERE invoicedate >= now() - 7",
+			"arithmetic on a timestamp", "x - interval '7 days'"},
+		{"a number less a date", DialectPostgres, "SELECT 7 - duedate FROM invoice", "arithmetic on a date", "DATE_ADD('day', -7, x)"},
+		{"a date less a number on SQLite, which reads its leading number", DialectSQLite, "SELECT duedate - 7 FROM invoice",
+			"arithmetic on a date (SQLite reads its leading number)", ""},
+		{"a date plus a fraction of a day", DialectDuckDB, "SELECT duedate + 1.5 FROM invoice", "arithmetic on a date", "DATE_ADD("},
 		{"a timestamp plus a number on DuckDB", DialectDuckDB, "SELECT invoicedate + 1 FROM invoice",
 			"arithmetic on a timestamp", "DATE_ADD("},
 	}
@@ -98,5 +110,30 @@ func TestLiftZonesAndIntervalsRefusedWithTheirPlanEquivalent(t *testing.T) {
 				t.Errorf("got %q (hint %q), want %q with a hint naming %q", un.Construct, un.Hint, c.construct, c.hint)
 			}
 		})
+	}
+}
+
+// Threat: SQLite SQL with x AT TIME ZONE z was refused as "function
+// TIMEZONE", a function the user never wrote, blaming the plan language,
+// which says it as AT_TIME_ZONE, on SQLite too. The refusal names what
+// was written, says SQLite's SQL has no time-zone conversion and gives the
+// plan's function to write.
+func TestLiftAtTimeZoneOnSQLiteSaysSQLiteHasNoZones(t *testing.T) {
+	for _, c := range []struct{ sql, construct string }{
+		{"SELECT startsat AT TIME ZONE 'Europe/Paris' AS t FROM visit", "AT TIME ZONE"},
+		{"SELECT timezone('Europe/Paris', startsat) AS t FROM visit", "timezone(zone, x)"},
+	} {
+		_, err := Lift(c.sql, DialectSQLite, cat)
+		var un *Unsupported
+		if !errors.As(err, &un) {
+			t.Fatalf("Lift(%q) = %v, want *Unsupported", c.sql, err)
+		}
+		todo := `{"kind":"func","name":"AT_TIME_ZONE"`
+		if un.Construct != c.construct || !strings.Contains(un.Unavailable, "SQLite has no time-zone conversion") || !strings.Contains(un.Hint, todo) {
+			t.Errorf("%s: construct %q, unavailable %q, hint %q; want %q, SQLite's reason and what to do", c.sql, un.Construct, un.Unavailable, un.Hint, c.construct)
+		}
+		if msg := err.Error(); strings.Contains(msg, "cannot express") || !strings.Contains(msg, c.construct+" is not available") {
+			t.Errorf("%s: %q blames the plan language", c.sql, msg)
+		}
 	}
 }

@@ -248,12 +248,8 @@ func repeatedSources(q *Query, cat Catalog, found map[joinSide]int64) (map[strin
 		}
 		// each side's key: its on-pair columns and the columns the
 		// condition's equalities pin (to the other side or a literal)
-		var rKey, lKey []string
-		for _, p := range j.On {
-			rKey, lKey = append(rKey, p.RightColumn), append(lKey, p.LeftColumn)
-		}
+		rKey, lKey := joinKey(&j, true), joinKey(&j, false)
 		rPin, lPin := pinnedBy(j.Condition, j.Right), pinnedBy(j.Condition, j.Left)
-		rKey, lKey = append(rKey, rPin...), append(lKey, lPin...)
 		rMany, lMany, declared := false, false, false
 		for _, p := range j.On {
 			rMany = rMany || fkBetween(r, l, p.RightColumn, p.LeftColumn) && !keyCovers(r, rKey)
@@ -335,18 +331,18 @@ func repeats(t *TableInfo, col string) bool {
 	return false
 }
 
-// keyCovers reports whether key holds every column of t's primary key:
-// each row of the other side meets at most one t row, so nothing repeats.
+// keyCovers reports whether key holds every column of one of t's keys,
+// its primary key or a unique one: each row of the other side meets at
+// most one t row, so nothing repeats.
 func keyCovers(t *TableInfo, key []string) bool {
-	if len(t.PrimaryKey) == 0 {
-		return false
-	}
-	for _, pk := range t.PrimaryKey {
-		if !slices.ContainsFunc(key, func(c string) bool { return strings.EqualFold(c, pk) }) {
-			return false
+	return slices.ContainsFunc(t.Keys(), func(k []string) bool {
+		for _, col := range k {
+			if !slices.ContainsFunc(key, func(c string) bool { return strings.EqualFold(c, col) }) {
+				return false
+			}
 		}
-	}
-	return true
+		return true
+	})
 }
 
 // valueColumnsFirst lists the columns of e outside its subqueries, those

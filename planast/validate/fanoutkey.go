@@ -70,6 +70,24 @@ func (k pinnedKey) said(table string) string {
 	return fmt.Sprintf("; the join condition's equality on %s is part of the key and was not probed: a run counts the %s rows sharing one value of the whole key", k.pinned, table)
 }
 
+// joinKey is the key of join j on its right (or left) side: its on-pairs'
+// columns of that side, then those its condition pins (pinnedBy).
+func joinKey(j *Join, right bool) []string {
+	var key []string
+	alias := j.Left
+	if right {
+		alias = j.Right
+	}
+	for _, p := range j.On {
+		c := p.LeftColumn
+		if right {
+			c = p.RightColumn
+		}
+		key = append(key, c)
+	}
+	return append(key, pinnedBy(j.Condition, alias)...)
+}
+
 // pinnedBy lists the columns of alias that cond's equalities (its
 // conjuncts) compare with an expression of no column of alias, nor any
 // subquery: each joined row meets one value of them.

@@ -622,6 +622,9 @@ func (v *validator) joins(q *Query, path string, sc *scope, env *cteEnv) {
 			// DuckDB: "Cannot perform non-inner join on subquery"
 			v.add(CodeBadJoin, join(p, "condition"), "the condition of a %s join may not hold a subquery; use an inner join or filter in where", j.Type)
 		}
+		// the key pairs are checked against the whole join, condition
+		// included, once the condition's names are resolved
+		var keyed [][3]string
 		for k := range j.On {
 			pair := &j.On[k]
 			pp := idx(join(p, "on"), k)
@@ -658,7 +661,7 @@ func (v *validator) joins(q *Query, path string, sc *scope, env *cteEnv) {
 				}
 				continue
 			}
-			v.joinKeyCheck(left, right, lc.Name, rc.Name, pp)
+			keyed = append(keyed, [3]string{lc.Name, rc.Name, pp})
 		}
 		if j.Condition != nil {
 			// The condition sees the sources joined so far and the outer
@@ -675,6 +678,9 @@ func (v *validator) joins(q *Query, path string, sc *scope, env *cteEnv) {
 				// DuckDB: "Non-inner join on correlated columns not supported"
 				v.add(CodeBadJoin, join(p, "condition"), "the condition of a %s join may use only the joined sources, not columns of an outer query", j.Type)
 			}
+		}
+		for _, k := range keyed {
+			v.joinKeyCheck(j, left, right, k[0], k[1], k[2])
 		}
 	}
 	for _, s := range sc.sources {
@@ -707,7 +713,7 @@ func hasSubquery(e Expr) bool {
 	return found
 }
 
-func (v *validator) joinKeyCheck(left, right *source, lcol, rcol, path string) {
+func (v *validator) joinKeyCheck(j *Join, left, right *source, lcol, rcol, path string) {
 	if left.table == nil || right.table == nil {
 		return // a CTE or derived table declares no keys
 	}
@@ -719,6 +725,9 @@ func (v *validator) joinKeyCheck(left, right *source, lcol, rcol, path string) {
 		// declares no keys relates its tables; a warning on every such
 		// join teaches a planner to ignore warnings
 		return
+	}
+	if v.opts.Joins != JoinDeclared && lookupJoin(j, left.table, right.table, lcol, rcol) {
+		return // a rate table joined on its whole key, a code no foreign key declares
 	}
 	if v.opts.Joins == JoinTyped || v.opts.Joins == JoinInferable && (strings.EqualFold(lcol, rcol) || isPK(left.table, lcol) || isPK(right.table, rcol)) {
 		v.warnings = append(v.warnings, fmt.Sprintf("%s: no foreign key or declared relationship joins %s.%s to %s.%s; check that these are the keys the tables are related by", path, left.alias, lcol, right.alias, rcol))
@@ -755,6 +764,41 @@ func namedKey(a, b *TableInfo, acol, bcol string) bool {
 		return namesRowOf(acol, b.Name, true)
 	}
 	return namesRowOf(bcol, a.Name, true)
+}
+
+// lookupJoin reports whether the pair lcol = rcol of join j (l its left
+// table, r its right) reads one side as a lookup table: a rate or code
+// table whose key is a code, which no foreign key declares (currency is
+// no row of a table). The pair is of one name, j's key on
+// that side (joinKey: its on-pairs and the columns its condition pins,
+// invoices to fx_rates on currency with fx_rates.month the invoice's
+// month) covers a whole key the side declares (keyCovers), so each row
+// of the other side meets at most one of its rows, and no on-pair column
+// of the other side is that side's own key: customers.id = orders.id
+// covers orders' key too, and pairs rows by accident. A table that
+// declares no key says nothing of which columns are one: the note stays
+// (the fan-out probe of a run counts rows per key only for an aggregate
+// it may inflate, after validation has worded its notes).
+func lookupJoin(j *Join, l, r *TableInfo, lcol, rcol string) bool {
+	if !strings.EqualFold(lcol, rcol) {
+		return false // a documented pair was exempted before
+	}
+	lookup := func(t, other *TableInfo, right bool) bool {
+		if !keyCovers(t, joinKey(j, right)) {
+			return false
+		}
+		for _, p := range j.On {
+			c := p.RightColumn
+			if right {
+				c = p.LeftColumn
+			}
+			if keyOf(other, c) {
+				return false
+			}
+		}
+		return true
+	}
+	return lookup(r, l, true) || lookup(l, r, false)
 }
 
 // documented reports whether the comment of a's column acol names the

@@ -594,9 +594,6 @@ func (v *validator) fn(f *Func, path string, sc *scope, env *cteEnv) Type {
 	}
 	f.Name = spec.Name
 	f.Numeric, f.Temporal = "", ""
-	if v.unavailableHere(spec.Name, path) {
-		return TypeUnknown
-	}
 	if spec.Kind == WindowOnly {
 		if v.windowHere(sc) {
 			v.add(CodeFunction, join(path, "name"), "%s is a window function; use an expression of kind \"window\"", spec.Name)
@@ -1051,10 +1048,7 @@ func (v *validator) windowHere(sc *scope) bool {
 // and says where window functions go when a window may stand here.
 func (v *validator) allowedHere(sc *scope) string {
 	aggOK := v.inAgg == 0 && (sc.clause == "select" || sc.clause == "having" || sc.clause == "order_by")
-	out := "scalar functions allowed here: " + strings.Join(funcsWhere(func(s FuncSpec) bool {
-		_, _, missing := Unavailable(s.Name, v.engine())
-		return s.Kind == Scalar && !missing
-	}), ", ")
+	out := "scalar functions allowed here: " + strings.Join(funcsWhere(func(s FuncSpec) bool { return s.Kind == Scalar }), ", ")
 	if aggOK {
 		out += "; aggregates: " + strings.Join(funcsWhere(func(s FuncSpec) bool { return s.Kind == Aggregate }), ", ")
 	}

@@ -12,35 +12,6 @@ import (
 	. "github.com/nl2sql/nl2sql/planast"
 )
 
-// EngineCatalog is an optional Catalog extension naming the engine the
-// plan runs on ("sqlite", "duckdb" or "postgres"; schema.Snapshot
-// implements it): a call of a function that engine cannot compute
-// (Unavailable) is refused at validation, with what to write instead,
-// rather than failing to render. A catalog that names none (a test's, a
-// combination's) accepts every function.
-type EngineCatalog interface {
-	EngineDialect() string
-}
-
-// engine is the dialect of the catalog's engine, "" when it names none.
-func (v *validator) engine() string {
-	if ec, ok := v.cat.(EngineCatalog); ok {
-		return ec.EngineDialect()
-	}
-	return ""
-}
-
-// unavailableHere refuses a call of the function named name, at path, when
-// the catalog's engine cannot compute it; it reports whether it did.
-func (v *validator) unavailableHere(name, path string) bool {
-	d := v.engine()
-	why, hint, ok := Unavailable(name, d)
-	if ok {
-		v.addHint(CodeFunction, join(path, "name"), hint, "%s is not available on this %s datasource: %s", name, d, why)
-	}
-	return ok
-}
-
 // zoneSwapped refuses AT_TIME_ZONE(zone, instant), the argument order of
 // PostgreSQL's and DuckDB's timezone(zone, x): the text first and a date
 // or timestamp second. Left to the type checks, the zone name would be

@@ -73,7 +73,12 @@ func (e *Error) Error() string {
 	// it they read as detached from the error)
 	for _, is := range e.Issues {
 		if is.Hint != "" && !strings.Contains(s, is.Hint) && !strings.Contains(e.Hint, is.Hint) {
-			s += "; " + is.Path + ": " + is.Hint
+			if len(e.Issues) == 1 && strings.Contains(s, is.Path) {
+				// the message names the one issue's path already
+				s += "; " + is.Hint
+			} else {
+				s += "; " + is.Path + ": " + is.Hint
+			}
 		}
 	}
 	if e.Hint != "" {

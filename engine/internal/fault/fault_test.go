@@ -35,3 +35,15 @@ func TestIssueHintsComeBeforeTheGeneralHint(t *testing.T) {
 		t.Error("an issue's fix ends the line after the hint")
 	}
 }
+
+// One issue whose message names its path already (PLAN_INVALID's does:
+// "CODE at PATH: …") gets its fix without the path again: "…; PATH: fix"
+// after "at PATH" read as a second issue.
+func TestOneIssuesHintDoesNotRepeatItsPath(t *testing.T) {
+	e := &Error{Code: CodePlanInvalid, Msg: "FUNCTION_NOT_ALLOWED at select[0].expr.name: AT_TIME_ZONE is not available on this sqlite datasource",
+		Issues: []planast.Issue{{Path: "select[0].expr.name", Hint: "select the instants as they are"}}}
+	want := "PLAN_INVALID: FUNCTION_NOT_ALLOWED at select[0].expr.name: AT_TIME_ZONE is not available on this sqlite datasource; select the instants as they are"
+	if got := e.Error(); got != want {
+		t.Errorf("got  %s\nwant %s", got, want)
+	}
+}

@@ -29,9 +29,11 @@ func liftFailure(err error) error {
 		if un.Hint != "" {
 			hint = un.Hint
 		}
-		return &engine.Error{Code: CodePlanUnsupported, Err: err,
-			Msg:  fmt.Sprintf("the plan language cannot express %s%s", un.Construct, posText(un.Pos)),
-			Hint: hint}
+		msg := fmt.Sprintf("the plan language cannot express %s%s", un.Construct, posText(un.Pos))
+		if un.Unavailable != "" {
+			msg = fmt.Sprintf("%s is not available on this datasource: %s%s", un.Construct, un.Unavailable, posText(un.Pos))
+		}
+		return &engine.Error{Code: CodePlanUnsupported, Err: err, Msg: msg, Hint: hint}
 	case errors.As(err, &le):
 		return &engine.Error{Code: engine.CodeInvalidRequest, Err: err,
 			Msg:  "the SQL is not a valid query of the datasource: " + le.Msg + posText(le.Pos),

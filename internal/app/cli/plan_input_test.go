@@ -148,8 +148,20 @@ func TestEmptyStdinHoldsNoPlan(t *testing.T) {
 	for _, in := range []string{"", " \n"} {
 		_, err := readInput(strings.NewReader(in), "-")
 		var ee *engine.Error
-		if !errors.As(err, &ee) || !strings.Contains(ee.Msg, "stdin holds no plan") {
+		// in a pipe whose first command failed, this second error must
+		// send the user back to the first one
+		if !errors.As(err, &ee) || !strings.Contains(ee.Msg, "stdin holds no plan: it is empty, as when the command piped into this one failed") {
 			t.Errorf("stdin %q: %v", in, err)
 		}
+	}
+}
+
+// A refused plan's error says PLAN_INVALID once: "PLAN_INVALID: invalid
+// plan: PLAN_MALFORMED: …" said it twice before naming the issue.
+func TestRefusedPlanSaysItIsInvalidOnce(t *testing.T) {
+	db, _ := filepath.Abs(filepath.Join("..", "..", "..", "examples", "chinook", "chinook.sqlite"))
+	_, err := runCLI("plan", "run", "--db", db, "--storage", t.TempDir(), `{"select":[}`)
+	if err == nil || !strings.HasPrefix(CommandLineError(err).Error(), "PLAN_INVALID: PLAN_MALFORMED: plan is not valid JSON") {
+		t.Errorf("got %v", err)
 	}
 }

@@ -227,22 +227,21 @@ func planCmd(logger *slog.Logger) *cobra.Command {
 			defer a.Close()
 			res, err := a.Engine.CheckPlan(cmd.Context(), in.datasource, in.plan, dialect)
 			err = liftHint(err)
-			if err != nil {
-				e := engine.AsError(err)
-				if e.Code != engine.CodePlanInvalid {
-					return err
-				}
-				if checkJSON {
-					enc := json.NewEncoder(cmd.OutOrStdout())
-					enc.SetEscapeHTML(false) // "op": ">" reads as written
-					enc.SetIndent("", "  ")
-					_ = enc.Encode(map[string]any{"valid": false, "issues": e.Issues})
-				}
-				return err // PLAN_INVALID on stderr names every issue with its path and the hint
-			}
 			if checkJSON {
-				// the whole check, as the check_plan tool returns it
-				return printJSON(cmd.OutOrStdout(), res)
+				// the whole check, as the check_plan tool returns it; a
+				// refused plan's too (valid false, its issues), and
+				// PLAN_INVALID on stderr as without --json
+				out, cerr := tools.CheckOutput(res, err)
+				if cerr != nil {
+					return cerr
+				}
+				if perr := printJSON(cmd.OutOrStdout(), out); perr != nil || err == nil {
+					return perr
+				}
+				return err
+			}
+			if err != nil {
+				return err // PLAN_INVALID on stderr names every issue with its path and the hint
 			}
 			fmt.Fprintln(cmd.OutOrStdout(), res.SQL)
 			// The dry run is where a join on unrelated keys or a fan-out
@@ -260,7 +259,7 @@ func planCmd(logger *slog.Logger) *cobra.Command {
 		},
 	}
 	checkSrc = configFlags(check)
-	check.Flags().BoolVar(&checkJSON, "json", false, "print the whole check as JSON (plan, columns, types, SQL, warnings; a refused plan's issues as {valid: false, issues})")
+	check.Flags().BoolVar(&checkJSON, "json", false, "print the whole check as JSON, as the MCP tool check_plan returns it (valid, issues, datasource, dialect, plan, columns, column_types, sql, warnings, sql_notes)")
 	check.Flags().StringVar(&ds, "datasource", "", "datasource id whose schema the plan is checked against (default: the only one configured)")
 	check.Flags().StringVar(&dialect, "dialect", "", "render for this dialect (sqlite, duckdb, postgres); default: the datasource's")
 	cmd.AddCommand(check)
@@ -442,7 +441,13 @@ func readInput(stdin io.Reader, name string) ([]byte, error) {
 			Hint: "fix the plan's text where the message says"}
 	}
 	if len(bytes.TrimSpace(b)) == 0 {
-		return nil, &engine.Error{Code: engine.CodeInvalidRequest, Msg: label + " holds no plan: it is empty",
+		msg := label + " holds no plan: it is empty"
+		if name == "-" {
+			// `plan from-sql … | plan run -` whose from-sql failed: its
+			// error is the one to read, not this second one
+			msg += ", as when the command piped into this one failed: its error, above, is the one to fix"
+		}
+		return nil, &engine.Error{Code: engine.CodeInvalidRequest, Msg: msg,
 			Hint: "give the path of a JSON plan file, - to read the plan from stdin, or the plan's JSON itself"}
 	}
 	return b, nil

@@ -72,7 +72,7 @@ func (d *DuckDB) Snapshot(ctx context.Context) (*schema.Snapshot, error) {
 			referenced_table, referenced_column_names
 		FROM duckdb_constraints()
 		WHERE database_name = current_database()
-			AND constraint_type IN ('PRIMARY KEY', 'FOREIGN KEY')
+			AND constraint_type IN ('PRIMARY KEY', 'FOREIGN KEY', 'UNIQUE')
 		ORDER BY schema_name, table_name, constraint_index`)
 	if err != nil {
 		return nil, err
@@ -86,6 +86,8 @@ func (d *DuckDB) Snapshot(ctx context.Context) (*schema.Snapshot, error) {
 		switch source.AsString(r[2]) {
 		case "PRIMARY KEY":
 			t.PrimaryKey = columns
+		case "UNIQUE":
+			t.UniqueKeys = append(t.UniqueKeys, columns)
 		case "FOREIGN KEY":
 			// DuckDB keys reference a table of the same schema.
 			fk := schema.ForeignKey{Columns: columns, RefSchema: t.Schema, RefTable: source.AsString(r[4]), RefColumns: source.AsStrings(r[5])}
@@ -94,6 +96,10 @@ func (d *DuckDB) Snapshot(ctx context.Context) (*schema.Snapshot, error) {
 			}
 			t.ForeignKeys = append(t.ForeignKeys, fk)
 		}
+	}
+	for i := range snap.Tables {
+		t := &snap.Tables[i]
+		t.UniqueKeys = schema.OtherKeys(t.PrimaryKey, t.UniqueKeys)
 	}
 	views, err := d.introspect(ctx, `SELECT schema_name, view_name, sql FROM duckdb_views()
 		WHERE database_name = current_database() AND NOT internal AND NOT temporary`)

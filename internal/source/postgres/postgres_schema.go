@@ -138,6 +138,35 @@ func (p *Postgres) Snapshot(ctx context.Context) (*schema.Snapshot, error) {
 			fk.RefColumns = append(fk.RefColumns, source.AsString(r[7]))
 		}
 	}
+	// other keys: unique indexes (a UNIQUE constraint's included) over
+	// plain columns, valid and not partial, their key columns only
+	uniq, err := p.introspect(ctx, `SELECT i.indrelid::int8, ic.relname::text, k.ord, a.attname::text
+		FROM pg_index i JOIN pg_class ic ON ic.oid = i.indexrelid
+			CROSS JOIN LATERAL unnest(i.indkey::int2[]) WITH ORDINALITY AS k(attnum, ord)
+			JOIN pg_attribute a ON a.attrelid = i.indrelid AND a.attnum = k.attnum
+		WHERE i.indisunique AND NOT i.indisprimary AND i.indisvalid AND i.indpred IS NULL AND i.indexprs IS NULL
+			AND k.ord <= i.indnkeyatts AND i.indrelid IN (SELECT c.oid `+pgRelations+`)
+		ORDER BY 1, 2, 3`)
+	if err != nil {
+		return nil, err
+	}
+	byTable := map[*schema.Table][][]string{}
+	index := ""
+	for _, r := range uniq {
+		t := table(r[0])
+		if t == nil {
+			continue
+		}
+		keys := byTable[t]
+		if name := fmt.Sprint(r[0]) + "\x00" + source.AsString(r[1]); name != index || len(keys) == 0 {
+			keys, index = append(keys, nil), name
+		}
+		keys[len(keys)-1] = append(keys[len(keys)-1], source.AsString(r[3]))
+		byTable[t] = keys
+	}
+	for t, keys := range byTable {
+		t.UniqueKeys = schema.OtherKeys(t.PrimaryKey, keys)
+	}
 	// what each view reads, as its rewrite rule depends on it
 	reads, err := p.introspect(ctx, `SELECT DISTINCT v.oid::int8, rn.nspname::text, r.relname::text
 		FROM pg_rewrite rw JOIN pg_class v ON v.oid = rw.ev_class

@@ -9,9 +9,8 @@ import (
 	"github.com/nl2sql/nl2sql/planast"
 )
 
-// maxCommentBytes bounds one column's comment: a description, not a
-// document.
-const maxCommentBytes = 1000
+// maxCommentBytes bounds one column's comment.
+const maxCommentBytes = schema.MaxCommentBytes
 
 // readComments fills the comments of t's columns from the SQL comments
 // written in its CREATE TABLE text, SQLite's only place for them. A

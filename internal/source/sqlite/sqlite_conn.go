@@ -15,6 +15,7 @@ import (
 	"github.com/nl2sql/nl2sql/internal/source"
 	"github.com/nl2sql/nl2sql/internal/source/sqlitefold"
 	"github.com/nl2sql/nl2sql/internal/source/sqlitestats"
+	"github.com/nl2sql/nl2sql/internal/source/sqlitezone"
 
 	"modernc.org/libc"
 	"modernc.org/sqlite"
@@ -70,7 +71,9 @@ func openSQLitePool(dsn string, policy sqlitePolicy, busy time.Duration, maxConn
 	// error (none on a fresh driver) fails every connection
 	regErr := errors.Join(sqlitestats.Register(d),
 		// a plan's UPPER and LOWER fold every letter, as on DuckDB and PostgreSQL
-		sqlitefold.Register(d))
+		sqlitefold.Register(d),
+		// a plan's AT_TIME_ZONE reads the tz database, as theirs do
+		sqlitezone.Register(d))
 	d.RegisterConnectionHook(func(c sqlite.ExecQuerierContext, _ string) error {
 		if regErr != nil {
 			return regErr

@@ -34,6 +34,8 @@ var introspectionPragmas = map[string]bool{
 	"table_xinfo":      true,
 	"table_info":       true,
 	"foreign_key_list": true,
+	"index_list":       true,
+	"index_info":       true,
 }
 
 // authorize is the sqlite.AuthorizerFn. SQLite passes NULL arguments as "".
@@ -113,6 +115,8 @@ var sqliteFunctions = map[string]functionRule{
 	"stddev_samp": allow, "stddev_pop": allow, "var_samp": allow, "var_pop": allow,
 	// registered by sqlitefold on every connection
 	"unicode_lower": allow, "unicode_upper": allow,
+	// registered by sqlitezone on every connection
+	"tz_local_time": allow,
 	// date and time
 	"current_date": allow, "current_time": allow, "current_timestamp": allow, "date": allow,
 	"datetime": allow, "julianday": allow, "strftime": allow, "time": allow, "timediff": allow,

@@ -66,6 +66,9 @@ func (s *SQLite) Snapshot(ctx context.Context) (*schema.Snapshot, error) {
 		if err := s.readForeignKeys(ctx, snap, &snap.Tables[i]); err != nil {
 			return nil, err
 		}
+		if err := s.readUniqueKeys(ctx, &snap.Tables[i]); err != nil {
+			return nil, err
+		}
 	}
 	views, err := s.run(ctx, s.meta, `SELECT name, sql FROM sqlite_master WHERE type = 'view'`, nil, source.MaxIntrospectionRows)
 	if err != nil {
@@ -121,6 +124,44 @@ func (s *SQLite) readColumns(ctx context.Context, t *schema.Table) error {
 			c.Nullable = false
 		}
 	}
+	return nil
+}
+
+// readUniqueKeys fills t.UniqueKeys from its unique indexes (those of
+// UNIQUE constraints and CREATE UNIQUE INDEX), leaving out partial ones,
+// which hold only over their rows, and those over an expression.
+func (s *SQLite) readUniqueKeys(ctx context.Context, t *schema.Table) error {
+	if t.Kind != schema.KindTable {
+		return nil
+	}
+	res, err := s.run(ctx, s.meta,
+		`SELECT l.name, i.name FROM pragma_index_list(?) AS l, pragma_index_info(l.name) AS i
+			WHERE l."unique" = 1 AND l.partial = 0 AND l.origin <> 'pk' ORDER BY l.name, i.seqno`,
+		[]any{t.Name}, source.MaxIntrospectionRows)
+	if err != nil {
+		return err
+	}
+	var names []string
+	cols := map[string][]string{}
+	bad := map[string]bool{}
+	for _, r := range res.Rows {
+		index := source.AsString(r[0])
+		col, ok := r[1].(string)
+		if !ok {
+			bad[index] = true // an expression
+		}
+		if _, seen := cols[index]; !seen {
+			names = append(names, index)
+		}
+		cols[index] = append(cols[index], col)
+	}
+	var keys [][]string
+	for _, n := range names {
+		if !bad[n] {
+			keys = append(keys, cols[n])
+		}
+	}
+	t.UniqueKeys = schema.OtherKeys(t.PrimaryKey, keys)
 	return nil
 }
 

@@ -1,0 +1,37 @@
+package scope
+
+import "github.com/nl2sql/nl2sql/internal/schema"
+
+// A note read from a documentation table (schema.Dictionary) is that
+// table's data: a caller who may not read the table, or reads it through
+// a row filter, or may not read one of the columns the notes were read
+// from (the one naming tables, the one naming columns, the note), would
+// learn its rows from the schema. The caller's copy of the snapshot keeps
+// only the notes of documentation tables they read whole.
+
+// readableDictionaries are the documentation tables of snap the caller
+// reads whole.
+func (s *Scope) readableDictionaries(snap *schema.Snapshot) (map[schema.Relation]bool, []schema.Dictionary) {
+	ds := snap.Datasource
+	readable := map[schema.Relation]bool{}
+	var kept []schema.Dictionary
+	for _, d := range snap.Dictionaries {
+		ok := s.AllowTable(ds, d.Schema, d.Name) && len(s.RowFilters(ds, d.Schema, d.Name)) == 0
+		for _, c := range d.Columns() {
+			ok = ok && s.AllowColumn(ds, d.Schema, d.Name, c)
+		}
+		if ok {
+			readable[d.Relation()] = true
+			kept = append(kept, d)
+		}
+	}
+	return readable, kept
+}
+
+// withholdNote clears a comment read from a documentation table not in
+// readable.
+func withholdNote(comment *string, from **schema.Relation, readable map[schema.Relation]bool) {
+	if *from != nil && !readable[**from] {
+		*comment, *from = "", nil
+	}
+}
