@@ -143,6 +143,9 @@ var deletedWords = []string{"deleted", "removed", "voided", "void", "trashed"}
 // but the column's name says so.
 func DeletedMark(c *schema.Column) (marked, unmarked any, ok bool) {
 	p := c.Profile
+	if marked, ok := deletedStatus(c); ok {
+		return marked, nil, true
+	}
 	// this runs for every column of every table a plan reads: a look at
 	// the name's letters first (most columns are none), then the values,
 	// then its words
@@ -168,6 +171,32 @@ func DeletedMark(c *schema.Column) (marked, unmarked any, ok bool) {
 // deletionOnlyWords are the words of deletedWords that name nothing but a
 // deletion.
 var deletionOnlyWords = []string{"deleted", "voided", "void", "trashed"}
+
+// deletedStatus is the value (or values, in several spellings) of a text
+// column of few values, all known, that marks rows deleted in place: an
+// invoice's status 'void' beside 'paid' and 'issued', a record's state
+// 'deleted'. A sum of every invoice counted the voided ones, which were
+// issued again corrected, twice, and only the values said so. ok is false
+// when no value is such a word, or every value is.
+func deletedStatus(c *schema.Column) (marked any, ok bool) {
+	p := c.Profile
+	if c.Type != planast.TypeText || p == nil || !p.AllValues || len(p.SampleValues) > maxFlagSpellings {
+		return nil, false
+	}
+	var m []any
+	for _, v := range p.SampleValues {
+		if s, isText := v.(string); isText && slices.Contains(deletionOnlyWords, strings.ToLower(strings.TrimSpace(s))) {
+			m = append(m, v)
+		}
+	}
+	switch {
+	case len(m) == 0 || len(m) == len(p.SampleValues):
+		return nil, false
+	case len(m) == 1:
+		return m[0], true
+	}
+	return m, true
+}
 
 // holdsTimeOfDay reports whether c holds timestamps, not dates alone: a
 // timestamp column, or a text column whose samples have a time after the
@@ -232,6 +261,9 @@ func DeletedMarks(c *schema.Column, marked any) string {
 		return fmt.Sprintf("marks the rows deleted in place, which stay in the table: %s of rows hold a time in it", NullShare(1-c.Profile.NullFraction))
 	}
 	v, _ := planast.JSON(marked)
+	if _, status := deletedStatus(c); status {
+		return fmt.Sprintf("holds %s for the rows voided or deleted in place, which stay in the table", v)
+	}
 	return fmt.Sprintf("marks with %s the rows deleted in place, which stay in the table", v)
 }
 

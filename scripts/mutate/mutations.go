@@ -4277,8 +4277,8 @@ var mutations = []mutation{
 	{
 		Name: "flag-of-two-spellings-only",
 		File: "index/schemactx/testflag.go",
-		Old:  "len(p.SampleValues) > maxFlagSpellings",
-		New:  "len(p.SampleValues) > 3",
+		Old:  "!p.AllValues || len(p.SampleValues) > maxFlagSpellings {\n\t\treturn nil, nil, false",
+		New:  "!p.AllValues || len(p.SampleValues) > 3 {\n\t\treturn nil, nil, false",
 		Pkgs: []string{"./engine", "./index/schemactx"}, Run: "TestTestFlagWrittenManyWaysIsNamed|TestTestFlag$",
 	},
 	{
@@ -9450,5 +9450,19 @@ var mutations = []mutation{
 		Old:  "if c == nil || p.plan != c.v.Plan || c.ds.Value() != ds {",
 		New:  "if c == nil || c.ds.Value() != ds {",
 		Pkgs: []string{"./engine"}, Run: "TestPlanSentAgainRunsTheHooksChange$",
+	},
+	{
+		Name: "void-status-not-a-deleted-mark",
+		File: "index/schemactx/testflag.go",
+		Old:  "\tif marked, ok := deletedStatus(c); ok {\n\t\treturn marked, nil, true\n\t}",
+		New:  "",
+		Pkgs: []string{"./engine"}, Run: "TestVoidStatusIsNamedLikeADeletedMark$",
+	},
+	{
+		Name: "status-without-void-marks-rows",
+		File: "index/schemactx/testflag.go",
+		Old:  "\tcase len(m) == 0 || len(m) == len(p.SampleValues):",
+		New:  "\tcase len(m) == len(p.SampleValues):",
+		Pkgs: []string{"./engine"}, Run: "TestVoidStatusIsNamedLikeADeletedMark$",
 	},
 }
