@@ -17,7 +17,8 @@ import (
 )
 
 // computedWords are words of questions that a plan computes rather than
-// reads: aggregates, rankings, periods, months and days, comparisons and
+// reads: aggregates, rankings, periods, months, days and times of day
+// ("after 10 pm", "before midnight"), comparisons and
 // measures summed from amounts and the verbs of earning them ("the top 5
 // by average", "monthly trend", "in March", "the first half", "revenue",
 // "what they owe", "brought in"), the adverbs
@@ -36,6 +37,7 @@ var computedWords = func() map[string]bool {
 		first last latest earliest recent current previous next ago since until
 		year years yearly annual annually month months monthly quarter quarters quarterly week weeks weekly
 		day days daily today yesterday tomorrow tonight hour hours time times period periods date dates half halves
+		minute minutes midnight noon midday morning mornings afternoon afternoons evening evenings night nights overnight am pm
 		revenue income earnings spend spending spent owe owed owing usage consumption money cash
 		bring brings brought earn earns earned generate generates generated
 		actually really exactly roughly approximately about around just still ever

@@ -140,7 +140,8 @@ func sqliteIndex(t *testing.T, comments map[string]string, stmts ...string) *Ind
 // The threat: a host told that an ordinary word of the question "may not
 // be stored" refuses a question the data answers: a verb of taking or
 // doing ("take", "made"), the comparative of a measure ("longer",
-// "cheapest": a comparison on a distance or a fare), a word the data says
+// "cheapest": a comparison on a distance or a fare), a time of day ("10
+// pm", "midnight": an hour of a timestamp), a word the data says
 // in other terms ("real" of a note on QA test accounts, "customer" of a
 // members table, "opened" of signup_at). The words that name a fact no
 // name, value, note or synonym holds are still listed ("lanes",
@@ -172,6 +173,8 @@ func TestUnmatchedWordClasses(t *testing.T) {
 		{"comparative", "Which riders made the cheapest trips?", bikes, ""},
 		{"comparative", "Which fares were bigger than 5?", bikes, ""},
 		{"comparative", "Which trips were pricier than the busiest station's?", bikes, ""},
+		{"time of day", "How many trips started between 10 pm and midnight local time?", bikes, ""},
+		{"time of day", "How many trips started in the morning or the evening?", bikes, ""},
 		{"other terms", "How many real customer accounts were opened in 2025 and are still open today?", club, ""},
 		{"other terms", "Which genuine members signed up in 2025?", club, ""},
 		{"other terms", "How many clients joined in 2025?", club, ""},
