@@ -13,9 +13,10 @@ import (
 
 // sentinelRe finds, in a column's comment, a number said to stand for no
 // value: "0 = survey sent but not answered", "-1 means unknown", "999:
-// not measured". The number, then =, : or "means", then within the same
-// clause a phrase of no value.
-var sentinelRe = regexp.MustCompile(`(?i)(?:^|[\s(,;])(-?[0-9]+(?:\.[0-9]+)?)\s*(?:=|:|means|is)\s*([^;,.)]*?\b(?:not answered|unanswered|no answer|unknown|not known|not rated|no rating|not measured|missing|not set|not applicable|n/a|no data|not recorded|not available|none)\b)`)
+// not measured", "stored 0 for a skipped rating", "0 is never a real
+// rating". The number, then =, :, "means", "is", "for" or "stands for",
+// then within the same clause a phrase of no value.
+var sentinelRe = regexp.MustCompile(`(?i)(?:^|[\s(,;])(-?[0-9]+(?:\.[0-9]+)?)\s*(?:=|:|means|is|for|stands for)\s*([^;,.)]*?\b(?:not answered|unanswered|no answer|unknown|not known|not rated|no rating|unrated|skipped|not given|never a real|not a real|not measured|missing|not set|not applicable|n/a|no data|no value|not recorded|not available|none|placeholder)\b)`)
 
 // sentinel is the number a column's comment says stands for no value,
 // and the comment's words for it; "" when it says none.
