@@ -4536,8 +4536,8 @@ var mutations = []mutation{
 	{
 		Name: "documented-no-value-any-number",
 		File: "engine/warnings/sentinel.go",
-		Old:  "|not available|none)\\b)`)",
-		New:  "|not available|none|ticket)\\b)`)",
+		Old:  "|not available|none|placeholder)\\b)`)",
+		New:  "|not available|none|placeholder|ticket)\\b)`)",
 		Pkgs: []string{"./engine"}, Run: "TestDocumentedNoValueIsNamedInAnAggregate",
 	},
 	{
