@@ -43,6 +43,10 @@ func TestDictionaryNotesReachTheSchemaAndThePlanner(t *testing.T) {
 			if ctx := e.retrieve(context.Background(), ds, "How much did real customers order?"); !strings.Contains(ctx, flagNote) {
 				t.Errorf("the planner's context lacks the rule:\n%s", ctx)
 			}
+			// the note's words are held: a question in them is answerable
+			if un, err := ds.idx.Unmatched(context.Background(), "Which orders carried a delivery fee?", nil); err != nil || strings.Join(un, ",") != "carried" {
+				t.Errorf("unmatched %q (%v), want only carried: the note holds delivery fee", un, err)
+			}
 		})
 	}
 }
@@ -82,5 +86,15 @@ local_user: sam
 	}
 	if pc := e.retrieve(ctx, ds, "How much did real customers order?"); strings.Contains(pc, "whatever is_test says") || strings.Contains(pc, "euro cents") {
 		t.Errorf("the planner's context of a caller denied the documentation table quotes it:\n%s", pc)
+	}
+	// nor through the index every caller shares: words only the notes
+	// hold are words nothing holds for them (a caller who reads the
+	// table is told they are held, TestDictionaryNotesReachTheSchemaAndThePlanner)
+	un, err := ds.idx.Unmatched(ctx, "Which orders carried a delivery fee?", sam.Reader("air"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := strings.Join(un, ","); got != "carried,delivery" {
+		t.Errorf("unmatched %q for a caller denied the notes, want carried,delivery", got)
 	}
 }

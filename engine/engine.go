@@ -388,7 +388,11 @@ func (e *Engine) openDatasource(ctx context.Context, spec DatasourceSpec) (*data
 	ds := &datasource{spec: spec, src: src, snap: snap, version: version, status: status, sem: sem, schemaVer: schemaVer,
 		openedAt: time.Now(), stateTok: stateTok}
 	ds.schemaChecked.Store(ds.openedAt.UnixNano())
-	ds.idx, ds.indexBuilt = indexer.Open(ctx, src, snap, fingerprint, pre) // engine/indexing
+	indexed := e.opts.Policy.SharedNotes(snap)
+	if indexed != snap {
+		fingerprint = "" // notes some role may not read left out
+	}
+	ds.idx, ds.indexBuilt = indexer.Open(ctx, src, indexed, fingerprint, pre) // engine/indexing
 	e.gate().WarnUnmatchedRules(ds.spec.ID, ds.snap)
 	return ds, nil
 }

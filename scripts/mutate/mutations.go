@@ -9486,4 +9486,18 @@ var mutations = []mutation{
 		New:  "(?:=|:|means|is)",
 		Pkgs: []string{"./engine/warnings"}, Run: "TestSentinelReadsTheWaysOwnersWriteIt$",
 	},
+	{
+		Name: "index-holds-notes-a-role-may-not-read",
+		File: "engine/engine.go",
+		Old:  "\tindexed := e.opts.Policy.SharedNotes(snap)",
+		New:  "\tindexed := snap",
+		Pkgs: []string{"./engine"}, Run: "TestDictionaryNotesWithheldFromACallerDeniedTheTable$",
+	},
+	{
+		Name: "shared-notes-ignore-roles",
+		File: "scope/notes.go",
+		Old:  "\t\t\tif !readable[rel] {\n\t\t\t\tdelete(shared, rel)",
+		New:  "\t\t\tif !readable[rel] && false {\n\t\t\t\tdelete(shared, rel)",
+		Pkgs: []string{"./engine"}, Run: "TestDictionaryNotesWithheldFromACallerDeniedTheTable$",
+	},
 }
