@@ -9329,7 +9329,7 @@ var mutations = []mutation{
 		Name: "postgres-unique-keys-unread",
 		File: "internal/source/postgres/postgres_schema.go",
 		Old:  "\t\tt.UniqueKeys = schema.OtherKeys(t.PrimaryKey, keys)",
-		New:  "\t\tt.UniqueKeys = schema.OtherKeys(t.PrimaryKey, nil)",
+		New:  "\t\tt.UniqueKeys = schema.OtherKeys(t.PrimaryKey, keys[:0])",
 		Pkgs: []string{"./engine"}, Run: "TestJoinConditionThatMakesTheKeyUniqueIsNoFanOut$",
 	},
 	{
