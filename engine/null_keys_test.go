@@ -14,6 +14,8 @@ var refundsDB = []string{
 	"INSERT INTO orders VALUES (1, 'Berlin'), (2, 'Berlin'), (3, 'London'), (4, 'London'), (5, 'London')",
 	"CREATE TABLE refunds (refund_id INTEGER PRIMARY KEY, order_id INTEGER, order_code TEXT, amount INTEGER)",
 	"INSERT INTO refunds VALUES (1, 1, NULL, 10), (2, 3, NULL, 20), (3, 5, NULL, 30), (4, NULL, 'ORD-000002', 40), (5, NULL, 'ORD-000004', 50)",
+	"CREATE TABLE referrals (id INTEGER PRIMARY KEY, order_id INTEGER, note TEXT)",
+	"INSERT INTO referrals VALUES (1, 1, 'x'), (2, NULL, 'y'), (3, NULL, 'z')",
 }
 
 // The threat: refunds per city, joined to orders on order_id, summed 60
@@ -23,7 +25,9 @@ var refundsDB = []string{
 // share and the column set where it is not, on every engine, in a check
 // as in a run; the optional side of a left join is named too, while a
 // left join from refunds keeps them (their NULLs are the answer's to
-// show) and a key never NULL is told nothing.
+// show), the optional side of a left join whose NULLs no other column
+// explains (orders nobody referred, of a list of referrals), and a key
+// never NULL are told nothing.
 func TestJoinKeysOftenNullAreNamed(t *testing.T) {
 	plan := func(typ, left, right string) string {
 		return `{"select":[{"expr":{"kind":"func","name":"SUM","args":[{"kind":"column","table":"r","column":"amount"}]},"alias":"refunded"}],` +
@@ -52,12 +56,63 @@ func TestJoinKeysOftenNullAreNamed(t *testing.T) {
 					t.Errorf("%s: warning %q, want one naming the NULL share and order_code: %v", c.name, w, c.warned)
 				}
 			}
+			// the optional side's NULLs, with nothing naming their match
+			// another way, are what the outer join means to leave out
+			left := `{"select":[{"expr":{"kind":"func","name":"COUNT","args":[{"kind":"column","table":"r","column":"id"}]},"alias":"n"}],` +
+				`"from":[{"table":"orders","alias":"o"},{"table":"referrals","alias":"r"}],` +
+				`"joins":[{"type":"left","left":"o","right":"r","on":[{"left_column":"order_id","right_column":"order_id"}]}]}`
+			if w := warningWith(runAir(t, e, left).Warnings, "a NULL key meets no row"); w != "" {
+				t.Errorf("left join to referrals: warned %q", w)
+			}
 			pc, err := e.CheckPlan(t.Context(), "air", []byte(plan("inner", "refunds", "orders")), "")
 			if err != nil {
 				t.Fatal(err)
 			}
 			if w := warningWith(pc.Warnings, "a NULL key meets no row"); !strings.Contains(w, want) {
 				t.Errorf("check: warnings %q, want the NULL key named", pc.Warnings)
+			}
+		})
+	}
+}
+
+// The threat: invoices converted to dollars through a monthly rate table
+// that holds no USD row (dollars need no rate) lost every USD invoice in
+// the inner join, and the sum per country came back without the United
+// States, with nothing said. Both currency columns hold few values, all
+// known: the run names the value the rates never hold, and the left join
+// it advises keeps those rows; a rate table that holds every currency, and
+// a left join, are told nothing.
+func TestJoinKeysTheOtherSideNeverHoldsAreNamed(t *testing.T) {
+	stmts := []string{
+		"CREATE TABLE invoices (id INTEGER PRIMARY KEY, currency TEXT, amount INTEGER)",
+		"INSERT INTO invoices VALUES (1, 'EUR', 100), (2, 'GBP', 10), (3, 'USD', 50), (4, 'USD', 70)",
+		"CREATE TABLE fx (currency TEXT PRIMARY KEY, rate INTEGER)",
+		"INSERT INTO fx VALUES ('EUR', 2), ('GBP', 3)",
+		"CREATE TABLE fx_all (currency TEXT PRIMARY KEY, rate INTEGER)",
+		"INSERT INTO fx_all VALUES ('EUR', 2), ('GBP', 3), ('USD', 1)",
+	}
+	count := func(typ, rates string) string {
+		return `{"select":[{"expr":{"kind":"func","name":"COUNT","args":[]},"alias":"n"}],` +
+			`"from":[{"table":"invoices","alias":"i"},{"table":"` + rates + `","alias":"x"}],` +
+			`"joins":[{"type":"` + typ + `","left":"i","right":"x","on":[{"left_column":"currency","right_column":"currency"}]}]}`
+	}
+	const named = `joins[0]: i.currency holds "USD", which x.currency never holds: the inner join leaves out every invoices row holding it`
+	for _, eng := range everyEngine(stmts) {
+		t.Run(eng.name, func(t *testing.T) {
+			e := specEngine(t, eng.spec(t))
+			for _, c := range []struct {
+				name, plan, rows string
+				warned           bool
+			}{
+				{"inner join to rates lacking USD", count("inner", "fx"), "[[2]]", true},
+				{"left join keeps them", count("left", "fx"), "[[4]]", false},
+				{"rates of every currency", count("inner", "fx_all"), "[[4]]", false},
+			} {
+				res := runAir(t, e, c.plan)
+				w := warningWith(res.Warnings, "never holds")
+				if fmt.Sprint(res.Rows) != c.rows || c.warned != strings.Contains(w, named) || !c.warned && w != "" {
+					t.Errorf("%s: rows %v, warnings %q; want %s and the USD rows named: %v", c.name, res.Rows, res.Warnings, c.rows, c.warned)
+				}
 			}
 		})
 	}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"github.com/nl2sql/nl2sql/scope"
+	"path/filepath"
 	"strings"
 )
 
@@ -46,9 +47,12 @@ func (e *Engine) noDatasource(ctx context.Context, id string) *Error {
 	return &Error{Code: CodeDatasourceNotFound, Msg: fmt.Sprintf("there is no datasource %q", id), Hint: hint}
 }
 
+// configFile names the config file in a hint: its file name alone, which
+// a person running the server knows where to find, and which tells a
+// caller over HTTP nothing of the server's directories.
 func (e *Engine) configFile() string {
 	if e.opts.ConfigFile != "" {
-		return e.opts.ConfigFile
+		return filepath.Base(e.opts.ConfigFile)
 	}
 	return "nl2sql.yaml"
 }

@@ -47,7 +47,7 @@ var computedWords = func() map[string]bool {
 		trend trends growth change changes rate rates ratio share percent percentage proportion
 		distribution breakdown compare compared comparison overall rank ranked ranking order ordered
 		distinct unique different separate individual various respective combined cumulative aggregate aggregated altogether entire
-		more less fewer higher lower between during across among within now currently
+		more less fewer higher lower between during across among within now currently plus minus
 		get got want need know see common commonly highly mostly usually typically
 		table tables row rows column columns record records entry entries field fields database data dataset value values
 		people person persons someone anyone everyone everybody anybody somebody everything anything something thing things

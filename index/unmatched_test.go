@@ -175,6 +175,7 @@ func TestUnmatchedWordClasses(t *testing.T) {
 		{"comparative", "Which trips were pricier than the busiest station's?", bikes, ""},
 		{"time of day", "How many trips started between 10 pm and midnight local time?", bikes, ""},
 		{"time of day", "How many trips started in the morning or the evening?", bikes, ""},
+		{"arithmetic", "What is each trip's fare plus its distance, minus one?", bikes, ""},
 		{"other terms", "How many real customer accounts were opened in 2025 and are still open today?", club, ""},
 		{"other terms", "Which genuine members signed up in 2025?", club, ""},
 		{"other terms", "How many clients joined in 2025?", club, ""},

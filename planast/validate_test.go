@@ -463,7 +463,7 @@ func TestValidateLookupJoinOnWholeKeyIsNotWarned(t *testing.T) {
 	noPK := func(t *planast.TableInfo) *planast.TableInfo { t.PrimaryKey = nil; return t }
 	keyed := func(t *planast.TableInfo, pk ...string) *planast.TableInfo { t.PrimaryKey = pk; return t }
 	cat := memCatalog{
-		table("", "invoices", []string{"invoice_id integer", "currency text", "month date", "ccy text", "amount decimal"}),
+		table("", "invoices", []string{"invoice_id integer", "currency text", "month date", "ccy text", "billing_month date", "amount decimal"}),
 		keyed(table("", "fx_rates", []string{"currency text", "month date", "usd_per_unit decimal"}), "currency", "month"),
 		noPK(table("", "fx_loose", []string{"currency text", "month date", "usd_per_unit decimal"})),
 		table("", "customers", []string{"id integer", "name text"}),
@@ -489,7 +489,8 @@ func TestValidateLookupJoinOnWholeKeyIsNotWarned(t *testing.T) {
 		{"part of the key", frm(from("invoices", "i"), from("fx_rates", "x")), on("i", "x", "currency", "currency") + "}", true},
 		{"month compared, not pinned", frm(from("invoices", "i"), from("fx_rates", "x")), cond(on("i", "x", "currency", "currency"), bin(">=", c("x", "month"), c("i", "month"))), true},
 		{"no declared key", frm(from("invoices", "i"), from("fx_loose", "x")), on("i", "x", "currency", "currency", "month", "month") + "}", true},
-		{"columns of other names", frm(from("invoices", "i"), from("fx_rates", "x")), on("i", "x", "ccy", "currency", "month", "month") + "}", true},
+		{"a column of another name beside one of its name", frm(from("invoices", "i"), from("fx_rates", "x")), on("i", "x", "currency", "currency", "billing_month", "month") + "}", false},
+		{"columns of other names", frm(from("invoices", "i"), from("fx_rates", "x")), on("i", "x", "ccy", "currency", "billing_month", "month") + "}", true},
 		{"two keys of one name", frm(from("customers", "c"), from("orders", "o")), on("c", "o", "id", "id") + "}", true},
 	} {
 		q := plan(sel(item(fn("COUNT"), "n")), tc.from, joins(tc.join))

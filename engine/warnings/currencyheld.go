@@ -1,6 +1,7 @@
 package warnings
 
 import (
+	"cmp"
 	"fmt"
 	"slices"
 	"strings"
@@ -64,7 +65,7 @@ func holdersOf(snap *schema.Snapshot, t *schema.Table, col func(*schema.Table) *
 		var nextFrom []*schema.Table
 		var found []currencyHolder
 		for i, h := range level {
-			for _, fk := range from[i].ForeignKeys {
+			for _, fk := range keysByNulls(from[i]) {
 				p, ok := snap.Lookup(fk.RefSchema, fk.RefTable)
 				if !ok || seen[p] || len(fk.Columns) == 0 || len(fk.Columns) != len(fk.RefColumns) {
 					continue
@@ -343,4 +344,23 @@ func viewSelectItem(toks []sqlscan.Token, name string) []sqlscan.Token {
 		}
 	}
 	return nil
+}
+
+// keysByNulls is t's foreign keys, the one whose columns are NULL in the
+// fewest rows first (ties in their listed order): orders.customer_id
+// names the buyer of every order, orders.referrer_id someone for a third
+// of them, and the first key SQLite lists may be either.
+func keysByNulls(t *schema.Table) []schema.ForeignKey {
+	nulls := func(fk schema.ForeignKey) float64 {
+		n := 0.0
+		for _, name := range fk.Columns {
+			if c, ok := t.Column(name); ok && c.Profile != nil {
+				n += c.Profile.NullFraction
+			}
+		}
+		return n
+	}
+	out := slices.Clone(t.ForeignKeys)
+	slices.SortStableFunc(out, func(a, b schema.ForeignKey) int { return cmp.Compare(nulls(a), nulls(b)) })
+	return out
 }

@@ -259,6 +259,7 @@ type fkHop struct {
 func parentWarnings(flags []parentFlag) []string {
 	var order []*schema.Table
 	children, paths, cols, marks, notes := map[*schema.Table][]string{}, map[*schema.Table][]string{}, map[*schema.Table][]string{}, map[*schema.Table][]string{}, map[*schema.Table]string{}
+	filters := map[*schema.Table][]string{}
 	for _, f := range flags {
 		p := f.parent
 		if _, ok := paths[p]; !ok {
@@ -274,6 +275,11 @@ func parentWarnings(flags []parentFlag) []string {
 			cols[p] = append(cols[p], f.col.Name)
 			marks[p] = append(marks[p], f.col.Name+" "+schemactx.TestFlagMarks(f.marked)+kindsSaid(f.col, f.marked))
 			notes[p] += flagNoteSaid(p, f.col)
+			// as plan JSON, aliased by the table's name: a flag NULL on
+			// most rows ("is_test = 0" keeps none of them) and the rules
+			// its notes add are in it
+			filter, _ := realFilter(p.Name, p, f.col, f.marked, f.unmarked, "")
+			filters[p] = append(filters[p], filter)
 		}
 	}
 	out := make([]string, 0, len(order))
@@ -282,8 +288,9 @@ func parentWarnings(flags []parentFlag) []string {
 		if len(cols[p]) > 1 {
 			it = "them"
 		}
-		out = append(out, fmt.Sprintf("each row of %s belongs to one of %s (%s), whose %s: %s, and this plan never reads %s: the rows of test records count in the result; if they should not, join %s and filter on %s%s",
-			andList(children[p]), p.Name, strings.Join(paths[p], "; "), strings.Join(marks[p], ", and whose "), schemactx.TestRecordsChoice, it, p.Name, andList(cols[p]), notes[p]))
+		out = append(out, fmt.Sprintf("each row of %s belongs to one of %s (%s), whose %s: %s, and this plan never reads %s: the rows of test records count in the result; if they should not, join %s and filter on %s%s, e.g. %s (%s as the alias of %s)",
+			andList(children[p]), p.Name, strings.Join(paths[p], "; "), strings.Join(marks[p], ", and whose "), schemactx.TestRecordsChoice, it, p.Name, andList(cols[p]), notes[p],
+			strings.Join(filters[p], " and "), jsonText(p.Name), p.Name))
 	}
 	return out
 }
@@ -445,7 +452,7 @@ func flaggedParents(snap *schema.Snapshot, t *schema.Table, direct, read map[str
 	for range maxFlagHops {
 		var next []step
 		for _, s := range level {
-			for _, fk := range s.t.ForeignKeys {
+			for _, fk := range keysByNulls(s.t) {
 				p, ok := snap.Lookup(fk.RefSchema, fk.RefTable)
 				if !ok {
 					continue

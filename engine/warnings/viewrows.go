@@ -176,7 +176,7 @@ func readersOf(snap *schema.Snapshot, v, t *schema.Table) [][]fkHop {
 		if !ok {
 			continue
 		}
-		for _, fk := range rt.ForeignKeys {
+		for _, fk := range keysByNulls(rt) {
 			if p, ok := snap.Lookup(fk.RefSchema, fk.RefTable); ok && p == t {
 				routes = append(routes, []fkHop{{rt, fk}})
 			}

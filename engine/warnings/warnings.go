@@ -57,7 +57,8 @@ func Static(snap *schema.Snapshot, dialect string, plan *planast.Query, stored f
 }
 
 // unread are the warnings of Of and Static that need no row: the keys
-// (those that pair loosely, then those often NULL), the filters, the literals that match one spelling of several, the
+// (those that pair loosely, those often NULL, those the other side never
+// holds), the filters, the literals that match one spelling of several, the
 // case-sensitive likes that miss stored values for their case, the
 // groups split by spelling, the text comparisons of dates written in
 // several forms, the divisions by a column holding 0, the views that
@@ -67,6 +68,7 @@ func Static(snap *schema.Snapshot, dialect string, plan *planast.Query, stored f
 func unread(snap *schema.Snapshot, dialect string, plan *planast.Query, stored func(string, string, string) []string, empty bool, said []string) []string {
 	out := keyWarnings(snap, plan, stored, empty)
 	out = append(out, nullKeys(snap, plan)...)
+	out = append(out, unpairedKeys(snap, plan, stored)...)
 	out = append(out, Filters(snap, dialect, plan, empty, stored)...)
 	out = append(out, variantLiterals(snap, plan, stored)...)
 	out = append(out, foldNearMisses(snap, plan, stored)...)

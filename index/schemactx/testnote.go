@@ -29,25 +29,39 @@ type NoteRule struct {
 // counts when it names a kind of record that is no customer (a test word,
 // an internal or other kind: nonCustomerKinds) and says a rule is added
 // to the flag ("also", "too", "even when", "regardless", "not flagged").
+//
+// The notes of t's other columns and of t itself add the rules they state
+// (a filter can apply them), not their sentences in words: the email
+// column's note "accounts with an @dashfood.com email are internal staff
+// accounts; exclude them like test accounts" names records the flag's
+// filter keeps.
 func TestNoteRules(t *schema.Table, c *schema.Column) (rules []NoteRule, unread []string) {
-	if c.Comment == "" {
-		return nil, nil
-	}
-	for _, s := range noteSentences.Split(c.Comment, -1) {
-		s = strings.TrimSpace(s)
-		words := lex.Words(s)
-		if !slices.ContainsFunc(words, func(w string) bool { return nonCustomerWord(w) }) {
-			continue
-		}
-		if r, ok := sentenceRule(t, s); ok {
-			if !slices.Contains(rules, r) {
-				rules = append(rules, r)
+	read := func(note string, own bool) {
+		for _, s := range noteSentences.Split(note, -1) {
+			s = strings.TrimSpace(s)
+			words := lex.Words(s)
+			if !slices.ContainsFunc(words, func(w string) bool { return nonCustomerWord(w) }) {
+				continue
 			}
-			continue
+			if r, ok := sentenceRule(t, s); ok {
+				if !slices.Contains(rules, r) {
+					rules = append(rules, r)
+				}
+				continue
+			}
+			if own && addedMarks.MatchString(s) {
+				unread = append(unread, s)
+			}
 		}
-		if addedMarks.MatchString(s) {
-			unread = append(unread, s)
+	}
+	read(c.Comment, true)
+	for i := range t.Columns {
+		if o := &t.Columns[i]; o.Name != c.Name && o.Comment != "" {
+			read(o.Comment, false)
 		}
+	}
+	if t.Comment != "" {
+		read(t.Comment, false)
 	}
 	return rules, unread
 }

@@ -23,6 +23,15 @@ func TestLiftDateIdioms(t *testing.T) {
 		{"unixepoch", "SELECT datetime(id, 'unixepoch') AS t, date(id, 'unixepoch') AS d FROM invoice",
 			`{"select":[{"expr":{"kind":"func","name":"FROM_EPOCH_SECONDS","args":[{"kind":"column","table":"t1","column":"Id"}]},"alias":"t"},
 			  {"expr":{"kind":"cast","type":"date","expr":{"kind":"func","name":"FROM_EPOCH_SECONDS","args":[{"kind":"column","table":"t1","column":"Id"}]}},"alias":"d"}],"from":[{"table":"invoice","alias":"t1"}]}`},
+		// the hour as SQLite's users take it: text of two digits, cast to
+		// a number or compared with two digits; the zone's wall clock
+		// through the plan's own function
+		{"hour of strftime", "SELECT id FROM invoice WHERE CAST(strftime('%H', invoicedate) AS INTEGER) >= 22 AND strftime('%H', invoicedate) < '24'",
+			`{"select":[{"expr":{"kind":"column","table":"t1","column":"Id"},"alias":"Id"}],"from":[{"table":"invoice","alias":"t1"}],
+			  "where":{"kind":"binary","op":"and","left":{"kind":"binary","op":">=","left":{"kind":"cast","type":"integer","expr":{"kind":"func","name":"DATE_PART","args":[{"kind":"literal","value":"hour"},{"kind":"column","table":"t1","column":"InvoiceDate"}]}},"right":{"kind":"literal","value":22}},
+			  "right":{"kind":"binary","op":"<","left":{"kind":"func","name":"DATE_PART","args":[{"kind":"literal","value":"hour"},{"kind":"column","table":"t1","column":"InvoiceDate"}]},"right":{"kind":"literal","value":24}}}}`},
+		{"local hour", "SELECT CAST(strftime('%H', AT_TIME_ZONE(invoicedate, 'Europe/Berlin')) AS INTEGER) AS h FROM invoice",
+			`{"select":[{"expr":{"kind":"cast","type":"integer","expr":{"kind":"func","name":"DATE_PART","args":[{"kind":"literal","value":"hour"},{"kind":"func","name":"AT_TIME_ZONE","args":[{"kind":"column","table":"t1","column":"InvoiceDate"},{"kind":"literal","type":"string","value":"Europe/Berlin"}]}]}},"alias":"h"}],"from":[{"table":"invoice","alias":"t1"}]}`},
 	}
 	for _, c := range sqlite {
 		t.Run(c.name, func(t *testing.T) { checkLift(t, c, DialectSQLite) })
@@ -43,7 +52,7 @@ func TestLiftDateIdioms(t *testing.T) {
 		{"sqlite typed literal", DialectSQLite, "SELECT id FROM invoice WHERE note > DATE '2024-02-01'", "DATE '…' literals", "text literal"},
 		{"unit the plan lacks", DialectPostgres, "SELECT EXTRACT(EPOCH FROM invoicedate) FROM invoice", `the unit "epoch"`, "ELAPSED_SECONDS"},
 		{"fractional seconds", DialectPostgres, "SELECT to_timestamp(total) FROM invoice", "not whole", "FROM_EPOCH_SECONDS"},
-		{"strftime weekday", DialectSQLite, "SELECT strftime('%w', invoicedate) FROM invoice", `strftime format "%w"`, "DATE_PART('dow', x)"},
+		{"strftime weekday as text", DialectSQLite, "SELECT strftime('%w', invoicedate) FROM invoice", `strftime('%w') used as text`, "CAST(strftime('%w', x) AS INTEGER)"},
 		{"date modifiers", DialectSQLite, "SELECT id FROM invoice WHERE duedate > date('now', '-2 years')", "date() with modifiers", "DATE_ADD"},
 		{"json path", DialectPostgres, "SELECT note->>'manager' FROM invoice", "operator ->>", "LIKE"},
 		{"any of an array", DialectPostgres, "SELECT id FROM invoice WHERE 'cold' = ANY(note)", "ANY/ALL", "IN (…)"},

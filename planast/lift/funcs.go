@@ -157,7 +157,13 @@ func (l *lifter) funcCall(f *pg.FuncCall, sc *scope) planast.Expr {
 	case "strftime":
 		return l.strftime(f, sc)
 	case "date_part", "extract", "date_trunc":
-		if l.sqlite() || len(args) != 2 {
+		if l.sqlite() {
+			// SQL that fails on SQLite means nothing there; its own
+			// spelling lifts
+			l.unsupportedHint(f.Location, "write CAST(strftime('%H', x) AS INTEGER) (or %Y, %m, %d, %M, %w, %j), which lifts as DATE_PART, or write the plan's "+strings.ToUpper(name)+" by hand",
+				"%s on SQLite, which has none", name)
+		}
+		if len(args) != 2 {
 			break
 		}
 		fn := "DATE_PART"
@@ -196,6 +202,11 @@ func (l *lifter) funcCall(f *pg.FuncCall, sc *scope) planast.Expr {
 	case "from_epoch_seconds":
 		nargs(1, 1)
 		return call("FROM_EPOCH_SECONDS", l.value(args[0], sc))
+	case "at_time_zone":
+		// the plan's own function, written as SQL: the wall clock of the
+		// instant x in zone, on every engine
+		nargs(2, 2)
+		return call("AT_TIME_ZONE", l.value(args[0], sc), l.value(args[1], sc))
 	case "julianday":
 		l.unsupported(f.Location, "JULIANDAY (other than the difference of two values)")
 	case "elapsed_seconds", "date_diff_days":
@@ -265,8 +276,9 @@ func (l *lifter) epoch(fn string, x *pg.Node, pos int32, sc *scope) planast.Expr
 	return ts
 }
 
-// strftimeParts are strftime formats whose number DATE_PART gives.
-var strftimeParts = map[string]string{"%w": "dow", "%j": "doy", "%V": "week", "%H": "hour", "%M": "minute"}
+// strftimeParts are strftime formats whose number DATE_PART gives but
+// that lift to none: SQLite's own %V is newer than many of its builds.
+var strftimeParts = map[string]string{"%V": "week"}
 
 // sqliteDateFunc is SQLite's function that reads text as a date or
 // timestamp, which lifts where its CAST cannot.
@@ -302,11 +314,13 @@ func (l *lifter) dateValue(n *pg.Node, sc *scope) planast.Expr {
 }
 
 // strftimeUnits maps the strftime formats the plan can express to
-// DATE_PART units; each yields zero-padded digits of a fixed width.
+// DATE_PART units; each yields zero-padded digits of a fixed width, the
+// number DATE_PART gives (%w counts from Sunday, 0, as dow does; %j from
+// 1).
 var strftimeUnits = map[string]struct {
 	unit  string
 	width int
-}{"%Y": {"year", 4}, "%m": {"month", 2}, "%d": {"day", 2}}
+}{"%Y": {"year", 4}, "%m": {"month", 2}, "%d": {"day", 2}, "%H": {"hour", 2}, "%M": {"minute", 2}, "%w": {"dow", 1}, "%j": {"doy", 3}}
 
 // strftime lifts strftime('%Y' | '%m' | '%d', x) as DATE_PART(unit, x)
 // marked with its format. SQLite returns zero-padded text, so the number
@@ -446,7 +460,9 @@ func (l *lifter) textify(e planast.Expr, pos int32) planast.Expr {
 		// not PERIOD_LABEL: the same DATE_PART may be grouped by
 		return &planast.Cast{Expr: e, Type: planast.CastText}
 	}
-	l.unsupported(pos, "strftime('%s') used as text", l.strfOf(e))
+	f := l.strfOf(e)
+	l.unsupportedHint(pos, fmt.Sprintf("cast it: CAST(strftime('%s', x) AS INTEGER) lifts as DATE_PART('%s', x), the number the text writes", f, strftimeUnits[f].unit),
+		"strftime('%s') used as text", f)
 	return nil
 }
 

@@ -108,7 +108,7 @@ func (l *lifter) noZoneRules(f *pg.FuncCall) {
 	}
 	panic(&Unsupported{Construct: what, Pos: l.src.OrigPos(int(f.Location)),
 		Unavailable: "SQLite has no time-zone conversion (AT TIME ZONE is PostgreSQL's and DuckDB's SQL)",
-		Hint:        `write the plan's {"kind":"func","name":"AT_TIME_ZONE","args":[x, zone]} by hand (SQLite runs it): the wall clock of the instant x in zone`})
+		Hint:        `write AT_TIME_ZONE(x, zone), the plan's {"kind":"func","name":"AT_TIME_ZONE","args":[x, zone]}, which lifts and SQLite runs: the wall clock of the instant x in zone`})
 }
 
 // utcZone reports whether PostgreSQL reads zone as UTC itself.

@@ -769,7 +769,9 @@ func namedKey(a, b *TableInfo, acol, bcol string) bool {
 // lookupJoin reports whether the pair lcol = rcol of join j (l its left
 // table, r its right) reads one side as a lookup table: a rate or code
 // table whose key is a code, which no foreign key declares (currency is
-// no row of a table). The pair is of one name, j's key on
+// no row of a table). A pair of j is of one name (the other pairs may
+// not be: invoices.billing_month = fx_rates.month beside currency =
+// currency), j's key on
 // that side (joinKey: its on-pairs and the columns its condition pins,
 // invoices to fx_rates on currency with fx_rates.month the invoice's
 // month) covers a whole key the side declares (keyCovers), so each row
@@ -780,7 +782,7 @@ func namedKey(a, b *TableInfo, acol, bcol string) bool {
 // (the fan-out probe of a run counts rows per key only for an aggregate
 // it may inflate, after validation has worded its notes).
 func lookupJoin(j *Join, l, r *TableInfo, lcol, rcol string) bool {
-	if !strings.EqualFold(lcol, rcol) {
+	if !slices.ContainsFunc(j.On, func(p OnPair) bool { return strings.EqualFold(p.LeftColumn, p.RightColumn) }) {
 		return false // a documented pair was exempted before
 	}
 	lookup := func(t, other *TableInfo, right bool) bool {

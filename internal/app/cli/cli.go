@@ -16,6 +16,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"syscall"
 	"unicode"
 
 	"github.com/spf13/cobra"
@@ -213,7 +214,7 @@ func serveCmd(logger *slog.Logger) *cobra.Command {
 				// then the one thing said, not after the opens it cut
 				// short logged their own cancellation
 				if ln, err = net.Listen("tcp", httpAddr); err != nil {
-					return fmt.Errorf("--http %s: %w (hint: another process listens there; pick another port, or 127.0.0.1:0 for a free one)", httpAddr, err)
+					return fmt.Errorf("--http %s: %w (hint: %s)", httpAddr, err, listenHint(err))
 				}
 				defer ln.Close()
 			}
@@ -540,4 +541,21 @@ func planRunLine(hp *engine.HostPlan) string {
 		return "`nl2sql plan run --datasource ID FILE`, ID the datasource of the candidate you planned over"
 	}
 	return "`nl2sql plan run FILE`"
+}
+
+// listenHint says what to do when --http cannot be listened on: a port
+// another process holds is the common case, but a host that names no
+// address of this machine, or one that does not resolve, is not helped
+// by another port.
+func listenHint(err error) string {
+	var dns *net.DNSError
+	switch {
+	case errors.As(err, &dns):
+		return "the host does not resolve: write 127.0.0.1 (this machine only), 0.0.0.0 (every interface) or an address of this machine"
+	case errors.Is(err, syscall.EADDRNOTAVAIL):
+		return "no interface of this machine has that address: write 127.0.0.1, 0.0.0.0 or one of its own addresses"
+	case errors.Is(err, syscall.EACCES):
+		return "ports below 1024 need privileges: pick a port of 1024 or more"
+	}
+	return "another process listens there; pick another port, or 127.0.0.1:0 for a free one"
 }

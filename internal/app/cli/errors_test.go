@@ -70,7 +70,7 @@ func TestBadCommandLinesRefusedUpFront(t *testing.T) {
 		{"index names no configured datasource", []string{"index", "--config", cfg, "--datasource", "nope"},
 			engine.CodeDatasourceNotFound, []string{`there is no datasource "nope"`, "use one of: music"}},
 		{"config lists no datasource", []string{"ask", "--config", empty, "how many genres"},
-			engine.CodeDatasourceNotFound, []string{"no datasource is configured", "datasources: in " + empty}},
+			engine.CodeDatasourceNotFound, []string{"no datasource is configured", "datasources: in " + filepath.Base(empty)}},
 		{"html into a missing directory", []string{"plan", "run", "--config", cfg, "--html", filepath.Join(dir, "no", "page.html"), plan},
 			engine.CodeInvalidRequest, []string{"does not exist"}},
 		{"html names a directory", []string{"plan", "run", "--config", cfg, "--html", dir, plan},

@@ -3,6 +3,7 @@ package warnings
 import (
 	"fmt"
 	"math"
+	"slices"
 
 	"github.com/nl2sql/nl2sql/index/schemactx"
 	"github.com/nl2sql/nl2sql/internal/schema"
@@ -11,7 +12,8 @@ import (
 
 // nullKeys names the join keys a material share of whose rows are NULL
 // on a side the join drops unmatched (either side of an inner join, the
-// optional side of a left or right one): a NULL meets no row, so those
+// optional side of a left or right one when another column names those
+// rows' match): a NULL meets no row, so those
 // rows leave the result with nothing to say so. Refunds identified by
 // order_id on some rows and by an order code on the others (42% of them)
 // were joined to orders on order_id, and the refunds of those orders
@@ -38,6 +40,13 @@ func nullKeys(snap *schema.Snapshot, plan *planast.Query) []string {
 					}
 					sd, ok := sideOf(snap, q, &planast.Column{Table: s.alias, Column: s.col})
 					if !ok || sd.t == nil || seen[sd.c] || !materialNulls(sd.c) {
+						continue
+					}
+					if j.Type != planast.JoinInner && complement(sd.t, sd.c) == nil {
+						// the optional side's rows that meet no row are
+						// left out by what the outer join means (orders
+						// nobody referred, of a list of referrers), unless
+						// they name their match another way
 						continue
 					}
 					seen[sd.c] = true
@@ -85,4 +94,55 @@ func complement(t *schema.Table, c *schema.Column) *schema.Column {
 		}
 	}
 	return found
+}
+
+// unpairedKeys names the values of an inner join's left key that no row
+// of the right side holds, when both columns' values are all known (codes,
+// not ids): invoices joined to a rate table that holds no USD row lost
+// every USD invoice, and the sum converted to dollars came back without
+// the United States. A value the other side holds in another letter case
+// or with spaces is keyWarnings' to name; a join that pairs nothing at all
+// is no lookup and is left to the result. The fix keeps the rows with a
+// left join.
+func unpairedKeys(snap *schema.Snapshot, plan *planast.Query, stored func(string, string, string) []string) []string {
+	var out []string
+	eachQuery(plan, func(q *planast.Query) {
+		for i, j := range q.Joins {
+			if j.Type != planast.JoinInner {
+				continue
+			}
+			for _, on := range j.On {
+				l, lok := sideOf(snap, q, &planast.Column{Table: j.Left, Column: on.LeftColumn})
+				r, rok := sideOf(snap, q, &planast.Column{Table: j.Right, Column: on.RightColumn})
+				if !lok || !rok || l.t == nil || r.t == nil || !textual(l.c) || !textual(r.c) {
+					continue
+				}
+				lv, lall := knownValues(l.t, l.c, stored)
+				rv, rall := knownValues(r.t, r.c, stored)
+				if !lall || !rall || len(rv) == 0 {
+					continue
+				}
+				held := map[string]bool{}
+				for _, v := range rv {
+					held[loose(v)] = true
+				}
+				var missing []string
+				for _, v := range lv {
+					if !held[loose(v)] && !slices.Contains(missing, v) {
+						missing = append(missing, v)
+					}
+				}
+				if len(missing) == 0 || len(missing) == len(slices.Compact(slices.Sorted(slices.Values(lv)))) {
+					continue
+				}
+				slices.Sort(missing)
+				w := fmt.Sprintf(`joins[%d]: %s holds %s, which %s never holds: the inner join leaves out every %s row holding %s; if they belong in the answer, make it a "left" join and decide what their NULLs in %s's columns mean`,
+					i, l.ref(), someQuoted(missing), r.ref(), l.t.Name, pronoun(len(missing)), r.alias)
+				if !slices.Contains(out, w) {
+					out = append(out, w)
+				}
+			}
+		}
+	})
+	return out
 }
