@@ -117,3 +117,42 @@ func TestJoinKeysTheOtherSideNeverHoldsAreNamed(t *testing.T) {
 		})
 	}
 }
+
+// The threat: "the average amount paid per order, tip included" as
+// AVG(total + tip) over tips NULL where none was given averaged the
+// tipped orders alone, with nothing said (31.61 where 31.41). The run
+// names the term and the COALESCE that reads a missing tip as 0, which
+// pasted gives the average over every order; a term never NULL, an
+// average of the column alone (its NULLs are no value of it) and a plan
+// that reads it through COALESCE are told nothing.
+func TestNullTermOfASumIsNamed(t *testing.T) {
+	stmts := []string{
+		"CREATE TABLE orders (id INTEGER PRIMARY KEY, total INTEGER, fee INTEGER, tip INTEGER)",
+		"INSERT INTO orders VALUES (1, 10, 2, 4), (2, 20, 2, NULL), (3, 30, 2, NULL), (4, 40, 2, 2)",
+	}
+	col := func(c string) string { return `{"kind":"column","table":"o","column":"` + c + `"}` }
+	plus := func(a, b string) string { return `{"kind":"binary","op":"+","left":` + a + `,"right":` + b + `}` }
+	avg := func(x string) string {
+		return `{"select":[{"expr":{"kind":"func","name":"AVG","args":[` + x + `]},"alias":"a"}],"from":[{"table":"orders","alias":"o"}]}`
+	}
+	const named = "is NULL wherever o.tip is (50% of its rows, profiled), and AVG leaves those rows out"
+	for _, eng := range everyEngine(stmts) {
+		t.Run(eng.name, func(t *testing.T) {
+			e := specEngine(t, eng.spec(t))
+			res := runAir(t, e, avg(plus(col("total"), plus(col("tip"), col("fee")))))
+			w := warningWith(res.Warnings, named)
+			_, fix, ok := strings.Cut(w, "read it as ")
+			if !ok {
+				t.Fatalf("warnings %q, want the tip named", res.Warnings)
+			}
+			if got := runAir(t, e, avg(plus(col("total"), plus(fix, col("fee"))))).Rows[0][0]; !near(got, 28.5) {
+				t.Errorf("with %s the average is %v, want 28.5", fix, got)
+			}
+			for _, quiet := range []string{avg(plus(col("total"), col("fee"))), avg(col("tip")), avg(plus(col("total"), fix))} {
+				if w := warningWith(runAir(t, e, quiet).Warnings, "leaves those rows out"); w != "" {
+					t.Errorf("%s: warned %q", quiet, w)
+				}
+			}
+		})
+	}
+}

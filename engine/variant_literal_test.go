@@ -21,13 +21,16 @@ import (
 // are two people), digits never make a near spelling (2017 is not 2018),
 // and a short word two edits away that does not start alike is another
 // value ('void' offered as a spelling of 'paid' counted void invoices as
-// revenue). A caller behind a row filter learns no value from it.
+// revenue); a near spelling counts once the column shows it was typed by
+// hand, by any value's several spellings ('canceled' beside 'cancelled'
+// where 'Delivered' stands beside 'delivered'). A caller behind a row
+// filter learns no value from it.
 func TestLiteralMatchingOneOfSeveralSpellingsIsNamed(t *testing.T) {
 	db := sourcetest.TempDB(t,
-		"CREATE TABLE orders (id INTEGER PRIMARY KEY, status TEXT, amount INTEGER, customer TEXT, year TEXT, region TEXT)",
-		"INSERT INTO orders VALUES (1, 'paid', 100, 'Anna', '2017', 'north'), (2, 'Paid', 20, 'Anne', '2017 ', 'north'), (3, 'paid ', 3, 'Anna', '2018', 'north'),"+
-			" (4, 'payed', 4000, 'Bo', '2018', 'south'), (5, 'shipped', 50000, 'Bo', '2019', 'south'), (6, 'paid', 100, 'Cy', '2019', 'south'), (7, 'paid2', 0, 'Cy', '2019', 'south'),"+
-			" (8, 'void', 7, 'Di', '2019', 'south')")
+		"CREATE TABLE orders (id INTEGER PRIMARY KEY, status TEXT, amount INTEGER, customer TEXT, year TEXT, region TEXT, state TEXT)",
+		"INSERT INTO orders VALUES (1, 'paid', 100, 'Anna', '2017', 'north', 'delivered'), (2, 'Paid', 20, 'Anne', '2017 ', 'north', 'Delivered'), (3, 'paid ', 3, 'Anna', '2018', 'north', 'cancelled'),"+
+			" (4, 'payed', 4000, 'Bo', '2018', 'south', 'canceled'), (5, 'shipped', 50000, 'Bo', '2019', 'south', 'delivered'), (6, 'paid', 100, 'Cy', '2019', 'south', 'cancelled'), (7, 'paid2', 0, 'Cy', '2019', 'south', 'delivered'),"+
+			" (8, 'void', 7, 'Di', '2019', 'south', 'delivered')")
 	e := airEngine(t, db, nil)
 	ctx := context.Background()
 	col := func(c string) string { return `{"kind":"column","table":"o","column":"` + c + `"}` }
@@ -50,6 +53,9 @@ func TestLiteralMatchingOneOfSeveralSpellingsIsNamed(t *testing.T) {
 		{"digits are no misspelling", cmp("=", "year", "2017"), 100, []string{`"2017 "`}, []string{`"2018"`}},
 		{"near names without variants", cmp("=", "customer", "Anna"), 103, nil, nil},
 		{"the only spelling", cmp("=", "status", "shipped"), 50000, nil, nil},
+		// typed by hand, as 'Delivered' beside 'delivered' shows: a near
+		// spelling of another value is one of it
+		{"near spelling in a column typed by hand", cmp("=", "state", "cancelled"), 103, []string{`"canceled"`}, []string{`"delivered"`}},
 	} {
 		res, err := e.RunPlan(ctx, "air", sum(c.where))
 		if err != nil {

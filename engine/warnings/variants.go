@@ -103,8 +103,9 @@ func variantLiteral(snap *schema.Snapshot, q *planast.Query, x, pattern planast.
 // that a filter keeping value leaves out though they are likely value
 // itself, the one rule for a plan's filter (variantLiteral) and a
 // verified query's argument (otherSpellings): those equal to it once
-// folded (spelledAs), and then, as the column was proved typed by hand,
-// those spelled nearly alike (nearlyAlike: 'payed'), at most maxVariants;
+// folded (spelledAs), and then, as the column was proved typed by hand
+// (by those, or by another value's several spellings: messy), those
+// spelled nearly alike (nearlyAlike: 'payed'), at most maxVariants;
 // in a column of flags, the other spellings of its truth. short are the
 // values short for it ('Pd' of 'paid'), and how says how variants differ
 // from it. listed are the values the filter names besides value (an IN's
@@ -131,10 +132,16 @@ func spellingVariants(value string, vals []string, listed map[string]bool) (vari
 			}
 		}
 	}
-	if len(same) == 0 {
+	if len(same) == 0 && (flag || !messy(vals)) {
 		return nil, short, ""
 	}
+	// near spellings count once the column is proved typed by hand: by
+	// the value's own other spellings, or by another value's ('Delivered'
+	// beside 'delivered' where 'canceled' stands beside 'cancelled')
 	variants = append(same, nearlyAlike(value, others)...)
+	if len(variants) == 0 {
+		return nil, short, ""
+	}
 	if len(variants) > maxVariants {
 		variants = variants[:maxVariants]
 	}

@@ -93,6 +93,7 @@ func unread(snap *schema.Snapshot, dialect string, plan *planast.Query, stored f
 	out = append(out, reversedPositions(plan)...)
 	out = append(out, finerGroups(plan)...)
 	out = append(out, sentinelAggregates(snap, plan)...)
+	out = append(out, nullTerms(snap, plan)...)
 	columns := readColumns(plan)
 	out = append(out, repeatedKeys(snap, plan, columns)...)
 	out = append(out, zeroDivisors(snap, plan)...)
