@@ -251,8 +251,9 @@ func groupedExpr(q *planast.Query, g planast.Expr) planast.Expr {
 }
 
 // valueColumn is the one column whose values e's value is made of (an
-// amount, or a CASE choosing it, or it times a count), or nil when there
-// is none or several.
+// amount, or a CASE choosing it, or it times a count, or the first of
+// several of one source added), or nil when there is none or several of
+// several sources.
 // A column only tested (the WHEN of SUM(CASE WHEN c.entry_type =
 // 'COMMISSION' THEN 1 ELSE 0 END), a comparison, a LIKE) gives e no
 // value: a count of rows summed beside a currency column was warned of
@@ -295,6 +296,13 @@ func valueColumn(e planast.Expr) *planast.Column {
 		// a count times an amount (qty * unit_price, qty * weight) is
 		// in the amount's currency or unit
 		found = slices.DeleteFunc(found, func(c *planast.Column) bool { return countName(c.Column) })
+	}
+	if len(found) > 1 && !slices.ContainsFunc(found, func(c *planast.Column) bool { return c.Table != found[0].Table }) {
+		// amounts of one row added (amount_cents + tip_cents) are in that
+		// row's currency: the first stands for them; amounts of two
+		// sources (an amount times a rate) are a conversion, or a mix no
+		// one column says
+		return found[0]
 	}
 	if len(found) != 1 {
 		return nil

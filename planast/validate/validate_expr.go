@@ -686,11 +686,9 @@ func (v *validator) fn(f *Func, path string, sc *scope, env *cteEnv) Type {
 			// its cast to text is refused too
 			v.addHint(CodeType, idx(join(path, "args"), i), numberTextHint(f.Args[i]), "%s needs text here, this is %s, whose text each engine prints its own way", spec.Name, t)
 		default:
-			if hint, cast := needHint(spec.Name, f.Args[i], t, what); cast {
-				v.addHint(CodeType, idx(join(path, "args"), i), hint, "%s needs %s here, this is %s; cast it first", spec.Name, what, t)
-			} else {
-				v.addHint(CodeType, idx(join(path, "args"), i), hint, "%s needs %s here, this is %s", spec.Name, what, t)
-			}
+			// the hint says to cast where a cast serves, once
+			hint := needHint(spec.Name, f.Args[i], t, what)
+			v.addHint(CodeType, idx(join(path, "args"), i), hint, "%s needs %s here, this is %s", spec.Name, what, t)
 		}
 	}
 	isText := func(t Type) bool { return t == TypeText }
@@ -873,12 +871,12 @@ func (v *validator) fn(f *Func, path string, sc *scope, env *cteEnv) Type {
 }
 
 // needHint is what to write for x, of type t, where function name needs
-// what: the cast to it where every engine casts t so (cast is then true),
-// else the function that reads t as what. A hint whose own advice is
+// what: the cast to it where every engine casts t so, else the function
+// that reads t as what. A hint whose own advice is
 // refused next leaves a planner going round: a number is no date by cast
 // (FROM_EPOCH_SECONDS reads Unix time), a timestamp no number (it is used
 // as it is, or its span taken).
-func needHint(name string, x Expr, t Type, what string) (hint string, cast bool) {
+func needHint(name string, x Expr, t Type, what string) string {
 	paste := func(e Expr) string {
 		b, err := JSON(e)
 		if err != nil {
@@ -894,10 +892,10 @@ func needHint(name string, x Expr, t Type, what string) (hint string, cast bool)
 		// a column because its context showed numbers in it, and a column
 		// of Unix times alone read as it is was all NULL
 		return fmt.Sprintf("it is a %s column; where it holds numbers of seconds since 1970 (Unix time, as its schema line says), read them and its dates alike as %s; a column of dates alone is used as it is, without FROM_EPOCH_SECONDS",
-			t, paste(UnixReading(x, t, "", ""))), false
+			t, paste(UnixReading(x, t, "", "")))
 	case (what == "a date or timestamp" || what == "a timestamp") && t.IsNumeric():
 		return "if the number is seconds since 1970 (Unix time), write " + paste(&Func{Name: "FROM_EPOCH_SECONDS", Args: []Expr{x}}) +
-			" (of milliseconds: x / 1000); a number has no cast to a date", false
+			" (of milliseconds: x / 1000); a number has no cast to a date"
 	case t == TypeBoolean && (name == "SUM" || name == "AVG"):
 		// engines disagree on a boolean as a number (PostgreSQL has no SUM
 		// of one); the CASE counts true as 1 and false as 0 everywhere and
@@ -908,18 +906,18 @@ func needHint(name string, x Expr, t Type, what string) (hint string, cast bool)
 		if name == "AVG" {
 			what = "the share of rows where it is true (0 to 1)"
 		}
-		return fmt.Sprintf("for %s write %s over %s", what, name, paste(one)), false
+		return fmt.Sprintf("for %s write %s over %s", what, name, paste(one))
 	case t == TypeBoolean || t == TypeBlob:
-		return "", false
+		return ""
 	}
 	to, ok := map[string]CastType{"a number": CastDecimal, "text": CastText, "an integer": CastInteger, "a date or timestamp": CastDate}[what]
 	if _, allowed := castAllowed(t, to); ok && allowed {
-		return `cast it first: {"kind": "cast", "expr": <the value>, "type": "` + string(to) + `"}`, true
+		return `cast it first: {"kind": "cast", "expr": <the value>, "type": "` + string(to) + `"}`
 	}
 	if t.IsTemporal() {
-		return "for the time between two dates or timestamps write ELAPSED_SECONDS(end, start) or DATE_DIFF_DAYS(end, start); for a part of one, DATE_PART(unit, x)", false
+		return "for the time between two dates or timestamps write ELAPSED_SECONDS(end, start) or DATE_DIFF_DAYS(end, start); for a part of one, DATE_PART(unit, x)"
 	}
-	return "", false
+	return ""
 }
 
 // unitSwapped is the call f written with its unit first, as JSON to
