@@ -424,3 +424,45 @@ func TestParentFlagFilterKeepsNullsAndOtherNotesRules(t *testing.T) {
 		})
 	}
 }
+
+// The threat: a shop that marks its test accounts only in words, in a
+// documentation table ("accounts with an @example.com email are test
+// accounts; exclude them from revenue"), with no flag column: top
+// customers by revenue listed the QA account second and nothing said so,
+// though the rule stood in the schema's notes. The result names the rule
+// and the filter, which pasted leaves the QA account out; a plan that
+// reads the e-mail column decided already.
+func TestRecordsANoteNamesWithoutAFlagAreSaid(t *testing.T) {
+	stmts := []string{
+		"CREATE TABLE customers (customer_id INTEGER PRIMARY KEY, name TEXT, email TEXT)",
+		"INSERT INTO customers VALUES (1, 'Ann', 'ann@mail.nl'), (2, 'QA Bot', 'qa@example.com'), (3, 'Bo', 'bo@mail.nl')",
+		"CREATE TABLE orders (order_id INTEGER PRIMARY KEY, customer_id INTEGER REFERENCES customers(customer_id), amount INTEGER)",
+		"INSERT INTO orders VALUES (1, 1, 10), (2, 2, 500), (3, 3, 30), (4, 1, 40)",
+		"CREATE TABLE data_dictionary (table_name TEXT, column_name TEXT, note TEXT)",
+		"INSERT INTO data_dictionary VALUES ('customers', 'email', 'Accounts with an @example.com email are test accounts; exclude them from revenue'), " +
+			"('orders', 'amount', 'order value in euros, delivery included')",
+	}
+	top := func(where string) string {
+		return `{"select":[{"expr":{"kind":"column","table":"c","column":"name"},"alias":"name"},{"expr":{"kind":"func","name":"SUM","args":[{"kind":"column","table":"o","column":"amount"}]},"alias":"revenue"}],` +
+			`"from":[{"table":"orders","alias":"o"},{"table":"customers","alias":"c"}],"joins":[{"left":"o","right":"c","on":[{"left_column":"customer_id","right_column":"customer_id"}]}]` + where +
+			`,"group_by":[{"kind":"column","table":"c","column":"name"}],"order_by":[{"expr":{"kind":"column","column":"revenue"},"direction":"desc"}]}`
+	}
+	for _, en := range everyEngine(stmts) {
+		t.Run(en.name, func(t *testing.T) {
+			e := specEngine(t, en.spec(t))
+			w := warningWith(runAir(t, e, top("")).Warnings, "the notes of customers name test or internal records")
+			_, fix, ok := strings.Cut(w, "add ")
+			fix, _, _ = strings.Cut(fix, " to the filters")
+			if !ok || !strings.Contains(w, "@example.com") {
+				t.Fatalf("warning %q, want the rule and its filter", w)
+			}
+			res := runAir(t, e, top(`,"where":`+fix))
+			if got := fmt.Sprint(res.Rows); got != "[[Ann 50] [Bo 30]]" {
+				t.Errorf("with %s: %s, want [[Ann 50] [Bo 30]]", fix, got)
+			}
+			if w := warningWith(res.Warnings, "the notes of customers"); w != "" {
+				t.Errorf("a plan reading email: warned %q", w)
+			}
+		})
+	}
+}

@@ -49,9 +49,38 @@ func testRecords(snap *schema.Snapshot, plan *planast.Query, columns func() map[
 					out = append(out, w)
 				}
 			}
+			if w := notedRecords(f.Alias, t, read); w != "" && !slices.Contains(out, w) {
+				out = append(out, w)
+			}
 		}
 	})
 	return append(out, parentWarnings(parents)...)
+}
+
+// notedRecords says of table t (source alias), which has no flag of test
+// records, the records its notes name by a rule a filter reads ("accounts
+// with an @example.com email are test accounts": the owners' only way of
+// marking them), when the plan never reads the rule's column: a top
+// customers by revenue listed the QA account second, the rule quoted in
+// the schema and nowhere in the result.
+func notedRecords(alias string, t *schema.Table, read map[string]bool) string {
+	if slices.ContainsFunc(t.Columns, func(c schema.Column) bool { _, _, ok := schemactx.TestFlag(&c); return ok }) {
+		return "" // the flag's warning says its note's rules
+	}
+	rules, _ := schemactx.TestNoteRules(t, &schema.Column{})
+	var filters []string
+	var missed []schemactx.NoteRule
+	for _, r := range rules {
+		if !read[strings.ToLower(r.Column)] {
+			missed = append(missed, r)
+			filters = append(filters, ruleFilter(alias, t, r))
+		}
+	}
+	if len(missed) == 0 {
+		return ""
+	}
+	return fmt.Sprintf(`the notes of %s name test or internal records, the rows where %s, and this plan never reads %s: they count in the result; if they should not, add %s to the filters, each with "and"`,
+		t.Name, rulesSaid(t.Name, missed), andList(ruleColumns(missed)), strings.Join(filters, ", "))
 }
 
 // flagWarning says of column c of table t (source alias) that it flags
