@@ -68,14 +68,7 @@ func notedRecords(alias string, t *schema.Table, read map[string]bool) string {
 		return "" // the flag's warning says its note's rules
 	}
 	rules, _ := schemactx.TestNoteRules(t, &schema.Column{})
-	var filters []string
-	var missed []schemactx.NoteRule
-	for _, r := range rules {
-		if !read[strings.ToLower(r.Column)] {
-			missed = append(missed, r)
-			filters = append(filters, ruleFilter(alias, t, r))
-		}
-	}
+	missed, filters := unreadRules(alias, t, rules, read)
 	if len(missed) == 0 {
 		return ""
 	}
@@ -220,19 +213,24 @@ func noteRulesUnread(alias string, t *schema.Table, c *schema.Column, read map[s
 		return ""
 	}
 	rules, _ := schemactx.TestNoteRules(t, c)
-	var filters []string
-	var missed []schemactx.NoteRule
+	missed, filters := unreadRules(alias, t, rules, read)
+	if len(missed) == 0 {
+		return ""
+	}
+	return fmt.Sprintf(`%s.%s marks test records, and its note adds the rows where %s: this plan reads the flag but not %s, so they count in the result; if they should not, add %s to the filters, each with "and"`,
+		t.Name, c.Name, rulesSaid(t.Name, missed), andList(ruleColumns(missed)), strings.Join(filters, ", "))
+}
+
+// unreadRules are the rules of t's notes on a column the plan never reads
+// (read), with the filter (plan JSON, source alias) that applies each.
+func unreadRules(alias string, t *schema.Table, rules []schemactx.NoteRule, read map[string]bool) (missed []schemactx.NoteRule, filters []string) {
 	for _, r := range rules {
 		if !read[strings.ToLower(r.Column)] {
 			missed = append(missed, r)
 			filters = append(filters, ruleFilter(alias, t, r))
 		}
 	}
-	if len(missed) == 0 {
-		return ""
-	}
-	return fmt.Sprintf(`%s.%s marks test records, and its note adds the rows where %s: this plan reads the flag but not %s, so they count in the result; if they should not, add %s to the filters, each with "and"`,
-		t.Name, c.Name, rulesSaid(t.Name, missed), andList(ruleColumns(missed)), strings.Join(filters, ", "))
+	return missed, filters
 }
 
 // ruleColumns are the columns rules read, each once.

@@ -69,19 +69,6 @@ func attached(t *testing.T, a adapter) *schema.Snapshot {
 	return snap
 }
 
-func column(t *testing.T, snap *schema.Snapshot, table, col string) *schema.Column {
-	t.Helper()
-	tb, ok := snap.Lookup("", table)
-	if !ok {
-		t.Fatalf("no table %s", table)
-	}
-	c, ok := tb.Column(col)
-	if !ok {
-		t.Fatalf("no column %s.%s", table, col)
-	}
-	return c
-}
-
 // A rule kept only in a documentation table reaches the schema as the
 // note of the column it names, on every engine, marked with where it
 // came from; the table stays a table.
@@ -95,7 +82,7 @@ func TestAttachReadsADocumentationTableOnEachEngine(t *testing.T) {
 				{"ratings", "rating", "0 is never a real rating (app < 4.0)"},
 				{"refunds", "order_code", "order_code is 'ORD-' + zero-padded order id, and set on refunds before March 2024"},
 			} {
-				c := column(t, snap, want.table, want.col)
+				c := sourcetest.Column(t, snap, want.table, want.col)
 				if c.Comment != want.note || c.CommentFrom == nil || *c.CommentFrom != from {
 					t.Errorf("%s.%s: note %q from %v, want %q from %v", want.table, want.col, c.Comment, c.CommentFrom, want.note, from)
 				}
@@ -103,7 +90,7 @@ func TestAttachReadsADocumentationTableOnEachEngine(t *testing.T) {
 			if tb, _ := snap.Lookup("", "refunds"); tb.Comment != "one row per refund issued" || tb.CommentFrom == nil {
 				t.Errorf("refunds: table note %q from %v", tb.Comment, tb.CommentFrom)
 			}
-			if c := column(t, snap, "accounts", "email"); c.Comment != "" || c.CommentFrom != nil {
+			if c := sourcetest.Column(t, snap, "accounts", "email"); c.Comment != "" || c.CommentFrom != nil {
 				t.Errorf("accounts.email has a note no row gave it: %q", c.Comment)
 			}
 			want := []schema.Dictionary{{Schema: snap.Default(), Name: "data_dictionary", TableColumn: "table_name", ColumnColumn: "column_name", NoteColumn: "note"}}
@@ -124,7 +111,7 @@ func TestAttachKeepsARealComment(t *testing.T) {
 		snap := attached(t, engines[0].open(t, append(shop,
 			"CREATE TABLE reviews (id INTEGER PRIMARY KEY,\n stars INTEGER -- stars from 1 to 5\n)",
 			`INSERT INTO data_dictionary VALUES (7, 'reviews', 'stars', 'stars are never zero here')`)...))
-		if c := column(t, snap, "reviews", "stars"); c.Comment != "stars from 1 to 5" || c.CommentFrom != nil {
+		if c := sourcetest.Column(t, snap, "reviews", "stars"); c.Comment != "stars from 1 to 5" || c.CommentFrom != nil {
 			t.Errorf("reviews.stars: %q from %v, want its DDL comment", c.Comment, c.CommentFrom)
 		}
 	})
@@ -132,13 +119,13 @@ func TestAttachKeepsARealComment(t *testing.T) {
 		snap := attached(t, engines[2].open(t, append(shop,
 			`COMMENT ON COLUMN ratings.rating IS 'stars from 1 to 5'`,
 			`COMMENT ON TABLE refunds IS 'refunds as the payment provider reports them'`)...))
-		if c := column(t, snap, "ratings", "rating"); c.Comment != "stars from 1 to 5" || c.CommentFrom != nil {
+		if c := sourcetest.Column(t, snap, "ratings", "rating"); c.Comment != "stars from 1 to 5" || c.CommentFrom != nil {
 			t.Errorf("ratings.rating: %q from %v, want its COMMENT ON", c.Comment, c.CommentFrom)
 		}
 		if tb, _ := snap.Lookup("", "refunds"); tb.Comment != "refunds as the payment provider reports them" || tb.CommentFrom != nil {
 			t.Errorf("refunds: %q from %v, want its COMMENT ON", tb.Comment, tb.CommentFrom)
 		}
-		if c := column(t, snap, "accounts", "is_test"); c.CommentFrom == nil {
+		if c := sourcetest.Column(t, snap, "accounts", "is_test"); c.CommentFrom == nil {
 			t.Error("accounts.is_test, which has no COMMENT ON, got no note")
 		}
 	})
@@ -207,7 +194,7 @@ func TestAttachReadsOtherShapes(t *testing.T) {
 			('orders.status', 'a second note, from a later table')`,
 	))
 	for col, want := range map[string]string{"status": "shipped means handed to the courier", "total": "includes the delivery fee"} {
-		if c := column(t, snap, "orders", col); c.Comment != want || c.CommentFrom == nil || c.CommentFrom.Name != "glossary" {
+		if c := sourcetest.Column(t, snap, "orders", col); c.Comment != want || c.CommentFrom == nil || c.CommentFrom.Name != "glossary" {
 			t.Errorf("orders.%s: %q from %v, want %q from glossary", col, c.Comment, c.CommentFrom, want)
 		}
 	}
@@ -229,7 +216,7 @@ func TestAttachIsDeterministicAndBounded(t *testing.T) {
 	if one.Fingerprint() != two.Fingerprint() {
 		t.Error("two reads of the same data differ")
 	}
-	c := column(t, one, "accounts", "email")
+	c := sourcetest.Column(t, one, "accounts", "email")
 	if len(c.Comment) > schema.MaxCommentBytes+len("…") || !strings.HasSuffix(c.Comment, "…") {
 		t.Errorf("a note of %d bytes kept %d: %q…", len(long), len(c.Comment), c.Comment[:40])
 	}

@@ -176,7 +176,9 @@ func FixtureDB(t *testing.T) string {
 	return TempDB(t, string(script))
 }
 
-func ProfileJSON(t *testing.T, snap *schema.Snapshot, table, column string) string {
+// Column is snap's column table.column (table in the default schema),
+// failing the test when there is none.
+func Column(t *testing.T, snap *schema.Snapshot, table, column string) *schema.Column {
 	t.Helper()
 	tb, ok := snap.Lookup("", table)
 	if !ok {
@@ -186,6 +188,12 @@ func ProfileJSON(t *testing.T, snap *schema.Snapshot, table, column string) stri
 	if !ok {
 		t.Fatalf("no column %s.%s", table, column)
 	}
+	return c
+}
+
+func ProfileJSON(t *testing.T, snap *schema.Snapshot, table, column string) string {
+	t.Helper()
+	c := Column(t, snap, table, column)
 	b, err := json.Marshal(c.Profile)
 	if err != nil {
 		t.Fatal(err)
