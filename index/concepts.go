@@ -1,6 +1,9 @@
 package index
 
-import "github.com/nl2sql/nl2sql/index/lex"
+import (
+	"github.com/nl2sql/nl2sql/index/lex"
+	"github.com/nl2sql/nl2sql/index/places"
+)
 
 // impliedNames are the column-name words a question word implies without
 // spelling them: the attribute behind a comparison ("youngest" → age,
@@ -84,6 +87,14 @@ func implied(q []string) map[string]bool {
 	for _, w := range q {
 		for n := range impliedBy[w] {
 			out[n] = true
+		}
+		// "Canadian cities": a country's people imply its column,
+		// whatever the column stores for it (a code the question
+		// never spells).
+		if places.Names(w) != nil {
+			for n := range impliedBy["nation"] {
+				out[n] = true
+			}
 		}
 	}
 	return out

@@ -93,7 +93,8 @@
 // implies through a short list of general schema vocabulary
 // (impliedNames in concepts.go: "youngest" → age, birth; "nation" →
 // country; "sold" → quantity; "expensive" → price; "name" → title;
-// "spent" → amount, amt; "year" → yr).
+// "spent" → amount, amt; "year" → yr; a country's people, "Canadian",
+// → country, nation, nationality: package places).
 // Each shortening rule has a guard against names that merely share
 // letters (a prefix of four letters, a contraction keeping the word's
 // first two, a piece of three letters).

@@ -309,3 +309,42 @@ func TestWhoBringsThePeoplesNames(t *testing.T) {
 		}
 	}
 }
+
+// TestCountryNamedByItsPeople: "Canadian customers" names no stored value
+// ("canadian" is two edits from "Canada"), so a planner was told no value
+// and filtered on 'Canadian', or on nothing, and counted no one.
+func TestCountryNamedByItsPeople(t *testing.T) {
+	ix, _ := chinook(t)
+	tests := []struct{ question, want string }{
+		{"How many Canadian customers do we have?", "Canada"},
+		{"What did British customers spend in 2023?", "United Kingdom"},
+		{"List our American customers", "USA"},
+		{"Which French customers bought jazz?", "France"},
+	}
+	for _, tt := range tests {
+		sel, err := ix.Retrieve(context.Background(), tt.question, retrieveOnly, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		found := false
+		for _, v := range sel.Values {
+			if v.Table == "Customer" && v.Column == "Country" && v.Value == tt.want {
+				found = v.Match == "country"
+			}
+		}
+		if !found {
+			t.Errorf("%q: values %+v lack Customer.Country %q (match country)", tt.question, sel.Values, tt.want)
+		}
+	}
+	// A word of a country's name is not the country: "United" of
+	// "United Kingdom" must not be offered for British.
+	vs, err := ix.Values(context.Background(), "British customers", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, v := range vs {
+		if v.Match == "country" && v.Value != "United Kingdom" {
+			t.Errorf("British matched %q (%s.%s)", v.Value, v.Table, v.Column)
+		}
+	}
+}

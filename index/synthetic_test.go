@@ -351,3 +351,20 @@ func TestWholeSelectionKeepsCodesAndRanges(t *testing.T) {
 		t.Errorf("a title outside the focus is listed (names per row are not codes):\n%s", got)
 	}
 }
+
+// TestPeopleNameTheirCountryColumn: "Mexican shippers" spells neither
+// "country" nor the code the column stores ('MX'), so neither a name nor
+// a value match kept the column, and a planner shown no country column
+// could not filter by it. A country's people name its country column,
+// whatever its rank.
+func TestPeopleNameTheirCountryColumn(t *testing.T) {
+	ix := synthIndex(t, "freight")
+	acc := ix.access(nil)
+	named := ix.namedColumns(questionWords("How much freight did Mexican shippers book in 2024?"), acc)
+	for k := range named {
+		if tb := ix.snap.Tables[k[0]]; tb.Name == "shipper" && tb.Columns[k[1]].Name == "country_code" {
+			return
+		}
+	}
+	t.Errorf("named columns %v lack shipper.country_code", named)
+}

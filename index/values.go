@@ -19,8 +19,9 @@ type Value struct {
 	// Match is "exact" (same words, case, accents and separators aside:
 	// "ACDC" for AC/DC), "stem"
 	// (plural or possessive forms differ), "fuzzy" (a word one or two
-	// edits away) or "prefix" (a stored word begins a longer question word:
-	// "Asia" for "Asian").
+	// edits away), "prefix" (a stored word begins a longer question word:
+	// "Asia" for "Asian") or "country" (the question names the country's
+	// people: "Canada" for "Canadian", "UK" for "British"; package places).
 	Match string `json:"match"`
 }
 

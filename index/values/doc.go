@@ -4,9 +4,9 @@
 // budget (Source, FromQuery), the bleve index over their words (one
 // document per distinct value of a column, several-word values also
 // written together so "acdc" finds AC/DC), matching a question against
-// it (Match: exact, stem, fuzzy or prefix, verified word by word, the
-// candidate search remembered per question), and the columns a year the
-// question names may filter (YearColumns).
+// it (Match: exact, stem, fuzzy, prefix or a country its people name,
+// verified word by word, the candidate search remembered per question),
+// and the columns a year the question names may filter (YearColumns).
 //
 // It never ranks or selects schema documents, never decides who may see
 // a column (Match and YearColumns take the caller's permission as a

@@ -3,6 +3,7 @@ package values
 import (
 	"context"
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 
@@ -17,6 +18,7 @@ import (
 
 	"github.com/nl2sql/nl2sql/index/datafile"
 	"github.com/nl2sql/nl2sql/index/lex"
+	"github.com/nl2sql/nl2sql/index/places"
 	"github.com/nl2sql/nl2sql/internal/schema"
 	"github.com/nl2sql/nl2sql/planast"
 )
@@ -345,7 +347,9 @@ const valueCandidates = 400
 // Match finds stored values whose words occur, in order and
 // contiguously, among the question's words: exactly, after stripping
 // plural endings, with each word of five or more letters one edit away
-// (two from nine letters), or as prefixes (see prefixWord). Values made only of stop words or of one or two
+// (two from nine letters), or as prefixes (see prefixWord); or that are
+// one of the names of a country whose people a question word names
+// (places.Names: "Canada", "CAN" for "Canadian"). Values made only of stop words or of one or two
 // characters need an exact match. Candidates come from a fuzzy full-text
 // query over the value index; the verification is done here. Only values
 // of columns allow permits count. Hits are
@@ -357,7 +361,8 @@ func (x *Index) Match(ctx context.Context, question string, allow func(table, co
 	if len(qw) == 0 || len(x.docs) == 0 {
 		return nil, nil
 	}
-	ids, err := x.candidates(ctx, qw, fuzzy)
+	countries, terms := countryNames(qw)
+	ids, err := x.candidates(ctx, append(qw, terms...), fuzzy)
 	if err != nil || len(ids) == 0 {
 		return nil, err
 	}
@@ -371,7 +376,11 @@ func (x *Index) Match(ctx context.Context, question string, allow func(table, co
 		if !allow(v.Table, v.Col) {
 			continue
 		}
-		q, how := matchWords(lex.Words(v.Value), qw, qstem)
+		vw := lex.Words(v.Value)
+		q, how := matchWords(vw, qw, qstem)
+		if q == 0 && namesCountry(vw, countries) {
+			q, how = 0.85*valueWeight(vw), "country"
+		}
 		if q == 0 {
 			continue
 		}
@@ -432,14 +441,12 @@ func (x *Index) docIndex(id string) (int, bool) {
 // outranks "York".
 func matchWords(vw, qw, qstem []string) (float64, string) {
 	trivial := true
-	chars := 0
 	for _, w := range vw {
-		chars += len(w)
 		if !lex.StopWord(w) && len(w) > 2 {
 			trivial = false
 		}
 	}
-	weight := 1 + 0.05*float64(min(chars, 20))
+	weight := valueWeight(vw)
 	if lex.ContainsSeq(qw, vw, func(a, b string) bool { return a == b }) {
 		return weight, "exact"
 	}
@@ -459,6 +466,41 @@ func matchWords(vw, qw, qstem []string) (float64, string) {
 		return 0.6 * weight, "prefix"
 	}
 	return 0, ""
+}
+
+// valueWeight grows with a value's length, so "New York City" outranks
+// "York".
+func valueWeight(vw []string) float64 {
+	chars := 0
+	for _, w := range vw {
+		chars += len(w)
+	}
+	return 1 + 0.05*float64(min(chars, 20))
+}
+
+// countryNames is, for each question word naming a country's people
+// ("canadian"), the words of each name the country may be stored under
+// (places.Names), and all their words for the candidate search.
+func countryNames(qw []string) (names [][]string, terms []string) {
+	for _, w := range qw {
+		for _, n := range places.Names(w) {
+			nw := lex.Words(n)
+			names = append(names, nw)
+			terms = append(terms, nw...)
+		}
+	}
+	return names, terms
+}
+
+// namesCountry reports whether a value's words are one of the names, whole:
+// "Canada" for "Canadian", never "United" of "United Kingdom".
+func namesCountry(vw []string, names [][]string) bool {
+	for _, n := range names {
+		if slices.Equal(vw, n) {
+			return true
+		}
+	}
+	return false
 }
 
 // prefixWord: the value word, of four or more letters, begins the

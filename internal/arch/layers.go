@@ -63,11 +63,13 @@ var Layers = map[string]int{
 	"internal/source/sqlitefold":  Foundations,
 	"internal/source/sqlitezone":  Foundations,
 
-	"index":                     Domain,
-	"index/embed":               Domain,
-	"index/schemactx":           Domain,
-	"index/phrases":             Domain,
-	"index/lex":                 Domain,
+	"index":           Domain,
+	"index/embed":     Domain,
+	"index/schemactx": Domain,
+	"index/phrases":   Domain,
+	"index/lex":       Domain,
+	// the countries a question names by their people
+	"index/places":              Domain,
 	"index/datafile":            Domain,
 	"index/values":              Domain,
 	"index/joins":               Domain,

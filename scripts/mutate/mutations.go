@@ -9633,4 +9633,32 @@ var mutations = []mutation{
 		New:  "\t\tif true {\n\t\t\tmissed = append(missed, r)",
 		Pkgs: []string{"./engine"}, Run: "TestRecordsANoteNamesWithoutAFlagAreSaid$",
 	},
+	{
+		Name: "country-people-match-no-value",
+		File: "index/values/values.go",
+		Old:  `if q == 0 && namesCountry(vw, countries) {`,
+		New:  `if q == 0 && namesCountry(vw, countries) && false {`,
+		Pkgs: []string{"./index"}, Run: "TestCountryNamedByItsPeople",
+	},
+	{
+		Name: "country-word-of-name-matches",
+		File: "index/values/values.go",
+		Old:  "\t\tif slices.Equal(vw, n) {",
+		New:  "\t\tif len(vw) > 0 && slices.Contains(n, vw[0]) {",
+		Pkgs: []string{"./index"}, Run: "TestCountryNamedByItsPeople",
+	},
+	{
+		Name: "country-names-not-searched",
+		File: "index/values/values.go",
+		Old:  `ids, err := x.candidates(ctx, append(qw, terms...), fuzzy)`,
+		New:  `ids, err := x.candidates(ctx, append(qw, terms[:0]...), fuzzy)`,
+		Pkgs: []string{"./index"}, Run: "TestCountryNamedByItsPeople",
+	},
+	{
+		Name: "country-people-imply-no-column",
+		File: "index/concepts.go",
+		Old:  `if places.Names(w) != nil {`,
+		New:  `if places.Names(w) != nil && false {`,
+		Pkgs: []string{"./index"}, Run: "TestPeopleNameTheirCountryColumn",
+	},
 }
