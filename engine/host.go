@@ -35,6 +35,7 @@ type (
 	HostVerified  = hostplan.HostVerified
 	HostContext   = hostplan.HostContext
 	HostCandidate = hostplan.HostCandidate
+	HostRelated   = hostplan.HostRelated
 )
 
 // HostPlanning reports whether the engine has no planner of its own: the

@@ -258,9 +258,14 @@ func TestHostPlanNamesWordsAnotherDatasourceHolds(t *testing.T) {
 		"INSERT INTO payments VALUES (1, 17, 20.5, 'BOUNCED', '2025-03-02'), (2, 18, 31, 'CLEARED', '2025-03-09')")
 	ops := sourcetest.TempDB(t, "CREATE TABLE premises (id INTEGER PRIMARY KEY, account_no INTEGER, town TEXT)",
 		"INSERT INTO premises VALUES (1, 17, 'Marshby'), (2, 18, 'Eastwick')")
+	// a third datasource matching the question's other words only: no
+	// part of the answer is there, and its schema would be noise
+	audit := sourcetest.TempDB(t, "CREATE TABLE bounced_payments_log (id INTEGER PRIMARY KEY, note TEXT)",
+		"INSERT INTO bounced_payments_log VALUES (1, 'retry')")
 	e, err := New(Options{Open: openAdapter, Today: func() string { return "2026-01-15" }, Datasources: []DatasourceSpec{
 		{ID: "billing", Engine: "sqlite", Path: billing, Description: "Payments"},
-		{ID: "ops", Engine: "sqlite", Path: ops, Description: "Operations"}}})
+		{ID: "ops", Engine: "sqlite", Path: ops, Description: "Operations"},
+		{ID: "audit", Engine: "sqlite", Path: audit, Description: "Audit"}}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -278,6 +283,15 @@ func TestHostPlanNamesWordsAnotherDatasourceHolds(t *testing.T) {
 	}
 	if !strings.HasPrefix(hp.Next, "Words of the question") || !strings.Contains(hp.Next, `"town" (ops)`) || !strings.Contains(hp.Next, "run_combined_plan") {
 		t.Errorf("next %q does not name town in ops and how to combine", hp.Next)
+	}
+	// the other half of the answer comes with the result: ops's context
+	// for the question, so the host plans both parts from one call
+	if len(hp.Related) != 1 || hp.Related[0].Datasource != "ops" || !strings.Contains(hp.Related[0].SchemaContext, "premises") ||
+		!strings.Contains(hp.Related[0].SchemaContext, "town") || hp.Related[0].Description != "Operations" {
+		t.Errorf("related %+v: want ops's context with premises.town", hp.Related)
+	}
+	if !strings.Contains(hp.Next, "related holds the schema context of ops") {
+		t.Errorf("next %q does not say where ops's schema is", hp.Next)
 	}
 	// a word no datasource holds is still said to be unmatched
 	if !slices.Contains(hp.Unmatched, "refunded") {

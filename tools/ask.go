@@ -91,6 +91,12 @@ var hostPlanOutputSchema = json.RawMessage(`{
       "verified_queries": {"type": "array", "items": {"$ref": "#/$defs/verified"}},
       "schema_context": {"type": "string"}, "context_tables": {"type": "array", "items": {"type": "string"}}, "context_tokens": {"type": "integer"}, "visible_tables": {"type": "integer"}, "newest": {"type": "string"}},
       "required": ["datasource", "dialect", "schema_context"]}},
+    "held_elsewhere": {"type": "array", "items": {"type": "object", "properties": {"word": {"type": "string"}, "datasources": {"type": "array", "items": {"type": "string"}}}}, "description": "Words of the question this datasource holds nothing of that other datasources hold, with their ids."},
+    "related": {"type": "array", "description": "The datasources holding the words in held_elsewhere, with their schema context for the question: plan their part too and combine the rows with run_combined_plan.", "items": {"type": "object", "properties": {
+      "datasource": {"type": "string"}, "dialect": {"type": "string"}, "description": {"type": "string"},
+      "verified_queries": {"type": "array", "items": {"$ref": "#/$defs/verified"}},
+      "schema_context": {"type": "string"}, "context_tables": {"type": "array", "items": {"type": "string"}}, "context_tokens": {"type": "integer"}, "visible_tables": {"type": "integer"}, "newest": {"type": "string"}},
+      "required": ["datasource", "dialect", "schema_context"]}},
     "plan_guide": {"$ref": "#/$defs/call"},
     "run_plan": {"$ref": "#/$defs/call"},
     "trace_id": {"type": "string"}
@@ -195,6 +201,11 @@ func HostPlanText(hp *engine.HostPlan) string {
 		verified(hp.VerifiedQueries)
 		fmt.Fprintf(&b, "\nSchema context of datasource %s (%s; today %s%s):\n%s\n%s", hp.Datasource, hp.Dialect, hp.Today, newestNote(hp.Newest),
 			hp.SchemaContext, omittedNote(hp.Omitted))
+		for _, r := range hp.Related {
+			fmt.Fprintf(&b, "\nrelated datasource %s (%s): %s\n", r.Datasource, r.Dialect, r.Description)
+			verified(r.VerifiedQueries)
+			fmt.Fprintf(&b, "Schema context (today %s%s):\n%s\n%s", hp.Today, newestNote(r.Newest), r.SchemaContext, omittedNote(r.Omitted))
+		}
 		return b.String()
 	}
 	for _, c := range hp.Candidates {

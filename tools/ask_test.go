@@ -64,3 +64,17 @@ func asJSON(t *testing.T, v any) any {
 	}
 	return out
 }
+
+// The threat: a question whose answer is half in another datasource
+// ("which town had the most bounced payments" of billing, towns in
+// operations): a host reading the text part saw one schema and planned
+// over it alone. The related datasource's context is in the text too.
+func TestHostPlanTextShowsRelatedDatasources(t *testing.T) {
+	hp := &engine.HostPlan{Kind: engine.KindPlanItYourself, Question: "q", Next: "next", Today: "2026-01-02",
+		HostContext: engine.HostContext{Datasource: "billing", Dialect: "sqlite", SchemaContext: "payments (2 rows): id integer pk"},
+		Related:     []engine.HostRelated{{HostContext: engine.HostContext{Datasource: "ops", Dialect: "duckdb", SchemaContext: "premises (2 rows): town text"}, Description: "Operations"}}}
+	text := AskText(&engine.Result{Question: "q", HostPlan: hp})
+	if !strings.Contains(text, "related datasource ops (duckdb): Operations") || !strings.Contains(text, "premises (2 rows): town text") {
+		t.Errorf("text lacks the related datasource's context:\n%s", text)
+	}
+}

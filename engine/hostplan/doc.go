@@ -31,6 +31,7 @@
 // Source.Matches) and hp.Next names it first: the data may not answer
 // what turns on it. Given the other datasources (others, opened only when
 // a word is unmatched), a word one of them holds moves to
-// hp.HeldElsewhere with its id ("town" asked of billing: [{town [ops]}])
-// and hp.Next leads with it and the way to combine the two.
+// hp.HeldElsewhere with its id ("town" asked of billing: [{town [ops]}]),
+// hp.Related holds ops's own context for the question (premises, town),
+// and hp.Next leads with them and the way to combine the two.
 package hostplan

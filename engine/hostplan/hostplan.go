@@ -76,6 +76,13 @@ type HostPlan struct {
 	// asked of billing, where operations keeps premises.town): the answer
 	// may need that datasource's rows too. Such words are not Unmatched.
 	HeldElsewhere []Held `json:"held_elsewhere,omitempty"`
+	// Related are the datasources holding words of the question this one
+	// holds nothing of (HeldElsewhere), most such words first, at most
+	// MaxCandidates-1, each with its context for the question at half
+	// this one's share: the answer's other half is there, and a host shown
+	// only this schema planned over it alone or spent calls finding the
+	// other. Their rows join this one's through run_combined_plan.
+	Related []HostRelated `json:"related,omitempty"`
 	// NotSearched names the other datasources the caller reaches whose
 	// holdings were not looked up (still opening): Unmatched says nothing
 	// of them.
@@ -149,6 +156,12 @@ type HostContext struct {
 	Newest string `json:"newest,omitempty"`
 }
 
+// HostRelated is another datasource holding part of the answer.
+type HostRelated struct {
+	HostContext
+	Description string `json:"description"`
+}
+
 // HostCandidate is one datasource that may hold the answer.
 type HostCandidate struct {
 	HostContext
@@ -204,13 +217,20 @@ func Plan(ctx context.Context, ds Source, others func() ([]Source, []string), q,
 	if !relevant {
 		unmatched = nil
 	}
-	unmatched, held, unsearched := heldElsewhere(ctx, q, unmatched, others)
+	unmatched, held, unsearched, holders := heldElsewhere(ctx, q, unmatched, others)
+	var related []*retrieved
+	for _, o := range holders[:min(len(holders), MaxCandidates-1)] {
+		related = append(related, retrieve(ctx, o, q, today))
+	}
 	return fit(resultTokens, 1, func(tokens int) *HostPlan {
 		hp := &HostPlan{
 			Kind: KindPlanItYourself, Question: q, Reason: reason, Today: today, HostContext: r.context(tokens), NoMatch: !relevant, Unmatched: unmatched, HeldElsewhere: held, NotSearched: unsearched,
 			PlanGuide: ToolCall{Tool: "get_plan_schema", Arguments: map[string]any{"form": "guide"}},
 			RunPlan:   ToolCall{Tool: "run_plan", Arguments: map[string]any{"datasource": ds.ID()}, Missing: []string{"plan"}},
 			TraceID:   traceID,
+		}
+		for _, o := range related {
+			hp.Related = append(hp.Related, HostRelated{HostContext: o.context(tokens / 2), Description: o.ds.Description()})
 		}
 		hp.Next = hostNext(hp)
 		return hp
@@ -220,27 +240,30 @@ func Plan(ctx context.Context, ds Source, others func() ([]Source, []string), q,
 // heldElsewhere splits unmatched, the words of q one datasource holds
 // nothing of, into those no other holds either and those others hold,
 // with the ids of the ones that do; unsearched are the others that could
-// not be asked (said only beside words still unmatched).
-func heldElsewhere(ctx context.Context, q string, unmatched []string, others func() ([]Source, []string)) (rest []string, held []Held, unsearched []string) {
+// not be asked (said only beside words still unmatched), and holders the
+// others holding any, most words first (then in others' order).
+func heldElsewhere(ctx context.Context, q string, unmatched []string, others func() ([]Source, []string)) (rest []string, held []Held, unsearched []string, holders []Source) {
 	if len(unmatched) == 0 || others == nil {
-		return unmatched, nil, nil
+		return unmatched, nil, nil, nil
 	}
 	type match struct {
-		id        string
+		src       Source
 		unmatched []string
+		holds     int
 	}
-	var matched []match // each other datasource searched once
+	var matched []*match // each other datasource searched once
 	open, unsearched := others()
 	for _, o := range open {
 		if relevant, un := o.Matches(ctx, q); relevant {
-			matched = append(matched, match{o.ID(), un})
+			matched = append(matched, &match{src: o, unmatched: un})
 		}
 	}
 	for _, w := range unmatched {
 		h := Held{Word: w}
 		for _, m := range matched {
 			if !slices.Contains(m.unmatched, w) {
-				h.Datasources = append(h.Datasources, m.id)
+				h.Datasources = append(h.Datasources, m.src.ID())
+				m.holds++
 			}
 		}
 		if len(h.Datasources) > 0 {
@@ -252,7 +275,13 @@ func heldElsewhere(ctx context.Context, q string, unmatched []string, others fun
 	if len(rest) == 0 {
 		unsearched = nil
 	}
-	return rest, held, unsearched
+	slices.SortStableFunc(matched, func(a, b *match) int { return b.holds - a.holds })
+	for _, m := range matched {
+		if m.holds > 0 {
+			holders = append(holders, m.src)
+		}
+	}
+	return rest, held, unsearched, holders
 }
 
 // Candidates is the plan-it-yourself result when several datasources may
@@ -510,7 +539,7 @@ func hostNext(hp *HostPlan) string {
 			parts = append(parts, strconv.Quote(h.Word)+" ("+strings.Join(h.Datasources, ", ")+")")
 		}
 		notes = append(notes, "Words of the question this datasource holds nothing of are held by another: "+strings.Join(parts, ", ")+
-			"; if the answer turns on them, search_schema that datasource and combine its rows with run_combined_plan.")
+			"; if the answer turns on them, "+relatedNext(hp))
 	}
 	if len(hp.Unmatched) > 0 {
 		notes = append(notes, unmatchedNote(hp))
@@ -521,6 +550,32 @@ func hostNext(hp *HostPlan) string {
 		return strings.Join(append([]string{planNext(hp)}, notes...), " ")
 	}
 	return strings.Join(append(notes, planNext(hp)), " ")
+}
+
+// relatedNext says where the other datasources' schemas are: in related
+// (their contexts for the question), or, for a holder beyond those,
+// search_schema.
+func relatedNext(hp *HostPlan) string {
+	var ids []string
+	for _, r := range hp.Related {
+		ids = append(ids, r.Datasource)
+	}
+	var rest []string
+	for _, h := range hp.HeldElsewhere {
+		for _, id := range h.Datasources {
+			if !slices.Contains(ids, id) && !slices.Contains(rest, id) {
+				rest = append(rest, id)
+			}
+		}
+	}
+	var out []string
+	if len(ids) > 0 {
+		out = append(out, "related holds the schema context of "+strings.Join(ids, ", ")+" for the question")
+	}
+	if len(rest) > 0 {
+		out = append(out, "search_schema "+strings.Join(rest, ", "))
+	}
+	return strings.Join(out, "; ") + ": plan each datasource's part and combine their rows with run_combined_plan (one plan per datasource and a combine plan over their rows)."
 }
 
 // unmatchedNote says which words of the question nothing holds. The

@@ -9661,4 +9661,32 @@ var mutations = []mutation{
 		New:  `if places.Names(w) != nil && false {`,
 		Pkgs: []string{"./index"}, Run: "TestPeopleNameTheirCountryColumn",
 	},
+	{
+		Name: "related-holder-holding-nothing",
+		File: "engine/hostplan/hostplan.go",
+		Old:  "\t\tif m.holds > 0 {",
+		New:  "\t\tif m.holds >= 0 {",
+		Pkgs: []string{"./engine"}, Run: "TestHostPlanNamesWordsAnotherDatasourceHolds$",
+	},
+	{
+		Name: "related-context-left-out",
+		File: "engine/hostplan/hostplan.go",
+		Old:  "\t\tfor _, o := range related {",
+		New:  "\t\tfor _, o := range related[:0] {",
+		Pkgs: []string{"./engine"}, Run: "TestHostPlanNamesWordsAnotherDatasourceHolds$",
+	},
+	{
+		Name: "related-next-sends-to-search",
+		File: "engine/hostplan/hostplan.go",
+		Old:  `"; if the answer turns on them, "+relatedNext(hp))`,
+		New:  `"; if the answer turns on them, search_schema that datasource and combine its rows with run_combined_plan.")`,
+		Pkgs: []string{"./engine"}, Run: "TestHostPlanNamesWordsAnotherDatasourceHolds$",
+	},
+	{
+		Name: "related-missing-from-text",
+		File: "tools/ask.go",
+		Old:  "\t\tfor _, r := range hp.Related {",
+		New:  "\t\tfor _, r := range hp.Related[:0] {",
+		Pkgs: []string{"./tools"}, Run: "TestHostPlanTextShowsRelatedDatasources",
+	},
 }
