@@ -1,7 +1,9 @@
 package engine
 
 import (
+	"cmp"
 	"context"
+	"slices"
 	"strings"
 	"time"
 
@@ -9,6 +11,7 @@ import (
 	"github.com/nl2sql/nl2sql/engine/hostplan"
 	"github.com/nl2sql/nl2sql/engine/result"
 	"github.com/nl2sql/nl2sql/engine/verified"
+	"github.com/nl2sql/nl2sql/index"
 	"github.com/nl2sql/nl2sql/internal/schema"
 )
 
@@ -135,6 +138,28 @@ func (h stepSource) Matches(ctx context.Context, q string) (bool, []string) {
 		return false, sel.Unmatched
 	}
 	return sel.Relevant(), sel.Unmatched
+}
+
+func (h stepSource) Ranked(ctx context.Context, q string) []string {
+	sel, err := h.e.retrieval(ctx, h.ds).Search(ctx, q)
+	if err != nil {
+		return nil // no index to ask: the whole schema's newest is said
+	}
+	return evidenced(sel)
+}
+
+// evidenced is the plan names of the tables a selection ties to the
+// question by evidence, best score first. A selection lists its tables
+// in schema order, and one kept by rank or to join others is not the
+// question's.
+func evidenced(sel *index.Selection) []string {
+	ts := slices.DeleteFunc(slices.Clone(sel.Tables), func(t index.TableSelection) bool { return len(t.Evidence) == 0 })
+	slices.SortStableFunc(ts, func(a, b index.TableSelection) int { return cmp.Compare(b.Score, a.Score) })
+	names := make([]string, len(ts))
+	for i := range ts {
+		names[i] = sel.PlanName(ts[i])
+	}
+	return names
 }
 
 func (h stepSource) SchemaContext(snap *schema.Snapshot) string { return h.ds.sem.SchemaContext(snap) }

@@ -345,3 +345,55 @@ func TestHostPlanReadsUnitsAndTheirVerbs(t *testing.T) {
 		}
 	}
 }
+
+// The threat: contacts created into September beside orders that end
+// in June: the result named the contacts' date as the newest the data
+// holds, and a host asked about "last month" took September for now and
+// found no orders. The newest date is that of the tables the question is
+// about, when they hold one.
+func TestHostContextNewestIsOfTheQuestionsTables(t *testing.T) {
+	db := sourcetest.TempDB(t,
+		"CREATE TABLE orders (order_id INTEGER PRIMARY KEY, amount REAL, ordered_at TIMESTAMP)",
+		"INSERT INTO orders VALUES (1, 20, '2025-05-30 10:00:00'), (2, 35, '2025-06-30 18:30:00')",
+		"CREATE TABLE contacts (contact_id INTEGER PRIMARY KEY, email TEXT, created_at TIMESTAMP)",
+		"INSERT INTO contacts VALUES (1, 'a@example.com', '2025-01-02 09:00:00'), (2, 'b@example.com', '2025-09-17 13:50:38')",
+		"CREATE TABLE campaigns (campaign_id INTEGER PRIMARY KEY, channel TEXT, launched_at TIMESTAMP)",
+		"INSERT INTO campaigns VALUES (1, 'email', '2025-08-01 08:00:00')",
+		"CREATE TABLE newsletters (newsletter_id INTEGER PRIMARY KEY, subject TEXT, sent_at TIMESTAMP)",
+		"INSERT INTO newsletters VALUES (1, 'Autumn', '2025-09-01 08:00:00')")
+	e, err := New(Options{Open: openAdapter, Datasources: []DatasourceSpec{{ID: "shop", Engine: "sqlite", Path: db}},
+		Today: func() string { return "2026-12-06" }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer e.Close()
+	for q, want := range map[string]string{
+		"What was the total amount of orders last month?": "2025-06-30 18:30:00 in orders.ordered_at",
+		"How many contacts were added last month?":        "2025-09-17 13:50:38 in contacts.created_at",
+	} {
+		res, err := e.Ask(context.Background(), AskRequest{Question: q})
+		if err != nil || res.HostPlan == nil {
+			t.Fatalf("ask: %v %+v", err, res)
+		}
+		if got := res.HostPlan.Newest; got != want {
+			t.Errorf("%q: newest %q, want %q", q, got, want)
+		}
+	}
+}
+
+// The newest date is read from the question's three best tables: a
+// selection lists tables in schema order, and read in that order a table
+// the question barely touches (contacts, first by name) took the place of
+// the one it is about.
+func TestEvidencedTablesAreRankedByScore(t *testing.T) {
+	sel := &index.Selection{Tables: []index.TableSelection{
+		{Name: "accounts", Score: 0.01},
+		{Name: "contacts", Score: 0.005, Evidence: []string{"vector"}},
+		{Name: "invoices", Score: 0.02, Evidence: []string{"mention"}},
+		{Name: "plans", Score: 0.04, Evidence: []string{"text"}},
+		{Name: "subscriptions", Score: 0.03, Evidence: []string{"text"}},
+	}}
+	if got := fmt.Sprint(evidenced(sel)); got != "[plans subscriptions invoices contacts]" {
+		t.Errorf("evidenced %s, want best score first, accounts (no evidence) left out", got)
+	}
+}

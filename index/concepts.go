@@ -49,6 +49,13 @@ var impliedNames = []struct{ question, names []string }{
 	{[]string{"money", "spent", "spend", "spending", "pay", "paid", "paying", "fee", "fees", "worth", "charge", "charged", "charges", "total", "totals"}, []string{"amount", "amt", "total", "price", "cost", "fee", "charge", "payment"}},
 	{[]string{"share", "proportion", "percentage", "percent", "fraction", "rate"}, []string{"pct", "percent", "percentage", "share", "rate", "ratio"}},
 	{[]string{"passenger", "passengers", "traveller", "travellers", "traveler", "travelers"}, []string{"pax", "passenger"}},
+	// sales taxes by their names in different countries
+	{[]string{"vat", "gst", "hst", "tax", "taxes", "taxed"}, []string{"tax", "vat", "gst"}},
+	// who someone answers to: schemas say manager, supervisor or reports_to
+	{[]string{"boss", "bosses", "manager", "managers", "supervisor", "supervisors", "supervises", "supervised", "superior"}, []string{"manager", "supervisor", "reports", "boss", "mgr"}},
+	// the people who sell, as staff tables call them
+	{[]string{"salesperson", "salespeople", "salesman", "salesmen", "saleswoman", "salesrep", "seller", "sellers"}, []string{"employee", "staff", "rep", "salesperson", "seller", "agent"}},
+	{[]string{"airline", "airlines", "carrier", "carriers"}, []string{"carrier", "airline"}},
 	{[]string{"units", "quantity", "quantities", "pieces", "items"}, []string{"qty", "quantity", "unit"}},
 	// units of distance and the verbs of covering one: a column holds
 	// the unit's short form (km) or the measure (distance)

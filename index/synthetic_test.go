@@ -368,3 +368,28 @@ func TestPeopleNameTheirCountryColumn(t *testing.T) {
 	}
 	t.Errorf("named columns %v lack shipper.country_code", named)
 }
+
+// TestEverydayWordsNameTheSchemasColumns: people say "boss", "VAT",
+// "salesperson" and "airline" where schemas write reports_to, tax_amount,
+// staff and carrier; no stem or n-gram joins them, and a planner shown
+// no such column answered without it (a VAT total of nothing, a boss
+// guessed from a name).
+func TestEverydayWordsNameTheSchemasColumns(t *testing.T) {
+	ix := synthIndex(t, "office")
+	acc := ix.access(nil)
+	for q, want := range map[string]string{
+		"Show the VAT of each staff member":        "sales.tax_amount",
+		"Who is Ben Cole's boss?":                  "staff.reports_to",
+		"Which airline shipped the most sales?":    "carriers.carrier_name",
+		"Which salesperson sold the most in 2024?": "staff.staff_id",
+	} {
+		var got []string
+		for k := range ix.namedColumns(questionWords(q), acc) {
+			tb := ix.snap.Tables[k[0]]
+			got = append(got, tb.Name+"."+tb.Columns[k[1]].Name)
+		}
+		if !slices.Contains(got, want) {
+			t.Errorf("%q: named columns %v lack %s", q, got, want)
+		}
+	}
+}

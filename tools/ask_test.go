@@ -48,7 +48,7 @@ func TestAskOutputSchemaKinds(t *testing.T) {
 		t.Error("a plan-it-yourself result without schema_context validates")
 	}
 	if text := AskText(host); !strings.HasPrefix(text, "write a plan\n") || !strings.Contains(text, "ArtistId integer pk") || !strings.Contains(text, `run_verified_query {"id":"v"}`) ||
-		!strings.Contains(text, "the newest date the data holds: 2025-07-01 in Invoice.InvoiceDate") {
+		!strings.Contains(text, "the newest date the question's tables hold: 2025-07-01 in Invoice.InvoiceDate") {
 		t.Errorf("text:\n%s", text)
 	}
 }

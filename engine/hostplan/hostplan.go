@@ -149,10 +149,11 @@ type HostContext struct {
 	CutTables      []string  `json:"cut_tables,omitempty"`
 	More           *ToolCall `json:"more,omitempty"`
 	Omitted        string    `json:"omitted,omitempty"`
-	// Newest is the latest date or time a date or timestamp column of the
-	// datasource held when profiled, up to today, with the column
-	// ("2025-07-01 09:12:00 in delivery_events.ingested_at"): data
-	// extracted a year ago answers "currently" as of then, not today.
+	// Newest is the latest date or time a date or timestamp column held
+	// when profiled, up to today, with the column ("2025-07-01 09:12:00 in
+	// delivery_events.ingested_at"), of the tables the question ranks best
+	// (questionNewest), else of the datasource: data extracted a year ago
+	// answers "currently" as of then, not today.
 	Newest string `json:"newest,omitempty"`
 }
 
@@ -203,6 +204,10 @@ type Source interface {
 	// value (what search_schema calls relevant), and the words of q
 	// nothing of those holds.
 	Matches(ctx context.Context, q string) (relevant bool, unmatched []string)
+	// Ranked is the tables a search for q (never the whole schema) ties
+	// to it by evidence (a name, a value, a mention), best first, as plan
+	// names.
+	Ranked(ctx context.Context, q string) []string
 }
 
 // Plan builds the plan-it-yourself result for q on ds; others gives the
@@ -373,12 +378,37 @@ type retrieved struct {
 	sctx     string
 	verified []HostVerified
 	visible  *schema.Snapshot
-	today    string
+	newest   string
 }
 
 func retrieve(ctx context.Context, ds Source, q, today string) *retrieved {
 	snap := ds.Retrieved(ctx, q)
-	return &retrieved{ds: ds, snap: snap, sctx: ds.SchemaContext(snap), verified: hostVerified(ctx, ds, q), visible: ds.Visible(ctx), today: today}
+	visible := ds.Visible(ctx)
+	return &retrieved{ds: ds, snap: snap, sctx: ds.SchemaContext(snap), verified: hostVerified(ctx, ds, q), visible: visible,
+		newest: questionNewest(visible, ds.Ranked(ctx, q), today)}
+}
+
+// newestOf is how many of the tables a question ranks best say when the
+// data it asks about was taken.
+const newestOf = 3
+
+// questionNewest is newest over the question's best-ranked tables (ranked),
+// else over every visible table: one table that runs ahead of the rest
+// (contacts created into September beside invoices that end in June)
+// told a host that "now" in the data was months after the facts it asked
+// about, and it looked for a month's rate the data does not hold.
+func questionNewest(visible *schema.Snapshot, ranked []string, today string) string {
+	ranked = ranked[:min(len(ranked), newestOf)]
+	var tables []schema.Table
+	for _, t := range visible.Tables {
+		if slices.Contains(ranked, visible.PlanName(&t)) {
+			tables = append(tables, t)
+		}
+	}
+	if n := newest(visible.WithTables(tables), today); n != "" {
+		return n
+	}
+	return newest(visible, today)
 }
 
 // newest is HostContext.Newest of snap: the greatest profiled maximum of a
@@ -461,7 +491,7 @@ func (r *retrieved) context(tokens int) HostContext {
 	visible := len(r.visible.Tables)
 	hc := HostContext{Datasource: ds.ID(), Dialect: ds.Dialect(), VerifiedQueries: r.verified,
 		SchemaContext: sctx, ContextTables: schemactx.TableNames(shown), ContextTokens: schemactx.ContextTokens(sctx),
-		VisibleTables: visible, Newest: newest(r.visible, r.today)}
+		VisibleTables: visible, Newest: r.newest}
 	hc.OmittedTables = max(visible-len(hc.ContextTables), 0)
 	var columnsOf string
 	hc.OmittedColumns, columnsOf = omittedColumns(r.visible, snap, hc.ContextTables)
