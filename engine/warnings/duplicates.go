@@ -30,7 +30,9 @@ import (
 // is nearly unique (schemactx.RepeatedIDs: a bank reference or an order
 // number of which a few rows repeat another's, key or none) and that the
 // plan never reads is named too: a payment imported twice counted twice
-// in a month's receipts, and the schema said so only in its notes.
+// in a month's receipts, and the schema said so only in its notes. Not
+// when the table's exact copies account for all its repeats: the copies'
+// warning says them.
 func repeatedKeys(snap *schema.Snapshot, plan *planast.Query, columns func() map[string]bool) []string {
 	var out []string
 	seen := map[*schema.Table]bool{}
@@ -69,7 +71,11 @@ func repeatedKeys(snap *schema.Snapshot, plan *planast.Query, columns func() map
 				continue
 			}
 			if counting {
-				for _, w := range repeatedRefs(snap, t, columns) {
+				copies := int64(0) // said below, when the table has no key
+				if len(t.PrimaryKey) == 0 && t.RowCount != nil && *t.RowCount >= 2 {
+					copies = t.DuplicateRows
+				}
+				for _, w := range repeatedRefs(snap, t, columns, copies) {
 					if !slices.Contains(out, w) {
 						out = append(out, w)
 					}
@@ -97,13 +103,17 @@ func repeatedKeys(snap *schema.Snapshot, plan *planast.Query, columns func() map
 
 // repeatedRefs names t's nearly unique identifier columns that the plan
 // never reads (columns: what it reads, lower case), for an aggregate that
-// counts or sums t's rows.
-func repeatedRefs(snap *schema.Snapshot, t *schema.Table, columns func() map[string]bool) []string {
+// counts or sums t's rows. A column whose repeats the table's exact
+// copies account for (no more of them than copies, which the table's own
+// warning names) is left out: two warnings of one fact, the second
+// suggesting a grouping the copies' distinct read makes needless, made
+// the answer's warnings longer than the answer.
+func repeatedRefs(snap *schema.Snapshot, t *schema.Table, columns func() map[string]bool, copies int64) []string {
 	var out []string
 	for i := range t.Columns {
 		c := &t.Columns[i]
 		extra, ok := schemactx.RepeatedIDs(snap, t, c)
-		if !ok || columns()[strings.ToLower(c.Name)] {
+		if !ok || columns()[strings.ToLower(c.Name)] || extra <= copies {
 			continue
 		}
 		out = append(out, fmt.Sprintf("%s.%s is nearly unique, but %d rows repeat another row's value: copies from a retried import, or several rows of one thing (a reversal, a re-issue); a COUNT, SUM or AVG over %s takes each of them, and this plan never reads %s: see which they are (group by %s with HAVING COUNT(*) > 1) and, if they are copies, count one row per %s",

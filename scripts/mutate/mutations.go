@@ -4599,15 +4599,15 @@ var mutations = []mutation{
 	{
 		Name: "repeated-refs-unsaid",
 		File: "engine/warnings/duplicates.go",
-		Old:  "\t\t\t\tfor _, w := range repeatedRefs(snap, t, columns) {\n",
-		New:  "\t\t\t\tfor _, w := range repeatedRefs(snap, t, columns)[:0] {\n",
+		Old:  "\t\t\t\tfor _, w := range repeatedRefs(snap, t, columns, copies) {\n",
+		New:  "\t\t\t\tfor _, w := range repeatedRefs(snap, t, columns, copies)[:0] {\n",
 		Pkgs: []string{"./engine"}, Run: "TestSumOverANearlyUniqueReferenceIsNamed",
 	},
 	{
 		Name: "repeated-refs-read-ignored",
 		File: "engine/warnings/duplicates.go",
-		Old:  "\t\tif !ok || columns()[strings.ToLower(c.Name)] {\n",
-		New:  "\t\tif !ok {\n",
+		Old:  "\t\tif !ok || columns()[strings.ToLower(c.Name)] || extra <= copies {\n",
+		New:  "\t\tif !ok || extra <= copies {\n",
 		Pkgs: []string{"./engine"}, Run: "TestSumOverANearlyUniqueReferenceIsNamed",
 	},
 	{
@@ -9737,5 +9737,19 @@ var mutations = []mutation{
 		Old:  `{[]string{"airline", "airlines", "carrier", "carriers"}`,
 		New:  `{[]string{"zzzz"}`,
 		Pkgs: []string{"./index"}, Run: "TestEverydayWordsNameTheSchemasColumns",
+	},
+	{
+		Name: "copies-said-twice-with-ids",
+		File: "engine/warnings/duplicates.go",
+		Old:  "|| columns()[strings.ToLower(c.Name)] || extra <= copies {",
+		New:  "|| columns()[strings.ToLower(c.Name)] {",
+		Pkgs: []string{"./engine"}, Run: "TestCopiesAreSaidOnceWithTheirIDs",
+	},
+	{
+		Name: "reissued-ids-unsaid-beside-copies",
+		File: "engine/warnings/duplicates.go",
+		Old:  "|| columns()[strings.ToLower(c.Name)] || extra <= copies {",
+		New:  "|| columns()[strings.ToLower(c.Name)] || extra <= copies+99 {",
+		Pkgs: []string{"./engine"}, Run: "TestCopiesAreSaidOnceWithTheirIDs",
 	},
 }
