@@ -88,9 +88,12 @@
 //
 // A valid plan can still answer another question than it seems to ask;
 // Result.Warnings says so without refusing it: a join no foreign key
-// declares (but for one on a key named as the other's, or on a lookup
-// table's whole declared key by columns of one name: fx_rates on
-// currency and month), an aggregate a join repeats rows under (fanout.go: declared
+// declares (but for one on a key named as the other's, on a column named
+// for the table the other's foreign key references: subscriptions.currency
+// to fx_rates.ccy, a foreign key to currencies; or on a lookup table's
+// whole declared key, by the on-pairs and the condition's equalities,
+// beside a pair of one name or so related: fx_rates on currency with its
+// month fixed), an aggregate a join repeats rows under (fanout.go: declared
 // keys, or an undeclared key the profile saw repeat), COUNT over a CASE
 // with an ELSE value, and a WHERE condition that turns an outer join into
 // an inner one (traps.go).

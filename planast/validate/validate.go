@@ -9,6 +9,7 @@ import (
 	"sort"
 	"strings"
 	"unicode"
+	"unicode/utf8"
 )
 
 // JoinStrictness sets how much the validator asks of join keys.
@@ -726,6 +727,9 @@ func (v *validator) joinKeyCheck(j *Join, left, right *source, lcol, rcol, path 
 		// join teaches a planner to ignore warnings
 		return
 	}
+	if v.opts.Joins != JoinDeclared && (namesTarget(left.table, lcol, right.table, rcol) || namesTarget(right.table, rcol, left.table, lcol)) {
+		return // subscriptions.currency to fx_rates.ccy, whose foreign key references currencies
+	}
 	if v.opts.Joins != JoinDeclared && lookupJoin(j, left.table, right.table, lcol, rcol) {
 		return // a rate table joined on its whole key, a code no foreign key declares
 	}
@@ -749,9 +753,10 @@ type unreadableCatalog interface {
 
 // namedKey reports whether exactly one of acol and bcol is its table's
 // key (keyOf) and the other is named after it: the same name
-// (races.circuitId, circuits.circuitId) or the keyed table's row and "id",
-// after a role or not (order_items.product_id or ProductId to products.id,
-// shipments.origin_warehouse_id to warehouses.warehouse_id). Two keys of
+// (races.circuitId, circuits.circuitId) or for the keyed table's row
+// (namedFor: order_items.product_id or ProductId to products.id,
+// shipments.origin_warehouse_id to warehouses.warehouse_id,
+// subscriptions.currency to currencies.ccy_code). Two keys of
 // one name (orders.id, customers.id) pair rows by accident, as two
 // columns that are no key do.
 func namedKey(a, b *TableInfo, acol, bcol string) bool {
@@ -761,33 +766,66 @@ func namedKey(a, b *TableInfo, acol, bcol string) bool {
 	case strings.EqualFold(acol, bcol):
 		return true
 	case keyOf(b, bcol):
-		return namesRowOf(acol, b.Name, true)
+		return namedFor(acol, b.Name)
 	}
-	return namesRowOf(bcol, a.Name, true)
+	return namedFor(bcol, a.Name)
 }
 
 // lookupJoin reports whether the pair lcol = rcol of join j (l its left
 // table, r its right) reads one side as a lookup table: a rate or code
 // table whose key is a code, which no foreign key declares (currency is
-// no row of a table). A pair of j is of one name (the other pairs may
-// not be: invoices.billing_month = fx_rates.month beside currency =
-// currency), j's key on
-// that side (joinKey: its on-pairs and the columns its condition pins,
-// invoices to fx_rates on currency with fx_rates.month the invoice's
-// month) covers a whole key the side declares (keyCovers), so each row
-// of the other side meets at most one of its rows, and no on-pair column
-// of the other side is that side's own key: customers.id = orders.id
-// covers orders' key too, and pairs rows by accident. A table that
-// declares no key says nothing of which columns are one: the note stays
-// (the fan-out probe of a run counts rows per key only for an aggregate
-// it may inflate, after validation has worded its notes).
+// no row of a table). A pair of j is of one name or holds keys of one
+// table (related: subscriptions.currency = fx_rates.ccy, a foreign key
+// to currencies), the other pairs need not be (billing_month =
+// rate_month beside it); j's key on that side (joinKey: its on-pairs and
+// the columns its condition pins, fx_rates.rate_month equated with the
+// invoice's month or a date) covers a whole key the side declares
+// (keyCovers), so each row of the other side meets at most one of its
+// rows; the pair's own column on that side belongs to one of its keys
+// (amount = usd_per_unit beside the whole key looks nothing up); and no
+// on-pair column of the other side is that side's own key: customers.id
+// = orders.id covers orders' key too, and pairs rows by accident. A
+// table that declares no key says nothing of which columns are one: the
+// note stays (the fan-out probe of a run counts rows per key only for an
+// aggregate it may inflate, after validation has worded its notes).
 func lookupJoin(j *Join, l, r *TableInfo, lcol, rcol string) bool {
+	if slices.ContainsFunc(j.On, func(p OnPair) bool { return related(l, r, p.LeftColumn, p.RightColumn) }) {
+		return lookupKey(j, l, r, lcol, rcol)
+	}
 	if !slices.ContainsFunc(j.On, func(p OnPair) bool { return strings.EqualFold(p.LeftColumn, p.RightColumn) }) {
 		return false // a documented pair was exempted before
 	}
+	return lookupKey(j, l, r, lcol, rcol)
+}
+
+// related reports whether acol of a and bcol of b hold keys of one table,
+// declared so (sameFKTarget) or named so (namesTarget): such a pair says
+// which code of a rate table a row means, and another pair or the
+// condition may hold the rest of its key (fx_rates on ccy, a foreign key
+// to currencies, and on rate_month = billing_month). A pair on a whole key
+// (a foreign key to it, a column named for its row) covers it alone and
+// leaves another pair beside it, and a pair only a comment relates is no
+// such evidence.
+func related(a, b *TableInfo, acol, bcol string) bool {
+	return sameFKTarget(a, b, acol, bcol) || namesTarget(a, acol, b, bcol) || namesTarget(b, bcol, a, acol)
+}
+
+// lookupKey is lookupJoin's test of j's key: it covers a whole key of one
+// side, the pair lcol = rcol is part of one of that side's keys, and j
+// pairs no column that is the other side's own key.
+func lookupKey(j *Join, l, r *TableInfo, lcol, rcol string) bool {
 	lookup := func(t, other *TableInfo, right bool) bool {
 		if !keyCovers(t, joinKey(j, right)) {
 			return false
+		}
+		col := lcol
+		if right {
+			col = rcol
+		}
+		if !slices.ContainsFunc(t.Keys(), func(k []string) bool {
+			return slices.ContainsFunc(k, func(c string) bool { return strings.EqualFold(c, col) })
+		}) {
+			return false // a pair beside the key it covers looks nothing up
 		}
 		for _, p := range j.On {
 			c := p.RightColumn
@@ -801,6 +839,49 @@ func lookupJoin(j *Join, l, r *TableInfo, lcol, rcol string) bool {
 		return true
 	}
 	return lookup(r, l, true) || lookup(l, r, false)
+}
+
+// namesTarget reports whether acol of a is named for the table (namedFor)
+// that bcol of b references by a declared foreign key of its own
+// (subscriptions.currency and fx_rates.ccy, a foreign key to
+// currencies.ccy_code): both hold that table's keys, as two foreign keys
+// to it would. A column of the referenced table itself does not count
+// (countries.country beside a foreign key to countries.code): the foreign
+// key names which of its columns is meant.
+func namesTarget(a *TableInfo, acol string, b *TableInfo, bcol string) bool {
+	for _, fk := range b.ForeignKeys {
+		if len(fk.Columns) != 1 || fk.Columns[0] != bcol {
+			continue // a column of a composite key is no row's key alone
+		}
+		if strings.EqualFold(fk.RefTable, a.Name) && (fk.RefSchema == "" || a.Schema == "" || strings.EqualFold(fk.RefSchema, a.Schema)) {
+			continue
+		}
+		if namedFor(acol, fk.RefTable) {
+			return true
+		}
+	}
+	return false
+}
+
+// namedFor reports whether col is named for a row of table: for its row's
+// id (namesRowOf, after a role or not) or as the table itself, singular or
+// plural, case and underscores aside, after a role as a word of its own
+// (currency, Currency, billing_currency or BillingCurrency for currencies;
+// not currency_name, nor billingcurrency, whose words cannot be told).
+func namedFor(col, table string) bool {
+	if namesRowOf(col, table, true) {
+		return true
+	}
+	flat := func(s string) string { return strings.ToLower(strings.ReplaceAll(s, "_", "")) }
+	t := flat(table)
+	for i, ch := range col {
+		prev, _ := utf8.DecodeLastRuneInString(col[:i])
+		word := i == 0 || prev == '_' || unicode.IsUpper(ch) && unicode.IsLower(prev)
+		if c := flat(col[i:]); word && c != "" && (c == t || c == plural.Singular(t)) {
+			return true
+		}
+	}
+	return false
 }
 
 // documented reports whether the comment of a's column acol names the
