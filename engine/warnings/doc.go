@@ -66,12 +66,16 @@
 // writes blanks or words for no value ('N/A') beside NULL (blankCounts,
 // blankWarning), and an aggregate over a table flagging test or internal
 // records (a yes/no flag, or a kind of record such as account_type
-// 'test'), or whose rows belong through foreign keys to one, that the plan
+// 'test'), or whose rows belong through foreign keys to one (declared, or
+// a column named as one other table's unique key that none declares,
+// which the warning says: parentLinks), that the plan
 // never reads (testRecords; its filter leaves out too the records the
 // flag's note adds, an email domain: schemactx.TestNoteRules, and a plan
 // reading the flag but not the note's column is told), and a plan reading
 // a table whose column marks rows deleted in place (deleted_at,
-// is_deleted) without reading it (deletedRows), or a view whose
+// is_deleted) without reading it (deletedRows; a table joined by its key
+// to the rows counted only when the plan counts or keeps its own rows:
+// ownRowsCounted), or a view whose
 // definition reads such a table, or one whose rows belong through foreign
 // keys to a table flagging test records, without naming the column
 // (viewHiddenRows, with the joins there). Unix times: a text comparison of a date or timestamp

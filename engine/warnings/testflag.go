@@ -410,13 +410,16 @@ func aggregating(plan *planast.Query) bool {
 // out; a plan that reads the column anywhere decided already. A table
 // joined by its key to the rows the plan counts (a listing to its
 // bookings) is not one: a booking of a listing removed since happened,
-// and leaving it out, as the warning said, cut the figure.
+// and leaving it out, as the warning said, cut the figure; unless the
+// plan counts that table's own rows through the join (ownRowsCounted:
+// COUNT(DISTINCT w.ws_id) over events joined to their workspaces counts
+// deleted workspaces as a plan over workspaces alone, which is told, does).
 func deletedRows(snap *schema.Snapshot, plan *planast.Query, columns func() map[string]bool) []string {
 	var out []string
 	eachQuery(plan, func(q *planast.Query) {
 		for _, f := range q.From {
 			t, ok := snap.Lookup(f.Schema, f.Table)
-			if f.Subquery != nil || !ok || joinedByKey(q, f.Alias, t) {
+			if f.Subquery != nil || !ok || joinedByKey(q, f.Alias, t) && !ownRowsCounted(q, f.Alias) {
 				continue
 			}
 			for i := range t.Columns {
@@ -463,23 +466,27 @@ func joinedByKey(q *planast.Query, alias string, t *schema.Table) bool {
 const maxFlagHops = 3
 
 // flaggedParents says, of table t, each table its rows belong to through
-// declared foreign keys (child to parent, each row to one) that flags test
-// or internal records the plan never reads: a sum of invoices counted the
-// QA accounts' invoices, their flag being on owners, which the plan did
-// not join. Tables the plan reads itself (direct) are said of by name.
+// foreign keys (child to parent, each row to one), declared or a column
+// named as the other's key that none declares (parentLinks: the path says
+// so), that flags test or internal records the plan never reads: a sum of
+// invoices counted the QA accounts' invoices, their flag being on owners,
+// which the plan did not join. Tables the plan reads itself (direct) are
+// said of by name.
 func flaggedParents(snap *schema.Snapshot, t *schema.Table, direct, read map[string]bool) []parentFlag {
 	type step struct {
-		t    *schema.Table
-		path string
-		hops []fkHop
+		t     *schema.Table
+		path  string
+		hops  []fkHop
+		named []string // the hops by name, as joinsSaid says them
 	}
 	var out []parentFlag
 	seen := map[string]bool{t.Schema + "." + t.Name: true}
-	level := []step{{t, t.Name, nil}}
+	level := []step{{t: t, path: t.Name}}
 	for range maxFlagHops {
 		var next []step
 		for _, s := range level {
-			for _, fk := range keysByNulls(s.t) {
+			for _, link := range parentLinks(snap, s.t) {
+				fk := link.fk
 				p, ok := snap.Lookup(fk.RefSchema, fk.RefTable)
 				if !ok {
 					continue
@@ -490,8 +497,11 @@ func flaggedParents(snap *schema.Snapshot, t *schema.Table, direct, read map[str
 				}
 				seen[key] = true
 				path := fmt.Sprintf("%s.%s → %s", s.path, strings.Join(fk.Columns, ", "), p.Name)
-				hops := append(slices.Clip(s.hops), fkHop{s.t, fk})
-				next = append(next, step{p, path, hops})
+				hops, named := append(slices.Clip(s.hops), fkHop{s.t, fk}), s.named
+				if link.byName {
+					named = append(slices.Clip(named), joinsSaid([]fkHop{{s.t, fk}}))
+				}
+				next = append(next, step{p, path, hops, named})
 				if direct[key] {
 					continue
 				}
@@ -501,7 +511,7 @@ func flaggedParents(snap *schema.Snapshot, t *schema.Table, direct, read map[str
 					if !ok {
 						continue
 					}
-					out = append(out, parentFlag{child: t.Name, path: path, hops: hops, parent: p, col: c, marked: marked, unmarked: unmarked})
+					out = append(out, parentFlag{child: t.Name, path: path + byNameSaid(named), hops: hops, parent: p, col: c, marked: marked, unmarked: unmarked})
 				}
 			}
 		}
