@@ -162,6 +162,13 @@ func evidenced(sel *index.Selection) []string {
 	return names
 }
 
+func (h stepSource) ColumnValues(ctx context.Context, schemaName, table, column string) []string {
+	if vals := h.e.retrieval(ctx, h.ds).StoredValues(); vals != nil {
+		return vals(schemaName, table, column)
+	}
+	return nil
+}
+
 func (h stepSource) SchemaContext(snap *schema.Snapshot) string { return h.ds.sem.SchemaContext(snap) }
 
 func (h stepSource) Visible(ctx context.Context) *schema.Snapshot {

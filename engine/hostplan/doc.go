@@ -33,5 +33,7 @@
 // a word is unmatched), a word one of them holds moves to
 // hp.HeldElsewhere with its id ("town" asked of billing: [{town [ops]}]),
 // hp.Related holds ops's own context for the question (premises, town),
-// and hp.Next leads with them and the way to combine the two.
+// and hp.Next leads with them and the way to combine the two. The
+// columns two of the datasources offered join on are hp.Links (links.go:
+// a text key of one whose stored values a column of the other holds).
 package hostplan

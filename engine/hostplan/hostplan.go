@@ -83,6 +83,9 @@ type HostPlan struct {
 	// only this schema planned over it alone or spent calls finding the
 	// other. Their rows join this one's through run_combined_plan.
 	Related []HostRelated `json:"related,omitempty"`
+	// Links are the columns this datasource and a related one join on:
+	// a key of one whose values a column of the other holds (links.go).
+	Links []Link `json:"links,omitempty"`
 	// NotSearched names the other datasources the caller reaches whose
 	// holdings were not looked up (still opening): Unmatched says nothing
 	// of them.
@@ -208,6 +211,9 @@ type Source interface {
 	// to it by evidence (a name, a value, a mention), best first, as plan
 	// names.
 	Ranked(ctx context.Context, q string) []string
+	// ColumnValues is a text column's stored values (nil when none are
+	// stored or the caller reads the table through a row filter).
+	ColumnValues(ctx context.Context, schemaName, table, column string) []string
 }
 
 // Plan builds the plan-it-yourself result for q on ds; others gives the
@@ -224,8 +230,10 @@ func Plan(ctx context.Context, ds Source, others func() ([]Source, []string), q,
 	}
 	unmatched, held, unsearched, holders := heldElsewhere(ctx, q, unmatched, others)
 	var related []*retrieved
+	var ls []Link
 	for _, o := range holders[:min(len(holders), MaxCandidates-1)] {
 		related = append(related, retrieve(ctx, o, q, today))
+		ls = append(ls, links(ctx, r, related[len(related)-1])...)
 	}
 	return fit(resultTokens, 1, func(tokens int) *HostPlan {
 		hp := &HostPlan{
@@ -237,6 +245,7 @@ func Plan(ctx context.Context, ds Source, others func() ([]Source, []string), q,
 		for _, o := range related {
 			hp.Related = append(hp.Related, HostRelated{HostContext: o.context(tokens / 2), Description: o.ds.Description()})
 		}
+		hp.Links = ls[:min(len(ls), maxLinks)]
 		hp.Next = hostNext(hp)
 		return hp
 	})
@@ -308,6 +317,12 @@ func Candidates(ctx context.Context, q, today, reason, traceID string, cands []S
 	if noMatch {
 		unmatched = nil
 	}
+	var ls []Link
+	for i := range rs {
+		for j := i + 1; j < len(rs); j++ {
+			ls = append(ls, links(ctx, rs[i], rs[j])...)
+		}
+	}
 	return fit(resultTokens, len(cands), func(tokens int) *HostPlan {
 		hp := &HostPlan{
 			Kind: KindPlanItYourself, Question: q, Reason: reason, Today: today, NoMatch: noMatch, Unmatched: unmatched,
@@ -319,6 +334,9 @@ func Candidates(ctx context.Context, q, today, reason, traceID string, cands []S
 		for i, r := range rs {
 			hp.Candidates = append(hp.Candidates, HostCandidate{HostContext: r.context(tokens),
 				Description: cands[i].Description(), Score: round3(scores[i])})
+		}
+		if !noMatch {
+			hp.Links = ls[:min(len(ls), maxLinks)]
 		}
 		hp.Next = hostNext(hp)
 		return hp
@@ -605,7 +623,11 @@ func relatedNext(hp *HostPlan) string {
 	if len(rest) > 0 {
 		out = append(out, "search_schema "+strings.Join(rest, ", "))
 	}
-	return strings.Join(out, "; ") + ": plan each datasource's part and combine their rows with run_combined_plan (one plan per datasource and a combine plan over their rows)."
+	next := strings.Join(out, "; ") + ": plan each datasource's part and combine their rows with run_combined_plan (one plan per datasource and a combine plan over their rows)."
+	if n := linkNote(hp.Links); n != "" {
+		next += " " + n
+	}
+	return next
 }
 
 // unmatchedNote says which words of the question nothing holds. The
@@ -658,7 +680,7 @@ func planNext(hp *HostPlan) string {
 	}
 	switch {
 	case len(hp.Candidates) > 0:
-		return "Several datasources may hold the answer: pick one of candidates, write a plan over its schema_context (get_plan_schema gives the plan language) and call run_plan with that datasource and the plan; when the answer needs rows from more than one, call run_combined_plan with one plan per datasource and a combine plan over their rows."
+		return strings.TrimSpace("Several datasources may hold the answer: pick one of candidates, write a plan over its schema_context (get_plan_schema gives the plan language) and call run_plan with that datasource and the plan; when the answer needs rows from more than one, call run_combined_plan with one plan per datasource and a combine plan over their rows. " + linkNote(hp.Links))
 	case v != nil && len(v.Call.Missing) == 0:
 		args, _ := json.Marshal(v.Call.Arguments)
 		return "A verified query matches: call run_verified_query " + string(args) + "; if it does not answer the question, write a plan over schema_context (get_plan_schema) and call run_plan."

@@ -1,0 +1,203 @@
+package hostplan
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"slices"
+	"strings"
+
+	"github.com/nl2sql/nl2sql/internal/schema"
+	"github.com/nl2sql/nl2sql/planast"
+)
+
+// Link is a key of one datasource whose values a column of another holds:
+// the columns a combined plan joins the two on. No schema declares a key
+// across databases, and a host found workspaces.customer_ref to hold
+// accounts.acct_code only from two free-text notes, after plans that
+// joined nothing.
+type Link struct {
+	// Key is the column whose values are distinct (a key, or unique in
+	// every profiled row), Ref the column holding them, each written
+	// datasource.table.column.
+	Key string `json:"key"`
+	Ref string `json:"ref"`
+	// Share is the share of Ref's stored values that Key holds as
+	// written; Folded, when greater, the share once letter case and
+	// surrounding spaces are ignored (write the fold in both plans).
+	Share  float64 `json:"share"`
+	Folded float64 `json:"folded,omitempty"`
+}
+
+// minLinkShare is the share of a column's values another's key must hold
+// to be named as its link: a code most of whose values the key holds;
+// below it, values shared by chance (a few city names in two lists).
+const minLinkShare = 0.5
+
+// maxLinks bounds the links a result names.
+const maxLinks = 4
+
+// links finds the links between the context tables of a and b (their
+// retrievals for the question), both ways, best share first. Only text
+// columns are compared: integer ids of two databases overlap by chance.
+func links(ctx context.Context, a, b *retrieved) []Link {
+	var out []Link
+	memo := map[string][]string{} // each column's values read once
+	valuesOf := func(r *retrieved, t *schema.Table, c string) []string {
+		k := r.ds.ID() + "\x00" + t.Schema + "\x00" + t.Name + "\x00" + c
+		vs, ok := memo[k]
+		if !ok {
+			vs = r.ds.ColumnValues(ctx, t.Schema, t.Name, c)
+			memo[k] = vs
+		}
+		return vs
+	}
+	for _, dir := range [][2]*retrieved{{a, b}, {b, a}} {
+		keyR, refR := dir[0], dir[1]
+		for _, kt := range keyR.tables() {
+			for _, kc := range kt.Columns {
+				if kc.Type != planast.TypeText || !distinctKey(&kt, &kc) {
+					continue
+				}
+				keys := valuesOf(keyR, &kt, kc.Name)
+				if len(keys) == 0 {
+					continue
+				}
+				exact, folded := valueSet(keys)
+				for _, rt := range refR.tables() {
+					for _, rc := range rt.Columns {
+						if rc.Type != planast.TypeText {
+							continue
+						}
+						share, fshare := held(valuesOf(refR, &rt, rc.Name), exact, folded)
+						if fshare < minLinkShare {
+							continue
+						}
+						l := Link{Key: keyR.ds.ID() + "." + keyR.snap.PlanName(&kt) + "." + kc.Name,
+							Ref: refR.ds.ID() + "." + refR.snap.PlanName(&rt) + "." + rc.Name, Share: round3(share)}
+						if fshare > share {
+							l.Folded = round3(fshare)
+						}
+						out = append(out, l)
+					}
+				}
+			}
+		}
+	}
+	slices.SortStableFunc(out, func(x, y Link) int {
+		if c := -cmpFloat(max(x.Share, x.Folded), max(y.Share, y.Folded)); c != 0 {
+			return c
+		}
+		return strings.Compare(x.Key+x.Ref, y.Key+y.Ref)
+	})
+	// two distinct columns holding each other's values are one link
+	var uniq []Link
+	for _, l := range out {
+		if !slices.ContainsFunc(uniq, func(u Link) bool { return u.Key == l.Ref && u.Ref == l.Key }) {
+			uniq = append(uniq, l)
+		}
+	}
+	return uniq[:min(len(uniq), maxLinks)]
+}
+
+// tables is the context's tables with every column the caller may see:
+// retrieval keeps the columns the question points to, and the columns two
+// datasources join on are seldom among them.
+func (r *retrieved) tables() []schema.Table {
+	var out []schema.Table
+	for _, t := range r.snap.Tables {
+		if full, ok := r.visible.Lookup(t.Schema, t.Name); ok {
+			out = append(out, *full)
+		}
+	}
+	return out
+}
+
+// distinctKey reports whether c holds a different value in every row of
+// t: its one-column primary or unique key, or a profile that saw no value
+// twice among two or more.
+func distinctKey(t *schema.Table, c *schema.Column) bool {
+	if slices.ContainsFunc(append([][]string{t.PrimaryKey}, t.UniqueKeys...), func(k []string) bool { return len(k) == 1 && k[0] == c.Name }) {
+		return true
+	}
+	p := c.Profile
+	if p == nil || t.RowCount == nil || p.DistinctCount < 2 {
+		return false
+	}
+	n := float64(*t.RowCount)
+	if p.SampledRows > 0 {
+		n = float64(p.SampledRows)
+	}
+	return float64(p.DistinctCount) >= n*(1-p.NullFraction)-0.5
+}
+
+// valueSet is a key's values as written and folded (letter case and
+// surrounding spaces aside).
+func valueSet(vs []string) (exact, folded map[string]bool) {
+	exact, folded = map[string]bool{}, map[string]bool{}
+	for _, v := range vs {
+		exact[v], folded[fold(v)] = true, true
+	}
+	return exact, folded
+}
+
+// maxRefValues bounds the values of a column compared with a key: the
+// share is of its first ones in the index's order, enough to tell a code
+// from chance, and a wide context compares hundreds of column pairs.
+const maxRefValues = 500
+
+// held is the share of refs (distinct stored values, the first
+// maxRefValues) that the key holds as written and once folded; 0, 0 for
+// none.
+func held(refs []string, exact, folded map[string]bool) (share, fshare float64) {
+	refs = refs[:min(len(refs), maxRefValues)]
+	if len(refs) == 0 {
+		return 0, 0
+	}
+	var n, nf int
+	for _, v := range refs {
+		if exact[v] {
+			n++
+		}
+		if folded[fold(v)] {
+			nf++
+		}
+	}
+	return float64(n) / float64(len(refs)), float64(nf) / float64(len(refs))
+}
+
+func fold(s string) string { return strings.ToLower(strings.TrimSpace(s)) }
+
+func cmpFloat(a, b float64) int {
+	switch {
+	case a < b:
+		return -1
+	case a > b:
+		return 1
+	}
+	return 0
+}
+
+// linkNote says the links in one sentence for Next.
+func linkNote(ls []Link) string {
+	if len(ls) == 0 {
+		return ""
+	}
+	var parts []string
+	for _, l := range ls {
+		p := fmt.Sprintf("%s holds %s's values (%s as written", l.Ref, l.Key, pct(l.Share))
+		if l.Folded > 0 {
+			p += fmt.Sprintf(", %s once letter case and surrounding spaces are ignored: fold both sides", pct(l.Folded))
+		}
+		parts = append(parts, p+")")
+	}
+	return "Join the datasources on: " + strings.Join(parts, "; ") + "."
+}
+
+func pct(f float64) string {
+	p := math.Round(f * 100)
+	if p == 100 && f < 1 {
+		p = 99
+	}
+	return fmt.Sprintf("%.0f%%", p)
+}
