@@ -11,6 +11,7 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -380,12 +381,22 @@ func readDriverRows(rows driver.Rows, maxRows int) (*source.RawResult, error) {
 	}
 }
 
+// newerStorage is DuckDB's refusal of a file a newer DuckDB wrote: its
+// storage version and the ones this build reads.
+var newerStorage = regexp.MustCompile(`version number (\d+), but we can only read versions between (\d+) and (\d+)`)
+
 // duckdbOpenError maps a failure to open the database onto *Error. The
 // driver's text names the path, so it stays in the cause only.
 func duckdbOpenError(err error) *source.Error {
 	msg := err.Error()
 	switch {
-	case strings.Contains(msg, "lock"):
+	case newerStorage.MatchString(msg):
+		m := newerStorage.FindStringSubmatch(msg)
+		return source.Errorf(source.CodeUnavailable, err, "open it with the DuckDB that wrote it and copy it to a storage version this one reads: ATTACH 'copy.duckdb' AS c (STORAGE_VERSION 'v1.0.0'); COPY FROM DATABASE <its name> TO c; then give path: the copy",
+			"the file was written by a newer DuckDB (storage version %s) than this server's, which reads storage versions %s to %s", m[1], m[2], m[3])
+	case strings.Contains(msg, "Could not set lock"), strings.Contains(msg, "Conflicting lock"):
+		// not any "lock": a damaged file's "checksum … in block at
+		// location 0" was told to retry, as if another process held it
 		return source.Errorf(source.CodeUnavailable, err, "another process holds the database open for writing; retry later", "the database is locked").Temporary()
 	case strings.Contains(msg, "not a valid DuckDB database"), strings.Contains(msg, "storage version"),
 		strings.Contains(msg, "Corrupt"), strings.Contains(msg, "corrupt"),

@@ -23,6 +23,18 @@ func TestOpenDuckDBUnavailable(t *testing.T) {
 	sourcetest.ExecWritable(t, sqliteFile, "CREATE TABLE t (a)")
 	hash := filepath.Join(dir, "a#b.duckdb")
 	sourcetest.DuckExec(t, hash, "CREATE TABLE t (a INTEGER)")
+	// a header whose checksum no longer matches: DuckDB says "checksum …
+	// in block at location 0", which once read as a lock to wait out
+	damaged := filepath.Join(dir, "damaged.duckdb")
+	sourcetest.DuckExec(t, damaged, "CREATE TABLE t (a INTEGER)")
+	f, err := os.OpenFile(damaged, os.O_RDWR, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := f.WriteAt([]byte{0x45}, 12); err != nil {
+		t.Fatal(err)
+	}
+	f.Close()
 	tests := []struct {
 		name, path, msg string
 	}{
@@ -31,6 +43,7 @@ func TestOpenDuckDBUnavailable(t *testing.T) {
 		{"not a database", garbage, "not a DuckDB database"},
 		{"an SQLite file", sqliteFile, "is an SQLite database, not a DuckDB one"},
 		{"hash in path", hash, "'?' or '#'"},
+		{"damaged header", damaged, "not a DuckDB database this version can read"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -42,6 +55,9 @@ func TestOpenDuckDBUnavailable(t *testing.T) {
 			se := sourcetest.AsError(t, err)
 			if se.Code != source.CodeUnavailable || !strings.Contains(se.Msg, tt.msg) {
 				t.Errorf("got %v (%v), want %s containing %q", se, se.Err, source.CodeUnavailable, tt.msg)
+			}
+			if se.Transient {
+				t.Errorf("%q is marked retryable: sending it again fails the same way", se.Msg)
 			}
 			if strings.Contains(se.Msg, dir) || strings.Contains(se.Hint, dir) {
 				t.Errorf("message names the path: %q / %q", se.Msg, se.Hint)
@@ -172,4 +188,28 @@ func TestDuckDBQueryRefusals(t *testing.T) {
 func TestDuckDBQueryConcurrent(t *testing.T) {
 	d := openDuckTest(t, sourcetest.DuckTempDB(t, "CREATE TABLE t AS SELECT range AS a FROM range(1000)"), source.Options{})
 	sourcetest.CheckConcurrentCounts(t, d, "SELECT count(*) FROM t WHERE a >= ?", func(i int) int64 { return int64(1000 - i) })
+}
+
+// The threat: a DuckDB file written by a newer DuckDB (a user's 2.0 CLI)
+// was "the database file cannot be opened" with a hint to check the path,
+// which is right; and a damaged one was "locked, retry later". The texts
+// are DuckDB's own (its refusal of a newer storage version, its lock
+// errors, a checksum error naming a block).
+func TestDuckDBOpenErrorsSayWhy(t *testing.T) {
+	tests := []struct {
+		driver, msg, hint string
+		temporary         bool
+	}{
+		{"IO Error: Trying to read a database file with version number 69, but we can only read versions between 64 and 68.\nThe database file was created with a newer version of DuckDB.",
+			"written by a newer DuckDB (storage version 69) than this server's, which reads storage versions 64 to 68", "STORAGE_VERSION", false},
+		{`IO Error: Could not set lock on file "/x/a.duckdb": Conflicting lock is held in /usr/bin/duckdb (PID 4242)`, "the database is locked", "retry later", true},
+		{"IO Error: Corrupt database file: computed checksum 1464080592923546317 does not match stored checksum 9572833287034917581 in block at location 0",
+			"not a DuckDB database this version can read", "", false},
+	}
+	for _, tt := range tests {
+		se := duckdbOpenError(errors.New(tt.driver))
+		if !strings.Contains(se.Msg, tt.msg) || !strings.Contains(se.Hint, tt.hint) || se.Transient != tt.temporary {
+			t.Errorf("%q: got %q (hint %q, retryable %v), want %q, hint with %q, retryable %v", tt.driver, se.Msg, se.Hint, se.Transient, tt.msg, tt.hint, tt.temporary)
+		}
+	}
 }
