@@ -97,8 +97,8 @@ var hostPlanOutputSchema = json.RawMessage(`{
       "verified_queries": {"type": "array", "items": {"$ref": "#/$defs/verified"}},
       "schema_context": {"type": "string"}, "context_tables": {"type": "array", "items": {"type": "string"}}, "context_tokens": {"type": "integer"}, "visible_tables": {"type": "integer"}, "newest": {"type": "string"}},
       "required": ["datasource", "dialect", "schema_context"]}},
-    "links": {"type": "array", "description": "Columns two of the datasources offered join on: key (datasource.table.column) holds distinct values, ref holds them; share is the share of ref's stored values key holds as written, folded (when greater) once letter case and surrounding spaces are ignored: then fold both sides in the combined plan.", "items": {"type": "object", "properties": {
-      "key": {"type": "string"}, "ref": {"type": "string"}, "share": {"type": "number"}, "folded": {"type": "number"}}, "required": ["key", "ref", "share"]}},
+    "links": {"type": "array", "description": "Columns two of the datasources offered join on: key (datasource.table.column) holds distinct values, ref holds them; share is the share of ref's stored values key holds as written, folded (when greater) once letter case and surrounding spaces are ignored, digits (when greater still) when only the digits are compared and one side writes bare numbers: then fold both sides in the combined plan.", "items": {"type": "object", "properties": {
+      "key": {"type": "string"}, "ref": {"type": "string"}, "share": {"type": "number"}, "folded": {"type": "number"}, "digits": {"type": "number"}}, "required": ["key", "ref", "share"]}},
     "plan_guide": {"$ref": "#/$defs/call"},
     "run_plan": {"$ref": "#/$defs/call"},
     "trace_id": {"type": "string"}

@@ -24,9 +24,13 @@ type Link struct {
 	Ref string `json:"ref"`
 	// Share is the share of Ref's stored values that Key holds as
 	// written; Folded, when greater, the share once letter case and
-	// surrounding spaces are ignored (write the fold in both plans).
+	// surrounding spaces are ignored (write the fold in both plans);
+	// Digits, when greater still, the share once only their digits are
+	// compared, one side a bare number ('1003' beside 'LY-001003'), as
+	// run_combined_plan's key folds do.
 	Share  float64 `json:"share"`
 	Folded float64 `json:"folded,omitempty"`
+	Digits float64 `json:"digits,omitempty"`
 }
 
 // minLinkShare is the share of a column's values another's key must hold
@@ -63,20 +67,23 @@ func links(ctx context.Context, a, b *retrieved) []Link {
 				if len(keys) == 0 {
 					continue
 				}
-				exact, folded := valueSet(keys)
+				ks := valueSet(keys)
 				for _, rt := range refR.tables() {
 					for _, rc := range rt.Columns {
 						if rc.Type != planast.TypeText {
 							continue
 						}
-						share, fshare := held(valuesOf(refR, &rt, rc.Name), exact, folded)
-						if fshare < minLinkShare {
+						share, fshare, dshare := held(valuesOf(refR, &rt, rc.Name), ks)
+						if max(fshare, dshare) < minLinkShare {
 							continue
 						}
 						l := Link{Key: keyR.ds.ID() + "." + keyR.snap.PlanName(&kt) + "." + kc.Name,
 							Ref: refR.ds.ID() + "." + refR.snap.PlanName(&rt) + "." + rc.Name, Share: round3(share)}
 						if fshare > share {
 							l.Folded = round3(fshare)
+						}
+						if dshare > max(share, fshare) {
+							l.Digits = round3(dshare)
 						}
 						out = append(out, l)
 					}
@@ -85,7 +92,7 @@ func links(ctx context.Context, a, b *retrieved) []Link {
 		}
 	}
 	slices.SortStableFunc(out, func(x, y Link) int {
-		if c := -cmpFloat(max(x.Share, x.Folded), max(y.Share, y.Folded)); c != 0 {
+		if c := -cmpFloat(max(x.Share, x.Folded, x.Digits), max(y.Share, y.Folded, y.Digits)); c != 0 {
 			return c
 		}
 		return strings.Compare(x.Key+x.Ref, y.Key+y.Ref)
@@ -131,14 +138,53 @@ func distinctKey(t *schema.Table, c *schema.Column) bool {
 	return float64(p.DistinctCount) >= n*(1-p.NullFraction)-0.5
 }
 
-// valueSet is a key's values as written and folded (letter case and
-// surrounding spaces aside).
-func valueSet(vs []string) (exact, folded map[string]bool) {
-	exact, folded = map[string]bool{}, map[string]bool{}
+// keySet is a key's values as written, folded (letter case and
+// surrounding spaces aside) and as their digits alone, and whether they
+// are bare numbers.
+type keySet struct {
+	exact, folded, digits map[string]bool
+	bare                  bool
+}
+
+func valueSet(vs []string) keySet {
+	ks := keySet{exact: map[string]bool{}, folded: map[string]bool{}, digits: map[string]bool{}, bare: bareNumbers(vs)}
 	for _, v := range vs {
-		exact[v], folded[fold(v)] = true, true
+		ks.exact[v], ks.folded[fold(v)] = true, true
+		if d := digitsOf(v); d != "" {
+			ks.digits[d] = true
+		}
 	}
-	return exact, folded
+	return ks
+}
+
+// digitsOf is v's digits without leading zeros ('LY-001003' → "1003"),
+// "" when it holds none.
+func digitsOf(v string) string {
+	d := strings.Map(func(r rune) rune {
+		if r >= '0' && r <= '9' {
+			return r
+		}
+		return -1
+	}, v)
+	if d == "" {
+		return ""
+	}
+	if t := strings.TrimLeft(d, "0"); t != "" {
+		return t
+	}
+	return "0"
+}
+
+// bareNumbers reports whether most values (nine in ten) are bare numbers:
+// digits alone, surrounding spaces aside.
+func bareNumbers(vs []string) bool {
+	n := 0
+	for _, v := range vs {
+		if t := strings.TrimSpace(v); t != "" && strings.Trim(t, "0123456789") == "" {
+			n++
+		}
+	}
+	return len(vs) > 0 && n*10 >= len(vs)*9
 }
 
 // maxRefValues bounds the values of a column compared with a key: the
@@ -149,21 +195,28 @@ const maxRefValues = 500
 // held is the share of refs (distinct stored values, the first
 // maxRefValues) that the key holds as written and once folded; 0, 0 for
 // none.
-func held(refs []string, exact, folded map[string]bool) (share, fshare float64) {
+func held(refs []string, ks keySet) (share, fshare, dshare float64) {
 	refs = refs[:min(len(refs), maxRefValues)]
 	if len(refs) == 0 {
-		return 0, 0
+		return 0, 0, 0
 	}
-	var n, nf int
+	// the digits alone only where one side is a bare number: 'A-12' and
+	// 'B-12' are two keys
+	digits := ks.bare != bareNumbers(refs)
+	var n, nf, nd int
 	for _, v := range refs {
-		if exact[v] {
+		if ks.exact[v] {
 			n++
 		}
-		if folded[fold(v)] {
+		if ks.folded[fold(v)] {
 			nf++
 		}
+		if d := digitsOf(v); digits && d != "" && ks.digits[d] {
+			nd++
+		}
 	}
-	return float64(n) / float64(len(refs)), float64(nf) / float64(len(refs))
+	l := float64(len(refs))
+	return float64(n) / l, float64(nf) / l, float64(nd) / l
 }
 
 func fold(s string) string { return strings.ToLower(strings.TrimSpace(s)) }
@@ -188,6 +241,9 @@ func linkNote(ls []Link) string {
 		p := fmt.Sprintf("%s holds %s's values (%s as written", l.Ref, l.Key, pct(l.Share))
 		if l.Folded > 0 {
 			p += fmt.Sprintf(", %s once letter case and surrounding spaces are ignored: fold both sides", pct(l.Folded))
+		}
+		if l.Digits > 0 {
+			p += fmt.Sprintf(", %s when only their digits are compared, prefix and leading zeros aside: cast both sides' digits to an integer", pct(l.Digits))
 		}
 		parts = append(parts, p+")")
 	}

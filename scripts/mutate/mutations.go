@@ -9918,8 +9918,8 @@ var mutations = []mutation{
 	{
 		Name: "links-of-any-overlap",
 		File: "engine/hostplan/links.go",
-		Old:  "\t\t\t\t\t\tif fshare < minLinkShare {",
-		New:  "\t\t\t\t\t\tif fshare < 0 {",
+		Old:  "\t\t\t\t\t\tif max(fshare, dshare) < minLinkShare {",
+		New:  "\t\t\t\t\t\tif max(fshare, dshare) < 0 {",
 		Pkgs: []string{"./engine"}, Run: "TestHostPlanNamesTheKeyTwoDatasourcesJoinOn",
 	},
 	{
@@ -9932,8 +9932,8 @@ var mutations = []mutation{
 	{
 		Name: "links-never-folded",
 		File: "engine/hostplan/links.go",
-		Old:  "\t\texact[v], folded[fold(v)] = true, true",
-		New:  "\t\texact[v], folded[v] = true, true",
+		Old:  "\t\tks.exact[v], ks.folded[fold(v)] = true, true",
+		New:  "\t\tks.exact[v], ks.folded[v] = true, true",
 		Pkgs: []string{"./engine"}, Run: "TestHostPlanNamesTheKeyTwoDatasourcesJoinOn",
 	},
 	{
@@ -9970,5 +9970,26 @@ var mutations = []mutation{
 		Old:  `	case newerStorage.MatchString(msg):`,
 		New:  `	case newerStorage.MatchString(msg) && false:`,
 		Pkgs: []string{"./internal/source/duckdb"}, Run: "TestDuckDBOpenErrorsSayWhy",
+	},
+	{
+		Name: "links-digits-of-two-prefixed-keys",
+		File: "engine/hostplan/links.go",
+		Old:  "\tdigits := ks.bare != bareNumbers(refs)",
+		New:  "\tdigits := true",
+		Pkgs: []string{"./engine"}, Run: "TestHostPlanNamesTheKeyTwoDatasourcesJoinOn",
+	},
+	{
+		Name: "links-digits-keep-leading-zeros",
+		File: "engine/hostplan/links.go",
+		Old:  `	if t := strings.TrimLeft(d, "0"); t != "" {`,
+		New:  `	if t := d; t != "" {`,
+		Pkgs: []string{"./engine"}, Run: "TestHostPlanNamesTheKeyTwoDatasourcesJoinOn",
+	},
+	{
+		Name: "links-digits-unsaid",
+		File: "engine/hostplan/links.go",
+		Old:  "\t\t\t\t\t\tif dshare > max(share, fshare) {",
+		New:  "\t\t\t\t\t\tif dshare > 2 {",
+		Pkgs: []string{"./engine"}, Run: "TestHostPlanNamesTheKeyTwoDatasourcesJoinOn",
 	},
 }
