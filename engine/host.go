@@ -1,7 +1,6 @@
 package engine
 
 import (
-	"cmp"
 	"context"
 	"slices"
 	"strings"
@@ -153,8 +152,7 @@ func (h stepSource) Ranked(ctx context.Context, q string) []string {
 // in schema order, and one kept by rank or to join others is not the
 // question's.
 func evidenced(sel *index.Selection) []string {
-	ts := slices.DeleteFunc(slices.Clone(sel.Tables), func(t index.TableSelection) bool { return len(t.Evidence) == 0 })
-	slices.SortStableFunc(ts, func(a, b index.TableSelection) int { return cmp.Compare(b.Score, a.Score) })
+	ts := slices.DeleteFunc(sel.ByScore(), func(t index.TableSelection) bool { return len(t.Evidence) == 0 })
 	names := make([]string, len(ts))
 	for i := range ts {
 		names[i] = sel.PlanName(ts[i])

@@ -75,3 +75,21 @@ func TestQuestionNamingATableMatches(t *testing.T) {
 		}
 	}
 }
+
+// The threat: "Quantos membros ativos há em Lisboa?" of a members table
+// whose names and values are English matches nothing, and the result said
+// only that the data may not hold the answer: a host refused a question
+// the data answers. A question nothing matched is told that another
+// language matches nothing either, and to search in the schema's words.
+func TestNoMatchSaysAnotherLanguageMatchesNothing(t *testing.T) {
+	db := sourcetest.TempDB(t, "CREATE TABLE members (id INTEGER PRIMARY KEY, city TEXT, status TEXT)",
+		"INSERT INTO members VALUES (1, 'Lisbon', 'active'), (2, 'Porto', 'lapsed')")
+	e := specEngine(t, DatasourceSpec{ID: "gym", Engine: "sqlite", Path: db, RowLimit: 1000})
+	res, err := e.Ask(context.Background(), AskRequest{Question: "Quantos sócios ativos há em Lisboa?"})
+	if err != nil || res.HostPlan == nil {
+		t.Fatalf("ask: %v %+v", err, res)
+	}
+	if !res.HostPlan.NoMatch || !strings.Contains(res.HostPlan.Next, "If the question is in another language than the schema's names and values, search_schema (or ask) again in the schema's words") {
+		t.Errorf("no_match %v, next %q: want the other language said", res.HostPlan.NoMatch, res.HostPlan.Next)
+	}
+}

@@ -1,6 +1,7 @@
 package index
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"slices"
@@ -79,6 +80,15 @@ type Selection struct {
 	// DefaultSchema is the schema whose tables plans name bare (the
 	// snapshot's Default): a table elsewhere is named schema.table.
 	DefaultSchema string `json:"-"`
+}
+
+// ByScore is the tables best score first, ties in the selection's order:
+// a selection lists its tables in schema order, which a search's reader
+// took for a ranking.
+func (s *Selection) ByScore() []TableSelection {
+	ts := slices.Clone(s.Tables)
+	slices.SortStableFunc(ts, func(a, b TableSelection) int { return cmp.Compare(b.Score, a.Score) })
+	return ts
 }
 
 // PlanName is t's name as plans write it (schema.Snapshot.PlanName).

@@ -146,9 +146,14 @@ func TestSearchSchema(t *testing.T) {
 		} `json:"tables"`
 	}
 	_ = json.Unmarshal(b, &hit)
-	for _, tb := range hit.Tables {
+	for i, tb := range hit.Tables {
 		if tb.Name == "Genre" && (tb.Score <= 0 || !slices.Contains(tb.Evidence, "value")) {
 			t.Errorf("Genre: score %v evidence %v", tb.Score, tb.Evidence)
+		}
+		// best first: listed in schema order, Album (a bridge) led and a
+		// reader took the order for the ranking
+		if i > 0 && tb.Score > hit.Tables[i-1].Score {
+			t.Errorf("search_schema lists %s (score %v) after %s (score %v)", tb.Name, tb.Score, hit.Tables[i-1].Name, hit.Tables[i-1].Score)
 		}
 	}
 }

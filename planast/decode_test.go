@@ -354,6 +354,10 @@ func TestBetweenRefusalSaysItsCastOnce(t *testing.T) {
 	if err == nil || strings.Count(err.Error(), "cast the text first") != 1 {
 		t.Errorf("%v: want the cast said once", err)
 	}
+	// in the plan's form, which a host writes, not SQL's
+	if err == nil || !strings.Contains(err.Error(), `{"kind": "cast", "expr": <the text>, "type": "date"}`) {
+		t.Errorf("%v: want the cast as plan JSON", err)
+	}
 }
 
 func TestIndexPath(t *testing.T) {

@@ -49,6 +49,16 @@ type Issue struct {
 	Hint    string `json:"hint,omitempty"`
 }
 
+// Headline is the issue's code and where it is: "UNKNOWN_COLUMN at
+// where.left", or the code alone for an issue of the whole plan (an empty
+// path, which "at :" showed as a place).
+func (is Issue) Headline() string {
+	if is.Path == "" {
+		return string(is.Code)
+	}
+	return string(is.Code) + " at " + is.Path
+}
+
 // Error is the error returned by Decode and Validate: one or more Issues,
 // sorted by the order they were found (a depth-first walk of the plan).
 type Error struct {
@@ -70,10 +80,7 @@ const invalidLead = "invalid plan: "
 func (e *Error) text(hints bool) string {
 	parts := make([]string, 0, len(e.Issues))
 	for _, is := range e.Issues {
-		part := fmt.Sprintf("%s: %s", is.Code, is.Message)
-		if is.Path != "" {
-			part = fmt.Sprintf("%s at %s: %s", is.Code, is.Path, is.Message)
-		}
+		part := is.Headline() + ": " + is.Message
 		if hints && is.Hint != "" {
 			part += " (" + is.Hint + ")"
 		}

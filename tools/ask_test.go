@@ -78,3 +78,15 @@ func TestHostPlanTextShowsRelatedDatasources(t *testing.T) {
 		t.Errorf("text lacks the related datasource's context:\n%s", text)
 	}
 }
+
+// The threat: an issue of the whole plan (a plan that is no JSON object)
+// printed "UNKNOWN_FIELD at : …", a place a reader looks for and cannot
+// find. An issue with no path is said by its code alone.
+func TestCheckTextIssueOfTheWholePlan(t *testing.T) {
+	text := checkText(CheckPlanOutput{Issues: []planast.Issue{{Code: planast.CodeMalformed, Message: "the plan is not a JSON object"},
+		{Code: planast.CodeColumnNotFound, Path: "where.left", Message: "no column x"}}}, "")
+	if strings.Contains(text, "at :") || !strings.Contains(text, "1. "+string(planast.CodeMalformed)+": the plan is not a JSON object") ||
+		!strings.Contains(text, "2. "+string(planast.CodeColumnNotFound)+" at where.left: no column x") {
+		t.Errorf("text:\n%s", text)
+	}
+}

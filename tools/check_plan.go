@@ -125,7 +125,7 @@ func checkText(out CheckPlanOutput, hint string) string {
 		// as a pass
 		fmt.Fprintf(&b, "INVALID PLAN: %s; nothing was run\n", plural.Count(len(out.Issues), "issue", "issues"))
 		for i, is := range out.Issues {
-			fmt.Fprintf(&b, "%d. %s at %s: %s\n", i+1, is.Code, is.Path, is.Message)
+			fmt.Fprintf(&b, "%d. %s: %s\n", i+1, is.Headline(), is.Message)
 			if is.Hint != "" {
 				fmt.Fprintf(&b, "   hint: %s\n", is.Hint)
 			}

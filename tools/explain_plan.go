@@ -66,7 +66,7 @@ func ExplanationText(ex *engine.Explanation) string {
 	for _, a := range ex.Rejected {
 		fmt.Fprintf(&b, "attempt %d refused:\n", a.Attempt)
 		for _, is := range a.Issues {
-			fmt.Fprintf(&b, "  %s at %s: %s\n", is.Code, is.Path, is.Message)
+			fmt.Fprintf(&b, "  %s: %s\n", is.Headline(), is.Message)
 		}
 	}
 	if ex.Reasoning != "" {

@@ -70,11 +70,13 @@ func SearchSchemaHandler(eng Searcher) server.ToolHandlerFunc {
 		}
 		if !sel.Relevant() {
 			out := SearchOutput{Selection: &index.Selection{Datasource: sel.Datasource, Tables: []index.TableSelection{}},
-				Message: "nothing in this datasource matched the text: no table or column name, comment, sample or stored value shares a word with it. The data may not hold the answer; describe_schema lists every table you may see"}
+				Message: "nothing in this datasource matched the text: no table or column name, comment, sample or stored value shares a word with it. If the text is in another language than the schema's names and values, search again in the schema's words; otherwise the data may not hold the answer; describe_schema lists every table you may see"}
 			return FitStructured(eng, out, out.Message+"\n"), nil
 		}
-		// the ranking is deterministic, so a page starts after the rank its
+		// best first (a selection lists its tables in schema order); the
+		// ranking is deterministic, so a page starts after the rank its
 		// cursor names
+		sel.Tables = sel.ByScore()
 		start := 0
 		if args.Cursor != "" {
 			if start, err = strconv.Atoi(after); err != nil || start < 0 || start > len(sel.Tables) {

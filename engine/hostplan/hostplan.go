@@ -574,10 +574,10 @@ func hostNext(hp *HostPlan) string {
 	if hp.NoMatch && len(hp.Candidates) > 0 {
 		// several datasources and none matched: the same warning, with
 		// no claim that one of them may hold the answer
-		return "Nothing any datasource holds matched the question: no table or column name, comment, sample or stored value of any of them shares a word with it. The data may not hold the answer: check the candidates' schema_context (describe_schema lists every table) and say so if nothing answers it, rather than answering from tables that do not. If one does answer it, write a plan over its schema_context (get_plan_schema gives the plan language) and call run_plan with that datasource and the plan."
+		return "Nothing any datasource holds matched the question: no table or column name, comment, sample or stored value of any of them shares a word with it. " + otherLanguage + "The data may not hold the answer: check the candidates' schema_context (describe_schema lists every table) and say so if nothing answers it, rather than answering from tables that do not. If one does answer it, write a plan over its schema_context (get_plan_schema gives the plan language) and call run_plan with that datasource and the plan."
 	}
 	if hp.NoMatch {
-		return "Nothing the datasource holds matched the question: no table or column name, comment, sample or stored value shares a word with it. The data may not hold the answer: check schema_context (describe_schema lists every table) and say so if nothing answers it, rather than answering from tables that do not. " + planNext(hp)
+		return "Nothing the datasource holds matched the question: no table or column name, comment, sample or stored value shares a word with it. " + otherLanguage + "The data may not hold the answer: check schema_context (describe_schema lists every table) and say so if nothing answers it, rather than answering from tables that do not. " + planNext(hp)
 	}
 	var notes []string
 	if len(hp.HeldElsewhere) > 0 {
@@ -629,6 +629,12 @@ func relatedNext(hp *HostPlan) string {
 	}
 	return next
 }
+
+// otherLanguage is said of a question nothing matched: one asked in
+// another language than the schema's names and values ("Quantos membros
+// ativos há em Lisboa?" of a members table) matches nothing either, and a
+// host told only that the data may not hold the answer said so.
+const otherLanguage = "If the question is in another language than the schema's names and values, search_schema (or ask) again in the schema's words before concluding anything. "
 
 // unmatchedNote says which words of the question nothing holds. The
 // words were weighed beside others the datasource holds (a question none

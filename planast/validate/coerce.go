@@ -95,7 +95,9 @@ func literalAs(p *Expr, t Type) (string, bool) {
 		lit, _ = (*p).(*Literal)
 	}
 	if lit == nil || lit.Type != TString {
-		return "; cast the text first: CAST(x AS " + string(t) + ")", false
+		// in the plan's own words: a host writes plans, and CAST(x AS date)
+		// sent it to look for a SQL form the plan language has no place for
+		return `; cast the text first: {"kind": "cast", "expr": <the text>, "type": "` + string(t) + `"} (a column of dates kept as text, '2024-03-01', then compares as dates)`, false
 	}
 	s := lit.Text
 	switch {

@@ -9683,10 +9683,10 @@ var mutations = []mutation{
 	},
 	{
 		Name: "newest-tables-in-schema-order",
-		File: "engine/host.go",
-		Old:  "\tslices.SortStableFunc(ts, func(a, b index.TableSelection) int { return cmp.Compare(b.Score, a.Score) })",
-		New:  "\tslices.SortStableFunc(ts, func(a, b index.TableSelection) int { return cmp.Compare(b.Score, a.Score) * 0 })",
-		Pkgs: []string{"./engine"}, Run: "TestEvidencedTablesAreRankedByScore",
+		File: "index/retrieve.go",
+		Old:  "\tslices.SortStableFunc(ts, func(a, b TableSelection) int { return cmp.Compare(b.Score, a.Score) })",
+		New:  "\tslices.SortStableFunc(ts, func(a, b TableSelection) int { return cmp.Compare(b.Score, a.Score) * 0 })",
+		Pkgs: []string{"./engine", "./mcp"}, Run: "TestEvidencedTablesAreRankedByScore|TestSearchSchema$",
 	},
 	{
 		Name: "newest-of-tables-without-evidence",
@@ -9991,5 +9991,33 @@ var mutations = []mutation{
 		Old:  "\t\t\t\t\t\tif dshare > max(share, fshare) {",
 		New:  "\t\t\t\t\t\tif dshare > 2 {",
 		Pkgs: []string{"./engine"}, Run: "TestHostPlanNamesTheKeyTwoDatasourcesJoinOn",
+	},
+	{
+		Name: "cast-hint-in-sql-words",
+		File: "planast/validate/coerce.go",
+		Old:  "return `; cast the text first: {\"kind\": \"cast\", \"expr\": <the text>, \"type\": \"` + string(t) + `\"} (a column of dates kept as text, '2024-03-01', then compares as dates)`, false",
+		New:  "return \"; cast the text first: CAST(x AS \" + string(t) + \")\", false",
+		Pkgs: []string{"./planast"}, Run: "TestBetweenRefusalSaysItsCastOnce",
+	},
+	{
+		Name: "search-schema-in-schema-order",
+		File: "tools/search_schema.go",
+		Old:  "\t\tsel.Tables = sel.ByScore()",
+		New:  "\t\tsel.Tables = sel.Tables[:len(sel.Tables):len(sel.Tables)]",
+		Pkgs: []string{"./mcp"}, Run: "TestSearchSchema$",
+	},
+	{
+		Name: "no-match-other-language-unsaid",
+		File: "engine/hostplan/hostplan.go",
+		Old:  `stored value shares a word with it. " + otherLanguage + "The data may not hold the answer: check schema_context`,
+		New:  `stored value shares a word with it. " + "The data may not hold the answer: check schema_context`,
+		Pkgs: []string{"./engine"}, Run: "TestNoMatchSaysAnotherLanguageMatchesNothing",
+	},
+	{
+		Name: "issue-of-whole-plan-at-nothing",
+		File: "planast/errors.go",
+		Old:  "\tif is.Path == \"\" {\n\t\treturn string(is.Code)\n\t}",
+		New:  "\tif is.Path == \"x\" {\n\t\treturn string(is.Code)\n\t}",
+		Pkgs: []string{"./tools"}, Run: "TestCheckTextIssueOfTheWholePlan",
 	},
 }
