@@ -93,3 +93,53 @@ func TestNoMatchSaysAnotherLanguageMatchesNothing(t *testing.T) {
 		t.Errorf("no_match %v, next %q: want the other language said", res.HostPlan.NoMatch, res.HostPlan.Next)
 	}
 }
+
+// The threat: search_schema "yoga" over a timetable whose classes are
+// 'Morning Yoga' and 'Hot Yoga' listed the classes table but no value: a
+// stored value is found when the text spells it whole, and a host looking
+// for the class by one word was left to guess its spelling. A search
+// lists the values holding a word of its text.
+func TestSearchListsValuesHoldingAWord(t *testing.T) {
+	db := sourcetest.TempDB(t, "CREATE TABLE classes (id INTEGER PRIMARY KEY, name TEXT, studio TEXT)",
+		"INSERT INTO classes VALUES (1, 'Morning Yoga', 'North'), (2, 'Hot Yoga', 'South'), (3, 'Spin Cycle', 'North')")
+	e := specEngine(t, DatasourceSpec{ID: "gym", Engine: "sqlite", Path: db, RowLimit: 1000})
+	sel, err := e.Search(context.Background(), "gym", "yoga")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, v := range sel.Values {
+		if v.Table == "classes" && v.Column == "name" && v.Match == "word" {
+			got = append(got, v.Value)
+		}
+	}
+	if !slices.Equal(got, []string{"Hot Yoga", "Morning Yoga"}) {
+		t.Errorf("values %+v: want the two yoga classes, of match word", sel.Values)
+	}
+	// a caller who reads classes through a row filter is shown none: the
+	// index holds the values of every row
+	pol := policyFromYAML(t, `datasources:
+  - {id: gym, engine: sqlite, path: `+db+`}
+roles:
+  north:
+    allow: ["gym"]
+    row_filters:
+      - {table: gym.main.classes, where: "studio = 'North'"}
+users:
+  - {name: nora, roles: [north]}
+local_user: nora
+`)
+	e2, err := New(Options{Open: openAdapter, Policy: pol, Datasources: []DatasourceSpec{{ID: "gym", Engine: "sqlite", Path: db}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer e2.Close()
+	nora, _ := pol.ForUser("nora")
+	sel, err = e2.Search(WithCaller(context.Background(), nora), "gym", "yoga")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(sel.Values) != 0 {
+		t.Errorf("row-filtered caller shown values %+v", sel.Values)
+	}
+}

@@ -20,8 +20,10 @@ type Value struct {
 	// "ACDC" for AC/DC), "stem"
 	// (plural or possessive forms differ), "fuzzy" (a word one or two
 	// edits away), "prefix" (a stored word begins a longer question word:
-	// "Asia" for "Asian") or "country" (the question names the country's
-	// people: "Canada" for "Canadian", "UK" for "British"; package places).
+	// "Asia" for "Asian"), "country" (the question names the country's
+	// people: "Canada" for "Canadian", "UK" for "British"; package places)
+	// or, in a search only, "word" (the value holds one word of the text:
+	// 'Morning Yoga' for "yoga").
 	Match string `json:"match"`
 }
 
@@ -57,6 +59,26 @@ func (ix *Index) valuesMatched(ctx context.Context, question string, allow Allow
 		}
 		t := ix.snap.Tables[h.Table]
 		out = append(out, Value{Schema: t.Schema, Table: t.Name, Column: t.Columns[h.Col].Name, Value: h.Value, Match: h.Match})
+	}
+	return out, nil
+}
+
+// ValuesWithWord is the stored values of the columns allow permits that
+// hold word as one of their words (values.Index.WithWord), at most max,
+// each of Match "word".
+func (ix *Index) ValuesWithWord(ctx context.Context, word string, allow Allow, max int) ([]Value, error) {
+	if ix == nil || ix.text == nil {
+		return nil, errors.New("index: ValuesWithWord on a closed or nil index")
+	}
+	acc := ix.access(allow)
+	docs, err := ix.vals.WithWord(ctx, word, func(t, c int) bool { return acc.col[t][c] }, max)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]Value, 0, len(docs))
+	for _, d := range docs {
+		t := ix.snap.Tables[d.Table]
+		out = append(out, Value{Schema: t.Schema, Table: t.Name, Column: t.Columns[d.Col].Name, Value: d.Value, Match: "word"})
 	}
 	return out, nil
 }

@@ -74,7 +74,43 @@ func (r For) Search(ctx context.Context, text string) (*index.Selection, error) 
 		f := lex.Fold(w)
 		return slices.ContainsFunc(named, func(n string) bool { return n == f || lex.Singular(n) == lex.Singular(f) })
 	})
+	if err := r.wordValues(ctx, text, sel); err != nil {
+		return nil, fault.AsError(err)
+	}
 	return sel, nil
+}
+
+// Word values: maxWordValues per word of the text, maxSearchValues in all.
+const (
+	maxWordValues   = 5
+	maxSearchValues = 10
+)
+
+// wordValues adds to a search's values those holding one of its words
+// that no value found already holds ('Morning Yoga', 'Hot Yoga' for
+// "yoga"): the values a text spells whole are found by retrieval, and a
+// host searching one word of a class name was shown none.
+func (r For) wordValues(ctx context.Context, text string, sel *index.Selection) error {
+	if !sel.Relevant() {
+		// one word inside a song title ('Long Tall Sally' for "how tall
+		// is mount everest") is no sign the data answers the text
+		return nil
+	}
+	added := 0
+	for _, w := range lex.Words(text) {
+		if added >= maxSearchValues || lex.StopWord(w) || len([]rune(w)) < 3 ||
+			slices.ContainsFunc(sel.Values, func(v index.Value) bool { return slices.Contains(lex.Words(v.Value), w) }) {
+			continue
+		}
+		vs, err := r.Index.ValuesWithWord(ctx, w, r.Scope.Reader(r.Datasource), min(maxWordValues, maxSearchValues-added))
+		if err != nil {
+			return err
+		}
+		vs = r.filteredValues(vs)
+		sel.Values = append(sel.Values, vs...)
+		added += len(vs)
+	}
+	return nil
 }
 
 // StoredValues lists a text column's stored values for the warnings of a

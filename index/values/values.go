@@ -404,16 +404,9 @@ const maxWordHits = 1000
 // 'Sky Radio'. Match finds the values a question spells whole; a search
 // for one word of a value must not be told the data never holds it.
 func (x *Index) HoldsWord(ctx context.Context, word string, allow func(table, col int) bool) (bool, error) {
-	w := lex.Fold(word)
-	var qs []query.Query
-	for _, t := range uniq([]string{w, lex.Singular(w)}) {
-		q := bleve.NewTermQuery(t)
-		q.SetField("v")
-		qs = append(qs, q)
-	}
-	res, err := x.vals.SearchInContext(ctx, bleve.NewSearchRequestOptions(bleve.NewDisjunctionQuery(qs...), maxWordHits, 0, false))
+	res, err := x.wordSearch(ctx, word)
 	if err != nil {
-		return false, fmt.Errorf("index: value search: %w", err)
+		return false, err
 	}
 	if res.Total > uint64(len(res.Hits)) {
 		return true, nil
@@ -424,6 +417,47 @@ func (x *Index) HoldsWord(ctx context.Context, word string, allow func(table, co
 		}
 	}
 	return false, nil
+}
+
+// WithWord is the stored values of columns allow permits that hold word
+// as one of their words, as written or in the singular, at most max, in
+// value document order: 'Morning Yoga' and 'Hot Yoga' for "yoga". Match
+// finds only values the text spells whole, and a search for "yoga" was
+// shown no class of a yoga timetable.
+func (x *Index) WithWord(ctx context.Context, word string, allow func(table, col int) bool, max int) ([]Doc, error) {
+	res, err := x.wordSearch(ctx, word)
+	if err != nil {
+		return nil, err
+	}
+	var idx []int
+	for _, h := range res.Hits {
+		if i, ok := x.docIndex(h.ID); ok && allow(x.docs[i].Table, x.docs[i].Col) {
+			idx = append(idx, i)
+		}
+	}
+	sort.Ints(idx)
+	out := make([]Doc, 0, min(len(idx), max))
+	for _, i := range idx[:min(len(idx), max)] {
+		out = append(out, x.docs[i])
+	}
+	return out, nil
+}
+
+// wordSearch is the value documents holding word as one of their words,
+// as written or in the singular (at most maxWordHits of them).
+func (x *Index) wordSearch(ctx context.Context, word string) (*bleve.SearchResult, error) {
+	w := lex.Fold(word)
+	var qs []query.Query
+	for _, t := range uniq([]string{w, lex.Singular(w)}) {
+		q := bleve.NewTermQuery(t)
+		q.SetField("v")
+		qs = append(qs, q)
+	}
+	res, err := x.vals.SearchInContext(ctx, bleve.NewSearchRequestOptions(bleve.NewDisjunctionQuery(qs...), maxWordHits, 0, false))
+	if err != nil {
+		return nil, fmt.Errorf("index: value search: %w", err)
+	}
+	return res, nil
 }
 
 // docIndex is the position in x.docs of the value document with bleve id

@@ -10020,4 +10020,25 @@ var mutations = []mutation{
 		New:  "\tif is.Path == \"x\" {\n\t\treturn string(is.Code)\n\t}",
 		Pkgs: []string{"./tools"}, Run: "TestCheckTextIssueOfTheWholePlan",
 	},
+	{
+		Name: "word-values-of-row-filtered-tables",
+		File: "engine/retrieval/retrieval.go",
+		Old:  "\t\tvs = r.filteredValues(vs)\n\t\tsel.Values = append(sel.Values, vs...)",
+		New:  "\t\tsel.Values = append(sel.Values, vs...)",
+		Pkgs: []string{"./engine"}, Run: "TestSearchListsValuesHoldingAWord",
+	},
+	{
+		Name: "word-values-not-searched",
+		File: "engine/retrieval/retrieval.go",
+		Old:  "\tif err := r.wordValues(ctx, text, sel); err != nil {",
+		New:  "\tif err := r.wordValues(ctx, \"\", sel); err != nil {",
+		Pkgs: []string{"./engine"}, Run: "TestSearchListsValuesHoldingAWord",
+	},
+	{
+		Name: "word-values-make-nothing-relevant",
+		File: "engine/retrieval/retrieval.go",
+		Old:  "\tif !sel.Relevant() {\n\t\t// one word",
+		New:  "\tif false && !sel.Relevant() {\n\t\t// one word",
+		Pkgs: []string{"./mcp"}, Run: "TestSearchSchemaNothingRelevant",
+	},
 }
