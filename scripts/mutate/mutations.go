@@ -10041,4 +10041,11 @@ var mutations = []mutation{
 		New:  "\tif false && !sel.Relevant() {\n\t\t// one word",
 		Pkgs: []string{"./mcp"}, Run: "TestSearchSchemaNothingRelevant",
 	},
+	{
+		Name: "cli-write-sql-read-as-file",
+		File: "internal/app/cli/plans.go",
+		Old:  `			} else if len(w) > 1 && sqlscan.OneOf(w[0], "DELETE",`,
+		New:  `			} else if false && len(w) > 1 && sqlscan.OneOf(w[0], "DELETE",`,
+		Pkgs: []string{"./internal/app/cli"}, Run: "TestSQLGivenAsPlanFileNamesFromSQL",
+	},
 }

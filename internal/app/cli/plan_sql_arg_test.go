@@ -19,6 +19,11 @@ func TestSQLGivenAsPlanFileNamesFromSQL(t *testing.T) {
 	if e == nil || !strings.Contains(e.Hint, "plan from-sql") {
 		t.Fatalf("SQL as the plan file: %v, want a hint naming plan from-sql", err)
 	}
+	// a statement that writes is SQL too, which no plan says
+	_, err = runCLI("plan", "check", "--db", db, "--storage", filepath.Join(t.TempDir(), "s"), "DELETE FROM a")
+	if e := engine.AsError(err); e == nil || !strings.Contains(e.Hint, "that is SQL, not a plan file") || !strings.Contains(e.Hint, "only read") {
+		t.Errorf("DELETE as the plan file: %v, want the SQL hint", err)
+	}
 	_, err = runCLI("plan", "run", "--db", db, "--storage", filepath.Join(t.TempDir(), "s"), filepath.Join(t.TempDir(), "missing.json"))
 	if e := engine.AsError(err); e == nil || strings.Contains(e.Hint, "from-sql") {
 		t.Errorf("a missing plan file: %v, want the plan-file hint", err)

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"github.com/nl2sql/nl2sql/internal/cellfmt"
 	"github.com/nl2sql/nl2sql/internal/jsontext"
+	"github.com/nl2sql/nl2sql/internal/sqlscan"
 	"io"
 	"io/fs"
 	"log/slog"
@@ -408,6 +409,10 @@ func readInput(stdin io.Reader, name string) ([]byte, error) {
 			if w := strings.Fields(strings.ToUpper(name)); len(w) > 1 && (w[0] == "SELECT" || w[0] == "WITH") {
 				// SQL typed where a plan file goes
 				hint = "that is SQL, not a plan file: plans are JSON; `nl2sql plan from-sql '<the SQL>'` lifts it into a plan to save and run"
+			} else if len(w) > 1 && sqlscan.OneOf(w[0], "DELETE", "INSERT", "UPDATE", "MERGE", "DROP", "CREATE", "ALTER", "TRUNCATE", "REPLACE", "UPSERT", "GRANT", "REVOKE", "ATTACH", "DETACH", "COPY", "PRAGMA", "VACUUM", "CALL", "EXEC", "EXECUTE", "SET") {
+				// a statement that writes or configures: no plan says it,
+				// and the file hint sent a newcomer looking for a file
+				hint = "that is SQL, not a plan file: plans are JSON queries that only read; nothing that writes or changes the database is ever run, and `nl2sql plan from-sql` lifts a SELECT only"
 			}
 			return nil, &engine.Error{Code: engine.CodeInvalidRequest, Msg: fmt.Sprintf("cannot read the plan file: %v", err), Hint: hint}
 		} else {
