@@ -128,23 +128,17 @@ func (h stepSource) Retrieved(ctx context.Context, q string) *schema.Snapshot {
 	return h.e.retrieved(ctx, h.ds, q)
 }
 
-func (h stepSource) Matches(ctx context.Context, q string) (bool, []string) {
+func (h stepSource) Matches(ctx context.Context, q string) hostplan.Match {
 	sel, err := h.e.retrieval(ctx, h.ds).Search(ctx, q)
 	if err != nil {
-		return true, nil // no index to ask: no claim either way
+		// no index to ask: no claim either way, and the whole schema's
+		// newest is said
+		return hostplan.Match{Relevant: true}
 	}
 	if h.e.noneHeld(ctx, h.ds, q, sel) {
-		return false, sel.Unmatched
+		return hostplan.Match{Unmatched: sel.Unmatched, Ranked: evidenced(sel)}
 	}
-	return sel.Relevant(), sel.Unmatched
-}
-
-func (h stepSource) Ranked(ctx context.Context, q string) []string {
-	sel, err := h.e.retrieval(ctx, h.ds).Search(ctx, q)
-	if err != nil {
-		return nil // no index to ask: the whole schema's newest is said
-	}
-	return evidenced(sel)
+	return hostplan.Match{Relevant: sel.Relevant(), Unmatched: sel.Unmatched, Ranked: evidenced(sel)}
 }
 
 // evidenced is the plan names of the tables a selection ties to the

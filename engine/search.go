@@ -19,9 +19,16 @@ func (e *Engine) Search(ctx context.Context, datasource, text string) (*index.Se
 	if err != nil {
 		return nil, err
 	}
-	sel, err := e.retrieval(ctx, ds).Search(ctx, text)
-	if err != nil || !e.noneHeld(ctx, ds, text, sel) {
-		return sel, err
+	r := e.retrieval(ctx, ds)
+	sel, err := r.Search(ctx, text)
+	if err != nil {
+		return nil, err
+	}
+	if !e.noneHeld(ctx, ds, text, sel) {
+		if err := r.WordValues(ctx, text, sel); err != nil {
+			return nil, AsError(err)
+		}
+		return sel, nil
 	}
 	// no table a match, as ask says of the same words
 	return &index.Selection{Datasource: sel.Datasource, Tables: []index.TableSelection{}, Unmatched: sel.Unmatched}, nil

@@ -160,6 +160,18 @@ type HostContext struct {
 	Newest string `json:"newest,omitempty"`
 }
 
+// Match is a search of a question over one datasource (Source.Matches):
+// whether anything the caller may read shares a word with it (a table or
+// column name, a comment, a sample or a stored value: what search_schema
+// calls relevant), the words nothing holds, and the tables the search ties
+// to the question by evidence (a name, a value, a mention), best first, as
+// plan names. One search gives all three: each was a search of its own.
+type Match struct {
+	Relevant  bool
+	Unmatched []string
+	Ranked    []string
+}
+
 // HostRelated is another datasource holding part of the answer.
 type HostRelated struct {
 	HostContext
@@ -206,11 +218,7 @@ type Source interface {
 	// with q: a table or column name, a comment, a sample or a stored
 	// value (what search_schema calls relevant), and the words of q
 	// nothing of those holds.
-	Matches(ctx context.Context, q string) (relevant bool, unmatched []string)
-	// Ranked is the tables a search for q (never the whole schema) ties
-	// to it by evidence (a name, a value, a mention), best first, as plan
-	// names.
-	Ranked(ctx context.Context, q string) []string
+	Matches(ctx context.Context, q string) Match
 	// ColumnValues is a text column's stored values (nil when none are
 	// stored or the caller reads the table through a row filter).
 	ColumnValues(ctx context.Context, schemaName, table, column string) []string
@@ -224,7 +232,7 @@ type Source interface {
 // fits (see fit).
 func Plan(ctx context.Context, ds Source, others func() ([]Source, []string), q, today, reason, traceID string, resultTokens int) *HostPlan {
 	r := retrieve(ctx, ds, q, today)
-	relevant, unmatched := ds.Matches(ctx, q)
+	relevant, unmatched := r.match.Relevant, r.match.Unmatched
 	if !relevant {
 		unmatched = nil
 	}
@@ -268,8 +276,8 @@ func heldElsewhere(ctx context.Context, q string, unmatched []string, others fun
 	var matched []*match // each other datasource searched once
 	open, unsearched := others()
 	for _, o := range open {
-		if relevant, un := o.Matches(ctx, q); relevant {
-			matched = append(matched, &match{src: o, unmatched: un})
+		if m := o.Matches(ctx, q); m.Relevant {
+			matched = append(matched, &match{src: o, unmatched: m.Unmatched})
 		}
 	}
 	for _, w := range unmatched {
@@ -306,7 +314,7 @@ func Candidates(ctx context.Context, q, today, reason, traceID string, cands []S
 	var unmatched []string // the words no candidate holds
 	for i, ds := range cands {
 		rs[i] = retrieve(ctx, ds, q, today)
-		relevant, un := ds.Matches(ctx, q)
+		relevant, un := rs[i].match.Relevant, rs[i].match.Unmatched
 		noMatch = noMatch && !relevant
 		if i == 0 {
 			unmatched = un
@@ -396,14 +404,16 @@ type retrieved struct {
 	sctx     string
 	verified []HostVerified
 	visible  *schema.Snapshot
+	match    Match
 	newest   string
 }
 
 func retrieve(ctx context.Context, ds Source, q, today string) *retrieved {
 	snap := ds.Retrieved(ctx, q)
 	visible := ds.Visible(ctx)
+	m := ds.Matches(ctx, q)
 	return &retrieved{ds: ds, snap: snap, sctx: ds.SchemaContext(snap), verified: hostVerified(ctx, ds, q), visible: visible,
-		newest: questionNewest(visible, ds.Ranked(ctx, q), today)}
+		match: m, newest: questionNewest(visible, m.Ranked, today)}
 }
 
 // newestOf is how many of the tables a question ranks best say when the

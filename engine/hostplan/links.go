@@ -1,6 +1,7 @@
 package hostplan
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"math"
@@ -92,7 +93,7 @@ func links(ctx context.Context, a, b *retrieved) []Link {
 		}
 	}
 	slices.SortStableFunc(out, func(x, y Link) int {
-		if c := -cmpFloat(max(x.Share, x.Folded, x.Digits), max(y.Share, y.Folded, y.Digits)); c != 0 {
+		if c := cmp.Compare(max(y.Share, y.Folded, y.Digits), max(x.Share, x.Folded, x.Digits)); c != 0 {
 			return c
 		}
 		return strings.Compare(x.Key+x.Ref, y.Key+y.Ref)
@@ -221,15 +222,6 @@ func held(refs []string, ks keySet) (share, fshare, dshare float64) {
 
 func fold(s string) string { return strings.ToLower(strings.TrimSpace(s)) }
 
-func cmpFloat(a, b float64) int {
-	switch {
-	case a < b:
-		return -1
-	case a > b:
-		return 1
-	}
-	return 0
-}
 
 // linkNote says the links in one sentence for Next.
 func linkNote(ls []Link) string {

@@ -122,8 +122,7 @@ func leaderMatches(ctx context.Context, r Resolver, id, q string) bool {
 	if src == nil {
 		return true
 	}
-	relevant, _ := src.Matches(ctx, q)
-	return relevant
+	return src.Matches(ctx, q).Relevant
 }
 
 // VerifiedCertain is the score at which a verified query's listed question

@@ -74,9 +74,6 @@ func (r For) Search(ctx context.Context, text string) (*index.Selection, error) 
 		f := lex.Fold(w)
 		return slices.ContainsFunc(named, func(n string) bool { return n == f || lex.Singular(n) == lex.Singular(f) })
 	})
-	if err := r.wordValues(ctx, text, sel); err != nil {
-		return nil, fault.AsError(err)
-	}
 	return sel, nil
 }
 
@@ -86,11 +83,13 @@ const (
 	maxSearchValues = 10
 )
 
-// wordValues adds to a search's values those holding one of its words
+// WordValues adds to a search's values those holding one of its words
 // that no value found already holds ('Morning Yoga', 'Hot Yoga' for
 // "yoga"): the values a text spells whole are found by retrieval, and a
-// host searching one word of a class name was shown none.
-func (r For) wordValues(ctx context.Context, text string, sel *index.Selection) error {
+// host searching one word of a class name was shown none. Only the
+// search a caller reads asks (the searches behind ask's relevance and
+// ranking read no values).
+func (r For) WordValues(ctx context.Context, text string, sel *index.Selection) error {
 	if !sel.Relevant() {
 		// one word inside a song title ('Long Tall Sally' for "how tall
 		// is mount everest") is no sign the data answers the text
