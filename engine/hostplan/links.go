@@ -222,7 +222,6 @@ func held(refs []string, ks keySet) (share, fshare, dshare float64) {
 
 func fold(s string) string { return strings.ToLower(strings.TrimSpace(s)) }
 
-
 // linkNote says the links in one sentence for Next.
 func linkNote(ls []Link) string {
 	if len(ls) == 0 {
