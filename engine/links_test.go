@@ -112,3 +112,85 @@ local_user: nora
 		t.Errorf("links %+v for a caller who reads accounts through a row filter", res.HostPlan.Links)
 	}
 }
+
+// intLinkDBs are an HR datasource whose employees have integer ids 1-40
+// (no gaps) and names numbered among their kind ('Rep 7'), and a sales
+// datasource whose targets name the employee by a text code of its
+// digits ('7'), whose orders carry the CRM's integer customer_id
+// (customers 1-25, no gaps, named 'Client 7'), a quarter 1-4, which no
+// key is named for, and a store_id between the stores' ids 110, 120, …
+// 500 (115, 125, …), none of which is a store's.
+func intLinkDBs(t *testing.T) (hr, sales string) {
+	var emps, targets, orders, customers, stores []string
+	for i := 1; i <= 40; i++ {
+		stores = append(stores, fmt.Sprintf("(%d, 'City %d')", 100+10*i, i))
+	}
+	for i := 1; i <= 40; i++ {
+		emps = append(emps, fmt.Sprintf("(%d, 'Rep %d', %d)", i, i, 1+i%4))
+	}
+	for i := 1; i <= 30; i++ {
+		targets = append(targets, fmt.Sprintf("(%d, '%d', %d, %d)", i, 3+i, 1+i%4, 1000*i))
+	}
+	for i := 1; i <= 25; i++ {
+		customers = append(customers, fmt.Sprintf("(%d, 'Client %d')", i, i))
+	}
+	for i := 1; i <= 60; i++ {
+		orders = append(orders, fmt.Sprintf("(%d, %d, %d, %d, %d)", i, 1+i%25, 1+i%4, 10*i, 105+10*(i%30)))
+	}
+	hr = sourcetest.TempDB(t, "CREATE TABLE Employee (EmployeeId INTEGER PRIMARY KEY, Name TEXT, Quarter INTEGER)",
+		"INSERT INTO Employee VALUES "+strings.Join(emps, ", "),
+		"CREATE TABLE customers (customer_id INTEGER PRIMARY KEY, client TEXT)",
+		"INSERT INTO customers VALUES "+strings.Join(customers, ", "),
+		"CREATE TABLE stores (store_id INTEGER PRIMARY KEY, city TEXT)",
+		"INSERT INTO stores VALUES "+strings.Join(stores, ", "))
+	sales = sourcetest.TempDB(t, "CREATE TABLE rep_targets (id INTEGER PRIMARY KEY, employee_code TEXT, quarter INTEGER, target INTEGER)",
+		"INSERT INTO rep_targets VALUES "+strings.Join(targets, ", "),
+		"CREATE TABLE orders (order_id INTEGER PRIMARY KEY, customer_id INTEGER, quarter INTEGER, amount INTEGER, store_id INTEGER)",
+		"INSERT INTO orders VALUES "+strings.Join(orders, ", "))
+	return hr, sales
+}
+
+// The threat: integer ids of two databases overlap by chance, so links
+// compared text alone, and a host asked for each rep's sales against
+// target never learnt that rep_targets.employee_code holds
+// Employee.EmployeeId as digits, nor that orders.customer_id is the CRM's
+// key: it joined on names or gave up. An integer key is named where a
+// column of the other datasource is named for it and holds its values;
+// a quarter 1-4, whose values an id 1-40 also holds, is named for nothing
+// and is no link, and the digits of names ('Rep 7', 'Client 7') are no
+// key's; nor is a store_id every value of which lies between two of the
+// stores' (a key with gaps is not known whole from its least and greatest
+// values).
+func TestHostPlanNamesIntegerKeysAColumnIsNamedFor(t *testing.T) {
+	hr, sales := intLinkDBs(t)
+	e, err := New(Options{Open: openAdapter, Today: func() string { return "2026-01-15" }, Datasources: []DatasourceSpec{
+		{ID: "hr", Engine: "sqlite", Path: hr, Description: "Employees and the CRM's customers"},
+		{ID: "sales", Engine: "sqlite", Path: sales, Description: "Sales targets and orders"}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer e.Close()
+	res, err := e.Ask(context.Background(), AskRequest{Question: "Which client ordered the largest amount, in which store city, and what is the Name of the employee with the highest target?"})
+	if err != nil || res.HostPlan == nil {
+		t.Fatalf("ask: %v %+v", err, res)
+	}
+	got := map[string]string{}
+	for _, l := range res.HostPlan.Links {
+		got[l.Ref] = fmt.Sprintf("%s %v/%v/%v", l.Key, l.Share, l.Folded, l.Digits)
+	}
+	want := map[string]string{
+		"sales.rep_targets.employee_code": "hr.Employee.EmployeeId 0/0/1",
+		"sales.orders.customer_id":        "hr.customers.customer_id 1/0/0",
+	}
+	for ref, w := range want {
+		if got[ref] != w {
+			t.Errorf("link of %s: %q, want %q (all: %+v)", ref, got[ref], w, res.HostPlan.Links)
+		}
+	}
+	if len(got) != len(want) {
+		t.Errorf("links %+v: want only %v (no quarter named for no key, no names' digits)", res.HostPlan.Links, want)
+	}
+	if !strings.Contains(res.HostPlan.Next, "sales.rep_targets.employee_code holds hr.Employee.EmployeeId's values (0% as written, 100% when only their digits are compared") {
+		t.Errorf("next %q does not name the digits link", res.HostPlan.Next)
+	}
+}

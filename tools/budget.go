@@ -269,8 +269,7 @@ const (
 // many the query returned. res is not changed.
 //
 // Counting is linear in the rows kept: the result without rows is counted
-// once, then each row's JSON (and its text line, for the rows the text
-// shows) once, stopping at the first row past the budget; the assembled
+// once, then each row's JSON and its text line once, stopping at the first row past the budget; the assembled
 // result is then counted once to verify, and cut further in the rare case
 // the estimate was short (JSON escaping of the text part).
 func FitResult(eng any, res *engine.Result, binary Binary) *mcpgo.CallToolResult {
@@ -391,10 +390,7 @@ func estimateRows(out *engine.Result, rows [][]any, budget int, view bool) int {
 	used := base
 	for i, row := range rows {
 		b, _ := json.Marshal(row)
-		cost := Tokens(string(b)) + 1
-		if i < TextRows {
-			cost += Tokens(textLine(row)) + 1
-		}
+		cost := Tokens(string(b)) + Tokens(textLine(row)) + 2
 		if view {
 			cost += viewRowCost(row, out.ColumnTypes)
 		}

@@ -71,10 +71,7 @@ func refFitResult(eng any, res *engine.Result, binary Binary, view bool) *mcpgo.
 	n, used := len(all), base
 	for i, row := range all {
 		b, _ := json.Marshal(row)
-		cost := Tokens(string(b)) + 1
-		if i < TextRows {
-			cost += Tokens(textLine(row)) + 1
-		}
+		cost := Tokens(string(b)) + Tokens(textLine(row)) + 2
 		if view {
 			cost += viewRowCost(row, out.ColumnTypes)
 		}

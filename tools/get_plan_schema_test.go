@@ -307,3 +307,27 @@ func TestGetPlanSchemaGuideForm(t *testing.T) {
 func mcpCall(args map[string]any) mcpgo.CallToolRequest {
 	return mcpgo.CallToolRequest{Params: mcpgo.CallToolParams{Arguments: args}}
 }
+
+// A host writing a comparison or a logical operator guesses its spelling
+// when the guide lists none ("<>", "AND", "=="), and a guess the decoder
+// does not take costs a refused plan and a round trip: the guide lists
+// every binary operator the plan's JSON Schema allows, in its order.
+func TestPlanGuideListsEveryBinaryOperator(t *testing.T) {
+	var s struct {
+		Defs map[string]struct {
+			Properties map[string]struct {
+				Enum []string `json:"enum"`
+			} `json:"properties"`
+		} `json:"$defs"`
+	}
+	if err := json.Unmarshal(planschema.Host(), &s); err != nil {
+		t.Fatal(err)
+	}
+	ops := s.Defs["BinaryExpr"].Properties["op"].Enum
+	if len(ops) < 10 {
+		t.Fatalf("the schema's binary operators: %v", ops)
+	}
+	if want := `"op": ` + strings.Join(ops, " ") + `,`; !strings.Contains(PlanGuide, want) {
+		t.Errorf("the guide does not list the binary operators as %s", want)
+	}
+}

@@ -9,22 +9,28 @@ import (
 	"github.com/nl2sql/nl2sql/planast"
 )
 
-// TextRows is how many rows the text rendering of a result shows.
+// TextRows is how many rows the command line's text table shows; the rest
+// are printed with --json. A tool result's text shows every row it holds.
 const TextRows = 50
 
-// ResultText renders a result for people: the answer, the SQL and the rows
-// as an aligned table (at most TextRows rows). Values come from the
-// result's encoded rows; NULL is shown as NULL.
-func ResultText(r *engine.Result) string { return resultText(r, "in the structured result") }
+// ResultText renders a result for the host: the answer, the SQL and every
+// row the result holds as an aligned table. Many hosts hand the model only
+// a tool result's text, so a row the text leaves out is a row the model
+// never sees: it re-queried, or took the first rows for all there were.
+// The result budget counts the table (tools.FitResult), so a long result
+// is cut in both parts alike. Values come from the result's encoded rows;
+// NULL is shown as NULL.
+func ResultText(r *engine.Result) string { return resultText(r, len(r.Rows), "") }
 
-// CommandText is ResultText for the command line, which shows the rows
-// past TextRows with --json.
-func CommandText(r *engine.Result) string { return resultText(r, "with --json") }
+// CommandText is the text for the command line: a terminal table of at
+// most TextRows rows, saying the rest are printed with --json.
+func CommandText(r *engine.Result) string { return resultText(r, TextRows, "with --json") }
 
-// resultText is ResultText with where the rows past TextRows are.
-func resultText(r *engine.Result, rest string) string {
+// resultText is the text with at most limit rows in its table, and where
+// the rows past it are.
+func resultText(r *engine.Result, limit int, rest string) string {
 	var b strings.Builder
-	table, cut := cutTable(r.Columns, r.ColumnTypes, r.Rows, TextRows)
+	table, cut := cutTable(r.Columns, r.ColumnTypes, r.Rows, limit)
 	// one allocation for the usual text (the answer, the SQL, the table
 	// and a few lines after it) instead of a doubling per line
 	b.Grow(len(r.Answer) + len(r.SQL) + len(table) + 256)
@@ -49,8 +55,8 @@ func resultText(r *engine.Result, rest string) string {
 		// a host copying a value from the table would report the cut one
 		fmt.Fprintf(&b, "(a value ending in … is cut in this table at %d characters, a wide character such as 東 counting two; the structured rows hold every value whole)\n", CellWidth(len(r.Columns)))
 	}
-	if len(r.Rows) > TextRows {
-		fmt.Fprintf(&b, "… %d more rows %s\n", len(r.Rows)-TextRows, rest)
+	if len(r.Rows) > limit {
+		fmt.Fprintf(&b, "… %d more rows %s\n", len(r.Rows)-limit, rest)
 	}
 	switch {
 	case r.TruncatedReason == "token_budget":

@@ -1,10 +1,12 @@
 package tools
 
 import (
+	"encoding/json"
 	"fmt"
 	"strings"
 	"testing"
 
+	mcpgo "github.com/mark3labs/mcp-go/mcp"
 	"github.com/rivo/uniseg"
 
 	"github.com/nl2sql/nl2sql/engine"
@@ -179,5 +181,48 @@ func TestTableCutsWideTextByDisplayWidth(t *testing.T) {
 		if at[i] != at[0] {
 			t.Fatalf("the last column starts at display columns %v, not one:\n%s", at, got)
 		}
+	}
+}
+
+// Many hosts hand the model only a tool result's text. A text table that
+// stops at its first rows while the structured rows go on leaves the model
+// the first rows of a list for the whole list (it answered "50 artists"
+// of 275, or re-ran the query to page). The text shows every row the
+// result holds, whole or cut to the budget alike; the command line keeps
+// a terminal-sized table and names --json for the rest.
+func TestToolTextShowsEveryRowTheResultHolds(t *testing.T) {
+	rows := make([][]any, 275)
+	for i := range rows {
+		rows[i] = []any{int64(i + 1), fmt.Sprintf("artist-%03d", i+1)}
+	}
+	res := &engine.Result{Answer: "275 rows.", SQL: "SELECT id, name FROM artists", Columns: []string{"id", "name"},
+		ColumnTypes: []planast.Type{planast.TypeInteger, planast.TypeText}, Rows: rows, RowCount: len(rows)}
+	for _, budget := range []budgetOf{20000, 1500} {
+		out := FitResult(budget, res, BinaryPlaceholder)
+		var sent struct {
+			Rows [][]any `json:"rows"`
+		}
+		b, _ := json.Marshal(out.StructuredContent)
+		if out.StructuredContent == nil {
+			b = out.RawStructuredContent
+		}
+		if err := json.Unmarshal(b, &sent); err != nil || len(sent.Rows) == 0 {
+			t.Fatalf("budget %d: no structured rows (%v): %s", budget, err, b)
+		}
+		text := out.Content[0].(mcpgo.TextContent).Text
+		for _, r := range sent.Rows {
+			if name := r[1].(string); !strings.Contains(text, name) {
+				t.Fatalf("budget %d: the structured result holds %s (%d rows) and the text does not", budget, name, len(sent.Rows))
+			}
+		}
+		if strings.Contains(text, "more rows") {
+			t.Errorf("budget %d: the text points at rows the model may never see:\n%s", budget, text[max(0, len(text)-400):])
+		}
+		if budget == 1500 && len(sent.Rows) == len(rows) {
+			t.Errorf("budget %d held all %d rows with their text: the case cuts nothing", budget, len(rows))
+		}
+	}
+	if cli := CommandText(res); !strings.Contains(cli, "… 225 more rows with --json") {
+		t.Errorf("the command line's table does not stop at %d rows naming --json:\n%s", TextRows, cli[max(0, len(cli)-300):])
 	}
 }

@@ -6,8 +6,11 @@ import (
 	"fmt"
 	"math"
 	"slices"
+	"strconv"
 	"strings"
+	"unicode"
 
+	"github.com/nl2sql/nl2sql/index/joins"
 	"github.com/nl2sql/nl2sql/internal/schema"
 	"github.com/nl2sql/nl2sql/planast"
 )
@@ -43,8 +46,13 @@ const minLinkShare = 0.5
 const maxLinks = 4
 
 // links finds the links between the context tables of a and b (their
-// retrievals for the question), both ways, best share first. Only text
-// columns are compared: integer ids of two databases overlap by chance.
+// retrievals for the question), both ways, best share first. Text keys
+// are compared by their stored values alone. Integer ids of two databases
+// overlap by chance (1 to 30 in both), so an integer key is named only
+// where a column of the other datasource is named for it, by the rules
+// that infer a schema's undeclared keys (joins.Graph: "employee_code" →
+// Employee.EmployeeId, customer_id beside customers.customer_id), and
+// holds its values (numberLinks).
 func links(ctx context.Context, a, b *retrieved) []Link {
 	var out []Link
 	memo := map[string][]string{} // each column's values read once
@@ -60,6 +68,13 @@ func links(ctx context.Context, a, b *retrieved) []Link {
 	for _, dir := range [][2]*retrieved{{a, b}, {b, a}} {
 		keyR, refR := dir[0], dir[1]
 		for _, kt := range keyR.tables() {
+			for _, rt := range refR.tables() {
+				for _, l := range numberLinks(&kt, &rt, func(c string) []string { return valuesOf(refR, &rt, c) }) {
+					l.Key = keyR.ds.ID() + "." + keyR.snap.PlanName(&kt) + "." + l.Key
+					l.Ref = refR.ds.ID() + "." + refR.snap.PlanName(&rt) + "." + l.Ref
+					out = append(out, l)
+				}
+			}
 			for _, kc := range kt.Columns {
 				if kc.Type != planast.TypeText || !distinctKey(&kt, &kc) {
 					continue
@@ -144,11 +159,11 @@ func distinctKey(t *schema.Table, c *schema.Column) bool {
 // are bare numbers.
 type keySet struct {
 	exact, folded, digits map[string]bool
-	bare                  bool
+	bare, codes           bool
 }
 
 func valueSet(vs []string) keySet {
-	ks := keySet{exact: map[string]bool{}, folded: map[string]bool{}, digits: map[string]bool{}, bare: bareNumbers(vs)}
+	ks := keySet{exact: map[string]bool{}, folded: map[string]bool{}, digits: map[string]bool{}, bare: bareNumbers(vs), codes: codeLike(vs)}
 	for _, v := range vs {
 		ks.exact[v], ks.folded[fold(v)] = true, true
 		if d := digitsOf(v); d != "" {
@@ -188,6 +203,19 @@ func bareNumbers(vs []string) bool {
 	return len(vs) > 0 && n*10 >= len(vs)*9
 }
 
+// codeLike reports whether most values (nine in ten) are codes: one run
+// of characters without spaces once trimmed ('LY-000501', 'ACC-00123'),
+// where a name numbered among its kind has words ('Rep 7', 'Store 12').
+func codeLike(vs []string) bool {
+	n := 0
+	for _, v := range vs {
+		if t := strings.TrimSpace(v); t != "" && !strings.ContainsFunc(t, unicode.IsSpace) {
+			n++
+		}
+	}
+	return len(vs) > 0 && n*10 >= len(vs)*9
+}
+
 // maxRefValues bounds the values of a column compared with a key: the
 // share is of its first ones in the index's order, enough to tell a code
 // from chance, and a wide context compares hundreds of column pairs.
@@ -201,9 +229,10 @@ func held(refs []string, ks keySet) (share, fshare, dshare float64) {
 	if len(refs) == 0 {
 		return 0, 0, 0
 	}
-	// the digits alone only where one side is a bare number: 'A-12' and
-	// 'B-12' are two keys
-	digits := ks.bare != bareNumbers(refs)
+	// the digits alone only where one side is a bare number ('A-12' and
+	// 'B-12' are two keys) and the other a code: 'Rep 7' and 'Store 12'
+	// are names, whose digits number them among their kind, not a key's
+	digits := ks.bare != bareNumbers(refs) && (ks.bare || ks.codes) && (!ks.bare || codeLike(refs))
 	var n, nf, nd int
 	for _, v := range refs {
 		if ks.exact[v] {
@@ -247,4 +276,117 @@ func pct(f float64) string {
 		p = 99
 	}
 	return fmt.Sprintf("%.0f%%", p)
+}
+
+// numberLinks are the links from an integer key of kt to a column of rt
+// (of another datasource) named for it: an integer column, or text that
+// holds bare numbers (employee_code '3' beside Employee.EmployeeId 3),
+// whose values the key holds, at least minLinkShare of them. Key and Ref
+// are column names. The key's values are known from its profile: every
+// value (AllValues), or a range without gaps (as many distinct values as
+// whole numbers from its least to its greatest); the other column's are
+// its stored text values, or its profile's values (every one, or the most
+// frequent).
+func numberLinks(kt, rt *schema.Table, textValues func(column string) []string) []Link {
+	var out []Link
+	for _, p := range namedPairs(kt, rt) {
+		kc, rc := &kt.Columns[joins.ColumnIndex(*kt, p[0])], &rt.Columns[joins.ColumnIndex(*rt, p[1])]
+		if kc.Type != planast.TypeInteger || !distinctKey(kt, kc) {
+			continue
+		}
+		holds, ok := intKeyValues(kc.Profile)
+		if !ok {
+			continue
+		}
+		var refs []int64
+		text := rc.Type == planast.TypeText
+		if text {
+			vs := textValues(rc.Name)
+			if !bareNumbers(vs) {
+				continue
+			}
+			for _, v := range vs[:min(len(vs), maxRefValues)] {
+				if n, err := strconv.ParseInt(digitsOf(v), 10, 64); err == nil {
+					refs = append(refs, n)
+				}
+			}
+		} else if rc.Type == planast.TypeInteger && rc.Profile != nil {
+			for _, v := range rc.Profile.SampleValues {
+				if n, ok := schema.Whole(v); ok {
+					refs = append(refs, n)
+				}
+			}
+		}
+		if len(refs) == 0 {
+			continue
+		}
+		n := 0
+		for _, v := range refs {
+			if holds(v) {
+				n++
+			}
+		}
+		share := float64(n) / float64(len(refs))
+		if share < minLinkShare {
+			continue
+		}
+		l := Link{Key: kc.Name, Ref: rc.Name, Share: round3(share)}
+		if text { // '3' is not 3 as written: the plans cast the digits
+			l.Share, l.Digits = 0, round3(share)
+		}
+		out = append(out, l)
+	}
+	return out
+}
+
+// namedPairs are the (key column, column) pairs joins.Graph's name rules
+// join between kt and rt, each table alone with the other in a snapshot:
+// each keeps its primary key, and leaves out its foreign keys (they name
+// tables of its own database, and a snapshot declaring any is read as
+// declaring all). rt's text columns count as of no type, which the rules'
+// type check lets join an integer key; numberLinks keeps those holding
+// bare numbers.
+func namedPairs(kt, rt *schema.Table) [][2]string {
+	a, b := *kt, *rt
+	a.Schema, b.Schema = "key", "ref"
+	a.ForeignKeys, b.ForeignKeys = nil, nil
+	b.Columns = slices.Clone(b.Columns)
+	for i := range b.Columns {
+		if b.Columns[i].Type == planast.TypeText {
+			b.Columns[i].Type = planast.TypeUnknown
+		}
+	}
+	g, _, _ := joins.Graph(&schema.Snapshot{Tables: []schema.Table{a, b}})
+	var out [][2]string
+	for _, e := range g[0] {
+		if e.To == 1 && len(e.Cols) == 1 {
+			out = append(out, [2]string{e.Cols[0], e.RefCols[0]})
+		}
+	}
+	return out
+}
+
+// intKeyValues reports whether a whole number is among an integer key's
+// values, when its profile knows them all: every value listed, or as many
+// distinct values as whole numbers from the least to the greatest (a
+// range without gaps) in a column without NULLs whose every row was read.
+func intKeyValues(p *schema.ColumnProfile) (func(int64) bool, bool) {
+	if p == nil {
+		return nil, false
+	}
+	if p.AllValues {
+		set := map[int64]bool{}
+		for _, v := range p.SampleValues {
+			if n, ok := schema.Whole(v); ok {
+				set[n] = true
+			}
+		}
+		return func(n int64) bool { return set[n] }, len(set) > 0
+	}
+	lo, ok1 := schema.Whole(p.Min)
+	hi, ok2 := schema.Whole(p.Max)
+	if !ok1 || !ok2 || p.SampledRows > 0 || p.NullFraction > 0 || hi < lo || hi-lo+1 != p.DistinctCount {
+		return nil, false
+	}
+	return func(n int64) bool { return n >= lo && n <= hi }, true
 }

@@ -17,6 +17,10 @@ func TestYAMLErrorsNameTheLine(t *testing.T) {
 		{"tab", "datasources:\n\t- {id: shop, engine: sqlite, path: shop.db}\n", "line 2 is indented with a tab"},
 		{"open mapping", "datasources:\n  - {id: shop, engine: sqlite, path: shop.db\n", "line 2 opens { without closing it"},
 		{"open list", "datasources:\n  - id: shop\n    engine: sqlite\n    path: shop.db\n    tables: [a, b\n", "line 5 opens [ without closing it"},
+		// the parser says "line 1" (the list began on line 2, counted from
+		// zero); the key under-indented by one space is on line 5
+		{"misindented key", "datasources:\n  - id: shop\n    engine: sqlite\n    path: shop.db\n   row_limit: 10\n", `parsing stopped at line 5, column 4: "   row_limit: 10"`},
+		{"key after a list item's end", "datasources:\n  - id: shop\n    engine: sqlite\n  path: shop.db\nresults: {}\n", "line 4"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			path := filepath.Join(t.TempDir(), "nl2sql.yaml")
