@@ -126,7 +126,9 @@ type TableSelection struct {
 //  3. Weighted reciprocal rank fusion of the four (Tuning.RRFK, Weights),
 //     ties by document id.
 //  4. Seed tables: the best tables, the tables of the best documents and
-//     the tables the question names (see plan.seeds); then foreign-key
+//     the tables the question names (see plan.seeds; past the first, only
+//     tables the question evidences when Index.accounted finds every
+//     weighed word of it named: plan.evidenced); then foreign-key
 //     expansion: bridge tables on shortest join paths (declared keys, or
 //     inferred ones in a schema that declares none; see joins.Graph).
 //  5. Link tables between kept tables that join no other way directly
@@ -138,7 +140,8 @@ type TableSelection struct {
 //     each table's least when Index.accounted finds every weighed word
 //     of the question named).
 //  6. Fill: further tables, best first, while the kept columns stay within
-//     Tuning.FillShare of the schema and Budget.MaxColumns.
+//     Tuning.FillShare of the schema and Budget.MaxColumns (none for a
+//     question Index.accounted finds every weighed word of named).
 //
 // The same index, question, budget and allow give the same Selection.
 // Errors: the embedder's (the question is embedded once), bleve's, ctx's.
