@@ -94,6 +94,35 @@ func TestNoMatchSaysAnotherLanguageMatchesNothing(t *testing.T) {
 	}
 }
 
+// The threat: "Welche Mitglieder in Lisbon sind active?" matched the
+// stored 'Lisbon' and 'active' only, and the result told the host that
+// "Welche", "Mitglieder" and "sind" name facts the data may not store:
+// a question most of whose words nothing holds is told, too, that another
+// language than the schema's matches nothing, and to ask in its words.
+// An English question lacking one fact is not.
+func TestMostlyUnmatchedQuestionSaysAnotherLanguage(t *testing.T) {
+	db := sourcetest.TempDB(t, "CREATE TABLE members (id INTEGER PRIMARY KEY, city TEXT, status TEXT)",
+		"INSERT INTO members VALUES (1, 'Lisbon', 'active'), (2, 'Porto', 'lapsed')")
+	e := specEngine(t, DatasourceSpec{ID: "gym", Engine: "sqlite", Path: db, RowLimit: 1000})
+	for q, want := range map[string]bool{
+		"Wie viele Mitglieder in Lisbon sind active?":       true,
+		"How many active members in Lisbon own a kayak?":    false,
+		"Quantos membros active em Lisbon pagaram a quota?": true,
+	} {
+		res, err := e.Ask(context.Background(), AskRequest{Question: q})
+		if err != nil || res.HostPlan == nil {
+			t.Fatalf("ask %q: %v %+v", q, err, res)
+		}
+		hp := res.HostPlan
+		if hp.NoMatch || len(hp.Unmatched) == 0 {
+			t.Fatalf("%q: no_match %v, unmatched %v: the case needs a partial match", q, hp.NoMatch, hp.Unmatched)
+		}
+		if got := strings.Contains(hp.Next, "If the question is in another language than the schema's names and values"); got != want {
+			t.Errorf("%q (unmatched %v): other language said %v, want %v; next %q", q, hp.Unmatched, got, want, hp.Next)
+		}
+	}
+}
+
 // The threat: search_schema "yoga" over a timetable whose classes are
 // 'Morning Yoga' and 'Hot Yoga' listed the classes table but no value: a
 // stored value is found when the text spells it whole, and a host looking

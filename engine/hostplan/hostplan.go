@@ -640,10 +640,12 @@ func relatedNext(hp *HostPlan) string {
 	return next
 }
 
-// otherLanguage is said of a question nothing matched: one asked in
-// another language than the schema's names and values ("Quantos membros
-// ativos há em Lisboa?" of a members table) matches nothing either, and a
-// host told only that the data may not hold the answer said so.
+// otherLanguage is said of a question nothing matched, or most of whose
+// words nothing holds (mostlyUnmatched): one asked in another language
+// than the schema's names and values ("Quantos membros ativos há em
+// Lisboa?" of a members table) matches nothing, or only its names and
+// numbers ("Jazz"), and a host told only that the data may not hold the
+// answer, or that "Kunden" names a fact the data does not store, said so.
 const otherLanguage = "If the question is in another language than the schema's names and values, search_schema (or ask) again in the schema's words before concluding anything. "
 
 // unmatchedNote says which words of the question nothing holds. The
@@ -672,6 +674,9 @@ func unmatchedNote(hp *HostPlan) string {
 		matches = "the candidates' schema contexts match the question's other words"
 	}
 	var out []string
+	if mostlyUnmatched(hp.Question, hp.Unmatched) {
+		out = append(out, strings.TrimSpace(otherLanguage))
+	}
 	if len(facts) > 0 {
 		out = append(out, "No table or column name, comment, sample or stored value holds "+strings.Join(facts, ", ")+where+" ("+matches+
 			"): a measure a plan computes is fine, but if one names a fact the data would have to store (a reason, a kind of thing), look in schema_context for a synonym of it first; with none, that fact may not be stored: say so rather than answer without it.")
@@ -686,6 +691,21 @@ func unmatchedNote(hp *HostPlan) string {
 			", but a column of another name may hold what it says (a date, a flag, a status, a synonym): look for one in schema_context before concluding the data does not hold it.")
 	}
 	return strings.Join(out, " ")
+}
+
+// mostlyUnmatched reports whether nothing holds half or more of q's
+// words (of two letters or more, English function words aside): a
+// question in another language than the schema's, whose names and
+// numbers alone matched. An English question lacking a fact or two is
+// not.
+func mostlyUnmatched(q string, unmatched []string) bool {
+	n := 0
+	for _, w := range lex.Words(q) {
+		if len([]rune(w)) >= 2 && !lex.StopWord(w) {
+			n++
+		}
+	}
+	return n > 0 && 2*len(unmatched) >= n
 }
 
 // planNext is hostNext for a question something matched.
