@@ -144,18 +144,22 @@ func (e *Engine) Ask(ctx context.Context, req AskRequest) (res *Result, err erro
 }
 
 // resultWarnings are what a plan's rows may mean other than they seem
-// (warnings.Of over the profile the caller may learn of, its currency
-// warnings probed where the plan filters or groups, the probes of casts
-// that read values as NULL, of a HAVING that kept nothing and of a limit
-// that cut ties): the
-// same for a plan on one datasource and for each source of a combined one.
+// (warnings.Of over the profile the caller may learn of, those of its
+// warnings the rows it reads may make wrong probed (rewordProbes: the
+// currencies where it filters or groups, the copies where its where
+// filters their table, MIN and MAX of numbers written as text), the
+// probes of casts that read values as NULL, of values apart from a
+// rating's scale, of a HAVING that kept nothing and of a limit that cut
+// ties): the same for a plan on one datasource and for each source of a
+// combined one.
 func (e *Engine) resultWarnings(ctx context.Context, ds *datasource, p *planned, rows [][]any) []string {
 	plan := p.plan
 	seen := e.caller(ctx).FilterSnapshot(ds.snap) // what the caller may learn of the profile
 	snap, stored := e.emptyNoMore(ctx, ds, seen, plan), e.retrieval(ctx, ds).StoredValues()
 	out := warnings.Of(snap, ds.src.Dialect(), plan, warnings.Run{Rows: rows, Stored: stored, Static: p.staticWarnings(ds, snap, stored)})
-	out = e.currencyProbes(ctx, ds, snap, plan, stored, out)
+	out = e.rewordProbes(ctx, ds, out, warningProbes(snap, plan, stored))
 	out = append(out, e.castProbes(ctx, ds, seen, plan)...)
+	out = append(out, e.sentinelProbes(ctx, ds, seen, plan)...)
 	if len(rows) == 0 {
 		if w := e.havingProbe(ctx, ds, plan); w != "" {
 			out = append(out, w)

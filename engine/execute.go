@@ -63,21 +63,42 @@ func (e *Engine) castProbes(ctx context.Context, ds *datasource, snap *schema.Sn
 	return out
 }
 
-// currencyProbes runs the probes of the currency warnings in ws that the
-// plan's where, joins or grouping may make wrong (warnings.CurrencyProbes,
-// over snap and stored, what warnings.Static read) as the caller, and
-// puts what each found in its warning's place: nothing when no group of
-// the rows summed holds two currencies, else the count found. A probe
-// that fails, is refused or runs out of time leaves its warning as the
-// profile words it.
-func (e *Engine) currencyProbes(ctx context.Context, ds *datasource, snap *schema.Snapshot, plan *planast.Query, stored func(string, string, string) []string, ws []string) []string {
+// sentinelProbes runs the probes of the aggregates over a column whose
+// profile holds a value apart from a small scale (warnings.SentinelProbes:
+// 0 beside ratings of 1 to 5) as the caller, and says of each value
+// frequent among the rows read what it does to the figure; none when
+// there is none or the probes fail.
+func (e *Engine) sentinelProbes(ctx context.Context, ds *datasource, snap *schema.Snapshot, plan *planast.Query) []string {
+	var out []string
+	for _, p := range warnings.SentinelProbes(snap, plan) {
+		if row, _, ok := e.probe(ctx, ds, p.Query); ok {
+			if w := p.Warning(row); w != "" {
+				out = append(out, w)
+			}
+		}
+	}
+	return out
+}
+
+// rewordProbes runs probes, the probes of warnings in ws (what
+// warnings.Static said) that the rows a plan reads may make wrong, as the
+// caller, and puts what each found in its warning's place: the warning
+// worded again, or nothing. A probe that fails, is refused or runs out of
+// time leaves its warning as the profile words it. The warnings' probes:
+// of currencies (warnings.CurrencyProbes: nothing when no group of the
+// rows summed holds two, else the count found), of copies and repeated
+// ids (warnings.RepeatProbes: nothing when no row the where keeps of the
+// table repeats another, else the count found) and of MIN and MAX of
+// numbers written as text (warnings.TextOrderProbes: nothing when the
+// text extreme is the numbers').
+func (e *Engine) rewordProbes(ctx context.Context, ds *datasource, ws []string, probes func() []warnings.Reword) []string {
 	if len(ws) == 0 {
 		// a probe only rewords or drops its own warning: with none to
 		// act on, finding the probes (a walk of the plan over the
 		// profile) is work for nothing, on most runs
 		return ws
 	}
-	for _, p := range warnings.CurrencyProbes(snap, plan, stored) {
+	for _, p := range probes() {
 		i := slices.Index(ws, p.Warning)
 		if i < 0 {
 			continue
@@ -93,6 +114,19 @@ func (e *Engine) currencyProbes(ctx context.Context, ds *datasource, snap *schem
 		}
 	}
 	return ws
+}
+
+// warningProbes are the probes rewordProbes runs for plan over snap and
+// stored, what warnings.Static read.
+func warningProbes(snap *schema.Snapshot, plan *planast.Query, stored func(string, string, string) []string) func() []warnings.Reword {
+	return func() []warnings.Reword {
+		var out []warnings.Reword
+		for _, p := range warnings.CurrencyProbes(snap, plan, stored) {
+			out = append(out, warnings.Reword{Warning: p.Warning, Query: p.Query, Verdict: p.Verdict})
+		}
+		out = append(out, warnings.RepeatProbes(snap, plan)...)
+		return append(out, warnings.TextOrderProbes(snap, plan)...)
+	}
 }
 
 // fanoutProbes runs, as the caller, the probes of the fan-out warnings of

@@ -171,9 +171,9 @@ func (p CurrencyProbe) Verdict(row []any) (w string, keep bool) {
 	if len(row) != 3 {
 		return p.Warning, true
 	}
-	groups, ok1 := wholeNumber(row[0])
-	mixed, ok2 := wholeNumber(row[1])
-	most, ok3 := wholeNumber(row[2])
+	groups, ok1 := schema.Whole(row[0])
+	mixed, ok2 := schema.Whole(row[1])
+	most, ok3 := schema.Whole(row[2])
 	if !ok1 || !ok2 {
 		return p.Warning, true
 	}
@@ -201,20 +201,4 @@ func (p CurrencyProbe) Verdict(row []any) (w string, keep bool) {
 		whole = fd.held
 	}
 	return fd.head + fmt.Sprintf("up to %d %s within one group (%d of its %d %s hold more than one, counted in the rows it sums; %s)", most, fd.what, mixed, groups, groupsWord, whole) + fd.tail, true
-}
-
-// wholeNumber reads a count a probe returned, as each engine's driver
-// gives it.
-func wholeNumber(v any) (int64, bool) {
-	switch x := v.(type) {
-	case int64:
-		return x, true
-	case int32:
-		return int64(x), true
-	case int:
-		return int64(x), true
-	case float64:
-		return int64(x), x == float64(int64(x))
-	}
-	return 0, false
 }

@@ -62,7 +62,10 @@
 // rows repeat: repeatedRefs), a period of a column
 // selected while the query groups by the column itself (finerGroups), an
 // aggregate of a number column whose comment says a value stands for no
-// value ('0 = not answered': sentinelAggregates), a COUNT or NULL test of a column that
+// value ('0 = not answered': sentinelAggregates; a column no comment
+// speaks of whose values, in the rows a run reads, are a small scale and
+// one frequent value apart from it, 0 beside ratings of 1 to 5 or 99
+// beside 1 to 10: SentinelProbes), a COUNT or NULL test of a column that
 // writes blanks or words for no value ('N/A') beside NULL (blankCounts,
 // blankWarning), and an aggregate over a table flagging test or internal
 // records (a yes/no flag, or a kind of record such as account_type
@@ -101,7 +104,13 @@
 // of a text column (REPLACE(amount, '$', ”)) still reads as NULL, up to
 // MaxCastProbes of a plan, with one more query each that the pipeline
 // runs as the caller, as HavingProbe does for a having filter that kept
-// no group.
+// no group, and SentinelProbes for a value apart from a scale. A warning
+// the rows a plan reads may make wrong has a Reword probe, run the same
+// way, that words it again with what it found or drops it: the
+// currencies summed (CurrencyProbes), the copies and repeated ids among
+// the rows the where keeps of a table (RepeatProbes), and the text
+// extreme of numbers written as text, which is the numbers' where they
+// are of one width (TextOrderProbes).
 //
 // Static is what Of says of a run that returned rows, but ties: check_plan
 // shows it before anything runs, and Of of a run that returned rows is

@@ -35,6 +35,18 @@ import (
 // warning says them.
 func repeatedKeys(snap *schema.Snapshot, plan *planast.Query, columns func() map[string]bool) []string {
 	var out []string
+	for _, fd := range repeatFindings(snap, plan, columns) {
+		if w := fd.text(); !slices.Contains(out, w) {
+			out = append(out, w)
+		}
+	}
+	return out
+}
+
+// repeatFindings are the warnings of repeatedKeys, each with what a probe
+// of the rows the plan reads needs (repeatFinding).
+func repeatFindings(snap *schema.Snapshot, plan *planast.Query, columns func() map[string]bool) []repeatFinding {
+	var out []repeatFinding
 	seen := map[*schema.Table]bool{}
 	eachQuery(plan, func(q *planast.Query) {
 		aggregates, counting, distinctOf := false, false, map[string]bool{}
@@ -62,7 +74,9 @@ func repeatedKeys(snap *schema.Snapshot, plan *planast.Query, columns func() map
 		for _, from := range q.From {
 			if from.Subquery != nil {
 				if counting {
-					out = append(out, distinctKeepsRepeats(snap, from.Subquery, seen)...)
+					for _, w := range distinctKeepsRepeats(snap, from.Subquery, seen) {
+						out = append(out, repeatFinding{head: w})
+					}
 				}
 				continue
 			}
@@ -70,14 +84,16 @@ func repeatedKeys(snap *schema.Snapshot, plan *planast.Query, columns func() map
 			if !ok || seen[t] {
 				continue
 			}
+			at := repeatFinding{t: t, from: from, filter: ownFilter(q, from.Alias)}
 			if counting {
 				copies := int64(0) // said below, when the table has no key
 				if len(t.PrimaryKey) == 0 && t.RowCount != nil && *t.RowCount >= 2 {
 					copies = t.DuplicateRows
 				}
-				for _, w := range repeatedRefs(snap, t, columns, copies) {
-					if !slices.Contains(out, w) {
-						out = append(out, w)
+				for _, fd := range repeatedRefs(snap, t, columns, copies) {
+					fd.t, fd.from, fd.filter = t, from, at.filter
+					if !slices.ContainsFunc(out, func(o repeatFinding) bool { return o.text() == fd.text() }) {
+						out = append(out, fd)
 					}
 				}
 			}
@@ -87,14 +103,15 @@ func repeatedKeys(snap *schema.Snapshot, plan *planast.Query, columns func() map
 			if t.DuplicateRows > 0 {
 				if counting {
 					seen[t] = true
-					out = append(out, copiedRows(t))
+					at.kind = repeatCopies
+					out = append(out, at)
 				}
 				continue
 			}
-			if c, extra := repeatedID(t); c != nil && !distinctOf[strings.ToLower(c.Name)] {
+			if c, _ := repeatedID(t); c != nil && !distinctOf[strings.ToLower(c.Name)] {
 				seen[t] = true
-				out = append(out, fmt.Sprintf("table %q has %d rows but its column %q holds %d distinct values, so %d of its rows repeat a record's id (an export that wrote a record twice?): a COUNT, SUM or AVG over its rows counts such a record more than once; COUNT(DISTINCT %s) counts records, and grouping by %s with HAVING COUNT(*) > 1 shows the repeated ones",
-					t.Name, *t.RowCount, c.Name, c.Profile.DistinctCount, extra, c.Name, c.Name))
+				at.kind, at.col = repeatOwnID, c
+				out = append(out, at)
 			}
 		}
 	})
@@ -108,16 +125,15 @@ func repeatedKeys(snap *schema.Snapshot, plan *planast.Query, columns func() map
 // warning names) is left out: two warnings of one fact, the second
 // suggesting a grouping the copies' distinct read makes needless, made
 // the answer's warnings longer than the answer.
-func repeatedRefs(snap *schema.Snapshot, t *schema.Table, columns func() map[string]bool, copies int64) []string {
-	var out []string
+func repeatedRefs(snap *schema.Snapshot, t *schema.Table, columns func() map[string]bool, copies int64) []repeatFinding {
+	var out []repeatFinding
 	for i := range t.Columns {
 		c := &t.Columns[i]
 		extra, ok := schemactx.RepeatedIDs(snap, t, c)
 		if !ok || columns()[strings.ToLower(c.Name)] || extra <= copies {
 			continue
 		}
-		out = append(out, fmt.Sprintf("%s.%s is nearly unique, but %d rows repeat another row's value: copies from a retried import, or several rows of one thing (a reversal, a re-issue); a COUNT, SUM or AVG over %s takes each of them, and this plan never reads %s: see which they are (group by %s with HAVING COUNT(*) > 1) and, if they are copies, count one row per %s",
-			t.Name, c.Name, extra, t.Name, c.Name, c.Name, c.Name))
+		out = append(out, repeatFinding{t: t, kind: repeatRef, col: c, extra: extra})
 	}
 	return out
 }
@@ -181,20 +197,6 @@ func distinctKeepsRepeats(snap *schema.Snapshot, sub *planast.Query, seen map[*s
 			extra, t.Name, c.Name, c.Name))
 	}
 	return out
-}
-
-// copiedRows is the warning for table t, whose profile counted rows that
-// repeat another exactly.
-func copiedRows(t *schema.Table) string {
-	among := ""
-	for _, c := range t.Columns {
-		if c.Profile != nil && c.Profile.SampledRows > 0 {
-			among = fmt.Sprintf(" among its first %d", c.Profile.SampledRows)
-			break
-		}
-	}
-	return fmt.Sprintf("table %q holds %d rows%s that repeat another row exactly (every column equal): a COUNT, SUM or AVG over it counts each copy; if they were recorded twice, read the table through a subquery with \"distinct\": true and aggregate over that",
-		t.Name, t.DuplicateRows, among)
 }
 
 // ownID reports whether column name (the i-th) names its table's own

@@ -35,11 +35,31 @@ func sentinel(c *schema.Column) (value, meaning string) {
 // whose comment says a value stands for no value ("0 = survey sent but
 // not answered"): the aggregate reads it as a number, so an average
 // satisfaction of 4.04 over the answers comes back as 3.23 over answers
-// and silences alike, with nothing said. The fix reads the column through
-// NULLIF, which every aggregate skips. A query whose filters or grouping
-// read the column already decided what to do with it and is left alone.
+// and silences alike, with nothing said. The fix leaves those rows out by
+// a filter, or reads the column through NULLIF, which every aggregate
+// skips. A query whose filters or grouping read the column already
+// decided what to do with it and is left alone. A column no comment
+// speaks of, whose profiled values are a small scale and one value apart
+// from it, is SentinelProbes'.
 func sentinelAggregates(snap *schema.Snapshot, plan *planast.Query) []string {
 	var out []string
+	sentinelUses(snap, plan, func(_ *planast.Query, f *planast.Func, ref *planast.Column, c *schema.Column) {
+		v, meaning := sentinel(c)
+		if v == "" {
+			return
+		}
+		w := sentinelText(f, ref, v, fmt.Sprintf("the column's comment says %s means %q", v, meaning))
+		if w != "" && !slices.Contains(out, w) {
+			out = append(out, w)
+		}
+	})
+	return out
+}
+
+// sentinelUses calls use with each AVG, SUM, MIN or MAX of plan that
+// reads a column as it is (or through a cast) in a query whose where,
+// having and grouping do not read it, with the column's profile.
+func sentinelUses(snap *schema.Snapshot, plan *planast.Query, use func(q *planast.Query, f *planast.Func, ref *planast.Column, c *schema.Column)) {
 	eachQuery(plan, func(q *planast.Query) {
 		inspectQuery(q, func(e planast.Expr) {
 			f, ok := e.(*planast.Func)
@@ -51,22 +71,29 @@ func sentinelAggregates(snap *schema.Snapshot, plan *planast.Query) []string {
 				return
 			}
 			_, c := emptyrange.TableOfColumn(snap, q, ref)
-			v, meaning := sentinel(c)
-			if v == "" || filteredBy(q, ref) {
+			if c == nil || !c.Type.IsNumeric() || filteredBy(q, ref) {
 				return
 			}
-			arg, err := planast.JSON(f.Args[0])
-			if err != nil {
-				return
-			}
-			w := fmt.Sprintf("%s(%s.%s) reads %s as a number, but the column's comment says %s means %q: those rows pull the figure toward %s; to leave them out read the column as {\"kind\": \"func\", \"name\": \"NULLIF\", \"args\": [%s, {\"kind\": \"literal\", \"value\": %s}]}",
-				strings.ToUpper(f.Name), ref.Table, ref.Column, v, v, meaning, v, arg, v)
-			if !slices.Contains(out, w) {
-				out = append(out, w)
-			}
+			use(q, f, ref, c)
 		})
 	})
-	return out
+}
+
+// sentinelText is the warning of aggregate f reading value v of column
+// ref, which why says stands apart, with the filter that leaves its rows
+// out and the NULLIF that skips them where the query's other figures need
+// every row; "" when the plan's expressions cannot be written.
+func sentinelText(f *planast.Func, ref *planast.Column, v, why string) string {
+	arg, err := planast.JSON(f.Args[0])
+	if err != nil {
+		return ""
+	}
+	col, err := planast.JSON(ref)
+	if err != nil {
+		return ""
+	}
+	return fmt.Sprintf("%s(%s.%s) reads %s as a number, but %s: those rows pull the figure toward %s; to leave them out add to the where {\"kind\": \"binary\", \"op\": \"!=\", \"left\": %s, \"right\": {\"kind\": \"literal\", \"value\": %s}}, or, to keep the rows for the query's other figures, read the column as {\"kind\": \"func\", \"name\": \"NULLIF\", \"args\": [%s, {\"kind\": \"literal\", \"value\": %s}]}",
+		strings.ToUpper(f.Name), ref.Table, ref.Column, v, why, v, col, v, arg, v)
 }
 
 // bareColumn is the column e reads as it is or through a cast; nil for
