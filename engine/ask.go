@@ -239,6 +239,11 @@ func (e *Engine) gateAndRun(ctx context.Context, ds *datasource, q string, p *pl
 	if err != nil {
 		return nil, "", nil, err
 	}
+	if tr != nil {
+		// a run that fails (a timeout, an engine's error) leaves its
+		// trace the SQL it sent, for the operator to read and run by hand
+		tr.T.SQL = sql
+	}
 	tm.Render = sw.Lap()
 	if err := e.beforeExecution(ctx, ds, q, p, sql, tr); err != nil {
 		return nil, "", nil, err
@@ -246,7 +251,7 @@ func (e *Engine) gateAndRun(ctx context.Context, ds *datasource, q string, p *pl
 	ctx = progress(ctx, "execute")
 	rows, err := e.execute(ctx, ds, sql)
 	if err != nil {
-		return nil, "", nil, deadline(ctx, err)
+		return nil, "", nil, slowPlan(deadline(ctx, err), p.plan)
 	}
 	result.Typed(rows, p.plan, p.types, ds.snap)
 	tm.Execute = sw.Lap()

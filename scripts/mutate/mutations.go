@@ -10304,4 +10304,32 @@ var mutations = []mutation{
 		New:  `	return n > 0 && len(unmatched) > 0`,
 		Pkgs: []string{"./engine"}, Run: "TestMostlyUnmatchedQuestionSaysAnotherLanguage",
 	},
+	{
+		Name: "timeout-hint-ignores-correlated-subquery",
+		File: "engine/slowhint.go",
+		Old:  `	h := correlatedHint(plan)`,
+		New:  `	h := ""`,
+		Pkgs: []string{"./engine"}, Run: "TestTimeoutNamesTheCorrelatedSubquery",
+	},
+	{
+		Name: "correlated-counts-own-sources",
+		File: "engine/slowhint.go",
+		Old:  `c.Table != "" && !inner[c.Table] {`,
+		New:  `c.Table != "" {`,
+		Pkgs: []string{"./engine"}, Run: "TestCorrelatedSubqueries",
+	},
+	{
+		Name: "correlated-skips-nested-sources",
+		File: "engine/slowhint.go",
+		Old:  `				inner[f.Alias] = true`,
+		New:  `				inner[f.Alias] = q == sub`,
+		Pkgs: []string{"./engine"}, Run: "TestCorrelatedSubqueries",
+	},
+	{
+		Name: "failed-run-trace-holds-no-sql",
+		File: "engine/ask.go",
+		Old:  `		tr.T.SQL = sql`,
+		New:  `		_ = sql`,
+		Pkgs: []string{"./engine"}, Run: "TestTimeoutNamesTheCorrelatedSubquery",
+	},
 }
