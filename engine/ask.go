@@ -147,7 +147,8 @@ func (e *Engine) Ask(ctx context.Context, req AskRequest) (res *Result, err erro
 // (warnings.Of over the profile the caller may learn of, those of its
 // warnings the rows it reads may make wrong probed (rewordProbes: the
 // currencies where it filters or groups, the copies where its where
-// filters their table, MIN and MAX of numbers written as text), the
+// filters their table, the rows a flag of test records it never reads
+// marks, MIN and MAX of numbers written as text), the
 // probes of casts that read values as NULL, of values apart from a
 // rating's scale, of a HAVING that kept nothing and of a limit that cut
 // ties): the same for a plan on one datasource and for each source of a

@@ -90,7 +90,9 @@ func (e *Engine) sentinelProbes(ctx context.Context, ds *datasource, snap *schem
 // ids (warnings.RepeatProbes: nothing when no row the where keeps of the
 // table repeats another, else the count found) and of MIN and MAX of
 // numbers written as text (warnings.TextOrderProbes: nothing when the
-// text extreme is the numbers').
+// text extreme is the numbers') and of flags of test records never read
+// (warnings.TestFlagProbes: how many of the rows read they mark, and
+// their share of a SUM, or that none is marked).
 func (e *Engine) rewordProbes(ctx context.Context, ds *datasource, ws []string, probes func() []warnings.Reword) []string {
 	if len(ws) == 0 {
 		// a probe only rewords or drops its own warning: with none to
@@ -125,6 +127,7 @@ func warningProbes(snap *schema.Snapshot, plan *planast.Query, stored func(strin
 			out = append(out, warnings.Reword{Warning: p.Warning, Query: p.Query, Verdict: p.Verdict})
 		}
 		out = append(out, warnings.RepeatProbes(snap, plan)...)
+		out = append(out, warnings.TestFlagProbes(snap, plan)...)
 		return append(out, warnings.TextOrderProbes(snap, plan)...)
 	}
 }

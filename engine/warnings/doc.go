@@ -74,7 +74,9 @@
 // which the warning says: parentLinks), that the plan
 // never reads (testRecords; its filter leaves out too the records the
 // flag's note adds, an email domain: schemactx.TestNoteRules, and a plan
-// reading the flag but not the note's column is told), and a plan reading
+// reading the flag but not the note's column is told; a run says how many
+// of the rows it reads the flag marks, in how many groups, and their
+// share of its SUM, or that none is: TestFlagProbes), and a plan reading
 // a table whose column marks rows deleted in place (deleted_at,
 // is_deleted) without reading it (deletedRows; a table joined by its key
 // to the rows counted only when the plan counts or keeps its own rows:

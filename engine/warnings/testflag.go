@@ -18,11 +18,48 @@ import (
 // plan that reads the flag anywhere (to filter, group or show it) decided
 // already.
 func testRecords(snap *schema.Snapshot, plan *planast.Query, columns func() map[string]bool) []string {
+	var out []string
+	for _, fd := range testFindings(snap, plan, columns) {
+		out = append(out, fd.text)
+	}
+	return out
+}
+
+// testFinding is one warning of testRecords (text, as Static words it)
+// with what its probe needs (TestFlagProbes), for a flag the plan never
+// reads: the query q that reads the flagged table, or a table whose rows
+// belong to it, as alias, the foreign keys from there to the flagged
+// table (hops: none when alias is it), keep, the plan JSON of the filter
+// that keeps the rows it does not mark over the flagged table read as
+// the alias given, and worded, the warning with what a probe found said
+// (worded(nil) is text). q is nil for a warning not probed.
+type testFinding struct {
+	text   string
+	q      *planast.Query
+	alias  string
+	hops   []fkHop
+	keep   func(alias string) string
+	worded func(*flagEffect) string
+}
+
+// testFindings are testRecords' warnings, each once, in order.
+func testFindings(snap *schema.Snapshot, plan *planast.Query, columns func() map[string]bool) []testFinding {
 	if !aggregating(plan) {
 		return nil
 	}
 	read := columns()
-	var out []string
+	var out []testFinding
+	add := func(fd testFinding) {
+		i := slices.IndexFunc(out, func(o testFinding) bool { return o.text == fd.text })
+		switch {
+		case fd.text == "":
+		case i < 0:
+			out = append(out, fd)
+		case fd.q != nil && (out[i].q == nil || !aggregatingQuery(out[i].q) && aggregatingQuery(fd.q)):
+			// the same flag read again where the figure is made: probed there
+			out[i] = fd
+		}
+	}
 	var parents []parentFlag
 	direct, walked := map[string]bool{}, map[string]bool{}
 	eachQuery(plan, func(q *planast.Query) {
@@ -41,17 +78,16 @@ func testRecords(snap *schema.Snapshot, plan *planast.Query, columns func() map[
 			// a table read in several queries is walked once
 			if key := t.Schema + "." + t.Name; !walked[key] {
 				walked[key] = true
-				parents = append(parents, flaggedParents(snap, t, direct, read)...)
-			}
-			for _, c := range t.Columns {
-				w := flagWarning(f.Alias, t, &c, read)
-				if w != "" && !slices.Contains(out, w) {
-					out = append(out, w)
+				found := flaggedParents(snap, t, direct, read)
+				for i := range found {
+					found[i].q, found[i].alias = q, f.Alias
 				}
+				parents = append(parents, found...)
 			}
-			if w := notedRecords(f.Alias, t, read); w != "" && !slices.Contains(out, w) {
-				out = append(out, w)
+			for i := range t.Columns {
+				add(flagWarning(q, f.Alias, t, &t.Columns[i], read))
 			}
+			add(testFinding{text: notedRecords(f.Alias, t, read)})
 		}
 	})
 	return append(out, parentWarnings(parents)...)
@@ -76,19 +112,37 @@ func notedRecords(alias string, t *schema.Table, read map[string]bool) string {
 		t.Name, rulesSaid(t.Name, missed), andList(ruleColumns(missed)), strings.Join(filters, ", "))
 }
 
-// flagWarning says of column c of table t (source alias) that it flags
-// test records the plan never reads, with the filter that leaves them
-// out and what the flag's note adds to it (realFilter); of a flag the
-// plan reads, the records its note adds that the plan does not leave
-// out (noteRulesUnread); else "".
-func flagWarning(alias string, t *schema.Table, c *schema.Column, read map[string]bool) string {
+// flagWarning says of column c of table t (source alias in query q) that
+// it flags test records the plan never reads, with the filter that leaves
+// them out and what the flag's note adds to it (realFilter); of a flag
+// the plan reads, the records its note adds that the plan does not leave
+// out (noteRulesUnread, not probed); else "".
+func flagWarning(q *planast.Query, alias string, t *schema.Table, c *schema.Column, read map[string]bool) testFinding {
 	marked, unmarked, ok := unreadFlag(c, read)
 	if !ok {
-		return noteRulesUnread(alias, t, c, read)
+		return testFinding{text: noteRulesUnread(alias, t, c, read)}
 	}
 	filter, said := realFilter(alias, t, c, marked, unmarked, shownNote(c))
-	return fmt.Sprintf(`%s.%s %s%s%s, and this plan never reads it: their rows count in the result; if they should not, add %s to the filters with "and"%s`,
-		t.Name, c.Name, schemactx.TestFlagNote(marked), columnNote(c), kindsSaid(c, marked), filter, said)
+	head := fmt.Sprintf(`%s.%s %s%s%s, and this plan never reads it: `,
+		t.Name, c.Name, schemactx.TestFlagNote(marked), columnNote(c), kindsSaid(c, marked))
+	who := "it marks"
+	if rules, _ := schemactx.TestNoteRules(t, c); len(rules) > 0 {
+		who = "it or its note marks"
+	}
+	worded := func(eff *flagEffect) string {
+		fix := fmt.Sprintf(`add %s to the filters with "and"%s`, filter, said)
+		switch {
+		case eff == nil:
+			return head + "their rows count in the result; if they should not, " + fix
+		case eff.marked == 0:
+			return head + fmt.Sprintf("none of the %d rows this plan reads is of a record %s, so leaving them out would not change this result; to keep them out should some be added, %s", eff.rows, who, fix)
+		}
+		return head + fmt.Sprintf("%d of the %d rows this plan reads are of records %s%s: they count in the result; if they should not, %s", eff.marked, eff.rows, who, eff.said(), fix)
+	}
+	return testFinding{
+		text: worded(nil), q: q, alias: alias, worded: worded,
+		keep: func(a string) string { f, _ := realFilter(a, t, c, marked, unmarked, ""); return f },
+	}
 }
 
 // realFilter is the plan JSON of the filter that keeps the records flag c
@@ -265,6 +319,8 @@ func shownNote(c *schema.Column) string {
 // the rows of child belong to through foreign keys (path), which the plan
 // never reads (flaggedParents).
 type parentFlag struct {
+	q           *planast.Query // where child is read, as alias
+	alias       string
 	child, path string
 	hops        []fkHop
 	parent      *schema.Table
@@ -283,14 +339,20 @@ type fkHop struct {
 // that belongs to it and every flag it has: a plan over invoices, their
 // lines and payments, all belonging to accounts flagged two ways, was
 // told so in six near-alike paragraphs that buried the other warnings.
-func parentWarnings(flags []parentFlag) []string {
+// Each is probed over the first way there from a query that aggregates.
+func parentWarnings(flags []parentFlag) []testFinding {
 	var order []*schema.Table
 	children, paths, cols, marks, notes := map[*schema.Table][]string{}, map[*schema.Table][]string{}, map[*schema.Table][]string{}, map[*schema.Table][]string{}, map[*schema.Table]string{}
 	filters := map[*schema.Table][]string{}
-	for _, f := range flags {
+	flagged, way := map[*schema.Table][]parentFlag{}, map[*schema.Table]*parentFlag{}
+	noted := map[*schema.Table]bool{}
+	for i, f := range flags {
 		p := f.parent
 		if _, ok := paths[p]; !ok {
 			order = append(order, p)
+		}
+		if way[p] == nil && aggregatingQuery(f.q) {
+			way[p] = &flags[i]
 		}
 		if !slices.Contains(children[p], f.child) {
 			children[p] = append(children[p], f.child)
@@ -300,8 +362,12 @@ func parentWarnings(flags []parentFlag) []string {
 		}
 		if !slices.Contains(cols[p], f.col.Name) {
 			cols[p] = append(cols[p], f.col.Name)
+			flagged[p] = append(flagged[p], f)
 			marks[p] = append(marks[p], f.col.Name+" "+schemactx.TestFlagMarks(f.marked)+kindsSaid(f.col, f.marked))
 			notes[p] += flagNoteSaid(p, f.col)
+			if rules, _ := schemactx.TestNoteRules(p, f.col); len(rules) > 0 {
+				noted[p] = true
+			}
 			// as plan JSON, aliased by the table's name: a flag NULL on
 			// most rows ("is_test = 0" keeps none of them) and the rules
 			// its notes add are in it
@@ -309,15 +375,44 @@ func parentWarnings(flags []parentFlag) []string {
 			filters[p] = append(filters[p], filter)
 		}
 	}
-	out := make([]string, 0, len(order))
+	out := make([]testFinding, 0, len(order))
 	for _, p := range order {
-		it := "it"
-		if len(cols[p]) > 1 {
-			it = "them"
+		it, who := "it", "it marks"
+		switch {
+		case len(cols[p]) > 1 && noted[p]:
+			it, who = "them", "they or their notes mark"
+		case len(cols[p]) > 1:
+			it, who = "them", "they mark"
+		case noted[p]:
+			who = "it or its note marks"
 		}
-		out = append(out, fmt.Sprintf("each row of %s belongs to one of %s (%s), whose %s: %s, and this plan never reads %s: the rows of test records count in the result; if they should not, join %s and filter on %s%s, e.g. %s (%s as the alias of %s)",
-			andList(children[p]), p.Name, strings.Join(paths[p], "; "), strings.Join(marks[p], ", and whose "), schemactx.TestRecordsChoice, it, p.Name, andList(cols[p]), notes[p],
-			strings.Join(filters[p], " and "), jsonText(p.Name), p.Name))
+		head := fmt.Sprintf("each row of %s belongs to one of %s (%s), whose %s: %s, and this plan never reads %s: ",
+			andList(children[p]), p.Name, strings.Join(paths[p], "; "), strings.Join(marks[p], ", and whose "), schemactx.TestRecordsChoice, it)
+		fix := fmt.Sprintf("join %s and filter on %s%s, e.g. %s (%s as the alias of %s)",
+			p.Name, andList(cols[p]), notes[p], strings.Join(filters[p], " and "), jsonText(p.Name), p.Name)
+		worded := func(eff *flagEffect) string {
+			switch {
+			case eff == nil:
+				return head + "the rows of test records count in the result; if they should not, " + fix
+			case eff.marked == 0:
+				return head + fmt.Sprintf("none of the %d rows this plan reads belongs to a record %s, so leaving them out would not change this result; to keep them out should some be added, %s", eff.rows, who, fix)
+			}
+			return head + fmt.Sprintf("%d of the %d rows this plan reads belong to records %s%s: they count in the result; if they should not, %s", eff.marked, eff.rows, who, eff.said(), fix)
+		}
+		fd := testFinding{text: worded(nil), worded: worded}
+		if w := way[p]; w != nil {
+			marks := flagged[p]
+			fd.q, fd.alias, fd.hops = w.q, w.alias, w.hops
+			fd.keep = func(a string) string {
+				var keep []string
+				for _, f := range marks {
+					k, _ := realFilter(a, p, f.col, f.marked, f.unmarked, "")
+					keep = append(keep, k)
+				}
+				return andJSON(keep)
+			}
+		}
+		out = append(out, fd)
 	}
 	return out
 }
@@ -397,9 +492,14 @@ func unmarkedFilter(alias string, c *schema.Column, marked, unmarked any) string
 func aggregating(plan *planast.Query) bool {
 	aggregates := false
 	eachQuery(plan, func(q *planast.Query) {
-		aggregates = aggregates || len(q.GroupBy) > 0 || slices.ContainsFunc(q.Select, func(it planast.SelectItem) bool { return planast.ContainsAggregate(it.Expr) })
+		aggregates = aggregates || aggregatingQuery(q)
 	})
 	return aggregates
+}
+
+// aggregatingQuery reports whether q itself groups or aggregates.
+func aggregatingQuery(q *planast.Query) bool {
+	return q != nil && (len(q.GroupBy) > 0 || slices.ContainsFunc(q.Select, func(it planast.SelectItem) bool { return planast.ContainsAggregate(it.Expr) }))
 }
 
 // deletedRows names a column marking rows deleted in place
