@@ -129,8 +129,12 @@ func TestMostlyUnmatchedQuestionSaysAnotherLanguage(t *testing.T) {
 // for the class by one word was left to guess its spelling. A search
 // lists the values holding a word of its text.
 func TestSearchListsValuesHoldingAWord(t *testing.T) {
+	// a trainer's specialty spelled 'Yoga' whole is found by retrieval
+	// and must not hide the classes holding the word
 	db := sourcetest.TempDB(t, "CREATE TABLE classes (id INTEGER PRIMARY KEY, name TEXT, studio TEXT)",
-		"INSERT INTO classes VALUES (1, 'Morning Yoga', 'North'), (2, 'Hot Yoga', 'South'), (3, 'Spin Cycle', 'North')")
+		"INSERT INTO classes VALUES (1, 'Morning Yoga', 'North'), (2, 'Hot Yoga', 'South'), (3, 'Spin Cycle', 'North')",
+		"CREATE TABLE trainers (id INTEGER PRIMARY KEY, specialty TEXT)",
+		"INSERT INTO trainers VALUES (1, 'Yoga'), (2, 'Spin'), (3, 'Boxing')")
 	e := specEngine(t, DatasourceSpec{ID: "gym", Engine: "sqlite", Path: db, RowLimit: 1000})
 	sel, err := e.Search(context.Background(), "gym", "yoga")
 	if err != nil {
@@ -144,6 +148,15 @@ func TestSearchListsValuesHoldingAWord(t *testing.T) {
 	}
 	if !slices.Equal(got, []string{"Hot Yoga", "Morning Yoga"}) {
 		t.Errorf("values %+v: want the two yoga classes, of match word", sel.Values)
+	}
+	n := 0
+	for _, v := range sel.Values {
+		if v.Table == "trainers" && v.Value == "Yoga" {
+			n++
+		}
+	}
+	if n != 1 {
+		t.Errorf("values %+v: want the specialty 'Yoga' listed once", sel.Values)
 	}
 	// a caller who reads classes through a row filter is shown none: the
 	// index holds the values of every row
@@ -168,7 +181,7 @@ local_user: nora
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(sel.Values) != 0 {
+	if slices.ContainsFunc(sel.Values, func(v index.Value) bool { return v.Table == "classes" }) {
 		t.Errorf("row-filtered caller shown values %+v", sel.Values)
 	}
 }

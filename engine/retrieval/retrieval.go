@@ -84,11 +84,12 @@ const (
 )
 
 // WordValues adds to a search's values those holding one of its words
-// that no value found already holds ('Morning Yoga', 'Hot Yoga' for
-// "yoga"): the values a text spells whole are found by retrieval, and a
-// host searching one word of a class name was shown none. Only the
-// search a caller reads asks (the searches behind ask's relevance and
-// ranking read no values).
+// ('Morning Yoga', 'Hot Yoga' for "yoga") that it does not list already:
+// the values a text spells whole are found by retrieval, and a host
+// searching one word of a class name was shown none, or, where a
+// trainer's specialty is 'Yoga', that one alone, and filtered the
+// specialty for the classes. Only the search a caller reads asks (the
+// searches behind ask's relevance and ranking read no values).
 func (r For) WordValues(ctx context.Context, text string, sel *index.Selection) error {
 	if !sel.Relevant() {
 		// one word inside a song title ('Long Tall Sally' for "how tall
@@ -97,17 +98,22 @@ func (r For) WordValues(ctx context.Context, text string, sel *index.Selection) 
 	}
 	added := 0
 	for _, w := range lex.Words(text) {
-		if added >= maxSearchValues || lex.StopWord(w) || len([]rune(w)) < 3 ||
-			slices.ContainsFunc(sel.Values, func(v index.Value) bool { return slices.Contains(lex.Words(v.Value), w) }) {
+		if added >= maxSearchValues || lex.StopWord(w) || len([]rune(w)) < 3 {
 			continue
 		}
-		vs, err := r.Index.ValuesWithWord(ctx, w, r.Scope.Reader(r.Datasource), min(maxWordValues, maxSearchValues-added))
+		vs, err := r.Index.ValuesWithWord(ctx, w, r.Scope.Reader(r.Datasource), maxWordValues)
 		if err != nil {
 			return err
 		}
-		vs = r.filteredValues(vs)
-		sel.Values = append(sel.Values, vs...)
-		added += len(vs)
+		for _, v := range r.filteredValues(vs) {
+			listed := slices.ContainsFunc(sel.Values, func(u index.Value) bool {
+				return u.Schema == v.Schema && u.Table == v.Table && u.Column == v.Column && u.Value == v.Value
+			})
+			if !listed && added < maxSearchValues {
+				sel.Values = append(sel.Values, v)
+				added++
+			}
+		}
 	}
 	return nil
 }
