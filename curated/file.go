@@ -98,7 +98,7 @@ func parseFile(name string, b []byte) (*File, error) {
 	dec := yaml.NewDecoder(bytes.NewReader(b))
 	dec.KnownFields(true)
 	if err := dec.Decode(&fs); err != nil && !errors.Is(err, io.EOF) {
-		return nil, fmt.Errorf("curated %s: %w", name, err)
+		return nil, fmt.Errorf("curated %s: %w", name, keyErrors(err))
 	}
 	f := &File{Path: name, MinSimilarity: DefaultMinSimilarity, AllowRecursive: fs.AllowRecursive, PlanTimeout: DefaultPlanTimeout, Queries: fs.Queries}
 	if fs.MinSimilarity != nil {

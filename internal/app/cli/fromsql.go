@@ -3,6 +3,8 @@ package cli
 import (
 	"errors"
 	"fmt"
+	"slices"
+	"strings"
 
 	"github.com/nl2sql/nl2sql/engine"
 	"github.com/nl2sql/nl2sql/planast"
@@ -44,6 +46,21 @@ func liftFailure(err error) error {
 			Hint: "the SQL uses something the validator refuses (each issue names its path in the plan); fix the SQL or write the plan by hand"}
 	}
 	return err
+}
+
+// wordsNotSQL is err with a hint that sql reads as a question in words
+// ("show me the members please"), which the parser took for an SQL
+// statement it names (SHOW), when it does: three words or more, none of
+// them FROM, and no SQL punctuation.
+func wordsNotSQL(sql string, err error) error {
+	var ee *engine.Error
+	w := strings.Fields(strings.ToUpper(sql))
+	if !errors.As(err, &ee) || ee.Code != engine.CodeInvalidRequest || len(w) < 3 || slices.Contains(w, "FROM") || strings.ContainsAny(sql, "*=(),;") {
+		return err
+	}
+	c := *ee
+	c.Hint = "that reads as a question in words, not SQL: `nl2sql ask \"<the question>\"` takes a question; `plan from-sql` lifts one SELECT statement"
+	return &c
 }
 
 func posText(pos int) string {

@@ -19,6 +19,9 @@ func TestSQLGivenAsPlanFileNamesFromSQL(t *testing.T) {
 	if e == nil || !strings.Contains(e.Hint, "plan from-sql") {
 		t.Fatalf("SQL as the plan file: %v, want a hint naming plan from-sql", err)
 	}
+	if !strings.Contains(e.Msg, "is SQL, not a plan") || strings.Contains(e.Msg, "no such file or directory") {
+		t.Errorf("SQL as the plan file: the message %q leads with a missing file", e.Msg)
+	}
 	// a statement that writes is SQL too, which no plan says
 	_, err = runCLI("plan", "check", "--db", db, "--storage", filepath.Join(t.TempDir(), "s"), "DELETE FROM a")
 	if e := engine.AsError(err); e == nil || !strings.Contains(e.Hint, "that is SQL, not a plan file") || !strings.Contains(e.Hint, "only read") {
@@ -42,6 +45,32 @@ func TestPlanGivenInlineIsThePlan(t *testing.T) {
 		}
 		if want := map[string]string{"run": "42", "check": `"x" DESC`}[cmd]; !strings.Contains(out, want) {
 			t.Errorf("plan %s with the plan inline printed:\n%s\nwant %s", cmd, out, want)
+		}
+	}
+}
+
+// A question pasted into `plan from-sql` was refused as the SQL statement
+// its first word names ("only a SELECT statement can be lifted (this one
+// is SHOW)"): the hint says it reads as a question and names `ask`; SQL
+// that fails to lift keeps its own hint.
+func TestQuestionGivenToFromSQLNamesAsk(t *testing.T) {
+	db := sourcetest.TempDB(t, "CREATE TABLE members (id INTEGER, name TEXT)")
+	for _, tc := range []struct {
+		text  string
+		words bool
+	}{
+		{"show me the members please", true},
+		{"which members joined last year", true},
+		{"SELECT nme FROM members", false},
+		{"PRAGMA table_info(members)", false},
+	} {
+		_, err := runCLI("plan", "from-sql", "--db", db, "--storage", filepath.Join(t.TempDir(), "s"), tc.text)
+		e := engine.AsError(err)
+		if e == nil {
+			t.Fatalf("%q lifted", tc.text)
+		}
+		if got := strings.Contains(e.Hint, "reads as a question in words") && strings.Contains(e.Hint, "nl2sql ask"); got != tc.words {
+			t.Errorf("%q: hint %q, question hint %v, want %v", tc.text, e.Hint, got, tc.words)
 		}
 	}
 }

@@ -287,7 +287,7 @@ func planCmd(logger *slog.Logger) *cobra.Command {
 			}
 			plan, err := lift.Lift(sql, snap.Dialect, snap)
 			if err != nil {
-				return liftFailure(err)
+				return wordsNotSQL(sql, liftFailure(err))
 			}
 			v, err := validate.Plan(plan, snap, validate.Options{})
 			if err != nil {
@@ -414,7 +414,14 @@ func readInput(stdin io.Reader, name string) ([]byte, error) {
 				// and the file hint sent a newcomer looking for a file
 				hint = "that is SQL, not a plan file: plans are JSON queries that only read; nothing that writes or changes the database is ever run, and `nl2sql plan from-sql` lifts a SELECT only"
 			}
-			return nil, &engine.Error{Code: engine.CodeInvalidRequest, Msg: fmt.Sprintf("cannot read the plan file: %v", err), Hint: hint}
+			msg := fmt.Sprintf("cannot read the plan file: %v", err)
+			if strings.HasPrefix(hint, "that is SQL") {
+				// the hint knows what the argument is: the message says
+				// it first, not that a file of that name is missing
+				shown, _ := cellfmt.Cut(t, 60)
+				msg = fmt.Sprintf("the argument %s is SQL, not a plan (no file has that name)", shown)
+			}
+			return nil, &engine.Error{Code: engine.CodeInvalidRequest, Msg: msg, Hint: hint}
 		} else {
 			defer f.Close()
 			r = f
