@@ -20,15 +20,24 @@ const TextRows = 50
 // The result budget counts the table (tools.FitResult), so a long result
 // is cut in both parts alike. Values come from the result's encoded rows;
 // NULL is shown as NULL.
-func ResultText(r *engine.Result) string { return resultText(r, len(r.Rows), "") }
+func ResultText(r *engine.Result) string { return resultText(r, len(r.Rows), "", 0) }
 
 // CommandText is the text for the command line: a terminal table of at
 // most TextRows rows, saying the rest are printed with --json.
-func CommandText(r *engine.Result) string { return resultText(r, TextRows, "with --json") }
+func CommandText(r *engine.Result) string {
+	return resultText(r, TextRows, "with --json", CommandFixBytes)
+}
+
+// CommandFixBytes bounds a plan fix written inline in a warning of the
+// command line's text: a CASE that reads four spellings of a date is
+// kilobytes of JSON on one line, which a terminal wraps into a wall
+// nobody reads; the sentence stays whole and --json prints the fix.
+const CommandFixBytes = 400
 
 // resultText is the text with at most limit rows in its table, and where
-// the rows past it are.
-func resultText(r *engine.Result, limit int, rest string) string {
+// the rows past it are, and each warning's inline JSON cut past fix bytes
+// (0: none).
+func resultText(r *engine.Result, limit int, rest string, fix int) string {
 	var b strings.Builder
 	table, cut := cutTable(r.Columns, r.ColumnTypes, r.Rows, limit)
 	// one allocation for the usual text (the answer, the SQL, the table
@@ -65,7 +74,14 @@ func resultText(r *engine.Result, limit int, rest string) string {
 		b.WriteString("(cut at the row limit)\n")
 	}
 	b.WriteString(definitionsText(r))
-	b.WriteString(warningsText(r.Warnings))
+	ws := r.Warnings
+	if fix > 0 {
+		ws = make([]string, len(r.Warnings))
+		for i, w := range r.Warnings {
+			ws[i] = cutFixes(w, fix)
+		}
+	}
+	b.WriteString(warningsText(ws))
 	for _, n := range r.SQLNotes {
 		b.WriteString("note on the SQL: " + cellfmt.Text(n) + "\n")
 	}
@@ -237,4 +253,57 @@ func digitsOnly(s string) bool {
 		}
 	}
 	return s != ""
+}
+
+// cutFixes is w with each JSON object it writes inline ({"kind": …})
+// longer than n bytes shown as its first n bytes and "…}", and a last
+// sentence saying where it is whole; w when none is.
+func cutFixes(w string, n int) string {
+	var b strings.Builder
+	cut := false
+	for i := 0; i < len(w); {
+		end := -1
+		if w[i] == '{' {
+			end = objectEnd(w, i)
+		}
+		if end < 0 || end-i <= n {
+			next := i + 1
+			if end > 0 {
+				next = end
+			}
+			b.WriteString(w[i:next])
+			i = next
+			continue
+		}
+		head, _ := cellfmt.Cut(w[i:end], n)
+		b.WriteString(strings.TrimSuffix(head, "…") + "…}")
+		cut, i = true, end
+	}
+	if !cut {
+		return w
+	}
+	return b.String() + " (plan JSON past " + fmt.Sprint(n) + " bytes is cut here; --json prints each warning whole)"
+}
+
+// objectEnd is the index just past the JSON object that opens at w[i]
+// (braces inside strings aside), or -1 when it does not close.
+func objectEnd(w string, i int) int {
+	depth, inString := 0, false
+	for j := i; j < len(w); j++ {
+		switch c := w[j]; {
+		case inString && c == '\\':
+			j++
+		case c == '"':
+			inString = !inString
+		case inString:
+		case c == '{':
+			depth++
+		case c == '}':
+			depth--
+			if depth == 0 {
+				return j + 1
+			}
+		}
+	}
+	return -1
 }

@@ -226,3 +226,35 @@ func TestToolTextShowsEveryRowTheResultHolds(t *testing.T) {
 		t.Errorf("the command line's table does not stop at %d rows naming --json:\n%s", TextRows, cli[max(0, len(cli)-300):])
 	}
 }
+
+// A warning whose fix reads a date written four ways is kilobytes of plan
+// JSON on one line: at a terminal it wraps into a wall nobody reads. The
+// command line's text keeps each warning's sentence and cuts its inline
+// JSON past CommandFixBytes, saying --json prints it whole; a short fix
+// stays whole, and the tools' text (a host pastes the fix) keeps all.
+func TestCommandTextCutsLongInlineFixes(t *testing.T) {
+	var whens []string
+	for i := range 40 {
+		whens = append(whens, fmt.Sprintf(`{"when": {"kind": "like", "expr": {"kind": "column", "table": "m", "column": "joined_on"}, "pattern": {"kind": "literal", "value": "%%/%02d/%%"}}, "then": {"kind": "literal", "value": "}%d"}}`, i, i))
+	}
+	long := `{"kind": "case", "whens": [` + strings.Join(whens, ", ") + `]}`
+	short := `{"kind": "binary", "op": "=", "left": {"kind": "column", "table": "m", "column": "is_test"}, "right": {"kind": "literal", "value": 0}}`
+	r := &engine.Result{Answer: "1 row.", SQL: "SELECT 1", Columns: []string{"n"}, Rows: [][]any{{int64(1)}},
+		Warnings: []string{"MIN of m.joined_on reads 8 dates in other forms than ISO: read it as " + long + " to compare them as dates.", "add " + short + " to the filters."}}
+	cli := CommandText(r)
+	if strings.Contains(cli, long) || !strings.Contains(cli, `MIN of m.joined_on reads 8 dates in other forms than ISO: read it as {"kind": "case"`) ||
+		!strings.Contains(cli, "…} to compare them as dates. (plan JSON past 400 bytes is cut here; --json prints each warning whole)") {
+		t.Errorf("the command line's text does not cut the long fix:\n%s", cli)
+	}
+	if !strings.Contains(cli, "warning: add "+short+" to the filters.\n") {
+		t.Errorf("a short fix is cut:\n%s", cli)
+	}
+	for _, line := range strings.Split(cli, "\n") {
+		if len(line) > 1000 {
+			t.Errorf("a line of %d bytes", len(line))
+		}
+	}
+	if host := ResultText(r); !strings.Contains(host, long) {
+		t.Errorf("the tools' text cut the fix a host pastes")
+	}
+}

@@ -10458,4 +10458,18 @@ var mutations = []mutation{
 		New:  `		if near := planast.Nearest(m[2], keys); false && near != "" {`,
 		Pkgs: []string{"./curated"}, Run: "TestUnknownKeysAreNamedInTheFilesTerms",
 	},
+	{
+		Name: "cli-warnings-fix-json-uncut",
+		File: "tools/text.go",
+		Old:  `	return resultText(r, TextRows, "with --json", CommandFixBytes)`,
+		New:  `	return resultText(r, TextRows, "with --json", 0)`,
+		Pkgs: []string{"./tools"}, Run: "TestCommandTextCutsLongInlineFixes",
+	},
+	{
+		Name: "cli-fix-cut-counts-braces-in-strings",
+		File: "tools/text.go",
+		Old:  `			inString = !inString`,
+		New:  `			inString = false`,
+		Pkgs: []string{"./tools"}, Run: "TestCommandTextCutsLongInlineFixes",
+	},
 }
