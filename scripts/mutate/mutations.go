@@ -4823,8 +4823,8 @@ var mutations = []mutation{
 	{
 		Name: "cli-text-points-to-structured-result",
 		File: "tools/text.go",
-		Old:  `func CommandText(r *engine.Result) string { return resultText(r, TextRows, "with --json") }`,
-		New:  `func CommandText(r *engine.Result) string { return resultText(r, TextRows, "in the structured result") }`,
+		Old:  `	return resultText(r, TextRows, "with --json", CommandFixBytes)`,
+		New:  `	return resultText(r, TextRows, "in the structured result", CommandFixBytes)`,
 		Pkgs: []string{"./internal/app/cli"}, Run: "TestPlanRunTextSaysWhereTheOtherRowsAre",
 	},
 	{
@@ -10016,8 +10016,8 @@ var mutations = []mutation{
 	{
 		Name: "tool-text-stops-at-fifty-rows",
 		File: "tools/text.go",
-		Old:  `func ResultText(r *engine.Result) string { return resultText(r, len(r.Rows), "") }`,
-		New:  `func ResultText(r *engine.Result) string { return resultText(r, TextRows, "in the structured result") }`,
+		Old:  `func ResultText(r *engine.Result) string { return resultText(r, len(r.Rows), "", 0) }`,
+		New:  `func ResultText(r *engine.Result) string { return resultText(r, TextRows, "in the structured result", 0) }`,
 		Pkgs: []string{"./tools"}, Run: "TestToolTextShowsEveryRowTheResultHolds",
 	},
 	{
