@@ -50,8 +50,16 @@ func (e *Engine) validateFor(ctx context.Context, ds *datasource, plan *planast.
 			if errors.As(err, &pe) {
 				return nil, err
 			}
+			// The caller learns no more (the fault names columns they may
+			// not see); the operator reads which filter and why in this
+			// log line and the run's trace (Err's OperatorDetail).
+			var fe *scope.FilterError
+			if errors.As(err, &fe) {
+				e.log.Warn("a row filter cannot be applied; the caller's plan was refused", "datasource", ds.spec.ID,
+					"user", sc.Identity().User, "table", fe.Table, "reason", fe.Msg, "filter", fe.OperatorDetail())
+			}
 			return nil, &Error{Code: CodeAccessDenied, Msg: "a row filter of your role cannot be applied to this plan",
-				Hint: "ask your administrator; the plan was not run", Err: err}
+				Hint: "ask the server's operator, who can see why with `nl2sql doctor`; the plan was not run", Err: err}
 		}
 		// a sub-query must return its expected columns (multi.WithExpected)
 		return validate.Plan(filtered, ds.snap, validate.Options{Access: sc.Checker(ds.spec.ID), ExpectedColumns: multi.Expected(ctx)})

@@ -103,7 +103,12 @@
 // :name is bound per caller from users[].attributes as a typed literal. A
 // filter that cannot be applied for a caller (a missing attribute, a
 // filter column missing or hidden from the caller, no visible column)
-// refuses the plan (ErrRowFilter); nothing runs unfiltered.
+// refuses the plan (ErrRowFilter); nothing runs unfiltered. The caller is
+// told only that; the *FilterError's Problem names the role, the filter and
+// the missing column or attribute for the operator (the engine's log, the
+// run's trace), and FilterProblems (filtercheck.go) finds the same faults
+// ahead of any query, against the snapshot and the static users, for
+// nl2sql doctor (which fails on them) and the start-up warnings.
 //
 // # Where the engine asks
 //

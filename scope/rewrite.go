@@ -8,12 +8,14 @@ import (
 	"github.com/nl2sql/nl2sql/planast"
 )
 
-// ErrRowFilter is wrapped by ApplyRowFilters' errors: a row filter applies
-// to a table the plan reads but cannot be applied for this caller (an
-// attribute is missing, a filter column is hidden or missing, the table
-// has no visible column). The plan must then be refused: running it
-// unfiltered would show rows the caller may not read. Messages name only
-// the table as the plan wrote it and attribute names.
+// ErrRowFilter is wrapped by ApplyRowFilters' errors (a *FilterError): a
+// row filter applies to a table the plan reads but cannot be applied for
+// this caller (an attribute is missing, a filter column is hidden or
+// missing, the table has no visible column). The plan must then be
+// refused: running it unfiltered would show rows the caller may not read.
+// Messages name only the table as the plan wrote it and attribute names;
+// the FilterError's Problem names the filter and its fault for the
+// operator.
 var ErrRowFilter = errors.New("row filter cannot be applied")
 
 // ApplyRowFilters returns plan with every read of a row-filtered table
@@ -34,7 +36,7 @@ var ErrRowFilter = errors.New("row filter cannot be applied")
 // Run it before validate.Plan (with sc.Checker(ds)) on every plan: a
 // generated one, one a client supplied, one from the plan cache. It never
 // modifies plan; without filters for this caller it returns plan itself.
-// Errors wrap ErrRowFilter.
+// A filter that cannot be applied is a *FilterError (wrapping ErrRowFilter).
 func ApplyRowFilters(plan *planast.Query, ds string, sc *Scope, cat planast.Catalog) (*planast.Query, error) {
 	if plan == nil || sc.Unrestricted() || !sc.hasFilters(ds) {
 		return plan, nil
@@ -148,7 +150,7 @@ func (rw *rewriter) from(f *planast.From) {
 	}
 	fail := func(format string, args ...any) {
 		if rw.err == nil {
-			rw.err = fmt.Errorf("%w on %q: %s", ErrRowFilter, f.Table, fmt.Sprintf(format, args...))
+			rw.err = &FilterError{Table: f.Table, Msg: fmt.Sprintf(format, args...), Problem: rw.sc.problem(rw.ds, t)}
 		}
 	}
 	cols := rw.sc.VisibleColumns(rw.ds, t)

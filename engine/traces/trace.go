@@ -43,7 +43,15 @@ type Trace struct {
 type Error struct {
 	Code    fault.Code `json:"code"`
 	Message string     `json:"message"`
+	// Detail is what the operator needs and the caller was not told (a
+	// row filter that cannot be applied: its role, table, and the column
+	// or attribute at fault); traces are the operator's, never a caller's.
+	Detail string `json:"detail,omitempty"`
 }
+
+// operatorDetail is an error cause that carries an account for the
+// operator beyond what the caller is told (scope.FilterError).
+type operatorDetail interface{ OperatorDetail() string }
 
 // Encode is the trace's line in a day file: the error it ended with
 // (err, nil when it answered) and every model call's error with
@@ -52,6 +60,10 @@ func Encode(t Trace, err error) ([]byte, error) {
 	if err != nil {
 		ee := fault.AsError(err)
 		t.Error = &Error{Code: ee.Code, Message: fault.Redact(ee.Msg)}
+		var od operatorDetail
+		if errors.As(err, &od) {
+			t.Error.Detail = fault.Redact(od.OperatorDetail())
+		}
 	}
 	calls := make([]ModelCall, len(t.ModelCalls)) // the caller's trace keeps its own
 	copy(calls, t.ModelCalls)

@@ -42,7 +42,9 @@ var DoctorSchema = json.RawMessage(`{"type":"object","properties":{"ok":{"type":
 // schema snapshot reads and its semantic file, if any, matches it (a
 // datasource error's hint is on its line); with roles, every allow and
 // deny pattern and row-filter table matches something in its datasource
-// (one FAILED line each, with the closest real name), and the views a
+// (one FAILED line each, with the closest real name), every row filter can
+// be applied (its columns exist and its role reads them, every user
+// holding the role has each attribute it binds), and the views a
 // role's patterns allow but the view rule hides are counted per
 // datasource and role, the first few named with the table each needs
 // (an ok line: the policy at work, which an administrator missing a
@@ -219,7 +221,11 @@ func canCreate(dir, display string) error {
 
 // checkAccess fails one line per allow or deny pattern, or row filter
 // table, that matches nothing in its datasource's snapshot: a typo there
-// leaves the data meant to be hidden readable (scope.Unmatched).
+// leaves the data meant to be hidden readable (scope.Unmatched); and one
+// per row filter that cannot be applied (a column its table lacks or its
+// role may not read, an attribute a user holding the role lacks;
+// scope.FilterProblems), which refuses every query of that table while
+// telling the caller only ACCESS_DENIED.
 func checkAccess(cfg *config.Config, snaps map[string]*schema.Snapshot, check func(name, detail string, err error)) {
 	if !cfg.Secured() {
 		return
@@ -234,13 +240,19 @@ func checkAccess(cfg *config.Config, snaps map[string]*schema.Snapshot, check fu
 		check("access "+u.Key, "", errors.New(u.String()+" (fix the pattern in "+cfg.File+")"))
 		n++
 	}
+	for _, d := range cfg.Datasources {
+		for _, fp := range pol.FilterProblems(snaps[d.ID]) {
+			check("access "+fp.Key, "", errors.New(fp.String()+" (fix it in "+cfg.File+")"))
+			n++
+		}
+	}
 	switch {
 	case n > 0:
 	case len(snaps) < len(cfg.Datasources):
 		// a datasource that did not open was not checked: no "ok" for it
-		check("access policy", fmt.Sprintf("every pattern matches the schema of the %d datasource(s) that opened", len(snaps)), nil)
+		check("access policy", fmt.Sprintf("every pattern and row filter matches the schema of the %d datasource(s) that opened", len(snaps)), nil)
 	default:
-		check("access policy", "every pattern matches the schema", nil)
+		check("access policy", "every pattern and row filter matches the schema", nil)
 	}
 	checkHiddenViews(pol, cfg, snaps, check)
 }
