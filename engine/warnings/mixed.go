@@ -496,21 +496,28 @@ func textDateOrders(snap *schema.Snapshot, plan *planast.Query) []string {
 				return
 			}
 			seen[c] = true
-			to := planast.CastDate
-			if writesTimes(c.Profile) {
-				to = planast.CastTimestamp
-			}
-			fix := fmt.Sprintf("order by the column cast to %s (those values then read as NULL) or reformat them", to)
-			if expr, reading := dateFix(ref, to, cn.InvalidExample, c.Profile); expr != "" {
-				fix = fmt.Sprintf("order by %s instead (%s)", expr, reading)
-			} else if m := monthNameDates(cn.InvalidExample); m != "" {
-				fix = "order by " + m
-			}
-			out = append(out, fmt.Sprintf("order_by on %s.%s orders its text, and %q holds %d values that are dates in other forms than ISO (such as %s): text orders character by character, so the first rows are not the earliest or the latest; %s",
-				ref.Table, ref.Column, c.Name, cn.Invalid, example(cn.InvalidExample, planast.TypeText), fix))
+			out = append(out, fmt.Sprintf("order_by on %s.%s orders its text, and %s: text orders character by character, so the first rows are not the earliest or the latest; %s",
+				ref.Table, ref.Column, otherDateForms(c, cn), byDates("order by", ref, c, cn)))
 		})
 	})
 	return out
+}
+
+// byDates is the fix of an order_by or group_by (verb) on text column c
+// (ref) of dates in several forms (cn): by dateFix's reading of the
+// column, as timestamps when it writes times, or else how to read them.
+func byDates(verb string, ref *planast.Column, c *schema.Column, cn schema.CastNulls) string {
+	to := planast.CastDate
+	if writesTimes(c.Profile) {
+		to = planast.CastTimestamp
+	}
+	if expr, reading := dateFix(ref, to, cn.InvalidExample, c.Profile); expr != "" {
+		return fmt.Sprintf("%s %s instead (%s)", verb, expr, reading)
+	}
+	if m := monthNameDates(cn.InvalidExample); m != "" {
+		return verb + " " + m
+	}
+	return fmt.Sprintf("%s the column cast to %s (those values then read as NULL) or reformat them", verb, to)
 }
 
 // writesTimes reports whether a sample of a text column of dates writes a

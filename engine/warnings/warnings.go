@@ -61,7 +61,8 @@ func Static(snap *schema.Snapshot, dialect string, plan *planast.Query, stored f
 // holds), the filters, the literals that match one spelling of several, the
 // case-sensitive likes that miss stored values for their case, the
 // groups split by spelling, the text comparisons of dates written in
-// several forms, the divisions by a column holding 0, the views that
+// several forms and the pieces of their text taken or grouped by
+// (textDatePieces), the divisions by a column holding 0, the views that
 // count test or deleted rows their definitions never filter, and the literals
 // no stored value equals that the warnings before them (said) do not
 // already quote.
@@ -87,6 +88,7 @@ func unread(snap *schema.Snapshot, dialect string, plan *planast.Query, stored f
 	out = append(out, textAmountFilters(snap, plan)...)
 	out = append(out, textAmountOrders(snap, plan)...)
 	out = append(out, textDateOrders(snap, plan)...)
+	out = append(out, textDatePieces(snap, plan)...)
 	out = append(out, blankCounts(snap, plan)...)
 	out = append(out, blankGroups(snap, plan)...)
 	out = append(out, inexactAverages(snap, plan)...)
