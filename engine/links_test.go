@@ -119,9 +119,13 @@ local_user: nora
 // digits ('7'), whose orders carry the CRM's integer customer_id
 // (customers 1-25, no gaps, named 'Client 7'), a quarter 1-4, which no
 // key is named for, and a store_id between the stores' ids 110, 120, …
-// 500 (115, 125, …), none of which is a store's.
+// 500 (115, 125, …), none of which is a store's; and payouts naming the
+// employee by HR's code of the id ('EMP-00014'), under a prefixed name.
 func intLinkDBs(t *testing.T) (hr, sales string) {
-	var emps, targets, orders, customers, stores []string
+	var emps, targets, orders, customers, stores, payouts []string
+	for i := 1; i <= 20; i++ {
+		payouts = append(payouts, fmt.Sprintf("(%d, 'EMP-%05d', %d)", i, 2*i, 100*i))
+	}
 	for i := 1; i <= 40; i++ {
 		stores = append(stores, fmt.Sprintf("(%d, 'City %d')", 100+10*i, i))
 	}
@@ -146,7 +150,9 @@ func intLinkDBs(t *testing.T) (hr, sales string) {
 	sales = sourcetest.TempDB(t, "CREATE TABLE rep_targets (id INTEGER PRIMARY KEY, employee_code TEXT, quarter INTEGER, target INTEGER)",
 		"INSERT INTO rep_targets VALUES "+strings.Join(targets, ", "),
 		"CREATE TABLE orders (order_id INTEGER PRIMARY KEY, customer_id INTEGER, quarter INTEGER, amount INTEGER, store_id INTEGER)",
-		"INSERT INTO orders VALUES "+strings.Join(orders, ", "))
+		"INSERT INTO orders VALUES "+strings.Join(orders, ", "),
+		"CREATE TABLE payouts (payout_id INTEGER PRIMARY KEY, hr_employee_ref TEXT, bonus INTEGER)",
+		"INSERT INTO payouts VALUES "+strings.Join(payouts, ", "))
 	return hr, sales
 }
 
@@ -170,7 +176,7 @@ func TestHostPlanNamesIntegerKeysAColumnIsNamedFor(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer e.Close()
-	res, err := e.Ask(context.Background(), AskRequest{Question: "Which client ordered the largest amount, in which store city, and what is the Name of the employee with the highest target?"})
+	res, err := e.Ask(context.Background(), AskRequest{Question: "Which client ordered the largest amount, in which store city, and what is the Name of the employee with the highest target and the largest bonus payouts?"})
 	if err != nil || res.HostPlan == nil {
 		t.Fatalf("ask: %v %+v", err, res)
 	}
@@ -181,6 +187,7 @@ func TestHostPlanNamesIntegerKeysAColumnIsNamedFor(t *testing.T) {
 	want := map[string]string{
 		"sales.rep_targets.employee_code": "hr.Employee.EmployeeId 0/0/1",
 		"sales.orders.customer_id":        "hr.customers.customer_id 1/0/0",
+		"sales.payouts.hr_employee_ref":   "hr.Employee.EmployeeId 0/0/1",
 	}
 	for ref, w := range want {
 		if got[ref] != w {

@@ -22,7 +22,9 @@ import (
 // measures summed from amounts and the verbs of earning them ("the top 5
 // by average", "monthly trend", "in March", "the first half", "revenue",
 // "what they owe", "brought in"), the adverbs
-// of speech ("actually", "roughly"), what the question asks be done
+// of speech ("actually", "roughly"), negation and its kin, which a plan
+// writes as NOT EXISTS or a count of zero ("never bought", "without an
+// order", "none of"), what the question asks be done
 // ("return", "calculate", "identify"), and how the answer is to be written
 // ("comma-separated", "padded", "in pounds", "in UTC"), how the rows are
 // counted or taken together ("distinct", "unique", "combined",
@@ -41,6 +43,7 @@ var computedWords = func() map[string]bool {
 		revenue income earnings spend spending spent owe owed owing usage consumption money cash
 		bring brings brought earn earns earned generate generates generated
 		actually really exactly roughly approximately about around just still ever
+		never always without none nothing nobody neither either whether
 		list listed comma commas separated alphabetical alphabetically sorted padded rounded formatted
 		pound pounds euro euros dollar dollars cent cents pence
 		one two three four five six seven eight nine ten dozen hundred hundreds thousand thousands million millions

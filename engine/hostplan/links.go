@@ -11,6 +11,7 @@ import (
 	"unicode"
 
 	"github.com/nl2sql/nl2sql/index/joins"
+	"github.com/nl2sql/nl2sql/index/lex"
 	"github.com/nl2sql/nl2sql/internal/schema"
 	"github.com/nl2sql/nl2sql/planast"
 )
@@ -280,7 +281,8 @@ func pct(f float64) string {
 
 // numberLinks are the links from an integer key of kt to a column of rt
 // (of another datasource) named for it: an integer column, or text that
-// holds bare numbers (employee_code '3' beside Employee.EmployeeId 3),
+// holds bare numbers (employee_code '3' beside Employee.EmployeeId 3) or
+// codes of its digits ('VO-00079' beside owners.owner_id 79),
 // whose values the key holds, at least minLinkShare of them. Key and Ref
 // are column names. The key's values are known from its profile: every
 // value (AllValues), or a range without gaps (as many distinct values as
@@ -302,7 +304,7 @@ func numberLinks(kt, rt *schema.Table, textValues func(column string) []string) 
 		text := rc.Type == planast.TypeText
 		if text {
 			vs := textValues(rc.Name)
-			if !bareNumbers(vs) {
+			if !bareNumbers(vs) && !codeLike(vs) {
 				continue
 			}
 			for _, v := range vs[:min(len(vs), maxRefValues)] {
@@ -361,6 +363,19 @@ func namedPairs(kt, rt *schema.Table) [][2]string {
 	for _, e := range g[0] {
 		if e.To == 1 && len(e.Cols) == 1 {
 			out = append(out, [2]string{e.Cols[0], e.RefCols[0]})
+		}
+	}
+	// a reference the other system names with its own prefix
+	// ("vet_owner_ref" of owners, "hr_employee_ref" of employees), which
+	// the schema rules, made for one database, do not read as kt's
+	if len(kt.PrimaryKey) == 1 {
+		name := lex.Singular(lex.Fold(kt.Name))
+		for _, c := range rt.Columns {
+			w := lex.SplitWords(c.Name)
+			if len(w) >= 3 && slices.Contains(w[1:len(w)-1], name) && (joins.KeyWord(w[len(w)-1]) || w[len(w)-1] == "ref") &&
+				!slices.ContainsFunc(out, func(p [2]string) bool { return p[1] == c.Name }) {
+				out = append(out, [2]string{kt.PrimaryKey[0], c.Name})
+			}
 		}
 	}
 	return out

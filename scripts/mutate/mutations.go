@@ -10640,4 +10640,25 @@ var mutations = []mutation{
 		New:  "ref, ok := g.(*planast.Column)\n\t\t\tif true || !ok {",
 		Pkgs: []string{"./engine"}, Run: "TestMonthByTextPiecesOfMixedDatesIsNamed",
 	},
+	{
+		Name: "negation-words-said-unmatched",
+		File: "index/unmatched.go",
+		Old:  `		never always without none nothing nobody neither either whether`,
+		New:  `		always none nothing nobody neither either whether`,
+		Pkgs: []string{"./index"}, Run: "TestUnmatchedWordClasses",
+	},
+	{
+		Name: "links-integer-key-codes-unread",
+		File: "engine/hostplan/links.go",
+		Old:  `			if !bareNumbers(vs) && !codeLike(vs) {`,
+		New:  `			if !bareNumbers(vs) {`,
+		Pkgs: []string{"./engine"}, Run: "TestHostPlanNamesIntegerKeysAColumnIsNamedFor",
+	},
+	{
+		Name: "links-prefixed-reference-unnamed",
+		File: "engine/hostplan/links.go",
+		Old:  `	if len(kt.PrimaryKey) == 1 {`,
+		New:  `	if false && len(kt.PrimaryKey) == 1 {`,
+		Pkgs: []string{"./engine"}, Run: "TestHostPlanNamesIntegerKeysAColumnIsNamedFor",
+	},
 }
