@@ -100,12 +100,26 @@ func (c *checker) table(t Table) {
 	for i, col := range t.Columns {
 		sc, ok := st.Column(col.Name)
 		if !ok {
-			c.addf(col.Pos, "table %q has no column %q", st.Name, col.Name)
+			c.addf(col.Pos, "table %q has no column %q%s", st.Name, col.Name, nearColumn(st, col.Name))
 			continue
 		}
 		t.Columns[i].Name = sc.Name
 	}
 	c.l.Tables = append(c.l.Tables, t)
+}
+
+// nearColumn is " (did you mean X?)" for the column of t nearest name by
+// the one rule of suggestions (planast.Nearest), or "": the layer's
+// author fixes a misspelt name in one look.
+func nearColumn(t *schema.Table, name string) string {
+	names := make([]string, len(t.Columns))
+	for i, c := range t.Columns {
+		names[i] = c.Name
+	}
+	if near := planast.Nearest(name, names); near != "" {
+		return fmt.Sprintf(" (did you mean %q?)", near)
+	}
+	return ""
 }
 
 // column resolves "Table.Column" or a column of def.
@@ -124,7 +138,7 @@ func (c *checker) column(p Pos, what, ref string, def *schema.Table) (*schema.Ta
 	}
 	col, ok := t.Column(name)
 	if !ok {
-		c.addf(p, "%s: table %q has no column %q", what, t.Name, name)
+		c.addf(p, "%s: table %q has no column %q%s", what, t.Name, name, nearColumn(t, name))
 		return nil, nil
 	}
 	return t, col

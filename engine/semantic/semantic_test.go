@@ -92,7 +92,7 @@ func TestLoadRefusesWithFileAndLine(t *testing.T) {
         - {kind: column, column: Discount}
 `, `semantic.yaml:8:34: metric "revenue": COLUMN_NOT_FOUND`},
 		{"unknown table", "tables:\n  - name: Invoices\n", `semantic.yaml:2:5: table: datasource "db" has no table "Invoices"`},
-		{"unknown column", "tables:\n  - name: Invoice\n    columns:\n      - {name: Totl}\n", `semantic.yaml:4:9: table "Invoice" has no column "Totl"`},
+		{"unknown column", "tables:\n  - name: Invoice\n    columns:\n      - {name: Totl}\n", `semantic.yaml:4:9: table "Invoice" has no column "Totl" (did you mean "Total"?)`},
 		{"unknown key", "tables:\n  - name: Invoice\n    descripton: x\n", `semantic.yaml:3:5: a table: unknown key "descripton"`},
 		{"metric that does not aggregate", "metrics:\n  - {name: price, table: Track, expr: {kind: column, column: UnitPrice}}\n", `semantic.yaml:2:39: metric "price": expr must aggregate`},
 		{"filter that is no condition", "filters:\n  - {name: f, table: Track, expr: {kind: column, column: Name}}\n", `metric`},
@@ -102,7 +102,7 @@ func TestLoadRefusesWithFileAndLine(t *testing.T) {
 		{"duplicate metric", "metrics:\n  - {name: n, table: Invoice, expr: {kind: func, name: COUNT, args: []}}\n  - {name: n, table: Invoice, expr: {kind: func, name: COUNT, args: []}}\n", `semantic.yaml:3:5: metric "n" is defined twice`},
 		{"bad yaml", "tables: [\n", `semantic.yaml:1: yaml: line 1:`}, // no column 0: YAML gives the line only
 		{"fiscal month", "fiscal: {year_start_month: 13}\n", `year_start_month must be a month number`},
-		{"relationship column", "relationships:\n  - {from: Track.GenreIdx, to: Genre.GenreId}\n", `semantic.yaml:2:5: relationship from: table "Track" has no column "GenreIdx"`},
+		{"relationship column", "relationships:\n  - {from: Track.GenreIdx, to: Genre.GenreId}\n", `semantic.yaml:2:5: relationship from: table "Track" has no column "GenreIdx" (did you mean "GenreId"?)`},
 		// metrics over several tables
 		{"unknown join table", "metrics:\n  - {name: n, table: InvoiceLine, join_tables: [Invoices], expr: {kind: func, name: COUNT, args: []}}\n",
 			`semantic.yaml:2:5: metric "n" join_tables: datasource "db" has no table "Invoices"`},

@@ -10661,4 +10661,11 @@ var mutations = []mutation{
 		New:  `	if false && len(kt.PrimaryKey) == 1 {`,
 		Pkgs: []string{"./engine"}, Run: "TestHostPlanNamesIntegerKeysAColumnIsNamedFor",
 	},
+	{
+		Name: "semantic-column-no-suggestion",
+		File: "engine/semantic/check.go",
+		Old:  `	if near := planast.Nearest(name, names); near != "" {`,
+		New:  `	if near := planast.Nearest(name, names); false && near != "" {`,
+		Pkgs: []string{"./engine/semantic"}, Run: "TestLoadRefusesWithFileAndLine",
+	},
 }
