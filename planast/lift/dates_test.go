@@ -53,7 +53,9 @@ func TestLiftDateIdioms(t *testing.T) {
 		{"unit the plan lacks", DialectPostgres, "SELECT EXTRACT(EPOCH FROM invoicedate) FROM invoice", `the unit "epoch"`, "ELAPSED_SECONDS"},
 		{"fractional seconds", DialectPostgres, "SELECT to_timestamp(total) FROM invoice", "not whole", "FROM_EPOCH_SECONDS"},
 		{"strftime weekday as text", DialectSQLite, "SELECT strftime('%w', invoicedate) FROM invoice", `strftime('%w') used as text`, "CAST(strftime('%w', x) AS INTEGER)"},
-		{"date modifiers", DialectSQLite, "SELECT id FROM invoice WHERE duedate > date('now', '-2 years')", "date() with modifiers", "DATE_ADD"},
+		{"date modifiers", DialectSQLite, "SELECT id FROM invoice WHERE duedate > date('now', '-2 years')", `date() with the modifier "-2 years"`, "DATE_ADD"},
+		{"a fraction of a day", DialectSQLite, "SELECT id FROM invoice WHERE duedate > datetime(invoicedate, '+1.5 days')", `datetime() with the modifier "+1.5 days"`, "whole days"},
+		{"weekday", DialectSQLite, "SELECT id FROM invoice WHERE duedate > date(invoicedate, 'weekday 0')", "modifier", "literal"},
 		{"json path", DialectPostgres, "SELECT note->>'manager' FROM invoice", "operator ->>", "LIKE"},
 		{"any of an array", DialectPostgres, "SELECT id FROM invoice WHERE 'cold' = ANY(note)", "ANY/ALL", "IN (…)"},
 	}

@@ -2,6 +2,7 @@ package lift
 
 import (
 	"fmt"
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -145,15 +146,18 @@ func (l *lifter) funcCall(f *pg.FuncCall, sc *scope) planast.Expr {
 				return l.epoch(name, args[0], f.Location, sc)
 			}
 		}
-		if len(args) != 1 {
-			l.unsupportedHint(f.Location, "shift a date with DATE_ADD('year'|'quarter'|'month'|'day', n, x) in the plan, or write the date the modifiers give as a literal",
-				"%s() with modifiers", name)
+		if len(args) == 0 {
+			l.fail(f.Location, "%s", planast.TakesArgs(name, 1, -1, 0))
+		}
+		x := l.dateValue(args[0], sc)
+		for _, m := range args[1:] {
+			x = l.modifier(m, x, name, f.Location)
 		}
 		t := planast.CastDate
 		if name == "datetime" {
 			t = planast.CastTimestamp
 		}
-		return &planast.Cast{Expr: l.dateValue(args[0], sc), Type: t}
+		return &planast.Cast{Expr: x, Type: t}
 	case "strftime":
 		return l.strftime(f, sc)
 	case "date_part", "extract", "date_trunc":
@@ -311,6 +315,32 @@ func (l *lifter) dateValue(n *pg.Node, sc *scope) planast.Expr {
 		return call("CURRENT_TIMESTAMP")
 	}
 	return l.value(n, sc)
+}
+
+// dayShift is a modifier of SQLite's date functions that moves by whole
+// days: '-30 days', '+1 day'.
+var dayShift = regexp.MustCompile(`^\s*([+-]?[0-9]{1,6})\s+days?\s*$`)
+
+// modifier lifts one modifier of date(x, …) or datetime(x, …) applied to
+// x, the value so far, as SQLite applies them, left to right: whole days
+// as DATE_ADD('day', n, x), which moves a date or a time by as many days
+// as SQLite does, and 'start of month' or 'start of year' as DATE_TRUNC.
+// Months and years are refused: SQLite's run past a month's end (January
+// 31 plus a month is March 2 or 3), where DATE_ADD stops at its last day,
+// and a lift never approximates.
+func (l *lifter) modifier(n *pg.Node, x planast.Expr, fn string, pos int32) planast.Expr {
+	m, ok := l.stringArg(n)
+	lower := strings.ToLower(strings.TrimSpace(m))
+	switch {
+	case ok && dayShift.MatchString(lower):
+		days, _ := strconv.ParseInt(dayShift.FindStringSubmatch(lower)[1], 10, 64)
+		return call("DATE_ADD", &planast.Literal{Type: planast.TString, Text: "day"}, &planast.Literal{Type: planast.TInteger, Int: days}, x)
+	case ok && (lower == "start of month" || lower == "start of year"):
+		return call("DATE_TRUNC", &planast.Literal{Type: planast.TString, Text: strings.TrimPrefix(lower, "start of ")}, x)
+	}
+	l.unsupportedHint(pos, "whole days ('-30 days') and 'start of month' or 'start of year' lift; shift by months or years with DATE_ADD('year'|'quarter'|'month'|'day', n, x) in the plan (it stops at a month's last day, where SQLite runs past it), or write the date the modifiers give as a literal",
+		"%s() with the modifier %q", fn, m)
+	return x
 }
 
 // strftimeUnits maps the strftime formats the plan can express to

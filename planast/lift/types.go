@@ -238,12 +238,18 @@ func (l *lifter) coercePair(a, b *planast.Expr, pos int32) {
 // literal compared with text, the text SQLite compares: those functions
 // return text, so ordered_at > date('2024-02-01') is a comparison of
 // texts there, which a plan's date would make a type error.
+// A date() of what is no literal (date('now', '-30 days')) is the text
+// of that date, 'YYYY-MM-DD', as the plan casts a date to text.
 func sqliteDateText(p *planast.Expr) bool {
 	c, ok := (*p).(*planast.Cast)
 	if !ok {
 		return false
 	}
 	lit, ok := c.Expr.(*planast.Literal)
+	if !ok && c.Type == planast.CastDate {
+		*p = &planast.Cast{Expr: c, Type: planast.CastText}
+		return true
+	}
 	if !ok || lit.Type != planast.TString {
 		return false
 	}

@@ -10668,4 +10668,25 @@ var mutations = []mutation{
 		New:  `	if near := planast.Nearest(name, names); false && near != "" {`,
 		Pkgs: []string{"./engine/semantic"}, Run: "TestLoadRefusesWithFileAndLine",
 	},
+	{
+		Name: "lift-date-now-against-text-refused",
+		File: "planast/lift/types.go",
+		Old:  "\tif !ok && c.Type == planast.CastDate {",
+		New:  "\tif false && !ok && c.Type == planast.CastDate {",
+		Pkgs: []string{"./internal/app/cli"}, Run: "TestRelativeSQLiteDatesLiftToTheirMeaning",
+	},
+	{
+		Name: "lift-day-modifier-refused",
+		File: "planast/lift/funcs.go",
+		Old:  "\tcase ok && dayShift.MatchString(lower):",
+		New:  "\tcase false && dayShift.MatchString(lower):",
+		Pkgs: []string{"./internal/app/cli"}, Run: "TestRelativeSQLiteDatesLiftToTheirMeaning",
+	},
+	{
+		Name: "lift-start-of-year-refused",
+		File: "planast/lift/funcs.go",
+		Old:  `	case ok && (lower == "start of month" || lower == "start of year"):`,
+		New:  `	case ok && (lower == "start of month"):`,
+		Pkgs: []string{"./internal/app/cli"}, Run: "TestRelativeSQLiteDatesLiftToTheirMeaning",
+	},
 }
