@@ -6,6 +6,7 @@ import (
 
 	"github.com/nl2sql/nl2sql/engine"
 	"github.com/nl2sql/nl2sql/internal/cellfmt"
+	"github.com/nl2sql/nl2sql/internal/jsontext"
 	"github.com/nl2sql/nl2sql/planast"
 )
 
@@ -264,7 +265,9 @@ func cutFixes(w string, n int) string {
 	for i := 0; i < len(w); {
 		end := -1
 		if w[i] == '{' {
-			end = objectEnd(w, i)
+			if n := jsontext.ObjectLen(w[i:]); n > 0 {
+				end = i + n
+			}
 		}
 		if end < 0 || end-i <= n {
 			next := i + 1
@@ -283,27 +286,4 @@ func cutFixes(w string, n int) string {
 		return w
 	}
 	return b.String() + " (plan JSON past " + fmt.Sprint(n) + " bytes is cut here; --json prints each warning whole)"
-}
-
-// objectEnd is the index just past the JSON object that opens at w[i]
-// (braces inside strings aside), or -1 when it does not close.
-func objectEnd(w string, i int) int {
-	depth, inString := 0, false
-	for j := i; j < len(w); j++ {
-		switch c := w[j]; {
-		case inString && c == '\\':
-			j++
-		case c == '"':
-			inString = !inString
-		case inString:
-		case c == '{':
-			depth++
-		case c == '}':
-			depth--
-			if depth == 0 {
-				return j + 1
-			}
-		}
-	}
-	return -1
 }

@@ -1,6 +1,10 @@
 package warnings
 
-import "strings"
+import (
+	"strings"
+
+	"github.com/nl2sql/nl2sql/internal/jsontext"
+)
 
 // sharedFixMin is the size from which a fix written as plan JSON is given
 // once: the expression that reads a column of mixed date forms is
@@ -23,7 +27,7 @@ func shareFixes(ws []string) []string {
 				b.WriteString(rest)
 				break
 			}
-			n := objectLen(rest[at:])
+			n := jsontext.ObjectLen(rest[at:])
 			if n == 0 {
 				b.WriteString(rest)
 				break
@@ -47,30 +51,4 @@ func shareFixes(ws []string) []string {
 		ws[i] = b.String()
 	}
 	return ws
-}
-
-// objectLen is the length of the JSON object s starts with, its braces
-// balanced outside strings; 0 when s ends first.
-func objectLen(s string) int {
-	depth, inString, escaped := 0, false, false
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		switch {
-		case escaped:
-			escaped = false
-		case inString && c == '\\':
-			escaped = true
-		case c == '"':
-			inString = !inString
-		case inString:
-		case c == '{':
-			depth++
-		case c == '}':
-			depth--
-			if depth == 0 {
-				return i + 1
-			}
-		}
-	}
-	return 0
 }

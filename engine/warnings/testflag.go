@@ -129,16 +129,7 @@ func flagWarning(q *planast.Query, alias string, t *schema.Table, c *schema.Colu
 	if rules, _ := schemactx.TestNoteRules(t, c); len(rules) > 0 {
 		who = "it or its note marks"
 	}
-	worded := func(eff *flagEffect) string {
-		fix := fmt.Sprintf(`add %s to the filters with "and"%s`, filter, said)
-		switch {
-		case eff == nil:
-			return head + "their rows count in the result; if they should not, " + fix
-		case eff.marked == 0:
-			return head + fmt.Sprintf("none of the %d rows this plan reads is of a record %s, so leaving them out would not change this result; to keep them out should some be added, %s", eff.rows, who, fix)
-		}
-		return head + fmt.Sprintf("%d of the %d rows this plan reads are of records %s%s: they count in the result; if they should not, %s", eff.marked, eff.rows, who, eff.said(), fix)
-	}
+	worded := flagWording(head, "their rows", who, "is of a record", "are of records", fmt.Sprintf(`add %s to the filters with "and"%s`, filter, said))
 	return testFinding{
 		text: worded(nil), q: q, alias: alias, worded: worded,
 		keep: func(a string) string { f, _ := realFilter(a, t, c, marked, unmarked, ""); return f },
@@ -390,15 +381,7 @@ func parentWarnings(flags []parentFlag) []testFinding {
 			andList(children[p]), p.Name, strings.Join(paths[p], "; "), strings.Join(marks[p], ", and whose "), schemactx.TestRecordsChoice, it)
 		fix := fmt.Sprintf("join %s and filter on %s%s, e.g. %s (%s as the alias of %s)",
 			p.Name, andList(cols[p]), notes[p], strings.Join(filters[p], " and "), jsonText(p.Name), p.Name)
-		worded := func(eff *flagEffect) string {
-			switch {
-			case eff == nil:
-				return head + "the rows of test records count in the result; if they should not, " + fix
-			case eff.marked == 0:
-				return head + fmt.Sprintf("none of the %d rows this plan reads belongs to a record %s, so leaving them out would not change this result; to keep them out should some be added, %s", eff.rows, who, fix)
-			}
-			return head + fmt.Sprintf("%d of the %d rows this plan reads belong to records %s%s: they count in the result; if they should not, %s", eff.marked, eff.rows, who, eff.said(), fix)
-		}
+		worded := flagWording(head, "the rows of test records", who, "belongs to a record", "belong to records", fix)
 		fd := testFinding{text: worded(nil), worded: worded}
 		if w := way[p]; w != nil {
 			marks := flagged[p]
@@ -628,4 +611,21 @@ func unreadFlag(c *schema.Column, read map[string]bool) (marked, unmarked any, o
 		return nil, nil, false
 	}
 	return schemactx.TestFlag(c)
+}
+
+// flagWording words a test-records warning after head: unprobed (eff nil:
+// rows "count in the result"), none of the rows read marked, or how many
+// are and what they hold (flagEffect.said), each ending in fix. One and
+// many are the verb phrases of one row and of several ("is of a record",
+// "are of records"; a parent's: "belongs to a record").
+func flagWording(head, rows, who, one, many, fix string) func(*flagEffect) string {
+	return func(eff *flagEffect) string {
+		switch {
+		case eff == nil:
+			return head + rows + " count in the result; if they should not, " + fix
+		case eff.marked == 0:
+			return head + fmt.Sprintf("none of the %d rows this plan reads %s %s, so leaving them out would not change this result; to keep them out should some be added, %s", eff.rows, one, who, fix)
+		}
+		return head + fmt.Sprintf("%d of the %d rows this plan reads %s %s%s: they count in the result; if they should not, %s", eff.marked, eff.rows, many, who, eff.said(), fix)
+	}
 }

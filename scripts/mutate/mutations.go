@@ -10363,8 +10363,8 @@ var mutations = []mutation{
 	{
 		Name: "testshare-none-unsaid",
 		File: "engine/warnings/testflag.go",
-		Old:  "\t\tcase eff.marked == 0:\n\t\t\treturn head + fmt.Sprintf(\"none of the %d rows this plan reads is of",
-		New:  "\t\tcase false:\n\t\t\treturn head + fmt.Sprintf(\"none of the %d rows this plan reads is of",
+		Old:  "\t\tcase eff.marked == 0:\n\t\t\treturn head + fmt.Sprintf(\"none of the %d rows this plan reads %s",
+		New:  "\t\tcase false:\n\t\t\treturn head + fmt.Sprintf(\"none of the %d rows this plan reads %s",
 		Pkgs: []string{"./engine"}, Run: "TestTestFlagShareIsProbed",
 	},
 	{
@@ -10467,7 +10467,7 @@ var mutations = []mutation{
 	},
 	{
 		Name: "cli-fix-cut-counts-braces-in-strings",
-		File: "tools/text.go",
+		File: "internal/jsontext/object.go",
 		Old:  `			inString = !inString`,
 		New:  `			inString = false`,
 		Pkgs: []string{"./tools"}, Run: "TestCommandTextCutsLongInlineFixes",
